@@ -1,0 +1,61 @@
+import { readdirSync } from 'node:fs';
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import i18next from 'eslint-plugin-i18next';
+import globals from 'globals';
+
+const features = readdirSync('src/features', { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'storybook-static/**', 'data/**', 'server/db/migrations/**', 'test-results/**', 'playwright-report/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    plugins: { 'import-x': importX },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // One-way layers (docs/architecture.md): domain ← lib/components ← features ← app; server ← domain only.
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './src/domain', from: ['./src/app', './src/features', './src/components', './src/lib', './server'], message: 'src/domain is pure: it imports nothing of the app or server.' },
+            { target: './server', from: ['./src/app', './src/features', './src/components', './src/lib'], message: 'The server may import only src/domain.' },
+            { target: ['./src/components', './src/lib'], from: ['./src/app', './src/features'], message: 'Shared code must not depend on features or the app.' },
+            { target: './src/features', from: './src/app', message: 'Features must not import the app shell.' },
+            ...features.map((f) => ({
+              target: `./src/features/${f}`,
+              from: './src/features',
+              except: [`./${f}`],
+              message: 'Features never import each other; compose them in src/app.',
+            })),
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/domain/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['react', 'react-*', 'axios', 'node:*', 'drizzle-orm*', 'fastify*', '@/lib/*', '@/components/*', '@/features/*', '@/app/*'], message: 'src/domain is pure TypeScript shared by browser and server.' }] },
+      ],
+    },
+  },
+  {
+    files: ['src/**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks, i18next },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // Every visible string comes from locales/ (issue 2 §4).
+      'i18next/no-literal-string': ['error', { mode: 'jsx-only', 'jsx-attributes': { include: ['title', 'alt', 'placeholder', 'aria-label', 'label'] } }],
+    },
+  },
+);

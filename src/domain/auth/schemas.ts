@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { ACCOUNT_MAX, ACCOUNT_MIN, PASSWORD_MAX, PASSWORD_MIN } from '../constants';
+
+/** Letters, digits and ASCII special symbols only; no Chinese or other characters (spec §5). */
+export const PASSWORD_CHARS = /^[\x21-\x7e]+$/;
+/** Login account: 6–20 digits and/or letters (spec §5). */
+export const ACCOUNT_CHARS = /^[A-Za-z0-9]+$/;
+/** Mainland mobile number. */
+export const MOBILE = /^1[3-9]\d{9}$/;
+/** Lowercase SHA-256 hex, as the login form sends the password (spec §3). */
+export const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** The login form as the person types it (spec §5). */
+export const loginFormSchema = z.object({
+  accountNum: z.string().trim().min(1, 'validation:login.usernameRequired'),
+  password: z
+    .string()
+    .min(1, 'validation:login.passwordRequired')
+    .regex(PASSWORD_CHARS, 'validation:login.passwordFormat'),
+  code: z.string().trim().min(1, 'validation:login.codeRequired'),
+});
+export type LoginForm = z.infer<typeof loginFormSchema>;
+
+/** The login request on the wire: the password arrives as its SHA-256 hex (spec §3, §7). */
+export const loginRequestSchema = z.object({
+  accountNum: z.string().trim().min(1, 'validation:login.usernameRequired'),
+  password: z.string().regex(SHA256_HEX, 'validation:login.passwordRequired'),
+  code: z.string().trim().min(1, 'validation:login.codeRequired'),
+  randomStr: z.string().min(8).max(64),
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+export const refreshRequestSchema = z.object({ refresh_token: z.string().min(16) });
+
+/** A new password: 6–20 characters of letters, digits and symbols (spec §5). */
+export const newPasswordSchema = z
+  .string()
+  .min(1, 'validation:password.newRequired')
+  .min(PASSWORD_MIN, 'validation:password.length')
+  .max(PASSWORD_MAX, 'validation:password.length')
+  .regex(PASSWORD_CHARS, 'validation:login.passwordFormat');
+
+/** Change password form (personal centre editAccount, spec §5). */
+export const changePasswordFormSchema = z
+  .object({
+    oldPassword: z.string().min(1, 'validation:password.oldRequired'),
+    newPassword: newPasswordSchema,
+    confirmPassword: z.string().min(1, 'validation:password.confirmRequired'),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, {
+    path: ['confirmPassword'],
+    message: 'validation:password.mismatch',
+  });
+export type ChangePasswordForm = z.infer<typeof changePasswordFormSchema>;
+
+/**
+ * Change password on the wire: the old password as SHA-256 hex (as at login), the new one in
+ * clear (over TLS) so the server can enforce the same length and character rules itself.
+ */
+export const changePasswordRequestSchema = z.object({
+  oldPassword: z.string().regex(SHA256_HEX, 'validation:password.oldRequired'),
+  newPassword: newPasswordSchema,
+});
+
+/** Login account rule for staff and administrators (spec §5). */
+export const loginAccountSchema = z
+  .string()
+  .min(ACCOUNT_MIN, 'validation:account.length')
+  .max(ACCOUNT_MAX, 'validation:account.length')
+  .regex(ACCOUNT_CHARS, 'validation:account.format');
+
+export const mobileSchema = z.string().regex(MOBILE, 'validation:mobile.format');
+
+/** Personal profile form (personal centre editUser). */
+export const profileFormSchema = z.object({
+  userName: z.string().trim().min(1, 'validation:profile.nameRequired').max(30, 'validation:profile.nameLength'),
+  mobile: z.union([z.literal(''), mobileSchema]),
+  gender: z.enum(['male', 'female', 'unknown']),
+});
+export type ProfileForm = z.infer<typeof profileFormSchema>;
+
+export const switchRoleSchema = z.object({
+  accountId: z.string().min(1),
+  roleId: z.string().min(1),
+  tenantOrgId: z.string().min(1),
+});
+export const switchOrgSchema = z.object({
+  orgId: z.string().min(1),
+  tenantOrgId: z.string().min(1),
+});

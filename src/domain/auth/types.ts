@@ -1,0 +1,87 @@
+import type { OrgType, TypePath } from '../constants';
+
+/** Token answer of the login call (spec §3). */
+export interface TokenData {
+  access_token: string;
+  expires_in: number;
+  refresh_token: string;
+  token_type: 'bearer';
+}
+
+/** A menu entry as the server stores and sends it (spec §3). */
+export interface MenuEntry {
+  menuId: string;
+  /** '0' for a root entry. */
+  pid: string;
+  /** zh_cn name; the browser shows t(i18nKey) and falls back to this. */
+  menuName: string;
+  /** i18n key of the name, namespace `menu`. */
+  i18nKey: string;
+  /** Full path including the family prefix, e.g. '/k12/org/class'. Empty for buttons. */
+  menuPath: string;
+  /** '0' page, '1' button. */
+  menuType: '0' | '1';
+  sortNum: number;
+  /** Permission code: on pages the view permission, on buttons the action. */
+  permission: string;
+  icon?: string;
+}
+
+/** A node of the built menu tree: pages only, buttons folded into `buttons`. */
+export interface MenuNode extends MenuEntry {
+  /** Path of the first page descendant (the entry's own path for a leaf) (spec §2). */
+  defaultPath: string;
+  children: MenuNode[];
+  /** Permission codes of the buttons directly under this page. */
+  buttons: string[];
+}
+
+export type Identity = 'administrator' | 'teacher' | 'student' | 'parent';
+
+export interface RoleInfo {
+  roleId: string;
+  roleName: string;
+  identity: Identity;
+  /** The role currently in use for this account. */
+  presentFlag: boolean;
+  menus: MenuEntry[];
+}
+
+export interface AccountInfo {
+  accountId: string;
+  accountNum: string;
+  orgId: string;
+  orgName: string;
+  orgType: OrgType;
+  tenantOrgId: string;
+  tenantOrgName: string;
+  /** The account currently in use (spec §6). */
+  presentFlag: boolean;
+  roles: RoleInfo[];
+}
+
+/** The user-info answer of getUInfo, switchRole and switchOrg (spec §3, §7). */
+export interface UInfo {
+  userId: string;
+  userName: string;
+  mobile: string;
+  gender: 'male' | 'female' | 'unknown';
+  platformName: string;
+  icon: string;
+  orgType: OrgType | null;
+  /** '/admin' | '/k12' | '/gx', from the present account's organisation type; null when none. */
+  currentTypePath: TypePath | null;
+  accounts: AccountInfo[];
+  /** Menu tree of the present account and role. */
+  menuTree: MenuNode[];
+  /** Every permission code the present role holds (pages and buttons). */
+  permissions: string[];
+}
+
+/** Public branding of the organisation serving this address (spec §1, §7). */
+export interface SimpleOrgInfo {
+  platformName: string;
+  icon: string;
+  loginImg: string;
+  filingNumber: string;
+}

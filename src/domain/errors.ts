@@ -1,0 +1,39 @@
+/**
+ * The error catalogue of spec §8 as i18n keys (namespace `errors`). Server and browser
+ * both speak in these keys; the text lives in locales/<lng>/errors.json.
+ */
+export const ERR = {
+  sessionExpired: 'errors:sessionExpired',
+  network: 'errors:network',
+  captchaFetch: 'errors:captchaFetch',
+  noRoles: 'errors:noRoles',
+  notLoggedIn: 'errors:notLoggedIn',
+  downloadFailed: 'errors:downloadFailed',
+  server: 'errors:server',
+  forbidden: 'errors:forbidden',
+  notFound: 'errors:notFound',
+  badRequest: 'errors:badRequest',
+  tooManyRequests: 'errors:tooManyRequests',
+  captchaWrong: 'errors:captchaWrong',
+  captchaExpired: 'errors:captchaExpired',
+  badCredentials: 'errors:badCredentials',
+  accountLocked: 'errors:accountLocked',
+  accountDisabled: 'errors:accountDisabled',
+  oldPasswordWrong: 'errors:oldPasswordWrong',
+  invalidRefreshToken: 'errors:invalidRefreshToken',
+  onlyExcel: 'errors:onlyExcel',
+  chooseYearFirst: 'errors:chooseYearFirst',
+  fileTooLarge: 'errors:fileTooLarge',
+  fileFormat: 'errors:fileFormat',
+  uploadFailed: 'errors:uploadFailed',
+  screenLoadTimeout: 'errors:screenLoadTimeout',
+} as const;
+
+export type ErrorKey = (typeof ERR)[keyof typeof ERR];
+
+/** Success messages of spec §8. */
+export const OK_MSG = {
+  operation: 'common:msg.operationOk',
+  deleted: 'common:msg.deleteOk',
+  saved: 'common:msg.saveOk',
+} as const;
