@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
@@ -6,12 +6,12 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import i18next from 'eslint-plugin-i18next';
 import globals from 'globals';
 
-const features = readdirSync('src/features', { withFileTypes: true })
+const features = (existsSync('src/features') ? readdirSync('src/features', { withFileTypes: true }) : [])
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'storybook-static/**', 'data/**', 'server/db/migrations/**', 'test-results/**', 'playwright-report/**'] },
+  { ignores: ['dist/**', 'storybook-static/**', 'data/**', 'server/db/migrations/**', 'test-results/**', 'playwright-report/**', 'storybook-static/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,11 +1,56 @@
-import type { RouteFamily } from '../constants';
+import { ORG_TYPE, type OrgType, type RouteFamily } from '../constants';
 
 /**
  * The product's screen catalogue (spec §2): every menu group, page, hidden sub-route and button
  * of each route family. The server seeds the menus table from it; the browser builds its routes
  * from it (a page no feature implements yet shows an honest "not available yet" screen).
  */
+
+/**
+ * A catalogue family: the route families of spec §2 plus the personal centre (/myInfo), which is
+ * always registered and always allowed by the route guard, so it lives apart from 'single'.
+ * 'single' holds the shared sports-meet screens and the always-available standalone screens
+ * (/menuManagement, /scoreReport, /scoreReportK12).
+ */
+export type CatalogFamily = RouteFamily | 'personal';
+export const CATALOG_FAMILIES: readonly CatalogFamily[] = ['admin', 'k12', 'gx', 'single', 'personal'];
+
+/** zh_cn label of every button action; the i18n key is `button.<action>` in namespace `menu`. */
+export const BUTTON_ACTIONS = {
+  add: '新增',
+  edit: '编辑',
+  delete: '删除',
+  detail: '详情',
+  import: '导入',
+  export: '导出',
+  status: '启用/停用',
+  resetPassword: '重置密码',
+  members: '成员管理',
+  device: '关联设备',
+  end: '提前结束',
+  invalid: '设为无效',
+  valid: '恢复有效',
+  sync: '同步数据',
+  report: '数据上报',
+  data: '数据统计',
+  addRank: '新增排名赛',
+  addChallenge: '新增闯关赛',
+  arrange: '编排',
+  calendar: '赛程',
+  demeanor: '运动风采',
+  upload: '上传',
+  entry: '成绩录入',
+  audit: '审核',
+  issue: '发放证书',
+  download: '下载',
+  screen: '大屏展示',
+  sort: '排序',
+} as const;
+export type ButtonAction = keyof typeof BUTTON_ACTIONS;
+
 export interface CatalogButton {
+  /** The action, e.g. 'add'; the button's menuId is `${entry.key}#${action}`. */
+  action: ButtonAction;
   /** Permission code, e.g. 'k12:org:class:add'. */
   permission: string;
   /** i18n key in namespace `menu`, e.g. 'button.add'. */
@@ -17,7 +62,7 @@ export interface CatalogButton {
 export interface CatalogEntry {
   /** Stable id, also the menuId: e.g. 'k12.org.class'. */
   key: string;
-  family: RouteFamily;
+  family: CatalogFamily;
   /** Parent entry key; null for a top entry. */
   parent: string | null;
   /** 'group' has children only; 'page' shows in the menu; 'route' is a hidden sub-route (add, edit/:id …). */
@@ -34,6 +79,494 @@ export interface CatalogEntry {
   sortNum: number;
   /** lucide icon name for top entries. */
   icon?: string;
+  /**
+   * Numeric menu code (spec §6 default menu codes). Scheme: `101` + family digit
+   * (personal 0, k12 1, gx 2, admin 3, single 4) + two-digit page number gives a page's 6-digit code
+   * (101001 = personal centre base, 101101 = k12 data-centre school dashboard, 101201 = gx school info,
+   * the first gx page); a hidden route appends two digits to its page's code; a group is
+   * `101` + family digit + `00` + two-digit group number (8 digits, never clashing with routes because
+   * page numbers start at 01).
+   */
+  code: string;
 }
 
-export const CATALOG: readonly CatalogEntry[] = [];
+// ---------------------------------------------------------------------------------------------
+// Definition DSL: groups hold pages, pages hold buttons and hidden routes. Paths are relative to
+// the family prefix (pages) or to the page (routes); a route path starting with '/' is absolute.
+// ---------------------------------------------------------------------------------------------
+
+/** [id, path, zh_cn name, action of the button that opens it ('view' = the page's view permission)]. */
+type RouteDef = readonly [id: string, path: string, name: string, opener: ButtonAction | 'view'];
+
+interface PageDef {
+  id: string;
+  no: number;
+  path: string;
+  name: string;
+  buttons: readonly ButtonAction[];
+  routes: readonly RouteDef[];
+}
+
+interface GroupDef {
+  id: string;
+  no: number;
+  name: string;
+  icon: string;
+  pages: readonly PageDef[];
+}
+
+/** A hidden route without a parent page (the always-available standalone screens). */
+interface TopRouteDef {
+  id: string;
+  no: number;
+  path: string;
+  name: string;
+  /** Permission group segment. */
+  area: string;
+}
+
+interface FamilyDef {
+  family: CatalogFamily;
+  digit: number;
+  prefix: string;
+  /** Added to group sortNums so shared families follow the role family in the menu. */
+  sortBase: number;
+  groups: readonly GroupDef[];
+  topRoutes?: readonly TopRouteDef[];
+}
+
+const page = (
+  id: string,
+  no: number,
+  path: string,
+  name: string,
+  buttons: readonly ButtonAction[] = [],
+  routes: readonly RouteDef[] = [],
+): PageDef => ({ id, no, path, name, buttons, routes });
+
+const group = (id: string, no: number, name: string, icon: string, pages: readonly PageDef[]): GroupDef => ({
+  id,
+  no,
+  name,
+  icon,
+  pages,
+});
+
+// Screens several families share, with the same buttons and sub-routes.
+const rolePage = (no: number) =>
+  page('role', no, 'role', '角色管理', ['add', 'edit', 'delete', 'members'], [
+    ['add', 'add', '新增角色', 'add'],
+    ['edit', 'edit/:recordUid', '编辑角色', 'edit'],
+    ['members', 'members/:id', '角色成员', 'members'],
+  ]);
+const currentOrgPage = (no: number, name: string, editName: string) =>
+  page('currentOrg', no, 'currentOrg', name, ['edit'], [['edit', 'edit/:orgId', editName, 'edit']]);
+const testManagePage = (no: number) =>
+  page('testManage', no, 'organizeTest/testManage', '测试管理', ['add', 'detail', 'end', 'delete', 'import', 'export'], [
+    ['add', 'add', '新增测试计划', 'add'],
+    ['check', 'check/:id', '查看测试计划', 'detail'],
+  ]);
+const scoreSearchPage = (no: number) =>
+  page('scoreSearch', no, 'organizeTest/scoreSearch', '成绩查询', ['export', 'invalid', 'valid']);
+const testRecordPage = (no: number) =>
+  page('testRecord', no, 'selfTest/testRecord', '自主测试记录', ['export', 'invalid', 'valid']);
+const exerciseRecordPage = (no: number) =>
+  page('exerciseRecord', no, 'exerciseRecord', '运动记录', ['export', 'invalid', 'valid']);
+const rankPage = (no: number) =>
+  page('competitionRank', no, 'onlineManagement/competitionRank', '排名赛', ['add', 'edit', 'detail', 'data', 'end', 'delete'], [
+    ['addRank', 'addRank', '新增排名赛', 'add'],
+    ['editRank', 'editRank/:id', '编辑排名赛', 'edit'],
+    ['detailRank', 'detailRank/:id', '排名赛详情', 'detail'],
+    ['dataRank', 'dataRank/:id', '排名赛数据', 'data'],
+  ]);
+const acayearPage = (no: number) =>
+  page('acayear', no, 'org/acayear', '学年学期', ['add', 'edit', 'delete'], [
+    ['add', 'add', '新增学年', 'add'],
+    ['edit', 'edit/:id', '编辑学年', 'edit'],
+  ]);
+const teacherPage = (no: number) =>
+  page('teacher', no, 'user/teacher', '教职工管理', ['add', 'edit', 'delete', 'status', 'resetPassword', 'import', 'export'], [
+    ['add', 'add', '新增教职工', 'add'],
+    ['edit', 'edit/:id', '编辑教职工', 'edit'],
+  ]);
+const studentPage = (no: number) =>
+  page('student', no, 'user/student', '学生管理', ['add', 'edit', 'delete', 'import', 'export'], [
+    ['add', 'add', '新增学生', 'add'],
+    ['edit', 'edit/:id', '编辑学生', 'edit'],
+  ]);
+const devicePage = (no: number) => page('device', no, 'device', '设备管理', ['add', 'edit', 'delete', 'export']);
+const placePage = (no: number) =>
+  page('place', no, 'place', '场地管理', ['add', 'edit', 'delete', 'device'], [['device', 'device/:id', '关联设备', 'device']]);
+const sportsMeetPage = (no: number) =>
+  page('manage', no, 'sportsMeet', '运动会管理', ['add', 'detail', 'arrange', 'calendar', 'demeanor', 'end', 'delete'], [
+    ['add', 'add', '新增运动会', 'add'],
+    ['detail', 'detail/:meetId', '运动会详情', 'detail'],
+    ['arrange', 'detail/arrange/:meetId', '编排管理', 'arrange'],
+    ['calendar', 'detail/calendar/:meetId', '赛程日历', 'calendar'],
+    ['demeanor', 'demeanor/:meetId', '运动风采', 'demeanor'],
+  ]);
+const wikiPage = (no: number) =>
+  page('schoolWiki', no, 'wikiManagement/schoolWiki', '校园百科', ['add', 'edit', 'delete'], [
+    ['add', 'add', '新增词条', 'add'],
+    ['edit', 'edit/:id', '编辑词条', 'edit'],
+  ]);
+const bannerGroup = (no: number, pageNo: number) =>
+  group('banner', no, '轮播图管理', 'image', [
+    page('bannerConfig', pageNo, 'banner/bannerConfig', '轮播图配置', ['edit', 'detail', 'status', 'sort'], [
+      ['edit', 'edit/:uid', '编辑轮播图', 'edit'],
+      ['detail', 'detail/:uid', '轮播图详情', 'detail'],
+    ]),
+  ]);
+
+const ADMIN: FamilyDef = {
+  family: 'admin',
+  digit: 3,
+  prefix: '/admin',
+  sortBase: 0,
+  groups: [
+    group('org', 1, '组织管理', 'building-2', [
+      currentOrgPage(1, '本单位信息', '编辑本单位信息'),
+      page('orgInfo', 2, 'orgManage/orgInfo', '组织机构', ['add', 'edit', 'detail', 'status', 'delete', 'export'], [
+        ['add', 'add', '新增组织', 'add'],
+        ['edit', 'edit/:orgId', '编辑组织', 'edit'],
+        ['detail', 'detail/:orgId', '组织详情', 'detail'],
+      ]),
+      page('department', 3, 'departmentManage', '部门管理', ['add', 'edit', 'delete', 'members'], [
+        ['member', 'member/:id', '部门成员', 'members'],
+      ]),
+    ]),
+    group('user', 2, '用户管理', 'users', [
+      page('user', 4, 'user', '用户列表', ['add', 'edit', 'delete', 'status', 'resetPassword', 'import', 'export'], [
+        ['add', 'add', '新增用户', 'add'],
+        ['edit', 'edit/:id', '编辑用户', 'edit'],
+      ]),
+      rolePage(5),
+    ]),
+    group('test', 3, '体质测试', 'clipboard-list', [testManagePage(6), scoreSearchPage(7)]),
+    group('sportData', 4, '运动数据', 'activity', [testRecordPage(8), exerciseRecordPage(9)]),
+    group('contest', 5, '线上赛事', 'trophy', [rankPage(10)]),
+    group('homework', 6, '体育作业', 'clipboard-check', [
+      page('homeworkManagement', 11, 'sportsHomework/homeworkManagement', '作业管理', ['detail', 'export'], [
+        ['detail', 'detail/:id', '作业详情', 'detail'],
+      ]),
+    ]),
+    group('class', 7, '课堂教学', 'school', [
+      page('practise', 12, 'class/practise', '课堂练习', ['detail', 'export']),
+      page('test', 13, 'class/test', '课堂测试', ['detail', 'export']),
+    ]),
+    bannerGroup(8, 14),
+  ],
+};
+
+const K12: FamilyDef = {
+  family: 'k12',
+  digit: 1,
+  prefix: '/k12',
+  sortBase: 0,
+  groups: [
+    // First, so a K12 role's landing page is the school dashboard (default menu code 101101).
+    group('dataCenter', 1, '数据中心', 'bar-chart-3', [
+      page('school', 1, 'dataCenter/school', '学校数据', ['export']),
+      page('grade', 2, 'dataCenter/grade', '年级数据', ['export']),
+      page('class', 3, 'dataCenter/class', '班级数据', ['detail', 'export'], [['detail', 'detail/:id', '班级详情', 'detail']]),
+      page('student', 4, 'dataCenter/student', '学生数据', ['detail', 'export'], [
+        ['detail', 'detail/:id', '学生详情', 'detail'],
+      ]),
+    ]),
+    group('org', 2, '组织管理', 'building-2', [
+      currentOrgPage(5, '学校信息', '编辑学校信息'),
+      acayearPage(6),
+      page('grade', 7, 'org/grade', '年级管理', ['add', 'edit', 'delete']),
+      page('class', 8, 'org/class', '班级管理', ['add', 'edit', 'delete', 'import', 'export']),
+    ]),
+    group('user', 3, '用户管理', 'users', [
+      teacherPage(9),
+      studentPage(10),
+      page('parent', 11, 'user/parent', '家长管理', ['edit', 'delete', 'export'], [['edit', 'edit/:id', '编辑家长', 'edit']]),
+      rolePage(12),
+    ]),
+    group('venue', 4, '设备场地', 'monitor', [devicePage(13), placePage(14)]),
+    group('test', 5, '体质测试', 'clipboard-list', [
+      testManagePage(15),
+      scoreSearchPage(16),
+      page('testResult', 17, 'physiqueManage/testResult', '体质管理', ['import', 'sync', 'report', 'export', 'delete'], [
+        ['editUpReport', 'editUpReport', '编辑上报数据', 'report'],
+      ]),
+    ]),
+    group('sportData', 6, '运动数据', 'activity', [testRecordPage(18), exerciseRecordPage(19)]),
+    group('contest', 7, '线上赛事', 'trophy', [rankPage(20)]),
+    group('homework', 8, '体育作业', 'clipboard-check', [
+      page('homeworkManagement', 21, 'sportsHomework/homeworkManagement', '作业管理', ['add', 'edit', 'detail', 'end', 'delete', 'export'], [
+        ['add', 'add', '布置作业', 'add'],
+        ['detail', 'detail/:id', '作业详情', 'detail'],
+        ['edit', 'edit/:id', '编辑作业', 'edit'],
+      ]),
+    ]),
+    group('class', 9, '课堂教学', 'school', [
+      page('practise', 22, 'class/practise', '课堂练习', ['detail', 'export', 'delete']),
+      page('test', 23, 'class/test', '课堂测试', ['detail', 'export', 'delete']),
+      page('match', 24, 'class/match', '课堂比赛', ['detail', 'export', 'delete']),
+    ]),
+    group('training', 10, '专项训练', 'dumbbell', [
+      page('specialTraining', 25, 'specialTraining/specialTrainingList', '训练计划', ['add', 'detail', 'data', 'end', 'delete'], [
+        ['add', 'add', '新增训练计划', 'add'],
+        ['detail', 'detail/:id', '训练计划详情', 'detail'],
+        ['detailDataList', 'detailDataList/:id', '训练数据', 'data'],
+      ]),
+    ]),
+    group('lesson', 11, '课程资源', 'book-open', [
+      page('lessonResource', 26, 'lessonAssistant/lessonResourceList', '校本资源', ['add', 'edit', 'delete'], [
+        ['add', 'add', '新增资源', 'add'],
+        ['edit', 'edit/:id', '编辑资源', 'edit'],
+      ]),
+    ]),
+    group('sportsMeet', 12, '运动会', 'flag', [sportsMeetPage(27)]),
+    group('wiki', 13, '百科管理', 'book-marked', [wikiPage(28)]),
+    bannerGroup(14, 29),
+  ],
+};
+
+const GX: FamilyDef = {
+  family: 'gx',
+  digit: 2,
+  prefix: '/gx',
+  sortBase: 0,
+  groups: [
+    // First, so school info is a university's first page (default menu code 101201).
+    group('org', 1, '组织管理', 'building-2', [
+      currentOrgPage(1, '学校信息', '编辑学校信息'),
+      acayearPage(2),
+      page('grade', 3, 'org/grade', '入学年份', ['add', 'edit', 'delete']),
+      // One screen adds and edits (the record id travels in the query string).
+      page('college', 4, 'org/college', '院系管理', ['add', 'edit', 'delete'], [['addEdit', 'addEdit', '新增/编辑院系', 'add']]),
+      page('major', 5, 'org/major', '专业管理', ['add', 'edit', 'delete'], [['addEdit', 'addEdit', '新增/编辑专业', 'add']]),
+      page('class', 6, 'org/class', '班级管理', ['add', 'edit', 'delete', 'import', 'export'], [
+        ['add', 'add', '新增班级', 'add'],
+        ['edit', 'edit/:classId', '编辑班级', 'edit'],
+      ]),
+    ]),
+    group('user', 2, '用户管理', 'users', [teacherPage(7), studentPage(8), rolePage(9)]),
+    group('venue', 3, '设备场地', 'monitor', [devicePage(10), placePage(11)]),
+    group('test', 4, '体质测试', 'clipboard-list', [testManagePage(12), scoreSearchPage(13)]),
+    group('sportData', 5, '运动数据', 'activity', [testRecordPage(14), exerciseRecordPage(15)]),
+    group('contest', 6, '线上赛事', 'trophy', [
+      page('competition', 16, 'onlineManagement/competition', '赛事管理', ['addRank', 'addChallenge', 'edit', 'detail', 'data', 'end', 'delete'], [
+        ['addRank', 'addRank', '新增排名赛', 'addRank'],
+        ['editRank', 'editRank/:id', '编辑排名赛', 'edit'],
+        ['detailRank', 'detailRank/:id', '排名赛详情', 'detail'],
+        ['dataRank', 'dataRank/:id', '排名赛数据', 'data'],
+        ['addChallenge', 'addChallenge', '新增闯关赛', 'addChallenge'],
+        ['editChallenge', 'editChallenge/:id', '编辑闯关赛', 'edit'],
+        ['detailChallenge', 'detailChallenge/:id', '闯关赛详情', 'detail'],
+        ['dataChallenge', 'dataChallenge/:id', '闯关赛数据', 'data'],
+      ]),
+    ]),
+    group('sportsMeet', 7, '运动会', 'flag', [sportsMeetPage(17)]),
+    group('wiki', 8, '百科管理', 'book-marked', [wikiPage(18)]),
+    bannerGroup(9, 19),
+  ],
+};
+
+const SINGLE: FamilyDef = {
+  family: 'single',
+  digit: 4,
+  prefix: '/single',
+  sortBase: 900,
+  groups: [
+    // Meet-wide work shared by every family: sign-ups, scores, points, records, certificates, e-stamps.
+    group('sportsMeet', 1, '赛事服务', 'medal', [
+      page('signUp', 1, 'sportsMeet/signUp', '报名管理', ['detail', 'audit', 'import', 'export'], [
+        ['detail', ':meetId', '报名详情', 'detail'],
+      ]),
+      page('score', 2, 'sportsMeet/score', '成绩管理', ['entry', 'import', 'export', 'invalid', 'valid', 'screen'], [
+        ['entry', ':meetId', '成绩录入', 'entry'],
+        ['screen', 'screen/:meetId', '成绩大屏', 'screen'],
+      ]),
+      page('points', 3, 'sportsMeet/points', '积分统计', ['detail', 'export'], [['detail', ':meetId', '积分详情', 'detail']]),
+      page('record', 4, 'sportsMeet/record', '纪录管理', ['add', 'edit', 'delete', 'import', 'export'], [
+        ['add', 'add', '新增纪录', 'add'],
+        ['edit', 'edit/:id', '编辑纪录', 'edit'],
+      ]),
+      page('certificate', 5, 'sportsMeet/certificate', '证书管理', ['add', 'edit', 'delete', 'issue', 'download'], [
+        ['add', 'add', '新增证书模板', 'add'],
+        ['edit', 'edit/:id', '编辑证书模板', 'edit'],
+      ]),
+      page('eStamp', 6, 'sportsMeet/eStamp', '电子印章', ['upload', 'delete']),
+    ]),
+  ],
+  // Always-available standalone screens of spec §2, outside any menu group.
+  topRoutes: [
+    { id: 'menuManagement', no: 7, path: '/menuManagement', name: '菜单管理', area: 'system' },
+    { id: 'scoreReport', no: 8, path: '/scoreReport', name: '体测成绩报告', area: 'report' },
+    { id: 'scoreReportK12', no: 9, path: '/scoreReportK12', name: '中小学体测成绩报告', area: 'report' },
+  ],
+};
+
+const PERSONAL: FamilyDef = {
+  family: 'personal',
+  digit: 0,
+  prefix: '/myInfo',
+  sortBase: 1000,
+  groups: [
+    group('myInfo', 1, '个人中心', 'user-round', [
+      page('base', 1, 'base', '基本信息'),
+      page('editUser', 2, 'editUser', '编辑资料'),
+      page('editAccount', 3, 'editAccount', '修改密码'),
+    ]),
+  ],
+};
+
+const two = (n: number) => String(n).padStart(2, '0');
+const i18nKeyOf = (key: string) => {
+  const [family, ...rest] = key.split('.');
+  // Segments joined by '_' so a group's key and its pages' keys never nest into each other in JSON.
+  return `${family}.${rest.join('_')}`;
+};
+const joinPath = (base: string, rel: string) => (rel.startsWith('/') ? rel : `${base}/${rel}`);
+
+function buildFamily(def: FamilyDef): CatalogEntry[] {
+  const out: CatalogEntry[] = [];
+  const { family, digit, prefix } = def;
+  for (const g of def.groups) {
+    const groupKey = `${family}.${g.id}`;
+    out.push({
+      key: groupKey,
+      family,
+      parent: null,
+      kind: 'group',
+      path: '',
+      i18nKey: i18nKeyOf(groupKey),
+      name: g.name,
+      permission: groupKey,
+      buttons: [],
+      sortNum: def.sortBase + g.no * 10,
+      icon: g.icon,
+      code: `101${digit}00${two(g.no)}`,
+    });
+    g.pages.forEach((p, pi) => {
+      const pageKey = `${groupKey}.${p.id}`;
+      const codeBase = `${family}:${g.id}:${p.id}`;
+      const pagePath = joinPath(prefix, p.path);
+      const pageCode = `101${digit}${two(p.no)}`;
+      const buttons: CatalogButton[] = p.buttons.map((action) => ({
+        action,
+        permission: `${codeBase}:${action}`,
+        i18nKey: `button.${action}`,
+        name: BUTTON_ACTIONS[action],
+      }));
+      out.push({
+        key: pageKey,
+        family,
+        parent: groupKey,
+        kind: 'page',
+        path: pagePath,
+        i18nKey: i18nKeyOf(pageKey),
+        name: p.name,
+        permission: `${codeBase}:view`,
+        buttons,
+        sortNum: (pi + 1) * 10,
+        code: pageCode,
+      });
+      p.routes.forEach(([id, rel, name, opener], ri) => {
+        const routeKey = `${pageKey}.${id}`;
+        out.push({
+          key: routeKey,
+          family,
+          parent: pageKey,
+          kind: 'route',
+          path: joinPath(pagePath, rel),
+          i18nKey: i18nKeyOf(routeKey),
+          name,
+          permission: `${codeBase}:${opener}`,
+          buttons: [],
+          sortNum: ri + 1,
+          code: `${pageCode}${two(ri + 1)}`,
+        });
+      });
+    });
+  }
+  for (const r of def.topRoutes ?? []) {
+    const key = `${family}.${r.id}`;
+    out.push({
+      key,
+      family,
+      parent: null,
+      kind: 'route',
+      path: r.path,
+      i18nKey: i18nKeyOf(key),
+      name: r.name,
+      permission: `${family}:${r.area}:${r.id}:view`,
+      buttons: [],
+      sortNum: def.sortBase + 500 + r.no,
+      code: `101${digit}${two(r.no)}`,
+    });
+  }
+  return out;
+}
+
+export const CATALOG: readonly CatalogEntry[] = [ADMIN, K12, GX, SINGLE, PERSONAL].flatMap(buildFamily);
+
+/** Path prefix of each catalogue family (spec §2). */
+export const FAMILY_PREFIX: Record<CatalogFamily, string> = {
+  admin: '/admin',
+  k12: '/k12',
+  gx: '/gx',
+  single: '/single',
+  personal: '/myInfo',
+};
+
+/** Standalone always-available paths of the 'single' family that sit outside '/single' (spec §2). */
+export const STANDALONE_PATHS: readonly string[] = SINGLE.topRoutes!.map((r) => r.path);
+
+const byKey = new Map(CATALOG.map((e) => [e.key, e]));
+
+/** The catalogue entry with this key (= menuId), if any. */
+export function getCatalogEntry(key: string): CatalogEntry | undefined {
+  return byKey.get(key);
+}
+
+/** Every entry of one family, in catalogue order. */
+export function catalogFor(family: CatalogFamily): CatalogEntry[] {
+  return CATALOG.filter((e) => e.family === family);
+}
+
+/** Every page and hidden route of a family: what the browser registers as routes (spec §2). */
+export function routeEntries(family: CatalogFamily): CatalogEntry[] {
+  return CATALOG.filter((e) => e.family === family && e.kind !== 'group');
+}
+
+/** The role-dependent route family of an organisation type (spec §2); enterprises have none. */
+export function familyOfOrgType(type: OrgType): RouteFamily | null {
+  switch (type) {
+    case ORG_TYPE.management:
+      return 'admin';
+    case ORG_TYPE.k12:
+      return 'k12';
+    case ORG_TYPE.university:
+      return 'gx';
+    default:
+      return null;
+  }
+}
+
+const routable = CATALOG.filter((e) => e.path).map((e) => ({ entry: e, segments: e.path.split('/').filter(Boolean) }));
+
+/**
+ * The page or route entry a concrete pathname (without the /busi base) belongs to, e.g.
+ * '/k12/user/teacher/edit/42' → 'k12.user.teacher.edit'. Static segments win over params.
+ */
+export function findCatalogEntry(pathname: string): CatalogEntry | undefined {
+  const parts = pathname.split(/[?#]/)[0].split('/').filter(Boolean);
+  let best: { entry: CatalogEntry; params: number } | undefined;
+  for (const { entry, segments } of routable) {
+    if (segments.length !== parts.length) continue;
+    let params = 0;
+    let ok = true;
+    for (let i = 0; i < segments.length && ok; i++) {
+      if (segments[i].startsWith(':')) params++;
+      else ok = segments[i] === parts[i];
+    }
+    if (ok && (!best || params < best.params)) best = { entry, params };
+  }
+  return best?.entry;
+}

@@ -1,19 +1,48 @@
 import type { MenuEntry, MenuNode } from '../auth/types';
+import { getCatalogEntry } from './catalog';
+
+/** True when the entry is a hidden sub-route (add, edit/:id …) of the catalogue: routed, never shown in the menu. */
+export function isCatalogRoute(entry: MenuEntry): boolean {
+  return getCatalogEntry(entry.menuId)?.kind === 'route';
+}
 
 /**
  * Builds the menu tree of one role from its flat entries (spec §2, §6): pages nest under their
  * pid, sorted by sortNum; buttons are folded into their page's `buttons`; each entry's
- * defaultPath is its first page descendant's path (a leaf's own path).
+ * defaultPath is its first page descendant's path (a leaf's own path). Hidden routes stay out of
+ * `children`; their permission and buttons are folded into the nearest visible ancestor's `buttons`
+ * so gates on a sub-route screen still find them.
  */
-export function buildMenuTree(entries: readonly MenuEntry[]): MenuNode[] {
+export function buildMenuTree(entries: readonly MenuEntry[], isRoute: (e: MenuEntry) => boolean = isCatalogRoute): MenuNode[] {
+  const byId = new Map<string, MenuEntry>();
+  const hidden = new Set<string>();
   const nodes = new Map<string, MenuNode>();
   for (const e of entries) {
-    if (e.menuType === '0') nodes.set(e.menuId, { ...e, defaultPath: e.menuPath, children: [], buttons: [] });
+    if (e.menuType !== '0') continue;
+    byId.set(e.menuId, e);
+    if (isRoute(e)) hidden.add(e.menuId);
+    else nodes.set(e.menuId, { ...e, defaultPath: e.menuPath, children: [], buttons: [] });
   }
+  const owner = (id: string): MenuNode | undefined => {
+    const seen = new Set<string>();
+    let cur: string | undefined = id;
+    while (cur !== undefined && hidden.has(cur) && !seen.has(cur)) {
+      seen.add(cur);
+      cur = byId.get(cur)?.pid;
+    }
+    return cur === undefined ? undefined : nodes.get(cur);
+  };
+  const addButton = (node: MenuNode | undefined, code: string) => {
+    if (node && code && !node.buttons.includes(code)) node.buttons.push(code);
+  };
   const roots: MenuNode[] = [];
   for (const e of entries) {
     if (e.menuType === '1') {
-      nodes.get(e.pid)?.buttons.push(e.permission);
+      addButton(owner(e.pid), e.permission);
+      continue;
+    }
+    if (hidden.has(e.menuId)) {
+      addButton(owner(e.pid), e.permission);
       continue;
     }
     const node = nodes.get(e.menuId)!;
