@@ -34,6 +34,8 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['tests/server/**/*.test.ts'],
+          // Migrates and seeds one database per run; every test file copies it (tests/support/server-db.ts).
+          globalSetup: ['tests/support/server-global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // PGlite instances are ~300 MB each; two workers fit the 2-core machine

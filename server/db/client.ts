@@ -1,0 +1,107 @@
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzleNodePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgliteDatabase } from 'drizzle-orm/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import * as orgs from './schema/orgs';
+import * as auth from './schema/auth';
+import * as school from './schema/school';
+
+/** Every table, for drizzle's relational queries and for typing. */
+export const schema = { ...orgs, ...auth, ...school };
+export type Schema = typeof schema;
+
+/**
+ * Raw-query results both drivers share (`db.execute(sql…)` → `{ rows }`): PGlite's Results and
+ * node-postgres' QueryResult both carry `rows`, so `execute<Row>()` is typed on either.
+ */
+export interface DbRawResult<TRow> {
+  rows: TRow[];
+}
+export interface DbQueryResultHKT extends PgQueryResultHKT {
+  type: DbRawResult<this['row']>;
+}
+/** One database type for both drivers (PGlite and node-postgres). */
+export type Db = PgDatabase<DbQueryResultHKT, Schema>;
+/** A transaction handle; services accept `Db | Tx` so they compose inside a caller's transaction. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+interface HandleBase {
+  db: Db;
+  /** Closes the embedded database or the pool; safe to call twice. PGlite keeps the process alive until closed. */
+  close(): Promise<void>;
+}
+export type DbHandle = HandleBase & ({ kind: 'pglite'; raw: PGlite } | { kind: 'postgres'; raw: pg.Pool });
+
+export interface OpenDbOptions {
+  /** PGlite data directory; in-memory when absent. Kept apart from databaseUrl on purpose (PGlite treats any string as a path). */
+  pgliteDir?: string;
+  /** PostgreSQL connection string; when set, the server is used instead of PGlite. */
+  databaseUrl?: string;
+  /** PGlite only: a tarball from `dumpDataDir()` to start from (tests reuse one migrated, seeded database). */
+  loadDataDir?: Blob;
+  /** node-postgres pool size. */
+  poolMax?: number;
+}
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
+/** Serialises migrations when several server instances start against one PostgreSQL. */
+const MIGRATION_LOCK_KEY = 7_461_302_026;
+
+/** Opens PGlite (default) or a PostgreSQL pool (when `databaseUrl` is set). */
+export async function openDb(opts: OpenDbOptions = {}): Promise<DbHandle> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolMax ?? 10 });
+    // An idle client losing its connection must not crash the process.
+    pool.on('error', () => {});
+    const db: Db = drizzleNodePg({ client: pool, schema });
+    let closed = false;
+    return {
+      kind: 'postgres',
+      raw: pool,
+      db,
+      async close() {
+        if (closed) return;
+        closed = true;
+        await pool.end();
+      },
+    };
+  }
+  // PGlite creates only the last path segment itself (e.g. ./data/pglite on a fresh checkout).
+  if (opts.pgliteDir) await mkdir(opts.pgliteDir, { recursive: true });
+  const client = new PGlite({ dataDir: opts.pgliteDir, loadDataDir: opts.loadDataDir });
+  await client.waitReady;
+  const db: Db = drizzlePglite({ client, schema });
+  return {
+    kind: 'pglite',
+    raw: client,
+    db,
+    async close() {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+/** Applies the committed migrations of server/db/migrations with the driver's migrator. */
+export async function migrateDb(handle: DbHandle): Promise<void> {
+  const config = { migrationsFolder: MIGRATIONS_FOLDER };
+  if (handle.kind === 'pglite') {
+    // The handle's db was built by drizzle-orm/pglite in openDb.
+    await migratePglite(handle.db as PgliteDatabase<Schema>, config);
+    return;
+  }
+  const lock = await handle.raw.connect();
+  try {
+    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await migrateNodePg(handle.db as NodePgDatabase<Schema>, config);
+  } finally {
+    await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
+    lock.release();
+  }
+}

@@ -1,0 +1,141 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { orgs } from './orgs';
+
+/** A person who can sign in (spec §3, §5): one login account (6–20 letters/digits) and an optional mobile. */
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountNum: text('account_num').notNull(),
+    mobile: text('mobile'),
+    name: text('name').notNull(),
+    gender: text('gender', { enum: ['male', 'female', 'unknown'] }).notNull().default('unknown'),
+    /** scrypt of the SHA-256 hex the browser sends: `scrypt$N$r$p$salt$hash` (server/lib/password.ts). */
+    passwordHash: text('password_hash').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    /** Consecutive failed sign-ins and the lock they caused (5 failures → 15 minutes, per account). */
+    failedLogins: integer('failed_logins').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow().$onUpdate(() => new Date()),
+  },
+  (t) => [uniqueIndex('users_account_num_uq').on(t.accountNum), uniqueIndex('users_mobile_uq').on(t.mobile)],
+);
+
+/**
+ * An account: the user's membership of one organisation (spec §3 "accounts" of getUInfo).
+ * `orgId` is the organisation (or department) the account sits in, `tenantOrgId` the school /
+ * bureau whose data it works on. `present` marks the account in use (presentFlag).
+ */
+export const memberships = pgTable(
+  'memberships',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    orgId: uuid('org_id').notNull().references(() => orgs.id),
+    tenantOrgId: uuid('tenant_org_id').notNull().references(() => orgs.id),
+    present: boolean('present').notNull().default(false),
+    enabled: boolean('enabled').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('memberships_user_org_uq').on(t.userId, t.orgId),
+    index('memberships_tenant_idx').on(t.tenantOrgId),
+    // At most one present account per user: clear the old flag before setting the new one.
+    uniqueIndex('memberships_user_present_uq').on(t.userId).where(sql`${t.present}`),
+  ],
+);
+
+/** Roles belong to a tenant organisation (spec §6). */
+export const roles = pgTable(
+  'roles',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id').notNull().references(() => orgs.id),
+    name: text('name').notNull(),
+    remark: text('remark'),
+    identity: text('identity', { enum: ['administrator', 'teacher', 'student', 'parent'] }).notNull(),
+    /** Built-in roles (the organisation's administrator) cannot be deleted. */
+    builtin: boolean('builtin').notNull().default(false),
+    enabled: boolean('enabled').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('roles_org_name_uq').on(t.orgId, t.name)],
+);
+
+/** Roles held by an account; `present` marks the role in use. */
+export const membershipRoles = pgTable(
+  'membership_roles',
+  {
+    membershipId: uuid('membership_id').notNull().references(() => memberships.id, { onDelete: 'cascade' }),
+    roleId: uuid('role_id').notNull().references(() => roles.id, { onDelete: 'cascade' }),
+    present: boolean('present').notNull().default(false),
+  },
+  (t) => [
+    primaryKey({ columns: [t.membershipId, t.roleId] }),
+    index('membership_roles_role_idx').on(t.roleId),
+    // At most one present role per account.
+    uniqueIndex('membership_roles_present_uq').on(t.membershipId).where(sql`${t.present}`),
+  ],
+);
+
+/** Menu entries (spec §3), seeded from src/domain/menus/catalog.ts. menuId is the catalog key. */
+export const menus = pgTable(
+  'menus',
+  {
+    menuId: text('menu_id').primaryKey(),
+    pid: text('pid').notNull(),
+    /** Catalogue family (src/domain/menus/catalog.ts). */
+    family: text('family', { enum: ['admin', 'k12', 'gx', 'single', 'personal'] }).notNull(),
+    /** 'web' or 'mobile' function permissions (spec §6). */
+    platform: text('platform', { enum: ['web', 'mobile'] }).notNull().default('web'),
+    code: text('code'),
+    menuName: text('menu_name').notNull(),
+    i18nKey: text('i18n_key').notNull(),
+    menuPath: text('menu_path').notNull(),
+    menuType: text('menu_type', { enum: ['0', '1'] }).notNull(),
+    sortNum: integer('sort_num').notNull(),
+    permission: text('permission').notNull(),
+    icon: text('icon'),
+  },
+  // Not unique: a hidden route carries the permission of the button (or page) that opens it.
+  (t) => [index('menus_family_idx').on(t.family), index('menus_permission_idx').on(t.permission, t.platform)],
+);
+
+export const roleMenus = pgTable(
+  'role_menus',
+  {
+    roleId: uuid('role_id').notNull().references(() => roles.id, { onDelete: 'cascade' }),
+    menuId: text('menu_id').notNull().references(() => menus.menuId, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.roleId, t.menuId] }), index('role_menus_menu_idx').on(t.menuId)],
+);
+
+/** Sign-in sessions: only SHA-256 hashes of the tokens are stored. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    accessHash: text('access_hash').notNull(),
+    refreshHash: text('refresh_hash').notNull(),
+    accessExpiresAt: timestamp('access_expires_at', { withTimezone: true }).notNull(),
+    refreshExpiresAt: timestamp('refresh_expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('sessions_access_uq').on(t.accessHash), uniqueIndex('sessions_refresh_uq').on(t.refreshHash), index('sessions_user_idx').on(t.userId)],
+);
+
+/** Captcha answers, kept server-side so any instance can check them; single use, short-lived. */
+export const captchas = pgTable('captchas', {
+  randomStr: text('random_str').primaryKey(),
+  /** SHA-256 of the lower-cased answer. */
+  answerHash: text('answer_hash').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  attempts: smallint('attempts').notNull().default(0),
+});

@@ -1,0 +1,191 @@
+import { sql } from 'drizzle-orm';
+import { boolean, date, index, pgTable, primaryKey, smallint, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { orgs } from './orgs';
+import { users } from './auth';
+
+const orgRef = () => uuid('org_id').notNull().references(() => orgs.id);
+const created = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+/** School years (e.g. '2025-2026', starting 2025) of an organisation (spec §3). */
+export const schoolYears = pgTable(
+  'school_years',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: orgRef(),
+    academicYear: text('academic_year').notNull(),
+    startYear: smallint('start_year').notNull(),
+    current: boolean('current').notNull().default(false),
+    createdAt: created(),
+  },
+  (t) => [
+    uniqueIndex('school_years_org_year_uq').on(t.orgId, t.startYear),
+    // At most one current school year per organisation: clear the old flag before setting the new one.
+    uniqueIndex('school_years_org_current_uq').on(t.orgId).where(sql`${t.current}`),
+  ],
+);
+
+/** Semesters of a school year: spring 11, autumn 13 (spec §3, §9), each with the break that follows it. */
+export const semesters = pgTable(
+  'semesters',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: orgRef(),
+    schoolYearId: uuid('school_year_id').notNull().references(() => schoolYears.id, { onDelete: 'cascade' }),
+    code: smallint('code').notNull(),
+    startDate: date('start_date').notNull(),
+    endDate: date('end_date').notNull(),
+    /** Winter break after autumn, summer break after spring. */
+    breakStart: date('break_start'),
+    breakEnd: date('break_end'),
+    current: boolean('current').notNull().default(false),
+  },
+  (t) => [
+    uniqueIndex('semesters_year_code_uq').on(t.schoolYearId, t.code),
+    // At most one current semester per organisation.
+    uniqueIndex('semesters_org_current_uq').on(t.orgId).where(sql`${t.current}`),
+  ],
+);
+
+/**
+ * Grades as enrolment cohorts (spec §3 "enrolment year"): stage, enrolment year, graduation status;
+ * the current grade number 1–12 (K12) or 13–16 (university years 1–4) follows from the enrolment year.
+ */
+export const grades = pgTable(
+  'grades',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: orgRef(),
+    stage: text('stage', { enum: ['primary', 'junior', 'senior', 'university'] }).notNull(),
+    enrolYear: smallint('enrol_year').notNull(),
+    gradeNo: smallint('grade_no').notNull(),
+    graduated: boolean('graduated').notNull().default(false),
+    createdAt: created(),
+  },
+  (t) => [uniqueIndex('grades_org_stage_year_uq').on(t.orgId, t.stage, t.enrolYear), index('grades_org_no_idx').on(t.orgId, t.gradeNo)],
+);
+
+/** Colleges (departments) of a university, two-digit code (spec §3, §5). */
+export const colleges = pgTable(
+  'colleges',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: orgRef(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    createdAt: created(),
+  },
+  (t) => [uniqueIndex('colleges_org_code_uq').on(t.orgId, t.code)],
+);
+
+export const majors = pgTable(
+  'majors',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: orgRef(),
+    collegeId: uuid('college_id').notNull().references(() => colleges.id),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    /** Years of study. */
+    schoolLength: smallint('school_length').notNull().default(4),
+    createdAt: created(),
+  },
+  (t) => [uniqueIndex('majors_college_code_uq').on(t.collegeId, t.code)],
+);
+
+/** Classes (spec §3): code 1–99 within a grade, display name, class number, head count. */
+export const classes = pgTable(
+  'classes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: orgRef(),
+    gradeId: uuid('grade_id').notNull().references(() => grades.id),
+    collegeId: uuid('college_id').references(() => colleges.id),
+    majorId: uuid('major_id').references(() => majors.id),
+    code: smallint('code').notNull(),
+    name: text('name').notNull(),
+    /** National class number (e.g. '2025010301'). */
+    classNo: text('class_no'),
+    size: smallint('size').notNull().default(0),
+    enabled: boolean('enabled').notNull().default(true),
+    createdAt: created(),
+  },
+  (t) => [
+    // NULLS NOT DISTINCT: K12 classes have no major, and their codes must still be unique within the grade.
+    unique('classes_grade_major_code_uq').on(t.gradeId, t.majorId, t.code).nullsNotDistinct(),
+    index('classes_org_idx').on(t.orgId),
+    index('classes_grade_idx').on(t.gradeId),
+  ],
+);
+
+export const teachers = pgTable(
+  'teachers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: orgRef(),
+    userId: uuid('user_id').references(() => users.id),
+    name: text('name').notNull(),
+    gender: text('gender', { enum: ['male', 'female'] }).notNull(),
+    mobile: text('mobile'),
+    workNo: text('work_no'),
+    idCard: text('id_card'),
+    enabled: boolean('enabled').notNull().default(true),
+    createdAt: created(),
+  },
+  (t) => [uniqueIndex('teachers_org_work_no_uq').on(t.orgId, t.workNo), index('teachers_org_idx').on(t.orgId), index('teachers_user_idx').on(t.userId)],
+);
+
+export const teacherClasses = pgTable(
+  'teacher_classes',
+  {
+    teacherId: uuid('teacher_id').notNull().references(() => teachers.id, { onDelete: 'cascade' }),
+    classId: uuid('class_id').notNull().references(() => classes.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.teacherId, t.classId] }), index('teacher_classes_class_idx').on(t.classId)],
+);
+
+/** Students (spec §3): registration number (学籍号) unique per organisation (spec §5 '学籍号已注册'). */
+export const students = pgTable(
+  'students',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: orgRef(),
+    classId: uuid('class_id').notNull().references(() => classes.id),
+    userId: uuid('user_id').references(() => users.id),
+    name: text('name').notNull(),
+    regNo: text('reg_no').notNull(),
+    studentNo: text('student_no'),
+    gender: text('gender', { enum: ['male', 'female'] }).notNull(),
+    birthDate: date('birth_date'),
+    /** National ethnicity code, '01' = 汉族. */
+    ethnicity: text('ethnicity').notNull().default('01'),
+    address: text('address'),
+    enabled: boolean('enabled').notNull().default(true),
+    createdAt: created(),
+  },
+  (t) => [uniqueIndex('students_org_reg_no_uq').on(t.orgId, t.regNo), index('students_class_idx').on(t.classId), index('students_org_name_idx').on(t.orgId, t.name)],
+);
+
+export const parents = pgTable(
+  'parents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: orgRef(),
+    userId: uuid('user_id').references(() => users.id),
+    name: text('name').notNull(),
+    gender: text('gender', { enum: ['male', 'female'] }).notNull(),
+    mobile: text('mobile').notNull(),
+    createdAt: created(),
+  },
+  (t) => [uniqueIndex('parents_org_mobile_uq').on(t.orgId, t.mobile)],
+);
+
+export const parentStudents = pgTable(
+  'parent_students',
+  {
+    parentId: uuid('parent_id').notNull().references(() => parents.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id').notNull().references(() => students.id, { onDelete: 'cascade' }),
+    /** father, mother, grandparent, other. */
+    relation: text('relation').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.parentId, t.studentId] }), index('parent_students_student_idx').on(t.studentId)],
+);

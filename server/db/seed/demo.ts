@@ -1,0 +1,586 @@
+import { count, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import { ORG_TYPE, SEMESTER } from '../../../src/domain/constants';
+import { CATALOG, getCatalogEntry } from '../../../src/domain/menus/catalog';
+import { menuEntriesForGrant, toMenuEntries } from '../../../src/domain/menus/menu-entries';
+import { ROLE_TEMPLATES, type TemplateFamily, type TemplateIdentity } from '../../../src/domain/menus/role-templates';
+import { hashPassword, sha256Hex } from '../../lib/password';
+import type { DbOrTx } from '../client';
+import { orgs } from '../schema/orgs';
+import { memberships, membershipRoles, menus, roleMenus, roles, users } from '../schema/auth';
+import {
+  classes,
+  colleges,
+  grades,
+  majors,
+  parents,
+  parentStudents,
+  schoolYears,
+  semesters,
+  students,
+  teacherClasses,
+  teachers,
+} from '../schema/school';
+import { badgeIcon, loginImage } from './branding';
+import {
+  createRandom,
+  JIANGNING,
+  NANJING_DISTRICTS,
+  PROVINCE_REGIONS,
+  randomDate,
+  randomEthnicity,
+  randomIdNumber,
+  randomMobile,
+  randomName,
+  randomSurname,
+  type Gender,
+  type Random,
+} from './people';
+
+/** Password of every demo account (issue 2). */
+export const DEMO_PASSWORD = 'Tiyu@2026';
+
+export interface DemoAccount {
+  account: string;
+  password: string;
+  description: string;
+}
+
+/** The demo sign-ins, printed by the server on start. */
+export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
+  { account: 'district01', password: DEMO_PASSWORD, description: 'District bureau administrator (江宁区教育局, /admin)' },
+  { account: 'school01', password: DEMO_PASSWORD, description: 'K12 school administrator (南京市江宁区实验学校, /k12)' },
+  { account: 'teacher01', password: DEMO_PASSWORD, description: 'K12 PE teacher (南京市江宁区实验学校, /k12)' },
+  { account: 'college01', password: DEMO_PASSWORD, description: 'University administrator (江苏体育科技大学, /gx)' },
+  { account: 'multi0001', password: DEMO_PASSWORD, description: 'Two schools, two roles: K12 administrator + PE teacher, university PE teacher' },
+];
+
+/**
+ * The demo runs in school year 2026-2027, autumn semester (the project's "today" is 2026-11-23).
+ * Fixed rather than read from the clock so the seeded database is the same on every run.
+ */
+export const DEMO_CURRENT_START_YEAR = 2026;
+const SEED = 20_261_123;
+const CHUNK = 1000;
+/** Serialises seeding when several server instances start on one empty PostgreSQL. */
+const SEED_LOCK_KEY = 7_461_302_027;
+
+type Insert<T extends PgTable> = T['$inferInsert'];
+
+async function insertChunks<T extends PgTable>(db: DbOrTx, table: T, rows: readonly Insert<T>[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    await db.insert(table).values(rows.slice(i, i + CHUNK) as Insert<T>[]);
+  }
+}
+
+/**
+ * Writes the menus table from the catalogue (spec §3): inserts new entries and updates changed
+ * ones, so a catalogue change reaches an existing database. Entries no longer in the catalogue are
+ * left alone (role grants may still point at them); remove them with a migration.
+ */
+export async function syncMenus(db: DbOrTx): Promise<number> {
+  const rows: Insert<typeof menus>[] = toMenuEntries(CATALOG).map((m) => {
+    const entry = getCatalogEntry(m.menuId.split('#')[0]);
+    if (!entry) throw new Error(`syncMenus: ${m.menuId} has no catalogue entry`);
+    return {
+      menuId: m.menuId,
+      pid: m.pid,
+      family: entry.family,
+      platform: 'web',
+      // Buttons have no numeric code of their own.
+      code: m.menuType === '0' ? entry.code : null,
+      menuName: m.menuName,
+      i18nKey: m.i18nKey,
+      menuPath: m.menuPath,
+      menuType: m.menuType,
+      sortNum: m.sortNum,
+      permission: m.permission,
+      icon: m.icon ?? null,
+    };
+  });
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    await db
+      .insert(menus)
+      .values(rows.slice(i, i + CHUNK))
+      .onConflictDoUpdate({
+        target: menus.menuId,
+        set: {
+          pid: sql`excluded.pid`,
+          family: sql`excluded.family`,
+          platform: sql`excluded.platform`,
+          code: sql`excluded.code`,
+          menuName: sql`excluded.menu_name`,
+          i18nKey: sql`excluded.i18n_key`,
+          menuPath: sql`excluded.menu_path`,
+          menuType: sql`excluded.menu_type`,
+          sortNum: sql`excluded.sort_num`,
+          permission: sql`excluded.permission`,
+          icon: sql`excluded.icon`,
+        },
+      });
+  }
+  return rows.length;
+}
+
+const two = (n: number): string => String(n).padStart(2, '0');
+
+// ---------------------------------------------------------------------------------------------
+// Builders: plain rows with ids chosen up front, so everything is inserted in a few statements.
+// ---------------------------------------------------------------------------------------------
+
+interface Ctx {
+  rnd: Random;
+  mobiles: Set<string>;
+  idNumbers: Set<string>;
+  passwordHash: string;
+  rows: {
+    orgs: Insert<typeof orgs>[];
+    schoolYears: Insert<typeof schoolYears>[];
+    semesters: Insert<typeof semesters>[];
+    grades: Insert<typeof grades>[];
+    colleges: Insert<typeof colleges>[];
+    majors: Insert<typeof majors>[];
+    classes: Insert<typeof classes>[];
+    students: Insert<typeof students>[];
+    parents: Insert<typeof parents>[];
+    parentStudents: Insert<typeof parentStudents>[];
+    roles: Insert<typeof roles>[];
+    roleMenus: Insert<typeof roleMenus>[];
+    users: Insert<typeof users>[];
+    memberships: Insert<typeof memberships>[];
+    membershipRoles: Insert<typeof membershipRoles>[];
+    teachers: Insert<typeof teachers>[];
+    teacherClasses: Insert<typeof teacherClasses>[];
+  };
+}
+
+/** School years 2024-2025 … 2026-2027 with autumn (13) and spring (11) semesters and the breaks after them. */
+function addSchoolYears(ctx: Ctx, orgId: string): void {
+  for (let y = DEMO_CURRENT_START_YEAR - 2; y <= DEMO_CURRENT_START_YEAR; y++) {
+    const current = y === DEMO_CURRENT_START_YEAR;
+    const yearId = ctx.rnd.uuid();
+    ctx.rows.schoolYears.push({ id: yearId, orgId, academicYear: `${y}-${y + 1}`, startYear: y, current });
+    ctx.rows.semesters.push(
+      {
+        id: ctx.rnd.uuid(),
+        orgId,
+        schoolYearId: yearId,
+        code: SEMESTER.autumn,
+        startDate: `${y}-09-01`,
+        endDate: `${y + 1}-01-22`,
+        breakStart: `${y + 1}-01-23`,
+        breakEnd: `${y + 1}-02-22`,
+        current,
+      },
+      {
+        id: ctx.rnd.uuid(),
+        orgId,
+        schoolYearId: yearId,
+        code: SEMESTER.spring,
+        startDate: `${y + 1}-02-23`,
+        endDate: `${y + 1}-07-03`,
+        breakStart: `${y + 1}-07-04`,
+        breakEnd: `${y + 1}-08-31`,
+        current: false,
+      },
+    );
+  }
+}
+
+/**
+ * Birth date of a student in grade `gradeNo` (1–12 K12, 13–16 university years 1–4) this school
+ * year: children start grade 1 in the September after turning 6 (cut-off 31 August); a few are a year older.
+ */
+function birthDateFor(rnd: Random, gradeNo: number, olderShare: number): string {
+  const born = DEMO_CURRENT_START_YEAR - gradeNo - 5 - (rnd.chance(olderShare) ? 1 : 0);
+  return randomDate(rnd, `${born - 1}-09-01`, `${born}-08-31`);
+}
+
+interface StudentSpec {
+  orgId: string;
+  classId: string;
+  classNo: string;
+  gradeNo: number;
+  size: number;
+  regions: readonly string[];
+  olderShare: number;
+}
+
+/** One class of students with names unique in the class; returns their ids and surnames (rows go to ctx). */
+function addStudents(ctx: Ctx, spec: StudentSpec): { id: string; surname: string }[] {
+  const { rnd } = ctx;
+  const names = new Set<string>();
+  const out: { id: string; surname: string }[] = [];
+  for (let i = 1; i <= spec.size; i++) {
+    const gender: Gender = rnd.chance(0.51) ? 'male' : 'female';
+    let surname: string;
+    let name: string;
+    do {
+      surname = randomSurname(rnd);
+      name = randomName(rnd, gender, { surname });
+    } while (names.has(name));
+    names.add(name);
+    const birthDate = birthDateFor(rnd, spec.gradeNo, spec.olderShare);
+    const id = rnd.uuid();
+    ctx.rows.students.push({
+      id,
+      orgId: spec.orgId,
+      classId: spec.classId,
+      name,
+      regNo: `G${randomIdNumber(rnd, rnd.pick(spec.regions), birthDate, gender, ctx.idNumbers)}`,
+      studentNo: `${spec.classNo}${two(i)}`,
+      gender,
+      birthDate,
+      ethnicity: randomEthnicity(rnd),
+    });
+    out.push({ id, surname });
+  }
+  return out;
+}
+
+const K12_GRADE_NAMES = ['一年级', '二年级', '三年级', '四年级', '五年级', '六年级', '七年级', '八年级', '九年级', '高一', '高二', '高三'];
+const K12_STAGES = [
+  { stage: 'primary', code: '01', first: 1, last: 6 },
+  { stage: 'junior', code: '02', first: 7, last: 9 },
+  { stage: 'senior', code: '03', first: 10, last: 12 },
+] as const;
+const K12_CLASSES_PER_GRADE = 4;
+
+/** K12 school: grades 1–12 as enrolment cohorts of three stages, 4 classes each, ~40 students per class, parents for some. */
+function addK12(ctx: Ctx, orgId: string): Map<number, string[]> {
+  const { rnd } = ctx;
+  const classesByGrade = new Map<number, string[]>();
+  // Most children live in the district; some in neighbouring ones.
+  const regions = [JIANGNING, JIANGNING, JIANGNING, JIANGNING, ...NANJING_DISTRICTS];
+  for (const st of K12_STAGES) {
+    for (let gradeNo = st.first; gradeNo <= st.last; gradeNo++) {
+      const enrolYear = DEMO_CURRENT_START_YEAR - (gradeNo - st.first);
+      const gradeId = rnd.uuid();
+      ctx.rows.grades.push({ id: gradeId, orgId, stage: st.stage, enrolYear, gradeNo, graduated: false });
+      const ids: string[] = [];
+      for (let code = 1; code <= K12_CLASSES_PER_GRADE; code++) {
+        const classId = rnd.uuid();
+        const classNo = `${enrolYear}${st.code}${two(code)}`;
+        const size = rnd.int(37, 43);
+        ctx.rows.classes.push({ id: classId, orgId, gradeId, code, name: `${K12_GRADE_NAMES[gradeNo - 1]}${code}班`, classNo, size });
+        ids.push(classId);
+        const kids = addStudents(ctx, { orgId, classId, classNo, gradeNo, size, regions, olderShare: 0.03 });
+        for (const kid of kids) {
+          if (!rnd.chance(0.2)) continue;
+          const mother = rnd.chance(0.55);
+          const parentId = rnd.uuid();
+          ctx.rows.parents.push({
+            id: parentId,
+            orgId,
+            name: randomName(rnd, mother ? 'female' : 'male', { adult: true, surname: mother ? undefined : kid.surname }),
+            gender: mother ? 'female' : 'male',
+            mobile: randomMobile(rnd, ctx.mobiles),
+          });
+          ctx.rows.parentStudents.push({ parentId, studentId: kid.id, relation: mother ? 'mother' : 'father' });
+        }
+      }
+      classesByGrade.set(gradeNo, ids);
+    }
+  }
+  return classesByGrade;
+}
+
+const UNIVERSITY = [
+  {
+    code: '01',
+    name: '体育学院',
+    majors: [
+      { code: '01', name: '体育教育', short: '体教' },
+      { code: '02', name: '运动训练', short: '运训' },
+    ],
+  },
+  {
+    code: '02',
+    name: '运动健康科学学院',
+    majors: [
+      { code: '01', name: '运动康复', short: '康复' },
+      { code: '02', name: '运动人体科学', short: '人体' },
+    ],
+  },
+] as const;
+const UNIVERSITY_CLASSES_PER_MAJOR_YEAR = 3;
+const UNIVERSITY_YEARS = 4;
+
+/** University: 2 colleges × 2 majors, years 1–4 (grades 13–16), 3 classes per major and year, ~42 students each. */
+function addUniversity(ctx: Ctx, orgId: string): string[] {
+  const { rnd } = ctx;
+  const regions = [...NANJING_DISTRICTS, ...PROVINCE_REGIONS];
+  const classIds: string[] = [];
+  const gradeIds: string[] = [];
+  for (let year = 1; year <= UNIVERSITY_YEARS; year++) {
+    const id = rnd.uuid();
+    gradeIds.push(id);
+    ctx.rows.grades.push({ id, orgId, stage: 'university', enrolYear: DEMO_CURRENT_START_YEAR - year + 1, gradeNo: 12 + year, graduated: false });
+  }
+  for (const college of UNIVERSITY) {
+    const collegeId = rnd.uuid();
+    ctx.rows.colleges.push({ id: collegeId, orgId, code: college.code, name: college.name });
+    for (const major of college.majors) {
+      const majorId = rnd.uuid();
+      ctx.rows.majors.push({ id: majorId, orgId, collegeId, code: major.code, name: major.name, schoolLength: UNIVERSITY_YEARS });
+      for (let year = 1; year <= UNIVERSITY_YEARS; year++) {
+        const enrolYear = DEMO_CURRENT_START_YEAR - year + 1;
+        for (let code = 1; code <= UNIVERSITY_CLASSES_PER_MAJOR_YEAR; code++) {
+          const classId = rnd.uuid();
+          const classNo = `${enrolYear}${college.code}${major.code}${two(code)}`;
+          const size = rnd.int(38, 46);
+          ctx.rows.classes.push({
+            id: classId,
+            orgId,
+            gradeId: gradeIds[year - 1],
+            collegeId,
+            majorId,
+            code,
+            name: `${major.short}${String(enrolYear).slice(2)}${two(code)}班`,
+            classNo,
+            size,
+          });
+          classIds.push(classId);
+          addStudents(ctx, { orgId, classId, classNo, gradeNo: 12 + year, size, regions, olderShare: 0.1 });
+        }
+      }
+    }
+  }
+  return classIds;
+}
+
+/** The two roles of a school (one for a bureau) with their menus from the role templates (spec §6). */
+function addRoles(ctx: Ctx, orgId: string, family: TemplateFamily, identities: readonly TemplateIdentity[]): Record<TemplateIdentity, string> {
+  const ids = {} as Record<TemplateIdentity, string>;
+  for (const identity of identities) {
+    const id = ctx.rnd.uuid();
+    ids[identity] = id;
+    const admin = identity === 'administrator';
+    ctx.rows.roles.push({
+      id,
+      orgId,
+      name: admin ? '管理员' : '体育教师',
+      remark: admin ? '系统内置角色，拥有本单位全部功能权限' : '体育教师：教学、测试与赛事',
+      identity,
+      builtin: admin,
+    });
+    for (const m of menuEntriesForGrant(ROLE_TEMPLATES[family][identity])) ctx.rows.roleMenus.push({ roleId: id, menuId: m.menuId });
+  }
+  return ids;
+}
+
+interface PersonSpec {
+  account: string;
+  name: string;
+  gender: Gender;
+  /** Memberships in order; the first is the present one. Each lists role ids, the first role present. */
+  memberships: readonly { orgId: string; roleIds: readonly string[]; presentRole?: string }[];
+}
+
+function addUser(ctx: Ctx, spec: PersonSpec): { userId: string; mobile: string } {
+  const userId = ctx.rnd.uuid();
+  const mobile = randomMobile(ctx.rnd, ctx.mobiles);
+  ctx.rows.users.push({ id: userId, accountNum: spec.account, mobile, name: spec.name, gender: spec.gender, passwordHash: ctx.passwordHash });
+  spec.memberships.forEach((m, i) => {
+    const membershipId = ctx.rnd.uuid();
+    ctx.rows.memberships.push({ id: membershipId, userId, orgId: m.orgId, tenantOrgId: m.orgId, present: i === 0 });
+    const presentRole = m.presentRole ?? m.roleIds[0];
+    for (const roleId of m.roleIds) ctx.rows.membershipRoles.push({ membershipId, roleId, present: roleId === presentRole });
+  });
+  return { userId, mobile };
+}
+
+function addTeacher(
+  ctx: Ctx,
+  orgId: string,
+  workNo: string,
+  person: { userId: string; mobile: string; name: string; gender: Gender },
+  classIds: readonly string[],
+): void {
+  const { rnd } = ctx;
+  const id = rnd.uuid();
+  const birthDate = randomDate(rnd, '1972-01-01', '1999-12-31');
+  ctx.rows.teachers.push({
+    id,
+    orgId,
+    userId: person.userId,
+    name: person.name,
+    gender: person.gender,
+    mobile: person.mobile,
+    workNo,
+    idCard: randomIdNumber(rnd, rnd.pick([JIANGNING, ...NANJING_DISTRICTS, ...PROVINCE_REGIONS]), birthDate, person.gender, ctx.idNumbers),
+  });
+  for (const classId of classIds) ctx.rows.teacherClasses.push({ teacherId: id, classId });
+}
+
+/** A staff member with a sign-in, the school's PE-teacher role and a teachers row. */
+function addStaff(
+  ctx: Ctx,
+  orgId: string,
+  roleIds: readonly string[],
+  account: string,
+  workNo: string,
+  classIds: readonly string[],
+  fixed?: { name: string; gender: Gender },
+): void {
+  const gender: Gender = fixed?.gender ?? (ctx.rnd.chance(0.6) ? 'male' : 'female');
+  const name = fixed?.name ?? randomName(ctx.rnd, gender, { adult: true });
+  const user = addUser(ctx, { account, name, gender, memberships: [{ orgId, roleIds }] });
+  addTeacher(ctx, orgId, workNo, { ...user, name, gender }, classIds);
+}
+
+/** Builds every row of the demo in memory (deterministic for a given password hash). */
+function buildDemo(passwordHash: string): Ctx['rows'] {
+  const ctx: Ctx = {
+    rnd: createRandom(SEED),
+    mobiles: new Set(),
+    idNumbers: new Set(),
+    passwordHash,
+    rows: {
+      orgs: [],
+      schoolYears: [],
+      semesters: [],
+      grades: [],
+      colleges: [],
+      majors: [],
+      classes: [],
+      students: [],
+      parents: [],
+      parentStudents: [],
+      roles: [],
+      roleMenus: [],
+      users: [],
+      memberships: [],
+      membershipRoles: [],
+      teachers: [],
+      teacherClasses: [],
+    },
+  };
+  const { rnd, rows } = ctx;
+
+  const bureauId = rnd.uuid();
+  const k12Id = rnd.uuid();
+  const uniId = rnd.uuid();
+  rows.orgs.push(
+    {
+      id: bureauId,
+      parentId: null,
+      type: ORG_TYPE.management,
+      code: '01',
+      name: '江宁区教育局',
+      title: '江宁区智慧体育管理平台',
+      icon: badgeIcon('#1d4ed8', '#facc15'),
+      loginImg: loginImage('#1d4ed8', '#facc15'),
+      filingNumber: '苏ICP备2026000001号',
+      latitude: '31.953418',
+      longitude: '118.839720',
+      deviceActivationCode: 'JN-2026-0001',
+      activatableDevices: 200,
+      activatedDevices: 0,
+    },
+    {
+      id: k12Id,
+      parentId: bureauId,
+      type: ORG_TYPE.k12,
+      code: '01',
+      name: '南京市江宁区实验学校',
+      title: '江宁区实验学校体育平台',
+      icon: badgeIcon('#059669', '#fde047'),
+      academicSystemYears: 12,
+      latitude: '31.950112',
+      longitude: '118.846031',
+      deviceActivationCode: 'JN-2026-0101',
+      activatableDevices: 50,
+      activatedDevices: 0,
+    },
+    {
+      id: uniId,
+      parentId: bureauId,
+      type: ORG_TYPE.university,
+      code: '02',
+      name: '江苏体育科技大学',
+      title: '江苏体育科技大学体育管理平台',
+      icon: badgeIcon('#b91c1c', '#fbbf24'),
+      academicSystemYears: 4,
+      latitude: '31.912905',
+      longitude: '118.891562',
+      deviceActivationCode: 'JN-2026-0201',
+      activatableDevices: 80,
+      activatedDevices: 0,
+    },
+  );
+  for (const orgId of [bureauId, k12Id, uniId]) addSchoolYears(ctx, orgId);
+
+  const k12Classes = addK12(ctx, k12Id);
+  const uniClasses = addUniversity(ctx, uniId);
+
+  const bureauRoles = addRoles(ctx, bureauId, 'admin', ['administrator']);
+  const k12Roles = addRoles(ctx, k12Id, 'k12', ['administrator', 'teacher']);
+  const uniRoles = addRoles(ctx, uniId, 'gx', ['administrator', 'teacher']);
+
+  const grades = (...nos: number[]) => nos.flatMap((n) => k12Classes.get(n) ?? []);
+
+  addUser(ctx, { account: 'district01', name: '周建华', gender: 'male', memberships: [{ orgId: bureauId, roleIds: [bureauRoles.administrator] }] });
+  addStaff(ctx, k12Id, [k12Roles.administrator], 'school01', '100001', [], { name: '陈丽华', gender: 'female' });
+  addStaff(ctx, k12Id, [k12Roles.teacher], 'teacher01', '100002', grades(7, 8), { name: '王磊', gender: 'male' });
+  addStaff(ctx, uniId, [uniRoles.administrator], 'college01', '200001', [], { name: '刘志强', gender: 'male' });
+
+  // One person, two schools: K12 administrator and PE teacher (teacher role in use), university PE teacher.
+  const multi = { name: '李静', gender: 'female' as const };
+  const multiUser = addUser(ctx, {
+    account: 'multi0001',
+    ...multi,
+    memberships: [
+      { orgId: k12Id, roleIds: [k12Roles.administrator, k12Roles.teacher], presentRole: k12Roles.teacher },
+      { orgId: uniId, roleIds: [uniRoles.teacher] },
+    ],
+  });
+  addTeacher(ctx, k12Id, '100003', { ...multiUser, ...multi }, grades(1, 2));
+  addTeacher(ctx, uniId, '200002', { ...multiUser, ...multi }, uniClasses.slice(0, 8));
+
+  // A few more PE teachers per school, sharing the remaining classes.
+  const k12Shares = [grades(3, 4), grades(5, 6), grades(9, 10), grades(11, 12), []];
+  k12Shares.forEach((share, i) => addStaff(ctx, k12Id, [k12Roles.teacher], `teacher${two(i + 2)}`, `1000${two(i + 4)}`, share));
+  for (let i = 0; i < 4; i++) {
+    addStaff(ctx, uniId, [uniRoles.teacher], `gxteacher${two(i + 1)}`, `2000${two(i + 3)}`, uniClasses.slice(8 + i * 10, 18 + i * 10));
+  }
+  return rows;
+}
+
+/**
+ * Seeds the demo data set (issue 2) in one transaction: the catalogue's menus, a district bureau
+ * over a K12 school (≈1,920 students) and a university (≈2,000 students), school years,
+ * roles with menus, and the DEMO_ACCOUNTS. Does nothing when any organisation exists.
+ * Returns whether it wrote anything.
+ */
+export async function seedDemo(db: DbOrTx): Promise<boolean> {
+  const [{ n }] = await db.select({ n: count() }).from(orgs);
+  if (n > 0) return false;
+  const passwordHash = await hashPassword(sha256Hex(DEMO_PASSWORD));
+  const rows = buildDemo(passwordHash);
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_KEY})`);
+    // Another instance may have seeded while this one waited for the lock.
+    const [{ n: again }] = await tx.select({ n: count() }).from(orgs);
+    if (again > 0) return false;
+    await syncMenus(tx);
+    await insertChunks(tx, orgs, rows.orgs);
+    await insertChunks(tx, schoolYears, rows.schoolYears);
+    await insertChunks(tx, semesters, rows.semesters);
+    await insertChunks(tx, grades, rows.grades);
+    await insertChunks(tx, colleges, rows.colleges);
+    await insertChunks(tx, majors, rows.majors);
+    await insertChunks(tx, classes, rows.classes);
+    await insertChunks(tx, students, rows.students);
+    await insertChunks(tx, parents, rows.parents);
+    await insertChunks(tx, parentStudents, rows.parentStudents);
+    await insertChunks(tx, roles, rows.roles);
+    await insertChunks(tx, roleMenus, rows.roleMenus);
+    await insertChunks(tx, users, rows.users);
+    await insertChunks(tx, memberships, rows.memberships);
+    await insertChunks(tx, membershipRoles, rows.membershipRoles);
+    await insertChunks(tx, teachers, rows.teachers);
+    await insertChunks(tx, teacherClasses, rows.teacherClasses);
+    return true;
+  });
+}
