@@ -1,0 +1,59 @@
+import {
+  createSortedRowModel,
+  createTableHook,
+  metaHelper,
+  rowSortingFeature,
+  sortFn_alphanumeric,
+  sortFn_basic,
+  sortFn_datetime,
+  sortFn_text,
+  tableFeatures,
+  type RowData,
+  type SortingState,
+  type TableOptions,
+} from '@tanstack/react-table';
+
+/** Per-column presentation hints read by DataTable. */
+export interface DataTableColumnMeta {
+  align?: 'left' | 'center' | 'right';
+  /** CSS width of the column (px number or any CSS length). Needed in `virtual` mode, where the layout is fixed. */
+  width?: number | string;
+  className?: string;
+  headerClassName?: string;
+}
+
+/**
+ * The one feature set of every product table: sorting (client-side unless the table hands it to the
+ * server) and typed column meta. Paging is the server's (spec §9), so no client pagination model.
+ */
+export const dataTableFeatures = tableFeatures({
+  rowSortingFeature,
+  sortedRowModel: createSortedRowModel(),
+  sortFns: { alphanumeric: sortFn_alphanumeric, basic: sortFn_basic, datetime: sortFn_datetime, text: sortFn_text },
+  columnMeta: metaHelper<DataTableColumnMeta>(),
+});
+
+export type DataTableFeatures = typeof dataTableFeatures;
+
+const tableHook = createTableHook({
+  features: dataTableFeatures,
+  // Sorting is opt-in per column (`enableSorting: true`): most product columns are not sortable.
+  defaultColumn: { enableSorting: false },
+  enableSortingRemoval: true,
+  enableMultiSort: false,
+  // Predictable cycle on every column type: ascending, descending, unsorted.
+  sortDescFirst: false,
+});
+
+export const useDataTable = tableHook.useAppTable;
+
+/**
+ * Typed column helper for DataTable columns:
+ * `const col = createDataTableColumnHelper<Student>(); const columns = col.columns([col.accessor('name', { header: t('…') })])`.
+ */
+export const createDataTableColumnHelper = tableHook.createAppColumnHelper;
+
+/** Column definitions accepted by DataTable (what `createDataTableColumnHelper<T>().columns([...])` returns). */
+export type DataTableColumns<T extends RowData> = TableOptions<DataTableFeatures, T>['columns'];
+
+export type { RowData, SortingState };

@@ -1,0 +1,266 @@
+import { useEffect, useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CircleCheck, Download, FileSpreadsheet, Upload as UploadIcon } from 'lucide-react';
+import { IMPORT_PROGRESS_INTERVAL_MS, IMPORT_PROGRESS_MAX, IMPORT_PROGRESS_STEP } from '@/domain/constants';
+import { ERR } from '@/domain/errors';
+import { parseImportCounts, type ImportCounts } from '@/domain/uploads/import-result';
+import { acceptAttribute, checkUpload } from '@/domain/uploads/rules';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { toast } from '@/components/ui/toast';
+import { cn } from '@/lib/cn';
+import { saveBlob } from './save-blob';
+
+/** What the import call answers: the failure-records file and its name `<prefix>_<success>_<failure>.xlsx` (spec §3, §7). */
+export interface ImportResult {
+  blob: Blob;
+  fileName: string;
+}
+
+export interface ImportDialogProps {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  title: ReactNode;
+  description?: ReactNode;
+  /** Sends the file (plus whatever `extra` chose) and resolves with the result file. Rejecting shows its message. */
+  upload(file: File, onProgress?: (percent: number) => void): Promise<ImportResult>;
+  /** Link to the template workbook… */
+  templateUrl?: string;
+  /** …or a handler that downloads it. */
+  onDownloadTemplate?(): void;
+  /** Fields the import needs first, e.g. school year and semester selects. */
+  extra?: ReactNode;
+  /** False blocks choosing a file (e.g. year and semester not chosen yet); `blockedReason` says why. */
+  canUpload?: boolean;
+  blockedReason?: ReactNode;
+  /** Called when an import finished, e.g. to refetch the list. */
+  onImported?(counts: ImportCounts | null): void;
+}
+
+/** Spec §4: 0 choose file, 1 uploading, 2 finished. */
+type Status = 0 | 1 | 2;
+
+/**
+ * The import dialog of spec §4: .xlsx only; while uploading the bar rises 10 every 500 ms and stops at
+ * 90; then success and failure counts read from the result file name, with an export of the failures.
+ * Cancel or OK closes it and it starts again at state 0.
+ */
+export function ImportDialog({ open, onOpenChange, title, description, ...body }: ImportDialogProps) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent data-slot="import-dialog" className="sm:max-w-lg">
+        <DialogHeader>
+          <DialogTitle>{title}</DialogTitle>
+          {description ? <DialogDescription>{description}</DialogDescription> : null}
+        </DialogHeader>
+        {/* Mounted only while open, so closing always resets to state 0. */}
+        {open ? <ImportDialogBody {...body} close={() => onOpenChange(false)} /> : null}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+type BodyProps = Omit<ImportDialogProps, 'open' | 'onOpenChange' | 'title' | 'description'> & { close(): void };
+
+function ImportDialogBody({ upload, templateUrl, onDownloadTemplate, extra, canUpload = true, blockedReason, onImported, close }: BodyProps) {
+  const { t } = useTranslation(['components', 'errors']);
+  const inputId = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [status, setStatus] = useState<Status>(0);
+  const [progress, setProgress] = useState(0);
+  const [fileName, setFileName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [result, setResult] = useState<ImportResult | null>(null);
+  const [dragging, setDragging] = useState(false);
+  // Set when the dialog closes mid-upload: the late answer is then ignored.
+  const gone = useRef(false);
+  useEffect(() => {
+    gone.current = false;
+    return () => {
+      gone.current = true;
+    };
+  }, []);
+
+  // Spec §4 / §9: +10 every 500 ms, stopping at 90 until the server answers.
+  useEffect(() => {
+    if (status !== 1) return;
+    const id = setInterval(() => setProgress((p) => Math.min(p + IMPORT_PROGRESS_STEP, IMPORT_PROGRESS_MAX)), IMPORT_PROGRESS_INTERVAL_MS);
+    return () => clearInterval(id);
+  }, [status]);
+
+  const start = async (file: File) => {
+    setError(null);
+    if (!canUpload) {
+      if (blockedReason) toast.warning(blockedReason);
+      return;
+    }
+    const problem = checkUpload('excel', file);
+    if (problem) {
+      setError(t(problem));
+      return;
+    }
+    setFileName(file.name);
+    setProgress(0);
+    setStatus(1);
+    try {
+      const answer = await upload(file, (p) => setProgress((cur) => Math.max(cur, Math.min(p, IMPORT_PROGRESS_MAX))));
+      if (gone.current) return;
+      setResult(answer);
+      setProgress(100);
+      setStatus(2);
+      onImported?.(parseImportCounts(answer.fileName));
+    } catch (e) {
+      if (gone.current) return;
+      toast.error(e instanceof Error && e.message ? e.message : t(ERR.uploadFailed));
+      setStatus(0);
+      setProgress(0);
+    }
+  };
+
+  const pick = (files: FileList | null) => {
+    const file = files?.[0];
+    if (inputRef.current) inputRef.current.value = '';
+    if (file) void start(file);
+  };
+
+  const onDrop = (e: DragEvent<HTMLLabelElement>) => {
+    e.preventDefault();
+    setDragging(false);
+    pick(e.dataTransfer.files);
+  };
+
+  const counts = result ? parseImportCounts(result.fileName) : null;
+
+  return (
+    <>
+      {status === 0 ? (
+        <div className="flex flex-col gap-4">
+          {extra ? <div className="flex flex-col gap-3">{extra}</div> : null}
+          <label
+            htmlFor={inputId}
+            data-slot="import-dropzone"
+            aria-disabled={!canUpload || undefined}
+            onDragOver={(e) => {
+              e.preventDefault();
+              setDragging(true);
+            }}
+            onDragLeave={() => setDragging(false)}
+            onDrop={onDrop}
+            onClick={(e) => {
+              if (!canUpload) {
+                e.preventDefault();
+                if (blockedReason) toast.warning(blockedReason);
+              }
+            }}
+            className={cn(
+              'flex cursor-pointer flex-col items-center justify-center gap-2 rounded-lg border-2 border-dashed border-border px-6 py-8 text-center transition-colors hover:border-primary/60 hover:bg-accent/40',
+              dragging && 'border-primary bg-accent/60',
+              !canUpload && 'cursor-not-allowed opacity-60 hover:border-border hover:bg-transparent',
+            )}
+          >
+            <UploadIcon aria-hidden className="size-8 text-primary" />
+            <span className="text-sm font-medium text-foreground">{t('importDialog.choose')}</span>
+            <span className="text-xs text-muted-foreground">{t('importDialog.onlyXlsx')}</span>
+          </label>
+          <input
+            ref={inputRef}
+            id={inputId}
+            type="file"
+            className="sr-only"
+            accept={acceptAttribute('excel')}
+            disabled={!canUpload}
+            aria-label={t('importDialog.fileInput')}
+            onChange={(e) => pick(e.target.files)}
+          />
+          {!canUpload && blockedReason ? <p className="text-sm text-warning-foreground dark:text-warning">{blockedReason}</p> : null}
+          {error ? (
+            <p role="alert" className="text-sm text-destructive">
+              {error}
+            </p>
+          ) : null}
+          {templateUrl || onDownloadTemplate ? (
+            <div className="text-sm text-muted-foreground">
+              {templateUrl ? (
+                <Button variant="link" className="h-auto p-0" asChild>
+                  <a href={templateUrl} download>
+                    <Download aria-hidden className="size-4" />
+                    {t('importDialog.template')}
+                  </a>
+                </Button>
+              ) : (
+                <Button variant="link" className="h-auto p-0" onClick={onDownloadTemplate}>
+                  <Download aria-hidden className="size-4" />
+                  {t('importDialog.template')}
+                </Button>
+              )}
+            </div>
+          ) : null}
+        </div>
+      ) : null}
+
+      {status === 1 ? (
+        <div className="flex flex-col gap-3 py-2" data-slot="import-uploading">
+          <div className="flex items-center gap-2 text-sm text-foreground">
+            <FileSpreadsheet aria-hidden className="size-4 shrink-0 text-success" />
+            <span className="truncate">{fileName}</span>
+          </div>
+          <div
+            role="progressbar"
+            aria-label={t('importDialog.progress')}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={progress}
+            className="h-2 w-full overflow-hidden rounded-full bg-muted"
+          >
+            <div className="h-full rounded-full bg-primary transition-[width] duration-300" style={{ width: `${progress}%` }} />
+          </div>
+          <p className="text-sm text-muted-foreground">{t('importDialog.uploading', { progress })}</p>
+        </div>
+      ) : null}
+
+      {status === 2 ? (
+        <div className="flex flex-col items-center gap-3 py-4 text-center" data-slot="import-finished">
+          <CircleCheck aria-hidden className="size-10 text-success" />
+          <p className="text-base font-medium text-foreground">{t('importDialog.finished')}</p>
+          {counts ? (
+            <p className="text-sm text-muted-foreground">
+              <span>{t('importDialog.successLabel')}</span>
+              <strong data-slot="import-success" className="mx-1 text-success">
+                {counts.success}
+              </strong>
+              <span className="mr-3">{t('importDialog.rows')}</span>
+              <span>{t('importDialog.failureLabel')}</span>
+              <strong data-slot="import-failure" className={cn('mx-1', counts.failure > 0 ? 'text-destructive' : 'text-foreground')}>
+                {counts.failure}
+              </strong>
+              <span>{t('importDialog.rows')}</span>
+            </p>
+          ) : null}
+          {counts && counts.failure > 0 && result ? (
+            <Button variant="outline" onClick={() => saveBlob(result.blob, result.fileName)}>
+              <Download aria-hidden className="size-4" />
+              {t('importDialog.exportFailures')}
+            </Button>
+          ) : null}
+        </div>
+      ) : null}
+
+      <DialogFooter>
+        {status === 2 ? (
+          <Button onClick={close}>{t('importDialog.ok')}</Button>
+        ) : (
+          <Button variant="outline" onClick={close}>
+            {t('importDialog.cancel')}
+          </Button>
+        )}
+      </DialogFooter>
+    </>
+  );
+}

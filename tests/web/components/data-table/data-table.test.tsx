@@ -1,0 +1,145 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createDataTableColumnHelper, DataTable } from '@/components/data-table/data-table';
+import { pageItems } from '@/components/data-table/data-table-pagination';
+import { i18next } from '@/lib/i18n';
+
+interface Student {
+  id: string;
+  name: string;
+  score: number;
+}
+
+const col = createDataTableColumnHelper<Student>();
+const columns = col.columns([
+  col.accessor('name', { header: '姓名' }),
+  col.accessor('score', { header: '成绩', enableSorting: true, meta: { align: 'right' } }),
+]);
+
+const students: Student[] = [
+  { id: 's1', name: '张三', score: 72 },
+  { id: 's2', name: '李四', score: 95 },
+  { id: 's3', name: '王五', score: 88 },
+];
+
+const bodyRows = () =>
+  screen.getAllByRole<HTMLTableRowElement>('row').filter((r) => r.getAttribute('data-slot') === 'data-table-row');
+
+describe('DataTable', () => {
+  it('renders the rows and calls onRowClick with the record', async () => {
+    const onRowClick = vi.fn();
+    render(<DataTable columns={columns} data={students} rowKey="id" onRowClick={onRowClick} />);
+    expect(bodyRows()).toHaveLength(3);
+    await userEvent.click(screen.getByText('李四'));
+    expect(onRowClick).toHaveBeenCalledWith(students[1]);
+  });
+
+  it('sorts sortable columns in the browser when the server does not sort', async () => {
+    render(<DataTable columns={columns} data={students} rowKey="id" />);
+    const scoreHeader = screen.getByRole('columnheader', { name: /成绩/ });
+    await userEvent.click(within(scoreHeader).getByRole('button'));
+    expect(bodyRows().map((r) => r.cells[1].textContent)).toEqual(['72', '88', '95']);
+    expect(scoreHeader).toHaveAttribute('aria-sort', 'ascending');
+    await userEvent.click(within(scoreHeader).getByRole('button'));
+    expect(bodyRows().map((r) => r.cells[1].textContent)).toEqual(['95', '88', '72']);
+    // Columns without enableSorting are plain text.
+    expect(within(screen.getByRole('columnheader', { name: '姓名' })).queryByRole('button')).toBeNull();
+  });
+
+  it('hands sorting to the server when sorting and onSortingChange are given', async () => {
+    const onSortingChange = vi.fn();
+    render(<DataTable columns={columns} data={students} rowKey="id" sorting={[]} onSortingChange={onSortingChange} />);
+    await userEvent.click(within(screen.getByRole('columnheader', { name: /成绩/ })).getByRole('button'));
+    expect(onSortingChange).toHaveBeenCalledWith([{ id: 'score', desc: false }]);
+    // Rows keep the server's order.
+    expect(bodyRows().map((r) => r.cells[0].textContent)).toEqual(['张三', '李四', '王五']);
+  });
+
+  it('shows the empty state without rows and a loading overlay while loading', () => {
+    const { rerender } = render(<DataTable columns={columns} data={[]} rowKey="id" />);
+    expect(screen.getByText(i18next.t('components:empty.title'))).toBeInTheDocument();
+    rerender(<DataTable columns={columns} data={students} rowKey="id" loading />);
+    expect(screen.getByRole('status', { name: i18next.t('components:dataTable.loading') })).toBeInTheDocument();
+    expect(screen.getByRole('table')).toHaveAttribute('aria-busy', 'true');
+  });
+});
+
+describe('DataTable server paging (spec §9)', () => {
+  const setup = (current = 1, size = 10, total = 95) => {
+    const onChange = vi.fn();
+    render(<DataTable columns={columns} data={students} rowKey="id" pagination={{ current, size, total, onChange }} />);
+    return onChange;
+  };
+
+  it('shows the total count', () => {
+    setup();
+    expect(screen.getByText(i18next.t('components:dataTable.total', { total: 95 }))).toBeInTheDocument();
+    expect(screen.getByText('共 95 条')).toBeInTheDocument();
+  });
+
+  it('next and previous pages call onChange', async () => {
+    const onChange = setup(2);
+    await userEvent.click(screen.getByRole('button', { name: i18next.t('components:dataTable.next') }));
+    expect(onChange).toHaveBeenLastCalledWith(3, 10);
+    await userEvent.click(screen.getByRole('button', { name: i18next.t('components:dataTable.prev') }));
+    expect(onChange).toHaveBeenLastCalledWith(1, 10);
+    await userEvent.click(screen.getByRole('button', { name: i18next.t('components:dataTable.pageN', { page: 10 }) }));
+    expect(onChange).toHaveBeenLastCalledWith(10, 10);
+  });
+
+  it('previous is disabled on the first page, next on the last', () => {
+    setup(1, 10, 10);
+    expect(screen.getByRole('button', { name: i18next.t('components:dataTable.prev') })).toBeDisabled();
+    expect(screen.getByRole('button', { name: i18next.t('components:dataTable.next') })).toBeDisabled();
+  });
+
+  it('choosing page size 20 calls onChange with page 1 and size 20', async () => {
+    const onChange = setup(3);
+    await userEvent.click(screen.getByRole('combobox', { name: i18next.t('components:dataTable.pageSize') }));
+    const options = await screen.findAllByRole('option');
+    expect(options.map((o) => o.textContent)).toEqual(['10 条/页', '20 条/页', '50 条/页', '80 条/页']);
+    await userEvent.click(screen.getByRole('option', { name: '20 条/页' }));
+    expect(onChange).toHaveBeenCalledWith(1, 20);
+  });
+
+  it('quick jump goes to the typed page on Enter, clamped to the last page', async () => {
+    const onChange = setup();
+    const jump = screen.getByRole('textbox', { name: i18next.t('components:dataTable.jumpInput') });
+    await userEvent.type(jump, '7{Enter}');
+    expect(onChange).toHaveBeenLastCalledWith(7, 10);
+    expect(jump).toHaveValue('');
+    await userEvent.type(jump, '99{Enter}');
+    expect(onChange).toHaveBeenLastCalledWith(10, 10);
+  });
+
+  it('lists pages with jumps around the current one', () => {
+    expect(pageItems(1, 5)).toEqual([1, 2, 3, 4, 5]);
+    expect(pageItems(1, 20)).toEqual([1, 2, 3, 4, 5, 'jump-next', 20]);
+    expect(pageItems(10, 20)).toEqual([1, 'jump-prev', 8, 9, 10, 11, 12, 'jump-next', 20]);
+    expect(pageItems(20, 20)).toEqual([1, 'jump-prev', 16, 17, 18, 19, 20]);
+  });
+});
+
+describe('DataTable virtual mode', () => {
+  const clientHeight = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
+  beforeEach(() => {
+    // jsdom lays nothing out: give the scroll area its height so the virtualizer sees a viewport.
+    Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 400 });
+  });
+  afterEach(() => {
+    if (clientHeight) Object.defineProperty(HTMLElement.prototype, 'clientHeight', clientHeight);
+  });
+
+  it('renders far fewer DOM rows than data rows for 10,000 rows', () => {
+    const many: Student[] = Array.from({ length: 10_000 }, (_, i) => ({ id: `s${i}`, name: `学生${i}`, score: i % 100 }));
+    render(<DataTable columns={columns} data={many} rowKey="id" virtual height={400} rowHeight={40} />);
+    const rendered = bodyRows();
+    expect(rendered.length).toBeGreaterThan(0);
+    expect(rendered.length).toBeLessThan(50);
+    expect(rendered[0]).toHaveTextContent('学生0');
+    // The spacer keeps the full scroll height: 10,000 × 40 px minus the rendered rows.
+    const spacer = screen.getByRole('table').querySelector('tbody > tr[aria-hidden]:last-child') as HTMLElement;
+    expect(parseInt(spacer.style.height, 10)).toBe((10_000 - rendered.length) * 40);
+  });
+});
