@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from './constants';
+
 /** The response envelope of every call (spec §7): success is code '200'. */
 export interface Envelope<T> {
   code: string;
@@ -20,6 +23,20 @@ export interface PageQuery {
   size: number;
 }
 
+/** Paging query of every server-paged list: page number from 1, size one of PAGE_SIZES (spec §9). */
+export const pageQuerySchema = z.object({
+  current: z.coerce.number().int('validation:page.current').min(1, 'validation:page.current').default(1),
+  size: z.coerce
+    .number()
+    .refine((n) => (PAGE_SIZES as readonly number[]).includes(n), 'validation:page.size')
+    .default(DEFAULT_PAGE_SIZE),
+});
+
 export function ok<T>(data: T, msg = ''): Envelope<T> {
   return { code: SUCCESS_CODE, data, msg };
+}
+
+/** The failure envelope: `code` is the HTTP status as a string, `msg` the translated message. */
+export function fail(status: number, msg: string): Envelope<null> {
+  return { code: String(status), data: null, msg };
 }

@@ -20,6 +20,7 @@ export const ERR = {
   accountLocked: 'errors:accountLocked',
   accountDisabled: 'errors:accountDisabled',
   oldPasswordWrong: 'errors:oldPasswordWrong',
+  mobileTaken: 'errors:mobileTaken',
   invalidRefreshToken: 'errors:invalidRefreshToken',
   onlyExcel: 'errors:onlyExcel',
   chooseYearFirst: 'errors:chooseYearFirst',

@@ -23,14 +23,33 @@ export type LoginForm = z.infer<typeof loginFormSchema>;
 
 /** The login request on the wire: the password arrives as its SHA-256 hex (spec §3, §7). */
 export const loginRequestSchema = z.object({
-  accountNum: z.string().trim().min(1, 'validation:login.usernameRequired'),
-  password: z.string().regex(SHA256_HEX, 'validation:login.passwordRequired'),
-  code: z.string().trim().min(1, 'validation:login.codeRequired'),
-  randomStr: z.string().min(8).max(64),
+  accountNum: z.string({ error: 'validation:login.usernameRequired' }).trim().min(1, 'validation:login.usernameRequired'),
+  password: z.string({ error: 'validation:login.passwordRequired' }).regex(SHA256_HEX, 'validation:login.passwordRequired'),
+  code: z.string({ error: 'validation:login.codeRequired' }).trim().min(1, 'validation:login.codeRequired'),
+  randomStr: z.string({ error: 'errors:captchaExpired' }).min(8, 'errors:captchaExpired').max(64, 'errors:captchaExpired'),
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
-export const refreshRequestSchema = z.object({ refresh_token: z.string().min(16) });
+/**
+ * The login body as the server accepts it: `username` is an alias of `accountNum` (spec §7),
+ * so older clients sending `username` sign in too. The value is an account number or a mobile.
+ */
+export const loginWireSchema = z.preprocess((raw) => {
+  if (raw && typeof raw === 'object' && !('accountNum' in raw) && 'username' in raw) {
+    const { username, ...rest } = raw as Record<string, unknown>;
+    return { ...rest, accountNum: username };
+  }
+  return raw;
+}, loginRequestSchema);
+
+export const refreshRequestSchema = z.object({
+  refresh_token: z.string({ error: 'errors:invalidRefreshToken' }).min(16, 'errors:invalidRefreshToken'),
+});
+
+/** The captcha request: `randomStr` is the client's key for the answer (spec §3, §7). */
+export const captchaQuerySchema = z.object({
+  randomStr: z.string({ error: 'errors:captchaFetch' }).min(8, 'errors:captchaFetch').max(64, 'errors:captchaFetch'),
+});
 
 /** A new password: 6–20 characters of letters, digits and symbols (spec §5). */
 export const newPasswordSchema = z

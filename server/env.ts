@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
+const optionalText = z.preprocess(emptyAsUndefined, z.string().min(1).optional());
+
+/** The server's environment (README "Environment"); parsed once at start, never read elsewhere. */
+export const envSchema = z
+  .object({
+    NODE_ENV: z.preprocess(emptyAsUndefined, z.enum(['development', 'production', 'test']).default('development')),
+    PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65_535).default(8080)),
+    HOST: z.preprocess(emptyAsUndefined, z.string().default('0.0.0.0')),
+    /** Embedded PostgreSQL data directory; ignored when DATABASE_URL is set. */
+    PGLITE_DIR: z.preprocess(emptyAsUndefined, z.string().default('./data')),
+    DATABASE_URL: optionalText,
+    /** Every captcha answers this code: for automated tests and demos only. */
+    TIYU_CAPTCHA_FIXED: optionalText,
+    LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
+    /** The built web app (vite build output), served under /busi/ when present. */
+    WEB_DIST: z.preprocess(emptyAsUndefined, z.string().default('dist/web')),
+  })
+  .superRefine((env, ctx) => {
+    // A fixed captcha in production would turn the captcha into a known password.
+    if (env.NODE_ENV === 'production' && env.TIYU_CAPTCHA_FIXED) {
+      ctx.addIssue({ code: 'custom', path: ['TIYU_CAPTCHA_FIXED'], message: 'TIYU_CAPTCHA_FIXED is refused when NODE_ENV=production' });
+    }
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+/** Parses the environment; throws one readable error naming every bad variable. */
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new Error(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}

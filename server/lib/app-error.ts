@@ -1,0 +1,20 @@
+import type { ErrorKey } from '@/domain/errors';
+
+/**
+ * An expected failure with its HTTP status and the i18n key of its message (spec §8).
+ * The error handler translates the key into the request's language.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly i18nKey: ErrorKey,
+    readonly params: Record<string, string | number> = {},
+  ) {
+    super(i18nKey);
+    this.name = 'AppError';
+  }
+}
+
+export function isAppError(value: unknown): value is AppError {
+  return value instanceof AppError;
+}

@@ -1,0 +1,6 @@
+/** A PostgreSQL uuid in text form (any version: seeds may use fixed ids). */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string | null | undefined): value is string {
+  return typeof value === 'string' && UUID.test(value);
+}

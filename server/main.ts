@@ -1,0 +1,64 @@
+import { BASE_PATH } from '@/domain/constants';
+import { buildApp } from './app';
+import { migrateDb, openDb } from './db/client';
+import { DEMO_ACCOUNTS, seedDemo, syncMenus } from './db/seed/demo';
+import { parseEnv } from './env';
+
+/** Starts the server: env → database (migrated, seeded once) → app → listen → graceful close. */
+async function main(): Promise<void> {
+  const env = parseEnv();
+  const handle = await openDb(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { pgliteDir: env.PGLITE_DIR });
+  await migrateDb(handle);
+
+  // A fresh database gets the demo; an existing one gets catalogue changes to its menus.
+  const seeded = await seedDemo(handle.db);
+  if (!seeded) await syncMenus(handle.db);
+
+  const app = await buildApp({
+    db: handle.db,
+    env,
+    logger: { level: env.LOG_LEVEL },
+  });
+
+  let closing = false;
+  const close = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'closing');
+    try {
+      await app.close();
+    } finally {
+      await handle.close();
+    }
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void close('SIGINT'));
+  process.on('SIGTERM', () => void close('SIGTERM'));
+
+  try {
+    await app.listen({ port: env.PORT, host: env.HOST });
+  } catch (err) {
+    app.log.error(err);
+    await handle.close();
+    process.exit(1);
+  }
+
+  const port = (app.server.address() as { port: number } | null)?.port ?? env.PORT;
+  const db = env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${env.PGLITE_DIR}`;
+  const lines = [
+    '',
+    `tiyu is running: http://localhost:${port}${BASE_PATH}/`,
+    `database: ${db}${seeded ? ' (demo data seeded now)' : ''}`,
+    ...(env.TIYU_CAPTCHA_FIXED ? [`captcha: fixed to ${env.TIYU_CAPTCHA_FIXED} (TIYU_CAPTCHA_FIXED)`] : []),
+    '',
+    'demo accounts:',
+    ...DEMO_ACCOUNTS.map((a) => `  ${a.account.padEnd(12)} ${a.password.padEnd(12)} ${a.description}`),
+    '',
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

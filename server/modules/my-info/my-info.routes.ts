@@ -1,0 +1,43 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ok } from '@/domain/api';
+import { changePasswordRequestSchema, profileFormSchema, switchOrgSchema, switchRoleSchema } from '@/domain/auth/schemas';
+import { OK_MSG } from '@/domain/errors';
+import { editAccount, editUser, getUInfo, menuTreeOf, switchOrg, switchRole } from './my-info.service';
+
+/**
+ * /api/busi/web/myInfo: the personal centre and account/role switching (spec §2, §4, §7).
+ * Signed-in users only; no page permission (the personal centre is always allowed, spec §2).
+ */
+export const myInfoRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+  const title = (t: (key: string) => string) => t('common:appName');
+
+  app.get('/getUInfo', async (request) => ok(await getUInfo(app.db, request.session!.userId, title(request.t))));
+
+  app.post('/switchRole', { schema: { body: switchRoleSchema } }, async (request) => {
+    const { userId } = request.session!;
+    await switchRole(app.db, userId, request.body);
+    return ok(await getUInfo(app.db, userId, title(request.t)), request.t(OK_MSG.operation));
+  });
+
+  app.post('/switchOrg', { schema: { body: switchOrgSchema } }, async (request) => {
+    const { userId } = request.session!;
+    await switchOrg(app.db, userId, request.body);
+    return ok(await getUInfo(app.db, userId, title(request.t)), request.t(OK_MSG.operation));
+  });
+
+  app.post('/menu', { schema: { body: switchRoleSchema } }, async (request) =>
+    ok(await menuTreeOf(app.db, request.session!.userId, request.body)),
+  );
+
+  app.post('/editUser', { schema: { body: profileFormSchema } }, async (request) => {
+    const { userId } = request.session!;
+    await editUser(app.db, userId, app.now(), request.body);
+    return ok(await getUInfo(app.db, userId, title(request.t)), request.t(OK_MSG.saved));
+  });
+
+  app.post('/editAccount', { schema: { body: changePasswordRequestSchema } }, async (request) => {
+    await editAccount(app.db, request.session!, app.now(), request.body);
+    return ok(null, request.t(OK_MSG.saved));
+  });
+};

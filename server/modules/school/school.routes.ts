@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ok, pageQuerySchema } from '@/domain/api';
+import { requirePermission, requireScope } from '../../plugins/tenant';
+import { viewPermission } from '../../lib/permissions';
+import { optionalIdFilter, optionalTextFilter } from '../../lib/query';
+import { classById, classPage, gradeList, schoolYearList, studentById, studentPage, teacherPage } from './school.service';
+
+export interface SchoolRoutesOptions {
+  /** The route family whose permission codes guard these reads (spec §2): K12 schools or universities. */
+  family: 'k12' | 'gx';
+}
+
+const classPageQuery = pageQuerySchema.extend({ gradeId: optionalIdFilter, name: optionalTextFilter });
+const studentPageQuery = pageQuerySchema.extend({ classId: optionalIdFilter, name: optionalTextFilter, regNo: optionalTextFilter });
+const teacherPageQuery = pageQuerySchema.extend({ name: optionalTextFilter, workNo: optionalTextFilter });
+const idParams = z.object({ id: z.string().max(64) });
+
+/**
+ * School core reads of /api/busi/web/{k12|gx} (spec §2 org and user screens): every route runs
+ * auth → tenant scope → permission code → validation, and reads only the scope's organisation.
+ */
+export const schoolRoutes: FastifyPluginAsyncZod<SchoolRoutesOptions> = async (app, { family }) => {
+  const can = {
+    classes: viewPermission(`${family}.org.class`),
+    grades: viewPermission(`${family}.org.grade`),
+    years: viewPermission(`${family}.org.acayear`),
+    students: viewPermission(`${family}.user.student`),
+    teachers: viewPermission(`${family}.user.teacher`),
+  };
+  app.addHook('onRequest', app.authenticate);
+  const tenant = async (request: Parameters<typeof requireScope>[0]) => (await requireScope(request)).tenantOrgId;
+
+  app.get('/org/class/page', { preValidation: requirePermission(can.classes), schema: { querystring: classPageQuery } }, async (request) =>
+    ok(await classPage(app.db, await tenant(request), request.query)),
+  );
+  app.get('/org/class/:id', { preValidation: requirePermission(can.classes), schema: { params: idParams } }, async (request) =>
+    ok(await classById(app.db, await tenant(request), request.params.id)),
+  );
+
+  app.get('/user/student/page', { preValidation: requirePermission(can.students), schema: { querystring: studentPageQuery } }, async (request) =>
+    ok(await studentPage(app.db, await tenant(request), request.query)),
+  );
+  app.get('/user/student/:id', { preValidation: requirePermission(can.students), schema: { params: idParams } }, async (request) =>
+    ok(await studentById(app.db, await tenant(request), request.params.id)),
+  );
+
+  app.get('/user/teacher/page', { preValidation: requirePermission(can.teachers), schema: { querystring: teacherPageQuery } }, async (request) =>
+    ok(await teacherPage(app.db, await tenant(request), request.query)),
+  );
+
+  // Dictionaries several screens filter by (spec §3 "grades", "academicYearList").
+  app.get('/org/grade/list', { preValidation: requirePermission(can.grades, can.classes, can.students) }, async (request) =>
+    ok(await gradeList(app.db, await tenant(request))),
+  );
+  app.get('/org/acayear/list', { preValidation: requirePermission(can.years, can.students) }, async (request) =>
+    ok(await schoolYearList(app.db, await tenant(request))),
+  );
+};

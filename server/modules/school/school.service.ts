@@ -1,0 +1,252 @@
+import { and, asc, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
+import type { Page, PageQuery } from '@/domain/api';
+import { ERR } from '@/domain/errors';
+import type { DbOrTx } from '../../db/client';
+import { classes, colleges, grades, majors, schoolYears, semesters, students, teachers } from '../../db/schema/school';
+import { AppError } from '../../lib/app-error';
+import { isUuid } from '../../lib/ids';
+import { containsPattern } from '../../lib/query';
+
+// Row shapes of the school core reads. They belong in src/domain/org when that module lands.
+
+export interface ClassRow {
+  id: string;
+  code: number;
+  name: string;
+  classNo: string | null;
+  size: number;
+  gradeId: string;
+  gradeNo: number;
+  stage: string;
+  enrolYear: number;
+  collegeId: string | null;
+  collegeName: string | null;
+  majorId: string | null;
+  majorName: string | null;
+  enabled: boolean;
+}
+
+export interface StudentRow {
+  id: string;
+  name: string;
+  regNo: string;
+  studentNo: string | null;
+  gender: 'male' | 'female';
+  birthDate: string | null;
+  ethnicity: string;
+  classId: string;
+  className: string;
+  gradeId: string;
+  gradeNo: number;
+  enabled: boolean;
+}
+
+export interface TeacherRow {
+  id: string;
+  name: string;
+  gender: 'male' | 'female';
+  mobile: string | null;
+  workNo: string | null;
+  enabled: boolean;
+}
+
+export interface GradeRow {
+  id: string;
+  stage: string;
+  enrolYear: number;
+  gradeNo: number;
+  graduated: boolean;
+}
+
+export interface SemesterRow {
+  id: string;
+  code: number;
+  startDate: string;
+  endDate: string;
+  breakStart: string | null;
+  breakEnd: string | null;
+  current: boolean;
+}
+
+export interface SchoolYearRow {
+  id: string;
+  academicYear: string;
+  startYear: number;
+  current: boolean;
+  semesters: SemesterRow[];
+}
+
+const offset = (q: PageQuery) => (q.current - 1) * q.size;
+const page = <T>(records: T[], total: number, q: PageQuery): Page<T> => ({ records, total, current: q.current, size: q.size });
+const notFound = () => new AppError(404, ERR.notFound);
+
+const classColumns = {
+  id: classes.id,
+  code: classes.code,
+  name: classes.name,
+  classNo: classes.classNo,
+  size: classes.size,
+  gradeId: classes.gradeId,
+  gradeNo: grades.gradeNo,
+  stage: grades.stage,
+  enrolYear: grades.enrolYear,
+  collegeId: classes.collegeId,
+  collegeName: colleges.name,
+  majorId: classes.majorId,
+  majorName: majors.name,
+  enabled: classes.enabled,
+};
+
+function classQuery(db: DbOrTx, where: SQL | undefined) {
+  return db
+    .select(classColumns)
+    .from(classes)
+    .innerJoin(grades, eq(grades.id, classes.gradeId))
+    .leftJoin(colleges, eq(colleges.id, classes.collegeId))
+    .leftJoin(majors, eq(majors.id, classes.majorId))
+    .where(where);
+}
+
+export interface ClassFilter extends PageQuery {
+  gradeId?: string;
+  name?: string;
+}
+
+/** Classes of the tenant organisation, by grade then class code (spec §3 class management). */
+export async function classPage(db: DbOrTx, tenantOrgId: string, q: ClassFilter): Promise<Page<ClassRow>> {
+  const where = and(
+    eq(classes.orgId, tenantOrgId),
+    q.gradeId ? eq(classes.gradeId, q.gradeId) : undefined,
+    q.name ? ilike(classes.name, containsPattern(q.name)) : undefined,
+  );
+  const [records, [{ total }]] = await Promise.all([
+    classQuery(db, where).orderBy(asc(grades.gradeNo), asc(classes.code), asc(classes.id)).limit(q.size).offset(offset(q)),
+    db.select({ total: count() }).from(classes).where(where),
+  ]);
+  return page(records, total, q);
+}
+
+/** One class of the tenant organisation; another organisation's id answers 404, never the row. */
+export async function classById(db: DbOrTx, tenantOrgId: string, id: string): Promise<ClassRow> {
+  if (!isUuid(id)) throw notFound();
+  const [row] = await classQuery(db, and(eq(classes.orgId, tenantOrgId), eq(classes.id, id))).limit(1);
+  if (!row) throw notFound();
+  return row;
+}
+
+const studentColumns = {
+  id: students.id,
+  name: students.name,
+  regNo: students.regNo,
+  studentNo: students.studentNo,
+  gender: students.gender,
+  birthDate: students.birthDate,
+  ethnicity: students.ethnicity,
+  classId: students.classId,
+  className: classes.name,
+  gradeId: classes.gradeId,
+  gradeNo: grades.gradeNo,
+  enabled: students.enabled,
+};
+
+function studentQuery(db: DbOrTx, where: SQL | undefined) {
+  return db
+    .select(studentColumns)
+    .from(students)
+    .innerJoin(classes, eq(classes.id, students.classId))
+    .innerJoin(grades, eq(grades.id, classes.gradeId))
+    .where(where);
+}
+
+export interface StudentFilter extends PageQuery {
+  classId?: string;
+  name?: string;
+  regNo?: string;
+}
+
+/** Students of the tenant organisation, by grade, class and registration number (spec §3). */
+export async function studentPage(db: DbOrTx, tenantOrgId: string, q: StudentFilter): Promise<Page<StudentRow>> {
+  const where = and(
+    eq(students.orgId, tenantOrgId),
+    q.classId ? eq(students.classId, q.classId) : undefined,
+    q.name ? ilike(students.name, containsPattern(q.name)) : undefined,
+    q.regNo ? ilike(students.regNo, containsPattern(q.regNo)) : undefined,
+  );
+  const [records, [{ total }]] = await Promise.all([
+    studentQuery(db, where)
+      .orderBy(asc(grades.gradeNo), asc(classes.code), asc(students.regNo), asc(students.id))
+      .limit(q.size)
+      .offset(offset(q)),
+    db.select({ total: count() }).from(students).where(where),
+  ]);
+  return page(records, total, q);
+}
+
+export async function studentById(db: DbOrTx, tenantOrgId: string, id: string): Promise<StudentRow> {
+  if (!isUuid(id)) throw notFound();
+  const [row] = await studentQuery(db, and(eq(students.orgId, tenantOrgId), eq(students.id, id))).limit(1);
+  if (!row) throw notFound();
+  return row;
+}
+
+export interface TeacherFilter extends PageQuery {
+  name?: string;
+  workNo?: string;
+}
+
+/** Staff of the tenant organisation (spec §3 staff); ID card numbers stay out of lists. */
+export async function teacherPage(db: DbOrTx, tenantOrgId: string, q: TeacherFilter): Promise<Page<TeacherRow>> {
+  const where = and(
+    eq(teachers.orgId, tenantOrgId),
+    q.name ? ilike(teachers.name, containsPattern(q.name)) : undefined,
+    q.workNo ? ilike(teachers.workNo, containsPattern(q.workNo)) : undefined,
+  );
+  const [records, [{ total }]] = await Promise.all([
+    db
+      .select({ id: teachers.id, name: teachers.name, gender: teachers.gender, mobile: teachers.mobile, workNo: teachers.workNo, enabled: teachers.enabled })
+      .from(teachers)
+      .where(where)
+      .orderBy(asc(teachers.workNo), asc(teachers.name), asc(teachers.id))
+      .limit(q.size)
+      .offset(offset(q)),
+    db.select({ total: count() }).from(teachers).where(where),
+  ]);
+  return page(records, total, q);
+}
+
+/** Grades (enrolment cohorts) of the tenant organisation: current ones first, by grade number. */
+export async function gradeList(db: DbOrTx, tenantOrgId: string): Promise<GradeRow[]> {
+  return db
+    .select({ id: grades.id, stage: grades.stage, enrolYear: grades.enrolYear, gradeNo: grades.gradeNo, graduated: grades.graduated })
+    .from(grades)
+    .where(eq(grades.orgId, tenantOrgId))
+    .orderBy(asc(grades.graduated), asc(grades.gradeNo), desc(grades.enrolYear));
+}
+
+/** School years of the tenant organisation, newest first, each with its semesters (spec §3). */
+export async function schoolYearList(db: DbOrTx, tenantOrgId: string): Promise<SchoolYearRow[]> {
+  const years = await db
+    .select({ id: schoolYears.id, academicYear: schoolYears.academicYear, startYear: schoolYears.startYear, current: schoolYears.current })
+    .from(schoolYears)
+    .where(eq(schoolYears.orgId, tenantOrgId))
+    .orderBy(desc(schoolYears.startYear));
+  if (years.length === 0) return [];
+  const terms = await db
+    .select({
+      id: semesters.id,
+      schoolYearId: semesters.schoolYearId,
+      code: semesters.code,
+      startDate: semesters.startDate,
+      endDate: semesters.endDate,
+      breakStart: semesters.breakStart,
+      breakEnd: semesters.breakEnd,
+      current: semesters.current,
+    })
+    .from(semesters)
+    .where(and(eq(semesters.orgId, tenantOrgId), inArray(semesters.schoolYearId, years.map((y) => y.id))))
+    .orderBy(asc(semesters.startDate));
+  return years.map((y) => ({
+    ...y,
+    semesters: terms.filter((s) => s.schoolYearId === y.id).map(({ schoolYearId: _year, ...s }) => s),
+  }));
+}

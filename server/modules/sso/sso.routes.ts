@@ -1,0 +1,34 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ok } from '@/domain/api';
+import { loginWireSchema, refreshRequestSchema } from '@/domain/auth/schemas';
+import type { ModuleOptions } from '../module-options';
+import { login, refresh, revokeSession } from './sso.service';
+
+/** /api/sso: sign-in, token refresh, sign-out (spec §7). */
+export const ssoRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, opts) => {
+  app.post(
+    '/login',
+    {
+      schema: { body: loginWireSchema },
+      config: { rateLimit: { max: opts.limits.loginPerMinute, timeWindow: '1 minute' } },
+    },
+    async (request) => {
+      const meta = { ip: request.ip, userAgent: request.headers['user-agent'] };
+      return ok(await login(app.db, app.now(), request.body, meta));
+    },
+  );
+
+  app.post(
+    '/oauth/token',
+    {
+      schema: { body: refreshRequestSchema },
+      config: { rateLimit: { max: opts.limits.loginPerMinute, timeWindow: '1 minute' } },
+    },
+    async (request) => ok(await refresh(app.db, app.now(), request.body.refresh_token)),
+  );
+
+  app.post('/oauth/logout', { onRequest: app.authenticate }, async (request) => {
+    await revokeSession(app.db, app.now(), request.session!.sessionId);
+    return ok(null);
+  });
+};

@@ -1,0 +1,55 @@
+import fp from 'fastify-plugin';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { fail } from '@/domain/api';
+import { ERR, type ErrorKey } from '@/domain/errors';
+import { toLocale } from '@/domain/i18n/language';
+import { isAppError } from '../lib/app-error';
+
+/** Message of a status the handler answers without a more specific key. */
+const STATUS_KEY: Record<number, ErrorKey> = {
+  400: ERR.badRequest,
+  401: ERR.sessionExpired,
+  403: ERR.forbidden,
+  404: ERR.notFound,
+  429: ERR.tooManyRequests,
+};
+
+/** An i18n key as zod messages carry them ('validation:login.codeRequired'). */
+const I18N_KEY = /^[a-zA-Z]+:[\w.]+$/;
+
+/**
+ * The one error handler (architecture rule 4): every failure answers `{code, data: null, msg}`
+ * with its HTTP status; 4xx keep a translated message, 5xx are logged and answer errors:server.
+ */
+export const errorsPlugin = fp(
+  async (app) => {
+    const translate = (request: FastifyRequest, key: string, params: Record<string, string | number> = {}): string => {
+      // Errors raised before the i18n hook ran (e.g. a malformed URL) still answer in the caller's language.
+      const t = request.t ?? app.i18n.getFixedT(toLocale(request.headers['accept-language']));
+      return t(key, { ...params });
+    };
+    const send = (reply: FastifyReply, status: number, msg: string) => reply.status(status).send(fail(status, msg));
+
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      if (isAppError(error)) return send(reply, error.status, translate(request, error.i18nKey, error.params));
+
+      if (hasZodFastifySchemaValidationErrors(error)) {
+        const message = error.validation[0]?.message ?? '';
+        const key = I18N_KEY.test(message) && app.i18n.exists(message) ? message : ERR.badRequest;
+        return send(reply, 400, translate(request, key));
+      }
+
+      const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+      if (status >= 400 && status < 500) {
+        // Body parse errors, unsupported media types and the like: the caller's fault, one plain message.
+        return send(reply, status, translate(request, STATUS_KEY[status] ?? ERR.badRequest));
+      }
+      request.log.error({ err: error }, 'request failed');
+      return send(reply, 500, translate(request, ERR.server));
+    });
+
+    app.setNotFoundHandler((request, reply) => send(reply, 404, translate(request, ERR.notFound)));
+  },
+  { name: 'tiyu-errors', dependencies: ['tiyu-i18n'] },
+);

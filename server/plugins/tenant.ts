@@ -1,0 +1,100 @@
+import fp from 'fastify-plugin';
+import { and, asc, desc, eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { OrgType } from '@/domain/constants';
+import { ERR } from '@/domain/errors';
+import type { Db } from '../db/client';
+import { membershipRoles, memberships, menus, roleMenus, roles } from '../db/schema/auth';
+import { orgs } from '../db/schema/orgs';
+import { AppError } from '../lib/app-error';
+import { isUuid } from '../lib/ids';
+
+/** The organisation and role a request acts for (architecture rule 4: never a client id alone). */
+export interface Scope {
+  /** The membership (spec "account") in use. */
+  accountId: string;
+  orgId: string;
+  /** The school or bureau whose data the request reads and writes. */
+  tenantOrgId: string;
+  roleId: string;
+  orgType: OrgType;
+  permissions: ReadonlySet<string>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    scope: Scope | null;
+  }
+}
+
+/**
+ * The user's scope: the present membership, or the one whose tenant (or own) organisation the
+ * `orgId` header names when it is one of the user's own; any other header value is ignored.
+ */
+export async function loadScope(db: Db, userId: string, headerOrgId?: string): Promise<Scope | null> {
+  const list = await db
+    .select({ id: memberships.id, orgId: memberships.orgId, tenantOrgId: memberships.tenantOrgId, present: memberships.present, orgType: orgs.type })
+    .from(memberships)
+    .innerJoin(orgs, eq(orgs.id, memberships.orgId))
+    .where(and(eq(memberships.userId, userId), eq(memberships.enabled, true)))
+    .orderBy(desc(memberships.present), asc(memberships.createdAt), asc(memberships.id));
+  if (list.length === 0) return null;
+  const wanted = isUuid(headerOrgId) ? headerOrgId : undefined;
+  const account = (wanted && (list.find((m) => m.tenantOrgId === wanted) ?? list.find((m) => m.orgId === wanted))) || list[0];
+
+  const [role] = await db
+    .select({ id: roles.id })
+    .from(membershipRoles)
+    .innerJoin(roles, eq(roles.id, membershipRoles.roleId))
+    .where(and(eq(membershipRoles.membershipId, account.id), eq(roles.enabled, true)))
+    .orderBy(desc(membershipRoles.present), asc(roles.createdAt), asc(roles.id))
+    .limit(1);
+  if (!role) return null;
+
+  const codes = await db
+    .selectDistinct({ permission: menus.permission })
+    .from(roleMenus)
+    .innerJoin(menus, eq(menus.menuId, roleMenus.menuId))
+    .where(eq(roleMenus.roleId, role.id));
+  return {
+    accountId: account.id,
+    orgId: account.orgId,
+    tenantOrgId: account.tenantOrgId,
+    roleId: role.id,
+    orgType: account.orgType as OrgType,
+    permissions: new Set(codes.map((c) => c.permission)),
+  };
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Loads `request.scope` once per request (after authentication); 403 when the user has no role anywhere. */
+export async function requireScope(request: FastifyRequest): Promise<Scope> {
+  if (request.scope) return request.scope;
+  if (!request.session) throw new AppError(401, ERR.sessionExpired);
+  const scope = await loadScope(request.server.db, request.session.userId, headerValue(request.headers.orgid));
+  if (!scope) throw new AppError(403, ERR.forbidden);
+  request.scope = scope;
+  return scope;
+}
+
+/**
+ * preValidation hook: the present role must hold `code` (or one of the codes, for lists several
+ * screens share) (spec §6), else HTTP 403 errors:forbidden.
+ */
+export function requirePermission(code: string, ...alternatives: string[]) {
+  const codes = [code, ...alternatives];
+  return async (request: FastifyRequest): Promise<void> => {
+    const scope = await requireScope(request);
+    if (!codes.some((c) => scope.permissions.has(c))) throw new AppError(403, ERR.forbidden);
+  };
+}
+
+export const tenantPlugin = fp(
+  async (app) => {
+    app.decorateRequest('scope', null);
+  },
+  { name: 'tiyu-tenant', dependencies: ['tiyu-auth'] },
+);

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Envelope } from '@/domain/api';
+import type { TokenData } from '@/domain/auth/types';
+import { buildApp, type BuildAppOptions } from '../../server/app';
+import type { Db, DbHandle } from '../../server/db/client';
+import { DEMO_PASSWORD } from '../../server/db/seed/demo';
+import { parseEnv, type Env } from '../../server/env';
+import { sha256Hex } from '../../server/lib/password';
+import { testDb, type TestDbOptions } from './server-db';
+
+/** The captcha answer of every test app (TIYU_CAPTCHA_FIXED). */
+export const TEST_CAPTCHA = '1234';
+
+/** A clock the test moves by hand: expiry of tokens, captchas and locks follows it. */
+export interface TestClock {
+  now(): Date;
+  advance(ms: number): void;
+}
+
+export function testClock(start = new Date()): TestClock {
+  let t = start.getTime();
+  return {
+    now: () => new Date(t),
+    advance: (ms) => {
+      t += ms;
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  handle: DbHandle;
+  clock: TestClock;
+  /** A fresh captcha key, already fetched (so it exists and answers TEST_CAPTCHA). */
+  captcha(): Promise<string>;
+  /** POST /api/sso/login with a fresh captcha; returns the raw response. */
+  loginResponse(accountNum: string, password?: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  /** Signs in (demo password by default) and returns the token data; throws when sign-in fails. */
+  login(accountNum: string, password?: string): Promise<TokenData>;
+  /** app.inject with `bearer <token>` when a token is given. */
+  request(opts: InjectOptions & { token?: string }): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions extends TestDbOptions {
+  env?: Partial<Record<keyof Env, string>>;
+  rateLimits?: BuildAppOptions['rateLimits'];
+}
+
+/** A random captcha key like the browser's (timestamp plus random characters, spec §3). */
+export const randomStr = () => `${Date.now()}${randomBytes(4).toString('hex')}`;
+
+/** The server on its own fresh database (demo seed), with a fixed captcha and a hand-moved clock. */
+export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
+  const handle = await testDb({ seeded: opts.seeded });
+  const clock = testClock();
+  const env = parseEnv({ NODE_ENV: 'test', TIYU_CAPTCHA_FIXED: TEST_CAPTCHA, WEB_DIST: '/nonexistent-tiyu-dist', ...opts.env });
+  const app = await buildApp({
+    db: handle.db,
+    env,
+    now: clock.now,
+    rateLimits: opts.rateLimits ?? { captchaPerMinute: 10_000, loginPerMinute: 10_000 },
+  });
+
+  const request: TestApp['request'] = ({ token, headers, ...rest }) =>
+    app.inject({ ...rest, headers: { ...headers, ...(token ? { authorization: `bearer ${token}` } : {}) } });
+
+  const captcha = async () => {
+    const key = randomStr();
+    const res = await app.inject({ url: `/api/code?randomStr=${key}` });
+    if (res.statusCode !== 200) throw new Error(`captcha failed: ${res.statusCode} ${res.body}`);
+    return key;
+  };
+
+  const loginResponse: TestApp['loginResponse'] = async (accountNum, password = DEMO_PASSWORD, headers = {}) =>
+    app.inject({
+      method: 'POST',
+      url: '/api/sso/login',
+      headers,
+      payload: { accountNum, password: sha256Hex(password), code: TEST_CAPTCHA, randomStr: await captcha() },
+    });
+
+  const login: TestApp['login'] = async (accountNum, password) => {
+    const res = await loginResponse(accountNum, password);
+    if (res.statusCode !== 200) throw new Error(`login ${accountNum} failed: ${res.statusCode} ${res.body}`);
+    return res.json<Envelope<TokenData>>().data;
+  };
+
+  return {
+    app,
+    db: handle.db,
+    handle,
+    clock,
+    captcha,
+    loginResponse,
+    login,
+    request,
+    async close() {
+      await app.close();
+      await handle.close();
+    },
+  };
+}
