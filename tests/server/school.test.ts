@@ -5,7 +5,7 @@ import type { UInfo } from '@/domain/auth/types';
 import { ORG_TYPE } from '@/domain/constants';
 import { orgs } from '../../server/db/schema/orgs';
 import { classes, students } from '../../server/db/schema/school';
-import type { ClassRow, GradeRow, SchoolYearRow, StudentRow, TeacherRow } from '../../server/modules/school/school.service';
+import type { ClassRow, GradeRow, SchoolYearRow, StudentRow, TeacherRow } from '@/domain/school/types';
 import { createTestApp, type TestApp } from '../support/server-app';
 
 let t: TestApp;

@@ -6,75 +6,7 @@ import { classes, colleges, grades, majors, schoolYears, semesters, students, te
 import { AppError } from '../../lib/app-error';
 import { isUuid } from '../../lib/ids';
 import { containsPattern } from '../../lib/query';
-
-// Row shapes of the school core reads. They belong in src/domain/org when that module lands.
-
-export interface ClassRow {
-  id: string;
-  code: number;
-  name: string;
-  classNo: string | null;
-  size: number;
-  gradeId: string;
-  gradeNo: number;
-  stage: string;
-  enrolYear: number;
-  collegeId: string | null;
-  collegeName: string | null;
-  majorId: string | null;
-  majorName: string | null;
-  enabled: boolean;
-}
-
-export interface StudentRow {
-  id: string;
-  name: string;
-  regNo: string;
-  studentNo: string | null;
-  gender: 'male' | 'female';
-  birthDate: string | null;
-  ethnicity: string;
-  classId: string;
-  className: string;
-  gradeId: string;
-  gradeNo: number;
-  enabled: boolean;
-}
-
-export interface TeacherRow {
-  id: string;
-  name: string;
-  gender: 'male' | 'female';
-  mobile: string | null;
-  workNo: string | null;
-  enabled: boolean;
-}
-
-export interface GradeRow {
-  id: string;
-  stage: string;
-  enrolYear: number;
-  gradeNo: number;
-  graduated: boolean;
-}
-
-export interface SemesterRow {
-  id: string;
-  code: number;
-  startDate: string;
-  endDate: string;
-  breakStart: string | null;
-  breakEnd: string | null;
-  current: boolean;
-}
-
-export interface SchoolYearRow {
-  id: string;
-  academicYear: string;
-  startYear: number;
-  current: boolean;
-  semesters: SemesterRow[];
-}
+import type { ClassRow, GradeRow, SchoolYearRow, StudentRow, TeacherRow } from '@/domain/school/types';
 
 const offset = (q: PageQuery) => (q.current - 1) * q.size;
 const page = <T>(records: T[], total: number, q: PageQuery): Page<T> => ({ records, total, current: q.current, size: q.size });

@@ -1,0 +1,68 @@
+/** Row shapes of the school core reads (classes, students, teachers, grades, school years), shared by server and browser. */
+
+export interface ClassRow {
+  id: string;
+  code: number;
+  name: string;
+  classNo: string | null;
+  size: number;
+  gradeId: string;
+  gradeNo: number;
+  stage: string;
+  enrolYear: number;
+  collegeId: string | null;
+  collegeName: string | null;
+  majorId: string | null;
+  majorName: string | null;
+  enabled: boolean;
+}
+
+export interface StudentRow {
+  id: string;
+  name: string;
+  regNo: string;
+  studentNo: string | null;
+  gender: 'male' | 'female';
+  birthDate: string | null;
+  ethnicity: string;
+  classId: string;
+  className: string;
+  gradeId: string;
+  gradeNo: number;
+  enabled: boolean;
+}
+
+export interface TeacherRow {
+  id: string;
+  name: string;
+  gender: 'male' | 'female';
+  mobile: string | null;
+  workNo: string | null;
+  enabled: boolean;
+}
+
+export interface GradeRow {
+  id: string;
+  stage: string;
+  enrolYear: number;
+  gradeNo: number;
+  graduated: boolean;
+}
+
+export interface SemesterRow {
+  id: string;
+  code: number;
+  startDate: string;
+  endDate: string;
+  breakStart: string | null;
+  breakEnd: string | null;
+  current: boolean;
+}
+
+export interface SchoolYearRow {
+  id: string;
+  academicYear: string;
+  startYear: number;
+  current: boolean;
+  semesters: SemesterRow[];
+}

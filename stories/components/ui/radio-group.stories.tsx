@@ -1,0 +1,32 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { useTranslation } from 'react-i18next';
+import { Label } from '@/components/ui/label';
+import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
+
+const meta = {
+  title: 'UI/RadioGroup',
+  component: RadioGroup,
+} satisfies Meta<typeof RadioGroup>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const Gender: Story = {
+  render: function Render() {
+    const { t } = useTranslation('ui');
+    return (
+      <div className="grid gap-2">
+        <Label id="gender-label">{t('demo.gender')}</Label>
+        <RadioGroup aria-labelledby="gender-label" defaultValue="male" className="flex gap-6">
+          <div className="flex items-center gap-2">
+            <RadioGroupItem id="g-male" value="male" />
+            <Label htmlFor="g-male">{t('demo.male')}</Label>
+          </div>
+          <div className="flex items-center gap-2">
+            <RadioGroupItem id="g-female" value="female" />
+            <Label htmlFor="g-female">{t('demo.female')}</Label>
+          </div>
+        </RadioGroup>
+      </div>
+    );
+  },
+};
