@@ -31,6 +31,8 @@ void i18next.use(initReactI18next).init({
   returnNull: false,
 });
 
+if (typeof document !== 'undefined') document.documentElement.lang = ACCEPT_LANGUAGE[storedLocale()];
+
 export function currentLocale(): Locale {
   return toLocale(i18next.language);
 }

@@ -1,0 +1,10 @@
+import { useAtomValue } from 'jotai';
+import { Navigate } from 'react-router-dom';
+import { landingPath } from '@/domain/menus/tree';
+import { uinfoAtom } from '@/lib/store';
+
+/** '/k12', '/gx' … alone: the first menu's default path (spec §2), else the personal centre. */
+export function FamilyIndex() {
+  const uinfo = useAtomValue(uinfoAtom);
+  return <Navigate to={landingPath(uinfo?.menuTree ?? []) ?? '/myInfo/base'} replace />;
+}

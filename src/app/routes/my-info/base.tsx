@@ -1,0 +1,13 @@
+import { AccountChooser } from '@/features/auth/components/account-chooser';
+import { ProfileSummary } from '@/features/my-info/components/profile-summary';
+import { MyInfoFrame } from './frame';
+
+/** /myInfo/base: profile summary and the accounts/roles to choose from (spec §2, §4). */
+export function MyInfoBasePage() {
+  return (
+    <MyInfoFrame>
+      <ProfileSummary />
+      <AccountChooser />
+    </MyInfoFrame>
+  );
+}

@@ -1,0 +1,113 @@
+import { Building2, Check, ChevronsUpDown, KeyRound, LogOut, UserRound } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import type { AccountInfo, RoleInfo, UInfo } from '@/domain/auth/types';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuGroup,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
+import { cn } from '@/lib/cn';
+
+export interface UserMenuProps {
+  uinfo: UInfo;
+  /** Makes the account and role present (switchOrg / switchRole). */
+  onChoose(account: AccountInfo, role: RoleInfo): void;
+  onLogout(): void;
+  /** A switch is running: items are disabled. */
+  busy?: boolean;
+}
+
+export function initialOf(name: string): string {
+  return [...(name.trim() || '?')][0].toUpperCase();
+}
+
+/** The header's account menu: who is signed in, account/role/organisation switch, personal centre, logout. */
+export function UserMenu({ uinfo, onChoose, onLogout, busy }: UserMenuProps) {
+  const { t } = useTranslation('layout');
+  const present = uinfo.accounts.find((a) => a.presentFlag);
+  const role = present?.roles.find((r) => r.presentFlag);
+  const subtitle = [present?.orgName, role?.roleName].filter(Boolean).join(' · ');
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <button
+          type="button"
+          data-testid="user-menu"
+          aria-label={t('userMenu.label')}
+          className="flex h-10 max-w-64 items-center gap-2 rounded-lg px-1.5 text-left transition-colors outline-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring sm:px-2"
+        >
+          <span aria-hidden className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground">
+            {initialOf(uinfo.userName)}
+          </span>
+          <span className="hidden min-w-0 flex-col leading-tight md:flex">
+            <span data-testid="user-name" className="truncate text-sm font-medium">
+              {uinfo.userName}
+            </span>
+            {subtitle && <span className="truncate text-xs text-muted-foreground">{subtitle}</span>}
+          </span>
+          <ChevronsUpDown aria-hidden className="hidden size-4 shrink-0 text-muted-foreground md:block" />
+        </button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end" className="w-72" data-testid="user-menu-content">
+        <DropdownMenuLabel className="flex flex-col gap-0.5">
+          <span className="truncate">{uinfo.userName}</span>
+          {subtitle && <span className="truncate text-xs font-normal text-muted-foreground">{subtitle}</span>}
+        </DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuLabel className="text-xs font-normal text-muted-foreground">{t('userMenu.switch')}</DropdownMenuLabel>
+        <div className="max-h-72 overflow-y-auto">
+          {uinfo.accounts.map((account) => (
+            <DropdownMenuGroup key={account.accountId} aria-label={account.orgName}>
+              <div className="flex items-center gap-1.5 px-2 pt-1.5 pb-0.5 text-xs text-muted-foreground">
+                <Building2 aria-hidden className="size-3.5" />
+                <span className="truncate">{account.orgName}</span>
+                <span className="truncate opacity-70">({account.accountNum})</span>
+              </div>
+              {account.roles.map((r) => {
+                const current = account.presentFlag && r.presentFlag;
+                return (
+                  <DropdownMenuItem
+                    key={r.roleId}
+                    disabled={busy}
+                    data-testid={`switch-role-${account.accountId}-${r.roleId}`}
+                    aria-current={current || undefined}
+                    onSelect={() => {
+                      if (!current) onChoose(account, r);
+                    }}
+                    className="pl-7"
+                  >
+                    <span className="flex-1 truncate">{r.roleName}</span>
+                    <Check aria-hidden className={cn('text-primary', current ? 'opacity-100' : 'opacity-0')} />
+                  </DropdownMenuItem>
+                );
+              })}
+            </DropdownMenuGroup>
+          ))}
+        </div>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem asChild>
+          <Link to="/myInfo/base" data-testid="menu-my-info">
+            <UserRound aria-hidden />
+            {t('userMenu.myInfo')}
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link to="/myInfo/editAccount" data-testid="menu-change-password">
+            <KeyRound aria-hidden />
+            {t('userMenu.changePassword')}
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem variant="destructive" data-testid="logout" onSelect={onLogout}>
+          <LogOut aria-hidden />
+          {t('userMenu.logout')}
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}

@@ -1,0 +1,12 @@
+import type { UInfo } from '@/domain/auth/types';
+import { post } from '@/lib/api-client';
+
+export interface SwitchOrgBody {
+  orgId: string;
+  tenantOrgId: string;
+}
+
+/** POST /api/busi/web/myInfo/switchOrg: makes the organisation's account present (spec §4, §7). */
+export function switchOrg(body: SwitchOrgBody): Promise<UInfo> {
+  return post<UInfo>('/api/busi/web/myInfo/switchOrg', body);
+}

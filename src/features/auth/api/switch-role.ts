@@ -1,0 +1,13 @@
+import type { UInfo } from '@/domain/auth/types';
+import { post } from '@/lib/api-client';
+
+export interface SwitchRoleBody {
+  accountId: string;
+  roleId: string;
+  tenantOrgId: string;
+}
+
+/** POST /api/busi/web/myInfo/switchRole: makes the account and role present (spec §4, §7). */
+export function switchRole(body: SwitchRoleBody): Promise<UInfo> {
+  return post<UInfo>('/api/busi/web/myInfo/switchRole', body);
+}

@@ -1,0 +1,98 @@
+import { useEffect, useRef, useState } from 'react';
+import { useAtomValue } from 'jotai';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { BrandMark } from '@/components/layout/brand-mark';
+import { LanguageSwitch } from '@/components/layout/language-switch';
+import { useDocumentTitle } from '@/components/layout/use-document-title';
+import { Spinner } from '@/components/ui/spinner';
+import { toast } from '@/components/ui/toast';
+import { ApiError } from '@/lib/api-client';
+import { clearAuth, saveToken } from '@/lib/store';
+import { useSimpleInfoQuery } from '../api/get-simple-info';
+import { hasTokenAtom } from '../atoms';
+import { safeRedirect } from '../redirect';
+import { completeSignIn, lastVisitedPath } from '../session';
+import { LoginArt } from './login-art';
+import { LoginForm } from './login-form';
+
+const FILING_URL = 'https://beian.miit.gov.cn/';
+
+/** Route '/': the login screen with automatic login (spec §2, §4). */
+export function LoginScreen() {
+  const { t } = useTranslation(['auth', 'common']);
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const rt = safeRedirect(params.get('rt'));
+  const queryToken = params.get('token');
+  const hasToken = useAtomValue(hasTokenAtom);
+  const { data: info } = useSimpleInfoQuery(params.get('orgId'));
+  const title = info?.platformName || t('common:appName');
+  useDocumentTitle(title);
+
+  // A token in the query or in storage: try it before showing the form (spec §4).
+  const [authenticating, setAuthenticating] = useState(() => Boolean(queryToken || hasToken));
+  const started = useRef(false);
+  useEffect(() => {
+    if (!authenticating || started.current) return;
+    started.current = true;
+    if (queryToken) saveToken({ access_token: queryToken, token_type: 'bearer', expires_in: 0, refresh_token: '' });
+    completeSignIn(rt ?? lastVisitedPath()).then(
+      (path) => {
+        if (path) navigate(path, { replace: true });
+        else setAuthenticating(false);
+      },
+      (error: unknown) => {
+        clearAuth();
+        // A 401 has already said the session expired.
+        if (!(error instanceof ApiError && error.status === 401)) toast.warning(error instanceof Error ? error.message : String(error));
+        setAuthenticating(false);
+        // A refused token should not stay in the address bar.
+        if (queryToken) navigate(rt ? `/?rt=${encodeURIComponent(rt)}` : '/', { replace: true });
+      },
+    );
+  }, [authenticating, queryToken, rt, navigate]);
+
+  return (
+    <div data-testid="login-screen" className="grid min-h-dvh bg-background lg:grid-cols-[minmax(0,1.15fr)_minmax(0,1fr)]">
+      <LoginArt image={info?.loginImg} />
+      <section className="flex min-h-dvh flex-col">
+        <div className="flex justify-end p-4 sm:p-6">
+          <LanguageSwitch variant="select" />
+        </div>
+        <div className="flex flex-1 items-center justify-center px-5 pb-8">
+          <div className="w-full max-w-[380px]">
+            <div className="mb-8 flex items-center gap-3">
+              <BrandMark icon={info?.icon} name={title} className="size-11 rounded-xl" />
+              <h1 data-testid="login-title" className="text-xl font-semibold tracking-tight">
+                {title}
+              </h1>
+            </div>
+            {authenticating ? (
+              <div data-testid="login-authenticating" className="flex flex-col items-center gap-3 rounded-xl border bg-card px-6 py-12 text-muted-foreground shadow-sm">
+                <Spinner className="text-2xl text-primary" label={t('auth:login.authenticating')} />
+                <p className="text-sm">{t('auth:login.authenticating')}</p>
+              </div>
+            ) : (
+              <>
+                <div className="mb-6">
+                  <h2 className="text-2xl font-semibold tracking-tight">{t('auth:login.welcome')}</h2>
+                  <p className="mt-1.5 text-sm text-muted-foreground">{t('auth:login.subtitle')}</p>
+                </div>
+                <LoginForm redirectTo={rt} onSignedIn={(path) => navigate(path, { replace: true })} />
+              </>
+            )}
+          </div>
+        </div>
+        <footer className="flex flex-wrap items-center justify-center gap-x-4 gap-y-1 px-4 pb-5 text-xs text-muted-foreground">
+          <span>{t('auth:login.copyright', { year: new Date().getFullYear(), name: title })}</span>
+          {info?.filingNumber ? (
+            <a href={FILING_URL} target="_blank" rel="noreferrer noopener" data-testid="login-filing" className="hover:text-foreground hover:underline">
+              {info.filingNumber}
+            </a>
+          ) : null}
+        </footer>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,284 @@
+import axios, { AxiosError, AxiosHeaders, type AxiosInstance, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
+import { SUCCESS_CODE, type Envelope } from '@/domain/api';
+import { BASE_PATH, PLATFORM, REQUEST_TIMEOUT_MS, UPLOAD_TIMEOUT_MS } from '@/domain/constants';
+import { ERR } from '@/domain/errors';
+import { toast } from '@/components/ui/toast';
+import { acceptLanguage, i18next } from '@/lib/i18n';
+import { authorizationHeader, clearAuth, currentOrgId } from '@/lib/store';
+
+declare module 'axios' {
+  interface AxiosRequestConfig {
+    /** A 401 answer only rejects: no warning, no redirect (logout, automatic login probes). */
+    skipAuthRedirect?: boolean;
+  }
+}
+
+/** A failed call. `message` is ready to show: the server translates its own, the client uses locales. */
+export class ApiError extends Error {
+  /** Envelope code ('500', '401' …) or 'network'. */
+  readonly code: string;
+  /** HTTP status when the server answered. */
+  readonly status?: number;
+  constructor(message: string, code: string, status?: number) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = status;
+  }
+}
+
+/** Timestamp plus random characters (spec §3, §7); also the captcha's randomStr. */
+export function randomId(): string {
+  return `${Date.now()}${Math.random().toString(36).slice(2, 10)}`;
+}
+
+type Navigate = (to: string) => void;
+// The router registers itself so a 401 navigates inside the SPA; before that, a full page load.
+let navigateTo: Navigate = (to) => window.location.assign(BASE_PATH + to);
+export function setApiNavigator(fn: Navigate): void {
+  navigateTo = fn;
+}
+
+/** The current route path (without the /busi base), as the rt parameter carries it. */
+function currentRoutePath(): string {
+  const { pathname, search } = window.location;
+  const path = pathname.startsWith(BASE_PATH) ? pathname.slice(BASE_PATH.length) || '/' : pathname;
+  return path + search;
+}
+
+let lastUnauthorizedAt = 0;
+/** A 401 was handled in the last few seconds (the route guard then skips its own warning). */
+export function recentlyUnauthorized(): boolean {
+  return Date.now() - lastUnauthorizedAt < 3000;
+}
+
+/** HTTP 401 (spec §8): warn once, forget the credentials, back to the login screen with rt. */
+function handleUnauthorized(): void {
+  clearAuth();
+  const now = Date.now();
+  // Parallel requests fail together: one warning and one redirect are enough.
+  if (now - lastUnauthorizedAt < 2000) return;
+  lastUnauthorizedAt = now;
+  toast.warning(i18next.t(ERR.sessionExpired));
+  const here = currentRoutePath();
+  const onLogin = here === '/' || here.startsWith('/?');
+  if (!onLogin) navigateTo(`/?rt=${encodeURIComponent(here)}`);
+}
+
+function setHeaders(config: InternalAxiosRequestConfig): InternalAxiosRequestConfig {
+  const headers = AxiosHeaders.from(config.headers);
+  const timestamp = String(Date.now());
+  headers.set('platform', PLATFORM);
+  headers.set('timestamp', timestamp);
+  headers.set('requestId', randomId());
+  headers.set('accept-language', acceptLanguage());
+  const authorization = authorizationHeader();
+  if (authorization && !headers.has('Authorization')) headers.set('Authorization', authorization);
+  const orgId = currentOrgId();
+  if (orgId) headers.set('orgId', orgId);
+  config.headers = headers;
+  return config;
+}
+
+function isEnvelope(value: unknown): value is Envelope<unknown> {
+  return typeof value === 'object' && value !== null && 'code' in value;
+}
+
+/** Turns any axios failure into an ApiError with a message from the server or the error catalogue. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof AxiosError) {
+    const res = error.response;
+    if (!res) return new ApiError(i18next.t(ERR.network), 'network');
+    if (res.status === 401) {
+      if (error.config?.skipAuthRedirect) clearAuth();
+      else handleUnauthorized();
+      return new ApiError(i18next.t(ERR.sessionExpired), '401', 401);
+    }
+    const body: unknown = res.data;
+    const msg = isEnvelope(body) && typeof body.msg === 'string' ? body.msg : '';
+    if (msg) return new ApiError(msg, String((body as Envelope<unknown>).code), res.status);
+    if (res.status >= 500) return new ApiError(i18next.t(ERR.server), String(res.status), res.status);
+    return new ApiError(i18next.t(ERR.network), String(res.status), res.status);
+  }
+  return new ApiError(i18next.t(ERR.network), 'network');
+}
+
+/** Unwraps `{code,data,msg}`: code '200' gives data, anything else rejects with msg (spec §7). */
+function unwrap<T>(response: AxiosResponse<unknown>): T {
+  const body = response.data;
+  if (!isEnvelope(body)) throw new ApiError(i18next.t(ERR.server), 'invalid', response.status);
+  if (String(body.code) === SUCCESS_CODE) return body.data as T;
+  if (String(body.code) === '401') {
+    if (response.config?.skipAuthRedirect) clearAuth();
+    else handleUnauthorized();
+    throw new ApiError(i18next.t(ERR.sessionExpired), '401', response.status);
+  }
+  throw new ApiError(body.msg || i18next.t(ERR.server), String(body.code), response.status);
+}
+
+/** Creates the configured axios instance; tests pass their own `adapter`. */
+export function createApiClient(options: { adapter?: InternalAxiosRequestConfig['adapter'] } = {}): AxiosInstance {
+  const instance = axios.create({ baseURL: '', timeout: REQUEST_TIMEOUT_MS, adapter: options.adapter });
+  instance.interceptors.request.use(setHeaders);
+  return instance;
+}
+
+export let http: AxiosInstance = createApiClient();
+
+/** Replaces the axios instance (tests). */
+export function setHttpClient(instance: AxiosInstance): void {
+  http = instance;
+}
+
+export type Params = Record<string, string | number | boolean | null | undefined>;
+
+export interface RequestOptions {
+  skipAuthRedirect?: boolean;
+}
+
+export async function get<T>(url: string, params?: Params, options: RequestOptions = {}): Promise<T> {
+  try {
+    return unwrap<T>(await http.get(url, { params, ...options }));
+  } catch (error) {
+    throw toApiError(error);
+  }
+}
+
+export async function post<T>(url: string, body?: unknown, params?: Params, options: RequestOptions = {}): Promise<T> {
+  try {
+    return unwrap<T>(await http.post(url, body ?? {}, { params, ...options }));
+  } catch (error) {
+    throw toApiError(error);
+  }
+}
+
+export type ProgressHandler = (percent: number) => void;
+
+function uploadConfig(onProgress?: ProgressHandler) {
+  return {
+    timeout: UPLOAD_TIMEOUT_MS,
+    headers: { 'Content-Type': 'multipart/form-data' },
+    onUploadProgress: (e: { loaded: number; total?: number }) => {
+      if (onProgress && e.total) onProgress(Math.min(100, Math.round((e.loaded / e.total) * 100)));
+    },
+  };
+}
+
+/** Multipart upload with a long timeout (spec §7); answers the unwrapped envelope data. */
+export async function upload<T>(url: string, formData: FormData, onProgress?: ProgressHandler): Promise<T> {
+  try {
+    return unwrap<T>(await http.post(url, formData, uploadConfig(onProgress)));
+  } catch (error) {
+    throw toApiError(error);
+  }
+}
+
+export interface DownloadedFile {
+  blob: Blob;
+  /** From content-disposition (RFC 5987 filename* preferred); '' when absent. */
+  fileName: string;
+  headers: Record<string, string>;
+}
+
+/** File name of a content-disposition header: `filename*=UTF-8''…` wins over `filename="…"`. */
+export function fileNameFromDisposition(header: string | null | undefined): string {
+  if (!header) return '';
+  const star = /filename\*\s*=\s*([^;]+)/i.exec(header);
+  if (star) {
+    const value = star[1].trim().replace(/^"(.*)"$/, '$1');
+    const encoded = value.includes("''") ? value.slice(value.indexOf("''") + 2) : value;
+    try {
+      return decodeURIComponent(encoded);
+    } catch {
+      return encoded;
+    }
+  }
+  const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/i.exec(header);
+  if (!plain) return '';
+  const name = (plain[2] ?? plain[1]).trim();
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}
+
+function flatHeaders(response: AxiosResponse): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(AxiosHeaders.from(response.headers as Record<string, string>).toJSON())) {
+    if (typeof v === 'string') out[k.toLowerCase()] = v;
+  }
+  return out;
+}
+
+/** A blob answer is an error envelope when the server sent JSON instead of the file. */
+async function fileOrError(response: AxiosResponse<Blob>, failure: string): Promise<DownloadedFile> {
+  const headers = flatHeaders(response);
+  const blob = response.data;
+  if ((headers['content-type'] ?? '').includes('application/json')) {
+    let msg = '';
+    try {
+      const body: unknown = JSON.parse(await blob.text());
+      if (isEnvelope(body)) msg = body.msg;
+    } catch {
+      /* not an envelope */
+    }
+    throw new ApiError(msg || failure, 'download', response.status);
+  }
+  return { blob, fileName: fileNameFromDisposition(headers['content-disposition']), headers };
+}
+
+async function blobError(error: unknown, failure: string): Promise<ApiError> {
+  if (error instanceof ApiError) return error;
+  if (error instanceof AxiosError && error.response && error.response.status !== 401) {
+    const data: unknown = error.response.data;
+    if (data instanceof Blob) {
+      try {
+        const body: unknown = JSON.parse(await data.text());
+        if (isEnvelope(body) && body.msg) return new ApiError(body.msg, String(body.code), error.response.status);
+      } catch {
+        /* not an envelope */
+      }
+    }
+    return new ApiError(failure, 'download', error.response.status);
+  }
+  return toApiError(error);
+}
+
+/** Downloads a file as a blob (spec §7); failure answers errors:downloadFailed unless the server explains. */
+export async function download(url: string, params?: Params, method: 'get' | 'post' = 'get', body?: unknown): Promise<DownloadedFile> {
+  const failure = i18next.t(ERR.downloadFailed);
+  try {
+    const response =
+      method === 'get'
+        ? await http.get<Blob>(url, { params, responseType: 'blob' })
+        : await http.post<Blob>(url, body ?? {}, { params, responseType: 'blob' });
+    return await fileOrError(response, failure);
+  } catch (error) {
+    throw await blobError(error, failure);
+  }
+}
+
+/** Multipart upload whose answer is a file (imports: failure rows, counts in the file name; spec §3, §7). */
+export async function uploadForFile(url: string, formData: FormData, onProgress?: ProgressHandler): Promise<DownloadedFile> {
+  const failure = i18next.t(ERR.uploadFailed);
+  try {
+    const response = await http.post<Blob>(url, formData, { ...uploadConfig(onProgress), responseType: 'blob' });
+    return await fileOrError(response, failure);
+  } catch (error) {
+    throw await blobError(error, failure);
+  }
+}
+
+/** Hands a downloaded blob to the browser as a file. */
+export function saveFile(file: Pick<DownloadedFile, 'blob' | 'fileName'>, fallbackName = 'download'): void {
+  const href = URL.createObjectURL(file.blob);
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = file.fileName || fallbackName;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 1000);
+}

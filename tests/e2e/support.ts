@@ -1,0 +1,30 @@
+import { expect, type Page } from '@playwright/test';
+
+/** Every demo account signs in with this password; the e2e server answers every captcha with 1234. */
+export const DEMO_PASSWORD = 'Tiyu@2026';
+export const FIXED_CAPTCHA = '1234';
+
+/** Fills and submits the login form (spec §2, §5). */
+export async function signIn(page: Page, account: string, password = DEMO_PASSWORD): Promise<void> {
+  await expect(page.getByTestId('login-captcha')).toBeVisible();
+  await page.getByTestId('login-username').fill(account);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-code').fill(FIXED_CAPTCHA);
+  await page.getByTestId('login-submit').click();
+}
+
+/** Chooses a language in the login screen's dropdown. */
+export async function chooseLoginLanguage(page: Page, name: string): Promise<void> {
+  await page.getByTestId('language-select').getByRole('combobox').click();
+  await page.getByRole('option', { name }).click();
+}
+
+export async function openUserMenu(page: Page): Promise<void> {
+  await page.getByTestId('user-menu').click();
+  await expect(page.getByTestId('user-menu-content')).toBeVisible();
+}
+
+/** Saves a screenshot next to the other e2e screenshots (kept out of git). */
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `tests/e2e/screenshots/${name}.png`, fullPage: false });
+}

@@ -1,0 +1,160 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { getToasts } from '@/components/ui/toast';
+import { setLocale } from '@/lib/i18n';
+import { sha256 } from '@/lib/sha256';
+import { saveToken, store, tokenAtom, uinfoAtom } from '@/lib/store';
+import { fakeApi, k12UInfo, renderApp, resetApp } from '../../app/fake-api';
+
+const simpleInfo = { platformName: '阳光体育平台', icon: '', loginImg: '', filingNumber: '京ICP备12345678号' };
+const token = { access_token: 'tok-1', token_type: 'bearer', expires_in: 7200, refresh_token: 'ref-1' } as const;
+
+beforeEach(() => resetApp());
+afterEach(async () => {
+  await act(() => setLocale('zh_cn'));
+});
+
+const warnings = () => getToasts().filter((t) => t.open && t.kind === 'warning').map((t) => t.message);
+
+describe('login screen', () => {
+  it('shows the organisation title, the captcha image and the filing link', async () => {
+    fakeApi({ 'GET /api/oper/web/cs/tenantOrg/getSimpleInfo': () => ({ data: simpleInfo }) });
+    renderApp('/');
+    await waitFor(() => expect(screen.getByTestId('login-title')).toHaveTextContent('阳光体育平台'));
+    expect(document.title).toBe('阳光体育平台');
+    const img = screen.getByTestId('login-captcha');
+    expect(img.getAttribute('src')).toMatch(/^\/api\/code\?randomStr=\d{13}[a-z0-9]+$/);
+    const filing = screen.getByTestId('login-filing');
+    expect(filing).toHaveTextContent('京ICP备12345678号');
+    expect(filing).toHaveAttribute('href', 'https://beian.miit.gov.cn/');
+
+    const before = img.getAttribute('src');
+    await userEvent.click(screen.getByTestId('login-captcha-refresh'));
+    expect(screen.getByTestId('login-captcha').getAttribute('src')).not.toBe(before);
+  });
+
+  it('shows translated required messages and refuses Chinese in the password', async () => {
+    fakeApi({});
+    renderApp('/');
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('login-submit'));
+    expect(await screen.findByText('请填写登录用户名')).toBeInTheDocument();
+    expect(screen.getByText('请填写登录密码')).toBeInTheDocument();
+    expect(screen.getByText('请填写验证码')).toBeInTheDocument();
+
+    await user.type(screen.getByTestId('login-password'), 'abc密码123');
+    await user.click(screen.getByTestId('login-submit'));
+    expect(await screen.findByText('登录密码格式仅支持大小写字母、数字及特殊符号')).toBeInTheDocument();
+
+    await act(() => setLocale('en_us'));
+    expect(await screen.findByText('Please enter your username.')).toBeInTheDocument();
+    expect(screen.getByText('The password may contain only letters, digits and special symbols.')).toBeInTheDocument();
+    expect(screen.getByTestId('login-submit')).toHaveTextContent('Sign in');
+  });
+
+  it('switches every text with the language dropdown', async () => {
+    fakeApi({});
+    renderApp('/');
+    const user = userEvent.setup();
+    const select = within(await screen.findByTestId('language-select')).getByRole('combobox', { name: '语言' });
+    await user.click(select);
+    await user.click(await screen.findByRole('option', { name: '繁體中文' }));
+    expect(await screen.findByText('歡迎登入')).toBeInTheDocument();
+    expect(screen.getByTestId('login-title')).toHaveTextContent('體育管理平台');
+    expect(document.documentElement.lang).toBe('zh-TW');
+  });
+
+  it('signs in with the SHA-256 password and opens the landing page of a single role', async () => {
+    const api = fakeApi({
+      'POST /api/sso/login': () => ({ data: token }),
+      'GET /api/busi/web/myInfo/getUInfo': () => ({ data: k12UInfo() }),
+    });
+    const { router } = renderApp('/');
+    const user = userEvent.setup();
+    await user.type(await screen.findByTestId('login-username'), 'teacher01');
+    await user.type(screen.getByTestId('login-password'), 'Tiyu@2026');
+    await user.type(screen.getByTestId('login-code'), '1234');
+    const randomStr = new URL(screen.getByTestId('login-captcha').getAttribute('src')!, 'http://x').searchParams.get('randomStr');
+    await user.click(screen.getByTestId('login-submit'));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/k12/org/class'));
+    expect(api.find('POST /api/sso/login')[0].body).toEqual({ accountNum: 'teacher01', password: sha256('Tiyu@2026'), code: '1234', randomStr });
+    expect(store.get(tokenAtom)?.access_token).toBe('tok-1');
+    expect(store.get(uinfoAtom)?.currentTypePath).toBe('/k12');
+    expect(await screen.findByTestId('not-available')).toHaveTextContent('班级管理');
+  });
+
+  it('on a failed login warns with the server message, clears and reloads the captcha', async () => {
+    fakeApi({ 'POST /api/sso/login': () => ({ code: '400', msg: '验证码错误' }) });
+    renderApp('/');
+    const user = userEvent.setup();
+    await user.type(await screen.findByTestId('login-username'), 'teacher01');
+    await user.type(screen.getByTestId('login-password'), 'Tiyu@2026');
+    await user.type(screen.getByTestId('login-code'), '9999');
+    const before = screen.getByTestId('login-captcha').getAttribute('src');
+    await user.click(screen.getByTestId('login-submit'));
+    await waitFor(() => expect(warnings()).toContain('验证码错误'));
+    expect(screen.getByTestId('login-code')).toHaveValue('');
+    expect(screen.getByTestId('login-captcha').getAttribute('src')).not.toBe(before);
+    expect(store.get(tokenAtom)).toBeNull();
+  });
+
+  it('sends a person with several roles to /myInfo/base to choose', async () => {
+    const multi = k12UInfo();
+    multi.accounts[0].roles.push({ ...multi.accounts[0].roles[0], roleId: 'r2', roleName: '班主任', presentFlag: false });
+    fakeApi({ 'POST /api/sso/login': () => ({ data: token }), 'GET /api/busi/web/myInfo/getUInfo': () => ({ data: multi }) });
+    const { router } = renderApp('/');
+    const user = userEvent.setup();
+    await user.type(await screen.findByTestId('login-username'), 'multi0001');
+    await user.type(screen.getByTestId('login-password'), 'Tiyu@2026');
+    await user.type(screen.getByTestId('login-code'), '1234');
+    await user.click(screen.getByTestId('login-submit'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/myInfo/base'));
+    expect(await screen.findByTestId('account-chooser')).toHaveTextContent('班主任');
+  });
+
+  it('warns when no role has menus and stays on the login screen', async () => {
+    const none = k12UInfo();
+    none.accounts[0].roles[0].menus = [];
+    fakeApi({
+      'POST /api/sso/login': () => ({ data: token }),
+      'GET /api/busi/web/myInfo/getUInfo': () => ({ data: none }),
+      'POST /api/sso/oauth/logout': () => ({ data: null }),
+    });
+    const { router } = renderApp('/');
+    const user = userEvent.setup();
+    await user.type(await screen.findByTestId('login-username'), 'nobody01');
+    await user.type(screen.getByTestId('login-password'), 'Tiyu@2026');
+    await user.type(screen.getByTestId('login-code'), '1234');
+    await user.click(screen.getByTestId('login-submit'));
+    await waitFor(() => expect(warnings()).toContain('没有任何可用的角色权限信息，请联系管理员处理！'));
+    expect(router.state.location.pathname).toBe('/');
+    expect(store.get(tokenAtom)).toBeNull();
+  });
+
+  it('logs in automatically with ?token= and follows rt', async () => {
+    const api = fakeApi({ 'GET /api/busi/web/myInfo/getUInfo': () => ({ data: k12UInfo() }) });
+    const { router } = renderApp('/?token=from-sso&rt=%2Fk12%2Forg%2Fclass%3Fx%3D1');
+    expect(await screen.findByTestId('login-authenticating')).toHaveTextContent('正在验证身份');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/k12/org/class'));
+    expect(router.state.location.search).toBe('?x=1');
+    expect(String(api.find('GET /api/busi/web/myInfo/getUInfo')[0].config.headers.Authorization)).toBe('bearer from-sso');
+  });
+
+  it('falls back to the form when the query token is refused, and drops it from the address', async () => {
+    fakeApi({ 'GET /api/busi/web/myInfo/getUInfo': () => ({ status: 401, code: '401', msg: 'expired' }) });
+    const { router } = renderApp('/?token=stale&rt=%2Fk12%2Forg%2Fclass');
+    expect(await screen.findByTestId('login-form')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.search).toBe('?rt=%2Fk12%2Forg%2Fclass'));
+    expect(store.get(tokenAtom)).toBeNull();
+    expect(warnings()).toContain('当前登录状态已过期，请重新登录');
+  });
+
+  it('refuses an rt that leaves the site', async () => {
+    saveToken(token);
+    fakeApi({ 'GET /api/busi/web/myInfo/getUInfo': () => ({ data: k12UInfo() }) });
+    const { router } = renderApp('/?rt=%2F%2Fevil.example%2Fx');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/k12/org/class'));
+  });
+});
