@@ -22,6 +22,6 @@ step lint;             npm run -s lint
 step "unit, i18n";     npm run -s test:unit
 step server;           npm run -s test:server
 step storybook;        npm run -s build-storybook
-step "web build";      npm run -s build
+step "web build";      npx vite build --logLevel warn
 step "browser e2e";    npm run -s test:e2e
 echo; echo "test: all suites passed"
