@@ -162,7 +162,7 @@ const rolePage = (no: number) =>
 const currentOrgPage = (no: number, name: string, editName: string) =>
   page('currentOrg', no, 'currentOrg', name, ['edit'], [['edit', 'edit/:orgId', editName, 'edit']]);
 const testManagePage = (no: number) =>
-  page('testManage', no, 'organizeTest/testManage', '测试管理', ['add', 'detail', 'end', 'delete', 'import', 'export'], [
+  page('testManage', no, 'organizeTest/testManage', '测试管理', ['add', 'edit', 'detail', 'end', 'delete', 'import', 'export'], [
     ['add', 'add', '新增测试计划', 'add'],
     ['check', 'check/:id', '查看测试计划', 'detail'],
   ]);

@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import { pageQuerySchema } from '../api';
+import { PLAN_NAME_MAX, PLAN_NAME_MIN, SEMESTER, TEST_REPORT_FEE_MIN } from '../constants';
+import { DEFAULT_STANDARD_VERSION, ITEM_KEYS, isGrade, STANDARD_VERSIONS } from '../physique/standard';
+import { DEFAULT_FEE_PRECISION, DEFAULT_FEE_ROUNDING, FEE_PRECISIONS, FEE_ROUNDINGS, decimalsOf, roundFee } from './fee';
+import { planItemsForGrade } from './items';
+import { PLAN_STATUSES } from './status';
+import { SIGN_UP_STATUSES } from './types';
+
+/** What a plan's scope names (issue 3 §2): grades or classes (K12), or colleges, grades or classes (university). */
+export const PLAN_SCOPE_TYPES = ['grade', 'class', 'college'] as const;
+export type PlanScopeType = (typeof PLAN_SCOPE_TYPES)[number];
+
+/** Highest test report fee the form accepts, in CNY (the spec sets only the minimum; this keeps typos out). */
+export const TEST_REPORT_FEE_MAX = 100_000;
+
+const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A real calendar day written YYYY-MM-DD. */
+export function isIsoDate(value: string): boolean {
+  if (!DAY.test(value)) return false;
+  const d = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
+}
+
+const blankAsUndefined = (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v);
+const numberish = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v);
+
+/**
+ * A number as JSON sends it or a form field holds it (a string; '' = not given). Typed input
+ * (`number | string`), so a react-hook-form can hold the raw text and the schema still checks it.
+ */
+const formNumber = <T extends z.ZodType<unknown, number | undefined>>(error: string, then: T) =>
+  z
+    .union([z.number(), z.string(), z.null()], { error })
+    .transform((v) => (v === null ? undefined : typeof v === 'number' ? v : v.trim() === '' ? undefined : Number(v)))
+    .pipe(then);
+
+/** Text where '' means "not given". */
+const formText = <T extends z.ZodType<unknown, string | undefined>>(then: T) =>
+  z
+    .string()
+    .transform((v) => (v.trim() === '' ? undefined : v.trim()))
+    .pipe(then);
+
+const day = (required: string) =>
+  z.string({ error: required }).min(1, required).refine(isIsoDate, 'testPlan:validation.dateInvalid');
+
+const semesterCode = z
+  .number({ error: 'testPlan:validation.semesterRequired' })
+  .refine((n) => n === SEMESTER.spring || n === SEMESTER.autumn, 'testPlan:validation.semesterRequired');
+
+const gradeItemsSchema = z.object({
+  gradeNo: formNumber('testPlan:validation.gradeInvalid', z.number({ error: 'testPlan:validation.gradeInvalid' }).refine(isGrade, 'testPlan:validation.gradeInvalid')),
+  items: z
+    .array(z.enum(ITEM_KEYS, { error: 'testPlan:validation.itemInvalid' }), { error: 'testPlan:validation.itemsRequired' })
+    .min(1, 'testPlan:validation.itemsRequired'),
+});
+
+/**
+ * The test-plan form and request body (issue 3 §2; spec §5 name 1–20 characters, §9 fee ≥ 0.01 with
+ * precision 0–3 and rounding). Messages are i18n keys. Numbers may arrive as form strings ('' = not
+ * given). `items` lists the tested items of grades in scope; a grade left out gets all the standard's
+ * items for it. `feeAmount` empty or null = no report fee. `schoolOrgId` names the school when a
+ * management organisation (admin family) plans for one of its schools; other families leave it out.
+ */
+export const planRequestSchema = z
+  .object({
+    schoolOrgId: formText(z.string().regex(ID, 'testPlan:validation.schoolRequired').optional()).optional(),
+    name: z
+      .string({ error: 'testPlan:validation.nameRequired' })
+      .trim()
+      .refine((s) => [...s].length >= PLAN_NAME_MIN, 'testPlan:validation.nameRequired')
+      .refine((s) => [...s].length <= PLAN_NAME_MAX, 'testPlan:validation.nameLength'),
+    schoolYearId: z.string({ error: 'testPlan:validation.schoolYearRequired' }).regex(ID, 'testPlan:validation.schoolYearRequired'),
+    semesterCode: formNumber('testPlan:validation.semesterRequired', semesterCode),
+    startDate: day('testPlan:validation.startDateRequired'),
+    endDate: day('testPlan:validation.endDateRequired'),
+    scopeType: z.enum(PLAN_SCOPE_TYPES, { error: 'testPlan:validation.scopeTypeRequired' }),
+    scopeIds: z
+      .array(z.string().regex(ID, 'testPlan:validation.scopeRequired'), { error: 'testPlan:validation.scopeRequired' })
+      .min(1, 'testPlan:validation.scopeRequired')
+      .max(500, 'testPlan:validation.scopeTooMany')
+      .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))]),
+    items: z.array(gradeItemsSchema, { error: 'testPlan:validation.itemsRequired' }).max(16, 'testPlan:validation.gradeInvalid').optional(),
+    standardVersion: z
+      .string({ error: 'testPlan:validation.standardVersion' })
+      .pipe(z.enum(STANDARD_VERSIONS, { error: 'testPlan:validation.standardVersion' }))
+      .default(DEFAULT_STANDARD_VERSION),
+    feeAmount: formNumber(
+      'testPlan:validation.feeInvalid',
+      z
+        .number({ error: 'testPlan:validation.feeInvalid' })
+        .refine(Number.isFinite, 'testPlan:validation.feeInvalid')
+        .refine((n) => n >= TEST_REPORT_FEE_MIN, 'testPlan:validation.feeMin')
+        .refine((n) => n <= TEST_REPORT_FEE_MAX, 'testPlan:validation.feeMax')
+        .refine((n) => decimalsOf(n) <= 3, 'testPlan:validation.feeDecimals')
+        .optional()
+        .transform((n) => n ?? null),
+    )
+      .optional()
+      .transform((n) => n ?? null),
+    feePrecision: formNumber('testPlan:validation.feePrecision', z.literal(FEE_PRECISIONS, { error: 'testPlan:validation.feePrecision' }).default(DEFAULT_FEE_PRECISION)).default(
+      DEFAULT_FEE_PRECISION,
+    ),
+    feeRounding: z.enum(FEE_ROUNDINGS, { error: 'testPlan:validation.feeRounding' }).default(DEFAULT_FEE_ROUNDING),
+  })
+  .superRefine((plan, ctx) => {
+    if (plan.endDate < plan.startDate) ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'testPlan:validation.endBeforeStart' });
+    if (plan.feeAmount !== null && roundFee(plan.feeAmount, plan.feePrecision, plan.feeRounding) < TEST_REPORT_FEE_MIN) {
+      ctx.addIssue({ code: 'custom', path: ['feeAmount'], message: 'testPlan:validation.feeRoundsBelowMin' });
+    }
+    const seen = new Set<number>();
+    for (const [i, g] of (plan.items ?? []).entries()) {
+      if (seen.has(g.gradeNo)) ctx.addIssue({ code: 'custom', path: ['items', i, 'gradeNo'], message: 'testPlan:validation.gradeDuplicate' });
+      seen.add(g.gradeNo);
+      if (!isGrade(g.gradeNo)) continue;
+      const allowed = new Set(planItemsForGrade(g.gradeNo, plan.standardVersion));
+      if (g.items.some((item) => !allowed.has(item))) {
+        ctx.addIssue({ code: 'custom', path: ['items', i, 'items'], message: 'testPlan:validation.itemNotInStandard' });
+      }
+      if (new Set(g.items).size !== g.items.length) {
+        ctx.addIssue({ code: 'custom', path: ['items', i, 'items'], message: 'testPlan:validation.itemDuplicate' });
+      }
+    }
+  });
+export type PlanRequestInput = z.input<typeof planRequestSchema>;
+/** A validated plan request. */
+export type PlanRequest = z.output<typeof planRequestSchema>;
+
+const optionalText = z.preprocess(blankAsUndefined, z.string().trim().max(64).optional());
+const optionalId = z.preprocess(blankAsUndefined, z.string().regex(ID, 'validation:common.id').optional());
+
+/** Filters of the plan list (issue 3 §2): name contains, school year, semester, status; paging of spec §9. */
+export const planPageQuerySchema = pageQuerySchema.extend({
+  name: optionalText,
+  schoolYearId: optionalId,
+  /** A school year written '2026-2027' (the admin family lists several schools, each with its own year ids). */
+  academicYear: optionalText,
+  semesterCode: z.preprocess(
+    (v) => numberish(blankAsUndefined(v)),
+    z
+      .number()
+      .refine((n) => n === SEMESTER.spring || n === SEMESTER.autumn, 'testPlan:validation.semesterRequired')
+      .optional(),
+  ),
+  status: z.preprocess(blankAsUndefined, z.enum(PLAN_STATUSES, { error: 'testPlan:validation.statusInvalid' }).optional()),
+  /** Admin family: only this school's plans. */
+  schoolOrgId: optionalId,
+});
+export type PlanPageQuery = z.output<typeof planPageQuerySchema>;
+
+/** Filters of the sign-up list: class, result status, name or registration number contains. */
+export const signUpQuerySchema = pageQuerySchema.extend({
+  classId: optionalId,
+  status: z.preprocess(blankAsUndefined, z.enum(SIGN_UP_STATUSES, { error: 'testPlan:validation.statusInvalid' }).optional()),
+  keyword: optionalText,
+});
+export type SignUpQuery = z.output<typeof signUpQuerySchema>;
