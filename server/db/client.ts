@@ -11,9 +11,12 @@ import pg from 'pg';
 import * as orgs from './schema/orgs';
 import * as auth from './schema/auth';
 import * as school from './schema/school';
+import * as testPlans from './schema/test-plans';
+import * as physique from './schema/physique';
+import * as dataCenter from './schema/data-center';
 
 /** Every table, for drizzle's relational queries and for typing. */
-export const schema = { ...orgs, ...auth, ...school };
+export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter };
 export type Schema = typeof schema;
 
 /**

@@ -1,10 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { captchaRoutes } from './captcha/captcha.routes';
+import { dataCenterRoutes } from './data-center/data-center.routes';
 import type { ModuleOptions } from './module-options';
 import { myInfoRoutes } from './my-info/my-info.routes';
+import { physiqueRoutes } from './physique/physique.routes';
 import { schoolRoutes } from './school/school.routes';
+import { screenRoutes } from './screen/screen.routes';
 import { ssoRoutes } from './sso/sso.routes';
 import { tenantOrgRoutes } from './tenant-org/tenant-org.routes';
+import { testPlanRoutes } from './test-plan/test-plan.routes';
 
 /** The one explicit list of modules and their prefixes (spec §7 gateway prefixes). */
 export async function registerModules(app: FastifyInstance, opts: ModuleOptions): Promise<void> {
@@ -14,4 +18,8 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   await app.register(tenantOrgRoutes, { prefix: '/api/oper/web/cs/tenantOrg' });
   await app.register(schoolRoutes, { prefix: '/api/busi/web/k12', family: 'k12' });
   await app.register(schoolRoutes, { prefix: '/api/busi/web/gx', family: 'gx' });
+  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(physiqueRoutes, { prefix: `/api/busi/web/${family}`, family });
+  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(testPlanRoutes, { prefix: `/api/busi/web/${family}/organizeTest/testManage`, family });
+  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(dataCenterRoutes, { prefix: `/api/busi/web/${family}/dataCenter`, family });
+  await app.register(screenRoutes, { prefix: '/api/screen' });
 }

@@ -22,6 +22,7 @@ import {
   teachers,
 } from '../schema/school';
 import { badgeIcon, loginImage } from './branding';
+import { seedPhysiqueDemo } from './physique-demo';
 import {
   createRandom,
   JIANGNING,
@@ -60,6 +61,8 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
  * Fixed rather than read from the clock so the seeded database is the same on every run.
  */
 export const DEMO_CURRENT_START_YEAR = 2026;
+/** The demo's "today" (YYYY-MM-DD): the in-progress test plan has results and device records up to this day. */
+export const DEMO_TODAY = '2026-11-23';
 const SEED = 20_261_123;
 const CHUNK = 1000;
 /** Serialises seeding when several server instances start on one empty PostgreSQL. */
@@ -550,7 +553,8 @@ function buildDemo(passwordHash: string): Ctx['rows'] {
 /**
  * Seeds the demo data set (issue 2) in one transaction: the catalogue's menus, a district bureau
  * over a K12 school (≈1,920 students) and a university (≈2,000 students), school years,
- * roles with menus, and the DEMO_ACCOUNTS. Does nothing when any organisation exists.
+ * roles with menus, the DEMO_ACCOUNTS, and physique test plans with results and test records
+ * (physique-demo.ts). Does nothing when any organisation exists.
  * Returns whether it wrote anything.
  */
 export async function seedDemo(db: DbOrTx): Promise<boolean> {
@@ -581,6 +585,7 @@ export async function seedDemo(db: DbOrTx): Promise<boolean> {
     await insertChunks(tx, membershipRoles, rows.membershipRoles);
     await insertChunks(tx, teachers, rows.teachers);
     await insertChunks(tx, teacherClasses, rows.teacherClasses);
+    await seedPhysiqueDemo(tx, { currentStartYear: DEMO_CURRENT_START_YEAR, today: DEMO_TODAY });
     return true;
   });
 }

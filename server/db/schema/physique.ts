@@ -1,0 +1,124 @@
+import { sql } from 'drizzle-orm';
+import { boolean, date, doublePrecision, index, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from './auth';
+import { orgs } from './orgs';
+import { classes, students } from './school';
+import { testPlans } from './test-plans';
+
+const orgRef = () => uuid('org_id').notNull().references(() => orgs.id);
+const at = (name: string) => timestamp(name, { withTimezone: true });
+
+/**
+ * One student's physique result in one plan: raw value, score and level of every item (wide, so an
+ * import is one COPY and a dashboard aggregates columns), the standard score, bonus, total and level.
+ * Raw units: cm, kg, ml, seconds, counts. Item levels: excellent/good/pass/fail; BMI: normal/lowWeight/overweight/obese.
+ */
+export const physiqueResults = pgTable(
+  'physique_results',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: orgRef(),
+    planId: uuid('plan_id').notNull().references(() => testPlans.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id').notNull().references(() => students.id),
+    /** Class, grade and gender at test time (students move on; results stay where they were). */
+    classId: uuid('class_id').notNull().references(() => classes.id),
+    gradeNo: smallint('grade_no').notNull(),
+    gender: text('gender', { enum: ['male', 'female'] }).notNull(),
+    testedOn: date('tested_on'),
+    heightCm: doublePrecision('height_cm'),
+    weightKg: doublePrecision('weight_kg'),
+    bmi: doublePrecision('bmi'),
+    bmiScore: smallint('bmi_score'),
+    bmiLevel: text('bmi_level'),
+    vitalCapacity: doublePrecision('vital_capacity'),
+    vitalCapacityScore: smallint('vital_capacity_score'),
+    vitalCapacityLevel: text('vital_capacity_level'),
+    run50m: doublePrecision('run_50m'),
+    run50mScore: smallint('run_50m_score'),
+    run50mLevel: text('run_50m_level'),
+    sitAndReach: doublePrecision('sit_and_reach'),
+    sitAndReachScore: smallint('sit_and_reach_score'),
+    sitAndReachLevel: text('sit_and_reach_level'),
+    rope1min: doublePrecision('rope_1min'),
+    rope1minScore: smallint('rope_1min_score'),
+    rope1minLevel: text('rope_1min_level'),
+    rope1minBonus: smallint('rope_1min_bonus'),
+    sitUp1min: doublePrecision('sit_up_1min'),
+    sitUp1minScore: smallint('sit_up_1min_score'),
+    sitUp1minLevel: text('sit_up_1min_level'),
+    sitUp1minBonus: smallint('sit_up_1min_bonus'),
+    shuttle50x8: doublePrecision('shuttle_50x8'),
+    shuttle50x8Score: smallint('shuttle_50x8_score'),
+    shuttle50x8Level: text('shuttle_50x8_level'),
+    standingLongJump: doublePrecision('standing_long_jump'),
+    standingLongJumpScore: smallint('standing_long_jump_score'),
+    standingLongJumpLevel: text('standing_long_jump_level'),
+    pullUp: doublePrecision('pull_up'),
+    pullUpScore: smallint('pull_up_score'),
+    pullUpLevel: text('pull_up_level'),
+    pullUpBonus: smallint('pull_up_bonus'),
+    run1000m: doublePrecision('run_1000m'),
+    run1000mScore: smallint('run_1000m_score'),
+    run1000mLevel: text('run_1000m_level'),
+    run1000mBonus: smallint('run_1000m_bonus'),
+    run800m: doublePrecision('run_800m'),
+    run800mScore: smallint('run_800m_score'),
+    run800mLevel: text('run_800m_level'),
+    run800mBonus: smallint('run_800m_bonus'),
+    /** Null while an item of the grade is missing (never scored as 0). */
+    standardScore: doublePrecision('standard_score'),
+    bonus: doublePrecision('bonus'),
+    total: doublePrecision('total'),
+    level: text('level', { enum: ['excellent', 'good', 'pass', 'fail'] }),
+    complete: boolean('complete').notNull().default(false),
+    /** Invalid results are kept but excluded from every ranking, average and dashboard (spec §4). */
+    invalid: boolean('invalid').notNull().default(false),
+    invalidAt: at('invalid_at'),
+    invalidBy: uuid('invalid_by').references(() => users.id),
+    source: text('source', { enum: ['import', 'sync', 'manual'] }).notNull(),
+    updatedBy: uuid('updated_by').references(() => users.id),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('physique_results_plan_student_uq').on(t.planId, t.studentId),
+    index('physique_results_org_plan_class_idx').on(t.orgId, t.planId, t.classId),
+    index('physique_results_student_idx').on(t.studentId),
+    index('physique_results_org_grade_idx').on(t.orgId, t.gradeNo).where(sql`not ${t.invalid}`),
+  ],
+);
+
+/** Who changed what in a result and when: edits, invalid/restore, imports (issue 3 §4). */
+export const physiqueResultLogs = pgTable(
+  'physique_result_logs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    resultId: uuid('result_id').notNull().references(() => physiqueResults.id, { onDelete: 'cascade' }),
+    action: text('action', { enum: ['edit', 'invalid', 'restore', 'import', 'sync'] }).notNull(),
+    field: text('field'),
+    oldValue: text('old_value'),
+    newValue: text('new_value'),
+    byUser: uuid('by_user').references(() => users.id),
+    at: at('at').notNull().defaultNow(),
+  },
+  (t) => [index('physique_result_logs_result_idx').on(t.resultId, t.at)],
+);
+
+/** Single-item test records from devices, self tests and class tests (selfTest/testRecord). */
+export const testRecords = pgTable(
+  'test_records',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: orgRef(),
+    studentId: uuid('student_id').notNull().references(() => students.id),
+    classId: uuid('class_id').notNull().references(() => classes.id),
+    item: text('item').notNull(),
+    raw: doublePrecision('raw').notNull(),
+    source: text('source', { enum: ['device', 'self', 'class'] }).notNull(),
+    deviceSn: text('device_sn'),
+    testedAt: at('tested_at').notNull(),
+    invalid: boolean('invalid').notNull().default(false),
+    invalidAt: at('invalid_at'),
+    invalidBy: uuid('invalid_by').references(() => users.id),
+  },
+  (t) => [index('test_records_org_time_idx').on(t.orgId, t.testedAt), index('test_records_student_item_idx').on(t.studentId, t.item, t.testedAt)],
+);

@@ -1,0 +1,82 @@
+import { sql } from 'drizzle-orm';
+import { date, index, integer, numeric, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from './auth';
+import { orgs } from './orgs';
+import { classes, colleges, grades, schoolYears } from './school';
+
+const orgRef = () => uuid('org_id').notNull().references(() => orgs.id);
+const at = (name: string) => timestamp(name, { withTimezone: true });
+
+/** Physique test plans (issue 3 §2): dates decide the status; `endedAt` is an early end. */
+export const testPlans = pgTable(
+  'test_plans',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: orgRef(),
+    name: text('name').notNull(),
+    schoolYearId: uuid('school_year_id').notNull().references(() => schoolYears.id),
+    /** Semester code: 11 spring, 13 autumn (spec §9). */
+    semesterCode: smallint('semester_code').notNull(),
+    startDate: date('start_date').notNull(),
+    endDate: date('end_date').notNull(),
+    endedAt: at('ended_at'),
+    /** 'grade' | 'class' | 'college': what test_plan_scopes rows name. */
+    scopeType: text('scope_type', { enum: ['grade', 'class', 'college'] }).notNull(),
+    /** Version of the national standard the plan scores by (src/domain/physique STANDARDS). */
+    standardVersion: text('standard_version').notNull().default('2014'),
+    /** Test report fee in CNY (≥ 0.01), its precision (0–3 decimals) and rounding (spec §9). */
+    feeAmount: numeric('fee_amount', { precision: 12, scale: 3 }),
+    feePrecision: smallint('fee_precision').notNull().default(2),
+    feeRounding: text('fee_rounding', { enum: ['round', 'up', 'down'] }).notNull().default('round'),
+    createdBy: uuid('created_by').references(() => users.id),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('test_plans_org_idx').on(t.orgId, t.startDate)],
+);
+
+/** The plan's scope: grades, classes or (university) colleges. */
+export const testPlanScopes = pgTable(
+  'test_plan_scopes',
+  {
+    planId: uuid('plan_id').notNull().references(() => testPlans.id, { onDelete: 'cascade' }),
+    gradeId: uuid('grade_id').references(() => grades.id),
+    classId: uuid('class_id').references(() => classes.id),
+    collegeId: uuid('college_id').references(() => colleges.id),
+  },
+  (t) => [index('test_plan_scopes_plan_idx').on(t.planId)],
+);
+
+/** Items tested per grade number (1–16); defaults to the standard's items of each grade. */
+export const testPlanItems = pgTable(
+  'test_plan_items',
+  {
+    planId: uuid('plan_id').notNull().references(() => testPlans.id, { onDelete: 'cascade' }),
+    gradeNo: smallint('grade_no').notNull(),
+    item: text('item').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.planId, t.gradeNo, t.item] })],
+);
+
+/**
+ * Imports and syncs of a plan. At most one job per plan runs at a time (partial unique index), so
+ * import and sync exclude each other across requests and server instances; deleting a plan checks it.
+ */
+export const planJobs = pgTable(
+  'plan_jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: orgRef(),
+    planId: uuid('plan_id').notNull().references(() => testPlans.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['import', 'sync'] }).notNull(),
+    status: text('status', { enum: ['running', 'done', 'failed'] }).notNull().default('running'),
+    fileName: text('file_name'),
+    successCount: integer('success_count'),
+    failureCount: integer('failure_count'),
+    error: text('error'),
+    startedBy: uuid('started_by').references(() => users.id),
+    startedAt: at('started_at').notNull().defaultNow(),
+    finishedAt: at('finished_at'),
+  },
+  (t) => [uniqueIndex('plan_jobs_one_running_uq').on(t.planId).where(sql`${t.status} = 'running'`), index('plan_jobs_plan_idx').on(t.planId, t.startedAt)],
+);

@@ -1,0 +1,43 @@
+import { getCatalogEntry } from '@/domain/menus/catalog';
+import { viewPermission } from '../../lib/permissions';
+import type { Family } from '../physique/physique.sql';
+
+export interface DataCenterCodes {
+  school: string;
+  grade: string;
+  class: string;
+  classDetail: string;
+  student: string;
+  studentDetail: string;
+  /** Creating, listing and revoking wall-screen links. */
+  screenLink: string;
+}
+
+const pageCode = (key: string): string | undefined => {
+  const e = getCatalogEntry(key);
+  return e && (e.kind === 'page' || e.kind === 'route') ? e.permission : undefined;
+};
+const buttonCode = (key: string, action: string): string | undefined => getCatalogEntry(key)?.buttons.find((b) => b.action === action)?.permission;
+
+/**
+ * Permission codes of the data-centre endpoints of a family, looked up in the catalogue (never typed by hand).
+ * Families without data-centre screens (gx and admin today) fall back to their score-search view: whoever may look up
+ * scores may see their aggregates. Screen links need the school dashboard's `screen` button, or else the
+ * administrators' organisation-settings edit button (a public link to a school's figures is a school setting).
+ */
+export function dataCenterCodes(family: Family): DataCenterCodes {
+  const fallback = viewPermission(`${family}.test.scoreSearch`);
+  const view = (page: string) => pageCode(`${family}.dataCenter.${page}`) ?? fallback;
+  const detail = (page: string) => pageCode(`${family}.dataCenter.${page}.detail`) ?? view(page);
+  const screenLink = buttonCode(`${family}.dataCenter.school`, 'screen') ?? buttonCode(`${family}.org.currentOrg`, 'edit');
+  if (!screenLink) throw new Error(`No screen-link permission for family ${family}`);
+  return {
+    school: view('school'),
+    grade: view('grade'),
+    class: view('class'),
+    classDetail: detail('class'),
+    student: view('student'),
+    studentDetail: detail('student'),
+    screenLink,
+  };
+}

@@ -1,0 +1,64 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ok } from '@/domain/api';
+import { dataCenterFilterSchema, idParamsSchema, studentListQuerySchema } from '@/domain/data-center/filters';
+import { screenLinkCreateSchema } from '@/domain/data-center/wall';
+import { ERR } from '@/domain/errors';
+import { AppError } from '../../lib/app-error';
+import { requirePermission, requireScope } from '../../plugins/tenant';
+import type { Family } from '../physique/physique.sql';
+import { dataCenterCodes } from './data-center.permissions';
+import { classList, classView, dataCenterOptions, gradeView, schoolView, studentList, studentView } from './data-center.service';
+import { createScreenLink, listScreenLinks, revokeScreenLink } from './screen-link.service';
+
+export interface DataCenterRoutesOptions {
+  family: Family;
+}
+
+/**
+ * /api/busi/web/{k12|gx|admin}/dataCenter (issue 4, docs/api/data-center.md): one request per view, scoped to the
+ * tenant organisation (a bureau: its schools), guarded by the catalogue's codes.
+ */
+export const dataCenterRoutes: FastifyPluginAsyncZod<DataCenterRoutesOptions> = async (app, { family }) => {
+  const can = dataCenterCodes(family);
+  app.addHook('onRequest', app.authenticate);
+  const tenant = async (request: FastifyRequest) => (await requireScope(request)).tenantOrgId;
+  const userId = (request: FastifyRequest) => {
+    if (!request.session) throw new AppError(401, ERR.sessionExpired);
+    return request.session.userId;
+  };
+
+  app.get(
+    '/filters',
+    { preValidation: requirePermission(can.school, can.grade, can.class, can.student), schema: { querystring: dataCenterFilterSchema.pick({ orgId: true }) } },
+    async (request) => ok(await dataCenterOptions(app.db, family, await tenant(request), request.query)),
+  );
+  app.get('/school', { preValidation: requirePermission(can.school), schema: { querystring: dataCenterFilterSchema } }, async (request) =>
+    ok(await schoolView(app.db, family, await tenant(request), request.query)),
+  );
+  app.get('/grade', { preValidation: requirePermission(can.grade), schema: { querystring: dataCenterFilterSchema } }, async (request) =>
+    ok(await gradeView(app.db, family, await tenant(request), request.query)),
+  );
+  app.get('/class', { preValidation: requirePermission(can.class), schema: { querystring: dataCenterFilterSchema } }, async (request) =>
+    ok(await classList(app.db, family, await tenant(request), request.query)),
+  );
+  app.get(
+    '/class/:id',
+    { preValidation: requirePermission(can.classDetail), schema: { params: idParamsSchema, querystring: dataCenterFilterSchema } },
+    async (request) => ok(await classView(app.db, family, await tenant(request), request.params.id, request.query)),
+  );
+  app.get('/student', { preValidation: requirePermission(can.student), schema: { querystring: studentListQuerySchema } }, async (request) =>
+    ok(await studentList(app.db, family, await tenant(request), request.query)),
+  );
+  app.get('/student/:id', { preValidation: requirePermission(can.studentDetail), schema: { params: idParamsSchema } }, async (request) =>
+    ok(await studentView(app.db, family, await tenant(request), request.params.id)),
+  );
+
+  app.get('/screenLink', { preValidation: requirePermission(can.screenLink) }, async (request) => ok(await listScreenLinks(app.db, family, await tenant(request))));
+  app.post('/screenLink', { preValidation: requirePermission(can.screenLink), schema: { body: screenLinkCreateSchema } }, async (request) =>
+    ok(await createScreenLink(app.db, family, await tenant(request), userId(request), request.body)),
+  );
+  app.delete('/screenLink/:id', { preValidation: requirePermission(can.screenLink), schema: { params: idParamsSchema } }, async (request) =>
+    ok(await revokeScreenLink(app.db, family, await tenant(request), userId(request), request.params.id, app.now())),
+  );
+};

@@ -1,0 +1,190 @@
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { ORG_TYPE } from '@/domain/constants';
+import type { DataCenterFilter } from '@/domain/data-center/filters';
+import type { RosterGroup } from '@/domain/data-center/roster';
+import type { Period } from '@/domain/data-center/types';
+import { ERR } from '@/domain/errors';
+import type { Stage } from '@/domain/physique/standard';
+import type { DbOrTx } from '../../db/client';
+import { orgs } from '../../db/schema/orgs';
+import { classes, grades, schoolYears, students } from '../../db/schema/school';
+import { testPlans } from '../../db/schema/test-plans';
+import { countsInAggregates } from '../physique/physique.sql';
+import { AppError } from '../../lib/app-error';
+import { isUuid } from '../../lib/ids';
+import { inOrgTree } from '../test-plan/test-plan.service';
+import type { Family } from '../physique/physique.sql';
+import { idList, type PlanRef, type ResultFilters } from './data-center.sql';
+
+const notFound = () => new AppError(404, ERR.notFound);
+
+export interface OrgInfo {
+  id: string;
+  name: string;
+  type: number;
+}
+
+/** The organisations a view reads: one school, or a bureau's schools (admin family). */
+export interface DcScope {
+  family: Family;
+  /** The organisation the figures are for (the school, or the bureau / sub-bureau). */
+  org: OrgInfo;
+  orgIds: string[];
+  orgs: Map<string, OrgInfo>;
+  /** K12 schools and universities in scope. */
+  schools: number;
+  /** More than one school: units are schools, not classes. */
+  multiSchool: boolean;
+}
+
+const isSchool = (type: number) => type === ORG_TYPE.k12 || type === ORG_TYPE.university;
+
+/**
+ * The scope of a request (architecture rule 4): the tenant organisation for k12/gx; for the admin family its tree,
+ * or the subtree of `orgId` when that organisation is in the tree (else 404, never another organisation's data).
+ */
+export async function resolveScope(db: DbOrTx, family: Family, tenantOrgId: string, filterOrgId?: string): Promise<DcScope> {
+  if (family !== 'admin') {
+    const [org] = await db.select({ id: orgs.id, name: orgs.name, type: orgs.type, parentId: orgs.parentId }).from(orgs).where(eq(orgs.id, tenantOrgId));
+    if (!org) throw notFound();
+    return { family, org, orgIds: [org.id], orgs: new Map([[org.id, org]]), schools: 1, multiSchool: false };
+  }
+  const tree = await db.select({ id: orgs.id, name: orgs.name, type: orgs.type, parentId: orgs.parentId }).from(orgs).where(inOrgTree(orgs.id, tenantOrgId));
+  const rootId = filterOrgId ?? tenantOrgId;
+  const root = tree.find((o) => o.id === rootId);
+  if (!root) throw notFound();
+  const children = new Map<string, typeof tree>();
+  for (const o of tree) if (o.parentId) children.set(o.parentId, [...(children.get(o.parentId) ?? []), o]);
+  const inScope: typeof tree = [];
+  const walk = (o: (typeof tree)[number]) => {
+    inScope.push(o);
+    for (const c of children.get(o.id) ?? []) walk(c);
+  };
+  walk(root);
+  const schools = inScope.filter((o) => isSchool(o.type)).length;
+  return {
+    family,
+    org: { id: root.id, name: root.name, type: root.type },
+    orgIds: inScope.map((o) => o.id),
+    orgs: new Map(inScope.map((o) => [o.id, { id: o.id, name: o.name, type: o.type }])),
+    schools,
+    multiSchool: schools > 1,
+  };
+}
+
+export interface PlanInfo extends PlanRef {
+  name: string;
+  academicYear: string;
+  semesterCode: number;
+  hasResults: boolean;
+}
+
+/** Test plans of the scope with their school year and whether any valid result belongs to them. */
+export async function scopePlans(db: DbOrTx, orgIds: readonly string[]): Promise<PlanInfo[]> {
+  // The lateral probe walks the (plan_id, student_id) index and stops at the first valid row; a plain EXISTS lets the
+  // planner pick a sequential scan, which is slow because results lie clustered by school.
+  const rows = await db.execute<{
+    id: string;
+    org_id: string;
+    name: string;
+    school_year: number;
+    academic_year: string;
+    semester_code: number;
+    start_date: string;
+    has_results: boolean | string | null;
+  }>(sql`select tp.id, tp.org_id, tp.name, sy.start_year as school_year, sy.academic_year, tp.semester_code, tp.start_date::text as start_date, probe.one is not null as has_results
+from ${testPlans} tp join ${schoolYears} sy on sy.id = tp.school_year_id
+left join lateral (select 1 as one from physique_results where physique_results.plan_id = tp.id and ${countsInAggregates} order by physique_results.student_id limit 1) probe on true
+where tp.org_id in (${idList(orgIds)})`);
+  return rows.rows.map((r) => ({
+    id: r.id,
+    orgId: r.org_id,
+    name: r.name,
+    schoolYear: Number(r.school_year),
+    academicYear: r.academic_year,
+    semesterCode: Number(r.semester_code),
+    startDate: String(r.start_date).slice(0, 10),
+    hasResults: r.has_results === true || r.has_results === 't',
+  }));
+}
+
+export const academicYearOf = (year: number): string => `${year}-${year + 1}`;
+
+export interface ResolvedPeriod {
+  period: Period;
+  /** Plans of the period that have valid results. */
+  plans: PlanInfo[];
+  /** Plans of every school year for the trend (semester filter kept, year and plan dropped). */
+  trendPlans: PlanInfo[];
+}
+
+/** The period of the filters: a plan, or a school year (default: the latest with valid results) and semester. */
+export function resolvePeriod(all: readonly PlanInfo[], f: Pick<DataCenterFilter, 'planId' | 'schoolYear' | 'semesterCode'>): ResolvedPeriod {
+  const withResults = all.filter((p) => p.hasResults);
+  const trendPlans = withResults.filter((p) => f.semesterCode === undefined || p.semesterCode === f.semesterCode);
+  if (f.planId) {
+    const plan = all.find((p) => p.id === f.planId);
+    if (!plan) throw notFound();
+    return {
+      period: { schoolYear: plan.schoolYear, academicYear: plan.academicYear, semesterCode: plan.semesterCode, planId: plan.id, planName: plan.name },
+      plans: plan.hasResults ? [plan] : [],
+      trendPlans,
+    };
+  }
+  const year = f.schoolYear ?? (withResults.length ? Math.max(...withResults.map((p) => p.schoolYear)) : null);
+  const plans = year == null ? [] : withResults.filter((p) => p.schoolYear === year && (f.semesterCode === undefined || p.semesterCode === f.semesterCode));
+  return {
+    period: {
+      schoolYear: year,
+      academicYear: year == null ? null : (all.find((p) => p.schoolYear === year)?.academicYear ?? academicYearOf(year)),
+      semesterCode: f.semesterCode ?? null,
+      planId: null,
+      planName: null,
+    },
+    plans,
+    trendPlans,
+  };
+}
+
+/** The result filters of a view's filters (the period is handled by the plans). */
+export function resultFilters(f: DataCenterFilter): ResultFilters {
+  return { gradeNo: f.gradeNo, classId: f.classId, gender: f.gender, collegeId: f.collegeId, majorId: f.majorId };
+}
+
+/** Students of the scope (enabled, or of a graduated cohort) per cohort and gender (class / college / major / gender filters applied). */
+export async function rosterGroups(db: DbOrTx, orgIds: readonly string[], f: ResultFilters): Promise<RosterGroup[]> {
+  // Graduated cohorts count in the years they were here even when their students were disabled on leaving.
+  const conds = [inArray(students.orgId, [...orgIds]), or(eq(students.enabled, true), eq(grades.graduated, true))];
+  if (f.classId) conds.push(eq(students.classId, f.classId));
+  if (f.gender) conds.push(eq(students.gender, f.gender));
+  if (f.collegeId) conds.push(eq(classes.collegeId, f.collegeId));
+  if (f.majorId) conds.push(eq(classes.majorId, f.majorId));
+  const rows = await db
+    .select({ stage: grades.stage, enrolYear: grades.enrolYear, gender: students.gender, count: sql<number>`count(*)::int` })
+    .from(students)
+    .innerJoin(classes, eq(classes.id, students.classId))
+    .innerJoin(grades, eq(grades.id, classes.gradeId))
+    .where(and(...conds))
+    .groupBy(grades.stage, grades.enrolYear, students.gender);
+  return rows.map((r) => ({ stage: r.stage as Stage, enrolYear: r.enrolYear, gender: r.gender, count: Number(r.count) }));
+}
+
+/** A class of the scope with its grade, college and major, or 404. */
+export async function classInScope(db: DbOrTx, scope: DcScope, classId: string) {
+  if (!isUuid(classId)) throw notFound();
+  const rows = await db.execute<{
+    id: string;
+    name: string;
+    org_id: string;
+    grade_no: number;
+    stage: Stage;
+    enrol_year: number;
+    college_name: string | null;
+    major_name: string | null;
+  }>(sql`select c.id, c.name, c.org_id, g.grade_no, g.stage, g.enrol_year, co.name as college_name, m.name as major_name
+    from classes c join grades g on g.id = c.grade_id left join colleges co on co.id = c.college_id left join majors m on m.id = c.major_id
+    where c.id = ${classId}::uuid and c.org_id in (${idList(scope.orgIds)})`);
+  const row = rows.rows[0];
+  if (!row) throw notFound();
+  return row;
+}

@@ -1,0 +1,643 @@
+import { sql, type SQL } from 'drizzle-orm';
+import pg from 'pg';
+import { ORG_TYPE } from '@/domain/constants';
+import { FALLING_TREND_MIN_DROP, SCORE_BUCKET_WIDTH, type DataCenterFilter, type StudentListQuery } from '@/domain/data-center/filters';
+import { gradeInYear, rosterSize, type RosterGroup } from '@/domain/data-center/roster';
+import type {
+  ClassListView,
+  ClassStudentRow,
+  ClassView,
+  DataCenterOptions,
+  Distribution,
+  FiveNumbers,
+  GenderBreakdown,
+  GradeBreakdown,
+  GradeView,
+  HistogramBucket,
+  ItemStats,
+  Period,
+  RankRow,
+  SchoolView,
+  StudentHistoryRow,
+  StudentListPage,
+  StudentView,
+  TrendPoint,
+  UnitRow,
+  ViewScope,
+  WatchReason,
+  WeakItem,
+} from '@/domain/data-center/types';
+import { ERR } from '@/domain/errors';
+import type { ScoreLevel } from '@/domain/physique/level';
+import type { Gender, ItemKey } from '@/domain/physique/standard';
+import type { ItemResult } from '@/domain/physique-results/types';
+import type { ItemLevel } from '@/domain/physique-results/wide-row';
+import type { DbOrTx } from '../../db/client';
+import { AppError } from '../../lib/app-error';
+import { isUuid } from '../../lib/ids';
+import { containsPattern } from '../../lib/query';
+import { countsInAggregates, type Family } from '../physique/physique.sql';
+import {
+  academicYearOf,
+  classInScope,
+  resolvePeriod,
+  resolveScope,
+  resultFilters,
+  rosterGroups,
+  scopePlans,
+  type DcScope,
+  type PlanInfo,
+} from './data-center.scope';
+import {
+  aggregateColumns,
+  assignRanks,
+  emptyIndicators,
+  idList,
+  indicatorsOf,
+  ITEM_SQL,
+  itemStatsOf,
+  periodResults,
+  rankFields,
+  round1,
+  type AggRow,
+  type ResultFilters,
+} from './data-center.sql';
+
+/**
+ * The data-centre views (issue 4 §1): each answers one screen with a handful of set-based statements over the wide
+ * physique_results rows (PERFORMANCE.md: per-student rows, no per-item rows), run concurrently where the driver can.
+ */
+
+const notFound = () => new AppError(404, ERR.notFound);
+
+type Dim = 'grade_no' | 'gender' | 'class_id' | 'org_id';
+
+async function rows<T = AggRow>(db: DbOrTx, query: SQL): Promise<T[]> {
+  return (await db.execute<T & Record<string, unknown>>(query)).rows;
+}
+
+/**
+ * A bureau-wide aggregate on PostgreSQL: in its own transaction without JIT (compiling these wide aggregates costs
+ * more than it saves: ≈ 150 ms of a 500 ms statement at 200k students) and with room to sort grouping sets in memory.
+ * PGlite has no JIT and runs one statement at a time, so there it is a plain statement.
+ */
+async function heavyRows(db: DbOrTx, query: SQL): Promise<AggRow[]> {
+  if (!(Reflect.get(db, '$client') instanceof pg.Pool)) return rows(db, query);
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select set_config('jit', 'off', true), set_config('work_mem', '32MB', true)`);
+    return rows(tx, query);
+  });
+}
+
+/** Aggregates of `src` over the whole population (optional) and each dimension on its own, in one scan. */
+function groupedQuery(src: SQL, dims: readonly Dim[], withTotal: boolean): SQL {
+  const sets = [...(withTotal ? ['()'] : []), ...dims.map((d) => `(r.${d})`)].join(', ');
+  const select = [...dims.map((d) => `grouping(r.${d})::int as "g_${d}"`), ...dims.map((d) => `r.${d}`), 'min(r.grade_no)::int as unit_grade'].join(', ');
+  const classJoin = dims.includes('class_id');
+  return sql`with r as (${src}),
+a as (select ${sql.raw(select)}, ${aggregateColumns()} from r group by grouping sets (${sql.raw(sets)}))
+select a.*${sql.raw(classJoin ? ', c.name as class_name, c.org_id as class_org_id' : '')} from a${sql.raw(classJoin ? ' left join classes c on c.id = a.class_id' : '')}`;
+}
+
+interface Grouped {
+  all: AggRow | null;
+  by: Record<Dim, AggRow[]>;
+}
+
+function splitGroups(list: readonly AggRow[], dims: readonly Dim[]): Grouped {
+  const out: Grouped = { all: null, by: { grade_no: [], gender: [], class_id: [], org_id: [] } };
+  for (const row of list) {
+    const dim = dims.find((d) => Number(row[`g_${d}`]) === 0);
+    if (dim) out.by[dim].push(row);
+    else out.all = row;
+  }
+  return out;
+}
+
+/** The same indicators per school year (same filters, every year), oldest first. */
+function trendQuery(orgIds: readonly string[], plans: readonly PlanInfo[], filters: ResultFilters): SQL {
+  return sql`with r as (${periodResults({ orgIds, plans, filters, perYear: true })})
+select r.school_year::int as school_year, ${aggregateColumns()} from r group by r.school_year order by r.school_year`;
+}
+
+function trendOf(list: readonly AggRow[], plans: readonly PlanInfo[], roster: readonly RosterGroup[], f: ResultFilters): TrendPoint[] {
+  return list.map((row) => {
+    const year = Number(row.school_year);
+    return {
+      schoolYear: year,
+      academicYear: plans.find((p) => p.schoolYear === year)?.academicYear ?? academicYearOf(year),
+      indicators: indicatorsOf(row, rosterSize(roster, year, { gradeNo: f.gradeNo, gender: f.gender })),
+      items: itemStatsOf(row),
+    };
+  });
+}
+
+/** Items by mean score, weakest first (BMI is reported by its bands instead). */
+function weakestOf(items: ItemStats): WeakItem[] {
+  const out: WeakItem[] = [];
+  for (const [item, s] of Object.entries(items) as [ItemKey, NonNullable<ItemStats[ItemKey]>][]) {
+    if (item === 'bmi' || s.meanScore == null) continue;
+    out.push({ item, n: s.n, meanScore: s.meanScore, failRate: s.failRate });
+  }
+  return out.sort((a, b) => a.meanScore - b.meanScore || (b.failRate ?? 0) - (a.failRate ?? 0));
+}
+
+function viewScope(scope: DcScope): ViewScope {
+  return { orgId: scope.org.id, orgName: scope.org.name, schools: scope.schools };
+}
+
+function appliedFilters(f: DataCenterFilter, scope: DcScope, period: Period): DataCenterFilter {
+  return { ...f, orgId: scope.family === 'admin' ? f.orgId : undefined, schoolYear: period.schoolYear ?? undefined, semesterCode: f.planId ? undefined : f.semesterCode };
+}
+
+function unitRowOf(row: AggRow, dim: 'class_id' | 'org_id', scope: DcScope): RankRow {
+  const isClass = dim === 'class_id';
+  const id = String(row[dim]);
+  const orgId = isClass ? String(row.class_org_id) : id;
+  const orgName = scope.orgs.get(orgId)?.name ?? '';
+  return {
+    id,
+    name: isClass ? String(row.class_name ?? '') : orgName,
+    orgId,
+    orgName,
+    gradeNo: isClass && row.unit_grade != null ? Number(row.unit_grade) : null,
+    ...rankFields(row),
+    rank: null,
+  };
+}
+
+function withDetail(row: AggRow, base: RankRow): UnitRow {
+  const i = indicatorsOf(row, null);
+  return { ...base, levels: i.levels, items: itemStatsOf(row) };
+}
+
+interface ViewContext {
+  scope: DcScope;
+  all: PlanInfo[];
+  period: Period;
+  plans: PlanInfo[];
+  trendPlans: PlanInfo[];
+}
+
+async function context(db: DbOrTx, family: Family, tenantOrgId: string, f: DataCenterFilter): Promise<ViewContext> {
+  const scope = await resolveScope(db, family, tenantOrgId, family === 'admin' ? f.orgId : undefined);
+  const all = await scopePlans(db, scope.orgIds);
+  return { scope, all, ...resolvePeriod(all, f) };
+}
+
+const asOf = () => new Date().toISOString();
+
+/** GET …/dataCenter/school: headline figures, by grade, by gender, trend, weakest items and the class (school) ranking. */
+export async function schoolView(db: DbOrTx, family: Family, tenantOrgId: string, f: DataCenterFilter): Promise<SchoolView> {
+  const { scope, period, plans, trendPlans } = await context(db, family, tenantOrgId, f);
+  const rf = resultFilters(f);
+  const unitDim: 'class_id' | 'org_id' = scope.multiSchool ? 'org_id' : 'class_id';
+  const dims: Dim[] = ['grade_no', 'gender', unitDim];
+  const big = (q: SQL) => (scope.multiSchool ? heavyRows(db, q) : rows(db, q));
+  // The period's own year of the trend is the overview itself (same plans, same filters) unless one plan is chosen.
+  const otherYears = period.planId ? trendPlans : trendPlans.filter((p) => p.schoolYear !== period.schoolYear);
+  const [grouped, trendRows, roster] = await Promise.all([
+    plans.length ? big(groupedQuery(periodResults({ orgIds: scope.orgIds, plans, filters: rf }), dims, true)) : Promise.resolve([]),
+    otherYears.length ? big(trendQuery(scope.orgIds, otherYears, rf)) : Promise.resolve([]),
+    rosterGroups(db, scope.orgIds, rf),
+  ]);
+  const g = splitGroups(grouped, dims);
+  const year = period.schoolYear;
+  if (!period.planId && year != null && g.all) {
+    trendRows.push({ ...g.all, school_year: year });
+    trendRows.sort((a, b) => Number(a.school_year) - Number(b.school_year));
+  }
+  const rosterOf = (opts: { gradeNo?: number; gender?: Gender }) =>
+    year == null ? null : rosterSize(roster, year, { gradeNo: opts.gradeNo ?? rf.gradeNo, gender: opts.gender ?? rf.gender });
+  const items = g.all ? itemStatsOf(g.all) : {};
+  const byGrade: GradeBreakdown[] = g.by.grade_no
+    .map((row) => ({ gradeNo: Number(row.grade_no), indicators: indicatorsOf(row, rosterOf({ gradeNo: Number(row.grade_no) })), items: itemStatsOf(row) }))
+    .sort((a, b) => a.gradeNo - b.gradeNo);
+  const byGender: GenderBreakdown[] = g.by.gender
+    .map((row) => ({ gender: row.gender as Gender, indicators: indicatorsOf(row, rosterOf({ gender: row.gender as Gender })), items: itemStatsOf(row) }))
+    .sort((a, b) => (a.gender === b.gender ? 0 : a.gender === 'male' ? -1 : 1));
+  return {
+    scope: viewScope(scope),
+    period,
+    filters: appliedFilters(f, scope, period),
+    asOf: asOf(),
+    overview: g.all ? indicatorsOf(g.all, rosterOf({})) : emptyIndicators(rosterOf({})),
+    items,
+    byGrade,
+    byGender,
+    trend: trendOf(trendRows, trendPlans, roster, rf),
+    weakestItems: weakestOf(items),
+    ranking: { unit: unitDim === 'org_id' ? 'school' : 'class', rows: assignRanks(g.by[unitDim].map((row) => unitRowOf(row, unitDim, scope))) },
+  };
+}
+
+const BOX = [0, 0.25, 0.5, 0.75, 1];
+
+/** Five numbers and histogram of every item's scores (and of totals) in the population `src`. */
+function distributionQuery(src: SQL): SQL {
+  const values = [
+    ...ITEM_SQL.map((c) => `('${c.item}', r.${c.score}::float8, r.${c.raw}::float8)`),
+    `('total', r.total::float8, null::float8)`,
+  ].join(', ');
+  const buckets = Array.from({ length: 12 }, (_, i) => `(count(*) filter (where k.bucket = ${i}))::int as "h${i}"`).join(', ');
+  const box = `array[${BOX.join(', ')}]::float8[]`;
+  return sql`with r as (${src}),
+k as (select v.item, v.score, v.raw, least(floor(v.score / ${sql.raw(String(SCORE_BUCKET_WIDTH))})::int, case when v.item = 'total' then 11 else 9 end) as bucket
+  from r cross join lateral (values ${sql.raw(values)}) as v(item, score, raw) where v.score is not null)
+select k.item, count(*)::int as n,
+  percentile_cont(${sql.raw(box)}) within group (order by k.score) as score5,
+  percentile_cont(${sql.raw(box)}) within group (order by k.raw) as raw5,
+  ${sql.raw(buckets)}
+from k group by k.item`;
+}
+
+function fiveOf(v: unknown): FiveNumbers | null {
+  const a = parseFloatArray(v);
+  if (!a || a.length !== 5 || a.some((x) => x == null)) return null;
+  const r = (x: number) => Math.round(x * 100) / 100;
+  return { min: r(a[0]!), q1: r(a[1]!), median: r(a[2]!), q3: r(a[3]!), max: r(a[4]!) };
+}
+
+/** float8[] as either driver returns it (an array, or PostgreSQL's text form `{1,2,NULL}`). */
+function parseFloatArray(v: unknown): (number | null)[] | null {
+  if (v == null) return null;
+  if (Array.isArray(v)) return v.map((x) => (x == null ? null : Number(x)));
+  if (typeof v === 'string') {
+    return v
+      .replace(/^\{|\}$/g, '')
+      .split(',')
+      .filter((s) => s !== '')
+      .map((s) => (s === 'NULL' ? null : Number(s)));
+  }
+  return null;
+}
+
+function distributionsOf(list: readonly AggRow[]): Distribution[] {
+  const order = [...ITEM_SQL.map((c) => c.item as ItemKey | 'total'), 'total' as const];
+  return list
+    .map((row) => {
+      const item = row.item as ItemKey | 'total';
+      const n = Number(row.n);
+      const count = item === 'total' ? 12 : 10;
+      const histogram: HistogramBucket[] = Array.from({ length: count }, (_, i) => ({
+        from: i * SCORE_BUCKET_WIDTH,
+        to: i === count - 1 ? (item === 'total' ? 120 : 100) : (i + 1) * SCORE_BUCKET_WIDTH,
+        count: Number(row[`h${i}`] ?? 0),
+      }));
+      return { item, n, score: fiveOf(row.score5), raw: item === 'total' ? null : fiveOf(row.raw5), histogram };
+    })
+    .sort((a, b) => order.indexOf(a.item) - order.indexOf(b.item));
+}
+
+/** GET …/dataCenter/grade: one grade (default: the lowest with results), classes side by side, distributions. */
+export async function gradeView(db: DbOrTx, family: Family, tenantOrgId: string, f: DataCenterFilter): Promise<GradeView> {
+  const ctx = await context(db, family, tenantOrgId, f);
+  const { scope, period, plans, trendPlans } = ctx;
+  let gradeNo: number | undefined = f.gradeNo;
+  if (gradeNo === undefined && plans.length) {
+    const [first] = await rows<{ g: number | null }>(db, sql`with r as (${periodResults({ orgIds: scope.orgIds, plans, filters: resultFilters(f) })}) select min(r.grade_no)::int as g from r`);
+    gradeNo = first?.g ?? undefined;
+  }
+  const rf: ResultFilters = { ...resultFilters(f), gradeNo };
+  const unitDim: 'class_id' | 'org_id' = scope.multiSchool ? 'org_id' : 'class_id';
+  const dims: Dim[] = ['gender', unitDim];
+  const big = (q: SQL) => (scope.multiSchool ? heavyRows(db, q) : rows(db, q));
+  const has = plans.length > 0 && gradeNo !== undefined;
+  const src = has ? periodResults({ orgIds: scope.orgIds, plans, filters: rf }) : null;
+  const otherYears = period.planId ? trendPlans : trendPlans.filter((p) => p.schoolYear !== period.schoolYear);
+  const [grouped, dist, trendRows, roster] = await Promise.all([
+    src ? big(groupedQuery(src, dims, true)) : Promise.resolve([]),
+    src ? big(distributionQuery(src)) : Promise.resolve([]),
+    otherYears.length && gradeNo !== undefined ? big(trendQuery(scope.orgIds, otherYears, rf)) : Promise.resolve([]),
+    rosterGroups(db, scope.orgIds, rf),
+  ]);
+  const g = splitGroups(grouped, dims);
+  const year = period.schoolYear;
+  if (!period.planId && year != null && g.all) {
+    trendRows.push({ ...g.all, school_year: year });
+    trendRows.sort((a, b) => Number(a.school_year) - Number(b.school_year));
+  }
+  const rosterOf = (gender?: Gender) => (year == null || gradeNo === undefined ? null : rosterSize(roster, year, { gradeNo, gender: gender ?? rf.gender }));
+  const items = g.all ? itemStatsOf(g.all) : {};
+  const units = g.by[unitDim].map((row) => withDetail(row, unitRowOf(row, unitDim, scope)));
+  return {
+    scope: viewScope(scope),
+    period,
+    filters: { ...appliedFilters(f, scope, period), gradeNo },
+    asOf: asOf(),
+    gradeNo: gradeNo ?? null,
+    overview: g.all ? indicatorsOf(g.all, rosterOf()) : emptyIndicators(rosterOf()),
+    items,
+    byGender: g.by.gender
+      .map((row) => ({ gender: row.gender as Gender, indicators: indicatorsOf(row, rosterOf(row.gender as Gender)), items: itemStatsOf(row) }))
+      .sort((a, b) => (a.gender === b.gender ? 0 : a.gender === 'male' ? -1 : 1)),
+    trend: trendOf(trendRows, trendPlans, roster, rf),
+    weakestItems: weakestOf(items),
+    units: { unit: unitDim === 'org_id' ? 'school' : 'class', rows: assignRanks(units) },
+    distributions: distributionsOf(dist),
+  };
+}
+
+/** GET …/dataCenter/class: the classes (or, bureau-wide, the schools) of the filters with their figures. */
+export async function classList(db: DbOrTx, family: Family, tenantOrgId: string, f: DataCenterFilter): Promise<ClassListView> {
+  const { scope, period, plans } = await context(db, family, tenantOrgId, f);
+  const unitDim: 'class_id' | 'org_id' = scope.multiSchool ? 'org_id' : 'class_id';
+  const big = (q: SQL) => (scope.multiSchool ? heavyRows(db, q) : rows(db, q));
+  const grouped = plans.length ? await big(groupedQuery(periodResults({ orgIds: scope.orgIds, plans, filters: resultFilters(f) }), [unitDim], false)) : [];
+  return {
+    scope: viewScope(scope),
+    period,
+    filters: appliedFilters(f, scope, period),
+    asOf: asOf(),
+    rows: assignRanks(grouped.map((row) => withDetail(row, unitRowOf(row, unitDim, scope)))),
+  };
+}
+
+const num = (v: unknown): number | null => (v == null ? null : Number(v));
+const str = (v: unknown): string | null => (v == null ? null : String(v));
+const day = (v: unknown): string | null => (v == null ? null : v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10));
+
+/** Items of a raw physique_results row (snake_case columns) that have any value. */
+function itemsOfRaw(row: AggRow): Partial<Record<ItemKey, ItemResult>> {
+  const out: Partial<Record<ItemKey, ItemResult>> = {};
+  for (const c of ITEM_SQL) {
+    const raw = num(row[c.raw]);
+    const score = num(row[c.score]);
+    if (raw == null && score == null) continue;
+    out[c.item] = { raw, score, level: (str(row[c.level]) as ItemLevel | null) ?? null, bonus: c.bonus ? num(row[c.bonus]) : null };
+  }
+  return out;
+}
+
+/** GET …/dataCenter/class/:id: every student with every item, the class against its grade, students to watch. */
+export async function classView(db: DbOrTx, family: Family, tenantOrgId: string, classId: string, f: DataCenterFilter): Promise<ClassView> {
+  const scope = await resolveScope(db, family, tenantOrgId);
+  const cls = await classInScope(db, scope, classId);
+  const orgIds = [cls.org_id];
+  const all = await scopePlans(db, orgIds);
+  const { period, plans } = resolvePeriod(all, f);
+  const testGradeNo = period.schoolYear == null ? null : gradeInYear(cls.stage, cls.enrol_year, period.schoolYear);
+  const inClass = sql`physique_results.student_id in (select id from students where class_id = ${classId}::uuid)`;
+  const studentsQuery = plans.length
+    ? sql`with r as (${periodResults({ orgIds, plans, extra: [inClass] })})
+select s.id as s_id, s.name as s_name, s.reg_no as s_reg_no, s.student_no as s_student_no, s.gender as s_gender, r.*, prev.total as previous_total
+from students s
+left join r on r.student_id = s.id
+left join lateral (
+  select physique_results.total from physique_results join test_plans t2 on t2.id = physique_results.plan_id
+  where physique_results.student_id = s.id and ${countsInAggregates} and physique_results.total is not null and t2.start_date < r.plan_start
+  order by t2.start_date desc, t2.id desc limit 1) prev on true
+where s.class_id = ${classId}::uuid and s.enabled
+order by s.student_no nulls last, s.reg_no, s.id`
+    : sql`select s.id as s_id, s.name as s_name, s.reg_no as s_reg_no, s.student_no as s_student_no, s.gender as s_gender, null::float8 as previous_total
+from students s where s.class_id = ${classId}::uuid and s.enabled order by s.student_no nulls last, s.reg_no, s.id`;
+  const gradeSrc =
+    plans.length && testGradeNo != null
+      ? periodResults({ orgIds, plans, extra: [sql`(physique_results.grade_no = ${testGradeNo} or physique_results.class_id = ${classId}::uuid)`] })
+      : plans.length
+        ? periodResults({ orgIds, plans, filters: { classId } })
+        : null;
+  const aggQuery = gradeSrc
+    ? sql`with r0 as (${gradeSrc}), r as (select r0.*, (r0.class_id = ${classId}::uuid) as is_class, (r0.grade_no = ${testGradeNo ?? -1}) as is_grade from r0)
+select grouping(r.is_class)::int as g_class, grouping(r.is_grade)::int as g_grade, r.is_class, r.is_grade, ${aggregateColumns()}
+from r group by grouping sets ((r.is_class), (r.is_grade))`
+    : null;
+  const [studentRows, aggRows, roster] = await Promise.all([
+    rows(db, studentsQuery),
+    aggQuery ? rows(db, aggQuery) : Promise.resolve([]),
+    rosterGroups(db, orgIds, {}),
+  ]);
+  const isTrue = (v: unknown) => v === true || v === 't';
+  const classAgg = aggRows.find((r) => Number(r.g_class) === 0 && isTrue(r.is_class)) ?? null;
+  const gradeAgg = aggRows.find((r) => Number(r.g_grade) === 0 && isTrue(r.is_grade)) ?? null;
+
+  const students: ClassStudentRow[] = studentRows.map((row) => {
+    const tested = row.id != null;
+    const total = num(row.total);
+    const previousTotal = num(row.previous_total);
+    const change = total != null && previousTotal != null ? round1(total - previousTotal) : null;
+    const items = tested ? itemsOfRaw(row) : {};
+    const watch: WatchReason[] = [];
+    if (row.level === 'fail') watch.push('failing');
+    if (items.bmi?.level === 'obese') watch.push('obese');
+    if (change != null && change <= -FALLING_TREND_MIN_DROP) watch.push('falling');
+    return {
+      studentId: String(row.s_id),
+      name: String(row.s_name),
+      regNo: String(row.s_reg_no),
+      studentNo: str(row.s_student_no),
+      gender: row.s_gender as Gender,
+      resultId: str(row.id),
+      planId: str(row.plan_id),
+      testedOn: day(row.tested_on),
+      gradeNo: num(row.grade_no),
+      heightCm: num(row.height_cm),
+      weightKg: num(row.weight_kg),
+      items,
+      standardScore: num(row.standard_score),
+      bonus: num(row.bonus),
+      total,
+      level: (str(row.level) as ScoreLevel | null) ?? null,
+      complete: isTrue(row.complete),
+      previousTotal,
+      change,
+      watch,
+    };
+  });
+  const watch = students
+    .filter((s) => s.watch.length > 0)
+    .sort((a, b) => (a.total ?? Infinity) - (b.total ?? Infinity))
+    .map((s) => ({ studentId: s.studentId, name: s.name, reasons: s.watch, total: s.total, previousTotal: s.previousTotal }));
+  const gradeRoster = period.schoolYear == null || testGradeNo == null ? null : rosterSize(roster, period.schoolYear, { gradeNo: testGradeNo });
+  return {
+    scope: viewScope(scope),
+    period,
+    filters: { ...appliedFilters({ schoolYear: f.schoolYear, semesterCode: f.semesterCode, planId: f.planId }, scope, period), classId },
+    asOf: asOf(),
+    class: {
+      id: cls.id,
+      name: cls.name,
+      orgId: cls.org_id,
+      orgName: scope.orgs.get(cls.org_id)?.name ?? '',
+      gradeNo: Number(cls.grade_no),
+      testGradeNo,
+      collegeName: cls.college_name,
+      majorName: cls.major_name,
+    },
+    overview: classAgg ? indicatorsOf(classAgg, students.length) : emptyIndicators(students.length),
+    items: classAgg ? itemStatsOf(classAgg) : {},
+    gradeOverview: gradeAgg ? indicatorsOf(gradeAgg, gradeRoster) : emptyIndicators(gradeRoster),
+    gradeItems: gradeAgg ? itemStatsOf(gradeAgg) : {},
+    students,
+    watch,
+  };
+}
+
+/** GET …/dataCenter/student: students of the scope (current class and grade) with their latest valid result of the period. */
+export async function studentList(db: DbOrTx, family: Family, tenantOrgId: string, q: StudentListQuery): Promise<StudentListPage> {
+  const { scope, period, plans } = await context(db, family, tenantOrgId, q);
+  const conds: SQL[] = [sql`s.org_id in (${idList(scope.orgIds)})`, sql`s.enabled`, sql`not g.graduated`];
+  if (q.classId) conds.push(sql`s.class_id = ${q.classId}::uuid`);
+  if (q.gender) conds.push(sql`s.gender = ${q.gender}`);
+  if (q.gradeNo !== undefined) conds.push(sql`g.grade_no = ${q.gradeNo}`);
+  if (q.collegeId) conds.push(sql`c.college_id = ${q.collegeId}::uuid`);
+  if (q.majorId) conds.push(sql`c.major_id = ${q.majorId}::uuid`);
+  if (q.keyword) conds.push(sql`(s.name ilike ${containsPattern(q.keyword)} or s.reg_no ilike ${containsPattern(q.keyword)} or s.student_no ilike ${containsPattern(q.keyword)})`);
+  const where = sql.join(conds, sql` and `);
+  const from = sql`from students s join classes c on c.id = s.class_id join grades g on g.id = c.grade_id where ${where}`;
+  const [page, [{ n }]] = await Promise.all([
+    rows(
+      db,
+      sql`select s.id, s.name, s.reg_no, s.student_no, s.gender, s.org_id, s.class_id, c.name as class_name, g.grade_no ${from}
+order by g.grade_no, c.code, s.student_no nulls last, s.reg_no, s.id limit ${q.size} offset ${(q.current - 1) * q.size}`,
+    ),
+    rows<{ n: number }>(db, sql`select count(*)::int as n ${from}`),
+  ]);
+  const ids = page.map((r) => String(r.id));
+  const results =
+    ids.length && plans.length
+      ? await rows(db, periodResults({ orgIds: scope.orgIds, plans, extra: [sql`physique_results.student_id in (${idList(ids)})`] }))
+      : [];
+  const byStudent = new Map(results.map((r) => [String(r.student_id), r]));
+  return {
+    records: page.map((s) => {
+      const r = byStudent.get(String(s.id));
+      return {
+        studentId: String(s.id),
+        name: String(s.name),
+        regNo: String(s.reg_no),
+        studentNo: str(s.student_no),
+        gender: s.gender as Gender,
+        orgId: String(s.org_id),
+        orgName: scope.orgs.get(String(s.org_id))?.name ?? '',
+        classId: String(s.class_id),
+        className: String(s.class_name),
+        gradeNo: Number(s.grade_no),
+        resultId: r ? String(r.id) : null,
+        total: r ? num(r.total) : null,
+        level: r ? ((str(r.level) as ScoreLevel | null) ?? null) : null,
+        complete: r ? r.complete === true || r.complete === 't' : false,
+        testedOn: r ? day(r.tested_on) : null,
+      };
+    }),
+    total: Number(n),
+    current: q.current,
+    size: q.size,
+    period,
+  };
+}
+
+/** GET …/dataCenter/student/:id: the student's valid results across years and plans, and their class's average. */
+export async function studentView(db: DbOrTx, family: Family, tenantOrgId: string, studentId: string): Promise<StudentView> {
+  if (!isUuid(studentId)) throw notFound();
+  const scope = await resolveScope(db, family, tenantOrgId);
+  const inScope = sql`in (${idList(scope.orgIds)})`;
+  const [student] = await rows(
+    db,
+    sql`select s.id, s.name, s.reg_no, s.student_no, s.gender, s.org_id, s.class_id, c.name as class_name, g.grade_no
+from students s join classes c on c.id = s.class_id join grades g on g.id = c.grade_id where s.id = ${studentId}::uuid and s.org_id ${inScope}`,
+  );
+  if (!student) throw notFound();
+  const history = await rows(
+    db,
+    sql`select physique_results.*, physique_results.tested_on::text as tested_on_text, tp.name as plan_name, sy.start_year, sy.academic_year, tp.semester_code, tp.start_date::text as plan_start, c.name as class_name
+from physique_results join test_plans tp on tp.id = physique_results.plan_id join school_years sy on sy.id = tp.school_year_id join classes c on c.id = physique_results.class_id
+where physique_results.student_id = ${studentId}::uuid and physique_results.org_id ${inScope} and ${countsInAggregates}
+order by tp.start_date, tp.id`,
+  );
+  const list: StudentHistoryRow[] = history.map((r) => ({
+    resultId: String(r.id),
+    planId: String(r.plan_id),
+    planName: String(r.plan_name),
+    schoolYear: Number(r.start_year),
+    academicYear: String(r.academic_year),
+    semesterCode: Number(r.semester_code),
+    planStartDate: day(r.plan_start) ?? '',
+    testedOn: day(r.tested_on_text),
+    gradeNo: Number(r.grade_no),
+    classId: String(r.class_id),
+    className: String(r.class_name),
+    heightCm: num(r.height_cm),
+    weightKg: num(r.weight_kg),
+    items: itemsOfRaw(r),
+    standardScore: num(r.standard_score),
+    bonus: num(r.bonus),
+    total: num(r.total),
+    level: (str(r.level) as ScoreLevel | null) ?? null,
+    complete: r.complete === true || r.complete === 't',
+  }));
+  const latest = list.at(-1);
+  let classAverage: StudentView['classAverage'] = null;
+  if (latest) {
+    const [agg] = await rows(
+      db,
+      sql`select ${aggregateColumns('physique_results')} from physique_results
+where physique_results.plan_id = ${latest.planId}::uuid and physique_results.class_id = ${latest.classId}::uuid and ${countsInAggregates}`,
+    );
+    const stats = agg ? itemStatsOf(agg) : {};
+    const items: Partial<Record<ItemKey, number>> = {};
+    for (const [k, s] of Object.entries(stats) as [ItemKey, NonNullable<ItemStats[ItemKey]>][]) if (s.meanScore != null) items[k] = s.meanScore;
+    classAverage = { planId: latest.planId, classId: latest.classId, meanTotal: agg ? indicatorsOf(agg, null).meanTotal : null, items };
+  }
+  return {
+    student: {
+      id: String(student.id),
+      name: String(student.name),
+      regNo: String(student.reg_no),
+      studentNo: str(student.student_no),
+      gender: student.gender as Gender,
+      orgId: String(student.org_id),
+      orgName: scope.orgs.get(String(student.org_id))?.name ?? '',
+      classId: String(student.class_id),
+      className: String(student.class_name),
+      gradeNo: Number(student.grade_no),
+    },
+    history: list,
+    classAverage,
+    asOf: asOf(),
+  };
+}
+
+/** GET …/dataCenter/filters: school years and plans with results, grades, classes, schools, colleges and majors. */
+export async function dataCenterOptions(db: DbOrTx, family: Family, tenantOrgId: string, f: Pick<DataCenterFilter, 'orgId'>): Promise<DataCenterOptions> {
+  const scope = await resolveScope(db, family, tenantOrgId, family === 'admin' ? f.orgId : undefined);
+  const inScope = sql`in (${idList(scope.orgIds)})`;
+  const single = !scope.multiSchool;
+  const [plans, gradeRows, classRows, collegeRows, majorRows] = await Promise.all([
+    scopePlans(db, scope.orgIds),
+    rows<{ grade_no: number }>(db, sql`select distinct grade_no from physique_results where org_id ${inScope} and ${countsInAggregates} order by grade_no`),
+    single
+      ? rows(
+          db,
+          sql`select c.id, c.name, c.org_id, g.grade_no, c.college_id, c.major_id from classes c join grades g on g.id = c.grade_id
+where c.org_id ${inScope} and c.enabled and not g.graduated order by g.grade_no, c.code, c.name`,
+        )
+      : Promise.resolve([]),
+    single ? rows(db, sql`select id, name from colleges where org_id ${inScope} order by code`) : Promise.resolve([]),
+    single ? rows(db, sql`select id, name, college_id from majors where org_id ${inScope} order by code`) : Promise.resolve([]),
+  ]);
+  const withResults = plans.filter((p) => p.hasResults);
+  const years = [...new Map(withResults.map((p) => [p.schoolYear, p.academicYear])).entries()].sort((a, b) => b[0] - a[0]);
+  return {
+    schoolYears: years.map(([schoolYear, academicYear]) => ({ schoolYear, academicYear })),
+    plans: plans
+      .sort((a, b) => b.startDate.localeCompare(a.startDate) || a.name.localeCompare(b.name, 'zh'))
+      .map((p) => ({ id: p.id, name: p.name, orgId: p.orgId, orgName: scope.orgs.get(p.orgId)?.name ?? '', schoolYear: p.schoolYear, semesterCode: p.semesterCode, startDate: p.startDate })),
+    grades: gradeRows.map((r) => Number(r.grade_no)),
+    classes: classRows.map((r) => ({
+      id: String(r.id),
+      name: String(r.name),
+      orgId: String(r.org_id),
+      gradeNo: Number(r.grade_no),
+      collegeId: str(r.college_id),
+      majorId: str(r.major_id),
+    })),
+    schools:
+      scope.family === 'admin'
+        ? [...scope.orgs.values()].filter((o) => o.type === ORG_TYPE.k12 || o.type === ORG_TYPE.university).map((o) => ({ id: o.id, name: o.name, type: o.type }))
+        : [],
+    colleges: collegeRows.map((r) => ({ id: String(r.id), name: String(r.name) })),
+    majors: majorRows.map((r) => ({ id: String(r.id), name: String(r.name), collegeId: String(r.college_id) })),
+  };
+}
+

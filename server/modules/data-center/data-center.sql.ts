@@ -1,0 +1,217 @@
+import { getTableColumns, sql, type SQL } from 'drizzle-orm';
+import type { BmiCounts, Indicators, ItemStats, LevelCounts } from '@/domain/data-center/types';
+import type { ScoreLevel } from '@/domain/physique/level';
+import type { BmiBand, ItemKey } from '@/domain/physique/standard';
+import { ITEM_COLUMNS } from '@/domain/physique-results/wide-row';
+import { physiqueResults } from '../../db/schema/physique';
+import { countsInAggregates } from '../physique/physique.sql';
+
+/**
+ * SQL building blocks of the data-centre views: the period's results (one row per student: their latest valid
+ * result) and the aggregate columns every population (school, grade, class, gender, year) is described by. Column
+ * names come from the Drizzle table, so a renamed column breaks the type check instead of a dashboard.
+ */
+
+const COLS = getTableColumns(physiqueResults);
+const name = (key: keyof typeof COLS): string => COLS[key].name;
+
+export interface ItemSql {
+  item: ItemKey;
+  raw: string;
+  score: string;
+  level: string;
+  bonus: string | null;
+}
+export const ITEM_SQL: readonly ItemSql[] = ITEM_COLUMNS.map((c) => ({
+  item: c.item,
+  raw: name(c.raw),
+  score: name(c.score),
+  level: name(c.level),
+  bonus: c.bonus ? name(c.bonus) : null,
+}));
+
+export const LEVELS: readonly ScoreLevel[] = ['excellent', 'good', 'pass', 'fail'];
+export const BMI_BANDS: readonly BmiBand[] = ['normal', 'lowWeight', 'overweight', 'obese'];
+
+/** Every column of physique_results the views read (all of them but bookkeeping). */
+const RESULT_COLUMNS: readonly string[] = [
+  'id',
+  'org_id',
+  'plan_id',
+  'student_id',
+  'class_id',
+  'grade_no',
+  'gender',
+  'tested_on',
+  'height_cm',
+  'weight_kg',
+  ...ITEM_SQL.flatMap((c) => [c.raw, c.score, c.level, ...(c.bonus ? [c.bonus] : [])]),
+  'standard_score',
+  'bonus',
+  'total',
+  'level',
+  'complete',
+];
+// Fail at start-up (not in a dashboard) if the table and this list drift apart.
+for (const c of RESULT_COLUMNS) if (!Object.values(COLS).some((col) => col.name === c)) throw new Error(`physique_results has no column ${c}`);
+
+/** A plan of the period: id, school year (start year) and start date (the latest plan wins for a student). */
+export interface PlanRef {
+  id: string;
+  orgId: string;
+  schoolYear: number;
+  startDate: string;
+}
+
+/** Filters that narrow the results themselves (the period is given by the plans). */
+export interface ResultFilters {
+  gradeNo?: number;
+  classId?: string;
+  gender?: 'male' | 'female';
+  collegeId?: string;
+  majorId?: string;
+}
+
+export const idList = (ids: readonly string[]): SQL =>
+  sql.join(
+    ids.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+
+/** Whether some organisation has two plans in one group (so a student could have two results there). */
+export function needsDedupe(plans: readonly PlanRef[], byYear: boolean): boolean {
+  const seen = new Set<string>();
+  for (const p of plans) {
+    const key = byYear ? `${p.orgId}:${p.schoolYear}` : p.orgId;
+    if (seen.has(key)) return true;
+    seen.add(key);
+  }
+  return false;
+}
+
+export function resultFilterSql(f: ResultFilters): SQL[] {
+  const out: SQL[] = [];
+  if (f.gradeNo !== undefined) out.push(sql`physique_results.grade_no = ${f.gradeNo}`);
+  if (f.classId) out.push(sql`physique_results.class_id = ${f.classId}::uuid`);
+  if (f.gender) out.push(sql`physique_results.gender = ${f.gender}`);
+  if (f.collegeId) out.push(sql`physique_results.class_id in (select id from classes where college_id = ${f.collegeId}::uuid)`);
+  if (f.majorId) out.push(sql`physique_results.class_id in (select id from classes where major_id = ${f.majorId}::uuid)`);
+  return out;
+}
+
+/**
+ * `select …` of the valid results of `plans` in `orgIds` matching the filters, one row per student (per student and
+ * school year with `perYear`): their latest result. Adds `school_year` and `plan_start` columns. Only when an
+ * organisation has several plans in a group is DISTINCT ON needed; otherwise every student has one row already.
+ */
+export function periodResults(opts: { orgIds: readonly string[]; plans: readonly PlanRef[]; filters?: ResultFilters; perYear?: boolean; extra?: SQL[] }): SQL {
+  const { orgIds, plans, perYear = false } = opts;
+  if (plans.length === 0 || orgIds.length === 0) throw new Error('periodResults: no plans');
+  const values = sql.join(
+    plans.map((p) => sql`(${p.id}::uuid, ${p.schoolYear}::int, ${p.startDate}::date)`),
+    sql`, `,
+  );
+  // Dates as text: drivers would turn them into Date objects at a time zone's midnight.
+  const columns = sql.raw(RESULT_COLUMNS.map((c) => (c === 'tested_on' ? 'physique_results.tested_on::text as tested_on' : `physique_results.${c}`)).join(', '));
+  const where = sql.join([sql`physique_results.org_id in (${idList(orgIds)})`, countsInAggregates, ...resultFilterSql(opts.filters ?? {}), ...(opts.extra ?? [])], sql` and `);
+  const from = sql`from physique_results join (values ${values}) as p(id, school_year, plan_start) on p.id = physique_results.plan_id where ${where}`;
+  if (!needsDedupe(plans, perYear)) return sql`select ${columns}, p.school_year, p.plan_start ${from}`;
+  return perYear
+    ? sql`select distinct on (physique_results.student_id, p.school_year) ${columns}, p.school_year, p.plan_start ${from} order by physique_results.student_id, p.school_year, p.plan_start desc, p.id desc`
+    : sql`select distinct on (physique_results.student_id) ${columns}, p.school_year, p.plan_start ${from} order by physique_results.student_id, p.plan_start desc, p.id desc`;
+}
+
+const q = (alias: string) => `"${alias}"`;
+
+/** The aggregate columns describing a population of rows `r` (one per student). */
+export function aggregateColumns(r = 'r'): SQL {
+  const parts: string[] = [
+    `count(*)::int as tested`,
+    `count(${r}.total)::int as assessed`,
+    ...LEVELS.map((l) => `(count(*) filter (where ${r}.level = '${l}'))::int as ${q(`lv_${l}`)}`),
+    `avg(${r}.total)::float8 as mean_total`,
+    ...BMI_BANDS.map((b) => `(count(*) filter (where ${r}.bmi_level = '${b}'))::int as ${q(`bmi_${b}`)}`),
+  ];
+  for (const c of ITEM_SQL) {
+    parts.push(
+      `count(${r}.${c.score})::int as ${q(`${c.item}_n`)}`,
+      `avg(${r}.${c.score})::float8 as ${q(`${c.item}_mean`)}`,
+      `(count(*) filter (where ${r}.${c.level} = 'excellent'))::int as ${q(`${c.item}_exc`)}`,
+      `(count(*) filter (where ${r}.${c.level} = 'fail'))::int as ${q(`${c.item}_fail`)}`,
+    );
+  }
+  return sql.raw(parts.join(',\n  '));
+}
+
+export type AggRow = Record<string, unknown>;
+
+const int = (v: unknown): number => (v == null ? 0 : Number(v));
+const float = (v: unknown): number | null => (v == null ? null : Number(v));
+/** Means of scores and totals: one decimal (spec §9 precision of totals). */
+export const round1 = (v: number | null): number | null => (v == null || !Number.isFinite(v) ? null : Math.round(v * 10) / 10);
+/** Rates: fractions with 4 decimals. */
+export const rate = (part: number, whole: number): number | null => (whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : null);
+
+export function emptyIndicators(students: number | null): Indicators {
+  return indicatorsOf({}, students);
+}
+
+/** Indicators of an aggregate row; `students` is the roster (null where none is defined). */
+export function indicatorsOf(row: AggRow, students: number | null): Indicators {
+  const tested = int(row.tested);
+  const assessed = int(row.assessed);
+  const levels = Object.fromEntries(LEVELS.map((l) => [l, int(row[`lv_${l}`])])) as LevelCounts;
+  const bmi = Object.fromEntries(BMI_BANDS.map((b) => [b, int(row[`bmi_${b}`])])) as BmiCounts;
+  return {
+    students,
+    tested,
+    assessed,
+    participationRate: students == null ? null : rate(tested, students),
+    levels,
+    levelRates: Object.fromEntries(LEVELS.map((l) => [l, rate(levels[l], assessed)])) as Record<ScoreLevel, number | null>,
+    excellentRate: rate(levels.excellent, assessed),
+    goodRate: rate(levels.excellent + levels.good, assessed),
+    passRate: rate(assessed - levels.fail, assessed),
+    meanTotal: round1(float(row.mean_total)),
+    bmi,
+  };
+}
+
+export function itemStatsOf(row: AggRow): ItemStats {
+  const out: ItemStats = {};
+  for (const c of ITEM_SQL) {
+    const n = int(row[`${c.item}_n`]);
+    if (n === 0) continue;
+    const isBmi = c.item === 'bmi';
+    out[c.item] = {
+      n,
+      meanScore: round1(float(row[`${c.item}_mean`])),
+      excellentRate: isBmi ? null : rate(int(row[`${c.item}_exc`]), n),
+      failRate: isBmi ? null : rate(int(row[`${c.item}_fail`]), n),
+    };
+  }
+  return out;
+}
+
+/** `aggregate row → figures` helpers for answers that rank units. */
+export function rankFields(row: AggRow): { tested: number; assessed: number; meanTotal: number | null; excellentRate: number | null; goodRate: number | null; passRate: number | null } {
+  const i = indicatorsOf(row, null);
+  return { tested: i.tested, assessed: i.assessed, meanTotal: i.meanTotal, excellentRate: i.excellentRate, goodRate: i.goodRate, passRate: i.passRate };
+}
+
+/** Ranks rows by mean total, best first; rows without a mean come last, unranked. Ties share a rank. */
+export function assignRanks<T extends { meanTotal: number | null; rank: number | null; name: string }>(rows: T[]): T[] {
+  rows.sort((a, b) => (b.meanTotal ?? -1) - (a.meanTotal ?? -1) || a.name.localeCompare(b.name, 'zh'));
+  let prev: number | null = null;
+  let rank = 0;
+  rows.forEach((r, i) => {
+    if (r.meanTotal == null) {
+      r.rank = null;
+      return;
+    }
+    if (r.meanTotal !== prev) rank = i + 1;
+    prev = r.meanTotal;
+    r.rank = rank;
+  });
+  return rows;
+}

@@ -1,0 +1,98 @@
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import { DC_MSG } from '@/domain/data-center/messages';
+import { wallPath, type ScreenLinkCreate, type ScreenLinkCreated, type ScreenLinkRow } from '@/domain/data-center/wall';
+import { ERR, type ErrorKey } from '@/domain/errors';
+import type { DbOrTx } from '../../db/client';
+import { users } from '../../db/schema/auth';
+import { screenLinks } from '../../db/schema/data-center';
+import { orgs } from '../../db/schema/orgs';
+import { AppError } from '../../lib/app-error';
+import { isUuid } from '../../lib/ids';
+import { hashSecret, newToken } from '../../lib/tokens';
+import type { Family } from '../physique/physique.sql';
+import { resolveScope } from './data-center.scope';
+
+/**
+ * Wall-screen links (issue 4 §2). A link is managed by the organisation it shows and by the bureaus above it; the
+ * token is returned once at creation and only its SHA-256 is kept.
+ */
+
+const notFound = () => new AppError(404, ERR.notFound);
+// AppError types its key as the generic catalogue; the error handler translates any 'ns:key'.
+const outOfScope = () => new AppError(403, DC_MSG.orgOutOfScope as string as ErrorKey);
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+const selection = {
+  id: screenLinks.id,
+  orgId: screenLinks.orgId,
+  orgName: orgs.name,
+  name: screenLinks.name,
+  playlist: screenLinks.playlist,
+  createdBy: screenLinks.createdBy,
+  createdByName: users.name,
+  createdAt: screenLinks.createdAt,
+  revokedAt: screenLinks.revokedAt,
+  lastSeenAt: screenLinks.lastSeenAt,
+};
+
+function selectLinks(db: DbOrTx) {
+  return db.select(selection).from(screenLinks).innerJoin(orgs, eq(orgs.id, screenLinks.orgId)).leftJoin(users, eq(users.id, screenLinks.createdBy));
+}
+type Selected = Awaited<ReturnType<typeof selectLinks>>[number];
+
+function toRow(r: Selected): ScreenLinkRow {
+  return {
+    id: r.id,
+    orgId: r.orgId,
+    orgName: r.orgName,
+    name: r.name,
+    playlist: r.playlist,
+    createdBy: r.createdBy,
+    createdByName: r.createdByName,
+    createdAt: iso(r.createdAt) ?? '',
+    revokedAt: iso(r.revokedAt),
+    lastSeenAt: iso(r.lastSeenAt),
+  };
+}
+
+/** Creates a link for the tenant organisation or (bureau) one of its schools; answers the token and wall path once. */
+export async function createScreenLink(db: DbOrTx, family: Family, tenantOrgId: string, userId: string, body: ScreenLinkCreate): Promise<ScreenLinkCreated> {
+  const orgId = body.orgId ?? tenantOrgId;
+  if (family === 'admin') {
+    const scope = await resolveScope(db, family, tenantOrgId);
+    if (!scope.orgIds.includes(orgId)) throw outOfScope();
+  } else if (orgId !== tenantOrgId) throw outOfScope();
+  const token = newToken();
+  const [created] = await db
+    .insert(screenLinks)
+    .values({ orgId, ownerOrgId: tenantOrgId, tokenHash: hashSecret(token), name: body.name, playlist: body.playlist, createdBy: userId })
+    .returning({ id: screenLinks.id });
+  const [row] = await selectLinks(db).where(eq(screenLinks.id, created.id));
+  return { ...toRow(row), token, path: wallPath(token) };
+}
+
+async function managedOrgIds(db: DbOrTx, family: Family, tenantOrgId: string): Promise<string[]> {
+  return (await resolveScope(db, family, tenantOrgId)).orgIds;
+}
+
+/** Links showing the tenant organisation (and, for a bureau, its schools), newest first, revoked ones included. */
+export async function listScreenLinks(db: DbOrTx, family: Family, tenantOrgId: string): Promise<ScreenLinkRow[]> {
+  const ids = await managedOrgIds(db, family, tenantOrgId);
+  const list = await selectLinks(db).where(inArray(screenLinks.orgId, ids)).orderBy(desc(screenLinks.createdAt), desc(screenLinks.id));
+  return list.map(toRow);
+}
+
+/** Revokes a link at once (walls showing it are refused on their next call); repeating is harmless. */
+export async function revokeScreenLink(db: DbOrTx, family: Family, tenantOrgId: string, userId: string, id: string, now: Date): Promise<ScreenLinkRow> {
+  if (!isUuid(id)) throw notFound();
+  const ids = await managedOrgIds(db, family, tenantOrgId);
+  const [link] = await db
+    .select({ id: screenLinks.id, revokedAt: screenLinks.revokedAt })
+    .from(screenLinks)
+    .where(and(eq(screenLinks.id, id), inArray(screenLinks.orgId, ids)));
+  if (!link) throw notFound();
+  if (!link.revokedAt) await db.update(screenLinks).set({ revokedAt: now, revokedBy: userId }).where(eq(screenLinks.id, id));
+  const [row] = await selectLinks(db).where(eq(screenLinks.id, id));
+  return toRow(row);
+}

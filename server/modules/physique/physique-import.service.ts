@@ -1,0 +1,254 @@
+import type { ErrorKey } from '@/domain/errors';
+import { ERR } from '@/domain/errors';
+import {
+  columnLabel,
+  formatRowErrors,
+  isBlankRow,
+  mapHeaders,
+  nationalCodeFromGrade,
+  NATIONAL_COLUMNS,
+  parseTemplateRow,
+  type HeaderMapping,
+  type NationalColumnKey,
+} from '@/domain/physique/national-template';
+import { localDate } from '@/domain/test-plans/status';
+import type { Translate } from '@/domain/physique-results/export-layout';
+import { restrictToItems } from '@/domain/physique-results/wide-row';
+import type { Db } from '../../db/client';
+import { AppError } from '../../lib/app-error';
+import { openXlsx, type CellValue } from '../../lib/spreadsheet/xlsx-reader';
+import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
+import { finishPlanJob, getPlanInScope, startPlanJob, assertPlanOpen, type PlanRecord } from '../test-plan/test-plan.service';
+import { itemsFor, loadPlanContext, planScopeStudents, writeResults, type PlanContext, type ResultInput, type ScopeStudent } from './physique-write';
+
+/** An AppError whose message lives in another namespace (the error handler translates any 'ns:key'). */
+export const scoresError = (status: number, key: string, params: Record<string, string | number> = {}) =>
+  new AppError(status, key as ErrorKey, params);
+
+/** Rows scanned for the header row (files often start with a title row). */
+const HEADER_SCAN_ROWS = 10;
+
+export interface ImportRequest {
+  tenantOrgId: string;
+  userId: string;
+  planId: string;
+  fileName: string;
+  buffer: Buffer;
+  now: Date;
+  /** Translates failure reasons and file names into the request's language. */
+  t: Translate;
+}
+
+export interface ImportOutcome {
+  success: number;
+  failure: number;
+  /** The failures workbook: the file's header plus a reason column, then every failed row as uploaded. */
+  workbook: Buffer;
+  /** `<prefix>_<success>_<failure>.xlsx`; the prefix holds no '_' (spec §3: counts are parts 2 and 3). */
+  fileName: string;
+}
+
+interface Failure {
+  cells: readonly CellValue[];
+  reason: string;
+}
+
+/** Students of the plan's scope indexed the ways an import row finds them: registration number, then name + class. */
+class StudentIndex {
+  private readonly byRegNo = new Map<string, ScopeStudent>();
+  private readonly byNameClass = new Map<string, ScopeStudent[]>();
+
+  constructor(list: readonly ScopeStudent[]) {
+    for (const s of list) {
+      this.byRegNo.set(s.regNo.toUpperCase(), s);
+      this.add(`${s.name}\u0000${s.className}`, s);
+      if (s.classNo) this.add(`${s.name}\u0000#${s.classNo}`, s);
+    }
+  }
+
+  private add(key: string, s: ScopeStudent) {
+    const list = this.byNameClass.get(key);
+    if (list) list.push(s);
+    else this.byNameClass.set(key, [s]);
+  }
+
+  find(regNo: string, name: string, className: string | null, classNo: string): ScopeStudent | ScopeStudent[] | null {
+    const byReg = this.byRegNo.get(regNo);
+    if (byReg) return byReg;
+    const list = (className ? this.byNameClass.get(`${name}\u0000${className}`) : undefined) ?? this.byNameClass.get(`${name}\u0000#${classNo}`);
+    if (!list) return null;
+    return list.length === 1 ? list[0] : list;
+  }
+}
+
+const RAW_OPTS = { interpolation: { escapeValue: false } };
+
+/** "第N行，〈字段〉：reason" for a rule the template parser does not know (matching, duplicates). */
+function rowReason(t: Translate, row: number, field: NationalColumnKey, key: string, params: Record<string, unknown> = {}): string {
+  const reason = t(key, { ...params, ...RAW_OPTS });
+  return t('physique:import.rowError', { row, field: columnLabel((k, o) => t(k, o), field), reason, ...RAW_OPTS });
+}
+
+/** The header row among the first rows, or the 400 that explains what is wrong with them. */
+function headerOf(candidates: readonly { row: number; cells: readonly CellValue[] }[], t: Translate): { index: number; mapping: HeaderMapping } {
+  let best: { mapping: HeaderMapping; found: number } | null = null;
+  for (const c of candidates) {
+    if (isBlankRow(c.cells)) continue;
+    const mapping = mapHeaders(c.cells);
+    if (mapping.missing.length === 0) return { index: c.row, mapping };
+    if (!best || mapping.columns.size > best.found) best = { mapping, found: mapping.columns.size };
+  }
+  if (best && best.found >= 2) {
+    const columns = best.mapping.missing.map((k) => columnLabel((key, o) => t(key, o), k)).join(t('physique:import.errorSeparator', RAW_OPTS));
+    throw scoresError(400, 'physique:import.missingColumns', { columns });
+  }
+  throw scoresError(400, 'physique:import.headerNotFound');
+}
+
+/**
+ * Score import of the national template (issue 3 §3), all or nothing: takes the plan's job lock (spec §4), reads and
+ * validates every row, matches students (registration number, then name + class) and only then writes all valid rows
+ * in one transaction. Returns the counts and the failures workbook.
+ */
+export async function importScores(db: Db, req: ImportRequest): Promise<ImportOutcome> {
+  if (!/\.xlsx$/i.test(req.fileName.trim())) throw new AppError(400, ERR.onlyExcel);
+  const plan = await getPlanInScope(db, req.tenantOrgId, req.planId);
+  assertPlanOpen(plan, req.now);
+  const job = await startPlanJob(db, { planId: plan.id, orgId: req.tenantOrgId, kind: 'import', userId: req.userId, fileName: req.fileName, now: req.now });
+  try {
+    const outcome = await runImport(db, plan, req);
+    await finishPlanJob(db, job.id, { status: 'done', successCount: outcome.success, failureCount: outcome.failure, now: req.now });
+    return outcome;
+  } catch (error) {
+    await finishPlanJob(db, job.id, { status: 'failed', error: error instanceof Error ? error.message.slice(0, 500) : 'failed', now: req.now }).catch(() => false);
+    throw error;
+  }
+}
+
+/** The day results are recorded on: today, kept inside the plan's dates. */
+export function testDay(plan: PlanRecord, now: Date): string {
+  const today = localDate(now);
+  return today < plan.startDate ? plan.startDate : today > plan.endDate ? plan.endDate : today;
+}
+
+async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<ImportOutcome> {
+  const { t } = req;
+  const source = await openXlsx(req.buffer);
+  const ctx: PlanContext = await loadPlanContext(db, plan);
+  const index = new StudentIndex(await planScopeStudents(db, ctx));
+
+  const failures: Failure[] = [];
+  const accepted: ResultInput[] = [];
+  const seen = new Map<string, number>();
+  const pending: { row: number; cells: CellValue[] }[] = [];
+  let header: { index: number; mapping: HeaderMapping; cells: readonly CellValue[] } | null = null;
+  let dataRows = 0;
+
+  const handle = (rowNumber: number, cells: CellValue[], mapping: HeaderMapping) => {
+    if (isBlankRow(cells)) return;
+    dataRows++;
+    const fail = (reason: string) => failures.push({ cells, reason });
+    const parsed = parseTemplateRow(cells, mapping, rowNumber, { date1904: source.date1904 });
+    if (!parsed.ok) return fail(formatRowErrors((k, o) => t(k, o), rowNumber, parsed.errors));
+    const r = parsed.row;
+    const found = index.find(r.regNo, r.name, r.className, r.classNo);
+    if (found === null) return fail(rowReason(t, rowNumber, 'regNo', 'scores:import.studentNotFound'));
+    if (Array.isArray(found)) return fail(rowReason(t, rowNumber, 'name', 'scores:import.ambiguousStudent', { name: r.name, className: r.className ?? r.classNo }));
+    if (found.grade !== r.grade) return fail(rowReason(t, rowNumber, 'gradeNo', 'scores:import.gradeMismatch', { code: nationalCodeFromGrade(found.grade) }));
+    if (found.gender !== r.gender) return fail(rowReason(t, rowNumber, 'gender', 'scores:import.genderMismatch'));
+    const first = seen.get(found.id);
+    if (first !== undefined) return fail(rowReason(t, rowNumber, 'regNo', 'scores:import.duplicateRow', { row: first }));
+    const results = restrictToItems(r.results, itemsFor(ctx, found.grade, found.gender));
+    if (Object.keys(results).length === 0) return fail(rowReason(t, rowNumber, 'regNo', 'scores:import.noResults'));
+    seen.set(found.id, rowNumber);
+    accepted.push({ studentId: found.id, classId: found.classId, grade: found.grade, gender: found.gender, results });
+  };
+
+  for await (const batch of source.batches()) {
+    for (const { row, cells } of batch) {
+      if (header) {
+        handle(row, cells, header.mapping);
+        continue;
+      }
+      pending.push({ row, cells });
+      if (pending.length < HEADER_SCAN_ROWS) {
+        // Decide as soon as a complete header row shows up.
+        const m = isBlankRow(cells) ? null : mapHeaders(cells);
+        if (!m || m.missing.length > 0) continue;
+      }
+      const found = headerOf(pending, t);
+      header = { ...found, cells: pending.find((p) => p.row === found.index)?.cells ?? [] };
+      for (const p of pending) if (p.row > found.index) handle(p.row, p.cells, header.mapping);
+    }
+  }
+  if (!header) {
+    headerOf(pending, t);
+    throw scoresError(400, 'scores:import.emptyFile');
+  }
+  if (dataRows === 0) throw scoresError(400, 'scores:import.emptyFile');
+
+  const success = await writeResults(db, ctx, accepted, { source: 'import', userId: req.userId, now: req.now, testedOn: testDay(plan, req.now) });
+  return { success, failure: failures.length, workbook: failuresWorkbook(header.cells, failures, t), fileName: importFileName(t, success, failures.length) };
+}
+
+/** The failures workbook: the uploaded header plus a reason column, each failed row as it was uploaded. */
+function failuresWorkbook(headerCells: readonly CellValue[], failures: readonly Failure[], t: Translate): Buffer {
+  // Trailing blank header cells are dropped so the reason column sits right after the data.
+  let width = headerCells.length;
+  while (width > 0 && (headerCells[width - 1] == null || headerCells[width - 1] === '')) width--;
+  const header = [...headerCells.slice(0, width), t('scores:import.reasonColumn', RAW_OPTS)];
+  const rows: unknown[][] = [header];
+  for (const f of failures) {
+    const cells = f.cells.slice(0, width);
+    while (cells.length < width) cells.push(null);
+    rows.push([...cells, f.reason]);
+  }
+  const regCol = headerCells.findIndex((c) => c != null && mapHeaders([c]).columns.has('regNo'));
+  return writeXlsx([
+    {
+      name: t('scores:import.failureSheet', RAW_OPTS),
+      rows,
+      columnWidths: [...header.slice(0, -1).map(() => 12), 60],
+      textColumns: regCol >= 0 ? [regCol] : undefined,
+    },
+  ]);
+}
+
+/** `<prefix>_<success>_<failure>.xlsx` with a prefix free of '_' (spec §3). */
+export function importFileName(t: Translate, success: number, failure: number): string {
+  const prefix = t('scores:import.fileName', RAW_OPTS).replace(/_/g, '-');
+  return `${prefix}_${success}_${failure}.xlsx`;
+}
+
+/** The national template to fill in (issue 3 §3): its header row, optionally with one example row. */
+export function templateWorkbook(t: Translate, sample: boolean): { workbook: Buffer; fileName: string } {
+  const rows: unknown[][] = [NATIONAL_COLUMNS.map((c) => c.header)];
+  if (sample) {
+    const example: Partial<Record<NationalColumnKey, unknown>> = {
+      gradeNo: 21,
+      classNo: '2026020101',
+      className: '七年级1班',
+      regNo: 'G320115201309010012',
+      ethnicity: '01',
+      name: '张三',
+      gender: 1,
+      birthDate: '2013-09-01',
+      address: '江苏省南京市江宁区',
+      heightCm: 158.5,
+      weightKg: 46.2,
+      vitalCapacity: 2650,
+      run50m: 8.4,
+      sitAndReach: 9.6,
+      sitUp1min: 38,
+      pullUp: 6,
+      standingLongJump: 196,
+      run1000m: '4.05',
+    };
+    rows.push(NATIONAL_COLUMNS.map((c) => example[c.key] ?? null));
+  }
+  const regCol = NATIONAL_COLUMNS.findIndex((c) => c.key === 'regNo');
+  const classNoCol = NATIONAL_COLUMNS.findIndex((c) => c.key === 'classNo');
+  const name = t('physique:template.sheetName', RAW_OPTS);
+  const workbook = writeXlsx([{ name, rows, columnWidths: NATIONAL_COLUMNS.map((c) => (c.key === 'regNo' ? 22 : c.key === 'address' ? 24 : 12)), textColumns: [regCol, classNoCol] }]);
+  return { workbook, fileName: `${t('scores:import.templateFileName', RAW_OPTS)}.xlsx` };
+}

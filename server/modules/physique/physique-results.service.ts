@@ -1,0 +1,261 @@
+import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { ERR } from '@/domain/errors';
+import type { PageQuery } from '@/domain/api';
+import type { ScoreLevel } from '@/domain/physique/level';
+import { parseRaw } from '@/domain/physique/parse';
+import { scoreStudent } from '@/domain/physique/score';
+import { isGrade, type Gender, type ItemKey } from '@/domain/physique/standard';
+import { layoutRows, scoreExportColumns, uploadColumns, type ExportRow, type Translate } from '@/domain/physique-results/export-layout';
+import { SCORE_EXPORT_MAX_ROWS, type EditRawBody, type ScoreFilter } from '@/domain/physique-results/schemas';
+import type { ChangedCount, ResultDetail, ResultLogRow, ScoreSearchPage, ScoreSummary } from '@/domain/physique-results/types';
+import { engineInputOf, ITEM_COLUMNS, restrictToItems, WIDE_SCORE_FIELDS, wideFromScore, type WideRawFields } from '@/domain/physique-results/wide-row';
+import type { Db, DbOrTx } from '../../db/client';
+import { users } from '../../db/schema/auth';
+import { physiqueResultLogs, physiqueResults } from '../../db/schema/physique';
+import { classes, schoolYears, students } from '../../db/schema/school';
+import { testPlans } from '../../db/schema/test-plans';
+import { AppError } from '../../lib/app-error';
+import { isUuid } from '../../lib/ids';
+import { containsPattern } from '../../lib/query';
+import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
+import { getPlanInScope } from '../test-plan/test-plan.service';
+import { scoresError } from './physique-import.service';
+import { countsInAggregates, inTenant, rawOf, selectResults, toExportRow, toResultRow, type Family, type SelectedResult } from './physique.sql';
+import { itemsFor, loadPlanContext } from './physique-write';
+
+const notFound = () => new AppError(404, ERR.notFound);
+
+/** Who asks: route family, tenant organisation and user. */
+export interface Caller {
+  family: Family;
+  tenantOrgId: string;
+  userId: string;
+}
+
+/** School years are per school: a year filter means "that academic year" in every school of the caller. */
+const sameSchoolYear = (schoolYearId: string): SQL =>
+  sql`${schoolYears.startYear} = (select sy.start_year from school_years sy where sy.id = ${schoolYearId})`;
+
+/** The WHERE of score search, the results screen and their exports (issue 3 §4). */
+export function resultFilter(caller: Caller, f: ScoreFilter): SQL | undefined {
+  return and(
+    inTenant(physiqueResults.orgId, caller.family, caller.tenantOrgId),
+    f.orgId ? eq(physiqueResults.orgId, f.orgId) : undefined,
+    f.schoolYearId ? sameSchoolYear(f.schoolYearId) : undefined,
+    f.semesterCode ? eq(testPlans.semesterCode, f.semesterCode) : undefined,
+    f.planId ? eq(physiqueResults.planId, f.planId) : undefined,
+    f.gradeNo ? eq(physiqueResults.gradeNo, f.gradeNo) : undefined,
+    f.classId ? eq(physiqueResults.classId, f.classId) : undefined,
+    f.gender ? eq(physiqueResults.gender, f.gender) : undefined,
+    f.level === 'incomplete' ? eq(physiqueResults.complete, false) : f.level ? eq(physiqueResults.level, f.level) : undefined,
+    f.keyword ? or(ilike(students.name, containsPattern(f.keyword)), ilike(students.regNo, containsPattern(f.keyword))) : undefined,
+    f.invalid === undefined ? undefined : eq(physiqueResults.invalid, f.invalid),
+  );
+}
+
+const ORDER = [asc(testPlans.startDate), asc(physiqueResults.gradeNo), asc(classes.code), asc(students.regNo), asc(physiqueResults.id)];
+
+/** Aggregates of a filter: invalid results never count (countsInAggregates). */
+async function summary(db: DbOrTx, where: SQL | undefined): Promise<ScoreSummary> {
+  const valid = countsInAggregates;
+  const validComplete = sql`${valid} and ${physiqueResults.complete}`;
+  const n = (cond: SQL) => sql<number>`cast(count(*) filter (where ${cond}) as int)`;
+  const [row] = await db
+    .select({
+      matched: sql<number>`cast(count(*) as int)`,
+      valid: n(valid),
+      complete: n(validComplete),
+      averageTotal: sql<number | null>`round(cast(avg(${physiqueResults.total}) filter (where ${validComplete}) as numeric), 1)::float8`,
+      excellent: n(sql`${validComplete} and ${physiqueResults.level} = 'excellent'`),
+      good: n(sql`${validComplete} and ${physiqueResults.level} = 'good'`),
+      pass: n(sql`${validComplete} and ${physiqueResults.level} = 'pass'`),
+      fail: n(sql`${validComplete} and ${physiqueResults.level} = 'fail'`),
+    })
+    .from(physiqueResults)
+    .innerJoin(students, eq(students.id, physiqueResults.studentId))
+    .innerJoin(testPlans, eq(testPlans.id, physiqueResults.planId))
+    .innerJoin(schoolYears, eq(schoolYears.id, testPlans.schoolYearId))
+    .where(where);
+  const levels: Record<ScoreLevel, number> = { excellent: row.excellent, good: row.good, pass: row.pass, fail: row.fail };
+  return { matched: row.matched, valid: row.valid, complete: row.complete, averageTotal: row.averageTotal, levels };
+}
+
+/** Score search (organizeTest/scoreSearch) and the results screen: one page of results plus the filter's aggregates. */
+export async function searchResults(db: DbOrTx, caller: Caller, q: ScoreFilter & PageQuery): Promise<ScoreSearchPage> {
+  const where = resultFilter(caller, q);
+  const [rows, sum] = await Promise.all([
+    selectResults(db)
+      .where(where)
+      .orderBy(...ORDER)
+      .limit(q.size)
+      .offset((q.current - 1) * q.size),
+    summary(db, where),
+  ]);
+  return { records: rows.map(toResultRow), total: sum.matched, current: q.current, size: q.size, summary: sum };
+}
+
+async function exportRows(db: DbOrTx, where: SQL | undefined): Promise<SelectedResult[]> {
+  const rows = await selectResults(db)
+    .where(where)
+    .orderBy(...ORDER)
+    .limit(SCORE_EXPORT_MAX_ROWS + 1);
+  if (rows.length > SCORE_EXPORT_MAX_ROWS) throw scoresError(400, 'scores:error.tooManyRows', { max: SCORE_EXPORT_MAX_ROWS });
+  return rows;
+}
+
+const stamp = (now: Date) => now.toISOString().slice(0, 10).replace(/-/g, '');
+
+/** Score search export in the national score-export layout (issue 3 §4). */
+export async function exportScores(db: DbOrTx, caller: Caller, f: ScoreFilter, t: Translate, now: Date): Promise<{ workbook: Buffer; fileName: string }> {
+  const rows = (await exportRows(db, resultFilter(caller, f))).map(toExportRow);
+  const columns = scoreExportColumns(t);
+  const workbook = writeXlsx([
+    {
+      name: t('scores:export.scoreFileName'),
+      rows: layoutRows(columns, rows),
+      columnWidths: columns.map((c) => c.width),
+      textColumns: columns.flatMap((c, i) => (c.text ? [i] : [])),
+    },
+  ]);
+  return { workbook, fileName: `${t('scores:export.scoreFileName')}-${stamp(now)}.xlsx` };
+}
+
+/**
+ * The national upload file of a school year (testResult export, issue 3 §4): one row per student (the latest plan of
+ * the year), valid results only, national template layout with raw values, gender 1/2 and national grade codes.
+ */
+export async function exportUpload(db: DbOrTx, caller: Caller, f: ScoreFilter, t: Translate, now: Date): Promise<{ workbook: Buffer; fileName: string }> {
+  const rows = await exportRows(db, and(resultFilter(caller, { ...f, invalid: undefined }), countsInAggregates));
+  const latest = new Map<string, ExportRow>();
+  // Rows come oldest plan first, so the last one per student is the upload year's latest.
+  for (const r of rows) latest.set(r.studentId, toExportRow(r));
+  const list = [...latest.values()].sort((a, b) => a.gradeNo - b.gradeNo || a.className.localeCompare(b.className) || a.regNo.localeCompare(b.regNo));
+  const columns = uploadColumns();
+  const workbook = writeXlsx([
+    {
+      name: t('physique:template.sheetName'),
+      rows: layoutRows(columns, list),
+      columnWidths: columns.map((c) => c.width),
+      textColumns: columns.flatMap((c, i) => (c.text ? [i] : [])),
+    },
+  ]);
+  return { workbook, fileName: `${t('scores:export.uploadFileName')}-${stamp(now)}.xlsx` };
+}
+
+/** One result of the caller's organisation; 404 for anything else. */
+async function resultInScope(db: DbOrTx, caller: Caller, id: string): Promise<SelectedResult> {
+  if (!isUuid(id)) throw notFound();
+  const [row] = await selectResults(db)
+    .where(and(eq(physiqueResults.id, id), inTenant(physiqueResults.orgId, caller.family, caller.tenantOrgId)))
+    .limit(1);
+  if (!row) throw notFound();
+  return row;
+}
+
+async function logsOf(db: DbOrTx, resultId: string): Promise<ResultLogRow[]> {
+  const rows = await db
+    .select({
+      id: physiqueResultLogs.id,
+      action: physiqueResultLogs.action,
+      field: physiqueResultLogs.field,
+      oldValue: physiqueResultLogs.oldValue,
+      newValue: physiqueResultLogs.newValue,
+      byUserId: physiqueResultLogs.byUser,
+      byName: users.name,
+      at: physiqueResultLogs.at,
+    })
+    .from(physiqueResultLogs)
+    .leftJoin(users, eq(users.id, physiqueResultLogs.byUser))
+    .where(eq(physiqueResultLogs.resultId, resultId))
+    .orderBy(desc(physiqueResultLogs.at), desc(physiqueResultLogs.id));
+  return rows.map((r) => ({ ...r, at: r.at.toISOString() }));
+}
+
+/** One result with its plan items, missing items and history (testResult detail). */
+export async function resultDetail(db: DbOrTx, caller: Caller, id: string): Promise<ResultDetail> {
+  const row = await resultInScope(db, caller, id);
+  const plan = await getPlanInScope(db, caller.tenantOrgId, row.planId);
+  const ctx = await loadPlanContext(db, plan);
+  const planItems: ItemKey[] = isGrade(row.gradeNo) ? itemsFor(ctx, row.gradeNo, row.gender as Gender) : [];
+  const base = toResultRow(row);
+  const missing = planItems.filter((item) => base.items[item]?.score == null);
+  return { ...base, planItems, missing, logs: await logsOf(db, row.id) };
+}
+
+const shown = (v: number | null | undefined) => (v == null ? null : String(v));
+
+/**
+ * Edits one raw value of a result (testResult/editUpReport, issue 3 §4): the value is parsed as people type it,
+ * the whole result is rescored by the engine with the plan's standard and items, and who/when goes to the log.
+ */
+export async function editRawValue(db: Db, caller: Caller, id: string, body: EditRawBody, now: Date): Promise<ResultDetail> {
+  await db.transaction(async (tx) => {
+    const row = await resultInScope(tx, caller, id);
+    // Lock the row: two edits of one result take turns, each rescoring the other's value.
+    await tx.select({ id: physiqueResults.id }).from(physiqueResults).where(eq(physiqueResults.id, id)).for('update');
+    const [fresh] = await tx.select().from(physiqueResults).where(eq(physiqueResults.id, id));
+    const plan = await getPlanInScope(tx, caller.tenantOrgId, row.planId);
+    const ctx = await loadPlanContext(tx, plan);
+    if (!isGrade(fresh.gradeNo)) throw notFound();
+    const gender = fresh.gender as Gender;
+    const items = itemsFor(ctx, fresh.gradeNo, gender);
+    const item: ItemKey = body.field === 'heightCm' || body.field === 'weightKg' ? 'bmi' : body.field;
+    if (!items.includes(item)) throw scoresError(400, 'scores:error.notInPlan');
+
+    const cleared = body.value === null || (typeof body.value === 'string' && body.value.trim() === '');
+    let value: number | null = null;
+    if (!cleared) {
+      const parsed = parseRaw(body.field, body.value);
+      if (!parsed.ok) throw scoresError(400, parsed.error, parsed.params ?? {});
+      value = parsed.value;
+    }
+    const raw: Partial<WideRawFields> = { ...rawOf(fresh) };
+    const oldValue = raw[body.field];
+    if (value === null) delete raw[body.field];
+    else raw[body.field] = value;
+    const kept = restrictToItems(raw, items);
+    const score = scoreStudent({ grade: fresh.gradeNo, gender, results: engineInputOf(kept), standard: ctx.version });
+    const wide = wideFromScore(kept, score);
+    const set: Record<string, unknown> = { updatedBy: caller.userId, updatedAt: now };
+    for (const f of WIDE_SCORE_FIELDS) set[f] = wide[f];
+    await tx.update(physiqueResults).set(set).where(eq(physiqueResults.id, id));
+    await tx.insert(physiqueResultLogs).values({ resultId: id, action: 'edit', field: body.field, oldValue: shown(oldValue), newValue: shown(value), byUser: caller.userId, at: now });
+  });
+  return resultDetail(db, caller, id);
+}
+
+/**
+ * Sets results invalid or restores them (spec §4): kept and listed, but excluded from every ranking and aggregate
+ * while invalid. Each change is logged with who and when; ids of other organisations are ignored.
+ */
+export async function setResultsInvalid(db: Db, caller: Caller, ids: readonly string[], invalid: boolean, now: Date): Promise<ChangedCount> {
+  return db.transaction(async (tx) => {
+    const changed = await tx
+      .update(physiqueResults)
+      .set(invalid ? { invalid: true, invalidAt: now, invalidBy: caller.userId } : { invalid: false, invalidAt: null, invalidBy: null })
+      .where(and(inArray(physiqueResults.id, [...ids]), inTenant(physiqueResults.orgId, caller.family, caller.tenantOrgId), eq(physiqueResults.invalid, !invalid)))
+      .returning({ id: physiqueResults.id });
+    if (changed.length > 0) {
+      await tx
+        .insert(physiqueResultLogs)
+        .values(changed.map((c) => ({ resultId: c.id, action: invalid ? ('invalid' as const) : ('restore' as const), byUser: caller.userId, at: now })));
+    }
+    return { changed: changed.length };
+  });
+}
+
+/** The class average per item score and total of one plan, valid results only (countsInAggregates). */
+export async function classAverages(db: DbOrTx, planId: string, classId: string): Promise<{ items: Partial<Record<ItemKey, number | null>>; total: number | null }> {
+  const fields: Record<string, SQL<number | null>> = {};
+  for (const c of ITEM_COLUMNS) {
+    fields[c.item] = sql<number | null>`round(cast(avg(${physiqueResults[c.score]}) filter (where ${countsInAggregates}) as numeric), 1)::float8`;
+  }
+  fields.total = sql<number | null>`round(cast(avg(${physiqueResults.total}) filter (where ${countsInAggregates} and ${physiqueResults.complete}) as numeric), 1)::float8`;
+  const [row] = await db
+    .select(fields)
+    .from(physiqueResults)
+    .where(and(eq(physiqueResults.planId, planId), eq(physiqueResults.classId, classId)));
+  const items: Partial<Record<ItemKey, number | null>> = {};
+  for (const c of ITEM_COLUMNS) items[c.item] = row?.[c.item] ?? null;
+  return { items, total: row?.total ?? null };
+}

@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import type { NationalResults } from '@/domain/physique/national-template';
+import { scoreStudent } from '@/domain/physique/score';
+import { DEFAULT_STANDARD_VERSION, isGrade, isStandardVersion, type Gender, type Grade, type ItemKey, type StandardVersion } from '@/domain/physique/standard';
+import { planItemsForGrade, studentPlanItems } from '@/domain/test-plans/items';
+import { engineInputOf, mergeRaw, RAW_FIELDS, restrictToItems, WIDE_SCORE_FIELDS, wideScoreValues, type WideRawFields } from '@/domain/physique-results/wide-row';
+import type { Db, DbOrTx } from '../../db/client';
+import { physiqueResultLogs, physiqueResults } from '../../db/schema/physique';
+import { classes, grades, schoolYears, students } from '../../db/schema/school';
+import { classInPlanScope, planItemsByGrade, type PlanRecord } from '../test-plan/test-plan.service';
+import { copyLines, withBulkTransaction } from './bulk-session';
+
+/** What scoring a plan's results needs: the plan, its school year, standard version and items per grade. */
+export interface PlanContext {
+  plan: PlanRecord;
+  /** First calendar year of the plan's school year (2025 for 2025-2026). */
+  startYear: number;
+  version: StandardVersion;
+  itemsByGrade: Map<number, ItemKey[]>;
+}
+
+export async function loadPlanContext(db: DbOrTx, plan: PlanRecord): Promise<PlanContext> {
+  const [year] = await db.select({ startYear: schoolYears.startYear }).from(schoolYears).where(eq(schoolYears.id, plan.schoolYearId)).limit(1);
+  return {
+    plan,
+    startYear: year?.startYear ?? Number(plan.startDate.slice(0, 4)),
+    version: isStandardVersion(plan.standardVersion) ? plan.standardVersion : DEFAULT_STANDARD_VERSION,
+    itemsByGrade: await planItemsByGrade(db, plan.id),
+  };
+}
+
+/** The plan's items for a student of this grade and gender (the standard's items when the plan names none for the grade). */
+export function itemsFor(ctx: PlanContext, grade: Grade, gender: Gender): ItemKey[] {
+  return studentPlanItems(ctx.itemsByGrade.get(grade) ?? planItemsForGrade(grade, ctx.version), grade, gender, ctx.version);
+}
+
+/** First grade of a stage (grades are enrolment cohorts; the grade number in a year follows from the enrolment year). */
+const STAGE_FIRST: Record<string, number> = { primary: 1, junior: 7, senior: 10, university: 13 };
+
+/** Grade 1–16 of a cohort in the school year starting `startYear`, or null when the cohort was not (yet) at that stage's school. */
+export function gradeInYear(stage: string, enrolYear: number, startYear: number): Grade | null {
+  const first = STAGE_FIRST[stage];
+  if (first === undefined) return null;
+  const grade = first + (startYear - enrolYear);
+  // A K12 school keeps its pupils across stages; a university only has its own years.
+  if (stage === 'university' ? grade < 13 : grade < 1) return null;
+  return isGrade(grade) ? grade : null;
+}
+
+export interface ScopeStudent {
+  id: string;
+  name: string;
+  regNo: string;
+  gender: Gender;
+  classId: string;
+  className: string;
+  classNo: string | null;
+  /** Grade in the plan's school year. */
+  grade: Grade;
+}
+
+/**
+ * Every enabled student the plan covers (its grades, classes or colleges), with the grade they were in that year.
+ * Two lean queries (the scope's classes, then their students' five columns) and raw rows: an import loads tens of
+ * thousands of students at once, and on PGlite moving rows out of the database is what costs.
+ */
+export async function planScopeStudents(db: DbOrTx, ctx: PlanContext): Promise<ScopeStudent[]> {
+  const scopeClasses = await db
+    .select({ id: classes.id, name: classes.name, classNo: classes.classNo, stage: grades.stage, enrolYear: grades.enrolYear })
+    .from(classes)
+    .innerJoin(grades, eq(grades.id, classes.gradeId))
+    .where(and(eq(classes.orgId, ctx.plan.orgId), classInPlanScope(ctx.plan.id)));
+  const byId = new Map<string, { name: string; classNo: string | null; grade: Grade }>();
+  for (const c of scopeClasses) {
+    const grade = gradeInYear(c.stage, c.enrolYear, ctx.startYear);
+    if (grade !== null) byId.set(c.id, { name: c.name, classNo: c.classNo, grade });
+  }
+  if (byId.size === 0) return [];
+  const { rows } = await db.execute<{ id: string; name: string; reg_no: string; gender: Gender; class_id: string }>(
+    sql`select ${students.id} as id, ${students.name} as name, ${students.regNo} as reg_no, ${students.gender} as gender, ${students.classId} as class_id
+      from ${students} where ${students.orgId} = ${ctx.plan.orgId} and ${students.enabled}
+      and ${students.classId} in (${sql.join([...byId.keys()].map((id) => sql`${id}`), sql`, `)})`,
+  );
+  const out: ScopeStudent[] = [];
+  for (const r of rows) {
+    const c = byId.get(r.class_id);
+    if (c) out.push({ id: r.id, name: r.name, regNo: r.reg_no, gender: r.gender, classId: r.class_id, className: c.name, classNo: c.classNo, grade: c.grade });
+  }
+  return out;
+}
+
+/** One student's incoming results for a plan. */
+export interface ResultInput {
+  studentId: string;
+  classId: string;
+  grade: Grade;
+  gender: Gender;
+  /** Parsed raw values (cm, kg, ml, s, counts); absent = keep what is stored. */
+  results: NationalResults;
+}
+
+export interface WriteOptions {
+  source: 'import' | 'sync';
+  userId: string;
+  now: Date;
+  /** Test day written on the results (YYYY-MM-DD). */
+  testedOn: string;
+}
+
+const COLUMNS = getTableColumns(physiqueResults);
+type ResultColumn = keyof typeof COLUMNS;
+const column = (key: ResultColumn) => COLUMNS[key].name;
+for (const f of WIDE_SCORE_FIELDS) if (!(f in COLUMNS)) throw new Error(`physique_results has no column for ${f}`);
+
+/** Columns a bulk write fills, in COPY order (the id first). */
+const WRITE_FIELDS: readonly ResultColumn[] = [
+  'id',
+  'orgId',
+  'planId',
+  'studentId',
+  'classId',
+  'gradeNo',
+  'gender',
+  'testedOn',
+  ...(WIDE_SCORE_FIELDS as readonly ResultColumn[]),
+  'source',
+  'updatedBy',
+  'updatedAt',
+];
+const WRITE_COLUMNS = WRITE_FIELDS.map(column);
+const FIXED_COLUMNS = new Set([column('id'), column('orgId'), column('planId'), column('studentId')]);
+const RAW_COLUMNS = (RAW_FIELDS as readonly ResultColumn[]).map((f) => [f, column(f)] as const);
+const STAGE = 'physique_write_stage';
+const RESULTS = 'physique_results';
+const LOGS = 'physique_result_logs';
+const LOG_COLS = getTableColumns(physiqueResultLogs);
+const LOG_COLUMNS = [LOG_COLS.resultId.name, LOG_COLS.action.name, LOG_COLS.byUser.name, LOG_COLS.at.name];
+
+const q = (name: string) => `"${name}"`;
+const SELECT_STORED = `select ${q(column('id'))} as id, ${q(column('studentId'))} as student_id, ${RAW_COLUMNS.map(([, c]) => q(c)).join(', ')}
+  from ${RESULTS} where ${q(column('planId'))} = $1 and ${q(column('studentId'))} = any($2::uuid[]) for update`;
+const UPDATE_FROM_STAGE = `update ${RESULTS} r set ${WRITE_COLUMNS.filter((c) => !FIXED_COLUMNS.has(c))
+  .map((c) => `${q(c)} = s.${q(c)}`)
+  .join(', ')} from ${STAGE} s where r.${q(column('id'))} = s.${q(column('id'))}`;
+
+type StoredRaw = { id: string; student_id: string } & Record<string, number | null>;
+
+/**
+ * Writes (inserts or rescored updates) the results of many students of one plan in ONE transaction (issue 3 §3):
+ * stored raw values are locked and merged with the incoming ones (a value present wins), every row is scored by the
+ * engine with the plan's standard and items; new results are COPYed into the table, stored ones updated from a
+ * COPYed staging table, and every result gets a log row (COPY). Any failure rolls everything back. Returns the
+ * number of results written.
+ */
+export async function writeResults(db: Db, ctx: PlanContext, inputs: readonly ResultInput[], opts: WriteOptions): Promise<number> {
+  if (inputs.length === 0) return 0;
+  const updatedAt = opts.now.toISOString();
+  return withBulkTransaction(db, async (s) => {
+    // Lock what is stored: a manual edit waits for the import instead of being overwritten by stale values.
+    const stored = new Map<string, { id: string; raw: Partial<WideRawFields> }>();
+    for (const row of await s.query<StoredRaw>(SELECT_STORED, [ctx.plan.id, inputs.map((i) => i.studentId)])) {
+      const raw: Partial<WideRawFields> = {};
+      for (const [field, col] of RAW_COLUMNS) {
+        const v = row[col];
+        if (v != null) raw[field as keyof WideRawFields] = v;
+      }
+      stored.set(row.student_id, { id: row.id, raw });
+    }
+
+    const inserts: unknown[][] = [];
+    const updates: unknown[][] = [];
+    const logs: unknown[][] = [];
+    for (const input of inputs) {
+      const items = itemsFor(ctx, input.grade, input.gender);
+      const old = stored.get(input.studentId);
+      const raw = restrictToItems(mergeRaw(old?.raw, input.results), items);
+      const score = scoreStudent({ grade: input.grade, gender: input.gender, results: engineInputOf(raw), standard: ctx.version });
+      const id = old?.id ?? randomUUID();
+      const row: unknown[] = [id, ctx.plan.orgId, ctx.plan.id, input.studentId, input.classId, input.grade, input.gender, opts.testedOn];
+      for (const v of wideScoreValues(raw, score)) row.push(v);
+      row.push(opts.source, opts.userId, updatedAt);
+      (old ? updates : inserts).push(row);
+      logs.push([id, opts.source, opts.userId, updatedAt]);
+    }
+
+    // New results go straight into the table (ids chosen here); stored ones through a staging table and one UPDATE.
+    // Another writer adding the same (plan, student) meanwhile hits the unique index and rolls this write back.
+    if (inserts.length > 0) await s.copyIn(RESULTS, WRITE_COLUMNS, copyLines(inserts, (r) => r));
+    if (updates.length > 0) {
+      await s.query(`create temp table ${STAGE} (like ${RESULTS} including defaults) on commit drop`);
+      await s.copyIn(STAGE, WRITE_COLUMNS, copyLines(updates, (r) => r));
+      await s.query(UPDATE_FROM_STAGE);
+    }
+    await s.copyIn(LOGS, LOG_COLUMNS, copyLines(logs, (r) => r));
+    return inserts.length + updates.length;
+  });
+}

@@ -1,0 +1,223 @@
+import multipart from '@fastify/multipart';
+import { z } from 'zod';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ok } from '@/domain/api';
+import { ERR } from '@/domain/errors';
+import { getCatalogEntry, type ButtonAction } from '@/domain/menus/catalog';
+import type { Translate } from '@/domain/physique-results/export-layout';
+import {
+  editRawBodySchema,
+  idsBodySchema,
+  reportQuerySchema,
+  SCORE_IMPORT_MAX_BYTES,
+  scoreFilterSchema,
+  scoreSearchQuerySchema,
+  templateQuerySchema,
+  testRecordFilterSchema,
+  testRecordQuerySchema,
+} from '@/domain/physique-results/schemas';
+import { AppError } from '../../lib/app-error';
+import { requirePermission, requireScope } from '../../plugins/tenant';
+import { importScores, scoresError, templateWorkbook } from './physique-import.service';
+import { exportRecords, recordPage, setRecordsInvalid } from './physique-records.service';
+import { studentReport } from './physique-report.service';
+import { editRawValue, exportScores, exportUpload, resultDetail, searchResults, setResultsInvalid, type Caller } from './physique-results.service';
+import { syncPlan } from './physique-sync.service';
+import type { Family } from './physique.sql';
+
+export interface PhysiqueRoutesOptions {
+  /** Route family (spec §2): K12 schools, universities, or a management organisation (read-only). */
+  family: Family;
+}
+
+const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const planParams = z.object({ planId: z.string().max(64) });
+const idParams = z.object({ id: z.string().max(64) });
+const studentParams = z.object({ studentId: z.string().max(64) });
+
+/** Permission codes of the catalogue (spec §6) that exist in this family; empty when the family lacks the screen. */
+function codes(family: Family, ...refs: [page: string, action?: ButtonAction][]): string[] {
+  const out: string[] = [];
+  for (const [page, action] of refs) {
+    const entry = getCatalogEntry(`${family}.${page}`) ?? getCatalogEntry(page);
+    const code = action ? entry?.buttons.find((b) => b.action === action)?.permission : entry?.permission;
+    if (code) out.push(code);
+  }
+  return out;
+}
+
+/** An xlsx download; the name travels as RFC 5987 `filename*` (the browser reads import counts from it, spec §3). */
+function sendXlsx(reply: FastifyReply, workbook: Buffer, fileName: string) {
+  return reply
+    .header('content-type', XLSX_MIME)
+    .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`)
+    .header('cache-control', 'no-store')
+    .send(workbook);
+}
+
+const translator = (request: FastifyRequest): Translate => (key, options) => request.t(key, options ?? {});
+
+/**
+ * Physique results of /api/busi/web/{k12|gx|admin} (issue 3 §3–§5): score import and sync, score search, the results
+ * screen with edits and the national upload file, invalid/restore, test records and the student report. Every
+ * route runs auth → tenant scope → permission code → validation → service.
+ */
+export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = async (app, { family }) => {
+  await app.register(multipart, { limits: { fileSize: SCORE_IMPORT_MAX_BYTES, files: 1, fields: 20, parts: 25 } });
+  app.addHook('onRequest', app.authenticate);
+
+  const caller = async (request: FastifyRequest): Promise<Caller> => {
+    const scope = await requireScope(request);
+    if (!request.session) throw new AppError(401, ERR.sessionExpired);
+    return { family, tenantOrgId: scope.tenantOrgId, userId: request.session.userId };
+  };
+  /** Registers a route only when the family's catalogue has one of the permissions (e.g. no results screen for gx). */
+  const guard = (list: string[]) => (list.length > 0 ? requirePermission(list[0], ...list.slice(1)) : null);
+  const readOnly = family === 'admin';
+
+  const can = {
+    import: guard(codes(family, ['test.testManage', 'import'], ['test.testResult', 'import'])),
+    template: guard(codes(family, ['test.testManage', 'import'], ['test.testManage'], ['test.testResult', 'import'])),
+    sync: guard(codes(family, ['test.testManage', 'import'], ['test.testResult', 'sync'])),
+    search: guard(codes(family, ['test.scoreSearch'])),
+    searchExport: guard(codes(family, ['test.scoreSearch', 'export'])),
+    searchInvalid: guard(codes(family, ['test.scoreSearch', 'invalid'], ['test.testResult', 'report'])),
+    searchValid: guard(codes(family, ['test.scoreSearch', 'valid'], ['test.testResult', 'report'])),
+    results: guard(codes(family, ['test.testResult'])),
+    resultEdit: guard(codes(family, ['test.testResult', 'report'])),
+    resultExport: guard(codes(family, ['test.testResult', 'export'], ['test.testResult', 'report'])),
+    records: guard(codes(family, ['sportData.testRecord'])),
+    recordExport: guard(codes(family, ['sportData.testRecord', 'export'])),
+    recordInvalid: guard(codes(family, ['sportData.testRecord', 'invalid'])),
+    recordValid: guard(codes(family, ['sportData.testRecord', 'valid'])),
+    report: guard(
+      codes(family, ['test.scoreSearch'], ['test.testResult'], ['dataCenter.student', 'detail'], ['single.scoreReport'], ['single.scoreReportK12']),
+    ),
+  };
+
+  // ---- score import and sync (issue 3 §3, spec §4) -------------------------------------------------------------
+  if (can.import && !readOnly) {
+    app.post('/organizeTest/testManage/import/:planId', { preValidation: can.import, schema: { params: planParams } }, async (request, reply) => {
+      const who = await caller(request);
+      if (!request.isMultipart()) throw scoresError(400, 'scores:import.fileRequired');
+      let part;
+      try {
+        part = await request.file();
+      } catch {
+        throw scoresError(400, 'scores:import.fileRequired');
+      }
+      if (!part) throw scoresError(400, 'scores:import.fileRequired');
+      let buffer: Buffer;
+      try {
+        buffer = await part.toBuffer();
+      } catch (error) {
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, ERR.fileTooLarge);
+        throw error;
+      }
+      const outcome = await importScores(app.db, {
+        tenantOrgId: who.tenantOrgId,
+        userId: who.userId,
+        planId: request.params.planId,
+        fileName: part.filename,
+        buffer,
+        now: app.now(),
+        t: translator(request),
+      });
+      reply.header('x-import-success', String(outcome.success)).header('x-import-failure', String(outcome.failure));
+      return sendXlsx(reply, outcome.workbook, outcome.fileName);
+    });
+  }
+  if (can.template && !readOnly) {
+    app.get('/organizeTest/testManage/import/template', { preValidation: can.template, schema: { querystring: templateQuerySchema } }, async (request, reply) => {
+      const { workbook, fileName } = templateWorkbook(translator(request), request.query.sample === true);
+      return sendXlsx(reply, workbook, fileName);
+    });
+  }
+  if (can.sync && !readOnly) {
+    app.post('/organizeTest/testManage/sync/:planId', { preValidation: can.sync, schema: { params: planParams } }, async (request) => {
+      const who = await caller(request);
+      return ok(await syncPlan(app.db, { tenantOrgId: who.tenantOrgId, userId: who.userId, planId: request.params.planId, now: app.now() }));
+    });
+  }
+
+  // ---- score search (organizeTest/scoreSearch) -------------------------------------------------------------------
+  if (can.search) {
+    app.get('/organizeTest/scoreSearch/page', { preValidation: can.search, schema: { querystring: scoreSearchQuerySchema } }, async (request) =>
+      ok(await searchResults(app.db, await caller(request), request.query)),
+    );
+  }
+  if (can.searchExport) {
+    app.get('/organizeTest/scoreSearch/export', { preValidation: can.searchExport, schema: { querystring: scoreFilterSchema } }, async (request, reply) => {
+      const { workbook, fileName } = await exportScores(app.db, await caller(request), request.query, translator(request), app.now());
+      return sendXlsx(reply, workbook, fileName);
+    });
+  }
+  if (!readOnly) {
+    for (const [path, guardOf, invalid] of [
+      ['/organizeTest/scoreSearch/invalid', can.searchInvalid, true],
+      ['/organizeTest/scoreSearch/valid', can.searchValid, false],
+      ['/physiqueManage/testResult/invalid', can.results ? can.searchInvalid : null, true],
+      ['/physiqueManage/testResult/valid', can.results ? can.searchValid : null, false],
+    ] as const) {
+      if (!guardOf) continue;
+      app.post(path, { preValidation: guardOf, schema: { body: idsBodySchema } }, async (request) =>
+        ok(await setResultsInvalid(app.db, await caller(request), request.body.ids, invalid, app.now())),
+      );
+    }
+  }
+
+  // ---- results and the upload file (physiqueManage/testResult, editUpReport) -----------------------------------------
+  if (can.results) {
+    app.get('/physiqueManage/testResult/page', { preValidation: can.results, schema: { querystring: scoreSearchQuerySchema } }, async (request) =>
+      ok(await searchResults(app.db, await caller(request), request.query)),
+    );
+    app.get('/physiqueManage/testResult/:id', { preValidation: can.results, schema: { params: idParams } }, async (request) =>
+      ok(await resultDetail(app.db, await caller(request), request.params.id)),
+    );
+  }
+  if (can.resultEdit && !readOnly) {
+    app.post(
+      '/physiqueManage/testResult/editUpReport/:id',
+      { preValidation: can.resultEdit, schema: { params: idParams, body: editRawBodySchema } },
+      async (request) => ok(await editRawValue(app.db, await caller(request), request.params.id, request.body, app.now())),
+    );
+  }
+  if (can.resultExport) {
+    app.get('/physiqueManage/testResult/export', { preValidation: can.resultExport, schema: { querystring: scoreFilterSchema } }, async (request, reply) => {
+      const { workbook, fileName } = await exportUpload(app.db, await caller(request), request.query, translator(request), app.now());
+      return sendXlsx(reply, workbook, fileName);
+    });
+  }
+
+  // ---- test records (selfTest/testRecord) ---------------------------------------------------------------------------
+  if (can.records) {
+    app.get('/selfTest/testRecord/page', { preValidation: can.records, schema: { querystring: testRecordQuerySchema } }, async (request) =>
+      ok(await recordPage(app.db, await caller(request), request.query)),
+    );
+  }
+  if (can.recordExport) {
+    app.get('/selfTest/testRecord/export', { preValidation: can.recordExport, schema: { querystring: testRecordFilterSchema } }, async (request, reply) => {
+      const { workbook, fileName } = await exportRecords(app.db, await caller(request), request.query, translator(request), app.now());
+      return sendXlsx(reply, workbook, fileName);
+    });
+  }
+  if (!readOnly) {
+    for (const [path, guardOf, invalid] of [
+      ['/selfTest/testRecord/invalid', can.recordInvalid, true],
+      ['/selfTest/testRecord/valid', can.recordValid, false],
+    ] as const) {
+      if (!guardOf) continue;
+      app.post(path, { preValidation: guardOf, schema: { body: idsBodySchema } }, async (request) =>
+        ok(await setRecordsInvalid(app.db, await caller(request), request.body.ids, invalid, app.now())),
+      );
+    }
+  }
+
+  // ---- the student report (issue 3 §5) --------------------------------------------------------------------------------
+  if (can.report) {
+    app.get('/physique/report/:studentId', { preValidation: can.report, schema: { params: studentParams, querystring: reportQuerySchema } }, async (request) =>
+      ok(await studentReport(app.db, await caller(request), request.params.studentId, request.query.schoolYearId)),
+    );
+  }
+};

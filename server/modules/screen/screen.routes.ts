@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ok } from '@/domain/api';
+import { DC_MSG } from '@/domain/data-center/messages';
+import { isWallScene } from '@/domain/data-center/wall';
+import type { ErrorKey } from '@/domain/errors';
+import { AppError } from '../../lib/app-error';
+import { createSceneCache, linkOfToken, wallConfig, wallScene } from './screen.service';
+
+/** Requests per minute per IP: a room of walls refreshing every 30 s stays far below it. */
+const SCREEN_PER_MINUTE = 240;
+
+const tokenParams = z.object({ token: z.string().max(128) });
+const sceneParams = tokenParams.extend({ scene: z.string().max(32) });
+
+/**
+ * /api/screen/:token/… (issue 4 §2): the wall display's only API. No session, no organisation header: the token
+ * names the organisation and the playlist, and these two read-only routes are all it opens.
+ */
+export const screenRoutes: FastifyPluginAsyncZod = async (app) => {
+  const cache = createSceneCache();
+  const limit = { rateLimit: { max: SCREEN_PER_MINUTE, timeWindow: '1 minute' } };
+
+  app.addHook('onSend', async (_request, reply) => {
+    // Figures of a school must not sit in shared caches.
+    reply.header('cache-control', 'no-store');
+  });
+
+  app.get('/:token/config', { schema: { params: tokenParams }, config: limit }, async (request) => {
+    const now = app.now();
+    return ok(wallConfig(await linkOfToken(app.db, request.params.token, now), now));
+  });
+
+  app.get('/:token/scene/:scene', { schema: { params: sceneParams }, config: limit }, async (request) => {
+    const now = app.now();
+    const link = await linkOfToken(app.db, request.params.token, now);
+    const { scene } = request.params;
+    if (!isWallScene(scene)) throw new AppError(404, DC_MSG.sceneNotInPlaylist as string as ErrorKey);
+    return ok(await wallScene(app.db, link, scene, now, cache));
+  });
+};

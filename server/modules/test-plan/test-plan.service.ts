@@ -1,0 +1,217 @@
+import { and, eq, inArray, lt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { ERR, type ErrorKey } from '@/domain/errors';
+import { PLAN_MSG, type PlanMessageKey } from '@/domain/test-plans/messages';
+import { planStatus } from '@/domain/test-plans/status';
+import type { PlanJob, PlanJobKind, PlanJobStatus } from '@/domain/test-plans/types';
+import type { ItemKey } from '@/domain/physique/standard';
+import type { DbOrTx } from '../../db/client';
+import { orgs } from '../../db/schema/orgs';
+import { classes } from '../../db/schema/school';
+import { planJobs, testPlanItems, testPlans } from '../../db/schema/test-plans';
+import { AppError } from '../../lib/app-error';
+import { isUuid } from '../../lib/ids';
+
+/**
+ * The test-plan API other modules use (physique import, sync, results): find a plan in the caller's
+ * scope, check it is open, and take / release the per-plan job lock of spec §4.
+ */
+
+/** A test plan as stored. */
+export type PlanRecord = typeof testPlans.$inferSelect;
+
+/** A running job older than this is taken for dead (its server crashed) and marked failed. */
+export const PLAN_JOB_STALE_MS = 30 * 60_000;
+
+/** An AppError with a testPlan message (the error catalogue of errors.ts covers the generic ones). */
+export function planError(status: number, key: PlanMessageKey, params: Record<string, string | number> = {}): AppError {
+  // AppError types its key as the generic catalogue; the error handler translates any 'ns:key'.
+  return new AppError(status, key as string as ErrorKey, params);
+}
+
+const notFound = () => new AppError(404, ERR.notFound);
+
+/**
+ * SQL: `orgIdColumn` is the tenant organisation or one of its descendants (orgs whose parent chain
+ * reaches it): a school reads its own rows, a management organisation (admin family) its schools' rows.
+ */
+export function inOrgTree(orgIdColumn: SQLWrapper, tenantOrgId: string): SQL {
+  return sql`${orgIdColumn} in (with recursive tree(id) as (select ${orgs.id} from ${orgs} where ${orgs.id} = ${tenantOrgId} union select o.id from ${orgs} o join tree on o.parent_id = tree.id) select id from tree)`;
+}
+
+/** Ids of the tenant organisation and every organisation below it. */
+export async function orgTreeIds(db: DbOrTx, tenantOrgId: string): Promise<string[]> {
+  const rows = await db.select({ id: orgs.id }).from(orgs).where(inOrgTree(orgs.id, tenantOrgId));
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The plan `planId` if it belongs to the tenant organisation or to one of its schools (admin family);
+ * HTTP 404 otherwise, so another organisation's plan is never served nor revealed.
+ */
+export async function getPlanInScope(db: DbOrTx, tenantOrgId: string, planId: string): Promise<PlanRecord> {
+  if (!isUuid(planId)) throw notFound();
+  const [plan] = await db
+    .select()
+    .from(testPlans)
+    .where(and(eq(testPlans.id, planId), inOrgTree(testPlans.orgId, tenantOrgId)))
+    .limit(1);
+  if (!plan) throw notFound();
+  return plan;
+}
+
+/**
+ * `getPlanInScope` that also locks the plan row until the transaction ends (call inside one), so
+ * job starts, edits, early end and deletion of one plan take turns and each sees the latest row.
+ */
+export async function lockPlanInScope(tx: DbOrTx, tenantOrgId: string, planId: string): Promise<PlanRecord> {
+  if (!isUuid(planId)) throw notFound();
+  const [plan] = await tx
+    .select()
+    .from(testPlans)
+    .where(and(eq(testPlans.id, planId), inOrgTree(testPlans.orgId, tenantOrgId)))
+    .for('update');
+  if (!plan) throw notFound();
+  return plan;
+}
+
+/** Refuses (409) work that needs participation open: imports and syncs of an ended plan (spec §4 early end). */
+export function assertPlanOpen(plan: Pick<PlanRecord, 'startDate' | 'endDate' | 'endedAt'>, now: Date): void {
+  if (planStatus(plan, now) === 'ended') throw planError(409, PLAN_MSG.ended);
+}
+
+/** Refuses (409) editing an ended plan (spec §4). */
+export function assertPlanEditable(plan: Pick<PlanRecord, 'startDate' | 'endDate' | 'endedAt'>, now: Date): void {
+  if (planStatus(plan, now) === 'ended') throw planError(409, PLAN_MSG.endedNoEdit);
+}
+
+/** Items the plan tests, per grade number (1–16). */
+export async function planItemsByGrade(db: DbOrTx, planId: string): Promise<Map<number, ItemKey[]>> {
+  const rows = await db
+    .select({ gradeNo: testPlanItems.gradeNo, item: testPlanItems.item })
+    .from(testPlanItems)
+    .where(eq(testPlanItems.planId, planId));
+  const out = new Map<number, ItemKey[]>();
+  for (const r of rows) {
+    const list = out.get(r.gradeNo) ?? [];
+    list.push(r.item as ItemKey);
+    out.set(r.gradeNo, list);
+  }
+  return out;
+}
+
+/**
+ * SQL condition on the `classes` table: the class is in the plan's scope (grades, classes or
+ * colleges). Join students → classes and add it to read the students a plan covers.
+ */
+export function classInPlanScope(planId: string): SQL {
+  return sql`exists (select 1 from test_plan_scopes s where s.plan_id = ${planId} and (s.class_id = ${classes.id} or s.grade_id = ${classes.gradeId} or s.college_id = ${classes.collegeId}))`;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}
+
+const jobRunningError = (kind: PlanJobKind) => planError(409, kind === 'import' ? PLAN_MSG.importRunning : PLAN_MSG.syncRunning);
+
+/** Marks running jobs of the plan older than PLAN_JOB_STALE_MS failed (their server died mid-way). */
+async function expireStaleJobs(db: DbOrTx, planId: string, now: Date): Promise<void> {
+  await db
+    .update(planJobs)
+    .set({ status: 'failed', error: 'stale', finishedAt: now })
+    .where(and(eq(planJobs.planId, planId), eq(planJobs.status, 'running'), lt(planJobs.startedAt, new Date(now.getTime() - PLAN_JOB_STALE_MS))));
+}
+
+/** The live import or sync running on the plan, if any (stale ones are marked failed first). */
+export async function runningPlanJob(db: DbOrTx, planId: string, now: Date): Promise<PlanJob | null> {
+  await expireStaleJobs(db, planId, now);
+  const [job] = await db
+    .select()
+    .from(planJobs)
+    .where(and(eq(planJobs.planId, planId), eq(planJobs.status, 'running')))
+    .limit(1);
+  return job ?? null;
+}
+
+export interface StartPlanJobInput {
+  planId: string;
+  /** The tenant organisation of the request (the plan must be in its scope). */
+  orgId: string;
+  kind: PlanJobKind;
+  userId: string;
+  fileName?: string | null;
+  /** The request clock (app.now()); defaults to the wall clock. */
+  now?: Date;
+}
+
+/**
+ * Takes the plan's job lock for an import or sync (spec §4: no import while a sync runs, no sync
+ * while importing, no deletion while either runs). Commits at once, so call it with the app's db
+ * (not inside the import's transaction), run the work, then `finishPlanJob` in a finally block.
+ * 404 for a plan out of scope; 409 (translated) for an ended plan or while another job runs. Race-free
+ * across requests and server instances: the plan row is locked and a partial unique index allows
+ * one running job per plan.
+ */
+export async function startPlanJob(db: DbOrTx, input: StartPlanJobInput): Promise<PlanJob> {
+  const now = input.now ?? new Date();
+  try {
+    return await db.transaction(async (tx) => {
+      const plan = await lockPlanInScope(tx, input.orgId, input.planId);
+      assertPlanOpen(plan, now);
+      const running = await runningPlanJob(tx, plan.id, now);
+      if (running) throw jobRunningError(running.kind);
+      const [job] = await tx
+        .insert(planJobs)
+        .values({ orgId: plan.orgId, planId: plan.id, kind: input.kind, startedBy: input.userId, fileName: input.fileName ?? null, startedAt: now })
+        .returning();
+      return job;
+    });
+  } catch (error) {
+    // Two instances racing past the row lock (e.g. a plan locked by neither yet) still meet the unique index.
+    if (isUniqueViolation(error)) {
+      const running = await db
+        .select({ kind: planJobs.kind })
+        .from(planJobs)
+        .where(and(eq(planJobs.planId, input.planId), eq(planJobs.status, 'running')))
+        .limit(1);
+      throw jobRunningError(running[0]?.kind ?? input.kind);
+    }
+    throw error;
+  }
+}
+
+export interface FinishPlanJobInput {
+  status: Exclude<PlanJobStatus, 'running'>;
+  successCount?: number | null;
+  failureCount?: number | null;
+  error?: string | null;
+  now?: Date;
+}
+
+/** Releases the job lock with the outcome; false when the job was no longer running (e.g. expired as stale). */
+export async function finishPlanJob(db: DbOrTx, jobId: string, result: FinishPlanJobInput): Promise<boolean> {
+  const rows = await db
+    .update(planJobs)
+    .set({
+      status: result.status,
+      successCount: result.successCount ?? null,
+      failureCount: result.failureCount ?? null,
+      error: result.error ?? null,
+      finishedAt: result.now ?? new Date(),
+    })
+    .where(and(eq(planJobs.id, jobId), eq(planJobs.status, 'running')))
+    .returning({ id: planJobs.id });
+  return rows.length > 0;
+}
+
+/** Plans of these ids that exist in the tenant's scope (helper for bulk checks). */
+export async function plansInScope(db: DbOrTx, tenantOrgId: string, planIds: readonly string[]): Promise<PlanRecord[]> {
+  const ids = planIds.filter(isUuid);
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(testPlans)
+    .where(and(inArray(testPlans.id, ids), inOrgTree(testPlans.orgId, tenantOrgId)));
+}

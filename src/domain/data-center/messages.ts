@@ -1,0 +1,12 @@
+/** i18n keys (namespace `dataCenter`) of the data-centre and wall rules the server enforces (issue 4). */
+export const DC_MSG = {
+  /** A screen link token that does not exist (or never did). */
+  screenInvalid: 'dataCenter:screen.invalid',
+  /** A screen link an administrator revoked. */
+  screenRevoked: 'dataCenter:screen.revoked',
+  /** A scene the link's playlist does not include. */
+  sceneNotInPlaylist: 'dataCenter:screen.sceneNotInPlaylist',
+  /** A screen link for an organisation outside the caller's scope. */
+  orgOutOfScope: 'dataCenter:error.orgOutOfScope',
+} as const;
+export type DataCenterMessageKey = (typeof DC_MSG)[keyof typeof DC_MSG];

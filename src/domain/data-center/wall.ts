@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { BASE_PATH, SEMESTER } from '../constants';
+import { SCHOOL_YEAR_MAX, SCHOOL_YEAR_MIN } from './filters';
+
+/** Scenes a wall display rotates through (issue 4 §2). */
+export const WALL_SCENES = ['schoolOverview', 'gradeComparison', 'classRanking', 'weakestItems'] as const;
+export type WallScene = (typeof WALL_SCENES)[number];
+
+export function isWallScene(value: unknown): value is WallScene {
+  return typeof value === 'string' && (WALL_SCENES as readonly string[]).includes(value);
+}
+
+/** Rotation interval of a playlist, in seconds. */
+export const WALL_INTERVAL_MIN_S = 5;
+export const WALL_INTERVAL_MAX_S = 600;
+export const WALL_INTERVAL_DEFAULT_S = 20;
+/** Data refresh interval of a wall, in seconds (a TV polls at most every 30 s). */
+export const WALL_REFRESH_MIN_S = 30;
+export const WALL_REFRESH_MAX_S = 3600;
+export const WALL_REFRESH_DEFAULT_S = 300;
+/** Screen link names: 1–50 characters. */
+export const SCREEN_LINK_NAME_MAX = 50;
+
+const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** What a wall shows: its scenes in order, how long each stays, how often the data is fetched again, and a fixed period. */
+export const wallPlaylistSchema = z.object({
+  scenes: z
+    .array(z.enum(WALL_SCENES, { error: 'dataCenter:validation.scene' }), { error: 'dataCenter:validation.scenes' })
+    .min(1, 'dataCenter:validation.scenes')
+    .max(WALL_SCENES.length, 'dataCenter:validation.scenes')
+    .refine((s) => new Set(s).size === s.length, 'dataCenter:validation.scenesUnique'),
+  intervalSeconds: z
+    .number({ error: 'dataCenter:validation.interval' })
+    .int('dataCenter:validation.interval')
+    .min(WALL_INTERVAL_MIN_S, 'dataCenter:validation.interval')
+    .max(WALL_INTERVAL_MAX_S, 'dataCenter:validation.interval')
+    .default(WALL_INTERVAL_DEFAULT_S),
+  refreshSeconds: z
+    .number({ error: 'dataCenter:validation.refresh' })
+    .int('dataCenter:validation.refresh')
+    .min(WALL_REFRESH_MIN_S, 'dataCenter:validation.refresh')
+    .max(WALL_REFRESH_MAX_S, 'dataCenter:validation.refresh')
+    .default(WALL_REFRESH_DEFAULT_S),
+  /** Absent: the latest school year with results, both semesters. */
+  schoolYear: z
+    .number({ error: 'dataCenter:validation.schoolYear' })
+    .int('dataCenter:validation.schoolYear')
+    .min(SCHOOL_YEAR_MIN, 'dataCenter:validation.schoolYear')
+    .max(SCHOOL_YEAR_MAX, 'dataCenter:validation.schoolYear')
+    .optional(),
+  semesterCode: z.union([z.literal(SEMESTER.spring), z.literal(SEMESTER.autumn)], { error: 'dataCenter:validation.semester' }).optional(),
+});
+export type WallPlaylist = z.output<typeof wallPlaylistSchema>;
+
+/** POST …/dataCenter/screenLink. */
+export const screenLinkCreateSchema = z.object({
+  name: z
+    .string({ error: 'dataCenter:validation.linkName' })
+    .trim()
+    .min(1, 'dataCenter:validation.linkName')
+    .max(SCREEN_LINK_NAME_MAX, 'dataCenter:validation.linkName'),
+  /** The organisation the wall shows: the tenant itself (default) or, for a bureau, one of its schools. */
+  orgId: z.string().regex(ID, 'dataCenter:validation.id').optional(),
+  playlist: wallPlaylistSchema,
+});
+export type ScreenLinkCreate = z.output<typeof screenLinkCreateSchema>;
+
+/** A screen link as the management list shows it; the token itself is never stored nor shown again. */
+export interface ScreenLinkRow {
+  id: string;
+  orgId: string;
+  orgName: string;
+  name: string;
+  playlist: WallPlaylist;
+  createdBy: string | null;
+  createdByName: string | null;
+  /** ISO instants. */
+  createdAt: string;
+  revokedAt: string | null;
+  lastSeenAt: string | null;
+}
+
+/** The answer of creating a link: the row plus the wall's URL path, shown this once. */
+export interface ScreenLinkCreated extends ScreenLinkRow {
+  token: string;
+  /** `/busi/wall/<token>`. */
+  path: string;
+}
+
+/** The wall page's path for a token (issue 4 §2). */
+export function wallPath(token: string): string {
+  return `${BASE_PATH}/wall/${token}`;
+}
+
+/** GET /api/screen/:token/config. */
+export interface WallConfig {
+  name: string;
+  orgId: string;
+  orgName: string;
+  playlist: WallPlaylist;
+  /** Server time, ISO: lets the wall show "data as of" in the school's clock even when the TV's clock is off. */
+  serverTime: string;
+}

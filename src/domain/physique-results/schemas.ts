@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { pageQuerySchema } from '../api';
+import { SEMESTER } from '../constants';
+import { RESULT_KEYS, type ResultKey } from '../physique/national-template';
+import { isGrade } from '../physique/standard';
+
+/** Largest score-import upload in bytes: a 200,000-row national template is ≈ 17 MB (issue 3 §3). */
+export const SCORE_IMPORT_MAX_BYTES = 32 * 1024 * 1024;
+/** Most rows an export writes in one workbook (built in memory). */
+export const SCORE_EXPORT_MAX_ROWS = 100_000;
+/** Most ids one invalid/restore call may name. */
+export const MAX_IDS_PER_CALL = 1000;
+
+const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const blank = (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v);
+const numberish = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v);
+
+const optionalId = z.preprocess(blank, z.string().regex(ID, 'validation:common.id').optional());
+const optionalText = z.preprocess(blank, z.string().trim().max(64).optional());
+const optionalGrade = z.preprocess(
+  (v) => numberish(blank(v)),
+  z.number().refine(isGrade, 'scores:validation.grade').optional(),
+);
+const optionalSemester = z.preprocess(
+  (v) => numberish(blank(v)),
+  z.union([z.literal(SEMESTER.spring), z.literal(SEMESTER.autumn)], { error: 'scores:validation.semester' }).optional(),
+);
+const optionalGender = z.preprocess(blank, z.enum(['male', 'female'], { error: 'scores:validation.gender' }).optional());
+const optionalBool = z.preprocess(
+  (v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : blank(v)),
+  z.boolean({ error: 'scores:validation.flag' }).optional(),
+);
+const optionalDay = z.preprocess(blank, z.string().regex(DAY, 'scores:validation.date').optional());
+
+/** Level filter of score search: a total level, or 'incomplete' for results still missing an item. */
+export const LEVEL_FILTERS = ['excellent', 'good', 'pass', 'fail', 'incomplete'] as const;
+export type LevelFilter = (typeof LEVEL_FILTERS)[number];
+
+/** Filters of score search and its export (issue 3 §4, organizeTest/scoreSearch). */
+export const scoreFilterSchema = z.object({
+  /** A school of the management organisation (admin family only). */
+  orgId: optionalId,
+  schoolYearId: optionalId,
+  semesterCode: optionalSemester,
+  planId: optionalId,
+  gradeNo: optionalGrade,
+  classId: optionalId,
+  gender: optionalGender,
+  level: z.preprocess(blank, z.enum(LEVEL_FILTERS, { error: 'scores:validation.level' }).optional()),
+  /** Name or registration number (contains). */
+  keyword: optionalText,
+  /** true: invalid results only; false: valid only; absent: both (invalid ones flagged). */
+  invalid: optionalBool,
+});
+export type ScoreFilter = z.output<typeof scoreFilterSchema>;
+
+export const scoreSearchQuerySchema = pageQuerySchema.extend(scoreFilterSchema.shape);
+export type ScoreSearchQuery = z.output<typeof scoreSearchQuerySchema>;
+
+/** Filters of the test-record list (selfTest/testRecord): score-search filters plus item and date range. */
+export const testRecordFilterSchema = z.object({
+  orgId: optionalId,
+  schoolYearId: optionalId,
+  semesterCode: optionalSemester,
+  gradeNo: optionalGrade,
+  classId: optionalId,
+  gender: optionalGender,
+  keyword: optionalText,
+  item: z.preprocess(blank, z.enum(RESULT_KEYS as [ResultKey, ...ResultKey[]], { error: 'scores:validation.item' }).optional()),
+  /** Inclusive local days YYYY-MM-DD. */
+  from: optionalDay,
+  to: optionalDay,
+  invalid: optionalBool,
+});
+export type TestRecordFilter = z.output<typeof testRecordFilterSchema>;
+export const testRecordQuerySchema = pageQuerySchema.extend(testRecordFilterSchema.shape);
+export type TestRecordQuery = z.output<typeof testRecordQuerySchema>;
+
+/** Ids of invalid/restore calls. */
+export const idsBodySchema = z.object({
+  ids: z
+    .array(z.string().regex(ID, 'validation:common.id'), { error: 'scores:validation.ids' })
+    .min(1, 'scores:validation.ids')
+    .max(MAX_IDS_PER_CALL, 'scores:validation.tooManyIds'),
+});
+export type IdsBody = z.output<typeof idsBodySchema>;
+
+/** Editing one raw value of a result (testResult/editUpReport): typed as people type it, parsed with parseRaw; null or '' clears it. */
+export const editRawBodySchema = z.object({
+  field: z.enum(RESULT_KEYS as [ResultKey, ...ResultKey[]], { error: 'scores:validation.item' }),
+  value: z.union([z.string().max(32), z.number(), z.null()], { error: 'scores:validation.value' }),
+});
+export type EditRawBody = z.output<typeof editRawBodySchema>;
+
+/** The student report's year (issue 3 §5); absent = the latest year with a result. */
+export const reportQuerySchema = z.object({ schoolYearId: optionalId });
+
+/** Template download: `sample=1` adds an example row. */
+export const templateQuerySchema = z.object({ sample: optionalBool });

@@ -1,0 +1,219 @@
+/**
+ * Dashboard latency (issue 4 §3): for 20,000 and 200,000 students with three years of results (server/db/seed/scale.ts),
+ * on PGlite and on PostgreSQL, the p50 and p95 of each data-centre endpoint through app.inject of a real, signed-in app,
+ * next to a plain `select count(*) from physique_results` as the floor. Prints numbers; asserts nothing.
+ *
+ *   npx tsx tests/bench/dashboard.ts [--quick] [--sizes 20000,200000] [--engines pglite,postgres] [--iterations 30]
+ *   BENCH_QUICK=1 npm run bench -- dashboard        (quick: 20,000 students only)
+ *
+ * PGlite databases are built once into data/bench/ (gitignored) and reused while the migrations and the seed are
+ * unchanged. PostgreSQL: DATABASE_URL when set, else a throw-away server via scripts/with-postgres.sh.
+ * Targets: school view p95 < 150 ms at 20k on PGlite, < 300 ms at 200k on PostgreSQL.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Envelope } from '@/domain/api';
+import type { TokenData } from '@/domain/auth/types';
+import { buildApp } from '../../server/app';
+import { createDatabase, dropDatabase, withDatabase } from '../../server/db/admin';
+import { MIGRATIONS_FOLDER, migrateDb, openDb, type DbHandle } from '../../server/db/client';
+import { DEMO_PASSWORD } from '../../server/db/seed/demo';
+import { SCALE_DISTRICT_ACCOUNT, scaleSchoolAccount, seedScale } from '../../server/db/seed/scale';
+import { parseEnv } from '../../server/env';
+import { sha256Hex } from '../../server/lib/password';
+
+type Engine = 'pglite' | 'postgres';
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: process.env.BENCH_QUICK === '1' },
+    sizes: { type: 'string' },
+    engines: { type: 'string', default: 'pglite,postgres' },
+    iterations: { type: 'string', default: '30' },
+  },
+});
+const sizes = (args.sizes ?? (args.quick ? '20000' : '20000,200000')).split(',').map(Number);
+const engines = args.engines.split(',') as Engine[];
+const iterations = Number(args.iterations);
+const ROOT = resolve(import.meta.dirname, '../..');
+const CACHE = join(ROOT, 'data/bench');
+
+/** Changes whenever the schema or the seed changes, so a cached database is never stale. */
+function dataVersion(): string {
+  const h = createHash('sha256');
+  for (const f of readdirSync(MIGRATIONS_FOLDER).filter((f) => f.endsWith('.sql')).sort()) h.update(readFileSync(join(MIGRATIONS_FOLDER, f)));
+  h.update(readFileSync(join(ROOT, 'server/db/seed/scale.ts')));
+  return h.digest('hex').slice(0, 12);
+}
+
+async function pgliteFor(students: number): Promise<DbHandle> {
+  const dir = join(CACHE, `scale-${students}-${dataVersion()}`);
+  const marker = join(dir, '.seeded');
+  if (existsSync(marker)) return openDb({ pgliteDir: dir });
+  // Databases of an older schema or seed are of no further use (≈ 1 GB at 200k students).
+  if (existsSync(CACHE)) for (const old of readdirSync(CACHE).filter((d) => d.startsWith(`scale-${students}-`))) await rm(join(CACHE, old), { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  const handle = await openDb({ pgliteDir: dir });
+  await migrateDb(handle);
+  const s = await seedScale(handle.db, { students, log: (m) => console.log(`  ${m}`) });
+  console.log(`  seeded PGlite ${dir}: ${s.students} students, ${s.results} results in ${(s.ms / 1000).toFixed(1)} s`);
+  await writeFile(marker, new Date().toISOString());
+  return handle;
+}
+
+async function postgresFor(baseUrl: string, students: number): Promise<{ handle: DbHandle; drop(): Promise<void> }> {
+  const name = `tiyu_bench_${students}`;
+  await dropDatabase(baseUrl, name);
+  await createDatabase(baseUrl, name);
+  const handle = await openDb({ databaseUrl: withDatabase(baseUrl, name), poolMax: 10 });
+  await migrateDb(handle);
+  const s = await seedScale(handle.db, { students, log: (m) => console.log(`  ${m}`) });
+  console.log(`  seeded PostgreSQL ${name}: ${s.students} students, ${s.results} results in ${(s.ms / 1000).toFixed(1)} s`);
+  return { handle, drop: () => dropDatabase(baseUrl, name) };
+}
+
+async function login(app: FastifyInstance, account: string): Promise<string> {
+  const randomStr = `bench${Date.now()}${Math.random().toString(36).slice(2, 8)}`;
+  await app.inject({ url: `/api/code?randomStr=${randomStr}` });
+  const res = await app.inject({ method: 'POST', url: '/api/sso/login', payload: { accountNum: account, password: sha256Hex(DEMO_PASSWORD), code: '1234', randomStr } });
+  if (res.statusCode !== 200) throw new Error(`login ${account}: ${res.statusCode} ${res.body}`);
+  return res.json<Envelope<TokenData>>().data.access_token;
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+/** Per endpoint: 3 warm-ups, then `n` runs, fewer (at least 5) when they would take longer than this. */
+const BUDGET_MS = 15_000;
+
+async function time(n: number, fn: () => Promise<void>): Promise<{ p50: number; p95: number; runs: number }> {
+  for (let i = 0; i < 3; i++) await fn();
+  const ms: number[] = [];
+  const start = performance.now();
+  for (let i = 0; i < n && (i < 5 || performance.now() - start < BUDGET_MS); i++) {
+    const t = performance.now();
+    await fn();
+    ms.push(performance.now() - t);
+  }
+  ms.sort((a, b) => a - b);
+  return { p50: pct(ms, 50), p95: pct(ms, 95), runs: ms.length };
+}
+
+interface Row {
+  engine: Engine;
+  students: number;
+  endpoint: string;
+  p50: number;
+  p95: number;
+}
+
+async function measure(engine: Engine, students: number, handle: DbHandle): Promise<Row[]> {
+  const env = parseEnv({ NODE_ENV: 'test', TIYU_CAPTCHA_FIXED: '1234', WEB_DIST: '/nonexistent-tiyu-dist' });
+  const app = await buildApp({ db: handle.db, env, rateLimits: { captchaPerMinute: 1e6, loginPerMinute: 1e6 } });
+  try {
+    // The largest school: its account number follows the seed's school order.
+    const schools = (
+      await handle.db.execute<{ org_id: string; n: number }>(
+        sql`select s.org_id, count(*)::int as n from students s join classes c on c.id = s.class_id join grades g on g.id = c.grade_id where not g.graduated group by s.org_id`,
+      )
+    ).rows;
+    const order = (
+      await handle.db.execute<{ id: string }>(sql`select o.id from orgs o join orgs p on p.id = o.parent_id where p.code = '90' and p.parent_id is null order by o.code`)
+    ).rows.map((r) => r.id);
+    const largest = schools.filter((s) => order.includes(s.org_id)).sort((a, b) => Number(b.n) - Number(a.n))[0];
+    const schoolToken = await login(app, scaleSchoolAccount(order.indexOf(largest.org_id)));
+    const districtToken = await login(app, SCALE_DISTRICT_ACCOUNT);
+    const [cls] = (
+      await handle.db.execute<{ class_id: string; grade_no: number }>(
+        sql`select class_id, grade_no from physique_results where org_id = ${largest.org_id}::uuid group by class_id, grade_no order by count(*) desc limit 1`,
+      )
+    ).rows;
+    const [student] = (await handle.db.execute<{ student_id: string }>(sql`select student_id from physique_results where class_id = ${cls.class_id}::uuid limit 1`)).rows;
+
+    const get = (token: string, url: string) => async () => {
+      const res = await app.inject({ url, headers: { authorization: `bearer ${token}` } });
+      if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+    };
+    const k12 = '/api/busi/web/k12/dataCenter';
+    const admin = '/api/busi/web/admin/dataCenter';
+    const cases: [string, () => Promise<void>][] = [
+      ['floor: select count(*) from physique_results', async () => void (await handle.db.execute(sql`select count(*) from physique_results`))],
+      [`k12 school (${Number(largest.n)} students)`, get(schoolToken, `${k12}/school`)],
+      ['k12 grade', get(schoolToken, `${k12}/grade?gradeNo=${cls.grade_no}`)],
+      ['k12 class list', get(schoolToken, `${k12}/class`)],
+      ['k12 class detail', get(schoolToken, `${k12}/class/${cls.class_id}`)],
+      ['k12 student list (20)', get(schoolToken, `${k12}/student?size=20`)],
+      ['k12 student detail', get(schoolToken, `${k12}/student/${student.student_id}`)],
+      ['k12 filters', get(schoolToken, `${k12}/filters`)],
+      [`admin school (district, ${students} students)`, get(districtToken, `${admin}/school`)],
+      ['admin grade (district)', get(districtToken, `${admin}/grade?gradeNo=${cls.grade_no}`)],
+      ['admin school (one school)', get(districtToken, `${admin}/school?orgId=${largest.org_id}`)],
+    ];
+    const rows: Row[] = [];
+    for (const [endpoint, fn] of cases) {
+      const { p50, p95, runs } = await time(iterations, fn);
+      rows.push({ engine, students, endpoint, p50, p95 });
+      console.log(`  ${engine.padEnd(8)} ${String(students).padStart(7)}  ${endpoint.padEnd(44)} p50 ${p50.toFixed(1).padStart(7)} ms   p95 ${p95.toFixed(1).padStart(7)} ms  (${runs} runs)`);
+    }
+    return rows;
+  } finally {
+    await app.close();
+  }
+}
+
+function target(rows: Row[]): void {
+  const check = (engine: Engine, students: number, limit: number) => {
+    const r = rows.find((x) => x.engine === engine && x.students === students && x.endpoint.startsWith('k12 school'));
+    if (r) console.log(`  target ${engine} ${students}: school view p95 ${r.p95.toFixed(1)} ms (< ${limit} ms) ${r.p95 < limit ? 'met' : 'MISSED'}`);
+  };
+  check('pglite', 20000, 150);
+  check('postgres', 200000, 300);
+}
+
+async function main(): Promise<void> {
+  const rows: Row[] = [];
+  console.log(`dashboard bench: sizes ${sizes.join(', ')}; engines ${engines.join(', ')}; ${iterations} iterations after 3 warm-ups`);
+  if (engines.includes('pglite')) {
+    for (const n of sizes) {
+      const handle = await pgliteFor(n);
+      try {
+        rows.push(...(await measure('pglite', n, handle)));
+      } finally {
+        await handle.close();
+      }
+    }
+  }
+  if (engines.includes('postgres')) {
+    const url = process.env.DATABASE_URL;
+    if (url) {
+      for (const n of sizes) {
+        const { handle, drop } = await postgresFor(url, n);
+        try {
+          rows.push(...(await measure('postgres', n, handle)));
+        } finally {
+          await handle.close();
+          await drop();
+        }
+      }
+    } else if (existsSync('/usr/lib/postgresql')) {
+      // No server given: run the PostgreSQL half in a child under a throw-away server.
+      const child = spawnSync(
+        'bash',
+        [join(ROOT, 'scripts/with-postgres.sh'), process.execPath, '--import', 'tsx', join(import.meta.dirname, 'dashboard.ts'), '--engines', 'postgres', '--sizes', sizes.join(','), '--iterations', String(iterations)],
+        { stdio: 'inherit', cwd: ROOT },
+      );
+      if (child.status !== 0) throw new Error(`PostgreSQL bench exited with ${child.status}`);
+    } else console.log('  PostgreSQL: skipped (no DATABASE_URL and no local server binaries)');
+  }
+  target(rows);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

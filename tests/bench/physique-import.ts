@@ -1,0 +1,250 @@
+/**
+ * End-to-end benchmark of the score import (issue 3 §3): a 50,000-row national template for real students is uploaded
+ * through the HTTP route (app.inject, multipart) and parsed, matched, scored and written in one transaction.
+ * PGlite always (a data directory, as the server runs by default); PostgreSQL too when DATABASE_URL is set (a
+ * throw-away database on that server). Target: under 10 s on PGlite on a 2-core machine.
+ * Run: npx tsx tests/bench/physique-import.ts [rows=50000]   (also part of `npm run bench`). Prints numbers, asserts nothing.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { and, eq, sql } from 'drizzle-orm';
+import { ORG_TYPE } from '@/domain/constants';
+import { isBlankRow, mapHeaders, NATIONAL_COLUMNS, nationalCodeFromGrade, parseTemplateRow, type NationalTemplateRow } from '@/domain/physique/national-template';
+import { scoreStudent } from '@/domain/physique/score';
+import type { Gender, Grade } from '@/domain/physique/standard';
+import { planItemsForGrade } from '@/domain/test-plans/items';
+import { parseImportCounts, fileNameFromContentDisposition } from '@/domain/uploads/import-result';
+import { buildApp } from '../../server/app';
+import { createDatabase, dropDatabase, withDatabase } from '../../server/db/admin';
+import { migrateDb, openDb, type DbHandle } from '../../server/db/client';
+import { DEMO_PASSWORD, seedDemo } from '../../server/db/seed/demo';
+import { orgs } from '../../server/db/schema/orgs';
+import { physiqueResults } from '../../server/db/schema/physique';
+import { classes, grades, schoolYears, students } from '../../server/db/schema/school';
+import { testPlanItems, testPlans, testPlanScopes } from '../../server/db/schema/test-plans';
+import { parseEnv } from '../../server/env';
+import { sha256Hex } from '../../server/lib/password';
+import { openXlsx } from '../../server/lib/spreadsheet/xlsx-reader';
+import { writeXlsx } from '../../server/lib/spreadsheet/xlsx-writer';
+import { copyLines, withBulkTransaction } from '../../server/modules/physique/bulk-session';
+import { gradeInYear } from '../../server/modules/physique/physique-write';
+import { nationalTemplateRows } from '../support/national-template-fixture';
+
+const ROWS = Number(process.argv[2] ?? 50_000);
+const CLASS_SIZE = 44;
+const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const rate = (n: number, ms: number) => `${Math.round(n / (ms / 1000)).toLocaleString('en-US')} rows/s`;
+const line = (label: string, value: string) => console.log(`  ${label.padEnd(44)} ${value}`);
+
+interface BenchStudent {
+  id: string;
+  name: string;
+  regNo: string;
+  gender: Gender;
+  className: string;
+  classNo: string;
+  grade: Grade;
+}
+
+/** Adds enough students to the demo K12 school (classes 5–99 of every grade, bulk COPY) and a plan covering them all. */
+async function seedBenchStudents(handle: DbHandle, count: number): Promise<{ planId: string; list: BenchStudent[] }> {
+  const { db } = handle;
+  const [school] = await db.select().from(orgs).where(eq(orgs.type, ORG_TYPE.k12));
+  const [year] = await db.select().from(schoolYears).where(and(eq(schoolYears.orgId, school.id), eq(schoolYears.current, true)));
+  const cohorts = (await db.select().from(grades).where(eq(grades.orgId, school.id))).sort((a, b) => a.gradeNo - b.gradeNo);
+  const classRows: { id: string; gradeId: string; code: number; name: string; classNo: string; grade: Grade }[] = [];
+  const list: BenchStudent[] = [];
+  const studentRows: unknown[][] = [];
+  let n = 0;
+  for (let code = 5; code <= 99 && n < count; code++) {
+    for (const g of cohorts) {
+      if (n >= count) break;
+      const grade = gradeInYear(g.stage, g.enrolYear, year.startYear)!;
+      const c = { id: crypto.randomUUID(), gradeId: g.id, code, name: `${grade}年级B${code}班`, classNo: `${g.enrolYear}B${String(code).padStart(2, '0')}`, grade };
+      classRows.push(c);
+      for (let i = 0; i < CLASS_SIZE && n < count; i++, n++) {
+        const gender: Gender = i % 2 === 0 ? 'male' : 'female';
+        const st: BenchStudent = { id: crypto.randomUUID(), name: `学生${n}`, regNo: `B${String(n).padStart(18, '0')}`, gender, className: c.name, classNo: c.classNo, grade };
+        list.push(st);
+        studentRows.push([st.id, school.id, c.id, st.name, st.regNo, gender]);
+      }
+    }
+  }
+  await withBulkTransaction(db, async (tx) => {
+    await tx.copyIn(
+      'classes',
+      ['id', 'org_id', 'grade_id', 'code', 'name', 'class_no', 'size'],
+      copyLines(classRows, (c) => [c.id, school.id, c.gradeId, c.code, c.name, c.classNo, CLASS_SIZE]),
+    );
+    await tx.copyIn('students', ['id', 'org_id', 'class_id', 'name', 'reg_no', 'gender'], copyLines(studentRows, (r) => r));
+  });
+  const planId = crypto.randomUUID();
+  const today = new Date();
+  await db.insert(testPlans).values({
+    id: planId,
+    orgId: school.id,
+    name: '基准测试计划',
+    schoolYearId: year.id,
+    semesterCode: 13,
+    startDate: new Date(today.getTime() - 5 * 86_400_000).toISOString().slice(0, 10),
+    endDate: new Date(today.getTime() + 60 * 86_400_000).toISOString().slice(0, 10),
+    scopeType: 'grade',
+  });
+  await db.insert(testPlanScopes).values(cohorts.map((g) => ({ planId, gradeId: g.id })));
+  await db.insert(testPlanItems).values(cohorts.flatMap((g) => planItemsForGrade(g.gradeNo as Grade, '2014').map((item) => ({ planId, gradeNo: g.gradeNo, item }))));
+  return { planId, list };
+}
+
+/** The national template for the students: results from TEMPLATE's fixture for each grade and gender, identities replaced. */
+function templateFile(list: readonly BenchStudent[]): Buffer {
+  const col = new Map(NATIONAL_COLUMNS.map((c, i) => [c.key, i]));
+  const pools = new Map<string, unknown[][]>();
+  const rows: unknown[][] = [NATIONAL_COLUMNS.map((c) => c.header)];
+  for (const st of list) {
+    const key = `${st.grade}:${st.gender}`;
+    let pool = pools.get(key);
+    if (!pool || pool.length === 0) {
+      const code = st.gender === 'male' ? 1 : 2;
+      pool = nationalTemplateRows({ rows: 4000, invalidShare: 0.01, seed: st.grade * 97 + code + rows.length, grades: [st.grade] })
+        .rows.slice(1)
+        .filter((r) => r[col.get('gender')!] === code);
+      pools.set(key, pool);
+    }
+    const row = pool.pop()!;
+    row[col.get('gradeNo')!] = nationalCodeFromGrade(st.grade);
+    row[col.get('classNo')!] = st.classNo;
+    row[col.get('className')!] = st.className;
+    row[col.get('regNo')!] = st.regNo;
+    row[col.get('name')!] = st.name;
+    rows.push(row);
+  }
+  return writeXlsx([{ name: '体测成绩', rows }]);
+}
+
+function multipart(file: Buffer): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----tiyubench${randomBytes(8).toString('hex')}`;
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.xlsx"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  return { payload: Buffer.concat([head, file, Buffer.from(`\r\n--${boundary}--\r\n`)]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+async function parseOnly(file: Buffer): Promise<{ rows: number; ms: number }> {
+  const t0 = performance.now();
+  const source = await openXlsx(file);
+  let mapping: ReturnType<typeof mapHeaders> | null = null;
+  let rows = 0;
+  for await (const batch of source.batches()) {
+    for (const { row, cells } of batch) {
+      if (!mapping) {
+        mapping = mapHeaders(cells);
+        continue;
+      }
+      if (isBlankRow(cells)) continue;
+      parseTemplateRow(cells, mapping, row);
+      rows++;
+    }
+  }
+  return { rows, ms: performance.now() - t0 };
+}
+
+async function scoringRate(file: Buffer): Promise<number> {
+  const source = await openXlsx(file);
+  let mapping: ReturnType<typeof mapHeaders> | null = null;
+  const parsed: NationalTemplateRow[] = [];
+  for await (const batch of source.batches()) {
+    for (const { row, cells } of batch) {
+      if (!mapping) mapping = mapHeaders(cells);
+      else {
+        const p = parseTemplateRow(cells, mapping, row);
+        if (p.ok) parsed.push(p.row);
+      }
+    }
+  }
+  const passes = 5;
+  const t0 = performance.now();
+  for (let k = 0; k < passes; k++) for (const r of parsed) scoreStudent({ grade: r.grade, gender: r.gender, results: r.results });
+  return (parsed.length * passes) / ((performance.now() - t0) / 1000);
+}
+
+/** Signs in through the API (fixed captcha) and uploads the file twice: a first import, then a re-import (updates). */
+async function importOver(handle: DbHandle, planId: string, file: Buffer): Promise<void> {
+  const app = await buildApp({ db: handle.db, env: parseEnv({ NODE_ENV: 'test', TIYU_CAPTCHA_FIXED: '1234', WEB_DIST: '/nonexistent' }), rateLimits: { captchaPerMinute: 1000, loginPerMinute: 1000 } });
+  try {
+    const key = `${Date.now()}bench`;
+    await app.inject({ url: `/api/code?randomStr=${key}` });
+    const login = await app.inject({ method: 'POST', url: '/api/sso/login', payload: { accountNum: 'school01', password: sha256Hex(DEMO_PASSWORD), code: '1234', randomStr: key } });
+    const token = login.json<{ data: { access_token: string } }>().data.access_token;
+    for (const label of ['first import (inserts)', 're-import of the same file (updates)']) {
+      const body = multipart(file);
+      const t0 = performance.now();
+      const res = await app.inject({
+        method: 'POST',
+        url: `/api/busi/web/k12/organizeTest/testManage/import/${planId}`,
+        payload: body.payload,
+        headers: { ...body.headers, authorization: `bearer ${token}` },
+      });
+      const ms = performance.now() - t0;
+      if (res.statusCode !== 200) throw new Error(`import failed: ${res.statusCode} ${res.body.slice(0, 300)}`);
+      const counts = parseImportCounts(fileNameFromContentDisposition(String(res.headers['content-disposition'])) ?? '');
+      line(`${label}, end to end`, `${s(ms)}  ${rate(ROWS, ms)}  (${counts?.success} written, ${counts?.failure} failed rows)`);
+    }
+    const [{ n }] = await handle.db.select({ n: sql<number>`count(*)::int` }).from(physiqueResults).where(eq(physiqueResults.planId, planId));
+    line('results stored for the plan', String(n));
+  } finally {
+    await app.close();
+  }
+}
+
+async function prepare(handle: DbHandle): Promise<{ planId: string; list: BenchStudent[] }> {
+  const t0 = performance.now();
+  await migrateDb(handle);
+  await seedDemo(handle.db);
+  const seeded = await seedBenchStudents(handle, ROWS);
+  const [{ n }] = await handle.db.select({ n: sql<number>`count(*)::int` }).from(students);
+  line('database prepared (migrate, demo, students)', `${s(performance.now() - t0)}  (${n.toLocaleString('en-US')} students, ${(await handle.db.$count(classes)).toLocaleString('en-US')} classes)`);
+  return seeded;
+}
+
+async function main(): Promise<void> {
+  console.log(`physique import benchmark: ${ROWS.toLocaleString('en-US')} rows of the national template`);
+  const dir = await mkdtemp(join(tmpdir(), 'tiyu-bench-'));
+  const pglite = await openDb({ pgliteDir: join(dir, 'pglite') });
+  let file: Buffer;
+  let planId: string;
+  try {
+    console.log('\nPGlite (data directory)');
+    const prepared = await prepare(pglite);
+    planId = prepared.planId;
+    const t0 = performance.now();
+    file = templateFile(prepared.list);
+    line('template generated (not timed below)', `${s(performance.now() - t0)}  ${(file.length / 1024 / 1024).toFixed(1)} MiB`);
+    const parse = await parseOnly(file);
+    line('parse only (read .xlsx + validate rows)', `${s(parse.ms)}  ${rate(parse.rows, parse.ms)}`);
+    line('scoring alone (scoreStudent)', `${Math.round(await scoringRate(file)).toLocaleString('en-US')} students/s`);
+    await importOver(pglite, planId, file);
+  } finally {
+    await pglite.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    console.log('\nPostgreSQL: skipped (set DATABASE_URL, e.g. bash scripts/with-postgres.sh npx tsx tests/bench/physique-import.ts)');
+    return;
+  }
+  const name = `tiyu_bench_${randomBytes(4).toString('hex')}`;
+  await createDatabase(url, name);
+  const pg = await openDb({ databaseUrl: withDatabase(url, name), poolMax: 4 });
+  try {
+    console.log('\nPostgreSQL');
+    const prepared = await prepare(pg);
+    // Same students, same file: regenerate it for this database's ids (registration numbers are the same).
+    await importOver(pg, prepared.planId, file);
+  } finally {
+    await pg.close();
+    await dropDatabase(url, name);
+  }
+}
+
+await main();
