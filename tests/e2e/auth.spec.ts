@@ -26,7 +26,8 @@ test.describe('sign-in', () => {
     await expect(captcha).toBeVisible();
     const before = await captcha.getAttribute('src');
     await signIn(page, 'school01', 'Wrong@2026');
-    await expect(page.getByText('用户名或密码错误')).toBeVisible();
+    // The toast shows the message (and announces it to screen readers).
+    await expect(page.getByText('用户名或密码错误').first()).toBeVisible();
     await expect(page.getByTestId('login-code')).toHaveValue('');
     await expect(captcha).not.toHaveAttribute('src', before ?? '');
     await expect(page).toHaveURL(/\/busi\/?(\?.*)?$/);
@@ -57,7 +58,7 @@ test.describe('sign-in', () => {
   test('an unauthenticated deep link goes to login and comes back after it (rt)', async ({ page }) => {
     await page.goto('/busi/k12/org/class');
     await expect(page).toHaveURL(/\/busi\/?\?rt=/);
-    await expect(page.getByText('未登录，请登录')).toBeVisible();
+    await expect(page.getByText('未登录，请登录').first()).toBeVisible();
     await signIn(page, 'school01');
     await expect(page).toHaveURL(/\/busi\/k12\/org\/class$/);
   });

@@ -266,7 +266,7 @@ const K12: FamilyDef = {
   groups: [
     // First, so a K12 role's landing page is the school dashboard (default menu code 101101).
     group('dataCenter', 1, '数据中心', 'bar-chart-3', [
-      page('school', 1, 'dataCenter/school', '学校数据', ['export']),
+      page('school', 1, 'dataCenter/school', '学校数据', ['export', 'screen']),
       page('grade', 2, 'dataCenter/grade', '年级数据', ['export']),
       page('class', 3, 'dataCenter/class', '班级数据', ['detail', 'export'], [['detail', 'detail/:id', '班级详情', 'detail']]),
       page('student', 4, 'dataCenter/student', '学生数据', ['detail', 'export'], [

@@ -69,6 +69,8 @@ function teacher(family: TemplateFamily): RoleGrant {
   const single = of('single').filter((e) => e.parent !== null || e.kind === 'group' || TEACHER_SINGLE_TOP.includes(e.key));
   return grantOf([...own, ...single, ...of('personal')], (e, action) => {
     if (e.family === 'single') return TEACHER_SINGLE_ACTIONS.includes(action);
+    // Wall-display links show a school's figures to anyone at the screen: administrators hand them out.
+    if (action === 'screen') return false;
     return action !== 'delete' || TEACHER_DELETE_GROUPS.includes(groupOf(e));
   });
 }

@@ -96,7 +96,7 @@ describe('default menu codes (spec §6)', () => {
     const k12 = buildMenuTree(menuEntriesForGrant(grantForMenuCodes(DEFAULT_MENU_CODES[21])));
     expect(k12.map((n) => n.menuId)).toEqual(['k12.dataCenter', 'personal.myInfo']);
     expect(landingPath(k12)).toBe('/k12/dataCenter/school');
-    expect(k12[0].children[0].buttons).toEqual(['k12:dataCenter:school:export']);
+    expect(k12[0].children[0].buttons).toEqual(['k12:dataCenter:school:export', 'k12:dataCenter:school:screen']);
     const gx = grantForMenuCodes(DEFAULT_MENU_CODES[22]);
     expect(gx.keys).toEqual(['gx.org', 'gx.org.currentOrg', 'gx.org.currentOrg.edit', 'personal.myInfo', 'personal.myInfo.base', 'personal.myInfo.editUser', 'personal.myInfo.editAccount']);
     expect(landingPath(buildMenuTree(menuEntriesForGrant(gx)))).toBe('/gx/currentOrg');
