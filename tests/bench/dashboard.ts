@@ -4,7 +4,7 @@
  * next to a plain `select count(*) from physique_results` as the floor. Prints numbers; asserts nothing.
  *
  *   npx tsx tests/bench/dashboard.ts [--quick] [--sizes 20000,200000] [--engines pglite,postgres] [--iterations 30]
- *   BENCH_QUICK=1 npm run bench -- dashboard        (quick: 20,000 students only)
+ *   npm run bench -- dashboard --quick        (quick: 20,000 students only)
  *
  * PGlite databases are built once into data/bench/ (gitignored) and reused while the migrations and the seed are
  * unchanged. PostgreSQL: DATABASE_URL when set, else a throw-away server via scripts/with-postgres.sh.
