@@ -1,0 +1,20 @@
+import { useAtomValue } from 'jotai';
+import { PermissionGate } from '@/components/permission-gate/permission-gate';
+import { dataCenterFamilyAtom } from '@/features/data-center/atoms';
+import { ScreenLinksButton } from '@/features/data-center/components/screen-links';
+import { SchoolDashboard } from '@/features/data-center/components/school-dashboard';
+import { dataCenterPermissions } from '@/features/data-center/family';
+
+/** /k12/dataCenter/school: the school dashboard, with the wall-link manager for roles allowed to publish one. */
+export function DataCenterSchoolPage() {
+  const family = useAtomValue(dataCenterFamilyAtom);
+  return (
+    <SchoolDashboard
+      actions={
+        <PermissionGate permission={dataCenterPermissions(family).screenLink}>
+          <ScreenLinksButton />
+        </PermissionGate>
+      }
+    />
+  );
+}

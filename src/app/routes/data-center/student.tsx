@@ -1,0 +1,57 @@
+import { useState } from 'react';
+import { useAtomValue } from 'jotai';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router-dom';
+import { Label } from '@/components/ui/label';
+import { Select } from '@/components/ui/select';
+import { Skeleton } from '@/components/ui/skeleton';
+import { uinfoAtom } from '@/lib/store';
+import { StudentDetail } from '@/features/data-center/components/student-detail';
+import { StudentList } from '@/features/data-center/components/student-list';
+import { reportApiFamily, useReportQuery } from '@/features/physique-report/api/get-report';
+import { StudentReportView } from '@/features/physique-report/components/student-report';
+
+/** /k12/dataCenter/student: the students of the scope, paged. */
+export function DataCenterStudentListPage() {
+  return <StudentList />;
+}
+
+/**
+ * /k12/dataCenter/student/detail/:id: the student's history across years and plans (data centre) with the physique
+ * report of one school year (physique report feature) below it; features never import each other, so they meet here.
+ */
+export function DataCenterStudentDetailPage() {
+  const { id = '' } = useParams();
+  return <StudentDetail key={id} studentId={id} report={<StudentReport studentId={id} />} />;
+}
+
+function StudentReport({ studentId }: { studentId: string }) {
+  const { t } = useTranslation('dashboard');
+  const family = reportApiFamily(useAtomValue(uinfoAtom)?.currentTypePath);
+  const [schoolYearId, setSchoolYearId] = useState<string | undefined>(undefined);
+  const query = useReportQuery(family, studentId, schoolYearId);
+  const [printedAt] = useState(() => new Date());
+  const report = query.data;
+  if (query.isPending) return <Skeleton className="h-[480px] w-full rounded-xl" />;
+  if (!report) return null;
+  return (
+    <section className="grid gap-3" data-testid="dc-student-report" aria-label={t('studentView.report')}>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-lg font-semibold">{t('studentView.report')}</h2>
+        {report.years.length > 1 ? (
+          <div className="flex items-center gap-2">
+            <Label className="text-muted-foreground">{t('studentView.reportYear')}</Label>
+            <Select
+              className="w-36"
+              aria-label={t('studentView.reportYear')}
+              value={report.schoolYearId ?? ''}
+              onValueChange={setSchoolYearId}
+              options={report.years.map((y) => ({ value: y.schoolYearId, label: y.academicYear }))}
+            />
+          </div>
+        ) : null}
+      </div>
+      <StudentReportView key={report.schoolYearId ?? ''} report={report} printedAt={printedAt} />
+    </section>
+  );
+}

@@ -1,0 +1,7 @@
+import { ScoreSearchScreen } from '@/features/scores/components/score-search-screen';
+import { useScreenFamily } from './family';
+
+/** organizeTest/scoreSearch (issue 3 §4). */
+export function ScoreSearchPage() {
+  return <ScoreSearchScreen family={useScreenFamily()} />;
+}

@@ -1,0 +1,7 @@
+import { TestRecordScreen } from '@/features/scores/components/test-record-screen';
+import { useScreenFamily } from './family';
+
+/** selfTest/testRecord (issue 3 §4). */
+export function TestRecordPage() {
+  return <TestRecordScreen family={useScreenFamily()} />;
+}

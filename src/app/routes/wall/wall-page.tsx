@@ -1,0 +1,21 @@
+import { useEffect } from 'react';
+import { useParams, useSearchParams } from 'react-router-dom';
+import { toLocale } from '@/domain/i18n/language';
+import { i18next } from '@/lib/i18n';
+import { WallScene } from '@/features/data-center/components/wall-scenes';
+import { WallScreen } from '@/features/wall/components/wall-screen';
+
+/**
+ * /wall/:token (issue 4 §2): the kiosk display of a screen link, outside the sign-in guard and the console shell.
+ * The wall feature runs the display; the data-centre feature draws the scenes. `?lang=en_us` picks the language
+ * for this screen without touching the stored choice.
+ */
+export function WallPage() {
+  const { token = '' } = useParams();
+  const [search] = useSearchParams();
+  const lang = search.get('lang');
+  useEffect(() => {
+    if (lang) void i18next.changeLanguage(toLocale(lang));
+  }, [lang]);
+  return <WallScreen token={token} renderScene={(answer) => <WallScene data={answer.data} />} />;
+}

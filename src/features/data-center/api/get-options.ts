@@ -1,0 +1,18 @@
+import { useQuery } from '@tanstack/react-query';
+import type { DataCenterOptions } from '@/domain/data-center/types';
+import { get } from '@/lib/api-client';
+import { dataCenterApi, type DataCenterFamily } from '../family';
+import { dataCenterKeys } from './keys';
+
+/** GET …/dataCenter/filters: school years, plans, grades, classes (and schools, colleges, majors) the filter bar offers. */
+export function getOptions(family: DataCenterFamily, orgId?: string): Promise<DataCenterOptions> {
+  return get<DataCenterOptions>(`${dataCenterApi(family)}/filters`, { orgId });
+}
+
+export function useOptionsQuery(family: DataCenterFamily, orgId?: string) {
+  return useQuery({
+    queryKey: dataCenterKeys.view(family, 'filters', { orgId }),
+    queryFn: () => getOptions(family, orgId),
+    staleTime: 5 * 60_000,
+  });
+}

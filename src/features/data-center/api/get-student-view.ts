@@ -1,0 +1,18 @@
+import { useQuery } from '@tanstack/react-query';
+import type { StudentView } from '@/domain/data-center/types';
+import { get } from '@/lib/api-client';
+import { dataCenterApi, type DataCenterFamily } from '../family';
+import { dataCenterKeys } from './keys';
+
+/** GET …/dataCenter/student/:id: the student and every valid result across years and plans. */
+export function getStudentView(family: DataCenterFamily, id: string): Promise<StudentView> {
+  return get<StudentView>(`${dataCenterApi(family)}/student/${encodeURIComponent(id)}`);
+}
+
+export function useStudentViewQuery(family: DataCenterFamily, id: string) {
+  return useQuery({
+    queryKey: dataCenterKeys.view(family, 'studentDetail', {}, { id }),
+    queryFn: () => getStudentView(family, id),
+    enabled: Boolean(id),
+  });
+}

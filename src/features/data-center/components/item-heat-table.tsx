@@ -1,0 +1,112 @@
+import type { KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { levelOf, type ScoreLevel } from '@/domain/physique/level';
+import type { ItemKey } from '@/domain/physique/standard';
+import type { ItemStats } from '@/domain/data-center/types';
+import { cn } from '@/lib/cn';
+import { formatScore, itemLabel, itemShortLabel } from '../format';
+
+const LEVEL_TEXT: Record<ScoreLevel, string> = {
+  excellent: 'text-success',
+  good: 'text-primary',
+  pass: 'text-foreground',
+  fail: 'text-destructive',
+};
+
+/**
+ * Cell tint relative to the table: means sit close together (most are "pass"), so the colour spreads the table's own
+ * range — red for its lowest, green for its highest — while the text colour keeps the absolute level.
+ */
+export function heatTint(mean: number, min: number, max: number): string {
+  if (!(max > min)) return 'color-mix(in srgb, var(--muted) 100%, transparent)';
+  const x = (mean - min) / (max - min);
+  const strength = Math.round(Math.abs(x - 0.5) * 2 * 45) + 8;
+  const color = x < 0.5 ? 'var(--destructive)' : 'var(--success)';
+  return `color-mix(in srgb, ${color} ${strength}%, transparent)`;
+}
+
+export interface HeatRow {
+  id: string;
+  label: string;
+  items: ItemStats;
+}
+
+/**
+ * Mean score of every item (columns) for every group (rows), each cell tinted by the level of its mean: the
+ * "mean score per item by grade" heat map. A row click drills into that group.
+ */
+export function ItemHeatTable({
+  rows,
+  items,
+  onRowClick,
+  wall = false,
+  rowHeader,
+}: {
+  rows: readonly HeatRow[];
+  items: readonly ItemKey[];
+  onRowClick?(id: string): void;
+  wall?: boolean;
+  rowHeader: string;
+}) {
+  const { t } = useTranslation(['dashboard', 'physique']);
+  const means = rows.flatMap((r) => items.map((item) => r.items[item]?.meanScore ?? null)).filter((v): v is number => v !== null);
+  const min = Math.min(...means);
+  const max = Math.max(...means);
+  const onKey = (e: KeyboardEvent, id: string) => {
+    if (onRowClick && (e.key === 'Enter' || e.key === ' ')) {
+      e.preventDefault();
+      onRowClick(id);
+    }
+  };
+  return (
+    <div className="overflow-x-auto" data-testid="item-heat-table">
+      {/* On a wall the table must fit its panel: fixed columns, wrapping headers, tighter rows. */}
+      <table className={cn('w-full border-separate border-spacing-1 text-sm', wall && 'table-fixed border-spacing-[3px] text-[22px]')}>
+        <thead>
+          <tr>
+            <th scope="col" className={cn('px-2 py-1 text-left font-medium whitespace-nowrap text-muted-foreground', wall && 'w-[104px] text-[18px]')}>
+              {rowHeader}
+            </th>
+            {items.map((item) => (
+              <th
+                key={item}
+                scope="col"
+                title={itemLabel(t, item)}
+                className={cn('px-2 py-1 text-center font-medium whitespace-nowrap text-muted-foreground', wall && 'px-0.5 text-[18px] leading-tight whitespace-normal')}
+              >
+                {itemShortLabel(t, item)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr
+              key={row.id}
+              tabIndex={onRowClick ? 0 : undefined}
+              onClick={onRowClick ? () => onRowClick(row.id) : undefined}
+              onKeyDown={onRowClick ? (e) => onKey(e, row.id) : undefined}
+              className={cn(onRowClick && 'cursor-pointer hover:opacity-80 focus-visible:outline-2 focus-visible:outline-ring')}
+            >
+              <th scope="row" className={cn('px-2 py-1.5 text-left font-medium whitespace-nowrap', wall && 'py-[3px]')}>
+                {row.label}
+              </th>
+              {items.map((item) => {
+                const mean = row.items[item]?.meanScore ?? null;
+                return (
+                  <td
+                    key={item}
+                    className={cn('rounded-md px-2 py-1.5 text-center tabular-nums', mean === null ? 'text-muted-foreground' : LEVEL_TEXT[levelOf(mean)], wall && 'px-0.5 py-[3px]')}
+                    style={mean === null ? undefined : { background: heatTint(mean, min, max) }}
+                  >
+                    {formatScore(mean)}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,334 @@
+import { useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useAtomValue } from 'jotai';
+import { Ban, Check, Copy, ExternalLink, MonitorPlay, Plus } from 'lucide-react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { SEMESTER } from '@/domain/constants';
+import {
+  screenLinkCreateSchema,
+  WALL_INTERVAL_DEFAULT_S,
+  WALL_REFRESH_DEFAULT_S,
+  WALL_SCENES,
+  type ScreenLinkCreated,
+  type ScreenLinkRow,
+} from '@/domain/data-center/wall';
+import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/form/form';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { Select } from '@/components/ui/select';
+import { toast } from '@/components/ui/toast';
+import { useOptionsQuery } from '../api/get-options';
+import { useCreateScreenLink, useRevokeScreenLink, useScreenLinksQuery } from '../api/screen-links';
+import { dataCenterFamilyAtom } from '../atoms';
+import type { DataCenterFamily } from '../family';
+
+type LinkInput = z.input<typeof screenLinkCreateSchema>;
+type LinkOutput = z.output<typeof screenLinkCreateSchema>;
+
+const ANY = '__any';
+
+const NUMBER_FIELDS = [
+  { name: 'playlist.intervalSeconds', label: 'screenLinks.interval', hint: 'screenLinks.intervalHint', testId: 'screen-link-interval' },
+  { name: 'playlist.refreshSeconds', label: 'screenLinks.refresh', hint: 'screenLinks.refreshHint', testId: 'screen-link-refresh' },
+] as const;
+
+/** The full URL of a wall path on this site. */
+export function absoluteUrl(path: string): string {
+  return new URL(path, window.location.origin).toString();
+}
+
+/**
+ * Wall-display links of the organisation (issue 4 §2): create one with a playlist, copy its URL (shown once: only a
+ * hash of the token is kept), and revoke. Rendered only for roles holding the screen-link permission.
+ */
+export function ScreenLinksButton() {
+  const { t } = useTranslation('dashboard');
+  const [open, setOpen] = useState(false);
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button variant="outline" data-testid="screen-links-open">
+          <MonitorPlay aria-hidden />
+          {t('screenLinks.open')}
+        </Button>
+      </DialogTrigger>
+      <DialogContent className="max-h-[90vh] overflow-y-auto sm:max-w-3xl" data-testid="screen-links-dialog">
+        <DialogHeader>
+          <DialogTitle>{t('screenLinks.title')}</DialogTitle>
+          <DialogDescription>{t('screenLinks.description')}</DialogDescription>
+        </DialogHeader>
+        {open ? <ScreenLinksManager /> : null}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function ScreenLinksManager() {
+  const family = useAtomValue(dataCenterFamilyAtom);
+  const [created, setCreated] = useState<ScreenLinkCreated | null>(null);
+  return (
+    <div className="grid gap-6">
+      {created ? <CreatedLink link={created} onDone={() => setCreated(null)} /> : <CreateLinkForm onCreated={setCreated} />}
+      <LinkList family={family} />
+    </div>
+  );
+}
+
+function CreateLinkForm({ onCreated }: { onCreated(link: ScreenLinkCreated): void }) {
+  const { t } = useTranslation(['dashboard', 'wall']);
+  const family = useAtomValue(dataCenterFamilyAtom);
+  const create = useCreateScreenLink(family);
+  const options = useOptionsQuery(family).data;
+  const form = useForm<LinkInput, unknown, LinkOutput>({
+    resolver: zodResolver(screenLinkCreateSchema),
+    defaultValues: {
+      name: '',
+      playlist: { scenes: [...WALL_SCENES], intervalSeconds: WALL_INTERVAL_DEFAULT_S, refreshSeconds: WALL_REFRESH_DEFAULT_S },
+    },
+  });
+
+  const submit = async (body: LinkOutput) => {
+    try {
+      onCreated(await create.mutateAsync(body));
+      form.reset();
+    } catch {
+      /* the query client has shown the server's message */
+    }
+  };
+
+  const numberField = (name: (typeof NUMBER_FIELDS)[number]['name'], label: string, hint: string, testId: string) => (
+    <FormField
+      key={name}
+      control={form.control}
+      name={name}
+      render={({ field }) => (
+        <FormItem>
+          <FormLabel required>{label}</FormLabel>
+          <FormControl>
+            <Input
+              type="number"
+              inputMode="numeric"
+              data-testid={testId}
+              name={field.name}
+              ref={field.ref}
+              onBlur={field.onBlur}
+              value={typeof field.value === 'number' && Number.isFinite(field.value) ? field.value : ''}
+              onChange={(e) => field.onChange(e.target.valueAsNumber)}
+            />
+          </FormControl>
+          <FormDescription>{hint}</FormDescription>
+          <FormMessage />
+        </FormItem>
+      )}
+    />
+  );
+
+  return (
+    <Form {...form}>
+      <form onSubmit={form.handleSubmit(submit)} noValidate className="grid gap-4 rounded-lg border p-4" data-testid="screen-link-form">
+        <h3 className="font-medium">{t('screenLinks.create')}</h3>
+        <FormField
+          control={form.control}
+          name="name"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel required>{t('screenLinks.name')}</FormLabel>
+              <FormControl>
+                <Input {...field} placeholder={t('screenLinks.namePlaceholder')} data-testid="screen-link-name" />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <FormField
+          control={form.control}
+          name="playlist.scenes"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel required>{t('screenLinks.scenes')}</FormLabel>
+              <div className="grid gap-2 sm:grid-cols-2">
+                {WALL_SCENES.map((scene) => {
+                  const checked = field.value?.includes(scene) ?? false;
+                  const id = `scene-${scene}`;
+                  return (
+                    <div key={scene} className="flex items-center gap-2">
+                      <Checkbox
+                        id={id}
+                        checked={checked}
+                        data-testid={id}
+                        onCheckedChange={(on) => {
+                          const chosen = new Set(field.value ?? []);
+                          if (on === true) chosen.add(scene);
+                          else chosen.delete(scene);
+                          // Keep the playlist in the canonical scene order.
+                          field.onChange(WALL_SCENES.filter((s) => chosen.has(s)));
+                        }}
+                      />
+                      <Label htmlFor={id} className="font-normal">
+                        {t(`wall:scene.${scene}`)}
+                      </Label>
+                    </div>
+                  );
+                })}
+              </div>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <div className="grid gap-4 sm:grid-cols-2">{NUMBER_FIELDS.map((f) => numberField(f.name, t(f.label), t(f.hint), f.testId))}</div>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FormField
+            control={form.control}
+            name="playlist.schoolYear"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>{t('filter.schoolYear')}</FormLabel>
+                <Select
+                  aria-label={t('filter.schoolYear')}
+                  value={field.value === undefined ? ANY : String(field.value)}
+                  onValueChange={(v) => field.onChange(v === ANY ? undefined : Number(v))}
+                  options={[{ value: ANY, label: t('screenLinks.latestYear') }, ...(options?.schoolYears ?? []).map((y) => ({ value: String(y.schoolYear), label: y.academicYear }))]}
+                />
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+          <FormField
+            control={form.control}
+            name="playlist.semesterCode"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>{t('filter.semesterCode')}</FormLabel>
+                <Select
+                  aria-label={t('filter.semesterCode')}
+                  value={field.value === undefined ? ANY : String(field.value)}
+                  onValueChange={(v) => field.onChange(v === ANY ? undefined : Number(v))}
+                  options={[
+                    { value: ANY, label: t('filter.all.semesterCode') },
+                    ...[SEMESTER.autumn, SEMESTER.spring].map((s) => ({ value: String(s), label: t(`semester.${s}`) })),
+                  ]}
+                />
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+        </div>
+        <div className="flex justify-end">
+          <Button type="submit" loading={form.formState.isSubmitting} data-testid="screen-link-submit">
+            <Plus aria-hidden />
+            {t('screenLinks.submit')}
+          </Button>
+        </div>
+      </form>
+    </Form>
+  );
+}
+
+function CreatedLink({ link, onDone }: { link: ScreenLinkCreated; onDone(): void }) {
+  const { t } = useTranslation('dashboard');
+  const url = absoluteUrl(link.path);
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      setCopied(true);
+      toast.success(t('screenLinks.copied'));
+    } catch {
+      toast.warning(t('screenLinks.copyFailed'));
+    }
+  };
+  return (
+    <div className="grid gap-3 rounded-lg border border-success/50 bg-success/5 p-4" data-testid="screen-link-created">
+      <p className="font-medium">{t('screenLinks.createdTitle', { name: link.name })}</p>
+      <p className="text-sm text-muted-foreground">{t('screenLinks.createdHint')}</p>
+      <div className="flex flex-wrap items-center gap-2">
+        <Input readOnly value={url} className="min-w-0 flex-1 font-mono text-xs" aria-label={t('screenLinks.url')} data-testid="screen-link-url" onFocus={(e) => e.currentTarget.select()} />
+        <Button variant="outline" onClick={() => void copy()} data-testid="screen-link-copy">
+          {copied ? <Check aria-hidden /> : <Copy aria-hidden />}
+          {t('screenLinks.copy')}
+        </Button>
+        <Button variant="outline" asChild>
+          <a href={url} target="_blank" rel="noreferrer">
+            <ExternalLink aria-hidden />
+            {t('screenLinks.preview')}
+          </a>
+        </Button>
+      </div>
+      <div>
+        <Button variant="secondary" size="sm" onClick={onDone}>
+          {t('screenLinks.another')}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function LinkList({ family }: { family: DataCenterFamily }) {
+  const { t, i18n } = useTranslation(['dashboard', 'wall']);
+  const query = useScreenLinksQuery(family);
+  const revoke = useRevokeScreenLink(family);
+  const [confirm, setConfirm] = useState<ScreenLinkRow | null>(null);
+  const locale = i18n.language.replace('_', '-');
+  const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(locale, { dateStyle: 'short', timeStyle: 'short' }) : t('screenLinks.never'));
+  const rows = query.data ?? [];
+
+  return (
+    <div className="grid gap-2">
+      <h3 className="font-medium">{t('screenLinks.list')}</h3>
+      {rows.length === 0 ? (
+        <p className="py-4 text-sm text-muted-foreground">{query.isPending ? t('state.loading') : t('screenLinks.none')}</p>
+      ) : (
+        <ul className="divide-y rounded-lg border" data-testid="screen-link-list">
+          {rows.map((link) => (
+            <li key={link.id} className="flex flex-wrap items-center justify-between gap-3 px-3 py-2" data-testid="screen-link-row" data-revoked={Boolean(link.revokedAt)}>
+              <div className="grid min-w-0 gap-0.5">
+                <span className="flex items-center gap-2 font-medium">
+                  {link.name}
+                  {link.revokedAt ? <Badge variant="secondary">{t('screenLinks.revoked')}</Badge> : <Badge variant="success">{t('screenLinks.active')}</Badge>}
+                </span>
+                <span className="text-xs text-muted-foreground">
+                  {link.playlist.scenes.map((s) => t(`wall:scene.${s}`)).join(' · ')} ·{' '}
+                  {t('screenLinks.every', { interval: link.playlist.intervalSeconds, refresh: link.playlist.refreshSeconds })}
+                </span>
+                <span className="text-xs text-muted-foreground">
+                  {t('screenLinks.meta', { created: when(link.createdAt), by: link.createdByName ?? '—', seen: when(link.lastSeenAt) })}
+                </span>
+              </div>
+              {!link.revokedAt ? (
+                <Button variant="outline" size="sm" className="text-destructive" onClick={() => setConfirm(link)} data-testid="screen-link-revoke">
+                  <Ban aria-hidden />
+                  {t('screenLinks.revoke')}
+                </Button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      <ConfirmDialog
+        open={confirm !== null}
+        onOpenChange={(open) => !open && setConfirm(null)}
+        title={t('screenLinks.revokeTitle')}
+        description={t('screenLinks.revokeDescription', { name: confirm?.name ?? '' })}
+        confirmText={t('screenLinks.revoke')}
+        destructive
+        onConfirm={async () => {
+          if (!confirm) return;
+          try {
+            await revoke.mutateAsync(confirm.id);
+            toast.success(t('screenLinks.revokedToast'));
+          } catch {
+            /* shown by the query client */
+          }
+          setConfirm(null);
+        }}
+      />
+    </div>
+  );
+}

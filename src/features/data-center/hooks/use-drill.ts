@@ -1,0 +1,37 @@
+import { useCallback, useMemo } from 'react';
+import { useAtomValue } from 'jotai';
+import { useNavigate } from 'react-router-dom';
+import type { DataCenterFilter } from '@/domain/data-center/filters';
+import { dataCenterFamilyAtom } from '../atoms';
+import { dataCenterPaths } from '../family';
+import { filtersToParams, periodFilters } from '../filters';
+
+/** A path with the filters as its query string. */
+export function withQuery(path: string, filters: DataCenterFilter): string {
+  const query = new URLSearchParams(filtersToParams(filters)).toString();
+  return query ? `${path}?${query}` : path;
+}
+
+/**
+ * Drill-down targets of the data centre (school → grade → class → student): each keeps the period (school
+ * year, semester, plan) and the school, and sets what the click chose.
+ */
+export function useDrill(filters: DataCenterFilter) {
+  const family = useAtomValue(dataCenterFamilyAtom);
+  const navigate = useNavigate();
+  const paths = useMemo(() => dataCenterPaths(family), [family]);
+  const period = useMemo(() => periodFilters(filters), [filters]);
+  const links = useMemo(
+    () => ({
+      school: withQuery(paths.school, period),
+      grade: (gradeNo: number | null | undefined) => withQuery(paths.grade, { ...period, gradeNo: gradeNo ?? undefined }),
+      classList: (gradeNo?: number | null) => withQuery(paths.class, { ...period, gradeNo: gradeNo ?? undefined }),
+      classDetail: (id: string) => withQuery(paths.classDetail(id), period),
+      student: withQuery(paths.student, period),
+      studentDetail: (id: string) => withQuery(paths.studentDetail(id), period),
+    }),
+    [paths, period],
+  );
+  const go = useCallback((to: string) => void navigate(to), [navigate]);
+  return { links, go, family, paths };
+}

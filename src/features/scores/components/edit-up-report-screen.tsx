@@ -1,0 +1,38 @@
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router-dom';
+import { EmptyState } from '@/components/empty-state/empty-state';
+import { PageHeader } from '@/components/page-header/page-header';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { pagePath, type ScoreFamily } from '../family';
+import { ResultEditor } from './result-editor';
+import { useResultPermissions } from './results-screen';
+
+/** physiqueManage/testResult/editUpReport?id=: one result's upload data, edited in place (issue 3 §4). */
+export function EditUpReportScreen({ family }: { family: ScoreFamily }) {
+  const { t } = useTranslation('scoresUi');
+  const [search] = useSearchParams();
+  const id = search.get('id');
+  const can = useResultPermissions(family);
+  return (
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-4" data-testid="edit-up-report">
+      <PageHeader title={t('editor.title')} description={t('editor.description')} back={{ safe: true }} className="pb-0" />
+      <Card>
+        <CardContent className="min-w-0">
+          {id ? (
+            <ResultEditor family={family} id={id} editable={can.edit} canInvalid={can.invalid} canValid={can.valid} />
+          ) : (
+            <EmptyState
+              title={t('editor.noResult')}
+              action={
+                <Button asChild variant="outline">
+                  <Link to={pagePath(family, 'test.testResult')}>{t('editor.toResults')}</Link>
+                </Button>
+              }
+            />
+          )}
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,115 @@
+import { useCallback, useState } from 'react';
+import { Download } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { DEFAULT_PAGE_SIZE } from '@/domain/constants';
+import { getCatalogEntry } from '@/domain/menus/catalog';
+import type { ResultRow } from '@/domain/physique-results/types';
+import { menuLabel } from '@/components/layout/menu-label';
+import { PageHeader } from '@/components/page-header/page-header';
+import { usePermission } from '@/components/permission-gate/permission-gate';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useExportResultsMutation } from '../api/export-results';
+import { useSchoolOptionsQuery } from '../api/get-filter-options';
+import { useResultsQuery } from '../api/search-results';
+import { useSetResultsInvalidMutation } from '../api/set-results-invalid';
+import { buttonPermission, canWriteScores, type ScoreFamily } from '../family';
+import { InvalidConfirm } from './invalid-confirm';
+import { ResultTable } from './result-table';
+import { ScoreFilters, type ScoreFilterValues } from './score-filters';
+import { ScoreSummary } from './score-summary';
+
+const page = 'test.scoreSearch';
+
+/**
+ * organizeTest/scoreSearch (issue 3 §4): filters (the current school year to start with), aggregates, results with
+ * every item, export, invalid/restore.
+ */
+export function ScoreSearchScreen({ family }: { family: ScoreFamily }) {
+  const { t } = useTranslation(['scoresUi', 'menu']);
+  const options = useSchoolOptionsQuery(family);
+  const current = options.data?.schoolYears.find((y) => y.current)?.id;
+  const entry = getCatalogEntry(`${family}.${page}`);
+  return (
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-4" data-testid="score-search">
+      {options.isPending && family !== 'admin' ? (
+        <>
+          <PageHeader title={entry ? menuLabel(t, entry) : t('search.title')} description={t('search.description')} className="pb-0" />
+          <Skeleton className="h-96 w-full" />
+        </>
+      ) : (
+        <ScoreSearchBody key={current ?? ''} family={family} initial={current ? { schoolYearId: current } : {}} />
+      )}
+    </div>
+  );
+}
+
+function ScoreSearchBody({ family, initial }: { family: ScoreFamily; initial: ScoreFilterValues }) {
+  const { t } = useTranslation(['scoresUi', 'menu']);
+  const can = {
+    export: usePermission(buttonPermission(family, page, 'export')),
+    invalid: usePermission(buttonPermission(family, page, 'invalid')) && canWriteScores(family),
+    valid: usePermission(buttonPermission(family, page, 'valid')) && canWriteScores(family),
+  };
+  const [filters, setFilters] = useState<ScoreFilterValues>(initial);
+  const [paging, setPaging] = useState({ current: 1, size: DEFAULT_PAGE_SIZE });
+  const query = useResultsQuery(family, 'scoreSearch', { ...paging, ...filters });
+  const exporter = useExportResultsMutation(family, 'scoreSearch');
+  const toggle = useSetResultsInvalidMutation(family, 'scoreSearch');
+  const [target, setTarget] = useState<ResultRow | null>(null);
+  const onToggle = useCallback((row: ResultRow) => setTarget(row), []);
+  const entry = getCatalogEntry(`${family}.${page}`);
+
+  return (
+    <>
+      <PageHeader
+        title={entry ? menuLabel(t, entry) : t('search.title')}
+        description={t('search.description')}
+        className="pb-0"
+        actions={
+          can.export ? (
+            <Button variant="outline" loading={exporter.isPending} onClick={() => exporter.mutate(filters)} data-testid="score-export">
+              <Download aria-hidden />
+              {t('action.export')}
+            </Button>
+          ) : null
+        }
+      />
+      <Card>
+        <CardContent className="grid grid-cols-[minmax(0,1fr)] gap-4">
+          <ScoreFilters
+            family={family}
+            value={filters}
+            onChange={(f) => {
+              setFilters(f);
+              setPaging((p) => ({ ...p, current: 1 }));
+            }}
+          />
+          <ScoreSummary summary={query.data?.summary} />
+          <ResultTable
+            aria-label={t('search.title')}
+            rows={query.data?.records}
+            loading={query.isFetching}
+            showPlan
+            showSchool={family === 'admin'}
+            canInvalid={can.invalid}
+            canValid={can.valid}
+            onToggleInvalid={can.invalid || can.valid ? onToggle : undefined}
+            pagination={{
+              current: paging.current,
+              size: paging.size,
+              total: query.data?.total ?? 0,
+              onChange: (current, size) => setPaging({ current, size }),
+            }}
+          />
+        </CardContent>
+      </Card>
+      <InvalidConfirm
+        target={target}
+        onClose={() => setTarget(null)}
+        onConfirm={() => toggle.mutateAsync({ ids: [target!.id], invalid: !target!.invalid })}
+      />
+    </>
+  );
+}

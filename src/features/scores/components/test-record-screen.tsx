@@ -1,0 +1,244 @@
+import { useMemo, useState } from 'react';
+import { Ban, Download, RotateCcw, Search } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { DEFAULT_PAGE_SIZE } from '@/domain/constants';
+import { getCatalogEntry } from '@/domain/menus/catalog';
+import type { TestRecordFilter } from '@/domain/physique-results/schemas';
+import type { TestRecordRow } from '@/domain/physique-results/types';
+import { RESULT_KEYS, type ResultKey } from '@/domain/physique/national-template';
+import { createDataTableColumnHelper, DataTable } from '@/components/data-table/data-table';
+import { menuLabel } from '@/components/layout/menu-label';
+import { PageHeader } from '@/components/page-header/page-header';
+import { usePermission } from '@/components/permission-gate/permission-gate';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { DatePicker } from '@/components/ui/date-picker';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { Select } from '@/components/ui/select';
+import { cn } from '@/lib/cn';
+import { useExportRecordsMutation } from '../api/export-records';
+import { useSchoolOptionsQuery } from '../api/get-filter-options';
+import { useRecordsQuery } from '../api/list-records';
+import { useSetRecordsInvalidMutation } from '../api/set-records-invalid';
+import { buttonPermission, canWriteScores, type ScoreFamily } from '../family';
+import { showDateTime, showRaw } from '../format';
+import { InvalidConfirm } from './invalid-confirm';
+
+type RecordFilterValues = Partial<TestRecordFilter>;
+const col = createDataTableColumnHelper<TestRecordRow>();
+const ALL = '__all';
+
+/** selfTest/testRecord (issue 3 §4): single-item test records filtered by item, dates, class and name; invalid/restore; export. */
+export function TestRecordScreen({ family }: { family: ScoreFamily }) {
+  const { t, i18n } = useTranslation(['scoresUi', 'physique', 'scores', 'menu', 'common']);
+  const page = 'sportData.testRecord';
+  const write = canWriteScores(family);
+  const can = {
+    export: usePermission(buttonPermission(family, page, 'export')),
+    invalid: usePermission(buttonPermission(family, page, 'invalid')) && write,
+    valid: usePermission(buttonPermission(family, page, 'valid')) && write,
+  };
+  const [draft, setDraft] = useState<RecordFilterValues>({});
+  const [filters, setFilters] = useState<RecordFilterValues>({});
+  const [paging, setPaging] = useState({ current: 1, size: DEFAULT_PAGE_SIZE });
+  const query = useRecordsQuery(family, { ...paging, ...filters });
+  const options = useSchoolOptionsQuery(family);
+  const exporter = useExportRecordsMutation(family);
+  const toggle = useSetRecordsInvalidMutation(family);
+  const [target, setTarget] = useState<TestRecordRow | null>(null);
+  const entry = getCatalogEntry(`${family}.${page}`);
+  const fieldName = (f: ResultKey) => (f === 'heightCm' || f === 'weightKg' ? t(`physique:field.${f}`) : t(`physique:item.${f}`));
+
+  const columns = useMemo(
+    () =>
+      col.columns([
+        col.accessor('name', {
+          header: t('column.name'),
+          cell: ({ row }) => (
+            <span className="flex flex-col leading-tight">
+              <span className={cn('font-medium', row.original.invalid && 'text-muted-foreground line-through')}>{row.original.name}</span>
+              <span className="text-xs whitespace-nowrap text-muted-foreground tabular-nums">{row.original.regNo}</span>
+            </span>
+          ),
+        }),
+        col.accessor('gender', { header: t('column.gender'), cell: ({ getValue }) => t(`physique:gender.${getValue()}`) }),
+        col.accessor('className', { header: t('column.class') }),
+        col.accessor('item', { header: t('scores:record.item'), cell: ({ getValue }) => fieldName(getValue()) }),
+        col.accessor('raw', {
+          header: t('scores:record.raw'),
+          meta: { align: 'right' },
+          cell: ({ row }) => (
+            <span className={cn('font-medium tabular-nums', row.original.invalid && 'text-muted-foreground line-through')}>
+              {showRaw(row.original.item, row.original.raw)}
+              <span className="ml-1 text-xs font-normal text-muted-foreground">{t(`physique:unit.${row.original.item}`)}</span>
+            </span>
+          ),
+        }),
+        col.accessor('source', {
+          header: t('scores:record.source'),
+          cell: ({ getValue }) => t(`scores:record.source${getValue().charAt(0).toUpperCase()}${getValue().slice(1)}`),
+        }),
+        col.accessor('deviceSn', { header: t('scores:record.deviceSn'), cell: ({ getValue }) => getValue() ?? '—' }),
+        col.accessor('testedAt', {
+          header: t('scores:record.testedAt'),
+          enableSorting: true,
+          cell: ({ getValue }) => <span className="whitespace-nowrap tabular-nums">{showDateTime(getValue(), i18n.language)}</span>,
+        }),
+        col.accessor('invalid', {
+          header: t('column.validity'),
+          cell: ({ row }) =>
+            row.original.invalid ? (
+              <Badge variant="destructive" title={row.original.invalidAt ? t('invalidSince', { at: showDateTime(row.original.invalidAt, i18n.language) }) : undefined}>
+                {t('validity.invalid')}
+              </Badge>
+            ) : (
+              <Badge variant="secondary">{t('validity.valid')}</Badge>
+            ),
+        }),
+        // Read-only roles (and the admin family) get no actions column.
+        ...(can.invalid || can.valid
+          ? [
+              col.display({
+                id: 'actions',
+                header: t('column.actions'),
+                meta: { align: 'right' },
+                cell: ({ row }) =>
+                  row.original.invalid ? (
+                    can.valid ? (
+                      <Button variant="link" size="sm" className="h-7 px-1.5" onClick={() => setTarget(row.original)}>
+                        <RotateCcw aria-hidden />
+                        {t('action.valid')}
+                      </Button>
+                    ) : null
+                  ) : can.invalid ? (
+                    <Button variant="link" size="sm" className="h-7 px-1.5 text-destructive" onClick={() => setTarget(row.original)}>
+                      <Ban aria-hidden />
+                      {t('action.invalid')}
+                    </Button>
+                  ) : null,
+              }),
+            ]
+          : []),
+      ]),
+    // fieldName only closes over t.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [t, i18n.language, can.invalid, can.valid],
+  );
+
+  const all = { value: ALL, label: t('filter.all') };
+  const classes = options.data?.classes ?? [];
+  return (
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-4" data-testid="test-records">
+      <PageHeader
+        title={entry ? menuLabel(t, entry) : t('records.title')}
+        description={t('records.description')}
+        className="pb-0"
+        actions={
+          can.export ? (
+            <Button variant="outline" loading={exporter.isPending} onClick={() => exporter.mutate(filters)}>
+              <Download aria-hidden />
+              {t('action.export')}
+            </Button>
+          ) : null
+        }
+      />
+      <Card>
+        <CardContent className="grid grid-cols-[minmax(0,1fr)] gap-4">
+          <form
+            className="flex flex-wrap items-end gap-3"
+            onSubmit={(e) => {
+              e.preventDefault();
+              setFilters({ ...draft, keyword: draft.keyword?.trim() || undefined });
+              setPaging((p) => ({ ...p, current: 1 }));
+            }}
+          >
+            <div className="grid gap-1.5">
+              <Label>{t('scores:record.item')}</Label>
+              <Select
+                className="w-40"
+                aria-label={t('scores:record.item')}
+                value={draft.item ?? ALL}
+                onValueChange={(v) => setDraft({ ...draft, item: v === ALL ? undefined : (v as ResultKey) })}
+                options={[all, ...RESULT_KEYS.map((k) => ({ value: k, label: fieldName(k) }))]}
+              />
+            </div>
+            <div className="grid gap-1.5">
+              <Label>{t('filter.from')}</Label>
+              <DatePicker className="w-40" value={draft.from} max={draft.to} onChange={(v) => setDraft({ ...draft, from: v })} aria-label={t('filter.from')} />
+            </div>
+            <div className="grid gap-1.5">
+              <Label>{t('filter.to')}</Label>
+              <DatePicker className="w-40" value={draft.to} min={draft.from} onChange={(v) => setDraft({ ...draft, to: v })} aria-label={t('filter.to')} />
+            </div>
+            <div className="grid gap-1.5">
+              <Label>{t('filter.class')}</Label>
+              <Select
+                className="w-36"
+                aria-label={t('filter.class')}
+                value={draft.classId ?? ALL}
+                onValueChange={(v) => setDraft({ ...draft, classId: v === ALL ? undefined : v })}
+                options={[all, ...classes.map((c) => ({ value: c.id, label: c.name }))]}
+              />
+            </div>
+            <div className="grid gap-1.5">
+              <Label>{t('filter.validity')}</Label>
+              <Select
+                className="w-24"
+                aria-label={t('filter.validity')}
+                value={draft.invalid === undefined ? ALL : draft.invalid ? 'invalid' : 'valid'}
+                onValueChange={(v) => setDraft({ ...draft, invalid: v === ALL ? undefined : v === 'invalid' })}
+                options={[all, { value: 'valid', label: t('validity.valid') }, { value: 'invalid', label: t('validity.invalid') }]}
+              />
+            </div>
+            <div className="grid gap-1.5">
+              <Label htmlFor="record-keyword">{t('filter.keyword')}</Label>
+              <Input
+                id="record-keyword"
+                className="w-48"
+                value={draft.keyword ?? ''}
+                placeholder={t('filter.keywordPlaceholder')}
+                onChange={(e) => setDraft({ ...draft, keyword: e.target.value })}
+              />
+            </div>
+            <div className="flex gap-2">
+              <Button type="submit">
+                <Search aria-hidden />
+                {t('filter.search')}
+              </Button>
+              <Button
+                type="button"
+                variant="outline"
+                onClick={() => {
+                  setDraft({});
+                  setFilters({});
+                }}
+              >
+                {t('common:action.reset')}
+              </Button>
+            </div>
+          </form>
+          <DataTable
+            aria-label={t('records.title')}
+            columns={columns}
+            data={query.data?.records}
+            rowKey="id"
+            loading={query.isFetching}
+            pagination={{
+              current: paging.current,
+              size: paging.size,
+              total: query.data?.total ?? 0,
+              onChange: (current, size) => setPaging({ current, size }),
+            }}
+          />
+        </CardContent>
+      </Card>
+      <InvalidConfirm
+        target={target}
+        onClose={() => setTarget(null)}
+        onConfirm={() => toggle.mutateAsync({ ids: [target!.id], invalid: !target!.invalid })}
+      />
+    </div>
+  );
+}

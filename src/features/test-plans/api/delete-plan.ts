@@ -1,0 +1,17 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { post } from '@/lib/api-client';
+import { planApi, type PlanFamily } from '../family';
+import { plansKey } from './list-plans';
+
+/** POST …/testManage/delete/:id: refused while in progress or while an import or sync runs (spec §4). */
+export function deletePlan(family: PlanFamily, id: string): Promise<null> {
+  return post<null>(`${planApi(family)}/delete/${encodeURIComponent(id)}`);
+}
+
+export function useDeletePlanMutation(family: PlanFamily) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => deletePlan(family, id),
+    onSuccess: () => client.invalidateQueries({ queryKey: plansKey(family) }),
+  });
+}

@@ -1,0 +1,184 @@
+import { useState, type ReactNode } from 'react';
+import { Pencil, RefreshCw, Upload } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router-dom';
+import { PLAN_MSG } from '@/domain/test-plans/messages';
+import type { PlanDetail } from '@/domain/test-plans/types';
+import { EmptyState } from '@/components/empty-state/empty-state';
+import { PageHeader } from '@/components/page-header/page-header';
+import { usePermission } from '@/components/permission-gate/permission-gate';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { toast } from '@/components/ui/toast';
+import { Tooltip } from '@/components/ui/tooltip';
+import { useQueryClient } from '@tanstack/react-query';
+import { usePlanQuery } from '../api/get-plan';
+import { plansKey } from '../api/list-plans';
+import { useSyncPlanMutation } from '../api/sync-plan';
+import { canWriteScores, planPaths, planPermissions, type PlanFamily } from '../family';
+import { ClassCompletion } from './class-completion';
+import { PlanOverview } from './plan-overview';
+import { PlanStatusBadge } from './plan-status-badge';
+import { ScoreImportDialog } from './score-import-dialog';
+import { SignUpTable } from './sign-up-table';
+import { showDateTime } from '../format';
+
+export interface PlanDetailScreenProps {
+  family: PlanFamily;
+  /** The results tab (composed by the app from the scores feature). */
+  renderResults?(plan: PlanDetail, version: number): ReactNode;
+}
+
+/** organizeTest/testManage/check/:id: overview, sign-up list, class completion, results; import and sync (issue 3 §2). */
+export function PlanDetailScreen({ family, renderResults }: PlanDetailScreenProps) {
+  const { t, i18n } = useTranslation(['testPlanUi', 'testPlan', 'common']);
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const perms = planPermissions(family);
+  const can = { edit: usePermission(perms.edit), import: usePermission(perms.import) && canWriteScores(family) };
+  const query = usePlanQuery(family, id);
+  const sync = useSyncPlanMutation(family);
+  const [importing, setImporting] = useState(false);
+  const [confirmSync, setConfirmSync] = useState(false);
+  const [tab, setTab] = useState('overview');
+  // Bumped after an import or sync so the composed results tab refetches.
+  const [version, setVersion] = useState(0);
+  const plan = query.data;
+
+  if (query.isPending) {
+    return (
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
+        <Skeleton className="h-10 w-72" />
+        <Skeleton className="h-64 w-full" />
+      </div>
+    );
+  }
+  if (!plan) {
+    return (
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
+        <PageHeader title={t('detail.title')} back={{ safe: true }} />
+        <Card>
+          <EmptyState title={t('detail.notFound')} />
+        </Card>
+      </div>
+    );
+  }
+
+  const ended = plan.status === 'ended';
+  const job = plan.runningJob;
+  const jobReason = job ? t(job.kind === 'sync' ? PLAN_MSG.syncRunning : PLAN_MSG.importRunning) : undefined;
+  const refresh = () => {
+    setVersion((v) => v + 1);
+    void client.invalidateQueries({ queryKey: plansKey(family) });
+  };
+
+  return (
+    <div data-testid="plan-detail" className="grid grid-cols-[minmax(0,1fr)] gap-4">
+      <PageHeader
+        title={
+          <span className="flex items-center gap-3">
+            <span className="truncate" data-testid="plan-detail-name">
+              {plan.name}
+            </span>
+            <PlanStatusBadge status={plan.status} />
+          </span>
+        }
+        description={t('detail.subtitle', { term: `${plan.academicYear} ${t(`semester.${plan.semesterCode}`)}`, start: plan.startDate, end: plan.endDate })}
+        back={{ safe: true }}
+        className="pb-0"
+        actions={
+          <>
+            {can.edit && plan.editable ? (
+              <Button variant="outline" onClick={() => void navigate(planPaths(family).edit(plan.id))}>
+                <Pencil aria-hidden />
+                {t('action.edit')}
+              </Button>
+            ) : null}
+            {can.import ? (
+              <>
+                <Tooltip content={ended ? t('testPlan:error.ended') : jobReason}>
+                  <span>
+                    <Button variant="outline" disabled={ended || Boolean(job)} loading={sync.isPending || job?.kind === 'sync'} onClick={() => setConfirmSync(true)} data-testid="plan-sync">
+                      <RefreshCw aria-hidden />
+                      {t('action.sync')}
+                    </Button>
+                  </span>
+                </Tooltip>
+                <Tooltip content={ended ? t('testPlan:error.ended') : undefined}>
+                  <span>
+                    <Button disabled={ended} onClick={() => setImporting(true)} data-testid="plan-import">
+                      <Upload aria-hidden />
+                      {t('action.import')}
+                    </Button>
+                  </span>
+                </Tooltip>
+              </>
+            ) : null}
+          </>
+        }
+      />
+      {job ? (
+        <p role="status" className="rounded-md border border-warning/40 bg-warning/10 px-3 py-2 text-sm" data-testid="plan-job">
+          {t('detail.jobRunning', { kind: t(`testPlan:jobKind.${job.kind}`), at: showDateTime(job.startedAt, i18n.language, true) })}
+        </p>
+      ) : null}
+      <Tabs value={tab} onValueChange={setTab}>
+        <TabsList>
+          <TabsTrigger value="overview">{t('detail.tabs.overview')}</TabsTrigger>
+          <TabsTrigger value="signUp" data-testid="tab-sign-up">
+            {t('detail.tabs.signUp')}
+          </TabsTrigger>
+          <TabsTrigger value="completion" data-testid="tab-completion">
+            {t('detail.tabs.completion')}
+          </TabsTrigger>
+          {renderResults ? (
+            <TabsTrigger value="results" data-testid="tab-results">
+              {t('detail.tabs.results')}
+            </TabsTrigger>
+          ) : null}
+        </TabsList>
+        <TabsContent value="overview">
+          <PlanOverview plan={plan} />
+        </TabsContent>
+        <TabsContent value="signUp">
+          <Card>
+            <CardContent className="min-w-0">
+              <SignUpTable family={family} planId={plan.id} schoolYearId={plan.schoolYearId} />
+            </CardContent>
+          </Card>
+        </TabsContent>
+        <TabsContent value="completion">
+          <Card>
+            <CardContent className="min-w-0">
+              <ClassCompletion family={family} planId={plan.id} />
+            </CardContent>
+          </Card>
+        </TabsContent>
+        {renderResults ? (
+          <TabsContent value="results">
+            <Card>
+              <CardContent>{renderResults(plan, version)}</CardContent>
+            </Card>
+          </TabsContent>
+        ) : null}
+      </Tabs>
+      <ScoreImportDialog family={family} plan={plan} open={importing} onOpenChange={setImporting} onImported={refresh} />
+      <ConfirmDialog
+        open={confirmSync}
+        onOpenChange={setConfirmSync}
+        title={t('sync.title')}
+        description={t('sync.description')}
+        confirmText={t('action.sync')}
+        onConfirm={async () => {
+          const summary = await sync.mutateAsync(plan.id);
+          toast.success(t('sync.done', { students: summary.students, records: summary.records }));
+          refresh();
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import { useTranslation } from 'react-i18next';
+import { PLAN_MSG } from '@/domain/test-plans/messages';
+import type { PlanDetail } from '@/domain/test-plans/types';
+import { ImportDialog, type ImportResult } from '@/components/import-dialog/import-dialog';
+import { toast } from '@/components/ui/toast';
+import { downloadTemplate } from '../api/download-template';
+import { importScores } from '../api/import-scores';
+import type { PlanFamily } from '../family';
+
+export interface ScoreImportDialogProps {
+  family: PlanFamily;
+  plan: PlanDetail;
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  onImported(): void;
+  /** The upload call; the real endpoint unless a test replaces it. */
+  upload?: (file: File, onProgress?: (percent: number) => void) => Promise<ImportResult>;
+}
+
+/**
+ * Score import of a plan (issue 3 §3) in the import dialog of spec §4: national template (.xlsx), counts from the
+ * answer's file name, failures to export. Blocked with the server's message while a sync or another import runs.
+ */
+export function ScoreImportDialog({ family, plan, open, onOpenChange, onImported, upload }: ScoreImportDialogProps) {
+  const { t } = useTranslation(['testPlanUi', 'testPlan']);
+  const job = plan.runningJob;
+  const blockedReason = job ? t(job.kind === 'sync' ? PLAN_MSG.syncRunning : PLAN_MSG.importRunning) : undefined;
+  return (
+    <ImportDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={t('import.title')}
+      description={t('import.description', { name: plan.name })}
+      canUpload={!job}
+      blockedReason={blockedReason}
+      upload={upload ?? ((file, onProgress) => importScores(family, plan.id, file, onProgress))}
+      onDownloadTemplate={() => {
+        downloadTemplate(family).catch((e: unknown) => toast.error(e instanceof Error ? e.message : String(e)));
+      }}
+      onImported={onImported}
+    />
+  );
+}

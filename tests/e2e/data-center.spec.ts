@@ -1,0 +1,223 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { shot, signIn } from './support';
+
+/** Waits until every data-centre chart on the page has drawn its current option (ECharts 'finished'). */
+async function chartsDrawn(page: Page): Promise<void> {
+  await expect(page.locator('[data-slot=dc-chart]').first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.locator('[data-slot=dc-chart][data-finished=false]')).toHaveCount(0, { timeout: 20_000 });
+}
+
+async function scrollMain(page: Page, y: number): Promise<void> {
+  await page.evaluate((top) => document.getElementById('main-content')?.scrollTo({ top }), y);
+}
+
+async function openSchoolDashboard(page: Page): Promise<void> {
+  await page.goto('/busi/');
+  await signIn(page, 'school01');
+  // The school dashboard is the K12 landing page (default menu code 101101).
+  await expect(page).toHaveURL(/\/busi\/k12\/dataCenter\/school/);
+  await expect(page.getByTestId('kpi-cards')).toBeVisible();
+}
+
+const params = (page: Page) => new URL(page.url()).searchParams;
+
+test.describe('data centre', () => {
+  test('drills from the school to one student, with breadcrumbs back up', async ({ page }) => {
+    await openSchoolDashboard(page);
+    await chartsDrawn(page);
+    await shot(page, 'dc-school');
+    await scrollMain(page, 860);
+    await shot(page, 'dc-school-2');
+    await scrollMain(page, 1700);
+    await shot(page, 'dc-school-3');
+
+    // School → grade: a row of the item-by-grade table.
+    await page.getByTestId('items-by-grade').getByRole('rowheader', { name: '初一' }).click();
+    await expect(page).toHaveURL(/\/dataCenter\/grade\?/);
+    expect(params(page).get('gradeNo')).toBe('7');
+    expect(params(page).get('schoolYear')).toMatch(/^\d{4}$/);
+    await expect(page.getByTestId('dc-grade')).toBeVisible();
+    await expect(page.getByTestId('kpi-cards')).toBeVisible();
+    await chartsDrawn(page);
+    await shot(page, 'dc-grade');
+    await scrollMain(page, 860);
+    await shot(page, 'dc-grade-2');
+
+    // Grade → class: the best class of the ranking.
+    const firstClass = page.getByTestId('ranking-table').locator('[data-slot=data-table-row]').first();
+    const className = (await firstClass.locator('td').nth(1).innerText()).trim();
+    await firstClass.click();
+    await expect(page).toHaveURL(/\/dataCenter\/class\/detail\/[0-9a-f-]{36}\?/);
+    await expect(page.getByRole('heading', { level: 1, name: className })).toBeVisible();
+    await chartsDrawn(page);
+    await shot(page, 'dc-class');
+    await scrollMain(page, 600);
+    await shot(page, 'dc-class-2');
+
+    // Class → student: a row of the virtualised student table.
+    const firstStudent = page.getByTestId('class-students').locator('[data-slot=data-table-row]').first();
+    const studentName = (await firstStudent.locator('td').nth(1).innerText()).trim();
+    await firstStudent.click();
+    await expect(page).toHaveURL(/\/dataCenter\/student\/detail\/[0-9a-f-]{36}/);
+    await expect(page.getByRole('heading', { level: 1, name: studentName })).toBeVisible();
+    await expect(page.getByTestId('student-history')).toBeVisible();
+    await expect(page.getByTestId('dc-student-report')).toBeVisible();
+    await chartsDrawn(page);
+    await shot(page, 'dc-student');
+    await scrollMain(page, 700);
+    await shot(page, 'dc-student-2');
+
+    // Breadcrumbs lead back up: class, then grade, then school.
+    const crumbs = page.getByTestId('drill-breadcrumbs');
+    await expect(crumbs.getByRole('link')).toHaveCount(3);
+    await crumbs.getByRole('link', { name: className }).click();
+    await expect(page).toHaveURL(/\/dataCenter\/class\/detail\//);
+    await page.getByTestId('drill-breadcrumbs').getByRole('link', { name: '初一' }).click();
+    await expect(page).toHaveURL(/\/dataCenter\/grade\?.*gradeNo=7/);
+    await page.getByTestId('drill-breadcrumbs').getByRole('link').first().click();
+    await expect(page).toHaveURL(/\/dataCenter\/school/);
+    await expect(page.getByTestId('dc-school')).toBeVisible();
+  });
+
+  test('the class and student lists open from the side menu, keep the period, and lead to details', async ({ page }) => {
+    await openSchoolDashboard(page);
+    await page.getByTestId('filter-semesterCode').getByRole('combobox').click();
+    await page.getByRole('option', { name: '秋季学期' }).click();
+    await expect(page).toHaveURL(/semesterCode=13/);
+
+    // The side menu links carry no filters: the chosen period comes along.
+    await page.getByTestId('side-menu').getByRole('link', { name: '班级数据' }).click();
+    await expect(page).toHaveURL(/\/dataCenter\/class\?.*semesterCode=13/);
+    await expect(page.getByTestId('dc-class-list')).toBeVisible();
+    await chartsDrawn(page);
+    await shot(page, 'dc-class-list');
+
+    await page.getByTestId('side-menu').getByRole('link', { name: '学生数据' }).click();
+    await expect(page).toHaveURL(/\/dataCenter\/student\?.*semesterCode=13/);
+    const rows = page.getByTestId('dc-student-list').locator('[data-slot=data-table-row]');
+    await expect(rows.first()).toBeVisible();
+    await shot(page, 'dc-student-list');
+    const name = (await rows.first().locator('td').nth(1).innerText()).trim();
+    await page.getByTestId('student-keyword').fill(name);
+    await page.getByRole('button', { name: '查询' }).click();
+    await expect(page).toHaveURL(/keyword=/);
+    await expect(rows.first()).toContainText(name);
+    await rows.first().click();
+    await expect(page).toHaveURL(/\/dataCenter\/student\/detail\//);
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  });
+
+  test('the filters live in the URL: a link reopens the same view and back undoes a change', async ({ page }) => {
+    await openSchoolDashboard(page);
+    const year = params(page).get('schoolYear');
+    await page.getByTestId('filter-gender').getByRole('combobox').click();
+    await page.getByRole('option', { name: '女', exact: true }).click();
+    await expect(page).toHaveURL(/gender=female/);
+    const female = await page.getByTestId('kpi-tested').locator('dd').first().innerText();
+
+    // The same link in a fresh tab shows the same figures and filter.
+    const link = page.url();
+    const other = await page.context().newPage();
+    await other.goto(link);
+    await expect(other.getByTestId('kpi-tested').locator('dd').first()).toHaveText(female);
+    await expect(other.getByTestId('filter-gender').getByRole('combobox')).toHaveText('女');
+    await other.close();
+
+    await page.goBack();
+    await expect(page).not.toHaveURL(/gender=/);
+    await expect(page.getByTestId('filter-gender').getByRole('combobox')).toHaveText('男女生');
+    expect(params(page).get('schoolYear')).toBe(year);
+    await page.goForward();
+    await expect(page).toHaveURL(/gender=female/);
+  });
+
+  test('switches language on the dashboards', async ({ page }) => {
+    await openSchoolDashboard(page);
+    await expect(page.getByRole('heading', { level: 1, name: '学校数据' })).toBeVisible();
+    await page.getByTestId('language-menu').click();
+    await page.getByTestId('language-en_us').click();
+    await expect(page.getByRole('heading', { level: 1, name: 'School dashboard' })).toBeVisible();
+    await expect(page.getByTestId('kpi-participation')).toContainText('Participation');
+    await expect(page.getByText('Levels by grade')).toBeVisible();
+    await chartsDrawn(page);
+    await shot(page, 'dc-school-en_us');
+    await page.getByTestId('language-menu').click();
+    await page.getByTestId('language-zh_tw').click();
+    await expect(page.getByRole('heading', { level: 1, name: '學校資料' })).toBeVisible();
+    await expect(page.getByText('各年級等級分布')).toBeVisible();
+    await chartsDrawn(page);
+    await shot(page, 'dc-school-zh_tw');
+    // Back to the default for the next tests.
+    await page.getByTestId('language-menu').click();
+    await page.getByTestId('language-zh_cn').click();
+    await expect(page.getByRole('heading', { level: 1, name: '学校数据' })).toBeVisible();
+  });
+
+  test('a wall link opens without signing in, refreshes by itself, and is refused once revoked', async ({ page, browser }) => {
+    test.setTimeout(180_000);
+    await openSchoolDashboard(page);
+    await page.getByTestId('screen-links-open').click();
+    const dialog = page.getByTestId('screen-links-dialog');
+    await dialog.getByTestId('screen-link-name').fill('体育馆大屏 e2e');
+    // The shortest intervals the server allows: rotate every 5 s, refresh every 30 s.
+    await dialog.getByTestId('screen-link-interval').fill('5');
+    await dialog.getByTestId('screen-link-refresh').fill('30');
+    await dialog.getByTestId('screen-link-submit').click();
+    const url = await dialog.getByTestId('screen-link-url').inputValue();
+    expect(url).toMatch(/\/busi\/wall\/[A-Za-z0-9_-]{20,}$/);
+    await expect(dialog.getByTestId('screen-link-row').first()).toContainText('体育馆大屏 e2e');
+
+    // A TV: another browser with no session at all.
+    const tv = await openWall(browser, url, 1920, 1080);
+    await expect(tv.getByTestId('wall-screen')).toHaveAttribute('data-state', 'ready');
+    await expect(tv.getByTestId('app-header')).toHaveCount(0);
+    await expect(tv.getByTestId('wall-as-of')).toContainText('数据截至');
+    await expect(tv.locator('html')).toHaveClass(/wall/);
+    await chartsDrawn(tv);
+    await shot(tv, 'wall-1920x1080');
+
+    // It refreshes on its own: new data time, the countdown starts over, the figures never leave the screen.
+    const first = Number(await tv.getByTestId('wall-screen').getAttribute('data-updated-at'));
+    await expect
+      .poll(async () => Number(await tv.getByTestId('wall-screen').getAttribute('data-updated-at')), { timeout: 45_000, intervals: [1000] })
+      .toBeGreaterThan(first);
+    await expect(tv.getByTestId('wall-screen')).toHaveAttribute('data-state', 'ready');
+    await expect(tv.getByTestId('wall-countdown')).toHaveAttribute('data-seconds', /^(2\d|30)$/);
+    // The playlist rotates.
+    await expect.poll(async () => tv.getByTestId('wall-scene').getAttribute('data-index'), { timeout: 15_000 }).not.toBe('0');
+
+    // The same wall on a 4K screen: the 1920 × 1080 design scaled 2×.
+    const tv4k = await openWall(browser, url, 3840, 2160);
+    await expect(tv4k.getByTestId('wall-canvas')).toHaveAttribute('data-scale', '2.0000');
+    await chartsDrawn(tv4k);
+    await shot(tv4k, 'wall-3840x2160');
+    await tv4k.context().close();
+
+    // Revoke it: a new visit is refused, and the running wall stops at its next refresh.
+    await dialog.getByTestId('screen-link-revoke').first().click();
+    await page.getByRole('alertdialog').getByRole('button', { name: '停用' }).click();
+    await expect(dialog.getByTestId('screen-link-row').first()).toHaveAttribute('data-revoked', 'true');
+    const again = await tv.context().newPage();
+    await again.goto(url);
+    await expect(again.getByTestId('wall-refused')).toContainText('停用');
+    await shot(again, 'wall-revoked');
+    await expect(tv.getByTestId('wall-refused')).toBeVisible({ timeout: 45_000 });
+    await tv.context().close();
+  });
+
+  test('an unknown wall token is refused without asking anyone to sign in', async ({ browser }) => {
+    const context = await browser.newContext();
+    const tv = await context.newPage();
+    await tv.goto(new URL('/busi/wall/not-a-real-token-000000000000', test.info().project.use.baseURL).toString());
+    await expect(tv.getByTestId('wall-refused')).toBeVisible();
+    await expect(tv).toHaveURL(/\/busi\/wall\//);
+    await context.close();
+  });
+});
+
+async function openWall(browser: Browser, url: string, width: number, height: number): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  await page.goto(url);
+  return page;
+}
