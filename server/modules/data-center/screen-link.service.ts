@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { DC_MSG } from '@/domain/data-center/messages';
 import { wallPath, type ScreenLinkCreate, type ScreenLinkCreated, type ScreenLinkRow } from '@/domain/data-center/wall';
-import { ERR, type ErrorKey } from '@/domain/errors';
+import { ERR } from '@/domain/errors';
 import type { DbOrTx } from '../../db/client';
 import { users } from '../../db/schema/auth';
 import { screenLinks } from '../../db/schema/data-center';
@@ -19,7 +19,7 @@ import { resolveScope } from './data-center.scope';
 
 const notFound = () => new AppError(404, ERR.notFound);
 // AppError types its key as the generic catalogue; the error handler translates any 'ns:key'.
-const outOfScope = () => new AppError(403, DC_MSG.orgOutOfScope as string as ErrorKey);
+const outOfScope = () => new AppError(403, DC_MSG.orgOutOfScope);
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 

@@ -1,4 +1,3 @@
-import type { ErrorKey } from '@/domain/errors';
 import { ERR } from '@/domain/errors';
 import {
   columnLabel,
@@ -15,15 +14,15 @@ import { localDate } from '@/domain/test-plans/status';
 import type { Translate } from '@/domain/physique-results/export-layout';
 import { restrictToItems } from '@/domain/physique-results/wide-row';
 import type { Db } from '../../db/client';
-import { AppError } from '../../lib/app-error';
+import { AppError, type MessageKey } from '../../lib/app-error';
 import { openXlsx, type CellValue } from '../../lib/spreadsheet/xlsx-reader';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import { finishPlanJob, getPlanInScope, startPlanJob, assertPlanOpen, type PlanRecord } from '../test-plan/test-plan.service';
 import { itemsFor, loadPlanContext, planScopeStudents, writeResults, type PlanContext, type ResultInput, type ScopeStudent } from './physique-write';
 
 /** An AppError whose message lives in another namespace (the error handler translates any 'ns:key'). */
-export const scoresError = (status: number, key: string, params: Record<string, string | number> = {}) =>
-  new AppError(status, key as ErrorKey, params);
+export const scoresError = (status: number, key: MessageKey, params: Record<string, string | number> = {}) =>
+  new AppError(status, key, params);
 
 /** Rows scanned for the header row (files often start with a title row). */
 const HEADER_SCAN_ROWS = 10;

@@ -3,7 +3,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
 import { DC_MSG } from '@/domain/data-center/messages';
 import { isWallScene } from '@/domain/data-center/wall';
-import type { ErrorKey } from '@/domain/errors';
 import { AppError } from '../../lib/app-error';
 import { createSceneCache, linkOfToken, wallConfig, wallScene } from './screen.service';
 
@@ -35,7 +34,7 @@ export const screenRoutes: FastifyPluginAsyncZod = async (app) => {
     const now = app.now();
     const link = await linkOfToken(app.db, request.params.token, now);
     const { scene } = request.params;
-    if (!isWallScene(scene)) throw new AppError(404, DC_MSG.sceneNotInPlaylist as string as ErrorKey);
+    if (!isWallScene(scene)) throw new AppError(404, DC_MSG.sceneNotInPlaylist);
     return ok(await wallScene(app.db, link, scene, now, cache));
   });
 };

@@ -3,11 +3,10 @@ import { ORG_TYPE } from '@/domain/constants';
 import { DC_MSG } from '@/domain/data-center/messages';
 import type { SchoolView, WallSceneAnswer, WallSceneData } from '@/domain/data-center/types';
 import type { WallConfig, WallPlaylist, WallScene } from '@/domain/data-center/wall';
-import type { ErrorKey } from '@/domain/errors';
 import type { DbOrTx } from '../../db/client';
 import { screenLinks } from '../../db/schema/data-center';
 import { orgs } from '../../db/schema/orgs';
-import { AppError } from '../../lib/app-error';
+import { AppError, type MessageKey } from '../../lib/app-error';
 import { hashSecret } from '../../lib/tokens';
 import { schoolView } from '../data-center/data-center.service';
 import type { Family } from '../physique/physique.sql';
@@ -18,7 +17,7 @@ import type { Family } from '../physique/physique.sql';
  */
 
 // AppError types its key as the generic catalogue; the error handler translates any 'ns:key'.
-const screenError = (status: number, key: string) => new AppError(status, key as ErrorKey);
+const screenError = (status: number, key: MessageKey) => new AppError(status, key);
 
 /** last_seen_at is written at most this often per link, so a room of screens costs no write storm. */
 const LAST_SEEN_EVERY_MS = 60_000;

@@ -1,5 +1,5 @@
 import { and, eq, inArray, lt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { ERR, type ErrorKey } from '@/domain/errors';
+import { ERR } from '@/domain/errors';
 import { PLAN_MSG, type PlanMessageKey } from '@/domain/test-plans/messages';
 import { planStatus } from '@/domain/test-plans/status';
 import type { PlanJob, PlanJobKind, PlanJobStatus } from '@/domain/test-plans/types';
@@ -24,8 +24,7 @@ export const PLAN_JOB_STALE_MS = 30 * 60_000;
 
 /** An AppError with a testPlan message (the error catalogue of errors.ts covers the generic ones). */
 export function planError(status: number, key: PlanMessageKey, params: Record<string, string | number> = {}): AppError {
-  // AppError types its key as the generic catalogue; the error handler translates any 'ns:key'.
-  return new AppError(status, key as string as ErrorKey, params);
+  return new AppError(status, key, params);
 }
 
 const notFound = () => new AppError(404, ERR.notFound);
