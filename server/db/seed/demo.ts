@@ -1,7 +1,7 @@
-import { count, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { ORG_TYPE, SEMESTER } from '../../../src/domain/constants';
-import { CATALOG, getCatalogEntry } from '../../../src/domain/menus/catalog';
+import { ORG_TYPE, SEMESTER, type OrgType } from '../../../src/domain/constants';
+import { CATALOG, familyOfOrgType, getCatalogEntry } from '../../../src/domain/menus/catalog';
 import { menuEntriesForGrant, toMenuEntries } from '../../../src/domain/menus/menu-entries';
 import { ROLE_TEMPLATES, type TemplateFamily, type TemplateIdentity } from '../../../src/domain/menus/role-templates';
 import { hashPassword, sha256Hex } from '../../lib/password';
@@ -122,7 +122,27 @@ export async function syncMenus(db: DbOrTx): Promise<number> {
         },
       });
   }
+  await grantBuiltinAdministrators(db);
   return rows.length;
+}
+
+/**
+ * A built-in administrator role holds everything of its family (spec §6): when the catalogue gains
+ * screens, existing administrator roles get them too. Other roles are the school's own to edit.
+ */
+async function grantBuiltinAdministrators(db: DbOrTx): Promise<void> {
+  const builtins = await db
+    .select({ id: roles.id, orgType: orgs.type })
+    .from(roles)
+    .innerJoin(orgs, eq(orgs.id, roles.orgId))
+    .where(and(eq(roles.builtin, true), eq(roles.identity, 'administrator')));
+  const links: Insert<typeof roleMenus>[] = [];
+  for (const role of builtins) {
+    const family = familyOfOrgType(role.orgType as OrgType);
+    if (family !== 'admin' && family !== 'k12' && family !== 'gx') continue;
+    for (const m of menuEntriesForGrant(ROLE_TEMPLATES[family].administrator)) links.push({ roleId: role.id, menuId: m.menuId });
+  }
+  for (let i = 0; i < links.length; i += CHUNK) await db.insert(roleMenus).values(links.slice(i, i + CHUNK)).onConflictDoNothing();
 }
 
 const two = (n: number): string => String(n).padStart(2, '0');

@@ -5,6 +5,8 @@ import type { Family } from '../physique/physique.sql';
 export interface DataCenterCodes {
   school: string;
   grade: string;
+  /** Universities: colleges side by side (GET …/college); absent for families without a college page. */
+  college?: string;
   class: string;
   classDetail: string;
   student: string;
@@ -21,19 +23,23 @@ const buttonCode = (key: string, action: string): string | undefined => getCatal
 
 /**
  * Permission codes of the data-centre endpoints of a family, looked up in the catalogue (never typed by hand).
- * Families without data-centre screens (gx and admin today) fall back to their score-search view: whoever may look up
- * scores may see their aggregates. Screen links need the school dashboard's `screen` button, or else the
- * administrators' organisation-settings edit button (a public link to a school's figures is a school setting).
+ * Families without data-centre screens (admin today) fall back to their score-search view: whoever may look up
+ * scores may see their aggregates. Universities have a college page where schools have a grade page: it guards the
+ * grade endpoint too (the college page shows one college through it). Screen links need the school dashboard's
+ * `screen` button, or else the administrators' organisation-settings edit button (a public link to a school's
+ * figures is a school setting).
  */
 export function dataCenterCodes(family: Family): DataCenterCodes {
   const fallback = viewPermission(`${family}.test.scoreSearch`);
-  const view = (page: string) => pageCode(`${family}.dataCenter.${page}`) ?? fallback;
+  const college = pageCode(`${family}.dataCenter.college`);
+  const view = (page: string) => pageCode(`${family}.dataCenter.${page}`) ?? (page === 'grade' ? college : undefined) ?? fallback;
   const detail = (page: string) => pageCode(`${family}.dataCenter.${page}.detail`) ?? view(page);
   const screenLink = buttonCode(`${family}.dataCenter.school`, 'screen') ?? buttonCode(`${family}.org.currentOrg`, 'edit');
   if (!screenLink) throw new Error(`No screen-link permission for family ${family}`);
   return {
     school: view('school'),
     grade: view('grade'),
+    ...(college ? { college } : {}),
     class: view('class'),
     classDetail: detail('class'),
     student: view('student'),

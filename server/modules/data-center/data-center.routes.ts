@@ -8,7 +8,7 @@ import { AppError } from '../../lib/app-error';
 import { requirePermission, requireScope } from '../../plugins/tenant';
 import type { Family } from '../physique/physique.sql';
 import { dataCenterCodes } from './data-center.permissions';
-import { classList, classView, dataCenterOptions, gradeView, schoolView, studentList, studentView } from './data-center.service';
+import { classList, classView, collegeList, dataCenterOptions, gradeView, schoolView, studentList, studentView } from './data-center.service';
 import { createScreenLink, listScreenLinks, revokeScreenLink } from './screen-link.service';
 
 export interface DataCenterRoutesOptions {
@@ -30,7 +30,10 @@ export const dataCenterRoutes: FastifyPluginAsyncZod<DataCenterRoutesOptions> = 
 
   app.get(
     '/filters',
-    { preValidation: requirePermission(can.school, can.grade, can.class, can.student), schema: { querystring: dataCenterFilterSchema.pick({ orgId: true }) } },
+    {
+      preValidation: requirePermission(can.school, ...[can.grade, can.college, can.class, can.student].filter((c): c is string => !!c)),
+      schema: { querystring: dataCenterFilterSchema.pick({ orgId: true }) },
+    },
     async (request) => ok(await dataCenterOptions(app.db, family, await tenant(request), request.query)),
   );
   app.get('/school', { preValidation: requirePermission(can.school), schema: { querystring: dataCenterFilterSchema } }, async (request) =>
@@ -39,6 +42,12 @@ export const dataCenterRoutes: FastifyPluginAsyncZod<DataCenterRoutesOptions> = 
   app.get('/grade', { preValidation: requirePermission(can.grade), schema: { querystring: dataCenterFilterSchema } }, async (request) =>
     ok(await gradeView(app.db, family, await tenant(request), request.query)),
   );
+  // Universities: colleges side by side (the answer has the class list's shape, one row per college).
+  if (can.college) {
+    app.get('/college', { preValidation: requirePermission(can.college), schema: { querystring: dataCenterFilterSchema } }, async (request) =>
+      ok(await collegeList(app.db, family, await tenant(request), request.query)),
+    );
+  }
   app.get('/class', { preValidation: requirePermission(can.class), schema: { querystring: dataCenterFilterSchema } }, async (request) =>
     ok(await classList(app.db, family, await tenant(request), request.query)),
   );

@@ -294,7 +294,9 @@ export async function gradeView(db: DbOrTx, family: Family, tenantOrgId: string,
   const ctx = await context(db, family, tenantOrgId, f);
   const { scope, period, plans, trendPlans } = ctx;
   let gradeNo: number | undefined = f.gradeNo;
-  if (gradeNo === undefined && plans.length) {
+  // A university's college (or major) page shows every year of study of it unless a year is chosen.
+  const wholeUnit = family === 'gx' && !!(f.collegeId || f.majorId);
+  if (gradeNo === undefined && plans.length && !wholeUnit) {
     const [first] = await rows<{ g: number | null }>(db, sql`with r as (${periodResults({ orgIds: scope.orgIds, plans, filters: resultFilters(f) })}) select min(r.grade_no)::int as g from r`);
     gradeNo = first?.g ?? undefined;
   }
@@ -302,13 +304,13 @@ export async function gradeView(db: DbOrTx, family: Family, tenantOrgId: string,
   const unitDim: 'class_id' | 'org_id' = scope.multiSchool ? 'org_id' : 'class_id';
   const dims: Dim[] = ['gender', unitDim];
   const big = (q: SQL) => (scope.multiSchool ? heavyRows(db, q) : rows(db, q));
-  const has = plans.length > 0 && gradeNo !== undefined;
+  const has = plans.length > 0 && (gradeNo !== undefined || wholeUnit);
   const src = has ? periodResults({ orgIds: scope.orgIds, plans, filters: rf }) : null;
   const otherYears = period.planId ? trendPlans : trendPlans.filter((p) => p.schoolYear !== period.schoolYear);
   const [grouped, dist, trendRows, roster] = await Promise.all([
     src ? big(groupedQuery(src, dims, true)) : Promise.resolve([]),
     src ? big(distributionQuery(src)) : Promise.resolve([]),
-    otherYears.length && gradeNo !== undefined ? big(trendQuery(scope.orgIds, otherYears, rf)) : Promise.resolve([]),
+    otherYears.length && (gradeNo !== undefined || wholeUnit) ? big(trendQuery(scope.orgIds, otherYears, rf)) : Promise.resolve([]),
     rosterGroups(db, scope.orgIds, rf),
   ]);
   const g = splitGroups(grouped, dims);
@@ -317,7 +319,8 @@ export async function gradeView(db: DbOrTx, family: Family, tenantOrgId: string,
     trendRows.push({ ...g.all, school_year: year });
     trendRows.sort((a, b) => Number(a.school_year) - Number(b.school_year));
   }
-  const rosterOf = (gender?: Gender) => (year == null || gradeNo === undefined ? null : rosterSize(roster, year, { gradeNo, gender: gender ?? rf.gender }));
+  const rosterOf = (gender?: Gender) =>
+    year == null || (gradeNo === undefined && !wholeUnit) ? null : rosterSize(roster, year, { gradeNo, gender: gender ?? rf.gender });
   const items = g.all ? itemStatsOf(g.all) : {};
   const units = g.by[unitDim].map((row) => withDetail(row, unitRowOf(row, unitDim, scope)));
   return {
@@ -350,6 +353,36 @@ export async function classList(db: DbOrTx, family: Family, tenantOrgId: string,
     filters: appliedFilters(f, scope, period),
     asOf: asOf(),
     rows: assignRanks(grouped.map((row) => withDetail(row, unitRowOf(row, unitDim, scope)))),
+  };
+}
+
+/**
+ * GET …/dataCenter/college (universities): the colleges of the filters side by side, in the class list's shape (one
+ * row per college, ranked by mean total); a college's own page is the grade view with its `collegeId`.
+ */
+export async function collegeList(db: DbOrTx, family: Family, tenantOrgId: string, f: DataCenterFilter): Promise<ClassListView> {
+  const { scope, period, plans } = await context(db, family, tenantOrgId, f);
+  const grouped = plans.length
+    ? await rows(
+        db,
+        sql`with r as (${periodResults({ orgIds: scope.orgIds, plans, filters: resultFilters(f) })})
+select c.college_id, co.name as college_name, co.org_id as college_org_id, ${aggregateColumns()}
+from r join classes c on c.id = r.class_id join colleges co on co.id = c.college_id
+group by c.college_id, co.name, co.org_id`,
+      )
+    : [];
+  return {
+    scope: viewScope(scope),
+    period,
+    filters: appliedFilters(f, scope, period),
+    asOf: asOf(),
+    rows: assignRanks(
+      grouped.map((row) => {
+        const orgId = String(row.college_org_id);
+        const base: RankRow = { id: String(row.college_id), name: String(row.college_name), orgId, orgName: scope.orgs.get(orgId)?.name ?? '', gradeNo: null, ...rankFields(row), rank: null };
+        return withDetail(row, base);
+      }),
+    ),
   };
 }
 

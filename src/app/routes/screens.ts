@@ -34,4 +34,10 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   'k12.dataCenter.class.detail': () => import('./data-center/class').then((m) => ({ default: m.DataCenterClassDetailPage })),
   'k12.dataCenter.student': () => import('./data-center/student').then((m) => ({ default: m.DataCenterStudentListPage })),
   'k12.dataCenter.student.detail': () => import('./data-center/student').then((m) => ({ default: m.DataCenterStudentDetailPage })),
+  'gx.dataCenter.school': () => import('./data-center/school').then((m) => ({ default: m.DataCenterSchoolPage })),
+  'gx.dataCenter.college': () => import('./data-center/college').then((m) => ({ default: m.DataCenterCollegePage })),
+  'gx.dataCenter.class': () => import('./data-center/class').then((m) => ({ default: m.DataCenterClassListPage })),
+  'gx.dataCenter.class.detail': () => import('./data-center/class').then((m) => ({ default: m.DataCenterClassDetailPage })),
+  'gx.dataCenter.student': () => import('./data-center/student').then((m) => ({ default: m.DataCenterStudentListPage })),
+  'gx.dataCenter.student.detail': () => import('./data-center/student').then((m) => ({ default: m.DataCenterStudentDetailPage })),
 };

@@ -82,8 +82,8 @@ export interface CatalogEntry {
   /**
    * Numeric menu code (spec §6 default menu codes). Scheme: `101` + family digit
    * (personal 0, k12 1, gx 2, admin 3, single 4) + two-digit page number gives a page's 6-digit code
-   * (101001 = personal centre base, 101101 = k12 data-centre school dashboard, 101201 = gx school info,
-   * the first gx page); a hidden route appends two digits to its page's code; a group is
+   * (101001 = personal centre base, 101101 = k12 data-centre school dashboard, 101201 = gx data-centre
+   * school dashboard); a hidden route appends two digits to its page's code; a group is
    * `101` + family digit + `00` + two-digit group number (8 digits, never clashing with routes because
    * page numbers start at 01).
    */
@@ -332,25 +332,34 @@ const GX: FamilyDef = {
   prefix: '/gx',
   sortBase: 0,
   groups: [
-    // First, so school info is a university's first page (default menu code 101201).
-    group('org', 1, '组织管理', 'building-2', [
-      currentOrgPage(1, '学校信息', '编辑学校信息'),
-      acayearPage(2),
-      page('grade', 3, 'org/grade', '入学年份', ['add', 'edit', 'delete']),
+    // First, so a university role's landing page is the school dashboard (default menu code 101201), as in K12.
+    // Universities compare colleges where schools compare grades, and drill school → college → class → student.
+    group('dataCenter', 1, '数据中心', 'bar-chart-3', [
+      page('school', 1, 'dataCenter/school', '学校数据', ['export', 'screen']),
+      page('college', 2, 'dataCenter/college', '学院数据', ['export']),
+      page('class', 3, 'dataCenter/class', '专业班级数据', ['detail', 'export'], [['detail', 'detail/:id', '班级详情', 'detail']]),
+      page('student', 4, 'dataCenter/student', '学生数据', ['detail', 'export'], [
+        ['detail', 'detail/:id', '学生详情', 'detail'],
+      ]),
+    ]),
+    group('org', 2, '组织管理', 'building-2', [
+      currentOrgPage(5, '学校信息', '编辑学校信息'),
+      acayearPage(6),
+      page('grade', 7, 'org/grade', '入学年份', ['add', 'edit', 'delete']),
       // One screen adds and edits (the record id travels in the query string).
-      page('college', 4, 'org/college', '院系管理', ['add', 'edit', 'delete'], [['addEdit', 'addEdit', '新增/编辑院系', 'add']]),
-      page('major', 5, 'org/major', '专业管理', ['add', 'edit', 'delete'], [['addEdit', 'addEdit', '新增/编辑专业', 'add']]),
-      page('class', 6, 'org/class', '班级管理', ['add', 'edit', 'delete', 'import', 'export'], [
+      page('college', 8, 'org/college', '院系管理', ['add', 'edit', 'delete'], [['addEdit', 'addEdit', '新增/编辑院系', 'add']]),
+      page('major', 9, 'org/major', '专业管理', ['add', 'edit', 'delete'], [['addEdit', 'addEdit', '新增/编辑专业', 'add']]),
+      page('class', 10, 'org/class', '班级管理', ['add', 'edit', 'delete', 'import', 'export'], [
         ['add', 'add', '新增班级', 'add'],
         ['edit', 'edit/:classId', '编辑班级', 'edit'],
       ]),
     ]),
-    group('user', 2, '用户管理', 'users', [teacherPage(7), studentPage(8), rolePage(9)]),
-    group('venue', 3, '设备场地', 'monitor', [devicePage(10), placePage(11)]),
-    group('test', 4, '体质测试', 'clipboard-list', [testManagePage(12), scoreSearchPage(13)]),
-    group('sportData', 5, '运动数据', 'activity', [testRecordPage(14), exerciseRecordPage(15)]),
-    group('contest', 6, '线上赛事', 'trophy', [
-      page('competition', 16, 'onlineManagement/competition', '赛事管理', ['addRank', 'addChallenge', 'edit', 'detail', 'data', 'end', 'delete'], [
+    group('user', 3, '用户管理', 'users', [teacherPage(11), studentPage(12), rolePage(13)]),
+    group('venue', 4, '设备场地', 'monitor', [devicePage(14), placePage(15)]),
+    group('test', 5, '体质测试', 'clipboard-list', [testManagePage(16), scoreSearchPage(17)]),
+    group('sportData', 6, '运动数据', 'activity', [testRecordPage(18), exerciseRecordPage(19)]),
+    group('contest', 7, '线上赛事', 'trophy', [
+      page('competition', 20, 'onlineManagement/competition', '赛事管理', ['addRank', 'addChallenge', 'edit', 'detail', 'data', 'end', 'delete'], [
         ['addRank', 'addRank', '新增排名赛', 'addRank'],
         ['editRank', 'editRank/:id', '编辑排名赛', 'edit'],
         ['detailRank', 'detailRank/:id', '排名赛详情', 'detail'],
@@ -361,9 +370,9 @@ const GX: FamilyDef = {
         ['dataChallenge', 'dataChallenge/:id', '闯关赛数据', 'data'],
       ]),
     ]),
-    group('sportsMeet', 7, '运动会', 'flag', [sportsMeetPage(17)]),
-    group('wiki', 8, '百科管理', 'book-marked', [wikiPage(18)]),
-    bannerGroup(9, 19),
+    group('sportsMeet', 8, '运动会', 'flag', [sportsMeetPage(21)]),
+    group('wiki', 9, '百科管理', 'book-marked', [wikiPage(22)]),
+    bannerGroup(10, 23),
   ],
 };
 

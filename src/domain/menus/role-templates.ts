@@ -6,7 +6,7 @@ import { withAncestors, type RoleGrant } from './menu-entries';
  * Default menu codes of a new organisation by type (spec §6). Codes follow CatalogEntry.code:
  * 101001/101002/101003 are the personal centre's base, editUser and editAccount pages,
  * 101101 the K12 school dashboard (/k12/dataCenter/school) and 101201 the university's school
- * information page (/gx/currentOrg), the first page of each family.
+ * dashboard (/gx/dataCenter/school), the first page of each family, so both land on their data centre.
  */
 export const DEFAULT_MENU_CODES: Record<OrgType, readonly string[]> = {
   10: [],
@@ -52,7 +52,7 @@ const groupOf = (e: CatalogEntry) => e.key.split('.')[1];
 const TEACHER_GROUPS: Record<TemplateFamily, readonly string[]> = {
   admin: ['test', 'sportData', 'contest', 'homework', 'class'],
   k12: ['dataCenter', 'test', 'sportData', 'contest', 'homework', 'class', 'training', 'lesson', 'sportsMeet', 'wiki'],
-  gx: ['test', 'sportData', 'contest', 'sportsMeet', 'wiki'],
+  gx: ['dataCenter', 'test', 'sportData', 'contest', 'sportsMeet', 'wiki'],
 };
 // Groups holding the teacher's own work, the only places a teacher may delete (organisation data is not theirs to remove).
 const TEACHER_DELETE_GROUPS: readonly string[] = ['homework', 'class', 'training'];

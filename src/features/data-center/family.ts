@@ -1,6 +1,6 @@
 import { getCatalogEntry, type ButtonAction } from '@/domain/menus/catalog';
 
-/** Route families with data-centre endpoints (docs/api/data-center.md); only k12 has the screens today. */
+/** Route families with data-centre endpoints (docs/api/data-center.md); k12 and gx have the screens. */
 export type DataCenterFamily = 'admin' | 'k12' | 'gx';
 
 export function isDataCenterFamily(value: unknown): value is DataCenterFamily {
@@ -23,11 +23,14 @@ export function dataCenterPaths(family: DataCenterFamily) {
   const path = (page: string) => getCatalogEntry(`${family}.dataCenter.${page}`)?.path ?? `/${family}/dataCenter/${page}`;
   const school = path('school');
   const grade = path('grade');
+  // Universities compare colleges where schools compare grades (gx.dataCenter.college).
+  const college = getCatalogEntry(`${family}.dataCenter.college`)?.path ?? null;
   const klass = path('class');
   const student = path('student');
   return {
     school,
     grade,
+    college,
     class: klass,
     classDetail: (id: string) => `${klass}/detail/${encodeURIComponent(id)}`,
     student,
@@ -47,7 +50,7 @@ export function dataCenterPermissions(family: DataCenterFamily) {
   return {
     classDetail: getCatalogEntry(`${page('class')}.detail`)?.permission ?? '',
     studentDetail: getCatalogEntry(`${page('student')}.detail`)?.permission ?? '',
-    export: (name: 'school' | 'grade' | 'class' | 'student') => button(page(name), 'export') ?? '',
+    export: (name: 'school' | 'grade' | 'college' | 'class' | 'student') => button(page(name), 'export') ?? '',
     screenLink: button(page('school'), 'screen') ?? button(`${family}.org.currentOrg`, 'edit') ?? '',
   };
 }

@@ -123,6 +123,12 @@ const SPEC_PATHS: Record<'admin' | 'k12' | 'gx' | 'always', readonly string[]> =
     '/k12/banner/bannerConfig/detail/:uid',
   ],
   gx: [
+    '/gx/dataCenter/school',
+    '/gx/dataCenter/college',
+    '/gx/dataCenter/class',
+    '/gx/dataCenter/class/detail/:id',
+    '/gx/dataCenter/student',
+    '/gx/dataCenter/student/detail/:id',
     '/gx/role',
     '/gx/role/add',
     '/gx/role/edit/:recordUid',

@@ -77,6 +77,17 @@ describe('role templates', () => {
     expect(keys).not.toContain('single.sportsMeet.certificate.add');
     expect(landingPath(buildMenuTree(menuEntriesForGrant(ROLE_TEMPLATES.k12.teacher)))).toBe('/k12/dataCenter/school');
   });
+
+  it('gives the university teacher the data centre without wall links, landing on the school dashboard', () => {
+    const { keys, buttons } = ROLE_TEMPLATES.gx.teacher;
+    for (const k of ['gx.dataCenter.school', 'gx.dataCenter.college', 'gx.dataCenter.class.detail', 'gx.dataCenter.student.detail', 'gx.test.scoreSearch'])
+      expect(keys, k).toContain(k);
+    expect(buttons).toEqual(expect.arrayContaining(['gx:dataCenter:school:export', 'gx:dataCenter:college:export', 'gx:dataCenter:class:detail']));
+    expect(buttons).not.toContain('gx:dataCenter:school:screen');
+    expect(ROLE_TEMPLATES.gx.administrator.buttons).toContain('gx:dataCenter:school:screen');
+    expect(landingPath(buildMenuTree(menuEntriesForGrant(ROLE_TEMPLATES.gx.teacher)))).toBe('/gx/dataCenter/school');
+    expect(landingPath(buildMenuTree(menuEntriesForGrant(ROLE_TEMPLATES.gx.administrator)))).toBe('/gx/dataCenter/school');
+  });
 });
 
 describe('default menu codes (spec §6)', () => {
@@ -89,7 +100,7 @@ describe('default menu codes (spec §6)', () => {
     expect(byCode.get('101002')?.path).toBe('/myInfo/editUser');
     expect(byCode.get('101003')?.path).toBe('/myInfo/editAccount');
     expect(byCode.get('101101')?.path).toBe('/k12/dataCenter/school');
-    expect(byCode.get('101201')?.path).toBe('/gx/currentOrg');
+    expect(byCode.get('101201')?.path).toBe('/gx/dataCenter/school');
   });
 
   it('build a usable menu for a new organisation', () => {
@@ -97,9 +108,10 @@ describe('default menu codes (spec §6)', () => {
     expect(k12.map((n) => n.menuId)).toEqual(['k12.dataCenter', 'personal.myInfo']);
     expect(landingPath(k12)).toBe('/k12/dataCenter/school');
     expect(k12[0].children[0].buttons).toEqual(['k12:dataCenter:school:export', 'k12:dataCenter:school:screen']);
-    const gx = grantForMenuCodes(DEFAULT_MENU_CODES[22]);
-    expect(gx.keys).toEqual(['gx.org', 'gx.org.currentOrg', 'gx.org.currentOrg.edit', 'personal.myInfo', 'personal.myInfo.base', 'personal.myInfo.editUser', 'personal.myInfo.editAccount']);
-    expect(landingPath(buildMenuTree(menuEntriesForGrant(gx)))).toBe('/gx/currentOrg');
+    const gx = buildMenuTree(menuEntriesForGrant(grantForMenuCodes(DEFAULT_MENU_CODES[22])));
+    expect(gx.map((n) => n.menuId)).toEqual(['gx.dataCenter', 'personal.myInfo']);
+    expect(landingPath(gx)).toBe('/gx/dataCenter/school');
+    expect(gx[0].children[0].buttons).toEqual(['gx:dataCenter:school:export', 'gx:dataCenter:school:screen']);
     expect(grantForMenuCodes(DEFAULT_MENU_CODES[10])).toEqual({ keys: [], buttons: [] });
   });
 });

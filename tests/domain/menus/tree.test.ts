@@ -79,8 +79,8 @@ describe('buildMenuTree over the catalogue', () => {
     expect(tree.at(-1)?.menuId).toBe('personal.myInfo');
   });
 
-  it('lands a university administrator on school info and an admin-family one on its organisation', () => {
-    expect(landingPath(buildMenuTree(menuEntriesForGrant(ROLE_TEMPLATES.gx.administrator)))).toBe('/gx/currentOrg');
+  it('lands a university administrator on the school dashboard and an admin-family one on its organisation', () => {
+    expect(landingPath(buildMenuTree(menuEntriesForGrant(ROLE_TEMPLATES.gx.administrator)))).toBe('/gx/dataCenter/school');
     expect(landingPath(buildMenuTree(menuEntriesForGrant(ROLE_TEMPLATES.admin.administrator)))).toBe('/admin/currentOrg');
   });
 

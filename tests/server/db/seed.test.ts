@@ -4,7 +4,7 @@ import type { DbHandle } from '../../../server/db/client';
 import { orgs } from '../../../server/db/schema/orgs';
 import { memberships, membershipRoles, menus, roleMenus, roles, users } from '../../../server/db/schema/auth';
 import { classes, grades, parents, parentStudents, schoolYears, semesters, students, teacherClasses, teachers } from '../../../server/db/schema/school';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from '../../../server/db/seed/demo';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo, syncMenus } from '../../../server/db/seed/demo';
 import { idCheckChar } from '../../../server/db/seed/people';
 import { sha256Hex, verifyPassword } from '../../../server/lib/password';
 import { CATALOG } from '../../../src/domain/menus/catalog';
@@ -308,5 +308,24 @@ describe('seedDemo', () => {
     } finally {
       await empty.close();
     }
+  });
+});
+
+describe('menu sync at start', () => {
+  it('gives built-in administrator roles the screens the catalogue gained, and leaves other roles alone', async () => {
+    const uni = org(22);
+    const [admin] = await h.db.select().from(roles).where(and(eq(roles.orgId, uni.id), eq(roles.builtin, true)));
+    const [teacher] = await h.db.select().from(roles).where(and(eq(roles.orgId, uni.id), eq(roles.builtin, false)));
+    const countFor = async (roleId: string) =>
+      (await h.db.select({ n: count() }).from(roleMenus).where(eq(roleMenus.roleId, roleId)))[0].n;
+    const adminBefore = await countFor(admin.id);
+    // As if the database predates the university data centre: its menus are missing from both roles.
+    await h.db.delete(roleMenus).where(sql`${roleMenus.menuId} like 'gx.dataCenter%'`);
+    const teacherAfterDelete = await countFor(teacher.id);
+    expect(await countFor(admin.id)).toBeLessThan(adminBefore);
+
+    await syncMenus(h.db);
+    expect(await countFor(admin.id)).toBe(adminBefore);
+    expect(await countFor(teacher.id)).toBe(teacherAfterDelete);
   });
 });

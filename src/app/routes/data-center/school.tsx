@@ -5,7 +5,7 @@ import { ScreenLinksButton } from '@/features/data-center/components/screen-link
 import { SchoolDashboard } from '@/features/data-center/components/school-dashboard';
 import { dataCenterPermissions } from '@/features/data-center/family';
 
-/** /k12/dataCenter/school: the school dashboard, with the wall-link manager for roles allowed to publish one. */
+/** /k12/dataCenter/school and /gx/dataCenter/school: the school dashboard, with the wall-link manager for roles allowed to publish one. */
 export function DataCenterSchoolPage() {
   const family = useAtomValue(dataCenterFamilyAtom);
   return (

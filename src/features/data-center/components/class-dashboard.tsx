@@ -9,6 +9,7 @@ import { PermissionGate } from '@/components/permission-gate/permission-gate';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/toast';
+import { useOptionsQuery } from '../api/get-options';
 import { useClassViewQuery } from '../api/get-class-view';
 import { levelDonutOption, radarOption } from '../charts/options';
 import { exportClassXlsx } from '../export-class';
@@ -47,6 +48,7 @@ export function ClassDashboard({ classId }: { classId: string }) {
   const refreshing = query.isFetching && query.isPlaceholderData;
   const [exporting, setExporting] = useState(false);
   const exportCode = dataCenterPermissions(family).export('class');
+  const collegeId = useOptionsQuery(family).data?.classes.find((c) => c.id === classId)?.collegeId;
 
   const toStudent = useCallback((row: ClassStudentRow) => go(links.studentDetail(row.studentId)), [go, links]);
 
@@ -98,7 +100,12 @@ export function ClassDashboard({ classId }: { classId: string }) {
       <DrillBreadcrumbs
         items={[
           { label: view?.scope.orgName ?? t('school.title'), to: links.school },
-          ...(gradeNo ? [{ label: gradeLabel(t, gradeNo), to: links.grade(gradeNo) }] : []),
+          // A university's class sits in a college: the trail goes through the college's page.
+          ...(collegeId && view?.class.collegeName
+            ? [{ label: view.class.collegeName, to: links.college(collegeId) }]
+            : gradeNo
+              ? [{ label: gradeLabel(t, gradeNo), to: links.grade(gradeNo) }]
+              : []),
           { label: title },
         ]}
       />

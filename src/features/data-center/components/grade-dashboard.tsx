@@ -6,6 +6,7 @@ import type { ItemKey } from '@/domain/physique/standard';
 import { PageHeader } from '@/components/page-header/page-header';
 import { Select } from '@/components/ui/select';
 import { useGradeViewQuery } from '../api/get-grade-view';
+import { useOptionsQuery } from '../api/get-options';
 import {
   boxplotOption,
   genderOption,
@@ -33,16 +34,22 @@ import { DashboardEmpty, DashboardError, DashboardSkeleton } from './view-states
 import { ViewMeta } from './view-meta';
 
 export const GRADE_FILTERS: readonly FilterKey[] = ['orgId', 'schoolYear', 'semesterCode', 'planId', 'gradeNo', 'collegeId', 'majorId', 'gender'];
+/** Filters of a university's college page (every year of study unless one is chosen). */
+export const COLLEGE_FILTERS: readonly FilterKey[] = ['schoolYear', 'semesterCode', 'planId', 'collegeId', 'majorId', 'gradeNo', 'gender'];
 
 /**
  * The grade dashboard (/k12/dataCenter/grade): one grade's figures, its classes side by side (figures, levels,
  * item means), the score distributions (box plots, histogram of one item), gender, trend and weakest items.
+ * `mode="college"` shows one college of a university the same way (/gx/dataCenter/college?collegeId=…): the server's
+ * grade view with the college filter, all its years of study unless one is chosen.
  */
-export function GradeDashboard() {
+export function GradeDashboard({ mode = 'grade' }: { mode?: 'grade' | 'college' }) {
   const { t } = useTranslation(['dashboard', 'physique']);
-  const filters = useFilterUrlSync(GRADE_FILTERS);
+  const college = mode === 'college';
+  const filters = useFilterUrlSync(college ? COLLEGE_FILTERS : GRADE_FILTERS);
   const family = useAtomValue(dataCenterFamilyAtom);
   const query = useGradeViewQuery(family, filters);
+  const collegeName = useOptionsQuery(family, filters.orgId).data?.colleges.find((c) => c.id === filters.collegeId)?.name;
   const view = query.data;
   const { links, go } = useDrill(useMemo(() => ({ ...view?.filters, ...filters }), [view?.filters, filters]));
   const colors = useSemanticColors();
@@ -52,6 +59,13 @@ export function GradeDashboard() {
   const toClass = useCallback((id: string) => go(links.classDetail(id)), [go, links]);
   const onUnitRow = useCallback((row: RankRow) => (view?.units.unit === 'class' ? toClass(row.id) : undefined), [toClass, view?.units.unit]);
   const gradeName = gradeLabel(t, view?.gradeNo ?? filters.gradeNo);
+  const crumbs = college
+    ? [
+        { label: view?.scope.orgName ?? t('school.title'), to: links.school },
+        { label: t('college.all'), to: links.college(null, filters.gradeNo) },
+        ...(filters.gradeNo ? [{ label: collegeName ?? t('college.title'), to: links.college(filters.collegeId) }, { label: gradeName }] : [{ label: collegeName ?? t('college.title') }]),
+      ]
+    : [{ label: view?.scope.orgName ?? t('school.title'), to: links.school }, { label: gradeName }];
 
   const charts = useMemo(() => {
     if (!view) return null;
@@ -79,10 +93,13 @@ export function GradeDashboard() {
   }, [view, t, colors, histItem]);
 
   return (
-    <div data-testid="dc-grade">
-      <PageHeader title={t('grade.title')} description={<ViewMeta scope={view?.scope} period={view?.period} asOf={view?.asOf} />} />
-      <DrillBreadcrumbs items={[{ label: view?.scope.orgName ?? t('school.title'), to: links.school }, { label: gradeName }]} />
-      <FilterBar show={GRADE_FILTERS} value={filters} applied={view?.filters} required={['gradeNo']} />
+    <div data-testid={college ? 'dc-college' : 'dc-grade'}>
+      <PageHeader
+        title={college && collegeName ? collegeName : t(college ? 'college.title' : 'grade.title')}
+        description={<ViewMeta scope={view?.scope} period={view?.period} asOf={view?.asOf} />}
+      />
+      <DrillBreadcrumbs items={crumbs} />
+      <FilterBar show={college ? COLLEGE_FILTERS : GRADE_FILTERS} value={filters} applied={view?.filters} required={college ? ['collegeId'] : ['gradeNo']} />
       {query.isPending ? (
         <DashboardSkeleton />
       ) : !view ? (

@@ -7,7 +7,7 @@ import { formatRate, formatScore, gradeLabel } from '../format';
 const col = createDataTableColumnHelper<RankRow>();
 const rankKey = (r: RankRow) => r.id;
 
-/** Classes (or schools) ranked by mean total, sortable by every figure; a row click drills into it. */
+/** Classes (or schools, or a university's colleges) ranked by mean total, sortable by every figure; a row click drills into it. */
 export function RankingTable({
   rows,
   unit,
@@ -16,7 +16,7 @@ export function RankingTable({
   height = 360,
 }: {
   rows: readonly RankRow[];
-  unit: 'class' | 'school';
+  unit: 'class' | 'school' | 'college';
   loading?: boolean;
   onRowClick?(row: RankRow): void;
   height?: number;
@@ -34,7 +34,7 @@ export function RankingTable({
           cell: ({ getValue }) => <span className="font-semibold tabular-nums">{getValue() ?? '—'}</span>,
         }),
         col.accessor('name', {
-          header: unit === 'class' ? t('ranking.class') : t('ranking.school'),
+          header: t(`ranking.${unit}`),
           meta: { width: 180 },
           cell: ({ getValue }) => <span className="font-medium">{getValue()}</span>,
         }),

@@ -3,7 +3,9 @@ import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import type { DataCenterFilter } from '@/domain/data-center/filters';
 import type { RankRow } from '@/domain/data-center/types';
+import { Link } from 'react-router-dom';
 import { PageHeader } from '@/components/page-header/page-header';
+import { Button } from '@/components/ui/button';
 import { useSchoolViewQuery } from '../api/get-school-view';
 import {
   bmiDonutOption,
@@ -44,9 +46,11 @@ export function SchoolDashboard({ actions }: { actions?: ReactNode }) {
   const query = useSchoolViewQuery(family, filters);
   const view = query.data;
   // Drill-downs carry the period the figures are for, defaults included.
-  const { links, go } = useDrill(useMemo(() => ({ ...view?.filters, ...filters }), [view?.filters, filters]));
+  const { links, go, paths } = useDrill(useMemo(() => ({ ...view?.filters, ...filters }), [view?.filters, filters]));
   const colors = useSemanticColors();
   const refreshing = query.isFetching && query.isPlaceholderData;
+  // Universities: a year of study opens its colleges side by side (links.grade goes to the college page).
+  const gradeHint = paths.college ? t('drill.hintGradeColleges') : t('drill.hintGrade');
 
   const toGrade = useCallback((id: string) => go(links.grade(Number(id))), [go, links]);
   const toClass = useCallback((id: string) => go(links.classDetail(id)), [go, links]);
@@ -90,7 +94,21 @@ export function SchoolDashboard({ actions }: { actions?: ReactNode }) {
           <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
             <KpiCards indicators={view.overview} />
             <div className="grid gap-4 xl:grid-cols-3">
-              <ChartCard className="xl:col-span-2" title={t('school.levelsByGrade')} description={t('drill.hintGrade')} data-testid="chart-levels-by-grade">
+              <ChartCard
+                className="xl:col-span-2"
+                title={t('school.levelsByGrade')}
+                description={gradeHint}
+                data-testid="chart-levels-by-grade"
+                action={
+                  paths.college ? (
+                    <Button asChild variant="outline" size="sm">
+                      <Link to={links.college()} data-testid="to-colleges">
+                        {t('college.compare')}
+                      </Link>
+                    </Button>
+                  ) : null
+                }
+              >
                 <DashboardChart option={charts.levels} height={356} loading={refreshing} onSelect={toGrade} aria-label={t('school.levelsByGrade')} />
               </ChartCard>
               <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-1">
@@ -102,7 +120,7 @@ export function SchoolDashboard({ actions }: { actions?: ReactNode }) {
                 </ChartCard>
               </div>
             </div>
-            <ChartCard title={t('school.itemsByGrade')} description={t('drill.hintGrade')} data-testid="items-by-grade">
+            <ChartCard title={t('school.itemsByGrade')} description={gradeHint} data-testid="items-by-grade">
               <ItemHeatTable
                 rowHeader={t('ranking.grade')}
                 rows={view.byGrade.map((g) => ({ id: String(g.gradeNo), label: gradeLabel(t, g.gradeNo), items: g.items }))}

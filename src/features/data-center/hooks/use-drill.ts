@@ -13,8 +13,9 @@ export function withQuery(path: string, filters: DataCenterFilter): string {
 }
 
 /**
- * Drill-down targets of the data centre (school → grade → class → student): each keeps the period (school
- * year, semester, plan) and the school, and sets what the click chose.
+ * Drill-down targets of the data centre (school → grade → class → student; universities school → college → class →
+ * student): each keeps the period (school year, semester, plan) and the school, and sets what the click chose. Where
+ * a family has a college page, a year of study opens the colleges of that year instead of a grade page.
  */
 export function useDrill(filters: DataCenterFilter) {
   const family = useAtomValue(dataCenterFamilyAtom);
@@ -24,7 +25,10 @@ export function useDrill(filters: DataCenterFilter) {
   const links = useMemo(
     () => ({
       school: withQuery(paths.school, period),
-      grade: (gradeNo: number | null | undefined) => withQuery(paths.grade, { ...period, gradeNo: gradeNo ?? undefined }),
+      grade: (gradeNo: number | null | undefined) => withQuery(paths.college ?? paths.grade, { ...period, gradeNo: gradeNo ?? undefined }),
+      /** The college page: every college side by side without an id, one college's figures with it. */
+      college: (collegeId?: string | null, gradeNo?: number | null) =>
+        withQuery(paths.college ?? paths.grade, { ...period, collegeId: collegeId ?? undefined, gradeNo: gradeNo ?? undefined }),
       classList: (gradeNo?: number | null) => withQuery(paths.class, { ...period, gradeNo: gradeNo ?? undefined }),
       classDetail: (id: string) => withQuery(paths.classDetail(id), period),
       student: withQuery(paths.student, period),
