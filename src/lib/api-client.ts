@@ -153,6 +153,14 @@ export async function post<T>(url: string, body?: unknown, params?: Params, opti
   }
 }
 
+export async function del<T>(url: string, params?: Params, options: RequestOptions = {}): Promise<T> {
+  try {
+    return unwrap<T>(await http.delete(url, { params, ...options }));
+  } catch (error) {
+    throw toApiError(error);
+  }
+}
+
 export type ProgressHandler = (percent: number) => void;
 
 function uploadConfig(onProgress?: ProgressHandler) {

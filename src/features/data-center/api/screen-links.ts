@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ScreenLinkCreate, ScreenLinkCreated, ScreenLinkRow } from '@/domain/data-center/wall';
-import { SUCCESS_CODE, type Envelope } from '@/domain/api';
-import { ApiError, get, http, post, toApiError } from '@/lib/api-client';
+import { del, get, post } from '@/lib/api-client';
 import { dataCenterApi, type DataCenterFamily } from '../family';
 import { dataCenterKeys } from './keys';
 
@@ -20,16 +19,8 @@ export function createScreenLink(family: DataCenterFamily, body: ScreenLinkCreat
 }
 
 /** DELETE …/dataCenter/screenLink/:id: revokes a link (the wall showing it stops at its next refresh). */
-export async function revokeScreenLink(family: DataCenterFamily, id: string): Promise<ScreenLinkRow> {
-  // The api client has no DELETE helper: unwrap the envelope here the same way.
-  let res;
-  try {
-    res = await http.delete<Envelope<ScreenLinkRow>>(`${dataCenterApi(family)}/screenLink/${encodeURIComponent(id)}`);
-  } catch (error) {
-    throw toApiError(error);
-  }
-  if (String(res.data.code) !== SUCCESS_CODE) throw new ApiError(res.data.msg, String(res.data.code), res.status);
-  return res.data.data;
+export function revokeScreenLink(family: DataCenterFamily, id: string): Promise<ScreenLinkRow> {
+  return del<ScreenLinkRow>(`${dataCenterApi(family)}/screenLink/${encodeURIComponent(id)}`);
 }
 
 export function useCreateScreenLink(family: DataCenterFamily) {
