@@ -1,4 +1,4 @@
-import { useMemo, useSyncExternalStore, type CSSProperties } from 'react';
+import { use, useMemo, useSyncExternalStore, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import EChartsReactCore from 'echarts-for-react/esm/core';
 import { Spinner } from '@/components/ui/spinner';
@@ -11,6 +11,7 @@ import {
   type EChartsCoreOption,
   type EChartsType,
 } from '@/lib/echarts';
+import { ChartPixelRatio } from './chart-pixel-ratio';
 
 /** An ECharts event handler: the event params and the chart instance. */
 export type ChartEventHandler = (params: unknown, chart: EChartsType) => void;
@@ -33,6 +34,12 @@ export interface ChartProps {
   onChartReady?(chart: EChartsType): void;
   className?: string;
   style?: CSSProperties;
+  /**
+   * Canvas pixels per CSS pixel (ECharts' init `devicePixelRatio`). Default: the nearest `ChartPixelRatio` context,
+   * else the screen's own ratio. Give it when the chart is scaled by a CSS transform (the wall display), so the canvas
+   * is drawn at the size it is shown rather than stretched. A change re-creates the instance.
+   */
+  devicePixelRatio?: number;
   /** Accessible name of the chart image. */
   'aria-label'?: string;
 }
@@ -51,12 +58,23 @@ export function Chart({
   onChartReady,
   className,
   style,
+  devicePixelRatio,
   'aria-label': ariaLabel,
 }: ChartProps) {
   const { t, i18n } = useTranslation('components');
   const theme = useSyncExternalStore(subscribeChartTheme, getChartTheme);
-  // A new locale or theme makes echarts-for-react dispose and re-create the instance, as ECharts requires.
-  const opts = useMemo(() => ({ renderer: 'canvas' as const, locale: echartsLocale(i18n.language) }), [i18n.language]);
+  const contextRatio = use(ChartPixelRatio);
+  const pixelRatio = devicePixelRatio ?? contextRatio;
+  // A new locale, theme or pixel ratio makes echarts-for-react dispose and re-create the instance, as ECharts requires.
+  const opts = useMemo(
+    () => ({
+      renderer: 'canvas' as const,
+      locale: echartsLocale(i18n.language),
+      // Only when asked: otherwise ECharts follows window.devicePixelRatio as before.
+      ...(pixelRatio !== undefined && pixelRatio > 0 ? { devicePixelRatio: pixelRatio } : {}),
+    }),
+    [i18n.language, pixelRatio],
+  );
   const events = useMemo(
     () => (onFinished ? { ...onEvents, finished: (_: unknown, chart: EChartsType) => onFinished(chart) } : (onEvents ?? {})),
     [onEvents, onFinished],

@@ -1,17 +1,21 @@
-import { useMemo, useRef, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
+import { useMemo, useRef, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { ArrowDown, ArrowUp, ChevronsUpDown } from 'lucide-react';
 import { EmptyState } from '@/components/empty-state/empty-state';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
+import { flexRender } from '@tanstack/react-table';
+import { useDataTable, type DataTableColumns, type RowData, type SortingState } from './data-table-features';
 import {
-  useDataTable,
-  type DataTableColumnMeta,
-  type DataTableColumns,
-  type RowData,
-  type SortingState,
-} from './data-table-features';
+  ALIGN,
+  CLICKABLE_ROW_CLASS,
+  DataTableHeader,
+  ROW_CLASS,
+  rowKeyHandler,
+  VirtualRow,
+  virtualCellClasses,
+  virtualGridTemplate,
+} from './data-table-parts';
 import { DataTablePagination, type DataTablePaginationState } from './data-table-pagination';
 
 export interface DataTableProps<T extends RowData> {
@@ -49,12 +53,9 @@ export interface DataTableProps<T extends RowData> {
 const NO_ROWS: readonly never[] = [];
 const DEFAULT_VIRTUAL_HEIGHT = 480;
 const DEFAULT_ROW_HEIGHT = 40;
-
-const ALIGN: Record<NonNullable<DataTableColumnMeta['align']>, string> = {
-  left: 'text-left',
-  center: 'text-center',
-  right: 'text-right',
-};
+// Rows rendered beyond each edge of the view: enough to hide a wheel step, few enough that a fling (every row new
+// every frame) stays cheap.
+const OVERSCAN = 3;
 
 /**
  * The product's one table: TanStack Table v9 + TanStack Virtual. Server paging with sizes 10/20/50/80,
@@ -104,8 +105,11 @@ export function DataTable<T extends RowData>({
   });
 
   const rows = table.getRowModel().rows;
-  const columnCount = table.getAllLeafColumns().length;
+  const leafColumns = table.getAllLeafColumns();
+  const columnCount = leafColumns.length;
   const scrollHeight = virtual ? (height ?? DEFAULT_VIRTUAL_HEIGHT) : height;
+  const gridTemplate = useMemo(() => (virtual ? virtualGridTemplate(leafColumns) : undefined), [virtual, leafColumns]);
+  const cellClasses = useMemo(() => (virtual ? virtualCellClasses(leafColumns) : null), [virtual, leafColumns]);
 
   // TanStack Virtual hands out fresh functions each render, so the React Compiler skips this component on purpose.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -114,26 +118,82 @@ export function DataTable<T extends RowData>({
     getScrollElement: () => scrollRef.current,
     // Fixed row height: nothing is measured per row, which keeps 100k rows cheap.
     estimateSize: () => rowHeight,
-    overscan: 8,
+    overscan: OVERSCAN,
     enabled: virtual,
     initialRect: { width: 0, height: typeof scrollHeight === 'number' ? scrollHeight : DEFAULT_VIRTUAL_HEIGHT },
   });
-  const virtualItems = virtual ? virtualizer.getVirtualItems() : [];
-  const padTop = virtualItems.length > 0 ? virtualItems[0].start : 0;
-  const padBottom = virtualItems.length > 0 ? virtualizer.getTotalSize() - virtualItems[virtualItems.length - 1].end : 0;
-  const visibleRows = virtual ? virtualItems.map((item) => rows[item.index]) : rows;
-
-  const onRowKey = (e: KeyboardEvent<HTMLTableRowElement>, row: T) => {
-    if (onRowClick && (e.key === 'Enter' || e.key === ' ')) {
-      e.preventDefault();
-      onRowClick(row);
-    }
-  };
 
   const scrollStyle: CSSProperties | undefined =
     scrollHeight === undefined ? undefined : virtual ? { height: scrollHeight } : { maxHeight: scrollHeight };
-  const rowStyle: CSSProperties | undefined = virtual ? { height: rowHeight } : undefined;
   const showEmpty = !loading && rows.length === 0;
+  const emptyRow =
+    rows.length === 0 ? (
+      <tr className={virtual ? 'block' : undefined}>
+        <td colSpan={columnCount} className={cn('p-0', virtual && 'block')}>
+          {showEmpty ? (empty ?? <EmptyState />) : <div className="h-40" />}
+        </td>
+      </tr>
+    ) : null;
+
+  let body: ReactNode;
+  if (cellClasses) {
+    // Virtual: the body is as tall as all rows and its top padding puts the rendered rows in view, in normal flow.
+    // No spacer rows and no table layout (the table, its sections and rows are blocks and grids sharing one column
+    // template), so a frame costs only the rows that change. Rows are deliberately not absolutely positioned (or
+    // transformed) to their offsets: in Chromium that made each frame's style recalculation ≈ 30× dearer
+    // (tests/bench/class-table-scroll.ts, fast fling: p50 67 ms against 17 ms).
+    const totalSize = virtualizer.getTotalSize();
+    const items = virtualizer.getVirtualItems();
+    body = (
+      <tbody
+        data-slot="data-table-body"
+        className="relative block"
+        // One line of text centred in each row (the 1 px is the row's bottom border), inherited by every cell.
+        style={rows.length > 0 ? { height: totalSize, paddingTop: items[0]?.start ?? 0, contain: 'strict', lineHeight: `${rowHeight - 1}px` } : undefined}
+      >
+        {items.map((item) => {
+          const row = rows[item.index];
+          return row ? (
+            <VirtualRow
+              key={row.id}
+              row={row}
+              index={item.index}
+              height={rowHeight}
+              columns={leafColumns}
+              cellClasses={cellClasses}
+              onRowClick={onRowClick}
+            />
+          ) : null;
+        })}
+        {emptyRow}
+      </tbody>
+    );
+  } else {
+    body = (
+      <tbody>
+        {rows.map((row) => (
+          <tr
+            key={row.id}
+            data-slot="data-table-row"
+            tabIndex={onRowClick ? 0 : undefined}
+            onClick={onRowClick ? () => onRowClick(row.original) : undefined}
+            onKeyDown={rowKeyHandler(onRowClick, row.original)}
+            className={cn(ROW_CLASS, 'transition-colors last:border-b-0', onRowClick && CLICKABLE_ROW_CLASS)}
+          >
+            {row.getAllCells().map((cell) => {
+              const meta = cell.column.columnDef.meta;
+              return (
+                <td key={cell.id} className={cn('px-3 py-2 align-middle', meta?.align && ALIGN[meta.align], meta?.className)}>
+                  {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                </td>
+              );
+            })}
+          </tr>
+        ))}
+        {emptyRow}
+      </tbody>
+    );
+  }
 
   return (
     <div data-slot="data-table" className={cn('flex w-full flex-col', className)}>
@@ -143,103 +203,12 @@ export function DataTable<T extends RowData>({
             aria-label={ariaLabel}
             aria-busy={loading || undefined}
             aria-rowcount={virtual ? rows.length + 1 : undefined}
-            className={cn('w-full caption-bottom border-collapse text-sm', virtual && 'table-fixed')}
+            className={cn('w-full caption-bottom border-collapse text-sm', virtual && 'block')}
+            // Virtual: the column template shared by all rows; as wide as the scroll area, at least the columns' widths.
+            style={gridTemplate ? ({ '--dt-cols': gridTemplate.template, minWidth: gridTemplate.minWidth } as CSSProperties) : undefined}
           >
-            <thead className="sticky top-0 z-10 bg-muted text-muted-foreground shadow-[inset_0_-1px_0_var(--color-border)]">
-              {table.getHeaderGroups().map((group) => (
-                <tr key={group.id}>
-                  {group.headers.map((header) => {
-                    const meta = header.column.columnDef.meta;
-                    const canSort = header.column.getCanSort();
-                    const sorted = header.column.getIsSorted();
-                    return (
-                      <th
-                        key={header.id}
-                        colSpan={header.colSpan}
-                        scope="col"
-                        aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : canSort ? 'none' : undefined}
-                        style={{ width: meta?.width }}
-                        className={cn(
-                          'h-10 px-3 text-left align-middle font-medium whitespace-nowrap',
-                          meta?.align && ALIGN[meta.align],
-                          meta?.headerClassName,
-                        )}
-                      >
-                        {header.isPlaceholder ? null : canSort ? (
-                          <button
-                            type="button"
-                            className="inline-flex items-center gap-1 rounded-sm hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
-                            onClick={header.column.getToggleSortingHandler()}
-                          >
-                            <table.FlexRender header={header} />
-                            {sorted === 'asc' ? (
-                              <ArrowUp aria-hidden className="size-3.5" />
-                            ) : sorted === 'desc' ? (
-                              <ArrowDown aria-hidden className="size-3.5" />
-                            ) : (
-                              <ChevronsUpDown aria-hidden className="size-3.5 opacity-50" />
-                            )}
-                          </button>
-                        ) : (
-                          <table.FlexRender header={header} />
-                        )}
-                      </th>
-                    );
-                  })}
-                </tr>
-              ))}
-            </thead>
-            <tbody>
-              {padTop > 0 ? (
-                <tr aria-hidden style={{ height: padTop }}>
-                  <td colSpan={columnCount} className="p-0" />
-                </tr>
-              ) : null}
-              {visibleRows.map((row) => (
-                <tr
-                  key={row.id}
-                  data-slot="data-table-row"
-                  aria-rowindex={virtual ? row.index + 2 : undefined}
-                  style={rowStyle}
-                  tabIndex={onRowClick ? 0 : undefined}
-                  onClick={onRowClick ? () => onRowClick(row.original) : undefined}
-                  onKeyDown={onRowClick ? (e) => onRowKey(e, row.original) : undefined}
-                  className={cn(
-                    'border-b border-border transition-colors last:border-b-0 hover:bg-muted/50',
-                    onRowClick && 'cursor-pointer focus-visible:bg-muted focus-visible:outline-none',
-                  )}
-                >
-                  {row.getAllCells().map((cell) => {
-                    const meta = cell.column.columnDef.meta;
-                    return (
-                      <td
-                        key={cell.id}
-                        className={cn(
-                          'px-3 py-2 align-middle',
-                          virtual && 'truncate',
-                          meta?.align && ALIGN[meta.align],
-                          meta?.className,
-                        )}
-                      >
-                        <table.FlexRender cell={cell} />
-                      </td>
-                    );
-                  })}
-                </tr>
-              ))}
-              {padBottom > 0 ? (
-                <tr aria-hidden style={{ height: padBottom }}>
-                  <td colSpan={columnCount} className="p-0" />
-                </tr>
-              ) : null}
-              {rows.length === 0 ? (
-                <tr>
-                  <td colSpan={columnCount} className="p-0">
-                    {showEmpty ? (empty ?? <EmptyState />) : <div className="h-40" />}
-                  </td>
-                </tr>
-              ) : null}
-            </tbody>
+            <DataTableHeader headerGroups={table.getHeaderGroups()} sorting={table.state.sorting} virtual={virtual} />
+            {body}
           </table>
         </div>
         {loading ? (

@@ -34,3 +34,14 @@ export function fitWall(viewport: Size, design: Size = WALL_DESIGN): WallFit {
 export function wallTransform(fit: WallFit): string {
   return `translate(${fit.offsetX}px, ${fit.offsetY}px) scale(${fit.scale})`;
 }
+
+/**
+ * Canvas pixel ratio for charts on the scaled design canvas: the screen's device pixel ratio times the fit's scale, so
+ * a chart laid out at 1920 design px on a 3840 px wall is drawn with 2 canvas px per design px (sharp, not stretched).
+ * Rounded to hundredths so tiny resize jitter does not re-create every chart.
+ */
+export function wallPixelRatio(devicePixelRatio: number, scale: number): number {
+  const dpr = Number.isFinite(devicePixelRatio) && devicePixelRatio > 0 ? devicePixelRatio : 1;
+  const s = Number.isFinite(scale) && scale > 0 ? scale : 1;
+  return Math.max(0.25, Math.round(dpr * s * 100) / 100);
+}

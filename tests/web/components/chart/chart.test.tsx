@@ -2,6 +2,7 @@ import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { EChartsReactProps } from 'echarts-for-react/esm/types';
 import { Chart } from '@/components/chart/chart';
+import { ChartPixelRatio } from '@/components/chart/chart-pixel-ratio';
 import { buildChartTheme, echartsLocale, readChartTokens } from '@/lib/echarts';
 import { i18next } from '@/lib/i18n';
 
@@ -85,5 +86,25 @@ describe('Chart', () => {
   it('shows a spinner while loading', () => {
     render(<Chart option={{ series: [] }} loading />);
     expect(screen.getByRole('status', { name: i18next.t('components:chart.loading') })).toBeInTheDocument();
+  });
+
+  it('leaves the pixel ratio to ECharts unless a prop or the ChartPixelRatio context gives one', () => {
+    const { rerender } = render(<Chart option={{ series: [] }} />);
+    expect(last().opts).not.toHaveProperty('devicePixelRatio');
+    rerender(<Chart option={{ series: [] }} devicePixelRatio={2} />);
+    expect(last().opts).toMatchObject({ renderer: 'canvas', devicePixelRatio: 2 });
+    rerender(
+      <ChartPixelRatio value={1.5}>
+        <Chart option={{ series: [] }} />
+      </ChartPixelRatio>,
+    );
+    expect(last().opts).toMatchObject({ devicePixelRatio: 1.5 });
+    // The chart's own prop wins over the context.
+    rerender(
+      <ChartPixelRatio value={1.5}>
+        <Chart option={{ series: [] }} devicePixelRatio={3} />
+      </ChartPixelRatio>,
+    );
+    expect(last().opts).toMatchObject({ devicePixelRatio: 3 });
   });
 });

@@ -138,8 +138,19 @@ describe('DataTable virtual mode', () => {
     expect(rendered.length).toBeGreaterThan(0);
     expect(rendered.length).toBeLessThan(50);
     expect(rendered[0]).toHaveTextContent('学生0');
-    // The spacer keeps the full scroll height: 10,000 × 40 px minus the rendered rows.
-    const spacer = screen.getByRole('table').querySelector('tbody > tr[aria-hidden]:last-child') as HTMLElement;
-    expect(parseInt(spacer.style.height, 10)).toBe((10_000 - rendered.length) * 40);
+    // The body keeps the full scroll height (10,000 × 40 px) and pads the rendered rows down to the view.
+    const body = screen.getByRole('table').querySelector('[data-slot=data-table-body]') as HTMLElement;
+    expect(parseInt(body.style.height, 10)).toBe(10_000 * 40);
+    expect(body.style.paddingTop).toBe('0px');
+    expect(rendered[1]).toHaveAttribute('aria-rowindex', '3');
+  });
+
+  it('keeps sorting and row clicks in virtual mode', async () => {
+    const onRowClick = vi.fn();
+    render(<DataTable columns={columns} data={students} rowKey="id" virtual height={400} rowHeight={40} onRowClick={onRowClick} />);
+    await userEvent.click(within(screen.getByRole('columnheader', { name: /成绩/ })).getByRole('button'));
+    expect(bodyRows().map((r) => r.cells[1].textContent)).toEqual(['72', '88', '95']);
+    await userEvent.click(screen.getByText('李四'));
+    expect(onRowClick).toHaveBeenCalledWith(students[1]);
   });
 });
