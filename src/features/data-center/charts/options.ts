@@ -19,7 +19,7 @@ import type {
 } from '@/domain/data-center/types';
 import type { StudentHistoryRow } from '@/domain/data-center/types';
 import type { ChartOption } from '@/lib/echarts';
-import { formatRate, formatScore, gradeLabel, itemLabel, itemShortLabel, NO_FIGURE, percent } from '../format';
+import { formatRate, formatScore, gradeLabel, itemLabel, itemShortLabel, levelRatesOf, NO_FIGURE, percent, scoredItemsIn } from '../format';
 import type { SemanticColors } from '../hooks/use-level-colors';
 
 /** How a chart is shown: in a console card, or on a wall display read from across a gym (bigger type). */
@@ -500,3 +500,20 @@ export function historyOption(t: TFunction, colors: SemanticColors, history: rea
     ],
   };
 }
+
+/** The charts of a list of units side by side (classes of a grade, colleges of a university): items, units, levels. */
+export function unitListCharts(t: TFunction, colors: SemanticColors, rows: readonly UnitRow[]) {
+  return {
+    items: scoredItemsIn(...rows.map((r) => r.items)),
+    units: unitsOption(t, colors, rows),
+    levels: levelStackOption(
+      t,
+      colors,
+      rows.map((r) => ({ id: r.id, label: r.name })),
+      rows.map((r) => ({ levels: r.levels, rates: levelRatesOf(r.levels) })),
+      undefined,
+      { horizontal: true },
+    ),
+  };
+}
+

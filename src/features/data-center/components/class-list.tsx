@@ -4,10 +4,10 @@ import { useTranslation } from 'react-i18next';
 import type { RankRow } from '@/domain/data-center/types';
 import { PageHeader } from '@/components/page-header/page-header';
 import { useClassListQuery } from '../api/get-class-list';
-import { levelStackOption, unitsOption } from '../charts/options';
+import { unitListCharts } from '../charts/options';
 import { dataCenterFamilyAtom } from '../atoms';
 import type { FilterKey } from '../filters';
-import { gradeLabel, levelRatesOf, scoredItemsIn } from '../format';
+import { gradeLabel } from '../format';
 import { useDrill } from '../hooks/use-drill';
 import { useFilterUrlSync } from '../hooks/use-filter-url-sync';
 import { useSemanticColors } from '../hooks/use-level-colors';
@@ -35,22 +35,7 @@ export function ClassList() {
   const toClass = useCallback((id: string) => go(links.classDetail(id)), [go, links]);
   const onRow = useCallback((row: RankRow) => toClass(row.id), [toClass]);
 
-  const charts = useMemo(() => {
-    if (!view) return null;
-    const rows = view.rows;
-    return {
-      items: scoredItemsIn(...rows.map((r) => r.items)),
-      units: unitsOption(t, colors, rows),
-      levels: levelStackOption(
-        t,
-        colors,
-        rows.map((r) => ({ id: r.id, label: r.name })),
-        rows.map((r) => ({ levels: r.levels, rates: levelRatesOf(r.levels) })),
-        undefined,
-        { horizontal: true },
-      ),
-    };
-  }, [view, t, colors]);
+  const charts = useMemo(() => (view ? unitListCharts(t, colors, view.rows) : null), [view, t, colors]);
 
   const crumbs = [
     { label: view?.scope.orgName ?? t('school.title'), to: links.school },

@@ -5,10 +5,10 @@ import { useSearchParams } from 'react-router-dom';
 import type { RankRow } from '@/domain/data-center/types';
 import { PageHeader } from '@/components/page-header/page-header';
 import { useCollegeListQuery } from '../api/get-college-list';
-import { levelStackOption, unitsOption } from '../charts/options';
+import { unitListCharts } from '../charts/options';
 import { dataCenterFamilyAtom, filtersAtom } from '../atoms';
 import { filtersFromSearch, type FilterKey } from '../filters';
-import { gradeLabel, levelRatesOf, scoredItemsIn } from '../format';
+import { gradeLabel } from '../format';
 import { useDrill } from '../hooks/use-drill';
 import { useFilterUrlSync } from '../hooks/use-filter-url-sync';
 import { useSemanticColors } from '../hooks/use-level-colors';
@@ -49,22 +49,7 @@ function CollegeComparison() {
   const toCollege = useCallback((id: string) => go(links.college(id, filters.gradeNo)), [go, links, filters.gradeNo]);
   const onRow = useCallback((row: RankRow) => toCollege(row.id), [toCollege]);
 
-  const charts = useMemo(() => {
-    if (!view) return null;
-    const rows = view.rows;
-    return {
-      items: scoredItemsIn(...rows.map((r) => r.items)),
-      units: unitsOption(t, colors, rows),
-      levels: levelStackOption(
-        t,
-        colors,
-        rows.map((r) => ({ id: r.id, label: r.name })),
-        rows.map((r) => ({ levels: r.levels, rates: levelRatesOf(r.levels) })),
-        undefined,
-        { horizontal: true },
-      ),
-    };
-  }, [view, t, colors]);
+  const charts = useMemo(() => (view ? unitListCharts(t, colors, view.rows) : null), [view, t, colors]);
 
   const crumbs = [
     { label: view?.scope.orgName ?? t('school.title'), to: links.school },
