@@ -14,15 +14,11 @@ import { localDate } from '@/domain/test-plans/status';
 import type { Translate } from '@/domain/physique-results/export-layout';
 import { restrictToItems } from '@/domain/physique-results/wide-row';
 import type { Db } from '../../db/client';
-import { AppError, type MessageKey } from '../../lib/app-error';
+import { AppError } from '../../lib/app-error';
 import { openXlsx, type CellValue } from '../../lib/spreadsheet/xlsx-reader';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import { finishPlanJob, getPlanInScope, startPlanJob, assertPlanOpen, type PlanRecord } from '../test-plan/test-plan.service';
 import { itemsFor, loadPlanContext, planScopeStudents, writeResults, type PlanContext, type ResultInput, type ScopeStudent } from './physique-write';
-
-/** An AppError whose message lives in another namespace (the error handler translates any 'ns:key'). */
-export const scoresError = (status: number, key: MessageKey, params: Record<string, string | number> = {}) =>
-  new AppError(status, key, params);
 
 /** Rows scanned for the header row (files often start with a title row). */
 const HEADER_SCAN_ROWS = 10;
@@ -99,9 +95,9 @@ function headerOf(candidates: readonly { row: number; cells: readonly CellValue[
   }
   if (best && best.found >= 2) {
     const columns = best.mapping.missing.map((k) => columnLabel((key, o) => t(key, o), k)).join(t('physique:import.errorSeparator', RAW_OPTS));
-    throw scoresError(400, 'physique:import.missingColumns', { columns });
+    throw new AppError(400, 'physique:import.missingColumns', { columns });
   }
-  throw scoresError(400, 'physique:import.headerNotFound');
+  throw new AppError(400, 'physique:import.headerNotFound');
 }
 
 /**
@@ -182,9 +178,9 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
   }
   if (!header) {
     headerOf(pending, t);
-    throw scoresError(400, 'scores:import.emptyFile');
+    throw new AppError(400, 'scores:import.emptyFile');
   }
-  if (dataRows === 0) throw scoresError(400, 'scores:import.emptyFile');
+  if (dataRows === 0) throw new AppError(400, 'scores:import.emptyFile');
 
   const success = await writeResults(db, ctx, accepted, { source: 'import', userId: req.userId, now: req.now, testedOn: testDay(plan, req.now) });
   return { success, failure: failures.length, workbook: failuresWorkbook(header.cells, failures, t), fileName: importFileName(t, success, failures.length) };

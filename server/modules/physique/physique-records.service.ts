@@ -11,8 +11,8 @@ import { testRecords } from '../../db/schema/physique';
 import { classes, grades, students } from '../../db/schema/school';
 import { containsPattern } from '../../lib/query';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
-import { scoresError } from './physique-import.service';
 import type { Caller } from './physique-results.service';
+import { AppError } from '../../lib/app-error';
 import { inTenant } from './physique.sql';
 
 /** The local (China) calendar day of a record. */
@@ -104,7 +104,7 @@ export async function exportRecords(db: DbOrTx, caller: Caller, f: TestRecordFil
   const rows = await recordQuery(db, recordFilter(caller, f))
     .orderBy(...ORDER)
     .limit(SCORE_EXPORT_MAX_ROWS + 1);
-  if (rows.length > SCORE_EXPORT_MAX_ROWS) throw scoresError(400, 'scores:error.tooManyRows', { max: SCORE_EXPORT_MAX_ROWS });
+  if (rows.length > SCORE_EXPORT_MAX_ROWS) throw new AppError(400, 'scores:error.tooManyRows', { max: SCORE_EXPORT_MAX_ROWS });
   const label = (item: string) => t(item === 'heightCm' || item === 'weightKg' ? `physique:field.${item}` : `physique:item.${item}`);
   const source = { device: t('scores:record.sourceDevice'), self: t('scores:record.sourceSelf'), class: t('scores:record.sourceClass') };
   const fmt = new Intl.DateTimeFormat('sv-SE', { timeZone: ORG_TIME_ZONE, dateStyle: 'short', timeStyle: 'medium' });

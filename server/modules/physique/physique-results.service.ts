@@ -19,7 +19,6 @@ import { isUuid } from '../../lib/ids';
 import { containsPattern } from '../../lib/query';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import { getPlanInScope } from '../test-plan/test-plan.service';
-import { scoresError } from './physique-import.service';
 import { countsInAggregates, inTenant, rawOf, selectResults, toExportRow, toResultRow, type Family, type SelectedResult } from './physique.sql';
 import { itemsFor, loadPlanContext } from './physique-write';
 
@@ -99,7 +98,7 @@ async function exportRows(db: DbOrTx, where: SQL | undefined): Promise<SelectedR
     .where(where)
     .orderBy(...ORDER)
     .limit(SCORE_EXPORT_MAX_ROWS + 1);
-  if (rows.length > SCORE_EXPORT_MAX_ROWS) throw scoresError(400, 'scores:error.tooManyRows', { max: SCORE_EXPORT_MAX_ROWS });
+  if (rows.length > SCORE_EXPORT_MAX_ROWS) throw new AppError(400, 'scores:error.tooManyRows', { max: SCORE_EXPORT_MAX_ROWS });
   return rows;
 }
 
@@ -200,13 +199,13 @@ export async function editRawValue(db: Db, caller: Caller, id: string, body: Edi
     const gender = fresh.gender as Gender;
     const items = itemsFor(ctx, fresh.gradeNo, gender);
     const item: ItemKey = body.field === 'heightCm' || body.field === 'weightKg' ? 'bmi' : body.field;
-    if (!items.includes(item)) throw scoresError(400, 'scores:error.notInPlan');
+    if (!items.includes(item)) throw new AppError(400, 'scores:error.notInPlan');
 
     const cleared = body.value === null || (typeof body.value === 'string' && body.value.trim() === '');
     let value: number | null = null;
     if (!cleared) {
       const parsed = parseRaw(body.field, body.value);
-      if (!parsed.ok) throw scoresError(400, parsed.error, parsed.params ?? {});
+      if (!parsed.ok) throw new AppError(400, parsed.error, parsed.params ?? {});
       value = parsed.value;
     }
     const raw: Partial<WideRawFields> = { ...rawOf(fresh) };

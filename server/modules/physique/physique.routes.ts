@@ -19,7 +19,7 @@ import {
 } from '@/domain/physique-results/schemas';
 import { AppError } from '../../lib/app-error';
 import { requirePermission, requireScope } from '../../plugins/tenant';
-import { importScores, scoresError, templateWorkbook } from './physique-import.service';
+import { importScores, templateWorkbook } from './physique-import.service';
 import { exportRecords, recordPage, setRecordsInvalid } from './physique-records.service';
 import { studentReport } from './physique-report.service';
 import { editRawValue, exportScores, exportUpload, resultDetail, searchResults, setResultsInvalid, type Caller } from './physique-results.service';
@@ -100,14 +100,14 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
   if (can.import && !readOnly) {
     app.post('/organizeTest/testManage/import/:planId', { preValidation: can.import, schema: { params: planParams } }, async (request, reply) => {
       const who = await caller(request);
-      if (!request.isMultipart()) throw scoresError(400, 'scores:import.fileRequired');
+      if (!request.isMultipart()) throw new AppError(400, 'scores:import.fileRequired');
       let part;
       try {
         part = await request.file();
       } catch {
-        throw scoresError(400, 'scores:import.fileRequired');
+        throw new AppError(400, 'scores:import.fileRequired');
       }
-      if (!part) throw scoresError(400, 'scores:import.fileRequired');
+      if (!part) throw new AppError(400, 'scores:import.fileRequired');
       let buffer: Buffer;
       try {
         buffer = await part.toBuffer();
