@@ -4,6 +4,7 @@
  * score and level) with the project's Vite config, serves it, and scrolls it in headless Chromium, recording the
  * time between animation frames and any long task. Prints numbers only; nothing is asserted.
  * Run: npx tsx tests/bench/class-table-scroll.ts [rows=100000]
+ * Diagnostics: BENCH_PROFILE=1 (CPU self time in a fling), BENCH_ALLOC=<px per frame> (allocation sites), BENCH_ITEMS=n.
  */
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -78,28 +79,45 @@ const SCROLL_RUN = `async (scenario) => {
   scroller.scrollTop = 0;
   await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   const longTasks = [];
-  const observer = new PerformanceObserver((list) => list.getEntries().forEach((e) => longTasks.push(e.duration)));
+  const observer = new PerformanceObserver((list) => list.getEntries().forEach((e) => longTasks.push([e.startTime, e.duration])));
   observer.observe({ type: 'longtask', buffered: false });
   let seed = 11;
   const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const body = () => document.querySelector('[data-slot=data-table-body]');
   const frames = [];
+  const frameEnds = [];
+  let placeholders = 0;
+  let step = scenario.step;
   await new Promise((done) => {
     let last = performance.now();
     let i = 0;
     const tick = (now) => {
       frames.push(now - last);
+      frameEnds.push(now);
       last = now;
+      if (i > 0 && body().hasAttribute('data-flinging')) placeholders++;
       const max = scroller.scrollHeight - scroller.clientHeight;
       if (scenario.mode === 'jump') scroller.scrollTop = Math.floor(rnd() * max);
-      else scroller.scrollTop = scroller.scrollTop + scenario.step >= max ? 0 : scroller.scrollTop + scenario.step;
+      else scroller.scrollTop = scroller.scrollTop + step >= max ? 0 : scroller.scrollTop + step;
+      if (scenario.decay) step = Math.max(1, step * scenario.decay);
       if (++i < scenario.frames) requestAnimationFrame(tick);
       else done();
     };
     requestAnimationFrame(tick);
   });
+  // Once the scroll stops: how long until the real rows are back on screen.
+  const stopped = performance.now();
+  await new Promise((r) => {
+    const check = () => (body().hasAttribute('data-flinging') ? requestAnimationFrame(check) : requestAnimationFrame(r));
+    check();
+  });
+  const settleMs = performance.now() - stopped;
   await new Promise((r) => setTimeout(r, 50));
   observer.disconnect();
-  return { frames, longTasks };
+  // A slow frame is the page's own doing when a long task (main thread busy over 50 ms) ran inside it; otherwise the
+  // renderer was waiting on something else (GC helpers, raster or the OS on a small machine).
+  const pageSlow = frames.filter((f, i) => i > 0 && f > 50 && longTasks.some(([start, d]) => start < frameEnds[i] && start + d > frameEnds[i] - f)).length;
+  return { frames, longTasks: longTasks.map(([, d]) => d), placeholders, settleMs, pageSlow };
 }`;
 
 /** In-page: sort by the total column and wait for the frame after it. */
@@ -144,6 +162,12 @@ interface Run {
   name: string;
   frames: number[];
   longTasks: number[];
+  /** Frames that showed placeholder rows (the table is being flung faster than a screen a frame). */
+  placeholders: number;
+  /** From the last scroll step to the real rows painted. */
+  settleMs: number;
+  /** Frames over 50 ms with a long task in them (the page's own work). */
+  pageSlow: number;
 }
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -154,11 +178,11 @@ function report(run: Run): void {
   const sorted = [...frames].sort((a, b) => a - b);
   const over50 = frames.filter((f) => f > 50).length;
   console.log(
-    `  ${run.name.padEnd(38)} frames ${String(frames.length).padStart(4)}  p50 ${pct(sorted, 50).toFixed(1).padStart(5)} ms  p95 ${pct(sorted, 95)
+    `  ${run.name.padEnd(40)} frames ${String(frames.length).padStart(4)}  p50 ${pct(sorted, 50).toFixed(1).padStart(5)} ms  p95 ${pct(sorted, 95)
       .toFixed(1)
-      .padStart(5)} ms  max ${(sorted.at(-1) ?? 0).toFixed(1).padStart(6)} ms  >50 ms: ${over50}  long tasks: ${run.longTasks.length}${
+      .padStart(5)} ms  max ${(sorted.at(-1) ?? 0).toFixed(1).padStart(6)} ms  >50 ms: ${over50} (page busy: ${run.pageSlow})  long tasks: ${run.longTasks.length}${
       run.longTasks.length ? ` (max ${Math.max(...run.longTasks).toFixed(0)} ms)` : ''
-    }`,
+    }  placeholder frames: ${run.placeholders}${run.placeholders ? `, rows back ${run.settleMs.toFixed(0)} ms after it stops` : ''}`,
   );
 }
 
@@ -187,6 +211,31 @@ async function profile(page: import('@playwright/test').Page): Promise<void> {
   }
 }
 
+interface SamplingNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: SamplingNode[];
+}
+
+/** BENCH_ALLOC=<px per frame>: where memory is allocated while scrolling at that speed (GC pauses grow with it). */
+async function allocations(page: import('@playwright/test').Page, step: number): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.enable');
+  await cdp.send('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  await page.evaluate(`(${SCROLL_RUN})({ mode: 'step', step: ${step}, frames: 400 })`);
+  const { profile: p } = (await cdp.send('HeapProfiler.stopSampling')) as { profile: { head: SamplingNode } };
+  const bySite = new Map<string, number>();
+  const walk = (node: SamplingNode) => {
+    const site = `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.split('/').pop()}:${node.callFrame.lineNumber}`;
+    bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
+    node.children.forEach(walk);
+  };
+  walk(p.head);
+  const total = [...bySite.values()].reduce((a, b) => a + b, 0);
+  console.log(`\nallocated during 400 frames at ${step} px per frame: ${(total / 1048576).toFixed(1)} MB (top 15 sites)`);
+  for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${(bytes / 1048576).toFixed(2).padStart(7)} MB  ${site}`);
+}
+
 async function main() {
   const outDir = mkdtempSync(join(tmpdir(), 'tiyu-class-table-'));
   let server: Server | undefined;
@@ -202,7 +251,7 @@ async function main() {
       base: '/',
       logLevel: 'warn',
       plugins: [harnessPlugin()],
-      build: { outDir, emptyOutDir: true, reportCompressedSize: false, rollupOptions: { input: HARNESS } },
+      build: { outDir, emptyOutDir: true, reportCompressedSize: false, minify: !(process.env.BENCH_ALLOC || process.env.BENCH_PROFILE), rollupOptions: { input: HARNESS } },
     });
     const output = (Array.isArray(result) ? result : [result]).flatMap((r) => (r as Rollup.RollupOutput).output);
     const entry = output.find((o): o is Rollup.OutputChunk => o.type === 'chunk' && o.isEntry);
@@ -235,8 +284,12 @@ async function main() {
       `rows ${ROWS.toLocaleString('en')}: data ${info.buildRowsMs.toFixed(0)} ms, first paint of the table ${info.mountMs.toFixed(0)} ms, ${info.domRows} rows / ${info.cells} cells in the DOM, scroll area ${info.scrollWidth} × ${info.scrollHeight} px`,
     );
 
-    const scenarios: { name: string; mode: 'step' | 'jump'; step: number; frames: number }[] = [
+    // Rows are drawn every frame unless the table moves more than half its height (400 px here) two frames running, when
+    // it shows placeholder rows until the scroll slows or stops (src/components/data-table/fling.ts).
+    const scenarios: { name: string; mode: 'step' | 'jump'; step: number; frames: number; decay?: number }[] = [
       { name: 'steady scroll (120 px per frame)', mode: 'step', step: 120, frames: 600 },
+      { name: 'fastest drawn scroll (380 px per frame)', mode: 'step', step: 380, frames: 600 },
+      { name: 'fling slowing down (3,000 px × 0.97)', mode: 'step', step: 3000, frames: 200, decay: 0.97 },
       { name: 'fast fling (2,000 px per frame)', mode: 'step', step: 2000, frames: 400 },
       { name: 'random jumps anywhere (every frame)', mode: 'jump', step: 0, frames: 200 },
     ];
@@ -244,11 +297,12 @@ async function main() {
     let worst = 0;
     for (const s of scenarios) {
       // Passed as text: tsx would wrap named functions in a helper the page does not have.
-      const run = (await page.evaluate(`(${SCROLL_RUN})(${JSON.stringify(s)})`)) as { frames: number[]; longTasks: number[] };
+      const run = (await page.evaluate(`(${SCROLL_RUN})(${JSON.stringify(s)})`)) as Omit<Run, 'name'>;
       report({ name: s.name, ...run });
       worst = Math.max(worst, ...run.frames.slice(1));
     }
 
+    if (process.env.BENCH_ALLOC) await allocations(page, Number(process.env.BENCH_ALLOC));
     if (process.env.BENCH_PROFILE) await profile(page);
 
     // Sorting 100k rows in the browser is a click on a header: how long until the next frame.

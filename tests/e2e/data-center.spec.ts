@@ -54,8 +54,22 @@ test.describe('data centre', () => {
     await scrollMain(page, 600);
     await shot(page, 'dc-class-2');
 
+    // The student table is wider than the page and draws only the cells in view: scrolled to its right end, the last
+    // item's cells are drawn under their header.
+    const studentTable = page.getByTestId('class-students');
+    const firstStudent = studentTable.locator('[data-slot=data-table-row]').first();
+    await studentTable.locator('[data-slot=data-table-scroll]').evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
+    const lastHeader = studentTable.locator('thead th').last();
+    await expect(lastHeader).toBeInViewport();
+    await expect(async () => {
+      const [th, td] = await Promise.all([lastHeader.boundingBox(), firstStudent.locator('td').last().boundingBox()]);
+      expect(td?.x).toBe(th?.x);
+      expect(td?.width).toBe(th?.width);
+    }).toPass();
+    await shot(page, 'dc-class-table-right');
+    await studentTable.locator('[data-slot=data-table-scroll]').evaluate((el) => el.scrollTo({ left: 0 }));
+
     // Class → student: a row of the virtualised student table.
-    const firstStudent = page.getByTestId('class-students').locator('[data-slot=data-table-row]').first();
     const studentName = (await firstStudent.locator('td').nth(1).innerText()).trim();
     await firstStudent.click();
     await expect(page).toHaveURL(/\/dataCenter\/student\/detail\/[0-9a-f-]{36}/);

@@ -1,5 +1,5 @@
-import { memo, type KeyboardEvent } from 'react';
-import { constructCell, flexRender, type Column, type HeaderGroup, type Row, type RowData } from '@tanstack/react-table';
+import { memo, type KeyboardEvent, type ReactNode } from 'react';
+import { constructCell, flexRender, type CellContext, type Column, type HeaderGroup, type Row, type RowData } from '@tanstack/react-table';
 import { ArrowDown, ArrowUp, ChevronsUpDown } from 'lucide-react';
 import { cn } from '@/lib/cn';
 import type { DataTableColumnMeta, DataTableFeatures, SortingState } from './data-table-features';
@@ -17,27 +17,37 @@ const JUSTIFY: Record<NonNullable<DataTableColumnMeta['align']>, string> = {
   right: 'justify-end',
 };
 
-/** Width of a virtual column without `meta.width`. */
-const DEFAULT_VIRTUAL_WIDTH = '120px';
+/** Width in px of a virtual column without `meta.width`. */
+const DEFAULT_VIRTUAL_WIDTH = 120;
+
+/** The least width of each virtual column as CSS, and in px when every width is a number (null otherwise). */
+function virtualWidths<T extends RowData>(columns: readonly Column<DataTableFeatures, T>[]): { css: string[]; px: number[] | null } {
+  const widths = columns.map((column) => column.columnDef.meta?.width ?? DEFAULT_VIRTUAL_WIDTH);
+  return {
+    css: widths.map((w) => (typeof w === 'number' ? `${w}px` : w)),
+    px: widths.every((w) => typeof w === 'number') ? (widths as number[]) : null,
+  };
+}
 
 /**
  * Fixed column widths for virtual mode, as one CSS grid template shared by the header row and every body row through
  * the `--dt-cols` variable on the table: each column gets at least its width and an equal share of spare room, so all
- * rows line up without a table layout pass and no cell carries an inline style.
+ * rows line up without a table layout pass and no cell carries an inline style. `pxWidths` (when every width is a
+ * number) are the columns' exact widths whenever the table is wider than its scroll area, which is when body cells
+ * out of view can be skipped (see DataTable).
  */
-export function virtualGridTemplate<T extends RowData>(columns: readonly Column<DataTableFeatures, T>[]): { template: string; minWidth: string } {
-  const widths = columns.map((column) => {
-    const width = column.columnDef.meta?.width;
-    return width === undefined ? DEFAULT_VIRTUAL_WIDTH : typeof width === 'number' ? `${width}px` : width;
-  });
-  return { template: widths.map((w) => `minmax(${w}, 1fr)`).join(' '), minWidth: `calc(${widths.join(' + ')})` };
+export function virtualGridTemplate<T extends RowData>(
+  columns: readonly Column<DataTableFeatures, T>[],
+): { template: string; minWidth: string; pxWidths: number[] | null } {
+  const { css, px } = virtualWidths(columns);
+  return { template: css.map((w) => `minmax(${w}, 1fr)`).join(' '), minWidth: `calc(${css.join(' + ')})`, pxWidths: px };
 }
 
 /** Class of each virtual body cell, built once per column set rather than per cell per frame. */
 export function virtualCellClasses<T extends RowData>(columns: readonly Column<DataTableFeatures, T>[]): string[] {
   return columns.map((column) => {
     const meta = column.columnDef.meta;
-    return cn('block truncate px-3', meta?.align && ALIGN[meta.align], meta?.className);
+    return cn('block whitespace-nowrap px-3', meta?.align && ALIGN[meta.align], meta?.className);
   });
 }
 
@@ -130,7 +140,35 @@ interface VirtualRowProps<T extends RowData> {
   /** The leaf columns (stable while the column definitions stay). */
   columns: readonly Column<DataTableFeatures, T>[];
   cellClasses: readonly string[];
+  /** The columns in horizontal view, [first, last] inclusive; cells outside it are not rendered. */
+  firstColumn: number;
+  lastColumn: number;
   onRowClick?(row: T): void;
+}
+
+/**
+ * A virtual body cell's content, made for one frame and dropped. Not `flexRender(def.cell, cell.getContext())`: that
+ * builds a cell object, caches its value on the row for good and mounts the template as a component, so a fast scroll
+ * through 100,000 rows allocated ~0.5 kB a cell and paid for it in GC pauses (tests/bench/class-table-scroll.ts). So
+ * in virtual mode a column's `cell` is called as a plain function: it must not use hooks.
+ */
+function renderVirtualCell<T extends RowData>(column: Column<DataTableFeatures, T>, row: Row<DataTableFeatures, T>): ReactNode {
+  const template = column.columnDef.cell;
+  if (typeof template !== 'function') return template ?? null;
+  const value = column.accessorFn?.(row.original, row.index);
+  const table = row.table;
+  const context: CellContext<DataTableFeatures, T, unknown> = {
+    table,
+    column,
+    row,
+    getValue: () => value,
+    renderValue: () => value ?? table.options.renderFallbackValue,
+    // Seldom read: a real cell only for a template that asks for one.
+    get cell() {
+      return constructCell(column, row, table);
+    },
+  } as CellContext<DataTableFeatures, T, unknown>;
+  return template(context) as ReactNode;
 }
 
 /**
@@ -138,7 +176,18 @@ interface VirtualRowProps<T extends RowData> {
  * Table keeps it while data and sorting stay), so a steady scroll only renders the rows entering the view, and
  * `contain: strict` makes each row its own layout and paint boundary.
  */
-function VirtualRowImpl<T extends RowData>({ row, index, height, columns, cellClasses, onRowClick }: VirtualRowProps<T>) {
+function VirtualRowImpl<T extends RowData>({ row, index, height, columns, cellClasses, firstColumn, lastColumn, onRowClick }: VirtualRowProps<T>) {
+  const cells: ReactNode[] = [];
+  for (let i = firstColumn; i <= lastColumn; i++) {
+    const column = columns[i];
+    if (!column) break;
+    cells.push(
+      // The first cell in view starts at its own grid track; the skipped ones before it leave their tracks empty.
+      <td key={column.id} className={cellClasses[i]} style={i === firstColumn && i > 0 ? { gridColumnStart: i + 1 } : undefined}>
+        {renderVirtualCell(column, row)}
+      </td>,
+    );
+  }
   return (
     <tr
       data-slot="data-table-row"
@@ -149,16 +198,7 @@ function VirtualRowImpl<T extends RowData>({ row, index, height, columns, cellCl
       className={cn('grid w-full grid-cols-(--dt-cols) [contain:strict]', ROW_CLASS, onRowClick && CLICKABLE_ROW_CLASS)}
       style={{ height }}
     >
-      {columns.map((column, i) => {
-        // A throwaway cell, not row.getAllCells(): that caches cells on the row for good, so a fling through
-        // 100,000 rows would keep hundreds of thousands of objects alive and pay for it in long GC pauses.
-        const cell = constructCell(column, row, row.table);
-        return (
-          <td key={column.id} className={cellClasses[i]}>
-            {flexRender(column.columnDef.cell, cell.getContext())}
-          </td>
-        );
-      })}
+      {cells}
     </tr>
   );
 }

@@ -1,4 +1,4 @@
-import { useMemo, useRef, type CSSProperties, type ReactNode } from 'react';
+import { useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { EmptyState } from '@/components/empty-state/empty-state';
@@ -17,6 +17,7 @@ import {
   virtualGridTemplate,
 } from './data-table-parts';
 import { DataTablePagination, type DataTablePaginationState } from './data-table-pagination';
+import { FlingTracker } from './fling';
 
 export interface DataTableProps<T extends RowData> {
   /** Column definitions; keep them stable (module scope or useMemo). Build them with `createDataTableColumnHelper<T>()`. */
@@ -36,7 +37,8 @@ export interface DataTableProps<T extends RowData> {
   onSortingChange?(sorting: SortingState): void;
   /**
    * Render only the rows in view (TanStack Virtual) for long lists such as 100k results. Rows have a
-   * fixed height (`rowHeight`) and are never measured; give columns a `meta.width` since the layout is fixed.
+   * fixed height (`rowHeight`) and are never measured; give columns a `meta.width` (px numbers let cells out of
+   * horizontal view be skipped) since the layout is fixed. Cell templates are called as plain functions here: no hooks.
    */
   virtual?: boolean;
   /** Height of the scroll area (px or CSS length). Needed for `virtual` (default 480); otherwise a max height. */
@@ -55,7 +57,18 @@ const DEFAULT_VIRTUAL_HEIGHT = 480;
 const DEFAULT_ROW_HEIGHT = 40;
 // Rows rendered beyond each edge of the view: enough to hide a wheel step, few enough that a fling (every row new
 // every frame) stays cheap.
-const OVERSCAN = 3;
+const OVERSCAN = 1;
+// How long after the last scroll event a fling counts as settled and the real rows are drawn.
+const SETTLE_MS = 90;
+
+/** Placeholder rows drawn as one background: a muted bar and the bottom border in every row's height. */
+function placeholderRows(rowHeight: number): string {
+  const bar = Math.round(rowHeight * 0.3);
+  return [
+    `repeating-linear-gradient(to bottom, transparent 0 ${rowHeight - 1}px, var(--color-border) ${rowHeight - 1}px ${rowHeight}px)`,
+    `repeating-linear-gradient(to bottom, transparent 0 ${bar}px, var(--color-muted) ${bar}px ${rowHeight - bar}px, transparent ${rowHeight - bar}px ${rowHeight}px)`,
+  ].join(', ');
+}
 
 /**
  * The product's one table: TanStack Table v9 + TanStack Virtual. Server paging with sizes 10/20/50/80,
@@ -110,6 +123,7 @@ export function DataTable<T extends RowData>({
   const scrollHeight = virtual ? (height ?? DEFAULT_VIRTUAL_HEIGHT) : height;
   const gridTemplate = useMemo(() => (virtual ? virtualGridTemplate(leafColumns) : undefined), [virtual, leafColumns]);
   const cellClasses = useMemo(() => (virtual ? virtualCellClasses(leafColumns) : null), [virtual, leafColumns]);
+  const [fling] = useState(() => new FlingTracker());
 
   // TanStack Virtual hands out fresh functions each render, so the React Compiler skips this component on purpose.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -120,8 +134,28 @@ export function DataTable<T extends RowData>({
     estimateSize: () => rowHeight,
     overscan: OVERSCAN,
     enabled: virtual,
+    observeElementOffset: fling.observe,
+    isScrollingResetDelay: SETTLE_MS,
     initialRect: { width: 0, height: typeof scrollHeight === 'number' ? scrollHeight : DEFAULT_VIRTUAL_HEIGHT },
   });
+
+  // Columns too: when the table is wider than its scroll area, body cells out of horizontal view are not rendered (a
+  // fling through 100k rows costs style, layout and text shaping per cell). In that case every column is exactly its
+  // least width, so the px widths place them; otherwise all fit and the window covers them all.
+  const pxWidths = gridTemplate?.pxWidths ?? null;
+  const columnVirtualizer = useVirtualizer({
+    horizontal: true,
+    count: pxWidths ? pxWidths.length : 0,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => pxWidths?.[i] ?? 0,
+    overscan: 1,
+    enabled: pxWidths !== null,
+    // Until the scroll area is measured, render every column rather than too few.
+    initialRect: { width: pxWidths ? pxWidths.reduce((a, b) => a + b, 0) : 0, height: 0 },
+  });
+  const columnItems = columnVirtualizer.getVirtualItems();
+  const firstColumn = pxWidths ? (columnItems[0]?.index ?? 0) : 0;
+  const lastColumn = pxWidths ? (columnItems.at(-1)?.index ?? columnCount - 1) : columnCount - 1;
 
   const scrollStyle: CSSProperties | undefined =
     scrollHeight === undefined ? undefined : virtual ? { height: scrollHeight } : { maxHeight: scrollHeight };
@@ -143,26 +177,47 @@ export function DataTable<T extends RowData>({
     // transformed) to their offsets: in Chromium that made each frame's style recalculation ≈ 30× dearer
     // (tests/bench/class-table-scroll.ts, fast fling: p50 67 ms against 17 ms). Slot keys (below) took random jumps from 2–3 frames over 50 ms to 0–1.
     const totalSize = virtualizer.getTotalSize();
-    const items = virtualizer.getVirtualItems();
+    // While flung (see FlingTracker) the rows last drawn stay as they are, where they were, now out of view (so nothing
+    // is restyled and a focused row keeps focus), and the body's background shows placeholder rows in the view.
+    const flinging = fling.flinging && rows.length > 0;
+    const items = fling.rowsToDraw(virtualizer.getVirtualItems());
+    // Slots for slot keys (below): a count that does not change from frame to frame (the number of rows in view does,
+    // by one, with the scroll position), and never fewer than the rows rendered, so keys stay unique.
+    const viewHeight = virtualizer.scrollRect?.height ?? (typeof scrollHeight === 'number' ? scrollHeight : DEFAULT_VIRTUAL_HEIGHT);
+    const slots = Math.max(items.length, Math.ceil(viewHeight / rowHeight) + 2 * OVERSCAN + 2);
     body = (
       <tbody
         data-slot="data-table-body"
+        data-flinging={flinging || undefined}
         className="relative block"
         // One line of text centred in each row (the 1 px is the row's bottom border), inherited by every cell.
-        style={rows.length > 0 ? { height: totalSize, paddingTop: items[0]?.start ?? 0, contain: 'strict', lineHeight: `${rowHeight - 1}px` } : undefined}
+        style={
+          rows.length > 0
+            ? {
+                height: totalSize,
+                paddingTop: items[0]?.start ?? 0,
+                contain: 'strict',
+                lineHeight: `${rowHeight - 1}px`,
+                backgroundImage: flinging ? placeholderRows(rowHeight) : undefined,
+              }
+            : undefined
+        }
       >
         {items.map((item) => {
           const row = rows[item.index];
           return row ? (
             <VirtualRow
               // Keyed by slot, not by row: a row entering the view reuses the DOM of the row leaving it, so a fast
-              // fling updates text in place instead of creating and styling new rows every frame.
-              key={item.index % items.length}
+              // scroll updates text in place instead of creating and styling new rows every frame, and rows that stay
+              // in view keep their slot and are not rendered again.
+              key={item.index % slots}
               row={row}
               index={item.index}
               height={rowHeight}
               columns={leafColumns}
               cellClasses={cellClasses}
+              firstColumn={firstColumn}
+              lastColumn={lastColumn}
               onRowClick={onRowClick}
             />
           ) : null;

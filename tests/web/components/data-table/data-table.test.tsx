@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDataTableColumnHelper, DataTable } from '@/components/data-table/data-table';
@@ -123,16 +123,25 @@ describe('DataTable server paging (spec §9)', () => {
 
 describe('DataTable virtual mode', () => {
   const clientHeight = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
+  const clientWidth = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientWidth');
   beforeEach(() => {
-    // jsdom lays nothing out: give the scroll area its height so the virtualizer sees a viewport.
+    // jsdom lays nothing out: give the scroll area its size so the virtualizers see a viewport.
     Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 400 });
+    Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 600 });
   });
   afterEach(() => {
     if (clientHeight) Object.defineProperty(HTMLElement.prototype, 'clientHeight', clientHeight);
+    if (clientWidth) Object.defineProperty(HTMLElement.prototype, 'clientWidth', clientWidth);
   });
 
+  const many: Student[] = Array.from({ length: 10_000 }, (_, i) => ({ id: `s${i}`, name: `学生${i}`, score: i % 100 }));
+  const scrollTo = (scroller: HTMLElement, axis: 'scrollTop' | 'scrollLeft', px: number) => {
+    // jsdom does not scroll: set the offset the virtualizer reads, then tell it.
+    Object.defineProperty(scroller, axis, { configurable: true, value: px });
+    fireEvent.scroll(scroller);
+  };
+
   it('renders far fewer DOM rows than data rows for 10,000 rows', () => {
-    const many: Student[] = Array.from({ length: 10_000 }, (_, i) => ({ id: `s${i}`, name: `学生${i}`, score: i % 100 }));
     render(<DataTable columns={columns} data={many} rowKey="id" virtual height={400} rowHeight={40} />);
     const rendered = bodyRows();
     expect(rendered.length).toBeGreaterThan(0);
@@ -152,5 +161,59 @@ describe('DataTable virtual mode', () => {
     expect(bodyRows().map((r) => r.cells[1].textContent)).toEqual(['72', '88', '95']);
     await userEvent.click(screen.getByText('李四'));
     expect(onRowClick).toHaveBeenCalledWith(students[1]);
+  });
+
+  it('draws only the cells in horizontal view of a table wider than its scroll area', () => {
+    const wide = col.columns(
+      Array.from({ length: 10 }, (_, i) => col.accessor((r) => `${r.name}-${i}`, { id: `c${i}`, header: `列${i}`, meta: { width: 200 } })),
+    );
+    render(<DataTable columns={wide} data={many} rowKey="id" virtual height={400} rowHeight={40} />);
+    // Every header, but only the cells of the columns in view (600 px of 2,000, and one more each side).
+    expect(screen.getAllByRole('columnheader')).toHaveLength(10);
+    expect(bodyRows()[0].cells.length).toBeLessThan(6);
+    expect(bodyRows()[0]).toHaveTextContent('学生0-0');
+    expect(bodyRows()[0]).not.toHaveTextContent('学生0-9');
+
+    const scroller = screen.getByRole('table').parentElement as HTMLElement;
+    act(() => scrollTo(scroller, 'scrollLeft', 1400));
+    const row = bodyRows()[0];
+    expect(row).toHaveTextContent('学生0-9');
+    expect(row).not.toHaveTextContent('学生0-0');
+    // The first cell drawn sits in its own column of the shared grid.
+    expect(row.cells[0].style.gridColumnStart).not.toBe('');
+  });
+
+  it('shows placeholder rows while flung and draws the rows where the scroll stops', async () => {
+    render(<DataTable columns={columns} data={many} rowKey="id" virtual height={400} rowHeight={40} />);
+    const scroller = screen.getByRole('table').parentElement as HTMLElement;
+    const body = screen.getByRole('table').querySelector('[data-slot=data-table-body]') as HTMLElement;
+
+    // One long jump (Page Down, a click on the scrollbar track) draws its rows at once.
+    act(() => scrollTo(scroller, 'scrollTop', 4_000));
+    expect(body).not.toHaveAttribute('data-flinging');
+    expect(bodyRows()[0]).toHaveTextContent('学生99');
+
+    // Two long steps in a row are a fling: placeholders in view, the rows drawn last left as they were.
+    act(() => scrollTo(scroller, 'scrollTop', 40_000));
+    act(() => scrollTo(scroller, 'scrollTop', 80_000));
+    expect(body).toHaveAttribute('data-flinging');
+    expect(body.style.backgroundImage).toContain('repeating-linear-gradient');
+    expect(bodyRows()[0]).toHaveTextContent('学生99');
+
+    // When the scroll settles, the rows at the new place are drawn.
+    await vi.waitFor(() => expect(body).not.toHaveAttribute('data-flinging'));
+    expect(bodyRows().some((r) => r.textContent?.includes('学生2000'))).toBe(true);
+    expect(body.style.backgroundImage).toBe('');
+  });
+
+  it('draws every step of a scroll slower than half a view a step', () => {
+    render(<DataTable columns={columns} data={many} rowKey="id" virtual height={400} rowHeight={40} />);
+    const scroller = screen.getByRole('table').parentElement as HTMLElement;
+    const body = screen.getByRole('table').querySelector('[data-slot=data-table-body]') as HTMLElement;
+    for (let top = 150; top <= 1_500; top += 150) {
+      act(() => scrollTo(scroller, 'scrollTop', top));
+      expect(body).not.toHaveAttribute('data-flinging');
+    }
+    expect(bodyRows().some((r) => r.textContent?.includes('学生37'))).toBe(true);
   });
 });
