@@ -210,7 +210,7 @@ function VirtualRowImpl<T extends RowData>({ row, index, height, columns, cellCl
       tabIndex={onRowClick ? 0 : undefined}
       onClick={onRowClick ? () => onRowClick(row.original) : undefined}
       onKeyDown={rowKeyHandler(onRowClick, row.original)}
-      className={cn('grid w-full grid-cols-(--dt-cols) [contain:strict]', ROW_CLASS, onRowClick && CLICKABLE_ROW_CLASS)}
+      className={onRowClick ? VIRTUAL_CLICKABLE_ROW_CLASS : VIRTUAL_ROW_CLASS}
       style={{ height }}
     >
       {cells}
@@ -219,3 +219,7 @@ function VirtualRowImpl<T extends RowData>({ row, index, height, columns, cellCl
 }
 
 export const VirtualRow = memo(VirtualRowImpl) as typeof VirtualRowImpl;
+
+// Built once: a virtual row renders every time it shows another record.
+const VIRTUAL_ROW_CLASS = cn('grid w-full grid-cols-(--dt-cols) [contain:strict]', ROW_CLASS);
+const VIRTUAL_CLICKABLE_ROW_CLASS = cn(VIRTUAL_ROW_CLASS, CLICKABLE_ROW_CLASS);

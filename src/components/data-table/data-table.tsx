@@ -176,15 +176,34 @@ export function DataTable<T extends RowData>({
     // template), so a frame costs only the rows that change. Rows are deliberately not absolutely positioned (or
     // transformed) to their offsets: in Chromium that made each frame's style recalculation ≈ 30× dearer
     // (tests/bench/class-table-scroll.ts, fast fling: p50 67 ms against 17 ms). Slot keys (below) took random jumps from 2–3 frames over 50 ms to 0–1.
-    const totalSize = virtualizer.getTotalSize();
+    const inView = virtualizer.getVirtualItems();
+    // Always the same number of rows (slots) from the first one wanted: the count in view changes by one with the scroll
+    // position, and a constant count keeps each row on its slot (below).
+    const viewHeight = virtualizer.scrollRect?.height ?? (typeof scrollHeight === 'number' ? scrollHeight : DEFAULT_VIRTUAL_HEIGHT);
+    const slots = Math.max(inView.length, Math.ceil(viewHeight / rowHeight) + 2 * OVERSCAN + 1);
     // While flung (see FlingTracker) the rows last drawn stay as they are, where they were, now out of view (so nothing
     // is restyled and a focused row keeps focus), and the body's background shows placeholder rows in the view.
     const flinging = fling.flinging && rows.length > 0;
-    const items = fling.rowsToDraw(virtualizer.getVirtualItems());
-    // Slots for slot keys (below): a count that does not change from frame to frame (the number of rows in view does,
-    // by one, with the scroll position), and never fewer than the rows rendered, so keys stay unique.
-    const viewHeight = virtualizer.scrollRect?.height ?? (typeof scrollHeight === 'number' ? scrollHeight : DEFAULT_VIRTUAL_HEIGHT);
-    const slots = Math.max(items.length, Math.ceil(viewHeight / rowHeight) + 2 * OVERSCAN + 2);
+    const first = fling.firstRowToDraw(inView[0]?.index ?? 0);
+    const drawn: ReactNode[] = [];
+    for (let index = first; index < Math.min(rows.length, first + slots); index++) {
+      drawn.push(
+        <VirtualRow
+          // Keyed by slot, not by row: the row entering the view takes the slot (and the DOM) of the row leaving it, so
+          // a fast scroll updates text in place instead of creating and styling new rows every frame, and rows that
+          // stay in view keep their slot and are not rendered again.
+          key={index % slots}
+          row={rows[index]!}
+          index={index}
+          height={rowHeight}
+          columns={leafColumns}
+          cellClasses={cellClasses}
+          firstColumn={firstColumn}
+          lastColumn={lastColumn}
+          onRowClick={onRowClick}
+        />,
+      );
+    }
     body = (
       <tbody
         data-slot="data-table-body"
@@ -194,8 +213,8 @@ export function DataTable<T extends RowData>({
         style={
           rows.length > 0
             ? {
-                height: totalSize,
-                paddingTop: items[0]?.start ?? 0,
+                height: virtualizer.getTotalSize(),
+                paddingTop: first * rowHeight,
                 contain: 'strict',
                 lineHeight: `${rowHeight - 1}px`,
                 backgroundImage: flinging ? placeholderRows(rowHeight) : undefined,
@@ -203,25 +222,7 @@ export function DataTable<T extends RowData>({
             : undefined
         }
       >
-        {items.map((item) => {
-          const row = rows[item.index];
-          return row ? (
-            <VirtualRow
-              // Keyed by slot, not by row: a row entering the view reuses the DOM of the row leaving it, so a fast
-              // scroll updates text in place instead of creating and styling new rows every frame, and rows that stay
-              // in view keep their slot and are not rendered again.
-              key={item.index % slots}
-              row={row}
-              index={item.index}
-              height={rowHeight}
-              columns={leafColumns}
-              cellClasses={cellClasses}
-              firstColumn={firstColumn}
-              lastColumn={lastColumn}
-              onRowClick={onRowClick}
-            />
-          ) : null;
-        })}
+        {drawn}
         {emptyRow}
       </tbody>
     );

@@ -13,12 +13,12 @@ export class FlingTracker {
   flinging = false;
   private offset = 0;
   private longStep = false;
-  private drawn: readonly unknown[] = [];
+  private drawnFrom = 0;
 
-  /** The rows to render: those in view, or while flinging the ones drawn last (kept as they were, out of view). */
-  rowsToDraw<T>(inView: readonly T[]): readonly T[] {
-    if (!this.flinging) this.drawn = inView;
-    return this.drawn as readonly T[];
+  /** The first row to render: the first in view, or while flinging the first drawn last (rows kept as they were). */
+  firstRowToDraw(firstInView: number): number {
+    if (!this.flinging) this.drawnFrom = firstInView;
+    return this.drawnFrom;
   }
 
   /** The virtualizer's `observeElementOffset`: updates `flinging` before the virtualizer re-renders the table. */
