@@ -1,11 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { shot, signIn } from './support';
-
-/** Waits until every data-centre chart on the page has drawn its current option (ECharts 'finished'). */
-async function chartsDrawn(page: Page): Promise<void> {
-  await expect(page.locator('[data-slot=dc-chart]').first()).toBeVisible({ timeout: 20_000 });
-  await expect(page.locator('[data-slot=dc-chart][data-finished=false]')).toHaveCount(0, { timeout: 20_000 });
-}
+import { dashboardSettled, shot, signIn } from './support';
 
 const params = (page: Page) => new URL(page.url()).searchParams;
 
@@ -20,7 +14,7 @@ test.describe('university data centre', () => {
     // Years of study of a university, and the administrator's wall-link button.
     await expect(page.getByTestId('items-by-grade').getByRole('rowheader', { name: '大一' })).toBeVisible();
     await expect(page.getByTestId('screen-links-open')).toBeVisible();
-    await chartsDrawn(page);
+    await dashboardSettled(page);
     await shot(page, 'dc-gx-school');
 
     // School → a year of study: its colleges side by side.
@@ -28,11 +22,12 @@ test.describe('university data centre', () => {
     await expect(page).toHaveURL(/\/gx\/dataCenter\/college\?/);
     expect(params(page).get('gradeNo')).toBe('13');
     await expect(page.getByTestId('dc-college-list')).toBeVisible();
-    await chartsDrawn(page);
+    await dashboardSettled(page);
 
     // → one college (every year of study): its classes side by side.
     await page.getByTestId('drill-breadcrumbs').getByRole('link', { name: '全部学院' }).click();
     await expect(page).toHaveURL(/\/gx\/dataCenter\/college(\?(?!.*gradeNo)|$)/);
+    await dashboardSettled(page);
     const college = page.getByTestId('ranking-table').locator('[data-slot=data-table-row]').first();
     const collegeName = (await college.locator('td').nth(1).innerText()).trim();
     await college.click();
@@ -40,7 +35,7 @@ test.describe('university data centre', () => {
     await expect(page.getByTestId('dc-college')).toBeVisible();
     await expect(page.getByRole('heading', { level: 1, name: collegeName })).toBeVisible();
     await expect(page.getByTestId('kpi-cards')).toBeVisible();
-    await chartsDrawn(page);
+    await dashboardSettled(page);
     await shot(page, 'dc-gx-college');
 
     // College → class → student.
@@ -56,7 +51,7 @@ test.describe('university data centre', () => {
     await expect(page).toHaveURL(/\/gx\/dataCenter\/student\/detail\/[0-9a-f-]{36}/);
     await expect(page.getByRole('heading', { level: 1, name: studentName })).toBeVisible();
     await expect(page.getByTestId('student-history')).toBeVisible();
-    await chartsDrawn(page);
+    await dashboardSettled(page);
     await shot(page, 'dc-gx-student');
 
     // Breadcrumbs lead back to the school.

@@ -1,11 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { shot, signIn } from './support';
-
-/** Waits until every data-centre chart on the page has drawn its current option (ECharts 'finished'). */
-async function chartsDrawn(page: Page): Promise<void> {
-  await expect(page.locator('[data-slot=dc-chart]').first()).toBeVisible({ timeout: 20_000 });
-  await expect(page.locator('[data-slot=dc-chart][data-finished=false]')).toHaveCount(0, { timeout: 20_000 });
-}
+import { dashboardSettled, shot, signIn } from './support';
 
 async function scrollMain(page: Page, y: number): Promise<void> {
   await page.evaluate((top) => document.getElementById('main-content')?.scrollTo({ top }), y);
@@ -24,7 +18,7 @@ const params = (page: Page) => new URL(page.url()).searchParams;
 test.describe('data centre', () => {
   test('drills from the school to one student, with breadcrumbs back up', async ({ page }) => {
     await openSchoolDashboard(page);
-    await chartsDrawn(page);
+    await dashboardSettled(page);
     await shot(page, 'dc-school');
     await scrollMain(page, 860);
     await shot(page, 'dc-school-2');
@@ -38,7 +32,7 @@ test.describe('data centre', () => {
     expect(params(page).get('schoolYear')).toMatch(/^\d{4}$/);
     await expect(page.getByTestId('dc-grade')).toBeVisible();
     await expect(page.getByTestId('kpi-cards')).toBeVisible();
-    await chartsDrawn(page);
+    await dashboardSettled(page);
     await shot(page, 'dc-grade');
     await scrollMain(page, 860);
     await shot(page, 'dc-grade-2');
@@ -49,7 +43,7 @@ test.describe('data centre', () => {
     await firstClass.click();
     await expect(page).toHaveURL(/\/dataCenter\/class\/detail\/[0-9a-f-]{36}\?/);
     await expect(page.getByRole('heading', { level: 1, name: className })).toBeVisible();
-    await chartsDrawn(page);
+    await dashboardSettled(page);
     await shot(page, 'dc-class');
     await scrollMain(page, 600);
     await shot(page, 'dc-class-2');
@@ -76,7 +70,7 @@ test.describe('data centre', () => {
     await expect(page.getByRole('heading', { level: 1, name: studentName })).toBeVisible();
     await expect(page.getByTestId('student-history')).toBeVisible();
     await expect(page.getByTestId('dc-student-report')).toBeVisible();
-    await chartsDrawn(page);
+    await dashboardSettled(page);
     await shot(page, 'dc-student');
     await scrollMain(page, 700);
     await shot(page, 'dc-student-2');
@@ -103,7 +97,7 @@ test.describe('data centre', () => {
     await page.getByTestId('side-menu').getByRole('link', { name: '班级数据' }).click();
     await expect(page).toHaveURL(/\/dataCenter\/class\?.*semesterCode=13/);
     await expect(page.getByTestId('dc-class-list')).toBeVisible();
-    await chartsDrawn(page);
+    await dashboardSettled(page);
     await shot(page, 'dc-class-list');
 
     await page.getByTestId('side-menu').getByRole('link', { name: '学生数据' }).click();
@@ -153,13 +147,13 @@ test.describe('data centre', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'School dashboard' })).toBeVisible();
     await expect(page.getByTestId('kpi-participation')).toContainText('Participation');
     await expect(page.getByText('Levels by grade')).toBeVisible();
-    await chartsDrawn(page);
+    await dashboardSettled(page);
     await shot(page, 'dc-school-en_us');
     await page.getByTestId('language-menu').click();
     await page.getByTestId('language-zh_tw').click();
     await expect(page.getByRole('heading', { level: 1, name: '學校資料' })).toBeVisible();
     await expect(page.getByText('各年級等級分布')).toBeVisible();
-    await chartsDrawn(page);
+    await dashboardSettled(page);
     await shot(page, 'dc-school-zh_tw');
     // Back to the default for the next tests.
     await page.getByTestId('language-menu').click();
@@ -187,7 +181,7 @@ test.describe('data centre', () => {
     await expect(tv.getByTestId('app-header')).toHaveCount(0);
     await expect(tv.getByTestId('wall-as-of')).toContainText('数据截至');
     await expect(tv.locator('html')).toHaveClass(/wall/);
-    await chartsDrawn(tv);
+    await dashboardSettled(tv);
     await shot(tv, 'wall-1920x1080');
 
     // It refreshes on its own: new data time, the countdown starts over, the figures never leave the screen.
@@ -203,7 +197,7 @@ test.describe('data centre', () => {
     // The same wall on a 4K screen: the 1920 × 1080 design scaled 2×.
     const tv4k = await openWall(browser, url, 3840, 2160);
     await expect(tv4k.getByTestId('wall-canvas')).toHaveAttribute('data-scale', '2.0000');
-    await chartsDrawn(tv4k);
+    await dashboardSettled(tv4k);
     await shot(tv4k, 'wall-3840x2160');
     await tv4k.context().close();
 

@@ -28,3 +28,13 @@ export async function openUserMenu(page: Page): Promise<void> {
 export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `tests/e2e/screenshots/${name}.png`, fullPage: false });
 }
+
+/**
+ * Waits until a data-centre page shows its current figures: every chart has drawn its current option (ECharts
+ * 'finished') and no table is still refreshing (the old rows stay on screen, busy, while new ones load).
+ */
+export async function dashboardSettled(page: Page): Promise<void> {
+  await expect(page.locator('[data-slot=dc-chart]').first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.locator('[data-slot=dc-chart][data-finished=false]')).toHaveCount(0, { timeout: 20_000 });
+  await expect(page.locator('table[aria-busy=true]')).toHaveCount(0, { timeout: 20_000 });
+}
