@@ -6,6 +6,7 @@ import { i18next, setLocale } from '@/lib/i18n';
 import { Toaster } from '@/components/ui/toast';
 import { TooltipProvider } from '@/components/ui/tooltip';
 import '@/styles/globals.css';
+import '@/styles/fonts.css';
 
 type Theme = 'light' | 'dark' | 'wall';
 const THEMES: Theme[] = ['light', 'dark', 'wall'];

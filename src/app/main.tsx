@@ -11,6 +11,9 @@ const router = createAppRouter();
 // The tab title follows the language until a screen sets its own.
 document.title = i18next.t('common:appName');
 
+// The bundled CJK font is a fallback behind the system ones; its large stylesheet must not hold up the first screen.
+void import('@/styles/fonts.css');
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <AppProvider>

@@ -23,6 +23,7 @@ const harnessSource = `
 import { createElement as h, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import '@/styles/globals.css';
+import '@/styles/fonts.css';
 import '@/lib/i18n';
 import { ITEM_KEYS } from '@/domain/physique/standard';
 import { levelOf } from '@/domain/physique/level';
