@@ -1,20 +1,16 @@
 import { useState } from 'react';
-import { Search } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { SEMESTER } from '@/domain/constants';
 import { LEVEL_FILTERS, type LevelFilter, type ScoreFilter } from '@/domain/physique-results/schemas';
 import { GENDERS, GRADES, type Gender, type Grade } from '@/domain/physique/standard';
-import { Button } from '@/components/ui/button';
+import { FilterSelect, SearchField, SearchForm } from '@/components/search-form/search-form';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import { Select } from '@/components/ui/select';
 import { usePlanChoicesQuery, useSchoolOptionsQuery, useSchoolsQuery } from '../api/get-filter-options';
 import type { ScoreFamily } from '../family';
 
 export type ScoreFilterValues = Partial<ScoreFilter>;
 type Field = 'school' | 'schoolYear' | 'semester' | 'plan' | 'grade' | 'class' | 'gender' | 'level' | 'keyword' | 'validity';
 const ALL_FIELDS: readonly Field[] = ['school', 'schoolYear', 'semester', 'plan', 'grade', 'class', 'gender', 'level', 'keyword', 'validity'];
-const ALL = '__all';
 
 /** Grades a family's students are in when the school's own grade list is not at hand. */
 function familyGrades(family: ScoreFamily): number[] {
@@ -47,130 +43,104 @@ export function ScoreFilters({ family, value, onChange, hide = [], keep = {} }: 
   const plans = usePlanChoicesQuery(family, year?.academicYear, draft.orgId);
   const gradeNos = options.data ? [...new Set(options.data.grades.map((g) => g.gradeNo))].sort((a, b) => a - b) : familyGrades(family);
   const classes = (options.data?.classes ?? []).filter((c) => draft.gradeNo === undefined || c.gradeNo === draft.gradeNo);
-  const all = { value: ALL, label: t('filter.all') };
   const set = (patch: ScoreFilterValues) => setDraft((d) => ({ ...d, ...patch }));
-  const pick = (v: string) => (v === ALL ? undefined : v);
 
   return (
-    <form
-      className="flex flex-wrap items-end gap-3"
+    <SearchForm
       data-testid="score-filters"
-      onSubmit={(e) => {
-        e.preventDefault();
-        onChange({ ...draft, keyword: draft.keyword?.trim() || undefined });
+      searchTestId="score-filter-search"
+      onSearch={() => onChange({ ...draft, keyword: draft.keyword?.trim() || undefined })}
+      onReset={() => {
+        setDraft(keep);
+        onChange(keep);
       }}
     >
       {show.school ? (
-        <div className="grid gap-1.5">
-          <Label>{t('filter.school')}</Label>
-          <Select
-            className="w-48"
-            aria-label={t('filter.school')}
-            value={draft.orgId ?? ALL}
-            onValueChange={(v) => set({ orgId: pick(v), schoolYearId: undefined, planId: undefined, classId: undefined })}
-            options={[all, ...(schools.data ?? []).map((s) => ({ value: s.id, label: s.name }))]}
-          />
-        </div>
+        <FilterSelect
+          label={t('filter.school')}
+          className="w-48"
+          value={draft.orgId}
+          onChange={(v) => set({ orgId: v, schoolYearId: undefined, planId: undefined, classId: undefined })}
+          options={(schools.data ?? []).map((s) => ({ value: s.id, label: s.name }))}
+        />
       ) : null}
       {show.schoolYear ? (
-        <div className="grid gap-1.5">
-          <Label>{t('filter.schoolYear')}</Label>
-          <Select
-            className="w-36"
-            aria-label={t('filter.schoolYear')}
-            value={draft.schoolYearId ?? ALL}
-            onValueChange={(v) => set({ schoolYearId: pick(v), planId: undefined })}
-            options={[all, ...(options.data?.schoolYears ?? []).map((y) => ({ value: y.id, label: y.academicYear }))]}
-          />
-        </div>
+        <FilterSelect
+          label={t('filter.schoolYear')}
+          className="w-36"
+          value={draft.schoolYearId}
+          onChange={(v) => set({ schoolYearId: v, planId: undefined })}
+          options={(options.data?.schoolYears ?? []).map((y) => ({ value: y.id, label: y.academicYear }))}
+        />
       ) : null}
       {show.semester ? (
-        <div className="grid gap-1.5">
-          <Label>{t('filter.semester')}</Label>
-          <Select
-            className="w-32"
-            aria-label={t('filter.semester')}
-            value={draft.semesterCode ? String(draft.semesterCode) : ALL}
-            onValueChange={(v) => set({ semesterCode: v === ALL ? undefined : (Number(v) as ScoreFilter['semesterCode']) })}
-            options={[all, ...Object.values(SEMESTER).map((code) => ({ value: String(code), label: t(`semester.${code}`) }))]}
-          />
-        </div>
+        <FilterSelect
+          label={t('filter.semester')}
+          className="w-32"
+          value={draft.semesterCode ? String(draft.semesterCode) : undefined}
+          onChange={(v) => set({ semesterCode: v === undefined ? undefined : (Number(v) as ScoreFilter['semesterCode']) })}
+          options={Object.values(SEMESTER).map((code) => ({ value: String(code), label: t(`semester.${code}`) }))}
+        />
       ) : null}
       {show.plan ? (
-        <div className="grid gap-1.5">
-          <Label>{t('filter.plan')}</Label>
-          <Select
-            className="w-52"
-            aria-label={t('filter.plan')}
-            value={draft.planId ?? ALL}
-            onValueChange={(v) => set({ planId: pick(v) })}
-            options={[all, ...(plans.data?.records ?? []).map((p) => ({ value: p.id, label: p.name }))]}
-          />
-        </div>
+        <FilterSelect
+          label={t('filter.plan')}
+          className="w-52"
+          value={draft.planId}
+          onChange={(v) => set({ planId: v })}
+          options={(plans.data?.records ?? []).map((p) => ({ value: p.id, label: p.name }))}
+        />
       ) : null}
       {show.grade ? (
-        <div className="grid gap-1.5">
-          <Label>{t('filter.grade')}</Label>
-          <Select
-            className="w-28"
-            aria-label={t('filter.grade')}
-            value={draft.gradeNo ? String(draft.gradeNo) : ALL}
-            onValueChange={(v) => set({ gradeNo: v === ALL ? undefined : (Number(v) as Grade), classId: undefined })}
-            options={[all, ...gradeNos.map((g) => ({ value: String(g), label: t(`physique:grade.${g}`) }))]}
-          />
-        </div>
+        <FilterSelect
+          label={t('filter.grade')}
+          className="w-28"
+          value={draft.gradeNo ? String(draft.gradeNo) : undefined}
+          onChange={(v) => set({ gradeNo: v === undefined ? undefined : (Number(v) as Grade), classId: undefined })}
+          options={gradeNos.map((g) => ({ value: String(g), label: t(`physique:grade.${g}`) }))}
+        />
       ) : null}
       {show.class ? (
-        <div className="grid gap-1.5">
-          <Label>{t('filter.class')}</Label>
-          <Select
-            className="w-36"
-            aria-label={t('filter.class')}
-            value={draft.classId ?? ALL}
-            onValueChange={(v) => set({ classId: pick(v) })}
-            options={[all, ...classes.map((c) => ({ value: c.id, label: c.name }))]}
-          />
-        </div>
+        <FilterSelect
+          label={t('filter.class')}
+          className="w-36"
+          value={draft.classId}
+          onChange={(v) => set({ classId: v })}
+          options={classes.map((c) => ({ value: c.id, label: c.name }))}
+        />
       ) : null}
       {show.gender ? (
-        <div className="grid gap-1.5">
-          <Label>{t('filter.gender')}</Label>
-          <Select
-            className="w-24"
-            aria-label={t('filter.gender')}
-            value={draft.gender ?? ALL}
-            onValueChange={(v) => set({ gender: pick(v) as Gender | undefined })}
-            options={[all, ...GENDERS.map((g) => ({ value: g, label: t(`physique:gender.${g}`) }))]}
-          />
-        </div>
+        <FilterSelect
+          label={t('filter.gender')}
+          className="w-24"
+          value={draft.gender}
+          onChange={(v) => set({ gender: v as Gender | undefined })}
+          options={GENDERS.map((g) => ({ value: g, label: t(`physique:gender.${g}`) }))}
+        />
       ) : null}
       {show.level ? (
-        <div className="grid gap-1.5">
-          <Label>{t('filter.level')}</Label>
-          <Select
-            className="w-28"
-            aria-label={t('filter.level')}
-            value={draft.level ?? ALL}
-            onValueChange={(v) => set({ level: pick(v) as LevelFilter | undefined })}
-            options={[all, ...LEVEL_FILTERS.map((l) => ({ value: l, label: l === 'incomplete' ? t('level.incomplete') : t(`physique:level.${l}`) }))]}
-          />
-        </div>
+        <FilterSelect
+          label={t('filter.level')}
+          className="w-28"
+          value={draft.level}
+          onChange={(v) => set({ level: v as LevelFilter | undefined })}
+          options={LEVEL_FILTERS.map((l) => ({ value: l, label: l === 'incomplete' ? t('level.incomplete') : t(`physique:level.${l}`) }))}
+        />
       ) : null}
       {show.validity ? (
-        <div className="grid gap-1.5">
-          <Label>{t('filter.validity')}</Label>
-          <Select
-            className="w-24"
-            aria-label={t('filter.validity')}
-            value={draft.invalid === undefined ? ALL : draft.invalid ? 'invalid' : 'valid'}
-            onValueChange={(v) => set({ invalid: v === ALL ? undefined : v === 'invalid' })}
-            options={[all, { value: 'valid', label: t('validity.valid') }, { value: 'invalid', label: t('validity.invalid') }]}
-          />
-        </div>
+        <FilterSelect
+          label={t('filter.validity')}
+          className="w-24"
+          value={draft.invalid === undefined ? undefined : draft.invalid ? 'invalid' : 'valid'}
+          onChange={(v) => set({ invalid: v === undefined ? undefined : v === 'invalid' })}
+          options={[
+            { value: 'valid', label: t('validity.valid') },
+            { value: 'invalid', label: t('validity.invalid') },
+          ]}
+        />
       ) : null}
       {show.keyword ? (
-        <div className="grid gap-1.5">
-          <Label htmlFor="score-filter-keyword">{t('filter.keyword')}</Label>
+        <SearchField label={t('filter.keyword')} htmlFor="score-filter-keyword">
           <Input
             id="score-filter-keyword"
             className="w-48"
@@ -179,24 +149,8 @@ export function ScoreFilters({ family, value, onChange, hide = [], keep = {} }: 
             placeholder={t('filter.keywordPlaceholder')}
             onChange={(e) => set({ keyword: e.target.value })}
           />
-        </div>
+        </SearchField>
       ) : null}
-      <div className="flex gap-2">
-        <Button type="submit" data-testid="score-filter-search">
-          <Search aria-hidden />
-          {t('filter.search')}
-        </Button>
-        <Button
-          type="button"
-          variant="outline"
-          onClick={() => {
-            setDraft(keep);
-            onChange(keep);
-          }}
-        >
-          {t('common:action.reset')}
-        </Button>
-      </div>
-    </form>
+    </SearchForm>
   );
 }

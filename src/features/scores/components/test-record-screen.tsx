@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Ban, Download, RotateCcw, Search } from 'lucide-react';
+import { Ban, Download, RotateCcw } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_PAGE_SIZE } from '@/domain/constants';
 import { getCatalogEntry } from '@/domain/menus/catalog';
@@ -9,14 +9,13 @@ import { RESULT_KEYS, type ResultKey } from '@/domain/physique/national-template
 import { createDataTableColumnHelper, DataTable } from '@/components/data-table/data-table';
 import { menuLabel } from '@/components/layout/menu-label';
 import { PageHeader } from '@/components/page-header/page-header';
+import { FilterSelect, SearchField, SearchForm } from '@/components/search-form/search-form';
 import { usePermission } from '@/components/permission-gate/permission-gate';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { DatePicker } from '@/components/ui/date-picker';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import { Select } from '@/components/ui/select';
 import { cn } from '@/lib/cn';
 import { useExportRecordsMutation } from '../api/export-records';
 import { useSchoolOptionsQuery } from '../api/get-filter-options';
@@ -28,7 +27,6 @@ import { InvalidConfirm } from './invalid-confirm';
 
 type RecordFilterValues = Partial<TestRecordFilter>;
 const col = createDataTableColumnHelper<TestRecordRow>();
-const ALL = '__all';
 
 /** selfTest/testRecord (issue 3 §4): single-item test records filtered by item, dates, class and name; invalid/restore; export. */
 export function TestRecordScreen({ family }: { family: ScoreFamily }) {
@@ -127,7 +125,6 @@ export function TestRecordScreen({ family }: { family: ScoreFamily }) {
     [t, i18n.language, can.invalid, can.valid],
   );
 
-  const all = { value: ALL, label: t('filter.all') };
   const classes = options.data?.classes ?? [];
   return (
     <div className="grid grid-cols-[minmax(0,1fr)] gap-4" data-testid="test-records">
@@ -146,54 +143,47 @@ export function TestRecordScreen({ family }: { family: ScoreFamily }) {
       />
       <Card>
         <CardContent className="grid grid-cols-[minmax(0,1fr)] gap-4">
-          <form
-            className="flex flex-wrap items-end gap-3"
-            onSubmit={(e) => {
-              e.preventDefault();
+          <SearchForm
+            onSearch={() => {
               setFilters({ ...draft, keyword: draft.keyword?.trim() || undefined });
               setPaging((p) => ({ ...p, current: 1 }));
             }}
+            onReset={() => {
+              setDraft({});
+              setFilters({});
+            }}
           >
-            <div className="grid gap-1.5">
-              <Label>{t('scores:record.item')}</Label>
-              <Select
-                className="w-40"
-                aria-label={t('scores:record.item')}
-                value={draft.item ?? ALL}
-                onValueChange={(v) => setDraft({ ...draft, item: v === ALL ? undefined : (v as ResultKey) })}
-                options={[all, ...RESULT_KEYS.map((k) => ({ value: k, label: fieldName(k) }))]}
-              />
-            </div>
-            <div className="grid gap-1.5">
-              <Label>{t('filter.from')}</Label>
+            <FilterSelect
+              label={t('scores:record.item')}
+              className="w-40"
+              value={draft.item}
+              onChange={(v) => setDraft({ ...draft, item: v as ResultKey | undefined })}
+              options={RESULT_KEYS.map((k) => ({ value: k, label: fieldName(k) }))}
+            />
+            <SearchField label={t('filter.from')}>
               <DatePicker className="w-40" value={draft.from} max={draft.to} onChange={(v) => setDraft({ ...draft, from: v })} aria-label={t('filter.from')} />
-            </div>
-            <div className="grid gap-1.5">
-              <Label>{t('filter.to')}</Label>
+            </SearchField>
+            <SearchField label={t('filter.to')}>
               <DatePicker className="w-40" value={draft.to} min={draft.from} onChange={(v) => setDraft({ ...draft, to: v })} aria-label={t('filter.to')} />
-            </div>
-            <div className="grid gap-1.5">
-              <Label>{t('filter.class')}</Label>
-              <Select
-                className="w-36"
-                aria-label={t('filter.class')}
-                value={draft.classId ?? ALL}
-                onValueChange={(v) => setDraft({ ...draft, classId: v === ALL ? undefined : v })}
-                options={[all, ...classes.map((c) => ({ value: c.id, label: c.name }))]}
-              />
-            </div>
-            <div className="grid gap-1.5">
-              <Label>{t('filter.validity')}</Label>
-              <Select
-                className="w-24"
-                aria-label={t('filter.validity')}
-                value={draft.invalid === undefined ? ALL : draft.invalid ? 'invalid' : 'valid'}
-                onValueChange={(v) => setDraft({ ...draft, invalid: v === ALL ? undefined : v === 'invalid' })}
-                options={[all, { value: 'valid', label: t('validity.valid') }, { value: 'invalid', label: t('validity.invalid') }]}
-              />
-            </div>
-            <div className="grid gap-1.5">
-              <Label htmlFor="record-keyword">{t('filter.keyword')}</Label>
+            </SearchField>
+            <FilterSelect
+              label={t('filter.class')}
+              className="w-36"
+              value={draft.classId}
+              onChange={(v) => setDraft({ ...draft, classId: v })}
+              options={classes.map((c) => ({ value: c.id, label: c.name }))}
+            />
+            <FilterSelect
+              label={t('filter.validity')}
+              className="w-24"
+              value={draft.invalid === undefined ? undefined : draft.invalid ? 'invalid' : 'valid'}
+              onChange={(v) => setDraft({ ...draft, invalid: v === undefined ? undefined : v === 'invalid' })}
+              options={[
+                { value: 'valid', label: t('validity.valid') },
+                { value: 'invalid', label: t('validity.invalid') },
+              ]}
+            />
+            <SearchField label={t('filter.keyword')} htmlFor="record-keyword">
               <Input
                 id="record-keyword"
                 className="w-48"
@@ -201,24 +191,8 @@ export function TestRecordScreen({ family }: { family: ScoreFamily }) {
                 placeholder={t('filter.keywordPlaceholder')}
                 onChange={(e) => setDraft({ ...draft, keyword: e.target.value })}
               />
-            </div>
-            <div className="flex gap-2">
-              <Button type="submit">
-                <Search aria-hidden />
-                {t('filter.search')}
-              </Button>
-              <Button
-                type="button"
-                variant="outline"
-                onClick={() => {
-                  setDraft({});
-                  setFilters({});
-                }}
-              >
-                {t('common:action.reset')}
-              </Button>
-            </div>
-          </form>
+            </SearchField>
+          </SearchForm>
           <DataTable
             aria-label={t('records.title')}
             columns={columns}

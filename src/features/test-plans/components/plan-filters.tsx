@@ -1,17 +1,12 @@
 import { useState } from 'react';
-import { Search } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { SEMESTER } from '@/domain/constants';
 import { PLAN_STATUSES, type PlanStatus } from '@/domain/test-plans/status';
-import { Button } from '@/components/ui/button';
+import { FilterSelect, SearchField, SearchForm } from '@/components/search-form/search-form';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import { Select } from '@/components/ui/select';
 import type { PlanListQuery } from '../api/list-plans';
 
 export type PlanFilterValues = Pick<PlanListQuery, 'name' | 'academicYear' | 'semesterCode' | 'status' | 'schoolOrgId'>;
-
-const ALL = '__all';
 
 export interface PlanFiltersProps {
   value: PlanFilterValues;
@@ -26,32 +21,27 @@ export interface PlanFiltersProps {
 export function PlanFilters({ value, onChange, years, schools }: PlanFiltersProps) {
   const { t } = useTranslation(['testPlanUi', 'common']);
   const [draft, setDraft] = useState<PlanFilterValues>(value);
-  const all = { value: ALL, label: t('filter.all') };
-  const pick = (v: string) => (v === ALL ? undefined : v);
 
   return (
-    <form
-      className="flex flex-wrap items-end gap-3"
+    <SearchForm
       data-testid="plan-filters"
-      onSubmit={(e) => {
-        e.preventDefault();
-        onChange({ ...draft, name: draft.name?.trim() || undefined });
+      searchTestId="plan-filter-search"
+      onSearch={() => onChange({ ...draft, name: draft.name?.trim() || undefined })}
+      onReset={() => {
+        setDraft({});
+        onChange({});
       }}
     >
       {schools ? (
-        <div className="grid gap-1.5">
-          <Label>{t('filter.school')}</Label>
-          <Select
-            className="w-52"
-            aria-label={t('filter.school')}
-            value={draft.schoolOrgId ?? ALL}
-            onValueChange={(v) => setDraft({ ...draft, schoolOrgId: pick(v) })}
-            options={[all, ...schools.map((s) => ({ value: s.id, label: s.name }))]}
-          />
-        </div>
+        <FilterSelect
+          label={t('filter.school')}
+          className="w-52"
+          value={draft.schoolOrgId}
+          onChange={(v) => setDraft({ ...draft, schoolOrgId: v })}
+          options={schools.map((s) => ({ value: s.id, label: s.name }))}
+        />
       ) : null}
-      <div className="grid gap-1.5">
-        <Label htmlFor="plan-filter-name">{t('filter.name')}</Label>
+      <SearchField label={t('filter.name')} htmlFor="plan-filter-name">
         <Input
           id="plan-filter-name"
           className="w-52"
@@ -60,53 +50,28 @@ export function PlanFilters({ value, onChange, years, schools }: PlanFiltersProp
           placeholder={t('filter.namePlaceholder')}
           onChange={(e) => setDraft({ ...draft, name: e.target.value })}
         />
-      </div>
-      <div className="grid gap-1.5">
-        <Label>{t('filter.schoolYear')}</Label>
-        <Select
-          className="w-40"
-          aria-label={t('filter.schoolYear')}
-          value={draft.academicYear ?? ALL}
-          onValueChange={(v) => setDraft({ ...draft, academicYear: pick(v) })}
-          options={[all, ...years.map((y) => ({ value: y, label: y }))]}
-        />
-      </div>
-      <div className="grid gap-1.5">
-        <Label>{t('filter.semester')}</Label>
-        <Select
-          className="w-36"
-          aria-label={t('filter.semester')}
-          value={draft.semesterCode ? String(draft.semesterCode) : ALL}
-          onValueChange={(v) => setDraft({ ...draft, semesterCode: v === ALL ? undefined : Number(v) })}
-          options={[all, ...Object.values(SEMESTER).map((code) => ({ value: String(code), label: t(`semester.${code}`) }))]}
-        />
-      </div>
-      <div className="grid gap-1.5">
-        <Label>{t('filter.status')}</Label>
-        <Select
-          className="w-32"
-          aria-label={t('filter.status')}
-          value={draft.status ?? ALL}
-          onValueChange={(v) => setDraft({ ...draft, status: pick(v) as PlanStatus | undefined })}
-          options={[all, ...PLAN_STATUSES.map((s) => ({ value: s, label: t(`testPlan:status.${s}`) }))]}
-        />
-      </div>
-      <div className="flex gap-2">
-        <Button type="submit" data-testid="plan-filter-search">
-          <Search aria-hidden />
-          {t('filter.search')}
-        </Button>
-        <Button
-          type="button"
-          variant="outline"
-          onClick={() => {
-            setDraft({});
-            onChange({});
-          }}
-        >
-          {t('common:action.reset')}
-        </Button>
-      </div>
-    </form>
+      </SearchField>
+      <FilterSelect
+        label={t('filter.schoolYear')}
+        className="w-40"
+        value={draft.academicYear}
+        onChange={(v) => setDraft({ ...draft, academicYear: v })}
+        options={years.map((y) => ({ value: y, label: y }))}
+      />
+      <FilterSelect
+        label={t('filter.semester')}
+        className="w-36"
+        value={draft.semesterCode ? String(draft.semesterCode) : undefined}
+        onChange={(v) => setDraft({ ...draft, semesterCode: v === undefined ? undefined : Number(v) })}
+        options={Object.values(SEMESTER).map((code) => ({ value: String(code), label: t(`semester.${code}`) }))}
+      />
+      <FilterSelect
+        label={t('filter.status')}
+        className="w-32"
+        value={draft.status}
+        onChange={(v) => setDraft({ ...draft, status: v as PlanStatus | undefined })}
+        options={PLAN_STATUSES.map((s) => ({ value: s, label: t(`testPlan:status.${s}`) }))}
+      />
+    </SearchForm>
   );
 }

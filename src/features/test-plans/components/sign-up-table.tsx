@@ -1,22 +1,20 @@
 import { useMemo, useState } from 'react';
-import { FileText, Search } from 'lucide-react';
+import { FileText } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { DEFAULT_PAGE_SIZE } from '@/domain/constants';
 import { SIGN_UP_STATUSES, type SignUpRow, type SignUpStatus } from '@/domain/test-plans/types';
 import { createDataTableColumnHelper, DataTable } from '@/components/data-table/data-table';
+import { FilterSelect, SearchField, SearchForm } from '@/components/search-form/search-form';
 import { Badge, type BadgeProps } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import { Select } from '@/components/ui/select';
 import { useClassCompletionQuery } from '../api/get-class-completion';
 import { useSignUpsQuery } from '../api/list-sign-ups';
 import type { PlanFamily } from '../family';
 import { reportPath } from '../report-link';
 
 const col = createDataTableColumnHelper<SignUpRow>();
-const ALL = '__all';
 const STATUS_VARIANT: Record<SignUpStatus, BadgeProps['variant']> = { notTested: 'outline', incomplete: 'warning', complete: 'success' };
 
 /** Sign-up tab: every student in the plan's scope with their result status, filtered by class, status and name. */
@@ -73,39 +71,29 @@ export function SignUpTable({ family, planId, schoolYearId }: { family: PlanFami
     [t, schoolYearId],
   );
 
-  const all = { value: ALL, label: t('filter.all') };
   return (
     <div className="grid grid-cols-[minmax(0,1fr)] gap-4" data-testid="sign-up-table">
-      <form
-        className="flex flex-wrap items-end gap-3"
-        onSubmit={(e) => {
-          e.preventDefault();
+      <SearchForm
+        onSearch={() => {
           setFilters({ ...draft, keyword: draft.keyword?.trim() || undefined });
           setPaging((p) => ({ ...p, current: 1 }));
         }}
       >
-        <div className="grid gap-1.5">
-          <Label>{t('signUp.className')}</Label>
-          <Select
-            className="w-44"
-            aria-label={t('signUp.className')}
-            value={draft.classId ?? ALL}
-            onValueChange={(v) => setDraft({ ...draft, classId: v === ALL ? undefined : v })}
-            options={[all, ...(classes.data ?? []).map((c) => ({ value: c.classId, label: c.className }))]}
-          />
-        </div>
-        <div className="grid gap-1.5">
-          <Label>{t('signUp.status')}</Label>
-          <Select
-            className="w-32"
-            aria-label={t('signUp.status')}
-            value={draft.status ?? ALL}
-            onValueChange={(v) => setDraft({ ...draft, status: v === ALL ? undefined : (v as SignUpStatus) })}
-            options={[all, ...SIGN_UP_STATUSES.map((s) => ({ value: s, label: t(`testPlan:signUpStatus.${s}`) }))]}
-          />
-        </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor="sign-up-keyword">{t('signUp.keyword')}</Label>
+        <FilterSelect
+          label={t('signUp.className')}
+          className="w-44"
+          value={draft.classId}
+          onChange={(v) => setDraft({ ...draft, classId: v })}
+          options={(classes.data ?? []).map((c) => ({ value: c.classId, label: c.className }))}
+        />
+        <FilterSelect
+          label={t('signUp.status')}
+          className="w-32"
+          value={draft.status}
+          onChange={(v) => setDraft({ ...draft, status: v as SignUpStatus | undefined })}
+          options={SIGN_UP_STATUSES.map((s) => ({ value: s, label: t(`testPlan:signUpStatus.${s}`) }))}
+        />
+        <SearchField label={t('signUp.keyword')} htmlFor="sign-up-keyword">
           <Input
             id="sign-up-keyword"
             className="w-52"
@@ -113,12 +101,8 @@ export function SignUpTable({ family, planId, schoolYearId }: { family: PlanFami
             placeholder={t('signUp.keywordPlaceholder')}
             onChange={(e) => setDraft({ ...draft, keyword: e.target.value })}
           />
-        </div>
-        <Button type="submit">
-          <Search aria-hidden />
-          {t('filter.search')}
-        </Button>
-      </form>
+        </SearchField>
+      </SearchForm>
       <DataTable
         aria-label={t('detail.tabs.signUp')}
         columns={columns}

@@ -1,0 +1,44 @@
+import { useState } from 'react';
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { useTranslation } from 'react-i18next';
+import { fn } from 'storybook/test';
+import { FilterSelect, SearchField, SearchForm } from '@/components/search-form/search-form';
+import { Input } from '@/components/ui/input';
+
+const meta = {
+  title: 'Components/SearchForm',
+  component: SearchForm,
+  args: { onSearch: fn(), onReset: fn(), children: null },
+} satisfies Meta<typeof SearchForm>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/** A list's filter row: an "all"-first select, a keyword field, Search and Reset. */
+export const Default: Story = {
+  render: function Render(args) {
+    const { t } = useTranslation('components');
+    const [level, setLevel] = useState<string | undefined>();
+    const [name, setName] = useState('');
+    return (
+      <SearchForm {...args}>
+        <FilterSelect
+          label={t('demo.level')}
+          className="w-32"
+          value={level}
+          onChange={setLevel}
+          options={[
+            { value: 'excellent', label: t('demo.excellent') },
+            { value: 'pass', label: t('demo.pass') },
+            { value: 'fail', label: t('demo.fail') },
+          ]}
+        />
+        <SearchField label={t('demo.name')} htmlFor="story-search-name">
+          <Input id="story-search-name" className="w-48" value={name} onChange={(e) => setName(e.target.value)} />
+        </SearchField>
+      </SearchForm>
+    );
+  },
+};
+
+/** Without `onReset` there is only the Search button. */
+export const SearchOnly: Story = { ...Default, args: { onReset: undefined } };
