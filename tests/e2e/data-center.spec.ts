@@ -63,9 +63,13 @@ test.describe('data centre', () => {
     await shot(page, 'dc-class-table-right');
     await studentTable.locator('[data-slot=data-table-scroll]').evaluate((el) => el.scrollTo({ left: 0 }));
 
-    // Class → student: a row of the virtualised student table.
-    const studentName = (await firstStudent.locator('td').nth(1).innerText()).trim();
-    await firstStudent.click();
+    // Class → student, by keyboard: a row of the virtualised student table, Arrow Down to the next, Enter.
+    const secondStudent = studentTable.locator('[data-slot=data-table-row]').nth(1);
+    const studentName = (await secondStudent.locator('td').nth(1).innerText()).trim();
+    await firstStudent.focus();
+    await page.keyboard.press('ArrowDown');
+    await expect(secondStudent).toBeFocused();
+    await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/\/dataCenter\/student\/detail\/[0-9a-f-]{36}/);
     await expect(page.getByRole('heading', { level: 1, name: studentName })).toBeVisible();
     await expect(page.getByTestId('student-history')).toBeVisible();

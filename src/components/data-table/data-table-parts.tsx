@@ -1,4 +1,4 @@
-import { memo, type KeyboardEvent, type ReactNode } from 'react';
+import { memo, useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { constructCell, flexRender, type CellContext, type Column, type HeaderGroup, type Row, type RowData } from '@tanstack/react-table';
 import { ArrowDown, ArrowUp, ChevronsUpDown } from 'lucide-react';
 import { cn } from '@/lib/cn';
@@ -192,6 +192,16 @@ class VirtualCellContext<T extends RowData> {
  * `contain: strict` makes each row its own layout and paint boundary.
  */
 function VirtualRowImpl<T extends RowData>({ row, index, height, columns, cellClasses, firstColumn, lastColumn, onRowClick }: VirtualRowProps<T>) {
+  const ref = useRef<HTMLTableRowElement>(null);
+  const shown = useRef(index);
+  useLayoutEffect(() => {
+    // This slot now shows another record: if it had focus, Enter would open that other record. Focus goes to the
+    // scroll area instead, so the keys keep scrolling the table.
+    if (shown.current !== index && ref.current === document.activeElement) {
+      ref.current?.closest<HTMLElement>('[data-slot=data-table-scroll]')?.focus({ preventScroll: true });
+    }
+    shown.current = index;
+  }, [index]);
   const cells: ReactNode[] = [];
   for (let i = firstColumn; i <= lastColumn; i++) {
     const column = columns[i];
@@ -205,6 +215,7 @@ function VirtualRowImpl<T extends RowData>({ row, index, height, columns, cellCl
   }
   return (
     <tr
+      ref={ref}
       data-slot="data-table-row"
       aria-rowindex={index + 2}
       tabIndex={onRowClick ? 0 : undefined}

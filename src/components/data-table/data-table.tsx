@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { EmptyState } from '@/components/empty-state/empty-state';
@@ -204,10 +204,28 @@ export function DataTable<T extends RowData>({
         />,
       );
     }
+    // Arrow keys, Home and End move between focusable rows, scrolling the next one into view first when needed.
+    const onBodyKeyDown = (e: KeyboardEvent<HTMLTableSectionElement>) => {
+      const from = (e.target as HTMLElement).closest('[data-slot=data-table-row]');
+      if (!onRowClick || !from) return;
+      const current = Number(from.getAttribute('aria-rowindex')) - 2;
+      const next = { ArrowDown: current + 1, ArrowUp: current - 1, Home: 0, End: rows.length - 1 }[e.key];
+      if (next === undefined || next < 0 || next >= rows.length || next === current) return;
+      e.preventDefault();
+      const body = e.currentTarget;
+      const focusNext = (tries: number) => {
+        const target = body.querySelector<HTMLElement>(`[data-slot=data-table-row][aria-rowindex="${next + 2}"]`);
+        if (target) target.focus({ preventScroll: true });
+        else if (tries > 0) requestAnimationFrame(() => focusNext(tries - 1));
+      };
+      virtualizer.scrollToIndex(next, { align: 'auto' });
+      focusNext(10);
+    };
     body = (
       <tbody
         data-slot="data-table-body"
         data-flinging={flinging || undefined}
+        onKeyDown={onRowClick ? onBodyKeyDown : undefined}
         className="relative block"
         // One line of text centred in each row (the 1 px is the row's bottom border), inherited by every cell.
         style={
@@ -256,7 +274,14 @@ export function DataTable<T extends RowData>({
   return (
     <div data-slot="data-table" className={cn('flex w-full flex-col', className)}>
       <div className="relative overflow-hidden rounded-md border border-border bg-card">
-        <div ref={scrollRef} data-slot="data-table-scroll" className="relative w-full overflow-auto" style={scrollStyle}>
+        <div
+          ref={scrollRef}
+          data-slot="data-table-scroll"
+          // Virtual: focusable from code only, to take focus from a row whose slot scrolls away (see VirtualRow).
+          tabIndex={virtual ? -1 : undefined}
+          className="relative w-full overflow-auto outline-none"
+          style={scrollStyle}
+        >
           <table
             aria-label={ariaLabel}
             aria-busy={loading || undefined}

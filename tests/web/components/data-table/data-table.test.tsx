@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createDataTableColumnHelper, DataTable } from '@/components/data-table/data-table';
 import { pageItems } from '@/components/data-table/data-table-pagination';
 import { i18next } from '@/lib/i18n';
@@ -137,7 +137,7 @@ describe('DataTable virtual mode', () => {
   const many: Student[] = Array.from({ length: 10_000 }, (_, i) => ({ id: `s${i}`, name: `学生${i}`, score: i % 100 }));
   const scrollTo = (scroller: HTMLElement, axis: 'scrollTop' | 'scrollLeft', px: number) => {
     // jsdom does not scroll: set the offset the virtualizer reads, then tell it.
-    Object.defineProperty(scroller, axis, { configurable: true, value: px });
+    Object.defineProperty(scroller, axis, { configurable: true, writable: true, value: px });
     fireEvent.scroll(scroller);
   };
 
@@ -215,5 +215,37 @@ describe('DataTable virtual mode', () => {
       expect(body).not.toHaveAttribute('data-flinging');
     }
     expect(bodyRows().some((r) => r.textContent?.includes('学生37'))).toBe(true);
+  });
+
+  it('moves focus between rows with the arrow keys, Home and End, scrolling the row into view', async () => {
+    // jsdom has no Element.scrollTo: one that sets the offset and reports it, as a browser's would.
+    Object.defineProperty(HTMLElement.prototype, 'scrollTo', {
+      configurable: true,
+      value(this: HTMLElement, options?: ScrollToOptions) {
+        if (options?.top !== undefined) scrollTo(this, 'scrollTop', options.top);
+      },
+    });
+    onTestFinished(() => void delete (HTMLElement.prototype as Partial<HTMLElement>).scrollTo);
+    const onRowClick = vi.fn();
+    render(<DataTable columns={columns} data={many} rowKey="id" virtual height={400} rowHeight={40} onRowClick={onRowClick} />);
+    // … and the content height the virtualizer clamps scrolling to.
+    Object.defineProperty(screen.getByRole('table').parentElement, 'scrollHeight', { configurable: true, value: 10_000 * 40 + 40 });
+    bodyRows()[0].focus();
+    await userEvent.keyboard('{ArrowDown}');
+    expect(document.activeElement).toHaveTextContent('学生1');
+    await userEvent.keyboard('{End}');
+    await vi.waitFor(() => expect(document.activeElement).toHaveTextContent('学生9999'));
+    await userEvent.keyboard('{Enter}');
+    expect(onRowClick).toHaveBeenCalledWith(many[9_999]);
+    await userEvent.keyboard('{Home}');
+    await vi.waitFor(() => expect(document.activeElement).toHaveTextContent('学生0'));
+  });
+
+  it('takes focus off a row whose slot scrolls away to show another record', () => {
+    render(<DataTable columns={columns} data={many} rowKey="id" virtual height={400} rowHeight={40} onRowClick={vi.fn()} />);
+    const scroller = screen.getByRole('table').parentElement as HTMLElement;
+    bodyRows()[0].focus();
+    act(() => scrollTo(scroller, 'scrollTop', 4_000));
+    expect(document.activeElement).toBe(scroller);
   });
 });
