@@ -1,7 +1,7 @@
 import { useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChevronLeft, ChevronRight, Ellipsis } from 'lucide-react';
-import { PAGE_SIZES } from '@/domain/constants';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '@/domain/constants';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
@@ -14,6 +14,24 @@ export interface DataTablePaginationState {
   size: number;
   total: number;
   onChange(current: number, size: number): void;
+}
+
+/**
+ * The page a server-paged list shows: `paging` goes into the list query, `pagination(total)` into DataTable, and
+ * `toFirstPage()` when the filters change.
+ */
+export function usePaging() {
+  const [paging, setPaging] = useState({ current: 1, size: DEFAULT_PAGE_SIZE });
+  return {
+    paging,
+    toFirstPage: () => setPaging((p) => ({ ...p, current: 1 })),
+    pagination: (total: number): DataTablePaginationState => ({
+      current: paging.current,
+      size: paging.size,
+      total,
+      onChange: (current, size) => setPaging({ current, size }),
+    }),
+  };
 }
 
 export type PageItem = number | 'jump-prev' | 'jump-next';

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { Download } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_PAGE_SIZE } from '@/domain/constants';
+import { usePaging } from '@/components/data-table/data-table-pagination';
 import type { ResultRow } from '@/domain/physique-results/types';
 import { usePermission } from '@/components/permission-gate/permission-gate';
 import { Button } from '@/components/ui/button';
@@ -25,7 +25,7 @@ export function PlanResults({ family, planId, version = 0 }: { family: ScoreFami
     valid: usePermission(buttonPermission(family, page, 'valid')) && canWriteScores(family),
   };
   const [filters, setFilters] = useState<ScoreFilterValues>({});
-  const [paging, setPaging] = useState({ current: 1, size: DEFAULT_PAGE_SIZE });
+  const { paging, toFirstPage, pagination } = usePaging();
   // `version` changes after an import or sync, so the list refetches.
   const query = useResultsQuery(family, 'scoreSearch', { ...paging, ...filters, planId }, canSearch, version);
   const exporter = useExportResultsMutation(family, 'scoreSearch');
@@ -42,7 +42,7 @@ export function PlanResults({ family, planId, version = 0 }: { family: ScoreFami
           hide={['school', 'schoolYear', 'semester', 'plan']}
           onChange={(f) => {
             setFilters(f);
-            setPaging((p) => ({ ...p, current: 1 }));
+            toFirstPage();
           }}
         />
         {can.export ? (
@@ -60,12 +60,7 @@ export function PlanResults({ family, planId, version = 0 }: { family: ScoreFami
         canInvalid={can.invalid}
         canValid={can.valid}
         onToggleInvalid={can.invalid || can.valid ? onToggle : undefined}
-        pagination={{
-          current: paging.current,
-          size: paging.size,
-          total: query.data?.total ?? 0,
-          onChange: (current, size) => setPaging({ current, size }),
-        }}
+        pagination={pagination(query.data?.total ?? 0)}
       />
       <InvalidConfirm
         target={target}

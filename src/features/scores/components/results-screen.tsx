@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { FileSpreadsheet } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_PAGE_SIZE } from '@/domain/constants';
+import { usePaging } from '@/components/data-table/data-table-pagination';
 import { getCatalogEntry } from '@/domain/menus/catalog';
 import type { ResultRow } from '@/domain/physique-results/types';
 import { menuLabel } from '@/components/layout/menu-label';
@@ -56,7 +56,7 @@ function ResultsBody({ family, uploadYear }: { family: ScoreFamily; uploadYear: 
   const can = useResultPermissions(family);
   const keep: ScoreFilterValues = uploadYear ? { schoolYearId: uploadYear } : {};
   const [filters, setFilters] = useState<ScoreFilterValues>(keep);
-  const [paging, setPaging] = useState({ current: 1, size: DEFAULT_PAGE_SIZE });
+  const { paging, toFirstPage, pagination } = usePaging();
   const query = useResultsQuery(family, 'testResult', { ...paging, ...filters });
   const exporter = useExportResultsMutation(family, 'testResult');
   const toggle = useSetResultsInvalidMutation(family, 'testResult');
@@ -76,7 +76,7 @@ function ResultsBody({ family, uploadYear }: { family: ScoreFamily; uploadYear: 
             hide={['school']}
             onChange={(f) => {
               setFilters(f);
-              setPaging((p) => ({ ...p, current: 1 }));
+              toFirstPage();
             }}
           />
           {can.export ? (
@@ -96,12 +96,7 @@ function ResultsBody({ family, uploadYear }: { family: ScoreFamily; uploadYear: 
           canValid={can.valid}
           onToggleInvalid={can.invalid || can.valid ? onToggle : undefined}
           onEdit={onEdit}
-          pagination={{
-            current: paging.current,
-            size: paging.size,
-            total: query.data?.total ?? 0,
-            onChange: (current, size) => setPaging({ current, size }),
-          }}
+          pagination={pagination(query.data?.total ?? 0)}
         />
         <InvalidConfirm
           target={target}

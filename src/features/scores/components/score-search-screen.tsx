@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { Download } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_PAGE_SIZE } from '@/domain/constants';
+import { usePaging } from '@/components/data-table/data-table-pagination';
 import { getCatalogEntry } from '@/domain/menus/catalog';
 import type { ResultRow } from '@/domain/physique-results/types';
 import { menuLabel } from '@/components/layout/menu-label';
@@ -53,7 +53,7 @@ function ScoreSearchBody({ family, initial }: { family: ScoreFamily; initial: Sc
     valid: usePermission(buttonPermission(family, page, 'valid')) && canWriteScores(family),
   };
   const [filters, setFilters] = useState<ScoreFilterValues>(initial);
-  const [paging, setPaging] = useState({ current: 1, size: DEFAULT_PAGE_SIZE });
+  const { paging, toFirstPage, pagination } = usePaging();
   const query = useResultsQuery(family, 'scoreSearch', { ...paging, ...filters });
   const exporter = useExportResultsMutation(family, 'scoreSearch');
   const toggle = useSetResultsInvalidMutation(family, 'scoreSearch');
@@ -83,7 +83,7 @@ function ScoreSearchBody({ family, initial }: { family: ScoreFamily; initial: Sc
             value={filters}
             onChange={(f) => {
               setFilters(f);
-              setPaging((p) => ({ ...p, current: 1 }));
+              toFirstPage();
             }}
           />
           <ScoreSummary summary={query.data?.summary} />
@@ -96,12 +96,7 @@ function ScoreSearchBody({ family, initial }: { family: ScoreFamily; initial: Sc
             canInvalid={can.invalid}
             canValid={can.valid}
             onToggleInvalid={can.invalid || can.valid ? onToggle : undefined}
-            pagination={{
-              current: paging.current,
-              size: paging.size,
-              total: query.data?.total ?? 0,
-              onChange: (current, size) => setPaging({ current, size }),
-            }}
+            pagination={pagination(query.data?.total ?? 0)}
           />
         </CardContent>
       </Card>

@@ -1,12 +1,12 @@
 import { useMemo, useState } from 'react';
 import { Ban, Download, RotateCcw } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_PAGE_SIZE } from '@/domain/constants';
 import { getCatalogEntry } from '@/domain/menus/catalog';
 import type { TestRecordFilter } from '@/domain/physique-results/schemas';
 import type { TestRecordRow } from '@/domain/physique-results/types';
 import { RESULT_KEYS, type ResultKey } from '@/domain/physique/national-template';
 import { createDataTableColumnHelper, DataTable } from '@/components/data-table/data-table';
+import { usePaging } from '@/components/data-table/data-table-pagination';
 import { menuLabel } from '@/components/layout/menu-label';
 import { PageHeader } from '@/components/page-header/page-header';
 import { FilterSelect, SearchField, SearchForm } from '@/components/search-form/search-form';
@@ -40,7 +40,7 @@ export function TestRecordScreen({ family }: { family: ScoreFamily }) {
   };
   const [draft, setDraft] = useState<RecordFilterValues>({});
   const [filters, setFilters] = useState<RecordFilterValues>({});
-  const [paging, setPaging] = useState({ current: 1, size: DEFAULT_PAGE_SIZE });
+  const { paging, toFirstPage, pagination } = usePaging();
   const query = useRecordsQuery(family, { ...paging, ...filters });
   const options = useSchoolOptionsQuery(family);
   const exporter = useExportRecordsMutation(family);
@@ -146,7 +146,7 @@ export function TestRecordScreen({ family }: { family: ScoreFamily }) {
           <SearchForm
             onSearch={() => {
               setFilters({ ...draft, keyword: draft.keyword?.trim() || undefined });
-              setPaging((p) => ({ ...p, current: 1 }));
+              toFirstPage();
             }}
             onReset={() => {
               setDraft({});
@@ -199,12 +199,7 @@ export function TestRecordScreen({ family }: { family: ScoreFamily }) {
             data={query.data?.records}
             rowKey="id"
             loading={query.isFetching}
-            pagination={{
-              current: paging.current,
-              size: paging.size,
-              total: query.data?.total ?? 0,
-              onChange: (current, size) => setPaging({ current, size }),
-            }}
+            pagination={pagination(query.data?.total ?? 0)}
           />
         </CardContent>
       </Card>

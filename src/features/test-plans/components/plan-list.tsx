@@ -2,11 +2,11 @@ import { useMemo, useState } from 'react';
 import { CircleStop, Eye, Pencil, Plus, Trash2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
-import { DEFAULT_PAGE_SIZE } from '@/domain/constants';
 import { OK_MSG } from '@/domain/errors';
 import { getCatalogEntry } from '@/domain/menus/catalog';
 import type { PlanRow } from '@/domain/test-plans/types';
 import { createDataTableColumnHelper, DataTable } from '@/components/data-table/data-table';
+import { usePaging } from '@/components/data-table/data-table-pagination';
 import { menuLabel } from '@/components/layout/menu-label';
 import { PageHeader } from '@/components/page-header/page-header';
 import { usePermission } from '@/components/permission-gate/permission-gate';
@@ -42,7 +42,7 @@ export function PlanListScreen({ family }: { family: PlanFamily }) {
     delete: usePermission(perms.delete),
   };
   const [filters, setFilters] = useState<PlanFilterValues>({});
-  const [paging, setPaging] = useState({ current: 1, size: DEFAULT_PAGE_SIZE });
+  const { paging, toFirstPage, pagination } = usePaging();
   const query = usePlansQuery(family, { ...paging, ...filters });
   const options = usePlanOptionsQuery(family, undefined, family !== 'admin');
   const schools = usePlanSchoolsQuery(family);
@@ -163,7 +163,7 @@ export function PlanListScreen({ family }: { family: PlanFamily }) {
             schools={family === 'admin' ? (schools.data ?? []) : undefined}
             onChange={(f) => {
               setFilters(f);
-              setPaging((p) => ({ ...p, current: 1 }));
+              toFirstPage();
             }}
           />
           <DataTable
@@ -172,12 +172,7 @@ export function PlanListScreen({ family }: { family: PlanFamily }) {
             data={data?.records}
             rowKey="id"
             loading={query.isFetching}
-            pagination={{
-              current: paging.current,
-              size: paging.size,
-              total: data?.total ?? 0,
-              onChange: (current, size) => setPaging({ current, size }),
-            }}
+            pagination={pagination(data?.total ?? 0)}
           />
         </CardContent>
       </Card>

@@ -2,9 +2,9 @@ import { useMemo, useState } from 'react';
 import { FileText } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { DEFAULT_PAGE_SIZE } from '@/domain/constants';
 import { SIGN_UP_STATUSES, type SignUpRow, type SignUpStatus } from '@/domain/test-plans/types';
 import { createDataTableColumnHelper, DataTable } from '@/components/data-table/data-table';
+import { usePaging } from '@/components/data-table/data-table-pagination';
 import { FilterSelect, SearchField, SearchForm } from '@/components/search-form/search-form';
 import { Badge, type BadgeProps } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -22,7 +22,7 @@ export function SignUpTable({ family, planId, schoolYearId }: { family: PlanFami
   const { t } = useTranslation(['testPlanUi', 'testPlan', 'physique', 'common']);
   const [draft, setDraft] = useState<{ classId?: string; status?: SignUpStatus; keyword?: string }>({});
   const [filters, setFilters] = useState(draft);
-  const [paging, setPaging] = useState({ current: 1, size: DEFAULT_PAGE_SIZE });
+  const { paging, toFirstPage, pagination } = usePaging();
   const query = useSignUpsQuery(family, planId, { ...paging, ...filters });
   const classes = useClassCompletionQuery(family, planId);
 
@@ -76,7 +76,7 @@ export function SignUpTable({ family, planId, schoolYearId }: { family: PlanFami
       <SearchForm
         onSearch={() => {
           setFilters({ ...draft, keyword: draft.keyword?.trim() || undefined });
-          setPaging((p) => ({ ...p, current: 1 }));
+          toFirstPage();
         }}
       >
         <FilterSelect
@@ -109,12 +109,7 @@ export function SignUpTable({ family, planId, schoolYearId }: { family: PlanFami
         data={query.data?.records}
         rowKey="studentId"
         loading={query.isFetching}
-        pagination={{
-          current: paging.current,
-          size: paging.size,
-          total: query.data?.total ?? 0,
-          onChange: (current, size) => setPaging({ current, size }),
-        }}
+        pagination={pagination(query.data?.total ?? 0)}
       />
     </div>
   );
