@@ -26,7 +26,7 @@ import { DashboardChart } from './dashboard-chart';
 import { DrillBreadcrumbs } from './drill-breadcrumbs';
 import { FilterBar } from './filter-bar';
 import { KpiCards } from './kpi-cards';
-import { DashboardError, DashboardSkeleton } from './view-states';
+import { ViewBody } from './view-states';
 import { ViewMeta } from './view-meta';
 
 /** The class view reads only the period: its class, grade and gender are fixed by the class. */
@@ -110,29 +110,27 @@ export function ClassDashboard({ classId }: { classId: string }) {
         ]}
       />
       <FilterBar show={CLASS_DETAIL_FILTERS} value={filters} applied={view?.filters} />
-      {query.isPending ? (
-        <DashboardSkeleton />
-      ) : !view || !derived ? (
-        <DashboardError message={query.error?.message} onRetry={() => void query.refetch()} />
-      ) : (
-        <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
-          <KpiCards indicators={view.overview} />
-          <div className="grid gap-4 xl:grid-cols-3">
-            <ChartCard title={t('school.levelShare')}>
-              <DashboardChart option={derived.levelDonut} height={300} loading={refreshing} aria-label={t('school.levelShare')} />
-            </ChartCard>
-            <ChartCard title={t('classView.versusGrade')} description={t('classView.versusGradeHint', { mean: formatScore(view.gradeOverview.meanTotal) })}>
-              <DashboardChart option={derived.radar} height={300} loading={refreshing} aria-label={t('classView.versusGrade')} />
-            </ChartCard>
-            <ChartCard title={t('classView.watch')} description={t('classView.watchHint')} data-testid="watch-list">
-              <WatchList view={view.watch} onOpen={(id) => go(links.studentDetail(id))} />
+      <ViewBody query={query} data={view && derived && { view, derived }}>
+        {({ view, derived }) => (
+          <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
+            <KpiCards indicators={view.overview} />
+            <div className="grid gap-4 xl:grid-cols-3">
+              <ChartCard title={t('school.levelShare')}>
+                <DashboardChart option={derived.levelDonut} height={300} loading={refreshing} aria-label={t('school.levelShare')} />
+              </ChartCard>
+              <ChartCard title={t('classView.versusGrade')} description={t('classView.versusGradeHint', { mean: formatScore(view.gradeOverview.meanTotal) })}>
+                <DashboardChart option={derived.radar} height={300} loading={refreshing} aria-label={t('classView.versusGrade')} />
+              </ChartCard>
+              <ChartCard title={t('classView.watch')} description={t('classView.watchHint')} data-testid="watch-list">
+                <WatchList view={view.watch} onOpen={(id) => go(links.studentDetail(id))} />
+              </ChartCard>
+            </div>
+            <ChartCard title={t('classTable.title')} description={t('classTable.hint', { n: view.students.length })} data-testid="class-students">
+              <ClassStudentsTable rows={view.students} items={derived.tableItems} loading={refreshing} onRowClick={toStudent} />
             </ChartCard>
           </div>
-          <ChartCard title={t('classTable.title')} description={t('classTable.hint', { n: view.students.length })} data-testid="class-students">
-            <ClassStudentsTable rows={view.students} items={derived.tableItems} loading={refreshing} onRowClick={toStudent} />
-          </ChartCard>
-        </div>
-      )}
+        )}
+      </ViewBody>
     </div>
   );
 }

@@ -17,7 +17,7 @@ import { DrillBreadcrumbs } from './drill-breadcrumbs';
 import { FilterBar } from './filter-bar';
 import { ItemHeatTable } from './item-heat-table';
 import { RankingTable } from './ranking-table';
-import { DashboardEmpty, DashboardError, DashboardSkeleton } from './view-states';
+import { ViewBody } from './view-states';
 import { ViewMeta } from './view-meta';
 
 export const CLASS_LIST_FILTERS: readonly FilterKey[] = ['orgId', 'schoolYear', 'semesterCode', 'planId', 'gradeNo', 'collegeId', 'majorId', 'gender'];
@@ -49,30 +49,26 @@ export function ClassList() {
       <PageHeader title={t('classList.title')} description={<ViewMeta scope={view?.scope} period={view?.period} asOf={view?.asOf} />} />
       <DrillBreadcrumbs items={crumbs} />
       <FilterBar show={CLASS_LIST_FILTERS} value={filters} applied={view?.filters} />
-      {query.isPending ? (
-        <DashboardSkeleton />
-      ) : !view || !charts ? (
-        <DashboardError message={query.error?.message} onRetry={() => void query.refetch()} />
-      ) : testedRows.length === 0 ? (
-        <DashboardEmpty />
-      ) : (
-        <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
-          <ChartCard title={t('grade.classes')} description={t('drill.hintClass')}>
-            <DashboardChart option={charts.units} height={320} loading={refreshing} onSelect={toClass} aria-label={t('grade.classes')} />
-          </ChartCard>
-          <div className="grid gap-4 xl:grid-cols-2">
-            <ChartCard title={t('grade.levelsByClass')}>
-              <DashboardChart option={charts.levels} height={Math.max(240, view.rows.length * 30 + 60)} loading={refreshing} onSelect={toClass} aria-label={t('grade.levelsByClass')} />
+      <ViewBody query={query} data={view && charts && { view, charts }} empty={testedRows.length === 0}>
+        {({ view, charts }) => (
+          <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
+            <ChartCard title={t('grade.classes')} description={t('drill.hintClass')}>
+              <DashboardChart option={charts.units} height={320} loading={refreshing} onSelect={toClass} aria-label={t('grade.classes')} />
             </ChartCard>
-            <ChartCard title={t('grade.itemsByClass')}>
-              <ItemHeatTable rowHeader={t('ranking.class')} rows={view.rows.map((r) => ({ id: r.id, label: r.name, items: r.items }))} items={charts.items} onRowClick={toClass} />
+            <div className="grid gap-4 xl:grid-cols-2">
+              <ChartCard title={t('grade.levelsByClass')}>
+                <DashboardChart option={charts.levels} height={Math.max(240, view.rows.length * 30 + 60)} loading={refreshing} onSelect={toClass} aria-label={t('grade.levelsByClass')} />
+              </ChartCard>
+              <ChartCard title={t('grade.itemsByClass')}>
+                <ItemHeatTable rowHeader={t('ranking.class')} rows={view.rows.map((r) => ({ id: r.id, label: r.name, items: r.items }))} items={charts.items} onRowClick={toClass} />
+              </ChartCard>
+            </div>
+            <ChartCard title={t('ranking.title')} data-testid="ranking-table">
+              <RankingTable rows={view.rows} unit="class" loading={refreshing} onRowClick={onRow} height={480} />
             </ChartCard>
           </div>
-          <ChartCard title={t('ranking.title')} data-testid="ranking-table">
-            <RankingTable rows={view.rows} unit="class" loading={refreshing} onRowClick={onRow} height={480} />
-          </ChartCard>
-        </div>
-      )}
+        )}
+      </ViewBody>
     </div>
   );
 }

@@ -19,7 +19,7 @@ import { FilterBar } from './filter-bar';
 import { GradeDashboard } from './grade-dashboard';
 import { ItemHeatTable } from './item-heat-table';
 import { RankingTable } from './ranking-table';
-import { DashboardEmpty, DashboardError, DashboardSkeleton } from './view-states';
+import { ViewBody } from './view-states';
 import { ViewMeta } from './view-meta';
 
 /** Filters of the colleges side by side: the period, a year of study and gender (a college opens its own page). */
@@ -62,41 +62,37 @@ function CollegeComparison() {
       <PageHeader title={t('college.title')} description={<ViewMeta scope={view?.scope} period={view?.period} asOf={view?.asOf} />} />
       <DrillBreadcrumbs items={crumbs} />
       <FilterBar show={COLLEGE_LIST_FILTERS} value={filters} applied={view?.filters} />
-      {query.isPending ? (
-        <DashboardSkeleton />
-      ) : !view || !charts ? (
-        <DashboardError message={query.error?.message} onRetry={() => void query.refetch()} />
-      ) : !tested ? (
-        <DashboardEmpty />
-      ) : (
-        <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
-          <ChartCard title={t('college.colleges')} description={t('drill.hintCollege')} data-testid="college-units">
-            <DashboardChart option={charts.units} height={320} loading={refreshing} onSelect={toCollege} aria-label={t('college.colleges')} />
-          </ChartCard>
-          <div className="grid gap-4 xl:grid-cols-2">
-            <ChartCard title={t('college.levelsByCollege')} description={t('drill.hintCollege')}>
-              <DashboardChart
-                option={charts.levels}
-                height={Math.max(240, view.rows.length * 34 + 60)}
-                loading={refreshing}
-                onSelect={toCollege}
-                aria-label={t('college.levelsByCollege')}
-              />
+      <ViewBody query={query} data={view && charts && { view, charts }} empty={!tested}>
+        {({ view, charts }) => (
+          <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
+            <ChartCard title={t('college.colleges')} description={t('drill.hintCollege')} data-testid="college-units">
+              <DashboardChart option={charts.units} height={320} loading={refreshing} onSelect={toCollege} aria-label={t('college.colleges')} />
             </ChartCard>
-            <ChartCard title={t('college.itemsByCollege')} description={t('drill.hintCollege')} data-testid="items-by-college">
-              <ItemHeatTable
-                rowHeader={t('ranking.college')}
-                rows={view.rows.map((r) => ({ id: r.id, label: r.name, items: r.items }))}
-                items={charts.items}
-                onRowClick={toCollege}
-              />
+            <div className="grid gap-4 xl:grid-cols-2">
+              <ChartCard title={t('college.levelsByCollege')} description={t('drill.hintCollege')}>
+                <DashboardChart
+                  option={charts.levels}
+                  height={Math.max(240, view.rows.length * 34 + 60)}
+                  loading={refreshing}
+                  onSelect={toCollege}
+                  aria-label={t('college.levelsByCollege')}
+                />
+              </ChartCard>
+              <ChartCard title={t('college.itemsByCollege')} description={t('drill.hintCollege')} data-testid="items-by-college">
+                <ItemHeatTable
+                  rowHeader={t('ranking.college')}
+                  rows={view.rows.map((r) => ({ id: r.id, label: r.name, items: r.items }))}
+                  items={charts.items}
+                  onRowClick={toCollege}
+                />
+              </ChartCard>
+            </div>
+            <ChartCard title={t('ranking.title')} data-testid="ranking-table">
+              <RankingTable rows={view.rows} unit="college" loading={refreshing} onRowClick={onRow} height={Math.min(480, view.rows.length * 44 + 60)} />
             </ChartCard>
           </div>
-          <ChartCard title={t('ranking.title')} data-testid="ranking-table">
-            <RankingTable rows={view.rows} unit="college" loading={refreshing} onRowClick={onRow} height={Math.min(480, view.rows.length * 44 + 60)} />
-          </ChartCard>
-        </div>
-      )}
+        )}
+      </ViewBody>
     </div>
   );
 }

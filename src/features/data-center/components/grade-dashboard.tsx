@@ -30,7 +30,7 @@ import { FilterBar } from './filter-bar';
 import { ItemHeatTable } from './item-heat-table';
 import { KpiCards } from './kpi-cards';
 import { RankingTable } from './ranking-table';
-import { DashboardEmpty, DashboardError, DashboardSkeleton } from './view-states';
+import { ViewBody } from './view-states';
 import { ViewMeta } from './view-meta';
 
 export const GRADE_FILTERS: readonly FilterKey[] = ['orgId', 'schoolYear', 'semesterCode', 'planId', 'gradeNo', 'collegeId', 'majorId', 'gender'];
@@ -100,14 +100,8 @@ export function GradeDashboard({ mode = 'grade' }: { mode?: 'grade' | 'college' 
       />
       <DrillBreadcrumbs items={crumbs} />
       <FilterBar show={college ? COLLEGE_FILTERS : GRADE_FILTERS} value={filters} applied={view?.filters} required={college ? ['collegeId'] : ['gradeNo']} />
-      {query.isPending ? (
-        <DashboardSkeleton />
-      ) : !view ? (
-        <DashboardError message={query.error?.message} onRetry={() => void query.refetch()} />
-      ) : view.overview.tested === 0 ? (
-        <DashboardEmpty />
-      ) : (
-        charts && (
+      <ViewBody query={query} data={view && charts && { view, charts }} empty={view?.overview.tested === 0}>
+        {({ view, charts }) => (
           <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
             <KpiCards indicators={view.overview} />
             <div className="grid gap-4 xl:grid-cols-3">
@@ -171,8 +165,8 @@ export function GradeDashboard({ mode = 'grade' }: { mode?: 'grade' | 'college' 
               <RankingTable rows={view.units.rows} unit={view.units.unit} loading={refreshing} onRowClick={onUnitRow} height={360} />
             </ChartCard>
           </div>
-        )
-      )}
+        )}
+      </ViewBody>
     </div>
   );
 }

@@ -28,7 +28,7 @@ import { FilterBar } from './filter-bar';
 import { ItemHeatTable } from './item-heat-table';
 import { KpiCards } from './kpi-cards';
 import { RankingTable } from './ranking-table';
-import { DashboardEmpty, DashboardError, DashboardSkeleton } from './view-states';
+import { ViewBody } from './view-states';
 import { ViewMeta } from './view-meta';
 
 /** Filters of the school view (issue 4 §1): the period, the school (bureau) and gender. */
@@ -83,14 +83,8 @@ export function SchoolDashboard({ actions }: { actions?: ReactNode }) {
     <div data-testid="dc-school">
       <PageHeader title={t('school.title')} description={<ViewMeta scope={view?.scope} period={view?.period} asOf={view?.asOf} />} actions={actions} />
       <FilterBar show={SCHOOL_FILTERS} value={filters} applied={applied} />
-      {query.isPending ? (
-        <DashboardSkeleton />
-      ) : !view ? (
-        <DashboardError message={query.error?.message} onRetry={() => void query.refetch()} />
-      ) : view.overview.tested === 0 ? (
-        <DashboardEmpty />
-      ) : (
-        charts && (
+      <ViewBody query={query} data={view && charts && { view, charts }} empty={view?.overview.tested === 0}>
+        {({ view, charts }) => (
           <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
             <KpiCards indicators={view.overview} />
             <div className="grid gap-4 xl:grid-cols-3">
@@ -154,8 +148,8 @@ export function SchoolDashboard({ actions }: { actions?: ReactNode }) {
               <RankingTable rows={view.ranking.rows} unit={view.ranking.unit} loading={refreshing} onRowClick={view.ranking.unit === 'class' ? onRankRow : undefined} />
             </ChartCard>
           </div>
-        )
-      )}
+        )}
+      </ViewBody>
     </div>
   );
 }

@@ -13,7 +13,7 @@ import { useSemanticColors } from '../hooks/use-level-colors';
 import { ChartCard } from './chart-card';
 import { DashboardChart } from './dashboard-chart';
 import { DrillBreadcrumbs } from './drill-breadcrumbs';
-import { DashboardError, DashboardSkeleton } from './view-states';
+import { ViewBody } from './view-states';
 import { CLASS_DETAIL_FILTERS } from './class-dashboard';
 
 const col = createDataTableColumnHelper<StudentHistoryRow>();
@@ -91,30 +91,28 @@ export function StudentDetail({ studentId, report }: { studentId: string; report
           { label: title },
         ]}
       />
-      {query.isPending ? (
-        <DashboardSkeleton />
-      ) : !view || !derived ? (
-        <DashboardError message={query.error?.message} onRetry={() => void query.refetch()} />
-      ) : (
-        <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
-          <div className="grid gap-4 xl:grid-cols-3">
-            <ChartCard className="xl:col-span-2" title={t('studentView.history')} description={t('studentView.historyHint', { n: view.history.length })}>
-              <DashboardChart option={derived.history} height={300} aria-label={t('studentView.history')} />
+      <ViewBody query={query} data={view && derived && { view, derived }}>
+        {({ view, derived }) => (
+          <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
+            <div className="grid gap-4 xl:grid-cols-3">
+              <ChartCard className="xl:col-span-2" title={t('studentView.history')} description={t('studentView.historyHint', { n: view.history.length })}>
+                <DashboardChart option={derived.history} height={300} aria-label={t('studentView.history')} />
+              </ChartCard>
+              <ChartCard title={t('studentView.versusClass')}>
+                {derived.radar ? (
+                  <DashboardChart option={derived.radar} height={300} aria-label={t('studentView.versusClass')} />
+                ) : (
+                  <p className="py-16 text-center text-sm text-muted-foreground">{t('studentView.noRadar')}</p>
+                )}
+              </ChartCard>
+            </div>
+            <ChartCard title={t('studentView.results')} data-testid="student-history">
+              <DataTable aria-label={t('studentView.results')} columns={columns} data={derived.newestFirst} rowKey={historyKey} />
             </ChartCard>
-            <ChartCard title={t('studentView.versusClass')}>
-              {derived.radar ? (
-                <DashboardChart option={derived.radar} height={300} aria-label={t('studentView.versusClass')} />
-              ) : (
-                <p className="py-16 text-center text-sm text-muted-foreground">{t('studentView.noRadar')}</p>
-              )}
-            </ChartCard>
+            {report}
           </div>
-          <ChartCard title={t('studentView.results')} data-testid="student-history">
-            <DataTable aria-label={t('studentView.results')} columns={columns} data={derived.newestFirst} rowKey={historyKey} />
-          </ChartCard>
-          {report}
-        </div>
-      )}
+        )}
+      </ViewBody>
     </div>
   );
 }

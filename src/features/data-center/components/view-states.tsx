@@ -62,3 +62,25 @@ export function DashboardEmpty({ action }: { action?: ReactNode }) {
     </Card>
   );
 }
+
+/**
+ * A data-centre view's body: the skeleton while its first answer loads, the error with a retry when there is nothing to
+ * draw, the empty state when nobody was tested, else `children(data)` with what the content needs.
+ */
+export function ViewBody<T>({
+  query,
+  data,
+  empty = false,
+  children,
+}: {
+  query: { isPending: boolean; error: Error | null; refetch(): unknown };
+  /** What the content is drawn from; falsy until it can be drawn. */
+  data: T | null | undefined | false;
+  empty?: boolean;
+  children(data: T): ReactNode;
+}) {
+  if (query.isPending) return <DashboardSkeleton />;
+  if (!data) return <DashboardError message={query.error?.message} onRetry={() => void query.refetch()} />;
+  if (empty) return <DashboardEmpty />;
+  return children(data);
+}
