@@ -1,6 +1,7 @@
-import type { ComponentProps } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import { RadioGroup as RadioGroupPrimitive } from 'radix-ui';
 import { cn } from '@/lib/cn';
+import { Label } from './label';
 
 export function RadioGroup({ className, ...props }: ComponentProps<typeof RadioGroupPrimitive.Root>) {
   return <RadioGroupPrimitive.Root data-slot="radio-group" className={cn('grid gap-3', className)} {...props} />;
@@ -20,5 +21,17 @@ export function RadioGroupItem({ className, ...props }: ComponentProps<typeof Ra
         <span className="absolute top-1/2 left-1/2 size-2 -translate-x-1/2 -translate-y-1/2 rounded-full bg-primary" />
       </RadioGroupPrimitive.Indicator>
     </RadioGroupPrimitive.Item>
+  );
+}
+
+/** One choice of a RadioGroup with its clickable label. */
+export function RadioChoice({ id, value, children }: { id: string; value: string; children: ReactNode }) {
+  return (
+    <div className="flex items-center gap-2">
+      <RadioGroupItem value={value} id={id} />
+      <Label htmlFor={id} className="font-normal">
+        {children}
+      </Label>
+    </div>
   );
 }

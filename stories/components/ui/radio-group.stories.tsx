@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useTranslation } from 'react-i18next';
 import { Label } from '@/components/ui/label';
-import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
+import { RadioChoice, RadioGroup } from '@/components/ui/radio-group';
 
 const meta = {
   title: 'UI/RadioGroup',
@@ -17,14 +17,12 @@ export const Gender: Story = {
       <div className="grid gap-2">
         <Label id="gender-label">{t('demo.gender')}</Label>
         <RadioGroup aria-labelledby="gender-label" defaultValue="male" className="flex gap-6">
-          <div className="flex items-center gap-2">
-            <RadioGroupItem id="g-male" value="male" />
-            <Label htmlFor="g-male">{t('demo.male')}</Label>
-          </div>
-          <div className="flex items-center gap-2">
-            <RadioGroupItem id="g-female" value="female" />
-            <Label htmlFor="g-female">{t('demo.female')}</Label>
-          </div>
+          <RadioChoice id="g-male" value="male">
+            {t('demo.male')}
+          </RadioChoice>
+          <RadioChoice id="g-female" value="female">
+            {t('demo.female')}
+          </RadioChoice>
         </RadioGroup>
       </div>
     );

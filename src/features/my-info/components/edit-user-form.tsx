@@ -9,8 +9,7 @@ import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
+import { RadioChoice, RadioGroup } from '@/components/ui/radio-group';
 import { toast } from '@/components/ui/toast';
 import { uinfoAtom } from '@/lib/store';
 import { useEditUserMutation } from '../api/edit-user';
@@ -80,12 +79,9 @@ export function EditUserForm() {
                   <FormControl>
                     <RadioGroup value={field.value} onValueChange={field.onChange} className="flex flex-wrap gap-5" data-testid="edit-user-gender">
                       {GENDERS.map((g) => (
-                        <div key={g} className="flex items-center gap-2">
-                          <RadioGroupItem value={g} id={`gender-${g}`} />
-                          <Label htmlFor={`gender-${g}`} className="font-normal">
-                            {t(`gender.${g}`)}
-                          </Label>
-                        </div>
+                        <RadioChoice key={g} id={`gender-${g}`} value={g}>
+                          {t(`gender.${g}`)}
+                        </RadioChoice>
                       ))}
                     </RadioGroup>
                   </FormControl>

@@ -13,8 +13,7 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { Checkbox } from '@/components/ui/checkbox';
 import { DatePicker } from '@/components/ui/date-picker';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import { RadioGroup, RadioGroupItem } from '@/components/ui/radio-group';
+import { RadioChoice, RadioGroup } from '@/components/ui/radio-group';
 import { Select } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 
@@ -303,12 +302,9 @@ export function PlanForm({ options, optionsLoading, initial, editing, schools, o
                       data-testid="plan-scope-type"
                     >
                       {(options?.scopeTypes ?? [field.value]).map((s) => (
-                        <div key={s} className="flex items-center gap-2">
-                          <RadioGroupItem value={s} id={`plan-scope-${s}`} />
-                          <Label htmlFor={`plan-scope-${s}`} className="font-normal">
-                            {t(`testPlan:scopeType.${s}`)}
-                          </Label>
-                        </div>
+                        <RadioChoice key={s} id={`plan-scope-${s}`} value={s}>
+                          {t(`testPlan:scopeType.${s}`)}
+                        </RadioChoice>
                       ))}
                     </RadioGroup>
                   </FormControl>
@@ -399,12 +395,9 @@ export function PlanForm({ options, optionsLoading, initial, editing, schools, o
                   <FormControl>
                     <RadioGroup value={field.value} onValueChange={field.onChange} className="flex flex-wrap gap-4 pt-2">
                       {FEE_ROUNDINGS.map((r) => (
-                        <div key={r} className="flex items-center gap-2">
-                          <RadioGroupItem value={r} id={`plan-rounding-${r}`} />
-                          <Label htmlFor={`plan-rounding-${r}`} className="font-normal">
-                            {t(`testPlan:feeRounding.${r}`)}
-                          </Label>
-                        </div>
+                        <RadioChoice key={r} id={`plan-rounding-${r}`} value={r}>
+                          {t(`testPlan:feeRounding.${r}`)}
+                        </RadioChoice>
                       ))}
                     </RadioGroup>
                   </FormControl>
