@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Search } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, type SelectOption } from '@/components/ui/select';
 import { cn } from '@/lib/cn';
@@ -87,5 +88,25 @@ export function FilterSelect({ label, value, onChange, options, className, 'data
         options={[{ value: ANY, label: t('searchForm.all') }, ...options]}
       />
     </div>
+  );
+}
+
+export interface FilterTextProps {
+  id: string;
+  label: string;
+  /** The typed text; undefined shows an empty field. */
+  value: string | undefined;
+  onChange(value: string): void;
+  placeholder?: string;
+  className?: string;
+  'data-testid'?: string;
+}
+
+/** A labelled text field of a SearchForm (a name or keyword); Enter in it searches. */
+export function FilterText({ id, label, value, onChange, placeholder, className = 'w-48', 'data-testid': testId }: FilterTextProps) {
+  return (
+    <SearchField label={label} htmlFor={id}>
+      <Input id={id} className={className} data-testid={testId} value={value ?? ''} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} />
+    </SearchField>
   );
 }

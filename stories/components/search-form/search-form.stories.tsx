@@ -2,8 +2,7 @@ import { useState } from 'react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useTranslation } from 'react-i18next';
 import { fn } from 'storybook/test';
-import { FilterSelect, SearchField, SearchForm } from '@/components/search-form/search-form';
-import { Input } from '@/components/ui/input';
+import { FilterSelect, FilterText, SearchForm } from '@/components/search-form/search-form';
 
 const meta = {
   title: 'Components/SearchForm',
@@ -32,9 +31,7 @@ export const Default: Story = {
             { value: 'fail', label: t('demo.fail') },
           ]}
         />
-        <SearchField label={t('demo.name')} htmlFor="story-search-name">
-          <Input id="story-search-name" className="w-48" value={name} onChange={(e) => setName(e.target.value)} />
-        </SearchField>
+        <FilterText id="story-search-name" label={t('demo.name')} value={name} onChange={setName} />
       </SearchForm>
     );
   },

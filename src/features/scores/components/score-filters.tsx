@@ -3,8 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { SEMESTER } from '@/domain/constants';
 import { LEVEL_FILTERS, type LevelFilter, type ScoreFilter } from '@/domain/physique-results/schemas';
 import { GENDERS, GRADES, type Gender, type Grade } from '@/domain/physique/standard';
-import { FilterSelect, SearchField, SearchForm } from '@/components/search-form/search-form';
-import { Input } from '@/components/ui/input';
+import { FilterSelect, FilterText, SearchForm } from '@/components/search-form/search-form';
 import { usePlanChoicesQuery, useSchoolOptionsQuery, useSchoolsQuery } from '../api/get-filter-options';
 import type { ScoreFamily } from '../family';
 
@@ -140,16 +139,14 @@ export function ScoreFilters({ family, value, onChange, hide = [], keep = {} }: 
         />
       ) : null}
       {show.keyword ? (
-        <SearchField label={t('filter.keyword')} htmlFor="score-filter-keyword">
-          <Input
-            id="score-filter-keyword"
-            className="w-48"
-            data-testid="score-filter-keyword"
-            value={draft.keyword ?? ''}
-            placeholder={t('filter.keywordPlaceholder')}
-            onChange={(e) => set({ keyword: e.target.value })}
-          />
-        </SearchField>
+        <FilterText
+          id="score-filter-keyword"
+          label={t('filter.keyword')}
+          data-testid="score-filter-keyword"
+          value={draft.keyword}
+          placeholder={t('filter.keywordPlaceholder')}
+          onChange={(v) => set({ keyword: v })}
+        />
       ) : null}
     </SearchForm>
   );

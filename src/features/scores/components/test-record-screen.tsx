@@ -9,13 +9,12 @@ import { createDataTableColumnHelper, DataTable } from '@/components/data-table/
 import { usePaging } from '@/components/data-table/data-table-pagination';
 import { menuLabel } from '@/components/layout/menu-label';
 import { PageHeader } from '@/components/page-header/page-header';
-import { FilterSelect, SearchField, SearchForm } from '@/components/search-form/search-form';
+import { FilterSelect, FilterText, SearchField, SearchForm } from '@/components/search-form/search-form';
 import { usePermission } from '@/components/permission-gate/permission-gate';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { DatePicker } from '@/components/ui/date-picker';
-import { Input } from '@/components/ui/input';
 import { cn } from '@/lib/cn';
 import { useExportRecordsMutation } from '../api/export-records';
 import { useSchoolOptionsQuery } from '../api/get-filter-options';
@@ -183,15 +182,13 @@ export function TestRecordScreen({ family }: { family: ScoreFamily }) {
                 { value: 'invalid', label: t('validity.invalid') },
               ]}
             />
-            <SearchField label={t('filter.keyword')} htmlFor="record-keyword">
-              <Input
-                id="record-keyword"
-                className="w-48"
-                value={draft.keyword ?? ''}
-                placeholder={t('filter.keywordPlaceholder')}
-                onChange={(e) => setDraft({ ...draft, keyword: e.target.value })}
-              />
-            </SearchField>
+            <FilterText
+              id="record-keyword"
+              label={t('filter.keyword')}
+              value={draft.keyword}
+              placeholder={t('filter.keywordPlaceholder')}
+              onChange={(v) => setDraft({ ...draft, keyword: v })}
+            />
           </SearchForm>
           <DataTable
             aria-label={t('records.title')}

@@ -2,8 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SEMESTER } from '@/domain/constants';
 import { PLAN_STATUSES, type PlanStatus } from '@/domain/test-plans/status';
-import { FilterSelect, SearchField, SearchForm } from '@/components/search-form/search-form';
-import { Input } from '@/components/ui/input';
+import { FilterSelect, FilterText, SearchForm } from '@/components/search-form/search-form';
 import type { PlanListQuery } from '../api/list-plans';
 
 export type PlanFilterValues = Pick<PlanListQuery, 'name' | 'academicYear' | 'semesterCode' | 'status' | 'schoolOrgId'>;
@@ -41,16 +40,15 @@ export function PlanFilters({ value, onChange, years, schools }: PlanFiltersProp
           options={schools.map((s) => ({ value: s.id, label: s.name }))}
         />
       ) : null}
-      <SearchField label={t('filter.name')} htmlFor="plan-filter-name">
-        <Input
-          id="plan-filter-name"
-          className="w-52"
-          data-testid="plan-filter-name"
-          value={draft.name ?? ''}
-          placeholder={t('filter.namePlaceholder')}
-          onChange={(e) => setDraft({ ...draft, name: e.target.value })}
-        />
-      </SearchField>
+      <FilterText
+        id="plan-filter-name"
+        label={t('filter.name')}
+        className="w-52"
+        data-testid="plan-filter-name"
+        value={draft.name}
+        placeholder={t('filter.namePlaceholder')}
+        onChange={(v) => setDraft({ ...draft, name: v })}
+      />
       <FilterSelect
         label={t('filter.schoolYear')}
         className="w-40"

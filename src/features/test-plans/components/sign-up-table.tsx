@@ -5,10 +5,9 @@ import { Link } from 'react-router-dom';
 import { SIGN_UP_STATUSES, type SignUpRow, type SignUpStatus } from '@/domain/test-plans/types';
 import { createDataTableColumnHelper, DataTable } from '@/components/data-table/data-table';
 import { usePaging } from '@/components/data-table/data-table-pagination';
-import { FilterSelect, SearchField, SearchForm } from '@/components/search-form/search-form';
+import { FilterSelect, FilterText, SearchForm } from '@/components/search-form/search-form';
 import { Badge, type BadgeProps } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
 import { useClassCompletionQuery } from '../api/get-class-completion';
 import { useSignUpsQuery } from '../api/list-sign-ups';
 import type { PlanFamily } from '../family';
@@ -93,15 +92,14 @@ export function SignUpTable({ family, planId, schoolYearId }: { family: PlanFami
           onChange={(v) => setDraft({ ...draft, status: v as SignUpStatus | undefined })}
           options={SIGN_UP_STATUSES.map((s) => ({ value: s, label: t(`testPlan:signUpStatus.${s}`) }))}
         />
-        <SearchField label={t('signUp.keyword')} htmlFor="sign-up-keyword">
-          <Input
-            id="sign-up-keyword"
-            className="w-52"
-            value={draft.keyword ?? ''}
-            placeholder={t('signUp.keywordPlaceholder')}
-            onChange={(e) => setDraft({ ...draft, keyword: e.target.value })}
-          />
-        </SearchField>
+        <FilterText
+          id="sign-up-keyword"
+          label={t('signUp.keyword')}
+          className="w-52"
+          value={draft.keyword}
+          placeholder={t('signUp.keywordPlaceholder')}
+          onChange={(v) => setDraft({ ...draft, keyword: v })}
+        />
       </SearchForm>
       <DataTable
         aria-label={t('detail.tabs.signUp')}

@@ -2,8 +2,7 @@ import { useState } from 'react';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { FilterSelect, SearchField, SearchForm } from '@/components/search-form/search-form';
-import { Input } from '@/components/ui/input';
+import { FilterSelect, FilterText, SearchForm } from '@/components/search-form/search-form';
 
 function Harness({ onSearch, onReset }: { onSearch(v: { level?: string; name: string }): void; onReset?(): void }) {
   const [level, setLevel] = useState<string | undefined>('pass');
@@ -19,9 +18,7 @@ function Harness({ onSearch, onReset }: { onSearch(v: { level?: string; name: st
           { value: 'fail', label: '不及格' },
         ]}
       />
-      <SearchField label="姓名" htmlFor="t-name">
-        <Input id="t-name" value={name} onChange={(e) => setName(e.target.value)} />
-      </SearchField>
+      <FilterText id="t-name" label="姓名" value={name} onChange={setName} />
     </SearchForm>
   );
 }
