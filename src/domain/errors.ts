@@ -28,6 +28,11 @@ export const ERR = {
   fileFormat: 'errors:fileFormat',
   uploadFailed: 'errors:uploadFailed',
   screenLoadTimeout: 'errors:screenLoadTimeout',
+  xlsxTooLarge: 'errors:xlsxTooLarge',
+  xlsxTooManyRows: 'errors:xlsxTooManyRows',
+  xlsxTooManyColumns: 'errors:xlsxTooManyColumns',
+  xlsxBadCellRef: 'errors:xlsxBadCellRef',
+  xlsxBadChar: 'errors:xlsxBadChar',
 } as const;
 
 export type ErrorKey = (typeof ERR)[keyof typeof ERR];

@@ -3,8 +3,9 @@
  * an import needs (cell positions and values), works on UTF-8 bytes without building a DOM or decoding the whole part,
  * and throws SheetScanError on anything it does not understand so the caller can fall back to SheetJS.
  */
+import { formatDateTime, type DateTimeFormat } from './number-format';
 
-/** What a cell holds after reading: text, number (dates stay Excel serial numbers), boolean, or null. */
+/** What a cell holds after reading: text, number, boolean, or null. Numbers under a date or time format are the text they show. */
 export type CellValue = string | number | boolean | null;
 
 /** One worksheet row: its 1-based Excel row number and its cells from column A (gaps are null). */
@@ -17,9 +18,35 @@ export interface XlsxRow {
 export class SheetScanError extends Error {
   override readonly name = 'SheetScanError';
 }
-/** The part is readable but its data is broken (a cell points at a shared string that does not exist): the file is corrupt. */
+
+/**
+ * What is wrong with readable data: 'corrupt' (a cell points at a shared string that does not exist), 'cellRef' (a cell
+ * or row beyond Excel's grid), 'char' (a character reference XML does not allow), 'columns' (a value beyond maxColumns).
+ */
+export type SheetDataProblem = 'corrupt' | 'cellRef' | 'char' | 'columns';
+
+/** The part is readable but its data is broken or beyond a limit: the file is refused, no fallback. */
 export class SheetDataError extends Error {
   override readonly name = 'SheetDataError';
+  constructor(
+    message: string,
+    readonly problem: SheetDataProblem = 'corrupt',
+    /** Where: a cell reference such as B7, or the part. */
+    public where = '',
+  ) {
+    super(message);
+  }
+}
+
+/** Excel's grid: columns A–XFD, rows 1–1,048,576. */
+export const EXCEL_MAX_COLUMNS = 16_384;
+export const EXCEL_MAX_ROWS = 1_048_576;
+
+/** Column letters of a 0-based column index (0 → A, 16383 → XFD). */
+export function columnName(index: number): string {
+  let s = '';
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
 }
 
 const LT = 0x3c;
@@ -34,7 +61,6 @@ const MINUS = 0x2d;
 const DOT = 0x2e;
 
 const ROW_OPEN = Buffer.from('<row');
-const ROW_CLOSE = Buffer.from('</row>');
 const SI_OPEN = Buffer.from('<si');
 const RPH_CLOSE = Buffer.from('</rPh>');
 
@@ -56,10 +82,18 @@ const NAMED: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', qu
 // OOXML escapes characters XML cannot carry as _xHHHH_ (ST_Xstring), e.g. _x000D_ for a carriage return.
 const X_ESCAPE = /_x([0-9a-fA-F]{4})_/g;
 
-function decodeEntities(s: string): string {
-  return s.replace(ENTITY, (_, hex: string | undefined, dec: string | undefined, named: string | undefined) =>
-    named ? NAMED[named] : String.fromCodePoint(hex ? parseInt(hex, 16) : Number(dec)),
-  );
+/** XML 1.0 Char: a reference to anything else (&#x110000;, &#0;, a surrogate) makes the document malformed. */
+const isXmlChar = (cp: number) =>
+  cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+
+/** Resolves XML entities and character references; a reference to a character XML does not allow is a SheetDataError. */
+export function decodeEntities(s: string): string {
+  return s.replace(ENTITY, (ref: string, hex: string | undefined, dec: string | undefined, named: string | undefined) => {
+    if (named) return NAMED[named];
+    const cp = hex ? parseInt(hex, 16) : Number(dec);
+    if (!isXmlChar(cp)) throw new SheetDataError(`invalid character reference ${ref.slice(0, 20)}`, 'char');
+    return String.fromCodePoint(cp);
+  });
 }
 
 /** Text between a and b, UTF-8 decoded, with XML entities and _xHHHH_ escapes resolved. ASCII takes the cheaper latin1 path. */
@@ -120,7 +154,7 @@ function parseUint(buf: Buffer, a: number, b: number): number {
   return b > a ? n : -1;
 }
 
-/** 0-based column of a cell reference such as AB12; -1 when it has no letters. */
+/** 0-based column of a cell reference such as AB12; -1 when it has no letters; a SheetDataError beyond column XFD. */
 function parseColumn(buf: Buffer, a: number, b: number): number {
   let col = 0;
   let i = a;
@@ -129,6 +163,7 @@ function parseColumn(buf: Buffer, a: number, b: number): number {
     if (c >= 0x41 && c <= 0x5a) col = col * 26 + (c - 0x40);
     else if (c >= 0x61 && c <= 0x7a) col = col * 26 + (c - 0x60);
     else break;
+    if (col > EXCEL_MAX_COLUMNS) throw new SheetDataError('cell reference beyond column XFD', 'cellRef', buf.toString('latin1', a, Math.min(b, a + 20)));
   }
   return i === a ? -1 : col - 1;
 }
@@ -166,6 +201,15 @@ export function richText(buf: Buffer, start: number, end: number): string {
   return out ?? '';
 }
 
+export interface RowScannerOptions {
+  /** Number formats by style index (the s attribute): numbers under a date or time format are read as the text shown. */
+  formats?: readonly (DateTimeFormat | null)[];
+  /** The workbook counts dates from 1904-01-01. */
+  date1904?: boolean;
+  /** A value in a column beyond this (count, not index) is a SheetDataError 'columns'. Default and maximum: XFD. */
+  maxColumns?: number;
+}
+
 /**
  * Scans complete <row> elements of a worksheet fragment and appends them to `out`.
  * Not re-entrant per instance: positions live in fields to avoid allocating a result object per cell.
@@ -183,7 +227,17 @@ export class RowScanner {
   private valueEnd = 0;
   private selfClosing = false;
 
-  constructor(private readonly strings: readonly string[]) {}
+  private readonly strings: readonly string[];
+  private readonly formats: readonly (DateTimeFormat | null)[];
+  private readonly date1904: boolean;
+  private readonly maxColumns: number;
+
+  constructor(strings: readonly string[], options: RowScannerOptions = {}) {
+    this.strings = strings;
+    this.formats = options.formats ?? [];
+    this.date1904 = options.date1904 ?? false;
+    this.maxColumns = Math.min(options.maxColumns ?? EXCEL_MAX_COLUMNS, EXCEL_MAX_COLUMNS);
+  }
 
   private fail(what: string): never {
     throw new SheetScanError(`worksheet: ${what} at byte ${this.pos}`);
@@ -265,6 +319,7 @@ export class RowScanner {
       if (this.nameEnd - this.nameStart === 1 && buf[this.nameStart] === 0x72 /* r */) row = parseUint(buf, this.valueStart, this.valueEnd);
     }
     if (row <= 0) row = this.lastRow + 1;
+    if (row > EXCEL_MAX_ROWS) throw new SheetDataError('row beyond 1048576', 'cellRef', `${row}`);
     this.lastRow = row;
     const cells: CellValue[] = [];
     if (this.selfClosing) return { row, cells };
@@ -301,15 +356,31 @@ export class RowScanner {
 
   /** Reads the <c> element whose attributes start at pos; returns its column. */
   private readCell(cells: CellValue[], lastCol: number): number {
+    try {
+      return this.readCellBody(cells, lastCol);
+    } catch (err) {
+      // Name the cell in the message: "B7 holds an invalid character".
+      if (err instanceof SheetDataError && err.where === '') err.where = `${columnName(Math.max(0, this.cellCol))}${this.lastRow}`;
+      throw err;
+    }
+  }
+
+  /** Column of the cell being read, for error messages. */
+  private cellCol = 0;
+
+  private readCellBody(cells: CellValue[], lastCol: number): number {
     const buf = this.buf;
     let col = -1;
     let type = T_NUMBER;
+    let style = -1;
+    this.cellCol = lastCol + 1;
     for (;;) {
       this.nextAttribute();
       if (this.nameStart < 0) break;
       if (this.nameEnd - this.nameStart !== 1) continue;
       const a = buf[this.nameStart];
-      if (a === 0x72 /* r */) col = parseColumn(buf, this.valueStart, this.valueEnd);
+      if (a === 0x72 /* r */) this.cellCol = col = parseColumn(buf, this.valueStart, this.valueEnd);
+      else if (a === 0x73 /* s */) style = parseUint(buf, this.valueStart, this.valueEnd);
       else if (a === 0x74 /* t */) {
         const vs = this.valueStart;
         const n = this.valueEnd - vs;
@@ -319,6 +390,7 @@ export class RowScanner {
       }
     }
     if (col < 0) col = lastCol + 1;
+    if (col >= EXCEL_MAX_COLUMNS) throw new SheetDataError('cell beyond column XFD', 'cellRef');
     if (this.selfClosing) return col;
     let value: CellValue = null;
     let has = false;
@@ -356,6 +428,11 @@ export class RowScanner {
       } else if (!this.skipTag()) this.skipElementBody(m);
     }
     if (has && value !== null) {
+      if (col >= this.maxColumns) throw new SheetDataError(`value beyond column ${this.maxColumns}`, 'columns');
+      if (typeof value === 'number' && type === T_NUMBER && style >= 0 && style < this.formats.length) {
+        const format = this.formats[style];
+        if (format) value = formatDateTime(value, format, this.date1904);
+      }
       if (col < cells.length) cells[col] = value;
       else {
         while (cells.length < col) cells.push(null);
@@ -383,9 +460,8 @@ export class RowScanner {
   }
 }
 
-/** Shared strings (sharedStrings.xml) in index order; rich-text runs concatenated, phonetic runs left out. */
-export function scanSharedStrings(buf: Buffer): string[] {
-  const out: string[] = [];
+/** Appends the shared strings (<si> elements of sharedStrings.xml) of buf to out: rich-text runs concatenated, phonetic runs left out. */
+export function scanSharedStrings(buf: Buffer, out: string[] = []): string[] {
   let p = 0;
   for (;;) {
     const i = buf.indexOf(SI_OPEN, p);
@@ -403,16 +479,15 @@ export function scanSharedStrings(buf: Buffer): string[] {
     }
     const end = buf.indexOf('</si>', gt, 'latin1');
     if (end < 0) throw new SheetScanError('shared strings: unterminated <si>');
-    out.push(richText(buf, gt + 1, end));
+    try {
+      out.push(richText(buf, gt + 1, end));
+    } catch (err) {
+      if (err instanceof SheetDataError && err.where === '') err.where = `sharedStrings #${out.length}`;
+      throw err;
+    }
     p = end + 5;
   }
   return out;
-}
-
-/** Offset just past the last complete row in buf (0 when there is none): where a chunk can be cut. */
-export function lastRowEnd(buf: Buffer): number {
-  const i = buf.lastIndexOf(ROW_CLOSE);
-  return i < 0 ? 0 : i + ROW_CLOSE.length;
 }
 
 /** Name of the root element of an XML part (with its namespace prefix, if any), from its first bytes. */

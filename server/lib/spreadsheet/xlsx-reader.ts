@@ -1,7 +1,21 @@
 import * as XLSX from 'xlsx';
 import { ERR, type ErrorKey } from '@/domain/errors';
 import { AppError } from '../app-error';
-import { lastRowEnd, rootElementName, RowScanner, scanSharedStrings, SheetDataError, SheetScanError, type CellValue, type XlsxRow } from './sheet-scanner';
+import { cellFormats, classifyFormat, formatDateTime, type DateTimeFormat } from './number-format';
+import { EventLoopPacer } from './pacer';
+import {
+  columnName,
+  decodeEntities,
+  EXCEL_MAX_COLUMNS,
+  EXCEL_MAX_ROWS,
+  rootElementName,
+  RowScanner,
+  scanSharedStrings,
+  SheetDataError,
+  SheetScanError,
+  type CellValue,
+  type XlsxRow,
+} from './sheet-scanner';
 import { looksLikeZip, readZipDirectory, readZipEntry, streamZipEntry, ZipFormatError, ZipTooLargeError, ZipUnsupportedError, type ZipEntry } from './zip';
 
 export type { CellValue, XlsxRow } from './sheet-scanner';
@@ -9,36 +23,52 @@ export type { CellValue, XlsxRow } from './sheet-scanner';
 /**
  * Reads the rows of one worksheet of an uploaded .xlsx (spec §5: imports accept .xlsx only).
  * A streaming scanner over the zip does the work (≈3× SheetJS on the national template, flat memory: PERFORMANCE.md);
- * whatever it cannot read (zip64, encryption, namespace prefixes, malformed XML) goes to SheetJS instead.
- * Dates stay Excel serial numbers (see `date1904`); formulas give their cached values.
+ * whatever it cannot read (namespace prefixes, malformed XML) goes to SheetJS instead, once its parts are known to be small.
+ * Numbers under a date or time format are read as the text they show (number-format.ts); formulas give their cached values.
+ *
+ * Crafted files: every part inflates in slices up to its limit (sheet, shared strings, styles), cell references beyond
+ * Excel's grid and character references XML forbids are refused, rows and columns have limits, and the work pauses for
+ * the event loop every few milliseconds, so one upload never stalls other requests (docs/architecture.md).
  */
 
-export type XlsxReadErrorReason = 'notXlsx' | 'corrupt' | 'tooLarge' | 'noSheet';
+export type XlsxReadErrorReason = 'notXlsx' | 'corrupt' | 'tooLarge' | 'noSheet' | 'tooManyRows' | 'tooManyColumns' | 'badCellRef' | 'badChar';
 const REASON: Record<XlsxReadErrorReason, [number, ErrorKey]> = {
   notXlsx: [400, ERR.onlyExcel],
   corrupt: [400, ERR.fileFormat],
-  tooLarge: [413, ERR.fileTooLarge],
+  tooLarge: [413, ERR.xlsxTooLarge],
   noSheet: [400, ERR.fileFormat],
+  tooManyRows: [413, ERR.xlsxTooManyRows],
+  tooManyColumns: [400, ERR.xlsxTooManyColumns],
+  badCellRef: [400, ERR.xlsxBadCellRef],
+  badChar: [400, ERR.xlsxBadChar],
 };
 
-/** The upload is not a readable workbook; carries the spec §8 message for the error handler. */
+/** The upload is not a readable workbook or is beyond a limit; carries the translated message's key and parameters. */
 export class XlsxReadError extends AppError {
   constructor(
     readonly reason: XlsxReadErrorReason,
     readonly detail = '',
+    params: Record<string, string | number> = {},
   ) {
-    super(REASON[reason][0], REASON[reason][1]);
+    super(REASON[reason][0], REASON[reason][1], params);
     this.name = 'XlsxReadError';
   }
 }
 
+const MIB = 1024 * 1024;
+const tooLarge = (maxBytes: number, detail: string) => new XlsxReadError('tooLarge', detail, { max: Math.ceil(maxBytes / MIB) });
+
 export interface XlsxReadOptions {
   /** Sheet to read: index in workbook order or name. Default: the first visible sheet. */
   sheet?: number | string;
-  /** Refuse a sheet with more rows than this (rows as stored, header included). */
+  /** Refuse a sheet with more rows than this (rows as stored, header included). Default and maximum: 1,048,576. */
   maxRows?: number;
-  /** Refuse any part that inflates beyond this many bytes (zip bombs). Default 1 GiB. */
+  /** Refuse a sheet with a value in a column beyond this many. Default and maximum: 16,384 (XFD). */
+  maxColumns?: number;
+  /** Refuse a worksheet that inflates beyond this many bytes. Default 256 MiB. */
   maxXmlBytes?: number;
+  /** Refuse shared strings that inflate beyond this many bytes. Default 64 MiB. */
+  maxSharedStringsBytes?: number;
   /** 'sheetjs' forces the fallback reader (comparisons, benchmarks). */
   engine?: 'auto' | 'sheetjs';
 }
@@ -59,9 +89,12 @@ export interface XlsxRowSource extends XlsxWorkbookInfo {
   batches(): AsyncGenerator<XlsxRow[], void, undefined>;
 }
 
-const DEFAULT_MAX_XML_BYTES = 1024 * 1024 * 1024;
-/** Small parts (workbook, relationships) never need more than this. */
-const SMALL_PART_BYTES = 16 * 1024 * 1024;
+const DEFAULT_MAX_XML_BYTES = 256 * MIB;
+const DEFAULT_MAX_SST_BYTES = 64 * MIB;
+/** Small parts (workbook, relationships, styles) never need more than this. */
+const SMALL_PART_BYTES = 16 * MIB;
+/** SheetJS reads a whole workbook at once, synchronously: only workbooks whose parts inflate to this much in total. */
+const SHEETJS_MAX_BYTES = 64 * MIB;
 const CHUNK_BYTES = 256 * 1024;
 
 interface SheetRef {
@@ -73,16 +106,12 @@ interface ScanPlan {
   info: Omit<XlsxWorkbookInfo, 'engine'>;
   sheet: ZipEntry;
   strings: string[];
+  formats: (DateTimeFormat | null)[];
 }
-
-const xmlUnescape = (s: string) =>
-  s.replace(/&(?:#x([0-9a-fA-F]+)|#(\d+)|(amp|lt|gt|quot|apos));/g, (_, hex: string | undefined, dec: string | undefined, named: string | undefined) =>
-    named ? ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" } as Record<string, string>)[named] : String.fromCodePoint(hex ? parseInt(hex, 16) : Number(dec)),
-  );
 
 function attr(attrs: string, name: string): string | null {
   const m = new RegExp(`(?:^|\\s)${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`).exec(attrs);
-  return m ? xmlUnescape(m[1] ?? m[2]) : null;
+  return m ? decodeEntities(m[1] ?? m[2]) : null;
 }
 
 function* elements(xml: string, local: string): Generator<string> {
@@ -138,7 +167,8 @@ function readWorkbook(buf: Buffer, dir: Map<string, ZipEntry>) {
   const pr = [...elements(workbookXml, 'workbookPr')][0] ?? '';
   const d1904 = attr(pr, 'date1904');
   const sst = rels.find((r) => r.type.endsWith('/sharedStrings'))?.target ?? null;
-  return { sheets, date1904: d1904 === '1' || d1904 === 'true', sharedStringsPath: sst };
+  const styles = rels.find((r) => r.type.endsWith('/styles'))?.target ?? null;
+  return { sheets, date1904: d1904 === '1' || d1904 === 'true', sharedStringsPath: sst, stylesPath: styles, readPart: part };
 }
 
 function pickSheet<T extends { name: string; hidden: boolean }>(sheets: T[], which: number | string | undefined): T {
@@ -150,53 +180,122 @@ function pickSheet<T extends { name: string; hidden: boolean }>(sheets: T[], whi
   return sheet;
 }
 
-function planScan(buf: Buffer, dir: Map<string, ZipEntry>, options: XlsxReadOptions): ScanPlan {
+async function planScan(buf: Buffer, dir: Map<string, ZipEntry>, options: XlsxReadOptions, pacer: EventLoopPacer): Promise<ScanPlan> {
   const wb = readWorkbook(buf, dir);
   const ref = pickSheet(wb.sheets, options.sheet);
   // A chart sheet or a dangling relationship: let SheetJS decide.
   const sheet = ref.path ? dir.get(ref.path.toLowerCase()) : undefined;
   if (!sheet) throw new SheetScanError(`worksheet part of ${ref.name} not found`);
-  let strings: string[] = [];
+  const strings: string[] = [];
   const sstEntry = wb.sharedStringsPath ? dir.get(wb.sharedStringsPath.toLowerCase()) : undefined;
   if (sstEntry) {
-    const sst = readZipEntry(buf, sstEntry, options.maxXmlBytes ?? DEFAULT_MAX_XML_BYTES);
-    const root = rootElementName(sst);
-    if (root !== null && root.includes(':')) throw new SheetScanError('namespace-prefixed shared strings');
-    strings = scanSharedStrings(sst);
+    let first = true;
+    for await (const data of wholeElements(streamZipEntry(buf, sstEntry, options.maxSharedStringsBytes ?? DEFAULT_MAX_SST_BYTES, CHUNK_BYTES), SI_CLOSE)) {
+      if (first) {
+        const root = rootElementName(data);
+        if (root !== null && root.includes(':')) throw new SheetScanError('namespace-prefixed shared strings');
+        first = false;
+      }
+      scanSharedStrings(data, strings);
+      await pacer.pace();
+    }
   }
-  return { info: { sheetName: ref.name, sheetNames: wb.sheets.map((s) => s.name), date1904: wb.date1904 }, sheet, strings };
+  const stylesXml = wb.stylesPath ? wb.readPart(wb.stylesPath) : null;
+  const formats = stylesXml ? cellFormats(stylesXml) : [];
+  return { info: { sheetName: ref.name, sheetNames: wb.sheets.map((s) => s.name), date1904: wb.date1904 }, sheet, strings, formats };
+}
+
+const SI_CLOSE = Buffer.from('</si>');
+const ROW_CLOSE = Buffer.from('</row>');
+
+/**
+ * Regroups inflated chunks so that each piece ends just after the last `close` tag it holds (complete rows or shared
+ * strings); a piece without one waits in a list, so a huge element costs one concatenation, not one per chunk.
+ */
+async function* wholeElements(chunks: AsyncIterable<Buffer>, close: Buffer): AsyncGenerator<Buffer> {
+  let pending: Buffer[] = [];
+  for await (const chunk of chunks) {
+    const i = chunk.lastIndexOf(close);
+    if (i < 0) {
+      pending.push(chunk);
+      continue;
+    }
+    const end = i + close.length;
+    pending.push(chunk.subarray(0, end));
+    yield pending.length === 1 ? pending[0] : Buffer.concat(pending);
+    pending = end < chunk.length ? [chunk.subarray(end)] : [];
+  }
+  if (pending.length > 0) yield pending.length === 1 ? pending[0] : Buffer.concat(pending);
 }
 
 const ERROR_TEXT: Readonly<Record<number, string>> = { 0: '#NULL!', 7: '#DIV/0!', 15: '#VALUE!', 23: '#REF!', 29: '#NAME?', 36: '#NUM!', 42: '#N/A', 43: '#GETTING_DATA' };
-const DAY_MS = 86_400_000;
 
 function sheetJsValue(c: XLSX.CellObject | undefined, date1904: boolean): CellValue {
   if (!c) return null;
   switch (c.t) {
     case 's':
       return String(c.v ?? '');
-    case 'n':
-      return typeof c.v === 'number' ? c.v : null;
+    case 'n': {
+      if (typeof c.v !== 'number') return null;
+      const format = typeof c.z === 'string' ? classifyFormat(c.z) : null;
+      return format ? formatDateTime(c.v, format, date1904) : c.v;
+    }
     case 'b':
       return c.v === true;
     case 'e':
       return c.w ?? ERROR_TEXT[Number(c.v)] ?? '#ERROR';
     case 'd': {
-      // Keep dates as serial numbers, like the scanner.
+      // ISO date text (t="d" cells), like the scanner.
       const d = c.v instanceof Date ? c.v : new Date(String(c.v));
-      const epoch = date1904 ? Date.UTC(1904, 0, 1) : Date.UTC(1899, 11, 30);
-      return (Date.UTC(d.getFullYear(), d.getMonth(), d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds()) - epoch) / DAY_MS;
+      return Number.isNaN(d.getTime()) ? String(c.v) : d.toISOString().slice(0, 10);
     }
     default:
       return null;
   }
 }
 
+/** Limits shared by both readers. */
+function limitsOf(options: XlsxReadOptions) {
+  return {
+    maxRows: Math.min(options.maxRows ?? EXCEL_MAX_ROWS, EXCEL_MAX_ROWS),
+    maxColumns: Math.min(options.maxColumns ?? EXCEL_MAX_COLUMNS, EXCEL_MAX_COLUMNS),
+  };
+}
+
+const tooManyRows = (maxRows: number) => new XlsxReadError('tooManyRows', `more than ${maxRows} rows`, { max: maxRows });
+
+/**
+ * Before SheetJS gets a workbook (it inflates and parses everything at once, synchronously), inflate its XML parts
+ * in slices here and refuse it when they add up to more than SHEETJS_MAX_BYTES.
+ */
+async function assertSmallForSheetJs(buf: Buffer, pacer: EventLoopPacer): Promise<void> {
+  let dir: Map<string, ZipEntry>;
+  try {
+    dir = readZipDirectory(buf);
+  } catch (err) {
+    throw new XlsxReadError('corrupt', (err as Error).message);
+  }
+  let total = 0;
+  try {
+    for (const entry of dir.values()) {
+      if (entry.name.endsWith('/')) continue;
+      for await (const chunk of streamZipEntry(buf, entry, SHEETJS_MAX_BYTES - total, CHUNK_BYTES)) {
+        total += chunk.length;
+        await pacer.pace();
+      }
+    }
+  } catch (err) {
+    if (err instanceof ZipTooLargeError) throw tooLarge(SHEETJS_MAX_BYTES, err.message);
+    throw new XlsxReadError('corrupt', (err as Error).message);
+  }
+}
+
 /** SheetJS 0.20 in dense mode: slower and materialises the sheet, but reads what the scanner refuses. */
 function readWithSheetJs(buf: Buffer, options: XlsxReadOptions): { info: XlsxWorkbookInfo; rows: XlsxRow[] } {
+  const { maxRows, maxColumns } = limitsOf(options);
   let wb: XLSX.WorkBook;
   try {
-    wb = XLSX.read(buf, { type: 'buffer', dense: true, cellDates: false, cellFormula: false, cellHTML: false, cellText: false, cellStyles: false, cellNF: false });
+    wb = XLSX.read(buf, { type: 'buffer', dense: true, cellDates: false, cellFormula: false, cellHTML: false, cellText: false, cellStyles: false, cellNF: true, sheetRows: maxRows + 1 });
   } catch (err) {
     throw new XlsxReadError('corrupt', (err as Error).message);
   }
@@ -206,71 +305,85 @@ function readWithSheetJs(buf: Buffer, options: XlsxReadOptions): { info: XlsxWor
   const ws = wb.Sheets[name];
   const date1904 = Boolean(wb.Workbook?.WBProps?.date1904);
   const data: (XLSX.CellObject[] | undefined)[] = ws?.['!data'] ?? [];
+  if (data.length > maxRows) throw tooManyRows(maxRows);
   const rows: XlsxRow[] = [];
   for (let r = 0; r < data.length; r++) {
     const src = data[r];
     if (!src) continue;
+    // Checked before anything is sized by it: a cell at ZZZZZZ1 gives a sparse array of 321 million slots.
+    let width = src.length;
+    while (width > 0 && src[width - 1] == null) width--;
+    if (width > EXCEL_MAX_COLUMNS) throw new XlsxReadError('badCellRef', `column ${width}`, { cell: `${columnName(EXCEL_MAX_COLUMNS)}${r + 1}` });
+    if (width > maxColumns) throw new XlsxReadError('tooManyColumns', `column ${width}`, { cell: `${columnName(width - 1)}${r + 1}`, max: maxColumns });
     const cells: CellValue[] = [];
-    for (let c = 0; c < src.length; c++) cells.push(sheetJsValue(src[c], date1904));
+    for (let c = 0; c < width; c++) cells.push(sheetJsValue(src[c], date1904));
     while (cells.length > 0 && cells[cells.length - 1] === null) cells.pop();
     rows.push({ row: r + 1, cells });
   }
-  if (options.maxRows !== undefined && rows.length > options.maxRows) throw new XlsxReadError('tooLarge', `more than ${options.maxRows} rows`);
   return { info: { sheetName: name, sheetNames: wb.SheetNames, date1904, engine: 'sheetjs' }, rows };
 }
 
-function sheetJsSource(buf: Buffer, options: XlsxReadOptions): XlsxRowSource {
+async function sheetJsSource(buf: Buffer, options: XlsxReadOptions, pacer: EventLoopPacer): Promise<XlsxRowSource> {
+  await assertSmallForSheetJs(buf, pacer);
   const { info, rows } = readWithSheetJs(buf, options);
   return {
     ...info,
     async *batches() {
-      for (let i = 0; i < rows.length; i += 500) yield rows.slice(i, i + 500);
+      for (let i = 0; i < rows.length; i += 500) {
+        yield rows.slice(i, i + 500);
+        await pacer.pace();
+      }
     },
   };
 }
 
-async function* scanBatches(buf: Buffer, plan: ScanPlan, options: XlsxReadOptions, onFallback: () => void): AsyncGenerator<XlsxRow[], void, undefined> {
-  const scanner = new RowScanner(plan.strings);
-  const maxRows = options.maxRows ?? Infinity;
-  let carry: Buffer | null = null;
+/** The XlsxReadError for what the scanner found wrong with the data. */
+function dataError(err: SheetDataError, maxColumns: number): XlsxReadError {
+  switch (err.problem) {
+    case 'cellRef':
+      return new XlsxReadError('badCellRef', err.message, { cell: err.where });
+    case 'char':
+      return new XlsxReadError('badChar', err.message, { cell: err.where });
+    case 'columns':
+      return new XlsxReadError('tooManyColumns', err.message, { cell: err.where, max: maxColumns });
+    default:
+      return new XlsxReadError('corrupt', err.message);
+  }
+}
+
+async function* scanBatches(buf: Buffer, plan: ScanPlan, options: XlsxReadOptions, pacer: EventLoopPacer, onFallback: () => void): AsyncGenerator<XlsxRow[], void, undefined> {
+  const { maxRows, maxColumns } = limitsOf(options);
+  const maxBytes = options.maxXmlBytes ?? DEFAULT_MAX_XML_BYTES;
+  const scanner = new RowScanner(plan.strings, { formats: plan.formats, date1904: plan.info.date1904, maxColumns });
   let count = 0;
   let lastYielded = 0;
-  const emit = (data: Buffer): XlsxRow[] => {
-    const out: XlsxRow[] = [];
-    scanner.scan(data, out);
-    count += out.length;
-    if (count > maxRows) throw new XlsxReadError('tooLarge', `more than ${maxRows} rows`);
-    return out;
-  };
   try {
-    for await (const chunk of streamZipEntry(buf, plan.sheet, options.maxXmlBytes ?? DEFAULT_MAX_XML_BYTES, CHUNK_BYTES)) {
-      const data: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
-      const cut = lastRowEnd(data);
-      if (cut === 0) {
-        carry = data;
-        continue;
-      }
-      carry = cut < data.length ? data.subarray(cut) : null;
-      const out = emit(data.subarray(0, cut));
+    for await (const data of wholeElements(streamZipEntry(buf, plan.sheet, maxBytes, CHUNK_BYTES), ROW_CLOSE)) {
+      const out: XlsxRow[] = [];
+      scanner.scan(data, out);
+      count += out.length;
+      if (count > maxRows) throw tooManyRows(maxRows);
       if (out.length > 0) {
         lastYielded = out[out.length - 1].row;
         yield out;
       }
-    }
-    if (carry) {
-      const out = emit(carry);
-      if (out.length > 0) yield out;
+      await pacer.pace();
     }
   } catch (err) {
     if (err instanceof XlsxReadError) throw err;
-    if (err instanceof ZipTooLargeError) throw new XlsxReadError('tooLarge', err.message);
-    if (err instanceof SheetDataError) throw new XlsxReadError('corrupt', err.message);
-    if (err instanceof SheetScanError || err instanceof ZipFormatError || err instanceof ZipUnsupportedError) {
+    if (err instanceof ZipTooLargeError) throw tooLarge(maxBytes, err.message);
+    if (err instanceof SheetDataError) throw dataError(err, maxColumns);
+    if (err instanceof ZipUnsupportedError) throw new XlsxReadError('corrupt', err.message);
+    if (err instanceof SheetScanError || err instanceof ZipFormatError) {
       // Continue with SheetJS after the rows already handed out.
       onFallback();
+      await assertSmallForSheetJs(buf, pacer);
       const { rows } = readWithSheetJs(buf, options);
       const rest = rows.filter((r) => r.row > lastYielded);
-      for (let i = 0; i < rest.length; i += 500) yield rest.slice(i, i + 500);
+      for (let i = 0; i < rest.length; i += 500) {
+        yield rest.slice(i, i + 500);
+        await pacer.pace();
+      }
       return;
     }
     throw err;
@@ -293,31 +406,33 @@ async function sheetRoot(buf: Buffer, entry: ZipEntry): Promise<string | null> {
 /** Opens a workbook for streaming its rows (issue 3 §3 import): metadata now, rows through `batches()`. */
 export async function openXlsx(buffer: Buffer, options: XlsxReadOptions = {}): Promise<XlsxRowSource> {
   if (!looksLikeZip(buffer)) throw new XlsxReadError('notXlsx', 'not a zip archive');
-  if (options.engine === 'sheetjs') return sheetJsSource(buffer, options);
+  const pacer = new EventLoopPacer();
+  if (options.engine === 'sheetjs') return sheetJsSource(buffer, options, pacer);
   let dir: Map<string, ZipEntry>;
   try {
     dir = readZipDirectory(buffer);
   } catch (err) {
-    if (err instanceof ZipUnsupportedError) return sheetJsSource(buffer, options);
+    // zip64, encryption: nothing an office suite writes for a sheet an import can take.
     throw new XlsxReadError('corrupt', (err as Error).message);
   }
   let plan: ScanPlan;
   try {
-    plan = planScan(buffer, dir, options);
+    plan = await planScan(buffer, dir, options, pacer);
   } catch (err) {
     if (err instanceof XlsxReadError) throw err;
-    if (err instanceof ZipTooLargeError) throw new XlsxReadError('tooLarge', err.message);
-    if (err instanceof SheetDataError) throw new XlsxReadError('corrupt', err.message);
-    if (err instanceof SheetScanError || err instanceof ZipUnsupportedError || err instanceof ZipFormatError) return sheetJsSource(buffer, options);
+    if (err instanceof ZipTooLargeError) throw tooLarge(options.maxSharedStringsBytes ?? DEFAULT_MAX_SST_BYTES, err.message);
+    if (err instanceof SheetDataError) throw dataError(err, limitsOf(options).maxColumns);
+    if (err instanceof ZipUnsupportedError) throw new XlsxReadError('corrupt', err.message);
+    if (err instanceof SheetScanError || err instanceof ZipFormatError) return sheetJsSource(buffer, options, pacer);
     throw err;
   }
   // A prefixed document (<x:worksheet>) hides its rows from the byte patterns: SheetJS reads those.
-  if ((await sheetRoot(buffer, plan.sheet))?.includes(':')) return sheetJsSource(buffer, options);
+  if ((await sheetRoot(buffer, plan.sheet))?.includes(':')) return sheetJsSource(buffer, options, pacer);
   const source: XlsxRowSource = {
     ...plan.info,
     engine: 'scanner',
     batches: () =>
-      scanBatches(buffer, plan, options, () => {
+      scanBatches(buffer, plan, options, pacer, () => {
         source.engine = 'sheetjs';
       }),
   };

@@ -20,6 +20,8 @@ export interface PackageOptions {
   /** Write sharedStrings.xml after the worksheets (as SheetJS does) instead of before (as Excel does). */
   sharedStringsLast?: boolean;
   date1904?: boolean;
+  /** styles.xml: custom number formats by id and the numFmtId of each cell style (the s attribute indexes cellXfs). */
+  styles?: { numFmts?: Record<number, string>; cellXfs: number[] };
   /** 0 = stored (no compression). */
   level?: number;
 }
@@ -38,10 +40,26 @@ export function xlsxPackage(o: PackageOptions): Buffer {
     o.sharedStrings === undefined
       ? []
       : [{ name: 'xl/sharedStrings.xml', data: xml(`<sst xmlns="${NS}" count="${o.sharedStrings.length}" uniqueCount="${o.sharedStrings.length}">${o.sharedStrings.join('')}</sst>`) }];
+  const esc = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  const styles = o.styles
+    ? [
+        {
+          name: 'xl/styles.xml',
+          data: xml(
+            `<styleSheet xmlns="${NS}"><numFmts count="${Object.keys(o.styles.numFmts ?? {}).length}">${Object.entries(o.styles.numFmts ?? {})
+              .map(([id, code]) => `<numFmt numFmtId="${id}" formatCode="${esc(code)}"/>`)
+              .join('')}</numFmts><fonts count="1"><font/></fonts><fills count="1"><fill/></fills><borders count="1"><border/></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0"/></cellStyleXfs><cellXfs count="${o.styles.cellXfs.length}">${o.styles.cellXfs
+              .map((id) => `<xf numFmtId="${id}" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>`)
+              .join('')}</cellXfs></styleSheet>`,
+          ),
+        },
+      ]
+    : [];
   const overrides = [
     `<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>`,
     ...sheetParts.map((p) => `<Override PartName="/${p.name}" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`),
     ...sst.map(() => `<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>`),
+    ...styles.map(() => `<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>`),
   ].join('');
   const parts = [
     {
@@ -64,9 +82,10 @@ export function xlsxPackage(o: PackageOptions): Buffer {
       data: xml(
         `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${o.sheets
           .map((_, i) => `<Relationship Id="rId${i + 1}" Type="${REL}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`)
-          .join('')}${sst.length ? `<Relationship Id="rId${o.sheets.length + 1}" Type="${REL}/sharedStrings" Target="/xl/sharedStrings.xml"/>` : ''}</Relationships>`,
+          .join('')}${sst.length ? `<Relationship Id="rId${o.sheets.length + 1}" Type="${REL}/sharedStrings" Target="/xl/sharedStrings.xml"/>` : ''}${styles.length ? `<Relationship Id="rId${o.sheets.length + 2}" Type="${REL}/styles" Target="styles.xml"/>` : ''}</Relationships>`,
       ),
     },
+    ...styles,
     ...(o.sharedStringsLast ? [...sheetParts, ...sst] : [...sst, ...sheetParts]),
   ];
   return writeZip(parts, o.level ?? 6);

@@ -15,12 +15,12 @@ function sheetJsWorkbook(rows: unknown[][], bookSST: boolean, extra: { name: str
   return XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', bookSST, compression: true }) as Buffer;
 }
 
-/** The rows SheetJS itself reads (header: 1, raw values), with trailing blanks trimmed as the reader does. */
+/** The rows SheetJS itself reads (header: 1, raw values; dates as ISO text like the reader), with trailing blanks trimmed as the reader does. */
 function sheetJsRows(buf: Buffer, sheet = 0): CellValue[][] {
-  const wb = XLSX.read(buf, { type: 'buffer' });
-  const rows = XLSX.utils.sheet_to_json<unknown[]>(wb.Sheets[wb.SheetNames[sheet]], { header: 1, raw: true, blankrows: true, defval: null });
+  const wb = XLSX.read(buf, { type: 'buffer', cellDates: true });
+  const rows = XLSX.utils.sheet_to_json<unknown[]>(wb.Sheets[wb.SheetNames[sheet]], { header: 1, raw: true, blankrows: true, defval: null, UTC: true });
   return rows.map((r) => {
-    const cells = r.map((c) => (c === undefined ? null : c)) as CellValue[];
+    const cells = r.map((c) => (c === undefined ? null : c instanceof Date ? c.toISOString().slice(0, 10) : c)) as CellValue[];
     while (cells.length && cells[cells.length - 1] === null) cells.pop();
     return cells;
   });
@@ -49,8 +49,8 @@ const MIXED: unknown[][] = [
 
 const EXPECTED: CellValue[][] = [
   ['姓名', 'name', '学籍号', '数字', '布尔', '日期'],
-  ['张三', 'Zhang San', 'G11010520070901123X', 1, true, 40299],
-  [null, ' spaced  ', '0012', -2.5, false, 39326],
+  ['张三', 'Zhang San', 'G11010520070901123X', 1, true, '2010-05-01'],
+  [null, ' spaced  ', '0012', -2.5, false, '2007-09-01'],
   [],
   ['a & b < c > d "e" \'f\'', '', null, 1e21],
   ['𠀀 emoji 😀', 'line\nbreak', 'tab\there', 0.1 + 0.2, 123456789012345, 3.14159],
@@ -215,10 +215,9 @@ describe('readXlsxRows errors', () => {
     const { rows } = nationalTemplateRows({ rows: 2000 });
     const buf = writeXlsx([{ name: 'x', rows }]);
     const err = await failure(read(buf, { maxRows: 1000 }));
-    expect(err.reason).toBe('tooLarge');
-    expect(err.status).toBe(413);
-    expect(err.i18nKey).toBe(ERR.fileTooLarge);
-    expect((await failure(read(buf, { maxXmlBytes: 64 * 1024 }))).reason).toBe('tooLarge');
+    expect(err).toMatchObject({ reason: 'tooManyRows', status: 413, i18nKey: ERR.xlsxTooManyRows, params: { max: 1000 } });
+    expect(await failure(read(buf, { maxXmlBytes: 2 * 64 * 1024 }))).toMatchObject({ reason: 'tooLarge', status: 413, i18nKey: ERR.xlsxTooLarge, params: { max: 1 } });
+    expect(await failure(read(buf, { maxSharedStringsBytes: 64 * 1024 }))).toMatchObject({ reason: 'tooLarge', params: { max: 1 } });
     expect((await read(buf, { maxRows: 2001 })).rows).toHaveLength(2001);
   });
 });
