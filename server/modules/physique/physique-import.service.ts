@@ -15,13 +15,31 @@ import type { Translate } from '@/domain/physique-results/export-layout';
 import { restrictToItems } from '@/domain/physique-results/wide-row';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
-import { openXlsx, type CellValue } from '../../lib/spreadsheet/xlsx-reader';
+import { EventLoopPacer } from '../../lib/spreadsheet/pacer';
+import { columnName } from '../../lib/spreadsheet/sheet-scanner';
+import { openXlsx, type CellValue, type XlsxReadOptions } from '../../lib/spreadsheet/xlsx-reader';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import { finishPlanJob, getPlanInScope, startPlanJob, assertPlanOpen, type PlanRecord } from '../test-plan/test-plan.service';
 import { itemsFor, loadPlanContext, planScopeStudents, writeResults, type PlanContext, type ResultInput, type ScopeStudent } from './physique-write';
 
 /** Rows scanned for the header row (files often start with a title row). */
 const HEADER_SCAN_ROWS = 10;
+
+/**
+ * What an import reads of a workbook: a school's national template has a few thousand rows of about 21 columns; these
+ * limits leave room for a whole district and refuse crafted files (decompression bombs, cells far out) with a message.
+ */
+export const IMPORT_LIMITS = {
+  /** Rows as stored, header and title rows included. */
+  maxRows: 200_000,
+  /** Columns up to IV, as in Excel 2003. */
+  maxColumns: 256,
+  maxXmlBytes: 256 * 1024 * 1024,
+  maxSharedStringsBytes: 64 * 1024 * 1024,
+} as const satisfies XlsxReadOptions;
+
+/** Failed rows listed in the failures workbook; the rest are counted, so a file of a million bad rows answers with a small workbook. */
+export const FAILED_ROWS_LISTED = 2000;
 
 export interface ImportRequest {
   tenantOrgId: string;
@@ -37,7 +55,7 @@ export interface ImportRequest {
 export interface ImportOutcome {
   success: number;
   failure: number;
-  /** The failures workbook: the file's header plus a reason column, then every failed row as uploaded. */
+  /** The failures workbook: the file's header plus a reason column, then the first FAILED_ROWS_LISTED failed rows as uploaded. */
   workbook: Buffer;
   /** `<prefix>_<success>_<failure>.xlsx`; the prefix holds no '_' (spec §3: counts are parts 2 and 3). */
   fileName: string;
@@ -84,13 +102,31 @@ function rowReason(t: Translate, row: number, field: NationalColumnKey, key: str
   return t('physique:import.rowError', { row, field: columnLabel((k, o) => t(k, o), field), reason, ...RAW_OPTS });
 }
 
+/** A header that appears twice is refused, naming it and its columns: which of the two holds the data is anyone's guess. */
+function assertNoDuplicates(mapping: HeaderMapping, t: Translate): void {
+  if (mapping.duplicates.length === 0) return;
+  const columns = mapping.duplicates
+    .map((d) =>
+      t('physique:import.duplicateColumn', {
+        field: columnLabel((key, o) => t(key, o), d.key),
+        columns: d.columns.map(columnName).join(t('physique:import.columnSeparator', RAW_OPTS)),
+        ...RAW_OPTS,
+      }),
+    )
+    .join(t('physique:import.errorSeparator', RAW_OPTS));
+  throw new AppError(400, 'physique:import.duplicateColumns', { columns });
+}
+
 /** The header row among the first rows, or the 400 that explains what is wrong with them. */
 function headerOf(candidates: readonly { row: number; cells: readonly CellValue[] }[], t: Translate): { index: number; mapping: HeaderMapping } {
   let best: { mapping: HeaderMapping; found: number } | null = null;
   for (const c of candidates) {
     if (isBlankRow(c.cells)) continue;
     const mapping = mapHeaders(c.cells);
-    if (mapping.missing.length === 0) return { index: c.row, mapping };
+    if (mapping.missing.length === 0) {
+      assertNoDuplicates(mapping, t);
+      return { index: c.row, mapping };
+    }
     if (!best || mapping.columns.size > best.found) best = { mapping, found: mapping.columns.size };
   }
   if (best && best.found >= 2) {
@@ -128,11 +164,13 @@ export function testDay(plan: PlanRecord, now: Date): string {
 
 async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<ImportOutcome> {
   const { t } = req;
-  const source = await openXlsx(req.buffer);
+  const pacer = new EventLoopPacer();
+  const source = await openXlsx(req.buffer, IMPORT_LIMITS);
   const ctx: PlanContext = await loadPlanContext(db, plan);
   const index = new StudentIndex(await planScopeStudents(db, ctx));
 
   const failures: Failure[] = [];
+  let failureCount = 0;
   const accepted: ResultInput[] = [];
   const seen = new Map<string, number>();
   const pending: { row: number; cells: CellValue[] }[] = [];
@@ -142,7 +180,11 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
   const handle = (rowNumber: number, cells: CellValue[], mapping: HeaderMapping) => {
     if (isBlankRow(cells)) return;
     dataRows++;
-    const fail = (reason: string) => failures.push({ cells, reason });
+    const fail = (reason: string) => {
+      failureCount++;
+      // Only the cells under the header are kept, and only for the rows listed.
+      if (failures.length < FAILED_ROWS_LISTED) failures.push({ cells: cells.slice(0, header ? header.cells.length : cells.length), reason });
+    };
     const parsed = parseTemplateRow(cells, mapping, rowNumber, { date1904: source.date1904 });
     if (!parsed.ok) return fail(formatRowErrors((k, o) => t(k, o), rowNumber, parsed.errors));
     const r = parsed.row;
@@ -163,6 +205,7 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
     for (const { row, cells } of batch) {
       if (header) {
         handle(row, cells, header.mapping);
+        await pacer.pace();
         continue;
       }
       pending.push({ row, cells });
@@ -183,11 +226,11 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
   if (dataRows === 0) throw new AppError(400, 'scores:import.emptyFile');
 
   const success = await writeResults(db, ctx, accepted, { source: 'import', userId: req.userId, now: req.now, testedOn: testDay(plan, req.now) });
-  return { success, failure: failures.length, workbook: failuresWorkbook(header.cells, failures, t), fileName: importFileName(t, success, failures.length) };
+  return { success, failure: failureCount, workbook: failuresWorkbook(header.cells, failures, failureCount, t), fileName: importFileName(t, success, failureCount) };
 }
 
-/** The failures workbook: the uploaded header plus a reason column, each failed row as it was uploaded. */
-function failuresWorkbook(headerCells: readonly CellValue[], failures: readonly Failure[], t: Translate): Buffer {
+/** The failures workbook: the uploaded header plus a reason column, each listed failed row as it was uploaded, then how many more failed. */
+function failuresWorkbook(headerCells: readonly CellValue[], failures: readonly Failure[], total: number, t: Translate): Buffer {
   // Trailing blank header cells are dropped so the reason column sits right after the data.
   let width = headerCells.length;
   while (width > 0 && (headerCells[width - 1] == null || headerCells[width - 1] === '')) width--;
@@ -198,6 +241,7 @@ function failuresWorkbook(headerCells: readonly CellValue[], failures: readonly 
     while (cells.length < width) cells.push(null);
     rows.push([...cells, f.reason]);
   }
+  if (total > failures.length) rows.push([...Array<null>(width).fill(null), t('scores:import.moreFailures', { count: total - failures.length, listed: failures.length, ...RAW_OPTS })]);
   const regCol = headerCells.findIndex((c) => c != null && mapHeaders([c]).columns.has('regNo'));
   return writeXlsx([
     {

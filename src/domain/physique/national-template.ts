@@ -113,8 +113,8 @@ export interface HeaderMapping {
   readonly missing: NationalColumnKey[];
   /** Non-empty headers that are not template columns (kept, ignored). */
   readonly unknown: string[];
-  /** Columns that appear more than once (only the first is read). */
-  readonly duplicates: NationalColumnKey[];
+  /** Template columns whose header appears more than once, with every column index (0-based) it appears at; an import refuses them. */
+  readonly duplicates: { readonly key: NationalColumnKey; readonly columns: readonly number[] }[];
   /** Result columns present, in file order: what parseTemplateRow reads. */
   readonly resultColumns: readonly (readonly [ResultKey, number])[];
 }
@@ -123,7 +123,7 @@ export interface HeaderMapping {
 export function mapHeaders(headerRow: readonly unknown[]): HeaderMapping {
   const columns = new Map<NationalColumnKey, number>();
   const unknown: string[] = [];
-  const duplicates: NationalColumnKey[] = [];
+  const duplicates: { key: NationalColumnKey; columns: number[] }[] = [];
   for (let i = 0; i < headerRow.length; i++) {
     const cell = headerRow[i];
     const key = headerKey(cell);
@@ -131,7 +131,9 @@ export function mapHeaders(headerRow: readonly unknown[]): HeaderMapping {
       const text = cell == null ? '' : String(cell).trim();
       if (text !== '') unknown.push(text);
     } else if (columns.has(key)) {
-      if (!duplicates.includes(key)) duplicates.push(key);
+      const dup = duplicates.find((d) => d.key === key);
+      if (dup) dup.columns.push(i);
+      else duplicates.push({ key, columns: [columns.get(key)!, i] });
     } else columns.set(key, i);
   }
   const missing = NATIONAL_COLUMNS.filter((c) => c.required && !columns.has(c.key)).map((c) => c.key);

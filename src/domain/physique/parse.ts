@@ -53,6 +53,8 @@ const MIN = String.raw`(?:'|:|分钟|分鐘|分|min|m)`;
 const SEC = String.raw`(?:"|秒钟|秒鐘|秒|sec|s)`;
 const MIN_SEC = new RegExp(String.raw`^(\d+)${MIN}(\d{1,2}(?:\.\d+)?)${SEC}?$`);
 const MIN_SEC_FRACTION = new RegExp(String.raw`^(\d+)${MIN}(\d{1,2})${SEC}(\d{1,2})$`);
+/** h:mm:ss, as a cell under a time format shows a run time (00:03:40, 0:03:40.5). */
+const HOUR_MIN_SEC = /^(\d+):(\d{2}):(\d{2}(?:\.\d+)?)$/;
 const MIN_ONLY = /^(\d+)(?:'|分钟|分鐘|分|min)$/;
 const SEC_ONLY = new RegExp(String.raw`^(\d+(?:\.\d+)?)${SEC}$`);
 const SEC_MARK_FRACTION = /^(\d+)"(\d{1,2})$/;
@@ -88,7 +90,13 @@ function minSec(minutes: string, seconds: string, fraction = ''): Parsed {
 }
 
 function parseTime(s: string, bareDotIsMinutes: boolean): Parsed {
-  let m = MIN_SEC_FRACTION.exec(s);
+  let m = HOUR_MIN_SEC.exec(s);
+  if (m) {
+    if (Number(m[2]) >= 60) return 'overflow';
+    const rest = minSec(m[2], m[3]);
+    return rest === 'overflow' || rest === null ? rest : Number(m[1]) * 3600 + rest;
+  }
+  m = MIN_SEC_FRACTION.exec(s);
   if (m) return minSec(m[1], m[2], m[3]);
   m = MIN_SEC.exec(s);
   if (m) return minSec(m[1], m[2]);
@@ -149,7 +157,7 @@ function parseByKind(kind: Kind, s: string, field: ParseField): Parsed {
 
 /**
  * Parses a result as people type it into the field's unit (seconds, cm, ml, kg, count, kg/m²) (issue 3 §1):
- * times 3'40", 3′40, 3:40, 3分40秒, 3.40 (minutes.seconds for the long runs and shuttle), 220 (seconds), 8.5 (50 m seconds);
+ * times 3'40", 3′40, 3:40, 03:40, 00:03:40 (as a cell under a time format shows it), 3分40秒, 3.40 (minutes.seconds for the long runs and shuttle), 220 (seconds), 8.5 (50 m seconds);
  * lengths 185cm, 1.85m, 1米85, -2.5; counts 12, 12次; volume 3500, 3500ml, 3.5L. Errors are i18n keys of namespace physique.
  */
 export function parseRaw(field: ParseField, input: string | number | null | undefined): ParseResult {

@@ -101,7 +101,7 @@ describe('national template columns', () => {
     expect(m.columns.get('name')).toBe(2); // the first occurrence wins
     expect(m.columns.get('run50m')).toBe(5);
     expect(m.unknown).toEqual(['备注', '学号']);
-    expect(m.duplicates).toEqual(['name']);
+    expect(m.duplicates).toEqual([{ key: 'name', columns: [2, 8] }]);
     expect(m.missing).toEqual(['regNo']);
     expect(m.resultColumns).toEqual([['run50m', 5]]);
   });
@@ -243,6 +243,18 @@ describe('parseTemplateRow', () => {
     expect(parseTemplateRow(row({ run1000m: '4' }), mapping, 2)).toMatchObject({ ok: true, row: { results: { run1000m: 240 } } });
     expect(parseTemplateRow(row({ run1000m: 3.4000000000000004 }), mapping, 2)).toMatchObject({ ok: true, row: { results: { run1000m: 220 } } });
     expect(parseTemplateRow(row({ run1000m: 230 }), mapping, 2)).toMatchObject({ ok: true, row: { results: { run1000m: 230 } } });
+  });
+
+  it('reads run times and birth dates as cells under time and date formats show them', () => {
+    for (const shown of ['00:03:40', '0:03:40', '03:40', '3:40']) {
+      expect(parseTemplateRow(row({ run1000m: shown, run800m: shown }), mapping, 2), shown).toMatchObject({ ok: true, row: { results: { run1000m: 220, run800m: 220 } } });
+    }
+    expect(parseTemplateRow(row({ shuttle50x8: '00:01:45', run50m: '00:07.3' }), mapping, 2)).toMatchObject({ ok: true, row: { results: { shuttle50x8: 105, run50m: 7.3 } } });
+    for (const shown of ['2010-05-01', '2010-05-01 00:00:00']) {
+      expect(parseTemplateRow(row({ birthDate: shown }), mapping, 2)).toMatchObject({ ok: true, row: { birthDate: '2010-05-01' } });
+    }
+    // Excel's fictitious 1900-02-29 is no date.
+    expect(parseTemplateRow(row({ birthDate: '1900-02-29' }), mapping, 2)).toMatchObject({ ok: false, errors: [{ field: 'birthDate', key: 'physique:import.invalidDate' }] });
   });
 
   it('treats empty result cells and dash marks as not tested', () => {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as XLSX from 'xlsx';
 import { describe, expect, it } from 'vitest';
 import { readXlsxRows, type CellValue } from '../../../server/lib/spreadsheet/xlsx-reader';
@@ -82,5 +84,30 @@ describe('cells under date and time number formats are read as the text they sho
     const r = await readXlsxRows(buf);
     expect(r.engine).toBe('scanner');
     expect(r.rows).toEqual([['1000米跑', '出生日期'], ['03:40', '2010-05-01'], ['00:03:40', '2010-05-01']]);
+  });
+});
+
+describe('workbooks saved by LibreOffice Calc', () => {
+  // fixtures/libreoffice-times.csv opened in Calc 7 with the zh-CN and the en-US locale and saved as .xlsx
+  // (soffice --headless --convert-to xlsx --infilter="CSV:44,34,76,1,,2052|1033"): times become hh:mm:ss or
+  // hh:mm:ss AM/PM fractions of a day, dates yyyy-mm-dd serials, with 'General' as a custom format.
+  const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures', name));
+
+  it('reads the zh-CN file as Calc shows it', async () => {
+    const r = await readXlsxRows(fixture('libreoffice-zh-cn-times.xlsx'));
+    expect(r.engine).toBe('scanner');
+    expect(r.rows).toEqual([
+      ['姓名', '1000米跑', '800米跑', '50米跑', '出生日期'],
+      ['张三', '00:03:40', '00:03:05', 8.4, '2010-05-01'],
+      ['李四', '00:04:05', '00:03:59', 9.1, '2009-12-31'],
+    ]);
+  });
+
+  it('reads the en-US file as Calc shows it, a 12-hour clock included', async () => {
+    const r = await readXlsxRows(fixture('libreoffice-en-us-times.xlsx'));
+    expect(r.rows.slice(1)).toEqual([
+      ['张三', '12:03:40 AM', '12:03:05 AM', 8.4, '2010-05-01'],
+      ['李四', '12:04:05 AM', '12:03:59 AM', 9.1, '2009-12-31'],
+    ]);
   });
 });
