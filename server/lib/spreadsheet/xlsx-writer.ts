@@ -1,6 +1,15 @@
 import * as XLSX from 'xlsx';
 import { recompressZip } from './zip';
 
+/**
+ * Text a spreadsheet would take for a formula (or DDE command) if someone edited the cell and pressed Enter:
+ * = + - @ and a leading tab or carriage return (OWASP "CSV injection").
+ */
+const FORMULA_LIKE = /^[=+\-@\t\r]/;
+
+/** Text format (@): whatever is typed into the cell stays text. */
+const TEXT_FORMAT = '@';
+
 /** One worksheet to write. */
 export interface SheetSpec {
   /** Sheet tab name; characters Excel forbids are replaced and it is cut to 31 characters. */
@@ -44,18 +53,32 @@ export function writeXlsx(sheets: readonly SheetSpec[]): Buffer {
     const rows = spec.rows.map((r) => (r.every(isPlainCell) ? r : r.map(cellValue)));
     const ws = XLSX.utils.aoa_to_sheet(rows as unknown[][], { dense: true });
     if (spec.columnWidths) ws['!cols'] = spec.columnWidths.map((wch) => ({ wch }));
-    if (spec.textColumns?.length) {
-      const data = ws['!data'] ?? [];
-      for (const row of data) {
-        if (!row) continue;
-        for (const c of spec.textColumns) {
-          const cell = row[c];
-          if (cell && cell.t === 's') cell.z = '@';
-        }
+    const textColumns = new Set(spec.textColumns ?? []);
+    for (const row of ws['!data'] ?? []) {
+      if (!row) continue;
+      for (let c = 0; c < row.length; c++) {
+        const cell = row[c];
+        // Exported values come from users (names, addresses, file cells): text that looks like a formula is written
+        // as text under the text format with Excel's quote prefix, so editing it cannot turn it into a formula.
+        if (cell?.t === 's' && (textColumns.has(c) || FORMULA_LIKE.test(String(cell.v)))) cell.z = TEXT_FORMAT;
       }
     }
     XLSX.utils.book_append_sheet(wb, ws, sheetName(spec.name, taken));
   }
   // Stored by SheetJS, deflated by zlib: 2.5× smaller than SheetJS's own compression in about the same time.
-  return recompressZip(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', bookSST: true, compression: false }) as Buffer);
+  return recompressZip(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', bookSST: true, compression: false }) as Buffer, 6, quotePrefixTextStyles);
+}
+
+/**
+ * Marks the cell styles of the text format (numFmtId 49) with quotePrefix, as Excel does for text typed after an
+ * apostrophe: the formula bar shows '=1+1 and Enter keeps it text. SheetJS does not write the attribute itself.
+ */
+function quotePrefixTextStyles(name: string, data: Buffer): Buffer {
+  if (name.toLowerCase() !== 'xl/styles.xml') return data;
+  const xml = data.toString('utf8');
+  const open = xml.indexOf('<cellXfs');
+  const close = xml.indexOf('</cellXfs>', open);
+  if (open < 0 || close < 0) return data;
+  const xfs = xml.slice(open, close).replace(/<xf\b(?=[^>]*\bnumFmtId="49")(?![^>]*\bquotePrefix=)/g, '<xf quotePrefix="1"');
+  return Buffer.from(xml.slice(0, open) + xfs + xml.slice(close), 'utf8');
 }

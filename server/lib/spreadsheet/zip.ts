@@ -203,10 +203,10 @@ export function writeZip(parts: readonly ZipPart[], level = 6): Buffer {
 }
 
 /**
- * Re-deflates every part of a zip archive with zlib and puts the parts in Excel's order.
+ * Re-deflates every part of a zip archive with zlib and puts the parts in Excel's order (`transform` may rewrite a part).
  * SheetJS's own JavaScript deflate makes 2.5× larger files in about the time zlib needs; its stored output plus this is smaller and no slower.
  */
-export function recompressZip(buf: Buffer, level = 6): Buffer {
+export function recompressZip(buf: Buffer, level = 6, transform: (name: string, data: Buffer) => Buffer = (_, data) => data): Buffer {
   const entries = [...readZipDirectory(buf).values()].sort((a, b) => partRank(a.name) - partRank(b.name));
-  return writeZip(entries.map((e) => ({ name: e.name, data: readZipEntry(buf, e, Number.MAX_SAFE_INTEGER) })), level);
+  return writeZip(entries.map((e) => ({ name: e.name, data: transform(e.name, readZipEntry(buf, e, Number.MAX_SAFE_INTEGER)) })), level);
 }

@@ -57,6 +57,29 @@ describe('writeXlsx', () => {
     expect(back.rows).toEqual(rows);
   });
 
+  it('writes text that looks like a formula so that editing it in Excel cannot make it one; numbers stay numbers', async () => {
+    const risky = ['=1+1', '+86 138 0000 0000', '-x', '@SUM(A1:A2)', '\tTab', '\rCR', '=HYPERLINK("http://x","y")', '-3'];
+    const safe = ['plain', '张三', 'a=b', ''];
+    const buf = writeXlsx([{ name: 's', rows: [[...risky, ...safe, -3, 5.5, 0]] }]);
+    const wb = XLSX.read(buf, { type: 'buffer', cellNF: true, cellFormula: true });
+    const ws = wb.Sheets.s;
+    const cells = Array.from({ length: risky.length + safe.length + 3 }, (_, c) => ws[XLSX.utils.encode_cell({ r: 0, c })] as XLSX.CellObject);
+    for (const [i, v] of risky.entries()) {
+      expect(cells[i], JSON.stringify(v)).toMatchObject({ t: 's', v, z: '@' });
+      expect(cells[i].f).toBeUndefined();
+    }
+    for (const [i, v] of safe.entries()) if (v !== '') expect(cells[risky.length + i].z, v).not.toBe('@');
+    expect(cells.slice(-3).map((c) => [c.t, c.v])).toEqual([['n', -3], ['n', 5.5], ['n', 0]]);
+    expect(cells.at(-3)!.z).not.toBe('@');
+    // The text style carries Excel's quote prefix (the formula bar shows '=1+1).
+    const styles = readZipEntry(buf, readZipDirectory(buf).get('xl/styles.xml')!, 1 << 20).toString('utf8');
+    const xfs = styles.slice(styles.indexOf('<cellXfs'), styles.indexOf('</cellXfs>'));
+    expect(xfs).toMatch(/<xf quotePrefix="1"[^>]*numFmtId="49"/);
+    expect(xfs.match(/quotePrefix/g)).toHaveLength(1);
+    // And the reader reads back exactly what was written.
+    expect((await readXlsxRows(buf)).rows).toEqual([[...risky, 'plain', '张三', 'a=b', '', -3, 5.5, 0]]);
+  });
+
   it('needs at least one sheet', () => {
     expect(() => writeXlsx([])).toThrow(RangeError);
   });
