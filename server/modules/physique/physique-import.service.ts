@@ -180,23 +180,23 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
   const handle = (rowNumber: number, cells: CellValue[], mapping: HeaderMapping) => {
     if (isBlankRow(cells)) return;
     dataRows++;
-    const fail = (reason: string) => {
+    // Only the rows listed get their reason written and their cells under the header kept.
+    const fail = (reason: () => string) => {
       failureCount++;
-      // Only the cells under the header are kept, and only for the rows listed.
-      if (failures.length < FAILED_ROWS_LISTED) failures.push({ cells: cells.slice(0, header ? header.cells.length : cells.length), reason });
+      if (failures.length < FAILED_ROWS_LISTED) failures.push({ cells: cells.slice(0, header ? header.cells.length : cells.length), reason: reason() });
     };
     const parsed = parseTemplateRow(cells, mapping, rowNumber, { date1904: source.date1904 });
-    if (!parsed.ok) return fail(formatRowErrors((k, o) => t(k, o), rowNumber, parsed.errors));
+    if (!parsed.ok) return fail(() => formatRowErrors((k, o) => t(k, o), rowNumber, parsed.errors));
     const r = parsed.row;
     const found = index.find(r.regNo, r.name, r.className, r.classNo);
-    if (found === null) return fail(rowReason(t, rowNumber, 'regNo', 'scores:import.studentNotFound'));
-    if (Array.isArray(found)) return fail(rowReason(t, rowNumber, 'name', 'scores:import.ambiguousStudent', { name: r.name, className: r.className ?? r.classNo }));
-    if (found.grade !== r.grade) return fail(rowReason(t, rowNumber, 'gradeNo', 'scores:import.gradeMismatch', { code: nationalCodeFromGrade(found.grade) }));
-    if (found.gender !== r.gender) return fail(rowReason(t, rowNumber, 'gender', 'scores:import.genderMismatch'));
+    if (found === null) return fail(() => rowReason(t, rowNumber, 'regNo', 'scores:import.studentNotFound'));
+    if (Array.isArray(found)) return fail(() => rowReason(t, rowNumber, 'name', 'scores:import.ambiguousStudent', { name: r.name, className: r.className ?? r.classNo }));
+    if (found.grade !== r.grade) return fail(() => rowReason(t, rowNumber, 'gradeNo', 'scores:import.gradeMismatch', { code: nationalCodeFromGrade(found.grade) }));
+    if (found.gender !== r.gender) return fail(() => rowReason(t, rowNumber, 'gender', 'scores:import.genderMismatch'));
     const first = seen.get(found.id);
-    if (first !== undefined) return fail(rowReason(t, rowNumber, 'regNo', 'scores:import.duplicateRow', { row: first }));
+    if (first !== undefined) return fail(() => rowReason(t, rowNumber, 'regNo', 'scores:import.duplicateRow', { row: first }));
     const results = restrictToItems(r.results, itemsFor(ctx, found.grade, found.gender));
-    if (Object.keys(results).length === 0) return fail(rowReason(t, rowNumber, 'regNo', 'scores:import.noResults'));
+    if (Object.keys(results).length === 0) return fail(() => rowReason(t, rowNumber, 'regNo', 'scores:import.noResults'));
     seen.set(found.id, rowNumber);
     accepted.push({ studentId: found.id, classId: found.classId, grade: found.grade, gender: found.gender, results });
   };
