@@ -179,7 +179,13 @@ export const filesRoutes: FastifyPluginAsyncZod<FilesRoutesOptions> = async (app
         handler: async (request, reply) => {
           const who = await owner(request);
           const upload = await uploadOf(app.db, who, request.params.uploadId);
-          if (!upload || upload.fileId) throw new AppError(404, ERR.notFound);
+          if (!upload) throw new AppError(404, ERR.notFound);
+          if (upload.fileId) {
+            // Finished: a client whose last response was lost learns it is complete and asks for the result.
+            if (request.method !== 'HEAD') throw new AppError(404, ERR.notFound);
+            reply.headers({ 'tus-resumable': '1.0.0', 'upload-offset': upload.size, 'upload-length': upload.size, 'cache-control': 'no-store' });
+            return reply.status(200).send();
+          }
           if (request.method === 'PATCH') await touchUpload(app.db, upload.id, app.now());
           reply.hijack();
           await tus.handle(request.raw, reply.raw);

@@ -248,6 +248,9 @@ describe.each(backends)('file store on $name', (backend) => {
       const file = last.json<Envelope<StoredFile>>().data;
       expect(file).toMatchObject({ mime: 'video/mp4', size: video.length, name: '第一课.mp4' });
 
+      // A client whose last response was lost asks again: complete.
+      const done = await head(school, location);
+      expect([done.statusCode, Number(done.headers['upload-offset'])]).toEqual([200, video.length]);
       const uploadId = location.slice(location.lastIndexOf('/') + 1);
       const result = await t.request({ url: filePaths.uploadResult(uploadId), token: school });
       expect(result.json<Envelope<StoredFile>>().data.id).toBe(file.id);
