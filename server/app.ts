@@ -6,6 +6,8 @@ import { ERR } from '@/domain/errors';
 import type { Db } from './db/client';
 import { parseEnv, type Env } from './env';
 import { AppError } from './lib/app-error';
+import { createStorage } from './lib/storage/create-storage';
+import type { Storage } from './lib/storage/storage';
 import { registerModules } from './modules';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './modules/module-options';
 import { authPlugin } from './plugins/auth';
@@ -24,7 +26,12 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
   /** Per-IP limits per minute; tests raise them. */
   rateLimits?: Partial<RateLimits>;
+  /** Where uploaded files live; defaults to the storage the environment names. Tests pass their own. */
+  storage?: Storage;
 }
+
+/** Abandoned uploads and unused blobs are swept hourly. */
+const FILE_SWEEP_MS = 60 * 60 * 1000;
 
 /** Builds the server (docs/architecture.md): used by main.ts and by every server test. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -49,9 +56,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     errorResponseBuilder: () => new AppError(429, ERR.tooManyRequests),
   });
 
+  const storage = options.storage ?? (await createStorage(env));
+  if (!options.storage) app.addHook('onClose', () => storage.close());
   await registerModules(app, {
     limits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     captchaFixed: env.TIYU_CAPTCHA_FIXED,
+    storage,
+    // An injected storage belongs to a test, which sweeps by hand with its own clock.
+    fileSweepEveryMs: options.storage ? 0 : FILE_SWEEP_MS,
   });
 
   app.get('/', (_request, reply) => reply.redirect(`${BASE_PATH}/`));

@@ -17,6 +17,14 @@ export const envSchema = z
     LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
     /** The built web app (vite build output), served under /busi/ when present. */
     WEB_DIST: z.preprocess(emptyAsUndefined, z.string().default('dist/web')),
+    /** Uploaded files (server/lib/storage), unless S3_BUCKET names object storage. */
+    STORAGE_DIR: z.preprocess(emptyAsUndefined, z.string().default('./data/files')),
+    /** S3-compatible object storage for uploaded files, shared by every server instance. */
+    S3_ENDPOINT: z.preprocess(emptyAsUndefined, z.url().optional()),
+    S3_BUCKET: optionalText,
+    S3_ACCESS_KEY_ID: optionalText,
+    S3_SECRET_ACCESS_KEY: optionalText,
+    S3_REGION: z.preprocess(emptyAsUndefined, z.string().default('us-east-1')),
   })
   .superRefine((env, ctx) => {
     // A fixed captcha in production would turn the captcha into a known password.

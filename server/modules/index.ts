@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { captchaRoutes } from './captcha/captcha.routes';
 import { dataCenterRoutes } from './data-center/data-center.routes';
+import { filesRoutes } from './files/files.routes';
 import type { ModuleOptions } from './module-options';
 import { myInfoRoutes } from './my-info/my-info.routes';
 import { physiqueRoutes } from './physique/physique.routes';
@@ -22,4 +23,5 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(testPlanRoutes, { prefix: `/api/busi/web/${family}/organizeTest/testManage`, family });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(dataCenterRoutes, { prefix: `/api/busi/web/${family}/dataCenter`, family });
   await app.register(screenRoutes, { prefix: '/api/screen' });
+  await app.register(filesRoutes, { prefix: '/api/uc/oss', storage: opts.storage, sweepEveryMs: opts.fileSweepEveryMs });
 }

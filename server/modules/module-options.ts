@@ -1,6 +1,12 @@
+import type { Storage } from '../lib/storage/storage';
+
 /** What buildApp hands every module. */
 export interface ModuleOptions {
   limits: RateLimits;
+  /** Where uploaded files live (server/lib/storage). */
+  storage: Storage;
+  /** Sweep of abandoned uploads and unused blobs, ms; 0 = never. */
+  fileSweepEveryMs: number;
   /** TIYU_CAPTCHA_FIXED: every captcha answers this code (tests, demos; never production). */
   captchaFixed?: string;
 }

@@ -27,6 +27,8 @@ export const ERR = {
   fileTooLarge: 'errors:fileTooLarge',
   fileFormat: 'errors:fileFormat',
   uploadFailed: 'errors:uploadFailed',
+  imageDamaged: 'errors:imageDamaged',
+  imageDimensions: 'errors:imageDimensions',
   screenLoadTimeout: 'errors:screenLoadTimeout',
   xlsxTooLarge: 'errors:xlsxTooLarge',
   xlsxTooManyRows: 'errors:xlsxTooManyRows',

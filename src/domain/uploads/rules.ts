@@ -1,5 +1,6 @@
-import { ESTAMP_MAX, IMAGE_COMPRESS_ABOVE, STYLE_PHOTO_MAX, UPLOAD_LIMIT } from '../constants';
+import { BANNER_MAX, ESTAMP_MAX, IMAGE_COMPRESS_ABOVE, STYLE_PHOTO_MAX, UPLOAD_LIMIT } from '../constants';
 import { ERR } from '../errors';
+import type { SniffedType } from './signatures';
 
 /** The kinds of file the product uploads (spec §5). */
 export const UPLOAD_KINDS = ['image', 'video', 'audio', 'gif', 'facePhoto', 'stylePhoto', 'estamp', 'excel', 'eventFile'] as const;
@@ -93,4 +94,151 @@ export function formatBytes(bytes: number): string {
     unit++;
   }
   return `${Number.isInteger(value) ? value : value.toFixed(1)}${units[unit]}`;
+}
+
+// ── The file store: what each purpose accepts, judged by content (./signatures.ts) ──────────────────
+
+/** Byte ceilings by stored format (spec §5): images 5 MB, gif 10 MB, audio 50 MB, video 500 MB, documents 50 MB. */
+export const TYPE_LIMIT: Record<SniffedType, number | null> = {
+  png: UPLOAD_LIMIT.image,
+  jpeg: UPLOAD_LIMIT.image,
+  webp: UPLOAD_LIMIT.image,
+  gif: UPLOAD_LIMIT.gif,
+  mp4: UPLOAD_LIMIT.video,
+  mp3: UPLOAD_LIMIT.audio,
+  pdf: UPLOAD_LIMIT.eventFile,
+  zip: UPLOAD_LIMIT.eventFile,
+  ole: UPLOAD_LIMIT.eventFile,
+  // never stored: markup can run script in the browser
+  svg: null,
+  html: null,
+  unknown: null,
+};
+
+/** Per-purpose ceilings the screens name (spec §5), beside the per-format ones of TYPE_LIMIT. */
+export const PURPOSE_LIMIT = {
+  face: UPLOAD_LIMIT.facePhoto,
+  cover: 2 * 1024 * 1024,
+  lessonCover: 5 * 1024 * 1024,
+  stamp: UPLOAD_LIMIT.estamp,
+  style: UPLOAD_LIMIT.stylePhoto,
+  lessonVideo: UPLOAD_LIMIT.video,
+  attachment: UPLOAD_LIMIT.eventFile,
+} as const;
+
+/** What an upload is for; picks its rule set. */
+export const FILE_PURPOSES = ['face', 'cover', 'lessonCover', 'banner', 'branding', 'stamp', 'style', 'image', 'lessonVideo', 'video', 'audio', 'attachment'] as const;
+export type FilePurpose = (typeof FILE_PURPOSES)[number];
+
+export interface PurposeRule {
+  /** Formats accepted, by content. */
+  types: readonly SniffedType[];
+  /** Ceiling for every accepted format; null = each format's TYPE_LIMIT. */
+  maxBytes: number | null;
+  /** Images over IMAGE_COMPRESS_ABOVE are re-encoded smaller on the server (spec §5). */
+  compress: boolean;
+  /** Required width:height of images (checked on the decoded image). */
+  aspect: readonly [number, number] | null;
+  /** Served without sign-in (the login screen shows it). */
+  public: boolean;
+  /** Files a field of this purpose holds, when the spec names a number. */
+  maxCount: number | null;
+}
+
+const IMAGES = ['png', 'jpeg'] as const satisfies readonly SniffedType[];
+const rule = (types: readonly SniffedType[], more: Partial<PurposeRule> = {}): PurposeRule => ({
+  types,
+  maxBytes: null,
+  compress: false,
+  aspect: null,
+  public: false,
+  maxCount: null,
+  ...more,
+});
+
+/** The rule set of each purpose (spec §5, §9). */
+export const PURPOSE_RULES: Record<FilePurpose, PurposeRule> = {
+  // Face photos feed recognition: keep the original pixels.
+  face: rule(IMAGES, { maxBytes: PURPOSE_LIMIT.face }),
+  cover: rule(IMAGES, { maxBytes: PURPOSE_LIMIT.cover, aspect: [1, 1], compress: true }),
+  lessonCover: rule(IMAGES, { maxBytes: PURPOSE_LIMIT.lessonCover, compress: true }),
+  banner: rule(IMAGES, { compress: true, public: true, maxCount: BANNER_MAX }),
+  branding: rule(IMAGES, { compress: true, public: true }),
+  // E-stamps are transparent PNGs printed on certificates: no lossy re-encoding.
+  stamp: rule(['png'], { maxBytes: PURPOSE_LIMIT.stamp, aspect: [1, 1], maxCount: ESTAMP_MAX }),
+  style: rule(IMAGES, { maxBytes: PURPOSE_LIMIT.style, compress: true, maxCount: STYLE_PHOTO_MAX }),
+  image: rule([...IMAGES, 'gif', 'webp'], { compress: true }),
+  lessonVideo: rule(['mp4'], { maxBytes: PURPOSE_LIMIT.lessonVideo }),
+  video: rule(['mp4']),
+  audio: rule(['mp3']),
+  attachment: rule(['png', 'jpeg', 'gif', 'webp', 'pdf', 'zip', 'ole', 'mp4', 'mp3'], { maxBytes: PURPOSE_LIMIT.attachment }),
+};
+
+/** Formats whose pixels the server decodes: compression, thumbnails, aspect checks. */
+export const RASTER_TYPES: ReadonlySet<SniffedType> = new Set(['png', 'jpeg', 'webp', 'gif']);
+
+/** Files above this size go up resumably (tus) instead of one request. */
+export const RESUMABLE_ABOVE = 10 * 1024 * 1024;
+/** Largest file one multipart request may carry; bigger ones must use the resumable route. */
+export const SINGLE_REQUEST_MAX = UPLOAD_LIMIT.eventFile;
+/** A resumable upload untouched this long is abandoned and deleted (ms). */
+export const ABANDONED_UPLOAD_MS = 24 * 60 * 60 * 1000;
+/** Longest side of a thumbnail, px. */
+export const THUMBNAIL_SIDE = 256;
+/** Longest side of a compressed image, px: enough for any screen that shows it. */
+export const COMPRESSED_SIDE = 1920;
+/** Relative tolerance of aspect-ratio rules (a 1:1 stamp may be off by a pixel or so). */
+export const ASPECT_TOLERANCE = 0.01;
+
+/** The ceiling of a file of this format for this purpose, bytes; null when the format is refused. */
+export function purposeCeiling(purpose: FilePurpose, type: SniffedType): number | null {
+  const r = PURPOSE_RULES[purpose];
+  if (!r.types.includes(type)) return null;
+  return r.maxBytes ?? TYPE_LIMIT[type];
+}
+
+/** The largest file the purpose accepts in any format, bytes (checked before content is known). */
+export function purposeMaxBytes(purpose: FilePurpose): number {
+  return Math.max(...PURPOSE_RULES[purpose].types.map((t) => purposeCeiling(purpose, t) ?? 0));
+}
+
+export type FileErrorKey = typeof ERR.fileFormat | typeof ERR.fileTooLarge | typeof ERR.imageDimensions | typeof ERR.imageDamaged;
+
+/** Checks a file's sniffed format and size against the purpose (spec §5). Null or an i18n error key. */
+export function checkFile(purpose: FilePurpose, type: SniffedType, size: number): FileErrorKey | null {
+  const ceiling = purposeCeiling(purpose, type);
+  if (ceiling === null) return ERR.fileFormat;
+  if (size > ceiling) return ERR.fileTooLarge;
+  return null;
+}
+
+/** Checks decoded image dimensions against the purpose's aspect rule. Null or the spec's "resolution or size" message. */
+export function checkImageSize(purpose: FilePurpose, width: number, height: number): FileErrorKey | null {
+  if (width < 1 || height < 1) return ERR.imageDamaged;
+  const aspect = PURPOSE_RULES[purpose].aspect;
+  if (!aspect) return null;
+  const want = aspect[0] / aspect[1];
+  return Math.abs(width / height - want) / want > ASPECT_TOLERANCE ? ERR.imageDimensions : null;
+}
+
+const EXTENSIONS: Partial<Record<SniffedType, readonly string[]>> = {
+  png: ['png'],
+  jpeg: ['jpg', 'jpeg'],
+  gif: ['gif'],
+  webp: ['webp'],
+  mp4: ['mp4'],
+  mp3: ['mp3'],
+  pdf: ['pdf'],
+  zip: ['zip', 'xlsx', 'docx', 'pptx'],
+  ole: ['xls', 'doc', 'ppt'],
+};
+
+/** File-name extensions offered by the picker of a purpose (a hint only: the server judges by content). */
+export function purposeExtensions(purpose: FilePurpose): string[] {
+  return PURPOSE_RULES[purpose].types.flatMap((t) => EXTENSIONS[t] ?? []);
+}
+
+/** True for purposes whose files are images (fields show thumbnails). */
+export function isImagePurpose(purpose: FilePurpose): boolean {
+  return PURPOSE_RULES[purpose].types.every((t) => RASTER_TYPES.has(t));
 }

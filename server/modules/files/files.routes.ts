@@ -1,0 +1,209 @@
+import multipart from '@fastify/multipart';
+import { z } from 'zod';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ok } from '@/domain/api';
+import { ERR } from '@/domain/errors';
+import { FILE_PURPOSES, purposeMaxBytes, SINGLE_REQUEST_MAX, type FilePurpose } from '@/domain/uploads/rules';
+import { AppError } from '../../lib/app-error';
+import type { ByteRange, Storage } from '../../lib/storage/storage';
+import { requireScope } from '../../plugins/tenant';
+import {
+  beginUpload,
+  deleteFile,
+  fileMeta,
+  publicFile,
+  readableFile,
+  saveUpload,
+  sweepFiles,
+  touchUpload,
+  uploadOf,
+  uploadResult,
+  type Owner,
+} from './files.service';
+import { createTusServer } from './files.tus';
+
+export interface FilesRoutesOptions {
+  storage: Storage;
+  /** How often abandoned uploads and unused blobs are swept (ms); 0 = never (tests sweep by hand). */
+  sweepEveryMs: number;
+}
+
+const idParams = z.object({ id: z.string().max(64) });
+const uploadParams = z.object({ uploadId: z.string().regex(/^[0-9a-f]{32}$/) });
+const uploadQuery = z.object({ purpose: z.enum(FILE_PURPOSES) });
+
+const RANGE = /^bytes=(\d*)-(\d*)$/;
+
+/** The one byte range of a Range header, null for the whole file; 'invalid' when it cannot be served. */
+function parseRange(header: string | undefined, size: number): ByteRange | null | 'invalid' {
+  const m = header ? RANGE.exec(header.trim()) : null;
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  const start = m[1] === '' ? Math.max(0, size - Number(m[2])) : Number(m[1]);
+  const end = m[1] === '' || m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  return start > end || start >= size ? 'invalid' : { start, end };
+}
+
+/** Only these render inline; everything else downloads, so no stored file can act as a page of this site. */
+const INLINE = /^(image\/(png|jpeg|gif|webp)|video\/mp4|audio\/mpeg)$/;
+
+interface Served {
+  hash: string;
+  size: number | null;
+  mime: string;
+  name: string;
+}
+
+/** Upload metadata of tus (`key base64,key base64`). */
+function tusMetadata(header: string | string[] | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of String(header ?? '').split(',')) {
+    const [key, value] = pair.trim().split(' ');
+    if (key) out[key] = value ? Buffer.from(value, 'base64').toString('utf8') : '';
+  }
+  return out;
+}
+
+/**
+ * The file store under /api/uc/oss/files (the user centre's object storage): uploads in one request or
+ * resumably (tus), reads for the owning organisation (and those above it), deletes; public files under
+ * /api/uc/oss/public/files. Type is judged by content, never by name.
+ */
+export const filesRoutes: FastifyPluginAsyncZod<FilesRoutesOptions> = async (app, { storage, sweepEveryMs }) => {
+  const send = async (request: FastifyRequest, reply: FastifyReply, file: Served, cache: string) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('content-security-policy', "default-src 'none'; img-src 'self'; media-src 'self'; sandbox");
+    reply.header('cache-control', cache);
+    reply.header('etag', `"${file.hash}"`);
+    const disposition = INLINE.test(file.mime) ? 'inline' : 'attachment';
+    reply.header('content-disposition', `${disposition}; filename*=UTF-8''${encodeURIComponent(file.name)}`);
+    reply.type(file.mime);
+    if (request.headers['if-none-match'] === `"${file.hash}"`) return reply.status(304).send();
+    if (file.size === null) return reply.send(await storage.readBlob(file.hash));
+    reply.header('accept-ranges', 'bytes');
+    const range = parseRange(request.headers.range, file.size);
+    if (range === 'invalid') {
+      reply.header('content-range', `bytes */${file.size}`);
+      return reply.status(416).send();
+    }
+    if (!range) {
+      reply.header('content-length', file.size);
+      return reply.send(await storage.readBlob(file.hash));
+    }
+    reply.status(206);
+    reply.header('content-range', `bytes ${range.start}-${range.end}/${file.size}`);
+    reply.header('content-length', range.end - range.start + 1);
+    return reply.send(await storage.readBlob(file.hash, range));
+  };
+  const thumbnailOf = (row: { thumbnailHash: string | null; name: string }): Served => {
+    if (!row.thumbnailHash) throw new AppError(404, ERR.notFound);
+    return { hash: row.thumbnailHash, size: null, mime: 'image/webp', name: row.name.replace(/\.[^.]*$/, '') + '.webp' };
+  };
+
+  // Public files: no session; only rows of a public purpose.
+  await app.register(async (instance) => {
+    const pub = instance.withTypeProvider<ZodTypeProvider>();
+    pub.get('/public/files/:id/content', { schema: { params: idParams } }, async (request, reply) => {
+      const row = await publicFile(app.db, request.params.id);
+      return send(request, reply, row, 'public, max-age=86400');
+    });
+    pub.get('/public/files/:id/thumbnail', { schema: { params: idParams } }, async (request, reply) => {
+      const row = await publicFile(app.db, request.params.id);
+      return send(request, reply, thumbnailOf(row), 'public, max-age=86400');
+    });
+  });
+
+  await app.register(
+    async (instance) => {
+      const files = instance.withTypeProvider<ZodTypeProvider>();
+      await files.register(multipart, { limits: { fileSize: SINGLE_REQUEST_MAX, files: 1, fields: 5, parts: 6 } });
+      // tus PATCH bodies stream straight to the tus store.
+      files.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
+      files.addHook('onRequest', app.authenticate);
+      const owner = async (request: FastifyRequest): Promise<Owner> => {
+        const scope = await requireScope(request);
+        if (!request.session) throw new AppError(401, ERR.sessionExpired);
+        return { orgId: scope.tenantOrgId, userId: request.session.userId };
+      };
+
+      files.post('/', { schema: { querystring: uploadQuery } }, async (request) => {
+        const who = await owner(request);
+        const purpose: FilePurpose = request.query.purpose;
+        if (!request.isMultipart()) throw new AppError(400, ERR.badRequest);
+        const part = await request.file({ limits: { fileSize: Math.min(purposeMaxBytes(purpose), SINGLE_REQUEST_MAX) } }).catch(() => undefined);
+        if (!part) throw new AppError(400, ERR.badRequest);
+        let bytes: Buffer;
+        try {
+          bytes = await part.toBuffer();
+        } catch (error) {
+          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(400, ERR.fileTooLarge);
+          throw error;
+        }
+        return ok(await saveUpload(app.db, storage, who, purpose, part.filename, bytes, app.now()));
+      });
+
+      files.get('/:id', { schema: { params: idParams } }, async (request) => ok(await fileMeta(app.db, (await owner(request)).orgId, request.params.id)));
+      files.get('/:id/content', { schema: { params: idParams } }, async (request, reply) => {
+        const row = await readableFile(app.db, (await owner(request)).orgId, request.params.id);
+        return send(request, reply, row, 'private, max-age=3600');
+      });
+      files.get('/:id/thumbnail', { schema: { params: idParams } }, async (request, reply) => {
+        const row = await readableFile(app.db, (await owner(request)).orgId, request.params.id);
+        return send(request, reply, thumbnailOf(row), 'private, max-age=3600');
+      });
+      files.delete('/:id', { schema: { params: idParams } }, async (request) => {
+        await deleteFile(app.db, (await owner(request)).orgId, request.params.id, app.now());
+        return ok(null);
+      });
+
+      // ---- resumable uploads (tus) ------------------------------------------------------------------------
+      const tus = createTusServer(app, storage, `${files.prefix}/tus`);
+      files.get('/uploads/:uploadId', { schema: { params: uploadParams } }, async (request) =>
+        ok(await uploadResult(app.db, await owner(request), request.params.uploadId)),
+      );
+      files.post('/tus', async (request, reply) => {
+        const who = await owner(request);
+        const meta = tusMetadata(request.headers['upload-metadata']);
+        const purpose = uploadQuery.shape.purpose.safeParse(meta.purpose);
+        if (!purpose.success) throw new AppError(400, ERR.badRequest);
+        const length = Number(request.headers['upload-length']);
+        if (!Number.isSafeInteger(length) || length < 0) throw new AppError(400, ERR.badRequest);
+        const id = await beginUpload(app.db, who, purpose.data, meta.filename ?? '', length, app.now());
+        reply.hijack();
+        await tus.handle(request.raw, reply.raw, id);
+      });
+      files.route({
+        method: ['HEAD', 'PATCH', 'DELETE'],
+        url: '/tus/:uploadId',
+        schema: { params: uploadParams },
+        handler: async (request, reply) => {
+          const who = await owner(request);
+          const upload = await uploadOf(app.db, who, request.params.uploadId);
+          if (!upload) throw new AppError(404, ERR.notFound);
+          if (upload.fileId) {
+            // Finished: a client whose last response was lost learns it is complete and asks for the result.
+            if (request.method !== 'HEAD') throw new AppError(404, ERR.notFound);
+            reply.headers({ 'tus-resumable': '1.0.0', 'upload-offset': upload.size, 'upload-length': upload.size, 'cache-control': 'no-store' });
+            return reply.status(200).send();
+          }
+          if (request.method === 'PATCH') await touchUpload(app.db, upload.id, app.now());
+          reply.hijack();
+          await tus.handle(request.raw, reply.raw);
+        },
+      });
+      files.options('/tus', async (request, reply) => {
+        reply.hijack();
+        await tus.handle(request.raw, reply.raw);
+      });
+    },
+    { prefix: '/files' },
+  );
+
+  if (sweepEveryMs > 0) {
+    const timer = setInterval(() => {
+      sweepFiles(app.db, storage, app.now()).catch((err: unknown) => app.log.error({ err }, 'file sweep failed'));
+    }, sweepEveryMs);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
+  }
+};
