@@ -41,7 +41,6 @@ afterAll(async () => {
 
 const events = (planId: string) =>
   t.db.select().from(testPlanEvents).where(eq(testPlanEvents.planId, planId)).orderBy(asc(testPlanEvents.at), asc(testPlanEvents.kind));
-const detail = async (planId: string, account: Account = 'school01') => data<PlanDetail>(await client(account).get(`detail/${planId}`));
 const startImport = (planId: string) => startPlanJob(t.db, { planId, orgId: ids.k12Id, kind: 'import', userId: userIds.school01, now: t.clock.now() });
 
 describe('a plan saved already ended', () => {
