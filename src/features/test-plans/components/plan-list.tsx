@@ -165,9 +165,9 @@ export function PlanListScreen({ family }: { family: PlanFamily }) {
     [t, family, can.edit, can.detail, can.end, can.delete, can.admin, navigate, paths, now],
   );
 
-  const binColumns = useMemo(
-    () =>
-      col.columns([
+  const binColumns = useMemo(() => {
+    const at = (iso: string | null) => (iso ? showDateTime(iso, i18n.language) : '');
+    return col.columns([
         col.accessor('name', { header: t('column.name'), cell: ({ getValue }) => <span className="font-medium" data-testid="plan-name">{getValue()}</span> }),
         ...(family === 'admin' ? [col.accessor('orgName', { header: t('column.school') })] : []),
         col.display({
@@ -184,11 +184,13 @@ export function PlanListScreen({ family }: { family: PlanFamily }) {
         }),
         col.accessor('deletedAt', {
           header: t('binColumn.deletedAt'),
-          cell: ({ getValue }) => <span className="whitespace-nowrap tabular-nums">{showDateTime(getValue() ?? '', i18n.language)}</span>,
+          // The live list's rows stay on screen (without these) while the bin loads.
+          cell: ({ getValue }) => <span className="whitespace-nowrap tabular-nums">{at(getValue())}</span>,
         }),
         col.accessor('purgeAt', {
           header: t('binColumn.purgeAt'),
-          cell: ({ getValue }) => <span className="whitespace-nowrap tabular-nums">{showDateTime(getValue() ?? '', i18n.language)}</span>,
+          // The live list's rows stay on screen (without these) while the bin loads.
+          cell: ({ getValue }) => <span className="whitespace-nowrap tabular-nums">{at(getValue())}</span>,
         }),
         col.display({
           id: 'actions',
@@ -203,9 +205,8 @@ export function PlanListScreen({ family }: { family: PlanFamily }) {
             </div>
           ),
         }),
-      ]),
-    [t, family, i18n.language],
-  );
+    ]);
+  }, [t, family, i18n.language]);
 
   const entry = getCatalogEntry(`${family}.test.testManage`);
   const switchView = (next: string) => {
