@@ -9,6 +9,7 @@ import { schoolRoutes } from './school/school.routes';
 import { screenRoutes } from './screen/screen.routes';
 import { ssoRoutes } from './sso/sso.routes';
 import { tenantOrgRoutes } from './tenant-org/tenant-org.routes';
+import { testPlanLifecycle } from './test-plan/test-plan.lifecycle';
 import { testPlanRoutes } from './test-plan/test-plan.routes';
 
 /** The one explicit list of modules and their prefixes (spec §7 gateway prefixes). */
@@ -20,6 +21,7 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   await app.register(schoolRoutes, { prefix: '/api/busi/web/k12', family: 'k12' });
   await app.register(schoolRoutes, { prefix: '/api/busi/web/gx', family: 'gx' });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(physiqueRoutes, { prefix: `/api/busi/web/${family}`, family });
+  await app.register(testPlanLifecycle);
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(testPlanRoutes, { prefix: `/api/busi/web/${family}/organizeTest/testManage`, family });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(dataCenterRoutes, { prefix: `/api/busi/web/${family}/dataCenter`, family });
   await app.register(screenRoutes, { prefix: '/api/screen' });

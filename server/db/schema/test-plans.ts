@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { date, index, integer, numeric, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { date, index, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth';
 import { orgs } from './orgs';
 import { classes, colleges, grades, schoolYears } from './school';
@@ -31,8 +31,11 @@ export const testPlans = pgTable(
     createdBy: uuid('created_by').references(() => users.id),
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
+    /** In the recycle bin since (a deleted plan with results); its results are hidden everywhere until restored or purged. */
+    deletedAt: at('deleted_at'),
+    deletedBy: uuid('deleted_by').references(() => users.id),
   },
-  (t) => [index('test_plans_org_idx').on(t.orgId, t.startDate)],
+  (t) => [index('test_plans_org_idx').on(t.orgId, t.startDate), index('test_plans_deleted_idx').on(t.deletedAt).where(sql`${t.deletedAt} is not null`)],
 );
 
 /** The plan's scope: grades, classes or (university) colleges. */
@@ -61,6 +64,7 @@ export const testPlanItems = pgTable(
 /**
  * Imports and syncs of a plan. At most one job per plan runs at a time (partial unique index), so
  * import and sync exclude each other across requests and server instances; deleting a plan checks it.
+ * A 'running' row whose holder process is gone counts as dead (server/modules/test-plan/plan-job-holder.ts).
  */
 export const planJobs = pgTable(
   'plan_jobs',
@@ -75,8 +79,32 @@ export const planJobs = pgTable(
     failureCount: integer('failure_count'),
     error: text('error'),
     startedBy: uuid('started_by').references(() => users.id),
+    /** The server process holding the job (docs/architecture.md, import/sync locks): the job is live while it is. */
+    holderId: uuid('holder_id'),
     startedAt: at('started_at').notNull().defaultNow(),
     finishedAt: at('finished_at'),
   },
   (t) => [uniqueIndex('plan_jobs_one_running_uq').on(t.planId).where(sql`${t.status} = 'running'`), index('plan_jobs_plan_idx').on(t.planId, t.startedAt)],
+);
+
+/**
+ * What happened to a plan beyond ordinary edits: date corrections, reopening, moving to and from the
+ * recycle bin, purging. No foreign key to the plan, so the history outlives a purge. Kept until a
+ * shared audit log takes these over.
+ */
+export const testPlanEvents = pgTable(
+  'test_plan_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id').notNull(),
+    planId: uuid('plan_id').notNull(),
+    planName: text('plan_name').notNull(),
+    /** 'reopened' | 'datesCorrected' | 'binned' | 'restored' | 'purged' (src/domain/test-plans/access.ts). */
+    kind: text('kind').notNull(),
+    /** Before and after of what changed (dates, early end). */
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    actorId: uuid('actor_id').references(() => users.id),
+    at: at('at').notNull().defaultNow(),
+  },
+  (t) => [index('test_plan_events_plan_idx').on(t.planId, t.at)],
 );

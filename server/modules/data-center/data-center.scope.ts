@@ -95,7 +95,7 @@ export async function scopePlans(db: DbOrTx, orgIds: readonly string[]): Promise
   }>(sql`select tp.id, tp.org_id, tp.name, sy.start_year as school_year, sy.academic_year, tp.semester_code, tp.start_date::text as start_date, probe.one is not null as has_results
 from ${testPlans} tp join ${schoolYears} sy on sy.id = tp.school_year_id
 left join lateral (select 1 as one from physique_results where physique_results.plan_id = tp.id and ${countsInAggregates} order by physique_results.student_id limit 1) probe on true
-where tp.org_id in (${idList(orgIds)})`);
+where tp.org_id in (${idList(orgIds)}) and tp.deleted_at is null`);
   return rows.rows.map((r) => ({
     id: r.id,
     orgId: r.org_id,

@@ -18,7 +18,7 @@ import { AppError } from '../../lib/app-error';
 import { isUuid } from '../../lib/ids';
 import { containsPattern } from '../../lib/query';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
-import { getPlanInScope } from '../test-plan/test-plan.service';
+import { getPlanInScope, planNotBinned } from '../test-plan/test-plan.service';
 import { countsInAggregates, inTenant, rawOf, selectResults, toExportRow, toResultRow, type Family, type SelectedResult } from './physique.sql';
 import { itemsFor, loadPlanContext } from './physique-write';
 
@@ -72,7 +72,7 @@ async function summary(db: DbOrTx, where: SQL | undefined): Promise<ScoreSummary
     })
     .from(physiqueResults)
     .innerJoin(students, eq(students.id, physiqueResults.studentId))
-    .innerJoin(testPlans, eq(testPlans.id, physiqueResults.planId))
+    .innerJoin(testPlans, and(eq(testPlans.id, physiqueResults.planId), planNotBinned))
     .innerJoin(schoolYears, eq(schoolYears.id, testPlans.schoolYearId))
     .where(where);
   const levels: Record<ScoreLevel, number> = { excellent: row.excellent, good: row.good, pass: row.pass, fail: row.fail };

@@ -1,4 +1,4 @@
-import { eq, getTableColumns, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { ScoreLevel } from '@/domain/physique/level';
 import type { Gender, ItemKey } from '@/domain/physique/standard';
 import type { ExportRow } from '@/domain/physique-results/export-layout';
@@ -9,14 +9,15 @@ import { physiqueResults } from '../../db/schema/physique';
 import { orgs } from '../../db/schema/orgs';
 import { classes, schoolYears, students } from '../../db/schema/school';
 import { testPlans } from '../../db/schema/test-plans';
-import { inOrgTree } from '../test-plan/test-plan.service';
+import { inOrgTree, planNotBinned, resultPlanNotBinned } from '../test-plan/test-plan.service';
 
 /**
  * THE condition every ranking, average, count and dashboard over physique results uses (spec §4): a result set
  * invalid is kept and listed (flagged) but never counted. Use it as `.where(and(…, countsInAggregates))` or inside
- * `filter (where …)`; never test the invalid column by hand in an aggregate.
+ * `filter (where …)`; never test the invalid column by hand in an aggregate. Results of a plan in the recycle bin
+ * never count either (resultPlanNotBinned).
  */
-export const countsInAggregates: SQL = sql`not ${physiqueResults.invalid}`;
+export const countsInAggregates: SQL = sql`(not ${physiqueResults.invalid} and ${resultPlanNotBinned})`;
 
 /** Route family of a request: schools read their own rows, a management organisation (admin) its schools' rows. */
 export type Family = 'k12' | 'gx' | 'admin';
@@ -137,7 +138,7 @@ export function selectResults(db: DbOrTx) {
     .from(physiqueResults)
     .innerJoin(students, eq(students.id, physiqueResults.studentId))
     .innerJoin(classes, eq(classes.id, physiqueResults.classId))
-    .innerJoin(testPlans, eq(testPlans.id, physiqueResults.planId))
+    .innerJoin(testPlans, and(eq(testPlans.id, physiqueResults.planId), planNotBinned))
     .innerJoin(schoolYears, eq(schoolYears.id, testPlans.schoolYearId))
     .innerJoin(orgs, eq(orgs.id, physiqueResults.orgId));
 }

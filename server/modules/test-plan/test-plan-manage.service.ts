@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, desc, eq, gt, ilike, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, ilike, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Page } from '@/domain/api';
 import { ORG_TYPE } from '@/domain/constants';
 import { ERR } from '@/domain/errors';
 import { DEFAULT_STANDARD_VERSION, isGrade, ITEM_KEYS, STANDARD_VERSIONS } from '@/domain/physique/standard';
+import { binPurgeAt, canUndoEnd, PLAN_BIN_DAYS, type PlanEventKind } from '@/domain/test-plans/access';
 import { roundFee } from '@/domain/test-plans/fee';
 import { defaultPlanItems, planItemsForGrade } from '@/domain/test-plans/items';
 import { PLAN_MSG } from '@/domain/test-plans/messages';
-import type { PlanPageQuery, PlanRequest, PlanScopeType, SignUpQuery } from '@/domain/test-plans/schemas';
+import type { PlanDatesRequest, PlanPageQuery, PlanReopenRequest, PlanRequest, PlanScopeType, SignUpQuery } from '@/domain/test-plans/schemas';
 import { localDate, planStatus, type PlanStatus } from '@/domain/test-plans/status';
 import type {
   ClassCompletionRow,
@@ -24,7 +25,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { orgs } from '../../db/schema/orgs';
 import { physiqueResults } from '../../db/schema/physique';
 import { classes, colleges, grades, schoolYears, semesters, students } from '../../db/schema/school';
-import { testPlanItems, testPlans, testPlanScopes } from '../../db/schema/test-plans';
+import { testPlanEvents, testPlanItems, testPlans, testPlanScopes } from '../../db/schema/test-plans';
 import { AppError } from '../../lib/app-error';
 import { containsPattern } from '../../lib/query';
 import {
@@ -34,6 +35,7 @@ import {
   inOrgTree,
   lockPlanInScope,
   planError,
+  planNotBinned,
   runningPlanJob,
   type PlanRecord,
 } from './test-plan.service';
@@ -76,6 +78,7 @@ const planColumns = {
   feePrecision: testPlans.feePrecision,
   feeRounding: testPlans.feeRounding,
   createdAt: testPlans.createdAt,
+  deletedAt: testPlans.deletedAt,
 };
 
 type PlanSelect = Awaited<ReturnType<typeof planQuery>>[number];
@@ -85,6 +88,8 @@ function toRow(r: PlanSelect, now: Date): PlanRow {
     ...r,
     endedAt: r.endedAt ? r.endedAt.toISOString() : null,
     createdAt: r.createdAt.toISOString(),
+    deletedAt: r.deletedAt ? r.deletedAt.toISOString() : null,
+    purgeAt: r.deletedAt ? binPurgeAt(r.deletedAt).toISOString() : null,
     feeAmount: r.feeAmount === null ? null : Number(r.feeAmount),
     status: planStatus(r, now),
   };
@@ -105,10 +110,19 @@ function statusCondition(status: PlanStatus, today: string): SQL | undefined {
   return and(isNull(testPlans.endedAt), lte(testPlans.startDate, today), sql`${testPlans.endDate} >= ${today}`);
 }
 
-/** Plans of the tenant organisation (or of its schools, admin family), newest first, filtered and paged (issue 3 §2). */
+const binCutoff = (now: Date) => new Date(now.getTime() - PLAN_BIN_DAYS * 86_400_000);
+
+/** SQL: the plan is in the recycle bin and still restorable at `now`. */
+const inBin = (now: Date) => and(isNotNull(testPlans.deletedAt), gt(testPlans.deletedAt, binCutoff(now)));
+
+/**
+ * Plans of the tenant organisation (or of its schools, admin family), newest first, filtered and paged (issue 3 §2);
+ * with `bin`, the recycle bin instead: deleted plans still restorable, most recently deleted first.
+ */
 export async function planPage(db: DbOrTx, actor: PlanActor, q: PlanPageQuery): Promise<Page<PlanRow>> {
   const where = and(
     inOrgTree(testPlans.orgId, actor.tenantOrgId),
+    q.bin ? inBin(actor.now) : planNotBinned,
     q.schoolOrgId ? eq(testPlans.orgId, q.schoolOrgId) : undefined,
     q.name ? ilike(testPlans.name, containsPattern(q.name)) : undefined,
     q.schoolYearId ? eq(testPlans.schoolYearId, q.schoolYearId) : undefined,
@@ -118,7 +132,7 @@ export async function planPage(db: DbOrTx, actor: PlanActor, q: PlanPageQuery): 
   );
   const [records, [{ total }]] = await Promise.all([
     planQuery(db, where)
-      .orderBy(desc(testPlans.startDate), desc(testPlans.createdAt), asc(testPlans.id))
+      .orderBy(...(q.bin ? [desc(testPlans.deletedAt)] : []), desc(testPlans.startDate), desc(testPlans.createdAt), asc(testPlans.id))
       .limit(q.size)
       .offset(offset(q)),
     db
@@ -528,16 +542,95 @@ export async function endPlan(db: Db, actor: PlanActor, planId: string): Promise
   return planDetail(db, actor, planId);
 }
 
+/** Writes an entry of the plan's history (test_plan_events); `by.userId` null = the server itself (purge). */
+async function recordEvent(tx: DbOrTx, by: { userId: string | null; now: Date }, plan: PlanRecord, kind: PlanEventKind, detail: Record<string, unknown> = {}): Promise<void> {
+  await tx.insert(testPlanEvents).values({ orgId: plan.orgId, planId: plan.id, planName: plan.name, kind, detail, actorId: by.userId, at: by.now });
+}
+
+const datesOf = (plan: Pick<PlanRecord, 'startDate' | 'endDate' | 'endedAt'>) => ({
+  startDate: plan.startDate,
+  endDate: plan.endDate,
+  endedAt: plan.endedAt ? new Date(plan.endedAt).toISOString() : null,
+});
+
 /**
- * Deletes a plan with its scope, items, jobs and results (cascade). Refused (409) while an import
- * or sync runs (spec §4) and while the plan is in progress (end it first), so a plan people are
- * taking part in never disappears under them.
+ * Deletes a plan. One with results goes to the recycle bin (restorable by the school's
+ * administrators for PLAN_BIN_DAYS, its results hidden meanwhile); one without is deleted at once
+ * with its scope, items and jobs. Refused (409) while an import or sync runs (spec §4) and while
+ * the plan is in progress (end it first), so a plan people are taking part in never disappears under them.
  */
-export async function deletePlan(db: Db, actor: PlanActor, planId: string): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function deletePlan(db: Db, actor: PlanActor, planId: string): Promise<{ binned: boolean }> {
+  return db.transaction(async (tx) => {
     const plan = await lockPlanInScope(tx, actor.tenantOrgId, planId);
     if (await runningPlanJob(tx, plan.id, actor.now)) throw planError(409, PLAN_MSG.jobRunningNoDelete);
     if (planStatus(plan, actor.now) === 'inProgress') throw planError(409, PLAN_MSG.inProgressNoDelete);
-    await tx.delete(testPlans).where(eq(testPlans.id, plan.id));
+    const [{ n }] = await tx.select({ n: count() }).from(physiqueResults).where(eq(physiqueResults.planId, plan.id));
+    if (n === 0) {
+      await tx.delete(testPlans).where(eq(testPlans.id, plan.id));
+      return { binned: false };
+    }
+    await tx.update(testPlans).set({ deletedAt: actor.now, deletedBy: actor.userId, updatedAt: actor.now }).where(eq(testPlans.id, plan.id));
+    await recordEvent(tx, actor, plan, 'binned', { results: n });
+    return { binned: true };
+  });
+}
+
+/** Takes a plan out of the recycle bin (plan administrators, access.ts); 409 once its PLAN_BIN_DAYS are over. */
+export async function restorePlan(db: Db, actor: PlanActor, planId: string): Promise<PlanDetail> {
+  await db.transaction(async (tx) => {
+    const plan = await lockPlanInScope(tx, actor.tenantOrgId, planId, { binned: true });
+    if (plan.deletedAt && plan.deletedAt <= binCutoff(actor.now)) throw planError(409, PLAN_MSG.binExpired);
+    await tx.update(testPlans).set({ deletedAt: null, deletedBy: null, updatedAt: actor.now }).where(eq(testPlans.id, plan.id));
+    await recordEvent(tx, actor, plan, 'restored', { deletedAt: plan.deletedAt?.toISOString() ?? null });
+  });
+  return planDetail(db, actor, planId);
+}
+
+/**
+ * Undoes an early end (plan administrators, access.ts), optionally with corrected dates. Refused
+ * (409) when the plan was not ended early and no dates are given, while a job runs, or when the
+ * plan would still be over (its last day past: correct the dates too). Recorded in the plan's history.
+ */
+export async function reopenPlan(db: Db, actor: PlanActor, planId: string, body: PlanReopenRequest): Promise<PlanDetail> {
+  await db.transaction(async (tx) => {
+    const plan = await lockPlanInScope(tx, actor.tenantOrgId, planId);
+    if (planStatus(plan, actor.now) !== 'ended') throw planError(409, PLAN_MSG.notEnded);
+    if (await runningPlanJob(tx, plan.id, actor.now)) throw planError(409, PLAN_MSG.jobRunningNoReopen);
+    const dates = body.startDate && body.endDate ? { startDate: body.startDate, endDate: body.endDate } : { startDate: plan.startDate, endDate: plan.endDate };
+    if (!canUndoEnd({ ...dates, endedAt: plan.endedAt ?? actor.now }, actor.now)) throw planError(409, PLAN_MSG.reopenDatesPast);
+    await tx.update(testPlans).set({ ...dates, endedAt: null, updatedAt: actor.now }).where(eq(testPlans.id, plan.id));
+    await recordEvent(tx, actor, plan, 'reopened', { before: datesOf(plan), after: { ...dates, endedAt: null } });
+  });
+  return planDetail(db, actor, planId);
+}
+
+/**
+ * Corrects an ended plan's dates (plan administrators, access.ts): an early end stays in force
+ * (reopenPlan undoes it). 409 for a plan that is not ended (the ordinary edit does that) or while
+ * a job runs. Recorded in the plan's history.
+ */
+export async function correctPlanDates(db: Db, actor: PlanActor, planId: string, body: PlanDatesRequest): Promise<PlanDetail> {
+  await db.transaction(async (tx) => {
+    const plan = await lockPlanInScope(tx, actor.tenantOrgId, planId);
+    if (planStatus(plan, actor.now) !== 'ended') throw planError(409, PLAN_MSG.notEnded);
+    if (await runningPlanJob(tx, plan.id, actor.now)) throw planError(409, PLAN_MSG.jobRunningNoReopen);
+    await tx.update(testPlans).set({ startDate: body.startDate, endDate: body.endDate, updatedAt: actor.now }).where(eq(testPlans.id, plan.id));
+    await recordEvent(tx, actor, plan, 'datesCorrected', { before: datesOf(plan), after: { ...datesOf(plan), startDate: body.startDate, endDate: body.endDate } });
+  });
+  return planDetail(db, actor, planId);
+}
+
+/** Deletes for good the plans (and their results) that spent PLAN_BIN_DAYS in the recycle bin; returns how many. */
+export async function purgeRecycleBin(db: Db, now: Date): Promise<number> {
+  return db.transaction(async (tx) => {
+    const expired = await tx
+      .select()
+      .from(testPlans)
+      .where(and(isNotNull(testPlans.deletedAt), lt(testPlans.deletedAt, binCutoff(now))))
+      .for('update', { skipLocked: true });
+    if (expired.length === 0) return 0;
+    for (const plan of expired) await recordEvent(tx, { userId: null, now }, plan, 'purged', { deletedAt: plan.deletedAt?.toISOString() ?? null });
+    await tx.delete(testPlans).where(inArray(testPlans.id, expired.map((p) => p.id)));
+    return expired.length;
   });
 }

@@ -4,11 +4,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
 import { ERR, OK_MSG } from '@/domain/errors';
 import { getCatalogEntry, type ButtonAction } from '@/domain/menus/catalog';
-import { planPageQuerySchema, planRequestSchema, signUpQuerySchema } from '@/domain/test-plans/schemas';
+import { PLAN_ADMIN_ACTION } from '@/domain/test-plans/access';
+import { planDatesSchema, planPageQuerySchema, planReopenSchema, planRequestSchema, signUpQuerySchema } from '@/domain/test-plans/schemas';
 import { AppError } from '../../lib/app-error';
 import { requirePermission, requireScope } from '../../plugins/tenant';
 import {
   classCompletion,
+  correctPlanDates,
   createPlan,
   deletePlan,
   endPlan,
@@ -16,6 +18,8 @@ import {
   planFormOptions,
   planPage,
   planSchools,
+  reopenPlan,
+  restorePlan,
   signUpPage,
   updatePlan,
   type PlanActor,
@@ -48,6 +52,8 @@ export function testManagePermissions(family: TestPlanRoutesOptions['family']) {
     edit: button('edit') ?? add,
     end: need('end'),
     delete: need('delete'),
+    /** Plan administrators: correct an ended plan's dates, undo an early end, restore from the bin (src/domain/test-plans/access.ts). */
+    admin: need(PLAN_ADMIN_ACTION),
   };
 }
 
@@ -55,8 +61,9 @@ const idParams = z.object({ id: z.string().max(64) });
 const optionsQuery = z.object({ schoolOrgId: z.preprocess((v) => (v === '' ? undefined : v), z.string().max(64).optional()) });
 
 /**
- * Test plans of issue 3 §2 under /api/busi/web/{admin|k12|gx}/organizeTest/testManage: list, detail,
- * sign-up list, class completion, form options, add, edit, early end, delete. Every route runs
+ * Test plans of issue 3 §2 under /api/busi/web/{admin|k12|gx}/organizeTest/testManage: list (and recycle
+ * bin), detail, sign-up list, class completion, form options, add, edit, early end, delete, and for plan
+ * administrators reopen, date correction and restore (docs/api/test-plans.md). Every route runs
  * auth → tenant scope → permission code → zod validation → service.
  */
 export const testPlanRoutes: FastifyPluginAsyncZod<TestPlanRoutesOptions> = async (app, { family }) => {
@@ -104,8 +111,19 @@ export const testPlanRoutes: FastifyPluginAsyncZod<TestPlanRoutesOptions> = asyn
     ok(await endPlan(app.db, await actor(request), request.params.id), request.t(OK_MSG.operation)),
   );
 
-  app.post('/delete/:id', { preValidation: requirePermission(can.delete), schema: { params: idParams } }, async (request) => {
-    await deletePlan(app.db, await actor(request), request.params.id);
-    return ok(null, request.t(OK_MSG.deleted));
-  });
+  app.post('/delete/:id', { preValidation: requirePermission(can.delete), schema: { params: idParams } }, async (request) =>
+    ok(await deletePlan(app.db, await actor(request), request.params.id), request.t(OK_MSG.deleted)),
+  );
+
+  app.post('/reopen/:id', { preValidation: requirePermission(can.admin), schema: { params: idParams, body: planReopenSchema } }, async (request) =>
+    ok(await reopenPlan(app.db, await actor(request), request.params.id, request.body), request.t(OK_MSG.operation)),
+  );
+
+  app.post('/dates/:id', { preValidation: requirePermission(can.admin), schema: { params: idParams, body: planDatesSchema } }, async (request) =>
+    ok(await correctPlanDates(app.db, await actor(request), request.params.id, request.body), request.t(OK_MSG.saved)),
+  );
+
+  app.post('/restore/:id', { preValidation: requirePermission(can.admin), schema: { params: idParams } }, async (request) =>
+    ok(await restorePlan(app.db, await actor(request), request.params.id), request.t(OK_MSG.operation)),
+  );
 };

@@ -1,15 +1,17 @@
-import { and, eq, inArray, lt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { ERR } from '@/domain/errors';
 import { PLAN_MSG, type PlanMessageKey } from '@/domain/test-plans/messages';
 import { planStatus } from '@/domain/test-plans/status';
 import type { PlanJob, PlanJobKind, PlanJobStatus } from '@/domain/test-plans/types';
 import type { ItemKey } from '@/domain/physique/standard';
-import type { DbOrTx } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
+import { physiqueResults } from '../../db/schema/physique';
 import { orgs } from '../../db/schema/orgs';
 import { classes } from '../../db/schema/school';
 import { planJobs, testPlanItems, testPlans } from '../../db/schema/test-plans';
 import { AppError } from '../../lib/app-error';
 import { isUuid } from '../../lib/ids';
+import { dropJob, ensureHolderLock, holdJob, jobHeld, PROCESS_HOLDER_ID } from './plan-job-holder';
 
 /**
  * The test-plan API other modules use (physique import, sync, results): find a plan in the caller's
@@ -18,9 +20,6 @@ import { isUuid } from '../../lib/ids';
 
 /** A test plan as stored. */
 export type PlanRecord = typeof testPlans.$inferSelect;
-
-/** A running job older than this is taken for dead (its server crashed) and marked failed. */
-export const PLAN_JOB_STALE_MS = 30 * 60_000;
 
 /** An AppError with a testPlan message (the error catalogue of errors.ts covers the generic ones). */
 export function planError(status: number, key: PlanMessageKey, params: Record<string, string | number> = {}): AppError {
@@ -43,16 +42,27 @@ export async function orgTreeIds(db: DbOrTx, tenantOrgId: string): Promise<strin
   return rows.map((r) => r.id);
 }
 
+/** SQL: the plan is live, not in the recycle bin. */
+export const planNotBinned: SQL = isNull(testPlans.deletedAt);
+
 /**
- * The plan `planId` if it belongs to the tenant organisation or to one of its schools (admin family);
- * HTTP 404 otherwise, so another organisation's plan is never served nor revealed.
+ * SQL on `physique_results`: the result's plan is not in the recycle bin. Results of a deleted plan
+ * stay hidden from every search, dashboard, report and export until the plan is restored; it is part
+ * of `countsInAggregates` (server/modules/physique/physique.sql.ts). An uncorrelated `not in`, so
+ * PostgreSQL hashes the (few) binned ids once instead of probing test_plans per row.
+ */
+export const resultPlanNotBinned: SQL = sql`${physiqueResults.planId} not in (select bp.id from test_plans bp where bp.deleted_at is not null)`;
+
+/**
+ * The plan `planId` if it belongs to the tenant organisation or to one of its schools (admin family)
+ * and is not in the recycle bin; HTTP 404 otherwise, so another organisation's plan is never served nor revealed.
  */
 export async function getPlanInScope(db: DbOrTx, tenantOrgId: string, planId: string): Promise<PlanRecord> {
   if (!isUuid(planId)) throw notFound();
   const [plan] = await db
     .select()
     .from(testPlans)
-    .where(and(eq(testPlans.id, planId), inOrgTree(testPlans.orgId, tenantOrgId)))
+    .where(and(eq(testPlans.id, planId), inOrgTree(testPlans.orgId, tenantOrgId), planNotBinned))
     .limit(1);
   if (!plan) throw notFound();
   return plan;
@@ -62,12 +72,12 @@ export async function getPlanInScope(db: DbOrTx, tenantOrgId: string, planId: st
  * `getPlanInScope` that also locks the plan row until the transaction ends (call inside one), so
  * job starts, edits, early end and deletion of one plan take turns and each sees the latest row.
  */
-export async function lockPlanInScope(tx: DbOrTx, tenantOrgId: string, planId: string): Promise<PlanRecord> {
+export async function lockPlanInScope(tx: DbOrTx, tenantOrgId: string, planId: string, where: { binned: boolean } = { binned: false }): Promise<PlanRecord> {
   if (!isUuid(planId)) throw notFound();
   const [plan] = await tx
     .select()
     .from(testPlans)
-    .where(and(eq(testPlans.id, planId), inOrgTree(testPlans.orgId, tenantOrgId)))
+    .where(and(eq(testPlans.id, planId), inOrgTree(testPlans.orgId, tenantOrgId), where.binned ? sql`${testPlans.deletedAt} is not null` : planNotBinned))
     .for('update');
   if (!plan) throw notFound();
   return plan;
@@ -115,24 +125,26 @@ function isUniqueViolation(error: unknown): boolean {
 
 const jobRunningError = (kind: PlanJobKind) => planError(409, kind === 'import' ? PLAN_MSG.importRunning : PLAN_MSG.syncRunning);
 
-/** Marks running jobs of the plan older than PLAN_JOB_STALE_MS failed (their server died mid-way). */
-async function expireStaleJobs(db: DbOrTx, planId: string, now: Date): Promise<void> {
-  await db
-    .update(planJobs)
-    .set({ status: 'failed', error: 'stale', finishedAt: now })
-    .where(and(eq(planJobs.planId, planId), eq(planJobs.status, 'running'), lt(planJobs.startedAt, new Date(now.getTime() - PLAN_JOB_STALE_MS))));
-}
-
-/** The live import or sync running on the plan, if any (stale ones are marked failed first). */
+/**
+ * The live import or sync running on the plan, if any. A row marked running whose holder is gone
+ * (its server process died mid-way: plan-job-holder.ts) is marked failed on the way, however young.
+ */
 export async function runningPlanJob(db: DbOrTx, planId: string, now: Date): Promise<PlanJob | null> {
-  await expireStaleJobs(db, planId, now);
-  const [job] = await db
+  const rows = await db
     .select()
     .from(planJobs)
-    .where(and(eq(planJobs.planId, planId), eq(planJobs.status, 'running')))
-    .limit(1);
-  return job ?? null;
+    .where(and(eq(planJobs.planId, planId), eq(planJobs.status, 'running')));
+  for (const job of rows) {
+    if (await jobHeld(db, job)) return toPlanJob(job);
+    await db
+      .update(planJobs)
+      .set({ status: 'failed', error: 'holder gone', finishedAt: now })
+      .where(and(eq(planJobs.id, job.id), eq(planJobs.status, 'running')));
+  }
+  return null;
 }
+
+const toPlanJob = ({ holderId: _holder, ...job }: typeof planJobs.$inferSelect): PlanJob => job;
 
 export interface StartPlanJobInput {
   planId: string;
@@ -151,10 +163,13 @@ export interface StartPlanJobInput {
  * (not inside the import's transaction), run the work, then `finishPlanJob` in a finally block.
  * 404 for a plan out of scope; 409 (translated) for an ended plan or while another job runs. Race-free
  * across requests and server instances: the plan row is locked and a partial unique index allows
- * one running job per plan.
+ * one running job per plan. The lock lasts as long as this process runs the job, however long that
+ * is, and no longer: if the process dies the next start takes over at once (plan-job-holder.ts).
  */
-export async function startPlanJob(db: DbOrTx, input: StartPlanJobInput): Promise<PlanJob> {
+export async function startPlanJob(db: Db, input: StartPlanJobInput): Promise<PlanJob> {
   const now = input.now ?? new Date();
+  await ensureHolderLock(db);
+  let taken: string | null = null;
   try {
     return await db.transaction(async (tx) => {
       const plan = await lockPlanInScope(tx, input.orgId, input.planId);
@@ -163,11 +178,23 @@ export async function startPlanJob(db: DbOrTx, input: StartPlanJobInput): Promis
       if (running) throw jobRunningError(running.kind);
       const [job] = await tx
         .insert(planJobs)
-        .values({ orgId: plan.orgId, planId: plan.id, kind: input.kind, startedBy: input.userId, fileName: input.fileName ?? null, startedAt: now })
+        .values({
+          orgId: plan.orgId,
+          planId: plan.id,
+          kind: input.kind,
+          startedBy: input.userId,
+          fileName: input.fileName ?? null,
+          holderId: PROCESS_HOLDER_ID,
+          startedAt: now,
+        })
         .returning();
-      return job;
+      // Held from before the commit, so no request of this process sees the row without its holder.
+      taken = job.id;
+      holdJob(job.id);
+      return toPlanJob(job);
     });
   } catch (error) {
+    if (taken) dropJob(taken);
     // Two instances racing past the row lock (e.g. a plan locked by neither yet) still meet the unique index.
     if (isUniqueViolation(error)) {
       const running = await db
@@ -189,8 +216,9 @@ export interface FinishPlanJobInput {
   now?: Date;
 }
 
-/** Releases the job lock with the outcome; false when the job was no longer running (e.g. expired as stale). */
+/** Releases the job lock with the outcome; false when the job was no longer running (e.g. taken for dead). */
 export async function finishPlanJob(db: DbOrTx, jobId: string, result: FinishPlanJobInput): Promise<boolean> {
+  dropJob(jobId);
   const rows = await db
     .update(planJobs)
     .set({
@@ -212,5 +240,5 @@ export async function plansInScope(db: DbOrTx, tenantOrgId: string, planIds: rea
   return db
     .select()
     .from(testPlans)
-    .where(and(inArray(testPlans.id, ids), inOrgTree(testPlans.orgId, tenantOrgId)));
+    .where(and(inArray(testPlans.id, ids), inOrgTree(testPlans.orgId, tenantOrgId), planNotBinned));
 }

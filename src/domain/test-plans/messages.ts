@@ -16,5 +16,10 @@ export const PLAN_MSG = {
   schoolRequired: 'testPlan:error.schoolRequired',
   schoolNotFound: 'testPlan:error.schoolNotFound',
   gradeItemsInvalid: 'testPlan:error.gradeItemsInvalid',
+  notEndedEarly: 'testPlan:error.notEndedEarly',
+  reopenDatesPast: 'testPlan:error.reopenDatesPast',
+  notEnded: 'testPlan:error.notEnded',
+  binExpired: 'testPlan:error.binExpired',
+  jobRunningNoReopen: 'testPlan:error.jobRunningNoReopen',
 } as const;
 export type PlanMessageKey = (typeof PLAN_MSG)[keyof typeof PLAN_MSG];

@@ -126,6 +126,29 @@ export const planRequestSchema = z
     }
   });
 export type PlanRequestInput = z.input<typeof planRequestSchema>;
+
+const endAfterStart = (dates: { startDate?: string; endDate?: string }, ctx: z.RefinementCtx) => {
+  if (dates.startDate && dates.endDate && dates.endDate < dates.startDate) ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'testPlan:validation.endBeforeStart' });
+};
+
+/** An administrator's correction of a plan's dates (src/domain/test-plans/access.ts). */
+export const planDatesSchema = z
+  .object({ startDate: day('testPlan:validation.startDateRequired'), endDate: day('testPlan:validation.endDateRequired') })
+  .superRefine(endAfterStart);
+export type PlanDatesRequest = z.output<typeof planDatesSchema>;
+
+/** Undoing an early end, optionally with corrected dates (both or neither). */
+export const planReopenSchema = z
+  .object({
+    startDate: day('testPlan:validation.startDateRequired').optional(),
+    endDate: day('testPlan:validation.endDateRequired').optional(),
+  })
+  .superRefine((dates, ctx) => {
+    if (dates.startDate && !dates.endDate) ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'testPlan:validation.endDateRequired' });
+    if (dates.endDate && !dates.startDate) ctx.addIssue({ code: 'custom', path: ['startDate'], message: 'testPlan:validation.startDateRequired' });
+    endAfterStart(dates, ctx);
+  });
+export type PlanReopenRequest = z.output<typeof planReopenSchema>;
 /** A validated plan request. */
 export type PlanRequest = z.output<typeof planRequestSchema>;
 
@@ -148,6 +171,8 @@ export const planPageQuerySchema = pageQuerySchema.extend({
   status: z.preprocess(blankAsUndefined, z.enum(PLAN_STATUSES, { error: 'testPlan:validation.statusInvalid' }).optional()),
   /** Admin family: only this school's plans. */
   schoolOrgId: optionalId,
+  /** 1 = the recycle bin (deleted plans with results, still restorable) instead of the live plans. */
+  bin: z.preprocess((v) => v === '1' || v === 'true' || v === true, z.boolean()),
 });
 export type PlanPageQuery = z.output<typeof planPageQuerySchema>;
 

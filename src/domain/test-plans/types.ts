@@ -24,6 +24,9 @@ export interface PlanRow {
   feePrecision: number;
   feeRounding: FeeRounding;
   createdAt: string;
+  /** In the recycle bin since (ISO instant), and purged for good at; null for live plans. */
+  deletedAt: string | null;
+  purgeAt: string | null;
 }
 
 /** A grade's tested items in a plan. */

@@ -1,4 +1,5 @@
 import { getCatalogEntry, type ButtonAction } from '@/domain/menus/catalog';
+import { PLAN_ADMIN_ACTION } from '@/domain/test-plans/access';
 
 /** Route families that have the test-plan screens (spec §2): the same screens, family from the route. */
 export type PlanFamily = 'admin' | 'k12' | 'gx';
@@ -37,6 +38,8 @@ export function planPermissions(family: PlanFamily) {
     delete: button('delete'),
     import: button('import'),
     export: button('export'),
+    /** Plan administrators: change an ended plan's dates, undo an early end, restore from the recycle bin. */
+    admin: button(PLAN_ADMIN_ACTION),
   };
 }
 

@@ -90,7 +90,8 @@ describe('planRequestSchema (issue 3 §2)', () => {
   });
 
   it('list and sign-up filters: blanks mean no filter, statuses checked', () => {
-    expect(planPageQuerySchema.parse({ name: '', status: '', semesterCode: '' })).toEqual({ current: 1, size: 10 });
+    expect(planPageQuerySchema.parse({ name: '', status: '', semesterCode: '' })).toEqual({ current: 1, size: 10, bin: false });
+    expect(planPageQuerySchema.parse({ bin: '1' })).toMatchObject({ bin: true });
     expect(planPageQuerySchema.parse({ status: 'ended', semesterCode: '13' })).toMatchObject({ status: 'ended', semesterCode: 13 });
     expect(planPageQuerySchema.safeParse({ status: 'done' }).success).toBe(false);
     expect(signUpQuerySchema.parse({ status: 'incomplete', keyword: ' 张 ' })).toMatchObject({ status: 'incomplete', keyword: '张' });

@@ -8,6 +8,7 @@ import { physiqueResultLogs, physiqueResults } from '../../../server/db/schema/p
 import { planJobs } from '../../../server/db/schema/test-plans';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
 import { createTestApp, type TestApp } from '../../support/server-app';
+import { liveJob } from '../test-plan/plan-fixtures';
 import {
   createPlan,
   demoOrgs,
@@ -235,7 +236,7 @@ describe('score import', () => {
 
   it('locks the plan across requests: no import while a sync runs, one of two simultaneous imports is refused', async () => {
     const planId = await createPlan(t.db, org.k12);
-    const [job] = await t.db.insert(planJobs).values({ orgId: org.k12, planId, kind: 'sync', startedAt: t.clock.now() }).returning();
+    const job = await liveJob(t.db, { orgId: org.k12, planId, kind: 'sync', startedAt: t.clock.now() });
     const busy = await upload(planId, xlsxOf(templateFor(pupils.slice(0, 2))));
     expect(busy.statusCode).toBe(409);
     await t.db.update(planJobs).set({ status: 'done', finishedAt: new Date() }).where(eq(planJobs.id, job.id));
@@ -244,7 +245,7 @@ describe('score import', () => {
     const [a, b] = await Promise.all([upload(planId, file), upload(planId, file)]);
     expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
     // And a sync while an import runs is refused too.
-    await t.db.insert(planJobs).values({ orgId: org.k12, planId, kind: 'import', startedAt: t.clock.now() });
+    await liveJob(t.db, { orgId: org.k12, planId, kind: 'import', startedAt: t.clock.now() });
     const sync = await t.request({ method: 'POST', url: `/api/busi/web/k12/organizeTest/testManage/sync/${planId}`, token: tokens.school01 });
     expect(sync.statusCode).toBe(409);
   });

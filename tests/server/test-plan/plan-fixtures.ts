@@ -6,6 +6,8 @@ import type { PlanRequestInput } from '@/domain/test-plans/schemas';
 import { localDate } from '@/domain/test-plans/status';
 import { orgs } from '../../../server/db/schema/orgs';
 import { classes, colleges, grades, schoolYears } from '../../../server/db/schema/school';
+import { planJobs } from '../../../server/db/schema/test-plans';
+import { holdJob, PROCESS_HOLDER_ID } from '../../../server/modules/test-plan/plan-job-holder';
 import type { TestApp } from '../../support/server-app';
 
 /** Ids of the demo organisations and a few of their rows, read from the seeded test database. */
@@ -75,4 +77,17 @@ export function planClient(t: TestApp, family: 'admin' | 'k12' | 'gx', token: ()
     post: (path: string, payload?: object, lang?: string) =>
       t.request({ method: 'POST', url: `${base}/${path}`, token: token(), headers: headers(lang), ...(payload ? { payload } : {}) }),
   };
+}
+
+/**
+ * A job row this test process holds as running (what startPlanJob writes), for tests that need a plan busy without
+ * going through an import or sync. A bare 'running' row counts as left over by a dead process.
+ */
+export async function liveJob(db: TestApp['db'], values: Omit<typeof planJobs.$inferInsert, 'holderId'>) {
+  const [job] = await db
+    .insert(planJobs)
+    .values({ ...values, holderId: PROCESS_HOLDER_ID })
+    .returning();
+  holdJob(job.id);
+  return job;
 }

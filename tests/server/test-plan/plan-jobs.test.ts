@@ -1,14 +1,19 @@
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlanDetail } from '@/domain/test-plans/types';
 import { users } from '../../../server/db/schema/auth';
 import { planJobs } from '../../../server/db/schema/test-plans';
 import { isAppError } from '../../../server/lib/app-error';
-import { finishPlanJob, getPlanInScope, PLAN_JOB_STALE_MS, startPlanJob } from '../../../server/modules/test-plan/test-plan.service';
+import { holderLockKeys } from '../../../server/modules/test-plan/plan-job-holder';
+import { finishPlanJob, getPlanInScope, startPlanJob } from '../../../server/modules/test-plan/test-plan.service';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { data, day, demoIds, k12Plan, msg, planClient, type DemoIds } from './plan-fixtures';
 
 let t: TestApp;
+// The suite runs on PostgreSQL when DATABASE_URL is set (scripts/with-postgres.sh), on PGlite otherwise.
+const onPostgres = () => Boolean(process.env.DATABASE_URL);
 let ids: DemoIds;
 let userId: string;
 const tokens: Record<string, string> = {};
@@ -102,16 +107,66 @@ describe('plan job lock (spec §4)', () => {
     expect((await getPlanInScope(t.db, ids.bureauId, planId)).id).toBe(planId);
   });
 
-  it('takes a job running longer than 30 minutes for dead', async () => {
+  it('keeps the lock of a job for as long as it runs, past 30 minutes', async () => {
     const planId = await newPlan();
-    const old = await start(planId, 'import');
-    t.clock.advance(PLAN_JOB_STALE_MS - 60_000);
-    expect((await rejection(start(planId, 'import'))).status).toBe(409);
-    t.clock.advance(2 * 60_000);
+    const job = await start(planId, 'import');
+    for (const minutes of [31, 90, 24 * 60]) {
+      t.clock.advance(minutes * 60_000);
+      tokens.school01 = (await t.login('school01')).access_token;
+      expect(await rejection(start(planId, 'import'))).toEqual({ status: 409, msg: '该测试计划正在导入成绩，请稍后再试' });
+      expect((await k12().post(`delete/${planId}`)).statusCode).toBe(409);
+    }
+    expect(await finishPlanJob(t.db, job.id, { status: 'done', now: t.clock.now() })).toBe(true);
+    const next = await start(planId, 'sync');
+    await finishPlanJob(t.db, next.id, { status: 'done' });
+  });
+
+  /** A 'running' row left by a server process that died mid-import (kill -9): it never finished it. */
+  const orphan = async (planId: string, holderId: string | null) =>
+    (
+      await t.db
+        .insert(planJobs)
+        .values({ orgId: ids.k12Id, planId, kind: 'import', startedBy: userId, holderId, startedAt: t.clock.now() })
+        .returning()
+    )[0];
+
+  it('frees the plan at once when the process holding the job died', async () => {
+    const planId = await newPlan({ startDate: day(t, 0), endDate: day(t, 6) });
+    const dead = await orphan(planId, randomUUID());
+    // A minute after the crash, not 30: the plan is detailed, edited, imported into.
+    t.clock.advance(60_000);
+    tokens.school01 = (await t.login('school01')).access_token;
+    expect(data<PlanDetail>(await k12().get(`detail/${planId}`)).runningJob).toBeNull();
+    expect((await k12().post(`edit/${planId}`, k12Plan(t, ids, { startDate: day(t, 0), endDate: day(t, 6) }))).statusCode).toBe(200);
     const fresh = await start(planId, 'import');
-    expect(fresh.id).not.toBe(old.id);
-    const [row] = await t.db.select().from(planJobs).where(eq(planJobs.id, old.id));
-    expect(row).toMatchObject({ status: 'failed', error: 'stale' });
+    const [row] = await t.db.select().from(planJobs).where(eq(planJobs.id, dead.id));
+    expect(row).toMatchObject({ status: 'failed', error: 'holder gone' });
+    await finishPlanJob(t.db, fresh.id, { status: 'done' });
+
+    // Rows from before holders were recorded count as dead too.
+    await orphan(planId, null);
+    const again = await start(planId, 'sync');
+    await finishPlanJob(t.db, again.id, { status: 'done' });
+  });
+
+  it.runIf(onPostgres())('on PostgreSQL, blocks while the holding process lives and frees the plan the moment its connection dies', async () => {
+    const planId = await newPlan({ startDate: day(t, 0), endDate: day(t, 6) });
+    const holderId = randomUUID();
+    // Another server process: its own connection holding its advisory lock.
+    const other = new pg.Client((t.handle.raw as pg.Pool).options);
+    await other.connect();
+    await other.query('select pg_advisory_lock($1, $2)', holderLockKeys(holderId));
+    const job = await orphan(planId, holderId);
+    try {
+      t.clock.advance(2 * 60 * 60_000);
+      tokens.school01 = (await t.login('school01')).access_token;
+      expect(await rejection(start(planId, 'sync'))).toEqual({ status: 409, msg: '该测试计划正在导入成绩，请稍后再试' });
+      expect((await k12().post(`delete/${planId}`)).statusCode).toBe(409);
+    } finally {
+      await other.end();
+    }
+    const fresh = await start(planId, 'sync');
+    expect((await t.db.select().from(planJobs).where(eq(planJobs.id, job.id)))[0]).toMatchObject({ status: 'failed', error: 'holder gone' });
     await finishPlanJob(t.db, fresh.id, { status: 'done' });
   });
 });

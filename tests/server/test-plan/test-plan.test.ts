@@ -5,7 +5,6 @@ import { planItemsForGrade } from '@/domain/test-plans/items';
 import type { ClassCompletionRow, PlanDetail, PlanFormOptions, PlanRow, PlanSchoolOption, SignUpRow } from '@/domain/test-plans/types';
 import { physiqueResults } from '../../../server/db/schema/physique';
 import { students, classes } from '../../../server/db/schema/school';
-import { testPlans } from '../../../server/db/schema/test-plans';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { data, day, demoIds, k12Plan, msg, planClient, type DemoIds } from './plan-fixtures';
 
@@ -173,14 +172,15 @@ describe('plan lifecycle (k12)', () => {
     expect(data<Page<PlanRow>>(await c.get('page?status=ended')).records.map((r) => r.id)).toContain(planId);
   });
 
-  it('deletes it with its results (school01), but teacher01 holds no delete permission', async () => {
+  it('deletes it (school01) into the recycle bin since it has results, but teacher01 holds no delete permission', async () => {
     const denied = await client('k12', 'teacher01').post(`delete/${planId}`);
     expect(denied.statusCode).toBe(403);
     const res = await client('k12', 'school01').post(`delete/${planId}`);
     expect(res.statusCode, res.body).toBe(200);
     expect(msg(res)).toBe('删除成功');
-    expect(await t.db.$count(testPlans, eq(testPlans.id, planId))).toBe(0);
-    expect(await t.db.$count(physiqueResults, eq(physiqueResults.planId, planId))).toBe(0);
+    expect(data(res)).toEqual({ binned: true });
+    // Kept with its results, out of sight (tests/server/test-plan/plan-lifecycle.test.ts covers the bin).
+    expect(await t.db.$count(physiqueResults, eq(physiqueResults.planId, planId))).toBe(2);
     expect((await client('k12', 'school01').get(`detail/${planId}`)).statusCode).toBe(404);
   });
 

@@ -3,9 +3,12 @@ import { post } from '@/lib/api-client';
 import { planApi, type PlanFamily } from '../family';
 import { plansKey } from './list-plans';
 
-/** POST …/testManage/delete/:id: refused while in progress or while an import or sync runs (spec §4). */
-export function deletePlan(family: PlanFamily, id: string): Promise<null> {
-  return post<null>(`${planApi(family)}/delete/${encodeURIComponent(id)}`);
+/**
+ * POST …/testManage/delete/:id: refused while in progress or while an import or sync runs (spec §4). A plan with
+ * results goes to the recycle bin (`binned`), one without is deleted at once.
+ */
+export function deletePlan(family: PlanFamily, id: string): Promise<{ binned: boolean }> {
+  return post<{ binned: boolean }>(`${planApi(family)}/delete/${encodeURIComponent(id)}`);
 }
 
 export function useDeletePlanMutation(family: PlanFamily) {

@@ -13,6 +13,8 @@ export interface PlanListQuery {
   semesterCode?: number;
   status?: PlanStatus;
   schoolOrgId?: string;
+  /** 1 = the recycle bin instead of the live plans. */
+  bin?: 1;
 }
 
 export const plansKey = (family: PlanFamily) => ['testPlans', family] as const;

@@ -1,7 +1,9 @@
 import { useState, type ReactNode } from 'react';
-import { Pencil, RefreshCw, Upload } from 'lucide-react';
+import { CalendarClock, Pencil, RefreshCw, Undo2, Upload } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
+import { OK_MSG } from '@/domain/errors';
+import { canCorrectDates, canUndoEnd } from '@/domain/test-plans/access';
 import { PLAN_MSG } from '@/domain/test-plans/messages';
 import type { PlanDetail } from '@/domain/test-plans/types';
 import { EmptyState } from '@/components/empty-state/empty-state';
@@ -17,9 +19,11 @@ import { Tooltip } from '@/components/ui/tooltip';
 import { useQueryClient } from '@tanstack/react-query';
 import { usePlanQuery } from '../api/get-plan';
 import { plansKey } from '../api/list-plans';
+import { useChangePlanDatesMutation } from '../api/reopen-plan';
 import { useSyncPlanMutation } from '../api/sync-plan';
 import { canWriteScores, planPaths, planPermissions, type PlanFamily } from '../family';
 import { ClassCompletion } from './class-completion';
+import { PlanDatesDialog } from './plan-dates-dialog';
 import { PlanOverview } from './plan-overview';
 import { PlanStatusBadge } from './plan-status-badge';
 import { ScoreImportDialog } from './score-import-dialog';
@@ -39,11 +43,14 @@ export function PlanDetailScreen({ family, renderResults }: PlanDetailScreenProp
   const navigate = useNavigate();
   const client = useQueryClient();
   const perms = planPermissions(family);
-  const can = { edit: usePermission(perms.edit), import: usePermission(perms.import) && canWriteScores(family) };
+  const can = { edit: usePermission(perms.edit), import: usePermission(perms.import) && canWriteScores(family), admin: usePermission(perms.admin) };
   const query = usePlanQuery(family, id);
   const sync = useSyncPlanMutation(family);
   const [importing, setImporting] = useState(false);
   const [confirmSync, setConfirmSync] = useState(false);
+  const [confirmUndoEnd, setConfirmUndoEnd] = useState(false);
+  const [changingDates, setChangingDates] = useState(false);
+  const reopen = useChangePlanDatesMutation(family);
   const [tab, setTab] = useState('overview');
   // Bumped after an import or sync so the composed results tab refetches.
   const [version, setVersion] = useState(0);
@@ -96,6 +103,18 @@ export function PlanDetailScreen({ family, renderResults }: PlanDetailScreenProp
               <Button variant="outline" onClick={() => void navigate(planPaths(family).edit(plan.id))}>
                 <Pencil aria-hidden />
                 {t('action.edit')}
+              </Button>
+            ) : null}
+            {can.admin && canUndoEnd(plan, new Date()) ? (
+              <Button variant="outline" onClick={() => setConfirmUndoEnd(true)} data-testid="plan-undo-end">
+                <Undo2 aria-hidden />
+                {t('actionExtra.undoEnd')}
+              </Button>
+            ) : null}
+            {can.admin && canCorrectDates(plan, new Date()) ? (
+              <Button variant="outline" onClick={() => setChangingDates(true)} data-testid="plan-correct-dates">
+                <CalendarClock aria-hidden />
+                {t('actionExtra.correctDates')}
               </Button>
             ) : null}
             {can.import ? (
@@ -167,6 +186,18 @@ export function PlanDetailScreen({ family, renderResults }: PlanDetailScreenProp
         ) : null}
       </Tabs>
       <ScoreImportDialog family={family} plan={plan} open={importing} onOpenChange={setImporting} onImported={refresh} />
+      <PlanDatesDialog family={family} plan={changingDates ? plan : null} onClose={() => setChangingDates(false)} />
+      <ConfirmDialog
+        open={confirmUndoEnd}
+        onOpenChange={setConfirmUndoEnd}
+        title={t('confirmExtra.undoEndTitle', { name: plan.name })}
+        description={t('confirmExtra.undoEndDescription')}
+        confirmText={t('actionExtra.undoEnd')}
+        onConfirm={async () => {
+          await reopen.mutateAsync({ id: plan.id, reopen: true });
+          toast.success(t(OK_MSG.operation));
+        }}
+      />
       <ConfirmDialog
         open={confirmSync}
         onOpenChange={setConfirmSync}

@@ -3,9 +3,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch, type Resolver, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { isGrade, isStandardVersion, type ItemKey } from '@/domain/physique/standard';
+import { TriangleAlert } from 'lucide-react';
+import { planDatesWarning } from '@/domain/test-plans/access';
 import { DEFAULT_FEE_PRECISION, DEFAULT_FEE_ROUNDING, FEE_PRECISIONS, FEE_ROUNDINGS, roundFee, type FeePrecision, type FeeRounding } from '@/domain/test-plans/fee';
 import { planItemsForGrade } from '@/domain/test-plans/items';
 import { planRequestSchema, type PlanRequest, type PlanScopeType } from '@/domain/test-plans/schemas';
+import { localDate } from '@/domain/test-plans/status';
 import type { PlanDetail, PlanFormOptions, PlanGradeItems, PlanSchoolOption } from '@/domain/test-plans/types';
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/form/form';
 import { Button } from '@/components/ui/button';
@@ -122,10 +125,11 @@ export function PlanForm({ options, optionsLoading, initial, editing, schools, o
     resolver: planResolver,
     defaultValues: initial,
   });
-  const [scopeType, scopeIds, version, schoolYearId, feeAmount, feePrecision, feeRounding, startDate] = useWatch({
+  const [scopeType, scopeIds, version, schoolYearId, feeAmount, feePrecision, feeRounding, startDate, endDate] = useWatch({
     control: form.control,
-    name: ['scopeType', 'scopeIds', 'standardVersion', 'schoolYearId', 'feeAmount', 'feePrecision', 'feeRounding', 'startDate'],
+    name: ['scopeType', 'scopeIds', 'standardVersion', 'schoolYearId', 'feeAmount', 'feePrecision', 'feeRounding', 'startDate', 'endDate'],
   });
+  const datesWarning = planDatesWarning({ startDate, endDate }, localDate(new Date()));
 
   // A new school (admin) or freshly loaded options: start from the school's defaults, keeping what was typed.
   useEffect(() => {
@@ -275,6 +279,16 @@ export function PlanForm({ options, optionsLoading, initial, editing, schools, o
                 </FormItem>
               )}
             />
+            {datesWarning ? (
+              <p
+                role="status"
+                className="flex items-start gap-2 rounded-md border border-warning/40 bg-warning/10 px-3 py-2 text-sm md:col-span-2"
+                data-testid="plan-dates-warning"
+              >
+                <TriangleAlert aria-hidden className="mt-0.5 size-4 shrink-0 text-warning-foreground dark:text-warning" />
+                {t(`warning.${datesWarning}`, { end: endDate })}
+              </p>
+            ) : null}
           </CardContent>
         </Card>
 

@@ -54,6 +54,8 @@ export function planDetail(overrides: Partial<PlanDetail> = {}): PlanDetail {
     feePrecision: 2,
     feeRounding: 'round',
     createdAt: '2026-11-01T00:00:00.000Z',
+    deletedAt: null,
+    purgeAt: null,
     scope: [{ id: CLASS_ID, name: '八年级2班', gradeNo: 8 }],
     items: [{ gradeNo: 8, items: ['bmi', 'vitalCapacity', 'run50m'] }],
     counts: { students: 40, tested: 0, complete: 0 },

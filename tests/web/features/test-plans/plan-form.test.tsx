@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { planItemsForGrade } from '@/domain/test-plans/items';
+import { localDate } from '@/domain/test-plans/status';
 import { i18next } from '@/lib/i18n';
 import { saveToken, saveUInfo } from '@/lib/store';
 import { fakeApi, k12UInfo, renderApp, resetApp } from '../../app/fake-api';
@@ -18,10 +19,10 @@ afterEach(async () => {
   await i18next.changeLanguage('zh_cn');
 });
 
-function api() {
+function api(options = planOptions()) {
   return fakeApi({
     'GET /api/busi/web/myInfo/getUInfo': () => ({ data: k12UInfo({ permissions: TEACHER_PERMISSIONS }) }),
-    [`GET ${API}/options`]: () => ({ data: planOptions() }),
+    [`GET ${API}/options`]: () => ({ data: options }),
     [`POST ${API}/add`]: () => ({ data: planDetail() }),
     [`GET ${API}/detail/${PLAN_ID}`]: () => ({ data: planDetail() }),
   });
@@ -32,7 +33,7 @@ describe('test plan form (issue 3 §2)', () => {
     const calls = api();
     const { router } = renderApp('/k12/organizeTest/testManage/add');
     const user = userEvent.setup();
-    const form = await screen.findByTestId('plan-form', {}, { timeout: 5000 });
+    const form = await screen.findByTestId('plan-form', {}, { timeout: 15_000 });
     // The current school year and semester come preselected with the semester's dates.
     await waitFor(() => expect(within(screen.getByTestId('plan-semester')).getByRole('combobox')).toHaveTextContent('秋季学期'));
 
@@ -87,4 +88,35 @@ describe('test plan form (issue 3 §2)', () => {
     expect(await screen.findByText('Enter a plan name.')).toBeInTheDocument();
     expect(screen.getByText('Choose the grades, classes or colleges to test.')).toBeInTheDocument();
   }, 15_000);
+
+  describe('warns before saving a plan whose end date is already past', () => {
+    const daysAgo = (n: number) => localDate(new Date(Date.now() - n * 86_400_000));
+    /** Options whose current semester (preselected with its dates) runs from `start` to `end` days ago. */
+    const optionsRunning = (start: number, end: number) => {
+      const options = planOptions();
+      options.schoolYears[0].semesters[0] = { ...options.schoolYears[0].semesters[0], startDate: daysAgo(start), endDate: daysAgo(end) };
+      return options;
+    };
+
+    it('in Chinese', async () => {
+      api(optionsRunning(60, 3));
+      renderApp('/k12/organizeTest/testManage/add');
+      const warning = await screen.findByTestId('plan-dates-warning', {}, { timeout: 15_000 });
+      expect(warning).toHaveTextContent(`结束日期 ${daysAgo(3)} 早于今天，保存后计划即为“已结束”`);
+    }, 30_000);
+
+    it('in English', async () => {
+      await i18next.changeLanguage('en_us');
+      api(optionsRunning(60, 3));
+      renderApp('/k12/organizeTest/testManage/add');
+      expect(await screen.findByTestId('plan-dates-warning', {}, { timeout: 15_000 })).toHaveTextContent('the plan will be saved as ended');
+    }, 30_000);
+
+    it('and says nothing while the end date is today or later', async () => {
+      api(optionsRunning(3, 0));
+      renderApp('/k12/organizeTest/testManage/add');
+      await waitFor(() => expect(within(screen.getByTestId('plan-semester')).getByRole('combobox')).toHaveTextContent('秋季学期'), { timeout: 15_000 });
+      expect(screen.queryByTestId('plan-dates-warning')).toBeNull();
+    }, 30_000);
+  });
 });
