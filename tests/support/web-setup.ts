@@ -1,12 +1,14 @@
-// Setup of the vitest 'web' project (jsdom): matchers, the app's i18n in zh_cn, cleanup, and the few
-// browser APIs jsdom lacks that Radix primitives call.
+// Setup of the vitest 'web' project (jsdom): matchers, the app's i18n in zh_cn with every namespace loaded (so
+// components render translated at once outside the app's loading boundaries), cleanup, and the few browser APIs
+// jsdom lacks that Radix primitives call.
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeAll, vi } from 'vitest';
-import { i18next } from '@/lib/i18n';
+import { i18next, loadAllNamespaces } from '@/lib/i18n';
 
 beforeAll(async () => {
   await i18next.changeLanguage('zh_cn');
+  await loadAllNamespaces();
 });
 
 afterEach(() => {

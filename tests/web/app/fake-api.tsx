@@ -7,7 +7,9 @@ import { createApiClient, setApiNavigator, setHttpClient } from '@/lib/api-clien
 import { queryClient } from '@/lib/query-client';
 import { clearAuth, lastPathAtom, store } from '@/lib/store';
 import { AppProvider } from '@/app/provider';
-import { appRoutes } from '@/app/router';
+import { appRoutes, patchRoutesOnNavigation } from '@/app/router';
+// Imported up front (the app loads it on the first signed-in visit) so a test's waits do not include compiling it.
+import '@/app/routes/signed-in';
 
 export type Reply = { status?: number; data?: unknown; code?: string; msg?: string; raw?: unknown };
 export type Handler = (body: unknown, config: InternalAxiosRequestConfig) => Reply;
@@ -48,7 +50,7 @@ export function resetApp(): void {
 
 /** Renders the whole app (real routes) at `path` in a memory router. */
 export function renderApp(path: string) {
-  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
+  const router = createMemoryRouter(appRoutes, { initialEntries: [path], patchRoutesOnNavigation });
   setApiNavigator((to) => void router.navigate(to, { replace: true }));
   const view = render(
     <AppProvider>
