@@ -7,9 +7,8 @@ import { createApiClient, setApiNavigator, setHttpClient } from '@/lib/api-clien
 import { queryClient } from '@/lib/query-client';
 import { clearAuth, lastPathAtom, store } from '@/lib/store';
 import { AppProvider } from '@/app/provider';
-import { appRoutes, patchRoutesOnNavigation } from '@/app/router';
-// Imported up front (the app loads it on the first signed-in visit) so a test's waits do not include compiling it.
-import '@/app/routes/signed-in';
+import { appRoutes } from '@/app/router';
+import { signedInRoutes } from '@/app/routes/signed-in';
 
 export type Reply = { status?: number; data?: unknown; code?: string; msg?: string; raw?: unknown };
 export type Handler = (body: unknown, config: InternalAxiosRequestConfig) => Reply;
@@ -48,9 +47,12 @@ export function resetApp(): void {
   localStorage.clear();
 }
 
-/** Renders the whole app (real routes) at `path` in a memory router. */
+/**
+ * Renders the whole app (real routes) at `path` in a memory router. The signed-in routes, which the app adds on the
+ * first visit (src/app/router.tsx), are there from the start, so a test's waits do not include loading them.
+ */
 export function renderApp(path: string) {
-  const router = createMemoryRouter(appRoutes, { initialEntries: [path], patchRoutesOnNavigation });
+  const router = createMemoryRouter([...appRoutes, ...signedInRoutes], { initialEntries: [path] });
   setApiNavigator((to) => void router.navigate(to, { replace: true }));
   const view = render(
     <AppProvider>
