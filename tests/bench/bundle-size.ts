@@ -4,6 +4,7 @@
  * of the login namespaces in the default language (src/lib/i18n.ts loads them before the first paint) — against the
  * target, with the largest modules; and checks that none of it contains ECharts or spreadsheet (xlsx, papaparse) code.
  * Run: npx tsx tests/bench/bundle-size.ts. Prints numbers only; nothing is asserted.
+ * BENCH_MODULES=<text> also lists the login route's modules whose path contains the text (e.g. node_modules/zod).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
