@@ -5,11 +5,24 @@ import { defineConfig } from 'vitest/config';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
 const apiPort = Number(process.env.PORT ?? 8080);
+const routerBuild = (file: string) => fileURLToPath(new URL(`./node_modules/react-router/dist/production/${file}`, import.meta.url));
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   base: '/busi/',
   plugins: [react(), tailwindcss()],
-  resolve: { alias: { '@': src } },
+  resolve: {
+    alias: [
+      { find: '@', replacement: src },
+      // react-router's package exports name only its development build (remix-run/react-router#12532); the production
+      // one, same API, leaves out the development warnings.
+      ...(command === 'build'
+        ? [
+            { find: /^react-router$/, replacement: routerBuild('index.mjs') },
+            { find: /^react-router\/dom$/, replacement: routerBuild('dom-export.mjs') },
+          ]
+        : []),
+    ],
+  },
   server: {
     port: 5173,
     proxy: { '/api': { target: `http://127.0.0.1:${apiPort}`, changeOrigin: true } },
@@ -26,6 +39,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['tests/web/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/support/web-setup.ts'],
+          // A test's first visit to a screen compiles its chunk (see tests/support/web-setup.ts).
+          testTimeout: 20_000,
         },
       },
       {
@@ -44,4 +59,4 @@ export default defineConfig({
       },
     ],
   },
-});
+}));

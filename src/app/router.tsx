@@ -1,52 +1,36 @@
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
+import { createBrowserRouter, type DOMRouterOpts, type RouteObject } from 'react-router-dom';
 import { BASE_PATH } from '@/domain/constants';
-import { FAMILY_PREFIX } from '@/domain/menus/catalog';
 import { setApiNavigator } from '@/lib/api-client';
+import { loadAllNamespaces } from '@/lib/i18n';
 import { LoginScreen } from '@/features/auth/components/login-screen';
-import { catalogRoutes } from './routes/catalog-routes';
-import { FamilyIndex } from './routes/family-index';
 import { lazyScreen } from './routes/lazy-screen';
-import { RouteGuard } from './routes/guard';
-import { NotFound } from './routes/not-found';
 import { RouteError } from './routes/route-error';
-import { ShellRoute } from './routes/shell';
-
-const FAMILIES = ['admin', 'k12', 'gx', 'single'] as const;
 
 // The wall display (issue 4 §2): public by its token, so outside the guard and the shell; a lazy chunk (charts).
-const WallRoute = lazyScreen(() => import('./routes/wall/wall-page').then((m) => ({ default: m.WallPage })));
+const WallRoute = lazyScreen(() =>
+  Promise.all([import('./routes/wall/wall-page'), loadAllNamespaces()]).then(([m]) => ({ default: m.WallPage })),
+);
 
-/**
- * Every route of the app under /busi (spec §2). All families are registered; the guard answers
- * 404 for a family other than the session's current type path, and asks for login elsewhere.
- */
+/** The routes known at start: the login screen and the wall. The signed-in ones join on the first visit. */
 export const appRoutes: RouteObject[] = [
   { path: '/', element: <LoginScreen />, errorElement: <RouteError /> },
   { path: '/wall/:token', element: <WallRoute />, errorElement: <RouteError /> },
-  {
-    element: <RouteGuard />,
-    errorElement: <RouteError />,
-    children: [
-      {
-        element: <ShellRoute />,
-        children: [
-          {
-            errorElement: <RouteError />,
-            children: [
-              { path: '/myInfo', element: <Navigate to="/myInfo/base" replace /> },
-              ...catalogRoutes('personal'),
-              ...FAMILIES.flatMap((family) => [{ path: FAMILY_PREFIX[family], element: <FamilyIndex /> }, ...catalogRoutes(family)]),
-              { path: '*', element: <NotFound /> },
-            ],
-          },
-        ],
-      },
-    ],
-  },
 ];
 
+/**
+ * Adds the signed-in routes (guard, shell, catalogue, screen registry: one lazy chunk) the first time a path outside
+ * the login screen and the wall is opened, with every namespace of the current language, so the shell's first paint
+ * is translated.
+ */
+export const patchRoutesOnNavigation: NonNullable<DOMRouterOpts['patchRoutesOnNavigation']> = async ({ path, matches, patch }) => {
+  if (path.startsWith('/wall/')) return;
+  const [{ signedInRoutes, SIGNED_IN_ROUTE_ID }] = await Promise.all([import('./routes/signed-in'), loadAllNamespaces()]);
+  if (matches.some((m) => m.route.id === SIGNED_IN_ROUTE_ID)) return;
+  patch(null, signedInRoutes);
+};
+
 export function createAppRouter() {
-  const router = createBrowserRouter(appRoutes, { basename: BASE_PATH });
+  const router = createBrowserRouter(appRoutes, { basename: BASE_PATH, patchRoutesOnNavigation });
   // A 401 anywhere goes back to the login screen inside the SPA (spec §8).
   setApiNavigator((to) => void router.navigate(to, { replace: true }));
   return router;

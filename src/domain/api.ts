@@ -1,14 +1,8 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from './constants';
+import { SUCCESS_CODE, type Envelope } from './envelope';
 
-/** The response envelope of every call (spec §7): success is code '200'. */
-export interface Envelope<T> {
-  code: string;
-  data: T;
-  msg: string;
-}
-
-export const SUCCESS_CODE = '200';
+export { SUCCESS_CODE, type Envelope } from './envelope';
 
 /** A page of rows, for the server-paged tables (spec §9). */
 export interface Page<T> {

@@ -1,5 +1,5 @@
 import axios, { AxiosError, AxiosHeaders, type AxiosInstance, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
-import { SUCCESS_CODE, type Envelope } from '@/domain/api';
+import { SUCCESS_CODE, type Envelope } from '@/domain/envelope';
 import { BASE_PATH, PLATFORM, REQUEST_TIMEOUT_MS, UPLOAD_TIMEOUT_MS } from '@/domain/constants';
 import { ERR } from '@/domain/errors';
 import { toast } from '@/components/ui/toast';

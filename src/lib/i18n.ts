@@ -1,16 +1,65 @@
-import i18next from 'i18next';
+import i18next, { type BackendModule, type i18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { ACCEPT_LANGUAGE, DEFAULT_LOCALE, type Locale } from '@/domain/constants';
+import { ACCEPT_LANGUAGE, DEFAULT_LOCALE, LOCALES, type Locale } from '@/domain/constants';
 import { FALLBACK_LOCALES, toLocale } from '@/domain/i18n/language';
 
 const LANGUAGE_KEY = 'tiyu.language';
 
-// Every namespace of every locale is bundled: the JSON is small and this keeps language switches instant.
-const files = import.meta.glob<Record<string, unknown>>('../../locales/*/*.json', { eager: true, import: 'default' });
-const resources: Record<string, Record<string, Record<string, unknown>>> = {};
-for (const [path, json] of Object.entries(files)) {
-  const [, lng, ns] = /locales\/([^/]+)\/([^/]+)\.json$/.exec(path)!;
-  (resources[lng] ??= {})[ns] = json;
+// One lazy chunk per locales/<lng>/<ns>.json: a language's namespaces load when first used, never all up front.
+const files = import.meta.glob<Record<string, unknown>>('../../locales/*/*.json', { import: 'default' });
+const fileOf = (lng: string, ns: string) => `../../locales/${lng}/${ns}.json`;
+
+/** Every namespace there is (the file names of the source language). */
+export const ALL_NAMESPACES: readonly string[] = Object.keys(files)
+  .map((path) => /locales\/([^/]+)\/([^/]+)\.json$/.exec(path)!)
+  .filter(([, lng]) => lng === DEFAULT_LOCALE)
+  .map(([, , ns]) => ns)
+  .sort();
+
+/** What the login screen shows: loaded before the first paint, so no text shows as its key. */
+export const LOGIN_NAMESPACES: readonly string[] = ['common', 'auth', 'validation', 'errors', 'ui'];
+
+const backend: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(lng, ns, callback) {
+    const load = files[fileOf(lng, ns)];
+    if (!load) {
+      callback(null, {});
+      return;
+    }
+    load().then(
+      (data) => callback(null, data),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
+    );
+  },
+};
+
+/**
+ * Where a missing key is looked up next, in FALLBACK_LOCALES order. zh_cn is the source and has every key (the i18n
+ * tests check parity), so it needs no fallback and a zh_cn screen loads one language only; zh_tw falls back to zh_cn,
+ * en_us to zh_tw then zh_cn.
+ */
+export function fallbacksOf(code: string): string[] {
+  return code === DEFAULT_LOCALE ? [] : FALLBACK_LOCALES.filter((l) => l !== code);
+}
+
+/** A browser i18next instance that loads namespaces on demand; resolves once `ns` of `lng` (and its fallbacks) are in. */
+export async function createI18n(lng: Locale, ns: readonly string[] = LOGIN_NAMESPACES, instance: i18n = i18next.createInstance()): Promise<i18n> {
+  await instance
+    .use(backend)
+    .use(initReactI18next)
+    .init({
+      lng,
+      fallbackLng: fallbacksOf,
+      supportedLngs: [...LOCALES],
+      load: 'currentOnly',
+      ns: [...ns],
+      defaultNS: 'common',
+      interpolation: { escapeValue: false },
+      returnNull: false,
+    });
+  return instance;
 }
 
 export function storedLocale(): Locale {
@@ -21,17 +70,16 @@ export function storedLocale(): Locale {
   }
 }
 
-void i18next.use(initReactI18next).init({
-  resources,
-  lng: storedLocale(),
-  fallbackLng: FALLBACK_LOCALES,
-  ns: Object.keys(resources[DEFAULT_LOCALE] ?? {}),
-  defaultNS: 'common',
-  interpolation: { escapeValue: false },
-  returnNull: false,
-});
+/** The app's instance: ready (login namespaces of the stored language loaded) when this resolves. */
+export const i18nReady: Promise<i18n> = createI18n(storedLocale(), LOGIN_NAMESPACES, i18next);
 
 if (typeof document !== 'undefined') document.documentElement.lang = ACCEPT_LANGUAGE[storedLocale()];
+
+/** Loads every namespace of the current language (the signed-in screens use many, some by 'ns:key' only). */
+export async function loadAllNamespaces(): Promise<void> {
+  await i18nReady;
+  await i18next.loadNamespaces([...ALL_NAMESPACES]);
+}
 
 export function currentLocale(): Locale {
   return toLocale(i18next.language);
@@ -41,6 +89,7 @@ export function acceptLanguage(): string {
   return ACCEPT_LANGUAGE[currentLocale()];
 }
 
+/** Switches the language once every namespace in use is loaded in it, so the screen never shows keys. */
 export async function setLocale(locale: Locale): Promise<void> {
   try {
     localStorage.setItem(LANGUAGE_KEY, locale);
@@ -48,6 +97,7 @@ export async function setLocale(locale: Locale): Promise<void> {
     /* private mode: the choice lasts for this page only */
   }
   document.documentElement.lang = ACCEPT_LANGUAGE[locale];
+  await i18nReady;
   await i18next.changeLanguage(locale);
 }
 

@@ -1,12 +1,21 @@
-// Setup of the vitest 'web' project (jsdom): matchers, the app's i18n in zh_cn, cleanup, and the few
-// browser APIs jsdom lacks that Radix primitives call.
+// Setup of the vitest 'web' project (jsdom): matchers, the app's i18n in zh_cn with every namespace loaded (so
+// components render translated at once outside the app's loading boundaries), cleanup, and the few browser APIs
+// jsdom lacks that Radix primitives call.
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeAll, vi } from 'vitest';
-import { i18next } from '@/lib/i18n';
+import { i18next, loadAllNamespaces } from '@/lib/i18n';
+
+// Screens, their locales and their form rules load on first use (code splitting), and compiling them on this shared
+// 2-core machine can take over the default second: findBy* waits longer before it gives up.
+configure({ asyncUtilTimeout: 5000 });
 
 beforeAll(async () => {
   await i18next.changeLanguage('zh_cn');
+  await loadAllNamespaces();
+  // The form rules (zod) used to come with the first screen; now each screen loads them, and a test's wait for its
+  // first screen should not include compiling zod.
+  await import('zod');
 });
 
 afterEach(() => {

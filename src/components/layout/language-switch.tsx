@@ -1,12 +1,14 @@
-import { Check, Languages } from 'lucide-react';
+import { lazy, Suspense } from 'react';
+import { Languages } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { LOCALES, type Locale } from '@/domain/constants';
 import { toLocale } from '@/domain/i18n/language';
 import { Button } from '@/components/ui/button';
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
 import { Select } from '@/components/ui/select';
-import { Tooltip } from '@/components/ui/tooltip';
 import { setLocale } from '@/lib/i18n';
+
+// The header's menu needs Radix DropdownMenu; the login screen's select does not, so the menu is its own chunk.
+const LanguageMenu = lazy(() => import('./language-menu').then((m) => ({ default: m.LanguageMenu })));
 
 export interface LanguageSwitchProps {
   /** 'select' is the login screen's dropdown; 'menu' the header's icon button. */
@@ -35,22 +37,14 @@ export function LanguageSwitch({ variant = 'select', className }: LanguageSwitch
     );
   }
   return (
-    <DropdownMenu>
-      <Tooltip content={t('language.label')}>
-        <DropdownMenuTrigger asChild>
-          <Button variant="ghost" size="icon" aria-label={t('language.label')} data-testid="language-menu" className={className}>
-            <Languages aria-hidden />
-          </Button>
-        </DropdownMenuTrigger>
-      </Tooltip>
-      <DropdownMenuContent align="end">
-        {LOCALES.map((l) => (
-          <DropdownMenuItem key={l} onSelect={() => choose(l)} data-testid={`language-${l}`} lang={l.replace('_', '-')}>
-            <Check aria-hidden className={l === current ? 'opacity-100' : 'opacity-0'} />
-            {label(l)}
-          </DropdownMenuItem>
-        ))}
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <Suspense
+      fallback={
+        <Button variant="ghost" size="icon" aria-label={t('language.label')} disabled className={className}>
+          <Languages aria-hidden />
+        </Button>
+      }
+    >
+      <LanguageMenu className={className} />
+    </Suspense>
   );
 }

@@ -1,25 +1,15 @@
 import { z } from 'zod';
 import { ACCOUNT_MAX, ACCOUNT_MIN, PASSWORD_MAX, PASSWORD_MIN } from '../constants';
+import { PASSWORD_CHARS } from './login-form';
 
-/** Letters, digits and ASCII special symbols only; no Chinese or other characters (spec §5). */
-export const PASSWORD_CHARS = /^[\x21-\x7e]+$/;
+export { loginFormSchema, PASSWORD_CHARS, type LoginForm } from './login-form';
+
 /** Login account: 6–20 digits and/or letters (spec §5). */
 export const ACCOUNT_CHARS = /^[A-Za-z0-9]+$/;
 /** Mainland mobile number. */
 export const MOBILE = /^1[3-9]\d{9}$/;
 /** Lowercase SHA-256 hex, as the login form sends the password (spec §3). */
 export const SHA256_HEX = /^[0-9a-f]{64}$/;
-
-/** The login form as the person types it (spec §5). */
-export const loginFormSchema = z.object({
-  accountNum: z.string().trim().min(1, 'validation:login.usernameRequired'),
-  password: z
-    .string()
-    .min(1, 'validation:login.passwordRequired')
-    .regex(PASSWORD_CHARS, 'validation:login.passwordFormat'),
-  code: z.string().trim().min(1, 'validation:login.codeRequired'),
-});
-export type LoginForm = z.infer<typeof loginFormSchema>;
 
 /** The login request on the wire: the password arrives as its SHA-256 hex (spec §3, §7). */
 export const loginRequestSchema = z.object({

@@ -8,6 +8,7 @@ import { queryClient } from '@/lib/query-client';
 import { clearAuth, lastPathAtom, store } from '@/lib/store';
 import { AppProvider } from '@/app/provider';
 import { appRoutes } from '@/app/router';
+import { signedInRoutes } from '@/app/routes/signed-in';
 
 export type Reply = { status?: number; data?: unknown; code?: string; msg?: string; raw?: unknown };
 export type Handler = (body: unknown, config: InternalAxiosRequestConfig) => Reply;
@@ -46,9 +47,12 @@ export function resetApp(): void {
   localStorage.clear();
 }
 
-/** Renders the whole app (real routes) at `path` in a memory router. */
+/**
+ * Renders the whole app (real routes) at `path` in a memory router. The signed-in routes, which the app adds on the
+ * first visit (src/app/router.tsx), are there from the start, so a test's waits do not include loading them.
+ */
 export function renderApp(path: string) {
-  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
+  const router = createMemoryRouter([...appRoutes, ...signedInRoutes], { initialEntries: [path] });
   setApiNavigator((to) => void router.navigate(to, { replace: true }));
   const view = render(
     <AppProvider>

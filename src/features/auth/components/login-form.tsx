@@ -1,10 +1,9 @@
 import { useState } from 'react';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Eye, EyeOff, KeyRound, ShieldCheck, UserRound } from 'lucide-react';
-import { useForm } from 'react-hook-form';
+import { useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import type { z } from 'zod';
-import { loginFormSchema } from '@/domain/auth/schemas';
+import type { z } from 'zod/mini';
+import type { loginFormSchema } from '@/domain/auth/login-form';
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/form/form';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -26,6 +25,18 @@ export interface LoginFormProps {
   redirectTo?: string | null;
 }
 
+// The form's rules (zod) load on the first focus or submit, not with the first screen (docs/architecture.md, performance).
+let loadingResolver: Promise<Resolver<LoginInput, unknown, LoginOutput>> | null = null;
+function loadResolver() {
+  loadingResolver ??= Promise.all([import('@hookform/resolvers/zod'), import('@/domain/auth/login-form')]).then(([{ zodResolver }, { loginFormSchema }]) =>
+    zodResolver(loginFormSchema),
+  );
+  // A failed chunk load is tried again on the next submit.
+  loadingResolver.catch(() => (loadingResolver = null));
+  return loadingResolver;
+}
+const resolver: Resolver<LoginInput, unknown, LoginOutput> = async (...args) => (await loadResolver())(...args);
+
 const iconClass = 'pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground';
 
 /** Username (account or mobile), password, image captcha (spec §2, §5). */
@@ -34,7 +45,7 @@ export function LoginForm({ onSignedIn, redirectTo }: LoginFormProps) {
   const [randomStr, setRandomStr] = useState(newRandomStr);
   const [showPassword, setShowPassword] = useState(false);
   const form = useForm<LoginInput, unknown, LoginOutput>({
-    resolver: zodResolver(loginFormSchema),
+    resolver,
     defaultValues: { accountNum: '', password: '', code: '' },
   });
 
@@ -66,7 +77,7 @@ export function LoginForm({ onSignedIn, redirectTo }: LoginFormProps) {
 
   return (
     <Form {...form}>
-      <form onSubmit={form.handleSubmit(submit)} noValidate data-testid="login-form" className="grid gap-5">
+      <form onSubmit={form.handleSubmit(submit)} onFocus={() => void loadResolver()} noValidate data-testid="login-form" className="grid gap-5">
         <FormField
           control={form.control}
           name="accountNum"

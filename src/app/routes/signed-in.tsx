@@ -1,0 +1,42 @@
+import { Navigate, type RouteObject } from 'react-router-dom';
+import { FAMILY_PREFIX } from '@/domain/menus/catalog';
+import { catalogRoutes } from './catalog-routes';
+import { FamilyIndex } from './family-index';
+import { RouteGuard } from './guard';
+import { NotFound } from './not-found';
+import { RouteError } from './route-error';
+import { ShellRoute } from './shell';
+
+const FAMILIES = ['admin', 'k12', 'gx', 'single'] as const;
+
+/** Id of the route below which every signed-in route lives (the router adds this tree on the first visit). */
+export const SIGNED_IN_ROUTE_ID = 'signed-in';
+
+/**
+ * Every signed-in route of the app under /busi (spec §2): the guard, the shell and the catalogue. A lazy chunk,
+ * so the login screen does not load the catalogue, the screen registry or the shell. All families are registered;
+ * the guard answers 404 for a family other than the session's current type path, and asks for login elsewhere.
+ */
+export const signedInRoutes: RouteObject[] = [
+  {
+    id: SIGNED_IN_ROUTE_ID,
+    element: <RouteGuard />,
+    errorElement: <RouteError />,
+    children: [
+      {
+        element: <ShellRoute />,
+        children: [
+          {
+            errorElement: <RouteError />,
+            children: [
+              { path: '/myInfo', element: <Navigate to="/myInfo/base" replace /> },
+              ...catalogRoutes('personal'),
+              ...FAMILIES.flatMap((family) => [{ path: FAMILY_PREFIX[family], element: <FamilyIndex /> }, ...catalogRoutes(family)]),
+              { path: '*', element: <NotFound /> },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+];

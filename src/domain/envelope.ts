@@ -1,0 +1,9 @@
+/** The response envelope of every call (spec §7): success is code '200'. Apart from domain/api.ts, so the browser's
+ * API client does not pull zod into the first screen. */
+export interface Envelope<T> {
+  code: string;
+  data: T;
+  msg: string;
+}
+
+export const SUCCESS_CODE = '200';
