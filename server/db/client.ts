@@ -14,9 +14,10 @@ import * as school from './schema/school';
 import * as testPlans from './schema/test-plans';
 import * as physique from './schema/physique';
 import * as dataCenter from './schema/data-center';
+import * as audit from './schema/audit';
 
 /** Every table, for drizzle's relational queries and for typing. */
-export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter };
+export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...audit };
 export type Schema = typeof schema;
 
 /**
