@@ -148,3 +148,18 @@ export async function deleteClass(tx: Tx, actor: Actor, id: string): Promise<Cla
   await tx.delete(classes).where(eq(classes.id, id));
   return before;
 }
+
+/** What the class form chooses from: the tenant's grades (not graduated), staff and (universities) majors. */
+export async function classFormOptions(db: DbOrTx, actor: Actor) {
+  const org = actor.tenantOrgId;
+  const [gradeRows, teacherRows, majorRows] = await Promise.all([
+    db
+      .select({ id: grades.id, stage: grades.stage, gradeNo: grades.gradeNo, enrolYear: grades.enrolYear })
+      .from(grades)
+      .where(and(eq(grades.orgId, org), eq(grades.graduated, false)))
+      .orderBy(asc(grades.gradeNo), asc(grades.enrolYear)),
+    db.select({ id: teachers.id, name: teachers.name, workNo: teachers.workNo }).from(teachers).where(and(eq(teachers.orgId, org), eq(teachers.enabled, true))).orderBy(asc(teachers.name)),
+    db.select({ id: majors.id, name: majors.name, collegeName: colleges.name }).from(majors).innerJoin(colleges, eq(colleges.id, majors.collegeId)).where(eq(majors.orgId, org)).orderBy(asc(colleges.code), asc(majors.code)),
+  ]);
+  return { grades: gradeRows, teachers: teacherRows, majors: majorRows };
+}

@@ -3,7 +3,9 @@ import { pageApi, type Family } from '@/domain/menus/access';
 import { classListQuery, classSaveSchema } from '@/domain/school/classes';
 import { schoolYearListQuery, schoolYearSaveSchema } from '@/domain/school/school-years';
 import { resourceRoutes } from '../../lib/resource';
-import { classById, classPage, createClass, deleteClass, updateClass } from './class.service';
+import { ok } from '@/domain/api';
+import { requireAccess, requireActor } from '../../plugins/tenant';
+import { classById, classFormOptions, classPage, createClass, deleteClass, updateClass } from './class.service';
 import { createSchoolYear, deleteSchoolYear, schoolYearById, schoolYearPage, updateSchoolYear } from './school-year.service';
 
 /** The API prefix of a catalogue page, relative to the family base the plugin is registered under. */
@@ -29,6 +31,9 @@ export const orgRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (ap
   }, { prefix: relativeApi(`${family}.org.acayear`, family) });
 
   await app.register(async (klass) => {
+    const key = `${family}.org.class`;
+    // Before the resource's '/:id'; static paths win in the router anyway.
+    klass.get('/options', { preValidation: requireAccess(key, 'view') }, async (request) => ok(await classFormOptions(app.db, await requireActor(request))));
     resourceRoutes(klass, {
       key: `${family}.org.class`,
       entity: 'class',

@@ -88,3 +88,10 @@ export interface ClassDetail extends ClassRow {
   studentCount: number;
   version: number;
 }
+
+/** Choices of the class form. */
+export interface ClassFormOptions {
+  grades: { id: string; stage: string; gradeNo: number; enrolYear: number }[];
+  teachers: { id: string; name: string; workNo: string | null }[];
+  majors: { id: string; name: string; collegeName: string }[];
+}
