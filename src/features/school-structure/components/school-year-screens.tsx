@@ -104,13 +104,17 @@ export function SchoolYearFormScreen({ family }: { family: Family }) {
   const { t } = useTranslation('school');
   const { id } = useParams();
   const access = usePageAccess(`${family}.org.acayear`);
-  const thisYear = new Date().getFullYear();
+  // A new year follows the newest one (or starts this year): the usual next step, with dates already consistent.
+  const newest = schoolYears(family).useList({ current: 1, size: 10 }, { enabled: !id });
+  if (!id && newest.isPending) return null;
+  const latest = newest.data?.records[0]?.startYear;
+  const nextYear = latest ? latest + 1 : new Date().getFullYear();
   return (
     <FormScreen
       schema={schoolYearSaveSchema}
       resource={schoolYears(family)}
       id={id}
-      defaults={defaultSchoolYear(thisYear)}
+      defaults={defaultSchoolYear(nextYear)}
       toValues={(r) => {
         const of = (code: number) => {
           const s = r.semesters.find((x) => x.code === code);
