@@ -83,7 +83,7 @@ export function RowActions<T>({ row, pageKey, actions }: { row: T; pageKey: stri
 
 /**
  * The action column of a list (a column factory): header '操作', pinned to the right edge, the row's permitted buttons.
- *   rowActionsColumn<ClassDetail>({ pageKey: 'k12.org.class', header: t('common:column.actions'), actions: [...] })
+ *   rowActionsColumn<ClassDetail>({ pageKey: 'k12.org.class', header: t('components:list.actions'), actions: [...] })
  * Keep `actions` stable (useMemo) like the other columns.
  */
 export function rowActionsColumn<T extends RowData>({ pageKey, header, actions, width }: { pageKey: string; header: ReactNode; actions: readonly RowAction<T>[]; width?: number }) {
