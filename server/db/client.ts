@@ -15,9 +15,10 @@ import * as testPlans from './schema/test-plans';
 import * as physique from './schema/physique';
 import * as dataCenter from './schema/data-center';
 import * as files from './schema/files';
+import * as audit from './schema/audit';
 
 /** Every table, for drizzle's relational queries and for typing. */
-export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files };
+export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit };
 export type Schema = typeof schema;
 
 /**

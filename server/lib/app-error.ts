@@ -6,15 +6,32 @@
  */
 export type MessageKey = `${string}:${string}`;
 
+export interface AppErrorOptions {
+  /** The request field at fault: answered as `data.field` so a form shows the message on that field. */
+  field?: string;
+}
+
 export class AppError extends Error {
+  readonly field?: string;
+  /**
+   * `params` values that are themselves i18n keys ('school:entity.students') are translated before they are
+   * interpolated, so a message can name another entity in the request's language.
+   */
   constructor(
     readonly status: number,
     readonly i18nKey: MessageKey,
     readonly params: Record<string, string | number> = {},
+    options: AppErrorOptions = {},
   ) {
     super(i18nKey);
     this.name = 'AppError';
+    this.field = options.field;
   }
+}
+
+/** 400 with the message on one field of the request (a rule the schema alone cannot check, e.g. uniqueness). */
+export function fieldError(field: string, i18nKey: MessageKey, params: Record<string, string | number> = {}, status = 400): AppError {
+  return new AppError(status, i18nKey, params, { field });
 }
 
 export function isAppError(value: unknown): value is AppError {

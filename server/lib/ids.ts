@@ -1,5 +1,7 @@
+import { UUID_PATTERN } from '@/domain/list-query';
+
 /** A PostgreSQL uuid in text form (any version: seeds may use fixed ids). */
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID = UUID_PATTERN;
 
 export function isUuid(value: string | null | undefined): value is string {
   return typeof value === 'string' && UUID.test(value);

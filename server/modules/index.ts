@@ -4,6 +4,7 @@ import { dataCenterRoutes } from './data-center/data-center.routes';
 import { filesRoutes } from './files/files.routes';
 import type { ModuleOptions } from './module-options';
 import { myInfoRoutes } from './my-info/my-info.routes';
+import { orgRoutes } from './org/org.routes';
 import { physiqueRoutes } from './physique/physique.routes';
 import { schoolRoutes } from './school/school.routes';
 import { screenRoutes } from './screen/screen.routes';
@@ -20,6 +21,7 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   await app.register(tenantOrgRoutes, { prefix: '/api/oper/web/cs/tenantOrg' });
   await app.register(schoolRoutes, { prefix: '/api/busi/web/k12', family: 'k12' });
   await app.register(schoolRoutes, { prefix: '/api/busi/web/gx', family: 'gx' });
+  for (const family of ['k12', 'gx'] as const) await app.register(orgRoutes, { prefix: `/api/busi/web/${family}`, family });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(physiqueRoutes, { prefix: `/api/busi/web/${family}`, family });
   await app.register(testPlanLifecycle);
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(testPlanRoutes, { prefix: `/api/busi/web/${family}/organizeTest/testManage`, family });

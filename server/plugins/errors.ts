@@ -27,17 +27,25 @@ export const errorsPlugin = fp(
     const translate = (request: FastifyRequest, key: string, params: Record<string, string | number> = {}): string => {
       // Errors raised before the i18n hook ran (e.g. a malformed URL) still answer in the caller's language.
       const t = request.t ?? app.i18n.getFixedT(toLocale(request.headers['accept-language']));
-      return t(key, { ...params });
+      const values: Record<string, string | number> = {};
+      // A parameter that is itself a message key (an entity's name) is said in the same language.
+      for (const [k, v] of Object.entries(params)) values[k] = typeof v === 'string' && I18N_KEY.test(v) && app.i18n.exists(v) ? t(v) : v;
+      return t(key, values);
     };
-    const send = (reply: FastifyReply, status: number, msg: string) => reply.status(status).send(fail(status, msg));
+    const send = (reply: FastifyReply, status: number, msg: string, field?: string) =>
+      reply.status(status).send(field ? { ...fail(status, msg), data: { field } } : fail(status, msg));
 
     app.setErrorHandler((error: FastifyError, request, reply) => {
-      if (isAppError(error)) return send(reply, error.status, translate(request, error.i18nKey, error.params));
+      if (isAppError(error)) return send(reply, error.status, translate(request, error.i18nKey, error.params), error.field);
 
       if (hasZodFastifySchemaValidationErrors(error)) {
-        const message = error.validation[0]?.message ?? '';
-        const key = I18N_KEY.test(message) && app.i18n.exists(message) ? message : ERR.badRequest;
-        return send(reply, 400, translate(request, key));
+        const first = error.validation[0];
+        const message = first?.message ?? '';
+        // '/name' or '/semesters/0/startDate' → 'name', 'semesters.0.startDate': the field the form marks.
+        const field = first?.instancePath ? first.instancePath.replace(/^\//, '').replaceAll('/', '.') : undefined;
+        if (I18N_KEY.test(message) && app.i18n.exists(message)) return send(reply, 400, translate(request, message), field);
+        // No message of its own: the generic one, naming the field so the person knows what to correct.
+        return send(reply, 400, field ? translate(request, ERR.badField, { field }) : translate(request, ERR.badRequest), field);
       }
 
       const status = typeof error.statusCode === 'number' ? error.statusCode : 500;

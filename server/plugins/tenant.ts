@@ -3,6 +3,8 @@ import { and, asc, desc, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { OrgType } from '@/domain/constants';
 import { ERR } from '@/domain/errors';
+import { pageAccess } from '@/domain/menus/access';
+import type { ButtonAction } from '@/domain/menus/catalog';
 import type { Db } from '../db/client';
 import { membershipRoles, memberships, menus, roleMenus, roles } from '../db/schema/auth';
 import { orgs } from '../db/schema/orgs';
@@ -11,6 +13,8 @@ import { isUuid } from '../lib/ids';
 
 /** The organisation and role a request acts for (architecture rule 4: never a client id alone). */
 export interface Scope {
+  /** The signed-in user. */
+  userId: string;
   /** The membership (spec "account") in use. */
   accountId: string;
   orgId: string;
@@ -21,9 +25,14 @@ export interface Scope {
   permissions: ReadonlySet<string>;
 }
 
+/** Who a request acts as: the user, the account (membership), its organisations, role and permission codes. */
+export type Actor = Scope;
+
 declare module 'fastify' {
   interface FastifyRequest {
     scope: Scope | null;
+    /** The same as `scope`: set once `requireActor` (or a guard) ran. */
+    readonly actor: Actor | null;
   }
 }
 
@@ -57,6 +66,7 @@ export async function loadScope(db: Db, userId: string, headerOrgId?: string): P
     .innerJoin(menus, eq(menus.menuId, roleMenus.menuId))
     .where(eq(roleMenus.roleId, role.id));
   return {
+    userId,
     accountId: account.id,
     orgId: account.orgId,
     tenantOrgId: account.tenantOrgId,
@@ -80,6 +90,19 @@ export async function requireScope(request: FastifyRequest): Promise<Scope> {
   return scope;
 }
 
+/** The request's actor (loaded once); 401 without a session, 403 without a role. */
+export const requireActor: (request: FastifyRequest) => Promise<Actor> = requireScope;
+
+/**
+ * preValidation hook from the catalogue: the present role must hold the permission of `action` on page `key` ('view'
+ * for the page itself), or of one of the alternatives (`['k12.org.grade', 'view']`) for lists several screens share.
+ * Unknown keys and actions throw at start-up (docs/product-rules.md#menus-and-permissions).
+ */
+export function requireAccess(key: string, action: ButtonAction | 'view' = 'view', ...alternatives: readonly [string, ButtonAction | 'view'][]) {
+  const code = (k: string, a: ButtonAction | 'view') => (a === 'view' ? pageAccess(k).view : pageAccess(k).need(a));
+  return requirePermission(code(key, action), ...alternatives.map(([k, a]) => code(k, a)));
+}
+
 /**
  * preValidation hook: the present role must hold `code` (or one of the codes, for lists several
  * screens share) (spec §6), else HTTP 403 errors:forbidden.
@@ -95,6 +118,11 @@ export function requirePermission(code: string, ...alternatives: string[]) {
 export const tenantPlugin = fp(
   async (app) => {
     app.decorateRequest('scope', null);
+    app.decorateRequest('actor', {
+      getter(this: FastifyRequest) {
+        return this.scope;
+      },
+    });
   },
   { name: 'tiyu-tenant', dependencies: ['tiyu-auth'] },
 );

@@ -19,12 +19,22 @@ export class ApiError extends Error {
   readonly code: string;
   /** HTTP status when the server answered. */
   readonly status?: number;
-  constructor(message: string, code: string, status?: number) {
+  /** The request field the server refused ('code', 'autumn.startDate'), when it named one (400). */
+  readonly field?: string;
+  constructor(message: string, code: string, status?: number, field?: string) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
     this.status = status;
+    this.field = field;
   }
+}
+
+/** `data.field` of a failure envelope. */
+function fieldOf(body: unknown): string | undefined {
+  const data = isEnvelope(body) ? (body.data as unknown) : undefined;
+  const field = typeof data === 'object' && data !== null ? (data as { field?: unknown }).field : undefined;
+  return typeof field === 'string' ? field : undefined;
 }
 
 /** Timestamp plus random characters (spec §3, §7); also the captcha's randomStr. */
@@ -97,7 +107,7 @@ export function toApiError(error: unknown): ApiError {
     }
     const body: unknown = res.data;
     const msg = isEnvelope(body) && typeof body.msg === 'string' ? body.msg : '';
-    if (msg) return new ApiError(msg, String((body as Envelope<unknown>).code), res.status);
+    if (msg) return new ApiError(msg, String((body as Envelope<unknown>).code), res.status, fieldOf(body));
     if (res.status >= 500) return new ApiError(i18next.t(ERR.server), String(res.status), res.status);
     return new ApiError(i18next.t(ERR.network), String(res.status), res.status);
   }
@@ -114,7 +124,7 @@ function unwrap<T>(response: AxiosResponse<unknown>): T {
     else handleUnauthorized();
     throw new ApiError(i18next.t(ERR.sessionExpired), '401', response.status);
   }
-  throw new ApiError(body.msg || i18next.t(ERR.server), String(body.code), response.status);
+  throw new ApiError(body.msg || i18next.t(ERR.server), String(body.code), response.status, fieldOf(body));
 }
 
 /** Creates the configured axios instance; tests pass their own `adapter`. */
@@ -148,6 +158,14 @@ export async function get<T>(url: string, params?: Params, options: RequestOptio
 export async function post<T>(url: string, body?: unknown, params?: Params, options: RequestOptions = {}): Promise<T> {
   try {
     return unwrap<T>(await http.post(url, body ?? {}, { params, ...options }));
+  } catch (error) {
+    throw toApiError(error);
+  }
+}
+
+export async function put<T>(url: string, body?: unknown, params?: Params, options: RequestOptions = {}): Promise<T> {
+  try {
+    return unwrap<T>(await http.put(url, body ?? {}, { params, ...options }));
   } catch (error) {
     throw toApiError(error);
   }

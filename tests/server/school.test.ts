@@ -67,7 +67,7 @@ describe('classes', () => {
   it('refuses a page size outside PAGE_SIZES and a malformed id filter with translated messages', async () => {
     const res = await get('k12/org/class/page?size=7', 'school01');
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ code: '400', data: null, msg: '每页条数须为10、20、50或80' });
+    expect(res.json()).toEqual({ code: '400', data: { field: 'size' }, msg: '每页条数须为10、20、50或80' });
     const en = await get('k12/org/class/page?gradeId=nope', 'school01', { 'accept-language': 'en-US' });
     expect(en.json().msg).toBe('The ID is not valid.');
   });

@@ -34,7 +34,7 @@ describe('GET /api/code', () => {
   it('refuses a missing randomStr with a translated message', async () => {
     const res = await t.app.inject({ url: '/api/code' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ code: '400', data: null, msg: '获取校验码失败，请稍后再试！' });
+    expect(res.json()).toEqual({ code: '400', data: { field: 'randomStr' }, msg: '获取校验码失败，请稍后再试！' });
   });
 
   it('is single use: a second login with the same captcha is refused, even after a wrong answer', async () => {

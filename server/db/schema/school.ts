@@ -1,10 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { boolean, date, index, pgTable, primaryKey, smallint, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, date, index, integer, pgTable, primaryKey, smallint, text, timestamp, unique, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { orgs } from './orgs';
 import { users } from './auth';
 
 const orgRef = () => uuid('org_id').notNull().references(() => orgs.id);
 const created = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+/** Raised by every save; a save that sends an older one is refused (docs/product-rules.md#concurrent-edits). */
+const version = () => integer('version').notNull().default(1);
 
 /** School years (e.g. '2025-2026', starting 2025) of an organisation (spec §3). */
 export const schoolYears = pgTable(
@@ -15,6 +17,7 @@ export const schoolYears = pgTable(
     academicYear: text('academic_year').notNull(),
     startYear: smallint('start_year').notNull(),
     current: boolean('current').notNull().default(false),
+    version: version(),
     createdAt: created(),
   },
   (t) => [
@@ -59,6 +62,7 @@ export const grades = pgTable(
     enrolYear: smallint('enrol_year').notNull(),
     gradeNo: smallint('grade_no').notNull(),
     graduated: boolean('graduated').notNull().default(false),
+    version: version(),
     createdAt: created(),
   },
   (t) => [uniqueIndex('grades_org_stage_year_uq').on(t.orgId, t.stage, t.enrolYear), index('grades_org_no_idx').on(t.orgId, t.gradeNo)],
@@ -106,7 +110,11 @@ export const classes = pgTable(
     /** National class number (e.g. '2025010301'). */
     classNo: text('class_no'),
     size: smallint('size').notNull().default(0),
+    /** Head teacher (班主任) and PE teacher of the class. */
+    headTeacherId: uuid('head_teacher_id').references((): AnyPgColumn => teachers.id, { onDelete: 'set null' }),
+    peTeacherId: uuid('pe_teacher_id').references((): AnyPgColumn => teachers.id, { onDelete: 'set null' }),
     enabled: boolean('enabled').notNull().default(true),
+    version: version(),
     createdAt: created(),
   },
   (t) => [

@@ -1,5 +1,5 @@
 import { getCatalogEntry } from '@/domain/menus/catalog';
-import { viewPermission } from '../../lib/permissions';
+import { pageAccess } from '@/domain/menus/access';
 import type { Family } from '../physique/physique.sql';
 
 export interface DataCenterCodes {
@@ -30,7 +30,7 @@ const buttonCode = (key: string, action: string): string | undefined => getCatal
  * figures is a school setting).
  */
 export function dataCenterCodes(family: Family): DataCenterCodes {
-  const fallback = viewPermission(`${family}.test.scoreSearch`);
+  const fallback = pageAccess(`${family}.test.scoreSearch`).view;
   const college = pageCode(`${family}.dataCenter.college`);
   const view = (page: string) => pageCode(`${family}.dataCenter.${page}`) ?? (page === 'grade' ? college : undefined) ?? fallback;
   const detail = (page: string) => pageCode(`${family}.dataCenter.${page}.detail`) ?? view(page);

@@ -2,16 +2,15 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok, pageQuerySchema } from '@/domain/api';
 import { requirePermission, requireScope } from '../../plugins/tenant';
-import { viewPermission } from '../../lib/permissions';
+import { pageAccess } from '@/domain/menus/access';
 import { optionalIdFilter, optionalTextFilter } from '../../lib/query';
-import { classById, classPage, gradeList, schoolYearList, studentById, studentPage, teacherPage } from './school.service';
+import { gradeList, schoolYearList, studentById, studentPage, teacherPage } from './school.service';
 
 export interface SchoolRoutesOptions {
   /** The route family whose permission codes guard these reads (spec §2): K12 schools or universities. */
   family: 'k12' | 'gx';
 }
 
-const classPageQuery = pageQuerySchema.extend({ gradeId: optionalIdFilter, name: optionalTextFilter });
 const studentPageQuery = pageQuerySchema.extend({ classId: optionalIdFilter, name: optionalTextFilter, regNo: optionalTextFilter });
 const teacherPageQuery = pageQuerySchema.extend({ name: optionalTextFilter, workNo: optionalTextFilter });
 const idParams = z.object({ id: z.string().max(64) });
@@ -22,21 +21,16 @@ const idParams = z.object({ id: z.string().max(64) });
  */
 export const schoolRoutes: FastifyPluginAsyncZod<SchoolRoutesOptions> = async (app, { family }) => {
   const can = {
-    classes: viewPermission(`${family}.org.class`),
-    grades: viewPermission(`${family}.org.grade`),
-    years: viewPermission(`${family}.org.acayear`),
-    students: viewPermission(`${family}.user.student`),
-    teachers: viewPermission(`${family}.user.teacher`),
+    classes: pageAccess(`${family}.org.class`).view,
+    grades: pageAccess(`${family}.org.grade`).view,
+    years: pageAccess(`${family}.org.acayear`).view,
+    students: pageAccess(`${family}.user.student`).view,
+    teachers: pageAccess(`${family}.user.teacher`).view,
   };
   app.addHook('onRequest', app.authenticate);
   const tenant = async (request: Parameters<typeof requireScope>[0]) => (await requireScope(request)).tenantOrgId;
 
-  app.get('/org/class/page', { preValidation: requirePermission(can.classes), schema: { querystring: classPageQuery } }, async (request) =>
-    ok(await classPage(app.db, await tenant(request), request.query)),
-  );
-  app.get('/org/class/:id', { preValidation: requirePermission(can.classes), schema: { params: idParams } }, async (request) =>
-    ok(await classById(app.db, await tenant(request), request.params.id)),
-  );
+  // Classes (org/class page and :id) are the class resource of server/modules/org.
 
   app.get('/user/student/page', { preValidation: requirePermission(can.students), schema: { querystring: studentPageQuery } }, async (request) =>
     ok(await studentPage(app.db, await tenant(request), request.query)),

@@ -2,69 +2,15 @@ import { and, asc, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm
 import type { Page, PageQuery } from '@/domain/api';
 import { ERR } from '@/domain/errors';
 import type { DbOrTx } from '../../db/client';
-import { classes, colleges, grades, majors, schoolYears, semesters, students, teachers } from '../../db/schema/school';
+import { classes, grades, schoolYears, semesters, students, teachers } from '../../db/schema/school';
 import { AppError } from '../../lib/app-error';
 import { isUuid } from '../../lib/ids';
 import { containsPattern } from '../../lib/query';
-import type { ClassRow, GradeRow, SchoolYearRow, StudentRow, TeacherRow } from '@/domain/school/types';
+import type { GradeRow, SchoolYearRow, StudentRow, TeacherRow } from '@/domain/school/types';
 
 const offset = (q: PageQuery) => (q.current - 1) * q.size;
 const page = <T>(records: T[], total: number, q: PageQuery): Page<T> => ({ records, total, current: q.current, size: q.size });
 const notFound = () => new AppError(404, ERR.notFound);
-
-const classColumns = {
-  id: classes.id,
-  code: classes.code,
-  name: classes.name,
-  classNo: classes.classNo,
-  size: classes.size,
-  gradeId: classes.gradeId,
-  gradeNo: grades.gradeNo,
-  stage: grades.stage,
-  enrolYear: grades.enrolYear,
-  collegeId: classes.collegeId,
-  collegeName: colleges.name,
-  majorId: classes.majorId,
-  majorName: majors.name,
-  enabled: classes.enabled,
-};
-
-function classQuery(db: DbOrTx, where: SQL | undefined) {
-  return db
-    .select(classColumns)
-    .from(classes)
-    .innerJoin(grades, eq(grades.id, classes.gradeId))
-    .leftJoin(colleges, eq(colleges.id, classes.collegeId))
-    .leftJoin(majors, eq(majors.id, classes.majorId))
-    .where(where);
-}
-
-export interface ClassFilter extends PageQuery {
-  gradeId?: string;
-  name?: string;
-}
-
-/** Classes of the tenant organisation, by grade then class code (spec §3 class management). */
-export async function classPage(db: DbOrTx, tenantOrgId: string, q: ClassFilter): Promise<Page<ClassRow>> {
-  const where = and(
-    eq(classes.orgId, tenantOrgId),
-    q.gradeId ? eq(classes.gradeId, q.gradeId) : undefined,
-    q.name ? ilike(classes.name, containsPattern(q.name)) : undefined,
-  );
-  const [records, [{ total }]] = await Promise.all([
-    classQuery(db, where).orderBy(asc(grades.gradeNo), asc(classes.code), asc(classes.id)).limit(q.size).offset(offset(q)),
-    db.select({ total: count() }).from(classes).where(where),
-  ]);
-  return page(records, total, q);
-}
-
-/** One class of the tenant organisation; another organisation's id answers 404, never the row. */
-export async function classById(db: DbOrTx, tenantOrgId: string, id: string): Promise<ClassRow> {
-  if (!isUuid(id)) throw notFound();
-  const [row] = await classQuery(db, and(eq(classes.orgId, tenantOrgId), eq(classes.id, id))).limit(1);
-  if (!row) throw notFound();
-  return row;
-}
 
 const studentColumns = {
   id: students.id,

@@ -20,6 +20,11 @@ export interface DataTableColumnMeta {
   width?: number | string;
   className?: string;
   headerClassName?: string;
+  /**
+   * 'right' keeps the column at the right edge of the table while the rest scrolls under it (row actions; a
+   * `rowActionsColumn` is pinned already), in paged and virtual mode alike.
+   */
+  pin?: 'right';
 }
 
 /**

@@ -17,6 +17,13 @@ const JUSTIFY: Record<NonNullable<DataTableColumnMeta['align']>, string> = {
   right: 'justify-end',
 };
 
+/**
+ * A column pinned to the right edge (`meta.pin: 'right'`): sticky, opaque, with a shadow on its left so rows visibly
+ * pass under it. Header cells take the header's background instead.
+ */
+export const PINNED_CELL_CLASS = 'sticky right-0 z-[1] bg-card shadow-[inset_1px_0_0_var(--color-border),-6px_0_8px_-6px_rgb(0_0_0/0.18)]';
+export const PINNED_HEAD_CLASS = 'sticky right-0 z-[2] bg-muted shadow-[inset_1px_0_0_var(--color-border),-6px_0_8px_-6px_rgb(0_0_0/0.18)]';
+
 /** Width in px of a virtual column without `meta.width`. */
 const DEFAULT_VIRTUAL_WIDTH = 120;
 
@@ -47,7 +54,7 @@ export function virtualGridTemplate<T extends RowData>(
 export function virtualCellClasses<T extends RowData>(columns: readonly Column<DataTableFeatures, T>[]): string[] {
   return columns.map((column) => {
     const meta = column.columnDef.meta;
-    return cn('block whitespace-nowrap px-3', meta?.align && ALIGN[meta.align], meta?.className);
+    return cn('block whitespace-nowrap px-3', meta?.align && ALIGN[meta.align], meta?.pin === 'right' && PINNED_CELL_CLASS, meta?.className);
   });
 }
 
@@ -84,6 +91,7 @@ function DataTableHeaderImpl<T extends RowData>({ headerGroups, virtual }: Heade
                   'px-3 text-left align-middle font-medium whitespace-nowrap',
                   virtual ? cn('flex min-h-10 min-w-0 items-center py-1', meta?.align && JUSTIFY[meta.align]) : 'h-10',
                   meta?.align && ALIGN[meta.align],
+                  meta?.pin === 'right' && PINNED_HEAD_CLASS,
                   meta?.headerClassName,
                 )}
               >
@@ -209,6 +217,16 @@ function VirtualRowImpl<T extends RowData>({ row, index, height, columns, cellCl
     cells.push(
       // The first cell in view starts at its own grid track; the skipped ones before it leave their tracks empty.
       <td key={column.id} className={cellClasses[i]} style={i === firstColumn && i > 0 ? { gridColumnStart: i + 1 } : undefined}>
+        {renderVirtualCell(column, row)}
+      </td>,
+    );
+  }
+  // A pinned column stays drawn when the column window has moved away from it (it is always in view).
+  for (let i = lastColumn + 1; i < columns.length; i++) {
+    const column = columns[i];
+    if (column.columnDef.meta?.pin !== 'right') continue;
+    cells.push(
+      <td key={column.id} className={cellClasses[i]} style={{ gridColumnStart: i + 1 }}>
         {renderVirtualCell(column, row)}
       </td>,
     );

@@ -9,6 +9,7 @@ import { useDataTable, type DataTableColumns, type RowData, type SortingState } 
 import {
   ALIGN,
   CLICKABLE_ROW_CLASS,
+  PINNED_CELL_CLASS,
   DataTableHeader,
   ROW_CLASS,
   rowKeyHandler,
@@ -259,7 +260,10 @@ export function DataTable<T extends RowData>({
             {row.getAllCells().map((cell) => {
               const meta = cell.column.columnDef.meta;
               return (
-                <td key={cell.id} className={cn('px-3 py-2 align-middle', meta?.align && ALIGN[meta.align], meta?.className)}>
+                <td
+                  key={cell.id}
+                  className={cn('px-3 py-2 align-middle', meta?.align && ALIGN[meta.align], meta?.pin === 'right' && PINNED_CELL_CLASS, meta?.className)}
+                >
                   {flexRender(cell.column.columnDef.cell, cell.getContext())}
                 </td>
               );

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { useAtomValue } from 'jotai';
+import { canDo, pageAccess, type PageAccess } from '@/domain/menus/access';
+import type { ButtonAction } from '@/domain/menus/catalog';
 import { permissionsAtom } from '@/lib/permissions';
 
 /** True when the current role holds the permission code (spec §6: buttons lacking it are removed). */
@@ -18,4 +20,11 @@ export interface PermissionGateProps {
 /** Renders its children only for roles holding `permission`. */
 export function PermissionGate({ permission, children, fallback = null }: PermissionGateProps) {
   return <>{usePermission(permission) ? children : fallback}</>;
+}
+
+/** A catalogue page's access for the current role: its paths and permission codes, and `can(action)`. */
+export function usePageAccess(key: string): PageAccess & { can(action: ButtonAction | 'view'): boolean } {
+  const held = useAtomValue(permissionsAtom);
+  const access = pageAccess(key);
+  return { ...access, can: (action) => canDo(held, key, action) };
 }

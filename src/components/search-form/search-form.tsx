@@ -100,13 +100,32 @@ export interface FilterTextProps {
   placeholder?: string;
   className?: string;
   'data-testid'?: string;
+  /** Longest text the list query accepts: `maxLengthOf(listQuerySchema, name)` (src/domain/list-query.ts). */
+  maxLength?: number;
+  /** The server refused this filter: its message, shown under the field. */
+  error?: string;
 }
 
 /** A labelled text field of a SearchForm (a name or keyword); Enter in it searches. */
-export function FilterText({ id, label, value, onChange, placeholder, className = 'w-48', 'data-testid': testId }: FilterTextProps) {
+export function FilterText({ id, label, value, onChange, placeholder, className = 'w-48', 'data-testid': testId, maxLength, error }: FilterTextProps) {
   return (
     <SearchField label={label} htmlFor={id}>
-      <Input id={id} className={className} data-testid={testId} value={value ?? ''} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} />
+      <Input
+        id={id}
+        className={className}
+        data-testid={testId}
+        value={value ?? ''}
+        placeholder={placeholder}
+        maxLength={maxLength}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {error ? (
+        <p id={`${id}-error`} role="alert" className="max-w-64 text-xs text-destructive">
+          {error}
+        </p>
+      ) : null}
     </SearchField>
   );
 }

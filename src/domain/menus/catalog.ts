@@ -277,7 +277,10 @@ const K12: FamilyDef = {
       currentOrgPage(5, '学校信息', '编辑学校信息'),
       acayearPage(6),
       page('grade', 7, 'org/grade', '年级管理', ['add', 'edit', 'delete']),
-      page('class', 8, 'org/class', '班级管理', ['add', 'edit', 'delete', 'import', 'export']),
+      page('class', 8, 'org/class', '班级管理', ['add', 'edit', 'delete', 'import', 'export'], [
+        ['add', 'add', '新增班级', 'add'],
+        ['edit', 'edit/:classId', '编辑班级', 'edit'],
+      ]),
     ]),
     group('user', 3, '用户管理', 'users', [
       teacherPage(9),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { textFilter } from '../list-query';
 import { pageQuerySchema } from '../api';
 import { SEMESTER } from '../constants';
 import { RESULT_KEYS, type ResultKey } from '../physique/national-template';
@@ -17,7 +18,8 @@ const blank = (v: unknown) => (v === null || (typeof v === 'string' && v.trim() 
 const numberish = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v);
 
 const optionalId = z.preprocess(blank, z.string().regex(ID, 'validation:common.id').optional());
-const optionalText = z.preprocess(blank, z.string().trim().max(64).optional());
+// A keyword past the shared limit is refused naming the field; the search form takes its maxLength from here.
+const optionalText = textFilter();
 const optionalGrade = z.preprocess(
   (v) => numberish(blank(v)),
   z.number().refine(isGrade, 'scores:validation.grade').optional(),

@@ -66,3 +66,32 @@ export interface SchoolYearRow {
   current: boolean;
   semesters: SemesterRow[];
 }
+
+/** A school year as its management screen reads it: the version a save must send back, and `current` from today. */
+export interface SchoolYearDetail {
+  id: string;
+  academicYear: string;
+  startYear: number;
+  version: number;
+  /** One of its semesters (with the break after it) contains today. */
+  current: boolean;
+  semesters: Omit<SemesterRow, never>[];
+}
+
+/** A class as its management screen reads it. */
+export interface ClassDetail extends ClassRow {
+  headTeacherId: string | null;
+  headTeacherName: string | null;
+  peTeacherId: string | null;
+  peTeacherName: string | null;
+  /** Head count: the class's students. */
+  studentCount: number;
+  version: number;
+}
+
+/** Choices of the class form. */
+export interface ClassFormOptions {
+  grades: { id: string; stage: string; gradeNo: number; enrolYear: number }[];
+  teachers: { id: string; name: string; workNo: string | null }[];
+  majors: { id: string; name: string; collegeName: string }[];
+}

@@ -224,7 +224,7 @@ describe('validation messages', () => {
       const body = { ...k12Plan(t, ids), ...over };
       const res = await c.post('add', body);
       expect(res.statusCode, res.body).toBe(400);
-      expect(res.json()).toEqual({ code: '400', data: null, msg: zh });
+      expect(res.json()).toMatchObject({ code: '400', msg: zh });
       expect(msg(await c.post('add', body, 'en-US'))).toBe(en);
     });
   }

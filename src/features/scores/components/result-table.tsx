@@ -140,7 +140,7 @@ export function ResultTable({ rows, loading, pagination, showPlan, showSchool, c
       col.display({
         id: 'actions',
         header: t('column.actions'),
-        meta: { align: 'right', className: 'whitespace-nowrap' },
+        meta: { align: 'right', className: 'whitespace-nowrap', pin: 'right' },
         cell: ({ row }) => {
           const r = row.original;
           return (

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SEMESTER } from '@/domain/constants';
-import { LEVEL_FILTERS, type LevelFilter, type ScoreFilter } from '@/domain/physique-results/schemas';
+import { LEVEL_FILTERS, scoreFilterSchema, type LevelFilter, type ScoreFilter } from '@/domain/physique-results/schemas';
+import { maxLengthOf } from '@/domain/list-query';
 import { GENDERS, GRADES, type Gender, type Grade } from '@/domain/physique/standard';
 import { FilterSelect, FilterText, SearchForm } from '@/components/search-form/search-form';
 import { usePlanChoicesQuery, useSchoolOptionsQuery, useSchoolsQuery } from '../api/get-filter-options';
@@ -144,6 +145,7 @@ export function ScoreFilters({ family, value, onChange, hide = [], keep = {} }: 
           label={t('filter.keyword')}
           data-testid="score-filter-keyword"
           value={draft.keyword}
+          maxLength={maxLengthOf(scoreFilterSchema, 'keyword')}
           placeholder={t('filter.keywordPlaceholder')}
           onChange={(v) => set({ keyword: v })}
         />

@@ -100,7 +100,7 @@ export function TestRecordScreen({ family }: { family: ScoreFamily }) {
               col.display({
                 id: 'actions',
                 header: t('column.actions'),
-                meta: { align: 'right' },
+                meta: { align: 'right', pin: 'right' },
                 cell: ({ row }) =>
                   row.original.invalid ? (
                     can.valid ? (

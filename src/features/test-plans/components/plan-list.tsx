@@ -104,7 +104,7 @@ export function PlanListScreen({ family }: { family: PlanFamily }) {
         col.display({
           id: 'actions',
           header: t('column.actions'),
-          meta: { align: 'right', className: 'whitespace-nowrap' },
+          meta: { align: 'right', className: 'whitespace-nowrap', pin: 'right' },
           cell: ({ row }) => {
             const plan = row.original;
             const ended = plan.status === 'ended';

@@ -1,0 +1,146 @@
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ok, type Page } from '@/domain/api';
+import { ERR, OK_MSG } from '@/domain/errors';
+import { idParamsSchema } from '@/domain/list-query';
+import type { ButtonAction } from '@/domain/menus/catalog';
+import type { Db, DbOrTx, Tx } from '../db/client';
+import { requireAccess, requireActor, type Actor } from '../plugins/tenant';
+import { AppError } from './app-error';
+import { audit } from './audit';
+import { isUuid } from './ids';
+
+/**
+ * The server half of a management screen (docs/architecture.md "How to add a management screen"): a plain CRUD
+ * resource's routes as one declaration. Every route runs auth → actor → catalogue permission → zod → service; writes
+ * run in one transaction with their audit row.
+ *
+ *   GET    {prefix}/page      list   (page action 'view')
+ *   GET    {prefix}/:id       get    ('view')
+ *   POST   {prefix}           create ('add')
+ *   PUT    {prefix}/:id       update ('edit'; the body carries `version`)
+ *   DELETE {prefix}/:id       remove ('delete')
+ */
+
+/** What an update or delete changed: the row before and after (for the audit log), and the answer. */
+export interface Change<T> {
+  before: unknown;
+  after: T;
+}
+
+export interface ResourceSpec<L extends z.ZodType, C extends z.ZodType, U extends z.ZodType, Row, Saved> {
+  /** Catalogue page key: permissions come from its view permission and buttons. */
+  key: string;
+  /** Entity name written to the audit log ('class'). */
+  entity: string;
+  list?: { query: L; handler(db: DbOrTx, actor: Actor, query: z.output<L>): Promise<Page<Row>> };
+  get?(db: DbOrTx, actor: Actor, id: string): Promise<unknown>;
+  create?: { body: C; handler(tx: Tx, actor: Actor, body: z.output<C>): Promise<Saved & { id: string }> };
+  update?: { body: U; handler(tx: Tx, actor: Actor, id: string, body: z.output<U>): Promise<Change<Saved>> };
+  /** Deletes and answers the row as it was; refuse with `assertUnused` when other rows depend on it. */
+  remove?(tx: Tx, actor: Actor, id: string): Promise<unknown>;
+  /** Permission of the reads when another screen also lists them (e.g. a dictionary), as [key, action] pairs. */
+  alsoReadBy?: readonly [string, ButtonAction | 'view'][];
+}
+
+/** Registers the routes of a resource on `app` (inside a plugin with the resource's prefix). */
+export function resourceRoutes<L extends z.ZodType, C extends z.ZodType, U extends z.ZodType, Row, Saved>(
+  app: FastifyInstance,
+  spec: ResourceSpec<L, C, U, Row, Saved>,
+): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const db: Db = app.db;
+  const read = requireAccess(spec.key, 'view', ...(spec.alsoReadBy ?? []));
+  const { list, get, create, update, remove, entity } = spec;
+
+  if (list) {
+    r.get('/page', { preValidation: read, schema: { querystring: list.query } }, async (request) =>
+      ok(await list.handler(db, await requireActor(request), request.query as z.output<L>)),
+    );
+  }
+  if (get) {
+    r.get('/:id', { preValidation: read, schema: { params: idParamsSchema } }, async (request) =>
+      ok(await get(db, await requireActor(request), uuidOr404(request.params.id))),
+    );
+  }
+  if (create) {
+    r.post('/', { preValidation: requireAccess(spec.key, 'add'), schema: { body: create.body } }, async (request) => {
+      const actor = await requireActor(request);
+      const saved = await db.transaction(async (tx) => {
+        const row = await create.handler(tx, actor, request.body as z.output<C>);
+        await audit(tx, actor, { action: 'create', entity, entityId: row.id, after: row });
+        return row;
+      });
+      return ok(saved, request.t(OK_MSG.saved));
+    });
+  }
+  if (update) {
+    r.put('/:id', { preValidation: requireAccess(spec.key, 'edit'), schema: { params: idParamsSchema, body: update.body } }, async (request) => {
+      const actor = await requireActor(request);
+      const id = uuidOr404(request.params.id);
+      const saved = await db.transaction(async (tx) => {
+        const change = await update.handler(tx, actor, id, request.body as z.output<U>);
+        await audit(tx, actor, { action: 'update', entity, entityId: id, before: change.before, after: change.after });
+        return change.after;
+      });
+      return ok(saved, request.t(OK_MSG.saved));
+    });
+  }
+  if (remove) {
+    r.delete('/:id', { preValidation: requireAccess(spec.key, 'delete'), schema: { params: idParamsSchema } }, async (request) => {
+      const actor = await requireActor(request);
+      const id = uuidOr404(request.params.id);
+      await db.transaction(async (tx) => {
+        const before = await remove(tx, actor, id);
+        await audit(tx, actor, { action: 'delete', entity, entityId: id, before });
+      });
+      return ok(null, request.t(OK_MSG.deleted));
+    });
+  }
+}
+
+/** 404 for a row that is missing or belongs to another organisation: the two are never told apart. */
+export const notFound = () => new AppError(404, ERR.notFound);
+
+function uuidOr404(id: string): string {
+  if (!isUuid(id)) throw notFound();
+  return id;
+}
+
+/**
+ * Optimistic concurrency (docs/product-rules.md#concurrent-edits): the row must still carry the `version` the form
+ * loaded. Locks the row for the rest of the transaction and answers it; 404 when it is not the tenant's, 409 when
+ * someone saved it since.
+ */
+export async function lockVersion<T extends PgTable & { id: PgColumn; orgId: PgColumn; version: PgColumn }>(
+  tx: Tx,
+  table: T,
+  id: string,
+  orgCondition: SQL,
+  version: number,
+): Promise<Record<string, unknown>> {
+  const rows = (await tx.select().from(table as PgTable).where(and(eq(table.id, id), orgCondition)).for('update')) as Record<string, unknown>[];
+  const row = rows[0];
+  if (!row) throw notFound();
+  if (row.version !== version) throw new AppError(409, ERR.staleWrite);
+  return row;
+}
+
+/** `version = version + 1`, for the SET of a versioned update. */
+export function nextVersion(column: PgColumn): SQL {
+  return sql`${column} + 1`;
+}
+
+/**
+ * Refuses deleting a row other rows depend on (docs/product-rules.md#deleting): 409 naming the first dependant
+ * found, e.g. { what: 'school:entity.students', count: () => tx.$count(students, eq(students.classId, id)) }.
+ */
+export async function assertUnused(checks: readonly { what: `${string}:${string}`; count(): Promise<number> }[]): Promise<void> {
+  for (const check of checks) {
+    const n = await check.count();
+    if (n > 0) throw new AppError(409, ERR.inUse, { what: check.what, count: n });
+  }
+}

@@ -1,0 +1,22 @@
+import { ClassFormScreen, ClassListScreen } from '@/features/school-structure/components/class-screens';
+import { SchoolYearFormScreen, SchoolYearListScreen } from '@/features/school-structure/components/school-year-screens';
+import { useScreenFamily } from '../physique/family';
+
+const schoolFamily = (f: 'admin' | 'k12' | 'gx') => (f === 'gx' ? 'gx' : 'k12');
+
+/** org/acayear. */
+export function SchoolYearPage() {
+  return <SchoolYearListScreen family={schoolFamily(useScreenFamily())} />;
+}
+/** org/acayear/add and edit/:id. */
+export function SchoolYearFormPage() {
+  return <SchoolYearFormScreen family={schoolFamily(useScreenFamily())} />;
+}
+/** org/class. */
+export function ClassPage() {
+  return <ClassListScreen family={schoolFamily(useScreenFamily())} />;
+}
+/** org/class/add and edit/:classId. */
+export function ClassFormPage() {
+  return <ClassFormScreen family={schoolFamily(useScreenFamily())} />;
+}

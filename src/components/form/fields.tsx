@@ -1,0 +1,254 @@
+import { createContext, useContext, useId, type ReactNode } from 'react';
+import { useFormContext, type ControllerRenderProps, type FieldValues } from 'react-hook-form';
+import type { z } from 'zod';
+import { maxLengthOf } from '@/domain/list-query';
+import type { UploadKind } from '@/domain/uploads/rules';
+import { Checkbox } from '@/components/ui/checkbox';
+import { DatePicker } from '@/components/ui/date-picker';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { RadioChoice, RadioGroup } from '@/components/ui/radio-group';
+import { Select, type SelectOption } from '@/components/ui/select';
+import { Upload } from '@/components/upload/upload';
+import { TreeSelect, type TreeNode } from '@/components/tree/tree-select';
+import { cn } from '@/lib/cn';
+import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from './form';
+
+/**
+ * Field components of the form kit: one line per field instead of the FormField/FormItem/FormLabel/FormControl/
+ * FormMessage block. Each reads the form from react-hook-form's context and the zod schema from `FormSchema`
+ * (FormScreen provides it), so a text field's maxLength is the schema's `.max()`. Messages are i18n keys, translated.
+ */
+
+const SchemaContext = createContext<z.ZodObject | null>(null);
+
+/** Provides the form's zod object schema to the fields below (FormScreen does this). */
+export const FormSchema = SchemaContext.Provider;
+
+/** The schema of a (possibly nested: 'autumn.startDate') field, for its limits. */
+function useFieldMaxLength(name: string): number | undefined {
+  const schema = useContext(SchemaContext);
+  if (!schema) return undefined;
+  const parts = name.split('.');
+  let current: z.ZodObject | undefined = schema;
+  for (const part of parts.slice(0, -1)) {
+    const next = current?.shape[part] as unknown;
+    current = next && typeof next === 'object' && 'shape' in next ? (next as z.ZodObject) : undefined;
+  }
+  return current ? maxLengthOf(current, parts.at(-1)!) : undefined;
+}
+
+export interface FieldProps {
+  /** Field path in the form values ('name', 'autumn.startDate'). */
+  name: string;
+  label: ReactNode;
+  /** Red asterisk and aria-required (the schema decides the rule). */
+  required?: boolean;
+  description?: ReactNode;
+  className?: string;
+  disabled?: boolean;
+}
+
+/** The shared frame of a field: label, control, description, translated error. */
+function Field({
+  name,
+  label,
+  required,
+  description,
+  className,
+  children,
+}: FieldProps & { children(field: ControllerRenderProps<FieldValues, string>): ReactNode }) {
+  const { control } = useFormContext();
+  return (
+    <FormField
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <FormItem className={className} data-field={name}>
+          <FormLabel required={required}>{label}</FormLabel>
+          {children(field)}
+          {description ? <FormDescription>{description}</FormDescription> : null}
+          <FormMessage />
+        </FormItem>
+      )}
+    />
+  );
+}
+
+export function TextField({
+  type = 'text',
+  placeholder,
+  maxLength,
+  inputMode,
+  ...props
+}: FieldProps & { type?: 'text' | 'number' | 'password' | 'tel'; placeholder?: string; maxLength?: number; inputMode?: 'numeric' | 'text' }) {
+  const schemaMax = useFieldMaxLength(props.name);
+  return (
+    <Field {...props}>
+      {(field) => (
+        <FormControl>
+          <Input
+            {...field}
+            value={(field.value as string | number | null | undefined) ?? ''}
+            type={type}
+            inputMode={inputMode}
+            placeholder={placeholder}
+            maxLength={maxLength ?? schemaMax}
+            disabled={props.disabled}
+            aria-required={props.required || undefined}
+          />
+        </FormControl>
+      )}
+    </Field>
+  );
+}
+
+export function SelectField({ options, placeholder, ...props }: FieldProps & { options: SelectOption[]; placeholder?: string }) {
+  return (
+    <Field {...props}>
+      {(field) => (
+        <FormControl>
+          <Select
+            ref={field.ref}
+            name={field.name}
+            value={(field.value as string | null | undefined) ?? ''}
+            onValueChange={field.onChange}
+            onBlur={field.onBlur}
+            options={options}
+            placeholder={placeholder}
+            disabled={props.disabled}
+            required={props.required}
+          />
+        </FormControl>
+      )}
+    </Field>
+  );
+}
+
+export function DateField({ min, max, ...props }: FieldProps & { min?: string; max?: string }) {
+  return (
+    <Field {...props}>
+      {(field) => (
+        <FormControl>
+          <DatePicker
+            value={(field.value as string | null | undefined) ?? undefined}
+            onChange={(v) => field.onChange(v ?? '')}
+            onBlur={field.onBlur}
+            min={min}
+            max={max}
+            disabled={props.disabled}
+            dropdowns={false}
+          />
+        </FormControl>
+      )}
+    </Field>
+  );
+}
+
+export function RadioField({ options, ...props }: FieldProps & { options: SelectOption[] }) {
+  const id = useId();
+  return (
+    <Field {...props}>
+      {(field) => (
+        <FormControl>
+          <RadioGroup className="flex flex-wrap gap-4" value={String(field.value ?? '')} onValueChange={field.onChange} disabled={props.disabled}>
+            {options.map((o) => (
+              <RadioChoice key={o.value} id={`${id}-${o.value}`} value={o.value}>
+                {o.label}
+              </RadioChoice>
+            ))}
+          </RadioGroup>
+        </FormControl>
+      )}
+    </Field>
+  );
+}
+
+export function CheckboxGroupField({ options, ...props }: FieldProps & { options: SelectOption[] }) {
+  const id = useId();
+  return (
+    <Field {...props}>
+      {(field) => {
+        const value = new Set((field.value as string[] | undefined) ?? []);
+        return (
+          <FormControl>
+            <div role="group" className="flex flex-wrap gap-4">
+              {options.map((o) => (
+                <div key={o.value} className="flex items-center gap-2">
+                  <Checkbox
+                    id={`${id}-${o.value}`}
+                    checked={value.has(o.value)}
+                    disabled={props.disabled || o.disabled}
+                    onCheckedChange={(checked) => {
+                      const next = new Set(value);
+                      if (checked === true) next.add(o.value);
+                      else next.delete(o.value);
+                      field.onChange(options.map((x) => x.value).filter((v) => next.has(v)));
+                    }}
+                  />
+                  <Label htmlFor={`${id}-${o.value}`} className="font-normal">
+                    {o.label}
+                  </Label>
+                </div>
+              ))}
+            </div>
+          </FormControl>
+        );
+      }}
+    </Field>
+  );
+}
+
+export function TreeSelectField({ tree, placeholder, ...props }: FieldProps & { tree: readonly TreeNode[]; placeholder?: string }) {
+  return (
+    <Field {...props}>
+      {(field) => (
+        <FormControl>
+          <TreeSelect
+            tree={tree}
+            value={(field.value as string | null | undefined) ?? undefined}
+            onChange={(v) => field.onChange(v ?? '')}
+            placeholder={placeholder}
+            disabled={props.disabled}
+          />
+        </FormControl>
+      )}
+    </Field>
+  );
+}
+
+export function UploadField({
+  kind,
+  upload,
+  maxCount,
+  ...props
+}: FieldProps & { kind: UploadKind; upload(file: File): Promise<{ url: string }>; maxCount?: number }) {
+  return (
+    <Field {...props}>
+      {(field) => {
+        const many = (maxCount ?? 1) > 1;
+        const urls = many ? ((field.value as string[] | undefined) ?? []) : field.value ? [field.value as string] : [];
+        return (
+          <Upload
+            kind={kind}
+            value={urls}
+            maxCount={maxCount ?? 1}
+            upload={upload}
+            disabled={props.disabled}
+            onChange={(next) => field.onChange(many ? next : (next[0] ?? ''))}
+          />
+        );
+      }}
+    </Field>
+  );
+}
+
+/** A titled group of fields in a grid (two columns from md up). */
+export function FieldGroup({ title, children, className }: { title?: ReactNode; children: ReactNode; className?: string }) {
+  return (
+    <fieldset className={cn('grid gap-4 md:grid-cols-2', className)}>
+      {title ? <legend className="mb-2 text-sm font-medium text-foreground">{title}</legend> : null}
+      {children}
+    </fieldset>
+  );
+}

@@ -1,0 +1,235 @@
+import { useMemo, useState, type ReactNode } from 'react';
+import { Download, Plus } from 'lucide-react';
+import { useAtomValue } from 'jotai';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import type { Page } from '@/domain/api';
+import { canDo, pageAccess } from '@/domain/menus/access';
+import type { ButtonAction } from '@/domain/menus/catalog';
+import { maxLengthOf } from '@/domain/list-query';
+import { createDataTableColumnHelper, DataTable, type DataTableColumns, type RowData } from '@/components/data-table/data-table';
+import { menuLabel } from '@/components/layout/menu-label';
+import { PageHeader } from '@/components/page-header/page-header';
+import { QueryError } from '@/components/query-state/query-state';
+import { FilterSelect, FilterText, SearchForm } from '@/components/search-form/search-form';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { Checkbox } from '@/components/ui/checkbox';
+import type { SelectOption } from '@/components/ui/select';
+import { ApiError } from '@/lib/api-client';
+import { permissionsAtom } from '@/lib/permissions';
+import type { ListFilters, ListState } from './use-list-state';
+
+/** One filter of a list's search row. Text filters take their maxLength from the list-query schema. */
+export type FilterDef<F extends ListFilters> =
+  | { name: keyof F & string; label: string; type: 'text'; placeholder?: string }
+  | { name: keyof F & string; label: string; type: 'select'; options: SelectOption[] };
+
+/** A toolbar button shown when the role holds the page's button for `action`; it gets the selected rows. */
+export interface ToolbarAction<T> {
+  action: ButtonAction;
+  label?: ReactNode;
+  icon?: ReactNode;
+  onClick(selected: T[]): void;
+  /** Needs at least one selected row (bulk actions). */
+  needsSelection?: boolean;
+  variant?: 'default' | 'outline' | 'destructive';
+}
+
+/** What a list query hook returns (TanStack Query). */
+export interface ListQuery<T> {
+  data: Page<T> | undefined;
+  isPending: boolean;
+  isFetching: boolean;
+  error: Error | null;
+  refetch(): unknown;
+}
+
+export interface ListScreenProps<T extends RowData, F extends ListFilters> {
+  /** Catalogue page key: title, permissions of the toolbar and row actions. */
+  pageKey: string;
+  description?: ReactNode;
+  state: ListState<F>;
+  filters: readonly FilterDef<F>[];
+  /** The server's list-query schema (src/domain): maxLength of text filters. */
+  querySchema?: z.ZodObject;
+  query: ListQuery<T>;
+  columns: DataTableColumns<T>;
+  rowKey: keyof T | ((row: T) => string | number);
+  /** Shows the Add button (with the page's add permission). */
+  onAdd?(): void;
+  /** Exports the rows of the current filters (with the page's export permission). */
+  onExport?(filters: F): void | Promise<void>;
+  toolbar?: readonly ToolbarAction<T>[];
+  /** A checkbox column for bulk actions. */
+  selectable?: boolean;
+  'data-testid'?: string;
+}
+
+/**
+ * A management list (docs/architecture.md "How to add a management screen"): page header with the permitted toolbar,
+ * the search row built from `filters` (drafted, applied on Search, kept in the URL), the server-paged table with bulk
+ * select, and the query's states. A refused or failed reload keeps the rows already shown; a refused filter shows the
+ * server's message under its field.
+ */
+export function ListScreen<T extends RowData, F extends ListFilters>({
+  pageKey,
+  description,
+  state,
+  filters,
+  querySchema,
+  query,
+  columns,
+  rowKey,
+  onAdd,
+  onExport,
+  toolbar = [],
+  selectable = false,
+  'data-testid': testId,
+}: ListScreenProps<T, F>) {
+  const { t } = useTranslation(['components', 'menu']);
+  const held = useAtomValue(permissionsAtom);
+  const access = pageAccess(pageKey);
+  const can = (action: ButtonAction) => canDo(held, pageKey, action);
+
+  // Filters are drafted here and applied on Search; a new URL (back button, link) starts a new draft.
+  const [draft, setDraft] = useState<ListFilters>(state.filters);
+  const [draftOf, setDraftOf] = useState(state.filters);
+  if (draftOf !== state.filters) {
+    setDraftOf(state.filters);
+    setDraft(state.filters);
+  }
+
+  // The last page that arrived stays on screen while the next loads and when it fails.
+  const [shown, setShown] = useState<Page<T> | undefined>(query.data);
+  if (query.data && query.data !== shown) setShown(query.data);
+  const page = query.data ?? shown;
+  const refusedField = query.error instanceof ApiError && query.error.status === 400 ? query.error.field : undefined;
+
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const idOf = useMemo(() => (row: T) => String(typeof rowKey === 'function' ? rowKey(row) : row[rowKey]), [rowKey]);
+  const records = page?.records;
+  const selectedRows = (records ?? []).filter((r) => selected.has(idOf(r)));
+
+  const allColumns = useMemo(() => {
+    if (!selectable) return columns;
+    const col = createDataTableColumnHelper<T>();
+    const ids = (records ?? []).map(idOf);
+    const all = ids.length > 0 && ids.every((id) => selected.has(id));
+    const some = !all && ids.some((id) => selected.has(id));
+    const select = col.display({
+      id: 'select',
+      header: () => (
+        <Checkbox
+          aria-label={t('components:list.selectAll')}
+          checked={all ? true : some ? 'indeterminate' : false}
+          onCheckedChange={(v) => setSelected(v === true ? new Set(ids) : new Set())}
+        />
+      ),
+      meta: { width: 44 },
+      cell: ({ row }) => {
+        const id = idOf(row.original);
+        return (
+          <Checkbox
+            aria-label={t('components:list.selectRow')}
+            checked={selected.has(id)}
+            onCheckedChange={(v) =>
+              setSelected((prev) => {
+                const next = new Set(prev);
+                if (v === true) next.add(id);
+                else next.delete(id);
+                return next;
+              })
+            }
+          />
+        );
+      },
+    });
+    return [select, ...columns] as DataTableColumns<T>;
+  }, [selectable, columns, records, idOf, selected, t]);
+
+  const apply = (next: ListFilters) => {
+    setSelected(new Set());
+    state.setFilters(next as F);
+  };
+
+  const buttons: ReactNode[] = [];
+  if (onAdd && can('add'))
+    buttons.push(
+      <Button key="add" onClick={onAdd} data-testid="list-add">
+        <Plus aria-hidden />
+        {t('menu:button.add')}
+      </Button>,
+    );
+  for (const b of toolbar) {
+    if (!can(b.action)) continue;
+    buttons.push(
+      <Button
+        key={b.action}
+        variant={b.variant ?? 'outline'}
+        disabled={b.needsSelection && selectedRows.length === 0}
+        onClick={() => b.onClick(selectedRows)}
+        data-testid={`list-${b.action}`}
+      >
+        {b.icon}
+        {b.label ?? t(`menu:button.${b.action}`)}
+      </Button>,
+    );
+  }
+  if (onExport && can('export'))
+    buttons.push(
+      <Button key="export" variant="outline" onClick={() => void onExport(state.filters)} data-testid="list-export">
+        <Download aria-hidden />
+        {t('menu:button.export')}
+      </Button>,
+    );
+
+  return (
+    <div data-testid={testId ?? 'list-screen'} className="grid grid-cols-[minmax(0,1fr)] gap-4">
+      <PageHeader title={menuLabel(t, access.entry)} description={description} actions={buttons.length ? buttons : null} className="pb-0" />
+      <Card>
+        <CardContent className="grid grid-cols-[minmax(0,1fr)] gap-4">
+          {filters.length > 0 ? (
+            <SearchForm onSearch={() => apply(draft)} onReset={() => apply({})}>
+              {filters.map((f) =>
+                f.type === 'text' ? (
+                  <FilterText
+                    key={f.name}
+                    id={`filter-${f.name}`}
+                    label={f.label}
+                    placeholder={f.placeholder}
+                    value={draft[f.name]}
+                    maxLength={querySchema ? maxLengthOf(querySchema, f.name) : undefined}
+                    error={refusedField === f.name ? query.error?.message : undefined}
+                    onChange={(v) => setDraft((d) => ({ ...d, [f.name]: v }))}
+                  />
+                ) : (
+                  <FilterSelect
+                    key={f.name}
+                    label={f.label}
+                    className="w-40"
+                    value={draft[f.name]}
+                    options={f.options}
+                    onChange={(v) => setDraft((d) => ({ ...d, [f.name]: v }))}
+                  />
+                ),
+              )}
+            </SearchForm>
+          ) : null}
+          {!page && query.error ? (
+            <QueryError message={query.error.message} onRetry={() => void query.refetch()} />
+          ) : (
+            <DataTable
+              aria-label={menuLabel(t, access.entry)}
+              columns={allColumns}
+              data={records}
+              rowKey={rowKey}
+              loading={query.isFetching}
+              pagination={state.pagination(page?.total ?? 0)}
+            />
+          )}
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+import { useState, type ReactNode } from 'react';
+import { useAtomValue } from 'jotai';
+import { useTranslation } from 'react-i18next';
+import { OK_MSG } from '@/domain/errors';
+import { canDo } from '@/domain/menus/access';
+import type { ButtonAction } from '@/domain/menus/catalog';
+import { createDataTableColumnHelper, type RowData } from '@/components/data-table/data-table';
+import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { toast } from '@/components/ui/toast';
+import { permissionsAtom } from '@/lib/permissions';
+import { cn } from '@/lib/cn';
+
+/** One row action: shown when the role holds the page's button for `action` (and `hidden` says no). */
+export interface RowAction<T> {
+  /** Catalogue button action; its permission on the page decides whether the action shows. */
+  action: ButtonAction;
+  /** Defaults to the catalogue button's label (`menu:button.<action>`). */
+  label?: ReactNode;
+  icon?: ReactNode;
+  onClick(row: T): void | Promise<void>;
+  /** Hide for some rows (e.g. no edit once ended). */
+  hidden?(row: T): boolean;
+  disabled?(row: T): boolean;
+  /**
+   * Dangerous actions ask first: the dialog's title and text for the row. The dialog's button runs `onClick`
+   * (a promise keeps it busy, a rejection keeps it open), then toasts `done` (the delete/operation message by default).
+   */
+  confirm?(row: T): { title: ReactNode; description?: ReactNode };
+  /** Toast after a confirmed action succeeds; false for none. */
+  done?: string | false;
+  destructive?: boolean;
+  testId?: string;
+}
+
+interface Pending<T> {
+  row: T;
+  action: RowAction<T>;
+}
+
+/** The buttons of one row, with the confirm dialog of the dangerous ones. */
+export function RowActions<T>({ row, pageKey, actions }: { row: T; pageKey: string; actions: readonly RowAction<T>[] }) {
+  const { t } = useTranslation(['menu', 'common']);
+  const held = useAtomValue(permissionsAtom);
+  const [pending, setPending] = useState<Pending<T> | null>(null);
+  const shown = actions.filter((a) => canDo(held, pageKey, a.action) && !a.hidden?.(row));
+  if (shown.length === 0) return null;
+  const confirmText = pending?.action.confirm?.(pending.row);
+  return (
+    <div className="flex justify-end gap-1" data-slot="row-actions">
+      {shown.map((a) => (
+        <Button
+          key={a.action}
+          variant="link"
+          size="sm"
+          className={cn('h-7 px-1.5', a.destructive && 'text-destructive')}
+          disabled={a.disabled?.(row)}
+          data-testid={a.testId ?? `row-${a.action}`}
+          onClick={() => (a.confirm ? setPending({ row, action: a }) : void a.onClick(row))}
+        >
+          {a.icon}
+          {a.label ?? t(`menu:button.${a.action}`)}
+        </Button>
+      ))}
+      {pending && confirmText ? (
+        <ConfirmDialog
+          open
+          onOpenChange={(open) => !open && setPending(null)}
+          title={confirmText.title}
+          description={confirmText.description}
+          confirmText={pending.action.label ?? t(`menu:button.${pending.action.action}`)}
+          destructive={pending.action.destructive ?? true}
+          onConfirm={async () => {
+            await pending.action.onClick(pending.row);
+            const done = pending.action.done ?? (pending.action.action === 'delete' ? OK_MSG.deleted : OK_MSG.operation);
+            if (done) toast.success(t(done));
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * The action column of a list (a column factory): header '操作', pinned to the right edge, the row's permitted buttons.
+ *   rowActionsColumn<ClassDetail>({ pageKey: 'k12.org.class', header: t('components:list.actions'), actions: [...] })
+ * Keep `actions` stable (useMemo) like the other columns.
+ */
+export function rowActionsColumn<T extends RowData>({ pageKey, header, actions, width }: { pageKey: string; header: ReactNode; actions: readonly RowAction<T>[]; width?: number }) {
+  const col = createDataTableColumnHelper<T>();
+  return col.display({
+    id: 'actions',
+    header: () => header,
+    meta: { align: 'right', className: 'whitespace-nowrap', pin: 'right', width },
+    cell: ({ row }) => <RowActions row={row.original} pageKey={pageKey} actions={actions} />,
+  });
+}

@@ -1,0 +1,124 @@
+import { getCatalogEntry, type ButtonAction, type CatalogEntry } from './catalog';
+
+/**
+ * One access module for every screen and route: the family of a screen, its API base, and the permission codes and
+ * paths of a catalogue page, all read from the catalogue (docs/product-rules.md#menus-and-permissions). The browser
+ * uses it through `usePageAccess(key)`, the server through `pageGuard(key)`; nobody types a permission code.
+ */
+
+/** The role-dependent families with screens of their own (docs/product-rules.md#families). */
+export type Family = 'admin' | 'k12' | 'gx';
+export const FAMILIES: readonly Family[] = ['admin', 'k12', 'gx'];
+
+export function isFamily(value: unknown): value is Family {
+  return value === 'admin' || value === 'k12' || value === 'gx';
+}
+
+/** The family of a type path ('/k12' → 'k12'); k12 when unknown (the family with the most screens). */
+export function familyOfTypePath(typePath: string | null | undefined): Family {
+  const name = (typePath ?? '').replace(/^\//, '');
+  return isFamily(name) ? name : 'k12';
+}
+
+/** The family of a catalogue key ('gx.org.class' → 'gx'), or null for shared and personal screens. */
+export function familyOfKey(key: string): Family | null {
+  const head = key.split('.')[0];
+  return isFamily(head) ? head : null;
+}
+
+/** The API base of a family's web routes: `/api/busi/web/k12`. */
+export function familyApi(family: Family): string {
+  return `/api/busi/web/${family}`;
+}
+
+/**
+ * The API base of a catalogue page: the family base plus the page's path inside the family
+ * ('k12.org.class' → '/api/busi/web/k12/org/class'), so a screen's routes sit where its menu entry does.
+ */
+export function pageApi(key: string): string {
+  const entry = requirePage(key);
+  const family = familyOfKey(key);
+  if (!family) throw new Error(`Catalogue page '${key}' has no family API`);
+  return familyApi(family) + entry.path.slice(`/${family}`.length);
+}
+
+/** Paths of a page and the hidden routes the catalogue gives it (add, edit/:id, detail/:id …). */
+export interface PagePaths {
+  list: string;
+  /** The add route, when the catalogue has one. */
+  add?: string;
+  /** The edit route with the id filled in, when the catalogue has one. */
+  edit?: (id: string) => string;
+  /** The detail route with the id filled in, when the catalogue has one. */
+  detail?: (id: string) => string;
+}
+
+/** Everything a screen or route needs to know about a catalogue page's access. */
+export interface PageAccess {
+  key: string;
+  entry: CatalogEntry;
+  family: Family | null;
+  /** The page's view permission code. */
+  view: string;
+  /** Permission code of each button the page has, by action (undefined when the page has no such button). */
+  buttons: Partial<Record<ButtonAction, string>>;
+  /** The permission of an action, or throws when the page has no such button (a typo must not open a route). */
+  need(action: ButtonAction): string;
+  paths: PagePaths;
+}
+
+function requirePage(key: string): CatalogEntry {
+  const entry = getCatalogEntry(key);
+  if (!entry || entry.kind !== 'page') throw new Error(`No catalogue page with key '${key}'`);
+  return entry;
+}
+
+/** Fills the `:param` of a route path with an id. */
+function withId(path: string, id: string): string {
+  return path.replace(/:[A-Za-z]+/, encodeURIComponent(id));
+}
+
+const cache = new Map<string, PageAccess>();
+
+/**
+ * The access of a catalogue page by key ('k12.org.class'): view permission, button permissions by action and paths.
+ * Throws for an unknown key so a renamed entry cannot silently leave a route unguarded or a button always hidden.
+ */
+export function pageAccess(key: string): PageAccess {
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const entry = requirePage(key);
+  const buttons: Partial<Record<ButtonAction, string>> = {};
+  for (const b of entry.buttons) buttons[b.action] = b.permission;
+  const route = (id: string) => getCatalogEntry(`${key}.${id}`)?.path;
+  const add = route('add') ?? route('addEdit');
+  const edit = route('edit');
+  const detail = route('detail');
+  const access: PageAccess = {
+    key,
+    entry,
+    family: familyOfKey(key),
+    view: entry.permission,
+    buttons,
+    need(action) {
+      const code = buttons[action];
+      if (!code) throw new Error(`Catalogue page '${key}' has no '${action}' button`);
+      return code;
+    },
+    paths: {
+      list: entry.path,
+      add,
+      edit: edit ? (id) => withId(edit, id) : undefined,
+      detail: detail ? (id) => withId(detail, id) : undefined,
+    },
+  };
+  cache.set(key, access);
+  return access;
+}
+
+/** Whether a set of held permission codes allows an action of a page ('view' for the page itself). */
+export function canDo(held: ReadonlySet<string>, key: string, action: ButtonAction | 'view'): boolean {
+  const access = pageAccess(key);
+  const code = action === 'view' ? access.view : access.buttons[action];
+  return code !== undefined && held.has(code);
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { CLASS_CODE_MAX } from '../constants';
+import { idFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+
+/**
+ * Classes (docs/product-rules.md#classes): code 1–99, unique within the grade (and major, at a university); a grade is
+ * required; university classes also name their major. The head count is the number of the class's students.
+ */
+
+export const CLASS_NAME_MAX = 30;
+export const CLASS_NO_MAX = 20;
+
+const optionalId = z.preprocess((v) => (v === '' ? null : v), z.string().regex(UUID_PATTERN, 'validation:common.id').nullable().optional());
+
+export const classSaveSchema = z.object({
+  gradeId: z.string({ error: 'validation:class.gradeRequired' }).regex(UUID_PATTERN, 'validation:class.gradeRequired'),
+  code: z.coerce
+    .number({ error: 'validation:class.codeRequired' })
+    .int('validation:class.codeRange')
+    .min(1, 'validation:class.codeRange')
+    .max(CLASS_CODE_MAX, 'validation:class.codeMax'),
+  name: z.string().trim().min(1, 'validation:class.nameRequired').max(CLASS_NAME_MAX, 'validation:class.nameLength'),
+  classNo: z.preprocess((v) => (v === '' ? null : v), z.string().trim().max(CLASS_NO_MAX, 'validation:class.classNoLength').nullable().optional()),
+  headTeacherId: optionalId,
+  peTeacherId: optionalId,
+  /** University classes only: the major (its college follows). */
+  majorId: optionalId,
+  version: versionField.optional(),
+});
+export type ClassSave = z.output<typeof classSaveSchema>;
+export type ClassForm = z.input<typeof classSaveSchema>;
+
+/** The class list's filters. */
+export const classListQuery = listQuery({ gradeId: idFilter, name: textFilter(), majorId: idFilter });

@@ -1,0 +1,27 @@
+import { useQuery } from '@tanstack/react-query';
+import { pageApi, type Family } from '@/domain/menus/access';
+import type { ClassSave } from '@/domain/school/classes';
+import type { SchoolYearSave } from '@/domain/school/school-years';
+import type { ClassDetail, ClassFormOptions, SchoolYearDetail } from '@/domain/school/types';
+import { get } from '@/lib/api-client';
+import { createResource, type Resource } from '@/lib/resource';
+
+type SchoolFamily = Extract<Family, 'k12' | 'gx'>;
+
+const cache = new Map<string, Resource<never, never>>();
+function resource<Row, Save>(key: string): Resource<Row, Save> {
+  let r = cache.get(key);
+  if (!r) cache.set(key, (r = createResource<never, never>({ base: pageApi(key) })));
+  return r as unknown as Resource<Row, Save>;
+}
+
+/** School years with semesters (org/acayear) of a family. */
+export const schoolYears = (family: SchoolFamily) => resource<SchoolYearDetail, SchoolYearSave>(`${family}.org.acayear`);
+
+/** Classes (org/class) of a family. */
+export const classes = (family: SchoolFamily) => resource<ClassDetail, ClassSave>(`${family}.org.class`);
+
+/** Grades, staff and majors the class form and filters choose from. */
+export function useClassOptions(family: SchoolFamily) {
+  return useQuery({ queryKey: [...classes(family).key, 'options'], queryFn: () => get<ClassFormOptions>(`${classes(family).base}/options`) });
+}
