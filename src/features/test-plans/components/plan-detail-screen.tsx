@@ -147,7 +147,7 @@ export function PlanDetailScreen({ family, renderResults }: PlanDetailScreenProp
         <TabsContent value="signUp">
           <Card>
             <CardContent className="min-w-0">
-              <SignUpTable family={family} planId={plan.id} schoolYearId={plan.schoolYearId} />
+              <SignUpTable family={family} planId={plan.id} />
             </CardContent>
           </Card>
         </TabsContent>
