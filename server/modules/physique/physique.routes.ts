@@ -20,11 +20,12 @@ import {
 } from '@/domain/physique-results/schemas';
 import { AppError } from '../../lib/app-error';
 import { requirePermission, requireScope } from '../../plugins/tenant';
-import { importScores, templateWorkbook } from './physique-import.service';
+import { importScores } from './physique-import.service';
 import { exportRecords, recordPage, setRecordsInvalid } from './physique-records.service';
 import { studentReport } from './physique-report.service';
 import { editRawValue, exportScores, exportUpload, resultDetail, searchResults, setResultsInvalid, type Caller } from './physique-results.service';
 import { previewSync, syncPlan } from './physique-sync.service';
+import { planTemplateWorkbook, signUpWorkbook, templateWorkbook } from './physique-template.service';
 import type { Family } from './physique.sql';
 
 export interface PhysiqueRoutesOptions {
@@ -131,7 +132,14 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
   }
   if (can.template && !readOnly) {
     app.get('/organizeTest/testManage/import/template', { preValidation: can.template, schema: { querystring: templateQuerySchema } }, async (request, reply) => {
-      const { workbook, fileName } = templateWorkbook(translator(request), request.query.sample === true);
+      const { planId, sample } = request.query;
+      const { workbook, fileName } = planId
+        ? await planTemplateWorkbook(app.db, (await caller(request)).tenantOrgId, planId, translator(request))
+        : templateWorkbook(translator(request), sample === true);
+      return sendXlsx(reply, workbook, fileName);
+    });
+    app.get('/organizeTest/testManage/signUp/export/:planId', { preValidation: can.template, schema: { params: planParams } }, async (request, reply) => {
+      const { workbook, fileName } = await signUpWorkbook(app.db, (await caller(request)).tenantOrgId, request.params.planId, translator(request));
       return sendXlsx(reply, workbook, fileName);
     });
   }

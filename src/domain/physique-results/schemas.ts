@@ -97,7 +97,10 @@ export type EditRawBody = z.output<typeof editRawBodySchema>;
 export const SYNC_PREVIEW_MAX_ROWS = 5000;
 
 /** A sync: may device records replace imported and hand-edited values? (default: no). */
-export const syncBodySchema = z.object({ replaceManual: optionalBool.default(false) }).default({ replaceManual: false });
+export const syncBodySchema = z.preprocess(
+  (v) => (v == null || v === '' ? {} : v),
+  z.object({ replaceManual: z.boolean({ error: 'scores:validation.flag' }).default(false) }),
+);
 export type SyncBody = z.output<typeof syncBodySchema>;
 
 /**
@@ -106,5 +109,5 @@ export type SyncBody = z.output<typeof syncBodySchema>;
  */
 export const reportQuerySchema = z.object({ schoolYearId: optionalId, planId: optionalId });
 
-/** Template download: `sample=1` adds an example row. */
-export const templateQuerySchema = z.object({ sample: optionalBool });
+/** Template download: `sample=1` adds an example row; `planId` pre-fills the plan's students (with a notes sheet). */
+export const templateQuerySchema = z.object({ sample: optionalBool, planId: optionalId });
