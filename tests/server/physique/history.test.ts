@@ -6,7 +6,7 @@ import { NATIONAL_COLUMNS, nationalCodeFromGrade } from '@/domain/physique/natio
 import type { ScoreSearchPage, StudentReport, SyncPreview, SyncSummary } from '@/domain/physique-results/types';
 import { SOURCE_FIELDS } from '@/domain/physique-results/value-source';
 import { physiqueResults, testRecords } from '../../../server/db/schema/physique';
-import { classes, schoolYears } from '../../../server/db/schema/school';
+import { classes, schoolYears, students } from '../../../server/db/schema/school';
 import { testPlans } from '../../../server/db/schema/test-plans';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
 import { createTestApp, type TestApp } from '../../support/server-app';
@@ -98,10 +98,11 @@ describe('results keep the class they were tested in', () => {
     expect(old.now).toMatch(/^三年级\d班$/);
     expect(old.className).toBe(old.now.replace('三年级', '一年级'));
 
-    const page = await get<ScoreSearchPage>(`organizeTest/scoreSearch/page?current=1&size=80&schoolYearId=${year.id}&gradeNo=1`);
-    const found = page.records.find((r) => r.id === old.id)!;
-    expect(found).toMatchObject({ className: old.className, gradeNo: 1 });
-    expect(page.records.every((r) => r.className.startsWith('一年级'))).toBe(true);
+    const [who] = await t.db.select({ regNo: students.regNo }).from(students).where(eq(students.id, old.studentId));
+    const page = await get<ScoreSearchPage>(`organizeTest/scoreSearch/page?current=1&size=80&schoolYearId=${year.id}&keyword=${who.regNo}`);
+    expect(page.records.find((r) => r.id === old.id)).toMatchObject({ className: old.className, gradeNo: 1 });
+    const grade1 = await get<ScoreSearchPage>(`organizeTest/scoreSearch/page?current=1&size=80&schoolYearId=${year.id}&gradeNo=1`);
+    expect(grade1.records.every((r) => r.className.startsWith('一年级'))).toBe(true);
 
     const report = await get<StudentReport>(`physique/report/${old.studentId}?schoolYearId=${year.id}`);
     expect(report.result?.className).toBe(old.className);
@@ -136,7 +137,8 @@ describe('results keep the class they were tested in', () => {
 
   it('backfills older rows in the migration: class names of the test year and value sources', async () => {
     const before = await t.db.execute<{ id: string; class_name: string }>(sql`select id, class_name from physique_results order by id`);
-    const custom = readFileSync('server/db/migrations/0002_physique-history.sql', 'utf8').split('-- custom:')[1];
+    const file = readFileSync('server/db/migrations/0002_physique-history.sql', 'utf8');
+    const custom = file.slice(file.indexOf('\n', file.indexOf('-- custom:')));
     const statements = custom
       .split('--> statement-breakpoint')
       .map((s) => s.replace(/^--.*$/gm, '').trim())
@@ -180,7 +182,7 @@ describe('import preparation', () => {
     expect(notes).toContain('性别代码');
     expect(notes).toContain('1|男');
     expect(notes).toContain('2|女');
-    expect(notes).toContain(`${nationalCodeFromGrade(pupil.grade)}|八年级`);
+    expect(notes).toContain(`${nationalCodeFromGrade(pupil.grade)}|初二`);
     expect(notes).toContain(`${pupil.classNo}|${pupil.className}`);
     expect(notes).toContain('01|汉族');
 

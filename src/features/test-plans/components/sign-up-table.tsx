@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { FileText } from 'lucide-react';
+import { Download, FileText } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { reportPath } from '@/domain/physique-results/report-link';
@@ -9,7 +9,9 @@ import { usePaging } from '@/components/data-table/data-table-pagination';
 import { FilterSelect, FilterText, SearchForm } from '@/components/search-form/search-form';
 import { Badge, type BadgeProps } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { toast } from '@/components/ui/toast';
 import { useClassCompletionQuery } from '../api/get-class-completion';
+import { exportSignUps } from '../api/export-sign-ups';
 import { useSignUpsQuery } from '../api/list-sign-ups';
 import type { PlanFamily } from '../family';
 
@@ -101,6 +103,17 @@ export function SignUpTable({ family, planId }: { family: PlanFamily; planId: st
           onChange={(v) => setDraft({ ...draft, keyword: v })}
         />
       </SearchForm>
+      <div className="flex justify-end">
+        <Button
+          variant="outline"
+          size="sm"
+          onClick={() => void exportSignUps(family, planId).catch((e: unknown) => toast.error(e instanceof Error ? e.message : String(e)))}
+          data-testid="sign-up-export"
+        >
+          <Download aria-hidden />
+          {t('signUp.export')}
+        </Button>
+      </div>
       <DataTable
         aria-label={t('detail.tabs.signUp')}
         columns={columns}
