@@ -187,7 +187,7 @@ describe('import preparation', () => {
     expect(notes).toContain('01|汉族');
 
     // The pre-filled file imports as it is once results are typed in.
-    const filled = book.rows.slice(0, 3).map((r, i) => (i === 0 ? r : r.map((c, j) => (j === col('run50m') ? 9.5 : c))));
+    const filled = book.rows.slice(0, 3).map((r, i) => (i === 0 ? r : NATIONAL_COLUMNS.map((c, j) => (c.key === 'run50m' ? 9.5 : (r[j] ?? null)))));
     const imported = await upload(planId, xlsxOf(filled));
     expect(imported.statusCode, imported.body).toBe(200);
     expect(imported.headers['x-import-success']).toBe('2');
