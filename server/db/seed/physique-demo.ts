@@ -6,6 +6,7 @@ import { scoreStudent } from '../../../src/domain/physique/score';
 import { gradeTable, itemMeta, type BmiTable, type Gender, type Grade, type ItemKey, type ScoreTable } from '../../../src/domain/physique/standard';
 import { planItemsForGrade } from '../../../src/domain/test-plans/items';
 import { engineInputOf, WIDE_SCORE_FIELDS, wideFromScore } from '../../../src/domain/physique-results/wide-row';
+import { fieldMask } from '../../../src/domain/physique-results/value-source';
 import type { DbOrTx } from '../client';
 import { orgs } from '../schema/orgs';
 import { physiqueResults, testRecords } from '../schema/physique';
@@ -259,6 +260,7 @@ export async function seedPhysiqueDemo(db: DbOrTx, opts: { currentStartYear: num
           gender: kid.gender,
           testedOn,
           source: 'import',
+          importedFields: fieldMask((Object.keys(raw) as ResultKey[]).filter((k) => raw[k] != null)),
           invalid,
           invalidAt: invalid ? new Date(`${testedOn}T08:00:00Z`) : null,
           updatedAt: new Date(`${testedOn}T09:30:00Z`),

@@ -35,7 +35,7 @@ export interface SyncDialogProps {
 export function SyncDialog({ open, onOpenChange, ...rest }: SyncDialogProps) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-3xl" data-testid="sync-dialog">
+      <DialogContent className="sm:max-w-5xl" data-testid="sync-dialog">
         {open ? <SyncDialogBody {...rest} close={() => onOpenChange(false)} /> : null}
       </DialogContent>
     </Dialog>
@@ -53,13 +53,14 @@ function SyncDialogBody({ family, plan, onSynced, close }: Omit<SyncDialogProps,
   const columns = useMemo(
     () =>
       col.columns([
-        col.accessor('name', { header: t('signUp.name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
-        col.accessor('regNo', { header: t('signUp.regNo'), cell: ({ getValue }) => <span className="tabular-nums">{getValue()}</span> }),
-        col.accessor('className', { header: t('signUp.className') }),
-        col.accessor('field', { header: t('sync.item'), cell: ({ getValue }) => t(`physique:template.column.${getValue()}`) }),
+        col.accessor('name', { header: t('signUp.name'), meta: { width: 96 }, cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
+        col.accessor('regNo', { header: t('signUp.regNo'), meta: { width: 200 }, cell: ({ getValue }) => <span className="tabular-nums">{getValue()}</span> }),
+        col.accessor('className', { header: t('signUp.className'), meta: { width: 110 } }),
+        col.accessor('field', { header: t('sync.item'), meta: { width: 130 }, cell: ({ getValue }) => t(`physique:template.column.${getValue()}`) }),
         col.display({
           id: 'change',
           header: t('sync.change'),
+          meta: { width: 150 },
           cell: ({ row }) => {
             const c = row.original;
             const kept = c.manual && !replaceManual;
@@ -75,6 +76,7 @@ function SyncDialogBody({ family, plan, onSynced, close }: Omit<SyncDialogProps,
         col.display({
           id: 'source',
           header: t('sync.oldSource'),
+          meta: { width: 170 },
           cell: ({ row }) => {
             const c = row.original;
             if (!c.oldSource) return <span className="text-muted-foreground">{t('sync.source.empty')}</span>;
