@@ -178,5 +178,30 @@ test.describe('physique testing', () => {
     await expect(page.getByTestId('report-print')).toBeHidden();
     await expect(report).toBeVisible();
     await page.emulateMedia({ media: 'screen' });
+
+    // Two plans in one school year: each row's report opens that plan's result and names the plan.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await expect(page).toHaveURL(new RegExp(`planId=${planId}`));
+    await expect(page.getByTestId('report-plan')).toContainText(planName);
+    let twice: { regNo: string; planName: string } | null = null;
+    for (const s of students.slice(0, 8)) {
+      const found = await page.request.get(`/api/busi/web/k12/organizeTest/scoreSearch/page?current=1&size=10&keyword=${s.regNo}`, { headers });
+      const rows = ((await found.json()) as { data: { records: { planName: string; academicYear: string }[] } }).data.records;
+      const other = rows.find((r) => r.planName !== planName && r.academicYear === '2026-2027');
+      if (other) {
+        twice = { regNo: s.regNo, planName: other.planName };
+        break;
+      }
+    }
+    expect(twice).not.toBeNull();
+    await page.goto('/busi/k12/organizeTest/scoreSearch');
+    await page.getByRole('combobox', { name: '测试计划' }).click();
+    await page.getByRole('option', { name: twice!.planName }).click();
+    await page.getByTestId('score-filter-keyword').fill(twice!.regNo);
+    await page.getByTestId('score-filter-search').click();
+    await expect(page.getByTestId('result-name')).toHaveCount(1);
+    await page.getByTestId('result-report').click();
+    await expect(page.getByTestId('report-plan')).toContainText(twice!.planName);
+    await expect(page.getByTestId('report-screen')).toHaveAttribute('data-charts-ready', 'true');
   });
 });

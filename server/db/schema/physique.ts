@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, date, doublePrecision, index, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, date, doublePrecision, index, integer, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth';
 import { orgs } from './orgs';
 import { classes, students } from './school';
@@ -23,6 +23,11 @@ export const physiqueResults = pgTable(
     /** Class, grade and gender at test time (students move on; results stay where they were). */
     classId: uuid('class_id').notNull().references(() => classes.id),
     gradeNo: smallint('grade_no').notNull(),
+    /**
+     * The class's name at test time (K12 class names carry the grade, "一年级1班", and are renamed as the cohort moves
+     * up). The default only serves the migration of older rows, which it backfills; every write sets it.
+     */
+    className: text('class_name').notNull().default(''),
     gender: text('gender', { enum: ['male', 'female'] }).notNull(),
     testedOn: date('tested_on'),
     heightCm: doublePrecision('height_cm'),
@@ -76,6 +81,13 @@ export const physiqueResults = pgTable(
     invalidAt: at('invalid_at'),
     invalidBy: uuid('invalid_by').references(() => users.id),
     source: text('source', { enum: ['import', 'sync', 'manual'] }).notNull(),
+    /**
+     * Where each raw value came from, as bit masks over RESULT_KEYS (src/domain/physique-results/value-source.ts):
+     * imported from a workbook, or edited by hand; a value in neither came from a device (sync). A sync leaves
+     * these values alone unless the person lets device records replace them.
+     */
+    importedFields: integer('imported_fields').notNull().default(0),
+    editedFields: integer('edited_fields').notNull().default(0),
     updatedBy: uuid('updated_by').references(() => users.id),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },

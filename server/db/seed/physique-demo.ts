@@ -6,6 +6,7 @@ import { scoreStudent } from '../../../src/domain/physique/score';
 import { gradeTable, itemMeta, type BmiTable, type Gender, type Grade, type ItemKey, type ScoreTable } from '../../../src/domain/physique/standard';
 import { planItemsForGrade } from '../../../src/domain/test-plans/items';
 import { engineInputOf, WIDE_SCORE_FIELDS, wideFromScore } from '../../../src/domain/physique-results/wide-row';
+import { fieldMask } from '../../../src/domain/physique-results/value-source';
 import type { DbOrTx } from '../client';
 import { orgs } from '../schema/orgs';
 import { physiqueResults, testRecords } from '../schema/physique';
@@ -21,6 +22,14 @@ import { createRandom, type Random } from './people';
  */
 
 const SEED = 20_261_124;
+const K12_GRADE_NAMES = ['一年级', '二年级', '三年级', '四年级', '五年级', '六年级', '七年级', '八年级', '九年级', '高一', '高二', '高三'];
+
+/** The name a K12 class had when its cohort was in `grade` ("三年级1班" in grade 1 was "一年级1班"); others keep theirs. */
+function classNameInGrade(name: string, nameGrade: number, grade: number): string {
+  const now = K12_GRADE_NAMES[nameGrade - 1];
+  const then = K12_GRADE_NAMES[grade - 1];
+  return now && then && name.startsWith(now) ? then + name.slice(now.length) : name;
+}
 const CHUNK = 5000;
 const TESTED_SHARE = 0.9;
 const INCOMPLETE_SHARE = 0.04;
@@ -181,7 +190,15 @@ export async function seedPhysiqueDemo(db: DbOrTx, opts: { currentStartYear: num
       .where(eq(grades.orgId, school.id))
       .orderBy(asc(grades.enrolYear), asc(grades.stage));
     const kids = await db
-      .select({ id: students.id, classId: students.classId, gender: students.gender, stage: grades.stage, enrolYear: grades.enrolYear })
+      .select({
+        id: students.id,
+        classId: students.classId,
+        className: classes.name,
+        classGrade: grades.gradeNo,
+        gender: students.gender,
+        stage: grades.stage,
+        enrolYear: grades.enrolYear,
+      })
       .from(students)
       .innerJoin(classes, eq(classes.id, students.classId))
       .innerJoin(grades, eq(grades.id, classes.gradeId))
@@ -194,12 +211,13 @@ export async function seedPhysiqueDemo(db: DbOrTx, opts: { currentStartYear: num
       const current = year.startYear === opts.currentStartYear;
       const planId = rnd.uuid();
       const startDate = `${year.startYear}-10-08`;
-      const endDate = current ? `${year.startYear + 1}-06-30` : `${year.startYear}-12-18`;
-      const lastDay = current ? opts.today : endDate;
+      // Autumn-semester plans: the current one runs to the end of the semester in January, the past ones ended in December.
+      const endDate = current ? `${year.startYear + 1}-01-22` : `${year.startYear}-12-18`;
+      const lastDay = current && opts.today < endDate ? opts.today : endDate;
       plans.push({
         id: planId,
         orgId: school.id,
-        name: `${year.startYear}-${year.startYear + 1}学年体质健康测试`,
+        name: `${year.startYear}-${year.startYear + 1}学年第一学期体质健康测试`,
         schoolYearId: year.id,
         semesterCode: SEMESTER.autumn,
         startDate,
@@ -238,9 +256,11 @@ export async function seedPhysiqueDemo(db: DbOrTx, opts: { currentStartYear: num
           studentId: kid.id,
           classId: kid.classId,
           gradeNo: grade,
+          className: classNameInGrade(kid.className, kid.classGrade, grade),
           gender: kid.gender,
           testedOn,
           source: 'import',
+          importedFields: fieldMask((Object.keys(raw) as ResultKey[]).filter((k) => raw[k] != null)),
           invalid,
           invalidAt: invalid ? new Date(`${testedOn}T08:00:00Z`) : null,
           updatedAt: new Date(`${testedOn}T09:30:00Z`),

@@ -222,7 +222,7 @@ const RESULT_FIELD_COLUMNS = (() => {
   const cols = getTableColumns(physiqueResults) as Record<string, { name: string }>;
   return WIDE_SCORE_FIELDS.map((f) => cols[f].name);
 })();
-const RESULT_COLUMNS = ['id', 'org_id', 'plan_id', 'student_id', 'class_id', 'grade_no', 'gender', 'tested_on', ...RESULT_FIELD_COLUMNS, 'invalid', 'source'];
+const RESULT_COLUMNS = ['id', 'org_id', 'plan_id', 'student_id', 'class_id', 'grade_no', 'class_name', 'gender', 'tested_on', ...RESULT_FIELD_COLUMNS, 'invalid', 'source'];
 
 // ---------------------------------------------------------------------------------------------
 
@@ -418,6 +418,8 @@ export async function seedScale(db: Db, opts: ScaleOptions): Promise<ScaleSummar
                 studentId,
                 classId,
                 grade,
+                // The class's name in that year: K12 class names carry the grade.
+                `${K12_GRADE_NAMES[grade - 1]}${code}班`,
                 gender,
                 randomDate(rnd, `${y}-10-08`, `${y}-11-20`),
                 ...WIDE_SCORE_FIELDS.map((f) => wide[f]),
@@ -491,7 +493,7 @@ export async function addPlanWithResults(db: Db, opts: PlanResultsOptions): Prom
     .where(sql`${schoolYears.orgId} = ${opts.orgId} and ${schoolYears.startYear} = ${opts.schoolYear}`);
   if (!year) throw new Error(`addPlanWithResults: no school year ${opts.schoolYear} for ${opts.orgId}`);
   const list = await db
-    .select({ id: students.id, gender: students.gender, classId: students.classId, stage: grades.stage, enrolYear: grades.enrolYear })
+    .select({ id: students.id, gender: students.gender, classId: students.classId, className: classes.name, stage: grades.stage, enrolYear: grades.enrolYear })
     .from(students)
     .innerJoin(classes, eq(classes.id, students.classId))
     .innerJoin(grades, eq(grades.id, classes.gradeId))
@@ -505,7 +507,7 @@ export async function addPlanWithResults(db: Db, opts: PlanResultsOptions): Prom
     if (grade == null || !rnd.chance(opts.tested ?? TESTED_SHARE)) continue;
     const raw = rawResults(rnd, grade as Grade, st.gender, newFitness(rnd), 0.3 * gaussian(rnd));
     const wide = wideFromScore(raw, scoreStudent({ grade: grade as Grade, gender: st.gender, results: raw })) as unknown as Record<string, unknown>;
-    lines.push([rnd.uuid(), opts.orgId, planId, st.id, st.classId, grade, st.gender, startDate, ...WIDE_SCORE_FIELDS.map((f) => wide[f]), rnd.chance(opts.invalid ?? INVALID_SHARE), 'import']);
+    lines.push([rnd.uuid(), opts.orgId, planId, st.id, st.classId, grade, st.className, st.gender, startDate, ...WIDE_SCORE_FIELDS.map((f) => wide[f]), rnd.chance(opts.invalid ?? INVALID_SHARE), 'import']);
   }
   await withBulkTransaction(db, async (s) => {
     await copyTable(s, testPlans, [

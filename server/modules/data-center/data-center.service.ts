@@ -573,8 +573,8 @@ from students s join classes c on c.id = s.class_id join grades g on g.id = c.gr
   if (!student) throw notFound();
   const history = await rows(
     db,
-    sql`select physique_results.*, physique_results.tested_on::text as tested_on_text, tp.name as plan_name, sy.start_year, sy.academic_year, tp.semester_code, tp.start_date::text as plan_start, c.name as class_name
-from physique_results join test_plans tp on tp.id = physique_results.plan_id join school_years sy on sy.id = tp.school_year_id join classes c on c.id = physique_results.class_id
+    sql`select physique_results.*, physique_results.tested_on::text as tested_on_text, tp.name as plan_name, sy.start_year, sy.academic_year, tp.semester_code, tp.start_date::text as plan_start
+from physique_results join test_plans tp on tp.id = physique_results.plan_id join school_years sy on sy.id = tp.school_year_id
 where physique_results.student_id = ${studentId}::uuid and physique_results.org_id ${inScope} and ${countsInAggregates}
 order by tp.start_date, tp.id`,
   );

@@ -5,7 +5,6 @@ import {
   isBlankRow,
   mapHeaders,
   nationalCodeFromGrade,
-  NATIONAL_COLUMNS,
   parseTemplateRow,
   type HeaderMapping,
   type NationalColumnKey,
@@ -257,37 +256,4 @@ function failuresWorkbook(headerCells: readonly CellValue[], failures: readonly 
 export function importFileName(t: Translate, success: number, failure: number): string {
   const prefix = t('scores:import.fileName', RAW_OPTS).replace(/_/g, '-');
   return `${prefix}_${success}_${failure}.xlsx`;
-}
-
-/** The national template to fill in (issue 3 §3): its header row, optionally with one example row. */
-export function templateWorkbook(t: Translate, sample: boolean): { workbook: Buffer; fileName: string } {
-  const rows: unknown[][] = [NATIONAL_COLUMNS.map((c) => c.header)];
-  if (sample) {
-    const example: Partial<Record<NationalColumnKey, unknown>> = {
-      gradeNo: 21,
-      classNo: '2026020101',
-      className: '七年级1班',
-      regNo: 'G320115201309010012',
-      ethnicity: '01',
-      name: '张三',
-      gender: 1,
-      birthDate: '2013-09-01',
-      address: '江苏省南京市江宁区',
-      heightCm: 158.5,
-      weightKg: 46.2,
-      vitalCapacity: 2650,
-      run50m: 8.4,
-      sitAndReach: 9.6,
-      sitUp1min: 38,
-      pullUp: 6,
-      standingLongJump: 196,
-      run1000m: '4.05',
-    };
-    rows.push(NATIONAL_COLUMNS.map((c) => example[c.key] ?? null));
-  }
-  const regCol = NATIONAL_COLUMNS.findIndex((c) => c.key === 'regNo');
-  const classNoCol = NATIONAL_COLUMNS.findIndex((c) => c.key === 'classNo');
-  const name = t('physique:template.sheetName', RAW_OPTS);
-  const workbook = writeXlsx([{ name, rows, columnWidths: NATIONAL_COLUMNS.map((c) => (c.key === 'regNo' ? 22 : c.key === 'address' ? 24 : 12)), textColumns: [regCol, classNoCol] }]);
-  return { workbook, fileName: `${t('scores:import.templateFileName', RAW_OPTS)}.xlsx` };
 }

@@ -38,10 +38,10 @@ function pickResult(rows: readonly SelectedResult[]): SelectedResult | null {
 }
 
 /**
- * The student physique report of one school year (issue 3 §5): each item's raw value, score, level and bonus against
+ * The student physique report of one plan, or of one school year (issue 3 §5): each item's raw value, score, level and bonus against
  * the class average (valid results only), the aggregates, the history of totals and the items to improve.
  */
-export async function studentReport(db: DbOrTx, caller: Caller, studentId: string, schoolYearId?: string): Promise<StudentReport> {
+export async function studentReport(db: DbOrTx, caller: Caller, studentId: string, pick: { schoolYearId?: string; planId?: string } = {}): Promise<StudentReport> {
   if (!isUuid(studentId)) throw notFound();
   const [student] = await db
     .select({
@@ -64,14 +64,21 @@ export async function studentReport(db: DbOrTx, caller: Caller, studentId: strin
   const all = await selectResults(db)
     .where(and(eq(physiqueResults.studentId, studentId), inTenant(physiqueResults.orgId, caller.family, caller.tenantOrgId)))
     .orderBy(asc(physiqueResults.planId));
-  all.sort((a, b) => a.planStartDate.localeCompare(b.planStartDate));
+  // Oldest first by test day: the trend's axis is when the student was tested, not when the plan opened.
+  const testDayOf = (r: SelectedResult) => r.testedOn ?? r.planStartDate;
+  all.sort((a, b) => testDayOf(a).localeCompare(testDayOf(b)) || a.planStartDate.localeCompare(b.planStartDate));
 
   const years: StudentReport['years'] = [];
   for (const r of [...all].reverse()) {
     if (!years.some((y) => y.schoolYearId === r.schoolYearId)) years.push({ schoolYearId: r.schoolYearId, academicYear: r.academicYear });
   }
-  const yearId = schoolYearId ?? years[0]?.schoolYearId ?? null;
-  const chosen = pickResult(all.filter((r) => r.schoolYearId === yearId));
+  // A named plan is that plan's result (404 when the student has none there); else the year's preferred result.
+  const asked = pick.planId ? all.find((r) => r.planId === pick.planId) : undefined;
+  if (pick.planId && !asked) throw notFound();
+  const yearId = asked?.schoolYearId ?? pick.schoolYearId ?? years[0]?.schoolYearId ?? null;
+  const ofYear = all.filter((r) => r.schoolYearId === yearId);
+  const chosen = asked ?? pickResult(ofYear);
+  const plans = [...ofYear].reverse().map((r) => ({ planId: r.planId, planName: r.planName, semesterCode: r.semesterCode }));
 
   const history: ReportHistoryEntry[] = all
     .filter((r) => !r.invalid)
@@ -81,6 +88,7 @@ export async function studentReport(db: DbOrTx, caller: Caller, studentId: strin
       academicYear: r.academicYear,
       semesterCode: r.semesterCode,
       startDate: r.planStartDate,
+      testedOn: testDayOf(r),
       gradeNo: r.gradeNo,
       standardScore: r.standardScore,
       bonus: r.bonus,
@@ -114,6 +122,7 @@ export async function studentReport(db: DbOrTx, caller: Caller, studentId: strin
       semesterCode: chosen.semesterCode,
       testedOn: chosen.testedOn,
       gradeNo: chosen.gradeNo,
+      className: chosen.className,
       heightCm: chosen.heightCm,
       weightKg: chosen.weightKg,
       items,
@@ -134,6 +143,7 @@ export async function studentReport(db: DbOrTx, caller: Caller, studentId: strin
     years,
     schoolYearId: yearId,
     academicYear: years.find((y) => y.schoolYearId === yearId)?.academicYear ?? null,
+    plans,
     result,
     history,
     improve,

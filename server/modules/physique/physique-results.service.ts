@@ -8,6 +8,7 @@ import { isGrade, type Gender, type ItemKey } from '@/domain/physique/standard';
 import { layoutRows, scoreExportColumns, uploadColumns, type ExportRow, type Translate } from '@/domain/physique-results/export-layout';
 import { SCORE_EXPORT_MAX_ROWS, type EditRawBody, type ScoreFilter } from '@/domain/physique-results/schemas';
 import type { ChangedCount, ResultDetail, ResultLogRow, ScoreSearchPage, ScoreSummary } from '@/domain/physique-results/types';
+import { withSource } from '@/domain/physique-results/value-source';
 import { engineInputOf, ITEM_COLUMNS, restrictToItems, WIDE_SCORE_FIELDS, wideFromScore, type WideRawFields } from '@/domain/physique-results/wide-row';
 import type { Db, DbOrTx } from '../../db/client';
 import { users } from '../../db/schema/auth';
@@ -215,7 +216,8 @@ export async function editRawValue(db: Db, caller: Caller, id: string, body: Edi
     const kept = restrictToItems(raw, items);
     const score = scoreStudent({ grade: fresh.gradeNo, gender, results: engineInputOf(kept), standard: ctx.version });
     const wide = wideFromScore(kept, score);
-    const set: Record<string, unknown> = { updatedBy: caller.userId, updatedAt: now };
+    // The class and grade at test time stay; the value is now a hand-edited one (a sync leaves it unless allowed).
+    const set: Record<string, unknown> = { updatedBy: caller.userId, updatedAt: now, ...withSource(fresh, [body.field], 'manual') };
     for (const f of WIDE_SCORE_FIELDS) set[f] = wide[f];
     await tx.update(physiqueResults).set(set).where(eq(physiqueResults.id, id));
     await tx.insert(physiqueResultLogs).values({ resultId: id, action: 'edit', field: body.field, oldValue: shown(oldValue), newValue: shown(value), byUser: caller.userId, at: now });

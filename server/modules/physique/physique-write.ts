@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, getTableColumns, sql } from 'drizzle-orm';
-import type { NationalResults } from '@/domain/physique/national-template';
+import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import type { NationalResults, ResultKey } from '@/domain/physique/national-template';
 import { scoreStudent } from '@/domain/physique/score';
 import { DEFAULT_STANDARD_VERSION, isGrade, isStandardVersion, type Gender, type Grade, type ItemKey, type StandardVersion } from '@/domain/physique/standard';
 import { planItemsForGrade, studentPlanItems } from '@/domain/test-plans/items';
 import { engineInputOf, mergeRaw, RAW_FIELDS, restrictToItems, WIDE_SCORE_FIELDS, wideScoreValues, type WideRawFields } from '@/domain/physique-results/wide-row';
+import { valueSource, withSource, type ValueSource } from '@/domain/physique-results/value-source';
 import type { Db, DbOrTx } from '../../db/client';
 import { physiqueResultLogs, physiqueResults } from '../../db/schema/physique';
 import { classes, grades, schoolYears, students } from '../../db/schema/school';
@@ -106,6 +107,46 @@ export interface WriteOptions {
   now: Date;
   /** Test day written on the results (YYYY-MM-DD). */
   testedOn: string;
+  /** Sync only: device values may replace imported and hand-edited ones (default: they may not). */
+  replaceManual?: boolean;
+}
+
+/** What a sync would change in one stored value. */
+export interface DeviceChange {
+  field: ResultKey;
+  oldValue: number | null;
+  newValue: number;
+  /** Where the stored value came from (null when there is none). */
+  oldSource: ValueSource | null;
+  /** The stored value was imported or edited by hand: replaced only when the person allows it. */
+  manual: boolean;
+}
+
+export interface StoredValues {
+  raw: Partial<WideRawFields>;
+  importedFields: number;
+  editedFields: number;
+}
+
+/**
+ * The values a sync changes in one result: each device value that differs from the stored one, marked `manual` when
+ * the stored value was imported or edited by hand. `apply` holds the values to write: all changes when
+ * `replaceManual`, else only those replacing device values or filling empty ones.
+ */
+export function deviceChanges(stored: StoredValues | undefined, incoming: NationalResults, replaceManual: boolean): { changes: DeviceChange[]; apply: NationalResults } {
+  const changes: DeviceChange[] = [];
+  const apply: NationalResults = {};
+  for (const field of Object.keys(incoming) as ResultKey[]) {
+    const newValue = incoming[field];
+    if (newValue == null) continue;
+    const oldValue = stored?.raw[field] ?? null;
+    if (oldValue === newValue) continue;
+    const oldSource = oldValue == null || !stored ? null : valueSource(stored, field);
+    const manual = oldSource === 'import' || oldSource === 'manual';
+    changes.push({ field, oldValue, newValue, oldSource, manual });
+    if (!manual || replaceManual) apply[field] = newValue;
+  }
+  return { changes, apply };
 }
 
 const COLUMNS = getTableColumns(physiqueResults);
@@ -121,9 +162,12 @@ const WRITE_FIELDS: readonly ResultColumn[] = [
   'studentId',
   'classId',
   'gradeNo',
+  'className',
   'gender',
   'testedOn',
   ...(WIDE_SCORE_FIELDS as readonly ResultColumn[]),
+  'importedFields',
+  'editedFields',
   'source',
   'updatedBy',
   'updatedAt',
@@ -138,13 +182,35 @@ const LOG_COLS = getTableColumns(physiqueResultLogs);
 const LOG_COLUMNS = [LOG_COLS.resultId.name, LOG_COLS.action.name, LOG_COLS.byUser.name, LOG_COLS.at.name];
 
 const q = (name: string) => `"${name}"`;
-const SELECT_STORED = `select ${q(column('id'))} as id, ${q(column('studentId'))} as student_id, ${RAW_COLUMNS.map(([, c]) => q(c)).join(', ')}
+const SELECT_STORED = `select ${q(column('id'))} as id, ${q(column('studentId'))} as student_id,
+  ${q(column('importedFields'))} as imported_fields, ${q(column('editedFields'))} as edited_fields, ${RAW_COLUMNS.map(([, c]) => q(c)).join(', ')}
   from ${RESULTS} where ${q(column('planId'))} = $1 and ${q(column('studentId'))} = any($2::uuid[]) for update`;
 const UPDATE_FROM_STAGE = `update ${RESULTS} r set ${WRITE_COLUMNS.filter((c) => !FIXED_COLUMNS.has(c))
   .map((c) => `${q(c)} = s.${q(c)}`)
   .join(', ')} from ${STAGE} s where r.${q(column('id'))} = s.${q(column('id'))}`;
 
-type StoredRaw = { id: string; student_id: string } & Record<string, number | null>;
+type StoredRaw = { id: string; student_id: string; imported_fields: number; edited_fields: number } & Record<string, number | null>;
+
+/** Stored values of a plan's results for some students, by student, read without a lock (the sync preview). */
+export async function readStoredValues(db: DbOrTx, planId: string, studentIds: readonly string[]): Promise<Map<string, StoredValues>> {
+  const out = new Map<string, StoredValues>();
+  if (studentIds.length === 0) return out;
+  const rawSelection = Object.fromEntries(RAW_FIELDS.map((f) => [f, COLUMNS[f as ResultColumn]]));
+  const rows = await db
+    .select({ studentId: physiqueResults.studentId, importedFields: physiqueResults.importedFields, editedFields: physiqueResults.editedFields, ...rawSelection })
+    .from(physiqueResults)
+    .where(and(eq(physiqueResults.planId, planId), inArray(physiqueResults.studentId, [...studentIds])));
+  for (const row of rows) {
+    const values = row as unknown as Record<string, number | null>;
+    const raw: Partial<WideRawFields> = {};
+    for (const f of RAW_FIELDS) {
+      const v = values[f];
+      if (v != null) raw[f] = v;
+    }
+    out.set(row.studentId, { raw, importedFields: row.importedFields, editedFields: row.editedFields });
+  }
+  return out;
+}
 
 /**
  * Writes (inserts or rescored updates) the results of many students of one plan in ONE transaction (issue 3 §3):
@@ -156,17 +222,23 @@ type StoredRaw = { id: string; student_id: string } & Record<string, number | nu
 export async function writeResults(db: Db, ctx: PlanContext, inputs: readonly ResultInput[], opts: WriteOptions): Promise<number> {
   if (inputs.length === 0) return 0;
   const updatedAt = opts.now.toISOString();
+  const valueSourceOf: ValueSource = opts.source === 'import' ? 'import' : 'device';
   return withBulkTransaction(db, async (s) => {
     // Lock what is stored: a manual edit waits for the import instead of being overwritten by stale values.
-    const stored = new Map<string, { id: string; raw: Partial<WideRawFields> }>();
+    const stored = new Map<string, StoredValues & { id: string }>();
     for (const row of await s.query<StoredRaw>(SELECT_STORED, [ctx.plan.id, inputs.map((i) => i.studentId)])) {
       const raw: Partial<WideRawFields> = {};
       for (const [field, col] of RAW_COLUMNS) {
         const v = row[col];
         if (v != null) raw[field as keyof WideRawFields] = v;
       }
-      stored.set(row.student_id, { id: row.id, raw });
+      stored.set(row.student_id, { id: row.id, raw, importedFields: row.imported_fields, editedFields: row.edited_fields });
     }
+
+    // The class's name today is kept with the result: K12 classes are renamed as their cohort moves up.
+    const classNames = new Map<string, string>();
+    const classIds = [...new Set(inputs.map((i) => i.classId))];
+    for (const c of await s.query<{ id: string; name: string }>(`select id, name from classes where id = any($1::uuid[])`, [classIds])) classNames.set(c.id, c.name);
 
     const inserts: unknown[][] = [];
     const updates: unknown[][] = [];
@@ -174,12 +246,17 @@ export async function writeResults(db: Db, ctx: PlanContext, inputs: readonly Re
     for (const input of inputs) {
       const items = itemsFor(ctx, input.grade, input.gender);
       const old = stored.get(input.studentId);
-      const raw = restrictToItems(mergeRaw(old?.raw, input.results), items);
+      // A sync writes only what changes, and leaves imported and hand-edited values alone unless allowed.
+      const incoming = opts.source === 'sync' ? deviceChanges(old, input.results, opts.replaceManual === true).apply : input.results;
+      const fields = Object.keys(incoming) as ResultKey[];
+      if (fields.length === 0) continue;
+      const raw = restrictToItems(mergeRaw(old?.raw, incoming), items);
       const score = scoreStudent({ grade: input.grade, gender: input.gender, results: engineInputOf(raw), standard: ctx.version });
+      const masks = withSource(old ?? { importedFields: 0, editedFields: 0 }, fields, valueSourceOf);
       const id = old?.id ?? randomUUID();
-      const row: unknown[] = [id, ctx.plan.orgId, ctx.plan.id, input.studentId, input.classId, input.grade, input.gender, opts.testedOn];
+      const row: unknown[] = [id, ctx.plan.orgId, ctx.plan.id, input.studentId, input.classId, input.grade, classNames.get(input.classId) ?? '', input.gender, opts.testedOn];
       for (const v of wideScoreValues(raw, score)) row.push(v);
-      row.push(opts.source, opts.userId, updatedAt);
+      row.push(masks.importedFields, masks.editedFields, opts.source, opts.userId, updatedAt);
       (old ? updates : inserts).push(row);
       logs.push([id, opts.source, opts.userId, updatedAt]);
     }
@@ -192,7 +269,7 @@ export async function writeResults(db: Db, ctx: PlanContext, inputs: readonly Re
       await s.copyIn(STAGE, WRITE_COLUMNS, copyLines(updates, (r) => r));
       await s.query(UPDATE_FROM_STAGE);
     }
-    await s.copyIn(LOGS, LOG_COLUMNS, copyLines(logs, (r) => r));
+    if (logs.length > 0) await s.copyIn(LOGS, LOG_COLUMNS, copyLines(logs, (r) => r));
     return inserts.length + updates.length;
   });
 }

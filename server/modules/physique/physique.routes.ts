@@ -13,17 +13,19 @@ import {
   SCORE_IMPORT_MAX_BYTES,
   scoreFilterSchema,
   scoreSearchQuerySchema,
+  syncBodySchema,
   templateQuerySchema,
   testRecordFilterSchema,
   testRecordQuerySchema,
 } from '@/domain/physique-results/schemas';
 import { AppError } from '../../lib/app-error';
 import { requirePermission, requireScope } from '../../plugins/tenant';
-import { importScores, templateWorkbook } from './physique-import.service';
+import { importScores } from './physique-import.service';
 import { exportRecords, recordPage, setRecordsInvalid } from './physique-records.service';
 import { studentReport } from './physique-report.service';
 import { editRawValue, exportScores, exportUpload, resultDetail, searchResults, setResultsInvalid, type Caller } from './physique-results.service';
-import { syncPlan } from './physique-sync.service';
+import { previewSync, syncPlan } from './physique-sync.service';
+import { planTemplateWorkbook, signUpWorkbook, templateWorkbook } from './physique-template.service';
 import type { Family } from './physique.sql';
 
 export interface PhysiqueRoutesOptions {
@@ -130,14 +132,26 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
   }
   if (can.template && !readOnly) {
     app.get('/organizeTest/testManage/import/template', { preValidation: can.template, schema: { querystring: templateQuerySchema } }, async (request, reply) => {
-      const { workbook, fileName } = templateWorkbook(translator(request), request.query.sample === true);
+      const { planId, sample } = request.query;
+      const { workbook, fileName } = planId
+        ? await planTemplateWorkbook(app.db, (await caller(request)).tenantOrgId, planId, translator(request))
+        : templateWorkbook(translator(request), sample === true);
+      return sendXlsx(reply, workbook, fileName);
+    });
+    app.get('/organizeTest/testManage/signUp/export/:planId', { preValidation: can.template, schema: { params: planParams } }, async (request, reply) => {
+      const { workbook, fileName } = await signUpWorkbook(app.db, (await caller(request)).tenantOrgId, request.params.planId, translator(request));
       return sendXlsx(reply, workbook, fileName);
     });
   }
   if (can.sync && !readOnly) {
-    app.post('/organizeTest/testManage/sync/:planId', { preValidation: can.sync, schema: { params: planParams } }, async (request) => {
+    app.post('/organizeTest/testManage/sync/:planId/preview', { preValidation: can.sync, schema: { params: planParams } }, async (request) => {
       const who = await caller(request);
-      return ok(await syncPlan(app.db, { tenantOrgId: who.tenantOrgId, userId: who.userId, planId: request.params.planId, now: app.now() }));
+      return ok(await previewSync(app.db, { tenantOrgId: who.tenantOrgId, planId: request.params.planId, now: app.now() }));
+    });
+    app.post('/organizeTest/testManage/sync/:planId', { preValidation: can.sync, schema: { params: planParams, body: syncBodySchema } }, async (request) => {
+      const who = await caller(request);
+      const { replaceManual } = request.body;
+      return ok(await syncPlan(app.db, { tenantOrgId: who.tenantOrgId, userId: who.userId, planId: request.params.planId, now: app.now(), replaceManual }));
     });
   }
 
@@ -217,7 +231,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
   // ---- the student report (issue 3 §5) --------------------------------------------------------------------------------
   if (can.report) {
     app.get('/physique/report/:studentId', { preValidation: can.report, schema: { params: studentParams, querystring: reportQuerySchema } }, async (request) =>
-      ok(await studentReport(app.db, await caller(request), request.params.studentId, request.query.schoolYearId)),
+      ok(await studentReport(app.db, await caller(request), request.params.studentId, request.query)),
     );
   }
 };

@@ -39,7 +39,7 @@ export const resultSelection = {
   studentName: students.name,
   regNo: students.regNo,
   studentNo: students.studentNo,
-  className: classes.name,
+  // className is the result's own (the class's name at test time); the class number does not change.
   classNo: classes.classNo,
   ethnicity: students.ethnicity,
   birthDate: students.birthDate,

@@ -95,8 +95,21 @@ export const editRawBodySchema = z.object({
 });
 export type EditRawBody = z.output<typeof editRawBodySchema>;
 
-/** The student report's year (issue 3 §5); absent = the latest year with a result. */
-export const reportQuerySchema = z.object({ schoolYearId: optionalId });
+/** Most changes a sync preview lists (the counts cover all of them). */
+export const SYNC_PREVIEW_MAX_ROWS = 5000;
 
-/** Template download: `sample=1` adds an example row. */
-export const templateQuerySchema = z.object({ sample: optionalBool });
+/** A sync: may device records replace imported and hand-edited values? (default: no). */
+export const syncBodySchema = z.preprocess(
+  (v) => (v == null || v === '' ? {} : v),
+  z.object({ replaceManual: z.boolean({ error: 'scores:validation.flag' }).default(false) }),
+);
+export type SyncBody = z.output<typeof syncBodySchema>;
+
+/**
+ * The student report: `planId` names the plan (result) to show; else `schoolYearId` the year (its latest valid
+ * result); absent both = the latest year with a result.
+ */
+export const reportQuerySchema = z.object({ schoolYearId: optionalId, planId: optionalId });
+
+/** Template download: `sample=1` adds an example row; `planId` pre-fills the plan's students (with a notes sheet). */
+export const templateQuerySchema = z.object({ sample: optionalBool, planId: optionalId });

@@ -2,6 +2,7 @@ import type { Page } from '../api';
 import type { ScoreLevel } from '../physique/level';
 import type { ResultKey } from '../physique/national-template';
 import type { Gender, ItemKey } from '../physique/standard';
+import type { ValueSource } from './value-source';
 import type { ItemLevel } from './wide-row';
 
 /** One item of a result as the screens show it (issue 3 §4). */
@@ -132,8 +133,34 @@ export interface ChangedCount {
 export interface SyncSummary {
   /** Students whose result was written or rescored. */
   students: number;
-  /** Test records used. */
+  /** Values written from test records. */
   records: number;
+}
+
+/** One value a sync would change: who, which item, old → new and where the old value came from. */
+export interface SyncChange {
+  studentId: string;
+  name: string;
+  regNo: string;
+  className: string;
+  field: ResultKey;
+  /** Raw values in the item's unit; old is null when nothing is stored yet. */
+  oldValue: number | null;
+  newValue: number;
+  oldSource: ValueSource | null;
+  /** The old value was imported or edited by hand: replaced only when the person allows it. */
+  manual: boolean;
+}
+
+/** What a sync would write (POST …/sync/:planId/preview): the changes (at most SYNC_PREVIEW_MAX_ROWS listed) and their counts. */
+export interface SyncPreview {
+  changes: SyncChange[];
+  /** Every change, listed or not. */
+  total: number;
+  /** Changes that replace imported or hand-edited values. */
+  manual: number;
+  /** Students with any change. */
+  students: number;
 }
 
 /** One item of the student report (issue 3 §5). */
@@ -150,8 +177,10 @@ export interface ReportHistoryEntry {
   planName: string;
   academicYear: string;
   semesterCode: number;
-  /** Plan start date YYYY-MM-DD (the chart's order). */
+  /** Plan start date YYYY-MM-DD. */
   startDate: string;
+  /** Test date YYYY-MM-DD (the chart's axis and order), or the plan's start date when the result has none. */
+  testedOn: string;
   gradeNo: number;
   standardScore: number | null;
   bonus: number | null;
@@ -175,14 +204,18 @@ export interface StudentReport {
   years: { schoolYearId: string; academicYear: string }[];
   schoolYearId: string | null;
   academicYear: string | null;
-  /** The result of the year (the latest plan; a valid result preferred), or null when there is none. */
+  /** Plans of that year the student has results in, latest first (the plan selector when there are several). */
+  plans: { planId: string; planName: string; semesterCode: number }[];
+  /** The result shown: the plan asked for, else the year's latest plan (a valid result preferred); null when none. */
   result: {
     id: string;
     planId: string;
     planName: string;
     semesterCode: number;
     testedOn: string | null;
+    /** Grade and class at test time. */
     gradeNo: number;
+    className: string;
     heightCm: number | null;
     weightKg: number | null;
     items: ReportItem[];

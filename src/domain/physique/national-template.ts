@@ -201,6 +201,15 @@ export function ethnicityCode(value: unknown): string | null {
   return ETHNIC_CODE_BY_NAME.get(name) ?? ETHNIC_CODE_BY_NAME.get(name.replace(/族$/, '')) ?? null;
 }
 
+/** The name of a national ethnicity code ('01' → '汉族'), or null for an unknown code. */
+export function ethnicityName(code: string): string | null {
+  const n = Number(code);
+  if (n >= 1 && n <= ETHNIC_GROUPS.length) return `${ETHNIC_GROUPS[n - 1]}族`;
+  if (n === 97) return '其他';
+  if (n === 98) return '外国血统中国籍人士';
+  return null;
+}
+
 const DAY_MS = 86_400_000;
 const EPOCH_1900 = Date.UTC(1899, 11, 30); // serial 61 = 1900-03-01; Excel's fictitious 1900-02-29 (serial 60) is rejected
 const EPOCH_1904 = Date.UTC(1904, 0, 1);

@@ -16,12 +16,14 @@ const report: StudentReport = {
   years: [{ schoolYearId: 'y2', academicYear: '2026-2027' }],
   schoolYearId: 'y2',
   academicYear: '2026-2027',
+  plans: [{ planId: 'p2', planName: '2026-2027学年第一学期体质健康测试', semesterCode: 13 }],
   result: {
     id: 'r1',
     planId: 'p2',
     planName: '2026-2027学年体质健康测试',
     semesterCode: 13,
     testedOn: '2026-10-18',
+    className: '八年级2班',
     gradeNo: 8,
     heightCm: 163.1,
     weightKg: 43.9,
@@ -44,9 +46,9 @@ const report: StudentReport = {
     classAverageTotal: 74,
   },
   history: [
-    { planId: 'p0', planName: '2024-2025学年体质健康测试', academicYear: '2024-2025', semesterCode: 13, startDate: '2024-10-08', gradeNo: 6, standardScore: 79.2, bonus: 0, total: 79.2, level: 'pass' },
-    { planId: 'p1', planName: '2025-2026学年体质健康测试', academicYear: '2025-2026', semesterCode: 13, startDate: '2025-10-08', gradeNo: 7, standardScore: 65.9, bonus: 0, total: 65.9, level: 'pass' },
-    { planId: 'p2', planName: '2026-2027学年体质健康测试', academicYear: '2026-2027', semesterCode: 13, startDate: '2026-10-08', gradeNo: 8, standardScore: 65, bonus: 2, total: 67, level: 'pass' },
+    { planId: 'p0', planName: '2024-2025学年体质健康测试', academicYear: '2024-2025', semesterCode: 13, startDate: '2024-10-08', testedOn: '2024-10-14', gradeNo: 6, standardScore: 79.2, bonus: 0, total: 79.2, level: 'pass' },
+    { planId: 'p1', planName: '2025-2026学年体质健康测试', academicYear: '2025-2026', semesterCode: 13, startDate: '2025-10-08', testedOn: '2025-10-15', gradeNo: 7, standardScore: 65.9, bonus: 0, total: 65.9, level: 'pass' },
+    { planId: 'p2', planName: '2026-2027学年体质健康测试', academicYear: '2026-2027', semesterCode: 13, startDate: '2026-10-08', testedOn: '2026-10-16', gradeNo: 8, standardScore: 65, bonus: 2, total: 67, level: 'pass' },
   ],
   improve: ['vitalCapacity', 'run50m', 'standingLongJump'],
 };

@@ -1,6 +1,8 @@
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import type { StudentHistoryRow } from '@/domain/data-center/types';
+import { reportPath } from '@/domain/physique-results/report-link';
 import { ITEM_KEYS, type ItemKey } from '@/domain/physique/standard';
 import { createDataTableColumnHelper, DataTable } from '@/components/data-table/data-table';
 import { PageHeader } from '@/components/page-header/page-header';
@@ -61,6 +63,13 @@ export function StudentDetail({ studentId, report }: { studentId: string; report
         col.accessor('planName', { header: t('filter.planId'), meta: { className: NOWRAP } }),
         col.accessor('gradeNo', { header: t('ranking.grade'), meta: { className: NOWRAP }, cell: ({ getValue }) => gradeLabel(t, getValue()) }),
         col.accessor('className', { header: t('ranking.class'), meta: { className: NOWRAP } }),
+        // BMI is a measurement (kg/m²), not a score like the other item columns.
+        col.accessor((r) => r.items.bmi?.raw ?? null, {
+          id: 'bmi',
+          header: itemShortLabel(t, 'bmi'),
+          meta: { align: 'right', className: `${NOWRAP} tabular-nums` },
+          cell: ({ getValue }) => formatScore(getValue()),
+        }),
         ...(derived?.items ?? []).map((item) =>
           col.accessor((r) => r.items[item]?.score ?? null, {
             id: item,
@@ -71,8 +80,18 @@ export function StudentDetail({ studentId, report }: { studentId: string; report
         ),
         col.accessor('total', { header: t('physique:score.total'), meta: { align: 'right', className: `${NOWRAP} font-semibold tabular-nums` }, cell: ({ getValue }) => formatScore(getValue()) }),
         col.accessor('level', { header: t('physique:score.level'), meta: { className: NOWRAP }, cell: ({ getValue }) => (getValue() ? t(`physique:level.${getValue()}`) : '—') }),
+        col.display({
+          id: 'report',
+          header: t('studentView.report'),
+          meta: { className: NOWRAP },
+          cell: ({ row }) => (
+            <Link className="text-primary hover:underline" to={reportPath({ studentId, gradeNo: row.original.gradeNo, planId: row.original.planId })} data-testid="history-report">
+              {t('studentView.openReport')}
+            </Link>
+          ),
+        }),
       ]),
-    [t, derived?.items],
+    [t, derived?.items, studentId],
   );
 
   const s = view?.student;

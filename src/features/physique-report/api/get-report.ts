@@ -11,15 +11,21 @@ export function reportApiFamily(typePath: TypePath | null | undefined): 'admin' 
   return null;
 }
 
-/** GET /api/busi/web/{family}/physique/report/:studentId?schoolYearId=: the student physique report of one school year. */
-export function getReport(family: 'admin' | 'k12' | 'gx', studentId: string, schoolYearId?: string): Promise<StudentReport> {
-  return get<StudentReport>(`/api/busi/web/${family}/physique/report/${encodeURIComponent(studentId)}`, { schoolYearId });
+/** Which result a report shows: a plan's, else a school year's (its latest), else the latest year's. */
+export interface ReportPick {
+  planId?: string;
+  schoolYearId?: string;
 }
 
-export function useReportQuery(family: 'admin' | 'k12' | 'gx' | null, studentId: string | null, schoolYearId?: string) {
+/** GET /api/busi/web/{family}/physique/report/:studentId?planId=&schoolYearId=: the student physique report of one plan or year. */
+export function getReport(family: 'admin' | 'k12' | 'gx', studentId: string, pick: ReportPick = {}): Promise<StudentReport> {
+  return get<StudentReport>(`/api/busi/web/${family}/physique/report/${encodeURIComponent(studentId)}`, { planId: pick.planId, schoolYearId: pick.schoolYearId });
+}
+
+export function useReportQuery(family: 'admin' | 'k12' | 'gx' | null, studentId: string | null, pick: ReportPick = {}) {
   return useQuery({
-    queryKey: ['physiqueReport', family, studentId, schoolYearId ?? ''],
-    queryFn: () => getReport(family!, studentId!, schoolYearId),
+    queryKey: ['physiqueReport', family, studentId, pick.planId ?? '', pick.schoolYearId ?? ''],
+    queryFn: () => getReport(family!, studentId!, pick),
     enabled: Boolean(family && studentId),
   });
 }

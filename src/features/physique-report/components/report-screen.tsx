@@ -15,16 +15,17 @@ import { reportApiFamily, useReportQuery } from '../api/get-report';
 import { StudentReportView } from './student-report';
 
 /**
- * The student report screen (/scoreReport, /scoreReportK12 with ?studentId=&schoolYearId=, issue 3 §5): a year
- * selector, a Print button, and the report. The session's family decides which API answers.
+ * The student report screen (/scoreReport, /scoreReportK12 with ?studentId=&planId=&schoolYearId=, issue 3 §5): a year
+ * selector, a plan selector when the year has several, a Print button, and the report. The session's family decides which API answers.
  */
 export function ReportScreen() {
   const { t } = useTranslation('report');
   const [search, setSearch] = useSearchParams();
   const studentId = search.get('studentId');
   const schoolYearId = search.get('schoolYearId') ?? undefined;
+  const planId = search.get('planId') ?? undefined;
   const family = reportApiFamily(useAtomValue(uinfoAtom)?.currentTypePath);
-  const query = useReportQuery(family, studentId, schoolYearId);
+  const query = useReportQuery(family, studentId, { planId, schoolYearId });
   const [printedAt] = useState(() => new Date());
   const [chartsReady, setChartsReady] = useState(false);
   const onChartsReady = useCallback(() => setChartsReady(true), []);
@@ -34,7 +35,9 @@ export function ReportScreen() {
     <div className="grid grid-cols-[minmax(0,1fr)] gap-4" data-testid="report-screen" data-charts-ready={chartsReady || undefined}>
       <PageHeader
         title={t('screenTitle')}
-        description={report ? t('screenDescription', { name: report.student.name }) : undefined}
+        description={
+          report ? t(report.result ? 'screenDescriptionPlan' : 'screenDescription', { name: report.student.name, plan: report.result?.planName }) : undefined
+        }
         back={{ safe: true }}
         className="pb-0"
         actions={
@@ -52,10 +55,30 @@ export function ReportScreen() {
                       setSearch((s) => {
                         const next = new URLSearchParams(s);
                         next.set('schoolYearId', v);
+                        next.delete('planId');
                         return next;
                       });
                     }}
                     options={report.years.map((y) => ({ value: y.schoolYearId, label: y.academicYear }))}
+                  />
+                </div>
+              ) : null}
+              {report.plans.length > 1 ? (
+                <div className="flex items-center gap-2">
+                  <Label className="text-muted-foreground">{t('student.plan')}</Label>
+                  <Select
+                    className="w-64"
+                    aria-label={t('student.plan')}
+                    value={report.result?.planId ?? ''}
+                    onValueChange={(v) => {
+                      setChartsReady(false);
+                      setSearch((s) => {
+                        const next = new URLSearchParams(s);
+                        next.set('planId', v);
+                        return next;
+                      });
+                    }}
+                    options={report.plans.map((p) => ({ value: p.planId, label: p.planName }))}
                   />
                 </div>
               ) : null}
@@ -74,7 +97,7 @@ export function ReportScreen() {
       ) : query.isPending && family ? (
         <Skeleton className="h-[600px] w-full" />
       ) : report ? (
-        <StudentReportView key={report.schoolYearId ?? ''} report={report} printedAt={printedAt} onChartsReady={onChartsReady} />
+        <StudentReportView key={report.result?.id ?? report.schoolYearId ?? ''} report={report} printedAt={printedAt} onChartsReady={onChartsReady} />
       ) : (
         <Card>
           <EmptyState title={t('notFound')} />

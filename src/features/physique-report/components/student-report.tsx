@@ -99,9 +99,8 @@ export function StudentReportView({ report, printedAt, onChartsReady }: StudentR
 
   const trend = useMemo<ChartOption>(() => {
     const points = report.history;
-    const term = (h: (typeof points)[number]) => `${h.academicYear}\n${t(`testPlanUi:semester.${h.semesterCode}`)}`;
-    // Two plans in one term would share a label: their start dates tell them apart.
-    const labels = points.map((h) => (points.filter((o) => term(o) === term(h)).length > 1 ? `${term(h)}\n${h.startDate.slice(5)}` : term(h)));
+    // The axis is when the student was tested (two plans of one term stay apart, in the order they were tested).
+    const labels = points.map((h) => `${h.testedOn}\n${h.academicYear} ${t(`testPlanUi:semester.${h.semesterCode}`)}`);
     return {
       animation: false,
       tooltip: {
@@ -161,6 +160,11 @@ export function StudentReportView({ report, printedAt, onChartsReady }: StudentR
           <CardTitle className="text-xl" data-testid="report-title">
             {t('title')}
           </CardTitle>
+          {result ? (
+            <p className="font-medium" data-testid="report-plan">
+              {`${result.planName}（${semester(result.semesterCode)}）`}
+            </p>
+          ) : null}
           <p className="text-sm text-muted-foreground">{t('physique:standard.title')}</p>
         </CardHeader>
         <CardContent className="min-w-0">
@@ -169,15 +173,11 @@ export function StudentReportView({ report, printedAt, onChartsReady }: StudentR
             <Info label={t('student.gender')}>{t(`physique:gender.${student.gender}`)}</Info>
             <Info label={t('student.regNo')}>{student.regNo}</Info>
             <Info label={t('student.school')}>{student.orgName}</Info>
-            <Info label={t('student.class')}>{student.className}</Info>
+            {/* The class the student was in when tested (classes are renamed as the cohort moves up). */}
+            <Info label={t('student.class')}>{result?.className || student.className}</Info>
             <Info label={t('student.birthDate')}>{student.birthDate ?? '—'}</Info>
             <Info label={t('student.year')}>{report.academicYear ?? '—'}</Info>
-            {result ? (
-              <>
-                <Info label={t('student.plan')}>{`${result.planName}（${semester(result.semesterCode)}）`}</Info>
-                <Info label={t('student.testedOn')}>{result.testedOn ?? '—'}</Info>
-              </>
-            ) : null}
+            {result ? <Info label={t('student.testedOn')}>{result.testedOn ?? '—'}</Info> : null}
           </dl>
         </CardContent>
       </Card>

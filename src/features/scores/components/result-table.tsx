@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { Ban, FileText, Pencil, RotateCcw } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { reportPath } from '@/domain/physique-results/report-link';
 import type { ResultRow } from '@/domain/physique-results/types';
 import { ITEM_KEYS, type ItemKey } from '@/domain/physique/standard';
 import { createDataTableColumnHelper, DataTable, type DataTablePaginationState } from '@/components/data-table/data-table';
@@ -10,7 +11,6 @@ import { Button } from '@/components/ui/button';
 import { Tooltip } from '@/components/ui/tooltip';
 import { cn } from '@/lib/cn';
 import { showDateTime, showScore } from '../format';
-import { reportPath } from '../report-link';
 import { ItemCell, levelTone } from './item-cell';
 
 const col = createDataTableColumnHelper<ResultRow>();
@@ -146,7 +146,7 @@ export function ResultTable({ rows, loading, pagination, showPlan, showSchool, c
           return (
             <span className="flex justify-end gap-1">
               <Button asChild variant="link" size="sm" className="h-7 px-1.5">
-                <Link to={reportPath(r, r.schoolYearId)} data-testid="result-report">
+                <Link to={reportPath(r)} data-testid="result-report">
                   <FileText aria-hidden />
                   {t('action.report')}
                 </Link>

@@ -11,16 +11,13 @@ import { PageHeader } from '@/components/page-header/page-header';
 import { usePermission } from '@/components/permission-gate/permission-gate';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { toast } from '@/components/ui/toast';
 import { Tooltip } from '@/components/ui/tooltip';
 import { useQueryClient } from '@tanstack/react-query';
 import { usePlanQuery } from '../api/get-plan';
 import { plansKey } from '../api/list-plans';
 import { useChangePlanDatesMutation } from '../api/reopen-plan';
-import { useSyncPlanMutation } from '../api/sync-plan';
 import { canWriteScores, planPaths, planPermissions, type PlanFamily } from '../family';
 import { ClassCompletion } from './class-completion';
 import { PlanDatesDialog } from './plan-dates-dialog';
@@ -28,6 +25,7 @@ import { PlanOverview } from './plan-overview';
 import { PlanStatusBadge } from './plan-status-badge';
 import { ScoreImportDialog } from './score-import-dialog';
 import { SignUpTable } from './sign-up-table';
+import { SyncDialog } from './sync-dialog';
 import { showDateTime } from '../format';
 
 export interface PlanDetailScreenProps {
@@ -45,7 +43,6 @@ export function PlanDetailScreen({ family, renderResults }: PlanDetailScreenProp
   const perms = planPermissions(family);
   const can = { edit: usePermission(perms.edit), import: usePermission(perms.import) && canWriteScores(family), admin: usePermission(perms.admin) };
   const query = usePlanQuery(family, id);
-  const sync = useSyncPlanMutation(family);
   const [importing, setImporting] = useState(false);
   const [confirmSync, setConfirmSync] = useState(false);
   const [confirmUndoEnd, setConfirmUndoEnd] = useState(false);
@@ -121,7 +118,7 @@ export function PlanDetailScreen({ family, renderResults }: PlanDetailScreenProp
               <>
                 <Tooltip content={ended ? t('testPlan:error.ended') : jobReason}>
                   <span>
-                    <Button variant="outline" disabled={ended || Boolean(job)} loading={sync.isPending || job?.kind === 'sync'} onClick={() => setConfirmSync(true)} data-testid="plan-sync">
+                    <Button variant="outline" disabled={ended || Boolean(job)} loading={job?.kind === 'sync'} onClick={() => setConfirmSync(true)} data-testid="plan-sync">
                       <RefreshCw aria-hidden />
                       {t('action.sync')}
                     </Button>
@@ -166,7 +163,7 @@ export function PlanDetailScreen({ family, renderResults }: PlanDetailScreenProp
         <TabsContent value="signUp">
           <Card>
             <CardContent className="min-w-0">
-              <SignUpTable family={family} planId={plan.id} schoolYearId={plan.schoolYearId} />
+              <SignUpTable family={family} planId={plan.id} />
             </CardContent>
           </Card>
         </TabsContent>
@@ -198,18 +195,7 @@ export function PlanDetailScreen({ family, renderResults }: PlanDetailScreenProp
           toast.success(t(OK_MSG.operation));
         }}
       />
-      <ConfirmDialog
-        open={confirmSync}
-        onOpenChange={setConfirmSync}
-        title={t('sync.title')}
-        description={t('sync.description')}
-        confirmText={t('action.sync')}
-        onConfirm={async () => {
-          const summary = await sync.mutateAsync(plan.id);
-          toast.success(t('sync.done', { students: summary.students, records: summary.records }));
-          refresh();
-        }}
-      />
+      <SyncDialog family={family} plan={plan} open={confirmSync} onOpenChange={setConfirmSync} onSynced={refresh} />
     </div>
   );
 }

@@ -1,23 +1,25 @@
 import { useMemo, useState } from 'react';
-import { FileText } from 'lucide-react';
+import { Download, FileText } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { reportPath } from '@/domain/physique-results/report-link';
 import { SIGN_UP_STATUSES, type SignUpRow, type SignUpStatus } from '@/domain/test-plans/types';
 import { createDataTableColumnHelper, DataTable } from '@/components/data-table/data-table';
 import { usePaging } from '@/components/data-table/data-table-pagination';
 import { FilterSelect, FilterText, SearchForm } from '@/components/search-form/search-form';
 import { Badge, type BadgeProps } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { toast } from '@/components/ui/toast';
 import { useClassCompletionQuery } from '../api/get-class-completion';
+import { exportSignUps } from '../api/export-sign-ups';
 import { useSignUpsQuery } from '../api/list-sign-ups';
 import type { PlanFamily } from '../family';
-import { reportPath } from '../report-link';
 
 const col = createDataTableColumnHelper<SignUpRow>();
 const STATUS_VARIANT: Record<SignUpStatus, BadgeProps['variant']> = { notTested: 'outline', incomplete: 'warning', complete: 'success' };
 
 /** Sign-up tab: every student in the plan's scope with their result status, filtered by class, status and name. */
-export function SignUpTable({ family, planId, schoolYearId }: { family: PlanFamily; planId: string; schoolYearId: string }) {
+export function SignUpTable({ family, planId }: { family: PlanFamily; planId: string }) {
   const { t } = useTranslation(['testPlanUi', 'testPlan', 'physique', 'common']);
   const [draft, setDraft] = useState<{ classId?: string; status?: SignUpStatus; keyword?: string }>({});
   const [filters, setFilters] = useState(draft);
@@ -59,7 +61,7 @@ export function SignUpTable({ family, planId, schoolYearId }: { family: PlanFami
           cell: ({ row }) =>
             row.original.status === 'notTested' ? null : (
               <Button asChild variant="link" size="sm" className="h-7 px-1.5">
-                <Link to={reportPath(row.original, schoolYearId)} data-testid="sign-up-report">
+                <Link to={reportPath({ ...row.original, planId })} data-testid="sign-up-report">
                   <FileText aria-hidden />
                   {t('signUp.report')}
                 </Link>
@@ -67,7 +69,7 @@ export function SignUpTable({ family, planId, schoolYearId }: { family: PlanFami
             ),
         }),
       ]),
-    [t, schoolYearId],
+    [t, planId],
   );
 
   return (
@@ -101,6 +103,17 @@ export function SignUpTable({ family, planId, schoolYearId }: { family: PlanFami
           onChange={(v) => setDraft({ ...draft, keyword: v })}
         />
       </SearchForm>
+      <div className="flex justify-end">
+        <Button
+          variant="outline"
+          size="sm"
+          onClick={() => void exportSignUps(family, planId).catch((e: unknown) => toast.error(e instanceof Error ? e.message : String(e)))}
+          data-testid="sign-up-export"
+        >
+          <Download aria-hidden />
+          {t('signUp.export')}
+        </Button>
+      </div>
       <DataTable
         aria-label={t('detail.tabs.signUp')}
         columns={columns}

@@ -32,12 +32,14 @@ function report(): StudentReport {
     ],
     schoolYearId: 'y2',
     academicYear: '2026-2027',
+    plans: [{ planId: 'p2', planName: '2026-2027学年第一学期体质健康测试', semesterCode: 13 }],
     result: {
       id: 'r1',
       planId: 'p2',
       planName: '2026-2027学年体质健康测试',
       semesterCode: 13,
       testedOn: '2026-10-18',
+      className: '八年级2班',
       gradeNo: 8,
       heightCm: 163.1,
       weightKg: 43.9,
@@ -60,8 +62,8 @@ function report(): StudentReport {
       classAverageTotal: 74,
     },
     history: [
-      { planId: 'p1', planName: '2025-2026学年体质健康测试', academicYear: '2025-2026', semesterCode: 13, startDate: '2025-10-08', gradeNo: 7, standardScore: 70, bonus: 0, total: 70, level: 'pass' },
-      { planId: 'p2', planName: '2026-2027学年体质健康测试', academicYear: '2026-2027', semesterCode: 13, startDate: '2026-10-08', gradeNo: 8, standardScore: 65, bonus: 2, total: 67, level: 'pass' },
+      { planId: 'p1', planName: '2025-2026学年体质健康测试', academicYear: '2025-2026', semesterCode: 13, startDate: '2025-10-08', testedOn: '2025-10-15', gradeNo: 7, standardScore: 70, bonus: 0, total: 70, level: 'pass' },
+      { planId: 'p2', planName: '2026-2027学年体质健康测试', academicYear: '2026-2027', semesterCode: 13, startDate: '2026-10-08', testedOn: '2026-10-16', gradeNo: 8, standardScore: 65, bonus: 2, total: 67, level: 'pass' },
     ],
     improve: ['vitalCapacity', 'run50m', 'standingLongJump'],
   };
@@ -106,6 +108,18 @@ describe('student physique report (issue 3 §5)', () => {
     expect(improve.getByText('肺活量')).toBeInTheDocument();
     expect(improve.getByText(/深呼吸练习/)).toBeInTheDocument();
     expect(screen.getByText(/打印日期 2026年11月23日/)).toBeInTheDocument();
+  });
+
+  it('names the plan in the header, the class at test time, and puts the trend on test dates', () => {
+    const r = report();
+    r.result!.className = '七年级2班';
+    r.history[1] = { ...r.history[1], planName: '2026-2027学年第二次测试', startDate: '2026-09-01', testedOn: '2026-11-02' };
+    render(<StudentReportView report={r} printedAt={printedAt} />);
+    expect(screen.getByTestId('report-plan')).toHaveTextContent('2026-2027学年体质健康测试（秋季学期）');
+    expect(screen.getByTestId('report-student')).toHaveTextContent('七年级2班');
+    const trend = charts.at(-1)!.option as { xAxis: { data: string[] } };
+    expect(trend.xAxis.data[1]).toContain('2026-11-02');
+    expect(trend.xAxis.data[1]).not.toContain('09-01');
   });
 
   it('flags an invalid result and says when a year has none', () => {
