@@ -137,7 +137,7 @@ describe('results keep the class they were tested in', () => {
 
   it('backfills older rows in the migration: class names of the test year and value sources', async () => {
     const before = await t.db.execute<{ id: string; class_name: string }>(sql`select id, class_name from physique_results order by id`);
-    const file = readFileSync('server/db/migrations/0002_physique-history.sql', 'utf8');
+    const file = readFileSync('server/db/migrations/0005_physique-history.sql', 'utf8');
     const custom = file.slice(file.indexOf('\n', file.indexOf('-- custom:')));
     const statements = custom
       .split('--> statement-breakpoint')
