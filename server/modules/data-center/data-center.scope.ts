@@ -9,7 +9,6 @@ import type { DbOrTx } from '../../db/client';
 import { orgs } from '../../db/schema/orgs';
 import { classes, grades, schoolYears, students } from '../../db/schema/school';
 import { testPlans } from '../../db/schema/test-plans';
-import { countsInAggregates } from '../physique/physique.sql';
 import { AppError } from '../../lib/app-error';
 import { isUuid } from '../../lib/ids';
 import { inOrgTree } from '../test-plan/test-plan.service';
@@ -81,8 +80,7 @@ export interface PlanInfo extends PlanRef {
 
 /** Test plans of the scope with their school year and whether any valid result belongs to them. */
 export async function scopePlans(db: DbOrTx, orgIds: readonly string[]): Promise<PlanInfo[]> {
-  // The lateral probe walks the (plan_id, student_id) index and stops at the first valid row; a plain EXISTS lets the
-  // planner pick a sequential scan, which is slow because results lie clustered by school.
+  // A plan has valid results exactly when it has rollup rows (the triggers drop rows that reach 0 tested).
   const rows = await db.execute<{
     id: string;
     org_id: string;
@@ -94,7 +92,7 @@ export async function scopePlans(db: DbOrTx, orgIds: readonly string[]): Promise
     has_results: boolean | string | null;
   }>(sql`select tp.id, tp.org_id, tp.name, sy.start_year as school_year, sy.academic_year, tp.semester_code, tp.start_date::text as start_date, probe.one is not null as has_results
 from ${testPlans} tp join ${schoolYears} sy on sy.id = tp.school_year_id
-left join lateral (select 1 as one from physique_results where physique_results.plan_id = tp.id and ${countsInAggregates} order by physique_results.student_id limit 1) probe on true
+left join lateral (select 1 as one from dc_rollups where dc_rollups.plan_id = tp.id limit 1) probe on true
 where tp.org_id in (${idList(orgIds)})`);
   return rows.rows.map((r) => ({
     id: r.id,
