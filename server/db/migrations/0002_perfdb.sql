@@ -62,14 +62,25 @@ CREATE TABLE "dc_rollups" (
 	CONSTRAINT "dc_rollups_plan_id_class_id_grade_no_gender_pk" PRIMARY KEY("plan_id","class_id","grade_no","gender")
 );
 --> statement-breakpoint
+CREATE TABLE "dc_roster" (
+	"class_id" uuid NOT NULL,
+	"gender" text NOT NULL,
+	"org_id" uuid NOT NULL,
+	"students" integer DEFAULT 0 NOT NULL,
+	"enabled" integer DEFAULT 0 NOT NULL,
+	CONSTRAINT "dc_roster_class_id_gender_pk" PRIMARY KEY("class_id","gender")
+);
+--> statement-breakpoint
 CREATE INDEX "dc_rollups_org_idx" ON "dc_rollups" USING btree ("org_id");--> statement-breakpoint
+CREATE INDEX "dc_roster_org_idx" ON "dc_roster" USING btree ("org_id");--> statement-breakpoint
 -- custom: rollup triggers. Statement-level triggers with transition tables keep dc_rollups equal to the aggregates of
 -- the valid physique_results (one set-wise delta per statement: +1 per new row, -1 per old row), so every write path
--- keeps them in its own transaction; then the existing results are rolled up once.
+-- keeps them in its own transaction; then the existing results are rolled up once. To count results under their own
+-- class at test time once that column exists, change class_id in the three selects of physique_results below.
 CREATE FUNCTION dc_rollup_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   insert into dc_rollups as r (plan_id, class_id, grade_no, gender, org_id, tested, assessed, lv_excellent, lv_good, lv_pass, lv_fail, total_x10, bmi_normal, bmi_low_weight, bmi_overweight, bmi_obese, bmi_n, bmi_sum, bmi_exc, bmi_fail, vital_capacity_n, vital_capacity_sum, vital_capacity_exc, vital_capacity_fail, run_50m_n, run_50m_sum, run_50m_exc, run_50m_fail, sit_and_reach_n, sit_and_reach_sum, sit_and_reach_exc, sit_and_reach_fail, rope_1min_n, rope_1min_sum, rope_1min_exc, rope_1min_fail, sit_up_1min_n, sit_up_1min_sum, sit_up_1min_exc, sit_up_1min_fail, shuttle_50x8_n, shuttle_50x8_sum, shuttle_50x8_exc, shuttle_50x8_fail, standing_long_jump_n, standing_long_jump_sum, standing_long_jump_exc, standing_long_jump_fail, pull_up_n, pull_up_sum, pull_up_exc, pull_up_fail, run_1000m_n, run_1000m_sum, run_1000m_exc, run_1000m_fail, run_800m_n, run_800m_sum, run_800m_exc, run_800m_fail)
-    select d.plan_id, d.class_id, d.grade_no, d.gender, d.org_id,
+    select d.plan_id, d.class_id, d.grade_no, d.gender, (array_agg(d.org_id order by d.s desc))[1],
       sum(d.s),
       coalesce(sum(d.s) filter (where d.total is not null), 0),
       coalesce(sum(d.s) filter (where d.level = 'excellent'), 0),
@@ -126,9 +137,10 @@ BEGIN
       coalesce(sum(d.s) filter (where d.run_800m_level = 'excellent'), 0),
       coalesce(sum(d.s) filter (where d.run_800m_level = 'fail'), 0)
     from (select 1 as s, new_rows.plan_id, new_rows.class_id, new_rows.grade_no, new_rows.gender, new_rows.org_id, new_rows.total, new_rows.level, new_rows.bmi_score, new_rows.bmi_level, new_rows.vital_capacity_score, new_rows.vital_capacity_level, new_rows.run_50m_score, new_rows.run_50m_level, new_rows.sit_and_reach_score, new_rows.sit_and_reach_level, new_rows.rope_1min_score, new_rows.rope_1min_level, new_rows.sit_up_1min_score, new_rows.sit_up_1min_level, new_rows.shuttle_50x8_score, new_rows.shuttle_50x8_level, new_rows.standing_long_jump_score, new_rows.standing_long_jump_level, new_rows.pull_up_score, new_rows.pull_up_level, new_rows.run_1000m_score, new_rows.run_1000m_level, new_rows.run_800m_score, new_rows.run_800m_level from new_rows where not new_rows.invalid) d
-    group by d.plan_id, d.class_id, d.grade_no, d.gender, d.org_id
+    group by d.plan_id, d.class_id, d.grade_no, d.gender
     order by d.plan_id, d.class_id, d.grade_no, d.gender
     on conflict (plan_id, class_id, grade_no, gender) do update set
+      org_id = excluded.org_id,
       tested = r.tested + excluded.tested,
       assessed = r.assessed + excluded.assessed,
       lv_excellent = r.lv_excellent + excluded.lv_excellent,
@@ -190,7 +202,7 @@ $$;--> statement-breakpoint
 CREATE FUNCTION dc_rollup_update() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   insert into dc_rollups as r (plan_id, class_id, grade_no, gender, org_id, tested, assessed, lv_excellent, lv_good, lv_pass, lv_fail, total_x10, bmi_normal, bmi_low_weight, bmi_overweight, bmi_obese, bmi_n, bmi_sum, bmi_exc, bmi_fail, vital_capacity_n, vital_capacity_sum, vital_capacity_exc, vital_capacity_fail, run_50m_n, run_50m_sum, run_50m_exc, run_50m_fail, sit_and_reach_n, sit_and_reach_sum, sit_and_reach_exc, sit_and_reach_fail, rope_1min_n, rope_1min_sum, rope_1min_exc, rope_1min_fail, sit_up_1min_n, sit_up_1min_sum, sit_up_1min_exc, sit_up_1min_fail, shuttle_50x8_n, shuttle_50x8_sum, shuttle_50x8_exc, shuttle_50x8_fail, standing_long_jump_n, standing_long_jump_sum, standing_long_jump_exc, standing_long_jump_fail, pull_up_n, pull_up_sum, pull_up_exc, pull_up_fail, run_1000m_n, run_1000m_sum, run_1000m_exc, run_1000m_fail, run_800m_n, run_800m_sum, run_800m_exc, run_800m_fail)
-    select d.plan_id, d.class_id, d.grade_no, d.gender, d.org_id,
+    select d.plan_id, d.class_id, d.grade_no, d.gender, (array_agg(d.org_id order by d.s desc))[1],
       sum(d.s),
       coalesce(sum(d.s) filter (where d.total is not null), 0),
       coalesce(sum(d.s) filter (where d.level = 'excellent'), 0),
@@ -247,9 +259,10 @@ BEGIN
       coalesce(sum(d.s) filter (where d.run_800m_level = 'excellent'), 0),
       coalesce(sum(d.s) filter (where d.run_800m_level = 'fail'), 0)
     from (select 1 as s, new_rows.plan_id, new_rows.class_id, new_rows.grade_no, new_rows.gender, new_rows.org_id, new_rows.total, new_rows.level, new_rows.bmi_score, new_rows.bmi_level, new_rows.vital_capacity_score, new_rows.vital_capacity_level, new_rows.run_50m_score, new_rows.run_50m_level, new_rows.sit_and_reach_score, new_rows.sit_and_reach_level, new_rows.rope_1min_score, new_rows.rope_1min_level, new_rows.sit_up_1min_score, new_rows.sit_up_1min_level, new_rows.shuttle_50x8_score, new_rows.shuttle_50x8_level, new_rows.standing_long_jump_score, new_rows.standing_long_jump_level, new_rows.pull_up_score, new_rows.pull_up_level, new_rows.run_1000m_score, new_rows.run_1000m_level, new_rows.run_800m_score, new_rows.run_800m_level from new_rows where not new_rows.invalid union all select -1 as s, old_rows.plan_id, old_rows.class_id, old_rows.grade_no, old_rows.gender, old_rows.org_id, old_rows.total, old_rows.level, old_rows.bmi_score, old_rows.bmi_level, old_rows.vital_capacity_score, old_rows.vital_capacity_level, old_rows.run_50m_score, old_rows.run_50m_level, old_rows.sit_and_reach_score, old_rows.sit_and_reach_level, old_rows.rope_1min_score, old_rows.rope_1min_level, old_rows.sit_up_1min_score, old_rows.sit_up_1min_level, old_rows.shuttle_50x8_score, old_rows.shuttle_50x8_level, old_rows.standing_long_jump_score, old_rows.standing_long_jump_level, old_rows.pull_up_score, old_rows.pull_up_level, old_rows.run_1000m_score, old_rows.run_1000m_level, old_rows.run_800m_score, old_rows.run_800m_level from old_rows where not old_rows.invalid) d
-    group by d.plan_id, d.class_id, d.grade_no, d.gender, d.org_id
+    group by d.plan_id, d.class_id, d.grade_no, d.gender
     order by d.plan_id, d.class_id, d.grade_no, d.gender
     on conflict (plan_id, class_id, grade_no, gender) do update set
+      org_id = excluded.org_id,
       tested = r.tested + excluded.tested,
       assessed = r.assessed + excluded.assessed,
       lv_excellent = r.lv_excellent + excluded.lv_excellent,
@@ -313,7 +326,7 @@ $$;--> statement-breakpoint
 CREATE FUNCTION dc_rollup_delete() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   insert into dc_rollups as r (plan_id, class_id, grade_no, gender, org_id, tested, assessed, lv_excellent, lv_good, lv_pass, lv_fail, total_x10, bmi_normal, bmi_low_weight, bmi_overweight, bmi_obese, bmi_n, bmi_sum, bmi_exc, bmi_fail, vital_capacity_n, vital_capacity_sum, vital_capacity_exc, vital_capacity_fail, run_50m_n, run_50m_sum, run_50m_exc, run_50m_fail, sit_and_reach_n, sit_and_reach_sum, sit_and_reach_exc, sit_and_reach_fail, rope_1min_n, rope_1min_sum, rope_1min_exc, rope_1min_fail, sit_up_1min_n, sit_up_1min_sum, sit_up_1min_exc, sit_up_1min_fail, shuttle_50x8_n, shuttle_50x8_sum, shuttle_50x8_exc, shuttle_50x8_fail, standing_long_jump_n, standing_long_jump_sum, standing_long_jump_exc, standing_long_jump_fail, pull_up_n, pull_up_sum, pull_up_exc, pull_up_fail, run_1000m_n, run_1000m_sum, run_1000m_exc, run_1000m_fail, run_800m_n, run_800m_sum, run_800m_exc, run_800m_fail)
-    select d.plan_id, d.class_id, d.grade_no, d.gender, d.org_id,
+    select d.plan_id, d.class_id, d.grade_no, d.gender, (array_agg(d.org_id order by d.s desc))[1],
       sum(d.s),
       coalesce(sum(d.s) filter (where d.total is not null), 0),
       coalesce(sum(d.s) filter (where d.level = 'excellent'), 0),
@@ -370,9 +383,10 @@ BEGIN
       coalesce(sum(d.s) filter (where d.run_800m_level = 'excellent'), 0),
       coalesce(sum(d.s) filter (where d.run_800m_level = 'fail'), 0)
     from (select -1 as s, old_rows.plan_id, old_rows.class_id, old_rows.grade_no, old_rows.gender, old_rows.org_id, old_rows.total, old_rows.level, old_rows.bmi_score, old_rows.bmi_level, old_rows.vital_capacity_score, old_rows.vital_capacity_level, old_rows.run_50m_score, old_rows.run_50m_level, old_rows.sit_and_reach_score, old_rows.sit_and_reach_level, old_rows.rope_1min_score, old_rows.rope_1min_level, old_rows.sit_up_1min_score, old_rows.sit_up_1min_level, old_rows.shuttle_50x8_score, old_rows.shuttle_50x8_level, old_rows.standing_long_jump_score, old_rows.standing_long_jump_level, old_rows.pull_up_score, old_rows.pull_up_level, old_rows.run_1000m_score, old_rows.run_1000m_level, old_rows.run_800m_score, old_rows.run_800m_level from old_rows where not old_rows.invalid) d
-    group by d.plan_id, d.class_id, d.grade_no, d.gender, d.org_id
+    group by d.plan_id, d.class_id, d.grade_no, d.gender
     order by d.plan_id, d.class_id, d.grade_no, d.gender
     on conflict (plan_id, class_id, grade_no, gender) do update set
+      org_id = excluded.org_id,
       tested = r.tested + excluded.tested,
       assessed = r.assessed + excluded.assessed,
       lv_excellent = r.lv_excellent + excluded.lv_excellent,
@@ -437,7 +451,7 @@ CREATE TRIGGER physique_results_rollup_insert AFTER INSERT ON physique_results R
 CREATE TRIGGER physique_results_rollup_update AFTER UPDATE ON physique_results REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION dc_rollup_update();--> statement-breakpoint
 CREATE TRIGGER physique_results_rollup_delete AFTER DELETE ON physique_results REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION dc_rollup_delete();--> statement-breakpoint
 INSERT into dc_rollups as r (plan_id, class_id, grade_no, gender, org_id, tested, assessed, lv_excellent, lv_good, lv_pass, lv_fail, total_x10, bmi_normal, bmi_low_weight, bmi_overweight, bmi_obese, bmi_n, bmi_sum, bmi_exc, bmi_fail, vital_capacity_n, vital_capacity_sum, vital_capacity_exc, vital_capacity_fail, run_50m_n, run_50m_sum, run_50m_exc, run_50m_fail, sit_and_reach_n, sit_and_reach_sum, sit_and_reach_exc, sit_and_reach_fail, rope_1min_n, rope_1min_sum, rope_1min_exc, rope_1min_fail, sit_up_1min_n, sit_up_1min_sum, sit_up_1min_exc, sit_up_1min_fail, shuttle_50x8_n, shuttle_50x8_sum, shuttle_50x8_exc, shuttle_50x8_fail, standing_long_jump_n, standing_long_jump_sum, standing_long_jump_exc, standing_long_jump_fail, pull_up_n, pull_up_sum, pull_up_exc, pull_up_fail, run_1000m_n, run_1000m_sum, run_1000m_exc, run_1000m_fail, run_800m_n, run_800m_sum, run_800m_exc, run_800m_fail)
-    select d.plan_id, d.class_id, d.grade_no, d.gender, d.org_id,
+    select d.plan_id, d.class_id, d.grade_no, d.gender, (array_agg(d.org_id order by d.s desc))[1],
       sum(d.s),
       coalesce(sum(d.s) filter (where d.total is not null), 0),
       coalesce(sum(d.s) filter (where d.level = 'excellent'), 0),
@@ -494,9 +508,10 @@ INSERT into dc_rollups as r (plan_id, class_id, grade_no, gender, org_id, tested
       coalesce(sum(d.s) filter (where d.run_800m_level = 'excellent'), 0),
       coalesce(sum(d.s) filter (where d.run_800m_level = 'fail'), 0)
     from (select 1 as s, physique_results.plan_id, physique_results.class_id, physique_results.grade_no, physique_results.gender, physique_results.org_id, physique_results.total, physique_results.level, physique_results.bmi_score, physique_results.bmi_level, physique_results.vital_capacity_score, physique_results.vital_capacity_level, physique_results.run_50m_score, physique_results.run_50m_level, physique_results.sit_and_reach_score, physique_results.sit_and_reach_level, physique_results.rope_1min_score, physique_results.rope_1min_level, physique_results.sit_up_1min_score, physique_results.sit_up_1min_level, physique_results.shuttle_50x8_score, physique_results.shuttle_50x8_level, physique_results.standing_long_jump_score, physique_results.standing_long_jump_level, physique_results.pull_up_score, physique_results.pull_up_level, physique_results.run_1000m_score, physique_results.run_1000m_level, physique_results.run_800m_score, physique_results.run_800m_level from physique_results where not physique_results.invalid) d
-    group by d.plan_id, d.class_id, d.grade_no, d.gender, d.org_id
+    group by d.plan_id, d.class_id, d.grade_no, d.gender
     order by d.plan_id, d.class_id, d.grade_no, d.gender
     on conflict (plan_id, class_id, grade_no, gender) do update set
+      org_id = excluded.org_id,
       tested = r.tested + excluded.tested,
       assessed = r.assessed + excluded.assessed,
       lv_excellent = r.lv_excellent + excluded.lv_excellent,
@@ -551,4 +566,49 @@ INSERT into dc_rollups as r (plan_id, class_id, grade_no, gender, org_id, tested
       run_800m_n = r.run_800m_n + excluded.run_800m_n,
       run_800m_sum = r.run_800m_sum + excluded.run_800m_sum,
       run_800m_exc = r.run_800m_exc + excluded.run_800m_exc,
-      run_800m_fail = r.run_800m_fail + excluded.run_800m_fail;
+      run_800m_fail = r.run_800m_fail + excluded.run_800m_fail;--> statement-breakpoint
+-- The roster the views divide by (students per class and gender, all and enabled), kept the same way on students.
+CREATE FUNCTION dc_roster_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  insert into dc_roster as r (class_id, gender, org_id, students, enabled)
+    select d.class_id, d.gender, (array_agg(d.org_id order by d.s desc))[1], sum(d.s), coalesce(sum(d.s) filter (where d.enabled), 0)
+    from (select 1 as s, new_rows.class_id, new_rows.gender, new_rows.org_id, new_rows.enabled from new_rows) d
+    group by d.class_id, d.gender
+    order by d.class_id, d.gender
+    on conflict (class_id, gender) do update set org_id = excluded.org_id, students = r.students + excluded.students, enabled = r.enabled + excluded.enabled;
+  RETURN NULL;
+END
+$$;--> statement-breakpoint
+CREATE FUNCTION dc_roster_update() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  insert into dc_roster as r (class_id, gender, org_id, students, enabled)
+    select d.class_id, d.gender, (array_agg(d.org_id order by d.s desc))[1], sum(d.s), coalesce(sum(d.s) filter (where d.enabled), 0)
+    from (select 1 as s, new_rows.class_id, new_rows.gender, new_rows.org_id, new_rows.enabled from new_rows union all select -1 as s, old_rows.class_id, old_rows.gender, old_rows.org_id, old_rows.enabled from old_rows) d
+    group by d.class_id, d.gender
+    order by d.class_id, d.gender
+    on conflict (class_id, gender) do update set org_id = excluded.org_id, students = r.students + excluded.students, enabled = r.enabled + excluded.enabled;
+  delete from dc_roster r using (select distinct class_id, gender from old_rows) k where r.class_id = k.class_id and r.gender = k.gender and r.students = 0;
+  RETURN NULL;
+END
+$$;--> statement-breakpoint
+CREATE FUNCTION dc_roster_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  insert into dc_roster as r (class_id, gender, org_id, students, enabled)
+    select d.class_id, d.gender, (array_agg(d.org_id order by d.s desc))[1], sum(d.s), coalesce(sum(d.s) filter (where d.enabled), 0)
+    from (select -1 as s, old_rows.class_id, old_rows.gender, old_rows.org_id, old_rows.enabled from old_rows) d
+    group by d.class_id, d.gender
+    order by d.class_id, d.gender
+    on conflict (class_id, gender) do update set org_id = excluded.org_id, students = r.students + excluded.students, enabled = r.enabled + excluded.enabled;
+  delete from dc_roster r using (select distinct class_id, gender from old_rows) k where r.class_id = k.class_id and r.gender = k.gender and r.students = 0;
+  RETURN NULL;
+END
+$$;--> statement-breakpoint
+CREATE TRIGGER students_roster_insert AFTER INSERT ON students REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION dc_roster_insert();--> statement-breakpoint
+CREATE TRIGGER students_roster_update AFTER UPDATE ON students REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION dc_roster_update();--> statement-breakpoint
+CREATE TRIGGER students_roster_delete AFTER DELETE ON students REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION dc_roster_delete();--> statement-breakpoint
+INSERT into dc_roster as r (class_id, gender, org_id, students, enabled)
+    select d.class_id, d.gender, (array_agg(d.org_id order by d.s desc))[1], sum(d.s), coalesce(sum(d.s) filter (where d.enabled), 0)
+    from (select 1 as s, students.class_id, students.gender, students.org_id, students.enabled from students) d
+    group by d.class_id, d.gender
+    order by d.class_id, d.gender
+    on conflict (class_id, gender) do update set org_id = excluded.org_id, students = r.students + excluded.students, enabled = r.enabled + excluded.enabled;

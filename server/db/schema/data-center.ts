@@ -82,3 +82,19 @@ export const dcRollups = pgTable(
   },
   (t) => [primaryKey({ columns: [t.planId, t.classId, t.gradeNo, t.gender] }), index('dc_rollups_org_idx').on(t.orgId)],
 );
+
+/**
+ * Students per class and gender (all, and enabled), kept by statement-level triggers on students like dc_rollups:
+ * the views' roster (participation rates) adds these rows up instead of counting a district's students per request.
+ */
+export const dcRoster = pgTable(
+  'dc_roster',
+  {
+    classId: uuid('class_id').notNull(),
+    gender: text('gender').notNull(),
+    orgId: uuid('org_id').notNull(),
+    students: count('students'),
+    enabled: count('enabled'),
+  },
+  (t) => [primaryKey({ columns: [t.classId, t.gender] }), index('dc_roster_org_idx').on(t.orgId)],
+);

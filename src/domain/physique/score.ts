@@ -56,7 +56,7 @@ function checkGradeGender(grade: Grade, gender: Gender): void {
 export function scoreItem({ grade, gender, item, raw, standard }: ScoreItemInput): ItemScore {
   const l = getStandard(standard).lookup;
   checkGradeGender(grade, gender);
-  const slot = Object.hasOwn(ITEM_INDEX, item) ? lookupSlot(grade, gender, item) : -1;
+  const slot = ITEM_INDEX.has(item) ? lookupSlot(grade, gender, item) : -1;
   if (slot < 0 || l.kind[slot] === NOT_TESTED) throw new RangeError(`${item} is not tested in grade ${grade} (${gender})`);
   if (!Number.isFinite(raw)) throw new RangeError(`${item}: raw value must be a finite number`);
   return scoreAtSlot(l, slot, raw);
