@@ -245,7 +245,8 @@ function rollupRows(orgIds: readonly string[], plans: readonly PlanRef[], conds:
     plans.map((p) => sql`(${p.id}::uuid, ${p.schoolYear}::int, ${p.startDate}::date)`),
     sql`, `,
   );
-  const where = sql.join([sql`dc_rollups.org_id in (${idList(orgIds)})`, ...conds], sql` and `);
+  // The plan ids as a list too, so the planner walks the primary key (plan_id first) to exactly the period's rows.
+  const where = sql.join([sql`dc_rollups.plan_id in (${idList(plans.map((p) => p.id))})`, sql`dc_rollups.org_id in (${idList(orgIds)})`, ...conds], sql` and `);
   return sql`select dc_rollups.*, p.school_year, p.plan_start from dc_rollups join (values ${values}) as p(id, school_year, plan_start) on p.id = dc_rollups.plan_id where ${where}`;
 }
 
