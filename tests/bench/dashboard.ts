@@ -42,6 +42,8 @@ const { values: args } = parseArgs({
     'school-sizes': { type: 'string', default: '9000' },
     engines: { type: 'string', default: 'pglite,postgres' },
     iterations: { type: 'string', default: '30' },
+    /** Only the cases whose name contains this text (floors and before-rows included by name too). */
+    only: { type: 'string' },
   },
 });
 const sizes = (args.sizes ?? (args.quick ? '20000' : '345000')).split(',').map(Number);
@@ -181,7 +183,7 @@ from r group by grouping sets ((), (r.grade_no), (r.gender), (r.${sql.raw(unit)}
       ['admin school (one school)', get(districtToken, `${admin}/school?orgId=${largest.org_id}`)],
     ];
     const rows: Row[] = [];
-    for (const [endpoint, fn] of cases) {
+    for (const [endpoint, fn] of cases.filter(([name]) => !args.only || name.includes(args.only))) {
       const { p50, p95, runs } = await time(iterations, fn);
       rows.push({ engine, students, endpoint, p50, p95 });
       console.log(`  ${engine.padEnd(8)} ${String(students).padStart(7)}  ${endpoint.padEnd(44)} p50 ${p50.toFixed(1).padStart(7)} ms   p95 ${p95.toFixed(1).padStart(7)} ms  (${runs} runs)`);
@@ -233,7 +235,7 @@ async function main(): Promise<void> {
       // No server given: run the PostgreSQL half in a child under a throw-away server.
       const child = spawnSync(
         'bash',
-        [join(ROOT, 'scripts/with-postgres.sh'), process.execPath, '--import', 'tsx', join(import.meta.dirname, 'dashboard.ts'), '--engines', 'postgres', '--sizes', sizes.join(','), '--school-sizes', schoolSizes.join(','), '--iterations', String(iterations)],
+        [join(ROOT, 'scripts/with-postgres.sh'), process.execPath, '--import', 'tsx', join(import.meta.dirname, 'dashboard.ts'), '--engines', 'postgres', '--sizes', sizes.join(','), '--school-sizes', schoolSizes.join(','), '--iterations', String(iterations), ...(args.only ? ['--only', args.only] : [])],
         { stdio: 'inherit', cwd: ROOT },
       );
       if (child.status !== 0) throw new Error(`PostgreSQL bench exited with ${child.status}`);
