@@ -1,7 +1,9 @@
-import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { getTableColumns } from 'drizzle-orm';
+import { bigint, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { WallPlaylist } from '../../../src/domain/data-center/wall';
 import { users } from './auth';
 import { orgs } from './orgs';
+import { physiqueResults } from './physique';
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
 
@@ -32,4 +34,67 @@ export const screenLinks = pgTable(
     lastSeenAt: at('last_seen_at'),
   },
   (t) => [uniqueIndex('screen_links_token_hash_uq').on(t.tokenHash), index('screen_links_owner_idx').on(t.ownerOrgId, t.createdAt), index('screen_links_org_idx').on(t.orgId)],
+);
+
+/** Item column prefixes of physique_results (`run_50m` of `run_50m_score`), in table order. */
+const ROLLUP_ITEM_PREFIXES: readonly string[] = Object.values(getTableColumns(physiqueResults))
+  .map((c) => c.name)
+  .filter((n) => n.endsWith('_score') && n !== 'standard_score')
+  .map((n) => n.slice(0, -'_score'.length));
+
+const count = (name: string) => integer(name).notNull().default(0);
+
+/**
+ * Running aggregates of the valid physique results per plan × class × grade × gender, kept by statement-level
+ * triggers on physique_results (migration 0002, after `-- custom:`), so every write path — import, edit,
+ * invalid/restore, sync, delete, rollover — updates them in its own transaction without knowing they exist. The
+ * data-centre views add these rows up instead of re-reading the per-student rows (docs/architecture.md, Performance).
+ * No foreign keys: a plan's rows go when its results are deleted (the trigger drops rows that reach 0 tested).
+ */
+export const dcRollups = pgTable(
+  'dc_rollups',
+  {
+    planId: uuid('plan_id').notNull(),
+    classId: uuid('class_id').notNull(),
+    gradeNo: smallint('grade_no').notNull(),
+    gender: text('gender').notNull(),
+    orgId: uuid('org_id').notNull(),
+    tested: count('tested'),
+    assessed: count('assessed'),
+    lvExcellent: count('lv_excellent'),
+    lvGood: count('lv_good'),
+    lvPass: count('lv_pass'),
+    lvFail: count('lv_fail'),
+    /** Σ round(total × 10): totals have one decimal, so sums stay exact integers. */
+    totalX10: bigint('total_x10', { mode: 'number' }).notNull().default(0),
+    bmiNormal: count('bmi_normal'),
+    bmiLowWeight: count('bmi_low_weight'),
+    bmiOverweight: count('bmi_overweight'),
+    bmiObese: count('bmi_obese'),
+    ...Object.fromEntries(
+      ROLLUP_ITEM_PREFIXES.flatMap((p) => [
+        [`${p}_n`, count(`${p}_n`)],
+        [`${p}_sum`, count(`${p}_sum`)],
+        [`${p}_exc`, count(`${p}_exc`)],
+        [`${p}_fail`, count(`${p}_fail`)],
+      ]),
+    ),
+  },
+  (t) => [primaryKey({ columns: [t.planId, t.classId, t.gradeNo, t.gender] }), index('dc_rollups_org_idx').on(t.orgId)],
+);
+
+/**
+ * Students per class and gender (all, and enabled), kept by statement-level triggers on students like dc_rollups:
+ * the views' roster (participation rates) adds these rows up instead of counting a district's students per request.
+ */
+export const dcRoster = pgTable(
+  'dc_roster',
+  {
+    classId: uuid('class_id').notNull(),
+    gender: text('gender').notNull(),
+    orgId: uuid('org_id').notNull(),
+    students: count('students'),
+    enabled: count('enabled'),
+  },
+  (t) => [primaryKey({ columns: [t.classId, t.gender] }), index('dc_roster_org_idx').on(t.orgId)],
 );

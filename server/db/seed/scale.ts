@@ -30,7 +30,10 @@ import { createRandom, JIANGNING, NANJING_DISTRICTS, randomDate, randomEthnicity
  * like a real district (a student's fitness, the school's, a yearly drift, a few untested, incomplete and invalid).
  * Written with COPY, one transaction per school.
  *
- *   npm run seed:scale -- --students 200000 [--years 3] [--seed 1] [--fresh]
+ *   npm run seed:scale -- --students 200000 [--school-sizes 9000,5000] [--years 3] [--seed 1] [--fresh]
+ *
+ * About 2.9 result rows per current student over 3 years (graduated cohorts included): `--students 345000` makes a
+ * district of ≈ 1,000,000 result rows.
  *
  * Target: DATABASE_URL (PostgreSQL), else PGLITE_DIR, else ./data/scale (PGlite, gitignored; --fresh empties it first). Sign in as `scaledistrict`
  * (bureau) or `scaleschool0001`… (schools) with the demo password.
@@ -41,6 +44,8 @@ export interface ScaleOptions {
   /** School years of results, ending with the current one (default 3). */
   years?: number;
   seed?: number;
+  /** Sizes of the first schools (students each), e.g. [9000] for one large school; the rest take 1,500–3,000. */
+  schoolSizes?: readonly number[];
   /** Start year of the current school year (default: the demo's). */
   currentYear?: number;
   log?: (message: string) => void;
@@ -122,9 +127,15 @@ function gaussian(rnd: Random): number {
   return Math.sqrt(-2 * Math.log(1 - rnd.next())) * Math.cos(2 * Math.PI * rnd.next());
 }
 
-function schoolSizes(rnd: Random, total: number): number[] {
+function schoolSizes(rnd: Random, total: number, fixed: readonly number[]): number[] {
   const sizes: number[] = [];
   let left = total;
+  for (const size of fixed) {
+    if (!(size >= 1) || size > left) throw new Error(`seedScale: a school of ${size} does not fit in ${left} students`);
+    sizes.push(size);
+    left -= size;
+  }
+  if (left === 0) return sizes;
   // Each school takes 1,500–3,000 students and leaves at least 1,500 for the next; the last takes the rest.
   while (left > SCHOOL_MAX) {
     const size = rnd.int(SCHOOL_MIN, Math.min(SCHOOL_MAX, left - SCHOOL_MIN));
@@ -255,7 +266,7 @@ export async function seedScale(db: Db, opts: ScaleOptions): Promise<ScaleSummar
   const mobiles = new Set<string>();
   const idNumbers = new Set<string>();
   const districtId = rnd.uuid();
-  const sizes = schoolSizes(rnd, opts.students);
+  const sizes = schoolSizes(rnd, opts.students, opts.schoolSizes ?? []);
   const places = new Map<string, number>();
   const schools: SchoolPlan[] = sizes.map((size, index) => {
     const kind = pickKind(rnd);
@@ -534,6 +545,7 @@ async function main(): Promise<void> {
       students: { type: 'string', default: '20000' },
       years: { type: 'string', default: '3' },
       seed: { type: 'string' },
+      'school-sizes': { type: 'string' },
       fresh: { type: 'boolean', default: false },
     },
   });
@@ -547,6 +559,7 @@ async function main(): Promise<void> {
       students: Number(values.students),
       years: Number(values.years),
       seed: values.seed ? Number(values.seed) : undefined,
+      schoolSizes: values['school-sizes'] ? values['school-sizes'].split(',').map(Number) : undefined,
       log: (m) => console.log(m),
     });
     const { schoolIds: _ids, ...rest } = summary;

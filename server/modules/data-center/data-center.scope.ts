@@ -1,15 +1,15 @@
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { ORG_TYPE } from '@/domain/constants';
 import type { DataCenterFilter } from '@/domain/data-center/filters';
 import type { RosterGroup } from '@/domain/data-center/roster';
 import type { Period } from '@/domain/data-center/types';
 import { ERR } from '@/domain/errors';
-import type { Stage } from '@/domain/physique/standard';
+import type { Gender, Stage } from '@/domain/physique/standard';
 import type { DbOrTx } from '../../db/client';
 import { orgs } from '../../db/schema/orgs';
-import { classes, grades, schoolYears, students } from '../../db/schema/school';
+import { dcRoster } from '../../db/schema/data-center';
+import { classes, grades, schoolYears } from '../../db/schema/school';
 import { testPlans } from '../../db/schema/test-plans';
-import { countsInAggregates } from '../physique/physique.sql';
 import { AppError } from '../../lib/app-error';
 import { isUuid } from '../../lib/ids';
 import { inOrgTree } from '../test-plan/test-plan.service';
@@ -81,8 +81,7 @@ export interface PlanInfo extends PlanRef {
 
 /** Test plans of the scope with their school year and whether any valid result belongs to them. */
 export async function scopePlans(db: DbOrTx, orgIds: readonly string[]): Promise<PlanInfo[]> {
-  // The lateral probe walks the (plan_id, student_id) index and stops at the first valid row; a plain EXISTS lets the
-  // planner pick a sequential scan, which is slow because results lie clustered by school.
+  // A plan has valid results exactly when it has rollup rows (the triggers drop rows that reach 0 tested).
   const rows = await db.execute<{
     id: string;
     org_id: string;
@@ -94,7 +93,7 @@ export async function scopePlans(db: DbOrTx, orgIds: readonly string[]): Promise
     has_results: boolean | string | null;
   }>(sql`select tp.id, tp.org_id, tp.name, sy.start_year as school_year, sy.academic_year, tp.semester_code, tp.start_date::text as start_date, probe.one is not null as has_results
 from ${testPlans} tp join ${schoolYears} sy on sy.id = tp.school_year_id
-left join lateral (select 1 as one from physique_results where physique_results.plan_id = tp.id and ${countsInAggregates} order by physique_results.student_id limit 1) probe on true
+left join lateral (select 1 as one from dc_rollups where dc_rollups.plan_id = tp.id limit 1) probe on true
 where tp.org_id in (${idList(orgIds)}) and tp.deleted_at is null`);
   return rows.rows.map((r) => ({
     id: r.id,
@@ -153,20 +152,26 @@ export function resultFilters(f: DataCenterFilter): ResultFilters {
 
 /** Students of the scope (enabled, or of a graduated cohort) per cohort and gender (class / college / major / gender filters applied). */
 export async function rosterGroups(db: DbOrTx, orgIds: readonly string[], f: ResultFilters): Promise<RosterGroup[]> {
+  // From dc_roster (students per class and gender, kept by triggers): a few rows per class instead of every student.
   // Graduated cohorts count in the years they were here even when their students were disabled on leaving.
-  const conds = [inArray(students.orgId, [...orgIds]), or(eq(students.enabled, true), eq(grades.graduated, true))];
-  if (f.classId) conds.push(eq(students.classId, f.classId));
-  if (f.gender) conds.push(eq(students.gender, f.gender));
+  const conds = [inArray(dcRoster.orgId, [...orgIds])];
+  if (f.classId) conds.push(eq(dcRoster.classId, f.classId));
+  if (f.gender) conds.push(eq(dcRoster.gender, f.gender));
   if (f.collegeId) conds.push(eq(classes.collegeId, f.collegeId));
   if (f.majorId) conds.push(eq(classes.majorId, f.majorId));
   const rows = await db
-    .select({ stage: grades.stage, enrolYear: grades.enrolYear, gender: students.gender, count: sql<number>`count(*)::int` })
-    .from(students)
-    .innerJoin(classes, eq(classes.id, students.classId))
+    .select({
+      stage: grades.stage,
+      enrolYear: grades.enrolYear,
+      gender: dcRoster.gender,
+      count: sql<number>`sum(case when ${grades.graduated} then ${dcRoster.students} else ${dcRoster.enabled} end)::int`,
+    })
+    .from(dcRoster)
+    .innerJoin(classes, eq(classes.id, dcRoster.classId))
     .innerJoin(grades, eq(grades.id, classes.gradeId))
     .where(and(...conds))
-    .groupBy(grades.stage, grades.enrolYear, students.gender);
-  return rows.map((r) => ({ stage: r.stage as Stage, enrolYear: r.enrolYear, gender: r.gender, count: Number(r.count) }));
+    .groupBy(grades.stage, grades.enrolYear, dcRoster.gender);
+  return rows.filter((r) => Number(r.count) > 0).map((r) => ({ stage: r.stage as Stage, enrolYear: r.enrolYear, gender: r.gender as Gender, count: Number(r.count) }));
 }
 
 /** A class of the scope with its grade, college and major, or 404. */

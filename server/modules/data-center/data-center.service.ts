@@ -49,7 +49,6 @@ import {
   type PlanInfo,
 } from './data-center.scope';
 import {
-  aggregateColumns,
   assignRanks,
   emptyIndicators,
   idList,
@@ -57,15 +56,19 @@ import {
   ITEM_SQL,
   itemStatsOf,
   periodResults,
+  population,
   rankFields,
   round1,
+  rollupAggregateColumns,
   type AggRow,
+  type Population,
   type ResultFilters,
 } from './data-center.sql';
 
 /**
- * The data-centre views (issue 4 §1): each answers one screen with a handful of set-based statements over the wide
- * physique_results rows (PERFORMANCE.md: per-student rows, no per-item rows), run concurrently where the driver can.
+ * The data-centre views (issue 4 §1): each answers one screen with a handful of set-based statements, run concurrently
+ * where the driver can. Aggregates add up the rollup rows (dc_rollups, per plan × class × grade × gender); only lists
+ * of students, percentiles and a student's history read the per-student physique_results rows.
  */
 
 const notFound = () => new AppError(404, ERR.notFound);
@@ -89,13 +92,13 @@ async function heavyRows(db: DbOrTx, query: SQL): Promise<AggRow[]> {
   });
 }
 
-/** Aggregates of `src` over the whole population (optional) and each dimension on its own, in one scan. */
-function groupedQuery(src: SQL, dims: readonly Dim[], withTotal: boolean): SQL {
+/** Aggregates of a population over all of it (optional) and each dimension on its own, in one scan. */
+function groupedQuery({ src, agg }: Population, dims: readonly Dim[], withTotal: boolean): SQL {
   const sets = [...(withTotal ? ['()'] : []), ...dims.map((d) => `(r.${d})`)].join(', ');
   const select = [...dims.map((d) => `grouping(r.${d})::int as "g_${d}"`), ...dims.map((d) => `r.${d}`), 'min(r.grade_no)::int as unit_grade'].join(', ');
   const classJoin = dims.includes('class_id');
   return sql`with r as (${src}),
-a as (select ${sql.raw(select)}, ${aggregateColumns()} from r group by grouping sets (${sql.raw(sets)}))
+a as (select ${sql.raw(select)}, ${agg} from r group by grouping sets (${sql.raw(sets)}))
 select a.*${sql.raw(classJoin ? ', c.name as class_name, c.org_id as class_org_id' : '')} from a${sql.raw(classJoin ? ' left join classes c on c.id = a.class_id' : '')}`;
 }
 
@@ -116,8 +119,9 @@ function splitGroups(list: readonly AggRow[], dims: readonly Dim[]): Grouped {
 
 /** The same indicators per school year (same filters, every year), oldest first. */
 function trendQuery(orgIds: readonly string[], plans: readonly PlanInfo[], filters: ResultFilters): SQL {
-  return sql`with r as (${periodResults({ orgIds, plans, filters, perYear: true })})
-select r.school_year::int as school_year, ${aggregateColumns()} from r group by r.school_year order by r.school_year`;
+  const { src, agg } = population({ orgIds, plans, filters, perYear: true });
+  return sql`with r as (${src})
+select r.school_year::int as school_year, ${agg} from r group by r.school_year order by r.school_year`;
 }
 
 function trendOf(list: readonly AggRow[], plans: readonly PlanInfo[], roster: readonly RosterGroup[], f: ResultFilters): TrendPoint[] {
@@ -197,7 +201,7 @@ export async function schoolView(db: DbOrTx, family: Family, tenantOrgId: string
   // The period's own year of the trend is the overview itself (same plans, same filters) unless one plan is chosen.
   const otherYears = period.planId ? trendPlans : trendPlans.filter((p) => p.schoolYear !== period.schoolYear);
   const [grouped, trendRows, roster] = await Promise.all([
-    plans.length ? big(groupedQuery(periodResults({ orgIds: scope.orgIds, plans, filters: rf }), dims, true)) : Promise.resolve([]),
+    plans.length ? big(groupedQuery(population({ orgIds: scope.orgIds, plans, filters: rf }), dims, true)) : Promise.resolve([]),
     otherYears.length ? big(trendQuery(scope.orgIds, otherYears, rf)) : Promise.resolve([]),
     rosterGroups(db, scope.orgIds, rf),
   ]);
@@ -297,7 +301,7 @@ export async function gradeView(db: DbOrTx, family: Family, tenantOrgId: string,
   // A university's college (or major) page shows every year of study of it unless a year is chosen.
   const wholeUnit = family === 'gx' && !!(f.collegeId || f.majorId);
   if (gradeNo === undefined && plans.length && !wholeUnit) {
-    const [first] = await rows<{ g: number | null }>(db, sql`with r as (${periodResults({ orgIds: scope.orgIds, plans, filters: resultFilters(f) })}) select min(r.grade_no)::int as g from r`);
+    const [first] = await rows<{ g: number | null }>(db, sql`with r as (${population({ orgIds: scope.orgIds, plans, filters: resultFilters(f) }).src}) select min(r.grade_no)::int as g from r`);
     gradeNo = first?.g ?? undefined;
   }
   const rf: ResultFilters = { ...resultFilters(f), gradeNo };
@@ -305,10 +309,12 @@ export async function gradeView(db: DbOrTx, family: Family, tenantOrgId: string,
   const dims: Dim[] = ['gender', unitDim];
   const big = (q: SQL) => (scope.multiSchool ? heavyRows(db, q) : rows(db, q));
   const has = plans.length > 0 && (gradeNo !== undefined || wholeUnit);
+  // Percentiles need the per-student rows; every other figure comes from the population (rollups where possible).
   const src = has ? periodResults({ orgIds: scope.orgIds, plans, filters: rf }) : null;
+  const pop = has ? population({ orgIds: scope.orgIds, plans, filters: rf }) : null;
   const otherYears = period.planId ? trendPlans : trendPlans.filter((p) => p.schoolYear !== period.schoolYear);
   const [grouped, dist, trendRows, roster] = await Promise.all([
-    src ? big(groupedQuery(src, dims, true)) : Promise.resolve([]),
+    pop ? big(groupedQuery(pop, dims, true)) : Promise.resolve([]),
     src ? big(distributionQuery(src)) : Promise.resolve([]),
     otherYears.length && (gradeNo !== undefined || wholeUnit) ? big(trendQuery(scope.orgIds, otherYears, rf)) : Promise.resolve([]),
     rosterGroups(db, scope.orgIds, rf),
@@ -346,7 +352,7 @@ export async function classList(db: DbOrTx, family: Family, tenantOrgId: string,
   const { scope, period, plans } = await context(db, family, tenantOrgId, f);
   const unitDim: 'class_id' | 'org_id' = scope.multiSchool ? 'org_id' : 'class_id';
   const big = (q: SQL) => (scope.multiSchool ? heavyRows(db, q) : rows(db, q));
-  const grouped = plans.length ? await big(groupedQuery(periodResults({ orgIds: scope.orgIds, plans, filters: resultFilters(f) }), [unitDim], false)) : [];
+  const grouped = plans.length ? await big(groupedQuery(population({ orgIds: scope.orgIds, plans, filters: resultFilters(f) }), [unitDim], false)) : [];
   return {
     scope: viewScope(scope),
     period,
@@ -362,11 +368,12 @@ export async function classList(db: DbOrTx, family: Family, tenantOrgId: string,
  */
 export async function collegeList(db: DbOrTx, family: Family, tenantOrgId: string, f: DataCenterFilter): Promise<ClassListView> {
   const { scope, period, plans } = await context(db, family, tenantOrgId, f);
-  const grouped = plans.length
+  const pop = plans.length ? population({ orgIds: scope.orgIds, plans, filters: resultFilters(f) }) : null;
+  const grouped = pop
     ? await rows(
         db,
-        sql`with r as (${periodResults({ orgIds: scope.orgIds, plans, filters: resultFilters(f) })})
-select c.college_id, co.name as college_name, co.org_id as college_org_id, ${aggregateColumns()}
+        sql`with r as (${pop.src})
+select c.college_id, co.name as college_name, co.org_id as college_org_id, ${pop.agg}
 from r join classes c on c.id = r.class_id join colleges co on co.id = c.college_id
 group by c.college_id, co.name, co.org_id`,
       )
@@ -424,15 +431,15 @@ where s.class_id = ${classId}::uuid and s.enabled
 order by s.student_no nulls last, s.reg_no, s.id`
     : sql`select s.id as s_id, s.name as s_name, s.reg_no as s_reg_no, s.student_no as s_student_no, s.gender as s_gender, null::float8 as previous_total
 from students s where s.class_id = ${classId}::uuid and s.enabled order by s.student_no nulls last, s.reg_no, s.id`;
-  const gradeSrc =
+  const gradePop =
     plans.length && testGradeNo != null
-      ? periodResults({ orgIds, plans, extra: [sql`(physique_results.grade_no = ${testGradeNo} or physique_results.class_id = ${classId}::uuid)`] })
+      ? population({ orgIds, plans, where: (t) => [sql`(${sql.raw(t)}.grade_no = ${testGradeNo} or ${sql.raw(t)}.class_id = ${classId}::uuid)`] })
       : plans.length
-        ? periodResults({ orgIds, plans, filters: { classId } })
+        ? population({ orgIds, plans, filters: { classId } })
         : null;
-  const aggQuery = gradeSrc
-    ? sql`with r0 as (${gradeSrc}), r as (select r0.*, (r0.class_id = ${classId}::uuid) as is_class, (r0.grade_no = ${testGradeNo ?? -1}) as is_grade from r0)
-select grouping(r.is_class)::int as g_class, grouping(r.is_grade)::int as g_grade, r.is_class, r.is_grade, ${aggregateColumns()}
+  const aggQuery = gradePop
+    ? sql`with r0 as (${gradePop.src}), r as (select r0.*, (r0.class_id = ${classId}::uuid) as is_class, (r0.grade_no = ${testGradeNo ?? -1}) as is_grade from r0)
+select grouping(r.is_class)::int as g_class, grouping(r.is_grade)::int as g_grade, r.is_class, r.is_grade, ${gradePop.agg}
 from r group by grouping sets ((r.is_class), (r.is_grade))`
     : null;
   const [studentRows, aggRows, roster] = await Promise.all([
@@ -604,8 +611,7 @@ order by tp.start_date, tp.id`,
   if (latest) {
     const [agg] = await rows(
       db,
-      sql`select ${aggregateColumns('physique_results')} from physique_results
-where physique_results.plan_id = ${latest.planId}::uuid and physique_results.class_id = ${latest.classId}::uuid and ${countsInAggregates}`,
+      sql`select ${rollupAggregateColumns('dc_rollups')} from dc_rollups where dc_rollups.plan_id = ${latest.planId}::uuid and dc_rollups.class_id = ${latest.classId}::uuid`,
     );
     const stats = agg ? itemStatsOf(agg) : {};
     const items: Partial<Record<ItemKey, number>> = {};
@@ -638,7 +644,7 @@ export async function dataCenterOptions(db: DbOrTx, family: Family, tenantOrgId:
   const single = !scope.multiSchool;
   const [plans, gradeRows, classRows, collegeRows, majorRows] = await Promise.all([
     scopePlans(db, scope.orgIds),
-    rows<{ grade_no: number }>(db, sql`select distinct grade_no from physique_results where org_id ${inScope} and ${countsInAggregates} order by grade_no`),
+    rows<{ grade_no: number }>(db, sql`select distinct grade_no from dc_rollups where org_id ${inScope} order by grade_no`),
     single
       ? rows(
           db,

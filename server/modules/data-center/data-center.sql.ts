@@ -89,13 +89,15 @@ export function needsDedupe(plans: readonly PlanRef[], byYear: boolean): boolean
   return false;
 }
 
-export function resultFilterSql(f: ResultFilters): SQL[] {
+/** Conditions on the columns of `table` (physique_results or dc_rollups: same names for class, grade and gender). */
+export function resultFilterSql(f: ResultFilters, table = 'physique_results'): SQL[] {
+  const t = sql.raw(table);
   const out: SQL[] = [];
-  if (f.gradeNo !== undefined) out.push(sql`physique_results.grade_no = ${f.gradeNo}`);
-  if (f.classId) out.push(sql`physique_results.class_id = ${f.classId}::uuid`);
-  if (f.gender) out.push(sql`physique_results.gender = ${f.gender}`);
-  if (f.collegeId) out.push(sql`physique_results.class_id in (select id from classes where college_id = ${f.collegeId}::uuid)`);
-  if (f.majorId) out.push(sql`physique_results.class_id in (select id from classes where major_id = ${f.majorId}::uuid)`);
+  if (f.gradeNo !== undefined) out.push(sql`${t}.grade_no = ${f.gradeNo}`);
+  if (f.classId) out.push(sql`${t}.class_id = ${f.classId}::uuid`);
+  if (f.gender) out.push(sql`${t}.gender = ${f.gender}`);
+  if (f.collegeId) out.push(sql`${t}.class_id in (select id from classes where college_id = ${f.collegeId}::uuid)`);
+  if (f.majorId) out.push(sql`${t}.class_id in (select id from classes where major_id = ${f.majorId}::uuid)`);
   return out;
 }
 
@@ -214,4 +216,62 @@ export function assignRanks<T extends { meanTotal: number | null; rank: number |
     r.rank = rank;
   });
   return rows;
+}
+
+/** A population of the views as rows `r` and the aggregate columns that describe it. */
+export interface Population {
+  src: SQL;
+  agg: SQL;
+}
+
+/**
+ * The period's population for aggregates. From the rollups (dc_rollups: a few hundred rows per school and plan)
+ * whenever every student has at most one result in the plans, i.e. no organisation has two plans in one group;
+ * otherwise from the per-student rows (only they can keep each student's latest result). `where` adds conditions on
+ * the columns both sources share (class_id, grade_no, gender), given the source's table name.
+ */
+export function population(opts: { orgIds: readonly string[]; plans: readonly PlanRef[]; filters?: ResultFilters; perYear?: boolean; where?: (table: string) => SQL[] }): Population {
+  const { orgIds, plans, perYear = false } = opts;
+  if (needsDedupe(plans, perYear)) {
+    return { src: periodResults({ orgIds, plans, filters: opts.filters, perYear, extra: opts.where?.('physique_results') }), agg: aggregateColumns() };
+  }
+  return { src: rollupRows(orgIds, plans, [...resultFilterSql(opts.filters ?? {}, 'dc_rollups'), ...(opts.where?.('dc_rollups') ?? [])]), agg: rollupAggregateColumns() };
+}
+
+/** Rollup rows of `plans` in `orgIds` with the plan's `school_year` and `plan_start`. */
+function rollupRows(orgIds: readonly string[], plans: readonly PlanRef[], conds: SQL[]): SQL {
+  if (plans.length === 0 || orgIds.length === 0) throw new Error('rollupRows: no plans');
+  const values = sql.join(
+    plans.map((p) => sql`(${p.id}::uuid, ${p.schoolYear}::int, ${p.startDate}::date)`),
+    sql`, `,
+  );
+  // The plan ids as a list too, so the planner walks the primary key (plan_id first) to exactly the period's rows.
+  const where = sql.join([sql`dc_rollups.plan_id in (${idList(plans.map((p) => p.id))})`, sql`dc_rollups.org_id in (${idList(orgIds)})`, ...conds], sql` and `);
+  return sql`select dc_rollups.*, p.school_year, p.plan_start from dc_rollups join (values ${values}) as p(id, school_year, plan_start) on p.id = dc_rollups.plan_id where ${where}`;
+}
+
+/** Item column prefix in dc_rollups (`run_50m` of `run_50m_score`). */
+const rollupPrefix = (c: ItemSql): string => c.score.slice(0, -'_score'.length);
+const BMI_COLUMN: Record<BmiBand, string> = { normal: 'bmi_normal', lowWeight: 'bmi_low_weight', overweight: 'bmi_overweight', obese: 'bmi_obese' };
+
+/** The columns of aggregateColumns() (same names, same meaning) as sums of rollup rows `r`. */
+export function rollupAggregateColumns(r = 'r'): SQL {
+  const parts: string[] = [
+    `coalesce(sum(${r}.tested), 0)::int as tested`,
+    `coalesce(sum(${r}.assessed), 0)::int as assessed`,
+    ...LEVELS.map((l) => `coalesce(sum(${r}.lv_${l}), 0)::int as ${q(`lv_${l}`)}`),
+    // Σ(total × 10) is exact, so the mean is one correctly rounded division.
+    `(sum(${r}.total_x10)::float8 / nullif(10 * sum(${r}.assessed), 0)) as mean_total`,
+    ...BMI_BANDS.map((b) => `coalesce(sum(${r}.${BMI_COLUMN[b]}), 0)::int as ${q(`bmi_${b}`)}`),
+  ];
+  for (const c of ITEM_SQL) {
+    const p = rollupPrefix(c);
+    parts.push(
+      `coalesce(sum(${r}.${p}_n), 0)::int as ${q(`${c.item}_n`)}`,
+      `(sum(${r}.${p}_sum)::float8 / nullif(sum(${r}.${p}_n), 0)) as ${q(`${c.item}_mean`)}`,
+      `coalesce(sum(${r}.${p}_exc), 0)::int as ${q(`${c.item}_exc`)}`,
+      `coalesce(sum(${r}.${p}_fail), 0)::int as ${q(`${c.item}_fail`)}`,
+    );
+  }
+  return sql.raw(parts.join(',\n  '));
 }

@@ -1,7 +1,20 @@
 import { PHYSIQUE_BONUS_MAX, PHYSIQUE_TOTAL_MAX } from '../constants';
-import { bmiBand, bmiFromHeightWeight } from './bmi';
+import { bmiFromHeightWeight } from './bmi';
 import { levelOf, roundTenth, type ScoreLevel } from './level';
-import { gradeTable, type BmiBand, type BmiTable, type Gender, type Grade, type ItemKey, type ScoreTable, type StandardVersion } from './standard';
+import { BMI_BAND_ORDER, BMI_BANDS, bmiBandIndex, NOT_TESTED, tableBonus, tableScore, type ScoreLookup } from './lookup';
+import {
+  getStandard,
+  gradeTable,
+  isGender,
+  isGrade,
+  ITEM_INDEX,
+  lookupSlot,
+  type BmiBand,
+  type Gender,
+  type Grade,
+  type ItemKey,
+  type StandardVersion,
+} from './standard';
 
 export interface ScoreItemInput {
   grade: Grade;
@@ -23,37 +36,30 @@ export interface ItemScore {
   level: ScoreLevel | BmiBand;
 }
 
-function lookupTable(t: ScoreTable, raw: number): ItemScore {
-  const th = t.thresholds;
-  let score = 0;
-  // Thresholds are inclusive; a value finer than the table's resolution never helps (8.54 s is not 8.5 s).
-  if (t.lowerIsBetter) {
-    for (let i = 0; i < th.length; i++) if (raw <= th[i]) { score = t.scores[i]; break; }
-  } else {
-    for (let i = 0; i < th.length; i++) if (raw >= th[i]) { score = t.scores[i]; break; }
+/** Scores `raw` at a slot that is tested (kind ≠ NOT_TESTED) of `l`. */
+function scoreAtSlot(l: ScoreLookup, slot: number, raw: number): ItemScore {
+  if (l.kind[slot] === BMI_BANDS) {
+    const value = roundTenth(raw);
+    const band = bmiBandIndex(l, slot, value);
+    return { value, score: l.bmiScores[band], bonus: 0, level: BMI_BAND_ORDER[band] };
   }
-  let bonus = 0;
-  if (score === 100) {
-    const bt = t.bonusThresholds;
-    for (let i = 0; i < bt.length; i++) {
-      if (t.lowerIsBetter ? raw <= bt[i] : raw >= bt[i]) { bonus = t.bonusValues[i]; break; }
-    }
-  }
-  return { value: raw, score, bonus, level: levelOf(score) };
+  const score = tableScore(l, slot, raw);
+  return { value: raw, score, bonus: score === 100 ? tableBonus(l, slot, raw) : 0, level: levelOf(score) };
 }
 
-function lookupBmi(t: BmiTable, raw: number): ItemScore {
-  const value = roundTenth(raw);
-  const band = bmiBand(t, value);
-  return { value, score: t.bandScores[band], bonus: 0, level: band };
+function checkGradeGender(grade: Grade, gender: Gender): void {
+  if (!isGrade(grade)) throw new RangeError(`grade must be an integer 1-16, got ${String(grade)}`);
+  if (!isGender(gender)) throw new RangeError(`gender must be male or female, got ${String(gender)}`);
 }
 
 /** Scores one raw result of a grade (1–16) and gender: item score 0–100, bonus, level (issue 3 §1, spec §9). Throws RangeError when the item is not tested there or raw is not finite. */
 export function scoreItem({ grade, gender, item, raw, standard }: ScoreItemInput): ItemScore {
-  const table = gradeTable(grade, gender, standard).byItem[item];
-  if (!table) throw new RangeError(`${item} is not tested in grade ${grade} (${gender})`);
+  const l = getStandard(standard).lookup;
+  checkGradeGender(grade, gender);
+  const slot = ITEM_INDEX.has(item) ? lookupSlot(grade, gender, item) : -1;
+  if (slot < 0 || l.kind[slot] === NOT_TESTED) throw new RangeError(`${item} is not tested in grade ${grade} (${gender})`);
   if (!Number.isFinite(raw)) throw new RangeError(`${item}: raw value must be a finite number`);
-  return table.kind === 'bmi' ? lookupBmi(table, raw) : lookupTable(table, raw);
+  return scoreAtSlot(l, slot, raw);
 }
 
 /** Raw results of one student keyed by item; BMI may be given directly or as heightCm + weightKg. Null/undefined/NaN = not tested. */
@@ -86,23 +92,23 @@ export interface StudentScore {
 /** Annual total of one student (学年总分 = standard score + bonus ≤ 120) with per-item scores and the missing items (issue 3 §1, spec §9). */
 export function scoreStudent({ grade, gender, results, standard }: ScoreStudentInput): StudentScore {
   const table = gradeTable(grade, gender, standard);
+  const l = getStandard(standard).lookup;
   const items: Partial<Record<ItemKey, ItemScore>> = {};
   const missing: ItemKey[] = [];
   // Weights are whole percents, so the weighted sum stays an exact integer until the final division.
   let weighted = 0;
   let bonusSum = 0;
   for (const spec of table.specs) {
-    const t = table.byItem[spec.item];
-    if (!t) continue;
     let raw: number | null | undefined = results[spec.item];
     if (spec.item === 'bmi' && (raw == null || Number.isNaN(raw))) raw = bmiFromHeightWeight(results.heightCm, results.weightKg);
     if (raw == null || !Number.isFinite(raw)) {
       missing.push(spec.item);
       continue;
     }
-    const s = t.kind === 'bmi' ? lookupBmi(t, raw) : lookupTable(t, raw);
+    const slot = lookupSlot(grade, gender, spec.item);
+    const s = scoreAtSlot(l, slot, raw);
     items[spec.item] = s;
-    weighted += s.score * t.weightPct;
+    weighted += s.score * l.weightPct[slot];
     bonusSum += s.bonus;
   }
   if (missing.length > 0) return { items, complete: false, missing, standardScore: null, bonus: null, total: null, level: null };

@@ -1,4 +1,5 @@
 import data2014 from './standards/2014.json';
+import { compileLookup, type ScoreLookup } from './lookup';
 
 /** Test items of the national student physique standard, in the order of the official tables (issue 3 §1). */
 export const ITEM_KEYS = [
@@ -15,6 +16,8 @@ export const ITEM_KEYS = [
   'run800m',
 ] as const;
 export type ItemKey = (typeof ITEM_KEYS)[number];
+/** Position of each item in ITEM_KEYS (its offset within a grade and gender's lookup slots); a Map, as it is read per score. */
+export const ITEM_INDEX: ReadonlyMap<string, number> = new Map(ITEM_KEYS.map((k, i) => [k, i]));
 /** Items scored by a threshold table (every item but BMI, which is scored by bands). */
 export type TableItemKey = Exclude<ItemKey, 'bmi'>;
 
@@ -125,6 +128,13 @@ export interface PhysiqueStandard {
   readonly items: Readonly<Record<ItemKey, ItemMeta>>;
   /** Index (grade − 1) × 2 + (female ? 1 : 0). */
   readonly tables: readonly GradeTable[];
+  /** The same tables as typed arrays, addressed by lookupSlot(). */
+  readonly lookup: ScoreLookup;
+}
+
+/** Slot of (grade, gender, item) in a standard's lookup; arguments must be valid (see isGrade, isGender). */
+export function lookupSlot(grade: Grade, gender: Gender, item: ItemKey): number {
+  return ((grade - 1) * 2 + (gender === 'female' ? 1 : 0)) * ITEM_KEYS.length + (ITEM_INDEX.get(item) ?? NaN);
 }
 
 const fail = (version: string, msg: string): never => {
@@ -231,7 +241,14 @@ export function compileStandard(data: StandardData): PhysiqueStandard {
     }
   }
   for (let i = 0; i < GRADES.length * 2; i++) if (!tables[i]) fail(data.version, `grade ${Math.floor(i / 2) + 1} missing`);
-  return Object.freeze({ version: data.version, title: data.title, titleEn: data.titleEn, items: Object.freeze(items), tables: Object.freeze(tables) });
+  return Object.freeze({
+    version: data.version,
+    title: data.title,
+    titleEn: data.titleEn,
+    items: Object.freeze(items),
+    tables: Object.freeze(tables),
+    lookup: compileLookup(tables, ITEM_KEYS, (item) => items[item].resolution),
+  });
 }
 
 /** Registry of standard revisions; a test plan names its version (issue 3 §1). */
@@ -256,8 +273,13 @@ export function isGender(value: unknown): value is Gender {
   return value === 'male' || value === 'female';
 }
 
+const DEFAULT_STANDARD: PhysiqueStandard = STANDARDS[DEFAULT_STANDARD_VERSION];
+
 /** The compiled standard of a revision (default 2014). */
 export function getStandard(version: StandardVersion = DEFAULT_STANDARD_VERSION): PhysiqueStandard {
+  // Versions are numeric strings, which objects keep as array indices: a keyed read per score is slow, so the default
+  // version (nearly every call) skips it.
+  if (version === DEFAULT_STANDARD_VERSION) return DEFAULT_STANDARD;
   const standard: PhysiqueStandard | undefined = STANDARDS[version];
   if (!standard) throw new RangeError(`unknown physique standard version ${String(version)}`);
   return standard;

@@ -1,0 +1,173 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { physiqueResults } from '../../../server/db/schema/physique';
+import { testPlans } from '../../../server/db/schema/test-plans';
+import { createTestApp, type TestApp } from '../../support/server-app';
+import { ITEMS, loadResults, type ResultRow } from './reference';
+
+/**
+ * The dashboard rollups (dc_rollups, kept by triggers on physique_results) always equal a full recomputation from the
+ * per-student rows, whatever the writes: random edits, clears, invalidations, restores, a sync and a plan deletion,
+ * all through the real HTTP routes.
+ */
+
+let t: TestApp;
+let token: string;
+let orgId: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  token = (await t.login('school01')).access_token;
+  const [row] = await t.db.execute<{ org_id: string }>(sql`select m.org_id from memberships m join users u on u.id = m.user_id where u.account_num = 'school01'`).then((r) => r.rows);
+  orgId = row.org_id;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const post = (path: string, payload?: Record<string, unknown>) =>
+  t.request({ method: 'POST', url: `/api/busi/web/k12/${path}`, token, ...(payload ? { payload } : {}) });
+
+const PREFIX: Record<(typeof ITEMS)[number], string> = {
+  bmi: 'bmi',
+  vitalCapacity: 'vital_capacity',
+  run50m: 'run_50m',
+  sitAndReach: 'sit_and_reach',
+  rope1min: 'rope_1min',
+  sitUp1min: 'sit_up_1min',
+  shuttle50x8: 'shuttle_50x8',
+  standingLongJump: 'standing_long_jump',
+  pullUp: 'pull_up',
+  run1000m: 'run_1000m',
+  run800m: 'run_800m',
+};
+const BMI: Record<string, string> = { normal: 'bmi_normal', lowWeight: 'bmi_low_weight', overweight: 'bmi_overweight', obese: 'bmi_obese' };
+
+/** Every counter of every plan × class × grade × gender with valid results, recomputed in JavaScript from the rows. */
+function recompute(rows: readonly ResultRow[]): Map<string, Record<string, number>> {
+  const out = new Map<string, Record<string, number>>();
+  for (const r of rows) {
+    if (r.invalid) continue;
+    const key = `${r.planId}|${r.classId}|${r.gradeNo}|${r.gender}`;
+    let c = out.get(key);
+    if (!c) out.set(key, (c = {}));
+    const add = (name: string, by = 1) => (c[name] = (c[name] ?? 0) + by);
+    add('tested');
+    if (r.total != null) {
+      add('assessed');
+      add(`lv_${r.level}`);
+      add('total_x10', Math.round(r.total * 10));
+    }
+    if (r.bmiLevel) add(BMI[r.bmiLevel]);
+    for (const item of ITEMS) {
+      const row = r as unknown as Record<string, number | string | null>;
+      const score = row[`${item}Score`] as number | null;
+      if (score != null) {
+        add(`${PREFIX[item]}_n`);
+        add(`${PREFIX[item]}_sum`, score);
+      }
+      if (row[`${item}Level`] === 'excellent') add(`${PREFIX[item]}_exc`);
+      if (row[`${item}Level`] === 'fail') add(`${PREFIX[item]}_fail`);
+    }
+  }
+  return out;
+}
+
+/** The rollup table in the same shape (zero counters left out, as the recomputation never creates them). */
+async function rollups(): Promise<Map<string, Record<string, number>>> {
+  const rows = (await t.db.execute<Record<string, unknown>>(sql`select * from dc_rollups`)).rows;
+  const out = new Map<string, Record<string, number>>();
+  for (const r of rows) {
+    const c: Record<string, number> = {};
+    for (const [k, v] of Object.entries(r)) {
+      if (['plan_id', 'class_id', 'grade_no', 'gender', 'org_id'].includes(k)) continue;
+      if (Number(v) !== 0) c[k] = Number(v);
+    }
+    out.set(`${String(r.plan_id)}|${String(r.class_id)}|${Number(r.grade_no)}|${String(r.gender)}`, c);
+  }
+  return out;
+}
+
+async function expectEqual(step: string): Promise<void> {
+  const want = recompute(await loadResults(t.db));
+  const have = await rollups();
+  expect([...have.keys()].sort(), step).toEqual([...want.keys()].sort());
+  for (const [key, counters] of want) expect(have.get(key), `${step}: ${key}`).toEqual(counters);
+}
+
+/** A small deterministic generator, so a failure replays. */
+function random(seed: number) {
+  let s = seed >>> 0;
+  const next = () => ((s = (s * 1_664_525 + 1_013_904_223) >>> 0) / 2 ** 32);
+  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] };
+}
+
+/** dc_roster (students per class and gender, all and enabled) against a count of the students table. */
+async function expectRosterEqual(): Promise<void> {
+  const count = sql`select class_id::text, gender, org_id::text, count(*)::int as students, (count(*) filter (where enabled))::int as enabled from students group by class_id, gender, org_id`;
+  const kept = sql`select class_id::text, gender, org_id::text, students, enabled from dc_roster`;
+  const sort = (rows: Record<string, unknown>[]) => rows.map((r) => JSON.stringify([r.class_id, r.gender, r.org_id, Number(r.students), Number(r.enabled)])).sort();
+  expect(sort((await t.db.execute<Record<string, unknown>>(kept)).rows)).toEqual(sort((await t.db.execute<Record<string, unknown>>(count)).rows));
+}
+
+describe('dashboard rollups', () => {
+  it('equal a recomputation after the seed', async () => {
+    await expectEqual('seed');
+    await expectRosterEqual();
+  });
+
+  it('keep the roster when students are disabled and moved', async () => {
+    const [a, b] = (await t.db.execute<{ id: string; class_id: string }>(sql`select id, class_id from students where org_id = ${orgId}::uuid order by id limit 2`)).rows;
+    const [other] = (await t.db.execute<{ id: string }>(sql`select id from classes where org_id = ${orgId}::uuid and id <> ${a.class_id}::uuid limit 1`)).rows;
+    await t.db.execute(sql`update students set enabled = false where id = ${a.id}::uuid`);
+    await t.db.execute(sql`update students set class_id = ${other.id}::uuid, gender = case when gender = 'male' then 'female' else 'male' end where id = ${b.id}::uuid`);
+    await expectRosterEqual();
+  });
+
+  it('stay equal through random edits, clears, invalidations, restores, a sync and a plan deletion over HTTP', async () => {
+    const rnd = random(20_260_401);
+    const plans = await t.db.select({ id: testPlans.id, startDate: testPlans.startDate }).from(testPlans).where(eq(testPlans.orgId, orgId));
+    expect(plans.length).toBeGreaterThan(1);
+    const latest = [...plans].sort((a, b) => b.startDate.localeCompare(a.startDate))[0];
+    const resultsOf = (planId: string) => t.db.select().from(physiqueResults).where(and(eq(physiqueResults.orgId, orgId), eq(physiqueResults.planId, planId)));
+    let changed = 0;
+    for (let step = 0; step < 16; step++) {
+      const rows = await resultsOf(latest.id);
+      const kind = rnd.pick(['edit', 'edit', 'clear', 'invalid', 'restore'] as const);
+      if (kind === 'edit' || kind === 'clear') {
+        const row = rnd.pick(rows);
+        const fields = ITEMS.filter((i) => i !== 'bmi' && row[i] != null);
+        if (!fields.length) continue;
+        const field = rnd.pick(fields);
+        const raw = row[field]!;
+        // A value worse or better by up to a fifth: scores, levels, totals and bonus move.
+        const value = kind === 'clear' ? '' : String(Math.round(raw * (0.8 + 0.4 * rnd.next()) * 10) / 10);
+        const res = await post(`physiqueManage/testResult/editUpReport/${row.id}`, { field, value });
+        // A value outside the item's plausible range is refused (400) and writes nothing; the check below still holds.
+        expect([200, 400], res.body).toContain(res.statusCode);
+        if (res.statusCode !== 200) continue;
+      } else {
+        const pool = rows.filter((r) => r.invalid === (kind === 'restore'));
+        if (!pool.length) continue;
+        const ids = Array.from({ length: 1 + rnd.int(4) }, () => rnd.pick(pool).id);
+        const res = await post(`organizeTest/scoreSearch/${kind === 'invalid' ? 'invalid' : 'valid'}`, { ids: [...new Set(ids)] });
+        expect(res.statusCode, res.body).toBe(200);
+      }
+      changed++;
+      // Each comparison reloads every result row, so compare every few writes (and after the last).
+      if (step % 4 === 3) await expectEqual(`step ${step} (${kind})`);
+    }
+    expect(changed).toBeGreaterThan(8);
+
+    const sync = await post(`organizeTest/testManage/sync/${latest.id}`);
+    expect([200, 400, 409]).toContain(sync.statusCode);
+    await expectEqual('sync');
+
+    // Deleting a past plan deletes its results (cascade): its rollup rows go with them.
+    const past = plans.find((p) => p.id !== latest.id)!;
+    const del = await post(`organizeTest/testManage/delete/${past.id}`);
+    expect(del.statusCode, del.body).toBe(200);
+    await expectEqual('plan deleted');
+    expect((await t.db.execute(sql`select 1 from dc_rollups where plan_id = ${past.id}::uuid`)).rows).toHaveLength(0);
+  }, 300_000);
+});
