@@ -2,7 +2,7 @@ import { createContext, useContext, useId, type ReactNode } from 'react';
 import { useFormContext, type ControllerRenderProps, type FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
 import { maxLengthOf } from '@/domain/list-query';
-import type { UploadKind } from '@/domain/uploads/rules';
+import type { FilePurpose } from '@/domain/uploads/rules';
 import { Checkbox } from '@/components/ui/checkbox';
 import { DatePicker } from '@/components/ui/date-picker';
 import { Input } from '@/components/ui/input';
@@ -217,28 +217,19 @@ export function TreeSelectField({ tree, placeholder, ...props }: FieldProps & { 
   );
 }
 
-export function UploadField({
-  kind,
-  upload,
-  maxCount,
-  ...props
-}: FieldProps & { kind: UploadKind; upload(file: File): Promise<{ url: string }>; maxCount?: number }) {
+/** A file-store upload (src/components/upload): the field holds a file id, or ids when `maxCount` > 1. */
+export function UploadField({ purpose, maxCount, ...props }: FieldProps & { purpose: FilePurpose; maxCount?: number }) {
   return (
     <Field {...props}>
-      {(field) => {
-        const many = (maxCount ?? 1) > 1;
-        const urls = many ? ((field.value as string[] | undefined) ?? []) : field.value ? [field.value as string] : [];
-        return (
-          <Upload
-            kind={kind}
-            value={urls}
-            maxCount={maxCount ?? 1}
-            upload={upload}
-            disabled={props.disabled}
-            onChange={(next) => field.onChange(many ? next : (next[0] ?? ''))}
-          />
-        );
-      }}
+      {(field) => (
+        <Upload
+          purpose={purpose}
+          value={field.value as string | string[] | null | undefined}
+          maxCount={maxCount}
+          disabled={props.disabled}
+          onChange={(next) => field.onChange(next ?? (maxCount && maxCount > 1 ? [] : null))}
+        />
+      )}
     </Field>
   );
 }
