@@ -28,6 +28,7 @@ export const ERR = {
   fileFormat: 'errors:fileFormat',
   uploadFailed: 'errors:uploadFailed',
   screenLoadTimeout: 'errors:screenLoadTimeout',
+  invalidCharacter: 'errors:invalidCharacter',
 } as const;
 
 export type ErrorKey = (typeof ERR)[keyof typeof ERR];
