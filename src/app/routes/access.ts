@@ -18,13 +18,14 @@ function menuIds(tree: readonly MenuNode[], into = new Set<string>()): Set<strin
 }
 
 /**
- * True when the role's menu tree reaches the path: one of its pages, or a hidden route (add, edit/:id …) of one of
- * its pages (hidden routes stay out of the tree; they come with the page that opens them).
+ * True when the role reaches the path: a page of its menu tree (or whose view permission it holds), or a hidden
+ * route (add, edit/:id …) of such a page (hidden routes stay out of the tree; they come with the page that opens them).
  */
-export function isInMenu(pathname: string, tree: readonly MenuNode[]): boolean {
-  let entry = findCatalogEntry(pathname);
-  while (entry?.kind === 'route' && entry.parent) entry = getCatalogEntry(entry.parent);
-  return entry !== undefined && menuIds(tree).has(entry.key);
+export function isInMenu(pathname: string, uinfo: Pick<UInfo, 'menuTree' | 'permissions'>): boolean {
+  let page = findCatalogEntry(pathname);
+  while (page?.kind === 'route' && page.parent) page = getCatalogEntry(page.parent);
+  if (!page) return false;
+  return menuIds(uinfo.menuTree).has(page.key) || uinfo.permissions.includes(page.permission);
 }
 
 /**
@@ -40,5 +41,5 @@ export function decideAccess(pathname: string, uinfo: UInfo | null, hasToken: bo
   const family = familyOfPath(pathname);
   // The shared /single family and the standalone screens are always registered (spec §2); the family root redirects.
   if (!family || family === 'single' || pathname.replace(/\/$/, '') === `/${family}`) return 'allow';
-  return isInMenu(pathname, uinfo.menuTree) ? 'allow' : 'notFound';
+  return isInMenu(pathname, uinfo) ? 'allow' : 'notFound';
 }

@@ -51,6 +51,7 @@ describe('decideAccess (spec §2 route guard)', () => {
 
     const noClasses = k12UInfo();
     noClasses.menuTree[0].children = noClasses.menuTree[0].children.filter((n) => n.menuId !== 'k12.org.class');
+    noClasses.permissions = [];
     expect(decideAccess('/k12/org/class', noClasses, true)).toBe('notFound');
   });
 });
