@@ -1,20 +1,8 @@
 #!/usr/bin/env bash
-# The whole suite, in the order a failure is cheapest to find.
+# The whole suite, in the order a failure is cheapest to find. Everything that needs no browser runs first, so a
+# machine without Chromium still learns whether the code is right; the browser part comes last.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-missing=()
-[ -x /usr/bin/chromium ] || missing+=(chromium)
-fc-list 2>/dev/null | grep -qiE 'wqy|noto sans cjk' || missing+=(fonts-wqy-microhei)
-if [ ${#missing[@]} -gt 0 ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "test: installing ${missing[*]} (browser e2e needs them)"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-  else
-    echo "test: the browser e2e suite needs Debian packages: sudo apt-get install ${missing[*]}" >&2
-    exit 1
-  fi
-fi
 
 step() { echo; echo "== $1"; }
 step typecheck;        npm run -s typecheck
@@ -23,5 +11,22 @@ step "unit, i18n";     npm run -s test:unit
 step server;           npm run -s test:server
 step storybook;        npm run -s build-storybook
 step "web build";      npx vite build --logLevel warn
+
+# The browser e2e suite runs Debian's Chromium (/usr/bin/chromium) with a CJK font.
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+fc-list 2>/dev/null | grep -qiE 'wqy|noto sans cjk' || missing+=(fonts-wqy-microhei)
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "test: installing ${missing[*]} (browser e2e needs them)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  else
+    echo >&2
+    echo "test: every suite above passed; the browser e2e suite needs Debian packages that are missing:" >&2
+    echo "test:   sudo apt-get install ${missing[*]}" >&2
+    echo "test: then run: npm run test:e2e" >&2
+    exit 1
+  fi
+fi
 step "browser e2e";    npm run -s test:e2e
 echo; echo "test: all suites passed"

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { BASE_PATH } from '@/domain/constants';
@@ -14,6 +14,8 @@ import { authPlugin } from './plugins/auth';
 import { dbPlugin } from './plugins/db';
 import { errorsPlugin } from './plugins/errors';
 import { i18nPlugin } from './plugins/i18n';
+import { requestInputPlugin } from './plugins/request-input';
+import { securityHeadersPlugin } from './plugins/security-headers';
 import { hasWebDist, staticWebPlugin } from './plugins/static-web';
 import { tenantPlugin } from './plugins/tenant';
 
@@ -37,17 +39,24 @@ const FILE_SWEEP_MS = 60 * 60 * 1000;
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const env = options.env ?? parseEnv();
   const logger = options.logger ?? false;
+  // Set once the instance exists; framework errors only happen while it serves requests.
+  const built: { app?: FastifyInstance } = {};
   const app = Fastify({
     ...(typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger } : { logger }),
     // Request ids from the web client's `requestId` header make a browser report traceable in the log.
     requestIdHeader: 'requestid',
+    // A URL that cannot be decoded (`/api/%E0%A4%A`) goes through the error handler like any other bad request.
+    frameworkErrors: (error, request, reply) => built.app?.errorHandler(error, request as FastifyRequest, reply as FastifyReply),
   }).withTypeProvider<ZodTypeProvider>();
+  built.app = app;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(dbPlugin, { db: options.db, now: options.now ?? (() => new Date()) });
   await app.register(i18nPlugin);
   await app.register(errorsPlugin);
+  await app.register(securityHeadersPlugin);
+  await app.register(requestInputPlugin);
   await app.register(authPlugin);
   await app.register(tenantPlugin);
   // Only routes that opt in (captcha, sign-in) are limited.

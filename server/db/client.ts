@@ -8,6 +8,7 @@ import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { lockDataDir } from './dir-lock';
 import * as orgs from './schema/orgs';
 import * as auth from './schema/auth';
 import * as school from './schema/school';
@@ -80,15 +81,27 @@ export async function openDb(opts: OpenDbOptions = {}): Promise<DbHandle> {
   }
   // PGlite creates only the last path segment itself (e.g. ./data/pglite on a fresh checkout).
   if (opts.pgliteDir) await mkdir(opts.pgliteDir, { recursive: true });
-  const client = new PGlite({ dataDir: opts.pgliteDir, loadDataDir: opts.loadDataDir });
-  await client.waitReady;
+  // Before PGlite touches the files: a second process on the same directory is refused, not half-started.
+  const release = opts.pgliteDir ? lockDataDir(opts.pgliteDir) : () => {};
+  let client: PGlite;
+  try {
+    client = new PGlite({ dataDir: opts.pgliteDir, loadDataDir: opts.loadDataDir });
+    await client.waitReady;
+  } catch (err) {
+    release();
+    throw err;
+  }
   const db: Db = drizzlePglite({ client, schema });
   return {
     kind: 'pglite',
     raw: client,
     db,
     async close() {
-      if (!client.closed) await client.close();
+      try {
+        if (!client.closed) await client.close();
+      } finally {
+        release();
+      }
     },
   };
 }

@@ -17,7 +17,7 @@ import { testPlanRoutes } from './test-plan/test-plan.routes';
 export async function registerModules(app: FastifyInstance, opts: ModuleOptions): Promise<void> {
   await app.register(captchaRoutes, { prefix: '/api', ...opts });
   await app.register(ssoRoutes, { prefix: '/api/sso', ...opts });
-  await app.register(myInfoRoutes, { prefix: '/api/busi/web/myInfo' });
+  await app.register(myInfoRoutes, { prefix: '/api/busi/web/myInfo', ...opts });
   await app.register(tenantOrgRoutes, { prefix: '/api/oper/web/cs/tenantOrg' });
   await app.register(schoolRoutes, { prefix: '/api/busi/web/k12', family: 'k12' });
   await app.register(schoolRoutes, { prefix: '/api/busi/web/gx', family: 'gx' });

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import { and, asc, desc, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import type { OrgType } from '@/domain/constants';
+import { ORG_TYPE, type OrgType } from '@/domain/constants';
 import { ERR } from '@/domain/errors';
 import { pageAccess } from '@/domain/menus/access';
 import type { ButtonAction } from '@/domain/menus/catalog';
@@ -80,12 +80,27 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Loads `request.scope` once per request (after authentication); 403 when the user has no role anywhere. */
+/** Organisation type each family-prefixed API serves (spec §2): `/api/busi/web/k12/…` is for K12 schools only. */
+const FAMILY_PREFIX = /^\/api\/busi\/web\/(admin|k12|gx)\//;
+const FAMILY_ORG_TYPE: Record<string, OrgType> = { admin: ORG_TYPE.management, k12: ORG_TYPE.k12, gx: ORG_TYPE.university };
+
+/** The organisation type a route's family prefix demands, or null for routes outside the families. */
+export function familyOrgType(routeUrl: string | undefined): OrgType | null {
+  const family = routeUrl ? FAMILY_PREFIX.exec(routeUrl)?.[1] : undefined;
+  return family ? FAMILY_ORG_TYPE[family] : null;
+}
+
+/**
+ * Loads `request.scope` once per request (after authentication); 403 when the user has no role anywhere, or when
+ * the account in use is not of the organisation type of the route's family (a K12 account calling a /gx route).
+ */
 export async function requireScope(request: FastifyRequest): Promise<Scope> {
   if (request.scope) return request.scope;
   if (!request.session) throw new AppError(401, ERR.sessionExpired);
   const scope = await loadScope(request.server.db, request.session.userId, headerValue(request.headers.orgid));
   if (!scope) throw new AppError(403, ERR.forbidden);
+  const wanted = familyOrgType(request.routeOptions.url);
+  if (wanted !== null && scope.orgType !== wanted) throw new AppError(403, ERR.forbidden);
   request.scope = scope;
   return scope;
 }

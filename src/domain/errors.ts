@@ -38,6 +38,7 @@ export const ERR = {
   xlsxTooManyColumns: 'errors:xlsxTooManyColumns',
   xlsxBadCellRef: 'errors:xlsxBadCellRef',
   xlsxBadChar: 'errors:xlsxBadChar',
+  invalidCharacter: 'errors:invalidCharacter',
 } as const;
 
 export type ErrorKey = (typeof ERR)[keyof typeof ERR];

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '@/domain/api';
 import type { MenuNode, UInfo } from '@/domain/auth/types';
+import { LOGIN_LOCK_MS, LOGIN_MAX_FAILURES } from '@/domain/constants';
 import { landingPath } from '@/domain/menus/tree';
 import { memberships, users } from '../../server/db/schema/auth';
 import { DEMO_PASSWORD } from '../../server/db/seed/demo';
@@ -199,6 +200,32 @@ describe('editAccount', () => {
     const en = await post('editAccount', token, { oldPassword: sha256Hex(DEMO_PASSWORD), newPassword: '123' }, { 'accept-language': 'en-US' });
     expect(en.statusCode).toBe(400);
     expect(en.json().msg).toBe('The password must be 6 to 20 characters.');
+  });
+
+  it('refuses a new password equal to the current one', async () => {
+    const token = (await t.login('teacher05')).access_token;
+    const res = await post('editAccount', token, { oldPassword: sha256Hex(DEMO_PASSWORD), newPassword: DEMO_PASSWORD });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ code: '400', data: null, msg: '新密码不能与原密码相同' });
+    expect((await post('editAccount', token, { oldPassword: sha256Hex(DEMO_PASSWORD), newPassword: DEMO_PASSWORD }, { 'accept-language': 'en-US' })).json().msg).toBe(
+      'The new password must differ from the current one.',
+    );
+    await t.login('teacher05');
+  });
+
+  it(`locks the account after ${LOGIN_MAX_FAILURES} wrong current passwords, like sign-in, and ends its sessions`, async () => {
+    const token = (await t.login('teacher06')).access_token;
+    const guess = (password: string) => post('editAccount', token, { oldPassword: sha256Hex(password), newPassword: 'New@2026x' });
+    for (let i = 1; i < LOGIN_MAX_FAILURES; i++) expect((await guess(`Wrong@${i}`)).json().msg).toBe('原密码错误');
+    const locked = await guess('Wrong@5');
+    expect(locked.statusCode).toBe(400);
+    expect(locked.json().msg).toBe('登录失败次数过多，账号已锁定，请15分钟后再试');
+    // The session that guessed is over, and sign-in waits for the lock too.
+    expect((await t.request({ url: '/api/busi/web/myInfo/getUInfo', token })).statusCode).toBe(401);
+    expect((await t.loginResponse('teacher06')).json().msg).toBe('登录失败次数过多，账号已锁定，请15分钟后再试');
+    t.clock.advance(LOGIN_LOCK_MS);
+    const fresh = (await t.login('teacher06')).access_token;
+    expect((await post('editAccount', fresh, { oldPassword: sha256Hex(DEMO_PASSWORD), newPassword: 'New@2026x' })).statusCode).toBe(200);
   });
 
   it('changes the password: the new one signs in, the old one not, other sessions end', async () => {

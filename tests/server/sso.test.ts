@@ -179,6 +179,36 @@ describe('tokens', () => {
     expect(replay.json().msg).toBe('登录凭证无效，请重新登录');
   });
 
+  it('reusing a rotated refresh token ends the whole session, for the thief and the owner', async () => {
+    const other = await t.login('college01');
+    const first = await t.login('college01');
+    const token = (refresh_token: string) => t.app.inject({ method: 'POST', url: '/api/sso/oauth/token', payload: { refresh_token } });
+    const second = (await token(first.refresh_token)).json<Envelope<TokenData>>().data;
+    expect((await uinfo(second.access_token)).statusCode).toBe(200);
+
+    const replay = await token(first.refresh_token);
+    expect(replay.statusCode).toBe(401);
+    expect(replay.json().msg).toBe('登录凭证无效，请重新登录');
+    // Every token descended from that sign-in is dead now.
+    expect((await uinfo(second.access_token)).statusCode).toBe(401);
+    expect((await token(second.refresh_token)).statusCode).toBe(401);
+    // The person's other sign-in is another session and keeps working.
+    expect((await uinfo(other.access_token)).statusCode).toBe(200);
+  });
+
+  it('locking or disabling an account ends its sessions', async () => {
+    const session = await t.login('gxteacher03');
+    for (let i = 0; i < LOGIN_MAX_FAILURES; i++) await t.loginResponse('gxteacher03', 'Wrong@2026');
+    expect((await uinfo(session.access_token)).statusCode).toBe(401);
+    const refreshed = await t.app.inject({ method: 'POST', url: '/api/sso/oauth/token', payload: { refresh_token: session.refresh_token } });
+    expect(refreshed.statusCode).toBe(401);
+
+    const before = await t.login('gxteacher04');
+    await t.db.update(users).set({ enabled: false }).where(eq(users.accountNum, 'gxteacher04'));
+    expect((await uinfo(before.access_token)).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: '/api/sso/oauth/token', payload: { refresh_token: before.refresh_token } })).statusCode).toBe(401);
+  });
+
   it('a refresh token expires after REFRESH_TOKEN_TTL_S', async () => {
     const token = await t.login('school01');
     t.clock.advance((REFRESH_TOKEN_TTL_S + 1) * 1000);

@@ -131,6 +131,20 @@ export const sessions = pgTable(
   (t) => [uniqueIndex('sessions_access_uq').on(t.accessHash), uniqueIndex('sessions_refresh_uq').on(t.refreshHash), index('sessions_user_idx').on(t.userId)],
 );
 
+/**
+ * Refresh tokens a session has rotated away from (SHA-256 only). Presenting one again means the token leaked: the
+ * whole session (every token descended from its sign-in) is revoked.
+ */
+export const retiredRefreshTokens = pgTable(
+  'retired_refresh_tokens',
+  {
+    refreshHash: text('refresh_hash').primaryKey(),
+    sessionId: uuid('session_id').notNull().references(() => sessions.id, { onDelete: 'cascade' }),
+    retiredAt: timestamp('retired_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('retired_refresh_tokens_session_idx').on(t.sessionId)],
+);
+
 /** Captcha answers, kept server-side so any instance can check them; single use, short-lived. */
 export const captchas = pgTable('captchas', {
   randomStr: text('random_str').primaryKey(),

@@ -2,13 +2,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
 import { changePasswordRequestSchema, profileFormSchema, switchOrgSchema, switchRoleSchema } from '@/domain/auth/schemas';
 import { OK_MSG } from '@/domain/errors';
+import type { ModuleOptions } from '../module-options';
 import { editAccount, editUser, getUInfo, menuTreeOf, switchOrg, switchRole } from './my-info.service';
 
 /**
  * /api/busi/web/myInfo: the personal centre and account/role switching (spec §2, §4, §7).
  * Signed-in users only; no page permission (the personal centre is always allowed, spec §2).
  */
-export const myInfoRoutes: FastifyPluginAsyncZod = async (app) => {
+export const myInfoRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, opts) => {
   app.addHook('onRequest', app.authenticate);
   const title = (t: (key: string) => string) => t('common:appName');
 
@@ -36,7 +37,9 @@ export const myInfoRoutes: FastifyPluginAsyncZod = async (app) => {
     return ok(await getUInfo(app.db, userId, title(request.t)), request.t(OK_MSG.saved));
   });
 
-  app.post('/editAccount', { schema: { body: changePasswordRequestSchema } }, async (request) => {
+  // Guessing the current password is limited per IP like sign-in, besides the per-account lock it shares with sign-in.
+  const editAccountLimit = { rateLimit: { max: opts.limits.loginPerMinute, timeWindow: '1 minute' } };
+  app.post('/editAccount', { schema: { body: changePasswordRequestSchema }, config: editAccountLimit }, async (request) => {
     await editAccount(app.db, request.session!, app.now(), request.body);
     return ok(null, request.t(OK_MSG.saved));
   });

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, ne, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { ProfileForm } from '@/domain/auth/schemas';
+import { PASSWORD_SAME_AS_OLD, type ProfileForm } from '@/domain/auth/schemas';
 import type { AccountInfo, MenuEntry, MenuNode, RoleInfo, UInfo } from '@/domain/auth/types';
 import { TYPE_PATH, type OrgType } from '@/domain/constants';
 import { ERR } from '@/domain/errors';
@@ -10,7 +10,8 @@ import { membershipRoles, memberships, menus, roleMenus, roles, sessions, users 
 import { orgs } from '../../db/schema/orgs';
 import { AppError } from '../../lib/app-error';
 import { isUuid } from '../../lib/ids';
-import { hashPassword, sha256Hex, verifyPassword } from '../../lib/password';
+import { hashPassword, sha256Hex } from '../../lib/password';
+import { checkPassword } from '../sso/sso.service';
 import { brandingOf } from '../tenant-org/tenant-org.service';
 
 const tenantOrgs = alias(orgs, 'tenant_org');
@@ -268,8 +269,9 @@ export async function editUser(db: Db, userId: string, now: Date, form: ProfileF
 }
 
 /**
- * Personal centre "change password": the current password must verify; the new one is stored as
- * the scrypt of its SHA-256 hex (as the browser will send it) and every other session ends.
+ * Personal centre "change password": the current password must verify (failures count towards the sign-in lock, so
+ * a taken-over session cannot guess it either); the new one must differ from it, is stored as the scrypt of its
+ * SHA-256 hex (as the browser will send it) and every other session ends.
  */
 export async function editAccount(
   db: Db,
@@ -277,9 +279,12 @@ export async function editAccount(
   now: Date,
   input: { oldPassword: string; newPassword: string },
 ): Promise<void> {
-  const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, session.userId)).limit(1);
-  if (!user || !(await verifyPassword(input.oldPassword, user.passwordHash))) throw new AppError(400, ERR.oldPasswordWrong);
-  const passwordHash = await hashPassword(sha256Hex(input.newPassword));
+  const [user] = await db.select().from(users).where(eq(users.id, session.userId)).limit(1);
+  if (!user) throw new AppError(401, ERR.sessionExpired);
+  await checkPassword(db, now, user, input.oldPassword, new AppError(400, ERR.oldPasswordWrong));
+  const newHex = sha256Hex(input.newPassword);
+  if (newHex === input.oldPassword) throw new AppError(400, PASSWORD_SAME_AS_OLD);
+  const passwordHash = await hashPassword(newHex);
   await db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, session.userId));
     await tx

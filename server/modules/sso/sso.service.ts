@@ -3,10 +3,10 @@ import type { LoginRequest } from '@/domain/auth/schemas';
 import type { TokenData } from '@/domain/auth/types';
 import { ACCESS_TOKEN_TTL_S, LOGIN_LOCK_MS, LOGIN_MAX_FAILURES, REFRESH_TOKEN_TTL_S } from '@/domain/constants';
 import { ERR } from '@/domain/errors';
-import type { DbOrTx } from '../../db/client';
-import { sessions, users } from '../../db/schema/auth';
+import type { Db, DbOrTx } from '../../db/client';
+import { retiredRefreshTokens, sessions, users } from '../../db/schema/auth';
 import { AppError } from '../../lib/app-error';
-import { verifyPassword } from '../../lib/password';
+import { hashPassword, verifyPassword } from '../../lib/password';
 import { hashSecret, newToken } from '../../lib/tokens';
 import { checkCaptcha } from '../captcha/captcha.service';
 
@@ -39,6 +39,55 @@ const tokenData = (access: string, refresh: string): TokenData => ({
   token_type: 'bearer',
 });
 
+/** A stored hash no password matches: unknown accounts get the same scrypt work as wrong passwords. */
+let decoyHash: Promise<string> | undefined;
+const decoy = () => (decoyHash ??= hashPassword(newToken()));
+
+/** Refuses an account while its lock lasts (sign-in and change-password share it). */
+export function assertNotLocked(user: { lockedUntil: Date | null }, now: Date): void {
+  if (user.lockedUntil && user.lockedUntil.getTime() > now.getTime()) {
+    throw new AppError(400, ERR.accountLocked, { minutes: lockedMinutes(user.lockedUntil, now) });
+  }
+}
+
+/**
+ * Checks a password of an account (sign-in, change-password): LOGIN_MAX_FAILURES wrong ones in a row lock it for
+ * LOGIN_LOCK_MS and end its sessions; a right one clears the count. Throws `wrong` or errors:accountLocked.
+ */
+export async function checkPassword(
+  db: DbOrTx,
+  now: Date,
+  user: { id: string; passwordHash: string; failedLogins: number; lockedUntil: Date | null },
+  sha256HexPassword: string,
+  wrong: AppError,
+): Promise<void> {
+  assertNotLocked(user, now);
+  if (await verifyPassword(sha256HexPassword, user.passwordHash)) {
+    if (user.failedLogins !== 0 || user.lockedUntil) {
+      await db.update(users).set({ failedLogins: 0, lockedUntil: null }).where(eq(users.id, user.id));
+    }
+    return;
+  }
+  // Counted in SQL so parallel attempts cannot lose an increment.
+  const [after] = await db
+    .update(users)
+    .set({ failedLogins: sql`${users.failedLogins} + 1` })
+    .where(eq(users.id, user.id))
+    .returning({ failedLogins: users.failedLogins });
+  if (after && after.failedLogins >= LOGIN_MAX_FAILURES) {
+    const lockedUntil = new Date(now.getTime() + LOGIN_LOCK_MS);
+    await db.update(users).set({ failedLogins: 0, lockedUntil }).where(eq(users.id, user.id));
+    await endSessions(db, now, user.id);
+    throw new AppError(400, ERR.accountLocked, { minutes: lockedMinutes(lockedUntil, now) });
+  }
+  throw wrong;
+}
+
+/** Ends every session of a user (account locked or disabled): their access and refresh tokens stop working. */
+export async function endSessions(db: DbOrTx, now: Date, userId: string): Promise<void> {
+  await db.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+}
+
 /**
  * Signs in by account number or mobile (spec §2, §7): captcha first (single use), then the lock,
  * the enabled flag and the password. Five failures in a row lock the account for 15 minutes.
@@ -52,31 +101,16 @@ export async function login(db: DbOrTx, now: Date, input: LoginRequest, meta: Cl
     .where(or(eq(users.accountNum, input.accountNum), eq(users.mobile, input.accountNum)));
   // An account number wins over another person's identical mobile.
   const user = found.find((u) => u.accountNum === input.accountNum) ?? found[0];
-  if (!user) throw new AppError(400, ERR.badCredentials);
-
-  if (user.lockedUntil && user.lockedUntil.getTime() > now.getTime()) {
-    throw new AppError(400, ERR.accountLocked, { minutes: lockedMinutes(user.lockedUntil, now) });
-  }
-  if (!user.enabled) throw new AppError(400, ERR.accountDisabled);
-
-  if (!(await verifyPassword(input.password, user.passwordHash))) {
-    // Counted in SQL so parallel attempts cannot lose an increment.
-    const [after] = await db
-      .update(users)
-      .set({ failedLogins: sql`${users.failedLogins} + 1` })
-      .where(eq(users.id, user.id))
-      .returning({ failedLogins: users.failedLogins });
-    if (after && after.failedLogins >= LOGIN_MAX_FAILURES) {
-      const lockedUntil = new Date(now.getTime() + LOGIN_LOCK_MS);
-      await db.update(users).set({ failedLogins: 0, lockedUntil }).where(eq(users.id, user.id));
-      throw new AppError(400, ERR.accountLocked, { minutes: lockedMinutes(lockedUntil, now) });
-    }
+  if (!user) {
+    // The same password work as a wrong password, so the answer's timing does not tell which accounts exist.
+    await verifyPassword(input.password, await decoy());
     throw new AppError(400, ERR.badCredentials);
   }
 
-  if (user.failedLogins !== 0 || user.lockedUntil) {
-    await db.update(users).set({ failedLogins: 0, lockedUntil: null }).where(eq(users.id, user.id));
-  }
+  assertNotLocked(user, now);
+  if (!user.enabled) throw new AppError(400, ERR.accountDisabled);
+  await checkPassword(db, now, user, input.password, new AppError(400, ERR.badCredentials));
+
   const pair = tokenPair(now);
   await db.insert(sessions).values({
     userId: user.id,
@@ -89,23 +123,36 @@ export async function login(db: DbOrTx, now: Date, input: LoginRequest, meta: Cl
   return tokenData(pair.access, pair.refresh);
 }
 
-/** Exchanges a refresh token for a new pair; the old pair stops working at once (rotation). */
-export async function refresh(db: DbOrTx, now: Date, refreshToken: string): Promise<TokenData> {
+/**
+ * Exchanges a refresh token for a new pair; the old pair stops working at once (rotation). A refresh token presented
+ * again after its rotation was stolen or replayed: the whole session ends, for the thief and the owner alike.
+ */
+export async function refresh(db: Db, now: Date, refreshToken: string): Promise<TokenData> {
+  const presented = hashSecret(refreshToken);
   const pair = tokenPair(now);
-  const [row] = await db
-    .update(sessions)
-    .set({ ...pair.row, lastSeenAt: now })
-    .where(
-      and(
-        eq(sessions.refreshHash, hashSecret(refreshToken)),
-        isNull(sessions.revokedAt),
-        gt(sessions.refreshExpiresAt, now),
-        sql`exists (select 1 from ${users} where ${users.id} = ${sessions.userId} and ${users.enabled})`,
-      ),
-    )
-    .returning({ id: sessions.id });
-  if (!row) throw new AppError(401, ERR.invalidRefreshToken);
-  return tokenData(pair.access, pair.refresh);
+  const rotated = await db.transaction(async (tx) => {
+    const [current] = await tx
+      .select({ id: sessions.id, refreshHash: sessions.refreshHash })
+      .from(sessions)
+      .where(
+        and(
+          eq(sessions.refreshHash, presented),
+          isNull(sessions.revokedAt),
+          gt(sessions.refreshExpiresAt, now),
+          sql`exists (select 1 from ${users} where ${users.id} = ${sessions.userId} and ${users.enabled})`,
+        ),
+      )
+      .for('update');
+    if (!current) return false;
+    await tx.insert(retiredRefreshTokens).values({ refreshHash: current.refreshHash, sessionId: current.id, retiredAt: now });
+    await tx.update(sessions).set({ ...pair.row, lastSeenAt: now }).where(eq(sessions.id, current.id));
+    return true;
+  });
+  if (rotated) return tokenData(pair.access, pair.refresh);
+
+  const [reused] = await db.select({ sessionId: retiredRefreshTokens.sessionId }).from(retiredRefreshTokens).where(eq(retiredRefreshTokens.refreshHash, presented));
+  if (reused) await revokeSession(db, now, reused.sessionId);
+  throw new AppError(401, ERR.invalidRefreshToken);
 }
 
 /** Ends a session: its access and refresh tokens stop working. */

@@ -63,7 +63,12 @@ export function AppShell({ title, icon, homePath = '/myInfo/base', menuTree, bre
           </Button>
           <Link to={homePath} className="flex min-w-0 items-center gap-2.5 rounded-md outline-none focus-visible:ring-2 focus-visible:ring-ring">
             <BrandMark icon={icon} name={title} />
-            <span data-testid="platform-title" className={cn('truncate text-[15px] font-semibold tracking-tight', collapsed && 'lg:sr-only')}>
+            {/* Long university names wrap to two lines; the full name stays in the tooltip. */}
+            <span
+              data-testid="platform-title"
+              title={title}
+              className={cn('line-clamp-2 text-[15px] leading-tight font-semibold tracking-tight break-all', collapsed && 'lg:sr-only')}
+            >
               {title}
             </span>
           </Link>

@@ -136,7 +136,7 @@ export function Toaster() {
         data-slot="toaster"
         label={t('toast.viewport')}
         // The empty viewport must not swallow clicks on the page under it; the toasts re-enable them.
-        className="pointer-events-none fixed top-0 right-0 z-[100] m-0 flex max-h-screen w-full list-none flex-col gap-2 p-4 outline-none sm:max-w-sm"
+        className="pointer-events-none fixed top-14 right-0 z-[100] m-0 flex max-h-screen w-full list-none flex-col gap-2 p-4 outline-none sm:max-w-sm"
       />
     </ToastPrimitive.Provider>
   );

@@ -49,12 +49,19 @@ export const newPasswordSchema = z
   .max(PASSWORD_MAX, 'validation:password.length')
   .regex(PASSWORD_CHARS, 'validation:login.passwordFormat');
 
+/** A new password must differ from the current one; the server checks it against the SHA-256 the wire carries. */
+export const PASSWORD_SAME_AS_OLD = 'validation:password.sameAsOld';
+
 /** Change password form (personal centre editAccount, spec §5). */
 export const changePasswordFormSchema = z
   .object({
     oldPassword: z.string().min(1, 'validation:password.oldRequired'),
     newPassword: newPasswordSchema,
     confirmPassword: z.string().min(1, 'validation:password.confirmRequired'),
+  })
+  .refine((v) => v.newPassword !== v.oldPassword, {
+    path: ['newPassword'],
+    message: PASSWORD_SAME_AS_OLD,
   })
   .refine((v) => v.newPassword === v.confirmPassword, {
     path: ['confirmPassword'],

@@ -340,7 +340,7 @@ const GX: FamilyDef = {
     group('dataCenter', 1, '数据中心', 'bar-chart-3', [
       page('school', 1, 'dataCenter/school', '学校数据', ['export', 'screen']),
       page('college', 2, 'dataCenter/college', '学院数据', ['export']),
-      page('class', 3, 'dataCenter/class', '专业班级数据', ['detail', 'export'], [['detail', 'detail/:id', '班级详情', 'detail']]),
+      page('class', 3, 'dataCenter/class', '班级数据', ['detail', 'export'], [['detail', 'detail/:id', '班级详情', 'detail']]),
       page('student', 4, 'dataCenter/student', '学生数据', ['detail', 'export'], [
         ['detail', 'detail/:id', '学生详情', 'detail'],
       ]),

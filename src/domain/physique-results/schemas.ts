@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { textFilter } from '../list-query';
 import { pageQuerySchema } from '../api';
+import { isIsoDate } from '../dates';
 import { SEMESTER } from '../constants';
 import { RESULT_KEYS, type ResultKey } from '../physique/national-template';
 import { isGrade } from '../physique/standard';
@@ -13,7 +14,6 @@ export const SCORE_EXPORT_MAX_ROWS = 100_000;
 export const MAX_IDS_PER_CALL = 1000;
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const blank = (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v);
 const numberish = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v);
 
@@ -33,7 +33,7 @@ const optionalBool = z.preprocess(
   (v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : blank(v)),
   z.boolean({ error: 'scores:validation.flag' }).optional(),
 );
-const optionalDay = z.preprocess(blank, z.string().regex(DAY, 'scores:validation.date').optional());
+const optionalDay = (invalid: string) => z.preprocess(blank, z.string().refine(isIsoDate, invalid).optional());
 
 /** Level filter of score search: a total level, or 'incomplete' for results still missing an item. */
 export const LEVEL_FILTERS = ['excellent', 'good', 'pass', 'fail', 'incomplete'] as const;
@@ -71,8 +71,8 @@ export const testRecordFilterSchema = z.object({
   keyword: optionalText,
   item: z.preprocess(blank, z.enum(RESULT_KEYS as [ResultKey, ...ResultKey[]], { error: 'scores:validation.item' }).optional()),
   /** Inclusive local days YYYY-MM-DD. */
-  from: optionalDay,
-  to: optionalDay,
+  from: optionalDay('scores:validation.dateFrom'),
+  to: optionalDay('scores:validation.dateTo'),
   invalid: optionalBool,
 });
 export type TestRecordFilter = z.output<typeof testRecordFilterSchema>;

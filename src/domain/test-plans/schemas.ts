@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuerySchema } from '../api';
+import { isIsoDate } from '../dates';
 import { PLAN_NAME_MAX, PLAN_NAME_MIN, SEMESTER, TEST_REPORT_FEE_MIN } from '../constants';
 import { DEFAULT_STANDARD_VERSION, ITEM_KEYS, isGrade, STANDARD_VERSIONS } from '../physique/standard';
 import { DEFAULT_FEE_PRECISION, DEFAULT_FEE_ROUNDING, FEE_PRECISIONS, FEE_ROUNDINGS, decimalsOf, roundFee } from './fee';
@@ -15,14 +16,6 @@ export type PlanScopeType = (typeof PLAN_SCOPE_TYPES)[number];
 export const TEST_REPORT_FEE_MAX = 100_000;
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A real calendar day written YYYY-MM-DD. */
-export function isIsoDate(value: string): boolean {
-  if (!DAY.test(value)) return false;
-  const d = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
-}
 
 const blankAsUndefined = (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v);
 const numberish = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v);
@@ -44,8 +37,7 @@ const formText = <T extends z.ZodType<unknown, string | undefined>>(then: T) =>
     .transform((v) => (v.trim() === '' ? undefined : v.trim()))
     .pipe(then);
 
-const day = (required: string) =>
-  z.string({ error: required }).min(1, required).refine(isIsoDate, 'testPlan:validation.dateInvalid');
+const day = (required: string, invalid: string) => z.string({ error: required }).min(1, required).refine(isIsoDate, invalid);
 
 const semesterCode = z
   .number({ error: 'testPlan:validation.semesterRequired' })
@@ -75,8 +67,8 @@ export const planRequestSchema = z
       .refine((s) => [...s].length <= PLAN_NAME_MAX, 'testPlan:validation.nameLength'),
     schoolYearId: z.string({ error: 'testPlan:validation.schoolYearRequired' }).regex(ID, 'testPlan:validation.schoolYearRequired'),
     semesterCode: formNumber('testPlan:validation.semesterRequired', semesterCode),
-    startDate: day('testPlan:validation.startDateRequired'),
-    endDate: day('testPlan:validation.endDateRequired'),
+    startDate: day('testPlan:validation.startDateRequired', 'testPlan:validation.startDateInvalid'),
+    endDate: day('testPlan:validation.endDateRequired', 'testPlan:validation.endDateInvalid'),
     scopeType: z.enum(PLAN_SCOPE_TYPES, { error: 'testPlan:validation.scopeTypeRequired' }),
     scopeIds: z
       .array(z.string().regex(ID, 'testPlan:validation.scopeRequired'), { error: 'testPlan:validation.scopeRequired' })

@@ -44,7 +44,9 @@ describe('planRequestSchema (issue 3 §2)', () => {
   it('checks dates: real days, end not before start', () => {
     expect(firstMessage({ ...valid, endDate: '2026-10-31' })).toBe('testPlan:validation.endBeforeStart');
     expect(firstMessage({ ...valid, endDate: valid.startDate })).toBeNull();
-    expect(firstMessage({ ...valid, startDate: '2026-02-30' })).toBe('testPlan:validation.dateInvalid');
+    expect(firstMessage({ ...valid, startDate: '2026-02-30' })).toBe('testPlan:validation.startDateInvalid');
+    expect(firstMessage({ ...valid, startDate: '0000-01-01' })).toBe('testPlan:validation.startDateInvalid');
+    expect(firstMessage({ ...valid, endDate: '2026-13-45' })).toBe('testPlan:validation.endDateInvalid');
     expect(firstMessage({ ...valid, startDate: '' })).toBe('testPlan:validation.startDateRequired');
   });
 

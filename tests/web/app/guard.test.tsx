@@ -37,9 +37,29 @@ describe('decideAccess (spec §2 route guard)', () => {
   it('answers not found for another role family, allows the own family and /single', () => {
     expect(decideAccess('/gx/org/acayear', k12UInfo(), true)).toBe('notFound');
     expect(decideAccess('/admin/currentOrg', k12UInfo(), true)).toBe('notFound');
-    expect(decideAccess('/k12/org/class/edit/3', k12UInfo(), true)).toBe('allow');
+    expect(decideAccess('/k12/org/class', k12UInfo(), true)).toBe('allow');
     expect(decideAccess('/single/sportsMeet/score', k12UInfo(), true)).toBe('allow');
     expect(decideAccess('/menuManagement', k12UInfo(), true)).toBe('allow');
+  });
+  it("answers not found for a screen of the own family outside the role's menu, hidden routes with their page", () => {
+    // The fake teacher's menu holds class management and school years, not staff or the class dashboard.
+    expect(decideAccess('/k12/user/teacher', k12UInfo(), true)).toBe('notFound');
+    expect(decideAccess('/k12/user/teacher/edit/3', k12UInfo(), true)).toBe('notFound');
+    expect(decideAccess('/k12/dataCenter/class/detail/3', k12UInfo(), true)).toBe('notFound');
+    expect(decideAccess('/k12/nowhere', k12UInfo(), true)).toBe('notFound');
+    expect(decideAccess('/k12/org/acayear', k12UInfo(), true)).toBe('allow');
+
+    const withDashboard = k12UInfo();
+    const classPage = withDashboard.menuTree[0].children[0];
+    withDashboard.menuTree[0].children.push({ ...classPage, menuId: 'k12.dataCenter.class', menuPath: '/k12/dataCenter/class', defaultPath: '/k12/dataCenter/class' });
+    expect(decideAccess('/k12/dataCenter/class', withDashboard, true)).toBe('allow');
+    // A hidden route comes with the page that opens it.
+    expect(decideAccess('/k12/dataCenter/class/detail/3', withDashboard, true)).toBe('allow');
+
+    const noClasses = k12UInfo();
+    noClasses.menuTree[0].children = noClasses.menuTree[0].children.filter((n) => n.menuId !== 'k12.org.class');
+    noClasses.permissions = [];
+    expect(decideAccess('/k12/org/class', noClasses, true)).toBe('notFound');
   });
 });
 
@@ -58,6 +78,15 @@ describe('route guard', () => {
     const { router } = renderApp('/myInfo/base');
     expect(await screen.findByTestId('my-info')).toHaveTextContent('尚未登录');
     expect(router.state.location.pathname).toBe('/myInfo/base');
+  });
+
+  it("shows the guard's 404, not the screen, for a screen outside the role's menu opened by URL", async () => {
+    signIn();
+    fakeApi({ 'GET /api/busi/web/myInfo/getUInfo': () => ({ data: k12UInfo() }) });
+    const { router } = renderApp('/k12/user/teacher');
+    expect(await screen.findByTestId('not-found')).toBeInTheDocument();
+    expect(screen.queryByTestId('not-available')).toBeNull();
+    expect(router.state.location.pathname).toBe('/k12/user/teacher');
   });
 
   it('shows 404 for a path of another family and for unknown paths', async () => {

@@ -51,6 +51,11 @@ const outside = (colors: SemanticColors, extra: Record<string, unknown>) => ({ c
 // Walls are not touched: no tooltips to open, and everything worth reading is labelled.
 const tooltip = (look: ChartLook | undefined, extra: Record<string, unknown>) => (look?.wall ? { show: false } : { confine: true, ...extra });
 
+/** Tooltip values of a rate series read as percentages, like its axis. */
+const rateTooltip = { valueFormatter: (v: unknown) => (typeof v === 'number' ? `${v}%` : NO_FIGURE) };
+/** Tooltip values of a score series, as the cards write scores. */
+const scoreTooltip = { valueFormatter: (v: unknown) => (typeof v === 'number' ? formatScore(v) : NO_FIGURE) };
+
 /** The id a clicked data item carries (drill-down), if any. */
 export function clickedId(params: unknown): string | undefined {
   const data = (params as { data?: unknown } | null)?.data;
@@ -138,6 +143,7 @@ export function trendOption(t: TFunction, colors: SemanticColors, points: readon
     lineStyle: { width: look?.wall ? 5 : 2.5 },
     itemStyle: { color },
     label: outside(colors, { show: points.length <= 6, fontSize: size(look, 11, 20), formatter: '{c}%' }),
+    tooltip: rateTooltip,
     data: points.map((p) => percent(pick(p.indicators))),
   });
   return {
@@ -156,6 +162,7 @@ export function trendOption(t: TFunction, colors: SemanticColors, points: readon
         barMaxWidth: look?.wall ? 80 : 36,
         itemStyle: { color: colors.series[7], opacity: 0.55 },
         label: outside(colors, { show: true, position: 'top', fontSize: size(look, 11, 22), formatter: (p: unknown) => formatScore((p as { value?: number }).value) }),
+        tooltip: scoreTooltip,
         data: points.map((p) => p.indicators.meanTotal),
       },
       rateLine(t('dashboard:figure.excellentRate'), colors.level.excellent, (i) => i.excellentRate),
@@ -249,13 +256,26 @@ export function rankingOption(t: TFunction, colors: SemanticColors, rows: readon
   };
 }
 
+/** Classes shown at once in the class comparison; more scroll (slider and wheel) so every class keeps its label. */
+export const UNITS_IN_VIEW = 16;
+
 /** Classes of a grade side by side: mean total (bars) with excellent and pass rates (lines). */
 export function unitsOption(t: TFunction, colors: SemanticColors, rows: readonly UnitRow[], look?: ChartLook): ChartOption {
+  const scroll = rows.length > UNITS_IN_VIEW;
   return {
     legend: legend(look),
-    grid: grid(look),
+    grid: grid(look, scroll ? { bottom: 40 } : {}),
     tooltip: tooltip(look, { trigger: 'axis', axisPointer: { type: 'shadow' } }),
-    xAxis: { type: 'category', data: rows.map((r) => r.name), axisLabel: axisLabel(look, { interval: 0, hideOverlap: true }) },
+    // Every class is labelled: slanted when many, scrolled when more than fit.
+    xAxis: { type: 'category', data: rows.map((r) => r.name), axisLabel: axisLabel(look, { interval: 0, rotate: rows.length > 6 ? 40 : 0 }) },
+    ...(scroll
+      ? {
+          dataZoom: [
+            { type: 'slider', xAxisIndex: 0, startValue: 0, endValue: UNITS_IN_VIEW - 1, height: 16, bottom: 4, zoomLock: true, brushSelect: false },
+            { type: 'inside', xAxisIndex: 0, zoomOnMouseWheel: false, moveOnMouseWheel: true, moveOnMouseMove: false },
+          ],
+        }
+      : {}),
     yAxis: [
       { type: 'value', min: 0, max: 120, axisLabel: axisLabel(look) },
       { type: 'value', min: 0, max: 100, axisLabel: axisLabel(look, { formatter: '{value}%' }), splitLine: { show: false } },
@@ -268,6 +288,7 @@ export function unitsOption(t: TFunction, colors: SemanticColors, rows: readonly
         cursor: 'pointer',
         itemStyle: { color: colors.series[0] },
         label: outside(colors, { show: rows.length <= 12, position: 'top', formatter: (p: unknown) => formatScore((p as { value?: number }).value) }),
+        tooltip: scoreTooltip,
         data: rows.map((r) => ({ value: r.meanTotal, id: r.id })),
       },
       {
@@ -275,6 +296,7 @@ export function unitsOption(t: TFunction, colors: SemanticColors, rows: readonly
         name: t('dashboard:figure.excellentRate'),
         yAxisIndex: 1,
         itemStyle: { color: colors.level.excellent },
+        tooltip: rateTooltip,
         data: rows.map((r) => ({ value: percent(r.excellentRate), id: r.id })),
       },
       {
@@ -282,6 +304,7 @@ export function unitsOption(t: TFunction, colors: SemanticColors, rows: readonly
         name: t('dashboard:figure.passRate'),
         yAxisIndex: 1,
         itemStyle: { color: colors.level.pass },
+        tooltip: rateTooltip,
         data: rows.map((r) => ({ value: percent(r.passRate), id: r.id })),
       },
     ],

@@ -43,6 +43,18 @@ describe('personal centre', () => {
     expect(getToasts().some((t) => t.kind === 'success')).toBe(true);
   });
 
+  it('refuses a new password equal to the current one before sending anything', async () => {
+    const api = fakeApi({ 'GET /api/busi/web/myInfo/getUInfo': () => ({ data: k12UInfo() }) });
+    renderApp('/myInfo/editAccount');
+    const user = userEvent.setup();
+    await user.type(await screen.findByTestId('old-password'), 'Tiyu@2026');
+    await user.type(screen.getByTestId('new-password'), 'Tiyu@2026');
+    await user.type(screen.getByTestId('confirm-password'), 'Tiyu@2026');
+    await user.click(screen.getByTestId('change-password-submit'));
+    expect(await screen.findByText('新密码不能与原密码相同')).toBeInTheDocument();
+    expect(api.find('POST /api/busi/web/myInfo/editAccount')).toHaveLength(0);
+  });
+
   it('edits the profile and keeps the answer as the stored user info', async () => {
     const api = fakeApi({
       'GET /api/busi/web/myInfo/getUInfo': () => ({ data: k12UInfo() }),

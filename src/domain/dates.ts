@@ -1,0 +1,13 @@
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** Years a date of this product can fall in (birth dates to plan dates); year 0000 and typos like 20260 are refused. */
+export const DATE_YEAR_MIN = 1900;
+export const DATE_YEAR_MAX = 9999;
+
+/** A real calendar day written YYYY-MM-DD (no 2026-13-45, no 2026-02-30) in DATE_YEAR_MIN–DATE_YEAR_MAX. */
+export function isIsoDate(value: string): boolean {
+  if (!DAY.test(value)) return false;
+  const year = Number(value.slice(0, 4));
+  if (year < DATE_YEAR_MIN || year > DATE_YEAR_MAX) return false;
+  const d = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
+}
