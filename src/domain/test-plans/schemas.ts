@@ -125,15 +125,15 @@ const endAfterStart = (dates: { startDate?: string; endDate?: string }, ctx: z.R
 
 /** An administrator's correction of a plan's dates (src/domain/test-plans/access.ts). */
 export const planDatesSchema = z
-  .object({ startDate: day('testPlan:validation.startDateRequired'), endDate: day('testPlan:validation.endDateRequired') })
+  .object({ startDate: day('testPlan:validation.startDateRequired', 'testPlan:validation.startDateInvalid'), endDate: day('testPlan:validation.endDateRequired', 'testPlan:validation.endDateInvalid') })
   .superRefine(endAfterStart);
 export type PlanDatesRequest = z.output<typeof planDatesSchema>;
 
 /** Undoing an early end, optionally with corrected dates (both or neither). */
 export const planReopenSchema = z
   .object({
-    startDate: day('testPlan:validation.startDateRequired').optional(),
-    endDate: day('testPlan:validation.endDateRequired').optional(),
+    startDate: day('testPlan:validation.startDateRequired', 'testPlan:validation.startDateInvalid').optional(),
+    endDate: day('testPlan:validation.endDateRequired', 'testPlan:validation.endDateInvalid').optional(),
   })
   .superRefine((dates, ctx) => {
     if (dates.startDate && !dates.endDate) ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'testPlan:validation.endDateRequired' });
