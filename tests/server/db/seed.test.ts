@@ -291,14 +291,10 @@ describe('seedDemo', () => {
     expect(after.rows).toEqual(before.rows);
   });
 
-  it('seeds an empty database once, deterministically, and quickly', async () => {
+  it('seeds an empty database once, deterministically', async () => {
     const empty = await testDb({ seeded: false });
     try {
-      const started = performance.now();
       expect(await seedDemo(empty.db)).toBe(true);
-      const ms = performance.now() - started;
-      // A guard against row-by-row regressions, loose enough for a busy 2-core CI machine (≈1.3 s alone).
-      expect(ms).toBeLessThan(30_000);
       expect(await seedDemo(empty.db)).toBe(false);
       // Same seed, same rows: ids and names match the run's prepared database.
       const pick = (db: DbHandle) => db.db.select({ id: students.id, name: students.name, regNo: students.regNo }).from(students).orderBy(asc(students.id)).limit(50);
