@@ -200,6 +200,12 @@ test.describe('data centre', () => {
     await expect(tv.getByTestId('wall-countdown')).toHaveAttribute('data-seconds', /^(2\d|30)$/);
     // The playlist rotates.
     await expect.poll(async () => tv.getByTestId('wall-scene').getAttribute('data-index'), { timeout: 15_000 }).not.toBe('0');
+    // The class ranking's tenth row stays inside its panel.
+    const ranking = tv.getByTestId('wall-class-ranking');
+    await expect(ranking).toBeVisible({ timeout: 30_000 });
+    const panel = (await ranking.locator('section').nth(1).boundingBox())!;
+    const tenth = (await ranking.locator('tbody tr').last().boundingBox())!;
+    expect(tenth.y + tenth.height).toBeLessThanOrEqual(panel.y + panel.height);
 
     // The same wall on a 4K screen: the 1920 × 1080 design scaled 2×.
     const tv4k = await openWall(browser, url, 3840, 2160);

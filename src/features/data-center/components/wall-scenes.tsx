@@ -118,7 +118,8 @@ function ClassRanking({ data }: { data: SceneOf<'classRanking'> }) {
         <DashboardChart option={option} height={FILL} aria-label={t('school.classRanking')} />
       </Panel>
       <Panel title={t('wallScene.topTen')}>
-        <table className="w-full text-[28px]">
+        {/* Ten rows share the panel's height (never overflow it), whatever the wall's scale. */}
+        <table className="absolute inset-0 h-full w-full text-[28px]">
           <thead className="text-[22px] text-muted-foreground">
             <tr>
               <th className="py-2 text-left font-medium">{t('ranking.rank')}</th>
@@ -131,20 +132,20 @@ function ClassRanking({ data }: { data: SceneOf<'classRanking'> }) {
           <tbody>
             {top.map((r) => (
               <tr key={r.id} className="border-t border-border">
-                <td className="py-[6px]">
+                <td className="py-0.5">
                   <span
                     className={cn(
-                      'inline-flex size-10 items-center justify-center rounded-full font-bold tabular-nums',
+                      'inline-flex size-9 items-center justify-center rounded-full font-bold tabular-nums',
                       r.rank === 1 ? 'bg-warning text-warning-foreground' : r.rank === 2 ? 'bg-secondary text-secondary-foreground' : r.rank === 3 ? 'bg-chart-3 text-black' : 'text-muted-foreground',
                     )}
                   >
                     {r.rank}
                   </span>
                 </td>
-                <td className="max-w-[360px] truncate py-[6px] font-medium">{r.name}</td>
-                <td className="py-[6px] text-right font-semibold tabular-nums">{formatScore(r.meanTotal)}</td>
-                <td className="py-[6px] text-right tabular-nums text-success">{formatRate(r.excellentRate)}</td>
-                <td className="py-[6px] text-right tabular-nums">{formatRate(r.passRate)}</td>
+                <td className="max-w-[360px] truncate py-0.5 font-medium">{r.name}</td>
+                <td className="py-0.5 text-right font-semibold tabular-nums">{formatScore(r.meanTotal)}</td>
+                <td className="py-0.5 text-right tabular-nums text-success">{formatRate(r.excellentRate)}</td>
+                <td className="py-0.5 text-right tabular-nums">{formatRate(r.passRate)}</td>
               </tr>
             ))}
           </tbody>
