@@ -16,8 +16,8 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
 import type { SelectOption } from '@/components/ui/select';
-import { ApiError } from '@/lib/api-client';
 import { permissionsAtom } from '@/lib/permissions';
+import { useShownData } from '@/lib/use-shown-data';
 import type { ListFilters, ListState } from './use-list-state';
 
 /** One filter of a list's search row. Text filters take their maxLength from the list-query schema. */
@@ -100,11 +100,7 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
     setDraft(state.filters);
   }
 
-  // The last page that arrived stays on screen while the next loads and when it fails.
-  const [shown, setShown] = useState<Page<T> | undefined>(query.data);
-  if (query.data && query.data !== shown) setShown(query.data);
-  const page = query.data ?? shown;
-  const refusedField = query.error instanceof ApiError && query.error.status === 400 ? query.error.field : undefined;
+  const { data: page, refusedField } = useShownData<Page<T>>(query);
 
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const idOf = useMemo(() => (row: T) => String(typeof rowKey === 'function' ? rowKey(row) : row[rowKey]), [rowKey]);

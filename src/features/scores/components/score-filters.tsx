@@ -27,13 +27,15 @@ export interface ScoreFiltersProps {
   hide?: readonly Field[];
   /** Filters a reset keeps (e.g. the upload year of the results screen). */
   keep?: ScoreFilterValues;
+  /** The server's message for a filter it refused, shown under that filter. */
+  refused?: { field: string; message: string };
 }
 
 /**
  * Filters of score search and the results screen (issue 3 §4): school year, semester, plan, grade, class, gender,
  * level, name or registration number, validity. Applied with Search; Reset clears them.
  */
-export function ScoreFilters({ family, value, onChange, hide = [], keep = {} }: ScoreFiltersProps) {
+export function ScoreFilters({ family, value, onChange, hide = [], keep = {}, refused }: ScoreFiltersProps) {
   const { t } = useTranslation(['scoresUi', 'physique', 'common']);
   const [draft, setDraft] = useState<ScoreFilterValues>(value);
   const show = Object.fromEntries(ALL_FIELDS.map((f) => [f, !hide.includes(f) && (f !== 'school' || family === 'admin')])) as Record<Field, boolean>;
@@ -147,6 +149,7 @@ export function ScoreFilters({ family, value, onChange, hide = [], keep = {} }: 
           value={draft.keyword}
           maxLength={maxLengthOf(scoreFilterSchema, 'keyword')}
           placeholder={t('filter.keywordPlaceholder')}
+          error={refused?.field === 'keyword' ? refused.message : undefined}
           onChange={(v) => set({ keyword: v })}
         />
       ) : null}

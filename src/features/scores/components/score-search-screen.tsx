@@ -10,6 +10,7 @@ import { usePermission } from '@/components/permission-gate/permission-gate';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+import { useShownData } from '@/lib/use-shown-data';
 import { useExportResultsMutation } from '../api/export-results';
 import { useSchoolOptionsQuery } from '../api/get-filter-options';
 import { useResultsQuery } from '../api/search-results';
@@ -55,6 +56,8 @@ function ScoreSearchBody({ family, initial }: { family: ScoreFamily; initial: Sc
   const [filters, setFilters] = useState<ScoreFilterValues>(initial);
   const { paging, toFirstPage, pagination } = usePaging();
   const query = useResultsQuery(family, 'scoreSearch', { ...paging, ...filters });
+  // A refused filter keeps the last cards and rows on screen and says which filter, instead of blanking them.
+  const { data, refusedField } = useShownData(query);
   const exporter = useExportResultsMutation(family, 'scoreSearch');
   const toggle = useSetResultsInvalidMutation(family, 'scoreSearch');
   const [target, setTarget] = useState<ResultRow | null>(null);
@@ -85,18 +88,19 @@ function ScoreSearchBody({ family, initial }: { family: ScoreFamily; initial: Sc
               setFilters(f);
               toFirstPage();
             }}
+            refused={refusedField && query.error instanceof Error ? { field: refusedField, message: query.error.message } : undefined}
           />
-          <ScoreSummary summary={query.data?.summary} />
+          <ScoreSummary summary={data?.summary} />
           <ResultTable
             aria-label={t('search.title')}
-            rows={query.data?.records}
+            rows={data?.records}
             loading={query.isFetching}
             showPlan
             showSchool={family === 'admin'}
             canInvalid={can.invalid}
             canValid={can.valid}
             onToggleInvalid={can.invalid || can.valid ? onToggle : undefined}
-            pagination={pagination(query.data?.total ?? 0)}
+            pagination={pagination(data?.total ?? 0)}
           />
         </CardContent>
       </Card>
