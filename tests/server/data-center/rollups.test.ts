@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { physiqueResults } from '../../../server/db/schema/physique';
 import { testPlans } from '../../../server/db/schema/test-plans';
+import { purgeRecycleBin } from '../../../server/modules/test-plan/test-plan-manage.service';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { ITEMS, loadResults, type ResultRow } from './reference';
 
@@ -163,11 +164,14 @@ describe('dashboard rollups', () => {
     expect([200, 400, 409]).toContain(sync.statusCode);
     await expectEqual('sync');
 
-    // Deleting a past plan deletes its results (cascade): its rollup rows go with them.
+    // Deleting a past plan with results bins it (views leave binned plans out); purging it from the bin deletes its
+    // results (cascade), and its rollup rows go with them.
     const past = plans.find((p) => p.id !== latest.id)!;
     const del = await post(`organizeTest/testManage/delete/${past.id}`);
     expect(del.statusCode, del.body).toBe(200);
-    await expectEqual('plan deleted');
+    await expectEqual('plan binned');
+    expect(await purgeRecycleBin(t.db, new Date(Date.now() + 31 * 24 * 3600_000))).toBeGreaterThanOrEqual(1);
+    await expectEqual('plan purged');
     expect((await t.db.execute(sql`select 1 from dc_rollups where plan_id = ${past.id}::uuid`)).rows).toHaveLength(0);
   }, 300_000);
 });
