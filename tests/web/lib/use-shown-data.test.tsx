@@ -6,9 +6,9 @@ import { useShownData } from '@/lib/use-shown-data';
 describe('useShownData: what a list screen shows while its query changes', () => {
   it('keeps the last rows and cards when a refused filter fails the next request, and names the field', () => {
     const first = { records: ['a', 'b'], summary: { count: 2 } };
-    const { result, rerender } = renderHook((q: { data: typeof first | undefined; error: unknown }) => useShownData(q), {
-      initialProps: { data: first, error: null },
-    });
+    type Query = { data: typeof first | undefined; error: unknown };
+    const initialProps: Query = { data: first, error: null };
+    const { result, rerender } = renderHook((q: Query) => useShownData(q), { initialProps });
     expect(result.current.data).toBe(first);
     // The keyword was refused (400 naming it): the screen keeps the rows it had.
     rerender({ data: undefined, error: new ApiError('关键字过长', '400', 400, 'keyword') });
