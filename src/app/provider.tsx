@@ -2,9 +2,8 @@ import type { ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Provider as JotaiProvider } from 'jotai';
 import '@/lib/i18n';
-import { useThemeClass } from '@/components/layout/theme-toggle';
+import { useThemeClass } from '@/components/layout/use-theme-class';
 import { Toaster } from '@/components/ui/toast';
-import { TooltipProvider } from '@/components/ui/tooltip';
 import { queryClient } from '@/lib/query-client';
 import { store } from '@/lib/store';
 
@@ -13,16 +12,14 @@ function ThemeSync() {
   return null;
 }
 
-/** App-wide providers: the jotai store, TanStack Query, tooltips, toasts, theme. */
+/** App-wide providers: the jotai store, TanStack Query, toasts, theme (tooltips: the signed-in shell). */
 export function AppProvider({ children }: { children: ReactNode }) {
   return (
     <JotaiProvider store={store}>
       <QueryClientProvider client={queryClient}>
-        <TooltipProvider>
-          <ThemeSync />
-          {children}
-          <Toaster />
-        </TooltipProvider>
+        <ThemeSync />
+        {children}
+        <Toaster />
       </QueryClientProvider>
     </JotaiProvider>
   );

@@ -1,20 +1,28 @@
+import { lazy, Suspense } from 'react';
 import { createBrowserRouter, type DOMRouterOpts, type RouteObject } from 'react-router-dom';
 import { BASE_PATH } from '@/domain/constants';
-import { setApiNavigator } from '@/lib/api-client';
+import { setApiNavigator } from '@/lib/api-navigator';
 import { loadAllNamespaces } from '@/lib/i18n';
 import { LoginScreen } from '@/features/auth/components/login-screen';
 import { lazyScreen } from './routes/lazy-screen';
-import { RouteError } from './routes/route-error';
 
 // The wall display (issue 4 §2): public by its token, so outside the guard and the shell; a lazy chunk (charts).
 const WallRoute = lazyScreen(() =>
   Promise.all([import('./routes/wall/wall-page'), loadAllNamespaces()]).then(([m]) => ({ default: m.WallPage })),
 );
 
+// The error page (and its 404 with the menu catalogue) is not needed to show the login screen.
+const LazyRouteError = lazy(() => import('./routes/route-error').then((m) => ({ default: m.RouteError })));
+const routeError = (
+  <Suspense>
+    <LazyRouteError />
+  </Suspense>
+);
+
 /** The routes known at start: the login screen and the wall. The signed-in ones join on the first visit. */
 export const appRoutes: RouteObject[] = [
-  { path: '/', element: <LoginScreen />, errorElement: <RouteError /> },
-  { path: '/wall/:token', element: <WallRoute />, errorElement: <RouteError /> },
+  { path: '/', element: <LoginScreen />, errorElement: routeError },
+  { path: '/wall/:token', element: <WallRoute />, errorElement: routeError },
 ];
 
 /**

@@ -5,6 +5,12 @@ import { ERR } from '@/domain/errors';
 import { toast } from '@/components/ui/toast';
 import { acceptLanguage, i18next } from '@/lib/i18n';
 import { authorizationHeader, clearAuth, currentOrgId } from '@/lib/store';
+import { ApiError } from './api-error';
+import { navigateTo, setApiNavigator } from './api-navigator';
+import { randomId } from './random-id';
+
+// These live in small modules of their own so the first screen can use them without loading axios.
+export { ApiError, randomId, setApiNavigator };
 
 declare module 'axios' {
   interface AxiosRequestConfig {
@@ -13,40 +19,11 @@ declare module 'axios' {
   }
 }
 
-/** A failed call. `message` is ready to show: the server translates its own, the client uses locales. */
-export class ApiError extends Error {
-  /** Envelope code ('500', '401' …) or 'network'. */
-  readonly code: string;
-  /** HTTP status when the server answered. */
-  readonly status?: number;
-  /** The request field the server refused ('code', 'autumn.startDate'), when it named one (400). */
-  readonly field?: string;
-  constructor(message: string, code: string, status?: number, field?: string) {
-    super(message);
-    this.name = 'ApiError';
-    this.code = code;
-    this.status = status;
-    this.field = field;
-  }
-}
-
 /** `data.field` of a failure envelope. */
 function fieldOf(body: unknown): string | undefined {
   const data = isEnvelope(body) ? (body.data as unknown) : undefined;
   const field = typeof data === 'object' && data !== null ? (data as { field?: unknown }).field : undefined;
   return typeof field === 'string' ? field : undefined;
-}
-
-/** Timestamp plus random characters (spec §3, §7); also the captcha's randomStr. */
-export function randomId(): string {
-  return `${Date.now()}${Math.random().toString(36).slice(2, 10)}`;
-}
-
-type Navigate = (to: string) => void;
-// The router registers itself so a 401 navigates inside the SPA; before that, a full page load.
-let navigateTo: Navigate = (to) => window.location.assign(BASE_PATH + to);
-export function setApiNavigator(fn: Navigate): void {
-  navigateTo = fn;
 }
 
 /** The current route path (without the /busi base), as the rt parameter carries it. */

@@ -15,8 +15,7 @@ export async function signIn(page: Page, account: string, password = DEMO_PASSWO
 
 /** Chooses a language in the login screen's dropdown. */
 export async function chooseLoginLanguage(page: Page, name: string): Promise<void> {
-  await page.getByTestId('language-select').getByRole('combobox').click();
-  await page.getByRole('option', { name }).click();
+  await page.getByTestId('language-select').getByRole('combobox').selectOption({ label: name });
 }
 
 export async function openUserMenu(page: Page): Promise<void> {

@@ -6,6 +6,7 @@ import { landingPath } from '@/domain/menus/tree';
 import { AppShell } from '@/components/layout/app-shell';
 import { useDocumentTitle } from '@/components/layout/use-document-title';
 import { UserMenu } from '@/components/layout/user-menu';
+import { TooltipProvider } from '@/components/ui/tooltip';
 import { uinfoAtom } from '@/lib/store';
 import { useSessionSync } from '@/features/auth/hooks/use-session-sync';
 import { useSignOut } from '@/features/auth/hooks/use-sign-out';
@@ -26,8 +27,10 @@ export function ShellRoute({ children, noCrumbs = false }: { children?: ReactNod
   const { choose, pending } = useSwitchAccount();
   const signOut = useSignOut();
 
+  // Tooltips live only in the signed-in screens; their provider (Radix popper) stays off the login screen.
   return (
-    <AppShell
+    <TooltipProvider>
+      <AppShell
       title={title}
       icon={uinfo?.icon}
       homePath={landingPath(tree) ?? '/myInfo/base'}
@@ -36,6 +39,7 @@ export function ShellRoute({ children, noCrumbs = false }: { children?: ReactNod
       userMenu={uinfo ? <UserMenu uinfo={uinfo} onChoose={choose} onLogout={() => void signOut()} busy={pending} /> : null}
     >
       {children ?? <Outlet />}
-    </AppShell>
+      </AppShell>
+    </TooltipProvider>
   );
 }

@@ -1,10 +1,11 @@
 import { lazy, Suspense } from 'react';
-import { Languages } from 'lucide-react';
+import { ChevronDown, Languages } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { LOCALES, type Locale } from '@/domain/constants';
+import { LOCALES } from '@/domain/constants';
 import { toLocale } from '@/domain/i18n/language';
 import { Button } from '@/components/ui/button';
-import { Select } from '@/components/ui/select';
+import { fieldClass } from '@/components/ui/input';
+import { cn } from '@/lib/cn';
 import { setLocale } from '@/lib/i18n';
 
 // The header's menu needs Radix DropdownMenu; the login screen's select does not, so the menu is its own chunk.
@@ -19,20 +20,24 @@ export interface LanguageSwitchProps {
 /** Switches every text on screen at once (spec §1: zh_cn default, zh_tw, en_us). */
 export function LanguageSwitch({ variant = 'select', className }: LanguageSwitchProps) {
   const { t, i18n } = useTranslation('common');
-  const current = toLocale(i18n.language);
-  const choose = (value: string) => void setLocale(toLocale(value));
-  const label = (l: Locale) => t(`language.${l}`);
 
   if (variant === 'select') {
+    // A native select: accessible everywhere (keyboard, screen readers, touch) at no cost to the first screen.
     return (
-      <div data-testid="language-select" className={className}>
-        <Select
-          value={current}
-          onValueChange={choose}
+      <div data-testid="language-select" className={cn('relative w-32', className)}>
+        <select
+          value={toLocale(i18n.language)}
+          onChange={(e) => void setLocale(toLocale(e.target.value))}
           aria-label={t('language.label')}
-          options={LOCALES.map((l) => ({ value: l, label: label(l) }))}
-          className="h-8 w-32 bg-background/80 backdrop-blur"
-        />
+          className={cn(fieldClass, 'h-8 cursor-pointer appearance-none bg-background/80 py-1 pr-8 pl-3 backdrop-blur')}
+        >
+          {LOCALES.map((l) => (
+            <option key={l} value={l}>
+              {t(`language.${l}`)}
+            </option>
+          ))}
+        </select>
+        <ChevronDown aria-hidden className="pointer-events-none absolute top-1/2 right-2.5 size-4 -translate-y-1/2 opacity-50" />
       </div>
     );
   }

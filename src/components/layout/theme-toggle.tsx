@@ -1,18 +1,9 @@
-import { useEffect } from 'react';
-import { useAtom, useAtomValue } from 'jotai';
+import { useAtom } from 'jotai';
 import { Moon, Sun } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Tooltip } from '@/components/ui/tooltip';
 import { themeAtom } from '@/lib/store';
-
-/** Keeps `.dark` on <html> in step with the stored theme. Mount once. */
-export function useThemeClass(): void {
-  const theme = useAtomValue(themeAtom);
-  useEffect(() => {
-    document.documentElement.classList.toggle('dark', theme === 'dark');
-  }, [theme]);
-}
 
 export function ThemeToggle({ className }: { className?: string }) {
   const { t } = useTranslation('layout');

@@ -1,8 +1,4 @@
-import { useSyncExternalStore, type ReactNode } from 'react';
-import { CircleCheck, CircleX, Info, TriangleAlert, X } from 'lucide-react';
-import { Toast as ToastPrimitive } from 'radix-ui';
-import { useTranslation } from 'react-i18next';
-import { cn } from '@/lib/cn';
+import { lazy, Suspense, useState, useSyncExternalStore, type ReactNode } from 'react';
 
 export type ToastKind = 'success' | 'error' | 'warning' | 'info';
 
@@ -79,65 +75,20 @@ export function getToasts(): readonly ToastItem[] {
   return items;
 }
 
-const icons = { success: CircleCheck, error: CircleX, warning: TriangleAlert, info: Info } as const;
-const iconClass: Record<ToastKind, string> = {
-  success: 'text-success',
-  error: 'text-destructive',
-  warning: 'text-warning',
-  info: 'text-primary',
-};
+// The Radix rendering loads with the first toast, not with the first screen (docs/architecture.md, performance); toasts
+// raised meanwhile wait in the store above and show once it is in.
+const ToastList = lazy(() => import('./toast-list').then((m) => ({ default: m.ToastList })));
 
 /** Renders the toasts. Mount it once near the root of the app. */
 export function Toaster() {
-  const { t } = useTranslation('ui');
   const list = useSyncExternalStore(subscribe, getToasts, getToasts);
+  // Once needed it stays mounted: closing toasts animate out, and Radix keeps its viewport.
+  const [needed, setNeeded] = useState(false);
+  if (!needed && list.length > 0) setNeeded(true);
+  if (!needed && list.length === 0) return null;
   return (
-    <ToastPrimitive.Provider swipeDirection="right" label={t('toast.label')}>
-      {list.map((item) => {
-        const Icon = icons[item.kind];
-        return (
-          <ToastPrimitive.Root
-            key={item.id}
-            data-slot="toast"
-            data-kind={item.kind}
-            open={item.open}
-            duration={item.duration}
-            // Errors and warnings interrupt the screen reader; the rest wait politely.
-            type={item.kind === 'error' || item.kind === 'warning' ? 'foreground' : 'background'}
-            onOpenChange={(open) => (open ? undefined : dismiss(item.id))}
-            className={cn(
-              'pointer-events-auto relative flex w-full items-start gap-3 rounded-lg border bg-popover p-4 pr-10 text-popover-foreground shadow-lg',
-              'data-[state=open]:animate-slide-in-right data-[state=closed]:animate-fade-out',
-              'data-[swipe=move]:translate-x-(--radix-toast-swipe-move-x) data-[swipe=cancel]:translate-x-0 data-[swipe=cancel]:transition-transform data-[swipe=end]:animate-slide-out-right',
-            )}
-          >
-            <Icon aria-hidden className={cn('mt-0.5 size-5 shrink-0', iconClass[item.kind])} />
-            <div className="grid min-w-0 gap-1">
-              <ToastPrimitive.Title data-slot="toast-title" className="text-sm font-medium break-words">
-                {item.message}
-              </ToastPrimitive.Title>
-              {item.description && (
-                <ToastPrimitive.Description data-slot="toast-description" className="text-sm text-muted-foreground">
-                  {item.description}
-                </ToastPrimitive.Description>
-              )}
-            </div>
-            <ToastPrimitive.Close
-              data-slot="toast-close"
-              aria-label={t('close')}
-              className="absolute top-3 right-3 rounded-sm p-0.5 opacity-60 transition-opacity outline-none hover:opacity-100 focus-visible:ring-[3px] focus-visible:ring-ring/50"
-            >
-              <X aria-hidden className="size-4" />
-            </ToastPrimitive.Close>
-          </ToastPrimitive.Root>
-        );
-      })}
-      <ToastPrimitive.Viewport
-        data-slot="toaster"
-        label={t('toast.viewport')}
-        // The empty viewport must not swallow clicks on the page under it; the toasts re-enable them.
-        className="pointer-events-none fixed top-14 right-0 z-[100] m-0 flex max-h-screen w-full list-none flex-col gap-2 p-4 outline-none sm:max-w-sm"
-      />
-    </ToastPrimitive.Provider>
+    <Suspense>
+      <ToastList items={list} onClose={dismiss} />
+    </Suspense>
   );
 }

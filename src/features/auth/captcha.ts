@@ -1,4 +1,4 @@
-import { randomId } from '@/lib/api-client';
+import { randomId } from '@/lib/random-id';
 
 /** A new captcha key: the current timestamp plus random characters (spec §3). */
 export const newRandomStr = randomId;

@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import type { SimpleOrgInfo } from '@/domain/auth/types';
-import { get } from '@/lib/api-client';
 
 /** GET /api/oper/web/cs/tenantOrg/getSimpleInfo (public): title, icon, login image, filing number (spec §1). */
-export function getSimpleInfo(orgId?: string | null): Promise<SimpleOrgInfo> {
+export async function getSimpleInfo(orgId?: string | null): Promise<SimpleOrgInfo> {
+  // The login screen asks this first; the API client (axios) loads then, after the first paint, not with it.
+  const { get } = await import('@/lib/api-client');
   return get<SimpleOrgInfo>('/api/oper/web/cs/tenantOrg/getSimpleInfo', orgId ? { orgId } : undefined);
 }
 

@@ -7,12 +7,11 @@ import { LanguageSwitch } from '@/components/layout/language-switch';
 import { useDocumentTitle } from '@/components/layout/use-document-title';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast';
-import { ApiError } from '@/lib/api-client';
-import { clearAuth, saveToken } from '@/lib/store';
+import { ApiError } from '@/lib/api-error';
+import { clearAuth } from '@/lib/store';
 import { useSimpleInfoQuery } from '../api/get-simple-info';
 import { hasTokenAtom } from '../atoms';
 import { safeRedirect } from '../redirect';
-import { completeSignIn, lastVisitedPath } from '../session';
 import { LoginArt } from './login-art';
 import { LoginForm } from './login-form';
 
@@ -36,21 +35,22 @@ export function LoginScreen() {
   useEffect(() => {
     if (!authenticating || started.current) return;
     started.current = true;
-    if (queryToken) saveToken({ access_token: queryToken, token_type: 'bearer', expires_in: 0, refresh_token: '' });
-    completeSignIn(rt ?? lastVisitedPath()).then(
-      (path) => {
-        if (path) navigate(path, { replace: true });
-        else setAuthenticating(false);
-      },
-      (error: unknown) => {
-        clearAuth();
-        // A 401 has already said the session expired.
-        if (!(error instanceof ApiError && error.status === 401)) toast.warning(error instanceof Error ? error.message : String(error));
-        setAuthenticating(false);
-        // A refused token should not stay in the address bar.
-        if (queryToken) navigate(rt ? `/?rt=${encodeURIComponent(rt)}` : '/', { replace: true });
-      },
-    );
+    import('../sign-in')
+      .then((m) => m.signInWithToken(queryToken, rt))
+      .then(
+        (path) => {
+          if (path) navigate(path, { replace: true });
+          else setAuthenticating(false);
+        },
+        (error: unknown) => {
+          clearAuth();
+          // A 401 has already said the session expired.
+          if (!(error instanceof ApiError && error.status === 401)) toast.warning(error instanceof Error ? error.message : String(error));
+          setAuthenticating(false);
+          // A refused token should not stay in the address bar.
+          if (queryToken) navigate(rt ? `/?rt=${encodeURIComponent(rt)}` : '/', { replace: true });
+        },
+      );
   }, [authenticating, queryToken, rt, navigate]);
 
   return (

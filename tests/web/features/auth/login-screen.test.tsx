@@ -58,8 +58,7 @@ describe('login screen', () => {
     renderApp('/');
     const user = userEvent.setup();
     const select = within(await screen.findByTestId('language-select')).getByRole('combobox', { name: '语言' });
-    await user.click(select);
-    await user.click(await screen.findByRole('option', { name: '繁體中文' }));
+    await user.selectOptions(select, within(select).getByRole('option', { name: '繁體中文' }));
     expect(await screen.findByText('歡迎登入')).toBeInTheDocument();
     expect(screen.getByTestId('login-title')).toHaveTextContent('體育管理平台');
     expect(document.documentElement.lang).toBe('zh-TW');
