@@ -6,6 +6,8 @@ import { resourceRoutes } from '../../lib/resource';
 import { ok } from '@/domain/api';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import { classById, classFormOptions, classPage, createClass, deleteClass, updateClass } from './class.service';
+import { gradeListQuery, gradeSaveSchema } from '@/domain/school/grades';
+import { createGrade, deleteGrade, gradeById, gradePage, updateGrade } from './grade.service';
 import { createSchoolYear, deleteSchoolYear, schoolYearById, schoolYearPage, updateSchoolYear } from './school-year.service';
 
 /** The API prefix of a catalogue page, relative to the family base the plugin is registered under. */
@@ -44,4 +46,16 @@ export const orgRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (ap
       remove: deleteClass,
     });
   }, { prefix: relativeApi(`${family}.org.class`, family) });
+
+  await app.register(async (grade) => {
+    resourceRoutes(grade, {
+      key: `${family}.org.grade`,
+      entity: 'grade',
+      list: { query: gradeListQuery, handler: gradePage },
+      get: gradeById,
+      create: { body: gradeSaveSchema, handler: createGrade },
+      update: { body: gradeSaveSchema, handler: updateGrade },
+      remove: deleteGrade,
+    });
+  }, { prefix: relativeApi(`${family}.org.grade`, family) });
 };

@@ -52,4 +52,10 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   'gx.org.class': () => import('./org/school-structure').then((m) => ({ default: m.ClassPage })),
   'gx.org.class.add': () => import('./org/school-structure').then((m) => ({ default: m.ClassFormPage })),
   'gx.org.class.edit': () => import('./org/school-structure').then((m) => ({ default: m.ClassFormPage })),
+  'k12.org.grade': () => import('./org/school-structure').then((m) => ({ default: m.GradePage })),
+  'k12.org.grade.add': () => import('./org/school-structure').then((m) => ({ default: m.GradeFormPage })),
+  'k12.org.grade.edit': () => import('./org/school-structure').then((m) => ({ default: m.GradeFormPage })),
+  'gx.org.grade': () => import('./org/school-structure').then((m) => ({ default: m.GradePage })),
+  'gx.org.grade.add': () => import('./org/school-structure').then((m) => ({ default: m.GradeFormPage })),
+  'gx.org.grade.edit': () => import('./org/school-structure').then((m) => ({ default: m.GradeFormPage })),
 };

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { pageApi, type Family } from '@/domain/menus/access';
+import type { GradeDetail, GradeSave } from '@/domain/school/grades';
 import type { ClassSave } from '@/domain/school/classes';
 import type { SchoolYearSave } from '@/domain/school/school-years';
 import type { ClassDetail, ClassFormOptions, SchoolYearDetail } from '@/domain/school/types';
@@ -20,6 +21,9 @@ export const schoolYears = (family: SchoolFamily) => resource<SchoolYearDetail, 
 
 /** Classes (org/class) of a family. */
 export const classes = (family: SchoolFamily) => resource<ClassDetail, ClassSave>(`${family}.org.class`);
+
+/** Grades (k12) or enrolment years (gx) of a family (org/grade). */
+export const grades = (family: SchoolFamily) => resource<GradeDetail, GradeSave>(`${family}.org.grade`);
 
 /** Grades, staff and majors the class form and filters choose from. */
 export function useClassOptions(family: SchoolFamily) {

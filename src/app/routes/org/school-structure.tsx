@@ -1,4 +1,5 @@
 import { ClassFormScreen, ClassListScreen } from '@/features/school-structure/components/class-screens';
+import { GradeFormScreen, GradeListScreen } from '@/features/school-structure/components/grade-screens';
 import { SchoolYearFormScreen, SchoolYearListScreen } from '@/features/school-structure/components/school-year-screens';
 import { useScreenFamily } from '../physique/family';
 
@@ -19,4 +20,12 @@ export function ClassPage() {
 /** org/class/add and edit/:classId. */
 export function ClassFormPage() {
   return <ClassFormScreen family={schoolFamily(useScreenFamily())} />;
+}
+/** org/grade. */
+export function GradePage() {
+  return <GradeListScreen family={schoolFamily(useScreenFamily())} />;
+}
+/** org/grade/add and edit/:id. */
+export function GradeFormPage() {
+  return <GradeFormScreen family={schoolFamily(useScreenFamily())} />;
 }
