@@ -6,6 +6,8 @@ import { resourceRoutes } from '../../lib/resource';
 import { ok } from '@/domain/api';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import { classById, classFormOptions, classPage, createClass, deleteClass, updateClass } from './class.service';
+import { collegeListQuery, collegeSaveSchema, majorListQuery, majorSaveSchema } from '@/domain/school/colleges';
+import { collegeById, collegeOptions, collegePage, createCollege, createMajor, deleteCollege, deleteMajor, majorById, majorPage, updateCollege, updateMajor } from './college.service';
 import { gradeListQuery, gradeSaveSchema } from '@/domain/school/grades';
 import { createGrade, deleteGrade, gradeById, gradePage, updateGrade } from './grade.service';
 import { createSchoolYear, deleteSchoolYear, schoolYearById, schoolYearPage, updateSchoolYear } from './school-year.service';
@@ -58,4 +60,30 @@ export const orgRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (ap
       remove: deleteGrade,
     });
   }, { prefix: relativeApi(`${family}.org.grade`, family) });
+
+  if (family !== 'gx') return;
+  await app.register(async (college) => {
+    resourceRoutes(college, {
+      key: 'gx.org.college',
+      entity: 'college',
+      list: { query: collegeListQuery, handler: collegePage },
+      get: collegeById,
+      create: { body: collegeSaveSchema, handler: createCollege },
+      update: { body: collegeSaveSchema, handler: updateCollege },
+      remove: deleteCollege,
+    });
+  }, { prefix: relativeApi('gx.org.college', family) });
+
+  await app.register(async (major) => {
+    major.get('/options', { preValidation: requireAccess('gx.org.major', 'view') }, async (request) => ok({ colleges: await collegeOptions(app.db, await requireActor(request)) }));
+    resourceRoutes(major, {
+      key: 'gx.org.major',
+      entity: 'major',
+      list: { query: majorListQuery, handler: majorPage },
+      get: majorById,
+      create: { body: majorSaveSchema, handler: createMajor },
+      update: { body: majorSaveSchema, handler: updateMajor },
+      remove: deleteMajor,
+    });
+  }, { prefix: relativeApi('gx.org.major', family) });
 };

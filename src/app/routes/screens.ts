@@ -58,4 +58,8 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   'gx.org.grade': () => import('./org/school-structure').then((m) => ({ default: m.GradePage })),
   'gx.org.grade.add': () => import('./org/school-structure').then((m) => ({ default: m.GradeFormPage })),
   'gx.org.grade.edit': () => import('./org/school-structure').then((m) => ({ default: m.GradeFormPage })),
+  'gx.org.college': () => import('./org/school-structure').then((m) => ({ default: m.CollegePage })),
+  'gx.org.college.addEdit': () => import('./org/school-structure').then((m) => ({ default: m.CollegeFormPage })),
+  'gx.org.major': () => import('./org/school-structure').then((m) => ({ default: m.MajorPage })),
+  'gx.org.major.addEdit': () => import('./org/school-structure').then((m) => ({ default: m.MajorFormPage })),
 };

@@ -1,3 +1,4 @@
+import { CollegeFormScreen, CollegeListScreen, MajorFormScreen, MajorListScreen } from '@/features/school-structure/components/college-screens';
 import { ClassFormScreen, ClassListScreen } from '@/features/school-structure/components/class-screens';
 import { GradeFormScreen, GradeListScreen } from '@/features/school-structure/components/grade-screens';
 import { SchoolYearFormScreen, SchoolYearListScreen } from '@/features/school-structure/components/school-year-screens';
@@ -29,3 +30,8 @@ export function GradePage() {
 export function GradeFormPage() {
   return <GradeFormScreen family={schoolFamily(useScreenFamily())} />;
 }
+/** gx org/college, org/major and their addEdit screens. */
+export const CollegePage = CollegeListScreen;
+export const CollegeFormPage = CollegeFormScreen;
+export const MajorPage = MajorListScreen;
+export const MajorFormPage = MajorFormScreen;
