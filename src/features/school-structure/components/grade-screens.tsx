@@ -49,8 +49,13 @@ export function GradeListScreen({ family }: { family: Family }) {
     () =>
       col.columns([
         col.display({ id: 'name', header: family === 'gx' ? t('grade.enrolYear') : t('grade.gradeNo'), cell: ({ row }) => <span className="font-medium">{name(row.original)}</span> }),
-        col.accessor('stage', { header: t('grade.stage'), cell: ({ getValue }) => t(`grade.stages.${getValue()}`) }),
-        col.accessor('enrolYear', { header: t('grade.enrolYear'), meta: { align: 'right' } }),
+        // A university's cohort is named by its enrolment year, and it has one stage.
+        ...(family === 'gx'
+          ? []
+          : [
+              col.accessor('stage', { header: t('grade.stage'), cell: ({ getValue }) => t(`grade.stages.${getValue()}`) }),
+              col.accessor('enrolYear', { header: t('grade.enrolYear'), meta: { align: 'right' } }),
+            ]),
         col.accessor('gradeNo', { header: t('grade.currentGrade'), cell: ({ getValue }) => t(`grade.no.${getValue()}`) }),
         col.accessor('graduated', {
           header: t('grade.status'),
