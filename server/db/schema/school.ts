@@ -76,6 +76,7 @@ export const colleges = pgTable(
     orgId: orgRef(),
     code: text('code').notNull(),
     name: text('name').notNull(),
+    version: version(),
     createdAt: created(),
   },
   (t) => [uniqueIndex('colleges_org_code_uq').on(t.orgId, t.code)],
@@ -91,6 +92,7 @@ export const majors = pgTable(
     name: text('name').notNull(),
     /** Years of study. */
     schoolLength: smallint('school_length').notNull().default(4),
+    version: version(),
     createdAt: created(),
   },
   (t) => [uniqueIndex('majors_college_code_uq').on(t.collegeId, t.code)],

@@ -6,6 +6,10 @@ import { resourceRoutes } from '../../lib/resource';
 import { ok } from '@/domain/api';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import { classById, classFormOptions, classPage, createClass, deleteClass, updateClass } from './class.service';
+import { collegeListQuery, collegeSaveSchema, majorListQuery, majorSaveSchema } from '@/domain/school/colleges';
+import { collegeById, collegeOptions, collegePage, createCollege, createMajor, deleteCollege, deleteMajor, majorById, majorPage, updateCollege, updateMajor } from './college.service';
+import { gradeListQuery, gradeSaveSchema } from '@/domain/school/grades';
+import { createGrade, deleteGrade, gradeById, gradePage, updateGrade } from './grade.service';
 import { createSchoolYear, deleteSchoolYear, schoolYearById, schoolYearPage, updateSchoolYear } from './school-year.service';
 
 /** The API prefix of a catalogue page, relative to the family base the plugin is registered under. */
@@ -44,4 +48,42 @@ export const orgRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (ap
       remove: deleteClass,
     });
   }, { prefix: relativeApi(`${family}.org.class`, family) });
+
+  await app.register(async (grade) => {
+    resourceRoutes(grade, {
+      key: `${family}.org.grade`,
+      entity: 'grade',
+      list: { query: gradeListQuery, handler: gradePage },
+      get: gradeById,
+      create: { body: gradeSaveSchema, handler: createGrade },
+      update: { body: gradeSaveSchema, handler: updateGrade },
+      remove: deleteGrade,
+    });
+  }, { prefix: relativeApi(`${family}.org.grade`, family) });
+
+  if (family !== 'gx') return;
+  await app.register(async (college) => {
+    resourceRoutes(college, {
+      key: 'gx.org.college',
+      entity: 'college',
+      list: { query: collegeListQuery, handler: collegePage },
+      get: collegeById,
+      create: { body: collegeSaveSchema, handler: createCollege },
+      update: { body: collegeSaveSchema, handler: updateCollege },
+      remove: deleteCollege,
+    });
+  }, { prefix: relativeApi('gx.org.college', family) });
+
+  await app.register(async (major) => {
+    major.get('/options', { preValidation: requireAccess('gx.org.major', 'view') }, async (request) => ok({ colleges: await collegeOptions(app.db, await requireActor(request)) }));
+    resourceRoutes(major, {
+      key: 'gx.org.major',
+      entity: 'major',
+      list: { query: majorListQuery, handler: majorPage },
+      get: majorById,
+      create: { body: majorSaveSchema, handler: createMajor },
+      update: { body: majorSaveSchema, handler: updateMajor },
+      remove: deleteMajor,
+    });
+  }, { prefix: relativeApi('gx.org.major', family) });
 };

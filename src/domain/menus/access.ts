@@ -91,7 +91,9 @@ export function pageAccess(key: string): PageAccess {
   const buttons: Partial<Record<ButtonAction, string>> = {};
   for (const b of entry.buttons) buttons[b.action] = b.permission;
   const route = (id: string) => getCatalogEntry(`${key}.${id}`)?.path;
-  const add = route('add') ?? route('addEdit');
+  // One 'addEdit' screen adds, and edits the record named by `?id=` in its query string.
+  const addEdit = route('addEdit');
+  const add = route('add') ?? addEdit;
   const edit = route('edit');
   const detail = route('detail');
   const access: PageAccess = {
@@ -108,7 +110,7 @@ export function pageAccess(key: string): PageAccess {
     paths: {
       list: entry.path,
       add,
-      edit: edit ? (id) => withId(edit, id) : undefined,
+      edit: edit ? (id) => withId(edit, id) : addEdit ? (id) => `${addEdit}?id=${encodeURIComponent(id)}` : undefined,
       detail: detail ? (id) => withId(detail, id) : undefined,
     },
   };

@@ -276,7 +276,10 @@ const K12: FamilyDef = {
     group('org', 2, '组织管理', 'building-2', [
       currentOrgPage(5, '学校信息', '编辑学校信息'),
       acayearPage(6),
-      page('grade', 7, 'org/grade', '年级管理', ['add', 'edit', 'delete']),
+      page('grade', 7, 'org/grade', '年级管理', ['add', 'edit', 'delete'], [
+        ['add', 'add', '新增年级', 'add'],
+        ['edit', 'edit/:id', '编辑年级', 'edit'],
+      ]),
       page('class', 8, 'org/class', '班级管理', ['add', 'edit', 'delete', 'import', 'export'], [
         ['add', 'add', '新增班级', 'add'],
         ['edit', 'edit/:classId', '编辑班级', 'edit'],
@@ -348,7 +351,10 @@ const GX: FamilyDef = {
     group('org', 2, '组织管理', 'building-2', [
       currentOrgPage(5, '学校信息', '编辑学校信息'),
       acayearPage(6),
-      page('grade', 7, 'org/grade', '入学年份', ['add', 'edit', 'delete']),
+      page('grade', 7, 'org/grade', '入学年份', ['add', 'edit', 'delete'], [
+        ['add', 'add', '新增入学年份', 'add'],
+        ['edit', 'edit/:id', '编辑入学年份', 'edit'],
+      ]),
       // One screen adds and edits (the record id travels in the query string).
       page('college', 8, 'org/college', '院系管理', ['add', 'edit', 'delete'], [['addEdit', 'addEdit', '新增/编辑院系', 'add']]),
       page('major', 9, 'org/major', '专业管理', ['add', 'edit', 'delete'], [['addEdit', 'addEdit', '新增/编辑专业', 'add']]),

@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { pageApi, type Family } from '@/domain/menus/access';
+import type { CollegeDetail, CollegeSave, MajorDetail, MajorSave } from '@/domain/school/colleges';
+import type { GradeDetail, GradeSave } from '@/domain/school/grades';
 import type { ClassSave } from '@/domain/school/classes';
 import type { SchoolYearSave } from '@/domain/school/school-years';
 import type { ClassDetail, ClassFormOptions, SchoolYearDetail } from '@/domain/school/types';
@@ -21,7 +23,19 @@ export const schoolYears = (family: SchoolFamily) => resource<SchoolYearDetail, 
 /** Classes (org/class) of a family. */
 export const classes = (family: SchoolFamily) => resource<ClassDetail, ClassSave>(`${family}.org.class`);
 
+/** Grades (k12) or enrolment years (gx) of a family (org/grade). */
+export const grades = (family: SchoolFamily) => resource<GradeDetail, GradeSave>(`${family}.org.grade`);
+
 /** Grades, staff and majors the class form and filters choose from. */
 export function useClassOptions(family: SchoolFamily) {
   return useQuery({ queryKey: [...classes(family).key, 'options'], queryFn: () => get<ClassFormOptions>(`${classes(family).base}/options`) });
+}
+
+/** Colleges (gx org/college) and majors (gx org/major) of a university. */
+export const colleges = resource<CollegeDetail, CollegeSave>('gx.org.college');
+export const majors = resource<MajorDetail, MajorSave>('gx.org.major');
+
+/** The colleges the major form and filter choose from. */
+export function useMajorOptions() {
+  return useQuery({ queryKey: [...majors.key, 'options'], queryFn: () => get<{ colleges: { id: string; code: string; name: string }[] }>(`${majors.base}/options`) });
 }

@@ -1,0 +1,140 @@
+import { useMemo } from 'react';
+import { Pencil, Trash2 } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router-dom';
+import { GRADE_STAGES, gradeListQuery, gradeSaveSchema, K12_STAGES, STAGE_GRADES, type GradeDetail, type GradeForm, type GradeStage } from '@/domain/school/grades';
+import { createDataTableColumnHelper } from '@/components/data-table/data-table';
+import { FieldGroup, RadioField, SelectField, TextField } from '@/components/form/fields';
+import { FormScreen } from '@/components/form/form-screen';
+import { ListScreen, type FilterDef } from '@/components/list/list-screen';
+import { rowActionsColumn } from '@/components/list/row-actions';
+import { useListState } from '@/components/list/use-list-state';
+import { usePageAccess } from '@/components/permission-gate/permission-gate';
+import { Badge } from '@/components/ui/badge';
+import { grades } from '../api';
+
+type Family = 'k12' | 'gx';
+const STAGE_FIELD = 'stage';
+type Filters = { stage?: string; graduated?: string };
+const col = createDataTableColumnHelper<GradeDetail>();
+
+const stagesOf = (family: Family): readonly GradeStage[] => (family === 'gx' ? ['university'] : K12_STAGES);
+const numbersOf = (stage: GradeStage) => {
+  const [lo, hi] = STAGE_GRADES[stage];
+  return Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
+};
+
+/** org/grade: a school's grades 1–12 by stage, or a university's enrolment years (docs/product-rules.md#grades). */
+export function GradeListScreen({ family }: { family: Family }) {
+  const { t } = useTranslation('school');
+  const navigate = useNavigate();
+  const key = `${family}.org.grade`;
+  const access = usePageAccess(key);
+  const api = grades(family);
+  const state = useListState<Filters>(family === 'gx' ? ['graduated'] : ['stage', 'graduated']);
+  const query = api.useList(state.query);
+  const remove = api.useDelete();
+  const name = (g: GradeDetail) => (g.stage === 'university' ? t('grade.cohort', { year: g.enrolYear }) : t('grade.named', { grade: t(`grade.no.${g.gradeNo}`), year: g.enrolYear }));
+
+  const status = [
+    { value: 'false', label: t('grade.inSchool') },
+    { value: 'true', label: t('grade.graduated') },
+  ];
+  const filters: FilterDef<Filters>[] = [
+    ...(family === 'k12' ? [{ name: 'stage', type: 'select', label: t('grade.stage'), options: K12_STAGES.map((s) => ({ value: s, label: t(`grade.stages.${s}`) })) } as const] : []),
+    { name: 'graduated', type: 'select', label: t('grade.status'), options: status },
+  ];
+
+  const columns = useMemo(
+    () =>
+      col.columns([
+        col.display({ id: 'name', header: family === 'gx' ? t('grade.enrolYear') : t('grade.gradeNo'), cell: ({ row }) => <span className="font-medium">{name(row.original)}</span> }),
+        // A university's cohort is named by its enrolment year, and it has one stage.
+        ...(family === 'gx'
+          ? []
+          : [
+              col.accessor('stage', { header: t('grade.stage'), cell: ({ getValue }) => t(`grade.stages.${getValue()}`) }),
+              col.accessor('enrolYear', { header: t('grade.enrolYear'), meta: { align: 'right' } }),
+            ]),
+        col.accessor('gradeNo', { header: t('grade.currentGrade'), cell: ({ getValue }) => t(`grade.no.${getValue()}`) }),
+        col.accessor('graduated', {
+          header: t('grade.status'),
+          cell: ({ getValue }) => <Badge variant={getValue() ? 'secondary' : 'success'}>{getValue() ? t('grade.graduated') : t('grade.inSchool')}</Badge>,
+        }),
+        col.accessor('classCount', { header: t('grade.classCount'), meta: { align: 'right' } }),
+        rowActionsColumn<GradeDetail>({
+          pageKey: key,
+          header: t('components:list.actions'),
+          actions: [
+            { action: 'edit', icon: <Pencil aria-hidden />, onClick: (r) => void navigate(access.paths.edit!(r.id)) },
+            {
+              action: 'delete',
+              icon: <Trash2 aria-hidden />,
+              destructive: true,
+              confirm: (r) => ({ title: t('grade.deleteTitle', { name: name(r) }), description: t('grade.deleteText') }),
+              onClick: (r) => remove.mutateAsync(r.id),
+            },
+          ],
+        }),
+      ]),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- name() only reads t
+    [t, key, family, navigate, access.paths, remove],
+  );
+
+  return (
+    <ListScreen
+      pageKey={key}
+      state={state}
+      querySchema={gradeListQuery}
+      filters={filters}
+      query={query}
+      columns={columns}
+      rowKey="id"
+      onAdd={() => void navigate(access.paths.add!)}
+      data-testid="grade-list"
+    />
+  );
+}
+
+/** org/grade/add and edit/:id. */
+export function GradeFormScreen({ family }: { family: Family }) {
+  const { t } = useTranslation('school');
+  const { id } = useParams();
+  const access = usePageAccess(`${family}.org.grade`);
+  const stages = stagesOf(family);
+  const defaults: GradeForm = { stage: stages[0], gradeNo: '' as unknown as number, enrolYear: new Date().getFullYear(), graduated: 'false' };
+  const gx = family === 'gx';
+  return (
+    <FormScreen
+      schema={gradeSaveSchema}
+      resource={grades(family)}
+      id={id}
+      defaults={defaults}
+      toValues={(r) => ({ stage: r.stage, gradeNo: String(r.gradeNo), enrolYear: r.enrolYear, graduated: String(r.graduated), version: r.version })}
+      title={id ? t(gx ? 'grade.editYearTitle' : 'grade.editTitle') : t(gx ? 'grade.addYearTitle' : 'grade.addTitle')}
+      description={t(gx ? 'grade.yearFormHint' : 'grade.formHint')}
+      backTo={access.paths.list}
+      data-testid="grade-form"
+    >
+      {(form) => {
+        const stage = (form.watch(STAGE_FIELD) as GradeStage | undefined) ?? stages[0];
+        const numbers = GRADE_STAGES.includes(stage) ? numbersOf(stage) : [];
+        return (
+          <FieldGroup>
+            {gx ? null : <SelectField name="stage" label={t('grade.stage')} required options={stages.map((s) => ({ value: s, label: t(`grade.stages.${s}`) }))} />}
+            <TextField name="enrolYear" label={t('grade.enrolYear')} required type="number" inputMode="numeric" />
+            <SelectField name="gradeNo" label={t(gx ? 'grade.currentGrade' : 'grade.gradeNo')} required options={numbers.map((n) => ({ value: String(n), label: t(`grade.no.${n}`) }))} />
+            <RadioField
+              name="graduated"
+              label={t('grade.status')}
+              options={[
+                { value: 'false', label: t('grade.inSchool') },
+                { value: 'true', label: t('grade.graduated') },
+              ]}
+            />
+          </FieldGroup>
+        );
+      }}
+    </FormScreen>
+  );
+}
