@@ -99,10 +99,8 @@ export function grantedMenuIds(family: Family, checked: readonly string[]): Set<
 
 /** Every menu id of role management: the page, its buttons and its routes. */
 function roleManagementIds(family: Family): string[] {
-  return [...grantedMenuIds(family, (() => {
-    const page = getCatalogEntry(roleManagementKey(family))!;
-    return [page.key, ...page.buttons.map((b) => buttonId(page.key, b.action))];
-  })())];
+  const page = getCatalogEntry(roleManagementKey(family))!;
+  return [...grantedMenuIds(family, [page.key, ...page.buttons.map((b) => buttonId(page.key, b.action))])];
 }
 
 /** Refuses granting what the actor's own role does not hold (403 naming the permissions field). */
