@@ -6,6 +6,7 @@ import type { ModuleOptions } from './module-options';
 import { myInfoRoutes } from './my-info/my-info.routes';
 import { orgRoutes } from './org/org.routes';
 import { physiqueRoutes } from './physique/physique.routes';
+import { roleRoutes } from './role/role.routes';
 import { schoolRoutes } from './school/school.routes';
 import { screenRoutes } from './screen/screen.routes';
 import { ssoRoutes } from './sso/sso.routes';
@@ -23,6 +24,7 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   await app.register(schoolRoutes, { prefix: '/api/busi/web/gx', family: 'gx' });
   for (const family of ['k12', 'gx'] as const) await app.register(orgRoutes, { prefix: `/api/busi/web/${family}`, family });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(physiqueRoutes, { prefix: `/api/busi/web/${family}`, family });
+  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(roleRoutes, { prefix: `/api/busi/web/${family}`, family });
   await app.register(testPlanLifecycle);
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(testPlanRoutes, { prefix: `/api/busi/web/${family}/organizeTest/testManage`, family });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(dataCenterRoutes, { prefix: `/api/busi/web/${family}/dataCenter`, family });

@@ -59,6 +59,9 @@ export const roles = pgTable(
     /** Built-in roles (the organisation's administrator) cannot be deleted. */
     builtin: boolean('builtin').notNull().default(false),
     enabled: boolean('enabled').notNull().default(true),
+    /** Mobile app functions the role opens (src/domain/roles/roles.ts MOBILE_FUNCTIONS). */
+    mobileFunctions: text('mobile_functions').array().notNull().default(sql`'{}'::text[]`),
+    version: integer('version').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('roles_org_name_uq').on(t.orgId, t.name)],

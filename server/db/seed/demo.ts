@@ -2,8 +2,9 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { ORG_TYPE, SEMESTER, type OrgType } from '../../../src/domain/constants';
 import { CATALOG, familyOfOrgType, getCatalogEntry } from '../../../src/domain/menus/catalog';
-import { menuEntriesForGrant, toMenuEntries } from '../../../src/domain/menus/menu-entries';
+import { menuEntriesForGrant, toMenuEntries, type RoleGrant } from '../../../src/domain/menus/menu-entries';
 import { ROLE_TEMPLATES, type TemplateFamily, type TemplateIdentity } from '../../../src/domain/menus/role-templates';
+import { MOBILE_FUNCTIONS, type MobileFunction } from '../../../src/domain/roles/roles';
 import { hashPassword, sha256Hex } from '../../lib/password';
 import type { DbOrTx } from '../client';
 import { orgs } from '../schema/orgs';
@@ -452,6 +453,29 @@ function addStaff(
   addTeacher(ctx, orgId, workNo, { ...user, name, gender }, classIds);
 }
 
+/**
+ * Roles a school made itself (last, so the random rows before stay as they were): a class keeper with only the class
+ * screens, a read-only data viewer, mobile functions by identity, and an account with no role yet to hand one to.
+ */
+function addDemoRoles(ctx: Ctx, k12Id: string): void {
+  for (const r of ctx.rows.roles) r.mobileFunctions = r.identity === 'administrator' ? [...MOBILE_FUNCTIONS] : ['signIn', 'physiqueResults', 'homework', 'exercise'];
+  const custom: { name: string; remark: string; grant: RoleGrant; mobile: MobileFunction[] }[] = [
+    {
+      name: '班级管理员',
+      remark: '只管理班级',
+      grant: { keys: ['k12.org.class', 'k12.org.class.add', 'k12.org.class.edit'], buttons: getCatalogEntry('k12.org.class')!.buttons.map((b) => b.permission) },
+      mobile: ['signIn'],
+    },
+    { name: '数据查看员', remark: '只读查看数据中心', grant: { keys: ['k12.dataCenter.school'], buttons: [] }, mobile: ['physiqueResults'] },
+  ];
+  for (const c of custom) {
+    const id = ctx.rnd.uuid();
+    ctx.rows.roles.push({ id, orgId: k12Id, name: c.name, remark: c.remark, identity: 'teacher', builtin: false, mobileFunctions: c.mobile });
+    for (const m of menuEntriesForGrant(c.grant)) ctx.rows.roleMenus.push({ roleId: id, menuId: m.menuId });
+  }
+  addUser(ctx, { account: 'staff0001', name: '赵敏', gender: 'female', memberships: [{ orgId: k12Id, roleIds: [] }] });
+}
+
 /** Builds every row of the demo in memory (deterministic for a given password hash). */
 function buildDemo(passwordHash: string): Ctx['rows'] {
   const ctx: Ctx = {
@@ -567,6 +591,7 @@ function buildDemo(passwordHash: string): Ctx['rows'] {
   for (let i = 0; i < 4; i++) {
     addStaff(ctx, uniId, [uniRoles.teacher], `gxteacher${two(i + 1)}`, `2000${two(i + 3)}`, uniClasses.slice(8 + i * 10, 18 + i * 10));
   }
+  addDemoRoles(ctx, k12Id);
   return rows;
 }
 

@@ -11,6 +11,7 @@ import { RadioChoice, RadioGroup } from '@/components/ui/radio-group';
 import { Select, type SelectOption } from '@/components/ui/select';
 import { Upload } from '@/components/upload/upload';
 import { TreeSelect, type TreeNode } from '@/components/tree/tree-select';
+import { PermissionTree } from '@/components/tree/permission-tree';
 import { cn } from '@/lib/cn';
 import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from './form';
 
@@ -210,6 +211,25 @@ export function TreeSelectField({ tree, placeholder, ...props }: FieldProps & { 
             onChange={(v) => field.onChange(v ?? '')}
             placeholder={placeholder}
             disabled={props.disabled}
+          />
+        </FormControl>
+      )}
+    </Field>
+  );
+}
+
+/** A role's permissions (src/components/tree/permission-tree.tsx): the field holds the checked node ids. */
+export function PermissionTreeField({ tree, disabledIds, ...props }: FieldProps & { tree: readonly TreeNode[]; disabledIds?: ReadonlySet<string> }) {
+  return (
+    <Field {...props}>
+      {(field) => (
+        <FormControl>
+          <PermissionTree
+            tree={tree}
+            value={new Set((field.value as string[] | undefined) ?? [])}
+            onChange={(next) => field.onChange([...next])}
+            disabled={disabledIds}
+            aria-label={typeof props.label === 'string' ? props.label : undefined}
           />
         </FormControl>
       )}

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { idFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+import { CATALOG, type CatalogEntry } from '../menus/catalog';
+import type { Family } from '../menus/access';
+
+/**
+ * Roles (docs/product-rules.md#roles): a name of Chinese characters, English letters and digits, a remark, an
+ * identity, web function permissions (catalogue entries and buttons of the family) and mobile functions.
+ */
+
+export const ROLE_NAME_MAX = 20;
+export const ROLE_REMARK_MAX = 200;
+/** Chinese characters (CJK unified ideographs), English letters and digits only. */
+export const ROLE_NAME_PATTERN = /^[\u4e00-\u9fa5A-Za-z0-9]+$/;
+
+export const ROLE_IDENTITIES = ['teacher', 'student', 'parent', 'administrator'] as const;
+export type RoleIdentity = (typeof ROLE_IDENTITIES)[number];
+
+/** Functions of the mobile app a role can open; the product's own list (the app reads them from the role). */
+export const MOBILE_FUNCTIONS = ['signIn', 'physiqueResults', 'homework', 'contests', 'exercise', 'meets'] as const;
+export type MobileFunction = (typeof MOBILE_FUNCTIONS)[number];
+
+/** The button of a page as a permission-tree id: `${pageKey}#${action}` (the menus table's menuId of the button). */
+export const buttonId = (key: string, action: string) => `${key}#${action}`;
+
+/** The catalogue entries a role of `family` can hold: the family's screens, the shared meet screens, the personal centre. */
+export function roleCatalog(family: Family): CatalogEntry[] {
+  return CATALOG.filter((e) => e.family === family || e.family === 'single' || e.family === 'personal');
+}
+
+/** Role management of a family: what a built-in administrator role can never lose. */
+export const roleManagementKey = (family: Family) => `${family}.user.role`;
+
+export const roleSaveSchema = z.object({
+  name: z
+    .string({ error: 'validation:role.nameRequired' })
+    .trim()
+    .min(1, 'validation:role.nameRequired')
+    .max(ROLE_NAME_MAX, 'validation:role.nameLength')
+    .regex(ROLE_NAME_PATTERN, 'validation:role.nameChars'),
+  remark: z.preprocess((v) => (v === '' ? null : v), z.string().trim().max(ROLE_REMARK_MAX, 'validation:role.remarkLength').nullable().optional()),
+  identity: z.enum(ROLE_IDENTITIES, { error: 'validation:role.identityRequired' }),
+  /** Catalogue keys and button ids (`key#action`) checked in the web permission tree. */
+  menuIds: z.array(z.string().max(120)).max(2000).default([]),
+  mobileFunctions: z.array(z.enum(MOBILE_FUNCTIONS, { error: 'validation:role.mobileUnknown' })).max(MOBILE_FUNCTIONS.length).default([]),
+  version: versionField.optional(),
+});
+export type RoleSave = z.output<typeof roleSaveSchema>;
+export type RoleForm = z.input<typeof roleSaveSchema>;
+
+export const roleListQuery = listQuery({ name: textFilter(), identity: z.preprocess((v) => (v === '' ? undefined : v), z.enum(ROLE_IDENTITIES).optional()) });
+export const roleMemberListQuery = listQuery({ keyword: textFilter() });
+export const roleMembersAddSchema = z.object({
+  accountIds: z.array(z.string().regex(UUID_PATTERN, 'validation:common.id')).min(1, 'validation:role.membersRequired').max(200),
+});
+export const roleCandidateQuery = z.object({ keyword: textFilter(), exceptRoleId: idFilter });
+
+/** A role as the list and form read it. */
+export interface RoleRow {
+  id: string;
+  name: string;
+  remark: string | null;
+  identity: RoleIdentity;
+  builtin: boolean;
+  memberCount: number;
+  version: number;
+}
+
+export interface RoleDetail extends RoleRow {
+  menuIds: string[];
+  mobileFunctions: MobileFunction[];
+}
+
+/** A member of a role: an account (membership) of the organisation. */
+export interface RoleMember {
+  accountId: string;
+  name: string;
+  accountNum: string;
+  mobile: string | null;
+}
