@@ -1,0 +1,21 @@
+import { useQuery } from '@tanstack/react-query';
+import { pageApi, type Family } from '@/domain/menus/access';
+import type { CurrentOrg, CurrentOrgSave } from '@/domain/org/current-org';
+import { get } from '@/lib/api-client';
+import { createResource, type Resource } from '@/lib/resource';
+
+const cache = new Map<string, Resource<never, never>>();
+function resource<Row, Save>(key: string): Resource<Row, Save> {
+  let r = cache.get(key);
+  if (!r) cache.set(key, (r = createResource<never, never>({ base: pageApi(key) })));
+  return r as unknown as Resource<Row, Save>;
+}
+
+/** The own organisation (currentOrg) of a family: read by id or as the signed-in one. */
+export const currentOrgResource = (family: Family) => resource<CurrentOrg, CurrentOrgSave>(`${family}.org.currentOrg`);
+
+/** The signed-in organisation. */
+export function useCurrentOrg(family: Family) {
+  const r = currentOrgResource(family);
+  return useQuery({ queryKey: [...r.key, 'current'], queryFn: () => get<CurrentOrg>(r.base) });
+}
