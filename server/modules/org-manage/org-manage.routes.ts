@@ -3,12 +3,16 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
 import { OK_MSG } from '@/domain/errors';
 import { currentOrgSaveSchema } from '@/domain/org/current-org';
+import { orgCreateSchema, orgListQuery, orgStatusSchema } from '@/domain/org/orgs';
 import { idParamsSchema } from '@/domain/list-query';
 import { audit } from '../../lib/audit';
-import { notFound } from '../../lib/resource';
+import { isUuid } from '../../lib/ids';
+import { notFound, resourceRoutes } from '../../lib/resource';
 import { requireAccess, requireActor, type Actor } from '../../plugins/tenant';
 import { relativeApi } from '../org/org.routes';
 import { currentOrg, updateCurrentOrg } from './current-org.service';
+import { orgWorkbook } from './orgs.export';
+import { createOrg, orgById, orgTree, setOrgStatus } from './orgs.service';
 
 /** Organisation management of /api/busi/web/{admin|k12|gx}: the own organisation (currentOrg). */
 export const orgManageRoutes: FastifyPluginAsync<{ family: 'admin' | 'k12' | 'gx' }> = async (app, { family }) => {
@@ -36,4 +40,33 @@ export const orgManageRoutes: FastifyPluginAsync<{ family: 'admin' | 'k12' | 'gx
       return ok(saved, request.t(OK_MSG.saved));
     });
   }, { prefix: relativeApi(`${family}.org.currentOrg`, family) });
+
+  if (family !== 'admin') return;
+  // Organisations below the management organisation: a tree, schools created with their administrator, status.
+  await app.register(async (r0) => {
+    const r = r0.withTypeProvider<ZodTypeProvider>();
+    const key = 'admin.org.orgInfo';
+    r.get('/tree', { preValidation: requireAccess(key, 'view'), schema: { querystring: orgListQuery } }, async (request) =>
+      ok(await orgTree(app.db, await requireActor(request), request.query)),
+    );
+    r.get('/export', { preValidation: requireAccess(key, 'export'), schema: { querystring: orgListQuery } }, async (request, reply) => {
+      const rows = await orgTree(app.db, await requireActor(request), request.query);
+      const file = orgWorkbook(rows, request.t);
+      return reply
+        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(request.t('orgManage:orgs.exportName'))}.xlsx`)
+        .send(file);
+    });
+    r.put('/:id/status', { preValidation: requireAccess(key, 'status'), schema: { params: idParamsSchema, body: orgStatusSchema } }, async (request) => {
+      const actor = await requireActor(request);
+      if (!isUuid(request.params.id)) throw notFound();
+      const saved = await app.db.transaction(async (tx) => {
+        const change = await setOrgStatus(tx, actor, request.params.id, request.body, app.now());
+        await audit(tx, actor, { action: 'status', entity: 'org', entityId: request.params.id, before: change.before, after: { ...change.after, changed: change.changed } });
+        return change.after;
+      });
+      return ok(saved, request.t(OK_MSG.saved));
+    });
+    resourceRoutes(r0, { key, entity: 'org', get: orgById, create: { body: orgCreateSchema, handler: createOrg } });
+  }, { prefix: relativeApi('admin.org.orgInfo', 'admin') });
 };
