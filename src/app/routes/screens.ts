@@ -46,6 +46,8 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   'k12.org.currentOrg.edit': () => import('./org-manage/current-org').then((m) => ({ default: m.CurrentOrgFormPage })),
   'gx.org.currentOrg': () => import('./org-manage/current-org').then((m) => ({ default: m.CurrentOrgPage })),
   'gx.org.currentOrg.edit': () => import('./org-manage/current-org').then((m) => ({ default: m.CurrentOrgFormPage })),
+  'admin.org.orgInfo': () => import('./org-manage/orgs').then((m) => ({ default: m.OrgListPage })),
+  'admin.org.orgInfo.add': () => import('./org-manage/orgs').then((m) => ({ default: m.OrgFormPage })),
   'k12.org.acayear': () => import('./org/school-structure').then((m) => ({ default: m.SchoolYearPage })),
   'k12.org.acayear.add': () => import('./org/school-structure').then((m) => ({ default: m.SchoolYearFormPage })),
   'k12.org.acayear.edit': () => import('./org/school-structure').then((m) => ({ default: m.SchoolYearFormPage })),
