@@ -65,7 +65,7 @@ test('organisation screens in English', async ({ page }) => {
   await signIn(page, 'district01');
   await expect(page).toHaveURL(/\/admin\//, { timeout: 20_000 });
   await page.goto('/busi/admin/currentOrg');
-  await expect(page.getByTestId('current-org')).toContainText('Superior organisation', { timeout: 20_000 });
+  await expect(page.getByTestId('current-org')).toContainText('Superior organization', { timeout: 20_000 });
   await shot(page, 'org-current-en_us');
   await page.getByTestId('current-org-edit').click();
   await expect(page.getByTestId('current-org-form')).toBeVisible();
