@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { Download, Plus, Power, PowerOff } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
+import { ORG_TYPE } from '@/domain/constants';
 import { CHILD_ORG_TYPES, orgCreateSchema, type OrgRow } from '@/domain/org/orgs';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { FieldGroup, SelectField, TextField } from '@/components/form/fields';
@@ -146,7 +147,7 @@ export function OrgFormScreen() {
     <FormScreen
       schema={orgCreateSchema}
       resource={orgResource()}
-      defaults={{ name: '', code: '', type: 21, adminName: '', adminAccount: '', adminPassword: '' }}
+      defaults={{ name: '', code: '', type: String(ORG_TYPE.k12), adminName: '', adminAccount: '', adminPassword: '' }}
       toValues={() => {
         throw new Error('organisations are created here, not edited');
       }}
