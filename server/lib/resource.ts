@@ -115,7 +115,7 @@ function uuidOr404(id: string): string {
  * loaded. Locks the row for the rest of the transaction and answers it; 404 when it is not the tenant's, 409 when
  * someone saved it since.
  */
-export async function lockVersion<T extends PgTable & { id: PgColumn; orgId: PgColumn; version: PgColumn }>(
+export async function lockVersion<T extends PgTable & { id: PgColumn; version: PgColumn }>(
   tx: Tx,
   table: T,
   id: string,

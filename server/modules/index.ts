@@ -5,6 +5,7 @@ import { filesRoutes } from './files/files.routes';
 import type { ModuleOptions } from './module-options';
 import { myInfoRoutes } from './my-info/my-info.routes';
 import { orgRoutes } from './org/org.routes';
+import { orgManageRoutes } from './org-manage/org-manage.routes';
 import { physiqueRoutes } from './physique/physique.routes';
 import { roleRoutes } from './role/role.routes';
 import { schoolRoutes } from './school/school.routes';
@@ -22,6 +23,7 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   await app.register(tenantOrgRoutes, { prefix: '/api/oper/web/cs/tenantOrg' });
   await app.register(schoolRoutes, { prefix: '/api/busi/web/k12', family: 'k12' });
   await app.register(schoolRoutes, { prefix: '/api/busi/web/gx', family: 'gx' });
+  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(orgManageRoutes, { prefix: `/api/busi/web/${family}`, family });
   for (const family of ['k12', 'gx'] as const) await app.register(orgRoutes, { prefix: `/api/busi/web/${family}`, family });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(physiqueRoutes, { prefix: `/api/busi/web/${family}`, family });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(roleRoutes, { prefix: `/api/busi/web/${family}`, family });

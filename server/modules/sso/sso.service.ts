@@ -1,10 +1,11 @@
-import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { LoginRequest } from '@/domain/auth/schemas';
 import type { TokenData } from '@/domain/auth/types';
 import { ACCESS_TOKEN_TTL_S, LOGIN_LOCK_MS, LOGIN_MAX_FAILURES, REFRESH_TOKEN_TTL_S } from '@/domain/constants';
 import { ERR } from '@/domain/errors';
 import type { Db, DbOrTx } from '../../db/client';
-import { retiredRefreshTokens, sessions, users } from '../../db/schema/auth';
+import { memberships, retiredRefreshTokens, sessions, users } from '../../db/schema/auth';
+import { orgs } from '../../db/schema/orgs';
 import { AppError } from '../../lib/app-error';
 import { hashPassword, verifyPassword } from '../../lib/password';
 import { hashSecret, newToken } from '../../lib/tokens';
@@ -89,6 +90,18 @@ export async function endSessions(db: DbOrTx, now: Date, userId: string): Promis
 }
 
 /**
+ * False when every account of the user sits in a disabled organisation (docs/product-rules.md#organisations:
+ * disabling an organisation stops its people signing in); a user without accounts is not refused here.
+ */
+async function hasUsableAccount(db: DbOrTx, userId: string): Promise<boolean> {
+  const list = await db.select({ orgId: memberships.orgId, tenantOrgId: memberships.tenantOrgId }).from(memberships).where(eq(memberships.userId, userId));
+  if (list.length === 0) return true;
+  const ids = [...new Set(list.flatMap((m) => [m.orgId, m.tenantOrgId]))];
+  const enabled = new Set((await db.select({ id: orgs.id }).from(orgs).where(and(inArray(orgs.id, ids), eq(orgs.enabled, true)))).map((o) => o.id));
+  return list.some((m) => enabled.has(m.orgId) && enabled.has(m.tenantOrgId));
+}
+
+/**
  * Signs in by account number or mobile (spec §2, §7): captcha first (single use), then the lock,
  * the enabled flag and the password. Five failures in a row lock the account for 15 minutes.
  */
@@ -110,6 +123,7 @@ export async function login(db: DbOrTx, now: Date, input: LoginRequest, meta: Cl
   assertNotLocked(user, now);
   if (!user.enabled) throw new AppError(400, ERR.accountDisabled);
   await checkPassword(db, now, user, input.password, new AppError(400, ERR.badCredentials));
+  if (!(await hasUsableAccount(db, user.id))) throw new AppError(400, ERR.accountDisabled);
 
   const pair = tokenPair(now);
   await db.insert(sessions).values({

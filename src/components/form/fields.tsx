@@ -82,7 +82,7 @@ export function TextField({
   maxLength,
   inputMode,
   ...props
-}: FieldProps & { type?: 'text' | 'number' | 'password' | 'tel'; placeholder?: string; maxLength?: number; inputMode?: 'numeric' | 'text' }) {
+}: FieldProps & { type?: 'text' | 'number' | 'password' | 'tel'; placeholder?: string; maxLength?: number; inputMode?: 'numeric' | 'decimal' | 'text' }) {
   const schemaMax = useFieldMaxLength(props.name);
   return (
     <Field {...props}>

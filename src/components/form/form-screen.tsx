@@ -32,6 +32,8 @@ export interface FormScreenProps<S extends z.ZodObject, Row> {
   backTo: string;
   /** The fields; the form is passed for fields that depend on others (useWatch). */
   children(form: UseFormReturn<z.input<S>, unknown, z.output<S>>): ReactNode;
+  /** After a save, before returning to `backTo` (e.g. refresh what the rest of the app shows of the record). */
+  onSaved?(row: Row): unknown;
   'data-testid'?: string;
 }
 
@@ -66,6 +68,7 @@ function FormBody<S extends z.ZodObject, Row>({
   description,
   backTo,
   children,
+  onSaved,
 }: FormScreenProps<S, Row> & { initial: z.input<S> }) {
   const { t } = useTranslation(['components', 'ui', 'common']);
   const navigate = useNavigate();
@@ -81,8 +84,9 @@ function FormBody<S extends z.ZodObject, Row>({
   const askLeave = () => (dirty ? setLeaving(true) : leave());
 
   const submit = async (values: z.output<S>) => {
+    let row: Row;
     try {
-      await save.mutateAsync(values);
+      row = await save.mutateAsync(values);
     } catch (error) {
       const e = error instanceof ApiError ? error : null;
       if (e?.field && e.status === 400) {
@@ -93,6 +97,7 @@ function FormBody<S extends z.ZodObject, Row>({
       return;
     }
     toast.success(t(OK_MSG.saved));
+    await onSaved?.(row);
     leave();
   };
 

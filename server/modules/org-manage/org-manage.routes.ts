@@ -1,0 +1,72 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ok } from '@/domain/api';
+import { OK_MSG } from '@/domain/errors';
+import { currentOrgSaveSchema } from '@/domain/org/current-org';
+import { orgCreateSchema, orgListQuery, orgStatusSchema } from '@/domain/org/orgs';
+import { idParamsSchema } from '@/domain/list-query';
+import { audit } from '../../lib/audit';
+import { isUuid } from '../../lib/ids';
+import { notFound, resourceRoutes } from '../../lib/resource';
+import { requireAccess, requireActor, type Actor } from '../../plugins/tenant';
+import { relativeApi } from '../org/org.routes';
+import { currentOrg, updateCurrentOrg } from './current-org.service';
+import { orgWorkbook } from './orgs.export';
+import { createOrg, orgById, orgTree, setOrgStatus } from './orgs.service';
+
+/** Organisation management of /api/busi/web/{admin|k12|gx}: the own organisation (currentOrg). */
+export const orgManageRoutes: FastifyPluginAsync<{ family: 'admin' | 'k12' | 'gx' }> = async (app, { family }) => {
+  app.addHook('onRequest', app.authenticate);
+
+  await app.register(async (r0) => {
+    const r = r0.withTypeProvider<ZodTypeProvider>();
+    const key = `${family}.org.currentOrg`;
+    // '/' reads the signed-in organisation; '/:id' is the same record by id (the form kit's calls): another id is 404.
+    const own = (actor: Actor, id?: string) => {
+      if (id !== undefined && id !== actor.tenantOrgId) throw notFound();
+      return actor;
+    };
+    r.get('/', { preValidation: requireAccess(key, 'view') }, async (request) => ok(await currentOrg(app.db, await requireActor(request))));
+    r.get('/:id', { preValidation: requireAccess(key, 'view'), schema: { params: idParamsSchema } }, async (request) =>
+      ok(await currentOrg(app.db, own(await requireActor(request), request.params.id))),
+    );
+    r.put('/:id', { preValidation: requireAccess(key, 'edit'), schema: { params: idParamsSchema, body: currentOrgSaveSchema } }, async (request) => {
+      const actor = own(await requireActor(request), request.params.id);
+      const saved = await app.db.transaction(async (tx) => {
+        const change = await updateCurrentOrg(tx, actor, request.body);
+        await audit(tx, actor, { action: 'update', entity: 'org', entityId: actor.tenantOrgId, before: change.before, after: change.after });
+        return change.after;
+      });
+      return ok(saved, request.t(OK_MSG.saved));
+    });
+  }, { prefix: relativeApi(`${family}.org.currentOrg`, family) });
+
+  if (family !== 'admin') return;
+  // Organisations below the management organisation: a tree, schools created with their administrator, status.
+  await app.register(async (r0) => {
+    const r = r0.withTypeProvider<ZodTypeProvider>();
+    const key = 'admin.org.orgInfo';
+    r.get('/tree', { preValidation: requireAccess(key, 'view'), schema: { querystring: orgListQuery } }, async (request) =>
+      ok(await orgTree(app.db, await requireActor(request), request.query)),
+    );
+    r.get('/export', { preValidation: requireAccess(key, 'export'), schema: { querystring: orgListQuery } }, async (request, reply) => {
+      const rows = await orgTree(app.db, await requireActor(request), request.query);
+      const file = orgWorkbook(rows, request.t);
+      return reply
+        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(request.t('orgManage:orgs.exportName'))}.xlsx`)
+        .send(file);
+    });
+    r.put('/:id/status', { preValidation: requireAccess(key, 'status'), schema: { params: idParamsSchema, body: orgStatusSchema } }, async (request) => {
+      const actor = await requireActor(request);
+      if (!isUuid(request.params.id)) throw notFound();
+      const saved = await app.db.transaction(async (tx) => {
+        const change = await setOrgStatus(tx, actor, request.params.id, request.body, app.now());
+        await audit(tx, actor, { action: 'status', entity: 'org', entityId: request.params.id, before: change.before, after: { ...change.after, changed: change.changed } });
+        return change.after;
+      });
+      return ok(saved, request.t(OK_MSG.saved));
+    });
+    resourceRoutes(r0, { key, entity: 'org', get: orgById, create: { body: orgCreateSchema, handler: createOrg } });
+  }, { prefix: relativeApi('admin.org.orgInfo', 'admin') });
+};

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { UUID_PATTERN, versionField } from '../list-query';
+
+/**
+ * The own organisation (docs/product-rules.md#own-organisation): name, two-digit code, branding, map location,
+ * academic system years, the general management password (set or changed, never answered) and device counts.
+ */
+
+export const ORG_NAME_MAX = 50;
+export const ORG_TITLE_MAX = 50;
+export const FILING_NUMBER_MAX = 50;
+export const ACTIVATION_CODE_MAX = 32;
+export const MANAGEMENT_PASSWORD_MIN = 6;
+export const MANAGEMENT_PASSWORD_MAX = 20;
+export const ACADEMIC_YEARS_MAX = 12;
+export const DEVICE_COUNT_MAX = 100000;
+
+/** Two digits, unique among the siblings of the same superior. */
+export const ORG_CODE_PATTERN = /^\d{2}$/;
+
+const blankAsNull = (v: unknown) => (v === '' || v === undefined ? null : v);
+const optionalText = (max: number, key: string) => z.preprocess(blankAsNull, z.string().trim().max(max, key).nullable());
+const fileId = z.preprocess(blankAsNull, z.string().regex(UUID_PATTERN, 'validation:common.id').nullable());
+const coordinate = (limit: number, key: string) =>
+  z.preprocess(blankAsNull, z.coerce.number({ error: key }).min(-limit, key).max(limit, key).nullable());
+
+export const orgNameField = z.string().trim().min(1, 'validation:org.nameRequired').max(ORG_NAME_MAX, 'validation:org.nameLength');
+export const orgCodeField = z.string({ error: 'validation:org.codeFormat' }).trim().regex(ORG_CODE_PATTERN, 'validation:org.codeFormat');
+
+export const currentOrgSaveSchema = z
+  .object({
+    name: orgNameField,
+    code: orgCodeField,
+    title: optionalText(ORG_TITLE_MAX, 'validation:org.titleLength'),
+    /** File-store ids (purpose 'branding', public). */
+    iconFileId: fileId,
+    loginImgFileId: fileId,
+    filingNumber: optionalText(FILING_NUMBER_MAX, 'validation:org.filingNumberLength'),
+    latitude: coordinate(90, 'validation:org.latitudeRange'),
+    longitude: coordinate(180, 'validation:org.longitudeRange'),
+    academicSystemYears: z.preprocess(
+      blankAsNull,
+      z.coerce.number({ error: 'validation:org.academicYearsRange' }).int('validation:org.academicYearsRange').min(1, 'validation:org.academicYearsRange').max(ACADEMIC_YEARS_MAX, 'validation:org.academicYearsRange').nullable(),
+    ),
+    /** Blank keeps the password as it is. */
+    managementPassword: z.preprocess(
+      blankAsNull,
+      z.string().min(MANAGEMENT_PASSWORD_MIN, 'validation:org.managementPasswordLength').max(MANAGEMENT_PASSWORD_MAX, 'validation:org.managementPasswordLength').nullable(),
+    ),
+    deviceActivationCode: optionalText(ACTIVATION_CODE_MAX, 'validation:org.activationCodeLength'),
+    activatableDevices: z.coerce.number({ error: 'validation:org.deviceCountRange' }).int('validation:org.deviceCountRange').min(0, 'validation:org.deviceCountRange').max(DEVICE_COUNT_MAX, 'validation:org.deviceCountRange'),
+    version: versionField.optional(),
+  })
+  .strict();
+export type CurrentOrgSave = z.output<typeof currentOrgSaveSchema>;
+export type CurrentOrgForm = z.input<typeof currentOrgSaveSchema>;
+
+/** The own organisation as the screen reads it (never the password, only whether one is set). */
+export interface CurrentOrg {
+  id: string;
+  name: string;
+  code: string;
+  type: number;
+  parentId: string | null;
+  parentName: string | null;
+  title: string | null;
+  iconFileId: string | null;
+  loginImgFileId: string | null;
+  filingNumber: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  academicSystemYears: number | null;
+  hasManagementPassword: boolean;
+  deviceActivationCode: string | null;
+  activatableDevices: number;
+  activatedDevices: number;
+  version: number;
+}

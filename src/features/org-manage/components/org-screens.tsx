@@ -1,0 +1,175 @@
+import { useMemo, useState } from 'react';
+import { Download, Plus, Power, PowerOff } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { ORG_TYPE } from '@/domain/constants';
+import { CHILD_ORG_TYPES, orgCreateSchema, type OrgRow } from '@/domain/org/orgs';
+import { createDataTableColumnHelper } from '@/components/data-table/data-table';
+import { FieldGroup, SelectField, TextField } from '@/components/form/fields';
+import { FormScreen } from '@/components/form/form-screen';
+import { rowActionsColumn } from '@/components/list/row-actions';
+import { PageHeader } from '@/components/page-header/page-header';
+import { usePageAccess } from '@/components/permission-gate/permission-gate';
+import { QueryState } from '@/components/query-state/query-state';
+import { TreeTable, type TreeRow } from '@/components/tree/tree-table';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Input } from '@/components/ui/input';
+import { exportOrgs, orgResource, useOrgStatus, useOrgTree } from '../api';
+
+const KEY = 'admin.org.orgInfo';
+const col = createDataTableColumnHelper<TreeRow<OrgRow>>();
+
+/** Rows with their children, from the flat list (a row whose superior is not listed is a root). */
+function toTree(rows: readonly OrgRow[]): TreeRow<OrgRow>[] {
+  const byParent = new Map<string | null, OrgRow[]>();
+  const ids = new Set(rows.map((r) => r.id));
+  for (const r of rows) {
+    const p = r.parentId && ids.has(r.parentId) ? r.parentId : null;
+    byParent.set(p, [...(byParent.get(p) ?? []), r]);
+  }
+  const build = (p: string | null): TreeRow<OrgRow>[] => (byParent.get(p) ?? []).map((r) => ({ ...r, children: build(r.id) }));
+  return build(null);
+}
+
+/** orgManage/orgInfo: the organisations below the signed-in one (docs/product-rules.md#organisations). */
+export function OrgListScreen() {
+  const { t } = useTranslation('orgManage');
+  const navigate = useNavigate();
+  const access = usePageAccess(KEY);
+  const [name, setName] = useState('');
+  const [applied, setApplied] = useState('');
+  const query = useOrgTree(applied);
+  const status = useOrgStatus();
+  const [enabling, setEnabling] = useState<OrgRow | null>(null);
+
+  const columns = useMemo(
+    () =>
+      col.columns([
+        col.accessor('code', { header: t('orgs.code') }),
+        col.display({ id: 'type', header: t('orgs.type'), cell: ({ row }) => t(`type.${row.original.type}`) }),
+        col.display({
+          id: 'status',
+          header: t('orgs.status'),
+          cell: ({ row }) => <Badge variant={row.original.enabled ? 'default' : 'secondary'}>{t(row.original.enabled ? 'orgs.enabled' : 'orgs.disabled')}</Badge>,
+        }),
+        col.accessor('activatableDevices', { header: t('orgs.activatableDevices'), meta: { align: 'right' } }),
+        col.accessor('activatedDevices', { header: t('orgs.activatedDevices'), meta: { align: 'right' } }),
+        rowActionsColumn<TreeRow<OrgRow>>({
+          pageKey: KEY,
+          header: t('components:list.actions'),
+          actions: [
+            {
+              action: 'status',
+              label: t('orgs.disabled'),
+              icon: <PowerOff aria-hidden />,
+              destructive: true,
+              hidden: (r) => !r.enabled,
+              confirm: (r) => ({ title: t('orgs.disableTitle', { name: r.name }), description: t('orgs.disableText') }),
+              onClick: (r) => status.mutateAsync({ id: r.id, enabled: false }).then(() => undefined),
+              testId: 'org-disable',
+            },
+            { action: 'status', label: t('orgs.enabled'), icon: <Power aria-hidden />, hidden: (r) => r.enabled, onClick: (r) => setEnabling(r), testId: 'org-enable' },
+          ],
+        }),
+      ]),
+    [t, status],
+  );
+
+  return (
+    <div data-testid="org-list" className="grid grid-cols-[minmax(0,1fr)] gap-4">
+      <PageHeader
+        title={t('orgs.title')}
+        actions={
+          <>
+            {access.can('export') ? (
+              <Button variant="outline" onClick={() => void exportOrgs(applied, t('orgs.exportName'))} data-testid="list-export">
+                <Download aria-hidden />
+                {t('menu:button.export')}
+              </Button>
+            ) : null}
+            {access.can('add') ? (
+              <Button onClick={() => void navigate(access.paths.add!)} data-testid="list-add">
+                <Plus aria-hidden />
+                {t('orgs.addTitle')}
+              </Button>
+            ) : null}
+          </>
+        }
+      />
+      <form
+        className="flex gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setApplied(name.trim());
+        }}
+      >
+        <Input className="max-w-xs" value={name} maxLength={64} onChange={(e) => setName(e.target.value)} placeholder={t('orgs.namePlaceholder')} aria-label={t('orgs.name')} />
+        <Button type="submit" variant="outline">
+          {t('components:searchForm.search')}
+        </Button>
+      </form>
+      <QueryState query={query} data={query.data}>
+        {(rows) => <TreeTable rows={toTree(rows)} label={{ header: t('orgs.name'), cell: (r) => <span className="font-medium">{r.name}</span> }} columns={columns} aria-label={t('orgs.title')} />}
+      </QueryState>
+      <ConfirmDialog
+        open={enabling !== null}
+        onOpenChange={(open) => !open && setEnabling(null)}
+        title={t('orgs.enableTitle', { name: enabling?.name ?? '' })}
+        description={
+          <span className="grid gap-3">
+            {t('orgs.enableText')}
+            <Button
+              variant="outline"
+              className="justify-self-start"
+              onClick={() => void status.mutateAsync({ id: enabling!.id, enabled: true, cascade: false }).then(() => setEnabling(null))}
+              data-testid="org-enable-only"
+            >
+              {t('orgs.enableOnly')}
+            </Button>
+          </span>
+        }
+        confirmText={t('orgs.enableAll')}
+        onConfirm={async () => {
+          await status.mutateAsync({ id: enabling!.id, enabled: true, cascade: true });
+        }}
+      />
+    </div>
+  );
+}
+
+/** orgManage/orgInfo/add: a school with its administrator. */
+export function OrgFormScreen() {
+  const { t } = useTranslation('orgManage');
+  const access = usePageAccess(KEY);
+  return (
+    <FormScreen
+      schema={orgCreateSchema}
+      resource={orgResource()}
+      defaults={{ name: '', code: '', type: String(ORG_TYPE.k12), adminName: '', adminAccount: '', adminPassword: '' }}
+      toValues={() => {
+        throw new Error('organisations are created here, not edited');
+      }}
+      title={t('orgs.addTitle')}
+      description={t('orgs.formHint')}
+      backTo={access.paths.list}
+      data-testid="org-form"
+    >
+      {() => (
+        <>
+          <FieldGroup title={t('currentOrg.basic')}>
+            <TextField name="name" label={t('orgs.name')} required />
+            <TextField name="code" label={t('orgs.code')} required inputMode="numeric" />
+            <SelectField name="type" label={t('orgs.type')} required options={CHILD_ORG_TYPES.map((v) => ({ value: String(v), label: t(`type.${v}`) }))} />
+          </FieldGroup>
+          <FieldGroup title={t('orgs.admin')}>
+            <TextField name="adminName" label={t('orgs.adminName')} required />
+            <TextField name="adminAccount" label={t('orgs.adminAccount')} required />
+            <TextField name="adminPassword" label={t('orgs.adminPassword')} required type="password" />
+          </FieldGroup>
+        </>
+      )}
+    </FormScreen>
+  );
+}

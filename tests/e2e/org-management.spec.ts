@@ -1,0 +1,79 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { chooseLoginLanguage, shot, signIn } from './support';
+
+async function freshPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  await page.goto('/busi/');
+  return page;
+}
+
+/** district01 creates a school with its administrator, who signs in; disabling the school blocks the next sign-in. */
+test('a school created with its administrator; disabling it blocks that administrator', async ({ page, browser }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/busi/');
+  await signIn(page, 'district01');
+  await expect(page).toHaveURL(/\/admin\//, { timeout: 20_000 });
+
+  await page.goto('/busi/admin/currentOrg');
+  await expect(page.getByTestId('current-org')).toContainText('上级机构', { timeout: 20_000 });
+  await shot(page, 'org-current-zh_cn');
+  await page.getByTestId('current-org-edit').click();
+  const currentForm = page.getByTestId('current-org-form');
+  await currentForm.getByLabel('纬度').fill('91');
+  await currentForm.getByTestId('form-save').click();
+  await expect(currentForm).toContainText('纬度须在-90到90之间');
+  await shot(page, 'org-current-form-zh_cn');
+
+  await page.goto('/busi/admin/orgManage/orgInfo');
+  const list = page.getByTestId('org-list');
+  await expect(list.getByRole('row').nth(1)).toBeVisible({ timeout: 20_000 });
+  await page.getByTestId('list-add').click();
+  const form = page.getByTestId('org-form');
+  await form.getByLabel('机构名称').fill('江宁区e2e学校');
+  await form.getByLabel('机构编码').fill('88');
+  await form.getByLabel('管理员姓名').fill('赵老师');
+  await form.getByLabel('登录账号').fill('e2eadmin88');
+  await form.getByLabel('登录密码').fill('E2ePass88');
+  await shot(page, 'org-form-zh_cn');
+  await form.getByTestId('form-save').click();
+  await expect(page).toHaveURL(/\/admin\/orgManage\/orgInfo$/);
+  const row = list.getByRole('row').filter({ hasText: '江宁区e2e学校' });
+  await expect(row).toBeVisible();
+  await shot(page, 'org-list-zh_cn');
+
+  const admin = await freshPage(browser);
+  await signIn(admin, 'e2eadmin88', 'E2ePass88');
+  await expect(admin).toHaveURL(/\/k12\//, { timeout: 20_000 });
+  await admin.context().close();
+
+  await row.getByTestId('org-disable').click();
+  await expect(page.getByRole('alertdialog')).toContainText('账号将无法登录');
+  await page.getByRole('alertdialog').getByRole('button', { name: '停用' }).click();
+  await expect(row).toContainText('停用');
+
+  const blocked = await freshPage(browser);
+  await signIn(blocked, 'e2eadmin88', 'E2ePass88');
+  await expect(blocked.getByText('账号已停用，请联系管理员')).toBeVisible();
+  await blocked.context().close();
+});
+
+test('organisation screens in English', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/busi/');
+  await chooseLoginLanguage(page, 'English');
+  await signIn(page, 'district01');
+  await expect(page).toHaveURL(/\/admin\//, { timeout: 20_000 });
+  await page.goto('/busi/admin/currentOrg');
+  await expect(page.getByTestId('current-org')).toContainText('Superior organization', { timeout: 20_000 });
+  await shot(page, 'org-current-en_us');
+  await page.getByTestId('current-org-edit').click();
+  await expect(page.getByTestId('current-org-form')).toBeVisible();
+  await shot(page, 'org-current-form-en_us');
+  await page.goto('/busi/admin/orgManage/orgInfo');
+  await expect(page.getByTestId('org-list').getByRole('row').nth(1)).toBeVisible({ timeout: 20_000 });
+  await shot(page, 'org-list-en_us');
+  await page.getByTestId('list-add').click();
+  await expect(page.getByTestId('org-form')).toBeVisible();
+  await shot(page, 'org-form-en_us');
+});

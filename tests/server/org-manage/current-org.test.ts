@@ -1,0 +1,114 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Envelope } from '@/domain/api';
+import type { SimpleOrgInfo } from '@/domain/auth/types';
+import { ORG_TYPE } from '@/domain/constants';
+import type { CurrentOrg } from '@/domain/org/current-org';
+import { filePaths } from '@/domain/uploads/stored-file';
+import { auditLogs } from '../../../server/db/schema/audit';
+import { files } from '../../../server/db/schema/files';
+import { orgs } from '../../../server/db/schema/orgs';
+import { createTestApp, type TestApp } from '../../support/server-app';
+
+let t: TestApp;
+const tokens: Record<string, string> = {};
+let k12Id: string;
+let uniId: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  for (const account of ['school01', 'teacher01', 'district01']) tokens[account] = (await t.login(account)).access_token;
+  const rows = await t.db.select({ id: orgs.id, type: orgs.type }).from(orgs);
+  k12Id = rows.find((o) => o.type === ORG_TYPE.k12)!.id;
+  uniId = rows.find((o) => o.type === ORG_TYPE.university)!.id;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const call = (method: 'GET' | 'PUT', url: string, account: string, payload?: unknown, lang = 'zh-CN') =>
+  t.request({ method, url: `/api/busi/web/${url}`, token: tokens[account], payload: payload as object, headers: { 'accept-language': lang } });
+const body = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>();
+const load = async () => body<CurrentOrg>(await call('GET', 'k12/currentOrg', 'school01')).data;
+
+/** The form's values from what the screen read. */
+function formOf(o: CurrentOrg) {
+  const { id: _i, type: _t, parentId: _p, parentName: _n, hasManagementPassword: _h, activatedDevices: _a, ...rest } = o;
+  return { ...rest, managementPassword: '' };
+}
+
+async function brandingFile(orgId: string): Promise<string> {
+  const [f] = await t.db
+    .insert(files)
+    .values({ orgId, purpose: 'branding', name: 'logo.png', hash: 'a'.repeat(64), size: 10, mime: 'image/png', isPublic: true })
+    .returning({ id: files.id });
+  return f.id;
+}
+
+describe('own organisation', () => {
+  it('answers the signed-in organisation with its superior, never the password hash', async () => {
+    const res = await call('GET', 'k12/currentOrg', 'school01');
+    expect(res.statusCode).toBe(200);
+    const o = body<CurrentOrg>(res).data;
+    expect(o).toMatchObject({ id: k12Id, type: ORG_TYPE.k12 });
+    expect(o.parentName).toBeTruthy();
+    expect(JSON.stringify(o)).not.toMatch(/hash/i);
+    expect(body<CurrentOrg>(await call('GET', 'admin/currentOrg', 'district01')).data.type).toBe(ORG_TYPE.management);
+  });
+
+  it('saves name, branding, location and a management password (stored hashed, answered only as set); public info shows the branding at once', async () => {
+    const o = await load();
+    const icon = await brandingFile(k12Id);
+    const res = await call('PUT', `k12/currentOrg/${k12Id}`, 'school01', {
+      ...formOf(o),
+      name: '第一实验小学',
+      title: '阳光体育平台',
+      iconFileId: icon,
+      latitude: 31.23,
+      longitude: 121.47,
+      managementPassword: 'Secret123',
+      activatableDevices: o.activatedDevices + 5,
+    });
+    expect(res.statusCode).toBe(200);
+    const after = await load();
+    expect(after).toMatchObject({ name: '第一实验小学', title: '阳光体育平台', iconFileId: icon, latitude: 31.23, longitude: 121.47, hasManagementPassword: true, version: o.version + 1 });
+    const [row] = await t.db.select({ hash: orgs.managementPasswordHash }).from(orgs).where(eq(orgs.id, k12Id));
+    expect(row.hash).toMatch(/^scrypt\$/);
+    expect(row.hash).not.toContain('Secret123');
+    const info = (await t.request({ method: 'GET', url: `/api/oper/web/cs/tenantOrg/getSimpleInfo?orgId=${k12Id}` })).json<Envelope<SimpleOrgInfo>>().data;
+    expect(info).toMatchObject({ platformName: '阳光体育平台', icon: filePaths.publicContent(icon) });
+    const [log] = await t.db.select().from(auditLogs).where(eq(auditLogs.entityId, k12Id));
+    expect(log).toBeTruthy();
+    expect(JSON.stringify(log)).not.toContain('Secret123');
+  });
+
+  it('refuses bad input naming the field, in the request’s language, and writes nothing', async () => {
+    const o = await load();
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ code: '1' }, 'code', '机构编码须为2位数字'],
+      [{ latitude: 91 }, 'latitude', '纬度须在-90到90之间'],
+      [{ longitude: -181 }, 'longitude', '经度须在-180到180之间'],
+      [{ managementPassword: '123' }, 'managementPassword', '管理密码须为6-20位'],
+      [{ activatableDevices: o.activatedDevices }, 'activatableDevices', '可激活设备数必须大于已激活设备数'],
+      [{ iconFileId: await brandingFile(uniId) }, 'iconFileId', '请上传本单位的图片'],
+    ];
+    for (const [change, field, msg] of cases) {
+      const res = await call('PUT', `k12/currentOrg/${k12Id}`, 'school01', { ...formOf(o), ...change });
+      expect(res.statusCode, field).toBe(400);
+      expect(body(res)).toMatchObject({ msg, data: { field } });
+    }
+    const en = await call('PUT', `k12/currentOrg/${k12Id}`, 'school01', { ...formOf(o), latitude: 100 }, 'en-US');
+    expect(body(en).msg).toBe('Latitude must be between -90 and 90');
+    expect(await load()).toEqual(o);
+  });
+
+  it('a stale save is 409; a teacher without the edit button gets 403', async () => {
+    const o = await load();
+    const stale = await call('PUT', `k12/currentOrg/${k12Id}`, 'school01', { ...formOf(o), version: o.version - 1 });
+    expect(stale.statusCode).toBe(409);
+    expect((await call('PUT', `k12/currentOrg/${k12Id}`, 'teacher01', formOf(o))).statusCode).toBe(403);
+    // Another organisation's id is 404, read or write.
+    expect((await call('GET', `k12/currentOrg/${uniId}`, 'school01')).statusCode).toBe(404);
+    expect((await call('PUT', `k12/currentOrg/${uniId}`, 'school01', formOf(o))).statusCode).toBe(404);
+  });
+});

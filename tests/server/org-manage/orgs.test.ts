@@ -1,0 +1,83 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Envelope } from '@/domain/api';
+import { ORG_TYPE } from '@/domain/constants';
+import type { OrgRow } from '@/domain/org/orgs';
+import { users } from '../../../server/db/schema/auth';
+import { orgs } from '../../../server/db/schema/orgs';
+import { createTestApp, type TestApp } from '../../support/server-app';
+
+let t: TestApp;
+const tokens: Record<string, string> = {};
+let k12Id: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  for (const account of ['school01', 'district01']) tokens[account] = (await t.login(account)).access_token;
+  k12Id = (await t.db.select({ id: orgs.id, type: orgs.type }).from(orgs)).find((o) => o.type === ORG_TYPE.k12)!.id;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const call = (method: 'GET' | 'POST' | 'PUT', url: string, account: string, payload?: unknown) =>
+  t.request({ method, url: `/api/busi/web/admin/orgManage/orgInfo${url}`, token: tokens[account], payload: payload as object, headers: { 'accept-language': 'zh-CN' } });
+const body = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>();
+const school = (code: string, adminAccount: string) => ({ name: `测试学校${code}`, code, type: ORG_TYPE.k12, adminName: '王老师', adminAccount, adminPassword: 'Pass1234' });
+
+describe('organisations', () => {
+  it('lists the organisations below the district as a tree; another organisation’s id is 404', async () => {
+    const tree = body<OrgRow[]>(await call('GET', '/tree', 'district01')).data;
+    expect(tree.some((o) => o.id === k12Id)).toBe(true);
+    const [district] = await t.db.select({ id: orgs.id }).from(orgs).where(eq(orgs.type, ORG_TYPE.management));
+    expect(tree.some((o) => o.id === district.id)).toBe(false);
+    expect((await call('GET', `/${district.id}`, 'district01')).statusCode).toBe(404);
+    expect((await call('GET', '/tree', 'school01')).statusCode).toBe(403);
+  });
+
+  it('creates a school with its administrator in one step; the administrator signs in', async () => {
+    const res = await call('POST', '', 'district01', school('71', 'newadmin71'));
+    expect(res.statusCode).toBe(200);
+    const row = body<OrgRow>(res).data;
+    expect(row).toMatchObject({ name: '测试学校71', code: '71', enabled: true });
+    const token = await t.login('newadmin71', 'Pass1234');
+    const info = await t.request({ method: 'GET', url: '/api/busi/web/k12/currentOrg', token: token.access_token });
+    expect(body<{ id: string }>(info).data.id).toBe(row.id);
+  });
+
+  it('refuses a taken account or code naming the field and leaves nothing behind', async () => {
+    const before = await t.db.$count(orgs);
+    const taken = await call('POST', '', 'district01', school('72', 'school01'));
+    expect(taken.statusCode).toBe(400);
+    expect(body(taken)).toMatchObject({ msg: '该登录账号已被使用', data: { field: 'adminAccount' } });
+    const code = await call('POST', '', 'district01', school('71', 'other7200'));
+    expect(body(code)).toMatchObject({ data: { field: 'code' } });
+    const bad = await call('POST', '', 'district01', { ...school('7', 'abc'), adminPassword: '1' });
+    expect(bad.statusCode).toBe(400);
+    expect(await t.db.$count(orgs)).toBe(before);
+    expect(await t.db.$count(users, eq(users.accountNum, 'other7200'))).toBe(0);
+  });
+
+  it('disabling cascades to lower organisations and blocks their administrators’ sign-in; enabling can leave them off', async () => {
+    const created = body<OrgRow>(await call('POST', '', 'district01', school('74', 'newadmin74'))).data;
+    const session = await t.login('newadmin74', 'Pass1234');
+    const off = await call('PUT', `/${created.id}/status`, 'district01', { enabled: false });
+    expect(off.statusCode).toBe(200);
+    const refused = await t.loginResponse('newadmin74', 'Pass1234');
+    expect(refused.statusCode).toBe(400);
+    expect(body(refused).msg).toMatch(/停用|禁用/);
+    // Their open session ended too.
+    expect((await t.request({ method: 'GET', url: '/api/busi/web/k12/currentOrg', token: session.access_token })).statusCode).toBe(401);
+    // The district's other school is untouched; school01 can still sign in.
+    expect((await t.loginResponse('school01')).statusCode).toBe(200);
+    expect((await call('PUT', `/${created.id}/status`, 'district01', { enabled: true, cascade: false })).statusCode).toBe(200);
+    expect((await t.loginResponse('newadmin74', 'Pass1234')).statusCode).toBe(200);
+  });
+
+  it('exports the list as .xlsx', async () => {
+    const res = await call('GET', '/export', 'district01');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('spreadsheetml');
+    expect(res.rawPayload.subarray(0, 2).toString()).toBe('PK');
+  });
+});
