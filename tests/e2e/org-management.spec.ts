@@ -54,7 +54,7 @@ test('a school created with its administrator; disabling it blocks that administ
 
   const blocked = await freshPage(browser);
   await signIn(blocked, 'e2eadmin88', 'E2ePass88');
-  await expect(blocked.getByText('账号已停用，请联系管理员')).toBeVisible();
+  await expect(blocked.getByText('账号已停用，请联系管理员', { exact: true })).toBeVisible();
   await blocked.context().close();
 });
 
