@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ok, type Page } from '@/domain/api';
 import { ERR, OK_MSG } from '@/domain/errors';
 import { idParamsSchema } from '@/domain/list-query';
+import { pageApi, type Family } from '@/domain/menus/access';
 import type { ButtonAction } from '@/domain/menus/catalog';
 import type { Db, DbOrTx, Tx } from '../db/client';
 import { requireAccess, requireActor, type Actor } from '../plugins/tenant';
@@ -44,6 +45,28 @@ export interface ResourceSpec<L extends z.ZodType, C extends z.ZodType, U extend
   remove?(tx: Tx, actor: Actor, id: string): Promise<unknown>;
   /** Permission of the reads when another screen also lists them (e.g. a dictionary), as [key, action] pairs. */
   alsoReadBy?: readonly [string, ButtonAction | 'view'][];
+}
+
+/** The API prefix of a catalogue page, relative to the family base (`/api/busi/web/{family}`) a module is registered under. */
+export const relativeApi = (key: string, family: Family) => pageApi(key).slice(`/api/busi/web/${family}`.length);
+
+/**
+ * Registers a resource under its catalogue page's API prefix: the usual way a module declares one. `extra` adds the
+ * resource's own routes beside the kit's (e.g. GET /options for its form).
+ */
+export async function registerResource<L extends z.ZodType, C extends z.ZodType, U extends z.ZodType, Row, Saved>(
+  app: FastifyInstance,
+  family: Family,
+  spec: ResourceSpec<L, C, U, Row, Saved>,
+  extra?: (scope: FastifyInstance) => void,
+): Promise<void> {
+  await app.register(
+    async (scope) => {
+      extra?.(scope);
+      resourceRoutes(scope, spec);
+    },
+    { prefix: relativeApi(spec.key, family) },
+  );
 }
 
 /** Registers the routes of a resource on `app` (inside a plugin with the resource's prefix). */

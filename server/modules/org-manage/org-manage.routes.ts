@@ -7,9 +7,8 @@ import { orgCreateSchema, orgListQuery, orgStatusSchema } from '@/domain/org/org
 import { idParamsSchema } from '@/domain/list-query';
 import { audit } from '../../lib/audit';
 import { isUuid } from '../../lib/ids';
-import { notFound, resourceRoutes } from '../../lib/resource';
+import { notFound, relativeApi, resourceRoutes } from '../../lib/resource';
 import { requireAccess, requireActor, type Actor } from '../../plugins/tenant';
-import { relativeApi } from '../org/org.routes';
 import { currentOrg, updateCurrentOrg } from './current-org.service';
 import { orgWorkbook } from './orgs.export';
 import { createOrg, orgById, orgTree, setOrgStatus } from './orgs.service';
