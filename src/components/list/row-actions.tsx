@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useAtomValue } from 'jotai';
+import { Pencil, Trash2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { OK_MSG } from '@/domain/errors';
 import { canDo } from '@/domain/menus/access';
@@ -31,6 +32,16 @@ export interface RowAction<T> {
   done?: string | false;
   destructive?: boolean;
   testId?: string;
+}
+
+/** The usual edit action: a pencil that opens the row's edit screen. */
+export function editAction<T>(onClick: (row: T) => void): RowAction<T> {
+  return { action: 'edit', icon: <Pencil aria-hidden />, onClick };
+}
+
+/** The usual delete action: asks with the row's `confirm` text, then deletes (and toasts the delete message). */
+export function deleteAction<T>(confirm: NonNullable<RowAction<T>['confirm']>, onClick: (row: T) => Promise<unknown>): RowAction<T> {
+  return { action: 'delete', icon: <Trash2 aria-hidden />, destructive: true, confirm, onClick: async (row) => void (await onClick(row)) };
 }
 
 interface Pending<T> {

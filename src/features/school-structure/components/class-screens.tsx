@@ -1,5 +1,4 @@
 import { useMemo } from 'react';
-import { Pencil, Trash2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { classListQuery, classSaveSchema, type ClassForm } from '@/domain/school/classes';
@@ -8,7 +7,7 @@ import { createDataTableColumnHelper } from '@/components/data-table/data-table'
 import { FieldGroup, SelectField, TextField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
-import { rowActionsColumn } from '@/components/list/row-actions';
+import { deleteAction, editAction, rowActionsColumn } from '@/components/list/row-actions';
 import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { classes, useClassOptions } from '../api';
@@ -60,14 +59,8 @@ export function ClassListScreen({ family }: { family: Family }) {
           pageKey: key,
           header: t('components:list.actions'),
           actions: [
-            { action: 'edit', icon: <Pencil aria-hidden />, onClick: (r) => void navigate(access.paths.edit!(r.id)) },
-            {
-              action: 'delete',
-              icon: <Trash2 aria-hidden />,
-              destructive: true,
-              confirm: (r) => ({ title: t('class.deleteTitle', { name: r.name }), description: t('class.deleteText') }),
-              onClick: (r) => remove.mutateAsync(r.id),
-            },
+            editAction((r) => void navigate(access.paths.edit!(r.id))),
+            deleteAction((r) => ({ title: t('class.deleteTitle', { name: r.name }), description: t('class.deleteText') }), (r) => remove.mutateAsync(r.id)),
           ],
         }),
       ]),

@@ -1,5 +1,4 @@
 import { useMemo } from 'react';
-import { Pencil, Trash2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { collegeListQuery, collegeSaveSchema, majorListQuery, majorSaveSchema, type CollegeDetail, type CollegeForm, type MajorDetail, type MajorForm } from '@/domain/school/colleges';
@@ -7,7 +6,7 @@ import { createDataTableColumnHelper } from '@/components/data-table/data-table'
 import { FieldGroup, SelectField, TextField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
-import { rowActionsColumn } from '@/components/list/row-actions';
+import { deleteAction, editAction, rowActionsColumn } from '@/components/list/row-actions';
 import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { colleges, majors, useMajorOptions } from '../api';
@@ -36,14 +35,8 @@ export function CollegeListScreen() {
           pageKey: COLLEGE,
           header: t('components:list.actions'),
           actions: [
-            { action: 'edit', icon: <Pencil aria-hidden />, onClick: (r) => void navigate(access.paths.edit!(r.id)) },
-            {
-              action: 'delete',
-              icon: <Trash2 aria-hidden />,
-              destructive: true,
-              confirm: (r) => ({ title: t('college.deleteTitle', { name: r.name }), description: t('college.deleteText') }),
-              onClick: (r) => remove.mutateAsync(r.id),
-            },
+            editAction((r) => void navigate(access.paths.edit!(r.id))),
+            deleteAction((r) => ({ title: t('college.deleteTitle', { name: r.name }), description: t('college.deleteText') }), (r) => remove.mutateAsync(r.id)),
           ],
         }),
       ]),
@@ -120,14 +113,8 @@ export function MajorListScreen() {
           pageKey: MAJOR,
           header: t('components:list.actions'),
           actions: [
-            { action: 'edit', icon: <Pencil aria-hidden />, onClick: (r) => void navigate(access.paths.edit!(r.id)) },
-            {
-              action: 'delete',
-              icon: <Trash2 aria-hidden />,
-              destructive: true,
-              confirm: (r) => ({ title: t('major.deleteTitle', { name: r.name }), description: t('major.deleteText') }),
-              onClick: (r) => remove.mutateAsync(r.id),
-            },
+            editAction((r) => void navigate(access.paths.edit!(r.id))),
+            deleteAction((r) => ({ title: t('major.deleteTitle', { name: r.name }), description: t('major.deleteText') }), (r) => remove.mutateAsync(r.id)),
           ],
         }),
       ]),

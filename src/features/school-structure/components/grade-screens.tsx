@@ -1,5 +1,4 @@
 import { useMemo } from 'react';
-import { Pencil, Trash2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { GRADE_STAGES, gradeListQuery, gradeSaveSchema, K12_STAGES, STAGE_GRADES, type GradeDetail, type GradeForm, type GradeStage } from '@/domain/school/grades';
@@ -7,7 +6,7 @@ import { createDataTableColumnHelper } from '@/components/data-table/data-table'
 import { FieldGroup, RadioField, SelectField, TextField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
-import { rowActionsColumn } from '@/components/list/row-actions';
+import { deleteAction, editAction, rowActionsColumn } from '@/components/list/row-actions';
 import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { Badge } from '@/components/ui/badge';
@@ -66,14 +65,8 @@ export function GradeListScreen({ family }: { family: Family }) {
           pageKey: key,
           header: t('components:list.actions'),
           actions: [
-            { action: 'edit', icon: <Pencil aria-hidden />, onClick: (r) => void navigate(access.paths.edit!(r.id)) },
-            {
-              action: 'delete',
-              icon: <Trash2 aria-hidden />,
-              destructive: true,
-              confirm: (r) => ({ title: t('grade.deleteTitle', { name: name(r) }), description: t('grade.deleteText') }),
-              onClick: (r) => remove.mutateAsync(r.id),
-            },
+            editAction((r) => void navigate(access.paths.edit!(r.id))),
+            deleteAction((r) => ({ title: t('grade.deleteTitle', { name: name(r) }), description: t('grade.deleteText') }), (r) => remove.mutateAsync(r.id)),
           ],
         }),
       ]),
