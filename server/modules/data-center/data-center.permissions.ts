@@ -1,6 +1,6 @@
 import { getCatalogEntry } from '@/domain/menus/catalog';
 import { pageAccess } from '@/domain/menus/access';
-import type { Family } from '../physique/physique.sql';
+import type { Family } from '@/domain/menus/access';
 
 export interface DataCenterCodes {
   school: string;

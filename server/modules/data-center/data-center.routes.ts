@@ -6,7 +6,7 @@ import { screenLinkCreateSchema } from '@/domain/data-center/wall';
 import { ERR } from '@/domain/errors';
 import { AppError } from '../../lib/app-error';
 import { requirePermission, requireScope } from '../../plugins/tenant';
-import type { Family } from '../physique/physique.sql';
+import type { Family } from '@/domain/menus/access';
 import { dataCenterCodes } from './data-center.permissions';
 import { classList, classView, collegeList, dataCenterOptions, gradeView, schoolView, studentList, studentView } from './data-center.service';
 import { createScreenLink, listScreenLinks, revokeScreenLink } from './screen-link.service';

@@ -13,7 +13,7 @@ import { testPlans } from '../../db/schema/test-plans';
 import { AppError } from '../../lib/app-error';
 import { isUuid } from '../../lib/ids';
 import { inOrgTree } from '../test-plan/test-plan.service';
-import type { Family } from '../physique/physique.sql';
+import type { Family } from '@/domain/menus/access';
 import { idList, type PlanRef, type ResultFilters } from './data-center.sql';
 
 const notFound = () => new AppError(404, ERR.notFound);

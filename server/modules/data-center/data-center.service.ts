@@ -36,7 +36,8 @@ import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { isUuid } from '../../lib/ids';
 import { containsPattern } from '../../lib/query';
-import { countsInAggregates, type Family } from '../physique/physique.sql';
+import type { Family } from '@/domain/menus/access';
+import { countsInAggregates } from '../physique/physique.sql';
 import {
   academicYearOf,
   classInScope,

@@ -9,7 +9,7 @@ import { orgs } from '../../db/schema/orgs';
 import { AppError } from '../../lib/app-error';
 import { isUuid } from '../../lib/ids';
 import { hashSecret, newToken } from '../../lib/tokens';
-import type { Family } from '../physique/physique.sql';
+import type { Family } from '@/domain/menus/access';
 import { resolveScope } from './data-center.scope';
 
 /**

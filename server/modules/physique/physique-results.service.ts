@@ -20,7 +20,8 @@ import { isUuid } from '../../lib/ids';
 import { containsPattern } from '../../lib/query';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import { getPlanInScope, planNotBinned } from '../test-plan/test-plan.service';
-import { countsInAggregates, inTenant, rawOf, selectResults, toExportRow, toResultRow, type Family, type SelectedResult } from './physique.sql';
+import { countsInAggregates, inTenant, rawOf, selectResults, toExportRow, toResultRow, type SelectedResult } from './physique.sql';
+import type { Family } from '@/domain/menus/access';
 import { itemsFor, loadPlanContext } from './physique-write';
 
 const notFound = () => new AppError(404, ERR.notFound);

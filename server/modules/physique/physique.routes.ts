@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
 import { ERR } from '@/domain/errors';
+import { pageAccess, type Family } from '@/domain/menus/access';
 import { getCatalogEntry, type ButtonAction } from '@/domain/menus/catalog';
 import type { Translate } from '@/domain/physique-results/export-layout';
 import {
@@ -26,7 +27,6 @@ import { studentReport } from './physique-report.service';
 import { editRawValue, exportScores, exportUpload, resultDetail, searchResults, setResultsInvalid, type Caller } from './physique-results.service';
 import { previewSync, syncPlan } from './physique-sync.service';
 import { planTemplateWorkbook, signUpWorkbook, templateWorkbook } from './physique-template.service';
-import type { Family } from './physique.sql';
 
 export interface PhysiqueRoutesOptions {
   /** Route family (spec §2): K12 schools, universities, or a management organisation (read-only). */
@@ -38,12 +38,17 @@ const planParams = z.object({ planId: z.string().max(64) });
 const idParams = z.object({ id: z.string().max(64) });
 const studentParams = z.object({ studentId: z.string().max(64) });
 
-/** Permission codes of the catalogue (spec §6) that exist in this family; empty when the family lacks the screen. */
+/**
+ * Permission codes of catalogue pages (or their buttons) through the access module; a page the family lacks adds
+ * nothing, so a guard over several screens only names the ones that exist in this family.
+ */
 function codes(family: Family, ...refs: [page: string, action?: ButtonAction][]): string[] {
   const out: string[] = [];
   for (const [page, action] of refs) {
-    const entry = getCatalogEntry(`${family}.${page}`) ?? getCatalogEntry(page);
-    const code = action ? entry?.buttons.find((b) => b.action === action)?.permission : entry?.permission;
+    const key = getCatalogEntry(`${family}.${page}`) ? `${family}.${page}` : page;
+    if (getCatalogEntry(key)?.kind !== 'page') continue;
+    const access = pageAccess(key);
+    const code = action ? access.buttons[action] : access.view;
     if (code) out.push(code);
   }
   return out;

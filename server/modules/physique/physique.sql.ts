@@ -1,4 +1,5 @@
 import { and, eq, getTableColumns, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import type { Family } from '@/domain/menus/access';
 import type { ScoreLevel } from '@/domain/physique/level';
 import type { Gender, ItemKey } from '@/domain/physique/standard';
 import type { ExportRow } from '@/domain/physique-results/export-layout';
@@ -19,8 +20,6 @@ import { inOrgTree, planNotBinned, resultPlanNotBinned } from '../test-plan/test
  */
 export const countsInAggregates: SQL = sql`(not ${physiqueResults.invalid} and ${resultPlanNotBinned})`;
 
-/** Route family of a request: schools read their own rows, a management organisation (admin) its schools' rows. */
-export type Family = 'k12' | 'gx' | 'admin';
 
 /** Condition: `orgColumn` belongs to the request's organisation (its tree for the admin family). */
 export function inTenant(orgColumn: SQLWrapper, family: Family, tenantOrgId: string): SQL {

@@ -9,7 +9,7 @@ import { orgs } from '../../db/schema/orgs';
 import { AppError, type MessageKey } from '../../lib/app-error';
 import { hashSecret } from '../../lib/tokens';
 import { schoolView } from '../data-center/data-center.service';
-import type { Family } from '../physique/physique.sql';
+import type { Family } from '@/domain/menus/access';
 
 /**
  * The wall display's public API (issue 4 §2): a screen token opens the playlist of one organisation and the scenes

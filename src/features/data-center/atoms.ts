@@ -1,7 +1,7 @@
 import { atom } from 'jotai';
 import type { DataCenterFilter } from '@/domain/data-center/filters';
+import { familyOfTypePath } from '@/domain/menus/access';
 import { uinfoAtom } from '@/lib/store';
-import { familyOfTypePath } from './family';
 import { changeFilters, normalizeFilters } from './filters';
 
 /**

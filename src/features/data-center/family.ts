@@ -1,25 +1,13 @@
+import { familyApi, type Family } from '@/domain/menus/access';
 import { getCatalogEntry, type ButtonAction } from '@/domain/menus/catalog';
 
-/** Route families with data-centre endpoints (docs/api/data-center.md); k12 and gx have the screens. */
-export type DataCenterFamily = 'admin' | 'k12' | 'gx';
-
-export function isDataCenterFamily(value: unknown): value is DataCenterFamily {
-  return value === 'admin' || value === 'k12' || value === 'gx';
-}
-
-/** The family of a type path ('/k12' → 'k12'); k12 when unknown, the only family with the screens. */
-export function familyOfTypePath(typePath: string | null | undefined): DataCenterFamily {
-  const name = (typePath ?? '').replace(/^\//, '');
-  return isDataCenterFamily(name) ? name : 'k12';
-}
-
 /** API prefix of a family's data-centre views. */
-export function dataCenterApi(family: DataCenterFamily): string {
-  return `/api/busi/web/${family}/dataCenter`;
+export function dataCenterApi(family: Family): string {
+  return `${familyApi(family)}/dataCenter`;
 }
 
 /** Screen paths of the data centre, read from the catalogue. */
-export function dataCenterPaths(family: DataCenterFamily) {
+export function dataCenterPaths(family: Family) {
   const path = (page: string) => getCatalogEntry(`${family}.dataCenter.${page}`)?.path ?? `/${family}/dataCenter/${page}`;
   const school = path('school');
   const grade = path('grade');
@@ -44,7 +32,7 @@ export type DataCenterPaths = ReturnType<typeof dataCenterPaths>;
  * (server/modules/data-center/data-center.permissions.ts): screen links need the school dashboard's
  * `screen` button, or else the organisation settings' edit button (administrators).
  */
-export function dataCenterPermissions(family: DataCenterFamily) {
+export function dataCenterPermissions(family: Family) {
   const button = (key: string, action: ButtonAction) => getCatalogEntry(key)?.buttons.find((b) => b.action === action)?.permission;
   const page = (name: string) => `${family}.dataCenter.${name}`;
   return {

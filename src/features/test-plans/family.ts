@@ -1,17 +1,14 @@
-import { getCatalogEntry, type ButtonAction } from '@/domain/menus/catalog';
+import { pageAccess, pageApi, type Family } from '@/domain/menus/access';
 import { PLAN_ADMIN_ACTION } from '@/domain/test-plans/access';
 
-/** Route families that have the test-plan screens (spec §2): the same screens, family from the route. */
-export type PlanFamily = 'admin' | 'k12' | 'gx';
-
 /** API prefix of the test plans of a family (docs/api/test-plans.md). */
-export function planApi(family: PlanFamily): string {
-  return `/api/busi/web/${family}/organizeTest/testManage`;
+export function planApi(family: Family): string {
+  return pageApi(`${family}.test.testManage`);
 }
 
 /** Screen paths of the testManage page and its hidden routes, read from the catalogue. */
-export function planPaths(family: PlanFamily) {
-  const list = getCatalogEntry(`${family}.test.testManage`)?.path ?? `/${family}/organizeTest/testManage`;
+export function planPaths(family: Family) {
+  const list = pageAccess(`${family}.test.testManage`).paths.list;
   return {
     list,
     add: `${list}/add`,
@@ -22,24 +19,24 @@ export function planPaths(family: PlanFamily) {
 }
 
 /**
- * Permission codes of the testManage buttons, looked up in the catalogue (never typed by hand). Without an edit
- * button in the catalogue, editing needs the add permission, as on the server.
+ * Permission codes of the testManage buttons, from the catalogue as on the server
+ * (server/modules/test-plan/test-plan.routes.ts). Without an edit button in the catalogue, editing needs the add
+ * permission.
  */
-export function planPermissions(family: PlanFamily) {
-  const page = getCatalogEntry(`${family}.test.testManage`);
-  const check = getCatalogEntry(`${family}.test.testManage.check`);
-  const button = (action: ButtonAction) => page?.buttons.find((b) => b.action === action)?.permission ?? `${family}:test:testManage:${action}`;
+export function planPermissions(family: Family) {
+  const page = pageAccess(`${family}.test.testManage`);
   return {
-    view: page?.permission ?? '',
-    detail: check?.permission ?? button('detail'),
-    add: button('add'),
-    edit: page?.buttons.find((b) => b.action === 'edit')?.permission ?? button('add'),
-    end: button('end'),
-    delete: button('delete'),
-    import: button('import'),
-    export: button('export'),
+    view: page.view,
+    // The check/:id route opens with the detail button.
+    detail: page.need('detail'),
+    add: page.need('add'),
+    edit: page.buttons.edit ?? page.need('add'),
+    end: page.need('end'),
+    delete: page.need('delete'),
+    import: page.need('import'),
+    export: page.need('export'),
     /** Plan administrators: change an ended plan's dates, undo an early end, restore from the recycle bin. */
-    admin: button(PLAN_ADMIN_ACTION),
+    admin: page.need(PLAN_ADMIN_ACTION),
   };
 }
 
@@ -47,6 +44,6 @@ export function planPermissions(family: PlanFamily) {
  * Whether the family may import and sync (docs/api/physique.md): a management organisation (admin family)
  * reads its schools' plans but never writes their scores.
  */
-export function canWriteScores(family: PlanFamily): boolean {
+export function canWriteScores(family: Family): boolean {
   return family !== 'admin';
 }

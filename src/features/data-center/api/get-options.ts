@@ -1,15 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import type { DataCenterOptions } from '@/domain/data-center/types';
 import { get } from '@/lib/api-client';
-import { dataCenterApi, type DataCenterFamily } from '../family';
+import { dataCenterApi } from '../family';
+import type { Family } from '@/domain/menus/access';
 import { dataCenterKeys } from './keys';
 
 /** GET …/dataCenter/filters: school years, plans, grades, classes (and schools, colleges, majors) the filter bar offers. */
-export function getOptions(family: DataCenterFamily, orgId?: string): Promise<DataCenterOptions> {
+export function getOptions(family: Family, orgId?: string): Promise<DataCenterOptions> {
   return get<DataCenterOptions>(`${dataCenterApi(family)}/filters`, { orgId });
 }
 
-export function useOptionsQuery(family: DataCenterFamily, orgId?: string) {
+export function useOptionsQuery(family: Family, orgId?: string) {
   return useQuery({
     queryKey: dataCenterKeys.view(family, 'filters', { orgId }),
     queryFn: () => getOptions(family, orgId),

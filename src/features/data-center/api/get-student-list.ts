@@ -2,7 +2,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { DataCenterFilter } from '@/domain/data-center/filters';
 import type { StudentListPage } from '@/domain/data-center/types';
 import { get } from '@/lib/api-client';
-import { dataCenterApi, type DataCenterFamily } from '../family';
+import { dataCenterApi } from '../family';
+import type { Family } from '@/domain/menus/access';
 import { filtersToParams } from '../filters';
 import { dataCenterKeys } from './keys';
 
@@ -13,11 +14,11 @@ export interface StudentListPaging {
 }
 
 /** GET …/dataCenter/student: students of the scope with their latest valid result of the period, paged. */
-export function getStudentList(family: DataCenterFamily, filters: DataCenterFilter, paging: StudentListPaging): Promise<StudentListPage> {
+export function getStudentList(family: Family, filters: DataCenterFilter, paging: StudentListPaging): Promise<StudentListPage> {
   return get<StudentListPage>(`${dataCenterApi(family)}/student`, { ...filtersToParams(filters), ...paging });
 }
 
-export function useStudentListQuery(family: DataCenterFamily, filters: DataCenterFilter, paging: StudentListPaging) {
+export function useStudentListQuery(family: Family, filters: DataCenterFilter, paging: StudentListPaging) {
   return useQuery({
     queryKey: dataCenterKeys.view(family, 'student', filters, { ...paging }),
     queryFn: () => getStudentList(family, filters, paging),

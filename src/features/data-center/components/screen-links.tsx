@@ -27,7 +27,7 @@ import { toast } from '@/components/ui/toast';
 import { useOptionsQuery } from '../api/get-options';
 import { useCreateScreenLink, useRevokeScreenLink, useScreenLinksQuery } from '../api/screen-links';
 import { dataCenterFamilyAtom } from '../atoms';
-import type { DataCenterFamily } from '../family';
+import type { Family } from '@/domain/menus/access';
 
 type LinkInput = z.input<typeof screenLinkCreateSchema>;
 type LinkOutput = z.output<typeof screenLinkCreateSchema>;
@@ -270,7 +270,7 @@ function CreatedLink({ link, onDone }: { link: ScreenLinkCreated; onDone(): void
   );
 }
 
-function LinkList({ family }: { family: DataCenterFamily }) {
+function LinkList({ family }: { family: Family }) {
   const { t, i18n } = useTranslation(['dashboard', 'wall']);
   const query = useScreenLinksQuery(family);
   const revoke = useRevokeScreenLink(family);

@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { Page } from '@/domain/api';
 import type { PlanFormOptions, PlanRow, PlanSchoolOption } from '@/domain/test-plans/types';
 import { get } from '@/lib/api-client';
-import { scoresApi, type ScoreFamily } from '../family';
+import { scoresApi } from '../family';
+import type { Family } from '@/domain/menus/access';
 
 const TEST_MANAGE = '/organizeTest/testManage';
 
@@ -10,7 +11,7 @@ const TEST_MANAGE = '/organizeTest/testManage';
  * Filter choices of the score screens come from the test-plan reads (school years, grades, classes, plans). A role
  * without them still searches, so these calls fail quietly (meta.silent) and the filters just offer less.
  */
-export function useSchoolOptionsQuery(family: ScoreFamily, orgId?: string) {
+export function useSchoolOptionsQuery(family: Family, orgId?: string) {
   return useQuery({
     queryKey: ['scores', family, 'options', orgId ?? ''],
     queryFn: () => get<PlanFormOptions>(`${scoresApi(family)}${TEST_MANAGE}/options`, { schoolOrgId: orgId }),
@@ -22,7 +23,7 @@ export function useSchoolOptionsQuery(family: ScoreFamily, orgId?: string) {
 }
 
 /** Schools below a management organisation (admin family). */
-export function useSchoolsQuery(family: ScoreFamily) {
+export function useSchoolsQuery(family: Family) {
   return useQuery({
     queryKey: ['scores', family, 'schools'],
     queryFn: () => get<PlanSchoolOption[]>(`${scoresApi(family)}${TEST_MANAGE}/schools`),
@@ -34,7 +35,7 @@ export function useSchoolsQuery(family: ScoreFamily) {
 }
 
 /** Plans of a school year (the newest 80), for the plan filter. */
-export function usePlanChoicesQuery(family: ScoreFamily, academicYear?: string, orgId?: string) {
+export function usePlanChoicesQuery(family: Family, academicYear?: string, orgId?: string) {
   return useQuery({
     queryKey: ['scores', family, 'plans', academicYear ?? '', orgId ?? ''],
     queryFn: () => get<Page<PlanRow>>(`${scoresApi(family)}${TEST_MANAGE}/page`, { current: 1, size: 80, academicYear, schoolOrgId: orgId }),

@@ -4,12 +4,13 @@ import { EmptyState } from '@/components/empty-state/empty-state';
 import { PageHeader } from '@/components/page-header/page-header';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
-import { pagePath, type ScoreFamily } from '../family';
+import { pagePath } from '../family';
+import type { Family } from '@/domain/menus/access';
 import { ResultEditor } from './result-editor';
 import { useResultPermissions } from './results-screen';
 
 /** physiqueManage/testResult/editUpReport?id=: one result's upload data, edited in place (issue 3 §4). */
-export function EditUpReportScreen({ family }: { family: ScoreFamily }) {
+export function EditUpReportScreen({ family }: { family: Family }) {
   const { t } = useTranslation('scoresUi');
   const [search] = useSearchParams();
   const id = search.get('id');

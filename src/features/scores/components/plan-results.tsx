@@ -8,14 +8,15 @@ import { Button } from '@/components/ui/button';
 import { useExportResultsMutation } from '../api/export-results';
 import { useResultsQuery } from '../api/search-results';
 import { useSetResultsInvalidMutation } from '../api/set-results-invalid';
-import { buttonPermission, canWriteScores, pageViewPermission, type ScoreFamily } from '../family';
+import { buttonPermission, canWriteScores, pageViewPermission } from '../family';
+import type { Family } from '@/domain/menus/access';
 import { InvalidConfirm } from './invalid-confirm';
 import { ResultTable } from './result-table';
 import { ScoreFilters, type ScoreFilterValues } from './score-filters';
 import { ScoreSummary } from './score-summary';
 
 /** Results of one plan (the plan detail's results tab), read through score search with the plan fixed. */
-export function PlanResults({ family, planId, version = 0 }: { family: ScoreFamily; planId: string; version?: number }) {
+export function PlanResults({ family, planId, version = 0 }: { family: Family; planId: string; version?: number }) {
   const { t } = useTranslation('scoresUi');
   const page = 'test.scoreSearch';
   const canSearch = usePermission(pageViewPermission(family, page));

@@ -14,7 +14,7 @@ import { cn } from '@/lib/cn';
 import { useEditRawMutation } from '../api/edit-raw';
 import { useResultQuery } from '../api/get-result';
 import { useSetResultsInvalidMutation } from '../api/set-results-invalid';
-import type { ScoreFamily } from '../family';
+import type { Family } from '@/domain/menus/access';
 import { showDateTime, showRaw, showScore } from '../format';
 import { InvalidConfirm } from './invalid-confirm';
 import { levelTone } from './item-cell';
@@ -35,7 +35,7 @@ function rawOf(detail: ResultDetail, field: ResultKey): number | null {
 }
 
 export interface ResultEditorProps {
-  family: ScoreFamily;
+  family: Family;
   id: string;
   /** Raw values may be edited (testResult report permission). */
   editable: boolean;

@@ -15,7 +15,8 @@ import { useExportResultsMutation } from '../api/export-results';
 import { useSchoolOptionsQuery } from '../api/get-filter-options';
 import { useResultsQuery } from '../api/search-results';
 import { useSetResultsInvalidMutation } from '../api/set-results-invalid';
-import { buttonPermission, canWriteScores, type ScoreFamily } from '../family';
+import { buttonPermission, canWriteScores } from '../family';
+import type { Family } from '@/domain/menus/access';
 import { InvalidConfirm } from './invalid-confirm';
 import { ResultEditor } from './result-editor';
 import { ResultTable } from './result-table';
@@ -23,7 +24,7 @@ import { ScoreFilters, type ScoreFilterValues } from './score-filters';
 import { ScoreSummary } from './score-summary';
 
 /** Permissions of the results screen: edits go with the report button, invalid/restore with report or score search's. */
-export function useResultPermissions(family: ScoreFamily) {
+export function useResultPermissions(family: Family) {
   const write = canWriteScores(family);
   const report = usePermission(buttonPermission(family, 'test.testResult', 'report')) && write;
   return {
@@ -38,7 +39,7 @@ export function useResultPermissions(family: ScoreFamily) {
  * physiqueManage/testResult (issue 3 §4): results of the upload year, one per student and plan; a result opens in a
  * dialog to edit raw values (rescored on save) and to set it invalid or restore it; export the national upload file.
  */
-export function ResultsScreen({ family }: { family: ScoreFamily }) {
+export function ResultsScreen({ family }: { family: Family }) {
   const { t } = useTranslation(['scoresUi', 'menu']);
   const options = useSchoolOptionsQuery(family);
   const current = options.data?.schoolYears.find((y) => y.current)?.id;
@@ -51,7 +52,7 @@ export function ResultsScreen({ family }: { family: ScoreFamily }) {
   );
 }
 
-function ResultsBody({ family, uploadYear }: { family: ScoreFamily; uploadYear: string | undefined }) {
+function ResultsBody({ family, uploadYear }: { family: Family; uploadYear: string | undefined }) {
   const { t } = useTranslation('scoresUi');
   const can = useResultPermissions(family);
   const keep: ScoreFilterValues = uploadYear ? { schoolYearId: uploadYear } : {};

@@ -6,21 +6,21 @@ import { maxLengthOf } from '@/domain/list-query';
 import { GENDERS, GRADES, type Gender, type Grade } from '@/domain/physique/standard';
 import { FilterSelect, FilterText, SearchForm } from '@/components/search-form/search-form';
 import { usePlanChoicesQuery, useSchoolOptionsQuery, useSchoolsQuery } from '../api/get-filter-options';
-import type { ScoreFamily } from '../family';
+import type { Family } from '@/domain/menus/access';
 
 export type ScoreFilterValues = Partial<ScoreFilter>;
 type Field = 'school' | 'schoolYear' | 'semester' | 'plan' | 'grade' | 'class' | 'gender' | 'level' | 'keyword' | 'validity';
 const ALL_FIELDS: readonly Field[] = ['school', 'schoolYear', 'semester', 'plan', 'grade', 'class', 'gender', 'level', 'keyword', 'validity'];
 
 /** Grades a family's students are in when the school's own grade list is not at hand. */
-function familyGrades(family: ScoreFamily): number[] {
+function familyGrades(family: Family): number[] {
   if (family === 'k12') return GRADES.filter((g) => g <= 12);
   if (family === 'gx') return GRADES.filter((g) => g >= 13);
   return [...GRADES];
 }
 
 export interface ScoreFiltersProps {
-  family: ScoreFamily;
+  family: Family;
   value: ScoreFilterValues;
   onChange(value: ScoreFilterValues): void;
   /** Filters to leave out (e.g. the plan inside a plan's own results tab). */

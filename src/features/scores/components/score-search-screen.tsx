@@ -15,7 +15,8 @@ import { useExportResultsMutation } from '../api/export-results';
 import { useSchoolOptionsQuery } from '../api/get-filter-options';
 import { useResultsQuery } from '../api/search-results';
 import { useSetResultsInvalidMutation } from '../api/set-results-invalid';
-import { buttonPermission, canWriteScores, type ScoreFamily } from '../family';
+import { buttonPermission, canWriteScores } from '../family';
+import type { Family } from '@/domain/menus/access';
 import { InvalidConfirm } from './invalid-confirm';
 import { ResultTable } from './result-table';
 import { ScoreFilters, type ScoreFilterValues } from './score-filters';
@@ -27,7 +28,7 @@ const page = 'test.scoreSearch';
  * organizeTest/scoreSearch (issue 3 §4): filters (the current school year to start with), aggregates, results with
  * every item, export, invalid/restore.
  */
-export function ScoreSearchScreen({ family }: { family: ScoreFamily }) {
+export function ScoreSearchScreen({ family }: { family: Family }) {
   const { t } = useTranslation(['scoresUi', 'menu']);
   const options = useSchoolOptionsQuery(family);
   const current = options.data?.schoolYears.find((y) => y.current)?.id;
@@ -46,7 +47,7 @@ export function ScoreSearchScreen({ family }: { family: ScoreFamily }) {
   );
 }
 
-function ScoreSearchBody({ family, initial }: { family: ScoreFamily; initial: ScoreFilterValues }) {
+function ScoreSearchBody({ family, initial }: { family: Family; initial: ScoreFilterValues }) {
   const { t } = useTranslation(['scoresUi', 'menu']);
   const can = {
     export: usePermission(buttonPermission(family, page, 'export')),

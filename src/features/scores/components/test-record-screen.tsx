@@ -20,7 +20,8 @@ import { useExportRecordsMutation } from '../api/export-records';
 import { useSchoolOptionsQuery } from '../api/get-filter-options';
 import { useRecordsQuery } from '../api/list-records';
 import { useSetRecordsInvalidMutation } from '../api/set-records-invalid';
-import { buttonPermission, canWriteScores, type ScoreFamily } from '../family';
+import { buttonPermission, canWriteScores } from '../family';
+import type { Family } from '@/domain/menus/access';
 import { showDateTime, showRaw } from '../format';
 import { InvalidConfirm } from './invalid-confirm';
 
@@ -28,7 +29,7 @@ type RecordFilterValues = Partial<TestRecordFilter>;
 const col = createDataTableColumnHelper<TestRecordRow>();
 
 /** selfTest/testRecord (issue 3 §4): single-item test records filtered by item, dates, class and name; invalid/restore; export. */
-export function TestRecordScreen({ family }: { family: ScoreFamily }) {
+export function TestRecordScreen({ family }: { family: Family }) {
   const { t, i18n } = useTranslation(['scoresUi', 'physique', 'scores', 'menu', 'common']);
   const page = 'sportData.testRecord';
   const write = canWriteScores(family);

@@ -1,15 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PlanDetail } from '@/domain/test-plans/types';
 import { post } from '@/lib/api-client';
-import { planApi, type PlanFamily } from '../family';
+import { planApi } from '../family';
+import type { Family } from '@/domain/menus/access';
 import { plansKey } from './list-plans';
 
 /** POST …/testManage/end/:id: ends the plan at once, stopping participation (spec §4). */
-export function endPlan(family: PlanFamily, id: string): Promise<PlanDetail> {
+export function endPlan(family: Family, id: string): Promise<PlanDetail> {
   return post<PlanDetail>(`${planApi(family)}/end/${encodeURIComponent(id)}`);
 }
 
-export function useEndPlanMutation(family: PlanFamily) {
+export function useEndPlanMutation(family: Family) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => endPlan(family, id),

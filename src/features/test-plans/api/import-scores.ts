@@ -1,11 +1,12 @@
 import { uploadForFile, type DownloadedFile, type ProgressHandler } from '@/lib/api-client';
-import { planApi, type PlanFamily } from '../family';
+import { planApi } from '../family';
+import type { Family } from '@/domain/menus/access';
 
 /**
  * POST the national template of a plan (multipart, field `file`): answers the failures workbook whose name
  * carries the counts `…_<success>_<failure>.xlsx` (spec §3, §7). Refused while a sync runs (spec §4).
  */
-export function importScores(family: PlanFamily, planId: string, file: File, onProgress?: ProgressHandler): Promise<DownloadedFile> {
+export function importScores(family: Family, planId: string, file: File, onProgress?: ProgressHandler): Promise<DownloadedFile> {
   const form = new FormData();
   form.append('file', file, file.name);
   return uploadForFile(`${planApi(family)}/import/${encodeURIComponent(planId)}`, form, onProgress);

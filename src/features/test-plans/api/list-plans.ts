@@ -3,7 +3,8 @@ import type { Page } from '@/domain/api';
 import type { PlanStatus } from '@/domain/test-plans/status';
 import type { PlanRow } from '@/domain/test-plans/types';
 import { get } from '@/lib/api-client';
-import { planApi, type PlanFamily } from '../family';
+import { planApi } from '../family';
+import type { Family } from '@/domain/menus/access';
 
 export interface PlanListQuery {
   current: number;
@@ -17,14 +18,14 @@ export interface PlanListQuery {
   bin?: 1;
 }
 
-export const plansKey = (family: PlanFamily) => ['testPlans', family] as const;
+export const plansKey = (family: Family) => ['testPlans', family] as const;
 
 /** GET …/organizeTest/testManage/page: plans of the organisation (or its schools), filtered and paged. */
-export function listPlans(family: PlanFamily, query: PlanListQuery): Promise<Page<PlanRow>> {
+export function listPlans(family: Family, query: PlanListQuery): Promise<Page<PlanRow>> {
   return get<Page<PlanRow>>(`${planApi(family)}/page`, { ...query });
 }
 
-export function usePlansQuery(family: PlanFamily, query: PlanListQuery) {
+export function usePlansQuery(family: Family, query: PlanListQuery) {
   return useQuery({
     queryKey: [...plansKey(family), 'page', query],
     queryFn: () => listPlans(family, query),

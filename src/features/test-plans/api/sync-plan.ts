@@ -1,15 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SyncPreview, SyncSummary } from '@/domain/physique-results/types';
 import { post } from '@/lib/api-client';
-import { planApi, type PlanFamily } from '../family';
+import { planApi } from '../family';
+import type { Family } from '@/domain/menus/access';
 import { plansKey } from './list-plans';
 
 /** POST the sync preview of a plan: what a sync would change (who, item, old → new), nothing written. */
-export function previewSync(family: PlanFamily, planId: string): Promise<SyncPreview> {
+export function previewSync(family: Family, planId: string): Promise<SyncPreview> {
   return post<SyncPreview>(`${planApi(family)}/sync/${encodeURIComponent(planId)}/preview`);
 }
 
-export function useSyncPreviewQuery(family: PlanFamily, planId: string, enabled: boolean) {
+export function useSyncPreviewQuery(family: Family, planId: string, enabled: boolean) {
   return useQuery({
     queryKey: ['syncPreview', family, planId],
     queryFn: () => previewSync(family, planId),
@@ -24,11 +25,11 @@ export function useSyncPreviewQuery(family: PlanFamily, planId: string, enabled:
  * POST sync of a plan: the latest test records become its results (spec §4: refused while importing); imported and
  * hand-edited values are replaced only with `replaceManual`.
  */
-export function syncPlan(family: PlanFamily, planId: string, replaceManual: boolean): Promise<SyncSummary> {
+export function syncPlan(family: Family, planId: string, replaceManual: boolean): Promise<SyncSummary> {
   return post<SyncSummary>(`${planApi(family)}/sync/${encodeURIComponent(planId)}`, { replaceManual });
 }
 
-export function useSyncPlanMutation(family: PlanFamily) {
+export function useSyncPlanMutation(family: Family) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ planId, replaceManual }: { planId: string; replaceManual: boolean }) => syncPlan(family, planId, replaceManual),

@@ -5,14 +5,14 @@ import { Chart } from '@/components/chart/chart';
 import { createDataTableColumnHelper, DataTable } from '@/components/data-table/data-table';
 import type { ChartOption } from '@/lib/echarts';
 import { useClassCompletionQuery } from '../api/get-class-completion';
-import type { PlanFamily } from '../family';
+import type { Family } from '@/domain/menus/access';
 
 const col = createDataTableColumnHelper<ClassCompletionRow>();
 /** Classes the chart shows at once. */
 const VISIBLE_CLASSES = 16;
 
 /** Completion tab: tested and complete students per class, as a bar chart and a table. */
-export function ClassCompletion({ family, planId }: { family: PlanFamily; planId: string }) {
+export function ClassCompletion({ family, planId }: { family: Family; planId: string }) {
   const { t } = useTranslation(['testPlanUi', 'physique']);
   const query = useClassCompletionQuery(family, planId);
   const rows = query.data;

@@ -15,14 +15,14 @@ import { DatePicker } from '@/components/ui/date-picker';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/toast';
 import { useChangePlanDatesMutation } from '../api/reopen-plan';
-import type { PlanFamily } from '../family';
+import type { Family } from '@/domain/menus/access';
 
 interface DatesValues extends PlanDatesRequest {
   reopen: boolean;
 }
 
 export interface PlanDatesDialogProps {
-  family: PlanFamily;
+  family: Family;
   /** The ended plan whose dates are changed; null = closed. */
   plan: Pick<PlanRow, 'id' | 'name' | 'startDate' | 'endDate' | 'endedAt'> | null;
   onClose(): void;

@@ -20,7 +20,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { usePlanQuery } from '../api/get-plan';
 import { plansKey } from '../api/list-plans';
 import { useChangePlanDatesMutation } from '../api/reopen-plan';
-import { canWriteScores, planPaths, planPermissions, type PlanFamily } from '../family';
+import { canWriteScores, planPaths, planPermissions } from '../family';
+import type { Family } from '@/domain/menus/access';
 import { ClassCompletion } from './class-completion';
 import { PlanDatesDialog } from './plan-dates-dialog';
 import { PlanOverview } from './plan-overview';
@@ -31,7 +32,7 @@ import { SyncDialog } from './sync-dialog';
 import { showDateTime } from '../format';
 
 export interface PlanDetailScreenProps {
-  family: PlanFamily;
+  family: Family;
   /** The results tab (composed by the app from the scores feature). */
   renderResults?(plan: PlanDetail, version: number): ReactNode;
 }

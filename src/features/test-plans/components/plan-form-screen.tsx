@@ -12,11 +12,12 @@ import { toast } from '@/components/ui/toast';
 import { usePlanQuery } from '../api/get-plan';
 import { usePlanOptionsQuery, usePlanSchoolsQuery } from '../api/get-plan-options';
 import { useSavePlanMutation } from '../api/save-plan';
-import { planPaths, type PlanFamily } from '../family';
+import { planPaths } from '../family';
+import type { Family } from '@/domain/menus/access';
 import { emptyPlanValues, PlanForm, planToValues } from './plan-form';
 
 /** organizeTest/testManage/add: a new plan, or with `?id=` the plan to edit (not once ended, spec §4). */
-export function PlanFormScreen({ family }: { family: PlanFamily }) {
+export function PlanFormScreen({ family }: { family: Family }) {
   const { t } = useTranslation('testPlanUi');
   const navigate = useNavigate();
   const [search] = useSearchParams();

@@ -23,7 +23,8 @@ import { useChangePlanDatesMutation } from '../api/reopen-plan';
 import { useRestorePlanMutation } from '../api/restore-plan';
 import { usePlanOptionsQuery, usePlanSchoolsQuery } from '../api/get-plan-options';
 import { usePlansQuery } from '../api/list-plans';
-import { planPaths, planPermissions, type PlanFamily } from '../family';
+import { planPaths, planPermissions } from '../family';
+import type { Family } from '@/domain/menus/access';
 import { showDateTime } from '../format';
 import { recentAcademicYears } from '../years';
 import { PlanDatesDialog } from './plan-dates-dialog';
@@ -36,7 +37,7 @@ type Pending = { kind: 'end' | 'delete' | 'undoEnd' | 'restore'; plan: PlanRow }
 type View = 'plans' | 'bin';
 
 /** organizeTest/testManage: the test plans with filters, server paging and the row actions the role holds (issue 3 §2). */
-export function PlanListScreen({ family }: { family: PlanFamily }) {
+export function PlanListScreen({ family }: { family: Family }) {
   const { t, i18n } = useTranslation(['testPlanUi', 'menu', 'common']);
   const navigate = useNavigate();
   const paths = useMemo(() => planPaths(family), [family]);

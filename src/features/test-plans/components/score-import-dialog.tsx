@@ -8,10 +8,10 @@ import { toast } from '@/components/ui/toast';
 import { downloadTemplate } from '../api/download-template';
 import { exportSignUps } from '../api/export-sign-ups';
 import { importScores } from '../api/import-scores';
-import type { PlanFamily } from '../family';
+import type { Family } from '@/domain/menus/access';
 
 export interface ScoreImportDialogProps {
-  family: PlanFamily;
+  family: Family;
   plan: PlanDetail;
   open: boolean;
   onOpenChange(open: boolean): void;

@@ -13,13 +13,13 @@ import { toast } from '@/components/ui/toast';
 import { useClassCompletionQuery } from '../api/get-class-completion';
 import { exportSignUps } from '../api/export-sign-ups';
 import { useSignUpsQuery } from '../api/list-sign-ups';
-import type { PlanFamily } from '../family';
+import type { Family } from '@/domain/menus/access';
 
 const col = createDataTableColumnHelper<SignUpRow>();
 const STATUS_VARIANT: Record<SignUpStatus, BadgeProps['variant']> = { notTested: 'outline', incomplete: 'warning', complete: 'success' };
 
 /** Sign-up tab: every student in the plan's scope with their result status, filtered by class, status and name. */
-export function SignUpTable({ family, planId }: { family: PlanFamily; planId: string }) {
+export function SignUpTable({ family, planId }: { family: Family; planId: string }) {
   const { t } = useTranslation(['testPlanUi', 'testPlan', 'physique', 'common']);
   const [draft, setDraft] = useState<{ classId?: string; status?: SignUpStatus; keyword?: string }>({});
   const [filters, setFilters] = useState(draft);

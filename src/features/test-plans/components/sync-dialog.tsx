@@ -13,14 +13,14 @@ import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/toast';
 import { useSyncPlanMutation, useSyncPreviewQuery } from '../api/sync-plan';
-import type { PlanFamily } from '../family';
+import type { Family } from '@/domain/menus/access';
 
 const col = createDataTableColumnHelper<SyncChange>();
 const changeKey = (c: SyncChange) => `${c.studentId}:${c.field}`;
 const shown = (c: SyncChange, v: number | null) => (v == null ? '—' : String(formatRaw(c.field, v, 'display')));
 
 export interface SyncDialogProps {
-  family: PlanFamily;
+  family: Family;
   plan: PlanDetail;
   open: boolean;
   onOpenChange(open: boolean): void;
