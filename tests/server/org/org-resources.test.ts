@@ -46,6 +46,13 @@ describe('resource kit: paging and tenancy', () => {
     expect(body(long)).toMatchObject({ msg: '查询条件过长，请缩短后重试', data: { field: 'name' } });
   });
 
+  it('each class row counts its own students', async () => {
+    const p = body<Page<ClassDetail>>(await call('GET', 'k12/org/class/page?size=80', 'school01')).data;
+    const counted = p.records.filter((c) => c.studentCount > 0);
+    expect(counted.length).toBeGreaterThan(1);
+    for (const c of p.records) expect(c.studentCount).toBe(await t.db.$count(students, eq(students.classId, c.id)));
+  });
+
   it('another organisation’s id is 404 on read, update and delete; a university lists only its own classes', async () => {
     const [uniClass] = await t.db.select({ id: classes.id }).from(classes).where(eq(classes.orgId, uniId)).limit(1);
     expect((await call('GET', `k12/org/class/${uniClass.id}`, 'school01')).statusCode).toBe(404);
