@@ -9,7 +9,7 @@ import { orgManageRoutes } from './org-manage/org-manage.routes';
 import { physiqueRoutes } from './physique/physique.routes';
 import { roleRoutes } from './role/role.routes';
 import { schoolRoutes } from './school/school.routes';
-import { screenRoutes } from './screen/screen.routes';
+import { wallRoutes } from './wall/wall.routes';
 import { ssoRoutes } from './sso/sso.routes';
 import { tenantOrgRoutes } from './tenant-org/tenant-org.routes';
 import { testPlanLifecycle } from './test-plan/test-plan.lifecycle';
@@ -30,6 +30,6 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   await app.register(testPlanLifecycle);
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(testPlanRoutes, { prefix: `/api/busi/web/${family}/organizeTest/testManage`, family });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(dataCenterRoutes, { prefix: `/api/busi/web/${family}/dataCenter`, family });
-  await app.register(screenRoutes, { prefix: '/api/screen' });
+  await app.register(wallRoutes, { prefix: '/api/screen' });
   await app.register(filesRoutes, { prefix: '/api/uc/oss', storage: opts.storage, sweepEveryMs: opts.fileSweepEveryMs });
 }

@@ -4,7 +4,7 @@ import { ok } from '@/domain/api';
 import { DC_MSG } from '@/domain/data-center/messages';
 import { isWallScene } from '@/domain/data-center/wall';
 import { AppError } from '../../lib/app-error';
-import { createSceneCache, linkOfToken, wallConfig, wallScene } from './screen.service';
+import { createSceneCache, linkOfToken, wallConfig, wallScene } from './wall.service';
 
 /** Requests per minute per IP: a room of walls refreshing every 30 s stays far below it. */
 const SCREEN_PER_MINUTE = 240;
@@ -16,7 +16,7 @@ const sceneParams = tokenParams.extend({ scene: z.string().max(32) });
  * /api/screen/:token/… (issue 4 §2): the wall display's only API. No session, no organisation header: the token
  * names the organisation and the playlist, and these two read-only routes are all it opens.
  */
-export const screenRoutes: FastifyPluginAsyncZod = async (app) => {
+export const wallRoutes: FastifyPluginAsyncZod = async (app) => {
   const cache = createSceneCache();
   const limit = { rateLimit: { max: SCREEN_PER_MINUTE, timeWindow: '1 minute' } };
 
