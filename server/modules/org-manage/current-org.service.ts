@@ -30,7 +30,7 @@ export async function currentOrg(db: DbOrTx, actor: Actor): Promise<CurrentOrg> 
 }
 
 /** The organisation's columns and its activated device count (counted from its devices). */
-const withActivated = { ...getTableColumns(orgs), activatedDevices: activatedDeviceCount(orgs.id) };
+const withActivated = { ...getTableColumns(orgs), activatedDevices: activatedDeviceCount };
 type OrgWithActivated = typeof orgs.$inferSelect & { activatedDevices: number };
 
 function toCurrentOrg(o: OrgWithActivated, parentName: string | null): CurrentOrg {

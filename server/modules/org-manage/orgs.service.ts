@@ -26,7 +26,7 @@ const rowColumns = {
   type: orgs.type,
   enabled: orgs.enabled,
   activatableDevices: orgs.activatableDevices,
-  activatedDevices: activatedDeviceCount(orgs.id),
+  activatedDevices: activatedDeviceCount,
   createdAt: orgs.createdAt,
 };
 const toRow = (r: Omit<OrgRow, 'createdAt'> & { createdAt: Date }): OrgRow => ({ ...r, createdAt: r.createdAt.toISOString() });

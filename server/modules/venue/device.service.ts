@@ -1,5 +1,4 @@
 import { and, asc, eq, ilike, inArray, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Page } from '@/domain/api';
 import type { DeviceListQuery, DeviceOptions, DeviceRow, DeviceSave } from '@/domain/venue/devices';
@@ -13,11 +12,11 @@ import { assertUnused, lockVersion, nextVersion, notFound, type Change } from '.
 import type { Actor } from '../../plugins/tenant';
 
 /**
- * The activated devices of the organisation in `orgId` (a column or value): the one source of the activated device
- * count shown on the organisation screens (docs/product-rules.md#devices).
+ * The activated devices of each organisation row of a query over `orgs`: the one source of the activated device count
+ * shown on the organisation screens (docs/product-rules.md#devices). The outer column is written out in full because
+ * drizzle leaves a single-table query's columns unqualified, which inside this subquery would name the device's own id.
  */
-export const activatedDeviceCount = (orgId: PgColumn | SQL) =>
-  sql<number>`(select count(*)::int from devices d where d.org_id = ${orgId} and d.activated_at is not null)`;
+export const activatedDeviceCount = sql<number>`(select count(*)::int from devices d where d.org_id = "orgs"."id" and d.activated_at is not null)`;
 
 const parent = alias(devices, 'parent_device');
 const columns = {
@@ -32,7 +31,8 @@ const columns = {
   status: devices.status,
   softwareVersion: devices.softwareVersion,
   activatedAt: devices.activatedAt,
-  childCount: sql<number>`(select count(*)::int from devices c where c.parent_id = ${devices.id})`,
+  // Written out in full: see activatedDeviceCount.
+  childCount: sql<number>`(select count(*)::int from devices c where c.parent_id = "devices"."id")`,
   version: devices.version,
 };
 type Selected = Omit<DeviceRow, 'activatedAt'> & { activatedAt: Date | null };

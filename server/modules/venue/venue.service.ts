@@ -15,7 +15,8 @@ const columns = {
   name: venues.name,
   type: venues.type,
   code: venues.code,
-  deviceCount: sql<number>`(select count(*)::int from devices d where d.venue_id = ${venues.id})`,
+  // Written out in full: a single-table query leaves columns unqualified (see activatedDeviceCount).
+  deviceCount: sql<number>`(select count(*)::int from devices d where d.venue_id = "venues"."id")`,
   version: venues.version,
 };
 const select = (db: DbOrTx, where: SQL | undefined) => db.select(columns).from(venues).where(where);
