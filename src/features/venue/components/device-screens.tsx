@@ -88,7 +88,7 @@ export function DeviceListScreen({ family }: { family: VenueFamily }) {
         shared[3],
         shared[4],
         shared[5],
-        col.accessor('childCount', { header: t('device.childCount'), meta: { align: 'right' } }),
+        col.accessor('childCount', { header: t('device.childCount'), meta: { align: 'right' }, cell: ({ row, getValue }) => (row.original.parentId ? null : getValue()) }),
         rowActionsColumn<DeviceRow>({
           pageKey: key,
           header: t('components:list.actions'),

@@ -149,7 +149,7 @@ export function VenueDevicesScreen({ family }: { family: VenueFamily }) {
     <>
       <ListScreen
         pageKey={key}
-        description={v ? `${t('assoc.title', { name: v.name })} — ${t('assoc.description', { type: t(`place.types.${v.type}`), code: v.code })}` : undefined}
+        description={v ? t('assoc.description', { name: v.name, type: t(`place.types.${v.type}`), code: v.code }) : undefined}
         state={state}
         querySchema={deviceListQuery}
         filters={filters}
