@@ -128,7 +128,8 @@ export function resourceRoutes<L extends z.ZodType, C extends z.ZodType, U exten
 /** 404 for a row that is missing or belongs to another organisation: the two are never told apart. */
 export const notFound = () => new AppError(404, ERR.notFound);
 
-function uuidOr404(id: string): string {
+/** A route's `:id` as a uuid, or 404 (anything else cannot name a row). */
+export function uuidOr404(id: string): string {
   if (!isUuid(id)) throw notFound();
   return id;
 }

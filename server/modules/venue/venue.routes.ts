@@ -7,17 +7,11 @@ import { idParamsSchema } from '@/domain/list-query';
 import { deviceListQuery, deviceSaveSchema } from '@/domain/venue/devices';
 import { venueDevicesSchema, venueListQuery, venueSaveSchema } from '@/domain/venue/venues';
 import { audit } from '../../lib/audit';
-import { isUuid } from '../../lib/ids';
-import { notFound, registerResource } from '../../lib/resource';
+import { registerResource, uuidOr404 } from '../../lib/resource';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import { deviceWorkbook } from './device.export';
 import { createDevice, deleteDevice, deviceById, deviceOptions, devicePage, deviceRows, updateDevice } from './device.service';
 import { attachDevices, createVenue, deleteVenue, detachDevice, updateVenue, venueById, venuePage } from './venue.service';
-
-const uuidOr404 = (id: string) => {
-  if (!isUuid(id)) throw notFound();
-  return id;
-};
 
 /**
  * Devices (venue/device) and venues (venue/place, with its device association screen) of /api/busi/web/{k12|gx}

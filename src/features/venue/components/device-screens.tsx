@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
+import { ORG_TIME_ZONE } from '@/domain/test-plans/status';
 import { DEVICE_STATUSES, deviceListQuery, deviceSaveSchema, type DeviceForm, type DeviceRow, type DeviceStatus } from '@/domain/venue/devices';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { FieldGroup, RadioField, SelectField, TextField } from '@/components/form/fields';
@@ -19,7 +20,7 @@ const STATUS_BADGE: Record<DeviceStatus, 'success' | 'secondary' | 'destructive'
 /** Activation time in the reader's language and the organisation's local time. */
 export function useDateTime() {
   const { i18n } = useTranslation();
-  return (iso: string) => new Date(iso).toLocaleString(i18n.language.replace('_', '-'), { dateStyle: 'short', timeStyle: 'short', timeZone: 'Asia/Shanghai' });
+  return (iso: string) => new Date(iso).toLocaleString(i18n.language.replace('_', '-'), { dateStyle: 'short', timeStyle: 'short', timeZone: ORG_TIME_ZONE });
 }
 
 /** A device's status as a coloured badge. */
