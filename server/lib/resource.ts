@@ -128,7 +128,8 @@ export function resourceRoutes<L extends z.ZodType, C extends z.ZodType, U exten
 /** 404 for a row that is missing or belongs to another organisation: the two are never told apart. */
 export const notFound = () => new AppError(404, ERR.notFound);
 
-function uuidOr404(id: string): string {
+/** A route's `:id` as a uuid, or 404 (anything else cannot name a row). */
+export function uuidOr404(id: string): string {
   if (!isUuid(id)) throw notFound();
   return id;
 }
@@ -160,10 +161,19 @@ export function nextVersion(column: PgColumn): SQL {
 /**
  * Refuses deleting a row other rows depend on (docs/product-rules.md#deleting): 409 naming the first dependant
  * found, e.g. { what: 'school:entity.students', count: () => tx.$count(students, eq(students.classId, id)) }.
+ * With `names`, the message also lists the first few dependants by name (e.g. a venue's devices).
  */
-export async function assertUnused(checks: readonly { what: `${string}:${string}`; count(): Promise<number> }[]): Promise<void> {
+export async function assertUnused(
+  checks: readonly { what: `${string}:${string}`; count(): Promise<number>; names?(): Promise<string[]> }[],
+): Promise<void> {
   for (const check of checks) {
     const n = await check.count();
-    if (n > 0) throw new AppError(409, ERR.inUse, { what: check.what, count: n });
+    if (n === 0) continue;
+    if (!check.names) throw new AppError(409, ERR.inUse, { what: check.what, count: n });
+    const names = (await check.names()).slice(0, IN_USE_NAMES);
+    throw new AppError(409, ERR.inUseNamed, { what: check.what, count: n, names: names.join(', ') + (n > names.length ? ' …' : '') });
   }
 }
+
+/** How many dependants a refused delete names. */
+const IN_USE_NAMES = 5;

@@ -12,6 +12,7 @@ import { schoolRoutes } from './school/school.routes';
 import { wallRoutes } from './wall/wall.routes';
 import { ssoRoutes } from './sso/sso.routes';
 import { tenantOrgRoutes } from './tenant-org/tenant-org.routes';
+import { venueRoutes } from './venue/venue.routes';
 import { testPlanLifecycle } from './test-plan/test-plan.lifecycle';
 import { testPlanRoutes } from './test-plan/test-plan.routes';
 
@@ -25,6 +26,7 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   await app.register(schoolRoutes, { prefix: '/api/busi/web/gx', family: 'gx' });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(orgManageRoutes, { prefix: `/api/busi/web/${family}`, family });
   for (const family of ['k12', 'gx'] as const) await app.register(orgRoutes, { prefix: `/api/busi/web/${family}`, family });
+  for (const family of ['k12', 'gx'] as const) await app.register(venueRoutes, { prefix: `/api/busi/web/${family}`, family });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(physiqueRoutes, { prefix: `/api/busi/web/${family}`, family });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(roleRoutes, { prefix: `/api/busi/web/${family}`, family });
   await app.register(testPlanLifecycle);

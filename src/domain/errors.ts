@@ -16,6 +16,7 @@ export const ERR = {
   badField: 'errors:badField',
   staleWrite: 'errors:staleWrite',
   inUse: 'errors:inUse',
+  inUseNamed: 'errors:inUseNamed',
   tooManyRequests: 'errors:tooManyRequests',
   captchaWrong: 'errors:captchaWrong',
   captchaExpired: 'errors:captchaExpired',

@@ -23,7 +23,6 @@ export const orgs = pgTable(
     longitude: numeric('longitude', { precision: 9, scale: 6 }),
     deviceActivationCode: text('device_activation_code'),
     activatableDevices: integer('activatable_devices').notNull().default(0),
-    activatedDevices: integer('activated_devices').notNull().default(0),
     /** General management password (server/lib/password.ts hash of its SHA-256 hex); never answered. */
     managementPasswordHash: text('management_password_hash'),
     /** Optimistic concurrency of the own-organisation form (docs/product-rules.md#concurrent-edits). */

@@ -24,6 +24,7 @@ import {
 } from '../schema/school';
 import { badgeIcon, loginImage } from './branding';
 import { seedPhysiqueDemo } from './physique-demo';
+import { seedVenueDemo } from './venue-demo';
 import {
   createRandom,
   JIANGNING,
@@ -523,7 +524,6 @@ function buildDemo(passwordHash: string): Ctx['rows'] {
       longitude: '118.839720',
       deviceActivationCode: 'JN-2026-0001',
       activatableDevices: 200,
-      activatedDevices: 0,
     },
     {
       id: k12Id,
@@ -538,7 +538,6 @@ function buildDemo(passwordHash: string): Ctx['rows'] {
       longitude: '118.846031',
       deviceActivationCode: 'JN-2026-0101',
       activatableDevices: 50,
-      activatedDevices: 0,
     },
     {
       id: uniId,
@@ -553,7 +552,6 @@ function buildDemo(passwordHash: string): Ctx['rows'] {
       longitude: '118.891562',
       deviceActivationCode: 'JN-2026-0201',
       activatableDevices: 80,
-      activatedDevices: 0,
     },
   );
   for (const orgId of [bureauId, k12Id, uniId]) addSchoolYears(ctx, orgId);
@@ -631,6 +629,7 @@ export async function seedDemo(db: DbOrTx): Promise<boolean> {
     await insertChunks(tx, teachers, rows.teachers);
     await insertChunks(tx, teacherClasses, rows.teacherClasses);
     await seedPhysiqueDemo(tx, { currentStartYear: DEMO_CURRENT_START_YEAR, today: DEMO_TODAY });
+    await seedVenueDemo(tx, DEMO_TODAY);
     return true;
   });
 }

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, getTableColumns, isNull } from 'drizzle-orm';
 import type { CurrentOrg, CurrentOrgSave } from '@/domain/org/current-org';
 import { filePaths, PUBLIC_FILES_API } from '@/domain/uploads/stored-file';
 import type { DbOrTx, Tx } from '../../db/client';
@@ -8,6 +8,7 @@ import { fieldError } from '../../lib/app-error';
 import { hashPassword, sha256Hex } from '../../lib/password';
 import { lockVersion, nextVersion, notFound, type Change } from '../../lib/resource';
 import type { Actor } from '../../plugins/tenant';
+import { activatedDeviceCount } from '../venue/device.service';
 
 const FILE_URL = new RegExp(`^${PUBLIC_FILES_API}/([0-9a-f-]{36})/content$`, 'i');
 
@@ -23,12 +24,16 @@ async function parentName(db: DbOrTx, parentId: string | null): Promise<string |
 
 /** The signed-in organisation (docs/product-rules.md#own-organisation). */
 export async function currentOrg(db: DbOrTx, actor: Actor): Promise<CurrentOrg> {
-  const [row] = await db.select().from(orgs).where(eq(orgs.id, actor.tenantOrgId));
+  const [row] = await db.select(withActivated).from(orgs).where(eq(orgs.id, actor.tenantOrgId));
   if (!row) throw notFound();
   return toCurrentOrg(row, await parentName(db, row.parentId));
 }
 
-function toCurrentOrg(o: typeof orgs.$inferSelect, parentName: string | null): CurrentOrg {
+/** The organisation's columns and its activated device count (counted from its devices). */
+const withActivated = { ...getTableColumns(orgs), activatedDevices: activatedDeviceCount };
+type OrgWithActivated = typeof orgs.$inferSelect & { activatedDevices: number };
+
+function toCurrentOrg(o: OrgWithActivated, parentName: string | null): CurrentOrg {
   return {
     id: o.id,
     name: o.name,
@@ -67,7 +72,8 @@ async function brandingUrl(tx: Tx, actor: Actor, field: 'iconFileId' | 'loginImg
 
 /** Saves the own organisation: code unique among siblings, activatable devices above the activated ones. */
 export async function updateCurrentOrg(tx: Tx, actor: Actor, body: CurrentOrgSave): Promise<Change<CurrentOrg>> {
-  const before = (await lockVersion(tx, orgs, actor.tenantOrgId, eq(orgs.id, actor.tenantOrgId), body.version ?? -1)) as typeof orgs.$inferSelect;
+  await lockVersion(tx, orgs, actor.tenantOrgId, eq(orgs.id, actor.tenantOrgId), body.version ?? -1);
+  const [before] = await tx.select(withActivated).from(orgs).where(eq(orgs.id, actor.tenantOrgId));
   const [dup] = await tx
     .select({ id: orgs.id })
     .from(orgs)
@@ -94,7 +100,7 @@ export async function updateCurrentOrg(tx: Tx, actor: Actor, body: CurrentOrgSav
       version: nextVersion(orgs.version),
     })
     .where(eq(orgs.id, before.id))
-    .returning();
+    .returning(withActivated);
   const superior = await parentName(tx, before.parentId);
   return { before: toCurrentOrg(before, superior), after: toCurrentOrg(after!, superior) };
 }

@@ -13,6 +13,7 @@ import { notFound } from '../../lib/resource';
 import { inOrgSubtree, orgSubtree } from '../../lib/tenancy';
 import type { Actor } from '../../plugins/tenant';
 import { endSessions } from '../sso/sso.service';
+import { activatedDeviceCount } from '../venue/device.service';
 
 /** The built-in administrator role's name in a new organisation. */
 const ADMIN_ROLE_NAME = '管理员';
@@ -25,7 +26,7 @@ const rowColumns = {
   type: orgs.type,
   enabled: orgs.enabled,
   activatableDevices: orgs.activatableDevices,
-  activatedDevices: orgs.activatedDevices,
+  activatedDevices: activatedDeviceCount,
   createdAt: orgs.createdAt,
 };
 const toRow = (r: Omit<OrgRow, 'createdAt'> & { createdAt: Date }): OrgRow => ({ ...r, createdAt: r.createdAt.toISOString() });

@@ -104,7 +104,12 @@ export function TextField({
   );
 }
 
-export function SelectField({ options, placeholder, ...props }: FieldProps & { options: SelectOption[]; placeholder?: string }) {
+/** The item value of a SelectField's `emptyOption` (Radix reserves ''); the form value stays ''. */
+const EMPTY_OPTION = '__empty__';
+
+/** `emptyOption` adds a first choice with that label that clears an optional choice back to ''. */
+export function SelectField({ options, placeholder, emptyOption, ...props }: FieldProps & { options: SelectOption[]; placeholder?: string; emptyOption?: string }) {
+  const choices = emptyOption === undefined ? options : [{ value: EMPTY_OPTION, label: emptyOption }, ...options];
   return (
     <Field {...props}>
       {(field) => (
@@ -113,10 +118,10 @@ export function SelectField({ options, placeholder, ...props }: FieldProps & { o
             ref={field.ref}
             name={field.name}
             value={(field.value as string | null | undefined) ?? ''}
-            onValueChange={field.onChange}
+            onValueChange={(v) => field.onChange(v === EMPTY_OPTION ? '' : v)}
             onBlur={field.onBlur}
-            options={options}
-            placeholder={placeholder}
+            options={choices}
+            placeholder={emptyOption ?? placeholder}
             disabled={props.disabled}
             required={props.required}
           />

@@ -51,6 +51,8 @@ export interface PagePaths {
   edit?: (id: string) => string;
   /** The detail route with the id filled in, when the catalogue has one. */
   detail?: (id: string) => string;
+  /** Any other hidden route of the page by its id ('device' → 'device/:id') with the id filled in; throws when missing. */
+  route(routeId: string, id: string): string;
 }
 
 /** Everything a screen or route needs to know about a catalogue page's access. */
@@ -112,6 +114,11 @@ export function pageAccess(key: string): PageAccess {
       add,
       edit: edit ? (id) => withId(edit, id) : addEdit ? (id) => `${addEdit}?id=${encodeURIComponent(id)}` : undefined,
       detail: detail ? (id) => withId(detail, id) : undefined,
+      route(routeId, id) {
+        const path = route(routeId);
+        if (!path) throw new Error(`Catalogue page '${key}' has no '${routeId}' route`);
+        return withId(path, id);
+      },
     },
   };
   cache.set(key, access);

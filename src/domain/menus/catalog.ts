@@ -194,9 +194,17 @@ const studentPage = (no: number) =>
     ['add', 'add', '新增学生', 'add'],
     ['edit', 'edit/:id', '编辑学生', 'edit'],
   ]);
-const devicePage = (no: number) => page('device', no, 'device', '设备管理', ['add', 'edit', 'delete', 'export']);
+const devicePage = (no: number) =>
+  page('device', no, 'device', '设备管理', ['add', 'edit', 'delete', 'export'], [
+    ['add', 'add', '新增设备', 'add'],
+    ['edit', 'edit/:id', '编辑设备', 'edit'],
+  ]);
 const placePage = (no: number) =>
-  page('place', no, 'place', '场地管理', ['add', 'edit', 'delete', 'device'], [['device', 'device/:id', '关联设备', 'device']]);
+  page('place', no, 'place', '场地管理', ['add', 'edit', 'delete', 'device'], [
+    ['add', 'add', '新增场地', 'add'],
+    ['edit', 'edit/:id', '编辑场地', 'edit'],
+    ['device', 'device/:id', '关联设备', 'device'],
+  ]);
 const sportsMeetPage = (no: number) =>
   page('manage', no, 'sportsMeet', '运动会管理', ['add', 'detail', 'arrange', 'calendar', 'demeanor', 'end', 'delete'], [
     ['add', 'add', '新增运动会', 'add'],

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { idFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+
+/**
+ * Devices (docs/product-rules.md#devices): name, serial number unique across the platform (one physical device belongs
+ * to one school), MAC address in six hex pairs, venue, status, software version and an optional parent device of the
+ * same organisation (one level: a child carries no children). An activated device counts against the organisation's
+ * activatable device count.
+ */
+
+export const DEVICE_STATUSES = ['online', 'offline', 'disabled'] as const;
+export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
+
+export const DEVICE_NAME_MAX = 30;
+export const DEVICE_SERIAL_MAX = 32;
+export const DEVICE_SOFTWARE_MAX = 32;
+
+/** Six hex pairs separated by ':' or '-' (stored upper case with ':'). */
+export const MAC_PATTERN = /^[0-9A-Fa-f]{2}([:-])[0-9A-Fa-f]{2}(\1[0-9A-Fa-f]{2}){4}$/;
+export const normaliseMac = (mac: string) => mac.toUpperCase().replaceAll('-', ':');
+
+const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
+const optionalId = z.preprocess(blankToNull, z.string().regex(UUID_PATTERN, 'validation:common.id').nullable().optional());
+
+export const deviceSaveSchema = z.object({
+  name: z.string({ error: 'validation:device.nameRequired' }).trim().min(1, 'validation:device.nameRequired').max(DEVICE_NAME_MAX, 'validation:device.nameLength'),
+  serialNo: z
+    .string({ error: 'validation:device.serialRequired' })
+    .trim()
+    .min(1, 'validation:device.serialRequired')
+    .max(DEVICE_SERIAL_MAX, 'validation:device.serialFormat')
+    .regex(/^[0-9A-Za-z-]+$/, 'validation:device.serialFormat')
+    .transform((s) => s.toUpperCase()),
+  mac: z.preprocess(blankToNull, z.string().trim().regex(MAC_PATTERN, 'validation:device.macFormat').transform(normaliseMac).nullable().optional()),
+  venueId: optionalId,
+  parentId: optionalId,
+  status: z.enum(DEVICE_STATUSES, { error: 'validation:device.statusRequired' }),
+  softwareVersion: z.preprocess(blankToNull, z.string().trim().max(DEVICE_SOFTWARE_MAX, 'validation:device.softwareLength').nullable().optional()),
+  /** Activated devices count against the organisation's activatable count; the server stamps the activation time. */
+  activated: z.preprocess((v) => v === true || v === 'true', z.boolean()),
+  version: versionField.optional(),
+});
+export type DeviceSave = z.output<typeof deviceSaveSchema>;
+export type DeviceForm = z.input<typeof deviceSaveSchema>;
+
+/** The device list's filters: name or serial number, status, venue. */
+export const deviceListQuery = listQuery({
+  keyword: textFilter(),
+  status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(DEVICE_STATUSES).optional()),
+  venueId: idFilter,
+});
+export type DeviceListQuery = z.output<typeof deviceListQuery>;
+
+export interface DeviceRow {
+  id: string;
+  name: string;
+  serialNo: string;
+  mac: string | null;
+  venueId: string | null;
+  venueName: string | null;
+  parentId: string | null;
+  parentName: string | null;
+  status: DeviceStatus;
+  softwareVersion: string | null;
+  /** ISO time; null when not activated. */
+  activatedAt: string | null;
+  childCount: number;
+  version: number;
+}
+
+/** What the device form and filters choose from. */
+export interface DeviceOptions {
+  venues: { id: string; name: string; code: string }[];
+  /** Devices that may carry children (not children themselves). */
+  parents: { id: string; name: string; serialNo: string }[];
+}

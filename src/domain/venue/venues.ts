@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+
+/**
+ * Venues (docs/product-rules.md#venues): a name, a type and a two-digit ID unique in the organisation. Devices are
+ * associated with at most one venue; a venue with devices cannot be deleted.
+ */
+
+export const VENUE_TYPES = ['track', 'court', 'gym', 'pool', 'field', 'other'] as const;
+export type VenueType = (typeof VENUE_TYPES)[number];
+
+export const VENUE_NAME_MAX = 30;
+
+export const venueSaveSchema = z.object({
+  name: z.string({ error: 'validation:venue.nameRequired' }).trim().min(1, 'validation:venue.nameRequired').max(VENUE_NAME_MAX, 'validation:venue.nameLength'),
+  type: z.enum(VENUE_TYPES, { error: 'validation:venue.typeRequired' }),
+  code: z.string({ error: 'validation:venue.codeFormat' }).trim().regex(/^\d{2}$/, 'validation:venue.codeFormat'),
+  version: versionField.optional(),
+});
+export type VenueSave = z.output<typeof venueSaveSchema>;
+export type VenueForm = z.input<typeof venueSaveSchema>;
+
+/** The venue list's filters. */
+export const venueListQuery = listQuery({ name: textFilter(), type: z.preprocess((v) => (v === '' ? undefined : v), z.enum(VENUE_TYPES).optional()) });
+
+/** Devices to associate with a venue (`device/:id`): devices of the same organisation. */
+export const venueDevicesSchema = z.object({
+  deviceIds: z.array(z.string().regex(UUID_PATTERN, 'validation:common.id'), { error: 'validation:venue.devicesRequired' }).min(1, 'validation:venue.devicesRequired').max(200),
+});
+export type VenueDevices = z.output<typeof venueDevicesSchema>;
+
+export interface VenueRow {
+  id: string;
+  name: string;
+  type: VenueType;
+  code: string;
+  deviceCount: number;
+  version: number;
+}

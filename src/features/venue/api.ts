@@ -1,0 +1,43 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { pageApi } from '@/domain/menus/access';
+import type { DeviceOptions, DeviceRow, DeviceSave } from '@/domain/venue/devices';
+import type { VenueRow, VenueSave } from '@/domain/venue/venues';
+import { del, download, get, post, saveFile, type Params } from '@/lib/api-client';
+import { createResource, type Resource } from '@/lib/resource';
+
+export type VenueFamily = 'k12' | 'gx';
+
+const cache = new Map<string, Resource<never, never>>();
+function resource<Row, Save>(key: string): Resource<Row, Save> {
+  let r = cache.get(key);
+  if (!r) cache.set(key, (r = createResource<never, never>({ base: pageApi(key) })));
+  return r as unknown as Resource<Row, Save>;
+}
+
+/** Devices (venue/device) of a family. */
+export const devices = (family: VenueFamily) => resource<DeviceRow, DeviceSave>(`${family}.venue.device`);
+
+/** Venues (venue/place) of a family. */
+export const venues = (family: VenueFamily) => resource<VenueRow, VenueSave>(`${family}.venue.place`);
+
+/** The venues and main devices the device form and filters choose from. */
+export function useDeviceOptions(family: VenueFamily) {
+  const api = devices(family);
+  return useQuery({ queryKey: [...api.key, 'options'], queryFn: () => get<DeviceOptions>(`${api.base}/options`) });
+}
+
+/** The devices of the current filter as .xlsx. */
+export async function exportDevices(family: VenueFamily, filters: Params, fileName: string) {
+  saveFile(await download(`${devices(family).base}/export`, filters), `${fileName}.xlsx`);
+}
+
+/** Associating and detaching devices refreshes both the venue and the device lists. */
+export function useVenueDeviceWrites(family: VenueFamily, venueId: string) {
+  const client = useQueryClient();
+  const base = venues(family).base;
+  const onSuccess = () => Promise.all([client.invalidateQueries({ queryKey: venues(family).key }), client.invalidateQueries({ queryKey: devices(family).key })]);
+  return {
+    attach: useMutation({ mutationFn: (deviceIds: string[]) => post<null>(`${base}/${venueId}/devices`, { deviceIds }), onSuccess }),
+    detach: useMutation({ mutationFn: (deviceId: string) => del<null>(`${base}/${venueId}/devices/${deviceId}`), onSuccess }),
+  };
+}

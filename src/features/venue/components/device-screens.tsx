@@ -1,0 +1,185 @@
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router-dom';
+import { ORG_TIME_ZONE } from '@/domain/test-plans/status';
+import { DEVICE_STATUSES, deviceListQuery, deviceSaveSchema, type DeviceForm, type DeviceRow, type DeviceStatus } from '@/domain/venue/devices';
+import { createDataTableColumnHelper } from '@/components/data-table/data-table';
+import { FieldGroup, RadioField, SelectField, TextField } from '@/components/form/fields';
+import { FormScreen } from '@/components/form/form-screen';
+import { ListScreen, type FilterDef } from '@/components/list/list-screen';
+import { deleteAction, editAction, rowActionsColumn } from '@/components/list/row-actions';
+import { useListState } from '@/components/list/use-list-state';
+import { usePageAccess } from '@/components/permission-gate/permission-gate';
+import { Badge } from '@/components/ui/badge';
+import { devices, exportDevices, useDeviceOptions, type VenueFamily } from '../api';
+
+type Filters = { keyword?: string; status?: string; venueId?: string };
+const col = createDataTableColumnHelper<DeviceRow>();
+const STATUS_BADGE: Record<DeviceStatus, 'success' | 'secondary' | 'destructive'> = { online: 'success', offline: 'secondary', disabled: 'destructive' };
+
+/** Activation time in the reader's language and the organisation's local time. */
+export function useDateTime() {
+  const { i18n } = useTranslation();
+  return (iso: string) => new Date(iso).toLocaleString(i18n.language.replace('_', '-'), { dateStyle: 'short', timeStyle: 'short', timeZone: ORG_TIME_ZONE });
+}
+
+/** A device's status as a coloured badge. */
+export function DeviceStatusBadge({ status }: { status: DeviceStatus }) {
+  const { t } = useTranslation('venue');
+  return <Badge variant={STATUS_BADGE[status]}>{t(`device.statuses.${status}`)}</Badge>;
+}
+
+/** The device columns the device list and a venue's association screen share (name and parent first). */
+export function useDeviceColumns() {
+  const { t } = useTranslation('venue');
+  const dateTime = useDateTime();
+  return useMemo(
+    () => [
+      col.accessor('name', {
+        header: t('device.name'),
+        cell: ({ row }) =>
+          row.original.parentId ? (
+            <span className="pl-4 before:mr-1 before:text-muted-foreground before:content-['└']">{row.original.name}</span>
+          ) : (
+            <span className="font-medium">{row.original.name}</span>
+          ),
+      }),
+      col.accessor('serialNo', { header: t('device.serialNo'), cell: ({ getValue }) => <span className="font-mono">{getValue()}</span> }),
+      col.accessor('mac', { header: t('device.mac'), cell: ({ getValue }) => <span className="font-mono">{getValue()}</span> }),
+      col.accessor('status', { header: t('device.status'), cell: ({ getValue }) => <DeviceStatusBadge status={getValue()} /> }),
+      col.accessor('softwareVersion', { header: t('device.softwareVersion') }),
+      col.accessor('activatedAt', {
+        header: t('device.activatedAt'),
+        cell: ({ getValue }) => {
+          const v = getValue();
+          return v ? dateTime(v) : <span className="text-muted-foreground">{t('device.notActivated')}</span>;
+        },
+      }),
+    ],
+    [t, dateTime],
+  );
+}
+
+/** venue/device: devices with filters by name or serial number, status and venue; add, edit, delete, export (docs/product-rules.md#devices). */
+export function DeviceListScreen({ family }: { family: VenueFamily }) {
+  const { t } = useTranslation('venue');
+  const navigate = useNavigate();
+  const key = `${family}.venue.device`;
+  const access = usePageAccess(key);
+  const api = devices(family);
+  const options = useDeviceOptions(family);
+  const state = useListState<Filters>(['keyword', 'status', 'venueId']);
+  const query = api.useList(state.query);
+  const remove = api.useDelete();
+  const shared = useDeviceColumns();
+
+  const filters: FilterDef<Filters>[] = [
+    { name: 'keyword', type: 'text', label: t('device.keyword'), placeholder: t('device.keywordPlaceholder') },
+    { name: 'status', type: 'select', label: t('device.status'), options: DEVICE_STATUSES.map((s) => ({ value: s, label: t(`device.statuses.${s}`) })) },
+    { name: 'venueId', type: 'select', label: t('device.venue'), options: (options.data?.venues ?? []).map((v) => ({ value: v.id, label: v.name })) },
+  ];
+
+  const columns = useMemo(
+    () =>
+      col.columns([
+        shared[0],
+        shared[1],
+        shared[2],
+        col.accessor('venueName', { header: t('device.venue') }),
+        shared[3],
+        shared[4],
+        shared[5],
+        col.accessor('childCount', { header: t('device.childCount'), meta: { align: 'right' }, cell: ({ row, getValue }) => (row.original.parentId ? null : getValue()) }),
+        rowActionsColumn<DeviceRow>({
+          pageKey: key,
+          header: t('components:list.actions'),
+          actions: [
+            editAction((r) => void navigate(access.paths.edit!(r.id))),
+            deleteAction((r) => ({ title: t('device.deleteTitle', { name: r.name }), description: t('device.deleteText') }), (r) => remove.mutateAsync(r.id)),
+          ],
+        }),
+      ]),
+    [t, key, navigate, access.paths, remove, shared],
+  );
+
+  return (
+    <ListScreen
+      pageKey={key}
+      state={state}
+      querySchema={deviceListQuery}
+      filters={filters}
+      query={query}
+      columns={columns}
+      rowKey="id"
+      onAdd={() => void navigate(access.paths.add!)}
+      onExport={(f) => exportDevices(family, f, t('device.exportName'))}
+      data-testid="device-list"
+    />
+  );
+}
+
+/** venue/device/add and edit/:id. */
+export function DeviceFormScreen({ family }: { family: VenueFamily }) {
+  const { t } = useTranslation('venue');
+  const { id } = useParams();
+  const access = usePageAccess(`${family}.venue.device`);
+  const options = useDeviceOptions(family);
+  const record = devices(family).useGet(id);
+  const dateTime = useDateTime();
+  const defaults: DeviceForm = { name: '', serialNo: '', mac: '', venueId: '', parentId: '', status: 'offline', softwareVersion: '', activated: 'false' };
+  const activatedAt = record.data?.activatedAt;
+  return (
+    <FormScreen
+      schema={deviceSaveSchema}
+      resource={devices(family)}
+      id={id}
+      defaults={defaults}
+      toValues={(r) => ({
+        name: r.name,
+        serialNo: r.serialNo,
+        mac: r.mac ?? '',
+        venueId: r.venueId ?? '',
+        parentId: r.parentId ?? '',
+        status: r.status,
+        softwareVersion: r.softwareVersion ?? '',
+        activated: r.activatedAt ? 'true' : 'false',
+        version: r.version,
+      })}
+      title={id ? t('device.editTitle') : t('device.addTitle')}
+      description={t('device.formHint')}
+      backTo={access.paths.list}
+      data-testid="device-form"
+    >
+      {() => (
+        <FieldGroup>
+          <TextField name="name" label={t('device.name')} required />
+          <TextField name="serialNo" label={t('device.serialNo')} required />
+          <TextField name="mac" label={t('device.mac')} placeholder={t('device.macPlaceholder')} maxLength={17} />
+          <TextField name="softwareVersion" label={t('device.softwareVersion')} />
+          <SelectField
+            name="venueId"
+            label={t('device.venue')}
+            emptyOption={t('device.noVenue')}
+            options={(options.data?.venues ?? []).map((v) => ({ value: v.id, label: `${v.code} ${v.name}` }))}
+          />
+          <SelectField
+            name="parentId"
+            label={t('device.parent')}
+            emptyOption={t('device.noParent')}
+            options={(options.data?.parents ?? []).filter((p) => p.id !== id).map((p) => ({ value: p.id, label: `${p.name}（${p.serialNo}）` }))}
+          />
+          <RadioField name="status" label={t('device.status')} required options={DEVICE_STATUSES.map((s) => ({ value: s, label: t(`device.statuses.${s}`) }))} />
+          <RadioField
+            name="activated"
+            label={t('device.activated')}
+            description={activatedAt ? t('device.activatedHint', { time: dateTime(activatedAt) }) : undefined}
+            options={[
+              { value: 'true', label: t('device.activatedYes') },
+              { value: 'false', label: t('device.activatedNo') },
+            ]}
+          />
+        </FieldGroup>
+      )}
+    </FormScreen>
+  );
+}

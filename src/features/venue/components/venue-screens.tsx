@@ -1,0 +1,220 @@
+import { useMemo, useState } from 'react';
+import { Link2, Link2Off } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router-dom';
+import { deviceListQuery, type DeviceRow } from '@/domain/venue/devices';
+import { VENUE_TYPES, venueListQuery, venueSaveSchema, type VenueForm, type VenueRow } from '@/domain/venue/venues';
+import { createDataTableColumnHelper } from '@/components/data-table/data-table';
+import { FieldGroup, SelectField, TextField } from '@/components/form/fields';
+import { FormScreen } from '@/components/form/form-screen';
+import { ListScreen, type FilterDef } from '@/components/list/list-screen';
+import { deleteAction, editAction, rowActionsColumn } from '@/components/list/row-actions';
+import { useListState } from '@/components/list/use-list-state';
+import { usePageAccess } from '@/components/permission-gate/permission-gate';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { toast } from '@/components/ui/toast';
+import { devices, venues, useVenueDeviceWrites, type VenueFamily } from '../api';
+import { useDeviceColumns } from './device-screens';
+
+type Filters = { name?: string; type?: string };
+const col = createDataTableColumnHelper<VenueRow>();
+
+/** venue/place: venues with filters by name and type; add, edit, delete, associate devices (docs/product-rules.md#venues). */
+export function VenueListScreen({ family }: { family: VenueFamily }) {
+  const { t } = useTranslation('venue');
+  const navigate = useNavigate();
+  const key = `${family}.venue.place`;
+  const access = usePageAccess(key);
+  const api = venues(family);
+  const state = useListState<Filters>(['name', 'type']);
+  const query = api.useList(state.query);
+  const remove = api.useDelete();
+  const typeOptions = VENUE_TYPES.map((v) => ({ value: v, label: t(`place.types.${v}`) }));
+
+  const filters: FilterDef<Filters>[] = [
+    { name: 'name', type: 'text', label: t('place.name'), placeholder: t('place.namePlaceholder') },
+    { name: 'type', type: 'select', label: t('place.type'), options: typeOptions },
+  ];
+
+  const columns = useMemo(
+    () =>
+      col.columns([
+        col.accessor('code', { header: t('place.code'), cell: ({ getValue }) => <span className="font-mono">{getValue()}</span> }),
+        col.accessor('name', { header: t('place.name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
+        col.accessor('type', { header: t('place.type'), cell: ({ getValue }) => t(`place.types.${getValue()}`) }),
+        col.accessor('deviceCount', { header: t('place.deviceCount'), meta: { align: 'right' } }),
+        rowActionsColumn<VenueRow>({
+          pageKey: key,
+          header: t('components:list.actions'),
+          actions: [
+            { action: 'device', icon: <Link2 aria-hidden />, onClick: (r) => void navigate(access.paths.route('device', r.id)), testId: 'venue-devices' },
+            editAction((r) => void navigate(access.paths.edit!(r.id))),
+            deleteAction((r) => ({ title: t('place.deleteTitle', { name: r.name }), description: t('place.deleteText') }), (r) => remove.mutateAsync(r.id)),
+          ],
+        }),
+      ]),
+    [t, key, navigate, access.paths, remove],
+  );
+
+  return (
+    <ListScreen
+      pageKey={key}
+      state={state}
+      querySchema={venueListQuery}
+      filters={filters}
+      query={query}
+      columns={columns}
+      rowKey="id"
+      onAdd={() => void navigate(access.paths.add!)}
+      data-testid="venue-list"
+    />
+  );
+}
+
+/** venue/place/add and edit/:id. */
+export function VenueFormScreen({ family }: { family: VenueFamily }) {
+  const { t } = useTranslation('venue');
+  const { id } = useParams();
+  const access = usePageAccess(`${family}.venue.place`);
+  const defaults: VenueForm = { name: '', type: '' as VenueForm['type'], code: '' };
+  return (
+    <FormScreen
+      schema={venueSaveSchema}
+      resource={venues(family)}
+      id={id}
+      defaults={defaults}
+      toValues={(r) => ({ name: r.name, type: r.type, code: r.code, version: r.version })}
+      title={id ? t('place.editTitle') : t('place.addTitle')}
+      description={t('place.formHint')}
+      backTo={access.paths.list}
+      data-testid="venue-form"
+    >
+      {() => (
+        <FieldGroup>
+          <TextField name="name" label={t('place.name')} required />
+          <SelectField name="type" label={t('place.type')} required options={VENUE_TYPES.map((v) => ({ value: v, label: t(`place.types.${v}`) }))} />
+          <TextField name="code" label={t('place.code')} required inputMode="numeric" maxLength={2} placeholder="01" />
+        </FieldGroup>
+      )}
+    </FormScreen>
+  );
+}
+
+type DeviceFilters = { keyword?: string };
+const deviceCol = createDataTableColumnHelper<DeviceRow>();
+
+/** venue/place/device/:id: the venue's devices; associate devices of the organisation, detach one (the device stays). */
+export function VenueDevicesScreen({ family }: { family: VenueFamily }) {
+  const { t } = useTranslation('venue');
+  const { id = '' } = useParams();
+  const key = `${family}.venue.place`;
+  const venue = venues(family).useGet(id);
+  const state = useListState<DeviceFilters>(['keyword']);
+  const query = devices(family).useList({ ...state.query, venueId: id });
+  const writes = useVenueDeviceWrites(family, id);
+  const [adding, setAdding] = useState(false);
+  const shared = useDeviceColumns();
+  const filters: FilterDef<DeviceFilters>[] = [{ name: 'keyword', type: 'text', label: t('device.keyword'), placeholder: t('device.keywordPlaceholder') }];
+
+  const columns = useMemo(
+    () =>
+      deviceCol.columns([
+        ...shared,
+        rowActionsColumn<DeviceRow>({
+          pageKey: key,
+          header: t('components:list.actions'),
+          actions: [
+            {
+              action: 'device',
+              label: t('assoc.detach'),
+              icon: <Link2Off aria-hidden />,
+              destructive: true,
+              testId: 'venue-device-detach',
+              confirm: (d) => ({ title: t('assoc.detachTitle', { name: d.name }), description: t('assoc.detachText') }),
+              done: t('assoc.detached'),
+              onClick: (d) => writes.detach.mutateAsync(d.id).then(() => undefined),
+            },
+          ],
+        }),
+      ]),
+    [t, key, writes.detach, shared],
+  );
+
+  const v = venue.data;
+  return (
+    <>
+      <ListScreen
+        pageKey={key}
+        description={v ? t('assoc.description', { name: v.name, type: t(`place.types.${v.type}`), code: v.code }) : undefined}
+        state={state}
+        querySchema={deviceListQuery}
+        filters={filters}
+        query={query}
+        columns={columns}
+        rowKey="id"
+        toolbar={[{ action: 'device', label: t('assoc.pick'), icon: <Link2 aria-hidden />, onClick: () => setAdding(true) }]}
+        data-testid="venue-devices"
+      />
+      {adding ? <AttachDevicesDialog family={family} venueId={id} onClose={() => setAdding(false)} /> : null}
+    </>
+  );
+}
+
+/** Devices of the organisation not yet in this venue, searchable by name or serial number. */
+function AttachDevicesDialog({ family, venueId, onClose }: { family: VenueFamily; venueId: string; onClose(): void }) {
+  const { t } = useTranslation('venue');
+  const [keyword, setKeyword] = useState('');
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const candidates = devices(family).useList({ current: 1, size: 80, keyword: keyword.trim() || undefined });
+  const { attach } = useVenueDeviceWrites(family, venueId);
+  const rows = (candidates.data?.records ?? []).filter((d) => d.venueId !== venueId);
+  const toggle = (id: string) =>
+    setChosen((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const confirm = async () => {
+    await attach.mutateAsync([...chosen]);
+    toast.success(t('assoc.attached', { count: chosen.size }));
+    onClose();
+  };
+  return (
+    <Dialog open onOpenChange={(open) => (open ? undefined : onClose())}>
+      <DialogContent data-testid="venue-device-attach">
+        <DialogHeader>
+          <DialogTitle>{t('assoc.pick')}</DialogTitle>
+          <DialogDescription>{t('assoc.pickPlaceholder')}</DialogDescription>
+        </DialogHeader>
+        <Input value={keyword} maxLength={64} placeholder={t('device.keywordPlaceholder')} aria-label={t('device.keyword')} onChange={(e) => setKeyword(e.target.value)} />
+        <ul className="grid max-h-72 gap-1 overflow-y-auto text-sm">
+          {rows.map((d) => (
+            <li key={d.id} className="flex items-start gap-2">
+              <Checkbox id={`dev-${d.id}`} className="mt-0.5" checked={chosen.has(d.id)} onCheckedChange={() => toggle(d.id)} data-testid={`candidate-${d.serialNo}`} />
+              <Label htmlFor={`dev-${d.id}`} className="grid gap-0.5 font-normal">
+                <span>
+                  {d.name} <span className="font-mono text-muted-foreground">{d.serialNo}</span>
+                </span>
+                {d.venueName ? <span className="text-xs text-muted-foreground">{t('assoc.inVenue', { venue: d.venueName })}</span> : null}
+              </Label>
+            </li>
+          ))}
+          {candidates.data && rows.length === 0 ? <li className="text-muted-foreground">{t('assoc.empty')}</li> : null}
+        </ul>
+        <DialogFooter>
+          <Button variant="outline" onClick={onClose}>
+            {t('common:action.cancel')}
+          </Button>
+          <Button disabled={chosen.size === 0 || attach.isPending} onClick={() => void confirm()} data-testid="venue-device-attach-confirm">
+            {t('assoc.add')}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
