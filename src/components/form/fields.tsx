@@ -1,5 +1,7 @@
 import { createContext, useContext, useId, type ReactNode } from 'react';
+import { X } from 'lucide-react';
 import { useFormContext, type ControllerRenderProps, type FieldValues } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { maxLengthOf } from '@/domain/list-query';
 import type { FilePurpose } from '@/domain/uploads/rules';
@@ -104,24 +106,52 @@ export function TextField({
   );
 }
 
+/**
+ * A dropdown. An optional one (not `required`) with a value gets a clear button after it, so the choice can go back to
+ * none (Radix Select itself cannot); it is a real button in the tab order, labelled "Clear <label>".
+ */
 export function SelectField({ options, placeholder, ...props }: FieldProps & { options: SelectOption[]; placeholder?: string }) {
+  const { t } = useTranslation('components');
+  const label = typeof props.label === 'string' ? props.label : '';
   return (
     <Field {...props}>
-      {(field) => (
-        <FormControl>
-          <Select
-            ref={field.ref}
-            name={field.name}
-            value={(field.value as string | null | undefined) ?? ''}
-            onValueChange={field.onChange}
-            onBlur={field.onBlur}
-            options={options}
-            placeholder={placeholder}
-            disabled={props.disabled}
-            required={props.required}
-          />
-        </FormControl>
-      )}
+      {(field) => {
+        const value = (field.value as string | null | undefined) ?? '';
+        const clearable = !props.required && !props.disabled && value !== '';
+        return (
+          <div className="relative">
+            <FormControl>
+              <Select
+                ref={field.ref}
+                name={field.name}
+                value={value}
+                onValueChange={field.onChange}
+                onBlur={field.onBlur}
+                options={options}
+                placeholder={placeholder}
+                disabled={props.disabled}
+                required={props.required}
+                className={clearable ? 'pr-14' : undefined}
+              />
+            </FormControl>
+            {clearable ? (
+              <button
+                type="button"
+                aria-label={t('form.clear', { field: label })}
+                title={t('form.clear', { field: label })}
+                data-slot="select-clear"
+                className="absolute top-1/2 right-8 flex size-5 -translate-y-1/2 items-center justify-center rounded-sm text-muted-foreground outline-none hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/50"
+                onClick={() => {
+                  field.onChange('');
+                  field.onBlur();
+                }}
+              >
+                <X aria-hidden className="size-3.5" />
+              </button>
+            ) : null}
+          </div>
+        );
+      }}
     </Field>
   );
 }
