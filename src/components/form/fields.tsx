@@ -50,6 +50,13 @@ export interface FieldProps {
   description?: ReactNode;
   className?: string;
   disabled?: boolean;
+  /** data-testid of the field's frame (label, control, message). */
+  testId?: string;
+}
+
+/** Choice fields can act on a choice besides storing it (e.g. a new school year empties the semester). */
+export interface ChoiceProps {
+  onValueChange?(value: string): void;
 }
 
 /** The shared frame of a field: label, control, description, translated error. */
@@ -59,6 +66,7 @@ function Field({
   required,
   description,
   className,
+  testId,
   children,
 }: FieldProps & { children(field: ControllerRenderProps<FieldValues, string>): ReactNode }) {
   const { control } = useFormContext();
@@ -67,7 +75,7 @@ function Field({
       control={control}
       name={name}
       render={({ field }) => (
-        <FormItem className={className} data-field={name}>
+        <FormItem className={className} data-field={name} data-testid={testId}>
           <FormLabel required={required}>{label}</FormLabel>
           {children(field)}
           {description ? <FormDescription>{description}</FormDescription> : null}
@@ -83,8 +91,9 @@ export function TextField({
   placeholder,
   maxLength,
   inputMode,
+  inputTestId,
   ...props
-}: FieldProps & { type?: 'text' | 'number' | 'password' | 'tel'; placeholder?: string; maxLength?: number; inputMode?: 'numeric' | 'decimal' | 'text' }) {
+}: FieldProps & { type?: 'text' | 'number' | 'password' | 'tel'; placeholder?: string; maxLength?: number; inputMode?: 'numeric' | 'decimal' | 'text'; inputTestId?: string }) {
   const schemaMax = useFieldMaxLength(props.name);
   return (
     <Field {...props}>
@@ -99,6 +108,7 @@ export function TextField({
             maxLength={maxLength ?? schemaMax}
             disabled={props.disabled}
             aria-required={props.required || undefined}
+            data-testid={inputTestId}
           />
         </FormControl>
       )}
@@ -107,17 +117,23 @@ export function TextField({
 }
 
 /**
- * A dropdown. An optional one (not `required`) with a value gets a clear button after it, so the choice can go back to
+ * A dropdown. An optional one (not `required`, or `clearable`) with a value gets a clear button after it, so the choice can go back to
  * none (Radix Select itself cannot); it is a real button in the tab order, labelled "Clear <label>".
  */
-export function SelectField({ options, placeholder, ...props }: FieldProps & { options: SelectOption[]; placeholder?: string }) {
+export function SelectField({
+  options,
+  placeholder,
+  onValueChange,
+  clearable: canClear,
+  ...props
+}: FieldProps & ChoiceProps & { options: SelectOption[]; placeholder?: string; /** Defaults to "not required". */ clearable?: boolean }) {
   const { t } = useTranslation('components');
   const label = typeof props.label === 'string' ? props.label : '';
   return (
     <Field {...props}>
       {(field) => {
         const value = (field.value as string | null | undefined) ?? '';
-        const clearable = !props.required && !props.disabled && value !== '';
+        const clearable = (canClear ?? !props.required) && !props.disabled && value !== '';
         return (
           <div className="relative">
             <FormControl>
@@ -125,7 +141,10 @@ export function SelectField({ options, placeholder, ...props }: FieldProps & { o
                 ref={field.ref}
                 name={field.name}
                 value={value}
-                onValueChange={field.onChange}
+                onValueChange={(v) => {
+                  field.onChange(v);
+                  onValueChange?.(v);
+                }}
                 onBlur={field.onBlur}
                 options={options}
                 placeholder={placeholder}
@@ -143,6 +162,7 @@ export function SelectField({ options, placeholder, ...props }: FieldProps & { o
                 className="absolute top-1/2 right-8 flex size-5 -translate-y-1/2 items-center justify-center rounded-sm text-muted-foreground outline-none hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/50"
                 onClick={() => {
                   field.onChange('');
+                  onValueChange?.('');
                   field.onBlur();
                 }}
               >
@@ -176,13 +196,21 @@ export function DateField({ min, max, ...props }: FieldProps & { min?: string; m
   );
 }
 
-export function RadioField({ options, ...props }: FieldProps & { options: SelectOption[] }) {
+export function RadioField({ options, onValueChange, ...props }: FieldProps & ChoiceProps & { options: SelectOption[] }) {
   const id = useId();
   return (
     <Field {...props}>
       {(field) => (
         <FormControl>
-          <RadioGroup className="flex flex-wrap gap-4" value={String(field.value ?? '')} onValueChange={field.onChange} disabled={props.disabled}>
+          <RadioGroup
+            className="flex flex-wrap gap-4"
+            value={String(field.value ?? '')}
+            onValueChange={(v) => {
+              field.onChange(v);
+              onValueChange?.(v);
+            }}
+            disabled={props.disabled}
+          >
             {options.map((o) => (
               <RadioChoice key={o.value} id={`${id}-${o.value}`} value={o.value}>
                 {o.label}
