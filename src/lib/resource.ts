@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Page } from '@/domain/api';
-import { del, get, post, put, type Params } from '@/lib/api-client';
+import { del, download, get, post, put, saveFile, uploadForFile, type DownloadedFile, type Params, type ProgressHandler } from '@/lib/api-client';
 
 /**
  * The browser half of a plain resource (server/lib/resource.ts): list / get / save / delete calls and their TanStack
@@ -23,6 +23,12 @@ export interface Resource<Row, Save> {
   /** Creates (no id) or updates (id). */
   save(values: Save, id?: string): Promise<Row>;
   remove(id: string): Promise<void>;
+  /** Downloads `GET /export` of the list's filters (an .xlsx named by the server). */
+  exportList(filters: Params): Promise<void>;
+  /** Downloads the import template, `GET /import/template`. */
+  downloadTemplate(): Promise<void>;
+  /** Uploads a workbook to `POST /import`; answers the failures workbook whose name carries the counts (ImportDialog). */
+  importFile(file: File, onProgress?: ProgressHandler): Promise<DownloadedFile>;
   /** A page of rows; keeps the previous page on screen while the next loads (and when it fails). */
   useList(query: Params, options?: { enabled?: boolean }): ReturnType<typeof useQuery<Page<Row>>>;
   /** One record; disabled without an id (an add form). */
@@ -39,6 +45,7 @@ export function createResource<Row, Save = unknown>({ base }: ResourceOptions): 
   const remove = async (id: string) => {
     await del<null>(`${base}/${encodeURIComponent(id)}`);
   };
+  const saveDownload = async (path: string, params?: Params) => saveFile(await download(`${base}${path}`, params), 'download.xlsx');
   return {
     base,
     key,
@@ -46,6 +53,13 @@ export function createResource<Row, Save = unknown>({ base }: ResourceOptions): 
     getOne,
     save,
     remove,
+    exportList: (filters) => saveDownload('/export', filters),
+    downloadTemplate: () => saveDownload('/import/template'),
+    importFile: (file, onProgress) => {
+      const form = new FormData();
+      form.append('file', file, file.name);
+      return uploadForFile(`${base}/import`, form, onProgress);
+    },
     useList: (query, options) =>
       useQuery({ queryKey: [...key, 'page', query], queryFn: () => list(query), placeholderData: keepPreviousData, enabled: options?.enabled }),
     useGet: (id) => useQuery({ queryKey: [...key, 'one', id], queryFn: () => getOne(id!), enabled: Boolean(id) }),

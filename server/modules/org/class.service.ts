@@ -60,15 +60,24 @@ export interface ClassQuery {
   name?: string;
 }
 
-/** Classes of the tenant organisation, by grade then class code. */
-export function classPage(db: DbOrTx, actor: Actor, q: ClassQuery): Promise<Page<ClassDetail>> {
-  const where = and(
+function classWhere(actor: Actor, q: Omit<ClassQuery, 'current' | 'size'>) {
+  return and(
     eq(classes.orgId, actor.tenantOrgId),
     q.gradeId ? eq(classes.gradeId, q.gradeId) : undefined,
     q.majorId ? eq(classes.majorId, q.majorId) : undefined,
     q.name ? ilike(classes.name, containsPattern(q.name)) : undefined,
   );
-  return paginate(db, select(db, where).orderBy(asc(grades.gradeNo), asc(classes.code), asc(classes.id)).$dynamic(), q);
+}
+const classOrder = [asc(grades.gradeNo), asc(classes.code), asc(classes.id)];
+
+/** Classes of the tenant organisation, by grade then class code. */
+export function classPage(db: DbOrTx, actor: Actor, q: ClassQuery): Promise<Page<ClassDetail>> {
+  return paginate(db, select(db, classWhere(actor, q)).orderBy(...classOrder).$dynamic(), q);
+}
+
+/** Every class of the list's filters (the export). */
+export function classRows(db: DbOrTx, actor: Actor, q: Omit<ClassQuery, 'current' | 'size'>): Promise<ClassDetail[]> {
+  return select(db, classWhere(actor, q)).orderBy(...classOrder);
 }
 
 /** One class of the tenant; another organisation's id answers 404. */

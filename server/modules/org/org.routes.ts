@@ -1,11 +1,16 @@
-import type { FastifyPluginAsync } from 'fastify';
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
+import { CLASS_IMPORT_MAX_BYTES } from '@/domain/school/class-import';
 import { classListQuery, classSaveSchema } from '@/domain/school/classes';
 import { collegeListQuery, collegeSaveSchema, majorListQuery, majorSaveSchema } from '@/domain/school/colleges';
 import { gradeListQuery, gradeSaveSchema } from '@/domain/school/grades';
 import { schoolYearListQuery, schoolYearSaveSchema } from '@/domain/school/school-years';
 import { registerResource } from '../../lib/resource';
+import { sendXlsx, uploadedFile } from '../../lib/spreadsheet/http';
 import { requireAccess, requireActor } from '../../plugins/tenant';
+import { classExport, classTemplate, importClasses } from './class-import.service';
 import { classById, classFormOptions, classPage, createClass, deleteClass, updateClass } from './class.service';
 import { collegeById, collegeOptions, collegePage, createCollege, createMajor, deleteCollege, deleteMajor, majorById, majorPage, updateCollege, updateMajor } from './college.service';
 import { createGrade, deleteGrade, gradeById, gradePage, updateGrade } from './grade.service';
@@ -16,6 +21,8 @@ import { createSchoolYear, deleteSchoolYear, schoolYearById, schoolYearPage, upd
  * (org/class) and, at universities, colleges and majors — each a resource declaration on the server kit
  * (server/lib/resource.ts).
  */
+const translator = (request: FastifyRequest) => (key: string, options?: Record<string, unknown>) => request.t(key, options ?? {});
+
 export const orgRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (app, { family }) => {
   app.addHook('onRequest', app.authenticate);
 
@@ -42,7 +49,25 @@ export const orgRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (ap
       update: { body: classSaveSchema, handler: updateClass },
       remove: deleteClass,
     },
-    (scope) => scope.get('/options', { preValidation: requireAccess(classKey, 'view') }, async (request) => ok(await classFormOptions(app.db, await requireActor(request)))),
+    (scope) => {
+      scope.get('/options', { preValidation: requireAccess(classKey, 'view') }, async (request) => ok(await classFormOptions(app.db, await requireActor(request))));
+      // Import and export of the class workbook (docs/product-rules.md#class-import).
+      void scope.register(multipart, { limits: { fileSize: CLASS_IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
+      const r = scope.withTypeProvider<ZodTypeProvider>();
+      r.get('/export', { preValidation: requireAccess(classKey, 'export'), schema: { querystring: classListQuery } }, async (request, reply) => {
+        const { workbook, fileName } = await classExport(app.db, await requireActor(request), family, request.query, translator(request));
+        return sendXlsx(reply, workbook, fileName);
+      });
+      r.get('/import/template', { preValidation: requireAccess(classKey, 'import') }, async (request, reply) => {
+        const { workbook, fileName } = classTemplate(family, translator(request));
+        return sendXlsx(reply, workbook, fileName);
+      });
+      r.post('/import', { preValidation: requireAccess(classKey, 'import') }, async (request, reply) => {
+        const outcome = await importClasses(app.db, await requireActor(request), family, await uploadedFile(request), translator(request));
+        reply.header('x-import-success', String(outcome.success)).header('x-import-failure', String(outcome.failure));
+        return sendXlsx(reply, outcome.workbook, outcome.fileName);
+      });
+    },
   );
 
   await registerResource(app, family, {

@@ -17,7 +17,7 @@ import { AppError } from '../../lib/app-error';
 import { EventLoopPacer } from '../../lib/spreadsheet/pacer';
 import { columnName } from '../../lib/spreadsheet/sheet-scanner';
 import { openXlsx, type CellValue, type XlsxReadOptions } from '../../lib/spreadsheet/xlsx-reader';
-import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
+import { failuresWorkbook, type ImportFailure, importFileName as fileNameWithCounts } from '../../lib/spreadsheet/import-report';
 import { finishPlanJob, getPlanInScope, startPlanJob, assertPlanOpen, type PlanRecord } from '../test-plan/test-plan.service';
 import { itemsFor, loadPlanContext, planScopeStudents, writeResults, type PlanContext, type ResultInput, type ScopeStudent } from './physique-write';
 
@@ -60,10 +60,7 @@ export interface ImportOutcome {
   fileName: string;
 }
 
-interface Failure {
-  cells: readonly CellValue[];
-  reason: string;
-}
+type Failure = ImportFailure;
 
 /** Students of the plan's scope indexed the ways an import row finds them: registration number, then name + class. */
 class StudentIndex {
@@ -225,35 +222,22 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
   if (dataRows === 0) throw new AppError(400, 'scores:import.emptyFile');
 
   const success = await writeResults(db, ctx, accepted, { source: 'import', userId: req.userId, now: req.now, testedOn: testDay(plan, req.now) });
-  return { success, failure: failureCount, workbook: failuresWorkbook(header.cells, failures, failureCount, t), fileName: importFileName(t, success, failureCount) };
+  return { success, failure: failureCount, workbook: scoreFailuresWorkbook(header.cells, failures, failureCount, t), fileName: importFileName(t, success, failureCount) };
 }
 
-/** The failures workbook: the uploaded header plus a reason column, each listed failed row as it was uploaded, then how many more failed. */
-function failuresWorkbook(headerCells: readonly CellValue[], failures: readonly Failure[], total: number, t: Translate): Buffer {
-  // Trailing blank header cells are dropped so the reason column sits right after the data.
-  let width = headerCells.length;
-  while (width > 0 && (headerCells[width - 1] == null || headerCells[width - 1] === '')) width--;
-  const header = [...headerCells.slice(0, width), t('scores:import.reasonColumn', RAW_OPTS)];
-  const rows: unknown[][] = [header];
-  for (const f of failures) {
-    const cells = f.cells.slice(0, width);
-    while (cells.length < width) cells.push(null);
-    rows.push([...cells, f.reason]);
-  }
-  if (total > failures.length) rows.push([...Array<null>(width).fill(null), t('scores:import.moreFailures', { count: total - failures.length, listed: failures.length, ...RAW_OPTS })]);
+/** The failures workbook (server/lib/spreadsheet/import-report.ts) with the registration number column kept as text. */
+function scoreFailuresWorkbook(headerCells: readonly CellValue[], failures: readonly Failure[], total: number, t: Translate): Buffer {
   const regCol = headerCells.findIndex((c) => c != null && mapHeaders([c]).columns.has('regNo'));
-  return writeXlsx([
-    {
-      name: t('scores:import.failureSheet', RAW_OPTS),
-      rows,
-      columnWidths: [...header.slice(0, -1).map(() => 12), 60],
-      textColumns: regCol >= 0 ? [regCol] : undefined,
-    },
-  ]);
+  return failuresWorkbook({
+    header: headerCells,
+    failures,
+    total,
+    sheetName: t('scores:import.failureSheet', RAW_OPTS),
+    reasonColumn: t('scores:import.reasonColumn', RAW_OPTS),
+    more: (count, listed) => t('scores:import.moreFailures', { count, listed, ...RAW_OPTS }),
+    textColumns: regCol >= 0 ? [regCol] : undefined,
+  });
 }
 
-/** `<prefix>_<success>_<failure>.xlsx` with a prefix free of '_' (spec §3). */
-export function importFileName(t: Translate, success: number, failure: number): string {
-  const prefix = t('scores:import.fileName', RAW_OPTS).replace(/_/g, '-');
-  return `${prefix}_${success}_${failure}.xlsx`;
-}
+/** `<prefix>_<success>_<failure>.xlsx` of a score import (spec §3). */
+export const importFileName = (t: Translate, success: number, failure: number): string => fileNameWithCounts(t('scores:import.fileName', RAW_OPTS), success, failure);

@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import { z } from 'zod';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
 import { ERR } from '@/domain/errors';
@@ -20,6 +20,7 @@ import {
   testRecordQuerySchema,
 } from '@/domain/physique-results/schemas';
 import { AppError } from '../../lib/app-error';
+import { sendXlsx, uploadedFile } from '../../lib/spreadsheet/http';
 import { requirePermission, requireScope } from '../../plugins/tenant';
 import { importScores } from './physique-import.service';
 import { exportRecords, recordPage, setRecordsInvalid } from './physique-records.service';
@@ -33,7 +34,6 @@ export interface PhysiqueRoutesOptions {
   family: Family;
 }
 
-const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const planParams = z.object({ planId: z.string().max(64) });
 const idParams = z.object({ id: z.string().max(64) });
 const studentParams = z.object({ studentId: z.string().max(64) });
@@ -52,15 +52,6 @@ function codes(family: Family, ...refs: [page: string, action?: ButtonAction][])
     if (code) out.push(code);
   }
   return out;
-}
-
-/** An xlsx download; the name travels as RFC 5987 `filename*` (the browser reads import counts from it, spec §3). */
-function sendXlsx(reply: FastifyReply, workbook: Buffer, fileName: string) {
-  return reply
-    .header('content-type', XLSX_MIME)
-    .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`)
-    .header('cache-control', 'no-store')
-    .send(workbook);
 }
 
 const translator = (request: FastifyRequest): Translate => (key, options) => request.t(key, options ?? {});
@@ -107,26 +98,12 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
   if (can.import && !readOnly) {
     app.post('/organizeTest/testManage/import/:planId', { preValidation: can.import, schema: { params: planParams } }, async (request, reply) => {
       const who = await caller(request);
-      if (!request.isMultipart()) throw new AppError(400, 'scores:import.fileRequired');
-      let part;
-      try {
-        part = await request.file();
-      } catch {
-        throw new AppError(400, 'scores:import.fileRequired');
-      }
-      if (!part) throw new AppError(400, 'scores:import.fileRequired');
-      let buffer: Buffer;
-      try {
-        buffer = await part.toBuffer();
-      } catch (error) {
-        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, ERR.fileTooLarge);
-        throw error;
-      }
+      const { fileName, buffer } = await uploadedFile(request);
       const outcome = await importScores(app.db, {
         tenantOrgId: who.tenantOrgId,
         userId: who.userId,
         planId: request.params.planId,
-        fileName: part.filename,
+        fileName,
         buffer,
         now: app.now(),
         t: translator(request),

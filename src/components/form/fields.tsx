@@ -1,5 +1,7 @@
 import { createContext, useContext, useId, type ReactNode } from 'react';
+import { X } from 'lucide-react';
 import { useFormContext, type ControllerRenderProps, type FieldValues } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { maxLengthOf } from '@/domain/list-query';
 import type { FilePurpose } from '@/domain/uploads/rules';
@@ -48,6 +50,13 @@ export interface FieldProps {
   description?: ReactNode;
   className?: string;
   disabled?: boolean;
+  /** data-testid of the field's frame (label, control, message). */
+  testId?: string;
+}
+
+/** Choice fields can act on a choice besides storing it (e.g. a new school year empties the semester). */
+export interface ChoiceProps {
+  onValueChange?(value: string): void;
 }
 
 /** The shared frame of a field: label, control, description, translated error. */
@@ -57,6 +66,7 @@ function Field({
   required,
   description,
   className,
+  testId,
   children,
 }: FieldProps & { children(field: ControllerRenderProps<FieldValues, string>): ReactNode }) {
   const { control } = useFormContext();
@@ -65,7 +75,7 @@ function Field({
       control={control}
       name={name}
       render={({ field }) => (
-        <FormItem className={className} data-field={name}>
+        <FormItem className={className} data-field={name} data-testid={testId}>
           <FormLabel required={required}>{label}</FormLabel>
           {children(field)}
           {description ? <FormDescription>{description}</FormDescription> : null}
@@ -81,8 +91,9 @@ export function TextField({
   placeholder,
   maxLength,
   inputMode,
+  inputTestId,
   ...props
-}: FieldProps & { type?: 'text' | 'number' | 'password' | 'tel'; placeholder?: string; maxLength?: number; inputMode?: 'numeric' | 'decimal' | 'text' }) {
+}: FieldProps & { type?: 'text' | 'number' | 'password' | 'tel'; placeholder?: string; maxLength?: number; inputMode?: 'numeric' | 'decimal' | 'text'; inputTestId?: string }) {
   const schemaMax = useFieldMaxLength(props.name);
   return (
     <Field {...props}>
@@ -97,6 +108,7 @@ export function TextField({
             maxLength={maxLength ?? schemaMax}
             disabled={props.disabled}
             aria-required={props.required || undefined}
+            data-testid={inputTestId}
           />
         </FormControl>
       )}
@@ -104,29 +116,62 @@ export function TextField({
   );
 }
 
-/** The item value of a SelectField's `emptyOption` (Radix reserves ''); the form value stays ''. */
-const EMPTY_OPTION = '__empty__';
-
-/** `emptyOption` adds a first choice with that label that clears an optional choice back to ''. */
-export function SelectField({ options, placeholder, emptyOption, ...props }: FieldProps & { options: SelectOption[]; placeholder?: string; emptyOption?: string }) {
-  const choices = emptyOption === undefined ? options : [{ value: EMPTY_OPTION, label: emptyOption }, ...options];
+/**
+ * A dropdown. An optional one (not `required`, or `clearable`) with a value gets a clear button after it, so the choice can go back to
+ * none (Radix Select itself cannot); it is a real button in the tab order, labelled "Clear <label>".
+ */
+export function SelectField({
+  options,
+  placeholder,
+  onValueChange,
+  clearable: canClear,
+  ...props
+}: FieldProps & ChoiceProps & { options: SelectOption[]; placeholder?: string; /** Defaults to "not required". */ clearable?: boolean }) {
+  const { t } = useTranslation('components');
+  const label = typeof props.label === 'string' ? props.label : '';
   return (
     <Field {...props}>
-      {(field) => (
-        <FormControl>
-          <Select
-            ref={field.ref}
-            name={field.name}
-            value={(field.value as string | null | undefined) ?? ''}
-            onValueChange={(v) => field.onChange(v === EMPTY_OPTION ? '' : v)}
-            onBlur={field.onBlur}
-            options={choices}
-            placeholder={emptyOption ?? placeholder}
-            disabled={props.disabled}
-            required={props.required}
-          />
-        </FormControl>
-      )}
+      {(field) => {
+        const value = (field.value as string | null | undefined) ?? '';
+        const clearable = (canClear ?? !props.required) && !props.disabled && value !== '';
+        return (
+          <div className="relative">
+            <FormControl>
+              <Select
+                ref={field.ref}
+                name={field.name}
+                value={value}
+                onValueChange={(v) => {
+                  field.onChange(v);
+                  onValueChange?.(v);
+                }}
+                onBlur={field.onBlur}
+                options={options}
+                placeholder={placeholder}
+                disabled={props.disabled}
+                required={props.required}
+                className={clearable ? 'pr-14' : undefined}
+              />
+            </FormControl>
+            {clearable ? (
+              <button
+                type="button"
+                aria-label={t('form.clear', { field: label })}
+                title={t('form.clear', { field: label })}
+                data-slot="select-clear"
+                className="absolute top-1/2 right-8 flex size-5 -translate-y-1/2 items-center justify-center rounded-sm text-muted-foreground outline-none hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/50"
+                onClick={() => {
+                  field.onChange('');
+                  onValueChange?.('');
+                  field.onBlur();
+                }}
+              >
+                <X aria-hidden className="size-3.5" />
+              </button>
+            ) : null}
+          </div>
+        );
+      }}
     </Field>
   );
 }
@@ -151,13 +196,21 @@ export function DateField({ min, max, ...props }: FieldProps & { min?: string; m
   );
 }
 
-export function RadioField({ options, ...props }: FieldProps & { options: SelectOption[] }) {
+export function RadioField({ options, onValueChange, ...props }: FieldProps & ChoiceProps & { options: SelectOption[] }) {
   const id = useId();
   return (
     <Field {...props}>
       {(field) => (
         <FormControl>
-          <RadioGroup className="flex flex-wrap gap-4" value={String(field.value ?? '')} onValueChange={field.onChange} disabled={props.disabled}>
+          <RadioGroup
+            className="flex flex-wrap gap-4"
+            value={String(field.value ?? '')}
+            onValueChange={(v) => {
+              field.onChange(v);
+              onValueChange?.(v);
+            }}
+            disabled={props.disabled}
+          >
             {options.map((o) => (
               <RadioChoice key={o.value} id={`${id}-${o.value}`} value={o.value}>
                 {o.label}

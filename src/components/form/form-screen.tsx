@@ -1,5 +1,7 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Dialog as DialogPrimitive } from 'radix-ui';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { X } from 'lucide-react';
 import { useForm, type FieldValues, type Path, type Resolver, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -10,6 +12,7 @@ import { QueryState } from '@/components/query-state/query-state';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardFooter } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { DialogOverlay } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/toast';
 import { ApiError } from '@/lib/api-client';
 import type { Resource } from '@/lib/resource';
@@ -30,6 +33,12 @@ export interface FormScreenProps<S extends z.ZodObject, Row> {
   description?: ReactNode;
   /** Where to go after saving or leaving: normally `usePageAccess(key).paths.list`. */
   backTo: string;
+  /**
+   * 'page' (default) fills the content area; 'drawer' slides in from the right over what the route shows behind it
+   * (e.g. the list), for short forms. Both load, validate, send the version, show server field errors and ask before
+   * leaving a changed form; closing the drawer (Esc, the overlay, ×, Cancel) leaves like Cancel.
+   */
+  presentation?: 'page' | 'drawer';
   /** The fields; the form is passed for fields that depend on others (useWatch). */
   children(form: UseFormReturn<z.input<S>, unknown, z.output<S>>): ReactNode;
   /** After a save, before returning to `backTo` (e.g. refresh what the rest of the app shows of the record). */
@@ -45,17 +54,57 @@ export interface FormScreenProps<S extends z.ZodObject, Row> {
  */
 export function FormScreen<S extends z.ZodObject, Row>(props: FormScreenProps<S, Row>) {
   const { resource, id, title, description } = props;
+  const { t } = useTranslation('ui');
+  const navigate = useNavigate();
   const record = resource.useGet(id);
+  const drawer = props.presentation === 'drawer';
+  // The body registers its leave-with-confirmation here, so closing the drawer asks like Cancel does.
+  const close = useRef<() => void>(() => void navigate(props.backTo));
+  const body = id ? (
+    <QueryState query={record} data={record.data}>
+      {(row) => <FormBody key={id} {...props} initial={props.toValues(row)} title={title} description={description} closeRef={close} />}
+    </QueryState>
+  ) : (
+    <FormBody key="new" {...props} initial={props.defaults} title={title} description={description} closeRef={close} />
+  );
+  if (!drawer) {
+    return (
+      <div data-testid={props['data-testid'] ?? 'form-screen'} className="grid grid-cols-[minmax(0,1fr)] gap-4">
+        {body}
+      </div>
+    );
+  }
   return (
-    <div data-testid={props['data-testid'] ?? 'form-screen'} className="grid grid-cols-[minmax(0,1fr)] gap-4">
-      {id ? (
-        <QueryState query={record} data={record.data}>
-          {(row) => <FormBody key={id} {...props} initial={props.toValues(row)} title={title} description={description} />}
-        </QueryState>
-      ) : (
-        <FormBody key="new" {...props} initial={props.defaults} title={title} description={description} />
-      )}
-    </div>
+    <DialogPrimitive.Root open onOpenChange={(open) => (open ? undefined : close.current())}>
+      <DialogPrimitive.Portal>
+        <DialogOverlay />
+        <DialogPrimitive.Content
+          data-testid={props['data-testid'] ?? 'form-screen'}
+          data-slot="form-drawer"
+          className="fixed inset-y-0 right-0 z-50 flex h-full w-full flex-col border-l bg-card text-card-foreground shadow-lg outline-none data-[state=closed]:animate-slide-out-right data-[state=open]:animate-slide-in-right sm:max-w-lg"
+        >
+          <div className="flex items-start justify-between gap-4 border-b px-6 py-4">
+            <div className="grid gap-1">
+              <DialogPrimitive.Title className="text-lg leading-none font-semibold">{title}</DialogPrimitive.Title>
+              {description ? (
+                <DialogPrimitive.Description className="text-sm text-muted-foreground">{description}</DialogPrimitive.Description>
+              ) : (
+                <DialogPrimitive.Description className="sr-only">{title}</DialogPrimitive.Description>
+              )}
+            </div>
+            <button
+              type="button"
+              onClick={() => close.current()}
+              className="rounded-sm opacity-70 transition-opacity outline-none hover:opacity-100 focus-visible:ring-[3px] focus-visible:ring-ring/50 [&_svg]:size-4"
+            >
+              <X aria-hidden />
+              <span className="sr-only">{t('close')}</span>
+            </button>
+          </div>
+          <div className="grid min-h-0 flex-1 grid-cols-[minmax(0,1fr)]">{body}</div>
+        </DialogPrimitive.Content>
+      </DialogPrimitive.Portal>
+    </DialogPrimitive.Root>
   );
 }
 
@@ -69,7 +118,9 @@ function FormBody<S extends z.ZodObject, Row>({
   backTo,
   children,
   onSaved,
-}: FormScreenProps<S, Row> & { initial: z.input<S> }) {
+  presentation,
+  closeRef,
+}: FormScreenProps<S, Row> & { initial: z.input<S>; closeRef: { current: () => void } }) {
   const { t } = useTranslation(['components', 'ui', 'common']);
   const navigate = useNavigate();
   const save = resource.useSave(id);
@@ -82,6 +133,10 @@ function FormBody<S extends z.ZodObject, Row>({
   const dirty = form.formState.isDirty;
   const leave = () => void navigate(backTo);
   const askLeave = () => (dirty ? setLeaving(true) : leave());
+  useEffect(() => {
+    closeRef.current = askLeave;
+  });
+  const drawer = presentation === 'drawer';
 
   const submit = async (values: z.output<S>) => {
     let row: Row;
@@ -101,23 +156,34 @@ function FormBody<S extends z.ZodObject, Row>({
     leave();
   };
 
+  const buttons = (
+    <>
+      <Button type="button" variant="outline" onClick={askLeave} data-testid="form-cancel">
+        {t('ui:cancel')}
+      </Button>
+      <Button type="submit" loading={save.isPending} data-testid="form-save">
+        {t('components:form.save')}
+      </Button>
+    </>
+  );
+
   return (
     <>
-      <PageHeader title={title} description={description} back={{ safe: !dirty }} className="pb-0" />
+      {drawer ? null : <PageHeader title={title} description={description} back={{ safe: !dirty }} className="pb-0" />}
       <Form {...(form as unknown as UseFormReturn<FieldValues>)}>
         <FormSchema value={schema}>
-          <form noValidate onSubmit={(e) => void form.handleSubmit(submit)(e)}>
-            <Card>
-              <CardContent className="grid gap-6">{children(form)}</CardContent>
-              <CardFooter className="justify-end gap-2">
-                <Button type="button" variant="outline" onClick={askLeave} data-testid="form-cancel">
-                  {t('ui:cancel')}
-                </Button>
-                <Button type="submit" loading={save.isPending} data-testid="form-save">
-                  {t('components:form.save')}
-                </Button>
-              </CardFooter>
-            </Card>
+          <form noValidate onSubmit={(e) => void form.handleSubmit(submit)(e)} className={drawer ? 'flex min-h-0 flex-col' : undefined}>
+            {drawer ? (
+              <>
+                <div className="grid flex-1 content-start gap-6 overflow-y-auto px-6 py-5">{children(form)}</div>
+                <div className="flex justify-end gap-2 border-t px-6 py-4">{buttons}</div>
+              </>
+            ) : (
+              <Card>
+                <CardContent className="grid gap-6">{children(form)}</CardContent>
+                <CardFooter className="justify-end gap-2">{buttons}</CardFooter>
+              </Card>
+            )}
           </form>
         </FormSchema>
       </Form>

@@ -9,6 +9,7 @@ import { createDataTableColumnHelper, type RowData } from '@/components/data-tab
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { toast } from '@/components/ui/toast';
+import { Tooltip } from '@/components/ui/tooltip';
 import { permissionsAtom } from '@/lib/permissions';
 import { cn } from '@/lib/cn';
 
@@ -23,6 +24,8 @@ export interface RowAction<T> {
   /** Hide for some rows (e.g. no edit once ended). */
   hidden?(row: T): boolean;
   disabled?(row: T): boolean;
+  /** Why a disabled action is disabled, as its tooltip. */
+  disabledHint?(row: T): ReactNode;
   /**
    * Dangerous actions ask first: the dialog's title and text for the row. The dialog's button runs `onClick`
    * (a promise keeps it busy, a rejection keeps it open), then toasts `done` (the delete/operation message by default).
@@ -31,6 +34,9 @@ export interface RowAction<T> {
   /** Toast after a confirmed action succeeds; false for none. */
   done?: string | false;
   destructive?: boolean;
+  /** Extra classes of the button (e.g. a warning colour). */
+  className?: string;
+  /** Also the React key: set it when two actions of a row share a catalogue action. */
   testId?: string;
 }
 
@@ -59,20 +65,32 @@ export function RowActions<T>({ row, pageKey, actions }: { row: T; pageKey: stri
   const confirmText = pending?.action.confirm?.(pending.row);
   return (
     <div className="flex justify-end gap-1" data-slot="row-actions">
-      {shown.map((a) => (
-        <Button
-          key={a.action}
-          variant="link"
-          size="sm"
-          className={cn('h-7 px-1.5', a.destructive && 'text-destructive')}
-          disabled={a.disabled?.(row)}
-          data-testid={a.testId ?? `row-${a.action}`}
-          onClick={() => (a.confirm ? setPending({ row, action: a }) : void a.onClick(row))}
-        >
-          {a.icon}
-          {a.label ?? t(`menu:button.${a.action}`)}
-        </Button>
-      ))}
+      {shown.map((a) => {
+        const disabled = a.disabled?.(row) ?? false;
+        const button = (
+          <Button
+            key={a.testId ?? a.action}
+            variant="link"
+            size="sm"
+            className={cn('h-7 px-1.5', a.destructive && 'text-destructive', a.className)}
+            disabled={disabled}
+            data-testid={a.testId ?? `row-${a.action}`}
+            onClick={() => (a.confirm ? setPending({ row, action: a }) : void a.onClick(row))}
+          >
+            {a.icon}
+            {a.label ?? t(`menu:button.${a.action}`)}
+          </Button>
+        );
+        const hint = disabled ? a.disabledHint?.(row) : undefined;
+        // A disabled button gets no pointer events: the tooltip sits on a wrapper.
+        return hint ? (
+          <Tooltip key={a.testId ?? a.action} content={hint}>
+            <span>{button}</span>
+          </Tooltip>
+        ) : (
+          button
+        );
+      })}
       {pending && confirmText ? (
         <ConfirmDialog
           open

@@ -1,4 +1,5 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
+import { Upload } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { classListQuery, classSaveSchema, type ClassForm } from '@/domain/school/classes';
@@ -6,6 +7,7 @@ import type { ClassDetail, ClassFormOptions } from '@/domain/school/types';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { FieldGroup, SelectField, TextField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
+import { ImportDialog } from '@/components/import-dialog/import-dialog';
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
 import { deleteAction, editAction, rowActionsColumn } from '@/components/list/row-actions';
 import { useListState } from '@/components/list/use-list-state';
@@ -35,6 +37,7 @@ export function ClassListScreen({ family }: { family: Family }) {
   const state = useListState<Filters>(family === 'gx' ? ['gradeId', 'majorId', 'name'] : ['gradeId', 'name']);
   const query = api.useList(state.query);
   const remove = api.useDelete();
+  const [importing, setImporting] = useState(false);
 
   const filters: FilterDef<Filters>[] = [
     { name: 'gradeId', type: 'select', label: t('class.grade'), options: (options.data?.grades ?? []).map((g) => ({ value: g.id, label: gradeLabel(g) })) },
@@ -68,17 +71,31 @@ export function ClassListScreen({ family }: { family: Family }) {
   );
 
   return (
-    <ListScreen
-      pageKey={key}
-      state={state}
-      querySchema={classListQuery}
-      filters={filters}
-      query={query}
-      columns={columns}
-      rowKey="id"
-      onAdd={() => void navigate(access.paths.add!)}
-      data-testid="class-list"
-    />
+    <>
+      <ListScreen
+        pageKey={key}
+        state={state}
+        querySchema={classListQuery}
+        filters={filters}
+        query={query}
+        columns={columns}
+        rowKey="id"
+        onAdd={() => void navigate(access.paths.add!)}
+        toolbar={[{ action: 'import', icon: <Upload aria-hidden />, onClick: () => setImporting(true) }]}
+        onExport={(f) => api.exportList(f)}
+        data-testid="class-list"
+      />
+      {/* docs/product-rules.md#class-import */}
+      <ImportDialog
+        open={importing}
+        onOpenChange={setImporting}
+        title={t('import.title')}
+        description={t('import.description')}
+        upload={(file, onProgress) => api.importFile(file, onProgress)}
+        onDownloadTemplate={() => void api.downloadTemplate()}
+        onImported={() => void query.refetch()}
+      />
+    </>
   );
 }
 

@@ -89,7 +89,7 @@ export function GradeListScreen({ family }: { family: Family }) {
   );
 }
 
-/** org/grade/add and edit/:id. */
+/** org/grade/add and edit/:id: a drawer over the grade list (a short form). */
 export function GradeFormScreen({ family }: { family: Family }) {
   const { t } = useTranslation('school');
   const { id } = useParams();
@@ -98,36 +98,40 @@ export function GradeFormScreen({ family }: { family: Family }) {
   const defaults: GradeForm = { stage: stages[0], gradeNo: '' as unknown as number, enrolYear: new Date().getFullYear(), graduated: 'false' };
   const gx = family === 'gx';
   return (
-    <FormScreen
-      schema={gradeSaveSchema}
-      resource={grades(family)}
-      id={id}
-      defaults={defaults}
-      toValues={(r) => ({ stage: r.stage, gradeNo: String(r.gradeNo), enrolYear: r.enrolYear, graduated: String(r.graduated), version: r.version })}
-      title={id ? t(gx ? 'grade.editYearTitle' : 'grade.editTitle') : t(gx ? 'grade.addYearTitle' : 'grade.addTitle')}
-      description={t(gx ? 'grade.yearFormHint' : 'grade.formHint')}
-      backTo={access.paths.list}
-      data-testid="grade-form"
-    >
-      {(form) => {
-        const stage = (form.watch(STAGE_FIELD) as GradeStage | undefined) ?? stages[0];
-        const numbers = GRADE_STAGES.includes(stage) ? numbersOf(stage) : [];
-        return (
-          <FieldGroup>
-            {gx ? null : <SelectField name="stage" label={t('grade.stage')} required options={stages.map((s) => ({ value: s, label: t(`grade.stages.${s}`) }))} />}
-            <TextField name="enrolYear" label={t('grade.enrolYear')} required type="number" inputMode="numeric" />
-            <SelectField name="gradeNo" label={t(gx ? 'grade.currentGrade' : 'grade.gradeNo')} required options={numbers.map((n) => ({ value: String(n), label: t(`grade.no.${n}`) }))} />
-            <RadioField
-              name="graduated"
-              label={t('grade.status')}
-              options={[
-                { value: 'false', label: t('grade.inSchool') },
-                { value: 'true', label: t('grade.graduated') },
-              ]}
-            />
-          </FieldGroup>
-        );
-      }}
-    </FormScreen>
+    <>
+      <GradeListScreen family={family} />
+      <FormScreen
+        presentation="drawer"
+        schema={gradeSaveSchema}
+        resource={grades(family)}
+        id={id}
+        defaults={defaults}
+        toValues={(r) => ({ stage: r.stage, gradeNo: String(r.gradeNo), enrolYear: r.enrolYear, graduated: String(r.graduated), version: r.version })}
+        title={id ? t(gx ? 'grade.editYearTitle' : 'grade.editTitle') : t(gx ? 'grade.addYearTitle' : 'grade.addTitle')}
+        description={t(gx ? 'grade.yearFormHint' : 'grade.formHint')}
+        backTo={access.paths.list}
+        data-testid="grade-form"
+      >
+        {(form) => {
+          const stage = (form.watch(STAGE_FIELD) as GradeStage | undefined) ?? stages[0];
+          const numbers = GRADE_STAGES.includes(stage) ? numbersOf(stage) : [];
+          return (
+            <FieldGroup>
+              {gx ? null : <SelectField name="stage" label={t('grade.stage')} required options={stages.map((s) => ({ value: s, label: t(`grade.stages.${s}`) }))} />}
+              <TextField name="enrolYear" label={t('grade.enrolYear')} required type="number" inputMode="numeric" />
+              <SelectField name="gradeNo" label={t(gx ? 'grade.currentGrade' : 'grade.gradeNo')} required options={numbers.map((n) => ({ value: String(n), label: t(`grade.no.${n}`) }))} />
+              <RadioField
+                name="graduated"
+                label={t('grade.status')}
+                options={[
+                  { value: 'false', label: t('grade.inSchool') },
+                  { value: 'true', label: t('grade.graduated') },
+                ]}
+              />
+            </FieldGroup>
+          );
+        }}
+      </FormScreen>
+    </>
   );
 }

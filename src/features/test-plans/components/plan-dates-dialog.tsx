@@ -1,21 +1,18 @@
 import { useEffect } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { TriangleAlert } from 'lucide-react';
 import { useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { OK_MSG } from '@/domain/errors';
-import { planDatesWarning } from '@/domain/test-plans/access';
 import { planDatesSchema, type PlanDatesRequest } from '@/domain/test-plans/schemas';
-import { localDate } from '@/domain/test-plans/status';
 import type { PlanRow } from '@/domain/test-plans/types';
-import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/form/form';
+import { Form } from '@/components/form/form';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
-import { DatePicker } from '@/components/ui/date-picker';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/toast';
 import { useChangePlanDatesMutation } from '../api/reopen-plan';
 import type { Family } from '@/domain/menus/access';
+import { PlanDateFields } from './plan-date-fields';
 
 interface DatesValues extends PlanDatesRequest {
   reopen: boolean;
@@ -43,8 +40,7 @@ export function PlanDatesDialog({ family, plan, onClose }: PlanDatesDialogProps)
   useEffect(() => {
     if (plan) form.reset({ startDate: plan.startDate, endDate: plan.endDate, reopen: plan.endedAt !== null });
   }, [plan, form]);
-  const [startDate, endDate, reopen] = useWatch({ control: form.control, name: ['startDate', 'endDate', 'reopen'] });
-  const warning = planDatesWarning({ startDate, endDate }, localDate(new Date()));
+  const reopen = useWatch({ control: form.control, name: 'reopen' });
 
   const submit = form.handleSubmit(async (values) => {
     if (!plan) return;
@@ -63,44 +59,13 @@ export function PlanDatesDialog({ family, plan, onClose }: PlanDatesDialogProps)
         <Form {...form}>
           <form className="grid gap-4" onSubmit={(e) => void submit(e)} noValidate>
             <div className="grid gap-4 sm:grid-cols-2">
-              <FormField
-                control={form.control}
-                name="startDate"
-                render={({ field }) => (
-                  <FormItem>
-                    <FormLabel required>{t('form.startDate')}</FormLabel>
-                    <FormControl>
-                      <DatePicker value={field.value || undefined} onChange={(v) => field.onChange(v ?? '')} onBlur={field.onBlur} />
-                    </FormControl>
-                    <FormMessage />
-                  </FormItem>
-                )}
-              />
-              <FormField
-                control={form.control}
-                name="endDate"
-                render={({ field }) => (
-                  <FormItem>
-                    <FormLabel required>{t('form.endDate')}</FormLabel>
-                    <FormControl>
-                      <DatePicker value={field.value || undefined} onChange={(v) => field.onChange(v ?? '')} onBlur={field.onBlur} min={startDate || undefined} />
-                    </FormControl>
-                    <FormMessage />
-                  </FormItem>
-                )}
-              />
+              <PlanDateFields />
             </div>
             {plan?.endedAt ? (
               <label className="flex items-center gap-2 text-sm">
                 <Checkbox checked={reopen} onCheckedChange={(c) => form.setValue('reopen', c === true)} data-testid="plan-dates-reopen" />
                 {t('datesDialog.reopen')}
               </label>
-            ) : null}
-            {warning ? (
-              <p role="status" className="flex items-start gap-2 rounded-md border border-warning/40 bg-warning/10 px-3 py-2 text-sm" data-testid="plan-dates-warning">
-                <TriangleAlert aria-hidden className="mt-0.5 size-4 shrink-0 text-warning-foreground dark:text-warning" />
-                {t(`warning.${warning}`, { end: endDate })}
-              </p>
             ) : null}
             <DialogFooter>
               <DialogClose asChild>

@@ -3,22 +3,17 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch, type Resolver, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { isGrade, isStandardVersion, type ItemKey } from '@/domain/physique/standard';
-import { TriangleAlert } from 'lucide-react';
-import { planDatesWarning } from '@/domain/test-plans/access';
 import { DEFAULT_FEE_PRECISION, DEFAULT_FEE_ROUNDING, FEE_PRECISIONS, FEE_ROUNDINGS, roundFee, type FeePrecision, type FeeRounding } from '@/domain/test-plans/fee';
 import { planItemsForGrade } from '@/domain/test-plans/items';
 import { planRequestSchema, type PlanRequest, type PlanScopeType } from '@/domain/test-plans/schemas';
-import { localDate } from '@/domain/test-plans/status';
 import type { PlanDetail, PlanFormOptions, PlanGradeItems, PlanSchoolOption } from '@/domain/test-plans/types';
-import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/form/form';
+import { RadioField, SelectField, TextField } from '@/components/form/fields';
+import { Form, FormField, FormItem, FormLabel, FormMessage } from '@/components/form/form';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
-import { DatePicker } from '@/components/ui/date-picker';
-import { Input } from '@/components/ui/input';
-import { RadioChoice, RadioGroup } from '@/components/ui/radio-group';
-import { Select } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
+import { PlanDateFields } from './plan-date-fields';
 
 /** What the form holds while editing; planRequestSchema turns it into a PlanRequest (same rules as the server). */
 export interface PlanFormValues {
@@ -125,11 +120,10 @@ export function PlanForm({ options, optionsLoading, initial, editing, schools, o
     resolver: planResolver,
     defaultValues: initial,
   });
-  const [scopeType, scopeIds, version, schoolYearId, feeAmount, feePrecision, feeRounding, startDate, endDate] = useWatch({
+  const [scopeType, scopeIds, version, schoolYearId, feeAmount, feePrecision, feeRounding] = useWatch({
     control: form.control,
-    name: ['scopeType', 'scopeIds', 'standardVersion', 'schoolYearId', 'feeAmount', 'feePrecision', 'feeRounding', 'startDate', 'endDate'],
+    name: ['scopeType', 'scopeIds', 'standardVersion', 'schoolYearId', 'feeAmount', 'feePrecision', 'feeRounding'],
   });
-  const datesWarning = planDatesWarning({ startDate, endDate }, localDate(new Date()));
 
   // A new school (admin) or freshly loaded options: start from the school's defaults, keeping what was typed.
   useEffect(() => {
@@ -164,131 +158,51 @@ export function PlanForm({ options, optionsLoading, initial, editing, schools, o
           </CardHeader>
           <CardContent className="grid gap-5 md:grid-cols-2">
             {schools ? (
-              <FormField
-                control={form.control}
+              <SelectField
                 name="schoolOrgId"
-                render={({ field }) => (
-                  <FormItem className="md:col-span-2" data-testid="plan-school">
-                    <FormLabel required>{t('form.school')}</FormLabel>
-                    <FormControl>
-                      <Select
-                        value={field.value}
-                        disabled={editing}
-                        onValueChange={(v) => {
-                          field.onChange(v);
-                          onSchoolChange?.(v);
-                        }}
-                        options={schools.map((s) => ({ value: s.id, label: s.name }))}
-                        placeholder={t('form.schoolPlaceholder')}
-                      />
-                    </FormControl>
-                    <FormMessage />
-                  </FormItem>
-                )}
+                label={t('form.school')}
+                required
+                disabled={editing}
+                className="md:col-span-2"
+                testId="plan-school"
+                options={schools.map((s) => ({ value: s.id, label: s.name }))}
+                placeholder={t('form.schoolPlaceholder')}
+                onValueChange={(v) => onSchoolChange?.(v)}
               />
             ) : null}
-            <FormField
-              control={form.control}
+            <TextField
               name="name"
-              render={({ field }) => (
-                <FormItem className="md:col-span-2">
-                  <FormLabel required>{t('form.name')}</FormLabel>
-                  <FormControl>
-                    <Input {...field} data-testid="plan-name-input" placeholder={t('form.namePlaceholder')} className="max-w-md" />
-                  </FormControl>
-                  <FormDescription>{t('form.nameHint')}</FormDescription>
-                  <FormMessage />
-                </FormItem>
-              )}
+              label={t('form.name')}
+              required
+              className="md:col-span-2"
+              inputTestId="plan-name-input"
+              placeholder={t('form.namePlaceholder')}
+              description={t('form.nameHint')}
             />
-            <FormField
-              control={form.control}
+            <SelectField
               name="schoolYearId"
-              render={({ field }) => (
-                <FormItem data-testid="plan-school-year">
-                  <FormLabel required>{t('form.schoolYear')}</FormLabel>
-                  <FormControl>
-                    <Select
-                      value={field.value}
-                      onValueChange={(v) => {
-                        field.onChange(v);
-                        form.setValue('semesterCode', '');
-                      }}
-                      onBlur={field.onBlur}
-                      options={(options?.schoolYears ?? []).map((y) => ({ value: y.id, label: y.academicYear }))}
-                    />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
+              label={t('form.schoolYear')}
+              required
+              testId="plan-school-year"
+              options={(options?.schoolYears ?? []).map((y) => ({ value: y.id, label: y.academicYear }))}
+              onValueChange={() => form.setValue('semesterCode', '')}
             />
-            <FormField
-              control={form.control}
+            <SelectField
               name="semesterCode"
-              render={({ field }) => (
-                <FormItem data-testid="plan-semester">
-                  <FormLabel required>{t('form.semester')}</FormLabel>
-                  <FormControl>
-                    <Select
-                      value={field.value}
-                      onValueChange={(v) => {
-                        field.onChange(v);
-                        // The semester's dates are the natural plan dates: fill them in when none are set yet.
-                        const term = year?.semesters.find((s) => String(s.code) === v);
-                        if (term && !form.getValues('startDate') && !form.getValues('endDate')) {
-                          form.setValue('startDate', term.startDate);
-                          form.setValue('endDate', term.endDate);
-                        }
-                      }}
-                      onBlur={field.onBlur}
-                      options={(year?.semesters ?? []).map((s) => ({ value: String(s.code), label: t(`semester.${s.code}`) }))}
-                    />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
+              label={t('form.semester')}
+              required
+              testId="plan-semester"
+              options={(year?.semesters ?? []).map((s) => ({ value: String(s.code), label: t(`semester.${s.code}`) }))}
+              onValueChange={(v) => {
+                // The semester's dates are the natural plan dates: fill them in when none are set yet.
+                const term = year?.semesters.find((s) => String(s.code) === v);
+                if (term && !form.getValues('startDate') && !form.getValues('endDate')) {
+                  form.setValue('startDate', term.startDate);
+                  form.setValue('endDate', term.endDate);
+                }
+              }}
             />
-            <FormField
-              control={form.control}
-              name="startDate"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel required>{t('form.startDate')}</FormLabel>
-                  <FormControl>
-                    <DatePicker value={field.value || undefined} onChange={(v) => field.onChange(v ?? '')} onBlur={field.onBlur}/>
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-            <FormField
-              control={form.control}
-              name="endDate"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel required>{t('form.endDate')}</FormLabel>
-                  <FormControl>
-                    <DatePicker
-                      value={field.value || undefined}
-                      onChange={(v) => field.onChange(v ?? '')}
-                      onBlur={field.onBlur}
-                      min={startDate || undefined}
-                    />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-            {datesWarning ? (
-              <p
-                role="status"
-                className="flex items-start gap-2 rounded-md border border-warning/40 bg-warning/10 px-3 py-2 text-sm md:col-span-2"
-                data-testid="plan-dates-warning"
-              >
-                <TriangleAlert aria-hidden className="mt-0.5 size-4 shrink-0 text-warning-foreground dark:text-warning" />
-                {t(`warning.${datesWarning}`, { end: endDate })}
-              </p>
-            ) : null}
+            <PlanDateFields />
           </CardContent>
         </Card>
 
@@ -299,32 +213,13 @@ export function PlanForm({ options, optionsLoading, initial, editing, schools, o
           </CardHeader>
           <CardContent className="grid gap-5">
             {optionsLoading ? <Skeleton className="h-24 w-full" /> : null}
-            <FormField
-              control={form.control}
+            <RadioField
               name="scopeType"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel required>{t('form.scopeType')}</FormLabel>
-                  <FormControl>
-                    <RadioGroup
-                      value={field.value}
-                      onValueChange={(v) => {
-                        field.onChange(v);
-                        form.setValue('scopeIds', []);
-                      }}
-                      className="flex flex-wrap gap-5"
-                      data-testid="plan-scope-type"
-                    >
-                      {(options?.scopeTypes ?? [field.value]).map((s) => (
-                        <RadioChoice key={s} id={`plan-scope-${s}`} value={s}>
-                          {t(`testPlan:scopeType.${s}`)}
-                        </RadioChoice>
-                      ))}
-                    </RadioGroup>
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
+              label={t('form.scopeType')}
+              required
+              testId="plan-scope-type"
+              options={(options?.scopeTypes ?? [scopeType]).map((s) => ({ value: s, label: t(`testPlan:scopeType.${s}`) }))}
+              onValueChange={() => form.setValue('scopeIds', [])}
             />
             <FormField
               control={form.control}
@@ -346,23 +241,13 @@ export function PlanForm({ options, optionsLoading, initial, editing, schools, o
             <CardDescription>{t('form.itemsHint')}</CardDescription>
           </CardHeader>
           <CardContent className="grid gap-5">
-            <FormField
-              control={form.control}
+            <SelectField
               name="standardVersion"
-              render={({ field }) => (
-                <FormItem className="max-w-xs">
-                  <FormLabel required>{t('form.standardVersion')}</FormLabel>
-                  <FormControl>
-                    <Select
-                      value={field.value}
-                      onValueChange={field.onChange}
-                      options={(options?.standardVersions ?? [field.value]).map((v) => ({ value: v, label: t('physique:standard.version', { version: v }) }))}
-                    />
-                  </FormControl>
-                  <FormDescription>{t('physique:standard.title')}</FormDescription>
-                  <FormMessage />
-                </FormItem>
-              )}
+              label={t('form.standardVersion')}
+              required
+              className="max-w-xs"
+              options={(options?.standardVersions ?? [version]).map((v) => ({ value: v, label: t('physique:standard.version', { version: v }) }))}
+              description={t('physique:standard.title')}
             />
             <GradeItemsField form={form} version={version} />
           </CardContent>
@@ -374,51 +259,9 @@ export function PlanForm({ options, optionsLoading, initial, editing, schools, o
             <CardDescription>{t('form.feeHint')}</CardDescription>
           </CardHeader>
           <CardContent className="grid gap-5 md:grid-cols-3">
-            <FormField
-              control={form.control}
-              name="feeAmount"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>{t('form.feeAmount')}</FormLabel>
-                  <FormControl>
-                    <Input {...field} inputMode="decimal" placeholder={t('form.feePlaceholder')} data-testid="plan-fee" />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-            <FormField
-              control={form.control}
-              name="feePrecision"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>{t('form.feePrecision')}</FormLabel>
-                  <FormControl>
-                    <Select value={field.value} onValueChange={field.onChange} options={FEE_PRECISIONS.map((p) => ({ value: String(p), label: t(`testPlan:feePrecision.${p}`) }))} />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-            <FormField
-              control={form.control}
-              name="feeRounding"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>{t('form.feeRounding')}</FormLabel>
-                  <FormControl>
-                    <RadioGroup value={field.value} onValueChange={field.onChange} className="flex flex-wrap gap-4 pt-2">
-                      {FEE_ROUNDINGS.map((r) => (
-                        <RadioChoice key={r} id={`plan-rounding-${r}`} value={r}>
-                          {t(`testPlan:feeRounding.${r}`)}
-                        </RadioChoice>
-                      ))}
-                    </RadioGroup>
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
+            <TextField name="feeAmount" label={t('form.feeAmount')} inputMode="decimal" placeholder={t('form.feePlaceholder')} inputTestId="plan-fee" />
+            <SelectField name="feePrecision" label={t('form.feePrecision')} clearable={false} options={FEE_PRECISIONS.map((p) => ({ value: String(p), label: t(`testPlan:feePrecision.${p}`) }))} />
+            <RadioField name="feeRounding" label={t('form.feeRounding')} options={FEE_ROUNDINGS.map((r) => ({ value: r, label: t(`testPlan:feeRounding.${r}`) }))} />
             {feePreview !== null ? (
               <p className="text-sm text-muted-foreground md:col-span-3" data-testid="plan-fee-preview">
                 {t('form.feePreview', { amount: feePreview })}

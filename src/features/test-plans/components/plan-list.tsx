@@ -4,19 +4,18 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { OK_MSG } from '@/domain/errors';
 import { getCatalogEntry } from '@/domain/menus/catalog';
-import { canCorrectDates, canUndoEnd } from '@/domain/test-plans/access';
+import { canCorrectDates, canUndoEnd, PLAN_ADMIN_ACTION } from '@/domain/test-plans/access';
 import type { PlanRow } from '@/domain/test-plans/types';
 import { createDataTableColumnHelper, DataTable } from '@/components/data-table/data-table';
+import { rowActionsColumn } from '@/components/list/row-actions';
 import { usePaging } from '@/components/data-table/data-table-pagination';
 import { menuLabel } from '@/components/layout/menu-label';
 import { PageHeader } from '@/components/page-header/page-header';
 import { usePermission } from '@/components/permission-gate/permission-gate';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { toast } from '@/components/ui/toast';
 import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { Tooltip } from '@/components/ui/tooltip';
 import { useDeletePlanMutation } from '../api/delete-plan';
 import { useEndPlanMutation } from '../api/end-plan';
 import { useChangePlanDatesMutation } from '../api/reopen-plan';
@@ -32,8 +31,8 @@ import { PlanFilters, type PlanFilterValues } from './plan-filters';
 import { PlanStatusBadge } from './plan-status-badge';
 
 const col = createDataTableColumnHelper<PlanRow>();
+const ended = (p: PlanRow) => p.status === 'ended';
 
-type Pending = { kind: 'end' | 'delete' | 'undoEnd' | 'restore'; plan: PlanRow } | null;
 type View = 'plans' | 'bin';
 
 /** organizeTest/testManage: the test plans with filters, server paging and the row actions the role holds (issue 3 §2). */
@@ -42,12 +41,10 @@ export function PlanListScreen({ family }: { family: Family }) {
   const navigate = useNavigate();
   const paths = useMemo(() => planPaths(family), [family]);
   const perms = useMemo(() => planPermissions(family), [family]);
+  const pageKey = `${family}.test.testManage`;
   const can = {
     add: usePermission(perms.add),
-    edit: usePermission(perms.edit),
     detail: usePermission(perms.detail),
-    end: usePermission(perms.end),
-    delete: usePermission(perms.delete),
     admin: usePermission(perms.admin),
   };
   const [filters, setFilters] = useState<PlanFilterValues>({});
@@ -61,11 +58,10 @@ export function PlanListScreen({ family }: { family: Family }) {
     () => (family === 'admin' ? recentAcademicYears(new Date()) : (options.data?.schoolYears.map((y) => y.academicYear) ?? [])),
     [family, options.data],
   );
-  const [pending, setPending] = useState<Pending>(null);
-  const end = useEndPlanMutation(family);
-  const remove = useDeletePlanMutation(family);
-  const restore = useRestorePlanMutation(family);
-  const reopen = useChangePlanDatesMutation(family);
+  const { mutateAsync: end } = useEndPlanMutation(family);
+  const { mutateAsync: remove } = useDeletePlanMutation(family);
+  const { mutateAsync: restore } = useRestorePlanMutation(family);
+  const { mutateAsync: reopen } = useChangePlanDatesMutation(family);
   const [datesPlan, setDatesPlan] = useState<PlanRow | null>(null);
 
   // What the row actions offer follows the day the list was opened.
@@ -102,68 +98,60 @@ export function PlanListScreen({ family }: { family: Family }) {
         }),
         col.accessor('scopeType', { header: t('column.scope'), cell: ({ getValue }) => t(`testPlan:scopeType.${getValue()}`) }),
         col.accessor('status', { header: t('column.status'), cell: ({ getValue }) => <PlanStatusBadge status={getValue()} /> }),
-        col.display({
-          id: 'actions',
+        rowActionsColumn<PlanRow>({
+          pageKey,
           header: t('column.actions'),
-          meta: { align: 'right', className: 'whitespace-nowrap', pin: 'right' },
-          cell: ({ row }) => {
-            const plan = row.original;
-            const ended = plan.status === 'ended';
-            return (
-              <div className="flex justify-end gap-1" data-testid="plan-actions">
-                {can.detail ? (
-                  <Button variant="link" size="sm" className="h-7 px-1.5" onClick={() => void navigate(paths.check(plan.id))}>
-                    <Eye aria-hidden />
-                    {t('action.view')}
-                  </Button>
-                ) : null}
-                {can.edit && !ended ? (
-                  <Button variant="link" size="sm" className="h-7 px-1.5" onClick={() => void navigate(paths.edit(plan.id))} data-testid="plan-edit">
-                    <Pencil aria-hidden />
-                    {t('action.edit')}
-                  </Button>
-                ) : null}
-                {can.end && !ended ? (
-                  <Button variant="link" size="sm" className="h-7 px-1.5 text-warning-foreground dark:text-warning" onClick={() => setPending({ kind: 'end', plan })} data-testid="plan-end">
-                    <CircleStop aria-hidden />
-                    {t('action.end')}
-                  </Button>
-                ) : null}
-                {can.admin && canUndoEnd(plan, now) ? (
-                  <Button variant="link" size="sm" className="h-7 px-1.5" onClick={() => setPending({ kind: 'undoEnd', plan })} data-testid="plan-undo-end">
-                    <Undo2 aria-hidden />
-                    {t('actionExtra.undoEnd')}
-                  </Button>
-                ) : null}
-                {can.admin && canCorrectDates(plan, now) ? (
-                  <Button variant="link" size="sm" className="h-7 px-1.5" onClick={() => setDatesPlan(plan)} data-testid="plan-correct-dates">
-                    <CalendarClock aria-hidden />
-                    {t('actionExtra.correctDates')}
-                  </Button>
-                ) : null}
-                {can.delete ? (
-                  <Tooltip content={plan.status === 'inProgress' ? t('hint.deleteInProgress') : undefined}>
-                    <span>
-                      <Button
-                        variant="link"
-                        size="sm"
-                        className="h-7 px-1.5 text-destructive"
-                        disabled={plan.status === 'inProgress'}
-                        onClick={() => setPending({ kind: 'delete', plan })}
-                        data-testid="plan-delete"
-                      >
-                        <Trash2 aria-hidden />
-                        {t('action.delete')}
-                      </Button>
-                    </span>
-                  </Tooltip>
-                ) : null}
-              </div>
-            );
-          },
+          actions: [
+            { action: 'detail', label: t('action.view'), icon: <Eye aria-hidden />, onClick: (p) => void navigate(paths.check(p.id)), testId: 'plan-view' },
+            // The catalogue has no edit button for plans: editing needs the add permission.
+            { action: 'add', label: t('action.edit'), icon: <Pencil aria-hidden />, hidden: ended, onClick: (p) => void navigate(paths.edit(p.id)), testId: 'plan-edit' },
+            {
+              action: 'end',
+              label: t('action.end'),
+              icon: <CircleStop aria-hidden />,
+              hidden: ended,
+              className: 'text-warning-foreground dark:text-warning',
+              confirm: (p) => ({ title: t('confirm.endTitle', { name: p.name }), description: t('confirm.endDescription') }),
+              onClick: async (p) => void (await end(p.id)),
+              testId: 'plan-end',
+            },
+            {
+              action: PLAN_ADMIN_ACTION,
+              label: t('actionExtra.undoEnd'),
+              icon: <Undo2 aria-hidden />,
+              hidden: (p) => !canUndoEnd(p, now),
+              destructive: false,
+              confirm: (p) => ({ title: t('confirmExtra.undoEndTitle', { name: p.name }), description: t('confirmExtra.undoEndDescription') }),
+              onClick: async (p) => void (await reopen({ id: p.id, reopen: true })),
+              testId: 'plan-undo-end',
+            },
+            {
+              action: PLAN_ADMIN_ACTION,
+              label: t('actionExtra.correctDates'),
+              icon: <CalendarClock aria-hidden />,
+              hidden: (p) => !canCorrectDates(p, now),
+              onClick: setDatesPlan,
+              testId: 'plan-correct-dates',
+            },
+            {
+              action: 'delete',
+              label: t('action.delete'),
+              icon: <Trash2 aria-hidden />,
+              destructive: true,
+              disabled: (p) => p.status === 'inProgress',
+              disabledHint: () => t('hint.deleteInProgress'),
+              confirm: (p) => ({ title: t('confirm.deleteTitle', { name: p.name }), description: t('confirmExtra.deleteBinDescription') }),
+              done: false,
+              onClick: async (p) => {
+                const { binned } = await remove(p.id);
+                toast.success(binned ? t('binned') : t(OK_MSG.deleted));
+              },
+              testId: 'plan-delete',
+            },
+          ],
         }),
       ]),
-    [t, family, can.edit, can.detail, can.end, can.delete, can.admin, navigate, paths, now],
+    [t, family, can.detail, navigate, paths, now, pageKey, end, reopen, remove],
   );
 
   const binColumns = useMemo(() => {
@@ -193,21 +181,24 @@ export function PlanListScreen({ family }: { family: Family }) {
           // The live list's rows stay on screen (without these) while the bin loads.
           cell: ({ getValue }) => <span className="whitespace-nowrap tabular-nums">{at(getValue())}</span>,
         }),
-        col.display({
-          id: 'actions',
+        rowActionsColumn<PlanRow>({
+          pageKey,
           header: t('column.actions'),
-          meta: { align: 'right', className: 'whitespace-nowrap' },
-          cell: ({ row }) => (
-            <div className="flex justify-end gap-1" data-testid="plan-actions">
-              <Button variant="link" size="sm" className="h-7 px-1.5" onClick={() => setPending({ kind: 'restore', plan: row.original })} data-testid="plan-restore">
-                <RotateCcw aria-hidden />
-                {t('actionExtra.restore')}
-              </Button>
-            </div>
-          ),
+          actions: [
+            {
+              action: PLAN_ADMIN_ACTION,
+              label: t('actionExtra.restore'),
+              icon: <RotateCcw aria-hidden />,
+              destructive: false,
+              confirm: (p) => ({ title: t('confirmExtra.restoreTitle', { name: p.name }), description: t('confirmExtra.restoreDescription') }),
+              done: 'testPlanUi:restored',
+              onClick: async (p) => void (await restore(p.id)),
+              testId: 'plan-restore',
+            },
+          ],
         }),
     ]);
-  }, [t, family, i18n.language]);
+  }, [t, family, i18n.language, pageKey, restore]);
 
   const entry = getCatalogEntry(`${family}.test.testManage`);
   const switchView = (next: string) => {
@@ -270,56 +261,6 @@ export function PlanListScreen({ family }: { family: Family }) {
           />
         </CardContent>
       </Card>
-      <ConfirmDialog
-        open={pending?.kind === 'end'}
-        onOpenChange={(open) => !open && setPending(null)}
-        title={t('confirm.endTitle', { name: pending?.plan.name ?? '' })}
-        description={t('confirm.endDescription')}
-        confirmText={t('action.end')}
-        destructive
-        onConfirm={async () => {
-          if (!pending) return;
-          await end.mutateAsync(pending.plan.id);
-          toast.success(t(OK_MSG.operation));
-        }}
-      />
-      <ConfirmDialog
-        open={pending?.kind === 'delete'}
-        onOpenChange={(open) => !open && setPending(null)}
-        title={t('confirm.deleteTitle', { name: pending?.plan.name ?? '' })}
-        description={t('confirmExtra.deleteBinDescription')}
-        confirmText={t('action.delete')}
-        destructive
-        onConfirm={async () => {
-          if (!pending) return;
-          const { binned } = await remove.mutateAsync(pending.plan.id);
-          toast.success(binned ? t('binned') : t(OK_MSG.deleted));
-        }}
-      />
-      <ConfirmDialog
-        open={pending?.kind === 'undoEnd'}
-        onOpenChange={(open) => !open && setPending(null)}
-        title={t('confirmExtra.undoEndTitle', { name: pending?.plan.name ?? '' })}
-        description={t('confirmExtra.undoEndDescription')}
-        confirmText={t('actionExtra.undoEnd')}
-        onConfirm={async () => {
-          if (!pending) return;
-          await reopen.mutateAsync({ id: pending.plan.id, reopen: true });
-          toast.success(t(OK_MSG.operation));
-        }}
-      />
-      <ConfirmDialog
-        open={pending?.kind === 'restore'}
-        onOpenChange={(open) => !open && setPending(null)}
-        title={t('confirmExtra.restoreTitle', { name: pending?.plan.name ?? '' })}
-        description={t('confirmExtra.restoreDescription')}
-        confirmText={t('actionExtra.restore')}
-        onConfirm={async () => {
-          if (!pending) return;
-          await restore.mutateAsync(pending.plan.id);
-          toast.success(t('restored'));
-        }}
-      />
       <PlanDatesDialog family={family} plan={datesPlan} onClose={() => setDatesPlan(null)} />
     </div>
   );

@@ -159,13 +159,13 @@ export function DeviceFormScreen({ family }: { family: VenueFamily }) {
           <SelectField
             name="venueId"
             label={t('device.venue')}
-            emptyOption={t('device.noVenue')}
+            placeholder={t('device.noVenue')}
             options={(options.data?.venues ?? []).map((v) => ({ value: v.id, label: `${v.code} ${v.name}` }))}
           />
           <SelectField
             name="parentId"
             label={t('device.parent')}
-            emptyOption={t('device.noParent')}
+            placeholder={t('device.noParent')}
             options={(options.data?.parents ?? []).filter((p) => p.id !== id).map((p) => ({ value: p.id, label: `${p.name}（${p.serialNo}）` }))}
           />
           <RadioField name="status" label={t('device.status')} required options={DEVICE_STATUSES.map((s) => ({ value: s, label: t(`device.statuses.${s}`) }))} />

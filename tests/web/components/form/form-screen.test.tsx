@@ -13,7 +13,7 @@ import { createResource } from '@/lib/resource';
 const schema = z.object({ name: z.string().min(1, 'validation:class.nameRequired').max(30), code: z.coerce.number(), version: z.number().optional() });
 type Row = { id: string; name: string; code: number; version: number };
 
-function setup(save: (values: unknown, id?: string) => Promise<Row>, id?: string) {
+function setup(save: (values: unknown, id?: string) => Promise<Row>, id?: string, presentation?: 'page' | 'drawer') {
   const resource = createResource<Row, z.output<typeof schema>>({ base: '/api/test' });
   // The record and the save are faked; everything else is the real resource and form.
   const fake = {
@@ -32,7 +32,7 @@ function setup(save: (values: unknown, id?: string) => Promise<Row>, id?: string
       {
         path: '/form',
         element: (
-          <FormScreen schema={schema} resource={fake} id={id} defaults={{ name: '', code: 1 }} toValues={(r) => r} title="新增班级" backTo="/list">
+          <FormScreen presentation={presentation} schema={schema} resource={fake} id={id} defaults={{ name: '', code: 1 }} toValues={(r) => r} title="新增班级" backTo="/list">
             {() => (
               <>
                 <TextField name="name" label="班级名称" required />
@@ -89,5 +89,38 @@ describe('FormScreen', () => {
     await screen.findByDisplayValue('一班');
     await userEvent.click(screen.getByTestId('form-save'));
     await waitFor(() => expect(spy).toHaveBeenCalledWith(expect.objectContaining({ name: '一班', version: 3 })));
+  });
+
+  it('drawer: a right-side dialog with the same form; closing it (Esc) asks first when changed, at once when not', async () => {
+    const { router } = setup(() => Promise.resolve({ id: 'x', name: 'a', code: 1, version: 1 }), undefined, 'drawer');
+    const drawer = screen.getByRole('dialog', { name: '新增班级' });
+    expect(drawer).toHaveAttribute('data-slot', 'form-drawer');
+    await userEvent.type(screen.getByLabelText(/班级名称/), '改动');
+    await userEvent.keyboard('{Escape}');
+    const confirm = await screen.findByRole('alertdialog');
+    expect(confirm).toHaveTextContent('是否返回上一页？');
+    await userEvent.click(screen.getByRole('button', { name: '取消' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(router.state.location.pathname).toBe('/form');
+    expect(screen.getByLabelText(/班级名称/)).toHaveValue('改动');
+    await userEvent.click(screen.getByTestId('form-cancel'));
+    await userEvent.click(await screen.findByRole('button', { name: '确定' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/list'));
+  });
+
+  it('drawer: an unchanged form closes at once (Esc)', async () => {
+    const { router } = setup(() => Promise.resolve({ id: 'x', name: 'a', code: 1, version: 1 }), undefined, 'drawer');
+    await screen.findByRole('dialog', { name: '新增班级' });
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/list'));
+  });
+
+  it('drawer: a server field error lands on the field', async () => {
+    const { spy } = setup(() => Promise.reject(new ApiError('该年级下已有相同编号的班级', '400', 400, 'code')), undefined, 'drawer');
+    await userEvent.type(screen.getByLabelText(/班级名称/), '一班');
+    await userEvent.click(screen.getByTestId('form-save'));
+    await waitFor(() => expect(spy).toHaveBeenCalled());
+    expect(await screen.findByText('该年级下已有相同编号的班级')).toBeInTheDocument();
+    expect(screen.getByLabelText('班级编号')).toHaveAttribute('aria-invalid', 'true');
   });
 });

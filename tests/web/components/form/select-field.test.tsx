@@ -1,29 +1,42 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { describe, expect, it } from 'vitest';
 import { SelectField } from '@/components/form/fields';
 import { Form } from '@/components/form/form';
 
-function Harness({ initial }: { initial: string }) {
-  const form = useForm({ defaultValues: { venueId: initial } });
-  const value = useWatch({ control: form.control, name: 'venueId' });
+const options = [
+  { value: 't1', label: '王老师' },
+  { value: 't2', label: '李老师' },
+];
+
+function Harness({ required }: { required?: boolean }) {
+  const form = useForm<{ teacherId: string }>({ defaultValues: { teacherId: 't1' } });
+  const value = form.watch('teacherId');
   return (
     <Form {...form}>
-      <SelectField name="venueId" label="场地" emptyOption="不关联场地" options={[{ value: 'v1', label: '田径场' }]} />
-      <output data-testid="value">{JSON.stringify(value)}</output>
+      <SelectField name="teacherId" label="班主任" required={required} options={options} />
+      <output data-testid="value">{value}</output>
     </Form>
   );
 }
 
-describe('SelectField emptyOption', () => {
-  it('shows the empty choice for an unset value and clears a chosen one back to an empty string', async () => {
-    render(<Harness initial="v1" />);
-    const select = screen.getByRole('combobox', { name: '场地' });
-    expect(select).toHaveTextContent('田径场');
-    await userEvent.click(select);
-    await userEvent.click(await screen.findByRole('option', { name: '不关联场地' }));
-    expect(screen.getByTestId('value')).toHaveTextContent('""');
-    expect(select).toHaveTextContent('不关联场地');
+describe('SelectField', () => {
+  it('an optional select with a value can be cleared back to none from the keyboard; the button says what it clears', async () => {
+    render(<Harness />);
+    expect(screen.getByRole('combobox', { name: '班主任' })).toHaveTextContent('王老师');
+    await userEvent.tab();
+    await userEvent.tab();
+    const clear = screen.getByRole('button', { name: '清除班主任' });
+    expect(clear).toHaveFocus();
+    await userEvent.keyboard('{Enter}');
+    expect(screen.getByTestId('value')).toHaveTextContent('');
+    expect(screen.getByRole('combobox', { name: '班主任' })).toHaveTextContent('请选择');
+    expect(screen.queryByRole('button', { name: '清除班主任' })).not.toBeInTheDocument();
+  });
+
+  it('a required select has no clear button', () => {
+    render(<Harness required />);
+    expect(screen.queryByRole('button', { name: /清除/ })).not.toBeInTheDocument();
   });
 });

@@ -1,0 +1,32 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ERR } from '@/domain/errors';
+import { AppError } from '../app-error';
+
+export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** An xlsx download; the name travels as RFC 5987 `filename*` (the browser reads import counts from it, spec §3). */
+export function sendXlsx(reply: FastifyReply, workbook: Buffer, fileName: string) {
+  return reply
+    .header('content-type', XLSX_MIME)
+    .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`)
+    .header('cache-control', 'no-store')
+    .send(workbook);
+}
+
+/** The one file of a multipart upload (@fastify/multipart registered on the route's scope): its name and bytes. */
+export async function uploadedFile(request: FastifyRequest): Promise<{ fileName: string; buffer: Buffer }> {
+  if (!request.isMultipart()) throw new AppError(400, 'scores:import.fileRequired');
+  let part;
+  try {
+    part = await request.file();
+  } catch {
+    throw new AppError(400, 'scores:import.fileRequired');
+  }
+  if (!part) throw new AppError(400, 'scores:import.fileRequired');
+  try {
+    return { fileName: part.filename, buffer: await part.toBuffer() };
+  } catch (error) {
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, ERR.fileTooLarge);
+    throw error;
+  }
+}

@@ -1,0 +1,240 @@
+import { and, asc, eq } from 'drizzle-orm';
+import { ERR } from '@/domain/errors';
+import type { Translate } from '@/domain/physique-results/export-layout';
+import { CLASS_IMPORT_MAX_ROWS, CLASS_SIZE_HEADER, cellText, classColumns, mapClassHeader, type ClassColumn, type ClassColumnKey } from '@/domain/school/class-import';
+import { classSaveSchema, type ClassForm } from '@/domain/school/classes';
+import type { ClassDetail } from '@/domain/school/types';
+import type { Db, DbOrTx } from '../../db/client';
+import { colleges, grades, majors, teachers } from '../../db/schema/school';
+import { AppError, isAppError } from '../../lib/app-error';
+import { audit } from '../../lib/audit';
+import { failuresWorkbook, importFileName, type ImportFailure } from '../../lib/spreadsheet/import-report';
+import { readXlsxRows, type CellValue } from '../../lib/spreadsheet/xlsx-reader';
+import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
+import type { Actor } from '../../plugins/tenant';
+import { classRows, createClass, type ClassQuery } from './class.service';
+
+type Family = 'k12' | 'gx';
+const RAW = { interpolation: { escapeValue: false } };
+/** Rows scanned for the header row (a file may start with a title row). */
+const HEADER_SCAN_ROWS = 10;
+
+/** Where a field of the save schema sits in the workbook. */
+const COLUMN_OF: Record<string, ClassColumnKey> = {
+  gradeId: 'gradeNo',
+  code: 'code',
+  name: 'name',
+  classNo: 'classNo',
+  majorId: 'major',
+  headTeacherId: 'headTeacher',
+  peTeacherId: 'peTeacher',
+};
+const LABEL: Record<ClassColumnKey, string> = {
+  gradeNo: 'school:class.grade',
+  enrolYear: 'school:grade.enrolYear',
+  major: 'school:class.major',
+  code: 'school:class.code',
+  name: 'school:class.name',
+  classNo: 'school:class.classNo',
+  headTeacher: 'school:class.headTeacher',
+  peTeacher: 'school:class.peTeacher',
+};
+
+export interface Workbook {
+  workbook: Buffer;
+  fileName: string;
+}
+
+const sheet = (t: Translate, rows: unknown[][], columns: readonly ClassColumn[]) => ({
+  name: t('school:import.sheetName', RAW),
+  rows,
+  columnWidths: columns.map((c) => (c.key === 'name' || c.key === 'major' ? 20 : 12)),
+  // Codes and numbers typed into the template stay as typed.
+  textColumns: columns.flatMap((c, i) => (c.key === 'classNo' ? [i] : [])),
+});
+
+/** The import template (docs/product-rules.md#class-import): the Chinese headers and one example row. */
+export function classTemplate(family: Family, t: Translate): Workbook {
+  const columns = classColumns(family);
+  const example: Record<ClassColumnKey, unknown> = {
+    gradeNo: '三年级',
+    enrolYear: family === 'gx' ? 2025 : 2024,
+    major: '体育教育',
+    code: 1,
+    name: family === 'gx' ? '体教2501班' : '三年级1班',
+    classNo: family === 'gx' ? '2501' : '0301',
+    headTeacher: '',
+    peTeacher: '',
+  };
+  const rows = [columns.map((c) => c.header), columns.map((c) => example[c.key])];
+  return { workbook: writeXlsx([sheet(t, rows, columns)]), fileName: `${t('school:import.templateFileName', RAW)}.xlsx` };
+}
+
+/** The classes of the list's filters as a workbook with the import's columns (so it can be imported elsewhere) plus the head count. */
+export async function classExport(db: DbOrTx, actor: Actor, family: Family, q: Omit<ClassQuery, 'current' | 'size'>, t: Translate): Promise<Workbook> {
+  const columns = classColumns(family);
+  const rows = await classRows(db, actor, q);
+  const cell = (r: ClassDetail, key: ClassColumnKey): unknown => {
+    switch (key) {
+      case 'gradeNo':
+        return t(`school:grade.no.${r.gradeNo}`, RAW);
+      case 'enrolYear':
+        return r.enrolYear;
+      case 'major':
+        return r.majorName ?? '';
+      case 'headTeacher':
+        return r.headTeacherName ?? '';
+      case 'peTeacher':
+        return r.peTeacherName ?? '';
+      default:
+        return r[key] ?? '';
+    }
+  };
+  const body = rows.map((r) => [...columns.map((c) => cell(r, c.key)), r.studentCount]);
+  const head = [...columns.map((c) => c.header), CLASS_SIZE_HEADER];
+  return { workbook: writeXlsx([sheet(t, [head, ...body], columns)]), fileName: `${t('school:import.exportName', RAW)}.xlsx` };
+}
+
+/** Grades, majors and staff of the tenant, indexed the ways a row names them. */
+async function lookups(db: DbOrTx, actor: Actor, t: Translate) {
+  const org = actor.tenantOrgId;
+  const [gradeRows, majorRows, teacherRows] = await Promise.all([
+    db.select({ id: grades.id, gradeNo: grades.gradeNo, enrolYear: grades.enrolYear }).from(grades).where(and(eq(grades.orgId, org), eq(grades.graduated, false))),
+    db.select({ id: majors.id, code: majors.code, name: majors.name }).from(majors).innerJoin(colleges, eq(colleges.id, majors.collegeId)).where(eq(majors.orgId, org)).orderBy(asc(majors.code)),
+    db.select({ id: teachers.id, name: teachers.name, workNo: teachers.workNo }).from(teachers).where(and(eq(teachers.orgId, org), eq(teachers.enabled, true))),
+  ]);
+  // A grade is written as its number or its name, in the request's language or in Chinese.
+  const gradeNoOf = (text: string): number | null => {
+    if (/^\d{1,2}$/.test(text)) return Number(text);
+    for (let no = 1; no <= 16; no++) {
+      if (text === t(`school:grade.no.${no}`, RAW) || text === t(`school:grade.no.${no}`, { ...RAW, lng: 'zh_cn' })) return no;
+    }
+    return null;
+  };
+  const one = <T>(list: readonly T[]): T | 'none' | 'many' => (list.length === 1 ? list[0] : list.length === 0 ? 'none' : 'many');
+  return {
+    grade: (gradeText: string, yearText: string) => {
+      const no = gradeText ? gradeNoOf(gradeText) : null;
+      if (gradeText && no === null) return 'none' as const;
+      const year = yearText ? Number(yearText) : null;
+      return one(gradeRows.filter((g) => (no === null || g.gradeNo === no) && (year === null || g.enrolYear === year)));
+    },
+    major: (text: string) => one(majorRows.filter((m) => m.name === text || m.code === text)),
+    teacher: (text: string) => {
+      const byNo = teacherRows.filter((x) => x.workNo === text);
+      return byNo.length > 0 ? one(byNo) : one(teacherRows.filter((x) => x.name === text));
+    },
+  };
+}
+
+/** The header row among the first rows, or the 400 that says what is missing. */
+function headerOf(rows: readonly CellValue[][], columns: readonly ClassColumn[], t: Translate) {
+  let best: ReturnType<typeof mapClassHeader> | null = null;
+  for (let i = 0; i < Math.min(rows.length, HEADER_SCAN_ROWS); i++) {
+    const mapping = mapClassHeader(rows[i] ?? [], columns);
+    if (mapping.missing.length === 0) return { row: i, index: mapping.index };
+    if (!best || Object.keys(mapping.index).length > Object.keys(best.index).length) best = mapping;
+  }
+  if (best && Object.keys(best.index).length >= 2) {
+    throw new AppError(400, 'physique:import.missingColumns', { columns: best.missing.map((c) => c.header).join(t('physique:import.errorSeparator', RAW)) });
+  }
+  throw new AppError(400, 'school:import.headerNotFound');
+}
+
+class Rollback extends Error {}
+
+/**
+ * Class import (docs/product-rules.md#class-import), all or nothing: every row goes through the form's schema and the
+ * service's rules (grade of the school, code 1–99 and free in the grade, also against earlier rows of the file) in one
+ * transaction; one refused row rolls everything back and the answer lists every refused row with its reason.
+ */
+export async function importClasses(db: Db, actor: Actor, family: Family, file: { fileName: string; buffer: Buffer }, t: Translate): Promise<Workbook & { success: number; failure: number }> {
+  if (!/\.xlsx$/i.test(file.fileName.trim())) throw new AppError(400, ERR.onlyExcel);
+  const columns = classColumns(family);
+  const { rows } = await readXlsxRows(file.buffer, { maxRows: CLASS_IMPORT_MAX_ROWS + HEADER_SCAN_ROWS, maxColumns: 64 });
+  const header = headerOf(rows, columns, t);
+  const data = rows
+    .map((cells, i) => ({ row: i + 1, cells }))
+    .slice(header.row + 1)
+    .filter((r) => r.cells.some((c) => cellText(c) !== ''));
+  if (data.length === 0) throw new AppError(400, 'scores:import.emptyFile');
+  if (data.length > CLASS_IMPORT_MAX_ROWS) throw new AppError(400, 'school:import.tooManyRows', { max: CLASS_IMPORT_MAX_ROWS });
+
+  const find = await lookups(db, actor, t);
+  const failures: ImportFailure[] = [];
+  let success = 0;
+  const reasonOf = (row: number, key: ClassColumnKey, message: string, params: Record<string, unknown> = {}) =>
+    t('physique:import.rowError', { row, field: t(LABEL[key], RAW), reason: t(message, { ...params, ...RAW }), ...RAW });
+
+  try {
+    await db.transaction(async (tx) => {
+      for (const { row, cells } of data) {
+        const text = (key: ClassColumnKey) => {
+          const i = header.index[key];
+          return i === undefined ? '' : cellText(cells[i]);
+        };
+        const fail = (key: ClassColumnKey, message: string, params?: Record<string, unknown>) => failures.push({ cells, reason: reasonOf(row, key, message, params) });
+        const gradeKey: ClassColumnKey = family === 'gx' ? 'enrolYear' : 'gradeNo';
+        if (family === 'gx' && !text('enrolYear')) {
+          fail('enrolYear', 'validation:class.gradeRequired');
+          continue;
+        }
+        const grade = find.grade(text('gradeNo'), text('enrolYear'));
+        if (grade === 'none' || (grade === 'many' && !text('gradeNo'))) {
+          fail(gradeKey, text('gradeNo') || text('enrolYear') ? 'school:import.gradeNotFound' : 'validation:class.gradeRequired');
+          continue;
+        }
+        if (grade === 'many') {
+          fail('enrolYear', 'school:import.gradeAmbiguous');
+          continue;
+        }
+        const refs: Partial<Record<'majorId' | 'headTeacherId' | 'peTeacherId', string>> = {};
+        const named: [keyof typeof refs, ClassColumnKey, (s: string) => { id: string } | 'none' | 'many'][] = [
+          ['majorId', 'major', find.major],
+          ['headTeacherId', 'headTeacher', find.teacher],
+          ['peTeacherId', 'peTeacher', find.teacher],
+        ];
+        let refused = false;
+        for (const [field, key, lookup] of named) {
+          const value = text(key);
+          if (!value || (key === 'major' && family !== 'gx')) continue;
+          const hit = lookup(value);
+          if (hit === 'none' || hit === 'many') {
+            fail(key, hit === 'none' ? 'school:import.notFound' : 'school:import.ambiguous', { value });
+            refused = true;
+            break;
+          }
+          refs[field] = hit.id;
+        }
+        if (refused) continue;
+        const form: ClassForm = { gradeId: grade.id, code: (text('code') || undefined) as unknown as number, name: text('name'), classNo: text('classNo'), ...refs };
+        const parsed = classSaveSchema.safeParse(form);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          fail(COLUMN_OF[String(issue.path[0])] ?? 'name', issue.message);
+          continue;
+        }
+        try {
+          const created = await createClass(tx, actor, parsed.data);
+          await audit(tx, actor, { action: 'import', entity: 'class', entityId: created.id, before: null, after: created });
+          success++;
+        } catch (error) {
+          if (!isAppError(error) || !error.field) throw error;
+          fail(COLUMN_OF[error.field] ?? 'name', error.i18nKey, error.params);
+        }
+      }
+      if (failures.length > 0) throw new Rollback();
+    });
+  } catch (error) {
+    if (!(error instanceof Rollback)) throw error;
+    success = 0;
+  }
+  const workbook = failuresWorkbook({
+    header: rows[header.row],
+    failures,
+    total: failures.length,
+    sheetName: t('scores:import.failureSheet', RAW),
+    reasonColumn: t('scores:import.reasonColumn', RAW),
+  });
+  return { workbook, fileName: importFileName(t('school:import.fileName', RAW), success, failures.length), success, failure: failures.length };
+}

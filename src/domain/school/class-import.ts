@@ -1,0 +1,55 @@
+/**
+ * The class workbook (docs/product-rules.md#class-import): the columns of the export, the template and the import, so an
+ * export can be filled in and imported again. Headers are Chinese whatever the language, as in the national template;
+ * the import finds its columns by header, in any order, and ignores the others (人数 of the export).
+ */
+
+export type ClassColumnKey = 'gradeNo' | 'enrolYear' | 'major' | 'code' | 'name' | 'classNo' | 'headTeacher' | 'peTeacher';
+
+export interface ClassColumn {
+  key: ClassColumnKey;
+  header: string;
+  /** Only schools (k12) or only universities (gx) have the column. */
+  only?: 'k12' | 'gx';
+  required?: boolean;
+}
+
+export const CLASS_COLUMNS: readonly ClassColumn[] = [
+  { key: 'gradeNo', header: '年级', only: 'k12', required: true },
+  { key: 'enrolYear', header: '入学年份', required: true },
+  { key: 'major', header: '专业', only: 'gx', required: true },
+  { key: 'code', header: '班级编号', required: true },
+  { key: 'name', header: '班级名称', required: true },
+  { key: 'classNo', header: '班号' },
+  { key: 'headTeacher', header: '班主任' },
+  { key: 'peTeacher', header: '体育老师' },
+];
+
+/** The export's extra column after the workbook columns. */
+export const CLASS_SIZE_HEADER = '人数';
+
+/** Rows one import takes: a school has tens of classes, a university a few hundred. */
+export const CLASS_IMPORT_MAX_ROWS = 2000;
+
+export const classColumns = (family: 'k12' | 'gx'): readonly ClassColumn[] => CLASS_COLUMNS.filter((c) => !c.only || c.only === family);
+
+/** Text of a cell as typed: numbers stored as numbers or as text read the same ('3', 3, ' 3 '). */
+export function cellText(v: unknown): string {
+  if (v == null) return '';
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '';
+  return String(v).trim();
+}
+
+/** Column index of each key found in a header row; the keys of `columns` that are required and missing. */
+export function mapClassHeader(cells: readonly unknown[], columns: readonly ClassColumn[]): { index: Partial<Record<ClassColumnKey, number>>; missing: ClassColumn[] } {
+  const index: Partial<Record<ClassColumnKey, number>> = {};
+  cells.forEach((cell, i) => {
+    const text = cellText(cell).replace(/\s+/g, '').replace(/^\*/, '');
+    const col = columns.find((c) => c.header === text);
+    if (col && index[col.key] === undefined) index[col.key] = i;
+  });
+  return { index, missing: columns.filter((c) => c.required && index[c.key] === undefined) };
+}
+
+/** Largest class workbook accepted (a few hundred rows take a few tens of KB). */
+export const CLASS_IMPORT_MAX_BYTES = 5 * 1024 * 1024;
