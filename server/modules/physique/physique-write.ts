@@ -273,3 +273,92 @@ export async function writeResults(db: Db, ctx: PlanContext, inputs: readonly Re
     return inserts.length + updates.length;
   });
 }
+
+/** Staging table of a streamed import: `physique_results`' columns and NOT NULLs, no keys, no foreign keys, no triggers. */
+const IMPORT_STAGE = 'physique_import_stage';
+const STAGE_EXTRA = ['prev_values', 'changed'] as const;
+const UPSERT_FROM_IMPORT_STAGE = `insert into ${RESULTS} (${WRITE_COLUMNS.map(q).join(', ')})
+  select ${WRITE_COLUMNS.map(q).join(', ')} from ${IMPORT_STAGE} where changed
+  on conflict (${q(column('planId'))}, ${q(column('studentId'))}) do update set ${WRITE_COLUMNS.filter((c) => !FIXED_COLUMNS.has(c))
+    .map((c) => `${q(c)} = excluded.${q(c)}`)
+    .join(', ')}`;
+/** One history row per changed result, holding the raw values it had before (JSON; null for a new result). */
+const LOG_FROM_IMPORT_STAGE = `insert into ${LOGS} (${[LOG_COLS.resultId.name, LOG_COLS.action.name, LOG_COLS.oldValue.name, LOG_COLS.byUser.name, LOG_COLS.at.name].map(q).join(', ')})
+  select r.${q(column('id'))}, 'import', s.prev_values, $1::uuid, $2::timestamptz from ${IMPORT_STAGE} s
+  join ${RESULTS} r on r.${q(column('planId'))} = s.${q(column('planId'))} and r.${q(column('studentId'))} = s.${q(column('studentId'))}
+  where s.changed`;
+/** References checked once for the whole stage: every student and class of the plan's school. */
+const BAD_REFERENCES = `select count(*)::int as n from ${IMPORT_STAGE} s
+  left join students st on st.id = s.${q(column('studentId'))} and st.org_id = s.${q(column('orgId'))}
+  left join classes c on c.id = s.${q(column('classId'))} and c.org_id = s.${q(column('orgId'))}
+  where st.id is null or c.id is null`;
+
+/** Writes one slice of an import into the transaction's staging table. */
+export type ImportSliceWriter = (slice: readonly ResultInput[]) => Promise<void>;
+
+/**
+ * A streamed import in ONE transaction: `produce` hands over the accepted rows in slices as it reads the file; each
+ * slice is merged with the stored values (locked), scored and COPYed into a staging table without constraints. At the
+ * end the references are checked set-wise, the changed rows are written with one `INSERT … SELECT … ON CONFLICT`
+ * (the rollup triggers see one statement) and one history row per changed result records its previous raw values.
+ * Rows whose values and sources would not change are not rewritten. Returns `produce`'s value and the rows accepted.
+ */
+export async function streamImport<T>(
+  db: Db,
+  ctx: PlanContext,
+  opts: Omit<WriteOptions, 'source' | 'replaceManual'>,
+  produce: (write: ImportSliceWriter) => Promise<T>,
+): Promise<{ value: T; written: number }> {
+  const updatedAt = opts.now.toISOString();
+  return withBulkTransaction(db, async (s) => {
+    await s.query(`create temp table ${IMPORT_STAGE} (like ${RESULTS} including defaults, prev_values text, changed boolean not null) on commit drop`);
+    const classNames = new Map<string, string>();
+    let written = 0;
+    const write: ImportSliceWriter = async (inputs) => {
+      if (inputs.length === 0) return;
+      const stored = new Map<string, StoredValues & { id: string }>();
+      for (const row of await s.query<StoredRaw>(SELECT_STORED, [ctx.plan.id, inputs.map((i) => i.studentId)])) {
+        const raw: Partial<WideRawFields> = {};
+        for (const [field, col] of RAW_COLUMNS) {
+          const v = row[col];
+          if (v != null) raw[field as keyof WideRawFields] = v;
+        }
+        stored.set(row.student_id, { id: row.id, raw, importedFields: row.imported_fields, editedFields: row.edited_fields });
+      }
+      // The class's name today is kept with the result: K12 classes are renamed as their cohort moves up.
+      const unknown = [...new Set(inputs.map((i) => i.classId))].filter((id) => !classNames.has(id));
+      if (unknown.length > 0) for (const c of await s.query<{ id: string; name: string }>(`select id, name from classes where id = any($1::uuid[])`, [unknown])) classNames.set(c.id, c.name);
+
+      const rows: unknown[][] = [];
+      for (const input of inputs) {
+        const fields = Object.keys(input.results) as ResultKey[];
+        if (fields.length === 0) continue;
+        const items = itemsFor(ctx, input.grade, input.gender);
+        const old = stored.get(input.studentId);
+        const raw = restrictToItems(mergeRaw(old?.raw, input.results), items);
+        const score = scoreStudent({ grade: input.grade, gender: input.gender, results: engineInputOf(raw), standard: ctx.version });
+        const masks = withSource(old ?? { importedFields: 0, editedFields: 0 }, fields, 'import');
+        const changed = !old || masks.importedFields !== old.importedFields || masks.editedFields !== old.editedFields || !sameRaw(old.raw, raw);
+        const row: unknown[] = [old?.id ?? randomUUID(), ctx.plan.orgId, ctx.plan.id, input.studentId, input.classId, input.grade, classNames.get(input.classId) ?? '', input.gender, opts.testedOn];
+        for (const v of wideScoreValues(raw, score)) row.push(v);
+        row.push(masks.importedFields, masks.editedFields, 'import', opts.userId, updatedAt, old ? JSON.stringify(old.raw) : null, changed);
+        rows.push(row);
+      }
+      written += rows.length;
+      if (rows.length > 0) await s.copyIn(IMPORT_STAGE, [...WRITE_COLUMNS, ...STAGE_EXTRA], copyLines(rows, (r) => r));
+    };
+    const value = await produce(write);
+    if (written > 0) {
+      const [bad] = await s.query<{ n: number }>(BAD_REFERENCES);
+      if (bad.n > 0) throw new Error(`import staging holds ${bad.n} rows with unknown students or classes`);
+      await s.query(UPSERT_FROM_IMPORT_STAGE);
+      await s.query(LOG_FROM_IMPORT_STAGE, [opts.userId, updatedAt]);
+    }
+    return { value, written };
+  });
+}
+
+function sameRaw(a: Partial<WideRawFields>, b: Partial<WideRawFields>): boolean {
+  for (const f of RAW_FIELDS) if ((a[f] ?? null) !== (b[f] ?? null)) return false;
+  return true;
+}
