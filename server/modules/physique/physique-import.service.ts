@@ -19,7 +19,7 @@ import { columnName } from '../../lib/spreadsheet/sheet-scanner';
 import { openXlsx, type CellValue, type XlsxReadOptions } from '../../lib/spreadsheet/xlsx-reader';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import { finishPlanJob, getPlanInScope, startPlanJob, assertPlanOpen, type PlanRecord } from '../test-plan/test-plan.service';
-import { itemsFor, loadPlanContext, planScopeStudents, streamImport, type PlanContext, type ResultInput, type ScopeStudent } from './physique-write';
+import { itemsFor, loadPlanContext, planScopeStudents, stagedImport, type PlanContext, type ResultInput, type ScopeStudent } from './physique-write';
 
 /** Rows scanned for the header row (files often start with a title row). */
 const HEADER_SCAN_ROWS = 10;
@@ -136,9 +136,9 @@ function headerOf(candidates: readonly { row: number; cells: readonly CellValue[
 }
 
 /**
- * Score import of the national template (issue 3 §3), all or nothing: takes the plan's job lock (spec §4), then in one
- * transaction reads and validates the rows, matches students (registration number, then name + class) and stages the
- * valid ones slice by slice, writing them at the end with one statement. Returns the counts and the failures workbook.
+ * Score import of the national template (issue 3 §3), all or nothing: takes the plan's job lock (spec §4), reads and
+ * validates the rows, matches students (registration number, then name + class) and stages the valid ones slice by
+ * slice outside any transaction, then writes them in one short transaction. Returns the counts and the failures workbook.
  */
 export async function importScores(db: Db, req: ImportRequest): Promise<ImportOutcome> {
   if (!/\.xlsx$/i.test(req.fileName.trim())) throw new AppError(400, ERR.onlyExcel);
@@ -203,8 +203,8 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
     slice.push({ studentId: found.id, classId: found.classId, grade: found.grade, gender: found.gender, results });
   };
 
-  // Read, validate, score and stage in slices inside the import's one transaction (all or nothing).
-  const { written: success } = await streamImport(db, ctx, { userId: req.userId, now: req.now, testedOn: testDay(plan, req.now) }, async (write) => {
+  // Read, validate, score and stage in slices outside any transaction; the write at the end is all or nothing.
+  const { written: success } = await stagedImport(db, ctx, { userId: req.userId, now: req.now, testedOn: testDay(plan, req.now), fileName: req.fileName }, async (write) => {
     const flush = async (atLeast: number) => {
       if (slice.length < atLeast || slice.length === 0) return;
       const out = slice;

@@ -10,7 +10,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { physiqueResultLogs, physiqueResults } from '../../db/schema/physique';
 import { classes, grades, schoolYears, students } from '../../db/schema/school';
 import { classInPlanScope, planItemsByGrade, type PlanRecord } from '../test-plan/test-plan.service';
-import { copyLines, withBulkTransaction } from './bulk-session';
+import { copyLines, withBulkConnection, withBulkTransaction, type BulkSession } from './bulk-session';
 
 /** What scoring a plan's results needs: the plan, its school year, standard version and items per grade. */
 export interface PlanContext {
@@ -274,88 +274,151 @@ export async function writeResults(db: Db, ctx: PlanContext, inputs: readonly Re
   });
 }
 
-/** Staging table of a streamed import: `physique_results`' columns and NOT NULLs, no keys, no foreign keys, no triggers. */
-const IMPORT_STAGE = 'physique_import_stage';
-const STAGE_EXTRA = ['prev_values', 'changed'] as const;
-const UPSERT_FROM_IMPORT_STAGE = `insert into ${RESULTS} (${WRITE_COLUMNS.map(q).join(', ')})
-  select ${WRITE_COLUMNS.map(q).join(', ')} from ${IMPORT_STAGE} where changed
-  on conflict (${q(column('planId'))}, ${q(column('studentId'))}) do update set ${WRITE_COLUMNS.filter((c) => !FIXED_COLUMNS.has(c))
-    .map((c) => `${q(c)} = excluded.${q(c)}`)
-    .join(', ')}`;
-/** One history row per changed result, holding the raw values it had before (JSON; null for a new result). */
-const LOG_FROM_IMPORT_STAGE = `insert into ${LOGS} (${[LOG_COLS.resultId.name, LOG_COLS.action.name, LOG_COLS.oldValue.name, LOG_COLS.byUser.name, LOG_COLS.at.name].map(q).join(', ')})
-  select r.${q(column('id'))}, 'import', s.prev_values, $1::uuid, $2::timestamptz from ${IMPORT_STAGE} s
-  join ${RESULTS} r on r.${q(column('planId'))} = s.${q(column('planId'))} and r.${q(column('studentId'))} = s.${q(column('studentId'))}
-  where s.changed`;
-/** References checked once for the whole stage: every student and class of the plan's school. */
-const BAD_REFERENCES = `select count(*)::int as n from ${IMPORT_STAGE} s
-  left join students st on st.id = s.${q(column('studentId'))} and st.org_id = s.${q(column('orgId'))}
-  left join classes c on c.id = s.${q(column('classId'))} and c.org_id = s.${q(column('orgId'))}
-  where st.id is null or c.id is null`;
+const RAW_KEYS = RAW_FIELDS as readonly ResultKey[];
+/** Which raw fields the file brought for a row, as a bit mask in RAW_FIELDS order (to merge the row again if needed). */
+const incomingMask = (results: NationalResults) => RAW_KEYS.reduce((mask, f, i) => (results[f] == null ? mask : mask | (1 << i)), 0);
+/** What the stage adds to `physique_results`' columns: the stored row's version it was merged with, the file's fields, whether it changes anything. */
+const STAGE_EXTRA = ['base_xmin', 'incoming', 'changed'] as const;
+const STORED_COLUMNS = `${q(column('id'))} as id, ${q(column('studentId'))} as student_id, xmin::text as xmin,
+  ${q(column('importedFields'))} as imported_fields, ${q(column('editedFields'))} as edited_fields, ${RAW_COLUMNS.map(([, c]) => q(c)).join(', ')}`;
+const SELECT_STORED_UNLOCKED = `select ${STORED_COLUMNS} from ${RESULTS} where ${q(column('planId'))} = $1 and ${q(column('studentId'))} = any($2::uuid[])`;
+const SELECT_STORED_LOCKED = `${SELECT_STORED_UNLOCKED} for update`;
+/** The previous raw values of a result as the import's audit entry keeps them (field names as in the API). */
+const PREVIOUS_VALUES = `jsonb_strip_nulls(jsonb_build_object(${RAW_COLUMNS.map(([f, c]) => `'${f}', r.${q(c)}`).join(', ')}))`;
 
-/** Writes one slice of an import into the transaction's staging table. */
+type StoredVersioned = StoredValues & { id: string; xmin: string };
+
+/** Audit entity of an import: one entry per import, `entity_id` the plan, `before` the previous values by result id. */
+export const IMPORT_AUDIT_ENTITY = 'physiqueImport';
+
+function storedByStudent(rows: readonly (StoredRaw & { xmin: string })[]): Map<string, StoredVersioned> {
+  const stored = new Map<string, StoredVersioned>();
+  for (const row of rows) {
+    const raw: Partial<WideRawFields> = {};
+    for (const [field, col] of RAW_COLUMNS) {
+      const v = row[col];
+      if (v != null) raw[field as keyof WideRawFields] = v;
+    }
+    stored.set(row.student_id, { id: row.id, xmin: row.xmin, raw, importedFields: row.imported_fields, editedFields: row.edited_fields });
+  }
+  return stored;
+}
+
+/** Writes one slice of an import into its staging table. */
 export type ImportSliceWriter = (slice: readonly ResultInput[]) => Promise<void>;
 
-/**
- * A streamed import in ONE transaction: `produce` hands over the accepted rows in slices as it reads the file; each
- * slice is merged with the stored values (locked), scored and COPYed into a staging table without constraints. At the
- * end the references are checked set-wise, the changed rows are written with one `INSERT … SELECT … ON CONFLICT`
- * (the rollup triggers see one statement) and one history row per changed result records its previous raw values.
- * Rows whose values and sources would not change are not rewritten. Returns `produce`'s value and the rows accepted.
- */
-export async function streamImport<T>(
-  db: Db,
-  ctx: PlanContext,
-  opts: Omit<WriteOptions, 'source' | 'replaceManual'>,
-  produce: (write: ImportSliceWriter) => Promise<T>,
-): Promise<{ value: T; written: number }> {
-  const updatedAt = opts.now.toISOString();
-  return withBulkTransaction(db, async (s) => {
-    await s.query(`create temp table ${IMPORT_STAGE} (like ${RESULTS} including defaults, prev_values text, changed boolean not null) on commit drop`);
-    const classNames = new Map<string, string>();
-    let written = 0;
-    const write: ImportSliceWriter = async (inputs) => {
-      if (inputs.length === 0) return;
-      const stored = new Map<string, StoredValues & { id: string }>();
-      for (const row of await s.query<StoredRaw>(SELECT_STORED, [ctx.plan.id, inputs.map((i) => i.studentId)])) {
-        const raw: Partial<WideRawFields> = {};
-        for (const [field, col] of RAW_COLUMNS) {
-          const v = row[col];
-          if (v != null) raw[field as keyof WideRawFields] = v;
-        }
-        stored.set(row.student_id, { id: row.id, raw, importedFields: row.imported_fields, editedFields: row.edited_fields });
-      }
-      // The class's name today is kept with the result: K12 classes are renamed as their cohort moves up.
-      const unknown = [...new Set(inputs.map((i) => i.classId))].filter((id) => !classNames.has(id));
-      if (unknown.length > 0) for (const c of await s.query<{ id: string; name: string }>(`select id, name from classes where id = any($1::uuid[])`, [unknown])) classNames.set(c.id, c.name);
+export interface StagedImportOptions {
+  userId: string;
+  now: Date;
+  /** Test day written on the results (YYYY-MM-DD). */
+  testedOn: string;
+  /** Kept in the audit entry beside the counts. */
+  fileName: string;
+}
 
-      const rows: unknown[][] = [];
-      for (const input of inputs) {
-        const fields = Object.keys(input.results) as ResultKey[];
-        if (fields.length === 0) continue;
-        const items = itemsFor(ctx, input.grade, input.gender);
-        const old = stored.get(input.studentId);
-        const raw = restrictToItems(mergeRaw(old?.raw, input.results), items);
-        const score = scoreStudent({ grade: input.grade, gender: input.gender, results: engineInputOf(raw), standard: ctx.version });
-        const masks = withSource(old ?? { importedFields: 0, editedFields: 0 }, fields, 'import');
-        const changed = !old || masks.importedFields !== old.importedFields || masks.editedFields !== old.editedFields || !sameRaw(old.raw, raw);
-        const row: unknown[] = [old?.id ?? randomUUID(), ctx.plan.orgId, ctx.plan.id, input.studentId, input.classId, input.grade, classNames.get(input.classId) ?? '', input.gender, opts.testedOn];
-        for (const v of wideScoreValues(raw, score)) row.push(v);
-        row.push(masks.importedFields, masks.editedFields, 'import', opts.userId, updatedAt, old ? JSON.stringify(old.raw) : null, changed);
-        rows.push(row);
-      }
-      written += rows.length;
-      if (rows.length > 0) await s.copyIn(IMPORT_STAGE, [...WRITE_COLUMNS, ...STAGE_EXTRA], copyLines(rows, (r) => r));
-    };
-    const value = await produce(write);
-    if (written > 0) {
-      const [bad] = await s.query<{ n: number }>(BAD_REFERENCES);
-      if (bad.n > 0) throw new Error(`import staging holds ${bad.n} rows with unknown students or classes`);
-      await s.query(UPSERT_FROM_IMPORT_STAGE);
-      await s.query(LOG_FROM_IMPORT_STAGE, [opts.userId, updatedAt]);
+/**
+ * A score import through a staging table (docs/architecture.md, Performance): `produce` reads the file and hands the
+ * accepted rows over in slices; each slice is merged with the stored values (read without a lock), scored and COPYed
+ * into a temp table without keys, foreign keys or triggers. None of this holds a transaction, so on PGlite other
+ * requests run between the slices. Then ONE short transaction: rows whose stored result changed meanwhile are merged
+ * again (locked), references are checked set-wise, one audit entry records the previous values of the rows that
+ * change, and one `INSERT … SELECT … ON CONFLICT` writes them (the rollup triggers see one statement). Rows that would
+ * not change are not written. Returns `produce`'s value and the number of rows accepted.
+ */
+export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImportOptions, produce: (write: ImportSliceWriter) => Promise<T>): Promise<{ value: T; written: number }> {
+  const updatedAt = opts.now.toISOString();
+  const stage = `physique_import_${randomUUID().replace(/-/g, '')}`;
+  const stageColumns = [...WRITE_COLUMNS, ...STAGE_EXTRA];
+  return withBulkConnection(db, async (conn) => {
+    await conn.query(`create temp table ${stage} (like ${RESULTS} including defaults, base_xmin text, incoming integer not null, changed boolean not null)`);
+    try {
+      const classNames = new Map<string, string>();
+      /** Merges, scores and stages `inputs` against `stored` (by student). */
+      const stageSlice = async (s: BulkSession, inputs: readonly ResultInput[], stored: Map<string, StoredVersioned>) => {
+        // The class's name today is kept with the result: K12 classes are renamed as their cohort moves up.
+        const unknown = [...new Set(inputs.map((i) => i.classId))].filter((id) => !classNames.has(id));
+        if (unknown.length > 0) for (const c of await s.query<{ id: string; name: string }>(`select id, name from classes where id = any($1::uuid[])`, [unknown])) classNames.set(c.id, c.name);
+        const rows: unknown[][] = [];
+        for (const input of inputs) {
+          const fields = Object.keys(input.results) as ResultKey[];
+          if (fields.length === 0) continue;
+          const old = stored.get(input.studentId);
+          const raw = restrictToItems(mergeRaw(old?.raw, input.results), itemsFor(ctx, input.grade, input.gender));
+          const masks = withSource(old ?? { importedFields: 0, editedFields: 0 }, fields, 'import');
+          const changed = !old || masks.importedFields !== old.importedFields || masks.editedFields !== old.editedFields || !sameRaw(old.raw, raw);
+          const row: unknown[] = [old?.id ?? randomUUID(), ctx.plan.orgId, ctx.plan.id, input.studentId, input.classId, input.grade, classNames.get(input.classId) ?? '', input.gender, opts.testedOn];
+          const score = scoreStudent({ grade: input.grade, gender: input.gender, results: engineInputOf(raw), standard: ctx.version });
+          for (const v of wideScoreValues(raw, score)) row.push(v);
+          row.push(masks.importedFields, masks.editedFields, 'import', opts.userId, updatedAt, old?.xmin ?? null, incomingMask(input.results), changed);
+          rows.push(row);
+        }
+        if (rows.length > 0) await s.copyIn(stage, stageColumns, copyLines(rows, (r) => r));
+        return rows.length;
+      };
+
+      let written = 0;
+      const value = await produce(async (inputs) => {
+        if (inputs.length === 0) return;
+        const stored = storedByStudent(await conn.query(SELECT_STORED_UNLOCKED, [ctx.plan.id, inputs.map((i) => i.studentId)]));
+        written += await stageSlice(conn, inputs, stored);
+      });
+      if (written === 0) return { value, written };
+
+      await conn.transaction(async (tx) => {
+        await mergeChangedMeanwhile(tx, stage, ctx, (inputs, stored) => stageSlice(tx, inputs, stored));
+        const [bad] = await tx.query<{ n: number }>(`select count(*)::int as n from ${stage} s
+          left join students st on st.id = s.${q(column('studentId'))} and st.org_id = s.${q(column('orgId'))}
+          left join classes c on c.id = s.${q(column('classId'))} and c.org_id = s.${q(column('orgId'))}
+          where st.id is null or c.id is null`);
+        if (bad.n > 0) throw new Error(`import staging holds ${bad.n} rows with unknown students or classes`);
+        // One audit entry for the import, with the previous values of the rows it changes (null for a new result).
+        await tx.query(
+          `insert into audit_logs (at, user_id, org_id, action, entity, entity_id, before, after)
+          select $6::timestamptz, $1::uuid, $2::uuid, 'import', '${IMPORT_AUDIT_ENTITY}', $3, jsonb_object_agg(s.id, case when r.id is null then null else ${PREVIOUS_VALUES} end),
+            jsonb_build_object('fileName', $4::text, 'rows', $5::int, 'changed', count(*))
+          from ${stage} s left join ${RESULTS} r on r.${q(column('id'))} = s.${q(column('id'))} where s.changed having count(*) > 0`,
+          [opts.userId, ctx.plan.orgId, ctx.plan.id, opts.fileName, written, updatedAt],
+        );
+        await tx.query(`insert into ${RESULTS} (${WRITE_COLUMNS.map(q).join(', ')})
+          select ${WRITE_COLUMNS.map(q).join(', ')} from ${stage} where changed
+          on conflict (${q(column('planId'))}, ${q(column('studentId'))}) do update set ${WRITE_COLUMNS.filter((c) => !FIXED_COLUMNS.has(c))
+            .map((c) => `${q(c)} = excluded.${q(c)}`)
+            .join(', ')}`);
+      });
+      return { value, written };
+    } finally {
+      await conn.query(`drop table if exists ${stage}`);
     }
-    return { value, written };
   });
+}
+
+/**
+ * Stage rows whose stored result was written by someone else after the slice read it (an edit, invalid/restore, a
+ * result that appeared or went): the file's values of those rows are merged again with the stored ones, now locked.
+ */
+async function mergeChangedMeanwhile(
+  tx: BulkSession,
+  stage: string,
+  ctx: PlanContext,
+  restage: (inputs: ResultInput[], stored: Map<string, StoredVersioned>) => Promise<number>,
+): Promise<void> {
+  const moved = await tx.query<{ student_id: string; class_id: string; grade_no: number; gender: Gender; incoming: number } & Record<string, number | null>>(
+    `delete from ${stage} s where not exists (select 1 from ${RESULTS} r where r.${q(column('planId'))} = s.${q(column('planId'))}
+      and r.${q(column('studentId'))} = s.${q(column('studentId'))} and r.xmin::text = s.base_xmin)
+      and (s.base_xmin is not null or exists (select 1 from ${RESULTS} r where r.${q(column('planId'))} = s.${q(column('planId'))} and r.${q(column('studentId'))} = s.${q(column('studentId'))}))
+    returning s.${q(column('studentId'))} as student_id, s.${q(column('classId'))} as class_id, s.${q(column('gradeNo'))} as grade_no, s.${q(column('gender'))} as gender, s.incoming,
+      ${RAW_COLUMNS.map(([, c]) => `s.${q(c)}`).join(', ')}`,
+  );
+  if (moved.length === 0) return;
+  const inputs: ResultInput[] = moved.map((m) => {
+    const results: NationalResults = {};
+    RAW_COLUMNS.forEach(([field, col], i) => {
+      const v = m[col];
+      if (m.incoming & (1 << i) && v != null) results[field as ResultKey] = v;
+    });
+    return { studentId: m.student_id, classId: m.class_id, grade: m.grade_no as Grade, gender: m.gender, results };
+  });
+  await restage(inputs, storedByStudent(await tx.query(SELECT_STORED_LOCKED, [ctx.plan.id, inputs.map((i) => i.studentId)])));
 }
 
 function sameRaw(a: Partial<WideRawFields>, b: Partial<WideRawFields>): boolean {
