@@ -277,31 +277,67 @@ export async function writeResults(db: Db, ctx: PlanContext, inputs: readonly Re
 const RAW_KEYS = RAW_FIELDS as readonly ResultKey[];
 /** Which raw fields the file brought for a row, as a bit mask in RAW_FIELDS order (to merge the row again if needed). */
 const incomingMask = (results: NationalResults) => RAW_KEYS.reduce((mask, f, i) => (results[f] == null ? mask : mask | (1 << i)), 0);
-/** What the stage adds to `physique_results`' columns: the stored row's version it was merged with, the file's fields, whether it changes anything. */
-const STAGE_EXTRA = ['base_xmin', 'incoming', 'changed'] as const;
-const STORED_COLUMNS = `${q(column('id'))} as id, ${q(column('studentId'))} as student_id, xmin::text as xmin,
-  ${q(column('importedFields'))} as imported_fields, ${q(column('editedFields'))} as edited_fields, ${RAW_COLUMNS.map(([, c]) => q(c)).join(', ')}`;
-const SELECT_STORED_UNLOCKED = `select ${STORED_COLUMNS} from ${RESULTS} where ${q(column('planId'))} = $1 and ${q(column('studentId'))} = any($2::uuid[])`;
-const SELECT_STORED_LOCKED = `${SELECT_STORED_UNLOCKED} for update`;
+
+/**
+ * Columns of an import's staging table, in COPY order: what differs per row; the plan's organisation, the test day,
+ * who and when are the same for every row and are added by the final INSERT, the class name is joined there. The
+ * stage also keeps the stored row's version the row was merged with and which fields came from the file.
+ */
+const STAGE_FIELDS: readonly ResultColumn[] = ['id', 'studentId', 'classId', 'gradeNo', 'gender', ...(WIDE_SCORE_FIELDS as readonly ResultColumn[]), 'importedFields', 'editedFields'];
+const STAGE_COLUMNS = [...STAGE_FIELDS.map(column), 'base_xmin', 'incoming'];
+const STORED_COLUMNS = [q(column('studentId')), q(column('id')), 'xmin', q(column('importedFields')), q(column('editedFields')), ...RAW_COLUMNS.map(([, c]) => q(c))];
+/**
+ * Stored values of some students' results as ONE text value (a line per result, comma-separated): on PGlite every
+ * row and column handed back to JavaScript costs, and this read runs for every slice of an import.
+ */
+const SELECT_STORED_TEXT = `select string_agg(concat_ws(',', ${STORED_COLUMNS.map((c) => `coalesce(${c}::text, '')`).join(', ')}), E'\n') as t
+  from ${RESULTS} where ${q(column('planId'))} = $1 and ${q(column('studentId'))} = any($2::uuid[])`;
+/** The same for rows to merge again inside the write transaction, locked (FOR UPDATE cannot aggregate). */
+const SELECT_STORED_LOCKED = `select ${STORED_COLUMNS.join(', ')} from ${RESULTS} where ${q(column('planId'))} = $1 and ${q(column('studentId'))} = any($2::uuid[]) for update`;
 /** The previous raw values of a result as the import's audit entry keeps them (field names as in the API). */
 const PREVIOUS_VALUES = `jsonb_strip_nulls(jsonb_build_object(${RAW_COLUMNS.map(([f, c]) => `'${f}', r.${q(c)}`).join(', ')}))`;
+/** The staged rows into the results: one statement, so the rollup triggers run once. */
+const INSERT_FROM_STAGE = (stage: string) => {
+  const own = WRITE_COLUMNS.map((c) => {
+    if (c === column('orgId')) return '$1::uuid';
+    if (c === column('planId')) return '$2::uuid';
+    if (c === column('testedOn')) return '$3::date';
+    if (c === column('updatedBy')) return '$4::uuid';
+    if (c === column('updatedAt')) return '$5::timestamptz';
+    if (c === column('source')) return `'import'`;
+    // The class's name today is kept with the result: K12 classes are renamed as their cohort moves up.
+    if (c === column('className')) return 'c.name';
+    return `s.${q(c)}`;
+  });
+  return `insert into ${RESULTS} (${WRITE_COLUMNS.map(q).join(', ')})
+    select ${own.join(', ')} from ${stage} s join classes c on c.id = s.${q(column('classId'))}
+    on conflict (${q(column('planId'))}, ${q(column('studentId'))}) do update set ${WRITE_COLUMNS.filter((c) => !FIXED_COLUMNS.has(c))
+      .map((c) => `${q(c)} = excluded.${q(c)}`)
+      .join(', ')}`;
+};
 
 type StoredVersioned = StoredValues & { id: string; xmin: string };
 
 /** Audit entity of an import: one entry per import, `entity_id` the plan, `before` the previous values by result id. */
 export const IMPORT_AUDIT_ENTITY = 'physiqueImport';
 
-function storedByStudent(rows: readonly (StoredRaw & { xmin: string })[]): Map<string, StoredVersioned> {
+/** Stored values by student from rows of STORED_COLUMNS (as values, or as the text lines of SELECT_STORED_TEXT). */
+function storedByStudent(rows: Iterable<readonly (string | number | null)[]>): Map<string, StoredVersioned> {
   const stored = new Map<string, StoredVersioned>();
   for (const row of rows) {
     const raw: Partial<WideRawFields> = {};
-    for (const [field, col] of RAW_COLUMNS) {
-      const v = row[col];
-      if (v != null) raw[field as keyof WideRawFields] = v;
+    for (let i = 0; i < RAW_FIELDS.length; i++) {
+      const v = row[5 + i];
+      if (v != null && v !== '') raw[RAW_FIELDS[i]] = Number(v);
     }
-    stored.set(row.student_id, { id: row.id, xmin: row.xmin, raw, importedFields: row.imported_fields, editedFields: row.edited_fields });
+    stored.set(String(row[0]), { id: String(row[1]), xmin: String(row[2]), importedFields: Number(row[3]), editedFields: Number(row[4]), raw });
   }
   return stored;
+}
+
+function* storedLines(text: string | null): Generator<string[]> {
+  if (!text) return;
+  for (const line of text.split('\n')) yield line.split(',');
 }
 
 /** Writes one slice of an import into its staging table. */
@@ -318,72 +354,70 @@ export interface StagedImportOptions {
 
 /**
  * A score import through a staging table (docs/architecture.md, Performance): `produce` reads the file and hands the
- * accepted rows over in slices; each slice is merged with the stored values (read without a lock), scored and COPYed
- * into a temp table without keys, foreign keys or triggers. None of this holds a transaction, so on PGlite other
- * requests run between the slices. Then ONE short transaction: rows whose stored result changed meanwhile are merged
- * again (locked), references are checked set-wise, one audit entry records the previous values of the rows that
- * change, and one `INSERT … SELECT … ON CONFLICT` writes them (the rollup triggers see one statement). Rows that would
- * not change are not written. Returns `produce`'s value and the number of rows accepted.
+ * accepted rows over in slices; each slice is merged with the stored values (read without a lock) and scored, and the
+ * rows that change something are COPYed into a temp table without keys, foreign keys or triggers. None of this holds
+ * a transaction, so on PGlite other requests run between the slices. Then ONE short transaction: staged rows whose
+ * stored result changed meanwhile are merged again (locked), references are checked set-wise, one audit entry records
+ * the previous values of the rows that change, and one `INSERT … SELECT … ON CONFLICT` writes them (the rollup
+ * triggers see one statement). Returns `produce`'s value and the number of rows accepted.
  */
 export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImportOptions, produce: (write: ImportSliceWriter) => Promise<T>): Promise<{ value: T; written: number }> {
   const updatedAt = opts.now.toISOString();
   const stage = `physique_import_${randomUUID().replace(/-/g, '')}`;
-  const stageColumns = [...WRITE_COLUMNS, ...STAGE_EXTRA];
   return withBulkConnection(db, async (conn) => {
-    await conn.query(`create temp table ${stage} (like ${RESULTS} including defaults, base_xmin text, incoming integer not null, changed boolean not null)`);
+    // Types only: no NOT NULLs, keys or defaults.
+    await conn.query(`create temp table ${stage} as select ${STAGE_FIELDS.map((f) => q(column(f))).join(', ')}, null::text as base_xmin, 0 as incoming from ${RESULTS} with no data`);
     try {
-      const classNames = new Map<string, string>();
-      /** Merges, scores and stages `inputs` against `stored` (by student). */
+      /** Merges and scores `inputs` against `stored` (by student) and stages the rows that change something. */
       const stageSlice = async (s: BulkSession, inputs: readonly ResultInput[], stored: Map<string, StoredVersioned>) => {
-        // The class's name today is kept with the result: K12 classes are renamed as their cohort moves up.
-        const unknown = [...new Set(inputs.map((i) => i.classId))].filter((id) => !classNames.has(id));
-        if (unknown.length > 0) for (const c of await s.query<{ id: string; name: string }>(`select id, name from classes where id = any($1::uuid[])`, [unknown])) classNames.set(c.id, c.name);
         const rows: unknown[][] = [];
+        let accepted = 0;
         for (const input of inputs) {
           const fields = Object.keys(input.results) as ResultKey[];
           if (fields.length === 0) continue;
+          accepted++;
           const old = stored.get(input.studentId);
           const raw = restrictToItems(mergeRaw(old?.raw, input.results), itemsFor(ctx, input.grade, input.gender));
           const masks = withSource(old ?? { importedFields: 0, editedFields: 0 }, fields, 'import');
-          const changed = !old || masks.importedFields !== old.importedFields || masks.editedFields !== old.editedFields || !sameRaw(old.raw, raw);
-          const row: unknown[] = [old?.id ?? randomUUID(), ctx.plan.orgId, ctx.plan.id, input.studentId, input.classId, input.grade, classNames.get(input.classId) ?? '', input.gender, opts.testedOn];
+          // A row that changes nothing is not written (a concurrent edit of it simply stands).
+          if (old && masks.importedFields === old.importedFields && masks.editedFields === old.editedFields && sameRaw(old.raw, raw)) continue;
           const score = scoreStudent({ grade: input.grade, gender: input.gender, results: engineInputOf(raw), standard: ctx.version });
+          const row: unknown[] = [old?.id ?? randomUUID(), input.studentId, input.classId, input.grade, input.gender];
           for (const v of wideScoreValues(raw, score)) row.push(v);
-          row.push(masks.importedFields, masks.editedFields, 'import', opts.userId, updatedAt, old?.xmin ?? null, incomingMask(input.results), changed);
+          row.push(masks.importedFields, masks.editedFields, old?.xmin ?? null, incomingMask(input.results));
           rows.push(row);
         }
-        if (rows.length > 0) await s.copyIn(stage, stageColumns, copyLines(rows, (r) => r));
-        return rows.length;
+        if (rows.length > 0) await s.copyIn(stage, STAGE_COLUMNS, copyLines(rows, (r) => r));
+        return accepted;
       };
 
       let written = 0;
       const value = await produce(async (inputs) => {
         if (inputs.length === 0) return;
-        const stored = storedByStudent(await conn.query(SELECT_STORED_UNLOCKED, [ctx.plan.id, inputs.map((i) => i.studentId)]));
-        written += await stageSlice(conn, inputs, stored);
+        const [{ t }] = await conn.query<{ t: string | null }>(SELECT_STORED_TEXT, [ctx.plan.id, inputs.map((i) => i.studentId)]);
+        written += await stageSlice(conn, inputs, storedByStudent(storedLines(t)));
       });
       if (written === 0) return { value, written };
 
       await conn.transaction(async (tx) => {
         await mergeChangedMeanwhile(tx, stage, ctx, (inputs, stored) => stageSlice(tx, inputs, stored));
-        const [bad] = await tx.query<{ n: number }>(`select count(*)::int as n from ${stage} s
-          left join students st on st.id = s.${q(column('studentId'))} and st.org_id = s.${q(column('orgId'))}
-          left join classes c on c.id = s.${q(column('classId'))} and c.org_id = s.${q(column('orgId'))}
-          where st.id is null or c.id is null`);
+        const [bad] = await tx.query<{ n: number }>(
+          `select count(*)::int as n from ${stage} s
+          left join students st on st.id = s.${q(column('studentId'))} and st.org_id = $1
+          left join classes c on c.id = s.${q(column('classId'))} and c.org_id = $1
+          where st.id is null or c.id is null`,
+          [ctx.plan.orgId],
+        );
         if (bad.n > 0) throw new Error(`import staging holds ${bad.n} rows with unknown students or classes`);
         // One audit entry for the import, with the previous values of the rows it changes (null for a new result).
         await tx.query(
           `insert into audit_logs (at, user_id, org_id, action, entity, entity_id, before, after)
           select $6::timestamptz, $1::uuid, $2::uuid, 'import', '${IMPORT_AUDIT_ENTITY}', $3, jsonb_object_agg(s.id, case when r.id is null then null else ${PREVIOUS_VALUES} end),
             jsonb_build_object('fileName', $4::text, 'rows', $5::int, 'changed', count(*))
-          from ${stage} s left join ${RESULTS} r on r.${q(column('id'))} = s.${q(column('id'))} where s.changed having count(*) > 0`,
+          from ${stage} s left join ${RESULTS} r on r.${q(column('id'))} = s.${q(column('id'))} having count(*) > 0`,
           [opts.userId, ctx.plan.orgId, ctx.plan.id, opts.fileName, written, updatedAt],
         );
-        await tx.query(`insert into ${RESULTS} (${WRITE_COLUMNS.map(q).join(', ')})
-          select ${WRITE_COLUMNS.map(q).join(', ')} from ${stage} where changed
-          on conflict (${q(column('planId'))}, ${q(column('studentId'))}) do update set ${WRITE_COLUMNS.filter((c) => !FIXED_COLUMNS.has(c))
-            .map((c) => `${q(c)} = excluded.${q(c)}`)
-            .join(', ')}`);
+        await tx.query(INSERT_FROM_STAGE(stage), [ctx.plan.orgId, ctx.plan.id, opts.testedOn, opts.userId, updatedAt]);
       });
       return { value, written };
     } finally {
@@ -393,7 +427,7 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
 }
 
 /**
- * Stage rows whose stored result was written by someone else after the slice read it (an edit, invalid/restore, a
+ * Staged rows whose stored result was written by someone else after the slice read it (an edit, invalid/restore, a
  * result that appeared or went): the file's values of those rows are merged again with the stored ones, now locked.
  */
 async function mergeChangedMeanwhile(
@@ -402,12 +436,13 @@ async function mergeChangedMeanwhile(
   ctx: PlanContext,
   restage: (inputs: ResultInput[], stored: Map<string, StoredVersioned>) => Promise<number>,
 ): Promise<void> {
+  const key = `r.${q(column('planId'))} = $1 and r.${q(column('studentId'))} = s.${q(column('studentId'))}`;
   const moved = await tx.query<{ student_id: string; class_id: string; grade_no: number; gender: Gender; incoming: number } & Record<string, number | null>>(
-    `delete from ${stage} s where not exists (select 1 from ${RESULTS} r where r.${q(column('planId'))} = s.${q(column('planId'))}
-      and r.${q(column('studentId'))} = s.${q(column('studentId'))} and r.xmin::text = s.base_xmin)
-      and (s.base_xmin is not null or exists (select 1 from ${RESULTS} r where r.${q(column('planId'))} = s.${q(column('planId'))} and r.${q(column('studentId'))} = s.${q(column('studentId'))}))
+    `delete from ${stage} s where not exists (select 1 from ${RESULTS} r where ${key} and r.xmin::text = s.base_xmin)
+      and (s.base_xmin is not null or exists (select 1 from ${RESULTS} r where ${key}))
     returning s.${q(column('studentId'))} as student_id, s.${q(column('classId'))} as class_id, s.${q(column('gradeNo'))} as grade_no, s.${q(column('gender'))} as gender, s.incoming,
       ${RAW_COLUMNS.map(([, c]) => `s.${q(c)}`).join(', ')}`,
+    [ctx.plan.id],
   );
   if (moved.length === 0) return;
   const inputs: ResultInput[] = moved.map((m) => {
@@ -418,7 +453,8 @@ async function mergeChangedMeanwhile(
     });
     return { studentId: m.student_id, classId: m.class_id, grade: m.grade_no as Grade, gender: m.gender, results };
   });
-  await restage(inputs, storedByStudent(await tx.query(SELECT_STORED_LOCKED, [ctx.plan.id, inputs.map((i) => i.studentId)])));
+  const locked = await tx.query<Record<string, string | number | null>>(SELECT_STORED_LOCKED, [ctx.plan.id, inputs.map((i) => i.studentId)]);
+  await restage(inputs, storedByStudent(locked.map((r) => Object.values(r))));
 }
 
 function sameRaw(a: Partial<WideRawFields>, b: Partial<WideRawFields>): boolean {
