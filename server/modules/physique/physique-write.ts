@@ -401,14 +401,7 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
 
       await conn.transaction(async (tx) => {
         await mergeChangedMeanwhile(tx, stage, ctx, (inputs, stored) => stageSlice(tx, inputs, stored));
-        const [bad] = await tx.query<{ n: number }>(
-          `select count(*)::int as n from ${stage} s
-          left join students st on st.id = s.${q(column('studentId'))} and st.org_id = $1
-          left join classes c on c.id = s.${q(column('classId'))} and c.org_id = $1
-          where st.id is null or c.id is null`,
-          [ctx.plan.orgId],
-        );
-        if (bad.n > 0) throw new Error(`import staging holds ${bad.n} rows with unknown students or classes`);
+        await checkReferences(tx, stage, ctx, opts.userId);
         // One audit entry for the import, with the previous values of the rows it changes (null for a new result).
         await tx.query(
           `insert into audit_logs (at, user_id, org_id, action, entity, entity_id, before, after)
@@ -417,13 +410,40 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
           from ${stage} s left join ${RESULTS} r on r.${q(column('id'))} = s.${q(column('id'))} having count(*) > 0`,
           [opts.userId, ctx.plan.orgId, ctx.plan.id, opts.fileName, written, updatedAt],
         );
+        // The references are checked and locked above, set-wise: where the role may, the per-row foreign-key checks
+        // of the INSERT are skipped (replica mode; the rollup triggers are ENABLE ALWAYS and still run).
+        const [{ su }] = await tx.query<{ su: boolean }>(`select current_setting('is_superuser') = 'on' as su`);
+        if (su) await tx.query(`set local session_replication_role = replica`);
         await tx.query(INSERT_FROM_STAGE(stage), [ctx.plan.orgId, ctx.plan.id, opts.testedOn, opts.userId, updatedAt]);
+        if (su) await tx.query(`set local session_replication_role = origin`);
       });
       return { value, written };
     } finally {
       await conn.query(`drop table if exists ${stage}`);
     }
   });
+}
+
+/**
+ * Every reference of the staged rows, checked once for the whole stage and locked as a foreign-key check would lock
+ * it (FOR KEY SHARE: nobody deletes them before the import commits): the plan, its organisation, the user, and the
+ * students and classes, which must belong to the plan's organisation.
+ */
+async function checkReferences(tx: BulkSession, stage: string, ctx: PlanContext, userId: string): Promise<void> {
+  const [found] = await tx.query<{ plan: number; org: number; by_user: number; students: number; staged_students: number; classes: number; staged_classes: number }>(
+    `with p as (select id from test_plans where id = $1 for key share),
+      o as (select id from orgs where id = $2 for key share),
+      u as (select id from users where id = $3 for key share),
+      st as (select id from students where org_id = $2 and id in (select s.${q(column('studentId'))} from ${stage} s) for key share),
+      c as (select id from classes where org_id = $2 and id in (select s.${q(column('classId'))} from ${stage} s) for key share)
+    select (select count(*) from p)::int as plan, (select count(*) from o)::int as org, (select count(*) from u)::int as by_user,
+      (select count(*) from st)::int as students, (select count(distinct ${q(column('studentId'))}) from ${stage})::int as staged_students,
+      (select count(*) from c)::int as classes, (select count(distinct ${q(column('classId'))}) from ${stage})::int as staged_classes`,
+    [ctx.plan.id, ctx.plan.orgId, userId],
+  );
+  if (found.plan !== 1 || found.org !== 1 || found.by_user !== 1 || found.students !== found.staged_students || found.classes !== found.staged_classes) {
+    throw new Error(`import staging refers to rows that are gone: ${JSON.stringify(found)}`);
+  }
 }
 
 /**

@@ -11,6 +11,9 @@ import { users } from '../../../server/db/schema/auth';
 import { physiqueResultLogs, physiqueResults } from '../../../server/db/schema/physique';
 import { planJobs } from '../../../server/db/schema/test-plans';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
+import { loadPlanContext, stagedImport } from '../../../server/modules/physique/physique-write';
+import { rawOf } from '../../../server/modules/physique/physique.sql';
+import { getPlanInScope } from '../../../server/modules/test-plan/test-plan.service';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { liveJob } from '../test-plan/plan-fixtures';
 import {
@@ -203,6 +206,30 @@ describe('score import', () => {
       .orderBy(desc(auditLogs.at), desc(auditLogs.id))
       .limit(1);
     expect(Object.keys(entry.before as object)).toEqual([s0.id]);
+  });
+
+  it('a result edited while the file is being read keeps the edit: the row is merged again with the stored values', async () => {
+    const planId = await createPlan(t.db, org.k12);
+    const [a, b] = pupils.slice(0, 2);
+    expect((await upload(planId, xlsxOf(templateFor([a, b], 21)))).statusCode).toBe(200);
+    const [school01] = await t.db.select({ id: users.id }).from(users).where(eq(users.accountNum, 'school01'));
+    const plan = await getPlanInScope(t.db, org.k12, planId);
+    const ctx = await loadPlanContext(t.db, plan);
+    const opts = { userId: school01.id, now: t.clock.now(), testedOn: plan.startDate, fileName: 'edit-race.xlsx' };
+    const { written } = await stagedImport(t.db, ctx, opts, async (write) => {
+      await write([a, b].map((s) => ({ studentId: s.id, classId: s.classId, grade: s.grade, gender: s.gender, results: { weightKg: 50.5 } })));
+      // Someone edits A's 50 m run after the slice was staged (a plain write: the import holds no lock yet).
+      await t.db.update(physiqueResults).set({ run50m: 9.9, updatedAt: t.clock.now() }).where(and(eq(physiqueResults.planId, planId), eq(physiqueResults.studentId, a.id)));
+    });
+    expect(written).toBe(2);
+    const stored = await resultsOf(planId);
+    const ra = stored.find((r) => r.studentId === a.id)!;
+    expect(ra.weightKg).toBe(50.5);
+    expect(ra.run50m).toBe(9.9);
+    const expected = scoreStudent({ grade: a.grade, gender: a.gender, results: engineInputOf(rawOf(ra)) });
+    expect(ra.run50mScore).toBe(expected.items.run50m?.score ?? null);
+    expect(ra.total).toBe(expected.total);
+    expect(stored.find((r) => r.studentId === b.id)!.weightKg).toBe(50.5);
   });
 
   it('is all or nothing: a row the database refuses mid-write leaves every result as it was and releases the lock', async () => {
