@@ -95,7 +95,9 @@ export const physiqueResults = pgTable(
     uniqueIndex('physique_results_plan_student_uq').on(t.planId, t.studentId),
     index('physique_results_org_plan_class_idx').on(t.orgId, t.planId, t.classId),
     index('physique_results_student_idx').on(t.studentId),
-    index('physique_results_org_grade_idx').on(t.orgId, t.gradeNo).where(sql`not ${t.invalid}`),
+    // Also covers the grade view's distributions (INCLUDE list in the migration's custom SQL, DISTRIBUTION_COLUMNS in
+    // server/modules/data-center/data-center.sql.ts): drizzle cannot declare INCLUDE columns.
+    index('physique_results_org_grade_idx').on(t.orgId, t.gradeNo, t.planId).where(sql`not ${t.invalid}`),
   ],
 );
 

@@ -57,6 +57,7 @@ import {
   ITEM_SQL,
   itemStatsOf,
   periodResults,
+  DISTRIBUTION_COLUMNS,
   population,
   rankFields,
   round1,
@@ -310,8 +311,8 @@ export async function gradeView(db: DbOrTx, family: Family, tenantOrgId: string,
   const dims: Dim[] = ['gender', unitDim];
   const big = (q: SQL) => (scope.multiSchool ? heavyRows(db, q) : rows(db, q));
   const has = plans.length > 0 && (gradeNo !== undefined || wholeUnit);
-  // Percentiles need the per-student rows; every other figure comes from the population (rollups where possible).
-  const src = has ? periodResults({ orgIds: scope.orgIds, plans, filters: rf }) : null;
+  // Percentiles need the per-student values: read from the covering index alone; every other figure comes from rollups.
+  const src = has ? periodResults({ orgIds: scope.orgIds, plans, filters: rf, columns: DISTRIBUTION_COLUMNS }) : null;
   const pop = has ? population({ orgIds: scope.orgIds, plans, filters: rf }) : null;
   const otherYears = period.planId ? trendPlans : trendPlans.filter((p) => p.schoolYear !== period.schoolYear);
   const [grouped, dist, trendRows, roster] = await Promise.all([

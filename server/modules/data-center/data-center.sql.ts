@@ -52,8 +52,14 @@ const RESULT_COLUMNS: readonly string[] = [
   'level',
   'complete',
 ];
-// Fail at start-up (not in a dashboard) if the table and this list drift apart.
-for (const c of RESULT_COLUMNS) if (!Object.values(COLS).some((col) => col.name === c)) throw new Error(`physique_results has no column ${c}`);
+/**
+ * What the distributions (five numbers and histograms) read: every item's score and raw value and the total. These
+ * columns, with the keys of periodResults, are the INCLUDE list of physique_results_org_grade_idx, so a grade's
+ * distributions are an index-only read of that grade's entries instead of its heap rows (migration 0012).
+ */
+export const DISTRIBUTION_COLUMNS: readonly string[] = ['student_id', 'class_id', 'gender', 'grade_no', ...ITEM_SQL.flatMap((c) => [c.raw, c.score]), 'total'];
+// Fail at start-up (not in a dashboard) if the table and these lists drift apart.
+for (const c of [...RESULT_COLUMNS, ...DISTRIBUTION_COLUMNS]) if (!Object.values(COLS).some((col) => col.name === c)) throw new Error(`physique_results has no column ${c}`);
 
 /** A plan of the period: id, school year (start year) and start date (the latest plan wins for a student). */
 export interface PlanRef {
@@ -106,7 +112,15 @@ export function resultFilterSql(f: ResultFilters, table = 'physique_results'): S
  * school year with `perYear`): their latest result. Adds `school_year` and `plan_start` columns. Only when an
  * organisation has several plans in a group is DISTINCT ON needed; otherwise every student has one row already.
  */
-export function periodResults(opts: { orgIds: readonly string[]; plans: readonly PlanRef[]; filters?: ResultFilters; perYear?: boolean; extra?: SQL[] }): SQL {
+export function periodResults(opts: {
+  orgIds: readonly string[];
+  plans: readonly PlanRef[];
+  filters?: ResultFilters;
+  perYear?: boolean;
+  extra?: SQL[];
+  /** The columns to read (default: RESULT_COLUMNS); fewer let a covering index answer alone. */
+  columns?: readonly string[];
+}): SQL {
   const { orgIds, plans, perYear = false } = opts;
   if (plans.length === 0 || orgIds.length === 0) throw new Error('periodResults: no plans');
   const values = sql.join(
@@ -114,7 +128,7 @@ export function periodResults(opts: { orgIds: readonly string[]; plans: readonly
     sql`, `,
   );
   // Dates as text: drivers would turn them into Date objects at a time zone's midnight.
-  const columns = sql.raw(RESULT_COLUMNS.map((c) => (c === 'tested_on' ? 'physique_results.tested_on::text as tested_on' : `physique_results.${c}`)).join(', '));
+  const columns = sql.raw((opts.columns ?? RESULT_COLUMNS).map((c) => (c === 'tested_on' ? 'physique_results.tested_on::text as tested_on' : `physique_results.${c}`)).join(', '));
   const where = sql.join([sql`physique_results.org_id in (${idList(orgIds)})`, countsInAggregates, ...resultFilterSql(opts.filters ?? {}), ...(opts.extra ?? [])], sql` and `);
   const from = sql`from physique_results join (values ${values}) as p(id, school_year, plan_start) on p.id = physique_results.plan_id where ${where}`;
   if (!needsDedupe(plans, perYear)) return sql`select ${columns}, p.school_year, p.plan_start ${from}`;

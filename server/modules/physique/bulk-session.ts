@@ -19,7 +19,7 @@ export interface BulkSession {
 
 const copySql = (table: string, columns: readonly string[], source: string) => `copy ${table} (${columns.map((c) => `"${c}"`).join(', ')}) from ${source}`;
 
-function pgliteSession(tx: Transaction): BulkSession {
+function pgliteSession(tx: Transaction | PGlite): BulkSession {
   return {
     async query<T>(text: string, params: unknown[] = []) {
       return (await tx.query<T>(text, params)).rows;
@@ -49,19 +49,48 @@ function driverOf(db: Db): PGlite | pg.Pool {
   throw new Error('bulk writes need a PGlite or node-postgres pool database');
 }
 
-/** Runs `fn` in one transaction on a dedicated connection (PGlite: its exclusive transaction). */
-export async function withBulkTransaction<T>(db: Db, fn: (session: BulkSession) => Promise<T>): Promise<T> {
+/** A bulk session outside a transaction: its statements commit one by one; `transaction` runs `fn` all or nothing on the same connection. */
+export interface BulkConnection extends BulkSession {
+  transaction<T>(fn: (session: BulkSession) => Promise<T>): Promise<T>;
+}
+
+/**
+ * Runs `fn` on one connection without holding a transaction (PGlite: its one session, other requests' statements run
+ * between ours), so temp tables outlive single statements and only `transaction(…)` blocks others on PGlite.
+ */
+export async function withBulkConnection<T>(db: Db, fn: (connection: BulkConnection) => Promise<T>): Promise<T> {
   const driver = driverOf(db);
-  if (driver instanceof PGlite) return driver.transaction((tx) => fn(pgliteSession(tx)));
+  if (driver instanceof PGlite) {
+    const session = pgliteSession(driver);
+    return fn({ ...session, transaction: (inner) => driver.transaction((tx) => inner(pgliteSession(tx))) });
+  }
   const client = await driver.connect();
   try {
-    await client.query('begin');
+    return await fn({ ...pgSession(client), transaction: (inner) => inTransaction(client, inner) });
+  } finally {
+    client.release();
+  }
+}
+
+async function inTransaction<T>(client: pg.PoolClient, fn: (session: BulkSession) => Promise<T>): Promise<T> {
+  await client.query('begin');
+  try {
     const out = await fn(pgSession(client));
     await client.query('commit');
     return out;
   } catch (error) {
     await client.query('rollback').catch(() => {});
     throw error;
+  }
+}
+
+/** Runs `fn` in one transaction on a dedicated connection (PGlite: its exclusive transaction). */
+export async function withBulkTransaction<T>(db: Db, fn: (session: BulkSession) => Promise<T>): Promise<T> {
+  const driver = driverOf(db);
+  if (driver instanceof PGlite) return driver.transaction((tx) => fn(pgliteSession(tx)));
+  const client = await driver.connect();
+  try {
+    return await inTransaction(client, fn);
   } finally {
     client.release();
   }

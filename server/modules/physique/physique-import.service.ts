@@ -19,7 +19,7 @@ import { columnName } from '../../lib/spreadsheet/sheet-scanner';
 import { openXlsx, type CellValue, type XlsxReadOptions } from '../../lib/spreadsheet/xlsx-reader';
 import { failuresWorkbook, type ImportFailure, importFileName as fileNameWithCounts } from '../../lib/spreadsheet/import-report';
 import { finishPlanJob, getPlanInScope, startPlanJob, assertPlanOpen, type PlanRecord } from '../test-plan/test-plan.service';
-import { itemsFor, loadPlanContext, planScopeStudents, writeResults, type PlanContext, type ResultInput, type ScopeStudent } from './physique-write';
+import { itemsFor, loadPlanContext, planScopeStudents, stagedImport, type PlanContext, type ResultInput, type ScopeStudent } from './physique-write';
 
 /** Rows scanned for the header row (files often start with a title row). */
 const HEADER_SCAN_ROWS = 10;
@@ -134,8 +134,8 @@ function headerOf(candidates: readonly { row: number; cells: readonly CellValue[
 
 /**
  * Score import of the national template (issue 3 §3), all or nothing: takes the plan's job lock (spec §4), reads and
- * validates every row, matches students (registration number, then name + class) and only then writes all valid rows
- * in one transaction. Returns the counts and the failures workbook.
+ * validates the rows, matches students (registration number, then name + class) and stages the valid ones slice by
+ * slice outside any transaction, then writes them in one short transaction. Returns the counts and the failures workbook.
  */
 export async function importScores(db: Db, req: ImportRequest): Promise<ImportOutcome> {
   if (!/\.xlsx$/i.test(req.fileName.trim())) throw new AppError(400, ERR.onlyExcel);
@@ -158,6 +158,9 @@ export function testDay(plan: PlanRecord, now: Date): string {
   return today < plan.startDate ? plan.startDate : today > plan.endDate ? plan.endDate : today;
 }
 
+/** Accepted rows handed to the writer at a time: memory stays flat however long the file is. */
+const SLICE_ROWS = 2000;
+
 async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<ImportOutcome> {
   const { t } = req;
   const pacer = new EventLoopPacer();
@@ -167,11 +170,11 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
 
   const failures: Failure[] = [];
   let failureCount = 0;
-  const accepted: ResultInput[] = [];
   const seen = new Map<string, number>();
   const pending: { row: number; cells: CellValue[] }[] = [];
   let header: { index: number; mapping: HeaderMapping; cells: readonly CellValue[] } | null = null;
   let dataRows = 0;
+  let slice: ResultInput[] = [];
 
   const handle = (rowNumber: number, cells: CellValue[], mapping: HeaderMapping) => {
     if (isBlankRow(cells)) return;
@@ -194,35 +197,47 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
     const results = restrictToItems(r.results, itemsFor(ctx, found.grade, found.gender));
     if (Object.keys(results).length === 0) return fail(() => rowReason(t, rowNumber, 'regNo', 'scores:import.noResults'));
     seen.set(found.id, rowNumber);
-    accepted.push({ studentId: found.id, classId: found.classId, grade: found.grade, gender: found.gender, results });
+    slice.push({ studentId: found.id, classId: found.classId, grade: found.grade, gender: found.gender, results });
   };
 
-  for await (const batch of source.batches()) {
-    for (const { row, cells } of batch) {
-      if (header) {
-        handle(row, cells, header.mapping);
-        await pacer.pace();
-        continue;
+  // Read, validate, score and stage in slices outside any transaction; the write at the end is all or nothing.
+  const { written: success } = await stagedImport(db, ctx, { userId: req.userId, now: req.now, testedOn: testDay(plan, req.now), fileName: req.fileName }, async (write) => {
+    const flush = async (atLeast: number) => {
+      if (slice.length < atLeast || slice.length === 0) return;
+      const out = slice;
+      slice = [];
+      await write(out);
+    };
+    for await (const batch of source.batches()) {
+      for (const { row, cells } of batch) {
+        if (header) {
+          handle(row, cells, header.mapping);
+          await flush(SLICE_ROWS);
+          await pacer.pace();
+          continue;
+        }
+        pending.push({ row, cells });
+        if (pending.length < HEADER_SCAN_ROWS) {
+          // Decide as soon as a complete header row shows up.
+          const m = isBlankRow(cells) ? null : mapHeaders(cells);
+          if (!m || m.missing.length > 0) continue;
+        }
+        const found = headerOf(pending, t);
+        header = { ...found, cells: pending.find((p) => p.row === found.index)?.cells ?? [] };
+        for (const p of pending) if (p.row > found.index) handle(p.row, p.cells, header.mapping);
+        pending.length = 0;
       }
-      pending.push({ row, cells });
-      if (pending.length < HEADER_SCAN_ROWS) {
-        // Decide as soon as a complete header row shows up.
-        const m = isBlankRow(cells) ? null : mapHeaders(cells);
-        if (!m || m.missing.length > 0) continue;
-      }
-      const found = headerOf(pending, t);
-      header = { ...found, cells: pending.find((p) => p.row === found.index)?.cells ?? [] };
-      for (const p of pending) if (p.row > found.index) handle(p.row, p.cells, header.mapping);
     }
-  }
-  if (!header) {
-    headerOf(pending, t);
-    throw new AppError(400, 'scores:import.emptyFile');
-  }
-  if (dataRows === 0) throw new AppError(400, 'scores:import.emptyFile');
-
-  const success = await writeResults(db, ctx, accepted, { source: 'import', userId: req.userId, now: req.now, testedOn: testDay(plan, req.now) });
-  return { success, failure: failureCount, workbook: scoreFailuresWorkbook(header.cells, failures, failureCount, t), fileName: importFileName(t, success, failureCount) };
+    if (!header) {
+      headerOf(pending, t);
+      throw new AppError(400, 'scores:import.emptyFile');
+    }
+    if (dataRows === 0) throw new AppError(400, 'scores:import.emptyFile');
+    await flush(1);
+  });
+  if (!header) throw new AppError(400, 'scores:import.emptyFile');
+  const headerCells = (header as { cells: readonly CellValue[] }).cells;
+  return { success, failure: failureCount, workbook: scoreFailuresWorkbook(headerCells, failures, failureCount, t), fileName: importFileName(t, success, failureCount) };
 }
 
 /** The failures workbook (server/lib/spreadsheet/import-report.ts) with the registration number column kept as text. */

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { ERR } from '@/domain/errors';
 import type { PageQuery } from '@/domain/api';
 import type { ScoreLevel } from '@/domain/physique/level';
@@ -11,6 +11,7 @@ import type { ChangedCount, ResultDetail, ResultLogRow, ScoreSearchPage, ScoreSu
 import { withSource } from '@/domain/physique-results/value-source';
 import { engineInputOf, ITEM_COLUMNS, restrictToItems, WIDE_SCORE_FIELDS, wideFromScore, type WideRawFields } from '@/domain/physique-results/wide-row';
 import type { Db, DbOrTx } from '../../db/client';
+import { auditLogs } from '../../db/schema/audit';
 import { users } from '../../db/schema/auth';
 import { physiqueResultLogs, physiqueResults } from '../../db/schema/physique';
 import { classes, schoolYears, students } from '../../db/schema/school';
@@ -22,7 +23,7 @@ import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import { getPlanInScope, planNotBinned } from '../test-plan/test-plan.service';
 import { countsInAggregates, inTenant, rawOf, selectResults, toExportRow, toResultRow, type SelectedResult } from './physique.sql';
 import type { Family } from '@/domain/menus/access';
-import { itemsFor, loadPlanContext } from './physique-write';
+import { IMPORT_AUDIT_ENTITY, itemsFor, loadPlanContext } from './physique-write';
 
 const notFound = () => new AppError(404, ERR.notFound);
 
@@ -153,23 +154,36 @@ async function resultInScope(db: DbOrTx, caller: Caller, id: string): Promise<Se
   return row;
 }
 
-async function logsOf(db: DbOrTx, resultId: string): Promise<ResultLogRow[]> {
+/**
+ * A result's history: its own log rows (edits, invalid/restore, syncs) and the imports that changed it, which are one
+ * audit entry per import holding the previous values by result id (found through the plan's import entries).
+ */
+async function logsOf(db: DbOrTx, resultId: string, planId: string): Promise<ResultLogRow[]> {
   const rows = await db
-    .select({
-      id: physiqueResultLogs.id,
-      action: physiqueResultLogs.action,
-      field: physiqueResultLogs.field,
-      oldValue: physiqueResultLogs.oldValue,
-      newValue: physiqueResultLogs.newValue,
-      byUserId: physiqueResultLogs.byUser,
-      byName: users.name,
-      at: physiqueResultLogs.at,
-    })
-    .from(physiqueResultLogs)
-    .leftJoin(users, eq(users.id, physiqueResultLogs.byUser))
-    .where(eq(physiqueResultLogs.resultId, resultId))
-    .orderBy(desc(physiqueResultLogs.at), desc(physiqueResultLogs.id));
-  return rows.map((r) => ({ ...r, at: r.at.toISOString() }));
+      .select({
+        id: physiqueResultLogs.id,
+        action: physiqueResultLogs.action,
+        field: physiqueResultLogs.field,
+        oldValue: physiqueResultLogs.oldValue,
+        newValue: physiqueResultLogs.newValue,
+        byUserId: physiqueResultLogs.byUser,
+        byName: users.name,
+        at: physiqueResultLogs.at,
+      })
+      .from(physiqueResultLogs)
+      .leftJoin(users, eq(users.id, physiqueResultLogs.byUser))
+      .where(eq(physiqueResultLogs.resultId, resultId));
+  const imports = await db
+      .select({ id: auditLogs.id, previous: sql<string | null>`(${auditLogs.before} -> ${resultId})::text`, byUserId: auditLogs.userId, byName: users.name, at: auditLogs.at })
+      .from(auditLogs)
+      .leftJoin(users, eq(users.id, auditLogs.userId))
+      .where(and(eq(auditLogs.entity, IMPORT_AUDIT_ENTITY), eq(auditLogs.entityId, planId), sql`${auditLogs.before} ? ${resultId}`));
+  const all = [
+    ...rows,
+    ...imports.map((i) => ({ id: i.id, action: 'import' as const, field: null, oldValue: i.previous === 'null' ? null : i.previous, newValue: null, byUserId: i.byUserId, byName: i.byName, at: i.at })),
+  ];
+  all.sort((a, b) => b.at.getTime() - a.at.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  return all.map((r) => ({ ...r, at: r.at.toISOString() }));
 }
 
 /** One result with its plan items, missing items and history (testResult detail). */
@@ -180,7 +194,7 @@ export async function resultDetail(db: DbOrTx, caller: Caller, id: string): Prom
   const planItems: ItemKey[] = isGrade(row.gradeNo) ? itemsFor(ctx, row.gradeNo, row.gender as Gender) : [];
   const base = toResultRow(row);
   const missing = planItems.filter((item) => base.items[item]?.score == null);
-  return { ...base, planItems, missing, logs: await logsOf(db, row.id) };
+  return { ...base, planItems, missing, logs: await logsOf(db, row.id, row.planId) };
 }
 
 const shown = (v: number | null | undefined) => (v == null ? null : String(v));

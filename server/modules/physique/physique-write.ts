@@ -10,7 +10,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { physiqueResultLogs, physiqueResults } from '../../db/schema/physique';
 import { classes, grades, schoolYears, students } from '../../db/schema/school';
 import { classInPlanScope, planItemsByGrade, type PlanRecord } from '../test-plan/test-plan.service';
-import { copyLines, withBulkTransaction } from './bulk-session';
+import { copyLines, withBulkConnection, withBulkTransaction, type BulkSession } from './bulk-session';
 
 /** What scoring a plan's results needs: the plan, its school year, standard version and items per grade. */
 export interface PlanContext {
@@ -272,4 +272,212 @@ export async function writeResults(db: Db, ctx: PlanContext, inputs: readonly Re
     if (logs.length > 0) await s.copyIn(LOGS, LOG_COLUMNS, copyLines(logs, (r) => r));
     return inserts.length + updates.length;
   });
+}
+
+const RAW_KEYS = RAW_FIELDS as readonly ResultKey[];
+/** Which raw fields the file brought for a row, as a bit mask in RAW_FIELDS order (to merge the row again if needed). */
+const incomingMask = (results: NationalResults) => RAW_KEYS.reduce((mask, f, i) => (results[f] == null ? mask : mask | (1 << i)), 0);
+
+/**
+ * Columns of an import's staging table, in COPY order: what differs per row; the plan's organisation, the test day,
+ * who and when are the same for every row and are added by the final INSERT, the class name is joined there. The
+ * stage also keeps the stored row's version the row was merged with and which fields came from the file.
+ */
+const STAGE_FIELDS: readonly ResultColumn[] = ['id', 'studentId', 'classId', 'gradeNo', 'gender', ...(WIDE_SCORE_FIELDS as readonly ResultColumn[]), 'importedFields', 'editedFields'];
+const STAGE_COLUMNS = [...STAGE_FIELDS.map(column), 'base_xmin', 'incoming'];
+const STORED_COLUMNS = [q(column('studentId')), q(column('id')), 'xmin', q(column('importedFields')), q(column('editedFields')), ...RAW_COLUMNS.map(([, c]) => q(c))];
+/**
+ * Stored values of some students' results as ONE text value (a line per result, comma-separated): on PGlite every
+ * row and column handed back to JavaScript costs, and this read runs for every slice of an import.
+ */
+const SELECT_STORED_TEXT = `select string_agg(concat_ws(',', ${STORED_COLUMNS.map((c) => `coalesce(${c}::text, '')`).join(', ')}), E'\n') as t
+  from ${RESULTS} where ${q(column('planId'))} = $1 and ${q(column('studentId'))} = any($2::uuid[])`;
+/** The same for rows to merge again inside the write transaction, locked (FOR UPDATE cannot aggregate). */
+const SELECT_STORED_LOCKED = `select ${STORED_COLUMNS.join(', ')} from ${RESULTS} where ${q(column('planId'))} = $1 and ${q(column('studentId'))} = any($2::uuid[]) for update`;
+/** The previous raw values of a result as the import's audit entry keeps them (field names as in the API). */
+const PREVIOUS_VALUES = `jsonb_strip_nulls(jsonb_build_object(${RAW_COLUMNS.map(([f, c]) => `'${f}', r.${q(c)}`).join(', ')}))`;
+/** The staged rows into the results: one statement, so the rollup triggers run once. */
+const INSERT_FROM_STAGE = (stage: string) => {
+  const own = WRITE_COLUMNS.map((c) => {
+    if (c === column('orgId')) return '$1::uuid';
+    if (c === column('planId')) return '$2::uuid';
+    if (c === column('testedOn')) return '$3::date';
+    if (c === column('updatedBy')) return '$4::uuid';
+    if (c === column('updatedAt')) return '$5::timestamptz';
+    if (c === column('source')) return `'import'`;
+    // The class's name today is kept with the result: K12 classes are renamed as their cohort moves up.
+    if (c === column('className')) return 'c.name';
+    return `s.${q(c)}`;
+  });
+  return `insert into ${RESULTS} (${WRITE_COLUMNS.map(q).join(', ')})
+    select ${own.join(', ')} from ${stage} s join classes c on c.id = s.${q(column('classId'))}
+    on conflict (${q(column('planId'))}, ${q(column('studentId'))}) do update set ${WRITE_COLUMNS.filter((c) => !FIXED_COLUMNS.has(c))
+      .map((c) => `${q(c)} = excluded.${q(c)}`)
+      .join(', ')}`;
+};
+
+type StoredVersioned = StoredValues & { id: string; xmin: string };
+
+/** Audit entity of an import: one entry per import, `entity_id` the plan, `before` the previous values by result id. */
+export const IMPORT_AUDIT_ENTITY = 'physiqueImport';
+
+/** Stored values by student from rows of STORED_COLUMNS (as values, or as the text lines of SELECT_STORED_TEXT). */
+function storedByStudent(rows: Iterable<readonly (string | number | null)[]>): Map<string, StoredVersioned> {
+  const stored = new Map<string, StoredVersioned>();
+  for (const row of rows) {
+    const raw: Partial<WideRawFields> = {};
+    for (let i = 0; i < RAW_FIELDS.length; i++) {
+      const v = row[5 + i];
+      if (v != null && v !== '') raw[RAW_FIELDS[i]] = Number(v);
+    }
+    stored.set(String(row[0]), { id: String(row[1]), xmin: String(row[2]), importedFields: Number(row[3]), editedFields: Number(row[4]), raw });
+  }
+  return stored;
+}
+
+function* storedLines(text: string | null): Generator<string[]> {
+  if (!text) return;
+  for (const line of text.split('\n')) yield line.split(',');
+}
+
+/** Writes one slice of an import into its staging table. */
+export type ImportSliceWriter = (slice: readonly ResultInput[]) => Promise<void>;
+
+export interface StagedImportOptions {
+  userId: string;
+  now: Date;
+  /** Test day written on the results (YYYY-MM-DD). */
+  testedOn: string;
+  /** Kept in the audit entry beside the counts. */
+  fileName: string;
+}
+
+/**
+ * A score import through a staging table (docs/architecture.md, Performance): `produce` reads the file and hands the
+ * accepted rows over in slices; each slice is merged with the stored values (read without a lock) and scored, and the
+ * rows that change something are COPYed into a temp table without keys, foreign keys or triggers. None of this holds
+ * a transaction, so on PGlite other requests run between the slices. Then ONE short transaction: staged rows whose
+ * stored result changed meanwhile are merged again (locked), references are checked set-wise, one audit entry records
+ * the previous values of the rows that change, and one `INSERT … SELECT … ON CONFLICT` writes them (the rollup
+ * triggers see one statement). Returns `produce`'s value and the number of rows accepted.
+ */
+export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImportOptions, produce: (write: ImportSliceWriter) => Promise<T>): Promise<{ value: T; written: number }> {
+  const updatedAt = opts.now.toISOString();
+  const stage = `physique_import_${randomUUID().replace(/-/g, '')}`;
+  return withBulkConnection(db, async (conn) => {
+    // Types only: no NOT NULLs, keys or defaults.
+    await conn.query(`create temp table ${stage} as select ${STAGE_FIELDS.map((f) => q(column(f))).join(', ')}, null::text as base_xmin, 0 as incoming from ${RESULTS} with no data`);
+    try {
+      /** Merges and scores `inputs` against `stored` (by student) and stages the rows that change something. */
+      const stageSlice = async (s: BulkSession, inputs: readonly ResultInput[], stored: Map<string, StoredVersioned>) => {
+        const rows: unknown[][] = [];
+        let accepted = 0;
+        for (const input of inputs) {
+          const fields = Object.keys(input.results) as ResultKey[];
+          if (fields.length === 0) continue;
+          accepted++;
+          const old = stored.get(input.studentId);
+          const raw = restrictToItems(mergeRaw(old?.raw, input.results), itemsFor(ctx, input.grade, input.gender));
+          const masks = withSource(old ?? { importedFields: 0, editedFields: 0 }, fields, 'import');
+          // A row that changes nothing is not written (a concurrent edit of it simply stands).
+          if (old && masks.importedFields === old.importedFields && masks.editedFields === old.editedFields && sameRaw(old.raw, raw)) continue;
+          const score = scoreStudent({ grade: input.grade, gender: input.gender, results: engineInputOf(raw), standard: ctx.version });
+          const row: unknown[] = [old?.id ?? randomUUID(), input.studentId, input.classId, input.grade, input.gender];
+          for (const v of wideScoreValues(raw, score)) row.push(v);
+          row.push(masks.importedFields, masks.editedFields, old?.xmin ?? null, incomingMask(input.results));
+          rows.push(row);
+        }
+        if (rows.length > 0) await s.copyIn(stage, STAGE_COLUMNS, copyLines(rows, (r) => r));
+        return accepted;
+      };
+
+      let written = 0;
+      const value = await produce(async (inputs) => {
+        if (inputs.length === 0) return;
+        const [{ t }] = await conn.query<{ t: string | null }>(SELECT_STORED_TEXT, [ctx.plan.id, inputs.map((i) => i.studentId)]);
+        written += await stageSlice(conn, inputs, storedByStudent(storedLines(t)));
+      });
+      if (written === 0) return { value, written };
+
+      await conn.transaction(async (tx) => {
+        await mergeChangedMeanwhile(tx, stage, ctx, (inputs, stored) => stageSlice(tx, inputs, stored));
+        await checkReferences(tx, stage, ctx, opts.userId);
+        // One audit entry for the import, with the previous values of the rows it changes (null for a new result).
+        await tx.query(
+          `insert into audit_logs (at, user_id, org_id, action, entity, entity_id, before, after)
+          select $6::timestamptz, $1::uuid, $2::uuid, 'import', '${IMPORT_AUDIT_ENTITY}', $3, jsonb_object_agg(s.id, case when r.id is null then null else ${PREVIOUS_VALUES} end),
+            jsonb_build_object('fileName', $4::text, 'rows', $5::int, 'changed', count(*))
+          from ${stage} s left join ${RESULTS} r on r.${q(column('id'))} = s.${q(column('id'))} having count(*) > 0`,
+          [opts.userId, ctx.plan.orgId, ctx.plan.id, opts.fileName, written, updatedAt],
+        );
+        // The references are checked and locked above, set-wise: where the role may, the per-row foreign-key checks
+        // of the INSERT are skipped (replica mode; the rollup triggers are ENABLE ALWAYS and still run).
+        const [{ su }] = await tx.query<{ su: boolean }>(`select current_setting('is_superuser') = 'on' as su`);
+        if (su) await tx.query(`set local session_replication_role = replica`);
+        await tx.query(INSERT_FROM_STAGE(stage), [ctx.plan.orgId, ctx.plan.id, opts.testedOn, opts.userId, updatedAt]);
+        if (su) await tx.query(`set local session_replication_role = origin`);
+      });
+      return { value, written };
+    } finally {
+      await conn.query(`drop table if exists ${stage}`);
+    }
+  });
+}
+
+/**
+ * Every reference of the staged rows, checked once for the whole stage and locked as a foreign-key check would lock
+ * it (FOR KEY SHARE: nobody deletes them before the import commits): the plan, its organisation, the user, and the
+ * students and classes, which must belong to the plan's organisation.
+ */
+async function checkReferences(tx: BulkSession, stage: string, ctx: PlanContext, userId: string): Promise<void> {
+  const [found] = await tx.query<{ plan: number; org: number; by_user: number; students: number; staged_students: number; classes: number; staged_classes: number }>(
+    `with p as (select id from test_plans where id = $1 for key share),
+      o as (select id from orgs where id = $2 for key share),
+      u as (select id from users where id = $3 for key share),
+      st as (select id from students where org_id = $2 and id in (select s.${q(column('studentId'))} from ${stage} s) for key share),
+      c as (select id from classes where org_id = $2 and id in (select s.${q(column('classId'))} from ${stage} s) for key share)
+    select (select count(*) from p)::int as plan, (select count(*) from o)::int as org, (select count(*) from u)::int as by_user,
+      (select count(*) from st)::int as students, (select count(distinct ${q(column('studentId'))}) from ${stage})::int as staged_students,
+      (select count(*) from c)::int as classes, (select count(distinct ${q(column('classId'))}) from ${stage})::int as staged_classes`,
+    [ctx.plan.id, ctx.plan.orgId, userId],
+  );
+  if (found.plan !== 1 || found.org !== 1 || found.by_user !== 1 || found.students !== found.staged_students || found.classes !== found.staged_classes) {
+    throw new Error(`import staging refers to rows that are gone: ${JSON.stringify(found)}`);
+  }
+}
+
+/**
+ * Staged rows whose stored result was written by someone else after the slice read it (an edit, invalid/restore, a
+ * result that appeared or went): the file's values of those rows are merged again with the stored ones, now locked.
+ */
+async function mergeChangedMeanwhile(
+  tx: BulkSession,
+  stage: string,
+  ctx: PlanContext,
+  restage: (inputs: ResultInput[], stored: Map<string, StoredVersioned>) => Promise<number>,
+): Promise<void> {
+  const key = `r.${q(column('planId'))} = $1 and r.${q(column('studentId'))} = s.${q(column('studentId'))}`;
+  const moved = await tx.query<{ student_id: string; class_id: string; grade_no: number; gender: Gender; incoming: number } & Record<string, number | null>>(
+    `delete from ${stage} s where not exists (select 1 from ${RESULTS} r where ${key} and r.xmin::text = s.base_xmin)
+      and (s.base_xmin is not null or exists (select 1 from ${RESULTS} r where ${key}))
+    returning s.${q(column('studentId'))} as student_id, s.${q(column('classId'))} as class_id, s.${q(column('gradeNo'))} as grade_no, s.${q(column('gender'))} as gender, s.incoming,
+      ${RAW_COLUMNS.map(([, c]) => `s.${q(c)}`).join(', ')}`,
+    [ctx.plan.id],
+  );
+  if (moved.length === 0) return;
+  const inputs: ResultInput[] = moved.map((m) => {
+    const results: NationalResults = {};
+    RAW_COLUMNS.forEach(([field, col], i) => {
+      const v = m[col];
+      if (m.incoming & (1 << i) && v != null) results[field as ResultKey] = v;
+    });
+    return { studentId: m.student_id, classId: m.class_id, grade: m.grade_no as Grade, gender: m.gender, results };
+  });
+  const locked = await tx.query<Record<string, string | number | null>>(SELECT_STORED_LOCKED, [ctx.plan.id, inputs.map((i) => i.studentId)]);
+  await restage(inputs, storedByStudent(locked.map((r) => Object.values(r))));
+}
+
+function sameRaw(a: Partial<WideRawFields>, b: Partial<WideRawFields>): boolean {
+  for (const f of RAW_FIELDS) if ((a[f] ?? null) !== (b[f] ?? null)) return false;
+  return true;
 }

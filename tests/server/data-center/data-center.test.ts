@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '@/domain/api';
 import { ORG_TYPE } from '@/domain/constants';
@@ -6,6 +6,8 @@ import type { ClassListView, ClassView, DataCenterOptions, GradeView, Indicators
 import { physiqueResults } from '../../../server/db/schema/physique';
 import { orgs } from '../../../server/db/schema/orgs';
 import { classes } from '../../../server/db/schema/school';
+import { testPlans } from '../../../server/db/schema/test-plans';
+import { DISTRIBUTION_COLUMNS, periodResults } from '../../../server/modules/data-center/data-center.sql';
 import { addPlanWithResults } from '../../../server/db/seed/scale';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { indicators, itemMeans, latestPerStudent, loadResults, loadStudents, near, percentileCont, roster, type RefIndicators, type ResultRow, type StudentRef } from './reference';
@@ -235,6 +237,40 @@ describe('grade view', () => {
     expect(near(run.raw!.q3, percentileCont(raws, 0.75), 2)).toBe(true);
     expect(run.histogram).toHaveLength(10);
     expect(run.histogram.filter((b) => b.from >= 60).reduce((s, b) => s + b.count, 0)).toBe(rows.filter((r) => (r.run50mScore ?? -1) >= 60).length);
+  });
+
+  it("every item's five numbers (scores and raw values) equal a direct computation, for a gender too, read from the covering index alone", async () => {
+    for (const gender of [undefined, 'female'] as const) {
+      const v = await view<GradeView>(`k12/dataCenter/grade?gradeNo=5${gender ? `&gender=${gender}` : ''}`, 'school01');
+      const rows = latestPerStudent(results, { orgIds: [k12Id], year: 2026, gradeNo: 5 }).filter((r) => !gender || r.gender === gender);
+      expect(v.distributions.length).toBeGreaterThan(3);
+      for (const d of v.distributions) {
+        const scored = rows.filter((r) => (d.item === 'total' ? r.total : r[`${d.item}Score`]) != null);
+        const five = (values: number[]) => {
+          const sorted = [...values].sort((a, b) => a - b);
+          return [0, 0.25, 0.5, 0.75, 1].map((p) => percentileCont(sorted, p));
+        };
+        const expectFive = (got: { min: number; q1: number; median: number; q3: number; max: number } | null, values: number[], what: string) => {
+          const want = five(values);
+          const actual = [got!.min, got!.q1, got!.median, got!.q3, got!.max];
+          actual.forEach((a, i) => expect(near(a, want[i], 2), `${gender ?? 'all'} ${d.item} ${what} ${i}: ${a} vs ${want[i]}`).toBe(true));
+        };
+        expect(d.n).toBe(scored.length);
+        expectFive(d.score, scored.map((r) => (d.item === 'total' ? r.total! : (r[`${d.item}Score`] as number))), 'score');
+        if (d.item !== 'total') expectFive(d.raw, scored.map((r) => r[d.item] as number), 'raw');
+      }
+    }
+    // The read behind them touches only physique_results_org_grade_idx (no heap columns it lacks).
+    const planRefs = (await t.db.select({ id: testPlans.id, orgId: testPlans.orgId, startDate: testPlans.startDate }).from(testPlans).where(inArray(testPlans.id, [plans.k12y2, plans.k12spring]))).map((p) => ({
+      ...p,
+      schoolYear: 2026,
+    }));
+    const src = periodResults({ orgIds: [k12Id], plans: planRefs, filters: { gradeNo: 5, gender: 'female' }, columns: DISTRIBUTION_COLUMNS });
+    const plan = await t.db.transaction(async (tx) => {
+      await tx.execute(sql`select set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`);
+      return (await tx.execute<{ 'QUERY PLAN': string }>(sql`explain ${src}`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toMatch(/Index Only Scan (Backward )?using physique_results_org_grade_idx on physique_results/);
   });
 
   it('defaults to the lowest grade with results', async () => {

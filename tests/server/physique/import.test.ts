@@ -1,12 +1,19 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Envelope } from '@/domain/api';
+import type { ResultDetail } from '@/domain/physique-results/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mapHeaders, parseTemplateRow } from '@/domain/physique/national-template';
 import { scoreStudent } from '@/domain/physique/score';
 import { fileNameFromContentDisposition, parseImportCounts } from '@/domain/uploads/import-result';
 import { engineInputOf } from '@/domain/physique-results/wide-row';
+import { auditLogs } from '../../../server/db/schema/audit';
+import { users } from '../../../server/db/schema/auth';
 import { physiqueResultLogs, physiqueResults } from '../../../server/db/schema/physique';
 import { planJobs } from '../../../server/db/schema/test-plans';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
+import { loadPlanContext, stagedImport } from '../../../server/modules/physique/physique-write';
+import { rawOf } from '../../../server/modules/physique/physique.sql';
+import { getPlanInScope } from '../../../server/modules/test-plan/test-plan.service';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { liveJob } from '../test-plan/plan-fixtures';
 import {
@@ -56,7 +63,7 @@ const countsOf = (res: { headers: Record<string, unknown> }) => {
 const resultsOf = (planId: string) => t.db.select().from(physiqueResults).where(eq(physiqueResults.planId, planId));
 
 describe('score import', () => {
-  it('imports a national template: counts in the file name, every row scored exactly like scoreStudent, one log per result', async () => {
+  it('imports a national template: counts in the file name, every row scored exactly like scoreStudent, one audit entry for the import', async () => {
     const planId = await createPlan(t.db, org.k12);
     const rows = templateFor(pupils);
     const res = await upload(planId, xlsxOf(rows));
@@ -97,12 +104,15 @@ describe('score import', () => {
       expect(got.gradeNo).toBe(student.grade);
       expect(got.source).toBe('import');
     }
-    const logs = await t.db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(physiqueResultLogs)
-      .innerJoin(physiqueResults, eq(physiqueResults.id, physiqueResultLogs.resultId))
-      .where(and(eq(physiqueResults.planId, planId), eq(physiqueResultLogs.action, 'import')));
-    expect(logs[0].n).toBe(pupils.length);
+    // One audit entry for the whole import: every result it created, with no previous values.
+    const entries = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'physiqueImport'), eq(auditLogs.entityId, planId)));
+    expect(entries).toHaveLength(1);
+    const [school01] = await t.db.select({ id: users.id }).from(users).where(eq(users.accountNum, 'school01'));
+    expect(entries[0]).toMatchObject({ action: 'import', userId: school01.id, orgId: org.k12, after: { fileName: 'scores.xlsx', rows: pupils.length, changed: pupils.length } });
+    expect(Object.keys(entries[0].before as object).sort()).toEqual(stored.map((r) => r.id).sort());
+    expect(Object.values(entries[0].before as object).every((v) => v === null)).toBe(true);
+    const perResult = await t.db.select({ n: sql<number>`count(*)::int` }).from(physiqueResultLogs).where(inArray(physiqueResultLogs.resultId, stored.map((r) => r.id)));
+    expect(perResult[0].n).toBe(0);
     const [job] = await t.db.select().from(planJobs).where(eq(planJobs.planId, planId));
     expect(job).toMatchObject({ kind: 'import', status: 'done', successCount: pupils.length, failureCount: 0 });
   });
@@ -165,6 +175,7 @@ describe('score import', () => {
     const again = rows.map((r) => [...r]);
     setCell(again[1], 'weightKg', 99.9);
     setCell(again[2], 'vitalCapacity', null);
+    t.clock.advance(60_000);
     const res = await upload(planId, xlsxOf(again));
     expect(countsOf(res).counts).toEqual({ success: list.length, failure: 0 });
     const second = await resultsOf(planId);
@@ -175,11 +186,50 @@ describe('score import', () => {
     expect(s0.bmi).not.toBe(first.find((r) => r.studentId === list[0].id)!.bmi);
     const s1 = second.find((r) => r.studentId === list[1].id)!;
     expect(s1.vitalCapacity).toBe(first.find((r) => r.studentId === list[1].id)!.vitalCapacity);
-    const logs = await t.db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(physiqueResultLogs)
-      .where(eq(physiqueResultLogs.resultId, s0.id));
-    expect(logs[0].n).toBe(2);
+    // The result's history lists both imports, the second with the values it replaced; an unchanged row is not logged.
+    const history = async (id: string) => {
+      const res = await t.request({ url: `/api/busi/web/k12/physiqueManage/testResult/${id}`, token: tokens.school01 });
+      return res.json<Envelope<ResultDetail>>().data.logs;
+    };
+    const before = first.find((r) => r.studentId === list[0].id)!;
+    const s0Logs = await history(s0.id);
+    expect(s0Logs.map((l) => [l.action, l.oldValue === null ? null : JSON.parse(l.oldValue)])).toEqual([
+      ['import', expect.objectContaining({ weightKg: before.weightKg, heightCm: before.heightCm })],
+      ['import', null],
+    ]);
+    expect(s0Logs[0].byName).toBeTruthy();
+    expect((await history(s1.id)).map((l) => l.action)).toEqual(['import']);
+    const [entry] = await t.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.entity, 'physiqueImport'), eq(auditLogs.entityId, planId)))
+      .orderBy(desc(auditLogs.at), desc(auditLogs.id))
+      .limit(1);
+    expect(Object.keys(entry.before as object)).toEqual([s0.id]);
+  });
+
+  it('a result edited while the file is being read keeps the edit: the row is merged again with the stored values', async () => {
+    const planId = await createPlan(t.db, org.k12);
+    const [a, b] = pupils.slice(0, 2);
+    expect((await upload(planId, xlsxOf(templateFor([a, b], 21)))).statusCode).toBe(200);
+    const [school01] = await t.db.select({ id: users.id }).from(users).where(eq(users.accountNum, 'school01'));
+    const plan = await getPlanInScope(t.db, org.k12, planId);
+    const ctx = await loadPlanContext(t.db, plan);
+    const opts = { userId: school01.id, now: t.clock.now(), testedOn: plan.startDate, fileName: 'edit-race.xlsx' };
+    const { written } = await stagedImport(t.db, ctx, opts, async (write) => {
+      await write([a, b].map((s) => ({ studentId: s.id, classId: s.classId, grade: s.grade, gender: s.gender, results: { weightKg: 50.5 } })));
+      // Someone edits A's 50 m run after the slice was staged (a plain write: the import holds no lock yet).
+      await t.db.update(physiqueResults).set({ run50m: 9.9, updatedAt: t.clock.now() }).where(and(eq(physiqueResults.planId, planId), eq(physiqueResults.studentId, a.id)));
+    });
+    expect(written).toBe(2);
+    const stored = await resultsOf(planId);
+    const ra = stored.find((r) => r.studentId === a.id)!;
+    expect(ra.weightKg).toBe(50.5);
+    expect(ra.run50m).toBe(9.9);
+    const expected = scoreStudent({ grade: a.grade, gender: a.gender, results: engineInputOf(rawOf(ra)) });
+    expect(ra.run50mScore).toBe(expected.items.run50m?.score ?? null);
+    expect(ra.total).toBe(expected.total);
+    expect(stored.find((r) => r.studentId === b.id)!.weightKg).toBe(50.5);
   });
 
   it('is all or nothing: a row the database refuses mid-write leaves every result as it was and releases the lock', async () => {

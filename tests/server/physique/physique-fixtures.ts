@@ -149,6 +149,8 @@ export async function failWritesFor(db: Db, studentId: string): Promise<() => Pr
       begin if new.student_id = '${studentId}' then raise exception 'simulated crash'; end if; return new; end $$`),
   );
   await db.execute(sql.raw('create trigger tiyu_test_fail before insert or update on physique_results for each row execute function tiyu_test_fail()'));
+  // Fires in every replication mode, as a crash would (the import writes in replica mode where it may).
+  await db.execute(sql.raw('alter table physique_results enable always trigger tiyu_test_fail'));
   return async () => {
     await db.execute(sql.raw('drop trigger tiyu_test_fail on physique_results'));
   };
