@@ -1,0 +1,186 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { signIn } from './support';
+
+/**
+ * Accessibility of every screen that exists: axe with the WCAG 2.1 A and AA rules, no serious or critical violation.
+ * One line per screen: the demo account that opens it, the path, and for pages reached through an id the clicks
+ * that lead there from a list. New screens are one more line.
+ */
+type Account = 'district01' | 'school01' | 'teacher01' | 'college01';
+
+interface Screen {
+  account: Account | null;
+  path: string;
+  /** Clicks from `path` to the screen under test (a detail, an edit form), when it needs an id. */
+  open?: (page: Page) => Promise<void>;
+}
+
+const clickFirst = (testId: string) => async (page: Page) => {
+  await page.getByTestId(testId).first().click();
+};
+const firstRow = (list: string) => async (page: Page) => {
+  await page.getByTestId(list).locator('[data-slot=data-table-row]').first().click();
+};
+/** The first row's first action: edit, on the management lists. */
+const editFirst = (list: string) => async (page: Page) => {
+  await page.getByTestId(list).locator('[data-slot=row-actions]').first().getByRole('button').first().click();
+};
+const reportFromSearch = async (page: Page) => {
+  await page.getByTestId('score-filter-search').click();
+  await page.getByTestId('result-report').first().click();
+};
+const wallLink = async (page: Page) => {
+  await page.getByTestId('screen-links-open').click();
+  const dialog = page.getByTestId('screen-links-dialog');
+  await dialog.getByTestId('screen-link-name').fill('a11y');
+  await dialog.getByTestId('screen-link-submit').click();
+  const url = await dialog.getByTestId('screen-link-url').inputValue();
+  await page.goto(url);
+};
+
+const SCREENS: Screen[] = [
+  { account: null, path: '/' },
+  { account: 'school01', path: '/myInfo/base' },
+  { account: 'school01', path: '/myInfo/editUser' },
+  { account: 'school01', path: '/myInfo/editAccount' },
+  // Data centre, k12 and gx.
+  { account: 'school01', path: '/k12/dataCenter/school' },
+  { account: 'school01', path: '/k12/dataCenter/grade' },
+  { account: 'school01', path: '/k12/dataCenter/class' },
+  { account: 'school01', path: '/k12/dataCenter/class', open: firstRow('dc-class-list') },
+  { account: 'school01', path: '/k12/dataCenter/student' },
+  { account: 'school01', path: '/k12/dataCenter/student', open: firstRow('dc-student-list') },
+  { account: 'college01', path: '/gx/dataCenter/school' },
+  { account: 'college01', path: '/gx/dataCenter/college' },
+  { account: 'college01', path: '/gx/dataCenter/class' },
+  { account: 'college01', path: '/gx/dataCenter/class', open: firstRow('dc-class-list') },
+  { account: 'college01', path: '/gx/dataCenter/student' },
+  { account: 'college01', path: '/gx/dataCenter/student', open: firstRow('dc-student-list') },
+  // Wall display (public by its token; the link is made by the school administrator).
+  { account: 'school01', path: '/k12/dataCenter/school', open: wallLink },
+  // Test plans, scores, records, the report.
+  { account: 'teacher01', path: '/k12/organizeTest/testManage' },
+  { account: 'teacher01', path: '/k12/organizeTest/testManage/add' },
+  { account: 'teacher01', path: '/k12/organizeTest/testManage', open: clickFirst('plan-name') },
+  { account: 'district01', path: '/admin/organizeTest/testManage' },
+  { account: 'college01', path: '/gx/organizeTest/testManage' },
+  { account: 'teacher01', path: '/k12/organizeTest/scoreSearch' },
+  { account: 'teacher01', path: '/k12/organizeTest/scoreSearch', open: reportFromSearch },
+  { account: 'district01', path: '/admin/organizeTest/scoreSearch' },
+  { account: 'school01', path: '/k12/physiqueManage/testResult' },
+  { account: 'school01', path: '/k12/selfTest/testRecord' },
+  // School years and classes, k12 and gx.
+  { account: 'school01', path: '/k12/org/acayear' },
+  { account: 'school01', path: '/k12/org/acayear/add' },
+  { account: 'school01', path: '/k12/org/acayear', open: editFirst('school-year-list') },
+  { account: 'school01', path: '/k12/org/class' },
+  { account: 'school01', path: '/k12/org/class/add' },
+  { account: 'school01', path: '/k12/org/class', open: editFirst('class-list') },
+  { account: 'college01', path: '/gx/org/acayear' },
+  { account: 'college01', path: '/gx/org/class' },
+  { account: 'college01', path: '/gx/org/class/add' },
+];
+
+/** One signed-in context per account for the whole file (its session lives in localStorage). */
+const contexts = new Map<string, BrowserContext>();
+
+async function contextFor(browser: Browser, account: Account | null): Promise<BrowserContext> {
+  const key = account ?? '';
+  const hit = contexts.get(key);
+  if (hit) return hit;
+  const context = await browser.newContext();
+  if (account) {
+    const page = await context.newPage();
+    await page.goto('/busi/');
+    await signIn(page, account);
+    await expect(page).not.toHaveURL(/\/busi\/$/, { timeout: 20_000 });
+    await page.close();
+  }
+  contexts.set(key, context);
+  return context;
+}
+
+/** Waits until the screen has its data: no request in flight, no table refreshing, no chart drawing. */
+async function settled(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('[aria-busy=true]')).toHaveCount(0, { timeout: 20_000 });
+  await expect(page.locator('[data-slot=dc-chart][data-finished=false]')).toHaveCount(0, { timeout: 20_000 });
+}
+
+test.describe('accessibility (axe, WCAG 2.1 AA)', () => {
+  test.afterAll(async () => {
+    for (const context of contexts.values()) await context.close();
+    contexts.clear();
+  });
+
+  for (const screen of SCREENS) {
+    const name = `${screen.account ?? 'signed out'} ${screen.path}${screen.open ? ` → ${screen.open.name || 'open'}` : ''}`;
+    test(name, async ({ browser }) => {
+      const context = await contextFor(browser, screen.account);
+      const page = await context.newPage();
+      try {
+        await page.goto(`/busi${screen.path}`);
+        await settled(page);
+        if (screen.open) {
+          await screen.open(page);
+          await settled(page);
+        }
+        const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+        const bad = violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => ({ rule: v.id, impact: v.impact, nodes: v.nodes.map((n) => `${n.target.join(' ')} — ${n.failureSummary ?? ''}`) }));
+        expect(bad, `${page.url()}\n${JSON.stringify(bad, null, 2)}`).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    });
+  }
+});
+
+/** Keyboard only: the list kit (filter, search, row action) and the form kit (fields, save) of the class screens. */
+test('the class list and form work with the keyboard alone', async ({ browser }) => {
+  const context = await contextFor(browser, 'school01');
+  const page = await context.newPage();
+  try {
+    await page.goto('/busi/k12/org/class');
+    const list = page.getByTestId('class-list');
+    await expect(list.locator('[data-slot=data-table-row]').first()).toBeVisible({ timeout: 20_000 });
+
+    /** Presses Tab until the focused element matches, so the test does not depend on the exact tab order. */
+    const tabUntil = async (source: string) => {
+      for (let i = 0; i < 80; i++) {
+        await page.keyboard.press('Tab');
+        if (await page.evaluate(`(${source})(document.activeElement)`)) return;
+      }
+      throw new Error(`Tab never reached ${source}`);
+    };
+
+    // Filter by name, then search with Enter on the search button.
+    await tabUntil(`(el) => el?.tagName === 'INPUT' && [...(el.labels ?? [])].some((l) => l.textContent.includes('班级名称'))`);
+    const name = (await list.locator('[data-slot=data-table-row]').first().locator('td').nth(1).innerText()).trim();
+    await page.keyboard.type(name);
+    await tabUntil(`(el) => el?.tagName === 'BUTTON' && el.textContent.trim() === '查询'`);
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/name=/);
+    await expect(list.locator('[data-slot=data-table-row]').first()).toContainText(name);
+
+    // The row's edit action opens the form.
+    await tabUntil(`(el) => el?.tagName === 'BUTTON' && el.closest('[data-slot=row-actions]') && !el.previousElementSibling`);
+    await page.keyboard.press('Enter');
+    const form = page.getByTestId('class-form');
+    await expect(form).toBeVisible();
+    await expect(page).toHaveURL(/\/k12\/org\/class\/edit\//);
+
+    // Fields: change the class name, then tab to save and press Enter.
+    await tabUntil(`(el) => el?.tagName === 'INPUT' && el.closest('[data-field=name]')`);
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type(`${name}K`);
+    await tabUntil(`(el) => el?.getAttribute('data-testid') === 'form-save'`);
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/k12\/org\/class(\?|$)/);
+    await expect(list.getByRole('cell', { name: `${name}K` })).toBeVisible();
+  } finally {
+    await page.close();
+  }
+});
