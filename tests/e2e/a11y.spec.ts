@@ -16,16 +16,22 @@ interface Screen {
   open?: (page: Page) => Promise<void>;
 }
 
-const clickFirst = (testId: string) => async (page: Page) => {
-  await page.getByTestId(testId).first().click();
-};
-const firstRow = (list: string) => async (page: Page) => {
-  await page.getByTestId(list).locator('[data-slot=data-table-row]').first().click();
-};
-/** The first row's first action: edit, on the management lists. */
-const editFirst = (list: string) => async (page: Page) => {
-  await page.getByTestId(list).locator('[data-slot=row-actions]').first().getByRole('button').first().click();
-};
+/** Names a step for the test's title. */
+const step = (name: string, run: (page: Page) => Promise<void>) => Object.defineProperty(run, 'name', { value: name });
+const clickFirst = (testId: string) =>
+  step(`click ${testId}`, async (page) => {
+    await page.getByTestId(testId).first().click();
+  });
+const firstRow = (list: string) =>
+  step(`${list} first row`, async (page) => {
+    await page.getByTestId(list).locator('[data-slot=data-table-row]').first().click();
+  });
+/** The first row's n-th action button (0: edit, on the management lists). */
+const rowAction = (list: string, n = 0) =>
+  step(`${list} row action ${n}`, async (page) => {
+    await page.getByTestId(list).locator('[data-slot=row-actions]').first().getByRole('button').nth(n).click();
+  });
+const editFirst = (list: string) => rowAction(list, 0);
 const reportFromSearch = async (page: Page) => {
   await page.getByTestId('score-filter-search').click();
   await page.getByTestId('result-report').first().click();
@@ -39,8 +45,13 @@ const wallLink = async (page: Page) => {
   await page.goto(url);
 };
 
+/**
+ * Every menu page that renders a screen for a demo account, with its forms and details. A new screen is one row:
+ * `{ account, path }`, plus `open` when the screen is reached through an id (e.g. `open: editFirst('device-list')`).
+ */
 const SCREENS: Screen[] = [
   { account: null, path: '/' },
+  // My info.
   { account: 'school01', path: '/myInfo/base' },
   { account: 'school01', path: '/myInfo/editUser' },
   { account: 'school01', path: '/myInfo/editAccount' },
@@ -64,22 +75,51 @@ const SCREENS: Screen[] = [
   { account: 'teacher01', path: '/k12/organizeTest/testManage/add' },
   { account: 'teacher01', path: '/k12/organizeTest/testManage', open: clickFirst('plan-name') },
   { account: 'district01', path: '/admin/organizeTest/testManage' },
+  { account: 'district01', path: '/admin/organizeTest/testManage/add' },
   { account: 'college01', path: '/gx/organizeTest/testManage' },
   { account: 'teacher01', path: '/k12/organizeTest/scoreSearch' },
   { account: 'teacher01', path: '/k12/organizeTest/scoreSearch', open: reportFromSearch },
   { account: 'district01', path: '/admin/organizeTest/scoreSearch' },
+  { account: 'college01', path: '/gx/organizeTest/scoreSearch' },
   { account: 'school01', path: '/k12/physiqueManage/testResult' },
   { account: 'school01', path: '/k12/selfTest/testRecord' },
-  // School years and classes, k12 and gx.
+  { account: 'district01', path: '/admin/selfTest/testRecord' },
+  { account: 'college01', path: '/gx/selfTest/testRecord' },
+  // Own organisation and the organisation tree.
+  { account: 'district01', path: '/admin/currentOrg' },
+  { account: 'district01', path: '/admin/currentOrg', open: clickFirst('current-org-edit') },
+  { account: 'district01', path: '/admin/orgManage/orgInfo' },
+  { account: 'district01', path: '/admin/orgManage/orgInfo/add' },
+  { account: 'school01', path: '/k12/currentOrg' },
+  { account: 'school01', path: '/k12/currentOrg', open: clickFirst('current-org-edit') },
+  { account: 'college01', path: '/gx/currentOrg' },
+  // School years, grades, classes, colleges, majors; k12 and gx.
   { account: 'school01', path: '/k12/org/acayear' },
   { account: 'school01', path: '/k12/org/acayear/add' },
   { account: 'school01', path: '/k12/org/acayear', open: editFirst('school-year-list') },
+  { account: 'school01', path: '/k12/org/grade' },
+  { account: 'school01', path: '/k12/org/grade/add' },
+  { account: 'school01', path: '/k12/org/grade', open: editFirst('grade-list') },
   { account: 'school01', path: '/k12/org/class' },
   { account: 'school01', path: '/k12/org/class/add' },
   { account: 'school01', path: '/k12/org/class', open: editFirst('class-list') },
   { account: 'college01', path: '/gx/org/acayear' },
+  { account: 'college01', path: '/gx/org/grade' },
+  { account: 'college01', path: '/gx/org/college' },
+  { account: 'college01', path: '/gx/org/college/addEdit' },
+  { account: 'college01', path: '/gx/org/college', open: editFirst('college-list') },
+  { account: 'college01', path: '/gx/org/major' },
+  { account: 'college01', path: '/gx/org/major/addEdit' },
+  { account: 'college01', path: '/gx/org/major', open: editFirst('major-list') },
   { account: 'college01', path: '/gx/org/class' },
   { account: 'college01', path: '/gx/org/class/add' },
+  // Roles.
+  { account: 'school01', path: '/k12/role' },
+  { account: 'school01', path: '/k12/role/add' },
+  { account: 'school01', path: '/k12/role', open: editFirst('role-list') },
+  { account: 'school01', path: '/k12/role', open: rowAction('role-list', 1) },
+  { account: 'district01', path: '/admin/role' },
+  { account: 'college01', path: '/gx/role' },
 ];
 
 /** One signed-in context per account for the whole file (its session lives in localStorage). */

@@ -98,7 +98,7 @@ export function PlanDatesDialog({ family, plan, onClose }: PlanDatesDialogProps)
             ) : null}
             {warning ? (
               <p role="status" className="flex items-start gap-2 rounded-md border border-warning/40 bg-warning/10 px-3 py-2 text-sm" data-testid="plan-dates-warning">
-                <TriangleAlert aria-hidden className="mt-0.5 size-4 shrink-0 text-warning-foreground dark:text-warning" />
+                <TriangleAlert aria-hidden className="mt-0.5 size-4 shrink-0 text-warning" />
                 {t(`warning.${warning}`, { end: endDate })}
               </p>
             ) : null}

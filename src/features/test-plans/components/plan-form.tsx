@@ -285,7 +285,7 @@ export function PlanForm({ options, optionsLoading, initial, editing, schools, o
                 className="flex items-start gap-2 rounded-md border border-warning/40 bg-warning/10 px-3 py-2 text-sm md:col-span-2"
                 data-testid="plan-dates-warning"
               >
-                <TriangleAlert aria-hidden className="mt-0.5 size-4 shrink-0 text-warning-foreground dark:text-warning" />
+                <TriangleAlert aria-hidden className="mt-0.5 size-4 shrink-0 text-warning" />
                 {t(`warning.${datesWarning}`, { end: endDate })}
               </p>
             ) : null}

@@ -15,7 +15,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { toast } from '@/components/ui/toast';
-import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { Tooltip } from '@/components/ui/tooltip';
 import { useDeletePlanMutation } from '../api/delete-plan';
 import { useEndPlanMutation } from '../api/end-plan';
@@ -124,7 +124,7 @@ export function PlanListScreen({ family }: { family: Family }) {
                   </Button>
                 ) : null}
                 {can.end && !ended ? (
-                  <Button variant="link" size="sm" className="h-7 px-1.5 text-warning-foreground dark:text-warning" onClick={() => setPending({ kind: 'end', plan })} data-testid="plan-end">
+                  <Button variant="link" size="sm" className="h-7 px-1.5 text-warning" onClick={() => setPending({ kind: 'end', plan })} data-testid="plan-end">
                     <CircleStop aria-hidden />
                     {t('action.end')}
                   </Button>
@@ -216,6 +216,33 @@ export function PlanListScreen({ family }: { family: Family }) {
   };
   const data = query.data;
 
+  const body = (
+    <>
+      {inBin ? (
+        <p className="text-sm text-muted-foreground" data-testid="plan-bin-hint">
+          {t('binHint')}
+        </p>
+      ) : null}
+      <PlanFilters
+        value={filters}
+        years={years}
+        schools={family === 'admin' ? (schools.data ?? []) : undefined}
+        onChange={(f) => {
+          setFilters(f);
+          toFirstPage();
+        }}
+      />
+      <DataTable
+        aria-label={inBin ? t('tab.bin') : t('title')}
+        columns={inBin ? binColumns : columns}
+        data={data?.records}
+        rowKey="id"
+        loading={query.isFetching}
+        pagination={pagination(data?.total ?? 0)}
+      />
+    </>
+  );
+
   return (
     <div data-testid="plan-list" className="grid grid-cols-[minmax(0,1fr)] gap-4">
       <PageHeader
@@ -234,7 +261,8 @@ export function PlanListScreen({ family }: { family: Family }) {
       <Card>
         <CardContent className="grid grid-cols-[minmax(0,1fr)] gap-4">
           {can.admin ? (
-            <Tabs value={view} onValueChange={switchView}>
+            // The view below is the active tab's panel, so each tab controls an element that exists.
+            <Tabs value={view} onValueChange={switchView} className="grid grid-cols-[minmax(0,1fr)] gap-4">
               <TabsList>
                 <TabsTrigger value="plans" data-testid="plan-tab-plans">
                   {t('tab.plans')}
@@ -244,30 +272,13 @@ export function PlanListScreen({ family }: { family: Family }) {
                   {t('tab.bin')}
                 </TabsTrigger>
               </TabsList>
+              <TabsContent value={view} className="grid grid-cols-[minmax(0,1fr)] gap-4">
+                {body}
+              </TabsContent>
             </Tabs>
-          ) : null}
-          {inBin ? (
-            <p className="text-sm text-muted-foreground" data-testid="plan-bin-hint">
-              {t('binHint')}
-            </p>
-          ) : null}
-          <PlanFilters
-            value={filters}
-            years={years}
-            schools={family === 'admin' ? (schools.data ?? []) : undefined}
-            onChange={(f) => {
-              setFilters(f);
-              toFirstPage();
-            }}
-          />
-          <DataTable
-            aria-label={inBin ? t('tab.bin') : t('title')}
-            columns={inBin ? binColumns : columns}
-            data={data?.records}
-            rowKey="id"
-            loading={query.isFetching}
-            pagination={pagination(data?.total ?? 0)}
-          />
+          ) : (
+            body
+          )}
         </CardContent>
       </Card>
       <ConfirmDialog
