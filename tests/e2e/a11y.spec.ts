@@ -163,7 +163,10 @@ test.describe('accessibility (axe, WCAG 2.1 AA)', () => {
         await page.goto(`/busi${screen.path}`);
         await settled(page);
         if (screen.open) {
+          // Every step ends on another address; wait for it so the check never sees the page it came from.
+          const from = page.url();
           await screen.open(page);
+          await expect(page).not.toHaveURL(from);
           await settled(page);
         }
         const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
@@ -178,45 +181,111 @@ test.describe('accessibility (axe, WCAG 2.1 AA)', () => {
   }
 });
 
-/** Keyboard only: the list kit (filter, search, row action) and the form kit (fields, save) of the class screens. */
-test('the class list and form work with the keyboard alone', async ({ browser }) => {
+/**
+ * Keyboard only, focus always visible: the list kit (paging, filter row, a row action's confirm dialog) and the form
+ * kit (fields, the back confirm, save) on the class screens.
+ */
+test('the class list and form work with the keyboard alone, focus visible', async ({ browser }) => {
   const context = await contextFor(browser, 'school01');
   const page = await context.newPage();
   try {
     await page.goto('/busi/k12/org/class');
     const list = page.getByTestId('class-list');
-    await expect(list.locator('[data-slot=data-table-row]').first()).toBeVisible({ timeout: 20_000 });
+    const rows = list.locator('[data-slot=data-table-row]');
+    await expect(rows.first()).toBeVisible({ timeout: 20_000 });
 
-    /** Presses Tab until the focused element matches, so the test does not depend on the exact tab order. */
-    const tabUntil = async (source: string) => {
-      for (let i = 0; i < 80; i++) {
-        await page.keyboard.press('Tab');
+    /** Tabs (or Shift+Tabs) until the focused element matches; the test does not depend on the exact tab order. */
+    const tabUntil = async (source: string, key = 'Tab') => {
+      for (let i = 0; i < 150; i++) {
+        await page.keyboard.press(key);
         if (await page.evaluate(`(${source})(document.activeElement)`)) return;
       }
-      throw new Error(`Tab never reached ${source}`);
+      throw new Error(`${key} never reached ${source}`);
     };
+    /** The focused element shows it: an outline, or a ring (a box-shadow with a spread, not the resting shadow). */
+    const expectFocusVisible = () =>
+      expect
+        .poll(() =>
+          page.evaluate(() => {
+            const el = document.activeElement;
+            // A message rather than false, so a failure says which element shows no focus.
+            if (!el || el === document.body || !el.matches(':focus-visible')) return `not focus-visible: ${el?.outerHTML.slice(0, 200)}`;
+            const style = getComputedStyle(el);
+            const shown = (style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) > 0) || /0px 0px 0px [1-9]/.test(style.boxShadow);
+            return shown || `no ring: ${el.outerHTML.slice(0, 200)}`;
+          }),
+        )
+        .toBe(true);
+    const button = (name: string) => `(el) => el?.tagName === 'BUTTON' && (el.getAttribute('aria-label') ?? el.textContent.trim()) === ${JSON.stringify(name)}`;
+
+    // Paging: the next-page button, then page 1 again.
+    await tabUntil(button('下一页'));
+    await expectFocusVisible();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/current=2/);
+    await expect(page.getByRole('button', { name: '第 2 页' })).toHaveAttribute('aria-current', 'page');
+    await tabUntil(button('第 1 页'), 'Shift+Tab');
+    await expectFocusVisible();
+    await page.keyboard.press('Enter');
+    await expect(page).not.toHaveURL(/current=2/);
 
     // Filter by name, then search with Enter on the search button.
-    await tabUntil(`(el) => el?.tagName === 'INPUT' && [...(el.labels ?? [])].some((l) => l.textContent.includes('班级名称'))`);
-    const name = (await list.locator('[data-slot=data-table-row]').first().locator('td').nth(1).innerText()).trim();
+    const name = (await rows.first().locator('td').nth(1).innerText()).trim();
+    await tabUntil(`(el) => el?.tagName === 'INPUT' && [...(el.labels ?? [])].some((l) => l.textContent.includes('班级名称'))`, 'Shift+Tab');
+    await expectFocusVisible();
     await page.keyboard.type(name);
-    await tabUntil(`(el) => el?.tagName === 'BUTTON' && el.textContent.trim() === '查询'`);
+    await tabUntil(button('查询'));
+    await expectFocusVisible();
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/name=/);
-    await expect(list.locator('[data-slot=data-table-row]').first()).toContainText(name);
+    await expect(rows.first()).toContainText(name);
+
+    // A dangerous row action asks first; Escape and the dialog's Cancel both leave the row alone.
+    await tabUntil(`(el) => el?.getAttribute('data-testid') === 'row-delete'`);
+    await expectFocusVisible();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('alertdialog');
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText(name);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(page.getByTestId('row-delete').first()).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(dialog).toBeVisible();
+    await tabUntil(button('取消'));
+    await expectFocusVisible();
+    await page.keyboard.press('Enter');
+    await expect(dialog).toBeHidden();
+    await expect(rows.first()).toContainText(name);
 
     // The row's edit action opens the form.
-    await tabUntil(`(el) => el?.tagName === 'BUTTON' && el.closest('[data-slot=row-actions]') && !el.previousElementSibling`);
+    await tabUntil(`(el) => el?.getAttribute('data-testid') === 'row-edit'`, 'Shift+Tab');
+    await expectFocusVisible();
     await page.keyboard.press('Enter');
     const form = page.getByTestId('class-form');
     await expect(form).toBeVisible();
     await expect(page).toHaveURL(/\/k12\/org\/class\/edit\//);
 
-    // Fields: change the class name, then tab to save and press Enter.
+    // Fields: change the class name.
     await tabUntil(`(el) => el?.tagName === 'INPUT' && el.closest('[data-field=name]')`);
+    await expectFocusVisible();
     await page.keyboard.press('ControlOrMeta+a');
     await page.keyboard.type(`${name}K`);
+
+    // Leaving a changed form asks first; its Cancel keeps the form and what was typed.
+    await tabUntil(`(el) => el?.getAttribute('data-testid') === 'form-cancel'`);
+    await expectFocusVisible();
+    await page.keyboard.press('Enter');
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText('是否返回上一页？');
+    await tabUntil(button('取消'));
+    await page.keyboard.press('Enter');
+    await expect(dialog).toBeHidden();
+    await expect(form.locator('[data-field=name] input')).toHaveValue(`${name}K`);
+
+    // Save with Enter on the save button.
     await tabUntil(`(el) => el?.getAttribute('data-testid') === 'form-save'`);
+    await expectFocusVisible();
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/\/k12\/org\/class(\?|$)/);
     await expect(list.getByRole('cell', { name: `${name}K` })).toBeVisible();
