@@ -179,7 +179,7 @@ function ImportDialogBody({ upload, templateUrl, onDownloadTemplate, extra, canU
             aria-label={t('importDialog.fileInput')}
             onChange={(e) => pick(e.target.files)}
           />
-          {!canUpload && blockedReason ? <p className="text-sm text-warning-foreground dark:text-warning">{blockedReason}</p> : null}
+          {!canUpload && blockedReason ? <p className="text-sm text-warning">{blockedReason}</p> : null}
           {error ? (
             <p role="alert" className="text-sm text-destructive">
               {error}

@@ -38,9 +38,10 @@ export function UserMenu({ uinfo, onChoose, onLogout, busy }: UserMenuProps) {
         <button
           type="button"
           data-testid="user-menu"
-          aria-label={t('userMenu.label')}
           className="flex h-10 max-w-64 items-center gap-2 rounded-lg px-1.5 text-left transition-colors outline-none hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring sm:px-2"
         >
+          {/* The name comes from the content, so it holds the visible name and role (WCAG 2.5.3 label in name). */}
+          <span className="sr-only">{t('userMenu.label')}</span>
           <span aria-hidden className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground">
             {initialOf(uinfo.userName)}
           </span>

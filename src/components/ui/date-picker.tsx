@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { format, isValid, parse } from 'date-fns';
 import { Calendar as CalendarIcon, X } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
@@ -60,6 +60,7 @@ export function DatePicker({
 }: DatePickerProps) {
   const { t } = useTranslation('ui');
   const [open, setOpen] = useState(false);
+  const nameId = useId();
   const selected = parseDay(value);
   const minDay = parseDay(min);
   const maxDay = parseDay(max);
@@ -80,7 +81,7 @@ export function DatePicker({
             id={id}
             data-slot="date-picker-trigger"
             data-empty={!selected || undefined}
-            aria-label={aria['aria-label']}
+            aria-labelledby={aria['aria-label'] ? `${nameId}-label ${nameId}-text` : undefined}
             aria-invalid={aria['aria-invalid']}
             aria-describedby={aria['aria-describedby']}
             className={cn(
@@ -89,7 +90,15 @@ export function DatePicker({
             )}
           >
             <CalendarIcon aria-hidden className="size-4 shrink-0 opacity-60" />
-            <span className="truncate">{selected ? formatDay(selected) : (placeholder ?? t('datePicker.placeholder'))}</span>
+            {/* A given label joins the visible day in the name (an aria-label would hide it: WCAG 2.5.3). */}
+            {aria['aria-label'] ? (
+              <span id={`${nameId}-label`} className="sr-only">
+                {aria['aria-label']}
+              </span>
+            ) : null}
+            <span id={`${nameId}-text`} className="truncate">
+              {selected ? formatDay(selected) : (placeholder ?? t('datePicker.placeholder'))}
+            </span>
           </button>
         </PopoverTrigger>
         <PopoverContent className="w-auto p-0" align="start">

@@ -1,4 +1,4 @@
-import type { ComponentProps } from 'react';
+import { useLayoutEffect, useRef, type ComponentProps, type RefObject } from 'react';
 import { X } from 'lucide-react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import { useTranslation } from 'react-i18next';
@@ -31,8 +31,19 @@ export interface DialogContentProps extends ComponentProps<typeof DialogPrimitiv
   showCloseButton?: boolean;
 }
 
-export function DialogContent({ className, children, showCloseButton = true, ...props }: DialogContentProps) {
+/** Notes the focused element when the content opens, before the dialog moves focus into itself. */
+function NoteOpener({ openerRef }: { openerRef: RefObject<Element | null> }) {
+  useLayoutEffect(() => {
+    openerRef.current = document.activeElement;
+  }, [openerRef]);
+  return null;
+}
+
+export function DialogContent({ className, children, showCloseButton = true, onCloseAutoFocus, ...props }: DialogContentProps) {
   const { t } = useTranslation('ui');
+  // Radix returns focus to its Trigger; a dialog opened by a plain button (a row action, a controlled `open`) would
+  // leave keyboard users on <body>, so focus goes back to whatever opened it.
+  const openerRef = useRef<Element | null>(null);
   return (
     <DialogPrimitive.Portal data-slot="dialog-portal">
       <DialogOverlay />
@@ -42,8 +53,17 @@ export function DialogContent({ className, children, showCloseButton = true, ...
           'fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-full max-w-[calc(100%-2rem)] -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-lg border bg-card p-6 text-card-foreground shadow-lg outline-none data-[state=closed]:animate-scale-out data-[state=open]:animate-scale-in sm:max-w-lg',
           className,
         )}
+        onCloseAutoFocus={(event) => {
+          onCloseAutoFocus?.(event);
+          const el = openerRef.current;
+          if (!event.defaultPrevented && el instanceof HTMLElement && el.isConnected && el !== document.body) {
+            event.preventDefault();
+            el.focus();
+          }
+        }}
         {...props}
       >
+        <NoteOpener openerRef={openerRef} />
         {children}
         {showCloseButton && (
           <DialogPrimitive.Close

@@ -79,7 +79,7 @@ function buildColumns(t: TFunction, items: readonly ItemKey[]) {
         header: () => (
           <span title={itemLabel(t, item)} className="flex flex-col items-start leading-tight">
             {itemShortLabel(t, item)}
-            <span className="text-[11px] font-normal text-muted-foreground/80">{t('dashboard:classTable.itemParts')}</span>
+            <span className="text-[11px] font-normal text-muted-foreground">{t('dashboard:classTable.itemParts')}</span>
           </span>
         ),
         enableSorting: true,

@@ -6,11 +6,15 @@ import type { ItemStats } from '@/domain/data-center/types';
 import { cn } from '@/lib/cn';
 import { formatScore, itemLabel, itemShortLabel } from '../format';
 
+/**
+ * Level colours halfway to the foreground, and tints of at most 25%: every cell's text stays at 4.5:1 or more on
+ * its tint in the light, dark and wall themes (WCAG 2.1 AA), where the plain level colours on a strong tint do not.
+ */
 const LEVEL_TEXT: Record<ScoreLevel, string> = {
-  excellent: 'text-success',
-  good: 'text-primary',
+  excellent: 'text-[color-mix(in_srgb,var(--success)_50%,var(--foreground))]',
+  good: 'text-[color-mix(in_srgb,var(--primary)_50%,var(--foreground))]',
   pass: 'text-foreground',
-  fail: 'text-destructive',
+  fail: 'text-[color-mix(in_srgb,var(--destructive)_50%,var(--foreground))]',
 };
 
 /**
@@ -20,7 +24,7 @@ const LEVEL_TEXT: Record<ScoreLevel, string> = {
 export function heatTint(mean: number, min: number, max: number): string {
   if (!(max > min)) return 'color-mix(in srgb, var(--muted) 100%, transparent)';
   const x = (mean - min) / (max - min);
-  const strength = Math.round(Math.abs(x - 0.5) * 2 * 45) + 8;
+  const strength = Math.round(Math.abs(x - 0.5) * 2 * 17) + 8;
   const color = x < 0.5 ? 'var(--destructive)' : 'var(--success)';
   return `color-mix(in srgb, ${color} ${strength}%, transparent)`;
 }

@@ -10,7 +10,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 export function DashboardSkeleton() {
   const { t } = useTranslation('dashboard');
   return (
-    <div className="grid gap-4" data-testid="dashboard-loading" aria-busy aria-label={t('state.loading')}>
+    <div className="grid gap-4" data-testid="dashboard-loading" role="status" aria-busy aria-label={t('state.loading')}>
       <div className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6">
         {Array.from({ length: 6 }, (_, i) => (
           <Skeleton key={i} className="h-24 rounded-xl" />

@@ -14,8 +14,8 @@ export interface SemanticColors {
 }
 
 const FALLBACK: SemanticColors = {
-  level: { excellent: '#15803d', good: '#0a6cc4', pass: '#f59e0b', fail: '#d92d20' },
-  bmi: { normal: '#15803d', lowWeight: '#0e7490', overweight: '#f59e0b', obese: '#d92d20' },
+  level: { excellent: '#15803d', good: '#0a6cc4', pass: '#b45309', fail: '#d92d20' },
+  bmi: { normal: '#15803d', lowWeight: '#0e7490', overweight: '#b45309', obese: '#d92d20' },
   series: ['#0a6cc4', '#14b8a6', '#f97316', '#22c55e', '#8b5cf6', '#ef4444', '#eab308', '#64748b'],
   muted: '#5b6b80',
   foreground: '#0f1b2d',

@@ -6,16 +6,17 @@ import { Badge } from '@/components/ui/badge';
 import { Card, CardContent } from '@/components/ui/card';
 import { uinfoAtom } from '@/lib/store';
 
+/** A term and its value; the icon sits in the term, so the group holds only dt and dd as a definition list needs. */
 function Fact({ icon: Icon, label, value }: { icon: typeof UserRound; label: string; value: string }) {
   return (
-    <div className="flex min-w-0 items-start gap-3">
-      <span className="flex size-9 shrink-0 items-center justify-center rounded-lg bg-accent text-accent-foreground">
-        <Icon aria-hidden className="size-4" />
-      </span>
-      <div className="min-w-0">
-        <dt className="text-xs text-muted-foreground">{label}</dt>
-        <dd className="truncate text-sm font-medium">{value}</dd>
-      </div>
+    <div className="relative min-h-9 min-w-0 pl-12">
+      <dt className="text-xs text-muted-foreground">
+        <span className="absolute top-0 left-0 flex size-9 items-center justify-center rounded-lg bg-accent text-accent-foreground">
+          <Icon aria-hidden className="size-4" />
+        </span>
+        {label}
+      </dt>
+      <dd className="truncate text-sm font-medium">{value}</dd>
     </div>
   );
 }

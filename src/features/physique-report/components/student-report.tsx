@@ -20,8 +20,8 @@ const LEVEL_TONE: Record<string, string> = {
   pass: 'text-foreground',
   fail: 'text-destructive',
   normal: 'text-success',
-  lowWeight: 'text-warning-foreground dark:text-warning',
-  overweight: 'text-warning-foreground dark:text-warning',
+  lowWeight: 'text-warning',
+  overweight: 'text-warning',
   obese: 'text-destructive',
 };
 
@@ -154,7 +154,7 @@ export function StudentReportView({ report, printedAt, onChartsReady }: StudentR
   }, [radar, report.history.length, onChartsReady]);
 
   return (
-    <article data-report-print data-testid="student-report" className="mx-auto grid w-full max-w-5xl gap-4" lang={i18n.language}>
+    <article data-report-print data-testid="student-report" className="mx-auto grid w-full max-w-5xl gap-4" lang={ACCEPT_LANGUAGE[toLocale(i18n.language)]}>
       <Card className="gap-3">
         <CardHeader className="text-center">
           <CardTitle className="text-xl" data-testid="report-title">
@@ -212,7 +212,7 @@ export function StudentReportView({ report, printedAt, onChartsReady }: StudentR
             <Stat label={t('summary.classAverage')} value={score(result.classAverageTotal)} />
           </div>
           {result.missing.length > 0 ? (
-            <p className="text-sm text-warning-foreground dark:text-warning">
+            <p className="text-sm text-warning">
               {t('physique:score.incomplete', { items: result.missing.map(itemName).join(t('separator')) })}
             </p>
           ) : null}

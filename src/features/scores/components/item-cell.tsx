@@ -10,8 +10,8 @@ const LEVEL_TONE: Record<string, string> = {
   pass: 'text-muted-foreground',
   fail: 'text-destructive',
   normal: 'text-success',
-  lowWeight: 'text-warning-foreground dark:text-warning',
-  overweight: 'text-warning-foreground dark:text-warning',
+  lowWeight: 'text-warning',
+  overweight: 'text-warning',
   obese: 'text-destructive',
 };
 

@@ -219,7 +219,7 @@ export function ResultEditor({ family, id, editable, canInvalid, canValid }: Res
         ))}
       </dl>
       {detail.missing.length > 0 ? (
-        <p className="text-sm text-warning-foreground dark:text-warning">
+        <p className="text-sm text-warning">
           {t('physique:score.incomplete', { items: detail.missing.map((i) => t(`physique:item.${i}`)).join(t('listSeparator')) })}
         </p>
       ) : null}

@@ -20,7 +20,7 @@ export function PlanDateFields() {
       <DateField name="endDate" label={t('form.endDate')} required min={startDate || undefined} />
       {warning ? (
         <p role="status" className="flex items-start gap-2 rounded-md border border-warning/40 bg-warning/10 px-3 py-2 text-sm md:col-span-2 sm:col-span-2" data-testid="plan-dates-warning">
-          <TriangleAlert aria-hidden className="mt-0.5 size-4 shrink-0 text-warning-foreground dark:text-warning" />
+          <TriangleAlert aria-hidden className="mt-0.5 size-4 shrink-0 text-warning" />
           {t(`warning.${warning}`, { end: endDate })}
         </p>
       ) : null}

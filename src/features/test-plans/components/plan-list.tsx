@@ -15,7 +15,7 @@ import { usePermission } from '@/components/permission-gate/permission-gate';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { toast } from '@/components/ui/toast';
-import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useDeletePlanMutation } from '../api/delete-plan';
 import { useEndPlanMutation } from '../api/end-plan';
 import { useChangePlanDatesMutation } from '../api/reopen-plan';
@@ -110,7 +110,7 @@ export function PlanListScreen({ family }: { family: Family }) {
               label: t('action.end'),
               icon: <CircleStop aria-hidden />,
               hidden: ended,
-              className: 'text-warning-foreground dark:text-warning',
+              className: 'text-warning',
               confirm: (p) => ({ title: t('confirm.endTitle', { name: p.name }), description: t('confirm.endDescription') }),
               onClick: async (p) => void (await end(p.id)),
               testId: 'plan-end',
@@ -207,6 +207,32 @@ export function PlanListScreen({ family }: { family: Family }) {
   };
   const data = query.data;
 
+  const body = (
+    <>
+      {inBin ? (
+        <p className="text-sm text-muted-foreground" data-testid="plan-bin-hint">
+          {t('binHint')}
+        </p>
+      ) : null}
+      <PlanFilters
+        value={filters}
+        years={years}
+        schools={family === 'admin' ? (schools.data ?? []) : undefined}
+        onChange={(f) => {
+          setFilters(f);
+          toFirstPage();
+        }}
+      />
+      <DataTable
+        aria-label={inBin ? t('tab.bin') : t('title')}
+        columns={inBin ? binColumns : columns}
+        data={data?.records}
+        rowKey="id"
+        loading={query.isFetching}
+        pagination={pagination(data?.total ?? 0)}
+      />
+    </>
+  );
   return (
     <div data-testid="plan-list" className="grid grid-cols-[minmax(0,1fr)] gap-4">
       <PageHeader
@@ -225,7 +251,8 @@ export function PlanListScreen({ family }: { family: Family }) {
       <Card>
         <CardContent className="grid grid-cols-[minmax(0,1fr)] gap-4">
           {can.admin ? (
-            <Tabs value={view} onValueChange={switchView}>
+            // The view below is the active tab's panel, so each tab controls an element that exists.
+            <Tabs value={view} onValueChange={switchView} className="grid grid-cols-[minmax(0,1fr)] gap-4">
               <TabsList>
                 <TabsTrigger value="plans" data-testid="plan-tab-plans">
                   {t('tab.plans')}
@@ -235,30 +262,13 @@ export function PlanListScreen({ family }: { family: Family }) {
                   {t('tab.bin')}
                 </TabsTrigger>
               </TabsList>
+              <TabsContent value={view} className="grid grid-cols-[minmax(0,1fr)] gap-4">
+                {body}
+              </TabsContent>
             </Tabs>
-          ) : null}
-          {inBin ? (
-            <p className="text-sm text-muted-foreground" data-testid="plan-bin-hint">
-              {t('binHint')}
-            </p>
-          ) : null}
-          <PlanFilters
-            value={filters}
-            years={years}
-            schools={family === 'admin' ? (schools.data ?? []) : undefined}
-            onChange={(f) => {
-              setFilters(f);
-              toFirstPage();
-            }}
-          />
-          <DataTable
-            aria-label={inBin ? t('tab.bin') : t('title')}
-            columns={inBin ? binColumns : columns}
-            data={data?.records}
-            rowKey="id"
-            loading={query.isFetching}
-            pagination={pagination(data?.total ?? 0)}
-          />
+          ) : (
+            body
+          )}
         </CardContent>
       </Card>
       <PlanDatesDialog family={family} plan={datesPlan} onClose={() => setDatesPlan(null)} />

@@ -159,7 +159,7 @@ function SceneDots({ count, index }: { count: number; index: number }) {
   const { t } = useTranslation('wall');
   if (count < 2) return <span />;
   return (
-    <span className="flex items-center gap-3" aria-label={t('sceneOf', { index: index + 1, total: count })} data-testid="wall-dots">
+    <span role="img" className="flex items-center gap-3" aria-label={t('sceneOf', { index: index + 1, total: count })} data-testid="wall-dots">
       {Array.from({ length: count }, (_, i) => (
         <span key={i} className={cn('h-3 rounded-full transition-all', i === index ? 'w-12 bg-primary' : 'w-3 bg-muted-foreground/50')} />
       ))}

@@ -9,7 +9,31 @@ function Harness({ onConfirm }: { onConfirm(): void | Promise<void> }) {
   return <ConfirmDialog open={open} onOpenChange={setOpen} title="确定删除吗？" description="删除后无法恢复" destructive onConfirm={onConfirm} />;
 }
 
+/** A plain button (no Radix Trigger) opens the dialog, as row actions and form back buttons do. */
+function Opener() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        删除
+      </button>
+      <ConfirmDialog open={open} onOpenChange={setOpen} title="确定删除吗？" onConfirm={() => {}} />
+    </>
+  );
+}
+
 describe('ConfirmDialog', () => {
+  it('gives focus back to the button that opened it, for keyboard users', async () => {
+    render(<Opener />);
+    const opener = screen.getByRole('button', { name: '删除' });
+    opener.focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(screen.getByRole('alertdialog')).toContainElement(document.activeElement as HTMLElement));
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(opener).toHaveFocus());
+  });
+
   it('shows translated default buttons', () => {
     render(<Harness onConfirm={() => {}} />);
     expect(screen.getByRole('alertdialog', { name: '确定删除吗？' })).toBeInTheDocument();

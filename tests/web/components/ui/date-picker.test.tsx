@@ -6,7 +6,8 @@ import { DatePicker, formatDay, parseDay } from '@/components/ui/date-picker';
 describe('DatePicker', () => {
   it('renders the value as YYYY-MM-DD', () => {
     render(<DatePicker value="2026-03-09" onChange={() => {}} aria-label="出生日期" />);
-    expect(screen.getByRole('button', { name: '出生日期' })).toHaveTextContent('2026-03-09');
+    // The name holds the label and the visible day (WCAG 2.5.3 label in name).
+    expect(screen.getByRole('button', { name: '出生日期 2026-03-09' })).toHaveTextContent('2026-03-09');
   });
 
   it('shows the translated placeholder without a value', () => {
@@ -17,7 +18,7 @@ describe('DatePicker', () => {
   it('picking a day reports it as YYYY-MM-DD, with a Chinese calendar', async () => {
     const onChange = vi.fn();
     render(<DatePicker value="2026-03-09" onChange={onChange} aria-label="出生日期" />);
-    await userEvent.click(screen.getByRole('button', { name: '出生日期' }));
+    await userEvent.click(screen.getByRole('button', { name: /^出生日期/ }));
     const grid = await screen.findByRole('grid');
     expect(grid).toHaveAccessibleName(/2026年3月|2026年03月|三月/);
     await userEvent.click(screen.getByRole('button', { name: /3月12日|3 月 12 日|12日/ }));

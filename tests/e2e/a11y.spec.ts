@@ -1,0 +1,295 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { signIn } from './support';
+
+/**
+ * Accessibility of every screen that exists: axe with the WCAG 2.1 A and AA rules, no serious or critical violation.
+ * One line per screen: the demo account that opens it, the path, and for pages reached through an id the clicks
+ * that lead there from a list. New screens are one more line.
+ */
+type Account = 'district01' | 'school01' | 'teacher01' | 'college01';
+
+interface Screen {
+  account: Account | null;
+  path: string;
+  /** Clicks from `path` to the screen under test (a detail, an edit form), when it needs an id. */
+  open?: (page: Page) => Promise<void>;
+}
+
+/** Names a step for the test's title. */
+const step = (name: string, run: (page: Page) => Promise<void>) => Object.defineProperty(run, 'name', { value: name });
+const clickFirst = (testId: string) =>
+  step(`click ${testId}`, async (page) => {
+    await page.getByTestId(testId).first().click();
+  });
+const firstRow = (list: string) =>
+  step(`${list} first row`, async (page) => {
+    await page.getByTestId(list).locator('[data-slot=data-table-row]').first().click();
+  });
+/** The first row's n-th action button (0: edit, on the management lists). */
+const rowAction = (list: string, n = 0) =>
+  step(`${list} row action ${n}`, async (page) => {
+    await page.getByTestId(list).locator('[data-slot=row-actions]').first().getByRole('button').nth(n).click();
+  });
+const editFirst = (list: string) => rowAction(list, 0);
+const reportFromSearch = async (page: Page) => {
+  await page.getByTestId('score-filter-search').click();
+  await page.getByTestId('result-report').first().click();
+};
+const wallLink = async (page: Page) => {
+  await page.getByTestId('screen-links-open').click();
+  const dialog = page.getByTestId('screen-links-dialog');
+  await dialog.getByTestId('screen-link-name').fill('a11y');
+  await dialog.getByTestId('screen-link-submit').click();
+  const url = await dialog.getByTestId('screen-link-url').inputValue();
+  await page.goto(url);
+};
+
+/**
+ * Every menu page that renders a screen for a demo account, with its forms and details. A new screen is one row:
+ * `{ account, path }`, plus `open` when the screen is reached through an id (e.g. `open: editFirst('device-list')`).
+ */
+const SCREENS: Screen[] = [
+  { account: null, path: '/' },
+  // My info.
+  { account: 'school01', path: '/myInfo/base' },
+  { account: 'school01', path: '/myInfo/editUser' },
+  { account: 'school01', path: '/myInfo/editAccount' },
+  // Data centre, k12 and gx.
+  { account: 'school01', path: '/k12/dataCenter/school' },
+  { account: 'school01', path: '/k12/dataCenter/grade' },
+  { account: 'school01', path: '/k12/dataCenter/class' },
+  { account: 'school01', path: '/k12/dataCenter/class', open: firstRow('dc-class-list') },
+  { account: 'school01', path: '/k12/dataCenter/student' },
+  { account: 'school01', path: '/k12/dataCenter/student', open: firstRow('dc-student-list') },
+  { account: 'college01', path: '/gx/dataCenter/school' },
+  { account: 'college01', path: '/gx/dataCenter/college' },
+  { account: 'college01', path: '/gx/dataCenter/class' },
+  { account: 'college01', path: '/gx/dataCenter/class', open: firstRow('dc-class-list') },
+  { account: 'college01', path: '/gx/dataCenter/student' },
+  { account: 'college01', path: '/gx/dataCenter/student', open: firstRow('dc-student-list') },
+  // Wall display (public by its token; the link is made by the school administrator).
+  { account: 'school01', path: '/k12/dataCenter/school', open: wallLink },
+  // Test plans, scores, records, the report.
+  { account: 'teacher01', path: '/k12/organizeTest/testManage' },
+  { account: 'teacher01', path: '/k12/organizeTest/testManage/add' },
+  { account: 'teacher01', path: '/k12/organizeTest/testManage', open: clickFirst('plan-name') },
+  { account: 'district01', path: '/admin/organizeTest/testManage' },
+  { account: 'district01', path: '/admin/organizeTest/testManage/add' },
+  { account: 'college01', path: '/gx/organizeTest/testManage' },
+  { account: 'teacher01', path: '/k12/organizeTest/scoreSearch' },
+  { account: 'teacher01', path: '/k12/organizeTest/scoreSearch', open: reportFromSearch },
+  { account: 'district01', path: '/admin/organizeTest/scoreSearch' },
+  { account: 'college01', path: '/gx/organizeTest/scoreSearch' },
+  { account: 'school01', path: '/k12/physiqueManage/testResult' },
+  { account: 'school01', path: '/k12/selfTest/testRecord' },
+  { account: 'district01', path: '/admin/selfTest/testRecord' },
+  { account: 'college01', path: '/gx/selfTest/testRecord' },
+  // Own organisation and the organisation tree.
+  { account: 'district01', path: '/admin/currentOrg' },
+  { account: 'district01', path: '/admin/currentOrg', open: clickFirst('current-org-edit') },
+  { account: 'district01', path: '/admin/orgManage/orgInfo' },
+  { account: 'district01', path: '/admin/orgManage/orgInfo/add' },
+  { account: 'school01', path: '/k12/currentOrg' },
+  { account: 'school01', path: '/k12/currentOrg', open: clickFirst('current-org-edit') },
+  { account: 'college01', path: '/gx/currentOrg' },
+  // School years, grades, classes, colleges, majors; k12 and gx.
+  { account: 'school01', path: '/k12/org/acayear' },
+  { account: 'school01', path: '/k12/org/acayear/add' },
+  { account: 'school01', path: '/k12/org/acayear', open: editFirst('school-year-list') },
+  { account: 'school01', path: '/k12/org/grade' },
+  { account: 'school01', path: '/k12/org/grade/add' },
+  { account: 'school01', path: '/k12/org/grade', open: editFirst('grade-list') },
+  { account: 'school01', path: '/k12/org/class' },
+  { account: 'school01', path: '/k12/org/class/add' },
+  { account: 'school01', path: '/k12/org/class', open: editFirst('class-list') },
+  { account: 'college01', path: '/gx/org/acayear' },
+  { account: 'college01', path: '/gx/org/grade' },
+  { account: 'college01', path: '/gx/org/college' },
+  { account: 'college01', path: '/gx/org/college/addEdit' },
+  { account: 'college01', path: '/gx/org/college', open: editFirst('college-list') },
+  { account: 'college01', path: '/gx/org/major' },
+  { account: 'college01', path: '/gx/org/major/addEdit' },
+  { account: 'college01', path: '/gx/org/major', open: editFirst('major-list') },
+  { account: 'college01', path: '/gx/org/class' },
+  { account: 'college01', path: '/gx/org/class/add' },
+  // Roles.
+  { account: 'school01', path: '/k12/role' },
+  { account: 'school01', path: '/k12/role/add' },
+  { account: 'school01', path: '/k12/role', open: editFirst('role-list') },
+  { account: 'school01', path: '/k12/role', open: rowAction('role-list', 1) },
+  { account: 'district01', path: '/admin/role' },
+  { account: 'college01', path: '/gx/role' },
+];
+
+/** One signed-in context per account for the whole file (its session lives in localStorage). */
+const contexts = new Map<string, BrowserContext>();
+
+async function contextFor(browser: Browser, account: Account | null): Promise<BrowserContext> {
+  const key = account ?? '';
+  const hit = contexts.get(key);
+  if (hit) return hit;
+  const context = await browser.newContext();
+  if (account) {
+    const page = await context.newPage();
+    await page.goto('/busi/');
+    await signIn(page, account);
+    await expect(page).not.toHaveURL(/\/busi\/$/, { timeout: 20_000 });
+    await page.close();
+  }
+  contexts.set(key, context);
+  return context;
+}
+
+/** Waits until the screen has its data: no request in flight, no table refreshing, no chart drawing. */
+async function settled(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('[aria-busy=true]')).toHaveCount(0, { timeout: 20_000 });
+  await expect(page.locator('[data-slot=dc-chart][data-finished=false]')).toHaveCount(0, { timeout: 20_000 });
+}
+
+test.describe('accessibility (axe, WCAG 2.1 AA)', () => {
+  test.afterAll(async () => {
+    for (const context of contexts.values()) await context.close();
+    contexts.clear();
+  });
+
+  for (const screen of SCREENS) {
+    const name = `${screen.account ?? 'signed out'} ${screen.path}${screen.open ? ` → ${screen.open.name || 'open'}` : ''}`;
+    test(name, async ({ browser }) => {
+      const context = await contextFor(browser, screen.account);
+      const page = await context.newPage();
+      try {
+        await page.goto(`/busi${screen.path}`);
+        await settled(page);
+        if (screen.open) {
+          // Every step ends on another address; wait for it so the check never sees the page it came from.
+          const from = page.url();
+          await screen.open(page);
+          await expect(page).not.toHaveURL(from);
+          await settled(page);
+        }
+        const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+        const bad = violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => ({ rule: v.id, impact: v.impact, nodes: v.nodes.map((n) => `${n.target.join(' ')} — ${n.failureSummary ?? ''}`) }));
+        expect(bad, `${page.url()}\n${JSON.stringify(bad, null, 2)}`).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    });
+  }
+});
+
+/**
+ * Keyboard only, focus always visible: the list kit (paging, filter row, a row action's confirm dialog) and the form
+ * kit (fields, the back confirm, save) on the class screens.
+ */
+test('the class list and form work with the keyboard alone, focus visible', async ({ browser }) => {
+  const context = await contextFor(browser, 'school01');
+  const page = await context.newPage();
+  try {
+    await page.goto('/busi/k12/org/class');
+    const list = page.getByTestId('class-list');
+    const rows = list.locator('[data-slot=data-table-row]');
+    await expect(rows.first()).toBeVisible({ timeout: 20_000 });
+
+    /** Tabs (or Shift+Tabs) until the focused element matches; the test does not depend on the exact tab order. */
+    const tabUntil = async (source: string, key = 'Tab') => {
+      for (let i = 0; i < 150; i++) {
+        await page.keyboard.press(key);
+        if (await page.evaluate(`(${source})(document.activeElement)`)) return;
+      }
+      throw new Error(`${key} never reached ${source}`);
+    };
+    /** The focused element shows it: an outline, or a ring (a box-shadow with a spread, not the resting shadow). */
+    const expectFocusVisible = () =>
+      expect
+        .poll(() =>
+          page.evaluate(() => {
+            const el = document.activeElement;
+            // A message rather than false, so a failure says which element shows no focus.
+            if (!el || el === document.body || !el.matches(':focus-visible')) return `not focus-visible: ${el?.outerHTML.slice(0, 200)}`;
+            const style = getComputedStyle(el);
+            const shown = (style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) > 0) || /0px 0px 0px [1-9]/.test(style.boxShadow);
+            return shown || `no ring: ${el.outerHTML.slice(0, 200)}`;
+          }),
+        )
+        .toBe(true);
+    const button = (name: string) => `(el) => el?.tagName === 'BUTTON' && (el.getAttribute('aria-label') ?? el.textContent.trim()) === ${JSON.stringify(name)}`;
+
+    // Paging: the next-page button, then page 1 again.
+    await tabUntil(button('下一页'));
+    await expectFocusVisible();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/current=2/);
+    await expect(page.getByRole('button', { name: '第 2 页' })).toHaveAttribute('aria-current', 'page');
+    await tabUntil(button('第 1 页'), 'Shift+Tab');
+    await expectFocusVisible();
+    await page.keyboard.press('Enter');
+    await expect(page).not.toHaveURL(/current=2/);
+
+    // Filter by name, then search with Enter on the search button.
+    const name = (await rows.first().locator('td').nth(1).innerText()).trim();
+    await tabUntil(`(el) => el?.tagName === 'INPUT' && [...(el.labels ?? [])].some((l) => l.textContent.includes('班级名称'))`, 'Shift+Tab');
+    await expectFocusVisible();
+    await page.keyboard.type(name);
+    await tabUntil(button('查询'));
+    await expectFocusVisible();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/name=/);
+    await expect(rows.first()).toContainText(name);
+
+    // A dangerous row action asks first; Escape and the dialog's Cancel both leave the row alone.
+    await tabUntil(`(el) => el?.getAttribute('data-testid') === 'row-delete'`);
+    await expectFocusVisible();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('alertdialog');
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText(name);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(page.getByTestId('row-delete').first()).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(dialog).toBeVisible();
+    await tabUntil(button('取消'));
+    await expectFocusVisible();
+    await page.keyboard.press('Enter');
+    await expect(dialog).toBeHidden();
+    await expect(rows.first()).toContainText(name);
+
+    // The row's edit action opens the form.
+    await tabUntil(`(el) => el?.getAttribute('data-testid') === 'row-edit'`, 'Shift+Tab');
+    await expectFocusVisible();
+    await page.keyboard.press('Enter');
+    const form = page.getByTestId('class-form');
+    await expect(form).toBeVisible();
+    await expect(page).toHaveURL(/\/k12\/org\/class\/edit\//);
+
+    // Fields: change the class name.
+    await tabUntil(`(el) => el?.tagName === 'INPUT' && el.closest('[data-field=name]')`);
+    await expectFocusVisible();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type(`${name}K`);
+
+    // Leaving a changed form asks first; its Cancel keeps the form and what was typed.
+    await tabUntil(`(el) => el?.getAttribute('data-testid') === 'form-cancel'`);
+    await expectFocusVisible();
+    await page.keyboard.press('Enter');
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText('是否返回上一页？');
+    await tabUntil(button('取消'));
+    await page.keyboard.press('Enter');
+    await expect(dialog).toBeHidden();
+    await expect(form.locator('[data-field=name] input')).toHaveValue(`${name}K`);
+
+    // Save with Enter on the save button.
+    await tabUntil(`(el) => el?.getAttribute('data-testid') === 'form-save'`);
+    await expectFocusVisible();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/k12\/org\/class(\?|$)/);
+    await expect(list.getByRole('cell', { name: `${name}K` })).toBeVisible();
+  } finally {
+    await page.close();
+  }
+});
