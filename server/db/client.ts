@@ -17,9 +17,10 @@ import * as physique from './schema/physique';
 import * as dataCenter from './schema/data-center';
 import * as files from './schema/files';
 import * as audit from './schema/audit';
+import * as departments from './schema/departments';
 
 /** Every table, for drizzle's relational queries and for typing. */
-export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit };
+export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...departments };
 export type Schema = typeof schema;
 
 /**
