@@ -17,7 +17,8 @@ const userFields = {
   accountNum: loginAccountSchema,
   mobile: z.union([z.literal(''), mobileSchema]),
   roleId: z.string({ error: 'validation:user.roleRequired' }).regex(UUID_PATTERN, 'validation:user.roleRequired'),
-  enabled: z.boolean(),
+  /** A boolean; the form's radio sends 'true' / 'false'. */
+  enabled: z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean()),
 };
 
 /** Adding an account: the administrator sets its first password. */
