@@ -60,7 +60,7 @@ export async function userPage(db: DbOrTx, actor: Actor, q: UserQuery): Promise<
   );
   const page = await paginate(
     db,
-    db.select(columns).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(where).orderBy(asc(memberships.createdAt), asc(memberships.id)).$dynamic(),
+    db.select(columns).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(where).orderBy(asc(memberships.createdAt), asc(users.accountNum), asc(memberships.id)).$dynamic(),
     q,
   );
   return { ...page, records: page.records.map(toRow) };
