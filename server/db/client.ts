@@ -18,9 +18,10 @@ import * as dataCenter from './schema/data-center';
 import * as files from './schema/files';
 import * as audit from './schema/audit';
 import * as venue from './schema/venue';
+import * as departments from './schema/departments';
 
 /** Every table, for drizzle's relational queries and for typing. */
-export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue };
+export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments };
 export type Schema = typeof schema;
 
 /**

@@ -13,6 +13,7 @@ import { wallRoutes } from './wall/wall.routes';
 import { ssoRoutes } from './sso/sso.routes';
 import { tenantOrgRoutes } from './tenant-org/tenant-org.routes';
 import { venueRoutes } from './venue/venue.routes';
+import { userRoutes } from './users/users.routes';
 import { testPlanLifecycle } from './test-plan/test-plan.lifecycle';
 import { testPlanRoutes } from './test-plan/test-plan.routes';
 
@@ -29,6 +30,7 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   for (const family of ['k12', 'gx'] as const) await app.register(venueRoutes, { prefix: `/api/busi/web/${family}`, family });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(physiqueRoutes, { prefix: `/api/busi/web/${family}`, family });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(roleRoutes, { prefix: `/api/busi/web/${family}`, family });
+  await app.register(userRoutes, { prefix: '/api/busi/web/admin' });
   await app.register(testPlanLifecycle);
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(testPlanRoutes, { prefix: `/api/busi/web/${family}/organizeTest/testManage`, family });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(dataCenterRoutes, { prefix: `/api/busi/web/${family}/dataCenter`, family });

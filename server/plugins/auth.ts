@@ -23,6 +23,12 @@ declare module 'fastify' {
 
 const BEARER = /^bearer\s+(\S+)$/i;
 
+/**
+ * What a session may call while its user must change the password an administrator chose
+ * (docs/product-rules.md#users): the change itself and signing out. Everything else answers 428.
+ */
+const WHILE_PASSWORD_CHANGE_DUE = new Set(['/api/busi/web/myInfo/editAccount', '/api/sso/oauth/logout']);
+
 /** The bearer token of a request, or null. */
 export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
@@ -37,7 +43,7 @@ export const authPlugin = fp(
       const token = bearerToken(request);
       if (!token) throw new AppError(401, ERR.sessionExpired);
       const [row] = await app.db
-        .select({ sessionId: sessions.id, userId: sessions.userId })
+        .select({ sessionId: sessions.id, userId: sessions.userId, mustChangePassword: users.mustChangePassword })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))
         .where(
@@ -50,7 +56,10 @@ export const authPlugin = fp(
         )
         .limit(1);
       if (!row) throw new AppError(401, ERR.sessionExpired);
-      request.session = row;
+      if (row.mustChangePassword && !WHILE_PASSWORD_CHANGE_DUE.has(request.routeOptions.url ?? '')) {
+        throw new AppError(428, ERR.passwordChangeRequired);
+      }
+      request.session = { sessionId: row.sessionId, userId: row.userId };
     });
   },
   { name: 'tiyu-auth', dependencies: ['tiyu-db'] },

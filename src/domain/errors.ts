@@ -24,6 +24,7 @@ export const ERR = {
   accountLocked: 'errors:accountLocked',
   accountDisabled: 'errors:accountDisabled',
   oldPasswordWrong: 'errors:oldPasswordWrong',
+  passwordChangeRequired: 'errors:passwordChangeRequired',
   mobileTaken: 'errors:mobileTaken',
   invalidRefreshToken: 'errors:invalidRefreshToken',
   onlyExcel: 'errors:onlyExcel',

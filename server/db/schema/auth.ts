@@ -14,6 +14,11 @@ export const users = pgTable(
     /** scrypt of the SHA-256 hex the browser sends: `scrypt$N$r$p$salt$hash` (server/lib/password.ts). */
     passwordHash: text('password_hash').notNull(),
     enabled: boolean('enabled').notNull().default(true),
+    /**
+     * Set when an administrator chose the password (reset or a new account): the next sign-in must change it before
+     * anything else (docs/product-rules.md#users).
+     */
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
     /** Consecutive failed sign-ins and the lock they caused (5 failures → 15 minutes, per account). */
     failedLogins: integer('failed_logins').notNull().default(0),
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
@@ -37,6 +42,8 @@ export const memberships = pgTable(
     tenantOrgId: uuid('tenant_org_id').notNull().references(() => orgs.id),
     present: boolean('present').notNull().default(false),
     enabled: boolean('enabled').notNull().default(true),
+    /** Optimistic concurrency of the users screen (docs/product-rules.md#concurrent-edits). */
+    version: integer('version').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

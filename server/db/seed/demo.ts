@@ -7,6 +7,7 @@ import { ROLE_TEMPLATES, type TemplateFamily, type TemplateIdentity } from '../.
 import { MOBILE_FUNCTIONS, type MobileFunction } from '../../../src/domain/roles/roles';
 import { hashPassword, sha256Hex } from '../../lib/password';
 import type { DbOrTx } from '../client';
+import { departmentMembers, departments } from '../schema/departments';
 import { orgs } from '../schema/orgs';
 import { memberships, membershipRoles, menus, roleMenus, roles, users } from '../schema/auth';
 import {
@@ -56,6 +57,8 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
   { account: 'teacher01', password: DEMO_PASSWORD, description: 'K12 PE teacher (南京市江宁区实验学校, /k12)' },
   { account: 'college01', password: DEMO_PASSWORD, description: 'University administrator (江苏体育科技大学, /gx)' },
   { account: 'multi0001', password: DEMO_PASSWORD, description: 'Two schools, two roles: K12 administrator + PE teacher, university PE teacher' },
+  { account: 'school02', password: DEMO_PASSWORD, description: 'Second K12 school administrator (南京市江宁区东山小学, /k12, no tests yet)' },
+  { account: 'district02', password: DEMO_PASSWORD, description: 'Second district administrator (江宁区教育局, /admin; departments, users)' },
 ];
 
 /**
@@ -176,8 +179,32 @@ interface Ctx {
     membershipRoles: Insert<typeof membershipRoles>[];
     teachers: Insert<typeof teachers>[];
     teacherClasses: Insert<typeof teacherClasses>[];
+    departments: Insert<typeof departments>[];
+    departmentMembers: Insert<typeof departmentMembers>[];
   };
 }
+
+const emptyRows = (): Ctx['rows'] => ({
+  orgs: [],
+  schoolYears: [],
+  semesters: [],
+  grades: [],
+  colleges: [],
+  majors: [],
+  classes: [],
+  students: [],
+  parents: [],
+  parentStudents: [],
+  roles: [],
+  roleMenus: [],
+  users: [],
+  memberships: [],
+  membershipRoles: [],
+  teachers: [],
+  teacherClasses: [],
+  departments: [],
+  departmentMembers: [],
+});
 
 /** School years 2024-2025 … 2026-2027 with autumn (13) and spring (11) semesters and the breaks after them. */
 function addSchoolYears(ctx: Ctx, orgId: string): void {
@@ -402,17 +429,19 @@ interface PersonSpec {
   memberships: readonly { orgId: string; roleIds: readonly string[]; presentRole?: string }[];
 }
 
-function addUser(ctx: Ctx, spec: PersonSpec): { userId: string; mobile: string } {
+function addUser(ctx: Ctx, spec: PersonSpec): { userId: string; mobile: string; accountIds: string[] } {
   const userId = ctx.rnd.uuid();
   const mobile = randomMobile(ctx.rnd, ctx.mobiles);
+  const accountIds: string[] = [];
   ctx.rows.users.push({ id: userId, accountNum: spec.account, mobile, name: spec.name, gender: spec.gender, passwordHash: ctx.passwordHash });
   spec.memberships.forEach((m, i) => {
     const membershipId = ctx.rnd.uuid();
+    accountIds.push(membershipId);
     ctx.rows.memberships.push({ id: membershipId, userId, orgId: m.orgId, tenantOrgId: m.orgId, present: i === 0 });
     const presentRole = m.presentRole ?? m.roleIds[0];
     for (const roleId of m.roleIds) ctx.rows.membershipRoles.push({ membershipId, roleId, present: roleId === presentRole });
   });
-  return { userId, mobile };
+  return { userId, mobile, accountIds };
 }
 
 function addTeacher(
@@ -477,32 +506,91 @@ function addDemoRoles(ctx: Ctx, k12Id: string): void {
   addUser(ctx, { account: 'staff0001', name: '赵敏', gender: 'female', memberships: [{ orgId: k12Id, roleIds: [] }] });
 }
 
-/** Builds every row of the demo in memory (deterministic for a given password hash). */
-function buildDemo(passwordHash: string): Ctx['rows'] {
+/**
+ * A second, smaller K12 school under the district that joined this year (no physique tests yet): primary grades 1–6
+ * with one class each, its administrator (school02) and a PE teacher, through the same builders as the first.
+ */
+function addSecondSchool(ctx: Ctx, bureauId: string): void {
+  const { rnd } = ctx;
+  const orgId = rnd.uuid();
+  ctx.rows.orgs.push({
+    id: orgId,
+    parentId: bureauId,
+    type: ORG_TYPE.k12,
+    code: '03',
+    name: '南京市江宁区东山小学',
+    title: '东山小学体育平台',
+    icon: badgeIcon('#7c3aed', '#fde68a'),
+    academicSystemYears: 6,
+    latitude: '31.934527',
+    longitude: '118.852316',
+    deviceActivationCode: 'JN-2026-0301',
+    activatableDevices: 30,
+  });
+  addSchoolYears(ctx, orgId);
+  const classIds: string[] = [];
+  for (let gradeNo = 1; gradeNo <= 6; gradeNo++) {
+    const enrolYear = DEMO_CURRENT_START_YEAR - (gradeNo - 1);
+    const gradeId = rnd.uuid();
+    ctx.rows.grades.push({ id: gradeId, orgId, stage: 'primary', enrolYear, gradeNo, graduated: false });
+    const classId = rnd.uuid();
+    const classNo = `${enrolYear}0101`;
+    const size = rnd.int(30, 36);
+    ctx.rows.classes.push({ id: classId, orgId, gradeId, code: 1, name: `${K12_GRADE_NAMES[gradeNo - 1]}1班`, classNo, size });
+    classIds.push(classId);
+    addStudents(ctx, { orgId, classId, classNo, gradeNo, size, regions: [JIANGNING], olderShare: 0.03 });
+  }
+  const schoolRoles = addRoles(ctx, orgId, 'k12', ['administrator', 'teacher']);
+  addStaff(ctx, orgId, [schoolRoles.administrator], 'school02', '300001', [], { name: '黄晓燕', gender: 'female' });
+  addStaff(ctx, orgId, [schoolRoles.teacher], 'dsteacher01', '300002', classIds, { name: '马俊', gender: 'male' });
+}
+
+/**
+ * The district's own people and departments: a second administrator, two PE researchers with a read-only role, and a
+ * small department tree (office; PE, health and arts section with two groups; information centre) with members.
+ */
+function addDistrictStaff(ctx: Ctx, bureauId: string, adminRoleId: string, adminAccountId: string): void {
+  const { rnd } = ctx;
+  const researcherRole = rnd.uuid();
+  ctx.rows.roles.push({ id: researcherRole, orgId: bureauId, name: '体育教研员', remark: '查看测试计划与成绩', identity: 'teacher', builtin: false, mobileFunctions: ['physiqueResults'] });
+  const grant: RoleGrant = { keys: ['admin.test.testManage', 'admin.test.scoreSearch'], buttons: [] };
+  for (const m of menuEntriesForGrant(grant)) ctx.rows.roleMenus.push({ roleId: researcherRole, menuId: m.menuId });
+  const [second] = addUser(ctx, { account: 'district02', name: '孙伟', gender: 'male', memberships: [{ orgId: bureauId, roleIds: [adminRoleId] }] }).accountIds;
+  const [r1] = addUser(ctx, { account: 'jiaoyan01', name: '吴芳', gender: 'female', memberships: [{ orgId: bureauId, roleIds: [researcherRole] }] }).accountIds;
+  const [r2] = addUser(ctx, { account: 'jiaoyan02', name: '郑强', gender: 'male', memberships: [{ orgId: bureauId, roleIds: [researcherRole] }] }).accountIds;
+
+  const dept = (name: string, code: string, parentId: string | null = null) => {
+    const id = rnd.uuid();
+    ctx.rows.departments.push({ id, orgId: bureauId, parentId, name, code });
+    return id;
+  };
+  const office = dept('办公室', '01');
+  const section = dept('体卫艺科', '02');
+  const pe = dept('体育组', '01', section);
+  dept('卫生健康组', '02', section);
+  dept('信息中心', '03');
+  for (const [departmentId, membershipId] of [
+    [office, adminAccountId],
+    [office, second],
+    [section, second],
+    [pe, r1],
+    [pe, r2],
+  ] as const) {
+    ctx.rows.departmentMembers.push({ departmentId, membershipId });
+  }
+}
+
+/**
+ * Builds every row of the demo in memory (deterministic for a given password hash). `later` holds what the demo adds
+ * after the physique tests were seeded (an organisation that joined this year, the district's own people).
+ */
+function buildDemo(passwordHash: string): { rows: Ctx['rows']; later: Ctx['rows'] } {
   const ctx: Ctx = {
     rnd: createRandom(SEED),
     mobiles: new Set(),
     idNumbers: new Set(),
     passwordHash,
-    rows: {
-      orgs: [],
-      schoolYears: [],
-      semesters: [],
-      grades: [],
-      colleges: [],
-      majors: [],
-      classes: [],
-      students: [],
-      parents: [],
-      parentStudents: [],
-      roles: [],
-      roleMenus: [],
-      users: [],
-      memberships: [],
-      membershipRoles: [],
-      teachers: [],
-      teacherClasses: [],
-    },
+    rows: emptyRows(),
   };
   const { rnd, rows } = ctx;
 
@@ -565,7 +653,7 @@ function buildDemo(passwordHash: string): Ctx['rows'] {
 
   const grades = (...nos: number[]) => nos.flatMap((n) => k12Classes.get(n) ?? []);
 
-  addUser(ctx, { account: 'district01', name: '周建华', gender: 'male', memberships: [{ orgId: bureauId, roleIds: [bureauRoles.administrator] }] });
+  const [districtAccount] = addUser(ctx, { account: 'district01', name: '周建华', gender: 'male', memberships: [{ orgId: bureauId, roleIds: [bureauRoles.administrator] }] }).accountIds;
   addStaff(ctx, k12Id, [k12Roles.administrator], 'school01', '100001', [], { name: '陈丽华', gender: 'female' });
   addStaff(ctx, k12Id, [k12Roles.teacher], 'teacher01', '100002', grades(7, 8), { name: '王磊', gender: 'male' });
   addStaff(ctx, uniId, [uniRoles.administrator], 'college01', '200001', [], { name: '刘志强', gender: 'male' });
@@ -590,46 +678,59 @@ function buildDemo(passwordHash: string): Ctx['rows'] {
     addStaff(ctx, uniId, [uniRoles.teacher], `gxteacher${two(i + 1)}`, `2000${two(i + 3)}`, uniClasses.slice(8 + i * 10, 18 + i * 10));
   }
   addDemoRoles(ctx, k12Id);
-  return rows;
+
+  // Last, so every row before keeps its random values.
+  const later: Ctx = { ...ctx, rows: emptyRows() };
+  addSecondSchool(later, bureauId);
+  addDistrictStaff(later, bureauId, bureauRoles.administrator, districtAccount);
+  return { rows, later: later.rows };
+}
+
+async function insertRows(tx: DbOrTx, rows: Ctx['rows']): Promise<void> {
+  await insertChunks(tx, orgs, rows.orgs);
+  await insertChunks(tx, schoolYears, rows.schoolYears);
+  await insertChunks(tx, semesters, rows.semesters);
+  await insertChunks(tx, grades, rows.grades);
+  await insertChunks(tx, colleges, rows.colleges);
+  await insertChunks(tx, majors, rows.majors);
+  await insertChunks(tx, classes, rows.classes);
+  await insertChunks(tx, students, rows.students);
+  await insertChunks(tx, parents, rows.parents);
+  await insertChunks(tx, parentStudents, rows.parentStudents);
+  await insertChunks(tx, roles, rows.roles);
+  await insertChunks(tx, roleMenus, rows.roleMenus);
+  await insertChunks(tx, users, rows.users);
+  await insertChunks(tx, memberships, rows.memberships);
+  await insertChunks(tx, membershipRoles, rows.membershipRoles);
+  await insertChunks(tx, teachers, rows.teachers);
+  await insertChunks(tx, teacherClasses, rows.teacherClasses);
+  await insertChunks(tx, departments, rows.departments);
+  await insertChunks(tx, departmentMembers, rows.departmentMembers);
 }
 
 /**
  * Seeds the demo data set (issue 2) in one transaction: the catalogue's menus, a district bureau
  * over a K12 school (≈1,920 students) and a university (≈2,000 students), school years,
  * roles with menus, the DEMO_ACCOUNTS, and physique test plans with results and test records
- * (physique-demo.ts). Does nothing when any organisation exists.
+ * (physique-demo.ts); then a small second school without tests and the district's departments and staff.
+ * Does nothing when any organisation exists.
  * Returns whether it wrote anything.
  */
 export async function seedDemo(db: DbOrTx): Promise<boolean> {
   const [{ n }] = await db.select({ n: count() }).from(orgs);
   if (n > 0) return false;
   const passwordHash = await hashPassword(sha256Hex(DEMO_PASSWORD));
-  const rows = buildDemo(passwordHash);
+  const { rows, later } = buildDemo(passwordHash);
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_KEY})`);
     // Another instance may have seeded while this one waited for the lock.
     const [{ n: again }] = await tx.select({ n: count() }).from(orgs);
     if (again > 0) return false;
     await syncMenus(tx);
-    await insertChunks(tx, orgs, rows.orgs);
-    await insertChunks(tx, schoolYears, rows.schoolYears);
-    await insertChunks(tx, semesters, rows.semesters);
-    await insertChunks(tx, grades, rows.grades);
-    await insertChunks(tx, colleges, rows.colleges);
-    await insertChunks(tx, majors, rows.majors);
-    await insertChunks(tx, classes, rows.classes);
-    await insertChunks(tx, students, rows.students);
-    await insertChunks(tx, parents, rows.parents);
-    await insertChunks(tx, parentStudents, rows.parentStudents);
-    await insertChunks(tx, roles, rows.roles);
-    await insertChunks(tx, roleMenus, rows.roleMenus);
-    await insertChunks(tx, users, rows.users);
-    await insertChunks(tx, memberships, rows.memberships);
-    await insertChunks(tx, membershipRoles, rows.membershipRoles);
-    await insertChunks(tx, teachers, rows.teachers);
-    await insertChunks(tx, teacherClasses, rows.teacherClasses);
+    await insertRows(tx, rows);
     await seedPhysiqueDemo(tx, { currentStartYear: DEMO_CURRENT_START_YEAR, today: DEMO_TODAY });
     await seedVenueDemo(tx, DEMO_TODAY);
+    await insertRows(tx, later);
     return true;
   });
 }

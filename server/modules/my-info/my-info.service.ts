@@ -286,7 +286,7 @@ export async function editAccount(
   if (newHex === input.oldPassword) throw new AppError(400, PASSWORD_SAME_AS_OLD);
   const passwordHash = await hashPassword(newHex);
   await db.transaction(async (tx) => {
-    await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, session.userId));
+    await tx.update(users).set({ passwordHash, mustChangePassword: false, updatedAt: now }).where(eq(users.id, session.userId));
     await tx
       .update(sessions)
       .set({ revokedAt: now })

@@ -3,15 +3,27 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
 import { OK_MSG } from '@/domain/errors';
 import { currentOrgSaveSchema } from '@/domain/org/current-org';
-import { orgCreateSchema, orgListQuery, orgStatusSchema } from '@/domain/org/orgs';
+import { orgCreateSchema, orgListQuery, orgStatusSchema, orgUpdateSchema } from '@/domain/org/orgs';
 import { idParamsSchema } from '@/domain/list-query';
+import { departmentCandidateQuery, departmentListQuery, departmentMemberListQuery, departmentMembersAddSchema, departmentSaveSchema } from '@/domain/org/departments';
 import { audit } from '../../lib/audit';
 import { isUuid } from '../../lib/ids';
-import { notFound, relativeApi, resourceRoutes } from '../../lib/resource';
+import { notFound, registerResource, relativeApi, resourceRoutes } from '../../lib/resource';
 import { requireAccess, requireActor, type Actor } from '../../plugins/tenant';
 import { currentOrg, updateCurrentOrg } from './current-org.service';
+import {
+  addDepartmentMembers,
+  createDepartment,
+  deleteDepartment,
+  departmentById,
+  departmentCandidates,
+  departmentMemberPage,
+  departmentTree,
+  removeDepartmentMember,
+  updateDepartment,
+} from './departments.service';
 import { orgWorkbook } from './orgs.export';
-import { createOrg, orgById, orgTree, setOrgStatus } from './orgs.service';
+import { createOrg, orgDetail, orgTree, setOrgStatus, updateOrg } from './orgs.service';
 
 /** Organisation management of /api/busi/web/{admin|k12|gx}: the own organisation (currentOrg). */
 export const orgManageRoutes: FastifyPluginAsync<{ family: 'admin' | 'k12' | 'gx' }> = async (app, { family }) => {
@@ -66,6 +78,64 @@ export const orgManageRoutes: FastifyPluginAsync<{ family: 'admin' | 'k12' | 'gx
       });
       return ok(saved, request.t(OK_MSG.saved));
     });
-    resourceRoutes(r0, { key, entity: 'org', get: orgById, create: { body: orgCreateSchema, handler: createOrg } });
+    resourceRoutes(r0, {
+      key,
+      entity: 'org',
+      get: orgDetail,
+      create: { body: orgCreateSchema, handler: createOrg },
+      update: { body: orgUpdateSchema, handler: updateOrg },
+    });
   }, { prefix: relativeApi('admin.org.orgInfo', 'admin') });
+
+  // Departments of the management organisation, a tree, with their members.
+  const deptKey = 'admin.org.department';
+  await registerResource(
+    app,
+    'admin',
+    {
+      key: deptKey,
+      entity: 'department',
+      get: departmentById,
+      create: { body: departmentSaveSchema, handler: createDepartment },
+      update: { body: departmentSaveSchema, handler: updateDepartment },
+      remove: deleteDepartment,
+    },
+    (scope) => {
+      const r = scope.withTypeProvider<ZodTypeProvider>();
+      const members = requireAccess(deptKey, 'members');
+      const idOr404 = (id: string) => {
+        if (!isUuid(id)) throw notFound();
+        return id;
+      };
+      r.get('/tree', { preValidation: requireAccess(deptKey, 'view'), schema: { querystring: departmentListQuery } }, async (request) =>
+        ok(await departmentTree(app.db, await requireActor(request), request.query)),
+      );
+      r.get('/:id/members', { preValidation: members, schema: { params: idParamsSchema, querystring: departmentMemberListQuery } }, async (request) =>
+        ok(await departmentMemberPage(app.db, await requireActor(request), idOr404(request.params.id), request.query)),
+      );
+      r.get('/:id/candidates', { preValidation: members, schema: { params: idParamsSchema, querystring: departmentCandidateQuery } }, async (request) =>
+        ok(await departmentCandidates(app.db, await requireActor(request), idOr404(request.params.id), request.query)),
+      );
+      r.post('/:id/members', { preValidation: members, schema: { params: idParamsSchema, body: departmentMembersAddSchema } }, async (request) => {
+        const actor = await requireActor(request);
+        const id = idOr404(request.params.id);
+        const added = await app.db.transaction(async (tx) => {
+          const rows = await addDepartmentMembers(tx, actor, id, request.body.accountIds);
+          await audit(tx, actor, { action: 'addMembers', entity: 'department', entityId: id, after: { added: rows } });
+          return rows;
+        });
+        return ok(added, request.t(OK_MSG.saved));
+      });
+      r.delete('/:id/members/:accountId', { preValidation: members, schema: { params: idParamsSchema.extend({ accountId: idParamsSchema.shape.id }) } }, async (request) => {
+        const actor = await requireActor(request);
+        const id = idOr404(request.params.id);
+        const accountId = idOr404(request.params.accountId);
+        await app.db.transaction(async (tx) => {
+          const removed = await removeDepartmentMember(tx, actor, id, accountId);
+          await audit(tx, actor, { action: 'removeMember', entity: 'department', entityId: id, before: { removed } });
+        });
+        return ok(null, request.t(OK_MSG.deleted));
+      });
+    },
+  );
 };

@@ -1,15 +1,17 @@
-import { and, asc, eq, inArray, ne } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { OrgType } from '@/domain/constants';
 import { familyOfOrgType } from '@/domain/menus/catalog';
 import { menuEntriesForGrant } from '@/domain/menus/menu-entries';
 import { ROLE_TEMPLATES } from '@/domain/menus/role-templates';
-import type { OrgCreate, OrgRow, OrgStatus } from '@/domain/org/orgs';
+import type { OrgCreate, OrgDetail, OrgRow, OrgStatus, OrgUpdate } from '@/domain/org/orgs';
 import type { DbOrTx, Tx } from '../../db/client';
 import { memberships, membershipRoles, roleMenus, roles, users } from '../../db/schema/auth';
 import { orgs } from '../../db/schema/orgs';
+import { classes, students } from '../../db/schema/school';
 import { fieldError } from '../../lib/app-error';
 import { hashPassword, sha256Hex } from '../../lib/password';
-import { notFound } from '../../lib/resource';
+import { lockVersion, nextVersion, notFound, type Change } from '../../lib/resource';
 import { inOrgSubtree, orgSubtree } from '../../lib/tenancy';
 import type { Actor } from '../../plugins/tenant';
 import { endSessions } from '../sso/sso.service';
@@ -54,11 +56,61 @@ export async function orgById(db: DbOrTx, actor: Actor, id: string): Promise<Org
   return toRow(row);
 }
 
+const parent = alias(orgs, 'parent_org');
+
+/**
+ * A lower organisation with what its detail page shows: superior, its built-in administrator accounts (never a
+ * password) and the counts of its students, classes, accounts and lower organisations (docs/product-rules.md#organisations).
+ */
+export async function orgDetail(db: DbOrTx, actor: Actor, id: string): Promise<OrgDetail> {
+  const row = await orgById(db, actor, id);
+  const [[meta], admins, [counts]] = await Promise.all([
+    db.select({ version: orgs.version, parentName: parent.name }).from(orgs).leftJoin(parent, eq(parent.id, orgs.parentId)).where(eq(orgs.id, id)),
+    db
+      .selectDistinct({ name: users.name, accountNum: users.accountNum, mobile: users.mobile, enabled: memberships.enabled })
+      .from(memberships)
+      .innerJoin(users, eq(users.id, memberships.userId))
+      .innerJoin(membershipRoles, eq(membershipRoles.membershipId, memberships.id))
+      .innerJoin(roles, eq(roles.id, membershipRoles.roleId))
+      .where(and(eq(memberships.tenantOrgId, id), eq(roles.orgId, id), eq(roles.builtin, true), eq(roles.identity, 'administrator')))
+      .orderBy(asc(users.accountNum)),
+    db
+      .select({
+        students: sql<number>`(select count(*)::int from ${students} where ${students.orgId} = ${id})`,
+        classes: sql<number>`(select count(*)::int from ${classes} where ${classes.orgId} = ${id})`,
+        accounts: sql<number>`(select count(*)::int from ${memberships} where ${memberships.tenantOrgId} = ${id})`,
+        lowerOrgs: sql<number>`(select count(*)::int from ${orgs} where ${orgs.parentId} = ${id})`,
+      })
+      .from(sql`(select 1) as one`),
+  ]);
+  return { ...row, version: meta.version, parentName: meta.parentName, admins, counts };
+}
+
+/**
+ * Edits a lower organisation (the add rules without its administrator): code unique among its siblings, activatable
+ * devices above the activated ones; a stale version is 409.
+ */
+export async function updateOrg(tx: Tx, actor: Actor, id: string, body: OrgUpdate): Promise<Change<OrgDetail>> {
+  const before = await orgDetail(tx, actor, id);
+  await lockVersion(tx, orgs, id, sql`true`, body.version ?? -1);
+  const [dup] = await tx
+    .select({ id: orgs.id })
+    .from(orgs)
+    .where(and(before.parentId ? eq(orgs.parentId, before.parentId) : sql`${orgs.parentId} is null`, eq(orgs.code, body.code), ne(orgs.id, id)));
+  if (dup) throw fieldError('code', 'validation:org.codeTaken');
+  if (body.activatableDevices <= before.activatedDevices) throw fieldError('activatableDevices', 'validation:org.activatableAboveActivated');
+  await tx
+    .update(orgs)
+    .set({ name: body.name, code: body.code, activatableDevices: body.activatableDevices, version: nextVersion(orgs.version) })
+    .where(eq(orgs.id, id));
+  return { before, after: await orgDetail(tx, actor, id) };
+}
+
 /**
  * Creates an organisation directly below the signed-in one together with its administrator: the user, the account
  * and the family's built-in administrator role, all in the caller's transaction (nothing stays when a step fails).
  */
-export async function createOrg(tx: Tx, actor: Actor, body: OrgCreate): Promise<OrgRow> {
+export async function createOrg(tx: Tx, actor: Actor, body: OrgCreate): Promise<OrgDetail> {
   const [dup] = await tx.select({ id: orgs.id }).from(orgs).where(and(eq(orgs.parentId, actor.tenantOrgId), eq(orgs.code, body.code)));
   if (dup) throw fieldError('code', 'validation:org.codeTaken');
   const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.accountNum, body.adminAccount));
@@ -80,7 +132,7 @@ export async function createOrg(tx: Tx, actor: Actor, body: OrgCreate): Promise<
     const links = menuEntriesForGrant(ROLE_TEMPLATES[family].administrator).map((m) => ({ roleId: role.id, menuId: m.menuId }));
     if (links.length) await tx.insert(roleMenus).values(links);
   }
-  return toRow(org);
+  return orgDetail(tx, actor, org.id);
 }
 
 /**

@@ -90,15 +90,18 @@ export async function endSessions(db: DbOrTx, now: Date, userId: string): Promis
 }
 
 /**
- * False when every account of the user sits in a disabled organisation (docs/product-rules.md#organisations:
- * disabling an organisation stops its people signing in); a user without accounts is not refused here.
+ * False when every account of the user is disabled or sits in a disabled organisation (docs/product-rules.md#organisations,
+ * #users: disabling an organisation or an account stops its people signing in); a user without accounts is not refused here.
  */
 async function hasUsableAccount(db: DbOrTx, userId: string): Promise<boolean> {
-  const list = await db.select({ orgId: memberships.orgId, tenantOrgId: memberships.tenantOrgId }).from(memberships).where(eq(memberships.userId, userId));
+  const list = await db
+    .select({ orgId: memberships.orgId, tenantOrgId: memberships.tenantOrgId, enabled: memberships.enabled })
+    .from(memberships)
+    .where(eq(memberships.userId, userId));
   if (list.length === 0) return true;
   const ids = [...new Set(list.flatMap((m) => [m.orgId, m.tenantOrgId]))];
   const enabled = new Set((await db.select({ id: orgs.id }).from(orgs).where(and(inArray(orgs.id, ids), eq(orgs.enabled, true)))).map((o) => o.id));
-  return list.some((m) => enabled.has(m.orgId) && enabled.has(m.tenantOrgId));
+  return list.some((m) => m.enabled && enabled.has(m.orgId) && enabled.has(m.tenantOrgId));
 }
 
 /**
@@ -134,7 +137,8 @@ export async function login(db: DbOrTx, now: Date, input: LoginRequest, meta: Cl
     createdAt: now,
     lastSeenAt: now,
   });
-  return tokenData(pair.access, pair.refresh);
+  const token = tokenData(pair.access, pair.refresh);
+  return user.mustChangePassword ? { ...token, must_change_password: true } : token;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Navigate, type RouteObject } from 'react-router-dom';
 import { FAMILY_PREFIX } from '@/domain/menus/catalog';
 import { catalogRoutes } from './catalog-routes';
+import { ChangePasswordPage } from './change-password';
 import { FamilyIndex } from './family-index';
 import { RouteGuard } from './guard';
 import { NotFound } from './not-found';
@@ -18,6 +19,8 @@ export const SIGNED_IN_ROUTE_ID = 'signed-in';
  * the guard answers 404 for a family other than the session's current type path, and asks for login elsewhere.
  */
 export const signedInRoutes: RouteObject[] = [
+  // Before the guard: the session has no account info until the password is changed.
+  { path: '/changePassword', element: <ChangePasswordPage />, errorElement: <RouteError /> },
   {
     id: SIGNED_IN_ROUTE_ID,
     element: <RouteGuard />,

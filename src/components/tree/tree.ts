@@ -61,3 +61,19 @@ export function withAncestors(nodes: readonly TreeNode[], checked: ReadonlySet<s
   for (const n of nodes) walk(n, []);
   return out;
 }
+
+/**
+ * Nests a flat list by `parentId` (organisations, departments): each row gets its `children`; a row whose parent is
+ * not in the list is a root. Order among siblings is the list's order.
+ */
+export function treeFromFlat<T extends { id: string; parentId: string | null }>(rows: readonly T[]): (T & { children: readonly (T & { children: unknown })[] })[] {
+  type Node = T & { children: Node[] };
+  const ids = new Set(rows.map((r) => r.id));
+  const byParent = new Map<string | null, T[]>();
+  for (const r of rows) {
+    const p = r.parentId && ids.has(r.parentId) ? r.parentId : null;
+    byParent.set(p, [...(byParent.get(p) ?? []), r]);
+  }
+  const build = (p: string | null): Node[] => (byParent.get(p) ?? []).map((r) => ({ ...r, children: build(r.id) }));
+  return build(null);
+}

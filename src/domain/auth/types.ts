@@ -6,6 +6,11 @@ export interface TokenData {
   expires_in: number;
   refresh_token: string;
   token_type: 'bearer';
+  /**
+   * True when an administrator chose the password (a reset or a new account): every call but the password change
+   * answers 428 until it is changed (docs/product-rules.md#users).
+   */
+  must_change_password?: boolean;
 }
 
 /** A menu entry as the server stores and sends it (spec §3). */

@@ -241,6 +241,8 @@ const ADMIN: FamilyDef = {
       ]),
       page('department', 3, 'departmentManage', '部门管理', ['add', 'edit', 'delete', 'members'], [
         ['member', 'member/:id', '部门成员', 'members'],
+        ['add', 'add', '新增部门', 'add'],
+        ['edit', 'edit/:id', '编辑部门', 'edit'],
       ]),
     ]),
     group('user', 2, '用户管理', 'users', [

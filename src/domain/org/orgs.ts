@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { loginAccountSchema } from '../auth/schemas';
 import { ORG_TYPE, PASSWORD_MAX, PASSWORD_MIN } from '../constants';
-import { listQuery, textFilter } from '../list-query';
-import { orgCodeField, orgNameField } from './current-org';
+import { listQuery, textFilter, versionField } from '../list-query';
+import { DEVICE_COUNT_MAX, orgCodeField, orgNameField } from './current-org';
 
 /**
  * Organisations under the signed-in one (docs/product-rules.md#organisations): a school is created together with its
@@ -24,6 +24,25 @@ export const orgCreateSchema = z.object({
 });
 export type OrgCreate = z.output<typeof orgCreateSchema>;
 
+/**
+ * Editing a lower organisation: the rules of adding, without its administrator (that account is managed by the
+ * organisation itself). The type stays as created: the organisation's roles and screens belong to its family.
+ */
+export const orgUpdateSchema = z
+  .object({
+    name: orgNameField,
+    code: orgCodeField,
+    activatableDevices: z.coerce
+      .number({ error: 'validation:org.deviceCountRange' })
+      .int('validation:org.deviceCountRange')
+      .min(0, 'validation:org.deviceCountRange')
+      .max(DEVICE_COUNT_MAX, 'validation:org.deviceCountRange'),
+    version: versionField.optional(),
+  })
+  .strict();
+export type OrgUpdate = z.output<typeof orgUpdateSchema>;
+export type OrgUpdateForm = z.input<typeof orgUpdateSchema>;
+
 /** Enable or disable; `cascade` also enables the lower organisations (disabling always cascades). */
 export const orgStatusSchema = z.object({ enabled: z.boolean(), cascade: z.boolean().optional() });
 export type OrgStatus = z.output<typeof orgStatusSchema>;
@@ -41,4 +60,13 @@ export interface OrgRow {
   activatableDevices: number;
   activatedDevices: number;
   createdAt: string;
+}
+
+/** One lower organisation as its edit and detail pages read it. */
+export interface OrgDetail extends OrgRow {
+  version: number;
+  parentName: string | null;
+  /** The organisation's built-in administrator account(s): name and login account, never the password. */
+  admins: { name: string; accountNum: string; mobile: string | null; enabled: boolean }[];
+  counts: { students: number; classes: number; accounts: number; lowerOrgs: number };
 }

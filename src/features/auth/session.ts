@@ -2,6 +2,7 @@ import type { AccountInfo, RoleInfo, UInfo } from '@/domain/auth/types';
 import { ERR } from '@/domain/errors';
 import { landingPath } from '@/domain/menus/tree';
 import { toast } from '@/components/ui/toast';
+import { ApiError } from '@/lib/api-error';
 import { i18next } from '@/lib/i18n';
 import { queryClient } from '@/lib/query-client';
 import { clearAuth, lastPathAtom, presentAccountAtom, saveUInfo, store } from '@/lib/store';
@@ -12,6 +13,12 @@ import { switchRole } from './api/switch-role';
 import { isForeignFamily, safeRedirect } from './redirect';
 
 const MY_INFO_BASE = '/myInfo/base';
+
+/**
+ * Where a session whose password an administrator chose goes first: the server answers 428 to everything but the
+ * change itself until then (docs/product-rules.md#users).
+ */
+export const CHANGE_PASSWORD_PATH = '/changePassword';
 
 /** Any role of any account has at least one page (spec §6). */
 export function hasAnyMenus(uinfo: UInfo): boolean {
@@ -42,7 +49,13 @@ function usableTarget(rt: string | null | undefined, uinfo: UInfo): string | nul
  * role has menus (warned, session dropped).
  */
 export async function completeSignIn(rt?: string | null): Promise<string | null> {
-  let uinfo = await getUInfo();
+  let uinfo: UInfo;
+  try {
+    uinfo = await getUInfo();
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 428) return CHANGE_PASSWORD_PATH;
+    throw error;
+  }
   const first = uinfo.accounts[0];
   if (first && !uinfo.accounts.some((a) => a.presentFlag)) {
     uinfo = await switchOrg({ orgId: first.orgId, tenantOrgId: first.tenantOrgId });

@@ -3,7 +3,7 @@
 import { sha256 } from '@/lib/sha256';
 import { saveToken } from '@/lib/store';
 import { login } from './api/login';
-import { completeSignIn, lastVisitedPath } from './session';
+import { CHANGE_PASSWORD_PATH, completeSignIn, lastVisitedPath } from './session';
 
 export interface Credentials {
   accountNum: string;
@@ -15,6 +15,8 @@ export interface Credentials {
 export async function signInWithPassword(values: Credentials, randomStr: string, redirectTo?: string | null): Promise<string | null> {
   const token = await login({ accountNum: values.accountNum, password: sha256(values.password), code: values.code, randomStr });
   saveToken(token);
+  // A password an administrator chose must be changed before anything else (docs/product-rules.md#users).
+  if (token.must_change_password) return CHANGE_PASSWORD_PATH;
   return completeSignIn(redirectTo);
 }
 

@@ -1,8 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { pageApi, type Family } from '@/domain/menus/access';
 import type { CurrentOrg, CurrentOrgSave } from '@/domain/org/current-org';
-import type { OrgCreate, OrgRow, OrgStatus } from '@/domain/org/orgs';
-import { download, get, put, saveFile } from '@/lib/api-client';
+import type { DepartmentMember, DepartmentRow, DepartmentSave } from '@/domain/org/departments';
+import type { OrgCreate, OrgDetail, OrgRow, OrgStatus, OrgUpdate } from '@/domain/org/orgs';
+import type { Page } from '@/domain/api';
+import { del, download, get, post, put, saveFile } from '@/lib/api-client';
 import { createResource, type Resource } from '@/lib/resource';
 
 const cache = new Map<string, Resource<never, never>>();
@@ -24,6 +26,9 @@ export function useCurrentOrg(family: Family) {
 /** Organisations below the management organisation (orgManage/orgInfo). */
 export const orgResource = () => resource<OrgRow, OrgCreate>('admin.org.orgInfo');
 
+/** The same resource read as a lower organisation's detail and saved by its edit form. */
+export const orgDetailResource = () => resource<OrgDetail, OrgUpdate>('admin.org.orgInfo');
+
 export function useOrgTree(name: string) {
   const r = orgResource();
   return useQuery({ queryKey: [...r.key, 'tree', name], queryFn: () => get<OrgRow[]>(`${r.base}/tree`, name ? { name } : undefined) });
@@ -40,4 +45,32 @@ export function useOrgStatus() {
 
 export async function exportOrgs(name: string, fileName: string) {
   saveFile(await download(`${orgResource().base}/export`, name ? { name } : undefined), `${fileName}.xlsx`);
+}
+
+/** Departments of the management organisation (departmentManage). */
+export const departmentResource = () => resource<DepartmentRow, DepartmentSave>('admin.org.department');
+
+export function useDepartmentTree(name = '') {
+  const r = departmentResource();
+  return useQuery({ queryKey: [...r.key, 'tree', name], queryFn: () => get<DepartmentRow[]>(`${r.base}/tree`, name ? { name } : undefined) });
+}
+
+export function useDepartmentMembers(id: string, query: { current: number; size: number; keyword?: string }) {
+  const r = departmentResource();
+  return useQuery({ queryKey: [...r.key, 'members', id, query], queryFn: () => get<Page<DepartmentMember>>(`${r.base}/${id}/members`, query) });
+}
+
+export function useDepartmentCandidates(id: string, keyword: string) {
+  const r = departmentResource();
+  return useQuery({ queryKey: [...r.key, 'candidates', id, keyword], queryFn: () => get<DepartmentMember[]>(`${r.base}/${id}/candidates`, { keyword }) });
+}
+
+export function useDepartmentMemberWrites(id: string) {
+  const r = departmentResource();
+  const client = useQueryClient();
+  const onSuccess = () => client.invalidateQueries({ queryKey: r.key });
+  return {
+    add: useMutation({ mutationFn: (accountIds: string[]) => post<DepartmentMember[]>(`${r.base}/${id}/members`, { accountIds }), onSuccess }),
+    remove: useMutation({ mutationFn: (accountId: string) => del<null>(`${r.base}/${id}/members/${accountId}`), onSuccess }),
+  };
 }

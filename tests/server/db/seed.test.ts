@@ -1,6 +1,7 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '../../../server/db/client';
+import { departmentMembers, departments } from '../../../server/db/schema/departments';
 import { orgs } from '../../../server/db/schema/orgs';
 import { memberships, membershipRoles, menus, roleMenus, roles, users } from '../../../server/db/schema/auth';
 import { classes, grades, parents, parentStudents, schoolYears, semesters, students, teacherClasses, teachers } from '../../../server/db/schema/school';
@@ -28,7 +29,9 @@ let orgByType: Map<number, typeof orgs.$inferSelect>;
 beforeAll(async () => {
   h = await testDb();
   const all = await h.db.select().from(orgs);
-  orgByType = new Map(all.map((o) => [o.type, o]));
+  // The first organisation of each type (the second K12 school joined later).
+  orgByType = new Map();
+  for (const o of all) if (!orgByType.has(o.type)) orgByType.set(o.type, o);
 });
 afterAll(async () => {
   await h?.close();
@@ -58,6 +61,22 @@ describe('demo seed: organisations and school structure', () => {
     expect(bureau.loginImg).toMatch(/^data:image\/svg\+xml;base64,/);
     expect(org(21).academicSystemYears).toBe(12);
     expect(org(22).academicSystemYears).toBe(4);
+  });
+
+  it('has a second, small K12 school under the district with its administrator, six classes and no tests yet', async () => {
+    const [second] = await h.db.select().from(orgs).where(eq(orgs.name, '南京市江宁区东山小学'));
+    expect(second).toMatchObject({ parentId: org(10).id, type: 21, code: '03' });
+    expect(await h.db.$count(classes, eq(classes.orgId, second.id))).toBe(6);
+    expect(await studentCount(second.id)).toBeGreaterThan(150);
+    const [admin] = await h.db.select({ id: users.id }).from(users).where(eq(users.accountNum, 'school02'));
+    expect(admin).toBeDefined();
+  });
+
+  it('gives the district a department tree with members', async () => {
+    const rows = await h.db.select().from(departments).where(eq(departments.orgId, org(10).id));
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    expect(rows.some((d) => d.parentId !== null)).toBe(true);
+    expect(await h.db.$count(departmentMembers)).toBeGreaterThan(0);
   });
 
   it('gives each organisation three school years with spring and autumn semesters; 2026-2027 autumn is current', async () => {
@@ -193,16 +212,20 @@ describe('demo seed: menus, roles and accounts', () => {
       .groupBy(orgs.type, roles.id);
     const key = (r: (typeof rows)[number]) => `${r.orgType}:${r.name}:${r.identity}:${r.builtin}`;
     expect(rows.map(key).sort()).toEqual([
+      '10:体育教研员:teacher:false',
       '10:管理员:administrator:true',
+      '21:体育教师:teacher:false',
       '21:体育教师:teacher:false',
       '21:数据查看员:teacher:false',
       '21:班级管理员:teacher:false',
+      '21:管理员:administrator:true',
       '21:管理员:administrator:true',
       '22:体育教师:teacher:false',
       '22:管理员:administrator:true',
     ]);
     // The school's own narrow roles (班级管理员, 数据查看员) hold a few menus; the template roles many.
     for (const r of rows) expect(r.menus).toBeGreaterThan(r.name === '管理员' || r.name === '体育教师' ? 10 : 1);
+    // (the district's 体育教研员 reads two screens)
     for (const type of [21, 22]) {
       const admin = rows.find((r) => r.orgType === type && r.identity === 'administrator')!;
       const teacher = rows.find((r) => r.orgType === type && r.identity === 'teacher')!;
@@ -309,7 +332,7 @@ describe('seedDemo', () => {
       const pick = (db: DbHandle) => db.db.select({ id: students.id, name: students.name, regNo: students.regNo }).from(students).orderBy(asc(students.id)).limit(50);
       expect(await pick(empty)).toEqual(await pick(h));
       const [{ n }] = await empty.db.select({ n: count() }).from(orgs);
-      expect(n).toBe(3);
+      expect(n).toBe(4);
     } finally {
       await empty.close();
     }

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '@/domain/api';
 import { ORG_TYPE } from '@/domain/constants';
-import type { OrgRow } from '@/domain/org/orgs';
+import type { OrgDetail, OrgRow } from '@/domain/org/orgs';
 import { users } from '../../../server/db/schema/auth';
 import { orgs } from '../../../server/db/schema/orgs';
 import { createTestApp, type TestApp } from '../../support/server-app';
@@ -20,7 +20,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const call = (method: 'GET' | 'POST' | 'PUT', url: string, account: string, payload?: unknown) =>
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, account: string, payload?: unknown) =>
   t.request({ method, url: `/api/busi/web/admin/orgManage/orgInfo${url}`, token: tokens[account], payload: payload as object, headers: { 'accept-language': 'zh-CN' } });
 const body = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>();
 const school = (code: string, adminAccount: string) => ({ name: `测试学校${code}`, code, type: ORG_TYPE.k12, adminName: '王老师', adminAccount, adminPassword: 'Pass1234' });
@@ -79,5 +79,33 @@ describe('organisations', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('spreadsheetml');
     expect(res.rawPayload.subarray(0, 2).toString()).toBe('PK');
+  });
+
+  it('shows a lower organisation’s detail: superior, administrator account (no password) and counts', async () => {
+    const detail = body<OrgDetail>(await call('GET', `/${k12Id}`, 'district01')).data;
+    expect(detail).toMatchObject({ id: k12Id, parentName: '江宁区教育局', version: 1 });
+    expect(detail.admins.map((a) => a.accountNum)).toContain('school01');
+    expect(JSON.stringify(detail)).not.toMatch(/password|scrypt/i);
+    expect(detail.counts.students).toBeGreaterThan(1000);
+    expect(detail.counts.classes).toBe(48);
+  });
+
+  it('edits a lower organisation with the add rules and its version; stale saves are 409; its own and others’ ids are 404', async () => {
+    const created = body<OrgDetail>(await call('POST', '', 'district01', school('75', 'newadmin75'))).data;
+    const save = { name: '测试学校75（改）', code: '75', activatableDevices: 10, version: created.version };
+    const first = await call('PUT', `/${created.id}`, 'district01', save);
+    expect(first.statusCode).toBe(200);
+    expect(body<OrgDetail>(first).data).toMatchObject({ name: '测试学校75（改）', activatableDevices: 10, version: created.version + 1 });
+    const stale = await call('PUT', `/${created.id}`, 'district01', { ...save, name: '再改' });
+    expect(stale.statusCode).toBe(409);
+    const taken = await call('PUT', `/${created.id}`, 'district01', { ...save, code: '01', version: created.version + 1 });
+    expect(body(taken)).toMatchObject({ data: { field: 'code' } });
+    const badCode = await call('PUT', `/${created.id}`, 'district01', { ...save, code: 'AB', version: created.version + 1 });
+    expect(body(badCode)).toMatchObject({ data: { field: 'code' } });
+    // The administrator is not edited here; extra fields are refused.
+    expect((await call('PUT', `/${created.id}`, 'district01', { ...save, adminAccount: 'x', version: created.version + 1 })).statusCode).toBe(400);
+    const [district] = await t.db.select({ id: orgs.id }).from(orgs).where(eq(orgs.type, ORG_TYPE.management));
+    expect((await call('PUT', `/${district.id}`, 'district01', { ...save, version: 1 })).statusCode).toBe(404);
+    expect((await call('PUT', `/${created.id}`, 'school01', save)).statusCode).toBe(403);
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@/domain/api';
 import { planItemsForGrade } from '@/domain/test-plans/items';
 import type { ClassCompletionRow, PlanDetail, PlanFormOptions, PlanRow, PlanSchoolOption, SignUpRow } from '@/domain/test-plans/types';
+import { orgs } from '../../../server/db/schema/orgs';
 import { physiqueResults } from '../../../server/db/schema/physique';
 import { students, classes } from '../../../server/db/schema/school';
 import { createTestApp, type TestApp } from '../../support/server-app';
@@ -305,7 +306,10 @@ describe('permissions and organisation scope', () => {
   it('admin district01 sees the plans of its schools and plans for a chosen school', async () => {
     const admin = client('admin', 'district01');
     const schools = data<PlanSchoolOption[]>(await admin.get('schools'));
-    expect(schools.map((s) => s.id).sort()).toEqual([ids.k12Id, ids.uniId].sort());
+    // Every school of the district, the demo's second school (no tests yet) included.
+    const district = (await t.db.select({ id: orgs.id }).from(orgs).where(eq(orgs.parentId, ids.bureauId))).map((o) => o.id);
+    expect(district).toEqual(expect.arrayContaining([ids.k12Id, ids.uniId]));
+    expect(schools.map((s) => s.id).sort()).toEqual(district.sort());
 
     const missing = await admin.post('add', k12Plan(t, ids));
     expect(missing.statusCode).toBe(400);

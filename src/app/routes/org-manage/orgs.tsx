@@ -1,4 +1,4 @@
-import { OrgFormScreen, OrgListScreen } from '@/features/org-manage/components/org-screens';
+import { OrgDetailScreen, OrgEditScreen, OrgFormScreen, OrgListScreen } from '@/features/org-manage/components/org-screens';
 
 /** orgManage/orgInfo. */
 export function OrgListPage() {
@@ -7,4 +7,12 @@ export function OrgListPage() {
 /** orgManage/orgInfo/add. */
 export function OrgFormPage() {
   return <OrgFormScreen />;
+}
+/** orgManage/orgInfo/edit/:orgId. */
+export function OrgEditPage() {
+  return <OrgEditScreen />;
+}
+/** orgManage/orgInfo/detail/:orgId. */
+export function OrgDetailPage() {
+  return <OrgDetailScreen />;
 }

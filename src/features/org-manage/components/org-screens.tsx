@@ -1,37 +1,27 @@
-import { useMemo, useState } from 'react';
-import { Download, Plus, Power, PowerOff } from 'lucide-react';
+import { useMemo, useState, type ReactNode } from 'react';
+import { Download, Eye, Plus, Power, PowerOff } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useParams } from 'react-router-dom';
 import { ORG_TYPE } from '@/domain/constants';
-import { CHILD_ORG_TYPES, orgCreateSchema, type OrgRow } from '@/domain/org/orgs';
+import { CHILD_ORG_TYPES, orgCreateSchema, orgUpdateSchema, type OrgDetail, type OrgRow } from '@/domain/org/orgs';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { FieldGroup, SelectField, TextField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
-import { rowActionsColumn } from '@/components/list/row-actions';
+import { editAction, rowActionsColumn } from '@/components/list/row-actions';
 import { PageHeader } from '@/components/page-header/page-header';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { QueryState } from '@/components/query-state/query-state';
+import { treeFromFlat } from '@/components/tree/tree';
 import { TreeTable, type TreeRow } from '@/components/tree/tree-table';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Input } from '@/components/ui/input';
-import { exportOrgs, orgResource, useOrgStatus, useOrgTree } from '../api';
+import { exportOrgs, orgDetailResource, orgResource, useOrgStatus, useOrgTree } from '../api';
 
 const KEY = 'admin.org.orgInfo';
 const col = createDataTableColumnHelper<TreeRow<OrgRow>>();
-
-/** Rows with their children, from the flat list (a row whose superior is not listed is a root). */
-function toTree(rows: readonly OrgRow[]): TreeRow<OrgRow>[] {
-  const byParent = new Map<string | null, OrgRow[]>();
-  const ids = new Set(rows.map((r) => r.id));
-  for (const r of rows) {
-    const p = r.parentId && ids.has(r.parentId) ? r.parentId : null;
-    byParent.set(p, [...(byParent.get(p) ?? []), r]);
-  }
-  const build = (p: string | null): TreeRow<OrgRow>[] => (byParent.get(p) ?? []).map((r) => ({ ...r, children: build(r.id) }));
-  return build(null);
-}
 
 /** orgManage/orgInfo: the organisations below the signed-in one (docs/product-rules.md#organisations). */
 export function OrgListScreen() {
@@ -60,6 +50,8 @@ export function OrgListScreen() {
           pageKey: KEY,
           header: t('components:list.actions'),
           actions: [
+            { action: 'detail', icon: <Eye aria-hidden />, onClick: (r) => void navigate(access.paths.detail!(r.id)), testId: 'org-detail' },
+            editAction((r) => void navigate(access.paths.edit!(r.id))),
             {
               action: 'status',
               label: t('orgs.disabled'),
@@ -74,7 +66,7 @@ export function OrgListScreen() {
           ],
         }),
       ]),
-    [t, status],
+    [t, status, navigate, access.paths],
   );
 
   return (
@@ -111,7 +103,7 @@ export function OrgListScreen() {
         </Button>
       </form>
       <QueryState query={query} data={query.data}>
-        {(rows) => <TreeTable rows={toTree(rows)} label={{ header: t('orgs.name'), cell: (r) => <span className="font-medium">{r.name}</span> }} columns={columns} aria-label={t('orgs.title')} />}
+        {(rows) => <TreeTable rows={treeFromFlat(rows) as TreeRow<OrgRow>[]} label={{ header: t('orgs.name'), cell: (r) => <span className="font-medium">{r.name}</span> }} columns={columns} aria-label={t('orgs.title')} />}
       </QueryState>
       <ConfirmDialog
         open={enabling !== null}
@@ -171,5 +163,130 @@ export function OrgFormScreen() {
         </>
       )}
     </FormScreen>
+  );
+}
+
+/** orgManage/orgInfo/edit/:orgId: a lower organisation's name, code and activatable devices (its type and administrator stay). */
+export function OrgEditScreen() {
+  const { t } = useTranslation('orgManage');
+  const { orgId } = useParams();
+  const access = usePageAccess(KEY);
+  return (
+    <FormScreen
+      schema={orgUpdateSchema}
+      resource={orgDetailResource()}
+      id={orgId}
+      defaults={{ name: '', code: '', activatableDevices: 0 }}
+      toValues={(r) => ({ name: r.name, code: r.code, activatableDevices: r.activatableDevices, version: r.version })}
+      title={t('orgs.editTitle')}
+      description={t('orgs.editHint')}
+      backTo={access.paths.list}
+      data-testid="org-edit-form"
+    >
+      {() => (
+        <FieldGroup title={t('currentOrg.basic')}>
+          <TextField name="name" label={t('orgs.name')} required />
+          <TextField name="code" label={t('orgs.code')} required inputMode="numeric" />
+          <TextField name="activatableDevices" label={t('orgs.activatableDevices')} required type="number" inputMode="numeric" />
+        </FieldGroup>
+      )}
+    </FormScreen>
+  );
+}
+
+function Facts({ items }: { items: readonly [string, ReactNode][] }) {
+  return (
+    <dl className="grid gap-x-8 gap-y-3 sm:grid-cols-2 lg:grid-cols-3">
+      {items.map(([label, value]) => (
+        <div key={label} className="grid gap-1">
+          <dt className="text-sm text-muted-foreground">{label}</dt>
+          <dd className="font-medium break-words">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** orgManage/orgInfo/detail/:orgId: read-only facts, the administrator account and what the organisation holds. */
+export function OrgDetailScreen() {
+  const { t } = useTranslation('orgManage');
+  const { orgId } = useParams();
+  const navigate = useNavigate();
+  const access = usePageAccess(KEY);
+  const query = orgDetailResource().useGet(orgId);
+  return (
+    <div data-testid="org-detail" className="grid grid-cols-[minmax(0,1fr)] gap-4">
+      <PageHeader
+        title={t('orgs.detailTitle')}
+        back={{ safe: true }}
+        actions={
+          access.can('edit') && orgId ? (
+            <Button variant="outline" onClick={() => void navigate(access.paths.edit!(orgId))}>
+              {t('menu:button.edit')}
+            </Button>
+          ) : null
+        }
+      />
+      <QueryState query={query} data={query.data}>
+        {(o: OrgDetail) => (
+          <>
+            <Card>
+              <CardHeader>
+                <CardTitle>{o.name}</CardTitle>
+              </CardHeader>
+              <CardContent>
+                <Facts
+                  items={[
+                    [t('orgs.code'), o.code],
+                    [t('orgs.type'), t(`type.${o.type}`)],
+                    [t('orgs.superior'), o.parentName ?? t('currentOrg.none')],
+                    [t('orgs.status'), <Badge key="s" variant={o.enabled ? 'default' : 'secondary'}>{t(o.enabled ? 'orgs.enabled' : 'orgs.disabled')}</Badge>],
+                    [t('orgs.activatableDevices'), o.activatableDevices],
+                    [t('orgs.activatedDevices'), o.activatedDevices],
+                    [t('orgs.createdAt'), new Date(o.createdAt).toLocaleDateString()],
+                  ]}
+                />
+              </CardContent>
+            </Card>
+            <Card>
+              <CardHeader>
+                <CardTitle>{t('orgs.admin')}</CardTitle>
+              </CardHeader>
+              <CardContent>
+                {o.admins.length === 0 ? (
+                  <p className="text-muted-foreground">{t('orgs.noAdmin')}</p>
+                ) : (
+                  <ul className="grid gap-2" data-testid="org-admins">
+                    {o.admins.map((a) => (
+                      <li key={a.accountNum} className="flex flex-wrap items-center gap-x-4 gap-y-1">
+                        <span className="font-medium">{a.name}</span>
+                        <span className="text-muted-foreground">{t('orgs.accountLabel', { account: a.accountNum })}</span>
+                        {a.mobile ? <span className="text-muted-foreground">{a.mobile}</span> : null}
+                        {!a.enabled ? <Badge variant="secondary">{t('orgs.disabled')}</Badge> : null}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </CardContent>
+            </Card>
+            <Card>
+              <CardHeader>
+                <CardTitle>{t('orgs.counts')}</CardTitle>
+              </CardHeader>
+              <CardContent>
+                <Facts
+                  items={[
+                    [t('orgs.countStudents'), o.counts.students],
+                    [t('orgs.countClasses'), o.counts.classes],
+                    [t('orgs.countAccounts'), o.counts.accounts],
+                    [t('orgs.countLowerOrgs'), o.counts.lowerOrgs],
+                  ]}
+                />
+              </CardContent>
+            </Card>
+          </>
+        )}
+      </QueryState>
+    </div>
   );
 }

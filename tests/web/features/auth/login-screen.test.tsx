@@ -99,6 +99,41 @@ describe('login screen', () => {
     expect(store.get(tokenAtom)).toBeNull();
   });
 
+  it('sends a person whose password an administrator set to the change-password form first, then signs in', async () => {
+    let changed = false;
+    const api = fakeApi({
+      'POST /api/sso/login': () => ({ data: { ...token, must_change_password: true } }),
+      'POST /api/busi/web/myInfo/editAccount': () => {
+        changed = true;
+        return { data: null };
+      },
+      'GET /api/busi/web/myInfo/getUInfo': () => (changed ? { data: k12UInfo() } : { status: 428, code: '428', msg: '密码已被管理员重置，请先修改密码' }),
+    });
+    const { router } = renderApp('/');
+    const user = userEvent.setup();
+    await user.type(await screen.findByTestId('login-username'), 'jiaoyan01');
+    await user.type(screen.getByTestId('login-password'), 'Once2026x');
+    await user.type(screen.getByTestId('login-code'), '1234');
+    await user.click(screen.getByTestId('login-submit'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/changePassword'));
+    // Nothing else was asked for before the change.
+    expect(api.find('GET /api/busi/web/myInfo/getUInfo')).toHaveLength(0);
+    await user.type(await screen.findByTestId('old-password'), 'Once2026x');
+    await user.type(screen.getByTestId('new-password'), 'Mine2026!');
+    await user.type(screen.getByTestId('confirm-password'), 'Mine2026!');
+    await user.click(screen.getByTestId('change-password-submit'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/k12/org/class'));
+    expect(api.find('POST /api/busi/web/myInfo/editAccount')[0].body).toEqual({ oldPassword: sha256('Once2026x'), newPassword: 'Mine2026!' });
+  });
+
+  it('a stored session that must change its password opens the change-password form', async () => {
+    fakeApi({ 'GET /api/busi/web/myInfo/getUInfo': () => ({ status: 428, code: '428', msg: '密码已被管理员重置，请先修改密码' }) });
+    saveToken(token);
+    const { router } = renderApp('/');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/changePassword'));
+    expect(await screen.findByTestId('forced-password-change')).toHaveTextContent('请修改密码');
+  });
+
   it('sends a person with several roles to /myInfo/base to choose', async () => {
     const multi = k12UInfo();
     multi.accounts[0].roles.push({ ...multi.accounts[0].roles[0], roleId: 'r2', roleName: '班主任', presentFlag: false });

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { idFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+
+/**
+ * Departments of the management organisation (docs/product-rules.md#departments): a tree of named departments with a
+ * two-digit code unique among the departments of the same parent, and members chosen from the organisation's accounts.
+ */
+
+export const DEPARTMENT_NAME_MAX = 30;
+/** How many accounts one "add members" request may carry. */
+export const DEPARTMENT_MEMBERS_ADD_MAX = 200;
+export const DEPARTMENT_CODE_PATTERN = /^\d{2}$/;
+
+const blankAsNull = (v: unknown) => (v === '' || v === undefined ? null : v);
+
+export const departmentSaveSchema = z
+  .object({
+    name: z.string().trim().min(1, 'validation:department.nameRequired').max(DEPARTMENT_NAME_MAX, 'validation:department.nameLength'),
+    code: z.string({ error: 'validation:department.codeFormat' }).trim().regex(DEPARTMENT_CODE_PATTERN, 'validation:department.codeFormat'),
+    /** The parent department (same organisation); null for a top department. */
+    parentId: z.preprocess(blankAsNull, z.string().regex(UUID_PATTERN, 'validation:department.parentUnknown').nullable()),
+    version: versionField.optional(),
+  })
+  .strict();
+export type DepartmentSave = z.output<typeof departmentSaveSchema>;
+export type DepartmentForm = z.input<typeof departmentSaveSchema>;
+
+export const departmentListQuery = z.object({ name: textFilter() });
+export const departmentMemberListQuery = listQuery({ keyword: textFilter() });
+export const departmentCandidateQuery = z.object({ keyword: textFilter(), roleId: idFilter });
+export const departmentMembersAddSchema = z.object({
+  accountIds: z.array(z.string().regex(UUID_PATTERN, 'validation:common.id')).min(1, 'validation:department.membersRequired').max(DEPARTMENT_MEMBERS_ADD_MAX),
+});
+
+export interface DepartmentRow {
+  id: string;
+  parentId: string | null;
+  name: string;
+  code: string;
+  memberCount: number;
+  version: number;
+}
+
+export interface DepartmentMember {
+  accountId: string;
+  name: string;
+  accountNum: string;
+  mobile: string | null;
+}

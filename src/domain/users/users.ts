@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { loginAccountSchema, mobileSchema, newPasswordSchema } from '../auth/schemas';
+import { idFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+
+/**
+ * The management organisation's own accounts (docs/product-rules.md#users): name, login account (unique across the
+ * system, as sign-in needs), mobile, role of the organisation, status; passwords an administrator chooses (a new
+ * account's, a reset) must be changed at the next sign-in.
+ */
+
+export const USER_NAME_MAX = 30;
+/** Length of a generated one-time password (within the 6–20 rule). */
+export const ONE_TIME_PASSWORD_LENGTH = 10;
+
+const userFields = {
+  name: z.string().trim().min(1, 'validation:user.nameRequired').max(USER_NAME_MAX, 'validation:user.nameLength'),
+  accountNum: loginAccountSchema,
+  mobile: z.union([z.literal(''), mobileSchema]),
+  roleId: z.string({ error: 'validation:user.roleRequired' }).regex(UUID_PATTERN, 'validation:user.roleRequired'),
+  /** A boolean; the form's radio sends 'true' / 'false'. */
+  enabled: z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean()),
+};
+
+/** Adding an account: the administrator sets its first password. */
+export const userCreateSchema = z.object({ ...userFields, password: newPasswordSchema }).strict();
+/** Editing an account: the password is reset on its own, never here. */
+export const userUpdateSchema = z.object({ ...userFields, version: versionField.optional() }).strict();
+export type UserCreate = z.output<typeof userCreateSchema>;
+export type UserUpdate = z.output<typeof userUpdateSchema>;
+export type UserForm = z.input<typeof userCreateSchema> & { version?: number };
+
+export const userListQuery = listQuery({
+  keyword: textFilter(),
+  roleId: idFilter,
+  enabled: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['true', 'false']).optional()),
+});
+
+export const userStatusSchema = z.object({ enabled: z.boolean() });
+
+/** Reset: generate a one-time password (shown once), or set the one the administrator typed. */
+export const resetPasswordSchema = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('generate') }),
+  z.object({ mode: z.literal('set'), password: newPasswordSchema }),
+]);
+export type ResetPassword = z.output<typeof resetPasswordSchema>;
+
+/** The reset's answer: the generated password, only when one was generated (never stored in clear or logged). */
+export interface ResetPasswordResult {
+  password: string | null;
+}
+
+/** One account of the organisation (the list row and the edit form's record). */
+export interface UserRow {
+  /** The account (membership) id. */
+  id: string;
+  userId: string;
+  name: string;
+  accountNum: string;
+  mobile: string | null;
+  roleId: string | null;
+  roleName: string | null;
+  enabled: boolean;
+  mustChangePassword: boolean;
+  createdAt: string;
+  version: number;
+}

@@ -1,0 +1,252 @@
+import { useMemo, useState } from 'react';
+import { Plus, UserMinus, UserPlus, Users } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router-dom';
+import { departmentMemberListQuery, departmentSaveSchema, type DepartmentForm, type DepartmentMember, type DepartmentRow } from '@/domain/org/departments';
+import { getCatalogEntry } from '@/domain/menus/catalog';
+import { createDataTableColumnHelper } from '@/components/data-table/data-table';
+import { FieldGroup, TextField, TreeSelectField } from '@/components/form/fields';
+import { FormScreen } from '@/components/form/form-screen';
+import { ListScreen, type FilterDef } from '@/components/list/list-screen';
+import { deleteAction, editAction, rowActionsColumn } from '@/components/list/row-actions';
+import { useListState } from '@/components/list/use-list-state';
+import { PageHeader } from '@/components/page-header/page-header';
+import { usePageAccess } from '@/components/permission-gate/permission-gate';
+import { QueryState } from '@/components/query-state/query-state';
+import { subtreeIds, treeFromFlat, type TreeNode } from '@/components/tree/tree';
+import { TreeTable, type TreeRow } from '@/components/tree/tree-table';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { departmentResource, useDepartmentCandidates, useDepartmentMembers, useDepartmentMemberWrites, useDepartmentTree } from '../api';
+
+const KEY = 'admin.org.department';
+const membersPath = (id: string) => getCatalogEntry(`${KEY}.member`)!.path.replace(':id', encodeURIComponent(id));
+const col = createDataTableColumnHelper<TreeRow<DepartmentRow>>();
+
+/** departmentManage: the organisation's department tree (docs/product-rules.md#departments). */
+export function DepartmentListScreen() {
+  const { t } = useTranslation('orgManage');
+  const navigate = useNavigate();
+  const access = usePageAccess(KEY);
+  const [name, setName] = useState('');
+  const [applied, setApplied] = useState('');
+  const query = useDepartmentTree(applied);
+  const remove = departmentResource().useDelete();
+
+  const columns = useMemo(
+    () =>
+      col.columns([
+        col.accessor('code', { header: t('department.code') }),
+        col.accessor('memberCount', { header: t('department.memberCount'), meta: { align: 'right' } }),
+        rowActionsColumn<TreeRow<DepartmentRow>>({
+          pageKey: KEY,
+          header: t('components:list.actions'),
+          actions: [
+            editAction((r) => void navigate(access.paths.edit!(r.id))),
+            { action: 'members', icon: <Users aria-hidden />, onClick: (r) => void navigate(membersPath(r.id)), testId: 'department-members' },
+            deleteAction((r) => ({ title: t('department.deleteTitle', { name: r.name }), description: t('department.deleteText') }), (r) => remove.mutateAsync(r.id)),
+          ],
+        }),
+      ]),
+    [t, navigate, access.paths, remove],
+  );
+
+  return (
+    <div data-testid="department-list" className="grid grid-cols-[minmax(0,1fr)] gap-4">
+      <PageHeader
+        title={t('department.title')}
+        actions={
+          access.can('add') ? (
+            <Button onClick={() => void navigate(access.paths.add!)} data-testid="list-add">
+              <Plus aria-hidden />
+              {t('department.addTitle')}
+            </Button>
+          ) : null
+        }
+      />
+      <form
+        className="flex gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setApplied(name.trim());
+        }}
+      >
+        <Input className="max-w-xs" value={name} maxLength={64} onChange={(e) => setName(e.target.value)} placeholder={t('department.namePlaceholder')} aria-label={t('department.name')} />
+        <Button type="submit" variant="outline">
+          {t('components:searchForm.search')}
+        </Button>
+      </form>
+      <QueryState query={query} data={query.data}>
+        {(rows) => (
+          <TreeTable
+            rows={treeFromFlat(rows) as TreeRow<DepartmentRow>[]}
+            label={{ header: t('department.name'), cell: (r) => <span className="font-medium">{r.name}</span> }}
+            columns={columns}
+            aria-label={t('department.title')}
+          />
+        )}
+      </QueryState>
+    </div>
+  );
+}
+
+/** The department tree as choices of a parent: the edited department and those below it are not choosable. */
+function parentChoices(rows: readonly DepartmentRow[], selfId?: string): TreeNode[] {
+  const tree = treeFromFlat(rows) as unknown as (DepartmentRow & { children: DepartmentRow[] })[];
+  const toNode = (d: DepartmentRow & { children?: readonly DepartmentRow[] }): TreeNode => ({
+    id: d.id,
+    label: `${d.name}（${d.code}）`,
+    children: (d.children ?? []).map(toNode),
+  });
+  const nodes = tree.map(toNode);
+  if (!selfId) return nodes;
+  const self = flattenFind(nodes, selfId);
+  const banned = new Set(self ? subtreeIds(self) : [selfId]);
+  const mark = (n: TreeNode): TreeNode => ({ ...n, disabled: banned.has(n.id), children: n.children?.map(mark) });
+  return nodes.map(mark);
+}
+
+function flattenFind(nodes: readonly TreeNode[], id: string): TreeNode | undefined {
+  for (const n of nodes) {
+    if (n.id === id) return n;
+    const hit = n.children ? flattenFind(n.children, id) : undefined;
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/** departmentManage/add and edit/:id: name, two-digit code, parent department. */
+export function DepartmentFormScreen() {
+  const { t } = useTranslation('orgManage');
+  const { id } = useParams();
+  const access = usePageAccess(KEY);
+  const all = useDepartmentTree();
+  const defaults: DepartmentForm = { name: '', code: '', parentId: '' };
+  return (
+    <FormScreen
+      schema={departmentSaveSchema}
+      resource={departmentResource()}
+      id={id}
+      defaults={defaults}
+      toValues={(r) => ({ name: r.name, code: r.code, parentId: r.parentId ?? '', version: r.version })}
+      title={id ? t('department.editTitle') : t('department.addTitle')}
+      description={t('department.formHint')}
+      backTo={access.paths.list}
+      data-testid="department-form"
+    >
+      {() => (
+        <FieldGroup>
+          <TextField name="name" label={t('department.name')} required />
+          <TextField name="code" label={t('department.code')} required inputMode="numeric" placeholder="01" />
+          <TreeSelectField name="parentId" label={t('department.parent')} tree={parentChoices(all.data ?? [], id)} placeholder={t('department.noParent')} />
+        </FieldGroup>
+      )}
+    </FormScreen>
+  );
+}
+
+type MemberFilters = { keyword?: string };
+const memberCol = createDataTableColumnHelper<DepartmentMember>();
+
+/** departmentManage/member/:id: the department's members; add accounts of the organisation, remove one. */
+export function DepartmentMembersScreen() {
+  const { t } = useTranslation('orgManage');
+  const { id = '' } = useParams();
+  const department = departmentResource().useGet(id);
+  const state = useListState<MemberFilters>(['keyword']);
+  const query = useDepartmentMembers(id, state.query);
+  const writes = useDepartmentMemberWrites(id);
+  const [adding, setAdding] = useState(false);
+  const filters: FilterDef<MemberFilters>[] = [{ name: 'keyword', type: 'text', label: t('department.keyword') }];
+
+  const columns = useMemo(
+    () =>
+      memberCol.columns([
+        memberCol.accessor('name', { header: t('user.name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
+        memberCol.accessor('accountNum', { header: t('user.accountNum') }),
+        memberCol.accessor('mobile', { header: t('user.mobile') }),
+        rowActionsColumn<DepartmentMember>({
+          pageKey: KEY,
+          header: t('components:list.actions'),
+          actions: [
+            {
+              action: 'members',
+              label: t('department.removeMember'),
+              icon: <UserMinus aria-hidden />,
+              destructive: true,
+              testId: 'department-member-remove',
+              confirm: (m) => ({ title: t('department.removeMember'), description: t('department.removeConfirm', { name: m.name }) }),
+              onClick: (m) => writes.remove.mutateAsync(m.accountId).then(() => undefined),
+            },
+          ],
+        }),
+      ]),
+    [t, writes.remove],
+  );
+
+  return (
+    <>
+      <ListScreen
+        pageKey={KEY}
+        description={department.data ? t('department.membersOf', { name: department.data.name }) : undefined}
+        state={state}
+        querySchema={departmentMemberListQuery}
+        filters={filters}
+        query={query}
+        columns={columns}
+        rowKey="accountId"
+        toolbar={[{ action: 'members', label: t('department.addMembers'), icon: <UserPlus aria-hidden />, onClick: () => setAdding(true) }]}
+        data-testid="department-members"
+      />
+      {adding ? <AddMembersDialog id={id} onClose={() => setAdding(false)} /> : null}
+    </>
+  );
+}
+
+function AddMembersDialog({ id, onClose }: { id: string; onClose(): void }) {
+  const { t } = useTranslation('orgManage');
+  const [keyword, setKeyword] = useState('');
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const candidates = useDepartmentCandidates(id, keyword.trim());
+  const { add } = useDepartmentMemberWrites(id);
+  const toggle = (accountId: string) =>
+    setChosen((prev) => {
+      const next = new Set(prev);
+      if (next.has(accountId)) next.delete(accountId);
+      else next.add(accountId);
+      return next;
+    });
+  return (
+    <Dialog open onOpenChange={(open) => (open ? undefined : onClose())}>
+      <DialogContent data-testid="department-member-add">
+        <DialogHeader>
+          <DialogTitle>{t('department.addMembers')}</DialogTitle>
+          <DialogDescription>{t('department.candidates')}</DialogDescription>
+        </DialogHeader>
+        <Input value={keyword} maxLength={64} placeholder={t('department.keyword')} aria-label={t('department.keyword')} onChange={(e) => setKeyword(e.target.value)} />
+        <ul className="grid max-h-72 gap-1 overflow-y-auto text-sm">
+          {(candidates.data ?? []).map((c) => (
+            <li key={c.accountId} className="flex items-center gap-2">
+              <Checkbox id={`dept-cand-${c.accountId}`} checked={chosen.has(c.accountId)} onCheckedChange={() => toggle(c.accountId)} data-testid={`candidate-${c.accountNum}`} />
+              <Label htmlFor={`dept-cand-${c.accountId}`} className="font-normal">
+                {t('department.option', { name: c.name, account: c.accountNum })}
+              </Label>
+            </li>
+          ))}
+          {candidates.data?.length === 0 ? <li className="text-muted-foreground">{t('department.noCandidates')}</li> : null}
+        </ul>
+        <DialogFooter>
+          <Button variant="outline" onClick={onClose}>
+            {t('common:action.cancel')}
+          </Button>
+          <Button disabled={chosen.size === 0 || add.isPending} onClick={() => void add.mutateAsync([...chosen]).then(onClose)} data-testid="department-member-add-confirm">
+            {t('common:action.confirm')}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
