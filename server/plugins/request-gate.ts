@@ -33,10 +33,15 @@ export const requestGatePlugin = fp<RequestGateOptions>(
       else free++;
     };
     app.decorateRequest('releaseSlot', null);
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', async (request, reply) => {
       if (!request.url.startsWith('/api/') || UNGATED.test(request.url)) return;
       if (free > 0) free--;
       else await new Promise<void>((admit) => waiting.push(admit));
+      // The client left while it waited (closed the tab, gave up): its turn goes to the next one at once.
+      if (request.raw.destroyed) {
+        release();
+        return reply.code(499).send();
+      }
       let held = true;
       request.releaseSlot = () => {
         if (!held) return;
