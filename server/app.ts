@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
+import { PGlite } from '@electric-sql/pglite';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { BASE_PATH } from '@/domain/constants';
 import { ERR } from '@/domain/errors';
@@ -12,6 +13,7 @@ import { registerModules } from './modules';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './modules/module-options';
 import { authPlugin } from './plugins/auth';
 import { dbPlugin } from './plugins/db';
+import { requestGatePlugin } from './plugins/request-gate';
 import { errorsPlugin } from './plugins/errors';
 import { i18nPlugin } from './plugins/i18n';
 import { requestInputPlugin } from './plugins/request-input';
@@ -30,7 +32,12 @@ export interface BuildAppOptions {
   rateLimits?: Partial<RateLimits>;
   /** Where uploaded files live; defaults to the storage the environment names. Tests pass their own. */
   storage?: Storage;
+  /** API requests served at once (server/plugins/request-gate.ts); default PGLITE_REQUEST_SLOTS on PGlite, no limit on PostgreSQL. */
+  requestSlots?: number;
 }
+
+/** PGlite runs one statement at a time: a few requests at once keep its queue fair (docs/architecture.md, Performance). */
+export const PGLITE_REQUEST_SLOTS = 4;
 
 /** Abandoned uploads and unused blobs are swept hourly. */
 const FILE_SWEEP_MS = 60 * 60 * 1000;
@@ -53,6 +60,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(dbPlugin, { db: options.db, now: options.now ?? (() => new Date()) });
+  const slots = options.requestSlots ?? ((options.db as { $client?: unknown }).$client instanceof PGlite ? PGLITE_REQUEST_SLOTS : undefined);
+  if (slots) await app.register(requestGatePlugin, { slots });
   await app.register(i18nPlugin);
   await app.register(errorsPlugin);
   await app.register(securityHeadersPlugin);

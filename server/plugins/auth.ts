@@ -4,20 +4,31 @@ import type { FastifyRequest } from 'fastify';
 import { ERR } from '@/domain/errors';
 import { sessions, users } from '../db/schema/auth';
 import { AppError } from '../lib/app-error';
+import { AuthCache } from '../lib/auth-cache';
 import { hashSecret } from '../lib/tokens';
+import type { Scope } from './tenant';
 
 export interface SessionInfo {
   userId: string;
   sessionId: string;
 }
 
+interface CachedSession extends SessionInfo {
+  accessExpiresAt: Date;
+  mustChangePassword: boolean;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** onRequest hook: a valid bearer token or HTTP 401 errors:sessionExpired (spec §8). */
     authenticate(request: FastifyRequest): Promise<void>;
+    /** Sessions and scopes of signed-in requests, valid while the database's auth epoch is unchanged. */
+    authCache: AuthCache<CachedSession, Scope>;
   }
   interface FastifyRequest {
     session: SessionInfo | null;
+    /** The auth epoch `authenticate` read: the request's scope is cached under it. */
+    authEpoch: number;
   }
 }
 
@@ -29,6 +40,13 @@ const BEARER = /^bearer\s+(\S+)$/i;
  */
 const WHILE_PASSWORD_CHANGE_DUE = new Set(['/api/busi/web/myInfo/editAccount', '/api/sso/oauth/logout']);
 
+/** 428 for every call but the change itself and sign-out while the user must change the password. */
+function passwordChangeGate(request: FastifyRequest, session: CachedSession): void {
+  if (session.mustChangePassword && !WHILE_PASSWORD_CHANGE_DUE.has(request.routeOptions.url ?? '')) {
+    throw new AppError(428, ERR.passwordChangeRequired);
+  }
+}
+
 /** The bearer token of a request, or null. */
 export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
@@ -39,26 +57,37 @@ export function bearerToken(request: FastifyRequest): string | null {
 export const authPlugin = fp(
   async (app) => {
     app.decorateRequest('session', null);
+    // NaN until `authenticate` reads the epoch: it equals no epoch, so such a request never uses the cache.
+    app.decorateRequest('authEpoch', NaN);
+    app.decorate('authCache', new AuthCache<CachedSession, Scope>());
     app.decorate('authenticate', async (request: FastifyRequest) => {
       const token = bearerToken(request);
       if (!token) throw new AppError(401, ERR.sessionExpired);
+      const hash = hashSecret(token);
+      const epoch = (request.authEpoch = await app.authCache.check(app.db));
+      const now = app.now();
+      const cached = app.authCache.session(epoch, hash);
+      if (cached && cached.accessExpiresAt > now) {
+        passwordChangeGate(request, cached);
+        request.session = { sessionId: cached.sessionId, userId: cached.userId };
+        return;
+      }
       const [row] = await app.db
-        .select({ sessionId: sessions.id, userId: sessions.userId, mustChangePassword: users.mustChangePassword })
+        .select({ sessionId: sessions.id, userId: sessions.userId, accessExpiresAt: sessions.accessExpiresAt, mustChangePassword: users.mustChangePassword })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))
         .where(
           and(
-            eq(sessions.accessHash, hashSecret(token)),
+            eq(sessions.accessHash, hash),
             isNull(sessions.revokedAt),
-            gt(sessions.accessExpiresAt, app.now()),
+            gt(sessions.accessExpiresAt, now),
             eq(users.enabled, true),
           ),
         )
         .limit(1);
       if (!row) throw new AppError(401, ERR.sessionExpired);
-      if (row.mustChangePassword && !WHILE_PASSWORD_CHANGE_DUE.has(request.routeOptions.url ?? '')) {
-        throw new AppError(428, ERR.passwordChangeRequired);
-      }
+      app.authCache.keepSession(epoch, hash, row);
+      passwordChangeGate(request, row);
       request.session = { sessionId: row.sessionId, userId: row.userId };
     });
   },

@@ -97,8 +97,16 @@ export function familyOrgType(routeUrl: string | undefined): OrgType | null {
 export async function requireScope(request: FastifyRequest): Promise<Scope> {
   if (request.scope) return request.scope;
   if (!request.session) throw new AppError(401, ERR.sessionExpired);
-  const scope = await loadScope(request.server.db, request.session.userId, headerValue(request.headers.orgid));
-  if (!scope) throw new AppError(403, ERR.forbidden);
+  const { authCache } = request.server;
+  const headerOrgId = headerValue(request.headers.orgid);
+  const key = `${request.session.userId} ${headerOrgId ?? ''}`;
+  let scope = authCache.scope(request.authEpoch, key);
+  if (!scope) {
+    const loaded = await loadScope(request.server.db, request.session.userId, headerOrgId);
+    if (!loaded) throw new AppError(403, ERR.forbidden);
+    authCache.keepScope(request.authEpoch, key, loaded);
+    scope = loaded;
+  }
   const wanted = familyOrgType(request.routeOptions.url);
   if (wanted !== null && scope.orgType !== wanted) throw new AppError(403, ERR.forbidden);
   request.scope = scope;

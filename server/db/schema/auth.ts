@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { orgs } from './orgs';
 
 /** A person who can sign in (spec §3, §5): one login account (6–20 letters/digits) and an optional mobile. */
@@ -162,4 +162,15 @@ export const captchas = pgTable('captchas', {
   answerHash: text('answer_hash').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   attempts: smallint('attempts').notNull().default(0),
+});
+
+/**
+ * One row whose `value` rises with every committed change to what a session or a permission check reads (sessions,
+ * users' enabled flag, organisations, memberships, roles, role menus, menus): triggers bump it (migration
+ * 0014_load, after `-- custom:`), and each instance's in-process cache of sessions and scopes is valid while the value
+ * it read is unchanged (server/lib/auth-cache.ts).
+ */
+export const authEpoch = pgTable('auth_epoch', {
+  id: smallint('id').primaryKey(),
+  value: bigint('value', { mode: 'number' }).notNull().default(0),
 });

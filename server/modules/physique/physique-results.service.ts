@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { ERR } from '@/domain/errors';
 import type { PageQuery } from '@/domain/api';
 import type { ScoreLevel } from '@/domain/physique/level';
@@ -14,13 +14,13 @@ import type { Db, DbOrTx } from '../../db/client';
 import { auditLogs } from '../../db/schema/audit';
 import { users } from '../../db/schema/auth';
 import { physiqueResultLogs, physiqueResults } from '../../db/schema/physique';
-import { classes, schoolYears, students } from '../../db/schema/school';
+import { classes, students } from '../../db/schema/school';
 import { testPlans } from '../../db/schema/test-plans';
 import { AppError } from '../../lib/app-error';
 import { isUuid } from '../../lib/ids';
 import { containsPattern } from '../../lib/query';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
-import { getPlanInScope, planNotBinned } from '../test-plan/test-plan.service';
+import { getPlanInScope, resultPlanNotBinned } from '../test-plan/test-plan.service';
 import { countsInAggregates, inTenant, rawOf, selectResults, toExportRow, toResultRow, type SelectedResult } from './physique.sql';
 import type { Family } from '@/domain/menus/access';
 import { IMPORT_AUDIT_ENTITY, itemsFor, loadPlanContext } from './physique-write';
@@ -34,30 +34,46 @@ export interface Caller {
   userId: string;
 }
 
-/** School years are per school: a year filter means "that academic year" in every school of the caller. */
-const sameSchoolYear = (schoolYearId: string): SQL =>
-  sql`${schoolYears.startYear} = (select sy.start_year from school_years sy where sy.id = ${schoolYearId})`;
+/**
+ * The year and semester filters name plans, so the results are found through the (org, plan, class) index instead of
+ * reading every result of the organisation and dropping other years after the join. School years are per school: a
+ * year filter means "that academic year" in every school of the caller.
+ */
+function planFilter(f: ScoreFilter): SQL | undefined {
+  if (!f.schoolYearId && !f.semesterCode) return undefined;
+  const year = f.schoolYearId
+    ? sql`and tp.school_year_id in (select sy.id from school_years sy where sy.start_year = (select y.start_year from school_years y where y.id = ${f.schoolYearId}))`
+    : sql``;
+  const semester = f.semesterCode ? sql`and tp.semester_code = ${f.semesterCode}` : sql``;
+  return sql`${physiqueResults.planId} in (select tp.id from test_plans tp where true ${year} ${semester})`;
+}
+
+/** The result's student's name or registration number contains `keyword` (a subquery: the WHERE joins no table). */
+const studentKeyword = (keyword: string): SQL =>
+  sql`exists (select 1 from ${students} s where s.id = ${physiqueResults.studentId} and (s.name ilike ${containsPattern(keyword)} or s.reg_no ilike ${containsPattern(keyword)}))`;
 
 /** The WHERE of score search, the results screen and their exports (issue 3 §4). */
 export function resultFilter(caller: Caller, f: ScoreFilter): SQL | undefined {
   return and(
     inTenant(physiqueResults.orgId, caller.family, caller.tenantOrgId),
     f.orgId ? eq(physiqueResults.orgId, f.orgId) : undefined,
-    f.schoolYearId ? sameSchoolYear(f.schoolYearId) : undefined,
-    f.semesterCode ? eq(testPlans.semesterCode, f.semesterCode) : undefined,
+    planFilter(f),
     f.planId ? eq(physiqueResults.planId, f.planId) : undefined,
     f.gradeNo ? eq(physiqueResults.gradeNo, f.gradeNo) : undefined,
     f.classId ? eq(physiqueResults.classId, f.classId) : undefined,
     f.gender ? eq(physiqueResults.gender, f.gender) : undefined,
     f.level === 'incomplete' ? eq(physiqueResults.complete, false) : f.level ? eq(physiqueResults.level, f.level) : undefined,
-    f.keyword ? or(ilike(students.name, containsPattern(f.keyword)), ilike(students.regNo, containsPattern(f.keyword))) : undefined,
+    f.keyword ? studentKeyword(f.keyword) : undefined,
     f.invalid === undefined ? undefined : eq(physiqueResults.invalid, f.invalid),
   );
 }
 
 const ORDER = [asc(testPlans.startDate), asc(physiqueResults.gradeNo), asc(classes.code), asc(students.regNo), asc(physiqueResults.id)];
 
-/** Aggregates of a filter: invalid results never count (countsInAggregates). */
+/**
+ * Aggregates of a filter: invalid results never count (countsInAggregates). It reads the results alone: the filter
+ * names no other table, and a binned plan's results are left out by `resultPlanNotBinned`.
+ */
 async function summary(db: DbOrTx, where: SQL | undefined): Promise<ScoreSummary> {
   const valid = countsInAggregates;
   const validComplete = sql`${valid} and ${physiqueResults.complete}`;
@@ -74,10 +90,7 @@ async function summary(db: DbOrTx, where: SQL | undefined): Promise<ScoreSummary
       fail: n(sql`${validComplete} and ${physiqueResults.level} = 'fail'`),
     })
     .from(physiqueResults)
-    .innerJoin(students, eq(students.id, physiqueResults.studentId))
-    .innerJoin(testPlans, and(eq(testPlans.id, physiqueResults.planId), planNotBinned))
-    .innerJoin(schoolYears, eq(schoolYears.id, testPlans.schoolYearId))
-    .where(where);
+    .where(and(where, resultPlanNotBinned));
   const levels: Record<ScoreLevel, number> = { excellent: row.excellent, good: row.good, pass: row.pass, fail: row.fail };
   return { matched: row.matched, valid: row.valid, complete: row.complete, averageTotal: row.averageTotal, levels };
 }

@@ -1,0 +1,57 @@
+import fp from 'fastify-plugin';
+import type { FastifyRequest } from 'fastify';
+
+export interface RequestGateOptions {
+  /** Requests served at once; the rest wait in arrival order. */
+  slots: number;
+}
+
+/** Routes whose handlers wait on the client (uploads stream their body in the handler) never take a slot. */
+const UNGATED = /^\/api\/uc\/oss\//;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Gives the request's slot back; set while it holds one. */
+    releaseSlot: (() => void) | null;
+  }
+}
+
+/**
+ * First come, first served for API requests on an embedded database. PGlite runs one statement at a time in arrival
+ * order, so with hundreds of requests in flight each request's every statement queued behind every other request's
+ * and all of them finished late together (a school view: nothing answered in 20 s, then everything). With a few
+ * slots, a request runs its statements back to back once admitted and the others wait their turn in order
+ * (tests/bench/load.ts; docs/architecture.md, Performance).
+ */
+export const requestGatePlugin = fp<RequestGateOptions>(
+  async (app, { slots }) => {
+    let free = slots;
+    const waiting: (() => void)[] = [];
+    const release = () => {
+      const next = waiting.shift();
+      if (next) next();
+      else free++;
+    };
+    app.decorateRequest('releaseSlot', null);
+    app.addHook('onRequest', async (request, reply) => {
+      if (!request.url.startsWith('/api/') || UNGATED.test(request.url)) return;
+      if (free > 0) free--;
+      else await new Promise<void>((admit) => waiting.push(admit));
+      // The client left while it waited (closed the tab, gave up): its turn goes to the next one at once.
+      if (request.raw.destroyed) {
+        release();
+        return reply.code(499).send();
+      }
+      let held = true;
+      request.releaseSlot = () => {
+        if (!held) return;
+        held = false;
+        release();
+      };
+    });
+    const done = async (request: FastifyRequest) => request.releaseSlot?.();
+    app.addHook('onResponse', done);
+    app.addHook('onRequestAbort', done);
+  },
+  { name: 'tiyu-request-gate' },
+);

@@ -1,0 +1,342 @@
+/**
+ * Load: many signed-in sessions at once against a real server over loopback, on PGlite and on PostgreSQL. A district
+ * from server/db/seed/scale.ts is served by a child process (its RSS is sampled); `--sessions` sessions (distinct
+ * tokens, signed in through the captcha and login routes, spread over the `--schools` largest schools' accounts) each
+ * hold one keep-alive connection and drive, one case after another for `--duration` seconds each:
+ *   floor       a trivial authenticated list (the school's school years: auth, scope, permission, one tiny query)
+ *   score list  the score search's first page for the current school year, as the screen opens it
+ *   school view the k12 data-centre school view
+ * and prints requests/s, p50/p95/p99/max, errors (non-2xx and timeouts) and the server's peak RSS. Asserts nothing;
+ * CI never runs it.
+ *
+ *   npx tsx tests/bench/load.ts [--duration 60] [--sessions 200] [--students 20000] [--school-sizes 9000]
+ *       [--schools 10] [--engines pglite,postgres] [--pool 10] [--port 5214] [--only list]
+ *   npm run bench -- load --duration 20
+ *
+ * PGlite databases are built once into data/bench/ (gitignored) and reused while the seed is unchanged (migrations
+ * are applied on open). PostgreSQL: DATABASE_URL when set, else a throw-away server via scripts/with-postgres.sh.
+ * Targets on the 2-core machine: 0 errors and fair queueing on both engines (no request waiting many times the
+ * median); PostgreSQL p95 < 200 ms for the score list and < 300 ms for the school view; PGlite p95 < 1 s.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { sql } from 'drizzle-orm';
+import type { Envelope } from '@/domain/api';
+import type { TokenData } from '@/domain/auth/types';
+import { buildApp } from '../../server/app';
+import { createDatabase, dropDatabase, withDatabase } from '../../server/db/admin';
+import { migrateDb, openDb, type DbHandle } from '../../server/db/client';
+import { DEMO_PASSWORD } from '../../server/db/seed/demo';
+import { seedScale } from '../../server/db/seed/scale';
+import { parseEnv } from '../../server/env';
+import { sha256Hex } from '../../server/lib/password';
+
+type Engine = 'pglite' | 'postgres';
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '60' },
+    sessions: { type: 'string', default: '200' },
+    students: { type: 'string', default: '20000' },
+    'school-sizes': { type: 'string', default: '9000' },
+    schools: { type: 'string', default: '10' },
+    engines: { type: 'string', default: 'pglite,postgres' },
+    pool: { type: 'string' },
+    port: { type: 'string', default: process.env.PORT ?? '5214' },
+    /** Only the cases whose name contains this text. */
+    only: { type: 'string' },
+    /** Internal: run as the server child. */
+    serve: { type: 'boolean', default: false },
+    'pglite-dir': { type: 'string' },
+  },
+});
+const ROOT = resolve(import.meta.dirname, '../..');
+const CACHE = join(ROOT, 'data/bench');
+const students = Number(args.students);
+const schoolSizes = args['school-sizes'] ? args['school-sizes'].split(',').map(Number).filter((n) => n <= students / 2) : [];
+const port = Number(args.port);
+
+// ---- the server child -----------------------------------------------------------------------------------------------
+
+async function serve(): Promise<void> {
+  const databaseUrl = process.env.DATABASE_URL;
+  const handle = databaseUrl
+    ? await openDb({ databaseUrl, poolMax: args.pool ? Number(args.pool) : undefined })
+    : await openDb({ pgliteDir: args['pglite-dir'] });
+  await migrateDb(handle);
+  const env = parseEnv({ NODE_ENV: 'test', TIYU_CAPTCHA_FIXED: '1234', WEB_DIST: '/nonexistent-tiyu-dist', PORT: String(port) });
+  const app = await buildApp({ db: handle.db, env, rateLimits: { captchaPerMinute: 1e6, loginPerMinute: 1e6 } });
+  await app.listen({ port, host: '127.0.0.1' });
+  process.stdout.write('ready\n');
+  process.on('SIGTERM', () => void app.close().finally(() => handle.close().finally(() => process.exit(0))));
+}
+
+// ---- databases ------------------------------------------------------------------------------------------------------
+
+/** Changes whenever the seed changes; migrations are applied to a cached database when it is opened. */
+function seedVersion(): string {
+  return createHash('sha256').update(readFileSync(join(ROOT, 'server/db/seed/scale.ts'))).digest('hex').slice(0, 12);
+}
+
+async function seed(handle: DbHandle, label: string): Promise<void> {
+  await migrateDb(handle);
+  const s = await seedScale(handle.db, { students, schoolSizes, log: (m) => console.log(`  ${m}`) });
+  console.log(`  seeded ${label}: ${s.students} students, ${s.results} results in ${(s.ms / 1000).toFixed(1)} s`);
+}
+
+async function pgliteDir(): Promise<string> {
+  const dir = join(CACHE, `load-${students}-${schoolSizes.join('_') || 'x'}-${seedVersion()}`);
+  if (existsSync(join(dir, '.seeded'))) return dir;
+  if (existsSync(CACHE)) for (const old of readdirSync(CACHE).filter((d) => d.startsWith(`load-${students}-`))) await rm(join(CACHE, old), { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  const handle = await openDb({ pgliteDir: dir });
+  try {
+    await seed(handle, `PGlite ${dir}`);
+  } finally {
+    await handle.close();
+  }
+  await writeFile(join(dir, '.seeded'), new Date().toISOString());
+  return dir;
+}
+
+// ---- the load -------------------------------------------------------------------------------------------------------
+
+interface AutocannonResult {
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  requests: { average: number; total: number };
+}
+interface AutocannonClient {
+  setHeaders(headers: Record<string, string>): void;
+}
+interface AutocannonInstance extends PromiseLike<AutocannonResult> {
+  on(event: 'response', listener: (client: AutocannonClient, statusCode: number, bytes: number, ms: number) => void): void;
+}
+type Autocannon = (opts: Record<string, unknown>) => AutocannonInstance;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const base = `http://127.0.0.1:${port}`;
+
+async function json<T>(path: string, init?: RequestInit): Promise<T> {
+  const res = await fetch(base + path, init);
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${(await res.text()).slice(0, 200)}`);
+  return ((await res.json()) as Envelope<T>).data;
+}
+
+async function login(account: string): Promise<string> {
+  const randomStr = `load${Date.now()}${Math.random().toString(36).slice(2, 10)}`;
+  await fetch(`${base}/api/code?randomStr=${randomStr}`).then((r) => r.arrayBuffer());
+  const body = JSON.stringify({ accountNum: account, password: sha256Hex(DEMO_PASSWORD), code: '1234', randomStr });
+  return (await json<TokenData>('/api/sso/login', { method: 'POST', body, headers: { 'content-type': 'application/json' } })).access_token;
+}
+
+/** Resident set size of a process in MiB (Linux). */
+function rssMiB(pid: number): number {
+  const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : 0;
+}
+
+const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN);
+
+interface Row {
+  engine: Engine;
+  name: string;
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  errors: number;
+  rss: number;
+}
+
+async function drive(engine: Engine, name: string, tokens: readonly string[], pathOf: (i: number) => string, server: ChildProcess): Promise<Row> {
+  const seconds = Number(args.duration);
+  const ms: number[] = [];
+  let next = 0;
+  let peak = rssMiB(server.pid!);
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(server.pid!))), 250);
+  const instance = autocannon({
+    url: base,
+    connections: tokens.length,
+    duration: seconds,
+    // Long enough that a request queued behind others shows up as latency, not as a dropped connection.
+    timeout: Math.max(60, seconds),
+    // Each connection is one session: its own token and its own school's URL.
+    setupClient: (client: AutocannonClient & { setRequests(r: unknown[]): void }) => {
+      const i = next++ % tokens.length;
+      client.setRequests([{ method: 'GET', path: pathOf(i), headers: { authorization: `bearer ${tokens[i]}` } }]);
+    },
+  });
+  instance.on('response', (_client, _status, _bytes, t) => ms.push(t));
+  const r = await instance;
+  clearInterval(sampler);
+  ms.sort((a, b) => a - b);
+  const row: Row = {
+    engine,
+    name,
+    rps: ms.length / seconds,
+    p50: pct(ms, 50),
+    p95: pct(ms, 95),
+    p99: pct(ms, 99),
+    max: ms.at(-1) ?? NaN,
+    errors: r.errors + r.non2xx,
+    rss: peak,
+  };
+  const f = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n.toFixed(0)} ms`).padStart(8);
+  console.log(
+    `  ${engine.padEnd(8)} ${name.padEnd(12)} ${row.rps.toFixed(1).padStart(7)} req/s  p50 ${f(row.p50)}  p95 ${f(row.p95)}  p99 ${f(row.p99)}  max ${f(row.max)}  errors ${String(row.errors).padStart(4)} (timeouts ${r.timeouts})  RSS ${row.rss.toFixed(0)} MiB`,
+  );
+  return row;
+}
+
+/**
+ * Waits until the server has worked off what the last case left queued (requests whose connection closed at the end
+ * may still run), so each case starts on an idle server: one request at a time until one answers within 300 ms.
+ */
+async function settle(path: string, token: string): Promise<void> {
+  const until = performance.now() + 120_000;
+  while (performance.now() < until) {
+    const t = performance.now();
+    await json(path, { headers: { authorization: `bearer ${token}` } });
+    if (performance.now() - t < 300) return;
+  }
+}
+
+async function startServer(env: NodeJS.ProcessEnv, extra: string[]): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'load.ts'), '--serve', '--port', String(port), ...extra], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((ok, fail) => {
+    child.stdout!.on('data', (b: Buffer) => b.toString().includes('ready') && ok());
+    child.on('exit', (code) => fail(new Error(`server exited with ${code}`)));
+  });
+  return child;
+}
+
+interface School {
+  org_id: string;
+  account: string;
+  year_id: string;
+  n: number;
+}
+
+/** The largest schools by current students, each with its account and its current school year. */
+async function largestSchools(handle: DbHandle): Promise<School[]> {
+  const { rows } = await handle.db.execute<School & Record<string, unknown>>(
+    sql`select s.org_id, count(*)::int as n,
+  (select u.account_num from memberships m join users u on u.id = m.user_id where m.org_id = s.org_id order by u.account_num limit 1) as account,
+  (select sy.id from school_years sy where sy.org_id = s.org_id and sy.current) as year_id
+from students s join classes c on c.id = s.class_id join grades g on g.id = c.grade_id where not g.graduated and s.enabled
+group by s.org_id order by n desc limit ${Number(args.schools)}`,
+  );
+  return rows;
+}
+
+async function measure(engine: Engine, schools: readonly School[], server: ChildProcess): Promise<Row[]> {
+  const sessions = Number(args.sessions);
+  const signIn = performance.now();
+  const tokens: string[] = [];
+  const accountOf = (i: number) => schools[i % schools.length];
+  for (let i = 0; i < sessions; i += 10) {
+    tokens.push(...(await Promise.all(Array.from({ length: Math.min(10, sessions - i) }, (_, k) => login(accountOf(i + k).account)))));
+  }
+  console.log(
+    `  ${engine}: ${tokens.length} sessions signed in over ${schools.length} schools (${schools.map((s) => s.n).join(', ')} students) in ${((performance.now() - signIn) / 1000).toFixed(1)} s`,
+  );
+  const k12 = '/api/busi/web/k12';
+  const cases: [string, (i: number) => string][] = [
+    ['floor', () => `${k12}/org/acayear/page?size=20`],
+    ['score list', (i) => `${k12}/organizeTest/scoreSearch/page?schoolYearId=${accountOf(i).year_id}&current=1&size=20`],
+    ['school view', () => `${k12}/dataCenter/school`],
+  ];
+  const rows: Row[] = [];
+  for (const [name, pathOf] of cases.filter(([n]) => !args.only || n.includes(args.only))) {
+    // One request first, so a wrong URL fails loudly instead of as thousands of errors.
+    await json(pathOf(0), { headers: { authorization: `bearer ${tokens[0]}` } });
+    rows.push(await drive(engine, name, tokens, pathOf, server));
+    await settle(`${k12}/org/acayear/page?size=20`, tokens[0]);
+  }
+  return rows;
+}
+
+async function stop(server: ChildProcess): Promise<void> {
+  server.kill('SIGTERM');
+  await new Promise((ok) => server.once('exit', ok));
+}
+
+async function runEngine(engine: Engine): Promise<Row[]> {
+  if (engine === 'pglite') {
+    const dir = await pgliteDir();
+    // PGlite allows one process per data directory: read what the bench needs before the server holds it.
+    const handle = await openDb({ pgliteDir: dir });
+    const schools = await largestSchools(handle).finally(() => handle.close());
+    const server = await startServer(process.env, ['--pglite-dir', dir]);
+    try {
+      return await measure(engine, schools, server);
+    } finally {
+      await stop(server);
+    }
+  }
+  const url = process.env.DATABASE_URL!;
+  const name = `tiyu_load_${students}`;
+  await dropDatabase(url, name);
+  await createDatabase(url, name);
+  const dbUrl = withDatabase(url, name);
+  try {
+    const handle = await openDb({ databaseUrl: dbUrl, poolMax: 2 });
+    const schools = await seed(handle, `PostgreSQL ${name}`)
+      .then(() => largestSchools(handle))
+      .finally(() => handle.close());
+    const server = await startServer({ ...process.env, DATABASE_URL: dbUrl }, args.pool ? ['--pool', args.pool] : []);
+    try {
+      return await measure(engine, schools, server);
+    } finally {
+      await stop(server);
+    }
+  } finally {
+    await dropDatabase(url, name);
+  }
+}
+
+async function main(): Promise<void> {
+  if (args.serve) return serve();
+  const engines = args.engines.split(',') as Engine[];
+  console.log(`load bench: ${args.sessions} sessions, ${args.duration} s per case, ${students} students (large schools ${schoolSizes.join(', ') || 'none'}); engines ${engines.join(', ')}`);
+  const rows: Row[] = [];
+  if (engines.includes('pglite')) {
+    rows.push(...(await runEngine('pglite')));
+  }
+  if (engines.includes('postgres')) {
+    if (process.env.DATABASE_URL) rows.push(...(await runEngine('postgres')));
+    else if (existsSync('/usr/lib/postgresql')) {
+      const passOn = ['--duration', args.duration, '--sessions', args.sessions, '--students', args.students, '--school-sizes', args['school-sizes'], '--schools', args.schools, '--port', String(port)];
+      if (args.pool) passOn.push('--pool', args.pool);
+      if (args.only) passOn.push('--only', args.only);
+      const child = spawnSync('bash', [join(ROOT, 'scripts/with-postgres.sh'), process.execPath, '--import', 'tsx', join(import.meta.dirname, 'load.ts'), '--engines', 'postgres', ...passOn], {
+        stdio: 'inherit',
+        cwd: ROOT,
+        // Not the default port: other checkouts on this machine run their own throw-away servers.
+        env: { ...process.env, PGPORT_TEST: process.env.PGPORT_TEST ?? String(50_000 + (port % 10_000)) },
+      });
+      if (child.status !== 0) throw new Error(`PostgreSQL load bench exited with ${child.status}`);
+    } else console.log('  PostgreSQL: skipped (no DATABASE_URL and no local server binaries)');
+  }
+  for (const r of rows) {
+    const limit = r.engine === 'postgres' ? (r.name === 'score list' ? 200 : r.name === 'school view' ? 300 : null) : r.name === 'floor' ? null : 1000;
+    if (limit !== null) console.log(`  target ${r.engine} ${r.name}: p95 ${r.p95.toFixed(0)} ms (< ${limit} ms), errors ${r.errors} (0) ${r.p95 < limit && r.errors === 0 ? 'met' : 'MISSED'}`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
