@@ -120,6 +120,26 @@ const SCREENS: Screen[] = [
   { account: 'school01', path: '/k12/role', open: rowAction('role-list', 1) },
   { account: 'district01', path: '/admin/role' },
   { account: 'college01', path: '/gx/role' },
+  // Organisations below the district, departments, users
+  { account: 'district01', path: '/admin/orgManage/orgInfo', open: rowAction('org-list', 0) },
+  { account: 'district01', path: '/admin/orgManage/orgInfo', open: rowAction('org-list', 1) },
+  { account: 'district01', path: '/admin/departmentManage' },
+  { account: 'district01', path: '/admin/departmentManage/add' },
+  { account: 'district01', path: '/admin/departmentManage', open: editFirst('department-list') },
+  { account: 'district01', path: '/admin/departmentManage', open: rowAction('department-list', 1) },
+  { account: 'district01', path: '/admin/user' },
+  { account: 'district01', path: '/admin/user/add' },
+  { account: 'district01', path: '/admin/user', open: editFirst('user-list') },
+  // Devices and venues
+  { account: 'school01', path: '/k12/device' },
+  { account: 'school01', path: '/k12/device/add' },
+  { account: 'school01', path: '/k12/device', open: editFirst('device-list') },
+  { account: 'school01', path: '/k12/place' },
+  { account: 'school01', path: '/k12/place/add' },
+  { account: 'school01', path: '/k12/place', open: rowAction('venue-list', 0) },
+  { account: 'school01', path: '/k12/place', open: rowAction('venue-list', 1) },
+  { account: 'college01', path: '/gx/device' },
+  { account: 'college01', path: '/gx/place' },
 ];
 
 /** One signed-in context per account for the whole file (its session lives in localStorage). */

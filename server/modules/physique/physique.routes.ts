@@ -28,6 +28,7 @@ import { studentReport } from './physique-report.service';
 import { editRawValue, exportScores, exportUpload, resultDetail, searchResults, setResultsInvalid, type Caller } from './physique-results.service';
 import { previewSync, syncPlan } from './physique-sync.service';
 import { planTemplateWorkbook, signUpWorkbook, templateWorkbook } from './physique-template.service';
+import { canWriteScores } from '@/domain/physique-results/write-access';
 
 export interface PhysiqueRoutesOptions {
   /** Route family (spec §2): K12 schools, universities, or a management organisation (read-only). */
@@ -72,7 +73,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
   };
   /** Registers a route only when the family's catalogue has one of the permissions (e.g. no results screen for gx). */
   const guard = (list: string[]) => (list.length > 0 ? requirePermission(list[0], ...list.slice(1)) : null);
-  const readOnly = family === 'admin';
+  const readOnly = !canWriteScores(family);
 
   const can = {
     import: guard(codes(family, ['test.testManage', 'import'], ['test.testResult', 'import'])),

@@ -22,10 +22,6 @@ export function pagePath(family: Family, page: string): string {
   return getCatalogEntry(`${family}.${page}`)?.path ?? '';
 }
 
-/** Whether the family may change scores (invalid/restore, edits): not a management organisation. */
-export function canWriteScores(family: Family): boolean {
-  return family !== 'admin';
-}
 
 /** View permission of a catalogue page of the family, or '' when the family has no such page. */
 export function pageViewPermission(family: Family, page: string): string {

@@ -39,11 +39,3 @@ export function planPermissions(family: Family) {
     admin: page.need(PLAN_ADMIN_ACTION),
   };
 }
-
-/**
- * Whether the family may import and sync (docs/api/physique.md): a management organisation (admin family)
- * reads its schools' plans but never writes their scores.
- */
-export function canWriteScores(family: Family): boolean {
-  return family !== 'admin';
-}
