@@ -15,14 +15,14 @@ export function sendXlsx(reply: FastifyReply, workbook: Buffer, fileName: string
 
 /** The one file of a multipart upload (@fastify/multipart registered on the route's scope): its name and bytes. */
 export async function uploadedFile(request: FastifyRequest): Promise<{ fileName: string; buffer: Buffer }> {
-  if (!request.isMultipart()) throw new AppError(400, 'scores:import.fileRequired');
+  if (!request.isMultipart()) throw new AppError(400, 'physiqueResults:import.fileRequired');
   let part;
   try {
     part = await request.file();
   } catch {
-    throw new AppError(400, 'scores:import.fileRequired');
+    throw new AppError(400, 'physiqueResults:import.fileRequired');
   }
-  if (!part) throw new AppError(400, 'scores:import.fileRequired');
+  if (!part) throw new AppError(400, 'physiqueResults:import.fileRequired');
   try {
     return { fileName: part.filename, buffer: await part.toBuffer() };
   } catch (error) {

@@ -157,7 +157,7 @@ export async function importClasses(db: Db, actor: Actor, family: Family, file: 
     .map((cells, i) => ({ row: i + 1, cells }))
     .slice(header.row + 1)
     .filter((r) => r.cells.some((c) => cellText(c) !== ''));
-  if (data.length === 0) throw new AppError(400, 'scores:import.emptyFile');
+  if (data.length === 0) throw new AppError(400, 'physiqueResults:import.emptyFile');
   if (data.length > CLASS_IMPORT_MAX_ROWS) throw new AppError(400, 'school:import.tooManyRows', { max: CLASS_IMPORT_MAX_ROWS });
 
   const find = await lookups(db, actor, t);
@@ -233,8 +233,8 @@ export async function importClasses(db: Db, actor: Actor, family: Family, file: 
     header: rows[header.row],
     failures,
     total: failures.length,
-    sheetName: t('scores:import.failureSheet', RAW),
-    reasonColumn: t('scores:import.reasonColumn', RAW),
+    sheetName: t('physiqueResults:import.failureSheet', RAW),
+    reasonColumn: t('physiqueResults:import.reasonColumn', RAW),
   });
   return { workbook, fileName: importFileName(t('school:import.fileName', RAW), success, failures.length), success, failure: failures.length };
 }

@@ -188,14 +188,14 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
     if (!parsed.ok) return fail(() => formatRowErrors((k, o) => t(k, o), rowNumber, parsed.errors));
     const r = parsed.row;
     const found = index.find(r.regNo, r.name, r.className, r.classNo);
-    if (found === null) return fail(() => rowReason(t, rowNumber, 'regNo', 'scores:import.studentNotFound'));
-    if (Array.isArray(found)) return fail(() => rowReason(t, rowNumber, 'name', 'scores:import.ambiguousStudent', { name: r.name, className: r.className ?? r.classNo }));
-    if (found.grade !== r.grade) return fail(() => rowReason(t, rowNumber, 'gradeNo', 'scores:import.gradeMismatch', { code: nationalCodeFromGrade(found.grade) }));
-    if (found.gender !== r.gender) return fail(() => rowReason(t, rowNumber, 'gender', 'scores:import.genderMismatch'));
+    if (found === null) return fail(() => rowReason(t, rowNumber, 'regNo', 'physiqueResults:import.studentNotFound'));
+    if (Array.isArray(found)) return fail(() => rowReason(t, rowNumber, 'name', 'physiqueResults:import.ambiguousStudent', { name: r.name, className: r.className ?? r.classNo }));
+    if (found.grade !== r.grade) return fail(() => rowReason(t, rowNumber, 'gradeNo', 'physiqueResults:import.gradeMismatch', { code: nationalCodeFromGrade(found.grade) }));
+    if (found.gender !== r.gender) return fail(() => rowReason(t, rowNumber, 'gender', 'physiqueResults:import.genderMismatch'));
     const first = seen.get(found.id);
-    if (first !== undefined) return fail(() => rowReason(t, rowNumber, 'regNo', 'scores:import.duplicateRow', { row: first }));
+    if (first !== undefined) return fail(() => rowReason(t, rowNumber, 'regNo', 'physiqueResults:import.duplicateRow', { row: first }));
     const results = restrictToItems(r.results, itemsFor(ctx, found.grade, found.gender));
-    if (Object.keys(results).length === 0) return fail(() => rowReason(t, rowNumber, 'regNo', 'scores:import.noResults'));
+    if (Object.keys(results).length === 0) return fail(() => rowReason(t, rowNumber, 'regNo', 'physiqueResults:import.noResults'));
     seen.set(found.id, rowNumber);
     slice.push({ studentId: found.id, classId: found.classId, grade: found.grade, gender: found.gender, results });
   };
@@ -230,12 +230,12 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
     }
     if (!header) {
       headerOf(pending, t);
-      throw new AppError(400, 'scores:import.emptyFile');
+      throw new AppError(400, 'physiqueResults:import.emptyFile');
     }
-    if (dataRows === 0) throw new AppError(400, 'scores:import.emptyFile');
+    if (dataRows === 0) throw new AppError(400, 'physiqueResults:import.emptyFile');
     await flush(1);
   });
-  if (!header) throw new AppError(400, 'scores:import.emptyFile');
+  if (!header) throw new AppError(400, 'physiqueResults:import.emptyFile');
   const headerCells = (header as { cells: readonly CellValue[] }).cells;
   return { success, failure: failureCount, workbook: scoreFailuresWorkbook(headerCells, failures, failureCount, t), fileName: importFileName(t, success, failureCount) };
 }
@@ -247,12 +247,12 @@ function scoreFailuresWorkbook(headerCells: readonly CellValue[], failures: read
     header: headerCells,
     failures,
     total,
-    sheetName: t('scores:import.failureSheet', RAW_OPTS),
-    reasonColumn: t('scores:import.reasonColumn', RAW_OPTS),
-    more: (count, listed) => t('scores:import.moreFailures', { count, listed, ...RAW_OPTS }),
+    sheetName: t('physiqueResults:import.failureSheet', RAW_OPTS),
+    reasonColumn: t('physiqueResults:import.reasonColumn', RAW_OPTS),
+    more: (count, listed) => t('physiqueResults:import.moreFailures', { count, listed, ...RAW_OPTS }),
     textColumns: regCol >= 0 ? [regCol] : undefined,
   });
 }
 
 /** `<prefix>_<success>_<failure>.xlsx` of a score import (spec §3). */
-export const importFileName = (t: Translate, success: number, failure: number): string => fileNameWithCounts(t('scores:import.fileName', RAW_OPTS), success, failure);
+export const importFileName = (t: Translate, success: number, failure: number): string => fileNameWithCounts(t('physiqueResults:import.fileName', RAW_OPTS), success, failure);

@@ -104,12 +104,12 @@ export async function exportRecords(db: DbOrTx, caller: Caller, f: TestRecordFil
   const rows = await recordQuery(db, recordFilter(caller, f))
     .orderBy(...ORDER)
     .limit(SCORE_EXPORT_MAX_ROWS + 1);
-  if (rows.length > SCORE_EXPORT_MAX_ROWS) throw new AppError(400, 'scores:error.tooManyRows', { max: SCORE_EXPORT_MAX_ROWS });
+  if (rows.length > SCORE_EXPORT_MAX_ROWS) throw new AppError(400, 'physiqueResults:error.tooManyRows', { max: SCORE_EXPORT_MAX_ROWS });
   const label = (item: string) => t(item === 'heightCm' || item === 'weightKg' ? `physique:field.${item}` : `physique:item.${item}`);
-  const source = { device: t('scores:record.sourceDevice'), self: t('scores:record.sourceSelf'), class: t('scores:record.sourceClass') };
+  const source = { device: t('physiqueResults:record.sourceDevice'), self: t('physiqueResults:record.sourceSelf'), class: t('physiqueResults:record.sourceClass') };
   const fmt = new Intl.DateTimeFormat('sv-SE', { timeZone: ORG_TIME_ZONE, dateStyle: 'short', timeStyle: 'medium' });
-  const header = ['name', 'regNo', 'className', 'gender', 'item', 'raw', 'source', 'deviceSn', 'testedAt'].map((k) => t(`scores:record.${k}`));
-  header.push(t('scores:export.validity'));
+  const header = ['name', 'regNo', 'className', 'gender', 'item', 'raw', 'source', 'deviceSn', 'testedAt'].map((k) => t(`physiqueResults:record.${k}`));
+  header.push(t('physiqueResults:export.validity'));
   const data = rows.map((r) => [
     r.name,
     r.regNo,
@@ -120,9 +120,9 @@ export async function exportRecords(db: DbOrTx, caller: Caller, f: TestRecordFil
     source[r.source],
     r.deviceSn,
     fmt.format(r.testedAt),
-    t(r.invalid ? 'scores:export.invalid' : 'scores:export.valid'),
+    t(r.invalid ? 'physiqueResults:export.invalid' : 'physiqueResults:export.valid'),
   ]);
-  const name = t('scores:export.recordFileName');
+  const name = t('physiqueResults:export.recordFileName');
   const workbook = writeXlsx([{ name, rows: [header, ...data], columnWidths: [10, 22, 14, 6, 14, 10, 10, 16, 20, 8], textColumns: [1] }]);
   return { workbook, fileName: `${name}-${now.toISOString().slice(0, 10).replace(/-/g, '')}.xlsx` };
 }

@@ -114,7 +114,7 @@ async function exportRows(db: DbOrTx, where: SQL | undefined): Promise<SelectedR
     .where(where)
     .orderBy(...ORDER)
     .limit(SCORE_EXPORT_MAX_ROWS + 1);
-  if (rows.length > SCORE_EXPORT_MAX_ROWS) throw new AppError(400, 'scores:error.tooManyRows', { max: SCORE_EXPORT_MAX_ROWS });
+  if (rows.length > SCORE_EXPORT_MAX_ROWS) throw new AppError(400, 'physiqueResults:error.tooManyRows', { max: SCORE_EXPORT_MAX_ROWS });
   return rows;
 }
 
@@ -126,13 +126,13 @@ export async function exportScores(db: DbOrTx, caller: Caller, f: ScoreFilter, t
   const columns = scoreExportColumns(t);
   const workbook = writeXlsx([
     {
-      name: t('scores:export.scoreFileName'),
+      name: t('physiqueResults:export.scoreFileName'),
       rows: layoutRows(columns, rows),
       columnWidths: columns.map((c) => c.width),
       textColumns: columns.flatMap((c, i) => (c.text ? [i] : [])),
     },
   ]);
-  return { workbook, fileName: `${t('scores:export.scoreFileName')}-${stamp(now)}.xlsx` };
+  return { workbook, fileName: `${t('physiqueResults:export.scoreFileName')}-${stamp(now)}.xlsx` };
 }
 
 /**
@@ -154,7 +154,7 @@ export async function exportUpload(db: DbOrTx, caller: Caller, f: ScoreFilter, t
       textColumns: columns.flatMap((c, i) => (c.text ? [i] : [])),
     },
   ]);
-  return { workbook, fileName: `${t('scores:export.uploadFileName')}-${stamp(now)}.xlsx` };
+  return { workbook, fileName: `${t('physiqueResults:export.uploadFileName')}-${stamp(now)}.xlsx` };
 }
 
 /** One result of the caller's organisation; 404 for anything else. */
@@ -228,7 +228,7 @@ export async function editRawValue(db: Db, caller: Caller, id: string, body: Edi
     const gender = fresh.gender as Gender;
     const items = itemsFor(ctx, fresh.gradeNo, gender);
     const item: ItemKey = body.field === 'heightCm' || body.field === 'weightKg' ? 'bmi' : body.field;
-    if (!items.includes(item)) throw new AppError(400, 'scores:error.notInPlan');
+    if (!items.includes(item)) throw new AppError(400, 'physiqueResults:error.notInPlan');
 
     const cleared = body.value === null || (typeof body.value === 'string' && body.value.trim() === '');
     let value: number | null = null;

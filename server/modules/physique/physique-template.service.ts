@@ -19,7 +19,7 @@ function templateSheet(t: Translate, rows: unknown[][]): SheetSpec {
   return { name: t('physique:template.sheetName', RAW_OPTS), rows, columnWidths: TEMPLATE_WIDTHS, textColumns: [REG_COL, CLASS_NO_COL] };
 }
 
-const templateFileName = (t: Translate) => `${t('scores:import.templateFileName', RAW_OPTS)}.xlsx`;
+const templateFileName = (t: Translate) => `${t('physiqueResults:import.templateFileName', RAW_OPTS)}.xlsx`;
 
 /** The national template to fill in (issue 3 §3): its header row, optionally with one example row. */
 export function templateWorkbook(t: Translate, sample: boolean): Workbook {
@@ -121,7 +121,7 @@ export async function planTemplateWorkbook(db: DbOrTx, tenantOrgId: string, plan
     templateSheet(t, rows),
     { name: n('sheetName'), rows: notes, columnWidths: [16, 40], textColumns: [0] },
   ]);
-  return { workbook, fileName: `${t('scores:import.templateFileName', RAW_OPTS)}-${safeName(name)}.xlsx` };
+  return { workbook, fileName: `${t('physiqueResults:import.templateFileName', RAW_OPTS)}-${safeName(name)}.xlsx` };
 }
 
 const safeName = (name: string) => name.replace(/[\\/:*?"<>|\s]+/g, '-');
@@ -159,7 +159,7 @@ export async function signUpWorkbook(db: DbOrTx, tenantOrgId: string, planId: st
       t(`testPlan:signUpStatus.${status}`, RAW_OPTS),
       r?.total ?? null,
       r?.level ? t(`physique:level.${r.level}`, RAW_OPTS) : null,
-      r?.invalid ? t('scores:export.invalid', RAW_OPTS) : null,
+      r?.invalid ? t('physiqueResults:export.invalid', RAW_OPTS) : null,
     ]);
   }
   const workbook = writeXlsx([{ name: h('sheetName'), rows, columnWidths: [10, 22, 6, 10, 14, 10, 8, 8, 8], textColumns: [1] }]);

@@ -112,8 +112,8 @@ export function scoreExportColumns(t: Translate): ExportColumn[] {
     { header: header('name'), value: identityValue.name, width: 10 },
     { header: header('gender'), value: (r) => t(`physique:gender.${r.gender}`), width: 6 },
     { header: header('birthDate'), value: identityValue.birthDate, width: 12 },
-    { header: t('scores:export.plan'), value: (r) => r.planName, width: 16 },
-    { header: t('scores:export.testedOn'), value: (r) => r.testedOn, width: 12 },
+    { header: t('physiqueResults:export.plan'), value: (r) => r.planName, width: 16 },
+    { header: t('physiqueResults:export.testedOn'), value: (r) => r.testedOn, width: 12 },
     { header: header('heightCm'), value: (r) => r.heightCm, width: 8 },
     { header: header('weightKg'), value: (r) => r.weightKg, width: 8 },
   ];
@@ -122,17 +122,17 @@ export function scoreExportColumns(t: Translate): ExportColumn[] {
     const bmi = item === 'bmi';
     cols.push(
       { header: name, value: (r) => formatRaw(item, r.items[item]?.raw, 'display'), width: 10 },
-      { header: t('scores:export.itemScore', { item: name }), value: (r) => r.items[item]?.score ?? null, width: 8 },
-      { header: t('scores:export.itemLevel', { item: name }), value: (r) => level(r.items[item]?.level, bmi), width: 8 },
+      { header: t('physiqueResults:export.itemScore', { item: name }), value: (r) => r.items[item]?.score ?? null, width: 8 },
+      { header: t('physiqueResults:export.itemLevel', { item: name }), value: (r) => level(r.items[item]?.level, bmi), width: 8 },
     );
-    if (isBonusItem(item)) cols.push({ header: t('scores:export.itemBonus', { item: name }), value: (r) => r.items[item]?.bonus ?? null, width: 8 });
+    if (isBonusItem(item)) cols.push({ header: t('physiqueResults:export.itemBonus', { item: name }), value: (r) => r.items[item]?.bonus ?? null, width: 8 });
   }
   cols.push(
-    { header: t('scores:export.standardScore'), value: (r) => r.standardScore, width: 8 },
-    { header: t('scores:export.bonus'), value: (r) => r.bonus, width: 8 },
-    { header: t('scores:export.total'), value: (r) => r.total, width: 8 },
-    { header: t('scores:export.totalLevel'), value: (r) => level(r.level, false), width: 8 },
-    { header: t('scores:export.validity'), value: (r) => t(r.invalid ? 'scores:export.invalid' : 'scores:export.valid'), width: 8 },
+    { header: t('physiqueResults:export.standardScore'), value: (r) => r.standardScore, width: 8 },
+    { header: t('physiqueResults:export.bonus'), value: (r) => r.bonus, width: 8 },
+    { header: t('physiqueResults:export.total'), value: (r) => r.total, width: 8 },
+    { header: t('physiqueResults:export.totalLevel'), value: (r) => level(r.level, false), width: 8 },
+    { header: t('physiqueResults:export.validity'), value: (r) => t(r.invalid ? 'physiqueResults:export.invalid' : 'physiqueResults:export.valid'), width: 8 },
   );
   return cols;
 }

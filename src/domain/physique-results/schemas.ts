@@ -22,16 +22,16 @@ const optionalId = z.preprocess(blank, z.string().regex(ID, 'validation:common.i
 const optionalText = textFilter();
 const optionalGrade = z.preprocess(
   (v) => numberish(blank(v)),
-  z.number().refine(isGrade, 'scores:validation.grade').optional(),
+  z.number().refine(isGrade, 'physiqueResults:validation.grade').optional(),
 );
 const optionalSemester = z.preprocess(
   (v) => numberish(blank(v)),
-  z.union([z.literal(SEMESTER.spring), z.literal(SEMESTER.autumn)], { error: 'scores:validation.semester' }).optional(),
+  z.union([z.literal(SEMESTER.spring), z.literal(SEMESTER.autumn)], { error: 'physiqueResults:validation.semester' }).optional(),
 );
-const optionalGender = z.preprocess(blank, z.enum(['male', 'female'], { error: 'scores:validation.gender' }).optional());
+const optionalGender = z.preprocess(blank, z.enum(['male', 'female'], { error: 'physiqueResults:validation.gender' }).optional());
 const optionalBool = z.preprocess(
   (v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : blank(v)),
-  z.boolean({ error: 'scores:validation.flag' }).optional(),
+  z.boolean({ error: 'physiqueResults:validation.flag' }).optional(),
 );
 const optionalDay = (invalid: string) => z.preprocess(blank, z.string().refine(isIsoDate, invalid).optional());
 
@@ -49,7 +49,7 @@ export const scoreFilterSchema = z.object({
   gradeNo: optionalGrade,
   classId: optionalId,
   gender: optionalGender,
-  level: z.preprocess(blank, z.enum(LEVEL_FILTERS, { error: 'scores:validation.level' }).optional()),
+  level: z.preprocess(blank, z.enum(LEVEL_FILTERS, { error: 'physiqueResults:validation.level' }).optional()),
   /** Name or registration number (contains). */
   keyword: optionalText,
   /** true: invalid results only; false: valid only; absent: both (invalid ones flagged). */
@@ -69,10 +69,10 @@ export const testRecordFilterSchema = z.object({
   classId: optionalId,
   gender: optionalGender,
   keyword: optionalText,
-  item: z.preprocess(blank, z.enum(RESULT_KEYS as [ResultKey, ...ResultKey[]], { error: 'scores:validation.item' }).optional()),
+  item: z.preprocess(blank, z.enum(RESULT_KEYS as [ResultKey, ...ResultKey[]], { error: 'physiqueResults:validation.item' }).optional()),
   /** Inclusive local days YYYY-MM-DD. */
-  from: optionalDay('scores:validation.dateFrom'),
-  to: optionalDay('scores:validation.dateTo'),
+  from: optionalDay('physiqueResults:validation.dateFrom'),
+  to: optionalDay('physiqueResults:validation.dateTo'),
   invalid: optionalBool,
 });
 export type TestRecordFilter = z.output<typeof testRecordFilterSchema>;
@@ -82,16 +82,16 @@ export type TestRecordQuery = z.output<typeof testRecordQuerySchema>;
 /** Ids of invalid/restore calls. */
 export const idsBodySchema = z.object({
   ids: z
-    .array(z.string().regex(ID, 'validation:common.id'), { error: 'scores:validation.ids' })
-    .min(1, 'scores:validation.ids')
-    .max(MAX_IDS_PER_CALL, 'scores:validation.tooManyIds'),
+    .array(z.string().regex(ID, 'validation:common.id'), { error: 'physiqueResults:validation.ids' })
+    .min(1, 'physiqueResults:validation.ids')
+    .max(MAX_IDS_PER_CALL, 'physiqueResults:validation.tooManyIds'),
 });
 export type IdsBody = z.output<typeof idsBodySchema>;
 
 /** Editing one raw value of a result (testResult/editUpReport): typed as people type it, parsed with parseRaw; null or '' clears it. */
 export const editRawBodySchema = z.object({
-  field: z.enum(RESULT_KEYS as [ResultKey, ...ResultKey[]], { error: 'scores:validation.item' }),
-  value: z.union([z.string().max(32), z.number(), z.null()], { error: 'scores:validation.value' }),
+  field: z.enum(RESULT_KEYS as [ResultKey, ...ResultKey[]], { error: 'physiqueResults:validation.item' }),
+  value: z.union([z.string().max(32), z.number(), z.null()], { error: 'physiqueResults:validation.value' }),
 });
 export type EditRawBody = z.output<typeof editRawBodySchema>;
 
@@ -101,7 +101,7 @@ export const SYNC_PREVIEW_MAX_ROWS = 5000;
 /** A sync: may device records replace imported and hand-edited values? (default: no). */
 export const syncBodySchema = z.preprocess(
   (v) => (v == null || v === '' ? {} : v),
-  z.object({ replaceManual: z.boolean({ error: 'scores:validation.flag' }).default(false) }),
+  z.object({ replaceManual: z.boolean({ error: 'physiqueResults:validation.flag' }).default(false) }),
 );
 export type SyncBody = z.output<typeof syncBodySchema>;
 

@@ -11,7 +11,7 @@ export interface ScoreLookup {
   readonly kind: Uint8Array;
   /** Per slot: weight in the standard score, in whole percent. */
   readonly weightPct: Uint8Array;
-  /** Per slot: first row in `thresholds`/`scores`, and the number of rows. */
+  /** Per slot: first row in `thresholds`/`physiqueResults`, and the number of rows. */
   readonly rowStart: Uint16Array;
   readonly rowCount: Uint8Array;
   /** Per slot: steps per unit (10 for a 0.1 resolution), the step of the first cell, and the cells. */

@@ -1,4 +1,4 @@
-import { ScoreSearchScreen } from '@/features/scores/components/score-search-screen';
+import { ScoreSearchScreen } from '@/features/physique-results/components/score-search-screen';
 import { useScreenFamily } from './family';
 
 /** organizeTest/scoreSearch (issue 3 §4). */

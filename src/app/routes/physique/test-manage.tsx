@@ -1,7 +1,7 @@
 import { PlanDetailScreen } from '@/features/test-plans/components/plan-detail-screen';
 import { PlanFormScreen } from '@/features/test-plans/components/plan-form-screen';
 import { PlanListScreen } from '@/features/test-plans/components/plan-list';
-import { PlanResults } from '@/features/scores/components/plan-results';
+import { PlanResults } from '@/features/physique-results/components/plan-results';
 import { useScreenFamily } from './family';
 
 /** organizeTest/testManage (issue 3 §2). */

@@ -1,4 +1,4 @@
-import { TestRecordScreen } from '@/features/scores/components/test-record-screen';
+import { TestRecordScreen } from '@/features/physique-results/components/test-record-screen';
 import { useScreenFamily } from './family';
 
 /** selfTest/testRecord (issue 3 §4). */

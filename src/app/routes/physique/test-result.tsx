@@ -1,5 +1,5 @@
-import { EditUpReportScreen } from '@/features/scores/components/edit-up-report-screen';
-import { ResultsScreen } from '@/features/scores/components/results-screen';
+import { EditUpReportScreen } from '@/features/physique-results/components/edit-up-report-screen';
+import { ResultsScreen } from '@/features/physique-results/components/results-screen';
 import { useScreenFamily } from './family';
 
 /** physiqueManage/testResult (issue 3 §4). */

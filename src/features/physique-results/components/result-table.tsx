@@ -43,7 +43,7 @@ function itemsOf(rows: readonly ResultRow[] | undefined): ItemKey[] {
  * and level; invalid results struck through and badged; a link to each student's report; invalid/restore and edit.
  */
 export function ResultTable({ rows, loading, pagination, showPlan, showSchool, canInvalid, canValid, onToggleInvalid, onEdit, 'aria-label': ariaLabel }: ResultTableProps) {
-  const { t, i18n } = useTranslation(['scoresUi', 'physique']);
+  const { t, i18n } = useTranslation(['physiqueResultsUi', 'physique']);
   const items = itemsOf(rows);
   const itemsKey = items.join(',');
 

@@ -18,7 +18,7 @@ import { ScoreSummary } from './score-summary';
 
 /** Results of one plan (the plan detail's results tab), read through score search with the plan fixed. */
 export function PlanResults({ family, planId, version = 0 }: { family: Family; planId: string; version?: number }) {
-  const { t } = useTranslation('scoresUi');
+  const { t } = useTranslation('physiqueResultsUi');
   const page = 'test.scoreSearch';
   const canSearch = usePermission(pageViewPermission(family, page));
   const can = {

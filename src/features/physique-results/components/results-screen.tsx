@@ -41,7 +41,7 @@ export function useResultPermissions(family: Family) {
  * dialog to edit raw values (rescored on save) and to set it invalid or restore it; export the national upload file.
  */
 export function ResultsScreen({ family }: { family: Family }) {
-  const { t } = useTranslation(['scoresUi', 'menu']);
+  const { t } = useTranslation(['physiqueResultsUi', 'menu']);
   const options = useSchoolOptionsQuery(family);
   const current = options.data?.schoolYears.find((y) => y.current)?.id;
   const entry = getCatalogEntry(`${family}.test.testResult`);
@@ -54,7 +54,7 @@ export function ResultsScreen({ family }: { family: Family }) {
 }
 
 function ResultsBody({ family, uploadYear }: { family: Family; uploadYear: string | undefined }) {
-  const { t } = useTranslation('scoresUi');
+  const { t } = useTranslation('physiqueResultsUi');
   const can = useResultPermissions(family);
   const keep: ScoreFilterValues = uploadYear ? { schoolYearId: uploadYear } : {};
   const [filters, setFilters] = useState<ScoreFilterValues>(keep);

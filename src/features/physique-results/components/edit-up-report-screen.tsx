@@ -11,7 +11,7 @@ import { useResultPermissions } from './results-screen';
 
 /** physiqueManage/testResult/editUpReport?id=: one result's upload data, edited in place (issue 3 §4). */
 export function EditUpReportScreen({ family }: { family: Family }) {
-  const { t } = useTranslation('scoresUi');
+  const { t } = useTranslation('physiqueResultsUi');
   const [search] = useSearchParams();
   const id = search.get('id');
   const can = useResultPermissions(family);

@@ -12,7 +12,7 @@ export interface InvalidConfirmProps {
 
 /** Confirms setting a score invalid (kept, excluded from every ranking and aggregate) or restoring it (spec §4). */
 export function InvalidConfirm({ target, onClose, onConfirm }: InvalidConfirmProps) {
-  const { t } = useTranslation(['scoresUi']);
+  const { t } = useTranslation(['physiqueResultsUi']);
   const restoring = target?.invalid ?? false;
   return (
     <ConfirmDialog

@@ -6,7 +6,7 @@ import { levelTone } from './item-cell';
 
 /** Aggregates of the filter (invalid results never count, spec §4): matched, valid, complete, mean total, levels. */
 export function ScoreSummary({ summary }: { summary: Summary | undefined }) {
-  const { t } = useTranslation(['scoresUi', 'physique']);
+  const { t } = useTranslation(['physiqueResultsUi', 'physique']);
   if (!summary) return null;
   const tiles = [
     { key: 'matched', label: t('summary.matched'), value: summary.matched },

@@ -36,7 +36,7 @@ export interface ScoreFiltersProps {
  * level, name or registration number, validity. Applied with Search; Reset clears them.
  */
 export function ScoreFilters({ family, value, onChange, hide = [], keep = {}, refused }: ScoreFiltersProps) {
-  const { t } = useTranslation(['scoresUi', 'physique', 'common']);
+  const { t } = useTranslation(['physiqueResultsUi', 'physique', 'common']);
   const [draft, setDraft] = useState<ScoreFilterValues>(value);
   const show = Object.fromEntries(ALL_FIELDS.map((f) => [f, !hide.includes(f) && (f !== 'school' || family === 'admin')])) as Record<Field, boolean>;
   const schools = useSchoolsQuery(family);

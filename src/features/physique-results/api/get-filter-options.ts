@@ -13,7 +13,7 @@ const TEST_MANAGE = '/organizeTest/testManage';
  */
 export function useSchoolOptionsQuery(family: Family, orgId?: string) {
   return useQuery({
-    queryKey: ['scores', family, 'options', orgId ?? ''],
+    queryKey: ['physiqueResults', family, 'options', orgId ?? ''],
     queryFn: () => get<PlanFormOptions>(`${scoresApi(family)}${TEST_MANAGE}/options`, { schoolOrgId: orgId }),
     enabled: family !== 'admin' || Boolean(orgId),
     staleTime: 5 * 60_000,
@@ -25,7 +25,7 @@ export function useSchoolOptionsQuery(family: Family, orgId?: string) {
 /** Schools below a management organisation (admin family). */
 export function useSchoolsQuery(family: Family) {
   return useQuery({
-    queryKey: ['scores', family, 'schools'],
+    queryKey: ['physiqueResults', family, 'schools'],
     queryFn: () => get<PlanSchoolOption[]>(`${scoresApi(family)}${TEST_MANAGE}/schools`),
     enabled: family === 'admin',
     staleTime: 5 * 60_000,
@@ -37,7 +37,7 @@ export function useSchoolsQuery(family: Family) {
 /** Plans of a school year (the newest 80), for the plan filter. */
 export function usePlanChoicesQuery(family: Family, academicYear?: string, orgId?: string) {
   return useQuery({
-    queryKey: ['scores', family, 'plans', academicYear ?? '', orgId ?? ''],
+    queryKey: ['physiqueResults', family, 'plans', academicYear ?? '', orgId ?? ''],
     queryFn: () => get<Page<PlanRow>>(`${scoresApi(family)}${TEST_MANAGE}/page`, { current: 1, size: 80, academicYear, schoolOrgId: orgId }),
     staleTime: 60_000,
     retry: false,

@@ -49,7 +49,7 @@ export interface ResultEditorProps {
  * who changed what and when.
  */
 export function ResultEditor({ family, id, editable, canInvalid, canValid }: ResultEditorProps) {
-  const { t, i18n } = useTranslation(['scoresUi', 'physique', 'scores']);
+  const { t, i18n } = useTranslation(['physiqueResultsUi', 'physique', 'physiqueResults']);
   const query = useResultQuery(family, id);
   const edit = useEditRawMutation(family, id);
   const toggle = useSetResultsInvalidMutation(family, 'testResult');
@@ -233,7 +233,7 @@ export function ResultEditor({ family, id, editable, canInvalid, canValid }: Res
               <li key={log.id} className="flex flex-wrap gap-x-2 text-muted-foreground">
                 <span className="tabular-nums">{showDateTime(log.at, i18n.language)}</span>
                 <span className="text-foreground">{log.byName ?? t('editor.system')}</span>
-                <span>{t(`scores:log.${log.action}`)}</span>
+                <span>{t(`physiqueResults:log.${log.action}`)}</span>
                 {log.field ? (
                   <span>
                     {fieldName(log.field as ResultKey)}

@@ -7,7 +7,7 @@ import type { Family } from '@/domain/menus/access';
 
 export type ResultQuery = Partial<ScoreFilter> & { current: number; size: number };
 
-export const resultsKey = (family: Family) => ['scores', family] as const;
+export const resultsKey = (family: Family) => ['physiqueResults', family] as const;
 
 /** GET …/organizeTest/scoreSearch/page or …/physiqueManage/testResult/page: a page of results plus the filter's aggregates. */
 export function searchResults(family: Family, list: ResultList, query: ResultQuery): Promise<ScoreSearchPage> {

@@ -31,7 +31,7 @@ const col = createDataTableColumnHelper<TestRecordRow>();
 
 /** selfTest/testRecord (issue 3 §4): single-item test records filtered by item, dates, class and name; invalid/restore; export. */
 export function TestRecordScreen({ family }: { family: Family }) {
-  const { t, i18n } = useTranslation(['scoresUi', 'physique', 'scores', 'menu', 'common']);
+  const { t, i18n } = useTranslation(['physiqueResultsUi', 'physique', 'physiqueResults', 'menu', 'common']);
   const page = 'sportData.testRecord';
   const write = canWriteScores(family);
   const can = {
@@ -64,9 +64,9 @@ export function TestRecordScreen({ family }: { family: Family }) {
         }),
         col.accessor('gender', { header: t('column.gender'), cell: ({ getValue }) => t(`physique:gender.${getValue()}`) }),
         col.accessor('className', { header: t('column.class') }),
-        col.accessor('item', { header: t('scores:record.item'), cell: ({ getValue }) => fieldName(getValue()) }),
+        col.accessor('item', { header: t('physiqueResults:record.item'), cell: ({ getValue }) => fieldName(getValue()) }),
         col.accessor('raw', {
-          header: t('scores:record.raw'),
+          header: t('physiqueResults:record.raw'),
           meta: { align: 'right' },
           cell: ({ row }) => (
             <span className={cn('font-medium tabular-nums', row.original.invalid && 'text-muted-foreground line-through')}>
@@ -76,12 +76,12 @@ export function TestRecordScreen({ family }: { family: Family }) {
           ),
         }),
         col.accessor('source', {
-          header: t('scores:record.source'),
-          cell: ({ getValue }) => t(`scores:record.source${getValue().charAt(0).toUpperCase()}${getValue().slice(1)}`),
+          header: t('physiqueResults:record.source'),
+          cell: ({ getValue }) => t(`physiqueResults:record.source${getValue().charAt(0).toUpperCase()}${getValue().slice(1)}`),
         }),
-        col.accessor('deviceSn', { header: t('scores:record.deviceSn'), cell: ({ getValue }) => getValue() ?? '—' }),
+        col.accessor('deviceSn', { header: t('physiqueResults:record.deviceSn'), cell: ({ getValue }) => getValue() ?? '—' }),
         col.accessor('testedAt', {
-          header: t('scores:record.testedAt'),
+          header: t('physiqueResults:record.testedAt'),
           enableSorting: true,
           cell: ({ getValue }) => <span className="whitespace-nowrap tabular-nums">{showDateTime(getValue(), i18n.language)}</span>,
         }),
@@ -155,7 +155,7 @@ export function TestRecordScreen({ family }: { family: Family }) {
             }}
           >
             <FilterSelect
-              label={t('scores:record.item')}
+              label={t('physiqueResults:record.item')}
               className="w-40"
               value={draft.item}
               onChange={(v) => setDraft({ ...draft, item: v as ResultKey | undefined })}
