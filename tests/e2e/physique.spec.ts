@@ -78,7 +78,7 @@ test.describe('physique testing', () => {
     await shot(page, 'physique-plan-list');
 
     // A new plan for one class: the current school year and semester (and their dates) are preselected.
-    await page.getByTestId('plan-add').click();
+    await page.getByTestId('plan-list').getByTestId('list-add').click();
     await expect(page.getByTestId('plan-form')).toBeVisible();
     await page.getByTestId('plan-submit').click();
     await expect(page.getByText('请填写计划名称')).toBeVisible();

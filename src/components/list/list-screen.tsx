@@ -15,15 +15,31 @@ import { FilterSelect, FilterText, SearchForm } from '@/components/search-form/s
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import type { SelectOption } from '@/components/ui/select';
 import { permissionsAtom } from '@/lib/permissions';
 import { useShownData } from '@/lib/use-shown-data';
 import type { ListFilters, ListState } from './use-list-state';
 
-/** One filter of a list's search row. Text filters take their maxLength from the list-query schema. */
+/**
+ * One filter of a list's search row. Text filters take their maxLength from the list-query schema and are trimmed
+ * when applied; `className` sets the field's width.
+ */
 export type FilterDef<F extends ListFilters> =
-  | { name: keyof F & string; label: string; type: 'text'; placeholder?: string }
-  | { name: keyof F & string; label: string; type: 'select'; options: SelectOption[] };
+  | { name: keyof F & string; label: string; type: 'text'; placeholder?: string; className?: string }
+  | { name: keyof F & string; label: string; type: 'select'; options: SelectOption[]; className?: string };
+
+/**
+ * A tab of a list with several views (e.g. the live rows and the recycle bin): the screen gives each view its own
+ * columns and query from `state.view`; the view is kept in the URL (`useListState(names, { views })`).
+ */
+export interface ListView {
+  value: string;
+  label: ReactNode;
+  icon?: ReactNode;
+  /** A line above the view's filters. */
+  hint?: ReactNode;
+}
 
 /** A toolbar button shown when the role holds the page's button for `action`; it gets the selected rows. */
 export interface ToolbarAction<T> {
@@ -63,6 +79,8 @@ export interface ListScreenProps<T extends RowData, F extends ListFilters> {
   toolbar?: readonly ToolbarAction<T>[];
   /** A checkbox column for bulk actions. */
   selectable?: boolean;
+  /** Tabs over the filter row and table, shown with two or more (pass only the views this user may open). */
+  views?: readonly ListView[];
   'data-testid'?: string;
 }
 
@@ -85,6 +103,7 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
   onExport,
   toolbar = [],
   selectable = false,
+  views = [],
   'data-testid': testId,
 }: ListScreenProps<T, F>) {
   const { t } = useTranslation(['components', 'menu']);
@@ -144,9 +163,19 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
     return [select, ...columns] as DataTableColumns<T>;
   }, [selectable, columns, records, idOf, selected, t]);
 
+  const tabbed = views.length > 1;
+  const view = tabbed ? views.find((v) => v.value === state.view) : undefined;
+
+  const showView = (next: string) => {
+    setSelected(new Set());
+    state.setView(next);
+  };
+
   const apply = (next: ListFilters) => {
     setSelected(new Set());
-    state.setFilters(next as F);
+    const trimmed = { ...next };
+    for (const f of filters) if (f.type === 'text') trimmed[f.name] = next[f.name]?.trim() || undefined;
+    state.setFilters(trimmed as F);
   };
 
   const buttons: ReactNode[] = [];
@@ -180,49 +209,82 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
       </Button>,
     );
 
+  const body = (
+    <>
+      {view?.hint ? (
+        <p className="text-sm text-muted-foreground" data-testid="list-view-hint">
+          {view.hint}
+        </p>
+      ) : null}
+      {filters.length > 0 ? (
+        <SearchForm onSearch={() => apply(draft)} onReset={() => apply({})}>
+          {filters.map((f) =>
+            f.type === 'text' ? (
+              <FilterText
+                key={f.name}
+                id={`filter-${f.name}`}
+                label={f.label}
+                className={f.className}
+                placeholder={f.placeholder}
+                value={draft[f.name]}
+                maxLength={querySchema ? maxLengthOf(querySchema, f.name) : undefined}
+                error={refusedField === f.name ? query.error?.message : undefined}
+                onChange={(v) => setDraft((d) => ({ ...d, [f.name]: v }))}
+              />
+            ) : (
+              <FilterSelect
+                key={f.name}
+                label={f.label}
+                className={f.className ?? 'w-40'}
+                value={draft[f.name]}
+                options={f.options}
+                onChange={(v) => setDraft((d) => ({ ...d, [f.name]: v }))}
+              />
+            ),
+          )}
+        </SearchForm>
+      ) : null}
+      {!page && query.error ? (
+        <QueryError message={query.error.message} onRetry={() => void query.refetch()} />
+      ) : (
+        <DataTable
+          aria-label={menuLabel(t, access.entry)}
+          columns={allColumns}
+          data={records}
+          rowKey={rowKey}
+          loading={query.isFetching}
+          pagination={state.pagination(page?.total ?? 0)}
+        />
+      )}
+    </>
+  );
+
   return (
     <div data-testid={testId ?? 'list-screen'} className="grid grid-cols-[minmax(0,1fr)] gap-4">
       <PageHeader title={menuLabel(t, access.entry)} description={description} actions={buttons.length ? buttons : null} className="pb-0" />
       <Card>
         <CardContent className="grid grid-cols-[minmax(0,1fr)] gap-4">
-          {filters.length > 0 ? (
-            <SearchForm onSearch={() => apply(draft)} onReset={() => apply({})}>
-              {filters.map((f) =>
-                f.type === 'text' ? (
-                  <FilterText
-                    key={f.name}
-                    id={`filter-${f.name}`}
-                    label={f.label}
-                    placeholder={f.placeholder}
-                    value={draft[f.name]}
-                    maxLength={querySchema ? maxLengthOf(querySchema, f.name) : undefined}
-                    error={refusedField === f.name ? query.error?.message : undefined}
-                    onChange={(v) => setDraft((d) => ({ ...d, [f.name]: v }))}
-                  />
-                ) : (
-                  <FilterSelect
-                    key={f.name}
-                    label={f.label}
-                    className="w-40"
-                    value={draft[f.name]}
-                    options={f.options}
-                    onChange={(v) => setDraft((d) => ({ ...d, [f.name]: v }))}
-                  />
-                ),
-              )}
-            </SearchForm>
-          ) : null}
-          {!page && query.error ? (
-            <QueryError message={query.error.message} onRetry={() => void query.refetch()} />
+          {tabbed ? (
+            // The view below is the active tab's panel, so each tab controls an element that exists.
+            <Tabs
+              value={state.view}
+              onValueChange={showView}
+              className="grid grid-cols-[minmax(0,1fr)] gap-4"
+            >
+              <TabsList>
+                {views.map((v) => (
+                  <TabsTrigger key={v.value} value={v.value} data-testid={`list-view-${v.value}`}>
+                    {v.icon}
+                    {v.label}
+                  </TabsTrigger>
+                ))}
+              </TabsList>
+              <TabsContent value={state.view} className="grid grid-cols-[minmax(0,1fr)] gap-4">
+                {body}
+              </TabsContent>
+            </Tabs>
           ) : (
-            <DataTable
-              aria-label={menuLabel(t, access.entry)}
-              columns={allColumns}
-              data={records}
-              rowKey={rowKey}
-              loading={query.isFetching}
-              pagination={state.pagination(page?.total ?? 0)}
-            />
+            body
           )}
         </CardContent>
       </Card>

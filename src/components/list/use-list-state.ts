@@ -19,6 +19,10 @@ export interface ListState<F extends ListFilters> {
   reset(): void;
   /** DataTable's `pagination` for a total. */
   pagination(total: number): DataTablePaginationState;
+  /** The shown view (a tab of ListScreen's `views`, `?view=`); the first view when the list has none. */
+  view: string;
+  /** Shows another view from page 1; the filters stay. */
+  setView(view: string): void;
 }
 
 const positive = (v: string | null, fallback: number) => {
@@ -29,9 +33,10 @@ const positive = (v: string | null, fallback: number) => {
 /**
  * The state of a server-paged list kept in the URL's search params (`?name=…&current=2&size=20`), so a link, a reload
  * or the browser's back button reopens the same page of the same filters. Sizes outside 10/20/50/80 fall back to 10.
- * `names` are the filter names this list owns; other params of the URL are left alone.
+ * `names` are the filter names this list owns; other params of the URL are left alone. `views` are the tabs the list
+ * offers to this user (the first is the default, kept out of the URL); a `?view=` outside them shows the first.
  */
-export function useListState<F extends ListFilters>(names: readonly (keyof F & string)[]): ListState<F> {
+export function useListState<F extends ListFilters>(names: readonly (keyof F & string)[], { views = [''] }: { views?: readonly string[] } = {}): ListState<F> {
   const [params, setParams] = useSearchParams();
   const key = names.join(',');
   const filters = useMemo(() => {
@@ -45,9 +50,12 @@ export function useListState<F extends ListFilters>(names: readonly (keyof F & s
   const current = positive(params.get('current'), 1);
   const sizeParam = positive(params.get('size'), DEFAULT_PAGE_SIZE);
   const size = (PAGE_SIZES as readonly number[]).includes(sizeParam) ? sizeParam : DEFAULT_PAGE_SIZE;
+  const viewParam = params.get('view');
+  const view = viewParam !== null && views.includes(viewParam) ? viewParam : views[0];
+  const defaultView = views[0];
 
   const write = useCallback(
-    (next: ListFilters, page: number, pageSize: number) =>
+    (next: ListFilters, page: number, pageSize: number, nextView: string) =>
       setParams(
         (prev) => {
           const out = new URLSearchParams(prev);
@@ -60,11 +68,13 @@ export function useListState<F extends ListFilters>(names: readonly (keyof F & s
           else out.set('current', String(page));
           if (pageSize === DEFAULT_PAGE_SIZE) out.delete('size');
           else out.set('size', String(pageSize));
+          if (nextView === defaultView) out.delete('view');
+          else out.set('view', nextView);
           return out;
         },
         { replace: false },
       ),
-    [setParams, key],
+    [setParams, key, defaultView],
   );
 
   return {
@@ -72,8 +82,10 @@ export function useListState<F extends ListFilters>(names: readonly (keyof F & s
     current,
     size,
     query: { ...filters, current, size },
-    setFilters: (next) => write(next, 1, size),
-    reset: () => write({}, 1, size),
-    pagination: (total) => ({ current, size, total, onChange: (c, s) => write(filters, c, s) }),
+    setFilters: (next) => write(next, 1, size, view),
+    reset: () => write({}, 1, size, view),
+    pagination: (total) => ({ current, size, total, onChange: (c, s) => write(filters, c, s, view) }),
+    view,
+    setView: (next) => write(filters, 1, size, next),
   };
 }

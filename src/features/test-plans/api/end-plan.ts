@@ -3,7 +3,7 @@ import type { PlanDetail } from '@/domain/test-plans/types';
 import { post } from '@/lib/api-client';
 import { planApi } from '../family';
 import type { Family } from '@/domain/menus/access';
-import { plansKey } from './list-plans';
+import { plansKey } from './plans';
 
 /** POST …/testManage/end/:id: ends the plan at once, stopping participation (spec §4). */
 export function endPlan(family: Family, id: string): Promise<PlanDetail> {

@@ -3,7 +3,7 @@ import type { ClassCompletionRow } from '@/domain/test-plans/types';
 import { get } from '@/lib/api-client';
 import { planApi } from '../family';
 import type { Family } from '@/domain/menus/access';
-import { plansKey } from './list-plans';
+import { plansKey } from './plans';
 
 /** GET …/testManage/classCompletion/:id: students, tested and complete per class in scope. */
 export function getClassCompletion(family: Family, planId: string): Promise<ClassCompletionRow[]> {

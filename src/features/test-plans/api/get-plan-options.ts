@@ -3,7 +3,7 @@ import type { PlanFormOptions, PlanSchoolOption } from '@/domain/test-plans/type
 import { get } from '@/lib/api-client';
 import { planApi } from '../family';
 import type { Family } from '@/domain/menus/access';
-import { plansKey } from './list-plans';
+import { plansKey } from './plans';
 
 /** GET …/testManage/options: school years, grades, classes, colleges and default items of a school. */
 export function getPlanOptions(family: Family, schoolOrgId?: string): Promise<PlanFormOptions> {

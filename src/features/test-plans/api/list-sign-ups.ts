@@ -4,7 +4,7 @@ import type { SignUpRow, SignUpStatus } from '@/domain/test-plans/types';
 import { get } from '@/lib/api-client';
 import { planApi } from '../family';
 import type { Family } from '@/domain/menus/access';
-import { plansKey } from './list-plans';
+import { plansKey } from './plans';
 
 export interface SignUpListQuery {
   current: number;

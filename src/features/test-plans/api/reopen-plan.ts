@@ -4,7 +4,7 @@ import type { PlanDetail } from '@/domain/test-plans/types';
 import { post } from '@/lib/api-client';
 import { planApi } from '../family';
 import type { Family } from '@/domain/menus/access';
-import { plansKey } from './list-plans';
+import { plansKey } from './plans';
 
 /** POST …/testManage/reopen/:id: undoes an early end, optionally with new dates (plan administrators). */
 export function reopenPlan(family: Family, id: string, dates: Partial<PlanDatesRequest> = {}): Promise<PlanDetail> {

@@ -3,7 +3,7 @@ import type { PlanDetail } from '@/domain/test-plans/types';
 import { post } from '@/lib/api-client';
 import { planApi } from '../family';
 import type { Family } from '@/domain/menus/access';
-import { plansKey } from './list-plans';
+import { plansKey } from './plans';
 
 /** POST …/testManage/restore/:id: takes a plan out of the recycle bin (plan administrators). */
 export function restorePlan(family: Family, id: string): Promise<PlanDetail> {

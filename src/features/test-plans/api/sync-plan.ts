@@ -3,7 +3,7 @@ import type { SyncPreview, SyncSummary } from '@/domain/physique-results/types';
 import { post } from '@/lib/api-client';
 import { planApi } from '../family';
 import type { Family } from '@/domain/menus/access';
-import { plansKey } from './list-plans';
+import { plansKey } from './plans';
 
 /** POST the sync preview of a plan: what a sync would change (who, item, old → new), nothing written. */
 export function previewSync(family: Family, planId: string): Promise<SyncPreview> {

@@ -9,9 +9,8 @@ import { PageHeader } from '@/components/page-header/page-header';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/toast';
-import { usePlanQuery } from '../api/get-plan';
+import { plans, usePlanQuery } from '../api/plans';
 import { usePlanOptionsQuery, usePlanSchoolsQuery } from '../api/get-plan-options';
-import { useSavePlanMutation } from '../api/save-plan';
 import { planPaths } from '../family';
 import type { Family } from '@/domain/menus/access';
 import { emptyPlanValues, PlanForm, planToValues } from './plan-form';
@@ -28,7 +27,8 @@ export function PlanFormScreen({ family }: { family: Family }) {
   const [schoolOrgId, setSchoolOrgId] = useState<string | undefined>(undefined);
   const school = plan.data?.orgId ?? schoolOrgId;
   const options = usePlanOptionsQuery(family, family === 'admin' ? school : undefined);
-  const save = useSavePlanMutation(family, id);
+  // The query client shows a refused save; the form has no field for the server's answer.
+  const save = plans(family).useSave(id, { silent: false });
 
   const title = id ? t('form.editTitle') : t('form.addTitle');
   const loading = (id && plan.isPending) || (family !== 'admin' && options.isPending);

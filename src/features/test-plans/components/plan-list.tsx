@@ -1,57 +1,51 @@
 import { useMemo, useState } from 'react';
-import { CalendarClock, CircleStop, Eye, Pencil, Plus, RotateCcw, Trash2, Undo2 } from 'lucide-react';
+import { CalendarClock, CircleStop, Eye, Pencil, RotateCcw, Trash2, Undo2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
+import { SEMESTER } from '@/domain/constants';
 import { OK_MSG } from '@/domain/errors';
-import { getCatalogEntry } from '@/domain/menus/catalog';
+import type { Family } from '@/domain/menus/access';
 import { canCorrectDates, canUndoEnd, PLAN_ADMIN_ACTION } from '@/domain/test-plans/access';
+import { PLAN_STATUSES } from '@/domain/test-plans/status';
 import type { PlanRow } from '@/domain/test-plans/types';
-import { createDataTableColumnHelper, DataTable } from '@/components/data-table/data-table';
+import { createDataTableColumnHelper } from '@/components/data-table/data-table';
+import { ListScreen, type FilterDef } from '@/components/list/list-screen';
 import { rowActionsColumn } from '@/components/list/row-actions';
-import { usePaging } from '@/components/data-table/data-table-pagination';
-import { menuLabel } from '@/components/layout/menu-label';
-import { PageHeader } from '@/components/page-header/page-header';
+import { useListState } from '@/components/list/use-list-state';
 import { usePermission } from '@/components/permission-gate/permission-gate';
-import { Button } from '@/components/ui/button';
-import { Card, CardContent } from '@/components/ui/card';
 import { toast } from '@/components/ui/toast';
-import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { useDeletePlanMutation } from '../api/delete-plan';
 import { useEndPlanMutation } from '../api/end-plan';
+import { usePlanOptionsQuery, usePlanSchoolsQuery } from '../api/get-plan-options';
+import { plans } from '../api/plans';
 import { useChangePlanDatesMutation } from '../api/reopen-plan';
 import { useRestorePlanMutation } from '../api/restore-plan';
-import { usePlanOptionsQuery, usePlanSchoolsQuery } from '../api/get-plan-options';
-import { usePlansQuery } from '../api/list-plans';
 import { planPaths, planPermissions } from '../family';
-import type { Family } from '@/domain/menus/access';
 import { showDateTime } from '../format';
 import { recentAcademicYears } from '../years';
 import { PlanDatesDialog } from './plan-dates-dialog';
-import { PlanFilters, type PlanFilterValues } from './plan-filters';
 import { PlanStatusBadge } from './plan-status-badge';
 
 const col = createDataTableColumnHelper<PlanRow>();
 const ended = (p: PlanRow) => p.status === 'ended';
 
-type View = 'plans' | 'bin';
+type PlanFilters = { schoolOrgId?: string; name?: string; academicYear?: string; semesterCode?: string; status?: string };
+const FILTERS = ['schoolOrgId', 'name', 'academicYear', 'semesterCode', 'status'] as const;
 
-/** organizeTest/testManage: the test plans with filters, server paging and the row actions the role holds (issue 3 §2). */
+/**
+ * organizeTest/testManage: the test plans with filters, server paging and the row actions the role holds; plan
+ * administrators also see the recycle bin (docs/product-rules.md).
+ */
 export function PlanListScreen({ family }: { family: Family }) {
   const { t, i18n } = useTranslation(['testPlanUi', 'menu', 'common']);
   const navigate = useNavigate();
   const paths = useMemo(() => planPaths(family), [family]);
   const perms = useMemo(() => planPermissions(family), [family]);
   const pageKey = `${family}.test.testManage`;
-  const can = {
-    add: usePermission(perms.add),
-    detail: usePermission(perms.detail),
-    admin: usePermission(perms.admin),
-  };
-  const [filters, setFilters] = useState<PlanFilterValues>({});
-  const [view, setView] = useState<View>('plans');
-  const inBin = view === 'bin' && can.admin;
-  const { paging, toFirstPage, pagination } = usePaging();
-  const query = usePlansQuery(family, { ...paging, ...filters, ...(inBin ? { bin: 1 as const } : {}) });
+  const can = { detail: usePermission(perms.detail), admin: usePermission(perms.admin) };
+  const state = useListState<PlanFilters>(FILTERS, { views: can.admin ? ['plans', 'bin'] : ['plans'] });
+  const inBin = state.view === 'bin';
+  const resource = plans(family);
+  const query = resource.useList({ ...state.query, ...(inBin ? { bin: 1 } : {}) });
   const options = usePlanOptionsQuery(family, undefined, family !== 'admin');
   const schools = usePlanSchoolsQuery(family);
   const years = useMemo(
@@ -59,13 +53,54 @@ export function PlanListScreen({ family }: { family: Family }) {
     [family, options.data],
   );
   const { mutateAsync: end } = useEndPlanMutation(family);
-  const { mutateAsync: remove } = useDeletePlanMutation(family);
+  const { mutateAsync: remove } = resource.useDelete();
   const { mutateAsync: restore } = useRestorePlanMutation(family);
   const { mutateAsync: reopen } = useChangePlanDatesMutation(family);
   const [datesPlan, setDatesPlan] = useState<PlanRow | null>(null);
 
+  const school: FilterDef<PlanFilters> = {
+    name: 'schoolOrgId',
+    type: 'select',
+    label: t('filter.school'),
+    className: 'w-52',
+    options: (schools.data ?? []).map((s) => ({ value: s.id, label: s.name })),
+  };
+  const filters: FilterDef<PlanFilters>[] = [
+    ...(family === 'admin' ? [school] : []),
+    { name: 'name', type: 'text', label: t('filter.name'), className: 'w-52', placeholder: t('filter.namePlaceholder') },
+    { name: 'academicYear', type: 'select', label: t('filter.schoolYear'), options: years.map((y) => ({ value: y, label: y })) },
+    {
+      name: 'semesterCode',
+      type: 'select',
+      label: t('filter.semester'),
+      className: 'w-36',
+      options: Object.values(SEMESTER).map((code) => ({ value: String(code), label: t(`semester.${code}`) })),
+    },
+    { name: 'status', type: 'select', label: t('filter.status'), className: 'w-32', options: PLAN_STATUSES.map((s) => ({ value: s, label: t(`testPlan:status.${s}`) })) },
+  ];
+
   // What the row actions offer follows the day the list was opened.
   const [now] = useState(() => new Date());
+
+  // Term and dates, shown in both views.
+  const planColumns = useMemo(
+    () => [
+      ...(family === 'admin' ? [col.accessor('orgName', { header: t('column.school') })] : []),
+      col.display({
+        id: 'term',
+        header: t('column.term'),
+        cell: ({ row }) => `${row.original.academicYear} ${t(`semester.${row.original.semesterCode}`)}`,
+      }),
+      col.display({
+        id: 'dates',
+        header: t('column.dates'),
+        cell: ({ row }) => (
+          <span className="whitespace-nowrap tabular-nums">{t('dateRange', { start: row.original.startDate, end: row.original.endDate })}</span>
+        ),
+      }),
+    ],
+    [t, family],
+  );
 
   const columns = useMemo(
     () =>
@@ -83,19 +118,7 @@ export function PlanListScreen({ family }: { family: Family }) {
               </span>
             ),
         }),
-        ...(family === 'admin' ? [col.accessor('orgName', { header: t('column.school') })] : []),
-        col.display({
-          id: 'term',
-          header: t('column.term'),
-          cell: ({ row }) => `${row.original.academicYear} ${t(`semester.${row.original.semesterCode}`)}`,
-        }),
-        col.display({
-          id: 'dates',
-          header: t('column.dates'),
-          cell: ({ row }) => (
-            <span className="whitespace-nowrap tabular-nums">{t('dateRange', { start: row.original.startDate, end: row.original.endDate })}</span>
-          ),
-        }),
+        ...planColumns,
         col.accessor('scopeType', { header: t('column.scope'), cell: ({ getValue }) => t(`testPlan:scopeType.${getValue()}`) }),
         col.accessor('status', { header: t('column.status'), cell: ({ getValue }) => <PlanStatusBadge status={getValue()} /> }),
         rowActionsColumn<PlanRow>({
@@ -151,127 +174,58 @@ export function PlanListScreen({ family }: { family: Family }) {
           ],
         }),
       ]),
-    [t, family, can.detail, navigate, paths, now, pageKey, end, reopen, remove],
+    [t, planColumns, can.detail, navigate, paths, now, pageKey, end, reopen, remove],
   );
 
   const binColumns = useMemo(() => {
-    const at = (iso: string | null) => (iso ? showDateTime(iso, i18n.language) : '');
+    // The live list's rows stay on screen (without these) while the bin loads.
+    const at = (iso: string | null) => <span className="whitespace-nowrap tabular-nums">{iso ? showDateTime(iso, i18n.language) : ''}</span>;
     return col.columns([
-        col.accessor('name', { header: t('column.name'), cell: ({ getValue }) => <span className="font-medium" data-testid="plan-name">{getValue()}</span> }),
-        ...(family === 'admin' ? [col.accessor('orgName', { header: t('column.school') })] : []),
-        col.display({
-          id: 'term',
-          header: t('column.term'),
-          cell: ({ row }) => `${row.original.academicYear} ${t(`semester.${row.original.semesterCode}`)}`,
-        }),
-        col.display({
-          id: 'dates',
-          header: t('column.dates'),
-          cell: ({ row }) => (
-            <span className="whitespace-nowrap tabular-nums">{t('dateRange', { start: row.original.startDate, end: row.original.endDate })}</span>
-          ),
-        }),
-        col.accessor('deletedAt', {
-          header: t('binColumn.deletedAt'),
-          // The live list's rows stay on screen (without these) while the bin loads.
-          cell: ({ getValue }) => <span className="whitespace-nowrap tabular-nums">{at(getValue())}</span>,
-        }),
-        col.accessor('purgeAt', {
-          header: t('binColumn.purgeAt'),
-          // The live list's rows stay on screen (without these) while the bin loads.
-          cell: ({ getValue }) => <span className="whitespace-nowrap tabular-nums">{at(getValue())}</span>,
-        }),
-        rowActionsColumn<PlanRow>({
-          pageKey,
-          header: t('column.actions'),
-          actions: [
-            {
-              action: PLAN_ADMIN_ACTION,
-              label: t('actionExtra.restore'),
-              icon: <RotateCcw aria-hidden />,
-              destructive: false,
-              confirm: (p) => ({ title: t('confirmExtra.restoreTitle', { name: p.name }), description: t('confirmExtra.restoreDescription') }),
-              done: 'testPlanUi:restored',
-              onClick: async (p) => void (await restore(p.id)),
-              testId: 'plan-restore',
-            },
-          ],
-        }),
+      col.accessor('name', { header: t('column.name'), cell: ({ getValue }) => <span className="font-medium" data-testid="plan-name">{getValue()}</span> }),
+      ...planColumns,
+      col.accessor('deletedAt', { header: t('binColumn.deletedAt'), cell: ({ getValue }) => at(getValue()) }),
+      col.accessor('purgeAt', { header: t('binColumn.purgeAt'), cell: ({ getValue }) => at(getValue()) }),
+      rowActionsColumn<PlanRow>({
+        pageKey,
+        header: t('column.actions'),
+        actions: [
+          {
+            action: PLAN_ADMIN_ACTION,
+            label: t('actionExtra.restore'),
+            icon: <RotateCcw aria-hidden />,
+            destructive: false,
+            confirm: (p) => ({ title: t('confirmExtra.restoreTitle', { name: p.name }), description: t('confirmExtra.restoreDescription') }),
+            done: 'testPlanUi:restored',
+            onClick: async (p) => void (await restore(p.id)),
+            testId: 'plan-restore',
+          },
+        ],
+      }),
     ]);
-  }, [t, family, i18n.language, pageKey, restore]);
+  }, [t, i18n.language, planColumns, pageKey, restore]);
 
-  const entry = getCatalogEntry(`${family}.test.testManage`);
-  const switchView = (next: string) => {
-    setView(next === 'bin' ? 'bin' : 'plans');
-    toFirstPage();
-  };
-  const data = query.data;
-
-  const body = (
-    <>
-      {inBin ? (
-        <p className="text-sm text-muted-foreground" data-testid="plan-bin-hint">
-          {t('binHint')}
-        </p>
-      ) : null}
-      <PlanFilters
-        value={filters}
-        years={years}
-        schools={family === 'admin' ? (schools.data ?? []) : undefined}
-        onChange={(f) => {
-          setFilters(f);
-          toFirstPage();
-        }}
-      />
-      <DataTable
-        aria-label={inBin ? t('tab.bin') : t('title')}
-        columns={inBin ? binColumns : columns}
-        data={data?.records}
-        rowKey="id"
-        loading={query.isFetching}
-        pagination={pagination(data?.total ?? 0)}
-      />
-    </>
-  );
   return (
-    <div data-testid="plan-list" className="grid grid-cols-[minmax(0,1fr)] gap-4">
-      <PageHeader
-        title={entry ? menuLabel(t, entry) : t('title')}
+    <>
+      <ListScreen
+        pageKey={pageKey}
         description={t('description')}
-        actions={
-          can.add ? (
-            <Button onClick={() => void navigate(paths.add)} data-testid="plan-add">
-              <Plus aria-hidden />
-              {t('action.add')}
-            </Button>
-          ) : null
+        state={state}
+        filters={filters}
+        query={query}
+        columns={inBin ? binColumns : columns}
+        rowKey="id"
+        onAdd={() => void navigate(paths.add)}
+        views={
+          can.admin
+            ? [
+                { value: 'plans', label: t('tab.plans') },
+                { value: 'bin', label: t('tab.bin'), icon: <Trash2 aria-hidden />, hint: t('binHint') },
+              ]
+            : undefined
         }
-        className="pb-0"
+        data-testid="plan-list"
       />
-      <Card>
-        <CardContent className="grid grid-cols-[minmax(0,1fr)] gap-4">
-          {can.admin ? (
-            // The view below is the active tab's panel, so each tab controls an element that exists.
-            <Tabs value={view} onValueChange={switchView} className="grid grid-cols-[minmax(0,1fr)] gap-4">
-              <TabsList>
-                <TabsTrigger value="plans" data-testid="plan-tab-plans">
-                  {t('tab.plans')}
-                </TabsTrigger>
-                <TabsTrigger value="bin" data-testid="plan-tab-bin">
-                  <Trash2 aria-hidden />
-                  {t('tab.bin')}
-                </TabsTrigger>
-              </TabsList>
-              <TabsContent value={view} className="grid grid-cols-[minmax(0,1fr)] gap-4">
-                {body}
-              </TabsContent>
-            </Tabs>
-          ) : (
-            body
-          )}
-        </CardContent>
-      </Card>
       <PlanDatesDialog family={family} plan={datesPlan} onClose={() => setDatesPlan(null)} />
-    </div>
+    </>
   );
 }

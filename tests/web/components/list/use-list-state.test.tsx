@@ -4,10 +4,10 @@ import { createMemoryRouter, RouterProvider, useLocation } from 'react-router-do
 import { describe, expect, it } from 'vitest';
 import { useListState } from '@/components/list/use-list-state';
 
-function setup(initial: string) {
+function setup(initial: string, views?: string[]) {
   let result!: { state: ReturnType<typeof useListState<{ name?: string; gradeId?: string }>>; search: string };
   function Probe() {
-    const state = useListState<{ name?: string; gradeId?: string }>(['name', 'gradeId']);
+    const state = useListState<{ name?: string; gradeId?: string }>(['name', 'gradeId'], { views });
     result = { state, search: useLocation().search };
     return null;
   }
@@ -43,5 +43,19 @@ describe('useListState', () => {
     act(() => get().state.setFilters({ name: 'b' }));
     await act(() => router.navigate(-1));
     expect(get().state.filters).toEqual({ name: 'a' });
+  });
+
+  it('keeps the view in the URL: another view starts at page 1 with the same filters; a view not offered shows the first', () => {
+    const { get } = setup('/list?name=a&current=3', ['live', 'bin']);
+    expect(get().state.view).toBe('live');
+    act(() => get().state.setView('bin'));
+    expect(get().search).toBe('?name=a&view=bin');
+    expect(get().state.view).toBe('bin');
+    act(() => get().state.pagination(100).onChange(2, 10));
+    expect(get().search).toBe('?name=a&view=bin&current=2');
+    act(() => get().state.setView('live'));
+    expect(get().search).toBe('?name=a');
+    // Someone without the bin opens a link to it.
+    expect(setup('/list?view=bin', ['live']).get().state.view).toBe('live');
   });
 });
