@@ -6,7 +6,8 @@
  *   floor       a trivial authenticated list (the school's school years: auth, scope, permission, one tiny query)
  *   score list  the score search's first page for the current school year, as the screen opens it
  *   school view the k12 data-centre school view
- * and prints requests/s, p50/p95/p99/max, errors (non-2xx and timeouts) and the server's peak RSS. Asserts nothing;
+ * and prints requests/s, p50/p95/p99/max, errors (non-2xx and timeouts), the server's peak RSS and how many answers
+ * each connection got (min/p10/p50/max: fair queueing gives every connection about the same). Asserts nothing;
  * CI never runs it.
  *
  *   npx tsx tests/bench/load.ts [--duration 60] [--sessions 200] [--students 20000] [--school-sizes 9000]
@@ -114,6 +115,8 @@ interface AutocannonResult {
 }
 interface AutocannonClient {
   setHeaders(headers: Record<string, string>): void;
+  /** Ours: the session (connection) index, to count answers per connection. */
+  session?: number;
 }
 interface AutocannonInstance extends PromiseLike<AutocannonResult> {
   on(event: 'response', listener: (client: AutocannonClient, statusCode: number, bytes: number, ms: number) => void): void;
@@ -154,6 +157,8 @@ interface Row {
   max: number;
   errors: number;
   rss: number;
+  /** Answers per connection: min, p10, p50, max. */
+  perConnection: [number, number, number, number];
 }
 
 async function drive(engine: Engine, name: string, tokens: readonly string[], pathOf: (i: number) => string, server: ChildProcess): Promise<Row> {
@@ -171,12 +176,19 @@ async function drive(engine: Engine, name: string, tokens: readonly string[], pa
     // Each connection is one session: its own token and its own school's URL.
     setupClient: (client: AutocannonClient & { setRequests(r: unknown[]): void }) => {
       const i = next++ % tokens.length;
+      client.session = i;
       client.setRequests([{ method: 'GET', path: pathOf(i), headers: { authorization: `bearer ${tokens[i]}` } }]);
     },
   });
-  instance.on('response', (_client, _status, _bytes, t) => ms.push(t));
+  // Fair queueing shows as every connection getting about the same number of answers.
+  const answers = new Array<number>(tokens.length).fill(0);
+  instance.on('response', (client, _status, _bytes, t) => {
+    ms.push(t);
+    if (client.session !== undefined) answers[client.session]!++;
+  });
   const r = await instance;
   clearInterval(sampler);
+  answers.sort((a, b) => a - b);
   ms.sort((a, b) => a - b);
   const row: Row = {
     engine,
@@ -188,10 +200,11 @@ async function drive(engine: Engine, name: string, tokens: readonly string[], pa
     max: ms.at(-1) ?? NaN,
     errors: r.errors + r.non2xx,
     rss: peak,
+    perConnection: [answers[0] ?? 0, pct(answers, 10), pct(answers, 50), answers.at(-1) ?? 0],
   };
   const f = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n.toFixed(0)} ms`).padStart(8);
   console.log(
-    `  ${engine.padEnd(8)} ${name.padEnd(12)} ${row.rps.toFixed(1).padStart(7)} req/s  p50 ${f(row.p50)}  p95 ${f(row.p95)}  p99 ${f(row.p99)}  max ${f(row.max)}  errors ${String(row.errors).padStart(4)} (timeouts ${r.timeouts})  RSS ${row.rss.toFixed(0)} MiB`,
+    `  ${engine.padEnd(8)} ${name.padEnd(12)} ${row.rps.toFixed(1).padStart(7)} req/s  p50 ${f(row.p50)}  p95 ${f(row.p95)}  p99 ${f(row.p99)}  max ${f(row.max)}  errors ${String(row.errors).padStart(4)} (timeouts ${r.timeouts})  RSS ${row.rss.toFixed(0)} MiB  answers per connection min/p10/p50/max ${row.perConnection.join('/')}`,
   );
   return row;
 }
