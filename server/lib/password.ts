@@ -1,7 +1,7 @@
 import { createHash, randomBytes, scrypt, timingSafeEqual, type BinaryLike, type ScryptOptions } from 'node:crypto';
 
 /**
- * Password storage (spec §3: the browser sends the SHA-256 hex of the typed password).
+ * Password storage (docs/product-rules.md#sign-in: the browser sends the SHA-256 hex of the typed password).
  * We store scrypt of that hex so a leaked table reveals neither the password nor a replayable hash.
  */
 const N = 16384;

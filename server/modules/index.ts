@@ -17,7 +17,7 @@ import { userRoutes } from './users/users.routes';
 import { testPlanLifecycle } from './test-plan/test-plan.lifecycle';
 import { testPlanRoutes } from './test-plan/test-plan.routes';
 
-/** The one explicit list of modules and their prefixes (spec §7 gateway prefixes). */
+/** The one explicit list of modules and their prefixes (docs/product-rules.md#calls). */
 export async function registerModules(app: FastifyInstance, opts: ModuleOptions): Promise<void> {
   await app.register(captchaRoutes, { prefix: '/api', ...opts });
   await app.register(ssoRoutes, { prefix: '/api/sso', ...opts });

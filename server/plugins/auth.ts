@@ -20,7 +20,7 @@ interface CachedSession extends SessionInfo {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** onRequest hook: a valid bearer token or HTTP 401 errors:sessionExpired (spec §8). */
+    /** onRequest hook: a valid bearer token or HTTP 401 errors:sessionExpired (docs/product-rules.md#error-messages). */
     authenticate(request: FastifyRequest): Promise<void>;
     /** Sessions and scopes of signed-in requests, valid while the database's auth epoch is unchanged. */
     authCache: AuthCache<CachedSession, Scope>;

@@ -50,7 +50,7 @@ export function createI18n(resources: Resources = loadLocales()): i18n {
   return instance;
 }
 
-/** Sets `request.locale` and `request.t` from the accept-language header (spec §7). */
+/** Sets `request.locale` and `request.t` from the accept-language header (docs/product-rules.md#calls). */
 export const i18nPlugin = fp(
   async (app) => {
     const instance = createI18n();

@@ -11,7 +11,7 @@ export function hasWebDist(dir: string): boolean {
 }
 
 /**
- * Serves the built SPA under /busi/ (spec §2). Unknown /busi/* paths answer index.html so
+ * Serves the built SPA under /busi/ (docs/product-rules.md#screens-and-routes). Unknown /busi/* paths answer index.html so
  * client-side routes survive a reload. Register with `{ prefix: BASE_PATH }` only when the dist exists.
  */
 export async function staticWebPlugin(app: FastifyInstance, opts: { root: string }): Promise<void> {

@@ -80,7 +80,7 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Organisation type each family-prefixed API serves (spec §2): `/api/busi/web/k12/…` is for K12 schools only. */
+/** Organisation type each family-prefixed API serves (docs/product-rules.md#families): `/api/busi/web/k12/…` is for K12 schools only. */
 const FAMILY_PREFIX = /^\/api\/busi\/web\/(admin|k12|gx)\//;
 const FAMILY_ORG_TYPE: Record<string, OrgType> = { admin: ORG_TYPE.management, k12: ORG_TYPE.k12, gx: ORG_TYPE.university };
 
@@ -128,7 +128,7 @@ export function requireAccess(key: string, action: ButtonAction | 'view' = 'view
 
 /**
  * preValidation hook: the present role must hold `code` (or one of the codes, for lists several
- * screens share) (spec §6), else HTTP 403 errors:forbidden.
+ * screens share) (docs/product-rules.md#menus-and-permissions), else HTTP 403 errors:forbidden.
  */
 export function requirePermission(code: string, ...alternatives: string[]) {
   const codes = [code, ...alternatives];

@@ -6,7 +6,7 @@ import { loadAllNamespaces } from '@/lib/i18n';
 import { LoginScreen } from '@/features/auth/components/login-screen';
 import { lazyScreen } from './routes/lazy-screen';
 
-// The wall display (issue 4 §2): public by its token, so outside the guard and the shell; a lazy chunk (charts).
+// The wall display (docs/api/data-center.md#wall-display): public by its token, so outside the guard and the shell; a lazy chunk (charts).
 const WallRoute = lazyScreen(() =>
   Promise.all([import('./routes/wall/wall-page'), loadAllNamespaces()]).then(([m]) => ({ default: m.WallPage })),
 );
@@ -39,7 +39,7 @@ export const patchRoutesOnNavigation: NonNullable<DOMRouterOpts['patchRoutesOnNa
 
 export function createAppRouter() {
   const router = createBrowserRouter(appRoutes, { basename: BASE_PATH, patchRoutesOnNavigation });
-  // A 401 anywhere goes back to the login screen inside the SPA (spec §8).
+  // A 401 anywhere goes back to the login screen inside the SPA (docs/product-rules.md#error-messages).
   setApiNavigator((to) => void router.navigate(to, { replace: true }));
   return router;
 }

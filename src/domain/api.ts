@@ -4,7 +4,7 @@ import { SUCCESS_CODE, type Envelope } from './envelope';
 
 export { SUCCESS_CODE, type Envelope } from './envelope';
 
-/** A page of rows, for the server-paged tables (spec §9). */
+/** A page of rows, for the server-paged tables (docs/product-rules.md#lists). */
 export interface Page<T> {
   records: T[];
   total: number;
@@ -17,7 +17,7 @@ export interface PageQuery {
   size: number;
 }
 
-/** Paging query of every server-paged list: page number from 1, size one of PAGE_SIZES (spec §9). */
+/** Paging query of every server-paged list: page number from 1, size one of PAGE_SIZES (docs/product-rules.md#lists). */
 export const pageQuerySchema = z.object({
   current: z.coerce.number().int('validation:page.current').min(1, 'validation:page.current').default(1),
   size: z.coerce

@@ -1,4 +1,4 @@
-/** The response envelope of every call (spec §7): success is code '200'. Apart from domain/api.ts, so the browser's
+/** The response envelope of every call (docs/product-rules.md#calls): success is code '200'. Apart from domain/api.ts, so the browser's
  * API client does not pull zod into the first screen. */
 export interface Envelope<T> {
   code: string;

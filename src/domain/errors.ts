@@ -1,5 +1,5 @@
 /**
- * The error catalogue of spec §8 as i18n keys (namespace `errors`). Server and browser
+ * The error catalogue of docs/product-rules.md#error-messages as i18n keys (namespace `errors`). Server and browser
  * both speak in these keys; the text lives in locales/<lng>/errors.json.
  */
 export const ERR = {
@@ -45,7 +45,7 @@ export const ERR = {
 
 export type ErrorKey = (typeof ERR)[keyof typeof ERR];
 
-/** Success messages of spec §8. */
+/** Success messages of docs/product-rules.md#error-messages. */
 export const OK_MSG = {
   operation: 'common:msg.operationOk',
   deleted: 'common:msg.deleteOk',

@@ -39,7 +39,7 @@ export function recentlyUnauthorized(): boolean {
   return Date.now() - lastUnauthorizedAt < 3000;
 }
 
-/** HTTP 401 (spec §8): warn once, forget the credentials, back to the login screen with rt. */
+/** HTTP 401 (docs/product-rules.md#error-messages): warn once, forget the credentials, back to the login screen with rt. */
 function handleUnauthorized(): void {
   clearAuth();
   const now = Date.now();
@@ -91,7 +91,7 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError(i18next.t(ERR.network), 'network');
 }
 
-/** Unwraps `{code,data,msg}`: code '200' gives data, anything else rejects with msg (spec §7). */
+/** Unwraps `{code,data,msg}`: code '200' gives data, anything else rejects with msg (docs/product-rules.md#calls). */
 function unwrap<T>(response: AxiosResponse<unknown>): T {
   const body = response.data;
   if (!isEnvelope(body)) throw new ApiError(i18next.t(ERR.server), 'invalid', response.status);
@@ -168,7 +168,7 @@ function uploadConfig(onProgress?: ProgressHandler) {
   };
 }
 
-/** Multipart upload with a long timeout (spec §7); answers the unwrapped envelope data. */
+/** Multipart upload with a long timeout (docs/product-rules.md#calls); answers the unwrapped envelope data. */
 export async function upload<T>(url: string, formData: FormData, onProgress?: ProgressHandler): Promise<T> {
   try {
     return unwrap<T>(await http.post(url, formData, uploadConfig(onProgress)));
@@ -249,7 +249,7 @@ async function blobError(error: unknown, failure: string): Promise<ApiError> {
   return toApiError(error);
 }
 
-/** Downloads a file as a blob (spec §7); failure answers errors:downloadFailed unless the server explains. */
+/** Downloads a file as a blob (docs/product-rules.md#calls); failure answers errors:downloadFailed unless the server explains. */
 export async function download(url: string, params?: Params, method: 'get' | 'post' = 'get', body?: unknown): Promise<DownloadedFile> {
   const failure = i18next.t(ERR.downloadFailed);
   try {
@@ -263,7 +263,7 @@ export async function download(url: string, params?: Params, method: 'get' | 'po
   }
 }
 
-/** Multipart upload whose answer is a file (imports: failure rows, counts in the file name; spec §3, §7). */
+/** Multipart upload whose answer is a file (imports: failure rows, counts in the file name; docs/product-rules.md#import-files, #calls). */
 export async function uploadForFile(url: string, formData: FormData, onProgress?: ProgressHandler): Promise<DownloadedFile> {
   const failure = i18next.t(ERR.uploadFailed);
   try {

@@ -10,7 +10,7 @@ declare module '@tanstack/react-query' {
   }
 }
 
-/** Failures raise their message (spec §7); a 401 has already warned and redirected. */
+/** Failures raise their message (docs/product-rules.md#calls); a 401 has already warned and redirected. */
 function report(error: unknown, silent: boolean | undefined): void {
   if (silent) return;
   if (error instanceof ApiError && error.status === 401) return;

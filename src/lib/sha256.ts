@@ -1,6 +1,6 @@
 /**
  * SHA-256 in plain TypeScript (FIPS 180-4). The login form hashes the password before sending it
- * (spec §3); crypto.subtle exists only in secure contexts, and school intranets often serve the
+ * (docs/product-rules.md#sign-in); crypto.subtle exists only in secure contexts, and school intranets often serve the
  * console over plain http, so WebCrypto cannot be relied on.
  */
 

@@ -48,18 +48,18 @@ export const STORAGE_KEYS = {
   sidebarCollapsed: 'tiyu.sidebarCollapsed',
 } as const;
 
-/** Stored auth of spec §3: the token, allAccounts and uinfo (menuTree with defaultPath, currentTypePath). */
+/** Stored auth of docs/product-rules.md#accounts-in-use: the token, allAccounts and uinfo (menuTree with defaultPath, currentTypePath). */
 export const tokenAtom = persisted<TokenData | null>(STORAGE_KEYS.token, null);
 export const allAccountsAtom = persisted<AccountInfo[]>(STORAGE_KEYS.allAccounts, []);
 export const uinfoAtom = persisted<UInfo | null>(STORAGE_KEYS.uinfo, null);
-/** The last visited path inside the app (spec §2 route guard). */
+/** The last visited path inside the app (docs/product-rules.md#screens-and-routes). */
 export const lastPathAtom = persisted<string | null>(STORAGE_KEYS.lastPath, null);
 
 export type Theme = 'light' | 'dark';
 export const themeAtom = persisted<Theme>(STORAGE_KEYS.theme, 'light');
 export const sidebarCollapsedAtom = persisted<boolean>(STORAGE_KEYS.sidebarCollapsed, false);
 
-/** The account flagged present (spec §6), or null. */
+/** The account flagged present (docs/product-rules.md#accounts-in-use), or null. */
 export const presentAccountAtom = atom((get) => get(uinfoAtom)?.accounts.find((a) => a.presentFlag) ?? null);
 
 /** Saves a user-info answer as the stored session and the permission set of the present role. */
@@ -88,7 +88,7 @@ export function authorizationHeader(): string | null {
   return `${token.token_type || 'bearer'} ${token.access_token}`;
 }
 
-/** Tenant organisation of the present account: the orgId header (spec §7). */
+/** Tenant organisation of the present account: the orgId header (docs/product-rules.md#calls). */
 export function currentOrgId(): string | null {
   return store.get(presentAccountAtom)?.tenantOrgId ?? null;
 }

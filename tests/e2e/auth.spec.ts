@@ -14,7 +14,7 @@ test.describe('sign-in', () => {
       await expect(page).toHaveURL(new RegExp(`/busi/${family}/`));
       await expect(page.getByTestId('side-menu')).toBeVisible();
       await expect(page.getByTestId('breadcrumbs')).toBeVisible();
-      // The landing page is the first menu entry's default path (spec §4, §6).
+      // The landing page is the first menu entry's default path (docs/product-rules.md#accounts-in-use).
       const first = page.getByTestId('side-menu').locator('a[href]').first();
       await expect(first).toHaveAttribute('href', new URL(page.url()).pathname);
     });
@@ -80,7 +80,7 @@ test.describe('switching', () => {
   test('an account with two organisations and roles chooses, then switches role and organisation', async ({ page }) => {
     await page.goto('/busi/');
     await signIn(page, 'multi0001');
-    // Several accounts or roles: the personal centre lets the person choose (spec §4).
+    // Several accounts or roles: the personal centre lets the person choose (docs/product-rules.md#accounts-in-use).
     await expect(page).toHaveURL(/\/busi\/myInfo\/base$/);
     const chooser = page.getByTestId('account-chooser');
     await expect(chooser).toBeVisible();

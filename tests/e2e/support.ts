@@ -4,7 +4,7 @@ import { expect, type Page } from '@playwright/test';
 export const DEMO_PASSWORD = 'Tiyu@2026';
 export const FIXED_CAPTCHA = '1234';
 
-/** Fills and submits the login form (spec §2, §5). */
+/** Fills and submits the login form (docs/product-rules.md#sign-in). */
 export async function signIn(page: Page, account: string, password = DEMO_PASSWORD): Promise<void> {
   await expect(page.getByTestId('login-captcha')).toBeVisible();
   await page.getByTestId('login-username').fill(account);

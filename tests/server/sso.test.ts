@@ -87,7 +87,7 @@ describe('POST /api/sso/login', () => {
     expect(stored.some((s) => s.a === sha256Hex(body.data.access_token))).toBe(true);
   });
 
-  it('accepts `username` as an alias of accountNum (spec §7)', async () => {
+  it('accepts `username` as an alias of accountNum (docs/product-rules.md#calls)', async () => {
     const res = await loginWith({ username: 'school01', password: sha256Hex(DEMO_PASSWORD), code: TEST_CAPTCHA, randomStr: await t.captcha() });
     expect(res.statusCode).toBe(200);
   });

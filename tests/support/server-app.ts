@@ -49,7 +49,7 @@ export interface TestAppOptions extends TestDbOptions {
   rateLimits?: BuildAppOptions['rateLimits'];
 }
 
-/** A random captcha key like the browser's (timestamp plus random characters, spec §3). */
+/** A random captcha key like the browser's (timestamp plus random characters, docs/product-rules.md#sign-in). */
 export const randomStr = () => `${Date.now()}${randomBytes(4).toString('hex')}`;
 
 /** The server on its own fresh database (demo seed), with a fixed captcha and a hand-moved clock. */

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { orgs } from './orgs';
 
-/** A person who can sign in (spec §3, §5): one login account (6–20 letters/digits) and an optional mobile. */
+/** A person who can sign in (docs/product-rules.md#users): one login account (6–20 letters/digits) and an optional mobile. */
 export const users = pgTable(
   'users',
   {
@@ -29,7 +29,7 @@ export const users = pgTable(
 );
 
 /**
- * An account: the user's membership of one organisation (spec §3 "accounts" of getUInfo).
+ * An account: the user's membership of one organisation (the "accounts" of getUInfo: docs/product-rules.md#accounts-in-use, #calls).
  * `orgId` is the organisation (or department) the account sits in, `tenantOrgId` the school /
  * bureau whose data it works on. `present` marks the account in use (presentFlag).
  */
@@ -54,7 +54,7 @@ export const memberships = pgTable(
   ],
 );
 
-/** Roles belong to a tenant organisation (spec §6). */
+/** Roles belong to a tenant organisation (docs/product-rules.md#roles). */
 export const roles = pgTable(
   'roles',
   {
@@ -90,7 +90,7 @@ export const membershipRoles = pgTable(
   ],
 );
 
-/** Menu entries (spec §3), seeded from src/domain/menus/catalog.ts. menuId is the catalog key. */
+/** Menu entries (docs/product-rules.md#menus-and-permissions), seeded from src/domain/menus/catalog.ts. menuId is the catalog key. */
 export const menus = pgTable(
   'menus',
   {
@@ -98,7 +98,7 @@ export const menus = pgTable(
     pid: text('pid').notNull(),
     /** Catalogue family (src/domain/menus/catalog.ts). */
     family: text('family', { enum: ['admin', 'k12', 'gx', 'single', 'personal'] }).notNull(),
-    /** 'web' or 'mobile' function permissions (spec §6). */
+    /** 'web' or 'mobile' function permissions (docs/product-rules.md#menus-and-permissions). */
     platform: text('platform', { enum: ['web', 'mobile'] }).notNull().default('web'),
     code: text('code'),
     menuName: text('menu_name').notNull(),

@@ -8,7 +8,7 @@ import { physiqueResults } from './physique';
 const at = (name: string) => timestamp(name, { withTimezone: true });
 
 /**
- * Read-only wall-display links (issue 4 §2): one organisation, one playlist. Only the SHA-256 of the token is
+ * Read-only wall-display links (docs/api/data-center.md#wall-display): one organisation, one playlist. Only the SHA-256 of the token is
  * stored, so the table alone opens no wall; revoking sets `revoked_at` (the row stays for the list and the log).
  */
 export const screenLinks = pgTable(

@@ -1,18 +1,18 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, numeric, pgTable, smallint, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 
-/** Organisations (spec §3): 10 management, 21 K12, 22 university, 30 enterprise. */
+/** Organisations (docs/product-rules.md#families): 10 management, 21 K12, 22 university, 30 enterprise. */
 export const orgs = pgTable(
   'orgs',
   {
     id: uuid('id').primaryKey().defaultRandom(),
     parentId: uuid('parent_id').references((): AnyPgColumn => orgs.id),
     type: smallint('type').notNull(),
-    /** Two-digit code, unique among siblings (spec §5). */
+    /** Two-digit code, unique among siblings (docs/product-rules.md#organisations). */
     code: text('code').notNull(),
     name: text('name').notNull(),
     enabled: boolean('enabled').notNull().default(true),
-    /** Branding (spec §1): platform title, icon URL, login image URL, filing number. */
+    /** Branding (docs/product-rules.md#branding): platform title, icon URL, login image URL, filing number. */
     title: text('title'),
     icon: text('icon'),
     loginImg: text('login_img'),

@@ -76,7 +76,7 @@ export const physiqueResults = pgTable(
     total: doublePrecision('total'),
     level: text('level', { enum: ['excellent', 'good', 'pass', 'fail'] }),
     complete: boolean('complete').notNull().default(false),
-    /** Invalid results are kept but excluded from every ranking, average and dashboard (spec §4). */
+    /** Invalid results are kept but excluded from every ranking, average and dashboard (docs/product-rules.md#score-validity). */
     invalid: boolean('invalid').notNull().default(false),
     invalidAt: at('invalid_at'),
     invalidBy: uuid('invalid_by').references(() => users.id),
@@ -101,7 +101,7 @@ export const physiqueResults = pgTable(
   ],
 );
 
-/** Who changed what in a result and when: edits, invalid/restore, imports (issue 3 §4). */
+/** Who changed what in a result and when: edits, invalid/restore, imports (docs/api/physique.md: results screen). */
 export const physiqueResultLogs = pgTable(
   'physique_result_logs',
   {

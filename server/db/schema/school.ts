@@ -8,7 +8,7 @@ const created = () => timestamp('created_at', { withTimezone: true }).notNull().
 /** Raised by every save; a save that sends an older one is refused (docs/product-rules.md#concurrent-edits). */
 const version = () => integer('version').notNull().default(1);
 
-/** School years (e.g. '2025-2026', starting 2025) of an organisation (spec §3). */
+/** School years (e.g. '2025-2026', starting 2025) of an organisation (docs/product-rules.md#school-years). */
 export const schoolYears = pgTable(
   'school_years',
   {
@@ -27,7 +27,7 @@ export const schoolYears = pgTable(
   ],
 );
 
-/** Semesters of a school year: spring 11, autumn 13 (spec §3, §9), each with the break that follows it. */
+/** Semesters of a school year: spring 11, autumn 13 (docs/product-rules.md#school-years, #limits), each with the break that follows it. */
 export const semesters = pgTable(
   'semesters',
   {
@@ -50,7 +50,7 @@ export const semesters = pgTable(
 );
 
 /**
- * Grades as enrolment cohorts (spec §3 "enrolment year"): stage, enrolment year, graduation status;
+ * Grades as enrolment cohorts (docs/product-rules.md#grades): stage, enrolment year, graduation status;
  * the current grade number 1–12 (K12) or 13–16 (university years 1–4) follows from the enrolment year.
  */
 export const grades = pgTable(
@@ -68,7 +68,7 @@ export const grades = pgTable(
   (t) => [uniqueIndex('grades_org_stage_year_uq').on(t.orgId, t.stage, t.enrolYear), index('grades_org_no_idx').on(t.orgId, t.gradeNo)],
 );
 
-/** Colleges (departments) of a university, two-digit code (spec §3, §5). */
+/** Colleges (departments) of a university, two-digit code (docs/product-rules.md#colleges-and-majors, #organisations). */
 export const colleges = pgTable(
   'colleges',
   {
@@ -98,7 +98,7 @@ export const majors = pgTable(
   (t) => [uniqueIndex('majors_college_code_uq').on(t.collegeId, t.code)],
 );
 
-/** Classes (spec §3): code 1–99 within a grade, display name, class number, head count. */
+/** Classes (docs/product-rules.md#classes): code 1–99 within a grade, display name, class number, head count. */
 export const classes = pgTable(
   'classes',
   {
@@ -153,7 +153,7 @@ export const teacherClasses = pgTable(
   (t) => [primaryKey({ columns: [t.teacherId, t.classId] }), index('teacher_classes_class_idx').on(t.classId)],
 );
 
-/** Students (spec §3): registration number (学籍号) unique per organisation (spec §5 '学籍号已注册'). */
+/** Students (docs/product-rules.md#students-and-staff): registration number (学籍号) unique per organisation (“学籍号已注册”). */
 export const students = pgTable(
   'students',
   {

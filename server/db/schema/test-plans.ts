@@ -7,7 +7,7 @@ import { classes, colleges, grades, schoolYears } from './school';
 const orgRef = () => uuid('org_id').notNull().references(() => orgs.id);
 const at = (name: string) => timestamp(name, { withTimezone: true });
 
-/** Physique test plans (issue 3 §2): dates decide the status; `endedAt` is an early end. */
+/** Physique test plans (docs/api/test-plans.md#status): dates decide the status; `endedAt` is an early end. */
 export const testPlans = pgTable(
   'test_plans',
   {
@@ -15,7 +15,7 @@ export const testPlans = pgTable(
     orgId: orgRef(),
     name: text('name').notNull(),
     schoolYearId: uuid('school_year_id').notNull().references(() => schoolYears.id),
-    /** Semester code: 11 spring, 13 autumn (spec §9). */
+    /** Semester code: 11 spring, 13 autumn (docs/product-rules.md#limits). */
     semesterCode: smallint('semester_code').notNull(),
     startDate: date('start_date').notNull(),
     endDate: date('end_date').notNull(),
@@ -24,7 +24,7 @@ export const testPlans = pgTable(
     scopeType: text('scope_type', { enum: ['grade', 'class', 'college'] }).notNull(),
     /** Version of the national standard the plan scores by (src/domain/physique STANDARDS). */
     standardVersion: text('standard_version').notNull().default('2014'),
-    /** Test report fee in CNY (≥ 0.01), its precision (0–3 decimals) and rounding (spec §9). */
+    /** Test report fee in CNY (≥ 0.01), its precision (0–3 decimals) and rounding (docs/product-rules.md#limits). */
     feeAmount: numeric('fee_amount', { precision: 12, scale: 3 }),
     feePrecision: smallint('fee_precision').notNull().default(2),
     feeRounding: text('fee_rounding', { enum: ['round', 'up', 'down'] }).notNull().default('round'),

@@ -1,4 +1,4 @@
-/** Demo branding (spec §1: platform title, icon, login image): small inline SVGs as data URLs, no files to serve. */
+/** Demo branding (docs/product-rules.md#branding: platform title, icon, login image): small inline SVGs as data URLs, no files to serve. */
 
 const dataUrl = (svg: string): string => `data:image/svg+xml;base64,${Buffer.from(svg.replace(/\s*\n\s*/g, ' ').trim()).toString('base64')}`;
 

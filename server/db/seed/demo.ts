@@ -41,7 +41,7 @@ import {
   type Random,
 } from './people';
 
-/** Password of every demo account (issue 2). */
+/** Password of every demo account (docs/product-rules.md#demo-data). */
 export const DEMO_PASSWORD = 'Tiyu@2026';
 
 export interface DemoAccount {
@@ -82,7 +82,7 @@ async function insertChunks<T extends PgTable>(db: DbOrTx, table: T, rows: reado
 }
 
 /**
- * Writes the menus table from the catalogue (spec §3): inserts new entries and updates changed
+ * Writes the menus table from the catalogue (docs/product-rules.md#menus-and-permissions): inserts new entries and updates changed
  * ones, so a catalogue change reaches an existing database. Entries no longer in the catalogue are
  * left alone (role grants may still point at them); remove them with a migration.
  */
@@ -132,7 +132,7 @@ export async function syncMenus(db: DbOrTx): Promise<number> {
 }
 
 /**
- * A built-in administrator role holds everything of its family (spec §6): when the catalogue gains
+ * A built-in administrator role holds everything of its family (docs/product-rules.md#roles): when the catalogue gains
  * screens, existing administrator roles get them too. Other roles are the school's own to edit.
  */
 async function grantBuiltinAdministrators(db: DbOrTx): Promise<void> {
@@ -401,7 +401,7 @@ function addUniversity(ctx: Ctx, orgId: string): string[] {
   return classIds;
 }
 
-/** The two roles of a school (one for a bureau) with their menus from the role templates (spec §6). */
+/** The two roles of a school (one for a bureau) with their menus from the role templates (docs/product-rules.md#roles). */
 function addRoles(ctx: Ctx, orgId: string, family: TemplateFamily, identities: readonly TemplateIdentity[]): Record<TemplateIdentity, string> {
   const ids = {} as Record<TemplateIdentity, string>;
   for (const identity of identities) {
@@ -709,7 +709,7 @@ async function insertRows(tx: DbOrTx, rows: Ctx['rows']): Promise<void> {
 }
 
 /**
- * Seeds the demo data set (issue 2) in one transaction: the catalogue's menus, a district bureau
+ * Seeds the demo data set (docs/product-rules.md#demo-data) in one transaction: the catalogue's menus, a district bureau
  * over a K12 school (≈1,920 students) and a university (≈2,000 students), school years,
  * roles with menus, the DEMO_ACCOUNTS, and physique test plans with results and test records
  * (physique-demo.ts); then a small second school without tests and the district's departments and staff.

@@ -4,7 +4,7 @@ import { AppError } from '../app-error';
 
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-/** An xlsx download; the name travels as RFC 5987 `filename*` (the browser reads import counts from it, spec §3). */
+/** An xlsx download; the name travels as RFC 5987 `filename*` (the browser reads import counts from it, docs/product-rules.md#import-files). */
 export function sendXlsx(reply: FastifyReply, workbook: Buffer, fileName: string) {
   return reply
     .header('content-type', XLSX_MIME)

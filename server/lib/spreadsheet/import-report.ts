@@ -1,7 +1,7 @@
 import type { CellValue } from './sheet-scanner';
 import { writeXlsx } from './xlsx-writer';
 
-/** A refused row of an import: its cells as uploaded and why (spec §4: the failures workbook). */
+/** A refused row of an import: its cells as uploaded and why (docs/product-rules.md#import-files: the failures workbook). */
 export interface ImportFailure {
   cells: readonly CellValue[];
   reason: string;
@@ -35,7 +35,7 @@ export function failuresWorkbook(spec: FailuresWorkbookSpec): Buffer {
   return writeXlsx([{ name: spec.sheetName, rows, columnWidths: [...header.slice(0, -1).map(() => 12), 60], textColumns: spec.textColumns }]);
 }
 
-/** `<prefix>_<success>_<failure>.xlsx` with a prefix free of '_' (spec §3: the browser reads the counts from parts 2 and 3). */
+/** `<prefix>_<success>_<failure>.xlsx` with a prefix free of '_' (docs/product-rules.md#import-files: the browser reads the counts from parts 2 and 3). */
 export function importFileName(prefix: string, success: number, failure: number): string {
   return `${prefix.replace(/_/g, '-')}_${success}_${failure}.xlsx`;
 }

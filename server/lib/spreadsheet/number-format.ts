@@ -3,7 +3,7 @@
  * what the person sees (a run time 0.0025462962962963 under `mm:ss` is "03:40", a birth date 40299 under `m/d/yy` is
  * "2010-05-01"). Dates become ISO `YYYY-MM-DD` (with ` HH:MM:SS` when the format shows a time too); times are rendered
  * with the format's own hours, minutes, seconds, fractions and AM/PM. Every other format leaves the number as it is.
- * Formats: ECMA-376 Part 1 §18.8.30 (built-in ids) and §18.8.31 (format codes).
+ * Formats: ECMA-376 Part 1, sections 18.8.30 (built-in ids) and 18.8.31 (format codes).
  */
 
 type TimeToken =

@@ -21,7 +21,7 @@ import { looksLikeZip, readZipDirectory, readZipEntry, streamZipEntry, ZipFormat
 export type { CellValue, XlsxRow } from './sheet-scanner';
 
 /**
- * Reads the rows of one worksheet of an uploaded .xlsx (spec §5: imports accept .xlsx only).
+ * Reads the rows of one worksheet of an uploaded .xlsx (docs/product-rules.md#uploads: imports accept .xlsx only).
  * A streaming scanner over the zip does the work (≈3× SheetJS on the national template, flat memory: PERFORMANCE.md);
  * whatever it cannot read (namespace prefixes, malformed XML) goes to SheetJS instead, once its parts are known to be small.
  * Numbers under a date or time format are read as the text they show (number-format.ts); formulas give their cached values.
@@ -403,7 +403,7 @@ async function sheetRoot(buf: Buffer, entry: ZipEntry): Promise<string | null> {
   }
 }
 
-/** Opens a workbook for streaming its rows (issue 3 §3 import): metadata now, rows through `batches()`. */
+/** Opens a workbook for streaming its rows (docs/api/physique.md: score import): metadata now, rows through `batches()`. */
 export async function openXlsx(buffer: Buffer, options: XlsxReadOptions = {}): Promise<XlsxRowSource> {
   if (!looksLikeZip(buffer)) throw new XlsxReadError('notXlsx', 'not a zip archive');
   const pacer = new EventLoopPacer();

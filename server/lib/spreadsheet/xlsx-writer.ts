@@ -43,7 +43,7 @@ function cellValue(v: unknown): string | number | boolean | Date | null {
 const isPlainCell = (v: unknown) =>
   v == null || typeof v === 'string' || typeof v === 'boolean' || v instanceof Date || (typeof v === 'number' && Number.isFinite(v));
 
-/** Writes an .xlsx workbook (exports, failure workbooks of imports; spec §4) with SheetJS; shared strings and part order as Excel writes them. */
+/** Writes an .xlsx workbook (exports, failure workbooks of imports; docs/product-rules.md#import-files) with SheetJS; shared strings and part order as Excel writes them. */
 export function writeXlsx(sheets: readonly SheetSpec[]): Buffer {
   if (sheets.length === 0) throw new RangeError('writeXlsx needs at least one sheet');
   const wb = XLSX.utils.book_new();

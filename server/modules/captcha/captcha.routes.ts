@@ -3,7 +3,7 @@ import { captchaQuerySchema } from '@/domain/auth/schemas';
 import type { ModuleOptions } from '../module-options';
 import { issueCaptcha } from './captcha.service';
 
-/** GET /api/code?randomStr= → the captcha image itself (spec §7). */
+/** GET /api/code?randomStr= → the captcha image itself (docs/product-rules.md#calls). */
 export const captchaRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, opts) => {
   app.get(
     '/code',

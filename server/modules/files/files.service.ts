@@ -133,7 +133,7 @@ export async function uploadOf(db: DbOrTx, owner: Owner, uploadId: string) {
   return row ?? null;
 }
 
-/** Records a resumable upload before tus creates it; refuses a purpose's ceiling up front (spec §5). */
+/** Records a resumable upload before tus creates it; refuses a purpose's ceiling up front (docs/product-rules.md#uploads). */
 export async function beginUpload(db: DbOrTx, owner: Owner, purpose: FilePurpose, name: string, size: number, now: Date): Promise<string> {
   if (size > purposeMaxBytes(purpose)) throw new AppError(413, ERR.fileTooLarge);
   const id = randomUUID().replaceAll('-', '');

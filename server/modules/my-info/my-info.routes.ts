@@ -6,8 +6,8 @@ import type { ModuleOptions } from '../module-options';
 import { editAccount, editUser, getUInfo, menuTreeOf, switchOrg, switchRole } from './my-info.service';
 
 /**
- * /api/busi/web/myInfo: the personal centre and account/role switching (spec §2, §4, §7).
- * Signed-in users only; no page permission (the personal centre is always allowed, spec §2).
+ * /api/busi/web/myInfo: the personal centre and account/role switching (docs/product-rules.md#screens-and-routes, #accounts-in-use, #calls).
+ * Signed-in users only; no page permission (the personal centre is always allowed, docs/product-rules.md#screens-and-routes).
  */
 export const myInfoRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, opts) => {
   app.addHook('onRequest', app.authenticate);

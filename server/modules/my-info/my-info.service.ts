@@ -88,7 +88,7 @@ const webEntries = (list: { entry: MenuEntry; platform: string }[] | undefined) 
   (list ?? []).filter((m) => m.platform === 'web').map((m) => m.entry);
 
 /**
- * Makes sure one membership is present and that it has a present role (spec §6 presentFlag):
+ * Makes sure one membership is present and that it has a present role (docs/product-rules.md#accounts-in-use):
  * a user who never switched starts on the first membership and its first role.
  */
 async function ensurePresent(db: Db, userId: string): Promise<void> {
@@ -132,7 +132,7 @@ async function setPresentRole(tx: DbOrTx, membershipId: string, roleId: string) 
 }
 
 /**
- * The user-info answer of getUInfo, switchRole and switchOrg (spec §3, §6, §7): every membership
+ * The user-info answer of getUInfo, switchRole and switchOrg (docs/product-rules.md#accounts-in-use, #menus-and-permissions, #calls): every membership
  * with its roles and their web menus; the menu tree and permissions of the present account and role.
  */
 export async function getUInfo(db: Db, userId: string, defaultTitle: string): Promise<UInfo> {
@@ -215,7 +215,7 @@ async function ownAccountRole(db: DbOrTx, userId: string, ref: AccountRoleRef): 
   if (!row) throw notFound();
 }
 
-/** Makes the given membership and role the present ones (spec §4 "switch account, role"). */
+/** Makes the given membership and role the present ones (docs/product-rules.md#accounts-in-use). */
 export async function switchRole(db: Db, userId: string, ref: AccountRoleRef): Promise<void> {
   await db.transaction(async (tx) => {
     await ownAccountRole(tx, userId, ref);
@@ -224,7 +224,7 @@ export async function switchRole(db: Db, userId: string, ref: AccountRoleRef): P
   });
 }
 
-/** Makes the user's membership in `orgId` (of tenant `tenantOrgId`) the present one (spec §4). */
+/** Makes the user's membership in `orgId` (of tenant `tenantOrgId`) the present one (docs/product-rules.md#accounts-in-use). */
 export async function switchOrg(db: Db, userId: string, ref: { orgId: string; tenantOrgId: string }): Promise<void> {
   if (!isUuid(ref.orgId) || !isUuid(ref.tenantOrgId)) throw notFound();
   await db.transaction(async (tx) => {
@@ -245,7 +245,7 @@ export async function switchOrg(db: Db, userId: string, ref: { orgId: string; te
   });
 }
 
-/** The menu build of one of the user's own account + role (spec §6, §7 "menu build"). */
+/** The menu build of one of the user's own account + role (docs/product-rules.md#menus-and-permissions, #calls). */
 export async function menuTreeOf(db: Db, userId: string, ref: AccountRoleRef): Promise<MenuNode[]> {
   await ownAccountRole(db, userId, ref);
   const byRole = await menusOf(db, [ref.roleId]);

@@ -7,7 +7,7 @@ import { optionalIdFilter, optionalTextFilter } from '../../lib/query';
 import { gradeList, schoolYearList, studentById, studentPage, teacherPage } from './school.service';
 
 export interface SchoolRoutesOptions {
-  /** The route family whose permission codes guard these reads (spec §2): K12 schools or universities. */
+  /** The route family whose permission codes guard these reads (docs/product-rules.md#families): K12 schools or universities. */
   family: 'k12' | 'gx';
 }
 
@@ -16,7 +16,7 @@ const teacherPageQuery = pageQuerySchema.extend({ name: optionalTextFilter, work
 const idParams = z.object({ id: z.string().max(64) });
 
 /**
- * School core reads of /api/busi/web/{k12|gx} (spec §2 org and user screens): every route runs
+ * School core reads of /api/busi/web/{k12|gx} (docs/product-rules.md#menus-and-permissions, #tenancy): every route runs
  * auth → tenant scope → permission code → validation, and reads only the scope's organisation.
  */
 export const schoolRoutes: FastifyPluginAsyncZod<SchoolRoutesOptions> = async (app, { family }) => {
@@ -43,7 +43,7 @@ export const schoolRoutes: FastifyPluginAsyncZod<SchoolRoutesOptions> = async (a
     ok(await teacherPage(app.db, await tenant(request), request.query)),
   );
 
-  // Dictionaries several screens filter by (spec §3 "grades", "academicYearList").
+  // Dictionaries several screens filter by (docs/product-rules.md#grades, #school-years).
   app.get('/org/grade/list', { preValidation: requirePermission(can.grades, can.classes, can.students) }, async (request) =>
     ok(await gradeList(app.db, await tenant(request))),
   );

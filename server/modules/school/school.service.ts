@@ -42,7 +42,7 @@ export interface StudentFilter extends PageQuery {
   regNo?: string;
 }
 
-/** Students of the tenant organisation, by grade, class and registration number (spec §3). */
+/** Students of the tenant organisation, by grade, class and registration number (docs/product-rules.md#students-and-staff). */
 export async function studentPage(db: DbOrTx, tenantOrgId: string, q: StudentFilter): Promise<Page<StudentRow>> {
   const where = and(
     eq(students.orgId, tenantOrgId),
@@ -72,7 +72,7 @@ export interface TeacherFilter extends PageQuery {
   workNo?: string;
 }
 
-/** Staff of the tenant organisation (spec §3 staff); ID card numbers stay out of lists. */
+/** Staff of the tenant organisation (docs/product-rules.md#students-and-staff); ID card numbers stay out of lists. */
 export async function teacherPage(db: DbOrTx, tenantOrgId: string, q: TeacherFilter): Promise<Page<TeacherRow>> {
   const where = and(
     eq(teachers.orgId, tenantOrgId),
@@ -101,7 +101,7 @@ export async function gradeList(db: DbOrTx, tenantOrgId: string): Promise<GradeR
     .orderBy(asc(grades.graduated), asc(grades.gradeNo), desc(grades.enrolYear));
 }
 
-/** School years of the tenant organisation, newest first, each with its semesters (spec §3). */
+/** School years of the tenant organisation, newest first, each with its semesters (docs/product-rules.md#school-years). */
 export async function schoolYearList(db: DbOrTx, tenantOrgId: string): Promise<SchoolYearRow[]> {
   const years = await db
     .select({ id: schoolYears.id, academicYear: schoolYears.academicYear, startYear: schoolYears.startYear, current: schoolYears.current })

@@ -4,7 +4,7 @@ import { loginWireSchema, refreshRequestSchema } from '@/domain/auth/schemas';
 import type { ModuleOptions } from '../module-options';
 import { login, refresh, revokeSession } from './sso.service';
 
-/** /api/sso: sign-in, token refresh, sign-out (spec §7). */
+/** /api/sso: sign-in, token refresh, sign-out (docs/product-rules.md#calls). */
 export const ssoRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, opts) => {
   app.post(
     '/login',

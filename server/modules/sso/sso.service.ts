@@ -105,7 +105,7 @@ async function hasUsableAccount(db: DbOrTx, userId: string): Promise<boolean> {
 }
 
 /**
- * Signs in by account number or mobile (spec §2, §7): captcha first (single use), then the lock,
+ * Signs in by account number or mobile (docs/product-rules.md#sign-in, #calls): captcha first (single use), then the lock,
  * the enabled flag and the password. Five failures in a row lock the account for 15 minutes.
  */
 export async function login(db: DbOrTx, now: Date, input: LoginRequest, meta: ClientMeta = {}): Promise<TokenData> {

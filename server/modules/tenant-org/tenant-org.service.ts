@@ -11,7 +11,7 @@ const MAX_DEPTH = 16;
 type Branding = Omit<SimpleOrgInfo, 'platformName'> & { platformName: string | null };
 
 /**
- * Branding of an organisation (spec §1): each of title, icon, login image and filing number comes
+ * Branding of an organisation (docs/product-rules.md#branding): each of title, icon, login image and filing number comes
  * from the organisation itself or its nearest ancestor that sets it; null/'' when none does.
  */
 export async function brandingOf(db: DbOrTx, orgId: string): Promise<Branding> {
@@ -45,7 +45,7 @@ export async function rootOrgId(db: DbOrTx): Promise<string | null> {
   return row?.id ?? null;
 }
 
-/** Public branding for the login page (spec §1, §7); `defaultTitle` when no organisation names one. */
+/** Public branding for the login page (docs/product-rules.md#branding, #calls); `defaultTitle` when no organisation names one. */
 export async function simpleInfo(db: DbOrTx, orgId: string | undefined, defaultTitle: string): Promise<SimpleOrgInfo> {
   let id = isUuid(orgId) ? orgId : null;
   if (id) {

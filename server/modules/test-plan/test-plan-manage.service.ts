@@ -50,7 +50,7 @@ export interface PlanActor {
 
 const offset = (q: { current: number; size: number }) => (q.current - 1) * q.size;
 
-/** Scope kinds a school of this type may plan by (issue 3 §2): K12 grades or classes; universities also colleges. */
+/** Scope kinds a school of this type may plan by (docs/api/test-plans.md#scope-and-permissions): K12 grades or classes; universities also colleges. */
 export function scopeTypesFor(orgType: number): PlanScopeType[] {
   if (orgType === ORG_TYPE.k12) return ['grade', 'class'];
   if (orgType === ORG_TYPE.university) return ['college', 'grade', 'class'];
@@ -116,7 +116,7 @@ const binCutoff = (now: Date) => new Date(now.getTime() - PLAN_BIN_DAYS * 86_400
 const inBin = (now: Date) => and(isNotNull(testPlans.deletedAt), gt(testPlans.deletedAt, binCutoff(now)));
 
 /**
- * Plans of the tenant organisation (or of its schools, admin family), newest first, filtered and paged (issue 3 §2);
+ * Plans of the tenant organisation (or of its schools, admin family), newest first, filtered and paged (docs/api/test-plans.md);
  * with `bin`, the recycle bin instead: deleted plans still restorable, most recently deleted first.
  */
 export async function planPage(db: DbOrTx, actor: PlanActor, q: PlanPageQuery): Promise<Page<PlanRow>> {
@@ -230,7 +230,7 @@ export async function planDetail(db: DbOrTx, actor: PlanActor, planId: string): 
 
 const signUpStatusSql = sql<SignUpStatus>`case when ${physiqueResults.id} is null then 'notTested' when ${physiqueResults.complete} then 'complete' else 'incomplete' end`;
 
-/** Students in the plan's scope with their result status, by grade, class and registration number, paged (issue 3 §2 sign-up). */
+/** Students in the plan's scope with their result status, by grade, class and registration number, paged (docs/api/test-plans.md: sign-up list). */
 export async function signUpPage(db: DbOrTx, actor: PlanActor, planId: string, q: SignUpQuery): Promise<Page<SignUpRow>> {
   const plan = await getPlanInScope(db, actor.tenantOrgId, planId);
   const statusWhere =
@@ -281,7 +281,7 @@ export async function signUpPage(db: DbOrTx, actor: PlanActor, planId: string, q
   return { records, total, current: q.current, size: q.size };
 }
 
-/** Completion per class in the plan's scope: students, tested, complete, rate (issue 3 §2). */
+/** Completion per class in the plan's scope: students, tested, complete, rate (docs/api/test-plans.md). */
 export async function classCompletion(db: DbOrTx, actor: PlanActor, planId: string): Promise<ClassCompletionRow[]> {
   const plan = await getPlanInScope(db, actor.tenantOrgId, planId);
   const rows = await db
@@ -392,7 +392,7 @@ interface ResolvedPlan {
 
 /**
  * Checks the request against the school's own data (school year and semester, scope ids of the
- * right kind) and works out the items of every grade in scope (issue 3 §2). 400 with a testPlan message.
+ * right kind) and works out the items of every grade in scope (docs/api/test-plans.md). 400 with a testPlan message.
  */
 async function resolvePlan(tx: DbOrTx, school: { id: string; type: number }, planId: string, body: PlanRequest): Promise<ResolvedPlan> {
   const [year] = await tx
@@ -466,7 +466,7 @@ const feeColumns = (body: PlanRequest) => ({
   feeRounding: body.feeRounding,
 });
 
-/** Creates a plan with its scope and items in one transaction (issue 3 §2); returns its detail. */
+/** Creates a plan with its scope and items in one transaction (docs/api/test-plans.md); returns its detail. */
 export async function createPlan(db: Db, actor: PlanActor, body: PlanRequest): Promise<PlanDetail> {
   const id = await db.transaction(async (tx) => {
     const school = await targetSchool(tx, actor, body.schoolOrgId);
@@ -495,7 +495,7 @@ export async function createPlan(db: Db, actor: PlanActor, body: PlanRequest): P
 }
 
 /**
- * Edits a plan (issue 3 §2): refused (409) once ended, while an import or sync runs, and — when
+ * Edits a plan (docs/api/test-plans.md): refused (409) once ended, while an import or sync runs, and — when
  * results exist — for a change of standard version (the results were scored by the old one).
  * The plan stays in its school; `schoolOrgId` of the body is ignored.
  */
@@ -532,7 +532,7 @@ export async function updatePlan(db: Db, actor: PlanActor, planId: string, body:
   return planDetail(db, actor, planId);
 }
 
-/** Ends a plan early (spec §4): at once, so imports and syncs refuse it from now on; 409 when already ended. */
+/** Ends a plan early (docs/product-rules.md#plan-states): at once, so imports and syncs refuse it from now on; 409 when already ended. */
 export async function endPlan(db: Db, actor: PlanActor, planId: string): Promise<PlanDetail> {
   await db.transaction(async (tx) => {
     const plan = await lockPlanInScope(tx, actor.tenantOrgId, planId);
@@ -556,7 +556,7 @@ const datesOf = (plan: Pick<PlanRecord, 'startDate' | 'endDate' | 'endedAt'>) =>
 /**
  * Deletes a plan. One with results goes to the recycle bin (restorable by the school's
  * administrators for PLAN_BIN_DAYS, its results hidden meanwhile); one without is deleted at once
- * with its scope, items and jobs. Refused (409) while an import or sync runs (spec §4) and while
+ * with its scope, items and jobs. Refused (409) while an import or sync runs (docs/product-rules.md#plan-states) and while
  * the plan is in progress (end it first), so a plan people are taking part in never disappears under them.
  */
 export async function deletePlan(db: Db, actor: PlanActor, planId: string): Promise<{ binned: boolean }> {

@@ -26,7 +26,7 @@ import {
 } from './test-plan-manage.service';
 
 export interface TestPlanRoutesOptions {
-  /** The route family whose testManage permission codes guard these routes (spec §2). */
+  /** The route family whose testManage permission codes guard these routes (docs/product-rules.md#families). */
   family: Family;
 }
 
@@ -34,7 +34,7 @@ const idParams = z.object({ id: z.string().max(64) });
 const optionsQuery = z.object({ schoolOrgId: z.preprocess((v) => (v === '' ? undefined : v), z.string().max(64).optional()) });
 
 /**
- * Test plans of issue 3 §2 under /api/busi/web/{admin|k12|gx}/organizeTest/testManage: list (and recycle
+ * Test plans (docs/api/test-plans.md) under /api/busi/web/{admin|k12|gx}/organizeTest/testManage: list (and recycle
  * bin), detail, sign-up list, class completion, form options, add, edit, early end, delete, and for plan
  * administrators reopen, date correction and restore (docs/api/test-plans.md). Every route runs
  * auth → tenant scope → permission code → zod validation → service.

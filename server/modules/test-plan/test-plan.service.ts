@@ -15,7 +15,7 @@ import { dropJob, ensureHolderLock, holdJob, jobHeld, PROCESS_HOLDER_ID } from '
 
 /**
  * The test-plan API other modules use (physique import, sync, results): find a plan in the caller's
- * scope, check it is open, and take / release the per-plan job lock of spec §4.
+ * scope, check it is open, and take / release the per-plan job lock of docs/product-rules.md#plan-states.
  */
 
 /** A test plan as stored. */
@@ -83,12 +83,12 @@ export async function lockPlanInScope(tx: DbOrTx, tenantOrgId: string, planId: s
   return plan;
 }
 
-/** Refuses (409) work that needs participation open: imports and syncs of an ended plan (spec §4 early end). */
+/** Refuses (409) work that needs participation open: imports and syncs of an ended plan (docs/product-rules.md#plan-states). */
 export function assertPlanOpen(plan: Pick<PlanRecord, 'startDate' | 'endDate' | 'endedAt'>, now: Date): void {
   if (planStatus(plan, now) === 'ended') throw planError(409, PLAN_MSG.ended);
 }
 
-/** Refuses (409) editing an ended plan (spec §4). */
+/** Refuses (409) editing an ended plan (docs/product-rules.md#plan-states). */
 export function assertPlanEditable(plan: Pick<PlanRecord, 'startDate' | 'endDate' | 'endedAt'>, now: Date): void {
   if (planStatus(plan, now) === 'ended') throw planError(409, PLAN_MSG.endedNoEdit);
 }
@@ -158,7 +158,7 @@ export interface StartPlanJobInput {
 }
 
 /**
- * Takes the plan's job lock for an import or sync (spec §4: no import while a sync runs, no sync
+ * Takes the plan's job lock for an import or sync (docs/product-rules.md#plan-states: no import while a sync runs, no sync
  * while importing, no deletion while either runs). Commits at once, so call it with the app's db
  * (not inside the import's transaction), run the work, then `finishPlanJob` in a finally block.
  * 404 for a plan out of scope; 409 (translated) for an ended plan or while another job runs. Race-free

@@ -13,7 +13,7 @@ const tokenParams = z.object({ token: z.string().max(128) });
 const sceneParams = tokenParams.extend({ scene: z.string().max(32) });
 
 /**
- * /api/screen/:token/… (issue 4 §2): the wall display's only API. No session, no organisation header: the token
+ * /api/screen/:token/… (docs/api/data-center.md#wall-display): the wall display's only API. No session, no organisation header: the token
  * names the organisation and the playlist, and these two read-only routes are all it opens.
  */
 export const wallRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -12,7 +12,7 @@ import { schoolView } from '../data-center/data-center.service';
 import type { Family } from '@/domain/menus/access';
 
 /**
- * The wall display's public API (issue 4 §2): a screen token opens the playlist of one organisation and the scenes
+ * The wall display's public API (docs/api/data-center.md#wall-display): a screen token opens the playlist of one organisation and the scenes
  * in it, read-only, and nothing else. Scenes are slices of the same school-view service the dashboards use.
  */
 

@@ -4,7 +4,7 @@ import { familyOfPath, isForeignFamily } from '@/features/auth/redirect';
 
 export type Access = 'allow' | 'login' | 'notFound';
 
-/** Personal-centre paths: always allowed (spec §2 route guard). */
+/** Personal-centre paths: always allowed (docs/product-rules.md#screens-and-routes). */
 export function isPersonalPath(pathname: string): boolean {
   return pathname === '/myInfo' || pathname.startsWith('/myInfo/');
 }
@@ -29,7 +29,7 @@ export function isInMenu(pathname: string, uinfo: Pick<UInfo, 'menuTree' | 'perm
 }
 
 /**
- * The route guard of spec §2: the login screen and the personal centre are always allowed; any
+ * The route guard of docs/product-rules.md#screens-and-routes: the login screen and the personal centre are always allowed; any
  * other path needs a stored account with a current type path; a path of another role family, or
  * a screen of the own family outside the role's menu, is not found.
  */
@@ -39,7 +39,7 @@ export function decideAccess(pathname: string, uinfo: UInfo | null, hasToken: bo
   if (!signedIn || !uinfo) return 'login';
   if (isForeignFamily(pathname, uinfo.currentTypePath)) return 'notFound';
   const family = familyOfPath(pathname);
-  // The shared /single family and the standalone screens are always registered (spec §2); the family root redirects.
+  // The shared /single family and the standalone screens are always registered (docs/product-rules.md#screens-and-routes); the family root redirects.
   if (!family || family === 'single' || pathname.replace(/\/$/, '') === `/${family}`) return 'allow';
   return isInMenu(pathname, uinfo) ? 'allow' : 'notFound';
 }

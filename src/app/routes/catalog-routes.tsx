@@ -19,7 +19,7 @@ function screenRoute(entry: CatalogEntry): RouteObject {
   };
 }
 
-/** Routes of every page and hidden route of a catalogue family (spec §2). */
+/** Routes of every page and hidden route of a catalogue family (docs/product-rules.md#families). */
 export function catalogRoutes(family: CatalogFamily): RouteObject[] {
   return routeEntries(family).map(screenRoute);
 }

@@ -9,7 +9,7 @@ import { Spinner } from '@/components/ui/spinner';
 export type ScreenModule = { default: ComponentType };
 export type ScreenLoader = () => Promise<ScreenModule>;
 
-/** Lazy screen loading gives up after 120 s (spec §8, §9). */
+/** Lazy screen loading gives up after 120 s (docs/product-rules.md#screens-and-routes). */
 export class ScreenLoadTimeoutError extends Error {
   constructor() {
     super(ERR.screenLoadTimeout);
@@ -78,7 +78,7 @@ class ScreenErrorBoundary extends Component<BoundaryProps, { error: unknown }> {
 
 /**
  * A code-split screen (created once, at route definition) with a loading view, a 120 s time-out
- * and a load-error view whose retry fetches the chunk again (spec §8, §9).
+ * and a load-error view whose retry fetches the chunk again (docs/product-rules.md#screens-and-routes).
  */
 export function lazyScreen(load: ScreenLoader, timeoutMs = SCREEN_LOAD_TIMEOUT_MS): ComponentType {
   const create = () => lazy(() => withTimeout(load(), timeoutMs));

@@ -25,7 +25,7 @@ export function NotAvailable({ entry }: { entry: CatalogEntry }) {
           {entry.buttons.length > 0 && (
             <div className="flex flex-wrap justify-center gap-2 border-t pt-4" aria-label={t('pages:notAvailable.actions')}>
               {entry.buttons.map((b) => (
-                // Buttons the role lacks are not rendered (spec §6).
+                // Buttons the role lacks are not rendered (docs/product-rules.md#menus-and-permissions).
                 <PermissionGate key={b.permission} permission={b.permission}>
                   <Button variant="outline" size="sm" disabled data-permission={b.permission}>
                     {t(`menu:${b.i18nKey}`, { defaultValue: b.name })}

@@ -6,7 +6,7 @@ import { landingPath } from '@/domain/menus/tree';
 import { Button } from '@/components/ui/button';
 import { uinfoAtom } from '@/lib/store';
 
-/** 404: no such page, or a page of another role family (spec §2). */
+/** 404: no such page, or a page of another role family (docs/product-rules.md#screens-and-routes). */
 export function NotFound() {
   const { t } = useTranslation('pages');
   const uinfo = useAtomValue(uinfoAtom);

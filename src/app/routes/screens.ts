@@ -1,7 +1,7 @@
 import type { ScreenLoader } from './lazy-screen';
 
 /**
- * Screen registry: catalogue key → lazily loaded screen (spec §2). Keys missing here render the
+ * Screen registry: catalogue key → lazily loaded screen (docs/product-rules.md#screens-and-routes). Keys missing here render the
  * "not available yet" page for that catalogue entry. Every screen is a separate chunk so the login
  * route never pulls charts or spreadsheets.
  */

@@ -14,7 +14,7 @@ const FAMILIES = ['admin', 'k12', 'gx', 'single'] as const;
 export const SIGNED_IN_ROUTE_ID = 'signed-in';
 
 /**
- * Every signed-in route of the app under /busi (spec §2): the guard, the shell and the catalogue. A lazy chunk,
+ * Every signed-in route of the app under /busi (docs/product-rules.md#screens-and-routes): the guard, the shell and the catalogue. A lazy chunk,
  * so the login screen does not load the catalogue, the screen registry or the shell. All families are registered;
  * the guard answers 404 for a family other than the session's current type path, and asks for login elsewhere.
  */

@@ -29,7 +29,7 @@ export interface DataTableColumnMeta {
 
 /**
  * The one feature set of every product table: sorting (client-side unless the table hands it to the
- * server) and typed column meta. Paging is the server's (spec §9), so no client pagination model.
+ * server) and typed column meta. Paging is the server's (docs/product-rules.md#lists), so no client pagination model.
  */
 export const dataTableFeatures = tableFeatures({
   rowSortingFeature,

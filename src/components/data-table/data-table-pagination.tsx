@@ -7,7 +7,7 @@ import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { cn } from '@/lib/cn';
 
-/** Server paging state of a table (spec §9: sizes 10/20/50/80, quick jump, total count). */
+/** Server paging state of a table (docs/product-rules.md#lists: sizes 10/20/50/80, quick jump, total count). */
 export interface DataTablePaginationState {
   /** 1-based page number. */
   current: number;

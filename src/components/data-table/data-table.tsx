@@ -28,7 +28,7 @@ export interface DataTableProps<T extends RowData> {
   /** Stable id of a row: a property name, or a function kept stable (module scope or useCallback). */
   rowKey: keyof T | ((row: T) => string | number);
   loading?: boolean;
-  /** Server paging (spec §9). Omit for lists shown whole. */
+  /** Server paging (docs/product-rules.md#lists). Omit for lists shown whole. */
   pagination?: DataTablePaginationState;
   /**
    * Server sorting: pass both to hand sorting to the server (rows arrive sorted). Without them,
@@ -73,7 +73,7 @@ function placeholderRows(rowHeight: number): string {
 
 /**
  * The product's one table: TanStack Table v9 + TanStack Virtual. Server paging with sizes 10/20/50/80,
- * quick jump and total (spec §9); client or server sorting; loading overlay; empty state; row click;
+ * quick jump and total (docs/product-rules.md#lists); client or server sorting; loading overlay; empty state; row click;
  * sticky header; `virtual` mode for 100k-row lists.
  */
 export function DataTable<T extends RowData>({

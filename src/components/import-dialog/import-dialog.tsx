@@ -18,7 +18,7 @@ import { toast } from '@/components/ui/toast';
 import { cn } from '@/lib/cn';
 import { saveBlob } from './save-blob';
 
-/** What the import call answers: the failure-records file and its name `<prefix>_<success>_<failure>.xlsx` (spec §3, §7). */
+/** What the import call answers: the failure-records file and its name `<prefix>_<success>_<failure>.xlsx` (docs/product-rules.md#import-files, #calls). */
 export interface ImportResult {
   blob: Blob;
   fileName: string;
@@ -44,11 +44,11 @@ export interface ImportDialogProps {
   onImported?(counts: ImportCounts | null): void;
 }
 
-/** Spec §4: 0 choose file, 1 uploading, 2 finished. */
+/** Dialog states (docs/product-rules.md#import-files): 0 choose file, 1 uploading, 2 finished. */
 type Status = 0 | 1 | 2;
 
 /**
- * The import dialog of spec §4: .xlsx only; while uploading the bar rises 10 every 500 ms and stops at
+ * The import dialog of docs/product-rules.md#import-files: .xlsx only; while uploading the bar rises 10 every 500 ms and stops at
  * 90; then success and failure counts read from the result file name, with an export of the failures.
  * Cancel or OK closes it and it starts again at state 0.
  */
@@ -88,7 +88,7 @@ function ImportDialogBody({ upload, templateUrl, onDownloadTemplate, extra, canU
     };
   }, []);
 
-  // Spec §4 / §9: +10 every 500 ms, stopping at 90 until the server answers.
+  // +10 every 500 ms, stopping at 90 until the server answers (docs/product-rules.md#import-files).
   useEffect(() => {
     if (status !== 1) return;
     const id = setInterval(() => setProgress((p) => Math.min(p + IMPORT_PROGRESS_STEP, IMPORT_PROGRESS_MAX)), IMPORT_PROGRESS_INTERVAL_MS);

@@ -15,7 +15,7 @@ import { SideMenu } from './side-menu';
 import { ThemeToggle } from './theme-toggle';
 
 export interface AppShellProps {
-  /** Platform title of the signed-in organisation (spec §1). */
+  /** Platform title of the signed-in organisation (docs/product-rules.md#branding). */
   title: string;
   icon?: string | null;
   /** Where the brand links to (the landing page). */

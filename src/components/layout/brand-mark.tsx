@@ -3,7 +3,7 @@ import { Trophy } from 'lucide-react';
 import { cn } from '@/lib/cn';
 
 export interface BrandMarkProps {
-  /** Organisation icon URL; the default mark shows when it is empty or fails to load (spec §1). */
+  /** Organisation icon URL; the default mark shows when it is empty or fails to load (docs/product-rules.md#branding). */
   icon?: string | null;
   /** Accessible name of the image (the platform title). */
   name: string;

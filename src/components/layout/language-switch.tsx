@@ -17,7 +17,7 @@ export interface LanguageSwitchProps {
   className?: string;
 }
 
-/** Switches every text on screen at once (spec §1: zh_cn default, zh_tw, en_us). */
+/** Switches every text on screen at once (docs/product-rules.md#languages: zh_cn default, zh_tw, en_us). */
 export function LanguageSwitch({ variant = 'select', className }: LanguageSwitchProps) {
   const { t, i18n } = useTranslation('common');
 

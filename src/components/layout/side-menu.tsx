@@ -32,7 +32,7 @@ const linkClass = (active: boolean, depth: number) =>
       : 'text-sidebar-foreground/85 hover:bg-sidebar-accent hover:text-sidebar-accent-foreground',
   );
 
-/** The collapsible side menu of the present role's pages (spec §2, §6). */
+/** The collapsible side menu of the present role's pages (docs/product-rules.md#screens-and-routes, #accounts-in-use). */
 export function SideMenu({ tree, collapsed = false, onNavigate }: SideMenuProps) {
   const { t } = useTranslation(['layout', 'menu']);
   const { pathname } = useLocation();

@@ -13,7 +13,7 @@ export interface PageHeaderProps {
   actions?: ReactNode;
   /**
    * A back button to the previous page. It asks first whether to leave, since page data is not saved
-   * (spec §2), unless `{ safe: true }` (e.g. on read-only detail pages).
+   * (docs/product-rules.md#screens-and-routes), unless `{ safe: true }` (e.g. on read-only detail pages).
    */
   back?: boolean | { safe?: boolean };
   className?: string;

@@ -4,7 +4,7 @@ import { canDo, pageAccess, type PageAccess } from '@/domain/menus/access';
 import type { ButtonAction } from '@/domain/menus/catalog';
 import { permissionsAtom } from '@/lib/permissions';
 
-/** True when the current role holds the permission code (spec §6: buttons lacking it are removed). */
+/** True when the current role holds the permission code (docs/product-rules.md#menus-and-permissions: buttons lacking it are removed). */
 export function usePermission(code: string): boolean {
   return useAtomValue(permissionsAtom).has(code);
 }

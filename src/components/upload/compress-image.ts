@@ -36,7 +36,7 @@ function renamed(name: string, type: string): string {
 }
 
 /**
- * Compresses an image in the browser with a canvas (spec §5: images over 100 KB are compressed):
+ * Compresses an image in the browser with a canvas (docs/product-rules.md#uploads: images over 100 KB are compressed):
  * scales it to fit COMPRESS_MAX_SIDE and re-encodes JPEG at COMPRESS_QUALITY (PNG stays PNG to keep
  * transparency). Best effort: answers the original file when it cannot decode or the result is not smaller.
  */

@@ -20,7 +20,7 @@ export interface UploadProps {
   value?: UploadValue;
   /** A string (or null) when the field holds one file, an array when `maxCount` > 1. */
   onChange?(value: string | string[] | null): void;
-  /** Most files the field holds; defaults to the spec's count for the purpose, else 1. */
+  /** Most files the field holds; defaults to the purpose's count (docs/product-rules.md#uploads), else 1. */
   maxCount?: number;
   /** Defaults to this server's file store. */
   transport?: UploadTransport;
@@ -86,7 +86,7 @@ function FileName({ id, transport }: { id: string; transport: UploadTransport })
 
 /**
  * The one upload field of the console: every file goes to the file store (small ones in one request, big
- * ones resumably with pause/resume), checked here by content and size with the spec's messages and again
+ * ones resumably with pause/resume), checked here by content and size with the product's messages and again
  * on the server. Its value is file ids, so it plugs into react-hook-form as a controlled field.
  */
 export function Upload({ purpose, value, onChange, maxCount, transport = fileStoreTransport, disabled = false, hint, className, id, 'aria-label': ariaLabel }: UploadProps) {

@@ -4,14 +4,14 @@ import { PASSWORD_CHARS } from './login-form';
 
 export { loginFormSchema, PASSWORD_CHARS, type LoginForm } from './login-form';
 
-/** Login account: 6–20 digits and/or letters (spec §5). */
+/** Login account: 6–20 digits and/or letters (docs/product-rules.md#users). */
 export const ACCOUNT_CHARS = /^[A-Za-z0-9]+$/;
 /** Mainland mobile number. */
 export const MOBILE = /^1[3-9]\d{9}$/;
-/** Lowercase SHA-256 hex, as the login form sends the password (spec §3). */
+/** Lowercase SHA-256 hex, as the login form sends the password (docs/product-rules.md#sign-in). */
 export const SHA256_HEX = /^[0-9a-f]{64}$/;
 
-/** The login request on the wire: the password arrives as its SHA-256 hex (spec §3, §7). */
+/** The login request on the wire: the password arrives as its SHA-256 hex (docs/product-rules.md#sign-in, #calls). */
 export const loginRequestSchema = z.object({
   accountNum: z.string({ error: 'validation:login.usernameRequired' }).trim().min(1, 'validation:login.usernameRequired'),
   password: z.string({ error: 'validation:login.passwordRequired' }).regex(SHA256_HEX, 'validation:login.passwordRequired'),
@@ -21,7 +21,7 @@ export const loginRequestSchema = z.object({
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
 /**
- * The login body as the server accepts it: `username` is an alias of `accountNum` (spec §7),
+ * The login body as the server accepts it: `username` is an alias of `accountNum` (docs/product-rules.md#calls),
  * so older clients sending `username` sign in too. The value is an account number or a mobile.
  */
 export const loginWireSchema = z.preprocess((raw) => {
@@ -36,12 +36,12 @@ export const refreshRequestSchema = z.object({
   refresh_token: z.string({ error: 'errors:invalidRefreshToken' }).min(16, 'errors:invalidRefreshToken'),
 });
 
-/** The captcha request: `randomStr` is the client's key for the answer (spec §3, §7). */
+/** The captcha request: `randomStr` is the client's key for the answer (docs/product-rules.md#sign-in, #calls). */
 export const captchaQuerySchema = z.object({
   randomStr: z.string({ error: 'errors:captchaFetch' }).min(8, 'errors:captchaFetch').max(64, 'errors:captchaFetch'),
 });
 
-/** A new password: 6–20 characters of letters, digits and symbols (spec §5). */
+/** A new password: 6–20 characters of letters, digits and symbols (docs/product-rules.md#limits). */
 export const newPasswordSchema = z
   .string()
   .min(1, 'validation:password.newRequired')
@@ -52,7 +52,7 @@ export const newPasswordSchema = z
 /** A new password must differ from the current one; the server checks it against the SHA-256 the wire carries. */
 export const PASSWORD_SAME_AS_OLD = 'validation:password.sameAsOld';
 
-/** Change password form (personal centre editAccount, spec §5). */
+/** Change password form (personal centre editAccount, docs/product-rules.md#limits). */
 export const changePasswordFormSchema = z
   .object({
     oldPassword: z.string().min(1, 'validation:password.oldRequired'),
@@ -78,7 +78,7 @@ export const changePasswordRequestSchema = z.object({
   newPassword: newPasswordSchema,
 });
 
-/** Login account rule for staff and administrators (spec §5). */
+/** Login account rule for staff and administrators (docs/product-rules.md#users). */
 export const loginAccountSchema = z
   .string()
   .min(ACCOUNT_MIN, 'validation:account.length')

@@ -1,6 +1,6 @@
 import type { OrgType, TypePath } from '../constants';
 
-/** Token answer of the login call (spec §3). */
+/** Token answer of the login call (docs/product-rules.md#calls). */
 export interface TokenData {
   access_token: string;
   expires_in: number;
@@ -13,7 +13,7 @@ export interface TokenData {
   must_change_password?: boolean;
 }
 
-/** A menu entry as the server stores and sends it (spec §3). */
+/** A menu entry as the server stores and sends it (docs/product-rules.md#menus-and-permissions). */
 export interface MenuEntry {
   menuId: string;
   /** '0' for a root entry. */
@@ -34,7 +34,7 @@ export interface MenuEntry {
 
 /** A node of the built menu tree: pages only, buttons folded into `buttons`. */
 export interface MenuNode extends MenuEntry {
-  /** Path of the first page descendant (the entry's own path for a leaf) (spec §2). */
+  /** Path of the first page descendant (the entry's own path for a leaf) (docs/product-rules.md#accounts-in-use). */
   defaultPath: string;
   children: MenuNode[];
   /** Permission codes of the buttons directly under this page. */
@@ -60,12 +60,12 @@ export interface AccountInfo {
   orgType: OrgType;
   tenantOrgId: string;
   tenantOrgName: string;
-  /** The account currently in use (spec §6). */
+  /** The account currently in use (docs/product-rules.md#accounts-in-use). */
   presentFlag: boolean;
   roles: RoleInfo[];
 }
 
-/** The user-info answer of getUInfo, switchRole and switchOrg (spec §3, §7). */
+/** The user-info answer of getUInfo, switchRole and switchOrg (docs/product-rules.md#accounts-in-use, #calls). */
 export interface UInfo {
   userId: string;
   userName: string;
@@ -83,7 +83,7 @@ export interface UInfo {
   permissions: string[];
 }
 
-/** Public branding of the organisation serving this address (spec §1, §7). */
+/** Public branding of the organisation serving this address (docs/product-rules.md#branding, #calls). */
 export interface SimpleOrgInfo {
   platformName: string;
   icon: string;

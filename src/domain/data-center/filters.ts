@@ -4,7 +4,7 @@ import { SEMESTER } from '../constants';
 import { isGrade } from '../physique/standard';
 
 /**
- * Filters of every data-centre view (issue 4 §1): school year, semester, test plan, grade, class, gender, and for the
+ * Filters of every data-centre view (docs/api/data-center.md: filters): school year, semester, test plan, grade, class, gender, and for the
  * admin family one school of the bureau, for universities a college or major. The browser keeps them in jotai atoms
  * mirrored in the URL under these same names, so a link or a wall screen reopens the same view.
  */
@@ -34,7 +34,7 @@ export const dataCenterFilterSchema = z.object({
   orgId: optionalId,
   /** School year by its start year (2025 = 2025-2026), so a bureau's schools share one value. Absent = the latest year with results. */
   schoolYear: optionalSchoolYear,
-  /** 11 spring, 13 autumn (spec §9). Absent = both. */
+  /** 11 spring, 13 autumn (docs/product-rules.md#limits). Absent = both. */
   semesterCode: optionalSemester,
   /** One test plan; it fixes school year and semester. */
   planId: optionalId,
@@ -60,7 +60,7 @@ export const idParamsSchema = z.object({ id: z.string().max(64) });
 
 /**
  * A student whose total dropped by at least this many points since their previous valid result is "falling"
- * (issue 4 §1 students to watch). The product's choice: half a level band.
+ * (docs/api/data-center.md: students to watch). The product's choice: half a level band.
  */
 export const FALLING_TREND_MIN_DROP = 5;
 

@@ -1,6 +1,6 @@
 import type { Stage } from '../physique/standard';
 
-/** First and last grade (1–16) of each school stage (spec §9). */
+/** First and last grade (1–16) of each school stage (docs/product-rules.md#physique-scoring). */
 export const STAGE_GRADES: Readonly<Record<Stage, readonly [first: number, last: number]>> = {
   primary: [1, 6],
   junior: [7, 9],
@@ -9,7 +9,7 @@ export const STAGE_GRADES: Readonly<Record<Stage, readonly [first: number, last:
 };
 
 /**
- * Grade of an enrolment cohort in a school year (issue 4 roster): the stage's first grade in the enrolment year, one
+ * Grade of an enrolment cohort in a school year (docs/api/data-center.md: conventions, the roster): the stage's first grade in the enrolment year, one
  * more each year after; null before enrolment or after the stage's last grade (the cohort was not in the school).
  */
 export function gradeInYear(stage: Stage, enrolYear: number, schoolYear: number): number | null {

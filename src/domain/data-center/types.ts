@@ -5,8 +5,8 @@ import type { DataCenterFilter } from './filters';
 import type { WallScene } from './wall';
 
 /**
- * Answers of the data-centre views (issue 4 §1), one request per view. Conventions:
- * - Only valid results count (spec §4); within the period each student counts once, with their latest result.
+ * Answers of the data-centre views (docs/api/data-center.md: conventions), one request per view. Conventions:
+ * - Only valid results count (docs/product-rules.md#score-validity); within the period each student counts once, with their latest result.
  * - Rates are fractions 0–1 rounded to 4 decimals; means of scores and totals are rounded to 1 decimal; null when
  *   there is nothing to divide by.
  * - "tested": students with a valid result in the period; "assessed": those whose result is complete (has a total

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BASE_PATH, SEMESTER } from '../constants';
 import { SCHOOL_YEAR_MAX, SCHOOL_YEAR_MIN } from './filters';
 
-/** Scenes a wall display rotates through (issue 4 §2). */
+/** Scenes a wall display rotates through (docs/api/data-center.md#wall-display). */
 export const WALL_SCENES = ['schoolOverview', 'gradeComparison', 'classRanking', 'weakestItems'] as const;
 export type WallScene = (typeof WALL_SCENES)[number];
 
@@ -88,7 +88,7 @@ export interface ScreenLinkCreated extends ScreenLinkRow {
   path: string;
 }
 
-/** The wall page's path for a token (issue 4 §2). */
+/** The wall page's path for a token (docs/api/data-center.md#wall-display). */
 export function wallPath(token: string): string {
   return `${BASE_PATH}/wall/${token}`;
 }

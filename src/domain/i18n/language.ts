@@ -1,6 +1,6 @@
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../constants';
 
-/** Maps an accept-language header or stored choice to one of the product's locales (spec §1). */
+/** Maps an accept-language header or stored choice to one of the product's locales (docs/product-rules.md#languages). */
 export function toLocale(value: string | null | undefined): Locale {
   if (!value) return DEFAULT_LOCALE;
   for (const part of value.split(',')) {
@@ -13,5 +13,5 @@ export function toLocale(value: string | null | undefined): Locale {
   return DEFAULT_LOCALE;
 }
 
-/** Missing keys fall back to zh_tw, then zh_cn (spec §1 names zh_tw the fallback). */
+/** Missing keys fall back to zh_tw, then zh_cn (docs/product-rules.md#languages). */
 export const FALLBACK_LOCALES: Locale[] = ['zh_tw', 'zh_cn'];

@@ -1,13 +1,13 @@
 import { ORG_TYPE, type OrgType, type RouteFamily } from '../constants';
 
 /**
- * The product's screen catalogue (spec §2): every menu group, page, hidden sub-route and button
+ * The product's screen catalogue (docs/product-rules.md#menus-and-permissions): every menu group, page, hidden sub-route and button
  * of each route family. The server seeds the menus table from it; the browser builds its routes
  * from it (a page no feature implements yet shows an honest "not available yet" screen).
  */
 
 /**
- * A catalogue family: the route families of spec §2 plus the personal centre (/myInfo), which is
+ * A catalogue family: the route families (docs/product-rules.md#families) plus the personal centre (/myInfo), which is
  * always registered and always allowed by the route guard, so it lives apart from 'single'.
  * 'single' holds the shared sports-meet screens and the always-available standalone screens
  * (/menuManagement, /scoreReport, /scoreReportK12).
@@ -80,7 +80,7 @@ export interface CatalogEntry {
   /** lucide icon name for top entries. */
   icon?: string;
   /**
-   * Numeric menu code (spec §6 default menu codes). Scheme: `101` + family digit
+   * Numeric menu code (default menu codes: docs/product-rules.md#accounts-in-use). Scheme: `101` + family digit
    * (personal 0, k12 1, gx 2, admin 3, single 4) + two-digit page number gives a page's 6-digit code
    * (101001 = personal centre base, 101101 = k12 data-centre school dashboard, 101201 = gx data-centre
    * school dashboard); a hidden route appends two digits to its page's code; a group is
@@ -422,7 +422,7 @@ const SINGLE: FamilyDef = {
       page('eStamp', 6, 'sportsMeet/eStamp', '电子印章', ['upload', 'delete']),
     ]),
   ],
-  // Always-available standalone screens of spec §2, outside any menu group.
+  // Always-available standalone screens of docs/product-rules.md#screens-and-routes, outside any menu group.
   topRoutes: [
     { id: 'menuManagement', no: 7, path: '/menuManagement', name: '菜单管理', area: 'system' },
     { id: 'scoreReport', no: 8, path: '/scoreReport', name: '体测成绩报告', area: 'report' },
@@ -534,7 +534,7 @@ function buildFamily(def: FamilyDef): CatalogEntry[] {
 
 export const CATALOG: readonly CatalogEntry[] = [ADMIN, K12, GX, SINGLE, PERSONAL].flatMap(buildFamily);
 
-/** Path prefix of each catalogue family (spec §2). */
+/** Path prefix of each catalogue family (docs/product-rules.md#families). */
 export const FAMILY_PREFIX: Record<CatalogFamily, string> = {
   admin: '/admin',
   k12: '/k12',
@@ -543,7 +543,7 @@ export const FAMILY_PREFIX: Record<CatalogFamily, string> = {
   personal: '/myInfo',
 };
 
-/** Standalone always-available paths of the 'single' family that sit outside '/single' (spec §2). */
+/** Standalone always-available paths of the 'single' family that sit outside '/single' (docs/product-rules.md#screens-and-routes). */
 export const STANDALONE_PATHS: readonly string[] = SINGLE.topRoutes!.map((r) => r.path);
 
 const byKey = new Map(CATALOG.map((e) => [e.key, e]));
@@ -558,12 +558,12 @@ export function catalogFor(family: CatalogFamily): CatalogEntry[] {
   return CATALOG.filter((e) => e.family === family);
 }
 
-/** Every page and hidden route of a family: what the browser registers as routes (spec §2). */
+/** Every page and hidden route of a family: what the browser registers as routes (docs/product-rules.md#families). */
 export function routeEntries(family: CatalogFamily): CatalogEntry[] {
   return CATALOG.filter((e) => e.family === family && e.kind !== 'group');
 }
 
-/** The role-dependent route family of an organisation type (spec §2); enterprises have none. */
+/** The role-dependent route family of an organisation type (docs/product-rules.md#families); enterprises have none. */
 export function familyOfOrgType(type: OrgType): RouteFamily | null {
   switch (type) {
     case ORG_TYPE.management:

@@ -8,7 +8,7 @@ export interface RoleGrant {
 }
 
 /**
- * The menus-table rows of catalogue entries (spec §3): one row per entry (menuType '0'; groups have
+ * The menus-table rows of catalogue entries (docs/product-rules.md#menus-and-permissions): one row per entry (menuType '0'; groups have
  * an empty path) followed by one row per button (menuType '1', menuId `${key}#${action}`, pid the page).
  */
 export function toMenuEntries(entries: readonly CatalogEntry[]): MenuEntry[] {

@@ -3,7 +3,7 @@ import { CATALOG, type ButtonAction, type CatalogEntry } from './catalog';
 import { withAncestors, type RoleGrant } from './menu-entries';
 
 /**
- * Default menu codes of a new organisation by type (spec §6). Codes follow CatalogEntry.code:
+ * Default menu codes of a new organisation by type (docs/product-rules.md#accounts-in-use). Codes follow CatalogEntry.code:
  * 101001/101002/101003 are the personal centre's base, editUser and editAccount pages,
  * 101101 the K12 school dashboard (/k12/dataCenter/school) and 101201 the university's school
  * dashboard (/gx/dataCenter/school), the first page of each family, so both land on their data centre.
@@ -36,7 +36,7 @@ function grantOf(entries: readonly CatalogEntry[], allow: (e: CatalogEntry, acti
   return { keys: CATALOG.filter((e) => keys.has(e.key)).map((e) => e.key), buttons: [...buttons] };
 }
 
-/** The grant of a new organisation's default menus (spec §6): those pages, their ancestors, buttons and sub-routes. */
+/** The grant of a new organisation's default menus (docs/product-rules.md#accounts-in-use): those pages, their ancestors, buttons and sub-routes. */
 export function grantForMenuCodes(codes: readonly string[]): RoleGrant {
   const wanted = new Set(codes);
   const pages = CATALOG.filter((e) => wanted.has(e.code));
@@ -76,7 +76,7 @@ function teacher(family: TemplateFamily): RoleGrant {
 }
 
 /**
- * Role templates for the demo seed and for new roles (spec §6 names the identities; which
+ * Role templates for the demo seed and for new roles (docs/product-rules.md#roles names the identities; which
  * permissions each holds is not shown, so these are the product's choice): an administrator holds
  * everything of the family, the shared 'single' screens and the personal centre; a PE teacher the
  * teaching screens.

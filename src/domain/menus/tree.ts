@@ -7,7 +7,7 @@ export function isCatalogRoute(entry: MenuEntry): boolean {
 }
 
 /**
- * Builds the menu tree of one role from its flat entries (spec §2, §6): pages nest under their
+ * Builds the menu tree of one role from its flat entries (docs/product-rules.md#menus-and-permissions): pages nest under their
  * pid, sorted by sortNum; buttons are folded into their page's `buttons`; each entry's
  * defaultPath is its first page descendant's path (a leaf's own path). Hidden routes stay out of
  * `children`; their permission and buttons are folded into the nearest visible ancestor's `buttons`
@@ -70,7 +70,7 @@ function firstLeafPath(node: MenuNode): string {
   return node.menuPath;
 }
 
-/** The landing page: the first top entry's default path (spec §6). */
+/** The landing page: the first top entry's default path (docs/product-rules.md#accounts-in-use). */
 export function landingPath(tree: readonly MenuNode[]): string | null {
   return tree.find((n) => n.defaultPath)?.defaultPath ?? null;
 }

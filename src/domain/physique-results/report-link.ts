@@ -1,7 +1,7 @@
 import { getCatalogEntry } from '../menus/catalog';
 
 /**
- * Path of the physique report of one result (the always-available report screens of spec §2): university students
+ * Path of the physique report of one result (the always-available report screens of docs/product-rules.md#screens-and-routes): university students
  * (grade 13–16) on /scoreReport, school students on /scoreReportK12. The plan names the result, so a student with two
  * plans in one school year gets the one clicked.
  */

@@ -6,7 +6,7 @@ import { SEMESTER } from '../constants';
 import { RESULT_KEYS, type ResultKey } from '../physique/national-template';
 import { isGrade } from '../physique/standard';
 
-/** Largest score-import upload in bytes: a 200,000-row national template is ≈ 17 MB (issue 3 §3). */
+/** Largest score-import upload in bytes: a 200,000-row national template is ≈ 17 MB (docs/api/physique.md: score import). */
 export const SCORE_IMPORT_MAX_BYTES = 32 * 1024 * 1024;
 /** Most rows an export writes in one workbook (built in memory). */
 export const SCORE_EXPORT_MAX_ROWS = 100_000;
@@ -39,7 +39,7 @@ const optionalDay = (invalid: string) => z.preprocess(blank, z.string().refine(i
 export const LEVEL_FILTERS = ['excellent', 'good', 'pass', 'fail', 'incomplete'] as const;
 export type LevelFilter = (typeof LEVEL_FILTERS)[number];
 
-/** Filters of score search and its export (issue 3 §4, organizeTest/scoreSearch). */
+/** Filters of score search and its export (docs/api/physique.md: result filters, organizeTest/scoreSearch). */
 export const scoreFilterSchema = z.object({
   /** A school of the management organisation (admin family only). */
   orgId: optionalId,

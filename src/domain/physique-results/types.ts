@@ -5,7 +5,7 @@ import type { Gender, ItemKey } from '../physique/standard';
 import type { ValueSource } from './value-source';
 import type { ItemLevel } from './wide-row';
 
-/** One item of a result as the screens show it (issue 3 §4). */
+/** One item of a result as the screens show it (docs/api/physique.md). */
 export interface ItemResult {
   /** Raw value in the item's unit (s, cm, ml, count; BMI kg/m²). */
   raw: number | null;
@@ -19,7 +19,7 @@ export interface ItemResult {
 
 export type ResultSource = 'import' | 'sync' | 'manual';
 
-/** A physique result row of score search and the results screen (issue 3 §4). */
+/** A physique result row of score search and the results screen (docs/api/physique.md: score search). */
 export interface ResultRow {
   id: string;
   /** The school the result belongs to (the admin family lists several). */
@@ -29,7 +29,7 @@ export interface ResultRow {
   planName: string;
   schoolYearId: string;
   academicYear: string;
-  /** 11 spring, 13 autumn (spec §9). */
+  /** 11 spring, 13 autumn (docs/product-rules.md#limits). */
   semesterCode: number;
   studentId: string;
   name: string;
@@ -51,7 +51,7 @@ export interface ResultRow {
   total: number | null;
   level: ScoreLevel | null;
   complete: boolean;
-  /** Set invalid: kept, shown flagged, excluded from every ranking, average and aggregate (spec §4). */
+  /** Set invalid: kept, shown flagged, excluded from every ranking, average and aggregate (docs/product-rules.md#score-validity). */
   invalid: boolean;
   /** ISO instant. */
   invalidAt: string | null;
@@ -60,7 +60,7 @@ export interface ResultRow {
   updatedAt: string;
 }
 
-/** Aggregates of the rows a score search matches; invalid results never count (spec §4). */
+/** Aggregates of the rows a score search matches; invalid results never count (docs/product-rules.md#score-validity). */
 export interface ScoreSummary {
   /** Rows matched, invalid ones included (= page total). */
   matched: number;
@@ -80,7 +80,7 @@ export interface ScoreSearchPage extends Page<ResultRow> {
 
 export type ResultLogAction = 'edit' | 'invalid' | 'restore' | 'import' | 'sync';
 
-/** Who changed a result and when (issue 3 §4). */
+/** Who changed a result and when (docs/api/physique.md: results screen). */
 export interface ResultLogRow {
   id: string;
   action: ResultLogAction;
@@ -129,7 +129,7 @@ export interface ChangedCount {
   changed: number;
 }
 
-/** Answer of a physique sync (spec §4). */
+/** Answer of a physique sync (docs/product-rules.md#plan-states). */
 export interface SyncSummary {
   /** Students whose result was written or rescored. */
   students: number;
@@ -163,7 +163,7 @@ export interface SyncPreview {
   students: number;
 }
 
-/** One item of the student report (issue 3 §5). */
+/** One item of the student report (docs/api/physique.md: student report). */
 export interface ReportItem extends ItemResult {
   item: ItemKey;
   /** Weight of the item in the standard score (fraction). */
@@ -188,7 +188,7 @@ export interface ReportHistoryEntry {
   level: ScoreLevel | null;
 }
 
-/** The student physique report of one school year (issue 3 §5). */
+/** The student physique report of one school year (docs/api/physique.md: student report). */
 export interface StudentReport {
   student: {
     id: string;

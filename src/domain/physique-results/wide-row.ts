@@ -5,12 +5,12 @@ import type { StudentResults, StudentScore } from '../physique/score';
 import { ITEM_KEYS, type BmiBand, type ItemKey } from '../physique/standard';
 
 /**
- * The wide physique result row (one per student per plan, issue 3 §3–§4): the raw value, score and level of every
+ * The wide physique result row (one per student per plan, docs/api/physique.md): the raw value, score and level of every
  * item, the bonus of the bonus items, and the aggregates. Property names equal those of the server's
  * physique_results table, so a database row and an engine result map onto each other here, in one place.
  */
 
-/** Items that can earn bonus points in some grade (spec §9): rope skipping in primary, pull-ups/sit-ups and the long runs later. */
+/** Items that can earn bonus points in some grade (docs/product-rules.md#physique-scoring): rope skipping in primary, pull-ups/sit-ups and the long runs later. */
 export const BONUS_ITEMS = ['rope1min', 'sitUp1min', 'pullUp', 'run1000m', 'run800m'] as const;
 export type BonusItemKey = (typeof BONUS_ITEMS)[number];
 
@@ -89,7 +89,7 @@ export function emptyWideScore(): WideScoreFields {
 }
 
 /**
- * Raw values of a stored row as engine input (issue 3 §1): BMI is recomputed from height and weight whenever both are
+ * Raw values of a stored row as engine input (docs/product-rules.md#physique-scoring): BMI is recomputed from height and weight whenever both are
  * present (so an edited height rescored never keeps a stale BMI); a stored BMI alone is used only without them.
  */
 export function engineInputOf(raw: Partial<WideRawFields>): StudentResults {

@@ -1,10 +1,10 @@
 import { LEVEL_BANDS } from '../constants';
 
-/** Evaluation level of an item score or an annual total (spec §9). */
+/** Evaluation level of an item score or an annual total (docs/product-rules.md#physique-scoring). */
 export type ScoreLevel = 'excellent' | 'good' | 'pass' | 'fail';
 export const SCORE_LEVELS: readonly ScoreLevel[] = ['excellent', 'good', 'pass', 'fail'];
 
-/** Level of a score (0–120): ≥ 90 excellent, ≥ 80 good, ≥ 60 pass, else fail (spec §9, LEVEL_BANDS). */
+/** Level of a score (0–120): ≥ 90 excellent, ≥ 80 good, ≥ 60 pass, else fail (docs/product-rules.md#physique-scoring, LEVEL_BANDS). */
 export function levelOf(score: number): ScoreLevel {
   if (score >= LEVEL_BANDS.excellent) return 'excellent';
   if (score >= LEVEL_BANDS.good) return 'good';

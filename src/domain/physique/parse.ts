@@ -156,7 +156,7 @@ function parseByKind(kind: Kind, s: string, field: ParseField): Parsed {
 }
 
 /**
- * Parses a result as people type it into the field's unit (seconds, cm, ml, kg, count, kg/m²) (issue 3 §1):
+ * Parses a result as people type it into the field's unit (seconds, cm, ml, kg, count, kg/m²) (docs/product-rules.md#physique-scoring):
  * times 3'40", 3′40, 3:40, 03:40, 00:03:40 (as a cell under a time format shows it), 3分40秒, 3.40 (minutes.seconds for the long runs and shuttle), 220 (seconds), 8.5 (50 m seconds);
  * lengths 185cm, 1.85m, 1米85, -2.5; counts 12, 12次; volume 3500, 3500ml, 3.5L. Errors are i18n keys of namespace physique.
  */

@@ -52,7 +52,7 @@ function checkGradeGender(grade: Grade, gender: Gender): void {
   if (!isGender(gender)) throw new RangeError(`gender must be male or female, got ${String(gender)}`);
 }
 
-/** Scores one raw result of a grade (1–16) and gender: item score 0–100, bonus, level (issue 3 §1, spec §9). Throws RangeError when the item is not tested there or raw is not finite. */
+/** Scores one raw result of a grade (1–16) and gender: item score 0–100, bonus, level (docs/product-rules.md#physique-scoring, docs/product-rules.md#physique-scoring). Throws RangeError when the item is not tested there or raw is not finite. */
 export function scoreItem({ grade, gender, item, raw, standard }: ScoreItemInput): ItemScore {
   const l = getStandard(standard).lookup;
   checkGradeGender(grade, gender);
@@ -89,7 +89,7 @@ export interface StudentScore {
   level: ScoreLevel | null;
 }
 
-/** Annual total of one student (学年总分 = standard score + bonus ≤ 120) with per-item scores and the missing items (issue 3 §1, spec §9). */
+/** Annual total of one student (学年总分 = standard score + bonus ≤ 120) with per-item scores and the missing items (docs/product-rules.md#physique-scoring, docs/product-rules.md#physique-scoring). */
 export function scoreStudent({ grade, gender, results, standard }: ScoreStudentInput): StudentScore {
   const table = gradeTable(grade, gender, standard);
   const l = getStandard(standard).lookup;
@@ -125,7 +125,7 @@ export interface GraduationScore {
   level: ScoreLevel;
 }
 
-/** University graduation score (毕业成绩) from annual totals in year order, the last being the graduation year (issue 3 §1; data file scoring.graduation). With one year only, that year's total. */
+/** University graduation score (毕业成绩) from annual totals in year order, the last being the graduation year (docs/product-rules.md#physique-scoring; data file scoring.graduation). With one year only, that year's total. */
 export function graduationScore(annualTotals: readonly number[]): GraduationScore {
   if (annualTotals.length === 0) throw new RangeError('graduationScore needs at least one annual total');
   for (const t of annualTotals) if (!Number.isFinite(t)) throw new RangeError('annual totals must be finite numbers');

@@ -1,7 +1,7 @@
 import data2014 from './standards/2014.json';
 import { compileLookup, type ScoreLookup } from './lookup';
 
-/** Test items of the national student physique standard, in the order of the official tables (issue 3 §1). */
+/** Test items of the national student physique standard, in the order of the official tables (docs/product-rules.md#physique-scoring). */
 export const ITEM_KEYS = [
   'bmi',
   'vitalCapacity',
@@ -24,7 +24,7 @@ export type TableItemKey = Exclude<ItemKey, 'bmi'>;
 export const GENDERS = ['male', 'female'] as const;
 export type Gender = (typeof GENDERS)[number];
 
-/** School grades 1–16: 1–6 primary, 7–9 junior middle, 10–12 senior high, 13–16 university years 1–4 (spec §9). */
+/** School grades 1–16: 1–6 primary, 7–9 junior middle, 10–12 senior high, 13–16 university years 1–4 (docs/product-rules.md#physique-scoring). */
 export const GRADES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16] as const;
 export type Grade = (typeof GRADES)[number];
 export type Stage = 'primary' | 'junior' | 'senior' | 'university';
@@ -251,7 +251,7 @@ export function compileStandard(data: StandardData): PhysiqueStandard {
   });
 }
 
-/** Registry of standard revisions; a test plan names its version (issue 3 §1). */
+/** Registry of standard revisions; a test plan names its version (docs/product-rules.md#physique-scoring). */
 export const STANDARDS = {
   '2014': compileStandard(data2014),
 } as const satisfies Record<string, PhysiqueStandard>;
@@ -264,7 +264,7 @@ export const DEFAULT_STANDARD_VERSION: StandardVersion = '2014';
 export function isStandardVersion(value: unknown): value is StandardVersion {
   return typeof value === 'string' && Object.hasOwn(STANDARDS, value);
 }
-/** True for an integer grade 1–16 (spec §9). */
+/** True for an integer grade 1–16 (docs/product-rules.md#physique-scoring). */
 export function isGrade(value: unknown): value is Grade {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 16;
 }
@@ -292,7 +292,7 @@ export function gradeTable(grade: Grade, gender: Gender, version: StandardVersio
   return getStandard(version).tables[(grade - 1) * 2 + (gender === 'female' ? 1 : 0)];
 }
 
-/** Items tested in a grade (1–16) and gender, in table order, with unit, direction, weight (fraction) and bonus cap (issue 3 §1). */
+/** Items tested in a grade (1–16) and gender, in table order, with unit, direction, weight (fraction) and bonus cap (docs/product-rules.md#physique-scoring). */
 export function itemsForGrade(grade: Grade, gender: Gender, version: StandardVersion = DEFAULT_STANDARD_VERSION): readonly ItemSpec[] {
   return gradeTable(grade, gender, version).specs;
 }

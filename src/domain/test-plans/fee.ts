@@ -1,14 +1,14 @@
-/** Fee precision: decimals kept, integer (0) to three decimals (spec §9). */
+/** Fee precision: decimals kept, integer (0) to three decimals (docs/product-rules.md#limits). */
 export const FEE_PRECISIONS = [0, 1, 2, 3] as const;
 export type FeePrecision = (typeof FEE_PRECISIONS)[number];
-/** Fee rounding (spec §9): round half up, round up (towards +∞), round down (towards 0). */
+/** Fee rounding (docs/product-rules.md#limits): round half up, round up (towards +∞), round down (towards 0). */
 export const FEE_ROUNDINGS = ['round', 'up', 'down'] as const;
 export type FeeRounding = (typeof FEE_ROUNDINGS)[number];
 export const DEFAULT_FEE_PRECISION: FeePrecision = 2;
 export const DEFAULT_FEE_ROUNDING: FeeRounding = 'round';
 
 /**
- * A fee in CNY rounded to `precision` decimals (spec §9). Works on the decimal value as written,
+ * A fee in CNY rounded to `precision` decimals (docs/product-rules.md#limits). Works on the decimal value as written,
  * so 1.005 rounds to 1.01 and 0.1 + 0.2 does not round up to 0.31.
  */
 export function roundFee(amount: number, precision: FeePrecision, rounding: FeeRounding): number {

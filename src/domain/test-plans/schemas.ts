@@ -8,11 +8,11 @@ import { planItemsForGrade } from './items';
 import { PLAN_STATUSES } from './status';
 import { SIGN_UP_STATUSES } from './types';
 
-/** What a plan's scope names (issue 3 §2): grades or classes (K12), or colleges, grades or classes (university). */
+/** What a plan's scope names (docs/api/test-plans.md#scope-and-permissions): grades or classes (K12), or colleges, grades or classes (university). */
 export const PLAN_SCOPE_TYPES = ['grade', 'class', 'college'] as const;
 export type PlanScopeType = (typeof PLAN_SCOPE_TYPES)[number];
 
-/** Highest test report fee the form accepts, in CNY (the spec sets only the minimum; this keeps typos out). */
+/** Highest test report fee the form accepts, in CNY (docs/product-rules.md#limits sets only the minimum; this keeps typos out). */
 export const TEST_REPORT_FEE_MAX = 100_000;
 
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -51,7 +51,7 @@ const gradeItemsSchema = z.object({
 });
 
 /**
- * The test-plan form and request body (issue 3 §2; spec §5 name 1–20 characters, §9 fee ≥ 0.01 with
+ * The test-plan form and request body (docs/api/test-plans.md; docs/product-rules.md#limits: name 1–20 characters, fee ≥ 0.01 with
  * precision 0–3 and rounding). Messages are i18n keys. Numbers may arrive as form strings ('' = not
  * given). `items` lists the tested items of grades in scope; a grade left out gets all the standard's
  * items for it. `feeAmount` empty or null = no report fee. `schoolOrgId` names the school when a
@@ -147,7 +147,7 @@ export type PlanRequest = z.output<typeof planRequestSchema>;
 const optionalText = z.preprocess(blankAsUndefined, z.string().trim().max(64).optional());
 const optionalId = z.preprocess(blankAsUndefined, z.string().regex(ID, 'validation:common.id').optional());
 
-/** Filters of the plan list (issue 3 §2): name contains, school year, semester, status; paging of spec §9. */
+/** Filters of the plan list (docs/api/test-plans.md#status): name contains, school year, semester, status; paging of docs/product-rules.md#lists. */
 export const planPageQuerySchema = pageQuerySchema.extend({
   name: optionalText,
   schoolYearId: optionalId,

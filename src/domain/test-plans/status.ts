@@ -1,8 +1,8 @@
-/** Plan statuses of spec §4: derived from the dates and an early end, never stored. */
+/** Plan statuses of docs/product-rules.md#plan-states: derived from the dates and an early end, never stored. */
 export const PLAN_STATUSES = ['notStarted', 'inProgress', 'ended'] as const;
 export type PlanStatus = (typeof PLAN_STATUSES)[number];
 
-/** The organisations' local time zone: plan dates are calendar days in China (issue 3 §2). */
+/** The organisations' local time zone: plan dates are calendar days in China (docs/api/test-plans.md#status). */
 export const ORG_TIME_ZONE = 'Asia/Shanghai';
 
 const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: ORG_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
@@ -20,7 +20,7 @@ export interface PlanDates {
 }
 
 /**
- * Status of a plan at `now` (spec §4): ended once ended early or after its last day, in progress
+ * Status of a plan at `now` (docs/product-rules.md#plan-states): ended once ended early or after its last day, in progress
  * from its first day through its last (inclusive, local date), not started before.
  */
 export function planStatus(plan: PlanDates, now: Date): PlanStatus {

@@ -3,7 +3,7 @@ import type { FeeRounding } from './fee';
 import type { PlanScopeType } from './schemas';
 import type { PlanStatus } from './status';
 
-/** A row of the test-plan list (issue 3 §2, organizeTest/testManage). */
+/** A row of the test-plan list (docs/api/test-plans.md, organizeTest/testManage). */
 export interface PlanRow {
   id: string;
   /** The school the plan belongs to (the admin family lists several schools). */
@@ -54,7 +54,7 @@ export interface PlanDetail extends PlanRow {
   scope: PlanScopeEntry[];
   items: PlanGradeItems[];
   counts: PlanCounts;
-  /** Import or sync running on the plan now (spec §4 locks), or null. */
+  /** Import or sync running on the plan now (docs/product-rules.md#plan-states), or null. */
   runningJob: { kind: PlanJobKind; startedAt: string } | null;
   /** Whether the plan may be edited now (not ended). */
   editable: boolean;
@@ -96,7 +96,7 @@ export interface ClassCompletionRow {
 export type PlanJobKind = 'import' | 'sync';
 export type PlanJobStatus = 'running' | 'done' | 'failed';
 
-/** An import or sync of a plan (spec §4 locks). */
+/** An import or sync of a plan (docs/product-rules.md#plan-states). */
 export interface PlanJob {
   id: string;
   orgId: string;

@@ -1,4 +1,4 @@
-/** Success and failure counts of an import (spec §3). */
+/** Success and failure counts of an import (docs/product-rules.md#import-files). */
 export interface ImportCounts {
   success: number;
   failure: number;
@@ -22,7 +22,7 @@ function safeDecode(value: string): string {
 }
 
 /**
- * Reads the import counts from the download-file name `<prefix>_<success>_<failure>.xlsx` (spec §3:
+ * Reads the import counts from the download-file name `<prefix>_<success>_<failure>.xlsx` (docs/product-rules.md#import-files:
  * split by underscore, second and third parts). When the prefix itself holds underscores the last two
  * parts are used instead. Returns null when the name carries no counts.
  */

@@ -2,7 +2,7 @@ import { BANNER_MAX, ESTAMP_MAX, IMAGE_COMPRESS_ABOVE, STYLE_PHOTO_MAX, UPLOAD_L
 import { ERR } from '../errors';
 import type { SniffedType } from './signatures';
 
-/** The kinds of file the product uploads (spec §5). */
+/** The kinds of file the product uploads (docs/product-rules.md#uploads). */
 export const UPLOAD_KINDS = ['image', 'video', 'audio', 'gif', 'facePhoto', 'stylePhoto', 'estamp', 'excel', 'eventFile'] as const;
 export type UploadKind = (typeof UPLOAD_KINDS)[number];
 
@@ -11,11 +11,11 @@ export interface UploadRule {
   extensions: readonly string[] | null;
   /** Allowed MIME types; checked only when the browser reports one (it may send ''). */
   mimeTypes: readonly string[] | null;
-  /** Byte ceiling; null = none named by the spec. */
+  /** Byte ceiling; null = none named by docs/product-rules.md#uploads. */
   maxBytes: number | null;
-  /** Default number of files a field accepts, when the spec names one. */
+  /** Default number of files a field accepts, when the product names one. */
   maxCount: number | null;
-  /** Images above IMAGE_COMPRESS_ABOVE bytes are compressed in the browser first (spec §5). */
+  /** Images above IMAGE_COMPRESS_ABOVE bytes are compressed in the browser first (docs/product-rules.md#uploads). */
   compress: boolean;
   /** Error key when the type is wrong. */
   formatError: UploadErrorKey;
@@ -27,7 +27,7 @@ const PNG_JPG = ['png', 'jpg', 'jpeg'] as const;
 const PNG_JPG_MIME = ['image/png', 'image/jpeg'] as const;
 const XLSX_MIME = ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/octet-stream'] as const;
 
-/** Type and size limits per upload kind (spec §5, §9). Ceilings come from UPLOAD_LIMIT. */
+/** Type and size limits per upload kind (docs/product-rules.md#uploads). Ceilings come from UPLOAD_LIMIT. */
 export const UPLOAD_RULES: Record<UploadKind, UploadRule> = {
   image: { extensions: PNG_JPG, mimeTypes: PNG_JPG_MIME, maxBytes: UPLOAD_LIMIT.image, maxCount: null, compress: true, formatError: ERR.fileFormat },
   video: { extensions: ['mp4'], mimeTypes: ['video/mp4'], maxBytes: UPLOAD_LIMIT.video, maxCount: null, compress: false, formatError: ERR.fileFormat },
@@ -65,7 +65,7 @@ export function acceptAttribute(kind: UploadKind): string | undefined {
   return parts.join(',');
 }
 
-/** Checks a file against the kind's type and byte ceiling (spec §5). Returns null or an i18n error key. */
+/** Checks a file against the kind's type and byte ceiling (docs/product-rules.md#uploads). Returns null or an i18n error key. */
 export function checkUpload(kind: UploadKind, file: FileFacts): UploadErrorKey | null {
   const rule = UPLOAD_RULES[kind];
   if (rule.extensions && !rule.extensions.includes(fileExtension(file.name))) return rule.formatError;
@@ -74,12 +74,12 @@ export function checkUpload(kind: UploadKind, file: FileFacts): UploadErrorKey |
   return null;
 }
 
-/** True when an image of this kind and size (bytes) is compressed before upload (spec §5: over 100 KB). */
+/** True when an image of this kind and size (bytes) is compressed before upload (docs/product-rules.md#uploads: over 100 KB). */
 export function shouldCompress(kind: UploadKind, size: number): boolean {
   return UPLOAD_RULES[kind].compress && size > IMAGE_COMPRESS_ABOVE;
 }
 
-/** True for .xlsx file names: imports accept only Excel (spec §5). */
+/** True for .xlsx file names: imports accept only Excel (docs/product-rules.md#uploads). */
 export function isExcelFileName(name: string): boolean {
   return fileExtension(name) === 'xlsx';
 }
@@ -98,7 +98,7 @@ export function formatBytes(bytes: number): string {
 
 // ── The file store: what each purpose accepts, judged by content (./signatures.ts) ──────────────────
 
-/** Byte ceilings by stored format (spec §5): images 5 MB, gif 10 MB, audio 50 MB, video 500 MB, documents 50 MB. */
+/** Byte ceilings by stored format (docs/product-rules.md#uploads): images 5 MB, gif 10 MB, audio 50 MB, video 500 MB, documents 50 MB. */
 export const TYPE_LIMIT: Record<SniffedType, number | null> = {
   png: UPLOAD_LIMIT.image,
   jpeg: UPLOAD_LIMIT.image,
@@ -115,7 +115,7 @@ export const TYPE_LIMIT: Record<SniffedType, number | null> = {
   unknown: null,
 };
 
-/** Per-purpose ceilings the screens name (spec §5), beside the per-format ones of TYPE_LIMIT. */
+/** Per-purpose ceilings the screens name (docs/product-rules.md#uploads), beside the per-format ones of TYPE_LIMIT. */
 export const PURPOSE_LIMIT = {
   face: UPLOAD_LIMIT.facePhoto,
   cover: 2 * 1024 * 1024,
@@ -135,13 +135,13 @@ export interface PurposeRule {
   types: readonly SniffedType[];
   /** Ceiling for every accepted format; null = each format's TYPE_LIMIT. */
   maxBytes: number | null;
-  /** Images over IMAGE_COMPRESS_ABOVE are re-encoded smaller on the server (spec §5). */
+  /** Images over IMAGE_COMPRESS_ABOVE are re-encoded smaller on the server (docs/product-rules.md#uploads). */
   compress: boolean;
   /** Required width:height of images (checked on the decoded image). */
   aspect: readonly [number, number] | null;
   /** Served without sign-in (the login screen shows it). */
   public: boolean;
-  /** Files a field of this purpose holds, when the spec names a number. */
+  /** Files a field of this purpose holds, when the product names a number. */
   maxCount: number | null;
 }
 
@@ -156,7 +156,7 @@ const rule = (types: readonly SniffedType[], more: Partial<PurposeRule> = {}): P
   ...more,
 });
 
-/** The rule set of each purpose (spec §5, §9). */
+/** The rule set of each purpose (docs/product-rules.md#uploads, #limits). */
 export const PURPOSE_RULES: Record<FilePurpose, PurposeRule> = {
   // Face photos feed recognition: keep the original pixels.
   face: rule(IMAGES, { maxBytes: PURPOSE_LIMIT.face }),
@@ -204,7 +204,7 @@ export function purposeMaxBytes(purpose: FilePurpose): number {
 
 export type FileErrorKey = typeof ERR.fileFormat | typeof ERR.fileTooLarge | typeof ERR.imageDimensions | typeof ERR.imageDamaged;
 
-/** Checks a file's sniffed format and size against the purpose (spec §5). Null or an i18n error key. */
+/** Checks a file's sniffed format and size against the purpose (docs/product-rules.md#uploads). Null or an i18n error key. */
 export function checkFile(purpose: FilePurpose, type: SniffedType, size: number): FileErrorKey | null {
   const ceiling = purposeCeiling(purpose, type);
   if (ceiling === null) return ERR.fileFormat;
@@ -212,7 +212,7 @@ export function checkFile(purpose: FilePurpose, type: SniffedType, size: number)
   return null;
 }
 
-/** Checks decoded image dimensions against the purpose's aspect rule. Null or the spec's "resolution or size" message. */
+/** Checks decoded image dimensions against the purpose's aspect rule. Null or the "resolution or size" message. */
 export function checkImageSize(purpose: FilePurpose, width: number, height: number): FileErrorKey | null {
   if (width < 1 || height < 1) return ERR.imageDamaged;
   const aspect = PURPOSE_RULES[purpose].aspect;

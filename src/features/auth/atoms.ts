@@ -2,10 +2,10 @@ import { atom } from 'jotai';
 import type { MenuNode } from '@/domain/auth/types';
 import { tokenAtom, uinfoAtom } from '@/lib/store';
 
-/** A token is stored: the login screen attempts automatic login (spec §4). */
+/** A token is stored: the login screen attempts automatic login (docs/product-rules.md#sign-in). */
 export const hasTokenAtom = atom((get) => Boolean(get(tokenAtom)?.access_token));
 
-/** '/admin' | '/k12' | '/gx' of the present account, or null (spec §2). */
+/** '/admin' | '/k12' | '/gx' of the present account, or null (docs/product-rules.md#families). */
 export const currentTypePathAtom = atom((get) => get(uinfoAtom)?.currentTypePath ?? null);
 
 const EMPTY_TREE: MenuNode[] = [];

@@ -1,7 +1,7 @@
 import type { RouteFamily, TypePath } from '@/domain/constants';
 
 /**
- * The rt query parameter (spec §4) as a safe in-app path: only same-origin relative paths
+ * The rt query parameter (docs/product-rules.md#sign-in) as a safe in-app path: only same-origin relative paths
  * ('/k12/org/class?x=1'); absolute URLs, protocol-relative '//host' and backslash tricks are refused.
  */
 export function safeRedirect(rt: string | null | undefined): string | null {
@@ -22,7 +22,7 @@ export function familyOfPath(path: string): RouteFamily | null {
   return (FAMILIES as readonly string[]).includes(first) ? (first as RouteFamily) : null;
 }
 
-/** A role-dependent family path ('/admin', '/k12', '/gx') that differs from the current type path (spec §2). */
+/** A role-dependent family path ('/admin', '/k12', '/gx') that differs from the current type path (docs/product-rules.md#families). */
 export function isForeignFamily(path: string, currentTypePath: TypePath | null): boolean {
   const family = familyOfPath(path);
   if (!family || family === 'single') return false;

@@ -20,7 +20,7 @@ const MY_INFO_BASE = '/myInfo/base';
  */
 export const CHANGE_PASSWORD_PATH = '/changePassword';
 
-/** Any role of any account has at least one page (spec §6). */
+/** Any role of any account has at least one page (docs/product-rules.md#accounts-in-use). */
 export function hasAnyMenus(uinfo: UInfo): boolean {
   return uinfo.accounts.some((a) => a.roles.some((r) => r.menus.some((m) => m.menuType === '0')));
 }
@@ -43,7 +43,7 @@ function usableTarget(rt: string | null | undefined, uinfo: UInfo): string | nul
 }
 
 /**
- * After a token is stored (login or automatic login), spec §4: load the account info, switch to
+ * After a token is stored (login or automatic login), docs/product-rules.md#accounts-in-use: load the account info, switch to
  * the first account's organisation when none is present, then either go to the landing page (one
  * account with one role) or to /myInfo/base to choose. Answers the path to open, or null when no
  * role has menus (warned, session dropped).
@@ -67,7 +67,7 @@ export async function completeSignIn(rt?: string | null): Promise<string | null>
   const only = uinfo.accounts.length === 1 && uinfo.accounts[0].roles.length === 1 ? uinfo.accounts[0] : null;
   if (only) {
     const role = only.roles[0];
-    // The menu is built for the single role (spec §4); switching makes it present when it is not yet.
+    // The menu is built for the single role (docs/product-rules.md#accounts-in-use); switching makes it present when it is not yet.
     if (!only.presentFlag || !role.presentFlag || !uinfo.menuTree.length) {
       uinfo = await switchRole({ accountId: only.accountId, roleId: role.roleId, tenantOrgId: only.tenantOrgId });
     }
@@ -89,7 +89,7 @@ export function lastVisitedPath(): string | null {
 }
 
 /**
- * Makes `account` and `role` present (spec §4: switch account, role or tenant organisation):
+ * Makes `account` and `role` present (docs/product-rules.md#accounts-in-use: switch account, role or tenant organisation):
  * switchOrg when the organisation changes, then switchRole. Answers the new landing page, or
  * null when the role has no menus (warned).
  */

@@ -20,7 +20,7 @@ export async function signInWithPassword(values: Credentials, randomStr: string,
   return completeSignIn(redirectTo);
 }
 
-/** Automatic login with a token from the query string or storage (spec §4); rt or the last visited page wins. */
+/** Automatic login with a token from the query string or storage (docs/product-rules.md#sign-in); rt or the last visited page wins. */
 export async function signInWithToken(queryToken: string | null, rt: string | null): Promise<string | null> {
   if (queryToken) saveToken({ access_token: queryToken, token_type: 'bearer', expires_in: 0, refresh_token: '' });
   return completeSignIn(rt ?? lastVisitedPath());

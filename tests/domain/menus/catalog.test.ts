@@ -15,7 +15,7 @@ import {
 } from '@/domain/menus/catalog';
 import { LOCALES } from '@/domain/constants';
 
-/** Every path of spec §2, with the react-router params this product uses for them. */
+/** Every path of the product's screens (docs/product-rules.md#screens-and-routes), with the react-router params this product uses for them. */
 const SPEC_PATHS: Record<'admin' | 'k12' | 'gx' | 'always', readonly string[]> = {
   always: ['/myInfo/base', '/myInfo/editUser', '/myInfo/editAccount', '/menuManagement', '/scoreReport', '/scoreReportK12'],
   admin: [
@@ -239,7 +239,7 @@ describe('screen catalogue', () => {
     }
   });
 
-  it('holds every path of spec §2', () => {
+  it('holds every path of the product screens', () => {
     const have = new Map(CATALOG.filter((e) => e.path).map((e) => [e.path, e]));
     for (const [family, paths] of Object.entries(SPEC_PATHS)) {
       for (const p of paths) {

@@ -90,8 +90,8 @@ describe('role templates', () => {
   });
 });
 
-describe('default menu codes (spec §6)', () => {
-  it('match spec §6 and resolve to catalogue pages', () => {
+describe('default menu codes (docs/product-rules.md#accounts-in-use)', () => {
+  it('match docs/product-rules.md#accounts-in-use and resolve to catalogue pages', () => {
     expect(DEFAULT_MENU_CODES[10]).toEqual([]);
     expect(DEFAULT_MENU_CODES[21]).toEqual(['101101', '101001', '101002', '101003']);
     expect(DEFAULT_MENU_CODES[22]).toEqual(['101201', '101001', '101002', '101003']);

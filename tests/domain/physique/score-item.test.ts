@@ -144,7 +144,7 @@ describe('BMI bands (rounded half up to one decimal, bounds inclusive)', () => {
 });
 
 describe('levels and errors', () => {
-  it('levelOf uses LEVEL_BANDS on 0-120 (spec §9)', () => {
+  it('levelOf uses LEVEL_BANDS on 0-120 (docs/product-rules.md#physique-scoring)', () => {
     expect([120, 90, 89.9, 80, 79.9, 60, 59.9, 0].map(levelOf)).toEqual(['excellent', 'excellent', 'good', 'good', 'pass', 'pass', 'fail', 'fail']);
   });
   it('rejects items not tested in the grade and non-finite values', () => {

@@ -34,7 +34,7 @@ describe('standard registry', () => {
     expect(() => getStandard('2002' as '2014')).toThrow(RangeError);
   });
 
-  it('spec §9 limits agree with the data file', () => {
+  it('the limits of docs/product-rules.md#physique-scoring agree with the data file', () => {
     expect(SOURCE.scoring).toMatchObject({ standardMax: PHYSIQUE_STANDARD_MAX, bonusMax: PHYSIQUE_BONUS_MAX, totalMax: PHYSIQUE_TOTAL_MAX });
   });
 

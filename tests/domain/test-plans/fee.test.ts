@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decimalsOf, roundFee } from '@/domain/test-plans/fee';
 
-describe('roundFee (spec §9: precision 0–3, round / up / down)', () => {
+describe('roundFee (docs/product-rules.md#limits: precision 0–3, round / up / down)', () => {
   it.each([
     [12.345, 2, 'round', 12.35],
     [12.344, 2, 'round', 12.34],

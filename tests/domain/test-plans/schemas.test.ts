@@ -19,7 +19,7 @@ const firstMessage = (input: unknown) => {
   return r.success ? null : r.error.issues[0].message;
 };
 
-describe('planRequestSchema (issue 3 §2)', () => {
+describe('planRequestSchema (docs/api/test-plans.md)', () => {
   it('fills the defaults: standard 2014, no fee, precision 2, round', () => {
     const r = planRequestSchema.parse(valid);
     expect(r).toMatchObject({ standardVersion: DEFAULT_STANDARD_VERSION, feeAmount: null, feePrecision: 2, feeRounding: 'round' });
@@ -32,7 +32,7 @@ describe('planRequestSchema (issue 3 §2)', () => {
     expect(planRequestSchema.parse({ ...valid, feeAmount: '' }).feeAmount).toBeNull();
   });
 
-  it('counts name length in characters, 1–20 (spec §5), trimmed', () => {
+  it('counts name length in characters, 1–20 (docs/product-rules.md#limits), trimmed', () => {
     expect(firstMessage({ ...valid, name: '一'.repeat(20) })).toBeNull();
     expect(firstMessage({ ...valid, name: '一'.repeat(21) })).toBe('testPlan:validation.nameLength');
     expect(firstMessage({ ...valid, name: '😀'.repeat(20) })).toBeNull();

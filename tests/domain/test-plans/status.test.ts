@@ -3,7 +3,7 @@ import { localDate, planStatus } from '@/domain/test-plans/status';
 
 const plan = { startDate: '2026-11-10', endDate: '2026-11-20', endedAt: null };
 
-describe('planStatus (spec §4)', () => {
+describe('planStatus (docs/product-rules.md#plan-states)', () => {
   it('reads the local date in Asia/Shanghai (UTC+8)', () => {
     expect(localDate(new Date('2026-11-09T15:59:59Z'))).toBe('2026-11-09');
     expect(localDate(new Date('2026-11-09T16:00:00Z'))).toBe('2026-11-10');

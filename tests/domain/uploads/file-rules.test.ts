@@ -32,7 +32,7 @@ describe('file types by content', () => {
   });
 });
 
-describe('purpose rules (spec §5, §9)', () => {
+describe('purpose rules (docs/product-rules.md#uploads, #limits)', () => {
   it('format ceilings and per-purpose ceilings', () => {
     expect(purposeCeiling('image', 'png')).toBe(UPLOAD_LIMIT.image);
     expect(purposeCeiling('image', 'gif')).toBe(UPLOAD_LIMIT.gif);

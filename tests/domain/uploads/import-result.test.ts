@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fileNameFromContentDisposition, parseImportCounts } from '@/domain/uploads/import-result';
 
-describe('parseImportCounts (spec §3)', () => {
+describe('parseImportCounts (docs/product-rules.md#import-files)', () => {
   it('reads the second and third parts of the name', () => {
     expect(parseImportCounts('x_12_3.xlsx')).toEqual({ success: 12, failure: 3 });
     expect(parseImportCounts('学生导入_0_0.xlsx')).toEqual({ success: 0, failure: 0 });

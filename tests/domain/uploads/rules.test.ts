@@ -4,7 +4,7 @@ import { acceptAttribute, checkUpload, fileExtension, formatBytes, isExcelFileNa
 
 const file = (name: string, size: number, type = '') => ({ name, size, type });
 
-describe('upload rules (spec §5)', () => {
+describe('upload rules (docs/product-rules.md#uploads)', () => {
   it('byte ceilings come from the spec constants', () => {
     expect(UPLOAD_RULES.image.maxBytes).toBe(5_242_880);
     expect(UPLOAD_RULES.video.maxBytes).toBe(524_288_000);

@@ -71,7 +71,7 @@ describe('score import', () => {
     expect(res.headers['content-type']).toContain('spreadsheetml');
     const { name, counts } = countsOf(res);
     expect(counts).toEqual({ success: pupils.length, failure: 0 });
-    // Spec §3: the counts are the 2nd and 3rd parts of the name split by '_'.
+    // The counts (docs/product-rules.md#import-files) are the 2nd and 3rd parts of the name split by '_'.
     expect(name).toBe(`成绩导入结果_${pupils.length}_0.xlsx`);
     expect(res.headers['x-import-success']).toBe(String(pupils.length));
 

@@ -47,7 +47,7 @@ const newPlan = async (over: Parameters<typeof k12Plan>[2] = {}) => {
 };
 const start = (planId: string, kind: 'import' | 'sync', orgId = ids.k12Id) => startPlanJob(t.db, { planId, orgId, kind, userId, now: t.clock.now() });
 
-describe('plan job lock (spec §4)', () => {
+describe('plan job lock (docs/product-rules.md#plan-states)', () => {
   it('lets one import run at a time and refuses a sync meanwhile, with translated messages', async () => {
     const planId = await newPlan();
     const job = await start(planId, 'import');

@@ -24,7 +24,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-describe('plan status follows the clock (spec §4)', () => {
+describe('plan status follows the clock (docs/product-rules.md#plan-states)', () => {
   it('not started → in progress → ended, by local date, and ended plans refuse edits', async () => {
     const body = k12Plan(t, ids, { startDate: day(t, 1), endDate: day(t, 2) });
     const id = data<PlanDetail>(await k12().post('add', body)).id;

@@ -22,7 +22,7 @@ function signIn() {
 
 beforeEach(() => resetApp());
 
-describe('decideAccess (spec §2 route guard)', () => {
+describe('decideAccess (docs/product-rules.md#screens-and-routes)', () => {
   it('always allows the login screen and the personal centre', () => {
     expect(decideAccess('/', null, false)).toBe('allow');
     expect(decideAccess('/myInfo/base', null, false)).toBe('allow');

@@ -17,7 +17,7 @@ describe('lazy screens', () => {
     vi.restoreAllMocks();
   });
 
-  it('use the 120 s time-out of spec §9', async () => {
+  it('use the 120 s time-out of docs/product-rules.md#screens-and-routes', async () => {
     expect(SCREEN_LOAD_TIMEOUT_MS).toBe(120_000);
     vi.useFakeTimers();
     const never = new Promise<never>(() => {});

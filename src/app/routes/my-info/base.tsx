@@ -2,7 +2,7 @@ import { AccountChooser } from '@/features/auth/components/account-chooser';
 import { ProfileSummary } from '@/features/my-info/components/profile-summary';
 import { MyInfoFrame } from './frame';
 
-/** /myInfo/base: profile summary and the accounts/roles to choose from (spec §2, §4). */
+/** /myInfo/base: profile summary and the accounts/roles to choose from (docs/product-rules.md#screens-and-routes, #accounts-in-use). */
 export function MyInfoBasePage() {
   return (
     <MyInfoFrame>

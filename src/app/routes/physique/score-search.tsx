@@ -1,7 +1,7 @@
 import { ScoreSearchScreen } from '@/features/physique-results/components/score-search-screen';
 import { useScreenFamily } from './family';
 
-/** organizeTest/scoreSearch (issue 3 §4). */
+/** organizeTest/scoreSearch (docs/api/physique.md: score search). */
 export function ScoreSearchPage() {
   return <ScoreSearchScreen family={useScreenFamily()} />;
 }

@@ -4,7 +4,7 @@ import { PlanListScreen } from '@/features/test-plans/components/plan-list';
 import { PlanResults } from '@/features/physique-results/components/plan-results';
 import { useScreenFamily } from './family';
 
-/** organizeTest/testManage (issue 3 §2). */
+/** organizeTest/testManage (docs/api/test-plans.md). */
 export function TestManagePage() {
   return <PlanListScreen family={useScreenFamily()} />;
 }

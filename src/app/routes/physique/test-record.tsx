@@ -1,7 +1,7 @@
 import { TestRecordScreen } from '@/features/physique-results/components/test-record-screen';
 import { useScreenFamily } from './family';
 
-/** selfTest/testRecord (issue 3 §4). */
+/** selfTest/testRecord (docs/api/physique.md: test records). */
 export function TestRecordPage() {
   return <TestRecordScreen family={useScreenFamily()} />;
 }

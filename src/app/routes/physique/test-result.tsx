@@ -2,12 +2,12 @@ import { EditUpReportScreen } from '@/features/physique-results/components/edit-
 import { ResultsScreen } from '@/features/physique-results/components/results-screen';
 import { useScreenFamily } from './family';
 
-/** physiqueManage/testResult (issue 3 §4). */
+/** physiqueManage/testResult (docs/api/physique.md: results screen). */
 export function TestResultPage() {
   return <ResultsScreen family={useScreenFamily()} />;
 }
 
-/** physiqueManage/testResult/editUpReport?id= (issue 3 §4). */
+/** physiqueManage/testResult/editUpReport?id= (docs/api/physique.md: results screen). */
 export function EditUpReportPage() {
   return <EditUpReportScreen family={useScreenFamily()} />;
 }

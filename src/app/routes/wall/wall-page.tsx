@@ -6,7 +6,7 @@ import { WallScene } from '@/features/data-center/components/wall-scenes';
 import { WallScreen } from '@/features/wall/components/wall-screen';
 
 /**
- * /wall/:token (issue 4 §2): the kiosk display of a screen link, outside the sign-in guard and the console shell.
+ * /wall/:token (docs/api/data-center.md#wall-display): the kiosk display of a screen link, outside the sign-in guard and the console shell.
  * The wall feature runs the display; the data-centre feature draws the scenes. `?lang=en_us` picks the language
  * for this screen without touching the stored choice.
  */

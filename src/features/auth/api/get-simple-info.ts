@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { SimpleOrgInfo } from '@/domain/auth/types';
 
-/** GET /api/oper/web/cs/tenantOrg/getSimpleInfo (public): title, icon, login image, filing number (spec §1). */
+/** GET /api/oper/web/cs/tenantOrg/getSimpleInfo (public): title, icon, login image, filing number (docs/product-rules.md#branding). */
 export async function getSimpleInfo(orgId?: string | null): Promise<SimpleOrgInfo> {
   // The login screen asks this first; the API client (axios) loads then, after the first paint, not with it.
   const { get } = await import('@/lib/api-client');

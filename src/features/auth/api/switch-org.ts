@@ -6,7 +6,7 @@ export interface SwitchOrgBody {
   tenantOrgId: string;
 }
 
-/** POST /api/busi/web/myInfo/switchOrg: makes the organisation's account present (spec §4, §7). */
+/** POST /api/busi/web/myInfo/switchOrg: makes the organisation's account present (docs/product-rules.md#accounts-in-use, #calls). */
 export function switchOrg(body: SwitchOrgBody): Promise<UInfo> {
   return post<UInfo>('/api/busi/web/myInfo/switchOrg', body);
 }

@@ -7,7 +7,7 @@ export interface SwitchRoleBody {
   tenantOrgId: string;
 }
 
-/** POST /api/busi/web/myInfo/switchRole: makes the account and role present (spec §4, §7). */
+/** POST /api/busi/web/myInfo/switchRole: makes the account and role present (docs/product-rules.md#accounts-in-use, #calls). */
 export function switchRole(body: SwitchRoleBody): Promise<UInfo> {
   return post<UInfo>('/api/busi/web/myInfo/switchRole', body);
 }

@@ -7,7 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { uinfoAtom } from '@/lib/store';
 import { useSwitchAccount } from '../hooks/use-switch-account';
 
-/** /myInfo/base: every account and role of the person; choosing one switches to it (spec §4). */
+/** /myInfo/base: every account and role of the person; choosing one switches to it (docs/product-rules.md#accounts-in-use). */
 export function AccountChooser() {
   const { t } = useTranslation('auth');
   const uinfo = useAtomValue(uinfoAtom);

@@ -9,7 +9,7 @@ export interface CaptchaImageProps {
   onRefresh(): void;
 }
 
-/** The image captcha (spec §2): GET /api/code?randomStr=…; a click loads a new one. */
+/** The image captcha (docs/product-rules.md#sign-in): GET /api/code?randomStr=…; a click loads a new one. */
 export function CaptchaImage({ randomStr, onRefresh }: CaptchaImageProps) {
   const { t } = useTranslation('auth');
   return (

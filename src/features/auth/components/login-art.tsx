@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 
-/** The login screen's picture side: the organisation's login image, or a drawn running track (spec §1). */
+/** The login screen's picture side: the organisation's login image, or a drawn running track (docs/product-rules.md#branding). */
 export function LoginArt({ image }: { image?: string | null }) {
   const { t } = useTranslation('auth');
   return (

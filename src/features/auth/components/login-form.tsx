@@ -18,7 +18,7 @@ type Errors = Partial<Record<Field, string>>;
 const FIELDS: Field[] = ['accountNum', 'password', 'code'];
 
 export interface LoginFormProps {
-  /** Called with the path to open once signed in (spec §4). */
+  /** Called with the path to open once signed in (docs/product-rules.md#sign-in). */
   onSignedIn(path: string): void;
   /** rt: the page to return to after login. */
   redirectTo?: string | null;
@@ -70,7 +70,7 @@ function LoginField({ label, error, children }: { label: string; error?: string;
   );
 }
 
-/** Username (account or mobile), password, image captcha (spec §2, §5). */
+/** Username (account or mobile), password, image captcha (docs/product-rules.md#sign-in). */
 export function LoginForm({ onSignedIn, redirectTo }: LoginFormProps) {
   const { t } = useTranslation('auth');
   const [randomStr, setRandomStr] = useState(newRandomStr);
@@ -116,7 +116,7 @@ export function LoginForm({ onSignedIn, redirectTo }: LoginFormProps) {
         clearAuth();
         toast.warning(error instanceof Error ? error.message : String(error));
       }
-      // After any failed login the captcha is cleared and reloaded (spec §5).
+      // After any failed login the captcha is cleared and reloaded (docs/product-rules.md#sign-in).
       setValues((v) => ({ ...v, code: '' }));
       refreshCaptcha();
     } finally {

@@ -17,7 +17,7 @@ import { LoginForm } from './login-form';
 
 const FILING_URL = 'https://beian.miit.gov.cn/';
 
-/** Route '/': the login screen with automatic login (spec §2, §4). */
+/** Route '/': the login screen with automatic login (docs/product-rules.md#sign-in, #screens-and-routes). */
 export function LoginScreen() {
   const { t } = useTranslation(['auth', 'common']);
   const navigate = useNavigate();
@@ -29,7 +29,7 @@ export function LoginScreen() {
   const title = info?.platformName || t('common:appName');
   useDocumentTitle(title);
 
-  // A token in the query or in storage: try it before showing the form (spec §4).
+  // A token in the query or in storage: try it before showing the form (docs/product-rules.md#sign-in).
   const [authenticating, setAuthenticating] = useState(() => Boolean(queryToken || hasToken));
   const started = useRef(false);
   useEffect(() => {

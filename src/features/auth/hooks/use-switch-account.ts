@@ -5,7 +5,7 @@ import { landingPath } from '@/domain/menus/tree';
 import { store, uinfoAtom } from '@/lib/store';
 import { switchAccountRole } from '../session';
 
-/** Chooses an account and role, rebuilds the menus and opens the new landing page (spec §4). */
+/** Chooses an account and role, rebuilds the menus and opens the new landing page (docs/product-rules.md#accounts-in-use). */
 export function useSwitchAccount() {
   const navigate = useNavigate();
   const mutation = useMutation({

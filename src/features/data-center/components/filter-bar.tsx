@@ -27,7 +27,7 @@ export interface FilterBarProps {
 
 /**
  * The filter bar of every data-centre view: each choice changes the filter atom, which the URL follows and
- * every chart of the page reads (issue 4 §1).
+ * every chart of the page reads (docs/api/data-center.md).
  */
 export function FilterBar({ show, value, applied, required = [] }: FilterBarProps) {
   const { t } = useTranslation(['dashboard', 'physique']);

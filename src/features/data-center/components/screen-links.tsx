@@ -45,7 +45,7 @@ export function absoluteUrl(path: string): string {
 }
 
 /**
- * Wall-display links of the organisation (issue 4 §2): create one with a playlist, copy its URL (shown once: only a
+ * Wall-display links of the organisation (docs/api/data-center.md#wall-display): create one with a playlist, copy its URL (shown once: only a
  * hash of the token is kept), and revoke. Rendered only for roles holding the screen-link permission.
  */
 export function ScreenLinksButton() {

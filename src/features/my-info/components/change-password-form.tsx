@@ -25,7 +25,7 @@ export interface ChangePasswordFormProps {
   onChanged(): void | Promise<void>;
 }
 
-/** /myInfo/editAccount: old password, new password (6–20), confirmation (spec §5). */
+/** /myInfo/editAccount: old password, new password (6–20), confirmation (docs/product-rules.md#limits). */
 export function ChangePasswordForm({ onChanged }: ChangePasswordFormProps) {
   const { t } = useTranslation('myInfo');
   const mutation = useEditAccountMutation();

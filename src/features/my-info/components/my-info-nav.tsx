@@ -9,7 +9,7 @@ const ITEMS = [
   { to: '/myInfo/editAccount', key: 'nav.editAccount', icon: KeyRound, testId: 'my-info-nav-edit-account' },
 ] as const;
 
-/** The personal centre's three sections (spec §2: base, editUser, editAccount). */
+/** The personal centre's three sections (docs/product-rules.md#screens-and-routes: base, editUser, editAccount). */
 export function MyInfoNav() {
   const { t } = useTranslation('myInfo');
   return (

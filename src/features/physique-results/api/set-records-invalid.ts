@@ -5,7 +5,7 @@ import { RECORD_PATH, scoresApi } from '../family';
 import type { Family } from '@/domain/menus/access';
 import { recordsKey } from './list-records';
 
-/** POST …/selfTest/testRecord/invalid or …/valid {ids} (spec §4). */
+/** POST …/selfTest/testRecord/invalid or …/valid {ids} (docs/product-rules.md#score-validity). */
 export function setRecordsInvalid(family: Family, ids: string[], invalid: boolean): Promise<ChangedCount> {
   return post<ChangedCount>(`${scoresApi(family)}${RECORD_PATH}/${invalid ? 'invalid' : 'valid'}`, { ids });
 }

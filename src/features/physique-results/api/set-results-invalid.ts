@@ -5,7 +5,7 @@ import { RESULT_LIST_PATH, scoresApi, type ResultList } from '../family';
 import type { Family } from '@/domain/menus/access';
 import { resultsKey } from './search-results';
 
-/** POST …/invalid or …/valid {ids}: sets results invalid (kept, excluded from every aggregate) or restores them (spec §4). */
+/** POST …/invalid or …/valid {ids}: sets results invalid (kept, excluded from every aggregate) or restores them (docs/product-rules.md#score-validity). */
 export function setResultsInvalid(family: Family, list: ResultList, ids: string[], invalid: boolean): Promise<ChangedCount> {
   return post<ChangedCount>(`${scoresApi(family)}${RESULT_LIST_PATH[list]}/${invalid ? 'invalid' : 'valid'}`, { ids });
 }

@@ -10,7 +10,7 @@ export interface InvalidConfirmProps {
   onConfirm(): Promise<unknown>;
 }
 
-/** Confirms setting a score invalid (kept, excluded from every ranking and aggregate) or restoring it (spec §4). */
+/** Confirms setting a score invalid (kept, excluded from every ranking and aggregate) or restoring it (docs/product-rules.md#score-validity). */
 export function InvalidConfirm({ target, onClose, onConfirm }: InvalidConfirmProps) {
   const { t } = useTranslation(['physiqueResultsUi']);
   const restoring = target?.invalid ?? false;

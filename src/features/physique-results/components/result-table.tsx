@@ -23,7 +23,7 @@ export interface ResultTableProps {
   showPlan?: boolean;
   /** Show the school column (admin family). */
   showSchool?: boolean;
-  /** Row actions the role holds; absent ones are not rendered (spec §6). */
+  /** Row actions the role holds; absent ones are not rendered (docs/product-rules.md#menus-and-permissions). */
   canInvalid?: boolean;
   canValid?: boolean;
   onToggleInvalid?(row: ResultRow): void;
@@ -39,7 +39,7 @@ function itemsOf(rows: readonly ResultRow[] | undefined): ItemKey[] {
 }
 
 /**
- * Physique results (issue 3 §4): identity, each item's raw value with score and level, standard score, bonus, total
+ * Physique results (docs/api/physique.md: results screen): identity, each item's raw value with score and level, standard score, bonus, total
  * and level; invalid results struck through and badged; a link to each student's report; invalid/restore and edit.
  */
 export function ResultTable({ rows, loading, pagination, showPlan, showSchool, canInvalid, canValid, onToggleInvalid, onEdit, 'aria-label': ariaLabel }: ResultTableProps) {

@@ -4,7 +4,7 @@ import { SCORE_LEVELS } from '@/domain/physique/level';
 import { cn } from '@/lib/cn';
 import { levelTone } from './item-cell';
 
-/** Aggregates of the filter (invalid results never count, spec §4): matched, valid, complete, mean total, levels. */
+/** Aggregates of the filter (invalid results never count, docs/product-rules.md#score-validity): matched, valid, complete, mean total, levels. */
 export function ScoreSummary({ summary }: { summary: Summary | undefined }) {
   const { t } = useTranslation(['physiqueResultsUi', 'physique']);
   if (!summary) return null;

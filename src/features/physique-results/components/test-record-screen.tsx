@@ -29,7 +29,7 @@ import { InvalidConfirm } from './invalid-confirm';
 type RecordFilterValues = Partial<TestRecordFilter>;
 const col = createDataTableColumnHelper<TestRecordRow>();
 
-/** selfTest/testRecord (issue 3 §4): single-item test records filtered by item, dates, class and name; invalid/restore; export. */
+/** selfTest/testRecord (docs/api/physique.md: test records): single-item test records filtered by item, dates, class and name; invalid/restore; export. */
 export function TestRecordScreen({ family }: { family: Family }) {
   const { t, i18n } = useTranslation(['physiqueResultsUi', 'physique', 'physiqueResults', 'menu', 'common']);
   const page = 'sportData.testRecord';

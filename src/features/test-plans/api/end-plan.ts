@@ -5,7 +5,7 @@ import { planApi } from '../family';
 import type { Family } from '@/domain/menus/access';
 import { plansKey } from './plans';
 
-/** POST …/testManage/end/:id: ends the plan at once, stopping participation (spec §4). */
+/** POST …/testManage/end/:id: ends the plan at once, stopping participation (docs/product-rules.md#plan-states). */
 export function endPlan(family: Family, id: string): Promise<PlanDetail> {
   return post<PlanDetail>(`${planApi(family)}/end/${encodeURIComponent(id)}`);
 }

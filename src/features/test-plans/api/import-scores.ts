@@ -4,7 +4,7 @@ import type { Family } from '@/domain/menus/access';
 
 /**
  * POST the national template of a plan (multipart, field `file`): answers the failures workbook whose name
- * carries the counts `…_<success>_<failure>.xlsx` (spec §3, §7). Refused while a sync runs (spec §4).
+ * carries the counts `…_<success>_<failure>.xlsx` (docs/product-rules.md#import-files, #calls). Refused while a sync runs (docs/product-rules.md#plan-states).
  */
 export function importScores(family: Family, planId: string, file: File, onProgress?: ProgressHandler): Promise<DownloadedFile> {
   const form = new FormData();

@@ -22,7 +22,7 @@ export function useSyncPreviewQuery(family: Family, planId: string, enabled: boo
 }
 
 /**
- * POST sync of a plan: the latest test records become its results (spec §4: refused while importing); imported and
+ * POST sync of a plan: the latest test records become its results (docs/product-rules.md#plan-states: refused while importing); imported and
  * hand-edited values are replaced only with `replaceManual`.
  */
 export function syncPlan(family: Family, planId: string, replaceManual: boolean): Promise<SyncSummary> {

@@ -37,7 +37,7 @@ export interface PlanDetailScreenProps {
   renderResults?(plan: PlanDetail, version: number): ReactNode;
 }
 
-/** organizeTest/testManage/check/:id: overview, sign-up list, class completion, results; import and sync (issue 3 §2). */
+/** organizeTest/testManage/check/:id: overview, sign-up list, class completion, results; import and sync (docs/api/test-plans.md). */
 export function PlanDetailScreen({ family, renderResults }: PlanDetailScreenProps) {
   const { t, i18n } = useTranslation(['testPlanUi', 'testPlan', 'common']);
   const { id = '' } = useParams();

@@ -15,7 +15,7 @@ import { planPaths } from '../family';
 import type { Family } from '@/domain/menus/access';
 import { emptyPlanValues, PlanForm, planToValues } from './plan-form';
 
-/** organizeTest/testManage/add: a new plan, or with `?id=` the plan to edit (not once ended, spec §4). */
+/** organizeTest/testManage/add: a new plan, or with `?id=` the plan to edit (not once ended, docs/product-rules.md#plan-states). */
 export function PlanFormScreen({ family }: { family: Family }) {
   const { t } = useTranslation('testPlanUi');
   const navigate = useNavigate();

@@ -8,7 +8,7 @@ const VARIANT: Record<PlanStatus, BadgeProps['variant']> = {
   ended: 'secondary',
 };
 
-/** Not started / in progress / ended (spec §4), derived by the server from the dates and an early end. */
+/** Not started / in progress / ended (docs/product-rules.md#plan-states), derived by the server from the dates and an early end. */
 export function PlanStatusBadge({ status }: { status: PlanStatus }) {
   const { t } = useTranslation('testPlan');
   return (

@@ -28,7 +28,7 @@ export interface SyncDialogProps {
 }
 
 /**
- * Sync of a plan (spec §4) with a preview: what the latest device records would change (who, item, old → new, where
+ * Sync of a plan (docs/product-rules.md#plan-states) with a preview: what the latest device records would change (who, item, old → new, where
  * the old value came from), and the choice whether they may replace imported or hand-edited values (default: no).
  * Long lists scroll in a virtual table.
  */

@@ -65,7 +65,7 @@ describe('DataTable', () => {
   });
 });
 
-describe('DataTable server paging (spec §9)', () => {
+describe('DataTable server paging (docs/product-rules.md#lists)', () => {
   const setup = (current = 1, size = 10, total = 95) => {
     const onChange = vi.fn();
     render(<DataTable columns={columns} data={students} rowKey="id" pagination={{ current, size, total, onChange }} />);

@@ -19,7 +19,7 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
-describe('ImportDialog (spec §4)', () => {
+describe('ImportDialog (docs/product-rules.md#import-files)', () => {
   beforeEach(() => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
   });

@@ -27,7 +27,7 @@ describe('PageHeader', () => {
     expect(screen.queryByRole('button', { name: t('components:pageHeader.back') })).toBeNull();
   });
 
-  it('back asks for confirmation first (spec §2), then goes to the previous page', async () => {
+  it('back asks for confirmation first (docs/product-rules.md#leaving-a-form), then goes to the previous page', async () => {
     renderAt(true);
     await userEvent.click(screen.getByRole('button', { name: t('components:pageHeader.back') }));
     const dialog = await screen.findByRole('alertdialog');

@@ -28,7 +28,7 @@ function api(options = planOptions()) {
   });
 }
 
-describe('test plan form (issue 3 §2)', () => {
+describe('test plan form (docs/api/test-plans.md)', () => {
   it('shows the schema messages translated, then sends the plan with the default items of the grade', async () => {
     const calls = api();
     const { router } = renderApp('/k12/organizeTest/testManage/add');

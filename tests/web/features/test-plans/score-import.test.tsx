@@ -29,7 +29,7 @@ function api(detail = planDetail()) {
   });
 }
 
-describe('score import of a plan (issue 3 §3, spec §4)', () => {
+describe('score import of a plan (docs/api/physique.md: score import, docs/product-rules.md#plan-states)', () => {
   it('uploads the chosen file for the plan, shows the counts of the answer and refreshes the plan', async () => {
     const answer: DownloadedFile = { blob: new Blob(['PK']), fileName: '成绩导入结果_3_1.xlsx', headers: {} };
     upload.mockResolvedValue(answer);
