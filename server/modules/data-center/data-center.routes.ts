@@ -16,7 +16,7 @@ export interface DataCenterRoutesOptions {
 }
 
 /**
- * /api/busi/web/{k12|gx|admin}/dataCenter (issue 4, docs/api/data-center.md): one request per view, scoped to the
+ * /api/busi/web/{k12|gx|admin}/dataCenter (docs/api/data-center.md): one request per view, scoped to the
  * tenant organisation (a bureau: its schools), guarded by the catalogue's codes.
  */
 export const dataCenterRoutes: FastifyPluginAsyncZod<DataCenterRoutesOptions> = async (app, { family }) => {

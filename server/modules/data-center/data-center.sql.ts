@@ -163,7 +163,7 @@ export type AggRow = Record<string, unknown>;
 
 const int = (v: unknown): number => (v == null ? 0 : Number(v));
 const float = (v: unknown): number | null => (v == null ? null : Number(v));
-/** Means of scores and totals: one decimal (spec §9 precision of totals). */
+/** Means of scores and totals: one decimal (docs/product-rules.md#physique-scoring: totals to one decimal). */
 export const round1 = (v: number | null): number | null => (v == null || !Number.isFinite(v) ? null : Math.round(v * 10) / 10);
 /** Rates: fractions with 4 decimals. */
 export const rate = (part: number, whole: number): number | null => (whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : null);

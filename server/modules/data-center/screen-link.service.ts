@@ -13,7 +13,7 @@ import type { Family } from '@/domain/menus/access';
 import { resolveScope } from './data-center.scope';
 
 /**
- * Wall-screen links (issue 4 §2). A link is managed by the organisation it shows and by the bureaus above it; the
+ * Wall-screen links (docs/api/data-center.md#wall-display). A link is managed by the organisation it shows and by the bureaus above it; the
  * token is returned once at creation and only its SHA-256 is kept.
  */
 

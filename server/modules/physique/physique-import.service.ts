@@ -56,7 +56,7 @@ export interface ImportOutcome {
   failure: number;
   /** The failures workbook: the file's header plus a reason column, then the first FAILED_ROWS_LISTED failed rows as uploaded. */
   workbook: Buffer;
-  /** `<prefix>_<success>_<failure>.xlsx`; the prefix holds no '_' (spec §3: counts are parts 2 and 3). */
+  /** `<prefix>_<success>_<failure>.xlsx`; the prefix holds no '_' (docs/product-rules.md#import-files: counts are parts 2 and 3). */
   fileName: string;
 }
 
@@ -133,7 +133,7 @@ function headerOf(candidates: readonly { row: number; cells: readonly CellValue[
 }
 
 /**
- * Score import of the national template (issue 3 §3), all or nothing: takes the plan's job lock (spec §4), reads and
+ * Score import of the national template (docs/api/physique.md: score import), all or nothing: takes the plan's job lock (docs/product-rules.md#plan-states), reads and
  * validates the rows, matches students (registration number, then name + class) and stages the valid ones slice by
  * slice outside any transaction, then writes them in one short transaction. Returns the counts and the failures workbook.
  */
@@ -254,5 +254,5 @@ function scoreFailuresWorkbook(headerCells: readonly CellValue[], failures: read
   });
 }
 
-/** `<prefix>_<success>_<failure>.xlsx` of a score import (spec §3). */
+/** `<prefix>_<success>_<failure>.xlsx` of a score import (docs/product-rules.md#import-files). */
 export const importFileName = (t: Translate, success: number, failure: number): string => fileNameWithCounts(t('physiqueResults:import.fileName', RAW_OPTS), success, failure);

@@ -127,7 +127,7 @@ export async function exportRecords(db: DbOrTx, caller: Caller, f: TestRecordFil
   return { workbook, fileName: `${name}-${now.toISOString().slice(0, 10).replace(/-/g, '')}.xlsx` };
 }
 
-/** Sets test records invalid or valid again (spec §4); who and when are kept on the record while it is invalid. */
+/** Sets test records invalid or valid again (docs/product-rules.md#score-validity); who and when are kept on the record while it is invalid. */
 export async function setRecordsInvalid(db: Db, caller: Caller, ids: readonly string[], invalid: boolean, now: Date): Promise<ChangedCount> {
   const changed = await db
     .update(testRecords)

@@ -52,7 +52,7 @@ function planFilter(f: ScoreFilter): SQL | undefined {
 const studentKeyword = (keyword: string): SQL =>
   sql`exists (select 1 from ${students} s where s.id = ${physiqueResults.studentId} and (s.name ilike ${containsPattern(keyword)} or s.reg_no ilike ${containsPattern(keyword)}))`;
 
-/** The WHERE of score search, the results screen and their exports (issue 3 §4). */
+/** The WHERE of score search, the results screen and their exports (docs/api/physique.md: result filters). */
 export function resultFilter(caller: Caller, f: ScoreFilter): SQL | undefined {
   return and(
     inTenant(physiqueResults.orgId, caller.family, caller.tenantOrgId),
@@ -120,7 +120,7 @@ async function exportRows(db: DbOrTx, where: SQL | undefined): Promise<SelectedR
 
 const stamp = (now: Date) => now.toISOString().slice(0, 10).replace(/-/g, '');
 
-/** Score search export in the national score-export layout (issue 3 §4). */
+/** Score search export in the national score-export layout (docs/api/physique.md: score search). */
 export async function exportScores(db: DbOrTx, caller: Caller, f: ScoreFilter, t: Translate, now: Date): Promise<{ workbook: Buffer; fileName: string }> {
   const rows = (await exportRows(db, resultFilter(caller, f))).map(toExportRow);
   const columns = scoreExportColumns(t);
@@ -136,7 +136,7 @@ export async function exportScores(db: DbOrTx, caller: Caller, f: ScoreFilter, t
 }
 
 /**
- * The national upload file of a school year (testResult export, issue 3 §4): one row per student (the latest plan of
+ * The national upload file of a school year (testResult export, docs/api/physique.md: results screen): one row per student (the latest plan of
  * the year), valid results only, national template layout with raw values, gender 1/2 and national grade codes.
  */
 export async function exportUpload(db: DbOrTx, caller: Caller, f: ScoreFilter, t: Translate, now: Date): Promise<{ workbook: Buffer; fileName: string }> {
@@ -213,7 +213,7 @@ export async function resultDetail(db: DbOrTx, caller: Caller, id: string): Prom
 const shown = (v: number | null | undefined) => (v == null ? null : String(v));
 
 /**
- * Edits one raw value of a result (testResult/editUpReport, issue 3 §4): the value is parsed as people type it,
+ * Edits one raw value of a result (testResult/editUpReport, docs/api/physique.md: results screen): the value is parsed as people type it,
  * the whole result is rescored by the engine with the plan's standard and items, and who/when goes to the log.
  */
 export async function editRawValue(db: Db, caller: Caller, id: string, body: EditRawBody, now: Date): Promise<ResultDetail> {
@@ -254,7 +254,7 @@ export async function editRawValue(db: Db, caller: Caller, id: string, body: Edi
 }
 
 /**
- * Sets results invalid or restores them (spec §4): kept and listed, but excluded from every ranking and aggregate
+ * Sets results invalid or restores them (docs/product-rules.md#score-validity): kept and listed, but excluded from every ranking and aggregate
  * while invalid. Each change is logged with who and when; ids of other organisations are ignored.
  */
 export async function setResultsInvalid(db: Db, caller: Caller, ids: readonly string[], invalid: boolean, now: Date): Promise<ChangedCount> {

@@ -97,7 +97,7 @@ export async function previewSync(db: Db, req: { tenantOrgId: string; planId: st
 }
 
 /**
- * Physique sync (spec §4): for every student in the plan's scope, the latest valid test record of each item within
+ * Physique sync (docs/product-rules.md#plan-states): for every student in the plan's scope, the latest valid test record of each item within
  * the plan's dates becomes the plan's raw value where it changes one, and the result is rescored and written (source
  * 'sync') in one transaction, under the plan's job lock (no sync while importing and vice versa). Imported and
  * hand-edited values stay unless `replaceManual`.

@@ -31,7 +31,7 @@ import { planTemplateWorkbook, signUpWorkbook, templateWorkbook } from './physiq
 import { canWriteScores } from '@/domain/physique-results/write-access';
 
 export interface PhysiqueRoutesOptions {
-  /** Route family (spec §2): K12 schools, universities, or a management organisation (read-only). */
+  /** Route family (docs/product-rules.md#families): K12 schools, universities, or a management organisation (read-only). */
   family: Family;
 }
 
@@ -58,7 +58,7 @@ function codes(family: Family, ...refs: [page: string, action?: ButtonAction][])
 const translator = (request: FastifyRequest): Translate => (key, options) => request.t(key, options ?? {});
 
 /**
- * Physique results of /api/busi/web/{k12|gx|admin} (issue 3 §3–§5): score import and sync, score search, the results
+ * Physique results of /api/busi/web/{k12|gx|admin} (docs/api/physique.md): score import and sync, score search, the results
  * screen with edits and the national upload file, invalid/restore, test records and the student report. Every
  * route runs auth → tenant scope → permission code → validation → service.
  */
@@ -95,7 +95,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
     ),
   };
 
-  // ---- score import and sync (issue 3 §3, spec §4) -------------------------------------------------------------
+  // ---- score import and sync (docs/api/physique.md: score import; docs/product-rules.md#plan-states) ------------
   if (can.import && !readOnly) {
     app.post('/organizeTest/testManage/import/:planId', { preValidation: can.import, schema: { params: planParams } }, async (request, reply) => {
       const who = await caller(request);
@@ -211,7 +211,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
     }
   }
 
-  // ---- the student report (issue 3 §5) --------------------------------------------------------------------------------
+  // ---- the student report (docs/api/physique.md: student report) --------------------------------------------------
   if (can.report) {
     app.get('/physique/report/:studentId', { preValidation: can.report, schema: { params: studentParams, querystring: reportQuerySchema } }, async (request) =>
       ok(await studentReport(app.db, await caller(request), request.params.studentId, request.query)),

@@ -13,7 +13,7 @@ import { testPlans } from '../../db/schema/test-plans';
 import { inOrgTree, planNotBinned, resultPlanNotBinned } from '../test-plan/test-plan.service';
 
 /**
- * THE condition every ranking, average, count and dashboard over physique results uses (spec §4): a result set
+ * THE condition every ranking, average, count and dashboard over physique results uses (docs/product-rules.md#score-validity): a result set
  * invalid is kept and listed (flagged) but never counted. Use it as `.where(and(…, countsInAggregates))` or inside
  * `filter (where …)`; never test the invalid column by hand in an aggregate. Results of a plan in the recycle bin
  * never count either (resultPlanNotBinned).
