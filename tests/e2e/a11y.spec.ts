@@ -258,6 +258,8 @@ test('the class list and form work with the keyboard alone, focus visible', asyn
     await expectFocusVisible();
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/name=/);
+    // The filtered page has arrived (rows drawn again while loading would take the focus with them).
+    await expect(list.locator('[data-slot=data-table-loading]')).toHaveCount(0);
     await expect(rows.first()).toContainText(name);
 
     // A dangerous row action asks first; Escape and the dialog's Cancel both leave the row alone.

@@ -45,6 +45,29 @@ test('a school created with its administrator; disabling it blocks that administ
   const admin = await freshPage(browser);
   await signIn(admin, 'e2eadmin88', 'E2ePass88');
   await expect(admin).toHaveURL(/\/k12\//, { timeout: 20_000 });
+  // The new school starts empty: its administrator adds a school year, a grade and a class.
+  await admin.goto('/busi/k12/org/acayear/add');
+  const yearForm = admin.getByTestId('school-year-form');
+  const academicYear = await yearForm.getByLabel(/学年/).first().inputValue();
+  await yearForm.getByTestId('form-save').click();
+  await expect(admin).toHaveURL(/\/k12\/org\/acayear$/);
+  await expect(admin.getByTestId('school-year-list').getByRole('cell', { name: academicYear })).toBeVisible();
+  await admin.goto('/busi/k12/org/grade/add');
+  const gradeForm = admin.getByTestId('grade-form');
+  await gradeForm.locator('[data-field=gradeNo]').getByRole('combobox').click();
+  await admin.getByRole('option', { name: '一年级' }).click();
+  await gradeForm.getByTestId('form-save').click();
+  await expect(admin).toHaveURL(/\/k12\/org\/grade$/);
+  await expect(admin.getByTestId('grade-list').getByRole('cell', { name: '一年级', exact: true })).toBeVisible();
+  await admin.goto('/busi/k12/org/class/add');
+  const classForm = admin.getByTestId('class-form');
+  await classForm.locator('[data-field=gradeId]').getByRole('combobox').click();
+  await admin.getByRole('option').first().click();
+  await classForm.getByLabel('班级编号').fill('1');
+  await classForm.getByLabel('班级名称').fill('一年级1班');
+  await classForm.getByTestId('form-save').click();
+  await expect(admin).toHaveURL(/\/k12\/org\/class$/);
+  await expect(admin.getByTestId('class-list').getByRole('cell', { name: '一年级1班' })).toBeVisible();
   await admin.context().close();
 
   await row.getByTestId('org-disable').click();
