@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, inArray, ne, notExists, or, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, ne, notExists, sql } from 'drizzle-orm';
 import type { Page } from '@/domain/api';
 import type { DepartmentMember, DepartmentRow, DepartmentSave } from '@/domain/org/departments';
 import type { DbOrTx, Tx } from '../../db/client';
@@ -6,6 +6,7 @@ import { memberships, membershipRoles, users } from '../../db/schema/auth';
 import { departmentMembers, departments } from '../../db/schema/departments';
 import { AppError, fieldError } from '../../lib/app-error';
 import { paginate } from '../../lib/paginate';
+import { accountKeyword, accountMemberColumns } from '../../lib/account-members';
 import { containsPattern } from '../../lib/query';
 import { lockVersion, nextVersion, notFound, type Change } from '../../lib/resource';
 import type { Actor } from '../../plugins/tenant';
@@ -118,23 +119,16 @@ export async function deleteDepartment(tx: Tx, actor: Actor, id: string): Promis
   return before;
 }
 
-const memberColumns = { accountId: memberships.id, name: users.name, accountNum: users.accountNum, mobile: users.mobile };
-
-function keywordOf(keyword: string | undefined) {
-  if (!keyword) return undefined;
-  const p = containsPattern(keyword);
-  return or(ilike(users.name, p), ilike(users.accountNum, p), ilike(users.mobile, p));
-}
 
 /** The members of a department, a page at a time. */
 export async function departmentMemberPage(db: DbOrTx, actor: Actor, id: string, q: { current: number; size: number; keyword?: string }): Promise<Page<DepartmentMember>> {
   await departmentById(db, actor, id);
   const query = db
-    .select(memberColumns)
+    .select(accountMemberColumns)
     .from(departmentMembers)
     .innerJoin(memberships, eq(memberships.id, departmentMembers.membershipId))
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(departmentMembers.departmentId, id), keywordOf(q.keyword)))
+    .where(and(eq(departmentMembers.departmentId, id), accountKeyword(q.keyword)))
     .orderBy(asc(users.name), asc(memberships.id))
     .$dynamic();
   return paginate(db, query, q);
@@ -144,13 +138,13 @@ export async function departmentMemberPage(db: DbOrTx, actor: Actor, id: string,
 export async function departmentCandidates(db: DbOrTx, actor: Actor, id: string, q: { keyword?: string; roleId?: string }): Promise<DepartmentMember[]> {
   await departmentById(db, actor, id);
   return db
-    .select(memberColumns)
+    .select(accountMemberColumns)
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(
       and(
         eq(memberships.tenantOrgId, actor.tenantOrgId),
-        keywordOf(q.keyword),
+        accountKeyword(q.keyword),
         q.roleId
           ? sql`exists (select 1 from ${membershipRoles} where ${membershipRoles.membershipId} = ${memberships.id} and ${membershipRoles.roleId} = ${q.roleId})`
           : undefined,
@@ -176,14 +170,14 @@ export async function addDepartmentMembers(tx: Tx, actor: Actor, id: string, acc
     .insert(departmentMembers)
     .values(ids.map((membershipId) => ({ departmentId: id, membershipId })))
     .onConflictDoNothing();
-  return tx.select(memberColumns).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(inArray(memberships.id, ids));
+  return tx.select(accountMemberColumns).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(inArray(memberships.id, ids));
 }
 
 /** Removes one member from a department. */
 export async function removeDepartmentMember(tx: Tx, actor: Actor, id: string, accountId: string): Promise<DepartmentMember> {
   await departmentById(tx, actor, id);
   const [member] = await tx
-    .select(memberColumns)
+    .select(accountMemberColumns)
     .from(departmentMembers)
     .innerJoin(memberships, eq(memberships.id, departmentMembers.membershipId))
     .innerJoin(users, eq(users.id, memberships.userId))

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, ne, notExists, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, ne, notExists, sql } from 'drizzle-orm';
 import type { Page } from '@/domain/api';
 import type { Family } from '@/domain/menus/access';
 import { getCatalogEntry } from '@/domain/menus/catalog';
@@ -8,6 +8,7 @@ import type { DbOrTx, Tx } from '../../db/client';
 import { membershipRoles, memberships, roleMenus, roles, users } from '../../db/schema/auth';
 import { fieldError } from '../../lib/app-error';
 import { paginate } from '../../lib/paginate';
+import { accountKeyword, accountMemberColumns } from '../../lib/account-members';
 import { containsPattern } from '../../lib/query';
 import { assertUnused, lockVersion, nextVersion, notFound, type Change } from '../../lib/resource';
 import type { Actor } from '../../plugins/tenant';
@@ -174,23 +175,16 @@ export async function deleteRole(tx: Tx, actor: Actor, id: string): Promise<Role
   return before;
 }
 
-const memberColumns = { accountId: memberships.id, name: users.name, accountNum: users.accountNum, mobile: users.mobile };
-
-function keywordOf(keyword: string | undefined): SQL | undefined {
-  if (!keyword) return undefined;
-  const p = containsPattern(keyword);
-  return or(ilike(users.name, p), ilike(users.accountNum, p), ilike(users.mobile, p));
-}
 
 /** The accounts holding a role of the tenant. */
 export async function roleMemberPage(db: DbOrTx, actor: Actor, roleId: string, q: { current: number; size: number; keyword?: string }): Promise<Page<RoleMember>> {
   await roleRow(db, actor, roleId);
   const query = db
-    .select(memberColumns)
+    .select(accountMemberColumns)
     .from(membershipRoles)
     .innerJoin(memberships, eq(memberships.id, membershipRoles.membershipId))
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(membershipRoles.roleId, roleId), eq(memberships.tenantOrgId, actor.tenantOrgId), keywordOf(q.keyword)))
+    .where(and(eq(membershipRoles.roleId, roleId), eq(memberships.tenantOrgId, actor.tenantOrgId), accountKeyword(q.keyword)))
     .orderBy(asc(users.name), asc(memberships.id))
     .$dynamic();
   return paginate(db, query, q);
@@ -200,13 +194,13 @@ export async function roleMemberPage(db: DbOrTx, actor: Actor, roleId: string, q
 export async function roleCandidates(db: DbOrTx, actor: Actor, roleId: string, keyword?: string): Promise<RoleMember[]> {
   await roleRow(db, actor, roleId);
   return db
-    .select(memberColumns)
+    .select(accountMemberColumns)
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(
       and(
         eq(memberships.tenantOrgId, actor.tenantOrgId),
-        keywordOf(keyword),
+        accountKeyword(keyword),
         notExists(db.select({ one: sql`1` }).from(membershipRoles).where(and(eq(membershipRoles.membershipId, memberships.id), eq(membershipRoles.roleId, roleId)))),
       ),
     )
@@ -230,14 +224,14 @@ export async function addRoleMembers(tx: Tx, actor: Actor, roleId: string, accou
     .insert(membershipRoles)
     .values(ids.map((membershipId) => ({ membershipId, roleId, present: !hasPresent.has(membershipId) })))
     .onConflictDoNothing();
-  return tx.select(memberColumns).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(inArray(memberships.id, ids));
+  return tx.select(accountMemberColumns).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(inArray(memberships.id, ids));
 }
 
 /** Takes a role from an account of the tenant; the account loses its permissions on its next request. */
 export async function removeRoleMember(tx: Tx, actor: Actor, roleId: string, accountId: string): Promise<RoleMember> {
   await roleRow(tx, actor, roleId);
   const [member] = await tx
-    .select(memberColumns)
+    .select(accountMemberColumns)
     .from(membershipRoles)
     .innerJoin(memberships, eq(memberships.id, membershipRoles.membershipId))
     .innerJoin(users, eq(users.id, memberships.userId))
