@@ -68,6 +68,8 @@ export const roles = pgTable(
     enabled: boolean('enabled').notNull().default(true),
     /** Mobile app functions the role opens (src/domain/roles/roles.ts MOBILE_FUNCTIONS). */
     mobileFunctions: text('mobile_functions').array().notNull().default(sql`'{}'::text[]`),
+    /** Whose data the role's holders see (src/domain/roles/roles.ts DATA_SCOPES): the organisation, their grades or their classes. */
+    dataScope: text('data_scope', { enum: ['org', 'grades', 'classes'] }).notNull().default('org'),
     version: integer('version').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, date, index, integer, pgTable, primaryKey, smallint, text, timestamp, unique, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { orgs } from './orgs';
 import { users } from './auth';
+import { files } from './files';
 
 const orgRef = () => uuid('org_id').notNull().references(() => orgs.id);
 const created = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -127,6 +128,7 @@ export const classes = pgTable(
   ],
 );
 
+/** Staff (docs/product-rules.md#students-and-staff): the person; their login account is `users` + a membership with a role. */
 export const teachers = pgTable(
   'teachers',
   {
@@ -137,20 +139,28 @@ export const teachers = pgTable(
     gender: text('gender', { enum: ['male', 'female'] }).notNull(),
     mobile: text('mobile'),
     workNo: text('work_no'),
+    /** Resident ID number (GB 11643, check digit verified: src/domain/people/id-card.ts). */
     idCard: text('id_card'),
+    /** Another identity document (src/domain/people/id-card.ts CERTIFICATE_TYPES) and its number. */
+    certificateType: text('certificate_type'),
+    certificateNo: text('certificate_no'),
+    photoFileId: uuid('photo_file_id').references(() => files.id),
     enabled: boolean('enabled').notNull().default(true),
+    version: version(),
     createdAt: created(),
   },
   (t) => [uniqueIndex('teachers_org_work_no_uq').on(t.orgId, t.workNo), index('teachers_org_idx').on(t.orgId), index('teachers_user_idx').on(t.userId)],
 );
 
+/** Classes a staff member teaches, per subject (src/domain/people/staff.ts TEACHING_SUBJECTS). */
 export const teacherClasses = pgTable(
   'teacher_classes',
   {
     teacherId: uuid('teacher_id').notNull().references(() => teachers.id, { onDelete: 'cascade' }),
     classId: uuid('class_id').notNull().references(() => classes.id, { onDelete: 'cascade' }),
+    subject: text('subject').notNull().default('pe'),
   },
-  (t) => [primaryKey({ columns: [t.teacherId, t.classId] }), index('teacher_classes_class_idx').on(t.classId)],
+  (t) => [primaryKey({ columns: [t.teacherId, t.classId, t.subject] }), index('teacher_classes_class_idx').on(t.classId)],
 );
 
 /** Students (docs/product-rules.md#students-and-staff): registration number (学籍号) unique per organisation (“学籍号已注册”). */
@@ -169,7 +179,11 @@ export const students = pgTable(
     /** National ethnicity code, '01' = 汉族. */
     ethnicity: text('ethnicity').notNull().default('01'),
     address: text('address'),
+    /** studying / transferred / graduated / suspended (src/domain/people/students.ts STUDENT_STATUSES). */
+    status: text('status', { enum: ['studying', 'transferred', 'graduated', 'suspended'] }).notNull().default('studying'),
+    photoFileId: uuid('photo_file_id').references(() => files.id),
     enabled: boolean('enabled').notNull().default(true),
+    version: version(),
     createdAt: created(),
   },
   (t) => [uniqueIndex('students_org_reg_no_uq').on(t.orgId, t.regNo), index('students_class_idx').on(t.classId), index('students_org_name_idx').on(t.orgId, t.name)],
@@ -184,6 +198,7 @@ export const parents = pgTable(
     name: text('name').notNull(),
     gender: text('gender', { enum: ['male', 'female'] }).notNull(),
     mobile: text('mobile').notNull(),
+    version: version(),
     createdAt: created(),
   },
   (t) => [uniqueIndex('parents_org_mobile_uq').on(t.orgId, t.mobile)],
@@ -194,8 +209,31 @@ export const parentStudents = pgTable(
   {
     parentId: uuid('parent_id').notNull().references(() => parents.id, { onDelete: 'cascade' }),
     studentId: uuid('student_id').notNull().references(() => students.id, { onDelete: 'cascade' }),
-    /** father, mother, grandparent, other. */
+    /** src/domain/people/parents.ts PARENT_RELATIONS. */
     relation: text('relation').notNull(),
   },
   (t) => [primaryKey({ columns: [t.parentId, t.studentId] }), index('parent_students_student_idx').on(t.studentId)],
+);
+
+/**
+ * The classes a student has been in (docs/product-rules.md#students-and-staff): a transfer or a year rollover closes
+ * the open row and opens one for the new class, so reports of earlier years keep the class of their time.
+ */
+export const studentClassHistory = pgTable(
+  'student_class_history',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: orgRef(),
+    studentId: uuid('student_id').notNull().references(() => students.id, { onDelete: 'cascade' }),
+    classId: uuid('class_id').notNull().references(() => classes.id),
+    /** enrol, transfer, rollover, import. */
+    reason: text('reason').notNull(),
+    since: timestamp('since', { withTimezone: true }).notNull().defaultNow(),
+    until: timestamp('until', { withTimezone: true }),
+  },
+  (t) => [
+    index('student_class_history_student_idx').on(t.studentId),
+    // One open row per student: the class they are in now.
+    uniqueIndex('student_class_history_open_uq').on(t.studentId).where(sql`${t.until} is null`),
+  ],
 );

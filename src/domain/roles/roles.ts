@@ -20,6 +20,14 @@ export type RoleIdentity = (typeof ROLE_IDENTITIES)[number];
 export const MOBILE_FUNCTIONS = ['signIn', 'physiqueResults', 'homework', 'contests', 'exercise', 'meets'] as const;
 export type MobileFunction = (typeof MOBILE_FUNCTIONS)[number];
 
+/**
+ * Whose people and results a role's holders see (docs/product-rules.md#data-scopes): the whole organisation, the grades
+ * of the classes they teach or head, or only those classes. Applied on the server to every people list, score lookup,
+ * test record and data-centre read.
+ */
+export const DATA_SCOPES = ['org', 'grades', 'classes'] as const;
+export type DataScope = (typeof DATA_SCOPES)[number];
+
 /** The button of a page as a permission-tree id: `${pageKey}#${action}` (the menus table's menuId of the button). */
 export const buttonId = (key: string, action: string) => `${key}#${action}`;
 

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { MOBILE } from '../auth/schemas';
+import { listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+import { genderSchema, personNameSchema, type Gender } from './staff';
+
+/**
+ * Parents (docs/product-rules.md#students-and-staff): name, gender, contact mobile (unique in the organisation; its
+ * format message names the parent's number) and at least one child of the organisation, each with the relation.
+ */
+
+export const PARENT_RELATIONS = ['father', 'mother', 'guardian', 'grandparent', 'other'] as const;
+export type ParentRelation = (typeof PARENT_RELATIONS)[number];
+export const PARENT_CHILDREN_MAX = 10;
+
+export const parentChildSchema = z.object({
+  studentId: z.string().regex(UUID_PATTERN, 'validation:parent.childrenRequired'),
+  relation: z.enum(PARENT_RELATIONS, { error: 'validation:parent.relationRequired' }),
+});
+
+export const parentSaveSchema = z
+  .object({
+    name: personNameSchema,
+    gender: genderSchema,
+    mobile: z.string({ error: 'validation:parent.mobileRequired' }).trim().min(1, 'validation:parent.mobileRequired').regex(MOBILE, 'validation:parent.mobileFormat'),
+    children: z.array(parentChildSchema).min(1, 'validation:parent.childrenRequired').max(PARENT_CHILDREN_MAX),
+    version: versionField.optional(),
+  })
+  .strict();
+export type ParentSave = z.output<typeof parentSaveSchema>;
+export type ParentForm = z.input<typeof parentSaveSchema>;
+
+export const parentListQuery = listQuery({ keyword: textFilter(), studentKeyword: textFilter() });
+
+export interface ParentRecord {
+  id: string;
+  name: string;
+  gender: Gender;
+  mobile: string;
+  children: { studentId: string; name: string; regNo: string; className: string; relation: ParentRelation }[];
+  createdAt: string;
+  version: number;
+}

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { loginAccountSchema, mobileSchema, newPasswordSchema } from '../auth/schemas';
+import { idFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+import { CERTIFICATE_NO_MAX, CERTIFICATE_NO_PATTERN, CERTIFICATE_TYPES, idCardSchema } from './id-card';
+
+/**
+ * Staff of a school or university (docs/product-rules.md#students-and-staff): the person (name, gender, mobile, work
+ * number unique in the organisation, identity documents, face photo, taught classes) and their login account (6–20
+ * letters/digits, unique across the system) holding one role of the organisation.
+ */
+
+export const PERSON_NAME_MAX = 30;
+export const WORK_NO_MAX = 20;
+/** Subjects a staff member teaches a class in. */
+export const TEACHING_SUBJECTS = ['pe', 'health', 'other'] as const;
+export type TeachingSubject = (typeof TEACHING_SUBJECTS)[number];
+export const GENDERS = ['male', 'female'] as const;
+export type Gender = (typeof GENDERS)[number];
+
+export const personNameSchema = z.string({ error: 'validation:people.nameRequired' }).trim().min(1, 'validation:people.nameRequired').max(PERSON_NAME_MAX, 'validation:people.nameLength');
+export const genderSchema = z.enum(GENDERS, { error: 'validation:people.genderRequired' });
+const optionalText = (max: number, pattern?: RegExp, message = 'validation:people.format') =>
+  z.preprocess((v) => (typeof v === 'string' ? v.normalize('NFKC').trim() : v), z.union([z.literal(''), pattern ? z.string().max(max, 'validation:people.tooLong').regex(pattern, message) : z.string().max(max, 'validation:people.tooLong')]));
+const idSchema = (message: string) => z.string({ error: message }).regex(UUID_PATTERN, message);
+
+export const taughtClassSchema = z.object({ classId: idSchema('validation:people.classRequired'), subject: z.enum(TEACHING_SUBJECTS) });
+export type TaughtClass = z.output<typeof taughtClassSchema>;
+
+const staffFields = {
+  name: personNameSchema,
+  accountNum: loginAccountSchema,
+  roleId: idSchema('validation:user.roleRequired'),
+  mobile: z.union([z.literal(''), mobileSchema]),
+  gender: genderSchema,
+  workNo: optionalText(WORK_NO_MAX, /^[A-Za-z0-9-]+$/, 'validation:people.workNoFormat'),
+  idCard: idCardSchema,
+  certificateType: z.union([z.literal(''), z.enum(CERTIFICATE_TYPES)]),
+  certificateNo: optionalText(CERTIFICATE_NO_MAX, CERTIFICATE_NO_PATTERN, 'validation:people.certificateNoFormat'),
+  /** The face photo: a file of the organisation's store (purpose 'facePhoto'), or '' for none. */
+  photoFileId: z.union([z.literal(''), idSchema('validation:common.id')]),
+  taughtClasses: z.array(taughtClassSchema).max(200).default([]),
+};
+const certificateTogether = <T extends { certificateType: string; certificateNo: string }>(v: T, ctx: z.RefinementCtx) => {
+  if (v.certificateType && !v.certificateNo) ctx.addIssue({ code: 'custom', path: ['certificateNo'], message: 'validation:people.certificateNoRequired' });
+  if (!v.certificateType && v.certificateNo) ctx.addIssue({ code: 'custom', path: ['certificateType'], message: 'validation:people.certificateTypeRequired' });
+};
+
+/** Adding a staff member: the administrator sets the account's first password (changed at first sign-in). */
+export const staffCreateSchema = z.object({ ...staffFields, password: newPasswordSchema }).strict().superRefine(certificateTogether);
+/** Editing: the password is reset on its own (the users screen's reset), never here. */
+export const staffUpdateSchema = z.object({ ...staffFields, version: versionField.optional() }).strict().superRefine(certificateTogether);
+export type StaffCreate = z.output<typeof staffCreateSchema>;
+export type StaffUpdate = z.output<typeof staffUpdateSchema>;
+
+export const staffListQuery = listQuery({
+  /** Name, mobile, work number or login account. */
+  keyword: textFilter(),
+  roleId: idFilter,
+  classId: idFilter,
+  enabled: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['true', 'false']).optional()),
+});
+
+/** One staff member as the list and the form read them. */
+export interface StaffRow {
+  id: string;
+  /** The account (membership) the person signs in with; null for staff without one. */
+  accountId: string | null;
+  name: string;
+  accountNum: string | null;
+  roleId: string | null;
+  roleName: string | null;
+  mobile: string | null;
+  gender: Gender;
+  workNo: string | null;
+  idCard: string | null;
+  certificateType: string | null;
+  certificateNo: string | null;
+  photoFileId: string | null;
+  taughtClasses: (TaughtClass & { className: string })[];
+  enabled: boolean;
+  createdAt: string;
+  version: number;
+}
