@@ -5,6 +5,7 @@ import { ORG_TYPE, type OrgType } from '@/domain/constants';
 import { ERR } from '@/domain/errors';
 import { pageAccess } from '@/domain/menus/access';
 import type { ButtonAction } from '@/domain/menus/catalog';
+import type { DataScope } from '@/domain/roles/roles';
 import type { Db } from '../db/client';
 import { membershipRoles, memberships, menus, roleMenus, roles } from '../db/schema/auth';
 import { orgs } from '../db/schema/orgs';
@@ -23,6 +24,8 @@ export interface Scope {
   roleId: string;
   orgType: OrgType;
   permissions: ReadonlySet<string>;
+  /** The role's data scope (docs/product-rules.md#data-scopes); `classScopeOf` (server/lib/data-scope.ts) resolves it. */
+  dataScope: DataScope;
 }
 
 /** Who a request acts as: the user, the account (membership), its organisations, role and permission codes. */
@@ -52,7 +55,7 @@ export async function loadScope(db: Db, userId: string, headerOrgId?: string): P
   const account = (wanted && (list.find((m) => m.tenantOrgId === wanted) ?? list.find((m) => m.orgId === wanted))) || list[0];
 
   const [role] = await db
-    .select({ id: roles.id })
+    .select({ id: roles.id, dataScope: roles.dataScope })
     .from(membershipRoles)
     .innerJoin(roles, eq(roles.id, membershipRoles.roleId))
     .where(and(eq(membershipRoles.membershipId, account.id), eq(roles.enabled, true)))
@@ -73,6 +76,7 @@ export async function loadScope(db: Db, userId: string, headerOrgId?: string): P
     roleId: role.id,
     orgType: account.orgType as OrgType,
     permissions: new Set(codes.map((c) => c.permission)),
+    dataScope: role.dataScope,
   };
 }
 

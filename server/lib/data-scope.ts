@@ -1,0 +1,47 @@
+import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { DbOrTx } from '../db/client';
+import { classes, teacherClasses, teachers } from '../db/schema/school';
+import type { Actor } from '../plugins/tenant';
+
+/**
+ * The classes whose people and results an actor may see (docs/product-rules.md#data-scopes). A role scoped to
+ * 'classes' sees the classes its holder teaches (teacher_classes) or heads / teaches PE in (classes.head_teacher_id,
+ * pe_teacher_id); 'grades' widens that to every class of those classes' grades; 'org' is the whole organisation.
+ * Resolved per request (taught classes change without a sign-in), one small indexed query.
+ */
+export type ClassScope = { all: true } | { all: false; classIds: readonly string[] };
+
+export async function classScopeOf(db: DbOrTx, actor: Actor): Promise<ClassScope> {
+  if (actor.dataScope === 'org') return { all: true };
+  const mine = db
+    .select({ id: teachers.id })
+    .from(teachers)
+    .where(and(eq(teachers.orgId, actor.tenantOrgId), eq(teachers.userId, actor.userId)));
+  const own = await db
+    .select({ id: classes.id, gradeId: classes.gradeId })
+    .from(classes)
+    .where(
+      and(
+        eq(classes.orgId, actor.tenantOrgId),
+        or(
+          inArray(classes.headTeacherId, mine),
+          inArray(classes.peTeacherId, mine),
+          inArray(classes.id, db.select({ id: teacherClasses.classId }).from(teacherClasses).where(inArray(teacherClasses.teacherId, mine))),
+        ),
+      ),
+    );
+  if (actor.dataScope === 'classes' || own.length === 0) return { all: false, classIds: own.map((c) => c.id) };
+  const gradeIds = [...new Set(own.map((c) => c.gradeId))];
+  const wide = await db
+    .select({ id: classes.id })
+    .from(classes)
+    .where(and(eq(classes.orgId, actor.tenantOrgId), inArray(classes.gradeId, gradeIds)));
+  return { all: false, classIds: wide.map((c) => c.id) };
+}
+
+/** The WHERE condition limiting `classColumn` to the scope (undefined = no limit; an empty scope matches nothing). */
+export function inClassScope(scope: ClassScope, classColumn: AnyPgColumn): SQL | undefined {
+  if (scope.all) return undefined;
+  return scope.classIds.length ? inArray(classColumn, [...scope.classIds]) : sql`false`;
+}
