@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { Fragment, useMemo, useState, type ReactNode } from 'react';
 import { Download, Plus } from 'lucide-react';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
@@ -44,9 +44,13 @@ export interface ListView {
 /** A toolbar button shown when the role holds the page's button for `action`; it gets the selected rows. */
 export interface ToolbarAction<T> {
   action: ButtonAction;
+  /** Tells apart two buttons of one action (key and test id `list-<id>`); the action by default. */
+  id?: string;
   label?: ReactNode;
   icon?: ReactNode;
-  onClick(selected: T[]): void;
+  onClick?(selected: T[]): void;
+  /** A dialog the button opens; the list keeps its open state, so a screen adds such a button in one line. */
+  dialog?(props: { open: boolean; onOpenChange(open: boolean): void }): ReactNode;
   /** Needs at least one selected row (bulk actions). */
   needsSelection?: boolean;
   variant?: 'default' | 'outline' | 'destructive';
@@ -122,6 +126,7 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
   const { data: page, refusedField } = useShownData<Page<T>>(query);
 
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [openDialog, setOpenDialog] = useState<string | null>(null);
   const idOf = useMemo(() => (row: T) => String(typeof rowKey === 'function' ? rowKey(row) : row[rowKey]), [rowKey]);
   const records = page?.records;
   const selectedRows = (records ?? []).filter((r) => selected.has(idOf(r)));
@@ -186,20 +191,23 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
         {t('menu:button.add')}
       </Button>,
     );
+  const dialogs: ReactNode[] = [];
   for (const b of toolbar) {
     if (!can(b.action)) continue;
+    const id = b.id ?? b.action;
     buttons.push(
       <Button
-        key={b.action}
+        key={id}
         variant={b.variant ?? 'outline'}
         disabled={b.needsSelection && selectedRows.length === 0}
-        onClick={() => b.onClick(selectedRows)}
-        data-testid={`list-${b.action}`}
+        onClick={() => (b.dialog ? setOpenDialog(id) : b.onClick?.(selectedRows))}
+        data-testid={`list-${id}`}
       >
         {b.icon}
         {b.label ?? t(`menu:button.${b.action}`)}
       </Button>,
     );
+    if (b.dialog) dialogs.push(<Fragment key={id}>{b.dialog({ open: openDialog === id, onOpenChange: (open) => setOpenDialog(open ? id : null) })}</Fragment>);
   }
   if (onExport && can('export'))
     buttons.push(
@@ -288,6 +296,7 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
           )}
         </CardContent>
       </Card>
+      {dialogs}
     </div>
   );
 }

@@ -33,8 +33,7 @@ export const UPLOAD_RULES: Record<UploadKind, UploadRule> = {
   video: { extensions: ['mp4'], mimeTypes: ['video/mp4'], maxBytes: UPLOAD_LIMIT.video, maxCount: null, compress: false, formatError: ERR.fileFormat },
   audio: { extensions: ['mp3'], mimeTypes: ['audio/mpeg', 'audio/mp3'], maxBytes: UPLOAD_LIMIT.audio, maxCount: null, compress: false, formatError: ERR.fileFormat },
   gif: { extensions: ['gif'], mimeTypes: ['image/gif'], maxBytes: UPLOAD_LIMIT.gif, maxCount: null, compress: false, formatError: ERR.fileFormat },
-  // Face photos feed recognition: keep the original pixels.
-  facePhoto: { extensions: PNG_JPG, mimeTypes: PNG_JPG_MIME, maxBytes: UPLOAD_LIMIT.facePhoto, maxCount: null, compress: false, formatError: ERR.fileFormat },
+  facePhoto: { extensions: PNG_JPG, mimeTypes: PNG_JPG_MIME, maxBytes: UPLOAD_LIMIT.facePhoto, maxCount: null, compress: true, formatError: ERR.fileFormat },
   stylePhoto: { extensions: PNG_JPG, mimeTypes: PNG_JPG_MIME, maxBytes: UPLOAD_LIMIT.stylePhoto, maxCount: STYLE_PHOTO_MAX, compress: false, formatError: ERR.fileFormat },
   // E-stamps are transparent PNGs: compressing to JPEG would lose the transparency.
   estamp: { extensions: ['png'], mimeTypes: ['image/png'], maxBytes: UPLOAD_LIMIT.estamp, maxCount: ESTAMP_MAX, compress: false, formatError: ERR.fileFormat },
@@ -158,8 +157,8 @@ const rule = (types: readonly SniffedType[], more: Partial<PurposeRule> = {}): P
 
 /** The rule set of each purpose (docs/product-rules.md#uploads, #limits). */
 export const PURPOSE_RULES: Record<FilePurpose, PurposeRule> = {
-  // Face photos feed recognition: keep the original pixels.
-  face: rule(IMAGES, { maxBytes: PURPOSE_LIMIT.face }),
+  // Compressed like any photo: COMPRESSED_SIDE px is far more than face recognition needs.
+  face: rule(IMAGES, { maxBytes: PURPOSE_LIMIT.face, compress: true }),
   cover: rule(IMAGES, { maxBytes: PURPOSE_LIMIT.cover, aspect: [1, 1], compress: true }),
   lessonCover: rule(IMAGES, { maxBytes: PURPOSE_LIMIT.lessonCover, compress: true }),
   banner: rule(IMAGES, { compress: true, public: true, maxCount: BANNER_MAX }),

@@ -48,10 +48,10 @@ describe('upload rules (docs/product-rules.md#uploads)', () => {
     expect(UPLOAD_RULES.stylePhoto.maxCount).toBe(100);
   });
 
-  it('only plain images over 100 KB are compressed', () => {
+  it('photos over 100 KB are compressed, face photos included; stamps never', () => {
     expect(shouldCompress('image', IMAGE_COMPRESS_ABOVE)).toBe(false);
     expect(shouldCompress('image', IMAGE_COMPRESS_ABOVE + 1)).toBe(true);
-    expect(shouldCompress('facePhoto', 5_000_000)).toBe(false);
+    expect(shouldCompress('facePhoto', 5_000_000)).toBe(true);
     expect(shouldCompress('estamp', 1_000_000)).toBe(false);
   });
 
