@@ -55,12 +55,17 @@ export function FacePhotosDialog({ kind, pageKey, open, onOpenChange }: FacePhot
   );
 }
 
-/** The toolbar button of a staff or student list: `toolbar={[…, facePhotosAction('student', KEY)]}`. */
-export function facePhotosAction<T>(kind: FacePhotoKind, pageKey: string, label: ReactNode): ToolbarAction<T> {
+function ButtonLabel() {
+  const { t } = useTranslation('people');
+  return t('photos.button');
+}
+
+/** The toolbar button of a staff or student list (the page's edit button): `toolbar={[…, facePhotosAction('student', key)]}`. */
+export function facePhotosAction<T>(kind: FacePhotoKind, pageKey: string): ToolbarAction<T> {
   return {
     action: 'edit',
     id: 'facePhotos',
-    label,
+    label: <ButtonLabel />,
     icon: <ImageUp aria-hidden />,
     dialog: (props) => <FacePhotosDialog kind={kind} pageKey={pageKey} {...props} />,
   };
