@@ -21,6 +21,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { toast } from '@/components/ui/toast';
 import { fileStoreTransport } from '@/components/upload/file-store';
+import { PhotoAvatar } from '@/components/upload/photo-avatar';
 import { cn } from '@/lib/cn';
 import { applyFacePhotos, discardFacePhotos, matchFacePhotos, resourceKey } from './api';
 import { itemsToApply, precheckFacePhoto, runBounded, type UploadedPhoto } from './face-photo-batch';
@@ -380,5 +381,15 @@ function Row({ file, children }: { file: string; children?: ReactNode }) {
       </span>
       <span className="flex min-w-0 items-center gap-2">{children}</span>
     </li>
+  );
+}
+
+/** A person's name with their photo as a small avatar, for the name column of the people lists. */
+export function PersonName({ name, photoFileId }: { name: string; photoFileId: string | null }) {
+  return (
+    <span className="flex items-center gap-2">
+      <PhotoAvatar fileId={photoFileId} name={name} />
+      <span className="font-medium">{name}</span>
+    </span>
   );
 }
