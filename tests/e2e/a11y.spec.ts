@@ -185,7 +185,7 @@ test.describe('accessibility (axe, WCAG 2.1 AA)', () => {
         await page.goto(`/busi${screen.path}`);
         await settled(page);
         if (screen.open) {
-          // Every step ends on another address; wait for it so the check never sees the page it came from.
+          // Every step ends on another address or an open dialog; wait for it so the check never sees the page it came from.
           const from = page.url();
           await screen.open(page);
           if (screen.dialog) await expect(page.getByRole('dialog')).toBeVisible();
