@@ -227,17 +227,16 @@ describe('the files a batch uploads', () => {
 });
 
 describe('data scope', () => {
-  it('an actor scoped to their classes matches and sets only students of those classes', async () => {
+  it('an actor scoped to their classes matches and sets only students and staff of those classes', async () => {
     // Give the demo PE teacher's role the student page's edit button and the "my classes" scope.
     const [teacher] = await t.db
-      .select({ id: teachers.id, roleId: membershipRoles.roleId })
+      .select({ id: teachers.id, name: teachers.name, roleId: membershipRoles.roleId })
       .from(teachers)
       .innerJoin(users, eq(users.id, teachers.userId))
       .innerJoin(memberships, eq(memberships.userId, users.id))
       .innerJoin(membershipRoles, eq(membershipRoles.membershipId, memberships.id))
       .where(and(eq(users.accountNum, 'teacher01'), eq(teachers.orgId, k12Id)));
-    const access = pageAccess('k12.user.student');
-    const codes = [access.view, access.need('edit')];
+    const codes = ['k12.user.student', 'k12.user.teacher'].flatMap((key) => [pageAccess(key).view, pageAccess(key).need('edit')]);
     const wanted = await t.db.select({ menuId: menus.menuId }).from(menus).where(inArray(menus.permission, codes));
     await t.db.insert(roleMenus).values(wanted.map((m) => ({ roleId: teacher.roleId, menuId: m.menuId }))).onConflictDoNothing();
     await t.db.update(roles).set({ dataScope: 'classes' }).where(eq(roles.id, teacher.roleId));
@@ -260,5 +259,24 @@ describe('data scope', () => {
     const f = await face('teacher01');
     expect((await apply('teacher01', STUDENT, [{ personId: outside, fileId: f.id }])).res.statusCode).toBe(404);
     expect((await apply('teacher01', STUDENT, [{ personId: inside, fileId: f.id }])).res.statusCode).toBe(200);
+
+    // Staff: those teaching one of the actor's classes, and the actor; not the others.
+    const [colleague, stranger] = await t.db
+      .insert(teachers)
+      .values([
+        { orgId: k12Id, name: '照片同班老师', gender: 'female', workNo: 'PH-IN' },
+        { orgId: k12Id, name: '照片别班老师', gender: 'male', workNo: 'PH-OUT' },
+      ])
+      .returning({ id: teachers.id });
+    await t.db.insert(teacherClasses).values([
+      { teacherId: colleague.id, classId: mine, subject: 'health' },
+      { teacherId: stranger.id, classId: notMine.id, subject: 'pe' },
+    ]);
+    const staff = await match('teacher01', STAFF, ['PH-IN.jpg', 'PH-OUT.jpg', `${teacher.name}.jpg`]);
+    expect(staff.res.statusCode, staff.res.body).toBe(200);
+    expect(staff.body.data.matched.map((m) => m.person.id).sort()).toEqual([colleague.id, teacher.id].sort());
+    expect(staff.body.data.unmatched).toEqual(['PH-OUT.jpg']);
+    // The whole school for an administrator.
+    expect((await match('school01', STAFF, ['PH-OUT.jpg'])).body.data.matched).toHaveLength(1);
   });
 });
