@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { captchaRoutes } from './captcha/captcha.routes';
 import { dataCenterRoutes } from './data-center/data-center.routes';
 import { filesRoutes } from './files/files.routes';
+import { healthRoutes } from './health/health.routes';
 import type { ModuleOptions } from './module-options';
 import { myInfoRoutes } from './my-info/my-info.routes';
 import { orgRoutes } from './org/org.routes';
@@ -19,6 +20,7 @@ import { testPlanRoutes } from './test-plan/test-plan.routes';
 
 /** The one explicit list of modules and their prefixes (docs/product-rules.md#calls). */
 export async function registerModules(app: FastifyInstance, opts: ModuleOptions): Promise<void> {
+  await app.register(healthRoutes, { prefix: '/api' });
   await app.register(captchaRoutes, { prefix: '/api', ...opts });
   await app.register(ssoRoutes, { prefix: '/api/sso', ...opts });
   await app.register(myInfoRoutes, { prefix: '/api/busi/web/myInfo', ...opts });
