@@ -1,6 +1,6 @@
 import { and, asc, eq, exists, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Page } from '@/domain/api';
-import type { StaffCreate, StaffFormOptions, StaffListRow, StaffRow, StaffUpdate, TaughtClass } from '@/domain/people/staff';
+import { TEACHING_SUBJECTS, type StaffCreate, type StaffFormOptions, type StaffListRow, type StaffRow, type StaffUpdate, type TaughtClass } from '@/domain/people/staff';
 import type { ResetPassword, ResetPasswordResult } from '@/domain/users/users';
 import type { DbOrTx, Tx } from '../../db/client';
 import { membershipRoles, memberships, roles, users } from '../../db/schema/auth';
@@ -87,7 +87,12 @@ async function taughtClassesOf(db: DbOrTx, ids: string[]): Promise<Map<string, S
     .innerJoin(classes, eq(classes.id, teacherClasses.classId))
     .innerJoin(grades, eq(grades.id, classes.gradeId))
     .where(inArray(teacherClasses.teacherId, ids))
-    .orderBy(asc(grades.gradeNo), asc(classes.code), asc(teacherClasses.subject));
+    .orderBy(asc(grades.gradeNo), asc(classes.code), asc(classes.id));
+  // Within a class, subjects in their listed order (PE first).
+  const rank = (subject: string) => TEACHING_SUBJECTS.indexOf(subject as TaughtClass['subject']);
+  const classOrder = new Map<string, number>();
+  for (const r of rows) if (!classOrder.has(r.classId)) classOrder.set(r.classId, classOrder.size);
+  rows.sort((a, b) => classOrder.get(a.classId)! - classOrder.get(b.classId)! || rank(a.subject) - rank(b.subject));
   for (const r of rows) {
     const list = byStaff.get(r.teacherId) ?? [];
     list.push({ classId: r.classId, subject: r.subject as TaughtClass['subject'], className: r.className });
