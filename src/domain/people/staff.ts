@@ -36,8 +36,8 @@ const staffFields = {
   idCard: idCardSchema,
   certificateType: z.union([z.literal(''), z.enum(CERTIFICATE_TYPES)]),
   certificateNo: optionalText(CERTIFICATE_NO_MAX, CERTIFICATE_NO_PATTERN, 'validation:people.certificateNoFormat'),
-  /** The face photo: a file of the organisation's store (purpose 'face'), or '' for none. */
-  photoFileId: z.union([z.literal(''), idSchema('validation:common.id')]),
+  /** The face photo: a file of the organisation's store (purpose 'face'), or '' (null) for none. */
+  photoFileId: z.preprocess((v) => v ?? '', z.union([z.literal(''), idSchema('validation:common.id')])),
   taughtClasses: z.array(taughtClassSchema).max(200).default([]),
 };
 const certificateTogether = <T extends { certificateType: string; certificateNo: string }>(v: T, ctx: z.RefinementCtx) => {
