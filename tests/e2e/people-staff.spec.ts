@@ -91,5 +91,8 @@ for (const [language, name] of [
     await form.getByTestId('form-save').click();
     await expect(form.locator('[data-field=idCard] [data-slot=form-message]')).toBeVisible();
     await shot(page, `people-staff-add-invalid-${language}`);
+    await page.getByTestId('staff-form').locator('[data-field=name]').scrollIntoViewIfNeeded();
+    await page.mouse.wheel(0, -2000);
+    await shot(page, `people-staff-add-long-name-${language}`);
   });
 }

@@ -20,6 +20,7 @@ import { TaughtClassesField } from './taught-classes-field';
 type Filters = { keyword?: string; roleId?: string; classId?: string; enabled?: string };
 const col = createDataTableColumnHelper<StaffListRow>();
 const keyOf = (family: StaffFamily) => `${family}.user.teacher`;
+const NO_WRAP = { className: 'whitespace-nowrap' };
 
 /**
  * user/teacher: the staff of a school or university with their accounts (docs/product-rules.md#students-and-staff):
@@ -59,19 +60,19 @@ export function StaffListScreen({ family }: { family: StaffFamily }) {
   const columns = useMemo(
     () =>
       col.columns([
-        col.accessor('name', { header: t('staff.name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
-        col.accessor('workNo', { header: t('staff.workNo') }),
-        col.accessor('accountNum', { header: t('staff.accountNum') }),
-        col.accessor('gender', { header: t('staff.gender'), cell: ({ getValue }) => t(`staff.${getValue()}`) }),
-        col.accessor('mobile', { header: t('staff.mobile') }),
-        col.accessor('roleName', { header: t('staff.role') }),
+        col.accessor('name', { header: t('staff.name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span>, meta: { className: 'min-w-20' } }),
+        col.accessor('workNo', { header: t('staff.workNo'), meta: NO_WRAP }),
+        col.accessor('accountNum', { header: t('staff.accountNum'), meta: NO_WRAP }),
+        col.accessor('gender', { header: t('staff.gender'), cell: ({ getValue }) => t(`staff.${getValue()}`), meta: NO_WRAP }),
+        col.accessor('mobile', { header: t('staff.mobile'), meta: NO_WRAP }),
+        col.accessor('roleName', { header: t('staff.role'), meta: NO_WRAP }),
         col.display({
           id: 'taughtClasses',
           header: t('staff.taughtClasses'),
           cell: ({ row }) => {
             const text = row.original.taughtClasses.map((c) => (c.subject === 'pe' ? c.className : `${c.className}（${t(`staff.subject.${c.subject}`)}）`)).join('、');
             return (
-              <span className="line-clamp-2 max-w-72" title={text}>
+              <span className="line-clamp-2 min-w-48" title={text}>
                 {text}
               </span>
             );
@@ -132,7 +133,8 @@ const DEFAULTS: EditForm = {
   idCard: '',
   certificateType: '',
   certificateNo: '',
-  photoFileId: '',
+  // The upload field's "no file" (the schema reads it as '').
+  photoFileId: null,
   taughtClasses: [],
 };
 
@@ -146,7 +148,7 @@ const toValues = (r: StaffRow): EditForm => ({
   idCard: r.idCard ?? '',
   certificateType: (r.certificateType ?? '') as StaffForm['certificateType'],
   certificateNo: r.certificateNo ?? '',
-  photoFileId: r.photoFileId ?? '',
+  photoFileId: r.photoFileId,
   taughtClasses: r.taughtClasses.map(({ classId, subject }) => ({ classId, subject })),
   version: r.version,
 });
