@@ -134,7 +134,6 @@ const SCREENS: Screen[] = [
   { account: 'school01', path: '/k12/user/teacher' },
   { account: 'school01', path: '/k12/user/teacher/add' },
   { account: 'school01', path: '/k12/user/teacher', open: editFirst('staff-list') },
-  { account: 'school01', path: '/k12/user/teacher', open: rowAction('staff-list', 1) },
   { account: 'college01', path: '/gx/user/teacher' },
   // Devices and venues
   { account: 'school01', path: '/k12/device' },
