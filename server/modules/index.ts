@@ -7,6 +7,7 @@ import type { ModuleOptions } from './module-options';
 import { myInfoRoutes } from './my-info/my-info.routes';
 import { orgRoutes } from './org/org.routes';
 import { orgManageRoutes } from './org-manage/org-manage.routes';
+import { staffRoutes } from './people/staff.routes';
 import { physiqueRoutes } from './physique/physique.routes';
 import { roleRoutes } from './role/role.routes';
 import { schoolRoutes } from './school/school.routes';
@@ -29,6 +30,7 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   await app.register(schoolRoutes, { prefix: '/api/busi/web/gx', family: 'gx' });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(orgManageRoutes, { prefix: `/api/busi/web/${family}`, family });
   for (const family of ['k12', 'gx'] as const) await app.register(orgRoutes, { prefix: `/api/busi/web/${family}`, family });
+  for (const family of ['k12', 'gx'] as const) await app.register(staffRoutes, { prefix: `/api/busi/web/${family}`, family });
   for (const family of ['k12', 'gx'] as const) await app.register(venueRoutes, { prefix: `/api/busi/web/${family}`, family });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(physiqueRoutes, { prefix: `/api/busi/web/${family}`, family });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(roleRoutes, { prefix: `/api/busi/web/${family}`, family });
