@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope, Page } from '@/domain/api';
 import { ORG_TYPE } from '@/domain/constants';
@@ -53,6 +53,14 @@ const save = (p: ParentRecord, over: Record<string, unknown> = {}) => ({
 });
 
 describe('parents', () => {
+  it('the demo school has parents of two children and students suspended or transferred out', async () => {
+    const p = body<Page<ParentRecord>>(await call('GET', 'k12/user/parent/page?size=80')).data;
+    expect(p.total).toBeGreaterThan(200);
+    const [{ n }] = await t.db.execute<{ n: number }>(sql`select count(*)::int as n from (select parent_id from parent_students group by parent_id having count(*) > 1) x`).then((r) => r.rows);
+    expect(n).toBeGreaterThan(10);
+    for (const status of ['suspended', 'transferred'] as const) expect(await t.db.$count(students, and(eq(students.orgId, k12Id), eq(students.status, status)))).toBeGreaterThan(3);
+  });
+
   it('lists by name or mobile and by a child, with the children', async () => {
     const p = await parentOf(0, '列表家长甲');
     const byName = body<Page<ParentRecord>>(await call('GET', `k12/user/parent/page?keyword=${encodeURIComponent('列表家长甲')}`)).data;
