@@ -212,8 +212,9 @@ function ParentsSection({ family, known }: { family: StudentFamily; known: Stude
           <RemoveButton label={t('students.removeNewParent')} onClick={() => added.remove(i)} />
         </div>
       ))}
-      <div className="grid gap-2 md:grid-cols-[minmax(0,24rem)_auto] md:items-center">
-        <SearchPicker
+      <div className="flex flex-wrap items-center gap-2">
+        <div className="w-full max-w-sm">
+          <SearchPicker
           queryKey={studentResource(family).key}
           search={searchParents(family)}
           onPick={pick}
@@ -221,7 +222,8 @@ function ParentsSection({ family, known }: { family: StudentFamily; known: Stude
           label={t('students.linkParent')}
           placeholder={t('students.linkParentPlaceholder')}
           data-testid="parent-picker"
-        />
+          />
+        </div>
         <Button type="button" variant="outline" onClick={() => added.append({ name: '', gender: 'female', mobile: '', relation: 'mother' })} data-testid="add-new-parent">
           <Plus aria-hidden />
           {t('students.addParent')}
@@ -239,10 +241,15 @@ function RemoveButton({ label, onClick }: { label: string; onClick(): void }) {
   );
 }
 
+/** A timestamp as the local calendar day, YYYY-MM-DD. */
+function day(iso: string): string {
+  const d = new Date(iso);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
 /** The classes the student has been in, newest first. */
 function ClassHistory({ history }: { history: StudentDetail['history'] }) {
-  const { t, i18n } = useTranslation('people');
-  const day = (iso: string) => new Date(iso).toLocaleDateString(i18n.language);
+  const { t } = useTranslation('people');
   return (
     <section className="grid gap-2" aria-labelledby="student-history-title" data-testid="student-history">
       <h2 id="student-history-title" className="text-sm font-medium">
@@ -285,7 +292,7 @@ const defaults: StudentForm = {
   birthDate: '',
   ethnicity: '01',
   status: 'studying',
-  photoFileId: '',
+  photoFileId: null,
   parents: [],
   newParents: [],
 };
@@ -313,7 +320,7 @@ export function StudentFormScreen({ family }: { family: StudentFamily }) {
         birthDate: r.birthDate ?? '',
         ethnicity: r.ethnicity,
         status: r.status,
-        photoFileId: r.photoFileId ?? '',
+        photoFileId: r.photoFileId,
         parents: r.parents.map((p) => ({ parentId: p.parentId, relation: p.relation as (typeof PARENT_RELATIONS)[number] })),
         newParents: [],
         version: r.version,
