@@ -144,7 +144,6 @@ const SCREENS: Screen[] = [
   { account: 'school01', path: '/k12/user/student' },
   { account: 'school01', path: '/k12/user/student/add' },
   { account: 'school01', path: '/k12/user/student', open: editFirst('student-list') },
-  { account: 'school01', path: '/k12/user/student', open: rowAction('student-list', 1) },
   { account: 'school01', path: '/k12/user/parent' },
   { account: 'school01', path: '/k12/user/parent', open: editFirst('parent-list') },
   { account: 'college01', path: '/gx/user/student' },
