@@ -154,6 +154,8 @@ const SCREENS: Screen[] = [
   { account: 'school01', path: '/k12/user/parent' },
   { account: 'school01', path: '/k12/user/parent', open: editFirst('parent-list') },
   { account: 'college01', path: '/gx/user/student' },
+  { account: 'school01', path: '/k12/user/student', open: clickFirst('list-facePhotos'), dialog: true },
+  { account: 'school01', path: '/k12/user/teacher', open: clickFirst('list-facePhotos'), dialog: true },
 ];
 
 /** One signed-in context per account for the whole file (its session lives in localStorage). */

@@ -20,6 +20,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Label } from '@/components/ui/label';
 import { Select, type SelectOption } from '@/components/ui/select';
 import { toast } from '@/components/ui/toast';
+import { facePhotosAction, PersonName } from '../photos/face-photos-dialog';
 import { searchParents, studentResource, useStudentOptions, useTransfer, type StudentFamily } from './api';
 
 type Filters = { keyword?: string; gradeId?: string; classId?: string; status?: string };
@@ -69,7 +70,7 @@ export function StudentListScreen({ family }: { family: StudentFamily }) {
   const columns = useMemo(
     () =>
       col.columns([
-        col.accessor('name', { header: t('students.name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
+        col.accessor('name', { header: t('students.name'), cell: ({ row, getValue }) => <PersonName name={getValue()} photoFileId={row.original.photoFileId} /> }),
         col.accessor('regNo', { header: t('students.regNo') }),
         col.accessor('studentNo', { header: t('students.studentNo') }),
         col.accessor('className', { header: t('students.className') }),
@@ -107,7 +108,7 @@ export function StudentListScreen({ family }: { family: StudentFamily }) {
         rowKey="id"
         selectable
         onAdd={() => void navigate(access.paths.add!)}
-        toolbar={[{ action: 'edit', label: t('students.transferSelected'), icon: <ArrowRightLeft aria-hidden />, needsSelection: true, onClick: setTransferring }]}
+        toolbar={[{ action: 'edit', label: t('students.transferSelected'), icon: <ArrowRightLeft aria-hidden />, needsSelection: true, onClick: setTransferring }, facePhotosAction('student', key)]}
         data-testid="student-list"
       />
       {transferring ? <TransferDialog family={family} students={transferring} classes={choices.classes} onClose={() => setTransferring(null)} /> : null}

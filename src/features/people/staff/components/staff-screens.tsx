@@ -14,6 +14,7 @@ import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { Badge } from '@/components/ui/badge';
 import type { Resource } from '@/lib/resource';
+import { facePhotosAction, PersonName } from '../../photos/face-photos-dialog';
 import { staff, useStaffOptions, type StaffFamily } from '../api';
 import { TaughtClassesField } from './taught-classes-field';
 
@@ -40,7 +41,7 @@ export function StaffListScreen({ family }: { family: StaffFamily }) {
   const writes = useAccountWrites<StaffRow>(api);
   const [resetting, setResetting] = useState<StaffListRow | null>(null);
   // The staff workbook import/export and the batch face-photo upload join here.
-  const toolbar: ToolbarAction<StaffListRow>[] = [];
+  const toolbar: ToolbarAction<StaffListRow>[] = [facePhotosAction('staff', key)];
 
   const filters: FilterDef<Filters>[] = [
     { name: 'keyword', type: 'text', label: t('staff.keyword'), placeholder: t('staff.keywordPlaceholder'), className: 'w-64' },
@@ -60,7 +61,7 @@ export function StaffListScreen({ family }: { family: StaffFamily }) {
   const columns = useMemo(
     () =>
       col.columns([
-        col.accessor('name', { header: t('staff.name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span>, meta: { className: 'min-w-20' } }),
+        col.accessor('name', { header: t('staff.name'), cell: ({ row, getValue }) => <PersonName name={getValue()} photoFileId={row.original.photoFileId} />, meta: { className: 'min-w-20' } }),
         col.accessor('workNo', { header: t('staff.workNo'), meta: NO_WRAP }),
         col.accessor('accountNum', { header: t('staff.accountNum'), meta: NO_WRAP }),
         col.accessor('gender', { header: t('staff.gender'), cell: ({ getValue }) => t(`staff.${getValue()}`), meta: NO_WRAP }),
