@@ -389,7 +389,7 @@ export function PersonName({ name, photoFileId }: { name: string; photoFileId: s
   return (
     <span className="flex items-center gap-2">
       <PhotoAvatar fileId={photoFileId} name={name} />
-      <span className="font-medium">{name}</span>
+      <span className="font-medium whitespace-nowrap">{name}</span>
     </span>
   );
 }
