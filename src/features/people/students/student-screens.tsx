@@ -80,7 +80,10 @@ export function StudentListScreen({ family }: { family: StudentFamily }) {
         }),
         col.accessor('parents', {
           header: t('students.parents'),
-          cell: ({ getValue }) => getValue().map((p) => `${p.name}（${t(`students.relations.${p.relation}`)}）`).join('、'),
+          cell: ({ getValue }) =>
+            getValue()
+              .map((p) => t('students.parentLine', { name: p.name, relation: t(`students.relations.${p.relation}`) }))
+              .join(t('students.separator')),
         }),
         rowActionsColumn<StudentRecord>({
           pageKey: key,
@@ -121,7 +124,7 @@ function TransferDialog({ family, students, classes, onClose }: { family: Studen
   const transfer = useTransfer(family);
   const [classId, setClassId] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const who = students.map((s) => `${s.name}（${s.className}）`).join('、');
+  const who = students.map((s) => t('students.studentLine', { name: s.name, className: s.className })).join(t('students.separator'));
   const submit = async () => {
     if (!classId) return setError(t('validation:people.classRequired'));
     try {
