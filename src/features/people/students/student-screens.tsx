@@ -70,9 +70,10 @@ export function StudentListScreen({ family }: { family: StudentFamily }) {
     () =>
       col.columns([
         col.accessor('name', { header: t('students.name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
-        col.accessor('regNo', { header: t('students.regNo') }),
+        // Numbers and class names stay on one line; long names and parent lists wrap.
+        col.accessor('regNo', { header: t('students.regNo'), cell: ({ getValue }) => <span className="whitespace-nowrap">{getValue()}</span> }),
         col.accessor('studentNo', { header: t('students.studentNo') }),
-        col.accessor('className', { header: t('students.className') }),
+        col.accessor('className', { header: t('students.className'), cell: ({ getValue }) => <span className="whitespace-nowrap">{getValue()}</span> }),
         col.accessor('gender', { header: t('students.gender'), cell: ({ getValue }) => t(`students.genders.${getValue()}`) }),
         col.accessor('status', {
           header: t('students.status'),
