@@ -1,16 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ok, pageQuerySchema } from '@/domain/api';
+import { ok } from '@/domain/api';
 import { requirePermission, requireScope } from '../../plugins/tenant';
 import { pageAccess } from '@/domain/menus/access';
-import { optionalTextFilter } from '../../lib/query';
-import { gradeList, schoolYearList, teacherPage } from './school.service';
+import { gradeList, schoolYearList } from './school.service';
 
 export interface SchoolRoutesOptions {
   /** The route family whose permission codes guard these reads (docs/product-rules.md#families): K12 schools or universities. */
   family: 'k12' | 'gx';
 }
 
-const teacherPageQuery = pageQuerySchema.extend({ name: optionalTextFilter, workNo: optionalTextFilter });
 
 /**
  * School core reads of /api/busi/web/{k12|gx} (docs/product-rules.md#menus-and-permissions, #tenancy): every route runs
@@ -22,7 +20,6 @@ export const schoolRoutes: FastifyPluginAsyncZod<SchoolRoutesOptions> = async (a
     grades: pageAccess(`${family}.org.grade`).view,
     years: pageAccess(`${family}.org.acayear`).view,
     students: pageAccess(`${family}.user.student`).view,
-    teachers: pageAccess(`${family}.user.teacher`).view,
   };
   app.addHook('onRequest', app.authenticate);
   const tenant = async (request: Parameters<typeof requireScope>[0]) => (await requireScope(request)).tenantOrgId;
@@ -31,9 +28,7 @@ export const schoolRoutes: FastifyPluginAsyncZod<SchoolRoutesOptions> = async (a
 
   // Students (user/student page and :id) are the student resource of server/modules/people.
 
-  app.get('/user/teacher/page', { preValidation: requirePermission(can.teachers), schema: { querystring: teacherPageQuery } }, async (request) =>
-    ok(await teacherPage(app.db, await tenant(request), request.query)),
-  );
+  // Staff (user/teacher) are the staff resource of server/modules/people.
 
   // Dictionaries several screens filter by (docs/product-rules.md#grades, #school-years).
   app.get('/org/grade/list', { preValidation: requirePermission(can.grades, can.classes, can.students) }, async (request) =>

@@ -1,37 +1,7 @@
-import { and, asc, count, desc, eq, ilike, inArray } from 'drizzle-orm';
-import type { Page, PageQuery } from '@/domain/api';
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { grades, schoolYears, semesters, teachers } from '../../db/schema/school';
-import { containsPattern } from '../../lib/query';
-import type { GradeRow, SchoolYearRow, TeacherRow } from '@/domain/school/types';
-
-const offset = (q: PageQuery) => (q.current - 1) * q.size;
-const page = <T>(records: T[], total: number, q: PageQuery): Page<T> => ({ records, total, current: q.current, size: q.size });
-
-export interface TeacherFilter extends PageQuery {
-  name?: string;
-  workNo?: string;
-}
-
-/** Staff of the tenant organisation (docs/product-rules.md#students-and-staff); ID card numbers stay out of lists. */
-export async function teacherPage(db: DbOrTx, tenantOrgId: string, q: TeacherFilter): Promise<Page<TeacherRow>> {
-  const where = and(
-    eq(teachers.orgId, tenantOrgId),
-    q.name ? ilike(teachers.name, containsPattern(q.name)) : undefined,
-    q.workNo ? ilike(teachers.workNo, containsPattern(q.workNo)) : undefined,
-  );
-  const [records, [{ total }]] = await Promise.all([
-    db
-      .select({ id: teachers.id, name: teachers.name, gender: teachers.gender, mobile: teachers.mobile, workNo: teachers.workNo, enabled: teachers.enabled })
-      .from(teachers)
-      .where(where)
-      .orderBy(asc(teachers.workNo), asc(teachers.name), asc(teachers.id))
-      .limit(q.size)
-      .offset(offset(q)),
-    db.select({ total: count() }).from(teachers).where(where),
-  ]);
-  return page(records, total, q);
-}
+import { grades, schoolYears, semesters } from '../../db/schema/school';
+import type { GradeRow, SchoolYearRow } from '@/domain/school/types';
 
 /** Grades (enrolment cohorts) of the tenant organisation: current ones first, by grade number. */
 export async function gradeList(db: DbOrTx, tenantOrgId: string): Promise<GradeRow[]> {

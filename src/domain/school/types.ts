@@ -17,15 +17,6 @@ export interface ClassRow {
   enabled: boolean;
 }
 
-export interface TeacherRow {
-  id: string;
-  name: string;
-  gender: 'male' | 'female';
-  mobile: string | null;
-  workNo: string | null;
-  enabled: boolean;
-}
-
 export interface GradeRow {
   id: string;
   stage: string;
