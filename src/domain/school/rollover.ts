@@ -104,7 +104,7 @@ export interface RolloverGraduation {
 
 /** The entering cohort of a stage and its default classes (the current first grade's codes and names). */
 export interface RolloverEntering {
-  stage: GradeStage;
+  stage: (typeof K12_STAGES)[number];
   gradeNo: number;
   enrolYear: number;
   classes: { code: number; name: string }[];
