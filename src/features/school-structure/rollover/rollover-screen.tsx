@@ -35,6 +35,8 @@ const STEPS = ['year', 'preview', 'confirm'] as const;
 type Step = (typeof STEPS)[number];
 
 const moveCol = createDataTableColumnHelper<RolloverMove>();
+/** A school with more classes than this scrolls them in a virtual table. */
+const MOVES_VIRTUAL = 12;
 const gradCol = createDataTableColumnHelper<RolloverGraduation>();
 
 /** The form's values from a preview: the year's default dates when it must be created, the default entering classes. */
@@ -77,7 +79,7 @@ function LastRollover() {
   const [asking, setAsking] = useState(false);
   const r: RolloverSummary | null | undefined = last.data;
   if (!r) return null;
-  const at = new Date(r.createdAt).toLocaleString(i18n.language);
+  const at = new Date(r.createdAt).toLocaleString(i18n.language.replace('_', '-'), { dateStyle: 'short', timeStyle: 'short' });
   return (
     <Card className="gap-2 py-4" data-testid="rollover-last">
       <CardContent className="flex flex-wrap items-center justify-between gap-3">
@@ -195,16 +197,17 @@ function RolloverWizard({ preview: p }: { preview: RolloverPreview; listPath: st
             </CardContent>
             <CardFooter className="justify-end gap-2">
               {step !== 'year' ? (
-                <Button type="button" variant="outline" onClick={() => setStep(STEPS[STEPS.indexOf(step) - 1])} data-testid="rollover-back">
+                <Button key="back" type="button" variant="outline" onClick={() => setStep(STEPS[STEPS.indexOf(step) - 1])} data-testid="rollover-back">
                   {t('rollover.back')}
                 </Button>
               ) : null}
               {step === 'confirm' ? (
-                <Button type="submit" loading={commit.isPending} data-testid="rollover-commit">
+                // Own keys: the Next button must not become this submit button while its click is still being handled.
+                <Button key="commit" type="submit" loading={commit.isPending} data-testid="rollover-commit">
                   {t('rollover.commit')}
                 </Button>
               ) : (
-                <Button type="button" onClick={() => void next()} data-testid="rollover-next">
+                <Button key="next" type="button" onClick={() => void next()} data-testid="rollover-next">
                   {t('rollover.next')}
                 </Button>
               )}
@@ -276,7 +279,7 @@ function PreviewStep({ preview: p, gradeName, rename }: { preview: RolloverPrevi
         <h2 id="rollover-moves" className="text-base font-semibold">
           {t('rollover.moves')} <span className="text-sm font-normal text-muted-foreground tabular-nums">({p.moves.length})</span>
         </h2>
-        <DataTable columns={moveColumns} data={p.moves} rowKey="classId" virtual height={320} aria-label={t('rollover.moves')} empty={t('rollover.noneMoves')} />
+        <DataTable columns={moveColumns} data={p.moves} rowKey="classId" virtual={p.moves.length > MOVES_VIRTUAL} height={p.moves.length > MOVES_VIRTUAL ? 420 : undefined} aria-label={t('rollover.moves')} empty={t('rollover.noneMoves')} />
       </section>
       <section className="flex flex-col gap-2" aria-labelledby="rollover-graduating">
         <h2 id="rollover-graduating" className="text-base font-semibold">
@@ -326,7 +329,7 @@ function EnteringClasses({ index, title }: { index: number; title: string }) {
     <fieldset className="flex flex-col gap-2 rounded-md border p-3" data-testid={`rollover-entering-${index}`}>
       <legend className="px-1 text-sm font-medium">{title}</legend>
       {fields.map((f, j) => (
-        <div key={f.id} className="grid grid-cols-[8rem_1fr_auto] items-start gap-2">
+        <div key={f.id} className="grid grid-cols-[8rem_minmax(0,24rem)_auto] items-start gap-2">
           <TextField name={`entering.${index}.classes.${j}.code`} label={t('rollover.code')} type="number" inputMode="numeric" required />
           <TextField name={`entering.${index}.classes.${j}.name`} label={t('rollover.name')} maxLength={CLASS_NAME_MAX} required />
           <Button type="button" variant="ghost" size="icon" className="mt-6" aria-label={t('rollover.removeClass', { name: rows[j]?.name ?? '' })} onClick={() => remove(j)}>
