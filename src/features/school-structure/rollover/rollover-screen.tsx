@@ -35,8 +35,6 @@ const STEPS = ['year', 'preview', 'confirm'] as const;
 type Step = (typeof STEPS)[number];
 
 const moveCol = createDataTableColumnHelper<RolloverMove>();
-/** A school with more classes than this scrolls them in a virtual table. */
-const MOVES_VIRTUAL = 12;
 const gradCol = createDataTableColumnHelper<RolloverGraduation>();
 
 /** The form's values from a preview: the year's default dates when it must be created, the default entering classes. */
@@ -279,7 +277,7 @@ function PreviewStep({ preview: p, gradeName, rename }: { preview: RolloverPrevi
         <h2 id="rollover-moves" className="text-base font-semibold">
           {t('rollover.moves')} <span className="text-sm font-normal text-muted-foreground tabular-nums">({p.moves.length})</span>
         </h2>
-        <DataTable columns={moveColumns} data={p.moves} rowKey="classId" virtual={p.moves.length > MOVES_VIRTUAL} height={p.moves.length > MOVES_VIRTUAL ? 420 : undefined} aria-label={t('rollover.moves')} empty={t('rollover.noneMoves')} />
+        <DataTable columns={moveColumns} data={p.moves} rowKey="classId" aria-label={t('rollover.moves')} empty={t('rollover.noneMoves')} />
       </section>
       <section className="flex flex-col gap-2" aria-labelledby="rollover-graduating">
         <h2 id="rollover-graduating" className="text-base font-semibold">
