@@ -331,11 +331,10 @@ export async function undoRollover(tx: Tx, actor: Actor, now: Date): Promise<Rol
   const gradeIds = [...c.grades.map((g) => g.id), ...madeGrades];
   const classIds = [...c.classes.map((x) => x.id), ...made];
   const studentIds = c.students.map((s) => s.id);
-  const [gradeNow, classNow, studentNow] = await Promise.all([
-    gradeIds.length ? tx.select({ id: grades.id, version: grades.version }).from(grades).where(inArray(grades.id, gradeIds)) : [],
-    classIds.length ? tx.select({ id: classes.id, version: classes.version }).from(classes).where(inArray(classes.id, classIds)) : [],
-    studentIds.length ? tx.select({ id: students.id, version: students.version }).from(students).where(inArray(students.id, studentIds)) : [],
-  ]);
+  // One statement at a time: a transaction's connection runs them in turn anyway.
+  const gradeNow = gradeIds.length ? await tx.select({ id: grades.id, version: grades.version }).from(grades).where(inArray(grades.id, gradeIds)) : [];
+  const classNow = classIds.length ? await tx.select({ id: classes.id, version: classes.version }).from(classes).where(inArray(classes.id, classIds)) : [];
+  const studentNow = studentIds.length ? await tx.select({ id: students.id, version: students.version }).from(students).where(inArray(students.id, studentIds)) : [];
   await assertNothingDepends(
     [
       { what: 'school:entity.grades', count: async () => changedSince([...c.grades, ...madeGrades.map((id) => ({ id, version: 1 }))], gradeNow) },
