@@ -39,7 +39,7 @@ test('school01 uploads face photos for students by registration number', async (
   expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
   await dialog.getByTestId('face-photos-confirm').click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByText('已为 3 人设置照片')).toBeVisible();
+  await expect(page.getByText('已为 3 人设置照片', { exact: true })).toBeVisible();
 
   // The list shows the photos of exactly those students.
   for (const regNo of chosen) {
