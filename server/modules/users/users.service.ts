@@ -3,6 +3,7 @@ import { and, asc, eq, ilike, ne, or, sql } from 'drizzle-orm';
 import type { Page } from '@/domain/api';
 import { ERR } from '@/domain/errors';
 import { ONE_TIME_PASSWORD_LENGTH, type ResetPassword, type ResetPasswordResult, type UserCreate, type UserRow, type UserUpdate } from '@/domain/users/users';
+import { scopeWithin } from '@/domain/roles/roles';
 import type { DbOrTx, Tx } from '../../db/client';
 import { membershipRoles, memberships, menus, roleMenus, roles, users } from '../../db/schema/auth';
 import { AppError, fieldError } from '../../lib/app-error';
@@ -91,8 +92,13 @@ export function userRoleOptions(db: DbOrTx, actor: Actor) {
  * (the escalation rule of docs/product-rules.md#roles).
  */
 async function checkRole(tx: Tx, actor: Actor, id: string): Promise<void> {
-  const [role] = await tx.select({ id: roles.id }).from(roles).where(and(eq(roles.id, id), eq(roles.orgId, actor.tenantOrgId), eq(roles.enabled, true)));
+  const [role] = await tx
+    .select({ id: roles.id, dataScope: roles.dataScope })
+    .from(roles)
+    .where(and(eq(roles.id, id), eq(roles.orgId, actor.tenantOrgId), eq(roles.enabled, true)));
   if (!role) throw fieldError('roleId', 'validation:user.roleRequired');
+  // A wider data scope than the actor's own is more than they hold, too (docs/product-rules.md#data-scopes).
+  if (!scopeWithin(role.dataScope, actor.dataScope)) throw fieldError('roleId', 'validation:user.roleNotHeld', {}, 403);
   const codes = await tx.selectDistinct({ permission: menus.permission }).from(roleMenus).innerJoin(menus, eq(menus.menuId, roleMenus.menuId)).where(eq(roleMenus.roleId, id));
   if (codes.some((c) => !actor.permissions.has(c.permission))) throw fieldError('roleId', 'validation:user.roleNotHeld', {}, 403);
 }

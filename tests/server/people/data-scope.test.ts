@@ -333,3 +333,26 @@ describe('sensitive fields', () => {
     expect(teacherRole.menuIds.filter((m) => m.endsWith('#sensitive'))).toEqual([]);
   });
 });
+
+describe('handing out a role on the users screen', () => {
+  it('a role with a wider data scope than the actor’s is refused like one with more permissions', async () => {
+    const usersOnly = ['admin.user', 'admin.user.user', 'admin.user.user#add', 'admin.user.user#edit'];
+    const [researcher] = await t.db.select({ id: roles.id }).from(roles).where(eq(roles.name, '体育教研员'));
+    const role = await get<RoleDetail>(`admin/role/${researcher.id}`, 'district01');
+    const put = await t.request({
+      method: 'PUT',
+      url: api(`admin/role/${researcher.id}`),
+      token: tokens.district01,
+      payload: { name: role.name, remark: role.remark, identity: role.identity, menuIds: [...new Set([...role.menuIds, ...usersOnly])], mobileFunctions: role.mobileFunctions, dataScope: 'classes', version: role.version },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const wide = await t.request({ method: 'POST', url: api('admin/role'), token: tokens.district01, payload: { name: '账号查看全单位', identity: 'teacher', menuIds: usersOnly, dataScope: 'org' } });
+    expect(wide.statusCode).toBe(200);
+    const person = (accountNum: string, roleId: string) => ({ name: '测试用户', accountNum, mobile: '', roleId, enabled: true, password: 'Start123' });
+    const refused = await t.request({ method: 'POST', url: api('admin/user'), token: tokens.jiaoyan01, payload: person('scopeusr01', wide.json<Envelope<{ id: string }>>().data.id) });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json<Envelope<{ field: string }>>().data.field).toBe('roleId');
+    const allowed = await t.request({ method: 'POST', url: api('admin/user'), token: tokens.jiaoyan01, payload: person('scopeusr02', researcher.id) });
+    expect(allowed.statusCode, allowed.body).toBe(200);
+  });
+});
