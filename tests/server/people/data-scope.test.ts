@@ -356,3 +356,45 @@ describe('handing out a role on the users screen', () => {
     expect(allowed.statusCode, allowed.body).toBe(200);
   });
 });
+
+describe('people lists', () => {
+  /** Gives the scoped role more catalogue entries (the school's administrator edits it). */
+  async function grant(...ids: string[]) {
+    const role = await get<RoleDetail>(`k12/role/${scopedRoleId}`, 'school01');
+    const res = await saveRole('school01', scopedRoleId, { menuIds: [...new Set([...role.menuIds, ...ids])] });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+
+  it('staff: a teacher with "my classes" lists the staff of her classes, mobiles masked until she holds the sensitive button', async () => {
+    expect(await status('k12/user/teacher/page', 'myclass01')).toBe(403);
+    await grant('k12.user', 'k12.user.teacher');
+    const page = await get<Page<{ id: string; name: string; mobile: string | null; workNo: string | null }>>('k12/user/teacher/page?size=80', 'myclass01');
+    // Exactly the staff who teach, head or teach PE in one of her classes, counted straight from the tables.
+    const direct = await t.db
+      .selectDistinct({ id: teachers.id })
+      .from(teachers)
+      .where(
+        and(
+          eq(teachers.orgId, k12Id),
+          sql`(exists (select 1 from teacher_classes tc where tc.teacher_id = ${teachers.id} and tc.class_id in (${sql.join(mine.map((c) => sql`${c}::uuid`), sql`, `)}))
+            or exists (select 1 from classes c where c.id in (${sql.join(mine.map((c) => sql`${c}::uuid`), sql`, `)}) and (c.head_teacher_id = ${teachers.id} or c.pe_teacher_id = ${teachers.id})))`,
+        ),
+      );
+    expect(page.records.map((r) => r.id).sort()).toEqual(direct.map((d) => d.id).sort());
+    expect(page.records.map((r) => r.workNo)).toContain('100009');
+    const all = await get<Page<{ id: string; mobile: string | null }>>('k12/user/teacher/page?size=80', 'school01');
+    expect(all.total).toBeGreaterThan(page.total);
+    for (const r of page.records) {
+      const real = all.records.find((a) => a.id === r.id)!;
+      expect(r.mobile).toBe(maskMobile(real.mobile));
+      if (r.mobile) expect(r.mobile).toMatch(/^1\d{2}\*{4}\d{4}$/);
+    }
+    // Someone outside her classes is not found.
+    const outsider = all.records.find((a) => !page.records.some((r) => r.id === a.id))!;
+    expect(await status(`k12/user/teacher/${outsider.id}`, 'myclass01')).toBe(404);
+
+    await grant('k12.user.teacher#sensitive');
+    const shown = await get<Page<{ id: string; mobile: string | null }>>('k12/user/teacher/page?size=80', 'myclass01');
+    for (const r of shown.records) expect(r.mobile).toBe(all.records.find((a) => a.id === r.id)!.mobile);
+  });
+});
