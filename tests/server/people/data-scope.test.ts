@@ -397,4 +397,45 @@ describe('people lists', () => {
     const shown = await get<Page<{ id: string; mobile: string | null }>>('k12/user/teacher/page?size=80', 'myclass01');
     for (const r of shown.records) expect(r.mobile).toBe(all.records.find((a) => a.id === r.id)!.mobile);
   });
+
+  type StudentListRow = { id: string; classId: string; parents: { parentId: string; mobile: string }[] };
+  type ParentListRow = { id: string; mobile: string; children: { studentId: string }[] };
+
+  it('students and parents: only those of her classes; parents’ mobiles masked until she holds the sensitive button', async () => {
+    await grant('k12.user', 'k12.user.student', 'k12.user.parent');
+    const page = await get<Page<StudentListRow>>('k12/user/student/page?size=80', 'myclass01');
+    let expected = 0;
+    for (const classId of mine) expected += (await get<Page<StudentListRow>>(`k12/user/student/page?size=10&classId=${classId}`, 'school01')).total;
+    expect(page.total).toBe(expected);
+    expect(page.total).toBeGreaterThan(0);
+    for (const r of page.records) expect(mine).toContain(r.classId);
+    const outsider = studentList.find((s) => s.orgId === k12Id && !mine.includes(s.classId))!;
+    expect(await status(`k12/user/student/${outsider.id}`, 'myclass01')).toBe(404);
+    expect(await status(`k12/user/student/${page.records[0].id}`, 'myclass01')).toBe(200);
+    // Naming another class filters to nothing rather than widening the scope.
+    const other = allK12Classes.find((c) => !mine.includes(c))!;
+    expect((await get<Page<StudentListRow>>(`k12/user/student/page?classId=${other}`, 'myclass01')).total).toBe(0);
+
+    const linked = page.records.flatMap((r) => r.parents);
+    expect(linked.length).toBeGreaterThan(0);
+    for (const p of linked) expect(p.mobile).toMatch(/^1\d{2}\*{4}\d{4}$/);
+
+    const parents = await get<Page<ParentListRow>>('k12/user/parent/page?size=80', 'myclass01');
+    expect(parents.total).toBeGreaterThan(0);
+    const mineStudents = new Set(studentList.filter((s) => mine.includes(s.classId)).map((s) => s.id));
+    for (const p of parents.records) expect(p.children.some((c) => mineStudents.has(c.studentId))).toBe(true);
+    const all = await get<Page<ParentListRow>>(`k12/user/parent/page?size=80&keyword=${encodeURIComponent(parents.records[0].mobile.slice(-4))}`, 'school01');
+    const real = all.records.find((r) => r.id === parents.records[0].id)!;
+    expect(parents.records[0].mobile).toBe(maskMobile(real.mobile));
+    const outsideParent = (await get<Page<ParentListRow>>('k12/user/parent/page?size=80', 'school01')).records.find(
+      (p) => !p.children.some((c) => mineStudents.has(c.studentId)),
+    )!;
+    expect(await status(`k12/user/parent/${outsideParent.id}`, 'myclass01')).toBe(404);
+
+    await grant('k12.user.student#sensitive', 'k12.user.parent#sensitive');
+    const shown = await get<Page<ParentListRow>>('k12/user/parent/page?size=80', 'myclass01');
+    expect(shown.records.find((r) => r.id === real.id)!.mobile).toBe(real.mobile);
+    const shownStudents = await get<Page<StudentListRow>>('k12/user/student/page?size=80', 'myclass01');
+    for (const p of shownStudents.records.flatMap((r) => r.parents)) expect(p.mobile).toMatch(/^1\d{10}$/);
+  });
 });
