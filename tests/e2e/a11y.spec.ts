@@ -32,6 +32,15 @@ const rowAction = (list: string, n = 0) =>
     await page.getByTestId(list).locator('[data-slot=row-actions]').first().getByRole('button').nth(n).click();
   });
 const editFirst = (list: string) => rowAction(list, 0);
+const rolloverStep = (to: 'preview' | 'confirm') =>
+  step(`rollover ${to}`, async (page) => {
+    await page.getByTestId('list-rollover').click();
+    for (const at of ['preview', 'confirm'] as const) {
+      await page.getByTestId('rollover-next').click();
+      await expect(page.getByTestId(`rollover-step-${at}`)).toBeVisible();
+      if (at === to) return;
+    }
+  });
 const reportFromSearch = async (page: Page) => {
   await page.getByTestId('score-filter-search').click();
   await page.getByTestId('result-report').first().click();
@@ -97,6 +106,10 @@ const SCREENS: Screen[] = [
   { account: 'school01', path: '/k12/org/acayear' },
   { account: 'school01', path: '/k12/org/acayear/add' },
   { account: 'school01', path: '/k12/org/acayear', open: editFirst('school-year-list') },
+  { account: 'school01', path: '/k12/org/acayear/rollover' },
+  // The rollover's preview and confirm steps, reached from the school-year list's button.
+  { account: 'school01', path: '/k12/org/acayear', open: rolloverStep('preview') },
+  { account: 'school01', path: '/k12/org/acayear', open: rolloverStep('confirm') },
   { account: 'school01', path: '/k12/org/grade' },
   { account: 'school01', path: '/k12/org/grade/add' },
   { account: 'school01', path: '/k12/org/grade', open: editFirst('grade-list') },

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, date, index, integer, pgTable, primaryKey, smallint, text, timestamp, unique, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { boolean, date, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, unique, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { orgs } from './orgs';
 import { users } from './auth';
 import { files } from './files';
@@ -237,3 +237,46 @@ export const studentClassHistory = pgTable(
     uniqueIndex('student_class_history_open_uq').on(t.studentId).where(sql`${t.until} is null`),
   ],
 );
+
+/**
+ * Year rollovers (docs/product-rules.md#year-rollover): what each one did, so the last one can be undone exactly —
+ * the cohorts it moved or graduated (with their values before), the students it graduated, the classes it renamed,
+ * and the school year, cohorts and classes it created.
+ */
+export const schoolRollovers = pgTable(
+  'school_rollovers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: orgRef(),
+    fromStartYear: smallint('from_start_year').notNull(),
+    toStartYear: smallint('to_start_year').notNull(),
+    /** Null once that school year is deleted. */
+    toYearId: uuid('to_year_id').references(() => schoolYears.id, { onDelete: 'set null' }),
+    changes: jsonb('changes').$type<RolloverChanges>().notNull(),
+    createdBy: uuid('created_by').references(() => users.id),
+    createdAt: created(),
+    undoneAt: timestamp('undone_at', { withTimezone: true }),
+  },
+  (t) => [index('school_rollovers_org_idx').on(t.orgId, t.createdAt)],
+);
+
+/** A row as the rollover left it: its id, the values it had before, and the version the rollover gave it. */
+export interface RolloverRowChange<Before> {
+  id: string;
+  before: Before;
+  version: number;
+}
+
+export interface RolloverChanges {
+  /** The target year was created by the rollover (undo deletes it). */
+  createdYear: boolean;
+  /** The school year and semester flagged current before. */
+  previousCurrentYearId: string | null;
+  previousCurrentSemesterId: string | null;
+  /** Cohorts moved up one grade, or graduated (`graduates`). */
+  grades: (RolloverRowChange<{ gradeNo: number; graduated: boolean }> & { graduates: boolean })[];
+  classes: RolloverRowChange<{ name: string }>[];
+  students: RolloverRowChange<{ status: 'studying' | 'transferred' | 'graduated' | 'suspended' }>[];
+  createdGrades: string[];
+  createdClasses: string[];
+}

@@ -7,13 +7,14 @@ import { classListQuery, classSaveSchema } from '@/domain/school/classes';
 import { collegeListQuery, collegeSaveSchema, majorListQuery, majorSaveSchema } from '@/domain/school/colleges';
 import { gradeListQuery, gradeSaveSchema } from '@/domain/school/grades';
 import { schoolYearListQuery, schoolYearSaveSchema } from '@/domain/school/school-years';
-import { registerResource } from '../../lib/resource';
+import { registerResource, relativeApi } from '../../lib/resource';
 import { sendXlsx, uploadedFile } from '../../lib/spreadsheet/http';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import { classExport, classTemplate, importClasses } from './class-import.service';
 import { classById, classFormOptions, classPage, createClass, deleteClass, updateClass } from './class.service';
 import { collegeById, collegeOptions, collegePage, createCollege, createMajor, deleteCollege, deleteMajor, majorById, majorPage, updateCollege, updateMajor } from './college.service';
 import { createGrade, deleteGrade, gradeById, gradePage, updateGrade } from './grade.service';
+import { rolloverRoutes } from './rollover.routes';
 import { createSchoolYear, deleteSchoolYear, schoolYearById, schoolYearPage, updateSchoolYear } from './school-year.service';
 
 /**
@@ -35,6 +36,8 @@ export const orgRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (ap
     update: { body: schoolYearSaveSchema, handler: (tx, actor, id, body) => updateSchoolYear(tx, actor, id, body, app.now()) },
     remove: (tx, actor, id) => deleteSchoolYear(tx, actor, id, app.now()),
   });
+  // Year rollover: schools only (a university's enrolment years have majors of different lengths).
+  if (family === 'k12') await app.register(rolloverRoutes, { prefix: `${relativeApi('k12.org.acayear', family)}/rollover`, pageKey: 'k12.org.acayear' });
 
   const classKey = `${family}.org.class`;
   await registerResource(

@@ -68,6 +68,7 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   'k12.org.acayear': () => import('./org/school-structure').then((m) => ({ default: m.SchoolYearPage })),
   'k12.org.acayear.add': () => import('./org/school-structure').then((m) => ({ default: m.SchoolYearFormPage })),
   'k12.org.acayear.edit': () => import('./org/school-structure').then((m) => ({ default: m.SchoolYearFormPage })),
+  'k12.org.acayear.rollover': () => import('@/features/school-structure/rollover/rollover-screen').then((m) => ({ default: m.RolloverScreen })),
   'k12.org.class': () => import('./org/school-structure').then((m) => ({ default: m.ClassPage })),
   'k12.org.class.add': () => import('./org/school-structure').then((m) => ({ default: m.ClassFormPage })),
   'k12.org.class.edit': () => import('./org/school-structure').then((m) => ({ default: m.ClassFormPage })),

@@ -47,6 +47,7 @@ export const BUTTON_ACTIONS = {
   sort: '排序',
   /** Unmasked mobiles and ID/certificate numbers in people lists (docs/product-rules.md#data-scopes). */
   sensitive: '查看敏感信息',
+  rollover: '学年升级',
 } as const;
 export type ButtonAction = keyof typeof BUTTON_ACTIONS;
 
@@ -181,10 +182,12 @@ const rankPage = (no: number) =>
     ['detailRank', 'detailRank/:id', '排名赛详情', 'detail'],
     ['dataRank', 'dataRank/:id', '排名赛数据', 'data'],
   ]);
-const acayearPage = (no: number) =>
-  page('acayear', no, 'org/acayear', '学年学期', ['add', 'edit', 'delete'], [
+const acayearPage = (no: number, rollover = false) =>
+  page('acayear', no, 'org/acayear', '学年学期', ['add', 'edit', 'delete', ...(rollover ? (['rollover'] as const) : [])], [
     ['add', 'add', '新增学年', 'add'],
     ['edit', 'edit/:id', '编辑学年', 'edit'],
+    // Year rollover (docs/product-rules.md#year-rollover): schools only.
+    ...(rollover ? [['rollover', 'rollover', '学年升级', 'rollover'] as const] : []),
   ]);
 const teacherPage = (no: number) =>
   page('teacher', no, 'user/teacher', '教职工管理', ['add', 'edit', 'delete', 'status', 'resetPassword', 'import', 'export', 'sensitive'], [
@@ -287,7 +290,7 @@ const K12: FamilyDef = {
     ]),
     group('org', 2, '组织管理', 'building-2', [
       currentOrgPage(5, '学校信息', '编辑学校信息'),
-      acayearPage(6),
+      acayearPage(6, true),
       page('grade', 7, 'org/grade', '年级管理', ['add', 'edit', 'delete'], [
         ['add', 'add', '新增年级', 'add'],
         ['edit', 'edit/:id', '编辑年级', 'edit'],

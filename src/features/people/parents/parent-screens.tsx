@@ -42,7 +42,10 @@ export function ParentListScreen() {
         col.accessor('mobile', { header: t('parents.mobile') }),
         col.accessor('children', {
           header: t('parents.children'),
-          cell: ({ getValue }) => getValue().map((c) => `${c.name}（${c.className}，${t(`students.relations.${c.relation}`)}）`).join('、'),
+          cell: ({ getValue }) =>
+            getValue()
+              .map((c) => t('parents.childLine', { name: c.name, className: c.className, relation: t(`students.relations.${c.relation}`) }))
+              .join(t('students.separator')),
         }),
         rowActionsColumn<ParentRecord>({
           pageKey: KEY,

@@ -70,9 +70,10 @@ export function StudentListScreen({ family }: { family: StudentFamily }) {
     () =>
       col.columns([
         col.accessor('name', { header: t('students.name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
-        col.accessor('regNo', { header: t('students.regNo') }),
+        // Numbers and class names stay on one line; long names and parent lists wrap.
+        col.accessor('regNo', { header: t('students.regNo'), cell: ({ getValue }) => <span className="whitespace-nowrap">{getValue()}</span> }),
         col.accessor('studentNo', { header: t('students.studentNo') }),
-        col.accessor('className', { header: t('students.className') }),
+        col.accessor('className', { header: t('students.className'), cell: ({ getValue }) => <span className="whitespace-nowrap">{getValue()}</span> }),
         col.accessor('gender', { header: t('students.gender'), cell: ({ getValue }) => t(`students.genders.${getValue()}`) }),
         col.accessor('status', {
           header: t('students.status'),
@@ -80,7 +81,10 @@ export function StudentListScreen({ family }: { family: StudentFamily }) {
         }),
         col.accessor('parents', {
           header: t('students.parents'),
-          cell: ({ getValue }) => getValue().map((p) => `${p.name}（${t(`students.relations.${p.relation}`)}）`).join('、'),
+          cell: ({ getValue }) =>
+            getValue()
+              .map((p) => t('students.parentLine', { name: p.name, relation: t(`students.relations.${p.relation}`) }))
+              .join(t('students.separator')),
         }),
         rowActionsColumn<StudentRecord>({
           pageKey: key,
@@ -121,7 +125,7 @@ function TransferDialog({ family, students, classes, onClose }: { family: Studen
   const transfer = useTransfer(family);
   const [classId, setClassId] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const who = students.map((s) => `${s.name}（${s.className}）`).join('、');
+  const who = students.map((s) => t('students.studentLine', { name: s.name, className: s.className })).join(t('students.separator'));
   const submit = async () => {
     if (!classId) return setError(t('validation:people.classRequired'));
     try {

@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { ArrowUpFromLine } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { schoolYearListQuery, schoolYearSaveSchema, defaultSchoolYear, SEMESTER_KEYS } from '@/domain/school/school-years';
@@ -87,6 +88,8 @@ export function SchoolYearListScreen({ family }: { family: Family }) {
       columns={columns}
       rowKey="id"
       onAdd={() => void navigate(access.paths.add!)}
+      // Schools only: the catalogue gives the button to k12 alone (docs/product-rules.md#year-rollover).
+      toolbar={access.buttons.rollover ? [{ action: 'rollover', icon: <ArrowUpFromLine aria-hidden />, onClick: () => void navigate(access.paths.route('rollover', '')) }] : []}
       data-testid="school-year-list"
     />
   );

@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { classSaveSchema } from './classes';
+import { K12_STAGES, STAGE_GRADES, type GradeStage } from './grades';
+import { schoolYearSaveSchema } from './school-years';
+
+/**
+ * Year rollover of a school (docs/product-rules.md#year-rollover): every cohort in school moves up one grade, the
+ * cohorts in the last grade of their stage graduate, and each stage gets an entering cohort with its classes. Grades
+ * are enrolment cohorts, so a class keeps its id, students and results: only the cohort's grade number moves.
+ */
+
+/** Grade names schools put at the front of class names ('一年级1班'); the junior grades have a short form too ('初一1班'). */
+export const GRADE_NAME_FORMS: readonly (readonly string[])[] = [
+  ['一年级'],
+  ['二年级'],
+  ['三年级'],
+  ['四年级'],
+  ['五年级'],
+  ['六年级'],
+  ['七年级', '初一'],
+  ['八年级', '初二'],
+  ['九年级', '初三'],
+  ['高一'],
+  ['高二'],
+  ['高三'],
+];
+
+/** The name of a class that moves from one grade to the next: a leading grade name follows the grade, anything else stays. */
+export function classNameInGrade(name: string, fromGrade: number, toGrade: number): string {
+  const from = GRADE_NAME_FORMS[fromGrade - 1] ?? [];
+  const to = GRADE_NAME_FORMS[toGrade - 1];
+  if (!to) return name;
+  // The longest form first, so '七年级' wins over a shorter form that it starts with.
+  const forms = [...from].map((f, i) => ({ f, i })).sort((a, b) => b.f.length - a.f.length);
+  const hit = forms.find(({ f }) => name.startsWith(f));
+  return hit ? to[Math.min(hit.i, to.length - 1)] + name.slice(hit.f.length) : name;
+}
+
+/** The school year (its start year) a cohort's grade number describes: the stage's first grade in the enrolment year. */
+export function cohortYear(stage: GradeStage, enrolYear: number, gradeNo: number): number {
+  return enrolYear + gradeNo - STAGE_GRADES[stage][0];
+}
+
+/** Whether a cohort in this grade leaves the school at the next rollover (the last grade of its stage). */
+export const graduatesNext = (stage: GradeStage, gradeNo: number): boolean => gradeNo >= STAGE_GRADES[stage][1];
+
+/** One class of an entering cohort: the class form's code and name rules. */
+export const enteringClassSchema = z.object({ code: classSaveSchema.shape.code, name: classSaveSchema.shape.name });
+
+export const ROLLOVER_ENTERING_MAX = 99;
+
+/**
+ * Commit a rollover: the new school year (its semesters when it does not exist yet), whether class names carrying
+ * the grade follow it, and the classes of each stage's entering cohort (codes unique within the cohort).
+ */
+export const rolloverCommitSchema = z
+  .object({
+    academicYear: schoolYearSaveSchema.shape.academicYear,
+    /** The new year's semesters and breaks, when the year is created by the rollover. */
+    year: schoolYearSaveSchema.optional(),
+    renameClasses: z.boolean().default(true),
+    entering: z
+      .array(z.object({ stage: z.enum(K12_STAGES, { error: 'validation:grade.stageRequired' }), classes: z.array(enteringClassSchema).max(ROLLOVER_ENTERING_MAX) }))
+      .max(K12_STAGES.length),
+  })
+  .superRefine((v, ctx) => {
+    if (v.year && v.year.academicYear !== v.academicYear) ctx.addIssue({ code: 'custom', path: ['year', 'academicYear'], message: 'people:rollover.errors.yearMismatch' });
+    const stages = new Set<string>();
+    v.entering.forEach((e, i) => {
+      if (stages.has(e.stage)) ctx.addIssue({ code: 'custom', path: ['entering', i, 'stage'], message: 'people:rollover.errors.stageTwice' });
+      stages.add(e.stage);
+      const codes = new Set<number>();
+      e.classes.forEach((c, j) => {
+        if (codes.has(c.code)) ctx.addIssue({ code: 'custom', path: ['entering', i, 'classes', j, 'code'], message: 'validation:class.codeTaken' });
+        codes.add(c.code);
+      });
+    });
+  });
+export type RolloverCommit = z.output<typeof rolloverCommitSchema>;
+export type RolloverCommitForm = z.input<typeof rolloverCommitSchema>;
+
+/** A class moving up one grade. */
+export interface RolloverMove {
+  classId: string;
+  gradeId: string;
+  stage: GradeStage;
+  name: string;
+  /** The name it gets when names follow the grade (the same when it carries no grade name). */
+  newName: string;
+  fromGrade: number;
+  toGrade: number;
+  students: number;
+}
+
+/** A cohort leaving the school: its students become graduated, the cohort and classes stay for history and reports. */
+export interface RolloverGraduation {
+  gradeId: string;
+  stage: GradeStage;
+  gradeNo: number;
+  enrolYear: number;
+  classes: { id: string; name: string }[];
+  students: number;
+}
+
+/** The entering cohort of a stage and its default classes (the current first grade's codes and names). */
+export interface RolloverEntering {
+  stage: (typeof K12_STAGES)[number];
+  gradeNo: number;
+  enrolYear: number;
+  classes: { code: number; name: string }[];
+}
+
+/** What a rollover would do (GET …/rollover/preview): nothing is written. */
+export interface RolloverPreview {
+  /** The school year the cohorts are in now, and the one the rollover moves them to. */
+  from: { startYear: number; academicYear: string };
+  to: {
+    startYear: number;
+    academicYear: string;
+    /** The year exists already (its semesters are used); otherwise the commit must send them. */
+    exists: boolean;
+    semesters: { code: number; startDate: string; endDate: string; breakStart: string | null; breakEnd: string | null }[];
+  };
+  moves: RolloverMove[];
+  graduating: RolloverGraduation[];
+  entering: RolloverEntering[];
+}
+
+/** The last rollover of the organisation (GET …/rollover/last), and whether it can still be undone. */
+export interface RolloverSummary {
+  id: string;
+  fromYear: string;
+  toYear: string;
+  createdAt: string;
+  undoneAt: string | null;
+  /** Cohorts moved up one grade and cohorts graduated. */
+  moved: number;
+  graduated: number;
+  graduatedStudents: number;
+  enteringClasses: number;
+}

@@ -1,0 +1,259 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Envelope } from '@/domain/api';
+import type { SchoolView } from '@/domain/data-center/types';
+import { defaultSchoolYear } from '@/domain/school/school-years';
+import type { RolloverPreview, RolloverSummary } from '@/domain/school/rollover';
+import { auditLogs } from '../../../server/db/schema/audit';
+import { orgs } from '../../../server/db/schema/orgs';
+import { classes, grades, schoolRollovers, schoolYears, semesters, studentClassHistory, students } from '../../../server/db/schema/school';
+import { createTestApp, type TestApp } from '../../support/server-app';
+
+let t: TestApp;
+const tokens: Record<string, string> = {};
+let k12Id: string;
+let smallId: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  for (const account of ['school01', 'school02', 'teacher01', 'college01']) tokens[account] = (await t.login(account)).access_token;
+  const rows = await t.db.select({ id: orgs.id, name: orgs.name }).from(orgs);
+  k12Id = rows.find((o) => o.name === '南京市江宁区实验学校')!.id;
+  smallId = rows.find((o) => o.name === '南京市江宁区东山小学')!.id;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const call = (method: 'GET' | 'POST', url: string, account: string, payload?: unknown, lang = 'zh-CN') =>
+  t.request({ method, url: `/api/busi/web/${url}`, token: tokens[account], payload: payload as object, headers: { 'accept-language': lang } });
+const body = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>();
+const ROLLOVER = 'k12/org/acayear/rollover';
+
+/** Everything a rollover may touch in one organisation, without versions (an undo raises them, as every save does). */
+async function snapshot(orgId: string) {
+  return {
+    grades: await t.db
+      .select({ id: grades.id, stage: grades.stage, gradeNo: grades.gradeNo, enrolYear: grades.enrolYear, graduated: grades.graduated })
+      .from(grades)
+      .where(eq(grades.orgId, orgId))
+      .orderBy(asc(grades.id)),
+    classes: await t.db
+      .select({ id: classes.id, gradeId: classes.gradeId, code: classes.code, name: classes.name })
+      .from(classes)
+      .where(eq(classes.orgId, orgId))
+      .orderBy(asc(classes.id)),
+    students: await t.db
+      .select({ id: students.id, classId: students.classId, status: students.status })
+      .from(students)
+      .where(eq(students.orgId, orgId))
+      .orderBy(asc(students.id)),
+    history: await t.db.$count(studentClassHistory, eq(studentClassHistory.orgId, orgId)),
+    years: await t.db
+      .select({ id: schoolYears.id, startYear: schoolYears.startYear, current: schoolYears.current })
+      .from(schoolYears)
+      .where(eq(schoolYears.orgId, orgId))
+      .orderBy(asc(schoolYears.startYear)),
+    semesters: await t.db.select({ id: semesters.id, current: semesters.current }).from(semesters).where(eq(semesters.orgId, orgId)).orderBy(asc(semesters.id)),
+  };
+}
+
+/**
+ * Last year's school dashboard, class names left out: a rollover may rename classes that carry their grade, which
+ * also reorders classes of equal rank (ties go by name).
+ */
+async function lastYearDashboard(year: number) {
+  const view = body<SchoolView>(await t.request({ url: `/api/busi/web/k12/dataCenter/school?schoolYear=${year}`, token: tokens.school01 })).data;
+  const { asOf: _asOf, ...rest } = view;
+  return { ...rest, ranking: { ...view.ranking, rows: view.ranking.rows.map(({ name: _n, ...r }) => r).sort((a, b) => a.id.localeCompare(b.id)) } };
+}
+
+const commitBody = (p: RolloverPreview, extra: Record<string, unknown> = {}) => ({
+  academicYear: p.to.academicYear,
+  year: p.to.exists ? undefined : defaultSchoolYear(p.to.startYear),
+  renameClasses: true,
+  entering: p.entering.map((e) => ({ stage: e.stage, classes: e.classes })),
+  ...extra,
+});
+
+describe('year rollover', () => {
+  it('is the administrators’: a PE teacher is refused, a university has no rollover', async () => {
+    expect((await call('GET', `${ROLLOVER}/preview`, 'teacher01')).statusCode).toBe(403);
+    expect((await call('POST', ROLLOVER, 'teacher01', {})).statusCode).toBe(403);
+    expect((await call('POST', `${ROLLOVER}/undo`, 'teacher01')).statusCode).toBe(403);
+    expect((await call('GET', 'gx/org/acayear/rollover/preview', 'college01')).statusCode).toBe(404);
+  });
+
+  it('previews every class moving up, the top grades graduating and the entering classes, writing nothing', async () => {
+    const before = await snapshot(k12Id);
+    const audits = await t.db.$count(auditLogs);
+    const p = body<RolloverPreview>(await call('GET', `${ROLLOVER}/preview`, 'school01')).data;
+    expect(p.from.academicYear).toBe('2026-2027');
+    expect(p.to).toMatchObject({ academicYear: '2027-2028', exists: false, semesters: [] });
+    const top = before.grades.filter((g) => [6, 9, 12].includes(g.gradeNo) && !g.graduated);
+    expect(p.graduating.map((g) => g.gradeId).sort()).toEqual(top.map((g) => g.id).sort());
+    expect(p.graduating.every((g) => g.students > 0 && g.classes.length > 0)).toBe(true);
+    const movingClasses = before.classes.filter((c) => before.grades.some((g) => g.id === c.gradeId && !g.graduated && ![6, 9, 12].includes(g.gradeNo)));
+    expect(p.moves).toHaveLength(movingClasses.length);
+    const oneA = p.moves.find((m) => m.name === '一年级1班')!;
+    expect(oneA).toMatchObject({ fromGrade: 1, toGrade: 2, newName: '二年级1班' });
+    // Each stage taught gets an entering cohort with the present first grade's classes.
+    const firsts = before.grades.filter((g) => [1, 7, 10].includes(g.gradeNo));
+    expect(p.entering.map((e) => e.gradeNo).sort((a, b) => a - b)).toEqual(firsts.map((g) => g.gradeNo).sort((a, b) => a - b));
+    const primary = p.entering.find((e) => e.stage === 'primary')!;
+    expect(primary.enrolYear).toBe(2027);
+    expect(primary.classes.map((c) => c.name)).toEqual(before.classes.filter((c) => c.gradeId === firsts.find((g) => g.gradeNo === 1)!.id).sort((a, b) => a.code - b.code).map((c) => c.name));
+    expect(await snapshot(k12Id)).toEqual(before);
+    expect(await t.db.$count(auditLogs)).toBe(audits);
+  });
+
+  it('refuses bad input naming the field, in the request’s language, writing nothing', async () => {
+    const before = await snapshot(k12Id);
+    const p = body<RolloverPreview>(await call('GET', `${ROLLOVER}/preview`, 'school01')).data;
+    const wrongYear = await call('POST', ROLLOVER, 'school01', commitBody(p, { academicYear: '2029-2030', year: defaultSchoolYear(2029) }), 'en-US');
+    expect(wrongYear.statusCode).toBe(400);
+    expect(body(wrongYear)).toMatchObject({ msg: 'The new school year must be 2027-2028', data: { field: 'academicYear' } });
+    const noDates = await call('POST', ROLLOVER, 'school01', commitBody(p, { year: undefined }));
+    expect(body(noDates)).toMatchObject({ msg: '请填写新学年的学期日期', data: { field: 'year' } });
+    const dupCode = commitBody(p);
+    dupCode.entering[0].classes = [
+      { code: 1, name: 'A' },
+      { code: 1, name: 'B' },
+    ];
+    const dup = await call('POST', ROLLOVER, 'school01', dupCode, 'zh-TW');
+    expect(dup.statusCode).toBe(400);
+    expect(body(dup)).toMatchObject({ data: { field: 'entering.0.classes.1.code' } });
+    const tooBig = commitBody(p);
+    tooBig.entering[0].classes = [{ code: 100, name: 'A' }];
+    expect(body(await call('POST', ROLLOVER, 'school01', tooBig))).toMatchObject({ msg: '班级编号不能大于99', data: { field: 'entering.0.classes.0.code' } });
+    expect(await snapshot(k12Id)).toEqual(before);
+  });
+
+  it('commits in one transaction: a failure midway leaves nothing', async () => {
+    const before = await snapshot(k12Id);
+    // Make the graduation step fail after the school year was created.
+    await t.db.execute(sql`create function fail_graduation() returns trigger language plpgsql as $$ begin raise exception 'boom'; end $$`);
+    await t.db.execute(sql`create trigger fail_graduation before update on students for each row when (new.status = 'graduated') execute function fail_graduation()`);
+    try {
+      const p = body<RolloverPreview>(await call('GET', `${ROLLOVER}/preview`, 'school01')).data;
+      expect((await call('POST', ROLLOVER, 'school01', commitBody(p))).statusCode).toBe(500);
+    } finally {
+      await t.db.execute(sql`drop trigger fail_graduation on students`);
+      await t.db.execute(sql`drop function fail_graduation()`);
+    }
+    expect(await snapshot(k12Id)).toEqual(before);
+    expect(await t.db.$count(schoolRollovers)).toBe(0);
+  });
+
+  it('rolls over: cohorts move up, top grades graduate with their history, entering classes open, the new year is current; last year’s dashboard is unchanged; undo restores exactly', async () => {
+    const before = await snapshot(k12Id);
+    const small = await snapshot(smallId);
+    const dashboard = await lastYearDashboard(2026);
+    const olderDashboard = await lastYearDashboard(2025);
+    const p = body<RolloverPreview>(await call('GET', `${ROLLOVER}/preview`, 'school01')).data;
+    const entering = p.entering.map((e) => (e.stage === 'primary' ? { stage: e.stage, classes: [...e.classes, { code: 9, name: '一年级9班' }] } : { stage: e.stage, classes: e.classes }));
+    const res = await call('POST', ROLLOVER, 'school01', commitBody(p, { entering }));
+    expect(res.statusCode).toBe(200);
+    const summary = body<RolloverSummary>(res).data;
+    const enteringCount = entering.reduce((n, e) => n + e.classes.length, 0);
+    expect(summary).toMatchObject({ fromYear: '2026-2027', toYear: '2027-2028', graduated: p.graduating.length, enteringClasses: enteringCount, undoneAt: null });
+    const [log] = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'schoolRollover'), eq(auditLogs.entityId, summary.id)));
+    expect(log).toMatchObject({ action: 'rollover', orgId: k12Id });
+
+    const after = await snapshot(k12Id);
+    for (const g of before.grades) {
+      const now = after.grades.find((x) => x.id === g.id)!;
+      if (g.graduated) expect(now).toEqual(g);
+      else if ([6, 9, 12].includes(g.gradeNo)) expect(now).toMatchObject({ gradeNo: g.gradeNo, graduated: true });
+      else expect(now).toMatchObject({ gradeNo: g.gradeNo + 1, graduated: false });
+    }
+    const oneA = p.moves.find((m) => m.name === '一年级1班')!;
+    expect(after.classes.find((c) => c.id === oneA.classId)).toMatchObject({ name: '二年级1班', gradeId: oneA.gradeId });
+    // Graduates: status graduated, same class, history kept (no class change, so no new history rows).
+    const gradClassIds = new Set(p.graduating.flatMap((g) => g.classes.map((c) => c.id)));
+    const graduates = after.students.filter((s) => gradClassIds.has(s.classId));
+    expect(graduates.length).toBe(p.graduating.reduce((n, g) => n + g.students, 0));
+    expect(graduates.every((s) => s.status === 'graduated')).toBe(true);
+    expect(after.students.filter((s) => !gradClassIds.has(s.classId))).toEqual(before.students.filter((s) => !gradClassIds.has(s.classId)));
+    expect(after.history).toBe(before.history);
+    // Entering cohorts and classes.
+    const newGrades = after.grades.filter((g) => !before.grades.some((b) => b.id === g.id));
+    expect(newGrades.map((g) => `${g.stage}:${g.gradeNo}:${g.enrolYear}`).sort()).toEqual(p.entering.map((e) => `${e.stage}:${e.gradeNo}:2027`).sort());
+    const newClasses = after.classes.filter((c) => !before.classes.some((b) => b.id === c.id));
+    expect(newClasses).toHaveLength(enteringCount);
+    expect(newClasses.filter((c) => c.name === '一年级1班')).toHaveLength(1);
+    // The new year exists with its semesters and is current.
+    expect(after.years.filter((y) => y.current).map((y) => y.startYear)).toEqual([2027]);
+    expect(after.semesters.filter((s) => s.current)).toHaveLength(1);
+    expect(after.semesters).toHaveLength(before.semesters.length + 2);
+    // Last year's (and the year before's) dashboards show the same grades, classes and figures.
+    expect(await lastYearDashboard(2026)).toEqual(dashboard);
+    expect(await lastYearDashboard(2025)).toEqual(olderDashboard);
+    // A graduate's own report still shows their results.
+    const graduate = graduates[0];
+    const report = await t.request({ url: `/api/busi/web/k12/dataCenter/student/${graduate.id}`, token: tokens.school01 });
+    expect(report.statusCode).toBe(200);
+    // Another school is untouched, and cannot undo this one.
+    expect(await snapshot(smallId)).toEqual(small);
+    const other = await call('POST', `${ROLLOVER}/undo`, 'school02');
+    expect(other.statusCode).toBe(409);
+    expect(body(other).msg).toBe('没有可撤销的学年升级');
+    expect(body<RolloverSummary | null>(await call('GET', `${ROLLOVER}/last`, 'school02')).data).toBeNull();
+    // A second rollover in a row would move to 2028-2029 (the cohorts say 2027 now).
+    expect(body<RolloverPreview>(await call('GET', `${ROLLOVER}/preview`, 'school01')).data.to.academicYear).toBe('2028-2029');
+
+    const undone = await call('POST', `${ROLLOVER}/undo`, 'school01');
+    expect(undone.statusCode).toBe(200);
+    expect(body<RolloverSummary>(undone).data.undoneAt).not.toBeNull();
+    expect(await snapshot(k12Id)).toEqual(before);
+    expect(await lastYearDashboard(2026)).toEqual(dashboard);
+    const [undoLog] = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'schoolRollover'), eq(auditLogs.action, 'undoRollover')));
+    expect(undoLog).toMatchObject({ orgId: k12Id, entityId: summary.id });
+    // Only the last rollover, once.
+    expect((await call('POST', `${ROLLOVER}/undo`, 'school01')).statusCode).toBe(409);
+    expect(body<RolloverSummary>(await call('GET', `${ROLLOVER}/last`, 'school01')).data).toMatchObject({ id: summary.id, undoneAt: expect.any(String) });
+  });
+
+  it('refuses an undo once new data depends on the rollover (409 naming it), and allows it again when that data is gone', async () => {
+    const before = await snapshot(smallId);
+    const p = body<RolloverPreview>(await call('GET', `${ROLLOVER}/preview`, 'school02')).data;
+    expect(p.graduating.map((g) => g.gradeNo)).toEqual([6]);
+    expect(p.entering).toHaveLength(1);
+    expect((await call('POST', ROLLOVER, 'school02', commitBody(p, { renameClasses: false }))).statusCode).toBe(200);
+    const after = await snapshot(smallId);
+    // Names stay when the school keeps them.
+    expect(after.classes.filter((c) => before.classes.some((b) => b.id === c.id))).toEqual(before.classes);
+    const newClass = after.classes.find((c) => !before.classes.some((b) => b.id === c.id))!;
+
+    // A student enrolled in an entering class.
+    const [kid] = await t.db.insert(students).values({ orgId: smallId, classId: newClass.id, name: '新生甲', regNo: 'G2027000001', gender: 'male' }).returning({ id: students.id });
+    const refused = await call('POST', `${ROLLOVER}/undo`, 'school02', undefined, 'en-US');
+    expect(refused.statusCode).toBe(409);
+    expect(body(refused).msg).toBe('1 students added since depend on this rollover; it cannot be undone');
+    await t.db.delete(students).where(eq(students.id, kid.id));
+
+    // A graduate whose status was changed since.
+    const graduate = after.students.find((s) => s.status === 'graduated')!;
+    await t.db.update(students).set({ status: 'transferred', version: sql`${students.version} + 1` }).where(eq(students.id, graduate.id));
+    const changed = await call('POST', `${ROLLOVER}/undo`, 'school02');
+    expect(changed.statusCode).toBe(409);
+    expect(body(changed).msg).toBe('升级后学生已被修改（1条），不能撤销');
+    await t.db.update(students).set({ status: 'graduated', version: sql`${students.version} - 1` }).where(eq(students.id, graduate.id));
+
+    expect((await call('POST', `${ROLLOVER}/undo`, 'school02')).statusCode).toBe(200);
+    expect(await snapshot(smallId)).toEqual(before);
+    expect(await t.db.$count(grades, and(eq(grades.orgId, smallId), inArray(grades.enrolYear, [2027])))).toBe(0);
+  });
+
+  it('uses a new school year that exists already, keeping it on undo', async () => {
+    const created = await call('POST', 'k12/org/acayear', 'school02', defaultSchoolYear(2027));
+    expect(created.statusCode).toBe(200);
+    const p = body<RolloverPreview>(await call('GET', `${ROLLOVER}/preview`, 'school02')).data;
+    expect(p.to).toMatchObject({ academicYear: '2027-2028', exists: true });
+    expect(p.to.semesters).toHaveLength(2);
+    const before = await snapshot(smallId);
+    expect((await call('POST', ROLLOVER, 'school02', commitBody(p))).statusCode).toBe(200);
+    expect((await call('POST', `${ROLLOVER}/undo`, 'school02')).statusCode).toBe(200);
+    expect(await snapshot(smallId)).toEqual(before);
+  });
+});
