@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
 import { ERR, OK_MSG } from '@/domain/errors';
 import { idParamsSchema } from '@/domain/list-query';
+import { scopeWithin } from '@/domain/roles/roles';
 import { ONE_TIME_PASSWORD_LENGTH, resetPasswordSchema, userStatusSchema, type ResetPassword, type ResetPasswordResult } from '@/domain/users/users';
 import type { Tx } from '../db/client';
 import { membershipRoles, memberships, menus, roleMenus, roles, users } from '../db/schema/auth';
@@ -28,8 +29,13 @@ import { nextVersion, uuidOr404, type Change } from './resource';
  * (the escalation rule of docs/product-rules.md#roles).
  */
 export async function checkRole(tx: Tx, actor: Actor, id: string): Promise<void> {
-  const [role] = await tx.select({ id: roles.id }).from(roles).where(and(eq(roles.id, id), eq(roles.orgId, actor.tenantOrgId), eq(roles.enabled, true)));
+  const [role] = await tx
+    .select({ id: roles.id, dataScope: roles.dataScope })
+    .from(roles)
+    .where(and(eq(roles.id, id), eq(roles.orgId, actor.tenantOrgId), eq(roles.enabled, true)));
   if (!role) throw fieldError('roleId', 'validation:user.roleRequired');
+  // A wider data scope than the actor's own is more than they hold, too (docs/product-rules.md#data-scopes).
+  if (!scopeWithin(role.dataScope, actor.dataScope)) throw fieldError('roleId', 'validation:user.roleNotHeld', {}, 403);
   const codes = await tx.selectDistinct({ permission: menus.permission }).from(roleMenus).innerJoin(menus, eq(menus.menuId, roleMenus.menuId)).where(eq(roleMenus.roleId, id));
   if (codes.some((c) => !actor.permissions.has(c.permission))) throw fieldError('roleId', 'validation:user.roleNotHeld', {}, 403);
 }

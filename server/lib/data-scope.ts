@@ -12,8 +12,14 @@ import type { Actor } from '../plugins/tenant';
  */
 export type ClassScope = { all: true } | { all: false; classIds: readonly string[] };
 
+/** No limit: the whole organisation (an 'org' role, or a reader that is not a person, like the wall display). */
+export const WHOLE_ORG: ClassScope = { all: true };
+
+/** The class ids a scope is limited to, or undefined when it is not limited. */
+export const scopedClassIds = (scope: ClassScope): readonly string[] | undefined => (scope.all ? undefined : scope.classIds);
+
 export async function classScopeOf(db: DbOrTx, actor: Actor): Promise<ClassScope> {
-  if (actor.dataScope === 'org') return { all: true };
+  if (actor.dataScope === 'org') return WHOLE_ORG;
   const mine = db
     .select({ id: teachers.id })
     .from(teachers)

@@ -55,6 +55,7 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
   { account: 'district01', password: DEMO_PASSWORD, description: 'District bureau administrator (江宁区教育局, /admin)' },
   { account: 'school01', password: DEMO_PASSWORD, description: 'K12 school administrator (南京市江宁区实验学校, /k12)' },
   { account: 'teacher01', password: DEMO_PASSWORD, description: 'K12 PE teacher (南京市江宁区实验学校, /k12)' },
+  { account: 'myclass01', password: DEMO_PASSWORD, description: 'K12 PE teacher who sees only the two classes they teach (data scope "my classes")' },
   { account: 'college01', password: DEMO_PASSWORD, description: 'University administrator (江苏体育科技大学, /gx)' },
   { account: 'multi0001', password: DEMO_PASSWORD, description: 'Two schools, two roles: K12 administrator + PE teacher, university PE teacher' },
   { account: 'school02', password: DEMO_PASSWORD, description: 'Second K12 school administrator (南京市江宁区东山小学, /k12, no tests yet)' },
@@ -621,6 +622,26 @@ function addDistrictStaff(ctx: Ctx, bureauId: string, adminRoleId: string, admin
 }
 
 /**
+ * A PE teacher whose role sees only the classes they teach (docs/product-rules.md#data-scopes): the PE-teacher
+ * template's permissions with the 'classes' data scope, held by myclass01, who teaches two classes of the school.
+ */
+function addClassScopedTeacher(ctx: Ctx, k12Id: string, classIds: readonly string[]): void {
+  const roleId = ctx.rnd.uuid();
+  ctx.rows.roles.push({
+    id: roleId,
+    orgId: k12Id,
+    name: '本班体育教师',
+    remark: '体育教师，只看自己任教班级的学生与成绩',
+    identity: 'teacher',
+    builtin: false,
+    dataScope: 'classes',
+    mobileFunctions: ['signIn', 'physiqueResults', 'homework', 'exercise'],
+  });
+  for (const m of menuEntriesForGrant(ROLE_TEMPLATES.k12.teacher)) ctx.rows.roleMenus.push({ roleId, menuId: m.menuId });
+  addStaff(ctx, k12Id, [roleId], 'myclass01', '100009', classIds, { name: '周敏', gender: 'female' });
+}
+
+/**
  * Builds every row of the demo in memory (deterministic for a given password hash). `later` holds what the demo adds
  * after the physique tests were seeded (an organisation that joined this year, the district's own people).
  */
@@ -725,6 +746,7 @@ function buildDemo(passwordHash: string): { rows: Ctx['rows']; later: Ctx['rows'
   const later: Ctx = { ...ctx, rows: emptyRows() };
   addSecondSchool(later, bureauId);
   addDistrictStaff(later, bureauId, bureauRoles.administrator, districtAccount);
+  addClassScopedTeacher(later, k12Id, grades(7).slice(2, 4));
   return { rows, later: later.rows };
 }
 

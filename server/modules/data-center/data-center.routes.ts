@@ -7,7 +7,9 @@ import { ERR } from '@/domain/errors';
 import { AppError } from '../../lib/app-error';
 import { requirePermission, requireScope } from '../../plugins/tenant';
 import type { Family } from '@/domain/menus/access';
+import { classScopeOf } from '../../lib/data-scope';
 import { dataCenterCodes } from './data-center.permissions';
+import type { Viewer } from './data-center.scope';
 import { classList, classView, collegeList, dataCenterOptions, gradeView, schoolView, studentList, studentView } from './data-center.service';
 import { createScreenLink, listScreenLinks, revokeScreenLink } from './screen-link.service';
 
@@ -23,6 +25,11 @@ export const dataCenterRoutes: FastifyPluginAsyncZod<DataCenterRoutesOptions> = 
   const can = dataCenterCodes(family);
   app.addHook('onRequest', app.authenticate);
   const tenant = async (request: FastifyRequest) => (await requireScope(request)).tenantOrgId;
+  /** The tenant and the classes the role's data scope covers (docs/product-rules.md#data-scopes). */
+  const viewer = async (request: FastifyRequest): Promise<Viewer> => {
+    const scope = await requireScope(request);
+    return { tenantOrgId: scope.tenantOrgId, classScope: await classScopeOf(app.db, scope) };
+  };
   const userId = (request: FastifyRequest) => {
     if (!request.session) throw new AppError(401, ERR.sessionExpired);
     return request.session.userId;
@@ -34,33 +41,33 @@ export const dataCenterRoutes: FastifyPluginAsyncZod<DataCenterRoutesOptions> = 
       preValidation: requirePermission(can.school, ...[can.grade, can.college, can.class, can.student].filter((c): c is string => !!c)),
       schema: { querystring: dataCenterFilterSchema.pick({ orgId: true }) },
     },
-    async (request) => ok(await dataCenterOptions(app.db, family, await tenant(request), request.query)),
+    async (request) => ok(await dataCenterOptions(app.db, family, await viewer(request), request.query)),
   );
   app.get('/school', { preValidation: requirePermission(can.school), schema: { querystring: dataCenterFilterSchema } }, async (request) =>
-    ok(await schoolView(app.db, family, await tenant(request), request.query)),
+    ok(await schoolView(app.db, family, await viewer(request), request.query)),
   );
   app.get('/grade', { preValidation: requirePermission(can.grade), schema: { querystring: dataCenterFilterSchema } }, async (request) =>
-    ok(await gradeView(app.db, family, await tenant(request), request.query)),
+    ok(await gradeView(app.db, family, await viewer(request), request.query)),
   );
   // Universities: colleges side by side (the answer has the class list's shape, one row per college).
   if (can.college) {
     app.get('/college', { preValidation: requirePermission(can.college), schema: { querystring: dataCenterFilterSchema } }, async (request) =>
-      ok(await collegeList(app.db, family, await tenant(request), request.query)),
+      ok(await collegeList(app.db, family, await viewer(request), request.query)),
     );
   }
   app.get('/class', { preValidation: requirePermission(can.class), schema: { querystring: dataCenterFilterSchema } }, async (request) =>
-    ok(await classList(app.db, family, await tenant(request), request.query)),
+    ok(await classList(app.db, family, await viewer(request), request.query)),
   );
   app.get(
     '/class/:id',
     { preValidation: requirePermission(can.classDetail), schema: { params: idParamsSchema, querystring: dataCenterFilterSchema } },
-    async (request) => ok(await classView(app.db, family, await tenant(request), request.params.id, request.query)),
+    async (request) => ok(await classView(app.db, family, await viewer(request), request.params.id, request.query)),
   );
   app.get('/student', { preValidation: requirePermission(can.student), schema: { querystring: studentListQuerySchema } }, async (request) =>
-    ok(await studentList(app.db, family, await tenant(request), request.query)),
+    ok(await studentList(app.db, family, await viewer(request), request.query)),
   );
   app.get('/student/:id', { preValidation: requirePermission(can.studentDetail), schema: { params: idParamsSchema } }, async (request) =>
-    ok(await studentView(app.db, family, await tenant(request), request.params.id)),
+    ok(await studentView(app.db, family, await viewer(request), request.params.id)),
   );
 
   app.get('/screenLink', { preValidation: requirePermission(can.screenLink) }, async (request) => ok(await listScreenLinks(app.db, family, await tenant(request))));

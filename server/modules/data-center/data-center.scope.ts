@@ -14,7 +14,8 @@ import { AppError } from '../../lib/app-error';
 import { isUuid } from '../../lib/ids';
 import { inOrgTree } from '../test-plan/test-plan.service';
 import type { Family } from '@/domain/menus/access';
-import { idList, type PlanRef, type ResultFilters } from './data-center.sql';
+import { scopedClassIds, type ClassScope } from '../../lib/data-scope';
+import { idList, resultFilterSql, type PlanRef, type ResultFilters } from './data-center.sql';
 
 const notFound = () => new AppError(404, ERR.notFound);
 
@@ -24,7 +25,13 @@ export interface OrgInfo {
   type: number;
 }
 
-/** The organisations a view reads: one school, or a bureau's schools (admin family). */
+/** Who a view is for: the tenant organisation and the classes the viewer's data scope covers (the wall: WHOLE_ORG). */
+export interface Viewer {
+  tenantOrgId: string;
+  classScope: ClassScope;
+}
+
+/** The organisations a view reads: one school, or a bureau's schools (admin family), and the viewer's classes. */
 export interface DcScope {
   family: Family;
   /** The organisation the figures are for (the school, or the bureau / sub-bureau). */
@@ -35,6 +42,8 @@ export interface DcScope {
   schools: number;
   /** More than one school: units are schools, not classes. */
   multiSchool: boolean;
+  /** The classes the viewer may see (docs/product-rules.md#data-scopes); every figure and list is limited to them. */
+  classScope: ClassScope;
 }
 
 const isSchool = (type: number) => type === ORG_TYPE.k12 || type === ORG_TYPE.university;
@@ -43,11 +52,12 @@ const isSchool = (type: number) => type === ORG_TYPE.k12 || type === ORG_TYPE.un
  * The scope of a request (architecture rule 4): the tenant organisation for k12/gx; for the admin family its tree,
  * or the subtree of `orgId` when that organisation is in the tree (else 404, never another organisation's data).
  */
-export async function resolveScope(db: DbOrTx, family: Family, tenantOrgId: string, filterOrgId?: string): Promise<DcScope> {
+export async function resolveScope(db: DbOrTx, family: Family, viewer: Viewer, filterOrgId?: string): Promise<DcScope> {
+  const { tenantOrgId, classScope } = viewer;
   if (family !== 'admin') {
     const [org] = await db.select({ id: orgs.id, name: orgs.name, type: orgs.type, parentId: orgs.parentId }).from(orgs).where(eq(orgs.id, tenantOrgId));
     if (!org) throw notFound();
-    return { family, org, orgIds: [org.id], orgs: new Map([[org.id, org]]), schools: 1, multiSchool: false };
+    return { family, org, orgIds: [org.id], orgs: new Map([[org.id, org]]), schools: 1, multiSchool: false, classScope };
   }
   const tree = await db.select({ id: orgs.id, name: orgs.name, type: orgs.type, parentId: orgs.parentId }).from(orgs).where(inOrgTree(orgs.id, tenantOrgId));
   const rootId = filterOrgId ?? tenantOrgId;
@@ -69,6 +79,7 @@ export async function resolveScope(db: DbOrTx, family: Family, tenantOrgId: stri
     orgs: new Map(inScope.map((o) => [o.id, { id: o.id, name: o.name, type: o.type }])),
     schools,
     multiSchool: schools > 1,
+    classScope,
   };
 }
 
@@ -79,9 +90,11 @@ export interface PlanInfo extends PlanRef {
   hasResults: boolean;
 }
 
-/** Test plans of the scope with their school year and whether any valid result belongs to them. */
-export async function scopePlans(db: DbOrTx, orgIds: readonly string[]): Promise<PlanInfo[]> {
+/** Test plans of the scope with their school year and whether any valid result (of the viewer's classes) belongs to them. */
+export async function scopePlans(db: DbOrTx, orgIds: readonly string[], classScope: ClassScope): Promise<PlanInfo[]> {
   // A plan has valid results exactly when it has rollup rows (the triggers drop rows that reach 0 tested).
+  const classIds = scopedClassIds(classScope);
+  const ofClasses = classIds ? sql` and ${sql.join(resultFilterSql({ classIds }, 'dc_rollups'), sql` and `)}` : sql``;
   const rows = await db.execute<{
     id: string;
     org_id: string;
@@ -93,7 +106,7 @@ export async function scopePlans(db: DbOrTx, orgIds: readonly string[]): Promise
     has_results: boolean | string | null;
   }>(sql`select tp.id, tp.org_id, tp.name, sy.start_year as school_year, sy.academic_year, tp.semester_code, tp.start_date::text as start_date, probe.one is not null as has_results
 from ${testPlans} tp join ${schoolYears} sy on sy.id = tp.school_year_id
-left join lateral (select 1 as one from dc_rollups where dc_rollups.plan_id = tp.id limit 1) probe on true
+left join lateral (select 1 as one from dc_rollups where dc_rollups.plan_id = tp.id${ofClasses} limit 1) probe on true
 where tp.org_id in (${idList(orgIds)}) and tp.deleted_at is null`);
   return rows.rows.map((r) => ({
     id: r.id,
@@ -145,9 +158,9 @@ export function resolvePeriod(all: readonly PlanInfo[], f: Pick<DataCenterFilter
   };
 }
 
-/** The result filters of a view's filters (the period is handled by the plans). */
-export function resultFilters(f: DataCenterFilter): ResultFilters {
-  return { gradeNo: f.gradeNo, classId: f.classId, gender: f.gender, collegeId: f.collegeId, majorId: f.majorId };
+/** The result filters of a view's filters and the viewer's data scope (the period is handled by the plans). */
+export function resultFilters(f: DataCenterFilter, scope: DcScope): ResultFilters {
+  return { gradeNo: f.gradeNo, classId: f.classId, gender: f.gender, collegeId: f.collegeId, majorId: f.majorId, classIds: scopedClassIds(scope.classScope) };
 }
 
 /** Students of the scope (enabled, or of a graduated cohort) per cohort and gender (class / college / major / gender filters applied). */
@@ -156,6 +169,7 @@ export async function rosterGroups(db: DbOrTx, orgIds: readonly string[], f: Res
   // Graduated cohorts count in the years they were here even when their students were disabled on leaving.
   const conds = [inArray(dcRoster.orgId, [...orgIds])];
   if (f.classId) conds.push(eq(dcRoster.classId, f.classId));
+  if (f.classIds) conds.push(f.classIds.length ? inArray(dcRoster.classId, [...f.classIds]) : sql`false`);
   if (f.gender) conds.push(eq(dcRoster.gender, f.gender));
   if (f.collegeId) conds.push(eq(classes.collegeId, f.collegeId));
   if (f.majorId) conds.push(eq(classes.majorId, f.majorId));
@@ -174,9 +188,11 @@ export async function rosterGroups(db: DbOrTx, orgIds: readonly string[], f: Res
   return rows.filter((r) => Number(r.count) > 0).map((r) => ({ stage: r.stage as Stage, enrolYear: r.enrolYear, gender: r.gender as Gender, count: Number(r.count) }));
 }
 
-/** A class of the scope with its grade, college and major, or 404. */
+/** A class of the scope (and of the viewer's data scope) with its grade, college and major, or 404. */
 export async function classInScope(db: DbOrTx, scope: DcScope, classId: string) {
   if (!isUuid(classId)) throw notFound();
+  const classIds = scopedClassIds(scope.classScope);
+  if (classIds && !classIds.includes(classId)) throw notFound();
   const rows = await db.execute<{
     id: string;
     name: string;

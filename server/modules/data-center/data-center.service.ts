@@ -48,7 +48,9 @@ import {
   scopePlans,
   type DcScope,
   type PlanInfo,
+  type Viewer,
 } from './data-center.scope';
+import { scopedClassIds } from '../../lib/data-scope';
 import {
   assignRanks,
   emptyIndicators,
@@ -60,6 +62,7 @@ import {
   DISTRIBUTION_COLUMNS,
   population,
   rankFields,
+  resultFilterSql,
   round1,
   rollupAggregateColumns,
   type AggRow,
@@ -185,18 +188,25 @@ interface ViewContext {
   trendPlans: PlanInfo[];
 }
 
-async function context(db: DbOrTx, family: Family, tenantOrgId: string, f: DataCenterFilter): Promise<ViewContext> {
-  const scope = await resolveScope(db, family, tenantOrgId, family === 'admin' ? f.orgId : undefined);
-  const all = await scopePlans(db, scope.orgIds);
+async function context(db: DbOrTx, family: Family, viewer: Viewer, f: DataCenterFilter): Promise<ViewContext> {
+  const scope = await resolveScope(db, family, viewer, family === 'admin' ? f.orgId : undefined);
+  const all = await scopePlans(db, scope.orgIds, scope.classScope);
   return { scope, all, ...resolvePeriod(all, f) };
 }
 
 const asOf = () => new Date().toISOString();
 
+/** `<alias>.<column> in (the viewer's classes)` when the viewer's data scope is limited (docs/product-rules.md#data-scopes). */
+function inViewerClasses(scope: DcScope, alias: string, column = 'class_id'): SQL[] {
+  const classIds = scopedClassIds(scope.classScope);
+  if (!classIds) return [];
+  return [classIds.length ? sql`${sql.raw(`${alias}.${column}`)} in (${idList(classIds)})` : sql`false`];
+}
+
 /** GET …/dataCenter/school: headline figures, by grade, by gender, trend, weakest items and the class (school) ranking. */
-export async function schoolView(db: DbOrTx, family: Family, tenantOrgId: string, f: DataCenterFilter): Promise<SchoolView> {
-  const { scope, period, plans, trendPlans } = await context(db, family, tenantOrgId, f);
-  const rf = resultFilters(f);
+export async function schoolView(db: DbOrTx, family: Family, viewer: Viewer, f: DataCenterFilter): Promise<SchoolView> {
+  const { scope, period, plans, trendPlans } = await context(db, family, viewer, f);
+  const rf = resultFilters(f, scope);
   const unitDim: 'class_id' | 'org_id' = scope.multiSchool ? 'org_id' : 'class_id';
   const dims: Dim[] = ['grade_no', 'gender', unitDim];
   const big = (q: SQL) => (scope.multiSchool ? heavyRows(db, q) : rows(db, q));
@@ -296,17 +306,17 @@ function distributionsOf(list: readonly AggRow[]): Distribution[] {
 }
 
 /** GET …/dataCenter/grade: one grade (default: the lowest with results), classes side by side, distributions. */
-export async function gradeView(db: DbOrTx, family: Family, tenantOrgId: string, f: DataCenterFilter): Promise<GradeView> {
-  const ctx = await context(db, family, tenantOrgId, f);
+export async function gradeView(db: DbOrTx, family: Family, viewer: Viewer, f: DataCenterFilter): Promise<GradeView> {
+  const ctx = await context(db, family, viewer, f);
   const { scope, period, plans, trendPlans } = ctx;
   let gradeNo: number | undefined = f.gradeNo;
   // A university's college (or major) page shows every year of study of it unless a year is chosen.
   const wholeUnit = family === 'gx' && !!(f.collegeId || f.majorId);
   if (gradeNo === undefined && plans.length && !wholeUnit) {
-    const [first] = await rows<{ g: number | null }>(db, sql`with r as (${population({ orgIds: scope.orgIds, plans, filters: resultFilters(f) }).src}) select min(r.grade_no)::int as g from r`);
+    const [first] = await rows<{ g: number | null }>(db, sql`with r as (${population({ orgIds: scope.orgIds, plans, filters: resultFilters(f, scope) }).src}) select min(r.grade_no)::int as g from r`);
     gradeNo = first?.g ?? undefined;
   }
-  const rf: ResultFilters = { ...resultFilters(f), gradeNo };
+  const rf: ResultFilters = { ...resultFilters(f, scope), gradeNo };
   const unitDim: 'class_id' | 'org_id' = scope.multiSchool ? 'org_id' : 'class_id';
   const dims: Dim[] = ['gender', unitDim];
   const big = (q: SQL) => (scope.multiSchool ? heavyRows(db, q) : rows(db, q));
@@ -350,11 +360,11 @@ export async function gradeView(db: DbOrTx, family: Family, tenantOrgId: string,
 }
 
 /** GET …/dataCenter/class: the classes (or, bureau-wide, the schools) of the filters with their figures. */
-export async function classList(db: DbOrTx, family: Family, tenantOrgId: string, f: DataCenterFilter): Promise<ClassListView> {
-  const { scope, period, plans } = await context(db, family, tenantOrgId, f);
+export async function classList(db: DbOrTx, family: Family, viewer: Viewer, f: DataCenterFilter): Promise<ClassListView> {
+  const { scope, period, plans } = await context(db, family, viewer, f);
   const unitDim: 'class_id' | 'org_id' = scope.multiSchool ? 'org_id' : 'class_id';
   const big = (q: SQL) => (scope.multiSchool ? heavyRows(db, q) : rows(db, q));
-  const grouped = plans.length ? await big(groupedQuery(population({ orgIds: scope.orgIds, plans, filters: resultFilters(f) }), [unitDim], false)) : [];
+  const grouped = plans.length ? await big(groupedQuery(population({ orgIds: scope.orgIds, plans, filters: resultFilters(f, scope) }), [unitDim], false)) : [];
   return {
     scope: viewScope(scope),
     period,
@@ -368,9 +378,9 @@ export async function classList(db: DbOrTx, family: Family, tenantOrgId: string,
  * GET …/dataCenter/college (universities): the colleges of the filters side by side, in the class list's shape (one
  * row per college, ranked by mean total); a college's own page is the grade view with its `collegeId`.
  */
-export async function collegeList(db: DbOrTx, family: Family, tenantOrgId: string, f: DataCenterFilter): Promise<ClassListView> {
-  const { scope, period, plans } = await context(db, family, tenantOrgId, f);
-  const pop = plans.length ? population({ orgIds: scope.orgIds, plans, filters: resultFilters(f) }) : null;
+export async function collegeList(db: DbOrTx, family: Family, viewer: Viewer, f: DataCenterFilter): Promise<ClassListView> {
+  const { scope, period, plans } = await context(db, family, viewer, f);
+  const pop = plans.length ? population({ orgIds: scope.orgIds, plans, filters: resultFilters(f, scope) }) : null;
   const grouped = pop
     ? await rows(
         db,
@@ -412,11 +422,13 @@ function itemsOfRaw(row: AggRow): Partial<Record<ItemKey, ItemResult>> {
 }
 
 /** GET …/dataCenter/class/:id: every student with every item, the class against its grade, students to watch. */
-export async function classView(db: DbOrTx, family: Family, tenantOrgId: string, classId: string, f: DataCenterFilter): Promise<ClassView> {
-  const scope = await resolveScope(db, family, tenantOrgId);
+export async function classView(db: DbOrTx, family: Family, viewer: Viewer, classId: string, f: DataCenterFilter): Promise<ClassView> {
+  const scope = await resolveScope(db, family, viewer);
   const cls = await classInScope(db, scope, classId);
   const orgIds = [cls.org_id];
-  const all = await scopePlans(db, orgIds);
+  const all = await scopePlans(db, orgIds, scope.classScope);
+  // The grade the class is compared with is the part of it in the viewer's data scope (docs/product-rules.md#data-scopes).
+  const mine: ResultFilters = { classIds: scopedClassIds(scope.classScope) };
   const { period, plans } = resolvePeriod(all, f);
   const testGradeNo = period.schoolYear == null ? null : gradeInYear(cls.stage, cls.enrol_year, period.schoolYear);
   const inClass = sql`physique_results.student_id in (select id from students where class_id = ${classId}::uuid)`;
@@ -435,9 +447,9 @@ order by s.student_no nulls last, s.reg_no, s.id`
 from students s where s.class_id = ${classId}::uuid and s.enabled order by s.student_no nulls last, s.reg_no, s.id`;
   const gradePop =
     plans.length && testGradeNo != null
-      ? population({ orgIds, plans, where: (t) => [sql`(${sql.raw(t)}.grade_no = ${testGradeNo} or ${sql.raw(t)}.class_id = ${classId}::uuid)`] })
+      ? population({ orgIds, plans, filters: mine, where: (t) => [sql`(${sql.raw(t)}.grade_no = ${testGradeNo} or ${sql.raw(t)}.class_id = ${classId}::uuid)`] })
       : plans.length
-        ? population({ orgIds, plans, filters: { classId } })
+        ? population({ orgIds, plans, filters: { ...mine, classId } })
         : null;
   const aggQuery = gradePop
     ? sql`with r0 as (${gradePop.src}), r as (select r0.*, (r0.class_id = ${classId}::uuid) as is_class, (r0.grade_no = ${testGradeNo ?? -1}) as is_grade from r0)
@@ -447,7 +459,7 @@ from r group by grouping sets ((r.is_class), (r.is_grade))`
   const [studentRows, aggRows, roster] = await Promise.all([
     rows(db, studentsQuery),
     aggQuery ? rows(db, aggQuery) : Promise.resolve([]),
-    rosterGroups(db, orgIds, {}),
+    rosterGroups(db, orgIds, mine),
   ]);
   const isTrue = (v: unknown) => v === true || v === 't';
   const classAgg = aggRows.find((r) => Number(r.g_class) === 0 && isTrue(r.is_class)) ?? null;
@@ -516,9 +528,9 @@ from r group by grouping sets ((r.is_class), (r.is_grade))`
 }
 
 /** GET …/dataCenter/student: students of the scope (current class and grade) with their latest valid result of the period. */
-export async function studentList(db: DbOrTx, family: Family, tenantOrgId: string, q: StudentListQuery): Promise<StudentListPage> {
-  const { scope, period, plans } = await context(db, family, tenantOrgId, q);
-  const conds: SQL[] = [sql`s.org_id in (${idList(scope.orgIds)})`, sql`s.enabled`, sql`not g.graduated`];
+export async function studentList(db: DbOrTx, family: Family, viewer: Viewer, q: StudentListQuery): Promise<StudentListPage> {
+  const { scope, period, plans } = await context(db, family, viewer, q);
+  const conds: SQL[] = [sql`s.org_id in (${idList(scope.orgIds)})`, sql`s.enabled`, sql`not g.graduated`, ...inViewerClasses(scope, 's')];
   if (q.classId) conds.push(sql`s.class_id = ${q.classId}::uuid`);
   if (q.gender) conds.push(sql`s.gender = ${q.gender}`);
   if (q.gradeNo !== undefined) conds.push(sql`g.grade_no = ${q.gradeNo}`);
@@ -570,14 +582,15 @@ order by g.grade_no, c.code, s.student_no nulls last, s.reg_no, s.id limit ${q.s
 }
 
 /** GET …/dataCenter/student/:id: the student's valid results across years and plans, and their class's average. */
-export async function studentView(db: DbOrTx, family: Family, tenantOrgId: string, studentId: string): Promise<StudentView> {
+export async function studentView(db: DbOrTx, family: Family, viewer: Viewer, studentId: string): Promise<StudentView> {
   if (!isUuid(studentId)) throw notFound();
-  const scope = await resolveScope(db, family, tenantOrgId);
+  const scope = await resolveScope(db, family, viewer);
   const inScope = sql`in (${idList(scope.orgIds)})`;
   const [student] = await rows(
     db,
     sql`select s.id, s.name, s.reg_no, s.student_no, s.gender, s.org_id, s.class_id, c.name as class_name, g.grade_no
-from students s join classes c on c.id = s.class_id join grades g on g.id = c.grade_id where s.id = ${studentId}::uuid and s.org_id ${inScope}`,
+from students s join classes c on c.id = s.class_id join grades g on g.id = c.grade_id
+where ${sql.join([sql`s.id = ${studentId}::uuid`, sql`s.org_id ${inScope}`, ...inViewerClasses(scope, 's')], sql` and `)}`,
   );
   if (!student) throw notFound();
   const history = await rows(
@@ -640,22 +653,27 @@ order by tp.start_date, tp.id`,
 }
 
 /** GET …/dataCenter/filters: school years and plans with results, grades, classes, schools, colleges and majors. */
-export async function dataCenterOptions(db: DbOrTx, family: Family, tenantOrgId: string, f: Pick<DataCenterFilter, 'orgId'>): Promise<DataCenterOptions> {
-  const scope = await resolveScope(db, family, tenantOrgId, family === 'admin' ? f.orgId : undefined);
+export async function dataCenterOptions(db: DbOrTx, family: Family, viewer: Viewer, f: Pick<DataCenterFilter, 'orgId'>): Promise<DataCenterOptions> {
+  const scope = await resolveScope(db, family, viewer, family === 'admin' ? f.orgId : undefined);
   const inScope = sql`in (${idList(scope.orgIds)})`;
   const single = !scope.multiSchool;
+  // Grades, classes, colleges and majors offered are those of the viewer's classes (docs/product-rules.md#data-scopes).
+  const rollupsMine = resultFilterSql({ classIds: scopedClassIds(scope.classScope) }, 'dc_rollups').map((c) => sql` and ${c}`);
+  const classesMine = inViewerClasses(scope, 'c', 'id').map((c) => sql` and ${c}`);
+  const ofMyClasses = (column: string) =>
+    scope.classScope.all ? sql`` : sql` and id in (select c.${sql.raw(column)} from classes c where c.org_id ${inScope}${sql.join(classesMine, sql``)})`;
   const [plans, gradeRows, classRows, collegeRows, majorRows] = await Promise.all([
-    scopePlans(db, scope.orgIds),
-    rows<{ grade_no: number }>(db, sql`select distinct grade_no from dc_rollups where org_id ${inScope} order by grade_no`),
+    scopePlans(db, scope.orgIds, scope.classScope),
+    rows<{ grade_no: number }>(db, sql`select distinct grade_no from dc_rollups where org_id ${inScope}${sql.join(rollupsMine, sql``)} order by grade_no`),
     single
       ? rows(
           db,
           sql`select c.id, c.name, c.org_id, g.grade_no, c.college_id, c.major_id from classes c join grades g on g.id = c.grade_id
-where c.org_id ${inScope} and c.enabled and not g.graduated order by g.grade_no, c.code, c.name`,
+where c.org_id ${inScope} and c.enabled and not g.graduated${sql.join(classesMine, sql``)} order by g.grade_no, c.code, c.name`,
         )
       : Promise.resolve([]),
-    single ? rows(db, sql`select id, name from colleges where org_id ${inScope} order by code`) : Promise.resolve([]),
-    single ? rows(db, sql`select id, name, college_id from majors where org_id ${inScope} order by code`) : Promise.resolve([]),
+    single ? rows(db, sql`select id, name from colleges where org_id ${inScope}${ofMyClasses('college_id')} order by code`) : Promise.resolve([]),
+    single ? rows(db, sql`select id, name, college_id from majors where org_id ${inScope}${ofMyClasses('major_id')} order by code`) : Promise.resolve([]),
   ]);
   const withResults = plans.filter((p) => p.hasResults);
   const years = [...new Map(withResults.map((p) => [p.schoolYear, p.academicYear])).entries()].sort((a, b) => b[0] - a[0]);

@@ -76,6 +76,8 @@ export interface ResultFilters {
   gender?: 'male' | 'female';
   collegeId?: string;
   majorId?: string;
+  /** The viewer's data scope (docs/product-rules.md#data-scopes): only these classes; empty matches nothing. */
+  classIds?: readonly string[];
 }
 
 export const idList = (ids: readonly string[]): SQL =>
@@ -104,6 +106,7 @@ export function resultFilterSql(f: ResultFilters, table = 'physique_results'): S
   if (f.gender) out.push(sql`${t}.gender = ${f.gender}`);
   if (f.collegeId) out.push(sql`${t}.class_id in (select id from classes where college_id = ${f.collegeId}::uuid)`);
   if (f.majorId) out.push(sql`${t}.class_id in (select id from classes where major_id = ${f.majorId}::uuid)`);
+  if (f.classIds) out.push(f.classIds.length ? sql`${t}.class_id in (${idList(f.classIds)})` : sql`false`);
   return out;
 }
 

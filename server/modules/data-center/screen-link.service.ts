@@ -10,6 +10,7 @@ import { AppError } from '../../lib/app-error';
 import { isUuid } from '../../lib/ids';
 import { hashSecret, newToken } from '../../lib/tokens';
 import type { Family } from '@/domain/menus/access';
+import { WHOLE_ORG } from '../../lib/data-scope';
 import { resolveScope } from './data-center.scope';
 
 /**
@@ -60,7 +61,7 @@ function toRow(r: Selected): ScreenLinkRow {
 export async function createScreenLink(db: DbOrTx, family: Family, tenantOrgId: string, userId: string, body: ScreenLinkCreate): Promise<ScreenLinkCreated> {
   const orgId = body.orgId ?? tenantOrgId;
   if (family === 'admin') {
-    const scope = await resolveScope(db, family, tenantOrgId);
+    const scope = await resolveScope(db, family, { tenantOrgId, classScope: WHOLE_ORG });
     if (!scope.orgIds.includes(orgId)) throw outOfScope();
   } else if (orgId !== tenantOrgId) throw outOfScope();
   const token = newToken();
@@ -73,7 +74,7 @@ export async function createScreenLink(db: DbOrTx, family: Family, tenantOrgId: 
 }
 
 async function managedOrgIds(db: DbOrTx, family: Family, tenantOrgId: string): Promise<string[]> {
-  return (await resolveScope(db, family, tenantOrgId)).orgIds;
+  return (await resolveScope(db, family, { tenantOrgId, classScope: WHOLE_ORG })).orgIds;
 }
 
 /** Links showing the tenant organisation (and, for a bureau, its schools), newest first, revoked ones included. */

@@ -5,6 +5,7 @@ import { ok } from '@/domain/api';
 import { textFilter } from '@/domain/list-query';
 import { parentListQuery, parentSaveSchema } from '@/domain/people/parents';
 import { registerResource } from '../../lib/resource';
+import { maskPage } from '../../lib/sensitive';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import { childOptions, deleteParent, parentById, parentPage, updateParent } from './parent.service';
 
@@ -21,7 +22,8 @@ export const parentRoutes: FastifyPluginAsync = async (app) => {
     {
       key,
       entity: 'parent',
-      list: { query: parentListQuery, handler: parentPage },
+      // Mobiles masked without the page's "view sensitive fields" button (docs/product-rules.md#data-scopes).
+      list: { query: parentListQuery, handler: async (db, actor, q) => maskPage(actor, key, await parentPage(db, actor, q), { mobile: 'mobile' }) },
       get: parentById,
       update: { body: parentSaveSchema, handler: updateParent },
       remove: deleteParent,

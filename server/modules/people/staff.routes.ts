@@ -3,6 +3,7 @@ import { ok } from '@/domain/api';
 import { staffCreateSchema, staffListQuery, staffUpdateSchema } from '@/domain/people/staff';
 import { accountRoutes } from '../../lib/accounts';
 import { registerResource } from '../../lib/resource';
+import { maskPage } from '../../lib/sensitive';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import { createStaff, deleteStaff, resetStaffPassword, setStaffStatus, staffById, staffFormOptions, staffPage, updateStaff } from './staff.service';
 
@@ -19,7 +20,8 @@ export const staffRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (
     {
       key,
       entity: 'staff',
-      list: { query: staffListQuery, handler: staffPage },
+      // Mobiles masked without the page's "view sensitive fields" button (docs/product-rules.md#data-scopes).
+      list: { query: staffListQuery, handler: async (db, actor, q) => maskPage(actor, key, await staffPage(db, actor, q), { mobile: 'mobile' }) },
       get: staffById,
       create: { body: staffCreateSchema, handler: createStaff },
       update: { body: staffUpdateSchema, handler: (tx, actor, id, body) => updateStaff(tx, actor, id, body, app.now()) },

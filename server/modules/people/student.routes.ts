@@ -6,6 +6,7 @@ import { OK_MSG } from '@/domain/errors';
 import { textFilter } from '@/domain/list-query';
 import { studentListQuery, studentSaveSchema, studentTransferSchema } from '@/domain/people/students';
 import { registerResource } from '../../lib/resource';
+import { maskPage, maskSensitive } from '../../lib/sensitive';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import { createStudent, deleteStudent, parentOptions, studentById, studentFormOptions, studentPage, transferStudents, updateStudent } from './student.service';
 
@@ -19,7 +20,8 @@ export const studentRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async
     {
       key,
       entity: 'student',
-      list: { query: studentListQuery, handler: studentPage },
+      // Parents' mobiles masked without the page's "view sensitive fields" button (docs/product-rules.md#data-scopes).
+      list: { query: studentListQuery, handler: async (db, actor, q) => maskPage(actor, key, await studentPage(db, actor, q), { parents: { mobile: 'mobile' } }) },
       get: studentById,
       create: { body: studentSaveSchema, handler: createStudent },
       update: { body: studentSaveSchema, handler: updateStudent },
@@ -28,9 +30,10 @@ export const studentRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async
     (scope) => {
       const r = scope.withTypeProvider<ZodTypeProvider>();
       r.get('/options', { preValidation: requireAccess(key, 'view') }, async (request) => ok(await studentFormOptions(app.db, await requireActor(request))));
-      r.get('/parent-options', { preValidation: requireAccess(key, 'view'), schema: { querystring: z.object({ keyword: textFilter() }) } }, async (request) =>
-        ok(await parentOptions(app.db, await requireActor(request), request.query.keyword)),
-      );
+      r.get('/parent-options', { preValidation: requireAccess(key, 'view'), schema: { querystring: z.object({ keyword: textFilter() }) } }, async (request) => {
+        const actor = await requireActor(request);
+        return ok(maskSensitive(actor, key, await parentOptions(app.db, actor, request.query.keyword), { hint: 'mobile' }));
+      });
       // A transfer is an edit of each student's class; the audit rows are written per student by the service.
       r.post('/transfer', { preValidation: requireAccess(key, 'edit'), schema: { body: studentTransferSchema } }, async (request) => {
         const actor = await requireActor(request);

@@ -13,6 +13,7 @@ import { containsPattern } from '../../lib/query';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import type { Caller } from './physique-results.service';
 import { AppError } from '../../lib/app-error';
+import { inClassScope } from '../../lib/data-scope';
 import { inTenant } from './physique.sql';
 
 /** The local (China) calendar day of a record. */
@@ -24,6 +25,7 @@ function recordFilter(caller: Caller, f: TestRecordFilter): SQL | undefined {
   const year = f.schoolYearId ? sql`(select sy.start_year from school_years sy where sy.id = ${f.schoolYearId})` : null;
   return and(
     inTenant(testRecords.orgId, caller.family, caller.tenantOrgId),
+    inClassScope(caller.classScope, testRecords.classId),
     f.orgId ? eq(testRecords.orgId, f.orgId) : undefined,
     year ? sql`${localDay} between make_date(${year}, 9, 1) and make_date(${year} + 1, 8, 31)` : undefined,
     f.semesterCode
@@ -132,7 +134,14 @@ export async function setRecordsInvalid(db: Db, caller: Caller, ids: readonly st
   const changed = await db
     .update(testRecords)
     .set(invalid ? { invalid: true, invalidAt: now, invalidBy: caller.userId } : { invalid: false, invalidAt: null, invalidBy: null })
-    .where(and(inArray(testRecords.id, [...ids]), inTenant(testRecords.orgId, caller.family, caller.tenantOrgId), eq(testRecords.invalid, !invalid)))
+    .where(
+      and(
+        inArray(testRecords.id, [...ids]),
+        inTenant(testRecords.orgId, caller.family, caller.tenantOrgId),
+        inClassScope(caller.classScope, testRecords.classId),
+        eq(testRecords.invalid, !invalid),
+      ),
+    )
     .returning({ id: testRecords.id });
   return { changed: changed.length };
 }

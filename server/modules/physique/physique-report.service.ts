@@ -8,6 +8,7 @@ import { orgs } from '../../db/schema/orgs';
 import { classes, students } from '../../db/schema/school';
 import { physiqueResults } from '../../db/schema/physique';
 import { AppError } from '../../lib/app-error';
+import { inClassScope } from '../../lib/data-scope';
 import { isUuid } from '../../lib/ids';
 import { getPlanInScope } from '../test-plan/test-plan.service';
 import { classAverages, type Caller } from './physique-results.service';
@@ -57,7 +58,8 @@ export async function studentReport(db: DbOrTx, caller: Caller, studentId: strin
     .from(students)
     .innerJoin(classes, eq(classes.id, students.classId))
     .innerJoin(orgs, eq(orgs.id, students.orgId))
-    .where(and(eq(students.id, studentId), inTenant(students.orgId, caller.family, caller.tenantOrgId)))
+    // A student outside the caller's data scope (by their class now) is not found (docs/product-rules.md#data-scopes).
+    .where(and(eq(students.id, studentId), inTenant(students.orgId, caller.family, caller.tenantOrgId), inClassScope(caller.classScope, students.classId)))
     .limit(1);
   if (!student) throw notFound();
 

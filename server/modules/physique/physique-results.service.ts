@@ -17,6 +17,7 @@ import { physiqueResultLogs, physiqueResults } from '../../db/schema/physique';
 import { classes, students } from '../../db/schema/school';
 import { testPlans } from '../../db/schema/test-plans';
 import { AppError } from '../../lib/app-error';
+import { inClassScope, type ClassScope } from '../../lib/data-scope';
 import { isUuid } from '../../lib/ids';
 import { containsPattern } from '../../lib/query';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
@@ -27,11 +28,13 @@ import { IMPORT_AUDIT_ENTITY, itemsFor, loadPlanContext } from './physique-write
 
 const notFound = () => new AppError(404, ERR.notFound);
 
-/** Who asks: route family, tenant organisation and user. */
+/** Who asks: route family, tenant organisation, user and the classes their role's data scope covers. */
 export interface Caller {
   family: Family;
   tenantOrgId: string;
   userId: string;
+  /** Results count by the class the student was in when tested (docs/product-rules.md#data-scopes). */
+  classScope: ClassScope;
 }
 
 /**
@@ -56,6 +59,7 @@ const studentKeyword = (keyword: string): SQL =>
 export function resultFilter(caller: Caller, f: ScoreFilter): SQL | undefined {
   return and(
     inTenant(physiqueResults.orgId, caller.family, caller.tenantOrgId),
+    inClassScope(caller.classScope, physiqueResults.classId),
     f.orgId ? eq(physiqueResults.orgId, f.orgId) : undefined,
     planFilter(f),
     f.planId ? eq(physiqueResults.planId, f.planId) : undefined,
@@ -161,7 +165,7 @@ export async function exportUpload(db: DbOrTx, caller: Caller, f: ScoreFilter, t
 async function resultInScope(db: DbOrTx, caller: Caller, id: string): Promise<SelectedResult> {
   if (!isUuid(id)) throw notFound();
   const [row] = await selectResults(db)
-    .where(and(eq(physiqueResults.id, id), inTenant(physiqueResults.orgId, caller.family, caller.tenantOrgId)))
+    .where(and(eq(physiqueResults.id, id), inTenant(physiqueResults.orgId, caller.family, caller.tenantOrgId), inClassScope(caller.classScope, physiqueResults.classId)))
     .limit(1);
   if (!row) throw notFound();
   return row;
@@ -262,7 +266,14 @@ export async function setResultsInvalid(db: Db, caller: Caller, ids: readonly st
     const changed = await tx
       .update(physiqueResults)
       .set(invalid ? { invalid: true, invalidAt: now, invalidBy: caller.userId } : { invalid: false, invalidAt: null, invalidBy: null })
-      .where(and(inArray(physiqueResults.id, [...ids]), inTenant(physiqueResults.orgId, caller.family, caller.tenantOrgId), eq(physiqueResults.invalid, !invalid)))
+      .where(
+        and(
+          inArray(physiqueResults.id, [...ids]),
+          inTenant(physiqueResults.orgId, caller.family, caller.tenantOrgId),
+          inClassScope(caller.classScope, physiqueResults.classId),
+          eq(physiqueResults.invalid, !invalid),
+        ),
+      )
       .returning({ id: physiqueResults.id });
     if (changed.length > 0) {
       await tx

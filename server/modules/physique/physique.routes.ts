@@ -20,6 +20,7 @@ import {
   testRecordQuerySchema,
 } from '@/domain/physique-results/schemas';
 import { AppError } from '../../lib/app-error';
+import { classScopeOf } from '../../lib/data-scope';
 import { sendXlsx, uploadedFile } from '../../lib/spreadsheet/http';
 import { requirePermission, requireScope } from '../../plugins/tenant';
 import { importScores } from './physique-import.service';
@@ -69,7 +70,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
   const caller = async (request: FastifyRequest): Promise<Caller> => {
     const scope = await requireScope(request);
     if (!request.session) throw new AppError(401, ERR.sessionExpired);
-    return { family, tenantOrgId: scope.tenantOrgId, userId: request.session.userId };
+    return { family, tenantOrgId: scope.tenantOrgId, userId: request.session.userId, classScope: await classScopeOf(app.db, scope) };
   };
   /** Registers a route only when the family's catalogue has one of the permissions (e.g. no results screen for gx). */
   const guard = (list: string[]) => (list.length > 0 ? requirePermission(list[0], ...list.slice(1)) : null);

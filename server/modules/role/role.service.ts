@@ -3,7 +3,7 @@ import type { Page } from '@/domain/api';
 import type { Family } from '@/domain/menus/access';
 import { getCatalogEntry } from '@/domain/menus/catalog';
 import { withAncestors } from '@/domain/menus/menu-entries';
-import { buttonId, roleCatalog, roleManagementKey, type MobileFunction, type RoleDetail, type RoleMember, type RoleRow, type RoleSave } from '@/domain/roles/roles';
+import { buttonId, roleCatalog, roleManagementKey, scopeWithin, type DataScope, type MobileFunction, type RoleDetail, type RoleMember, type RoleRow, type RoleSave } from '@/domain/roles/roles';
 import type { DbOrTx, Tx } from '../../db/client';
 import { membershipRoles, memberships, roleMenus, roles, users } from '../../db/schema/auth';
 import { fieldError } from '../../lib/app-error';
@@ -22,6 +22,7 @@ const columns = {
   identity: roles.identity,
   builtin: roles.builtin,
   memberCount,
+  dataScope: roles.dataScope,
   version: roles.version,
 };
 
@@ -112,6 +113,11 @@ function assertHeld(actor: Actor, added: Iterable<string>): void {
   }
 }
 
+/** Refuses handing out a data scope wider than the actor's own (403 naming the field; docs/product-rules.md#data-scopes). */
+function assertScopeHeld(actor: Actor, scope: DataScope): void {
+  if (!scopeWithin(scope, actor.dataScope)) throw fieldError('dataScope', 'validation:role.scopeNotHeld', {}, 403);
+}
+
 async function assertNameFree(tx: Tx, actor: Actor, name: string, exceptId?: string): Promise<void> {
   const [dup] = await tx
     .select({ id: roles.id })
@@ -131,9 +137,18 @@ export async function createRole(tx: Tx, actor: Actor, family: Family, body: Rol
   await assertNameFree(tx, actor, body.name);
   const granted = grantedMenuIds(family, body.menuIds);
   assertHeld(actor, granted);
+  const dataScope = body.dataScope ?? 'org';
+  assertScopeHeld(actor, dataScope);
   const [row] = await tx
     .insert(roles)
-    .values({ orgId: actor.tenantOrgId, name: body.name, remark: body.remark ?? null, identity: body.identity, mobileFunctions: [...new Set(body.mobileFunctions)] })
+    .values({
+      orgId: actor.tenantOrgId,
+      name: body.name,
+      remark: body.remark ?? null,
+      identity: body.identity,
+      mobileFunctions: [...new Set(body.mobileFunctions)],
+      dataScope,
+    })
     .returning({ id: roles.id });
   await writeMenus(tx, row.id, new Set(), granted);
   return roleById(tx, actor, row.id);
@@ -152,6 +167,9 @@ export async function updateRole(tx: Tx, actor: Actor, family: Family, id: strin
   assertHeld(actor, [...granted].filter((m) => !had.has(m)));
   const builtinAdmin = before.builtin && before.identity === 'administrator';
   if (builtinAdmin && roleManagementIds(family).some((m) => !granted.has(m))) throw fieldError('menuIds', 'validation:role.builtinKeepsRoles');
+  // A built-in administrator role keeps its scope too, so no administrator can narrow themselves out of widening it back.
+  const dataScope = builtinAdmin ? before.dataScope : (body.dataScope ?? before.dataScope);
+  if (dataScope !== before.dataScope) assertScopeHeld(actor, dataScope);
   await tx
     .update(roles)
     .set({
@@ -159,6 +177,8 @@ export async function updateRole(tx: Tx, actor: Actor, family: Family, id: strin
       remark: body.remark ?? null,
       identity: before.builtin ? before.identity : body.identity,
       mobileFunctions: [...new Set(body.mobileFunctions)],
+      // Members see the new scope on their very next request: writes to roles bump auth_epoch (server/lib/auth-cache.ts).
+      dataScope,
       version: nextVersion(roles.version),
     })
     .where(eq(roles.id, id));
@@ -215,6 +235,7 @@ export async function roleCandidates(db: DbOrTx, actor: Actor, roleId: string, k
 export async function addRoleMembers(tx: Tx, actor: Actor, roleId: string, accountIds: readonly string[]): Promise<RoleMember[]> {
   const role = await roleById(tx, actor, roleId);
   assertHeld(actor, role.menuIds);
+  assertScopeHeld(actor, role.dataScope);
   const ids = [...new Set(accountIds)];
   const found = await tx.select({ id: memberships.id }).from(memberships).where(and(inArray(memberships.id, ids), eq(memberships.tenantOrgId, actor.tenantOrgId)));
   if (found.length !== ids.length) throw notFound();

@@ -27,6 +27,7 @@ import { physiqueResults } from '../../db/schema/physique';
 import { classes, colleges, grades, schoolYears, semesters, students } from '../../db/schema/school';
 import { testPlanEvents, testPlanItems, testPlans, testPlanScopes } from '../../db/schema/test-plans';
 import { AppError } from '../../lib/app-error';
+import { inClassScope, WHOLE_ORG, type ClassScope } from '../../lib/data-scope';
 import { containsPattern } from '../../lib/query';
 import {
   assertPlanEditable,
@@ -337,8 +338,10 @@ async function targetSchool(db: DbOrTx, actor: PlanActor, schoolOrgId: string | 
 }
 
 /** What the plan form offers for the school (tenant, or `schoolOrgId` in the admin family). */
-export async function planFormOptions(db: DbOrTx, actor: PlanActor, schoolOrgId?: string): Promise<PlanFormOptions> {
+export async function planFormOptions(db: DbOrTx, actor: PlanActor, schoolOrgId?: string, classScope: ClassScope = WHOLE_ORG): Promise<PlanFormOptions> {
   const school = await targetSchool(db, actor, schoolOrgId);
+  // The score screens filter by these grades and classes too: a limited data scope offers only its own (docs/product-rules.md#data-scopes).
+  const mine = inClassScope(classScope, classes.id);
   const [years, terms, gradeRows, classRows, collegeRows] = await Promise.all([
     db
       .select({ id: schoolYears.id, academicYear: schoolYears.academicYear, current: schoolYears.current })
@@ -353,13 +356,19 @@ export async function planFormOptions(db: DbOrTx, actor: PlanActor, schoolOrgId?
     db
       .select({ id: grades.id, gradeNo: grades.gradeNo, stage: grades.stage, enrolYear: grades.enrolYear })
       .from(grades)
-      .where(and(eq(grades.orgId, school.id), eq(grades.graduated, false)))
+      .where(
+        and(
+          eq(grades.orgId, school.id),
+          eq(grades.graduated, false),
+          mine ? inArray(grades.id, db.select({ id: classes.gradeId }).from(classes).where(mine)) : undefined,
+        ),
+      )
       .orderBy(asc(grades.gradeNo), desc(grades.enrolYear)),
     db
       .select({ id: classes.id, name: classes.name, gradeId: classes.gradeId, gradeNo: grades.gradeNo, collegeId: classes.collegeId })
       .from(classes)
       .innerJoin(grades, eq(grades.id, classes.gradeId))
-      .where(and(eq(classes.orgId, school.id), eq(classes.enabled, true), eq(grades.graduated, false)))
+      .where(and(eq(classes.orgId, school.id), eq(classes.enabled, true), eq(grades.graduated, false), mine))
       .orderBy(asc(grades.gradeNo), asc(classes.code), asc(classes.name)),
     db.select({ id: colleges.id, name: colleges.name, code: colleges.code }).from(colleges).where(eq(colleges.orgId, school.id)).orderBy(asc(colleges.code)),
   ]);

@@ -7,6 +7,7 @@ import type { Family } from '@/domain/menus/access';
 import { PLAN_ADMIN_ACTION } from '@/domain/test-plans/access';
 import { planDatesSchema, planPageQuerySchema, planReopenSchema, planRequestSchema, signUpQuerySchema } from '@/domain/test-plans/schemas';
 import { AppError } from '../../lib/app-error';
+import { classScopeOf } from '../../lib/data-scope';
 import { requireAccess, requireScope } from '../../plugins/tenant';
 import {
   classCompletion,
@@ -69,7 +70,7 @@ export const testPlanRoutes: FastifyPluginAsyncZod<TestPlanRoutesOptions> = asyn
   app.get('/schools', { preValidation: can.view }, async (request) => ok(await planSchools(app.db, (await actor(request)).tenantOrgId)));
 
   app.get('/options', { preValidation: can.form, schema: { querystring: optionsQuery } }, async (request) =>
-    ok(await planFormOptions(app.db, await actor(request), request.query.schoolOrgId)),
+    ok(await planFormOptions(app.db, await actor(request), request.query.schoolOrgId, await classScopeOf(app.db, await requireScope(request)))),
   );
 
   app.get('/detail/:id', { preValidation: can.detail, schema: { params: idParams } }, async (request) =>

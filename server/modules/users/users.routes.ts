@@ -4,6 +4,7 @@ import { ok } from '@/domain/api';
 import { userCreateSchema, userListQuery, userUpdateSchema } from '@/domain/users/users';
 import { accountRoutes } from '../../lib/accounts';
 import { registerResource } from '../../lib/resource';
+import { maskPage } from '../../lib/sensitive';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import { createUser, deleteUser, resetPassword, setUserStatus, updateUser, userById, userPage, userRoleOptions } from './users.service';
 
@@ -18,7 +19,8 @@ export const userRoutes: FastifyPluginAsync = async (app) => {
     {
       key: KEY,
       entity: 'user',
-      list: { query: userListQuery, handler: userPage },
+      // Mobiles masked without the page's "view sensitive fields" button (docs/product-rules.md#data-scopes).
+      list: { query: userListQuery, handler: async (db, actor, q) => maskPage(actor, KEY, await userPage(db, actor, q), { mobile: 'mobile' }) },
       get: userById,
       create: { body: userCreateSchema, handler: createUser },
       update: { body: userUpdateSchema, handler: (tx, actor, id, body) => updateUser(tx, actor, id, body, app.now()) },

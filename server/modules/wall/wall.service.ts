@@ -7,6 +7,7 @@ import type { DbOrTx } from '../../db/client';
 import { screenLinks } from '../../db/schema/data-center';
 import { orgs } from '../../db/schema/orgs';
 import { AppError, type MessageKey } from '../../lib/app-error';
+import { WHOLE_ORG } from '../../lib/data-scope';
 import { hashSecret } from '../../lib/tokens';
 import { schoolView } from '../data-center/data-center.service';
 import type { Family } from '@/domain/menus/access';
@@ -116,7 +117,8 @@ export async function wallScene(db: DbOrTx, link: ScreenLink, scene: WallScene, 
   const key = `${link.orgId}|${schoolYear ?? ''}|${semesterCode ?? ''}`;
   let view = cache.get(key, now.getTime());
   if (!view) {
-    view = schoolView(db, familyOf(link.orgType), link.orgId, { schoolYear, semesterCode });
+    // A wall link is a school-wide public view: no person's data scope applies (docs/product-rules.md#data-scopes).
+    view = schoolView(db, familyOf(link.orgType), { tenantOrgId: link.orgId, classScope: WHOLE_ORG }, { schoolYear, semesterCode });
     cache.set(key, now.getTime(), view);
   }
   const v = await view;

@@ -45,6 +45,8 @@ export const BUTTON_ACTIONS = {
   download: '下载',
   screen: '大屏展示',
   sort: '排序',
+  /** Unmasked mobiles and ID/certificate numbers in people lists (docs/product-rules.md#data-scopes). */
+  sensitive: '查看敏感信息',
   rollover: '学年升级',
 } as const;
 export type ButtonAction = keyof typeof BUTTON_ACTIONS;
@@ -188,12 +190,12 @@ const acayearPage = (no: number, rollover = false) =>
     ...(rollover ? [['rollover', 'rollover', '学年升级', 'rollover'] as const] : []),
   ]);
 const teacherPage = (no: number) =>
-  page('teacher', no, 'user/teacher', '教职工管理', ['add', 'edit', 'delete', 'status', 'resetPassword', 'import', 'export'], [
+  page('teacher', no, 'user/teacher', '教职工管理', ['add', 'edit', 'delete', 'status', 'resetPassword', 'import', 'export', 'sensitive'], [
     ['add', 'add', '新增教职工', 'add'],
     ['edit', 'edit/:id', '编辑教职工', 'edit'],
   ]);
 const studentPage = (no: number) =>
-  page('student', no, 'user/student', '学生管理', ['add', 'edit', 'delete', 'import', 'export'], [
+  page('student', no, 'user/student', '学生管理', ['add', 'edit', 'delete', 'import', 'export', 'sensitive'], [
     ['add', 'add', '新增学生', 'add'],
     ['edit', 'edit/:id', '编辑学生', 'edit'],
   ]);
@@ -249,7 +251,7 @@ const ADMIN: FamilyDef = {
       ]),
     ]),
     group('user', 2, '用户管理', 'users', [
-      page('user', 4, 'user', '用户列表', ['add', 'edit', 'delete', 'status', 'resetPassword', 'import', 'export'], [
+      page('user', 4, 'user', '用户列表', ['add', 'edit', 'delete', 'status', 'resetPassword', 'import', 'export', 'sensitive'], [
         ['add', 'add', '新增用户', 'add'],
         ['edit', 'edit/:id', '编辑用户', 'edit'],
       ]),
@@ -301,7 +303,7 @@ const K12: FamilyDef = {
     group('user', 3, '用户管理', 'users', [
       teacherPage(9),
       studentPage(10),
-      page('parent', 11, 'user/parent', '家长管理', ['edit', 'delete', 'export'], [['edit', 'edit/:id', '编辑家长', 'edit']]),
+      page('parent', 11, 'user/parent', '家长管理', ['edit', 'delete', 'export', 'sensitive'], [['edit', 'edit/:id', '编辑家长', 'edit']]),
       rolePage(12),
     ]),
     group('venue', 4, '设备场地', 'monitor', [devicePage(13), placePage(14)]),

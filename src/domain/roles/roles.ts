@@ -28,6 +28,11 @@ export type MobileFunction = (typeof MOBILE_FUNCTIONS)[number];
 export const DATA_SCOPES = ['org', 'grades', 'classes'] as const;
 export type DataScope = (typeof DATA_SCOPES)[number];
 
+/** How wide a data scope is: a role can only hand out scopes no wider than its editor's own (like permissions). */
+const SCOPE_WIDTH: Record<DataScope, number> = { classes: 0, grades: 1, org: 2 };
+/** Whether `scope` covers no more than `held` (docs/product-rules.md#data-scopes). */
+export const scopeWithin = (scope: DataScope, held: DataScope): boolean => SCOPE_WIDTH[scope] <= SCOPE_WIDTH[held];
+
 /** The button of a page as a permission-tree id: `${pageKey}#${action}` (the menus table's menuId of the button). */
 export const buttonId = (key: string, action: string) => `${key}#${action}`;
 
@@ -51,6 +56,8 @@ export const roleSaveSchema = z.object({
   /** Catalogue keys and button ids (`key#action`) checked in the web permission tree. */
   menuIds: z.array(z.string().max(120)).max(2000).default([]),
   mobileFunctions: z.array(z.enum(MOBILE_FUNCTIONS, { error: 'validation:role.mobileUnknown' })).max(MOBILE_FUNCTIONS.length).default([]),
+  /** Whose people and results the role's holders see; left out: a new role sees the whole organisation, an edit keeps it. */
+  dataScope: z.enum(DATA_SCOPES, { error: 'validation:role.dataScopeUnknown' }).optional(),
   version: versionField.optional(),
 });
 export type RoleSave = z.output<typeof roleSaveSchema>;
@@ -71,6 +78,7 @@ export interface RoleRow {
   identity: RoleIdentity;
   builtin: boolean;
   memberCount: number;
+  dataScope: DataScope;
   version: number;
 }
 

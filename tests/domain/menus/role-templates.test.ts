@@ -115,3 +115,19 @@ describe('default menu codes (docs/product-rules.md#accounts-in-use)', () => {
     expect(grantForMenuCodes(DEFAULT_MENU_CODES[10])).toEqual({ keys: [], buttons: [] });
   });
 });
+
+describe('the "view sensitive fields" button (docs/product-rules.md#data-scopes)', () => {
+  const PEOPLE_PAGES: Record<TemplateFamily, string[]> = {
+    admin: ['admin.user.user'],
+    k12: ['k12.user.teacher', 'k12.user.student', 'k12.user.parent'],
+    gx: ['gx.user.teacher', 'gx.user.student'],
+  };
+  for (const family of FAMILIES) {
+    it(`${family}: is on every people page, held by the administrator template and not by the teacher's`, () => {
+      const codes = PEOPLE_PAGES[family].map((key) => getCatalogEntry(key)!.buttons.find((b) => b.action === 'sensitive')?.permission);
+      for (const code of codes) expect(code).toBeDefined();
+      for (const code of codes) expect(ROLE_TEMPLATES[family].administrator.buttons).toContain(code);
+      expect(ROLE_TEMPLATES[family].teacher.buttons.filter((b) => b.endsWith(':sensitive'))).toEqual([]);
+    });
+  }
+});

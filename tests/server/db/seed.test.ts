@@ -217,6 +217,7 @@ describe('demo seed: menus, roles and accounts', () => {
       '21:体育教师:teacher:false',
       '21:体育教师:teacher:false',
       '21:数据查看员:teacher:false',
+      '21:本班体育教师:teacher:false',
       '21:班级管理员:teacher:false',
       '21:管理员:administrator:true',
       '21:管理员:administrator:true',

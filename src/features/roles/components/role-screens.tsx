@@ -4,9 +4,9 @@ import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { Family } from '@/domain/menus/access';
-import { MOBILE_FUNCTIONS, ROLE_IDENTITIES, roleListQuery, roleManagementKey, roleSaveSchema, type RoleDetail, type RoleForm, type RoleRow, type RoleSave } from '@/domain/roles/roles';
+import { DATA_SCOPES, MOBILE_FUNCTIONS, ROLE_IDENTITIES, roleListQuery, roleManagementKey, roleSaveSchema, type RoleDetail, type RoleForm, type RoleRow, type RoleSave } from '@/domain/roles/roles';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
-import { CheckboxGroupField, FieldGroup, PermissionTreeField, SelectField, TextField } from '@/components/form/fields';
+import { CheckboxGroupField, FieldGroup, PermissionTreeField, RadioField, SelectField, TextField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
 import { rowActionsColumn } from '@/components/list/row-actions';
@@ -15,7 +15,7 @@ import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { Badge } from '@/components/ui/badge';
 import type { Resource } from '@/lib/resource';
 import { permissionsAtom } from '@/lib/permissions';
-import { roles } from '../api';
+import { roles, useRole } from '../api';
 import { notHeldIds, permissionNodes, treeIdsOf } from '../permission-nodes';
 
 type Filters = { name?: string; identity?: string };
@@ -50,6 +50,7 @@ export function RoleListScreen({ family }: { family: Family }) {
           ),
         }),
         col.accessor('identity', { header: t('field.identity'), cell: ({ getValue }) => t(`identity.${getValue()}`) }),
+        col.accessor('dataScope', { header: t('field.dataScope'), cell: ({ getValue }) => t(`dataScope.${getValue()}`) }),
         col.accessor('memberCount', { header: t('field.memberCount'), meta: { align: 'right' } }),
         col.accessor('remark', { header: t('field.remark') }),
         rowActionsColumn<RoleRow>({
@@ -95,7 +96,10 @@ export function RoleFormScreen({ family }: { family: Family }) {
   const held = useAtomValue(permissionsAtom);
   const tree = useMemo(() => permissionNodes(family, t), [family, t]);
   const notHeld = useMemo(() => notHeldIds(family, held), [family, held]);
-  const defaults: RoleForm = { name: '', remark: '', identity: 'teacher', menuIds: [], mobileFunctions: [] };
+  // The same query FormScreen loads the record with (shared cache): is this the built-in administrator role?
+  const record = useRole(family, recordUid).data;
+  const builtinAdmin = record?.builtin === true && record.identity === 'administrator';
+  const defaults: RoleForm = { name: '', remark: '', identity: 'teacher', menuIds: [], mobileFunctions: [], dataScope: 'org' };
   return (
     <FormScreen
       schema={roleSaveSchema}
@@ -108,6 +112,7 @@ export function RoleFormScreen({ family }: { family: Family }) {
         identity: r.identity,
         menuIds: treeIdsOf(tree, r.menuIds),
         mobileFunctions: r.mobileFunctions,
+        dataScope: r.dataScope,
         version: r.version,
       })}
       title={recordUid ? t('title.edit') : t('title.add')}
@@ -125,6 +130,15 @@ export function RoleFormScreen({ family }: { family: Family }) {
               label={t('field.mobilePermissions')}
               className="md:col-span-2"
               options={MOBILE_FUNCTIONS.map((m) => ({ value: m, label: t(`mobile.${m}`) }))}
+            />
+            <RadioField
+              name="dataScope"
+              label={t('field.dataScope')}
+              className="md:col-span-2"
+              description={t('dataScope.hint')}
+              // The built-in administrator role always sees the whole organisation (docs/product-rules.md#data-scopes).
+              disabled={builtinAdmin}
+              options={DATA_SCOPES.map((s) => ({ value: s, label: t(`dataScope.${s}`) }))}
             />
           </FieldGroup>
           <PermissionTreeField name="menuIds" label={t('field.webPermissions')} tree={tree} disabledIds={notHeld} />
