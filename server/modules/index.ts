@@ -5,6 +5,7 @@ import { filesRoutes } from './files/files.routes';
 import type { ModuleOptions } from './module-options';
 import { myInfoRoutes } from './my-info/my-info.routes';
 import { orgRoutes } from './org/org.routes';
+import { peopleImportRoutes } from './people/people-import.routes';
 import { orgManageRoutes } from './org-manage/org-manage.routes';
 import { physiqueRoutes } from './physique/physique.routes';
 import { roleRoutes } from './role/role.routes';
@@ -31,6 +32,7 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(physiqueRoutes, { prefix: `/api/busi/web/${family}`, family });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(roleRoutes, { prefix: `/api/busi/web/${family}`, family });
   await app.register(userRoutes, { prefix: '/api/busi/web/admin' });
+  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(peopleImportRoutes, { prefix: `/api/busi/web/${family}`, family });
   await app.register(testPlanLifecycle);
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(testPlanRoutes, { prefix: `/api/busi/web/${family}/organizeTest/testManage`, family });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(dataCenterRoutes, { prefix: `/api/busi/web/${family}/dataCenter`, family });
