@@ -10,7 +10,7 @@ import { XLSX_MIME, sendXlsx, uploadedFile } from '../../lib/spreadsheet/http';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import { accountExport, peopleTemplate, studentExport } from './people-export.service';
 import { dropImport, takeImport } from './people-import-store';
-import { commitImport, previewImport, type Family } from './people-import.service';
+import { commitImport, previewImport, studentImportOptions, type Family } from './people-import.service';
 
 const translator = (request: FastifyRequest) => (key: string, options?: Record<string, unknown>) => request.t(key, options ?? {});
 const importParams = z.object({ importId: z.string().max(64) });
@@ -45,6 +45,9 @@ async function pageRoutes(app: FastifyInstance, family: Family, key: string, kin
     const { workbook, fileName } = await peopleTemplate(app.db, await requireActor(request), kind, translator(request));
     return sendXlsx(reply, workbook, fileName);
   });
+  if (kind === 'student') {
+    r.get('/import/options', { preValidation: requireAccess(key, 'import') }, async (request) => ok(await studentImportOptions(app.db, await requireActor(request))));
+  }
   r.post('/import/preview', { preValidation: requireAccess(key, 'import') }, async (request) =>
     ok(await previewImport(app.db, await requireActor(request), kind, family, await uploadedFile(request), translator(request))),
   );

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, desc, eq } from 'drizzle-orm';
 import { ERR } from '@/domain/errors';
 import {
   PEOPLE_IMPORT_MAX_ROWS,
@@ -97,7 +97,7 @@ function headerOf(rows: readonly DataRow[], columns: readonly PeopleColumn[], t:
 /** Reads an uploaded workbook: .xlsx only, at most PEOPLE_IMPORT_MAX_ROWS rows, the header found by name or alias. */
 export async function readPeopleFile(file: { fileName: string; buffer: Buffer }, kind: PeopleImportKind, t: Translate): Promise<ParsedFile> {
   if (!/\.xlsx$/i.test(file.fileName.trim())) throw new AppError(400, ERR.onlyExcel);
-  const source = await openXlsx(file.buffer, { maxRows: PEOPLE_IMPORT_MAX_ROWS + HEADER_SCAN_ROWS, maxColumns: 64 });
+  const source = await openXlsx(file.buffer, { maxRows: PEOPLE_IMPORT_MAX_ROWS, maxColumns: 64 });
   const all: DataRow[] = [];
   for await (const batch of source.batches()) {
     for (const r of batch) if (r.cells.some((c) => foldCell(c) !== '')) all.push({ row: r.row, cells: r.cells });
@@ -119,6 +119,23 @@ async function studentContext(db: DbOrTx, actor: Actor, extra: Record<string, st
     .innerJoin(schoolYears, eq(schoolYears.id, semesters.schoolYearId))
     .where(and(eq(semesters.id, semesterId), eq(schoolYears.id, yearId), eq(schoolYears.orgId, actor.tenantOrgId)));
   if (!hit) throw new AppError(400, 'people:import.yearSemesterFirst');
+}
+
+/** The school years and semesters a student import may name (newest first; the current ones flagged). */
+export async function studentImportOptions(db: DbOrTx, actor: Actor) {
+  const rows = await db
+    .select({ id: schoolYears.id, academicYear: schoolYears.academicYear, current: schoolYears.current, semesterId: semesters.id, code: semesters.code, semesterCurrent: semesters.current })
+    .from(schoolYears)
+    .leftJoin(semesters, eq(semesters.schoolYearId, schoolYears.id))
+    .where(eq(schoolYears.orgId, actor.tenantOrgId))
+    .orderBy(desc(schoolYears.startYear), asc(semesters.code));
+  const years = new Map<string, { id: string; academicYear: string; current: boolean; semesters: { id: string; code: number; current: boolean }[] }>();
+  for (const r of rows) {
+    const year = years.get(r.id) ?? { id: r.id, academicYear: r.academicYear, current: r.current, semesters: [] };
+    years.set(r.id, year);
+    if (r.semesterId) year.semesters.push({ id: r.semesterId, code: r.code!, current: Boolean(r.semesterCurrent) });
+  }
+  return { schoolYears: [...years.values()] };
 }
 
 async function planOf(kind: PeopleImportKind, file: ParsedFile, ctx: ImportContext): Promise<ImportPlan> {

@@ -91,7 +91,7 @@ export const USER_COLUMNS: readonly PeopleColumn<UserColumnKey>[] = STAFF_COLUMN
 export const peopleColumns = (kind: PeopleImportKind): readonly PeopleColumn[] =>
   kind === 'student' ? STUDENT_COLUMNS : kind === 'staff' ? STAFF_COLUMNS : USER_COLUMNS;
 
-/** Rows one import takes (a large school: a few thousand students a year; a university: tens of thousands). */
+/** Rows one import takes, header included (a large school: a few thousand students a year; a university: tens of thousands). */
 export const PEOPLE_IMPORT_MAX_ROWS = 100_000;
 /** Largest workbook accepted (100,000 students with parents take ≈ 8 MB). */
 export const PEOPLE_IMPORT_MAX_BYTES = 32 * 1024 * 1024;
