@@ -25,6 +25,8 @@ export const envSchema = z
     S3_ACCESS_KEY_ID: optionalText,
     S3_SECRET_ACCESS_KEY: optionalText,
     S3_REGION: z.preprocess(emptyAsUndefined, z.string().default('us-east-1')),
+    /** How long a stopping server waits for in-flight requests (uploads, imports) before it exits anyway. */
+    SHUTDOWN_GRACE_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).default(30_000)),
   })
   .superRefine((env, ctx) => {
     // A fixed captcha in production would turn the captcha into a known password.

@@ -20,11 +20,20 @@ async function main(): Promise<void> {
     logger: { level: env.LOG_LEVEL },
   });
 
+  // Graceful stop (docs/product-rules.md#health): new requests get 503 (Fastify's return503OnClosing) so a load
+  // balancer drains this instance, in-flight ones (an upload part, an import) run to their end within the grace
+  // period. Past it the process exits anyway: a tus upload resumes from its last stored part on another instance, and
+  // an import or sync left 'running' is marked failed by the next reader (server/modules/test-plan/plan-job-holder.ts).
   let closing = false;
   const close = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'closing');
+    app.log.info({ signal, graceMs: env.SHUTDOWN_GRACE_MS }, 'closing');
+    const grace = setTimeout(() => {
+      app.log.warn('in-flight requests outlived the grace period; exiting');
+      process.exit(1);
+    }, env.SHUTDOWN_GRACE_MS);
+    grace.unref();
     try {
       await app.close();
     } finally {

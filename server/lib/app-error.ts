@@ -37,3 +37,14 @@ export function fieldError(field: string, i18nKey: MessageKey, params: Record<st
 export function isAppError(value: unknown): value is AppError {
   return value instanceof AppError;
 }
+
+/**
+ * A PostgreSQL unique violation (23505), however deep drivers and drizzle wrap it: a write that raced another one
+ * past the service's own uniqueness check. The error handler answers it 409 (docs/product-rules.md#concurrent-edits).
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}

@@ -2,11 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { captchaRoutes } from './captcha/captcha.routes';
 import { dataCenterRoutes } from './data-center/data-center.routes';
 import { filesRoutes } from './files/files.routes';
+import { healthRoutes } from './health/health.routes';
 import type { ModuleOptions } from './module-options';
 import { myInfoRoutes } from './my-info/my-info.routes';
 import { orgRoutes } from './org/org.routes';
 import { peopleImportRoutes } from './people/people-import.routes';
 import { orgManageRoutes } from './org-manage/org-manage.routes';
+import { staffRoutes } from './people/staff.routes';
 import { physiqueRoutes } from './physique/physique.routes';
 import { roleRoutes } from './role/role.routes';
 import { schoolRoutes } from './school/school.routes';
@@ -20,6 +22,7 @@ import { testPlanRoutes } from './test-plan/test-plan.routes';
 
 /** The one explicit list of modules and their prefixes (docs/product-rules.md#calls). */
 export async function registerModules(app: FastifyInstance, opts: ModuleOptions): Promise<void> {
+  await app.register(healthRoutes, { prefix: '/api' });
   await app.register(captchaRoutes, { prefix: '/api', ...opts });
   await app.register(ssoRoutes, { prefix: '/api/sso', ...opts });
   await app.register(myInfoRoutes, { prefix: '/api/busi/web/myInfo', ...opts });
@@ -28,6 +31,7 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   await app.register(schoolRoutes, { prefix: '/api/busi/web/gx', family: 'gx' });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(orgManageRoutes, { prefix: `/api/busi/web/${family}`, family });
   for (const family of ['k12', 'gx'] as const) await app.register(orgRoutes, { prefix: `/api/busi/web/${family}`, family });
+  for (const family of ['k12', 'gx'] as const) await app.register(staffRoutes, { prefix: `/api/busi/web/${family}`, family });
   for (const family of ['k12', 'gx'] as const) await app.register(venueRoutes, { prefix: `/api/busi/web/${family}`, family });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(physiqueRoutes, { prefix: `/api/busi/web/${family}`, family });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(roleRoutes, { prefix: `/api/busi/web/${family}`, family });

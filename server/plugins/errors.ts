@@ -4,7 +4,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { fail } from '@/domain/api';
 import { ERR, type ErrorKey } from '@/domain/errors';
 import { toLocale } from '@/domain/i18n/language';
-import { isAppError } from '../lib/app-error';
+import { isAppError, isUniqueViolation } from '../lib/app-error';
 
 /** Message of a status the handler answers without a more specific key. */
 const STATUS_KEY: Record<number, ErrorKey> = {
@@ -47,6 +47,10 @@ export const errorsPlugin = fp(
         // No message of its own: the generic one, naming the field so the person knows what to correct.
         return send(reply, 400, field ? translate(request, ERR.badField, { field }) : translate(request, ERR.badRequest), field);
       }
+
+      // Two saves raced past a uniqueness check (the same serial number, account, code): the later one is told to
+      // reload, like a stale save, instead of a server error.
+      if (isUniqueViolation(error)) return send(reply, 409, translate(request, ERR.duplicateRace));
 
       const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
       if (status >= 400 && status < 500) {

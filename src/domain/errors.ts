@@ -15,6 +15,7 @@ export const ERR = {
   badRequest: 'errors:badRequest',
   badField: 'errors:badField',
   staleWrite: 'errors:staleWrite',
+  duplicateRace: 'errors:duplicateRace',
   inUse: 'errors:inUse',
   inUseNamed: 'errors:inUseNamed',
   tooManyRequests: 'errors:tooManyRequests',

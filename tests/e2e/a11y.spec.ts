@@ -130,6 +130,11 @@ const SCREENS: Screen[] = [
   { account: 'district01', path: '/admin/user' },
   { account: 'district01', path: '/admin/user/add' },
   { account: 'district01', path: '/admin/user', open: editFirst('user-list') },
+  // Staff.
+  { account: 'school01', path: '/k12/user/teacher' },
+  { account: 'school01', path: '/k12/user/teacher/add' },
+  { account: 'school01', path: '/k12/user/teacher', open: editFirst('staff-list') },
+  { account: 'college01', path: '/gx/user/teacher' },
   // Devices and venues
   { account: 'school01', path: '/k12/device' },
   { account: 'school01', path: '/k12/device/add' },

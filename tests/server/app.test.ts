@@ -40,6 +40,28 @@ describe('environment', () => {
   });
 });
 
+describe('a write that races past a uniqueness check', () => {
+  it('answers 409 asking to refresh, not a server error', async () => {
+    // The database's unique index refused the row (PostgreSQL 23505, wrapped by the driver and drizzle).
+    const raced = new Proxy({} as Db, {
+      get(_target, prop) {
+        if (typeof prop === 'string' && QUERY_METHODS.has(prop)) {
+          throw Object.assign(new Error('Failed query'), { cause: Object.assign(new Error('duplicate key value violates unique constraint'), { code: '23505' }) });
+        }
+        return undefined;
+      },
+    });
+    const app = await buildApp({ db: raced, env: parseEnv({ NODE_ENV: 'test', WEB_DIST: '/nonexistent-tiyu-dist' }) });
+    try {
+      const res = await app.inject({ url: '/api/oper/web/cs/tenantOrg/getSimpleInfo', headers: { 'accept-language': 'en-US' } });
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toEqual({ code: '409', data: null, msg: 'Someone has just saved the same record. Refresh and try again.' });
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('error envelope and rate limits (no database needed)', () => {
   let app: FastifyInstance;
   beforeAll(async () => {

@@ -507,6 +507,19 @@ function addDemoRoles(ctx: Ctx, k12Id: string): void {
 }
 
 /**
+ * What the staff screen shows beyond a PE teacher's classes (no random draws, so the rows before keep their values):
+ * teacher02 also teaches health in the first class of theirs, and teacher06, who came from Hong Kong, holds a
+ * passport instead of a resident ID.
+ */
+function addStaffDetails(ctx: Ctx): void {
+  const byWorkNo = (workNo: string) => ctx.rows.teachers.find((x) => x.workNo === workNo)!;
+  const teacher02 = byWorkNo('100004');
+  const first = ctx.rows.teacherClasses.find((c) => c.teacherId === teacher02.id);
+  if (first) ctx.rows.teacherClasses.push({ teacherId: teacher02.id!, classId: first.classId, subject: 'health' });
+  Object.assign(byWorkNo('100008'), { idCard: null, certificateType: 'passport', certificateNo: 'K34801276' });
+}
+
+/**
  * A second, smaller K12 school under the district that joined this year (no physique tests yet): primary grades 1–6
  * with one class each, its administrator (school02) and a PE teacher, through the same builders as the first.
  */
@@ -678,6 +691,7 @@ function buildDemo(passwordHash: string): { rows: Ctx['rows']; later: Ctx['rows'
     addStaff(ctx, uniId, [uniRoles.teacher], `gxteacher${two(i + 1)}`, `2000${two(i + 3)}`, uniClasses.slice(8 + i * 10, 18 + i * 10));
   }
   addDemoRoles(ctx, k12Id);
+  addStaffDetails(ctx);
 
   // Last, so every row before keeps its random values.
   const later: Ctx = { ...ctx, rows: emptyRows() };

@@ -4,7 +4,7 @@ import { ok, pageQuerySchema } from '@/domain/api';
 import { requirePermission, requireScope } from '../../plugins/tenant';
 import { pageAccess } from '@/domain/menus/access';
 import { optionalIdFilter, optionalTextFilter } from '../../lib/query';
-import { gradeList, schoolYearList, studentById, studentPage, teacherPage } from './school.service';
+import { gradeList, schoolYearList, studentById, studentPage } from './school.service';
 
 export interface SchoolRoutesOptions {
   /** The route family whose permission codes guard these reads (docs/product-rules.md#families): K12 schools or universities. */
@@ -12,7 +12,6 @@ export interface SchoolRoutesOptions {
 }
 
 const studentPageQuery = pageQuerySchema.extend({ classId: optionalIdFilter, name: optionalTextFilter, regNo: optionalTextFilter });
-const teacherPageQuery = pageQuerySchema.extend({ name: optionalTextFilter, workNo: optionalTextFilter });
 const idParams = z.object({ id: z.string().max(64) });
 
 /**
@@ -25,7 +24,6 @@ export const schoolRoutes: FastifyPluginAsyncZod<SchoolRoutesOptions> = async (a
     grades: pageAccess(`${family}.org.grade`).view,
     years: pageAccess(`${family}.org.acayear`).view,
     students: pageAccess(`${family}.user.student`).view,
-    teachers: pageAccess(`${family}.user.teacher`).view,
   };
   app.addHook('onRequest', app.authenticate);
   const tenant = async (request: Parameters<typeof requireScope>[0]) => (await requireScope(request)).tenantOrgId;
@@ -39,9 +37,7 @@ export const schoolRoutes: FastifyPluginAsyncZod<SchoolRoutesOptions> = async (a
     ok(await studentById(app.db, await tenant(request), request.params.id)),
   );
 
-  app.get('/user/teacher/page', { preValidation: requirePermission(can.teachers), schema: { querystring: teacherPageQuery } }, async (request) =>
-    ok(await teacherPage(app.db, await tenant(request), request.query)),
-  );
+  // Staff (user/teacher) are the staff resource of server/modules/people.
 
   // Dictionaries several screens filter by (docs/product-rules.md#grades, #school-years).
   app.get('/org/grade/list', { preValidation: requirePermission(can.grades, can.classes, can.students) }, async (request) =>

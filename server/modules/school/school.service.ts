@@ -2,11 +2,11 @@ import { and, asc, count, desc, eq, ilike, inArray, type SQL } from 'drizzle-orm
 import type { Page, PageQuery } from '@/domain/api';
 import { ERR } from '@/domain/errors';
 import type { DbOrTx } from '../../db/client';
-import { classes, grades, schoolYears, semesters, students, teachers } from '../../db/schema/school';
+import { classes, grades, schoolYears, semesters, students } from '../../db/schema/school';
 import { AppError } from '../../lib/app-error';
 import { isUuid } from '../../lib/ids';
 import { containsPattern } from '../../lib/query';
-import type { GradeRow, SchoolYearRow, StudentRow, TeacherRow } from '@/domain/school/types';
+import type { GradeRow, SchoolYearRow, StudentRow } from '@/domain/school/types';
 
 const offset = (q: PageQuery) => (q.current - 1) * q.size;
 const page = <T>(records: T[], total: number, q: PageQuery): Page<T> => ({ records, total, current: q.current, size: q.size });
@@ -65,31 +65,6 @@ export async function studentById(db: DbOrTx, tenantOrgId: string, id: string): 
   const [row] = await studentQuery(db, and(eq(students.orgId, tenantOrgId), eq(students.id, id))).limit(1);
   if (!row) throw notFound();
   return row;
-}
-
-export interface TeacherFilter extends PageQuery {
-  name?: string;
-  workNo?: string;
-}
-
-/** Staff of the tenant organisation (docs/product-rules.md#students-and-staff); ID card numbers stay out of lists. */
-export async function teacherPage(db: DbOrTx, tenantOrgId: string, q: TeacherFilter): Promise<Page<TeacherRow>> {
-  const where = and(
-    eq(teachers.orgId, tenantOrgId),
-    q.name ? ilike(teachers.name, containsPattern(q.name)) : undefined,
-    q.workNo ? ilike(teachers.workNo, containsPattern(q.workNo)) : undefined,
-  );
-  const [records, [{ total }]] = await Promise.all([
-    db
-      .select({ id: teachers.id, name: teachers.name, gender: teachers.gender, mobile: teachers.mobile, workNo: teachers.workNo, enabled: teachers.enabled })
-      .from(teachers)
-      .where(where)
-      .orderBy(asc(teachers.workNo), asc(teachers.name), asc(teachers.id))
-      .limit(q.size)
-      .offset(offset(q)),
-    db.select({ total: count() }).from(teachers).where(where),
-  ]);
-  return page(records, total, q);
 }
 
 /** Grades (enrolment cohorts) of the tenant organisation: current ones first, by grade number. */

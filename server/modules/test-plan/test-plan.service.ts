@@ -9,7 +9,7 @@ import { physiqueResults } from '../../db/schema/physique';
 import { orgs } from '../../db/schema/orgs';
 import { classes } from '../../db/schema/school';
 import { planJobs, testPlanItems, testPlans } from '../../db/schema/test-plans';
-import { AppError } from '../../lib/app-error';
+import { AppError, isUniqueViolation } from '../../lib/app-error';
 import { isUuid } from '../../lib/ids';
 import { dropJob, ensureHolderLock, holdJob, jobHeld, PROCESS_HOLDER_ID } from './plan-job-holder';
 
@@ -114,13 +114,6 @@ export async function planItemsByGrade(db: DbOrTx, planId: string): Promise<Map<
  */
 export function classInPlanScope(planId: string): SQL {
   return sql`exists (select 1 from test_plan_scopes s where s.plan_id = ${planId} and (s.class_id = ${classes.id} or s.grade_id = ${classes.gradeId} or s.college_id = ${classes.collegeId}))`;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
 }
 
 const jobRunningError = (kind: PlanJobKind) => planError(409, kind === 'import' ? PLAN_MSG.importRunning : PLAN_MSG.syncRunning);

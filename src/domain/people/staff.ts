@@ -36,8 +36,8 @@ const staffFields = {
   idCard: idCardSchema,
   certificateType: z.union([z.literal(''), z.enum(CERTIFICATE_TYPES)]),
   certificateNo: optionalText(CERTIFICATE_NO_MAX, CERTIFICATE_NO_PATTERN, 'validation:people.certificateNoFormat'),
-  /** The face photo: a file of the organisation's store (purpose 'facePhoto'), or '' for none. */
-  photoFileId: z.union([z.literal(''), idSchema('validation:common.id')]),
+  /** The face photo: a file of the organisation's store (purpose 'face'), or '' (null) for none. */
+  photoFileId: z.preprocess((v) => v ?? '', z.union([z.literal(''), idSchema('validation:common.id')])),
   taughtClasses: z.array(taughtClassSchema).max(200).default([]),
 };
 const certificateTogether = <T extends { certificateType: string; certificateNo: string }>(v: T, ctx: z.RefinementCtx) => {
@@ -51,6 +51,8 @@ export const staffCreateSchema = z.object({ ...staffFields, password: newPasswor
 export const staffUpdateSchema = z.object({ ...staffFields, version: versionField.optional() }).strict().superRefine(certificateTogether);
 export type StaffCreate = z.output<typeof staffCreateSchema>;
 export type StaffUpdate = z.output<typeof staffUpdateSchema>;
+/** The form's values (add and edit share one form; edit has no password). */
+export type StaffForm = z.input<typeof staffCreateSchema> & { version?: number };
 
 export const staffListQuery = listQuery({
   /** Name, mobile, work number or login account. */
@@ -78,6 +80,17 @@ export interface StaffRow {
   photoFileId: string | null;
   taughtClasses: (TaughtClass & { className: string })[];
   enabled: boolean;
+  /** The password an administrator chose must be changed at the next sign-in. */
+  mustChangePassword: boolean;
   createdAt: string;
   version: number;
+}
+
+/** A staff member in the list: never their identity document numbers (docs/product-rules.md#students-and-staff). */
+export type StaffListRow = Omit<StaffRow, 'idCard' | 'certificateNo'>;
+
+/** What the staff form chooses from: the organisation's staff roles and classes. */
+export interface StaffFormOptions {
+  roles: { id: string; name: string }[];
+  classes: { id: string; name: string; gradeNo: number }[];
 }

@@ -32,15 +32,6 @@ export interface StudentRow {
   enabled: boolean;
 }
 
-export interface TeacherRow {
-  id: string;
-  name: string;
-  gender: 'male' | 'female';
-  mobile: string | null;
-  workNo: string | null;
-  enabled: boolean;
-}
-
 export interface GradeRow {
   id: string;
   stage: string;

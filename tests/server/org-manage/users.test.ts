@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope, Page } from '@/domain/api';
 import type { TokenData } from '@/domain/auth/types';
 import { ORG_TYPE } from '@/domain/constants';
+import { getCatalogEntry } from '@/domain/menus/catalog';
+import { buttonId } from '@/domain/roles/roles';
 import type { ResetPasswordResult, UserRow } from '@/domain/users/users';
 import { auditLogs } from '../../../server/db/schema/audit';
 import { memberships, roles, users } from '../../../server/db/schema/auth';
@@ -208,5 +210,33 @@ describe('users: delete', () => {
     expect((await call('DELETE', `/${created.id}`, tokens.district01)).statusCode).toBe(200);
     expect((await call('GET', `/${created.id}`, tokens.district01)).statusCode).toBe(404);
     expect((await t.loginResponse('leaving01', 'Start123')).statusCode).toBe(400);
+  });
+});
+
+describe('users: escalation', () => {
+  it('an account manager cannot hand out a role holding more than its own, by adding or by editing; nothing written', async () => {
+    // A role with the users screen only, held by a new account of the district.
+    const usersOnly = ['admin.user.user', ...getCatalogEntry('admin.user.user')!.buttons.map((b) => buttonId('admin.user.user', b.action))];
+    const role = await t.request({ method: 'POST', url: '/api/busi/web/admin/role', token: tokens.district01, payload: { name: '账号管理员', identity: 'administrator', menuIds: usersOnly } });
+    expect(role.statusCode).toBe(200);
+    const managerRoleId = body<{ id: string }>(role).data.id;
+    expect((await call('POST', '', tokens.district01, person('acctmgr01', { roleId: managerRoleId }))).statusCode).toBe(200);
+    const token = await signInAndChange('acctmgr01', 'Start123', 'Mgr2026ok');
+    const manager = token.access_token;
+
+    const before = await t.db.$count(users);
+    const add = await call('POST', '', manager, person('sneaky01', { roleId: adminRoleId }));
+    expect(add.statusCode).toBe(403);
+    expect(body(add)).toMatchObject({ msg: '不能分配权限超出您本人的角色', data: { field: 'roleId' } });
+    expect(await t.db.$count(users)).toBe(before);
+
+    // Raising an existing account to the administrator role is the same escalation.
+    const target = body<UserRow>(await call('GET', `/${await accountIdOf('jiaoyan02')}`, manager)).data;
+    const raise = await call('PUT', `/${target.id}`, manager, { name: target.name, accountNum: target.accountNum, mobile: target.mobile ?? '', roleId: adminRoleId, enabled: true, version: target.version });
+    expect(raise.statusCode).toBe(403);
+    expect(body<UserRow>(await call('GET', `/${target.id}`, tokens.district01)).data.roleId).toBe(researcherRoleId);
+
+    // Within its own permissions it may add accounts.
+    expect((await call('POST', '', manager, person('helper01', { roleId: managerRoleId }))).statusCode).toBe(200);
   });
 });

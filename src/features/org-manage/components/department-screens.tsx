@@ -7,7 +7,7 @@ import { getCatalogEntry } from '@/domain/menus/catalog';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { FieldGroup, TextField, TreeSelectField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
-import { ListScreen, type FilterDef } from '@/components/list/list-screen';
+import { LinkedListScreen } from '@/components/list/linked-list-screen';
 import { deleteAction, editAction, rowActionsColumn } from '@/components/list/row-actions';
 import { useListState } from '@/components/list/use-list-state';
 import { PageHeader } from '@/components/page-header/page-header';
@@ -16,10 +16,7 @@ import { QueryState } from '@/components/query-state/query-state';
 import { subtreeIds, treeFromFlat, type TreeNode } from '@/components/tree/tree';
 import { TreeTable, type TreeRow } from '@/components/tree/tree-table';
 import { Button } from '@/components/ui/button';
-import { Checkbox } from '@/components/ui/checkbox';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import { departmentResource, useDepartmentCandidates, useDepartmentMembers, useDepartmentMemberWrites, useDepartmentTree } from '../api';
 
 const KEY = 'admin.org.department';
@@ -159,8 +156,6 @@ export function DepartmentMembersScreen() {
   const state = useListState<MemberFilters>(['keyword']);
   const query = useDepartmentMembers(id, state.query);
   const writes = useDepartmentMemberWrites(id);
-  const [adding, setAdding] = useState(false);
-  const filters: FilterDef<MemberFilters>[] = [{ name: 'keyword', type: 'text', label: t('department.keyword') }];
 
   const columns = useMemo(
     () =>
@@ -168,85 +163,45 @@ export function DepartmentMembersScreen() {
         memberCol.accessor('name', { header: t('user.name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
         memberCol.accessor('accountNum', { header: t('user.accountNum') }),
         memberCol.accessor('mobile', { header: t('user.mobile') }),
-        rowActionsColumn<DepartmentMember>({
-          pageKey: KEY,
-          header: t('components:list.actions'),
-          actions: [
-            {
-              action: 'members',
-              label: t('department.removeMember'),
-              icon: <UserMinus aria-hidden />,
-              destructive: true,
-              testId: 'department-member-remove',
-              confirm: (m) => ({ title: t('department.removeMember'), description: t('department.removeConfirm', { name: m.name }) }),
-              onClick: (m) => writes.remove.mutateAsync(m.accountId).then(() => undefined),
-            },
-          ],
-        }),
       ]),
-    [t, writes.remove],
+    [t],
   );
 
   return (
-    <>
-      <ListScreen
-        pageKey={KEY}
-        description={department.data ? t('department.membersOf', { name: department.data.name }) : undefined}
-        state={state}
-        querySchema={departmentMemberListQuery}
-        filters={filters}
-        query={query}
-        columns={columns}
-        rowKey="accountId"
-        toolbar={[{ action: 'members', label: t('department.addMembers'), icon: <UserPlus aria-hidden />, onClick: () => setAdding(true) }]}
-        data-testid="department-members"
-      />
-      {adding ? <AddMembersDialog id={id} onClose={() => setAdding(false)} /> : null}
-    </>
-  );
-}
-
-function AddMembersDialog({ id, onClose }: { id: string; onClose(): void }) {
-  const { t } = useTranslation('orgManage');
-  const [keyword, setKeyword] = useState('');
-  const [chosen, setChosen] = useState<Set<string>>(new Set());
-  const candidates = useDepartmentCandidates(id, keyword.trim());
-  const { add } = useDepartmentMemberWrites(id);
-  const toggle = (accountId: string) =>
-    setChosen((prev) => {
-      const next = new Set(prev);
-      if (next.has(accountId)) next.delete(accountId);
-      else next.add(accountId);
-      return next;
-    });
-  return (
-    <Dialog open onOpenChange={(open) => (open ? undefined : onClose())}>
-      <DialogContent data-testid="department-member-add">
-        <DialogHeader>
-          <DialogTitle>{t('department.addMembers')}</DialogTitle>
-          <DialogDescription>{t('department.candidates')}</DialogDescription>
-        </DialogHeader>
-        <Input value={keyword} maxLength={64} placeholder={t('department.keyword')} aria-label={t('department.keyword')} onChange={(e) => setKeyword(e.target.value)} />
-        <ul className="grid max-h-72 gap-1 overflow-y-auto text-sm">
-          {(candidates.data ?? []).map((c) => (
-            <li key={c.accountId} className="flex items-center gap-2">
-              <Checkbox id={`dept-cand-${c.accountId}`} checked={chosen.has(c.accountId)} onCheckedChange={() => toggle(c.accountId)} data-testid={`candidate-${c.accountNum}`} />
-              <Label htmlFor={`dept-cand-${c.accountId}`} className="font-normal">
-                {t('department.option', { name: c.name, account: c.accountNum })}
-              </Label>
-            </li>
-          ))}
-          {candidates.data?.length === 0 ? <li className="text-muted-foreground">{t('department.noCandidates')}</li> : null}
-        </ul>
-        <DialogFooter>
-          <Button variant="outline" onClick={onClose}>
-            {t('common:action.cancel')}
-          </Button>
-          <Button disabled={chosen.size === 0 || add.isPending} onClick={() => void add.mutateAsync([...chosen]).then(onClose)} data-testid="department-member-add-confirm">
-            {t('common:action.confirm')}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <LinkedListScreen<DepartmentMember, MemberFilters, DepartmentMember>
+      pageKey={KEY}
+      action="members"
+      description={department.data ? t('department.membersOf', { name: department.data.name }) : undefined}
+      state={state}
+      querySchema={departmentMemberListQuery}
+      filters={[{ name: 'keyword', type: 'text', label: t('department.keyword') }]}
+      query={query}
+      columns={columns}
+      rowKey="accountId"
+      actionsHeader={t('components:list.actions')}
+      remove={{
+        label: t('department.removeMember'),
+        icon: <UserMinus aria-hidden />,
+        testId: 'department-member-remove',
+        confirm: (m) => ({ title: t('department.removeMember'), description: t('department.removeConfirm', { name: m.name }) }),
+        onClick: (m) => writes.remove.mutateAsync(m.accountId).then(() => undefined),
+      }}
+      add={{
+        label: t('department.addMembers'),
+        icon: <UserPlus aria-hidden />,
+        dialog: {
+          description: t('department.candidates'),
+          searchLabel: t('department.keyword'),
+          useCandidates: (keyword) => useDepartmentCandidates(id, keyword),
+          candidateKey: (c) => c.accountId,
+          renderCandidate: (c) => t('department.option', { name: c.name, account: c.accountNum }),
+          candidateTestId: (c) => `candidate-${c.accountNum}`,
+          emptyText: t('department.noCandidates'),
+          onConfirm: (keys) => writes.add.mutateAsync(keys),
+          'data-testid': 'department-member-add',
+        },
+      }}
+      data-testid="department-members"
+    />
   );
 }

@@ -1,10 +1,9 @@
 import { useMemo, useState } from 'react';
-import { KeyRound, Power, PowerOff } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
-import { newPasswordSchema } from '@/domain/auth/schemas';
 import { PASSWORD_MAX, PASSWORD_MIN } from '@/domain/constants';
 import { userCreateSchema, userListQuery, userUpdateSchema, type UserCreate, type UserForm, type UserRow, type UserUpdate } from '@/domain/users/users';
+import { accountActions, ResetPasswordDialog, useAccountWrites } from '@/components/account/account-actions';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { FieldGroup, RadioField, SelectField, TextField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
@@ -14,16 +13,10 @@ import { deleteAction, editAction, rowActionsColumn } from '@/components/list/ro
 import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import { toast } from '@/components/ui/toast';
 import type { Resource } from '@/lib/resource';
-import { users, useUserOptions, useUserWrites } from '../api';
+import { users, useUserOptions } from '../api';
 
 const KEY = 'admin.user.user';
-const RESET_MODES = ['generate', 'set'] as const;
 type Filters = { keyword?: string; roleId?: string; enabled?: string };
 const col = createDataTableColumnHelper<UserRow>();
 
@@ -36,7 +29,7 @@ export function UserListScreen() {
   const state = useListState<Filters>(['keyword', 'roleId', 'enabled']);
   const query = users.useList(state.query);
   const remove = users.useDelete();
-  const writes = useUserWrites();
+  const writes = useAccountWrites<UserRow>(users);
   const [resetting, setResetting] = useState<UserRow | null>(null);
   const io = useReviewedImport({ base: users.base, title: t('people:import.title.user'), description: t('people:import.description.user'), onImported: () => void query.refetch() });
 
@@ -67,7 +60,7 @@ export function UserListScreen() {
           cell: ({ row }) => (
             <span className="flex flex-wrap gap-1">
               <Badge variant={row.original.enabled ? 'default' : 'secondary'}>{t(row.original.enabled ? 'orgs.enabled' : 'orgs.disabled')}</Badge>
-              {row.original.mustChangePassword ? <Badge variant="outline">{t('user.mustChange')}</Badge> : null}
+              {row.original.mustChangePassword ? <Badge variant="outline">{t('components:account.mustChange')}</Badge> : null}
             </span>
           ),
         }),
@@ -76,25 +69,7 @@ export function UserListScreen() {
           header: t('components:list.actions'),
           actions: [
             editAction((r) => void navigate(access.paths.edit!(r.id))),
-            { action: 'resetPassword', icon: <KeyRound aria-hidden />, onClick: (r) => setResetting(r), testId: 'user-reset-password' },
-            {
-              action: 'status',
-              label: t('user.disable'),
-              icon: <PowerOff aria-hidden />,
-              destructive: true,
-              hidden: (r) => !r.enabled,
-              confirm: (r) => ({ title: t('user.disableTitle', { name: r.name }), description: t('user.disableText') }),
-              onClick: (r) => writes.status.mutateAsync({ id: r.id, enabled: false }).then(() => undefined),
-              testId: 'user-disable',
-            },
-            {
-              action: 'status',
-              label: t('user.enable'),
-              icon: <Power aria-hidden />,
-              hidden: (r) => r.enabled,
-              onClick: (r) => writes.status.mutateAsync({ id: r.id, enabled: true }).then(() => undefined),
-              testId: 'user-enable',
-            },
+            ...accountActions<UserRow>({ t, setStatus: (r, enabled) => writes.status.mutateAsync({ id: r.id, enabled }), onReset: setResetting, testId: 'user' }),
             deleteAction((r) => ({ title: t('user.deleteTitle', { name: r.name }), description: t('user.deleteText') }), (r) => remove.mutateAsync(r.id)),
           ],
         }),
@@ -117,109 +92,10 @@ export function UserListScreen() {
         data-testid="user-list"
       />
       {io.dialog}
-      {resetting ? <ResetPasswordDialog user={resetting} onClose={() => setResetting(null)} /> : null}
+      {resetting ? (
+        <ResetPasswordDialog account={resetting} reset={(body) => writes.reset.mutateAsync(body)} pending={writes.reset.isPending} onClose={() => setResetting(null)} testId="user" />
+      ) : null}
     </>
-  );
-}
-
-/**
- * Reset: generate a one-time password (shown here once, to pass on) or set one; either way the person must change it
- * at the next sign-in.
- */
-function ResetPasswordDialog({ user, onClose }: { user: UserRow; onClose(): void }) {
-  const { t } = useTranslation('orgManage');
-  const { reset } = useUserWrites();
-  const [mode, setMode] = useState<'generate' | 'set'>('generate');
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [shown, setShown] = useState<string | null>(null);
-
-  const submit = async () => {
-    if (mode === 'set') {
-      const checked = newPasswordSchema.safeParse(password);
-      if (!checked.success) {
-        setError(t(checked.error.issues[0].message, { min: PASSWORD_MIN, max: PASSWORD_MAX }));
-        return;
-      }
-    }
-    try {
-      const result = await reset.mutateAsync(mode === 'set' ? { id: user.id, mode, password } : { id: user.id, mode });
-      toast.success(t('user.resetDone', { name: user.name }));
-      if (result.password) setShown(result.password);
-      else onClose();
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    }
-  };
-
-  return (
-    <Dialog open onOpenChange={(open) => (open ? undefined : onClose())}>
-      <DialogContent data-testid="user-reset-dialog">
-        <DialogHeader>
-          <DialogTitle>{t('user.resetTitle', { name: user.name })}</DialogTitle>
-          <DialogDescription>{t('user.resetText')}</DialogDescription>
-        </DialogHeader>
-        {shown ? (
-          <div className="grid gap-2">
-            <p className="text-sm">{t('user.oneTimeShown')}</p>
-            <output data-testid="user-one-time-password" className="rounded-md border bg-muted px-3 py-2 font-mono text-lg tracking-wider select-all">
-              {shown}
-            </output>
-          </div>
-        ) : (
-          <div className="grid gap-3">
-            <div role="radiogroup" aria-label={t('user.resetMode')} className="grid gap-2">
-              {RESET_MODES.map((m) => (
-                <label key={m} className="flex items-center gap-2 text-sm">
-                  <input type="radio" name="reset-mode" value={m} checked={mode === m} onChange={() => setMode(m)} data-testid={`reset-mode-${m}`} className="accent-primary" />
-                  {t(`user.mode.${m}`)}
-                </label>
-              ))}
-            </div>
-            {mode === 'set' ? (
-              <div className="grid gap-1.5">
-                <Label htmlFor="reset-password">{t('user.newPassword')}</Label>
-                <Input
-                  id="reset-password"
-                  type="password"
-                  autoComplete="new-password"
-                  maxLength={PASSWORD_MAX}
-                  value={password}
-                  aria-invalid={error ? true : undefined}
-                  aria-describedby={error ? 'reset-password-error' : undefined}
-                  onChange={(e) => {
-                    setPassword(e.target.value);
-                    setError(null);
-                  }}
-                  data-testid="reset-password-input"
-                />
-              </div>
-            ) : null}
-            {error ? (
-              <p id="reset-password-error" role="alert" className="text-sm text-destructive">
-                {error}
-              </p>
-            ) : null}
-          </div>
-        )}
-        <DialogFooter>
-          {shown ? (
-            <Button onClick={onClose} data-testid="user-reset-close">
-              {t('user.shownDone')}
-            </Button>
-          ) : (
-            <>
-              <Button variant="outline" onClick={onClose}>
-                {t('common:action.cancel')}
-              </Button>
-              <Button loading={reset.isPending} onClick={() => void submit()} data-testid="user-reset-confirm">
-                {t('common:action.confirm')}
-              </Button>
-            </>
-          )}
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
   );
 }
 

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { Link2, Link2Off } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
@@ -9,13 +9,9 @@ import { FieldGroup, SelectField, TextField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
 import { deleteAction, editAction, rowActionsColumn } from '@/components/list/row-actions';
+import { LinkedListScreen } from '@/components/list/linked-list-screen';
 import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
-import { Button } from '@/components/ui/button';
-import { Checkbox } from '@/components/ui/checkbox';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/toast';
 import { devices, venues, useVenueDeviceWrites, type VenueFamily } from '../api';
 import { useDeviceColumns } from './device-screens';
@@ -111,110 +107,66 @@ const deviceCol = createDataTableColumnHelper<DeviceRow>();
 export function VenueDevicesScreen({ family }: { family: VenueFamily }) {
   const { t } = useTranslation('venue');
   const { id = '' } = useParams();
-  const key = `${family}.venue.place`;
   const venue = venues(family).useGet(id);
   const state = useListState<DeviceFilters>(['keyword']);
   const query = devices(family).useList({ ...state.query, venueId: id });
   const writes = useVenueDeviceWrites(family, id);
-  const [adding, setAdding] = useState(false);
   const shared = useDeviceColumns();
-  const filters: FilterDef<DeviceFilters>[] = [{ name: 'keyword', type: 'text', label: t('device.keyword'), placeholder: t('device.keywordPlaceholder') }];
-
-  const columns = useMemo(
-    () =>
-      deviceCol.columns([
-        ...shared,
-        rowActionsColumn<DeviceRow>({
-          pageKey: key,
-          header: t('components:list.actions'),
-          actions: [
-            {
-              action: 'device',
-              label: t('assoc.detach'),
-              icon: <Link2Off aria-hidden />,
-              destructive: true,
-              testId: 'venue-device-detach',
-              confirm: (d) => ({ title: t('assoc.detachTitle', { name: d.name }), description: t('assoc.detachText') }),
-              done: t('assoc.detached'),
-              onClick: (d) => writes.detach.mutateAsync(d.id).then(() => undefined),
-            },
-          ],
-        }),
-      ]),
-    [t, key, writes.detach, shared],
-  );
+  const columns = useMemo(() => deviceCol.columns([...shared]), [shared]);
 
   const v = venue.data;
   return (
-    <>
-      <ListScreen
-        pageKey={key}
-        description={v ? t('assoc.description', { name: v.name, type: t(`place.types.${v.type}`), code: v.code }) : undefined}
-        state={state}
-        querySchema={deviceListQuery}
-        filters={filters}
-        query={query}
-        columns={columns}
-        rowKey="id"
-        toolbar={[{ action: 'device', label: t('assoc.pick'), icon: <Link2 aria-hidden />, onClick: () => setAdding(true) }]}
-        data-testid="venue-devices"
-      />
-      {adding ? <AttachDevicesDialog family={family} venueId={id} onClose={() => setAdding(false)} /> : null}
-    </>
-  );
-}
-
-/** Devices of the organisation not yet in this venue, searchable by name or serial number. */
-function AttachDevicesDialog({ family, venueId, onClose }: { family: VenueFamily; venueId: string; onClose(): void }) {
-  const { t } = useTranslation('venue');
-  const [keyword, setKeyword] = useState('');
-  const [chosen, setChosen] = useState<Set<string>>(new Set());
-  const candidates = devices(family).useList({ current: 1, size: 80, keyword: keyword.trim() || undefined });
-  const { attach } = useVenueDeviceWrites(family, venueId);
-  const rows = (candidates.data?.records ?? []).filter((d) => d.venueId !== venueId);
-  const toggle = (id: string) =>
-    setChosen((prev) => {
-      const next = new Set(prev);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-  const confirm = async () => {
-    await attach.mutateAsync([...chosen]);
-    toast.success(t('assoc.attached', { count: chosen.size }));
-    onClose();
-  };
-  return (
-    <Dialog open onOpenChange={(open) => (open ? undefined : onClose())}>
-      <DialogContent data-testid="venue-device-attach">
-        <DialogHeader>
-          <DialogTitle>{t('assoc.pick')}</DialogTitle>
-          <DialogDescription>{t('assoc.pickPlaceholder')}</DialogDescription>
-        </DialogHeader>
-        <Input value={keyword} maxLength={64} placeholder={t('device.keywordPlaceholder')} aria-label={t('device.keyword')} onChange={(e) => setKeyword(e.target.value)} />
-        <ul className="grid max-h-72 gap-1 overflow-y-auto text-sm">
-          {rows.map((d) => (
-            <li key={d.id} className="flex items-start gap-2">
-              <Checkbox id={`dev-${d.id}`} className="mt-0.5" checked={chosen.has(d.id)} onCheckedChange={() => toggle(d.id)} data-testid={`candidate-${d.serialNo}`} />
-              <Label htmlFor={`dev-${d.id}`} className="grid gap-0.5 font-normal">
-                <span>
-                  {d.name} <span className="font-mono text-muted-foreground">{d.serialNo}</span>
-                </span>
-                {d.venueName ? <span className="text-xs text-muted-foreground">{t('assoc.inVenue', { venue: d.venueName })}</span> : null}
-              </Label>
-            </li>
-          ))}
-          {candidates.data && rows.length === 0 ? <li className="text-muted-foreground">{t('assoc.empty')}</li> : null}
-        </ul>
-        <DialogFooter>
-          <Button variant="outline" onClick={onClose}>
-            {t('common:action.cancel')}
-          </Button>
-          <Button disabled={chosen.size === 0 || attach.isPending} onClick={() => void confirm()} data-testid="venue-device-attach-confirm">
-            {t('assoc.add')}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <LinkedListScreen<DeviceRow, DeviceFilters, DeviceRow>
+      pageKey={`${family}.venue.place`}
+      action="device"
+      description={v ? t('assoc.description', { name: v.name, type: t(`place.types.${v.type}`), code: v.code }) : undefined}
+      state={state}
+      querySchema={deviceListQuery}
+      filters={[{ name: 'keyword', type: 'text', label: t('device.keyword'), placeholder: t('device.keywordPlaceholder') }]}
+      query={query}
+      columns={columns}
+      rowKey="id"
+      actionsHeader={t('components:list.actions')}
+      remove={{
+        label: t('assoc.detach'),
+        icon: <Link2Off aria-hidden />,
+        testId: 'venue-device-detach',
+        confirm: (d) => ({ title: t('assoc.detachTitle', { name: d.name }), description: t('assoc.detachText') }),
+        done: t('assoc.detached'),
+        onClick: (d) => writes.detach.mutateAsync(d.id).then(() => undefined),
+      }}
+      add={{
+        label: t('assoc.pick'),
+        icon: <Link2 aria-hidden />,
+        dialog: {
+          description: t('assoc.pickPlaceholder'),
+          searchLabel: t('device.keyword'),
+          searchPlaceholder: t('device.keywordPlaceholder'),
+          // Devices of the organisation not yet in this venue, by name or serial number.
+          useCandidates: (keyword) => {
+            const page = devices(family).useList({ current: 1, size: 80, keyword: keyword || undefined });
+            return { data: page.data?.records.filter((d) => d.venueId !== id) };
+          },
+          candidateKey: (d) => d.id,
+          renderCandidate: (d) => (
+            <>
+              <span>
+                {d.name} <span className="font-mono text-muted-foreground">{d.serialNo}</span>
+              </span>
+              {d.venueName ? <span className="text-xs text-muted-foreground">{t('assoc.inVenue', { venue: d.venueName })}</span> : null}
+            </>
+          ),
+          candidateTestId: (d) => `candidate-${d.serialNo}`,
+          emptyText: t('assoc.empty'),
+          confirmLabel: t('assoc.add'),
+          onConfirm: async (keys) => {
+            await writes.attach.mutateAsync(keys);
+            toast.success(t('assoc.attached', { count: keys.length }));
+          },
+          'data-testid': 'venue-device-attach',
+        },
+      }}
+      data-testid="venue-devices"
+    />
   );
 }

@@ -1,0 +1,38 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { ok } from '@/domain/api';
+import { staffCreateSchema, staffListQuery, staffUpdateSchema } from '@/domain/people/staff';
+import { accountRoutes } from '../../lib/accounts';
+import { registerResource } from '../../lib/resource';
+import { requireAccess, requireActor } from '../../plugins/tenant';
+import { createStaff, deleteStaff, resetStaffPassword, setStaffStatus, staffById, staffFormOptions, staffPage, updateStaff } from './staff.service';
+
+/**
+ * Staff of /api/busi/web/{k12|gx}/user/teacher (docs/product-rules.md#students-and-staff): the resource, the form's
+ * options, and enable/disable and password reset of their accounts as the admin users screen has them.
+ */
+export const staffRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (app, { family }) => {
+  app.addHook('onRequest', app.authenticate);
+  const key = `${family}.user.teacher`;
+  await registerResource(
+    app,
+    family,
+    {
+      key,
+      entity: 'staff',
+      list: { query: staffListQuery, handler: staffPage },
+      get: staffById,
+      create: { body: staffCreateSchema, handler: createStaff },
+      update: { body: staffUpdateSchema, handler: (tx, actor, id, body) => updateStaff(tx, actor, id, body, app.now()) },
+      remove: (tx, actor, id) => deleteStaff(tx, actor, id, app.now()),
+    },
+    (scope) => {
+      scope.get('/options', { preValidation: requireAccess(key, 'view') }, async (request) => ok(await staffFormOptions(app.db, await requireActor(request))));
+      accountRoutes(scope, {
+        key,
+        entity: 'staff',
+        setStatus: (tx, actor, id, enabled) => setStaffStatus(tx, actor, id, enabled, app.now()),
+        resetPassword: (tx, actor, id, body) => resetStaffPassword(tx, actor, id, body, app.now()),
+      });
+    },
+  );
+};
