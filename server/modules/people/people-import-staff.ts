@@ -132,7 +132,7 @@ export async function planAccounts(kind: Exclude<PeopleImportKind, 'student'>, f
   }
   const list = [...accepted.values()];
   const update = list.filter((a) => a.existing).length;
-  return { create: list.length - update, update, rejected, write: (tx) => writeAccounts(tx, ctx, kind, list) };
+  return { create: list.length - update, update, rejected, write: (db) => db.transaction((tx) => writeAccounts(tx, ctx, kind, list)) };
 }
 
 /** Creates or updates each accepted account (and staff record) inside the commit's transaction. */

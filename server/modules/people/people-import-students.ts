@@ -1,9 +1,10 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { parentSaveSchema } from '@/domain/people/parents';
 import {
   PARENT_GROUPS,
   STUDENT_COLUMNS,
   genderOfRelation,
+  gradeNoOfName,
   parseBirthDate,
   parseEthnicity,
   parseGender,
@@ -11,9 +12,9 @@ import {
   type StudentColumnKey,
 } from '@/domain/people/people-import';
 import { studentSaveSchema } from '@/domain/people/students';
-import type { Tx } from '../../db/client';
-import { classes, grades, parentStudents, parents, students } from '../../db/schema/school';
-import { audit } from '../../lib/audit';
+import type { Db } from '../../db/client';
+import { classes, grades, parents, students } from '../../db/schema/school';
+import { copyLines, withBulkTransaction } from '../physique/bulk-session';
 import { cellOf, rawOf, type ImportContext, type ImportPlan, type ParsedFile, type Rejected } from './people-import.service';
 
 /** A child id the parent schema accepts while the student does not exist yet (the write puts the real one). */
@@ -29,7 +30,6 @@ const STUDENT_FIELD: Record<string, StudentColumnKey> = {
   birthDate: 'birthDate',
   ethnicity: 'ethnicity',
 };
-const CHUNK = 1000;
 
 type StudentData = { name: string; regNo: string; studentNo: string | null; classId: string; gender: 'male' | 'female'; birthDate: string | null; ethnicity: string };
 type ParentData = { name: string; gender: 'male' | 'female'; mobile: string; row: number; children: { regNo: string; relation: string }[] };
@@ -44,7 +44,7 @@ async function classLookup(ctx: ImportContext) {
   const gradeMatches = (text: string, g: { gradeNo: number; enrolYear: number }) => {
     if (/^\d{4}级?$/.test(text)) return g.enrolYear === Number(text.slice(0, 4));
     if (/^\d{1,2}$/.test(text)) return g.gradeNo === Number(text);
-    return text === ctx.t(`school:grade.no.${g.gradeNo}`, { lng: 'zh_cn' }) || text === ctx.t(`school:grade.no.${g.gradeNo}`);
+    return gradeNoOfName(text) === g.gradeNo || text === ctx.t(`school:grade.no.${g.gradeNo}`);
   };
   const cache = new Map<string, string | 'none' | 'many'>();
   return (gradeText: string, classText: string): string | 'none' | 'many' => {
@@ -161,80 +161,58 @@ export async function planStudents(file: ParsedFile, ctx: ImportContext): Promis
     parentsCreate: parentList.length - parentsUpdate,
     parentsUpdate,
     rejected,
-    write: (tx) => writeStudents(tx, ctx, list, parentList, studentId, parentId),
+    write: (db) => writeStudents(db, ctx, list, parentList, list.length - update),
   };
 }
 
-const chunks = <T>(list: readonly T[]) => Array.from({ length: Math.ceil(list.length / CHUNK) }, (_, i) => list.slice(i * CHUNK, (i + 1) * CHUNK));
-
 /**
- * Writes the accepted students and parents: an upsert by registration number and by mobile (a re-import updates,
- * never duplicates; a row that changes nothing is not written), then the links. A class change keeps the history
- * (reason 'import'). One audit entry records the import.
+ * Writes the accepted students and parents in one transaction: COPY into staging tables, then one upsert each by
+ * registration number and by mobile (a re-import updates, never duplicates; a row that changes nothing is not
+ * written), then the links. A class change keeps the history (reason 'import'). One audit entry records the import.
  */
-export async function writeStudents(tx: Tx, ctx: ImportContext, list: readonly StudentData[], parentList: readonly ParentData[], studentId: Map<string, string>, parentId: Map<string, string>) {
+export async function writeStudents(db: Db, ctx: ImportContext, list: readonly StudentData[], parentList: readonly ParentData[], createdCount: number) {
   const org = ctx.actor.tenantOrgId;
-  await tx.execute(sql`select set_config('tiyu.class_change_reason', 'import', true)`);
-  const ids = new Map(studentId);
-  for (const part of chunks(list)) {
-    const written = await tx
-      .insert(students)
-      .values(part.map((s) => ({ orgId: org, ...s })))
-      .onConflictDoUpdate({
-        target: [students.orgId, students.regNo],
-        set: {
-          name: sql`excluded.name`,
-          studentNo: sql`excluded.student_no`,
-          classId: sql`excluded.class_id`,
-          gender: sql`excluded.gender`,
-          birthDate: sql`excluded.birth_date`,
-          ethnicity: sql`excluded.ethnicity`,
-          version: sql`${students.version} + 1`,
-        },
-        setWhere: sql`(${students.name}, ${students.studentNo}, ${students.classId}, ${students.gender}, ${students.birthDate}, ${students.ethnicity})
-          is distinct from (excluded.name, excluded.student_no, excluded.class_id, excluded.gender, excluded.birth_date, excluded.ethnicity)`,
-      })
-      .returning({ id: students.id, regNo: students.regNo });
-    for (const w of written) ids.set(w.regNo, w.id);
-  }
-  const parentIds = new Map(parentId);
-  for (const part of chunks(parentList)) {
-    const written = await tx
-      .insert(parents)
-      .values(part.map((p) => ({ orgId: org, name: p.name, gender: p.gender, mobile: p.mobile })))
-      .onConflictDoUpdate({
-        target: [parents.orgId, parents.mobile],
-        set: { name: sql`excluded.name`, gender: sql`excluded.gender`, version: sql`${parents.version} + 1` },
-        setWhere: sql`(${parents.name}, ${parents.gender}) is distinct from (excluded.name, excluded.gender)`,
-      })
-      .returning({ id: parents.id, mobile: parents.mobile });
-    for (const w of written) parentIds.set(w.mobile, w.id);
-  }
-  // One link per parent and child, even when a row names the same mobile twice.
-  const links = [
-    ...new Map(parentList.flatMap((p) => p.children.map((c) => [`${p.mobile}\u0000${c.regNo}`, { parentId: parentIds.get(p.mobile)!, studentId: ids.get(c.regNo)!, relation: c.relation }] as const))).values(),
-  ];
-  for (const part of chunks(links)) {
-    await tx
-      .insert(parentStudents)
-      .values(part)
-      .onConflictDoUpdate({
-        target: [parentStudents.parentId, parentStudents.studentId],
-        set: { relation: sql`excluded.relation` },
-        setWhere: sql`${parentStudents.relation} is distinct from excluded.relation`,
-      });
-  }
-  await audit(tx, ctx.actor, {
-    action: 'import',
-    entity: 'student',
-    entityId: null,
-    before: null,
-    after: {
-      students: list.length,
-      created: list.filter((s) => !studentId.has(s.regNo)).length,
-      parents: parentList.length,
-      schoolYearId: ctx.extra.schoolYearId,
-      semesterId: ctx.extra.semesterId,
-    },
+  await withBulkTransaction(db, async (s) => {
+    await s.query(`select set_config('tiyu.class_change_reason', 'import', true)`);
+    await s.query(`create temp table people_import_students (reg_no text, name text, student_no text, class_id uuid, gender text, birth_date date, ethnicity text) on commit drop`);
+    await s.copyIn('people_import_students', ['reg_no', 'name', 'student_no', 'class_id', 'gender', 'birth_date', 'ethnicity'], copyLines(list, (x) => [x.regNo, x.name, x.studentNo, x.classId, x.gender, x.birthDate, x.ethnicity]));
+    await s.query(
+      `insert into students (org_id, reg_no, name, student_no, class_id, gender, birth_date, ethnicity)
+       select $1, reg_no, name, student_no, class_id, gender, birth_date, ethnicity from people_import_students
+       on conflict (org_id, reg_no) do update set name = excluded.name, student_no = excluded.student_no, class_id = excluded.class_id,
+         gender = excluded.gender, birth_date = excluded.birth_date, ethnicity = excluded.ethnicity, version = students.version + 1
+       where (students.name, students.student_no, students.class_id, students.gender, students.birth_date, students.ethnicity)
+         is distinct from (excluded.name, excluded.student_no, excluded.class_id, excluded.gender, excluded.birth_date, excluded.ethnicity)`,
+      [org],
+    );
+    if (parentList.length > 0) {
+      await s.query(`create temp table people_import_parents (mobile text, name text, gender text) on commit drop`);
+      await s.copyIn('people_import_parents', ['mobile', 'name', 'gender'], copyLines(parentList, (p) => [p.mobile, p.name, p.gender]));
+      await s.query(
+        `insert into parents (org_id, mobile, name, gender) select $1, mobile, name, gender from people_import_parents
+         on conflict (org_id, mobile) do update set name = excluded.name, gender = excluded.gender, version = parents.version + 1
+         where (parents.name, parents.gender) is distinct from (excluded.name, excluded.gender)`,
+        [org],
+      );
+      // One link per parent and child, even when a row names the same mobile twice.
+      const links = [...new Map(parentList.flatMap((p) => p.children.map((c) => [`${p.mobile}\u0000${c.regNo}`, [p.mobile, c.regNo, c.relation]] as const))).values()];
+      await s.query(`create temp table people_import_links (mobile text, reg_no text, relation text) on commit drop`);
+      await s.copyIn('people_import_links', ['mobile', 'reg_no', 'relation'], copyLines(links, (l) => l));
+      await s.query(
+        `insert into parent_students (parent_id, student_id, relation)
+         select p.id, st.id, l.relation from people_import_links l
+           join parents p on p.org_id = $1 and p.mobile = l.mobile
+           join students st on st.org_id = $1 and st.reg_no = l.reg_no
+         on conflict (parent_id, student_id) do update set relation = excluded.relation
+         where parent_students.relation is distinct from excluded.relation`,
+        [org],
+      );
+    }
+    await s.query(`insert into audit_logs (user_id, account_id, org_id, action, entity, before, after) values ($1, $2, $3, 'import', 'student', null, $4)`, [
+      ctx.actor.userId,
+      ctx.actor.accountId,
+      org,
+      JSON.stringify({ students: list.length, created: createdCount, parents: parentList.length, schoolYearId: ctx.extra.schoolYearId, semesterId: ctx.extra.semesterId }),
+    ]);
   });
 }

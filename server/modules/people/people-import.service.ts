@@ -11,7 +11,7 @@ import {
   type PeopleImportPreview,
 } from '@/domain/people/people-import';
 import type { Translate } from '@/domain/physique-results/export-layout';
-import type { Db, DbOrTx, Tx } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { schoolYears, semesters } from '../../db/schema/school';
 import { AppError } from '../../lib/app-error';
 import { failuresWorkbook, importFileName, type ImportFailure } from '../../lib/spreadsheet/import-report';
@@ -57,7 +57,8 @@ export interface ImportPlan {
   parentsCreate?: number;
   parentsUpdate?: number;
   rejected: Rejected[];
-  write(tx: Tx): Promise<void>;
+  /** Writes the accepted rows in one transaction. */
+  write(db: Db): Promise<void>;
 }
 
 export interface ImportContext {
@@ -186,20 +187,16 @@ export async function previewImport(
 const FAILED_ROWS_LISTED = 2000;
 
 /**
- * The commit: the kept file checked again inside one transaction (someone may have changed the data since the dry
- * run), the accepted rows written, the refused ones returned in the failures workbook. Any write error rolls
- * everything back.
+ * The commit: the kept file checked again (someone may have changed the data since the dry run), the accepted rows
+ * written in one transaction by natural key (学籍号, mobile, login account), the refused ones returned in the failures
+ * workbook. Any write error rolls everything back.
  */
 export async function commitImport(db: Db, actor: Actor, kind: PeopleImportKind, family: Family, importId: string, t: Translate) {
   const pending = takeImport(importId, actor, kind, family);
   const file = await readPeopleFile(pending, kind, t);
-  let plan: ImportPlan | null = null;
-  await db.transaction(async (tx) => {
-    plan = await planOf(kind, file, contextOf(tx, actor, family, t, pending.context));
-    await plan.write(tx);
-  });
+  const done = await planOf(kind, file, contextOf(db, actor, family, t, pending.context));
+  await done.write(db);
   dropImport(importId);
-  const done = plan! as ImportPlan;
   const success = done.create + done.update;
   const failure = done.rejected.length;
   const textColumns = peopleColumns(kind).flatMap((c) => (c.text && file.index[c.key] !== undefined ? [file.index[c.key]!] : []));

@@ -205,3 +205,16 @@ export function parseCertificateType(text: string): CertificateType | '' | null 
   if ((CERTIFICATE_TYPES as readonly string[]).includes(text)) return text as CertificateType;
   return (Object.entries(CERTIFICATE_LABELS).find(([, label]) => label === text)?.[0] as CertificateType | undefined) ?? null;
 }
+
+const CN_DIGITS = '一二三四五六七八九';
+/** Grade names as school files write them: 一年级…九年级, 初一…初三, 高一…高三, 大一…大四 (grade numbers 1–16). */
+export function gradeNoOfName(text: string): number | null {
+  const t = text.replace(/\s+/g, '');
+  let m = /^([一二三四五六七八九])年级$/.exec(t);
+  if (m) return CN_DIGITS.indexOf(m[1]) + 1;
+  m = /^(初|高)([一二三])$/.exec(t);
+  if (m) return (m[1] === '初' ? 6 : 9) + CN_DIGITS.indexOf(m[2]) + 1;
+  m = /^大([一二三四])$/.exec(t);
+  if (m) return 12 + CN_DIGITS.indexOf(m[1]) + 1;
+  return null;
+}
