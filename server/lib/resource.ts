@@ -165,11 +165,13 @@ export function nextVersion(column: PgColumn): SQL {
  */
 export async function assertUnused(
   checks: readonly { what: `${string}:${string}`; count(): Promise<number>; names?(): Promise<string[]> }[],
+  /** A message of the entity's own (params `what`, `count`), e.g. one that says what to do instead. */
+  message: `${string}:${string}` = ERR.inUse,
 ): Promise<void> {
   for (const check of checks) {
     const n = await check.count();
     if (n === 0) continue;
-    if (!check.names) throw new AppError(409, ERR.inUse, { what: check.what, count: n });
+    if (!check.names) throw new AppError(409, message, { what: check.what, count: n });
     const names = (await check.names()).slice(0, IN_USE_NAMES);
     throw new AppError(409, ERR.inUseNamed, { what: check.what, count: n, names: names.join(', ') + (n > names.length ? ' …' : '') });
   }

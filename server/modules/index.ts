@@ -7,6 +7,8 @@ import type { ModuleOptions } from './module-options';
 import { myInfoRoutes } from './my-info/my-info.routes';
 import { orgRoutes } from './org/org.routes';
 import { peopleImportRoutes } from './people/people-import.routes';
+import { parentRoutes } from './people/parent.routes';
+import { studentRoutes } from './people/student.routes';
 import { orgManageRoutes } from './org-manage/org-manage.routes';
 import { staffRoutes } from './people/staff.routes';
 import { physiqueRoutes } from './physique/physique.routes';
@@ -35,6 +37,8 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   for (const family of ['k12', 'gx'] as const) await app.register(venueRoutes, { prefix: `/api/busi/web/${family}`, family });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(physiqueRoutes, { prefix: `/api/busi/web/${family}`, family });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(roleRoutes, { prefix: `/api/busi/web/${family}`, family });
+  for (const family of ['k12', 'gx'] as const) await app.register(studentRoutes, { prefix: `/api/busi/web/${family}`, family });
+  await app.register(parentRoutes, { prefix: '/api/busi/web/k12' });
   await app.register(userRoutes, { prefix: '/api/busi/web/admin' });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(peopleImportRoutes, { prefix: `/api/busi/web/${family}`, family });
   await app.register(testPlanLifecycle);

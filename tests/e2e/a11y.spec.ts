@@ -145,6 +145,13 @@ const SCREENS: Screen[] = [
   { account: 'school01', path: '/k12/place', open: rowAction('venue-list', 1) },
   { account: 'college01', path: '/gx/device' },
   { account: 'college01', path: '/gx/place' },
+  // Students and parents
+  { account: 'school01', path: '/k12/user/student' },
+  { account: 'school01', path: '/k12/user/student/add' },
+  { account: 'school01', path: '/k12/user/student', open: editFirst('student-list') },
+  { account: 'school01', path: '/k12/user/parent' },
+  { account: 'school01', path: '/k12/user/parent', open: editFirst('parent-list') },
+  { account: 'college01', path: '/gx/user/student' },
 ];
 
 /** One signed-in context per account for the whole file (its session lives in localStorage). */

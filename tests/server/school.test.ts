@@ -5,7 +5,8 @@ import type { UInfo } from '@/domain/auth/types';
 import { ORG_TYPE } from '@/domain/constants';
 import { orgs } from '../../server/db/schema/orgs';
 import { classes, students } from '../../server/db/schema/school';
-import type { ClassRow, GradeRow, SchoolYearRow, StudentRow } from '@/domain/school/types';
+import type { StudentRecord } from '@/domain/people/students';
+import type { ClassRow, GradeRow, SchoolYearRow } from '@/domain/school/types';
 import { createTestApp, type TestApp } from '../support/server-app';
 
 let t: TestApp;
@@ -104,16 +105,16 @@ describe('classes', () => {
 });
 
 describe('students and dictionaries', () => {
-  it('pages students with class and registration-number filters', async () => {
-    const p = data<Page<StudentRow>>(await get('k12/user/student/page?size=20', 'school01'));
+  it('pages students with class and keyword filters', async () => {
+    const p = data<Page<StudentRecord>>(await get('k12/user/student/page?size=20', 'school01'));
     expect(p.records).toHaveLength(20);
     expect(p.total).toBeGreaterThan(1000);
     const s = p.records[0];
-    const byClass = data<Page<StudentRow>>(await get(`k12/user/student/page?size=80&classId=${s.classId}`, 'school01'));
+    const byClass = data<Page<StudentRecord>>(await get(`k12/user/student/page?size=80&classId=${s.classId}`, 'school01'));
     expect(byClass.records.every((r) => r.classId === s.classId)).toBe(true);
-    const byRegNo = data<Page<StudentRow>>(await get(`k12/user/student/page?regNo=${s.regNo}`, 'school01'));
+    const byRegNo = data<Page<StudentRecord>>(await get(`k12/user/student/page?keyword=${s.regNo}`, 'school01'));
     expect(byRegNo.records.map((r) => r.id)).toEqual([s.id]);
-    expect(data<StudentRow>(await get(`k12/user/student/${s.id}`, 'school01'))).toEqual(s);
+    expect(data<StudentRecord>(await get(`k12/user/student/${s.id}`, 'school01'))).toMatchObject(s);
   });
 
   it("never answers another organisation's student", async () => {

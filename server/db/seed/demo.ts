@@ -337,6 +337,33 @@ function addK12(ctx: Ctx, orgId: string): Map<number, string[]> {
   return classesByGrade;
 }
 
+/**
+ * Demo people data beyond the random roster, chosen by position so the random stream (and every seeded name) stays
+ * as it was: some parents with a second child in another grade (same surname), a few students suspended or
+ * transferred out.
+ */
+function addFamiliesAndStatuses(ctx: Ctx, orgId: string): void {
+  const roster = ctx.rows.students.filter((s) => s.orgId === orgId);
+  const byId = new Map(roster.map((s) => [s.id!, s]));
+  const classGrade = new Map(ctx.rows.classes.filter((c) => c.orgId === orgId).map((c) => [c.id!, c.gradeId]));
+  const links = ctx.rows.parentStudents.filter((l) => byId.has(l.studentId));
+  const withParent = new Set(links.map((l) => l.studentId));
+  for (const [i, link] of links.entries()) {
+    if (i % 8 !== 0) continue;
+    const child = byId.get(link.studentId)!;
+    const sibling = roster.find(
+      (s) => s.name[0] === child.name[0] && classGrade.get(s.classId) !== classGrade.get(child.classId) && !withParent.has(s.id!),
+    );
+    if (!sibling) continue;
+    withParent.add(sibling.id!);
+    ctx.rows.parentStudents.push({ parentId: link.parentId, studentId: sibling.id!, relation: link.relation });
+  }
+  for (const [i, s] of roster.entries()) {
+    if (i % 151 === 150) s.status = 'suspended';
+    else if (i % 211 === 210) s.status = 'transferred';
+  }
+}
+
 const UNIVERSITY = [
   {
     code: '01',
@@ -658,6 +685,7 @@ function buildDemo(passwordHash: string): { rows: Ctx['rows']; later: Ctx['rows'
   for (const orgId of [bureauId, k12Id, uniId]) addSchoolYears(ctx, orgId);
 
   const k12Classes = addK12(ctx, k12Id);
+  addFamiliesAndStatuses(ctx, k12Id);
   const uniClasses = addUniversity(ctx, uniId);
 
   const bureauRoles = addRoles(ctx, bureauId, 'admin', ['administrator']);

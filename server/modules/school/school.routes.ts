@@ -1,18 +1,14 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ok, pageQuerySchema } from '@/domain/api';
+import { ok } from '@/domain/api';
 import { requirePermission, requireScope } from '../../plugins/tenant';
 import { pageAccess } from '@/domain/menus/access';
-import { optionalIdFilter, optionalTextFilter } from '../../lib/query';
-import { gradeList, schoolYearList, studentById, studentPage } from './school.service';
+import { gradeList, schoolYearList } from './school.service';
 
 export interface SchoolRoutesOptions {
   /** The route family whose permission codes guard these reads (docs/product-rules.md#families): K12 schools or universities. */
   family: 'k12' | 'gx';
 }
 
-const studentPageQuery = pageQuerySchema.extend({ classId: optionalIdFilter, name: optionalTextFilter, regNo: optionalTextFilter });
-const idParams = z.object({ id: z.string().max(64) });
 
 /**
  * School core reads of /api/busi/web/{k12|gx} (docs/product-rules.md#menus-and-permissions, #tenancy): every route runs
@@ -30,12 +26,7 @@ export const schoolRoutes: FastifyPluginAsyncZod<SchoolRoutesOptions> = async (a
 
   // Classes (org/class page and :id) are the class resource of server/modules/org.
 
-  app.get('/user/student/page', { preValidation: requirePermission(can.students), schema: { querystring: studentPageQuery } }, async (request) =>
-    ok(await studentPage(app.db, await tenant(request), request.query)),
-  );
-  app.get('/user/student/:id', { preValidation: requirePermission(can.students), schema: { params: idParams } }, async (request) =>
-    ok(await studentById(app.db, await tenant(request), request.params.id)),
-  );
+  // Students (user/student page and :id) are the student resource of server/modules/people.
 
   // Staff (user/teacher) are the staff resource of server/modules/people.
 

@@ -22,7 +22,8 @@ import { FormSchema } from './fields';
 export interface FormScreenProps<S extends z.ZodObject, Row> {
   /** The save schema from src/domain (the route validates with the same one). */
   schema: S;
-  resource: Resource<Row, z.output<S>>;
+  /** What the form calls: `useGet` (what it edits) and `useSave` (answers the same shape); the list rows may differ. */
+  resource: Pick<Resource<unknown, z.output<S>, Row>, 'useGet' | 'useSave'>;
   /** The record to edit; undefined adds. */
   id?: string;
   /** Form values of a loaded record, including its `version` (sent back for stale-save detection). */

@@ -17,11 +17,14 @@ export const parentChildSchema = z.object({
   relation: z.enum(PARENT_RELATIONS, { error: 'validation:parent.relationRequired' }),
 });
 
+/** A parent's contact mobile: its messages name the parent's number (not the user's own). */
+export const parentMobileSchema = z.string({ error: 'validation:parent.mobileRequired' }).trim().min(1, 'validation:parent.mobileRequired').regex(MOBILE, 'validation:parent.mobileFormat');
+
 export const parentSaveSchema = z
   .object({
     name: personNameSchema,
     gender: genderSchema,
-    mobile: z.string({ error: 'validation:parent.mobileRequired' }).trim().min(1, 'validation:parent.mobileRequired').regex(MOBILE, 'validation:parent.mobileFormat'),
+    mobile: parentMobileSchema,
     children: z.array(parentChildSchema).min(1, 'validation:parent.childrenRequired').max(PARENT_CHILDREN_MAX),
     version: versionField.optional(),
   })

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
-import { PARENT_RELATIONS } from './parents';
+import { PARENT_RELATIONS, parentMobileSchema } from './parents';
 import { genderSchema, personNameSchema, type Gender } from './staff';
 
 /**
@@ -18,6 +18,19 @@ export const STUDENT_NO_MAX = 30;
 export const REG_NO_PATTERN = /^[A-Za-z0-9]+$/;
 /** Ethnicity codes of the `nation` dictionary: 01–56, 97 other, 98 foreign-born Chinese citizen. */
 export const ETHNICITY_CODE = /^(0[1-9]|[1-4]\d|5[0-6]|97|98)$/;
+/** The codes of the `nation` dictionary in order, for choices (names: locale keys people:students.nation.<code>). */
+export const ETHNICITY_CODES: readonly string[] = [...Array.from({ length: 56 }, (_, i) => String(i + 1).padStart(2, '0')), '97', '98'];
+
+/** Parents one student may have (linked and new together). */
+export const STUDENT_PARENTS_MAX = 6;
+
+/** A parent added from the student form: the parent's own fields and the relation to this student. */
+export const newParentSchema = z.object({
+  name: personNameSchema,
+  gender: genderSchema,
+  mobile: parentMobileSchema,
+  relation: z.enum(PARENT_RELATIONS, { error: 'validation:parent.relationRequired' }),
+});
 
 const folded = (v: unknown) => (typeof v === 'string' ? v.normalize('NFKC').trim() : v);
 
@@ -32,9 +45,12 @@ export const studentSaveSchema = z
     birthDate: z.union([z.literal(''), z.iso.date('validation:people.birthDate')]),
     ethnicity: z.string().regex(ETHNICITY_CODE, 'validation:student.ethnicity').default('01'),
     status: z.enum(STUDENT_STATUSES).default('studying'),
-    photoFileId: z.union([z.literal(''), z.string().regex(UUID_PATTERN, 'validation:common.id')]),
+    /** The face photo's file id; '' or null (an upload field cleared) for none. */
+    photoFileId: z.preprocess((v) => v ?? '', z.union([z.literal(''), z.string().regex(UUID_PATTERN, 'validation:common.id')])),
     /** Parents already in the organisation, with the relation to this student. */
-    parents: z.array(z.object({ parentId: z.string().regex(UUID_PATTERN, 'validation:common.id'), relation: z.enum(PARENT_RELATIONS, { error: 'validation:parent.relationRequired' }) })).max(6).default([]),
+    parents: z.array(z.object({ parentId: z.string().regex(UUID_PATTERN, 'validation:common.id'), relation: z.enum(PARENT_RELATIONS, { error: 'validation:parent.relationRequired' }) })).max(STUDENT_PARENTS_MAX).default([]),
+    /** Parents new to the organisation, created and linked in the same save. */
+    newParents: z.array(newParentSchema).max(STUDENT_PARENTS_MAX).default([]),
     version: versionField.optional(),
   })
   .strict();
@@ -73,4 +89,26 @@ export interface StudentRecord {
   parents: { parentId: string; name: string; mobile: string; relation: string }[];
   createdAt: string;
   version: number;
+}
+
+/** Why a student entered a class (student_class_history.reason). */
+export const CLASS_CHANGE_REASONS = ['enrol', 'transfer', 'rollover', 'import'] as const;
+
+/** One student with the classes they have been in, newest first (the edit screen). */
+export interface StudentDetail extends StudentRecord {
+  history: { classId: string; className: string; reason: string; since: string; until: string | null }[];
+}
+
+/** A choice of the pickers: a parent to link from the student form, a child from the parent form. */
+export interface PersonOption {
+  id: string;
+  name: string;
+  /** Mobile (a parent) or registration number and class (a student). */
+  hint: string;
+}
+
+/** The grades and classes (of the actor's scope) the student form and filters choose from. */
+export interface StudentFormOptions {
+  grades: { id: string; gradeNo: number; stage: string; enrolYear: number }[];
+  classes: { id: string; name: string; gradeId: string }[];
 }

@@ -17,21 +17,6 @@ export interface ClassRow {
   enabled: boolean;
 }
 
-export interface StudentRow {
-  id: string;
-  name: string;
-  regNo: string;
-  studentNo: string | null;
-  gender: 'male' | 'female';
-  birthDate: string | null;
-  ethnicity: string;
-  classId: string;
-  className: string;
-  gradeId: string;
-  gradeNo: number;
-  enabled: boolean;
-}
-
 export interface GradeRow {
   id: string;
   stage: string;

@@ -1,0 +1,35 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ok } from '@/domain/api';
+import { textFilter } from '@/domain/list-query';
+import { parentListQuery, parentSaveSchema } from '@/domain/people/parents';
+import { registerResource } from '../../lib/resource';
+import { requireAccess, requireActor } from '../../plugins/tenant';
+import { childOptions, deleteParent, parentById, parentPage, updateParent } from './parent.service';
+
+/**
+ * Parents of /api/busi/web/k12/user/parent (docs/product-rules.md#students-and-staff): no add route, parents come
+ * from the student form and imports.
+ */
+export const parentRoutes: FastifyPluginAsync = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+  const key = 'k12.user.parent';
+  await registerResource(
+    app,
+    'k12',
+    {
+      key,
+      entity: 'parent',
+      list: { query: parentListQuery, handler: parentPage },
+      get: parentById,
+      update: { body: parentSaveSchema, handler: updateParent },
+      remove: deleteParent,
+    },
+    (scope) => {
+      scope.withTypeProvider<ZodTypeProvider>().get('/student-options', { preValidation: requireAccess(key, 'view'), schema: { querystring: z.object({ keyword: textFilter() }) } }, async (request) =>
+        ok(await childOptions(app.db, await requireActor(request), request.query.keyword)),
+      );
+    },
+  );
+};

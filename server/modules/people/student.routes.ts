@@ -1,0 +1,41 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ok } from '@/domain/api';
+import { OK_MSG } from '@/domain/errors';
+import { textFilter } from '@/domain/list-query';
+import { studentListQuery, studentSaveSchema, studentTransferSchema } from '@/domain/people/students';
+import { registerResource } from '../../lib/resource';
+import { requireAccess, requireActor } from '../../plugins/tenant';
+import { createStudent, deleteStudent, parentOptions, studentById, studentFormOptions, studentPage, transferStudents, updateStudent } from './student.service';
+
+/** Students of /api/busi/web/{k12|gx}/user/student (docs/product-rules.md#students-and-staff), on the resource kit. */
+export const studentRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (app, { family }) => {
+  app.addHook('onRequest', app.authenticate);
+  const key = `${family}.user.student`;
+  await registerResource(
+    app,
+    family,
+    {
+      key,
+      entity: 'student',
+      list: { query: studentListQuery, handler: studentPage },
+      get: studentById,
+      create: { body: studentSaveSchema, handler: createStudent },
+      update: { body: studentSaveSchema, handler: updateStudent },
+      remove: deleteStudent,
+    },
+    (scope) => {
+      const r = scope.withTypeProvider<ZodTypeProvider>();
+      r.get('/options', { preValidation: requireAccess(key, 'view') }, async (request) => ok(await studentFormOptions(app.db, await requireActor(request))));
+      r.get('/parent-options', { preValidation: requireAccess(key, 'view'), schema: { querystring: z.object({ keyword: textFilter() }) } }, async (request) =>
+        ok(await parentOptions(app.db, await requireActor(request), request.query.keyword)),
+      );
+      // A transfer is an edit of each student's class; the audit rows are written per student by the service.
+      r.post('/transfer', { preValidation: requireAccess(key, 'edit'), schema: { body: studentTransferSchema } }, async (request) => {
+        const actor = await requireActor(request);
+        return ok(await app.db.transaction((tx) => transferStudents(tx, actor, request.body)), request.t(OK_MSG.saved));
+      });
+    },
+  );
+};

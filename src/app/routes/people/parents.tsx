@@ -1,0 +1,1 @@
+export { ParentFormScreen as ParentFormPage, ParentListScreen as ParentPage } from '@/features/people/parents/parent-screens';

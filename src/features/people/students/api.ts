@@ -1,0 +1,36 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { pageApi } from '@/domain/menus/access';
+import type { PersonOption, StudentDetail, StudentFormOptions, StudentRecord, StudentSave } from '@/domain/people/students';
+import { get, post } from '@/lib/api-client';
+import { createResource, type Resource } from '@/lib/resource';
+
+export type StudentFamily = 'k12' | 'gx';
+
+const cache = new Map<StudentFamily, Resource<StudentRecord, StudentSave, StudentDetail>>();
+
+/** Students (user/student) of a family: list rows, and the record with its class history. */
+export function studentResource(family: StudentFamily): Resource<StudentRecord, StudentSave, StudentDetail> {
+  let r = cache.get(family);
+  if (!r) cache.set(family, (r = createResource<StudentRecord, StudentSave, StudentDetail>({ base: pageApi(`${family}.user.student`) })));
+  return r;
+}
+
+/** The grades and classes the filters and the form choose from (the actor's data scope). */
+export function useStudentOptions(family: StudentFamily) {
+  const r = studentResource(family);
+  return useQuery({ queryKey: [...r.key, 'options'], queryFn: () => get<StudentFormOptions>(`${r.base}/options`) });
+}
+
+/** Parents of the school matching a name or mobile (the form's parent picker). */
+export const searchParents = (family: StudentFamily) => (keyword: string) => get<PersonOption[]>(`${studentResource(family).base}/parent-options`, { keyword });
+
+/** Moves students to a class (the history keeps the previous one); the dialog shows a refusal itself. */
+export function useTransfer(family: StudentFamily) {
+  const client = useQueryClient();
+  const r = studentResource(family);
+  return useMutation({
+    mutationFn: ({ studentIds, classId }: { studentIds: string[]; classId: string }) => post<{ moved: number }>(`${r.base}/transfer`, { studentIds, classId }),
+    onSuccess: () => client.invalidateQueries({ queryKey: r.key }),
+    meta: { silent: true },
+  });
+}
