@@ -345,3 +345,26 @@ test('the class list and form work with the keyboard alone, focus visible', asyn
     await page.close();
   }
 });
+
+/** The import dialog of the people lists: the choose state and the dry run's review (counts, rejected rows, commit). */
+test('accessibility: the people import dialog (choose, review)', async ({ page }) => {
+  const axe = async () => {
+    const { violations } = await new AxeBuilder({ page }).include('[data-slot="import-dialog"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ rule: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+  };
+  await page.goto('/busi/');
+  await signIn(page, 'school01');
+  await expect(page).toHaveURL(/\/k12\//, { timeout: 20_000 });
+  await page.goto('/busi/k12/user/teacher');
+  await expect(page.getByTestId('staff-list')).toBeVisible({ timeout: 20_000 });
+  await page.getByTestId('list-import').click();
+  const dialog = page.locator('[data-slot="import-dialog"]');
+  await expect(dialog).toBeVisible();
+  expect(await axe()).toEqual([]);
+  const XLSX = await import('xlsx');
+  const book = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet([['姓名', '登录账号', '初始密码', '角色', '性别'], ['甲', 'a11yimport1', 'Start2026', '不存在的角色', '男'], ['乙', 'a11yimport2', '', '', '女']]), 'S');
+  await dialog.locator('input[type="file"]').setInputFiles({ name: 'staff.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer });
+  await expect(dialog.locator('[data-slot="import-review"]')).toBeVisible({ timeout: 30_000 });
+  expect(await axe()).toEqual([]);
+});

@@ -13,8 +13,8 @@ export function sendXlsx(reply: FastifyReply, workbook: Buffer, fileName: string
     .send(workbook);
 }
 
-/** The one file of a multipart upload (@fastify/multipart registered on the route's scope): its name and bytes. */
-export async function uploadedFile(request: FastifyRequest): Promise<{ fileName: string; buffer: Buffer }> {
+/** The one file of a multipart upload (@fastify/multipart registered on the route's scope): its name and bytes, and the text fields sent before it. */
+export async function uploadedFile(request: FastifyRequest): Promise<{ fileName: string; buffer: Buffer; fields: Record<string, string> }> {
   if (!request.isMultipart()) throw new AppError(400, 'physiqueResults:import.fileRequired');
   let part;
   try {
@@ -24,7 +24,12 @@ export async function uploadedFile(request: FastifyRequest): Promise<{ fileName:
   }
   if (!part) throw new AppError(400, 'physiqueResults:import.fileRequired');
   try {
-    return { fileName: part.filename, buffer: await part.toBuffer() };
+    const buffer = await part.toBuffer();
+    const fields: Record<string, string> = {};
+    for (const [name, field] of Object.entries(part.fields)) {
+      if (field && !Array.isArray(field) && field.type === 'field' && typeof field.value === 'string') fields[name] = field.value;
+    }
+    return { fileName: part.filename, buffer, fields };
   } catch (error) {
     if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, ERR.fileTooLarge);
     throw error;

@@ -20,6 +20,10 @@ export interface SheetSpec {
   columnWidths?: readonly number[];
   /** 0-based columns formatted as text (@), so Excel keeps long digit strings such as 学籍号 intact when edited. */
   textColumns?: readonly number[];
+  /** Drop-down lists (Excel data validation): the cells of a column from `firstRow` to `lastRow` (1-based) take a value of `source`, a range such as `'lists'!$A$1:$A$2`. */
+  validations?: readonly { column: number; firstRow: number; lastRow: number; source: string }[];
+  /** Hidden tab (the lists behind drop-downs). */
+  hidden?: boolean;
 }
 
 const MAX_SHEET_NAME = 31;
@@ -48,6 +52,10 @@ export function writeXlsx(sheets: readonly SheetSpec[]): Buffer {
   if (sheets.length === 0) throw new RangeError('writeXlsx needs at least one sheet');
   const wb = XLSX.utils.book_new();
   const taken = new Set<string>();
+  const validations = new Map<string, string>();
+  sheets.forEach((spec, i) => {
+    if (spec.validations?.length) validations.set(`xl/worksheets/sheet${i + 1}.xml`, dataValidationsXml(spec.validations));
+  });
   for (const spec of sheets) {
     // Cells of other types (bigint, objects) become text and NaN a blank; ordinary rows pass through uncopied.
     const rows = spec.rows.map((r) => (r.every(isPlainCell) ? r : r.map(cellValue)));
@@ -66,7 +74,34 @@ export function writeXlsx(sheets: readonly SheetSpec[]): Buffer {
     XLSX.utils.book_append_sheet(wb, ws, sheetName(spec.name, taken));
   }
   // Stored by SheetJS, deflated by zlib: 2.5× smaller than SheetJS's own compression in about the same time.
-  return recompressZip(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', bookSST: true, compression: false }) as Buffer, 6, quotePrefixTextStyles);
+  if (sheets.some((s) => s.hidden)) wb.Workbook = { Sheets: sheets.map((s) => ({ Hidden: s.hidden ? 1 : 0 })) };
+  return recompressZip(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', bookSST: true, compression: false }) as Buffer, 6, (name, data) =>
+    validations.has(name.toLowerCase()) ? withDataValidations(data, validations.get(name.toLowerCase())!) : quotePrefixTextStyles(name, data),
+  );
+}
+
+const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+function dataValidationsXml(list: NonNullable<SheetSpec['validations']>): string {
+  const items = list.map((v) => {
+    const col = XLSX.utils.encode_col(v.column);
+    return `<dataValidation type="list" allowBlank="1" showErrorMessage="1" sqref="${col}${v.firstRow}:${col}${v.lastRow}"><formula1>${escapeXml(v.source)}</formula1></dataValidation>`;
+  });
+  return `<dataValidations count="${items.length}">${items.join('')}</dataValidations>`;
+}
+
+/**
+ * SheetJS CE does not write data validations: the element goes into the worksheet where the schema orders it, before
+ * hyperlinks, print options, margins and page setup.
+ */
+function withDataValidations(data: Buffer, xml: string): Buffer {
+  const sheet = data.toString('utf8');
+  const after = sheet.indexOf('</sheetData>');
+  const next = /<(hyperlinks|printOptions|pageMargins|pageSetup|headerFooter|rowBreaks|colBreaks|customProperties|cellWatches|ignoredErrors|smartTags|drawing|legacyDrawing|tableParts|extLst)\b|<\/worksheet>/g;
+  next.lastIndex = after < 0 ? 0 : after;
+  const at = next.exec(sheet)?.index ?? -1;
+  if (after < 0 || at < 0) return data;
+  return Buffer.from(sheet.slice(0, at) + xml + sheet.slice(at), 'utf8');
 }
 
 /**

@@ -24,13 +24,35 @@ export interface ImportResult {
   fileName: string;
 }
 
-export interface ImportDialogProps {
+/** A dry run's answer (docs/product-rules.md#people-import): what the commit would create, update and reject. */
+export interface ImportPreview {
+  create: number;
+  update: number;
+  rejected: number;
+  /** The first rejected rows with their reasons. */
+  failures: readonly { row: number; reason: string }[];
+}
+
+/** Dry run first: the file is checked, the dialog shows the check, and only the person's confirmation writes. */
+export interface ImportReview<P extends ImportPreview> {
+  preview(file: File, onProgress?: (percent: number) => void): Promise<P>;
+  /** Writes what the preview checked; resolves with the failures file as `upload` does. */
+  commit(preview: P): Promise<ImportResult>;
+  /** The person cancelled after the preview (the server may drop the kept file). */
+  cancel?(preview: P): void;
+  /** More lines under the counts (e.g. the parents a student file creates). */
+  details?(preview: P): ReactNode;
+}
+
+export interface ImportDialogProps<P extends ImportPreview = ImportPreview> {
   open: boolean;
   onOpenChange(open: boolean): void;
   title: ReactNode;
   description?: ReactNode;
   /** Sends the file (plus whatever `extra` chose) and resolves with the result file. Rejecting shows its message. */
-  upload(file: File, onProgress?: (percent: number) => void): Promise<ImportResult>;
+  upload?(file: File, onProgress?: (percent: number) => void): Promise<ImportResult>;
+  /** Dry run first (instead of `upload`): choose → uploading → review (counts, first rejected rows; commit or cancel) → writing → finished. */
+  review?: ImportReview<P>;
   /** Link to the template workbook… */
   templateUrl?: string;
   /** …or a handler that downloads it. */
@@ -44,32 +66,32 @@ export interface ImportDialogProps {
   onImported?(counts: ImportCounts | null): void;
 }
 
-/** Dialog states (docs/product-rules.md#import-files): 0 choose file, 1 uploading, 2 finished. */
-type Status = 0 | 1 | 2;
+/** Dialog states (docs/product-rules.md#import-files): 0 choose file, 1 uploading, 2 finished; 'review' shows a dry run between 1 and 2. */
+type Status = 0 | 1 | 'review' | 2;
 
 /**
  * The import dialog of docs/product-rules.md#import-files: .xlsx only; while uploading the bar rises 10 every 500 ms and stops at
  * 90; then success and failure counts read from the result file name, with an export of the failures.
  * Cancel or OK closes it and it starts again at state 0.
  */
-export function ImportDialog({ open, onOpenChange, title, description, ...body }: ImportDialogProps) {
+export function ImportDialog<P extends ImportPreview = ImportPreview>({ open, onOpenChange, title, description, ...body }: ImportDialogProps<P>) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent data-slot="import-dialog" className="sm:max-w-lg">
+      <DialogContent data-slot="import-dialog" className={body.review ? 'sm:max-w-2xl' : 'sm:max-w-lg'}>
         <DialogHeader>
           <DialogTitle>{title}</DialogTitle>
           {description ? <DialogDescription>{description}</DialogDescription> : null}
         </DialogHeader>
         {/* Mounted only while open, so closing always resets to state 0. */}
-        {open ? <ImportDialogBody {...body} close={() => onOpenChange(false)} /> : null}
+        {open ? <ImportDialogBody<P> {...body} close={() => onOpenChange(false)} /> : null}
       </DialogContent>
     </Dialog>
   );
 }
 
-type BodyProps = Omit<ImportDialogProps, 'open' | 'onOpenChange' | 'title' | 'description'> & { close(): void };
+type BodyProps<P extends ImportPreview> = Omit<ImportDialogProps<P>, 'open' | 'onOpenChange' | 'title' | 'description'> & { close(): void };
 
-function ImportDialogBody({ upload, templateUrl, onDownloadTemplate, extra, canUpload = true, blockedReason, onImported, close }: BodyProps) {
+function ImportDialogBody<P extends ImportPreview>({ upload, review, templateUrl, onDownloadTemplate, extra, canUpload = true, blockedReason, onImported, close }: BodyProps<P>) {
   const { t } = useTranslation(['components', 'errors']);
   const inputId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
@@ -78,6 +100,7 @@ function ImportDialogBody({ upload, templateUrl, onDownloadTemplate, extra, canU
   const [fileName, setFileName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<ImportResult | null>(null);
+  const [checked, setChecked] = useState<P | null>(null);
   const [dragging, setDragging] = useState(false);
   // Set when the dialog closes mid-upload: the late answer is then ignored.
   const gone = useRef(false);
@@ -109,19 +132,48 @@ function ImportDialogBody({ upload, templateUrl, onDownloadTemplate, extra, canU
     setFileName(file.name);
     setProgress(0);
     setStatus(1);
+    const onProgress = (p: number) => setProgress((cur) => Math.max(cur, Math.min(p, IMPORT_PROGRESS_MAX)));
     try {
-      const answer = await upload(file, (p) => setProgress((cur) => Math.max(cur, Math.min(p, IMPORT_PROGRESS_MAX))));
-      if (gone.current) return;
-      setResult(answer);
-      setProgress(100);
-      setStatus(2);
-      onImported?.(parseImportCounts(answer.fileName));
+      if (review) {
+        const answer = await review.preview(file, onProgress);
+        if (gone.current) return;
+        setChecked(answer);
+        setStatus('review');
+        return;
+      }
+      finish(await upload!(file, onProgress));
     } catch (e) {
-      if (gone.current) return;
-      toast.error(e instanceof Error && e.message ? e.message : t(ERR.uploadFailed));
-      setStatus(0);
-      setProgress(0);
+      failed(e);
     }
+  };
+
+  const finish = (answer: ImportResult) => {
+    if (gone.current) return;
+    setResult(answer);
+    setProgress(100);
+    setStatus(2);
+    onImported?.(parseImportCounts(answer.fileName));
+  };
+  const failed = (e: unknown) => {
+    if (gone.current) return;
+    toast.error(e instanceof Error && e.message ? e.message : t(ERR.uploadFailed));
+    setStatus(0);
+    setProgress(0);
+  };
+
+  const commit = async () => {
+    if (!review || !checked) return;
+    setProgress(0);
+    setStatus(1);
+    try {
+      finish(await review.commit(checked));
+    } catch (e) {
+      failed(e);
+    }
+  };
+  const cancel = () => {
+    if (status === 'review' && checked) review?.cancel?.(checked);
+    close();
   };
 
   const pick = (files: FileList | null) => {
@@ -221,9 +273,11 @@ function ImportDialogBody({ upload, templateUrl, onDownloadTemplate, extra, canU
           >
             <div className="h-full rounded-full bg-primary transition-[width] duration-300" style={{ width: `${progress}%` }} />
           </div>
-          <p className="text-sm text-muted-foreground">{t('importDialog.uploading', { progress })}</p>
+          <p className="text-sm text-muted-foreground">{checked ? t('importDialog.review.committing') : t('importDialog.uploading', { progress })}</p>
         </div>
       ) : null}
+
+      {status === 'review' && checked && review ? <ReviewStep preview={checked} details={review.details?.(checked)} fileName={fileName} /> : null}
 
       {status === 2 ? (
         <div className="flex flex-col items-center gap-3 py-4 text-center" data-slot="import-finished">
@@ -256,11 +310,62 @@ function ImportDialogBody({ upload, templateUrl, onDownloadTemplate, extra, canU
         {status === 2 ? (
           <Button onClick={close}>{t('importDialog.ok')}</Button>
         ) : (
-          <Button variant="outline" onClick={close}>
+          <Button variant="outline" onClick={cancel}>
             {t('importDialog.cancel')}
           </Button>
         )}
+        {status === 'review' && checked ? (
+          <Button onClick={() => void commit()} disabled={checked.create + checked.update === 0} data-testid="import-commit">
+            {t('importDialog.review.commit')}
+          </Button>
+        ) : null}
       </DialogFooter>
     </>
+  );
+}
+
+/** The dry run's counts and its first rejected rows. */
+function ReviewStep({ preview, details, fileName }: { preview: ImportPreview; details: ReactNode; fileName: string }) {
+  const { t } = useTranslation('components');
+  const counts = [
+    { key: 'create', value: preview.create, tone: 'text-success' },
+    { key: 'update', value: preview.update, tone: 'text-primary' },
+    { key: 'rejected', value: preview.rejected, tone: preview.rejected > 0 ? 'text-destructive' : 'text-foreground' },
+  ] as const;
+  return (
+    <div className="flex min-w-0 flex-col gap-3" data-slot="import-review">
+      <div className="flex items-center gap-2 text-sm text-foreground">
+        <FileSpreadsheet aria-hidden className="size-4 shrink-0 text-success" />
+        <span className="truncate">{fileName}</span>
+      </div>
+      <p className="text-sm font-medium text-foreground">{t('importDialog.review.summary')}</p>
+      <dl className="grid grid-cols-3 gap-2">
+        {counts.map((c) => (
+          <div key={c.key} className="rounded-md border border-border px-3 py-2" data-slot={`import-review-${c.key}`}>
+            <dt className="text-xs text-muted-foreground">{t(`importDialog.review.${c.key}`)}</dt>
+            <dd className={cn('text-xl font-semibold tabular-nums', c.tone)}>
+              {c.value}
+              <span className="ml-1 text-xs font-normal text-muted-foreground">{t('importDialog.review.rows')}</span>
+            </dd>
+          </div>
+        ))}
+      </dl>
+      {details ? <div className="text-sm text-muted-foreground">{details}</div> : null}
+      {preview.create + preview.update === 0 ? <p className="text-sm text-warning">{t('importDialog.review.nothingToImport')}</p> : null}
+      {preview.failures.length > 0 ? (
+        <section aria-labelledby="import-review-rejected" className="flex min-w-0 flex-col gap-1">
+          <h3 id="import-review-rejected" className="text-sm font-medium text-foreground">
+            {t('importDialog.review.firstRejected', { count: preview.failures.length })}
+          </h3>
+          <ul className="max-h-56 overflow-y-auto rounded-md border border-border text-sm" data-slot="import-review-failures">
+            {preview.failures.map((f) => (
+              <li key={f.row} className="border-b border-border px-3 py-1.5 break-words text-destructive last:border-b-0">
+                {f.reason}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </div>
   );
 }

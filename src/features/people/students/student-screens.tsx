@@ -22,6 +22,7 @@ import { Select, type SelectOption } from '@/components/ui/select';
 import { toast } from '@/components/ui/toast';
 import { facePhotosAction, PersonName } from '../photos/face-photos-dialog';
 import { searchParents, studentResource, useStudentOptions, useTransfer, type StudentFamily } from './api';
+import { usePeopleImport } from '../import/people-import';
 
 type Filters = { keyword?: string; gradeId?: string; classId?: string; status?: string };
 const col = createDataTableColumnHelper<StudentRecord>();
@@ -59,6 +60,7 @@ export function StudentListScreen({ family }: { family: StudentFamily }) {
   const query = api.useList(state.query);
   const remove = api.useDelete();
   const [transferring, setTransferring] = useState<StudentRecord[] | null>(null);
+  const io = usePeopleImport(key, 'student', () => void query.refetch());
 
   const filters: FilterDef<Filters>[] = [
     { name: 'keyword', type: 'text', label: t('students.keyword'), placeholder: t('students.keywordPlaceholder'), className: 'w-56' },
@@ -112,9 +114,15 @@ export function StudentListScreen({ family }: { family: StudentFamily }) {
         rowKey="id"
         selectable
         onAdd={() => void navigate(access.paths.add!)}
-        toolbar={[{ action: 'edit', label: t('students.transferSelected'), icon: <ArrowRightLeft aria-hidden />, needsSelection: true, onClick: setTransferring }, facePhotosAction('student', key)]}
+        toolbar={[
+          { action: 'edit', label: t('students.transferSelected'), icon: <ArrowRightLeft aria-hidden />, needsSelection: true, onClick: setTransferring },
+          ...io.listProps.toolbar,
+          facePhotosAction('student', key),
+        ]}
+        onExport={io.listProps.onExport}
         data-testid="student-list"
       />
+      {io.dialog}
       {transferring ? <TransferDialog family={family} students={transferring} classes={choices.classes} onClose={() => setTransferring(null)} /> : null}
     </>
   );

@@ -7,6 +7,7 @@ import { accountActions, ResetPasswordDialog, useAccountWrites } from '@/compone
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { FieldGroup, RadioField, SelectField, TextField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
+import { useReviewedImport } from '@/components/import-dialog/reviewed-import';
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
 import { deleteAction, editAction, rowActionsColumn } from '@/components/list/row-actions';
 import { useListState } from '@/components/list/use-list-state';
@@ -30,6 +31,7 @@ export function UserListScreen() {
   const remove = users.useDelete();
   const writes = useAccountWrites<UserRow>(users);
   const [resetting, setResetting] = useState<UserRow | null>(null);
+  const io = useReviewedImport({ base: users.base, title: t('people:import.title.user'), description: t('people:import.description.user'), onImported: () => void query.refetch() });
 
   const filters: FilterDef<Filters>[] = [
     { name: 'keyword', type: 'text', label: t('user.keyword'), placeholder: t('user.keywordPlaceholder') },
@@ -86,8 +88,10 @@ export function UserListScreen() {
         columns={columns}
         rowKey="id"
         onAdd={() => void navigate(access.paths.add!)}
+        {...io.listProps}
         data-testid="user-list"
       />
+      {io.dialog}
       {resetting ? (
         <ResetPasswordDialog account={resetting} reset={(body) => writes.reset.mutateAsync(body)} pending={writes.reset.isPending} onClose={() => setResetting(null)} testId="user" />
       ) : null}

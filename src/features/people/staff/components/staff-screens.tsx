@@ -17,6 +17,7 @@ import type { Resource } from '@/lib/resource';
 import { facePhotosAction, PersonName } from '../../photos/face-photos-dialog';
 import { staff, useStaffOptions, type StaffFamily } from '../api';
 import { TaughtClassesField } from './taught-classes-field';
+import { usePeopleImport } from '../../import/people-import';
 
 type Filters = { keyword?: string; roleId?: string; classId?: string; enabled?: string };
 const col = createDataTableColumnHelper<StaffListRow>();
@@ -40,8 +41,8 @@ export function StaffListScreen({ family }: { family: StaffFamily }) {
   const remove = api.useDelete();
   const writes = useAccountWrites<StaffRow>(api);
   const [resetting, setResetting] = useState<StaffListRow | null>(null);
-  // The staff workbook import/export and the batch face-photo upload join here.
-  const toolbar: ToolbarAction<StaffListRow>[] = [facePhotosAction('staff', key)];
+  const io = usePeopleImport(key, 'staff', () => void query.refetch());
+  const toolbar: ToolbarAction<StaffListRow>[] = [...io.listProps.toolbar, facePhotosAction('staff', key)];
 
   const filters: FilterDef<Filters>[] = [
     { name: 'keyword', type: 'text', label: t('staff.keyword'), placeholder: t('staff.keywordPlaceholder'), className: 'w-64' },
@@ -114,8 +115,10 @@ export function StaffListScreen({ family }: { family: StaffFamily }) {
         rowKey="id"
         onAdd={() => void navigate(access.paths.add!)}
         toolbar={toolbar}
+        onExport={io.listProps.onExport}
         data-testid="staff-list"
       />
+      {io.dialog}
       {resetting ? (
         <ResetPasswordDialog account={resetting} reset={(body) => writes.reset.mutateAsync(body)} pending={writes.reset.isPending} onClose={() => setResetting(null)} testId="staff" />
       ) : null}

@@ -1,0 +1,225 @@
+import { and, asc, eq, gt, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import {
+  CERTIFICATE_LABELS,
+  ETHNICITY_NAMES,
+  GENDER_LABELS,
+  PARENT_GROUPS,
+  RELATION_LABELS,
+  peopleColumns,
+  type PeopleColumn,
+  type PeopleImportKind,
+} from '@/domain/people/people-import';
+import { PARENT_RELATIONS, type ParentRelation } from '@/domain/people/parents';
+import { ethnicityName } from '@/domain/physique/national-template';
+import type { Translate } from '@/domain/physique-results/export-layout';
+import type { DbOrTx } from '../../db/client';
+import { membershipRoles, memberships, roles, users } from '../../db/schema/auth';
+import { classes, grades, parentStudents, parents, students, teachers } from '../../db/schema/school';
+import { classScopeOf } from '../../lib/data-scope';
+import { containsPattern } from '../../lib/query';
+import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
+import { xlsxStream } from '../../lib/spreadsheet/xlsx-stream';
+import type { Actor } from '../../plugins/tenant';
+import { RAW } from './people-import.service';
+
+/** Rows read from the database per batch of an export. */
+const BATCH = 2000;
+/** Template rows the drop-down lists cover. */
+const TEMPLATE_ROWS = 5000;
+const LISTS_SHEET = '下拉选项';
+
+const gradeName = (t: Translate, no: number) => t(`school:grade.no.${no}`, { ...RAW, lng: 'zh_cn' });
+
+/** The template of a people import: Chinese headers, one example row, drop-down lists on a hidden sheet. */
+export async function peopleTemplate(db: DbOrTx, actor: Actor, kind: PeopleImportKind, t: Translate): Promise<{ workbook: Buffer; fileName: string }> {
+  const columns = peopleColumns(kind);
+  const org = actor.tenantOrgId;
+  const lists: Record<NonNullable<PeopleColumn['list']>, string[]> = {
+    gender: Object.values(GENDER_LABELS),
+    ethnicity: [...ETHNICITY_NAMES],
+    grade: [],
+    class: [],
+    relation: PARENT_RELATIONS.map((r) => RELATION_LABELS[r]),
+    role: [],
+    certificate: Object.values(CERTIFICATE_LABELS),
+  };
+  if (kind === 'student') {
+    const rows = await db
+      .select({ gradeNo: grades.gradeNo, name: classes.name })
+      .from(classes)
+      .innerJoin(grades, eq(grades.id, classes.gradeId))
+      .where(and(eq(classes.orgId, org), eq(grades.graduated, false)))
+      .orderBy(asc(grades.gradeNo), asc(classes.code));
+    lists.grade = [...new Set(rows.map((r) => gradeName(t, r.gradeNo)))];
+    lists.class = [...new Set(rows.map((r) => r.name))];
+  } else {
+    lists.role = (await db.select({ name: roles.name }).from(roles).where(and(eq(roles.orgId, org), eq(roles.enabled, true))).orderBy(asc(roles.createdAt))).map((r) => r.name);
+  }
+  const example: Record<string, unknown> =
+    kind === 'student'
+      ? {
+          name: '张小明',
+          regNo: 'G110101201409010012',
+          studentNo: '20240101',
+          gender: '男',
+          birthDate: '2014-09-01',
+          ethnicity: '汉族',
+          grade: lists.grade[0] ?? '一年级',
+          className: lists.class[0] ?? '一年级1班',
+          parentName: '张伟',
+          parentMobile: '13800138000',
+          parentRelation: '父亲',
+          parentGender: '男',
+        }
+      : { name: '李老师', accountNum: 'lilaoshi01', password: 'Tiyu2026', role: lists.role[0] ?? '', mobile: '13900139000', gender: '女', workNo: 'T001' };
+  const used = [...new Set(columns.flatMap((c) => (c.list ? [c.list] : [])))];
+  const listColumn = (list: string) => used.indexOf(list as (typeof used)[number]);
+  const longest = Math.max(1, ...used.map((l) => lists[l].length));
+  const listRows = Array.from({ length: longest }, (_, i) => used.map((l) => lists[l][i] ?? null));
+  const colName = (i: number) => String.fromCharCode(65 + i);
+  const workbook = writeXlsx([
+    {
+      name: t(`people:import.sheetName.${kind}`, RAW),
+      rows: [columns.map((c) => c.header), columns.map((c) => example[c.key] ?? '')],
+      columnWidths: columns.map((c) => c.width ?? 12),
+      textColumns: columns.flatMap((c, i) => (c.text ? [i] : [])),
+      validations: columns.flatMap((c, i) =>
+        c.list && lists[c.list].length > 0
+          ? [{ column: i, firstRow: 2, lastRow: TEMPLATE_ROWS + 1, source: `'${LISTS_SHEET}'!$${colName(listColumn(c.list))}$1:$${colName(listColumn(c.list))}$${lists[c.list].length}` }]
+          : [],
+      ),
+    },
+    { name: LISTS_SHEET, rows: listRows, hidden: true },
+  ]);
+  return { workbook, fileName: `${t(`people:import.templateName.${kind}`, RAW)}.xlsx` };
+}
+
+export interface StudentExportFilter {
+  keyword?: string;
+  gradeId?: string;
+  classId?: string;
+  status?: string;
+}
+
+/** Students of the list's filters as a workbook that imports again, streamed in batches (keyset on 学籍号). */
+export async function studentExport(db: DbOrTx, actor: Actor, f: StudentExportFilter, t: Translate) {
+  const scope = await classScopeOf(db, actor);
+  const filters: (SQL | undefined)[] = [
+    eq(students.orgId, actor.tenantOrgId),
+    f.gradeId ? eq(classes.gradeId, f.gradeId) : undefined,
+    f.classId ? eq(students.classId, f.classId) : undefined,
+    f.status ? eq(students.status, f.status as 'studying') : undefined,
+    f.keyword ? or(ilike(students.name, containsPattern(f.keyword)), ilike(students.regNo, containsPattern(f.keyword)), ilike(students.studentNo, containsPattern(f.keyword))) : undefined,
+    scope.all ? undefined : scope.classIds.length ? inArray(students.classId, [...scope.classIds]) : sql`false`,
+  ];
+  const columns = peopleColumns('student');
+  async function* batches() {
+    let after = '';
+    for (;;) {
+      const rows = await db
+        .select({
+          id: students.id,
+          name: students.name,
+          regNo: students.regNo,
+          studentNo: students.studentNo,
+          gender: students.gender,
+          birthDate: students.birthDate,
+          ethnicity: students.ethnicity,
+          gradeNo: grades.gradeNo,
+          className: classes.name,
+        })
+        .from(students)
+        .innerJoin(classes, eq(classes.id, students.classId))
+        .innerJoin(grades, eq(grades.id, classes.gradeId))
+        .where(and(...filters, after ? gt(students.regNo, after) : undefined))
+        .orderBy(asc(students.regNo))
+        .limit(BATCH);
+      if (rows.length === 0) return;
+      after = rows[rows.length - 1].regNo;
+      const links = await db
+        .select({ studentId: parentStudents.studentId, name: parents.name, mobile: parents.mobile, gender: parents.gender, relation: parentStudents.relation })
+        .from(parentStudents)
+        .innerJoin(parents, eq(parents.id, parentStudents.parentId))
+        .where(
+          inArray(
+            parentStudents.studentId,
+            rows.map((r) => r.id),
+          ),
+        )
+        .orderBy(asc(parents.createdAt));
+      const parentsOf = new Map<string, typeof links>();
+      for (const l of links) parentsOf.set(l.studentId, [...(parentsOf.get(l.studentId) ?? []), l]);
+      yield rows.map((s) => {
+        const values: Record<string, unknown> = {
+          name: s.name,
+          regNo: s.regNo,
+          studentNo: s.studentNo ?? '',
+          gender: GENDER_LABELS[s.gender],
+          birthDate: s.birthDate ?? '',
+          ethnicity: ethnicityName(s.ethnicity) ?? s.ethnicity,
+          grade: gradeName(t, s.gradeNo),
+          className: s.className,
+        };
+        (parentsOf.get(s.id) ?? []).slice(0, PARENT_GROUPS.length).forEach((p, i) => {
+          const g = PARENT_GROUPS[i];
+          values[g.name] = p.name;
+          values[g.mobile] = p.mobile;
+          values[g.relation] = RELATION_LABELS[p.relation as ParentRelation] ?? p.relation;
+          values[g.gender] = GENDER_LABELS[p.gender];
+        });
+        return columns.map((c) => values[c.key] ?? '');
+      });
+      if (rows.length < BATCH) return;
+    }
+  }
+  return { stream: xlsxStream(t('people:import.sheetName.student', RAW), columns.map((c) => ({ header: c.header, width: c.width, text: c.text })), batches()), fileName: `${t('people:import.exportName.student', RAW)}.xlsx` };
+}
+
+/** Staff or accounts of the organisation as a workbook that imports again (without passwords), streamed. */
+export async function accountExport(db: DbOrTx, actor: Actor, kind: 'staff' | 'user', keyword: string | undefined, t: Translate) {
+  const org = actor.tenantOrgId;
+  const columns = peopleColumns(kind);
+  const roleName = sql<string | null>`(select ${roles.name} from ${membershipRoles} join ${roles} on ${roles.id} = ${membershipRoles.roleId}
+    where ${membershipRoles.membershipId} = ${memberships.id} order by ${membershipRoles.present} desc limit 1)`;
+  const match = keyword ? or(ilike(users.name, containsPattern(keyword)), ilike(users.accountNum, containsPattern(keyword)), ilike(users.mobile, containsPattern(keyword))) : undefined;
+  async function* batches() {
+    let after = '';
+    for (;;) {
+      const base = db
+        .select({
+          accountNum: users.accountNum,
+          name: users.name,
+          mobile: users.mobile,
+          role: roleName,
+          gender: teachers.gender,
+          workNo: teachers.workNo,
+          idCard: teachers.idCard,
+          certificateType: teachers.certificateType,
+          certificateNo: teachers.certificateNo,
+        })
+        .from(memberships)
+        .innerJoin(users, eq(users.id, memberships.userId));
+      const joined =
+        kind === 'staff'
+          ? base.innerJoin(teachers, and(eq(teachers.userId, users.id), eq(teachers.orgId, org)))
+          : base.leftJoin(teachers, and(eq(teachers.userId, users.id), eq(teachers.orgId, org)));
+      const rows = await joined
+        .where(and(eq(memberships.tenantOrgId, org), match, after ? gt(users.accountNum, after) : undefined))
+        .orderBy(asc(users.accountNum))
+        .limit(BATCH);
+      if (rows.length === 0) return;
+      after = rows[rows.length - 1].accountNum;
+      yield rows.map((r) => {
+        const values: Record<string, unknown> = {
+          ...r,
+          password: '',
+          gender: r.gender ? GENDER_LABELS[r.gender] : '',
+          certificateType: r.certificateType ? (CERTIFICATE_LABELS[r.certificateType as keyof typeof CERTIFICATE_LABELS] ?? r.certificateType) : '',
+        };
+        return columns.map((c) => values[c.key] ?? '');
+      });
+      if (rows.length < BATCH) return;
+    }
+  }
+  return { stream: xlsxStream(t(`people:import.sheetName.${kind}`, RAW), columns.map((c) => ({ header: c.header, width: c.width, text: c.text })), batches()), fileName: `${t(`people:import.exportName.${kind}`, RAW)}.xlsx` };
+}

@@ -1,0 +1,183 @@
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { STAFF_COLUMNS, parseCertificateType, parseGender, type PeopleImportKind, type StaffColumnKey } from '@/domain/people/people-import';
+import { staffCreateSchema, staffUpdateSchema } from '@/domain/people/staff';
+import { userCreateSchema, userUpdateSchema } from '@/domain/users/users';
+import type { Tx } from '../../db/client';
+import { membershipRoles, memberships, menus, roleMenus, roles, users } from '../../db/schema/auth';
+import { teachers } from '../../db/schema/school';
+import { audit } from '../../lib/audit';
+import { hashPassword, sha256Hex } from '../../lib/password';
+import { cellOf, type ImportContext, type ImportPlan, type ParsedFile, type Rejected } from './people-import.service';
+
+const HEADER: Record<StaffColumnKey, string> = Object.fromEntries(STAFF_COLUMNS.map((c) => [c.key, c.header])) as Record<StaffColumnKey, string>;
+const FIELD: Record<string, StaffColumnKey> = { name: 'name', accountNum: 'accountNum', password: 'password', roleId: 'role', mobile: 'mobile', gender: 'gender', workNo: 'workNo', idCard: 'idCard', certificateType: 'certificateType', certificateNo: 'certificateNo' };
+
+interface AccountRow {
+  row: number;
+  name: string;
+  accountNum: string;
+  password: string | null;
+  roleId: string;
+  mobile: string;
+  /** Staff only: the person's record. */
+  staff?: { gender: 'male' | 'female'; workNo: string; idCard: string; certificateType: string; certificateNo: string };
+  existing?: { userId: string; membershipId: string };
+}
+
+/**
+ * Staff and the management organisation's accounts (docs/product-rules.md#people-import): a row is matched by its
+ * login account; a new account needs the first password in 初始密码 (checked by the form's rule) and must change it
+ * at the first sign-in; a re-import updates the person and the role and never touches the password.
+ */
+export async function planAccounts(kind: Exclude<PeopleImportKind, 'student'>, file: ParsedFile, ctx: ImportContext): Promise<ImportPlan> {
+  const org = ctx.actor.tenantOrgId;
+  const accountNums = file.rows.map((r) => cellOf(file, r, 'accountNum')).filter(Boolean);
+  const mobiles = file.rows.map((r) => cellOf(file, r, 'mobile')).filter(Boolean);
+  const [roleRows, codes, taken, workNos] = await Promise.all([
+    ctx.db.select({ id: roles.id, name: roles.name }).from(roles).where(and(eq(roles.orgId, org), eq(roles.enabled, true))),
+    ctx.db.selectDistinct({ roleId: roleMenus.roleId, permission: menus.permission }).from(roleMenus).innerJoin(menus, eq(menus.menuId, roleMenus.menuId)).innerJoin(roles, eq(roles.id, roleMenus.roleId)).where(eq(roles.orgId, org)),
+    accountNums.length + mobiles.length === 0
+      ? []
+      : ctx.db
+          .select({ userId: users.id, accountNum: users.accountNum, mobile: users.mobile, membershipId: memberships.id })
+          .from(users)
+          .leftJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.tenantOrgId, org)))
+          .where(or(accountNums.length ? inArray(users.accountNum, accountNums) : undefined, mobiles.length ? inArray(users.mobile, mobiles) : undefined, mobiles.length ? inArray(users.accountNum, mobiles) : undefined)),
+    kind === 'staff' ? ctx.db.select({ workNo: teachers.workNo, userId: teachers.userId }).from(teachers).where(eq(teachers.orgId, org)) : [],
+  ]);
+  // Only roles whose permissions the importing administrator holds may be handed out (the users screen's rule).
+  const grantable = new Map(roleRows.filter((r) => codes.every((c) => c.roleId !== r.id || ctx.actor.permissions.has(c.permission))).map((r) => [r.name, r.id]));
+  const roleNames = new Set(roleRows.map((r) => r.name));
+  const byAccount = new Map(taken.map((u) => [u.accountNum, u]));
+  const rejected: Rejected[] = [];
+  const accepted = new Map<string, AccountRow>();
+  const seenMobile = new Map<string, number>();
+  const seenWorkNo = new Map<string, number>();
+
+  for (const r of file.rows) {
+    const text = (key: StaffColumnKey) => cellOf(file, r, key);
+    const reject = (key: StaffColumnKey, message: string, params?: Record<string, unknown>) => rejected.push({ row: r.row, cells: r.cells, reason: ctx.reason(r.row, HEADER[key], message, params) });
+    const accountNum = text('accountNum');
+    const prior = accepted.get(accountNum);
+    if (accountNum && prior) {
+      reject('accountNum', 'people:import.duplicateRow', { row: prior.row });
+      continue;
+    }
+    const user = byAccount.get(accountNum);
+    if (user && !user.membershipId) {
+      reject('accountNum', 'validation:org.accountTaken');
+      continue;
+    }
+    const roleText = text('role');
+    const roleId = grantable.get(roleText) ?? '';
+    if (roleText && !roleId) {
+      reject('role', roleNames.has(roleText) ? 'validation:user.roleNotHeld' : 'validation:user.roleRequired');
+      continue;
+    }
+    const common = { name: text('name'), accountNum, roleId, mobile: text('mobile') };
+    const isNew = !user;
+    let parsed;
+    if (kind === 'staff') {
+      const certificateType = parseCertificateType(text('certificateType'));
+      const body = {
+        ...common,
+        gender: parseGender(text('gender')) ?? text('gender'),
+        workNo: text('workNo'),
+        idCard: text('idCard').toUpperCase(),
+        certificateType: certificateType ?? text('certificateType'),
+        certificateNo: text('certificateNo'),
+        photoFileId: '',
+        ...(isNew ? { password: text('password') } : {}),
+      };
+      parsed = isNew ? staffCreateSchema.safeParse(body) : staffUpdateSchema.safeParse(body);
+    } else {
+      const body = { ...common, enabled: true, ...(isNew ? { password: text('password') } : {}) };
+      parsed = isNew ? userCreateSchema.safeParse(body) : userUpdateSchema.safeParse(body);
+    }
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      reject(FIELD[String(issue.path[0])] ?? 'name', issue.message);
+      continue;
+    }
+    const v = parsed.data as typeof parsed.data & { password?: string; gender?: 'male' | 'female'; workNo?: string; idCard?: string; certificateType?: string; certificateNo?: string };
+    const ownUserId = user?.userId;
+    if (v.mobile) {
+      const other = taken.find((u) => u.userId !== ownUserId && (u.mobile === v.mobile || u.accountNum === v.mobile));
+      const inFile = seenMobile.get(v.mobile);
+      if (other || inFile) {
+        reject('mobile', inFile ? 'people:import.duplicateRow' : 'errors:mobileTaken', { row: inFile ?? 0 });
+        continue;
+      }
+    }
+    if (kind === 'staff' && v.workNo) {
+      const other = workNos.find((w) => w.workNo === v.workNo && (!ownUserId || w.userId !== ownUserId));
+      const inFile = seenWorkNo.get(v.workNo);
+      if (other || inFile) {
+        reject('workNo', inFile ? 'people:import.duplicateRow' : 'people:import.workNoTaken', { row: inFile ?? 0 });
+        continue;
+      }
+      seenWorkNo.set(v.workNo, r.row);
+    }
+    if (v.mobile) seenMobile.set(v.mobile, r.row);
+    accepted.set(accountNum, {
+      row: r.row,
+      name: v.name,
+      accountNum,
+      password: v.password ?? null,
+      roleId: v.roleId,
+      mobile: v.mobile,
+      staff: kind === 'staff' ? { gender: v.gender!, workNo: v.workNo!, idCard: v.idCard!, certificateType: v.certificateType!, certificateNo: v.certificateNo! } : undefined,
+      existing: user ? { userId: user.userId, membershipId: user.membershipId! } : undefined,
+    });
+  }
+  const list = [...accepted.values()];
+  const update = list.filter((a) => a.existing).length;
+  return { create: list.length - update, update, rejected, write: (db) => db.transaction((tx) => writeAccounts(tx, ctx, kind, list)) };
+}
+
+/** Creates or updates each accepted account (and staff record) inside the commit's transaction. */
+export async function writeAccounts(tx: Tx, ctx: ImportContext, kind: Exclude<PeopleImportKind, 'student'>, list: readonly AccountRow[]) {
+  const org = ctx.actor.tenantOrgId;
+  for (const a of list) {
+    let userId: string;
+    let membershipId: string;
+    if (a.existing) {
+      ({ userId, membershipId } = a.existing);
+      await tx.update(users).set({ name: a.name, mobile: a.mobile || null, updatedAt: new Date() }).where(eq(users.id, userId));
+      await tx.delete(membershipRoles).where(and(eq(membershipRoles.membershipId, membershipId), sql`${membershipRoles.roleId} <> ${a.roleId}`));
+    } else {
+      const [user] = await tx
+        .insert(users)
+        .values({ accountNum: a.accountNum, name: a.name, mobile: a.mobile || null, passwordHash: await hashPassword(sha256Hex(a.password!)), mustChangePassword: true })
+        .returning({ id: users.id });
+      userId = user.id;
+      const [account] = await tx.insert(memberships).values({ userId, orgId: org, tenantOrgId: org, present: true }).returning({ id: memberships.id });
+      membershipId = account.id;
+    }
+    await tx.insert(membershipRoles).values({ membershipId, roleId: a.roleId, present: true }).onConflictDoUpdate({ target: [membershipRoles.membershipId, membershipRoles.roleId], set: { present: true } });
+    if (a.staff) {
+      const person = {
+        name: a.name,
+        gender: a.staff.gender,
+        mobile: a.mobile || null,
+        workNo: a.staff.workNo || null,
+        idCard: a.staff.idCard || null,
+        certificateType: a.staff.certificateType || null,
+        certificateNo: a.staff.certificateNo || null,
+      };
+      const updated = await tx
+        .update(teachers)
+        .set({ ...person, version: sql`${teachers.version} + 1` })
+        .where(and(eq(teachers.orgId, org), eq(teachers.userId, userId)))
+        .returning({ id: teachers.id });
+      if (updated.length === 0) await tx.insert(teachers).values({ orgId: org, userId, ...person });
+    }
+  }
+  await audit(tx, ctx.actor, {
+    action: 'import',
+    entity: kind === 'staff' ? 'teacher' : 'user',
+    entityId: null,
+    before: null,
+    after: { accounts: list.length, created: list.filter((a) => !a.existing).length },
+  });
+}

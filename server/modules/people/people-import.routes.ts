@@ -1,0 +1,79 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ok } from '@/domain/api';
+import { PEOPLE_IMPORT_MAX_BYTES, type PeopleImportKind } from '@/domain/people/people-import';
+import { studentListQuery } from '@/domain/people/students';
+import { relativeApi } from '../../lib/resource';
+import { XLSX_MIME, sendXlsx, uploadedFile } from '../../lib/spreadsheet/http';
+import { requireAccess, requireActor } from '../../plugins/tenant';
+import { accountExport, peopleTemplate, studentExport } from './people-export.service';
+import { dropImport, takeImport } from './people-import-store';
+import { commitImport, previewImport, studentImportOptions, type Family } from './people-import.service';
+
+const translator = (request: FastifyRequest) => (key: string, options?: Record<string, unknown>) => request.t(key, options ?? {});
+const importParams = z.object({ importId: z.string().max(64) });
+const accountExportQuery = z.object({ keyword: z.string().max(64).optional() }).passthrough();
+
+/** The pages whose people can be imported and exported, per family. */
+const PAGES: Record<Family, { key: string; kind: PeopleImportKind }[]> = {
+  admin: [{ key: 'admin.user.user', kind: 'user' }],
+  k12: [
+    { key: 'k12.user.student', kind: 'student' },
+    { key: 'k12.user.teacher', kind: 'staff' },
+  ],
+  gx: [
+    { key: 'gx.user.student', kind: 'student' },
+    { key: 'gx.user.teacher', kind: 'staff' },
+  ],
+};
+
+/**
+ * Templates, dry-run imports and streamed exports of students (with parents), staff and accounts
+ * (docs/product-rules.md#people-import), under each page's API prefix beside its list routes.
+ */
+export const peopleImportRoutes: FastifyPluginAsync<{ family: Family }> = async (app, { family }) => {
+  app.addHook('onRequest', app.authenticate);
+  for (const page of PAGES[family]) await app.register(async (scope) => pageRoutes(scope, family, page.key, page.kind), { prefix: relativeApi(page.key, family) });
+};
+
+async function pageRoutes(app: FastifyInstance, family: Family, key: string, kind: PeopleImportKind) {
+  await app.register(multipart, { limits: { fileSize: PEOPLE_IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get('/import/template', { preValidation: requireAccess(key, 'import') }, async (request, reply) => {
+    const { workbook, fileName } = await peopleTemplate(app.db, await requireActor(request), kind, translator(request));
+    return sendXlsx(reply, workbook, fileName);
+  });
+  if (kind === 'student') {
+    r.get('/import/options', { preValidation: requireAccess(key, 'import') }, async (request) => ok(await studentImportOptions(app.db, await requireActor(request))));
+  }
+  r.post('/import/preview', { preValidation: requireAccess(key, 'import') }, async (request) =>
+    ok(await previewImport(app.db, await requireActor(request), kind, family, await uploadedFile(request), translator(request))),
+  );
+  r.post('/import/:importId/commit', { preValidation: requireAccess(key, 'import'), schema: { params: importParams } }, async (request, reply) => {
+    const outcome = await commitImport(app.db, await requireActor(request), kind, family, request.params.importId, translator(request));
+    reply.header('x-import-success', String(outcome.success)).header('x-import-failure', String(outcome.failure));
+    return sendXlsx(reply, outcome.workbook, outcome.fileName);
+  });
+  r.delete('/import/:importId', { preValidation: requireAccess(key, 'import'), schema: { params: importParams } }, async (request) => {
+    const actor = await requireActor(request);
+    takeImport(request.params.importId, actor, kind, family);
+    dropImport(request.params.importId);
+    return ok(null);
+  });
+  r.get(
+    '/export',
+    { preValidation: requireAccess(key, 'export'), schema: { querystring: kind === 'student' ? studentListQuery.partial() : accountExportQuery } },
+    async (request, reply) => {
+      const actor = await requireActor(request);
+      const q = request.query as { keyword?: string; gradeId?: string; classId?: string; status?: string };
+      const { stream, fileName } = kind === 'student' ? await studentExport(app.db, actor, q, translator(request)) : await accountExport(app.db, actor, kind, q.keyword, translator(request));
+      return reply
+        .header('content-type', XLSX_MIME)
+        .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`)
+        .header('cache-control', 'no-store')
+        .send(stream);
+    },
+  );
+}

@@ -1,0 +1,213 @@
+import { and, asc, desc, eq } from 'drizzle-orm';
+import { ERR } from '@/domain/errors';
+import {
+  PEOPLE_IMPORT_MAX_ROWS,
+  PREVIEW_REJECTED_ROWS,
+  foldCell,
+  mapPeopleHeader,
+  peopleColumns,
+  type PeopleColumn,
+  type PeopleImportKind,
+  type PeopleImportPreview,
+} from '@/domain/people/people-import';
+import type { Translate } from '@/domain/physique-results/export-layout';
+import type { Db, DbOrTx } from '../../db/client';
+import { schoolYears, semesters } from '../../db/schema/school';
+import { AppError } from '../../lib/app-error';
+import { failuresWorkbook, importFileName, type ImportFailure } from '../../lib/spreadsheet/import-report';
+import { openXlsx, type CellValue } from '../../lib/spreadsheet/xlsx-reader';
+import type { Actor } from '../../plugins/tenant';
+import { dropImport, keepImport, takeImport } from './people-import-store';
+import { planStudents } from './people-import-students';
+import { planAccounts } from './people-import-staff';
+
+/**
+ * People imports (docs/product-rules.md#people-import): a dry run reads the file, checks every row with the form's
+ * schema and the database, and answers what would be created, updated and rejected, writing nothing; the file waits
+ * under an import id; the commit reads and checks it again and writes the accepted rows in one transaction.
+ */
+
+export type Family = 'admin' | 'k12' | 'gx';
+export const RAW = { interpolation: { escapeValue: false } };
+/** Rows scanned for the header row (a file may start with a title row). */
+const HEADER_SCAN_ROWS = 10;
+
+export interface DataRow {
+  /** Excel row number. */
+  row: number;
+  cells: CellValue[];
+}
+
+export interface ParsedFile {
+  header: CellValue[];
+  index: Partial<Record<string, number>>;
+  rows: DataRow[];
+  date1904: boolean;
+}
+
+/** A refused row: its number, the cells as uploaded and the reason in the request's language. */
+export interface Rejected extends ImportFailure {
+  row: number;
+}
+
+/** What checking a file found: counts, refused rows, and how to write the accepted ones. */
+export interface ImportPlan {
+  create: number;
+  update: number;
+  parentsCreate?: number;
+  parentsUpdate?: number;
+  rejected: Rejected[];
+  /** Writes the accepted rows in one transaction. */
+  write(db: Db): Promise<void>;
+}
+
+export interface ImportContext {
+  db: DbOrTx;
+  actor: Actor;
+  family: Family;
+  t: Translate;
+  /** `reason(row, column header, message key, params)`: one line of the failures workbook. */
+  reason(row: number, field: string, message: string, params?: Record<string, unknown>): string;
+  extra: Record<string, string>;
+}
+
+/** Text of a column of a row ('' when the file lacks the column). */
+export const cellOf = (file: ParsedFile, r: DataRow, key: string) => {
+  const i = file.index[key];
+  return i === undefined ? '' : foldCell(r.cells[i]);
+};
+export const rawOf = (file: ParsedFile, r: DataRow, key: string): CellValue => {
+  const i = file.index[key];
+  return i === undefined ? null : (r.cells[i] ?? null);
+};
+
+/** The header row among the first rows, or the 400 that says what is missing. */
+function headerOf(rows: readonly DataRow[], columns: readonly PeopleColumn[], t: Translate) {
+  let best: ReturnType<typeof mapPeopleHeader> | null = null;
+  for (const r of rows.slice(0, HEADER_SCAN_ROWS)) {
+    const mapping = mapPeopleHeader(r.cells, columns);
+    if (mapping.missing.length === 0) return { at: r.row, index: mapping.index, header: r.cells };
+    if (!best || Object.keys(mapping.index).length > Object.keys(best.index).length) best = mapping;
+  }
+  if (best && Object.keys(best.index).length >= 2) {
+    throw new AppError(400, 'physique:import.missingColumns', { columns: best.missing.map((c) => c.header).join(t('physique:import.errorSeparator', RAW)) });
+  }
+  throw new AppError(400, 'school:import.headerNotFound');
+}
+
+/** Reads an uploaded workbook: .xlsx only, at most PEOPLE_IMPORT_MAX_ROWS rows, the header found by name or alias. */
+export async function readPeopleFile(file: { fileName: string; buffer: Buffer }, kind: PeopleImportKind, t: Translate): Promise<ParsedFile> {
+  if (!/\.xlsx$/i.test(file.fileName.trim())) throw new AppError(400, ERR.onlyExcel);
+  const source = await openXlsx(file.buffer, { maxRows: PEOPLE_IMPORT_MAX_ROWS, maxColumns: 64 });
+  const all: DataRow[] = [];
+  for await (const batch of source.batches()) {
+    for (const r of batch) if (r.cells.some((c) => foldCell(c) !== '')) all.push({ row: r.row, cells: r.cells });
+  }
+  const header = headerOf(all, peopleColumns(kind), t);
+  const rows = all.filter((r) => r.row > header.at);
+  if (rows.length === 0) throw new AppError(400, 'physiqueResults:import.emptyFile');
+  return { header: header.header, index: header.index, rows, date1904: source.date1904 };
+}
+
+async function studentContext(db: DbOrTx, actor: Actor, extra: Record<string, string>) {
+  const yearId = extra.schoolYearId ?? '';
+  const semesterId = extra.semesterId ?? '';
+  const uuid = /^[0-9a-f-]{36}$/i;
+  if (!uuid.test(yearId) || !uuid.test(semesterId)) throw new AppError(400, 'people:import.yearSemesterFirst');
+  const [hit] = await db
+    .select({ id: semesters.id })
+    .from(semesters)
+    .innerJoin(schoolYears, eq(schoolYears.id, semesters.schoolYearId))
+    .where(and(eq(semesters.id, semesterId), eq(schoolYears.id, yearId), eq(schoolYears.orgId, actor.tenantOrgId)));
+  if (!hit) throw new AppError(400, 'people:import.yearSemesterFirst');
+}
+
+/** The school years and semesters a student import may name (newest first; the current ones flagged). */
+export async function studentImportOptions(db: DbOrTx, actor: Actor) {
+  const rows = await db
+    .select({ id: schoolYears.id, academicYear: schoolYears.academicYear, current: schoolYears.current, semesterId: semesters.id, code: semesters.code, semesterCurrent: semesters.current })
+    .from(schoolYears)
+    .leftJoin(semesters, eq(semesters.schoolYearId, schoolYears.id))
+    .where(eq(schoolYears.orgId, actor.tenantOrgId))
+    .orderBy(desc(schoolYears.startYear), asc(semesters.code));
+  const years = new Map<string, { id: string; academicYear: string; current: boolean; semesters: { id: string; code: number; current: boolean }[] }>();
+  for (const r of rows) {
+    const year = years.get(r.id) ?? { id: r.id, academicYear: r.academicYear, current: r.current, semesters: [] };
+    years.set(r.id, year);
+    if (r.semesterId) year.semesters.push({ id: r.semesterId, code: r.code!, current: Boolean(r.semesterCurrent) });
+  }
+  return { schoolYears: [...years.values()] };
+}
+
+async function planOf(kind: PeopleImportKind, file: ParsedFile, ctx: ImportContext): Promise<ImportPlan> {
+  if (kind === 'student') {
+    await studentContext(ctx.db, ctx.actor, ctx.extra);
+    return planStudents(file, ctx);
+  }
+  return planAccounts(kind, file, ctx);
+}
+
+function contextOf(db: DbOrTx, actor: Actor, family: Family, t: Translate, extra: Record<string, string>): ImportContext {
+  return {
+    db,
+    actor,
+    family,
+    t,
+    extra,
+    reason: (row, field, message, params = {}) => t('physique:import.rowError', { row, field, reason: t(message, { ...params, ...RAW }), ...RAW }),
+  };
+}
+
+/** The dry run: counts and the first refused rows; nothing is written. The file waits for its commit under `importId`. */
+export async function previewImport(
+  db: Db,
+  actor: Actor,
+  kind: PeopleImportKind,
+  family: Family,
+  upload: { fileName: string; buffer: Buffer; fields: Record<string, string> },
+  t: Translate,
+): Promise<PeopleImportPreview> {
+  const file = await readPeopleFile(upload, kind, t);
+  const plan = await planOf(kind, file, contextOf(db, actor, family, t, upload.fields));
+  const kept = keepImport({ kind, family, orgId: actor.tenantOrgId, accountId: actor.accountId, fileName: upload.fileName, buffer: upload.buffer, context: upload.fields });
+  return {
+    importId: kept.id,
+    fileName: upload.fileName,
+    rows: file.rows.length,
+    create: plan.create,
+    update: plan.update,
+    rejected: plan.rejected.length,
+    ...(plan.parentsCreate === undefined ? {} : { parentsCreate: plan.parentsCreate, parentsUpdate: plan.parentsUpdate }),
+    failures: plan.rejected.slice(0, PREVIEW_REJECTED_ROWS).map((r) => ({ row: r.row, reason: r.reason })),
+    expiresAt: kept.expiresAt.toISOString(),
+  };
+}
+
+/** Failed rows the workbook lists one by one (the rest are counted on a last line). */
+const FAILED_ROWS_LISTED = 2000;
+
+/**
+ * The commit: the kept file checked again (someone may have changed the data since the dry run), the accepted rows
+ * written in one transaction by natural key (学籍号, mobile, login account), the refused ones returned in the failures
+ * workbook. Any write error rolls everything back.
+ */
+export async function commitImport(db: Db, actor: Actor, kind: PeopleImportKind, family: Family, importId: string, t: Translate) {
+  const pending = takeImport(importId, actor, kind, family);
+  const file = await readPeopleFile(pending, kind, t);
+  const done = await planOf(kind, file, contextOf(db, actor, family, t, pending.context));
+  await done.write(db);
+  dropImport(importId);
+  const success = done.create + done.update;
+  const failure = done.rejected.length;
+  const textColumns = peopleColumns(kind).flatMap((c) => (c.text && file.index[c.key] !== undefined ? [file.index[c.key]!] : []));
+  const workbook = failuresWorkbook({
+    header: file.header,
+    failures: done.rejected.slice(0, FAILED_ROWS_LISTED),
+    total: failure,
+    sheetName: t('physiqueResults:import.failureSheet', RAW),
+    reasonColumn: t('physiqueResults:import.reasonColumn', RAW),
+    more: (count, listed) => t('people:import.moreFailures', { count, listed, ...RAW }),
+    textColumns,
+  });
+  return { workbook, fileName: importFileName(t(`people:import.fileName.${kind}`, RAW), success, failure), success, failure };
+}

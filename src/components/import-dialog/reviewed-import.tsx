@@ -1,0 +1,65 @@
+import { useState, type ReactNode } from 'react';
+import { Upload } from 'lucide-react';
+import type { ToolbarAction } from '@/components/list/list-screen';
+import { del, download, saveFile, upload, type Params } from '@/lib/api-client';
+import { ImportDialog, type ImportPreview } from './import-dialog';
+
+/** A dry run as the server answers it: the preview plus the id its commit names. */
+export interface KeptPreview extends ImportPreview {
+  importId: string;
+}
+
+export interface ReviewedImportOptions<P extends KeptPreview> {
+  /** The page's API base: `GET /import/template`, `POST /import/preview`, `POST /import/:id/commit`, `DELETE /import/:id`, `GET /export`. */
+  base: string;
+  title: ReactNode;
+  description?: ReactNode;
+  /** Form fields sent with the file (before it), e.g. the school year and semester. */
+  fields?: Record<string, string>;
+  extra?: ReactNode;
+  canUpload?: boolean;
+  blockedReason?: ReactNode;
+  details?(preview: P): ReactNode;
+  /** After a commit, e.g. to refetch the list. */
+  onImported?(): void;
+}
+
+/**
+ * Import with a dry run and export for a list screen (docs/product-rules.md#people-import): spread `listProps` on the
+ * `ListScreen` (its import toolbar button and export) and render `dialog` beside it.
+ */
+export function useReviewedImport<P extends KeptPreview>(o: ReviewedImportOptions<P>) {
+  const [open, setOpen] = useState(false);
+  const toolbar: ToolbarAction<unknown>[] = [{ action: 'import', icon: <Upload aria-hidden />, onClick: () => setOpen(true) }];
+  const dialog = (
+    <ImportDialog<P>
+      open={open}
+      onOpenChange={setOpen}
+      title={o.title}
+      description={o.description}
+      extra={o.extra}
+      canUpload={o.canUpload}
+      blockedReason={o.blockedReason}
+      onDownloadTemplate={() => void download(`${o.base}/import/template`).then((f) => saveFile(f, 'template.xlsx'))}
+      onImported={() => o.onImported?.()}
+      review={{
+        preview: (file, onProgress) => {
+          const form = new FormData();
+          for (const [k, v] of Object.entries(o.fields ?? {})) form.append(k, v);
+          form.append('file', file, file.name);
+          return upload<P>(`${o.base}/import/preview`, form, onProgress);
+        },
+        commit: (p) => download(`${o.base}/import/${encodeURIComponent(p.importId)}/commit`, undefined, 'post'),
+        cancel: (p) => void del(`${o.base}/import/${encodeURIComponent(p.importId)}`).catch(() => undefined),
+        details: o.details,
+      }}
+    />
+  );
+  return {
+    listProps: {
+      toolbar,
+      onExport: async (filters: Params) => saveFile(await download(`${o.base}/export`, filters), 'export.xlsx'),
+    },
+    dialog,
+  };
+}
