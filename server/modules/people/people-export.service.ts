@@ -13,9 +13,13 @@ import { PARENT_RELATIONS, type ParentRelation } from '@/domain/people/parents';
 import { ethnicityName } from '@/domain/physique/national-template';
 import type { Translate } from '@/domain/physique-results/export-layout';
 import type { DbOrTx } from '../../db/client';
-import { membershipRoles, memberships, roles, users } from '../../db/schema/auth';
+import { memberships, roles, users } from '../../db/schema/auth';
 import { classes, grades, parentStudents, parents, students, teachers } from '../../db/schema/school';
 import { classScopeOf } from '../../lib/data-scope';
+import { seesSensitive } from '../../lib/sensitive';
+import { maskIdNumber, maskMobile } from '@/domain/people/mask';
+import { userWhere } from '../users/users.service';
+import { staffAccount, staffRoleName, staffWhere } from './staff.service';
 import { containsPattern } from '../../lib/query';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import { xlsxStream } from '../../lib/spreadsheet/xlsx-stream';
@@ -102,8 +106,9 @@ export interface StudentExportFilter {
 }
 
 /** Students of the list's filters as a workbook that imports again, streamed in batches (keyset on 学籍号). */
-export async function studentExport(db: DbOrTx, actor: Actor, f: StudentExportFilter, t: Translate) {
+export async function studentExport(db: DbOrTx, actor: Actor, key: string, f: StudentExportFilter, t: Translate) {
   const scope = await classScopeOf(db, actor);
+  const shown = sensitiveShown(actor, key);
   const filters: (SQL | undefined)[] = [
     eq(students.orgId, actor.tenantOrgId),
     f.gradeId ? eq(classes.gradeId, f.gradeId) : undefined,
@@ -163,7 +168,7 @@ export async function studentExport(db: DbOrTx, actor: Actor, f: StudentExportFi
         (parentsOf.get(s.id) ?? []).slice(0, PARENT_GROUPS.length).forEach((p, i) => {
           const g = PARENT_GROUPS[i];
           values[g.name] = p.name;
-          values[g.mobile] = p.mobile;
+          values[g.mobile] = shown.mobile(p.mobile);
           values[g.relation] = RELATION_LABELS[p.relation as ParentRelation] ?? p.relation;
           values[g.gender] = GENDER_LABELS[p.gender];
         });
@@ -175,44 +180,69 @@ export async function studentExport(db: DbOrTx, actor: Actor, f: StudentExportFi
   return { stream: xlsxStream(t('people:import.sheetName.student', RAW), columns.map((c) => ({ header: c.header, width: c.width, text: c.text })), batches()), fileName: `${t('people:import.exportName.student', RAW)}.xlsx` };
 }
 
-/** Staff or accounts of the organisation as a workbook that imports again (without passwords), streamed. */
-export async function accountExport(db: DbOrTx, actor: Actor, kind: 'staff' | 'user', keyword: string | undefined, t: Translate) {
+/** The filters of the staff and accounts lists an export follows. */
+export interface AccountExportFilter {
+  keyword?: string;
+  roleId?: string;
+  classId?: string;
+  enabled?: 'true' | 'false';
+}
+
+/**
+ * Staff or accounts of the organisation as a workbook that imports again (without passwords), streamed: the list's
+ * filters and data scope (staff: `staffWhere`, the staff list's own), keyset on the row id.
+ */
+export async function accountExport(db: DbOrTx, actor: Actor, kind: 'staff' | 'user', key: string, f: AccountExportFilter, t: Translate) {
   const org = actor.tenantOrgId;
   const columns = peopleColumns(kind);
-  const roleName = sql<string | null>`(select ${roles.name} from ${membershipRoles} join ${roles} on ${roles.id} = ${membershipRoles.roleId}
-    where ${membershipRoles.membershipId} = ${memberships.id} order by ${membershipRoles.present} desc limit 1)`;
-  const match = keyword ? or(ilike(users.name, containsPattern(keyword)), ilike(users.accountNum, containsPattern(keyword)), ilike(users.mobile, containsPattern(keyword))) : undefined;
+  const shown = sensitiveShown(actor, key);
+  const where =
+    kind === 'staff'
+      ? await staffWhere(db, actor, f)
+      : userWhere(actor, f);
+  const idColumn = kind === 'staff' ? teachers.id : memberships.id;
   async function* batches() {
     let after = '';
     for (;;) {
-      const base = db
-        .select({
-          accountNum: users.accountNum,
-          name: users.name,
-          mobile: users.mobile,
-          role: roleName,
-          gender: teachers.gender,
-          workNo: teachers.workNo,
-          idCard: teachers.idCard,
-          certificateType: teachers.certificateType,
-          certificateNo: teachers.certificateNo,
-        })
-        .from(memberships)
-        .innerJoin(users, eq(users.id, memberships.userId));
-      const joined =
+      const fields = {
+        id: idColumn,
+        accountNum: users.accountNum,
+        name: kind === 'staff' ? teachers.name : users.name,
+        mobile: kind === 'staff' ? teachers.mobile : users.mobile,
+        role: staffRoleName as SQL<string | null>,
+        gender: teachers.gender,
+        workNo: teachers.workNo,
+        idCard: teachers.idCard,
+        certificateType: teachers.certificateType,
+        certificateNo: teachers.certificateNo,
+      };
+      const rows =
         kind === 'staff'
-          ? base.innerJoin(teachers, and(eq(teachers.userId, users.id), eq(teachers.orgId, org)))
-          : base.leftJoin(teachers, and(eq(teachers.userId, users.id), eq(teachers.orgId, org)));
-      const rows = await joined
-        .where(and(eq(memberships.tenantOrgId, org), match, after ? gt(users.accountNum, after) : undefined))
-        .orderBy(asc(users.accountNum))
-        .limit(BATCH);
+          ? await db
+              .select(fields)
+              .from(teachers)
+              .leftJoin(users, eq(users.id, teachers.userId))
+              .leftJoin(memberships, staffAccount)
+              .where(and(where, after ? gt(teachers.id, after) : undefined))
+              .orderBy(asc(teachers.id))
+              .limit(BATCH)
+          : await db
+              .select(fields)
+              .from(memberships)
+              .innerJoin(users, eq(users.id, memberships.userId))
+              .leftJoin(teachers, and(eq(teachers.userId, users.id), eq(teachers.orgId, org)))
+              .where(and(where, after ? gt(memberships.id, after) : undefined))
+              .orderBy(asc(memberships.id))
+              .limit(BATCH);
       if (rows.length === 0) return;
-      after = rows[rows.length - 1].accountNum;
+      after = String(rows[rows.length - 1].id);
       yield rows.map((r) => {
         const values: Record<string, unknown> = {
           ...r,
           password: '',
+          mobile: shown.mobile(r.mobile),
+          idCard: shown.idNumber(r.idCard),
+          certificateNo: shown.idNumber(r.certificateNo),
           gender: r.gender ? GENDER_LABELS[r.gender] : '',
           certificateType: r.certificateType ? (CERTIFICATE_LABELS[r.certificateType as keyof typeof CERTIFICATE_LABELS] ?? r.certificateType) : '',
         };
@@ -222,4 +252,13 @@ export async function accountExport(db: DbOrTx, actor: Actor, kind: 'staff' | 'u
     }
   }
   return { stream: xlsxStream(t(`people:import.sheetName.${kind}`, RAW), columns.map((c) => ({ header: c.header, width: c.width, text: c.text })), batches()), fileName: `${t(`people:import.exportName.${kind}`, RAW)}.xlsx` };
+}
+
+/** Mobiles and ID numbers as the exporting role may see them: masked without the page's sensitive button, like its list. */
+function sensitiveShown(actor: Actor, key: string) {
+  const seen = seesSensitive(actor, key);
+  return {
+    mobile: (v: string | null) => (seen ? v : maskMobile(v)),
+    idNumber: (v: string | null) => (seen ? v : maskIdNumber(v)),
+  };
 }

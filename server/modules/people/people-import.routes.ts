@@ -4,7 +4,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok } from '@/domain/api';
 import { PEOPLE_IMPORT_MAX_BYTES, type PeopleImportKind } from '@/domain/people/people-import';
+import { staffListQuery } from '@/domain/people/staff';
 import { studentListQuery } from '@/domain/people/students';
+import { userListQuery } from '@/domain/users/users';
 import { relativeApi } from '../../lib/resource';
 import { XLSX_MIME, sendXlsx, uploadedFile } from '../../lib/spreadsheet/http';
 import { requireAccess, requireActor } from '../../plugins/tenant';
@@ -14,7 +16,7 @@ import { commitImport, previewImport, studentImportOptions, type Family } from '
 
 const translator = (request: FastifyRequest) => (key: string, options?: Record<string, unknown>) => request.t(key, options ?? {});
 const importParams = z.object({ importId: z.string().max(64) });
-const accountExportQuery = z.object({ keyword: z.string().max(64).optional() }).passthrough();
+
 
 /** The pages whose people can be imported and exported, per family. */
 const PAGES: Record<Family, { key: string; kind: PeopleImportKind }[]> = {
@@ -64,11 +66,11 @@ async function pageRoutes(app: FastifyInstance, family: Family, key: string, kin
   });
   r.get(
     '/export',
-    { preValidation: requireAccess(key, 'export'), schema: { querystring: kind === 'student' ? studentListQuery.partial() : accountExportQuery } },
+    { preValidation: requireAccess(key, 'export'), schema: { querystring: (kind === 'student' ? studentListQuery : kind === 'staff' ? staffListQuery : userListQuery).partial() } },
     async (request, reply) => {
       const actor = await requireActor(request);
-      const q = request.query as { keyword?: string; gradeId?: string; classId?: string; status?: string };
-      const { stream, fileName } = kind === 'student' ? await studentExport(app.db, actor, q, translator(request)) : await accountExport(app.db, actor, kind, q.keyword, translator(request));
+      const q = request.query as { keyword?: string; gradeId?: string; classId?: string; status?: string; roleId?: string; enabled?: 'true' | 'false' };
+      const { stream, fileName } = kind === 'student' ? await studentExport(app.db, actor, key, q, translator(request)) : await accountExport(app.db, actor, kind, key, q, translator(request));
       return reply
         .header('content-type', XLSX_MIME)
         .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`)

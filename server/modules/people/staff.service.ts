@@ -112,11 +112,11 @@ export interface StaffQuery {
   enabled?: 'true' | 'false';
 }
 
-/** Staff of the tenant in the actor's data scope, by work number; filtered by name/mobile/work number/account, role, class and status. */
-export async function staffPage(db: DbOrTx, actor: Actor, q: StaffQuery): Promise<Page<StaffListRow>> {
+/** The staff of the tenant in the actor's data scope matching the list's filters (the list and its export). */
+export async function staffWhere(db: DbOrTx, actor: Actor, q: Omit<StaffQuery, 'current' | 'size'>): Promise<SQL | undefined> {
   const scope = await classScopeOf(db, actor);
   const p = q.keyword ? containsPattern(q.keyword) : undefined;
-  const where = and(
+  return and(
     eq(teachers.orgId, actor.tenantOrgId),
     inStaffScope(db, scope),
     p ? or(ilike(teachers.name, p), ilike(teachers.mobile, p), ilike(teachers.workNo, p), ilike(users.accountNum, p)) : undefined,
@@ -126,6 +126,16 @@ export async function staffPage(db: DbOrTx, actor: Actor, q: StaffQuery): Promis
     q.classId ? ofClass(db, q.classId) : undefined,
     q.enabled ? sql`coalesce(${memberships.enabled}, ${teachers.enabled}) = ${q.enabled === 'true'}` : undefined,
   );
+}
+
+/** A teacher's account in their organisation (the join of the list and the export). */
+export const staffAccount = account;
+/** The role in use of the account joined as `memberships`. */
+export const staffRoleName = roleOf(roles.name);
+
+/** Staff of the tenant in the actor's data scope, by work number; filtered by name/mobile/work number/account, role, class and status. */
+export async function staffPage(db: DbOrTx, actor: Actor, q: StaffQuery): Promise<Page<StaffListRow>> {
+  const where = await staffWhere(db, actor, q);
   const page = await paginate(
     db,
     db

@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Page } from '@/domain/api';
 import { type ResetPassword, type ResetPasswordResult, type UserCreate, type UserRow, type UserUpdate } from '@/domain/users/users';
 import type { DbOrTx, Tx } from '../../db/client';
@@ -45,9 +45,10 @@ export interface UserQuery {
 }
 
 /** Accounts of the tenant organisation, newest last, filtered by name/account/mobile, role and status. */
-export async function userPage(db: DbOrTx, actor: Actor, q: UserQuery): Promise<Page<UserRow>> {
+/** The accounts of the tenant matching the list's filters (the list and its export). */
+export function userWhere(actor: Actor, q: Omit<UserQuery, 'current' | 'size'>): SQL | undefined {
   const p = q.keyword ? containsPattern(q.keyword) : undefined;
-  const where = and(
+  return and(
     eq(memberships.tenantOrgId, actor.tenantOrgId),
     p ? or(ilike(users.name, p), ilike(users.accountNum, p), ilike(users.mobile, p)) : undefined,
     q.roleId
@@ -55,6 +56,10 @@ export async function userPage(db: DbOrTx, actor: Actor, q: UserQuery): Promise<
       : undefined,
     q.enabled ? eq(memberships.enabled, q.enabled === 'true') : undefined,
   );
+}
+
+export async function userPage(db: DbOrTx, actor: Actor, q: UserQuery): Promise<Page<UserRow>> {
+  const where = userWhere(actor, q);
   const page = await paginate(
     db,
     db.select(columns).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(where).orderBy(asc(memberships.createdAt), asc(users.accountNum), asc(memberships.id)).$dynamic(),

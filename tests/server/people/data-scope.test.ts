@@ -310,7 +310,7 @@ describe('sensitive fields', () => {
         token: tokens.district01,
         payload: { name: role.name, remark: role.remark, identity: role.identity, menuIds, mobileFunctions: role.mobileFunctions, version },
       });
-    expect((await put([...role.menuIds, 'admin.user', 'admin.user.user'], role.version)).statusCode).toBe(200);
+    expect((await put([...role.menuIds, 'admin.user', 'admin.user.user', 'admin.user.user#export'], role.version)).statusCode).toBe(200);
     const masked = await get<Page<UserRow>>('admin/user/page?size=50', 'jiaoyan01');
     expect(masked.total).toBe(unmasked.total);
     for (const r of masked.records) {
@@ -318,9 +318,22 @@ describe('sensitive fields', () => {
       expect(r.mobile).toBe(real.mobile ? maskMobile(real.mobile) : real.mobile);
       if (r.mobile) expect(r.mobile).toMatch(/^1\d{2}\*{4}\d{4}$/);
     }
-    expect((await put([...role.menuIds, 'admin.user', 'admin.user.user', 'admin.user.user#sensitive'], role.version + 1)).statusCode).toBe(200);
+    // The export is masked the same way, and follows the list's filters (here: the researcher role only).
+    const exportedMobiles = async (query: string) => {
+      const res = await t.request({ url: api(`admin/user/export${query}`), token: tokens.jiaoyan01 });
+      expect(res.statusCode).toBe(200);
+      const [header, ...rows] = (await readXlsxRows(res.rawPayload)).rows;
+      const col = header.indexOf('手机号');
+      return new Map(rows.map((r) => [String(r[header.indexOf('登录账号')]), String(r[col] ?? '')]));
+    };
+    const maskedExport = await exportedMobiles(`?roleId=${researcher.id}`);
+    expect([...maskedExport.keys()].sort()).toEqual(unmasked.records.filter((r) => r.roleId === researcher.id).map((r) => r.accountNum).sort());
+    for (const r of unmasked.records.filter((u) => u.roleId === researcher.id && u.mobile)) expect(maskedExport.get(r.accountNum)).toBe(maskMobile(r.mobile));
+    expect((await put([...role.menuIds, 'admin.user', 'admin.user.user', 'admin.user.user#export', 'admin.user.user#sensitive'], role.version + 1)).statusCode).toBe(200);
     const shown = await get<Page<UserRow>>('admin/user/page?size=50', 'jiaoyan01');
     expect(shown.records).toEqual(unmasked.records);
+    const shownExport = await exportedMobiles('');
+    for (const r of unmasked.records.filter((u) => u.mobile)) expect(shownExport.get(r.accountNum)).toBe(r.mobile);
   });
 
   it('administrator templates hold the button on every people page; teacher templates do not', async () => {

@@ -82,13 +82,17 @@ export function StudentListScreen({ family }: { family: StudentFamily }) {
           header: t('students.status'),
           cell: ({ getValue }) => <Badge variant={STATUS_BADGE[getValue()]}>{t(`students.statuses.${getValue()}`)}</Badge>,
         }),
-        col.accessor('parents', {
-          header: t('students.parents'),
-          cell: ({ getValue }) =>
-            getValue()
-              .map((p) => t('students.parentLine', { name: p.name, relation: t(`students.relations.${p.relation}`) }))
-              .join(t('students.separator')),
-        }),
+        ...(family === 'k12'
+          ? [
+              col.accessor('parents', {
+                header: t('students.parents'),
+                cell: ({ getValue }) =>
+                  getValue()
+                    .map((p) => t('students.parentLine', { name: p.name, relation: t(`students.relations.${p.relation}`) }))
+                    .join(t('students.separator')),
+              }),
+            ]
+          : []),
         rowActionsColumn<StudentRecord>({
           pageKey: key,
           header: t('components:list.actions'),
@@ -99,7 +103,7 @@ export function StudentListScreen({ family }: { family: StudentFamily }) {
           ],
         }),
       ]),
-    [t, key, navigate, access.paths, remove],
+    [t, key, family, navigate, access.paths, remove],
   );
 
   return (
@@ -356,7 +360,8 @@ export function StudentFormScreen({ family }: { family: StudentFamily }) {
             <SelectField name="status" label={t('students.status')} required clearable={false} options={choices.statuses} />
             <UploadField name="photoFileId" label={t('students.photo')} purpose="face" />
           </FieldGroup>
-          <ParentsSection family={family} known={record.data?.parents ?? []} />
+          {/* Parents are a K12 matter: universities have no parent screen. */}
+          {family === 'k12' ? <ParentsSection family={family} known={record.data?.parents ?? []} /> : null}
           {id && record.data ? <ClassHistory history={record.data.history} /> : null}
         </>
       )}
