@@ -33,7 +33,7 @@ function hasChild(db: DbOrTx, scope: ClassScope, condition?: SQL) {
 
 type ParentRow = Pick<typeof parents.$inferSelect, 'id' | 'name' | 'gender' | 'mobile' | 'createdAt' | 'version'>;
 
-async function withChildren(db: DbOrTx, rows: ParentRow[]): Promise<ParentRecord[]> {
+export async function withChildren(db: DbOrTx, rows: ParentRow[]): Promise<ParentRecord[]> {
   const ids = rows.map((r) => r.id);
   const links = ids.length
     ? await db
@@ -63,15 +63,20 @@ export interface ParentQuery {
 }
 
 /** Parents of the tenant with a child in the actor's scope; by name or mobile, and by a child's name or number. */
-export async function parentPage(db: DbOrTx, actor: Actor, q: ParentQuery): Promise<Page<ParentRecord>> {
+/** The parents of the tenant with a child in the actor's scope, matching the list's filters (the list and its export). */
+export async function parentWhere(db: DbOrTx, actor: Actor, q: Omit<ParentQuery, 'current' | 'size'>): Promise<SQL | undefined> {
   const scope = await classScopeOf(db, actor);
   const pattern = q.keyword ? containsPattern(q.keyword) : undefined;
   const child = q.studentKeyword ? containsPattern(q.studentKeyword) : undefined;
-  const where = and(
+  return and(
     eq(parents.orgId, actor.tenantOrgId),
     scope.all && !child ? undefined : hasChild(db, scope, child ? or(ilike(students.name, child), ilike(students.regNo, child)) : undefined),
     pattern ? or(ilike(parents.name, pattern), ilike(parents.mobile, pattern)) : undefined,
   );
+}
+
+export async function parentPage(db: DbOrTx, actor: Actor, q: ParentQuery): Promise<Page<ParentRecord>> {
+  const where = await parentWhere(db, actor, q);
   const page = await paginate(db, db.select(columns).from(parents).where(where).orderBy(asc(parents.name), asc(parents.id)).$dynamic(), q);
   return { ...page, records: await withChildren(db, page.records) };
 }

@@ -19,6 +19,7 @@ import { classScopeOf } from '../../lib/data-scope';
 import { seesSensitive } from '../../lib/sensitive';
 import { maskIdNumber, maskMobile } from '@/domain/people/mask';
 import { userWhere } from '../users/users.service';
+import { parentWhere, withChildren } from './parent.service';
 import { staffAccount, staffRoleName, staffWhere } from './staff.service';
 import { containsPattern } from '../../lib/query';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
@@ -252,6 +253,42 @@ export async function accountExport(db: DbOrTx, actor: Actor, kind: 'staff' | 'u
     }
   }
   return { stream: xlsxStream(t(`people:import.sheetName.${kind}`, RAW), columns.map((c) => ({ header: c.header, width: c.width, text: c.text })), batches()), fileName: `${t(`people:import.exportName.${kind}`, RAW)}.xlsx` };
+}
+
+/** Columns of the parent export: one row per parent and child (parents are imported with their children's rows). */
+const PARENT_EXPORT_COLUMNS = [
+  { header: '家长姓名', width: 12 },
+  { header: '性别', width: 6 },
+  { header: '手机号', width: 14, text: true },
+  { header: '孩子姓名', width: 12 },
+  { header: '学籍号', width: 22, text: true },
+  { header: '班级', width: 14 },
+  { header: '与学生关系', width: 10 },
+];
+
+/** Parents of the list's filters and data scope, one row per child, streamed in batches (keyset on the parent id). */
+export async function parentExport(db: DbOrTx, actor: Actor, key: string, f: { keyword?: string; studentKeyword?: string }, t: Translate) {
+  const where = await parentWhere(db, actor, f);
+  const shown = sensitiveShown(actor, key);
+  async function* batches() {
+    let after = '';
+    for (;;) {
+      const rows = await db
+        .select({ id: parents.id, name: parents.name, gender: parents.gender, mobile: parents.mobile, createdAt: parents.createdAt, version: parents.version })
+        .from(parents)
+        .where(and(where, after ? gt(parents.id, after) : undefined))
+        .orderBy(asc(parents.id))
+        .limit(BATCH);
+      if (rows.length === 0) return;
+      after = rows[rows.length - 1].id;
+      const records = await withChildren(db, rows);
+      yield records.flatMap((p) =>
+        p.children.map((c) => [p.name, GENDER_LABELS[p.gender], shown.mobile(p.mobile) ?? '', c.name, c.regNo, c.className, RELATION_LABELS[c.relation] ?? c.relation]),
+      );
+      if (rows.length < BATCH) return;
+    }
+  }
+  return { stream: xlsxStream(t('people:import.sheetName.parent', RAW), PARENT_EXPORT_COLUMNS, batches()), fileName: `${t('people:import.exportName.parent', RAW)}.xlsx` };
 }
 
 /** Mobiles and ID numbers as the exporting role may see them: masked without the page's sensitive button, like its list. */

@@ -1,16 +1,18 @@
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok } from '@/domain/api';
 import { PEOPLE_IMPORT_MAX_BYTES, type PeopleImportKind } from '@/domain/people/people-import';
+import { parentListQuery } from '@/domain/people/parents';
 import { staffListQuery } from '@/domain/people/staff';
 import { studentListQuery } from '@/domain/people/students';
 import { userListQuery } from '@/domain/users/users';
 import { relativeApi } from '../../lib/resource';
 import { XLSX_MIME, sendXlsx, uploadedFile } from '../../lib/spreadsheet/http';
 import { requireAccess, requireActor } from '../../plugins/tenant';
-import { accountExport, peopleTemplate, studentExport } from './people-export.service';
+import { accountExport, parentExport, peopleTemplate, studentExport } from './people-export.service';
 import { dropImport, takeImport } from './people-import-store';
 import { commitImport, previewImport, studentImportOptions, type Family } from './people-import.service';
 
@@ -38,7 +40,26 @@ const PAGES: Record<Family, { key: string; kind: PeopleImportKind }[]> = {
 export const peopleImportRoutes: FastifyPluginAsync<{ family: Family }> = async (app, { family }) => {
   app.addHook('onRequest', app.authenticate);
   for (const page of PAGES[family]) await app.register(async (scope) => pageRoutes(scope, family, page.key, page.kind), { prefix: relativeApi(page.key, family) });
+  // Parents come in with their children's rows (the student import); their own page only exports.
+  if (family === 'k12') await app.register(async (scope) => parentExportRoute(scope, 'k12.user.parent'), { prefix: relativeApi('k12.user.parent', family) });
 };
+
+function parentExportRoute(app: FastifyInstance, key: string) {
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .get('/export', { preValidation: requireAccess(key, 'export'), schema: { querystring: parentListQuery.partial() } }, async (request, reply) => {
+      const { stream, fileName } = await parentExport(app.db, await requireActor(request), key, request.query, translator(request));
+      return sendStream(reply, stream, fileName);
+    });
+}
+
+function sendStream(reply: FastifyReply, stream: Readable, fileName: string) {
+  return reply
+    .header('content-type', XLSX_MIME)
+    .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`)
+    .header('cache-control', 'no-store')
+    .send(stream);
+}
 
 async function pageRoutes(app: FastifyInstance, family: Family, key: string, kind: PeopleImportKind) {
   await app.register(multipart, { limits: { fileSize: PEOPLE_IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
@@ -71,11 +92,7 @@ async function pageRoutes(app: FastifyInstance, family: Family, key: string, kin
       const actor = await requireActor(request);
       const q = request.query as { keyword?: string; gradeId?: string; classId?: string; status?: string; roleId?: string; enabled?: 'true' | 'false' };
       const { stream, fileName } = kind === 'student' ? await studentExport(app.db, actor, key, q, translator(request)) : await accountExport(app.db, actor, kind, key, q, translator(request));
-      return reply
-        .header('content-type', XLSX_MIME)
-        .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`)
-        .header('cache-control', 'no-store')
-        .send(stream);
+      return sendStream(reply, stream, fileName);
     },
   );
 }

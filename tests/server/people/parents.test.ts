@@ -9,6 +9,7 @@ import { auditLogs } from '../../../server/db/schema/audit';
 import { memberships, membershipRoles, menus, roleMenus, roles, users } from '../../../server/db/schema/auth';
 import { orgs } from '../../../server/db/schema/orgs';
 import { classes, parents, parentStudents, students, teacherClasses, teachers } from '../../../server/db/schema/school';
+import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
 import { createTestApp, type TestApp } from '../../support/server-app';
 
 let t: TestApp;
@@ -168,5 +169,21 @@ describe('parents', () => {
     const stranger = await parentOf(kids.indexOf(outside), '范围外家长');
     expect((await get(`user/parent/${stranger.id}`)).statusCode).toBe(404);
     await t.db.update(roles).set({ dataScope: 'org' }).where(eq(roles.id, m.roleId));
+  });
+});
+
+describe('parents: export', () => {
+  it('exports the list’s parents, one row per child, with the list’s filters', async () => {
+    const page = body<Page<ParentRecord>>(await call('GET', 'k12/user/parent/page?size=80')).data;
+    const two = page.records.find((p) => p.children.length > 1)!;
+    const res = await call('GET', `k12/user/parent/export?keyword=${encodeURIComponent(two.mobile)}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toContain(encodeURIComponent('家长名单.xlsx'));
+    const [header, ...rows] = (await readXlsxRows(res.rawPayload)).rows;
+    expect(header).toEqual(['家长姓名', '性别', '手机号', '孩子姓名', '学籍号', '班级', '与学生关系']);
+    expect(rows.map((r) => r[4]).sort()).toEqual(two.children.map((c) => c.regNo).sort());
+    expect(rows.every((r) => r[0] === two.name && r[2] === two.mobile)).toBe(true);
+    // A teacher without the export button is refused.
+    expect((await call('GET', 'k12/user/parent/export', 'teacher01')).statusCode).toBe(403);
   });
 });

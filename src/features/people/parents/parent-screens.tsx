@@ -59,7 +59,19 @@ export function ParentListScreen() {
     [t, navigate, access.paths, remove],
   );
 
-  return <ListScreen pageKey={KEY} state={state} querySchema={parentListQuery} filters={filters} query={query} columns={columns} rowKey="id" data-testid="parent-list" />;
+  return (
+    <ListScreen
+      pageKey={KEY}
+      state={state}
+      querySchema={parentListQuery}
+      filters={filters}
+      query={query}
+      columns={columns}
+      rowKey="id"
+      onExport={(f) => parentResource.exportList(f)}
+      data-testid="parent-list"
+    />
+  );
 }
 
 /** The parent's children: a student picker and the relation to each. */
