@@ -40,9 +40,9 @@ test('school01 imports students with parents through the dry run', async ({ page
   const [template] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: '下载导入模板' }).click()]);
   expect(template.suggestedFilename()).toBe('学生导入模板.xlsx');
   const file = await fillTemplate(await template.path(), [
-    ['林小雨', toFullWidth('G320115201509010011'), toFullWidth('20250101'), '女', '2015/9/1', '汉族', '一年级', '一年级1班', '林大山', toFullWidth('13912345601'), '父亲', '男'],
+    ['林小雨', toFullWidth('G320115201509010011'), toFullWidth('20250101'), '女', '2015/9/1', '汉族', '一年级', '一年级3班', '林大山', toFullWidth('13912345601'), '父亲', '男'],
     ['林小风', 'G320115201609010012', '20250102', '男', '2016-09-01', '汉', '一年级', '一年级2班', '林大山', '13912345601', '父亲', '男'],
-    ['林小错', 'G320115201609010013', '', '未知', '', '', '一年级', '一年级1班'],
+    ['林小错', 'G320115201609010013', '', '未知', '', '', '一年级', '一年级3班'],
   ]);
 
   // State 1 lasts as long as the server takes: hold the answer a moment to see it.
@@ -93,7 +93,7 @@ test('the import dialog in English', async ({ page }) => {
   const dialog = await openImport(page, 'student-list');
   await page.screenshot({ path: `${SHOTS}/dialog-0-choose-en_us.png` });
   const book = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet([['姓名', '学籍号', '性别', '年级', '班级'], ['Li Wei', 'G1', 'male', '1', '一年级1班'], ['X', 'G1', '男', '1', '一年级1班']]), 'S');
+  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet([['姓名', '学籍号', '性别', '年级', '班级'], ['Li Wei', 'G1', 'male', '1', '一年级3班'], ['X', 'G1', '男', '1', '一年级3班']]), 'S');
   await page.route('**/import/preview', async (route) => {
     await new Promise((r) => setTimeout(r, 1500));
     await route.continue();
