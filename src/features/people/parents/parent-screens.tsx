@@ -1,5 +1,4 @@
 import { useMemo, useState } from 'react';
-import { X } from 'lucide-react';
 import { useFieldArray, useFormContext, useFormState, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
@@ -12,8 +11,8 @@ import { ListScreen, type FilterDef } from '@/components/list/list-screen';
 import { deleteAction, editAction, rowActionsColumn } from '@/components/list/row-actions';
 import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
+import { LinkedRecordRow } from '@/components/picker/linked-record-row';
 import { SearchPicker, type PickerOption } from '@/components/picker/search-picker';
-import { Button } from '@/components/ui/button';
 import { parentResource, searchChildren } from './api';
 
 const KEY = 'k12.user.parent';
@@ -96,16 +95,9 @@ function ChildrenField({ known }: { known: ParentRecord['children'] }) {
       {children.fields.map((f, i) => {
         const c = names.get(values[i]?.studentId ?? '');
         return (
-          <div key={f.id} className="grid items-start gap-4 rounded-md border p-3 md:grid-cols-[1fr_1fr_auto]" data-testid="parent-child">
-            <div className="grid gap-1 pt-1 text-sm">
-              <span className="font-medium break-all">{c?.name}</span>
-              <span className="text-muted-foreground">{c?.hint}</span>
-            </div>
+          <LinkedRecordRow key={f.id} record={c} removeLabel={t('parents.removeChild', { name: c?.name ?? '' })} onRemove={() => children.remove(i)} data-testid="parent-child">
             <SelectField name={`children.${i}.relation`} label={t('parents.relation')} required options={relations} />
-            <Button type="button" variant="ghost" size="icon" className="mt-6" aria-label={t('parents.removeChild', { name: c?.name ?? '' })} onClick={() => children.remove(i)}>
-              <X aria-hidden />
-            </Button>
-          </div>
+          </LinkedRecordRow>
         );
       })}
       <div className="max-w-sm">

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { ArrowRightLeft, Plus, X } from 'lucide-react';
+import { ArrowRightLeft, Plus } from 'lucide-react';
 import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
@@ -13,6 +13,7 @@ import { ListScreen, type FilterDef } from '@/components/list/list-screen';
 import { deleteAction, editAction, rowActionsColumn } from '@/components/list/row-actions';
 import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
+import { LinkedRecordRow, RemoveButton } from '@/components/picker/linked-record-row';
 import { SearchPicker, type PickerOption } from '@/components/picker/search-picker';
 import { Badge, type BadgeProps } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -210,14 +211,9 @@ function ParentsSection({ family, known }: { family: StudentFamily; known: Stude
       {linked.fields.map((f, i) => {
         const p = names.get(values[i]?.parentId ?? '');
         return (
-          <div key={f.id} className="grid items-start gap-4 rounded-md border p-3 md:grid-cols-[1fr_1fr_auto]" data-testid="linked-parent">
-            <div className="grid gap-1 pt-1 text-sm">
-              <span className="font-medium break-all">{p?.name}</span>
-              <span className="text-muted-foreground">{p?.hint}</span>
-            </div>
+          <LinkedRecordRow key={f.id} record={p} removeLabel={t('students.removeParent', { name: p?.name ?? '' })} onRemove={() => linked.remove(i)} data-testid="linked-parent">
             <SelectField name={`parents.${i}.relation`} label={t('students.relation')} required options={choices.relations} />
-            <RemoveButton label={t('students.removeParent', { name: p?.name ?? '' })} onClick={() => linked.remove(i)} />
-          </div>
+          </LinkedRecordRow>
         );
       })}
       {added.fields.map((f, i) => (
@@ -247,14 +243,6 @@ function ParentsSection({ family, known }: { family: StudentFamily; known: Stude
         </Button>
       </div>
     </fieldset>
-  );
-}
-
-function RemoveButton({ label, onClick }: { label: string; onClick(): void }) {
-  return (
-    <Button type="button" variant="ghost" size="icon" className="mt-6" aria-label={label} title={label} onClick={onClick}>
-      <X aria-hidden />
-    </Button>
   );
 }
 
