@@ -19,9 +19,10 @@ import * as files from './schema/files';
 import * as audit from './schema/audit';
 import * as venue from './schema/venue';
 import * as departments from './schema/departments';
+import * as activities from './schema/activities';
 
 /** Every table, for drizzle's relational queries and for typing. */
-export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments };
+export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities };
 export type Schema = typeof schema;
 
 /**
