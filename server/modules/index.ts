@@ -42,7 +42,7 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   for (const family of ['k12', 'gx'] as const) await app.register(studentRoutes, { prefix: `/api/busi/web/${family}`, family });
   await app.register(parentRoutes, { prefix: '/api/busi/web/k12' });
   await app.register(userRoutes, { prefix: '/api/busi/web/admin' });
-  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(peopleImportRoutes, { prefix: `/api/busi/web/${family}`, family });
+  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(peopleImportRoutes, { prefix: `/api/busi/web/${family}`, family, storage: opts.storage });
   await app.register(testPlanLifecycle);
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(testPlanRoutes, { prefix: `/api/busi/web/${family}/organizeTest/testManage`, family });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(dataCenterRoutes, { prefix: `/api/busi/web/${family}/dataCenter`, family });

@@ -1,5 +1,5 @@
-import { bigint, boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from './auth';
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { memberships, users } from './auth';
 import { orgs } from './orgs';
 
 /**
@@ -55,4 +55,32 @@ export const fileUploads = pgTable(
     fileId: uuid('file_id').references(() => files.id),
   },
   (t) => [index('file_uploads_touched_idx').on(t.touchedAt)],
+);
+
+/**
+ * Spreadsheets between an import's dry run and its commit (docs/product-rules.md#people-import): the bytes sit in the
+ * file store under their hash like every upload, this row binds them to the account that uploaded them, and the row
+ * outlives a server restart and is visible to every server instance. Expired rows go with the file sweep.
+ */
+export const pendingImports = pgTable(
+  'pending_imports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => orgs.id),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => memberships.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    family: text('family').notNull(),
+    fileName: text('file_name').notNull(),
+    hash: text('hash').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    /** What the import needs besides the file (school year and semester of a student import). */
+    context: jsonb('context').$type<Record<string, string>>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('pending_imports_account_idx').on(t.accountId), index('pending_imports_expires_idx').on(t.expiresAt), index('pending_imports_hash_idx').on(t.hash)],
 );

@@ -1,12 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { and, eq, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import { ERR } from '@/domain/errors';
 import { ABANDONED_UPLOAD_MS, checkFile, PURPOSE_RULES, purposeMaxBytes, RASTER_TYPES, type FilePurpose } from '@/domain/uploads/rules';
 import { SNIFF_BYTES, SNIFFED_MIME, sniffFileType } from '@/domain/uploads/signatures';
 import type { StoredFile } from '@/domain/uploads/stored-file';
 import type { Db, DbOrTx } from '../../db/client';
-import { fileUploads, files } from '../../db/schema/files';
+import { fileUploads, files, pendingImports } from '../../db/schema/files';
 import { AppError } from '../../lib/app-error';
 import { isUuid } from '../../lib/ids';
 import type { Storage } from '../../lib/storage/storage';
@@ -235,11 +235,33 @@ export async function deleteFile(db: DbOrTx, tenantOrgId: string, id: string, no
 export interface SweepResult {
   abandonedUploads: number;
   removedBlobs: number;
+  expiredImports: number;
 }
 
 /**
- * Periodic cleanup: resumable uploads untouched for a day are deleted with their partial data, and the
- * blobs of files deleted over a day ago go once no live file shares them (content addressing dedupes).
+ * Removes the blobs of these hashes that nothing refers to any more: no file (other than `exceptFileId`, being deleted)
+ * and no pending import (content addressing dedupes, so one blob may serve several). Returns how many went.
+ */
+export async function removeBlobsIfUnused(db: DbOrTx, storage: Storage, hashes: readonly string[], exceptFileId?: string): Promise<number> {
+  let removed = 0;
+  for (const hash of new Set(hashes)) {
+    const [file] = await db
+      .select({ id: files.id })
+      .from(files)
+      .where(and(exceptFileId ? ne(files.id, exceptFileId) : undefined, or(eq(files.hash, hash), eq(files.thumbnailHash, hash))))
+      .limit(1);
+    if (file) continue;
+    const [pending] = await db.select({ id: pendingImports.id }).from(pendingImports).where(eq(pendingImports.hash, hash)).limit(1);
+    if (pending) continue;
+    await storage.removeBlob(hash).catch(() => undefined);
+    removed++;
+  }
+  return removed;
+}
+
+/**
+ * Periodic cleanup: resumable uploads untouched for a day are deleted with their partial data, spreadsheets waiting
+ * for an import commit go when they expire, and the blobs of files deleted over a day ago go once nothing shares them.
  */
 export async function sweepFiles(db: Db, storage: Storage, now: Date): Promise<SweepResult> {
   const cutoff = new Date(now.getTime() - ABANDONED_UPLOAD_MS);
@@ -248,25 +270,20 @@ export async function sweepFiles(db: Db, storage: Storage, now: Date): Promise<S
     if (!upload.fileId) await storage.removeUpload(upload.id).catch(() => undefined);
     await db.delete(fileUploads).where(eq(fileUploads.id, upload.id));
   }
+  const expired = await db.delete(pendingImports).where(lte(pendingImports.expiresAt, now)).returning({ hash: pendingImports.hash });
+  let removedBlobs = await removeBlobsIfUnused(
+    db,
+    storage,
+    expired.map((e) => e.hash),
+  );
   const gone = await db
     .select({ id: files.id, hash: files.hash, thumbnailHash: files.thumbnailHash })
     .from(files)
     .where(and(isNotNull(files.deletedAt), lt(files.deletedAt, cutoff)));
-  let removedBlobs = 0;
   for (const file of gone) {
     await db.delete(fileUploads).where(eq(fileUploads.fileId, file.id));
     await db.delete(files).where(eq(files.id, file.id));
-    for (const hash of [file.hash, file.thumbnailHash]) {
-      if (!hash) continue;
-      const [used] = await db
-        .select({ id: files.id })
-        .from(files)
-        .where(and(ne(files.id, file.id), or(eq(files.hash, hash), eq(files.thumbnailHash, hash))))
-        .limit(1);
-      if (used) continue;
-      await storage.removeBlob(hash);
-      removedBlobs++;
-    }
+    removedBlobs += await removeBlobsIfUnused(db, storage, [file.hash, ...(file.thumbnailHash ? [file.thumbnailHash] : [])], file.id);
   }
-  return { abandonedUploads: stale.filter((u) => !u.fileId).length, removedBlobs };
+  return { abandonedUploads: stale.filter((u) => !u.fileId).length, removedBlobs, expiredImports: expired.length };
 }

@@ -14,6 +14,7 @@ import { XLSX_MIME, sendXlsx, uploadedFile } from '../../lib/spreadsheet/http';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import { accountExport, parentExport, peopleTemplate, studentExport } from './people-export.service';
 import { dropImport, takeImport } from './people-import-store';
+import type { Storage } from '../../lib/storage/storage';
 import { commitImport, previewImport, studentImportOptions, type Family } from './people-import.service';
 
 const translator = (request: FastifyRequest) => (key: string, options?: Record<string, unknown>) => request.t(key, options ?? {});
@@ -37,9 +38,9 @@ const PAGES: Record<Family, { key: string; kind: PeopleImportKind }[]> = {
  * Templates, dry-run imports and streamed exports of students (with parents), staff and accounts
  * (docs/product-rules.md#people-import), under each page's API prefix beside its list routes.
  */
-export const peopleImportRoutes: FastifyPluginAsync<{ family: Family }> = async (app, { family }) => {
+export const peopleImportRoutes: FastifyPluginAsync<{ family: Family; storage: Storage }> = async (app, { family, storage }) => {
   app.addHook('onRequest', app.authenticate);
-  for (const page of PAGES[family]) await app.register(async (scope) => pageRoutes(scope, family, page.key, page.kind), { prefix: relativeApi(page.key, family) });
+  for (const page of PAGES[family]) await app.register(async (scope) => pageRoutes(scope, storage, family, page.key, page.kind), { prefix: relativeApi(page.key, family) });
   // Parents come in with their children's rows (the student import); their own page only exports.
   if (family === 'k12') await app.register(async (scope) => parentExportRoute(scope, 'k12.user.parent'), { prefix: relativeApi('k12.user.parent', family) });
 };
@@ -61,7 +62,7 @@ function sendStream(reply: FastifyReply, stream: Readable, fileName: string) {
     .send(stream);
 }
 
-async function pageRoutes(app: FastifyInstance, family: Family, key: string, kind: PeopleImportKind) {
+async function pageRoutes(app: FastifyInstance, storage: Storage, family: Family, key: string, kind: PeopleImportKind) {
   await app.register(multipart, { limits: { fileSize: PEOPLE_IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get('/import/template', { preValidation: requireAccess(key, 'import') }, async (request, reply) => {
@@ -72,17 +73,17 @@ async function pageRoutes(app: FastifyInstance, family: Family, key: string, kin
     r.get('/import/options', { preValidation: requireAccess(key, 'import') }, async (request) => ok(await studentImportOptions(app.db, await requireActor(request))));
   }
   r.post('/import/preview', { preValidation: requireAccess(key, 'import') }, async (request) =>
-    ok(await previewImport(app.db, await requireActor(request), kind, family, await uploadedFile(request), translator(request))),
+    ok(await previewImport(app.db, storage, app.now(), await requireActor(request), kind, family, await uploadedFile(request), translator(request))),
   );
   r.post('/import/:importId/commit', { preValidation: requireAccess(key, 'import'), schema: { params: importParams } }, async (request, reply) => {
-    const outcome = await commitImport(app.db, await requireActor(request), kind, family, request.params.importId, translator(request));
+    const outcome = await commitImport(app.db, storage, app.now(), await requireActor(request), kind, family, request.params.importId, translator(request));
     reply.header('x-import-success', String(outcome.success)).header('x-import-failure', String(outcome.failure));
     return sendXlsx(reply, outcome.workbook, outcome.fileName);
   });
   r.delete('/import/:importId', { preValidation: requireAccess(key, 'import'), schema: { params: importParams } }, async (request) => {
     const actor = await requireActor(request);
-    takeImport(request.params.importId, actor, kind, family);
-    dropImport(request.params.importId);
+    await takeImport(app.db, storage, request.params.importId, actor, kind, family, app.now());
+    await dropImport(app.db, storage, request.params.importId);
     return ok(null);
   });
   r.get(

@@ -18,6 +18,7 @@ import { failuresWorkbook, importFileName, type ImportFailure } from '../../lib/
 import { openXlsx, type CellValue } from '../../lib/spreadsheet/xlsx-reader';
 import type { Actor } from '../../plugins/tenant';
 import { dropImport, keepImport, takeImport } from './people-import-store';
+import type { Storage } from '../../lib/storage/storage';
 import { planStudents } from './people-import-students';
 import { planAccounts } from './people-import-staff';
 
@@ -161,6 +162,8 @@ function contextOf(db: DbOrTx, actor: Actor, family: Family, t: Translate, extra
 /** The dry run: counts and the first refused rows; nothing is written. The file waits for its commit under `importId`. */
 export async function previewImport(
   db: Db,
+  storage: Storage,
+  now: Date,
   actor: Actor,
   kind: PeopleImportKind,
   family: Family,
@@ -169,7 +172,7 @@ export async function previewImport(
 ): Promise<PeopleImportPreview> {
   const file = await readPeopleFile(upload, kind, t);
   const plan = await planOf(kind, file, contextOf(db, actor, family, t, upload.fields));
-  const kept = keepImport({ kind, family, orgId: actor.tenantOrgId, accountId: actor.accountId, fileName: upload.fileName, buffer: upload.buffer, context: upload.fields });
+  const kept = await keepImport(db, storage, actor, { kind, family, fileName: upload.fileName, buffer: upload.buffer, context: upload.fields }, now);
   return {
     importId: kept.id,
     fileName: upload.fileName,
@@ -191,12 +194,12 @@ const FAILED_ROWS_LISTED = 2000;
  * written in one transaction by natural key (学籍号, mobile, login account), the refused ones returned in the failures
  * workbook. Any write error rolls everything back.
  */
-export async function commitImport(db: Db, actor: Actor, kind: PeopleImportKind, family: Family, importId: string, t: Translate) {
-  const pending = takeImport(importId, actor, kind, family);
+export async function commitImport(db: Db, storage: Storage, now: Date, actor: Actor, kind: PeopleImportKind, family: Family, importId: string, t: Translate) {
+  const pending = await takeImport(db, storage, importId, actor, kind, family, now);
   const file = await readPeopleFile(pending, kind, t);
   const done = await planOf(kind, file, contextOf(db, actor, family, t, pending.context));
   await done.write(db);
-  dropImport(importId);
+  await dropImport(db, storage, importId);
   const success = done.create + done.update;
   const failure = done.rejected.length;
   const textColumns = peopleColumns(kind).flatMap((c) => (c.text && file.index[c.key] !== undefined ? [file.index[c.key]!] : []));

@@ -9,7 +9,13 @@ import { parentStudents, parents, schoolYears, semesters, students, teachers } f
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
 import { writeXlsx } from '../../../server/lib/spreadsheet/xlsx-writer';
 import { readZipDirectory, readZipEntry } from '../../../server/lib/spreadsheet/zip';
-import { createTestApp, type TestApp } from '../../support/server-app';
+import { PEOPLE_IMPORT_TTL_MS } from '@/domain/people/people-import';
+import { buildApp } from '../../../server/app';
+import { pendingImports } from '../../../server/db/schema/files';
+import { parseEnv } from '../../../server/env';
+import { createStorage } from '../../../server/lib/storage/create-storage';
+import { sweepFiles } from '../../../server/modules/files/files.service';
+import { createTestApp, TEST_CAPTCHA, type TestApp } from '../../support/server-app';
 import { xlsxPackage } from '../spreadsheet/xlsx-package';
 
 let t: TestApp;
@@ -147,6 +153,36 @@ describe('student import: dry run, then commit', () => {
     expect((await studentsWith(['T2000001']))).toHaveLength(0);
     expect((await t.request({ method: 'DELETE', url: `${STUDENT_API}/import/${id}`, token: tokens.school01 })).statusCode).toBe(200);
     expect((await commit(id)).statusCode).toBe(404);
+  });
+
+  it('a dry-run file waits in the file store: another server instance commits it, and it expires after 15 minutes', async () => {
+    const dry = await preview(book([HEAD, ['仓一', 'T1500001', '', '男', '', '', '一年级', '一年级1班']]));
+    const { importId } = dry.json().data;
+    expect(await t.db.$count(pendingImports, eq(pendingImports.id, importId))).toBe(1);
+    // A second instance on the same database and store (a restart, or another server behind the load balancer).
+    const other = await buildApp({ db: t.db, env: parseEnv({ NODE_ENV: 'test', TIYU_CAPTCHA_FIXED: TEST_CAPTCHA, WEB_DIST: '/nonexistent-tiyu-dist' }), now: t.clock.now });
+    try {
+      const done = await other.inject({ method: 'POST', url: `${STUDENT_API}/import/${importId}/commit`, headers: { authorization: `bearer ${tokens.school01}` } });
+      expect(done.statusCode, done.body).toBe(200);
+      expect(await studentsWith(['T1500001'])).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
+    expect(await t.db.$count(pendingImports, eq(pendingImports.id, importId))).toBe(0);
+
+    const late = (await preview(book([HEAD, ['仓二', 'T1500002', '', '男', '', '', '一年级', '一年级1班']]))).json().data.importId;
+    t.clock.advance(PEOPLE_IMPORT_TTL_MS + 1000);
+    try {
+      const res = await commit(late);
+      expect(res.statusCode).toBe(404);
+      expect(res.json().msg).toBe('导入文件已过期或已处理，请重新上传');
+      const storage = await createStorage(parseEnv({ NODE_ENV: 'test' }));
+      expect((await sweepFiles(t.db, storage, t.clock.now())).expiredImports).toBeGreaterThanOrEqual(1);
+      expect(await t.db.$count(pendingImports, eq(pendingImports.id, late))).toBe(0);
+      await storage.close();
+    } finally {
+      t.clock.advance(-(PEOPLE_IMPORT_TTL_MS + 1000));
+    }
   });
 
   it('re-importing the same file updates instead of duplicating; a changed class moves the student', async () => {
