@@ -46,6 +46,13 @@ export async function classScopeOf(db: DbOrTx, actor: Actor): Promise<ClassScope
   return { all: false, classIds: wide.map((c) => c.id) };
 }
 
+/** A membership test for rows already in memory (imports, syncs): one Set, built once per call. */
+export function classScopeTest(scope: ClassScope): (classId: string) => boolean {
+  if (scope.all) return () => true;
+  const ids = new Set(scope.classIds);
+  return (classId) => ids.has(classId);
+}
+
 /** The WHERE condition limiting `classColumn` to the scope (undefined = no limit; an empty scope matches nothing). */
 export function inClassScope(scope: ClassScope, classColumn: AnyPgColumn): SQL | undefined {
   if (scope.all) return undefined;

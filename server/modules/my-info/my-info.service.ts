@@ -45,6 +45,7 @@ async function rolesOf(db: DbOrTx, membershipIds: string[]) {
       roleId: roles.id,
       roleName: roles.name,
       identity: roles.identity,
+      dataScope: roles.dataScope,
       present: membershipRoles.present,
     })
     .from(membershipRoles)
@@ -161,6 +162,7 @@ export async function getUInfo(db: Db, userId: string, defaultTitle: string): Pr
           roleName: r.roleName,
           identity: r.identity,
           presentFlag: r.present,
+          dataScope: r.dataScope,
           menus: webEntries(menuMap.get(r.roleId)),
         }),
       ),

@@ -14,6 +14,7 @@ import type { Translate } from '@/domain/physique-results/export-layout';
 import { restrictToItems } from '@/domain/physique-results/wide-row';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
+import { classScopeTest, type ClassScope } from '../../lib/data-scope';
 import { EventLoopPacer } from '../../lib/spreadsheet/pacer';
 import { columnName } from '../../lib/spreadsheet/sheet-scanner';
 import { openXlsx, type CellValue, type XlsxReadOptions } from '../../lib/spreadsheet/xlsx-reader';
@@ -49,6 +50,8 @@ export interface ImportRequest {
   now: Date;
   /** Translates failure reasons and file names into the request's language. */
   t: Translate;
+  /** The importer's data scope (docs/product-rules.md#data-scopes): rows of students outside it are refused. */
+  classScope: ClassScope;
 }
 
 export interface ImportOutcome {
@@ -167,6 +170,7 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
   const source = await openXlsx(req.buffer, IMPORT_LIMITS);
   const ctx: PlanContext = await loadPlanContext(db, plan);
   const index = new StudentIndex(await planScopeStudents(db, ctx));
+  const mayWrite = classScopeTest(req.classScope);
 
   const failures: Failure[] = [];
   let failureCount = 0;
@@ -190,6 +194,7 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
     const found = index.find(r.regNo, r.name, r.className, r.classNo);
     if (found === null) return fail(() => rowReason(t, rowNumber, 'regNo', 'physiqueResults:import.studentNotFound'));
     if (Array.isArray(found)) return fail(() => rowReason(t, rowNumber, 'name', 'physiqueResults:import.ambiguousStudent', { name: r.name, className: r.className ?? r.classNo }));
+    if (!mayWrite(found.classId)) return fail(() => rowReason(t, rowNumber, 'regNo', 'physiqueResults:import.outOfScope'));
     if (found.grade !== r.grade) return fail(() => rowReason(t, rowNumber, 'gradeNo', 'physiqueResults:import.gradeMismatch', { code: nationalCodeFromGrade(found.grade) }));
     if (found.gender !== r.gender) return fail(() => rowReason(t, rowNumber, 'gender', 'physiqueResults:import.genderMismatch'));
     const first = seen.get(found.id);

@@ -5,6 +5,7 @@ import type { SyncChange, SyncPreview, SyncSummary } from '@/domain/physique-res
 import { restrictToItems } from '@/domain/physique-results/wide-row';
 import type { Db, DbOrTx } from '../../db/client';
 import { testRecords } from '../../db/schema/physique';
+import { classScopeTest, type ClassScope } from '../../lib/data-scope';
 import { finishPlanJob, getPlanInScope, startPlanJob, assertPlanOpen } from '../test-plan/test-plan.service';
 import { testDay } from './physique-import.service';
 import {
@@ -32,9 +33,11 @@ interface DeviceInputs {
 }
 
 /** Each scope student's latest valid test record per item of the plan, within the plan's dates. */
-async function deviceInputs(db: DbOrTx, ctx: PlanContext): Promise<DeviceInputs> {
+async function deviceInputs(db: DbOrTx, ctx: PlanContext, classScope: ClassScope): Promise<DeviceInputs> {
   const { plan } = ctx;
-  const scope = new Map((await planScopeStudents(db, ctx)).map((s) => [s.id, s]));
+  // Only the caller's classes (docs/product-rules.md#data-scopes): a class teacher syncs their own classes.
+  const mine = classScopeTest(classScope);
+  const scope = new Map((await planScopeStudents(db, ctx)).filter((s) => mine(s.classId)).map((s) => [s.id, s]));
   const latest = await db
     .selectDistinctOn([testRecords.studentId, testRecords.item], { studentId: testRecords.studentId, item: testRecords.item, raw: testRecords.raw })
     .from(testRecords)
@@ -70,11 +73,11 @@ async function deviceInputs(db: DbOrTx, ctx: PlanContext): Promise<DeviceInputs>
  * What a sync of the plan would change (shown before it writes): every stored value a newer device record would
  * change, who and which item, old → new, and whether the old value was imported or edited by hand.
  */
-export async function previewSync(db: Db, req: { tenantOrgId: string; planId: string; now: Date }): Promise<SyncPreview> {
+export async function previewSync(db: Db, req: { tenantOrgId: string; planId: string; now: Date; classScope: ClassScope }): Promise<SyncPreview> {
   const plan = await getPlanInScope(db, req.tenantOrgId, req.planId);
   assertPlanOpen(plan, req.now);
   const ctx = await loadPlanContext(db, plan);
-  const { inputs, scope } = await deviceInputs(db, ctx);
+  const { inputs, scope } = await deviceInputs(db, ctx, req.classScope);
   const stored = await readStoredValues(db, plan.id, inputs.map((i) => i.studentId));
   const changes: SyncChange[] = [];
   let total = 0;
@@ -102,13 +105,16 @@ export async function previewSync(db: Db, req: { tenantOrgId: string; planId: st
  * 'sync') in one transaction, under the plan's job lock (no sync while importing and vice versa). Imported and
  * hand-edited values stay unless `replaceManual`.
  */
-export async function syncPlan(db: Db, req: { tenantOrgId: string; userId: string; planId: string; now: Date; replaceManual: boolean }): Promise<SyncSummary> {
+export async function syncPlan(
+  db: Db,
+  req: { tenantOrgId: string; userId: string; planId: string; now: Date; replaceManual: boolean; classScope: ClassScope },
+): Promise<SyncSummary> {
   const plan = await getPlanInScope(db, req.tenantOrgId, req.planId);
   assertPlanOpen(plan, req.now);
   const job = await startPlanJob(db, { planId: plan.id, orgId: req.tenantOrgId, kind: 'sync', userId: req.userId, now: req.now });
   try {
     const ctx = await loadPlanContext(db, plan);
-    const { inputs } = await deviceInputs(db, ctx);
+    const { inputs } = await deviceInputs(db, ctx, req.classScope);
     // Values written are counted from what is stored now; writeResults decides again under its lock.
     const stored = await readStoredValues(db, plan.id, inputs.map((i) => i.studentId));
     let records = 0;

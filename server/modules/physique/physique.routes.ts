@@ -109,6 +109,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
         buffer,
         now: app.now(),
         t: translator(request),
+        classScope: who.classScope,
       });
       reply.header('x-import-success', String(outcome.success)).header('x-import-failure', String(outcome.failure));
       return sendXlsx(reply, outcome.workbook, outcome.fileName);
@@ -130,12 +131,12 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
   if (can.sync && !readOnly) {
     app.post('/organizeTest/testManage/sync/:planId/preview', { preValidation: can.sync, schema: { params: planParams } }, async (request) => {
       const who = await caller(request);
-      return ok(await previewSync(app.db, { tenantOrgId: who.tenantOrgId, planId: request.params.planId, now: app.now() }));
+      return ok(await previewSync(app.db, { tenantOrgId: who.tenantOrgId, planId: request.params.planId, now: app.now(), classScope: who.classScope }));
     });
     app.post('/organizeTest/testManage/sync/:planId', { preValidation: can.sync, schema: { params: planParams, body: syncBodySchema } }, async (request) => {
       const who = await caller(request);
       const { replaceManual } = request.body;
-      return ok(await syncPlan(app.db, { tenantOrgId: who.tenantOrgId, userId: who.userId, planId: request.params.planId, now: app.now(), replaceManual }));
+      return ok(await syncPlan(app.db, { tenantOrgId: who.tenantOrgId, userId: who.userId, planId: request.params.planId, now: app.now(), replaceManual, classScope: who.classScope }));
     });
   }
 

@@ -232,7 +232,7 @@ export async function planDetail(db: DbOrTx, actor: PlanActor, planId: string): 
 const signUpStatusSql = sql<SignUpStatus>`case when ${physiqueResults.id} is null then 'notTested' when ${physiqueResults.complete} then 'complete' else 'incomplete' end`;
 
 /** Students in the plan's scope with their result status, by grade, class and registration number, paged (docs/api/test-plans.md: sign-up list). */
-export async function signUpPage(db: DbOrTx, actor: PlanActor, planId: string, q: SignUpQuery): Promise<Page<SignUpRow>> {
+export async function signUpPage(db: DbOrTx, actor: PlanActor, planId: string, q: SignUpQuery, classScope: ClassScope = WHOLE_ORG): Promise<Page<SignUpRow>> {
   const plan = await getPlanInScope(db, actor.tenantOrgId, planId);
   const statusWhere =
     q.status === 'notTested'
@@ -244,6 +244,7 @@ export async function signUpPage(db: DbOrTx, actor: PlanActor, planId: string, q
           : undefined;
   const where = and(
     studentsInScope(plan),
+    inClassScope(classScope, students.classId),
     q.classId ? eq(students.classId, q.classId) : undefined,
     q.keyword ? or(ilike(students.name, containsPattern(q.keyword)), ilike(students.regNo, containsPattern(q.keyword))) : undefined,
     statusWhere,
@@ -283,7 +284,7 @@ export async function signUpPage(db: DbOrTx, actor: PlanActor, planId: string, q
 }
 
 /** Completion per class in the plan's scope: students, tested, complete, rate (docs/api/test-plans.md). */
-export async function classCompletion(db: DbOrTx, actor: PlanActor, planId: string): Promise<ClassCompletionRow[]> {
+export async function classCompletion(db: DbOrTx, actor: PlanActor, planId: string, classScope: ClassScope = WHOLE_ORG): Promise<ClassCompletionRow[]> {
   const plan = await getPlanInScope(db, actor.tenantOrgId, planId);
   const rows = await db
     .select({
@@ -298,7 +299,7 @@ export async function classCompletion(db: DbOrTx, actor: PlanActor, planId: stri
     .innerJoin(grades, eq(grades.id, classes.gradeId))
     .leftJoin(students, and(eq(students.classId, classes.id), eq(students.enabled, true)))
     .leftJoin(physiqueResults, resultJoin(plan.id))
-    .where(and(eq(classes.orgId, plan.orgId), classInPlanScope(plan.id)))
+    .where(and(eq(classes.orgId, plan.orgId), classInPlanScope(plan.id), inClassScope(classScope, classes.id)))
     .groupBy(classes.id, classes.name, classes.code, grades.gradeNo)
     .orderBy(asc(grades.gradeNo), asc(classes.code), asc(classes.id));
   return rows.map((r) => ({ ...r, rate: r.students === 0 ? 0 : Math.round((r.complete / r.students) * 10_000) / 10_000 }));

@@ -78,11 +78,11 @@ export const testPlanRoutes: FastifyPluginAsyncZod<TestPlanRoutesOptions> = asyn
   );
 
   app.get('/signUp/:id', { preValidation: can.detail, schema: { params: idParams, querystring: signUpQuerySchema } }, async (request) =>
-    ok(await signUpPage(app.db, await actor(request), request.params.id, request.query)),
+    ok(await signUpPage(app.db, await actor(request), request.params.id, request.query, await classScopeOf(app.db, await requireScope(request)))),
   );
 
   app.get('/classCompletion/:id', { preValidation: can.detail, schema: { params: idParams } }, async (request) =>
-    ok(await classCompletion(app.db, await actor(request), request.params.id)),
+    ok(await classCompletion(app.db, await actor(request), request.params.id, await classScopeOf(app.db, await requireScope(request)))),
   );
 
   app.post('/add', { preValidation: can.add, schema: { body: planRequestSchema } }, async (request) =>

@@ -212,7 +212,7 @@ export function RadioField({ options, onValueChange, ...props }: FieldProps & Ch
             disabled={props.disabled}
           >
             {options.map((o) => (
-              <RadioChoice key={o.value} id={`${id}-${o.value}`} value={o.value}>
+              <RadioChoice key={o.value} id={`${id}-${o.value}`} value={o.value} disabled={o.disabled}>
                 {o.label}
               </RadioChoice>
             ))}

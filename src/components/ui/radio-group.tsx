@@ -25,11 +25,11 @@ export function RadioGroupItem({ className, ...props }: ComponentProps<typeof Ra
 }
 
 /** One choice of a RadioGroup with its clickable label. */
-export function RadioChoice({ id, value, children }: { id: string; value: string; children: ReactNode }) {
+export function RadioChoice({ id, value, disabled, children }: { id: string; value: string; disabled?: boolean; children: ReactNode }) {
   return (
     <div className="flex items-center gap-2">
-      <RadioGroupItem value={value} id={id} />
-      <Label htmlFor={id} className="font-normal">
+      <RadioGroupItem value={value} id={id} disabled={disabled} />
+      <Label htmlFor={id} className={disabled ? 'font-normal text-muted-foreground' : 'font-normal'}>
         {children}
       </Label>
     </div>

@@ -1,4 +1,5 @@
 import type { OrgType, TypePath } from '../constants';
+import type { DataScope } from '../roles/roles';
 
 /** Token answer of the login call (docs/product-rules.md#calls). */
 export interface TokenData {
@@ -49,6 +50,8 @@ export interface RoleInfo {
   identity: Identity;
   /** The role currently in use for this account. */
   presentFlag: boolean;
+  /** Whose data the role's holders see (docs/product-rules.md#data-scopes). */
+  dataScope: DataScope;
   menus: MenuEntry[];
 }
 

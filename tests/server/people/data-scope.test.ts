@@ -15,6 +15,7 @@ import { classes, students, teacherClasses, teachers } from '../../../server/db/
 import { testPlans } from '../../../server/db/schema/test-plans';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
 import { createTestApp, type TestApp } from '../../support/server-app';
+import { createPlan, multipartBody, someStudents, templateFor, xlsxOf } from '../physique/physique-fixtures';
 import { indicators, latestPerStudent, loadResults, loadStudents, near, roster, type ResultRow, type StudentRef } from '../data-center/reference';
 
 /**
@@ -450,5 +451,50 @@ describe('people lists', () => {
     expect(shown.records.find((r) => r.id === real.id)!.mobile).toBe(real.mobile);
     const shownStudents = await get<Page<StudentListRow>>('k12/user/student/page?size=80', 'myclass01');
     for (const p of shownStudents.records.flatMap((r) => r.parents)) expect(p.mobile).toMatch(/^1\d{10}$/);
+  });
+});
+
+// Last: these write results, which the dashboards above compare with the results loaded before the run.
+describe('test plans, score import and sync', () => {
+  it('the sign-up list and the class completion hold only the teacher’s classes', async () => {
+    const planId = await createPlan(t.db, k12Id, { name: '范围计划' });
+    const signUp = await get<Page<{ classId: string }>>(`k12/organizeTest/testManage/signUp/${planId}?size=80`, 'myclass01');
+    const [{ n }] = await t.db.select({ n: sql<number>`count(*)::int` }).from(students).where(and(inArray(students.classId, mine), eq(students.enabled, true)));
+    expect(signUp.total).toBe(n);
+    for (const r of signUp.records) expect(mine).toContain(r.classId);
+    const completion = await get<{ classId: string }[]>(`k12/organizeTest/testManage/classCompletion/${planId}`, 'myclass01');
+    expect(completion.map((c) => c.classId).sort()).toEqual(mine);
+    expect((await get<{ classId: string }[]>(`k12/organizeTest/testManage/classCompletion/${planId}`, 'teacher01')).length).toBeGreaterThan(mine.length);
+  });
+
+  it('a score import refuses the rows of students outside the teacher’s classes, naming why, and writes the others', async () => {
+    const planId = await createPlan(t.db, k12Id, { name: '范围导入' });
+    const grade7 = await someStudents(t.db, k12Id, [7], 400);
+    const inside = grade7.find((s) => mine.includes(s.classId))!;
+    const outside = grade7.find((s) => !mine.includes(s.classId))!;
+    const body = multipartBody(xlsxOf(templateFor([inside, outside])), 'scores.xlsx');
+    const res = await t.request({ method: 'POST', url: api(`k12/organizeTest/testManage/import/${planId}`), token: tokens.myclass01, payload: body.payload, headers: body.headers });
+    expect(res.statusCode, res.body).toBe(200);
+    expect([res.headers['x-import-success'], res.headers['x-import-failure']]).toEqual(['1', '1']);
+    expect((await readXlsxRows(res.rawPayload)).rows[1].at(-1)).toContain('不在您的数据范围内');
+    const written = await t.db.select({ studentId: physiqueResults.studentId }).from(physiqueResults).where(eq(physiqueResults.planId, planId));
+    expect(written.map((w) => w.studentId)).toEqual([inside.id]);
+  });
+
+  it('a sync takes device records of the teacher’s classes only', async () => {
+    const planId = await createPlan(t.db, k12Id, { name: '范围同步' });
+    const preview = await t.request({ method: 'POST', url: api(`k12/organizeTest/testManage/sync/${planId}/preview`), token: tokens.myclass01 });
+    expect(preview.statusCode, preview.body).toBe(200);
+    const ids = (preview.json().data.changes as { studentId: string }[]).map((c) => c.studentId);
+    if (ids.length > 0) {
+      const rows = await t.db.select({ classId: students.classId }).from(students).where(inArray(students.id, ids));
+      for (const r of rows) expect(mine).toContain(r.classId);
+    }
+    const synced = await t.request({ method: 'POST', url: api(`k12/organizeTest/testManage/sync/${planId}`), token: tokens.myclass01, payload: { replaceManual: false } });
+    expect(synced.statusCode, synced.body).toBe(200);
+    const written = await t.db.select({ classId: physiqueResults.classId }).from(physiqueResults).where(eq(physiqueResults.planId, planId));
+    for (const w of written) expect(mine).toContain(w.classId);
+    const wholeOrg = await t.request({ method: 'POST', url: api(`k12/organizeTest/testManage/sync/${planId}/preview`), token: tokens.teacher01 });
+    expect(wholeOrg.json().data.students).toBeGreaterThanOrEqual(written.length);
   });
 });

@@ -121,6 +121,7 @@ export function k12UInfo(overrides: Partial<UInfo> = {}): UInfo {
             roleName: '体育教师',
             identity: 'teacher',
             presentFlag: true,
+            dataScope: 'org',
             menus: [{ menuId: 'k12.org.class', pid: 'k12.org', menuName: '班级管理', i18nKey: 'k12.org_class', menuPath: '/k12/org/class', menuType: '0', sortNum: 10, permission: 'k12:org:class:view' }],
           },
         ],

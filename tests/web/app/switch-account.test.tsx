@@ -25,6 +25,7 @@ function multi(present: 'k12' | 'gx'): UInfo {
         roleName: '学校管理员',
         identity: 'administrator' as const,
         presentFlag: true,
+        dataScope: 'org' as const,
         menus: [{ menuId: 'gx.org.acayear', pid: 'gx.org', menuName: '学年学期', i18nKey: 'gx.org_acayear', menuPath: '/gx/org/acayear', menuType: '0' as const, sortNum: 10, permission: 'gx:org:acayear:view' }],
       },
     ],

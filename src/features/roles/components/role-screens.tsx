@@ -4,7 +4,7 @@ import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { Family } from '@/domain/menus/access';
-import { DATA_SCOPES, MOBILE_FUNCTIONS, ROLE_IDENTITIES, roleListQuery, roleManagementKey, roleSaveSchema, type RoleDetail, type RoleForm, type RoleRow, type RoleSave } from '@/domain/roles/roles';
+import { DATA_SCOPES, MOBILE_FUNCTIONS, ROLE_IDENTITIES, roleListQuery, roleManagementKey, roleSaveSchema, scopeWithin, type RoleDetail, type RoleForm, type RoleRow, type RoleSave } from '@/domain/roles/roles';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { CheckboxGroupField, FieldGroup, PermissionTreeField, RadioField, SelectField, TextField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
@@ -15,6 +15,7 @@ import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { Badge } from '@/components/ui/badge';
 import type { Resource } from '@/lib/resource';
 import { permissionsAtom } from '@/lib/permissions';
+import { presentAccountAtom } from '@/lib/store';
 import { roles, useRole } from '../api';
 import { notHeldIds, permissionNodes, treeIdsOf } from '../permission-nodes';
 
@@ -99,7 +100,9 @@ export function RoleFormScreen({ family }: { family: Family }) {
   // The same query FormScreen loads the record with (shared cache): is this the built-in administrator role?
   const record = useRole(family, recordUid).data;
   const builtinAdmin = record?.builtin === true && record.identity === 'administrator';
-  const defaults: RoleForm = { name: '', remark: '', identity: 'teacher', menuIds: [], mobileFunctions: [], dataScope: 'org' };
+  // Nobody hands out a scope wider than their own (docs/product-rules.md#data-scopes); the server refuses it too.
+  const ownScope = useAtomValue(presentAccountAtom)?.roles.find((r) => r.presentFlag)?.dataScope ?? 'org';
+  const defaults: RoleForm = { name: '', remark: '', identity: 'teacher', menuIds: [], mobileFunctions: [], dataScope: ownScope };
   return (
     <FormScreen
       schema={roleSaveSchema}
@@ -138,7 +141,7 @@ export function RoleFormScreen({ family }: { family: Family }) {
               description={t('dataScope.hint')}
               // The built-in administrator role always sees the whole organisation (docs/product-rules.md#data-scopes).
               disabled={builtinAdmin}
-              options={DATA_SCOPES.map((s) => ({ value: s, label: t(`dataScope.${s}`) }))}
+              options={DATA_SCOPES.map((s) => ({ value: s, label: t(`dataScope.${s}`), disabled: !scopeWithin(s, ownScope) }))}
             />
           </FieldGroup>
           <PermissionTreeField name="menuIds" label={t('field.webPermissions')} tree={tree} disabledIds={notHeld} />

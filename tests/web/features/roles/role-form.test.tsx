@@ -8,6 +8,9 @@ import { getCatalogEntry } from '@/domain/menus/catalog';
 import { RoleFormScreen } from '@/features/roles/components/role-screens';
 import { i18next } from '@/lib/i18n';
 import { permissionsAtom } from '@/lib/permissions';
+import { uinfoAtom } from '@/lib/store';
+import type { UInfo } from '@/domain/auth/types';
+import type { DataScope } from '@/domain/roles/roles';
 import { createQueryClient } from '@/lib/query-client';
 
 const post = vi.hoisted(() => vi.fn((_url: string, body: unknown) => Promise.resolve({ id: 'new', ...(body as object) })));
@@ -24,9 +27,39 @@ function held(): Set<string> {
   return codes;
 }
 
-function setup() {
+/** The editor's own account: the present role's data scope bounds the scopes the form offers. */
+function editorInfo(dataScope: DataScope): UInfo {
+  return {
+    userId: 'u1',
+    userName: '编辑者',
+    mobile: '',
+    gender: 'female',
+    platformName: '',
+    icon: '',
+    orgType: 21,
+    currentTypePath: '/k12',
+    menuTree: [],
+    permissions: [],
+    accounts: [
+      {
+        accountId: 'a1',
+        accountNum: 'editor01',
+        orgId: 'o1',
+        orgName: '一中',
+        orgType: 21,
+        tenantOrgId: 'o1',
+        tenantOrgName: '一中',
+        presentFlag: true,
+        roles: [{ roleId: 'r1', roleName: '编辑', identity: 'teacher', presentFlag: true, dataScope, menus: [] }],
+      },
+    ],
+  };
+}
+
+function setup(dataScope: DataScope = 'org') {
   const store = createStore();
   store.set(permissionsAtom, held());
+  store.set(uinfoAtom, editorInfo(dataScope));
   const list = pageAccess('k12.user.role').paths.list;
   const router = createMemoryRouter(
     [
@@ -67,5 +100,14 @@ describe('role form', () => {
     expect(body.menuIds.some((id) => id.startsWith('k12.org.acayear'))).toBe(false);
     await waitFor(() => expect(router.state.location.pathname).toBe(pageAccess('k12.user.role').paths.list));
     // The whole catalogue tree of the family renders: a slow machine needs more than the default time.
+  }, 120_000);
+
+  it('offers no data scope wider than the editor’s own, and starts on it', async () => {
+    setup('classes');
+    const byLabel = (name: RegExp) => screen.getByRole('radio', { name });
+    await waitFor(() => expect(byLabel(/本班/)).toBeChecked());
+    expect(byLabel(/全部/)).toBeDisabled();
+    expect(byLabel(/本年级/)).toBeDisabled();
+    expect(byLabel(/本班/)).toBeEnabled();
   }, 120_000);
 });
