@@ -119,6 +119,7 @@ const SCREENS: Screen[] = [
   { account: 'school01', path: '/k12/org/class/add' },
   { account: 'school01', path: '/k12/org/class', open: editFirst('class-list') },
   { account: 'college01', path: '/gx/org/acayear' },
+  { account: 'college01', path: '/gx/org/acayear', open: rolloverStep('preview') },
   { account: 'college01', path: '/gx/org/grade' },
   { account: 'college01', path: '/gx/org/college' },
   { account: 'college01', path: '/gx/org/college/addEdit' },

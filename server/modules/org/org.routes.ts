@@ -36,8 +36,8 @@ export const orgRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (ap
     update: { body: schoolYearSaveSchema, handler: (tx, actor, id, body) => updateSchoolYear(tx, actor, id, body, app.now()) },
     remove: (tx, actor, id) => deleteSchoolYear(tx, actor, id, app.now()),
   });
-  // Year rollover: schools only (a university's enrolment years have majors of different lengths).
-  if (family === 'k12') await app.register(rolloverRoutes, { prefix: `${relativeApi('k12.org.acayear', family)}/rollover`, pageKey: 'k12.org.acayear' });
+  // Year rollover (docs/product-rules.md#year-rollover): a university's classes graduate by their major's length.
+  await app.register(rolloverRoutes, { prefix: `${relativeApi(`${family}.org.acayear`, family)}/rollover`, family });
 
   const classKey = `${family}.org.class`;
   await registerResource(

@@ -1,10 +1,13 @@
 import { and, asc, desc, eq, gt, inArray, notInArray, sql } from 'drizzle-orm';
 import { SEMESTER } from '@/domain/constants';
+import type { SchoolFamily } from '@/domain/school/types';
 import { K12_STAGES, STAGE_GRADES, type GradeStage } from '@/domain/school/grades';
 import {
   classNameInGrade,
   cohortYear,
   graduatesNext,
+  UNIVERSITY_DEFAULT_LENGTH,
+  universityClassGraduates,
   type RolloverCommit,
   type RolloverEntering,
   type RolloverGraduation,
@@ -18,6 +21,7 @@ import { physiqueResults, testRecords } from '../../db/schema/physique';
 import {
   classes,
   grades,
+  majors,
   schoolRollovers,
   schoolYears,
   semesters,
@@ -50,7 +54,15 @@ interface Plan {
   preview: RolloverPreview;
   toYearId: string | null;
   moving: Cohort[];
+  /** Cohorts that leave whole (their grade is marked graduated); the others move up one grade. */
+  leaving: ReadonlySet<string>;
 }
+
+/** The stages a family's rollover moves: a school's three, a university's one. */
+const stagesOf = (family: SchoolFamily): readonly GradeStage[] => (family === 'gx' ? ['university'] : K12_STAGES);
+
+/** The grade a cohort moves to: the next one, within its stage (a university's 5th year stays in the last grade). */
+const nextGrade = (c: Cohort) => Math.min(c.gradeNo + 1, STAGE_GRADES[c.stage][1]);
 
 /** The most frequent school year the cohorts' grade numbers describe (hand-edited cohorts may disagree; the earlier year wins a tie). */
 function yearOfCohorts(cohorts: readonly Cohort[]): number {
@@ -63,11 +75,11 @@ function yearOfCohorts(cohorts: readonly Cohort[]): number {
 }
 
 /** What a rollover of the tenant would do now; 409 when no cohort is in school. */
-async function planOf(db: DbOrTx, actor: Actor): Promise<Plan> {
+async function planOf(db: DbOrTx, actor: Actor, family: SchoolFamily): Promise<Plan> {
   const inSchool: Cohort[] = await db
     .select({ id: grades.id, stage: grades.stage, gradeNo: grades.gradeNo, enrolYear: grades.enrolYear, version: grades.version })
     .from(grades)
-    .where(and(eq(grades.orgId, actor.tenantOrgId), eq(grades.graduated, false), inArray(grades.stage, [...K12_STAGES])))
+    .where(and(eq(grades.orgId, actor.tenantOrgId), eq(grades.graduated, false), inArray(grades.stage, [...stagesOf(family)])))
     .orderBy(asc(grades.gradeNo), desc(grades.enrolYear));
   if (inSchool.length === 0) throw new AppError(409, 'people:rollover.errors.nothing');
   const from = yearOfCohorts(inSchool);
@@ -82,30 +94,40 @@ async function planOf(db: DbOrTx, actor: Actor): Promise<Plan> {
           gradeId: classes.gradeId,
           code: classes.code,
           name: classes.name,
+          schoolLength: sql<number>`coalesce(${majors.schoolLength}, ${UNIVERSITY_DEFAULT_LENGTH})::int`,
           students: sql<number>`(select count(*)::int from ${students} where ${students.classId} = "classes"."id")`,
         })
         .from(classes)
+        .leftJoin(majors, eq(majors.id, classes.majorId))
         .where(and(eq(classes.orgId, actor.tenantOrgId), inArray(classes.gradeId, ids)))
         .orderBy(asc(classes.code), asc(classes.name))
     : [];
 
   const moves: RolloverMove[] = [];
   const graduating: RolloverGraduation[] = [];
+  const leaving = new Set<string>();
   for (const c of moving) {
     const own = classRows.filter((r) => r.gradeId === c.id);
-    if (graduatesNext(c.stage, c.gradeNo)) {
+    // A school cohort leaves whole from the last grade; a university class leaves when its major's years are over.
+    const leaves =
+      c.stage === 'university' ? own.filter((r) => universityClassGraduates(from, c.enrolYear, Number(r.schoolLength))) : graduatesNext(c.stage, c.gradeNo) ? own : [];
+    const wholeCohort = leaves.length === own.length && (own.length > 0 || graduatesNext(c.stage, c.gradeNo));
+    if (wholeCohort) leaving.add(c.id);
+    if (leaves.length > 0 || wholeCohort)
       graduating.push({
         gradeId: c.id,
+        wholeCohort,
         stage: c.stage,
         gradeNo: c.gradeNo,
         enrolYear: c.enrolYear,
-        classes: own.map((r) => ({ id: r.id, name: r.name })),
-        students: own.reduce((n, r) => n + Number(r.students), 0),
+        classes: leaves.map((r) => ({ id: r.id, name: r.name })),
+        students: leaves.reduce((n, r) => n + Number(r.students), 0),
       });
-      continue;
-    }
+    if (wholeCohort) continue;
+    const to = nextGrade(c);
     for (const r of own)
-      moves.push({ classId: r.id, gradeId: c.id, stage: c.stage, name: r.name, newName: classNameInGrade(r.name, c.gradeNo, c.gradeNo + 1), fromGrade: c.gradeNo, toGrade: c.gradeNo + 1, students: Number(r.students) });
+      if (!leaves.includes(r))
+        moves.push({ classId: r.id, gradeId: c.id, stage: c.stage, name: r.name, newName: classNameInGrade(r.name, c.gradeNo, to), fromGrade: c.gradeNo, toGrade: to, students: Number(r.students) });
   }
 
   // Each stage the school teaches gets an entering cohort, with the classes of its present first grade by default.
@@ -137,11 +159,12 @@ async function planOf(db: DbOrTx, actor: Actor): Promise<Plan> {
     },
     toYearId: year?.id ?? null,
     moving,
+    leaving,
   };
 }
 
-export async function rolloverPreview(db: DbOrTx, actor: Actor): Promise<RolloverPreview> {
-  return (await planOf(db, actor)).preview;
+export async function rolloverPreview(db: DbOrTx, actor: Actor, family: SchoolFamily): Promise<RolloverPreview> {
+  return (await planOf(db, actor, family)).preview;
 }
 
 /** One rollover at a time per organisation: the organisation's row is locked for the transaction. */
@@ -164,10 +187,10 @@ async function setCurrent(tx: Tx, orgId: string, yearId: string | null, semester
 }
 
 /** Commits a rollover in the caller's transaction; answers its summary. */
-export async function commitRollover(tx: Tx, actor: Actor, body: RolloverCommit, now: Date): Promise<RolloverSummary> {
+export async function commitRollover(tx: Tx, actor: Actor, family: SchoolFamily, body: RolloverCommit, now: Date): Promise<RolloverSummary> {
   const orgId = actor.tenantOrgId;
   await lockOrg(tx, orgId);
-  const { preview, moving, toYearId: existingYearId } = await planOf(tx, actor);
+  const { preview, moving, leaving, toYearId: existingYearId } = await planOf(tx, actor, family);
   if (body.academicYear !== preview.to.academicYear) throw fieldError('academicYear', 'people:rollover.errors.notNext', { year: preview.to.academicYear });
   body.entering.forEach((e, i) => {
     if (!preview.entering.some((p) => p.stage === e.stage)) throw fieldError(`entering.${i}.stage`, 'people:rollover.errors.enteringExists');
@@ -182,7 +205,6 @@ export async function commitRollover(tx: Tx, actor: Actor, body: RolloverCommit,
   // Classes do not change here (cohorts move, classes stay in them), but any class change this transaction makes is a rollover's.
   await tx.execute(sql`select set_config('tiyu.class_change_reason', 'rollover', true)`);
 
-  const graduatingIds = preview.graduating.map((g) => g.gradeId);
   const graduatingClassIds = preview.graduating.flatMap((g) => g.classes.map((c) => c.id));
   const studentRows = graduatingClassIds.length
     ? await tx
@@ -194,10 +216,10 @@ export async function commitRollover(tx: Tx, actor: Actor, body: RolloverCommit,
 
   const gradeChanges: RolloverChanges['grades'] = [];
   for (const c of moving) {
-    const graduates = graduatingIds.includes(c.id);
+    const graduates = leaving.has(c.id);
     const [row] = await tx
       .update(grades)
-      .set(graduates ? { graduated: true, version: sql`${grades.version} + 1` } : { gradeNo: c.gradeNo + 1, version: sql`${grades.version} + 1` })
+      .set(graduates ? { graduated: true, version: sql`${grades.version} + 1` } : { gradeNo: nextGrade(c), version: sql`${grades.version} + 1` })
       .where(eq(grades.id, c.id))
       .returning({ version: grades.version });
     gradeChanges.push({ id: c.id, before: { gradeNo: c.gradeNo, graduated: false }, version: row.version, graduates });

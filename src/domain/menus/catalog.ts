@@ -186,7 +186,6 @@ const acayearPage = (no: number, rollover = false) =>
   page('acayear', no, 'org/acayear', '学年学期', ['add', 'edit', 'delete', ...(rollover ? (['rollover'] as const) : [])], [
     ['add', 'add', '新增学年', 'add'],
     ['edit', 'edit/:id', '编辑学年', 'edit'],
-    // Year rollover (docs/product-rules.md#year-rollover): schools only.
     ...(rollover ? [['rollover', 'rollover', '学年升级', 'rollover'] as const] : []),
   ]);
 const teacherPage = (no: number) =>
@@ -365,7 +364,7 @@ const GX: FamilyDef = {
     ]),
     group('org', 2, '组织管理', 'building-2', [
       currentOrgPage(5, '学校信息', '编辑学校信息'),
-      acayearPage(6),
+      acayearPage(6, true),
       page('grade', 7, 'org/grade', '入学年份', ['add', 'edit', 'delete'], [
         ['add', 'add', '新增入学年份', 'add'],
         ['edit', 'edit/:id', '编辑入学年份', 'edit'],

@@ -44,6 +44,17 @@ export function cohortYear(stage: GradeStage, enrolYear: number, gradeNo: number
 /** Whether a cohort in this grade leaves the school at the next rollover (the last grade of its stage). */
 export const graduatesNext = (stage: GradeStage, gradeNo: number): boolean => gradeNo >= STAGE_GRADES[stage][1];
 
+/** Years of study of a university class without a major (a major's default length, server/db/schema/school.ts). */
+export const UNIVERSITY_DEFAULT_LENGTH = 4;
+
+/**
+ * Whether a university class leaves at the rollover that ends the school year starting in `fromStartYear`: its cohort
+ * enrolled in `enrolYear` has studied the major's length by then (a 3-year major graduates before a 5-year one of the
+ * same enrolment year).
+ */
+export const universityClassGraduates = (fromStartYear: number, enrolYear: number, schoolLength: number): boolean =>
+  fromStartYear - enrolYear + 1 >= schoolLength;
+
 /** One class of an entering cohort: the class form's code and name rules. */
 export const enteringClassSchema = z.object({ code: classSaveSchema.shape.code, name: classSaveSchema.shape.name });
 
@@ -92,9 +103,14 @@ export interface RolloverMove {
   students: number;
 }
 
-/** A cohort leaving the school: its students become graduated, the cohort and classes stay for history and reports. */
+/**
+ * Classes leaving the school: their students become graduated, the classes stay for history and reports. In a school the
+ * whole cohort leaves; in a university only the classes whose major's length is over (`wholeCohort` false while other
+ * classes of the enrolment year stay and move on).
+ */
 export interface RolloverGraduation {
   gradeId: string;
+  wholeCohort: boolean;
   stage: GradeStage;
   gradeNo: number;
   enrolYear: number;

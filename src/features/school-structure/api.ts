@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { pageApi, type Family } from '@/domain/menus/access';
+import { pageApi } from '@/domain/menus/access';
+import type { SchoolFamily } from '@/domain/school/types';
 import type { CollegeDetail, CollegeSave, MajorDetail, MajorSave } from '@/domain/school/colleges';
 import type { GradeDetail, GradeSave } from '@/domain/school/grades';
 import type { ClassSave } from '@/domain/school/classes';
@@ -8,7 +9,6 @@ import type { ClassDetail, ClassFormOptions, SchoolYearDetail } from '@/domain/s
 import { get } from '@/lib/api-client';
 import { createResource, type Resource } from '@/lib/resource';
 
-type SchoolFamily = Extract<Family, 'k12' | 'gx'>;
 
 const cache = new Map<string, Resource<never, never>>();
 function resource<Row, Save>(key: string): Resource<Row, Save> {

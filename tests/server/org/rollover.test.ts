@@ -6,7 +6,7 @@ import { defaultSchoolYear } from '@/domain/school/school-years';
 import type { RolloverPreview, RolloverSummary } from '@/domain/school/rollover';
 import { auditLogs } from '../../../server/db/schema/audit';
 import { orgs } from '../../../server/db/schema/orgs';
-import { classes, grades, schoolRollovers, schoolYears, semesters, studentClassHistory, students } from '../../../server/db/schema/school';
+import { classes, grades, majors, schoolRollovers, schoolYears, semesters, studentClassHistory, students } from '../../../server/db/schema/school';
 import { createTestApp, type TestApp } from '../../support/server-app';
 
 let t: TestApp;
@@ -77,11 +77,10 @@ const commitBody = (p: RolloverPreview, extra: Record<string, unknown> = {}) => 
 });
 
 describe('year rollover', () => {
-  it('is the administrators’: a PE teacher is refused, a university has no rollover', async () => {
+  it('is the administrators’: a PE teacher is refused', async () => {
     expect((await call('GET', `${ROLLOVER}/preview`, 'teacher01')).statusCode).toBe(403);
     expect((await call('POST', ROLLOVER, 'teacher01', {})).statusCode).toBe(403);
     expect((await call('POST', `${ROLLOVER}/undo`, 'teacher01')).statusCode).toBe(403);
-    expect((await call('GET', 'gx/org/acayear/rollover/preview', 'college01')).statusCode).toBe(404);
   });
 
   it('previews every class moving up, the top grades graduating and the entering classes, writing nothing', async () => {
@@ -260,5 +259,49 @@ describe('year rollover', () => {
     expect((await call('POST', ROLLOVER, 'school02', commitBody(p))).statusCode).toBe(200);
     expect((await call('POST', `${ROLLOVER}/undo`, 'school02')).statusCode).toBe(200);
     expect(await snapshot(smallId)).toEqual(before);
+  });
+});
+
+describe('university rollover', () => {
+  const GX = 'gx/org/acayear/rollover';
+
+  it('graduates each class when its major’s years are over, moves the others up a year, opens no classes, and undoes exactly', async () => {
+    const [uni] = await t.db.select({ id: orgs.id }).from(orgs).where(eq(orgs.name, '江苏体育科技大学'));
+    const uniMajors = await t.db.select().from(majors).where(eq(majors.orgId, uni.id)).orderBy(asc(majors.code), asc(majors.name));
+    // One three-year major and one five-year major beside the four-year ones.
+    const [three, five] = uniMajors;
+    await t.db.update(majors).set({ schoolLength: 3 }).where(eq(majors.id, three.id));
+    await t.db.update(majors).set({ schoolLength: 5 }).where(eq(majors.id, five.id));
+    try {
+      const before = await snapshot(uni.id);
+      const cohorts = await t.db.select().from(grades).where(eq(grades.orgId, uni.id));
+      const yearOf = (gradeId: string) => cohorts.find((g) => g.id === gradeId)!.gradeNo - 12;
+      const uniClasses = await t.db.select({ id: classes.id, gradeId: classes.gradeId, majorId: classes.majorId }).from(classes).where(eq(classes.orgId, uni.id));
+      const lengthOf = (majorId: string | null) => (majorId === three.id ? 3 : majorId === five.id ? 5 : 4);
+      const leaving = new Set(uniClasses.filter((c) => yearOf(c.gradeId) >= lengthOf(c.majorId)).map((c) => c.id));
+      expect(leaving.size).toBeGreaterThan(0);
+
+      const p = body<RolloverPreview>(await call('GET', `${GX}/preview`, 'college01')).data;
+      expect(new Set(p.graduating.flatMap((g) => g.classes.map((c) => c.id)))).toEqual(leaving);
+      expect(p.entering).toEqual([]);
+      // The fourth year keeps its five-year classes, so that cohort does not leave whole; the third year loses only the three-year major.
+      expect(p.graduating.every((g) => !g.wholeCohort)).toBe(true);
+      expect(p.moves.map((m) => m.classId).sort()).toEqual(uniClasses.filter((c) => !leaving.has(c.id)).map((c) => c.id).sort());
+      expect(p.moves.every((m) => m.toGrade === Math.min(m.fromGrade + 1, 16))).toBe(true);
+
+      const res = await call('POST', GX, 'college01', commitBody(p, { entering: [] }));
+      expect(res.statusCode, res.body).toBe(200);
+      const after = await snapshot(uni.id);
+      for (const s of after.students) {
+        const was = before.students.find((b) => b.id === s.id)!;
+        expect(s.status, s.id).toBe(leaving.has(s.classId) && was.status === 'studying' ? 'graduated' : was.status);
+      }
+      for (const g of before.grades) expect(after.grades.find((x) => x.id === g.id)).toMatchObject({ gradeNo: Math.min(g.gradeNo + 1, 16), graduated: false });
+
+      expect((await call('POST', `${GX}/undo`, 'college01')).statusCode).toBe(200);
+      expect(await snapshot(uni.id)).toEqual(before);
+    } finally {
+      await t.db.update(majors).set({ schoolLength: 4 }).where(inArray(majors.id, [three.id, five.id]));
+    }
   });
 });

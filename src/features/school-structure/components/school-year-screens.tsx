@@ -88,7 +88,6 @@ export function SchoolYearListScreen({ family }: { family: Family }) {
       columns={columns}
       rowKey="id"
       onAdd={() => void navigate(access.paths.add!)}
-      // Schools only: the catalogue gives the button to k12 alone (docs/product-rules.md#year-rollover).
       toolbar={access.buttons.rollover ? [{ action: 'rollover', icon: <ArrowUpFromLine aria-hidden />, onClick: () => void navigate(access.paths.route('rollover', '')) }] : []}
       data-testid="school-year-list"
     />

@@ -29,6 +29,7 @@ import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/toast';
 import { ApiError } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
+import type { SchoolFamily } from '@/domain/school/types';
 import { useCommitRollover, useLastRollover, useRolloverPreview, useUndoRollover } from './api';
 
 const STEPS = ['year', 'preview', 'confirm'] as const;
@@ -55,25 +56,25 @@ const stepOfField = (field: string): Step => (field.startsWith('entering') || fi
  * when missing), preview every class moving up, the graduating grades and the entering classes (editable), confirm;
  * the last rollover can be undone from here while nothing depends on it.
  */
-export function RolloverScreen() {
+export function RolloverScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('people');
-  const access = usePageAccess('k12.org.acayear');
-  const preview = useRolloverPreview();
+  const access = usePageAccess(`${family}.org.acayear`);
+  const preview = useRolloverPreview(family);
   return (
     <div className="flex flex-col gap-4" data-testid="rollover-screen">
       <PageHeader title={t('rollover.title')} description={t('rollover.description')} back={{ safe: true }} className="pb-0" />
-      <LastRollover />
+      <LastRollover family={family} />
       <QueryState query={preview} data={preview.data}>
-        {(p) => <RolloverWizard key={`${p.from.startYear}:${p.to.exists}`} preview={p} listPath={access.paths.list} />}
+        {(p) => <RolloverWizard key={`${p.from.startYear}:${p.to.exists}`} family={family} preview={p} listPath={access.paths.list} />}
       </QueryState>
     </div>
   );
 }
 
-function LastRollover() {
+function LastRollover({ family }: { family: SchoolFamily }) {
   const { t, i18n } = useTranslation('people');
-  const last = useLastRollover();
-  const undo = useUndoRollover();
+  const last = useLastRollover(family);
+  const undo = useUndoRollover(family);
   const [asking, setAsking] = useState(false);
   const r: RolloverSummary | null | undefined = last.data;
   if (!r) return null;
@@ -137,10 +138,10 @@ function Stepper({ step }: { step: Step }) {
   );
 }
 
-function RolloverWizard({ preview: p }: { preview: RolloverPreview; listPath: string }) {
+function RolloverWizard({ family, preview: p }: { family: SchoolFamily; preview: RolloverPreview; listPath: string }) {
   const { t } = useTranslation(['people', 'ui']);
   const [step, setStep] = useState<Step>('year');
-  const commit = useCommitRollover();
+  const commit = useCommitRollover(family);
   const form = useForm<RolloverCommitForm, unknown, RolloverCommit>({ resolver: zodResolver(rolloverCommitSchema), defaultValues: defaultsOf(p), mode: 'onTouched' });
   const values = useWatch({ control: form.control }) as RolloverCommitForm;
   const gradeName = (no: number) => t(`physique:grade.${no}`, { defaultValue: t('rollover.gradeName', { no }) });
@@ -183,7 +184,7 @@ function RolloverWizard({ preview: p }: { preview: RolloverPreview; listPath: st
             </CardHeader>
             <CardContent className="flex flex-col gap-6">
               {step === 'year' ? <YearStep preview={p} /> : null}
-              {step === 'preview' ? <PreviewStep preview={p} gradeName={gradeName} rename={values.renameClasses !== false} /> : null}
+              {step === 'preview' ? <PreviewStep family={family} preview={p} gradeName={gradeName} rename={values.renameClasses !== false} /> : null}
               {step === 'confirm' ? (
                 <div className="flex flex-col gap-2 text-sm" data-testid="rollover-summary">
                   <p className="font-medium">
@@ -247,7 +248,7 @@ function YearStep({ preview: p }: { preview: RolloverPreview }) {
   );
 }
 
-function PreviewStep({ preview: p, gradeName, rename }: { preview: RolloverPreview; gradeName(no: number): string; rename: boolean }) {
+function PreviewStep({ family, preview: p, gradeName, rename }: { family: SchoolFamily; preview: RolloverPreview; gradeName(no: number): string; rename: boolean }) {
   const { t } = useTranslation('people');
   const moveColumns = useMemo(
     () =>
@@ -272,7 +273,7 @@ function PreviewStep({ preview: p, gradeName, rename }: { preview: RolloverPrevi
   );
   return (
     <>
-      <RenameField />
+      {p.moves.some((m) => m.newName !== m.name) ? <RenameField /> : null}
       <section className="flex flex-col gap-2" aria-labelledby="rollover-moves">
         <h2 id="rollover-moves" className="text-base font-semibold">
           {t('rollover.moves')} <span className="text-sm font-normal text-muted-foreground tabular-nums">({p.moves.length})</span>
@@ -289,6 +290,8 @@ function PreviewStep({ preview: p, gradeName, rename }: { preview: RolloverPrevi
         <h2 id="rollover-entering" className="text-base font-semibold">
           {t('rollover.entering')}
         </h2>
+        {/* A university adds the new enrolment year and its classes (by college and major) on their own screens. */}
+        {family === 'gx' ? <p className="text-sm text-muted-foreground">{t('rollover.enteringUniversity')}</p> : null}
         {p.entering.map((e, i) => (
           <EnteringClasses key={e.stage} index={i} title={t('rollover.enteringOf', { grade: gradeName(e.gradeNo), year: e.enrolYear })} />
         ))}
