@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classNameInGrade, cohortYear, graduatesNext, rolloverCommitSchema } from '@/domain/school/rollover';
+import { classNameInGrade, cohortYear, graduatesNext, rolloverCommitSchema, universityClassGraduates } from '@/domain/school/rollover';
 
 describe('year rollover rules', () => {
   it('moves a leading grade name with the grade and leaves other names alone', () => {
@@ -34,5 +34,13 @@ describe('year rollover rules', () => {
       ['entering.0.classes.1.code', 'validation:class.codeTaken'],
       ['entering.1.stage', 'people:rollover.errors.stageTwice'],
     ]);
+  });
+
+  it('graduates a university class when its major’s years are over by the end of the year', () => {
+    // Enrolled 2023: at the end of 2025-2026 they have studied three years.
+    expect(universityClassGraduates(2025, 2023, 3)).toBe(true);
+    expect(universityClassGraduates(2025, 2023, 4)).toBe(false);
+    expect(universityClassGraduates(2026, 2023, 4)).toBe(true);
+    expect(universityClassGraduates(2026, 2023, 5)).toBe(false);
   });
 });
