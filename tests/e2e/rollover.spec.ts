@@ -58,3 +58,20 @@ test('an administrator rolls the school over to the next year and undoes it', as
   await expect(classes).toContainText('一年级1班', { timeout: 20_000 });
   await expect(classes).not.toContainText('一年级2班');
 });
+
+test('a university previews its rollover: classes graduate by their major’s length, no entering classes', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/busi/');
+  await signIn(page, 'college01');
+  await expect(page).toHaveURL(/\/gx\//, { timeout: 20_000 });
+  await page.goto('/busi/gx/org/acayear');
+  await page.getByTestId('list-rollover').click();
+  await expect(page).toHaveURL(/\/gx\/org\/acayear\/rollover$/);
+  await page.getByTestId('rollover-next').click();
+  const step2 = page.getByTestId('rollover-step-preview');
+  // The fourth year of the demo's four-year majors leaves; the first year moves up to the second.
+  await expect(step2.getByRole('table', { name: '毕业的年级' }).getByRole('row')).not.toHaveCount(1);
+  await expect(step2.getByText('大学的新生入学年份与班级')).toBeVisible();
+  await expect(page.getByTestId('rollover-add-class-0')).toHaveCount(0);
+  await shot(page, 'rollover-gx-preview-zh_cn');
+});

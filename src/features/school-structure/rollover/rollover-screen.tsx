@@ -62,7 +62,7 @@ export function RolloverScreen({ family }: { family: SchoolFamily }) {
   const preview = useRolloverPreview(family);
   return (
     <div className="flex flex-col gap-4" data-testid="rollover-screen">
-      <PageHeader title={t('rollover.title')} description={t('rollover.description')} back={{ safe: true }} className="pb-0" />
+      <PageHeader title={t('rollover.title')} description={t(family === 'gx' ? 'rollover.descriptionUniversity' : 'rollover.description')} back={{ safe: true }} className="pb-0" />
       <LastRollover family={family} />
       <QueryState query={preview} data={preview.data}>
         {(p) => <RolloverWizard key={`${p.from.startYear}:${p.to.exists}`} family={family} preview={p} listPath={access.paths.list} />}
@@ -250,16 +250,18 @@ function YearStep({ preview: p }: { preview: RolloverPreview }) {
 
 function PreviewStep({ family, preview: p, gradeName, rename }: { family: SchoolFamily; preview: RolloverPreview; gradeName(no: number): string; rename: boolean }) {
   const { t } = useTranslation('people');
+  const renames = p.moves.some((m) => m.newName !== m.name);
   const moveColumns = useMemo(
     () =>
       moveCol.columns([
         moveCol.accessor('name', { header: t('rollover.class'), meta: { width: 160 }, cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
         moveCol.accessor('fromGrade', { header: t('rollover.fromGrade'), meta: { width: 110 }, cell: ({ getValue }) => gradeName(getValue()) }),
         moveCol.accessor('toGrade', { header: t('rollover.toGrade'), meta: { width: 110 }, cell: ({ getValue }) => <span className="font-medium">{gradeName(getValue())}</span> }),
-        moveCol.accessor('newName', { header: t('rollover.newName'), meta: { width: 160 }, cell: ({ row }) => (rename ? row.original.newName : row.original.name) }),
+        // Only when some name follows its grade (school class names like 一年级1班; university names carry no grade).
+        ...(renames ? [moveCol.accessor('newName', { header: t('rollover.newName'), meta: { width: 160 }, cell: ({ row }) => (rename ? row.original.newName : row.original.name) })] : []),
         moveCol.accessor('students', { header: t('rollover.students'), meta: { width: 90, align: 'right' }, cell: ({ getValue }) => <span className="tabular-nums">{getValue()}</span> }),
       ]),
-    [t, gradeName, rename],
+    [t, gradeName, rename, renames],
   );
   const gradColumns = useMemo(
     () =>
@@ -273,7 +275,7 @@ function PreviewStep({ family, preview: p, gradeName, rename }: { family: School
   );
   return (
     <>
-      {p.moves.some((m) => m.newName !== m.name) ? <RenameField /> : null}
+      {renames ? <RenameField /> : null}
       <section className="flex flex-col gap-2" aria-labelledby="rollover-moves">
         <h2 id="rollover-moves" className="text-base font-semibold">
           {t('rollover.moves')} <span className="text-sm font-normal text-muted-foreground tabular-nums">({p.moves.length})</span>
