@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Page } from '@/domain/api';
+import { SEMESTER } from '@/domain/constants';
 import {
-  currentSemester,
   overlaps,
   SEMESTER_CODE,
   SEMESTER_KEYS,
@@ -11,7 +11,7 @@ import {
 } from '@/domain/school/school-years';
 import type { SchoolYearDetail } from '@/domain/school/types';
 import type { DbOrTx, Tx } from '../../db/client';
-import { schoolYears, semesters } from '../../db/schema/school';
+import { schoolRollovers, schoolYears, semesters } from '../../db/schema/school';
 import { physiqueResults } from '../../db/schema/physique';
 import { testPlans } from '../../db/schema/test-plans';
 import { fieldError } from '../../lib/app-error';
@@ -39,7 +39,43 @@ async function semestersOf(db: DbOrTx, yearIds: string[]) {
     .orderBy(asc(semesters.startDate));
 }
 
-/** School years of the tenant, newest first, each with its semesters; `current` is the semester containing today. */
+/**
+ * The semester that is current for an organisation (docs/product-rules.md#year-rollover): the one containing today,
+ * unless the last rollover (not undone) moved the school ahead to a year whose first semester has not started yet:
+ * then that one, as the rollover set it. The school-year list and the stored flags (read by plans and imports) both
+ * follow this one rule.
+ */
+async function currentSemesterId(db: DbOrTx, orgId: string, today: string): Promise<string | null> {
+  const [last] = await db
+    .select({ toYearId: schoolRollovers.toYearId, undoneAt: schoolRollovers.undoneAt })
+    .from(schoolRollovers)
+    .where(eq(schoolRollovers.orgId, orgId))
+    .orderBy(desc(schoolRollovers.createdAt))
+    .limit(1);
+  if (last && !last.undoneAt && last.toYearId) {
+    const [ahead] = await db
+      .select({ id: semesters.id })
+      .from(semesters)
+      .where(and(eq(semesters.schoolYearId, last.toYearId), eq(semesters.code, SEMESTER.autumn), sql`${semesters.startDate} > ${today}`));
+    if (ahead) return ahead.id;
+  }
+  // One at most, even if old data overlaps: the latest start wins.
+  const [hit] = await db
+    .select({ id: semesters.id })
+    .from(semesters)
+    .where(and(eq(semesters.orgId, orgId), sql`${semesters.startDate} <= ${today}`, sql`coalesce(${semesters.breakEnd}, ${semesters.endDate}) >= ${today}`))
+    .orderBy(desc(semesters.startDate))
+    .limit(1);
+  return hit?.id ?? null;
+}
+
+/** A year with its semesters, `current` marking the organisation's current semester and its year. */
+function withCurrent<Y extends { id: string }>(y: Y, terms: Awaited<ReturnType<typeof semestersOf>>, currentId: string | null) {
+  const own = terms.filter((s) => s.schoolYearId === y.id).map(({ schoolYearId: _y, ...s }) => s);
+  return { ...y, current: own.some((s) => s.id === currentId), semesters: own.map((s) => ({ ...s, current: s.id === currentId })) };
+}
+
+/** School years of the tenant, newest first, each with its semesters; `current` marks the current semester. */
 export async function schoolYearPage(db: DbOrTx, actor: Actor, q: { current: number; size: number; startYear?: number }, now: Date): Promise<Page<SchoolYearDetail>> {
   const query = db
     .select({ id: schoolYears.id, academicYear: schoolYears.academicYear, startYear: schoolYears.startYear, version: schoolYears.version })
@@ -49,13 +85,8 @@ export async function schoolYearPage(db: DbOrTx, actor: Actor, q: { current: num
     .$dynamic();
   const page = await paginate(db, query, q);
   const terms = await semestersOf(db, page.records.map((r) => r.id));
-  const today = isoDay(now);
-  const records = page.records.map((y) => {
-    const own = terms.filter((s) => s.schoolYearId === y.id).map(({ schoolYearId: _y, ...s }) => s);
-    const current = currentSemester(own, today);
-    return { ...y, current: current !== null, semesters: own.map((s) => ({ ...s, current: s === current })) };
-  });
-  return { ...page, records };
+  const currentId = await currentSemesterId(db, actor.tenantOrgId, isoDay(now));
+  return { ...page, records: page.records.map((y) => withCurrent(y, terms, currentId)) };
 }
 
 export async function schoolYearById(db: DbOrTx, actor: Actor, id: string, now: Date): Promise<SchoolYearDetail> {
@@ -64,9 +95,7 @@ export async function schoolYearById(db: DbOrTx, actor: Actor, id: string, now: 
     .from(schoolYears)
     .where(and(eq(schoolYears.id, id), eq(schoolYears.orgId, actor.tenantOrgId)));
   if (!y) throw notFound();
-  const own = (await semestersOf(db, [id])).map(({ schoolYearId: _y, ...s }) => s);
-  const current = currentSemester(own, isoDay(now));
-  return { ...y, current: current !== null, semesters: own.map((s) => ({ ...s, current: s === current })) };
+  return withCurrent(y, await semestersOf(db, [id]), await currentSemesterId(db, actor.tenantOrgId, isoDay(now)));
 }
 
 /** Refuses a year whose number exists or whose periods overlap another year's (rules the schema cannot see). */
@@ -90,25 +119,14 @@ async function assertFits(tx: Tx, actor: Actor, body: SchoolYearSave, exceptId?:
   return startYear;
 }
 
-/** Keeps the stored current flags (read by plans and imports) on the semester containing today. */
+/** Keeps the stored current flags (read by plans and imports) on the current semester (`currentSemesterId`). */
 async function refreshCurrent(tx: Tx, orgId: string, now: Date): Promise<void> {
-  const today = isoDay(now);
+  const currentId = await currentSemesterId(tx, orgId, isoDay(now));
   await tx.update(semesters).set({ current: false }).where(and(eq(semesters.orgId, orgId), eq(semesters.current, true)));
   await tx.update(schoolYears).set({ current: false }).where(and(eq(schoolYears.orgId, orgId), eq(schoolYears.current, true)));
-  const [hit] = await tx
-    .update(semesters)
-    .set({ current: true })
-    .where(
-      and(
-        eq(semesters.orgId, orgId),
-        sql`${semesters.startDate} <= ${today}`,
-        sql`coalesce(${semesters.breakEnd}, ${semesters.endDate}) >= ${today}`,
-        // One at most, even if old data overlaps.
-        eq(semesters.id, sql`(select s.id from semesters s where s.org_id = ${orgId} and s.start_date <= ${today} and coalesce(s.break_end, s.end_date) >= ${today} order by s.start_date desc limit 1)`),
-      ),
-    )
-    .returning({ yearId: semesters.schoolYearId });
-  if (hit) await tx.update(schoolYears).set({ current: true }).where(eq(schoolYears.id, hit.yearId));
+  if (!currentId) return;
+  const [hit] = await tx.update(semesters).set({ current: true }).where(eq(semesters.id, currentId)).returning({ yearId: semesters.schoolYearId });
+  await tx.update(schoolYears).set({ current: true }).where(eq(schoolYears.id, hit.yearId));
 }
 
 async function writeSemesters(tx: Tx, orgId: string, yearId: string, body: SchoolYearSave): Promise<void> {

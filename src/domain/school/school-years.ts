@@ -112,11 +112,3 @@ export function defaultSchoolYear(startYear: number): SchoolYearForm {
     spring: { startDate: `${y + 1}-02-17`, endDate: `${y + 1}-07-05`, breakStart: `${y + 1}-07-06`, breakEnd: `${y + 1}-08-31` },
   };
 }
-
-/** The current semester: the one whose period (with its break) contains today (ISO date); null between them. */
-export function currentSemester<T extends Pick<SemesterInput, 'startDate' | 'endDate' | 'breakStart' | 'breakEnd'>>(semesters: readonly T[], today: string): T | null {
-  return semesters.find((s) => {
-    const p = semesterSpan(s);
-    return p.start <= today && today <= p.end;
-  }) ?? null;
-}

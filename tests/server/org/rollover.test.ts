@@ -25,7 +25,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const call = (method: 'GET' | 'POST', url: string, account: string, payload?: unknown, lang = 'zh-CN') =>
+const call = (method: 'GET' | 'POST' | 'PUT', url: string, account: string, payload?: unknown, lang = 'zh-CN') =>
   t.request({ method, url: `/api/busi/web/${url}`, token: tokens[account], payload: payload as object, headers: { 'accept-language': lang } });
 const body = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>();
 const ROLLOVER = 'k12/org/acayear/rollover';
@@ -259,6 +259,24 @@ describe('year rollover', () => {
     expect((await call('POST', ROLLOVER, 'school02', commitBody(p))).statusCode).toBe(200);
     expect((await call('POST', `${ROLLOVER}/undo`, 'school02')).statusCode).toBe(200);
     expect(await snapshot(smallId)).toEqual(before);
+  });
+
+  it('the school-year list shows the year a rollover made current ahead of its first day, and a save keeps it there', async () => {
+    const p = body<RolloverPreview>(await call('GET', `${ROLLOVER}/preview`, 'school02')).data;
+    expect((await call('POST', ROLLOVER, 'school02', commitBody(p))).statusCode).toBe(200);
+    const currentYears = async () =>
+      body<{ records: { academicYear: string; current: boolean }[] }>(await call('GET', 'k12/org/acayear/page?current=1&size=10', 'school02'))
+        .data.records.filter((y) => y.current)
+        .map((y) => y.academicYear);
+    expect(await currentYears()).toEqual(['2027-2028']);
+    const [older] = await t.db.select().from(schoolYears).where(and(eq(schoolYears.orgId, smallId), eq(schoolYears.startYear, 2026)));
+    const detail = body<{ version: number }>(await call('GET', `k12/org/acayear/${older.id}`, 'school02')).data;
+    const saved = await call('PUT', `k12/org/acayear/${older.id}`, 'school02', { ...defaultSchoolYear(2026), version: detail.version });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(await currentYears()).toEqual(['2027-2028']);
+    expect((await t.db.select().from(schoolYears).where(and(eq(schoolYears.orgId, smallId), eq(schoolYears.current, true)))).map((y) => y.startYear)).toEqual([2027]);
+    expect((await call('POST', `${ROLLOVER}/undo`, 'school02')).statusCode).toBe(200);
+    expect(await currentYears()).toEqual(['2026-2027']);
   });
 });
 
