@@ -120,4 +120,13 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   'gx.user.role.add': () => import('./roles/roles').then((m) => ({ default: m.RoleFormPage })),
   'gx.user.role.edit': () => import('./roles/roles').then((m) => ({ default: m.RoleFormPage })),
   'gx.user.role.members': () => import('./roles/roles').then((m) => ({ default: m.RoleMembersPage })),
+  'admin.system.signInLog': () => import('./platform/logs').then((m) => ({ default: m.SignInLogPage })),
+  'admin.system.operationLog': () => import('./platform/logs').then((m) => ({ default: m.OperationLogPage })),
+  'admin.system.onlineSession': () => import('./platform/logs').then((m) => ({ default: m.OnlineSessionPage })),
+  'k12.system.signInLog': () => import('./platform/logs').then((m) => ({ default: m.SignInLogPage })),
+  'k12.system.operationLog': () => import('./platform/logs').then((m) => ({ default: m.OperationLogPage })),
+  'k12.system.onlineSession': () => import('./platform/logs').then((m) => ({ default: m.OnlineSessionPage })),
+  'gx.system.signInLog': () => import('./platform/logs').then((m) => ({ default: m.SignInLogPage })),
+  'gx.system.operationLog': () => import('./platform/logs').then((m) => ({ default: m.OperationLogPage })),
+  'gx.system.onlineSession': () => import('./platform/logs').then((m) => ({ default: m.OnlineSessionPage })),
 };
