@@ -129,4 +129,6 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   'gx.system.signInLog': () => import('./platform/logs').then((m) => ({ default: m.SignInLogPage })),
   'gx.system.operationLog': () => import('./platform/logs').then((m) => ({ default: m.OperationLogPage })),
   'gx.system.onlineSession': () => import('./platform/logs').then((m) => ({ default: m.OnlineSessionPage })),
+  'admin.dataCenter.overview': () => import('./district/overview').then((m) => ({ default: m.DistrictOverviewPage })),
+  'admin.dataCenter.overview.school': () => import('./district/overview').then((m) => ({ default: m.DistrictSchoolPage })),
 };
