@@ -71,7 +71,7 @@ describe('sign-in log', () => {
     const res = await t.request({ url: `${api('k12', 'signInLog')}/export?account=teacher01&result=failure`, token: tokens.school01, headers: EN });
     expect(res.statusCode).toBe(200);
     const { rows } = await readXlsxRows(res.rawPayload);
-    expect(rows[0]).toEqual(['Time', 'Account', 'Name', 'Organisation', 'IP address', 'Result', 'Reason', 'Browser']);
+    expect(rows[0]).toEqual(['Time', 'Account', 'Name', 'Organization', 'IP address', 'Result', 'Reason', 'Browser']);
     expect(rows.length).toBeGreaterThanOrEqual(3);
     expect(rows.slice(1).map((r) => r[5])).toEqual(rows.slice(1).map(() => 'Failure'));
     expect(rows.slice(1).map((r) => r[6])).toContain('Wrong account or password');
@@ -116,7 +116,7 @@ describe('online sessions and the operation log', () => {
     const xlsx = await t.request({ url: `${api('k12', 'operationLog')}/export?entity=session`, token: tokens.school01, headers: EN });
     expect(xlsx.statusCode).toBe(200);
     const { rows } = await readXlsxRows(xlsx.rawPayload);
-    expect(rows[0]).toEqual(['Time', 'By', 'Account', 'Organisation', 'Action', 'Record type', 'Record id']);
+    expect(rows[0]).toEqual(['Time', 'By', 'Account', 'Organization', 'Action', 'Record type', 'Record id']);
     expect(rows.some((r) => r[6] === target.id)).toBe(true);
   });
 });

@@ -167,7 +167,7 @@ export function OnlineSessionScreen({ family }: { family: Family }) {
         sessionCol.accessor('userName', {
           header: t('onlineSession.user'),
           cell: ({ row }) => (
-            <span className="flex items-center gap-2">
+            <span className="flex items-center gap-2 whitespace-nowrap">
               <span className="font-medium">{row.original.userName}</span>
               {row.original.current ? <Badge variant="outline">{t('onlineSession.current')}</Badge> : null}
             </span>
