@@ -6,6 +6,8 @@ import { healthRoutes } from './health/health.routes';
 import type { ModuleOptions } from './module-options';
 import { myInfoRoutes } from './my-info/my-info.routes';
 import { orgRoutes } from './org/org.routes';
+import { logsRoutes } from './platform/logs.routes';
+import { districtRoutes } from './district/district.routes';
 import { peopleImportRoutes } from './people/people-import.routes';
 import { parentRoutes } from './people/parent.routes';
 import { studentRoutes } from './people/student.routes';
@@ -46,6 +48,8 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   await app.register(testPlanLifecycle);
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(testPlanRoutes, { prefix: `/api/busi/web/${family}/organizeTest/testManage`, family });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(dataCenterRoutes, { prefix: `/api/busi/web/${family}/dataCenter`, family });
+  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(logsRoutes, { prefix: `/api/busi/web/${family}`, family });
+  await app.register(districtRoutes, { prefix: '/api/busi/web/admin' });
   await app.register(wallRoutes, { prefix: '/api/screen' });
   await app.register(filesRoutes, { prefix: '/api/uc/oss', storage: opts.storage, sweepEveryMs: opts.fileSweepEveryMs });
 }

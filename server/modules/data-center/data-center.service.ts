@@ -78,7 +78,7 @@ import {
 
 const notFound = () => new AppError(404, ERR.notFound);
 
-type Dim = 'grade_no' | 'gender' | 'class_id' | 'org_id';
+export type Dim = 'grade_no' | 'gender' | 'class_id' | 'org_id';
 
 async function rows<T = AggRow>(db: DbOrTx, query: SQL): Promise<T[]> {
   return (await db.execute<T & Record<string, unknown>>(query)).rows;
@@ -89,7 +89,7 @@ async function rows<T = AggRow>(db: DbOrTx, query: SQL): Promise<T[]> {
  * more than it saves: ≈ 150 ms of a 500 ms statement at 200k students) and with room to sort grouping sets in memory.
  * PGlite has no JIT and runs one statement at a time, so there it is a plain statement.
  */
-async function heavyRows(db: DbOrTx, query: SQL): Promise<AggRow[]> {
+export async function heavyRows(db: DbOrTx, query: SQL): Promise<AggRow[]> {
   if (!(Reflect.get(db, '$client') instanceof pg.Pool)) return rows(db, query);
   return db.transaction(async (tx) => {
     await tx.execute(sql`select set_config('jit', 'off', true), set_config('work_mem', '32MB', true)`);
@@ -98,7 +98,7 @@ async function heavyRows(db: DbOrTx, query: SQL): Promise<AggRow[]> {
 }
 
 /** Aggregates of a population over all of it (optional) and each dimension on its own, in one scan. */
-function groupedQuery({ src, agg }: Population, dims: readonly Dim[], withTotal: boolean): SQL {
+export function groupedQuery({ src, agg }: Population, dims: readonly Dim[], withTotal: boolean): SQL {
   const sets = [...(withTotal ? ['()'] : []), ...dims.map((d) => `(r.${d})`)].join(', ');
   const select = [...dims.map((d) => `grouping(r.${d})::int as "g_${d}"`), ...dims.map((d) => `r.${d}`), 'min(r.grade_no)::int as unit_grade'].join(', ');
   const classJoin = dims.includes('class_id');
@@ -112,7 +112,7 @@ interface Grouped {
   by: Record<Dim, AggRow[]>;
 }
 
-function splitGroups(list: readonly AggRow[], dims: readonly Dim[]): Grouped {
+export function splitGroups(list: readonly AggRow[], dims: readonly Dim[]): Grouped {
   const out: Grouped = { all: null, by: { grade_no: [], gender: [], class_id: [], org_id: [] } };
   for (const row of list) {
     const dim = dims.find((d) => Number(row[`g_${d}`]) === 0);
@@ -151,11 +151,11 @@ function weakestOf(items: ItemStats): WeakItem[] {
   return out.sort((a, b) => a.meanScore - b.meanScore || (b.failRate ?? 0) - (a.failRate ?? 0));
 }
 
-function viewScope(scope: DcScope): ViewScope {
+export function viewScope(scope: DcScope): ViewScope {
   return { orgId: scope.org.id, orgName: scope.org.name, schools: scope.schools };
 }
 
-function appliedFilters(f: DataCenterFilter, scope: DcScope, period: Period): DataCenterFilter {
+export function appliedFilters(f: DataCenterFilter, scope: DcScope, period: Period): DataCenterFilter {
   return { ...f, orgId: scope.family === 'admin' ? f.orgId : undefined, schoolYear: period.schoolYear ?? undefined, semesterCode: f.planId ? undefined : f.semesterCode };
 }
 
@@ -188,7 +188,7 @@ interface ViewContext {
   trendPlans: PlanInfo[];
 }
 
-async function context(db: DbOrTx, family: Family, viewer: Viewer, f: DataCenterFilter): Promise<ViewContext> {
+export async function context(db: DbOrTx, family: Family, viewer: Viewer, f: DataCenterFilter): Promise<ViewContext> {
   const scope = await resolveScope(db, family, viewer, family === 'admin' ? f.orgId : undefined);
   const all = await scopePlans(db, scope.orgIds, scope.classScope);
   return { scope, all, ...resolvePeriod(all, f) };

@@ -46,6 +46,10 @@ function parseRange(header: string | undefined, size: number): ByteRange | null 
 
 /** Only these render inline; everything else downloads, so no stored file can act as a page of this site. */
 const INLINE = /^(image\/(png|jpeg|gif|webp)|video\/mp4|audio\/mpeg)$/;
+/** Types a browser would run as a document; a stored row never has them (markup is refused), but a file is never served as one. */
+const MARKUP = /(html|xml|svg|javascript|ecmascript)/i;
+/** The CSP of a stored file: nothing runs, even when opened directly (replaces the console's policy set by helmet). */
+export const FILE_CSP = "default-src 'none'; img-src 'self'; media-src 'self'; sandbox";
 
 interface Served {
   hash: string;
@@ -72,12 +76,12 @@ function tusMetadata(header: string | string[] | undefined): Record<string, stri
 export const filesRoutes: FastifyPluginAsyncZod<FilesRoutesOptions> = async (app, { storage, sweepEveryMs }) => {
   const send = async (request: FastifyRequest, reply: FastifyReply, file: Served, cache: string) => {
     reply.header('x-content-type-options', 'nosniff');
-    reply.header('content-security-policy', "default-src 'none'; img-src 'self'; media-src 'self'; sandbox");
+    reply.header('content-security-policy', FILE_CSP);
     reply.header('cache-control', cache);
     reply.header('etag', `"${file.hash}"`);
     const disposition = INLINE.test(file.mime) ? 'inline' : 'attachment';
     reply.header('content-disposition', `${disposition}; filename*=UTF-8''${encodeURIComponent(file.name)}`);
-    reply.type(file.mime);
+    reply.type(MARKUP.test(file.mime) ? 'application/octet-stream' : file.mime);
     if (request.headers['if-none-match'] === `"${file.hash}"`) return reply.status(304).send();
     if (file.size === null) return reply.send(await storage.readBlob(file.hash));
     reply.header('accept-ranges', 'bytes');

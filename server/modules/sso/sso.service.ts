@@ -6,6 +6,7 @@ import { ERR } from '@/domain/errors';
 import type { Db, DbOrTx } from '../../db/client';
 import { memberships, retiredRefreshTokens, sessions, users } from '../../db/schema/auth';
 import { orgs } from '../../db/schema/orgs';
+import { signInLogs } from '../../db/schema/platform';
 import { AppError } from '../../lib/app-error';
 import { hashPassword, verifyPassword } from '../../lib/password';
 import { hashSecret, newToken } from '../../lib/tokens';
@@ -109,6 +110,26 @@ async function hasUsableAccount(db: DbOrTx, userId: string): Promise<boolean> {
  * the enabled flag and the password. Five failures in a row lock the account for 15 minutes.
  */
 export async function login(db: DbOrTx, now: Date, input: LoginRequest, meta: ClientMeta = {}): Promise<TokenData> {
+  const attempt: SignInAttempt = { account: input.accountNum, userId: null, sessionId: null };
+  try {
+    const token = await signIn(db, now, input, meta, attempt);
+    await recordSignIn(db, now, meta, attempt, null);
+    return token;
+  } catch (error) {
+    // Only refusals are attempts; a failure of ours (database gone) is not the person's.
+    if (error instanceof AppError) await recordSignIn(db, now, meta, attempt, error.i18nKey);
+    throw error;
+  }
+}
+
+/** What a sign-in attempt found out, for its log row. */
+interface SignInAttempt {
+  account: string;
+  userId: string | null;
+  sessionId: string | null;
+}
+
+async function signIn(db: DbOrTx, now: Date, input: LoginRequest, meta: ClientMeta, attempt: SignInAttempt): Promise<TokenData> {
   await checkCaptcha(db, now, input.randomStr, input.code);
 
   const found = await db
@@ -117,6 +138,7 @@ export async function login(db: DbOrTx, now: Date, input: LoginRequest, meta: Cl
     .where(or(eq(users.accountNum, input.accountNum), eq(users.mobile, input.accountNum)));
   // An account number wins over another person's identical mobile.
   const user = found.find((u) => u.accountNum === input.accountNum) ?? found[0];
+  attempt.userId = user?.id ?? null;
   if (!user) {
     // The same password work as a wrong password, so the answer's timing does not tell which accounts exist.
     await verifyPassword(input.password, await decoy());
@@ -129,14 +151,18 @@ export async function login(db: DbOrTx, now: Date, input: LoginRequest, meta: Cl
   if (!(await hasUsableAccount(db, user.id))) throw new AppError(400, ERR.accountDisabled);
 
   const pair = tokenPair(now);
-  await db.insert(sessions).values({
-    userId: user.id,
-    ...pair.row,
-    ip: meta.ip ?? null,
-    userAgent: meta.userAgent?.slice(0, 500) ?? null,
-    createdAt: now,
-    lastSeenAt: now,
-  });
+  const [session] = await db
+    .insert(sessions)
+    .values({
+      userId: user.id,
+      ...pair.row,
+      ip: meta.ip ?? null,
+      userAgent: meta.userAgent?.slice(0, 500) ?? null,
+      createdAt: now,
+      lastSeenAt: now,
+    })
+    .returning({ id: sessions.id });
+  attempt.sessionId = session.id;
   const token = tokenData(pair.access, pair.refresh);
   return user.mustChangePassword ? { ...token, must_change_password: true } : token;
 }
@@ -177,3 +203,31 @@ export async function refresh(db: Db, now: Date, refreshToken: string): Promise<
 export async function revokeSession(db: DbOrTx, now: Date, sessionId: string): Promise<void> {
   await db.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
 }
+
+/**
+ * One row of the sign-in log (docs/product-rules.md#platform-logs) per attempt, refused or not. The row belongs to
+ * the organisation of the person's account in use (or their first), so its administrators read it.
+ */
+async function recordSignIn(db: DbOrTx, now: Date, meta: ClientMeta, attempt: SignInAttempt, reason: string | null): Promise<void> {
+  // A refusal before the account was looked up (the captcha) still belongs to the account typed, when it exists.
+  const user = attempt.userId
+    ? sql`${attempt.userId}::uuid`
+    : sql`(select ${users.id} from ${users} where ${users.accountNum} = ${attempt.account} or ${users.mobile} = ${attempt.account}
+        order by (${users.accountNum} = ${attempt.account}) desc limit 1)`;
+  const orgId = sql`(select ${memberships.tenantOrgId} from ${memberships} where ${memberships.userId} = ${user}
+    order by ${memberships.present} desc, ${memberships.createdAt} limit 1)`;
+  await db.insert(signInLogs).values({
+    at: now,
+    account: attempt.account.slice(0, SIGN_IN_ACCOUNT_MAX),
+    userId: attempt.userId ?? user,
+    orgId,
+    ip: meta.ip ?? null,
+    userAgent: meta.userAgent?.slice(0, 500) ?? null,
+    result: reason ? 'failure' : 'success',
+    reason,
+    sessionId: attempt.sessionId,
+  });
+}
+
+/** The longest account text a sign-in log row keeps. */
+const SIGN_IN_ACCOUNT_MAX = 64;

@@ -48,6 +48,8 @@ export const BUTTON_ACTIONS = {
   /** Unmasked mobiles and ID/certificate numbers in people lists (docs/product-rules.md#data-scopes). */
   sensitive: '查看敏感信息',
   rollover: '学年升级',
+  /** Ends another person's sign-in session (the online sessions screen). */
+  signOut: '强制下线',
 } as const;
 export type ButtonAction = keyof typeof BUTTON_ACTIONS;
 
@@ -230,12 +232,25 @@ const bannerGroup = (no: number, pageNo: number) =>
     ]),
   ]);
 
+// Sign-in log, operation log (the audit rows) and online sessions of the organisation and those below it: administrators only.
+const systemGroup = (no: number, firstPage: number) =>
+  group('system', no, '系统管理', 'shield-check', [
+    page('signInLog', firstPage, 'system/signInLog', '登录日志', ['export']),
+    page('operationLog', firstPage + 1, 'system/operationLog', '操作日志', ['detail', 'export']),
+    page('onlineSession', firstPage + 2, 'system/onlineSession', '在线用户', ['signOut']),
+  ]);
+
 const ADMIN: FamilyDef = {
   family: 'admin',
   digit: 3,
   prefix: '/admin',
   sortBase: 0,
   groups: [
+    // First, so a management organisation's landing page is its schools side by side; a school's row opens its data
+    // centre read-only (the data centre's school view of that school).
+    group('dataCenter', 0, '数据中心', 'bar-chart-3', [
+      page('overview', 18, 'dataCenter/overview', '学校概览', [], [['school', 'school/:orgId', '学校数据', 'view']]),
+    ]),
     group('org', 1, '组织管理', 'building-2', [
       currentOrgPage(1, '本单位信息', '编辑本单位信息'),
       page('orgInfo', 2, 'orgManage/orgInfo', '组织机构', ['add', 'edit', 'detail', 'status', 'delete', 'export'], [
@@ -269,6 +284,7 @@ const ADMIN: FamilyDef = {
       page('test', 13, 'class/test', '课堂测试', ['detail', 'export']),
     ]),
     bannerGroup(8, 14),
+    systemGroup(9, 15),
   ],
 };
 
@@ -343,6 +359,7 @@ const K12: FamilyDef = {
     group('sportsMeet', 12, '运动会', 'flag', [sportsMeetPage(27)]),
     group('wiki', 13, '百科管理', 'book-marked', [wikiPage(28)]),
     bannerGroup(14, 29),
+    systemGroup(15, 30),
   ],
 };
 
@@ -396,6 +413,7 @@ const GX: FamilyDef = {
     group('sportsMeet', 8, '运动会', 'flag', [sportsMeetPage(21)]),
     group('wiki', 9, '百科管理', 'book-marked', [wikiPage(22)]),
     bannerGroup(10, 23),
+    systemGroup(11, 24),
   ],
 };
 

@@ -79,9 +79,9 @@ describe('buildMenuTree over the catalogue', () => {
     expect(tree.at(-1)?.menuId).toBe('personal.myInfo');
   });
 
-  it('lands a university administrator on the school dashboard and an admin-family one on its organisation', () => {
+  it('lands a university administrator on the school dashboard and an admin-family one on its schools overview', () => {
     expect(landingPath(buildMenuTree(menuEntriesForGrant(ROLE_TEMPLATES.gx.administrator)))).toBe('/gx/dataCenter/school');
-    expect(landingPath(buildMenuTree(menuEntriesForGrant(ROLE_TEMPLATES.admin.administrator)))).toBe('/admin/currentOrg');
+    expect(landingPath(buildMenuTree(menuEntriesForGrant(ROLE_TEMPLATES.admin.administrator)))).toBe('/admin/dataCenter/overview');
   });
 
   it('keeps menus outside the catalogue visible and folds buttons of hidden routes', () => {

@@ -1,0 +1,100 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { ORG_TYPE } from '@/domain/constants';
+import type { DataCenterFilter } from '@/domain/data-center/filters';
+import type { DistrictOverview, DistrictSchoolRow } from '@/domain/platform/district';
+import { ORG_TIME_ZONE } from '@/domain/test-plans/status';
+import type { DbOrTx } from '../../db/client';
+import { context, groupedQuery, heavyRows, splitGroups, viewScope } from '../data-center/data-center.service';
+import type { Viewer } from '../data-center/data-center.scope';
+import { idList, indicatorsOf, population, rate, type AggRow } from '../data-center/data-center.sql';
+
+/** The first month of a school year: its activity is counted from August 1st of its start year to the next. */
+const SCHOOL_YEAR_FIRST_MONTH = 8;
+
+interface SchoolCounts {
+  org_id: string;
+  students: number;
+  homework: number;
+  contest: number;
+  devices: number;
+  online: number;
+}
+
+/**
+ * Per school: enabled students (dc_roster), distinct students with a valid homework or contest record in the school
+ * year, devices and devices online. One statement; each part reads its own index by organisation.
+ */
+function schoolCountsQuery(orgIds: readonly string[], schoolYear: number | null): SQL {
+  const ids = idList(orgIds);
+  const from = schoolYear == null ? null : `${schoolYear}-${String(SCHOOL_YEAR_FIRST_MONTH).padStart(2, '0')}-01`;
+  const to = schoolYear == null ? null : `${schoolYear + 1}-${String(SCHOOL_YEAR_FIRST_MONTH).padStart(2, '0')}-01`;
+  const window = from
+    ? sql`and a.measured_at >= (${from}::date::timestamp at time zone ${ORG_TIME_ZONE}) and a.measured_at < (${to}::date::timestamp at time zone ${ORG_TIME_ZONE})`
+    : sql`and false`;
+  return sql`with o(org_id) as (select unnest(array[${ids}]::uuid[])),
+s as (select org_id, sum(enabled)::int as students from dc_roster where org_id in (${ids}) group by org_id),
+a as (select a.org_id,
+    count(distinct a.student_id) filter (where a.kind = 'homework')::int as homework,
+    count(distinct a.student_id) filter (where a.kind = 'contest')::int as contest
+  from activity_records a where a.org_id in (${ids}) and a.kind in ('homework', 'contest') and not a.invalid ${window} group by a.org_id),
+d as (select org_id, count(*)::int as devices, (count(*) filter (where status = 'online'))::int as online from devices where org_id in (${ids}) group by org_id)
+select o.org_id, coalesce(s.students, 0) as students, coalesce(a.homework, 0) as homework, coalesce(a.contest, 0) as contest,
+  coalesce(d.devices, 0) as devices, coalesce(d.online, 0) as online
+from o left join s using (org_id) left join a using (org_id) left join d using (org_id)`;
+}
+
+type Figures = DistrictOverview['total'];
+
+function figuresOf(agg: AggRow | undefined, counts: Omit<SchoolCounts, 'org_id'>): Figures {
+  const i = indicatorsOf(agg ?? {}, counts.students);
+  return {
+    students: counts.students,
+    tested: i.tested,
+    assessed: i.assessed,
+    excellentRate: i.excellentRate,
+    goodRate: i.goodRate,
+    passRate: i.passRate,
+    failRate: i.levelRates.fail,
+    meanTotal: i.meanTotal,
+    homeworkStudents: counts.homework,
+    homeworkRate: rate(counts.homework, counts.students),
+    contestStudents: counts.contest,
+    contestRate: rate(counts.contest, counts.students),
+    devices: counts.devices,
+    devicesOnline: counts.online,
+  };
+}
+
+/**
+ * GET …/admin/dataCenter/overview: the management organisation's schools side by side for one period (the data
+ * centre's period filters), in one request: the physique figures from the rollups grouped by school (with the
+ * district's total in the same scan), and the per-school counts of students, homework and contest participation and
+ * devices. A school's drill-down is the data centre's school view with `orgId` (read-only).
+ */
+export async function districtOverview(db: DbOrTx, viewer: Viewer, f: DataCenterFilter): Promise<DistrictOverview> {
+  const { scope, period, plans } = await context(db, 'admin', viewer, { ...f, orgId: undefined, gradeNo: undefined, classId: undefined });
+  const schoolIds = [...scope.orgs.values()].filter((o) => o.type === ORG_TYPE.k12 || o.type === ORG_TYPE.university).map((o) => o.id);
+  const rf = { gender: f.gender };
+  const [grouped, counts] = await Promise.all([
+    plans.length && schoolIds.length ? heavyRows(db, groupedQuery(population({ orgIds: scope.orgIds, plans, filters: rf }), ['org_id'], true)) : Promise.resolve([]),
+    schoolIds.length ? db.execute<SchoolCounts & Record<string, unknown>>(schoolCountsQuery(schoolIds, period.schoolYear)).then((r) => r.rows) : Promise.resolve([]),
+  ]);
+  const g = splitGroups(grouped, ['org_id']);
+  const aggOf = new Map(g.by.org_id.map((row) => [String(row.org_id), row]));
+  const num = (c: SchoolCounts): Omit<SchoolCounts, 'org_id'> => ({
+    students: Number(c.students),
+    homework: Number(c.homework),
+    contest: Number(c.contest),
+    devices: Number(c.devices),
+    online: Number(c.online),
+  });
+  const schools: DistrictSchoolRow[] = counts
+    .map((c) => {
+      const org = scope.orgs.get(c.org_id)!;
+      return { orgId: org.id, name: org.name, type: org.type, ...figuresOf(aggOf.get(org.id), num(c)) };
+    })
+    .sort((a, b) => (b.meanTotal ?? -1) - (a.meanTotal ?? -1) || a.name.localeCompare(b.name, 'zh'));
+  const sum = (k: keyof Omit<SchoolCounts, 'org_id'>) => counts.reduce((n, c) => n + Number(c[k]), 0);
+  const total = figuresOf(g.all ?? undefined, { students: sum('students'), homework: sum('homework'), contest: sum('contest'), devices: sum('devices'), online: sum('online') });
+  return { scope: viewScope(scope), period, total, schools };
+}

@@ -1,0 +1,216 @@
+import { and, desc, eq, gt, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Page } from '@/domain/api';
+import type {
+  OnlineSessionQuery,
+  OnlineSessionRow,
+  OperationLogDetail,
+  OperationLogQuery,
+  OperationLogRow,
+  SignInLogQuery,
+  SignInLogRow,
+} from '@/domain/platform/logs';
+import { ORG_TIME_ZONE } from '@/domain/test-plans/status';
+import type { DbOrTx } from '../../db/client';
+import { auditLogs } from '../../db/schema/audit';
+import { memberships, sessions, users } from '../../db/schema/auth';
+import { orgs } from '../../db/schema/orgs';
+import { signInLogs } from '../../db/schema/platform';
+import { audit } from '../../lib/audit';
+import { paginate } from '../../lib/paginate';
+import { notFound } from '../../lib/resource';
+import { inOrgSubtree } from '../../lib/tenancy';
+import type { Actor } from '../../plugins/tenant';
+import { revokeSession } from '../sso/sso.service';
+
+/** Rows an export holds at most (newest first): a log is read in pages, an export is for a time range. */
+export const LOG_EXPORT_MAX = 50_000;
+
+const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** `column` within the days `from`–`to` (both inclusive, days of the organisations' time zone). */
+function inDays(column: PgColumn, from: string | undefined, to: string | undefined): SQL[] {
+  const out: SQL[] = [];
+  if (from) out.push(sql`${column} >= (${from}::date::timestamp at time zone ${ORG_TIME_ZONE})`);
+  if (to) out.push(sql`${column} < ((${to}::date + 1)::timestamp at time zone ${ORG_TIME_ZONE})`);
+  return out;
+}
+
+const iso = (d: Date) => d.toISOString();
+
+// ---------------------------------------------------------------------------------------------- sign-in log
+
+function signInLogSelect(db: DbOrTx, actor: Actor, q: Omit<SignInLogQuery, 'current' | 'size'>) {
+  return db
+    .select({
+      id: signInLogs.id,
+      at: signInLogs.at,
+      account: signInLogs.account,
+      name: users.name,
+      orgName: orgs.name,
+      ip: signInLogs.ip,
+      userAgent: signInLogs.userAgent,
+      result: signInLogs.result,
+      reason: signInLogs.reason,
+    })
+    .from(signInLogs)
+    .leftJoin(users, eq(users.id, signInLogs.userId))
+    .leftJoin(orgs, eq(orgs.id, signInLogs.orgId))
+    .where(
+      and(
+        inOrgSubtree(signInLogs.orgId, actor.tenantOrgId),
+        q.account ? or(ilike(signInLogs.account, like(q.account)), ilike(users.name, like(q.account))) : undefined,
+        q.ip ? ilike(signInLogs.ip, like(q.ip)) : undefined,
+        q.result ? eq(signInLogs.result, q.result) : undefined,
+        ...inDays(signInLogs.at, q.from, q.to),
+      ),
+    )
+    .orderBy(desc(signInLogs.at), desc(signInLogs.id))
+    .$dynamic();
+}
+
+type SignInRaw = Awaited<ReturnType<typeof signInLogSelect>>[number];
+const signInRow = (r: SignInRaw): SignInLogRow => ({ ...r, at: iso(r.at) });
+
+/** A page of sign-in attempts of people of the actor's organisation and those below it, newest first. */
+export async function signInLogPage(db: DbOrTx, actor: Actor, q: SignInLogQuery): Promise<Page<SignInLogRow>> {
+  const page = await paginate(db, signInLogSelect(db, actor, q), q);
+  return { ...page, records: page.records.map(signInRow) };
+}
+
+export async function signInLogRows(db: DbOrTx, actor: Actor, q: SignInLogQuery): Promise<SignInLogRow[]> {
+  return (await signInLogSelect(db, actor, q).limit(LOG_EXPORT_MAX)).map(signInRow);
+}
+
+// -------------------------------------------------------------------------------------------- operation log
+
+function operationLogSelect(db: DbOrTx, actor: Actor, q: Omit<OperationLogQuery, 'current' | 'size'>) {
+  return db
+    .select({
+      id: auditLogs.id,
+      at: auditLogs.at,
+      userName: users.name,
+      accountNum: users.accountNum,
+      orgName: orgs.name,
+      action: auditLogs.action,
+      entity: auditLogs.entity,
+      entityId: auditLogs.entityId,
+    })
+    .from(auditLogs)
+    .leftJoin(users, eq(users.id, auditLogs.userId))
+    .leftJoin(orgs, eq(orgs.id, auditLogs.orgId))
+    .where(
+      and(
+        inOrgSubtree(auditLogs.orgId, actor.tenantOrgId),
+        q.user ? or(ilike(users.name, like(q.user)), ilike(users.accountNum, like(q.user))) : undefined,
+        q.entity ? ilike(auditLogs.entity, like(q.entity)) : undefined,
+        q.action ? ilike(auditLogs.action, like(q.action)) : undefined,
+        ...inDays(auditLogs.at, q.from, q.to),
+      ),
+    )
+    .orderBy(desc(auditLogs.at), desc(auditLogs.id))
+    .$dynamic();
+}
+
+type OperationRaw = Awaited<ReturnType<typeof operationLogSelect>>[number];
+const operationRow = (r: OperationRaw): OperationLogRow => ({ ...r, at: iso(r.at) });
+
+/** A page of the audit rows of the actor's organisation and those below it, newest first. */
+export async function operationLogPage(db: DbOrTx, actor: Actor, q: OperationLogQuery): Promise<Page<OperationLogRow>> {
+  const page = await paginate(db, operationLogSelect(db, actor, q), q);
+  return { ...page, records: page.records.map(operationRow) };
+}
+
+export async function operationLogRows(db: DbOrTx, actor: Actor, q: OperationLogQuery): Promise<OperationLogRow[]> {
+  return (await operationLogSelect(db, actor, q).limit(LOG_EXPORT_MAX)).map(operationRow);
+}
+
+/** One audit row with the record before and after; another organisation's row is 404. */
+export async function operationLogDetail(db: DbOrTx, actor: Actor, id: string): Promise<OperationLogDetail> {
+  const [row] = await db
+    .select({
+      id: auditLogs.id,
+      at: auditLogs.at,
+      userName: users.name,
+      accountNum: users.accountNum,
+      orgName: orgs.name,
+      action: auditLogs.action,
+      entity: auditLogs.entity,
+      entityId: auditLogs.entityId,
+      before: auditLogs.before,
+      after: auditLogs.after,
+    })
+    .from(auditLogs)
+    .leftJoin(users, eq(users.id, auditLogs.userId))
+    .leftJoin(orgs, eq(orgs.id, auditLogs.orgId))
+    .where(and(eq(auditLogs.id, id), inOrgSubtree(auditLogs.orgId, actor.tenantOrgId)));
+  if (!row) throw notFound();
+  return { ...row, at: iso(row.at) };
+}
+
+// ------------------------------------------------------------------------------------------ online sessions
+
+/**
+ * Sessions alive now (not ended, refresh token not expired) of people holding an account in the actor's organisation
+ * or one below it. A person with accounts in several organisations appears once per session.
+ */
+function liveSessions(actor: Actor, now: Date, extra: (SQL | undefined)[] = []) {
+  return and(
+    isNull(sessions.revokedAt),
+    gt(sessions.refreshExpiresAt, now),
+    sql`exists (select 1 from ${memberships} where ${memberships.userId} = ${sessions.userId} and ${inOrgSubtree(memberships.tenantOrgId, actor.tenantOrgId)})`,
+    ...extra,
+  );
+}
+
+export async function onlineSessionPage(db: DbOrTx, actor: Actor, now: Date, currentSessionId: string, q: OnlineSessionQuery): Promise<Page<OnlineSessionRow>> {
+  // The organisation shown is the person's account in use (or their first).
+  const orgName = sql<string | null>`(select ${orgs.name} from ${memberships} join ${orgs} on ${orgs.id} = ${memberships.tenantOrgId}
+    where ${memberships.userId} = ${sessions.userId} order by ${memberships.present} desc, ${memberships.createdAt} limit 1)`;
+  const query = db
+    .select({
+      id: sessions.id,
+      userName: users.name,
+      accountNum: users.accountNum,
+      orgName,
+      ip: sessions.ip,
+      userAgent: sessions.userAgent,
+      signedInAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      liveSessions(actor, now, [
+        q.user ? or(ilike(users.name, like(q.user)), ilike(users.accountNum, like(q.user))) : undefined,
+        q.ip ? ilike(sessions.ip, like(q.ip)) : undefined,
+      ]),
+    )
+    .orderBy(desc(sessions.lastSeenAt), desc(sessions.id))
+    .$dynamic();
+  const page = await paginate(db, query, q);
+  return {
+    ...page,
+    records: page.records.map((r) => ({ ...r, signedInAt: iso(r.signedInAt), lastSeenAt: iso(r.lastSeenAt), current: r.id === currentSessionId })),
+  };
+}
+
+/**
+ * Ends one session of someone in the actor's organisation (or below): its tokens stop working at the next request
+ * (the auth cache follows `auth_epoch`). Another organisation's or an ended session is 404. Audited.
+ */
+export async function signOutSession(db: DbOrTx, actor: Actor, now: Date, id: string): Promise<void> {
+  const [row] = await db
+    .select({ id: sessions.id, userId: sessions.userId, ip: sessions.ip, createdAt: sessions.createdAt, accountNum: users.accountNum })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, id), liveSessions(actor, now)));
+  if (!row) throw notFound();
+  await revokeSession(db, now, id);
+  await audit(db, actor, {
+    action: 'signOut',
+    entity: 'session',
+    entityId: id,
+    before: { userId: row.userId, accountNum: row.accountNum, ip: row.ip, signedInAt: iso(row.createdAt) },
+  });
+}

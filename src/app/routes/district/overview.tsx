@@ -1,0 +1,12 @@
+import { SchoolDashboard } from '@/features/data-center/components/school-dashboard';
+import { DistrictOverviewScreen } from '@/features/district/components/district-overview';
+
+/** admin/dataCenter/overview: the bureau's schools side by side. */
+export function DistrictOverviewPage() {
+  return <DistrictOverviewScreen />;
+}
+
+/** admin/dataCenter/overview/school/:orgId: one school's data centre, read-only (its `orgId` travels in the query string). */
+export function DistrictSchoolPage() {
+  return <SchoolDashboard />;
+}

@@ -1,0 +1,15 @@
+import { OnlineSessionScreen, OperationLogScreen, SignInLogScreen } from '@/features/platform/components/log-screens';
+import { useScreenFamily } from '../physique/family';
+
+/** system/signInLog. */
+export function SignInLogPage() {
+  return <SignInLogScreen family={useScreenFamily()} />;
+}
+/** system/operationLog. */
+export function OperationLogPage() {
+  return <OperationLogScreen family={useScreenFamily()} />;
+}
+/** system/onlineSession. */
+export function OnlineSessionPage() {
+  return <OnlineSessionScreen family={useScreenFamily()} />;
+}

@@ -1,0 +1,221 @@
+import { useMemo, useState } from 'react';
+import { Eye, LogOut } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import type { Family } from '@/domain/menus/access';
+import {
+  onlineSessionQuery,
+  operationLogQuery,
+  signInLogQuery,
+  SIGN_IN_RESULTS,
+  type OnlineSessionRow,
+  type OperationLogRow,
+  type SignInLogRow,
+} from '@/domain/platform/logs';
+import { createDataTableColumnHelper } from '@/components/data-table/data-table';
+import { ListScreen, type FilterDef } from '@/components/list/list-screen';
+import { rowActionsColumn } from '@/components/list/row-actions';
+import { useListState } from '@/components/list/use-list-state';
+import { Badge } from '@/components/ui/badge';
+import { onlineSessions, operationLog, signInLog, useSignOutSession } from '../api';
+import { useLogTime } from './log-time';
+import { OperationDetailDialog } from './operation-detail-dialog';
+
+const muted = (v: string | null) => v ?? <span className="text-muted-foreground">—</span>;
+
+type SignInFilters = { account?: string; ip?: string; result?: string; from?: string; to?: string };
+const signInCol = createDataTableColumnHelper<SignInLogRow>();
+
+/** system/signInLog: every sign-in attempt of the organisation's people (docs/product-rules.md#platform-logs). */
+export function SignInLogScreen({ family }: { family: Family }) {
+  const { t } = useTranslation(['platform', 'errors']);
+  const key = `${family}.system.signInLog`;
+  const api = signInLog(family);
+  const state = useListState<SignInFilters>(['account', 'ip', 'result', 'from', 'to']);
+  const query = api.useList(state.query);
+  const time = useLogTime();
+  const reason = (r: string | null) => (r ? t(`signInLog.reasons.${r.split(':')[1] ?? r}`, { defaultValue: t(r, { minutes: '—' }) }) : '');
+
+  const filters: FilterDef<SignInFilters>[] = [
+    { name: 'account', type: 'text', label: t('signInLog.accountFilter') },
+    { name: 'ip', type: 'text', label: t('signInLog.ip'), className: 'w-36' },
+    { name: 'result', type: 'select', label: t('signInLog.result'), className: 'w-28', options: SIGN_IN_RESULTS.map((r) => ({ value: r, label: t(`signInLog.results.${r}`) })) },
+    { name: 'from', type: 'date', label: t('signInLog.from') },
+    { name: 'to', type: 'date', label: t('signInLog.to') },
+  ];
+  const columns = useMemo(
+    () =>
+      signInCol.columns([
+        signInCol.accessor('at', { header: t('signInLog.at'), cell: ({ getValue }) => <span className="whitespace-nowrap tabular-nums">{time(getValue())}</span> }),
+        signInCol.accessor('account', { header: t('signInLog.account'), cell: ({ getValue }) => <span className="font-mono">{getValue()}</span> }),
+        signInCol.accessor('name', { header: t('signInLog.name'), cell: ({ getValue }) => muted(getValue()) }),
+        signInCol.accessor('orgName', { header: t('signInLog.org'), cell: ({ getValue }) => muted(getValue()) }),
+        signInCol.accessor('ip', { header: t('signInLog.ip'), cell: ({ getValue }) => <span className="font-mono">{muted(getValue())}</span> }),
+        signInCol.accessor('result', {
+          header: t('signInLog.result'),
+          cell: ({ getValue }) => <Badge variant={getValue() === 'success' ? 'success' : 'destructive'}>{t(`signInLog.results.${getValue()}`)}</Badge>,
+        }),
+        signInCol.accessor('reason', { header: t('signInLog.reason'), cell: ({ getValue }) => reason(getValue()) }),
+        signInCol.accessor('userAgent', {
+          header: t('signInLog.userAgent'),
+          cell: ({ getValue }) => (
+            <span className="block max-w-64 truncate text-xs text-muted-foreground" title={getValue() ?? undefined}>
+              {getValue() ?? '—'}
+            </span>
+          ),
+        }),
+      ]),
+    // reason only closes over t.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [t, time],
+  );
+  return (
+    <ListScreen
+      pageKey={key}
+      description={t('signInLog.description')}
+      state={state}
+      querySchema={signInLogQuery}
+      filters={filters}
+      query={query}
+      columns={columns}
+      rowKey="id"
+      onExport={(f) => api.exportList(f)}
+      data-testid="sign-in-log"
+    />
+  );
+}
+
+type OperationFilters = { user?: string; entity?: string; action?: string; from?: string; to?: string };
+const opCol = createDataTableColumnHelper<OperationLogRow>();
+
+/** system/operationLog: the audit rows of the organisation and those below it, each with its before/after. */
+export function OperationLogScreen({ family }: { family: Family }) {
+  const { t } = useTranslation('platform');
+  const key = `${family}.system.operationLog`;
+  const api = operationLog(family);
+  const state = useListState<OperationFilters>(['user', 'entity', 'action', 'from', 'to']);
+  const query = api.useList(state.query);
+  const time = useLogTime();
+  const [open, setOpen] = useState<string | null>(null);
+
+  const filters: FilterDef<OperationFilters>[] = [
+    { name: 'user', type: 'text', label: t('operationLog.userFilter') },
+    { name: 'entity', type: 'text', label: t('operationLog.entity'), className: 'w-36' },
+    { name: 'action', type: 'text', label: t('operationLog.action'), className: 'w-32' },
+    { name: 'from', type: 'date', label: t('signInLog.from') },
+    { name: 'to', type: 'date', label: t('signInLog.to') },
+  ];
+  const columns = useMemo(
+    () =>
+      opCol.columns([
+        opCol.accessor('at', { header: t('operationLog.at'), cell: ({ getValue }) => <span className="whitespace-nowrap tabular-nums">{time(getValue())}</span> }),
+        opCol.accessor('userName', { header: t('operationLog.user'), cell: ({ getValue }) => muted(getValue()) }),
+        opCol.accessor('accountNum', { header: t('operationLog.account'), cell: ({ getValue }) => <span className="font-mono">{muted(getValue())}</span> }),
+        opCol.accessor('orgName', { header: t('operationLog.org'), cell: ({ getValue }) => muted(getValue()) }),
+        opCol.accessor('action', { header: t('operationLog.action'), cell: ({ getValue }) => <Badge variant="secondary">{getValue()}</Badge> }),
+        opCol.accessor('entity', { header: t('operationLog.entity') }),
+        opCol.accessor('entityId', {
+          header: t('operationLog.entityId'),
+          cell: ({ getValue }) => <span className="block max-w-48 truncate font-mono text-xs text-muted-foreground">{getValue() ?? '—'}</span>,
+        }),
+        rowActionsColumn<OperationLogRow>({
+          pageKey: key,
+          header: t('components:list.actions'),
+          actions: [{ action: 'detail', icon: <Eye aria-hidden />, onClick: (r) => setOpen(r.id) }],
+        }),
+      ]),
+    [t, time, key],
+  );
+  return (
+    <>
+      <ListScreen
+        pageKey={key}
+        description={t('operationLog.description')}
+        state={state}
+        querySchema={operationLogQuery}
+        filters={filters}
+        query={query}
+        columns={columns}
+        rowKey="id"
+        onExport={(f) => api.exportList(f)}
+        data-testid="operation-log"
+      />
+      <OperationDetailDialog family={family} id={open} onClose={() => setOpen(null)} />
+    </>
+  );
+}
+
+type SessionFilters = { user?: string; ip?: string };
+const sessionCol = createDataTableColumnHelper<OnlineSessionRow>();
+
+/** system/onlineSession: sessions signed in now, with "sign out this session". */
+export function OnlineSessionScreen({ family }: { family: Family }) {
+  const { t } = useTranslation('platform');
+  const key = `${family}.system.onlineSession`;
+  const api = onlineSessions(family);
+  const state = useListState<SessionFilters>(['user', 'ip']);
+  const query = api.useList(state.query);
+  const signOut = useSignOutSession(family);
+  const time = useLogTime();
+
+  const filters: FilterDef<SessionFilters>[] = [
+    { name: 'user', type: 'text', label: t('onlineSession.userFilter') },
+    { name: 'ip', type: 'text', label: t('onlineSession.ip'), className: 'w-36' },
+  ];
+  const columns = useMemo(
+    () =>
+      sessionCol.columns([
+        sessionCol.accessor('userName', {
+          header: t('onlineSession.user'),
+          cell: ({ row }) => (
+            <span className="flex items-center gap-2 whitespace-nowrap">
+              <span className="font-medium">{row.original.userName}</span>
+              {row.original.current ? <Badge variant="outline">{t('onlineSession.current')}</Badge> : null}
+            </span>
+          ),
+        }),
+        sessionCol.accessor('accountNum', { header: t('onlineSession.account'), cell: ({ getValue }) => <span className="font-mono">{getValue()}</span> }),
+        sessionCol.accessor('orgName', { header: t('onlineSession.org'), cell: ({ getValue }) => muted(getValue()) }),
+        sessionCol.accessor('ip', { header: t('onlineSession.ip'), cell: ({ getValue }) => <span className="font-mono">{muted(getValue())}</span> }),
+        sessionCol.accessor('signedInAt', { header: t('onlineSession.signedInAt'), cell: ({ getValue }) => <span className="whitespace-nowrap tabular-nums">{time(getValue())}</span> }),
+        sessionCol.accessor('lastSeenAt', { header: t('onlineSession.lastSeenAt'), cell: ({ getValue }) => <span className="whitespace-nowrap tabular-nums">{time(getValue())}</span> }),
+        sessionCol.accessor('userAgent', {
+          header: t('onlineSession.userAgent'),
+          cell: ({ getValue }) => (
+            <span className="block max-w-56 truncate text-xs text-muted-foreground" title={getValue() ?? undefined}>
+              {getValue() ?? '—'}
+            </span>
+          ),
+        }),
+        rowActionsColumn<OnlineSessionRow>({
+          pageKey: key,
+          header: t('components:list.actions'),
+          actions: [
+            {
+              action: 'signOut',
+              icon: <LogOut aria-hidden />,
+              destructive: true,
+              confirm: (r) => ({
+                title: t('onlineSession.confirmTitle'),
+                description: r.current ? t('onlineSession.confirmCurrent') : t('onlineSession.confirmBody', { name: r.userName, ip: r.ip ?? '—' }),
+              }),
+              onClick: async (r) => void (await signOut.mutateAsync(r.id)),
+            },
+          ],
+        }),
+      ]),
+    [t, time, key, signOut],
+  );
+  return (
+    <ListScreen
+      pageKey={key}
+      description={t('onlineSession.description')}
+      state={state}
+      querySchema={onlineSessionQuery}
+      filters={filters}
+      query={query}
+      columns={columns}
+      rowKey="id"
+      data-testid="online-sessions"
+    />
+  );
+}

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Envelope, Page } from '@/domain/api';
+import type { OnlineSessionRow, OperationLogDetail, OperationLogRow, SignInLogRow } from '@/domain/platform/logs';
+import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
+import { createTestApp, TEST_CAPTCHA, type TestApp } from '../../support/server-app';
+import { sha256Hex } from '../../../server/lib/password';
+
+let t: TestApp;
+const tokens: Record<string, string> = {};
+beforeAll(async () => {
+  t = await createTestApp();
+  for (const account of ['school01', 'district01', 'college01', 'teacher01']) tokens[account] = (await t.login(account)).access_token;
+});
+afterAll(() => t?.close());
+
+const EN = { 'accept-language': 'en-US' };
+const api = (family: string, page: string) => `/api/busi/web/${family}/system/${page}`;
+const page = async <T>(url: string, token: string) => {
+  const res = await t.request({ url, token, headers: EN });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<Envelope<Page<T>>>().data;
+};
+
+describe('sign-in log', () => {
+  it('records every attempt with time, account, address, result and reason, for the organisation and those above it', async () => {
+    expect((await t.loginResponse('teacher01', 'wrong-password-1')).statusCode).toBe(400);
+    const captchaWrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/sso/login',
+      headers: { 'x-forwarded-for': '10.1.2.3' },
+      payload: { accountNum: 'teacher01', password: sha256Hex('x'), code: TEST_CAPTCHA.replace(/./g, (d) => String((Number(d) + 1) % 10)), randomStr: await t.captcha() },
+    });
+    expect(captchaWrong.statusCode).toBe(400);
+    expect((await t.loginResponse('nobody-here-1')).statusCode).toBe(400);
+    await t.login('teacher01');
+
+    const rows = (await page<SignInLogRow>(`${api('k12', 'signInLog')}/page?account=teacher01&size=50`, tokens.school01)).records;
+    const reasons = rows.map((r) => [r.result, r.reason]);
+    expect(reasons).toContainEqual(['failure', 'errors:badCredentials']);
+    expect(reasons).toContainEqual(['failure', 'errors:captchaWrong']);
+    expect(reasons).toContainEqual(['success', null]);
+    expect(rows[0]).toMatchObject({ account: 'teacher01', name: expect.any(String), orgName: '南京市江宁区实验学校', ip: expect.any(String) });
+    // Newest first.
+    expect([...rows].sort((a, b) => b.at.localeCompare(a.at)).map((r) => r.id)).toEqual(rows.map((r) => r.id));
+
+    const failures = (await page<SignInLogRow>(`${api('k12', 'signInLog')}/page?account=teacher01&result=failure`, tokens.school01)).records;
+    expect(failures.length).toBeGreaterThanOrEqual(2);
+    expect(failures.every((r) => r.result === 'failure')).toBe(true);
+
+    // The bureau above reads its schools' people; a sibling university does not.
+    expect((await page<SignInLogRow>(`${api('admin', 'signInLog')}/page?account=teacher01`, tokens.district01)).total).toBe(rows.length);
+    expect((await page<SignInLogRow>(`${api('gx', 'signInLog')}/page?account=teacher01`, tokens.college01)).total).toBe(0);
+    // An account that does not exist belongs to no organisation.
+    expect((await page<SignInLogRow>(`${api('admin', 'signInLog')}/page?account=nobody-here-1`, tokens.district01)).total).toBe(0);
+  });
+
+  it('refuses an end date before the start date, naming the field, and teachers without the page', async () => {
+    const res = await t.request({ url: `${api('k12', 'signInLog')}/page?from=2026-05-02&to=2026-05-01`, token: tokens.school01, headers: EN });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ data: { field: 'to' }, msg: 'The end date cannot be before the start date' });
+    expect((await t.request({ url: `${api('k12', 'signInLog')}/page?from=2026-02-30`, token: tokens.school01 })).statusCode).toBe(400);
+    expect((await t.request({ url: `${api('k12', 'signInLog')}/page`, token: tokens.teacher01 })).statusCode).toBe(403);
+  });
+
+  it('filters by day in the organisations’ time zone and exports the filtered rows', async () => {
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(t.clock.now());
+    const todays = await page<SignInLogRow>(`${api('k12', 'signInLog')}/page?from=${today}&to=${today}&size=80`, tokens.school01);
+    expect(todays.total).toBeGreaterThan(0);
+    expect((await page<SignInLogRow>(`${api('k12', 'signInLog')}/page?to=2020-01-01`, tokens.school01)).total).toBe(0);
+
+    const res = await t.request({ url: `${api('k12', 'signInLog')}/export?account=teacher01&result=failure`, token: tokens.school01, headers: EN });
+    expect(res.statusCode).toBe(200);
+    const { rows } = await readXlsxRows(res.rawPayload);
+    expect(rows[0]).toEqual(['Time', 'Account', 'Name', 'Organization', 'IP address', 'Result', 'Reason', 'Browser']);
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    expect(rows.slice(1).map((r) => r[5])).toEqual(rows.slice(1).map(() => 'Failure'));
+    expect(rows.slice(1).map((r) => r[6])).toContain('Wrong account or password');
+  });
+});
+
+describe('online sessions and the operation log', () => {
+  it('lists live sessions, signs out exactly one, and records it in the operation log', async () => {
+    const first = (await t.login('teacher01')).access_token;
+    t.clock.advance(60_000);
+    const second = (await t.login('teacher01')).access_token;
+    const list = await page<OnlineSessionRow>(`${api('k12', 'onlineSession')}/page?user=teacher01&size=80`, tokens.school01);
+    expect(list.total).toBeGreaterThanOrEqual(2);
+    expect(list.records.every((r) => r.accountNum === 'teacher01' && !r.current)).toBe(true);
+    const own = await page<OnlineSessionRow>(`${api('k12', 'onlineSession')}/page?user=school01&size=80`, tokens.school01);
+    expect(own.records.filter((r) => r.current)).toHaveLength(1);
+
+    // Latest activity first: the second sign-in.
+    const target = list.records[0];
+    // Another organisation cannot see or end it.
+    expect((await t.request({ method: 'POST', url: `${api('gx', 'onlineSession')}/${target.id}/signOut`, token: tokens.college01 })).statusCode).toBe(404);
+    expect((await t.request({ method: 'POST', url: `${api('k12', 'onlineSession')}/${target.id}/signOut`, token: tokens.teacher01 })).statusCode).toBe(403);
+
+    const res = await t.request({ method: 'POST', url: `${api('k12', 'onlineSession')}/${target.id}/signOut`, token: tokens.school01 });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await t.request({ url: '/api/busi/web/myInfo/getUInfo', token: second })).statusCode).toBe(401);
+    expect((await t.request({ url: '/api/busi/web/myInfo/getUInfo', token: first })).statusCode).toBe(200);
+    // Ended sessions leave the list and cannot be ended twice.
+    expect((await page<OnlineSessionRow>(`${api('k12', 'onlineSession')}/page?user=teacher01&size=80`, tokens.school01)).records.map((r) => r.id)).not.toContain(target.id);
+    expect((await t.request({ method: 'POST', url: `${api('k12', 'onlineSession')}/${target.id}/signOut`, token: tokens.school01 })).statusCode).toBe(404);
+
+    const ops = await page<OperationLogRow>(`${api('k12', 'operationLog')}/page?entity=session&action=signOut`, tokens.school01);
+    const row = ops.records.find((r) => r.entityId === target.id);
+    expect(row).toMatchObject({ accountNum: 'school01', orgName: '南京市江宁区实验学校' });
+    const detail = await t.request({ url: `${api('k12', 'operationLog')}/${row!.id}`, token: tokens.school01 });
+    expect(detail.json<Envelope<OperationLogDetail>>().data.before).toMatchObject({ accountNum: 'teacher01' });
+    // The bureau reads it too; the university gets 404 for the same id.
+    expect((await t.request({ url: `${api('admin', 'operationLog')}/${row!.id}`, token: tokens.district01 })).statusCode).toBe(200);
+    expect((await t.request({ url: `${api('gx', 'operationLog')}/${row!.id}`, token: tokens.college01 })).statusCode).toBe(404);
+    expect((await page<OperationLogRow>(`${api('gx', 'operationLog')}/page?entity=session`, tokens.college01)).records.map((r) => r.id)).not.toContain(row!.id);
+
+    const xlsx = await t.request({ url: `${api('k12', 'operationLog')}/export?entity=session`, token: tokens.school01, headers: EN });
+    expect(xlsx.statusCode).toBe(200);
+    const { rows } = await readXlsxRows(xlsx.rawPayload);
+    expect(rows[0]).toEqual(['Time', 'By', 'Account', 'Organization', 'Action', 'Record type', 'Record id']);
+    expect(rows.some((r) => r[6] === target.id)).toBe(true);
+  });
+});
+
