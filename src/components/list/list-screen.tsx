@@ -11,10 +11,11 @@ import { createDataTableColumnHelper, DataTable, type DataTableColumns, type Row
 import { menuLabel } from '@/components/layout/menu-label';
 import { PageHeader } from '@/components/page-header/page-header';
 import { QueryError } from '@/components/query-state/query-state';
-import { FilterSelect, FilterText, SearchForm } from '@/components/search-form/search-form';
+import { FilterSelect, FilterText, SearchField, SearchForm } from '@/components/search-form/search-form';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
+import { DatePicker } from '@/components/ui/date-picker';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import type { SelectOption } from '@/components/ui/select';
 import { permissionsAtom } from '@/lib/permissions';
@@ -27,7 +28,9 @@ import type { ListFilters, ListState } from './use-list-state';
  */
 export type FilterDef<F extends ListFilters> =
   | { name: keyof F & string; label: string; type: 'text'; placeholder?: string; className?: string }
-  | { name: keyof F & string; label: string; type: 'select'; options: SelectOption[]; className?: string };
+  | { name: keyof F & string; label: string; type: 'select'; options: SelectOption[]; className?: string }
+  /** A local day (YYYY-MM-DD); `after` / `before` name the filters it may not precede / follow (a date range). */
+  | { name: keyof F & string; label: string; type: 'date'; after?: keyof F & string; before?: keyof F & string; className?: string };
 
 /**
  * A tab of a list with several views (e.g. the live rows and the recycle bin): the screen gives each view its own
@@ -239,6 +242,17 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
                 error={refusedField === f.name ? query.error?.message : undefined}
                 onChange={(v) => setDraft((d) => ({ ...d, [f.name]: v }))}
               />
+            ) : f.type === 'date' ? (
+              <SearchField key={f.name} label={f.label}>
+                <DatePicker
+                  className={f.className ?? 'w-40'}
+                  value={draft[f.name]}
+                  min={f.after ? draft[f.after] : undefined}
+                  max={f.before ? draft[f.before] : undefined}
+                  onChange={(v) => setDraft((d) => ({ ...d, [f.name]: v }))}
+                  aria-label={f.label}
+                />
+              </SearchField>
             ) : (
               <FilterSelect
                 key={f.name}
