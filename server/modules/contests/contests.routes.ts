@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
-import { contestListQuery, contestSaveSchema, leaderboardQuery } from '@/domain/activities/contests';
+import { contestListQuery, contestPageKey, contestSaveSchema, leaderboardQuery } from '@/domain/activities/contests';
 import { ERR, OK_MSG } from '@/domain/errors';
 import { idParamsSchema } from '@/domain/list-query';
 import { pageAccess, type Family } from '@/domain/menus/access';
@@ -30,9 +30,6 @@ import {
 } from './contests.service';
 
 const translator = (request: FastifyRequest) => (key: string, options?: Record<string, unknown>) => request.t(key, options ?? {});
-
-/** The catalogue page of a family's contests: ranking contests (admin, k12), or the university's contests with challenges. */
-export const contestPageKey = (family: Family) => (family === 'gx' ? 'gx.contest.competition' : `${family}.contest.competitionRank`);
 
 /**
  * Online contests of /api/busi/web/{admin|k12|gx} (docs/product-rules.md#contests): the resource (list, get, add, edit,

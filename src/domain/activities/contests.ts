@@ -11,6 +11,9 @@ import { ACTIVITY_ITEM_KEYS, ACTIVITY_ITEMS, type ActivityItemKey } from './item
  * a threshold in the item's unit, and a student passes when they clear at least `passLevels` of them.
  */
 
+/** The catalogue page of a family's contests: ranking contests (admin, k12), or the university's contests with challenges. */
+export const contestPageKey = (family: 'admin' | 'k12' | 'gx') => (family === 'gx' ? 'gx.contest.competition' : `${family}.contest.competitionRank`);
+
 export const CONTEST_TYPES = ['rank', 'challenge'] as const;
 export type ContestType = (typeof CONTEST_TYPES)[number];
 

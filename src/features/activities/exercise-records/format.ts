@@ -21,6 +21,8 @@ export function useActivityFormat() {
       number: (value: number) => number.format(value),
       dateTime: (iso: string) => dateTime.format(new Date(iso)),
       source: (key: string) => t(`exerciseRecords.source.${key}`),
+      /** Names in a row: "跑步、跳绳". */
+      list: (parts: readonly string[]) => parts.join(t('exerciseRecords.separator')),
     };
   }, [t, language]);
 }
