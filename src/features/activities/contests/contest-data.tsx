@@ -69,7 +69,7 @@ function ContestData({ family, contest }: { family: Family; contest: ContestRow 
   const classes = useLeaderboard<LeaderboardClassRow>(family, contest.id, 'class', item, live && by === 'class');
   const days = useParticipation(family, contest.id, live);
   const challenge = contest.type === 'challenge';
-  const scoreHeader = `${t(`contests.rule.${contest.rule}`)}（${contest.rule === 'count' ? t('contests.board.sessionsUnit') : fmt.unit(item)}）`;
+  const scoreHeader = t('contests.board.scoreHeader', { rule: t(`contests.rule.${contest.rule}`), unit: contest.rule === 'count' ? t('contests.board.sessionsUnit') : fmt.unit(item) });
 
   const studentColumns = useMemo(
     () =>
@@ -106,7 +106,7 @@ function ContestData({ family, contest }: { family: Family; contest: ContestRow 
         classCol.accessor('rank', { header: t('contests.board.rank'), meta: { width: 72 }, cell: ({ getValue }) => <RankCell rank={getValue()} /> }),
         classCol.accessor('className', { header: t('contests.board.className'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
         classCol.accessor('participants', { header: t('contests.board.participants'), meta: { align: 'right' } }),
-        classCol.accessor('score', { header: `${t('contests.board.mean')} ${scoreHeader}`, meta: { align: 'right' }, cell: ({ getValue }) => <span className="font-medium tabular-nums">{fmt.number(getValue())}</span> }),
+        classCol.accessor('score', { header: t('contests.board.meanHeader', { score: scoreHeader }), meta: { align: 'right' }, cell: ({ getValue }) => <span className="font-medium tabular-nums">{fmt.number(getValue())}</span> }),
         classCol.accessor('sessions', { header: t('contests.board.sessions'), meta: { align: 'right' } }),
         ...(challenge ? [classCol.accessor('passed', { header: t('contests.board.passedCount'), meta: { align: 'right' } })] : []),
       ]),

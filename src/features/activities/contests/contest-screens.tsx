@@ -132,7 +132,7 @@ export function ContestListScreen({ family }: { family: Family }) {
   );
 }
 
-const itemLabel = (fmt: ReturnType<typeof useActivityFormat>, k: ActivityItemKey) => `${fmt.item(k)}（${fmt.unit(k)}）`;
+const itemLabel = (fmt: ReturnType<typeof useActivityFormat>, k: ActivityItemKey) => fmt.withUnit(k);
 
 function ContestFields({ family, type, form, locked }: { family: Family; type: ContestType; form: UseFormReturn<ContestForm>; locked: boolean }) {
   const { t } = useTranslation(['activities', 'school']);
@@ -192,7 +192,7 @@ function ContestFields({ family, type, form, locked }: { family: Family; type: C
         <FieldGroup title={t('contests.form.levels')}>
           <p className="text-sm text-muted-foreground md:col-span-2">
             {t('contests.form.levelsHint')}
-            {challengeItem && ACTIVITY_ITEMS.get(challengeItem) ? `（${itemLabel(fmt, challengeItem)}）` : ''}
+            {challengeItem && ACTIVITY_ITEMS.get(challengeItem) ? ` · ${itemLabel(fmt, challengeItem)}` : ''}
           </p>
           {levels.fields.map((f, i) => (
             <div key={f.id} className="grid grid-cols-[1fr_1fr_auto] items-start gap-3 md:col-span-2" data-testid={`level-${i}`}>
@@ -344,7 +344,7 @@ export function ContestDetailScreen({ family }: { family: Family }) {
                 <Term label={t('contests.form.prizes')}>{row.prizes || t('contests.detail.noPrizes')}</Term>
                 {row.type === 'challenge' ? (
                   <>
-                    <Term label={t('contests.form.levels')}>{row.levels.map((l) => `${l.name}：${fmt.value(row.items[0], l.threshold)}`).join('\n')}</Term>
+                    <Term label={t('contests.form.levels')}>{row.levels.map((l) => t('contests.detail.level', { name: l.name, value: fmt.value(row.items[0], l.threshold) })).join('\n')}</Term>
                     <Term label={t('contests.form.passLevels')}>{row.passLevels}</Term>
                   </>
                 ) : null}

@@ -18,6 +18,8 @@ export function useActivityFormat() {
       unit: (key: string) => t(`exerciseRecords.unit.${ACTIVITY_ITEMS.get(key as ActivityItemKey)?.unit ?? 'count'}`),
       /** A value with its item's unit: "3,200 米". */
       value: (key: string, value: number) => `${number.format(value)} ${t(`exerciseRecords.unit.${ACTIVITY_ITEMS.get(key as ActivityItemKey)?.unit ?? 'count'}`)}`,
+      /** An item with its unit: "跑步（米）". */
+      withUnit: (key: string) => t('exerciseRecords.withUnit', { item: t(`exerciseRecords.item.${key}`), unit: t(`exerciseRecords.unit.${ACTIVITY_ITEMS.get(key as ActivityItemKey)?.unit ?? 'count'}`) }),
       number: (value: number) => number.format(value),
       dateTime: (iso: string) => dateTime.format(new Date(iso)),
       source: (key: string) => t(`exerciseRecords.source.${key}`),
