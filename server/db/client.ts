@@ -21,9 +21,10 @@ import * as venue from './schema/venue';
 import * as departments from './schema/departments';
 import * as activities from './schema/activities';
 import * as platform from './schema/platform';
+import * as contests from './schema/contests';
 
 /** Every table, for drizzle's relational queries and for typing. */
-export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform };
+export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests };
 export type Schema = typeof schema;
 
 /**

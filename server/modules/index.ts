@@ -12,6 +12,8 @@ import { peopleImportRoutes } from './people/people-import.routes';
 import { parentRoutes } from './people/parent.routes';
 import { studentRoutes } from './people/student.routes';
 import { orgManageRoutes } from './org-manage/org-manage.routes';
+import { contestRoutes } from './contests/contests.routes';
+import { exerciseRecordRoutes } from './activities/exercise-records.routes';
 import { facePhotoRoutes } from './people/face-photos.routes';
 import { staffRoutes } from './people/staff.routes';
 import { physiqueRoutes } from './physique/physique.routes';
@@ -45,6 +47,8 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   await app.register(parentRoutes, { prefix: '/api/busi/web/k12' });
   await app.register(userRoutes, { prefix: '/api/busi/web/admin' });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(peopleImportRoutes, { prefix: `/api/busi/web/${family}`, family, storage: opts.storage });
+  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(exerciseRecordRoutes, { prefix: `/api/busi/web/${family}`, family });
+  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(contestRoutes, { prefix: `/api/busi/web/${family}`, family });
   await app.register(testPlanLifecycle);
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(testPlanRoutes, { prefix: `/api/busi/web/${family}/organizeTest/testManage`, family });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(dataCenterRoutes, { prefix: `/api/busi/web/${family}/dataCenter`, family });

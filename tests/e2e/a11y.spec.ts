@@ -170,6 +170,18 @@ const SCREENS: Screen[] = [
   { account: 'college01', path: '/gx/user/student' },
   { account: 'school01', path: '/k12/user/student', open: clickFirst('list-facePhotos'), dialog: true },
   { account: 'school01', path: '/k12/user/teacher', open: clickFirst('list-facePhotos'), dialog: true },
+  // Exercise records and contests
+  { account: 'school01', path: '/k12/exerciseRecord' },
+  { account: 'school01', path: '/k12/exerciseRecord', open: clickFirst('row-invalid'), dialog: true },
+  { account: 'district01', path: '/admin/exerciseRecord' },
+  { account: 'school01', path: '/k12/onlineManagement/competitionRank' },
+  { account: 'school01', path: '/k12/onlineManagement/competitionRank/addRank' },
+  { account: 'school01', path: '/k12/onlineManagement/competitionRank', open: clickFirst('row-detail') },
+  { account: 'school01', path: '/k12/onlineManagement/competitionRank', open: clickFirst('row-data') },
+  { account: 'school01', path: '/k12/onlineManagement/competitionRank', open: clickFirst('row-end'), dialog: true },
+  { account: 'college01', path: '/gx/onlineManagement/competition' },
+  { account: 'college01', path: '/gx/onlineManagement/competition/addChallenge' },
+  { account: 'college01', path: '/gx/onlineManagement/competition', open: clickFirst('row-data') },
 ];
 
 /** One signed-in context per account for the whole file (its session lives in localStorage). */

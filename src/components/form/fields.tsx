@@ -9,6 +9,7 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { DatePicker } from '@/components/ui/date-picker';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { Textarea } from '@/components/ui/textarea';
 import { RadioChoice, RadioGroup } from '@/components/ui/radio-group';
 import { Select, type SelectOption } from '@/components/ui/select';
 import { Upload } from '@/components/upload/upload';
@@ -109,6 +110,28 @@ export function TextField({
             disabled={props.disabled}
             aria-required={props.required || undefined}
             data-testid={inputTestId}
+          />
+        </FormControl>
+      )}
+    </Field>
+  );
+}
+
+/** Longer free text (a few lines); maxLength comes from the schema like TextField's. */
+export function TextareaField({ placeholder, rows = 3, ...props }: FieldProps & { placeholder?: string; rows?: number }) {
+  const schemaMax = useFieldMaxLength(props.name);
+  return (
+    <Field {...props}>
+      {(field) => (
+        <FormControl>
+          <Textarea
+            {...field}
+            value={(field.value as string | null | undefined) ?? ''}
+            rows={rows}
+            placeholder={placeholder}
+            maxLength={schemaMax}
+            disabled={props.disabled}
+            aria-required={props.required || undefined}
           />
         </FormControl>
       )}

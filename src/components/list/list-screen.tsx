@@ -29,8 +29,8 @@ import type { ListFilters, ListState } from './use-list-state';
 export type FilterDef<F extends ListFilters> =
   | { name: keyof F & string; label: string; type: 'text'; placeholder?: string; className?: string }
   | { name: keyof F & string; label: string; type: 'select'; options: SelectOption[]; className?: string }
-  /** A day ('YYYY-MM-DD'), e.g. the ends of a time range. */
-  | { name: keyof F & string; label: string; type: 'date'; className?: string };
+  /** A local day (YYYY-MM-DD); `after` / `before` name the filters it may not precede / follow (a date range). */
+  | { name: keyof F & string; label: string; type: 'date'; after?: keyof F & string; before?: keyof F & string; className?: string };
 
 /**
  * A tab of a list with several views (e.g. the live rows and the recycle bin): the screen gives each view its own
@@ -249,6 +249,8 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
                   className={f.className ?? 'w-40'}
                   value={draft[f.name]}
                   dropdowns={false}
+                  min={f.after ? draft[f.after] : undefined}
+                  max={f.before ? draft[f.before] : undefined}
                   aria-invalid={refusedField === f.name ? true : undefined}
                   onChange={(v) => setDraft((d) => ({ ...d, [f.name]: v }))}
                 />

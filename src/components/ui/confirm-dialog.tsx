@@ -26,6 +26,8 @@ export interface ConfirmDialogProps {
   destructive?: boolean;
   /** May return a promise: the button shows a spinner until it settles, then the dialog closes. It stays open if it throws. */
   onConfirm(): void | Promise<void>;
+  /** Inputs the confirmation needs (e.g. a reason), between the text and the buttons. */
+  children?: ReactNode;
 }
 
 /** "Are you sure?" dialog. role=alertdialog semantics come from Radix Dialog with the title and description wired. */
@@ -38,6 +40,7 @@ export function ConfirmDialog({
   cancelText,
   destructive = false,
   onConfirm,
+  children,
 }: ConfirmDialogProps) {
   const { t } = useTranslation('ui');
   const [busy, setBusy] = useState(false);
@@ -74,6 +77,7 @@ export function ConfirmDialog({
             {description && <DialogDescription>{description}</DialogDescription>}
           </div>
         </DialogHeader>
+        {children}
         <DialogFooter>
           <DialogClose asChild>
             <Button variant="outline" disabled={busy}>

@@ -1,0 +1,190 @@
+import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { Page, PageQuery } from '@/domain/api';
+import { ACTIVITY_ITEMS } from '@/domain/activities/items';
+import { EXERCISE_EXPORT_MAX_ROWS, type ActivityOptions, type ExerciseRecordFilter, type ExerciseRecordRow, type ExerciseValidityBody } from '@/domain/activities/exercise-records';
+import type { Family } from '@/domain/menus/access';
+import { ORG_TIME_ZONE } from '@/domain/test-plans/status';
+import type { DbOrTx } from '../../db/client';
+import { activityRecords } from '../../db/schema/activities';
+import { orgs } from '../../db/schema/orgs';
+import { classes, colleges, grades, schoolYears, students } from '../../db/schema/school';
+import { devices } from '../../db/schema/venue';
+import { AppError } from '../../lib/app-error';
+import { inClassScope, type ClassScope } from '../../lib/data-scope';
+import { containsPattern } from '../../lib/query';
+import { inOrgSubtree } from '../../lib/tenancy';
+import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
+
+/** Who reads: the family (a management organisation reads its schools), the tenant, the user and the class scope. */
+export interface ActivityReader {
+  family: Family;
+  tenantOrgId: string;
+  userId: string;
+  classScope: ClassScope;
+}
+
+type Translate = (key: string, options?: Record<string, unknown>) => string;
+
+/** Records of the reader's organisation(s) and classes: a management organisation reads every school below it. */
+export function inReaderScope(reader: ActivityReader): SQL | undefined {
+  return and(
+    reader.family === 'admin' ? inOrgSubtree(activityRecords.orgId, reader.tenantOrgId) : eq(activityRecords.orgId, reader.tenantOrgId),
+    inClassScope(reader.classScope, activityRecords.classId),
+  );
+}
+
+const localDay = sql`(${activityRecords.measuredAt} at time zone ${ORG_TIME_ZONE})::date`;
+
+function recordFilter(reader: ActivityReader, f: ExerciseRecordFilter): SQL | undefined {
+  // A school year runs from September to August; a semester from its start to the end of the break after it.
+  const year = f.schoolYearId ? sql`(select sy.start_year from school_years sy where sy.id = ${f.schoolYearId})` : null;
+  return and(
+    eq(activityRecords.kind, 'exercise'),
+    inReaderScope(reader),
+    f.orgId ? eq(activityRecords.orgId, f.orgId) : undefined,
+    year ? sql`${localDay} between make_date(${year}, 9, 1) and make_date(${year} + 1, 8, 31)` : undefined,
+    f.semesterCode
+      ? sql`exists (select 1 from semesters se join school_years sy on sy.id = se.school_year_id where se.org_id = ${activityRecords.orgId} and se.code = ${f.semesterCode} and ${localDay} between se.start_date and coalesce(se.break_end, se.end_date)${year ? sql` and sy.start_year = ${year}` : sql``})`
+      : undefined,
+    f.gradeNo ? eq(grades.gradeNo, f.gradeNo) : undefined,
+    f.classId ? eq(activityRecords.classId, f.classId) : undefined,
+    f.keyword ? or(ilike(students.name, containsPattern(f.keyword)), ilike(students.regNo, containsPattern(f.keyword))) : undefined,
+    f.item ? eq(activityRecords.item, f.item) : undefined,
+    f.source ? eq(activityRecords.source, f.source) : undefined,
+    f.from ? sql`${localDay} >= ${f.from}::date` : undefined,
+    f.to ? sql`${localDay} <= ${f.to}::date` : undefined,
+    f.invalid === undefined ? undefined : eq(activityRecords.invalid, f.invalid),
+  );
+}
+
+function recordQuery(db: DbOrTx, where: SQL | undefined) {
+  return db
+    .select({
+      id: activityRecords.id,
+      orgId: activityRecords.orgId,
+      orgName: orgs.name,
+      studentId: activityRecords.studentId,
+      name: students.name,
+      regNo: students.regNo,
+      gender: students.gender,
+      gradeNo: grades.gradeNo,
+      classId: activityRecords.classId,
+      className: classes.name,
+      item: activityRecords.item,
+      value: activityRecords.value,
+      durationS: activityRecords.durationS,
+      source: activityRecords.source,
+      deviceSn: devices.serialNo,
+      measuredAt: activityRecords.measuredAt,
+      invalid: activityRecords.invalid,
+      invalidReason: activityRecords.invalidReason,
+      invalidAt: activityRecords.invalidAt,
+    })
+    .from(activityRecords)
+    .innerJoin(students, eq(students.id, activityRecords.studentId))
+    .innerJoin(classes, eq(classes.id, activityRecords.classId))
+    .innerJoin(grades, eq(grades.id, classes.gradeId))
+    .innerJoin(orgs, eq(orgs.id, activityRecords.orgId))
+    .leftJoin(devices, eq(devices.id, activityRecords.deviceId))
+    .where(where);
+}
+
+type Selected = Awaited<ReturnType<typeof recordQuery>>[number];
+const toRow = (r: Selected): ExerciseRecordRow => ({
+  ...r,
+  item: r.item as ExerciseRecordRow['item'],
+  unit: ACTIVITY_ITEMS.get(r.item as ExerciseRecordRow['item'])?.unit ?? 'count',
+  measuredAt: r.measuredAt.toISOString(),
+  invalidAt: r.invalidAt ? r.invalidAt.toISOString() : null,
+});
+
+const ORDER = [desc(activityRecords.measuredAt), asc(activityRecords.id)];
+
+/** Exercise records of the reader's scope, newest first. */
+export async function exerciseRecordPage(db: DbOrTx, reader: ActivityReader, q: ExerciseRecordFilter & PageQuery): Promise<Page<ExerciseRecordRow>> {
+  const where = recordFilter(reader, q);
+  const [rows, [{ total }]] = await Promise.all([
+    recordQuery(db, where)
+      .orderBy(...ORDER)
+      .limit(q.size)
+      .offset((q.current - 1) * q.size),
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(activityRecords)
+      .innerJoin(students, eq(students.id, activityRecords.studentId))
+      .innerJoin(classes, eq(classes.id, activityRecords.classId))
+      .innerJoin(grades, eq(grades.id, classes.gradeId))
+      .where(where),
+  ]);
+  return { records: rows.map(toRow), total, current: q.current, size: q.size };
+}
+
+/** The filtered exercise records as an .xlsx. */
+export async function exportExerciseRecords(db: DbOrTx, reader: ActivityReader, f: ExerciseRecordFilter, t: Translate, now: Date) {
+  const rows = await recordQuery(db, recordFilter(reader, f))
+    .orderBy(...ORDER)
+    .limit(EXERCISE_EXPORT_MAX_ROWS + 1);
+  if (rows.length > EXERCISE_EXPORT_MAX_ROWS) throw new AppError(400, 'activities:exerciseRecords.tooManyRows', { max: EXERCISE_EXPORT_MAX_ROWS });
+  const fmt = new Intl.DateTimeFormat('sv-SE', { timeZone: ORG_TIME_ZONE, dateStyle: 'short', timeStyle: 'medium' });
+  const cols = ['school', 'name', 'regNo', 'className', 'item', 'value', 'unit', 'duration', 'source', 'deviceSn', 'measuredAt', 'validity', 'invalidReason'];
+  const header = cols.map((k) => t(`activities:exerciseRecords.column.${k}`));
+  const data = rows.map((r) => [
+    r.orgName,
+    r.name,
+    r.regNo,
+    r.className,
+    t(`activities:exerciseRecords.item.${r.item}`),
+    r.value,
+    t(`activities:exerciseRecords.unit.${ACTIVITY_ITEMS.get(r.item as ExerciseRecordRow['item'])?.unit ?? 'count'}`),
+    r.durationS,
+    t(`activities:exerciseRecords.source.${r.source}`),
+    r.deviceSn,
+    fmt.format(r.measuredAt),
+    t(r.invalid ? 'activities:exerciseRecords.invalid' : 'activities:exerciseRecords.valid'),
+    r.invalidReason,
+  ]);
+  const name = t('activities:exerciseRecords.fileName');
+  const workbook = writeXlsx([{ name, rows: [header, ...data], columnWidths: [16, 10, 22, 14, 14, 10, 8, 8, 8, 16, 20, 8, 20], textColumns: [2] }]);
+  return { workbook, fileName: `${name}-${now.toISOString().slice(0, 10).replace(/-/g, '')}.xlsx` };
+}
+
+/**
+ * Sets exercise records invalid (who, when and why are kept) or valid again (docs/product-rules.md#exercise-records).
+ * Only records of the reader's scope that are not already in the asked state change; answers the changed ids.
+ */
+export async function setExerciseRecordsInvalid(db: DbOrTx, reader: ActivityReader, body: ExerciseValidityBody, invalid: boolean, now: Date): Promise<string[]> {
+  const changed = await db
+    .update(activityRecords)
+    .set(
+      invalid
+        ? { invalid: true, invalidAt: now, invalidBy: reader.userId, invalidReason: body.reason ?? null }
+        : { invalid: false, invalidAt: null, invalidBy: null, invalidReason: null },
+    )
+    .where(and(inArray(activityRecords.id, [...body.ids]), eq(activityRecords.kind, 'exercise'), inReaderScope(reader), eq(activityRecords.invalid, !invalid)))
+    .returning({ id: activityRecords.id });
+  return changed.map((r) => r.id);
+}
+
+/** Filter and scope choices within the reader's organisation(s) and data scope (one query each, run together). */
+export async function activityOptions(db: DbOrTx, reader: ActivityReader): Promise<ActivityOptions> {
+  const inTenant = (col: Parameters<typeof eq>[0]) => (reader.family === 'admin' ? inOrgSubtree(col, reader.tenantOrgId) : eq(col, reader.tenantOrgId));
+  const [schools, years, classRows, collegeRows] = await Promise.all([
+    reader.family === 'admin'
+      ? db.select({ id: orgs.id, name: orgs.name }).from(orgs).where(and(inOrgSubtree(orgs.id, reader.tenantOrgId), sql`${orgs.id} <> ${reader.tenantOrgId}`)).orderBy(asc(orgs.code))
+      : Promise.resolve([]),
+    // One entry per academic year: the year filter means that year in every school of the reader.
+    db
+      .selectDistinctOn([schoolYears.startYear], { id: schoolYears.id, academicYear: schoolYears.academicYear, current: schoolYears.current })
+      .from(schoolYears)
+      .where(inTenant(schoolYears.orgId))
+      .orderBy(desc(schoolYears.startYear), desc(schoolYears.current)),
+    db
+      .select({ id: classes.id, name: classes.name, gradeNo: grades.gradeNo, orgId: classes.orgId, collegeId: classes.collegeId })
+      .from(classes)
+      .innerJoin(grades, eq(grades.id, classes.gradeId))
+      .where(and(inTenant(classes.orgId), eq(grades.graduated, false), inClassScope(reader.classScope, classes.id)))
+      .orderBy(asc(grades.gradeNo), asc(classes.code), asc(classes.name)),
+    db.select({ id: colleges.id, name: colleges.name }).from(colleges).where(inTenant(colleges.orgId)).orderBy(asc(colleges.code)),
+  ]);
+  return { schools, schoolYears: years, grades: [...new Set(classRows.map((c) => c.gradeNo))].sort((a, b) => a - b), classes: classRows, colleges: collegeRows };
+}

@@ -1,0 +1,34 @@
+import type { LeaderboardQuery } from '@/domain/activities/contests';
+import { ACTIVITY_ITEMS } from '@/domain/activities/items';
+import type { DbOrTx } from '../../db/client';
+import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
+import { classLeaderboard, contestById, studentLeaderboard, type ContestReader } from './contests.service';
+
+type Translate = (key: string, options?: Record<string, unknown>) => string;
+
+/** Most students an export lists. */
+const EXPORT_MAX_STUDENTS = 100_000;
+
+/** The leaderboards of one item as a workbook: a sheet of students (every participant) and one of classes. */
+export async function exportLeaderboard(db: DbOrTx, reader: ContestReader, id: string, q: LeaderboardQuery, t: Translate) {
+  const contest = await contestById(db, reader, id);
+  const [byStudent, byClass] = await Promise.all([studentLeaderboard(db, reader, id, q, EXPORT_MAX_STUDENTS), classLeaderboard(db, reader, id, q)]);
+  const unit = t(`activities:exerciseRecords.unit.${ACTIVITY_ITEMS.get(byStudent.item)?.unit ?? 'count'}`);
+  const scoreHeader = t('activities:contests.board.scoreHeader', { rule: t(`activities:contests.rule.${contest.rule}`), unit: contest.rule === 'count' ? t('activities:contests.board.sessionsUnit') : unit });
+  const h = (k: string) => t(`activities:contests.board.${k}`);
+  const challenge = contest.type === 'challenge';
+  const students = [
+    [h('rank'), h('name'), h('regNo'), h('className'), scoreHeader, h('sessions'), ...(challenge ? [h('levels'), h('passed')] : [])],
+    ...byStudent.rows.map((r) => [r.rank, r.name, r.regNo, r.className, r.score, r.sessions, ...(challenge ? [r.levels ?? 0, t(r.passed ? 'activities:contests.board.yes' : 'activities:contests.board.no')] : [])]),
+  ];
+  const classes = [
+    [h('rank'), h('className'), h('participants'), t('activities:contests.board.meanHeader', { score: scoreHeader }), h('sessions'), ...(challenge ? [h('passedCount')] : [])],
+    ...byClass.rows.map((r) => [r.rank, r.className, r.participants, r.score, r.sessions, ...(challenge ? [r.passed ?? 0] : [])]),
+  ];
+  const item = t(`activities:exerciseRecords.item.${byStudent.item}`);
+  const workbook = writeXlsx([
+    { name: h('byStudent'), rows: students, columnWidths: [6, 10, 22, 14, 14, 8, 8, 8], textColumns: [2] },
+    { name: h('byClass'), rows: classes, columnWidths: [6, 14, 10, 16, 8, 10] },
+  ]);
+  return { workbook, fileName: `${contest.name}-${item}.xlsx` };
+}

@@ -1,0 +1,208 @@
+import { z } from 'zod';
+import { isIsoDate } from '../dates';
+import { listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+import { isGrade } from '../physique/standard';
+import { ORG_TIME_ZONE } from '../test-plans/status';
+import { ACTIVITY_ITEM_KEYS, ACTIVITY_ITEMS, type ActivityItemKey } from './items';
+
+/**
+ * Online contests (docs/product-rules.md#contests): a ranking contest ranks the students of its scope by one rule
+ * over their entries (activity_records of kind 'contest'); an obstacle challenge (universities) has levels, each with
+ * a threshold in the item's unit, and a student passes when they clear at least `passLevels` of them.
+ */
+
+/** The catalogue page of a family's contests: ranking contests (admin, k12), or the university's contests with challenges. */
+export const contestPageKey = (family: 'admin' | 'k12' | 'gx') => (family === 'gx' ? 'gx.contest.competition' : `${family}.contest.competitionRank`);
+
+export const CONTEST_TYPES = ['rank', 'challenge'] as const;
+export type ContestType = (typeof CONTEST_TYPES)[number];
+
+/** How a student's entries of an item make one score: the best entry, the sum of the entries, or the number of sessions. */
+export const RANKING_RULES = ['best', 'sum', 'count'] as const;
+export type RankingRule = (typeof RANKING_RULES)[number];
+
+export const CONTEST_STATUSES = ['notStarted', 'running', 'ended'] as const;
+export type ContestStatus = (typeof CONTEST_STATUSES)[number];
+
+export const CONTEST_NAME_MAX = 20;
+export const CONTEST_PRIZES_MAX = 500;
+export const CONTEST_ITEMS_MAX = 5;
+export const CHALLENGE_LEVELS_MAX = 10;
+export const LEVEL_NAME_MAX = 20;
+/** Longest a contest may run, in days. */
+export const CONTEST_DAYS_MAX = 366;
+/** Rows of one leaderboard view (the rest are counted). */
+export const LEADERBOARD_MAX_ROWS = 200;
+
+const V = 'activities:contests.validation';
+const uuid = z.string().regex(UUID_PATTERN, 'validation:common.id');
+const day = (message: string) => z.string({ error: message }).refine(isIsoDate, message);
+const itemKey = z.enum(ACTIVITY_ITEM_KEYS as unknown as [ActivityItemKey, ...ActivityItemKey[]], { error: `${V}.item` });
+
+export const contestLevelSchema = z.object({
+  name: z.string({ error: `${V}.levelName` }).trim().min(1, `${V}.levelName`).max(LEVEL_NAME_MAX, `${V}.levelNameLength`),
+  threshold: z.coerce.number({ error: `${V}.threshold` }).finite(`${V}.threshold`),
+});
+export type ContestLevel = z.output<typeof contestLevelSchema>;
+
+/** Days between two YYYY-MM-DD days (b − a). */
+export function daysBetween(a: string, b: string): number {
+  return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
+}
+
+/** The contest form and API body. Challenges have one item, levels and a pass condition; ranking contests have a rule. */
+export const contestSaveSchema = z
+  .object({
+    type: z.enum(CONTEST_TYPES, { error: `${V}.type` }).default('rank'),
+    name: z.string({ error: `${V}.nameRequired` }).trim().min(1, `${V}.nameRequired`).max(CONTEST_NAME_MAX, `${V}.nameLength`),
+    /** First and last local day of the contest (China time), inclusive. */
+    startDate: day(`${V}.startDate`),
+    endDate: day(`${V}.endDate`),
+    gradeNos: z.array(z.coerce.number().refine(isGrade, `${V}.grade`), { error: `${V}.grade` }).max(16, `${V}.grade`).default([]),
+    classIds: z.array(uuid, { error: `${V}.classes` }).max(500, `${V}.classes`).default([]),
+    collegeIds: z.array(uuid, { error: `${V}.colleges` }).max(200, `${V}.colleges`).default([]),
+    items: z.array(itemKey, { error: `${V}.itemsRequired` }).min(1, `${V}.itemsRequired`).max(CONTEST_ITEMS_MAX, `${V}.itemsMax`),
+    rule: z.enum(RANKING_RULES, { error: `${V}.rule` }).default('best'),
+    prizes: z.preprocess((v) => (v === '' ? null : v), z.string().trim().max(CONTEST_PRIZES_MAX, `${V}.prizesLength`).nullable().optional()),
+    levels: z.array(contestLevelSchema, { error: `${V}.levels` }).max(CHALLENGE_LEVELS_MAX, `${V}.levelsMax`).default([]),
+    passLevels: z.coerce.number({ error: `${V}.passLevels` }).int(`${V}.passLevels`).min(1, `${V}.passLevels`).optional().nullable(),
+    version: versionField.optional(),
+  })
+  .superRefine((c, ctx) => {
+    if (isIsoDate(c.startDate) && isIsoDate(c.endDate)) {
+      const days = daysBetween(c.startDate, c.endDate);
+      if (days < 0) ctx.addIssue({ code: 'custom', path: ['endDate'], message: `${V}.endBeforeStart` });
+      else if (days >= CONTEST_DAYS_MAX) ctx.addIssue({ code: 'custom', path: ['endDate'], message: `${V}.tooLong` });
+    }
+    if (c.type === 'challenge') {
+      if (c.items.length !== 1) ctx.addIssue({ code: 'custom', path: ['items'], message: `${V}.challengeOneItem` });
+      if (c.levels.length === 0) ctx.addIssue({ code: 'custom', path: ['levels'], message: `${V}.levelsRequired` });
+      if (c.passLevels == null || c.passLevels > c.levels.length) ctx.addIssue({ code: 'custom', path: ['passLevels'], message: `${V}.passLevels` });
+      // Each level is harder than the one before: higher thresholds, or lower for times.
+      const lower = ACTIVITY_ITEMS.get(c.items[0])?.lowerIsBetter ?? false;
+      c.levels.forEach((level, i) => {
+        const item = ACTIVITY_ITEMS.get(c.items[0]);
+        if (item && (level.threshold < item.min || level.threshold > item.max))
+          ctx.addIssue({ code: 'custom', path: ['levels', i, 'threshold'], message: `${V}.thresholdRange` });
+        const prev = c.levels[i - 1];
+        if (prev && (lower ? level.threshold >= prev.threshold : level.threshold <= prev.threshold))
+          ctx.addIssue({ code: 'custom', path: ['levels', i, 'threshold'], message: `${V}.thresholdOrder` });
+      });
+    }
+    if (new Set(c.items).size !== c.items.length) ctx.addIssue({ code: 'custom', path: ['items'], message: `${V}.itemsUnique` });
+  });
+export type ContestSave = z.output<typeof contestSaveSchema>;
+export type ContestForm = z.input<typeof contestSaveSchema>;
+
+export const contestListQuery = listQuery({
+  name: textFilter(),
+  status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(CONTEST_STATUSES, { error: `${V}.status` }).optional()),
+  type: z.preprocess((v) => (v === '' ? undefined : v), z.enum(CONTEST_TYPES, { error: `${V}.type` }).optional()),
+});
+export type ContestListQuery = z.output<typeof contestListQuery>;
+
+/** Which leaderboard: students or classes, of one item of the contest. */
+export const leaderboardQuery = z.object({
+  by: z.enum(['student', 'class'], { error: `${V}.view` }).default('student'),
+  item: z.preprocess((v) => (v === '' ? undefined : v), itemKey.optional()),
+});
+export type LeaderboardQuery = z.output<typeof leaderboardQuery>;
+
+/** The instant a local day starts in China time (contests run from the first day's 00:00 to the day after the last). */
+export function dayStart(dayIso: string): Date {
+  // China has no daylight saving: UTC+8 all year.
+  void ORG_TIME_ZONE;
+  return new Date(`${dayIso}T00:00:00+08:00`);
+}
+
+/** A contest's window as instants: [start, end). An early end moves the end to the moment it was ended. */
+export function contestWindow(c: { startDate: string; endDate: string; endedAt: string | Date | null }): { start: Date; end: Date } {
+  const start = dayStart(c.startDate);
+  const natural = new Date(dayStart(c.endDate).getTime() + 86_400_000);
+  const ended = c.endedAt ? new Date(c.endedAt) : null;
+  return { start, end: ended && ended < natural ? ended : natural };
+}
+
+/** Status from the dates (and an early end) at `now`. */
+export function contestStatus(c: { startDate: string; endDate: string; endedAt: string | Date | null }, now: Date): ContestStatus {
+  const { start, end } = contestWindow(c);
+  if (now >= end) return 'ended';
+  return now >= start ? 'running' : 'notStarted';
+}
+
+/** How many levels a value clears (thresholds in the item's unit; times clear when at or under). */
+export function levelsCleared(levels: readonly ContestLevel[], item: ActivityItemKey, value: number): number {
+  const lower = ACTIVITY_ITEMS.get(item)?.lowerIsBetter ?? false;
+  let n = 0;
+  for (const l of levels) {
+    if (lower ? value <= l.threshold : value >= l.threshold) n += 1;
+    else break;
+  }
+  return n;
+}
+
+/** A contest as the list and the forms read it. */
+export interface ContestRow {
+  id: string;
+  orgId: string;
+  type: ContestType;
+  name: string;
+  startDate: string;
+  endDate: string;
+  endedAt: string | null;
+  status: ContestStatus;
+  gradeNos: number[];
+  classIds: string[];
+  collegeIds: string[];
+  items: ActivityItemKey[];
+  rule: RankingRule;
+  prizes: string | null;
+  levels: ContestLevel[];
+  passLevels: number | null;
+  /** Students with at least one valid entry. */
+  participants: number;
+  version: number;
+  createdAt: string;
+}
+
+export interface LeaderboardStudentRow {
+  rank: number;
+  studentId: string;
+  name: string;
+  regNo: string;
+  className: string;
+  score: number;
+  sessions: number;
+  lastAt: string;
+  /** Challenges: levels cleared by the best entry and whether that passes. */
+  levels?: number;
+  passed?: boolean;
+}
+
+export interface LeaderboardClassRow {
+  rank: number;
+  classId: string;
+  className: string;
+  participants: number;
+  /** Mean of the participants' scores. */
+  score: number;
+  sessions: number;
+  /** Challenges: participants who passed. */
+  passed?: number;
+}
+
+export interface Leaderboard<T> {
+  item: ActivityItemKey;
+  rule: RankingRule;
+  lowerIsBetter: boolean;
+  /** All ranked rows (participants or classes); `rows` holds the first LEADERBOARD_MAX_ROWS. */
+  total: number;
+  rows: T[];
+}
+
+/** Participation per local day: entries and distinct students with a valid entry. */
+export interface ParticipationDay {
+  day: string;
+  entries: number;
+  students: number;
+}

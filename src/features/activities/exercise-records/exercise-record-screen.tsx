@@ -1,0 +1,184 @@
+import { useMemo, useState } from 'react';
+import { Ban, RotateCcw } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { ACTIVITY_ITEM_KEYS, ACTIVITY_SOURCES } from '@/domain/activities/items';
+import { exerciseRecordListQuery, INVALID_REASON_MAX, type ExerciseRecordRow } from '@/domain/activities/exercise-records';
+import type { Family } from '@/domain/menus/access';
+import { createDataTableColumnHelper } from '@/components/data-table/data-table';
+import { ListScreen, type FilterDef } from '@/components/list/list-screen';
+import { rowActionsColumn } from '@/components/list/row-actions';
+import { useListState } from '@/components/list/use-list-state';
+import { Badge } from '@/components/ui/badge';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Label } from '@/components/ui/label';
+import { Textarea } from '@/components/ui/textarea';
+import { toast } from '@/components/ui/toast';
+import { cn } from '@/lib/cn';
+import { exerciseRecords, useActivityOptions, useSetExerciseValidity } from './api';
+import { useActivityFormat } from './format';
+
+type Filters = {
+  orgId?: string;
+  schoolYearId?: string;
+  semesterCode?: string;
+  gradeNo?: string;
+  classId?: string;
+  keyword?: string;
+  item?: string;
+  source?: string;
+  from?: string;
+  to?: string;
+  invalid?: string;
+};
+const col = createDataTableColumnHelper<ExerciseRecordRow>();
+
+/** Records about to change validity: one row (from its action) or the selected rows. */
+interface Pending {
+  rows: ExerciseRecordRow[];
+  invalid: boolean;
+}
+
+/**
+ * sportData/exerciseRecord (docs/product-rules.md#exercise-records): the exercise sessions of the reader's scope with
+ * the year, semester, grade, class, student, item, source, day and validity filters; set invalid with a reason or
+ * valid again (one row or the selected rows); export.
+ */
+export function ExerciseRecordScreen({ family }: { family: Family }) {
+  const { t } = useTranslation(['activities', 'school']);
+  const fmt = useActivityFormat();
+  const key = `${family}.sportData.exerciseRecord`;
+  const api = exerciseRecords(family);
+  const options = useActivityOptions(family);
+  const names: (keyof Filters & string)[] = ['schoolYearId', 'semesterCode', 'gradeNo', 'classId', 'item', 'source', 'from', 'to', 'invalid', 'keyword'];
+  const state = useListState<Filters>(family === 'admin' ? ['orgId', ...names] : names);
+  const query = api.useList(state.query);
+  const setValidity = useSetExerciseValidity(family);
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [reason, setReason] = useState('');
+  const ask = (rows: ExerciseRecordRow[], invalid: boolean) => {
+    setReason('');
+    setPending({ rows, invalid });
+  };
+
+  const o = options.data;
+  const classChoices = (o?.classes ?? []).filter((c) => (!state.filters.orgId || c.orgId === state.filters.orgId) && (!state.filters.gradeNo || String(c.gradeNo) === state.filters.gradeNo));
+  const filters: FilterDef<Filters>[] = [
+    ...(family === 'admin' ? [{ name: 'orgId', type: 'select', label: t('exerciseRecords.filter.school'), options: (o?.schools ?? []).map((s) => ({ value: s.id, label: s.name })) } as const] : []),
+    { name: 'schoolYearId', type: 'select', label: t('exerciseRecords.filter.schoolYear'), className: 'w-36', options: (o?.schoolYears ?? []).map((y) => ({ value: y.id, label: y.academicYear })) },
+    { name: 'semesterCode', type: 'select', label: t('exerciseRecords.filter.semester'), className: 'w-32', options: ['11', '13'].map((c) => ({ value: c, label: t(`exerciseRecords.semester.${c}`) })) },
+    { name: 'gradeNo', type: 'select', label: t('exerciseRecords.filter.grade'), className: 'w-32', options: (o?.grades ?? []).map((g) => ({ value: String(g), label: t(`school:grade.no.${g}`) })) },
+    { name: 'classId', type: 'select', label: t('exerciseRecords.filter.class'), options: classChoices.map((c) => ({ value: c.id, label: c.name })) },
+    { name: 'item', type: 'select', label: t('exerciseRecords.filter.item'), options: ACTIVITY_ITEM_KEYS.map((k) => ({ value: k, label: fmt.item(k) })) },
+    { name: 'source', type: 'select', label: t('exerciseRecords.filter.source'), className: 'w-28', options: ACTIVITY_SOURCES.map((s) => ({ value: s, label: fmt.source(s) })) },
+    { name: 'from', type: 'date', label: t('exerciseRecords.filter.from'), before: 'to' },
+    { name: 'to', type: 'date', label: t('exerciseRecords.filter.to'), after: 'from' },
+    {
+      name: 'invalid',
+      type: 'select',
+      label: t('exerciseRecords.filter.validity'),
+      className: 'w-28',
+      options: [
+        { value: 'false', label: t('exerciseRecords.valid') },
+        { value: 'true', label: t('exerciseRecords.invalid') },
+      ],
+    },
+    { name: 'keyword', type: 'text', label: t('exerciseRecords.filter.keyword'), placeholder: t('exerciseRecords.filter.keywordPlaceholder') },
+  ];
+
+  const columns = useMemo(
+    () =>
+      col.columns([
+        col.accessor('name', {
+          header: t('exerciseRecords.column.name'),
+          cell: ({ row }) => (
+            <span className="flex flex-col leading-tight">
+              <span className={cn('font-medium', row.original.invalid && 'text-muted-foreground line-through')}>{row.original.name}</span>
+              <span className="text-xs whitespace-nowrap text-muted-foreground tabular-nums">{row.original.regNo}</span>
+            </span>
+          ),
+        }),
+        ...(family === 'admin' ? [col.accessor('orgName', { header: t('exerciseRecords.column.school') })] : []),
+        col.accessor('className', { header: t('exerciseRecords.column.className') }),
+        col.accessor('item', { header: t('exerciseRecords.column.item'), cell: ({ getValue }) => fmt.item(getValue()) }),
+        col.accessor('value', {
+          header: t('exerciseRecords.column.value'),
+          meta: { align: 'right' },
+          cell: ({ row }) => (
+            <span className={cn('font-medium whitespace-nowrap tabular-nums', row.original.invalid && 'text-muted-foreground line-through')}>
+              {fmt.value(row.original.item, row.original.value)}
+            </span>
+          ),
+        }),
+        col.accessor('durationS', { header: t('exerciseRecords.column.duration'), meta: { align: 'right' }, cell: ({ getValue }) => (getValue() == null ? '—' : fmt.number(getValue()!)) }),
+        col.accessor('source', { header: t('exerciseRecords.column.source'), cell: ({ getValue }) => fmt.source(getValue()) }),
+        col.accessor('deviceSn', { header: t('exerciseRecords.column.deviceSn'), cell: ({ getValue }) => getValue() ?? '—' }),
+        col.accessor('measuredAt', { header: t('exerciseRecords.column.measuredAt'), cell: ({ getValue }) => <span className="whitespace-nowrap tabular-nums">{fmt.dateTime(getValue())}</span> }),
+        col.accessor('invalid', {
+          header: t('exerciseRecords.column.validity'),
+          cell: ({ row }) =>
+            row.original.invalid ? (
+              <Badge variant="destructive" title={row.original.invalidReason ?? undefined}>
+                {t('exerciseRecords.invalid')}
+              </Badge>
+            ) : (
+              <Badge variant="secondary">{t('exerciseRecords.valid')}</Badge>
+            ),
+        }),
+        rowActionsColumn<ExerciseRecordRow>({
+          pageKey: key,
+          header: t('exerciseRecords.column.actions'),
+          actions: [
+            { action: 'invalid', icon: <Ban aria-hidden />, destructive: true, hidden: (r) => r.invalid, onClick: (r) => ask([r], true) },
+            { action: 'valid', icon: <RotateCcw aria-hidden />, hidden: (r) => !r.invalid, onClick: (r) => ask([r], false) },
+          ],
+        }),
+      ]),
+    [t, fmt, family, key],
+  );
+
+  const one = pending?.rows.length === 1 ? pending.rows[0] : null;
+  const names1 = one ? { name: one.name, item: fmt.item(one.item) } : {};
+  return (
+    <>
+      <ListScreen
+        pageKey={key}
+        description={t('exerciseRecords.description')}
+        state={state}
+        querySchema={exerciseRecordListQuery}
+        filters={filters}
+        query={query}
+        columns={columns}
+        rowKey="id"
+        selectable
+        toolbar={[
+          { action: 'invalid', icon: <Ban aria-hidden />, needsSelection: true, onClick: (rows) => ask(rows.filter((r) => !r.invalid), true) },
+          { action: 'valid', icon: <RotateCcw aria-hidden />, needsSelection: true, onClick: (rows) => ask(rows.filter((r) => r.invalid), false) },
+        ]}
+        onExport={(f) => api.exportList(f)}
+        data-testid="exercise-records"
+      />
+      <ConfirmDialog
+        open={pending !== null && pending.rows.length > 0}
+        onOpenChange={(open) => (open ? undefined : setPending(null))}
+        destructive={pending?.invalid}
+        title={
+          one
+            ? t(pending?.invalid ? 'exerciseRecords.invalidTitle' : 'exerciseRecords.validTitle')
+            : t(pending?.invalid ? 'exerciseRecords.bulkInvalidTitle' : 'exerciseRecords.bulkValidTitle', { count: pending?.rows.length ?? 0 })
+        }
+        description={one ? t(pending?.invalid ? 'exerciseRecords.invalidText' : 'exerciseRecords.validText', names1) : undefined}
+        onConfirm={async () => {
+          const res = await setValidity.mutateAsync({ ids: pending!.rows.map((r) => r.id), reason: reason.trim() || undefined, invalid: pending!.invalid });
+          toast.success(t('exerciseRecords.changed', { count: res.changed }));
+        }}
+      >
+        {pending?.invalid ? (
+          <div className="grid gap-2">
+            <Label htmlFor="invalid-reason">{t('exerciseRecords.reason')}</Label>
+            <Textarea id="invalid-reason" value={reason} maxLength={INVALID_REASON_MAX} placeholder={t('exerciseRecords.reasonPlaceholder')} onChange={(e) => setReason(e.target.value)} />
+          </div>
+        ) : null}
+      </ConfirmDialog>
+    </>
+  );
+}

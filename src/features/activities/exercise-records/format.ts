@@ -1,0 +1,30 @@
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ACCEPT_LANGUAGE } from '@/domain/constants';
+import { ACTIVITY_ITEMS, type ActivityItemKey } from '@/domain/activities/items';
+import { toLocale } from '@/domain/i18n/language';
+import { ORG_TIME_ZONE } from '@/domain/test-plans/status';
+
+/** Labels and formats of activity values in the reader's language (shared by the exercise-record and contest screens). */
+export function useActivityFormat() {
+  const { t, i18n } = useTranslation('activities');
+  const language = i18n.language;
+  return useMemo(() => {
+    const locale = ACCEPT_LANGUAGE[toLocale(language)];
+    const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: ORG_TIME_ZONE });
+    const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
+    return {
+      item: (key: string) => t(`exerciseRecords.item.${key}`),
+      unit: (key: string) => t(`exerciseRecords.unit.${ACTIVITY_ITEMS.get(key as ActivityItemKey)?.unit ?? 'count'}`),
+      /** A value with its item's unit: "3,200 米". */
+      value: (key: string, value: number) => `${number.format(value)} ${t(`exerciseRecords.unit.${ACTIVITY_ITEMS.get(key as ActivityItemKey)?.unit ?? 'count'}`)}`,
+      /** An item with its unit: "跑步（米）". */
+      withUnit: (key: string) => t('exerciseRecords.withUnit', { item: t(`exerciseRecords.item.${key}`), unit: t(`exerciseRecords.unit.${ACTIVITY_ITEMS.get(key as ActivityItemKey)?.unit ?? 'count'}`) }),
+      number: (value: number) => number.format(value),
+      dateTime: (iso: string) => dateTime.format(new Date(iso)),
+      source: (key: string) => t(`exerciseRecords.source.${key}`),
+      /** Names in a row: "跑步、跳绳". */
+      list: (parts: readonly string[]) => parts.join(t('exerciseRecords.separator')),
+    };
+  }, [t, language]);
+}
