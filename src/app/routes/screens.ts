@@ -132,4 +132,10 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   'gx.banner.bannerConfig.add': () => import('./content/banners').then((m) => ({ default: m.BannerFormPage })),
   'gx.banner.bannerConfig.edit': () => import('./content/banners').then((m) => ({ default: m.BannerFormPage })),
   'gx.banner.bannerConfig.detail': () => import('./content/banners').then((m) => ({ default: m.BannerDetailPage })),
+  'k12.wiki.schoolWiki': () => import('./content/wiki').then((m) => ({ default: m.WikiPage })),
+  'k12.wiki.schoolWiki.add': () => import('./content/wiki').then((m) => ({ default: m.WikiFormPage })),
+  'k12.wiki.schoolWiki.edit': () => import('./content/wiki').then((m) => ({ default: m.WikiFormPage })),
+  'gx.wiki.schoolWiki': () => import('./content/wiki').then((m) => ({ default: m.WikiPage })),
+  'gx.wiki.schoolWiki.add': () => import('./content/wiki').then((m) => ({ default: m.WikiFormPage })),
+  'gx.wiki.schoolWiki.edit': () => import('./content/wiki').then((m) => ({ default: m.WikiFormPage })),
 };
