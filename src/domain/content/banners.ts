@@ -27,7 +27,8 @@ export const bannerSaveSchema = z.object({
     .min(1, 'content:validation.banner.titleRequired')
     .max(BANNER_TITLE_MAX, 'content:validation.banner.titleLength'),
   position: z.enum(BANNER_POSITIONS, { error: 'content:validation.banner.positionRequired' }),
-  imageFileId: z.string({ error: 'content:validation.banner.imageRequired' }).regex(UUID_PATTERN, 'content:validation.banner.imageRequired'),
+  // The form holds null until an image is uploaded.
+  imageFileId: z.preprocess((v) => v ?? '', z.string({ error: 'content:validation.banner.imageRequired' }).regex(UUID_PATTERN, 'content:validation.banner.imageRequired')),
   link: z.preprocess(
     blankToNull,
     z

@@ -145,7 +145,7 @@ export function BannerFormScreen({ family }: { family: Family }) {
   const { t } = useTranslation('content');
   const { uid } = useParams();
   const access = usePageAccess(bannerKey(family));
-  const defaults: BannerForm = { title: '', position: 'login', imageFileId: '', link: '', enabled: true };
+  const defaults: BannerForm = { title: '', position: 'login', imageFileId: null, link: '', enabled: true };
   return (
     <FormScreen
       schema={bannerSaveSchema}
