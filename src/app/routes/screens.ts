@@ -138,4 +138,10 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   'gx.wiki.schoolWiki': () => import('./content/wiki').then((m) => ({ default: m.WikiPage })),
   'gx.wiki.schoolWiki.add': () => import('./content/wiki').then((m) => ({ default: m.WikiFormPage })),
   'gx.wiki.schoolWiki.edit': () => import('./content/wiki').then((m) => ({ default: m.WikiFormPage })),
+  'k12.lesson.lessonResource': () => import('./content/lessons').then((m) => ({ default: m.LessonResourcePage })),
+  'k12.lesson.lessonResource.add': () => import('./content/lessons').then((m) => ({ default: m.LessonResourceFormPage })),
+  'k12.lesson.lessonResource.edit': () => import('./content/lessons').then((m) => ({ default: m.LessonResourceFormPage })),
+  'admin.lesson.resourceLibrary': () => import('./content/lessons').then((m) => ({ default: m.LessonResourcePage })),
+  'admin.lesson.resourceLibrary.add': () => import('./content/lessons').then((m) => ({ default: m.LessonResourceFormPage })),
+  'admin.lesson.resourceLibrary.edit': () => import('./content/lessons').then((m) => ({ default: m.LessonResourceFormPage })),
 };

@@ -1,4 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Page } from '@/domain/api';
 import type { BannerPosition, BannerRow, BannerSave, CarouselSlide } from '@/domain/content/banners';
 import type { LessonResourceRow, LessonResourceSave, LibraryRow } from '@/domain/content/lesson-resources';
 import type { WikiEntry, WikiRow, WikiSave } from '@/domain/content/wiki';
@@ -59,9 +60,9 @@ export function useWikiPublish(family: WikiFamily) {
 }
 
 /** The library a school browses (resources of the management organisations above it). */
-export function useLibrary(query: Params) {
-  const base = lessonResources('k12').base;
-  return useQuery({ queryKey: [...lessonResources('k12').key, 'library', query], queryFn: () => get<{ records: LibraryRow[]; total: number; current: number; size: number }>(`${base}/library/page`, query) });
+export function useLibrary(query: Params, enabled = true) {
+  const r = lessonResources('k12');
+  return useQuery({ queryKey: [...r.key, 'library', query], queryFn: () => get<Page<LibraryRow>>(`${r.base}/library/page`, query), enabled, placeholderData: keepPreviousData });
 }
 
 export function useCopyFromLibrary() {
