@@ -22,9 +22,10 @@ import * as departments from './schema/departments';
 import * as activities from './schema/activities';
 import * as platform from './schema/platform';
 import * as contests from './schema/contests';
+import * as content from './schema/content';
 
 /** Every table, for drizzle's relational queries and for typing. */
-export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests };
+export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content };
 export type Schema = typeof schema;
 
 /**

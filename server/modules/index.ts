@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { captchaRoutes } from './captcha/captcha.routes';
+import { bannerRoutes, carouselRoutes, lessonResourceRoutes, wikiRoutes } from './content/content.routes';
 import { dataCenterRoutes } from './data-center/data-center.routes';
 import { filesRoutes } from './files/files.routes';
 import { healthRoutes } from './health/health.routes';
@@ -54,6 +55,11 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(dataCenterRoutes, { prefix: `/api/busi/web/${family}/dataCenter`, family });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(logsRoutes, { prefix: `/api/busi/web/${family}`, family });
   await app.register(districtRoutes, { prefix: '/api/busi/web/admin' });
+
+  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(bannerRoutes, { prefix: `/api/busi/web/${family}`, family });
+  await app.register(carouselRoutes, { prefix: '/api/oper/web/cs/banner' });
+  for (const family of ['k12', 'gx'] as const) await app.register(wikiRoutes, { prefix: `/api/busi/web/${family}`, family });
+  for (const family of ['admin', 'k12'] as const) await app.register(lessonResourceRoutes, { prefix: `/api/busi/web/${family}`, family });
   await app.register(wallRoutes, { prefix: '/api/screen' });
   await app.register(filesRoutes, { prefix: '/api/uc/oss', storage: opts.storage, sweepEveryMs: opts.fileSweepEveryMs });
 }

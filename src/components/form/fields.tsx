@@ -12,6 +12,7 @@ import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { RadioChoice, RadioGroup } from '@/components/ui/radio-group';
 import { Select, type SelectOption } from '@/components/ui/select';
+import { Textarea } from '@/components/ui/textarea';
 import { Upload } from '@/components/upload/upload';
 import { TreeSelect, type TreeNode } from '@/components/tree/tree-select';
 import { PermissionTree } from '@/components/tree/permission-tree';
@@ -333,6 +334,36 @@ export function UploadField({ purpose, maxCount, ...props }: FieldProps & { purp
       )}
     </Field>
   );
+}
+
+/** A multi-line text field; maxLength from the schema. */
+export function TextareaField({ placeholder, rows, ...props }: FieldProps & { placeholder?: string; rows?: number }) {
+  const schemaMax = useFieldMaxLength(props.name);
+  return (
+    <Field {...props}>
+      {(field) => (
+        <FormControl>
+          <Textarea
+            {...field}
+            value={(field.value as string | null | undefined) ?? ''}
+            placeholder={placeholder}
+            rows={rows}
+            maxLength={schemaMax}
+            disabled={props.disabled}
+            aria-required={props.required || undefined}
+          />
+        </FormControl>
+      )}
+    </Field>
+  );
+}
+
+/**
+ * A field whose control the caller draws (e.g. a rich-text editor) in the shared frame: label, description,
+ * translated message. Wrap the control in `FormControl` so it gets the field's id and aria attributes.
+ */
+export function CustomField({ render, ...props }: FieldProps & { render(field: ControllerRenderProps<FieldValues, string>): ReactNode }) {
+  return <Field {...props}>{render}</Field>;
 }
 
 /** A titled group of fields in a grid (two columns from md up). */

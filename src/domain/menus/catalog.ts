@@ -226,7 +226,8 @@ const wikiPage = (no: number) =>
   ]);
 const bannerGroup = (no: number, pageNo: number) =>
   group('banner', no, '轮播图管理', 'image', [
-    page('bannerConfig', pageNo, 'banner/bannerConfig', '轮播图配置', ['edit', 'detail', 'status', 'sort'], [
+    page('bannerConfig', pageNo, 'banner/bannerConfig', '轮播图配置', ['add', 'edit', 'detail', 'status', 'sort', 'delete'], [
+      ['add', 'add', '新增轮播图', 'add'],
       ['edit', 'edit/:uid', '编辑轮播图', 'edit'],
       ['detail', 'detail/:uid', '轮播图详情', 'detail'],
     ]),
@@ -284,7 +285,14 @@ const ADMIN: FamilyDef = {
       page('test', 13, 'class/test', '课堂测试', ['detail', 'export']),
     ]),
     bannerGroup(8, 14),
-    systemGroup(9, 15),
+    // The resource library a management organisation publishes to its schools (docs/product-rules.md#lesson-resources).
+    group('lesson', 9, '课程资源', 'book-open', [
+      page('resourceLibrary', 15, 'lessonAssistant/resourceList', '资源列表', ['add', 'edit', 'delete'], [
+        ['add', 'add', '新增资源', 'add'],
+        ['edit', 'edit/:id', '编辑资源', 'edit'],
+      ]),
+    ]),
+    systemGroup(10, 16),
   ],
 };
 

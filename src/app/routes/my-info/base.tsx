@@ -1,4 +1,5 @@
 import { AccountChooser } from '@/features/auth/components/account-chooser';
+import { HomeCarousel } from '@/features/content/components/home-carousel';
 import { ProfileSummary } from '@/features/my-info/components/profile-summary';
 import { MyInfoFrame } from './frame';
 
@@ -6,6 +7,7 @@ import { MyInfoFrame } from './frame';
 export function MyInfoBasePage() {
   return (
     <MyInfoFrame>
+      <HomeCarousel />
       <ProfileSummary />
       <AccountChooser />
     </MyInfoFrame>

@@ -1,8 +1,23 @@
 import { useTranslation } from 'react-i18next';
+import type { CarouselSlide } from '@/domain/content/banners';
+import { Carousel } from '@/components/carousel/carousel';
 
-/** The login screen's picture side: the organisation's login image, or a drawn running track (docs/product-rules.md#branding). */
-export function LoginArt({ image }: { image?: string | null }) {
+/**
+ * The login screen's picture side: the organisation's login banners as a carousel (docs/product-rules.md#banners),
+ * else its login image, else a drawn running track (docs/product-rules.md#branding).
+ */
+export function LoginArt({ image, slides = [] }: { image?: string | null; slides?: readonly CarouselSlide[] }) {
   const { t } = useTranslation('auth');
+  if (slides.length > 0) {
+    return (
+      <Carousel
+        items={slides}
+        labels={{ previous: t('carousel.previous'), next: t('carousel.next'), slide: (index) => t('carousel.slide', { index }) }}
+        className="hidden bg-[#0a2a52] lg:block"
+        data-testid="login-carousel"
+      />
+    );
+  }
   return (
     <section
       aria-hidden

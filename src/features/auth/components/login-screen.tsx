@@ -9,6 +9,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast';
 import { ApiError } from '@/lib/api-error';
 import { clearAuth } from '@/lib/store';
+import { useLoginCarousel } from '../api/get-carousel';
 import { useSimpleInfoQuery } from '../api/get-simple-info';
 import { hasTokenAtom } from '../atoms';
 import { safeRedirect } from '../redirect';
@@ -26,6 +27,7 @@ export function LoginScreen() {
   const queryToken = params.get('token');
   const hasToken = useAtomValue(hasTokenAtom);
   const { data: info } = useSimpleInfoQuery(params.get('orgId'));
+  const { data: slides } = useLoginCarousel(params.get('orgId'));
   const title = info?.platformName || t('common:appName');
   useDocumentTitle(title);
 
@@ -55,7 +57,7 @@ export function LoginScreen() {
 
   return (
     <div data-testid="login-screen" className="grid min-h-dvh bg-background lg:grid-cols-[minmax(0,1.15fr)_minmax(0,1fr)]">
-      <LoginArt image={info?.loginImg} />
+      <LoginArt image={info?.loginImg} slides={slides} />
       <section className="flex min-h-dvh flex-col">
         <div className="flex justify-end p-4 sm:p-6">
           <LanguageSwitch variant="select" />

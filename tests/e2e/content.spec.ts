@@ -1,0 +1,111 @@
+import { expect, test, type Page } from '@playwright/test';
+import sharp from 'sharp';
+import { chooseLoginLanguage, shot, signIn } from './support';
+
+const picture = async (background: string, width = 800, height = 300) => ({
+  name: `${background.slice(1)}.png`,
+  mimeType: 'image/png',
+  buffer: await sharp({ create: { width, height, channels: 3, background } }).png().toBuffer(),
+});
+
+async function signedIn(page: Page, account: string, family: string, language?: string) {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/busi/');
+  if (language) await chooseLoginLanguage(page, language);
+  await signIn(page, account);
+  await expect(page).toHaveURL(new RegExp(`/(${family}|myInfo)/`), { timeout: 20_000 });
+}
+
+async function addBanner(page: Page, title: string, color: string, link: string) {
+  await page.getByTestId('list-add').click();
+  const form = page.getByTestId('banner-form');
+  await form.getByLabel('标题').fill(title);
+  await form.getByLabel('链接').fill(link);
+  await form.locator('input[type=file]').setInputFiles(await picture(color));
+  await expect(form.locator('[data-slot=upload] img')).toBeVisible({ timeout: 20_000 });
+  await form.getByTestId('form-save').click();
+  await expect(page.getByTestId('banner-list')).toBeVisible();
+}
+
+/** The district orders its login banners; the login screen's carousel follows the new order. */
+test('banners: add, refuse a bad link, reorder, and the login carousel changes', async ({ page }) => {
+  await signedIn(page, 'district01', 'admin');
+  await page.goto('/busi/admin/banner/bannerConfig');
+  const list = page.getByTestId('banner-list');
+  await expect(list).toBeVisible({ timeout: 20_000 });
+
+  await page.getByTestId('list-add').click();
+  const form = page.getByTestId('banner-form');
+  await form.getByLabel('标题').fill('春季运动会');
+  await form.getByLabel('链接').fill('www.example.com');
+  await form.getByTestId('form-save').click();
+  await expect(form).toContainText('链接必须以http或https开头');
+  await shot(page, 'content-banner-form-zh_cn');
+  await page.goto('/busi/admin/banner/bannerConfig');
+
+  await addBanner(page, '春季运动会', '#1d4ed8', 'https://example.com/meet');
+  await addBanner(page, '阳光体育大课间', '#059669', 'https://example.com/break');
+  await expect(list.getByRole('row')).toHaveCount(3);
+  await expect(list.getByTestId('banner-up').first()).toBeDisabled();
+  await shot(page, 'content-banner-list-zh_cn');
+
+  // Move the second up: it becomes first.
+  await list.getByRole('row', { name: /阳光体育大课间/ }).getByTestId('banner-up').click();
+  await expect(list.getByRole('row').nth(1)).toContainText('阳光体育大课间');
+  await list.getByRole('row').nth(1).getByTestId('banner-detail').click();
+  await expect(page.getByTestId('banner-preview')).toBeVisible();
+  await shot(page, 'content-banner-detail-zh_cn');
+
+  await page.evaluate(() => localStorage.clear());
+  await page.goto('/busi/');
+  const carousel = page.getByTestId('login-carousel');
+  await expect(carousel).toBeVisible({ timeout: 20_000 });
+  await expect(carousel.locator('[data-testid=carousel-slide][data-active]')).toContainText('阳光体育大课间');
+  await expect(carousel.locator('[data-testid=carousel-slide]').nth(1)).toContainText('春季运动会');
+  await shot(page, 'content-login-carousel-zh_cn');
+});
+
+/** A school writes a wiki entry with an image; the preview shows it rendered, with links made safe. */
+test('wiki: write an entry with an image and see it rendered', async ({ page }) => {
+  await signedIn(page, 'school01', 'k12');
+  await page.goto('/busi/k12/wikiManagement/schoolWiki');
+  await expect(page.getByTestId('wiki-list')).toBeVisible({ timeout: 20_000 });
+  await page.getByTestId('list-add').click();
+  const form = page.getByTestId('wiki-form');
+  await form.getByLabel('词条标题').fill('立定跳远动作要领');
+  await form.getByLabel('分类').click();
+  await page.getByRole('option', { name: '运动技能' }).click();
+  const editor = form.locator('.ProseMirror');
+  await editor.click();
+  await page.keyboard.type('预摆时两臂前后摆动，起跳时蹬地充分。<script>alert(1)</script>');
+  await form.getByTestId('rich-text-image-input').setInputFiles(await picture('#f59e0b', 400, 240));
+  await expect(editor.locator('img[data-file-id]')).toBeVisible({ timeout: 20_000 });
+  await shot(page, 'content-wiki-form-zh_cn');
+  await form.getByTestId('form-save').click();
+
+  const list = page.getByTestId('wiki-list');
+  await expect(list.getByTestId('wiki-open')).toContainText('立定跳远动作要领');
+  await shot(page, 'content-wiki-list-zh_cn');
+  await list.getByTestId('wiki-open').click();
+  const preview = page.getByTestId('wiki-preview');
+  await expect(preview.locator('img[data-file-id]')).toHaveAttribute('src', /^blob:/, { timeout: 20_000 });
+  // Typed markup is text, never a script element.
+  await expect(preview).toContainText('<script>alert(1)</script>');
+  await expect(preview.locator('script')).toHaveCount(0);
+  await shot(page, 'content-wiki-preview-zh_cn');
+});
+
+test('content screens in English', async ({ page }) => {
+  await signedIn(page, 'school01', 'k12', 'English');
+  await page.goto('/busi/k12/banner/bannerConfig/add');
+  await expect(page.getByTestId('banner-form')).toBeVisible({ timeout: 20_000 });
+  await page.getByTestId('form-save').click();
+  await shot(page, 'content-banner-form-en_us');
+  await page.goto('/busi/k12/wikiManagement/schoolWiki/add');
+  await expect(page.getByTestId('rich-text-editor')).toBeVisible({ timeout: 20_000 });
+  await page.getByTestId('form-save').click();
+  await shot(page, 'content-wiki-form-en_us');
+  await page.goto('/busi/k12/banner/bannerConfig');
+  await expect(page.getByTestId('banner-list')).toBeVisible();
+  await shot(page, 'content-banner-list-en_us');
+});
