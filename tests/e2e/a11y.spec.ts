@@ -101,7 +101,6 @@ const SCREENS: Screen[] = [
   { account: 'school01', path: '/k12/system/signInLog' },
   { account: 'school01', path: '/k12/system/operationLog' },
   { account: 'school01', path: '/k12/system/onlineSession' },
-  { account: 'school01', path: '/k12/system/onlineSession', open: clickFirst('row-signOut'), dialog: true },
   // Own organisation and the organisation tree.
   { account: 'district01', path: '/admin/currentOrg' },
   { account: 'district01', path: '/admin/currentOrg', open: clickFirst('current-org-edit') },
