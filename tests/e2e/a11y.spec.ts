@@ -96,6 +96,11 @@ const SCREENS: Screen[] = [
   { account: 'school01', path: '/k12/selfTest/testRecord' },
   { account: 'district01', path: '/admin/selfTest/testRecord' },
   { account: 'college01', path: '/gx/selfTest/testRecord' },
+  // The district's schools side by side; sign-in and operation logs, online sessions.
+  { account: 'district01', path: '/admin/dataCenter/overview' },
+  { account: 'school01', path: '/k12/system/signInLog' },
+  { account: 'school01', path: '/k12/system/operationLog' },
+  { account: 'school01', path: '/k12/system/onlineSession' },
   // Own organisation and the organisation tree.
   { account: 'district01', path: '/admin/currentOrg' },
   { account: 'district01', path: '/admin/currentOrg', open: clickFirst('current-org-edit') },

@@ -1,0 +1,26 @@
+import { expect, test } from '@playwright/test';
+import { dashboardSettled, signIn } from './support';
+
+test.describe('platform administration', () => {
+  test('a district administrator lands on its schools, opens one read-only, and reads its sign-ins and sessions', async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.goto('/busi/');
+    await signIn(page, 'district01');
+    await expect(page).toHaveURL(/\/busi\/admin\/dataCenter\/overview/);
+    const overview = page.getByTestId('district-overview');
+    await expect(overview.getByRole('row')).toHaveCount(4, { timeout: 20_000 });
+
+    await overview.getByRole('row', { name: /南京市江宁区实验学校/ }).click();
+    await expect(page).toHaveURL(/\/busi\/admin\/dataCenter\/overview\/school\/[0-9a-f-]{36}\?.*orgId=/);
+    await dashboardSettled(page);
+    // Read-only: no wall-link manager on the school's dashboard.
+    await expect(page.getByTestId('screen-links-open')).toHaveCount(0);
+
+    await page.goto('/busi/admin/system/signInLog');
+    const signIns = page.getByTestId('sign-in-log');
+    await expect(signIns.getByRole('row', { name: /district01/ }).first()).toContainText('成功');
+
+    await page.goto('/busi/admin/system/onlineSession');
+    await expect(page.getByTestId('online-sessions').getByRole('row', { name: /当前会话/ })).toHaveCount(1);
+  });
+});
