@@ -9,7 +9,6 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { DatePicker } from '@/components/ui/date-picker';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { Textarea } from '@/components/ui/textarea';
 import { RadioChoice, RadioGroup } from '@/components/ui/radio-group';
 import { Select, type SelectOption } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
@@ -331,28 +330,6 @@ export function UploadField({ purpose, maxCount, ...props }: FieldProps & { purp
           disabled={props.disabled}
           onChange={(next) => field.onChange(next ?? (maxCount && maxCount > 1 ? [] : null))}
         />
-      )}
-    </Field>
-  );
-}
-
-/** A multi-line text field; maxLength from the schema. */
-export function TextareaField({ placeholder, rows, ...props }: FieldProps & { placeholder?: string; rows?: number }) {
-  const schemaMax = useFieldMaxLength(props.name);
-  return (
-    <Field {...props}>
-      {(field) => (
-        <FormControl>
-          <Textarea
-            {...field}
-            value={(field.value as string | null | undefined) ?? ''}
-            placeholder={placeholder}
-            rows={rows}
-            maxLength={schemaMax}
-            disabled={props.disabled}
-            aria-required={props.required || undefined}
-          />
-        </FormControl>
       )}
     </Field>
   );
