@@ -175,6 +175,6 @@ export async function entryCandidates(db: DbOrTx, actor: Actor, meetId: string, 
     .from(students)
     .innerJoin(classes, eq(classes.id, students.classId))
     .where(and(eq(students.orgId, actor.tenantOrgId), eq(students.status, 'studying'), inClassScope(scope, students.classId), keyword ? ilike(students.name, containsPattern(keyword)) : undefined))
-    .orderBy(asc(classes.name), asc(students.name))
-    .limit(20);
+    .orderBy(asc(students.name), asc(classes.name), asc(students.id))
+    .limit(50);
 }

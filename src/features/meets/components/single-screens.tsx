@@ -160,6 +160,7 @@ function AddEntryDialog({ family, meetId, open, onOpenChange }: { family: MeetFa
                 role="option"
                 aria-selected={c.id === studentId}
                 key={c.id}
+                data-class={c.className}
                 onClick={() => setStudentId(c.id)}
                 className={`flex justify-between rounded px-2 py-1 text-left text-sm ${c.id === studentId ? 'bg-primary text-primary-foreground' : 'hover:bg-muted'}`}
               >
