@@ -442,7 +442,7 @@ export function BoardScreen({ family }: { family: MeetFamily }) {
   const b = board.data;
   const round = (r: number, no: number) => (r > 0 ? t('heat.final') : t('heat.heat', { no }));
   return (
-    <div className="wall dark grid min-h-[80vh] gap-4 rounded-xl bg-background p-6 text-foreground" data-testid="board">
+    <div className="wall dark grid min-h-[80vh] content-start gap-4 rounded-xl bg-background p-6 text-foreground" data-testid="board">
       <h1 className="text-3xl font-bold">{b?.name}</h1>
       <QueryState query={board} data={b}>
         {(d) => (
