@@ -259,3 +259,17 @@ describe('meets: sign-up, arrangement, results, points and records', () => {
     expect(await t.db.$count(classes)).toBeGreaterThan(0);
   });
 });
+
+describe('meets: the demo', () => {
+  it('holds a finished meet with results, records and points, and one in sign-up', async () => {
+    const list = body<Page<MeetRow>>(await call('GET', `${base}/page?size=80`, 'school01')).data.records;
+    const spring = list.find((m) => m.name === '2026年春季田径运动会')!;
+    const autumn = list.find((m) => m.name === '2026年秋季运动会')!;
+    expect(autumn.entryCount).toBeGreaterThan(0);
+    expect(spring.arrangeState).toBe('scheduled');
+    type Points = { classes: { points: number }[] };
+    expect(body<Points>(await call('GET', `${base}/${spring.id}/points`, 'school01')).data.classes.length).toBeGreaterThan(3);
+    const records = body<Page<RecordRow>>(await call('GET', `${base}/records/page?size=80&state=current`, 'school01')).data.records;
+    expect(records.filter((r) => r.meetId === spring.id).length).toBe(3);
+  });
+});
