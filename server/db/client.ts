@@ -23,9 +23,10 @@ import * as activities from './schema/activities';
 import * as platform from './schema/platform';
 import * as contests from './schema/contests';
 import * as content from './schema/content';
+import * as meets from './schema/meets';
 
 /** Every table, for drizzle's relational queries and for typing. */
-export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content };
+export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content, ...meets };
 export type Schema = typeof schema;
 
 /**

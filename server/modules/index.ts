@@ -5,6 +5,7 @@ import { dataCenterRoutes } from './data-center/data-center.routes';
 import { filesRoutes } from './files/files.routes';
 import { healthRoutes } from './health/health.routes';
 import type { ModuleOptions } from './module-options';
+import { meetRoutes } from './meets/meets.routes';
 import { myInfoRoutes } from './my-info/my-info.routes';
 import { orgRoutes } from './org/org.routes';
 import { logsRoutes } from './platform/logs.routes';
@@ -60,6 +61,8 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   await app.register(carouselRoutes, { prefix: '/api/oper/web/cs/banner' });
   for (const family of ['k12', 'gx'] as const) await app.register(wikiRoutes, { prefix: `/api/busi/web/${family}`, family });
   for (const family of ['admin', 'k12'] as const) await app.register(lessonResourceRoutes, { prefix: `/api/busi/web/${family}`, family });
+
+  for (const family of ['k12', 'gx'] as const) await app.register(meetRoutes, { prefix: `/api/busi/web/${family}`, family });
   await app.register(wallRoutes, { prefix: '/api/screen' });
   await app.register(filesRoutes, { prefix: '/api/uc/oss', storage: opts.storage, sweepEveryMs: opts.fileSweepEveryMs });
 }

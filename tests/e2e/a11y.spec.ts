@@ -166,6 +166,13 @@ const SCREENS: Screen[] = [
   { account: 'school01', path: '/k12/place', open: rowAction('venue-list', 1) },
   { account: 'college01', path: '/gx/device' },
   { account: 'college01', path: '/gx/place' },
+  // Sports meets
+  { account: 'school01', path: '/k12/sportsMeet' },
+  { account: 'school01', path: '/k12/sportsMeet/add' },
+  { account: 'school01', path: '/single/sportsMeet/signUp' },
+  { account: 'school01', path: '/single/sportsMeet/score' },
+  { account: 'school01', path: '/single/sportsMeet/points' },
+  { account: 'college01', path: '/gx/sportsMeet' },
   // Students and parents
   { account: 'school01', path: '/k12/user/student' },
   { account: 'school01', path: '/k12/user/student/add' },

@@ -25,6 +25,7 @@ import {
 } from '../schema/school';
 import { badgeIcon, loginImage } from './branding';
 import { seedPhysiqueDemo } from './physique-demo';
+import { seedMeetDemo } from './meet-demo';
 import { seedVenueDemo } from './venue-demo';
 import { seedContestsDemo } from './contests-demo';
 import {
@@ -795,6 +796,7 @@ export async function seedDemo(db: DbOrTx): Promise<boolean> {
     await insertRows(tx, rows);
     await seedPhysiqueDemo(tx, { currentStartYear: DEMO_CURRENT_START_YEAR, today: DEMO_TODAY });
     await seedVenueDemo(tx, DEMO_TODAY);
+    await seedMeetDemo(tx, DEMO_TODAY);
     await insertRows(tx, later);
     await seedContestsDemo(tx, DEMO_TODAY);
     return true;

@@ -212,7 +212,7 @@ const placePage = (no: number) =>
     ['device', 'device/:id', '关联设备', 'device'],
   ]);
 const sportsMeetPage = (no: number) =>
-  page('manage', no, 'sportsMeet', '运动会管理', ['add', 'detail', 'arrange', 'calendar', 'demeanor', 'end', 'delete'], [
+  page('manage', no, 'sportsMeet', '运动会管理', ['add', 'edit', 'detail', 'arrange', 'calendar', 'demeanor', 'end', 'delete'], [
     ['add', 'add', '新增运动会', 'add'],
     ['detail', 'detail/:meetId', '运动会详情', 'detail'],
     ['arrange', 'detail/arrange/:meetId', '编排管理', 'arrange'],
@@ -436,7 +436,7 @@ const SINGLE: FamilyDef = {
       page('signUp', 1, 'sportsMeet/signUp', '报名管理', ['detail', 'audit', 'import', 'export'], [
         ['detail', ':meetId', '报名详情', 'detail'],
       ]),
-      page('score', 2, 'sportsMeet/score', '成绩管理', ['entry', 'import', 'export', 'invalid', 'valid', 'screen'], [
+      page('score', 2, 'sportsMeet/score', '成绩管理', ['entry', 'audit', 'import', 'export', 'invalid', 'valid', 'screen'], [
         ['entry', ':meetId', '成绩录入', 'entry'],
         ['screen', 'screen/:meetId', '成绩大屏', 'screen'],
       ]),

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { idFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+import { DRAW_MODES } from './draw';
+
+/**
+ * Registration (docs/product-rules.md#meets): class teachers enter their athletes for events, administrators approve
+ * or reject. An athlete enters an event once, at most the meet's athlete cap of events, and a class at most the event's
+ * class cap; every athlete gets a bib, allocated upwards from their group's first number and unique in the meet.
+ */
+export const ENTRY_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type EntryStatus = (typeof ENTRY_STATUSES)[number];
+export const REJECT_REASON_MAX = 100;
+export const BIB_MAX_LENGTH = 6;
+
+const uuid = z.string().regex(UUID_PATTERN, 'validation:common.id');
+
+/** One athlete's events, as the sign-up form sends them (replaces nothing: adds entries). */
+export const entrySaveSchema = z
+  .object({
+    studentId: uuid,
+    eventIds: z.array(uuid, { error: 'meets:v.eventsRequired' }).min(1, 'meets:v.eventsRequired').max(20),
+    /** Best known mark for seeding (optional). */
+    seedMark: z.coerce.number().positive().nullable().optional(),
+  })
+  .refine((e) => new Set(e.eventIds).size === e.eventIds.length, { message: 'meets:v.sameEventTwice', path: ['eventIds'] });
+export type EntrySave = z.output<typeof entrySaveSchema>;
+
+export const entryReviewSchema = z
+  .object({
+    ids: z.array(uuid).min(1, 'meets:v.pickEntries').max(2000),
+    status: z.enum(['approved', 'rejected']),
+    reason: z.string().trim().max(REJECT_REASON_MAX, 'meets:v.reasonLength').optional(),
+  })
+  .refine((r) => r.status === 'approved' || !!r.reason, { message: 'meets:v.reasonRequired', path: ['reason'] });
+export type EntryReview = z.output<typeof entryReviewSchema>;
+
+export const bibSaveSchema = z.object({
+  bib: z.string().trim().regex(/^\d{1,6}$/, 'meets:v.bibFormat'),
+  version: versionField.optional(),
+});
+
+export const entryListQuery = listQuery({
+  meetId: idFilter,
+  eventId: idFilter,
+  classId: idFilter,
+  name: textFilter(),
+  status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(ENTRY_STATUSES).optional()),
+});
+
+export const drawSchema = z.object({
+  mode: z.enum(DRAW_MODES).default('seeded'),
+  /** Replays a recorded draw; a new one is chosen when absent. */
+  seed: z.coerce.number().int().min(1).max(0x7fffffff).optional(),
+  /** Events to group; all events of the meet when absent. */
+  eventIds: z.array(uuid).max(500).optional(),
+});
+export type DrawRequest = z.output<typeof drawSchema>;
+
+export interface EntryRow {
+  id: string;
+  eventId: string;
+  eventName: string;
+  groupName: string;
+  studentId: string;
+  studentName: string;
+  gender: 'male' | 'female';
+  classId: string;
+  className: string;
+  bib: string | null;
+  status: EntryStatus;
+  reason: string | null;
+  seedMark: number | null;
+  version: number;
+}
+
+/** Next free bib at or above `start` given the bibs in use (numbers as text, e.g. '1001'). */
+export function nextBib(start: number, used: ReadonlySet<string>): string {
+  let n = start;
+  while (used.has(String(n))) n++;
+  return String(n);
+}

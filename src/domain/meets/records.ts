@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { listQuery, textFilter, versionField } from '../list-query';
+import { isIsoDate } from '../school/school-years';
+import { RESULT_KINDS, type ResultKind } from './marks';
+
+/**
+ * Meet and school records (docs/product-rules.md#meets), per event name and group name. A published result that beats
+ * the current one adds a pending record; approving it makes it current and keeps the one it beat as history.
+ */
+export const RECORD_SCOPES = ['meet', 'school'] as const;
+export type RecordScope = (typeof RECORD_SCOPES)[number];
+export const RECORD_STATES = ['pending', 'current', 'history'] as const;
+export type RecordState = (typeof RECORD_STATES)[number];
+
+export const recordSaveSchema = z.object({
+  scope: z.enum(RECORD_SCOPES, { error: 'meets:v.recordScope' }),
+  eventName: z.string({ error: 'meets:v.eventName' }).trim().min(1, 'meets:v.eventName').max(20, 'meets:v.eventNameLength'),
+  groupName: z.string({ error: 'meets:v.groupName' }).trim().min(1, 'meets:v.groupName').max(20, 'meets:v.groupNameLength'),
+  resultKind: z.enum(RESULT_KINDS, { error: 'meets:v.resultKind' }),
+  mark: z.coerce.number({ error: 'meets:v.mark' }).positive('meets:v.mark').max(100000, 'meets:v.mark'),
+  holder: z.string({ error: 'meets:v.holder' }).trim().min(1, 'meets:v.holder').max(20, 'meets:v.holder'),
+  className: z.string().trim().max(30).optional().nullable(),
+  setOn: z.string({ error: 'validation:date.format' }).refine(isIsoDate, 'validation:date.format'),
+  version: versionField.optional(),
+});
+export type RecordSave = z.output<typeof recordSaveSchema>;
+
+export const recordListQuery = listQuery({
+  eventName: textFilter(),
+  scope: z.preprocess((v) => (v === '' ? undefined : v), z.enum(RECORD_SCOPES).optional()),
+  state: z.preprocess((v) => (v === '' ? undefined : v), z.enum(RECORD_STATES).optional()),
+});
+
+export interface RecordRow {
+  id: string;
+  scope: RecordScope;
+  eventName: string;
+  groupName: string;
+  resultKind: ResultKind;
+  mark: number;
+  holder: string;
+  className: string | null;
+  setOn: string;
+  meetId: string | null;
+  state: RecordState;
+  version: number;
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { UUID_PATTERN, versionField } from '../list-query';
+import { RESULT_STATUSES } from './ranking';
+
+/**
+ * Results (docs/product-rules.md#meets): entered per heat or flight (a time, the attempts of a field event, a height
+ * with its failures), then confirmed and published by a reviewer; DNS/DNF/DQ place nobody. A published result that
+ * beats a record is flagged and becomes the record after review.
+ */
+export const RESULT_STATES = ['pending', 'entered', 'confirmed', 'published'] as const;
+export type ResultState = (typeof RESULT_STATES)[number];
+
+const uuid = z.string().regex(UUID_PATTERN, 'validation:common.id');
+const mark = z.coerce.number().positive('meets:v.mark').max(100000, 'meets:v.mark');
+
+export const resultLineSchema = z.object({
+  id: uuid,
+  mark: mark.nullable().optional(),
+  attempts: z.array(mark.nullable()).max(6).nullable().optional(),
+  failuresAtBest: z.coerce.number().int().min(0).max(3).nullable().optional(),
+  failures: z.coerce.number().int().min(0).max(60).nullable().optional(),
+  status: z.enum(RESULT_STATUSES).default('ok'),
+  version: versionField.optional(),
+});
+export const heatResultsSchema = z.object({ results: z.array(resultLineSchema).min(1).max(200) });
+export type HeatResults = z.output<typeof heatResultsSchema>;
+
+export const resultStepSchema = z.object({ step: z.enum(['confirm', 'publish']), heatIds: z.array(uuid).min(1).max(500) });
+export type ResultStep = z.output<typeof resultStepSchema>;
+export const invalidSchema = z.object({ invalid: z.boolean(), reason: z.string().trim().max(100).optional() });
+
+export interface ResultRow {
+  id: string;
+  heatId: string;
+  entryId: string;
+  lane: number;
+  studentName: string;
+  className: string;
+  bib: string | null;
+  mark: number | null;
+  attempts: (number | null)[] | null;
+  failuresAtBest: number | null;
+  failures: number | null;
+  status: (typeof RESULT_STATUSES)[number];
+  state: ResultState;
+  place: number | null;
+  invalid: boolean;
+  newRecord: boolean;
+  qualified: boolean;
+  version: number;
+}

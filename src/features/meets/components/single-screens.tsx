@@ -1,0 +1,500 @@
+import { useMemo, useState } from 'react';
+import { Check, ClipboardList, Monitor, Plus, Trophy, X } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router-dom';
+import type { EntryRow } from '@/domain/meets/entries';
+import { formatMark, parseMark } from '@/domain/meets/marks';
+import { meetListQuery, type MeetRow } from '@/domain/meets/meets';
+import type { ResultRow } from '@/domain/meets/results';
+import { RESULT_STATUSES } from '@/domain/meets/ranking';
+import { createDataTableColumnHelper } from '@/components/data-table/data-table';
+import { ListScreen, type FilterDef } from '@/components/list/list-screen';
+import { rowActionsColumn, type RowAction } from '@/components/list/row-actions';
+import { useListState } from '@/components/list/use-list-state';
+import { usePageAccess } from '@/components/permission-gate/permission-gate';
+import { QueryState } from '@/components/query-state/query-state';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Input } from '@/components/ui/input';
+import { toast } from '@/components/ui/toast';
+import { meets, useArrangement, useBoard, useCandidates, useEntries, useHeatResults, useMeetCalls, usePoints, type MeetFamily } from '../api';
+import { useHeatTitle } from './arrange-screens';
+
+type MeetFilters = { name?: string };
+const meetCol = createDataTableColumnHelper<MeetRow>();
+
+/** The meet list of a shared meet screen (sign-up, scores, points): one row action opens the meet's sub-screen. */
+export function MeetPickerScreen({ family, pageKey, action }: { family: MeetFamily; pageKey: string; action: RowAction<MeetRow>['action'] }) {
+  const { t } = useTranslation('meets');
+  const navigate = useNavigate();
+  const access = usePageAccess(pageKey);
+  const state = useListState<MeetFilters>(['name']);
+  const query = meets(family).useList(state.query);
+  const filters: FilterDef<MeetFilters>[] = [{ name: 'name', type: 'text', label: t('meet.name'), placeholder: t('meet.namePlaceholder') }];
+  const columns = useMemo(() => {
+    const icon = action === 'entry' ? <ClipboardList aria-hidden /> : <Trophy aria-hidden />;
+    return meetCol.columns([
+        meetCol.accessor('name', { header: t('meet.name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
+        meetCol.display({ id: 'dates', header: t('meet.dates'), cell: ({ row }) => `${row.original.startDate} ~ ${row.original.endDate}` }),
+        meetCol.accessor('status', { header: t('meet.status'), cell: ({ getValue }) => t(`status.${getValue()}`) }),
+        meetCol.accessor('entryCount', { header: t('meet.entryCount'), meta: { align: 'right' } }),
+        rowActionsColumn<MeetRow>({
+          pageKey,
+          header: t('components:list.actions'),
+          width: 200,
+          actions: [
+            { action, icon, onClick: (r) => void navigate(access.paths.route(action, r.id)) },
+            ...(pageKey.endsWith('.score') ? [{ action: 'screen' as const, icon: <Monitor aria-hidden />, onClick: (r: MeetRow) => void navigate(access.paths.route('screen', r.id)) }] : []),
+          ],
+        }),
+      ]);
+  }, [t, pageKey, action, navigate, access.paths]);
+  return <ListScreen pageKey={pageKey} state={state} querySchema={meetListQuery} filters={filters} query={query} columns={columns} rowKey="id" data-testid="meet-picker" />;
+}
+
+const entryCol = createDataTableColumnHelper<EntryRow>();
+type EntryFilters = { name?: string; status?: string };
+
+/** signUp/:meetId: the entries of the actor's classes; add athletes (detail), approve / reject in batches (audit). */
+export function SignUpScreen({ family }: { family: MeetFamily }) {
+  const { t } = useTranslation('meets');
+  const { meetId = '' } = useParams();
+  const key = 'single.sportsMeet.signUp';
+  const meet = meets(family).useGet(meetId);
+  const state = useListState<EntryFilters>(['name', 'status']);
+  const query = useEntries(family, meetId, state.query);
+  const calls = useMeetCalls(family, meetId);
+  const columns = useMemo(
+    () =>
+      entryCol.columns([
+        entryCol.accessor('bib', { header: t('heat.bib'), cell: ({ getValue }) => <span className="font-mono">{getValue()}</span> }),
+        entryCol.accessor('studentName', { header: t('heat.name') }),
+        entryCol.accessor('className', { header: t('heat.className') }),
+        entryCol.accessor('groupName', { header: t('group.name') }),
+        entryCol.accessor('eventName', { header: t('event.name') }),
+        entryCol.accessor('status', {
+          header: t('entry.status'),
+          cell: ({ row }) => (
+            <Badge variant={row.original.status === 'approved' ? 'default' : row.original.status === 'rejected' ? 'destructive' : 'secondary'} title={row.original.reason ?? undefined}>
+              {t(`entryStatus.${row.original.status}`)}
+            </Badge>
+          ),
+        }),
+      ]),
+    [t],
+  );
+  return (
+    <ListScreen
+      pageKey={key}
+      description={meet.data ? t('entry.description', { name: meet.data.name, start: meet.data.signupStart, end: meet.data.signupEnd, cap: meet.data.athleteCap }) : undefined}
+      state={state}
+      filters={[
+        { name: 'name', type: 'text', label: t('heat.name') },
+        { name: 'status', type: 'select', label: t('entry.status'), options: (['pending', 'approved', 'rejected'] as const).map((s) => ({ value: s, label: t(`entryStatus.${s}`) })) },
+      ]}
+      query={query}
+      columns={columns}
+      rowKey="id"
+      selectable
+      toolbar={[
+        { action: 'detail', id: 'addEntry', label: t('entry.add'), icon: <Plus aria-hidden />, dialog: (p) => <AddEntryDialog family={family} meetId={meetId} {...p} /> },
+        { action: 'audit', id: 'approve', label: t('entry.approve'), icon: <Check aria-hidden />, needsSelection: true, onClick: (rows) => void calls.review.mutateAsync({ ids: rows.map((r) => r.id), status: 'approved' }).then(() => toast.success(t('entry.reviewed'))) },
+        {
+          action: 'audit',
+          id: 'reject',
+          label: t('entry.reject'),
+          icon: <X aria-hidden />,
+          needsSelection: true,
+          variant: 'destructive',
+          onClick: (rows) => void calls.review.mutateAsync({ ids: rows.map((r) => r.id), status: 'rejected', reason: t('entry.rejectReason') }).then(() => toast.success(t('entry.reviewed'))),
+        },
+      ]}
+      data-testid="signup"
+    />
+  );
+}
+
+function AddEntryDialog({ family, meetId, open, onOpenChange }: { family: MeetFamily; meetId: string; open: boolean; onOpenChange(open: boolean): void }) {
+  const { t } = useTranslation('meets');
+  const [keyword, setKeyword] = useState('');
+  const [studentId, setStudentId] = useState<string | null>(null);
+  const [eventIds, setEventIds] = useState<string[]>([]);
+  const [mark, setMark] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const candidates = useCandidates(family, meetId, keyword);
+  const meet = meets(family).useGet(meetId);
+  const calls = useMeetCalls(family, meetId);
+  const student = candidates.data?.find((c) => c.id === studentId);
+  const events = (meet.data?.groups ?? []).filter((g) => !student || g.gender === 'mixed' || g.gender === student.gender).flatMap((g) => g.events.map((e) => ({ ...e, groupName: g.name })));
+  const submit = async () => {
+    if (!studentId) return;
+    setError(null);
+    try {
+      const out = await calls.addEntries.mutateAsync({ studentId, eventIds, seedMark: mark ? Number(mark) : null });
+      toast.success(t('entry.added', { bib: out.bib }));
+      setEventIds([]);
+      setStudentId(null);
+      onOpenChange(false);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  };
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="sm:max-w-xl" data-testid="add-entry">
+        <DialogHeader>
+          <DialogTitle>{t('entry.add')}</DialogTitle>
+          <DialogDescription>{t('entry.addHint')}</DialogDescription>
+        </DialogHeader>
+        <div className="grid gap-3">
+          <label className="grid gap-1 text-sm">
+            {t('entry.search')}
+            <Input value={keyword} onChange={(e) => setKeyword(e.target.value)} placeholder={t('entry.searchPlaceholder')} data-testid="entry-search" />
+          </label>
+          <div role="listbox" aria-label={t('entry.students')} className="grid max-h-40 gap-1 overflow-auto rounded-md border p-1">
+            {(candidates.data ?? []).map((c) => (
+              <button
+                type="button"
+                role="option"
+                aria-selected={c.id === studentId}
+                key={c.id}
+                data-class={c.className}
+                onClick={() => setStudentId(c.id)}
+                className={`flex justify-between rounded px-2 py-1 text-left text-sm ${c.id === studentId ? 'bg-primary text-primary-foreground' : 'hover:bg-muted'}`}
+              >
+                <span>{c.name}</span>
+                <span>
+                  {c.className} · {t(`gender.${c.gender}`)}
+                </span>
+              </button>
+            ))}
+          </div>
+          <fieldset className="grid gap-1 text-sm">
+            <legend>{t('entry.events')}</legend>
+            <div className="flex flex-wrap gap-3">
+              {events.map((e) => (
+                <label key={e.id} className="flex items-center gap-1">
+                  <input type="checkbox" checked={eventIds.includes(e.id)} onChange={(x) => setEventIds(x.target.checked ? [...eventIds, e.id] : eventIds.filter((i) => i !== e.id))} />
+                  {e.groupName} {e.name}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <label className="grid gap-1 text-sm">
+            {t('entry.seedMark')}
+            <Input value={mark} onChange={(e) => setMark(e.target.value)} inputMode="decimal" />
+          </label>
+          {error ? (
+            <p role="alert" className="text-sm text-destructive">
+              {error}
+            </p>
+          ) : null}
+        </div>
+        <DialogFooter>
+          <Button variant="outline" onClick={() => onOpenChange(false)}>
+            {t('common:action.cancel')}
+          </Button>
+          <Button onClick={() => void submit()} disabled={!studentId || !eventIds.length} loading={calls.addEntries.isPending} data-testid="entry-submit">
+            {t('entry.submit')}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** score/:meetId: pick a heat, enter its results (entry), confirm and publish them (audit). */
+export function ScoreEntryScreen({ family }: { family: MeetFamily }) {
+  const { t } = useTranslation('meets');
+  const { meetId = '' } = useParams();
+  const access = usePageAccess('single.sportsMeet.score');
+  const arrangement = useArrangement(family, meetId);
+  const [heatId, setHeatId] = useState<string>();
+  const title = useHeatTitle();
+  const heats = (arrangement.data?.heats ?? []).filter((h) => h.athletes.length);
+  const heat = heats.find((h) => h.id === heatId) ?? heats[0];
+  return (
+    <div className="grid gap-4 lg:grid-cols-[280px_minmax(0,1fr)]" data-testid="score-entry">
+      <Card>
+        <CardHeader>
+          <CardTitle className="text-base">{t('score.heats')}</CardTitle>
+        </CardHeader>
+        <CardContent className="grid gap-1">
+          {heats.map((h) => (
+            <button
+              key={h.id}
+              type="button"
+              onClick={() => setHeatId(h.id)}
+              aria-current={h.id === heat?.id}
+              className={`rounded px-2 py-1 text-left text-sm ${h.id === heat?.id ? 'bg-primary text-primary-foreground' : 'hover:bg-muted'}`}
+              data-testid="score-heat"
+            >
+              {title(h)}
+            </button>
+          ))}
+          {!heats.length ? <p className="text-sm text-muted-foreground">{t('arrangeScreen.empty')}</p> : null}
+        </CardContent>
+      </Card>
+      {heat ? <HeatResultsCard key={heat.id} family={family} meetId={meetId} heatId={heat.id} title={title(heat)} field={!(heat.type === 'track' || heat.type === 'relay')} canEnter={access.can('entry')} canReview={access.can('audit')} /> : null}
+    </div>
+  );
+}
+
+function HeatResultsCard({ family, meetId, heatId, title, field, canEnter, canReview }: { family: MeetFamily; meetId: string; heatId: string; title: string; field: boolean; canEnter: boolean; canReview: boolean }) {
+  const { t } = useTranslation('meets');
+  const results = useHeatResults(family, meetId, heatId);
+  const calls = useMeetCalls(family, meetId);
+  const [draft, setDraft] = useState<Record<string, { mark: string; status: ResultRow['status'] }>>({});
+  const kind = field ? 'distance' : 'time';
+  const rows = results.data ?? [];
+  const value = (r: ResultRow) => draft[r.id] ?? { mark: r.mark != null ? formatMark(kind, r.mark) : '', status: r.status };
+  const state = rows[0]?.state ?? 'pending';
+  const save = async () => {
+    await calls.enter.mutateAsync({ heatId, body: { results: rows.map((r) => ({ id: r.id, mark: parseMark(kind, value(r).mark), status: value(r).status })) } });
+    setDraft({});
+    await results.refetch();
+    toast.success(t('score.saved'));
+  };
+  const step = async (s: 'confirm' | 'publish') => {
+    await calls.step.mutateAsync({ step: s, heatIds: [heatId] });
+    await results.refetch();
+    toast.success(t(`score.${s}ed`));
+  };
+  const locked = state === 'confirmed' || state === 'published';
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2 text-base">
+          {title} <Badge data-testid="result-state">{t(`resultState.${state}`)}</Badge>
+        </CardTitle>
+      </CardHeader>
+      <CardContent className="grid gap-3">
+        <QueryState query={results} data={results.data}>
+          {() => (
+            <table className="w-full text-sm">
+              <thead>
+                <tr className="text-left text-muted-foreground">
+                  <th className="py-1 font-normal">{field ? t('heat.order') : t('heat.lane')}</th>
+                  <th className="py-1 font-normal">{t('heat.bib')}</th>
+                  <th className="py-1 font-normal">{t('heat.name')}</th>
+                  <th className="py-1 font-normal">{t('heat.className')}</th>
+                  <th className="py-1 font-normal">{t('score.mark')}</th>
+                  <th className="py-1 font-normal">{t('score.status')}</th>
+                  <th className="py-1 font-normal">{t('score.place')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((r) => (
+                  <tr key={r.id} className="border-t" data-testid="result-row">
+                    <td className="py-1 font-mono">{r.lane}</td>
+                    <td className="py-1 font-mono">{r.bib}</td>
+                    <td className="py-1">
+                      {r.studentName} {r.newRecord ? <Badge variant="destructive">{t('score.newRecord')}</Badge> : null}
+                    </td>
+                    <td className="py-1">{r.className}</td>
+                    <td className="py-1">
+                      <Input
+                        aria-label={t('score.markOf', { name: r.studentName })}
+                        className="h-8 w-28"
+                        value={value(r).mark}
+                        disabled={locked || !canEnter}
+                        inputMode="decimal"
+                        onChange={(e) => setDraft({ ...draft, [r.id]: { ...value(r), mark: e.target.value } })}
+                      />
+                    </td>
+                    <td className="py-1">
+                      <select
+                        aria-label={t('score.statusOf', { name: r.studentName })}
+                        className="h-8 rounded-md border bg-background px-2"
+                        value={value(r).status}
+                        disabled={locked || !canEnter}
+                        onChange={(e) => setDraft({ ...draft, [r.id]: { ...value(r), status: e.target.value as ResultRow['status'] } })}
+                      >
+                        {RESULT_STATUSES.map((s) => (
+                          <option key={s} value={s}>
+                            {t(`resultStatus.${s}`)}
+                          </option>
+                        ))}
+                      </select>
+                    </td>
+                    <td className="py-1 font-mono">{r.place ?? '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </QueryState>
+        <div className="flex flex-wrap gap-2">
+          {canEnter ? (
+            <Button onClick={() => void save()} disabled={locked} loading={calls.enter.isPending} data-testid="results-save">
+              {t('score.save')}
+            </Button>
+          ) : null}
+          {canReview ? (
+            <Button variant="outline" onClick={() => void step('confirm')} disabled={state !== 'entered'} data-testid="results-confirm">
+              {t('score.confirm')}
+            </Button>
+          ) : null}
+          {canReview ? (
+            <Button variant="outline" onClick={() => void step('publish')} disabled={state !== 'confirmed'} data-testid="results-publish">
+              {t('score.publish')}
+            </Button>
+          ) : null}
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** points/:meetId: class and grade team totals, the individual ranking and each scoring place. */
+export function PointsScreen({ family }: { family: MeetFamily }) {
+  const { t } = useTranslation('meets');
+  const { meetId = '' } = useParams();
+  const points = usePoints(family, meetId);
+  const meet = meets(family).useGet(meetId);
+  return (
+    <div className="grid gap-4" data-testid="points">
+      <h2 className="text-lg font-semibold">{meet.data?.name}</h2>
+      <QueryState query={points} data={points.data}>
+        {(p) => (
+          <div className="grid gap-4 lg:grid-cols-2">
+            <Card>
+              <CardHeader>
+                <CardTitle className="text-base">{t('points.classes')}</CardTitle>
+              </CardHeader>
+              <CardContent>
+                <Standings rows={p.classes.map((c) => ({ id: c.id, rank: c.rank, name: c.name, points: c.points }))} testId="points-class" />
+              </CardContent>
+            </Card>
+            <Card>
+              <CardHeader>
+                <CardTitle className="text-base">{t('points.athletes')}</CardTitle>
+              </CardHeader>
+              <CardContent>
+                <Standings rows={p.athletes} />
+              </CardContent>
+            </Card>
+            <Card className="lg:col-span-2">
+              <CardHeader>
+                <CardTitle className="text-base">{t('points.detail')}</CardTitle>
+              </CardHeader>
+              <CardContent>
+                <table className="w-full text-sm">
+                  <thead>
+                    <tr className="text-left text-muted-foreground">
+                      <th className="py-1 font-normal">{t('event.name')}</th>
+                      <th className="py-1 font-normal">{t('heat.name')}</th>
+                      <th className="py-1 font-normal">{t('heat.className')}</th>
+                      <th className="py-1 font-normal">{t('score.place')}</th>
+                      <th className="py-1 font-normal">{t('score.mark')}</th>
+                      <th className="py-1 text-right font-normal">{t('points.points')}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {p.lines.map((l, i) => (
+                      <tr key={i} className="border-t">
+                        <td className="py-1">
+                          {l.groupName} {l.eventName}
+                        </td>
+                        <td className="py-1">{l.name}</td>
+                        <td className="py-1">{l.className}</td>
+                        <td className="py-1 font-mono">{l.place}</td>
+                        <td className="py-1 font-mono">
+                          {l.mark} {l.newRecord ? <Badge variant="destructive">{t('score.newRecord')}</Badge> : null}
+                        </td>
+                        <td className="py-1 text-right font-mono">{l.points}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </CardContent>
+            </Card>
+          </div>
+        )}
+      </QueryState>
+    </div>
+  );
+}
+
+function Standings({ rows, testId }: { rows: { id: string; rank: number; name: string; points: number }[]; testId?: string }) {
+  const { t } = useTranslation('meets');
+  if (!rows.length) return <p className="text-sm text-muted-foreground">{t('points.none')}</p>;
+  return (
+    <ol className="grid gap-1 text-sm" data-testid={testId}>
+      {rows.map((r) => (
+        <li key={r.id} className="flex gap-3 border-b py-1">
+          <span className="w-6 font-mono">{r.rank}</span>
+          <span>{r.name}</span>
+          <span className="ms-auto font-mono">{r.points}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** score/screen/:meetId: the live board on the wall theme: latest results, upcoming heats, class points, new records; polls every few seconds. */
+export function BoardScreen({ family }: { family: MeetFamily }) {
+  const { t } = useTranslation('meets');
+  const { meetId = '' } = useParams();
+  const board = useBoard(family, meetId);
+  const b = board.data;
+  const round = (r: number, no: number) => (r > 0 ? t('heat.final') : t('heat.heat', { no }));
+  return (
+    <div className="wall dark grid min-h-[80vh] content-start gap-4 rounded-xl bg-background p-6 text-foreground" data-testid="board">
+      <h1 className="text-3xl font-bold">{b?.name}</h1>
+      <QueryState query={board} data={b}>
+        {(d) => (
+          <div className="grid gap-4 xl:grid-cols-3">
+            <section className="grid content-start gap-3 xl:col-span-2" aria-label={t('board.latest')}>
+              <h2 className="text-xl font-semibold">{t('board.latest')}</h2>
+              {d.latest.map((l) => (
+                <div key={l.heatId} className="rounded-lg border p-3" data-testid="board-result">
+                  <p className="font-semibold">
+                    {l.groupName} {l.eventName} · {round(l.round, l.no)}
+                  </p>
+                  <ol className="grid gap-1 pt-2 text-lg">
+                    {l.results.map((r, i) => (
+                      <li key={i} className="flex gap-3">
+                        <span className="w-8 font-mono">{r.place}</span>
+                        <span>{r.name}</span>
+                        <span className="text-muted-foreground">{r.className}</span>
+                        <span className="ms-auto font-mono">{r.mark}</span>
+                        {r.newRecord ? <Badge variant="destructive">{t('score.newRecord')}</Badge> : null}
+                      </li>
+                    ))}
+                  </ol>
+                </div>
+              ))}
+              {!d.latest.length ? <p className="text-muted-foreground">{t('board.noResults')}</p> : null}
+            </section>
+            <section className="grid content-start gap-3" aria-label={t('points.classes')}>
+              <h2 className="text-xl font-semibold">{t('points.classes')}</h2>
+              <Standings rows={d.classes} testId="board-points" />
+              <h2 className="pt-4 text-xl font-semibold">{t('board.upcoming')}</h2>
+              <ol className="grid gap-1">
+                {d.upcoming.map((u) => (
+                  <li key={u.id} className="flex gap-2">
+                    <span className="font-mono">{u.startMin != null ? `${String(Math.floor(u.startMin / 60)).padStart(2, '0')}:${String(u.startMin % 60).padStart(2, '0')}` : ''}</span>
+                    <span>
+                      {u.groupName} {u.eventName} · {round(u.round, u.no)}
+                    </span>
+                  </li>
+                ))}
+              </ol>
+              {d.records.length ? <h2 className="pt-4 text-xl font-semibold">{t('board.records')}</h2> : null}
+              <ul className="grid gap-1">
+                {d.records.map((r) => (
+                  <li key={r.id} className="text-warning">
+                    {r.groupName} {r.eventName} {r.mark} · {r.holder}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          </div>
+        )}
+      </QueryState>
+    </div>
+  );
+}
