@@ -26,6 +26,7 @@ import {
 import { badgeIcon, loginImage } from './branding';
 import { seedPhysiqueDemo } from './physique-demo';
 import { seedVenueDemo } from './venue-demo';
+import { seedContentDemo } from './content-demo';
 import {
   createRandom,
   JIANGNING,
@@ -794,6 +795,7 @@ export async function seedDemo(db: DbOrTx): Promise<boolean> {
     await insertRows(tx, rows);
     await seedPhysiqueDemo(tx, { currentStartYear: DEMO_CURRENT_START_YEAR, today: DEMO_TODAY });
     await seedVenueDemo(tx, DEMO_TODAY);
+    await seedContentDemo(tx, new Date(`${DEMO_TODAY}T08:00:00+08:00`));
     await insertRows(tx, later);
     return true;
   });
