@@ -194,6 +194,19 @@ const SCREENS: Screen[] = [
   { account: 'college01', path: '/gx/onlineManagement/competition' },
   { account: 'college01', path: '/gx/onlineManagement/competition/addChallenge' },
   { account: 'college01', path: '/gx/onlineManagement/competition', open: clickFirst('row-data') },
+
+  // Content: banners, wiki, lesson resources and the resource library
+  { account: 'school01', path: '/k12/banner/bannerConfig' },
+  { account: 'school01', path: '/k12/banner/bannerConfig/add' },
+  { account: 'school01', path: '/k12/wikiManagement/schoolWiki' },
+  { account: 'school01', path: '/k12/wikiManagement/schoolWiki/add' },
+  { account: 'school01', path: '/k12/wikiManagement/schoolWiki', open: editFirst('wiki-list') },
+  { account: 'school01', path: '/k12/lessonAssistant/lessonResourceList' },
+  { account: 'school01', path: '/k12/lessonAssistant/lessonResourceList?view=library' },
+  { account: 'school01', path: '/k12/lessonAssistant/lessonResourceList/add' },
+  { account: 'district01', path: '/admin/lessonAssistant/resourceList' },
+  { account: 'district01', path: '/admin/banner/bannerConfig' },
+  { account: 'college01', path: '/gx/wikiManagement/schoolWiki' },
 ];
 
 /** One signed-in context per account for the whole file (its session lives in localStorage). */

@@ -109,3 +109,21 @@ test('content screens in English', async ({ page }) => {
   await expect(page.getByTestId('banner-list')).toBeVisible();
   await shot(page, 'content-banner-list-en_us');
 });
+
+/** A school browses the district's library and copies a resource into its own list. */
+test('lesson resources: copy from the library', async ({ page }) => {
+  await signedIn(page, 'school01', 'k12');
+  await page.goto('/busi/k12/lessonAssistant/lessonResourceList');
+  await expect(page.getByTestId('lesson-list')).toContainText('五年级立定跳远单元教案', { timeout: 20_000 });
+  await shot(page, 'content-lesson-list-zh_cn');
+  await page.goto('/busi/k12/lessonAssistant/lessonResourceList?view=library');
+  const library = page.getByTestId('lesson-library');
+  const row = library.getByRole('row', { name: /区级示范课：50米快速跑/ });
+  await row.getByTestId('lesson-copy').click();
+  await expect(row).toContainText('已复制');
+  await shot(page, 'content-lesson-library-zh_cn');
+  await page.goto('/busi/k12/lessonAssistant/lessonResourceList/add');
+  await page.getByTestId('form-save').click();
+  await expect(page.getByTestId('lesson-form')).toContainText('请填写资源标题');
+  await shot(page, 'content-lesson-form-zh_cn');
+});

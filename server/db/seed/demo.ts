@@ -28,6 +28,7 @@ import { seedPhysiqueDemo } from './physique-demo';
 import { seedMeetDemo } from './meet-demo';
 import { seedVenueDemo } from './venue-demo';
 import { seedContestsDemo } from './contests-demo';
+import { seedContentDemo } from './content-demo';
 import {
   createRandom,
   JIANGNING,
@@ -797,6 +798,7 @@ export async function seedDemo(db: DbOrTx): Promise<boolean> {
     await seedPhysiqueDemo(tx, { currentStartYear: DEMO_CURRENT_START_YEAR, today: DEMO_TODAY });
     await seedVenueDemo(tx, DEMO_TODAY);
     await seedMeetDemo(tx, DEMO_TODAY);
+    await seedContentDemo(tx, new Date(`${DEMO_TODAY}T08:00:00+08:00`));
     await insertRows(tx, later);
     await seedContestsDemo(tx, DEMO_TODAY);
     return true;

@@ -1,4 +1,4 @@
-import DOMPurify from 'isomorphic-dompurify';
+import DOMPurify from 'dompurify';
 import { RICH_TEXT_CONFIG, richTextHook, type RichTextElement } from '@/domain/content/rich-text';
 import { filePaths } from '@/domain/uploads/stored-file';
 import { download } from '@/lib/api-client';
