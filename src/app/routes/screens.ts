@@ -120,4 +120,10 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   'gx.user.role.add': () => import('./roles/roles').then((m) => ({ default: m.RoleFormPage })),
   'gx.user.role.edit': () => import('./roles/roles').then((m) => ({ default: m.RoleFormPage })),
   'gx.user.role.members': () => import('./roles/roles').then((m) => ({ default: m.RoleMembersPage })),
+  'k12.homework.homeworkManagement': () => import('./activities/homework').then((m) => ({ default: m.HomeworkPage })),
+  'k12.homework.homeworkManagement.add': () => import('./activities/homework').then((m) => ({ default: m.HomeworkFormPage })),
+  'k12.homework.homeworkManagement.edit': () => import('./activities/homework').then((m) => ({ default: m.HomeworkFormPage })),
+  'k12.homework.homeworkManagement.detail': () => import('./activities/homework').then((m) => ({ default: m.HomeworkDetailPage })),
+  'admin.homework.homeworkManagement': () => import('./activities/homework').then((m) => ({ default: m.HomeworkPage })),
+  'admin.homework.homeworkManagement.detail': () => import('./activities/homework').then((m) => ({ default: m.HomeworkDetailPage })),
 };
