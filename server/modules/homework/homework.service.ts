@@ -118,26 +118,34 @@ function toRow(raw: RawRow, now: Date, doneCount: number): HomeworkRow {
 
 /**
  * Progress of every student of the homework(s) `ids` in the scope: valid submissions, periods done (every item of the
- * homework reached in that period) out of the periods due at `today`. Columns: hid, sid, name, student_no, class_id,
+ * homework reached in that period) out of the periods due at `today`; today's period, while it runs, is due only once
+ * the student has done it (nobody is behind at breakfast). Columns: hid, sid, name, student_no, class_id,
  * class_name, due, submissions, periods_done.
  */
 function progressSql(ids: readonly string[], today: string, scope: ClassScope, where: SQL = sql`true`): SQL {
   const day = localDay(sql`r.measured_at`);
+  // `open`: today's period is still running, so it is due only once the student has done it.
   return sql`with h as (
-      select h.*, ${periodsDueSql(today)} as due, (select count(*)::int from homework_items i where i.homework_id = h.id) as n_items
+      select h.*, ${periodsDueSql(today)} as due, (select count(*)::int from homework_items i where i.homework_id = h.id) as n_items,
+        (case when ${statusSql('inProgress', today)} then 1 else 0 end) as open
       from homeworks h where ${inIds(sql`h.id`, ids)}
     ), prog as (
-      select h.id as hid, s.id as sid, s.name, coalesce(s.student_no, s.reg_no) as student_no, s.class_id, c.name as class_name, h.due,
+      select h.id as hid, s.id as sid, s.name, coalesce(s.student_no, s.reg_no) as student_no, s.class_id, c.name as class_name,
+        h.due - h.open + x.cur as due,
         (select count(*)::int from activity_records r where r.kind = 'homework' and r.ref_id = h.id and r.student_id = s.id and not r.invalid) as submissions,
-        (select count(*)::int from (
+        x.closed + x.cur as periods_done
+      from h join homework_classes hc on hc.homework_id = h.id
+        join students s on s.class_id = hc.class_id and s.status = 'studying'
+        join classes c on c.id = s.class_id
+        cross join lateral (
+          select count(*) filter (where d.p < h.due - h.open)::int as closed, count(*) filter (where h.open = 1 and d.p = h.due - 1)::int as cur
+          from (
             select ${periodOfDay(day)} as p from activity_records r
               join homework_items i on i.homework_id = h.id and i.item = r.item
             where r.kind = 'homework' and r.ref_id = h.id and r.student_id = s.id and not r.invalid and ${reachesSql(sql`i.target`)}
             group by 1 having count(distinct r.item) = h.n_items
-          ) d where d.p < h.due) as periods_done
-      from h join homework_classes hc on hc.homework_id = h.id
-        join students s on s.class_id = hc.class_id and s.status = 'studying'
-        join classes c on c.id = s.class_id
+          ) d
+        ) x
       where ${classScopeSql(scope, sql`s.class_id`)} and ${where}
     )`;
 }
@@ -294,7 +302,7 @@ export async function classCompletion(db: DbOrTx, reader: HomeworkReader, id: st
       count(p.sid)::int as students,
       count(p.sid) filter (where p.submissions > 0)::int as submitted,
       count(p.sid) filter (where p.due > 0 and p.periods_done >= p.due)::int as done,
-      coalesce(avg(case when p.due > 0 then least(p.periods_done, p.due)::float8 / p.due end), 0)::float8 as rate
+      coalesce(avg(case when p.due > 0 then least(p.periods_done, p.due)::float8 / p.due else 0 end), 0)::float8 as rate
     from homework_classes hc join classes c on c.id = hc.class_id
       left join prog p on p.class_id = hc.class_id
     where hc.homework_id = ${id}::uuid and ${classScopeSql(scope, sql`hc.class_id`)}

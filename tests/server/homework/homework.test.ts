@@ -233,11 +233,14 @@ describe('completion and video review', () => {
     expect(perStudent.records[0]).toMatchObject({ submissions: 2, periodsDone: 1, periodsDue: 1, done: true });
     const listed = body<Page<HomeworkRow>>(await call('GET', '/page?current=1&size=80', 'school01')).data.records.find((r) => r.id === hw.id);
     expect(listed?.doneCount).toBe(1);
-    // A day later the second period is due and nobody has done it yet.
+    // A day later today's period still runs: nobody is behind yet.
     await advance(DAY);
-    const next = body<HomeworkClassCompletion[]>(await call('GET', `/${hw.id}/classes`, 'school01')).data;
-    expect(next[0]).toMatchObject({ done: 0 });
-    expect(next[0].rate).toBeCloseTo(0.5 / total);
+    expect(body<HomeworkClassCompletion[]>(await call('GET', `/${hw.id}/classes`, 'school01')).data[0]).toMatchObject({ done: 1 });
+    // Once it is over, each of the three days was due and the student did one.
+    await advance(2 * DAY);
+    const over = body<HomeworkClassCompletion[]>(await call('GET', `/${hw.id}/classes`, 'school01')).data;
+    expect(over[0]).toMatchObject({ done: 0 });
+    expect(over[0].rate).toBeCloseTo(1 / 3 / total);
   });
 
   it('a teacher reviews a video valid or invalid (with a reason); invalid takes the record out of completion', async () => {

@@ -23,7 +23,8 @@ export function HomeworkFormScreen() {
     items: [{ item: '' as never, target: '', intensity: 'medium' }],
     cycle: 'daily',
     startDate: today,
-    endDate: '',
+    // A week from today: the usual length, changed in two clicks.
+    endDate: localDate(new Date(Date.now() + 6 * 86_400_000)),
   };
   return (
     <FormScreen
