@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
 import { homeworkSaveSchema, TASK_CYCLES, type HomeworkForm } from '@/domain/activities/homework';
@@ -15,7 +16,8 @@ export function HomeworkFormScreen() {
   const access = usePageAccess(homeworkKey('k12'));
   const options = useHomeworkOptions();
   const labels = useItemLabels();
-  const today = localDate(new Date());
+  const [now] = useState(() => Date.now());
+  const today = localDate(new Date(now));
   const defaults: HomeworkForm = {
     name: '',
     note: '',
@@ -24,7 +26,7 @@ export function HomeworkFormScreen() {
     cycle: 'daily',
     startDate: today,
     // A week from today: the usual length, changed in two clicks.
-    endDate: localDate(new Date(Date.now() + 6 * 86_400_000)),
+    endDate: localDate(new Date(now + 6 * 86_400_000)),
   };
   return (
     <FormScreen
