@@ -85,23 +85,34 @@ export function daySpan(start: string, end: string): number {
   return Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000) + 1;
 }
 
-function checkPeriod(v: { startDate: string; endDate: string }, ctx: z.RefinementCtx) {
+/** The period rule of a homework or plan: the end not before the start, at most TASK_PERIOD_MAX_DAYS. */
+export function checkPeriod(v: { startDate: string; endDate: string }, ctx: z.RefinementCtx) {
   if (!isIsoDate(v.startDate) || !isIsoDate(v.endDate)) return;
   if (v.endDate < v.startDate) ctx.addIssue({ code: 'custom', path: ['endDate'], message: `${V}endBeforeStart` });
   else if (daySpan(v.startDate, v.endDate) > TASK_PERIOD_MAX_DAYS) ctx.addIssue({ code: 'custom', path: ['endDate'], message: `${V}periodTooLong` });
 }
 
+/** Fields every task (homework, training plan) has. */
+export const taskFields = {
+  name: nameField,
+  items: itemsField,
+  cycle: z.enum(TASK_CYCLES, { error: `${V}cycleRequired` }),
+  startDate: dayField(`${V}startRequired`),
+  endDate: dayField(`${V}endRequired`),
+  version: versionField.optional(),
+};
+
 /** The homework form and request body. */
 export const homeworkSaveSchema = z
   .object({
-    name: nameField,
+    name: taskFields.name,
     note: z.preprocess((v) => (v === null ? '' : v), z.string().trim().max(HOMEWORK_NOTE_MAX, `${V}noteLength`).optional()),
     classIds: idList(`${V}classesRequired`, HOMEWORK_CLASSES_MAX),
-    items: itemsField,
-    cycle: z.enum(TASK_CYCLES, { error: `${V}cycleRequired` }),
-    startDate: dayField(`${V}startRequired`),
-    endDate: dayField(`${V}endRequired`),
-    version: versionField.optional(),
+    items: taskFields.items,
+    cycle: taskFields.cycle,
+    startDate: taskFields.startDate,
+    endDate: taskFields.endDate,
+    version: taskFields.version,
   })
   .superRefine(checkPeriod);
 export type HomeworkSave = z.output<typeof homeworkSaveSchema>;
