@@ -33,51 +33,50 @@ export const TASK_PERIOD_MAX_DAYS = 366;
 /** Submission videos are kept this many months after upload; the review right ends with them (docs/product-rules.md#homework). */
 export const VIDEO_KEEP_MONTHS = 1;
 
-const V = 'activities:task.';
 
 const dayField = (required: string) =>
   z
     .string({ error: required })
     .min(1, required)
-    .refine(isIsoDate, `${V}dateInvalid`);
+    .refine(isIsoDate, 'activities:task.dateInvalid');
 
 const numberish = z
-  .union([z.number(), z.string(), z.null()], { error: `${V}targetRequired` })
+  .union([z.number(), z.string(), z.null()], { error: 'activities:task.targetRequired' })
   .transform((v) => (v === null ? NaN : typeof v === 'number' ? v : v.trim() === '' ? NaN : Number(v)))
-  .pipe(z.number().refine(Number.isFinite, `${V}targetRequired`));
+  .pipe(z.number().refine(Number.isFinite, 'activities:task.targetRequired'));
 
 /** One item of a homework or plan: the item, its target (in the item's unit, within its range) and intensity. */
 export const taskItemSchema = z
   .object({
-    item: z.enum(ACTIVITY_ITEM_KEYS as unknown as [ActivityItemKey, ...ActivityItemKey[]], { error: `${V}itemRequired` }),
+    item: z.enum(ACTIVITY_ITEM_KEYS as unknown as [ActivityItemKey, ...ActivityItemKey[]], { error: 'activities:task.itemRequired' }),
     target: numberish,
-    intensity: z.enum(INTENSITIES, { error: `${V}intensityRequired` }),
+    intensity: z.enum(INTENSITIES, { error: 'activities:task.intensityRequired' }),
   })
   .superRefine((v, ctx) => {
     const rule = ACTIVITY_ITEMS.get(v.item);
     if (rule && (v.target < rule.min || v.target > rule.max)) {
-      ctx.addIssue({ code: 'custom', path: ['target'], message: `${V}targetRange` });
+      ctx.addIssue({ code: 'custom', path: ['target'], message: 'activities:task.targetRange' });
     }
   });
 export type TaskItem = z.output<typeof taskItemSchema>;
 
 const itemsField = z
-  .array(taskItemSchema, { error: `${V}itemsRequired` })
-  .min(1, `${V}itemsRequired`)
-  .max(TASK_ITEMS_MAX, `${V}itemsMax`)
-  .refine((items) => new Set(items.map((i) => i.item)).size === items.length, `${V}itemTwice`);
+  .array(taskItemSchema, { error: 'activities:task.itemsRequired' })
+  .min(1, 'activities:task.itemsRequired')
+  .max(TASK_ITEMS_MAX, 'activities:task.itemsMax')
+  .refine((items) => new Set(items.map((i) => i.item)).size === items.length, 'activities:task.itemTwice');
 
 const nameField = z
-  .string({ error: `${V}nameRequired` })
+  .string({ error: 'activities:task.nameRequired' })
   .trim()
-  .min(PLAN_NAME_MIN, `${V}nameRequired`)
-  .max(PLAN_NAME_MAX, `${V}nameLength`);
+  .min(PLAN_NAME_MIN, 'activities:task.nameRequired')
+  .max(PLAN_NAME_MAX, 'activities:task.nameLength');
 
 const idList = (required: string, max: number) =>
   z
     .array(z.string().regex(UUID_PATTERN, 'validation:common.id'), { error: required })
     .min(1, required)
-    .max(max, `${V}tooMany`)
+    .max(max, 'activities:task.tooMany')
     .transform((ids) => [...new Set(ids)]);
 
 /** Days from `start` to `end` inclusive (both YYYY-MM-DD). */
@@ -88,17 +87,17 @@ export function daySpan(start: string, end: string): number {
 /** The period rule of a homework or plan: the end not before the start, at most TASK_PERIOD_MAX_DAYS. */
 export function checkPeriod(v: { startDate: string; endDate: string }, ctx: z.RefinementCtx) {
   if (!isIsoDate(v.startDate) || !isIsoDate(v.endDate)) return;
-  if (v.endDate < v.startDate) ctx.addIssue({ code: 'custom', path: ['endDate'], message: `${V}endBeforeStart` });
-  else if (daySpan(v.startDate, v.endDate) > TASK_PERIOD_MAX_DAYS) ctx.addIssue({ code: 'custom', path: ['endDate'], message: `${V}periodTooLong` });
+  if (v.endDate < v.startDate) ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'activities:task.endBeforeStart' });
+  else if (daySpan(v.startDate, v.endDate) > TASK_PERIOD_MAX_DAYS) ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'activities:task.periodTooLong' });
 }
 
 /** Fields every task (homework, training plan) has. */
 export const taskFields = {
   name: nameField,
   items: itemsField,
-  cycle: z.enum(TASK_CYCLES, { error: `${V}cycleRequired` }),
-  startDate: dayField(`${V}startRequired`),
-  endDate: dayField(`${V}endRequired`),
+  cycle: z.enum(TASK_CYCLES, { error: 'activities:task.cycleRequired' }),
+  startDate: dayField('activities:task.startRequired'),
+  endDate: dayField('activities:task.endRequired'),
   version: versionField.optional(),
 };
 
@@ -106,8 +105,8 @@ export const taskFields = {
 export const homeworkSaveSchema = z
   .object({
     name: taskFields.name,
-    note: z.preprocess((v) => (v === null ? '' : v), z.string().trim().max(HOMEWORK_NOTE_MAX, `${V}noteLength`).optional()),
-    classIds: idList(`${V}classesRequired`, HOMEWORK_CLASSES_MAX),
+    note: z.preprocess((v) => (v === null ? '' : v), z.string().trim().max(HOMEWORK_NOTE_MAX, 'activities:task.noteLength').optional()),
+    classIds: idList('activities:task.classesRequired', HOMEWORK_CLASSES_MAX),
     items: taskFields.items,
     cycle: taskFields.cycle,
     startDate: taskFields.startDate,
@@ -118,7 +117,7 @@ export const homeworkSaveSchema = z
 export type HomeworkSave = z.output<typeof homeworkSaveSchema>;
 export type HomeworkForm = z.input<typeof homeworkSaveSchema>;
 
-const statusFilter = z.preprocess((v) => (v === '' ? undefined : v), z.enum(PLAN_STATUSES, { error: `${V}statusInvalid` }).optional());
+const statusFilter = z.preprocess((v) => (v === '' ? undefined : v), z.enum(PLAN_STATUSES, { error: 'activities:task.statusInvalid' }).optional());
 
 /** The homework list's filters (the admin list also filters by school). */
 export const homeworkListQuery = listQuery({ name: textFilter(), status: statusFilter, classId: idFilter, schoolId: idFilter });
@@ -143,13 +142,13 @@ export const videoReviewSchema = z.discriminatedUnion(
     z.object({
       verdict: z.literal('invalid'),
       reason: z
-        .string({ error: `${V}reasonRequired` })
+        .string({ error: 'activities:task.reasonRequired' })
         .trim()
-        .min(1, `${V}reasonRequired`)
-        .max(REVIEW_REASON_MAX, `${V}reasonLength`),
+        .min(1, 'activities:task.reasonRequired')
+        .max(REVIEW_REASON_MAX, 'activities:task.reasonLength'),
     }),
   ],
-  { error: `${V}verdictRequired` },
+  { error: 'activities:task.verdictRequired' },
 );
 export type VideoReview = z.output<typeof videoReviewSchema>;
 

@@ -19,16 +19,15 @@ export type PickLevel = (typeof PICK_LEVELS)[number];
 /** Physique items students can be picked by (BMI has bands, not levels). */
 export const PICK_ITEMS = ITEM_KEYS.filter((k) => k !== 'bmi') as Exclude<ItemKey, 'bmi'>[];
 
-const V = 'activities:task.';
 const blank = (v: unknown) => (v === '' || v === null ? undefined : v);
 
 export const trainingSaveSchema = z
   .object({
     ...taskFields,
     studentIds: z
-      .array(z.string().regex(UUID_PATTERN, 'validation:common.id'), { error: `${V}studentsRequired` })
-      .min(1, `${V}studentsRequired`)
-      .max(TRAINING_STUDENTS_MAX, `${V}tooMany`)
+      .array(z.string().regex(UUID_PATTERN, 'validation:common.id'), { error: 'activities:task.studentsRequired' })
+      .min(1, 'activities:task.studentsRequired')
+      .max(TRAINING_STUDENTS_MAX, 'activities:task.tooMany')
       .transform((ids) => [...new Set(ids)]),
     /** How the students were picked (kept for the detail). */
     sourcePlanId: z.preprocess(blank, z.string().regex(UUID_PATTERN, 'validation:common.id').optional()),
@@ -41,14 +40,14 @@ export type TrainingForm = z.input<typeof trainingSaveSchema>;
 
 export const trainingListQuery = listQuery({
   name: textFilter(),
-  status: z.preprocess(blank, z.enum(PLAN_STATUSES, { error: `${V}statusInvalid` }).optional()),
+  status: z.preprocess(blank, z.enum(PLAN_STATUSES, { error: 'activities:task.statusInvalid' }).optional()),
 });
 
 /** Students to pick from: the results of a test plan whose item is at a level (the plan's latest valid results). */
 export const candidateQuery = z.object({
-  planId: z.string({ error: `${V}planRequired` }).regex(UUID_PATTERN, `${V}planRequired`),
-  item: z.enum(PICK_ITEMS as [string, ...string[]], { error: `${V}itemRequired` }),
-  level: z.enum(PICK_LEVELS, { error: `${V}levelRequired` }),
+  planId: z.string({ error: 'activities:task.planRequired' }).regex(UUID_PATTERN, 'activities:task.planRequired'),
+  item: z.enum(PICK_ITEMS as [string, ...string[]], { error: 'activities:task.itemRequired' }),
+  level: z.enum(PICK_LEVELS, { error: 'activities:task.levelRequired' }),
   classId: idFilter,
 });
 
