@@ -126,4 +126,8 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   'k12.homework.homeworkManagement.detail': () => import('./activities/homework').then((m) => ({ default: m.HomeworkDetailPage })),
   'admin.homework.homeworkManagement': () => import('./activities/homework').then((m) => ({ default: m.HomeworkPage })),
   'admin.homework.homeworkManagement.detail': () => import('./activities/homework').then((m) => ({ default: m.HomeworkDetailPage })),
+  'k12.training.specialTraining': () => import('./activities/training').then((m) => ({ default: m.TrainingPage })),
+  'k12.training.specialTraining.add': () => import('./activities/training').then((m) => ({ default: m.TrainingFormPage })),
+  'k12.training.specialTraining.detail': () => import('./activities/training').then((m) => ({ default: m.TrainingDetailPage })),
+  'k12.training.specialTraining.detailDataList': () => import('./activities/training').then((m) => ({ default: m.TrainingDataPage })),
 };
