@@ -24,9 +24,10 @@ import * as platform from './schema/platform';
 import * as contests from './schema/contests';
 import * as content from './schema/content';
 import * as meets from './schema/meets';
+import * as homework from './schema/homework';
 
 /** Every table, for drizzle's relational queries and for typing. */
-export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content, ...meets };
+export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content, ...meets, ...homework };
 export type Schema = typeof schema;
 
 /**

@@ -4,6 +4,8 @@ import { bannerRoutes, carouselRoutes, lessonResourceRoutes, wikiRoutes } from '
 import { dataCenterRoutes } from './data-center/data-center.routes';
 import { filesRoutes } from './files/files.routes';
 import { healthRoutes } from './health/health.routes';
+import { homeworkRoutes } from './homework/homework.routes';
+import { trainingRoutes } from './training/training.routes';
 import type { ModuleOptions } from './module-options';
 import { meetRoutes } from './meets/meets.routes';
 import { myInfoRoutes } from './my-info/my-info.routes';
@@ -63,6 +65,9 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   for (const family of ['admin', 'k12'] as const) await app.register(lessonResourceRoutes, { prefix: `/api/busi/web/${family}`, family });
 
   for (const family of ['k12', 'gx'] as const) await app.register(meetRoutes, { prefix: `/api/busi/web/${family}`, family });
+
+  for (const family of ['admin', 'k12'] as const) await app.register(homeworkRoutes, { prefix: `/api/busi/web/${family}`, family, expireEveryMs: opts.fileSweepEveryMs });
+  await app.register(trainingRoutes, { prefix: '/api/busi/web/k12' });
   await app.register(wallRoutes, { prefix: '/api/screen' });
   await app.register(filesRoutes, { prefix: '/api/uc/oss', storage: opts.storage, sweepEveryMs: opts.fileSweepEveryMs });
 }

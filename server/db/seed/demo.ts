@@ -29,6 +29,7 @@ import { seedMeetDemo } from './meet-demo';
 import { seedVenueDemo } from './venue-demo';
 import { seedContestsDemo } from './contests-demo';
 import { seedContentDemo } from './content-demo';
+import { seedHomeworkDemo } from './homework-demo';
 import {
   createRandom,
   JIANGNING,
@@ -801,6 +802,7 @@ export async function seedDemo(db: DbOrTx): Promise<boolean> {
     await seedContentDemo(tx, new Date(`${DEMO_TODAY}T08:00:00+08:00`));
     await insertRows(tx, later);
     await seedContestsDemo(tx, DEMO_TODAY);
+    await seedHomeworkDemo(tx, DEMO_TODAY);
     return true;
   });
 }

@@ -197,4 +197,15 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   'single.sportsMeet.score.screen': () => import('./meets/meets').then((m) => ({ default: m.BoardPage })),
   'single.sportsMeet.points': () => import('./meets/meets').then((m) => ({ default: m.PointsListPage })),
   'single.sportsMeet.points.detail': () => import('./meets/meets').then((m) => ({ default: m.PointsPage })),
+
+  'k12.homework.homeworkManagement': () => import('./activities/homework').then((m) => ({ default: m.HomeworkPage })),
+  'k12.homework.homeworkManagement.add': () => import('./activities/homework').then((m) => ({ default: m.HomeworkFormPage })),
+  'k12.homework.homeworkManagement.edit': () => import('./activities/homework').then((m) => ({ default: m.HomeworkFormPage })),
+  'k12.homework.homeworkManagement.detail': () => import('./activities/homework').then((m) => ({ default: m.HomeworkDetailPage })),
+  'admin.homework.homeworkManagement': () => import('./activities/homework').then((m) => ({ default: m.HomeworkPage })),
+  'admin.homework.homeworkManagement.detail': () => import('./activities/homework').then((m) => ({ default: m.HomeworkDetailPage })),
+  'k12.training.specialTraining': () => import('./activities/training').then((m) => ({ default: m.TrainingPage })),
+  'k12.training.specialTraining.add': () => import('./activities/training').then((m) => ({ default: m.TrainingFormPage })),
+  'k12.training.specialTraining.detail': () => import('./activities/training').then((m) => ({ default: m.TrainingDetailPage })),
+  'k12.training.specialTraining.detailDataList': () => import('./activities/training').then((m) => ({ default: m.TrainingDataPage })),
 };

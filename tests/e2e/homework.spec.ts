@@ -1,0 +1,56 @@
+import { expect, test } from '@playwright/test';
+import { shot, signIn } from './support';
+
+/**
+ * Sports homework end to end (docs/product-rules.md#homework): a teacher publishes homework to a class (a target out of
+ * the item's range is refused on its field), sees it listed, opens the demo's running homework and reviews the videos
+ * waiting for review: one valid, one invalid with a reason.
+ */
+test('teacher01 publishes homework and reviews submission videos', async ({ page }) => {
+  await page.goto('/busi/');
+  await signIn(page, 'teacher01');
+  await expect(page).toHaveURL(/\/k12\//, { timeout: 20_000 });
+
+  await page.goto('/busi/k12/sportsHomework/homeworkManagement');
+  const list = page.getByTestId('homework-list');
+  await expect(list.getByRole('cell', { name: '每日跳绳打卡' })).toBeVisible({ timeout: 20_000 });
+  await shot(page, 'homework-list');
+
+  await page.getByTestId('list-add').click();
+  const form = page.getByTestId('homework-form');
+  await form.getByLabel('作业名称').fill('e2e跳绳作业');
+  await form.locator('[data-field=classIds]').getByRole('checkbox').first().check();
+  await form.locator('[data-field="items.0.item"]').getByRole('combobox').click();
+  await page.getByRole('option', { name: '1分钟跳绳' }).click();
+  const target = form.locator('[data-field="items.0.target"]');
+  await target.getByRole('spinbutton').fill('9999');
+  await form.getByTestId('form-save').click();
+  await expect(target).toContainText('目标值超出该项目的有效范围');
+  await shot(page, 'homework-form');
+  await target.getByRole('spinbutton').fill('150');
+  await form.getByTestId('form-save').click();
+  await expect(page).toHaveURL(/homeworkManagement$/);
+  await expect(list.getByRole('cell', { name: 'e2e跳绳作业' })).toBeVisible();
+
+  await list.getByRole('row', { name: /每日跳绳打卡/ }).getByTestId('row-detail').click();
+  const detail = page.getByTestId('homework-detail');
+  await expect(detail.getByRole('cell').first()).toBeVisible({ timeout: 20_000 });
+  await shot(page, 'homework-detail');
+  await detail.getByTestId('homework-tab-submissions').click();
+  await page.getByTestId('review-filter').getByRole('combobox').click();
+  await page.getByRole('option', { name: '待审核' }).click();
+  const pending = detail.locator('[data-review=pending]');
+  await expect(pending).toHaveCount(2);
+  await shot(page, 'homework-submissions');
+  await detail.getByTestId('review-valid').first().click();
+  await expect(pending).toHaveCount(1);
+  await detail.getByTestId('review-invalid').first().click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByTestId('review-invalid-confirm').click();
+  await expect(dialog.getByRole('alert')).toHaveText('请填写无效原因');
+  await dialog.getByTestId('review-reason').fill('视频不清晰');
+  await shot(page, 'homework-review-dialog');
+  await dialog.getByTestId('review-invalid-confirm').click();
+  await expect(dialog).toBeHidden();
+  await expect(pending).toHaveCount(0);
+});

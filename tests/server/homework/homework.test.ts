@@ -1,0 +1,313 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HomeworkClassCompletion, HomeworkDetail, HomeworkRow, HomeworkStudentCompletion, HomeworkSubmission } from '@/domain/activities/homework';
+import type { Envelope, Page } from '@/domain/api';
+import { ORG_TYPE } from '@/domain/constants';
+import { localDate } from '@/domain/test-plans/status';
+import { activityRecords } from '../../../server/db/schema/activities';
+import { auditLogs } from '../../../server/db/schema/audit';
+import { users } from '../../../server/db/schema/auth';
+import { files } from '../../../server/db/schema/files';
+import { orgs } from '../../../server/db/schema/orgs';
+import { classes, students, teacherClasses, teachers } from '../../../server/db/schema/school';
+import { insertActivityRecords } from '../../../server/db/seed/activity-records';
+import { refCheckOf, type RefCheckRecord } from '../../../server/modules/activities/ref-checks';
+import { expireHomeworkVideos } from '../../../server/modules/homework/homework.service';
+import { createTestApp, type TestApp } from '../../support/server-app';
+
+let t: TestApp;
+const tokens: Record<string, string> = {};
+let k12Id: string;
+let teacherUserId: string;
+/** Two classes of the school with students; the first is one myclass01 teaches. */
+let classA: string;
+let classB: string;
+let otherClass: string;
+
+const DAY = 86_400_000;
+const BASE = '/api/busi/web/k12/sportsHomework/homeworkManagement';
+
+/** Moves the clock and signs everyone in again (sessions expire with the clock). */
+async function advance(ms: number) {
+  t.clock.advance(ms);
+  for (const account of ['school01', 'teacher01', 'myclass01', 'district01', 'school02', 'college01']) tokens[account] = (await t.login(account)).access_token;
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await advance(0);
+  const rows = await t.db.select({ id: orgs.id, type: orgs.type, name: orgs.name }).from(orgs);
+  k12Id = rows.find((o) => o.name === '南京市江宁区实验学校')!.id;
+  const [teacher] = await t.db.select({ id: users.id }).from(users).where(eq(users.accountNum, 'teacher01'));
+  teacherUserId = teacher.id;
+  const [mine] = await t.db
+    .select({ classId: teacherClasses.classId })
+    .from(teacherClasses)
+    .innerJoin(teachers, eq(teachers.id, teacherClasses.teacherId))
+    .innerJoin(users, eq(users.id, teachers.userId))
+    .where(eq(users.accountNum, 'myclass01'))
+    .limit(1);
+  classA = mine.classId;
+  const withStudents = await t.db.selectDistinct({ id: students.classId }).from(students).where(eq(students.orgId, k12Id)).limit(20);
+  classB = withStudents.map((c) => c.id).find((id) => id !== classA)!;
+  const uni = rows.find((o) => o.type === ORG_TYPE.university)!;
+  [{ id: otherClass }] = await t.db.select({ id: classes.id }).from(classes).where(eq(classes.orgId, uni.id)).limit(1);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, account: string, payload?: unknown, lang = 'zh-CN') =>
+  t.request({ method, url: url.startsWith('/api') ? url : `${BASE}${url}`, token: tokens[account], payload: payload as object, headers: { 'accept-language': lang } });
+const body = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>();
+const today = () => localDate(t.clock.now());
+const dayAfter = (n: number) => localDate(new Date(t.clock.now().getTime() + n * DAY));
+
+const homework = (over: Record<string, unknown> = {}) => ({
+  name: '跳绳打卡',
+  note: '每天跳绳',
+  classIds: [classA, classB],
+  items: [
+    { item: 'rope1min', target: 120, intensity: 'medium' },
+    { item: 'run50m', target: 9.5, intensity: 'high' },
+  ],
+  cycle: 'daily',
+  startDate: today(),
+  endDate: dayAfter(6),
+  ...over,
+});
+
+async function publish(over: Record<string, unknown> = {}, account = 'school01'): Promise<HomeworkDetail> {
+  const res = await call('POST', '', account, homework(over));
+  expect(res.statusCode, res.body).toBe(200);
+  return body<HomeworkDetail>(res).data;
+}
+
+async function studentsOf(classId: string, n: number): Promise<string[]> {
+  const rows = await t.db.select({ id: students.id }).from(students).where(and(eq(students.classId, classId), eq(students.status, 'studying'))).orderBy(students.studentNo).limit(n);
+  return rows.map((r) => r.id);
+}
+
+async function videoFile(createdAt: Date): Promise<string> {
+  const [f] = await t.db
+    .insert(files)
+    .values({ orgId: k12Id, purpose: 'video', name: 'rope.mp4', hash: 'a'.repeat(64), size: 1000, mime: 'video/mp4', createdAt })
+    .returning({ id: files.id });
+  return f.id;
+}
+
+describe('publishing homework', () => {
+  it('publishes to classes with items, cycle and period; audit row; the list shows it with its status and counts', async () => {
+    const hw = await publish();
+    expect(hw).toMatchObject({ name: '跳绳打卡', cycle: 'daily', status: 'inProgress', classCount: 2, periodsDue: 1, periodsTotal: 7, version: 1 });
+    expect(hw.items).toEqual([
+      { item: 'rope1min', target: 120, intensity: 'medium' },
+      { item: 'run50m', target: 9.5, intensity: 'high' },
+    ]);
+    expect(hw.studentCount).toBe((await studentsOf(classA, 500)).length + (await studentsOf(classB, 500)).length);
+    const [log] = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'homework'), eq(auditLogs.entityId, hw.id)));
+    expect(log).toMatchObject({ action: 'create', orgId: k12Id });
+    const page = body<Page<HomeworkRow>>(await call('GET', '/page?current=1&size=10&status=inProgress', 'school01')).data;
+    expect(page.records.map((r) => r.id)).toContain(hw.id);
+    const notStarted = body<Page<HomeworkRow>>(await call('GET', '/page?current=1&size=10&status=notStarted', 'school01')).data;
+    expect(notStarted.records.map((r) => r.id)).not.toContain(hw.id);
+  });
+
+  it('refuses bad input with the message of the rule on its field, in the request language; nothing is written', async () => {
+    const before = await t.db.$count(auditLogs, eq(auditLogs.entity, 'homework'));
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ name: '一'.repeat(21) }, 'name', 'The name must be 1 to 20 characters'],
+      [{ classIds: [] }, 'classIds', 'Choose at least one class'],
+      [{ endDate: dayAfter(-1) }, 'endDate', 'The end date cannot be before the start date'],
+      [{ items: [{ item: 'rope1min', target: 99999, intensity: 'low' }] }, 'items.0.target', "The target is outside the item's valid range"],
+      [{ items: [{ item: 'rope1min', target: 100, intensity: 'low' }, { item: 'rope1min', target: 90, intensity: 'low' }] }, 'items', 'The same item cannot be chosen twice'],
+      [{ cycle: 'monthly' }, 'cycle', 'Choose a cycle'],
+      [{ classIds: [otherClass] }, 'classIds', 'A chosen class does not exist'],
+      [{ startDate: dayAfter(-2) }, 'startDate', 'The start date cannot be before today'],
+    ];
+    for (const [over, field, msg] of cases) {
+      const res = await call('POST', '', 'school01', homework(over), 'en-US');
+      expect(res.statusCode, JSON.stringify(over)).toBe(400);
+      expect(body(res)).toMatchObject({ msg, data: { field } });
+    }
+    expect(await t.db.$count(auditLogs, eq(auditLogs.entity, 'homework'))).toBe(before);
+  });
+
+  it('a class-scoped teacher publishes only to their classes and sees only homework reaching them', async () => {
+    const refused = await call('POST', '', 'myclass01', homework({ classIds: [classB] }));
+    expect(refused.statusCode).toBe(400);
+    expect(body(refused)).toMatchObject({ msg: '只能选择您任教的班级', data: { field: 'classIds' } });
+    const onlyB = await publish({ name: '只有B班', classIds: [classB] });
+    const own = await publish({ name: '我的班', classIds: [classA] }, 'myclass01');
+    const page = body<Page<HomeworkRow>>(await call('GET', '/page?current=1&size=80', 'myclass01')).data;
+    expect(page.records.map((r) => r.id)).toContain(own.id);
+    expect(page.records.map((r) => r.id)).not.toContain(onlyB.id);
+    expect((await call('GET', `/${onlyB.id}`, 'myclass01')).statusCode).toBe(404);
+  });
+
+  it('another school’s homework is 404; another family is refused', async () => {
+    const hw = await publish({ name: '别校不可见' });
+    expect((await call('GET', `/${hw.id}`, 'school02')).statusCode).toBe(404);
+    expect((await call('DELETE', `/${hw.id}`, 'school02')).statusCode).toBe(404);
+    expect((await call('PUT', `/${hw.id}`, 'school02', homework({ version: 1 }))).statusCode).toBe(404);
+    expect((await call('GET', '/page?current=1&size=10', 'college01')).statusCode).toBe(403);
+  });
+});
+
+describe('status, early end, edit and delete', () => {
+  it('a stale save is 409; an early end takes effect at once, refuses edits and a second end', async () => {
+    const hw = await publish({ name: '提前结束' });
+    const saved = await call('PUT', `/${hw.id}`, 'school01', homework({ name: '改名', version: hw.version }));
+    expect(saved.statusCode).toBe(200);
+    expect((await call('PUT', `/${hw.id}`, 'school01', homework({ name: '过期', version: hw.version }))).statusCode).toBe(409);
+    const ended = await call('POST', `/${hw.id}/end`, 'school01');
+    expect(ended.statusCode).toBe(200);
+    expect(body<HomeworkDetail>(ended).data.status).toBe('ended');
+    const edit = await call('PUT', `/${hw.id}`, 'school01', homework({ version: hw.version + 2 }));
+    expect(edit.statusCode).toBe(409);
+    expect(body(edit).msg).toBe('已结束的作业不能编辑');
+    expect((await call('POST', `/${hw.id}/end`, 'school01')).statusCode).toBe(409);
+    const page = body<Page<HomeworkRow>>(await call('GET', '/page?current=1&size=80&status=ended', 'school01')).data;
+    expect(page.records.map((r) => r.id)).toContain(hw.id);
+  });
+
+  it('delete removes the homework with its submissions; a teacher without the end button is refused', async () => {
+    const hw = await publish({ name: '待删除' });
+    const [s] = await studentsOf(classA, 1);
+    await insertActivityRecords(t.db, [{ studentId: s, kind: 'homework', refId: hw.id, item: 'rope1min', value: 130, measuredAt: t.clock.now(), submittedBy: teacherUserId }]);
+    expect((await call('DELETE', `/${hw.id}`, 'school01')).statusCode).toBe(200);
+    expect(await t.db.$count(activityRecords, eq(activityRecords.refId, hw.id))).toBe(0);
+    expect((await call('GET', `/${hw.id}`, 'school01')).statusCode).toBe(404);
+    const [log] = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entityId, hw.id), eq(auditLogs.action, 'delete')));
+    expect(log.before).toMatchObject({ name: '待删除' });
+  });
+});
+
+describe('the homework ref check', () => {
+  it('accepts a submission of a published class within the period; refuses other classes, items, early and ended', async () => {
+    const hw = await publish({ name: '提交检查', classIds: [classA], cycle: 'once', startDate: today(), endDate: dayAfter(3) });
+    const check = refCheckOf('homework')!;
+    const [s] = await studentsOf(classA, 1);
+    const rec = (over: Partial<RefCheckRecord> = {}): RefCheckRecord => ({
+      orgId: k12Id,
+      studentId: s,
+      classId: classA,
+      item: 'rope1min',
+      value: 100,
+      measuredAt: t.clock.now(),
+      refId: hw.id,
+      ...over,
+    });
+    expect(await check(t.db, rec(), new Map())).toBeNull();
+    expect(await check(t.db, rec({ classId: classB }), new Map())).toEqual({ key: 'activities:homework.refused.notAssigned' });
+    expect(await check(t.db, rec({ item: 'sitUp1min' }), new Map())).toEqual({ key: 'activities:homework.refused.item' });
+    expect(await check(t.db, rec({ measuredAt: new Date(t.clock.now().getTime() + 5 * DAY) }), new Map())).toEqual({ key: 'activities:homework.refused.ended' });
+    expect(await check(t.db, rec({ measuredAt: new Date(t.clock.now().getTime() - 2 * DAY) }), new Map())).toEqual({ key: 'activities:homework.refused.notStarted' });
+    expect(await check(t.db, rec({ orgId: '00000000-0000-0000-0000-000000000000' }), new Map())).toEqual({ key: 'activities:homework.refused.unknown' });
+    expect((await call('POST', `/${hw.id}/end`, 'school01')).statusCode).toBe(200);
+    t.clock.advance(1000);
+    expect(await check(t.db, rec({ measuredAt: t.clock.now() }), new Map())).toEqual({ key: 'activities:homework.refused.ended' });
+  });
+});
+
+describe('completion and video review', () => {
+  it('counts a student done when every item reached its target in each period due; invalid records never count', async () => {
+    const hw = await publish({ name: '完成度', classIds: [classA], cycle: 'daily', startDate: today(), endDate: dayAfter(2) });
+    const [a, b, c] = await studentsOf(classA, 3);
+    const now = t.clock.now();
+    const rec = (studentId: string, item: string, value: number, invalid = false) => ({ studentId, kind: 'homework' as const, refId: hw.id, item, value, measuredAt: now, submittedBy: teacherUserId, invalid });
+    await insertActivityRecords(t.db, [
+      rec(a, 'rope1min', 130),
+      rec(a, 'run50m', 9.1),
+      rec(b, 'rope1min', 110), // below the target
+      rec(b, 'run50m', 9.0),
+      rec(c, 'rope1min', 150, true), // invalid: counts nowhere
+      rec(c, 'run50m', 8.0),
+    ]);
+    const perClass = body<HomeworkClassCompletion[]>(await call('GET', `/${hw.id}/classes`, 'school01')).data;
+    const total = (await studentsOf(classA, 500)).length;
+    expect(perClass).toEqual([expect.objectContaining({ classId: classA, students: total, submitted: 3, done: 1 })]);
+    expect(perClass[0].rate).toBeCloseTo(1 / total);
+    const perStudent = body<Page<HomeworkStudentCompletion>>(await call('GET', `/${hw.id}/students?current=1&size=80&done=yes`, 'school01')).data;
+    expect(perStudent.records.map((r) => r.studentId)).toEqual([a]);
+    expect(perStudent.records[0]).toMatchObject({ submissions: 2, periodsDone: 1, periodsDue: 1, done: true });
+    const listed = body<Page<HomeworkRow>>(await call('GET', '/page?current=1&size=80', 'school01')).data.records.find((r) => r.id === hw.id);
+    expect(listed?.doneCount).toBe(1);
+    // A day later today's period still runs: nobody is behind yet.
+    await advance(DAY);
+    expect(body<HomeworkClassCompletion[]>(await call('GET', `/${hw.id}/classes`, 'school01')).data[0]).toMatchObject({ done: 1 });
+    // Once it is over, each of the three days was due and the student did one.
+    await advance(2 * DAY);
+    const over = body<HomeworkClassCompletion[]>(await call('GET', `/${hw.id}/classes`, 'school01')).data;
+    expect(over[0]).toMatchObject({ done: 0 });
+    expect(over[0].rate).toBeCloseTo(1 / 3 / total);
+  });
+
+  it('a teacher reviews a video valid or invalid (with a reason); invalid takes the record out of completion', async () => {
+    const hw = await publish({ name: '视频审核', classIds: [classA], cycle: 'once', startDate: today(), endDate: dayAfter(5), items: [{ item: 'rope1min', target: 100, intensity: 'low' }] });
+    const [s] = await studentsOf(classA, 1);
+    const video = await videoFile(t.clock.now());
+    const [recordId] = await insertActivityRecords(t.db, [{ studentId: s, kind: 'homework', refId: hw.id, item: 'rope1min', value: 140, measuredAt: t.clock.now(), submittedBy: teacherUserId, videoFileId: video }]);
+    const sub = () => call('GET', `/${hw.id}/submissions?current=1&size=10`, 'school01').then((r) => body<Page<HomeworkSubmission>>(r).data.records[0]);
+    expect(await sub()).toMatchObject({ id: recordId, review: 'pending', videoFileId: video, reached: true, target: 100 });
+    expect(body<HomeworkDetail>(await call('GET', `/${hw.id}`, 'school01')).data.pendingReviews).toBe(1);
+
+    const noReason = await call('PUT', `/submissions/${recordId}/review`, 'teacher01', { verdict: 'invalid', reason: ' ' });
+    expect(noReason.statusCode).toBe(400);
+    expect(body(noReason)).toMatchObject({ msg: '请填写无效原因', data: { field: 'reason' } });
+    expect((await call('PUT', `/submissions/${recordId}/review`, 'teacher01', { verdict: 'invalid', reason: '视频中不是本人' })).statusCode).toBe(200);
+    expect(await sub()).toMatchObject({ review: 'invalid', reviewReason: '视频中不是本人', invalid: true, reached: false });
+    expect(body<HomeworkClassCompletion[]>(await call('GET', `/${hw.id}/classes`, 'school01')).data[0].done).toBe(0);
+    const [log] = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'homeworkSubmission'), eq(auditLogs.entityId, recordId)));
+    expect(log).toMatchObject({ action: 'review' });
+
+    expect((await call('PUT', `/submissions/${recordId}/review`, 'teacher01', { verdict: 'valid' })).statusCode).toBe(200);
+    expect(await sub()).toMatchObject({ review: 'valid', invalid: false, reached: true });
+    expect(body<HomeworkClassCompletion[]>(await call('GET', `/${hw.id}/classes`, 'school01')).data[0].done).toBe(1);
+    // Another school cannot review it.
+    expect((await call('PUT', `/submissions/${recordId}/review`, 'school02', { verdict: 'valid' })).statusCode).toBe(404);
+  });
+
+  it('videos are deleted one month after upload by the expiry job; the review right ends with them', async () => {
+    const hw = await publish({ name: '视频过期', classIds: [classA], cycle: 'once', startDate: today(), endDate: dayAfter(5), items: [{ item: 'rope1min', target: 100, intensity: 'low' }] });
+    const [s1, s2] = await studentsOf(classA, 2);
+    const [v1, v2] = [await videoFile(t.clock.now()), await videoFile(t.clock.now())];
+    const [r1, r2] = await insertActivityRecords(t.db, [
+      { studentId: s1, kind: 'homework', refId: hw.id, item: 'rope1min', value: 120, measuredAt: t.clock.now(), submittedBy: teacherUserId, videoFileId: v1 },
+      { studentId: s2, kind: 'homework', refId: hw.id, item: 'rope1min', value: 125, measuredAt: t.clock.now(), submittedBy: teacherUserId, videoFileId: v2 },
+    ]);
+    expect((await call('PUT', `/submissions/${r1}/review`, 'school01', { verdict: 'valid' })).statusCode).toBe(200);
+    expect(await expireHomeworkVideos(t.db, t.clock.now())).toBe(0);
+
+    await advance(32 * DAY);
+    const late = await call('PUT', `/submissions/${r2}/review`, 'school01', { verdict: 'valid' });
+    expect(late.statusCode).toBe(409);
+    expect(body(late).msg).toBe('视频已超过保存期限（1个月），不能再审核');
+    expect(await expireHomeworkVideos(t.db, t.clock.now())).toBeGreaterThanOrEqual(2);
+    const gone = await t.db.select({ id: files.id, deletedAt: files.deletedAt }).from(files).where(inArray(files.id, [v1, v2]));
+    expect(gone.every((f) => f.deletedAt !== null)).toBe(true);
+    const records = await t.db.select({ video: activityRecords.videoFileId }).from(activityRecords).where(inArray(activityRecords.id, [r1, r2]));
+    expect(records.every((r) => r.video === null)).toBe(true);
+    const subs = body<Page<HomeworkSubmission>>(await call('GET', `/${hw.id}/submissions?current=1&size=10`, 'school01')).data.records;
+    expect(Object.fromEntries(subs.map((x) => [x.id, x.review]))).toEqual({ [r1]: 'valid', [r2]: 'expired' });
+    const gone2 = await call('PUT', `/submissions/${r2}/review`, 'school01', { verdict: 'valid' });
+    expect(gone2.statusCode).toBe(409);
+    // The file itself cannot be read any more.
+    expect((await call('GET', `/api/uc/oss/files/${v2}/content`, 'school01')).statusCode).toBe(404);
+    // Its record still counts: the review right ended, the value stays.
+    expect(await expireHomeworkVideos(t.db, t.clock.now())).toBe(0);
+  });
+});
+
+describe('a management organisation over its schools', () => {
+  it('lists its schools’ homework with the school name and reads the detail; it cannot write', async () => {
+    const hw = await publish({ name: '教育局可见' });
+    const admin = '/api/busi/web/admin/sportsHomework/homeworkManagement';
+    const page = body<Page<HomeworkRow>>(await call('GET', `${admin}/page?current=1&size=80&name=${encodeURIComponent('教育局可见')}`, 'district01')).data;
+    expect(page.records).toEqual([expect.objectContaining({ id: hw.id, schoolName: '南京市江宁区实验学校' })]);
+    expect((await call('GET', `${admin}/${hw.id}`, 'district01')).statusCode).toBe(200);
+    expect((await call('GET', `${admin}/${hw.id}/classes`, 'district01')).statusCode).toBe(200);
+    expect((await call('DELETE', `${admin}/${hw.id}`, 'district01')).statusCode).toBe(404);
+    expect((await call('POST', `${admin}/${hw.id}/end`, 'district01')).statusCode).toBe(404);
+  });
+});
