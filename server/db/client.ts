@@ -20,9 +20,10 @@ import * as audit from './schema/audit';
 import * as venue from './schema/venue';
 import * as departments from './schema/departments';
 import * as activities from './schema/activities';
+import * as lessons from './schema/lessons';
 
 /** Every table, for drizzle's relational queries and for typing. */
-export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities };
+export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...lessons };
 export type Schema = typeof schema;
 
 /**

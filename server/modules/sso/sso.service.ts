@@ -110,24 +110,36 @@ async function hasUsableAccount(db: DbOrTx, userId: string): Promise<boolean> {
  */
 export async function login(db: DbOrTx, now: Date, input: LoginRequest, meta: ClientMeta = {}): Promise<TokenData> {
   await checkCaptcha(db, now, input.randomStr, input.code);
+  const user = await checkAccountPassword(db, now, input.accountNum, input.password);
+  if (!(await hasUsableAccount(db, user.id))) throw new AppError(400, ERR.accountDisabled);
+  return startSession(db, now, user, meta);
+}
 
+/**
+ * The user of an account number or mobile whose password is right (the lock, the enabled flag and the failure count
+ * apply); errors:badCredentials otherwise. Shared by the console sign-in and the app API's.
+ */
+export async function checkAccountPassword(db: DbOrTx, now: Date, accountNum: string, sha256HexPassword: string): Promise<typeof users.$inferSelect> {
   const found = await db
     .select()
     .from(users)
-    .where(or(eq(users.accountNum, input.accountNum), eq(users.mobile, input.accountNum)));
+    .where(or(eq(users.accountNum, accountNum), eq(users.mobile, accountNum)));
   // An account number wins over another person's identical mobile.
-  const user = found.find((u) => u.accountNum === input.accountNum) ?? found[0];
+  const user = found.find((u) => u.accountNum === accountNum) ?? found[0];
   if (!user) {
     // The same password work as a wrong password, so the answer's timing does not tell which accounts exist.
-    await verifyPassword(input.password, await decoy());
+    await verifyPassword(sha256HexPassword, await decoy());
     throw new AppError(400, ERR.badCredentials);
   }
 
   assertNotLocked(user, now);
   if (!user.enabled) throw new AppError(400, ERR.accountDisabled);
-  await checkPassword(db, now, user, input.password, new AppError(400, ERR.badCredentials));
-  if (!(await hasUsableAccount(db, user.id))) throw new AppError(400, ERR.accountDisabled);
+  await checkPassword(db, now, user, sha256HexPassword, new AppError(400, ERR.badCredentials));
+  return user;
+}
 
+/** Opens a session for a user who proved who they are: a new access and refresh token pair. */
+export async function startSession(db: DbOrTx, now: Date, user: { id: string; mustChangePassword: boolean }, meta: ClientMeta = {}): Promise<TokenData> {
   const pair = tokenPair(now);
   await db.insert(sessions).values({
     userId: user.id,
