@@ -26,6 +26,7 @@ import {
 import { badgeIcon, loginImage } from './branding';
 import { seedPhysiqueDemo } from './physique-demo';
 import { seedVenueDemo } from './venue-demo';
+import { seedAppDemo } from './app-demo';
 import {
   createRandom,
   JIANGNING,
@@ -795,6 +796,7 @@ export async function seedDemo(db: DbOrTx): Promise<boolean> {
     await seedPhysiqueDemo(tx, { currentStartYear: DEMO_CURRENT_START_YEAR, today: DEMO_TODAY });
     await seedVenueDemo(tx, DEMO_TODAY);
     await insertRows(tx, later);
+    await seedAppDemo(tx, passwordHash);
     return true;
   });
 }

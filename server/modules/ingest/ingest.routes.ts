@@ -56,7 +56,7 @@ export const ingestRoutes: FastifyPluginAsync<ModuleOptions> = async (app, opts)
     transform: jsonSchemaTransform,
   });
   await app.register(deviceRoutes, { prefix: '/v1/device' });
-  await app.register(appRoutes, { prefix: '/v1/app', ...opts });
+  await app.register(appRoutes, { ...opts, prefix: '/v1/app' });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: false });
 };
 
