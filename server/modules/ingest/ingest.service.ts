@@ -1,9 +1,7 @@
-import { and, eq, inArray, or } from 'drizzle-orm';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import { judgeRecord, type IngestRecord, type IngestResult, type IngestSummary, type Refusal } from '@/domain/activities/ingest';
 import type { Tx } from '../../db/client';
-import { activityRecords } from '../../db/schema/activities';
 import { files } from '../../db/schema/files';
-import { testRecords } from '../../db/schema/physique';
 import { students } from '../../db/schema/school';
 import { refCheckOf } from '../activities/ref-checks';
 
@@ -20,6 +18,36 @@ interface Student {
   orgId: string;
   classId: string;
   regNo: string;
+}
+
+/** A row of activity_records / test_records as the JSON the insert reads (column names). */
+interface ActivityRow {
+  org_id: string;
+  student_id: string;
+  class_id: string;
+  kind: string;
+  ref_id: string | null;
+  item: string;
+  value: number;
+  duration_s: number | null;
+  measured_at: string;
+  source: string;
+  device_id: string | null;
+  submitted_by: string | null;
+  client_id: string;
+  video_file_id: string | null;
+}
+interface TestRow {
+  org_id: string;
+  student_id: string;
+  class_id: string;
+  item: string;
+  raw: number;
+  source: string;
+  device_sn: string | null;
+  tested_at: string;
+  client_id: string;
+  sender_key: string;
 }
 
 type Translate = (key: string, params?: Record<string, unknown>) => string;
@@ -76,8 +104,8 @@ export async function ingestBatch(tx: Tx, sender: Sender, records: readonly Inge
   const videos = await videosOf(tx, sender, records);
   const seen = new Set<string>();
   const cache = new Map<string, unknown>();
-  const activities: (typeof activityRecords.$inferInsert)[] = [];
-  const tests: (typeof testRecords.$inferInsert)[] = [];
+  const activities: ActivityRow[] = [];
+  const tests: TestRow[] = [];
   const rowIndex = new Map<string, number>();
   const senderKey = sender.source === 'device' ? sender.deviceId : sender.userId;
 
@@ -105,16 +133,16 @@ export async function ingestBatch(tx: Tx, sender: Sender, records: readonly Inge
     const measuredAt = new Date(r.measuredAt);
     if (r.kind === 'selfTest') {
       tests.push({
-        orgId: student.orgId,
-        studentId: student.id,
-        classId: student.classId,
+        org_id: student.orgId,
+        student_id: student.id,
+        class_id: student.classId,
         item: r.item,
         raw: r.value,
         source: sender.source === 'device' ? 'device' : 'self',
-        deviceSn: sender.source === 'device' ? sender.serialNo : null,
-        testedAt: measuredAt,
-        clientId: r.clientId,
-        senderKey,
+        device_sn: sender.source === 'device' ? sender.serialNo : null,
+        tested_at: measuredAt.toISOString(),
+        client_id: r.clientId,
+        sender_key: senderKey,
       });
     } else {
       if (r.refId) {
@@ -128,33 +156,47 @@ export async function ingestBatch(tx: Tx, sender: Sender, records: readonly Inge
         }
       }
       activities.push({
-        orgId: student.orgId,
-        studentId: student.id,
-        classId: student.classId,
+        org_id: student.orgId,
+        student_id: student.id,
+        class_id: student.classId,
         kind: r.kind,
-        refId: r.refId ?? null,
+        ref_id: r.refId ?? null,
         item: r.item,
         value: r.value,
-        durationS: r.durationS ?? null,
-        measuredAt,
-        receivedAt: now,
+        duration_s: r.durationS ?? null,
+        measured_at: measuredAt.toISOString(),
         source: sender.source,
-        deviceId: sender.source === 'device' ? sender.deviceId : null,
-        submittedBy: sender.source === 'app' ? sender.userId : null,
-        clientId: r.clientId,
-        videoFileId: r.videoFileId ?? null,
+        device_id: sender.source === 'device' ? sender.deviceId : null,
+        submitted_by: sender.source === 'app' ? sender.userId : null,
+        client_id: r.clientId,
+        video_file_id: r.videoFileId ?? null,
       });
     }
     rowIndex.set(r.clientId, i);
   }
 
-  // One statement per table; a record already stored under the same (sender, client id) is skipped by the unique index.
+  // One statement per table, the rows as one JSON parameter (a multi-row VALUES would take 15 parameters a row); a
+  // record already stored under the same (sender, client id) is skipped by the unique index.
   const inserted = new Set<string>();
-  for (const part of chunks(activities)) {
-    for (const row of await tx.insert(activityRecords).values(part).onConflictDoNothing().returning({ clientId: activityRecords.clientId })) inserted.add(row.clientId);
+  if (activities.length > 0) {
+    const rows = await tx.execute<{ client_id: string }>(sql`
+      insert into activity_records (org_id, student_id, class_id, kind, ref_id, item, value, duration_s, measured_at, received_at, source, device_id, submitted_by, client_id, video_file_id)
+      select org_id, student_id, class_id, kind, ref_id, item, value, duration_s, measured_at, ${now}, source, device_id, submitted_by, client_id, video_file_id
+      from jsonb_to_recordset(${JSON.stringify(activities)}::jsonb) as r(org_id uuid, student_id uuid, class_id uuid, kind text, ref_id uuid, item text, value double precision,
+        duration_s integer, measured_at timestamptz, source text, device_id uuid, submitted_by uuid, client_id text, video_file_id uuid)
+      on conflict do nothing
+      returning client_id`);
+    for (const row of rows.rows) inserted.add(row.client_id);
   }
-  for (const part of chunks(tests)) {
-    for (const row of await tx.insert(testRecords).values(part).onConflictDoNothing().returning({ clientId: testRecords.clientId })) inserted.add(row.clientId!);
+  if (tests.length > 0) {
+    const rows = await tx.execute<{ client_id: string }>(sql`
+      insert into test_records (org_id, student_id, class_id, item, raw, source, device_sn, tested_at, client_id, sender_key)
+      select org_id, student_id, class_id, item, raw, source, device_sn, tested_at, client_id, sender_key
+      from jsonb_to_recordset(${JSON.stringify(tests)}::jsonb) as r(org_id uuid, student_id uuid, class_id uuid, item text, raw double precision, source text,
+        device_sn text, tested_at timestamptz, client_id text, sender_key uuid)
+      on conflict do nothing
+      returning client_id`);
+    for (const row of rows.rows) inserted.add(row.client_id);
   }
   for (const [clientId, i] of rowIndex) if (!inserted.has(clientId)) results[i] = { clientId, status: 'duplicate' };
 
@@ -162,9 +204,3 @@ export async function ingestBatch(tx: Tx, sender: Sender, records: readonly Inge
   return { accepted: count('accepted'), duplicate: count('duplicate'), rejected: count('rejected'), results };
 }
 
-/** Rows per INSERT: PostgreSQL takes at most 65,535 parameters per statement (16 columns × 2,000 fits). */
-function chunks<T>(rows: T[], size = 2000): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
-  return out;
-}
