@@ -4,6 +4,7 @@ import { dataCenterRoutes } from './data-center/data-center.routes';
 import { filesRoutes } from './files/files.routes';
 import { healthRoutes } from './health/health.routes';
 import { ingestRoutes } from './ingest/ingest.routes';
+import { lessonRoutes } from './lessons/lessons.routes';
 import type { ModuleOptions } from './module-options';
 import { myInfoRoutes } from './my-info/my-info.routes';
 import { orgRoutes } from './org/org.routes';
@@ -48,6 +49,7 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(testPlanRoutes, { prefix: `/api/busi/web/${family}/organizeTest/testManage`, family });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(dataCenterRoutes, { prefix: `/api/busi/web/${family}/dataCenter`, family });
   await app.register(wallRoutes, { prefix: '/api/screen' });
+  for (const family of ['admin', 'k12'] as const) await app.register(lessonRoutes, { prefix: `/api/busi/web/${family}`, family });
   await app.register(ingestRoutes, { prefix: '/api', ...opts });
   await app.register(filesRoutes, { prefix: '/api/uc/oss', storage: opts.storage, sweepEveryMs: opts.fileSweepEveryMs });
 }
