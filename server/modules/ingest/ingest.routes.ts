@@ -1,4 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
+import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -16,6 +17,8 @@ import {
 } from '@/domain/activities/ingest';
 import { refreshRequestSchema } from '@/domain/auth/schemas';
 import { ERR } from '@/domain/errors';
+import { purposeMaxBytes, SINGLE_REQUEST_MAX } from '@/domain/uploads/rules';
+import { saveUpload } from '../files/files.service';
 import { classes, students } from '../../db/schema/school';
 import { devices } from '../../db/schema/venue';
 import { AppError } from '../../lib/app-error';
@@ -176,6 +179,35 @@ const appRoutes: FastifyPluginAsync<ModuleOptions> = async (scope, opts) => {
       request.appIdentity = identity;
     });
 
+    await signed.register(multipart, { limits: { fileSize: Math.min(purposeMaxBytes('video'), SINGLE_REQUEST_MAX), files: 1, fields: 2, parts: 3 } });
+    s.post(
+      '/videos',
+      {
+        schema: {
+          tags: ['app'],
+          summary: 'Upload a video (mp4) to attach to a record',
+          description: 'multipart/form-data with one file; judged by its content (MP4 only). Answers the file, whose `id` a record names as `videoFileId`.',
+          security,
+          querystring: z.object({ studentId: z.uuid().optional() }),
+        },
+      },
+      async (request) => {
+        const identity = request.appIdentity!;
+        const student = identity.students.find((st) => st.id === studentOfCaller(identity, request.query.studentId))!;
+        if (!request.isMultipart()) throw new AppError(400, ERR.badRequest);
+        const part = await request.file().catch(() => undefined);
+        if (!part) throw new AppError(400, ERR.badRequest);
+        let bytes: Buffer;
+        try {
+          bytes = await part.toBuffer();
+        } catch (error) {
+          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(400, ERR.fileTooLarge);
+          throw error;
+        }
+        return ok(await saveUpload(scope.db, opts.storage, { orgId: student.orgId, userId: identity.userId }, 'video', part.filename, bytes, scope.now()));
+      },
+    );
+
     s.post('/logout', { schema: { tags: ['app'], summary: 'Sign out', security } }, async (request) => {
       await revokeSession(scope.db, scope.now(), request.session!.sessionId);
       return ok(null);
@@ -202,7 +234,7 @@ const appRoutes: FastifyPluginAsync<ModuleOptions> = async (scope, opts) => {
           tags: ['app'],
           summary: 'Submit self tests, exercise sessions, homework and contest entries',
           description:
-            'Up to 100 records. A student may leave out `studentId` (itself); a parent names one of its children. Homework and contest records name the homework or contest in `refId`; an entry after the end is rejected. A video goes up first through the file store (`POST /api/uc/oss/files?purpose=video`, or tus for large files) and is named by `videoFileId`.',
+            'Up to 100 records. A student may leave out `studentId` (itself); a parent names one of its children. Homework and contest records name the homework or contest in `refId`; an entry after the end is rejected. A video goes up first (`POST /api/v1/app/videos`) and is named by `videoFileId`.',
           security,
           body: appBatchSchema,
           response: { 200: envelope(ingestSummarySchema) },

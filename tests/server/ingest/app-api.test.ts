@@ -108,6 +108,34 @@ describe('a student submits and reads its own results', () => {
   });
 });
 
+describe('videos', () => {
+  const upload = (token: string, bytes: Buffer, name = 'run.mp4') => {
+    const boundary = '----tiyuAppVideo';
+    const payload = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: video/mp4\r\n\r\n`),
+      bytes,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    return t.request({ method: 'POST', url: '/api/v1/app/videos', token, payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+  };
+  const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), Buffer.alloc(64)]);
+
+  it('uploads an mp4 judged by its content and attaches it to a record; a PNG named .mp4 is refused', async () => {
+    const token = await tokenOf(appStudentAccount(5));
+    const res = await upload(token, mp4);
+    expect(res.statusCode, res.body).toBe(200);
+    const fileId = data<{ id: string }>(res).id;
+    const s = data<IngestSummary>(await call('POST', 'records', token, { records: [rec({ videoFileId: fileId })] }));
+    expect(s.accepted).toBe(1);
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...Buffer.alloc(32)]);
+    expect((await upload(token, png)).statusCode).toBe(400);
+    // Another user's video cannot be attached.
+    const other = await tokenOf(appStudentAccount(6));
+    const refused = data<IngestSummary>(await call('POST', 'records', other, { records: [rec({ videoFileId: fileId })] }));
+    expect(refused.results[0].code).toBe('activities:ingest.videoUnknown');
+  });
+});
+
 describe('a parent acts for its own children only', () => {
   it("submits for its child; another family's child is refused and its records are not readable", async () => {
     const token = await tokenOf(parentAccount);
