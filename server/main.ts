@@ -3,6 +3,7 @@ import { buildApp } from './app';
 import { migrateDb, openDb } from './db/client';
 import { DEMO_ACCOUNTS, seedDemo, syncMenus } from './db/seed/demo';
 import { parseEnv } from './env';
+import { simulateInProcess } from './simulate/run';
 
 /** Starts the server: env → database (migrated, seeded once) → app → listen → graceful close. */
 async function main(): Promise<void> {
@@ -13,6 +14,9 @@ async function main(): Promise<void> {
   // A fresh database gets the demo; an existing one gets catalogue changes to its menus.
   const seeded = await seedDemo(handle.db);
   if (!seeded) await syncMenus(handle.db);
+  // The demo's activity screens show data that arrived through the ingestion API (server/simulate).
+  const simulateDays = env.TIYU_SIMULATE_DAYS ?? (env.NODE_ENV === 'test' ? 0 : 14);
+  if (seeded && simulateDays > 0) await simulateInProcess(handle.db, env, { days: simulateDays, log: (line) => process.stdout.write(`${line}\n`) });
 
   const app = await buildApp({
     db: handle.db,

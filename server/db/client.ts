@@ -25,9 +25,10 @@ import * as contests from './schema/contests';
 import * as content from './schema/content';
 import * as meets from './schema/meets';
 import * as homework from './schema/homework';
+import * as lessons from './schema/lessons';
 
 /** Every table, for drizzle's relational queries and for typing. */
-export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content, ...meets, ...homework };
+export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content, ...meets, ...homework, ...lessons };
 export type Schema = typeof schema;
 
 /**

@@ -6,6 +6,9 @@ import { filesRoutes } from './files/files.routes';
 import { healthRoutes } from './health/health.routes';
 import { homeworkRoutes } from './homework/homework.routes';
 import { trainingRoutes } from './training/training.routes';
+
+import { ingestRoutes } from './ingest/ingest.routes';
+import { lessonRoutes } from './lessons/lessons.routes';
 import type { ModuleOptions } from './module-options';
 import { meetRoutes } from './meets/meets.routes';
 import { myInfoRoutes } from './my-info/my-info.routes';
@@ -69,5 +72,7 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   for (const family of ['admin', 'k12'] as const) await app.register(homeworkRoutes, { prefix: `/api/busi/web/${family}`, family, expireEveryMs: opts.fileSweepEveryMs });
   await app.register(trainingRoutes, { prefix: '/api/busi/web/k12' });
   await app.register(wallRoutes, { prefix: '/api/screen' });
+  for (const family of ['admin', 'k12'] as const) await app.register(lessonRoutes, { prefix: `/api/busi/web/${family}`, family });
+  await app.register(ingestRoutes, { prefix: '/api', ...opts });
   await app.register(filesRoutes, { prefix: '/api/uc/oss', storage: opts.storage, sweepEveryMs: opts.fileSweepEveryMs });
 }

@@ -34,6 +34,12 @@ const rowAction = (list: string, n = 0) =>
     await page.getByTestId(list).locator('[data-slot=row-actions]').first().getByRole('button').nth(n).click();
   });
 const editFirst = (list: string) => rowAction(list, 0);
+/** Issues the first device's API secret (confirming), which opens the dialog showing it once. */
+const issueSecret = step('issue a device secret', async (page) => {
+  await page.getByTestId('row-secret-issue').first().click();
+  await page.getByRole('alertdialog').getByRole('button').last().click();
+  await expect(page.getByTestId('device-secret-dialog')).toBeVisible();
+});
 const rolloverStep = (to: 'preview' | 'confirm') =>
   step(`rollover ${to}`, async (page) => {
     await page.getByTestId('list-rollover').click();
@@ -160,6 +166,11 @@ const SCREENS: Screen[] = [
   { account: 'school01', path: '/k12/device' },
   { account: 'school01', path: '/k12/device/add' },
   { account: 'school01', path: '/k12/device', open: editFirst('device-list') },
+  { account: 'school01', path: '/k12/device', open: issueSecret, dialog: true },
+  // In-class practice, test and match
+  { account: 'school01', path: '/k12/class/practise' },
+  { account: 'school01', path: '/k12/class/match' },
+  { account: 'district01', path: '/admin/class/test' },
   { account: 'school01', path: '/k12/place' },
   { account: 'school01', path: '/k12/place/add' },
   { account: 'school01', path: '/k12/place', open: rowAction('venue-list', 0) },

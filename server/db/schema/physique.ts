@@ -133,6 +133,14 @@ export const testRecords = pgTable(
     invalid: boolean('invalid').notNull().default(false),
     invalidAt: at('invalid_at'),
     invalidBy: uuid('invalid_by').references(() => users.id),
+    /** Records that came through the device or app API: the sender's own record id, unique per sender (idempotent resend). */
+    clientId: text('client_id'),
+    /** The device for device records, the submitting user for app records; null for console records. */
+    senderKey: uuid('sender_key'),
   },
-  (t) => [index('test_records_org_time_idx').on(t.orgId, t.testedAt), index('test_records_student_item_idx').on(t.studentId, t.item, t.testedAt)],
+  (t) => [
+    index('test_records_org_time_idx').on(t.orgId, t.testedAt),
+    index('test_records_student_item_idx').on(t.studentId, t.item, t.testedAt),
+    uniqueIndex('test_records_sender_client_uq').on(t.senderKey, t.clientId),
+  ],
 );

@@ -35,6 +35,14 @@ export const devices = pgTable(
     status: text('status', { enum: ['online', 'offline', 'disabled'] }).notNull().default('offline'),
     softwareVersion: text('software_version'),
     activatedAt: timestamp('activated_at', { withTimezone: true }),
+    /**
+     * SHA-256 of the device's API secret (docs/product-rules.md#ingest): issued when the device is activated, shown once,
+     * replaced by a rotation, cleared by a revocation or a deactivation. Null: the device cannot call the device API.
+     */
+    secretHash: text('secret_hash'),
+    secretIssuedAt: timestamp('secret_issued_at', { withTimezone: true }),
+    /** Last accepted call of the device API. */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
     version: integer('version').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -30,6 +30,7 @@ import { seedVenueDemo } from './venue-demo';
 import { seedContestsDemo } from './contests-demo';
 import { seedContentDemo } from './content-demo';
 import { seedHomeworkDemo } from './homework-demo';
+import { seedAppDemo } from './app-demo';
 import {
   createRandom,
   JIANGNING,
@@ -803,6 +804,7 @@ export async function seedDemo(db: DbOrTx): Promise<boolean> {
     await insertRows(tx, later);
     await seedContestsDemo(tx, DEMO_TODAY);
     await seedHomeworkDemo(tx, DEMO_TODAY);
+    await seedAppDemo(tx, passwordHash);
     return true;
   });
 }

@@ -131,25 +131,49 @@ interface SignInAttempt {
 
 async function signIn(db: DbOrTx, now: Date, input: LoginRequest, meta: ClientMeta, attempt: SignInAttempt): Promise<TokenData> {
   await checkCaptcha(db, now, input.randomStr, input.code);
+  const user = await checkAccountPassword(db, now, input.accountNum, input.password, attempt);
+  if (!(await hasUsableAccount(db, user.id))) throw new AppError(400, ERR.accountDisabled);
+  return startSession(db, now, user, meta, attempt);
+}
 
+/**
+ * The user of an account number or mobile whose password is right (the lock, the enabled flag and the failure count
+ * apply); errors:badCredentials otherwise. Shared by the console sign-in and the app API's.
+ */
+export async function checkAccountPassword(
+  db: DbOrTx,
+  now: Date,
+  accountNum: string,
+  sha256HexPassword: string,
+  attempt?: Pick<SignInAttempt, 'userId'>,
+): Promise<typeof users.$inferSelect> {
   const found = await db
     .select()
     .from(users)
-    .where(or(eq(users.accountNum, input.accountNum), eq(users.mobile, input.accountNum)));
+    .where(or(eq(users.accountNum, accountNum), eq(users.mobile, accountNum)));
   // An account number wins over another person's identical mobile.
-  const user = found.find((u) => u.accountNum === input.accountNum) ?? found[0];
-  attempt.userId = user?.id ?? null;
+  const user = found.find((u) => u.accountNum === accountNum) ?? found[0];
+  if (attempt) attempt.userId = user?.id ?? null;
   if (!user) {
     // The same password work as a wrong password, so the answer's timing does not tell which accounts exist.
-    await verifyPassword(input.password, await decoy());
+    await verifyPassword(sha256HexPassword, await decoy());
     throw new AppError(400, ERR.badCredentials);
   }
 
   assertNotLocked(user, now);
   if (!user.enabled) throw new AppError(400, ERR.accountDisabled);
-  await checkPassword(db, now, user, input.password, new AppError(400, ERR.badCredentials));
-  if (!(await hasUsableAccount(db, user.id))) throw new AppError(400, ERR.accountDisabled);
+  await checkPassword(db, now, user, sha256HexPassword, new AppError(400, ERR.badCredentials));
+  return user;
+}
 
+/** Opens a session for a user who proved who they are: a new access and refresh token pair. */
+export async function startSession(
+  db: DbOrTx,
+  now: Date,
+  user: { id: string; mustChangePassword: boolean },
+  meta: ClientMeta = {},
+  attempt?: Pick<SignInAttempt, 'sessionId'>,
+): Promise<TokenData> {
   const pair = tokenPair(now);
   const [session] = await db
     .insert(sessions)
@@ -162,7 +186,7 @@ async function signIn(db: DbOrTx, now: Date, input: LoginRequest, meta: ClientMe
       lastSeenAt: now,
     })
     .returning({ id: sessions.id });
-  attempt.sessionId = session.id;
+  if (attempt) attempt.sessionId = session.id;
   const token = tokenData(pair.access, pair.refresh);
   return user.mustChangePassword ? { ...token, must_change_password: true } : token;
 }

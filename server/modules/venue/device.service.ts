@@ -1,12 +1,14 @@
 import { and, asc, eq, ilike, inArray, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Page } from '@/domain/api';
+import type { DeviceCredential } from '@/domain/activities/ingest';
 import type { DeviceListQuery, DeviceOptions, DeviceRow, DeviceSave } from '@/domain/venue/devices';
 import type { DbOrTx, Tx } from '../../db/client';
 import { orgs } from '../../db/schema/orgs';
 import { devices, venues } from '../../db/schema/venue';
 import { fieldError } from '../../lib/app-error';
 import { paginate } from '../../lib/paginate';
+import { hashSecret, newToken } from '../../lib/tokens';
 import { containsPattern } from '../../lib/query';
 import { assertUnused, lockVersion, nextVersion, notFound, type Change } from '../../lib/resource';
 import type { Actor } from '../../plugins/tenant';
@@ -31,12 +33,19 @@ const columns = {
   status: devices.status,
   softwareVersion: devices.softwareVersion,
   activatedAt: devices.activatedAt,
+  secretIssuedAt: devices.secretIssuedAt,
+  lastSeenAt: devices.lastSeenAt,
   // Written out in full: see activatedDeviceCount.
   childCount: sql<number>`(select count(*)::int from devices c where c.parent_id = "devices"."id")`,
   version: devices.version,
 };
-type Selected = Omit<DeviceRow, 'activatedAt'> & { activatedAt: Date | null };
-const toRow = (r: Selected): DeviceRow => ({ ...r, activatedAt: r.activatedAt?.toISOString() ?? null });
+type Selected = Omit<DeviceRow, 'activatedAt' | 'secretIssuedAt' | 'lastSeenAt'> & { activatedAt: Date | null; secretIssuedAt: Date | null; lastSeenAt: Date | null };
+const toRow = (r: Selected): DeviceRow => ({
+  ...r,
+  activatedAt: r.activatedAt?.toISOString() ?? null,
+  secretIssuedAt: r.secretIssuedAt?.toISOString() ?? null,
+  lastSeenAt: r.lastSeenAt?.toISOString() ?? null,
+});
 
 function select(db: DbOrTx, where: SQL | undefined) {
   return db.select(columns).from(devices).leftJoin(venues, eq(venues.id, devices.venueId)).leftJoin(parent, eq(parent.id, devices.parentId)).where(where);
@@ -97,10 +106,7 @@ async function resolve(tx: Tx, actor: Actor, body: DeviceSave, now: Date, curren
   let activatedAt = current?.activatedAt ?? null;
   if (!body.activated) activatedAt = null;
   else if (!activatedAt) {
-    // The organisation row is locked so two activations cannot both take the last free place.
-    const [o] = await tx.select({ activatable: orgs.activatableDevices }).from(orgs).where(eq(orgs.id, org)).for('update');
-    const activated = await tx.$count(devices, and(eq(devices.orgId, org), isNotNull(devices.activatedAt)));
-    if (activated >= (o?.activatable ?? 0)) throw fieldError('activated', 'validation:device.activationCap', { activatable: o?.activatable ?? 0 });
+    await assertActivationFree(tx, org);
     activatedAt = now;
   }
   return {
@@ -112,7 +118,45 @@ async function resolve(tx: Tx, actor: Actor, body: DeviceSave, now: Date, curren
     status: body.status,
     softwareVersion: body.softwareVersion ?? null,
     activatedAt,
+    // A deactivated device loses its API secret (docs/product-rules.md#ingest).
+    ...(activatedAt ? {} : { secretHash: null, secretIssuedAt: null }),
   };
+}
+
+/** Refuses an activation beyond the organisation's activatable device count (docs/product-rules.md#devices). */
+async function assertActivationFree(tx: Tx, org: string): Promise<void> {
+  // The organisation row is locked so two activations cannot both take the last free place.
+  const [o] = await tx.select({ activatable: orgs.activatableDevices }).from(orgs).where(eq(orgs.id, org)).for('update');
+  const activated = await tx.$count(devices, and(eq(devices.orgId, org), isNotNull(devices.activatedAt)));
+  if (activated >= (o?.activatable ?? 0)) throw fieldError('activated', 'validation:device.activationCap', { activatable: o?.activatable ?? 0 });
+}
+
+/**
+ * Issues the device API secret (docs/product-rules.md#ingest): activates the device first when it is not yet (within the
+ * activatable count), replaces any earlier secret (rotation). Only the SHA-256 is stored; the answer is the one time
+ * the secret is shown.
+ */
+export async function issueDeviceSecret(tx: Tx, actor: Actor, id: string, now: Date): Promise<{ change: Change<DeviceRow>; credential: DeviceCredential }> {
+  const [current] = await tx.select().from(devices).where(and(eq(devices.id, id), eq(devices.orgId, actor.tenantOrgId))).for('update');
+  if (!current) throw notFound();
+  const before = await deviceById(tx, actor, id);
+  if (!current.activatedAt) await assertActivationFree(tx, actor.tenantOrgId);
+  const secret = newToken();
+  await tx
+    .update(devices)
+    .set({ activatedAt: current.activatedAt ?? now, secretHash: hashSecret(secret), secretIssuedAt: now, version: nextVersion(devices.version) })
+    .where(eq(devices.id, id));
+  const after = await deviceById(tx, actor, id);
+  return { change: { before, after }, credential: { serialNo: current.serialNo, secret, issuedAt: now.toISOString() } };
+}
+
+/** Revokes the device API secret at once: the device's next call is refused until a new secret is issued. */
+export async function revokeDeviceSecret(tx: Tx, actor: Actor, id: string): Promise<Change<DeviceRow>> {
+  const [current] = await tx.select({ id: devices.id }).from(devices).where(and(eq(devices.id, id), eq(devices.orgId, actor.tenantOrgId))).for('update');
+  if (!current) throw notFound();
+  const before = await deviceById(tx, actor, id);
+  await tx.update(devices).set({ secretHash: null, secretIssuedAt: null, version: nextVersion(devices.version) }).where(eq(devices.id, id));
+  return { before, after: await deviceById(tx, actor, id) };
 }
 
 export async function createDevice(tx: Tx, actor: Actor, body: DeviceSave, now: Date): Promise<DeviceRow> {

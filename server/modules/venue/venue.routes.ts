@@ -10,7 +10,7 @@ import { audit } from '../../lib/audit';
 import { registerResource, uuidOr404 } from '../../lib/resource';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import { deviceWorkbook } from './device.export';
-import { createDevice, deleteDevice, deviceById, deviceOptions, devicePage, deviceRows, updateDevice } from './device.service';
+import { createDevice, deleteDevice, deviceById, deviceOptions, devicePage, deviceRows, issueDeviceSecret, revokeDeviceSecret, updateDevice } from './device.service';
 import { attachDevices, createVenue, deleteVenue, detachDevice, updateVenue, venueById, venuePage } from './venue.service';
 
 /**
@@ -48,6 +48,26 @@ export const venueRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (
           .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
           .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(request.t('venue:device.exportName'))}.xlsx`)
           .send(deviceWorkbook(rows, request.t));
+      });
+      // The device API secret (docs/product-rules.md#ingest): issue (activating the device) or rotate, and revoke.
+      r.post('/:id/secret', { preValidation: requireAccess(deviceKey, 'edit'), schema: { params: idParamsSchema } }, async (request) => {
+        const actor = await requireActor(request);
+        const id = uuidOr404(request.params.id);
+        const credential = await app.db.transaction(async (tx) => {
+          const issued = await issueDeviceSecret(tx, actor, id, app.now());
+          await audit(tx, actor, { action: 'issueSecret', entity: 'device', entityId: id, before: issued.change.before, after: issued.change.after });
+          return issued.credential;
+        });
+        return ok(credential, request.t(OK_MSG.saved));
+      });
+      r.delete('/:id/secret', { preValidation: requireAccess(deviceKey, 'edit'), schema: { params: idParamsSchema } }, async (request) => {
+        const actor = await requireActor(request);
+        const id = uuidOr404(request.params.id);
+        await app.db.transaction(async (tx) => {
+          const change = await revokeDeviceSecret(tx, actor, id);
+          await audit(tx, actor, { action: 'revokeSecret', entity: 'device', entityId: id, before: change.before, after: change.after });
+        });
+        return ok(null, request.t(OK_MSG.saved));
       });
     },
   );

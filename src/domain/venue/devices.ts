@@ -64,6 +64,10 @@ export interface DeviceRow {
   softwareVersion: string | null;
   /** ISO time; null when not activated. */
   activatedAt: string | null;
+  /** ISO time the device API secret was issued; null when the device has none (never issued, revoked). */
+  secretIssuedAt: string | null;
+  /** ISO time of the device's last accepted API call. */
+  lastSeenAt: string | null;
   childCount: number;
   version: number;
 }

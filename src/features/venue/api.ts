@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { pageApi } from '@/domain/menus/access';
+import type { DeviceCredential } from '@/domain/activities/ingest';
 import type { DeviceOptions, DeviceRow, DeviceSave } from '@/domain/venue/devices';
 import type { VenueRow, VenueSave } from '@/domain/venue/venues';
 import { del, download, get, post, saveFile, type Params } from '@/lib/api-client';
@@ -39,5 +40,16 @@ export function useVenueDeviceWrites(family: VenueFamily, venueId: string) {
   return {
     attach: useMutation({ mutationFn: (deviceIds: string[]) => post<null>(`${base}/${venueId}/devices`, { deviceIds }), onSuccess }),
     detach: useMutation({ mutationFn: (deviceId: string) => del<null>(`${base}/${venueId}/devices/${deviceId}`), onSuccess }),
+  };
+}
+
+/** Issuing (activating if needed, or rotating) and revoking a device's API secret refresh the device list. */
+export function useDeviceSecretWrites(family: VenueFamily) {
+  const client = useQueryClient();
+  const api = devices(family);
+  const onSuccess = () => client.invalidateQueries({ queryKey: api.key });
+  return {
+    issue: useMutation({ mutationFn: (id: string) => post<DeviceCredential>(`${api.base}/${id}/secret`), onSuccess }),
+    revoke: useMutation({ mutationFn: (id: string) => del<null>(`${api.base}/${id}/secret`), onSuccess }),
   };
 }

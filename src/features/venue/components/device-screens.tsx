@@ -1,4 +1,5 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
+import { KeyRound, ShieldOff } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { ORG_TIME_ZONE } from '@/domain/test-plans/status';
@@ -11,7 +12,9 @@ import { deleteAction, editAction, rowActionsColumn } from '@/components/list/ro
 import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { Badge } from '@/components/ui/badge';
-import { devices, exportDevices, useDeviceOptions, type VenueFamily } from '../api';
+import type { DeviceCredential } from '@/domain/activities/ingest';
+import { devices, exportDevices, useDeviceOptions, useDeviceSecretWrites, type VenueFamily } from '../api';
+import { DeviceSecretDialog } from './device-secret-dialog';
 
 type Filters = { keyword?: string; status?: string; venueId?: string };
 const col = createDataTableColumnHelper<DeviceRow>();
@@ -72,6 +75,9 @@ export function DeviceListScreen({ family }: { family: VenueFamily }) {
   const query = api.useList(state.query);
   const remove = api.useDelete();
   const shared = useDeviceColumns();
+  const secrets = useDeviceSecretWrites(family);
+  const [credential, setCredential] = useState<DeviceCredential | null>(null);
+  const dateTime = useDateTime();
 
   const filters: FilterDef<Filters>[] = [
     { name: 'keyword', type: 'text', label: t('device.keyword'), placeholder: t('device.keywordPlaceholder') },
@@ -90,31 +96,79 @@ export function DeviceListScreen({ family }: { family: VenueFamily }) {
         shared[4],
         shared[5],
         col.accessor('childCount', { header: t('device.childCount'), meta: { align: 'right' }, cell: ({ row, getValue }) => (row.original.parentId ? null : getValue()) }),
+        col.accessor('secretIssuedAt', {
+          header: t('secret.column'),
+          cell: ({ row, getValue }) => {
+            const v = getValue();
+            if (!v) return <span className="text-muted-foreground">{t('secret.none')}</span>;
+            const seen = row.original.lastSeenAt;
+            return (
+              <span className="flex flex-col text-xs leading-tight">
+                <span>{t('secret.issuedAt', { time: dateTime(v) })}</span>
+                <span className="text-muted-foreground">{seen ? t('secret.lastSeen', { time: dateTime(seen) }) : t('secret.neverSeen')}</span>
+              </span>
+            );
+          },
+        }),
         rowActionsColumn<DeviceRow>({
           pageKey: key,
           header: t('components:list.actions'),
+          width: 260,
           actions: [
             editAction((r) => void navigate(access.paths.edit!(r.id))),
+            {
+              action: 'edit',
+              testId: 'row-secret-issue',
+              icon: <KeyRound aria-hidden />,
+              label: t('secret.issue'),
+              hidden: (r) => r.secretIssuedAt !== null,
+              confirm: (r) => ({ title: t(r.activatedAt ? 'secret.issueTitle' : 'secret.activateTitle', { name: r.name }), description: t(r.activatedAt ? 'secret.issueText' : 'secret.activateText') }),
+              done: false,
+              onClick: async (r) => setCredential(await secrets.issue.mutateAsync(r.id)),
+            },
+            {
+              action: 'edit',
+              testId: 'row-secret-rotate',
+              icon: <KeyRound aria-hidden />,
+              label: t('secret.rotate'),
+              hidden: (r) => r.secretIssuedAt === null,
+              confirm: (r) => ({ title: t('secret.rotateTitle', { name: r.name }), description: t('secret.rotateText') }),
+              done: false,
+              onClick: async (r) => setCredential(await secrets.issue.mutateAsync(r.id)),
+            },
+            {
+              action: 'edit',
+              testId: 'row-secret-revoke',
+              icon: <ShieldOff aria-hidden />,
+              label: t('secret.revoke'),
+              destructive: true,
+              hidden: (r) => r.secretIssuedAt === null,
+              confirm: (r) => ({ title: t('secret.revokeTitle', { name: r.name }), description: t('secret.revokeText') }),
+              onClick: async (r) => void (await secrets.revoke.mutateAsync(r.id)),
+            },
             deleteAction((r) => ({ title: t('device.deleteTitle', { name: r.name }), description: t('device.deleteText') }), (r) => remove.mutateAsync(r.id)),
           ],
         }),
       ]),
-    [t, key, navigate, access.paths, remove, shared],
+    [t, key, navigate, access.paths, remove, shared, secrets.issue, secrets.revoke, dateTime],
   );
 
   return (
-    <ListScreen
-      pageKey={key}
-      state={state}
-      querySchema={deviceListQuery}
-      filters={filters}
-      query={query}
-      columns={columns}
-      rowKey="id"
-      onAdd={() => void navigate(access.paths.add!)}
-      onExport={(f) => exportDevices(family, f, t('device.exportName'))}
-      data-testid="device-list"
-    />
+    <>
+      <ListScreen
+        pageKey={key}
+        state={state}
+        querySchema={deviceListQuery}
+        filters={filters}
+        query={query}
+        columns={columns}
+        rowKey="id"
+        onAdd={() => void navigate(access.paths.add!)}
+        onExport={(f) => exportDevices(family, f, t('device.exportName'))}
+        data-testid="device-list"
+      />
+      <DeviceSecretDialog credential={credential} onClose={() => setCredential(null)} />
+    </>
   );
 }
 

@@ -1,0 +1,278 @@
+import { and, asc, eq } from 'drizzle-orm';
+import multipart from '@fastify/multipart';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ok } from '@/domain/api';
+import {
+  appBatchSchema,
+  appRecordQuery,
+  appSignInSchema,
+  deviceBatchSchema,
+  DEVICE_BATCH_MAX,
+  ingestSummarySchema,
+  type AppIdentity,
+} from '@/domain/activities/ingest';
+import { refreshRequestSchema } from '@/domain/auth/schemas';
+import { ERR } from '@/domain/errors';
+import { purposeMaxBytes, SINGLE_REQUEST_MAX } from '@/domain/uploads/rules';
+import { saveUpload } from '../files/files.service';
+import { classes, students } from '../../db/schema/school';
+import { devices } from '../../db/schema/venue';
+import { AppError } from '../../lib/app-error';
+import { lessonDeviceRoutes } from '../lessons/lessons.device-routes';
+import type { ModuleOptions } from '../module-options';
+import { refresh, revokeSession } from '../sso/sso.service';
+import { appIdentity, appRecordPage, appSelfTestPage, appSignIn, studentOfCaller, writableStudents } from './app.service';
+import { authenticateDevice } from './device-auth';
+import { ingestBatch } from './ingest.service';
+
+/** Every answer is the console's envelope `{ code, data, msg }`. */
+const envelope = <T extends z.ZodType>(data: T) => z.object({ code: z.string(), data, msg: z.string() });
+const tokenSchema = z.object({ access_token: z.string(), expires_in: z.number(), refresh_token: z.string(), token_type: z.string(), must_change_password: z.boolean().optional() });
+const paged = <T extends z.ZodType>(row: T) => z.object({ records: z.array(row), total: z.number().int(), current: z.number().int(), size: z.number().int() });
+
+/**
+ * The versioned ingestion API (docs/product-rules.md#ingest) and its OpenAPI document, generated from these routes'
+ * schemas: `/api/v1/device/*` (HTTP Basic: serial number and secret), `/api/v1/app/*` (bearer token of a student's or
+ * parent's own account), `/api/docs` (the document, readable by a person; JSON at `/api/docs/json`).
+ */
+export const ingestRoutes: FastifyPluginAsync<ModuleOptions> = async (app, opts) => {
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'tiyu ingestion API',
+        version: '1',
+        description:
+          'Devices and the student/parent app send records here. Every record carries the sender\'s own id (`clientId`): a resent batch creates nothing new and answers `duplicate` for records already stored. Each record is accepted or rejected on its own, with a reason in the language of `accept-language` (zh-CN, zh-TW, en-US). A device batch is one transaction of up to ' +
+          `${DEVICE_BATCH_MAX} records. Values are in the unit of their item (s, cm, ml, count, m, steps).`,
+      },
+      components: {
+        securitySchemes: {
+          device: { type: 'http', scheme: 'basic', description: 'Serial number as the user name, the secret issued in device management as the password' },
+          app: { type: 'http', scheme: 'bearer', description: 'access_token from POST /api/v1/app/login' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(deviceRoutes, { prefix: '/v1/device' });
+  await app.register(appRoutes, { ...opts, prefix: '/v1/app' });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: false });
+};
+
+const deviceRoutes: FastifyPluginAsync = async (scope) => {
+  const r = scope.withTypeProvider<ZodTypeProvider>();
+  scope.decorateRequest('device', null);
+  scope.addHook('onRequest', async (request: FastifyRequest, reply) => {
+    try {
+      request.device = await authenticateDevice(scope.db, request);
+    } catch (error) {
+      void reply.header('www-authenticate', 'Basic realm="tiyu-device"');
+      throw error;
+    }
+  });
+  const security = [{ device: [] }];
+
+  r.post(
+    '/records',
+    {
+      schema: {
+        tags: ['device'],
+        summary: 'Post a batch of records',
+        description:
+          'Up to 1,000 records in one transaction. Late and out-of-order records are fine (up to 90 days old); a record measured in the future is rejected. `kind` selfTest writes a physique item into the test records; other kinds are activity records, and contest/homework/training/lesson records name what they belong to in `refId`. Students by `studentId` or `regNo`, of the device\'s school only.',
+        security,
+        body: deviceBatchSchema,
+        response: { 200: envelope(ingestSummarySchema) },
+      },
+    },
+    async (request) => {
+      const device = request.device!;
+      const now = scope.now();
+      const summary = await scope.db.transaction(async (tx) => {
+        const result = await ingestBatch(tx, { source: 'device', ...device }, request.body.records, now, (k, p) => request.t(k, p));
+        await tx.update(devices).set({ lastSeenAt: now }).where(eq(devices.id, device.deviceId));
+        return result;
+      });
+      return ok(summary);
+    },
+  );
+
+  r.get(
+    '/students',
+    {
+      schema: {
+        tags: ['device'],
+        summary: "The device school's students",
+        description: 'Studying students of the device\'s school (optionally one class), to match a face, a card or a bib to a `studentId`.',
+        security,
+        querystring: z.object({ classId: z.uuid().optional() }),
+        response: {
+          200: envelope(z.array(z.object({ id: z.string(), name: z.string(), regNo: z.string(), gender: z.string(), classId: z.string(), className: z.string() }))),
+        },
+      },
+    },
+    async (request) => {
+      const device = request.device!;
+      const rows = await scope.db
+        .select({ id: students.id, name: students.name, regNo: students.regNo, gender: students.gender, classId: students.classId, className: classes.name })
+        .from(students)
+        .innerJoin(classes, eq(classes.id, students.classId))
+        .where(
+          and(
+            eq(students.orgId, device.orgId),
+            eq(students.enabled, true),
+            eq(students.status, 'studying'),
+            request.query.classId ? eq(students.classId, request.query.classId) : undefined,
+          ),
+        )
+        .orderBy(asc(classes.name), asc(students.name));
+      return ok(rows);
+    },
+  );
+
+  await scope.register(lessonDeviceRoutes);
+};
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    appIdentity: AppIdentity | null;
+  }
+}
+
+const appRoutes: FastifyPluginAsync<ModuleOptions> = async (scope, opts) => {
+  const r = scope.withTypeProvider<ZodTypeProvider>();
+  scope.decorateRequest('appIdentity', null);
+  const security = [{ app: [] }];
+  const limited = { rateLimit: { max: opts.limits.loginPerMinute, timeWindow: '1 minute' } };
+
+  r.post(
+    '/login',
+    {
+      config: limited,
+      schema: {
+        tags: ['app'],
+        summary: "Sign in with a student's or parent's own account",
+        description: 'The password is sent as its SHA-256 hex. Five wrong passwords in a row lock the account for 15 minutes.',
+        body: appSignInSchema,
+        response: { 200: envelope(tokenSchema) },
+      },
+    },
+    async (request) => ok(await appSignIn(scope.db, scope.now(), request.body, { ip: request.ip, userAgent: request.headers['user-agent'] })),
+  );
+  r.post(
+    '/token',
+    { config: limited, schema: { tags: ['app'], summary: 'Exchange the refresh token for a new pair', body: refreshRequestSchema, response: { 200: envelope(tokenSchema) } } },
+    async (request) => ok(await refresh(scope.db, scope.now(), request.body.refresh_token)),
+  );
+
+  // Everything below needs a signed-in student or parent.
+  await scope.register(async (signed) => {
+    const s = signed.withTypeProvider<ZodTypeProvider>();
+    signed.addHook('onRequest', scope.authenticate);
+    signed.addHook('preValidation', async (request) => {
+      const identity = await appIdentity(scope.db, request.session!.userId);
+      if (!identity) throw new AppError(403, ERR.forbidden);
+      request.appIdentity = identity;
+    });
+
+    await signed.register(multipart, { limits: { fileSize: Math.min(purposeMaxBytes('video'), SINGLE_REQUEST_MAX), files: 1, fields: 2, parts: 3 } });
+    s.post(
+      '/videos',
+      {
+        schema: {
+          tags: ['app'],
+          summary: 'Upload a video (mp4) to attach to a record',
+          description: 'multipart/form-data with one file; judged by its content (MP4 only). Answers the file, whose `id` a record names as `videoFileId`.',
+          security,
+          querystring: z.object({ studentId: z.uuid().optional() }),
+        },
+      },
+      async (request) => {
+        const identity = request.appIdentity!;
+        const student = identity.students.find((st) => st.id === studentOfCaller(identity, request.query.studentId))!;
+        if (!request.isMultipart()) throw new AppError(400, ERR.badRequest);
+        const part = await request.file().catch(() => undefined);
+        if (!part) throw new AppError(400, ERR.badRequest);
+        let bytes: Buffer;
+        try {
+          bytes = await part.toBuffer();
+        } catch (error) {
+          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(400, ERR.fileTooLarge);
+          throw error;
+        }
+        return ok(await saveUpload(scope.db, opts.storage, { orgId: student.orgId, userId: identity.userId }, 'video', part.filename, bytes, scope.now()));
+      },
+    );
+
+    s.post('/logout', { schema: { tags: ['app'], summary: 'Sign out', security } }, async (request) => {
+      await revokeSession(scope.db, scope.now(), request.session!.sessionId);
+      return ok(null);
+    });
+
+    const studentSchema = z.object({ id: z.string(), name: z.string(), orgId: z.string(), classId: z.string(), className: z.string(), relation: z.string().nullable() });
+    s.get(
+      '/me',
+      {
+        schema: {
+          tags: ['app'],
+          summary: 'Who is signed in and whom they may act for',
+          security,
+          response: { 200: envelope(z.object({ userId: z.string(), name: z.string(), identity: z.enum(['student', 'parent']), students: z.array(studentSchema) })) },
+        },
+      },
+      async (request) => ok(request.appIdentity!),
+    );
+
+    s.post(
+      '/records',
+      {
+        schema: {
+          tags: ['app'],
+          summary: 'Submit self tests, exercise sessions, homework and contest entries',
+          description:
+            'Up to 100 records. A student may leave out `studentId` (itself); a parent names one of its children. Homework and contest records name the homework or contest in `refId`; an entry after the end is rejected. A video goes up first (`POST /api/v1/app/videos`) and is named by `videoFileId`.',
+          security,
+          body: appBatchSchema,
+          response: { 200: envelope(ingestSummarySchema) },
+        },
+      },
+      async (request) => {
+        const identity = request.appIdentity!;
+        const self = identity.identity === 'student' ? identity.students[0].id : undefined;
+        const records = request.body.records.map((rec) => (rec.studentId || rec.regNo ? rec : { ...rec, studentId: self }));
+        const summary = await scope.db.transaction((tx) =>
+          ingestBatch(tx, { source: 'app', userId: identity.userId, studentIds: writableStudents(identity) }, records, scope.now(), (k, p) => request.t(k, p)),
+        );
+        return ok(summary);
+      },
+    );
+
+    const recordRow = z.object({
+      id: z.string(),
+      clientId: z.string(),
+      kind: z.string(),
+      refId: z.string().nullable(),
+      item: z.string(),
+      value: z.number(),
+      durationS: z.number().nullable(),
+      measuredAt: z.string(),
+      source: z.string(),
+      invalid: z.boolean(),
+    });
+    s.get(
+      '/records',
+      { schema: { tags: ['app'], summary: "A student's activity records, newest first", security, querystring: appRecordQuery, response: { 200: envelope(paged(recordRow)) } } },
+      async (request) => ok(await appRecordPage(scope.db, studentOfCaller(request.appIdentity!, request.query.studentId), request.query)),
+    );
+    const testRow = z.object({ id: z.string(), item: z.string(), value: z.number(), source: z.string(), testedAt: z.string(), invalid: z.boolean() });
+    s.get(
+      '/self-tests',
+      { schema: { tags: ['app'], summary: "A student's single-item test records, newest first", security, querystring: appRecordQuery, response: { 200: envelope(paged(testRow)) } } },
+      async (request) => ok(await appSelfTestPage(scope.db, studentOfCaller(request.appIdentity!, request.query.studentId), request.query)),
+    );
+  });
+};

@@ -1,0 +1,58 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { TFunction } from 'i18next';
+import { lessonListQuery, type LessonRow, type LessonType } from '@/domain/activities/lessons';
+import { ORG_TIME_ZONE } from '@/domain/test-plans/status';
+import { sendXlsx } from '../../lib/spreadsheet/http';
+import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
+import { registerResource } from '../../lib/resource';
+import { requireAccess, requireActor } from '../../plugins/tenant';
+import { deleteLesson, lessonDetail, lessonPage, lessonRows } from './lessons.service';
+
+/** The lesson screens of each family (docs/product-rules.md#lessons): a management organisation reads its schools'. */
+const FAMILY_TYPES: Record<'admin' | 'k12', readonly LessonType[]> = { admin: ['practise', 'test'], k12: ['practise', 'test', 'match'] };
+
+function lessonWorkbook(rows: readonly LessonRow[], t: TFunction, type: LessonType): Buffer {
+  const time = new Intl.DateTimeFormat('sv-SE', { timeZone: ORG_TIME_ZONE, dateStyle: 'short', timeStyle: 'short' });
+  const head = ['school', 'className', 'teacher', 'venue', 'items', 'startedAt', 'endedAt', 'studentCount', 'recordCount'].map((k) => t(`activities:lessons.${k}`));
+  const body = rows.map((r) => [
+    r.orgName,
+    r.className,
+    r.teacherName,
+    r.venueName,
+    r.items.map((i) => t(`activities:itemNames.${i}`)).join('、'),
+    time.format(new Date(r.startedAt)),
+    r.endedAt ? time.format(new Date(r.endedAt)) : '',
+    r.studentCount,
+    r.recordCount,
+  ]);
+  return writeXlsx([{ name: t(`activities:lessons.types.${type}`), rows: [head, ...body], columnWidths: [24, 16, 12, 16, 30, 18, 18, 10, 10] }]);
+}
+
+export const lessonRoutes: FastifyPluginAsync<{ family: 'admin' | 'k12' }> = async (app, { family }) => {
+  app.addHook('onRequest', app.authenticate);
+  for (const type of FAMILY_TYPES[family]) {
+    const key = `${family}.class.${type}`;
+    await registerResource(
+      app,
+      family,
+      {
+        key,
+        entity: 'lesson',
+        list: { query: lessonListQuery, handler: (db, actor, q) => lessonPage(db, actor, type, q) },
+        get: (db, actor, id) => lessonDetail(db, actor, type, id),
+        ...(family === 'k12' ? { remove: (tx, actor, id) => deleteLesson(tx, actor, type, id) } : {}),
+      },
+      (scope) => {
+        scope.withTypeProvider<ZodTypeProvider>().get(
+          '/export',
+          { preValidation: requireAccess(key, 'export'), schema: { querystring: lessonListQuery.omit({ current: true, size: true }) } },
+          async (request, reply) => {
+            const rows = await lessonRows(app.db, await requireActor(request), type, request.query);
+            return sendXlsx(reply, lessonWorkbook(rows, request.t, type), `${request.t(`activities:lessons.types.${type}`)}.xlsx`);
+          },
+        );
+      },
+    );
+  }
+};

@@ -1,0 +1,176 @@
+import { and, eq, isNotNull, ne } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Envelope, Page } from '@/domain/api';
+import type { AppIdentity, AppRecordRow, AppSelfTestRow, IngestSummary } from '@/domain/activities/ingest';
+import type { TokenData } from '@/domain/auth/types';
+import { activityRecords } from '../../../server/db/schema/activities';
+import { users } from '../../../server/db/schema/auth';
+import { testRecords } from '../../../server/db/schema/physique';
+import { parentStudents, parents, students } from '../../../server/db/schema/school';
+import { appStudentAccount } from '../../../server/db/seed/app-demo';
+import { DEMO_PASSWORD } from '../../../server/db/seed/demo';
+import { sha256Hex } from '../../../server/lib/password';
+import { createTestApp, type TestApp } from '../../support/server-app';
+
+let t: TestApp;
+let parentAccount: string;
+let ownChild: string;
+let otherChild: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  // A parent with an app account, one of its children, and a child of another family.
+  const [p] = await t.db
+    .select({ account: users.accountNum, parentId: parents.id })
+    .from(parents)
+    .innerJoin(users, eq(users.id, parents.userId))
+    .where(isNotNull(parents.userId))
+    .limit(1);
+  parentAccount = p.account;
+  [{ studentId: ownChild }] = await t.db.select({ studentId: parentStudents.studentId }).from(parentStudents).where(eq(parentStudents.parentId, p.parentId)).limit(1);
+  const [other] = await t.db
+    .select({ id: students.id })
+    .from(students)
+    .where(and(ne(students.id, ownChild), eq(students.status, 'studying')))
+    .limit(1);
+  otherChild = other.id;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const signIn = (account: string, password = DEMO_PASSWORD) =>
+  t.app.inject({ method: 'POST', url: '/api/v1/app/login', payload: { account, password: sha256Hex(password) } });
+const tokenOf = async (account: string) => {
+  const res = await signIn(account);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<Envelope<TokenData>>().data.access_token;
+};
+const call = (method: 'GET' | 'POST', url: string, token: string, payload?: unknown, lang = 'zh-CN') =>
+  t.request({ method, url: `/api/v1/app/${url}`, token, payload: payload as object, headers: { 'accept-language': lang } });
+const data = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>().data;
+
+let seq = 0;
+const minutesAgo = (m: number) => new Date(t.clock.now().getTime() - m * 60_000).toISOString();
+const rec = (extra: Record<string, unknown> = {}) => ({ clientId: `app-${++seq}`, kind: 'exercise', item: 'running', value: 3000, durationS: 1200, measuredAt: minutesAgo(60), ...extra });
+
+describe('app sign-in', () => {
+  it("signs a student in with its own account, without a captcha; wrong passwords and a teacher's account are refused", async () => {
+    const token = await tokenOf(appStudentAccount(1));
+    const me = data<AppIdentity>(await call('GET', 'me', token));
+    expect(me.identity).toBe('student');
+    expect(me.students).toHaveLength(1);
+    expect((await signIn(appStudentAccount(1), 'Wrong@123')).statusCode).toBe(400);
+    const teacher = await signIn('teacher01');
+    expect(teacher.statusCode).toBe(403);
+  });
+
+  it('a console session cannot use the app API, an app session cannot use the console; sign-out ends the token', async () => {
+    const consoleToken = (await t.login('school01')).access_token;
+    expect((await call('GET', 'me', consoleToken)).statusCode).toBe(403);
+    const token = await tokenOf(appStudentAccount(2));
+    expect((await t.request({ method: 'GET', url: '/api/busi/web/k12/device/page', token })).statusCode).toBe(403);
+    expect((await call('POST', 'logout', token)).statusCode).toBe(200);
+    expect((await call('GET', 'me', token)).statusCode).toBe(401);
+  });
+});
+
+describe('a student submits and reads its own results', () => {
+  it('submits an exercise session and a self test for itself; a resend creates nothing; another student is refused', async () => {
+    const token = await tokenOf(appStudentAccount(3));
+    const me = data<AppIdentity>(await call('GET', 'me', token));
+    const self = me.students[0].id;
+    const batch = [rec(), rec({ kind: 'selfTest', item: 'sitUp1min', value: 42 })];
+    const first = data<IngestSummary>(await call('POST', 'records', token, { records: batch }));
+    expect(first).toMatchObject({ accepted: 2, duplicate: 0, rejected: 0 });
+    expect(data<IngestSummary>(await call('POST', 'records', token, { records: batch }))).toMatchObject({ accepted: 0, duplicate: 2 });
+    const [activity] = await t.db.select().from(activityRecords).where(eq(activityRecords.clientId, batch[0].clientId));
+    expect(activity).toMatchObject({ studentId: self, source: 'app', deviceId: null, durationS: 1200 });
+    const [test] = await t.db.select().from(testRecords).where(eq(testRecords.clientId, batch[1].clientId));
+    expect(test).toMatchObject({ studentId: self, source: 'self', raw: 42 });
+
+    const other = data<IngestSummary>(await call('POST', 'records', token, { records: [rec({ studentId: otherChild }), rec({ value: -5 })] }, 'en-US'));
+    expect(other.results.map((r) => r.code)).toEqual(['activities:ingest.studentNotYours', 'activities:ingest.valueRange']);
+    expect(other.results[0].reason).toBe('You can only submit records for yourself or your own children');
+
+    const page = data<Page<AppRecordRow>>(await call('GET', 'records', token));
+    expect(page.records.map((r) => r.clientId)).toContain(batch[0].clientId);
+    const tests = data<Page<AppSelfTestRow>>(await call('GET', 'self-tests?item=sitUp1min', token));
+    expect(tests.records.some((r) => r.value === 42 && r.source === 'self')).toBe(true);
+    expect((await call('GET', `records?studentId=${otherChild}`, token)).statusCode).toBe(404);
+  });
+
+  it('refuses a homework or contest entry whose owner does not accept it, and one without its refId', async () => {
+    const token = await tokenOf(appStudentAccount(4));
+    const s = data<IngestSummary>(await call('POST', 'records', token, { records: [rec({ kind: 'homework', refId: '00000000-0000-4000-8000-0000000000aa' }), rec({ kind: 'contest' })] }));
+    expect(s.rejected).toBe(2);
+    expect(s.results[1].code).toBe('activities:ingest.refRequired');
+  });
+});
+
+describe('videos', () => {
+  const upload = (token: string, bytes: Buffer, name = 'run.mp4') => {
+    const boundary = '----tiyuAppVideo';
+    const payload = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: video/mp4\r\n\r\n`),
+      bytes,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    return t.request({ method: 'POST', url: '/api/v1/app/videos', token, payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+  };
+  const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), Buffer.alloc(64)]);
+
+  it('uploads an mp4 judged by its content and attaches it to a record; a PNG named .mp4 is refused', async () => {
+    const token = await tokenOf(appStudentAccount(5));
+    const res = await upload(token, mp4);
+    expect(res.statusCode, res.body).toBe(200);
+    const fileId = data<{ id: string }>(res).id;
+    const s = data<IngestSummary>(await call('POST', 'records', token, { records: [rec({ videoFileId: fileId })] }));
+    expect(s.accepted).toBe(1);
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...Buffer.alloc(32)]);
+    expect((await upload(token, png)).statusCode).toBe(400);
+    // Another user's video cannot be attached.
+    const other = await tokenOf(appStudentAccount(6));
+    const refused = data<IngestSummary>(await call('POST', 'records', other, { records: [rec({ videoFileId: fileId })] }));
+    expect(refused.results[0].code).toBe('activities:ingest.videoUnknown');
+  });
+});
+
+describe('a parent acts for its own children only', () => {
+  it("submits for its child; another family's child is refused and its records are not readable", async () => {
+    const token = await tokenOf(parentAccount);
+    const me = data<AppIdentity>(await call('GET', 'me', token));
+    expect(me.identity).toBe('parent');
+    expect(me.students.map((s) => s.id)).toContain(ownChild);
+    expect(me.students.map((s) => s.id)).not.toContain(otherChild);
+
+    const before = await t.db.$count(activityRecords, eq(activityRecords.studentId, otherChild));
+    const s = data<IngestSummary>(await call('POST', 'records', token, { records: [rec({ studentId: ownChild }), rec({ studentId: otherChild }), rec()] }));
+    expect(s.results.map((r) => r.status)).toEqual(['accepted', 'rejected', 'rejected']);
+    expect(s.results[1].code).toBe('activities:ingest.studentNotYours');
+    expect(s.results[2].code).toBe('activities:ingest.studentRequired');
+    expect(await t.db.$count(activityRecords, eq(activityRecords.studentId, otherChild))).toBe(before);
+
+    expect((await call('GET', `records?studentId=${ownChild}`, token)).statusCode).toBe(200);
+    expect((await call('GET', `records?studentId=${otherChild}`, token)).statusCode).toBe(404);
+    expect((await call('GET', `self-tests?studentId=${otherChild}`, token)).statusCode).toBe(404);
+  });
+});
+
+describe('OpenAPI document', () => {
+  it('documents both APIs from the route schemas at /api/docs', async () => {
+    const res = await t.app.inject({ url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json<{ openapi: string; paths: Record<string, Record<string, { security?: unknown; requestBody?: unknown }>>; components: { securitySchemes: Record<string, unknown> } }>();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/v1/device/records', '/api/v1/device/students', '/api/v1/device/lessons', '/api/v1/app/login', '/api/v1/app/records', '/api/v1/app/me']),
+    );
+    expect(Object.keys(doc.paths).every((p) => p.startsWith('/api/v1/'))).toBe(true);
+    expect(doc.components.securitySchemes).toHaveProperty('device');
+    expect(JSON.stringify(doc.paths['/api/v1/device/records'].post.requestBody)).toContain('clientId');
+    const page = await t.app.inject({ url: '/api/docs/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+  });
+});
