@@ -66,7 +66,7 @@ async function prepare(db: Db, n: number): Promise<{ contestId: string; reader: 
   await db.execute(sql`
     with s as (select id, class_id, row_number() over (order by id) - 1 as i, count(*) over () as n from students where org_id = ${school.id})
     insert into activity_records (org_id, student_id, class_id, kind, ref_id, item, value, measured_at, source, submitted_by, client_id, invalid)
-    select ${school.id}, s.id, s.class_id, 'contest', ${c.id}, 'rope1min', 60 + (g * 7919) % 180,
+    select ${school.id}, s.id, s.class_id, 'contest', ${c.id}, 'rope1min', 60 + (g::bigint * 7919) % 180,
       now() - ((g % 1209600) || ' seconds')::interval, 'app', ${user.id}, 'bench-' || g, g % 97 = 0
     from generate_series(0, ${n - 1}) g join s on s.i = g % s.n`);
   console.log(`  ${n.toLocaleString('en')} entries inserted (roll-up by trigger) in ${((performance.now() - t) / 1000).toFixed(1)} s`);

@@ -264,7 +264,7 @@ test.describe('accessibility (axe, WCAG 2.1 AA)', () => {
           // Every step ends on another address or an open dialog; wait for it so the check never sees the page it came from.
           const from = page.url();
           await screen.open(page);
-          if (screen.dialog) await expect(page.getByRole('dialog')).toBeVisible();
+          if (screen.dialog) await expect(page.getByRole('dialog').or(page.getByRole('alertdialog'))).toBeVisible();
           else await expect(page).not.toHaveURL(from);
           await settled(page);
         }
