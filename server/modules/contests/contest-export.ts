@@ -13,7 +13,7 @@ const EXPORT_MAX_STUDENTS = 100_000;
 export async function exportLeaderboard(db: DbOrTx, reader: ContestReader, id: string, q: LeaderboardQuery, t: Translate) {
   const contest = await contestById(db, reader, id);
   const [byStudent, byClass] = await Promise.all([studentLeaderboard(db, reader, id, q, EXPORT_MAX_STUDENTS), classLeaderboard(db, reader, id, q)]);
-  const unit = t(`activities:exerciseRecords.unit.${ACTIVITY_ITEMS.get(byStudent.item)?.unit ?? 'count'}`);
+  const unit = t(`activities:unit.${ACTIVITY_ITEMS.get(byStudent.item)?.unit ?? 'count'}`);
   const scoreHeader = t('activities:contests.board.scoreHeader', { rule: t(`activities:contests.rule.${contest.rule}`), unit: contest.rule === 'count' ? t('activities:contests.board.sessionsUnit') : unit });
   const h = (k: string) => t(`activities:contests.board.${k}`);
   const challenge = contest.type === 'challenge';
@@ -25,7 +25,7 @@ export async function exportLeaderboard(db: DbOrTx, reader: ContestReader, id: s
     [h('rank'), h('className'), h('participants'), t('activities:contests.board.meanHeader', { score: scoreHeader }), h('sessions'), ...(challenge ? [h('passedCount')] : [])],
     ...byClass.rows.map((r) => [r.rank, r.className, r.participants, r.score, r.sessions, ...(challenge ? [r.passed ?? 0] : [])]),
   ];
-  const item = t(`activities:exerciseRecords.item.${byStudent.item}`);
+  const item = t(`activities:item.${byStudent.item}`);
   const workbook = writeXlsx([
     { name: h('byStudent'), rows: students, columnWidths: [6, 10, 22, 14, 14, 8, 8, 8], textColumns: [2] },
     { name: h('byClass'), rows: classes, columnWidths: [6, 14, 10, 16, 8, 10] },

@@ -20,7 +20,7 @@ function lessonWorkbook(rows: readonly LessonRow[], t: TFunction, type: LessonTy
     r.className,
     r.teacherName,
     r.venueName,
-    r.items.map((i) => t(`activities:itemNames.${i}`)).join('、'),
+    r.items.map((i) => t(`activities:item.${i}`)).join('、'),
     time.format(new Date(r.startedAt)),
     r.endedAt ? time.format(new Date(r.endedAt)) : '',
     r.studentCount,

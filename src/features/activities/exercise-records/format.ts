@@ -14,15 +14,15 @@ export function useActivityFormat() {
     const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: ORG_TIME_ZONE });
     const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
     return {
-      item: (key: string) => t(`exerciseRecords.item.${key}`),
-      unit: (key: string) => t(`exerciseRecords.unit.${ACTIVITY_ITEMS.get(key as ActivityItemKey)?.unit ?? 'count'}`),
+      item: (key: string) => t(`item.${key}`),
+      unit: (key: string) => t(`unit.${ACTIVITY_ITEMS.get(key as ActivityItemKey)?.unit ?? 'count'}`),
       /** A value with its item's unit: "3,200 米". */
-      value: (key: string, value: number) => `${number.format(value)} ${t(`exerciseRecords.unit.${ACTIVITY_ITEMS.get(key as ActivityItemKey)?.unit ?? 'count'}`)}`,
+      value: (key: string, value: number) => `${number.format(value)} ${t(`unit.${ACTIVITY_ITEMS.get(key as ActivityItemKey)?.unit ?? 'count'}`)}`,
       /** An item with its unit: "跑步（米）". */
-      withUnit: (key: string) => t('exerciseRecords.withUnit', { item: t(`exerciseRecords.item.${key}`), unit: t(`exerciseRecords.unit.${ACTIVITY_ITEMS.get(key as ActivityItemKey)?.unit ?? 'count'}`) }),
+      withUnit: (key: string) => t('exerciseRecords.withUnit', { item: t(`item.${key}`), unit: t(`unit.${ACTIVITY_ITEMS.get(key as ActivityItemKey)?.unit ?? 'count'}`) }),
       number: (value: number) => number.format(value),
       dateTime: (iso: string) => dateTime.format(new Date(iso)),
-      source: (key: string) => t(`exerciseRecords.source.${key}`),
+      source: (key: string) => t(`source.${key}`),
       /** Names in a row: "跑步、跳绳". */
       list: (parts: readonly string[]) => parts.join(t('exerciseRecords.separator')),
     };

@@ -263,7 +263,7 @@ function SubmissionTable({ family, hw, canReview }: { family: HomeworkFamily; hw
       subCol.columns([
         subCol.accessor('studentName', { header: t('homework.student'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
         subCol.accessor('className', { header: t('homework.className') }),
-        subCol.accessor('item', { header: t('task.item.label'), cell: ({ getValue }) => labels.item(getValue()) }),
+        subCol.accessor('item', { header: t('task.itemLabel'), cell: ({ getValue }) => labels.item(getValue()) }),
         subCol.accessor('value', {
           header: t('homework.value'),
           meta: { align: 'right' },

@@ -17,15 +17,15 @@ import { Button } from '@/components/ui/button';
 export function useItemLabels() {
   const { t } = useTranslation('activities');
   return {
-    item: (key: ActivityItemKey | string) => t(`task.item.${key}`),
+    item: (key: ActivityItemKey | string) => t(`item.${key}`),
     unit: (key: ActivityItemKey | string) => {
       const rule = ACTIVITY_ITEMS.get(key as ActivityItemKey);
-      return rule ? t(`task.unit.${rule.unit}`) : '';
+      return rule ? t(`unit.${rule.unit}`) : '';
     },
     /** '120 次' */
     value: (key: ActivityItemKey | string, value: number) => {
       const rule = ACTIVITY_ITEMS.get(key as ActivityItemKey);
-      return rule ? `${value} ${t(`task.unit.${rule.unit}`)}` : String(value);
+      return rule ? `${value} ${t(`unit.${rule.unit}`)}` : String(value);
     },
     intensity: (i: Intensity) => t(`task.intensity.${i}`),
     cycle: (c: TaskCycle) => t(`task.cycle.${c}`),
@@ -88,7 +88,7 @@ export function TaskItemsField() {
         const unit = key ? labels.unit(key) : '';
         return (
           <div key={f.id} className="grid items-start gap-3 rounded-md border p-3 md:grid-cols-[1fr_1fr_1fr_auto]" data-testid="task-item">
-            <SelectField name={`items.${i}.item`} label={t('task.item.label')} required options={options} />
+            <SelectField name={`items.${i}.item`} label={t('task.itemLabel')} required options={options} />
             <TextField name={`items.${i}.target`} label={unit ? t('task.targetWithUnit', { unit }) : t('task.target')} required type="number" inputMode="decimal" />
             <SelectField name={`items.${i}.intensity`} label={t('task.intensity.label')} required options={intensities} />
             <Button

@@ -18,7 +18,7 @@ const col = createDataTableColumnHelper<LessonRow>();
 /** Item names as a list in the reader's language. */
 function useItemList() {
   const { t, i18n } = useTranslation('activities');
-  return (items: readonly string[]) => new Intl.ListFormat(i18n.language.replace('_', '-'), { type: 'unit', style: 'short' }).format(items.map((i) => t(`itemNames.${i}`)));
+  return (items: readonly string[]) => new Intl.ListFormat(i18n.language.replace('_', '-'), { type: 'unit', style: 'short' }).format(items.map((i) => t(`item.${i}`)));
 }
 
 function useDateTime() {
@@ -118,12 +118,12 @@ function LessonDetailDialog({ family, type, row, onClose }: { family: LessonFami
 
 function ItemResult({ item }: { item: LessonItemResult }) {
   const { t } = useTranslation('activities');
-  const unit = t(`unitNames.${item.unit}`);
+  const unit = t(`unit.${item.unit}`);
   return (
     <section className="grid gap-2" aria-labelledby={`lesson-item-${item.item}`}>
       <header className="flex flex-wrap items-baseline justify-between gap-2">
         <h3 id={`lesson-item-${item.item}`} className="font-semibold">
-          {t(`itemNames.${item.item}`)}
+          {t(`item.${item.item}`)}
         </h3>
         <span className="text-sm text-muted-foreground">
           {t('lessons.average')}: {item.average ?? '—'} {item.average !== null ? unit : ''}

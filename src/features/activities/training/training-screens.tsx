@@ -105,7 +105,7 @@ function StudentPicker() {
       <legend className="mb-2 text-sm font-medium">{t('training.pickTitle')}</legend>
       <div className="flex flex-wrap gap-4">
         <FilterSelect label={t('training.sourcePlan')} value={pick.planId} onChange={(v) => choose({ ...pick, planId: v ?? '' })} options={(options.data?.plans ?? []).map((p) => ({ value: p.id, label: p.name }))} />
-        <FilterSelect label={t('task.item.label')} value={pick.item} onChange={(v) => choose({ ...pick, item: v ?? '' })} options={PICK_ITEMS.map((k) => ({ value: k, label: labels.item(k) }))} />
+        <FilterSelect label={t('task.itemLabel')} value={pick.item} onChange={(v) => choose({ ...pick, item: v ?? '' })} options={PICK_ITEMS.map((k) => ({ value: k, label: labels.item(k) }))} />
         <FilterSelect label={t('training.level')} value={pick.level} onChange={(v) => choose({ ...pick, level: v ?? '' })} options={PICK_LEVELS.map((l) => ({ value: l, label: t(`training.levels.${l}`) }))} />
       </div>
       <CheckboxGroupField
@@ -207,7 +207,7 @@ export function TrainingDetailScreen({ tab = 'progress' }: { tab?: 'progress' | 
       sessionCol.columns([
         sessionCol.accessor('studentName', { header: t('homework.student') }),
         sessionCol.accessor('className', { header: t('homework.className') }),
-        sessionCol.accessor('item', { header: t('task.item.label'), cell: ({ getValue }) => labels.item(getValue()) }),
+        sessionCol.accessor('item', { header: t('task.itemLabel'), cell: ({ getValue }) => labels.item(getValue()) }),
         sessionCol.accessor('value', { header: t('homework.value'), meta: { align: 'right' }, cell: ({ row }) => labels.value(row.original.item, row.original.value) }),
         sessionCol.accessor('measuredAt', { header: t('homework.measuredAt'), cell: ({ getValue }) => getValue().slice(0, 16).replace('T', ' ') }),
         sessionCol.accessor('invalid', { header: t('homework.review'), cell: ({ getValue }) => (getValue() ? <Badge variant="destructive">{t('homework.reviewState.invalid')}</Badge> : null) }),
