@@ -1,20 +1,39 @@
 import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 8099);
-const dataDir = `/tmp/tiyu-e2e-${port}`;
+
+/**
+ * Two servers, each on its own fresh embedded database with a fixed captcha, and two projects run side by side: the
+ * accessibility sweep (one long file) on one, every flow on the other. Each project's tests see only their server's
+ * data, so the sweep's edits (it renames a class) never reach a flow.
+ */
+const server = (at: number) => {
+  const dataDir = `/tmp/tiyu-e2e-${at}`;
+  return {
+    command: `rm -rf ${dataDir} && PORT=${at} PGLITE_DIR=${dataDir} TIYU_CAPTCHA_FIXED=1234 NODE_ENV=test npx tsx server/main.ts`,
+    url: `http://127.0.0.1:${at}/busi/`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+  };
+};
 
 // Debian's Chromium: browser downloads (`npx playwright install`) cannot work on these machines.
 export default defineConfig({
   testDir: 'tests/e2e',
   outputDir: 'test-results',
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
+  projects: [
+    { name: 'flows', workers: 1, testIgnore: /a11y\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${port}` } },
+    { name: 'a11y', workers: 1, testMatch: /a11y\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${port + 1}` } },
+  ],
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
     viewport: { width: 1440, height: 900 },
     trace: 'retain-on-failure',
     launchOptions: {
@@ -22,13 +41,5 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
     },
   },
-  webServer: {
-    // A fresh embedded database each run, and a fixed captcha so the suite can sign in.
-    command: `rm -rf ${dataDir} && PORT=${port} PGLITE_DIR=${dataDir} TIYU_CAPTCHA_FIXED=1234 NODE_ENV=test npx tsx server/main.ts`,
-    url: `http://127.0.0.1:${port}/busi/`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+  webServer: [server(port), server(port + 1)],
 });
