@@ -1,4 +1,4 @@
-import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, or, SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client';
 import { classes, teacherClasses, teachers } from '../db/schema/school';
@@ -53,8 +53,13 @@ export function classScopeTest(scope: ClassScope): (classId: string) => boolean 
   return (classId) => ids.has(classId);
 }
 
-/** The WHERE condition limiting `classColumn` to the scope (undefined = no limit; an empty scope matches nothing). */
-export function inClassScope(scope: ClassScope, classColumn: AnyPgColumn): SQL | undefined {
+/**
+ * The WHERE condition limiting `classColumn` (a column, or a raw expression such as `hc.class_id`) to the scope
+ * (undefined = no limit; an empty scope matches nothing).
+ */
+export function inClassScope(scope: ClassScope, classColumn: AnyPgColumn | SQL): SQL | undefined {
   if (scope.all) return undefined;
-  return scope.classIds.length ? inArray(classColumn, [...scope.classIds]) : sql`false`;
+  if (scope.classIds.length === 0) return sql`false`;
+  const ids = [...scope.classIds];
+  return classColumn instanceof SQL ? inArray(classColumn, ids) : inArray(classColumn, ids);
 }

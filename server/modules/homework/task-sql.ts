@@ -1,7 +1,7 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { inArray, sql, type SQL } from 'drizzle-orm';
 import { ACTIVITY_ITEMS } from '@/domain/activities/items';
 import { ORG_TIME_ZONE, type PlanStatus } from '@/domain/test-plans/status';
-import type { ClassScope } from '../../lib/data-scope';
+import { inClassScope, type ClassScope } from '../../lib/data-scope';
 
 /**
  * SQL shared by homework and special training (docs/product-rules.md#homework): a task row aliased `h` with
@@ -38,21 +38,8 @@ export function statusSql(status: PlanStatus, today: string): SQL {
   return sql`(h.ended_at is null and h.start_date <= ${today}::date and h.end_date >= ${today}::date)`;
 }
 
-/** A raw-SQL class-scope condition on a class id expression. */
-export function classScopeSql(scope: ClassScope, column: SQL): SQL {
-  if (scope.all) return sql`true`;
-  if (scope.classIds.length === 0) return sql`false`;
-  return sql`${column} in (${sql.join(
-    scope.classIds.map((id) => sql`${id}::uuid`),
-    sql`, `,
-  )})`;
-}
+/** The class-scope condition inside a raw-SQL statement (`true` when unlimited): data-scope's one rule. */
+export const classScopeSql = (scope: ClassScope, column: SQL): SQL => inClassScope(scope, column) ?? sql`true`;
 
 /** `in (…)` of uuids, `false` when empty. */
-export function inIds(column: SQL, ids: readonly string[]): SQL {
-  if (ids.length === 0) return sql`false`;
-  return sql`${column} in (${sql.join(
-    ids.map((id) => sql`${id}::uuid`),
-    sql`, `,
-  )})`;
-}
+export const inIds = (column: SQL, ids: readonly string[]): SQL => (ids.length === 0 ? sql`false` : inArray(column, [...ids]));
