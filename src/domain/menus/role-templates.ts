@@ -1,5 +1,6 @@
 import type { OrgType } from '../constants';
 import { CATALOG, type ButtonAction, type CatalogEntry } from './catalog';
+import { roleCatalog } from '../roles/roles';
 import { withAncestors, type RoleGrant } from './menu-entries';
 
 /**
@@ -45,7 +46,6 @@ export function grantForMenuCodes(codes: readonly string[]): RoleGrant {
   return grantOf([...pages, ...routes], () => true);
 }
 
-const of = (family: string) => CATALOG.filter((e) => e.family === family);
 const groupOf = (e: CatalogEntry) => e.key.split('.')[1];
 
 // A PE teacher runs teaching and testing; org structure, staff, roles, devices and banners stay with administrators.
@@ -61,13 +61,14 @@ const TEACHER_SINGLE_ACTIONS: readonly ButtonAction[] = ['detail', 'entry', 'exp
 const TEACHER_SINGLE_TOP: readonly string[] = ['single.scoreReport', 'single.scoreReportK12'];
 
 function administrator(family: TemplateFamily): RoleGrant {
-  return grantOf([...of(family), ...of('single'), ...of('personal')], () => true);
+  return grantOf(roleCatalog(family), () => true);
 }
 
 function teacher(family: TemplateFamily): RoleGrant {
-  const own = of(family).filter((e) => TEACHER_GROUPS[family].includes(groupOf(e)));
-  const single = of('single').filter((e) => e.parent !== null || e.kind === 'group' || TEACHER_SINGLE_TOP.includes(e.key));
-  return grantOf([...own, ...single, ...of('personal')], (e, action) => {
+  const entries = roleCatalog(family).filter((e) =>
+    e.family === family ? TEACHER_GROUPS[family].includes(groupOf(e)) : e.family !== 'single' || e.parent !== null || e.kind === 'group' || TEACHER_SINGLE_TOP.includes(e.key),
+  );
+  return grantOf(entries, (e, action) => {
     if (e.family === 'single') return TEACHER_SINGLE_ACTIONS.includes(action);
     // Wall-display links show a school's figures to anyone at the screen: administrators hand them out.
     if (action === 'screen') return false;

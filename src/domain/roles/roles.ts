@@ -36,9 +36,21 @@ export const scopeWithin = (scope: DataScope, held: DataScope): boolean => SCOPE
 /** The button of a page as a permission-tree id: `${pageKey}#${action}` (the menus table's menuId of the button). */
 export const buttonId = (key: string, action: string) => `${key}#${action}`;
 
-/** The catalogue entries a role of `family` can hold: the family's screens, the shared meet screens, the personal centre. */
+const SHARED_MEET_GROUP = 'single.sportsMeet';
+
+/**
+ * The catalogue entries a role of `family` can hold: the family's screens, the shared single screens, the personal
+ * centre. The shared meet screens come only with a family that runs meets (has its own sportsMeet group: k12, gx);
+ * a management organisation runs none, so its roles never see screens that would only answer 403.
+ */
 export function roleCatalog(family: Family): CatalogEntry[] {
-  return CATALOG.filter((e) => e.family === family || e.family === 'single' || e.family === 'personal');
+  const runsMeets = CATALOG.some((e) => e.key === `${family}.sportsMeet`);
+  return CATALOG.filter(
+    (e) =>
+      e.family === family ||
+      e.family === 'personal' ||
+      (e.family === 'single' && (runsMeets || (e.key !== SHARED_MEET_GROUP && !e.key.startsWith(`${SHARED_MEET_GROUP}.`)))),
+  );
 }
 
 /** Role management of a family: what a built-in administrator role can never lose. */
