@@ -162,6 +162,9 @@ export function aggregateColumns(r = 'r'): SQL {
   return sql.raw(parts.join(',\n  '));
 }
 
+/** The aggregate columns rankFields() reads. */
+export const RANK_COLUMNS: readonly string[] = ['tested', 'assessed', ...LEVELS.map((l) => `lv_${l}`), 'mean_total'];
+
 export type AggRow = Record<string, unknown>;
 
 const int = (v: unknown): number => (v == null ? 0 : Number(v));
