@@ -63,6 +63,7 @@ import {
   population,
   rankFields,
   RANK_COLUMNS,
+  DETAIL_COLUMNS,
   resultFilterSql,
   round1,
   rollupAggregateColumns,
@@ -99,15 +100,21 @@ export async function heavyRows(db: DbOrTx, query: SQL): Promise<AggRow[]> {
 }
 
 /**
- * Aggregates of a population over all of it (optional) and each dimension on its own, in one scan. `columns` limits
- * the aggregate columns returned (PostgreSQL then drops the other aggregates from the plan): on PGlite every field
- * returned costs about a microsecond, so a school's hundreds of class rows carry only what ranking them needs.
+ * Aggregates of a population over all of it (optional) and each dimension on its own, in one scan. Rows of the
+ * `rankOnly` dimension carry only RANK_COLUMNS, the other aggregates as null: on PGlite every field returned costs
+ * about a microsecond (a null much less), and a school's hundreds of class rows need only their ranking figures.
  */
-export function groupedQuery({ src, agg }: Population, dims: readonly Dim[], withTotal: boolean, columns?: readonly string[]): SQL {
+export function groupedQuery({ src, agg }: Population, dims: readonly Dim[], withTotal: boolean, opts: { rankOnly?: Dim } = {}): SQL {
   const sets = [...(withTotal ? ['()'] : []), ...dims.map((d) => `(r.${d})`)].join(', ');
   const select = [...dims.map((d) => `grouping(r.${d})::int as "g_${d}"`), ...dims.map((d) => `r.${d}`), 'min(r.grade_no)::int as unit_grade'].join(', ');
   const classJoin = dims.includes('class_id');
-  const out = columns ? [...dims.map((d) => `g_${d}`), ...dims, 'unit_grade', ...columns].map((c) => `a."${c}"`).join(', ') : 'a.*';
+  const { rankOnly } = opts;
+  const out = rankOnly
+    ? [
+        ...[...dims.map((d) => `g_${d}`), ...dims, 'unit_grade', ...RANK_COLUMNS].map((c) => `a."${c}"`),
+        ...DETAIL_COLUMNS.map((c) => `case when a."g_${rankOnly}" = 0 then null else a."${c}" end as "${c}"`),
+      ].join(', ')
+    : 'a.*';
   return sql`with r as (${src}),
 a as (select ${sql.raw(select)}, ${agg} from r group by grouping sets (${sql.raw(sets)}))
 select ${sql.raw(out)}${sql.raw(classJoin ? ', c.name as class_name, c.org_id as class_org_id' : '')} from a${sql.raw(classJoin ? ' left join classes c on c.id = a.class_id' : '')}`;
@@ -218,15 +225,13 @@ export async function schoolView(db: DbOrTx, family: Family, viewer: Viewer, f: 
   const big = (q: SQL) => (scope.multiSchool ? heavyRows(db, q) : rows(db, q));
   // The period's own year of the trend is the overview itself (same plans, same filters) unless one plan is chosen.
   const otherYears = period.planId ? trendPlans : trendPlans.filter((p) => p.schoolYear !== period.schoolYear);
-  const pop = plans.length ? population({ orgIds: scope.orgIds, plans, filters: rf }) : null;
-  // The units (classes, or schools) only need their ranking figures: a statement of their own returns just those.
-  const [grouped, units, trendRows, roster] = await Promise.all([
-    pop ? big(groupedQuery(pop, ['grade_no', 'gender'], true)) : Promise.resolve([]),
-    pop ? big(groupedQuery(pop, [unitDim], false, RANK_COLUMNS)) : Promise.resolve([]),
+  // The units (classes, or schools) only need their ranking figures.
+  const [grouped, trendRows, roster] = await Promise.all([
+    plans.length ? big(groupedQuery(population({ orgIds: scope.orgIds, plans, filters: rf }), dims, true, { rankOnly: unitDim })) : Promise.resolve([]),
     otherYears.length ? big(trendQuery(scope.orgIds, otherYears, rf)) : Promise.resolve([]),
     rosterGroups(db, scope.orgIds, rf),
   ]);
-  const g = splitGroups([...grouped, ...units], dims);
+  const g = splitGroups(grouped, dims);
   const year = period.schoolYear;
   if (!period.planId && year != null && g.all) {
     trendRows.push({ ...g.all, school_year: year });

@@ -162,8 +162,9 @@ export function aggregateColumns(r = 'r'): SQL {
   return sql.raw(parts.join(',\n  '));
 }
 
-/** The aggregate columns rankFields() reads. */
+/** The aggregate columns rankFields() reads; the others (BMI bands, per-item figures) are DETAIL_COLUMNS. */
 export const RANK_COLUMNS: readonly string[] = ['tested', 'assessed', ...LEVELS.map((l) => `lv_${l}`), 'mean_total'];
+export const DETAIL_COLUMNS: readonly string[] = [...BMI_BANDS.map((b) => `bmi_${b}`), ...ITEM_SQL.flatMap((c) => ['n', 'mean', 'exc', 'fail'].map((k) => `${c.item}_${k}`))];
 
 export type AggRow = Record<string, unknown>;
 
