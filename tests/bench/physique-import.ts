@@ -41,13 +41,35 @@ const ROWS = Number(ROW_ARG ?? 50_000);
 const PGLITE_ONLY = process.argv.includes('--pglite-only');
 const mib = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`;
 
-/** Peak RSS while `fn` runs, sampled every 20 ms. */
-async function peakRss<T>(fn: () => Promise<T>): Promise<{ value: T; peak: number }> {
-  let peak = process.memoryUsage.rss();
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20);
+/** What the process holds at a sample: RSS and its parts (JS heap, buffers outside it, PGlite's WebAssembly memory). */
+interface MemorySample {
+  rss: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+  wasm: number;
+}
+/** PGlite's WebAssembly memory (it grows and never shrinks); 0 on PostgreSQL. */
+const wasmBytes = (handle: DbHandle): number => (handle.kind === 'pglite' ? ((Reflect.get(handle.raw, 'mod') as { HEAPU8?: Uint8Array } | undefined)?.HEAPU8?.byteLength ?? 0) : 0);
+function sample(handle: DbHandle): MemorySample {
+  const m = process.memoryUsage();
+  return { rss: m.rss, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers, wasm: wasmBytes(handle) };
+}
+const parts = (m: MemorySample) => `JS heap ${mib(m.heapUsed)}, external ${mib(m.external)} (array buffers ${mib(m.arrayBuffers)}), PGlite wasm ${mib(m.wasm)}`;
+
+/** Peak RSS while `fn` runs, sampled every 20 ms, with what the process held at that sample. */
+async function peakRss<T>(handle: DbHandle, fn: () => Promise<T>): Promise<{ value: T; peak: number; atPeak: MemorySample; before: MemorySample }> {
+  const before = sample(handle);
+  let atPeak = before;
+  const take = () => {
+    const m = sample(handle);
+    if (m.rss >= atPeak.rss) atPeak = m;
+  };
+  const timer = setInterval(take, 20);
   try {
     const value = await fn();
-    return { value, peak: Math.max(peak, process.memoryUsage.rss()) };
+    take();
+    return { value, peak: atPeak.rss, atPeak, before };
   } finally {
     clearInterval(timer);
   }
@@ -189,9 +211,11 @@ async function scoringRate(file: Buffer): Promise<number> {
 /** Signs in through the API (fixed captcha) and uploads the file twice: a first import, then a re-import (updates). */
 async function importOver(handle: DbHandle, planId: string, file: Buffer, parseMs?: number): Promise<{ firstMs: number; peak: number }> {
   let firstMs = 0;
-  const { peak } = await peakRss(() => importTwice(handle, planId, file, (ms) => (firstMs ||= ms)));
+  const { peak, atPeak, before } = await peakRss(handle, () => importTwice(handle, planId, file, (ms) => (firstMs ||= ms)));
   if (parseMs) line('import ÷ parse-only floor (target ≤ 2×)', `${(firstMs / parseMs).toFixed(2)}×`);
+  line('memory before the imports', `RSS ${mib(before.rss)}: ${parts(before)}`);
   line(`peak RSS during the imports (${ROWS.toLocaleString('en-US')} rows)`, mib(peak));
+  line('memory at the peak', parts(atPeak));
   return { firstMs, peak };
 }
 
@@ -255,7 +279,7 @@ async function main(): Promise<void> {
     if (!ROW_ARG) {
       console.log('\nPGlite, 200,000 stored rows: 199,999 data rows + header, the import limit (child process, for the memory comparison)');
       const out = execFileSync(process.execPath, [...process.execArgv, process.argv[1], '199999', '--pglite-only'], { encoding: 'utf8', env: { ...process.env }, maxBuffer: 1 << 24 });
-      const lines = out.split('\n').filter((l) => /prepared|parse only|end to end|÷|peak RSS/.test(l));
+      const lines = out.split('\n').filter((l) => /prepared|parse only|end to end|÷|peak RSS|memory/.test(l));
       for (const l of lines) console.log(l);
       const peak200 = Number(/peak RSS[^\n]*?(\d+) MiB/.exec(out)?.[1] ?? NaN);
       line('peak RSS 200k ÷ 50k (target ≤ 1.2×)', `${(peak200 / (pgliteRun.peak / 1024 / 1024)).toFixed(2)}×  (${mib(pgliteRun.peak)} → ${peak200} MiB)`);

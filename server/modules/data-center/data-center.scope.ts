@@ -167,7 +167,9 @@ export function resultFilters(f: DataCenterFilter, scope: DcScope): ResultFilter
 export async function rosterGroups(db: DbOrTx, orgIds: readonly string[], f: ResultFilters): Promise<RosterGroup[]> {
   // From dc_roster (students per class and gender, kept by triggers): a few rows per class instead of every student.
   // Graduated cohorts count in the years they were here even when their students were disabled on leaving.
-  const conds = [inArray(dcRoster.orgId, [...orgIds])];
+  // A roster row's class belongs to its organisation: saying so lets the classes be read through their org index
+  // instead of a scan of every class of the district.
+  const conds = [inArray(dcRoster.orgId, [...orgIds]), inArray(classes.orgId, [...orgIds])];
   if (f.classId) conds.push(eq(dcRoster.classId, f.classId));
   if (f.classIds) conds.push(f.classIds.length ? inArray(dcRoster.classId, [...f.classIds]) : sql`false`);
   if (f.gender) conds.push(eq(dcRoster.gender, f.gender));

@@ -144,6 +144,10 @@ const q = (alias: string) => `"${alias}"`;
 
 /** The aggregate columns describing a population of rows `r` (one per student). */
 export function aggregateColumns(r = 'r'): SQL {
+  return sql.raw(aggregateColumnList(r).join(',\n  '));
+}
+
+function aggregateColumnList(r: string): string[] {
   const parts: string[] = [
     `count(*)::int as tested`,
     `count(${r}.total)::int as assessed`,
@@ -159,8 +163,12 @@ export function aggregateColumns(r = 'r'): SQL {
       `(count(*) filter (where ${r}.${c.level} = 'fail'))::int as ${q(`${c.item}_fail`)}`,
     );
   }
-  return sql.raw(parts.join(',\n  '));
+  return parts;
 }
+
+/** The aggregate columns rankFields() reads; the others (BMI bands, per-item figures) are DETAIL_COLUMNS. */
+export const RANK_COLUMNS: readonly string[] = ['tested', 'assessed', ...LEVELS.map((l) => `lv_${l}`), 'mean_total'];
+export const DETAIL_COLUMNS: readonly string[] = [...BMI_BANDS.map((b) => `bmi_${b}`), ...ITEM_SQL.flatMap((c) => ['n', 'mean', 'exc', 'fail'].map((k) => `${c.item}_${k}`))];
 
 export type AggRow = Record<string, unknown>;
 
@@ -273,6 +281,10 @@ const BMI_COLUMN: Record<BmiBand, string> = { normal: 'bmi_normal', lowWeight: '
 
 /** The columns of aggregateColumns() (same names, same meaning) as sums of rollup rows `r`. */
 export function rollupAggregateColumns(r = 'r'): SQL {
+  return sql.raw(rollupAggregateColumnList(r).join(',\n  '));
+}
+
+function rollupAggregateColumnList(r: string): string[] {
   const parts: string[] = [
     `coalesce(sum(${r}.tested), 0)::int as tested`,
     `coalesce(sum(${r}.assessed), 0)::int as assessed`,
@@ -290,5 +302,11 @@ export function rollupAggregateColumns(r = 'r'): SQL {
       `coalesce(sum(${r}.${p}_fail), 0)::int as ${q(`${c.item}_fail`)}`,
     );
   }
-  return sql.raw(parts.join(',\n  '));
+  return parts;
+}
+
+// Fail at start-up (not in a ranking) if the aggregate columns and RANK_COLUMNS + DETAIL_COLUMNS drift apart.
+for (const list of [aggregateColumnList('r'), rollupAggregateColumnList('r')]) {
+  const names = list.map((part) => /as "?([a-z0-9_]+)"?$/i.exec(part)?.[1]).sort();
+  if (names.join() !== [...RANK_COLUMNS, ...DETAIL_COLUMNS].sort().join()) throw new Error('data-centre aggregate columns differ from RANK_COLUMNS + DETAIL_COLUMNS');
 }
