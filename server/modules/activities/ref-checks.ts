@@ -18,8 +18,9 @@ export interface RefCheckRecord {
  * to, before its end, and so on. Returns null to accept, or an i18n key (with params) naming why the record is
  * refused; the ingestion path reports it per record and writes nothing for that record.
  *
- * Checks run inside the batch's transaction, once per record, so they must be single indexed lookups (cache per
- * batch with `cache`, which lives as long as one batch).
+ * Checks run inside the batch's transaction, once per record: read what they need once per batch into `cache` (which
+ * lives as long as one batch; e.g. the contest and the class, a training plan's target students), never one query per
+ * record (a batch has up to 1,000).
  */
 export type RefCheck = (
   db: DbOrTx,

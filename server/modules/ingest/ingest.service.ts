@@ -1,8 +1,7 @@
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { judgeRecord, type IngestRecord, type IngestResult, type IngestSummary, type Refusal } from '@/domain/activities/ingest';
 import type { Tx } from '../../db/client';
 import { files } from '../../db/schema/files';
-import { students } from '../../db/schema/school';
 import { refCheckOf } from '../activities/ref-checks';
 
 /**
@@ -20,55 +19,47 @@ interface Student {
   regNo: string;
 }
 
-/** A row of activity_records / test_records as the JSON the insert reads (column names). */
-interface ActivityRow {
-  org_id: string;
-  student_id: string;
-  class_id: string;
-  kind: string;
-  ref_id: string | null;
-  item: string;
-  value: number;
-  duration_s: number | null;
-  measured_at: string;
-  source: string;
-  device_id: string | null;
-  submitted_by: string | null;
-  client_id: string;
-  video_file_id: string | null;
-}
-interface TestRow {
-  org_id: string;
-  student_id: string;
-  class_id: string;
-  item: string;
-  raw: number;
-  source: string;
-  device_sn: string | null;
-  tested_at: string;
-  client_id: string;
-  sender_key: string;
-}
+/**
+ * A row of activity_records / test_records as the insert reads it: a JSON array per row, in the order of
+ * ACTIVITY_COLUMNS / TEST_COLUMNS below (what is the same for the whole batch, like the sender, is a parameter).
+ * Arrays rather than objects: every byte goes through PGlite's protocol and is parsed again by PostgreSQL.
+ */
+type ActivityRow = [orgId: string, studentId: string, classId: string, kind: string, refId: string | null, item: string, value: number, durationS: number | null, measuredAt: string, clientId: string, videoFileId: string | null];
+type TestRow = [orgId: string, studentId: string, classId: string, item: string, raw: number, testedAt: string, clientId: string];
 
 type Translate = (key: string, params?: Record<string, unknown>) => string;
 
-/** The students a batch names, by id and registration number, among those the sender may write for. */
+/**
+ * The students a batch names, by id and registration number, among those the sender may write for, read as one JSON
+ * value (one row per student costs more through PGlite's protocol than the query). The foreign keys the rows will
+ * carry (student, class, organisation) are checked here for the whole batch and locked as a foreign-key check would
+ * lock them (FOR KEY SHARE: nobody deletes them before the batch commits), so the insert may skip its per-row checks.
+ */
 async function studentsOf(tx: Tx, sender: Sender, records: readonly IngestRecord[]) {
   const ids = [...new Set(records.flatMap((r) => (r.studentId ? [r.studentId] : [])))];
   const regNos = [...new Set(records.flatMap((r) => (r.regNo ? [r.regNo] : [])))];
-  const cols = { id: students.id, orgId: students.orgId, classId: students.classId, regNo: students.regNo };
-  const active = and(eq(students.enabled, true), eq(students.status, 'studying'));
-  let rows: Student[] = [];
-  if (sender.source === 'device') {
-    if (ids.length + regNos.length > 0) {
-      rows = await tx
-        .select(cols)
-        .from(students)
-        .where(and(eq(students.orgId, sender.orgId), active, or(ids.length ? inArray(students.id, ids) : undefined, regNos.length ? inArray(students.regNo, regNos) : undefined)));
-    }
-  } else if (sender.studentIds.length > 0) {
-    rows = await tx.select(cols).from(students).where(and(inArray(students.id, [...sender.studentIds]), active));
-  }
+  const named =
+    sender.source === 'device'
+      ? ids.length + regNos.length > 0
+        ? sql`s.org_id = ${sender.orgId} and (s.id in (select x::uuid from json_array_elements_text(${JSON.stringify(ids)}::json) x)
+            or s.reg_no in (select x from json_array_elements_text(${JSON.stringify(regNos)}::json) x))`
+        : undefined
+      : sender.studentIds.length > 0
+        ? sql`s.id in (select x::uuid from json_array_elements_text(${JSON.stringify(sender.studentIds)}::json) x)`
+        : undefined;
+  const senderRow =
+    sender.source === 'device' ? sql`select id from devices where id = ${sender.deviceId} for key share` : sql`select id from users where id = ${sender.userId} for key share`;
+  const { rows: found } = await tx.execute<{ students: string | null; locked: number; sender: number }>(sql`
+    with st as (select s.id, s.org_id, s.class_id, s.reg_no from students s where ${named ?? sql`false`} and s.enabled and s.status = 'studying' for key share),
+      c as (select id from classes where id in (select class_id from st) for key share),
+      o as (select id from orgs where id in (select org_id from st) for key share),
+      snd as (${senderRow})
+    select (select json_agg(json_build_array(id, org_id, class_id, reg_no))::text from st) as students,
+      (select count(*) from c) + (select count(*) from o) as locked, (select count(*) from snd) as sender`);
+  // `locked` only makes the classes and organisations be read (and locked). The sender was authenticated before the
+  // transaction; gone since (deleted), it is what a foreign-key error would be.
+  if (Number(found[0].sender) === 0) throw new Error('ingest: the sending device or user no longer exists');
+  const rows = (JSON.parse(found[0].students ?? '[]') as [string, string, string, string][]).map(([id, orgId, classId, regNo]): Student => ({ id, orgId, classId, regNo }));
   const byId = new Map(rows.map((s) => [s.id, s]));
   const byRegNo = new Map(rows.map((s) => [s.regNo, s]));
   return (r: IngestRecord): Student | undefined => {
@@ -85,7 +76,9 @@ async function videosOf(tx: Tx, sender: Sender, records: readonly IngestRecord[]
   const rows = await tx
     .select({ id: files.id, orgId: files.orgId })
     .from(files)
-    .where(and(inArray(files.id, ids), eq(files.purpose, 'video'), sender.source === 'app' ? eq(files.createdBy, sender.userId) : eq(files.orgId, sender.orgId)));
+    .where(and(inArray(files.id, ids), eq(files.purpose, 'video'), sender.source === 'app' ? eq(files.createdBy, sender.userId) : eq(files.orgId, sender.orgId)))
+    // Locked as the foreign key of video_file_id would lock it (the insert skips its per-row checks where it may).
+    .for('key share');
   return new Map(rows.map((f) => [f.id, f.orgId]));
 }
 
@@ -132,18 +125,7 @@ export async function ingestBatch(tx: Tx, sender: Sender, records: readonly Inge
     }
     const measuredAt = new Date(r.measuredAt);
     if (r.kind === 'selfTest') {
-      tests.push({
-        org_id: student.orgId,
-        student_id: student.id,
-        class_id: student.classId,
-        item: r.item,
-        raw: r.value,
-        source: sender.source === 'device' ? 'device' : 'self',
-        device_sn: sender.source === 'device' ? sender.serialNo : null,
-        tested_at: measuredAt.toISOString(),
-        client_id: r.clientId,
-        sender_key: senderKey,
-      });
+      tests.push([student.orgId, student.id, student.classId, r.item, r.value, measuredAt.toISOString(), r.clientId]);
     } else {
       if (r.refId) {
         const check = refCheckOf(r.kind);
@@ -155,48 +137,46 @@ export async function ingestBatch(tx: Tx, sender: Sender, records: readonly Inge
           continue;
         }
       }
-      activities.push({
-        org_id: student.orgId,
-        student_id: student.id,
-        class_id: student.classId,
-        kind: r.kind,
-        ref_id: r.refId ?? null,
-        item: r.item,
-        value: r.value,
-        duration_s: r.durationS ?? null,
-        measured_at: measuredAt.toISOString(),
-        source: sender.source,
-        device_id: sender.source === 'device' ? sender.deviceId : null,
-        submitted_by: sender.source === 'app' ? sender.userId : null,
-        client_id: r.clientId,
-        video_file_id: r.videoFileId ?? null,
-      });
+      activities.push([student.orgId, student.id, student.classId, r.kind, r.refId ?? null, r.item, r.value, r.durationS ?? null, measuredAt.toISOString(), r.clientId, r.videoFileId ?? null]);
     }
     rowIndex.set(r.clientId, i);
   }
 
   // One statement per table, the rows as one JSON parameter (a multi-row VALUES would take 15 parameters a row); a
-  // record already stored under the same (sender, client id) is skipped by the unique index.
+  // record already stored under the same (sender, client id) is skipped by the unique index. The references were
+  // checked and locked set-wise above (studentsOf, videosOf; ref ids by the kinds' checks), so where the role may the
+  // inserts skip the per-row foreign-key checks (replica mode, as the score import does: docs/architecture.md,
+  // Performance); the contest_scores triggers are ENABLE ALWAYS and still run.
   const inserted = new Set<string>();
-  if (activities.length > 0) {
-    const rows = await tx.execute<{ client_id: string }>(sql`
-      insert into activity_records (org_id, student_id, class_id, kind, ref_id, item, value, duration_s, measured_at, received_at, source, device_id, submitted_by, client_id, video_file_id)
-      select org_id, student_id, class_id, kind, ref_id, item, value, duration_s, measured_at, ${now}, source, device_id, submitted_by, client_id, video_file_id
-      from jsonb_to_recordset(${JSON.stringify(activities)}::jsonb) as r(org_id uuid, student_id uuid, class_id uuid, kind text, ref_id uuid, item text, value double precision,
-        duration_s integer, measured_at timestamptz, source text, device_id uuid, submitted_by uuid, client_id text, video_file_id uuid)
-      on conflict do nothing
-      returning client_id`);
-    for (const row of rows.rows) inserted.add(row.client_id);
-  }
-  if (tests.length > 0) {
-    const rows = await tx.execute<{ client_id: string }>(sql`
-      insert into test_records (org_id, student_id, class_id, item, raw, source, device_sn, tested_at, client_id, sender_key)
-      select org_id, student_id, class_id, item, raw, source, device_sn, tested_at, client_id, sender_key
-      from jsonb_to_recordset(${JSON.stringify(tests)}::jsonb) as r(org_id uuid, student_id uuid, class_id uuid, item text, raw double precision, source text,
-        device_sn text, tested_at timestamptz, client_id text, sender_key uuid)
-      on conflict do nothing
-      returning client_id`);
-    for (const row of rows.rows) inserted.add(row.client_id);
+  const storedIds = async (query: SQL) => {
+    const { rows } = await tx.execute<{ ids: string | null }>(query);
+    for (const id of JSON.parse(rows[0]?.ids ?? '[]') as string[]) inserted.add(id);
+  };
+  if (activities.length + tests.length > 0) {
+    const { rows: replica } = await tx.execute(sql`select set_config('session_replication_role', 'replica', true) where current_setting('is_superuser') = 'on'`);
+    if (activities.length > 0) {
+      await storedIds(sql`
+        with ins as (
+          insert into activity_records (org_id, student_id, class_id, kind, ref_id, item, value, duration_s, measured_at, client_id, video_file_id, received_at, source, device_id, submitted_by)
+          select (e->>0)::uuid, (e->>1)::uuid, (e->>2)::uuid, e->>3, (e->>4)::uuid, e->>5, (e->>6)::double precision, (e->>7)::integer, (e->>8)::timestamptz, e->>9, (e->>10)::uuid,
+            ${now}, ${sender.source}, ${sender.source === 'device' ? sender.deviceId : null}::uuid, ${sender.source === 'app' ? sender.userId : null}::uuid
+          from json_array_elements(${JSON.stringify(activities)}::json) e
+          on conflict do nothing
+          returning client_id)
+        select json_agg(client_id)::text as ids from ins`);
+    }
+    if (tests.length > 0) {
+      await storedIds(sql`
+        with ins as (
+          insert into test_records (org_id, student_id, class_id, item, raw, tested_at, client_id, source, device_sn, sender_key)
+          select (e->>0)::uuid, (e->>1)::uuid, (e->>2)::uuid, e->>3, (e->>4)::double precision, (e->>5)::timestamptz, e->>6,
+            ${sender.source === 'device' ? 'device' : 'self'}, ${sender.source === 'device' ? sender.serialNo : null}::text, ${senderKey}::uuid
+          from json_array_elements(${JSON.stringify(tests)}::json) e
+          on conflict do nothing
+          returning client_id)
+        select json_agg(client_id)::text as ids from ins`);
+    }
+    if (replica.length > 0) await tx.execute(sql`select set_config('session_replication_role', 'origin', true)`);
   }
   for (const [clientId, i] of rowIndex) if (!inserted.has(clientId)) results[i] = { clientId, status: 'duplicate' };
 

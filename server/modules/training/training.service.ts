@@ -351,11 +351,15 @@ export const trainingRefCheck: RefCheck = async (db, record, cache) => {
     cache.set(cacheKey, plan);
   }
   if (!plan || plan.orgId !== record.orgId) return { key: 'activities:training.refused.unknown' };
-  const [target] = await db
-    .select({ id: trainingPlanStudents.studentId })
-    .from(trainingPlanStudents)
-    .where(and(eq(trainingPlanStudents.planId, record.refId), eq(trainingPlanStudents.studentId, record.studentId)));
-  if (!target) return { key: 'activities:training.refused.notTarget' };
+  // The plan's target students, read once per batch rather than one query per record.
+  const targetsKey = `training-targets:${record.refId}`;
+  let targets = cache.get(targetsKey) as Set<string> | undefined;
+  if (!targets) {
+    const rows = await db.select({ id: trainingPlanStudents.studentId }).from(trainingPlanStudents).where(eq(trainingPlanStudents.planId, record.refId));
+    targets = new Set(rows.map((r) => r.id));
+    cache.set(targetsKey, targets);
+  }
+  if (!targets.has(record.studentId)) return { key: 'activities:training.refused.notTarget' };
   if (!plan.items.has(record.item)) return { key: 'activities:training.refused.item' };
   const day = localDate(record.measuredAt);
   if (day < plan.startDate) return { key: 'activities:training.refused.notStarted' };

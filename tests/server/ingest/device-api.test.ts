@@ -6,6 +6,7 @@ import { ORG_TYPE } from '@/domain/constants';
 import type { DeviceRow } from '@/domain/venue/devices';
 import { activityRecords } from '../../../server/db/schema/activities';
 import { auditLogs } from '../../../server/db/schema/audit';
+import { contestScores, contests } from '../../../server/db/schema/contests';
 import { orgs } from '../../../server/db/schema/orgs';
 import { testRecords } from '../../../server/db/schema/physique';
 import { students } from '../../../server/db/schema/school';
@@ -215,6 +216,19 @@ describe('device batches', () => {
     const batch = Array.from({ length: 1000 }, (_, i) => rec({ value: i % 500, measuredAt: minutesAgo(1 + (i % 600)) }));
     const s = summary(await post(auth, batch));
     expect(s).toMatchObject({ accepted: 1000, rejected: 0 });
+  });
+
+  it('keeps the contest standings exact for contest entries of a batch (its inserts skip the per-row foreign-key checks)', async () => {
+    const day = (ms: number) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date(t.clock.now().getTime() + ms));
+    const [contest] = await t.db
+      .insert(contests)
+      .values({ orgId: k12Id, type: 'rank', name: '设备成绩', startDate: day(-3 * 86_400_000), endDate: day(86_400_000), items: ['rope1min'], rule: 'best' })
+      .returning({ id: contests.id });
+    const entry = (value: number, m: number) => rec({ kind: 'contest', refId: contest.id, item: 'rope1min', value, measuredAt: minutesAgo(m) });
+    expect(summary(await post(auth, [entry(150, 30), entry(170, 20), entry(160, 10)]))).toMatchObject({ accepted: 3, rejected: 0 });
+    expect(summary(await post(auth, [entry(180, 5)]))).toMatchObject({ accepted: 1 });
+    const standings = await t.db.select().from(contestScores).where(eq(contestScores.contestId, contest.id));
+    expect(standings).toEqual([expect.objectContaining({ studentId: student.id, item: 'rope1min', maxValue: 180, minValue: 150, total: 660, sessions: 4 })]);
   });
 
   it('lists the school roster for the device, never another school', async () => {
