@@ -57,7 +57,7 @@ export function CertificateFormScreen({ family }: { family: MeetFamily }) {
       data-testid="certificate-form"
     >
       {(form) => (
-        <div className="grid gap-6 2xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
+        <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
           <div className="grid content-start gap-6">
             <FieldGroup>
               <TextField name="name" label={t('certificate.name')} required placeholder={t('certificate.namePlaceholder')} />
@@ -65,7 +65,7 @@ export function CertificateFormScreen({ family }: { family: MeetFamily }) {
               <UploadField name="backgroundFileId" label={t('certificate.background')} purpose="certificate" maxCount={1} description={t('certificate.backgroundHint')} className="md:col-span-2" />
             </FieldGroup>
             <Fields form={form} />
-            <FieldGroup title={t('certificate.stamp')}>
+            <FieldGroup>
               <SelectField name="stampId" label={t('certificate.stamp')} placeholder={t('certificate.noStamp')} options={stampOptions} />
               <TextField name="stampSize" type="number" label={t('certificate.stampSize')} />
               <TextField name="stampX" type="number" label={t('certificate.stampX')} />
@@ -90,7 +90,7 @@ function Fields({ form }: { form: Form }) {
       <legend className="mb-1 text-sm font-medium">{t('certificate.fields')}</legend>
       <p className="text-sm text-muted-foreground">{t('certificate.fieldsHint')}</p>
       {rows.fields.map((row, i) => (
-        <div key={row.id} className="grid grid-cols-2 items-end gap-2 rounded-md bg-muted/40 p-3 sm:grid-cols-4 xl:grid-cols-8">
+        <div key={row.id} className="grid grid-cols-2 items-end gap-2 rounded-md bg-muted/40 p-3 sm:grid-cols-4">
           <SelectField name={`fields.${i}.field`} label={t('certificate.field')} required clearable={false} className="col-span-2" options={CERTIFICATE_FIELDS.map((f) => ({ value: f, label: t(`certificate.kinds.${f}`) }))} />
           {values[i]?.field === 'text' ? <TextField name={`fields.${i}.text`} label={t('certificate.text')} className="col-span-2" /> : null}
           <TextField name={`fields.${i}.x`} type="number" label={t('certificate.x')} />
@@ -126,7 +126,7 @@ function Preview({ form, stampFileIds }: { form: Form; stampFileIds: Map<string,
   const pct = (mm: unknown, of: number) => `${(Number(mm) / of) * 100}%`;
   const stampSide = Number(v.stampSize);
   return (
-    <section className="grid content-start gap-2" aria-label={t('certificate.preview')}>
+    <section className="grid content-start gap-2 xl:sticky xl:top-4 xl:self-start" aria-label={t('certificate.preview')}>
       <h3 className="text-sm font-medium">{t('certificate.preview')}</h3>
       <p className="text-xs text-muted-foreground">{t('certificate.previewHint')}</p>
       <div className="relative w-full overflow-hidden border bg-white shadow-sm [container-type:inline-size]" style={{ aspectRatio: `${w} / ${h}` }} data-testid="certificate-preview">
