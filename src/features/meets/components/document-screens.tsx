@@ -61,6 +61,7 @@ export function StampScreen({ family }: { family: MeetFamily }) {
   const [uploading, setUploading] = useState(false);
   const [removing, setRemoving] = useState<{ id: string; name: string } | null>(null);
   const count = stamps.list.data?.length ?? 0;
+  const canDelete = access.can('delete');
   return (
     <div className="grid gap-4" data-testid="stamp-screen">
       <PageHeader
@@ -89,7 +90,7 @@ export function StampScreen({ family }: { family: MeetFamily }) {
                         </p>
                         <p className="text-xs text-muted-foreground">{t('stamp.sizeText', { width: s.width, height: s.height, kb: Math.max(1, Math.round(s.size / 1024)) })}</p>
                       </div>
-                      {access.can('delete') ? (
+                      {canDelete ? (
                         <Button variant="ghost" size="icon" aria-label={t('stamp.deleteLabel', { name: s.name })} onClick={() => setRemoving(s)}>
                           <Trash2 aria-hidden />
                         </Button>
