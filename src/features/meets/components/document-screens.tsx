@@ -139,6 +139,7 @@ function StampUploadDialog({ family, open, onOpenChange }: { family: MeetFamily;
   const stamps = useStamps(family);
   const [name, setName] = useState('');
   const [fileId, setFileId] = useState<string | null>(null);
+  const [pending, setPending] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const close = () => {
     setName('');
@@ -170,7 +171,7 @@ function StampUploadDialog({ family, open, onOpenChange }: { family: MeetFamily;
           </label>
           <div className="grid gap-1 text-sm">
             <span>{t('stamp.image')}</span>
-            <Upload purpose="stamp" maxCount={1} value={fileId} onChange={(v) => setFileId(typeof v === 'string' ? v : null)} aria-label={t('stamp.image')} hint={t('stamp.hint', { max: ESTAMP_MAX })} />
+            <Upload purpose="stamp" maxCount={1} value={fileId} onChange={(v) => setFileId(typeof v === 'string' ? v : null)} aria-label={t('stamp.image')} hint={t('stamp.hint', { max: ESTAMP_MAX })} onPendingChange={setPending} />
           </div>
           {error ? (
             <p role="alert" className="text-sm text-destructive">
@@ -182,7 +183,7 @@ function StampUploadDialog({ family, open, onOpenChange }: { family: MeetFamily;
           <Button variant="outline" onClick={close}>
             {t('common:action.cancel')}
           </Button>
-          <Button onClick={() => void submit()} disabled={!fileId} loading={stamps.add.isPending} data-testid="stamp-save">
+          <Button onClick={() => void submit()} disabled={!fileId || pending > 0} loading={stamps.add.isPending} data-testid="stamp-save">
             {t('common:action.save')}
           </Button>
         </DialogFooter>
@@ -444,6 +445,7 @@ function PhotoUploadDialog({ family, meetId, room, onClose }: { family: MeetFami
   const { t } = useTranslation('meets');
   const photos = usePhotos(family, meetId);
   const [ids, setIds] = useState<string[]>([]);
+  const [pending, setPending] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const submit = async () => {
     setError(null);
@@ -462,7 +464,7 @@ function PhotoUploadDialog({ family, meetId, room, onClose }: { family: MeetFami
           <DialogTitle>{t('photo.uploadTitle')}</DialogTitle>
           <DialogDescription>{t('photo.uploadHint')}</DialogDescription>
         </DialogHeader>
-        <Upload purpose="style" maxCount={Math.max(1, room)} value={ids} onChange={(v) => setIds(Array.isArray(v) ? v : v ? [v] : [])} aria-label={t('photo.upload')} hint={t('photo.hint')} />
+        <Upload purpose="style" maxCount={Math.max(1, room)} value={ids} onChange={(v) => setIds(Array.isArray(v) ? v : v ? [v] : [])} aria-label={t('photo.upload')} hint={t('photo.hint')} onPendingChange={setPending} />
         {error ? (
           <p role="alert" className="text-sm text-destructive">
             {error}
@@ -472,7 +474,7 @@ function PhotoUploadDialog({ family, meetId, room, onClose }: { family: MeetFami
           <Button variant="outline" onClick={onClose}>
             {t('common:action.cancel')}
           </Button>
-          <Button onClick={() => void submit()} disabled={ids.length === 0} loading={photos.add.isPending} data-testid="photo-save">
+          <Button onClick={() => void submit()} disabled={ids.length === 0 || pending > 0} loading={photos.add.isPending} data-testid="photo-save">
             {t('photo.addToGallery')}
           </Button>
         </DialogFooter>
