@@ -72,6 +72,7 @@ test('school01 uploads a stamp, makes a template, issues certificates and adds s
   await expect(captions).toHaveCount(2);
   await captions.first().fill('男子100米起跑');
   await captions.first().press('Enter');
-  await expect(page.getByText('说明已保存')).toBeVisible();
+  await expect(page.getByText('说明已保存', { exact: true })).toBeVisible();
+  await expect(captions.first()).toHaveValue('男子100米起跑');
   await shot(page, 'meet-photos');
 });
