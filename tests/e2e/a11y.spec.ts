@@ -184,6 +184,11 @@ const SCREENS: Screen[] = [
   { account: 'school01', path: '/single/sportsMeet/score' },
   { account: 'school01', path: '/single/sportsMeet/points' },
   { account: 'college01', path: '/gx/sportsMeet' },
+  { account: 'school01', path: '/single/sportsMeet/eStamp' },
+  { account: 'school01', path: '/single/sportsMeet/eStamp', open: clickFirst('stamp-upload'), dialog: true },
+  { account: 'school01', path: '/single/sportsMeet/certificate' },
+  { account: 'school01', path: '/single/sportsMeet/certificate/add' },
+  { account: 'school01', path: '/k12/sportsMeet', open: rowAction('meet-list', 3) },
   // Students and parents
   { account: 'school01', path: '/k12/user/student' },
   { account: 'school01', path: '/k12/user/student/add' },

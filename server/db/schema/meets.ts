@@ -5,6 +5,7 @@ import { ENTRY_STATUSES } from '../../../src/domain/meets/entries';
 import { RESULT_KINDS } from '../../../src/domain/meets/marks';
 import { RESULT_STATUSES } from '../../../src/domain/meets/ranking';
 import { RESULT_STATES } from '../../../src/domain/meets/results';
+import type { CertificateField } from '../../../src/domain/meets/documents';
 import { users } from './auth';
 import { files } from './files';
 import { orgs } from './orgs';
@@ -202,37 +203,40 @@ export const meetRecords = pgTable(
 );
 
 /** Electronic stamps of an organisation (PNG, 1:1, at most ESTAMP_MAX). */
-export const meetStamps = pgTable('meet_stamps', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  orgId: uuid('org_id').notNull().references(() => orgs.id),
-  name: text('name').notNull(),
-  fileId: uuid('file_id').notNull().references(() => files.id),
-  createdAt: created(),
-});
+export const meetStamps = pgTable(
+  'meet_stamps',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id').notNull().references(() => orgs.id),
+    name: text('name').notNull(),
+    fileId: uuid('file_id').notNull().references(() => files.id),
+    createdAt: created(),
+  },
+  (t) => [index('meet_stamps_org_idx').on(t.orgId)],
+);
 
-/** A certificate field: what it shows and where (millimetres from the page's top left). */
-export interface CertificateField {
-  field: 'name' | 'className' | 'event' | 'place' | 'mark' | 'date' | 'meet' | 'text';
-  x: number;
-  y: number;
-  size: number;
-  text?: string;
-}
-
-export const meetCertificates = pgTable('meet_certificates', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  orgId: uuid('org_id').notNull().references(() => orgs.id),
-  name: text('name').notNull(),
-  backgroundFileId: uuid('background_file_id').references(() => files.id),
-  orientation: text('orientation', { enum: ['portrait', 'landscape'] }).notNull().default('landscape'),
-  fields: jsonb('fields').$type<CertificateField[]>().notNull().default([]),
-  stampId: uuid('stamp_id').references(() => meetStamps.id, { onDelete: 'set null' }),
-  stampX: doublePrecision('stamp_x'),
-  stampY: doublePrecision('stamp_y'),
-  stampSize: doublePrecision('stamp_size'),
-  version: version(),
-  createdAt: created(),
-});
+/**
+ * Certificate templates of an organisation (docs/product-rules.md#meet-documents): used for any of its meets. Fields are
+ * positioned in millimetres from the page's top left (src/domain/meets/documents.ts).
+ */
+export const meetCertificates = pgTable(
+  'meet_certificates',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id').notNull().references(() => orgs.id),
+    name: text('name').notNull(),
+    backgroundFileId: uuid('background_file_id').references(() => files.id),
+    orientation: text('orientation', { enum: ['portrait', 'landscape'] }).notNull().default('landscape'),
+    fields: jsonb('fields').$type<CertificateField[]>().notNull().default([]),
+    stampId: uuid('stamp_id').references(() => meetStamps.id, { onDelete: 'set null' }),
+    stampX: doublePrecision('stamp_x'),
+    stampY: doublePrecision('stamp_y'),
+    stampSize: doublePrecision('stamp_size'),
+    version: version(),
+    createdAt: created(),
+  },
+  (t) => [index('meet_certificates_org_idx').on(t.orgId, t.name)],
+);
 
 /** Style photos (运动风采) of a meet: at most STYLE_PHOTO_MAX. */
 export const meetPhotos = pgTable(
@@ -242,7 +246,8 @@ export const meetPhotos = pgTable(
     meetId: uuid('meet_id').notNull().references(() => meets.id, { onDelete: 'cascade' }),
     fileId: uuid('file_id').notNull().references(() => files.id),
     caption: text('caption'),
+    version: version(),
     createdAt: created(),
   },
-  (t) => [index('meet_photos_meet_idx').on(t.meetId)],
+  (t) => [index('meet_photos_meet_idx').on(t.meetId, t.createdAt), uniqueIndex('meet_photos_file_uq').on(t.meetId, t.fileId)],
 );

@@ -202,6 +202,12 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   'single.sportsMeet.score.screen': () => import('./meets/meets').then((m) => ({ default: m.BoardPage })),
   'single.sportsMeet.points': () => import('./meets/meets').then((m) => ({ default: m.PointsListPage })),
   'single.sportsMeet.points.detail': () => import('./meets/meets').then((m) => ({ default: m.PointsPage })),
+  'k12.sportsMeet.manage.demeanor': () => import('./meets/documents').then((m) => ({ default: m.MeetPhotosPage })),
+  'gx.sportsMeet.manage.demeanor': () => import('./meets/documents').then((m) => ({ default: m.MeetPhotosPage })),
+  'single.sportsMeet.eStamp': () => import('./meets/documents').then((m) => ({ default: m.StampPage })),
+  'single.sportsMeet.certificate': () => import('./meets/documents').then((m) => ({ default: m.CertificatePage })),
+  'single.sportsMeet.certificate.add': () => import('./meets/documents').then((m) => ({ default: m.CertificateFormPage })),
+  'single.sportsMeet.certificate.edit': () => import('./meets/documents').then((m) => ({ default: m.CertificateFormPage })),
 
   'k12.homework.homeworkManagement': () => import('./activities/homework').then((m) => ({ default: m.HomeworkPage })),
   'k12.homework.homeworkManagement.add': () => import('./activities/homework').then((m) => ({ default: m.HomeworkFormPage })),

@@ -30,6 +30,8 @@ export interface UploadProps {
   className?: string;
   id?: string;
   'aria-label'?: string;
+  /** Told how many files are still on their way, e.g. to hold a submit until they are stored. */
+  onPendingChange?(count: number): void;
 }
 
 interface Pending {
@@ -89,7 +91,7 @@ function FileName({ id, transport }: { id: string; transport: UploadTransport })
  * ones resumably with pause/resume), checked here by content and size with the product's messages and again
  * on the server. Its value is file ids, so it plugs into react-hook-form as a controlled field.
  */
-export function Upload({ purpose, value, onChange, maxCount, transport = fileStoreTransport, disabled = false, hint, className, id, 'aria-label': ariaLabel }: UploadProps) {
+export function Upload({ purpose, value, onChange, maxCount, transport = fileStoreTransport, disabled = false, hint, className, id, 'aria-label': ariaLabel, onPendingChange }: UploadProps) {
   const { t } = useTranslation(['components', 'errors']);
   const rule = PURPOSE_RULES[purpose];
   const max = maxCount ?? rule.maxCount ?? 1;
@@ -99,6 +101,7 @@ export function Upload({ purpose, value, onChange, maxCount, transport = fileSto
   const inputRef = useRef<HTMLInputElement>(null);
   const [pending, setPending] = useState<Pending[]>([]);
   const [errors, setErrors] = useState<string[]>([]);
+  useEffect(() => onPendingChange?.(pending.length), [pending.length, onPendingChange]);
   // Uploads finish one by one; each must add to the newest list, not the one of its render.
   const latest = useRef<string[]>(ids);
   useEffect(() => {

@@ -126,7 +126,7 @@ export const PURPOSE_LIMIT = {
 } as const;
 
 /** What an upload is for; picks its rule set. */
-export const FILE_PURPOSES = ['face', 'cover', 'lessonCover', 'banner', 'branding', 'stamp', 'style', 'image', 'lessonVideo', 'video', 'audio', 'attachment'] as const;
+export const FILE_PURPOSES = ['face', 'cover', 'lessonCover', 'banner', 'branding', 'stamp', 'style', 'certificate', 'image', 'lessonVideo', 'video', 'audio', 'attachment'] as const;
 export type FilePurpose = (typeof FILE_PURPOSES)[number];
 
 export interface PurposeRule {
@@ -166,6 +166,8 @@ export const PURPOSE_RULES: Record<FilePurpose, PurposeRule> = {
   // E-stamps are transparent PNGs printed on certificates: no lossy re-encoding.
   stamp: rule(['png'], { maxBytes: PURPOSE_LIMIT.stamp, aspect: [1, 1], maxCount: ESTAMP_MAX }),
   style: rule(IMAGES, { maxBytes: PURPOSE_LIMIT.style, compress: true, maxCount: STYLE_PHOTO_MAX }),
+  // Certificate backgrounds: PNG or JPEG, the two formats a PDF embeds as they are.
+  certificate: rule(IMAGES, { compress: true }),
   image: rule([...IMAGES, 'gif', 'webp'], { compress: true }),
   lessonVideo: rule(['mp4'], { maxBytes: PURPOSE_LIMIT.lessonVideo }),
   video: rule(['mp4']),

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { CalendarDays, Eye, LayoutGrid, Plus, Square, Trash2 } from 'lucide-react';
+import { CalendarDays, Eye, Images, LayoutGrid, Plus, Square, Trash2 } from 'lucide-react';
 import { useFieldArray, useFormContext, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
@@ -64,6 +64,7 @@ export function MeetListScreen({ family }: { family: MeetFamily }) {
             { action: 'detail', icon: <Eye aria-hidden />, onClick: (r) => void navigate(access.paths.detail!(r.id)) },
             { action: 'arrange', icon: <LayoutGrid aria-hidden />, onClick: (r) => void navigate(access.paths.route('arrange', r.id)) },
             { action: 'calendar', icon: <CalendarDays aria-hidden />, onClick: (r) => void navigate(access.paths.route('calendar', r.id)) },
+            { action: 'demeanor', icon: <Images aria-hidden />, onClick: (r) => void navigate(access.paths.route('demeanor', r.id)) },
             {
               action: 'end',
               icon: <Square aria-hidden />,

@@ -1,0 +1,56 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CertificateIssue, CertificateRow, CertificateSave, PhotoRow, StampRow, StampSave } from '@/domain/meets/documents';
+import { pageApi } from '@/domain/menus/access';
+import { del, download, get, post, put, saveFile } from '@/lib/api-client';
+import { createResource, type Resource } from '@/lib/resource';
+import type { MeetFamily } from './api';
+
+/** E-stamps, certificate templates and style photos of meets (docs/product-rules.md#meet-documents). */
+const familyBase = (family: MeetFamily) => pageApi(`${family}.sportsMeet.manage`);
+
+export function useStamps(family: MeetFamily) {
+  const client = useQueryClient();
+  const base = `${familyBase(family)}/stamps`;
+  const key = ['meets', family, 'stamps'] as const;
+  const refresh = () => client.invalidateQueries({ queryKey: key });
+  return {
+    list: useQuery({ queryKey: key, queryFn: () => get<StampRow[]>(base) }),
+    add: useMutation({ mutationFn: (body: StampSave) => post<StampRow>(base, body), onSuccess: refresh }),
+    remove: useMutation({ mutationFn: (id: string) => del<null>(`${base}/${id}`), onSuccess: refresh }),
+  };
+}
+
+const certificateCache = new Map<MeetFamily, Resource<CertificateRow, CertificateSave>>();
+/** Certificate templates of the organisation. */
+export function certificates(family: MeetFamily): Resource<CertificateRow, CertificateSave> {
+  let r = certificateCache.get(family);
+  if (!r) certificateCache.set(family, (r = createResource<CertificateRow, CertificateSave>({ base: `${familyBase(family)}/certificates` })));
+  return r;
+}
+
+export interface IssueMeet {
+  id: string;
+  name: string;
+  events: { id: string; name: string; groupName: string; places: number }[];
+}
+export function useIssueOptions(family: MeetFamily, enabled: boolean) {
+  return useQuery({ queryKey: [...certificates(family).key, 'issue-options'], queryFn: () => get<IssueMeet[]>(`${certificates(family).base}/issue/options`), enabled });
+}
+/** Creates the certificates and saves the file the server answers (PDF or zip). */
+export async function issueCertificates(family: MeetFamily, templateId: string, body: Partial<CertificateIssue> & { meetId: string }) {
+  const file = await download(`${certificates(family).base}/${templateId}/issue`, undefined, 'post', body);
+  saveFile(file, `certificates.${body.format ?? 'pdf'}`);
+}
+
+export function usePhotos(family: MeetFamily, meetId: string) {
+  const client = useQueryClient();
+  const base = `${familyBase(family)}/${meetId}/photos`;
+  const key = ['meets', family, 'photos', meetId] as const;
+  const refresh = () => client.invalidateQueries({ queryKey: key });
+  return {
+    list: useQuery({ queryKey: key, queryFn: () => get<PhotoRow[]>(base) }),
+    add: useMutation({ mutationFn: (fileIds: string[]) => post<PhotoRow[]>(base, { fileIds }), onSuccess: refresh }),
+    caption: useMutation({ mutationFn: ({ id, caption, version }: { id: string; caption: string; version: number }) => put<PhotoRow>(`${base}/${id}`, { caption, version }), onSuccess: refresh }),
+    remove: useMutation({ mutationFn: (id: string) => del<null>(`${base}/${id}`), onSuccess: refresh }),
+  };
+}

@@ -1,0 +1,78 @@
+import { writeFile } from 'node:fs/promises';
+import { expect, test } from '@playwright/test';
+import sharp from 'sharp';
+import { shot, signIn } from './support';
+
+/**
+ * Meet documents (docs/product-rules.md#meet-documents): school01 uploads an e-stamp, makes a certificate template
+ * with it, issues the finished demo meet's certificates as one PDF and downloads it, then adds style photos to a meet
+ * and captions one.
+ */
+const png = async (name: string, width: number, height: number, background: string) => ({
+  name,
+  mimeType: 'image/png',
+  buffer: await sharp({ create: { width, height, channels: 4, background } }).png().toBuffer(),
+});
+
+test('school01 uploads a stamp, makes a template, issues certificates and adds style photos', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/busi/');
+  await signIn(page, 'school01');
+  await expect(page).toHaveURL(/\/k12\//, { timeout: 20_000 });
+
+  // E-stamp.
+  await page.goto('/busi/single/sportsMeet/eStamp');
+  await page.getByTestId('stamp-upload').click();
+  const stampDialog = page.getByTestId('stamp-dialog');
+  await stampDialog.getByTestId('stamp-name').fill('e2e学校公章');
+  await stampDialog.locator('input[type=file]').setInputFiles(await png('seal.png', 240, 240, '#dc2626cc'));
+  await expect(stampDialog.locator('li img')).toBeVisible({ timeout: 20_000 });
+  await stampDialog.getByTestId('stamp-save').click();
+  await expect(page.getByTestId('stamp-screen').getByText('e2e学校公章')).toBeVisible();
+  await shot(page, 'meet-stamps');
+
+  // Template with the stamp.
+  await page.goto('/busi/single/sportsMeet/certificate/add');
+  const form = page.getByTestId('certificate-form');
+  await form.locator('[data-field="name"] input').fill('e2e获奖证书');
+  await form.locator('[data-field="stampId"]').getByRole('combobox').click();
+  await page.getByRole('option', { name: 'e2e学校公章' }).click();
+  await expect(form.getByTestId('certificate-preview').locator('img')).toBeVisible({ timeout: 20_000 });
+  await shot(page, 'meet-certificate-form');
+  await form.getByTestId('form-save').click();
+  await expect(page).toHaveURL(/\/single\/sportsMeet\/certificate$/);
+  const row = page.getByTestId('certificate-list').getByRole('row', { name: /e2e获奖证书/ });
+  await expect(row).toBeVisible();
+  await shot(page, 'meet-certificates');
+
+  // Issue the finished meet's places 1–3 as one PDF.
+  await row.getByRole('button', { name: '发放证书' }).click();
+  const issue = page.getByTestId('issue-dialog');
+  await expect(issue.getByTestId('issue-meet')).toBeVisible({ timeout: 20_000 });
+  await issue.getByTestId('issue-to').fill('3');
+  await shot(page, 'meet-certificate-issue');
+  const [download] = await Promise.all([page.waitForEvent('download'), issue.getByTestId('issue-submit').click()]);
+  expect(download.suggestedFilename()).toMatch(/获奖证书\.pdf$/);
+  const path = await download.path();
+  const bytes = await (await import('node:fs/promises')).readFile(path);
+  expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+  await writeFile('tests/e2e/screenshots/meet-certificates.pdf', bytes);
+
+  // Style photos of the finished meet: two images, a caption.
+  await page.goto('/busi/k12/sportsMeet');
+  await page.getByTestId('meet-list').getByRole('row', { name: /2026年春季田径运动会/ }).getByRole('button', { name: '运动风采' }).click();
+  await expect(page).toHaveURL(/\/k12\/sportsMeet\/demeanor\/[0-9a-f-]+$/);
+  await page.getByTestId('photo-upload').click();
+  const photoDialog = page.getByTestId('photo-dialog');
+  await photoDialog.locator('input[type=file]').setInputFiles([await png('start.png', 800, 600, '#2563eb'), await png('finish.png', 800, 600, '#16a34a')]);
+  await expect(photoDialog.locator('li img')).toHaveCount(2, { timeout: 20_000 });
+  await photoDialog.getByTestId('photo-save').click();
+  const captions = page.getByTestId('photo-caption');
+  await expect(captions).toHaveCount(2);
+  await captions.first().fill('男子100米起跑');
+  await captions.first().press('Enter');
+  await expect(page.getByText('说明已保存', { exact: true })).toBeVisible();
+  await expect(captions.first()).toHaveValue('男子100米起跑');
+  await shot(page, 'meet-photos');
+});

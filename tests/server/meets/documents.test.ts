@@ -1,0 +1,278 @@
+import { and, eq } from 'drizzle-orm';
+import fontkit from '@pdf-lib/fontkit';
+import { decodePDFRawStream, PDFDict, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as XLSX from 'xlsx';
+import type { Envelope, Page } from '@/domain/api';
+import { ORG_TYPE } from '@/domain/constants';
+import { DEFAULT_CERTIFICATE_FIELDS, type CertificateForm, type CertificateRow, type PhotoRow, type StampRow } from '@/domain/meets/documents';
+import type { StoredFile } from '@/domain/uploads/stored-file';
+import { filePaths } from '@/domain/uploads/stored-file';
+import { auditLogs } from '../../../server/db/schema/audit';
+import { files } from '../../../server/db/schema/files';
+import { meetPhotos, meets } from '../../../server/db/schema/meets';
+import { orgs } from '../../../server/db/schema/orgs';
+import { createTestApp, type TestApp } from '../../support/server-app';
+import { multipartBody, noisyJpeg, png } from '../files/fixtures';
+
+let t: TestApp;
+const tokens: Record<string, string> = {};
+let k12Id: string;
+let springId: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  for (const account of ['school01', 'teacher01', 'college01']) tokens[account] = (await t.login(account)).access_token;
+  k12Id = (await t.db.select({ id: orgs.id }).from(orgs).where(eq(orgs.type, ORG_TYPE.k12)))[0].id;
+  springId = (await t.db.select({ id: meets.id }).from(meets).where(and(eq(meets.orgId, k12Id), eq(meets.name, '2026年春季田径运动会'))))[0].id;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+const call = (method: Method, url: string, account: string, payload?: unknown, lang = 'zh-CN') =>
+  t.request({ method, url: `/api/busi/web/${url}`, token: tokens[account], payload: payload as object, headers: { 'accept-language': lang } });
+const body = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>();
+
+async function upload(account: string, purpose: string, name: string, bytes: Buffer): Promise<{ status: number; file: StoredFile; msg: string }> {
+  const part = multipartBody(name, bytes);
+  const res = await t.request({ method: 'POST', url: `${filePaths.upload}?purpose=${purpose}`, token: tokens[account], headers: { 'content-type': part.contentType }, payload: part.payload });
+  const env = body<StoredFile>(res);
+  return { status: res.statusCode, file: env.data, msg: env.msg };
+}
+const stampPng = (side = 240) => sharp({ create: { width: side, height: side, channels: 4, background: { r: 200, g: 20, b: 20, alpha: 0.9 } } }).png().toBuffer();
+
+const template = (over: Partial<CertificateForm> = {}): CertificateForm => ({ name: '田径获奖证书', orientation: 'landscape', fields: DEFAULT_CERTIFICATE_FIELDS, backgroundFileId: null, stampId: null, ...over });
+
+describe('e-stamps', () => {
+  it('takes PNG 1:1 stamps through the file store, at most 10 per organisation, with the spec’s messages', async () => {
+    // Judged by content: a JPEG named .png, and a 2:1 PNG, never become stamp files.
+    const jpeg = await upload('school01', 'stamp', 'seal.png', await noisyJpeg(200));
+    expect([jpeg.status, jpeg.msg]).toEqual([400, '文件格式错误']);
+    const wide = await upload('school01', 'stamp', 'seal.png', await png(200, 100));
+    expect([wide.status, wide.msg]).toEqual([400, '分辨率或尺寸不在允许范围内']);
+
+    // A file uploaded for another purpose is not a stamp.
+    const style = await upload('school01', 'style', 'photo.png', await png(300, 200));
+    const wrong = await call('POST', 'k12/sportsMeet/stamps', 'school01', { name: '校章', fileId: style.file.id });
+    expect(wrong.statusCode).toBe(400);
+    expect(body(wrong)).toMatchObject({ msg: '文件不存在或不属于本单位，请重新上传', data: { field: 'fileId' } });
+    expect(body(await call('POST', 'k12/sportsMeet/stamps', 'school01', { name: ' ', fileId: style.file.id }))).toMatchObject({ msg: '请填写印章名称', data: { field: 'name' } });
+
+    const added: StampRow[] = [];
+    for (let i = 0; i < 10; i++) {
+      const file = await upload('school01', 'stamp', `seal${i}.png`, await stampPng(200 + i));
+      expect(file.status).toBe(200);
+      const res = await call('POST', 'k12/sportsMeet/stamps', 'school01', { name: `印章${i}`, fileId: file.file.id });
+      expect(res.statusCode).toBe(200);
+      added.push(body<StampRow>(res).data);
+    }
+    expect(added[3]).toMatchObject({ name: '印章3', width: 203, height: 203 });
+    const eleventh = await upload('school01', 'stamp', 'seal10.png', await stampPng());
+    const refused = await call('POST', 'k12/sportsMeet/stamps', 'school01', { name: '第十一个', fileId: eleventh.file.id });
+    expect(refused.statusCode).toBe(400);
+    expect(body(refused).msg).toBe('电子印章最多上传10个');
+    expect(body(await call('POST', 'k12/sportsMeet/stamps', 'school01', { name: 'eleventh', fileId: eleventh.file.id }, 'en-US')).msg).toBe('At most 10 e-stamps can be uploaded');
+
+    const list = body<StampRow[]>(await call('GET', 'k12/sportsMeet/stamps', 'school01')).data;
+    expect(list.map((s) => s.name)).toEqual(added.map((s) => s.name));
+    // Another organisation sees none of them and cannot delete them; a teacher may not upload.
+    expect(body<StampRow[]>(await call('GET', 'gx/sportsMeet/stamps', 'college01')).data).toEqual([]);
+    expect((await call('DELETE', `gx/sportsMeet/stamps/${added[0].id}`, 'college01')).statusCode).toBe(404);
+    expect((await call('POST', 'k12/sportsMeet/stamps', 'teacher01', { name: 'x', fileId: eleventh.file.id })).statusCode).toBe(403);
+
+    // Deleting frees a place; its file goes with it.
+    expect((await call('DELETE', `k12/sportsMeet/stamps/${added[9].id}`, 'school01')).statusCode).toBe(200);
+    const [gone] = await t.db.select({ deletedAt: files.deletedAt }).from(files).where(eq(files.id, added[9].fileId));
+    expect(gone.deletedAt).not.toBeNull();
+    expect((await call('POST', 'k12/sportsMeet/stamps', 'school01', { name: '第十个', fileId: eleventh.file.id })).statusCode).toBe(200);
+    const audited = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'meetStamp'), eq(auditLogs.entityId, added[9].id)));
+    expect(audited.map((a) => a.action).sort()).toEqual(['create', 'delete']);
+  });
+});
+
+describe('certificate templates and issuing', () => {
+  let stamp: StampRow;
+  let tpl: CertificateRow;
+
+  beforeAll(async () => {
+    const file = await upload('school01', 'stamp', 'school-seal.png', await stampPng());
+    // The stamp test may have filled the ten places: make room.
+    const list = body<StampRow[]>(await call('GET', 'k12/sportsMeet/stamps', 'school01')).data;
+    if (list.length >= 10) await call('DELETE', `k12/sportsMeet/stamps/${list[0].id}`, 'school01');
+    stamp = body<StampRow>(await call('POST', 'k12/sportsMeet/stamps', 'school01', { name: '学校公章', fileId: file.file.id })).data;
+  });
+
+  it('saves a template with a background, positioned texts and a stamp; refuses bad ones naming the field', async () => {
+    const bg = await upload('school01', 'certificate', 'bg.jpg', await noisyJpeg(600));
+    expect(bg.status).toBe(200);
+    const bad = await call('POST', 'k12/sportsMeet/certificates', 'school01', template({ fields: [{ field: 'name', x: 300, y: 50, size: 20, color: '#000000' }] }));
+    expect(bad.statusCode).toBe(400);
+    expect(body(bad)).toMatchObject({ msg: '位置须在页面范围内', data: { field: 'fields.0.x' } });
+    expect(body(await call('POST', 'k12/sportsMeet/certificates', 'school01', template({ fields: [{ field: 'text', x: 10, y: 10, size: 20, color: '#000000' }] })))).toMatchObject({ msg: '请填写固定文字', data: { field: 'fields.0.text' } });
+    expect(body(await call('POST', 'k12/sportsMeet/certificates', 'school01', template({ fields: [{ field: 'name', x: 10, y: 10, size: 200, color: 'red' }] })))).toMatchObject({ msg: '字号为6到96' });
+    expect(body(await call('POST', 'k12/sportsMeet/certificates', 'school01', template({ stampId: stamp.id })))).toMatchObject({ msg: '请设置印章位置（须在页面范围内）', data: { field: 'stampX' } });
+    // Portrait pages are 210 mm wide.
+    expect(body(await call('POST', 'k12/sportsMeet/certificates', 'school01', template({ orientation: 'portrait', fields: [{ field: 'name', x: 250, y: 10, size: 20, color: '#000000' }] })))).toMatchObject({ data: { field: 'fields.0.x' } });
+    // Files and stamps of the tenant only.
+    const style = await upload('school01', 'style', 'p.png', await png(300, 200));
+    expect(body(await call('POST', 'k12/sportsMeet/certificates', 'school01', template({ backgroundFileId: style.file.id })))).toMatchObject({ data: { field: 'backgroundFileId' } });
+    const foreign = await upload('college01', 'stamp', 'gx.png', await stampPng());
+    const gxStamp = body<StampRow>(await call('POST', 'gx/sportsMeet/stamps', 'college01', { name: '学院章', fileId: foreign.file.id })).data;
+    expect(body(await call('POST', 'k12/sportsMeet/certificates', 'school01', template({ stampId: gxStamp.id, stampX: 230, stampY: 170, stampSize: 40 })))).toMatchObject({ msg: '印章不存在', data: { field: 'stampId' } });
+
+    const fields = [...DEFAULT_CERTIFICATE_FIELDS, { field: 'text' as const, x: 148.5, y: 60, size: 40, color: '#b91c1c', align: 'center' as const, bold: true, text: '荣誉证书' }];
+    const res = await call('POST', 'k12/sportsMeet/certificates', 'school01', template({ backgroundFileId: bg.file.id, fields, stampId: stamp.id, stampX: 225, stampY: 170, stampSize: 40 }));
+    expect(res.statusCode).toBe(200);
+    tpl = body<CertificateRow>(res).data;
+    expect(tpl).toMatchObject({ stampName: '学校公章', stampFileId: stamp.fileId, version: 1 });
+    expect(tpl.fields).toHaveLength(fields.length);
+
+    // Edit with the version read; a stale version is 409.
+    const saved = await call('PUT', `k12/sportsMeet/certificates/${tpl.id}`, 'school01', { ...template({ backgroundFileId: bg.file.id, fields, stampId: stamp.id, stampX: 225, stampY: 170, stampSize: 36 }), version: 1 });
+    expect(body<CertificateRow>(saved).data).toMatchObject({ stampSize: 36, version: 2 });
+    expect((await call('PUT', `k12/sportsMeet/certificates/${tpl.id}`, 'school01', { ...template(), version: 1 })).statusCode).toBe(409);
+    tpl = body<CertificateRow>(saved).data;
+
+    const page = body<Page<CertificateRow>>(await call('GET', 'k12/sportsMeet/certificates/page?size=10', 'school01')).data;
+    expect(page.records.map((r) => r.id)).toContain(tpl.id);
+    // Another organisation: 404 for the template, and an empty list; a teacher may not add.
+    expect((await call('GET', `gx/sportsMeet/certificates/${tpl.id}`, 'college01')).statusCode).toBe(404);
+    expect((await call('PUT', `gx/sportsMeet/certificates/${tpl.id}`, 'college01', { ...template(), version: 2 })).statusCode).toBe(404);
+    expect(body<Page<CertificateRow>>(await call('GET', 'gx/sportsMeet/certificates/page', 'college01')).data.total).toBe(0);
+    expect((await call('POST', 'k12/sportsMeet/certificates', 'teacher01', template())).statusCode).toBe(403);
+  });
+
+  it('refuses deleting a stamp a template uses, naming the template', async () => {
+    const res = await call('DELETE', `k12/sportsMeet/stamps/${stamp.id}`, 'school01');
+    expect(res.statusCode).toBe(409);
+    expect(body(res).msg).toBe('该数据已被证书模板使用（1条：田径获奖证书），不能删除');
+  });
+
+  it('issues one PDF with a page per published place in the range, Chinese font embedded as a subset', async () => {
+    const options = body<{ id: string; name: string; events: { id: string; name: string; groupName: string; places: number }[] }[]>(await call('GET', 'k12/sportsMeet/certificates/issue/options', 'teacher01')).data;
+    const spring = options.find((m) => m.id === springId)!;
+    expect(spring.events.length).toBeGreaterThan(0);
+    const run = spring.events.find((e) => e.groupName === '男子组' && e.name === '100米')!;
+    expect(run.places).toBeGreaterThanOrEqual(3);
+
+    // A teacher issues (the catalogue gives teachers issue and download).
+    const res = await call('POST', `k12/sportsMeet/certificates/${tpl.id}/issue`, 'teacher01', { meetId: springId, eventId: run.id, fromPlace: 1, toPlace: 3 });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    expect(decodeURIComponent(String(res.headers['content-disposition']))).toContain('2026年春季田径运动会-获奖证书.pdf');
+    const pdf = await PDFDocument.load(res.rawPayload);
+    expect(pdf.getPageCount()).toBe(3);
+    const [w, h] = [pdf.getPage(0).getWidth(), pdf.getPage(0).getHeight()];
+    expect([Math.round(w), Math.round(h)]).toEqual([842, 595]);
+    // The Chinese font is embedded, as a subset: the whole font is 10 MB, the PDF stays well under 1 MB.
+    const fontNames = pdf.context
+      .enumerateIndirectObjects()
+      .map(([, o]) => (o instanceof PDFDict ? o.get(PDFName.of('BaseFont')) : undefined))
+      .filter((n) => n instanceof PDFName)
+      .map((n) => n.decodeText());
+    expect(fontNames.some((n) => n.startsWith('NotoSansSC'))).toBe(true);
+    expect(res.rawPayload.length).toBeLessThan(1_000_000);
+    // Every glyph of the embedded subsets has an outline (no character prints blank), the space aside.
+    for (const [, o] of pdf.context.enumerateIndirectObjects()) {
+      const file = o instanceof PDFDict ? o.lookup(PDFName.of('FontFile2')) : undefined;
+      if (!(file instanceof PDFRawStream)) continue;
+      const font = fontkit.create(Buffer.from(decodePDFRawStream(file).decode()));
+      const blank = Array.from({ length: font.numGlyphs - 1 }, (_, i) => font.getGlyph(i + 1)).filter((g) => g.path.toSVG() === '');
+      expect(blank.length).toBeLessThanOrEqual(1);
+    }
+
+    // Every event: as many pages as published places 1–8 of the meet's last rounds.
+    const all = await call('POST', `k12/sportsMeet/certificates/${tpl.id}/issue`, 'school01', { meetId: springId, fromPlace: 1, toPlace: 8 });
+    const expected = spring.events.reduce((n, e) => n + Math.min(e.places, 8), 0);
+    expect((await PDFDocument.load(all.rawPayload)).getPageCount()).toBe(expected);
+    const audited = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'meetCertificate'), eq(auditLogs.action, 'issue')));
+    expect(audited.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('issues a zip with one PDF per athlete and an index naming them', async () => {
+    const res = await call('POST', `k12/sportsMeet/certificates/${tpl.id}/issue`, 'school01', { meetId: springId, fromPlace: 1, toPlace: 2, format: 'zip' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/zip');
+    const CFB = (XLSX as unknown as { CFB: { read(b: Buffer, o: { type: 'buffer' }): { FullPaths: string[]; FileIndex: { name: string; content: Uint8Array; type: number }[] } } }).CFB;
+    const zip = CFB.read(res.rawPayload, { type: 'buffer' });
+    const entries = zip.FileIndex.filter((f) => f.type === 2);
+    const pdfs = entries.filter((f) => f.name.endsWith('.pdf'));
+    const index = entries.find((f) => f.name === 'index.csv')!;
+    const csv = Buffer.from(index.content).toString('utf8');
+    const lines = csv.replace(/^\uFEFF/, '').split('\r\n');
+    expect(lines[0]).toBe('文件,姓名,班级,项目,名次,成绩');
+    expect(lines).toHaveLength(pdfs.length + 1);
+    expect(lines[1]).toMatch(/^01-01-\d+\.pdf,.+,.+,男子组 100米,第1名,\d+\.\d\d秒$/);
+    for (const f of pdfs.slice(0, 2)) expect((await PDFDocument.load(f.content)).getPageCount()).toBe(1);
+  });
+
+  it('refuses bad issues: places, no published result, another meet’s event, another organisation’s meet', async () => {
+    const url = `k12/sportsMeet/certificates/${tpl.id}/issue`;
+    expect(body(await call('POST', url, 'school01', { meetId: springId, fromPlace: 5, toPlace: 2 }))).toMatchObject({ msg: '名次范围为1到99，且结束名次不小于起始名次', data: { field: 'toPlace' } });
+    expect(body(await call('POST', url, 'school01', { meetId: springId, fromPlace: 90, toPlace: 99 }))).toMatchObject({ msg: '所选名次范围内没有已发布的成绩' });
+    const [autumn] = await t.db.select({ id: meets.id }).from(meets).where(and(eq(meets.orgId, k12Id), eq(meets.name, '2026年秋季运动会')));
+    const options = body<{ id: string; events: { id: string }[] }[]>(await call('GET', 'k12/sportsMeet/certificates/issue/options', 'school01')).data;
+    const springEvent = options.find((m) => m.id === springId)!.events[0].id;
+    expect(body(await call('POST', url, 'school01', { meetId: autumn.id, eventId: springEvent }))).toMatchObject({ msg: '该项目不属于所选运动会', data: { field: 'eventId' } });
+    // The autumn meet has no published result.
+    expect(body(await call('POST', url, 'school01', { meetId: autumn.id })).msg).toBe('所选名次范围内没有已发布的成绩');
+    // The gx college: its own template cannot print the school's meet, and the school's template is 404.
+    const gxTpl = body<CertificateRow>(await call('POST', 'gx/sportsMeet/certificates', 'college01', template())).data;
+    expect((await call('POST', `gx/sportsMeet/certificates/${gxTpl.id}/issue`, 'college01', { meetId: springId })).statusCode).toBe(404);
+    expect((await call('POST', `gx/sportsMeet/certificates/${tpl.id}/issue`, 'college01', { meetId: springId })).statusCode).toBe(404);
+  });
+});
+
+describe('style photos', () => {
+  it('adds uploaded images to a meet, edits captions, deletes; at most 100 per meet', async () => {
+    const base = `k12/sportsMeet/${springId}/photos`;
+    // Images only, judged by content; at most 20 MB (the store's limit for the purpose).
+    const pdf = await upload('school01', 'style', 'fake.jpg', Buffer.from('%PDF-1.7\n' + 'x'.repeat(2000)));
+    expect([pdf.status, pdf.msg]).toEqual([400, '文件格式错误']);
+    const a = await upload('school01', 'style', '起跑.jpg', await noisyJpeg(900));
+    const b = await upload('school01', 'style', '冲线.png', await png(640, 480));
+    const res = await call('POST', base, 'school01', { fileIds: [a.file.id, b.file.id] });
+    expect(res.statusCode).toBe(200);
+    const added = body<PhotoRow[]>(res).data;
+    expect(added.map((p) => p.name)).toEqual(['起跑.jpg', '冲线.png']);
+
+    // Captions: length rule, stale version 409.
+    const long = await call('PUT', `${base}/${added[0].id}`, 'school01', { caption: '长'.repeat(51), version: 1 });
+    expect(body(long)).toMatchObject({ msg: '图片说明最多50个字', data: { field: 'caption' } });
+    const captioned = await call('PUT', `${base}/${added[0].id}`, 'school01', { caption: '男子100米决赛起跑', version: 1 });
+    expect(body<PhotoRow>(captioned).data).toMatchObject({ caption: '男子100米决赛起跑', version: 2 });
+    expect((await call('PUT', `${base}/${added[0].id}`, 'school01', { caption: 'x', version: 1 })).statusCode).toBe(409);
+    expect(body<PhotoRow[]>(await call('GET', base, 'school01')).data.map((p) => p.caption)).toEqual(['男子100米决赛起跑', null]);
+
+    // A file of another purpose, or of another organisation, is refused.
+    const stampFile = await upload('school01', 'stamp', 's.png', await stampPng());
+    expect(body(await call('POST', base, 'school01', { fileIds: [stampFile.file.id] }))).toMatchObject({ data: { field: 'fileIds' } });
+    const gxFile = await upload('college01', 'style', 'gx.png', await png(100, 100));
+    expect((await call('POST', base, 'school01', { fileIds: [gxFile.file.id] })).statusCode).toBe(400);
+    // Another organisation: 404 for the meet and its photos.
+    expect((await call('GET', `gx/sportsMeet/${springId}/photos`, 'college01')).statusCode).toBe(404);
+    expect((await call('DELETE', `gx/sportsMeet/${springId}/photos/${added[1].id}`, 'college01')).statusCode).toBe(404);
+
+    // Fill to 99 (rows pointing at copies of one stored image), then 2 more are refused whole and 1 is taken.
+    const [row] = await t.db.select().from(files).where(eq(files.id, b.file.id));
+    const { id: _id, ...copy } = row;
+    const copies = await t.db.insert(files).values(Array.from({ length: 97 }, () => copy)).returning({ id: files.id });
+    await t.db.insert(meetPhotos).values(copies.map((c) => ({ meetId: springId, fileId: c.id })));
+    const more = await Promise.all([1, 2].map(async (i) => (await upload('school01', 'style', `more${i}.png`, await png(200 + i, 100))).file.id));
+    const over = await call('POST', base, 'school01', { fileIds: more });
+    expect(over.statusCode).toBe(400);
+    expect(body(over).msg).toBe('导入失败，每个运动会最多支持100张图片');
+    expect(body(await call('POST', base, 'school01', { fileIds: more }, 'en-US')).msg).toBe('Import failed: each meet supports at most 100 images');
+    expect((await call('POST', base, 'school01', { fileIds: [more[0]] })).statusCode).toBe(200);
+    expect(body<PhotoRow[]>(await call('GET', base, 'school01')).data).toHaveLength(100);
+
+    // Deleting a photo removes its file too and frees a place.
+    expect((await call('DELETE', `${base}/${added[1].id}`, 'school01')).statusCode).toBe(200);
+    const [gone] = await t.db.select({ deletedAt: files.deletedAt }).from(files).where(eq(files.id, b.file.id));
+    expect(gone.deletedAt).not.toBeNull();
+    expect((await call('POST', base, 'school01', { fileIds: [more[1]] })).statusCode).toBe(200);
+  });
+});
