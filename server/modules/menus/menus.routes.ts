@@ -6,7 +6,7 @@ import { OK_MSG } from '@/domain/errors';
 import { getCatalogEntry } from '@/domain/menus/catalog';
 import { MENU_MANAGEMENT_KEY, menuCustomSaveSchema, menuFamilyQuery, menuMoveSchema } from '@/domain/menus/customize';
 import { requireActor, requirePermission } from '../../plugins/tenant';
-import { assertPlatformOperator, menuCustomTree, moveMenu, resetMenu, resetMenuFamily, saveMenuCustom } from './menus.service';
+import { assertPlatformOperator, menuCustomRow, menuCustomTree, moveMenu, resetMenu, resetMenuFamily, saveMenuCustom } from './menus.service';
 
 const keyParams = z.object({ key: z.string().max(120) });
 
@@ -25,6 +25,8 @@ export const menuRoutes: FastifyPluginAsync = async (app) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get('/tree', { preValidation: operator, schema: { querystring: menuFamilyQuery } }, async (request) => ok(await menuCustomTree(app.db, request.query.family)));
+
+  r.get('/:key', { preValidation: operator, schema: { params: keyParams } }, async (request) => ok(await menuCustomRow(app.db, request.params.key)));
 
   r.put('/:key', { preValidation: operator, schema: { params: keyParams, body: menuCustomSaveSchema } }, async (request) => {
     const actor = await requireActor(request);

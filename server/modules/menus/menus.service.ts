@@ -78,6 +78,13 @@ export async function menuCustomTree(db: DbOrTx, family: MenuFamily): Promise<Me
   return out;
 }
 
+/** One group or page with its changes (404 for anything else). */
+export async function menuCustomRow(db: DbOrTx, key: string): Promise<MenuCustomRow> {
+  const entry = editableOr404(key);
+  const [row] = await db.select(customColumns).from(menus).where(eq(menus.menuId, key));
+  return toRow(entry, row);
+}
+
 function editableOr404(key: string): CatalogEntry {
   const entry = getCatalogEntry(key);
   if (!isMenuEditable(entry)) throw notFound();
