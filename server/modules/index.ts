@@ -12,6 +12,7 @@ import { lessonRoutes } from './lessons/lessons.routes';
 import type { ModuleOptions } from './module-options';
 import { meetDocumentRoutes } from './meets/documents.routes';
 import { meetRoutes } from './meets/meets.routes';
+import { menuRoutes } from './menus/menus.routes';
 import { myInfoRoutes } from './my-info/my-info.routes';
 import { orgRoutes } from './org/org.routes';
 import { logsRoutes } from './platform/logs.routes';
@@ -62,6 +63,7 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(dataCenterRoutes, { prefix: `/api/busi/web/${family}/dataCenter`, family });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(logsRoutes, { prefix: `/api/busi/web/${family}`, family });
   await app.register(districtRoutes, { prefix: '/api/busi/web/admin' });
+  await app.register(menuRoutes, { prefix: '/api/busi/web/menuManagement' });
 
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(bannerRoutes, { prefix: `/api/busi/web/${family}`, family });
   await app.register(carouselRoutes, { prefix: '/api/oper/web/cs/banner' });

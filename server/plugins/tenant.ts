@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { ORG_TYPE, type OrgType } from '@/domain/constants';
 import { ERR } from '@/domain/errors';
 import { pageAccess } from '@/domain/menus/access';
+import { isHiddenBy } from '@/domain/menus/customize';
 import type { ButtonAction } from '@/domain/menus/catalog';
 import type { DataScope } from '@/domain/roles/roles';
 import type { Db } from '../db/client';
@@ -11,6 +12,7 @@ import { membershipRoles, memberships, menus, roleMenus, roles } from '../db/sch
 import { orgs } from '../db/schema/orgs';
 import { AppError } from '../lib/app-error';
 import { isUuid } from '../lib/ids';
+import { hiddenMenuIds } from '../lib/menu-custom';
 
 /** The organisation and role a request acts for (architecture rule 4: never a client id alone). */
 export interface Scope {
@@ -63,11 +65,14 @@ export async function loadScope(db: Db, userId: string, headerOrgId?: string): P
     .limit(1);
   if (!role) return null;
 
-  const codes = await db
-    .selectDistinct({ permission: menus.permission })
+  const rows = await db
+    .select({ menuId: menus.menuId, permission: menus.permission })
     .from(roleMenus)
     .innerJoin(menus, eq(menus.menuId, roleMenus.menuId))
     .where(eq(roleMenus.roleId, role.id));
+  // A page a platform operator hid is refused with everything under it (docs/product-rules.md#menu-management).
+  const hidden = await hiddenMenuIds(db);
+  const codes = rows.filter((r) => !isHiddenBy(hidden, r.menuId));
   return {
     userId,
     accountId: account.id,

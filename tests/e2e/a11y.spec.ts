@@ -223,6 +223,9 @@ const SCREENS: Screen[] = [
   { account: 'district01', path: '/admin/lessonAssistant/resourceList' },
   { account: 'district01', path: '/admin/banner/bannerConfig' },
   { account: 'college01', path: '/gx/wikiManagement/schoolWiki' },
+  // Menu management (platform operators: the top management organisation's administrators).
+  { account: 'district01', path: '/menuManagement?family=admin' },
+  { account: 'district01', path: '/menuManagement?family=admin', open: clickFirst('menu-edit'), dialog: true },
 ];
 
 /** One signed-in context per account for the whole file (its session lives in localStorage). */

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { Locale } from '../../../src/domain/constants';
 import { orgs } from './orgs';
 
 /** A person who can sign in (docs/product-rules.md#users): one login account (6–20 letters/digits) and an optional mobile. */
@@ -110,6 +111,15 @@ export const menus = pgTable(
     sortNum: integer('sort_num').notNull(),
     permission: text('permission').notNull(),
     icon: text('icon'),
+    /**
+     * Platform operators' changes over the catalogue (docs/product-rules.md#menu-management): names by language, order,
+     * icon and visibility. The catalogue sync never writes them; clearing them resets the entry to the catalogue.
+     */
+    customNames: jsonb('custom_names').$type<Partial<Record<Locale, string>>>(),
+    customSort: integer('custom_sort'),
+    customIcon: text('custom_icon'),
+    hidden: boolean('hidden').notNull().default(false),
+    version: integer('version').notNull().default(1),
   },
   // Not unique: a hidden route carries the permission of the button (or page) that opens it.
   (t) => [index('menus_family_idx').on(t.family), index('menus_permission_idx').on(t.permission, t.platform)],

@@ -8,7 +8,7 @@ import { testRecords } from '../../db/schema/physique';
 import { classes, parentStudents, parents, students } from '../../db/schema/school';
 import { AppError } from '../../lib/app-error';
 import { notFound } from '../../lib/resource';
-import { checkAccountPassword, startSession, type ClientMeta } from '../sso/sso.service';
+import { checkAccountPassword, startSession, withSignInLog, type ClientMeta } from '../sso/sso.service';
 
 /**
  * Who an app user is (docs/product-rules.md#ingest): the student whose account it is, and/or the parent of the linked
@@ -37,9 +37,12 @@ export async function appIdentity(db: DbOrTx, userId: string, name = ''): Promis
 
 /** App sign-in without a captcha (a phone app has none); the per-IP rate limit and the account lock still apply. */
 export async function appSignIn(db: DbOrTx, now: Date, input: AppSignIn, meta: ClientMeta): Promise<TokenData> {
-  const user = await checkAccountPassword(db, now, input.account, input.password);
-  if (!(await appIdentity(db, user.id))) throw new AppError(403, 'activities:ingest.appNoIdentity');
-  return startSession(db, now, user, meta);
+  // Written to the sign-in log like the console's, success or refusal with its reason.
+  return withSignInLog(db, now, meta, input.account, async (attempt) => {
+    const user = await checkAccountPassword(db, now, input.account, input.password, attempt);
+    if (!(await appIdentity(db, user.id))) throw new AppError(403, 'activities:ingest.appNoIdentity');
+    return startSession(db, now, user, meta, attempt);
+  });
 }
 
 /** The student a read names, when the caller may act for it; 404 otherwise (another family's child looks missing). */

@@ -13,28 +13,28 @@ export const myInfoRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, op
   app.addHook('onRequest', app.authenticate);
   const title = (t: (key: string) => string) => t('common:appName');
 
-  app.get('/getUInfo', async (request) => ok(await getUInfo(app.db, request.session!.userId, title(request.t))));
+  app.get('/getUInfo', async (request) => ok(await getUInfo(app.db, request.session!.userId, title(request.t), request.locale)));
 
   app.post('/switchRole', { schema: { body: switchRoleSchema } }, async (request) => {
     const { userId } = request.session!;
     await switchRole(app.db, userId, request.body);
-    return ok(await getUInfo(app.db, userId, title(request.t)), request.t(OK_MSG.operation));
+    return ok(await getUInfo(app.db, userId, title(request.t), request.locale), request.t(OK_MSG.operation));
   });
 
   app.post('/switchOrg', { schema: { body: switchOrgSchema } }, async (request) => {
     const { userId } = request.session!;
     await switchOrg(app.db, userId, request.body);
-    return ok(await getUInfo(app.db, userId, title(request.t)), request.t(OK_MSG.operation));
+    return ok(await getUInfo(app.db, userId, title(request.t), request.locale), request.t(OK_MSG.operation));
   });
 
   app.post('/menu', { schema: { body: switchRoleSchema } }, async (request) =>
-    ok(await menuTreeOf(app.db, request.session!.userId, request.body)),
+    ok(await menuTreeOf(app.db, request.session!.userId, request.body, request.locale)),
   );
 
   app.post('/editUser', { schema: { body: profileFormSchema } }, async (request) => {
     const { userId } = request.session!;
     await editUser(app.db, userId, app.now(), request.body);
-    return ok(await getUInfo(app.db, userId, title(request.t)), request.t(OK_MSG.saved));
+    return ok(await getUInfo(app.db, userId, title(request.t), request.locale), request.t(OK_MSG.saved));
   });
 
   // Guessing the current password is limited per IP like sign-in, besides the per-account lock it shares with sign-in.

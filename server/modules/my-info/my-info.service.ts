@@ -2,14 +2,16 @@ import { and, asc, eq, inArray, ne, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { PASSWORD_SAME_AS_OLD, type ProfileForm } from '@/domain/auth/schemas';
 import type { AccountInfo, MenuEntry, MenuNode, RoleInfo, UInfo } from '@/domain/auth/types';
-import { TYPE_PATH, type OrgType } from '@/domain/constants';
+import { DEFAULT_LOCALE, TYPE_PATH, type Locale, type OrgType } from '@/domain/constants';
 import { ERR } from '@/domain/errors';
+import { customName, isHiddenBy } from '@/domain/menus/customize';
 import { buildMenuTree } from '@/domain/menus/tree';
 import type { Db, DbOrTx } from '../../db/client';
 import { membershipRoles, memberships, menus, roleMenus, roles, sessions, users } from '../../db/schema/auth';
 import { orgs } from '../../db/schema/orgs';
 import { AppError } from '../../lib/app-error';
 import { isUuid } from '../../lib/ids';
+import { hiddenMenuIds } from '../../lib/menu-custom';
 import { hashPassword, sha256Hex } from '../../lib/password';
 import { checkPassword } from '../sso/sso.service';
 import { brandingOf } from '../tenant-org/tenant-org.service';
@@ -55,7 +57,7 @@ async function rolesOf(db: DbOrTx, membershipIds: string[]) {
 }
 
 /** Menu entries of the given roles, every platform (permissions) with the platform kept for filtering. */
-async function menusOf(db: DbOrTx, roleIds: string[]) {
+async function menusOf(db: DbOrTx, roleIds: string[], locale: Locale) {
   if (roleIds.length === 0) return new Map<string, { entry: MenuEntry; platform: string }[]>();
   const rows = await db
     .select({
@@ -68,16 +70,25 @@ async function menusOf(db: DbOrTx, roleIds: string[]) {
       menuType: menus.menuType,
       sortNum: menus.sortNum,
       permission: menus.permission,
-      icon: menus.icon,
+      icon: sql<string | null>`coalesce(${menus.customIcon}, ${menus.icon})`,
       platform: menus.platform,
+      customNames: menus.customNames,
+      customSort: menus.customSort,
     })
     .from(roleMenus)
     .innerJoin(menus, eq(menus.menuId, roleMenus.menuId))
     .where(inArray(roleMenus.roleId, roleIds))
     .orderBy(asc(menus.sortNum), asc(menus.menuId));
+  // Platform operators' changes over the catalogue (docs/product-rules.md#menu-management): hidden entries leave the
+  // menu with everything under them; a custom name is answered in the request's language, all of them in `names`.
+  const hidden = await hiddenMenuIds(db);
   const byRole = new Map<string, { entry: MenuEntry; platform: string }[]>();
-  for (const { roleId, platform, icon, ...rest } of rows) {
-    const entry: MenuEntry = icon ? { ...rest, icon } : rest;
+  for (const { roleId, platform, icon, customNames, customSort, ...rest } of rows) {
+    if (isHiddenBy(hidden, rest.menuId)) continue;
+    const base: MenuEntry = { ...rest, menuName: customName(customNames, locale) ?? rest.menuName, sortNum: customSort ?? rest.sortNum };
+    if (icon) base.icon = icon;
+    if (customNames) base.names = customNames;
+    const entry = base;
     let list = byRole.get(roleId);
     if (!list) byRole.set(roleId, (list = []));
     list.push({ entry, platform });
@@ -136,14 +147,14 @@ async function setPresentRole(tx: DbOrTx, membershipId: string, roleId: string) 
  * The user-info answer of getUInfo, switchRole and switchOrg (docs/product-rules.md#accounts-in-use, #menus-and-permissions, #calls): every membership
  * with its roles and their web menus; the menu tree and permissions of the present account and role.
  */
-export async function getUInfo(db: Db, userId: string, defaultTitle: string): Promise<UInfo> {
+export async function getUInfo(db: Db, userId: string, defaultTitle: string, locale: Locale = DEFAULT_LOCALE): Promise<UInfo> {
   const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!user) throw new AppError(401, ERR.sessionExpired);
   await ensurePresent(db, userId);
 
   const list = await membershipsOf(db, userId);
   const roleRows = await rolesOf(db, list.map((m) => m.id));
-  const menuMap = await menusOf(db, [...new Set(roleRows.map((r) => r.roleId))]);
+  const menuMap = await menusOf(db, [...new Set(roleRows.map((r) => r.roleId))], locale);
 
   const accounts: AccountInfo[] = list.map((m) => ({
     accountId: m.id,
@@ -248,9 +259,9 @@ export async function switchOrg(db: Db, userId: string, ref: { orgId: string; te
 }
 
 /** The menu build of one of the user's own account + role (docs/product-rules.md#menus-and-permissions, #calls). */
-export async function menuTreeOf(db: Db, userId: string, ref: AccountRoleRef): Promise<MenuNode[]> {
+export async function menuTreeOf(db: Db, userId: string, ref: AccountRoleRef, locale: Locale = DEFAULT_LOCALE): Promise<MenuNode[]> {
   await ownAccountRole(db, userId, ref);
-  const byRole = await menusOf(db, [ref.roleId]);
+  const byRole = await menusOf(db, [ref.roleId], locale);
   return buildMenuTree(webEntries(byRole.get(ref.roleId)));
 }
 

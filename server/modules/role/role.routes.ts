@@ -5,8 +5,11 @@ import { ok } from '@/domain/api';
 import { OK_MSG } from '@/domain/errors';
 import { UUID_PATTERN } from '@/domain/list-query';
 import { pageApi, type Family } from '@/domain/menus/access';
+import { customName } from '@/domain/menus/customize';
+import { permissionTree } from '@/domain/roles/permission-tree';
 import { roleCandidateQuery, roleListQuery, roleManagementKey, roleMemberListQuery, roleMembersAddSchema, roleSaveSchema } from '@/domain/roles/roles';
 import { audit } from '../../lib/audit';
+import { menuCustoms } from '../../lib/menu-custom';
 import { notFound, resourceRoutes } from '../../lib/resource';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import { addRoleMembers, createRole, deleteRole, removeRoleMember, roleById, roleCandidates, roleMemberPage, rolePage, updateRole } from './role.service';
@@ -37,6 +40,25 @@ export const roleRoutes: FastifyPluginAsync<{ family: Family }> = async (app, { 
         remove: deleteRole,
       });
       const r = scope.withTypeProvider<ZodTypeProvider>();
+      // The role editor's permission tree with the platform operators' names, order and hidden marks
+      // (docs/product-rules.md#menu-management), in the request's language.
+      r.get('/menu-tree', { preValidation: requireAccess(key, 'view') }, async (request) => {
+        const custom = await menuCustoms(app.db);
+        const hidden = request.t('roles:hiddenMenu');
+        return ok(
+          permissionTree(
+            family,
+            {
+              entry: (e, c) => {
+                const name = customName(c?.names, request.locale) ?? request.t(`menu:${e.i18nKey}`, { defaultValue: e.name });
+                return c?.hidden ? `${name} ${hidden}` : name;
+              },
+              button: (b) => request.t(`menu:${b.i18nKey}`, { defaultValue: b.name }),
+            },
+            custom,
+          ),
+        );
+      });
       const members = requireAccess(key, 'members');
       r.get('/:id/members', { preValidation: members, schema: { params: roleIdParams, querystring: roleMemberListQuery } }, async (request) =>
         ok(await roleMemberPage(app.db, await requireActor(request), idOr404(request.params.id), request.query)),

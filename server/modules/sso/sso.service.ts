@@ -7,6 +7,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { memberships, retiredRefreshTokens, sessions, users } from '../../db/schema/auth';
 import { orgs } from '../../db/schema/orgs';
 import { signInLogs } from '../../db/schema/platform';
+import { parents, students } from '../../db/schema/school';
 import { AppError } from '../../lib/app-error';
 import { hashPassword, verifyPassword } from '../../lib/password';
 import { hashSecret, newToken } from '../../lib/tokens';
@@ -110,11 +111,19 @@ async function hasUsableAccount(db: DbOrTx, userId: string): Promise<boolean> {
  * the enabled flag and the password. Five failures in a row lock the account for 15 minutes.
  */
 export async function login(db: DbOrTx, now: Date, input: LoginRequest, meta: ClientMeta = {}): Promise<TokenData> {
-  const attempt: SignInAttempt = { account: input.accountNum, userId: null, sessionId: null };
+  return withSignInLog(db, now, meta, input.accountNum, (attempt) => signIn(db, now, input, meta, attempt));
+}
+
+/**
+ * Runs one sign-in attempt (the console's or the app API's) and writes its sign-in log row: success, or the refusal's
+ * message key as the reason (docs/product-rules.md#platform-logs).
+ */
+export async function withSignInLog<T>(db: DbOrTx, now: Date, meta: ClientMeta, account: string, run: (attempt: SignInAttempt) => Promise<T>): Promise<T> {
+  const attempt: SignInAttempt = { account, userId: null, sessionId: null };
   try {
-    const token = await signIn(db, now, input, meta, attempt);
+    const out = await run(attempt);
     await recordSignIn(db, now, meta, attempt, null);
-    return token;
+    return out;
   } catch (error) {
     // Only refusals are attempts; a failure of ours (database gone) is not the person's.
     if (error instanceof AppError) await recordSignIn(db, now, meta, attempt, error.i18nKey);
@@ -123,7 +132,7 @@ export async function login(db: DbOrTx, now: Date, input: LoginRequest, meta: Cl
 }
 
 /** What a sign-in attempt found out, for its log row. */
-interface SignInAttempt {
+export interface SignInAttempt {
   account: string;
   userId: string | null;
   sessionId: string | null;
@@ -238,8 +247,11 @@ async function recordSignIn(db: DbOrTx, now: Date, meta: ClientMeta, attempt: Si
     ? sql`${attempt.userId}::uuid`
     : sql`(select ${users.id} from ${users} where ${users.accountNum} = ${attempt.account} or ${users.mobile} = ${attempt.account}
         order by (${users.accountNum} = ${attempt.account}) desc limit 1)`;
-  const orgId = sql`(select ${memberships.tenantOrgId} from ${memberships} where ${memberships.userId} = ${user}
-    order by ${memberships.present} desc, ${memberships.createdAt} limit 1)`;
+  // App accounts (students, parents) have no membership: their school's administrators read their rows.
+  const orgId = sql`coalesce((select ${memberships.tenantOrgId} from ${memberships} where ${memberships.userId} = ${user}
+    order by ${memberships.present} desc, ${memberships.createdAt} limit 1),
+    (select ${students.orgId} from ${students} where ${students.userId} = ${user} limit 1),
+    (select ${parents.orgId} from ${parents} where ${parents.userId} = ${user} limit 1))`;
   await db.insert(signInLogs).values({
     at: now,
     account: attempt.account.slice(0, SIGN_IN_ACCOUNT_MAX),

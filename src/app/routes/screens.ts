@@ -48,6 +48,7 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   'gx.contest.competition.dataChallenge': () => import('./activities/contests').then((m) => ({ default: m.ContestDataPage })),
   'k12.test.testResult': () => import('./physique/test-result').then((m) => ({ default: m.TestResultPage })),
   'k12.test.testResult.editUpReport': () => import('./physique/test-result').then((m) => ({ default: m.EditUpReportPage })),
+  'single.menuManagement': () => import('./menus/menu-management').then((m) => ({ default: m.MenuManagementPage })),
   'single.scoreReport': () => import('./physique/score-report').then((m) => ({ default: m.ScoreReportPage })),
   'single.scoreReportK12': () => import('./physique/score-report').then((m) => ({ default: m.ScoreReportPage })),
   'k12.dataCenter.school': () => import('./data-center/school').then((m) => ({ default: m.DataCenterSchoolPage })),

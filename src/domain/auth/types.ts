@@ -1,4 +1,4 @@
-import type { OrgType, TypePath } from '../constants';
+import type { Locale, OrgType, TypePath } from '../constants';
 import type { DataScope } from '../roles/roles';
 
 /** Token answer of the login call (docs/product-rules.md#calls). */
@@ -31,6 +31,8 @@ export interface MenuEntry {
   /** Permission code: on pages the view permission, on buttons the action. */
   permission: string;
   icon?: string;
+  /** Names a platform operator gave the entry, by language (docs/product-rules.md#menu-management); shown before t(i18nKey). */
+  names?: Partial<Record<Locale, string>>;
 }
 
 /** A node of the built menu tree: pages only, buttons folded into `buttons`. */

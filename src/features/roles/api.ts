@@ -1,8 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Page } from '@/domain/api';
 import { pageApi, type Family } from '@/domain/menus/access';
+import type { PermissionNode } from '@/domain/roles/permission-tree';
 import { roleManagementKey, type RoleDetail, type RoleMember, type RoleRow, type RoleSave } from '@/domain/roles/roles';
 import { del, get, post } from '@/lib/api-client';
+import { currentLocale } from '@/lib/i18n';
 import { createResource, type Resource } from '@/lib/resource';
 
 const cache = new Map<Family, Resource<RoleRow, RoleSave>>();
@@ -36,4 +38,11 @@ export function useRoleMemberWrites(family: Family, roleId: string) {
     add: useMutation({ mutationFn: (accountIds: string[]) => post<RoleMember[]>(`${r.base}/${roleId}/members`, { accountIds }), onSuccess }),
     remove: useMutation({ mutationFn: (accountId: string) => del<null>(`${r.base}/${roleId}/members/${accountId}`), onSuccess }),
   };
+}
+
+/** The role editor's permission tree as the server builds it: the platform operators' names, order and hidden marks, in the current language. */
+export function useRoleMenuTree(family: Family) {
+  const r = roles(family);
+  const locale = currentLocale();
+  return useQuery({ queryKey: [...r.key, 'menu-tree', locale], queryFn: () => get<PermissionNode[]>(`${r.base}/menu-tree`), staleTime: 60_000 });
 }

@@ -1,23 +1,19 @@
 import type { TFunction } from 'i18next';
 import type { Family } from '@/domain/menus/access';
-import type { CatalogEntry } from '@/domain/menus/catalog';
+import { permissionTree } from '@/domain/roles/permission-tree';
 import { buttonId, roleCatalog } from '@/domain/roles/roles';
 import type { TreeNode } from '@/components/tree/tree';
 
 /**
- * The web permission tree of a family's roles: groups → pages → buttons (`key#action`), plus the standalone screens.
- * Hidden sub-routes are not shown: the server grants them with the page or button that opens them.
+ * The web permission tree of a family's roles from the catalogue alone (docs/product-rules.md#menus-and-permissions):
+ * what the role editor shows until the server's tree (`useRoleMenuTree`, with the platform operators' names, order
+ * and hidden marks) has arrived. The ids are the same in both.
  */
 export function permissionNodes(family: Family, t: TFunction): TreeNode[] {
-  const catalog = roleCatalog(family);
-  const label = (e: CatalogEntry) => t(e.i18nKey, { ns: 'menu', defaultValue: e.name });
-  const nodeOf = (e: CatalogEntry): TreeNode => {
-    const kids = catalog.filter((c) => c.parent === e.key && c.kind !== 'route').map(nodeOf);
-    const buttons = e.buttons.map((b) => ({ id: buttonId(e.key, b.action), label: t(b.i18nKey, { ns: 'menu', defaultValue: b.name }) }));
-    const children = [...kids, ...buttons];
-    return children.length ? { id: e.key, label: label(e), children } : { id: e.key, label: label(e) };
-  };
-  return catalog.filter((e) => e.parent === null).map(nodeOf);
+  return permissionTree(family, {
+    entry: (e) => t(e.i18nKey, { ns: 'menu', defaultValue: e.name }),
+    button: (b) => t(b.i18nKey, { ns: 'menu', defaultValue: b.name }),
+  });
 }
 
 /** Tree ids whose permission code the editor does not hold: shown, but it cannot check them. */

@@ -65,6 +65,26 @@ describe('app sign-in', () => {
     expect(teacher.statusCode).toBe(403);
   });
 
+  it('writes every app sign-in to the sign-in log: success, and refusals with their reason', async () => {
+    const account = appStudentAccount(4);
+    await tokenOf(account);
+    expect((await signIn(account, 'Wrong@123')).statusCode).toBe(400);
+    expect((await signIn('teacher01')).statusCode).toBe(403);
+    const district = (await t.login('district01')).access_token;
+    const logOf = async (who: string) => {
+      const res = await t.request({ method: 'GET', url: `/api/busi/web/admin/system/signInLog/page?account=${who}&size=50`, token: district });
+      expect(res.statusCode, res.body).toBe(200);
+      return data<Page<{ account: string; result: string; reason: string | null }>>(res).records.filter((r) => r.account === who);
+    };
+    expect((await logOf(account)).map((r) => [r.result, r.reason])).toEqual(
+      expect.arrayContaining([
+        ['success', null],
+        ['failure', 'errors:badCredentials'],
+      ]),
+    );
+    expect((await logOf('teacher01')).map((r) => [r.result, r.reason])).toContainEqual(['failure', 'activities:ingest.appNoIdentity']);
+  });
+
   it('a console session cannot use the app API, an app session cannot use the console; sign-out ends the token', async () => {
     const consoleToken = (await t.login('school01')).access_token;
     expect((await call('GET', 'me', consoleToken)).statusCode).toBe(403);

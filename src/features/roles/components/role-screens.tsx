@@ -16,7 +16,7 @@ import { Badge } from '@/components/ui/badge';
 import type { Resource } from '@/lib/resource';
 import { permissionsAtom } from '@/lib/permissions';
 import { presentAccountAtom } from '@/lib/store';
-import { roles, useRole } from '../api';
+import { roles, useRole, useRoleMenuTree } from '../api';
 import { notHeldIds, permissionNodes, treeIdsOf } from '../permission-nodes';
 
 type Filters = { name?: string; identity?: string };
@@ -95,7 +95,8 @@ export function RoleFormScreen({ family }: { family: Family }) {
   const { recordUid } = useParams();
   const access = usePageAccess(roleManagementKey(family));
   const held = useAtomValue(permissionsAtom);
-  const tree = useMemo(() => permissionNodes(family, t), [family, t]);
+  const local = useMemo(() => permissionNodes(family, t), [family, t]);
+  const tree = useRoleMenuTree(family).data ?? local;
   const notHeld = useMemo(() => notHeldIds(family, held), [family, held]);
   // The same query FormScreen loads the record with (shared cache): is this the built-in administrator role?
   const record = useRole(family, recordUid).data;

@@ -1,0 +1,54 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ok } from '@/domain/api';
+import { OK_MSG } from '@/domain/errors';
+import { getCatalogEntry } from '@/domain/menus/catalog';
+import { MENU_MANAGEMENT_KEY, menuCustomSaveSchema, menuFamilyQuery, menuMoveSchema } from '@/domain/menus/customize';
+import { requireActor, requirePermission } from '../../plugins/tenant';
+import { assertPlatformOperator, menuCustomRow, menuCustomTree, moveMenu, resetMenu, resetMenuFamily, saveMenuCustom } from './menus.service';
+
+const keyParams = z.object({ key: z.string().max(120) });
+
+/**
+ * /api/busi/web/menuManagement (docs/product-rules.md#menu-management): the menu trees of every family with the
+ * platform operators' changes over the catalogue. Every route: signed in, the menu-management permission, and a
+ * platform operator (403 otherwise).
+ */
+export const menuRoutes: FastifyPluginAsync = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+  const permitted = requirePermission(getCatalogEntry(MENU_MANAGEMENT_KEY)!.permission);
+  const operator = async (request: FastifyRequest) => {
+    await permitted(request);
+    await assertPlatformOperator(app.db, await requireActor(request));
+  };
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get('/tree', { preValidation: operator, schema: { querystring: menuFamilyQuery } }, async (request) => ok(await menuCustomTree(app.db, request.query.family)));
+
+  r.get('/:key', { preValidation: operator, schema: { params: keyParams } }, async (request) => ok(await menuCustomRow(app.db, request.params.key)));
+
+  r.put('/:key', { preValidation: operator, schema: { params: keyParams, body: menuCustomSaveSchema } }, async (request) => {
+    const actor = await requireActor(request);
+    const row = await app.db.transaction((tx) => saveMenuCustom(tx, actor, request.params.key, request.body));
+    return ok(row, request.t(OK_MSG.saved));
+  });
+
+  r.post('/:key/move', { preValidation: operator, schema: { params: keyParams, body: menuMoveSchema } }, async (request) => {
+    const actor = await requireActor(request);
+    await app.db.transaction((tx) => moveMenu(tx, actor, request.params.key, request.body.direction));
+    return ok(null, request.t(OK_MSG.saved));
+  });
+
+  r.post('/:key/reset', { preValidation: operator, schema: { params: keyParams } }, async (request) => {
+    const actor = await requireActor(request);
+    const row = await app.db.transaction((tx) => resetMenu(tx, actor, request.params.key));
+    return ok(row, request.t(OK_MSG.saved));
+  });
+
+  r.post('/reset', { preValidation: operator, schema: { body: menuFamilyQuery } }, async (request) => {
+    const actor = await requireActor(request);
+    const count = await app.db.transaction((tx) => resetMenuFamily(tx, actor, request.body.family));
+    return ok({ count }, request.t(OK_MSG.saved));
+  });
+};
