@@ -16,6 +16,7 @@ import { arrangement, clearArrangement, drawMeet, moveLane, moveSlot, scheduleMe
 import { addEntries, entryCandidates, entryPage, removeEntry, reviewEntries, setBib } from './entry.service';
 import { createMeet, deleteMeet, endMeet, meetById, meetFormOptions, meetPage, updateMeet } from './meet.service';
 import { meetBoard, meetPoints } from './points.service';
+import { recordIoRoutes } from './record-io.routes';
 import { approveRecord, createRecord, deleteRecord, recordById, recordPage, updateRecord } from './record.service';
 import { enterResults, heatResults, setResultInvalid, stepResults } from './result.service';
 
@@ -193,6 +194,7 @@ export const meetRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (a
         update: { body: recordSaveSchema, handler: updateRecord },
         remove: deleteRecord,
       });
+      await recordIoRoutes(scope, RECORD);
       const r = scope.withTypeProvider<ZodTypeProvider>();
       r.post('/:id/approve', { preValidation: requireAccess(RECORD, 'edit'), schema: { params: meetParams } }, async (request) => {
         const actor = await requireActor(request);

@@ -202,6 +202,9 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   'single.sportsMeet.score.screen': () => import('./meets/meets').then((m) => ({ default: m.BoardPage })),
   'single.sportsMeet.points': () => import('./meets/meets').then((m) => ({ default: m.PointsListPage })),
   'single.sportsMeet.points.detail': () => import('./meets/meets').then((m) => ({ default: m.PointsPage })),
+  'single.sportsMeet.record': () => import('./meets/records').then((m) => ({ default: m.RecordListPage })),
+  'single.sportsMeet.record.add': () => import('./meets/records').then((m) => ({ default: m.RecordFormPage })),
+  'single.sportsMeet.record.edit': () => import('./meets/records').then((m) => ({ default: m.RecordFormPage })),
 
   'k12.homework.homeworkManagement': () => import('./activities/homework').then((m) => ({ default: m.HomeworkPage })),
   'k12.homework.homeworkManagement.add': () => import('./activities/homework').then((m) => ({ default: m.HomeworkFormPage })),
