@@ -173,7 +173,7 @@ export const meetRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (a
       r.put('/:id/results/:resultId/invalid', { preValidation: on(SCORE, 'invalid', [SCORE, 'valid']), schema: { params: sub('resultId'), body: invalidSchema } }, async (request) => {
         const actor = await requireActor(request);
         const id = idOf(request.params);
-        await write(actor, request.body.invalid ? 'invalid' : 'valid', id, (tx) => setResultInvalid(tx, actor, id, uuidOr404(request.params.resultId as string), request.body.invalid, request.body.reason));
+        await write(actor, request.body.invalid ? 'invalid' : 'valid', id, (tx) => setResultInvalid(tx, actor, id, uuidOr404(request.params.resultId as string), request.body, app.now()));
         return ok(null, request.t(OK_MSG.saved));
       });
 

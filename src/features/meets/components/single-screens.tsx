@@ -21,6 +21,7 @@ import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/toast';
 import { meets, useArrangement, useBoard, useCandidates, useEntries, useHeatResults, useMeetCalls, usePoints, type MeetFamily } from '../api';
 import { useHeatTitle } from './arrange-screens';
+import { ResultValidity } from './result-validity';
 
 type MeetFilters = { name?: string };
 const meetCol = createDataTableColumnHelper<MeetRow>();
@@ -283,6 +284,7 @@ function HeatResultsCard({ family, meetId, heatId, title, field, canEnter, canRe
                   <th className="py-1 font-normal">{t('score.mark')}</th>
                   <th className="py-1 font-normal">{t('score.status')}</th>
                   <th className="py-1 font-normal">{t('score.place')}</th>
+                  <th className="py-1 font-normal">{t('score.validity')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -320,6 +322,9 @@ function HeatResultsCard({ family, meetId, heatId, title, field, canEnter, canRe
                       </select>
                     </td>
                     <td className="py-1 font-mono">{r.place ?? '—'}</td>
+                    <td className="py-1">
+                      <ResultValidity base={calls.base} row={r} onChanged={() => results.refetch()} />
+                    </td>
                   </tr>
                 ))}
               </tbody>
