@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { CalendarDays, Eraser, Printer, Shuffle, Sparkles } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
+import { usesLanes } from '@/domain/meets/meets';
 import { clockOf } from '@/domain/meets/schedule';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { QueryState } from '@/components/query-state/query-state';
@@ -11,6 +12,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { toast } from '@/components/ui/toast';
 import { meets, useArrangement, useMeetCalls, type ArrangedHeat, type Arrangement, type MeetFamily } from '../api';
+import { CancelGroupingButton, MoveAthleteButton } from './arrange-moves';
 
 /** A heat's title: event, group, round and number. */
 export function useHeatTitle() {
@@ -34,6 +36,11 @@ export function ArrangeScreen({ family }: { family: MeetFamily }) {
     toast.success(done);
   };
   const a = arrangement.data;
+  // A heat's lanes (track) or order positions (field) bound a manual move.
+  const lanesOf = (eventId: string) => {
+    const e = meet.data?.groups.flatMap((g) => g.events).find((x) => x.id === eventId);
+    return e ? (usesLanes(e.type) ? e.lanes : e.heatSize) : 0;
+  };
   return (
     <div className="grid gap-4" data-testid="meet-arrange">
       <Card>
@@ -86,7 +93,7 @@ export function ArrangeScreen({ family }: { family: MeetFamily }) {
         onConfirm={() => run(calls.clear.mutateAsync(undefined), t('arrangeScreen.cleared'))}
       />
       <QueryState query={arrangement} data={a}>
-        {(data) => <Heats data={data} />}
+        {(data) => <Heats data={data} family={family} meetId={meetId} lanesOf={lanesOf} />}
       </QueryState>
     </div>
   );
@@ -111,7 +118,7 @@ function Conflicts({ data }: { data: Arrangement }) {
   );
 }
 
-function Heats({ data }: { data: Arrangement }) {
+function Heats({ data, family, meetId, lanesOf }: { data: Arrangement; family: MeetFamily; meetId: string; lanesOf(eventId: string): number }) {
   const { t } = useTranslation('meets');
   const title = useHeatTitle();
   if (!data.heats.length) return <p className="text-sm text-muted-foreground">{t('arrangeScreen.empty')}</p>;
@@ -122,7 +129,10 @@ function Heats({ data }: { data: Arrangement }) {
         {data.heats.map((h) => (
           <Card key={h.id} data-testid="heat">
             <CardHeader>
-              <CardTitle className="text-base">{title(h)}</CardTitle>
+              <div className="flex items-center justify-between gap-2">
+                <CardTitle className="text-base">{title(h)}</CardTitle>
+                {h.round === 0 && h.no === 1 ? <CancelGroupingButton family={family} meetId={meetId} heat={h} /> : null}
+              </div>
               <p className="text-sm text-muted-foreground">{h.startMin != null ? `${data.days[h.day ?? 0]} ${clockOf(h.startMin)}–${clockOf(h.endMin ?? h.startMin)}` : t('arrangeScreen.unscheduled')}</p>
             </CardHeader>
             <CardContent>
@@ -134,6 +144,9 @@ function Heats({ data }: { data: Arrangement }) {
                       <th className="py-1 font-normal">{t('heat.bib')}</th>
                       <th className="py-1 font-normal">{t('heat.name')}</th>
                       <th className="py-1 font-normal">{t('heat.className')}</th>
+                      <th className="py-1 font-normal">
+                        <span className="sr-only">{t('arrangeScreen.move')}</span>
+                      </th>
                     </tr>
                   </thead>
                   <tbody>
@@ -143,6 +156,9 @@ function Heats({ data }: { data: Arrangement }) {
                         <td className="py-1 font-mono">{x.bib}</td>
                         <td className="py-1">{x.name}</td>
                         <td className="py-1">{x.className}</td>
+                        <td className="py-1 text-right">
+                          <MoveAthleteButton family={family} meetId={meetId} data={data} heat={h} athlete={x} lanes={lanesOf(h.eventId)} />
+                        </td>
                       </tr>
                     ))}
                   </tbody>
