@@ -16,6 +16,7 @@ import { arrangement, clearArrangement, drawMeet, moveLane, moveSlot, scheduleMe
 import { addEntries, entryCandidates, entryPage, removeEntry, reviewEntries, setBib } from './entry.service';
 import { createMeet, deleteMeet, endMeet, meetById, meetFormOptions, meetPage, updateMeet } from './meet.service';
 import { meetBoard, meetPoints } from './points.service';
+import { entryIoRoutes } from './entry-io.routes';
 import { recordIoRoutes } from './record-io.routes';
 import { approveRecord, createRecord, deleteRecord, recordById, recordPage, updateRecord } from './record.service';
 import { enterResults, heatResults, setResultInvalid, stepResults } from './result.service';
@@ -78,6 +79,7 @@ export const meetRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (a
       });
 
       // Registration (signUp): teachers enter their classes' athletes; reviewers approve, reject and set bibs.
+      void entryIoRoutes(scope, SIGN_UP);
       r.get('/:id/entries', { preValidation: on(SIGN_UP, 'view'), schema: { params: meetParams, querystring: entryListQuery.omit({ meetId: true }) } }, async (request) =>
         ok(await entryPage(app.db, await requireActor(request), idOf(request.params), request.query)),
       );
