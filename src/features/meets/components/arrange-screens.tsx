@@ -13,6 +13,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { toast } from '@/components/ui/toast';
 import { meets, useArrangement, useMeetCalls, type ArrangedHeat, type Arrangement, type MeetFamily } from '../api';
 import { CancelGroupingButton, MoveAthleteButton } from './arrange-moves';
+import { HeatSheets } from './heat-sheets';
 
 /** A heat's title: event, group, round and number. */
 export function useHeatTitle() {
@@ -41,61 +42,68 @@ export function ArrangeScreen({ family }: { family: MeetFamily }) {
     const e = meet.data?.groups.flatMap((g) => g.events).find((x) => x.id === eventId);
     return e ? (usesLanes(e.type) ? e.lanes : e.heatSize) : 0;
   };
+  const sheetEventOf = (eventId: string) => meet.data?.groups.flatMap((g) => g.events).find((x) => x.id === eventId);
   return (
-    <div className="grid gap-4" data-testid="meet-arrange">
-      <Card>
-        <CardHeader>
-          <CardTitle>{meet.data?.name ?? ''}</CardTitle>
-        </CardHeader>
-        <CardContent className="flex flex-wrap items-center gap-3">
-          {a ? <Badge data-testid="arrange-state">{t(`arrange.${a.arrangeState}`)}</Badge> : null}
-          {a?.drawSeed ? <span className="text-sm text-muted-foreground">{t('arrangeScreen.seed', { seed: a.drawSeed, mode: t(`drawMode.${a.drawMode ?? 'seeded'}`) })}</span> : null}
-          <div className="ms-auto flex flex-wrap gap-2">
-            <Button onClick={() => void run(calls.draw.mutateAsync({ mode: 'seeded' }), t('arrangeScreen.drawn'))} loading={calls.draw.isPending} data-testid="draw-seeded">
-              <Sparkles aria-hidden /> {t('arrangeScreen.drawSeeded')}
-            </Button>
-            <Button variant="outline" onClick={() => void run(calls.draw.mutateAsync({ mode: 'random' }), t('arrangeScreen.drawn'))} loading={calls.draw.isPending}>
-              <Shuffle aria-hidden /> {t('arrangeScreen.drawRandom')}
-            </Button>
-            <Button
-              variant="outline"
-              onClick={() => (a?.arrangeState === 'scheduled' ? setAsk('schedule') : void run(calls.schedule.mutateAsync(false), t('arrangeScreen.scheduled')))}
-              disabled={!a || a.arrangeState === 'ungrouped'}
-              data-testid="schedule"
-            >
-              <CalendarDays aria-hidden /> {t('arrangeScreen.schedule')}
-            </Button>
-            <Button variant="outline" onClick={() => setAsk('clear')} disabled={!a || a.arrangeState === 'ungrouped'}>
-              <Eraser aria-hidden /> {t('arrangeScreen.clear')}
-            </Button>
-            {canCalendar ? (
-              <Button variant="ghost" asChild>
-                <a href={access.paths.route('calendar', meetId)}>{t('arrangeScreen.calendar')}</a>
+    <>
+      <div className="grid gap-4 print:hidden" data-testid="meet-arrange">
+        <Card>
+          <CardHeader>
+            <CardTitle>{meet.data?.name ?? ''}</CardTitle>
+          </CardHeader>
+          <CardContent className="flex flex-wrap items-center gap-3">
+            {a ? <Badge data-testid="arrange-state">{t(`arrange.${a.arrangeState}`)}</Badge> : null}
+            {a?.drawSeed ? <span className="text-sm text-muted-foreground">{t('arrangeScreen.seed', { seed: a.drawSeed, mode: t(`drawMode.${a.drawMode ?? 'seeded'}`) })}</span> : null}
+            <div className="ms-auto flex flex-wrap gap-2">
+              <Button onClick={() => void run(calls.draw.mutateAsync({ mode: 'seeded' }), t('arrangeScreen.drawn'))} loading={calls.draw.isPending} data-testid="draw-seeded">
+                <Sparkles aria-hidden /> {t('arrangeScreen.drawSeeded')}
               </Button>
-            ) : null}
-          </div>
-        </CardContent>
-      </Card>
-      <ConfirmDialog
-        open={ask === 'schedule'}
-        onOpenChange={(o) => setAsk(o ? 'schedule' : null)}
-        title={t('arrangeScreen.rescheduleTitle')}
-        description={t('arrangeScreen.rescheduleText')}
-        destructive
-        onConfirm={() => run(calls.schedule.mutateAsync(true), t('arrangeScreen.scheduled'))}
-      />
-      <ConfirmDialog
-        open={ask === 'clear'}
-        onOpenChange={(o) => setAsk(o ? 'clear' : null)}
-        title={t('arrangeScreen.clearTitle')}
-        description={t('arrangeScreen.clearText')}
-        destructive
-        onConfirm={() => run(calls.clear.mutateAsync(undefined), t('arrangeScreen.cleared'))}
-      />
-      <QueryState query={arrangement} data={a}>
-        {(data) => <Heats data={data} family={family} meetId={meetId} lanesOf={lanesOf} />}
-      </QueryState>
-    </div>
+              <Button variant="outline" onClick={() => void run(calls.draw.mutateAsync({ mode: 'random' }), t('arrangeScreen.drawn'))} loading={calls.draw.isPending}>
+                <Shuffle aria-hidden /> {t('arrangeScreen.drawRandom')}
+              </Button>
+              <Button
+                variant="outline"
+                onClick={() => (a?.arrangeState === 'scheduled' ? setAsk('schedule') : void run(calls.schedule.mutateAsync(false), t('arrangeScreen.scheduled')))}
+                disabled={!a || a.arrangeState === 'ungrouped'}
+                data-testid="schedule"
+              >
+                <CalendarDays aria-hidden /> {t('arrangeScreen.schedule')}
+              </Button>
+              <Button variant="outline" onClick={() => setAsk('clear')} disabled={!a || a.arrangeState === 'ungrouped'}>
+                <Eraser aria-hidden /> {t('arrangeScreen.clear')}
+              </Button>
+              <Button variant="outline" onClick={() => window.print()} disabled={!a?.heats.some((h) => h.athletes.length)} data-testid="print-sheets">
+                <Printer aria-hidden /> {t('sheet.print')}
+              </Button>
+              {canCalendar ? (
+                <Button variant="ghost" asChild>
+                  <a href={access.paths.route('calendar', meetId)}>{t('arrangeScreen.calendar')}</a>
+                </Button>
+              ) : null}
+            </div>
+          </CardContent>
+        </Card>
+        <ConfirmDialog
+          open={ask === 'schedule'}
+          onOpenChange={(o) => setAsk(o ? 'schedule' : null)}
+          title={t('arrangeScreen.rescheduleTitle')}
+          description={t('arrangeScreen.rescheduleText')}
+          destructive
+          onConfirm={() => run(calls.schedule.mutateAsync(true), t('arrangeScreen.scheduled'))}
+        />
+        <ConfirmDialog
+          open={ask === 'clear'}
+          onOpenChange={(o) => setAsk(o ? 'clear' : null)}
+          title={t('arrangeScreen.clearTitle')}
+          description={t('arrangeScreen.clearText')}
+          destructive
+          onConfirm={() => run(calls.clear.mutateAsync(undefined), t('arrangeScreen.cleared'))}
+        />
+        <QueryState query={arrangement} data={a}>
+          {(data) => <Heats data={data} family={family} meetId={meetId} lanesOf={lanesOf} />}
+        </QueryState>
+      </div>
+      {a ? <HeatSheets meetName={meet.data?.name ?? ''} data={a} eventOf={sheetEventOf} /> : null}
+    </>
   );
 }
 
