@@ -183,6 +183,11 @@ const SCREENS: Screen[] = [
   { account: 'school01', path: '/single/sportsMeet/signUp' },
   { account: 'school01', path: '/single/sportsMeet/score' },
   { account: 'school01', path: '/single/sportsMeet/points' },
+  { account: 'school01', path: '/single/sportsMeet/record' },
+  { account: 'school01', path: '/single/sportsMeet/record/add' },
+  { account: 'school01', path: '/single/sportsMeet/record', open: editFirst('record-list') },
+  { account: 'school01', path: '/single/sportsMeet/record', open: clickFirst('list-import'), dialog: true },
+  { account: 'school01', path: '/single/sportsMeet/signUp', open: rowAction('meet-picker', 0) },
   { account: 'college01', path: '/gx/sportsMeet' },
   // Students and parents
   { account: 'school01', path: '/k12/user/student' },
