@@ -117,7 +117,7 @@ export function RecordFormScreen({ family }: { family: MeetFamily }) {
       schema={recordSaveSchema}
       resource={records(family)}
       id={id}
-      defaults={{ scope: 'meet', eventName: '', groupName: '', resultKind: 'time', mark: '' as unknown as number, holder: '', className: '', setOn: '' }}
+      defaults={{ scope: 'meet', eventName: '', groupName: '', resultKind: 'time', mark: '' as unknown as number, holder: '', className: '', setOn: new Date().toISOString().slice(0, 10) }}
       toValues={(r: RecordRow) => ({
         scope: r.scope,
         eventName: r.eventName,
