@@ -67,10 +67,10 @@ export function MoveAthleteButton({ family, meetId, data, heat, athlete, lanes }
             {laneWord}
             <select className="h-9 rounded-md border bg-background px-2" value={lane} onChange={(e) => setLane(Number(e.target.value))} data-testid="move-lane">
               {Array.from({ length: lanes }, (_, i) => i + 1).map((l) => {
-                const who = target.athletes.find((x) => x.lane === l && x.id !== athlete.id);
+                const who = target.athletes.find((x) => x.lane === l);
                 return (
                   <option key={l} value={l}>
-                    {who ? t('arrangeScreen.laneTaken', { lane: l, name: who.name }) : t('arrangeScreen.laneFree', { lane: l })}
+                    {who?.id === athlete.id ? t('arrangeScreen.laneCurrent', { lane: l }) : who ? t('arrangeScreen.laneTaken', { lane: l, name: who.name }) : t('arrangeScreen.laneFree', { lane: l })}
                   </option>
                 );
               })}

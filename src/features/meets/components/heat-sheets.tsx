@@ -53,13 +53,13 @@ export function HeatSheets({ meetName, data, eventOf }: { meetName: string; data
                 <tr>
                   <th className={`${cell} w-14`}>{track ? t('heat.lane') : t('heat.order')}</th>
                   <th className={`${cell} w-20`}>{t('heat.bib')}</th>
-                  <th className={cell}>{t('heat.name')}</th>
-                  <th className={cell}>{t('heat.className')}</th>
+                  <th className={`${cell} whitespace-nowrap`}>{t('heat.name')}</th>
+                  <th className={`${cell} whitespace-nowrap`}>{t('heat.className')}</th>
                   {track ? (
                     <th className={`${cell} w-28`}>{t('score.mark')}</th>
                   ) : (
                     Array.from({ length: attempts }, (_, i) => (
-                      <th key={i} className={`${cell} w-20`}>
+                      <th key={i} className={`${cell} w-16`}>
                         {t('sheet.attempt', { no: i + 1 })}
                       </th>
                     ))
@@ -74,8 +74,8 @@ export function HeatSheets({ meetName, data, eventOf }: { meetName: string; data
                   <tr key={lane}>
                     <td className={`${cell} text-center font-mono`}>{lane}</td>
                     <td className={`${cell} text-center font-mono`}>{athlete?.bib ?? ''}</td>
-                    <td className={cell}>{athlete?.name ?? ''}</td>
-                    <td className={cell}>{athlete?.className ?? ''}</td>
+                    <td className={`${cell} whitespace-nowrap`}>{athlete?.name ?? ''}</td>
+                    <td className={`${cell} whitespace-nowrap`}>{athlete?.className ?? ''}</td>
                     {Array.from({ length: track ? 1 : attempts + 1 }, (_, i) => (
                       <td key={i} className={cell} />
                     ))}

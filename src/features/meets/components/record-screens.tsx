@@ -39,13 +39,13 @@ export function RecordListScreen({ family }: { family: MeetFamily }) {
   const columns = useMemo(
     () =>
       col.columns([
-        col.accessor('scope', { header: t('record.scope'), cell: ({ getValue }) => t(`recordScope.${getValue()}`) }),
+        col.accessor('scope', { header: t('record.scope'), cell: ({ getValue }) => <span className="whitespace-nowrap">{t(`recordScope.${getValue()}`)}</span> }),
         col.accessor('groupName', { header: t('group.name') }),
         col.accessor('eventName', { header: t('event.name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
-        col.accessor('mark', { header: t('record.mark'), meta: { align: 'right' }, cell: ({ row }) => <span className="font-mono tabular-nums">{formatMark(row.original.resultKind, row.original.mark)}</span> }),
+        col.accessor('mark', { header: t('record.mark'), meta: { align: 'right' }, cell: ({ row }) => <span className="whitespace-nowrap font-mono tabular-nums">{formatMark(row.original.resultKind, row.original.mark)}</span> }),
         col.accessor('holder', { header: t('record.holder') }),
         col.accessor('className', { header: t('record.className'), cell: ({ getValue }) => getValue() ?? '' }),
-        col.accessor('setOn', { header: t('record.setOn') }),
+        col.accessor('setOn', { header: t('record.setOn'), cell: ({ getValue }) => <span className="whitespace-nowrap">{getValue()}</span> }),
         col.accessor('state', {
           header: t('record.state'),
           cell: ({ getValue }) => {
@@ -56,7 +56,6 @@ export function RecordListScreen({ family }: { family: MeetFamily }) {
         rowActionsColumn<RecordRow>({
           pageKey: KEY,
           header: t('components:list.actions'),
-          width: 220,
           actions: [
             {
               action: 'edit',
