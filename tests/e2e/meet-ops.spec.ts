@@ -16,8 +16,8 @@ test('school01 keeps records and sets a result invalid and back', async ({ page 
   await form.getByLabel('学校纪录').check();
   await form.getByLabel('组别').fill('男子组');
   await form.getByLabel('项目').fill('100米');
-  await form.getByLabel('成绩', { exact: true }).fill('11.79');
-  await form.getByLabel('保持者').fill('司马长风');
+  await form.locator('[data-field="mark"] input').fill('11.79');
+  await form.locator('[data-field="holder"] input').fill('司马长风');
   await form.getByTestId('form-save').click();
   await expect(page).toHaveURL(/\/single\/sportsMeet\/record$/);
   const list = page.getByTestId('record-list');
