@@ -57,6 +57,13 @@ export async function tenantMeet(db: DbOrTx, actor: Actor, id: string) {
   return row;
 }
 
+/** The settings of an event, as saved and as the detail answers them (one list, so the two cannot drift apart). */
+const EVENT_FIELDS = ['name', 'type', 'resultKind', 'lanes', 'heatSize', 'classCap', 'rounds', 'advanceByPlace', 'finalSize', 'attempts', 'duration'] as const;
+type EventField = (typeof EVENT_FIELDS)[number];
+function eventFields<T extends Record<EventField, unknown>>(e: T): Pick<T, EventField> {
+  return Object.fromEntries(EVENT_FIELDS.map((k) => [k, e[k]])) as Pick<T, EventField>;
+}
+
 export async function meetById(db: DbOrTx, actor: Actor, id: string, now: Date): Promise<MeetDetail> {
   const today = isoDay(now);
   const [row] = await db.select(rowColumns(today)).from(meets).where(and(eq(meets.id, id), eq(meets.orgId, actor.tenantOrgId)));
@@ -92,24 +99,7 @@ export async function meetById(db: DbOrTx, actor: Actor, id: string, now: Date):
       bibStart: g.bibStart,
       events: events
         .filter((x) => x.e.groupId === g.id)
-        .map(({ e, entryCount, heatCount }) => ({
-          id: e.id,
-          groupId: e.groupId,
-          name: e.name,
-          type: e.type,
-          resultKind: e.resultKind,
-          lanes: e.lanes,
-          heatSize: e.heatSize,
-          classCap: e.classCap,
-          rounds: e.rounds,
-          advanceByPlace: e.advanceByPlace,
-          finalSize: e.finalSize,
-          attempts: e.attempts,
-          duration: e.duration,
-          venueId: e.venueId,
-          entryCount,
-          heatCount,
-        })),
+        .map(({ e, entryCount, heatCount }) => ({ id: e.id, groupId: e.groupId, ...eventFields(e), venueId: e.venueId, entryCount, heatCount })),
     })),
   };
 }
@@ -145,21 +135,7 @@ const meetValues = (body: MeetSave) => ({
   minRest: body.minRest,
 });
 
-const eventValues = (e: EventSave, sort: number) => ({
-  name: e.name,
-  type: e.type,
-  resultKind: e.resultKind,
-  lanes: e.lanes,
-  heatSize: e.heatSize,
-  classCap: e.classCap,
-  rounds: e.rounds,
-  advanceByPlace: e.advanceByPlace,
-  finalSize: e.finalSize,
-  attempts: e.attempts,
-  duration: e.duration,
-  venueId: e.venueId ?? null,
-  sort,
-});
+const eventValues = (e: EventSave, sort: number) => ({ ...eventFields(e), venueId: e.venueId ?? null, sort });
 
 export async function createMeet(tx: Tx, actor: Actor, body: MeetSave, now: Date): Promise<MeetDetail> {
   await assertRefs(tx, actor, body);

@@ -16,6 +16,8 @@ import { arrangement, clearArrangement, drawMeet, moveLane, moveSlot, scheduleMe
 import { addEntries, entryCandidates, entryPage, removeEntry, reviewEntries, setBib } from './entry.service';
 import { createMeet, deleteMeet, endMeet, meetById, meetFormOptions, meetPage, updateMeet } from './meet.service';
 import { meetBoard, meetPoints } from './points.service';
+import { entryIoRoutes } from './entry-io.routes';
+import { recordIoRoutes } from './record-io.routes';
 import { approveRecord, createRecord, deleteRecord, recordById, recordPage, updateRecord } from './record.service';
 import { enterResults, heatResults, setResultInvalid, stepResults } from './result.service';
 
@@ -77,6 +79,7 @@ export const meetRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (a
       });
 
       // Registration (signUp): teachers enter their classes' athletes; reviewers approve, reject and set bibs.
+      void entryIoRoutes(scope, SIGN_UP);
       r.get('/:id/entries', { preValidation: on(SIGN_UP, 'view'), schema: { params: meetParams, querystring: entryListQuery.omit({ meetId: true }) } }, async (request) =>
         ok(await entryPage(app.db, await requireActor(request), idOf(request.params), request.query)),
       );
@@ -172,7 +175,7 @@ export const meetRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (a
       r.put('/:id/results/:resultId/invalid', { preValidation: on(SCORE, 'invalid', [SCORE, 'valid']), schema: { params: sub('resultId'), body: invalidSchema } }, async (request) => {
         const actor = await requireActor(request);
         const id = idOf(request.params);
-        await write(actor, request.body.invalid ? 'invalid' : 'valid', id, (tx) => setResultInvalid(tx, actor, id, uuidOr404(request.params.resultId as string), request.body.invalid, request.body.reason));
+        await write(actor, request.body.invalid ? 'invalid' : 'valid', id, (tx) => setResultInvalid(tx, actor, id, uuidOr404(request.params.resultId as string), request.body, app.now()));
         return ok(null, request.t(OK_MSG.saved));
       });
 
@@ -193,6 +196,7 @@ export const meetRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (a
         update: { body: recordSaveSchema, handler: updateRecord },
         remove: deleteRecord,
       });
+      await recordIoRoutes(scope, RECORD);
       const r = scope.withTypeProvider<ZodTypeProvider>();
       r.post('/:id/approve', { preValidation: requireAccess(RECORD, 'edit'), schema: { params: meetParams } }, async (request) => {
         const actor = await requireActor(request);

@@ -3,7 +3,7 @@ import { lanePreference } from '@/domain/meets/draw';
 import { usesLanes } from '@/domain/meets/meets';
 import { advancers, bestAttempt, rankResults } from '@/domain/meets/ranking';
 import { isNewRecord } from '@/domain/meets/points';
-import type { HeatResults, ResultRow, ResultStep } from '@/domain/meets/results';
+import type { HeatResults, InvalidRequest, ResultRow, ResultStep } from '@/domain/meets/results';
 import type { DbOrTx, Tx } from '../../db/client';
 import { meetAthletes, meetEntries, meetEvents, meetGroups, meetHeats, meetRecords, meetResults } from '../../db/schema/meets';
 import { classes, students } from '../../db/schema/school';
@@ -11,6 +11,7 @@ import { AppError } from '../../lib/app-error';
 import { notFound } from '../../lib/resource';
 import type { Actor } from '../../plugins/tenant';
 import { tenantMeet } from './meet.service';
+import { deleteRecord } from './record.service';
 
 /**
  * Results (docs/product-rules.md#meets): entry per heat (state entered), review (confirmed) and publication
@@ -34,6 +35,7 @@ const resultColumns = {
   state: meetResults.state,
   place: meetResults.place,
   invalid: meetResults.invalid,
+  invalidReason: meetResults.invalidReason,
   newRecord: meetResults.newRecord,
   qualified: meetResults.qualified,
   version: meetResults.version,
@@ -186,14 +188,30 @@ async function flagRecords(tx: Tx, orgId: string, meetId: string, eventId: strin
   }
 }
 
-/** Sets a result invalid (excluded from places, points and records) or valid again; places are recomputed. */
-export async function setResultInvalid(tx: Tx, actor: Actor, meetId: string, resultId: string, invalid: boolean, reason?: string) {
-  await tenantMeet(tx, actor, meetId);
+/**
+ * Sets a result invalid (with its reason) or valid again (docs/product-rules.md#meets): an invalid result has no place,
+ * no points and holds no record: a record it set (pending or approved) is removed, and an approved one gives way to
+ * the best of its history. Places of the round are recomputed; a published final then checks its records again
+ * (the new winner, or the restored result, may beat the record).
+ */
+export async function setResultInvalid(tx: Tx, actor: Actor, meetId: string, resultId: string, body: InvalidRequest, now: Date) {
+  const meet = await tenantMeet(tx, actor, meetId);
   const [row] = await tx.select({ r: meetResults, h: meetHeats }).from(meetResults).innerJoin(meetHeats, eq(meetHeats.id, meetResults.heatId)).where(and(eq(meetResults.id, resultId), eq(meetResults.meetId, meetId)));
   if (!row) throw notFound();
-  await tx.update(meetResults).set({ invalid, invalidReason: invalid ? (reason ?? null) : null, newRecord: invalid ? false : row.r.newRecord, version: sql`${meetResults.version} + 1` }).where(eq(meetResults.id, resultId));
-  if (invalid) await tx.delete(meetRecords).where(and(eq(meetRecords.resultId, resultId), eq(meetRecords.state, 'pending')));
+  if (row.r.state === 'pending') throw new AppError(409, 'meets:v.notEntered');
+  const { invalid } = body;
+  await tx.update(meetResults).set({ invalid, invalidReason: invalid ? (body.reason ?? null) : null, newRecord: invalid ? false : row.r.newRecord, version: sql`${meetResults.version} + 1` }).where(eq(meetResults.id, resultId));
+  if (invalid) {
+    for (const rec of await tx.select({ id: meetRecords.id }).from(meetRecords).where(eq(meetRecords.resultId, resultId))) await deleteRecord(tx, actor, rec.id);
+  }
   await placeRound(tx, row.h.eventId, row.h.round);
-  return { before: { invalid: row.r.invalid }, after: { invalid } };
+  if (row.r.state === 'published' && row.h.round === (await finalRound(tx, row.h.eventId))) {
+    // The winner may have changed: pending records of the round are checked again from scratch.
+    const round = tx.select({ id: meetResults.id }).from(meetResults).innerJoin(meetHeats, eq(meetHeats.id, meetResults.heatId)).where(and(eq(meetHeats.eventId, row.h.eventId), eq(meetHeats.round, row.h.round)));
+    const stale = await tx.delete(meetRecords).where(and(inArray(meetRecords.resultId, round), eq(meetRecords.state, 'pending'))).returning({ resultId: meetRecords.resultId });
+    const unflag = stale.flatMap((r) => (r.resultId ? [r.resultId] : []));
+    if (unflag.length) await tx.update(meetResults).set({ newRecord: false }).where(inArray(meetResults.id, unflag));
+    await flagRecords(tx, meet.orgId, meetId, row.h.eventId, now);
+  }
+  return { before: { invalid: row.r.invalid, reason: row.r.invalidReason }, after: { invalid, reason: invalid ? (body.reason ?? null) : null } };
 }
-

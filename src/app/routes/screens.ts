@@ -210,6 +210,10 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   'single.sportsMeet.certificate.add': () => import('./meets/documents').then((m) => ({ default: m.CertificateFormPage })),
   'single.sportsMeet.certificate.edit': () => import('./meets/documents').then((m) => ({ default: m.CertificateFormPage })),
 
+  'single.sportsMeet.record': () => import('./meets/records').then((m) => ({ default: m.RecordListPage })),
+  'single.sportsMeet.record.add': () => import('./meets/records').then((m) => ({ default: m.RecordFormPage })),
+  'single.sportsMeet.record.edit': () => import('./meets/records').then((m) => ({ default: m.RecordFormPage })),
+
   'k12.homework.homeworkManagement': () => import('./activities/homework').then((m) => ({ default: m.HomeworkPage })),
   'k12.homework.homeworkManagement.add': () => import('./activities/homework').then((m) => ({ default: m.HomeworkFormPage })),
   'k12.homework.homeworkManagement.edit': () => import('./activities/homework').then((m) => ({ default: m.HomeworkFormPage })),

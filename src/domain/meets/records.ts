@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listQuery, textFilter, versionField } from '../list-query';
 import { isIsoDate } from '../school/school-years';
-import { RESULT_KINDS, type ResultKind } from './marks';
+import { RESULT_KINDS, parseMark, type ResultKind } from './marks';
 
 /**
  * Meet and school records (docs/product-rules.md#meets), per event name and group name. A published result that beats
@@ -17,7 +17,8 @@ export const recordSaveSchema = z.object({
   eventName: z.string({ error: 'meets:v.eventName' }).trim().min(1, 'meets:v.eventName').max(20, 'meets:v.eventNameLength'),
   groupName: z.string({ error: 'meets:v.groupName' }).trim().min(1, 'meets:v.groupName').max(20, 'meets:v.groupNameLength'),
   resultKind: z.enum(RESULT_KINDS, { error: 'meets:v.resultKind' }),
-  mark: z.coerce.number({ error: 'meets:v.mark' }).positive('meets:v.mark').max(100000, 'meets:v.mark'),
+  // A time of a minute or more may be typed as m:ss.xx, as the screens show it.
+  mark: z.preprocess((v) => (typeof v === 'string' && v.includes(':') ? (parseMark('time', v) ?? v) : v), z.coerce.number({ error: 'meets:v.mark' }).positive('meets:v.mark').max(100000, 'meets:v.mark')),
   holder: z.string({ error: 'meets:v.holder' }).trim().min(1, 'meets:v.holder').max(20, 'meets:v.holder'),
   className: z.string().trim().max(30).optional().nullable(),
   setOn: z.string({ error: 'validation:date.format' }).refine(isIsoDate, 'validation:date.format'),

@@ -27,7 +27,11 @@ export type HeatResults = z.output<typeof heatResultsSchema>;
 
 export const resultStepSchema = z.object({ step: z.enum(['confirm', 'publish']), heatIds: z.array(uuid).min(1).max(500) });
 export type ResultStep = z.output<typeof resultStepSchema>;
-export const invalidSchema = z.object({ invalid: z.boolean(), reason: z.string().trim().max(100).optional() });
+/** Setting a result invalid needs its reason (shown beside the result); restoring it clears the reason. */
+export const invalidSchema = z
+  .object({ invalid: z.boolean(), reason: z.string().trim().max(100, 'meets:v.reasonLength').optional() })
+  .refine((b) => !b.invalid || !!b.reason, { message: 'meets:v.invalidReason', path: ['reason'] });
+export type InvalidRequest = z.output<typeof invalidSchema>;
 
 export interface ResultRow {
   id: string;
@@ -45,6 +49,7 @@ export interface ResultRow {
   state: ResultState;
   place: number | null;
   invalid: boolean;
+  invalidReason: string | null;
   newRecord: boolean;
   qualified: boolean;
   version: number;

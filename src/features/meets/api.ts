@@ -100,6 +100,7 @@ export function useMeetCalls(family: MeetFamily, meetId: string) {
     review: write((body: EntryReview) => post<null>(`${base}/entries/review`, body)),
     draw: write((body: Partial<DrawRequest>) => post<{ drawSeed: number }>(`${base}/draw`, body)),
     clear: write((eventIds?: string[]) => post<null>(`${base}/arrangement/clear`, { eventIds })),
+    moveLane: write(({ resultId, heatId, lane }: { resultId: string; heatId: string; lane: number }) => put<null>(`${base}/lanes/${resultId}`, { heatId, lane })),
     schedule: write((confirm: boolean) => post<null>(`${base}/schedule`, { confirm })),
     enter: write(({ heatId, body }: { heatId: string; body: HeatResults }) => put<null>(`${base}/heats/${heatId}/results`, body)),
     step: write((body: ResultStep) => post<null>(`${base}/results/step`, body)),

@@ -8,7 +8,7 @@ import { uinfoAtom } from '@/lib/store';
 import { useScreenFamily } from '../physique/family';
 
 /** The family of a meet screen: its own for k12/gx pages, the signed-in organisation's for the shared /single pages. */
-function useMeetFamily() {
+export function useMeetFamily() {
   const screen = useScreenFamily();
   const uinfo = useAtomValue(uinfoAtom);
   return meetFamily(screen === 'k12' ? familyOfTypePath(uinfo?.currentTypePath) : screen);

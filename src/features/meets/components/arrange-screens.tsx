@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { CalendarDays, Eraser, Printer, Shuffle, Sparkles } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
+import { usesLanes } from '@/domain/meets/meets';
 import { clockOf } from '@/domain/meets/schedule';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { QueryState } from '@/components/query-state/query-state';
@@ -11,6 +12,8 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { toast } from '@/components/ui/toast';
 import { meets, useArrangement, useMeetCalls, type ArrangedHeat, type Arrangement, type MeetFamily } from '../api';
+import { CancelGroupingButton, MoveAthleteButton } from './arrange-moves';
+import { HeatSheets } from './heat-sheets';
 
 /** A heat's title: event, group, round and number. */
 export function useHeatTitle() {
@@ -34,61 +37,73 @@ export function ArrangeScreen({ family }: { family: MeetFamily }) {
     toast.success(done);
   };
   const a = arrangement.data;
+  // A heat's lanes (track) or order positions (field) bound a manual move.
+  const lanesOf = (eventId: string) => {
+    const e = meet.data?.groups.flatMap((g) => g.events).find((x) => x.id === eventId);
+    return e ? (usesLanes(e.type) ? e.lanes : e.heatSize) : 0;
+  };
+  const sheetEventOf = (eventId: string) => meet.data?.groups.flatMap((g) => g.events).find((x) => x.id === eventId);
   return (
-    <div className="grid gap-4" data-testid="meet-arrange">
-      <Card>
-        <CardHeader>
-          <CardTitle>{meet.data?.name ?? ''}</CardTitle>
-        </CardHeader>
-        <CardContent className="flex flex-wrap items-center gap-3">
-          {a ? <Badge data-testid="arrange-state">{t(`arrange.${a.arrangeState}`)}</Badge> : null}
-          {a?.drawSeed ? <span className="text-sm text-muted-foreground">{t('arrangeScreen.seed', { seed: a.drawSeed, mode: t(`drawMode.${a.drawMode ?? 'seeded'}`) })}</span> : null}
-          <div className="ms-auto flex flex-wrap gap-2">
-            <Button onClick={() => void run(calls.draw.mutateAsync({ mode: 'seeded' }), t('arrangeScreen.drawn'))} loading={calls.draw.isPending} data-testid="draw-seeded">
-              <Sparkles aria-hidden /> {t('arrangeScreen.drawSeeded')}
-            </Button>
-            <Button variant="outline" onClick={() => void run(calls.draw.mutateAsync({ mode: 'random' }), t('arrangeScreen.drawn'))} loading={calls.draw.isPending}>
-              <Shuffle aria-hidden /> {t('arrangeScreen.drawRandom')}
-            </Button>
-            <Button
-              variant="outline"
-              onClick={() => (a?.arrangeState === 'scheduled' ? setAsk('schedule') : void run(calls.schedule.mutateAsync(false), t('arrangeScreen.scheduled')))}
-              disabled={!a || a.arrangeState === 'ungrouped'}
-              data-testid="schedule"
-            >
-              <CalendarDays aria-hidden /> {t('arrangeScreen.schedule')}
-            </Button>
-            <Button variant="outline" onClick={() => setAsk('clear')} disabled={!a || a.arrangeState === 'ungrouped'}>
-              <Eraser aria-hidden /> {t('arrangeScreen.clear')}
-            </Button>
-            {canCalendar ? (
-              <Button variant="ghost" asChild>
-                <a href={access.paths.route('calendar', meetId)}>{t('arrangeScreen.calendar')}</a>
+    <>
+      <div className="grid gap-4 print:hidden" data-testid="meet-arrange">
+        <Card>
+          <CardHeader>
+            <CardTitle>{meet.data?.name ?? ''}</CardTitle>
+          </CardHeader>
+          <CardContent className="flex flex-wrap items-center gap-3">
+            {a ? <Badge data-testid="arrange-state">{t(`arrange.${a.arrangeState}`)}</Badge> : null}
+            {a?.drawSeed ? <span className="text-sm text-muted-foreground">{t('arrangeScreen.seed', { seed: a.drawSeed, mode: t(`drawMode.${a.drawMode ?? 'seeded'}`) })}</span> : null}
+            <div className="ms-auto flex flex-wrap gap-2">
+              <Button onClick={() => void run(calls.draw.mutateAsync({ mode: 'seeded' }), t('arrangeScreen.drawn'))} loading={calls.draw.isPending} data-testid="draw-seeded">
+                <Sparkles aria-hidden /> {t('arrangeScreen.drawSeeded')}
               </Button>
-            ) : null}
-          </div>
-        </CardContent>
-      </Card>
-      <ConfirmDialog
-        open={ask === 'schedule'}
-        onOpenChange={(o) => setAsk(o ? 'schedule' : null)}
-        title={t('arrangeScreen.rescheduleTitle')}
-        description={t('arrangeScreen.rescheduleText')}
-        destructive
-        onConfirm={() => run(calls.schedule.mutateAsync(true), t('arrangeScreen.scheduled'))}
-      />
-      <ConfirmDialog
-        open={ask === 'clear'}
-        onOpenChange={(o) => setAsk(o ? 'clear' : null)}
-        title={t('arrangeScreen.clearTitle')}
-        description={t('arrangeScreen.clearText')}
-        destructive
-        onConfirm={() => run(calls.clear.mutateAsync(undefined), t('arrangeScreen.cleared'))}
-      />
-      <QueryState query={arrangement} data={a}>
-        {(data) => <Heats data={data} />}
-      </QueryState>
-    </div>
+              <Button variant="outline" onClick={() => void run(calls.draw.mutateAsync({ mode: 'random' }), t('arrangeScreen.drawn'))} loading={calls.draw.isPending}>
+                <Shuffle aria-hidden /> {t('arrangeScreen.drawRandom')}
+              </Button>
+              <Button
+                variant="outline"
+                onClick={() => (a?.arrangeState === 'scheduled' ? setAsk('schedule') : void run(calls.schedule.mutateAsync(false), t('arrangeScreen.scheduled')))}
+                disabled={!a || a.arrangeState === 'ungrouped'}
+                data-testid="schedule"
+              >
+                <CalendarDays aria-hidden /> {t('arrangeScreen.schedule')}
+              </Button>
+              <Button variant="outline" onClick={() => setAsk('clear')} disabled={!a || a.arrangeState === 'ungrouped'}>
+                <Eraser aria-hidden /> {t('arrangeScreen.clear')}
+              </Button>
+              <Button variant="outline" onClick={() => window.print()} disabled={!a?.heats.some((h) => h.athletes.length)} data-testid="print-sheets">
+                <Printer aria-hidden /> {t('sheet.print')}
+              </Button>
+              {canCalendar ? (
+                <Button variant="ghost" asChild>
+                  <a href={access.paths.route('calendar', meetId)}>{t('arrangeScreen.calendar')}</a>
+                </Button>
+              ) : null}
+            </div>
+          </CardContent>
+        </Card>
+        <ConfirmDialog
+          open={ask === 'schedule'}
+          onOpenChange={(o) => setAsk(o ? 'schedule' : null)}
+          title={t('arrangeScreen.rescheduleTitle')}
+          description={t('arrangeScreen.rescheduleText')}
+          destructive
+          onConfirm={() => run(calls.schedule.mutateAsync(true), t('arrangeScreen.scheduled'))}
+        />
+        <ConfirmDialog
+          open={ask === 'clear'}
+          onOpenChange={(o) => setAsk(o ? 'clear' : null)}
+          title={t('arrangeScreen.clearTitle')}
+          description={t('arrangeScreen.clearText')}
+          destructive
+          onConfirm={() => run(calls.clear.mutateAsync(undefined), t('arrangeScreen.cleared'))}
+        />
+        <QueryState query={arrangement} data={a}>
+          {(data) => <Heats data={data} family={family} meetId={meetId} lanesOf={lanesOf} />}
+        </QueryState>
+      </div>
+      {a ? <HeatSheets meetName={meet.data?.name ?? ''} data={a} eventOf={sheetEventOf} /> : null}
+    </>
   );
 }
 
@@ -111,7 +126,7 @@ function Conflicts({ data }: { data: Arrangement }) {
   );
 }
 
-function Heats({ data }: { data: Arrangement }) {
+function Heats({ data, family, meetId, lanesOf }: { data: Arrangement; family: MeetFamily; meetId: string; lanesOf(eventId: string): number }) {
   const { t } = useTranslation('meets');
   const title = useHeatTitle();
   if (!data.heats.length) return <p className="text-sm text-muted-foreground">{t('arrangeScreen.empty')}</p>;
@@ -122,7 +137,10 @@ function Heats({ data }: { data: Arrangement }) {
         {data.heats.map((h) => (
           <Card key={h.id} data-testid="heat">
             <CardHeader>
-              <CardTitle className="text-base">{title(h)}</CardTitle>
+              <div className="flex items-center justify-between gap-2">
+                <CardTitle className="text-base">{title(h)}</CardTitle>
+                {h.round === 0 && h.no === 1 ? <CancelGroupingButton family={family} meetId={meetId} heat={h} /> : null}
+              </div>
               <p className="text-sm text-muted-foreground">{h.startMin != null ? `${data.days[h.day ?? 0]} ${clockOf(h.startMin)}–${clockOf(h.endMin ?? h.startMin)}` : t('arrangeScreen.unscheduled')}</p>
             </CardHeader>
             <CardContent>
@@ -134,6 +152,9 @@ function Heats({ data }: { data: Arrangement }) {
                       <th className="py-1 font-normal">{t('heat.bib')}</th>
                       <th className="py-1 font-normal">{t('heat.name')}</th>
                       <th className="py-1 font-normal">{t('heat.className')}</th>
+                      <th className="py-1 font-normal">
+                        <span className="sr-only">{t('arrangeScreen.move')}</span>
+                      </th>
                     </tr>
                   </thead>
                   <tbody>
@@ -143,6 +164,9 @@ function Heats({ data }: { data: Arrangement }) {
                         <td className="py-1 font-mono">{x.bib}</td>
                         <td className="py-1">{x.name}</td>
                         <td className="py-1">{x.className}</td>
+                        <td className="py-1 text-right">
+                          <MoveAthleteButton family={family} meetId={meetId} data={data} heat={h} athlete={x} lanes={lanesOf(h.eventId)} />
+                        </td>
                       </tr>
                     ))}
                   </tbody>

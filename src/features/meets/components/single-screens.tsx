@@ -21,6 +21,8 @@ import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/toast';
 import { meets, useArrangement, useBoard, useCandidates, useEntries, useHeatResults, useMeetCalls, usePoints, type MeetFamily } from '../api';
 import { useHeatTitle } from './arrange-screens';
+import { ResultValidity } from './result-validity';
+import { useSignUpImport } from './signup-io';
 
 type MeetFilters = { name?: string };
 const meetCol = createDataTableColumnHelper<MeetRow>();
@@ -66,6 +68,7 @@ export function SignUpScreen({ family }: { family: MeetFamily }) {
   const state = useListState<EntryFilters>(['name', 'status']);
   const query = useEntries(family, meetId, state.query);
   const calls = useMeetCalls(family, meetId);
+  const io = useSignUpImport<EntryRow>(family, meetId, () => void query.refetch());
   const columns = useMemo(
     () =>
       entryCol.columns([
@@ -86,33 +89,38 @@ export function SignUpScreen({ family }: { family: MeetFamily }) {
     [t],
   );
   return (
-    <ListScreen
-      pageKey={key}
-      description={meet.data ? t('entry.description', { name: meet.data.name, start: meet.data.signupStart, end: meet.data.signupEnd, cap: meet.data.athleteCap }) : undefined}
-      state={state}
-      filters={[
-        { name: 'name', type: 'text', label: t('heat.name') },
-        { name: 'status', type: 'select', label: t('entry.status'), options: (['pending', 'approved', 'rejected'] as const).map((s) => ({ value: s, label: t(`entryStatus.${s}`) })) },
-      ]}
-      query={query}
-      columns={columns}
-      rowKey="id"
-      selectable
-      toolbar={[
-        { action: 'detail', id: 'addEntry', label: t('entry.add'), icon: <Plus aria-hidden />, dialog: (p) => <AddEntryDialog family={family} meetId={meetId} {...p} /> },
-        { action: 'audit', id: 'approve', label: t('entry.approve'), icon: <Check aria-hidden />, needsSelection: true, onClick: (rows) => void calls.review.mutateAsync({ ids: rows.map((r) => r.id), status: 'approved' }).then(() => toast.success(t('entry.reviewed'))) },
-        {
-          action: 'audit',
-          id: 'reject',
-          label: t('entry.reject'),
-          icon: <X aria-hidden />,
-          needsSelection: true,
-          variant: 'destructive',
-          onClick: (rows) => void calls.review.mutateAsync({ ids: rows.map((r) => r.id), status: 'rejected', reason: t('entry.rejectReason') }).then(() => toast.success(t('entry.reviewed'))),
-        },
-      ]}
-      data-testid="signup"
-    />
+    <>
+      <ListScreen
+        pageKey={key}
+        description={meet.data ? t('entry.description', { name: meet.data.name, start: meet.data.signupStart, end: meet.data.signupEnd, cap: meet.data.athleteCap }) : undefined}
+        state={state}
+        filters={[
+          { name: 'name', type: 'text', label: t('heat.name') },
+          { name: 'status', type: 'select', label: t('entry.status'), options: (['pending', 'approved', 'rejected'] as const).map((s) => ({ value: s, label: t(`entryStatus.${s}`) })) },
+        ]}
+        query={query}
+        columns={columns}
+        rowKey="id"
+        selectable
+        toolbar={[
+          io.toolbar,
+          { action: 'detail', id: 'addEntry', label: t('entry.add'), icon: <Plus aria-hidden />, dialog: (p) => <AddEntryDialog family={family} meetId={meetId} {...p} /> },
+          { action: 'audit', id: 'approve', label: t('entry.approve'), icon: <Check aria-hidden />, needsSelection: true, onClick: (rows) => void calls.review.mutateAsync({ ids: rows.map((r) => r.id), status: 'approved' }).then(() => toast.success(t('entry.reviewed'))) },
+          {
+            action: 'audit',
+            id: 'reject',
+            label: t('entry.reject'),
+            icon: <X aria-hidden />,
+            needsSelection: true,
+            variant: 'destructive',
+            onClick: (rows) => void calls.review.mutateAsync({ ids: rows.map((r) => r.id), status: 'rejected', reason: t('entry.rejectReason') }).then(() => toast.success(t('entry.reviewed'))),
+          },
+        ]}
+        onExport={io.onExport}
+        data-testid="signup"
+      />
+      {io.dialog}
+    </>
   );
 }
 
@@ -283,6 +291,7 @@ function HeatResultsCard({ family, meetId, heatId, title, field, canEnter, canRe
                   <th className="py-1 font-normal">{t('score.mark')}</th>
                   <th className="py-1 font-normal">{t('score.status')}</th>
                   <th className="py-1 font-normal">{t('score.place')}</th>
+                  <th className="py-1 font-normal">{t('score.validity')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -320,6 +329,9 @@ function HeatResultsCard({ family, meetId, heatId, title, field, canEnter, canRe
                       </select>
                     </td>
                     <td className="py-1 font-mono">{r.place ?? '—'}</td>
+                    <td className="py-1">
+                      <ResultValidity base={calls.base} row={r} onChanged={() => results.refetch()} />
+                    </td>
                   </tr>
                 ))}
               </tbody>

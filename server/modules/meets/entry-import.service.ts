@@ -1,0 +1,179 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { ERR } from '@/domain/errors';
+import { ENTRY_COLUMNS, ENTRY_EXPORT_HEADERS, ENTRY_IMPORT_MAX_ROWS, type EntryColumnKey } from '@/domain/meets/entry-import';
+import type { EntryStatus } from '@/domain/meets/entries';
+import { parseMark } from '@/domain/meets/marks';
+import type { Translate } from '@/domain/physique-results/export-layout';
+import { cellText } from '@/domain/school/class-import';
+import type { Db, DbOrTx } from '../../db/client';
+import { meetEvents, meetGroups } from '../../db/schema/meets';
+import { students } from '../../db/schema/school';
+import { AppError, isAppError } from '../../lib/app-error';
+import { audit } from '../../lib/audit';
+import { failuresWorkbook, importFileName, type ImportFailure } from '../../lib/spreadsheet/import-report';
+import { readXlsxRows, type CellValue } from '../../lib/spreadsheet/xlsx-reader';
+import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
+import type { Actor } from '../../plugins/tenant';
+import { addEntries, entryPage } from './entry.service';
+import { tenantMeet } from './meet.service';
+
+const RAW = { interpolation: { escapeValue: false } };
+const HEADER_SCAN_ROWS = 10;
+const LABEL: Record<EntryColumnKey, string> = {
+  regNo: 'meets:entry.regNo',
+  name: 'meets:heat.name',
+  groupName: 'meets:group.name',
+  eventName: 'meets:event.name',
+  seedMark: 'meets:entry.seedMarkColumn',
+};
+/** Where a field error of the sign-up service belongs in the workbook. */
+const COLUMN_OF: Record<string, EntryColumnKey> = { studentId: 'regNo', eventIds: 'eventName', seedMark: 'seedMark' };
+
+export interface Workbook {
+  workbook: Buffer;
+  fileName: string;
+}
+
+const sheet = (t: Translate, rows: unknown[][]) => ({
+  name: t('meets:entry.sheetName', RAW),
+  rows,
+  columnWidths: [16, 10, 14, 14, 10, 16, 8, 8],
+  // 学籍号 are long digit strings.
+  textColumns: [0, 4],
+});
+
+/** The template: the headers and an example row with the meet's first event. */
+export async function entryTemplate(db: DbOrTx, actor: Actor, meetId: string, t: Translate): Promise<Workbook> {
+  await tenantMeet(db, actor, meetId);
+  const [first] = await db
+    .select({ event: meetEvents.name, group: meetGroups.name })
+    .from(meetEvents)
+    .innerJoin(meetGroups, eq(meetGroups.id, meetEvents.groupId))
+    .where(eq(meetEvents.meetId, meetId))
+    .orderBy(meetGroups.sort, meetEvents.sort)
+    .limit(1);
+  const example = ['G440100201001010001', '张三', first?.group ?? '初中男子组', first?.event ?? '100米', ''];
+  return { workbook: writeXlsx([sheet(t, [ENTRY_COLUMNS.map((c) => c.header), example])]), fileName: `${t('meets:entry.templateName', RAW)}.xlsx` };
+}
+
+/** The entries of the list's filters (within the actor's classes) in the import's columns plus class, bib and status. */
+export async function entryExport(db: DbOrTx, actor: Actor, meetId: string, q: { name?: string; status?: EntryStatus; eventId?: string; classId?: string }, t: Translate): Promise<Workbook> {
+  const page = await entryPage(db, actor, meetId, { ...q, current: 1, size: ENTRY_IMPORT_MAX_ROWS });
+  const ids = [...new Set(page.records.map((r) => r.studentId))];
+  const regNos = new Map(
+    ids.length ? (await db.select({ id: students.id, regNo: students.regNo }).from(students).where(inArray(students.id, ids))).map((s) => [s.id, s.regNo] as const) : [],
+  );
+  const body = page.records.map((r) => [regNos.get(r.studentId) ?? '', r.studentName, r.groupName, r.eventName, r.seedMark ?? '', r.className, r.bib ?? '', t(`meets:entryStatus.${r.status}`, RAW)]);
+  return { workbook: writeXlsx([sheet(t, [[...ENTRY_COLUMNS.map((c) => c.header), ...ENTRY_EXPORT_HEADERS], ...body])]), fileName: `${t('meets:entry.exportName', RAW)}.xlsx` };
+}
+
+function headerOf(rows: readonly CellValue[][], t: Translate) {
+  let best: { index: Partial<Record<EntryColumnKey, number>>; missing: string[] } | null = null;
+  for (let i = 0; i < Math.min(rows.length, HEADER_SCAN_ROWS); i++) {
+    const index: Partial<Record<EntryColumnKey, number>> = {};
+    (rows[i] ?? []).forEach((cell, c) => {
+      const text = cellText(cell).replace(/\s+/g, '').replace(/^\*/, '');
+      const col = ENTRY_COLUMNS.find((x) => x.header === text);
+      if (col && index[col.key] === undefined) index[col.key] = c;
+    });
+    const missing = ENTRY_COLUMNS.filter((c) => c.required && index[c.key] === undefined).map((c) => c.header);
+    if (missing.length === 0) return { row: i, index };
+    if (!best || Object.keys(index).length > Object.keys(best.index).length) best = { index, missing };
+  }
+  if (best && Object.keys(best.index).length >= 2) throw new AppError(400, 'physique:import.missingColumns', { columns: best.missing.join(t('physique:import.errorSeparator', RAW)) });
+  throw new AppError(400, 'school:import.headerNotFound');
+}
+
+class Rollback extends Error {}
+
+/**
+ * Sign-up import, all or nothing (docs/product-rules.md#meets): each row is one entry and goes through the sign-up
+ * service as if entered on the screen (window, class scope, group fit, the same event once, the athlete cap, the class
+ * cap, arranged events), the rows before it counting; each row runs in a savepoint so a refused row leaves no trace
+ * and the rows after it are judged on the good ones. One refused row and nothing is written; the failures workbook
+ * gives every refused row's reason.
+ */
+export async function importEntries(db: Db, actor: Actor, meetId: string, file: { fileName: string; buffer: Buffer }, t: Translate, now: Date): Promise<Workbook & { success: number; failure: number }> {
+  if (!/\.xlsx$/i.test(file.fileName.trim())) throw new AppError(400, ERR.onlyExcel);
+  await tenantMeet(db, actor, meetId);
+  const { rows } = await readXlsxRows(file.buffer, { maxRows: ENTRY_IMPORT_MAX_ROWS + HEADER_SCAN_ROWS, maxColumns: 64 });
+  const header = headerOf(rows, t);
+  const data = rows
+    .map((cells, i) => ({ row: i + 1, cells }))
+    .slice(header.row + 1)
+    .filter((r) => r.cells.some((c) => cellText(c) !== ''));
+  if (data.length === 0) throw new AppError(400, 'physiqueResults:import.emptyFile');
+  if (data.length > ENTRY_IMPORT_MAX_ROWS) throw new AppError(400, 'school:import.tooManyRows', { max: ENTRY_IMPORT_MAX_ROWS });
+
+  const events = await db
+    .select({ id: meetEvents.id, name: meetEvents.name, group: meetGroups.name, resultKind: meetEvents.resultKind })
+    .from(meetEvents)
+    .innerJoin(meetGroups, eq(meetGroups.id, meetEvents.groupId))
+    .where(eq(meetEvents.meetId, meetId));
+  const regNos = [...new Set(data.map((d) => cellText(d.cells[header.index.regNo!])).filter(Boolean))];
+  const people = regNos.length
+    ? await db.select({ id: students.id, regNo: students.regNo, name: students.name }).from(students).where(and(eq(students.orgId, actor.tenantOrgId), inArray(students.regNo, regNos)))
+    : [];
+  const byRegNo = new Map(people.map((p) => [p.regNo, p]));
+
+  const failures: ImportFailure[] = [];
+  let success = 0;
+  const reasonOf = (row: number, key: EntryColumnKey, message: string, params: Record<string, unknown> = {}) =>
+    t('physique:import.rowError', { row, field: t(LABEL[key], RAW), reason: t(message, { ...params, ...RAW }), ...RAW });
+
+  try {
+    await db.transaction(async (tx) => {
+      for (const { row, cells } of data) {
+        const text = (key: EntryColumnKey) => {
+          const i = header.index[key];
+          return i === undefined ? '' : cellText(cells[i]);
+        };
+        const fail = (key: EntryColumnKey, message: string, params?: Record<string, unknown>) => failures.push({ cells, reason: reasonOf(row, key, message, params) });
+        const student = byRegNo.get(text('regNo'));
+        if (!student) {
+          fail('regNo', 'meets:entry.studentNotFound', { value: text('regNo') });
+          continue;
+        }
+        if (text('name') && text('name') !== student.name) {
+          fail('name', 'meets:entry.nameMismatch', { name: student.name });
+          continue;
+        }
+        const event = events.find((e) => e.group === text('groupName') && e.name === text('eventName'));
+        if (!event) {
+          fail(events.some((e) => e.group === text('groupName')) ? 'eventName' : 'groupName', 'meets:entry.eventNotFound', { group: text('groupName'), event: text('eventName') });
+          continue;
+        }
+        const seedText = text('seedMark');
+        const seedMark = seedText ? parseMark(event.resultKind, seedText) : null;
+        if (seedText && seedMark === null) {
+          fail('seedMark', 'meets:v.mark');
+          continue;
+        }
+        try {
+          const out = await tx.transaction((sp) => addEntries(sp, actor, meetId, { studentId: student.id, eventIds: [event.id], seedMark }, now));
+          await audit(tx, actor, { action: 'signUpImport', entity: 'meet', entityId: meetId, after: { studentId: student.id, eventId: event.id, ...out } });
+          success++;
+        } catch (error) {
+          if (!isAppError(error)) throw error;
+          // The window closed is the file's, not a row's.
+          if (error.i18nKey === 'meets:v.signupClosed') throw error;
+          if (error.status === 404) fail('regNo', 'meets:entry.studentNotFound', { value: text('regNo') });
+          else fail(COLUMN_OF[error.field ?? ''] ?? 'eventName', error.i18nKey, error.params);
+        }
+      }
+      if (failures.length > 0) throw new Rollback();
+    });
+  } catch (error) {
+    if (!(error instanceof Rollback)) throw error;
+    success = 0;
+  }
+  const workbook = failuresWorkbook({
+    header: rows[header.row],
+    failures,
+    total: failures.length,
+    sheetName: t('physiqueResults:import.failureSheet', RAW),
+    reasonColumn: t('physiqueResults:import.reasonColumn', RAW),
+    textColumns: [header.index.regNo ?? 0],
+  });
+  return { workbook, fileName: importFileName(t('meets:entry.importName', RAW), success, failures.length), success, failure: failures.length };
+}

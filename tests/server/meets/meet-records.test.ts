@@ -1,0 +1,142 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Envelope, Page } from '@/domain/api';
+import type { RecordRow, RecordSave } from '@/domain/meets/records';
+import { auditLogs } from '../../../server/db/schema/audit';
+import { meetRecords } from '../../../server/db/schema/meets';
+import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
+import { writeXlsx } from '../../../server/lib/spreadsheet/xlsx-writer';
+import { createTestApp, type TestApp } from '../../support/server-app';
+import { multipartBody } from '../physique/physique-fixtures';
+
+let t: TestApp;
+const tokens: Record<string, string> = {};
+const base = 'k12/sportsMeet/records';
+
+beforeAll(async () => {
+  t = await createTestApp();
+  for (const account of ['school01', 'teacher01', 'college01']) tokens[account] = (await t.login(account)).access_token;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, account = 'school01', payload?: unknown, lang = 'zh-CN') =>
+  t.request({ method, url: `/api/busi/web/${url}`, token: tokens[account], payload: payload as object, headers: { 'accept-language': lang } });
+const body = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>();
+const series = async (eventName: string, groupName = '初中女子组') =>
+  body<Page<RecordRow>>(await call('GET', `${base}/page?size=80&eventName=${encodeURIComponent(eventName)}`)).data.records.filter((r) => r.groupName === groupName && r.eventName === eventName);
+
+const HEAD = ['纪录类型', '项目', '组别', '成绩类型', '成绩', '保持者', '班级', '创造日期'];
+const book = (rows: unknown[][]) => writeXlsx([{ name: '纪录', rows }]);
+function upload(file: Buffer, account = 'school01', lang = 'zh-CN') {
+  const m = multipartBody(file, 'records.xlsx');
+  return t.request({ method: 'POST', url: `/api/busi/web/${base}/import`, token: tokens[account], payload: m.payload, headers: { ...m.headers, 'accept-language': lang } });
+}
+const resultName = (res: { headers: Record<string, unknown> }) => decodeURIComponent(String(res.headers['content-disposition']).split("''")[1]);
+
+const record = (over: Partial<RecordSave> = {}): RecordSave => ({ scope: 'school', eventName: '800米', groupName: '初中女子组', resultKind: 'time', mark: 160.5, holder: '林小雨', className: '初二(3)班', setOn: '2024-04-20', ...over });
+
+describe('meet records: add, edit, delete with history', () => {
+  it('a new record becomes current and the one it replaces history; deleting it brings the best history back', async () => {
+    const first = await call('POST', `${base}`, 'school01', record());
+    expect(first.statusCode, body(first).msg).toBe(200);
+    const second = body<RecordRow>(await call('POST', `${base}`, 'school01', record({ mark: 158.2, holder: '周晴', setOn: '2025-04-19' }))).data;
+    const rows = await series('800米');
+    expect(rows.map((r) => [r.holder, r.state]).sort()).toEqual([
+      ['周晴', 'current'],
+      ['林小雨', 'history'],
+    ]);
+    expect((await call('DELETE', `${base}/${second.id}`)).statusCode).toBe(200);
+    expect((await series('800米')).map((r) => [r.holder, r.state])).toEqual([['林小雨', 'current']]);
+    expect(await t.db.$count(auditLogs, and(eq(auditLogs.entity, 'meetRecord'), eq(auditLogs.entityId, second.id)))).toBe(2);
+  });
+
+  it('refuses bad input naming the field, in the request language, and writes nothing', async () => {
+    const before = await t.db.$count(meetRecords);
+    const res = await call('POST', `${base}`, 'school01', record({ holder: '' }));
+    expect(res.statusCode).toBe(400);
+    expect(body(res).msg).toBe('请填写纪录保持者（最多20个字）');
+    const en = await call('POST', `${base}`, 'school01', record({ setOn: '2024-02-30' }), 'en-US');
+    expect(en.statusCode).toBe(400);
+    expect(body(en).msg).toMatch(/date/i);
+    expect(await t.db.$count(meetRecords)).toBe(before);
+  });
+
+  it('a stale edit is 409; moving a current record onto a series that has one is 400; another organisation gets 404', async () => {
+    const a = body<RecordRow>(await call('POST', `${base}`, 'school01', record({ eventName: '立定跳远', resultKind: 'distance', mark: 2.3 }))).data;
+    const b = body<RecordRow>(await call('POST', `${base}`, 'school01', record({ eventName: '跳高', resultKind: 'height', mark: 1.35 }))).data;
+    const ok = await call('PUT', `${base}/${a.id}`, 'school01', { ...record({ eventName: '立定跳远', resultKind: 'distance', mark: 2.31 }), version: a.version });
+    expect(ok.statusCode, body(ok).msg).toBe(200);
+    expect((await call('PUT', `${base}/${a.id}`, 'school01', { ...record({ eventName: '立定跳远', resultKind: 'distance', mark: 2.4 }), version: a.version })).statusCode).toBe(409);
+    const clash = await call('PUT', `${base}/${b.id}`, 'school01', { ...record({ eventName: '立定跳远', resultKind: 'height', mark: 1.35 }), version: b.version });
+    expect(clash.statusCode).toBe(400);
+    expect(body(clash).msg).toBe('该项目已有纪录');
+    expect((await call('GET', `gx/sportsMeet/records/${a.id}`, 'college01')).statusCode).toBe(404);
+    expect((await call('DELETE', `gx/sportsMeet/records/${a.id}`, 'college01')).statusCode).toBe(404);
+    expect(body<Page<RecordRow>>(await call('GET', 'gx/sportsMeet/records/page?size=80', 'college01')).data.records.some((r) => r.id === a.id)).toBe(false);
+  });
+});
+
+describe('meet records: import and export', () => {
+  it('the template has the Chinese headers in any language', async () => {
+    const res = await call('GET', `${base}/import/template`, 'school01', undefined, 'en-US');
+    expect(res.statusCode).toBe(200);
+    const { rows } = await readXlsxRows(res.rawPayload);
+    expect(rows[0]).toEqual(HEAD);
+  });
+
+  it('one wrong row refuses the whole file and says why per row', async () => {
+    const before = await t.db.$count(meetRecords);
+    const res = await upload(
+      book([
+        HEAD,
+        ['学校纪录', '1500米', '初中女子组', '计时', '5:10.20', '王芳', '初三(1)班', '2023-05-01'],
+        ['学校纪录', '1500米', '初中女子组', '计时', 'fast', '李娜', '', '2024-05-01'],
+        ['校长纪录', '1500米', '初中女子组', '计时', '5:01.00', '赵敏', '', '2024-05-01'],
+        ['学校纪录', '1500米', '初中女子组', '计时', '5:10.20', '王芳', '初三(1)班', '2023-05-01'],
+      ]),
+    );
+    expect(res.statusCode).toBe(200);
+    expect(resultName(res)).toMatch(/_0_3\.xlsx$/);
+    const { rows } = await readXlsxRows(res.rawPayload);
+    expect(rows.slice(1).map((r) => r.at(-1))).toEqual(['第3行，成绩：成绩须为正数', '第4行，纪录类型：请选择纪录类型', '第5行，成绩：该纪录已存在']);
+    expect(await t.db.$count(meetRecords)).toBe(before);
+  });
+
+  it('imports a series with its history: the best mark is current, whatever the order of the rows', async () => {
+    const res = await upload(
+      book([
+        HEAD,
+        ['学校纪录', '1500米', '初中女子组', '计时', '5:10.20', '王芳', '初三(1)班', '2023-05-01'],
+        ['学校纪录', '1500米', '初中女子组', '计时', '5:01.5', '李娜', '', '2024/5/3'],
+        ['学校纪录', '1500米', '初中女子组', '计时', '5:20', '陈一', '', '2019-04-12'],
+        ['运动会纪录', '铅球', '初中男子组', '远度', '11.02', '马骏', '初三(2)班', '2025-04-18'],
+      ]),
+    );
+    expect(resultName(res)).toMatch(/_4_0\.xlsx$/);
+    const rows = await series('1500米');
+    expect(rows.find((r) => r.state === 'current')).toMatchObject({ holder: '李娜', mark: 301.5 });
+    expect(rows.filter((r) => r.state === 'history').map((r) => r.holder).sort()).toEqual(['王芳', '陈一']);
+    // Importing an older, weaker mark later keeps the current record.
+    await upload(book([HEAD, ['学校纪录', '1500米', '初中女子组', '计时', '5:30', '刘星', '', '2018-04-12']]));
+    expect((await series('1500米')).find((r) => r.state === 'current')!.holder).toBe('李娜');
+    // A series keeps one result kind.
+    const kind = await upload(book([HEAD, ['学校纪录', '1500米', '初中女子组', '远度', '12', '刘星', '', '2018-04-12']]));
+    expect((await readXlsxRows(kind.rawPayload)).rows[1].at(-1)).toBe('第2行，成绩类型：该项目的纪录成绩类型为「计时」');
+  });
+
+  it('exports the filtered records in the import columns, so an export imports again as duplicates only', async () => {
+    const res = await call('GET', `${base}/export?eventName=1500`);
+    expect(res.statusCode).toBe(200);
+    const { rows } = await readXlsxRows(res.rawPayload);
+    expect(rows[0]).toEqual([...HEAD, '状态']);
+    expect(rows.slice(1).map((r) => r[4]).sort()).toEqual(['5:01.50', '5:10.20', '5:20.00', '5:30.00']);
+    const again = await upload(book(rows));
+    expect(resultName(again)).toMatch(/_0_4\.xlsx$/);
+  });
+
+  it('import needs its button', async () => {
+    expect((await upload(book([HEAD]), 'teacher01')).statusCode).toBe(403);
+  });
+});
