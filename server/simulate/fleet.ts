@@ -11,14 +11,12 @@ import { createRandom } from '../db/seed/people';
 import { sha256Hex } from '../lib/password';
 import { hashSecret, newToken } from '../lib/tokens';
 
+import { activeActivities, reaches, rosterOf } from './activities';
 import {
-  activeActivities,
   contestDay,
   DAY,
   deviceAuth,
   homeworkDay,
-  reaches,
-  rosterOf,
   sendAsDevice,
   tinyMp4,
   uploadAppVideo,
@@ -26,9 +24,9 @@ import {
   type DeviceCredentials,
   type Send,
   type SimStudent,
-} from './activities';
+} from './traffic';
 
-export type { Send } from './activities';
+export type { Send } from './traffic';
 
 export interface SimulateOptions {
   /** Days back from `now` the fleet has been recording. */

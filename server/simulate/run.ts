@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app';
 import type { Db } from '../db/client';
 import type { Env } from '../env';
-import type { Send } from './activities';
+import type { Send } from './traffic';
 import { simulate, type SimulateOptions, type SimulateReport } from './fleet';
 
 /** Sends through `app.inject`: the whole request pipeline, no socket. */

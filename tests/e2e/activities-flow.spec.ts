@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { createRandom } from '../../server/db/seed/people';
-import { driveContest, tinyMp4, uploadAppVideo, type Send } from '../../server/simulate/activities';
+import { driveContest, tinyMp4, uploadAppVideo, type Send } from '../../server/simulate/traffic';
 import { DEMO_PASSWORD, shot, signIn } from './support';
 
 /**
@@ -123,7 +123,7 @@ test('homework handed in through the app with a video is reviewed in the console
   await page.keyboard.press('Escape');
   await detail.getByTestId('review-valid').first().click();
   await expect(pending).toHaveCount(1);
-  await detail.getByTestId('review-invalid').first().click();
+  await detail.locator('[data-slot=data-table-row]').filter({ has: page.locator('[data-review=pending]') }).getByTestId('review-invalid').click();
   const dialog = page.getByRole('dialog');
   await dialog.getByTestId('review-invalid-confirm').click();
   await expect(dialog.getByRole('alert')).toHaveText('请填写无效原因');
@@ -131,5 +131,6 @@ test('homework handed in through the app with a video is reviewed in the console
   await dialog.getByTestId('review-invalid-confirm').click();
   await expect(dialog).toBeHidden();
   await expect(pending).toHaveCount(0);
+  await expect(detail.locator('[data-review=valid]')).toHaveCount(1);
   await expect(detail.locator('[data-review=invalid]')).toHaveCount(1);
 });
