@@ -10,7 +10,8 @@ const port = Number(process.env.E2E_PORT ?? 8099);
 const server = (at: number) => {
   const dataDir = `/tmp/tiyu-e2e-${at}`;
   return {
-    command: `rm -rf ${dataDir} && PORT=${at} PGLITE_DIR=${dataDir} TIYU_CAPTCHA_FIXED=1234 NODE_ENV=test npx tsx server/main.ts`,
+    // A few days of simulated devices and app users (server/simulate): the activity screens' records arrive through the API.
+    command: `rm -rf ${dataDir} && PORT=${at} PGLITE_DIR=${dataDir} TIYU_CAPTCHA_FIXED=1234 TIYU_SIMULATE_DAYS=3 NODE_ENV=test npx tsx server/main.ts`,
     url: `http://127.0.0.1:${at}/busi/`,
     timeout: 180_000,
     reuseExistingServer: false,

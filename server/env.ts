@@ -28,7 +28,7 @@ export const envSchema = z
     /** How long a stopping server waits for in-flight requests (uploads, imports) before it exits anyway. */
     /**
      * Days of device and app records the simulator sends through the ingestion API when the demo is first seeded
-     * (server/simulate); 0 for none. Default 14, none under NODE_ENV=test (tests and e2e expect the plain demo).
+     * (server/simulate); 0 for none. Default 14, none under NODE_ENV=test unless set (the e2e servers set a few days).
      */
     TIYU_SIMULATE_DAYS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(90).optional()),
     SHUTDOWN_GRACE_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).default(30_000)),

@@ -5,6 +5,7 @@ import { ok } from '@/domain/api';
 import { textFilter } from '@/domain/list-query';
 import { parentListQuery, parentSaveSchema } from '@/domain/people/parents';
 import { registerResource } from '../../lib/resource';
+import { appAccountRoutes } from './app-account';
 import { maskPage } from '../../lib/sensitive';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import { childOptions, deleteParent, parentById, parentPage, updateParent } from './parent.service';
@@ -23,7 +24,7 @@ export const parentRoutes: FastifyPluginAsync = async (app) => {
       key,
       entity: 'parent',
       // Mobiles masked without the page's "view sensitive fields" button (docs/product-rules.md#data-scopes).
-      list: { query: parentListQuery, handler: async (db, actor, q) => maskPage(actor, key, await parentPage(db, actor, q), { mobile: 'mobile' }) },
+      list: { query: parentListQuery, handler: async (db, actor, q) => maskPage(actor, key, await parentPage(db, actor, q), { mobile: 'mobile', appAccount: { accountNum: 'mobile' } }) },
       get: parentById,
       update: { body: parentSaveSchema, handler: updateParent },
       remove: deleteParent,
@@ -32,6 +33,7 @@ export const parentRoutes: FastifyPluginAsync = async (app) => {
       scope.withTypeProvider<ZodTypeProvider>().get('/student-options', { preValidation: requireAccess(key, 'view'), schema: { querystring: z.object({ keyword: textFilter() }) } }, async (request) =>
         ok(await childOptions(app.db, await requireActor(request), request.query.keyword)),
       );
+      appAccountRoutes(scope, { key, entity: 'parent', now: () => app.now() });
     },
   );
 };

@@ -3,6 +3,7 @@ import type { Page } from '@/domain/api';
 import type { ParentRecord, ParentRelation, ParentSave } from '@/domain/people/parents';
 import type { PersonOption } from '@/domain/people/students';
 import type { DbOrTx, Tx } from '../../db/client';
+import { users } from '../../db/schema/auth';
 import { classes, parents, parentStudents, students } from '../../db/schema/school';
 import { fieldError } from '../../lib/app-error';
 import { classScopeOf, inClassScope, type ClassScope } from '../../lib/data-scope';
@@ -18,7 +19,16 @@ import { OPTIONS_LIMIT } from './student.service';
  * parents of students the actor may see (docs/product-rules.md#data-scopes).
  */
 
-const columns = { id: parents.id, name: parents.name, gender: parents.gender, mobile: parents.mobile, createdAt: parents.createdAt, version: parents.version };
+const columns = {
+  id: parents.id,
+  name: parents.name,
+  gender: parents.gender,
+  mobile: parents.mobile,
+  createdAt: parents.createdAt,
+  version: parents.version,
+  appAccountNum: users.accountNum,
+  appEnabled: users.enabled,
+};
 
 /** The parent has a child in the scope (and matching `condition`). */
 function hasChild(db: DbOrTx, scope: ClassScope, condition?: SQL) {
@@ -31,7 +41,7 @@ function hasChild(db: DbOrTx, scope: ClassScope, condition?: SQL) {
   );
 }
 
-type ParentRow = Pick<typeof parents.$inferSelect, 'id' | 'name' | 'gender' | 'mobile' | 'createdAt' | 'version'>;
+type ParentRow = Pick<typeof parents.$inferSelect, 'id' | 'name' | 'gender' | 'mobile' | 'createdAt' | 'version'> & { appAccountNum?: string | null; appEnabled?: boolean | null };
 
 export async function withChildren(db: DbOrTx, rows: ParentRow[]): Promise<ParentRecord[]> {
   const ids = rows.map((r) => r.id);
@@ -51,6 +61,7 @@ export async function withChildren(db: DbOrTx, rows: ParentRow[]): Promise<Paren
     mobile: r.mobile,
     createdAt: r.createdAt.toISOString(),
     version: r.version,
+    appAccount: r.appAccountNum ? { accountNum: r.appAccountNum, enabled: r.appEnabled ?? false } : null,
     children: links.filter((l) => l.parentId === r.id).map(({ studentId, name, regNo, className, relation }) => ({ studentId, name, regNo, className, relation: relation as ParentRelation })),
   }));
 }
@@ -77,7 +88,7 @@ export async function parentWhere(db: DbOrTx, actor: Actor, q: Omit<ParentQuery,
 
 export async function parentPage(db: DbOrTx, actor: Actor, q: ParentQuery): Promise<Page<ParentRecord>> {
   const where = await parentWhere(db, actor, q);
-  const page = await paginate(db, db.select(columns).from(parents).where(where).orderBy(asc(parents.name), asc(parents.id)).$dynamic(), q);
+  const page = await paginate(db, db.select(columns).from(parents).leftJoin(users, eq(users.id, parents.userId)).where(where).orderBy(asc(parents.name), asc(parents.id)).$dynamic(), q);
   return { ...page, records: await withChildren(db, page.records) };
 }
 
@@ -86,6 +97,7 @@ async function scopedParent(db: DbOrTx, actor: Actor, id: string, scope?: ClassS
   const [row] = await db
     .select(columns)
     .from(parents)
+    .leftJoin(users, eq(users.id, parents.userId))
     .where(and(eq(parents.orgId, actor.tenantOrgId), eq(parents.id, id), s.all ? undefined : hasChild(db, s)))
     .limit(1);
   if (!row) throw notFound();

@@ -6,6 +6,7 @@ import { OK_MSG } from '@/domain/errors';
 import { textFilter } from '@/domain/list-query';
 import { studentListQuery, studentSaveSchema, studentTransferSchema } from '@/domain/people/students';
 import { registerResource } from '../../lib/resource';
+import { appAccountRoutes } from './app-account';
 import { maskPage, maskSensitive } from '../../lib/sensitive';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import { createStudent, deleteStudent, parentOptions, studentById, studentFormOptions, studentPage, transferStudents, updateStudent } from './student.service';
@@ -39,6 +40,7 @@ export const studentRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async
         const actor = await requireActor(request);
         return ok(await app.db.transaction((tx) => transferStudents(tx, actor, request.body)), request.t(OK_MSG.saved));
       });
+      appAccountRoutes(scope, { key, entity: 'student', now: () => app.now() });
     },
   );
 };

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, ilike, inArray, isNull, ne, or, sql, type SQL } fro
 import type { Page } from '@/domain/api';
 import { STUDENT_PARENTS_MAX, type PersonOption, type StudentDetail, type StudentFormOptions, type StudentRecord, type StudentSave } from '@/domain/people/students';
 import type { DbOrTx, Tx } from '../../db/client';
+import { users } from '../../db/schema/auth';
 import { files } from '../../db/schema/files';
 import { physiqueResults, testRecords } from '../../db/schema/physique';
 import { classes, grades, parents, parentStudents, studentClassHistory, students } from '../../db/schema/school';
@@ -34,10 +35,18 @@ const columns = {
   gradeNo: grades.gradeNo,
   createdAt: students.createdAt,
   version: students.version,
+  appAccountNum: users.accountNum,
+  appEnabled: users.enabled,
 };
 
 function select(db: DbOrTx, where: SQL | undefined) {
-  return db.select(columns).from(students).innerJoin(classes, eq(classes.id, students.classId)).innerJoin(grades, eq(grades.id, classes.gradeId)).where(where);
+  return db
+    .select(columns)
+    .from(students)
+    .innerJoin(classes, eq(classes.id, students.classId))
+    .innerJoin(grades, eq(grades.id, classes.gradeId))
+    .leftJoin(users, eq(users.id, students.userId))
+    .where(where);
 }
 
 type Row = Awaited<ReturnType<typeof select>>[number];
@@ -53,9 +62,10 @@ async function withParents(db: DbOrTx, rows: Row[]): Promise<StudentRecord[]> {
         .where(inArray(parentStudents.studentId, ids))
         .orderBy(asc(parents.name), asc(parents.id))
     : [];
-  return rows.map((r) => ({
+  return rows.map(({ appAccountNum, appEnabled, ...r }) => ({
     ...r,
     createdAt: r.createdAt.toISOString(),
+    appAccount: appAccountNum ? { accountNum: appAccountNum, enabled: appEnabled ?? false } : null,
     parents: links.filter((l) => l.studentId === r.id).map(({ parentId, name, mobile, relation }) => ({ parentId, name, mobile, relation })),
   }));
 }

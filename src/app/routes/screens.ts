@@ -209,7 +209,6 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   'single.sportsMeet.certificate': () => import('./meets/documents').then((m) => ({ default: m.CertificatePage })),
   'single.sportsMeet.certificate.add': () => import('./meets/documents').then((m) => ({ default: m.CertificateFormPage })),
   'single.sportsMeet.certificate.edit': () => import('./meets/documents').then((m) => ({ default: m.CertificateFormPage })),
-
   'single.sportsMeet.record': () => import('./meets/records').then((m) => ({ default: m.RecordListPage })),
   'single.sportsMeet.record.add': () => import('./meets/records').then((m) => ({ default: m.RecordFormPage })),
   'single.sportsMeet.record.edit': () => import('./meets/records').then((m) => ({ default: m.RecordFormPage })),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AppAccount } from './app-accounts';
 import { MOBILE } from '../auth/schemas';
 import { listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
 import { genderSchema, personNameSchema, type Gender } from './staff';
@@ -40,6 +41,8 @@ export interface ParentRecord {
   gender: Gender;
   mobile: string;
   children: { studentId: string; name: string; regNo: string; className: string; relation: ParentRelation }[];
+  /** The parent's own sign-in for the app API (docs/product-rules.md#app-accounts); null without one. */
+  appAccount: AppAccount | null;
   createdAt: string;
   version: number;
 }

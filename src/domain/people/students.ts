@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AppAccount } from './app-accounts';
 import { idFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
 import { PARENT_RELATIONS, parentMobileSchema } from './parents';
 import { genderSchema, personNameSchema, type Gender } from './staff';
@@ -87,6 +88,8 @@ export interface StudentRecord {
   gradeId: string;
   gradeNo: number;
   parents: { parentId: string; name: string; mobile: string; relation: string }[];
+  /** The student's own sign-in for the app API (docs/product-rules.md#app-accounts); null without one. */
+  appAccount: AppAccount | null;
   createdAt: string;
   version: number;
 }

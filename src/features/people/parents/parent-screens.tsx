@@ -13,6 +13,7 @@ import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { LinkedRecordRow } from '@/components/picker/linked-record-row';
 import { SearchPicker, type PickerOption } from '@/components/picker/search-picker';
+import { useAppAccountActions } from '../app-account-actions';
 import { parentResource, searchChildren } from './api';
 
 const KEY = 'k12.user.parent';
@@ -27,6 +28,7 @@ export function ParentListScreen() {
   const state = useListState<Filters>(['keyword', 'studentKeyword']);
   const query = parentResource.useList(state.query);
   const remove = parentResource.useDelete();
+  const app = useAppAccountActions<ParentRecord>(parentResource, (r) => r.mobile);
 
   const filters: FilterDef<Filters>[] = [
     { name: 'keyword', type: 'text', label: t('parents.keyword'), placeholder: t('parents.keywordPlaceholder'), className: 'w-56' },
@@ -46,30 +48,35 @@ export function ParentListScreen() {
               .map((c) => t('parents.childLine', { name: c.name, className: c.className, relation: t(`students.relations.${c.relation}`) }))
               .join(t('students.separator')),
         }),
+        col.display({ id: 'appAccount', header: t('appAccount.column'), cell: ({ row }) => app.cell(row.original) }),
         rowActionsColumn<ParentRecord>({
           pageKey: KEY,
           header: t('components:list.actions'),
           actions: [
             editAction((r) => void navigate(access.paths.edit!(r.id))),
+            ...app.actions,
             deleteAction((r) => ({ title: t('parents.deleteTitle', { name: r.name }), description: t('parents.deleteText') }), (r) => remove.mutateAsync(r.id)),
           ],
         }),
       ]),
-    [t, navigate, access.paths, remove],
+    [t, navigate, access.paths, remove, app],
   );
 
   return (
-    <ListScreen
-      pageKey={KEY}
-      state={state}
-      querySchema={parentListQuery}
-      filters={filters}
-      query={query}
-      columns={columns}
-      rowKey="id"
-      onExport={(f) => parentResource.exportList(f)}
-      data-testid="parent-list"
-    />
+    <>
+      <ListScreen
+        pageKey={KEY}
+        state={state}
+        querySchema={parentListQuery}
+        filters={filters}
+        query={query}
+        columns={columns}
+        rowKey="id"
+        onExport={(f) => parentResource.exportList(f)}
+        data-testid="parent-list"
+      />
+      {app.dialogs}
+    </>
   );
 }
 

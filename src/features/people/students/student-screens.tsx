@@ -24,6 +24,7 @@ import { toast } from '@/components/ui/toast';
 import { facePhotosAction, PersonName } from '../photos/face-photos-dialog';
 import { searchParents, studentResource, useStudentOptions, useTransfer, type StudentFamily } from './api';
 import { usePeopleImport } from '../import/people-import';
+import { useAppAccountActions } from '../app-account-actions';
 
 type Filters = { keyword?: string; gradeId?: string; classId?: string; status?: string };
 const col = createDataTableColumnHelper<StudentRecord>();
@@ -62,6 +63,7 @@ export function StudentListScreen({ family }: { family: StudentFamily }) {
   const remove = api.useDelete();
   const [transferring, setTransferring] = useState<StudentRecord[] | null>(null);
   const io = usePeopleImport(key, 'student', () => void query.refetch());
+  const app = useAppAccountActions<StudentRecord>(api, (r) => r.regNo);
 
   const filters: FilterDef<Filters>[] = [
     { name: 'keyword', type: 'text', label: t('students.keyword'), placeholder: t('students.keywordPlaceholder'), className: 'w-56' },
@@ -94,17 +96,19 @@ export function StudentListScreen({ family }: { family: StudentFamily }) {
               }),
             ]
           : []),
+        col.display({ id: 'appAccount', header: t('appAccount.column'), cell: ({ row }) => app.cell(row.original) }),
         rowActionsColumn<StudentRecord>({
           pageKey: key,
           header: t('components:list.actions'),
           actions: [
             editAction((r) => void navigate(access.paths.edit!(r.id))),
             { action: 'edit', testId: 'row-transfer', icon: <ArrowRightLeft aria-hidden />, label: t('students.transfer'), onClick: (r) => setTransferring([r]) },
+            ...app.actions,
             deleteAction((r) => ({ title: t('students.deleteTitle', { name: r.name }), description: t('students.deleteText') }), (r) => remove.mutateAsync(r.id)),
           ],
         }),
       ]),
-    [t, key, family, navigate, access.paths, remove],
+    [t, key, family, navigate, access.paths, remove, app],
   );
 
   return (
@@ -128,6 +132,7 @@ export function StudentListScreen({ family }: { family: StudentFamily }) {
         data-testid="student-list"
       />
       {io.dialog}
+      {app.dialogs}
       {transferring ? <TransferDialog family={family} students={transferring} classes={choices.classes} onClose={() => setTransferring(null)} /> : null}
     </>
   );
