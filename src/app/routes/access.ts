@@ -39,7 +39,8 @@ export function decideAccess(pathname: string, uinfo: UInfo | null, hasToken: bo
   if (!signedIn || !uinfo) return 'login';
   if (isForeignFamily(pathname, uinfo.currentTypePath)) return 'notFound';
   const family = familyOfPath(pathname);
-  // The shared /single family and the standalone screens are always registered (docs/product-rules.md#screens-and-routes); the family root redirects.
-  if (!family || family === 'single' || pathname.replace(/\/$/, '') === `/${family}`) return 'allow';
+  // The standalone screens are always allowed (docs/product-rules.md#screens-and-routes); the family root redirects. The
+  // shared /single screens are always registered but, like any page, open only for a role that holds them.
+  if (!family || pathname.replace(/\/$/, '') === `/${family}`) return 'allow';
   return isInMenu(pathname, uinfo) ? 'allow' : 'notFound';
 }

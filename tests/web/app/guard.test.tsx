@@ -34,11 +34,14 @@ describe('decideAccess (docs/product-rules.md#screens-and-routes)', () => {
     expect(decideAccess('/k12/org/class', k12UInfo({ currentTypePath: null }), true)).toBe('login');
     expect(decideAccess('/k12/org/class', k12UInfo(), false)).toBe('login');
   });
-  it('answers not found for another role family, allows the own family and /single', () => {
+  it('answers not found for another role family, allows the own family and the /single screens the role holds', () => {
     expect(decideAccess('/gx/org/acayear', k12UInfo(), true)).toBe('notFound');
     expect(decideAccess('/admin/currentOrg', k12UInfo(), true)).toBe('notFound');
     expect(decideAccess('/k12/org/class', k12UInfo(), true)).toBe('allow');
-    expect(decideAccess('/single/sportsMeet/score', k12UInfo(), true)).toBe('allow');
+    expect(decideAccess('/single/sportsMeet/score', k12UInfo({ permissions: ['single:sportsMeet:score:view'] }), true)).toBe('allow');
+    expect(decideAccess('/single/sportsMeet/score/screen/3', k12UInfo({ permissions: ['single:sportsMeet:score:view'] }), true)).toBe('allow');
+    // A role without the shared meet screens (a district's) gets the 404 page, not a screen that only answers 403.
+    expect(decideAccess('/single/sportsMeet/score', k12UInfo(), true)).toBe('notFound');
     expect(decideAccess('/menuManagement', k12UInfo(), true)).toBe('allow');
   });
   it("answers not found for a screen of the own family outside the role's menu, hidden routes with their page", () => {
