@@ -79,9 +79,10 @@ export function StampScreen({ family }: { family: MeetFamily }) {
         {(list) => (
           <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-5" aria-label={t('stamp.title')}>
             {list.map((s) => (
-              <li key={s.id}>
+              <li key={s.id} className="min-w-0">
                 <Card className="h-full">
-                  <CardContent className="grid gap-2 p-3">
+                  {/* minmax(0, 1fr): a long stamp name truncates instead of widening the card over its neighbour. */}
+                  <CardContent className="grid grid-cols-[minmax(0,1fr)] gap-2 p-3">
                     <StampImage fileId={s.fileId} name={s.name} />
                     <div className="flex items-start justify-between gap-2">
                       <div className="min-w-0">
