@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { dashboardSettled, signIn } from './support';
 
 test.describe('platform administration', () => {
-  test('a district administrator lands on its schools, opens one read-only, and reads its sign-ins and sessions', async ({ page }) => {
+  test('a district administrator lands on its schools, opens one read-only down to a class, and reads its sign-ins and sessions', async ({ page }) => {
     test.setTimeout(120_000);
     await page.goto('/busi/');
     await signIn(page, 'district01');
@@ -17,6 +17,18 @@ test.describe('platform administration', () => {
     await dashboardSettled(page);
     // Read-only: no wall-link manager on the school's dashboard.
     await expect(page.getByTestId('screen-links-open')).toHaveCount(0);
+    const schoolUrl = page.url();
+    // The school's grades and classes open under the overview, for that school, and lead back to it.
+    await page.getByTestId('items-by-grade').getByRole('rowheader', { name: '初一' }).click();
+    await expect(page).toHaveURL(/\/busi\/admin\/dataCenter\/overview\/grade\?.*orgId=/);
+    await expect(page.getByTestId('dc-grade')).toBeVisible();
+    await dashboardSettled(page);
+    await page.getByTestId('ranking-table').locator('[data-slot=data-table-row]').first().click();
+    await expect(page).toHaveURL(/\/busi\/admin\/dataCenter\/overview\/class\/detail\/[0-9a-f-]{36}\?/);
+    await dashboardSettled(page);
+    await page.getByTestId('drill-breadcrumbs').getByRole('link').first().click();
+    await expect(page.getByTestId('dc-school')).toBeVisible();
+    expect(new URL(page.url()).pathname).toBe(new URL(schoolUrl).pathname);
 
     await page.goto('/busi/admin/system/signInLog');
     const signIns = page.getByTestId('sign-in-log');

@@ -160,6 +160,11 @@ export const SCREENS: Readonly<Record<string, ScreenLoader>> = {
   'gx.system.onlineSession': () => import('./platform/logs').then((m) => ({ default: m.OnlineSessionPage })),
   'admin.dataCenter.overview': () => import('./district/overview').then((m) => ({ default: m.DistrictOverviewPage })),
   'admin.dataCenter.overview.school': () => import('./district/overview').then((m) => ({ default: m.DistrictSchoolPage })),
+  'admin.dataCenter.overview.grade': () => import('./data-center/grade').then((m) => ({ default: m.DataCenterGradePage })),
+  'admin.dataCenter.overview.class': () => import('./data-center/class').then((m) => ({ default: m.DataCenterClassListPage })),
+  'admin.dataCenter.overview.classDetail': () => import('./data-center/class').then((m) => ({ default: m.DataCenterClassDetailPage })),
+  'admin.dataCenter.overview.student': () => import('./data-center/student').then((m) => ({ default: m.DataCenterStudentListPage })),
+  'admin.dataCenter.overview.studentDetail': () => import('./data-center/student').then((m) => ({ default: m.DataCenterStudentDetailPage })),
 
   'admin.banner.bannerConfig': () => import('./content/banners').then((m) => ({ default: m.BannerPage })),
   'admin.banner.bannerConfig.add': () => import('./content/banners').then((m) => ({ default: m.BannerFormPage })),

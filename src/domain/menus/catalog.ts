@@ -250,7 +250,15 @@ const ADMIN: FamilyDef = {
     // First, so a management organisation's landing page is its schools side by side; a school's row opens its data
     // centre read-only (the data centre's school view of that school).
     group('dataCenter', 0, '数据中心', 'bar-chart-3', [
-      page('overview', 19, 'dataCenter/overview', '学校概览', [], [['school', 'school/:orgId', '学校数据', 'view']]),
+      // A school's data centre drills down into its grades, classes and students, read-only, under the overview.
+      page('overview', 19, 'dataCenter/overview', '学校概览', [], [
+        ['school', 'school/:orgId', '学校数据', 'view'],
+        ['grade', 'grade', '年级数据', 'view'],
+        ['class', 'class', '班级数据', 'view'],
+        ['classDetail', 'class/detail/:id', '班级详情', 'view'],
+        ['student', 'student', '学生数据', 'view'],
+        ['studentDetail', 'student/detail/:id', '学生详情', 'view'],
+      ]),
     ]),
     group('org', 1, '组织管理', 'building-2', [
       currentOrgPage(1, '本单位信息', '编辑本单位信息'),

@@ -6,10 +6,15 @@ export function dataCenterApi(family: Family): string {
   return `${familyApi(family)}/dataCenter`;
 }
 
-/** Screen paths of the data centre, read from the catalogue. */
-export function dataCenterPaths(family: Family) {
-  const path = (page: string) => getCatalogEntry(`${family}.dataCenter.${page}`)?.path ?? `/${family}/dataCenter/${page}`;
-  const school = path('school');
+/**
+ * Screen paths of the data centre, read from the catalogue. A management organisation has no data-centre pages of its
+ * own: it reads a school's through the routes under its overview (admin.dataCenter.overview.*), whose school route
+ * carries the school's id, `orgId` (a path with `:orgId` until it is known).
+ */
+export function dataCenterPaths(family: Family, orgId?: string) {
+  const entry = (page: string) => getCatalogEntry(`${family}.dataCenter.${page}`) ?? getCatalogEntry(`${family}.dataCenter.overview.${page}`);
+  const path = (page: string) => entry(page)?.path ?? `/${family}/dataCenter/${page}`;
+  const school = orgId ? path('school').replace(':orgId', encodeURIComponent(orgId)) : path('school');
   const grade = path('grade');
   // Universities compare colleges where schools compare grades (gx.dataCenter.college).
   const college = getCatalogEntry(`${family}.dataCenter.college`)?.path ?? null;

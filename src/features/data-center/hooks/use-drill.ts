@@ -20,8 +20,8 @@ export function withQuery(path: string, filters: DataCenterFilter): string {
 export function useDrill(filters: DataCenterFilter) {
   const family = useAtomValue(dataCenterFamilyAtom);
   const navigate = useNavigate();
-  const paths = useMemo(() => dataCenterPaths(family), [family]);
   const period = useMemo(() => periodFilters(filters), [filters]);
+  const paths = useMemo(() => dataCenterPaths(family, period.orgId), [family, period.orgId]);
   const links = useMemo(
     () => ({
       school: withQuery(paths.school, period),
