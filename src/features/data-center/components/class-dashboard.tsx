@@ -43,7 +43,7 @@ export function ClassDashboard({ classId }: { classId: string }) {
   const family = useAtomValue(dataCenterFamilyAtom);
   const query = useClassViewQuery(family, classId, filters);
   const view = query.data;
-  const { links, go } = useDrill(useMemo(() => ({ ...view?.filters, ...filters }), [view?.filters, filters]));
+  const { links, go } = useDrill(useMemo(() => ({ ...view?.filters, ...filters }), [view?.filters, filters]), view?.class.orgId);
   const colors = useSemanticColors();
   const refreshing = query.isFetching && query.isPlaceholderData;
   const [exporting, setExporting] = useState(false);
@@ -99,7 +99,7 @@ export function ClassDashboard({ classId }: { classId: string }) {
       />
       <DrillBreadcrumbs
         items={[
-          { label: view?.scope.orgName ?? t('school.title'), to: links.school },
+          { label: view?.class.orgName ?? t('school.title'), to: links.school },
           // A university's class sits in a college: the trail goes through the college's page.
           ...(collegeId && view?.class.collegeName
             ? [{ label: view.class.collegeName, to: links.college(collegeId) }]

@@ -1,3 +1,4 @@
+import { useAtomValue } from 'jotai';
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -10,6 +11,7 @@ import { useStudentViewQuery } from '../api/get-student-view';
 import { historyOption, radarOption } from '../charts/options';
 import { formatScore, gradeLabel, itemShortLabel } from '../format';
 import { useDrill } from '../hooks/use-drill';
+import { dataCenterFamilyAtom } from '../atoms';
 import { useFilterUrlSync } from '../hooks/use-filter-url-sync';
 import { useSemanticColors } from '../hooks/use-level-colors';
 import { ChartCard } from './chart-card';
@@ -30,9 +32,10 @@ export function StudentDetail({ studentId, report }: { studentId: string; report
   const { t } = useTranslation(['dashboard', 'physique']);
   // The student view ignores filters, but keeps the period in the URL for the links back up.
   const filters = useFilterUrlSync(CLASS_DETAIL_FILTERS);
-  const { links, family } = useDrill(filters);
+  const family = useAtomValue(dataCenterFamilyAtom);
   const query = useStudentViewQuery(family, studentId);
   const view = query.data;
+  const { links } = useDrill(filters, view?.student.orgId);
   const colors = useSemanticColors();
 
   const derived = useMemo(() => {

@@ -17,11 +17,13 @@ export function withQuery(path: string, filters: DataCenterFilter): string {
  * student): each keeps the period (school year, semester, plan) and the school, and sets what the click chose. Where
  * a family has a college page, a year of study opens the colleges of that year instead of a grade page.
  */
-export function useDrill(filters: DataCenterFilter) {
+export function useDrill(filters: DataCenterFilter, schoolId?: string) {
   const family = useAtomValue(dataCenterFamilyAtom);
   const navigate = useNavigate();
   const period = useMemo(() => periodFilters(filters), [filters]);
-  const paths = useMemo(() => dataCenterPaths(family, period.orgId), [family, period.orgId]);
+  // A class or student view names its school in its answer, not in the query: `schoolId` fills the school's path then.
+  const orgId = period.orgId ?? schoolId;
+  const paths = useMemo(() => dataCenterPaths(family, orgId), [family, orgId]);
   const links = useMemo(
     () => ({
       school: withQuery(paths.school, period),

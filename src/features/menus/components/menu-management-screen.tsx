@@ -20,7 +20,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Switch } from '@/components/ui/switch';
-import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { toast } from '@/components/ui/toast';
 import { ApiError } from '@/lib/api-client';
 import { currentLocale, i18next } from '@/lib/i18n';
@@ -158,28 +158,31 @@ export function MenuManagementScreen() {
                 </TabsTrigger>
               ))}
             </TabsList>
+            {/* The tree is the active tab's panel, so each tab's aria-controls names an element that exists. */}
+            <TabsContent value={family}>
+              <QueryState query={tree} data={tree.data}>
+                {(rows) => (
+                  <TreeTable
+                    rows={nest(rows)}
+                    label={{
+                      header: t('name'),
+                      cell: (r) => {
+                        const Icon = menuIcon(r.customIcon ?? r.icon ?? undefined);
+                        return (
+                          <span className="flex items-center gap-2 font-medium">
+                            {r.kind === 'group' ? <Icon aria-hidden className="size-4 text-muted-foreground" /> : null}
+                            <span className={r.hidden ? 'text-muted-foreground line-through' : undefined}>{nameOf(r)}</span>
+                          </span>
+                        );
+                      },
+                    }}
+                    columns={columns}
+                    aria-label={`${title}: ${familyName}`}
+                  />
+                )}
+              </QueryState>
+            </TabsContent>
           </Tabs>
-          <QueryState query={tree} data={tree.data}>
-            {(rows) => (
-              <TreeTable
-                rows={nest(rows)}
-                label={{
-                  header: t('name'),
-                  cell: (r) => {
-                    const Icon = menuIcon(r.customIcon ?? r.icon ?? undefined);
-                    return (
-                      <span className="flex items-center gap-2 font-medium">
-                        {r.kind === 'group' ? <Icon aria-hidden className="size-4 text-muted-foreground" /> : null}
-                        <span className={r.hidden ? 'text-muted-foreground line-through' : undefined}>{nameOf(r)}</span>
-                      </span>
-                    );
-                  },
-                }}
-                columns={columns}
-                aria-label={`${title}: ${familyName}`}
-              />
-            )}
-          </QueryState>
         </>
       )}
       {editing ? <MenuEntryForm key={editing} entryKey={editing} family={family} /> : null}
