@@ -37,8 +37,7 @@ export function ResultValidity({ base, row, onChanged }: { base: string; row: Re
     <span className="flex flex-wrap items-center gap-1">
       {row.invalid ? (
         <Badge variant="destructive" title={row.invalidReason ?? undefined} data-testid="result-invalid">
-          {t('score.invalid')}
-          {row.invalidReason ? `：${row.invalidReason}` : ''}
+          {row.invalidReason ? t('score.invalidWithReason', { reason: row.invalidReason }) : t('score.invalid')}
         </Badge>
       ) : null}
       {allowed && row.state !== 'pending' ? (
