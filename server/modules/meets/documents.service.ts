@@ -28,6 +28,7 @@ import type { Actor } from '../../plugins/tenant';
 import { assertOwnFiles } from '../content/content-files';
 import { deleteFile } from '../files/files.service';
 import { tenantMeet } from './meet.service';
+import { countedPlace } from './points.service';
 
 /**
  * E-stamps, certificate templates, issued certificates and style photos (docs/product-rules.md#meet-documents). The
@@ -175,8 +176,8 @@ export async function issueOptions(db: DbOrTx, actor: Actor) {
     .innerJoin(meetEvents, eq(meetEvents.meetId, meets.id))
     .innerJoin(meetGroups, eq(meetGroups.id, meetEvents.groupId))
     .innerJoin(meetHeats, eq(meetHeats.eventId, meetEvents.id))
-    .innerJoin(meetResults, and(eq(meetResults.heatId, meetHeats.id), publishedPlace))
-    .where(and(eq(meets.orgId, actor.tenantOrgId), lastRound))
+    .innerJoin(meetResults, eq(meetResults.heatId, meetHeats.id))
+    .where(and(eq(meets.orgId, actor.tenantOrgId), countedPlace))
     .groupBy(meets.id, meetEvents.id, meetGroups.id)
     .orderBy(desc(meets.startDate), asc(meets.id), asc(meetGroups.sort), asc(meetEvents.sort));
   const out = new Map<string, { id: string; name: string; events: { id: string; name: string; groupName: string; places: number }[] }>();
@@ -187,11 +188,6 @@ export async function issueOptions(db: DbOrTx, actor: Actor) {
   }
   return [...out.values()];
 }
-
-/** A place that counts: published, valid, placed (the same results the points come from, server/modules/meets/points.service.ts). */
-const publishedPlace = and(eq(meetResults.state, 'published'), eq(meetResults.invalid, false), sql`${meetResults.place} is not null`);
-/** Only the event's last round places athletes: the final, or the straight final. */
-const lastRound = sql`${meetHeats.round} = (select max(h2.round) from meet_heats h2 where h2.event_id = ${meetEvents.id})`;
 
 export interface IssuedCertificate {
   values: CertificateValues;
@@ -231,9 +227,8 @@ export async function certificatesToIssue(db: DbOrTx, actor: Actor, body: Certif
       and(
         eq(meetResults.meetId, meet.id),
         body.eventId ? eq(meetEvents.id, body.eventId) : undefined,
-        publishedPlace,
+        countedPlace,
         between(meetResults.place, body.fromPlace, body.toPlace),
-        lastRound,
       ),
     )
     .orderBy(asc(meetGroups.sort), asc(meetEvents.sort), asc(meetEvents.id), asc(meetResults.place), asc(meetAthletes.bib));

@@ -11,6 +11,17 @@ import { tenantMeet } from './meet.service';
  * Points (docs/product-rules.md#meets): from the published, valid places of each event's last round (the final, or a
  * straight final), by the meet's points table; class, grade and individual standings.
  */
+/**
+ * A place that counts, for the points and the certificates alike: published, valid, placed, and in the event's last
+ * round (the final, or the straight final). Needs meet_results, meet_heats and meet_events in the query.
+ */
+export const countedPlace = and(
+  eq(meetResults.state, 'published'),
+  eq(meetResults.invalid, false),
+  sql`${meetResults.place} is not null`,
+  sql`${meetHeats.round} = (select max(h2.round) from meet_heats h2 where h2.event_id = ${meetEvents.id})`,
+);
+
 export async function meetPoints(db: DbOrTx, actor: Actor, meetId: string) {
   const meet = await tenantMeet(db, actor, meetId);
   const rows = await db
@@ -40,10 +51,7 @@ export async function meetPoints(db: DbOrTx, actor: Actor, meetId: string) {
     .where(
       and(
         eq(meetResults.meetId, meetId),
-        eq(meetResults.state, 'published'),
-        eq(meetResults.invalid, false),
-        sql`${meetResults.place} is not null`,
-        sql`${meetHeats.round} = (select max(h2.round) from meet_heats h2 where h2.event_id = ${meetEvents.id})`,
+        countedPlace,
       ),
     )
     .orderBy(asc(meetGroups.sort), asc(meetEvents.sort), asc(meetResults.place));
