@@ -10,15 +10,15 @@ import { meetEvents, meetGroups } from '../../db/schema/meets';
 import { students } from '../../db/schema/school';
 import { AppError, isAppError } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
+import { findHeaderRow, HEADER_SCAN_ROWS } from '../../lib/spreadsheet/import-header';
 import { failuresWorkbook, importFileName, type ImportFailure } from '../../lib/spreadsheet/import-report';
-import { readXlsxRows, type CellValue } from '../../lib/spreadsheet/xlsx-reader';
+import { readXlsxRows } from '../../lib/spreadsheet/xlsx-reader';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import type { Actor } from '../../plugins/tenant';
 import { addEntries, entryPage } from './entry.service';
 import { tenantMeet } from './meet.service';
 
 const RAW = { interpolation: { escapeValue: false } };
-const HEADER_SCAN_ROWS = 10;
 const LABEL: Record<EntryColumnKey, string> = {
   regNo: 'meets:entry.regNo',
   name: 'meets:heat.name',
@@ -67,23 +67,6 @@ export async function entryExport(db: DbOrTx, actor: Actor, meetId: string, q: {
   return { workbook: writeXlsx([sheet(t, [[...ENTRY_COLUMNS.map((c) => c.header), ...ENTRY_EXPORT_HEADERS], ...body])]), fileName: `${t('meets:entry.exportName', RAW)}.xlsx` };
 }
 
-function headerOf(rows: readonly CellValue[][], t: Translate) {
-  let best: { index: Partial<Record<EntryColumnKey, number>>; missing: string[] } | null = null;
-  for (let i = 0; i < Math.min(rows.length, HEADER_SCAN_ROWS); i++) {
-    const index: Partial<Record<EntryColumnKey, number>> = {};
-    (rows[i] ?? []).forEach((cell, c) => {
-      const text = cellText(cell).replace(/\s+/g, '').replace(/^\*/, '');
-      const col = ENTRY_COLUMNS.find((x) => x.header === text);
-      if (col && index[col.key] === undefined) index[col.key] = c;
-    });
-    const missing = ENTRY_COLUMNS.filter((c) => c.required && index[c.key] === undefined).map((c) => c.header);
-    if (missing.length === 0) return { row: i, index };
-    if (!best || Object.keys(index).length > Object.keys(best.index).length) best = { index, missing };
-  }
-  if (best && Object.keys(best.index).length >= 2) throw new AppError(400, 'physique:import.missingColumns', { columns: best.missing.join(t('physique:import.errorSeparator', RAW)) });
-  throw new AppError(400, 'school:import.headerNotFound');
-}
-
 class Rollback extends Error {}
 
 /**
@@ -97,7 +80,7 @@ export async function importEntries(db: Db, actor: Actor, meetId: string, file: 
   if (!/\.xlsx$/i.test(file.fileName.trim())) throw new AppError(400, ERR.onlyExcel);
   await tenantMeet(db, actor, meetId);
   const { rows } = await readXlsxRows(file.buffer, { maxRows: ENTRY_IMPORT_MAX_ROWS + HEADER_SCAN_ROWS, maxColumns: 64 });
-  const header = headerOf(rows, t);
+  const header = findHeaderRow(rows, ENTRY_COLUMNS, t);
   const data = rows
     .map((cells, i) => ({ row: i + 1, cells }))
     .slice(header.row + 1)

@@ -21,13 +21,13 @@ import { AppError } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
 import { nextVersion } from '../../lib/resource';
 import { containsPattern } from '../../lib/query';
+import { findHeaderRow, HEADER_SCAN_ROWS } from '../../lib/spreadsheet/import-header';
 import { failuresWorkbook, importFileName, type ImportFailure } from '../../lib/spreadsheet/import-report';
-import { readXlsxRows, type CellValue } from '../../lib/spreadsheet/xlsx-reader';
+import { readXlsxRows } from '../../lib/spreadsheet/xlsx-reader';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import type { Actor } from '../../plugins/tenant';
 
 const RAW = { interpolation: { escapeValue: false } };
-const HEADER_SCAN_ROWS = 10;
 const LABEL: Record<RecordColumnKey, string> = {
   scope: 'meets:record.scope',
   eventName: 'meets:event.name',
@@ -95,23 +95,6 @@ export async function recordExport(db: DbOrTx, actor: Actor, q: { eventName?: st
   return { workbook: writeXlsx([sheet(t, [[...RECORD_COLUMNS.map((c) => c.header), RECORD_STATE_HEADER], ...body])]), fileName: `${t('meets:record.exportName', RAW)}.xlsx` };
 }
 
-function headerOf(rows: readonly CellValue[][], t: Translate) {
-  let best: { index: Partial<Record<RecordColumnKey, number>>; missing: string[] } | null = null;
-  for (let i = 0; i < Math.min(rows.length, HEADER_SCAN_ROWS); i++) {
-    const index: Partial<Record<RecordColumnKey, number>> = {};
-    (rows[i] ?? []).forEach((cell, c) => {
-      const text = cellText(cell).replace(/\s+/g, '').replace(/^\*/, '');
-      const col = RECORD_COLUMNS.find((x) => x.header === text);
-      if (col && index[col.key] === undefined) index[col.key] = c;
-    });
-    const missing = RECORD_COLUMNS.filter((c) => c.required && index[c.key] === undefined).map((c) => c.header);
-    if (missing.length === 0) return { row: i, index };
-    if (!best || Object.keys(index).length > Object.keys(best.index).length) best = { index, missing };
-  }
-  if (best && Object.keys(best.index).length >= 2) throw new AppError(400, 'physique:import.missingColumns', { columns: best.missing.join(t('physique:import.errorSeparator', RAW)) });
-  throw new AppError(400, 'school:import.headerNotFound');
-}
-
 class Rollback extends Error {}
 
 /**
@@ -123,7 +106,7 @@ class Rollback extends Error {}
 export async function importRecords(db: Db, actor: Actor, file: { fileName: string; buffer: Buffer }, t: Translate): Promise<Workbook & { success: number; failure: number }> {
   if (!/\.xlsx$/i.test(file.fileName.trim())) throw new AppError(400, ERR.onlyExcel);
   const { rows } = await readXlsxRows(file.buffer, { maxRows: RECORD_IMPORT_MAX_ROWS + HEADER_SCAN_ROWS, maxColumns: 64 });
-  const header = headerOf(rows, t);
+  const header = findHeaderRow(rows, RECORD_COLUMNS, t);
   const data = rows
     .map((cells, i) => ({ row: i + 1, cells }))
     .slice(header.row + 1)
