@@ -6,13 +6,12 @@ import { OK_MSG } from '@/domain/errors';
 import { canCorrectDates, canUndoEnd } from '@/domain/test-plans/access';
 import { PLAN_MSG } from '@/domain/test-plans/messages';
 import type { PlanDetail } from '@/domain/test-plans/types';
-import { EmptyState } from '@/components/empty-state/empty-state';
 import { PageHeader } from '@/components/page-header/page-header';
+import { DetailState } from '@/components/query-state/query-state';
 import { usePermission } from '@/components/permission-gate/permission-gate';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { toast } from '@/components/ui/toast';
 import { Tooltip } from '@/components/ui/tooltip';
@@ -56,24 +55,7 @@ export function PlanDetailScreen({ family, renderResults }: PlanDetailScreenProp
   const [version, setVersion] = useState(0);
   const plan = query.data;
 
-  if (query.isPending) {
-    return (
-      <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
-        <Skeleton className="h-10 w-72" />
-        <Skeleton className="h-64 w-full" />
-      </div>
-    );
-  }
-  if (!plan) {
-    return (
-      <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
-        <PageHeader title={t('detail.title')} back={{ safe: true }} />
-        <Card>
-          <EmptyState title={t('detail.notFound')} />
-        </Card>
-      </div>
-    );
-  }
+  if (!plan) return <DetailState query={query} title={t('detail.title')} notFound={t('detail.notFound')} />;
 
   const ended = plan.status === 'ended';
   const job = plan.runningJob;
