@@ -1,23 +1,22 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { ERR } from '@/domain/errors';
 import type { Translate } from '@/domain/physique-results/export-layout';
-import { CLASS_IMPORT_MAX_ROWS, CLASS_SIZE_HEADER, cellText, classColumns, mapClassHeader, type ClassColumn, type ClassColumnKey } from '@/domain/school/class-import';
+import { CLASS_IMPORT_MAX_ROWS, CLASS_SIZE_HEADER, cellText, classColumns, type ClassColumn, type ClassColumnKey } from '@/domain/school/class-import';
 import { classSaveSchema, type ClassForm } from '@/domain/school/classes';
 import type { ClassDetail } from '@/domain/school/types';
 import type { Db, DbOrTx } from '../../db/client';
 import { colleges, grades, majors, teachers } from '../../db/schema/school';
 import { AppError, isAppError } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
+import { findHeaderRow, HEADER_SCAN_ROWS } from '../../lib/spreadsheet/import-header';
 import { failuresWorkbook, importFileName, type ImportFailure } from '../../lib/spreadsheet/import-report';
-import { readXlsxRows, type CellValue } from '../../lib/spreadsheet/xlsx-reader';
+import { readXlsxRows } from '../../lib/spreadsheet/xlsx-reader';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import type { Actor } from '../../plugins/tenant';
 import { classRows, createClass, type ClassQuery } from './class.service';
 
 type Family = 'k12' | 'gx';
 const RAW = { interpolation: { escapeValue: false } };
-/** Rows scanned for the header row (a file may start with a title row). */
-const HEADER_SCAN_ROWS = 10;
 
 /** Where a field of the save schema sits in the workbook. */
 const COLUMN_OF: Record<string, ClassColumnKey> = {
@@ -127,20 +126,6 @@ async function lookups(db: DbOrTx, actor: Actor, t: Translate) {
   };
 }
 
-/** The header row among the first rows, or the 400 that says what is missing. */
-function headerOf(rows: readonly CellValue[][], columns: readonly ClassColumn[], t: Translate) {
-  let best: ReturnType<typeof mapClassHeader> | null = null;
-  for (let i = 0; i < Math.min(rows.length, HEADER_SCAN_ROWS); i++) {
-    const mapping = mapClassHeader(rows[i] ?? [], columns);
-    if (mapping.missing.length === 0) return { row: i, index: mapping.index };
-    if (!best || Object.keys(mapping.index).length > Object.keys(best.index).length) best = mapping;
-  }
-  if (best && Object.keys(best.index).length >= 2) {
-    throw new AppError(400, 'physique:import.missingColumns', { columns: best.missing.map((c) => c.header).join(t('physique:import.errorSeparator', RAW)) });
-  }
-  throw new AppError(400, 'school:import.headerNotFound');
-}
-
 class Rollback extends Error {}
 
 /**
@@ -152,7 +137,7 @@ export async function importClasses(db: Db, actor: Actor, family: Family, file: 
   if (!/\.xlsx$/i.test(file.fileName.trim())) throw new AppError(400, ERR.onlyExcel);
   const columns = classColumns(family);
   const { rows } = await readXlsxRows(file.buffer, { maxRows: CLASS_IMPORT_MAX_ROWS + HEADER_SCAN_ROWS, maxColumns: 64 });
-  const header = headerOf(rows, columns, t);
+  const header = findHeaderRow(rows, columns, t);
   const data = rows
     .map((cells, i) => ({ row: i + 1, cells }))
     .slice(header.row + 1)

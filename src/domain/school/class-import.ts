@@ -40,16 +40,5 @@ export function cellText(v: unknown): string {
   return String(v).trim();
 }
 
-/** Column index of each key found in a header row; the keys of `columns` that are required and missing. */
-export function mapClassHeader(cells: readonly unknown[], columns: readonly ClassColumn[]): { index: Partial<Record<ClassColumnKey, number>>; missing: ClassColumn[] } {
-  const index: Partial<Record<ClassColumnKey, number>> = {};
-  cells.forEach((cell, i) => {
-    const text = cellText(cell).replace(/\s+/g, '').replace(/^\*/, '');
-    const col = columns.find((c) => c.header === text);
-    if (col && index[col.key] === undefined) index[col.key] = i;
-  });
-  return { index, missing: columns.filter((c) => c.required && index[c.key] === undefined) };
-}
-
 /** Largest class workbook accepted (a few hundred rows take a few tens of KB). */
 export const CLASS_IMPORT_MAX_BYTES = 5 * 1024 * 1024;
