@@ -212,6 +212,16 @@ describe('device batches', () => {
     expect(await t.db.$count(activityRecords)).toBe(before);
   });
 
+  it('stores client ids exactly as sent, whatever characters they hold, and recognises them when resent', async () => {
+    const ids = ['a,b', 'say "hi"', '{x}', 'back\\slash', 'NULL', ' 空 格 ', "it's", '\tx', '{"a",NULL}'];
+    const batch = ids.map((clientId, i) => rec({ clientId, durationS: i === 0 ? 600 : undefined }));
+    expect(summary(await post(auth, batch))).toMatchObject({ accepted: batch.length, rejected: 0 });
+    expect(summary(await post(auth, batch))).toMatchObject({ accepted: 0, duplicate: batch.length });
+    const stored = await t.db.select({ clientId: activityRecords.clientId, durationS: activityRecords.durationS }).from(activityRecords).where(eq(activityRecords.deviceId, deviceId));
+    // Trimmed on the way in (the schema's rule), kept as it is otherwise.
+    for (const r of batch) expect(stored).toContainEqual({ clientId: r.clientId.trim(), durationS: r.durationS ?? null });
+  });
+
   it('takes a full batch of 1,000 records in one request', async () => {
     const batch = Array.from({ length: 1000 }, (_, i) => rec({ value: i % 500, measuredAt: minutesAgo(1 + (i % 600)) }));
     const s = summary(await post(auth, batch));
