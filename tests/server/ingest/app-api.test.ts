@@ -204,6 +204,13 @@ describe('videos (resumable, tus)', () => {
     expect((await create(token, UPLOAD_LIMIT.video + 1)).statusCode).toBe(413);
   });
 
+  it('documents the resumable upload in the OpenAPI document', async () => {
+    const doc = (await t.app.inject({ url: '/api/docs/json' })).json<{ paths: Record<string, Record<string, { description?: string }>> }>();
+    expect(doc.paths['/api/v1/app/videos'].post.description).toContain('tus 1.0');
+    expect(Object.keys(doc.paths['/api/v1/app/videos/{uploadId}']).sort()).toEqual(['delete', 'head', 'patch']);
+    expect(doc.paths['/api/v1/app/uploads/{uploadId}'].get).toBeDefined();
+  });
+
   it('a parent uploads for its own child only', async () => {
     const token = await tokenOf(parentAccount);
     expect((await create(token, 1000, { filename: 'a.mp4', studentId: ownChild })).statusCode).toBe(201);
