@@ -193,15 +193,39 @@ export function tinyMp4(n: number, size = 4096): Buffer {
   return out;
 }
 
-/** Uploads a video through the app API for a student (multipart, one file); answers the file id. */
-export async function uploadAppVideo(send: Send, headers: Record<string, string>, studentId: string, name: string, bytes: Buffer): Promise<string> {
-  const boundary = `----tiyusim${Math.random().toString(16).slice(2)}`;
-  const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${name}"\r\ncontent-type: video/mp4\r\n\r\n`),
-    bytes,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  const res = await send('POST', `/api/v1/app/videos?studentId=${studentId}`, { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, body);
-  if (res.status !== 200) throw new Error(`video refused: ${res.status} ${JSON.stringify(res.json).slice(0, 200)}`);
-  return (res.json as { data: { id: string } }).data.id;
+const b64 = (value: string) => Buffer.from(value, 'utf8').toString('base64');
+
+/**
+ * Uploads a video through the app API for a student as a phone app would, resumably (tus 1.0: a creation request,
+ * then PATCHes of `chunkSize` bytes; after a failed PATCH it asks the server's offset with HEAD and goes on from
+ * there). Answers the stored file's id, for a record's `videoFileId`.
+ */
+export async function uploadAppVideo(
+  send: Send,
+  headers: Record<string, string>,
+  studentId: string,
+  name: string,
+  bytes: Buffer,
+  chunkSize = 256 * 1024,
+): Promise<string> {
+  const tus = { ...headers, 'tus-resumable': '1.0.0' };
+  const created = await send('POST', '/api/v1/app/videos', { ...tus, 'upload-length': String(bytes.length), 'upload-metadata': `filename ${b64(name)},studentId ${b64(studentId)}` });
+  const location = created.headers?.location;
+  if (created.status !== 201 || !location) throw new Error(`video refused: ${created.status} ${JSON.stringify(created.json).slice(0, 200)}`);
+  let offset = 0;
+  for (let attempt = 0; attempt < 5; ) {
+    const end = Math.min(bytes.length, offset + chunkSize);
+    const res = await send('PATCH', location, { ...tus, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }, bytes.subarray(offset, end));
+    if (res.status === 200) return (res.json as { data: { id: string } }).data.id;
+    if (res.status === 204) {
+      offset = end;
+      continue;
+    }
+    if (res.status < 500 && res.status !== 409) throw new Error(`video refused: ${res.status} ${JSON.stringify(res.json).slice(0, 200)}`);
+    // Interrupted or out of step: continue from what the server holds.
+    attempt++;
+    const probe = await send('HEAD', location, tus);
+    offset = Number(probe.headers?.['upload-offset'] ?? 0);
+  }
+  throw new Error(`video upload did not finish: ${location}`);
 }

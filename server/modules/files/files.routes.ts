@@ -21,7 +21,7 @@ import {
   uploadResult,
   type Owner,
 } from './files.service';
-import { createTusServer } from './files.tus';
+import { createTusServer, tusMetadata } from './files.tus';
 
 export interface FilesRoutesOptions {
   storage: Storage;
@@ -56,16 +56,6 @@ interface Served {
   size: number | null;
   mime: string;
   name: string;
-}
-
-/** Upload metadata of tus (`key base64,key base64`). */
-function tusMetadata(header: string | string[] | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const pair of String(header ?? '').split(',')) {
-    const [key, value] = pair.trim().split(' ');
-    if (key) out[key] = value ? Buffer.from(value, 'base64').toString('utf8') : '';
-  }
-  return out;
 }
 
 /**

@@ -133,6 +133,16 @@ export async function uploadOf(db: DbOrTx, owner: Owner, uploadId: string) {
   return row ?? null;
 }
 
+/** A resumable upload of the user's for whichever organisation (an app user uploads for children of any school). */
+export async function userUploadOf(db: DbOrTx, userId: string, uploadId: string) {
+  const [row] = await db
+    .select()
+    .from(fileUploads)
+    .where(and(eq(fileUploads.id, uploadId), eq(fileUploads.userId, userId)))
+    .limit(1);
+  return row ?? null;
+}
+
 /** Records a resumable upload before tus creates it; refuses a purpose's ceiling up front (docs/product-rules.md#uploads). */
 export async function beginUpload(db: DbOrTx, owner: Owner, purpose: FilePurpose, name: string, size: number, now: Date): Promise<string> {
   if (size > purposeMaxBytes(purpose)) throw new AppError(413, ERR.fileTooLarge);

@@ -16,6 +16,16 @@ function nodeRequest(req: TusRequest): IncomingMessage | undefined {
   return (req as unknown as { runtime?: { node?: { req?: IncomingMessage } } }).runtime?.node?.req;
 }
 
+/** Upload metadata of tus (`key base64,key base64`). */
+export function tusMetadata(header: string | string[] | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of String(header ?? '').split(',')) {
+    const [key, value] = pair.trim().split(' ');
+    if (key) out[key] = value ? Buffer.from(value, 'base64').toString('utf8') : '';
+  }
+  return out;
+}
+
 /**
  * The tus server of resumable uploads (tus.io 1.0): Fastify authenticates and scopes every request and
  * decides the upload id before handing the raw request over; when the last byte arrives the upload is

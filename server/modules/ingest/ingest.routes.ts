@@ -1,5 +1,4 @@
 import { and, asc, eq } from 'drizzle-orm';
-import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -17,8 +16,9 @@ import {
 } from '@/domain/activities/ingest';
 import { refreshRequestSchema } from '@/domain/auth/schemas';
 import { ERR } from '@/domain/errors';
-import { purposeMaxBytes, SINGLE_REQUEST_MAX } from '@/domain/uploads/rules';
-import { saveUpload } from '../files/files.service';
+import { UPLOAD_LIMIT } from '@/domain/constants';
+import { beginUpload, touchUpload, uploadResult, userUploadOf } from '../files/files.service';
+import { createTusServer, tusMetadata } from '../files/files.tus';
 import { classes, students } from '../../db/schema/school';
 import { devices } from '../../db/schema/venue';
 import { AppError } from '../../lib/app-error';
@@ -179,32 +179,78 @@ const appRoutes: FastifyPluginAsync<ModuleOptions> = async (scope, opts) => {
       request.appIdentity = identity;
     });
 
-    await signed.register(multipart, { limits: { fileSize: Math.min(purposeMaxBytes('video'), SINGLE_REQUEST_MAX), files: 1, fields: 2, parts: 3 } });
+    // Videos go up resumably through the file store's tus kit (purpose `video`: judged by content, its size ceiling),
+    // so a phone on a weak network resumes from the server's offset instead of starting again.
+    signed.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
+    const tus = createTusServer(scope, opts.storage, `${signed.prefix}/videos`);
+    const tusHeader = z.literal('1.0.0').describe('tus protocol version');
+    const uploadParams = z.object({ uploadId: z.string().regex(/^[0-9a-f]{32}$/) });
+    /** The caller's own upload, for one of the students it acts for; 404 otherwise. */
+    const ownUpload = async (identity: AppIdentity, uploadId: string) => {
+      const upload = await userUploadOf(scope.db, identity.userId, uploadId);
+      if (!upload || !identity.students.some((st) => st.orgId === upload.orgId)) throw new AppError(404, ERR.notFound);
+      return upload;
+    };
     s.post(
       '/videos',
       {
         schema: {
           tags: ['app'],
-          summary: 'Upload a video (mp4) to attach to a record',
-          description: 'multipart/form-data with one file; judged by its content (MP4 only). Answers the file, whose `id` a record names as `videoFileId`.',
+          summary: 'Start a resumable video upload (tus 1.0 creation)',
+          description:
+            `tus 1.0 (https://tus.io/protocols/resumable-upload): \`Upload-Length\` is the size in bytes (at most ${UPLOAD_LIMIT.video} for a video), \`Upload-Metadata\` may carry \`filename\` and, for a parent, \`studentId\` (base64 values, as tus defines). Answers 201 with \`Location\`, the upload's URL. Then send the bytes with \`PATCH {Location}\` (\`Content-Type: application/offset+octet-stream\`, \`Upload-Offset\`), in one request or in chunks. After an interruption, \`HEAD {Location}\` answers the \`Upload-Offset\` the server holds; go on from there. The PATCH that completes the upload answers the stored file (\`{ code, data: { id, … } }\`), whose \`id\` a record names as \`videoFileId\`. The file is judged by its content: only MP4 is taken (a renamed picture is refused with 400 and the upload dropped).`,
           security,
-          querystring: z.object({ studentId: z.uuid().optional() }),
+          headers: z.object({ 'tus-resumable': tusHeader, 'upload-length': z.string().regex(/^\d+$/).describe('Size of the whole video in bytes'), 'upload-metadata': z.string().optional() }),
+        },
+      },
+      async (request, reply) => {
+        const identity = request.appIdentity!;
+        const meta = tusMetadata(request.headers['upload-metadata']);
+        const studentId = studentOfCaller(identity, meta.studentId || undefined);
+        const student = identity.students.find((st) => st.id === studentId)!;
+        const id = await beginUpload(scope.db, { orgId: student.orgId, userId: identity.userId }, 'video', meta.filename ?? '', Number(request.headers['upload-length']), scope.now());
+        reply.hijack();
+        await tus.handle(request.raw, reply.raw, id);
+      },
+    );
+    s.route({
+      method: ['HEAD', 'PATCH', 'DELETE'],
+      url: '/videos/:uploadId',
+      schema: {
+        tags: ['app'],
+        summary: 'Continue, probe or cancel a resumable video upload (tus 1.0)',
+        description:
+          '`HEAD`: the `Upload-Offset` the server holds (after an interruption, continue from it). `PATCH`: the next bytes from `Upload-Offset` (`Content-Type: application/offset+octet-stream`); the PATCH that completes the upload answers the stored file. `DELETE`: cancel. Another user\'s upload answers 404.',
+        security,
+        params: uploadParams,
+      },
+      handler: async (request, reply) => {
+        const upload = await ownUpload(request.appIdentity!, request.params.uploadId);
+        if (upload.fileId) {
+          // Finished: a client whose last answer was lost learns it is complete and reads the file from /uploads/{id}.
+          if (request.method !== 'HEAD') throw new AppError(404, ERR.notFound);
+          reply.headers({ 'tus-resumable': '1.0.0', 'upload-offset': upload.size, 'upload-length': upload.size, 'cache-control': 'no-store' });
+          return reply.status(200).send();
+        }
+        if (request.method === 'PATCH') await touchUpload(scope.db, upload.id, scope.now());
+        reply.hijack();
+        await tus.handle(request.raw, reply.raw);
+      },
+    });
+    s.get(
+      '/uploads/:uploadId',
+      {
+        schema: {
+          tags: ['app'],
+          summary: 'The video a finished upload became',
+          description: 'For a client whose completing PATCH lost its answer: the stored file of a finished upload (404 while unfinished).',
+          security,
+          params: uploadParams,
         },
       },
       async (request) => {
-        const identity = request.appIdentity!;
-        const student = identity.students.find((st) => st.id === studentOfCaller(identity, request.query.studentId))!;
-        if (!request.isMultipart()) throw new AppError(400, ERR.badRequest);
-        const part = await request.file().catch(() => undefined);
-        if (!part) throw new AppError(400, ERR.badRequest);
-        let bytes: Buffer;
-        try {
-          bytes = await part.toBuffer();
-        } catch (error) {
-          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(400, ERR.fileTooLarge);
-          throw error;
-        }
-        return ok(await saveUpload(scope.db, opts.storage, { orgId: student.orgId, userId: identity.userId }, 'video', part.filename, bytes, scope.now()));
+        const upload = await ownUpload(request.appIdentity!, request.params.uploadId);
+        return ok(await uploadResult(scope.db, { orgId: upload.orgId, userId: upload.userId }, upload.id));
       },
     );
 
@@ -234,7 +280,7 @@ const appRoutes: FastifyPluginAsync<ModuleOptions> = async (scope, opts) => {
           tags: ['app'],
           summary: 'Submit self tests, exercise sessions, homework and contest entries',
           description:
-            'Up to 100 records. A student may leave out `studentId` (itself); a parent names one of its children. Homework and contest records name the homework or contest in `refId`; an entry after the end is rejected. A video goes up first (`POST /api/v1/app/videos`) and is named by `videoFileId`.',
+            'Up to 100 records. A student may leave out `studentId` (itself); a parent names one of its children. Homework and contest records name the homework or contest in `refId`; an entry after the end is rejected. A video goes up first, resumably (tus: `POST /api/v1/app/videos`), and is named by the stored file\'s id in `videoFileId`.',
           security,
           body: appBatchSchema,
           response: { 200: envelope(ingestSummarySchema) },

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { PgliteTransaction } from 'drizzle-orm/pglite';
 import { judgeRecord, type IngestRecord, type IngestResult, type IngestSummary, type Refusal } from '@/domain/activities/ingest';
 import type { Tx } from '../../db/client';
 import { files } from '../../db/schema/files';
@@ -20,20 +22,40 @@ interface Student {
 }
 
 /**
- * A row of activity_records / test_records as the insert reads it: a JSON array per row, in the order of
- * ACTIVITY_COLUMNS / TEST_COLUMNS below (what is the same for the whole batch, like the sender, is a parameter).
- * Arrays rather than objects: every byte goes through PGlite's protocol and is parsed again by PostgreSQL.
+ * The accepted rows of one table, column by column: each column goes to the insert as ONE array parameter and comes
+ * back as rows through `unnest` (no JSON to parse per field, a fixed number of parameters whatever the batch size).
+ * What is the same for the whole batch (sender, receive time) is a parameter of its own.
  */
-type ActivityRow = [orgId: string, studentId: string, classId: string, kind: string, refId: string | null, item: string, value: number, durationS: number | null, measuredAt: string, clientId: string, videoFileId: string | null];
-type TestRow = [orgId: string, studentId: string, classId: string, item: string, raw: number, testedAt: string, clientId: string];
+interface Columns {
+  id: string[];
+  orgId: string[];
+  studentId: string[];
+  classId: string[];
+  item: string[];
+  value: number[];
+  measuredAt: string[];
+  clientId: string[];
+}
+interface ActivityColumns extends Columns {
+  kind: string[];
+  refId: (string | null)[];
+  durationS: (number | null)[];
+  videoFileId: (string | null)[];
+}
+const columns = (): Columns => ({ id: [], orgId: [], studentId: [], classId: [], item: [], value: [], measuredAt: [], clientId: [] });
 
 type Translate = (key: string, params?: Record<string, unknown>) => string;
+
+/** Whether a batch must lock what it references (see studentsOf). */
+const locksReferences = (tx: Tx) => !(tx instanceof PgliteTransaction);
 
 /**
  * The students a batch names, by id and registration number, among those the sender may write for, read as one JSON
  * value (one row per student costs more through PGlite's protocol than the query). The foreign keys the rows will
- * carry (student, class, organisation) are checked here for the whole batch and locked as a foreign-key check would
- * lock them (FOR KEY SHARE: nobody deletes them before the batch commits), so the insert may skip its per-row checks.
+ * carry (student, class, organisation) are checked here for the whole batch, so the insert may skip its per-row
+ * checks. On PostgreSQL they are also locked as a foreign-key check would lock them (FOR KEY SHARE: nobody deletes
+ * them before the batch commits); a PGlite transaction runs alone (PGlite serialises transactions), so there the lock
+ * would only cost (it writes every locked row).
  */
 async function studentsOf(tx: Tx, sender: Sender, records: readonly IngestRecord[]) {
   const ids = [...new Set(records.flatMap((r) => (r.studentId ? [r.studentId] : [])))];
@@ -41,22 +63,21 @@ async function studentsOf(tx: Tx, sender: Sender, records: readonly IngestRecord
   const named =
     sender.source === 'device'
       ? ids.length + regNos.length > 0
-        ? sql`s.org_id = ${sender.orgId} and (s.id in (select x::uuid from json_array_elements_text(${JSON.stringify(ids)}::json) x)
-            or s.reg_no in (select x from json_array_elements_text(${JSON.stringify(regNos)}::json) x))`
-        : undefined
+        ? sql`s.org_id = ${sender.orgId} and (s.id = any(${sql.param(ids)}::uuid[]) or s.reg_no = any(${sql.param(regNos)}::text[]))`
+        : sql`false`
       : sender.studentIds.length > 0
-        ? sql`s.id in (select x::uuid from json_array_elements_text(${JSON.stringify(sender.studentIds)}::json) x)`
-        : undefined;
-  const senderRow =
-    sender.source === 'device' ? sql`select id from devices where id = ${sender.deviceId} for key share` : sql`select id from users where id = ${sender.userId} for key share`;
-  const { rows: found } = await tx.execute<{ students: string | null; locked: number; sender: number }>(sql`
-    with st as (select s.id, s.org_id, s.class_id, s.reg_no from students s where ${named ?? sql`false`} and s.enabled and s.status = 'studying' for key share),
-      c as (select id from classes where id in (select class_id from st) for key share),
-      o as (select id from orgs where id in (select org_id from st) for key share),
+        ? sql`s.id = any(${sql.param(sender.studentIds)}::uuid[])`
+        : sql`false`;
+  const locking = locksReferences(tx);
+  const lock = locking ? sql`for key share` : sql``;
+  const senderRow = sender.source === 'device' ? sql`select id from devices where id = ${sender.deviceId} ${lock}` : sql`select id from users where id = ${sender.userId} ${lock}`;
+  const { rows: found } = await tx.execute<{ students: string | null; sender: number }>(sql`
+    with st as (select s.id, s.org_id, s.class_id, s.reg_no from students s where ${named} and s.enabled and s.status = 'studying' ${lock}),
       snd as (${senderRow})
-    select (select json_agg(json_build_array(id, org_id, class_id, reg_no))::text from st) as students,
-      (select count(*) from c) + (select count(*) from o) as locked, (select count(*) from snd) as sender`);
-  // `locked` only makes the classes and organisations be read (and locked). The sender was authenticated before the
+      ${locking ? sql`, c as (select id from classes where id in (select class_id from st) for key share), o as (select id from orgs where id in (select org_id from st) for key share)` : sql``}
+    select (select json_agg(json_build_array(id, org_id, class_id, reg_no))::text from st) as students, (select count(*) from snd) as sender
+      ${locking ? sql`, (select count(*) from c) + (select count(*) from o) as locked` : sql``}`);
+  // `locked` only makes the classes and organisations be read and locked. The sender was authenticated before the
   // transaction; gone since (deleted), it is what a foreign-key error would be.
   if (Number(found[0].sender) === 0) throw new Error('ingest: the sending device or user no longer exists');
   const rows = (JSON.parse(found[0].students ?? '[]') as [string, string, string, string][]).map(([id, orgId, classId, regNo]): Student => ({ id, orgId, classId, regNo }));
@@ -73,12 +94,12 @@ async function studentsOf(tx: Tx, sender: Sender, records: readonly IngestRecord
 async function videosOf(tx: Tx, sender: Sender, records: readonly IngestRecord[]) {
   const ids = [...new Set(records.flatMap((r) => (r.videoFileId ? [r.videoFileId] : [])))];
   if (ids.length === 0) return new Map<string, string>();
-  const rows = await tx
+  const query = tx
     .select({ id: files.id, orgId: files.orgId })
     .from(files)
-    .where(and(inArray(files.id, ids), eq(files.purpose, 'video'), sender.source === 'app' ? eq(files.createdBy, sender.userId) : eq(files.orgId, sender.orgId)))
-    // Locked as the foreign key of video_file_id would lock it (the insert skips its per-row checks where it may).
-    .for('key share');
+    .where(and(inArray(files.id, ids), eq(files.purpose, 'video'), sender.source === 'app' ? eq(files.createdBy, sender.userId) : eq(files.orgId, sender.orgId)));
+  // Locked as the foreign key of video_file_id would lock it (the insert skips its per-row checks where it may).
+  const rows = await (locksReferences(tx) ? query.for('key share') : query);
   return new Map(rows.map((f) => [f.id, f.orgId]));
 }
 
@@ -97,8 +118,19 @@ export async function ingestBatch(tx: Tx, sender: Sender, records: readonly Inge
   const videos = await videosOf(tx, sender, records);
   const seen = new Set<string>();
   const cache = new Map<string, unknown>();
-  const activities: ActivityRow[] = [];
-  const tests: TestRow[] = [];
+  const activities: ActivityColumns = { ...columns(), kind: [], refId: [], durationS: [], videoFileId: [] };
+  const tests = columns();
+  const push = (to: Columns, student: Student, r: IngestRecord, measuredAt: Date) => {
+    // Ids made here rather than by the column default: gen_random_uuid() opens /dev/urandom once per row in PGlite.
+    to.id.push(randomUUID());
+    to.orgId.push(student.orgId);
+    to.studentId.push(student.id);
+    to.classId.push(student.classId);
+    to.item.push(r.item);
+    to.value.push(r.value);
+    to.measuredAt.push(measuredAt.toISOString());
+    to.clientId.push(r.clientId);
+  };
   const rowIndex = new Map<string, number>();
   const senderKey = sender.source === 'device' ? sender.deviceId : sender.userId;
 
@@ -125,7 +157,7 @@ export async function ingestBatch(tx: Tx, sender: Sender, records: readonly Inge
     }
     const measuredAt = new Date(r.measuredAt);
     if (r.kind === 'selfTest') {
-      tests.push([student.orgId, student.id, student.classId, r.item, r.value, measuredAt.toISOString(), r.clientId]);
+      push(tests, student, r, measuredAt);
     } else {
       if (r.refId) {
         const check = refCheckOf(r.kind);
@@ -137,41 +169,48 @@ export async function ingestBatch(tx: Tx, sender: Sender, records: readonly Inge
           continue;
         }
       }
-      activities.push([student.orgId, student.id, student.classId, r.kind, r.refId ?? null, r.item, r.value, r.durationS ?? null, measuredAt.toISOString(), r.clientId, r.videoFileId ?? null]);
+      push(activities, student, r, measuredAt);
+      activities.kind.push(r.kind);
+      activities.refId.push(r.refId ?? null);
+      activities.durationS.push(r.durationS ?? null);
+      activities.videoFileId.push(r.videoFileId ?? null);
     }
     rowIndex.set(r.clientId, i);
   }
 
-  // One statement per table, the rows as one JSON parameter (a multi-row VALUES would take 15 parameters a row); a
-  // record already stored under the same (sender, client id) is skipped by the unique index. The references were
-  // checked and locked set-wise above (studentsOf, videosOf; ref ids by the kinds' checks), so where the role may the
-  // inserts skip the per-row foreign-key checks (replica mode, as the score import does: docs/architecture.md,
-  // Performance); the contest_scores triggers are ENABLE ALWAYS and still run.
+  // One statement per table, each column one array parameter (see Columns); a record already stored under the same
+  // (sender, client id) is skipped by the unique index. The references were checked and locked set-wise above
+  // (studentsOf, videosOf; ref ids by the kinds' checks), so where the role may the inserts skip the per-row
+  // foreign-key checks (replica mode, as the score import does: docs/architecture.md, Performance); the contest_scores
+  // triggers are ENABLE ALWAYS and still run.
   const inserted = new Set<string>();
   const storedIds = async (query: SQL) => {
     const { rows } = await tx.execute<{ ids: string | null }>(query);
     for (const id of JSON.parse(rows[0]?.ids ?? '[]') as string[]) inserted.add(id);
   };
-  if (activities.length + tests.length > 0) {
+  const p = sql.param;
+  if (activities.id.length + tests.id.length > 0) {
     const { rows: replica } = await tx.execute(sql`select set_config('session_replication_role', 'replica', true) where current_setting('is_superuser') = 'on'`);
-    if (activities.length > 0) {
+    if (activities.id.length > 0) {
+      const a = activities;
       await storedIds(sql`
         with ins as (
-          insert into activity_records (org_id, student_id, class_id, kind, ref_id, item, value, duration_s, measured_at, client_id, video_file_id, received_at, source, device_id, submitted_by)
-          select (e->>0)::uuid, (e->>1)::uuid, (e->>2)::uuid, e->>3, (e->>4)::uuid, e->>5, (e->>6)::double precision, (e->>7)::integer, (e->>8)::timestamptz, e->>9, (e->>10)::uuid,
-            ${now}, ${sender.source}, ${sender.source === 'device' ? sender.deviceId : null}::uuid, ${sender.source === 'app' ? sender.userId : null}::uuid
-          from json_array_elements(${JSON.stringify(activities)}::json) e
+          insert into activity_records (id, org_id, student_id, class_id, kind, ref_id, item, value, duration_s, measured_at, client_id, video_file_id, received_at, source, device_id, submitted_by)
+          select r.*, ${now}, ${sender.source}, ${sender.source === 'device' ? sender.deviceId : null}::uuid, ${sender.source === 'app' ? sender.userId : null}::uuid
+          from unnest(${p(a.id)}::uuid[], ${p(a.orgId)}::uuid[], ${p(a.studentId)}::uuid[], ${p(a.classId)}::uuid[], ${p(a.kind)}::text[], ${p(a.refId)}::uuid[],
+            ${p(a.item)}::text[], ${p(a.value)}::double precision[], ${p(a.durationS)}::integer[], ${p(a.measuredAt)}::timestamptz[], ${p(a.clientId)}::text[], ${p(a.videoFileId)}::uuid[]) r
           on conflict do nothing
           returning client_id)
         select json_agg(client_id)::text as ids from ins`);
     }
-    if (tests.length > 0) {
+    if (tests.id.length > 0) {
+      const c = tests;
       await storedIds(sql`
         with ins as (
-          insert into test_records (org_id, student_id, class_id, item, raw, tested_at, client_id, source, device_sn, sender_key)
-          select (e->>0)::uuid, (e->>1)::uuid, (e->>2)::uuid, e->>3, (e->>4)::double precision, (e->>5)::timestamptz, e->>6,
-            ${sender.source === 'device' ? 'device' : 'self'}, ${sender.source === 'device' ? sender.serialNo : null}::text, ${senderKey}::uuid
-          from json_array_elements(${JSON.stringify(tests)}::json) e
+          insert into test_records (id, org_id, student_id, class_id, item, raw, tested_at, client_id, source, device_sn, sender_key)
+          select r.*, ${sender.source === 'device' ? 'device' : 'self'}, ${sender.source === 'device' ? sender.serialNo : null}::text, ${senderKey}::uuid
+          from unnest(${p(c.id)}::uuid[], ${p(c.orgId)}::uuid[], ${p(c.studentId)}::uuid[], ${p(c.classId)}::uuid[], ${p(c.item)}::text[], ${p(c.value)}::double precision[],
+            ${p(c.measuredAt)}::timestamptz[], ${p(c.clientId)}::text[]) r
           on conflict do nothing
           returning client_id)
         select json_agg(client_id)::text as ids from ins`);

@@ -3,8 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope, Page } from '@/domain/api';
 import type { AppIdentity, AppRecordRow, AppSelfTestRow, IngestSummary } from '@/domain/activities/ingest';
 import type { TokenData } from '@/domain/auth/types';
+import { UPLOAD_LIMIT } from '@/domain/constants';
 import { activityRecords } from '../../../server/db/schema/activities';
 import { users } from '../../../server/db/schema/auth';
+import { homeworkClasses, homeworkItems, homeworks } from '../../../server/db/schema/homework';
 import { testRecords } from '../../../server/db/schema/physique';
 import { parentStudents, parents, students } from '../../../server/db/schema/school';
 import { appStudentAccount } from '../../../server/db/seed/app-demo';
@@ -128,31 +130,91 @@ describe('a student submits and reads its own results', () => {
   });
 });
 
-describe('videos', () => {
-  const upload = (token: string, bytes: Buffer, name = 'run.mp4') => {
-    const boundary = '----tiyuAppVideo';
-    const payload = Buffer.concat([
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: video/mp4\r\n\r\n`),
-      bytes,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]);
-    return t.request({ method: 'POST', url: '/api/v1/app/videos', token, payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+describe('videos (resumable, tus)', () => {
+  const tus = { 'tus-resumable': '1.0.0' };
+  const b64 = (v: string) => Buffer.from(v).toString('base64');
+  const create = async (token: string, length: number, meta: Record<string, string> = { filename: 'run.mp4' }) =>
+    t.request({
+      method: 'POST',
+      url: '/api/v1/app/videos',
+      token,
+      headers: { ...tus, 'upload-length': String(length), 'upload-metadata': Object.entries(meta).map(([k, v]) => `${k} ${b64(v)}`).join(',') },
+    });
+  const patch = (token: string, location: string, offset: number, bytes: Buffer) =>
+    t.request({ method: 'PATCH', url: location, token, headers: { ...tus, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' }, payload: bytes });
+  const head = (token: string, location: string) => t.request({ method: 'HEAD', url: location, token, headers: tus });
+  const mp4 = (size: number) => {
+    const out = Buffer.alloc(size, 7);
+    out.writeUInt32BE(24, 0);
+    out.write('ftypmp42', 4, 'ascii');
+    return out;
   };
-  const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), Buffer.alloc(64)]);
 
-  it('uploads an mp4 judged by its content and attaches it to a record; a PNG named .mp4 is refused', async () => {
-    const token = await tokenOf(appStudentAccount(5));
-    const res = await upload(token, mp4);
-    expect(res.statusCode, res.body).toBe(200);
-    const fileId = data<{ id: string }>(res).id;
-    const s = data<IngestSummary>(await call('POST', 'records', token, { records: [rec({ videoFileId: fileId })] }));
-    expect(s.accepted).toBe(1);
-    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...Buffer.alloc(32)]);
-    expect((await upload(token, png)).statusCode).toBe(400);
-    // Another user's video cannot be attached.
+  it('an upload interrupted after its first chunk resumes from the server’s offset and ends in a valid homework submission', async () => {
+    const account = appStudentAccount(5);
+    const token = await tokenOf(account);
+    const me = data<AppIdentity>(await call('GET', 'me', token));
+    const day = (ms: number) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date(t.clock.now().getTime() + ms));
+    const [hw] = await t.db
+      .insert(homeworks)
+      .values({ orgId: me.students[0].orgId, name: '视频作业', cycle: 'daily', startDate: day(-86_400_000), endDate: day(86_400_000) })
+      .returning({ id: homeworks.id });
+    await t.db.insert(homeworkClasses).values({ homeworkId: hw.id, classId: me.students[0].classId });
+    await t.db.insert(homeworkItems).values({ homeworkId: hw.id, item: 'rope1min', target: 120, intensity: 'medium', sort: 0 });
+
+    const video = mp4(200_000);
+    const created = await create(token, video.length, { filename: '跳绳.mp4' });
+    expect(created.statusCode, created.body).toBe(201);
+    const location = String(created.headers.location);
+    expect(location).toMatch(/^\/api\/v1\/app\/videos\/[0-9a-f]{32}$/);
+    expect((await patch(token, location, 0, video.subarray(0, 80_000))).statusCode).toBe(204);
+    // The connection dropped; the app asks where to go on from. Another user cannot see or continue the upload.
     const other = await tokenOf(appStudentAccount(6));
-    const refused = data<IngestSummary>(await call('POST', 'records', other, { records: [rec({ videoFileId: fileId })] }));
+    expect((await head(other, location)).statusCode).toBe(404);
+    expect((await patch(other, location, 80_000, video.subarray(80_000))).statusCode).toBe(404);
+    const probe = await head(token, location);
+    expect([probe.statusCode, probe.headers['upload-offset']]).toEqual([200, '80000']);
+    const last = await patch(token, location, 80_000, video.subarray(80_000));
+    expect(last.statusCode, last.body).toBe(200);
+    const file = data<{ id: string; mime: string; size: number; name: string }>(last);
+    expect(file).toMatchObject({ mime: 'video/mp4', size: video.length, name: '跳绳.mp4' });
+    // A client whose last answer was lost reads the result of the finished upload.
+    const uploadId = location.slice(location.lastIndexOf('/') + 1);
+    expect(data<{ id: string }>(await call('GET', `uploads/${uploadId}`, token)).id).toBe(file.id);
+    expect((await call('GET', `uploads/${uploadId}`, other)).statusCode).toBe(404);
+
+    const s = data<IngestSummary>(await call('POST', 'records', token, { records: [rec({ kind: 'homework', refId: hw.id, item: 'rope1min', value: 130, durationS: 60, videoFileId: file.id })] }));
+    expect(s).toMatchObject({ accepted: 1, rejected: 0 });
+    const [stored] = await t.db.select().from(activityRecords).where(and(eq(activityRecords.refId, hw.id), eq(activityRecords.kind, 'homework')));
+    expect(stored).toMatchObject({ videoFileId: file.id, studentId: me.students[0].id, source: 'app' });
+    // Another user's video cannot be attached.
+    const refused = data<IngestSummary>(await call('POST', 'records', other, { records: [rec({ videoFileId: file.id })] }));
     expect(refused.results[0].code).toBe('activities:ingest.videoUnknown');
+  });
+
+  it('refuses a PNG renamed .mp4 (by its content) and drops the upload; a video over the ceiling is refused up front', async () => {
+    const token = await tokenOf(appStudentAccount(7));
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...Buffer.alloc(2000)]);
+    const created = await create(token, png.length, { filename: 'photo.mp4' });
+    expect(created.statusCode).toBe(201);
+    const location = String(created.headers.location);
+    const res = await patch(token, location, 0, png);
+    expect(res.statusCode).toBe(400);
+    expect((await head(token, location)).statusCode).toBe(404);
+    expect((await create(token, UPLOAD_LIMIT.video + 1)).statusCode).toBe(413);
+  });
+
+  it('documents the resumable upload in the OpenAPI document', async () => {
+    const doc = (await t.app.inject({ url: '/api/docs/json' })).json<{ paths: Record<string, Record<string, { description?: string }>> }>();
+    expect(doc.paths['/api/v1/app/videos'].post.description).toContain('tus 1.0');
+    expect(Object.keys(doc.paths['/api/v1/app/videos/{uploadId}']).sort()).toEqual(['delete', 'head', 'patch']);
+    expect(doc.paths['/api/v1/app/uploads/{uploadId}'].get).toBeDefined();
+  });
+
+  it('a parent uploads for its own child only', async () => {
+    const token = await tokenOf(parentAccount);
+    expect((await create(token, 1000, { filename: 'a.mp4', studentId: ownChild })).statusCode).toBe(201);
+    expect((await create(token, 1000, { filename: 'a.mp4', studentId: otherChild })).statusCode).toBe(404);
   });
 });
 

@@ -212,6 +212,16 @@ describe('device batches', () => {
     expect(await t.db.$count(activityRecords)).toBe(before);
   });
 
+  it('stores client ids exactly as sent, whatever characters they hold, and recognises them when resent', async () => {
+    const ids = ['a,b', 'say "hi"', '{x}', 'back\\slash', 'NULL', ' 空 格 ', "it's", '\tx', '{"a",NULL}'];
+    const batch = ids.map((clientId, i) => ({ ...rec({ clientId }), durationS: i === 0 ? 600 : null }));
+    expect(summary(await post(auth, batch))).toMatchObject({ accepted: batch.length, rejected: 0 });
+    expect(summary(await post(auth, batch))).toMatchObject({ accepted: 0, duplicate: batch.length });
+    const stored = await t.db.select({ clientId: activityRecords.clientId, durationS: activityRecords.durationS }).from(activityRecords).where(eq(activityRecords.deviceId, deviceId));
+    // Trimmed on the way in (the schema's rule), kept as it is otherwise.
+    for (const r of batch) expect(stored).toContainEqual({ clientId: r.clientId.trim(), durationS: r.durationS });
+  });
+
   it('takes a full batch of 1,000 records in one request', async () => {
     const batch = Array.from({ length: 1000 }, (_, i) => rec({ value: i % 500, measuredAt: minutesAgo(1 + (i % 600)) }));
     const s = summary(await post(auth, batch));
@@ -229,6 +239,21 @@ describe('device batches', () => {
     expect(summary(await post(auth, [entry(180, 5)]))).toMatchObject({ accepted: 1 });
     const standings = await t.db.select().from(contestScores).where(eq(contestScores.contestId, contest.id));
     expect(standings).toEqual([expect.objectContaining({ studentId: student.id, item: 'rope1min', maxValue: 180, minValue: 150, total: 660, sessions: 4 })]);
+  });
+
+  it('takes entries for a contest of an organisation above the school, never for a contest of another school', async () => {
+    const day = (ms: number) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date(t.clock.now().getTime() + ms));
+    const [{ parentId }] = await t.db.select({ parentId: orgs.parentId }).from(orgs).where(eq(orgs.id, k12Id));
+    const contestOf = async (orgId: string) =>
+      (
+        await t.db
+          .insert(contests)
+          .values({ orgId, type: 'rank', name: '上级赛事', startDate: day(-86_400_000), endDate: day(86_400_000), items: ['rope1min'], rule: 'best' })
+          .returning({ id: contests.id })
+      )[0].id;
+    const [above, elsewhere] = [await contestOf(parentId!), await contestOf(uniId)];
+    const s = summary(await post(auth, [rec({ kind: 'contest', refId: above, item: 'rope1min', value: 150 }), rec({ kind: 'contest', refId: elsewhere, item: 'rope1min', value: 150 })]));
+    expect(s.results.map((r) => r.code)).toEqual([undefined, 'activities:contests.refused.unknown']);
   });
 
   it('lists the school roster for the device, never another school', async () => {
