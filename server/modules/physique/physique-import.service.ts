@@ -196,7 +196,8 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
     const found = new Set(byRegNo.map((s) => s.regNo.toUpperCase()));
     const names = [...new Set(parsedRows.filter((r) => !found.has(r.regNo)).map((r) => r.name))];
     const byName = names.length > 0 ? await scopeStudentsNamed(db, ctx, scopeClasses, { names }) : [];
-    const index = new StudentIndex([...byRegNo, ...byName]);
+    // A student found both ways is one student (not two of the same name).
+    const index = new StudentIndex([...new Map([...byRegNo, ...byName].map((s) => [s.id, s])).values()]);
     const out: ResultInput[] = [];
     for (const { row: rowNumber, cells, parsed } of slice) {
       // Only the rows listed get their reason written and their cells under the header kept.

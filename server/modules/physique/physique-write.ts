@@ -124,10 +124,12 @@ export async function scopeStudentsNamed(
   by: { regNos?: readonly string[]; names?: readonly string[] },
 ): Promise<ScopeStudent[]> {
   if ((by.regNos ?? by.names ?? []).length === 0 || byId.size === 0) return [];
-  const where = by.regNos
-    ? sql`upper(${students.regNo}) = any(${sql.param(by.regNos)}::text[])`
-    : sql`${students.name} = any(${sql.param(by.names ?? [])}::text[])`;
-  const { rows } = await db.execute<StudentRow>(sql`select ${STUDENT_COLUMNS} from ${students} where ${students.orgId} = ${ctx.plan.orgId} and ${students.enabled} and ${where}`);
+  // One index probe per value: `offset 0` keeps the lateral subquery from being flattened into a join, which the
+  // planner could run by reading the whole organisation when the table's statistics are stale (PGlite has no autovacuum).
+  const match = by.regNos ? sql`upper(${students.regNo}) = v.value` : sql`${students.name} = v.value`;
+  const query = sql`select s.* from unnest(${sql.param(by.regNos ?? by.names ?? [])}::text[]) as v(value)
+    cross join lateral (select ${STUDENT_COLUMNS} from ${students} where ${students.orgId} = ${ctx.plan.orgId} and ${match} and ${students.enabled} offset 0) s`;
+  const { rows } = await db.execute<StudentRow>(query);
   return inScope(rows, byId);
 }
 

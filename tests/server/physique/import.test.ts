@@ -171,11 +171,15 @@ describe('score import', () => {
       setCell(row, 'className', list[2].className);
       setCell(row, 'classNo', list[2].classNo ?? 'x');
     }
+    // Row 6: row 2's student again, by name + class: the same student (found both ways), not two of one name.
+    const again = [...rows[1]];
+    setCell(again, 'regNo', 'G999999999999999996');
+    rows.push(again);
     const res = await upload(planId, xlsxOf(rows));
     expect(res.statusCode, res.body).toBe(200);
-    expect(countsOf(res).counts).toEqual({ success: 2, failure: 2 });
+    expect(countsOf(res).counts).toEqual({ success: 2, failure: 3 });
     const reasons = (await readXlsxRows(res.rawPayload)).rows.slice(1).map((r) => String(r.at(-1)));
-    expect(reasons).toEqual([expect.stringMatching(/^第4行，姓名：/), expect.stringMatching(/^第5行，姓名：/)]);
+    expect(reasons).toEqual([expect.stringMatching(/^第4行，姓名：/), expect.stringMatching(/^第5行，姓名：/), '第6行，学籍号：与第2行是同一名学生']);
     expect((await resultsOf(planId)).map((r) => r.studentId).sort()).toEqual([list[0].id, list[1].id].sort());
   });
 
