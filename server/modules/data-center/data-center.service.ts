@@ -116,9 +116,10 @@ export function groupedQuery({ src, agg, counters }: Population, dims: readonly 
       ].join(', ')
     : 'a.*';
   // Rollup rows are added up per combination of the dimensions first (a district's ≈ 15,000 class rows become one
-  // per school, grade and gender), so the grouping sets sort a few thousand rows instead of every class's.
+  // per school, grade and gender), so the grouping sets sort a few thousand rows instead of every class's. Class
+  // rollup rows are one per class, grade and gender already.
   const keys = [...new Set([...dims, 'grade_no'])];
-  const rows = counters
+  const rows = counters && !dims.includes('class_id')
     ? sql`r0 as (${src}), r as (select ${sql.raw([...keys, ...counters.map((c) => `sum(${c})::bigint as ${c}`)].join(', '))} from r0 group by ${sql.raw(keys.join(', '))})`
     : sql`r as (${src})`;
   return sql`with ${rows},
