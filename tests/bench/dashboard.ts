@@ -29,7 +29,8 @@ import { createDatabase, dropDatabase, withDatabase } from '../../server/db/admi
 import { MIGRATIONS_FOLDER, migrateDb, openDb, type DbHandle } from '../../server/db/client';
 import { DEMO_PASSWORD } from '../../server/db/seed/demo';
 import { seedScale } from '../../server/db/seed/scale';
-import { aggregateColumns } from '../../server/modules/data-center/data-center.sql';
+import { groupedQuery } from '../../server/modules/data-center/data-center.service';
+import { aggregateColumns, population, type PlanRef } from '../../server/modules/data-center/data-center.sql';
 import { parseEnv } from '../../server/env';
 import { sha256Hex } from '../../server/lib/password';
 
@@ -160,6 +161,21 @@ where tp.org_id in (${orgIds}) and sy.start_year = (select max(sy2.start_year) f
 select grouping(r.grade_no), grouping(r.gender), grouping(r.${sql.raw(unit)}), r.grade_no, r.gender, r.${sql.raw(unit)}, ${aggregateColumns()}
 from r group by grouping sets ((), (r.grade_no), (r.gender), (r.${sql.raw(unit)}))`));
 
+    /**
+     * The district view's aggregate statement as it runs now (rollup rows added up per school, grade and gender before
+     * the grouping sets) and as it ran before (grouping sets over every class's rollup rows), same plans, same run.
+     */
+    const districtPlans = (
+      await handle.db.execute<{ id: string; org_id: string; school_year: number; start_date: string }>(
+        sql`select tp.id, tp.org_id, sy.start_year as school_year, tp.start_date::text as start_date from test_plans tp join school_years sy on sy.id = tp.school_year_id where tp.id in (${periodPlans(districtOrgs)})`,
+      )
+    ).rows.map((p): PlanRef => ({ id: p.id, orgId: p.org_id, schoolYear: Number(p.school_year), startDate: p.start_date }));
+    const districtOrgIds = [...new Set(districtPlans.map((p) => p.orgId))];
+    const districtStatement = (addUpFirst: boolean) => async () => {
+      const pop = population({ orgIds: districtOrgIds, plans: districtPlans });
+      void (await handle.db.execute(groupedQuery(addUpFirst ? pop : { src: pop.src, agg: pop.agg }, ['grade_no', 'gender', 'org_id'], true, { rankOnly: 'org_id' })));
+    };
+
     const get = (token: string, url: string) => async () => {
       const res = await app.inject({ url, headers: { authorization: `bearer ${token}` } });
       if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
@@ -178,6 +194,8 @@ from r group by grouping sets ((), (r.grade_no), (r.gender), (r.${sql.raw(unit)}
       ['k12 filters', get(schoolToken, `${k12}/filters`)],
       ["floor: the district's period rows read once", readOnce(districtOrgs)],
       ['before: raw GROUPING SETS of the district view', rawGrouped(districtOrgs, 'org_id')],
+      ['district statement: grouping sets over class rollups (before)', districtStatement(false)],
+      ['district statement: added up per school first (now)', districtStatement(true)],
       [`admin school (district, ${students} students)`, get(districtToken, `${admin}/school`)],
       ['admin grade (district)', get(districtToken, `${admin}/grade?gradeNo=${cls.grade_no}`)],
       ['admin school (one school)', get(districtToken, `${admin}/school?orgId=${largest.org_id}`)],

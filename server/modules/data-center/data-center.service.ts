@@ -104,7 +104,7 @@ export async function heavyRows(db: DbOrTx, query: SQL): Promise<AggRow[]> {
  * `rankOnly` dimension carry only RANK_COLUMNS, the other aggregates as null: on PGlite every field returned costs
  * about a microsecond (a null much less), and a school's hundreds of class rows need only their ranking figures.
  */
-export function groupedQuery({ src, agg }: Population, dims: readonly Dim[], withTotal: boolean, opts: { rankOnly?: Dim } = {}): SQL {
+export function groupedQuery({ src, agg, counters }: Population, dims: readonly Dim[], withTotal: boolean, opts: { rankOnly?: Dim } = {}): SQL {
   const sets = [...(withTotal ? ['()'] : []), ...dims.map((d) => `(r.${d})`)].join(', ');
   const select = [...dims.map((d) => `grouping(r.${d})::int as "g_${d}"`), ...dims.map((d) => `r.${d}`), 'min(r.grade_no)::int as unit_grade'].join(', ');
   const classJoin = dims.includes('class_id');
@@ -115,7 +115,14 @@ export function groupedQuery({ src, agg }: Population, dims: readonly Dim[], wit
         ...DETAIL_COLUMNS.map((c) => `case when a."g_${rankOnly}" = 0 then null else a."${c}" end as "${c}"`),
       ].join(', ')
     : 'a.*';
-  return sql`with r as (${src}),
+  // Rollup rows are added up per combination of the dimensions first (a district's ≈ 15,000 class rows become one
+  // per school, grade and gender), so the grouping sets sort a few thousand rows instead of every class's. Class
+  // rollup rows are one per class, grade and gender already.
+  const keys = [...new Set([...dims, 'grade_no'])];
+  const rows = counters && !dims.includes('class_id')
+    ? sql`r0 as (${src}), r as (select ${sql.raw([...keys, ...counters.map((c) => `sum(${c})::bigint as ${c}`)].join(', '))} from r0 group by ${sql.raw(keys.join(', '))})`
+    : sql`r as (${src})`;
+  return sql`with ${rows},
 a as (select ${sql.raw(select)}, ${agg} from r group by grouping sets (${sql.raw(sets)}))
 select ${sql.raw(out)}${sql.raw(classJoin ? ', c.name as class_name, c.org_id as class_org_id' : '')} from a${sql.raw(classJoin ? ' left join classes c on c.id = a.class_id' : '')}`;
 }

@@ -3,6 +3,7 @@ import type { BmiCounts, Indicators, ItemStats, LevelCounts } from '@/domain/dat
 import type { ScoreLevel } from '@/domain/physique/level';
 import type { BmiBand, ItemKey } from '@/domain/physique/standard';
 import { ITEM_COLUMNS } from '@/domain/physique-results/wide-row';
+import { dcRollups } from '../../db/schema/data-center';
 import { physiqueResults } from '../../db/schema/physique';
 import { countsInAggregates } from '../physique/physique.sql';
 
@@ -247,7 +248,14 @@ export function assignRanks<T extends { meanTotal: number | null; rank: number |
 export interface Population {
   src: SQL;
   agg: SQL;
+  /** From the rollups: the counter columns (every aggregate of `agg` is a sum of them), so rows can be added up first. */
+  counters?: readonly string[];
 }
+
+/** The counter columns of dc_rollups: everything but the key and the organisation. */
+const ROLLUP_COUNTERS: readonly string[] = Object.values(getTableColumns(dcRollups))
+  .map((c) => c.name)
+  .filter((n) => !['plan_id', 'class_id', 'grade_no', 'gender', 'org_id'].includes(n));
 
 /**
  * The period's population for aggregates. From the rollups (dc_rollups: a few hundred rows per school and plan)
@@ -260,7 +268,11 @@ export function population(opts: { orgIds: readonly string[]; plans: readonly Pl
   if (needsDedupe(plans, perYear)) {
     return { src: periodResults({ orgIds, plans, filters: opts.filters, perYear, extra: opts.where?.('physique_results') }), agg: aggregateColumns() };
   }
-  return { src: rollupRows(orgIds, plans, [...resultFilterSql(opts.filters ?? {}, 'dc_rollups'), ...(opts.where?.('dc_rollups') ?? [])]), agg: rollupAggregateColumns() };
+  return {
+    src: rollupRows(orgIds, plans, [...resultFilterSql(opts.filters ?? {}, 'dc_rollups'), ...(opts.where?.('dc_rollups') ?? [])]),
+    agg: rollupAggregateColumns(),
+    counters: ROLLUP_COUNTERS,
+  };
 }
 
 /** Rollup rows of `plans` in `orgIds` with the plan's `school_year` and `plan_start`. */

@@ -20,7 +20,7 @@ import { columnName } from '../../lib/spreadsheet/sheet-scanner';
 import { openXlsx, type CellValue, type XlsxReadOptions } from '../../lib/spreadsheet/xlsx-reader';
 import { failuresWorkbook, type ImportFailure, importFileName as fileNameWithCounts } from '../../lib/spreadsheet/import-report';
 import { finishPlanJob, getPlanInScope, startPlanJob, assertPlanOpen, type PlanRecord } from '../test-plan/test-plan.service';
-import { itemsFor, loadPlanContext, planScopeStudents, stagedImport, type PlanContext, type ResultInput, type ScopeStudent } from './physique-write';
+import { itemsFor, loadPlanContext, planScopeClasses, scopeStudentsNamed, stagedImport, type PlanContext, type ResultInput, type ScopeStudent } from './physique-write';
 
 /** Rows scanned for the header row (files often start with a title row). */
 const HEADER_SCAN_ROWS = 10;
@@ -65,14 +65,16 @@ export interface ImportOutcome {
 
 type Failure = ImportFailure;
 
-/** Students of the plan's scope indexed the ways an import row finds them: registration number, then name + class. */
+/** Students indexed the ways an import row finds them: registration number (upper case), then name + class. */
 class StudentIndex {
   private readonly byRegNo = new Map<string, ScopeStudent>();
   private readonly byNameClass = new Map<string, ScopeStudent[]>();
 
   constructor(list: readonly ScopeStudent[]) {
     for (const s of list) {
-      this.byRegNo.set(s.regNo.toUpperCase(), s);
+      // Registration numbers match case-insensitively; one stored exactly as the file writes it wins.
+      const key = s.regNo.toUpperCase();
+      if (!this.byRegNo.has(key) || s.regNo === key) this.byRegNo.set(key, s);
       this.add(`${s.name}\u0000${s.className}`, s);
       if (s.classNo) this.add(`${s.name}\u0000#${s.classNo}`, s);
     }
@@ -161,7 +163,7 @@ export function testDay(plan: PlanRecord, now: Date): string {
   return today < plan.startDate ? plan.startDate : today > plan.endDate ? plan.endDate : today;
 }
 
-/** Accepted rows handed to the writer at a time: memory stays flat however long the file is. */
+/** Data rows matched and handed to the writer at a time: memory stays flat however long the file is. */
 const SLICE_ROWS = 2000;
 
 async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<ImportOutcome> {
@@ -169,7 +171,7 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
   const pacer = new EventLoopPacer();
   const source = await openXlsx(req.buffer, IMPORT_LIMITS);
   const ctx: PlanContext = await loadPlanContext(db, plan);
-  const index = new StudentIndex(await planScopeStudents(db, ctx));
+  const scopeClasses = await planScopeClasses(db, ctx);
   const mayWrite = classScopeTest(req.classScope);
 
   const failures: Failure[] = [];
@@ -178,45 +180,72 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
   const pending: { row: number; cells: CellValue[] }[] = [];
   let header: { index: number; mapping: HeaderMapping; cells: readonly CellValue[] } | null = null;
   let dataRows = 0;
-  let slice: ResultInput[] = [];
+  /** Data rows read and parsed, not yet matched. */
+  let rows: { row: number; cells: CellValue[]; parsed: ReturnType<typeof parseTemplateRow> }[] = [];
 
-  const handle = (rowNumber: number, cells: CellValue[], mapping: HeaderMapping) => {
+  const read = (rowNumber: number, cells: CellValue[], mapping: HeaderMapping) => {
     if (isBlankRow(cells)) return;
     dataRows++;
-    // Only the rows listed get their reason written and their cells under the header kept.
-    const fail = (reason: () => string) => {
-      failureCount++;
-      if (failures.length < FAILED_ROWS_LISTED) failures.push({ cells: cells.slice(0, header ? header.cells.length : cells.length), reason: reason() });
-    };
-    const parsed = parseTemplateRow(cells, mapping, rowNumber, { date1904: source.date1904 });
-    if (!parsed.ok) return fail(() => formatRowErrors((k, o) => t(k, o), rowNumber, parsed.errors));
-    const r = parsed.row;
-    const found = index.find(r.regNo, r.name, r.className, r.classNo);
-    if (found === null) return fail(() => rowReason(t, rowNumber, 'regNo', 'physiqueResults:import.studentNotFound'));
-    if (Array.isArray(found)) return fail(() => rowReason(t, rowNumber, 'name', 'physiqueResults:import.ambiguousStudent', { name: r.name, className: r.className ?? r.classNo }));
-    if (!mayWrite(found.classId)) return fail(() => rowReason(t, rowNumber, 'regNo', 'physiqueResults:import.outOfScope'));
-    if (found.grade !== r.grade) return fail(() => rowReason(t, rowNumber, 'gradeNo', 'physiqueResults:import.gradeMismatch', { code: nationalCodeFromGrade(found.grade) }));
-    if (found.gender !== r.gender) return fail(() => rowReason(t, rowNumber, 'gender', 'physiqueResults:import.genderMismatch'));
-    const first = seen.get(found.id);
-    if (first !== undefined) return fail(() => rowReason(t, rowNumber, 'regNo', 'physiqueResults:import.duplicateRow', { row: first }));
-    const results = restrictToItems(r.results, itemsFor(ctx, found.grade, found.gender));
-    if (Object.keys(results).length === 0) return fail(() => rowReason(t, rowNumber, 'regNo', 'physiqueResults:import.noResults'));
-    seen.set(found.id, rowNumber);
-    slice.push({ studentId: found.id, classId: found.classId, grade: found.grade, gender: found.gender, results });
+    rows.push({ row: rowNumber, cells, parsed: parseTemplateRow(cells, mapping, rowNumber, { date1904: source.date1904 }) });
   };
 
-  // Read, validate, score and stage in slices outside any transaction; the write at the end is all or nothing.
+  /** Matches a slice of rows with the students they name (one query by registration number, one by name for the rest), in file order. */
+  const match = async (slice: typeof rows): Promise<ResultInput[]> => {
+    const parsedRows = slice.flatMap((r) => (r.parsed.ok ? [r.parsed.row] : []));
+    const byRegNo = await scopeStudentsNamed(db, ctx, scopeClasses, { regNos: [...new Set(parsedRows.map((r) => r.regNo))] });
+    const found = new Set(byRegNo.map((s) => s.regNo.toUpperCase()));
+    const names = [...new Set(parsedRows.filter((r) => !found.has(r.regNo)).map((r) => r.name))];
+    const byName = names.length > 0 ? await scopeStudentsNamed(db, ctx, scopeClasses, { names }) : [];
+    // A student found both ways is one student (not two of the same name).
+    const index = new StudentIndex([...new Map([...byRegNo, ...byName].map((s) => [s.id, s])).values()]);
+    const out: ResultInput[] = [];
+    for (const { row: rowNumber, cells, parsed } of slice) {
+      // Only the rows listed get their reason written and their cells under the header kept.
+      const fail = (reason: () => string) => {
+        failureCount++;
+        if (failures.length < FAILED_ROWS_LISTED) failures.push({ cells: cells.slice(0, header ? header.cells.length : cells.length), reason: reason() });
+      };
+      if (!parsed.ok) {
+        fail(() => formatRowErrors((k, o) => t(k, o), rowNumber, parsed.errors));
+        continue;
+      }
+      const r = parsed.row;
+      const student = index.find(r.regNo, r.name, r.className, r.classNo);
+      if (student === null) fail(() => rowReason(t, rowNumber, 'regNo', 'physiqueResults:import.studentNotFound'));
+      else if (Array.isArray(student)) fail(() => rowReason(t, rowNumber, 'name', 'physiqueResults:import.ambiguousStudent', { name: r.name, className: r.className ?? r.classNo }));
+      else if (!mayWrite(student.classId)) fail(() => rowReason(t, rowNumber, 'regNo', 'physiqueResults:import.outOfScope'));
+      else if (student.grade !== r.grade) fail(() => rowReason(t, rowNumber, 'gradeNo', 'physiqueResults:import.gradeMismatch', { code: nationalCodeFromGrade(student.grade) }));
+      else if (student.gender !== r.gender) fail(() => rowReason(t, rowNumber, 'gender', 'physiqueResults:import.genderMismatch'));
+      else {
+        const first = seen.get(student.id);
+        if (first !== undefined) {
+          fail(() => rowReason(t, rowNumber, 'regNo', 'physiqueResults:import.duplicateRow', { row: first }));
+          continue;
+        }
+        const results = restrictToItems(r.results, itemsFor(ctx, student.grade, student.gender));
+        if (Object.keys(results).length === 0) {
+          fail(() => rowReason(t, rowNumber, 'regNo', 'physiqueResults:import.noResults'));
+          continue;
+        }
+        seen.set(student.id, rowNumber);
+        out.push({ studentId: student.id, classId: student.classId, grade: student.grade, gender: student.gender, results });
+      }
+    }
+    return out;
+  };
+
+  // Read, validate, match, score and stage in slices outside any transaction; the write at the end is all or nothing.
   const { written: success } = await stagedImport(db, ctx, { userId: req.userId, now: req.now, testedOn: testDay(plan, req.now), fileName: req.fileName }, async (write) => {
     const flush = async (atLeast: number) => {
-      if (slice.length < atLeast || slice.length === 0) return;
-      const out = slice;
-      slice = [];
-      await write(out);
+      if (rows.length < atLeast || rows.length === 0) return;
+      const slice = rows;
+      rows = [];
+      await write(await match(slice));
     };
     for await (const batch of source.batches()) {
       for (const { row, cells } of batch) {
         if (header) {
-          handle(row, cells, header.mapping);
+          read(row, cells, header.mapping);
           await flush(SLICE_ROWS);
           await pacer.pace();
           continue;
@@ -229,7 +258,7 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
         }
         const found = headerOf(pending, t);
         header = { ...found, cells: pending.find((p) => p.row === found.index)?.cells ?? [] };
-        for (const p of pending) if (p.row > found.index) handle(p.row, p.cells, header.mapping);
+        for (const p of pending) if (p.row > found.index) read(p.row, p.cells, header.mapping);
         pending.length = 0;
       }
     }

@@ -61,34 +61,76 @@ export interface ScopeStudent {
   grade: Grade;
 }
 
-/**
- * Every enabled student the plan covers (its grades, classes or colleges), with the grade they were in that year.
- * Two lean queries (the scope's classes, then their students' five columns) and raw rows: an import loads tens of
- * thousands of students at once, and on PGlite moving rows out of the database is what costs.
- */
-export async function planScopeStudents(db: DbOrTx, ctx: PlanContext): Promise<ScopeStudent[]> {
+/** A class the plan covers, with the grade its pupils were in that school year. */
+export interface ScopeClass {
+  name: string;
+  classNo: string | null;
+  grade: Grade;
+}
+
+/** The classes the plan covers (its grades, classes or colleges), by id, each with the grade of that school year. */
+export async function planScopeClasses(db: DbOrTx, ctx: PlanContext): Promise<Map<string, ScopeClass>> {
   const scopeClasses = await db
     .select({ id: classes.id, name: classes.name, classNo: classes.classNo, stage: grades.stage, enrolYear: grades.enrolYear })
     .from(classes)
     .innerJoin(grades, eq(grades.id, classes.gradeId))
     .where(and(eq(classes.orgId, ctx.plan.orgId), classInPlanScope(ctx.plan.id)));
-  const byId = new Map<string, { name: string; classNo: string | null; grade: Grade }>();
+  const byId = new Map<string, ScopeClass>();
   for (const c of scopeClasses) {
     const grade = gradeInYear(c.stage, c.enrolYear, ctx.startYear);
     if (grade !== null) byId.set(c.id, { name: c.name, classNo: c.classNo, grade });
   }
-  if (byId.size === 0) return [];
-  const { rows } = await db.execute<{ id: string; name: string; reg_no: string; gender: Gender; class_id: string }>(
-    sql`select ${students.id} as id, ${students.name} as name, ${students.regNo} as reg_no, ${students.gender} as gender, ${students.classId} as class_id
-      from ${students} where ${students.orgId} = ${ctx.plan.orgId} and ${students.enabled}
-      and ${students.classId} in (${sql.join([...byId.keys()].map((id) => sql`${id}`), sql`, `)})`,
-  );
+  return byId;
+}
+
+type StudentRow = { id: string; name: string; reg_no: string; gender: Gender; class_id: string };
+
+/** The rows that are enabled students of the scope's classes, as ScopeStudents. */
+function inScope(rows: readonly StudentRow[], byId: ReadonlyMap<string, ScopeClass>): ScopeStudent[] {
   const out: ScopeStudent[] = [];
   for (const r of rows) {
     const c = byId.get(r.class_id);
     if (c) out.push({ id: r.id, name: r.name, regNo: r.reg_no, gender: r.gender, classId: r.class_id, className: c.name, classNo: c.classNo, grade: c.grade });
   }
   return out;
+}
+
+const STUDENT_COLUMNS = sql`${students.id} as id, ${students.name} as name, ${students.regNo} as reg_no, ${students.gender} as gender, ${students.classId} as class_id`;
+
+/**
+ * Every enabled student the plan covers (its grades, classes or colleges), with the grade they were in that year.
+ * Two lean queries (the scope's classes, then their students' five columns) and raw rows: on PGlite moving rows out
+ * of the database is what costs.
+ */
+export async function planScopeStudents(db: DbOrTx, ctx: PlanContext): Promise<ScopeStudent[]> {
+  const byId = await planScopeClasses(db, ctx);
+  if (byId.size === 0) return [];
+  const { rows } = await db.execute<StudentRow>(
+    sql`select ${STUDENT_COLUMNS} from ${students} where ${students.orgId} = ${ctx.plan.orgId} and ${students.enabled}
+      and ${students.classId} in (${sql.join([...byId.keys()].map((id) => sql`${id}`), sql`, `)})`,
+  );
+  return inScope(rows, byId);
+}
+
+/**
+ * The enabled students of the scope's classes whose registration number (case-insensitively, through
+ * students_org_upper_reg_no_idx) or name is one of those given: what one slice of an import can match, so an import
+ * never holds the whole scope (docs/architecture.md, Performance).
+ */
+export async function scopeStudentsNamed(
+  db: DbOrTx,
+  ctx: PlanContext,
+  byId: ReadonlyMap<string, ScopeClass>,
+  by: { regNos?: readonly string[]; names?: readonly string[] },
+): Promise<ScopeStudent[]> {
+  if ((by.regNos ?? by.names ?? []).length === 0 || byId.size === 0) return [];
+  // One index probe per value: `offset 0` keeps the lateral subquery from being flattened into a join, which the
+  // planner could run by reading the whole organisation when the table's statistics are stale (PGlite has no autovacuum).
+  const match = by.regNos ? sql`upper(${students.regNo}) = v.value` : sql`${students.name} = v.value`;
+  const query = sql`select s.* from unnest(${sql.param(by.regNos ?? by.names ?? [])}::text[]) as v(value)
+    cross join lateral (select ${STUDENT_COLUMNS} from ${students} where ${students.orgId} = ${ctx.plan.orgId} and ${match} and ${students.enabled} offset 0) s`;
+  const { rows } = await db.execute<StudentRow>(query);
+  return inScope(rows, byId);
 }
 
 /** One student's incoming results for a plan. */

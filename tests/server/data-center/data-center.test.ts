@@ -357,6 +357,33 @@ describe('scope', () => {
     expect(moved.scope.orgId).toBe(k12Id);
   });
 
+  it("a bureau's year with one plan per school (from the rollups, added up per school first) equals a direct computation", async () => {
+    const v = await view<SchoolView>('admin/dataCenter/school?schoolYear=2025', 'district01');
+    const rows = latestPerStudent(results, { orgIds: [k12Id, uniId], year: 2025 });
+    expect(rows.length).toBeGreaterThan(0);
+    const students = roster(studentList, [...schoolIds, bureauId], 2025);
+    expectIndicators(v.overview, indicators(rows, students), students);
+    expectItems(v.items, rows);
+    for (const g of v.byGrade) {
+      const gr = rows.filter((r) => r.gradeNo === g.gradeNo);
+      const n = roster(studentList, [...schoolIds, bureauId], 2025, { gradeNo: g.gradeNo });
+      expectIndicators(g.indicators, indicators(gr, n), n);
+      expectItems(g.items, gr);
+    }
+    for (const g of v.byGender) {
+      const gr = rows.filter((r) => r.gender === g.gender);
+      const n = roster(studentList, [...schoolIds, bureauId], 2025, { gender: g.gender });
+      expectIndicators(g.indicators, indicators(gr, n), n);
+    }
+    expect(v.ranking.unit).toBe('school');
+    expect(v.ranking.rows.map((r) => r.id).sort()).toEqual([...new Set(rows.map((r) => r.orgId))].sort());
+    for (const row of v.ranking.rows) {
+      const ref = indicators(rows.filter((r) => r.orgId === row.id), null);
+      expect(row).toMatchObject({ tested: ref.tested, assessed: ref.assessed, excellentRate: ref.excellentRate, goodRate: ref.goodRate, passRate: ref.passRate });
+      expect(near(row.meanTotal, ref.meanTotal)).toBe(true);
+    }
+  });
+
   it('a bureau sees its schools, ranked by school, and one school with orgId', async () => {
     const v = await view<SchoolView>('admin/dataCenter/school', 'district01');
     expect(v.scope).toMatchObject({ orgId: bureauId, schools: schoolIds.length });

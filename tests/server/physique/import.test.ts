@@ -9,6 +9,7 @@ import { engineInputOf } from '@/domain/physique-results/wide-row';
 import { auditLogs } from '../../../server/db/schema/audit';
 import { users } from '../../../server/db/schema/auth';
 import { physiqueResultLogs, physiqueResults } from '../../../server/db/schema/physique';
+import { students } from '../../../server/db/schema/school';
 import { planJobs } from '../../../server/db/schema/test-plans';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
 import { loadPlanContext, stagedImport } from '../../../server/modules/physique/physique-write';
@@ -150,6 +151,36 @@ describe('score import', () => {
 
     const stored = await resultsOf(planId);
     expect(stored.map((r) => r.studentId).sort()).toEqual([list[2], list[4], list[5], list[6], list[7]].map((s) => s.id).sort());
+  });
+
+  it('finds students by registration number whatever its case, else by name + class, and refuses a name two of them share', async () => {
+    const planId = await createPlan(t.db, org.k12);
+    // Grade 2: students no other test here uses, so renaming them changes nothing elsewhere.
+    const list = await someStudents(t.db, org.k12, [2], 4);
+    const rows = templateFor(list, 23);
+    // Row 2: stored in lower case, written in upper case in the file.
+    await t.db.update(students).set({ regNo: list[0].regNo.toLowerCase() }).where(eq(students.id, list[0].id));
+    // Row 3: an unknown registration number, found by name + class.
+    setCell(rows[2], 'regNo', 'G999999999999999998');
+    // Rows 4 and 5: unknown registration numbers and a name two students of the class share.
+    const shared = `同名${list[2].name}`;
+    await t.db.update(students).set({ name: shared, classId: list[2].classId }).where(inArray(students.id, [list[2].id, list[3].id]));
+    for (const row of [rows[3], rows[4]]) {
+      setCell(row, 'regNo', 'G999999999999999997');
+      setCell(row, 'name', shared);
+      setCell(row, 'className', list[2].className);
+      setCell(row, 'classNo', list[2].classNo ?? 'x');
+    }
+    // Row 6: row 2's student again, by name + class: the same student (found both ways), not two of one name.
+    const again = [...rows[1]];
+    setCell(again, 'regNo', 'G999999999999999996');
+    rows.push(again);
+    const res = await upload(planId, xlsxOf(rows));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(countsOf(res).counts).toEqual({ success: 2, failure: 3 });
+    const reasons = (await readXlsxRows(res.rawPayload)).rows.slice(1).map((r) => String(r.at(-1)));
+    expect(reasons).toEqual([expect.stringMatching(/^第4行，姓名：/), expect.stringMatching(/^第5行，姓名：/), '第6行，学籍号：与第2行是同一名学生']);
+    expect((await resultsOf(planId)).map((r) => r.studentId).sort()).toEqual([list[0].id, list[1].id].sort());
   });
 
   it('translates failure reasons into the request language', async () => {
