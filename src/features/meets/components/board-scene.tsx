@@ -82,6 +82,7 @@ export function MeetBoardScene({ board }: { board: MeetBoardView }) {
               </li>
             ))}
           </ol>
+          {!board.upcoming.length ? <p className="text-[24px] text-muted-foreground">{t('board.noUpcoming')}</p> : null}
         </Panel>
       </div>
       <div className="flex min-w-0 items-center gap-4 overflow-hidden rounded-2xl border border-warning/60 bg-warning/10 px-6 py-3 text-[26px]" data-testid="board-records">
