@@ -29,7 +29,7 @@ const FONT_FILES = {
 } as const;
 /** The font files (10 MB each) are read once per process, when first needed. */
 const fontBytes = new Map<keyof typeof FONT_FILES, Promise<Buffer>>();
-function loadFont(weight: keyof typeof FONT_FILES): Promise<Buffer> {
+export function loadFont(weight: keyof typeof FONT_FILES): Promise<Buffer> {
   let bytes = fontBytes.get(weight);
   if (!bytes) {
     bytes = readFile(require.resolve(FONT_FILES[weight]));
