@@ -2,6 +2,8 @@ import { BASE_PATH } from '@/domain/constants';
 import { buildApp } from './app';
 import { migrateDb, openDb } from './db/client';
 import { DEMO_ACCOUNTS, seedDemo, syncMenus } from './db/seed/demo';
+import { seedMeetDocumentsDemo } from './db/seed/meet-documents-demo';
+import { createStorage } from './lib/storage/create-storage';
 import { parseEnv } from './env';
 import { simulateInProcess } from './simulate/run';
 
@@ -14,6 +16,11 @@ async function main(): Promise<void> {
   // A fresh database gets the demo; an existing one gets catalogue changes to its menus.
   const seeded = await seedDemo(handle.db);
   if (!seeded) await syncMenus(handle.db);
+  // The demo's meet documents (stamps, a template, style photos) are files: they go into the file store the app uses.
+  if (seeded) {
+    const storage = await createStorage(env);
+    await seedMeetDocumentsDemo(handle.db, storage, new Date()).finally(() => storage.close());
+  }
   // The demo's activity screens show data that arrived through the ingestion API (server/simulate).
   const simulateDays = env.TIYU_SIMULATE_DAYS ?? (env.NODE_ENV === 'test' ? 0 : 14);
   if (seeded && simulateDays > 0) await simulateInProcess(handle.db, env, { days: simulateDays, log: (line) => process.stdout.write(`${line}\n`) });

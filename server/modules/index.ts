@@ -10,6 +10,7 @@ import { trainingRoutes } from './training/training.routes';
 import { ingestRoutes } from './ingest/ingest.routes';
 import { lessonRoutes } from './lessons/lessons.routes';
 import type { ModuleOptions } from './module-options';
+import { meetBoardLinkRoutes } from './meets/board-links.routes';
 import { meetDocumentRoutes } from './meets/documents.routes';
 import { meetRoutes } from './meets/meets.routes';
 import { menuRoutes } from './menus/menus.routes';
@@ -72,6 +73,7 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
 
   for (const family of ['k12', 'gx'] as const) await app.register(meetRoutes, { prefix: `/api/busi/web/${family}`, family });
   for (const family of ['k12', 'gx'] as const) await app.register(meetDocumentRoutes, { prefix: `/api/busi/web/${family}`, family, storage: opts.storage });
+  for (const family of ['k12', 'gx'] as const) await app.register(meetBoardLinkRoutes, { prefix: `/api/busi/web/${family}`, family });
 
   for (const family of ['admin', 'k12'] as const) await app.register(homeworkRoutes, { prefix: `/api/busi/web/${family}`, family, expireEveryMs: opts.fileSweepEveryMs });
   await app.register(trainingRoutes, { prefix: '/api/busi/web/k12' });

@@ -61,6 +61,19 @@ const wallLink = async (page: Page) => {
   const url = await dialog.getByTestId('screen-link-url').inputValue();
   await page.goto(url);
 };
+/** The first meet's live board (the score picker's second row action), then its wall links dialog. */
+const boardLinks = step('meet board links', async (page) => {
+  await rowAction('meet-picker', 1)(page);
+  await page.getByTestId('board-links-open').click();
+});
+/** A meet board link opened on the wall. */
+const boardWall = async (page: Page) => {
+  await boardLinks(page);
+  const dialog = page.getByTestId('board-links-dialog');
+  await dialog.getByTestId('board-link-name').fill('a11y');
+  await dialog.getByTestId('board-link-submit').click();
+  await page.goto(await dialog.getByTestId('screen-link-url').inputValue());
+};
 
 /**
  * Every menu page that renders a screen for a demo account, with its forms and details. A new screen is one row:
@@ -188,6 +201,8 @@ const SCREENS: Screen[] = [
   { account: 'school01', path: '/single/sportsMeet/record', open: editFirst('record-list') },
   { account: 'school01', path: '/single/sportsMeet/record', open: clickFirst('list-import'), dialog: true },
   { account: 'school01', path: '/single/sportsMeet/signUp', open: rowAction('meet-picker', 0) },
+  { account: 'school01', path: '/single/sportsMeet/score', open: boardLinks, dialog: true },
+  { account: 'school01', path: '/single/sportsMeet/score', open: boardWall },
   { account: 'college01', path: '/gx/sportsMeet' },
   { account: 'school01', path: '/single/sportsMeet/eStamp' },
   { account: 'school01', path: '/single/sportsMeet/eStamp', open: clickFirst('stamp-upload'), dialog: true },

@@ -63,16 +63,18 @@ test('school01 uploads a stamp, makes a template, issues certificates and adds s
   await page.goto('/busi/k12/sportsMeet');
   await page.getByTestId('meet-list').getByRole('row', { name: /2026年春季田径运动会/ }).getByRole('button', { name: '运动风采' }).click();
   await expect(page).toHaveURL(/\/k12\/sportsMeet\/demeanor\/[0-9a-f-]+$/);
+  // The demo's three photos, then two more.
+  const captions = page.getByTestId('photo-caption');
+  await expect(captions).toHaveCount(3);
   await page.getByTestId('photo-upload').click();
   const photoDialog = page.getByTestId('photo-dialog');
   await photoDialog.locator('input[type=file]').setInputFiles([await png('start.png', 800, 600, '#2563eb'), await png('finish.png', 800, 600, '#16a34a')]);
   await expect(photoDialog.locator('li img')).toHaveCount(2, { timeout: 20_000 });
   await photoDialog.getByTestId('photo-save').click();
-  const captions = page.getByTestId('photo-caption');
-  await expect(captions).toHaveCount(2);
-  await captions.first().fill('男子100米起跑');
-  await captions.first().press('Enter');
+  await expect(captions).toHaveCount(5);
+  await captions.nth(3).fill('男子100米起跑');
+  await captions.nth(3).press('Enter');
   await expect(page.getByText('说明已保存', { exact: true })).toBeVisible();
-  await expect(captions.first()).toHaveValue('男子100米起跑');
+  await expect(captions.nth(3)).toHaveValue('男子100米起跑');
   await shot(page, 'meet-photos');
 });

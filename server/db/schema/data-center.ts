@@ -2,6 +2,7 @@ import { getTableColumns } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { WallPlaylist } from '../../../src/domain/data-center/wall';
 import { users } from './auth';
+import { meets } from './meets';
 import { orgs } from './orgs';
 import { physiqueResults } from './physique';
 
@@ -26,6 +27,10 @@ export const screenLinks = pgTable(
     tokenHash: text('token_hash').notNull(),
     name: text('name').notNull(),
     playlist: jsonb('playlist').$type<WallPlaylist>().notNull(),
+    /** A meet's live board link (docs/api/data-center.md#wall-display): the wall shows this meet's published results only. */
+    meetId: uuid('meet_id').references(() => meets.id, { onDelete: 'cascade' }),
+    /** After this instant the wall is refused like a revoked link (meet links: a week after the meet). */
+    expiresAt: at('expires_at'),
     createdBy: uuid('created_by').references(() => users.id),
     createdAt: at('created_at').notNull().defaultNow(),
     revokedAt: at('revoked_at'),
@@ -33,7 +38,7 @@ export const screenLinks = pgTable(
     /** Last time a wall fetched config or a scene (updated at most once a minute). */
     lastSeenAt: at('last_seen_at'),
   },
-  (t) => [uniqueIndex('screen_links_token_hash_uq').on(t.tokenHash), index('screen_links_owner_idx').on(t.ownerOrgId, t.createdAt), index('screen_links_org_idx').on(t.orgId)],
+  (t) => [uniqueIndex('screen_links_token_hash_uq').on(t.tokenHash), index('screen_links_owner_idx').on(t.ownerOrgId, t.createdAt), index('screen_links_org_idx').on(t.orgId), index('screen_links_meet_idx').on(t.meetId)],
 );
 
 /** Item column prefixes of physique_results (`run_50m` of `run_50m_score`), in table order. */

@@ -1,6 +1,6 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import { DC_MSG } from '@/domain/data-center/messages';
-import { wallPath, type ScreenLinkCreate, type ScreenLinkCreated, type ScreenLinkRow } from '@/domain/data-center/wall';
+import { MEET_BOARD_LINK_DAYS, MEET_BOARD_REFRESH_S, MEET_BOARD_SCENE, WALL_INTERVAL_DEFAULT_S, wallPath, type ScreenLinkCreate, type ScreenLinkCreated, type ScreenLinkRow } from '@/domain/data-center/wall';
 import { ERR } from '@/domain/errors';
 import type { DbOrTx } from '../../db/client';
 import { users } from '../../db/schema/auth';
@@ -8,6 +8,9 @@ import { screenLinks } from '../../db/schema/data-center';
 import { orgs } from '../../db/schema/orgs';
 import { AppError } from '../../lib/app-error';
 import { isUuid } from '../../lib/ids';
+import type { BoardLinkCreate } from '@/domain/meets/board';
+import type { Actor } from '../../plugins/tenant';
+import { tenantMeet } from '../meets/meet.service';
 import { hashSecret, newToken } from '../../lib/tokens';
 import type { Family } from '@/domain/menus/access';
 import { WHOLE_ORG } from '../../lib/data-scope';
@@ -15,7 +18,8 @@ import { resolveScope } from './data-center.scope';
 
 /**
  * Wall-screen links (docs/api/data-center.md#wall-display). A link is managed by the organisation it shows and by the bureaus above it; the
- * token is returned once at creation and only its SHA-256 is kept.
+ * token is returned once at creation and only its SHA-256 is kept. Two kinds share the table and the wall: data-centre
+ * links (a playlist of school-view scenes) and a meet's board links (`meet_id` set: that meet's live board only).
  */
 
 const notFound = () => new AppError(404, ERR.notFound);
@@ -35,6 +39,8 @@ const selection = {
   createdAt: screenLinks.createdAt,
   revokedAt: screenLinks.revokedAt,
   lastSeenAt: screenLinks.lastSeenAt,
+  meetId: screenLinks.meetId,
+  expiresAt: screenLinks.expiresAt,
 };
 
 function selectLinks(db: DbOrTx) {
@@ -54,6 +60,8 @@ function toRow(r: Selected): ScreenLinkRow {
     createdAt: iso(r.createdAt) ?? '',
     revokedAt: iso(r.revokedAt),
     lastSeenAt: iso(r.lastSeenAt),
+    meetId: r.meetId,
+    expiresAt: iso(r.expiresAt),
   };
 }
 
@@ -80,7 +88,7 @@ async function managedOrgIds(db: DbOrTx, family: Family, tenantOrgId: string): P
 /** Links showing the tenant organisation (and, for a bureau, its schools), newest first, revoked ones included. */
 export async function listScreenLinks(db: DbOrTx, family: Family, tenantOrgId: string): Promise<ScreenLinkRow[]> {
   const ids = await managedOrgIds(db, family, tenantOrgId);
-  const list = await selectLinks(db).where(inArray(screenLinks.orgId, ids)).orderBy(desc(screenLinks.createdAt), desc(screenLinks.id));
+  const list = await selectLinks(db).where(and(inArray(screenLinks.orgId, ids), isNull(screenLinks.meetId))).orderBy(desc(screenLinks.createdAt), desc(screenLinks.id));
   return list.map(toRow);
 }
 
@@ -91,9 +99,60 @@ export async function revokeScreenLink(db: DbOrTx, family: Family, tenantOrgId: 
   const [link] = await db
     .select({ id: screenLinks.id, revokedAt: screenLinks.revokedAt })
     .from(screenLinks)
-    .where(and(eq(screenLinks.id, id), inArray(screenLinks.orgId, ids)));
+    .where(and(eq(screenLinks.id, id), inArray(screenLinks.orgId, ids), isNull(screenLinks.meetId)));
   if (!link) throw notFound();
-  if (!link.revokedAt) await db.update(screenLinks).set({ revokedAt: now, revokedBy: userId }).where(eq(screenLinks.id, id));
+  return revoke(db, id, link.revokedAt, userId, now);
+}
+
+async function revoke(db: DbOrTx, id: string, revokedAt: Date | null, userId: string, now: Date): Promise<ScreenLinkRow> {
+  if (!revokedAt) await db.update(screenLinks).set({ revokedAt: now, revokedBy: userId }).where(eq(screenLinks.id, id));
   const [row] = await selectLinks(db).where(eq(screenLinks.id, id));
   return toRow(row);
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * A board link of one of the tenant's meets (404 for another organisation's meet): the wall shows that meet's live board,
+ * polled every MEET_BOARD_REFRESH_S, until revoked or MEET_BOARD_LINK_DAYS after the meet's last day.
+ */
+export async function createMeetBoardLink(db: DbOrTx, actor: Actor, meetId: string, body: BoardLinkCreate, now: Date): Promise<ScreenLinkCreated> {
+  const meet = await tenantMeet(db, actor, meetId);
+  const meetOver = Date.parse(`${meet.endDate}T00:00:00Z`) + DAY_MS;
+  const expiresAt = new Date(Math.max(meetOver, now.getTime()) + MEET_BOARD_LINK_DAYS * DAY_MS);
+  const token = newToken();
+  const [created] = await db
+    .insert(screenLinks)
+    .values({
+      orgId: meet.orgId,
+      ownerOrgId: actor.tenantOrgId,
+      tokenHash: hashSecret(token),
+      name: body.name,
+      playlist: { scenes: [MEET_BOARD_SCENE], intervalSeconds: WALL_INTERVAL_DEFAULT_S, refreshSeconds: MEET_BOARD_REFRESH_S },
+      meetId: meet.id,
+      expiresAt,
+      createdBy: actor.userId,
+    })
+    .returning({ id: screenLinks.id });
+  const [row] = await selectLinks(db).where(eq(screenLinks.id, created.id));
+  return { ...toRow(row), token, path: wallPath(token) };
+}
+
+/** The board links of a meet of the tenant, newest first, revoked and expired ones included. */
+export async function listMeetBoardLinks(db: DbOrTx, actor: Actor, meetId: string): Promise<ScreenLinkRow[]> {
+  const meet = await tenantMeet(db, actor, meetId);
+  const list = await selectLinks(db).where(eq(screenLinks.meetId, meet.id)).orderBy(desc(screenLinks.createdAt), desc(screenLinks.id));
+  return list.map(toRow);
+}
+
+/** Revokes a board link of a meet of the tenant at once; repeating is harmless. */
+export async function revokeMeetBoardLink(db: DbOrTx, actor: Actor, meetId: string, id: string, now: Date): Promise<ScreenLinkRow> {
+  const meet = await tenantMeet(db, actor, meetId);
+  if (!isUuid(id)) throw notFound();
+  const [link] = await db
+    .select({ id: screenLinks.id, revokedAt: screenLinks.revokedAt })
+    .from(screenLinks)
+    .where(and(eq(screenLinks.id, id), eq(screenLinks.meetId, meet.id)));
+  if (!link) throw notFound();
+  return revoke(db, id, link.revokedAt, actor.userId, now);
 }

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, rgb, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
-import * as XLSX from 'xlsx';
+import { zipSync, type Zippable } from 'fflate';
 import { fieldText, MM_PER_PT, PAGE_MM, type CertificateField, type CertificateValues, type Orientation } from '@/domain/meets/documents';
 
 /**
@@ -29,7 +29,7 @@ const FONT_FILES = {
 } as const;
 /** The font files (10 MB each) are read once per process, when first needed. */
 const fontBytes = new Map<keyof typeof FONT_FILES, Promise<Buffer>>();
-function loadFont(weight: keyof typeof FONT_FILES): Promise<Buffer> {
+export function loadFont(weight: keyof typeof FONT_FILES): Promise<Buffer> {
   let bytes = fontBytes.get(weight);
   if (!bytes) {
     bytes = readFile(require.resolve(FONT_FILES[weight]));
@@ -112,29 +112,51 @@ export async function certificatesPdf(layout: CertificateLayout, images: Certifi
   return doc.save();
 }
 
+/** Characters no common file system takes in a name (Windows' set, which covers the others), and control characters. */
+// eslint-disable-next-line no-control-regex
+const UNSAFE = /[\\/:*?"<>|\u0000-\u001f\u007f]+/g;
+/** Zip entry names stay well under every file system's 255-byte limit (3 bytes per Chinese character in UTF-8). */
+const NAME_MAX = 60;
+
+/** One part of a file name: unsafe characters become '_', spaces collapse, no leading or trailing dots and spaces, at most NAME_MAX characters. */
+export function safeFileNamePart(part: string): string {
+  const cleaned = part.replace(UNSAFE, '_').replace(/\s+/g, ' ').replace(/^[\s.]+|[\s.]+$/g, '');
+  return [...cleaned].slice(0, NAME_MAX).join('').trim() || '_';
+}
+
+/**
+ * The zip's file name of each certificate, `<event>-<place>-<name>.pdf` (the place two digits, so files sort by it),
+ * safe for file systems and unique in the zip: a second 张三 of the same event and place becomes `…-张三(2).pdf`.
+ */
+export function certificateFileNames(list: readonly { event: string; place: number; name: string }[]): string[] {
+  const taken = new Set<string>(['index.csv']);
+  return list.map((c) => {
+    const stem = [safeFileNamePart(c.event), String(c.place).padStart(2, '0'), safeFileNamePart(c.name)].join('-');
+    let name = `${stem}.pdf`;
+    for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${stem}(${n}).pdf`;
+    taken.add(name.toLowerCase());
+    return name;
+  });
+}
+
 /**
  * A zip with one PDF per certificate: the multi-page PDF split page by page (each file carries the same font subset),
- * plus index.csv (UTF-8) naming each file's athlete. The zip writer at hand (SheetJS's, in `xlsx`) stores ASCII file
- * names only, so the files are named by number and the index gives the names.
+ * plus index.csv (UTF-8) naming each file's athlete. fflate writes the names in UTF-8 with the language-encoding flag,
+ * so Chinese names open as written in Windows Explorer, macOS and unzip alike.
  */
 export async function certificatesZip(pdf: Uint8Array, files: readonly { fileName: string; row: readonly string[] }[], header: readonly string[]): Promise<Buffer> {
   const source = await PDFDocument.load(pdf);
-  const CFB = (XLSX as unknown as { CFB: ZipWriter }).CFB;
-  const zip = CFB.utils.cfb_new();
+  const entries: Zippable = {};
   for (const [i, file] of files.entries()) {
     const one = await PDFDocument.create();
     const [page] = await one.copyPages(source, [i]);
     one.addPage(page);
-    CFB.utils.cfb_add(zip, file.fileName, Buffer.from(await one.save()));
+    // PDF streams are compressed already: stored, not deflated again.
+    entries[file.fileName] = [await one.save(), { level: 0 }];
   }
   const csv = [header, ...files.map((f) => [f.fileName, ...f.row])].map((r) => r.map(csvCell).join(',')).join('\r\n');
-  CFB.utils.cfb_add(zip, 'index.csv', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(csv, 'utf8')]));
-  return Buffer.from(CFB.write(zip, { fileType: 'zip', type: 'buffer', compression: true }) as Uint8Array);
+  entries['index.csv'] = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(csv, 'utf8')]);
+  return Buffer.from(zipSync(entries, { level: 6 }));
 }
 
 const csvCell = (v: string) => (/[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v);
-
-interface ZipWriter {
-  utils: { cfb_new(): unknown; cfb_add(zip: unknown, name: string, content: Buffer): void };
-  write(zip: unknown, options: { fileType: 'zip'; type: 'buffer'; compression: boolean }): Uint8Array;
-}

@@ -9,7 +9,7 @@ import { audit } from '../../lib/audit';
 import { resourceRoutes, uuidOr404 } from '../../lib/resource';
 import type { Storage } from '../../lib/storage/storage';
 import { requireAccess, requireActor } from '../../plugins/tenant';
-import { certificatesPdf, certificatesZip } from './certificate-pdf';
+import { certificateFileNames, certificatesPdf, certificatesZip } from './certificate-pdf';
 import {
   addPhotos,
   certificateById,
@@ -78,7 +78,8 @@ export const meetDocumentRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx'; stor
       });
       const s = scope.withTypeProvider<ZodTypeProvider>();
       s.get('/issue/options', { preValidation: requireAccess(CERTIFICATE, 'issue') }, async (request) => ok(await issueOptions(app.db, await requireActor(request))));
-      s.post('/:id/issue', { preValidation: requireAccess(CERTIFICATE, 'issue'), schema: { params: idParamsSchema, body: certificateIssueSchema } }, async (request, reply) => {
+      // Issuing answers the certificates as a file: it takes the page's `download` button as well as `issue`.
+      s.post('/:id/issue', { preValidation: [requireAccess(CERTIFICATE, 'issue'), requireAccess(CERTIFICATE, 'download')], schema: { params: idParamsSchema, body: certificateIssueSchema } }, async (request, reply) => {
         const actor = await requireActor(request);
         const id = uuidOr404(request.params.id);
         const body = request.body;
@@ -96,10 +97,8 @@ export const meetDocumentRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx'; stor
         let name: string;
         if (body.format === 'zip') {
           const header = ['file', 'name', 'className', 'event', 'place', 'mark'].map((k) => t(`meets:certificate.index.${k}`));
-          const files = issued.map((c) => ({
-            fileName: `${String(c.eventNo).padStart(2, '0')}-${String(c.place).padStart(2, '0')}-${c.bib}.pdf`,
-            row: [c.values.name, c.values.className, c.values.event, c.values.place, c.values.mark],
-          }));
+          const names = certificateFileNames(issued.map((c) => ({ event: c.values.event, place: c.place, name: c.values.name })));
+          const files = issued.map((c, i) => ({ fileName: names[i], row: [c.values.name, c.values.className, c.values.event, c.values.place, c.values.mark] }));
           bytes = await certificatesZip(pdf, files, header);
           name = t('meets:certificate.fileName', { meet: meetName, ext: 'zip' });
           reply.type('application/zip');

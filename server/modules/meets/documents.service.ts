@@ -191,8 +191,6 @@ export async function issueOptions(db: DbOrTx, actor: Actor) {
 
 export interface IssuedCertificate {
   values: CertificateValues;
-  bib: string;
-  eventNo: number;
   place: number;
 }
 
@@ -211,7 +209,6 @@ export async function certificatesToIssue(db: DbOrTx, actor: Actor, body: Certif
       kind: meetEvents.resultKind,
       name: students.name,
       className: classes.name,
-      bib: meetAthletes.bib,
       place: meetResults.place,
       mark: meetResults.mark,
     })
@@ -234,16 +231,10 @@ export async function certificatesToIssue(db: DbOrTx, actor: Actor, body: Certif
     .orderBy(asc(meetGroups.sort), asc(meetEvents.sort), asc(meetEvents.id), asc(meetResults.place), asc(meetAthletes.bib));
   if (rows.length === 0) throw fieldError('toPlace', 'meets:certificate.v.none');
   const date = text.date(body.date ?? meet.endDate);
-  const eventNos = new Map<string, number>();
-  return rows.map((r) => {
-    if (!eventNos.has(r.eventId)) eventNos.set(r.eventId, eventNos.size + 1);
-    return {
-      bib: r.bib,
-      eventNo: eventNos.get(r.eventId)!,
-      place: r.place!,
-      values: { name: r.name, className: r.className, event: `${r.groupName} ${r.eventName}`, place: text.place(r.place!), mark: text.mark(r.kind, formatMark(r.kind, r.mark)), date, meet: meet.name },
-    };
-  });
+  return rows.map((r) => ({
+    place: r.place!,
+    values: { name: r.name, className: r.className, event: `${r.groupName} ${r.eventName}`, place: text.place(r.place!), mark: text.mark(r.kind, formatMark(r.kind, r.mark)), date, meet: meet.name },
+  }));
 }
 
 /** The template of the tenant with the bytes of its background and stamp images. */

@@ -2,11 +2,12 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
 import { DC_MSG } from '@/domain/data-center/messages';
-import { isWallScene } from '@/domain/data-center/wall';
+import { isWallScene, MEET_BOARD_SCENE } from '@/domain/data-center/wall';
+import type { MeetBoardView } from '@/domain/meets/board';
 import { AppError } from '../../lib/app-error';
-import { createSceneCache, linkOfToken, wallConfig, wallScene } from './wall.service';
+import { BOARD_CACHE_MS, createSceneCache, linkOfToken, meetBoardScene, wallConfig, wallScene } from './wall.service';
 
-/** Requests per minute per IP: a room of walls refreshing every 30 s stays far below it. */
+/** Requests per minute per IP: a room of walls refreshing every 30 s stays far below it; a meet board (two calls every 5 s) uses 24. */
 const SCREEN_PER_MINUTE = 240;
 
 const tokenParams = z.object({ token: z.string().max(128) });
@@ -18,6 +19,7 @@ const sceneParams = tokenParams.extend({ scene: z.string().max(32) });
  */
 export const wallRoutes: FastifyPluginAsyncZod = async (app) => {
   const cache = createSceneCache();
+  const boards = createSceneCache<MeetBoardView>(BOARD_CACHE_MS);
   const limit = { rateLimit: { max: SCREEN_PER_MINUTE, timeWindow: '1 minute' } };
 
   app.addHook('onSend', async (_request, reply) => {
@@ -35,6 +37,7 @@ export const wallRoutes: FastifyPluginAsyncZod = async (app) => {
     const link = await linkOfToken(app.db, request.params.token, now);
     const { scene } = request.params;
     if (!isWallScene(scene)) throw new AppError(404, DC_MSG.sceneNotInPlaylist);
+    if (scene === MEET_BOARD_SCENE) return ok(await meetBoardScene(app.db, link, now, boards));
     return ok(await wallScene(app.db, link, scene, now, cache));
   });
 };

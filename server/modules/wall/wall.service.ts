@@ -1,15 +1,19 @@
 import { and, eq, isNull, lt, or } from 'drizzle-orm';
-import { ORG_TYPE } from '@/domain/constants';
+import { ORG_TYPE, type OrgType } from '@/domain/constants';
 import { DC_MSG } from '@/domain/data-center/messages';
-import type { SchoolView, WallSceneAnswer, WallSceneData } from '@/domain/data-center/types';
-import type { WallConfig, WallPlaylist, WallScene } from '@/domain/data-center/wall';
+import type { MeetBoardAnswer, SchoolView, WallSceneAnswer, WallSceneData } from '@/domain/data-center/types';
+import { MEET_BOARD_SCENE, type DataCenterScene, type WallConfig, type WallPlaylist } from '@/domain/data-center/wall';
+import type { MeetBoardView } from '@/domain/meets/board';
 import type { DbOrTx } from '../../db/client';
 import { screenLinks } from '../../db/schema/data-center';
+import { meets } from '../../db/schema/meets';
 import { orgs } from '../../db/schema/orgs';
 import { AppError, type MessageKey } from '../../lib/app-error';
 import { WHOLE_ORG } from '../../lib/data-scope';
 import { hashSecret } from '../../lib/tokens';
+import type { Actor } from '../../plugins/tenant';
 import { schoolView } from '../data-center/data-center.service';
+import { meetBoard } from '../meets/points.service';
 import type { Family } from '@/domain/menus/access';
 
 /**
@@ -24,6 +28,8 @@ const screenError = (status: number, key: MessageKey) => new AppError(status, ke
 const LAST_SEEN_EVERY_MS = 60_000;
 /** Scene data is shared between the screens of one organisation and period for this long. */
 export const SCENE_CACHE_MS = 15_000;
+/** A meet board is shared between the walls of one meet for this long: a room of walls costs one query, results still show within seconds. */
+export const BOARD_CACHE_MS = 2_000;
 const SCENE_CACHE_MAX = 500;
 
 export interface ScreenLink {
@@ -33,9 +39,11 @@ export interface ScreenLink {
   orgType: number;
   name: string;
   playlist: WallPlaylist;
+  /** A meet's board link: the meet it shows. */
+  meet: WallConfig['meet'];
 }
 
-/** The link of a token: 401 when unknown, 410 when revoked; records that a wall was seen. */
+/** The link of a token: 401 when unknown, 410 when revoked or expired; records that a wall was seen. */
 export async function linkOfToken(db: DbOrTx, token: string, now: Date): Promise<ScreenLink> {
   const [row] = await db
     .select({
@@ -46,23 +54,31 @@ export async function linkOfToken(db: DbOrTx, token: string, now: Date): Promise
       name: screenLinks.name,
       playlist: screenLinks.playlist,
       revokedAt: screenLinks.revokedAt,
+      expiresAt: screenLinks.expiresAt,
       orgEnabled: orgs.enabled,
+      meetId: meets.id,
+      meetName: meets.name,
+      meetStart: meets.startDate,
+      meetEnd: meets.endDate,
     })
     .from(screenLinks)
     .innerJoin(orgs, eq(orgs.id, screenLinks.orgId))
+    .leftJoin(meets, eq(meets.id, screenLinks.meetId))
     .where(eq(screenLinks.tokenHash, hashSecret(token)))
     .limit(1);
   if (!row) throw screenError(401, DC_MSG.screenInvalid);
   if (row.revokedAt || !row.orgEnabled) throw screenError(410, DC_MSG.screenRevoked);
+  if (row.expiresAt && row.expiresAt <= now) throw screenError(410, DC_MSG.screenExpired);
   await db
     .update(screenLinks)
     .set({ lastSeenAt: now })
     .where(and(eq(screenLinks.id, row.id), or(isNull(screenLinks.lastSeenAt), lt(screenLinks.lastSeenAt, new Date(now.getTime() - LAST_SEEN_EVERY_MS)))));
-  return { id: row.id, orgId: row.orgId, orgName: row.orgName, orgType: row.orgType, name: row.name, playlist: row.playlist };
+  const meet = row.meetId ? { id: row.meetId, name: row.meetName ?? '', startDate: row.meetStart ?? '', endDate: row.meetEnd ?? '' } : null;
+  return { id: row.id, orgId: row.orgId, orgName: row.orgName, orgType: row.orgType, name: row.name, playlist: row.playlist, meet };
 }
 
 export function wallConfig(link: ScreenLink, now: Date): WallConfig {
-  return { name: link.name, orgId: link.orgId, orgName: link.orgName, playlist: link.playlist, serverTime: now.toISOString() };
+  return { name: link.name, orgId: link.orgId, orgName: link.orgName, playlist: link.playlist, meet: link.meet, serverTime: now.toISOString() };
 }
 
 /** The route family whose rules a wall of this organisation follows: a bureau sees its schools. */
@@ -70,14 +86,14 @@ function familyOf(orgType: number): Family {
   return orgType === ORG_TYPE.management ? 'admin' : orgType === ORG_TYPE.university ? 'gx' : 'k12';
 }
 
-/** A small time-bounded cache of school views, one per app instance. */
-export interface SceneCache {
-  get(key: string, now: number): Promise<SchoolView> | undefined;
-  set(key: string, now: number, value: Promise<SchoolView>): void;
+/** A small time-bounded cache of school views (or meet boards), one per app instance. */
+export interface SceneCache<T = SchoolView> {
+  get(key: string, now: number): Promise<T> | undefined;
+  set(key: string, now: number, value: Promise<T>): void;
 }
 
-export function createSceneCache(ttlMs = SCENE_CACHE_MS): SceneCache {
-  const entries = new Map<string, { at: number; value: Promise<SchoolView> }>();
+export function createSceneCache<T = SchoolView>(ttlMs = SCENE_CACHE_MS): SceneCache<T> {
+  const entries = new Map<string, { at: number; value: Promise<T> }>();
   return {
     get(key, now) {
       const e = entries.get(key);
@@ -97,7 +113,7 @@ export function createSceneCache(ttlMs = SCENE_CACHE_MS): SceneCache {
   };
 }
 
-function sliceOf(scene: WallScene, view: SchoolView): WallSceneData {
+function sliceOf(scene: DataCenterScene, view: SchoolView): WallSceneData {
   switch (scene) {
     case 'schoolOverview':
       return { scene, overview: view.overview, items: view.items, trend: view.trend };
@@ -111,7 +127,7 @@ function sliceOf(scene: WallScene, view: SchoolView): WallSceneData {
 }
 
 /** One scene of the link's playlist (404 for a scene the playlist does not include). */
-export async function wallScene(db: DbOrTx, link: ScreenLink, scene: WallScene, now: Date, cache: SceneCache): Promise<WallSceneAnswer> {
+export async function wallScene(db: DbOrTx, link: ScreenLink, scene: DataCenterScene, now: Date, cache: SceneCache): Promise<WallSceneAnswer> {
   if (!link.playlist.scenes.includes(scene)) throw screenError(404, DC_MSG.sceneNotInPlaylist);
   const { schoolYear, semesterCode } = link.playlist;
   const key = `${link.orgId}|${schoolYear ?? ''}|${semesterCode ?? ''}`;
@@ -123,4 +139,33 @@ export async function wallScene(db: DbOrTx, link: ScreenLink, scene: WallScene, 
   }
   const v = await view;
   return { scene, scope: v.scope, period: v.period, asOf: v.asOf, data: sliceOf(scene, v) };
+}
+
+/**
+ * A read-only actor of the link's organisation with no user, role or permission: what the meet services need to scope
+ * their reads to the organisation the link names.
+ */
+function linkActor(link: ScreenLink): Actor {
+  return {
+    userId: '',
+    accountId: '',
+    orgId: link.orgId,
+    tenantOrgId: link.orgId,
+    roleId: '',
+    orgType: link.orgType as OrgType,
+    permissions: new Set(),
+    dataScope: 'org',
+  };
+}
+
+/** The board of a meet link (404 for any other link): the same published-only board the signed-in score screen polls. */
+export async function meetBoardScene(db: DbOrTx, link: ScreenLink, now: Date, cache: SceneCache<MeetBoardView>): Promise<MeetBoardAnswer> {
+  if (!link.meet || !link.playlist.scenes.includes(MEET_BOARD_SCENE)) throw screenError(404, DC_MSG.sceneNotInPlaylist);
+  const meetId = link.meet.id;
+  let board = cache.get(meetId, now.getTime());
+  if (!board) {
+    board = meetBoard(db, linkActor(link), meetId);
+    cache.set(meetId, now.getTime(), board);
+  }
+  return { scene: MEET_BOARD_SCENE, asOf: now.toISOString(), board: await board };
 }

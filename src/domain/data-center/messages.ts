@@ -4,6 +4,8 @@ export const DC_MSG = {
   screenInvalid: 'dataCenter:screen.invalid',
   /** A screen link an administrator revoked. */
   screenRevoked: 'dataCenter:screen.revoked',
+  /** A screen link past its expiry (a meet's board link, a week after the meet). */
+  screenExpired: 'dataCenter:screen.expired',
   /** A scene the link's playlist does not include. */
   sceneNotInPlaylist: 'dataCenter:screen.sceneNotInPlaylist',
   /** A screen link for an organisation outside the caller's scope. */

@@ -2,7 +2,8 @@ import type { ScoreLevel } from '../physique/level';
 import type { BmiBand, Gender, ItemKey } from '../physique/standard';
 import type { ItemResult } from '../physique-results/types';
 import type { DataCenterFilter } from './filters';
-import type { WallScene } from './wall';
+import type { MeetBoardView } from '../meets/board';
+import type { DataCenterScene } from './wall';
 
 /**
  * Answers of the data-centre views (docs/api/data-center.md: conventions), one request per view. Conventions:
@@ -342,9 +343,19 @@ export type WallSceneData =
   | { scene: 'weakestItems'; weakestItems: WeakItem[]; byGrade: GradeBreakdown[] };
 
 export interface WallSceneAnswer {
-  scene: WallScene;
+  scene: DataCenterScene;
   scope: ViewScope;
   period: Period;
   asOf: string;
   data: WallSceneData;
 }
+
+/** The scene of a meet's board link (GET /api/screen/:token/scene/meetBoard): the meet's live board, published data only. */
+export interface MeetBoardAnswer {
+  scene: 'meetBoard';
+  asOf: string;
+  board: MeetBoardView;
+}
+
+/** Any scene a wall shows. */
+export type WallAnswer = WallSceneAnswer | MeetBoardAnswer;

@@ -2,13 +2,21 @@ import { z } from 'zod';
 import { BASE_PATH, SEMESTER } from '../constants';
 import { SCHOOL_YEAR_MAX, SCHOOL_YEAR_MIN } from './filters';
 
-/** Scenes a wall display rotates through (docs/api/data-center.md#wall-display). */
+/** Scenes a data-centre playlist rotates through (docs/api/data-center.md#wall-display). */
 export const WALL_SCENES = ['schoolOverview', 'gradeComparison', 'classRanking', 'weakestItems'] as const;
-export type WallScene = (typeof WALL_SCENES)[number];
+export type DataCenterScene = (typeof WALL_SCENES)[number];
+/** The one scene of a meet's board link: that meet's live board. */
+export const MEET_BOARD_SCENE = 'meetBoard';
+export type WallScene = DataCenterScene | typeof MEET_BOARD_SCENE;
 
 export function isWallScene(value: unknown): value is WallScene {
-  return typeof value === 'string' && (WALL_SCENES as readonly string[]).includes(value);
+  return value === MEET_BOARD_SCENE || (typeof value === 'string' && (WALL_SCENES as readonly string[]).includes(value));
 }
+
+/** A meet board polls this often: a published result shows within seconds (the signed-in board polls alike). */
+export const MEET_BOARD_REFRESH_S = 5;
+/** A meet's board link opens the wall until this many days after the meet's last day (or after its creation, if later). */
+export const MEET_BOARD_LINK_DAYS = 7;
 
 /** Rotation interval of a playlist, in seconds. */
 export const WALL_INTERVAL_MIN_S = 5;
@@ -51,7 +59,8 @@ export const wallPlaylistSchema = z.object({
     .optional(),
   semesterCode: z.union([z.literal(SEMESTER.spring), z.literal(SEMESTER.autumn)], { error: 'dataCenter:validation.semester' }).optional(),
 });
-export type WallPlaylist = z.output<typeof wallPlaylistSchema>;
+/** A stored playlist: a data-centre playlist, or a meet link's `[meetBoard]` polled every MEET_BOARD_REFRESH_S. */
+export type WallPlaylist = Omit<z.output<typeof wallPlaylistSchema>, 'scenes'> & { scenes: WallScene[] };
 
 /** POST …/dataCenter/screenLink. */
 export const screenLinkCreateSchema = z.object({
@@ -79,6 +88,10 @@ export interface ScreenLinkRow {
   createdAt: string;
   revokedAt: string | null;
   lastSeenAt: string | null;
+  /** A meet's board link: the meet it shows; null for a data-centre link. */
+  meetId: string | null;
+  /** ISO instant after which the wall is refused; null: until revoked. */
+  expiresAt: string | null;
 }
 
 /** The answer of creating a link: the row plus the wall's URL path, shown this once. */
@@ -99,6 +112,8 @@ export interface WallConfig {
   orgId: string;
   orgName: string;
   playlist: WallPlaylist;
+  /** A meet's board link: the meet it shows. */
+  meet: { id: string; name: string; startDate: string; endDate: string } | null;
   /** Server time, ISO: lets the wall show "data as of" in the school's clock even when the TV's clock is off. */
   serverTime: string;
 }

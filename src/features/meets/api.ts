@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { EntryReview, EntryRow, EntrySave, DrawRequest } from '@/domain/meets/entries';
+import type { MeetBoardView } from '@/domain/meets/board';
 import type { MeetDetail, MeetRow, MeetSave } from '@/domain/meets/meets';
 import type { RecordRow, RecordSave } from '@/domain/meets/records';
 import type { HeatResults, ResultRow, ResultStep } from '@/domain/meets/results';
@@ -76,14 +77,8 @@ export interface PointsView {
   lines: { eventName: string; groupName: string; name: string; classId: string; className: string; place: number; mark: string; points: number; newRecord: boolean }[];
 }
 
-export interface BoardView {
-  name: string;
-  startDate: string;
-  latest: { heatId: string; eventName: string; groupName: string; round: number; no: number; results: { place: number | null; mark: string; name: string; className: string; newRecord: boolean }[] }[];
-  upcoming: { id: string; eventName: string; groupName: string; round: number; no: number; day: number | null; startMin: number | null }[];
-  classes: { id: string; name: string; points: number; rank: number }[];
-  records: { id: string; eventName: string; groupName: string; holder: string; className: string | null; mark: string; state: string }[];
-}
+/** The live board (the same answer a board link's wall gets). */
+export type BoardView = MeetBoardView;
 
 /** The calls of one meet beyond its resource: sign-up, arrangement, results, points, board. */
 export function useMeetCalls(family: MeetFamily, meetId: string) {

@@ -1,18 +1,21 @@
 import { and, eq } from 'drizzle-orm';
 import fontkit from '@pdf-lib/fontkit';
 import { decodePDFRawStream, PDFDict, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
+import { unzipSync } from 'fflate';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as XLSX from 'xlsx';
 import type { Envelope, Page } from '@/domain/api';
 import { ORG_TYPE } from '@/domain/constants';
 import { DEFAULT_CERTIFICATE_FIELDS, type CertificateForm, type CertificateRow, type PhotoRow, type StampRow } from '@/domain/meets/documents';
 import type { StoredFile } from '@/domain/uploads/stored-file';
 import { filePaths } from '@/domain/uploads/stored-file';
+import { pageAccess } from '@/domain/menus/access';
 import { auditLogs } from '../../../server/db/schema/audit';
+import { memberships, membershipRoles, menus, roleMenus, users } from '../../../server/db/schema/auth';
 import { files } from '../../../server/db/schema/files';
 import { meetPhotos, meets } from '../../../server/db/schema/meets';
 import { orgs } from '../../../server/db/schema/orgs';
+import { certificateFileNames } from '../../../server/modules/meets/certificate-pdf';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { multipartBody, noisyJpeg, png } from '../files/fixtures';
 
@@ -192,21 +195,42 @@ describe('certificate templates and issuing', () => {
     expect(audited.length).toBeGreaterThanOrEqual(2);
   });
 
-  it('issues a zip with one PDF per athlete and an index naming them', async () => {
+  it('issues a zip with one PDF per athlete named by event, place and name, and an index naming them', async () => {
     const res = await call('POST', `k12/sportsMeet/certificates/${tpl.id}/issue`, 'school01', { meetId: springId, fromPlace: 1, toPlace: 2, format: 'zip' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/zip');
-    const CFB = (XLSX as unknown as { CFB: { read(b: Buffer, o: { type: 'buffer' }): { FullPaths: string[]; FileIndex: { name: string; content: Uint8Array; type: number }[] } } }).CFB;
-    const zip = CFB.read(res.rawPayload, { type: 'buffer' });
-    const entries = zip.FileIndex.filter((f) => f.type === 2);
-    const pdfs = entries.filter((f) => f.name.endsWith('.pdf'));
-    const index = entries.find((f) => f.name === 'index.csv')!;
-    const csv = Buffer.from(index.content).toString('utf8');
+    const zip = unzipSync(new Uint8Array(res.rawPayload));
+    const names = Object.keys(zip);
+    const pdfs = names.filter((n) => n.endsWith('.pdf'));
+    const csv = Buffer.from(zip['index.csv']).toString('utf8');
     const lines = csv.replace(/^\uFEFF/, '').split('\r\n');
     expect(lines[0]).toBe('文件,姓名,班级,项目,名次,成绩');
     expect(lines).toHaveLength(pdfs.length + 1);
-    expect(lines[1]).toMatch(/^01-01-\d+\.pdf,.+,.+,男子组 100米,第1名,\d+\.\d\d秒$/);
-    for (const f of pdfs.slice(0, 2)) expect((await PDFDocument.load(f.content)).getPageCount()).toBe(1);
+    // The Chinese names survive the round trip: the index's first row names the first file, which exists as named.
+    const [file, name, , event, place] = lines[1].split(',');
+    expect(lines[1]).toMatch(/^男子组 100米-01-.+\.pdf,.+,.+,男子组 100米,第1名,\d+\.\d\d秒$/);
+    expect([event, place]).toEqual(['男子组 100米', '第1名']);
+    expect(file).toBe(`男子组 100米-01-${name}.pdf`);
+    expect(pdfs).toContain(file);
+    expect(new Set(pdfs).size).toBe(pdfs.length);
+    // Each Chinese name carries the UTF-8 flag (general purpose bit 11), so unzip tools do not read it as CP437/GBK.
+    const raw = res.rawPayload;
+    let flagged = 0;
+    for (let at = raw.indexOf('PK\x03\x04'); at >= 0; at = raw.indexOf('PK\x03\x04', at + 4)) {
+      const entry = raw.subarray(at + 30, at + 30 + raw.readUInt16LE(at + 26));
+      if (entry.some((b) => b >= 0x80)) flagged += raw.readUInt16LE(at + 6) & 0x800 ? 1 : 0;
+    }
+    expect(flagged).toBe(pdfs.length);
+    for (const f of pdfs.slice(0, 2)) expect((await PDFDocument.load(zip[f])).getPageCount()).toBe(1);
+  });
+
+  it('names zip entries safely for file systems and uniquely', () => {
+    expect(certificateFileNames([
+      { event: '男子组 4×100米/接力', place: 1, name: '张三' },
+      { event: '男子组 4×100米/接力', place: 1, name: '张三' },
+      { event: 'a:b*c?', place: 12, name: ' ..李"四<>|. ' },
+      { event: '跳远', place: 3, name: '\u0000' },
+    ])).toEqual(['男子组 4×100米_接力-01-张三.pdf', '男子组 4×100米_接力-01-张三(2).pdf', 'a_b_c_-12-李_四_.pdf', '跳远-03-_.pdf']);
   });
 
   it('refuses bad issues: places, no published result, another meet’s event, another organisation’s meet', async () => {
@@ -223,6 +247,23 @@ describe('certificate templates and issuing', () => {
     const gxTpl = body<CertificateRow>(await call('POST', 'gx/sportsMeet/certificates', 'college01', template())).data;
     expect((await call('POST', `gx/sportsMeet/certificates/${gxTpl.id}/issue`, 'college01', { meetId: springId })).statusCode).toBe(404);
     expect((await call('POST', `gx/sportsMeet/certificates/${tpl.id}/issue`, 'college01', { meetId: springId })).statusCode).toBe(404);
+  });
+
+  it('takes the download button as well as issue: a role without it is refused the file, and still reads the options', async () => {
+    const [teacher] = await t.db
+      .select({ roleId: membershipRoles.roleId })
+      .from(users)
+      .innerJoin(memberships, eq(memberships.userId, users.id))
+      .innerJoin(membershipRoles, eq(membershipRoles.membershipId, memberships.id))
+      .where(eq(users.accountNum, 'teacher01'));
+    const [button] = await t.db.select({ menuId: menus.menuId }).from(menus).where(eq(menus.permission, pageAccess('single.sportsMeet.certificate').need('download')));
+    await t.db.delete(roleMenus).where(and(eq(roleMenus.roleId, teacher.roleId), eq(roleMenus.menuId, button.menuId)));
+    const res = await call('POST', `k12/sportsMeet/certificates/${tpl.id}/issue`, 'teacher01', { meetId: springId, fromPlace: 1, toPlace: 1 });
+    expect(res.statusCode).toBe(403);
+    expect(res.headers['content-type']).toMatch(/json/);
+    expect((await call('GET', 'k12/sportsMeet/certificates/issue/options', 'teacher01')).statusCode).toBe(200);
+    await t.db.insert(roleMenus).values({ roleId: teacher.roleId, menuId: button.menuId });
+    expect((await call('POST', `k12/sportsMeet/certificates/${tpl.id}/issue`, 'teacher01', { meetId: springId, fromPlace: 1, toPlace: 1 })).statusCode).toBe(200);
   });
 });
 

@@ -3,11 +3,12 @@ import { useParams, useSearchParams } from 'react-router-dom';
 import { toLocale } from '@/domain/i18n/language';
 import { i18next } from '@/lib/i18n';
 import { WallScene } from '@/features/data-center/components/wall-scenes';
+import { MeetBoardScene } from '@/features/meets/components/board-scene';
 import { WallScreen } from '@/features/wall/components/wall-screen';
 
 /**
  * /wall/:token (docs/api/data-center.md#wall-display): the kiosk display of a screen link, outside the sign-in guard and the console shell.
- * The wall feature runs the display; the data-centre feature draws the scenes. `?lang=en_us` picks the language
+ * The wall feature runs the display; the data-centre feature draws its scenes, the meets feature a meet's live board. `?lang=en_us` picks the language
  * for this screen without touching the stored choice.
  */
 export function WallPage() {
@@ -17,5 +18,5 @@ export function WallPage() {
   useEffect(() => {
     if (lang) void i18next.changeLanguage(toLocale(lang));
   }, [lang]);
-  return <WallScreen token={token} renderScene={(answer) => <WallScene data={answer.data} />} />;
+  return <WallScreen token={token} renderScene={(answer) => (answer.scene === 'meetBoard' ? <MeetBoardScene board={answer.board} /> : <WallScene data={answer.data} />)} />;
 }

@@ -4,6 +4,7 @@ import { useAtomValue } from 'jotai';
 import { Ban, Check, Copy, ExternalLink, MonitorPlay, Plus } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import type { UseMutationResult, UseQueryResult } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { SEMESTER } from '@/domain/constants';
 import {
@@ -76,7 +77,7 @@ function ScreenLinksManager() {
   return (
     <div className="grid gap-6">
       {created ? <CreatedLink link={created} onDone={() => setCreated(null)} /> : <CreateLinkForm onCreated={setCreated} />}
-      <LinkList family={family} />
+      <DataCenterLinkList family={family} />
     </div>
   );
 }
@@ -231,7 +232,8 @@ function CreateLinkForm({ onCreated }: { onCreated(link: ScreenLinkCreated): voi
   );
 }
 
-function CreatedLink({ link, onDone }: { link: ScreenLinkCreated; onDone(): void }) {
+/** The URL of a link just created (shown this once: only a hash of the token is kept), to copy or preview. */
+export function CreatedLink({ link, onDone }: { link: ScreenLinkCreated; onDone(): void }) {
   const { t } = useTranslation('dashboard');
   const url = absoluteUrl(link.path);
   const [copied, setCopied] = useState(false);
@@ -270,10 +272,31 @@ function CreatedLink({ link, onDone }: { link: ScreenLinkCreated; onDone(): void
   );
 }
 
-function LinkList({ family }: { family: Family }) {
-  const { t, i18n } = useTranslation(['dashboard', 'wall']);
+function DataCenterLinkList({ family }: { family: Family }) {
+  const { t } = useTranslation(['dashboard', 'wall']);
   const query = useScreenLinksQuery(family);
   const revoke = useRevokeScreenLink(family);
+  return (
+    <LinkList
+      query={query}
+      revoke={revoke}
+      detail={(link) => `${link.playlist.scenes.map((s) => t(`wall:scene.${s}`)).join(' · ')} · ${t('screenLinks.every', { interval: link.playlist.intervalSeconds, refresh: link.playlist.refreshSeconds })}`}
+    />
+  );
+}
+
+const expired = (link: ScreenLinkRow) => link.expiresAt !== null && Date.parse(link.expiresAt) <= Date.now();
+
+export interface LinkListProps {
+  query: UseQueryResult<ScreenLinkRow[]>;
+  revoke: UseMutationResult<ScreenLinkRow, unknown, string>;
+  /** The line under the name saying what the wall shows. */
+  detail(link: ScreenLinkRow): string;
+}
+
+/** Screen links with their state, creator and last visit, each revocable after a confirm (data-centre and meet board links alike). */
+export function LinkList({ query, revoke, detail }: LinkListProps) {
+  const { t, i18n } = useTranslation(['dashboard', 'wall']);
   const [confirm, setConfirm] = useState<ScreenLinkRow | null>(null);
   const locale = i18n.language.replace('_', '-');
   const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(locale, { dateStyle: 'short', timeStyle: 'short' }) : t('screenLinks.never'));
@@ -291,17 +314,20 @@ function LinkList({ family }: { family: Family }) {
               <div className="grid min-w-0 gap-0.5">
                 <span className="flex items-center gap-2 font-medium">
                   {link.name}
-                  {link.revokedAt ? <Badge variant="secondary">{t('screenLinks.revoked')}</Badge> : <Badge variant="success">{t('screenLinks.active')}</Badge>}
+                  {link.revokedAt ? (
+                    <Badge variant="secondary">{t('screenLinks.revoked')}</Badge>
+                  ) : expired(link) ? (
+                    <Badge variant="secondary">{t('screenLinks.expired')}</Badge>
+                  ) : (
+                    <Badge variant="success">{t('screenLinks.active')}</Badge>
+                  )}
                 </span>
-                <span className="text-xs text-muted-foreground">
-                  {link.playlist.scenes.map((s) => t(`wall:scene.${s}`)).join(' · ')} ·{' '}
-                  {t('screenLinks.every', { interval: link.playlist.intervalSeconds, refresh: link.playlist.refreshSeconds })}
-                </span>
+                <span className="text-xs text-muted-foreground">{detail(link)}</span>
                 <span className="text-xs text-muted-foreground">
                   {t('screenLinks.meta', { created: when(link.createdAt), by: link.createdByName ?? '—', seen: when(link.lastSeenAt) })}
                 </span>
               </div>
-              {!link.revokedAt ? (
+              {!link.revokedAt && !expired(link) ? (
                 <Button variant="outline" size="sm" className="text-destructive" onClick={() => setConfirm(link)} data-testid="screen-link-revoke">
                   <Ban aria-hidden />
                   {t('screenLinks.revoke')}

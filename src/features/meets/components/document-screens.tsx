@@ -208,6 +208,7 @@ export function CertificateListScreen({ family }: { family: MeetFamily }) {
   const query = api.useList(state.query);
   const remove = api.useDelete();
   const [issuing, setIssuing] = useState<CertificateRow | null>(null);
+  const canDownload = access.can('download');
   const columns = useMemo(
     () =>
       certCol.columns([
@@ -220,13 +221,14 @@ export function CertificateListScreen({ family }: { family: MeetFamily }) {
           header: t('components:list.actions'),
           width: 240,
           actions: [
-            { action: 'issue', icon: <FileDown aria-hidden />, onClick: (r) => setIssuing(r) },
+            // Issuing hands the certificates over as a file: it also takes the page's download button.
+            { action: 'issue', icon: <FileDown aria-hidden />, hidden: () => !canDownload, onClick: (r) => setIssuing(r) },
             { action: 'edit', icon: <Pencil aria-hidden />, onClick: (r) => void navigate(access.paths.edit!(r.id)) },
             deleteAction((r) => ({ title: t('certificate.deleteTitle', { name: r.name }), description: t('certificate.deleteText') }), (r) => remove.mutateAsync(r.id)),
           ],
         }),
       ]),
-    [t, navigate, access.paths, remove],
+    [t, navigate, access.paths, remove, canDownload],
   );
   return (
     <>

@@ -21,6 +21,7 @@ import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/toast';
 import { meets, useArrangement, useBoard, useCandidates, useEntries, useHeatResults, useMeetCalls, usePoints, type MeetFamily } from '../api';
 import { useHeatTitle } from './arrange-screens';
+import { BoardLinksButton } from './board-links';
 import { ResultValidity } from './result-validity';
 import { useSignUpImport } from './signup-io';
 
@@ -446,16 +447,23 @@ function Standings({ rows, testId }: { rows: { id: string; rank: number; name: s
   );
 }
 
-/** score/screen/:meetId: the live board on the wall theme: latest results, upcoming heats, class points, new records; polls every few seconds. */
+/**
+ * score/screen/:meetId: the live board on the wall theme: latest results, upcoming heats, class points, new records; polls
+ * every few seconds. A reviewer hands it out to walls as a board link (the same board, published data only, no sign-in).
+ */
 export function BoardScreen({ family }: { family: MeetFamily }) {
   const { t } = useTranslation('meets');
   const { meetId = '' } = useParams();
   const board = useBoard(family, meetId);
+  const canLink = usePageAccess('single.sportsMeet.score').can('audit');
   const b = board.data;
   const round = (r: number, no: number) => (r > 0 ? t('heat.final') : t('heat.heat', { no }));
   return (
     <div className="wall dark grid min-h-[80vh] content-start gap-4 rounded-xl bg-background p-6 text-foreground" data-testid="board">
-      <h1 className="text-3xl font-bold">{b?.name}</h1>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-3xl font-bold">{b?.name}</h1>
+        {b && canLink ? <BoardLinksButton family={family} meetId={meetId} meetName={b.name} /> : null}
+      </div>
       <QueryState query={board} data={b}>
         {(d) => (
           <div className="grid gap-4 xl:grid-cols-3">

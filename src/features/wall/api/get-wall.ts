@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import type { WallSceneAnswer } from '@/domain/data-center/types';
+import type { WallAnswer } from '@/domain/data-center/types';
 import type { WallConfig } from '@/domain/data-center/wall';
 import { isRefusal, wallGet } from './wall-client';
 
 /** Everything a wall shows until its next refresh: the link's playlist and the answer of each of its scenes. */
 export interface WallSnapshot {
   config: WallConfig;
-  scenes: WallSceneAnswer[];
+  scenes: WallAnswer[];
   /** Server clock minus this device's clock at fetch time, in ms (a TV's clock is often off). */
   clockOffsetMs: number;
 }
@@ -16,7 +16,7 @@ export async function getWallSnapshot(token: string, signal?: AbortSignal): Prom
   const base = `/api/screen/${encodeURIComponent(token)}`;
   const config = await wallGet<WallConfig>(`${base}/config`, signal);
   const clockOffsetMs = Date.parse(config.serverTime) - Date.now();
-  const scenes = await Promise.all(config.playlist.scenes.map((scene) => wallGet<WallSceneAnswer>(`${base}/scene/${scene}`, signal)));
+  const scenes = await Promise.all(config.playlist.scenes.map((scene) => wallGet<WallAnswer>(`${base}/scene/${scene}`, signal)));
   return { config, scenes, clockOffsetMs: Number.isFinite(clockOffsetMs) ? clockOffsetMs : 0 };
 }
 

@@ -2,7 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { Ban, Loader2, RefreshCw, WifiOff } from 'lucide-react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import type { WallSceneAnswer } from '@/domain/data-center/types';
+import type { WallAnswer } from '@/domain/data-center/types';
 import type { WallConfig } from '@/domain/data-center/wall';
 import { cn } from '@/lib/cn';
 import { retryDelayMs, useWallQuery, wallFailures } from '../api/get-wall';
@@ -16,8 +16,8 @@ import { WallStage } from './wall-stage';
 
 export interface WallScreenProps {
   token: string;
-  /** Draws one scene on the 1920 × 1080 canvas (the app composes the data-centre charts in). */
-  renderScene(answer: WallSceneAnswer, config: WallConfig): ReactNode;
+  /** Draws one scene on the 1920 × 1080 canvas (the app composes the data-centre charts and the meet board in). */
+  renderScene(answer: WallAnswer, config: WallConfig): ReactNode;
 }
 
 const DATE_FORMAT: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'long', day: 'numeric', weekday: 'long' };
@@ -95,10 +95,10 @@ export function WallScreen({ token, renderScene }: WallScreenProps) {
             <header className="flex items-end justify-between gap-8 border-b border-border pb-5">
               <div className="min-w-0">
                 <p className="truncate text-[28px] text-muted-foreground" data-testid="wall-org">
-                  {config.orgName} · {answer ? periodText(t, answer) : ''}
+                  {config.orgName} · {config.meet ? t('scene.meetBoard') : answer ? periodText(t, answer) : ''}
                 </p>
                 <h1 className="truncate text-[56px] leading-tight font-bold" data-testid="wall-scene-title">
-                  {answer ? t(`scene.${answer.scene}`) : config.name}
+                  {config.meet ? config.meet.name : answer ? t(`scene.${answer.scene}`) : config.name}
                 </h1>
               </div>
               <div className="shrink-0 text-right">
@@ -148,7 +148,8 @@ function retryIn(token: string): number {
   return retryDelayMs(wallFailures(token));
 }
 
-function periodText(t: TFunction, answer: WallSceneAnswer): string {
+function periodText(t: TFunction, answer: WallAnswer): string {
+  if (!('period' in answer)) return '';
   const { academicYear, semesterCode, planName } = answer.period;
   if (!academicYear) return t('period.none');
   const year = semesterCode ? t('period.yearSemester', { year: academicYear, semester: t(`semester.${semesterCode}`) }) : t('period.year', { year: academicYear });

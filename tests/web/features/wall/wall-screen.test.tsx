@@ -19,6 +19,7 @@ function config(over: Partial<WallConfig['playlist']> = {}): WallConfig {
     orgName: '第一中学',
     // Tiny intervals keep the test fast; the server enforces the real limits.
     playlist: { scenes: ['schoolOverview', 'classRanking'], intervalSeconds: 0.15, refreshSeconds: 0.3, ...over },
+    meet: null,
     serverTime: new Date().toISOString(),
   };
 }
@@ -64,7 +65,7 @@ function renderWall(token = 'tok') {
         token={token}
         renderScene={(answer) => (
           <p data-testid="scene-body">
-            {answer.scene}:{answer.data.scene === 'classRanking' ? answer.data.ranking.rows[0].name : ''}
+            {answer.scene}:{'data' in answer && answer.data.scene === 'classRanking' ? answer.data.ranking.rows[0].name : ''}
           </p>
         )}
       />
