@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { Page } from '@/domain/api';
 import { legsIssue, nextBib, type EntryReview, type EntryRow, type EntrySave, type EntryStatus, type TeamMember, type TeamSave } from '@/domain/meets/entries';
 import { meetStatus } from '@/domain/meets/meets';
@@ -322,15 +322,37 @@ export async function updateTeam(tx: Tx, actor: Actor, meetId: string, entryId: 
   return { before: { teamName: before.teamName, members: old }, after: { ...body, members } };
 }
 
-/** Students the actor may enter (search by name, optionally of one class), with the meet's groups they fit. */
-export async function entryCandidates(db: DbOrTx, actor: Actor, meetId: string, keyword: string, classId?: string) {
+/**
+ * Students the actor may enter (search by name). For a relay's team form (`eventId`), only those who may run in it:
+ * of `classId` when given, fitting the event's group, and not already in a team of the event.
+ */
+export async function entryCandidates(db: DbOrTx, actor: Actor, meetId: string, keyword: string, classId?: string, eventId?: string) {
   await tenantMeet(db, actor, meetId);
   const scope = await classScopeOf(db, actor);
+  let fits: SQL | undefined;
+  if (eventId) {
+    const [row] = await db.select({ g: meetGroups }).from(meetEvents).innerJoin(meetGroups, eq(meetGroups.id, meetEvents.groupId)).where(and(eq(meetEvents.id, eventId), eq(meetEvents.meetId, meetId)));
+    if (!row) throw notFound();
+    fits = and(
+      row.g.gender === 'mixed' ? undefined : eq(students.gender, row.g.gender),
+      row.g.gradeIds.length ? inArray(classes.gradeId, row.g.gradeIds) : undefined,
+      sql`not exists (select 1 from meet_relay_members m join meet_athletes a on a.id = m.athlete_id join meet_entries n on n.id = m.entry_id where a.student_id = ${students.id} and n.event_id = ${eventId} and n.status <> 'rejected')`,
+    );
+  }
   return db
     .select({ id: students.id, name: students.name, regNo: students.regNo, gender: students.gender, className: classes.name, classId: classes.id })
     .from(students)
     .innerJoin(classes, eq(classes.id, students.classId))
-    .where(and(eq(students.orgId, actor.tenantOrgId), eq(students.status, 'studying'), inClassScope(scope, students.classId), classId ? eq(students.classId, classId) : undefined, keyword ? ilike(students.name, containsPattern(keyword)) : undefined))
+    .where(
+      and(
+        eq(students.orgId, actor.tenantOrgId),
+        eq(students.status, 'studying'),
+        inClassScope(scope, students.classId),
+        classId ? eq(students.classId, classId) : undefined,
+        fits,
+        keyword ? ilike(students.name, containsPattern(keyword)) : undefined,
+      ),
+    )
     .orderBy(asc(students.name), asc(classes.name), asc(students.id))
     .limit(50);
 }

@@ -83,8 +83,8 @@ export const meetRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (a
       r.get('/:id/entries', { preValidation: on(SIGN_UP, 'view'), schema: { params: meetParams, querystring: entryListQuery.omit({ meetId: true }) } }, async (request) =>
         ok(await entryPage(app.db, await requireActor(request), idOf(request.params), request.query)),
       );
-      r.get('/:id/entries/candidates', { preValidation: on(SIGN_UP, 'detail'), schema: { params: meetParams, querystring: z.object({ keyword: z.string().trim().max(64).default(''), classId: uuid.optional() }) } }, async (request) =>
-        ok(await entryCandidates(app.db, await requireActor(request), idOf(request.params), request.query.keyword, request.query.classId)),
+      r.get('/:id/entries/candidates', { preValidation: on(SIGN_UP, 'detail'), schema: { params: meetParams, querystring: z.object({ keyword: z.string().trim().max(64).default(''), classId: uuid.optional(), eventId: uuid.optional() }) } }, async (request) =>
+        ok(await entryCandidates(app.db, await requireActor(request), idOf(request.params), request.query.keyword, request.query.classId, request.query.eventId)),
       );
       r.post('/:id/entries', { preValidation: on(SIGN_UP, 'detail'), schema: { params: meetParams, body: entrySaveSchema } }, async (request) => {
         const actor = await requireActor(request);

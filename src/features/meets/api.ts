@@ -131,10 +131,10 @@ export function useCandidates(family: MeetFamily, meetId: string, keyword: strin
     queryFn: () => get<Candidate[]>(`${api.base}/${meetId}/entries/candidates`, { keyword }),
   });
 }
-/** Students the team form may pick (of one class once the first is picked). */
-export function candidateSearch(family: MeetFamily, meetId: string, classId?: string) {
+/** Students the team form may pick for a relay: those who may run in it (of one class once the first is picked). */
+export function candidateSearch(family: MeetFamily, meetId: string, eventId: string, classId?: string) {
   const api = meets(family);
-  return (keyword: string) => get<Candidate[]>(`${api.base}/${meetId}/entries/candidates`, { keyword, ...(classId ? { classId } : {}) });
+  return (keyword: string) => get<Candidate[]>(`${api.base}/${meetId}/entries/candidates`, { keyword, eventId, ...(classId ? { classId } : {}) });
 }
 export function useArrangement(family: MeetFamily, meetId: string) {
   const api = meets(family);

@@ -150,6 +150,16 @@ describe('meet relays: sign-up', () => {
     expect(found.some((e) => e.id === b.id)).toBe(true);
   });
 
+  it('offers the team form only students who may still run: the class, the group’s gender, not in a team of the relay', async () => {
+    const q = `eventId=${ev('4×100米接力').id}&classId=${squads[0].classId}`;
+    const offered = body<{ id: string; gender: string; classId: string }[]>(await call('GET', `${base}/${meet.id}/entries/candidates?${q}`)).data;
+    expect(offered.length).toBeGreaterThan(0);
+    expect(offered.every((c) => c.gender === 'male' && c.classId === squads[0].classId)).toBe(true);
+    expect(offered.map((c) => c.id)).not.toContain(squads[0].ids[0]);
+    expect(offered.map((c) => c.id)).toContain(squads[0].ids[4]);
+    expect((await call('GET', `gx/sportsMeet/${meet.id}/entries/candidates?${q}`, 'college01')).statusCode).toBe(404);
+  });
+
   it('the class cap counts teams', async () => {
     const cap = meetForm();
     cap.name = '接力限报测试';

@@ -35,7 +35,7 @@ export function TeamDialog({ family, meetId, team, teams, open, onOpenChange }: 
   const [error, setError] = useState<string | null>(null);
   const picked = useMemo(() => new Set([...legs, ...reserves].map((m) => m.id)), [legs, reserves]);
   const legCount = event?.relayLegs ?? 4;
-  const search = useMemo(() => candidateSearch(family, meetId, klass?.id), [family, meetId, klass?.id]);
+  const search = useMemo(() => candidateSearch(family, meetId, event?.id ?? '', klass?.id), [family, meetId, event?.id, klass?.id]);
 
   const pick = (o: { id: string; name: string; classId: string; className: string }) => {
     if (!klass) {
@@ -128,10 +128,11 @@ export function TeamDialog({ family, meetId, team, teams, open, onOpenChange }: 
             <div className="flex items-center gap-2">
               <div className="flex-1">
                 <SearchPicker
-                  queryKey={['meets', meetId, 'team-candidates', klass?.id ?? '']}
+                  queryKey={['meets', meetId, 'team-candidates', event?.id ?? '', klass?.id ?? '']}
                   search={async (k) => (await search(k)).map((c) => ({ id: c.id, name: c.name, hint: `${c.className} · ${t(`gender.${c.gender}`)}`, classId: c.classId, className: c.className }))}
                   onPick={(o) => pick(o as Member & { classId: string; className: string })}
                   exclude={picked}
+                  disabled={!event}
                   label={t('team.search')}
                   placeholder={t('entry.searchPlaceholder')}
                   data-testid="team-picker"
