@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { ArrowDown, ArrowUp, X } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { defaultTeamName, legsIssue, teamSaveSchema, type EntryRow } from '@/domain/meets/entries';
@@ -33,9 +33,9 @@ export function TeamDialog({ family, meetId, team, teams, open, onOpenChange }: 
   const [reserves, setReserves] = useState<Member[]>(team?.members.filter((m) => m.leg == null).map((m) => ({ id: m.studentId, name: m.name })) ?? []);
   const [name, setName] = useState(team?.studentName ?? '');
   const [error, setError] = useState<string | null>(null);
-  const picked = useMemo(() => new Set([...legs, ...reserves].map((m) => m.id)), [legs, reserves]);
+  const picked = new Set([...legs, ...reserves].map((m) => m.id));
   const legCount = event?.relayLegs ?? 4;
-  const search = useMemo(() => candidateSearch(family, meetId, event?.id ?? '', klass?.id), [family, meetId, event?.id, klass?.id]);
+  const search = candidateSearch(family, meetId, event?.id ?? '', klass?.id);
 
   const pick = (o: { id: string; name: string; classId: string; className: string }) => {
     if (!klass) {
