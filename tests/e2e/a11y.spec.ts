@@ -196,7 +196,7 @@ const SCREENS: Screen[] = [
   { account: 'school01', path: '/single/sportsMeet/record', open: editFirst('record-list') },
   { account: 'school01', path: '/single/sportsMeet/record', open: clickFirst('list-import'), dialog: true },
   { account: 'school01', path: '/single/sportsMeet/signUp', open: rowAction('meet-picker', 0) },
-  { account: 'school01', path: '/single/sportsMeet/signUp', open: teamForm, dialog: true },
+  { account: 'school01', path: '/single/sportsMeet/signUp', open: teamForm },
   { account: 'college01', path: '/gx/sportsMeet' },
   { account: 'school01', path: '/single/sportsMeet/eStamp' },
   { account: 'school01', path: '/single/sportsMeet/eStamp', open: clickFirst('stamp-upload'), dialog: true },
