@@ -148,7 +148,7 @@ export const meetRelayMembers = pgTable(
   'meet_relay_members',
   {
     entryId: uuid('entry_id').notNull().references(() => meetEntries.id, { onDelete: 'cascade' }),
-    athleteId: uuid('athlete_id').notNull().references(() => meetAthletes.id),
+    athleteId: uuid('athlete_id').notNull().references(() => meetAthletes.id, { onDelete: 'cascade' }),
     leg: smallint('leg'),
   },
   (t) => [primaryKey({ columns: [t.entryId, t.athleteId] }), uniqueIndex('meet_relay_members_leg_uq').on(t.entryId, t.leg), index('meet_relay_members_athlete_idx').on(t.athleteId)],

@@ -265,8 +265,7 @@ describe('meet relays: draw, results, points and records', () => {
     expect(again.lines.map((l) => [l.name, l.points])).toEqual([[runnerUp.studentName, 18]]);
   });
 
-  it('a withdrawn (rejected) team frees its runners for another team after the arrangement is cleared', async () => {
-    // Clearing needs no results: a fresh meet.
+  it('a withdrawn team gives back its runners’ bibs; a meet with teams deletes', async () => {
     const form = meetForm();
     form.name = '接力退赛测试';
     const m = body<MeetDetail>(await call('POST', base, 'school01', form)).data;
@@ -277,5 +276,8 @@ describe('meet relays: draw, results, points and records', () => {
     // The runners' bibs are free again.
     expect(await t.db.$count(meetAthletes, eq(meetAthletes.meetId, m.id))).toBe(0);
     expect((await call('POST', `${base}/${m.id}/teams`, 'school01', { eventId: relay, classId: s.classId, teamName: 'A队', legs: s.ids.slice(0, 4) })).statusCode).toBe(200);
+    // A meet with teams deletes with everything it holds.
+    expect((await call('DELETE', `${base}/${m.id}`)).statusCode).toBe(200);
+    expect(await t.db.$count(meetAthletes, eq(meetAthletes.meetId, m.id))).toBe(0);
   });
 });
