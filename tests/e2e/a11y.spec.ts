@@ -34,6 +34,14 @@ const rowAction = (list: string, n = 0) =>
     await page.getByTestId(list).locator('[data-slot=row-actions]').first().getByRole('button').nth(n).click();
   });
 const editFirst = (list: string) => rowAction(list, 0);
+/** The relay team form of the demo autumn meet, with one runner picked. */
+const teamForm = step('relay team form', async (page) => {
+  await page.getByTestId('meet-picker').getByRole('row', { name: /2026年秋季运动会/ }).getByRole('button').first().click();
+  await page.getByTestId('list-addTeam').click();
+  await page.getByTestId('team-picker').click();
+  await page.getByTestId('picker-option').first().click();
+  await expect(page.getByTestId('team-leg')).toHaveCount(1);
+});
 /** Issues the first device's API secret (confirming), which opens the dialog showing it once. */
 const issueSecret = step('issue a device secret', async (page) => {
   await page.getByTestId('row-secret-issue').first().click();
@@ -203,6 +211,8 @@ const SCREENS: Screen[] = [
   { account: 'school01', path: '/single/sportsMeet/signUp', open: rowAction('meet-picker', 0) },
   { account: 'school01', path: '/single/sportsMeet/score', open: boardLinks, dialog: true },
   { account: 'school01', path: '/single/sportsMeet/score', open: boardWall },
+
+  { account: 'school01', path: '/single/sportsMeet/signUp', open: teamForm },
   { account: 'college01', path: '/gx/sportsMeet' },
   { account: 'school01', path: '/single/sportsMeet/eStamp' },
   { account: 'school01', path: '/single/sportsMeet/eStamp', open: clickFirst('stamp-upload'), dialog: true },

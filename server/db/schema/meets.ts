@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { boolean, date, doublePrecision, index, integer, jsonb, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { ARRANGE_STATES, EVENT_TYPES, GROUP_GENDERS, ROUND_PLANS } from '../../../src/domain/meets/meets';
-import { ENTRY_STATUSES } from '../../../src/domain/meets/entries';
+import { ENTRY_KINDS, ENTRY_STATUSES } from '../../../src/domain/meets/entries';
 import { RESULT_KINDS } from '../../../src/domain/meets/marks';
 import { RESULT_STATUSES } from '../../../src/domain/meets/ranking';
 import { RESULT_STATES } from '../../../src/domain/meets/results';
@@ -83,6 +83,8 @@ export const meetEvents = pgTable(
     advanceByPlace: smallint('advance_by_place').notNull().default(0),
     finalSize: smallint('final_size').notNull().default(0),
     attempts: smallint('attempts').notNull().default(3),
+    /** Legs of a relay team (members who run); other events ignore it. */
+    relayLegs: smallint('relay_legs').notNull().default(4),
     duration: smallint('duration').notNull().default(10),
     venueId: uuid('venue_id').references(() => venues.id),
     sort: smallint('sort').notNull().default(0),
@@ -106,14 +108,22 @@ export const meetAthletes = pgTable(
   (t) => [uniqueIndex('meet_athletes_student_uq').on(t.meetId, t.studentId), uniqueIndex('meet_athletes_bib_uq').on(t.meetId, t.bib)],
 );
 
-/** An athlete's entry in an event, with its review. */
+/**
+ * An entry in an event, with its review: one athlete, or (relay events) a team of a class with its own name and bib
+ * (unique in the meet together with the athletes' bibs) whose members are in meet_relay_members.
+ */
 export const meetEntries = pgTable(
   'meet_entries',
   {
     id: uuid('id').primaryKey().defaultRandom(),
     meetId: uuid('meet_id').notNull().references(() => meets.id, { onDelete: 'cascade' }),
     eventId: uuid('event_id').notNull().references(() => meetEvents.id),
-    athleteId: uuid('athlete_id').notNull().references(() => meetAthletes.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ENTRY_KINDS }).notNull().default('athlete'),
+    /** The athlete of an individual entry; null for a team. */
+    athleteId: uuid('athlete_id').references(() => meetAthletes.id, { onDelete: 'cascade' }),
+    teamName: text('team_name'),
+    /** The team's bib; an athlete's bib is on meet_athletes. */
+    bib: text('bib'),
     classId: uuid('class_id').notNull().references(() => classes.id),
     status: text('status', { enum: ENTRY_STATUSES }).notNull().default('pending'),
     reason: text('reason'),
@@ -123,7 +133,25 @@ export const meetEntries = pgTable(
     version: version(),
     createdAt: created(),
   },
-  (t) => [uniqueIndex('meet_entries_event_athlete_uq').on(t.eventId, t.athleteId), index('meet_entries_meet_idx').on(t.meetId, t.status), index('meet_entries_class_idx').on(t.eventId, t.classId)],
+  (t) => [
+    uniqueIndex('meet_entries_event_athlete_uq').on(t.eventId, t.athleteId),
+    index('meet_entries_meet_idx').on(t.meetId, t.status),
+    index('meet_entries_class_idx').on(t.eventId, t.classId),
+    uniqueIndex('meet_entries_team_uq').on(t.eventId, t.teamName),
+    uniqueIndex('meet_entries_bib_uq').on(t.meetId, t.bib),
+    check('meet_entries_kind_ck', sql`(${t.kind} = 'athlete') = (${t.athleteId} is not null) and (${t.kind} = 'team') = (${t.teamName} is not null and ${t.bib} is not null)`),
+  ],
+);
+
+/** The members of a relay team: the legs in running order (1..relayLegs) and the reserves (leg null). */
+export const meetRelayMembers = pgTable(
+  'meet_relay_members',
+  {
+    entryId: uuid('entry_id').notNull().references(() => meetEntries.id, { onDelete: 'cascade' }),
+    athleteId: uuid('athlete_id').notNull().references(() => meetAthletes.id, { onDelete: 'cascade' }),
+    leg: smallint('leg'),
+  },
+  (t) => [primaryKey({ columns: [t.entryId, t.athleteId] }), uniqueIndex('meet_relay_members_leg_uq').on(t.entryId, t.leg), index('meet_relay_members_athlete_idx').on(t.athleteId)],
 );
 
 /** A heat (track) or flight (field) of an event's round, with its schedule slot once scheduled. */

@@ -1,8 +1,9 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { ORG_TYPE } from '../../../src/domain/constants';
+import { defaultTeamName, teamSaveSchema } from '../../../src/domain/meets/entries';
 import { meetSaveSchema, type MeetForm } from '../../../src/domain/meets/meets';
 import { arrangement, drawMeet, scheduleMeet } from '../../modules/meets/arrange.service';
-import { addEntries, entryPage, reviewEntries } from '../../modules/meets/entry.service';
+import { addEntries, addTeam, entryPage, reviewEntries } from '../../modules/meets/entry.service';
 import { createMeet } from '../../modules/meets/meet.service';
 import { approveRecord, createRecord } from '../../modules/meets/record.service';
 import { enterResults, heatResults, stepResults } from '../../modules/meets/result.service';
@@ -11,11 +12,11 @@ import type { Tx } from '../client';
 import { users } from '../schema/auth';
 import { meetRecords } from '../schema/meets';
 import { orgs } from '../schema/orgs';
-import { students } from '../schema/school';
+import { classes, students } from '../schema/school';
 
 /**
  * The demo school's meets (docs/product-rules.md#meets): a finished spring meet with results, records and points, and
- * an autumn meet in sign-up with pending entries. Written through the meet services, so the demo follows every rule.
+ * an autumn meet in sign-up with pending entries and relay teams. Written through the meet services, so the demo follows every rule.
  */
 const day = (today: string, offset: number) => {
   const d = new Date(`${today}T09:00:00Z`);
@@ -24,7 +25,7 @@ const day = (today: string, offset: number) => {
 };
 const iso = (d: Date) => d.toISOString().slice(0, 10);
 
-function form(name: string, today: string, signupOffset: number): MeetForm {
+function form(name: string, today: string, signupOffset: number, relay = false): MeetForm {
   return {
     name,
     signupStart: iso(day(today, signupOffset)),
@@ -41,6 +42,7 @@ function form(name: string, today: string, signupOffset: number): MeetForm {
         events: [
           { name: '100米', type: 'track', resultKind: 'time', lanes: 8, heatSize: 8, classCap: 2 },
           { name: '跳远', type: 'field', resultKind: 'distance', lanes: 0, heatSize: 12, classCap: 2, attempts: 3 },
+          ...(relay ? [{ name: '4×100米接力', type: 'relay' as const, resultKind: 'time' as const, lanes: 8, heatSize: 8, classCap: 2, relayLegs: 4 }] : []),
         ],
       },
       {
@@ -111,7 +113,16 @@ export async function seedMeetDemo(tx: Tx, today: string): Promise<void> {
   await createRecord(tx, actor, { scope: 'school', eventName: '100米', groupName: '男子组', resultKind: 'time', mark: 11.86, holder: '欧阳子轩', className: '初三(1)班', setOn: '2023-04-22' });
   await createRecord(tx, actor, { scope: 'school', eventName: '跳远', groupName: '男子组', resultKind: 'distance', mark: 6.12, holder: '李明', className: '初三(4)班', setOn: '2021-10-15' });
 
-  // The autumn meet, in sign-up: a few entries waiting for review.
-  const autumn = await createMeet(tx, actor, meetSaveSchema.parse(form('2026年秋季运动会', today, -3)), day(today, -3));
+  // The autumn meet, in sign-up: a few entries waiting for review, and three classes' relay teams.
+  const autumn = await createMeet(tx, actor, meetSaveSchema.parse(form('2026年秋季运动会', today, -3, true)), day(today, -3));
   for (const id of perClass(boys, 3)) await addEntries(tx, actor, autumn.id, { studentId: id, eventIds: [autumn.groups[0].events[0].id] }, day(today, 0));
+  const relay = autumn.groups[0].events[2];
+  const squads = new Map<string, string[]>();
+  for (const b of boys) squads.set(b.classId, [...(squads.get(b.classId) ?? []), b.id]);
+  const full = [...squads].filter(([, ids]) => ids.length >= 5).slice(0, 3);
+  const names = new Map((await tx.select({ id: classes.id, name: classes.name }).from(classes).where(inArray(classes.id, full.map(([id]) => id)))).map((c) => [c.id, c.name]));
+  for (const [i, [classId, ids]] of full.entries()) {
+    const team = { eventId: relay.id, classId, teamName: defaultTeamName(names.get(classId) ?? '', 0), legs: ids.slice(0, 4), reserves: i === 0 ? ids.slice(4, 5) : [], seedMark: 52 + i };
+    await addTeam(tx, actor, autumn.id, teamSaveSchema.parse(team), day(today, 0));
+  }
 }

@@ -5,11 +5,12 @@ import { meetDays, usesLanes } from '@/domain/meets/meets';
 import { newSeed } from '@/domain/meets/random';
 import { findConflicts, generateSchedule, minutesOf, type ScheduleHeat, type Session, type Slot } from '@/domain/meets/schedule';
 import type { DbOrTx, Tx } from '../../db/client';
-import { meetAthletes, meetEntries, meetEvents, meetGroups, meetHeats, meetResults, meets } from '../../db/schema/meets';
+import { meetAthletes, meetEntries, meetEvents, meetGroups, meetHeats, meetRelayMembers, meetResults, meets } from '../../db/schema/meets';
 import { classes, students } from '../../db/schema/school';
 import { AppError } from '../../lib/app-error';
 import { notFound } from '../../lib/resource';
 import type { Actor } from '../../plugins/tenant';
+import { entryBib, entryName, teamMembers } from './entry.service';
 import { tenantMeet } from './meet.service';
 
 /**
@@ -114,10 +115,12 @@ async function scheduleHeats(db: DbOrTx, meetId: string): Promise<{ heats: Sched
     .innerJoin(meetGroups, eq(meetGroups.id, meetEvents.groupId))
     .where(eq(meetHeats.meetId, meetId))
     .orderBy(asc(meetHeats.round), asc(meetGroups.sort), asc(meetEvents.sort), asc(meetHeats.no));
+  // A team's runners (and reserves) are in its heat as much as an athlete is in theirs.
   const members = await db
-    .select({ heatId: meetResults.heatId, athleteId: meetEntries.athleteId })
+    .select({ heatId: meetResults.heatId, athleteId: sql<string>`coalesce(${meetEntries.athleteId}, ${meetRelayMembers.athleteId})` })
     .from(meetResults)
     .innerJoin(meetEntries, eq(meetEntries.id, meetResults.entryId))
+    .leftJoin(meetRelayMembers, eq(meetRelayMembers.entryId, meetEntries.id))
     .where(eq(meetResults.meetId, meetId));
   const byHeat = new Map<string, string[]>();
   for (const m of members) byHeat.set(m.heatId, [...(byHeat.get(m.heatId) ?? []), m.athleteId]);
@@ -199,16 +202,17 @@ export async function arrangement(db: DbOrTx, actor: Actor, meetId: string) {
     .where(eq(meetHeats.meetId, meetId))
     .orderBy(asc(meetGroups.sort), asc(meetEvents.sort), asc(meetHeats.round), asc(meetHeats.no));
   const lanes = await db
-    .select({ id: meetResults.id, heatId: meetResults.heatId, lane: meetResults.lane, name: students.name, className: classes.name, bib: meetAthletes.bib, classId: meetEntries.classId })
+    .select({ id: meetResults.id, heatId: meetResults.heatId, entryId: meetResults.entryId, kind: meetEntries.kind, lane: meetResults.lane, name: entryName, className: classes.name, bib: entryBib, classId: meetEntries.classId })
     .from(meetResults)
     .innerJoin(meetEntries, eq(meetEntries.id, meetResults.entryId))
-    .innerJoin(meetAthletes, eq(meetAthletes.id, meetEntries.athleteId))
-    .innerJoin(students, eq(students.id, meetAthletes.studentId))
+    .leftJoin(meetAthletes, eq(meetAthletes.id, meetEntries.athleteId))
+    .leftJoin(students, eq(students.id, meetAthletes.studentId))
     .innerJoin(classes, eq(classes.id, meetEntries.classId))
     .where(eq(meetResults.meetId, meetId))
     .orderBy(asc(meetResults.lane));
-  const byHeat = new Map<string, typeof lanes>();
-  for (const l of lanes) byHeat.set(l.heatId, [...(byHeat.get(l.heatId) ?? []), l]);
+  const members = await teamMembers(db, [...new Set(lanes.filter((l) => l.kind === 'team').map((l) => l.entryId))]);
+  const byHeat = new Map<string, (Omit<(typeof lanes)[number], 'entryId' | 'kind'> & { members: { name: string; leg: number | null }[] })[]>();
+  for (const { entryId, kind: _kind, ...l } of lanes) byHeat.set(l.heatId, [...(byHeat.get(l.heatId) ?? []), { ...l, members: (members.get(entryId) ?? []).map((m) => ({ name: m.name, leg: m.leg })) }]);
   return {
     arrangeState: meet.arrangeState,
     drawSeed: meet.drawSeed,

@@ -27,6 +27,7 @@ import type { Storage } from '../../lib/storage/storage';
 import type { Actor } from '../../plugins/tenant';
 import { assertOwnFiles } from '../content/content-files';
 import { deleteFile } from '../files/files.service';
+import { entryBib, teamLegNames } from './entry.service';
 import { tenantMeet } from './meet.service';
 import { countedPlace } from './points.service';
 
@@ -207,7 +208,8 @@ export async function certificatesToIssue(db: DbOrTx, actor: Actor, body: Certif
       eventName: meetEvents.name,
       groupName: meetGroups.name,
       kind: meetEvents.resultKind,
-      name: students.name,
+      // A relay team's certificate names the team and its runners.
+      name: sql<string>`coalesce(${meetEntries.teamName} || '（' || ${teamLegNames} || '）', ${meetEntries.teamName}, ${students.name})`,
       className: classes.name,
       place: meetResults.place,
       mark: meetResults.mark,
@@ -217,8 +219,8 @@ export async function certificatesToIssue(db: DbOrTx, actor: Actor, body: Certif
     .innerJoin(meetEvents, eq(meetEvents.id, meetHeats.eventId))
     .innerJoin(meetGroups, eq(meetGroups.id, meetEvents.groupId))
     .innerJoin(meetEntries, eq(meetEntries.id, meetResults.entryId))
-    .innerJoin(meetAthletes, eq(meetAthletes.id, meetEntries.athleteId))
-    .innerJoin(students, eq(students.id, meetAthletes.studentId))
+    .leftJoin(meetAthletes, eq(meetAthletes.id, meetEntries.athleteId))
+    .leftJoin(students, eq(students.id, meetAthletes.studentId))
     .innerJoin(classes, eq(classes.id, meetEntries.classId))
     .where(
       and(
@@ -228,7 +230,7 @@ export async function certificatesToIssue(db: DbOrTx, actor: Actor, body: Certif
         between(meetResults.place, body.fromPlace, body.toPlace),
       ),
     )
-    .orderBy(asc(meetGroups.sort), asc(meetEvents.sort), asc(meetEvents.id), asc(meetResults.place), asc(meetAthletes.bib));
+    .orderBy(asc(meetGroups.sort), asc(meetEvents.sort), asc(meetEvents.id), asc(meetResults.place), asc(entryBib));
   if (rows.length === 0) throw fieldError('toPlace', 'meets:certificate.v.none');
   const date = text.date(body.date ?? meet.endDate);
   return rows.map((r) => ({

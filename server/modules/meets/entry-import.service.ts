@@ -59,11 +59,11 @@ export async function entryTemplate(db: DbOrTx, actor: Actor, meetId: string, t:
 /** The entries of the list's filters (within the actor's classes) in the import's columns plus class, bib and status. */
 export async function entryExport(db: DbOrTx, actor: Actor, meetId: string, q: { name?: string; status?: EntryStatus; eventId?: string; classId?: string }, t: Translate): Promise<Workbook> {
   const page = await entryPage(db, actor, meetId, { ...q, current: 1, size: ENTRY_IMPORT_MAX_ROWS });
-  const ids = [...new Set(page.records.map((r) => r.studentId))];
+  const ids = [...new Set(page.records.flatMap((r) => (r.studentId ? [r.studentId] : [])))];
   const regNos = new Map(
     ids.length ? (await db.select({ id: students.id, regNo: students.regNo }).from(students).where(inArray(students.id, ids))).map((s) => [s.id, s.regNo] as const) : [],
   );
-  const body = page.records.map((r) => [regNos.get(r.studentId) ?? '', r.studentName, r.groupName, r.eventName, r.seedMark ?? '', r.className, r.bib ?? '', t(`meets:entryStatus.${r.status}`, RAW)]);
+  const body = page.records.map((r) => [(r.studentId && regNos.get(r.studentId)) ?? '', r.kind === 'team' ? `${r.studentName}（${r.members.filter((m) => m.leg != null).map((m) => m.name).join('、')}）` : r.studentName, r.groupName, r.eventName, r.seedMark ?? '', r.className, r.bib ?? '', t(`meets:entryStatus.${r.status}`, RAW)]);
   return { workbook: writeXlsx([sheet(t, [[...ENTRY_COLUMNS.map((c) => c.header), ...ENTRY_EXPORT_HEADERS], ...body])]), fileName: `${t('meets:entry.exportName', RAW)}.xlsx` };
 }
 

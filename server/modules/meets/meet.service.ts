@@ -58,7 +58,7 @@ export async function tenantMeet(db: DbOrTx, actor: Actor, id: string) {
 }
 
 /** The settings of an event, as saved and as the detail answers them (one list, so the two cannot drift apart). */
-const EVENT_FIELDS = ['name', 'type', 'resultKind', 'lanes', 'heatSize', 'classCap', 'rounds', 'advanceByPlace', 'finalSize', 'attempts', 'duration'] as const;
+const EVENT_FIELDS = ['name', 'type', 'resultKind', 'lanes', 'heatSize', 'classCap', 'rounds', 'advanceByPlace', 'finalSize', 'attempts', 'relayLegs', 'duration'] as const;
 type EventField = (typeof EVENT_FIELDS)[number];
 function eventFields<T extends Record<EventField, unknown>>(e: T): Pick<T, EventField> {
   return Object.fromEntries(EVENT_FIELDS.map((k) => [k, e[k]])) as Pick<T, EventField>;

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok } from '@/domain/api';
 import { OK_MSG } from '@/domain/errors';
-import { bibSaveSchema, drawSchema, entryListQuery, entryReviewSchema, entrySaveSchema } from '@/domain/meets/entries';
+import { bibSaveSchema, drawSchema, entryListQuery, entryReviewSchema, entrySaveSchema, teamSaveSchema } from '@/domain/meets/entries';
 import { meetListQuery, meetSaveSchema } from '@/domain/meets/meets';
 import { heatResultsSchema, invalidSchema, resultStepSchema } from '@/domain/meets/results';
 import { recordListQuery, recordSaveSchema } from '@/domain/meets/records';
@@ -13,7 +13,7 @@ import { audit } from '../../lib/audit';
 import { registerResource, resourceRoutes, uuidOr404 } from '../../lib/resource';
 import { requireAccess, requireActor, type Actor } from '../../plugins/tenant';
 import { arrangement, clearArrangement, drawMeet, moveLane, moveSlot, scheduleMeet } from './arrange.service';
-import { addEntries, entryCandidates, entryPage, removeEntry, reviewEntries, setBib } from './entry.service';
+import { addEntries, addTeam, entryCandidates, entryPage, removeEntry, reviewEntries, setBib, setTeamBib, updateTeam } from './entry.service';
 import { createMeet, deleteMeet, endMeet, meetById, meetFormOptions, meetPage, updateMeet } from './meet.service';
 import { meetBoard, meetPoints } from './points.service';
 import { entryIoRoutes } from './entry-io.routes';
@@ -83,8 +83,8 @@ export const meetRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (a
       r.get('/:id/entries', { preValidation: on(SIGN_UP, 'view'), schema: { params: meetParams, querystring: entryListQuery.omit({ meetId: true }) } }, async (request) =>
         ok(await entryPage(app.db, await requireActor(request), idOf(request.params), request.query)),
       );
-      r.get('/:id/entries/candidates', { preValidation: on(SIGN_UP, 'detail'), schema: { params: meetParams, querystring: z.object({ keyword: z.string().trim().max(64).default('') }) } }, async (request) =>
-        ok(await entryCandidates(app.db, await requireActor(request), idOf(request.params), request.query.keyword)),
+      r.get('/:id/entries/candidates', { preValidation: on(SIGN_UP, 'detail'), schema: { params: meetParams, querystring: z.object({ keyword: z.string().trim().max(64).default(''), classId: uuid.optional(), eventId: uuid.optional() }) } }, async (request) =>
+        ok(await entryCandidates(app.db, await requireActor(request), idOf(request.params), request.query.keyword, request.query.classId, request.query.eventId)),
       );
       r.post('/:id/entries', { preValidation: on(SIGN_UP, 'detail'), schema: { params: meetParams, body: entrySaveSchema } }, async (request) => {
         const actor = await requireActor(request);
@@ -95,6 +95,29 @@ export const meetRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (a
           return out;
         });
         return ok(saved, request.t(OK_MSG.saved));
+      });
+      // Relay teams: entered and edited by the class's teachers, reviewed with the other entries.
+      r.post('/:id/teams', { preValidation: on(SIGN_UP, 'detail'), schema: { params: meetParams, body: teamSaveSchema } }, async (request) => {
+        const actor = await requireActor(request);
+        const id = idOf(request.params);
+        const saved = await app.db.transaction(async (tx) => {
+          const out = await addTeam(tx, actor, id, request.body, app.now());
+          await audit(tx, actor, { action: 'signUpTeam', entity: 'meet', entityId: id, after: { ...request.body, ...out } });
+          return out;
+        });
+        return ok(saved, request.t(OK_MSG.saved));
+      });
+      r.put('/:id/teams/:entryId', { preValidation: on(SIGN_UP, 'detail'), schema: { params: sub('entryId'), body: teamSaveSchema } }, async (request) => {
+        const actor = await requireActor(request);
+        const id = idOf(request.params);
+        await write(actor, 'editTeam', id, (tx) => updateTeam(tx, actor, id, uuidOr404(request.params.entryId as string), request.body, app.now()));
+        return ok(null, request.t(OK_MSG.saved));
+      });
+      r.put('/:id/entries/:entryId/bib', { preValidation: on(SIGN_UP, 'audit'), schema: { params: sub('entryId'), body: bibSaveSchema } }, async (request) => {
+        const actor = await requireActor(request);
+        const id = idOf(request.params);
+        await write(actor, 'bib', id, (tx) => setTeamBib(tx, actor, id, uuidOr404(request.params.entryId as string), request.body.bib));
+        return ok(null, request.t(OK_MSG.saved));
       });
       r.delete('/:id/entries/:entryId', { preValidation: on(SIGN_UP, 'detail'), schema: { params: sub('entryId') } }, async (request) => {
         const actor = await requireActor(request);

@@ -5,6 +5,7 @@ import type { DbOrTx } from '../../db/client';
 import { meetAthletes, meetEntries, meetEvents, meetGroups, meetHeats, meetRecords, meetResults } from '../../db/schema/meets';
 import { classes, grades, students } from '../../db/schema/school';
 import type { Actor } from '../../plugins/tenant';
+import { entryName } from './entry.service';
 import { tenantMeet } from './meet.service';
 
 /**
@@ -31,11 +32,12 @@ export async function meetPoints(db: DbOrTx, actor: Actor, meetId: string) {
       groupName: meetGroups.name,
       type: meetEvents.type,
       kind: meetEvents.resultKind,
-      athleteId: meetAthletes.id,
-      name: students.name,
+      // A team scores as one entry (its id stands where an athlete's would).
+      athleteId: sql<string>`coalesce(${meetAthletes.id}, ${meetEntries.id})`,
+      name: entryName,
       classId: meetEntries.classId,
       className: classes.name,
-      gradeId: meetAthletes.gradeId,
+      gradeId: sql<string>`coalesce(${meetAthletes.gradeId}, ${classes.gradeId})`,
       place: meetResults.place,
       mark: meetResults.mark,
       newRecord: meetResults.newRecord,
@@ -45,8 +47,8 @@ export async function meetPoints(db: DbOrTx, actor: Actor, meetId: string) {
     .innerJoin(meetEvents, eq(meetEvents.id, meetHeats.eventId))
     .innerJoin(meetGroups, eq(meetGroups.id, meetEvents.groupId))
     .innerJoin(meetEntries, eq(meetEntries.id, meetResults.entryId))
-    .innerJoin(meetAthletes, eq(meetAthletes.id, meetEntries.athleteId))
-    .innerJoin(students, eq(students.id, meetAthletes.studentId))
+    .leftJoin(meetAthletes, eq(meetAthletes.id, meetEntries.athleteId))
+    .leftJoin(students, eq(students.id, meetAthletes.studentId))
     .innerJoin(classes, eq(classes.id, meetEntries.classId))
     .where(
       and(
@@ -70,7 +72,8 @@ export async function meetPoints(db: DbOrTx, actor: Actor, meetId: string) {
   return {
     classes: standings(scoring, (l) => l.classId).map((s) => ({ ...s, name: classNames.get(s.id) ?? '' })),
     grades: standings(scoring, (l) => l.gradeId).map((s) => ({ ...s, grade: gradeRows.find((g) => g.id === s.id) ?? null })),
-    athletes: standings(scoring, (l) => l.athleteId).slice(0, 20).map((s) => ({ ...s, name: athleteNames.get(s.id) ?? '' })),
+    // Relay points go to the class, not to the runners' all-round ranking.
+    athletes: standings(scoring.filter((l) => !l.relay), (l) => l.athleteId).slice(0, 20).map((s) => ({ ...s, name: athleteNames.get(s.id) ?? '' })),
     lines: scoring.map((l) => ({ eventName: l.eventName, groupName: l.groupName, name: l.name, classId: l.classId, className: l.className, place: l.place, mark: formatMark(l.kind, l.mark), points: l.points, newRecord: l.newRecord })),
   };
 }
@@ -91,11 +94,11 @@ export async function meetBoard(db: DbOrTx, actor: Actor, meetId: string) {
     .limit(4);
   const top = latest.length
     ? await db
-        .select({ heatId: meetResults.heatId, place: meetResults.place, mark: meetResults.mark, name: students.name, className: classes.name, newRecord: meetResults.newRecord })
+        .select({ heatId: meetResults.heatId, place: meetResults.place, mark: meetResults.mark, name: entryName, className: classes.name, newRecord: meetResults.newRecord })
         .from(meetResults)
         .innerJoin(meetEntries, eq(meetEntries.id, meetResults.entryId))
-        .innerJoin(meetAthletes, eq(meetAthletes.id, meetEntries.athleteId))
-        .innerJoin(students, eq(students.id, meetAthletes.studentId))
+        .leftJoin(meetAthletes, eq(meetAthletes.id, meetEntries.athleteId))
+        .leftJoin(students, eq(students.id, meetAthletes.studentId))
         .innerJoin(classes, eq(classes.id, meetEntries.classId))
         .where(and(sql`${meetResults.heatId} in ${latest.map((l) => l.heatId)}`, eq(meetResults.invalid, false), sql`${meetResults.place} is not null`))
         .orderBy(asc(meetResults.place))

@@ -10,6 +10,7 @@ import { classes, students } from '../../db/schema/school';
 import { AppError } from '../../lib/app-error';
 import { notFound } from '../../lib/resource';
 import type { Actor } from '../../plugins/tenant';
+import { entryBib, entryName, teamLegNames } from './entry.service';
 import { tenantMeet } from './meet.service';
 import { deleteRecord } from './record.service';
 
@@ -24,9 +25,10 @@ const resultColumns = {
   heatId: meetResults.heatId,
   entryId: meetResults.entryId,
   lane: meetResults.lane,
-  studentName: students.name,
+  studentName: entryName,
+  legNames: teamLegNames,
   className: classes.name,
-  bib: meetAthletes.bib,
+  bib: entryBib,
   mark: meetResults.mark,
   attempts: meetResults.attempts,
   failuresAtBest: meetResults.failuresAtBest,
@@ -49,8 +51,8 @@ export async function heatResults(db: DbOrTx, actor: Actor, meetId: string, heat
     .select(resultColumns)
     .from(meetResults)
     .innerJoin(meetEntries, eq(meetEntries.id, meetResults.entryId))
-    .innerJoin(meetAthletes, eq(meetAthletes.id, meetEntries.athleteId))
-    .innerJoin(students, eq(students.id, meetAthletes.studentId))
+    .leftJoin(meetAthletes, eq(meetAthletes.id, meetEntries.athleteId))
+    .leftJoin(students, eq(students.id, meetAthletes.studentId))
     .innerJoin(classes, eq(classes.id, meetEntries.classId))
     .where(eq(meetResults.heatId, heatId))
     .orderBy(asc(meetResults.lane));
@@ -150,12 +152,12 @@ async function flagRecords(tx: Tx, orgId: string, meetId: string, eventId: strin
   const [event] = await tx.select({ e: meetEvents, groupName: meetGroups.name }).from(meetEvents).innerJoin(meetGroups, eq(meetGroups.id, meetEvents.groupId)).where(eq(meetEvents.id, eventId));
   const round = await finalRound(tx, eventId);
   const [best] = await tx
-    .select({ id: meetResults.id, mark: meetResults.mark, name: students.name, className: classes.name })
+    .select({ id: meetResults.id, mark: meetResults.mark, name: entryName, className: classes.name })
     .from(meetResults)
     .innerJoin(meetHeats, eq(meetHeats.id, meetResults.heatId))
     .innerJoin(meetEntries, eq(meetEntries.id, meetResults.entryId))
-    .innerJoin(meetAthletes, eq(meetAthletes.id, meetEntries.athleteId))
-    .innerJoin(students, eq(students.id, meetAthletes.studentId))
+    .leftJoin(meetAthletes, eq(meetAthletes.id, meetEntries.athleteId))
+    .leftJoin(students, eq(students.id, meetAthletes.studentId))
     .innerJoin(classes, eq(classes.id, meetEntries.classId))
     .where(and(eq(meetHeats.eventId, eventId), eq(meetHeats.round, round), eq(meetResults.place, 1), eq(meetResults.state, 'published'), eq(meetResults.invalid, false)))
     .limit(1);

@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import { idFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
 import { DRAW_MODES } from './draw';
+import { RELAY_LEGS_MAX, RELAY_RESERVES_MAX } from './meets';
 
 /**
  * Registration (docs/product-rules.md#meets): class teachers enter their athletes for events, administrators approve
  * or reject. An athlete enters an event once, at most the meet's athlete cap of events, and a class at most the event's
  * class cap; every athlete gets a bib, allocated upwards from their group's first number and unique in the meet.
  */
+/** An entry is one athlete, or a relay team of one class (docs/product-rules.md#meets). */
+export const ENTRY_KINDS = ['athlete', 'team'] as const;
+export type EntryKind = (typeof ENTRY_KINDS)[number];
 export const ENTRY_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type EntryStatus = (typeof ENTRY_STATUSES)[number];
 export const REJECT_REASON_MAX = 100;
@@ -24,6 +28,44 @@ export const entrySaveSchema = z
   })
   .refine((e) => new Set(e.eventIds).size === e.eventIds.length, { message: 'meets:v.sameEventTwice', path: ['eventIds'] });
 export type EntrySave = z.output<typeof entrySaveSchema>;
+
+export const TEAM_NAME_MAX = 20;
+
+/**
+ * A relay team as the team form sends it: the class, a name, the legs in running order and the reserves (students of
+ * the class). The number of legs is the event's (checked with `legsIssue`, which needs the event).
+ */
+export const teamSaveSchema = z
+  .object({
+    eventId: uuid,
+    classId: uuid,
+    teamName: z.string({ error: 'meets:v.teamName' }).trim().min(1, 'meets:v.teamName').max(TEAM_NAME_MAX, 'meets:v.teamNameLength'),
+    legs: z.array(uuid, { error: 'meets:v.relayMembers' }).max(RELAY_LEGS_MAX, 'meets:v.relayMembers'),
+    reserves: z.array(uuid).max(RELAY_RESERVES_MAX, 'meets:v.relayReserves').default([]),
+    seedMark: z.coerce.number().positive().nullable().optional(),
+    version: versionField.optional(),
+  })
+  .refine((t) => new Set([...t.legs, ...t.reserves]).size === t.legs.length + t.reserves.length, { message: 'meets:v.memberTwice', path: ['legs'] });
+export type TeamSave = z.output<typeof teamSaveSchema>;
+export type TeamForm = z.input<typeof teamSaveSchema>;
+
+/** The message when a team does not run exactly the event's legs (null when it does). */
+export function legsIssue(legs: readonly unknown[], relayLegs: number): string | null {
+  return legs.length === relayLegs ? null : 'meets:v.relayMembers';
+}
+
+/** The default name of a class's team in an event: the class name, then A队, B队… by the teams it already has. */
+export function defaultTeamName(className: string, teams: number): string {
+  return `${className} ${String.fromCharCode(65 + Math.min(teams, 25))}队`;
+}
+
+export interface TeamMember {
+  athleteId: string;
+  studentId: string;
+  name: string;
+  /** 1-based running order; null = reserve. */
+  leg: number | null;
+}
 
 export const entryReviewSchema = z
   .object({
@@ -58,12 +100,18 @@ export type DrawRequest = z.output<typeof drawSchema>;
 
 export interface EntryRow {
   id: string;
+  kind: EntryKind;
+  /** The athlete's id (null for a team); the team's members. */
+  athleteId: string | null;
+  members: TeamMember[];
   eventId: string;
   eventName: string;
   groupName: string;
-  studentId: string;
+  /** Null for a team. */
+  studentId: string | null;
+  /** The athlete's name, or the team's name. */
   studentName: string;
-  gender: 'male' | 'female';
+  gender: 'male' | 'female' | null;
   classId: string;
   className: string;
   bib: string | null;

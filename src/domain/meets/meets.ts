@@ -19,6 +19,11 @@ export const MAX_GROUPS = 30;
 export const MAX_EVENTS_PER_GROUP = 40;
 export const DEFAULT_ATHLETE_CAP = 2;
 export const DEFAULT_CLASS_CAP = 2;
+/** Relay teams: legs (runners) per team, and reserves a team may name besides them. */
+export const RELAY_LEGS_MIN = 2;
+export const RELAY_LEGS_MAX = 8;
+export const DEFAULT_RELAY_LEGS = 4;
+export const RELAY_RESERVES_MAX = 4;
 /** Minutes an athlete needs between two heats, and between two rounds of one event. */
 export const DEFAULT_CHANGEOVER = 10;
 export const DEFAULT_MIN_REST = 30;
@@ -73,6 +78,8 @@ export const eventSaveSchema = z
     finalSize: int(0, MAX_FLIGHT, 'meets:v.finalSize').default(0),
     /** Field attempts per athlete (best of them counts). */
     attempts: int(1, 6, 'meets:v.attempts').default(3),
+    /** Runners of a relay team (its legs, in order); other events ignore it. */
+    relayLegs: int(RELAY_LEGS_MIN, RELAY_LEGS_MAX, 'meets:v.relayLegs').default(DEFAULT_RELAY_LEGS),
     /** Minutes one heat or flight takes on its venue. */
     duration: int(1, 240, 'meets:v.duration').default(10),
     venueId: z.preprocess((v) => (v === '' ? null : v), uuid.nullable().optional()),

@@ -38,7 +38,10 @@ export interface ResultRow {
   heatId: string;
   entryId: string;
   lane: number;
+  /** The athlete's name, or the relay team's. */
   studentName: string;
+  /** A relay team's runners in leg order ('张三、李四…'); null for an athlete. */
+  legNames: string | null;
   className: string;
   bib: string | null;
   mark: number | null;

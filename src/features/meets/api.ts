@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { EntryReview, EntryRow, EntrySave, DrawRequest } from '@/domain/meets/entries';
+import type { EntryReview, EntryRow, EntrySave, DrawRequest, TeamSave } from '@/domain/meets/entries';
 import type { MeetBoardView } from '@/domain/meets/board';
 import type { MeetDetail, MeetRow, MeetSave } from '@/domain/meets/meets';
 import type { RecordRow, RecordSave } from '@/domain/meets/records';
@@ -46,6 +46,8 @@ export interface ArrangedAthlete {
   className: string;
   classId: string;
   bib: string;
+  /** A relay team's runners (leg 1..n) and reserves (leg null); empty for an athlete. */
+  members: { name: string; leg: number | null }[];
 }
 export interface ArrangedHeat {
   id: string;
@@ -91,6 +93,8 @@ export function useMeetCalls(family: MeetFamily, meetId: string) {
     base,
     key: [...api.key, 'meet', meetId] as const,
     addEntries: write((body: EntrySave) => post<{ bib: string }>(`${base}/entries`, body)),
+    addTeam: write((body: TeamSave) => post<{ id: string; bib: string }>(`${base}/teams`, body)),
+    updateTeam: write(({ id, body }: { id: string; body: TeamSave }) => put<null>(`${base}/teams/${id}`, body)),
     removeEntry: write((id: string) => del<null>(`${base}/entries/${id}`)),
     review: write((body: EntryReview) => post<null>(`${base}/entries/review`, body)),
     draw: write((body: Partial<DrawRequest>) => post<{ drawSeed: number }>(`${base}/draw`, body)),
@@ -107,12 +111,25 @@ export function useEntries(family: MeetFamily, meetId: string, query: Params) {
   const api = meets(family);
   return useQuery({ queryKey: [...api.key, 'meet', meetId, 'entries', query], queryFn: () => get<{ records: EntryRow[]; total: number; current: number; size: number }>(`${api.base}/${meetId}/entries`, query) });
 }
+export interface Candidate {
+  id: string;
+  name: string;
+  regNo: string;
+  gender: string;
+  className: string;
+  classId: string;
+}
 export function useCandidates(family: MeetFamily, meetId: string, keyword: string) {
   const api = meets(family);
   return useQuery({
     queryKey: [...api.key, 'meet', meetId, 'candidates', keyword],
-    queryFn: () => get<{ id: string; name: string; regNo: string; gender: string; className: string }[]>(`${api.base}/${meetId}/entries/candidates`, { keyword }),
+    queryFn: () => get<Candidate[]>(`${api.base}/${meetId}/entries/candidates`, { keyword }),
   });
+}
+/** Students the team form may pick for a relay: those who may run in it (of one class once the first is picked). */
+export function candidateSearch(family: MeetFamily, meetId: string, eventId: string, classId?: string) {
+  const api = meets(family);
+  return (keyword: string) => get<Candidate[]>(`${api.base}/${meetId}/entries/candidates`, { keyword, eventId, ...(classId ? { classId } : {}) });
 }
 export function useArrangement(family: MeetFamily, meetId: string) {
   const api = meets(family);

@@ -162,7 +162,10 @@ function Heats({ data, family, meetId, lanesOf }: { data: Arrangement; family: M
                       <tr key={x.id} className="border-t">
                         <td className="py-1 font-mono">{x.lane}</td>
                         <td className="py-1 font-mono">{x.bib}</td>
-                        <td className="py-1">{x.name}</td>
+                        <td className="py-1">
+                          {x.name}
+                          <RelayLegs members={x.members} />
+                        </td>
                         <td className="py-1">{x.className}</td>
                         <td className="py-1 text-right">
                           <MoveAthleteButton family={family} meetId={meetId} data={data} heat={h} athlete={x} lanes={lanesOf(h.eventId)} />
@@ -232,4 +235,11 @@ export function CalendarScreen({ family }: { family: MeetFamily }) {
       </QueryState>
     </div>
   );
+}
+
+/** A relay team's runners in leg order under its name (nothing for an athlete). */
+export function RelayLegs({ members }: { members: readonly { name: string; leg: number | null }[] }) {
+  const legs = members.filter((m) => m.leg != null);
+  if (!legs.length) return null;
+  return <span className="block text-xs text-muted-foreground" data-testid="relay-legs">{legs.map((m) => `${m.leg}. ${m.name}`).join('  ')}</span>;
 }

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { usesLanes, type EventType } from '@/domain/meets/meets';
 import { clockOf } from '@/domain/meets/schedule';
 import type { Arrangement } from '../api';
-import { useHeatTitle } from './arrange-screens';
+import { RelayLegs, useHeatTitle } from './arrange-screens';
 
 export interface SheetEvent {
   type: EventType;
@@ -74,7 +74,10 @@ export function HeatSheets({ meetName, data, eventOf }: { meetName: string; data
                   <tr key={lane}>
                     <td className={`${cell} text-center font-mono`}>{lane}</td>
                     <td className={`${cell} text-center font-mono`}>{athlete?.bib ?? ''}</td>
-                    <td className={`${cell} whitespace-nowrap`}>{athlete?.name ?? ''}</td>
+                    <td className={`${cell} whitespace-nowrap`}>
+                      {athlete?.name ?? ''}
+                      {athlete ? <RelayLegs members={athlete.members} /> : null}
+                    </td>
                     <td className={`${cell} whitespace-nowrap`}>{athlete?.className ?? ''}</td>
                     {Array.from({ length: track ? 1 : attempts + 1 }, (_, i) => (
                       <td key={i} className={cell} />

@@ -11,6 +11,7 @@ import {
   meetListQuery,
   meetSaveSchema,
   usesLanes,
+  DEFAULT_RELAY_LEGS,
   type MeetDetail,
   type MeetForm,
   type MeetRow,
@@ -108,6 +109,7 @@ export const emptyEvent = (): MeetForm['groups'] extends (infer G)[] | undefined
   advanceByPlace: 0,
   finalSize: 0,
   attempts: 3,
+  relayLegs: DEFAULT_RELAY_LEGS,
   duration: 10,
   venueId: null,
 });
@@ -287,6 +289,7 @@ function Events({ form, gi, venueOptions }: { form: UseFormReturn<MeetForm, unkn
               {v?.rounds === 'heatsFinal' ? <TextField name={`${p}.advanceByPlace`} type="number" label={t('event.advanceByPlace')} /> : null}
               {v?.rounds === 'heatsFinal' ? <TextField name={`${p}.finalSize`} type="number" label={t('event.finalSize')} /> : null}
               {!lanes ? <TextField name={`${p}.attempts`} type="number" label={t('event.attempts')} /> : null}
+              {v?.type === 'relay' ? <TextField name={`${p}.relayLegs`} type="number" label={t('event.relayLegs')} required /> : null}
               <TextField name={`${p}.duration`} type="number" label={t('event.duration')} />
               {venueOptions.length ? <SelectField name={`${p}.venueId`} label={t('event.venue')} options={venueOptions} /> : null}
             </div>

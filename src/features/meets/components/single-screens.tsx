@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Check, ClipboardList, Monitor, Plus, Trophy, X } from 'lucide-react';
+import { Check, ClipboardList, Monitor, Pencil, Plus, Trophy, Users, X } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { EntryRow } from '@/domain/meets/entries';
@@ -24,6 +24,7 @@ import { useHeatTitle } from './arrange-screens';
 import { BoardLinksButton } from './board-links';
 import { ResultValidity } from './result-validity';
 import { useSignUpImport } from './signup-io';
+import { TeamDialog } from './team-form';
 
 type MeetFilters = { name?: string };
 const meetCol = createDataTableColumnHelper<MeetRow>();
@@ -70,11 +71,13 @@ export function SignUpScreen({ family }: { family: MeetFamily }) {
   const query = useEntries(family, meetId, state.query);
   const calls = useMeetCalls(family, meetId);
   const io = useSignUpImport<EntryRow>(family, meetId, () => void query.refetch());
+  const [editing, setEditing] = useState<EntryRow | null>(null);
+  const hasRelays = !!meet.data?.groups.some((g) => g.events.some((e) => e.type === 'relay'));
   const columns = useMemo(
     () =>
       entryCol.columns([
         entryCol.accessor('bib', { header: t('heat.bib'), cell: ({ getValue }) => <span className="font-mono">{getValue()}</span> }),
-        entryCol.accessor('studentName', { header: t('heat.name') }),
+        entryCol.accessor('studentName', { header: t('heat.name'), cell: ({ row }) => <EntryName entry={row.original} /> }),
         entryCol.accessor('className', { header: t('heat.className') }),
         entryCol.accessor('groupName', { header: t('group.name') }),
         entryCol.accessor('eventName', { header: t('event.name') }),
@@ -85,6 +88,12 @@ export function SignUpScreen({ family }: { family: MeetFamily }) {
               {t(`entryStatus.${row.original.status}`)}
             </Badge>
           ),
+        }),
+        rowActionsColumn<EntryRow>({
+          pageKey: key,
+          header: t('components:list.actions'),
+          width: 120,
+          actions: [{ action: 'detail', label: t('team.edit'), icon: <Pencil aria-hidden />, hidden: (r) => r.kind !== 'team', onClick: (r) => setEditing(r), testId: 'edit-team' }],
         }),
       ]),
     [t],
@@ -106,6 +115,7 @@ export function SignUpScreen({ family }: { family: MeetFamily }) {
         toolbar={[
           io.toolbar,
           { action: 'detail', id: 'addEntry', label: t('entry.add'), icon: <Plus aria-hidden />, dialog: (p) => <AddEntryDialog family={family} meetId={meetId} {...p} /> },
+          ...(hasRelays ? [{ action: 'detail' as const, id: 'addTeam', label: t('team.add'), icon: <Users aria-hidden />, dialog: (p: { open: boolean; onOpenChange(open: boolean): void }) => <TeamDialog family={family} meetId={meetId} teams={query.data?.records ?? []} {...p} /> }] : []),
           { action: 'audit', id: 'approve', label: t('entry.approve'), icon: <Check aria-hidden />, needsSelection: true, onClick: (rows) => void calls.review.mutateAsync({ ids: rows.map((r) => r.id), status: 'approved' }).then(() => toast.success(t('entry.reviewed'))) },
           {
             action: 'audit',
@@ -121,7 +131,27 @@ export function SignUpScreen({ family }: { family: MeetFamily }) {
         data-testid="signup"
       />
       {io.dialog}
+      {editing ? <TeamDialog key={editing.id} family={family} meetId={meetId} team={editing} teams={[]} open onOpenChange={(o) => !o && setEditing(null)} /> : null}
     </>
+  );
+}
+
+/** An athlete's name, or a relay team's name with its runners in order and its reserves. */
+function EntryName({ entry }: { entry: EntryRow }) {
+  const { t } = useTranslation('meets');
+  if (entry.kind !== 'team') return <>{entry.studentName}</>;
+  const legs = entry.members.filter((m) => m.leg != null);
+  const reserves = entry.members.filter((m) => m.leg == null);
+  return (
+    <div className="grid gap-0.5" data-testid="team-entry">
+      <span className="font-medium">
+        {entry.studentName} <Badge variant="outline">{t('team.kind')}</Badge>
+      </span>
+      <span className="text-xs text-muted-foreground">
+        {legs.map((m) => `${m.leg}. ${m.name}`).join('  ')}
+        {reserves.length ? ` · ${t('team.reserveList', { names: reserves.map((m) => m.name).join(' ') })}` : ''}
+      </span>
+    </div>
   );
 }
 
@@ -302,6 +332,7 @@ function HeatResultsCard({ family, meetId, heatId, title, field, canEnter, canRe
                     <td className="py-1 font-mono">{r.bib}</td>
                     <td className="py-1">
                       {r.studentName} {r.newRecord ? <Badge variant="destructive">{t('score.newRecord')}</Badge> : null}
+                      {r.legNames ? <span className="block text-xs text-muted-foreground">{r.legNames}</span> : null}
                     </td>
                     <td className="py-1">{r.className}</td>
                     <td className="py-1">
