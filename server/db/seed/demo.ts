@@ -31,6 +31,7 @@ import { seedVenueDemo } from './venue-demo';
 import { seedContestsDemo } from './contests-demo';
 import { seedContentDemo } from './content-demo';
 import { seedHomeworkDemo } from './homework-demo';
+import { seedTrainingDemo } from './training-demo';
 import { seedAppDemo } from './app-demo';
 import {
   createRandom,
@@ -808,6 +809,7 @@ export async function seedDemo(db: DbOrTx, { now = new Date() }: { now?: Date } 
     // sends for the days before `now` do (docs/product-rules.md#activities, "Demo dates").
     await seedContestsDemo(tx, localDate(now));
     await seedHomeworkDemo(tx, localDate(now));
+    await seedTrainingDemo(tx, localDate(now));
     await seedAppDemo(tx, passwordHash);
     return true;
   });

@@ -333,9 +333,17 @@ describe('seedDemo', () => {
       expect(await seedDemo(empty.db)).toBe(false);
       const running = await empty.db.execute<{ name: string }>(
         sql`select name from contests where start_date <= '2027-03-10' and end_date >= '2027-03-10' and ended_at is null
-            union all select name from homeworks where start_date <= '2027-03-10' and end_date >= '2027-03-10' and ended_at is null order by name`,
+            union all select name from homeworks where start_date <= '2027-03-10' and end_date >= '2027-03-10' and ended_at is null
+            union all select name from training_plans where start_date <= '2027-03-10' and end_date >= '2027-03-10' and ended_at is null order by name`,
       );
-      expect(running.rows.map((r) => r.name)).toEqual(expect.arrayContaining(['冬季跳绳排名赛', '立定跳远闯关赛', '每日跳绳打卡']));
+      expect(running.rows.map((r) => r.name)).toEqual(expect.arrayContaining(['冬季跳绳排名赛', '立定跳远闯关赛', '每日跳绳打卡', '跳绳不及格专项训练']));
+      // The training plan has its students' sessions of the days before.
+      const [{ sessions }] = (
+        await empty.db.execute<{ sessions: number }>(
+          sql`select count(*)::int as sessions from activity_records a join training_plans p on p.id = a.ref_id where a.kind = 'training' and a.measured_at < '2027-03-10T04:00:00Z'`,
+        )
+      ).rows;
+      expect(sessions).toBeGreaterThan(0);
       // Same seed, same rows: ids and names match the run's prepared database.
       const pick = (db: DbHandle) => db.db.select({ id: students.id, name: students.name, regNo: students.regNo }).from(students).orderBy(asc(students.id)).limit(50);
       expect(await pick(empty)).toEqual(await pick(h));
