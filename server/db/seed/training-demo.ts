@@ -48,7 +48,7 @@ export async function seedTrainingDemo(db: DbOrTx, today: string): Promise<void>
     })
     .returning({ id: trainingPlans.id });
   await db.insert(trainingPlanItems).values([
-    { planId: plan.id, item: 'rope1min', target: 120, intensity: 'medium', sort: 0 },
+    { planId: plan.id, item: 'rope1min', target: 60, intensity: 'medium', sort: 0 },
     { planId: plan.id, item: 'jumpingJack', target: 60, intensity: 'low', sort: 1 },
   ]);
   await db.insert(trainingPlanStudents).values(picked.map((p) => ({ planId: plan.id, studentId: p.student_id, classId: p.class_id })));

@@ -80,7 +80,7 @@ export function ContestEntries({ family, contest }: { family: Family; contest: C
             </span>
           ),
         }),
-        col.accessor('className', { header: t('contests.entries.column.className') }),
+        col.accessor('className', { header: t('contests.entries.column.className'), cell: ({ getValue }) => <span className="whitespace-nowrap">{getValue()}</span> }),
         col.accessor('item', { header: t('contests.entries.column.item'), cell: ({ getValue }) => fmt.item(getValue()) }),
         col.accessor('value', {
           header: t('contests.entries.column.value'),
