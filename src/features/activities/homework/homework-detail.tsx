@@ -152,7 +152,7 @@ function Overview({ hw }: { hw: HomeworkDetail }) {
   ];
   return (
     <Card>
-      <CardContent className="pt-6">
+      <CardContent>
         <dl className="grid gap-x-8 gap-y-3 md:grid-cols-2">
           {facts.map(([label, value]) => (
             <div key={label} className="grid grid-cols-[8rem_minmax(0,1fr)] gap-2 text-sm">
@@ -184,7 +184,7 @@ function ClassTable({ family, hw }: { family: HomeworkFamily; hw: HomeworkDetail
   );
   return (
     <Card>
-      <CardContent className="pt-6">
+      <CardContent>
         <DataTable columns={columns} data={query.data} rowKey="classId" loading={query.isPending} aria-label={t('homework.tab.classes')} />
       </CardContent>
     </Card>
@@ -221,7 +221,7 @@ function StudentTable({ family, hw }: { family: HomeworkFamily; hw: HomeworkDeta
   );
   return (
     <Card>
-      <CardContent className="grid gap-4 pt-6">
+      <CardContent className="grid gap-4">
         <div className="flex flex-wrap gap-4">
           <FilterSelect
             label={t('homework.className')}
@@ -345,7 +345,7 @@ function SubmissionTable({ family, hw, canReview }: { family: HomeworkFamily; hw
   );
   return (
     <Card>
-      <CardContent className="grid gap-4 pt-6">
+      <CardContent className="grid gap-4">
         <p className="text-sm text-muted-foreground">{t('homework.videoKept')}</p>
         <div className="flex flex-wrap gap-4">
           <FilterSelect

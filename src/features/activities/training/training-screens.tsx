@@ -45,7 +45,7 @@ export function TrainingListScreen() {
       col.columns([
         col.accessor('name', { header: t('training.name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
         col.accessor('cycle', { header: t('task.cycle.label'), cell: ({ getValue }) => labels.cycle(getValue()) }),
-        col.display({ id: 'period', header: t('task.period'), cell: ({ row }) => t('task.periodRange', { start: row.original.startDate, end: row.original.endDate }) }),
+        col.display({ id: 'period', header: t('task.period'), cell: ({ row }) => <span className="whitespace-nowrap tabular-nums">{t('task.periodRange', { start: row.original.startDate, end: row.original.endDate })}</span> }),
         col.accessor('status', { header: t('task.status.label'), cell: ({ getValue }) => <TaskStatusBadge status={getValue()} /> }),
         col.accessor('studentCount', { header: t('training.students'), meta: { align: 'right' } }),
         col.accessor('sessionCount', { header: t('training.sessions'), meta: { align: 'right' } }),
