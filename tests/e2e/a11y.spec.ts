@@ -61,6 +61,12 @@ const reportFromSearch = async (page: Page) => {
   await page.getByTestId('score-filter-search').click();
   await page.getByTestId('result-report').first().click();
 };
+/** The demo contest's data screen, then the first entry's invalid dialog (with its required reason). */
+const contestEntryInvalid = step('contest entry invalid', async (page) => {
+  await page.getByTestId('row-data').first().click();
+  await page.getByTestId('contest-entries').getByTestId('row-invalid').first().click();
+  await expect(page.getByRole('alertdialog')).toBeVisible();
+});
 const wallLink = async (page: Page) => {
   await page.getByTestId('screen-links-open').click();
   const dialog = page.getByTestId('screen-links-dialog');
@@ -240,6 +246,14 @@ const SCREENS: Screen[] = [
   { account: 'college01', path: '/gx/onlineManagement/competition' },
   { account: 'college01', path: '/gx/onlineManagement/competition/addChallenge' },
   { account: 'college01', path: '/gx/onlineManagement/competition', open: clickFirst('row-data') },
+  { account: 'school01', path: '/k12/onlineManagement/competitionRank', open: contestEntryInvalid, dialog: true },
+  // Sports homework and special training
+  { account: 'teacher01', path: '/k12/sportsHomework/homeworkManagement', open: clickFirst('row-detail') },
+  { account: 'district01', path: '/admin/sportsHomework/homeworkManagement' },
+  { account: 'teacher01', path: '/k12/specialTraining/specialTrainingList' },
+  { account: 'teacher01', path: '/k12/specialTraining/specialTrainingList/add' },
+  { account: 'teacher01', path: '/k12/specialTraining/specialTrainingList', open: clickFirst('row-detail') },
+  { account: 'teacher01', path: '/k12/specialTraining/specialTrainingList', open: clickFirst('row-data') },
 
   // Content: banners, wiki, lesson resources and the resource library
   { account: 'school01', path: '/k12/banner/bannerConfig' },

@@ -1,6 +1,7 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { ORG_TYPE, SEMESTER, type OrgType } from '../../../src/domain/constants';
+import { localDate } from '../../../src/domain/test-plans/status';
 import { CATALOG, familyOfOrgType, getCatalogEntry } from '../../../src/domain/menus/catalog';
 import { menuEntriesForGrant, toMenuEntries, type RoleGrant } from '../../../src/domain/menus/menu-entries';
 import { ROLE_TEMPLATES, type TemplateFamily, type TemplateIdentity } from '../../../src/domain/menus/role-templates';
@@ -30,6 +31,7 @@ import { seedVenueDemo } from './venue-demo';
 import { seedContestsDemo } from './contests-demo';
 import { seedContentDemo } from './content-demo';
 import { seedHomeworkDemo } from './homework-demo';
+import { seedTrainingDemo } from './training-demo';
 import { seedAppDemo } from './app-demo';
 import {
   createRandom,
@@ -781,11 +783,12 @@ async function insertRows(tx: DbOrTx, rows: Ctx['rows']): Promise<void> {
  * Seeds the demo data set (docs/product-rules.md#demo-data) in one transaction: the catalogue's menus, a district bureau
  * over a K12 school (≈1,920 students) and a university (≈2,000 students), school years,
  * roles with menus, the DEMO_ACCOUNTS, and physique test plans with results and test records
- * (physique-demo.ts); then a small second school without tests and the district's departments and staff.
+ * (physique-demo.ts); then a small second school without tests and the district's departments and staff; contests
+ * and homework dated around `now` (the clock by default), so that the simulator's records of the last days reach them.
  * Does nothing when any organisation exists.
  * Returns whether it wrote anything.
  */
-export async function seedDemo(db: DbOrTx): Promise<boolean> {
+export async function seedDemo(db: DbOrTx, { now = new Date() }: { now?: Date } = {}): Promise<boolean> {
   const [{ n }] = await db.select({ n: count() }).from(orgs);
   if (n > 0) return false;
   const passwordHash = await hashPassword(sha256Hex(DEMO_PASSWORD));
@@ -802,8 +805,11 @@ export async function seedDemo(db: DbOrTx): Promise<boolean> {
     await seedMeetDemo(tx, DEMO_TODAY);
     await seedContentDemo(tx, new Date(`${DEMO_TODAY}T08:00:00+08:00`));
     await insertRows(tx, later);
-    await seedContestsDemo(tx, DEMO_TODAY);
-    await seedHomeworkDemo(tx, DEMO_TODAY);
+    // Contests and homework are live: they run around the day of seeding (the clock), as the records the simulator
+    // sends for the days before `now` do (docs/product-rules.md#activities, "Demo dates").
+    await seedContestsDemo(tx, localDate(now));
+    await seedHomeworkDemo(tx, localDate(now));
+    await seedTrainingDemo(tx, localDate(now));
     await seedAppDemo(tx, passwordHash);
     return true;
   });

@@ -1,7 +1,16 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
-import { contestListQuery, contestPageKey, contestSaveSchema, leaderboardQuery } from '@/domain/activities/contests';
+import {
+  contestEntryFilter,
+  contestEntryInvalidBody,
+  contestEntryListQuery,
+  contestEntryValidBody,
+  contestListQuery,
+  contestPageKey,
+  contestSaveSchema,
+  leaderboardQuery,
+} from '@/domain/activities/contests';
 import { ERR, OK_MSG } from '@/domain/errors';
 import { idParamsSchema } from '@/domain/list-query';
 import { pageAccess, type Family } from '@/domain/menus/access';
@@ -15,6 +24,7 @@ import { registerRefCheck } from '../activities/ref-checks';
 import { activityOptions } from '../activities/exercise-records.service';
 import { contestRefCheck } from './contest-ref-check';
 import { exportLeaderboard } from './contest-export';
+import { contestEntryPage, exportContestEntries, setContestEntriesInvalid } from './contest-entries.service';
 import {
   classLeaderboard,
   contestById,
@@ -100,6 +110,32 @@ export const contestRoutes: FastifyPluginAsync<{ family: Family }> = async (app,
         const { workbook, fileName } = await exportLeaderboard(app.db, who, uuidOr404(request.params.id), request.query, translator(request));
         return sendXlsx(reply, workbook, fileName);
       });
+      // The entries behind the board: listed, exported, set invalid (with a reason) or valid again, each change audited.
+      r.get('/:id/entries/page', { preValidation: data, schema: { params: idParamsSchema, querystring: contestEntryListQuery } }, async (request) =>
+        ok(await contestEntryPage(app.db, await reader(await requireActor(request)), uuidOr404(request.params.id), request.query)),
+      );
+      r.get('/:id/entries/export', { preValidation: requireAccess(key, 'export'), schema: { params: idParamsSchema, querystring: contestEntryFilter } }, async (request, reply) => {
+        const who = await reader(await requireActor(request));
+        const { workbook, fileName } = await exportContestEntries(app.db, who, uuidOr404(request.params.id), request.query, translator(request), app.now());
+        return sendXlsx(reply, workbook, fileName);
+      });
+      for (const [path, action, invalid, body] of [
+        ['/:id/entries/invalid', 'invalid', true, contestEntryInvalidBody],
+        ['/:id/entries/valid', 'valid', false, contestEntryValidBody],
+      ] as const) {
+        r.post(path, { preValidation: requireAccess(key, action), schema: { params: idParamsSchema, body } }, async (request) => {
+          const actor = await requireActor(request);
+          const who = await reader(actor);
+          const id = uuidOr404(request.params.id);
+          const reason = 'reason' in request.body ? request.body.reason : undefined;
+          const ids = await app.db.transaction(async (tx) => {
+            const changed = await setContestEntriesInvalid(tx, who, id, { ids: request.body.ids, reason }, invalid);
+            if (changed.length) await audit(tx, actor, { action, entity: 'contestEntry', entityId: id, after: { ids: changed, reason: reason ?? null } });
+            return changed;
+          });
+          return ok({ changed: ids.length });
+        });
+      }
     },
   );
 };

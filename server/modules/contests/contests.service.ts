@@ -97,7 +97,7 @@ export async function contestPage(db: DbOrTx, { actor, family, now }: ContestCal
   return { records: rows.map((r) => toRow(r.c, r.participants, now)), total, current: q.current, size: q.size };
 }
 
-async function loadContest(db: DbOrTx, { actor, family }: ContestCaller, id: string): Promise<ContestRecord> {
+export async function loadContest(db: DbOrTx, { actor, family }: ContestCaller, id: string): Promise<ContestRecord> {
   const [c] = await db
     .select()
     .from(contests)

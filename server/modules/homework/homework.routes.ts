@@ -7,7 +7,9 @@ import { OK_MSG } from '@/domain/errors';
 import { audit } from '../../lib/audit';
 import { registerResource, uuidOr404 } from '../../lib/resource';
 import { requireAccess, requireActor, type Actor } from '../../plugins/tenant';
+import { sendXlsx } from '../../lib/spreadsheet/http';
 import { registerRefCheck } from '../activities/ref-checks';
+import { exportHomework } from './homework-export';
 import {
   classCompletion,
   createHomework,
@@ -27,7 +29,7 @@ import {
 
 const idParams = z.object({ id: z.string().max(64) });
 
-/** The detail's reads (completion per class and per student, submissions) under `{page}/:id/…`. */
+/** The detail's reads (completion per class and per student, submissions) and their export under `{page}/:id/…`. */
 function detailReads(app: FastifyInstance, key: string, reader: (actor: Actor) => HomeworkReader) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const read = requireAccess(key, 'detail');
@@ -40,6 +42,11 @@ function detailReads(app: FastifyInstance, key: string, reader: (actor: Actor) =
   r.get('/:id/submissions', { preValidation: read, schema: { params: idParams, querystring: homeworkSubmissionQuery } }, async (request) =>
     ok(await submissionPage(app.db, reader(await requireActor(request)), uuidOr404(request.params.id), request.query, app.now())),
   );
+  r.get('/:id/export', { preValidation: requireAccess(key, 'export'), schema: { params: idParams } }, async (request, reply) => {
+    const t = (k: string, options?: Record<string, unknown>) => request.t(k, options ?? {});
+    const { workbook, fileName } = await exportHomework(app.db, reader(await requireActor(request)), uuidOr404(request.params.id), t, app.now());
+    return sendXlsx(reply, workbook, fileName);
+  });
 }
 
 /**

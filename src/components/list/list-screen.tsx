@@ -13,7 +13,7 @@ import { PageHeader } from '@/components/page-header/page-header';
 import { QueryError } from '@/components/query-state/query-state';
 import { FilterSelect, FilterText, SearchField, SearchForm } from '@/components/search-form/search-form';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent } from '@/components/ui/card';
+import { Card, CardAction, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
 import { DatePicker } from '@/components/ui/date-picker';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
@@ -88,6 +88,11 @@ export interface ListScreenProps<T extends RowData, F extends ListFilters> {
   selectable?: boolean;
   /** Tabs over the filter row and table, shown with two or more (pass only the views this user may open). */
   views?: readonly ListView[];
+  /**
+   * A list that is one section of a larger screen (e.g. a contest's entries under its leaderboard): the title,
+   * description and toolbar sit in the card's header instead of a page header. The title is the page's by default.
+   */
+  section?: { title?: ReactNode };
   'data-testid'?: string;
 }
 
@@ -111,6 +116,7 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
   toolbar = [],
   selectable = false,
   views = [],
+  section,
   'data-testid': testId,
 }: ListScreenProps<T, F>) {
   const { t } = useTranslation(['components', 'menu']);
@@ -283,10 +289,20 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
     </>
   );
 
+  const title = section?.title ?? menuLabel(t, access.entry);
   return (
     <div data-testid={testId ?? 'list-screen'} className="grid grid-cols-[minmax(0,1fr)] gap-4">
-      <PageHeader title={menuLabel(t, access.entry)} description={description} actions={buttons.length ? buttons : null} className="pb-0" />
+      {section ? null : <PageHeader title={title} description={description} actions={buttons.length ? buttons : null} className="pb-0" />}
       <Card>
+        {section ? (
+          <CardHeader>
+            <CardTitle>
+              <h2>{title}</h2>
+            </CardTitle>
+            {description ? <CardDescription>{description}</CardDescription> : null}
+            {buttons.length ? <CardAction className="flex flex-wrap gap-2">{buttons}</CardAction> : null}
+          </CardHeader>
+        ) : null}
         <CardContent className="grid grid-cols-[minmax(0,1fr)] gap-4">
           {tabbed ? (
             // The view below is the active tab's panel, so each tab controls an element that exists.

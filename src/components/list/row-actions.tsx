@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useAtomValue } from 'jotai';
-import { Pencil, Trash2 } from 'lucide-react';
+import { Ellipsis, Pencil, Trash2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { OK_MSG } from '@/domain/errors';
 import { canDo } from '@/domain/menus/access';
@@ -8,6 +8,7 @@ import type { ButtonAction } from '@/domain/menus/catalog';
 import { createDataTableColumnHelper, type RowData } from '@/components/data-table/data-table';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
 import { toast } from '@/components/ui/toast';
 import { Tooltip } from '@/components/ui/tooltip';
 import { permissionsAtom } from '@/lib/permissions';
@@ -55,17 +56,25 @@ interface Pending<T> {
   action: RowAction<T>;
 }
 
-/** The buttons of one row, with the confirm dialog of the dangerous ones. */
-export function RowActions<T>({ row, pageKey, actions }: { row: T; pageKey: string; actions: readonly RowAction<T>[] }) {
-  const { t } = useTranslation(['menu', 'common']);
+/**
+ * The buttons of one row, with the confirm dialog of the dangerous ones. With `maxInline`, a row that has more shown
+ * actions than that keeps the first `maxInline - 1` as buttons and puts the rest in a "more" menu (keyboard: Enter or
+ * Space opens it, arrows move, Esc closes), so a list with many actions keeps a narrow actions column.
+ */
+export function RowActions<T>({ row, pageKey, actions, maxInline }: { row: T; pageKey: string; actions: readonly RowAction<T>[]; maxInline?: number }) {
+  const { t } = useTranslation(['menu', 'common', 'components']);
   const held = useAtomValue(permissionsAtom);
   const [pending, setPending] = useState<Pending<T> | null>(null);
   const shown = actions.filter((a) => canDo(held, pageKey, a.action) && !a.hidden?.(row));
   if (shown.length === 0) return null;
   const confirmText = pending?.action.confirm?.(pending.row);
+  const overflow = maxInline !== undefined && shown.length > maxInline;
+  const inline = overflow ? shown.slice(0, Math.max(0, maxInline - 1)) : shown;
+  const more = overflow ? shown.slice(inline.length) : [];
+  const run = (a: RowAction<T>) => (a.confirm ? setPending({ row, action: a }) : void a.onClick(row));
   return (
     <div className="flex justify-end gap-1" data-slot="row-actions">
-      {shown.map((a) => {
+      {inline.map((a) => {
         const disabled = a.disabled?.(row) ?? false;
         const button = (
           <Button
@@ -75,7 +84,7 @@ export function RowActions<T>({ row, pageKey, actions }: { row: T; pageKey: stri
             className={cn('h-7 px-1.5', a.destructive && 'text-destructive', a.className)}
             disabled={disabled}
             data-testid={a.testId ?? `row-${a.action}`}
-            onClick={() => (a.confirm ? setPending({ row, action: a }) : void a.onClick(row))}
+            onClick={() => run(a)}
           >
             {a.icon}
             {a.label ?? t(`menu:button.${a.action}`)}
@@ -91,6 +100,32 @@ export function RowActions<T>({ row, pageKey, actions }: { row: T; pageKey: stri
           button
         );
       })}
+      {more.length ? (
+        // Not modal: a dialog an item opens (a confirmation) must get the focus and the pointer once the menu closes.
+        <DropdownMenu modal={false}>
+          <DropdownMenuTrigger asChild>
+            <Button variant="link" size="sm" className="h-7 px-1.5" data-testid="row-more">
+              <Ellipsis aria-hidden />
+              {t('components:list.more')}
+            </Button>
+          </DropdownMenuTrigger>
+          <DropdownMenuContent align="end" data-testid="row-more-menu">
+            {more.map((a) => (
+              <DropdownMenuItem
+                key={a.testId ?? a.action}
+                variant={a.destructive ? 'destructive' : 'default'}
+                disabled={a.disabled?.(row) ?? false}
+                className={a.className}
+                data-testid={a.testId ?? `row-${a.action}`}
+                onSelect={() => run(a)}
+              >
+                {a.icon}
+                {a.label ?? t(`menu:button.${a.action}`)}
+              </DropdownMenuItem>
+            ))}
+          </DropdownMenuContent>
+        </DropdownMenu>
+      ) : null}
       {pending && confirmText ? (
         <ConfirmDialog
           open
@@ -111,16 +146,30 @@ export function RowActions<T>({ row, pageKey, actions }: { row: T; pageKey: stri
 }
 
 /**
- * The action column of a list (a column factory): header '操作', pinned to the right edge, the row's permitted buttons.
+ * The action column of a list (a column factory): header '操作', pinned to the right edge, the row's permitted buttons
+ * (with `maxInline`, the ones past it in a "more" menu).
  *   rowActionsColumn<ClassDetail>({ pageKey: 'k12.org.class', header: t('components:list.actions'), actions: [...] })
  * Keep `actions` stable (useMemo) like the other columns.
  */
-export function rowActionsColumn<T extends RowData>({ pageKey, header, actions, width }: { pageKey: string; header: ReactNode; actions: readonly RowAction<T>[]; width?: number }) {
+export function rowActionsColumn<T extends RowData>({
+  pageKey,
+  header,
+  actions,
+  width,
+  maxInline,
+}: {
+  pageKey: string;
+  header: ReactNode;
+  actions: readonly RowAction<T>[];
+  width?: number;
+  /** More shown actions than this: the first `maxInline - 1` stay buttons, the rest go in a "more" menu. */
+  maxInline?: number;
+}) {
   const col = createDataTableColumnHelper<T>();
   return col.display({
     id: 'actions',
     header: () => header,
     meta: { align: 'right', className: 'whitespace-nowrap', pin: 'right', width },
-    cell: ({ row }) => <RowActions row={row.original} pageKey={pageKey} actions={actions} />,
+    cell: ({ row }) => <RowActions row={row.original} pageKey={pageKey} actions={actions} maxInline={maxInline} />,
   });
 }

@@ -3,7 +3,7 @@ import { isIsoDate } from '../dates';
 import { listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
 import { isGrade } from '../physique/standard';
 import { ORG_TIME_ZONE } from '../test-plans/status';
-import { ACTIVITY_ITEM_KEYS, ACTIVITY_ITEMS, type ActivityItemKey } from './items';
+import { ACTIVITY_ITEM_KEYS, ACTIVITY_ITEMS, ACTIVITY_SOURCES, type ActivityItemKey, type ActivitySource } from './items';
 
 /**
  * Online contests (docs/product-rules.md#contests): a ranking contest ranks the students of its scope by one rule
@@ -205,4 +205,61 @@ export interface ParticipationDay {
   day: string;
   entries: number;
   students: number;
+}
+
+// ---- entries ------------------------------------------------------------------------------------------------------
+
+/** Most entries one invalid/restore call may name. */
+export const CONTEST_ENTRY_IDS_MAX = 1000;
+/** Longest reason given when an entry is set invalid. */
+export const ENTRY_REASON_MAX = 100;
+/** Most rows one entry export writes. */
+export const CONTEST_ENTRY_EXPORT_MAX_ROWS = 100_000;
+
+const blank = (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v);
+
+/** The entry list's filters (and its export's): class, item, source, validity, student name or number. */
+export const contestEntryFilter = z.object({
+  classId: z.preprocess(blank, uuid.optional()),
+  item: z.preprocess(blank, itemKey.optional()),
+  source: z.preprocess(blank, z.enum(ACTIVITY_SOURCES, { error: `${V}.source` }).optional()),
+  invalid: z.preprocess(
+    (v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : blank(v)),
+    z.boolean({ error: `${V}.flag` }).optional(),
+  ),
+  keyword: textFilter(),
+});
+export type ContestEntryFilter = z.output<typeof contestEntryFilter>;
+export const contestEntryListQuery = listQuery(contestEntryFilter.shape);
+
+const entryIds = z
+  .array(uuid, { error: `${V}.entryIds` })
+  .min(1, `${V}.entryIds`)
+  .max(CONTEST_ENTRY_IDS_MAX, `${V}.tooManyEntryIds`);
+
+/** Setting entries invalid: the reason is required, it is shown beside the entry and kept in the audit log. */
+export const contestEntryInvalidBody = z.object({
+  ids: entryIds,
+  reason: z.string({ error: `${V}.reasonRequired` }).trim().min(1, `${V}.reasonRequired`).max(ENTRY_REASON_MAX, `${V}.reasonLength`),
+});
+export type ContestEntryInvalidBody = z.output<typeof contestEntryInvalidBody>;
+/** Restoring entries: only which. */
+export const contestEntryValidBody = z.object({ ids: entryIds });
+
+/** One entry of a contest as its data screen lists it. */
+export interface ContestEntryRow {
+  id: string;
+  studentId: string;
+  name: string;
+  regNo: string;
+  classId: string;
+  className: string;
+  item: ActivityItemKey;
+  value: number;
+  source: ActivitySource;
+  deviceSn: string | null;
+  measuredAt: string;
+  invalid: boolean;
+  invalidReason: string | null;
+  invalidAt: string | null;
 }

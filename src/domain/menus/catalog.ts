@@ -178,7 +178,7 @@ const testRecordPage = (no: number) =>
 const exerciseRecordPage = (no: number) =>
   page('exerciseRecord', no, 'exerciseRecord', '运动记录', ['export', 'invalid', 'valid']);
 const rankPage = (no: number) =>
-  page('competitionRank', no, 'onlineManagement/competitionRank', '排名赛', ['add', 'edit', 'detail', 'data', 'end', 'delete'], [
+  page('competitionRank', no, 'onlineManagement/competitionRank', '排名赛', ['add', 'edit', 'detail', 'data', 'end', 'delete', 'invalid', 'valid', 'export'], [
     ['addRank', 'addRank', '新增排名赛', 'add'],
     ['editRank', 'editRank/:id', '编辑排名赛', 'edit'],
     ['detailRank', 'detailRank/:id', '排名赛详情', 'detail'],
@@ -415,7 +415,7 @@ const GX: FamilyDef = {
     group('test', 5, '体质测试', 'clipboard-list', [testManagePage(16), scoreSearchPage(17)]),
     group('sportData', 6, '运动数据', 'activity', [testRecordPage(18), exerciseRecordPage(19)]),
     group('contest', 7, '线上赛事', 'trophy', [
-      page('competition', 20, 'onlineManagement/competition', '赛事管理', ['addRank', 'addChallenge', 'edit', 'detail', 'data', 'end', 'delete'], [
+      page('competition', 20, 'onlineManagement/competition', '赛事管理', ['addRank', 'addChallenge', 'edit', 'detail', 'data', 'end', 'delete', 'invalid', 'valid', 'export'], [
         ['addRank', 'addRank', '新增排名赛', 'addRank'],
         ['editRank', 'editRank/:id', '编辑排名赛', 'edit'],
         ['detailRank', 'detailRank/:id', '排名赛详情', 'detail'],

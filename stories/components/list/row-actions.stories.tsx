@@ -34,3 +34,22 @@ export const Default: Story = {
     );
   },
 };
+
+/** A row with more actions than `maxInline`: the first two stay buttons, the rest open from "更多" (keyboard too). */
+export const Overflow: Story = {
+  render: function Render(args) {
+    const { t } = useTranslation('school');
+    return (
+      <RowActions
+        {...args}
+        maxInline={3}
+        actions={[
+          { action: 'edit', onClick: fn() },
+          { action: 'edit', label: '调班', testId: 'row-transfer', onClick: fn() },
+          { action: 'edit', label: '开通 App 账号', testId: 'app-account-give', onClick: fn() },
+          { action: 'delete', destructive: true, confirm: () => ({ title: t('class.deleteTitle', { name: '1' }), description: t('class.deleteText') }), onClick: fn() },
+        ]}
+      />
+    );
+  },
+};

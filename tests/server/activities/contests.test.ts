@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope, Page } from '@/domain/api';
-import type { ContestRow, Leaderboard, LeaderboardClassRow, LeaderboardStudentRow, ParticipationDay } from '@/domain/activities/contests';
+import type { ContestEntryRow, ContestRow, Leaderboard, LeaderboardClassRow, LeaderboardStudentRow, ParticipationDay } from '@/domain/activities/contests';
 import { ORG_TYPE } from '@/domain/constants';
 import { activityRecords } from '../../../server/db/schema/activities';
 import { auditLogs } from '../../../server/db/schema/audit';
@@ -207,6 +207,56 @@ describe('leaderboards', () => {
     const { rows } = await readXlsxRows(res.rawPayload);
     expect(rows[0][0]).toBe('Rank');
     expect(rows.length).toBe(5);
+  });
+
+  it('lists the entries; setting one invalid needs a reason, drops it from the board at once, is audited and exported; restoring brings it back', async () => {
+    const page = data<Page<ContestEntryRow>>(await call('GET', `${K12}/${contestId}/entries/page?item=rope1min&size=20`, 'school01'));
+    expect(page.total).toBe(6);
+    const top = page.records.find((r) => r.studentId === entrants[3].id && r.value === 170)!;
+    expect(top).toMatchObject({ name: entrants[3].name, item: 'rope1min', source: 'console', invalid: false });
+    // No reason: 400 naming the field, nothing changes.
+    const bare = await call('POST', `${K12}/${contestId}/entries/invalid`, 'school01', { ids: [top.id], reason: '  ' }, 'en-US');
+    expect(bare.statusCode).toBe(400);
+    expect(bare.json()).toMatchObject({ msg: 'Enter the reason the entry is invalid', data: { field: 'reason' } });
+    expect(data<Leaderboard<LeaderboardStudentRow>>(await call('GET', `${K12}/${contestId}/leaderboard?item=rope1min`, 'school01')).rows.map((r) => r.studentId)).toContain(entrants[3].id);
+
+    expect(data<{ changed: number }>(await call('POST', `${K12}/${contestId}/entries/invalid`, 'school01', { ids: [top.id], reason: '代测' }))).toEqual({ changed: 1 });
+    let board = data<Leaderboard<LeaderboardStudentRow>>(await call('GET', `${K12}/${contestId}/leaderboard?item=rope1min`, 'school01'));
+    expect(board.rows.map((r) => r.studentId)).not.toContain(entrants[3].id);
+    const classBoard = data<Leaderboard<LeaderboardClassRow>>(await call('GET', `${K12}/${contestId}/leaderboard?by=class&item=rope1min`, 'school01'));
+    expect(classBoard.rows.reduce((a, r) => a + r.participants, 0)).toBe(3);
+    const [log] = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'contestEntry'), eq(auditLogs.action, 'invalid')));
+    expect(log).toMatchObject({ entityId: contestId, after: { ids: [top.id], reason: '代测' } });
+    const invalidOnly = data<Page<ContestEntryRow>>(await call('GET', `${K12}/${contestId}/entries/page?invalid=true&item=rope1min`, 'school01'));
+    expect(invalidOnly.records.map((r) => [r.id, r.invalidReason])).toContainEqual([top.id, '代测']);
+
+    const res = await t.request({ url: `/api/busi/web/${K12}/${contestId}/entries/export?item=rope1min`, token: tokens.school01, headers: { 'accept-language': 'en-US' } });
+    expect(res.statusCode).toBe(200);
+    const { rows } = await readXlsxRows(res.rawPayload);
+    expect(rows[0].slice(0, 3)).toEqual(['Name', 'Registration no.', 'Class']);
+    expect(rows.length).toBe(7);
+    expect(rows.some((r) => r.includes('Invalid') && r.includes('代测'))).toBe(true);
+
+    expect(data<{ changed: number }>(await call('POST', `${K12}/${contestId}/entries/valid`, 'school01', { ids: [top.id] }))).toEqual({ changed: 1 });
+    board = data<Leaderboard<LeaderboardStudentRow>>(await call('GET', `${K12}/${contestId}/leaderboard?item=rope1min`, 'school01'));
+    expect(board.rows.find((r) => r.studentId === entrants[3].id)?.score).toBe(170);
+    expect(await t.db.$count(auditLogs, and(eq(auditLogs.entity, 'contestEntry'), eq(auditLogs.action, 'valid')))).toBe(1);
+  });
+
+  it('entries of another organisation’s contest are 404; a class-scoped teacher lists and changes only their classes’ entries', async () => {
+    for (const [method, path, body] of [
+      ['GET', 'entries/page', undefined],
+      ['GET', 'entries/export', undefined],
+      ['POST', 'entries/invalid', { ids: [contestId], reason: 'x' }],
+      ['POST', 'entries/valid', { ids: [contestId] }],
+    ] as const)
+      expect((await call(method, `${GX}/${contestId}/${path}`, 'college01', body)).statusCode, path).toBe(404);
+    const mineOnly = data<Page<ContestEntryRow>>(await call('GET', `${K12}/${contestId}/entries/page?size=80`, 'myclass01'));
+    expect(new Set(mineOnly.records.map((r) => r.classId)).size).toBeGreaterThan(0);
+    expect(mineOnly.records.every((r) => taught.includes(r.classId))).toBe(true);
+    const others = data<Page<ContestEntryRow>>(await call('GET', `${K12}/${contestId}/entries/page?size=80`, 'school01')).records.filter((r) => !taught.includes(r.classId));
+    const refused = await call('POST', `${K12}/${contestId}/entries/invalid`, 'myclass01', { ids: [others[0].id], reason: '不是我的班' });
+    expect(data<{ changed: number }>(refused)).toEqual({ changed: 0 });
   });
 
   it('deleting a contest deletes its entries and their roll-ups', async () => {

@@ -324,11 +324,26 @@ describe('seedDemo', () => {
     expect(after.rows).toEqual(before.rows);
   });
 
-  it('seeds an empty database once, deterministically', async () => {
+  it('seeds an empty database once, deterministically; contests and homework run around the day it is seeded', async () => {
     const empty = await testDb({ seeded: false });
     try {
-      expect(await seedDemo(empty.db)).toBe(true);
+      // A day long after the physique data's DEMO_TODAY: the live activities still run on it (docs/product-rules.md#activities).
+      const now = new Date('2027-03-10T04:00:00Z');
+      expect(await seedDemo(empty.db, { now })).toBe(true);
       expect(await seedDemo(empty.db)).toBe(false);
+      const running = await empty.db.execute<{ name: string }>(
+        sql`select name from contests where start_date <= '2027-03-10' and end_date >= '2027-03-10' and ended_at is null
+            union all select name from homeworks where start_date <= '2027-03-10' and end_date >= '2027-03-10' and ended_at is null
+            union all select name from training_plans where start_date <= '2027-03-10' and end_date >= '2027-03-10' and ended_at is null order by name`,
+      );
+      expect(running.rows.map((r) => r.name)).toEqual(expect.arrayContaining(['冬季跳绳排名赛', '立定跳远闯关赛', '每日跳绳打卡', '跳绳不及格专项训练']));
+      // The training plan has its students' sessions of the days before.
+      const [{ sessions }] = (
+        await empty.db.execute<{ sessions: number }>(
+          sql`select count(*)::int as sessions from activity_records a join training_plans p on p.id = a.ref_id where a.kind = 'training' and a.measured_at < '2027-03-10T04:00:00Z'`,
+        )
+      ).rows;
+      expect(sessions).toBeGreaterThan(0);
       // Same seed, same rows: ids and names match the run's prepared database.
       const pick = (db: DbHandle) => db.db.select({ id: students.id, name: students.name, regNo: students.regNo }).from(students).orderBy(asc(students.id)).limit(50);
       expect(await pick(empty)).toEqual(await pick(h));

@@ -13,6 +13,7 @@ import { classes, students, teacherClasses, teachers } from '../../../server/db/
 import { insertActivityRecords } from '../../../server/db/seed/activity-records';
 import { refCheckOf, type RefCheckRecord } from '../../../server/modules/activities/ref-checks';
 import { expireHomeworkVideos } from '../../../server/modules/homework/homework.service';
+import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
 import { createTestApp, type TestApp } from '../../support/server-app';
 
 let t: TestApp;
@@ -233,6 +234,20 @@ describe('completion and video review', () => {
     expect(perStudent.records[0]).toMatchObject({ submissions: 2, periodsDone: 1, periodsDue: 1, done: true });
     const listed = body<Page<HomeworkRow>>(await call('GET', '/page?current=1&size=80', 'school01')).data.records.find((r) => r.id === hw.id);
     expect(listed?.doneCount).toBe(1);
+    // The export has the detail's three tabs as sheets, in the request's language; another school's homework is 404.
+    const exported = await t.request({ url: `${BASE}/${hw.id}/export`, token: tokens.school01, headers: { 'accept-language': 'en-US' } });
+    expect(exported.statusCode).toBe(200);
+    const byClass = await readXlsxRows(exported.rawPayload);
+    expect(byClass.sheetNames).toHaveLength(3);
+    expect(byClass.rows.slice(1).map((r) => r.slice(1, 4))).toEqual([[total, 3, 1]]);
+    const byStudent = await readXlsxRows(exported.rawPayload, { sheet: 1 });
+    expect(byStudent.rows.length).toBe(total + 1);
+    expect(byStudent.rows.slice(1).filter((r) => r[6] === 'Done')).toHaveLength(1);
+    const subs = await readXlsxRows(exported.rawPayload, { sheet: 2 });
+    expect(subs.rows.length).toBe(7);
+    expect((await call('GET', `/${hw.id}/export`, 'school02')).statusCode).toBe(404);
+    const admin = await call('GET', `/api/busi/web/admin/sportsHomework/homeworkManagement/${hw.id}/export`, 'district01');
+    expect(admin.statusCode).toBe(200);
     // A day later today's period still runs: nobody is behind yet.
     await advance(DAY);
     expect(body<HomeworkClassCompletion[]>(await call('GET', `/${hw.id}/classes`, 'school01')).data[0]).toMatchObject({ done: 1 });

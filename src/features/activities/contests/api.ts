@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   contestPageKey,
+  type ContestEntryRow,
   type ContestRow,
   type ContestSave,
   type Leaderboard,
@@ -10,7 +11,7 @@ import {
 } from '@/domain/activities/contests';
 import type { ActivityOptions } from '@/domain/activities/exercise-records';
 import { pageApi, type Family } from '@/domain/menus/access';
-import { download, get, put, saveFile } from '@/lib/api-client';
+import { download, get, post, put, saveFile } from '@/lib/api-client';
 import { createResource, type Resource } from '@/lib/resource';
 
 const cache = new Map<Family, Resource<ContestRow, ContestSave>>();
@@ -56,4 +57,25 @@ export function useParticipation(family: Family, id: string, live: boolean) {
 
 export async function exportLeaderboard(family: Family, id: string, item: string | undefined) {
   saveFile(await download(`${contestResource(family).base}/${encodeURIComponent(id)}/export`, { item }), 'leaderboard.xlsx');
+}
+
+const entryCache = new Map<string, Resource<ContestEntryRow, never>>();
+
+/** The entries of one contest (its data screen): list and export through the resource kit. */
+export function contestEntries(family: Family, id: string): Resource<ContestEntryRow, never> {
+  const base = `${contestResource(family).base}/${encodeURIComponent(id)}/entries`;
+  let r = entryCache.get(base);
+  if (!r) entryCache.set(base, (r = createResource<ContestEntryRow, never>({ base })));
+  return r;
+}
+
+/** Sets entries invalid (with the required reason) or valid again; the entries and the contest's boards reload. */
+export function useSetEntryValidity(family: Family, id: string) {
+  const entries = contestEntries(family, id);
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ invalid, ...body }: { ids: string[]; reason?: string; invalid: boolean }) => post<{ changed: number }>(`${entries.base}/${invalid ? 'invalid' : 'valid'}`, body),
+    onSuccess: () =>
+      Promise.all([client.invalidateQueries({ queryKey: entries.key }), client.invalidateQueries({ queryKey: contestResource(family).key })]),
+  });
 }

@@ -16,6 +16,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import type { ChartOption } from '@/lib/echarts';
 import { useActivityFormat } from '../exercise-records/format';
 import { contestResource, exportLeaderboard, useLeaderboard, useParticipation } from './api';
+import { ContestEntries } from './contest-entries';
 import { ContestStatusBadge } from './contest-screens';
 
 const studentCol = createDataTableColumnHelper<LeaderboardStudentRow>();
@@ -46,7 +47,8 @@ function ParticipationChart({ days }: { days: ParticipationDay[] }) {
 
 /**
  * dataRank/:id (and dataChallenge/:id; docs/product-rules.md#contests): the live leaderboard of one item by student or
- * by class (one request per view, refreshed while the contest runs), participation per day, export.
+ * by class (one request per view, refreshed while the contest runs), participation per day, export; the entries
+ * behind it with invalid / restore.
  */
 export function ContestDataScreen({ family }: { family: Family }) {
   const { id = '' } = useParams();
@@ -181,6 +183,7 @@ function ContestData({ family, contest }: { family: Family; contest: ContestRow 
           ) : null}
         </CardContent>
       </Card>
+      <ContestEntries family={family} contest={contest} />
     </div>
   );
 }

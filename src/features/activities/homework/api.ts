@@ -10,7 +10,7 @@ import type {
 } from '@/domain/activities/homework';
 import type { Page } from '@/domain/api';
 import { pageApi } from '@/domain/menus/access';
-import { get, post, put, type Params } from '@/lib/api-client';
+import { download, get, post, put, saveFile, type Params } from '@/lib/api-client';
 import { createResource, type Resource } from '@/lib/resource';
 
 /** The homework screens' families: the school publishes, a management organisation reads its schools' homework. */
@@ -76,3 +76,8 @@ export function useReviewSubmission() {
 
 /** Where a stored file (a submission video) is played from. */
 export const fileContentUrl = (fileId: string) => `/api/uc/oss/files/${fileId}/content`;
+
+/** Downloads the detail (completion per class and per student, submissions) as an .xlsx named by the server. */
+export async function exportHomework(family: HomeworkFamily, id: string) {
+  saveFile(await download(`${homework(family).base}/${encodeURIComponent(id)}/export`), 'homework.xlsx');
+}

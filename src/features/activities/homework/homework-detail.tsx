@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { CheckCircle2, Pencil, Play, Square, XCircle } from 'lucide-react';
+import { CheckCircle2, Download, Pencil, Play, Square, XCircle } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { videoReviewSchema, type HomeworkClassCompletion, type HomeworkDetail, type HomeworkStudentCompletion, type HomeworkSubmission, type ReviewState } from '@/domain/activities/homework';
@@ -22,7 +22,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/toast';
 import { ApiError, download } from '@/lib/api-client';
-import { homework, homeworkKey, useClassCompletion, useEndHomework, useReviewSubmission, useStudentCompletion, useSubmissions, type HomeworkFamily } from './api';
+import { exportHomework, homework, homeworkKey, useClassCompletion, useEndHomework, useReviewSubmission, useStudentCompletion, useSubmissions, type HomeworkFamily } from './api';
 import { ItemTargets, TaskStatusBadge, useItemLabels } from './task-items-field';
 
 const percent = (rate: number) => `${Math.round(rate * 1000) / 10}%`;
@@ -37,6 +37,7 @@ export function HomeworkDetailScreen({ family }: { family: HomeworkFamily }) {
   const query = homework(family).useGet(id);
   const end = useEndHomework();
   const [ending, setEnding] = useState(false);
+  const [exporting, setExporting] = useState(false);
   const labels = useItemLabels();
   const hw = query.data;
 
@@ -71,22 +72,34 @@ export function HomeworkDetailScreen({ family }: { family: HomeworkFamily }) {
         description={`${labels.cycle(hw.cycle)} · ${t('task.periodRange', { start: hw.startDate, end: hw.endDate })}${family === 'admin' ? ` · ${hw.schoolName}` : ''}`}
         back={{ safe: true }}
         actions={
-          family === 'k12' ? (
-            <>
-              {open && access.can('edit') ? (
-                <Button variant="outline" onClick={() => void navigate(access.paths.edit!(hw.id))}>
-                  <Pencil aria-hidden />
-                  {t('menu:button.edit')}
-                </Button>
-              ) : null}
-              {open && access.can('end') ? (
-                <Button variant="outline" onClick={() => setEnding(true)} data-testid="homework-end">
-                  <Square aria-hidden />
-                  {t('menu:button.end')}
-                </Button>
-              ) : null}
-            </>
-          ) : null
+          <>
+            {access.can('export') ? (
+              <Button
+                variant="outline"
+                loading={exporting}
+                onClick={() => {
+                  setExporting(true);
+                  void exportHomework(family, hw.id).finally(() => setExporting(false));
+                }}
+                data-testid="homework-export"
+              >
+                <Download aria-hidden />
+                {t('menu:button.export')}
+              </Button>
+            ) : null}
+            {family === 'k12' && open && access.can('edit') ? (
+              <Button variant="outline" onClick={() => void navigate(access.paths.edit!(hw.id))}>
+                <Pencil aria-hidden />
+                {t('menu:button.edit')}
+              </Button>
+            ) : null}
+            {family === 'k12' && open && access.can('end') ? (
+              <Button variant="outline" onClick={() => setEnding(true)} data-testid="homework-end">
+                <Square aria-hidden />
+                {t('menu:button.end')}
+              </Button>
+            ) : null}
+          </>
         }
       />
       <Overview hw={hw} />
@@ -139,7 +152,7 @@ function Overview({ hw }: { hw: HomeworkDetail }) {
   ];
   return (
     <Card>
-      <CardContent className="pt-6">
+      <CardContent>
         <dl className="grid gap-x-8 gap-y-3 md:grid-cols-2">
           {facts.map(([label, value]) => (
             <div key={label} className="grid grid-cols-[8rem_minmax(0,1fr)] gap-2 text-sm">
@@ -171,7 +184,7 @@ function ClassTable({ family, hw }: { family: HomeworkFamily; hw: HomeworkDetail
   );
   return (
     <Card>
-      <CardContent className="pt-6">
+      <CardContent>
         <DataTable columns={columns} data={query.data} rowKey="classId" loading={query.isPending} aria-label={t('homework.tab.classes')} />
       </CardContent>
     </Card>
@@ -208,7 +221,7 @@ function StudentTable({ family, hw }: { family: HomeworkFamily; hw: HomeworkDeta
   );
   return (
     <Card>
-      <CardContent className="grid gap-4 pt-6">
+      <CardContent className="grid gap-4">
         <div className="flex flex-wrap gap-4">
           <FilterSelect
             label={t('homework.className')}
@@ -332,7 +345,7 @@ function SubmissionTable({ family, hw, canReview }: { family: HomeworkFamily; hw
   );
   return (
     <Card>
-      <CardContent className="grid gap-4 pt-6">
+      <CardContent className="grid gap-4">
         <p className="text-sm text-muted-foreground">{t('homework.videoKept')}</p>
         <div className="flex flex-wrap gap-4">
           <FilterSelect

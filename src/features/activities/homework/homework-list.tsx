@@ -39,7 +39,7 @@ export function HomeworkListScreen({ family }: { family: HomeworkFamily }) {
         col.accessor('name', { header: t('homework.name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
         ...(family === 'admin' ? [col.accessor('schoolName', { header: t('homework.school') })] : []),
         col.accessor('cycle', { header: t('task.cycle.label'), cell: ({ getValue }) => labels.cycle(getValue()) }),
-        col.display({ id: 'period', header: t('task.period'), cell: ({ row }) => t('task.periodRange', { start: row.original.startDate, end: row.original.endDate }) }),
+        col.display({ id: 'period', header: t('task.period'), cell: ({ row }) => <span className="whitespace-nowrap tabular-nums">{t('task.periodRange', { start: row.original.startDate, end: row.original.endDate })}</span> }),
         col.accessor('status', { header: t('task.status.label'), cell: ({ getValue }) => <TaskStatusBadge status={getValue()} /> }),
         col.accessor('classCount', { header: t('homework.classCount'), meta: { align: 'right' } }),
         col.display({

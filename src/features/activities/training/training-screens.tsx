@@ -45,7 +45,7 @@ export function TrainingListScreen() {
       col.columns([
         col.accessor('name', { header: t('training.name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
         col.accessor('cycle', { header: t('task.cycle.label'), cell: ({ getValue }) => labels.cycle(getValue()) }),
-        col.display({ id: 'period', header: t('task.period'), cell: ({ row }) => t('task.periodRange', { start: row.original.startDate, end: row.original.endDate }) }),
+        col.display({ id: 'period', header: t('task.period'), cell: ({ row }) => <span className="whitespace-nowrap tabular-nums">{t('task.periodRange', { start: row.original.startDate, end: row.original.endDate })}</span> }),
         col.accessor('status', { header: t('task.status.label'), cell: ({ getValue }) => <TaskStatusBadge status={getValue()} /> }),
         col.accessor('studentCount', { header: t('training.students'), meta: { align: 'right' } }),
         col.accessor('sessionCount', { header: t('training.sessions'), meta: { align: 'right' } }),
@@ -196,7 +196,7 @@ export function TrainingDetailScreen({ tab = 'progress' }: { tab?: 'progress' | 
           ),
         }),
         progressCol.accessor('reachedAll', {
-          header: t('training.reached'),
+          header: t('training.reachedState'),
           cell: ({ getValue }) => <Badge variant={getValue() ? 'success' : 'outline'}>{t(getValue() ? 'training.reachedYes' : 'training.reachedNo')}</Badge>,
         }),
       ]),
@@ -229,7 +229,7 @@ export function TrainingDetailScreen({ tab = 'progress' }: { tab?: 'progress' | 
         back={{ safe: true }}
       />
       <Card>
-        <CardContent className="grid gap-3 pt-6 text-sm md:grid-cols-2">
+        <CardContent className="grid gap-3 text-sm md:grid-cols-2">
           <div>
             <div className="text-muted-foreground">{t('task.items')}</div>
             <ItemTargets items={plan.items} />
@@ -250,14 +250,14 @@ export function TrainingDetailScreen({ tab = 'progress' }: { tab?: 'progress' | 
         </TabsList>
         <TabsContent value="progress">
           <Card>
-            <CardContent className="pt-6">
+            <CardContent>
               <DataTable columns={progressColumns} data={progress.data?.records} rowKey="studentId" loading={progress.isPending} pagination={progressPaging.pagination(progress.data?.total ?? 0)} aria-label={t('training.progress')} />
             </CardContent>
           </Card>
         </TabsContent>
         <TabsContent value="sessions">
           <Card>
-            <CardContent className="pt-6">
+            <CardContent>
               <DataTable columns={sessionColumns} data={sessions.data?.records} rowKey="id" loading={sessions.isPending} pagination={sessionPaging.pagination(sessions.data?.total ?? 0)} aria-label={t('training.sessionList')} />
             </CardContent>
           </Card>

@@ -1,0 +1,144 @@
+import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { Page, PageQuery } from '@/domain/api';
+import { CONTEST_ENTRY_EXPORT_MAX_ROWS, type ContestEntryFilter, type ContestEntryInvalidBody, type ContestEntryRow } from '@/domain/activities/contests';
+import { ACTIVITY_ITEMS } from '@/domain/activities/items';
+import { ORG_TIME_ZONE } from '@/domain/test-plans/status';
+import type { DbOrTx } from '../../db/client';
+import { activityRecords } from '../../db/schema/activities';
+import { classes, students } from '../../db/schema/school';
+import { devices } from '../../db/schema/venue';
+import { AppError } from '../../lib/app-error';
+import { inClassScope } from '../../lib/data-scope';
+import { containsPattern } from '../../lib/query';
+import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
+import { loadContest, type ContestReader } from './contests.service';
+
+type Translate = (key: string, options?: Record<string, unknown>) => string;
+
+/** The entries of one contest (already checked to be the reader's) within the reader's classes, filtered. */
+function entryFilter(reader: ContestReader, contestId: string, f: ContestEntryFilter): SQL | undefined {
+  return and(
+    eq(activityRecords.kind, 'contest'),
+    eq(activityRecords.refId, contestId),
+    inClassScope(reader.classScope, activityRecords.classId),
+    f.classId ? eq(activityRecords.classId, f.classId) : undefined,
+    f.item ? eq(activityRecords.item, f.item) : undefined,
+    f.source ? eq(activityRecords.source, f.source) : undefined,
+    f.invalid === undefined ? undefined : eq(activityRecords.invalid, f.invalid),
+    f.keyword ? or(ilike(students.name, containsPattern(f.keyword)), ilike(students.regNo, containsPattern(f.keyword))) : undefined,
+  );
+}
+
+function entryQuery(db: DbOrTx, where: SQL | undefined) {
+  return db
+    .select({
+      id: activityRecords.id,
+      studentId: activityRecords.studentId,
+      name: students.name,
+      regNo: students.regNo,
+      classId: activityRecords.classId,
+      className: classes.name,
+      item: activityRecords.item,
+      value: activityRecords.value,
+      source: activityRecords.source,
+      deviceSn: devices.serialNo,
+      measuredAt: activityRecords.measuredAt,
+      invalid: activityRecords.invalid,
+      invalidReason: activityRecords.invalidReason,
+      invalidAt: activityRecords.invalidAt,
+    })
+    .from(activityRecords)
+    .innerJoin(students, eq(students.id, activityRecords.studentId))
+    .innerJoin(classes, eq(classes.id, activityRecords.classId))
+    .leftJoin(devices, eq(devices.id, activityRecords.deviceId))
+    .where(where);
+}
+
+type Selected = Awaited<ReturnType<typeof entryQuery>>[number];
+const toRow = (r: Selected): ContestEntryRow => ({
+  ...r,
+  item: r.item as ContestEntryRow['item'],
+  measuredAt: r.measuredAt.toISOString(),
+  invalidAt: r.invalidAt ? r.invalidAt.toISOString() : null,
+});
+
+const ORDER = [desc(activityRecords.measuredAt), asc(activityRecords.id)];
+
+/** A contest's entries, newest first (another organisation's contest is 404). */
+export async function contestEntryPage(db: DbOrTx, reader: ContestReader, contestId: string, q: ContestEntryFilter & PageQuery): Promise<Page<ContestEntryRow>> {
+  await loadContest(db, reader, contestId);
+  const where = entryFilter(reader, contestId, q);
+  const [rows, [{ total }]] = await Promise.all([
+    entryQuery(db, where)
+      .orderBy(...ORDER)
+      .limit(q.size)
+      .offset((q.current - 1) * q.size),
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(activityRecords)
+      .innerJoin(students, eq(students.id, activityRecords.studentId))
+      .where(where),
+  ]);
+  return { records: rows.map(toRow), total, current: q.current, size: q.size };
+}
+
+/** The filtered entries of a contest as an .xlsx named after the contest. */
+export async function exportContestEntries(db: DbOrTx, reader: ContestReader, contestId: string, f: ContestEntryFilter, t: Translate, now: Date) {
+  const contest = await loadContest(db, reader, contestId);
+  const rows = await entryQuery(db, entryFilter(reader, contestId, f))
+    .orderBy(...ORDER)
+    .limit(CONTEST_ENTRY_EXPORT_MAX_ROWS + 1);
+  if (rows.length > CONTEST_ENTRY_EXPORT_MAX_ROWS) throw new AppError(400, 'activities:contests.entries.tooManyRows', { max: CONTEST_ENTRY_EXPORT_MAX_ROWS });
+  const fmt = new Intl.DateTimeFormat('sv-SE', { timeZone: ORG_TIME_ZONE, dateStyle: 'short', timeStyle: 'medium' });
+  const cols = ['name', 'regNo', 'className', 'item', 'value', 'unit', 'source', 'deviceSn', 'measuredAt', 'validity', 'invalidReason'];
+  const header = cols.map((k) => t(`activities:contests.entries.column.${k}`));
+  const data = rows.map((r) => [
+    r.name,
+    r.regNo,
+    r.className,
+    t(`activities:item.${r.item}`),
+    r.value,
+    t(`activities:unit.${ACTIVITY_ITEMS.get(r.item as ContestEntryRow['item'])?.unit ?? 'count'}`),
+    t(`activities:source.${r.source}`),
+    r.deviceSn,
+    fmt.format(r.measuredAt),
+    t(r.invalid ? 'activities:contests.entries.invalid' : 'activities:contests.entries.valid'),
+    r.invalidReason,
+  ]);
+  const name = t('activities:contests.entries.sheet');
+  const workbook = writeXlsx([{ name, rows: [header, ...data], columnWidths: [10, 22, 14, 14, 10, 8, 8, 16, 20, 8, 24], textColumns: [1] }]);
+  return { workbook, fileName: `${contest.name}-${name}-${now.toISOString().slice(0, 10).replace(/-/g, '')}.xlsx` };
+}
+
+/**
+ * Sets entries of a contest invalid (who, when and why are kept) or valid again (docs/product-rules.md#contests). The
+ * contest_scores triggers recompute the students' roll-ups in the same statement, so the leaderboard changes at once.
+ * Only entries of the reader's classes that are not already in the asked state change; answers the changed ids.
+ */
+export async function setContestEntriesInvalid(
+  db: DbOrTx,
+  reader: ContestReader,
+  contestId: string,
+  body: { ids: readonly string[]; reason?: ContestEntryInvalidBody['reason'] },
+  invalid: boolean,
+): Promise<string[]> {
+  await loadContest(db, reader, contestId);
+  const changed = await db
+    .update(activityRecords)
+    .set(
+      invalid
+        ? { invalid: true, invalidAt: reader.now, invalidBy: reader.actor.userId, invalidReason: body.reason ?? null }
+        : { invalid: false, invalidAt: null, invalidBy: null, invalidReason: null },
+    )
+    .where(
+      and(
+        inArray(activityRecords.id, [...body.ids]),
+        eq(activityRecords.kind, 'contest'),
+        eq(activityRecords.refId, contestId),
+        inClassScope(reader.classScope, activityRecords.classId),
+        eq(activityRecords.invalid, !invalid),
+      ),
+    )
+    .returning({ id: activityRecords.id });
+  return changed.map((r) => r.id);
+}
