@@ -7,8 +7,8 @@ import { OK_MSG } from '@/domain/errors';
 import { filePaths } from '@/domain/uploads/stored-file';
 import { createDataTableColumnHelper, DataTable } from '@/components/data-table/data-table';
 import { usePaging } from '@/components/data-table/data-table-pagination';
-import { EmptyState } from '@/components/empty-state/empty-state';
 import { PageHeader } from '@/components/page-header/page-header';
+import { DetailState } from '@/components/query-state/query-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { FilterSelect } from '@/components/search-form/search-form';
 import { Badge, type BadgeProps } from '@/components/ui/badge';
@@ -41,24 +41,7 @@ export function HomeworkDetailScreen({ family }: { family: HomeworkFamily }) {
   const labels = useItemLabels();
   const hw = query.data;
 
-  if (query.isPending) {
-    return (
-      <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
-        <Skeleton className="h-10 w-72" />
-        <Skeleton className="h-64 w-full" />
-      </div>
-    );
-  }
-  if (!hw) {
-    return (
-      <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
-        <PageHeader title={t('homework.detailTitle')} back={{ safe: true }} />
-        <Card>
-          <EmptyState title={t('homework.notFound')} />
-        </Card>
-      </div>
-    );
-  }
+  if (!hw) return <DetailState query={query} title={t('homework.detailTitle')} notFound={t('homework.notFound')} />;
   const open = hw.status !== 'ended';
   return (
     <div data-testid="homework-detail" className="grid grid-cols-[minmax(0,1fr)] gap-4">
