@@ -9,6 +9,7 @@ test.describe('menu management', () => {
 
     // Platform operators reach it from the header's account menu; the family tabs pick the tree.
     await openUserMenu(page);
+    await shot(page, 'menu-management-entry-zh_cn');
     await page.getByTestId('menu-menu-management').click();
     await expect(page).toHaveURL(/\/busi\/menuManagement/);
     await page.getByRole('tab', { name: '管理单位' }).click();
