@@ -11,7 +11,7 @@ const server = (at: number) => {
   const dataDir = `/tmp/tiyu-e2e-${at}`;
   return {
     // A few days of simulated devices and app users (server/simulate): the activity screens' records arrive through the API.
-    command: `rm -rf ${dataDir} && PORT=${at} PGLITE_DIR=${dataDir} TIYU_CAPTCHA_FIXED=1234 TIYU_SIMULATE_DAYS=3 NODE_ENV=test npx tsx server/main.ts`,
+    command: `rm -rf ${dataDir} ${dataDir}-files && PORT=${at} PGLITE_DIR=${dataDir} STORAGE_DIR=${dataDir}-files TIYU_CAPTCHA_FIXED=1234 TIYU_SIMULATE_DAYS=3 NODE_ENV=test npx tsx server/main.ts`,
     url: `http://127.0.0.1:${at}/busi/`,
     timeout: 180_000,
     reuseExistingServer: false,

@@ -69,7 +69,7 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(bannerRoutes, { prefix: `/api/busi/web/${family}`, family });
   await app.register(carouselRoutes, { prefix: '/api/oper/web/cs/banner' });
   for (const family of ['k12', 'gx'] as const) await app.register(wikiRoutes, { prefix: `/api/busi/web/${family}`, family });
-  for (const family of ['admin', 'k12'] as const) await app.register(lessonResourceRoutes, { prefix: `/api/busi/web/${family}`, family });
+  for (const family of ['admin', 'k12'] as const) await app.register(lessonResourceRoutes, { prefix: `/api/busi/web/${family}`, family, storage: opts.storage });
 
   for (const family of ['k12', 'gx'] as const) await app.register(meetRoutes, { prefix: `/api/busi/web/${family}`, family });
   for (const family of ['k12', 'gx'] as const) await app.register(meetDocumentRoutes, { prefix: `/api/busi/web/${family}`, family, storage: opts.storage });

@@ -268,7 +268,10 @@ const SCREENS: Screen[] = [
   { account: 'district01', path: '/admin/banner/bannerConfig' },
   { account: 'college01', path: '/gx/wikiManagement/schoolWiki' },
   // Menu management (platform operators: the top management organisation's administrators).
-  { account: 'district01', path: '/menuManagement?family=admin' },
+  { account: 'district01', path: '/myInfo/base', open: step('header entry to menu management', async (page) => {
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('menu-menu-management').click();
+  }) },
   { account: 'district01', path: '/menuManagement?family=admin', open: clickFirst('menu-edit'), dialog: true },
 ];
 

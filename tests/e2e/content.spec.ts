@@ -1,4 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
+import { open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { chooseLoginLanguage, shot, signIn } from './support';
 
@@ -16,13 +19,19 @@ async function signedIn(page: Page, account: string, family: string, language?: 
   await expect(page).toHaveURL(new RegExp(`/(${family}|myInfo)/`), { timeout: 20_000 });
 }
 
+/** The upload finished: the stored image shows and no progress bar is left (a pending upload shows its preview too). */
+async function uploaded(scope: Locator) {
+  await expect(scope.getByRole('progressbar')).toHaveCount(0, { timeout: 30_000 });
+  await expect(scope.locator('[data-slot=upload] img').first()).toBeVisible();
+}
+
 async function addBanner(page: Page, title: string, color: string, link: string) {
   await page.getByTestId('list-add').click();
   const form = page.getByTestId('banner-form');
   await form.getByLabel('标题').fill(title);
   await form.getByLabel('链接').fill(link);
   await form.locator('input[type=file]').setInputFiles(await picture(color));
-  await expect(form.locator('[data-slot=upload] img')).toBeVisible({ timeout: 20_000 });
+  await uploaded(form);
   await form.getByTestId('form-save').click();
   await expect(page.getByTestId('banner-list')).toBeVisible();
 }
@@ -127,4 +136,82 @@ test('lesson resources: copy from the library', async ({ page }) => {
   await page.getByTestId('form-save').click();
   await expect(page.getByTestId('lesson-form')).toContainText('请填写资源标题');
   await shot(page, 'content-lesson-form-zh_cn');
+});
+
+/** A valid MP4 start (an `ftyp` box of brand isom, which the type-by-content check looks for) padded to `size` bytes. */
+async function mp4File(size: number): Promise<string> {
+  const path = join(tmpdir(), `tiyu-e2e-lesson-${process.pid}.mp4`);
+  const head = Buffer.alloc(32);
+  head.writeUInt32BE(32, 0);
+  head.write('ftypisom', 4, 'latin1');
+  head.writeUInt32BE(0x200, 12);
+  head.write('isomiso2avc1mp41', 16, 'latin1');
+  const file = await open(path, 'w');
+  await file.write(head);
+  await file.truncate(size);
+  await file.close();
+  return path;
+}
+
+/**
+ * The district publishes a library resource with a cover and a 100 MB lesson video sent over tus; the connection drops
+ * in the middle (one PATCH aborted) and the upload resumes from the server's offset and finishes. A school sees the
+ * cover in its library and copies the resource, cover included.
+ */
+test('lesson resources: a 100 MB video survives a dropped connection; the library shows the cover', async ({ page, browser }) => {
+  test.setTimeout(180_000);
+  const video = await mp4File(100 * 1024 * 1024);
+  try {
+    await signedIn(page, 'district01', 'admin');
+    await page.goto('/busi/admin/lessonAssistant/resourceList/add');
+    const form = page.getByTestId('lesson-form');
+    await form.getByLabel('资源标题').fill('区级示范课：跳绳技巧');
+    await form.getByLabel('年级').click();
+    await page.getByRole('option').nth(2).click();
+    await form.getByLabel('项目/主题').fill('跳绳');
+    const inputs = form.locator('input[type=file]');
+    await inputs.nth(0).setInputFiles(await picture('#0ea5e9', 400, 300));
+    await uploaded(form);
+
+    // The 6th PATCH (of 13 chunks of 8 MB) loses its connection; tus asks the server for the offset and goes on.
+    let patches = 0;
+    let dropped = false;
+    const tus = '**/api/uc/oss/files/tus/*';
+    await page.route(tus, async (route) => {
+      if (route.request().method() === 'PATCH' && ++patches === 6) {
+        dropped = true;
+        await route.abort('connectionreset');
+        return page.unroute(tus);
+      }
+      return route.continue();
+    });
+    const resumed = page.waitForRequest((r) => dropped && r.method() === 'HEAD' && r.url().includes('/files/tus/'));
+    await inputs.nth(1).setInputFiles(video);
+    await expect(form.getByRole('progressbar', { name: /\.mp4/ })).toBeVisible();
+    await resumed;
+    await expect(form.getByRole('progressbar')).toHaveCount(0, { timeout: 150_000 });
+    await expect(form.locator('[data-slot=upload]').nth(1)).toContainText('.mp4');
+    await shot(page, 'content-lesson-video-uploaded-zh_cn');
+    await form.getByTestId('form-save').click();
+    await expect(page.getByTestId('lesson-list')).toContainText('区级示范课：跳绳技巧');
+    expect(dropped).toBe(true);
+  } finally {
+    await rm(video, { force: true });
+  }
+
+  const school = await browser.newPage();
+  try {
+    await signedIn(school, 'school01', 'k12');
+    await school.goto('/busi/k12/lessonAssistant/lessonResourceList?view=library');
+    const row = school.getByTestId('lesson-library').getByRole('row', { name: /区级示范课：跳绳技巧/ });
+    await expect(row.locator('img')).toHaveAttribute('src', /^blob:/, { timeout: 20_000 });
+    await shot(school, 'content-lesson-library-covers-zh_cn');
+    await row.getByTestId('lesson-copy').click();
+    await expect(row).toContainText('已复制');
+    await school.goto('/busi/k12/lessonAssistant/lessonResourceList');
+    const own = school.getByTestId('lesson-list').getByRole('row', { name: /区级示范课：跳绳技巧/ });
+    await expect(own.locator('img')).toHaveAttribute('src', /^blob:/, { timeout: 20_000 });
+  } finally {
+    await school.close();
+  }
 });

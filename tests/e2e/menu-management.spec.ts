@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { shot, signIn } from './support';
+import { openUserMenu, shot, signIn } from './support';
 
 test.describe('menu management', () => {
   test('a platform operator renames a page; the side menu shows the new name after a reload; a reset brings the old one back', async ({ page }) => {
@@ -7,7 +7,12 @@ test.describe('menu management', () => {
     await signIn(page, 'district01');
     await expect(page.getByTestId('app-header')).toBeVisible();
 
-    await page.goto('/busi/menuManagement?family=admin');
+    // Platform operators reach it from the header's account menu; the family tabs pick the tree.
+    await openUserMenu(page);
+    await shot(page, 'menu-management-entry-zh_cn');
+    await page.getByTestId('menu-menu-management').click();
+    await expect(page).toHaveURL(/\/busi\/menuManagement/);
+    await page.getByRole('tab', { name: '管理单位' }).click();
     const screen = page.getByTestId('menu-management');
     const row = screen.locator('[data-slot=data-table-row]', { hasText: '/admin/user' }).first();
     await row.getByTestId('menu-edit').click();

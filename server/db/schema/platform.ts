@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { sessions, users } from './auth';
 import { orgs } from './orgs';
 
@@ -25,4 +25,35 @@ export const signInLogs = pgTable(
     sessionId: uuid('session_id').references(() => sessions.id, { onDelete: 'set null' }),
   },
   (t) => [index('sign_in_logs_org_at_idx').on(t.orgId, t.at), index('sign_in_logs_at_idx').on(t.at)],
+);
+
+/**
+ * Who took part in homework and contests, per organisation and school year (docs/product-rules.md#district-overview):
+ * one row per student and kind with the number of their valid records, kept by statement-level triggers on
+ * activity_records (migration `-- custom:` part, like dc_rollups), so the district overview never reads the records
+ * themselves. A school year runs from August 1st in China (`extract(year from local time − 7 months)`); rows that reach
+ * 0 are deleted.
+ */
+export const activityParticipation = pgTable(
+  'activity_participation',
+  {
+    orgId: uuid('org_id').notNull(),
+    schoolYear: integer('school_year').notNull(),
+    kind: text('kind').notNull(),
+    studentId: uuid('student_id').notNull(),
+    records: integer('records').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.schoolYear, t.kind, t.studentId] })],
+);
+
+/** Students taking part per organisation, school year and kind: the rows of activity_participation counted, kept by the same triggers. */
+export const activityParticipationCounts = pgTable(
+  'activity_participation_counts',
+  {
+    orgId: uuid('org_id').notNull(),
+    schoolYear: integer('school_year').notNull(),
+    kind: text('kind').notNull(),
+    students: integer('students').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.schoolYear, t.kind] })],
 );

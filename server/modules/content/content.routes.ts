@@ -10,7 +10,9 @@ import type { Family } from '@/domain/menus/access';
 import type { Tx } from '../../db/client';
 import { audit } from '../../lib/audit';
 import { registerResource, uuidOr404, type Change } from '../../lib/resource';
+import type { Storage } from '../../lib/storage/storage';
 import { requireAccess, requireActor, type Actor } from '../../plugins/tenant';
+import { sendStoredFile, thumbnailOf } from '../files/files.send';
 import { bannerById, bannerPage, carousel, createBanner, deleteBanner, moveBanner, setBannerEnabled, updateBanner } from './banner.service';
 import {
   copyFromLibrary,
@@ -18,6 +20,7 @@ import {
   deleteLessonResource,
   lessonResourceById,
   lessonResourcePage,
+  libraryCover,
   libraryPage,
   updateLessonResource,
 } from './lesson-resource.service';
@@ -106,7 +109,7 @@ export const wikiRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (a
  * Lesson resources (docs/product-rules.md#lesson-resources): a school's own list (k12 lessonAssistant/lessonResourceList,
  * with the library it browses and copies from) and a management organisation's library (admin lessonAssistant/resourceList).
  */
-export const lessonResourceRoutes: FastifyPluginAsync<{ family: 'admin' | 'k12' }> = async (app, { family }) => {
+export const lessonResourceRoutes: FastifyPluginAsync<{ family: 'admin' | 'k12'; storage: Storage }> = async (app, { family, storage }) => {
   app.addHook('onRequest', app.authenticate);
   const key = family === 'admin' ? 'admin.lesson.resourceLibrary' : 'k12.lesson.lessonResource';
   await registerResource(
@@ -128,6 +131,11 @@ export const lessonResourceRoutes: FastifyPluginAsync<{ family: 'admin' | 'k12' 
           r.get('/library/page', { preValidation: requireAccess(key, 'view'), schema: { querystring: libraryListQuery } }, async (request) =>
             ok(await libraryPage(app.db, await requireActor(request), request.query)),
           );
+          // The cover's thumbnail; no-cache so a changed cover shows at once (the ETag answers 304 while it stays).
+          r.get('/library/:id/cover', { preValidation: requireAccess(key, 'view'), schema: { params: idParamsSchema } }, async (request, reply) => {
+            const file = await libraryCover(app.db, await requireActor(request), uuidOr404(request.params.id));
+            return sendStoredFile(storage, request, reply, thumbnailOf(file), 'private, no-cache');
+          });
           // A copy is a new resource of the school: the add button's permission.
           r.post('/library/:id/copy', { preValidation: requireAccess(key, 'add'), schema: { params: idParamsSchema } }, async (request) => {
             const actor = await requireActor(request);

@@ -1,9 +1,10 @@
-import { and, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, ilike, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Page } from '@/domain/api';
 import type { LessonResourceListQuery, LessonResourceRow, LessonResourceSave, LibraryListQuery, LibraryRow } from '@/domain/content/lesson-resources';
 import type { DbOrTx, Tx } from '../../db/client';
 import { lessonResources } from '../../db/schema/content';
+import { files } from '../../db/schema/files';
 import { orgs } from '../../db/schema/orgs';
 import { AppError } from '../../lib/app-error';
 import { paginate } from '../../lib/paginate';
@@ -135,6 +136,22 @@ export async function libraryPage(db: DbOrTx, actor: Actor, q: LibraryListQuery)
     .$dynamic();
   const page = await paginate(db, query, q);
   return { ...page, records: page.records.map((r) => ({ ...r, updatedAt: r.updatedAt.toISOString() })) };
+}
+
+/**
+ * The cover of a resource in the school's library. The file itself stays the publisher's (the file store lets only the
+ * owner and those above it read it), so the library answers it for the resource; outside the library, or without a
+ * cover, 404.
+ */
+export async function libraryCover(db: DbOrTx, actor: Actor, id: string): Promise<typeof files.$inferSelect> {
+  const [row] = await db
+    .select({ file: files })
+    .from(t)
+    .innerJoin(files, and(eq(files.id, t.coverFileId), isNull(files.deletedAt)))
+    .where(and(eq(t.id, id), inLibraryOf(actor)))
+    .limit(1);
+  if (!row) throw notFound();
+  return row.file;
 }
 
 /**

@@ -2,14 +2,10 @@ import { sql, type SQL } from 'drizzle-orm';
 import { ORG_TYPE } from '@/domain/constants';
 import type { DataCenterFilter } from '@/domain/data-center/filters';
 import type { DistrictOverview, DistrictSchoolRow } from '@/domain/platform/district';
-import { ORG_TIME_ZONE } from '@/domain/test-plans/status';
 import type { DbOrTx } from '../../db/client';
 import { context, groupedQuery, heavyRows, splitGroups, viewScope } from '../data-center/data-center.service';
 import type { Viewer } from '../data-center/data-center.scope';
 import { idList, indicatorsOf, population, rate, type AggRow } from '../data-center/data-center.sql';
-
-/** The first month of a school year: its activity is counted from August 1st of its start year to the next. */
-const SCHOOL_YEAR_FIRST_MONTH = 8;
 
 interface SchoolCounts {
   org_id: string;
@@ -21,22 +17,20 @@ interface SchoolCounts {
 }
 
 /**
- * Per school: enabled students (dc_roster), distinct students with a valid homework or contest record in the school
- * year, devices and devices online. One statement; each part reads its own index by organisation.
+ * Per school: students now (enabled, in a class of a grade that has not graduated: dc_roster by class), students who
+ * took part in homework or contests in the school year (activity_participation_counts, kept by triggers from the valid
+ * records; a school year from August 1st, as its SQL says), devices and devices online. One statement; each part
+ * reads its own index by organisation.
  */
 function schoolCountsQuery(orgIds: readonly string[], schoolYear: number | null): SQL {
   const ids = idList(orgIds);
-  const from = schoolYear == null ? null : `${schoolYear}-${String(SCHOOL_YEAR_FIRST_MONTH).padStart(2, '0')}-01`;
-  const to = schoolYear == null ? null : `${schoolYear + 1}-${String(SCHOOL_YEAR_FIRST_MONTH).padStart(2, '0')}-01`;
-  const window = from
-    ? sql`and a.measured_at >= (${from}::date::timestamp at time zone ${ORG_TIME_ZONE}) and a.measured_at < (${to}::date::timestamp at time zone ${ORG_TIME_ZONE})`
-    : sql`and false`;
   return sql`with o(org_id) as (select unnest(array[${ids}]::uuid[])),
-s as (select org_id, sum(enabled)::int as students from dc_roster where org_id in (${ids}) group by org_id),
-a as (select a.org_id,
-    count(distinct a.student_id) filter (where a.kind = 'homework')::int as homework,
-    count(distinct a.student_id) filter (where a.kind = 'contest')::int as contest
-  from activity_records a where a.org_id in (${ids}) and a.kind in ('homework', 'contest') and not a.invalid ${window} group by a.org_id),
+s as (select r.org_id, sum(r.enabled)::int as students from dc_roster r join classes c on c.id = r.class_id join grades g on g.id = c.grade_id
+  where r.org_id in (${ids}) and c.org_id in (${ids}) and not g.graduated group by r.org_id),
+a as (select org_id,
+    coalesce(sum(students) filter (where kind = 'homework'), 0)::int as homework,
+    coalesce(sum(students) filter (where kind = 'contest'), 0)::int as contest
+  from activity_participation_counts where org_id in (${ids}) and school_year = ${schoolYear ?? -1}::int group by org_id),
 d as (select org_id, count(*)::int as devices, (count(*) filter (where status = 'online'))::int as online from devices where org_id in (${ids}) group by org_id)
 select o.org_id, coalesce(s.students, 0) as students, coalesce(a.homework, 0) as homework, coalesce(a.contest, 0) as contest,
   coalesce(d.devices, 0) as devices, coalesce(d.online, 0) as online

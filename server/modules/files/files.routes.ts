@@ -6,7 +6,7 @@ import { ok } from '@/domain/api';
 import { ERR } from '@/domain/errors';
 import { FILE_PURPOSES, purposeMaxBytes, SINGLE_REQUEST_MAX, type FilePurpose } from '@/domain/uploads/rules';
 import { AppError } from '../../lib/app-error';
-import type { ByteRange, Storage } from '../../lib/storage/storage';
+import type { Storage } from '../../lib/storage/storage';
 import { requireScope } from '../../plugins/tenant';
 import {
   beginUpload,
@@ -21,6 +21,7 @@ import {
   uploadResult,
   type Owner,
 } from './files.service';
+import { sendStoredFile, thumbnailOf, type ServedFile } from './files.send';
 import { createTusServer, tusMetadata } from './files.tus';
 
 export interface FilesRoutesOptions {
@@ -33,66 +34,13 @@ const idParams = z.object({ id: z.string().max(64) });
 const uploadParams = z.object({ uploadId: z.string().regex(/^[0-9a-f]{32}$/) });
 const uploadQuery = z.object({ purpose: z.enum(FILE_PURPOSES) });
 
-const RANGE = /^bytes=(\d*)-(\d*)$/;
-
-/** The one byte range of a Range header, null for the whole file; 'invalid' when it cannot be served. */
-function parseRange(header: string | undefined, size: number): ByteRange | null | 'invalid' {
-  const m = header ? RANGE.exec(header.trim()) : null;
-  if (!m || (m[1] === '' && m[2] === '')) return null;
-  const start = m[1] === '' ? Math.max(0, size - Number(m[2])) : Number(m[1]);
-  const end = m[1] === '' || m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
-  return start > end || start >= size ? 'invalid' : { start, end };
-}
-
-/** Only these render inline; everything else downloads, so no stored file can act as a page of this site. */
-const INLINE = /^(image\/(png|jpeg|gif|webp)|video\/mp4|audio\/mpeg)$/;
-/** Types a browser would run as a document; a stored row never has them (markup is refused), but a file is never served as one. */
-const MARKUP = /(html|xml|svg|javascript|ecmascript)/i;
-/** The CSP of a stored file: nothing runs, even when opened directly (replaces the console's policy set by helmet). */
-export const FILE_CSP = "default-src 'none'; img-src 'self'; media-src 'self'; sandbox";
-
-interface Served {
-  hash: string;
-  size: number | null;
-  mime: string;
-  name: string;
-}
-
 /**
  * The file store under /api/uc/oss/files (the user centre's object storage): uploads in one request or
  * resumably (tus), reads for the owning organisation (and those above it), deletes; public files under
  * /api/uc/oss/public/files. Type is judged by content, never by name.
  */
 export const filesRoutes: FastifyPluginAsyncZod<FilesRoutesOptions> = async (app, { storage, sweepEveryMs }) => {
-  const send = async (request: FastifyRequest, reply: FastifyReply, file: Served, cache: string) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('content-security-policy', FILE_CSP);
-    reply.header('cache-control', cache);
-    reply.header('etag', `"${file.hash}"`);
-    const disposition = INLINE.test(file.mime) ? 'inline' : 'attachment';
-    reply.header('content-disposition', `${disposition}; filename*=UTF-8''${encodeURIComponent(file.name)}`);
-    reply.type(MARKUP.test(file.mime) ? 'application/octet-stream' : file.mime);
-    if (request.headers['if-none-match'] === `"${file.hash}"`) return reply.status(304).send();
-    if (file.size === null) return reply.send(await storage.readBlob(file.hash));
-    reply.header('accept-ranges', 'bytes');
-    const range = parseRange(request.headers.range, file.size);
-    if (range === 'invalid') {
-      reply.header('content-range', `bytes */${file.size}`);
-      return reply.status(416).send();
-    }
-    if (!range) {
-      reply.header('content-length', file.size);
-      return reply.send(await storage.readBlob(file.hash));
-    }
-    reply.status(206);
-    reply.header('content-range', `bytes ${range.start}-${range.end}/${file.size}`);
-    reply.header('content-length', range.end - range.start + 1);
-    return reply.send(await storage.readBlob(file.hash, range));
-  };
-  const thumbnailOf = (row: { thumbnailHash: string | null; name: string }): Served => {
-    if (!row.thumbnailHash) throw new AppError(404, ERR.notFound);
-    return { hash: row.thumbnailHash, size: null, mime: 'image/webp', name: row.name.replace(/\.[^.]*$/, '') + '.webp' };
-  };
+  const send = (request: FastifyRequest, reply: FastifyReply, file: ServedFile, cache: string) => sendStoredFile(storage, request, reply, file, cache);
 
   // Public files: no session; only rows of a public purpose.
   await app.register(async (instance) => {

@@ -17,12 +17,17 @@ import type { Actor } from '../../plugins/tenant';
  * management organisation without a parent, the root every district and school hangs from).
  */
 export async function assertPlatformOperator(db: DbOrTx, actor: Actor): Promise<void> {
+  if (!(await isTopManagementOrg(db, actor.tenantOrgId))) throw new AppError(403, ERR.forbidden);
+}
+
+/** Whether the organisation is a top management organisation (whose holders of the permission are platform operators). */
+export async function isTopManagementOrg(db: DbOrTx, orgId: string): Promise<boolean> {
   const [org] = await db
     .select({ id: orgs.id })
     .from(orgs)
-    .where(and(eq(orgs.id, actor.tenantOrgId), eq(orgs.type, ORG_TYPE.management), isNull(orgs.parentId)))
+    .where(and(eq(orgs.id, orgId), eq(orgs.type, ORG_TYPE.management), isNull(orgs.parentId)))
     .limit(1);
-  if (!org) throw new AppError(403, ERR.forbidden);
+  return Boolean(org);
 }
 
 const customColumns = {

@@ -4,7 +4,8 @@ import { PASSWORD_SAME_AS_OLD, type ProfileForm } from '@/domain/auth/schemas';
 import type { AccountInfo, MenuEntry, MenuNode, RoleInfo, UInfo } from '@/domain/auth/types';
 import { DEFAULT_LOCALE, TYPE_PATH, type Locale, type OrgType } from '@/domain/constants';
 import { ERR } from '@/domain/errors';
-import { customName, isHiddenBy } from '@/domain/menus/customize';
+import { getCatalogEntry } from '@/domain/menus/catalog';
+import { customName, isHiddenBy, MENU_MANAGEMENT_KEY } from '@/domain/menus/customize';
 import { buildMenuTree } from '@/domain/menus/tree';
 import type { Db, DbOrTx } from '../../db/client';
 import { membershipRoles, memberships, menus, roleMenus, roles, sessions, users } from '../../db/schema/auth';
@@ -13,6 +14,7 @@ import { AppError } from '../../lib/app-error';
 import { isUuid } from '../../lib/ids';
 import { hiddenMenuIds } from '../../lib/menu-custom';
 import { hashPassword, sha256Hex } from '../../lib/password';
+import { isTopManagementOrg } from '../menus/menus.service';
 import { checkPassword } from '../sso/sso.service';
 import { brandingOf } from '../tenant-org/tenant-org.service';
 
@@ -184,6 +186,7 @@ export async function getUInfo(db: Db, userId: string, defaultTitle: string, loc
   const permissions = role ? [...new Set((menuMap.get(role.roleId) ?? []).map((m) => m.entry.permission))].sort() : [];
   const branding = account ? await brandingOf(db, account.tenantOrgId) : null;
   const orgType = account?.orgType ?? null;
+  const platformOperator = account !== null && permissions.includes(getCatalogEntry(MENU_MANAGEMENT_KEY)!.permission) && (await isTopManagementOrg(db, account.tenantOrgId));
 
   return {
     userId: user.id,
@@ -197,6 +200,7 @@ export async function getUInfo(db: Db, userId: string, defaultTitle: string, loc
     accounts,
     menuTree: role ? buildMenuTree(role.menus) : [],
     permissions,
+    platformOperator,
   };
 }
 

@@ -35,20 +35,17 @@ import {
   Users,
   type LucideIcon,
 } from 'lucide-react';
+import type { MenuIconName } from '@/domain/menus/customize';
 
-// A curated set instead of lucide's full registry: importing every icon would cost ~600 kB.
-const ICONS: Record<string, LucideIcon> = {
+// A curated set instead of lucide's full registry: importing every icon would cost ~600 kB. Its names are the domain's
+// MENU_ICON_NAMES (what menu management offers and the server accepts); `satisfies` keeps the two lists equal.
+const ICONS = {
   activity: Activity,
   award: Award,
-  'bar-chart': BarChart3,
   'bar-chart-3': BarChart3,
-  'chart-bar': BarChart3,
-  'chart-column': BarChart3,
   'book-marked': BookMarked,
   'book-open': BookOpen,
-  building: Building2,
   'building-2': Building2,
-  calendar: CalendarDays,
   'calendar-days': CalendarDays,
   'clipboard-check': ClipboardCheck,
   'clipboard-list': ClipboardList,
@@ -58,7 +55,6 @@ const ICONS: Record<string, LucideIcon> = {
   'graduation-cap': GraduationCap,
   'heart-pulse': HeartPulse,
   image: Image,
-  images: Image,
   'layout-dashboard': LayoutDashboard,
   'layout-grid': LayoutGrid,
   library: Library,
@@ -78,7 +74,19 @@ const ICONS: Record<string, LucideIcon> = {
   'user-cog': UserCog,
   'user-round': UserRound,
   users: Users,
+} satisfies Record<MenuIconName, LucideIcon>;
+
+/** Other spellings the catalogue's icon names use for the same icons. */
+const ALIASES: Record<string, MenuIconName> = {
+  'bar-chart': 'bar-chart-3',
+  'chart-bar': 'bar-chart-3',
+  'chart-column': 'bar-chart-3',
+  building: 'building-2',
+  calendar: 'calendar-days',
+  images: 'image',
 };
+
+const isIconName = (name: string): name is MenuIconName => Object.hasOwn(ICONS, name);
 
 /** 'BuildingTwo', 'building-2', 'Building2' → 'building-2'. */
 function kebab(name: string): string {
@@ -92,5 +100,9 @@ function kebab(name: string): string {
 /** The lucide icon of a menu entry by name; a neutral grid icon when unknown. */
 export function menuIcon(name: string | undefined): LucideIcon {
   if (!name) return LayoutGrid;
-  return ICONS[kebab(name)] ?? ICONS[name.toLowerCase()] ?? LayoutGrid;
+  for (const candidate of [kebab(name), name.toLowerCase()]) {
+    const known = isIconName(candidate) ? candidate : ALIASES[candidate];
+    if (known) return ICONS[known];
+  }
+  return LayoutGrid;
 }

@@ -1,7 +1,9 @@
-import { Building2, Check, ChevronsUpDown, KeyRound, LogOut, UserRound } from 'lucide-react';
+import { Building2, Check, ChevronsUpDown, KeyRound, ListTree, LogOut, UserRound } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { AccountInfo, RoleInfo, UInfo } from '@/domain/auth/types';
+import { getCatalogEntry } from '@/domain/menus/catalog';
+import { MENU_MANAGEMENT_KEY } from '@/domain/menus/customize';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -12,6 +14,9 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { cn } from '@/lib/cn';
+import { menuLabel } from './menu-label';
+
+const MENU_MANAGEMENT = getCatalogEntry(MENU_MANAGEMENT_KEY)!;
 
 export interface UserMenuProps {
   uinfo: UInfo;
@@ -26,7 +31,7 @@ export function initialOf(name: string): string {
   return [...(name.trim() || '?')][0].toUpperCase();
 }
 
-/** The header's account menu: who is signed in, account/role/organisation switch, personal centre, logout. */
+/** The header's account menu: who is signed in, account/role/organisation switch, personal centre, menu management (platform operators), logout. */
 export function UserMenu({ uinfo, onChoose, onLogout, busy }: UserMenuProps) {
   const { t } = useTranslation('layout');
   const present = uinfo.accounts.find((a) => a.presentFlag);
@@ -103,6 +108,15 @@ export function UserMenu({ uinfo, onChoose, onLogout, busy }: UserMenuProps) {
             {t('userMenu.changePassword')}
           </Link>
         </DropdownMenuItem>
+        {/* Menus belong to the installation: only platform operators get the entry (docs/product-rules.md#menu-management). */}
+        {uinfo.platformOperator ? (
+          <DropdownMenuItem asChild>
+            <Link to={MENU_MANAGEMENT.path} data-testid="menu-menu-management">
+              <ListTree aria-hidden />
+              {menuLabel(t, MENU_MANAGEMENT)}
+            </Link>
+          </DropdownMenuItem>
+        ) : null}
         <DropdownMenuSeparator />
         <DropdownMenuItem variant="destructive" data-testid="logout" onSelect={onLogout}>
           <LogOut aria-hidden />

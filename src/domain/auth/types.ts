@@ -86,6 +86,11 @@ export interface UInfo {
   menuTree: MenuNode[];
   /** Every permission code the present role holds (pages and buttons). */
   permissions: string[];
+  /**
+   * The present account may manage the installation's menus (docs/product-rules.md#menu-management): it holds the
+   * permission in a top management organisation. The header's account menu then links to menu management.
+   */
+  platformOperator?: boolean;
 }
 
 /** Public branding of the organisation serving this address (docs/product-rules.md#branding, #calls). */

@@ -16,7 +16,7 @@ export type MenuFamily = (typeof MENU_FAMILIES)[number];
 /** The screen that edits menus: never hidden, so an operator cannot lock themselves out of it. */
 export const MENU_MANAGEMENT_KEY = 'single.menuManagement';
 
-/** Icons a menu entry may use: the side menu's curated lucide set (src/components/layout/menu-icon.ts). */
+/** Icons a menu entry may use: the one list of the side menu's curated lucide set (src/components/layout/menu-icon.tsx maps each to its icon). */
 export const MENU_ICON_NAMES = [
   'activity',
   'award',

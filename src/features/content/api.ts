@@ -65,6 +65,9 @@ export function useLibrary(query: Params, enabled = true) {
   return useQuery({ queryKey: [...r.key, 'library', query], queryFn: () => get<Page<LibraryRow>>(`${r.base}/library/page`, query), enabled, placeholderData: keepPreviousData });
 }
 
+/** Where a library resource's cover thumbnail is read (the file stays the publisher's; the library answers it). */
+export const libraryCoverUrl = (id: string) => `${lessonResources('k12').base}/library/${id}/cover`;
+
 export function useCopyFromLibrary() {
   const r = lessonResources('k12');
   return useResourceWrite(r as Resource<unknown, unknown, unknown>, (id: string) => post<LessonResourceRow>(`${r.base}/library/${id}/copy`));

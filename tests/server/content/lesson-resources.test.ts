@@ -56,8 +56,14 @@ describe('lesson resources', () => {
     const row = page.records.find((r) => r.id === pub.id)!;
     expect(row).toMatchObject({ title: '区级示范课：跳绳', hasCover: true, hasVideo: true, attachmentCount: 0, copyId: null });
     expect(row.orgName).toBeTruthy();
-    // The school cannot read the district's files directly, nor edit the library.
+    // The school cannot read the district's files directly, nor edit the library; the library answers the cover.
     expect((await t.request({ url: filePaths.content(video), token: tokens.school01 })).statusCode).toBe(404);
+    expect((await t.request({ url: filePaths.thumbnail(cover), token: tokens.school01 })).statusCode).toBe(404);
+    const shown = await t.request({ url: `/api/busi/web/${school}/library/${pub.id}/cover`, token: tokens.school01 });
+    expect(shown.statusCode).toBe(200);
+    expect(shown.headers['content-type']).toBe('image/webp');
+    expect(shown.headers['content-security-policy']).toContain('sandbox');
+    expect(shown.rawPayload.subarray(8, 12).toString('latin1')).toBe('WEBP');
     await c.refused(c.call('PUT', `${library}/${pub.id}`, 'school01', resource({ version: pub.version })), 403);
 
     const copy = await c.data<LessonResourceRow>(c.call('POST', `${school}/library/${pub.id}/copy`, 'school01'));
@@ -67,6 +73,11 @@ describe('lesson resources', () => {
     const got = await t.request({ url: filePaths.content(copy.videoFileId!), token: tokens.school01 });
     expect(got.statusCode).toBe(200);
     expect(got.rawPayload.length).toBe(32 * 1024);
+    expect(copy.coverFileId).not.toBe(cover);
+    const copiedCover = await t.request({ url: filePaths.thumbnail(copy.coverFileId!), token: tokens.school01 });
+    expect(copiedCover.statusCode).toBe(200);
+    expect(copiedCover.rawPayload.equals(shown.rawPayload)).toBe(true);
+    // The copy keeps its cover when the school saves it again (its files are its own).
     const [copied] = await t.db.select().from(files).where(eq(files.id, copy.videoFileId!));
     const [original] = await t.db.select().from(files).where(eq(files.id, video));
     expect(copied.hash).toBe(original.hash);
@@ -76,7 +87,7 @@ describe('lesson resources', () => {
     const other = await c.data<LessonResourceRow>(c.call('POST', `${school}/library/${pub.id}/copy`, 'school02'));
     expect(other.id).not.toBe(copy.id);
     // The copy is the school's to change; the library's resource stays as it was.
-    await c.data(c.call('PUT', `${school}/${copy.id}`, 'school01', resource({ title: '我校改编', version: copy.version })));
+    await c.data(c.call('PUT', `${school}/${copy.id}`, 'school01', resource({ title: '我校改编', coverFileId: copy.coverFileId, videoFileId: copy.videoFileId, version: copy.version })));
     expect((await c.data<LessonResourceRow>(c.call('GET', `${library}/${pub.id}`, 'district01'))).title).toBe('区级示范课：跳绳');
     // Deleting the library resource leaves the copies (without the link back).
     await c.data(c.call('DELETE', `${library}/${pub.id}`, 'district01'));
@@ -88,6 +99,10 @@ describe('lesson resources', () => {
     const page = await c.data<Page<LibraryRow>>(c.call('GET', `${school}/library/page?size=80`, 'school01'));
     expect(page.records.map((r) => r.id)).not.toContain(own.id);
     await c.refused(c.call('POST', `${school}/library/${own.id}/copy`, 'school01'), 404);
+    // Nor is its cover: a resource outside the library, or one without a cover, answers 404.
+    await c.refused(c.call('GET', `${school}/library/${own.id}/cover`, 'school01'), 404);
+    const bare = await c.data<LessonResourceRow>(c.call('POST', library, 'district01', resource({ title: '无封面' })));
+    await c.refused(c.call('GET', `${school}/library/${bare.id}/cover`, 'school01'), 404);
     // The university has no K12 lesson resources.
     await c.refused(c.call('GET', `${school}/page`, 'college01'), 403);
   });

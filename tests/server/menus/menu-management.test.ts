@@ -2,7 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '@/domain/api';
 import type { MenuNode, UInfo } from '@/domain/auth/types';
-import type { MenuCustomRow } from '@/domain/menus/customize';
+import { getCatalogEntry } from '@/domain/menus/catalog';
+import { MENU_MANAGEMENT_KEY, type MenuCustomRow } from '@/domain/menus/customize';
 import type { PermissionNode } from '@/domain/roles/permission-tree';
 import { auditLogs } from '../../../server/db/schema/audit';
 import { createTestApp, type TestApp } from '../../support/server-app';
@@ -48,6 +49,16 @@ const CLASS = 'k12.org.class';
 const NAMES = { zh_cn: '班级名册', zh_tw: '班級名冊', en_us: 'Class roll' };
 
 describe('menu management: who', () => {
+  it("tells the user info whether the account in use is a platform operator: the header's entry shows for them alone", async () => {
+    const uinfo = async (account: string) => body<UInfo>(await call('GET', '/api/busi/web/myInfo/getUInfo', account)).data;
+    expect((await uinfo('district01')).platformOperator).toBe(true);
+    // A school administrator holds the page's permission too, but not in a top management organisation.
+    const school = await uinfo('school01');
+    expect(school.permissions).toContain(getCatalogEntry(MENU_MANAGEMENT_KEY)!.permission);
+    expect(school.platformOperator).toBe(false);
+    expect((await uinfo('teacher01')).platformOperator).toBe(false);
+  });
+
   it('answers a platform operator (top management organisation) every family’s groups and pages; school administrators and teachers get 403', async () => {
     const k12 = await tree('k12');
     expect(k12.find((r) => r.key === CLASS)).toMatchObject({ kind: 'page', parent: 'k12.org', customised: false, hidden: false });

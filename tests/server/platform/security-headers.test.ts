@@ -7,7 +7,7 @@ import type { Envelope } from '@/domain/api';
 import type { StoredFile } from '@/domain/uploads/stored-file';
 import { filePaths } from '@/domain/uploads/stored-file';
 import { files } from '../../../server/db/schema/files';
-import { FILE_CSP } from '../../../server/modules/files/files.routes';
+import { FILE_CSP } from '../../../server/modules/files/files.send';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { multipartBody, padded, PDF_HEAD, png } from '../files/fixtures';
 

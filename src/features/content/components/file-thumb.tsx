@@ -1,29 +1,42 @@
 import { useEffect, useState } from 'react';
 import { ImageOff } from 'lucide-react';
-import { fileStoreTransport } from '@/components/upload/file-store';
+import { filePaths } from '@/domain/uploads/stored-file';
+import { download } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 
-/** A file's thumbnail in a list cell, read with the session; a placeholder without a file. */
-export function FileThumb({ fileId, alt, className }: { fileId: string | null; alt: string; className?: string }) {
-  const [src, setSrc] = useState<{ id: string; url: string | null } | null>(null);
+/**
+ * A thumbnail in a list cell, read with the session: a file of the store (`fileId`), or an image another route answers
+ * (`url`, e.g. a library resource's cover); a placeholder without either.
+ */
+export function FileThumb({ fileId, url, alt, className }: { fileId?: string | null; url?: string | null; alt: string; className?: string }) {
+  const source = url ?? (fileId ? filePaths.thumbnail(fileId) : null);
+  const [src, setSrc] = useState<{ source: string; url: string | null } | null>(null);
   useEffect(() => {
-    if (!fileId) return;
+    if (!source) return;
     let live = true;
-    let url: string | null = null;
-    void fileStoreTransport.thumbnail(fileId).then((u) => {
-      url = u;
-      if (live) setSrc({ id: fileId, url: u });
+    let objectUrl: string | null = null;
+    void imageUrl(source).then((u) => {
+      objectUrl = u;
+      if (live) setSrc({ source, url: u });
       else if (u) URL.revokeObjectURL(u);
     });
     return () => {
       live = false;
-      if (url) URL.revokeObjectURL(url);
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
     };
-  }, [fileId]);
-  const shown = fileId && src?.id === fileId ? src.url : null;
+  }, [source]);
+  const shown = source && src?.source === source ? src.url : null;
   return (
     <span className={cn('flex size-10 shrink-0 items-center justify-center overflow-hidden rounded border bg-muted text-muted-foreground', className)}>
       {shown ? <img src={shown} alt={alt} className="size-full object-cover" /> : <ImageOff aria-hidden className="size-4" />}
     </span>
   );
+}
+
+async function imageUrl(source: string): Promise<string | null> {
+  try {
+    return URL.createObjectURL((await download(source)).blob);
+  } catch {
+    return null;
+  }
 }

@@ -22,7 +22,7 @@ import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { Badge } from '@/components/ui/badge';
 import { toast } from '@/components/ui/toast';
-import { lessonKey, lessonResources, useCopyFromLibrary, useLibrary, type LessonFamily } from '../api';
+import { lessonKey, lessonResources, libraryCoverUrl, useCopyFromLibrary, useLibrary, type LessonFamily } from '../api';
 import { FileThumb } from './file-thumb';
 
 type Filters = { title?: string; grade?: string; topic?: string };
@@ -123,6 +123,11 @@ export function LessonResourceListScreen({ family }: { family: LessonFamily }) {
   const libraryColumns = useMemo(
     () =>
       libCol.columns([
+        libCol.display({
+          id: 'cover',
+          header: t('lesson.cover'),
+          cell: ({ row }) => <FileThumb url={row.original.hasCover ? libraryCoverUrl(row.original.id) : null} alt={row.original.title} className="h-10 w-14" />,
+        }),
         libCol.accessor('title', { header: t('lesson.title'), cell: ({ getValue }) => <span className="max-w-72 truncate font-medium">{getValue()}</span> }),
         libCol.accessor('grade', { header: t('lesson.grade'), cell: ({ getValue }) => gradeLabel(getValue()) }),
         libCol.accessor('topic', { header: t('lesson.topic') }),
