@@ -11,3 +11,13 @@ export function isIsoDate(value: string): boolean {
   const d = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
 }
+
+/** The organisations' local time zone: plan dates are calendar days in China (docs/api/test-plans.md#status). */
+export const ORG_TIME_ZONE = 'Asia/Shanghai';
+
+const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: ORG_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
+
+/** The calendar day (YYYY-MM-DD) of an instant in the organisations' time zone. */
+export function localDate(at: Date): string {
+  return dayFormat.format(at);
+}

@@ -20,7 +20,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Envelope } from '@/domain/api';
 import type { TokenData } from '@/domain/auth/types';
 import type { DistrictOverview } from '@/domain/platform/district';
-import { ORG_TIME_ZONE } from '@/domain/test-plans/status';
+import { ORG_TIME_ZONE } from '@/domain/dates';
 import { buildApp } from '../../server/app';
 import { createDatabase, dropDatabase, withDatabase } from '../../server/db/admin';
 import { migrateDb, openDb, type DbHandle } from '../../server/db/client';

@@ -1,7 +1,7 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { ORG_TYPE, SEMESTER, type OrgType } from '../../../src/domain/constants';
-import { localDate } from '../../../src/domain/test-plans/status';
+import { localDate } from '../../../src/domain/dates';
 import { CATALOG, familyOfOrgType, getCatalogEntry } from '../../../src/domain/menus/catalog';
 import { menuEntriesForGrant, toMenuEntries, type RoleGrant } from '../../../src/domain/menus/menu-entries';
 import { ROLE_TEMPLATES, type TemplateFamily, type TemplateIdentity } from '../../../src/domain/menus/role-templates';
@@ -802,11 +802,12 @@ export async function seedDemo(db: DbOrTx, { now = new Date() }: { now?: Date } 
     await insertRows(tx, rows);
     await seedPhysiqueDemo(tx, { currentStartYear: DEMO_CURRENT_START_YEAR, today: DEMO_TODAY });
     await seedVenueDemo(tx, DEMO_TODAY);
-    await seedMeetDemo(tx, DEMO_TODAY);
     await seedContentDemo(tx, new Date(`${DEMO_TODAY}T08:00:00+08:00`));
     await insertRows(tx, later);
-    // Contests and homework are live: they run around the day of seeding (the clock), as the records the simulator
-    // sends for the days before `now` do (docs/product-rules.md#activities, "Demo dates").
+    // Contests, homework, training and the meets are live: they run around the day of seeding (the clock), as the
+    // records the simulator sends for the days before `now` do (docs/product-rules.md#activities, "Demo dates"); the
+    // autumn meet is therefore in sign-up on the day a demo is created.
+    await seedMeetDemo(tx, localDate(now));
     await seedContestsDemo(tx, localDate(now));
     await seedHomeworkDemo(tx, localDate(now));
     await seedTrainingDemo(tx, localDate(now));

@@ -3,7 +3,7 @@ import type { Page, PageQuery } from '@/domain/api';
 import { ACTIVITY_ITEMS } from '@/domain/activities/items';
 import { EXERCISE_EXPORT_MAX_ROWS, type ActivityOptions, type ExerciseRecordFilter, type ExerciseRecordRow, type ExerciseValidityBody } from '@/domain/activities/exercise-records';
 import type { Family } from '@/domain/menus/access';
-import { ORG_TIME_ZONE } from '@/domain/test-plans/status';
+import { ORG_TIME_ZONE } from '@/domain/dates';
 import type { DbOrTx } from '../../db/client';
 import { activityRecords } from '../../db/schema/activities';
 import { orgs } from '../../db/schema/orgs';
@@ -14,6 +14,7 @@ import { inClassScope, type ClassScope } from '../../lib/data-scope';
 import { containsPattern } from '../../lib/query';
 import { inOrgSubtree } from '../../lib/tenancy';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
+import { localDate } from '@/domain/dates';
 
 /** Who reads: the family (a management organisation reads its schools), the tenant, the user and the class scope. */
 export interface ActivityReader {
@@ -145,7 +146,7 @@ export async function exportExerciseRecords(db: DbOrTx, reader: ActivityReader, 
   ]);
   const name = t('activities:exerciseRecords.fileName');
   const workbook = writeXlsx([{ name, rows: [header, ...data], columnWidths: [16, 10, 22, 14, 14, 10, 8, 8, 8, 16, 20, 8, 20], textColumns: [2] }]);
-  return { workbook, fileName: `${name}-${now.toISOString().slice(0, 10).replace(/-/g, '')}.xlsx` };
+  return { workbook, fileName: `${name}-${localDate(now).replace(/-/g, '')}.xlsx` };
 }
 
 /**

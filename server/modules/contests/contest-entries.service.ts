@@ -2,7 +2,7 @@ import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-o
 import type { Page, PageQuery } from '@/domain/api';
 import { CONTEST_ENTRY_EXPORT_MAX_ROWS, type ContestEntryFilter, type ContestEntryInvalidBody, type ContestEntryRow } from '@/domain/activities/contests';
 import { ACTIVITY_ITEMS } from '@/domain/activities/items';
-import { ORG_TIME_ZONE } from '@/domain/test-plans/status';
+import { ORG_TIME_ZONE } from '@/domain/dates';
 import type { DbOrTx } from '../../db/client';
 import { activityRecords } from '../../db/schema/activities';
 import { classes, students } from '../../db/schema/school';
@@ -12,6 +12,7 @@ import { inClassScope } from '../../lib/data-scope';
 import { containsPattern } from '../../lib/query';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import { loadContest, type ContestReader } from './contests.service';
+import { localDate } from '@/domain/dates';
 
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 
@@ -107,7 +108,7 @@ export async function exportContestEntries(db: DbOrTx, reader: ContestReader, co
   ]);
   const name = t('activities:contests.entries.sheet');
   const workbook = writeXlsx([{ name, rows: [header, ...data], columnWidths: [10, 22, 14, 14, 10, 8, 8, 16, 20, 8, 24], textColumns: [1] }]);
-  return { workbook, fileName: `${contest.name}-${name}-${now.toISOString().slice(0, 10).replace(/-/g, '')}.xlsx` };
+  return { workbook, fileName: `${contest.name}-${name}-${localDate(now).replace(/-/g, '')}.xlsx` };
 }
 
 /**

@@ -16,7 +16,7 @@ import {
 } from '@/domain/activities/contests';
 import { ACTIVITY_ITEMS, type ActivityItemKey } from '@/domain/activities/items';
 import type { Family } from '@/domain/menus/access';
-import { ORG_TIME_ZONE } from '@/domain/test-plans/status';
+import { ORG_TIME_ZONE } from '@/domain/dates';
 import type { DbOrTx, Tx } from '../../db/client';
 import { activityRecords } from '../../db/schema/activities';
 import { contestScores, contests } from '../../db/schema/contests';

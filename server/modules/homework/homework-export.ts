@@ -1,9 +1,10 @@
 import { ACTIVITY_ITEMS } from '@/domain/activities/items';
-import { ORG_TIME_ZONE } from '@/domain/test-plans/status';
+import { ORG_TIME_ZONE } from '@/domain/dates';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import { classCompletion, homeworkById, studentCompletion, submissionPage, type HomeworkReader } from './homework.service';
+import { localDate } from '@/domain/dates';
 
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 
@@ -64,5 +65,5 @@ export async function exportHomework(db: DbOrTx, reader: HomeworkReader, id: str
       columnWidths: [10, 14, 14, 10, 10, 8, 20, 10, 24],
     },
   ]);
-  return { workbook, fileName: `${hw.name}-${now.toISOString().slice(0, 10).replace(/-/g, '')}.xlsx` };
+  return { workbook, fileName: `${hw.name}-${localDate(now).replace(/-/g, '')}.xlsx` };
 }

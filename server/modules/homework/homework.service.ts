@@ -17,7 +17,8 @@ import {
   type VideoReview,
 } from '@/domain/activities/homework';
 import type { ActivityItemKey } from '@/domain/activities/items';
-import { localDate, planStatus } from '@/domain/test-plans/status';
+import { planStatus } from '@/domain/test-plans/status';
+import { localDate } from '@/domain/dates';
 import type { Db, DbOrTx, Tx } from '../../db/client';
 import { activityRecords } from '../../db/schema/activities';
 import { homeworkClasses, homeworkItems, homeworkReviews, homeworks } from '../../db/schema/homework';

@@ -1,6 +1,7 @@
 import { inArray, sql, type SQL } from 'drizzle-orm';
 import { ACTIVITY_ITEMS } from '@/domain/activities/items';
-import { ORG_TIME_ZONE, type PlanStatus } from '@/domain/test-plans/status';
+import { type PlanStatus } from '@/domain/test-plans/status';
+import { ORG_TIME_ZONE } from '@/domain/dates';
 import { inClassScope, type ClassScope } from '../../lib/data-scope';
 
 /**

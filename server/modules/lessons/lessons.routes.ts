@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { TFunction } from 'i18next';
 import { lessonListQuery, type LessonRow, type LessonType } from '@/domain/activities/lessons';
-import { ORG_TIME_ZONE } from '@/domain/test-plans/status';
+import { ORG_TIME_ZONE } from '@/domain/dates';
 import { sendXlsx } from '../../lib/spreadsheet/http';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import { registerResource } from '../../lib/resource';

@@ -4,7 +4,7 @@ import type { Page } from '@/domain/api';
 import { CLOCK_SKEW_MS } from '@/domain/activities/ingest';
 import { ACTIVITY_ITEMS, type ActivityItemKey } from '@/domain/activities/items';
 import { lessonResults, type LessonDetail, type LessonListQuery, type LessonOpen, type LessonRow, type LessonType, type MatchTeam } from '@/domain/activities/lessons';
-import { ORG_TIME_ZONE } from '@/domain/test-plans/status';
+import { ORG_TIME_ZONE } from '@/domain/dates';
 import type { DbOrTx, Tx } from '../../db/client';
 import { activityRecords } from '../../db/schema/activities';
 import { lessons } from '../../db/schema/lessons';

@@ -12,6 +12,7 @@ import { containsPattern } from '../../lib/query';
 import { lockVersion, notFound } from '../../lib/resource';
 import type { Actor } from '../../plugins/tenant';
 import { tenantMeet } from './meet.service';
+import { localDate } from '@/domain/dates';
 
 /**
  * Registration (docs/product-rules.md#meets): entries (athletes, and relay teams of a class), their review and the
@@ -122,7 +123,7 @@ export async function entryPage(db: DbOrTx, actor: Actor, meetId: string, q: Ent
 /** Enters one athlete for events: the window, the group, the caps; allocates the bib on the first entry. */
 export async function addEntries(tx: Tx, actor: Actor, meetId: string, body: EntrySave, now: Date): Promise<{ id: string; ids: string[]; bib: string }> {
   const meet = await tenantMeet(tx, actor, meetId);
-  if (meetStatus({ ...meet, endedAt: meet.endedAt?.toISOString() }, now.toISOString().slice(0, 10)) !== 'signUp') throw new AppError(409, 'meets:v.signupClosed');
+  if (meetStatus({ ...meet, endedAt: meet.endedAt?.toISOString() }, localDate(now)) !== 'signUp') throw new AppError(409, 'meets:v.signupClosed');
   const scope = await classScopeOf(tx, actor);
   const [student] = await tx
     .select({ id: students.id, gender: students.gender, classId: students.classId, gradeId: classes.gradeId, status: students.status })
@@ -238,7 +239,7 @@ export async function setTeamBib(tx: Tx, actor: Actor, meetId: string, entryId: 
  */
 async function prepareTeam(tx: Tx, actor: Actor, meetId: string, body: TeamSave, now: Date, self?: string) {
   const meet = await tenantMeet(tx, actor, meetId);
-  if (meetStatus({ ...meet, endedAt: meet.endedAt?.toISOString() }, now.toISOString().slice(0, 10)) !== 'signUp') throw new AppError(409, 'meets:v.signupClosed');
+  if (meetStatus({ ...meet, endedAt: meet.endedAt?.toISOString() }, localDate(now)) !== 'signUp') throw new AppError(409, 'meets:v.signupClosed');
   const [row] = await tx.select({ e: meetEvents, g: meetGroups }).from(meetEvents).innerJoin(meetGroups, eq(meetGroups.id, meetEvents.groupId)).where(and(eq(meetEvents.id, body.eventId), eq(meetEvents.meetId, meetId)));
   if (!row) throw notFound();
   const { e, g } = row;

@@ -10,16 +10,16 @@ import { paginate } from '../../lib/paginate';
 import { containsPattern } from '../../lib/query';
 import { lockVersion, nextVersion, notFound, type Change } from '../../lib/resource';
 import type { Actor } from '../../plugins/tenant';
+import { localDate } from '@/domain/dates';
 
 /** Meets of the tenant organisation (docs/product-rules.md#meets): list, detail with groups and events, saves. */
 
-const isoDay = (now: Date) => now.toISOString().slice(0, 10);
 
 /** SQL of the status a meet has today (the same rule as `meetStatus`). */
 function statusSql(today: string): SQL<MeetStatus> {
   return sql<MeetStatus>`case when ${meets.endedAt} is not null or ${meets.endDate} < ${today}::date then 'ended'
     when ${meets.startDate} <= ${today}::date then 'inProgress'
-    when ${meets.signupStart} <= ${today}::date then 'signUp' else 'notStarted' end`;
+    when ${meets.signupStart} <= ${today}::date and ${meets.signupEnd} >= ${today}::date then 'signUp' else 'notStarted' end`;
 }
 
 const rowColumns = (today: string) => ({
@@ -45,7 +45,7 @@ export interface MeetQuery {
 }
 
 export function meetPage(db: DbOrTx, actor: Actor, q: MeetQuery, now: Date): Promise<Page<MeetRow>> {
-  const today = isoDay(now);
+  const today = localDate(now);
   const where = and(eq(meets.orgId, actor.tenantOrgId), q.name ? ilike(meets.name, containsPattern(q.name)) : undefined, q.status ? sql`${statusSql(today)} = ${q.status}` : undefined);
   return paginate(db, db.select(rowColumns(today)).from(meets).where(where).orderBy(desc(meets.startDate), asc(meets.id)).$dynamic(), q);
 }
@@ -65,7 +65,7 @@ function eventFields<T extends Record<EventField, unknown>>(e: T): Pick<T, Event
 }
 
 export async function meetById(db: DbOrTx, actor: Actor, id: string, now: Date): Promise<MeetDetail> {
-  const today = isoDay(now);
+  const today = localDate(now);
   const [row] = await db.select(rowColumns(today)).from(meets).where(and(eq(meets.id, id), eq(meets.orgId, actor.tenantOrgId)));
   if (!row) throw notFound();
   const m = await tenantMeet(db, actor, id);
@@ -208,7 +208,7 @@ export async function deleteMeet(tx: Tx, actor: Actor, id: string, now: Date): P
 /** Early end: takes effect at once (sign-up and result entry stop). */
 export async function endMeet(tx: Tx, actor: Actor, id: string, now: Date) {
   const m = await tenantMeet(tx, actor, id);
-  if (meetStatus({ ...m, endedAt: m.endedAt?.toISOString() }, isoDay(now)) === 'ended') throw new AppError(409, 'meets:v.ended');
+  if (meetStatus({ ...m, endedAt: m.endedAt?.toISOString() }, localDate(now)) === 'ended') throw new AppError(409, 'meets:v.ended');
   await tx.update(meets).set({ endedAt: now, version: nextVersion(meets.version) }).where(eq(meets.id, id));
   return { before: { endedAt: null }, after: { endedAt: now.toISOString() } };
 }

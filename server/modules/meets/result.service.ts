@@ -13,6 +13,7 @@ import type { Actor } from '../../plugins/tenant';
 import { entryBib, entryName, teamLegNames } from './entry.service';
 import { tenantMeet } from './meet.service';
 import { deleteRecord } from './record.service';
+import { localDate } from '@/domain/dates';
 
 /**
  * Results (docs/product-rules.md#meets): entry per heat (state entered), review (confirmed) and publication
@@ -181,7 +182,7 @@ async function flagRecords(tx: Tx, orgId: string, meetId: string, eventId: strin
       mark: best.mark,
       holder: best.name,
       className: best.className,
-      setOn: now.toISOString().slice(0, 10),
+      setOn: localDate(now),
       meetId,
       resultId: best.id,
       state: 'pending',

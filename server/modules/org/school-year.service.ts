@@ -18,9 +18,9 @@ import { fieldError } from '../../lib/app-error';
 import { paginate } from '../../lib/paginate';
 import { assertUnused, lockVersion, nextVersion, notFound, type Change } from '../../lib/resource';
 import type { Actor } from '../../plugins/tenant';
+import { localDate } from '@/domain/dates';
 
 /** Today as an ISO date in the server's clock. */
-const isoDay = (now: Date) => now.toISOString().slice(0, 10);
 
 async function semestersOf(db: DbOrTx, yearIds: string[]) {
   if (yearIds.length === 0) return [];
@@ -85,7 +85,7 @@ export async function schoolYearPage(db: DbOrTx, actor: Actor, q: { current: num
     .$dynamic();
   const page = await paginate(db, query, q);
   const terms = await semestersOf(db, page.records.map((r) => r.id));
-  const currentId = await currentSemesterId(db, actor.tenantOrgId, isoDay(now));
+  const currentId = await currentSemesterId(db, actor.tenantOrgId, localDate(now));
   return { ...page, records: page.records.map((y) => withCurrent(y, terms, currentId)) };
 }
 
@@ -95,7 +95,7 @@ export async function schoolYearById(db: DbOrTx, actor: Actor, id: string, now: 
     .from(schoolYears)
     .where(and(eq(schoolYears.id, id), eq(schoolYears.orgId, actor.tenantOrgId)));
   if (!y) throw notFound();
-  return withCurrent(y, await semestersOf(db, [id]), await currentSemesterId(db, actor.tenantOrgId, isoDay(now)));
+  return withCurrent(y, await semestersOf(db, [id]), await currentSemesterId(db, actor.tenantOrgId, localDate(now)));
 }
 
 /** Refuses a year whose number exists or whose periods overlap another year's (rules the schema cannot see). */
@@ -121,7 +121,7 @@ async function assertFits(tx: Tx, actor: Actor, body: SchoolYearSave, exceptId?:
 
 /** Keeps the stored current flags (read by plans and imports) on the current semester (`currentSemesterId`). */
 async function refreshCurrent(tx: Tx, orgId: string, now: Date): Promise<void> {
-  const currentId = await currentSemesterId(tx, orgId, isoDay(now));
+  const currentId = await currentSemesterId(tx, orgId, localDate(now));
   await tx.update(semesters).set({ current: false }).where(and(eq(semesters.orgId, orgId), eq(semesters.current, true)));
   await tx.update(schoolYears).set({ current: false }).where(and(eq(schoolYears.orgId, orgId), eq(schoolYears.current, true)));
   if (!currentId) return;

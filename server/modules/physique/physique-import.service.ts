@@ -9,7 +9,7 @@ import {
   type HeaderMapping,
   type NationalColumnKey,
 } from '@/domain/physique/national-template';
-import { localDate } from '@/domain/test-plans/status';
+import { localDate } from '@/domain/dates';
 import type { Translate } from '@/domain/physique-results/export-layout';
 import { restrictToItems } from '@/domain/physique-results/wide-row';
 import type { Db } from '../../db/client';

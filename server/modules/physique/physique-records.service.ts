@@ -5,7 +5,7 @@ import type { Gender } from '@/domain/physique/standard';
 import { formatRaw, type Translate } from '@/domain/physique-results/export-layout';
 import { SCORE_EXPORT_MAX_ROWS, type TestRecordFilter } from '@/domain/physique-results/schemas';
 import type { ChangedCount, TestRecordRow } from '@/domain/physique-results/types';
-import { ORG_TIME_ZONE } from '@/domain/test-plans/status';
+import { ORG_TIME_ZONE } from '@/domain/dates';
 import type { Db, DbOrTx } from '../../db/client';
 import { testRecords } from '../../db/schema/physique';
 import { classes, grades, students } from '../../db/schema/school';
@@ -15,6 +15,7 @@ import type { Caller } from './physique-results.service';
 import { AppError } from '../../lib/app-error';
 import { inClassScope } from '../../lib/data-scope';
 import { inTenant } from './physique.sql';
+import { localDate } from '@/domain/dates';
 
 /** The local (China) calendar day of a record. */
 const localDay = sql`(${testRecords.testedAt} at time zone ${ORG_TIME_ZONE})::date`;
@@ -126,7 +127,7 @@ export async function exportRecords(db: DbOrTx, caller: Caller, f: TestRecordFil
   ]);
   const name = t('physiqueResults:export.recordFileName');
   const workbook = writeXlsx([{ name, rows: [header, ...data], columnWidths: [10, 22, 14, 6, 14, 10, 10, 16, 20, 8], textColumns: [1] }]);
-  return { workbook, fileName: `${name}-${now.toISOString().slice(0, 10).replace(/-/g, '')}.xlsx` };
+  return { workbook, fileName: `${name}-${localDate(now).replace(/-/g, '')}.xlsx` };
 }
 
 /** Sets test records invalid or valid again (docs/product-rules.md#score-validity); who and when are kept on the record while it is invalid. */

@@ -25,6 +25,7 @@ import { getPlanInScope, resultPlanNotBinned } from '../test-plan/test-plan.serv
 import { countsInAggregates, inTenant, rawOf, selectResults, toExportRow, toResultRow, type SelectedResult } from './physique.sql';
 import type { Family } from '@/domain/menus/access';
 import { IMPORT_AUDIT_ENTITY, itemsFor, loadPlanContext } from './physique-write';
+import { localDate } from '@/domain/dates';
 
 const notFound = () => new AppError(404, ERR.notFound);
 
@@ -122,7 +123,7 @@ async function exportRows(db: DbOrTx, where: SQL | undefined): Promise<SelectedR
   return rows;
 }
 
-const stamp = (now: Date) => now.toISOString().slice(0, 10).replace(/-/g, '');
+const stamp = (now: Date) => localDate(now).replace(/-/g, '');
 
 /** Score search export in the national score-export layout (docs/api/physique.md: score search). */
 export async function exportScores(db: DbOrTx, caller: Caller, f: ScoreFilter, t: Translate, now: Date): Promise<{ workbook: Buffer; fileName: string }> {

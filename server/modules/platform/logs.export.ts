@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 import type { OperationLogRow, SignInLogRow } from '@/domain/platform/logs';
-import { ORG_TIME_ZONE } from '@/domain/test-plans/status';
+import { ORG_TIME_ZONE } from '@/domain/dates';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 
 const timeFormat = () => new Intl.DateTimeFormat('sv-SE', { timeZone: ORG_TIME_ZONE, dateStyle: 'short', timeStyle: 'medium' });

@@ -10,7 +10,7 @@ import type {
   SignInLogQuery,
   SignInLogRow,
 } from '@/domain/platform/logs';
-import { ORG_TIME_ZONE } from '@/domain/test-plans/status';
+import { ORG_TIME_ZONE } from '@/domain/dates';
 import type { DbOrTx } from '../../db/client';
 import { auditLogs } from '../../db/schema/audit';
 import { memberships, sessions, users } from '../../db/schema/auth';

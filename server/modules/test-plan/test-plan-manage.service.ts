@@ -9,7 +9,8 @@ import { roundFee } from '@/domain/test-plans/fee';
 import { defaultPlanItems, planItemsForGrade } from '@/domain/test-plans/items';
 import { PLAN_MSG } from '@/domain/test-plans/messages';
 import type { PlanDatesRequest, PlanPageQuery, PlanReopenRequest, PlanRequest, PlanScopeType, SignUpQuery } from '@/domain/test-plans/schemas';
-import { localDate, planStatus, type PlanStatus } from '@/domain/test-plans/status';
+import { planStatus, type PlanStatus } from '@/domain/test-plans/status';
+import { localDate } from '@/domain/dates';
 import type {
   ClassCompletionRow,
   PlanDetail,

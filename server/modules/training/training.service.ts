@@ -12,7 +12,8 @@ import {
   type TrainingSave,
   type TrainingSession,
 } from '@/domain/activities/training';
-import { localDate, planStatus } from '@/domain/test-plans/status';
+import { planStatus } from '@/domain/test-plans/status';
+import { localDate } from '@/domain/dates';
 import type { DbOrTx, Tx } from '../../db/client';
 import { activityRecords } from '../../db/schema/activities';
 import { trainingPlanItems, trainingPlans, trainingPlanStudents } from '../../db/schema/homework';

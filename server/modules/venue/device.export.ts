@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { ORG_TIME_ZONE } from '@/domain/test-plans/status';
+import { ORG_TIME_ZONE } from '@/domain/dates';
 import type { DeviceRow } from '@/domain/venue/devices';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 

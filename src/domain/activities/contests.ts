@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { isIsoDate } from '../dates';
 import { listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
 import { isGrade } from '../physique/standard';
-import { ORG_TIME_ZONE } from '../test-plans/status';
 import { ACTIVITY_ITEM_KEYS, ACTIVITY_ITEMS, ACTIVITY_SOURCES, type ActivityItemKey, type ActivitySource } from './items';
 
 /**
@@ -110,8 +109,7 @@ export type LeaderboardQuery = z.output<typeof leaderboardQuery>;
 
 /** The instant a local day starts in China time (contests run from the first day's 00:00 to the day after the last). */
 export function dayStart(dayIso: string): Date {
-  // China has no daylight saving: UTC+8 all year.
-  void ORG_TIME_ZONE;
+  // ORG_TIME_ZONE (src/domain/dates.ts) is China: UTC+8 all year, no daylight saving.
   return new Date(`${dayIso}T00:00:00+08:00`);
 }
 

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { PLAN_NAME_MAX, PLAN_NAME_MIN } from '../constants';
 import { isIsoDate } from '../dates';
 import { idFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
-import { localDate, PLAN_STATUSES, type PlanStatus } from '../test-plans/status';
+import { PLAN_STATUSES, type PlanStatus } from '../test-plans/status';
+import { localDate } from '../dates';
 import { ACTIVITY_ITEMS, ACTIVITY_ITEM_KEYS, type ActivityItemKey } from './items';
 
 /**

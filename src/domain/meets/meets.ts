@@ -43,11 +43,14 @@ export type MeetStatus = (typeof MEET_STATUSES)[number];
 /** Track events and relays run in lanes; field and fun events in flights with a starting order. */
 export const usesLanes = (type: EventType): boolean => type === 'track' || type === 'relay';
 
-/** A meet's status on a day (ISO date): an early end ends it at once. */
-export function meetStatus(m: { signupStart: string; startDate: string; endDate: string; endedAt?: string | null }, today: string): MeetStatus {
+/**
+ * A meet's status on a day (ISO date in China, `localDate`): sign-up from its first through its last day (inclusive);
+ * not started before sign-up and between its close and the first meet day; an early end ends it at once.
+ */
+export function meetStatus(m: { signupStart: string; signupEnd: string; startDate: string; endDate: string; endedAt?: string | null }, today: string): MeetStatus {
   if (m.endedAt || today > m.endDate) return 'ended';
   if (today >= m.startDate) return 'inProgress';
-  if (today >= m.signupStart) return 'signUp';
+  if (today >= m.signupStart && today <= m.signupEnd) return 'signUp';
   return 'notStarted';
 }
 

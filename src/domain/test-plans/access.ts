@@ -1,5 +1,6 @@
 import type { ButtonAction } from '../menus/catalog';
-import { localDate, planStatus, type PlanDates } from './status';
+import { planStatus, type PlanDates } from './status';
+import { localDate } from '../dates';
 
 /**
  * Who may do what with a test plan beyond the everyday actions (docs/api/test-plans.md):

@@ -1,16 +1,8 @@
+import { localDate } from '../dates';
+
 /** Plan statuses of docs/product-rules.md#plan-states: derived from the dates and an early end, never stored. */
 export const PLAN_STATUSES = ['notStarted', 'inProgress', 'ended'] as const;
 export type PlanStatus = (typeof PLAN_STATUSES)[number];
-
-/** The organisations' local time zone: plan dates are calendar days in China (docs/api/test-plans.md#status). */
-export const ORG_TIME_ZONE = 'Asia/Shanghai';
-
-const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: ORG_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
-
-/** The calendar day (YYYY-MM-DD) of an instant in the organisations' time zone. */
-export function localDate(at: Date): string {
-  return dayFormat.format(at);
-}
 
 /** What the status of a plan depends on: inclusive date range (YYYY-MM-DD) and the early-end instant. */
 export interface PlanDates {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { localDate, planStatus } from '@/domain/test-plans/status';
+import { planStatus } from '@/domain/test-plans/status';
+import { localDate } from '@/domain/dates';
 
 const plan = { startDate: '2026-11-10', endDate: '2026-11-20', endedAt: null };
 

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrainingCandidate, TrainingDetail, TrainingProgress, TrainingRow, TrainingSession } from '@/domain/activities/training';
 import type { Envelope, Page } from '@/domain/api';
-import { localDate } from '@/domain/test-plans/status';
+import { localDate } from '@/domain/dates';
 import { activityRecords } from '../../../server/db/schema/activities';
 import { auditLogs } from '../../../server/db/schema/audit';
 import { users } from '../../../server/db/schema/auth';

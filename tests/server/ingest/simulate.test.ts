@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContestRow, Leaderboard, LeaderboardStudentRow } from '@/domain/activities/contests';
 import type { HomeworkDetail } from '@/domain/activities/homework';
 import type { Envelope } from '@/domain/api';
-import { localDate } from '@/domain/test-plans/status';
+import { localDate } from '@/domain/dates';
 import { activityRecords } from '../../../server/db/schema/activities';
 import { files } from '../../../server/db/schema/files';
 import { orgs } from '../../../server/db/schema/orgs';

@@ -4,7 +4,7 @@ import { ORG_TYPE } from '@/domain/constants';
 import { NATIONAL_COLUMNS, nationalCodeFromGrade, type NationalColumnKey } from '@/domain/physique/national-template';
 import type { Gender, Grade } from '@/domain/physique/standard';
 import { planItemsForGrade } from '@/domain/test-plans/items';
-import { localDate } from '@/domain/test-plans/status';
+import { localDate } from '@/domain/dates';
 import type { Db } from '../../../server/db/client';
 import { orgs } from '../../../server/db/schema/orgs';
 import { classes, grades, schoolYears, students } from '../../../server/db/schema/school';

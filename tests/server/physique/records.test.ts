@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope, Page } from '@/domain/api';
 import { scoreStudent } from '@/domain/physique/score';
-import { localDate } from '@/domain/test-plans/status';
+import { localDate } from '@/domain/dates';
 import type { ChangedCount, SyncSummary, TestRecordRow } from '@/domain/physique-results/types';
 import { engineInputOf } from '@/domain/physique-results/wide-row';
 import { physiqueResultLogs, physiqueResults, testRecords } from '../../../server/db/schema/physique';

@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { Envelope } from '@/domain/api';
 import { ORG_TYPE } from '@/domain/constants';
 import type { PlanRequestInput } from '@/domain/test-plans/schemas';
-import { localDate } from '@/domain/test-plans/status';
+import { localDate } from '@/domain/dates';
 import { orgs } from '../../../server/db/schema/orgs';
 import { classes, colleges, grades, schoolYears } from '../../../server/db/schema/school';
 import { planJobs } from '../../../server/db/schema/test-plans';

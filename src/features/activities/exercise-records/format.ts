@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { ACCEPT_LANGUAGE } from '@/domain/constants';
 import { ACTIVITY_ITEMS, type ActivityItemKey } from '@/domain/activities/items';
 import { toLocale } from '@/domain/i18n/language';
-import { ORG_TIME_ZONE } from '@/domain/test-plans/status';
+import { ORG_TIME_ZONE } from '@/domain/dates';
 
 /** Labels and formats of activity values in the reader's language (shared by the exercise-record and contest screens). */
 export function useActivityFormat() {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
 import { homeworkSaveSchema, TASK_CYCLES, type HomeworkForm } from '@/domain/activities/homework';
-import { localDate } from '@/domain/test-plans/status';
+import { localDate } from '@/domain/dates';
 import { CheckboxGroupField, DateField, FieldGroup, RadioField, TextField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';

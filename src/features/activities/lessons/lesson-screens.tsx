@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Eye } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { lessonListQuery, type LessonDetail, type LessonItemResult, type LessonRow, type LessonType } from '@/domain/activities/lessons';
-import { ORG_TIME_ZONE } from '@/domain/test-plans/status';
+import { ORG_TIME_ZONE } from '@/domain/dates';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
 import { deleteAction, rowActionsColumn } from '@/components/list/row-actions';

@@ -12,7 +12,7 @@ import {
   type LessonResourceRow,
   type LibraryRow,
 } from '@/domain/content/lesson-resources';
-import { ORG_TIME_ZONE } from '@/domain/test-plans/status';
+import { ORG_TIME_ZONE } from '@/domain/dates';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { FieldGroup, SelectField, TextareaField, TextField, UploadField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';

@@ -5,7 +5,7 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { useWatch } from 'react-hook-form';
 import { richTextLength } from '@/domain/content/rich-text';
 import { WIKI_CATEGORIES, WIKI_STATES, WIKI_TEXT_MAX, wikiListQuery, wikiSaveSchema, type WikiForm, type WikiRow } from '@/domain/content/wiki';
-import { ORG_TIME_ZONE } from '@/domain/test-plans/status';
+import { ORG_TIME_ZONE } from '@/domain/dates';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { CustomField, FieldGroup, RadioField, SelectField, TextField, UploadField } from '@/components/form/fields';
 import { FormControl } from '@/components/form/form';

@@ -27,6 +27,7 @@ import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { meets, useMeetOptions, type MeetFamily } from '../api';
+import { localDate } from '@/domain/dates';
 
 type Filters = { name?: string; status?: string };
 const col = createDataTableColumnHelper<MeetRow>();
@@ -115,7 +116,7 @@ export const emptyEvent = (): MeetForm['groups'] extends (infer G)[] | undefined
 });
 
 function defaults(): MeetForm {
-  const day = (n: number) => new Date(Date.now() + n * 86400000).toISOString().slice(0, 10);
+  const day = (n: number) => localDate(new Date(Date.now() + n * 86400000));
   return {
     name: '',
     signupStart: day(0),

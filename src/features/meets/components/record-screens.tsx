@@ -15,6 +15,7 @@ import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { Badge } from '@/components/ui/badge';
 import { post } from '@/lib/api-client';
 import { records, type MeetFamily } from '../api';
+import { localDate } from '@/domain/dates';
 
 const KEY = 'single.sportsMeet.record';
 type Filters = { eventName?: string; scope?: string; state?: string };
@@ -116,7 +117,7 @@ export function RecordFormScreen({ family }: { family: MeetFamily }) {
       schema={recordSaveSchema}
       resource={records(family)}
       id={id}
-      defaults={{ scope: 'meet', eventName: '', groupName: '', resultKind: 'time', mark: '' as unknown as number, holder: '', className: '', setOn: new Date().toISOString().slice(0, 10) }}
+      defaults={{ scope: 'meet', eventName: '', groupName: '', resultKind: 'time', mark: '' as unknown as number, holder: '', className: '', setOn: localDate(new Date()) }}
       toValues={(r: RecordRow) => ({
         scope: r.scope,
         eventName: r.eventName,

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ORG_TIME_ZONE } from '@/domain/test-plans/status';
+import { ORG_TIME_ZONE } from '@/domain/dates';
 
 /** A time in the reader's language and the organisations' time zone, seconds included (a log orders by them). */
 export function useLogTime() {

@@ -2,7 +2,7 @@ import { TriangleAlert } from 'lucide-react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { planDatesWarning } from '@/domain/test-plans/access';
-import { localDate } from '@/domain/test-plans/status';
+import { localDate } from '@/domain/dates';
 import { DateField } from '@/components/form/fields';
 
 /**

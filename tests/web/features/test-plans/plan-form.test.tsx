@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { planItemsForGrade } from '@/domain/test-plans/items';
-import { localDate } from '@/domain/test-plans/status';
+import { localDate } from '@/domain/dates';
 import { i18next } from '@/lib/i18n';
 import { saveToken, saveUInfo } from '@/lib/store';
 import { fakeApi, k12UInfo, renderApp, resetApp } from '../../app/fake-api';
