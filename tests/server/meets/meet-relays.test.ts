@@ -1,7 +1,9 @@
 import { and, asc, eq } from 'drizzle-orm';
+import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORG_TYPE } from '@/domain/constants';
 import type { Envelope, Page } from '@/domain/api';
+import { DEFAULT_CERTIFICATE_FIELDS } from '@/domain/meets/documents';
 import type { EntryRow, TeamForm } from '@/domain/meets/entries';
 import type { MeetDetail, MeetForm } from '@/domain/meets/meets';
 import type { RecordRow } from '@/domain/meets/records';
@@ -258,6 +260,13 @@ describe('meet relays: draw, results, points and records', () => {
     // The winning time starts the meet record, held by the team and its class.
     const records = body<Page<RecordRow>>(await call('GET', `${base}/records/page?size=80&state=pending&eventName=${encodeURIComponent('4×100米接力')}`)).data.records;
     expect(records.find((r) => r.meetId === meet.id)).toMatchObject({ holder: winner.studentName, className: winner.className, mark: 49.5 });
+
+    // A certificate for the winning place names the team with its runners in leg order.
+    const tpl = body<{ id: string }>(await call('POST', `${base}/certificates`, 'school01', { name: '接力证书', orientation: 'landscape', fields: DEFAULT_CERTIFICATE_FIELDS, backgroundFileId: null, stampId: null })).data;
+    const zipped = await call('POST', `${base}/certificates/${tpl.id}/issue`, 'school01', { meetId: meet.id, fromPlace: 1, toPlace: 1, format: 'zip' });
+    expect(zipped.statusCode).toBe(200);
+    const index = Buffer.from(unzipSync(new Uint8Array(zipped.rawPayload))['index.csv']).toString('utf8');
+    expect(index).toContain(`,${winner.studentName}（${winner.legNames}）,${winner.className},`);
 
     // Invalid: the runner-up moves up and takes the points.
     expect((await call('PUT', `${base}/${meet.id}/results/${winner.id}/invalid`, 'school01', { invalid: true, reason: '交接棒出区' })).statusCode).toBe(200);
