@@ -73,7 +73,7 @@ export function ContestListScreen({ family }: { family: Family }) {
   const columns = useMemo(
     () =>
       col.columns([
-        col.accessor('name', { header: t('contests.column.name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
+        col.accessor('name', { header: t('contests.column.name'), cell: ({ getValue }) => <span className="inline-block min-w-36 font-medium">{getValue()}</span> }),
         ...(gx ? [col.accessor('type', { header: t('contests.column.type'), cell: ({ getValue }) => t(`contests.type.${getValue()}`) })] : []),
         col.display({
           id: 'period',

@@ -36,7 +36,7 @@ export function HomeworkListScreen({ family }: { family: HomeworkFamily }) {
   const columns = useMemo(
     () =>
       col.columns([
-        col.accessor('name', { header: t('homework.name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
+        col.accessor('name', { header: t('homework.name'), cell: ({ getValue }) => <span className="inline-block min-w-36 font-medium">{getValue()}</span> }),
         ...(family === 'admin' ? [col.accessor('schoolName', { header: t('homework.school') })] : []),
         col.accessor('cycle', { header: t('task.cycle.label'), cell: ({ getValue }) => labels.cycle(getValue()) }),
         col.display({ id: 'period', header: t('task.period'), cell: ({ row }) => <span className="whitespace-nowrap tabular-nums">{t('task.periodRange', { start: row.original.startDate, end: row.original.endDate })}</span> }),

@@ -44,7 +44,7 @@ export function TrainingListScreen() {
   const columns = useMemo(
     () =>
       col.columns([
-        col.accessor('name', { header: t('training.name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
+        col.accessor('name', { header: t('training.name'), cell: ({ getValue }) => <span className="inline-block min-w-36 font-medium">{getValue()}</span> }),
         col.accessor('cycle', { header: t('task.cycle.label'), cell: ({ getValue }) => labels.cycle(getValue()) }),
         col.display({ id: 'period', header: t('task.period'), cell: ({ row }) => <span className="whitespace-nowrap tabular-nums">{t('task.periodRange', { start: row.original.startDate, end: row.original.endDate })}</span> }),
         col.accessor('status', { header: t('task.status.label'), cell: ({ getValue }) => <TaskStatusBadge status={getValue()} /> }),
