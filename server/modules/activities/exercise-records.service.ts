@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Page, PageQuery } from '@/domain/api';
 import { ACTIVITY_ITEMS } from '@/domain/activities/items';
 import { EXERCISE_EXPORT_MAX_ROWS, type ActivityOptions, type ExerciseRecordFilter, type ExerciseRecordRow, type ExerciseValidityBody } from '@/domain/activities/exercise-records';
@@ -15,6 +15,7 @@ import { containsPattern } from '../../lib/query';
 import { inOrgSubtree } from '../../lib/tenancy';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import { localDate } from '@/domain/dates';
+import { setActivityRecordsInvalid } from './record-validity';
 
 /** Who reads: the family (a management organisation reads its schools), the tenant, the user and the class scope. */
 export interface ActivityReader {
@@ -154,16 +155,7 @@ export async function exportExerciseRecords(db: DbOrTx, reader: ActivityReader, 
  * Only records of the reader's scope that are not already in the asked state change; answers the changed ids.
  */
 export async function setExerciseRecordsInvalid(db: DbOrTx, reader: ActivityReader, body: ExerciseValidityBody, invalid: boolean, now: Date): Promise<string[]> {
-  const changed = await db
-    .update(activityRecords)
-    .set(
-      invalid
-        ? { invalid: true, invalidAt: now, invalidBy: reader.userId, invalidReason: body.reason ?? null }
-        : { invalid: false, invalidAt: null, invalidBy: null, invalidReason: null },
-    )
-    .where(and(inArray(activityRecords.id, [...body.ids]), eq(activityRecords.kind, 'exercise'), inReaderScope(reader), eq(activityRecords.invalid, !invalid)))
-    .returning({ id: activityRecords.id });
-  return changed.map((r) => r.id);
+  return setActivityRecordsInvalid(db, body.ids, and(eq(activityRecords.kind, 'exercise'), inReaderScope(reader)), { invalid, reason: body.reason, by: reader.userId, now });
 }
 
 /** Filter and scope choices within the reader's organisation(s) and data scope (one query each, run together). */

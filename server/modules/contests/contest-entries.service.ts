@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Page, PageQuery } from '@/domain/api';
 import { CONTEST_ENTRY_EXPORT_MAX_ROWS, type ContestEntryFilter, type ContestEntryInvalidBody, type ContestEntryRow } from '@/domain/activities/contests';
 import { ACTIVITY_ITEMS } from '@/domain/activities/items';
@@ -11,6 +11,7 @@ import { AppError } from '../../lib/app-error';
 import { inClassScope } from '../../lib/data-scope';
 import { containsPattern } from '../../lib/query';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
+import { setActivityRecordsInvalid } from '../activities/record-validity';
 import { loadContest, type ContestReader } from './contests.service';
 import { localDate } from '@/domain/dates';
 
@@ -124,22 +125,10 @@ export async function setContestEntriesInvalid(
   invalid: boolean,
 ): Promise<string[]> {
   await loadContest(db, reader, contestId);
-  const changed = await db
-    .update(activityRecords)
-    .set(
-      invalid
-        ? { invalid: true, invalidAt: reader.now, invalidBy: reader.actor.userId, invalidReason: body.reason ?? null }
-        : { invalid: false, invalidAt: null, invalidBy: null, invalidReason: null },
-    )
-    .where(
-      and(
-        inArray(activityRecords.id, [...body.ids]),
-        eq(activityRecords.kind, 'contest'),
-        eq(activityRecords.refId, contestId),
-        inClassScope(reader.classScope, activityRecords.classId),
-        eq(activityRecords.invalid, !invalid),
-      ),
-    )
-    .returning({ id: activityRecords.id });
-  return changed.map((r) => r.id);
+  return setActivityRecordsInvalid(
+    db,
+    body.ids,
+    and(eq(activityRecords.kind, 'contest'), eq(activityRecords.refId, contestId), inClassScope(reader.classScope, activityRecords.classId)),
+    { invalid, reason: body.reason, by: reader.actor.userId, now: reader.now },
+  );
 }
