@@ -8,10 +8,8 @@ import { createDataTableColumnHelper } from '@/components/data-table/data-table'
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
 import { rowActionsColumn } from '@/components/list/row-actions';
 import { useListState } from '@/components/list/use-list-state';
+import { ValidityDialog, type ValidityRequest } from '@/components/list/validity-dialog';
 import { Badge } from '@/components/ui/badge';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Label } from '@/components/ui/label';
-import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/toast';
 import { cn } from '@/lib/cn';
 import { useActivityFormat } from '../exercise-records/format';
@@ -19,12 +17,6 @@ import { contestEntries, useContestOptions, useSetEntryValidity } from './api';
 
 type Filters = { classId?: string; item?: string; source?: string; invalid?: string; keyword?: string };
 const col = createDataTableColumnHelper<ContestEntryRow>();
-
-/** Entries about to change validity: one row (its action) or the selected rows. */
-interface Pending {
-  rows: ContestEntryRow[];
-  invalid: boolean;
-}
 
 /**
  * The entries of a contest under its leaderboard (docs/product-rules.md#contests): student, class, item, value, time and
@@ -40,14 +32,8 @@ export function ContestEntries({ family, contest }: { family: Family; contest: C
   const query = api.useList(state.query);
   const options = useContestOptions(family);
   const setValidity = useSetEntryValidity(family, contest.id);
-  const [pending, setPending] = useState<Pending | null>(null);
-  const [reason, setReason] = useState('');
-  const [reasonError, setReasonError] = useState<string | null>(null);
-  const ask = (rows: ContestEntryRow[], invalid: boolean) => {
-    setReason('');
-    setReasonError(null);
-    setPending({ rows, invalid });
-  };
+  const [pending, setPending] = useState<ValidityRequest<ContestEntryRow> | null>(null);
+  const ask = (rows: ContestEntryRow[], invalid: boolean) => setPending({ rows, invalid });
 
   const filters: FilterDef<Filters>[] = [
     { name: 'classId', type: 'select', label: t('contests.entries.filter.class'), options: (options.data?.classes ?? []).map((c) => ({ value: c.id, label: c.name })) },
@@ -147,62 +133,32 @@ export function ContestEntries({ family, contest }: { family: Family; contest: C
         onExport={(f) => api.exportList(f)}
         data-testid="contest-entries"
       />
-      <ConfirmDialog
-        open={pending !== null && pending.rows.length > 0}
-        onOpenChange={(open) => (open ? undefined : setPending(null))}
-        destructive={pending?.invalid}
+      <ValidityDialog
+        request={pending}
+        onClose={() => setPending(null)}
         title={
           one
             ? t(pending?.invalid ? 'contests.entries.invalidTitle' : 'contests.entries.validTitle')
             : t(pending?.invalid ? 'contests.entries.bulkInvalidTitle' : 'contests.entries.bulkValidTitle', { count: pending?.rows.length ?? 0 })
         }
         description={one ? t(pending?.invalid ? 'contests.entries.invalidText' : 'contests.entries.validText', what) : pending?.invalid ? t('contests.entries.bulkInvalidText') : undefined}
-        onConfirm={async () => {
-          const ids = pending!.rows.map((r) => r.id);
-          let body: { ids: string[]; reason?: string } = { ids };
-          if (pending!.invalid) {
-            // The same rule as the server's: a reason is required.
-            const parsed = contestEntryInvalidBody.safeParse({ ids, reason });
-            const issue = parsed.error?.issues.find((i) => i.path[0] === 'reason');
-            if (issue) {
-              setReasonError(t(issue.message));
-              throw new Error(issue.message);
-            }
-            body = { ids, reason: parsed.data?.reason };
-          }
-          const res = await setValidity.mutateAsync({ ...body, invalid: pending!.invalid });
+        reason={{
+          id: 'entry-invalid-reason',
+          label: t('contests.entries.reason'),
+          placeholder: t('contests.entries.reasonPlaceholder'),
+          max: ENTRY_REASON_MAX,
+          required: true,
+          // The same rule as the server's: a reason is required.
+          checkReason: (reason) => {
+            const issue = contestEntryInvalidBody.safeParse({ ids: pending!.rows.map((r) => r.id), reason }).error?.issues.find((i) => i.path[0] === 'reason');
+            return issue ? t(issue.message) : null;
+          },
+        }}
+        onConfirm={async (reason) => {
+          const res = await setValidity.mutateAsync({ ids: pending!.rows.map((r) => r.id), reason, invalid: pending!.invalid });
           toast.success(t('contests.entries.changed', { count: res.changed }));
         }}
-      >
-        {pending?.invalid ? (
-          <div className="grid gap-2">
-            <Label htmlFor="entry-invalid-reason" className={cn(reasonError && 'text-destructive')}>
-              <span aria-hidden className="-mr-1 text-destructive">
-                *
-              </span>
-              {t('contests.entries.reason')}
-            </Label>
-            <Textarea
-              id="entry-invalid-reason"
-              value={reason}
-              required
-              maxLength={ENTRY_REASON_MAX}
-              aria-invalid={reasonError ? true : undefined}
-              aria-describedby={reasonError ? 'entry-invalid-reason-error' : undefined}
-              placeholder={t('contests.entries.reasonPlaceholder')}
-              onChange={(e) => {
-                setReason(e.target.value);
-                setReasonError(null);
-              }}
-            />
-            {reasonError ? (
-              <p id="entry-invalid-reason-error" role="alert" className="text-sm text-destructive">
-                {reasonError}
-              </p>
-            ) : null}
-          </div>
-        ) : null}
-      </ConfirmDialog>
+      />
     </>
   );
 }

@@ -8,10 +8,8 @@ import { createDataTableColumnHelper } from '@/components/data-table/data-table'
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
 import { rowActionsColumn } from '@/components/list/row-actions';
 import { useListState } from '@/components/list/use-list-state';
+import { ValidityDialog, type ValidityRequest } from '@/components/list/validity-dialog';
 import { Badge } from '@/components/ui/badge';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Label } from '@/components/ui/label';
-import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/toast';
 import { cn } from '@/lib/cn';
 import { exerciseRecords, useActivityOptions, useSetExerciseValidity } from './api';
@@ -32,12 +30,6 @@ type Filters = {
 };
 const col = createDataTableColumnHelper<ExerciseRecordRow>();
 
-/** Records about to change validity: one row (from its action) or the selected rows. */
-interface Pending {
-  rows: ExerciseRecordRow[];
-  invalid: boolean;
-}
-
 /**
  * sportData/exerciseRecord (docs/product-rules.md#exercise-records): the exercise sessions of the reader's scope with
  * the year, semester, grade, class, student, item, source, day and validity filters; set invalid with a reason or
@@ -53,12 +45,8 @@ export function ExerciseRecordScreen({ family }: { family: Family }) {
   const state = useListState<Filters>(family === 'admin' ? ['orgId', ...names] : names);
   const query = api.useList(state.query);
   const setValidity = useSetExerciseValidity(family);
-  const [pending, setPending] = useState<Pending | null>(null);
-  const [reason, setReason] = useState('');
-  const ask = (rows: ExerciseRecordRow[], invalid: boolean) => {
-    setReason('');
-    setPending({ rows, invalid });
-  };
+  const [pending, setPending] = useState<ValidityRequest<ExerciseRecordRow> | null>(null);
+  const ask = (rows: ExerciseRecordRow[], invalid: boolean) => setPending({ rows, invalid });
 
   const o = options.data;
   const classChoices = (o?.classes ?? []).filter((c) => (!state.filters.orgId || c.orgId === state.filters.orgId) && (!state.filters.gradeNo || String(c.gradeNo) === state.filters.gradeNo));
@@ -157,28 +145,21 @@ export function ExerciseRecordScreen({ family }: { family: Family }) {
         onExport={(f) => api.exportList(f)}
         data-testid="exercise-records"
       />
-      <ConfirmDialog
-        open={pending !== null && pending.rows.length > 0}
-        onOpenChange={(open) => (open ? undefined : setPending(null))}
-        destructive={pending?.invalid}
+      <ValidityDialog
+        request={pending}
+        onClose={() => setPending(null)}
         title={
           one
             ? t(pending?.invalid ? 'exerciseRecords.invalidTitle' : 'exerciseRecords.validTitle')
             : t(pending?.invalid ? 'exerciseRecords.bulkInvalidTitle' : 'exerciseRecords.bulkValidTitle', { count: pending?.rows.length ?? 0 })
         }
         description={one ? t(pending?.invalid ? 'exerciseRecords.invalidText' : 'exerciseRecords.validText', names1) : undefined}
-        onConfirm={async () => {
-          const res = await setValidity.mutateAsync({ ids: pending!.rows.map((r) => r.id), reason: reason.trim() || undefined, invalid: pending!.invalid });
+        reason={{ id: 'invalid-reason', label: t('exerciseRecords.reason'), placeholder: t('exerciseRecords.reasonPlaceholder'), max: INVALID_REASON_MAX }}
+        onConfirm={async (reason) => {
+          const res = await setValidity.mutateAsync({ ids: pending!.rows.map((r) => r.id), reason, invalid: pending!.invalid });
           toast.success(t('exerciseRecords.changed', { count: res.changed }));
         }}
-      >
-        {pending?.invalid ? (
-          <div className="grid gap-2">
-            <Label htmlFor="invalid-reason">{t('exerciseRecords.reason')}</Label>
-            <Textarea id="invalid-reason" value={reason} maxLength={INVALID_REASON_MAX} placeholder={t('exerciseRecords.reasonPlaceholder')} onChange={(e) => setReason(e.target.value)} />
-          </div>
-        ) : null}
-      </ConfirmDialog>
+      />
     </>
   );
 }
