@@ -8,16 +8,13 @@
  *   npx tsx tests/bench/dashboard.ts [--quick] [--sizes 345000] [--school-sizes 9000] [--engines pglite,postgres] [--iterations 30]
  *   npm run bench -- dashboard --quick        (quick: 20,000 students only)
  *
- * 345,000 students make ≈ 1,000,000 result rows. PGlite databases are built once into data/bench/ (gitignored) and
- * reused while the migrations and the seed are unchanged. PostgreSQL: DATABASE_URL when set, else a throw-away server
- * via scripts/with-postgres.sh.
+ * 345,000 students make ≈ 1,000,000 result rows. PGlite databases are built once into data/bench/ (tests/bench/scale-db.ts).
+ * PostgreSQL: DATABASE_URL when set, else a throw-away server via scripts/with-postgres.sh.
  * Targets at ≈ 1,000,000 rows with a ≈ 9,000-student school: school view p95 ≤ 25 ms on PostgreSQL and ≤ 50 ms on
  * PGlite; the whole-district view ≤ 400 ms on both.
  */
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql, type SQL } from 'drizzle-orm';
@@ -26,13 +23,14 @@ import type { Envelope } from '@/domain/api';
 import type { TokenData } from '@/domain/auth/types';
 import { buildApp } from '../../server/app';
 import { createDatabase, dropDatabase, withDatabase } from '../../server/db/admin';
-import { MIGRATIONS_FOLDER, migrateDb, openDb, type DbHandle } from '../../server/db/client';
+import { migrateDb, openDb, type DbHandle } from '../../server/db/client';
 import { DEMO_PASSWORD } from '../../server/db/seed/demo';
 import { seedScale } from '../../server/db/seed/scale';
 import { groupedQuery } from '../../server/modules/data-center/data-center.service';
 import { aggregateColumns, population, type PlanRef } from '../../server/modules/data-center/data-center.sql';
 import { parseEnv } from '../../server/env';
 import { sha256Hex } from '../../server/lib/password';
+import { scaleDbDir } from './scale-db';
 
 type Engine = 'pglite' | 'postgres';
 
@@ -50,31 +48,11 @@ const { values: args } = parseArgs({
 const sizes = (args.sizes ?? (args.quick ? '20000' : '345000')).split(',').map(Number);
 const schoolSizes = args['school-sizes'] ? args['school-sizes'].split(',').map(Number) : [];
 const engines = args.engines.split(',') as Engine[];
-const iterations = Number(args.iterations);
 const ROOT = resolve(import.meta.dirname, '../..');
-const CACHE = join(ROOT, 'data/bench');
-
-/** Changes whenever the schema or the seed changes, so a cached database is never stale. */
-function dataVersion(): string {
-  const h = createHash('sha256');
-  for (const f of readdirSync(MIGRATIONS_FOLDER).filter((f) => f.endsWith('.sql')).sort()) h.update(readFileSync(join(MIGRATIONS_FOLDER, f)));
-  h.update(readFileSync(join(ROOT, 'server/db/seed/scale.ts')));
-  return h.digest('hex').slice(0, 12);
-}
+const iterations = Number(args.iterations);
 
 async function pgliteFor(students: number): Promise<DbHandle> {
-  const dir = join(CACHE, `scale-${students}-${schoolSizes.join('_') || 'x'}-${dataVersion()}`);
-  const marker = join(dir, '.seeded');
-  if (existsSync(marker)) return openDb({ pgliteDir: dir });
-  // Databases of an older schema or seed are of no further use (≈ 1 GB at 200k students).
-  if (existsSync(CACHE)) for (const old of readdirSync(CACHE).filter((d) => d.startsWith(`scale-${students}-`))) await rm(join(CACHE, old), { recursive: true, force: true });
-  await mkdir(dir, { recursive: true });
-  const handle = await openDb({ pgliteDir: dir });
-  await migrateDb(handle);
-  const s = await seedScale(handle.db, { students, schoolSizes: fit(students), log: (m) => console.log(`  ${m}`) });
-  console.log(`  seeded PGlite ${dir}: ${s.students} students, ${s.results} results in ${(s.ms / 1000).toFixed(1)} s`);
-  await writeFile(marker, new Date().toISOString());
-  return handle;
+  return openDb({ pgliteDir: await scaleDbDir(students, fit(students)) });
 }
 
 async function postgresFor(baseUrl: string, students: number): Promise<{ handle: DbHandle; drop(): Promise<void> }> {

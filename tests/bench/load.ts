@@ -14,15 +14,13 @@
  *       [--schools 10] [--engines pglite,postgres] [--pool 10] [--port 5214] [--only list]
  *   npm run bench -- load --duration 20
  *
- * PGlite databases are built once into data/bench/ (gitignored) and reused while the seed is unchanged (migrations
- * are applied on open). PostgreSQL: DATABASE_URL when set, else a throw-away server via scripts/with-postgres.sh.
+ * PGlite databases are built once into data/bench/ (tests/bench/scale-db.ts). PostgreSQL: DATABASE_URL when set,
+ * else a throw-away server via scripts/with-postgres.sh.
  * Targets on the 2-core machine: 0 errors and fair queueing on both engines (no request waiting many times the
  * median); PostgreSQL p95 < 200 ms for the score list and < 300 ms for the school view; PGlite p95 < 1 s.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -36,6 +34,7 @@ import { DEMO_PASSWORD } from '../../server/db/seed/demo';
 import { seedScale } from '../../server/db/seed/scale';
 import { parseEnv } from '../../server/env';
 import { sha256Hex } from '../../server/lib/password';
+import { scaleDbDir } from './scale-db';
 
 type Engine = 'pglite' | 'postgres';
 
@@ -57,7 +56,6 @@ const { values: args } = parseArgs({
   },
 });
 const ROOT = resolve(import.meta.dirname, '../..');
-const CACHE = join(ROOT, 'data/bench');
 const students = Number(args.students);
 const schoolSizes = args['school-sizes'] ? args['school-sizes'].split(',').map(Number).filter((n) => n <= students / 2) : [];
 const port = Number(args.port);
@@ -79,30 +77,10 @@ async function serve(): Promise<void> {
 
 // ---- databases ------------------------------------------------------------------------------------------------------
 
-/** Changes whenever the seed changes; migrations are applied to a cached database when it is opened. */
-function seedVersion(): string {
-  return createHash('sha256').update(readFileSync(join(ROOT, 'server/db/seed/scale.ts'))).digest('hex').slice(0, 12);
-}
-
 async function seed(handle: DbHandle, label: string): Promise<void> {
   await migrateDb(handle);
   const s = await seedScale(handle.db, { students, schoolSizes, log: (m) => console.log(`  ${m}`) });
   console.log(`  seeded ${label}: ${s.students} students, ${s.results} results in ${(s.ms / 1000).toFixed(1)} s`);
-}
-
-async function pgliteDir(): Promise<string> {
-  const dir = join(CACHE, `load-${students}-${schoolSizes.join('_') || 'x'}-${seedVersion()}`);
-  if (existsSync(join(dir, '.seeded'))) return dir;
-  if (existsSync(CACHE)) for (const old of readdirSync(CACHE).filter((d) => d.startsWith(`load-${students}-`))) await rm(join(CACHE, old), { recursive: true, force: true });
-  await mkdir(dir, { recursive: true });
-  const handle = await openDb({ pgliteDir: dir });
-  try {
-    await seed(handle, `PGlite ${dir}`);
-  } finally {
-    await handle.close();
-  }
-  await writeFile(join(dir, '.seeded'), new Date().toISOString());
-  return dir;
 }
 
 // ---- the load -------------------------------------------------------------------------------------------------------
@@ -288,7 +266,7 @@ async function stop(server: ChildProcess): Promise<void> {
 
 async function runEngine(engine: Engine): Promise<Row[]> {
   if (engine === 'pglite') {
-    const dir = await pgliteDir();
+    const dir = await scaleDbDir(students, schoolSizes);
     // PGlite allows one process per data directory: read what the bench needs before the server holds it.
     const handle = await openDb({ pgliteDir: dir });
     const schools = await largestSchools(handle).finally(() => handle.close());
