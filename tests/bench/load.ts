@@ -9,6 +9,10 @@
  * and prints requests/s, p50/p95/p99/max, errors (non-2xx and timeouts), the server's peak RSS and how many answers
  * each connection got (min/p10/p50/max: fair queueing gives every connection about the same). Asserts nothing;
  * CI never runs it.
+ * By default every session sends its next request as soon as the last one answered (autocannon, zero think time, as
+ * the issue measured): a closed loop whose mean wait is sessions ÷ throughput (Little's law), whatever a request costs.
+ * `--think 5` instead has each session wait a random time averaging 5 s after each answer (exponential, so arrivals
+ * are Poisson-like), as people reading a screen do: that shows the latency 200 users see at the load they make.
  *
  *   npx tsx tests/bench/load.ts [--duration 60] [--sessions 200] [--students 20000] [--school-sizes 9000]
  *       [--schools 10] [--engines pglite,postgres] [--pool 10] [--port 5214] [--only list]
@@ -41,6 +45,8 @@ type Engine = 'pglite' | 'postgres';
 const { values: args } = parseArgs({
   options: {
     duration: { type: 'string', default: '60' },
+    /** Mean think time per session in seconds (0: closed loop through autocannon). */
+    think: { type: 'string', default: '0' },
     sessions: { type: 'string', default: '200' },
     students: { type: 'string', default: '20000' },
     'school-sizes': { type: 'string', default: '9000' },
@@ -139,12 +145,50 @@ interface Row {
   perConnection: [number, number, number, number];
 }
 
+/**
+ * Sessions that think: each sends a request, waits for its answer, then waits an exponentially distributed time of
+ * mean `think` seconds, until `seconds` are over. Sessions start spread over one think time.
+ */
+async function thinkingSessions(tokens: readonly string[], pathOf: (i: number) => string, seconds: number, think: number, ms: number[], answers: number[]): Promise<{ errors: number; timeouts: number }> {
+  const end = performance.now() + seconds * 1000;
+  let errors = 0;
+  let timeouts = 0;
+  const pause = (s: number) => new Promise((ok) => setTimeout(ok, s * 1000));
+  await Promise.all(
+    tokens.map(async (token, i) => {
+      await pause(Math.random() * think);
+      while (performance.now() < end) {
+        const t = performance.now();
+        try {
+          const res = await fetch(base + pathOf(i), { headers: { authorization: `bearer ${token}` }, signal: AbortSignal.timeout(Math.max(60, seconds) * 1000) });
+          await res.arrayBuffer();
+          if (res.ok) {
+            ms.push(performance.now() - t);
+            answers[i]!++;
+          } else errors++;
+        } catch {
+          timeouts++;
+        }
+        await pause(-Math.log(1 - Math.random()) * think);
+      }
+    }),
+  );
+  return { errors: errors + timeouts, timeouts };
+}
+
 async function drive(engine: Engine, name: string, tokens: readonly string[], pathOf: (i: number) => string, server: ChildProcess): Promise<Row> {
   const seconds = Number(args.duration);
+  const think = Number(args.think);
   const ms: number[] = [];
   let next = 0;
   let peak = rssMiB(server.pid!);
   const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(server.pid!))), 250);
+  const answers = new Array<number>(tokens.length).fill(0);
+  if (think > 0) {
+    const r = await thinkingSessions(tokens, pathOf, seconds, think, ms, answers);
+    clearInterval(sampler);
+    return report(engine, name, seconds, ms, answers, r.errors, r.timeouts, peak);
+  }
   const instance = autocannon({
     url: base,
     connections: tokens.length,
@@ -159,13 +203,16 @@ async function drive(engine: Engine, name: string, tokens: readonly string[], pa
     },
   });
   // Fair queueing shows as every connection getting about the same number of answers.
-  const answers = new Array<number>(tokens.length).fill(0);
   instance.on('response', (client, _status, _bytes, t) => {
     ms.push(t);
     if (client.session !== undefined) answers[client.session]!++;
   });
   const r = await instance;
   clearInterval(sampler);
+  return report(engine, name, seconds, ms, answers, r.errors + r.non2xx, r.timeouts, peak);
+}
+
+function report(engine: Engine, name: string, seconds: number, ms: number[], answers: number[], errors: number, timeouts: number, peak: number): Row {
   answers.sort((a, b) => a - b);
   ms.sort((a, b) => a - b);
   const row: Row = {
@@ -176,13 +223,13 @@ async function drive(engine: Engine, name: string, tokens: readonly string[], pa
     p95: pct(ms, 95),
     p99: pct(ms, 99),
     max: ms.at(-1) ?? NaN,
-    errors: r.errors + r.non2xx,
+    errors,
     rss: peak,
     perConnection: [answers[0] ?? 0, pct(answers, 10), pct(answers, 50), answers.at(-1) ?? 0],
   };
   const f = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n.toFixed(0)} ms`).padStart(8);
   console.log(
-    `  ${engine.padEnd(8)} ${name.padEnd(12)} ${row.rps.toFixed(1).padStart(7)} req/s  p50 ${f(row.p50)}  p95 ${f(row.p95)}  p99 ${f(row.p99)}  max ${f(row.max)}  errors ${String(row.errors).padStart(4)} (timeouts ${r.timeouts})  RSS ${row.rss.toFixed(0)} MiB  answers per connection min/p10/p50/max ${row.perConnection.join('/')}`,
+    `  ${engine.padEnd(8)} ${name.padEnd(12)} ${row.rps.toFixed(1).padStart(7)} req/s  p50 ${f(row.p50)}  p95 ${f(row.p95)}  p99 ${f(row.p99)}  max ${f(row.max)}  errors ${String(row.errors).padStart(4)} (timeouts ${timeouts})  RSS ${row.rss.toFixed(0)} MiB  answers per connection min/p10/p50/max ${row.perConnection.join('/')}`,
   );
   return row;
 }
@@ -301,7 +348,7 @@ async function runEngine(engine: Engine): Promise<Row[]> {
 async function main(): Promise<void> {
   if (args.serve) return serve();
   const engines = args.engines.split(',') as Engine[];
-  console.log(`load bench: ${args.sessions} sessions, ${args.duration} s per case, ${students} students (large schools ${schoolSizes.join(', ') || 'none'}); engines ${engines.join(', ')}`);
+  console.log(`load bench: ${args.sessions} sessions (${Number(args.think) > 0 ? `thinking ${args.think} s on average between requests` : 'closed loop, no think time'}), ${args.duration} s per case, ${students} students (large schools ${schoolSizes.join(', ') || 'none'}); engines ${engines.join(', ')}`);
   const rows: Row[] = [];
   if (engines.includes('pglite')) {
     rows.push(...(await runEngine('pglite')));
@@ -309,7 +356,7 @@ async function main(): Promise<void> {
   if (engines.includes('postgres')) {
     if (process.env.DATABASE_URL) rows.push(...(await runEngine('postgres')));
     else if (existsSync('/usr/lib/postgresql')) {
-      const passOn = ['--duration', args.duration, '--sessions', args.sessions, '--students', args.students, '--school-sizes', args['school-sizes'], '--schools', args.schools, '--port', String(port)];
+      const passOn = ['--duration', args.duration, '--think', args.think, '--sessions', args.sessions, '--students', args.students, '--school-sizes', args['school-sizes'], '--schools', args.schools, '--port', String(port)];
       if (args.pool) passOn.push('--pool', args.pool);
       if (args.only) passOn.push('--only', args.only);
       const child = spawnSync('bash', [join(ROOT, 'scripts/with-postgres.sh'), process.execPath, '--import', 'tsx', join(import.meta.dirname, 'load.ts'), '--engines', 'postgres', ...passOn], {
