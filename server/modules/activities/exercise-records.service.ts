@@ -16,6 +16,7 @@ import { inOrgSubtree } from '../../lib/tenancy';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import { localDate } from '@/domain/dates';
 import { setActivityRecordsInvalid } from './record-validity';
+import { isoInstant } from '../../lib/iso';
 
 /** Who reads: the family (a management organisation reads its schools), the tenant, the user and the class scope. */
 export interface ActivityReader {
@@ -97,7 +98,7 @@ const toRow = (r: Selected): ExerciseRecordRow => ({
   item: r.item as ExerciseRecordRow['item'],
   unit: ACTIVITY_ITEMS.get(r.item as ExerciseRecordRow['item'])?.unit ?? 'count',
   measuredAt: r.measuredAt.toISOString(),
-  invalidAt: r.invalidAt ? r.invalidAt.toISOString() : null,
+  invalidAt: isoInstant(r.invalidAt),
 });
 
 const ORDER = [desc(activityRecords.measuredAt), asc(activityRecords.id)];

@@ -14,6 +14,7 @@ import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import { setActivityRecordsInvalid } from '../activities/record-validity';
 import { loadContest, type ContestReader } from './contests.service';
 import { localDate } from '@/domain/dates';
+import { isoInstant } from '../../lib/iso';
 
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 
@@ -61,7 +62,7 @@ const toRow = (r: Selected): ContestEntryRow => ({
   ...r,
   item: r.item as ContestEntryRow['item'],
   measuredAt: r.measuredAt.toISOString(),
-  invalidAt: r.invalidAt ? r.invalidAt.toISOString() : null,
+  invalidAt: isoInstant(r.invalidAt),
 });
 
 const ORDER = [desc(activityRecords.measuredAt), asc(activityRecords.id)];
