@@ -80,6 +80,11 @@ const boardLinks = step('meet board links', async (page) => {
   await rowAction('meet-picker', 1)(page);
   await page.getByTestId('board-links-open').click();
 });
+/** A result of the demo spring meet about to be set invalid: the list kit's validity dialog with its reason box. */
+const meetResultInvalid = step('meet result invalid', async (page) => {
+  await page.getByTestId('meet-picker').getByRole('row', { name: /2026年春季田径运动会/ }).getByRole('button', { name: '成绩录入' }).click();
+  await page.getByTestId('result-invalidate').first().click();
+});
 /** A meet board link opened on the wall. */
 const boardWall = async (page: Page) => {
   await boardLinks(page);
@@ -217,6 +222,7 @@ const SCREENS: Screen[] = [
   { account: 'school01', path: '/single/sportsMeet/signUp', open: rowAction('meet-picker', 0) },
   { account: 'school01', path: '/single/sportsMeet/score', open: boardLinks, dialog: true },
   { account: 'school01', path: '/single/sportsMeet/score', open: boardWall },
+  { account: 'school01', path: '/single/sportsMeet/score', open: meetResultInvalid, dialog: true },
 
   { account: 'school01', path: '/single/sportsMeet/signUp', open: teamForm },
   { account: 'college01', path: '/gx/sportsMeet' },

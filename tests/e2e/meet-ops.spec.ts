@@ -32,7 +32,7 @@ test('school01 keeps records and sets a result invalid and back', async ({ page 
   const dialog = page.getByRole('alertdialog');
   await dialog.getByRole('button', { name: '设为无效' }).click();
   await expect(dialog.getByRole('alert')).toHaveText('请填写作废原因');
-  await dialog.getByTestId('invalid-reason').fill('起跑犯规，裁判复核');
+  await dialog.getByLabel('无效原因').fill('起跑犯规，裁判复核');
   await dialog.getByRole('button', { name: '设为无效' }).click();
   await expect(first.getByTestId('result-invalid')).toContainText('起跑犯规');
   await shot(page, 'meets-score-invalid');

@@ -8,14 +8,15 @@ import type { DbOrTx } from '../../db/client';
 import { activityRecords } from '../../db/schema/activities';
 import { orgs } from '../../db/schema/orgs';
 import { classes, colleges, grades, schoolYears, students } from '../../db/schema/school';
-import { devices } from '../../db/schema/venue';
 import { AppError } from '../../lib/app-error';
 import { inClassScope, type ClassScope } from '../../lib/data-scope';
 import { containsPattern } from '../../lib/query';
 import { inOrgSubtree } from '../../lib/tenancy';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import { localDate } from '@/domain/dates';
+import { activityRecordExportRows, activityRecordPage, exportTimeFormat, type ActivityRecordSelected } from './record-list';
 import { setActivityRecordsInvalid } from './record-validity';
+import { isoInstant } from '../../lib/iso';
 
 /** Who reads: the family (a management organisation reads its schools), the tenant, the user and the class scope. */
 export interface ActivityReader {
@@ -59,75 +60,24 @@ function recordFilter(reader: ActivityReader, f: ExerciseRecordFilter): SQL | un
   );
 }
 
-function recordQuery(db: DbOrTx, where: SQL | undefined) {
-  return db
-    .select({
-      id: activityRecords.id,
-      orgId: activityRecords.orgId,
-      orgName: orgs.name,
-      studentId: activityRecords.studentId,
-      name: students.name,
-      regNo: students.regNo,
-      gender: students.gender,
-      gradeNo: grades.gradeNo,
-      classId: activityRecords.classId,
-      className: classes.name,
-      item: activityRecords.item,
-      value: activityRecords.value,
-      durationS: activityRecords.durationS,
-      source: activityRecords.source,
-      deviceSn: devices.serialNo,
-      measuredAt: activityRecords.measuredAt,
-      invalid: activityRecords.invalid,
-      invalidReason: activityRecords.invalidReason,
-      invalidAt: activityRecords.invalidAt,
-    })
-    .from(activityRecords)
-    .innerJoin(students, eq(students.id, activityRecords.studentId))
-    .innerJoin(classes, eq(classes.id, activityRecords.classId))
-    .innerJoin(grades, eq(grades.id, classes.gradeId))
-    .innerJoin(orgs, eq(orgs.id, activityRecords.orgId))
-    .leftJoin(devices, eq(devices.id, activityRecords.deviceId))
-    .where(where);
-}
-
-type Selected = Awaited<ReturnType<typeof recordQuery>>[number];
-const toRow = (r: Selected): ExerciseRecordRow => ({
+const toRow = (r: ActivityRecordSelected): ExerciseRecordRow => ({
   ...r,
   item: r.item as ExerciseRecordRow['item'],
   unit: ACTIVITY_ITEMS.get(r.item as ExerciseRecordRow['item'])?.unit ?? 'count',
   measuredAt: r.measuredAt.toISOString(),
-  invalidAt: r.invalidAt ? r.invalidAt.toISOString() : null,
+  invalidAt: isoInstant(r.invalidAt),
 });
-
-const ORDER = [desc(activityRecords.measuredAt), asc(activityRecords.id)];
 
 /** Exercise records of the reader's scope, newest first. */
 export async function exerciseRecordPage(db: DbOrTx, reader: ActivityReader, q: ExerciseRecordFilter & PageQuery): Promise<Page<ExerciseRecordRow>> {
-  const where = recordFilter(reader, q);
-  const [rows, [{ total }]] = await Promise.all([
-    recordQuery(db, where)
-      .orderBy(...ORDER)
-      .limit(q.size)
-      .offset((q.current - 1) * q.size),
-    db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(activityRecords)
-      .innerJoin(students, eq(students.id, activityRecords.studentId))
-      .innerJoin(classes, eq(classes.id, activityRecords.classId))
-      .innerJoin(grades, eq(grades.id, classes.gradeId))
-      .where(where),
-  ]);
+  const { rows, total } = await activityRecordPage(db, recordFilter(reader, q), q);
   return { records: rows.map(toRow), total, current: q.current, size: q.size };
 }
 
 /** The filtered exercise records as an .xlsx. */
 export async function exportExerciseRecords(db: DbOrTx, reader: ActivityReader, f: ExerciseRecordFilter, t: Translate, now: Date) {
-  const rows = await recordQuery(db, recordFilter(reader, f))
-    .orderBy(...ORDER)
-    .limit(EXERCISE_EXPORT_MAX_ROWS + 1);
+  const rows = await activityRecordExportRows(db, recordFilter(reader, f), EXERCISE_EXPORT_MAX_ROWS);
   if (rows.length > EXERCISE_EXPORT_MAX_ROWS) throw new AppError(400, 'activities:exerciseRecords.tooManyRows', { max: EXERCISE_EXPORT_MAX_ROWS });
-  const fmt = new Intl.DateTimeFormat('sv-SE', { timeZone: ORG_TIME_ZONE, dateStyle: 'short', timeStyle: 'medium' });
   const cols = ['school', 'name', 'regNo', 'className', 'item', 'value', 'unit', 'duration', 'source', 'deviceSn', 'measuredAt', 'validity', 'invalidReason'];
   const header = cols.map((k) => t(`activities:exerciseRecords.column.${k}`));
   const data = rows.map((r) => [
@@ -141,7 +91,7 @@ export async function exportExerciseRecords(db: DbOrTx, reader: ActivityReader, 
     r.durationS,
     t(`activities:source.${r.source}`),
     r.deviceSn,
-    fmt.format(r.measuredAt),
+    exportTimeFormat.format(r.measuredAt),
     t(r.invalid ? 'activities:exerciseRecords.invalid' : 'activities:exerciseRecords.valid'),
     r.invalidReason,
   ]);

@@ -11,8 +11,8 @@ import { lockVersion, nextVersion, notFound, type Change } from '../../lib/resou
 import type { Actor } from '../../plugins/tenant';
 import { assertOwnFiles } from './content-files';
 import { sanitizeRichText } from './rich-text';
+import { isoInstant } from '../../lib/iso';
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 const rowColumns = {
   id: wikiEntries.id,
@@ -27,7 +27,7 @@ const rowColumns = {
   version: wikiEntries.version,
 };
 type Raw = Omit<WikiRow, 'publishedAt' | 'updatedAt'> & { publishedAt: Date | null; updatedAt: Date };
-const toRow = (r: Raw): WikiRow => ({ ...r, publishedAt: iso(r.publishedAt), updatedAt: r.updatedAt.toISOString() });
+const toRow = (r: Raw): WikiRow => ({ ...r, publishedAt: isoInstant(r.publishedAt), updatedAt: isoInstant(r.updatedAt) });
 
 const own = (actor: Actor) => eq(wikiEntries.orgId, actor.tenantOrgId);
 const select = (db: DbOrTx, where: SQL | undefined) =>

@@ -1,19 +1,19 @@
-import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, ilike, or, type SQL } from 'drizzle-orm';
 import type { Page, PageQuery } from '@/domain/api';
 import { CONTEST_ENTRY_EXPORT_MAX_ROWS, type ContestEntryFilter, type ContestEntryInvalidBody, type ContestEntryRow } from '@/domain/activities/contests';
 import { ACTIVITY_ITEMS } from '@/domain/activities/items';
-import { ORG_TIME_ZONE } from '@/domain/dates';
 import type { DbOrTx } from '../../db/client';
 import { activityRecords } from '../../db/schema/activities';
-import { classes, students } from '../../db/schema/school';
-import { devices } from '../../db/schema/venue';
+import { students } from '../../db/schema/school';
 import { AppError } from '../../lib/app-error';
 import { inClassScope } from '../../lib/data-scope';
 import { containsPattern } from '../../lib/query';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
+import { activityRecordExportRows, activityRecordPage, exportTimeFormat, type ActivityRecordSelected } from '../activities/record-list';
 import { setActivityRecordsInvalid } from '../activities/record-validity';
 import { loadContest, type ContestReader } from './contests.service';
 import { localDate } from '@/domain/dates';
+import { isoInstant } from '../../lib/iso';
 
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 
@@ -31,67 +31,26 @@ function entryFilter(reader: ContestReader, contestId: string, f: ContestEntryFi
   );
 }
 
-function entryQuery(db: DbOrTx, where: SQL | undefined) {
-  return db
-    .select({
-      id: activityRecords.id,
-      studentId: activityRecords.studentId,
-      name: students.name,
-      regNo: students.regNo,
-      classId: activityRecords.classId,
-      className: classes.name,
-      item: activityRecords.item,
-      value: activityRecords.value,
-      source: activityRecords.source,
-      deviceSn: devices.serialNo,
-      measuredAt: activityRecords.measuredAt,
-      invalid: activityRecords.invalid,
-      invalidReason: activityRecords.invalidReason,
-      invalidAt: activityRecords.invalidAt,
-    })
-    .from(activityRecords)
-    .innerJoin(students, eq(students.id, activityRecords.studentId))
-    .innerJoin(classes, eq(classes.id, activityRecords.classId))
-    .leftJoin(devices, eq(devices.id, activityRecords.deviceId))
-    .where(where);
-}
-
-type Selected = Awaited<ReturnType<typeof entryQuery>>[number];
-const toRow = (r: Selected): ContestEntryRow => ({
+/** An entry shows the list's record without the school, gender, grade and duration columns of the exercise records. */
+const toRow = ({ orgId: _org, orgName: _orgName, gender: _gender, gradeNo: _grade, durationS: _duration, ...r }: ActivityRecordSelected): ContestEntryRow => ({
   ...r,
   item: r.item as ContestEntryRow['item'],
-  measuredAt: r.measuredAt.toISOString(),
-  invalidAt: r.invalidAt ? r.invalidAt.toISOString() : null,
+  measuredAt: isoInstant(r.measuredAt),
+  invalidAt: isoInstant(r.invalidAt),
 });
-
-const ORDER = [desc(activityRecords.measuredAt), asc(activityRecords.id)];
 
 /** A contest's entries, newest first (another organisation's contest is 404). */
 export async function contestEntryPage(db: DbOrTx, reader: ContestReader, contestId: string, q: ContestEntryFilter & PageQuery): Promise<Page<ContestEntryRow>> {
   await loadContest(db, reader, contestId);
-  const where = entryFilter(reader, contestId, q);
-  const [rows, [{ total }]] = await Promise.all([
-    entryQuery(db, where)
-      .orderBy(...ORDER)
-      .limit(q.size)
-      .offset((q.current - 1) * q.size),
-    db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(activityRecords)
-      .innerJoin(students, eq(students.id, activityRecords.studentId))
-      .where(where),
-  ]);
+  const { rows, total } = await activityRecordPage(db, entryFilter(reader, contestId, q), q);
   return { records: rows.map(toRow), total, current: q.current, size: q.size };
 }
 
 /** The filtered entries of a contest as an .xlsx named after the contest. */
 export async function exportContestEntries(db: DbOrTx, reader: ContestReader, contestId: string, f: ContestEntryFilter, t: Translate, now: Date) {
   const contest = await loadContest(db, reader, contestId);
-  const rows = await entryQuery(db, entryFilter(reader, contestId, f))
-    .orderBy(...ORDER)
-    .limit(CONTEST_ENTRY_EXPORT_MAX_ROWS + 1);
+  const rows = await activityRecordExportRows(db, entryFilter(reader, contestId, f), CONTEST_ENTRY_EXPORT_MAX_ROWS);
   if (rows.length > CONTEST_ENTRY_EXPORT_MAX_ROWS) throw new AppError(400, 'activities:contests.entries.tooManyRows', { max: CONTEST_ENTRY_EXPORT_MAX_ROWS });
-  const fmt = new Intl.DateTimeFormat('sv-SE', { timeZone: ORG_TIME_ZONE, dateStyle: 'short', timeStyle: 'medium' });
   const cols = ['name', 'regNo', 'className', 'item', 'value', 'unit', 'source', 'deviceSn', 'measuredAt', 'validity', 'invalidReason'];
   const header = cols.map((k) => t(`activities:contests.entries.column.${k}`));
   const data = rows.map((r) => [
@@ -103,7 +62,7 @@ export async function exportContestEntries(db: DbOrTx, reader: ContestReader, co
     t(`activities:unit.${ACTIVITY_ITEMS.get(r.item as ContestEntryRow['item'])?.unit ?? 'count'}`),
     t(`activities:source.${r.source}`),
     r.deviceSn,
-    fmt.format(r.measuredAt),
+    exportTimeFormat.format(r.measuredAt),
     t(r.invalid ? 'activities:contests.entries.invalid' : 'activities:contests.entries.valid'),
     r.invalidReason,
   ]);

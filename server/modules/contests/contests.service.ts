@@ -26,6 +26,7 @@ import { inClassScope, type ClassScope } from '../../lib/data-scope';
 import { containsPattern } from '../../lib/query';
 import { lockVersion, nextVersion, notFound } from '../../lib/resource';
 import type { Actor } from '../../plugins/tenant';
+import { isoInstant } from '../../lib/iso';
 
 /** Who manages contests: the family decides which kinds exist (challenges at universities only). */
 export interface ContestCaller {
@@ -57,7 +58,7 @@ function toRow(c: ContestRecord, count: number, now: Date): ContestRow {
     name: c.name,
     startDate: c.startDate,
     endDate: c.endDate,
-    endedAt: c.endedAt ? c.endedAt.toISOString() : null,
+    endedAt: isoInstant(c.endedAt),
     status: contestStatus(c, now),
     gradeNos: c.gradeNos,
     classIds: c.classIds,
@@ -264,7 +265,7 @@ export async function studentLeaderboard(db: DbOrTx, reader: ContestReader, id: 
     total: rows[0]?.total ?? 0,
     rows: rows.map(({ total: _total, lastAt, ...r }) => {
       const levels = challenge ? levelsCleared(c.levels, item, r.score) : undefined;
-      return { ...r, lastAt: new Date(lastAt).toISOString(), ...(challenge ? { levels, passed: (levels ?? 0) >= (c.passLevels ?? Infinity) } : {}) };
+      return { ...r, lastAt: isoInstant(lastAt), ...(challenge ? { levels, passed: (levels ?? 0) >= (c.passLevels ?? Infinity) } : {}) };
     }),
   };
 }

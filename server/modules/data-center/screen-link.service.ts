@@ -15,6 +15,7 @@ import { hashSecret, newToken } from '../../lib/tokens';
 import type { Family } from '@/domain/menus/access';
 import { WHOLE_ORG } from '../../lib/data-scope';
 import { resolveScope } from './data-center.scope';
+import { isoInstant } from '../../lib/iso';
 
 /**
  * Wall-screen links (docs/api/data-center.md#wall-display). A link is managed by the organisation it shows and by the bureaus above it; the
@@ -26,7 +27,6 @@ const notFound = () => new AppError(404, ERR.notFound);
 // AppError types its key as the generic catalogue; the error handler translates any 'ns:key'.
 const outOfScope = () => new AppError(403, DC_MSG.orgOutOfScope);
 
-const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 const selection = {
   id: screenLinks.id,
@@ -57,11 +57,11 @@ function toRow(r: Selected): ScreenLinkRow {
     playlist: r.playlist,
     createdBy: r.createdBy,
     createdByName: r.createdByName,
-    createdAt: iso(r.createdAt) ?? '',
-    revokedAt: iso(r.revokedAt),
-    lastSeenAt: iso(r.lastSeenAt),
+    createdAt: isoInstant(r.createdAt),
+    revokedAt: isoInstant(r.revokedAt),
+    lastSeenAt: isoInstant(r.lastSeenAt),
     meetId: r.meetId,
-    expiresAt: iso(r.expiresAt),
+    expiresAt: isoInstant(r.expiresAt),
   };
 }
 

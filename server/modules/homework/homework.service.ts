@@ -31,6 +31,7 @@ import { inOrgSubtree } from '../../lib/tenancy';
 import type { Actor } from '../../plugins/tenant';
 import type { RefCheck } from '../activities/ref-checks';
 import { classScopeSql, inIds, localDay, periodOfDay, periodsDueSql, reachesSql, statusSql } from './task-sql';
+import { isoInstant } from '../../lib/iso';
 
 /**
  * Sports homework (docs/product-rules.md#homework): a school publishes it to its classes; a management organisation
@@ -77,7 +78,6 @@ type RawRow = {
   total?: number;
 };
 
-const iso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
 
 function rowSelect(today: string, now: Date, scope: ClassScope): SQL {
   return sql`select h.id, h.org_id as "orgId", o.name as "schoolName", h.name, h.note, h.cycle,
@@ -95,7 +95,7 @@ function rowSelect(today: string, now: Date, scope: ClassScope): SQL {
 }
 
 function toRow(raw: RawRow, now: Date, doneCount: number): HomeworkRow {
-  const endedAt = iso(raw.endedAt);
+  const endedAt = isoInstant(raw.endedAt);
   return {
     id: raw.id,
     orgId: raw.orgId,
@@ -112,7 +112,7 @@ function toRow(raw: RawRow, now: Date, doneCount: number): HomeworkRow {
     doneCount,
     pendingReviews: raw.pendingReviews,
     createdByName: raw.createdByName,
-    createdAt: iso(raw.createdAt)!,
+    createdAt: isoInstant(raw.createdAt),
     version: raw.version,
   };
 }
@@ -395,9 +395,9 @@ export async function submissionPage(db: DbOrTx, reader: HomeworkReader, id: str
       item: r.item,
       review: r.review as ReviewState,
       reached: !r.invalid && reachesTarget(r.item, r.value, r.target),
-      measuredAt: iso(r.measuredAt)!,
-      reviewedAt: iso(r.reviewedAt),
-      videoUntil: iso(r.videoUntil),
+      measuredAt: isoInstant(r.measuredAt),
+      reviewedAt: isoInstant(r.reviewedAt),
+      videoUntil: isoInstant(r.videoUntil),
     })),
     total: rows[0]?.total ?? 0,
     current: q.current,

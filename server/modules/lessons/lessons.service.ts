@@ -20,6 +20,7 @@ import type { Actor } from '../../plugins/tenant';
 import { notFound, uuidOr404 } from '../../lib/resource';
 import { registerRefCheck } from '../activities/ref-checks';
 import type { DeviceCaller } from '../ingest/device-auth';
+import { isoInstant } from '../../lib/iso';
 
 /** Opens a lesson for the device's school; the same `clientId` again answers the lesson it opened. */
 export async function openLesson(tx: Tx, device: DeviceCaller, body: LessonOpen): Promise<{ id: string }> {
@@ -128,7 +129,7 @@ const rowColumns = {
   version: lessons.version,
 };
 type Selected = Omit<LessonRow, 'startedAt' | 'endedAt'> & { startedAt: Date; endedAt: Date | null };
-const toRow = (r: Selected): LessonRow => ({ ...r, startedAt: r.startedAt.toISOString(), endedAt: r.endedAt?.toISOString() ?? null });
+const toRow = (r: Selected): LessonRow => ({ ...r, startedAt: r.startedAt.toISOString(), endedAt: isoInstant(r.endedAt) });
 
 function selectRows(db: DbOrTx, where: SQL | undefined) {
   return db

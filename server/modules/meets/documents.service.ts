@@ -30,6 +30,7 @@ import { deleteFile } from '../files/files.service';
 import { entryBib, teamLegNames } from './entry.service';
 import { tenantMeet } from './meet.service';
 import { countedPlace } from './points.service';
+import { isoInstant } from '../../lib/iso';
 
 /**
  * E-stamps, certificate templates, issued certificates and style photos (docs/product-rules.md#meet-documents). The
@@ -48,12 +49,12 @@ const stampColumns = {
   size: files.size,
   createdAt: meetStamps.createdAt,
 };
-const iso = <T extends { createdAt: Date }>(row: T) => ({ ...row, createdAt: row.createdAt.toISOString() });
+const withIsoCreatedAt = <T extends { createdAt: Date }>(row: T) => ({ ...row, createdAt: isoInstant(row.createdAt) });
 
 /** The organisation's stamps (at most ESTAMP_MAX, so unpaged), oldest first. */
 export async function stampList(db: DbOrTx, actor: Actor): Promise<StampRow[]> {
   const rows = await db.select(stampColumns).from(meetStamps).innerJoin(files, eq(files.id, meetStamps.fileId)).where(eq(meetStamps.orgId, actor.tenantOrgId)).orderBy(asc(meetStamps.createdAt), asc(meetStamps.id));
-  return rows.map(iso);
+  return rows.map(withIsoCreatedAt);
 }
 
 /** Adds a stamp from an uploaded file of purpose 'stamp'; the eleventh is refused. */
@@ -64,7 +65,7 @@ export async function createStamp(tx: Tx, actor: Actor, body: StampSave): Promis
   await assertOwnFiles(tx, actor, 'fileId', [body.fileId], ['stamp']);
   const [row] = await tx.insert(meetStamps).values({ orgId: actor.tenantOrgId, name: body.name, fileId: body.fileId }).returning({ id: meetStamps.id });
   const [out] = await tx.select(stampColumns).from(meetStamps).innerJoin(files, eq(files.id, meetStamps.fileId)).where(eq(meetStamps.id, row.id));
-  return iso(out);
+  return withIsoCreatedAt(out);
 }
 
 /** Deletes a stamp no template uses (409 naming the templates otherwise), and its file. */
@@ -112,13 +113,13 @@ export async function certificatePage(db: DbOrTx, actor: Actor, q: { current: nu
       .$dynamic(),
     q,
   );
-  return { ...page, records: page.records.map(iso) };
+  return { ...page, records: page.records.map(withIsoCreatedAt) };
 }
 
 export async function certificateById(db: DbOrTx, actor: Actor, id: string): Promise<CertificateRow> {
   const [row] = await certificateSelect(db).where(and(eq(meetCertificates.id, id), eq(meetCertificates.orgId, actor.tenantOrgId)));
   if (!row) throw notFound();
-  return iso(row);
+  return withIsoCreatedAt(row);
 }
 
 /** The background must be the tenant's certificate image, the stamp one of its stamps. */
@@ -275,7 +276,7 @@ const photoColumns = {
 export async function photoList(db: DbOrTx, actor: Actor, meetId: string): Promise<PhotoRow[]> {
   await tenantMeet(db, actor, meetId);
   const rows = await db.select(photoColumns).from(meetPhotos).innerJoin(files, eq(files.id, meetPhotos.fileId)).where(eq(meetPhotos.meetId, meetId)).orderBy(asc(meetPhotos.createdAt), asc(meetPhotos.id));
-  return rows.map(iso);
+  return rows.map(withIsoCreatedAt);
 }
 
 /** Adds uploaded style photos to a meet; refused whole when the meet would pass STYLE_PHOTO_MAX. */

@@ -33,6 +33,7 @@ import { testPlans, testPlanScopes } from '../../db/schema/test-plans';
 import { AppError, fieldError, type MessageKey } from '../../lib/app-error';
 import type { Actor } from '../../plugins/tenant';
 import { createSchoolYear } from './school-year.service';
+import { isoInstant } from '../../lib/iso';
 
 /**
  * Year rollover of a school (docs/product-rules.md#year-rollover): preview, commit in one transaction, and undo of the
@@ -280,7 +281,7 @@ function summaryOf(r: RolloverRow): RolloverSummary {
     fromYear: academicYearOf(r.fromStartYear),
     toYear: academicYearOf(r.toStartYear),
     createdAt: r.createdAt.toISOString(),
-    undoneAt: r.undoneAt?.toISOString() ?? null,
+    undoneAt: isoInstant(r.undoneAt),
     moved: c.grades.filter((g) => !g.graduates).length,
     graduated: c.grades.filter((g) => g.graduates).length,
     graduatedStudents: c.students.length,

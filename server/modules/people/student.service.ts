@@ -13,6 +13,7 @@ import { paginate } from '../../lib/paginate';
 import { containsPattern } from '../../lib/query';
 import { assertUnused, lockVersion, nextVersion, notFound, type Change } from '../../lib/resource';
 import type { Actor } from '../../plugins/tenant';
+import { isoInstant } from '../../lib/iso';
 
 /**
  * Students of a school (docs/product-rules.md#students-and-staff): list, read, add, edit, delete and transfer, limited
@@ -111,7 +112,7 @@ export async function studentById(db: DbOrTx, actor: Actor, id: string): Promise
     .innerJoin(classes, eq(classes.id, studentClassHistory.classId))
     .where(eq(studentClassHistory.studentId, id))
     .orderBy(desc(studentClassHistory.since), desc(studentClassHistory.id));
-  return { ...row, history: history.map((h) => ({ ...h, since: h.since.toISOString(), until: h.until?.toISOString() ?? null })) };
+  return { ...row, history: history.map((h) => ({ ...h, since: h.since.toISOString(), until: isoInstant(h.until) })) };
 }
 
 /** A class of the tenant the actor may place students in, or 400 on `field`. */

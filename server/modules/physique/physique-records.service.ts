@@ -16,6 +16,7 @@ import { AppError } from '../../lib/app-error';
 import { inClassScope } from '../../lib/data-scope';
 import { inTenant } from './physique.sql';
 import { localDate } from '@/domain/dates';
+import { isoInstant } from '../../lib/iso';
 
 /** The local (China) calendar day of a record. */
 const localDay = sql`(${testRecords.testedAt} at time zone ${ORG_TIME_ZONE})::date`;
@@ -78,7 +79,7 @@ const toRow = (r: Selected): TestRecordRow => ({
   gender: r.gender as Gender,
   item: r.item as ResultKey,
   testedAt: r.testedAt.toISOString(),
-  invalidAt: r.invalidAt ? r.invalidAt.toISOString() : null,
+  invalidAt: isoInstant(r.invalidAt),
 });
 
 const ORDER = [desc(testRecords.testedAt), asc(testRecords.id)];

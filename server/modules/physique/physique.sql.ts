@@ -11,6 +11,7 @@ import { orgs } from '../../db/schema/orgs';
 import { classes, schoolYears, students } from '../../db/schema/school';
 import { testPlans } from '../../db/schema/test-plans';
 import { inOrgTree, planNotBinned, resultPlanNotBinned } from '../test-plan/test-plan.service';
+import { isoInstant } from '../../lib/iso';
 
 /**
  * THE condition every ranking, average, count and dashboard over physique results uses (docs/product-rules.md#score-validity): a result set
@@ -62,7 +63,6 @@ export type SelectedResult = typeof physiqueResults.$inferSelect & {
   address: string | null;
 };
 
-const iso = (d: Date | string | null): string | null => (d == null ? null : d instanceof Date ? d.toISOString() : new Date(d).toISOString());
 
 /** Items of a stored row that have any value. */
 export function itemsOf(row: Record<string, unknown>): Partial<Record<ItemKey, ItemResult>> {
@@ -120,9 +120,9 @@ export function toResultRow(r: SelectedResult): ResultRow {
     level: (r.level as ScoreLevel | null) ?? null,
     complete: r.complete,
     invalid: r.invalid,
-    invalidAt: iso(r.invalidAt),
+    invalidAt: isoInstant(r.invalidAt),
     source: r.source as ResultSource,
-    updatedAt: iso(r.updatedAt) ?? '',
+    updatedAt: isoInstant(r.updatedAt),
   };
 }
 

@@ -22,6 +22,7 @@ import { notFound } from '../../lib/resource';
 import { inOrgSubtree } from '../../lib/tenancy';
 import type { Actor } from '../../plugins/tenant';
 import { revokeSession } from '../sso/sso.service';
+import { isoInstant } from '../../lib/iso';
 
 /** Rows an export holds at most (newest first): a log is read in pages, an export is for a time range. */
 export const LOG_EXPORT_MAX = 50_000;
@@ -36,7 +37,6 @@ function inDays(column: PgColumn, from: string | undefined, to: string | undefin
   return out;
 }
 
-const iso = (d: Date) => d.toISOString();
 
 // ---------------------------------------------------------------------------------------------- sign-in log
 
@@ -70,7 +70,7 @@ function signInLogSelect(db: DbOrTx, actor: Actor, q: Omit<SignInLogQuery, 'curr
 }
 
 type SignInRaw = Awaited<ReturnType<typeof signInLogSelect>>[number];
-const signInRow = (r: SignInRaw): SignInLogRow => ({ ...r, at: iso(r.at) });
+const signInRow = (r: SignInRaw): SignInLogRow => ({ ...r, at: isoInstant(r.at) });
 
 /** A page of sign-in attempts of people of the actor's organisation and those below it, newest first. */
 export async function signInLogPage(db: DbOrTx, actor: Actor, q: SignInLogQuery): Promise<Page<SignInLogRow>> {
@@ -113,7 +113,7 @@ function operationLogSelect(db: DbOrTx, actor: Actor, q: Omit<OperationLogQuery,
 }
 
 type OperationRaw = Awaited<ReturnType<typeof operationLogSelect>>[number];
-const operationRow = (r: OperationRaw): OperationLogRow => ({ ...r, at: iso(r.at) });
+const operationRow = (r: OperationRaw): OperationLogRow => ({ ...r, at: isoInstant(r.at) });
 
 /** A page of the audit rows of the actor's organisation and those below it, newest first. */
 export async function operationLogPage(db: DbOrTx, actor: Actor, q: OperationLogQuery): Promise<Page<OperationLogRow>> {
@@ -145,7 +145,7 @@ export async function operationLogDetail(db: DbOrTx, actor: Actor, id: string): 
     .leftJoin(orgs, eq(orgs.id, auditLogs.orgId))
     .where(and(eq(auditLogs.id, id), inOrgSubtree(auditLogs.orgId, actor.tenantOrgId)));
   if (!row) throw notFound();
-  return { ...row, at: iso(row.at) };
+  return { ...row, at: isoInstant(row.at) };
 }
 
 // ------------------------------------------------------------------------------------------ online sessions
@@ -191,7 +191,7 @@ export async function onlineSessionPage(db: DbOrTx, actor: Actor, now: Date, cur
   const page = await paginate(db, query, q);
   return {
     ...page,
-    records: page.records.map((r) => ({ ...r, signedInAt: iso(r.signedInAt), lastSeenAt: iso(r.lastSeenAt), current: r.id === currentSessionId })),
+    records: page.records.map((r) => ({ ...r, signedInAt: isoInstant(r.signedInAt), lastSeenAt: isoInstant(r.lastSeenAt), current: r.id === currentSessionId })),
   };
 }
 
@@ -211,6 +211,6 @@ export async function signOutSession(db: DbOrTx, actor: Actor, now: Date, id: st
     action: 'signOut',
     entity: 'session',
     entityId: id,
-    before: { userId: row.userId, accountNum: row.accountNum, ip: row.ip, signedInAt: iso(row.createdAt) },
+    before: { userId: row.userId, accountNum: row.accountNum, ip: row.ip, signedInAt: isoInstant(row.createdAt) },
   });
 }

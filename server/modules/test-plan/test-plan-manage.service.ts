@@ -41,6 +41,7 @@ import {
   runningPlanJob,
   type PlanRecord,
 } from './test-plan.service';
+import { isoInstant } from '../../lib/iso';
 
 /** Who is asking: the tenant organisation, its type (10 = admin family) and the user. */
 export interface PlanActor {
@@ -88,9 +89,9 @@ type PlanSelect = Awaited<ReturnType<typeof planQuery>>[number];
 function toRow(r: PlanSelect, now: Date): PlanRow {
   return {
     ...r,
-    endedAt: r.endedAt ? r.endedAt.toISOString() : null,
+    endedAt: isoInstant(r.endedAt),
     createdAt: r.createdAt.toISOString(),
-    deletedAt: r.deletedAt ? r.deletedAt.toISOString() : null,
+    deletedAt: isoInstant(r.deletedAt),
     purgeAt: r.deletedAt ? binPurgeAt(r.deletedAt).toISOString() : null,
     feeAmount: r.feeAmount === null ? null : Number(r.feeAmount),
     status: planStatus(r, now),
@@ -561,7 +562,7 @@ async function recordEvent(tx: DbOrTx, by: { userId: string | null; now: Date },
 const datesOf = (plan: Pick<PlanRecord, 'startDate' | 'endDate' | 'endedAt'>) => ({
   startDate: plan.startDate,
   endDate: plan.endDate,
-  endedAt: plan.endedAt ? new Date(plan.endedAt).toISOString() : null,
+  endedAt: isoInstant(plan.endedAt),
 });
 
 /**
@@ -592,7 +593,7 @@ export async function restorePlan(db: Db, actor: PlanActor, planId: string): Pro
     const plan = await lockPlanInScope(tx, actor.tenantOrgId, planId, { binned: true });
     if (plan.deletedAt && plan.deletedAt <= binCutoff(actor.now)) throw planError(409, PLAN_MSG.binExpired);
     await tx.update(testPlans).set({ deletedAt: null, deletedBy: null, updatedAt: actor.now }).where(eq(testPlans.id, plan.id));
-    await recordEvent(tx, actor, plan, 'restored', { deletedAt: plan.deletedAt?.toISOString() ?? null });
+    await recordEvent(tx, actor, plan, 'restored', { deletedAt: isoInstant(plan.deletedAt) });
   });
   return planDetail(db, actor, planId);
 }
@@ -640,7 +641,7 @@ export async function purgeRecycleBin(db: Db, now: Date): Promise<number> {
       .where(and(isNotNull(testPlans.deletedAt), lt(testPlans.deletedAt, binCutoff(now))))
       .for('update', { skipLocked: true });
     if (expired.length === 0) return 0;
-    for (const plan of expired) await recordEvent(tx, { userId: null, now }, plan, 'purged', { deletedAt: plan.deletedAt?.toISOString() ?? null });
+    for (const plan of expired) await recordEvent(tx, { userId: null, now }, plan, 'purged', { deletedAt: isoInstant(plan.deletedAt) });
     await tx.delete(testPlans).where(inArray(testPlans.id, expired.map((p) => p.id)));
     return expired.length;
   });

@@ -28,6 +28,7 @@ import type { Actor } from '../../plugins/tenant';
 import type { RefCheck } from '../activities/ref-checks';
 import { countsInAggregates } from '../physique/physique.sql';
 import { classScopeSql, inIds, statusSql } from '../homework/task-sql';
+import { isoInstant } from '../../lib/iso';
 
 /**
  * Special-training plans (docs/product-rules.md#special-training): chosen students train items toward targets. A
@@ -52,7 +53,6 @@ type RawRow = {
   total?: number;
 };
 
-const iso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
 
 function rowSelect(scope: ClassScope): SQL {
   return sql`select h.id, h.name, h.cycle, h.start_date::text as "startDate", h.end_date::text as "endDate", h.ended_at as "endedAt",
@@ -105,7 +105,7 @@ async function reachedCounts(db: DbOrTx, planIds: readonly string[]): Promise<Ma
 }
 
 function toRow(raw: RawRow, now: Date, reached: number): TrainingRow {
-  const endedAt = iso(raw.endedAt);
+  const endedAt = isoInstant(raw.endedAt);
   return {
     id: raw.id,
     name: raw.name,
@@ -118,7 +118,7 @@ function toRow(raw: RawRow, now: Date, reached: number): TrainingRow {
     sessionCount: raw.sessionCount,
     reachedCount: reached,
     createdByName: raw.createdByName,
-    createdAt: iso(raw.createdAt)!,
+    createdAt: isoInstant(raw.createdAt),
     version: raw.version,
   };
 }
@@ -301,7 +301,7 @@ export async function trainingProgress(db: DbOrTx, actor: Actor, id: string, q: 
         const lower = ACTIVITY_ITEMS.get(i.item)?.lowerIsBetter ?? false;
         return { item: i.item, target: i.target, baseline, best: b, reached: reaches(i.item, b ?? undefined, i.target), progress: progressToward(b, i.target, baseline, lower) };
       });
-      return { studentId: r.studentId, name: r.name, className: r.className, sessions: r.sessions, lastAt: iso(r.lastAt), items, reachedAll: items.length > 0 && items.every((i) => i.reached) };
+      return { studentId: r.studentId, name: r.name, className: r.className, sessions: r.sessions, lastAt: isoInstant(r.lastAt), items, reachedAll: items.length > 0 && items.every((i) => i.reached) };
     }),
     total,
     current: q.current,
@@ -327,7 +327,7 @@ export async function trainingSessions(db: DbOrTx, actor: Actor, id: string, q: 
       count(*) over()::int as total
     from activity_records r join students s on s.id = r.student_id join classes c on c.id = r.class_id
     where ${where} order by r.measured_at desc, r.id limit ${q.size} offset ${(q.current - 1) * q.size}`);
-  return { records: rows.map(({ total: _t, ...r }) => ({ ...r, measuredAt: iso(r.measuredAt)! })), total: rows[0]?.total ?? 0, current: q.current, size: q.size };
+  return { records: rows.map(({ total: _t, ...r }) => ({ ...r, measuredAt: isoInstant(r.measuredAt) })), total: rows[0]?.total ?? 0, current: q.current, size: q.size };
 }
 
 /**

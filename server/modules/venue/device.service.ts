@@ -12,6 +12,7 @@ import { hashSecret, newToken } from '../../lib/tokens';
 import { containsPattern } from '../../lib/query';
 import { assertUnused, lockVersion, nextVersion, notFound, type Change } from '../../lib/resource';
 import type { Actor } from '../../plugins/tenant';
+import { isoInstant } from '../../lib/iso';
 
 /**
  * The activated devices of each organisation row of a query over `orgs`: the one source of the activated device count
@@ -42,9 +43,9 @@ const columns = {
 type Selected = Omit<DeviceRow, 'activatedAt' | 'secretIssuedAt' | 'lastSeenAt'> & { activatedAt: Date | null; secretIssuedAt: Date | null; lastSeenAt: Date | null };
 const toRow = (r: Selected): DeviceRow => ({
   ...r,
-  activatedAt: r.activatedAt?.toISOString() ?? null,
-  secretIssuedAt: r.secretIssuedAt?.toISOString() ?? null,
-  lastSeenAt: r.lastSeenAt?.toISOString() ?? null,
+  activatedAt: isoInstant(r.activatedAt),
+  secretIssuedAt: isoInstant(r.secretIssuedAt),
+  lastSeenAt: isoInstant(r.lastSeenAt),
 });
 
 function select(db: DbOrTx, where: SQL | undefined) {

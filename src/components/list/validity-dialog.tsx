@@ -12,14 +12,16 @@ export interface ValidityRequest<T> {
 
 /**
  * The confirm step of "set invalid / valid again" on a list of records: a reason box when setting invalid (required or
- * optional, checked by the caller's `checkReason` with the server's rule), the reason's message under it, and
- * `onConfirm(reason)` once it passes. Opens whenever `request` has rows; a new request starts with an empty reason.
+ * optional, checked by the caller's `checkReason` with the server's rule; none when the records take no `reason`), the
+ * reason's message under it, and `onConfirm(reason)` once it passes. Opens whenever `request` has rows; a new request
+ * starts with an empty reason.
  */
 export function ValidityDialog<T>({
   request,
   onClose,
   title,
   description,
+  confirmText,
   reason,
   onConfirm,
 }: {
@@ -27,7 +29,8 @@ export function ValidityDialog<T>({
   onClose(): void;
   title: ReactNode;
   description?: ReactNode;
-  reason: { id: string; label: string; placeholder: string; max: number; required?: boolean; checkReason?(reason: string): string | null };
+  confirmText?: string;
+  reason?: { id: string; label: string; placeholder?: string; max: number; required?: boolean; checkReason?(reason: string): string | null };
   onConfirm(reason: string | undefined): Promise<void>;
 }) {
   const [text, setText] = useState('');
@@ -39,7 +42,7 @@ export function ValidityDialog<T>({
     setText('');
     setError(null);
   }
-  const errorId = `${reason.id}-error`;
+  const errorId = `${reason?.id}-error`;
   return (
     <ConfirmDialog
       open={request !== null && request.rows.length > 0}
@@ -47,18 +50,19 @@ export function ValidityDialog<T>({
       destructive={request?.invalid}
       title={title}
       description={description}
+      confirmText={confirmText}
       onConfirm={async () => {
-        if (request?.invalid) {
+        if (request?.invalid && reason) {
           const problem = reason.checkReason?.(text) ?? null;
           if (problem) {
             setError(problem);
             throw new Error(problem);
           }
         }
-        await onConfirm(request?.invalid ? text.trim() || undefined : undefined);
+        await onConfirm(request?.invalid && reason ? text.trim() || undefined : undefined);
       }}
     >
-      {request?.invalid ? (
+      {request?.invalid && reason ? (
         <div className="grid gap-2">
           <Label htmlFor={reason.id} className={cn(error && 'text-destructive')}>
             {reason.required ? (

@@ -1,5 +1,3 @@
-import { ACCEPT_LANGUAGE } from '@/domain/constants';
-import { toLocale } from '@/domain/i18n/language';
 import { formatRaw } from '@/domain/physique-results/export-layout';
 import type { ResultKey } from '@/domain/physique/national-template';
 import type { ItemKey } from '@/domain/physique/standard';
@@ -13,9 +11,4 @@ export function showRaw(field: ResultKey | ItemKey, value: number | null | undef
 /** A score or total with at most one decimal; '—' when absent. */
 export function showScore(value: number | null | undefined): string {
   return value == null ? '—' : String(Math.round(value * 10) / 10);
-}
-
-/** An ISO instant as a date and time in the reader's language (zh-CN, zh-TW, en-US). */
-export function showDateTime(iso: string, language: string): string {
-  return new Intl.DateTimeFormat(ACCEPT_LANGUAGE[toLocale(language)], { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 }

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { ACCEPT_LANGUAGE } from '@/domain/constants';
 import { ACTIVITY_ITEMS, type ActivityItemKey } from '@/domain/activities/items';
 import { toLocale } from '@/domain/i18n/language';
-import { ORG_TIME_ZONE } from '@/domain/dates';
+import { formatDateTime } from '@/lib/date-time';
 
 /** Labels and formats of activity values in the reader's language (shared by the exercise-record and contest screens). */
 export function useActivityFormat() {
@@ -11,7 +11,6 @@ export function useActivityFormat() {
   const language = i18n.language;
   return useMemo(() => {
     const locale = ACCEPT_LANGUAGE[toLocale(language)];
-    const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: ORG_TIME_ZONE });
     const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
     return {
       item: (key: string) => t(`item.${key}`),
@@ -21,7 +20,7 @@ export function useActivityFormat() {
       /** An item with its unit: "跑步（米）". */
       withUnit: (key: string) => t('exerciseRecords.withUnit', { item: t(`item.${key}`), unit: t(`unit.${ACTIVITY_ITEMS.get(key as ActivityItemKey)?.unit ?? 'count'}`) }),
       number: (value: number) => number.format(value),
-      dateTime: (iso: string) => dateTime.format(new Date(iso)),
+      dateTime: (iso: string) => formatDateTime(iso, language, 'medium'),
       source: (key: string) => t(`source.${key}`),
       /** Names in a row: "跑步、跳绳". */
       list: (parts: readonly string[]) => parts.join(t('exerciseRecords.separator')),

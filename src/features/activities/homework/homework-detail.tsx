@@ -24,9 +24,9 @@ import { toast } from '@/components/ui/toast';
 import { ApiError, download } from '@/lib/api-client';
 import { exportHomework, homework, homeworkKey, useClassCompletion, useEndHomework, useReviewSubmission, useStudentCompletion, useSubmissions, type HomeworkFamily } from './api';
 import { ItemTargets, TaskStatusBadge, useItemLabels } from './task-items-field';
+import { useDateTime } from '@/lib/date-time';
 
 const percent = (rate: number) => `${Math.round(rate * 1000) / 10}%`;
-const dateTime = (iso: string) => iso.slice(0, 16).replace('T', ' ');
 
 /** sportsHomework/homeworkManagement/detail/:id: the homework, completion per class and per student, submissions with video review. */
 export function HomeworkDetailScreen({ family }: { family: HomeworkFamily }) {
@@ -254,6 +254,7 @@ function SubmissionTable({ family, hw, canReview }: { family: HomeworkFamily; hw
   const [playing, setPlaying] = useState<HomeworkSubmission | null>(null);
   const [judging, setJudging] = useState<HomeworkSubmission | null>(null);
   const mutation = useReviewSubmission();
+  const dateTime = useDateTime();
   const columns = useMemo(
     () =>
       subCol.columns([
@@ -324,7 +325,7 @@ function SubmissionTable({ family, hw, canReview }: { family: HomeworkFamily; hw
           },
         }),
       ]),
-    [t, labels, canReview, mutation],
+    [t, labels, canReview, mutation, dateTime],
   );
   return (
     <Card>
@@ -377,6 +378,7 @@ function SubmissionTable({ family, hw, canReview }: { family: HomeworkFamily; hw
 /** Plays a submission's video: fetched with the session (a <video src> would carry no token). */
 function VideoDialog({ submission, onClose }: { submission: HomeworkSubmission | null; onClose(): void }) {
   const { t } = useTranslation('activities');
+  const dateTime = useDateTime();
   const [url, setUrl] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
   const fileId = submission?.videoFileId;

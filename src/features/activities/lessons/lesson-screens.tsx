@@ -2,7 +2,6 @@ import { useMemo, useState } from 'react';
 import { Eye } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { lessonListQuery, type LessonDetail, type LessonItemResult, type LessonRow, type LessonType } from '@/domain/activities/lessons';
-import { ORG_TIME_ZONE } from '@/domain/dates';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
 import { deleteAction, rowActionsColumn } from '@/components/list/row-actions';
@@ -11,6 +10,7 @@ import { QueryState } from '@/components/query-state/query-state';
 import { Badge } from '@/components/ui/badge';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { exportLessons, lessonKey, lessonsOf, type LessonFamily } from './api';
+import { useDateTime } from '@/lib/date-time';
 
 type Filters = { keyword?: string };
 const col = createDataTableColumnHelper<LessonRow>();
@@ -19,11 +19,6 @@ const col = createDataTableColumnHelper<LessonRow>();
 function useItemList() {
   const { t, i18n } = useTranslation('activities');
   return (items: readonly string[]) => new Intl.ListFormat(i18n.language.replace('_', '-'), { type: 'unit', style: 'short' }).format(items.map((i) => t(`item.${i}`)));
-}
-
-function useDateTime() {
-  const { i18n } = useTranslation();
-  return (iso: string) => new Date(iso).toLocaleString(i18n.language.replace('_', '-'), { dateStyle: 'short', timeStyle: 'short', timeZone: ORG_TIME_ZONE });
 }
 
 /** class/practise, class/test, class/match: lessons recorded by devices, newest first (docs/product-rules.md#lessons). */

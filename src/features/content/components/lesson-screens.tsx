@@ -12,7 +12,6 @@ import {
   type LessonResourceRow,
   type LibraryRow,
 } from '@/domain/content/lesson-resources';
-import { ORG_TIME_ZONE } from '@/domain/dates';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { FieldGroup, SelectField, TextareaField, TextField, UploadField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
@@ -24,12 +23,11 @@ import { Badge } from '@/components/ui/badge';
 import { toast } from '@/components/ui/toast';
 import { lessonKey, lessonResources, libraryCoverUrl, useCopyFromLibrary, useLibrary, type LessonFamily } from '../api';
 import { FileThumb } from './file-thumb';
+import { formatDateTime } from '@/lib/date-time';
 
 type Filters = { title?: string; grade?: string; topic?: string };
 const col = createDataTableColumnHelper<LessonResourceRow>();
 const libCol = createDataTableColumnHelper<LibraryRow>();
-const dateTime = (iso: string, language: string) =>
-  new Date(iso).toLocaleString(language.replace('_', '-'), { dateStyle: 'short', timeStyle: 'short', timeZone: ORG_TIME_ZONE });
 
 function useGradeOptions() {
   const { t } = useTranslation('physique');
@@ -106,7 +104,7 @@ export function LessonResourceListScreen({ family }: { family: LessonFamily }) {
         col.accessor('grade', { header: t('lesson.grade'), cell: ({ getValue }) => gradeLabel(getValue()) }),
         col.accessor('topic', { header: t('lesson.topic') }),
         col.display({ id: 'extras', header: t('lesson.extras'), cell: ({ row }) => <Extras video={Boolean(row.original.videoFileId)} attachments={row.original.attachmentFileIds.length} /> }),
-        col.accessor('updatedAt', { header: t('lesson.updatedAt'), cell: ({ getValue }) => <span className="whitespace-nowrap">{dateTime(getValue(), i18n.language)}</span> }),
+        col.accessor('updatedAt', { header: t('lesson.updatedAt'), cell: ({ getValue }) => <span className="whitespace-nowrap">{formatDateTime(getValue(), i18n.language)}</span> }),
         rowActionsColumn<LessonResourceRow>({
           pageKey: key,
           header: t('components:list.actions'),

@@ -5,7 +5,6 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { useWatch } from 'react-hook-form';
 import { richTextLength } from '@/domain/content/rich-text';
 import { WIKI_CATEGORIES, WIKI_STATES, WIKI_TEXT_MAX, wikiListQuery, wikiSaveSchema, type WikiForm, type WikiRow } from '@/domain/content/wiki';
-import { ORG_TIME_ZONE } from '@/domain/dates';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { CustomField, FieldGroup, RadioField, SelectField, TextField, UploadField } from '@/components/form/fields';
 import { FormControl } from '@/components/form/form';
@@ -21,12 +20,10 @@ import { wiki, wikiKey, useWikiPublish, type WikiFamily } from '../api';
 import { FileThumb } from './file-thumb';
 import { RichTextEditor } from './rich-text-editor';
 import { RichTextView } from './rich-text-view';
+import { formatDateTime } from '@/lib/date-time';
 
 type Filters = { title?: string; category?: string; state?: string };
 const col = createDataTableColumnHelper<WikiRow>();
-/** A time in the reader's language and the organisation's local time. */
-const dateTime = (iso: string, language: string) =>
-  new Date(iso).toLocaleString(language.replace('_', '-'), { dateStyle: 'short', timeStyle: 'short', timeZone: ORG_TIME_ZONE });
 
 /** An entry as readers see it, in a dialog. */
 function WikiPreview({ family, row, onClose }: { family: WikiFamily; row: WikiRow; onClose(): void }) {
@@ -88,7 +85,7 @@ export function WikiListScreen({ family }: { family: WikiFamily }) {
           header: t('wiki.updatedAt'),
           cell: ({ row }) => (
             <span className="whitespace-nowrap">
-              {dateTime(row.original.updatedAt, i18n.language)}
+              {formatDateTime(row.original.updatedAt, i18n.language)}
               {row.original.updatedByName ? <span className="ml-1 text-muted-foreground">{row.original.updatedByName}</span> : null}
             </span>
           ),

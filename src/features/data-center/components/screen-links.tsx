@@ -29,6 +29,7 @@ import { useOptionsQuery } from '../api/get-options';
 import { useCreateScreenLink, useRevokeScreenLink, useScreenLinksQuery } from '../api/screen-links';
 import { dataCenterFamilyAtom } from '../atoms';
 import type { Family } from '@/domain/menus/access';
+import { formatDateTime } from '@/lib/date-time';
 
 type LinkInput = z.input<typeof screenLinkCreateSchema>;
 type LinkOutput = z.output<typeof screenLinkCreateSchema>;
@@ -298,8 +299,7 @@ export interface LinkListProps {
 export function LinkList({ query, revoke, detail }: LinkListProps) {
   const { t, i18n } = useTranslation(['dashboard', 'wall']);
   const [confirm, setConfirm] = useState<ScreenLinkRow | null>(null);
-  const locale = i18n.language.replace('_', '-');
-  const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(locale, { dateStyle: 'short', timeStyle: 'short' }) : t('screenLinks.never'));
+  const when = (iso: string | null) => (iso ? formatDateTime(iso, i18n.language) : t('screenLinks.never'));
   const rows = query.data ?? [];
 
   return (

@@ -2,11 +2,12 @@ import { Clock } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { Period, ViewScope } from '@/domain/data-center/types';
 import { periodLabel } from '../format';
+import { formatDateTime } from '@/lib/date-time';
 
 /** "School · 2025-2026 autumn · plan · data as of 10:32": what the figures on screen are. */
 export function ViewMeta({ scope, period, asOf }: { scope?: ViewScope; period?: Period; asOf?: string }) {
   const { t, i18n } = useTranslation('dashboard');
-  const time = asOf ? new Date(asOf).toLocaleTimeString(i18n.language.replace('_', '-'), { hour: '2-digit', minute: '2-digit' }) : null;
+  const time = asOf ? formatDateTime(asOf, i18n.language, 'time') : null;
   const parts = [
     scope ? scope.orgName : null,
     period ? periodLabel(t, period.academicYear, period.semesterCode) : null,

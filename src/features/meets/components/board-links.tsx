@@ -12,6 +12,7 @@ import { Input } from '@/components/ui/input';
 import { CreatedLink, LinkList } from '@/features/data-center/components/screen-links';
 import type { MeetFamily } from '../api';
 import { useBoardLinks } from '../board-api';
+import { formatDateTime } from '@/lib/date-time';
 
 /**
  * The live board's wall links (docs/product-rules.md#meets): create one (its URL shown once), copy or preview it, revoke it.
@@ -44,7 +45,6 @@ function BoardLinks({ family, meetId, meetName }: { family: MeetFamily; meetId: 
   const calls = useBoardLinks(family, meetId);
   const [created, setCreated] = useState<ScreenLinkCreated | null>(null);
   const form = useForm<BoardLinkCreate>({ resolver: zodResolver(boardLinkCreateSchema), defaultValues: { name: '' } });
-  const locale = i18n.language.replace('_', '-');
   const submit = async (body: BoardLinkCreate) => {
     try {
       setCreated(await calls.create.mutateAsync(body));
@@ -87,7 +87,7 @@ function BoardLinks({ family, meetId, meetName }: { family: MeetFamily; meetId: 
         query={calls.list}
         revoke={calls.revoke}
         detail={(link) =>
-          `${meetName} · ${t('wall:scene.meetBoard')}${link.expiresAt ? ` · ${t('board.expires', { time: new Date(link.expiresAt).toLocaleString(locale, { dateStyle: 'short', timeStyle: 'short' }) })}` : ''}`
+          `${meetName} · ${t('wall:scene.meetBoard')}${link.expiresAt ? ` · ${t('board.expires', { time: formatDateTime(link.expiresAt, i18n.language) })}` : ''}`
         }
       />
     </div>

@@ -15,9 +15,10 @@ import { useEditRawMutation } from '../api/edit-raw';
 import { useResultQuery } from '../api/get-result';
 import { useSetResultsInvalidMutation } from '../api/set-results-invalid';
 import type { Family } from '@/domain/menus/access';
-import { showDateTime, showRaw, showScore } from '../format';
+import { showRaw, showScore } from '../format';
 import { InvalidConfirm } from './invalid-confirm';
 import { levelTone } from './item-cell';
+import { useDateTime } from '@/lib/date-time';
 
 type Row = { field: ResultKey; item: ItemKey } | { field: null; item: 'bmi' };
 
@@ -49,7 +50,8 @@ export interface ResultEditorProps {
  * who changed what and when.
  */
 export function ResultEditor({ family, id, editable, canInvalid, canValid }: ResultEditorProps) {
-  const { t, i18n } = useTranslation(['physiqueResultsUi', 'physique', 'physiqueResults']);
+  const { t } = useTranslation(['physiqueResultsUi', 'physique', 'physiqueResults']);
+  const dateTime = useDateTime('medium');
   const query = useResultQuery(family, id);
   const edit = useEditRawMutation(family, id);
   const toggle = useSetResultsInvalidMutation(family, 'testResult');
@@ -231,7 +233,7 @@ export function ResultEditor({ family, id, editable, canInvalid, canValid }: Res
           <ol className="grid gap-1.5 text-sm" data-testid="editor-logs">
             {detail.logs.map((log) => (
               <li key={log.id} className="flex flex-wrap gap-x-2 text-muted-foreground">
-                <span className="tabular-nums">{showDateTime(log.at, i18n.language)}</span>
+                <span className="tabular-nums">{dateTime(log.at)}</span>
                 <span className="text-foreground">{log.byName ?? t('editor.system')}</span>
                 <span>{t(`physiqueResults:log.${log.action}`)}</span>
                 {log.field ? (

@@ -10,8 +10,9 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Tooltip } from '@/components/ui/tooltip';
 import { cn } from '@/lib/cn';
-import { showDateTime, showScore } from '../format';
+import { showScore } from '../format';
 import { ItemCell, levelTone } from './item-cell';
+import { useDateTime } from '@/lib/date-time';
 
 const col = createDataTableColumnHelper<ResultRow>();
 
@@ -43,7 +44,8 @@ function itemsOf(rows: readonly ResultRow[] | undefined): ItemKey[] {
  * and level; invalid results struck through and badged; a link to each student's report; invalid/restore and edit.
  */
 export function ResultTable({ rows, loading, pagination, showPlan, showSchool, canInvalid, canValid, onToggleInvalid, onEdit, 'aria-label': ariaLabel }: ResultTableProps) {
-  const { t, i18n } = useTranslation(['physiqueResultsUi', 'physique']);
+  const { t } = useTranslation(['physiqueResultsUi', 'physique']);
+  const dateTime = useDateTime('medium');
   const items = itemsOf(rows);
   const itemsKey = items.join(',');
 
@@ -127,7 +129,7 @@ export function ResultTable({ rows, loading, pagination, showPlan, showSchool, c
                 <Badge variant="outline">{t('level.incomplete')}</Badge>
               )}
               {r.invalid ? (
-                <Tooltip content={r.invalidAt ? t('invalidSince', { at: showDateTime(r.invalidAt, i18n.language) }) : undefined}>
+                <Tooltip content={r.invalidAt ? t('invalidSince', { at: dateTime(r.invalidAt) }) : undefined}>
                   <Badge variant="destructive" data-testid="result-invalid" tabIndex={0}>
                     {t('validity.invalid')}
                   </Badge>
@@ -176,7 +178,7 @@ export function ResultTable({ rows, loading, pagination, showPlan, showSchool, c
     ]);
     // itemsKey stands for `items`, whose array identity changes every render.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [t, i18n.language, itemsKey, showPlan, showSchool, canInvalid, canValid, onToggleInvalid, onEdit]);
+  }, [t, dateTime, itemsKey, showPlan, showSchool, canInvalid, canValid, onToggleInvalid, onEdit]);
 
   return <DataTable aria-label={ariaLabel} columns={columns} data={rows} rowKey="id" loading={loading} pagination={pagination} />;
 }

@@ -23,15 +23,17 @@ import { useSetRecordsInvalidMutation } from '../api/set-records-invalid';
 import { canWriteScores } from '@/domain/physique-results/write-access';
 import { buttonPermission } from '../family';
 import type { Family } from '@/domain/menus/access';
-import { showDateTime, showRaw } from '../format';
+import { showRaw } from '../format';
 import { InvalidConfirm } from './invalid-confirm';
+import { useDateTime } from '@/lib/date-time';
 
 type RecordFilterValues = Partial<TestRecordFilter>;
 const col = createDataTableColumnHelper<TestRecordRow>();
 
 /** selfTest/testRecord (docs/api/physique.md: test records): single-item test records filtered by item, dates, class and name; invalid/restore; export. */
 export function TestRecordScreen({ family }: { family: Family }) {
-  const { t, i18n } = useTranslation(['physiqueResultsUi', 'physique', 'physiqueResults', 'menu', 'common']);
+  const { t } = useTranslation(['physiqueResultsUi', 'physique', 'physiqueResults', 'menu', 'common']);
+  const dateTime = useDateTime('medium');
   const page = 'sportData.testRecord';
   const write = canWriteScores(family);
   const can = {
@@ -83,13 +85,13 @@ export function TestRecordScreen({ family }: { family: Family }) {
         col.accessor('testedAt', {
           header: t('physiqueResults:record.testedAt'),
           enableSorting: true,
-          cell: ({ getValue }) => <span className="whitespace-nowrap tabular-nums">{showDateTime(getValue(), i18n.language)}</span>,
+          cell: ({ getValue }) => <span className="whitespace-nowrap tabular-nums">{dateTime(getValue())}</span>,
         }),
         col.accessor('invalid', {
           header: t('column.validity'),
           cell: ({ row }) =>
             row.original.invalid ? (
-              <Badge variant="destructive" title={row.original.invalidAt ? t('invalidSince', { at: showDateTime(row.original.invalidAt, i18n.language) }) : undefined}>
+              <Badge variant="destructive" title={row.original.invalidAt ? t('invalidSince', { at: dateTime(row.original.invalidAt) }) : undefined}>
                 {t('validity.invalid')}
               </Badge>
             ) : (
@@ -123,7 +125,7 @@ export function TestRecordScreen({ family }: { family: Family }) {
       ]),
     // fieldName only closes over t.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [t, i18n.language, can.invalid, can.valid],
+    [t, dateTime, can.invalid, can.valid],
   );
 
   const classes = options.data?.classes ?? [];

@@ -17,8 +17,8 @@ import { rowActionsColumn } from '@/components/list/row-actions';
 import { useListState } from '@/components/list/use-list-state';
 import { Badge } from '@/components/ui/badge';
 import { onlineSessions, operationLog, signInLog, useSignOutSession } from '../api';
-import { useLogTime } from './log-time';
 import { OperationDetailDialog } from './operation-detail-dialog';
+import { useDateTime } from '@/lib/date-time';
 
 const muted = (v: string | null) => v ?? <span className="text-muted-foreground">—</span>;
 
@@ -32,7 +32,7 @@ export function SignInLogScreen({ family }: { family: Family }) {
   const api = signInLog(family);
   const state = useListState<SignInFilters>(['account', 'ip', 'result', 'from', 'to']);
   const query = api.useList(state.query);
-  const time = useLogTime();
+  const time = useDateTime('seconds');
   const reason = (r: string | null) => (r ? t(`signInLog.reasons.${r.split(':')[1] ?? r}`, { defaultValue: t(r, { minutes: '—' }) }) : '');
 
   const filters: FilterDef<SignInFilters>[] = [
@@ -94,7 +94,7 @@ export function OperationLogScreen({ family }: { family: Family }) {
   const api = operationLog(family);
   const state = useListState<OperationFilters>(['user', 'entity', 'action', 'from', 'to']);
   const query = api.useList(state.query);
-  const time = useLogTime();
+  const time = useDateTime('seconds');
   const [open, setOpen] = useState<string | null>(null);
 
   const filters: FilterDef<OperationFilters>[] = [
@@ -155,7 +155,7 @@ export function OnlineSessionScreen({ family }: { family: Family }) {
   const state = useListState<SessionFilters>(['user', 'ip']);
   const query = api.useList(state.query);
   const signOut = useSignOutSession(family);
-  const time = useLogTime();
+  const time = useDateTime('seconds');
 
   const filters: FilterDef<SessionFilters>[] = [
     { name: 'user', type: 'text', label: t('onlineSession.userFilter') },

@@ -4,7 +4,7 @@ import { QueryState } from '@/components/query-state/query-state';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { cn } from '@/lib/cn';
 import { useOperationDetail } from '../api';
-import { useLogTime } from './log-time';
+import { useDateTime } from '@/lib/date-time';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const show = (v: unknown) => (v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
@@ -25,7 +25,7 @@ export function fieldChanges(before: unknown, after: unknown): { field: string; 
 export function OperationDetailDialog({ family, id, onClose }: { family: Family; id: string | null; onClose(): void }) {
   const { t } = useTranslation('platform');
   const query = useOperationDetail(family, id);
-  const time = useLogTime();
+  const time = useDateTime('seconds');
   return (
     <Dialog open={!!id} onOpenChange={(open) => (open ? undefined : onClose())}>
       <DialogContent className="sm:max-w-3xl" data-testid="operation-detail">

@@ -31,6 +31,7 @@ import { ApiError } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import type { SchoolFamily } from '@/domain/school/types';
 import { useCommitRollover, useLastRollover, useRolloverPreview, useUndoRollover } from './api';
+import { formatDateTime } from '@/lib/date-time';
 
 const STEPS = ['year', 'preview', 'confirm'] as const;
 type Step = (typeof STEPS)[number];
@@ -78,7 +79,7 @@ function LastRollover({ family }: { family: SchoolFamily }) {
   const [asking, setAsking] = useState(false);
   const r: RolloverSummary | null | undefined = last.data;
   if (!r) return null;
-  const at = new Date(r.createdAt).toLocaleString(i18n.language.replace('_', '-'), { dateStyle: 'short', timeStyle: 'short' });
+  const at = formatDateTime(r.createdAt, i18n.language);
   return (
     <Card className="gap-2 py-4" data-testid="rollover-last">
       <CardContent className="flex flex-wrap items-center justify-between gap-3">

@@ -28,7 +28,7 @@ import { PlanStatusBadge } from './plan-status-badge';
 import { ScoreImportDialog } from './score-import-dialog';
 import { SignUpTable } from './sign-up-table';
 import { SyncDialog } from './sync-dialog';
-import { showDateTime } from '../format';
+import { formatDateTime } from '@/lib/date-time';
 
 export interface PlanDetailScreenProps {
   family: Family;
@@ -124,7 +124,7 @@ export function PlanDetailScreen({ family, renderResults }: PlanDetailScreenProp
       />
       {job ? (
         <p role="status" className="rounded-md border border-warning/40 bg-warning/10 px-3 py-2 text-sm" data-testid="plan-job">
-          {t('detail.jobRunning', { kind: t(`testPlan:jobKind.${job.kind}`), at: showDateTime(job.startedAt, i18n.language, true) })}
+          {t('detail.jobRunning', { kind: t(`testPlan:jobKind.${job.kind}`), at: formatDateTime(job.startedAt, i18n.language, 'time') })}
         </p>
       ) : null}
       <Tabs value={tab} onValueChange={setTab}>

@@ -20,10 +20,10 @@ import { plans } from '../api/plans';
 import { useChangePlanDatesMutation } from '../api/reopen-plan';
 import { useRestorePlanMutation } from '../api/restore-plan';
 import { planPaths, planPermissions } from '../family';
-import { showDateTime } from '../format';
 import { recentAcademicYears } from '../years';
 import { PlanDatesDialog } from './plan-dates-dialog';
 import { PlanStatusBadge } from './plan-status-badge';
+import { useDateTime } from '@/lib/date-time';
 
 const col = createDataTableColumnHelper<PlanRow>();
 const ended = (p: PlanRow) => p.status === 'ended';
@@ -36,7 +36,8 @@ const FILTERS = ['schoolOrgId', 'name', 'academicYear', 'semesterCode', 'status'
  * administrators also see the recycle bin (docs/product-rules.md).
  */
 export function PlanListScreen({ family }: { family: Family }) {
-  const { t, i18n } = useTranslation(['testPlanUi', 'menu', 'common']);
+  const { t } = useTranslation(['testPlanUi', 'menu', 'common']);
+  const dateTime = useDateTime('medium');
   const navigate = useNavigate();
   const paths = useMemo(() => planPaths(family), [family]);
   const perms = useMemo(() => planPermissions(family), [family]);
@@ -179,7 +180,7 @@ export function PlanListScreen({ family }: { family: Family }) {
 
   const binColumns = useMemo(() => {
     // The live list's rows stay on screen (without these) while the bin loads.
-    const at = (iso: string | null) => <span className="whitespace-nowrap tabular-nums">{iso ? showDateTime(iso, i18n.language) : ''}</span>;
+    const at = (iso: string | null) => <span className="whitespace-nowrap tabular-nums">{iso ? dateTime(iso) : ''}</span>;
     return col.columns([
       col.accessor('name', { header: t('column.name'), cell: ({ getValue }) => <span className="font-medium" data-testid="plan-name">{getValue()}</span> }),
       ...planColumns,
@@ -202,7 +203,7 @@ export function PlanListScreen({ family }: { family: Family }) {
         ],
       }),
     ]);
-  }, [t, i18n.language, planColumns, pageKey, restore]);
+  }, [t, dateTime, planColumns, pageKey, restore]);
 
   return (
     <>

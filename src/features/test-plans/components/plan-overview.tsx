@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { PlanDetail } from '@/domain/test-plans/types';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { PlanStatusBadge } from './plan-status-badge';
-import { showDateTime } from '../format';
+import { useDateTime } from '@/lib/date-time';
 
 function Field({ label, children }: { label: ReactNode; children: ReactNode }) {
   return (
@@ -34,7 +34,8 @@ function Meter({ label, value, total }: { label: string; value: number; total: n
 
 /** Overview tab of a plan: status, term, dates, scope, standard, fee, counts and the items of every grade. */
 export function PlanOverview({ plan }: { plan: PlanDetail }) {
-  const { t, i18n } = useTranslation(['testPlanUi', 'testPlan', 'physique']);
+  const { t } = useTranslation(['testPlanUi', 'testPlan', 'physique']);
+  const dateTime = useDateTime('medium');
   const scopeName = (s: PlanDetail['scope'][number]) =>
     plan.scopeType === 'grade' && s.gradeNo !== null ? t(`physique:grade.${s.gradeNo}`, { defaultValue: s.name }) : s.name;
   return (
@@ -69,7 +70,7 @@ export function PlanOverview({ plan }: { plan: PlanDetail }) {
                 ))}
               </span>
             </Field>
-            {plan.endedAt ? <Field label={t('detail.endedAt')}>{showDateTime(plan.endedAt, i18n.language)}</Field> : null}
+            {plan.endedAt ? <Field label={t('detail.endedAt')}>{dateTime(plan.endedAt)}</Field> : null}
           </dl>
         </CardContent>
       </Card>

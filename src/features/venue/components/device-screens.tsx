@@ -2,7 +2,6 @@ import { useMemo, useState } from 'react';
 import { KeyRound, ShieldOff } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
-import { ORG_TIME_ZONE } from '@/domain/dates';
 import { DEVICE_STATUSES, deviceListQuery, deviceSaveSchema, type DeviceForm, type DeviceRow, type DeviceStatus } from '@/domain/venue/devices';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { FieldGroup, RadioField, SelectField, TextField } from '@/components/form/fields';
@@ -15,16 +14,11 @@ import { Badge } from '@/components/ui/badge';
 import type { DeviceCredential } from '@/domain/activities/ingest';
 import { devices, exportDevices, useDeviceOptions, useDeviceSecretWrites, type VenueFamily } from '../api';
 import { DeviceSecretDialog } from './device-secret-dialog';
+import { useDateTime } from '@/lib/date-time';
 
 type Filters = { keyword?: string; status?: string; venueId?: string };
 const col = createDataTableColumnHelper<DeviceRow>();
 const STATUS_BADGE: Record<DeviceStatus, 'success' | 'secondary' | 'destructive'> = { online: 'success', offline: 'secondary', disabled: 'destructive' };
-
-/** Activation time in the reader's language and the organisation's local time. */
-export function useDateTime() {
-  const { i18n } = useTranslation();
-  return (iso: string) => new Date(iso).toLocaleString(i18n.language.replace('_', '-'), { dateStyle: 'short', timeStyle: 'short', timeZone: ORG_TIME_ZONE });
-}
 
 /** A device's status as a coloured badge. */
 export function DeviceStatusBadge({ status }: { status: DeviceStatus }) {

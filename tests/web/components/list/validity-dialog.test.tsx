@@ -38,4 +38,12 @@ describe('ValidityDialog', () => {
     await userEvent.click(screen.getByRole('button', { name: /确定|OK/ }));
     expect(onConfirm).toHaveBeenCalledWith(undefined);
   });
+
+  it('records that take no reason get a plain confirm with the caller\'s button', async () => {
+    const onConfirm = vi.fn(async () => undefined);
+    render(<ValidityDialog request={{ rows: [row], invalid: true }} onClose={vi.fn()} title="设为无效？" confirmText="设为无效" onConfirm={onConfirm} />);
+    expect(screen.queryByRole('textbox')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: '设为无效' }));
+    expect(onConfirm).toHaveBeenCalledWith(undefined);
+  });
 });
