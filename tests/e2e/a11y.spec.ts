@@ -313,9 +313,10 @@ test.describe('accessibility (axe, WCAG 2.1 AA)', () => {
     contexts.clear();
   });
 
-  for (const screen of SCREENS) {
+  for (const [i, screen] of SCREENS.entries()) {
     const name = `${screen.account ?? 'signed out'} ${screen.path}${screen.open ? ` → ${screen.open.name || 'open'}` : ''}`;
-    test(name, async ({ browser }) => {
+    // Every other row runs on a second server beside the first (playwright.config.ts: the projects a11y and a11y-b).
+    test(name, { tag: i % 2 ? '@a11y-b' : '@a11y-a' }, async ({ browser }) => {
       const context = await contextFor(browser, screen.account);
       const page = await context.newPage();
       try {
