@@ -3,21 +3,41 @@ import { defineConfig } from '@playwright/test';
 const port = Number(process.env.E2E_PORT ?? 8099);
 
 /**
- * Two servers, each on its own fresh embedded database with a fixed captcha, and two projects run side by side: the
- * accessibility sweep (one long file) on one, every flow on the other. Each project's tests see only their server's
- * data, so the sweep's edits (it renames a class) never reach a flow.
+ * Three projects side by side, each on its own server with its own fresh embedded database and a fixed captcha, so
+ * each project's tests see only their server's data (the accessibility sweep's edits, e.g. a renamed class, never reach
+ * a flow): every flow on `port`, and the accessibility sweep (the long pole: about 60% of the browser time) split in two
+ * halves by its rows' tags on `port + 1` and `port + 2`.
  */
-const server = (at: number) => {
+const PROJECTS = [
+  { name: 'flows', testIgnore: /a11y\.spec\.ts$/ },
+  { name: 'a11y', testMatch: /a11y\.spec\.ts$/, grepInvert: /@a11y-b/ },
+  { name: 'a11y-b', testMatch: /a11y\.spec\.ts$/, grep: /@a11y-b/ },
+];
+
+const serverCommand = (at: number) => {
   const dataDir = `/tmp/tiyu-e2e-${at}`;
-  return {
-    // A few days of simulated devices and app users (server/simulate): the activity screens' records arrive through the API.
-    command: `rm -rf ${dataDir} ${dataDir}-files && PORT=${at} PGLITE_DIR=${dataDir} STORAGE_DIR=${dataDir}-files TIYU_CAPTCHA_FIXED=1234 TIYU_SIMULATE_DAYS=3 NODE_ENV=test npx tsx server/main.ts`,
-    url: `http://127.0.0.1:${at}/busi/`,
-    timeout: 180_000,
-    reuseExistingServer: false,
-    stdout: 'ignore' as const,
-    stderr: 'pipe' as const,
-  };
+  // A few days of simulated devices and app users (server/simulate): the activity screens' records arrive through the API.
+  return `rm -rf ${dataDir} ${dataDir}-files && PORT=${at} PGLITE_DIR=${dataDir} STORAGE_DIR=${dataDir}-files TIYU_CAPTCHA_FIXED=1234 TIYU_SIMULATE_DAYS=3 NODE_ENV=test npx tsx server/main.ts`;
+};
+const ports = PROJECTS.map((_, i) => port + i);
+/**
+ * One command starts the servers at once (Playwright starts its webServer entries one after another, and each seeds
+ * its database for most of a minute), says when all answer, and keeps them running; Playwright stops the whole group.
+ */
+const servers = {
+  command: [
+    // Without a url Playwright does not check the ports: a server left from another run must not answer for this one.
+    ...ports.map((at) => `! curl -sf -o /dev/null http://127.0.0.1:${at}/busi/ || { echo "port ${at} is in use" >&2; exit 1; };`),
+    ...ports.map((at) => `(${serverCommand(at)}) &`),
+    ...ports.map((at) => `until curl -sf -o /dev/null http://127.0.0.1:${at}/busi/; do sleep 1; done;`),
+    'echo "e2e servers ready";',
+    'wait',
+  ].join(' '),
+  wait: { stdout: /e2e servers ready/ },
+  timeout: 240_000,
+  reuseExistingServer: false,
+  stdout: 'ignore' as const,
+  stderr: 'pipe' as const,
 };
 
 // Debian's Chromium: browser downloads (`npx playwright install`) cannot work on these machines.
@@ -25,15 +45,12 @@ export default defineConfig({
   testDir: 'tests/e2e',
   outputDir: 'test-results',
   fullyParallel: false,
-  workers: 2,
+  workers: PROJECTS.length,
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
-  projects: [
-    { name: 'flows', workers: 1, testIgnore: /a11y\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${port}` } },
-    { name: 'a11y', workers: 1, testMatch: /a11y\.spec\.ts$/, use: { baseURL: `http://127.0.0.1:${port + 1}` } },
-  ],
+  projects: PROJECTS.map((project, i) => ({ ...project, workers: 1, use: { baseURL: `http://127.0.0.1:${ports[i]}` } })),
   use: {
     viewport: { width: 1440, height: 900 },
     trace: 'retain-on-failure',
@@ -42,5 +59,5 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
     },
   },
-  webServer: [server(port), server(port + 1)],
+  webServer: servers,
 });

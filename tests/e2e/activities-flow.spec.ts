@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { createRandom } from '../../server/db/seed/people';
 import { driveContest, tinyMp4, uploadAppVideo, type Send } from '../../server/simulate/traffic';
-import { DEMO_PASSWORD, shot, signIn } from './support';
+import { clickRowAction, DEMO_PASSWORD, shot, signIn } from './support';
 
 /**
  * Activities fed through the device and app API (docs/product-rules.md#ingest): the simulator's device enters a new
@@ -50,7 +50,7 @@ test('a contest fills from a simulated device, and refuses entries once ended ea
   );
 
   await page.goto('/busi/k12/onlineManagement/competitionRank');
-  await page.getByTestId('contest-list').getByRole('row').filter({ hasText: 'e2e 设备跳绳赛' }).getByTestId('row-data').click();
+  await clickRowAction(page.getByTestId('contest-list').getByRole('row').filter({ hasText: 'e2e 设备跳绳赛' }), 'row-data');
   const data = page.getByTestId('contest-data');
   await expect(data).toContainText('e2e 设备跳绳赛');
   const rows = data.getByRole('table').first().locator('[data-slot=data-table-row]');
@@ -71,7 +71,7 @@ test('a contest fills from a simulated device, and refuses entries once ended ea
 
   await page.goBack();
   const row = page.getByTestId('contest-list').getByRole('row').filter({ hasText: 'e2e 设备跳绳赛' });
-  await row.getByTestId('row-end').click();
+  await clickRowAction(row, 'row-end');
   await page.getByRole('alertdialog').getByRole('button', { name: '提前结束' }).click();
   await expect(row).toContainText('已结束');
 

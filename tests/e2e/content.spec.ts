@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { chooseLoginLanguage, shot, signIn } from './support';
+import { chooseLoginLanguage, clickRowAction, shot, signIn } from './support';
 
 const picture = async (background: string, width = 800, height = 300) => ({
   name: `${background.slice(1)}.png`,
@@ -61,7 +61,7 @@ test('banners: add, refuse a bad link, reorder, and the login carousel changes',
   // Move the second up: it becomes first.
   await list.getByRole('row', { name: /阳光体育大课间/ }).getByTestId('banner-up').click();
   await expect(list.getByRole('row').nth(1)).toContainText('阳光体育大课间');
-  await list.getByRole('row').nth(1).getByTestId('banner-detail').click();
+  await clickRowAction(list.getByRole('row').nth(1), 'banner-detail');
   await expect(page.getByTestId('banner-preview')).toBeVisible();
   await shot(page, 'content-banner-detail-zh_cn');
 

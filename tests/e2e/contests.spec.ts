@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { shot, signIn } from './support';
+import { clickRowAction, shot, signIn } from './support';
 
 async function signedIn(page: Page) {
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -32,10 +32,10 @@ test('school01 creates a ranking contest, opens its data and ends it early', asy
   const row = list.getByRole('row').filter({ hasText: 'e2e 仰卧起坐赛' });
   await expect(row).toContainText('进行中');
 
-  await row.getByTestId('row-data').click();
+  await clickRowAction(row, 'row-data');
   await expect(page.getByTestId('contest-data')).toContainText('e2e 仰卧起坐赛');
   await page.goBack();
-  await row.getByTestId('row-end').click();
+  await clickRowAction(row, 'row-end');
   await page.getByRole('alertdialog').getByRole('button', { name: '提前结束' }).click();
   await expect(row).toContainText('已结束');
   await expect(row.getByTestId('row-edit')).toHaveCount(0);

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
-import { shot, signIn } from './support';
+import { clickRowAction, shot, signIn } from './support';
 
 /**
  * Meet documents (docs/product-rules.md#meet-documents): school01 uploads an e-stamp, makes a certificate template
@@ -61,7 +61,7 @@ test('school01 uploads a stamp, makes a template, issues certificates and adds s
 
   // Style photos of the finished meet: two images, a caption.
   await page.goto('/busi/k12/sportsMeet');
-  await page.getByTestId('meet-list').getByRole('row', { name: /2026年春季田径运动会/ }).getByRole('button', { name: '运动风采' }).click();
+  await clickRowAction(page.getByTestId('meet-list').getByRole('row', { name: /2026年春季田径运动会/ }), 'row-demeanor');
   await expect(page).toHaveURL(/\/k12\/sportsMeet\/demeanor\/[0-9a-f-]+$/);
   // The demo's three photos, then two more.
   const captions = page.getByTestId('photo-caption');

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { chooseLoginLanguage, shot, signIn } from './support';
+import { chooseLoginLanguage, clickRowAction, shot, signIn } from './support';
 
 async function pick(page: Page, form: ReturnType<Page['getByTestId']>, field: string, option?: string | RegExp) {
   await form.locator(`[data-field=${field}]`).getByRole('combobox').first().click();
@@ -51,11 +51,12 @@ test('school01 adds, finds, edits and disables a staff member', async ({ page })
   await expect(page).toHaveURL(/\/k12\/user\/teacher/, { timeout: 20_000 });
   await expect(row).toContainText('13955550101');
 
-  await row.getByTestId('staff-disable').click();
+  await clickRowAction(row, 'staff-disable');
   await expect(page.getByRole('alertdialog')).toContainText('停用“欧阳晓岚”？');
   await page.getByRole('alertdialog').getByRole('button', { name: '停用' }).click();
   await expect(row).toContainText('停用');
-  await expect(row.getByTestId('staff-enable')).toBeVisible();
+  await row.getByTestId('row-more').click();
+  await expect(page.getByTestId('row-more-menu').getByTestId('staff-enable')).toBeVisible();
 });
 
 /** Screenshots of the list, the form (also with a bad ID number and a long name) and the reset dialog, zh_cn and en_us. */

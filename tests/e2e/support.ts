@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /** Every demo account signs in with this password; the e2e server answers every captcha with 1234. */
 export const DEMO_PASSWORD = 'Tiyu@2026';
@@ -36,4 +36,17 @@ export async function dashboardSettled(page: Page): Promise<void> {
   await expect(page.locator('[data-slot=dc-chart]').first()).toBeVisible({ timeout: 20_000 });
   await expect(page.locator('[data-slot=dc-chart][data-finished=false]')).toHaveCount(0, { timeout: 20_000 });
   await expect(page.locator('table[aria-busy=true]')).toHaveCount(0, { timeout: 20_000 });
+}
+
+/**
+ * Clicks a row action by its test id, through the row's "更多" menu when the kit put it there (a row with four or
+ * more actions keeps only the first two as buttons: src/components/list/row-actions.tsx).
+ */
+export async function clickRowAction(row: Locator, testId: string): Promise<void> {
+  const actions = row.locator('[data-slot=row-actions]');
+  await expect(actions).toBeVisible({ timeout: 20_000 });
+  // The row renders its buttons and its menu trigger at once: if the button is not there, it is in the menu.
+  if ((await actions.getByTestId(testId).count()) > 0) return actions.getByTestId(testId).click();
+  await actions.getByTestId('row-more').click();
+  await row.page().getByTestId('row-more-menu').getByTestId(testId).click();
 }

@@ -57,18 +57,34 @@ interface Pending<T> {
 }
 
 /**
- * The buttons of one row, with the confirm dialog of the dangerous ones. With `maxInline`, a row that has more shown
- * actions than that keeps the first `maxInline - 1` as buttons and puts the rest in a "more" menu (keyboard: Enter or
+ * Most buttons a row shows before the rest go in a "more" menu: four or more actions (e.g. detail, data, edit, end,
+ * delete) pushed the other columns under the pinned actions column at 1440 px in English.
+ */
+export const MAX_INLINE_ACTIONS = 3;
+
+/**
+ * The buttons of one row, with the confirm dialog of the dangerous ones. A row that has more shown actions than
+ * `maxInline` keeps the first `maxInline - 1` as buttons and puts the rest in a "more" menu (keyboard: Enter or
  * Space opens it, arrows move, Esc closes), so a list with many actions keeps a narrow actions column.
  */
-export function RowActions<T>({ row, pageKey, actions, maxInline }: { row: T; pageKey: string; actions: readonly RowAction<T>[]; maxInline?: number }) {
+export function RowActions<T>({
+  row,
+  pageKey,
+  actions,
+  maxInline = MAX_INLINE_ACTIONS,
+}: {
+  row: T;
+  pageKey: string;
+  actions: readonly RowAction<T>[];
+  maxInline?: number;
+}) {
   const { t } = useTranslation(['menu', 'common', 'components']);
   const held = useAtomValue(permissionsAtom);
   const [pending, setPending] = useState<Pending<T> | null>(null);
   const shown = actions.filter((a) => canDo(held, pageKey, a.action) && !a.hidden?.(row));
   if (shown.length === 0) return null;
   const confirmText = pending?.action.confirm?.(pending.row);
-  const overflow = maxInline !== undefined && shown.length > maxInline;
+  const overflow = shown.length > maxInline;
   const inline = overflow ? shown.slice(0, Math.max(0, maxInline - 1)) : shown;
   const more = overflow ? shown.slice(inline.length) : [];
   const run = (a: RowAction<T>) => (a.confirm ? setPending({ row, action: a }) : void a.onClick(row));
@@ -147,7 +163,7 @@ export function RowActions<T>({ row, pageKey, actions, maxInline }: { row: T; pa
 
 /**
  * The action column of a list (a column factory): header '操作', pinned to the right edge, the row's permitted buttons
- * (with `maxInline`, the ones past it in a "more" menu).
+ * (past `maxInline`, the rest in a "more" menu).
  *   rowActionsColumn<ClassDetail>({ pageKey: 'k12.org.class', header: t('components:list.actions'), actions: [...] })
  * Keep `actions` stable (useMemo) like the other columns.
  */
@@ -162,7 +178,7 @@ export function rowActionsColumn<T extends RowData>({
   header: ReactNode;
   actions: readonly RowAction<T>[];
   width?: number;
-  /** More shown actions than this: the first `maxInline - 1` stay buttons, the rest go in a "more" menu. */
+  /** More shown actions than this (default MAX_INLINE_ACTIONS): the first `maxInline - 1` stay buttons, the rest go in a "more" menu. */
   maxInline?: number;
 }) {
   const col = createDataTableColumnHelper<T>();

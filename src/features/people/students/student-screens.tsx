@@ -101,7 +101,6 @@ export function StudentListScreen({ family }: { family: StudentFamily }) {
           pageKey: key,
           header: t('components:list.actions'),
           // Edit and transfer stay buttons; the app account's actions and delete go in the "more" menu.
-          maxInline: 3,
           actions: [
             editAction((r) => void navigate(access.paths.edit!(r.id))),
             { action: 'edit', testId: 'row-transfer', icon: <ArrowRightLeft aria-hidden />, label: t('students.transfer'), onClick: (r) => setTransferring([r]) },
