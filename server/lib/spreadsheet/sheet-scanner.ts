@@ -227,12 +227,12 @@ export class RowScanner {
   private valueEnd = 0;
   private selfClosing = false;
 
-  private readonly strings: readonly string[];
+  private readonly strings: SharedStrings;
   private readonly formats: readonly (DateTimeFormat | null)[];
   private readonly date1904: boolean;
   private readonly maxColumns: number;
 
-  constructor(strings: readonly string[], options: RowScannerOptions = {}) {
+  constructor(strings: SharedStrings, options: RowScannerOptions = {}) {
     this.strings = strings;
     this.formats = options.formats ?? [];
     this.date1904 = options.date1904 ?? false;
@@ -450,7 +450,7 @@ export class RowScanner {
       case T_SHARED: {
         const idx = parseUint(buf, a, b);
         if (idx < 0 || idx >= this.strings.length) throw new SheetDataError(`worksheet: shared string ${decodeText(buf, a, b)} missing`);
-        return this.strings[idx];
+        return this.strings.get(idx);
       }
       case T_BOOL:
         return buf[a] === 0x31 || (b - a === 4 && buf.toString('latin1', a, b) === 'true');
@@ -460,8 +460,41 @@ export class RowScanner {
   }
 }
 
+/**
+ * A workbook's shared strings as UTF-8 bytes in one buffer, decoded when a cell reads one. A district's file holds
+ * hundreds of thousands of distinct names and numbers; as JS strings they stayed on the heap for the whole import and
+ * V8 lets garbage grow with the live heap before a major GC (docs/architecture.md, Performance).
+ */
+export class SharedStrings {
+  private bytes = Buffer.allocUnsafe(64 * 1024);
+  private used = 0;
+  /** End offset of string i in `bytes`. */
+  private ends = new Uint32Array(1024);
+  length = 0;
+
+  push(s: string): void {
+    const room = s.length * 3;
+    if (this.used + room > this.bytes.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.used + room));
+      this.bytes.copy(grown, 0, 0, this.used);
+      this.bytes = grown;
+    }
+    this.used += this.bytes.write(s, this.used, 'utf8');
+    if (this.length === this.ends.length) {
+      const grown = new Uint32Array(this.ends.length * 2);
+      grown.set(this.ends);
+      this.ends = grown;
+    }
+    this.ends[this.length++] = this.used;
+  }
+
+  get(i: number): string {
+    return this.bytes.toString('utf8', i === 0 ? 0 : this.ends[i - 1], this.ends[i]);
+  }
+}
+
 /** Appends the shared strings (<si> elements of sharedStrings.xml) of buf to out: rich-text runs concatenated, phonetic runs left out. */
-export function scanSharedStrings(buf: Buffer, out: string[] = []): string[] {
+export function scanSharedStrings<T extends { push(s: string): void; length: number }>(buf: Buffer, out: T): T {
   let p = 0;
   for (;;) {
     const i = buf.indexOf(SI_OPEN, p);

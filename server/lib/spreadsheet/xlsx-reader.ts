@@ -11,6 +11,7 @@ import {
   rootElementName,
   RowScanner,
   scanSharedStrings,
+  SharedStrings,
   SheetDataError,
   SheetScanError,
   type CellValue,
@@ -105,7 +106,7 @@ interface SheetRef {
 interface ScanPlan {
   info: Omit<XlsxWorkbookInfo, 'engine'>;
   sheet: ZipEntry;
-  strings: string[];
+  strings: SharedStrings;
   formats: (DateTimeFormat | null)[];
 }
 
@@ -186,7 +187,7 @@ async function planScan(buf: Buffer, dir: Map<string, ZipEntry>, options: XlsxRe
   // A chart sheet or a dangling relationship: let SheetJS decide.
   const sheet = ref.path ? dir.get(ref.path.toLowerCase()) : undefined;
   if (!sheet) throw new SheetScanError(`worksheet part of ${ref.name} not found`);
-  const strings: string[] = [];
+  const strings = new SharedStrings();
   const sstEntry = wb.sharedStringsPath ? dir.get(wb.sharedStringsPath.toLowerCase()) : undefined;
   if (sstEntry) {
     let first = true;

@@ -95,6 +95,60 @@ class StudentIndex {
   }
 }
 
+/**
+ * The first row of each student in the file (the duplicate check spans the whole file), keyed by the id's 128 bits in
+ * typed arrays: 200,000 ids in a Map of strings sat on the JS heap, and V8 lets garbage grow with the live heap before
+ * a major GC (docs/architecture.md, Performance).
+ */
+export class FirstRows {
+  private keys = new Uint32Array(4 * 1024);
+  /** Row number per slot; 0 = free (rows count from 1). */
+  private rows = new Int32Array(1024);
+  private size = 0;
+  private readonly key = new Uint32Array(4);
+
+  /** The slot of `id` (a UUID), or the free slot where it goes. */
+  private slot(id: string): number {
+    const { keys, rows } = this;
+    const hex = id.replace(/-/g, '');
+    const k = this.key;
+    for (let w = 0; w < 4; w++) k[w] = parseInt(hex.slice(w * 8, w * 8 + 8), 16);
+    const mask = rows.length - 1;
+    let i = (Math.imul(k[0] ^ k[3], 0x9e3779b1) >>> 0) & mask;
+    while (rows[i] !== 0 && (keys[4 * i] !== k[0] || keys[4 * i + 1] !== k[1] || keys[4 * i + 2] !== k[2] || keys[4 * i + 3] !== k[3])) i = (i + 1) & mask;
+    return i;
+  }
+
+  get(id: string): number | undefined {
+    const row = this.rows[this.slot(id)];
+    return row === 0 ? undefined : row;
+  }
+
+  set(id: string, row: number): void {
+    if (!/^[0-9a-f]{8}(-?[0-9a-f]{4}){3}-?[0-9a-f]{12}$/i.test(id)) throw new Error(`not a UUID: ${id}`);
+    if (2 * (this.size + 1) > this.rows.length) this.grow();
+    const i = this.slot(id);
+    if (this.rows[i] === 0) this.size++;
+    this.rows[i] = row;
+    this.keys.set(this.key, 4 * i);
+  }
+
+  private grow(): void {
+    const keys = new Uint32Array(this.keys.length * 2);
+    const rows = new Int32Array(this.rows.length * 2);
+    const mask = rows.length - 1;
+    for (let j = 0; j < this.rows.length; j++) {
+      if (this.rows[j] === 0) continue;
+      let i = (Math.imul(this.keys[4 * j] ^ this.keys[4 * j + 3], 0x9e3779b1) >>> 0) & mask;
+      while (rows[i] !== 0) i = (i + 1) & mask;
+      rows[i] = this.rows[j];
+      keys.set(this.keys.subarray(4 * j, 4 * j + 4), 4 * i);
+    }
+    this.keys = keys;
+    this.rows = rows;
+  }
+}
+
 const RAW_OPTS = { interpolation: { escapeValue: false } };
 
 /** "第N行，〈字段〉：reason" for a rule the template parser does not know (matching, duplicates). */
@@ -176,7 +230,7 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
 
   const failures: Failure[] = [];
   let failureCount = 0;
-  const seen = new Map<string, number>();
+  const seen = new FirstRows();
   const pending: { row: number; cells: CellValue[] }[] = [];
   let header: { index: number; mapping: HeaderMapping; cells: readonly CellValue[] } | null = null;
   let dataRows = 0;
