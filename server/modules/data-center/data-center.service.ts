@@ -144,7 +144,7 @@ export function splitGroups(list: readonly AggRow[], dims: readonly Dim[]): Grou
 
 /** The same indicators per school year (same filters, every year), oldest first. */
 function trendQuery(orgIds: readonly string[], plans: readonly PlanInfo[], filters: ResultFilters): SQL {
-  const { src, agg } = population({ orgIds, plans, filters, perYear: true });
+  const { src, agg } = population({ orgIds, plans, filters, perYear: true, bySchool: true });
   return sql`with r as (${src})
 select r.school_year::int as school_year, ${agg} from r group by r.school_year order by r.school_year`;
 }
@@ -234,7 +234,7 @@ export async function schoolView(db: DbOrTx, family: Family, viewer: Viewer, f: 
   const otherYears = period.planId ? trendPlans : trendPlans.filter((p) => p.schoolYear !== period.schoolYear);
   // The units (classes, or schools) only need their ranking figures.
   const [grouped, trendRows, roster] = await Promise.all([
-    plans.length ? big(groupedQuery(population({ orgIds: scope.orgIds, plans, filters: rf }), dims, true, { rankOnly: unitDim })) : Promise.resolve([]),
+    plans.length ? big(groupedQuery(population({ orgIds: scope.orgIds, plans, filters: rf, bySchool: unitDim === 'org_id' }), dims, true, { rankOnly: unitDim })) : Promise.resolve([]),
     otherYears.length ? big(trendQuery(scope.orgIds, otherYears, rf)) : Promise.resolve([]),
     rosterGroups(db, scope.orgIds, rf),
   ]);
@@ -334,7 +334,7 @@ export async function gradeView(db: DbOrTx, family: Family, viewer: Viewer, f: D
   // A university's college (or major) page shows every year of study of it unless a year is chosen.
   const wholeUnit = family === 'gx' && !!(f.collegeId || f.majorId);
   if (gradeNo === undefined && plans.length && !wholeUnit) {
-    const [first] = await rows<{ g: number | null }>(db, sql`with r as (${population({ orgIds: scope.orgIds, plans, filters: resultFilters(f, scope) }).src}) select min(r.grade_no)::int as g from r`);
+    const [first] = await rows<{ g: number | null }>(db, sql`with r as (${population({ orgIds: scope.orgIds, plans, filters: resultFilters(f, scope), bySchool: true }).src}) select min(r.grade_no)::int as g from r`);
     gradeNo = first?.g ?? undefined;
   }
   const rf: ResultFilters = { ...resultFilters(f, scope), gradeNo };
@@ -344,7 +344,7 @@ export async function gradeView(db: DbOrTx, family: Family, viewer: Viewer, f: D
   const has = plans.length > 0 && (gradeNo !== undefined || wholeUnit);
   // Percentiles need the per-student values: read from the covering index alone; every other figure comes from rollups.
   const src = has ? periodResults({ orgIds: scope.orgIds, plans, filters: rf, columns: DISTRIBUTION_COLUMNS }) : null;
-  const pop = has ? population({ orgIds: scope.orgIds, plans, filters: rf }) : null;
+  const pop = has ? population({ orgIds: scope.orgIds, plans, filters: rf, bySchool: unitDim === 'org_id' }) : null;
   const otherYears = period.planId ? trendPlans : trendPlans.filter((p) => p.schoolYear !== period.schoolYear);
   const [grouped, dist, trendRows, roster] = await Promise.all([
     pop ? big(groupedQuery(pop, dims, true)) : Promise.resolve([]),
@@ -385,7 +385,7 @@ export async function classList(db: DbOrTx, family: Family, viewer: Viewer, f: D
   const { scope, period, plans } = await context(db, family, viewer, f);
   const unitDim: 'class_id' | 'org_id' = scope.multiSchool ? 'org_id' : 'class_id';
   const big = (q: SQL) => (scope.multiSchool ? heavyRows(db, q) : rows(db, q));
-  const grouped = plans.length ? await big(groupedQuery(population({ orgIds: scope.orgIds, plans, filters: resultFilters(f, scope) }), [unitDim], false)) : [];
+  const grouped = plans.length ? await big(groupedQuery(population({ orgIds: scope.orgIds, plans, filters: resultFilters(f, scope), bySchool: unitDim === 'org_id' }), [unitDim], false)) : [];
   return {
     scope: viewScope(scope),
     period,

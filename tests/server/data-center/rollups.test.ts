@@ -7,8 +7,8 @@ import { createTestApp, type TestApp } from '../../support/server-app';
 import { ITEMS, loadResults, type ResultRow } from './reference';
 
 /**
- * The dashboard rollups (dc_rollups, kept by triggers on physique_results) always equal a full recomputation from the
- * per-student rows, whatever the writes: random edits, clears, invalidations, restores, a sync and a plan deletion,
+ * The dashboard rollups (dc_rollups, kept by triggers on physique_results, and dc_school_rollups, kept by triggers on
+ * dc_rollups) always equal a full recomputation from the per-student rows, whatever the writes: random edits, clears, invalidations, restores, a sync and a plan deletion,
  * all through the real HTTP routes.
  */
 
@@ -44,12 +44,19 @@ const PREFIX: Record<(typeof ITEMS)[number], string> = {
 };
 const BMI: Record<string, string> = { normal: 'bmi_normal', lowWeight: 'bmi_low_weight', overweight: 'bmi_overweight', obese: 'bmi_obese' };
 
-/** Every counter of every plan × class × grade × gender with valid results, recomputed in JavaScript from the rows. */
-function recompute(rows: readonly ResultRow[]): Map<string, Record<string, number>> {
+/** The keys of the two rollup levels: plan × class × grade × gender, and plan × grade × gender (a plan is one school's). */
+const LEVELS = {
+  dc_rollups: { columns: ['plan_id', 'class_id', 'grade_no', 'gender'], of: (r: ResultRow) => `${r.planId}|${r.classId}|${r.gradeNo}|${r.gender}` },
+  dc_school_rollups: { columns: ['plan_id', 'grade_no', 'gender'], of: (r: ResultRow) => `${r.planId}|${r.gradeNo}|${r.gender}` },
+} as const;
+type Level = keyof typeof LEVELS;
+
+/** Every counter of every key of `level` with valid results, recomputed in JavaScript from the rows. */
+function recompute(rows: readonly ResultRow[], level: Level): Map<string, Record<string, number>> {
   const out = new Map<string, Record<string, number>>();
   for (const r of rows) {
     if (r.invalid) continue;
-    const key = `${r.planId}|${r.classId}|${r.gradeNo}|${r.gender}`;
+    const key = LEVELS[level].of(r);
     let c = out.get(key);
     if (!c) out.set(key, (c = {}));
     const add = (name: string, by = 1) => (c[name] = (c[name] ?? 0) + by);
@@ -74,26 +81,30 @@ function recompute(rows: readonly ResultRow[]): Map<string, Record<string, numbe
   return out;
 }
 
-/** The rollup table in the same shape (zero counters left out, as the recomputation never creates them). */
-async function rollups(): Promise<Map<string, Record<string, number>>> {
-  const rows = (await t.db.execute<Record<string, unknown>>(sql`select * from dc_rollups`)).rows;
+/** A rollup table in the same shape (zero counters left out, as the recomputation never creates them). */
+async function rollups(level: Level): Promise<Map<string, Record<string, number>>> {
+  const { columns } = LEVELS[level];
+  const rows = (await t.db.execute<Record<string, unknown>>(sql`select * from ${sql.raw(level)}`)).rows;
   const out = new Map<string, Record<string, number>>();
   for (const r of rows) {
     const c: Record<string, number> = {};
     for (const [k, v] of Object.entries(r)) {
-      if (['plan_id', 'class_id', 'grade_no', 'gender', 'org_id'].includes(k)) continue;
+      if ([...columns, 'org_id'].includes(k)) continue;
       if (Number(v) !== 0) c[k] = Number(v);
     }
-    out.set(`${String(r.plan_id)}|${String(r.class_id)}|${Number(r.grade_no)}|${String(r.gender)}`, c);
+    out.set(columns.map((k) => (k === 'grade_no' ? Number(r[k]) : String(r[k]))).join('|'), c);
   }
   return out;
 }
 
 async function expectEqual(step: string): Promise<void> {
-  const want = recompute(await loadResults(t.db));
-  const have = await rollups();
-  expect([...have.keys()].sort(), step).toEqual([...want.keys()].sort());
-  for (const [key, counters] of want) expect(have.get(key), `${step}: ${key}`).toEqual(counters);
+  const results = await loadResults(t.db);
+  for (const level of Object.keys(LEVELS) as Level[]) {
+    const want = recompute(results, level);
+    const have = await rollups(level);
+    expect([...have.keys()].sort(), `${step}, ${level}`).toEqual([...want.keys()].sort());
+    for (const [key, counters] of want) expect(have.get(key), `${step}, ${level}: ${key}`).toEqual(counters);
+  }
 }
 
 /** A small deterministic generator, so a failure replays. */
@@ -173,5 +184,6 @@ describe('dashboard rollups', () => {
     expect(await purgeRecycleBin(t.db, new Date(Date.now() + 31 * 24 * 3600_000))).toBeGreaterThanOrEqual(1);
     await expectEqual('plan purged');
     expect((await t.db.execute(sql`select 1 from dc_rollups where plan_id = ${past.id}::uuid`)).rows).toHaveLength(0);
+    expect((await t.db.execute(sql`select 1 from dc_school_rollups where plan_id = ${past.id}::uuid`)).rows).toHaveLength(0);
   }, 300_000);
 });
