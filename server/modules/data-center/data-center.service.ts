@@ -100,9 +100,11 @@ export async function heavyRows(db: DbOrTx, query: SQL): Promise<AggRow[]> {
 }
 
 /**
- * Aggregates of a population over all of it (optional) and each dimension on its own, in one scan. Rows of the
- * `rankOnly` dimension carry only RANK_COLUMNS, the other aggregates as null: on PGlite every field returned costs
- * about a microsecond (a null much less), and a school's hundreds of class rows need only their ranking figures.
+ * Aggregates of a population over all of it (optional) and each dimension on its own, in one scan. With `rankOnly`,
+ * the rows of that dimension carry only RANK_COLUMNS, and every other row carries its DETAIL_COLUMNS packed in one
+ * float8[] `detail` (splitGroups unpacks it): PGlite copies and decodes every field of a result on its own (≈ 1 µs
+ * each, a null included), and a school's hundreds of class rows need only their ranking figures, so the result is
+ * ≈ 17 fields a row instead of ≈ 64 (docs/architecture.md, "Where a school view's time goes").
  */
 export function groupedQuery({ src, agg, counters }: Population, dims: readonly Dim[], withTotal: boolean, opts: { rankOnly?: Dim } = {}): SQL {
   const sets = [...(withTotal ? ['()'] : []), ...dims.map((d) => `(r.${d})`)].join(', ');
@@ -112,7 +114,7 @@ export function groupedQuery({ src, agg, counters }: Population, dims: readonly 
   const out = rankOnly
     ? [
         ...[...dims.map((d) => `g_${d}`), ...dims, 'unit_grade', ...RANK_COLUMNS].map((c) => `a."${c}"`),
-        ...DETAIL_COLUMNS.map((c) => `case when a."g_${rankOnly}" = 0 then null else a."${c}" end as "${c}"`),
+        `case when a."g_${rankOnly}" = 0 then null else array[${DETAIL_COLUMNS.map((c) => `a."${c}"`).join(', ')}]::float8[] end as detail`,
       ].join(', ')
     : 'a.*';
   // Rollup rows are added up per combination of the dimensions first (a district's ≈ 15,000 class rows become one
@@ -132,9 +134,12 @@ interface Grouped {
   by: Record<Dim, AggRow[]>;
 }
 
+/** Rows of groupedQuery by grouping set, a packed `detail` spread back into its DETAIL_COLUMNS. */
 export function splitGroups(list: readonly AggRow[], dims: readonly Dim[]): Grouped {
   const out: Grouped = { all: null, by: { grade_no: [], gender: [], class_id: [], org_id: [] } };
   for (const row of list) {
+    const detail = parseFloatArray(row.detail);
+    if (detail) DETAIL_COLUMNS.forEach((c, i) => (row[c] = detail[i]));
     const dim = dims.find((d) => Number(row[`g_${d}`]) === 0);
     if (dim) out.by[dim].push(row);
     else out.all = row;
