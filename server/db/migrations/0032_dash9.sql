@@ -1,3 +1,12 @@
+CREATE TABLE "dc_grade_roster" (
+	"grade_id" uuid NOT NULL,
+	"gender" text NOT NULL,
+	"org_id" uuid NOT NULL,
+	"students" integer DEFAULT 0 NOT NULL,
+	"enabled" integer DEFAULT 0 NOT NULL,
+	CONSTRAINT "dc_grade_roster_grade_id_gender_pk" PRIMARY KEY("grade_id","gender")
+);
+--> statement-breakpoint
 CREATE TABLE "dc_school_rollups" (
 	"plan_id" uuid NOT NULL,
 	"grade_no" smallint NOT NULL,
@@ -61,6 +70,7 @@ CREATE TABLE "dc_school_rollups" (
 	CONSTRAINT "dc_school_rollups_plan_id_grade_no_gender_pk" PRIMARY KEY("plan_id","grade_no","gender")
 );
 --> statement-breakpoint
+CREATE INDEX "dc_grade_roster_org_idx" ON "dc_grade_roster" USING btree ("org_id");--> statement-breakpoint
 -- custom: school rollup triggers. dc_school_rollups is dc_rollups added up per plan × grade × gender; statement-level
 -- triggers on dc_rollups itself apply each statement's change of its rows as one set-wise delta (+ the new rows' counters,
 -- − the old rows'), so whatever keeps dc_rollups (the triggers on physique_results: imports, edits, invalid/restore,
@@ -501,3 +511,75 @@ INSERT into dc_school_rollups (plan_id, grade_no, gender, org_id, tested, assess
     sum(run_800m_exc),
     sum(run_800m_fail)
   from dc_rollups group by plan_id, grade_no, gender;
+--> statement-breakpoint
+-- custom: grade roster triggers. dc_grade_roster is dc_roster added up per grade (the class's grade) and gender: the
+-- triggers on dc_roster apply each statement's change of its rows (+ new, − old) under the class's grade, and a
+-- trigger on classes moves a class's counts when its grade changes; rows whose students reach 0 are deleted. ENABLE
+-- ALWAYS like the rollups'. Then the existing roster is added up once.
+CREATE FUNCTION dc_grade_roster_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  insert into dc_grade_roster as r (grade_id, gender, org_id, students, enabled)
+    select c.grade_id, d.gender, (array_agg(d.org_id order by d.s desc))[1], sum(d.s * d.students), sum(d.s * d.enabled)
+    from (select 1 as s, new_rows.class_id, new_rows.gender, new_rows.org_id, new_rows.students, new_rows.enabled from new_rows) d
+    join classes c on c.id = d.class_id
+    group by c.grade_id, d.gender
+    order by c.grade_id, d.gender
+    on conflict (grade_id, gender) do update set org_id = excluded.org_id, students = r.students + excluded.students, enabled = r.enabled + excluded.enabled;
+  RETURN NULL;
+END
+$$;--> statement-breakpoint
+CREATE FUNCTION dc_grade_roster_update() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  insert into dc_grade_roster as r (grade_id, gender, org_id, students, enabled)
+    select c.grade_id, d.gender, (array_agg(d.org_id order by d.s desc))[1], sum(d.s * d.students), sum(d.s * d.enabled)
+    from (select 1 as s, new_rows.class_id, new_rows.gender, new_rows.org_id, new_rows.students, new_rows.enabled from new_rows
+      union all select -1 as s, old_rows.class_id, old_rows.gender, old_rows.org_id, old_rows.students, old_rows.enabled from old_rows) d
+    join classes c on c.id = d.class_id
+    group by c.grade_id, d.gender
+    order by c.grade_id, d.gender
+    on conflict (grade_id, gender) do update set org_id = excluded.org_id, students = r.students + excluded.students, enabled = r.enabled + excluded.enabled;
+  delete from dc_grade_roster r using (select distinct c.grade_id, old_rows.gender from old_rows join classes c on c.id = old_rows.class_id) k
+    where r.grade_id = k.grade_id and r.gender = k.gender and r.students = 0;
+  RETURN NULL;
+END
+$$;--> statement-breakpoint
+CREATE FUNCTION dc_grade_roster_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  insert into dc_grade_roster as r (grade_id, gender, org_id, students, enabled)
+    select c.grade_id, d.gender, (array_agg(d.org_id order by d.s desc))[1], sum(d.s * d.students), sum(d.s * d.enabled)
+    from (select -1 as s, old_rows.class_id, old_rows.gender, old_rows.org_id, old_rows.students, old_rows.enabled from old_rows) d
+    join classes c on c.id = d.class_id
+    group by c.grade_id, d.gender
+    order by c.grade_id, d.gender
+    on conflict (grade_id, gender) do update set org_id = excluded.org_id, students = r.students + excluded.students, enabled = r.enabled + excluded.enabled;
+  delete from dc_grade_roster r using (select distinct c.grade_id, old_rows.gender from old_rows join classes c on c.id = old_rows.class_id) k
+    where r.grade_id = k.grade_id and r.gender = k.gender and r.students = 0;
+  RETURN NULL;
+END
+$$;--> statement-breakpoint
+CREATE FUNCTION dc_grade_roster_class_move() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  insert into dc_grade_roster as r (grade_id, gender, org_id, students, enabled)
+    select m.grade_id, x.gender, (array_agg(x.org_id order by m.s desc))[1], sum(m.s * x.students), sum(m.s * x.enabled)
+    from (select 1 as s, n.id, n.grade_id from new_rows n join old_rows o on o.id = n.id where o.grade_id <> n.grade_id
+      union all select -1 as s, o.id, o.grade_id from old_rows o join new_rows n on n.id = o.id where o.grade_id <> n.grade_id) m
+    join dc_roster x on x.class_id = m.id
+    group by m.grade_id, x.gender
+    order by m.grade_id, x.gender
+    on conflict (grade_id, gender) do update set org_id = excluded.org_id, students = r.students + excluded.students, enabled = r.enabled + excluded.enabled;
+  delete from dc_grade_roster r using (select o.grade_id from old_rows o join new_rows n on n.id = o.id where o.grade_id <> n.grade_id) k
+    where r.grade_id = k.grade_id and r.students = 0;
+  RETURN NULL;
+END
+$$;--> statement-breakpoint
+CREATE TRIGGER dc_roster_grade_insert AFTER INSERT ON dc_roster REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION dc_grade_roster_insert();--> statement-breakpoint
+CREATE TRIGGER dc_roster_grade_update AFTER UPDATE ON dc_roster REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION dc_grade_roster_update();--> statement-breakpoint
+CREATE TRIGGER dc_roster_grade_delete AFTER DELETE ON dc_roster REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION dc_grade_roster_delete();--> statement-breakpoint
+CREATE TRIGGER classes_grade_roster_move AFTER UPDATE ON classes REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION dc_grade_roster_class_move();--> statement-breakpoint
+ALTER TABLE "dc_roster" ENABLE ALWAYS TRIGGER "dc_roster_grade_insert";--> statement-breakpoint
+ALTER TABLE "dc_roster" ENABLE ALWAYS TRIGGER "dc_roster_grade_update";--> statement-breakpoint
+ALTER TABLE "dc_roster" ENABLE ALWAYS TRIGGER "dc_roster_grade_delete";--> statement-breakpoint
+ALTER TABLE "classes" ENABLE ALWAYS TRIGGER "classes_grade_roster_move";--> statement-breakpoint
+INSERT into dc_grade_roster (grade_id, gender, org_id, students, enabled)
+  select c.grade_id, r.gender, (array_agg(r.org_id))[1], sum(r.students), sum(r.enabled)
+  from dc_roster r join classes c on c.id = r.class_id group by c.grade_id, r.gender;

@@ -126,3 +126,21 @@ export const dcRoster = pgTable(
   },
   (t) => [primaryKey({ columns: [t.classId, t.gender] }), index('dc_roster_org_idx').on(t.orgId)],
 );
+
+/**
+ * dc_roster added up per grade (cohort) and gender: the roster of views that name no class (a district, a whole
+ * school) reads a few rows per school instead of joining every class. Kept by statement-level triggers on dc_roster
+ * (by the class's grade) and on classes (a class moved to another grade moves its counts), migration 0032 after
+ * `-- custom:`.
+ */
+export const dcGradeRoster = pgTable(
+  'dc_grade_roster',
+  {
+    gradeId: uuid('grade_id').notNull(),
+    gender: text('gender').notNull(),
+    orgId: uuid('org_id').notNull(),
+    students: count('students'),
+    enabled: count('enabled'),
+  },
+  (t) => [primaryKey({ columns: [t.gradeId, t.gender] }), index('dc_grade_roster_org_idx').on(t.orgId)],
+);

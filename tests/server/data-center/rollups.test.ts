@@ -78,6 +78,8 @@ function recompute(rows: readonly ResultRow[], level: Level): Map<string, Record
       if (row[`${item}Level`] === 'fail') add(`${PREFIX[item]}_fail`);
     }
   }
+  // A sum of zero scores is 0, which the tables (and rollups() below) leave out like any zero counter.
+  for (const c of out.values()) for (const [k, v] of Object.entries(c)) if (v === 0) delete c[k];
   return out;
 }
 
@@ -120,6 +122,11 @@ async function expectRosterEqual(): Promise<void> {
   const kept = sql`select class_id::text, gender, org_id::text, students, enabled from dc_roster`;
   const sort = (rows: Record<string, unknown>[]) => rows.map((r) => JSON.stringify([r.class_id, r.gender, r.org_id, Number(r.students), Number(r.enabled)])).sort();
   expect(sort((await t.db.execute<Record<string, unknown>>(kept)).rows)).toEqual(sort((await t.db.execute<Record<string, unknown>>(count)).rows));
+  // dc_grade_roster: the same per grade (the class's grade now) and gender.
+  const byGrade = sql`select c.grade_id::text as class_id, s.gender, s.org_id::text, count(*)::int as students, (count(*) filter (where s.enabled))::int as enabled
+from students s join classes c on c.id = s.class_id group by c.grade_id, s.gender, s.org_id`;
+  const keptByGrade = sql`select grade_id::text as class_id, gender, org_id::text, students, enabled from dc_grade_roster`;
+  expect(sort((await t.db.execute<Record<string, unknown>>(keptByGrade)).rows)).toEqual(sort((await t.db.execute<Record<string, unknown>>(byGrade)).rows));
 }
 
 describe('dashboard rollups', () => {
@@ -128,11 +135,15 @@ describe('dashboard rollups', () => {
     await expectRosterEqual();
   });
 
-  it('keep the roster when students are disabled and moved', async () => {
+  it('keep the roster when students are disabled and moved, and when a class moves to another grade', async () => {
     const [a, b] = (await t.db.execute<{ id: string; class_id: string }>(sql`select id, class_id from students where org_id = ${orgId}::uuid order by id limit 2`)).rows;
     const [other] = (await t.db.execute<{ id: string }>(sql`select id from classes where org_id = ${orgId}::uuid and id <> ${a.class_id}::uuid limit 1`)).rows;
     await t.db.execute(sql`update students set enabled = false where id = ${a.id}::uuid`);
     await t.db.execute(sql`update students set class_id = ${other.id}::uuid, gender = case when gender = 'male' then 'female' else 'male' end where id = ${b.id}::uuid`);
+    await expectRosterEqual();
+    // A class moved to another grade of its school takes its students' counts along.
+    const [grade] = (await t.db.execute<{ id: string }>(sql`select g.id from grades g where g.org_id = ${orgId}::uuid and g.id <> (select grade_id from classes where id = ${other.id}::uuid) limit 1`)).rows;
+    await t.db.execute(sql`update classes set grade_id = ${grade.id}::uuid, code = (select coalesce(max(code), 0) + 1 from classes where grade_id = ${grade.id}::uuid) where id = ${other.id}::uuid`);
     await expectRosterEqual();
   });
 
