@@ -26,8 +26,10 @@ import { createDatabase, dropDatabase, withDatabase } from '../../server/db/admi
 import { migrateDb, openDb, type DbHandle } from '../../server/db/client';
 import { DEMO_PASSWORD } from '../../server/db/seed/demo';
 import { seedScale } from '../../server/db/seed/scale';
+import { resolvePeriod, resolveScope, rosterGroups, scopePlans } from '../../server/modules/data-center/data-center.scope';
 import { groupedQuery } from '../../server/modules/data-center/data-center.service';
 import { aggregateColumns, population, type PlanRef } from '../../server/modules/data-center/data-center.sql';
+import { WHOLE_ORG } from '../../server/lib/data-scope';
 import { parseEnv } from '../../server/env';
 import { sha256Hex } from '../../server/lib/password';
 import { scaleDbDir } from './scale-db';
@@ -140,8 +142,9 @@ select grouping(r.grade_no), grouping(r.gender), grouping(r.${sql.raw(unit)}), r
 from r group by grouping sets ((), (r.grade_no), (r.gender), (r.${sql.raw(unit)}))`));
 
     /**
-     * The district view's aggregate statement as it runs now (rollup rows added up per school, grade and gender before
-     * the grouping sets) and as it ran before (grouping sets over every class's rollup rows), same plans, same run.
+     * The district view's aggregate statement as it runs now (dc_school_rollups, added up per school, grade and gender
+     * before the grouping sets) and as it ran before: over the class rollups (dc_rollups) added up per school first,
+     * and grouping sets over every class's rollup rows; same plans, same run.
      */
     const districtPlans = (
       await handle.db.execute<{ id: string; org_id: string; school_year: number; start_date: string }>(
@@ -149,10 +152,33 @@ from r group by grouping sets ((), (r.grade_no), (r.gender), (r.${sql.raw(unit)}
       )
     ).rows.map((p): PlanRef => ({ id: p.id, orgId: p.org_id, schoolYear: Number(p.school_year), startDate: p.start_date }));
     const districtOrgIds = [...new Set(districtPlans.map((p) => p.orgId))];
-    const districtStatement = (addUpFirst: boolean) => async () => {
-      const pop = population({ orgIds: districtOrgIds, plans: districtPlans });
-      void (await handle.db.execute(groupedQuery(addUpFirst ? pop : { src: pop.src, agg: pop.agg }, ['grade_no', 'gender', 'org_id'], true, { rankOnly: 'org_id' })));
+    const districtStatement = (how: 'class rows' | 'class rows added up' | 'school rollups') => async () => {
+      const pop = population({ orgIds: districtOrgIds, plans: districtPlans, bySchool: how === 'school rollups' });
+      void (await handle.db.execute(groupedQuery(how === 'class rows' ? { src: pop.src, agg: pop.agg } : pop, ['grade_no', 'gender', 'org_id'], true, { rankOnly: 'org_id' })));
     };
+    /**
+     * The whole-district view's statements one by one, as the service runs them (on PGlite one after another): the
+     * scope (organisation tree), its plans, the aggregate, the trend over the other school years, the roster.
+     */
+    const viewer = { tenantOrgId: district.id, classScope: WHOLE_ORG };
+    const scope = await resolveScope(handle.db, 'admin', viewer);
+    const { plans: viewPlans, trendPlans, period } = resolvePeriod(await scopePlans(handle.db, scope.orgIds, scope.classScope), {});
+    const otherYears = trendPlans.filter((p) => p.schoolYear !== period.schoolYear);
+    const trendPop = population({ orgIds: scope.orgIds, plans: otherYears, perYear: true, bySchool: true });
+    const split: [string, () => Promise<void>][] = [
+      ['district split: scope (organisation tree)', async () => void (await resolveScope(handle.db, 'admin', viewer))],
+      ['district split: plans of the scope', async () => void (await scopePlans(handle.db, scope.orgIds, scope.classScope))],
+      [
+        'district split: aggregate',
+        async () =>
+          void (await handle.db.execute(groupedQuery(population({ orgIds: scope.orgIds, plans: viewPlans, bySchool: true }), ['grade_no', 'gender', 'org_id'], true, { rankOnly: 'org_id' }))),
+      ],
+      [
+        `district split: trend (${otherYears.length} plans)`,
+        async () => void (await handle.db.execute(sql`with r as (${trendPop.src}) select r.school_year::int as school_year, ${trendPop.agg} from r group by r.school_year`)),
+      ],
+      ['district split: roster', async () => void (await rosterGroups(handle.db, scope.orgIds, {}))],
+    ];
 
     const get = (token: string, url: string) => async () => {
       const res = await app.inject({ url, headers: { authorization: `bearer ${token}` } });
@@ -172,9 +198,11 @@ from r group by grouping sets ((), (r.grade_no), (r.gender), (r.${sql.raw(unit)}
       ['k12 filters', get(schoolToken, `${k12}/filters`)],
       ["floor: the district's period rows read once", readOnce(districtOrgs)],
       ['before: raw GROUPING SETS of the district view', rawGrouped(districtOrgs, 'org_id')],
-      ['district statement: grouping sets over class rollups (before)', districtStatement(false)],
-      ['district statement: added up per school first (now)', districtStatement(true)],
+      ['district statement: grouping sets over class rollups', districtStatement('class rows')],
+      ['district statement: class rollups added up per school', districtStatement('class rows added up')],
+      ['district statement: school rollups (now)', districtStatement('school rollups')],
       [`admin school (district, ${students} students)`, get(districtToken, `${admin}/school`)],
+      ...split,
       ['admin grade (district)', get(districtToken, `${admin}/grade?gradeNo=${cls.grade_no}`)],
       ['admin school (one school)', get(districtToken, `${admin}/school?orgId=${largest.org_id}`)],
     ];

@@ -49,6 +49,30 @@ const ROLLUP_ITEM_PREFIXES: readonly string[] = Object.values(getTableColumns(ph
 
 const count = (name: string) => integer(name).notNull().default(0);
 
+/** The counters of a rollup row (dc_rollups and dc_school_rollups): counts, exact sums, BMI bands, per-item figures. */
+const rollupCounters = () => ({
+  tested: count('tested'),
+  assessed: count('assessed'),
+  lvExcellent: count('lv_excellent'),
+  lvGood: count('lv_good'),
+  lvPass: count('lv_pass'),
+  lvFail: count('lv_fail'),
+  /** Σ round(total × 10): totals have one decimal, so sums stay exact integers. */
+  totalX10: bigint('total_x10', { mode: 'number' }).notNull().default(0),
+  bmiNormal: count('bmi_normal'),
+  bmiLowWeight: count('bmi_low_weight'),
+  bmiOverweight: count('bmi_overweight'),
+  bmiObese: count('bmi_obese'),
+  ...Object.fromEntries(
+    ROLLUP_ITEM_PREFIXES.flatMap((p) => [
+      [`${p}_n`, count(`${p}_n`)],
+      [`${p}_sum`, count(`${p}_sum`)],
+      [`${p}_exc`, count(`${p}_exc`)],
+      [`${p}_fail`, count(`${p}_fail`)],
+    ]),
+  ),
+});
+
 /**
  * Running aggregates of the valid physique results per plan × class × grade × gender, kept by statement-level
  * triggers on physique_results (migration 0002, after `-- custom:`), so every write path — import, edit,
@@ -64,28 +88,27 @@ export const dcRollups = pgTable(
     gradeNo: smallint('grade_no').notNull(),
     gender: text('gender').notNull(),
     orgId: uuid('org_id').notNull(),
-    tested: count('tested'),
-    assessed: count('assessed'),
-    lvExcellent: count('lv_excellent'),
-    lvGood: count('lv_good'),
-    lvPass: count('lv_pass'),
-    lvFail: count('lv_fail'),
-    /** Σ round(total × 10): totals have one decimal, so sums stay exact integers. */
-    totalX10: bigint('total_x10', { mode: 'number' }).notNull().default(0),
-    bmiNormal: count('bmi_normal'),
-    bmiLowWeight: count('bmi_low_weight'),
-    bmiOverweight: count('bmi_overweight'),
-    bmiObese: count('bmi_obese'),
-    ...Object.fromEntries(
-      ROLLUP_ITEM_PREFIXES.flatMap((p) => [
-        [`${p}_n`, count(`${p}_n`)],
-        [`${p}_sum`, count(`${p}_sum`)],
-        [`${p}_exc`, count(`${p}_exc`)],
-        [`${p}_fail`, count(`${p}_fail`)],
-      ]),
-    ),
+    ...rollupCounters(),
   },
   (t) => [primaryKey({ columns: [t.planId, t.classId, t.gradeNo, t.gender] }), index('dc_rollups_org_idx').on(t.orgId)],
+);
+
+/**
+ * dc_rollups added up per plan × grade × gender (a plan belongs to one school, so these are a school's rows): what the
+ * views read when their units are schools and no class filter applies (the district view, every trend), ≈ 4× fewer
+ * rows than per class. Kept by statement-level triggers on dc_rollups itself (migration 0032, after `-- custom:`),
+ * so it follows every write that changes the class rollups, in the same transaction.
+ */
+export const dcSchoolRollups = pgTable(
+  'dc_school_rollups',
+  {
+    planId: uuid('plan_id').notNull(),
+    gradeNo: smallint('grade_no').notNull(),
+    gender: text('gender').notNull(),
+    orgId: uuid('org_id').notNull(),
+    ...rollupCounters(),
+  },
+  (t) => [primaryKey({ columns: [t.planId, t.gradeNo, t.gender] })],
 );
 
 /**
@@ -102,4 +125,22 @@ export const dcRoster = pgTable(
     enabled: count('enabled'),
   },
   (t) => [primaryKey({ columns: [t.classId, t.gender] }), index('dc_roster_org_idx').on(t.orgId)],
+);
+
+/**
+ * dc_roster added up per grade (cohort) and gender: the roster of views that name no class (a district, a whole
+ * school) reads a few rows per school instead of joining every class. Kept by statement-level triggers on dc_roster
+ * (by the class's grade) and on classes (a class moved to another grade moves its counts), migration 0032 after
+ * `-- custom:`.
+ */
+export const dcGradeRoster = pgTable(
+  'dc_grade_roster',
+  {
+    gradeId: uuid('grade_id').notNull(),
+    gender: text('gender').notNull(),
+    orgId: uuid('org_id').notNull(),
+    students: count('students'),
+    enabled: count('enabled'),
+  },
+  (t) => [primaryKey({ columns: [t.gradeId, t.gender] }), index('dc_grade_roster_org_idx').on(t.orgId)],
 );

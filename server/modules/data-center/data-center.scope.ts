@@ -7,7 +7,7 @@ import { ERR } from '@/domain/errors';
 import type { Gender, Stage } from '@/domain/physique/standard';
 import type { DbOrTx } from '../../db/client';
 import { orgs } from '../../db/schema/orgs';
-import { dcRoster } from '../../db/schema/data-center';
+import { dcGradeRoster, dcRoster } from '../../db/schema/data-center';
 import { classes, grades, schoolYears } from '../../db/schema/school';
 import { testPlans } from '../../db/schema/test-plans';
 import { AppError } from '../../lib/app-error';
@@ -92,9 +92,12 @@ export interface PlanInfo extends PlanRef {
 
 /** Test plans of the scope with their school year and whether any valid result (of the viewer's classes) belongs to them. */
 export async function scopePlans(db: DbOrTx, orgIds: readonly string[], classScope: ClassScope): Promise<PlanInfo[]> {
-  // A plan has valid results exactly when it has rollup rows (the triggers drop rows that reach 0 tested).
+  // A plan has valid results exactly when it has rollup rows (the triggers drop rows that reach 0 tested); the
+  // school rollups are ≈ 4× fewer index entries to probe, the class rollups know the viewer's classes.
   const classIds = scopedClassIds(classScope);
-  const ofClasses = classIds ? sql` and ${sql.join(resultFilterSql({ classIds }, 'dc_rollups'), sql` and `)}` : sql``;
+  const probe = classIds
+    ? sql`select 1 as one from dc_rollups where dc_rollups.plan_id = tp.id and ${sql.join(resultFilterSql({ classIds }, 'dc_rollups'), sql` and `)} limit 1`
+    : sql`select 1 as one from dc_school_rollups where dc_school_rollups.plan_id = tp.id limit 1`;
   const rows = await db.execute<{
     id: string;
     org_id: string;
@@ -106,7 +109,7 @@ export async function scopePlans(db: DbOrTx, orgIds: readonly string[], classSco
     has_results: boolean | string | null;
   }>(sql`select tp.id, tp.org_id, tp.name, sy.start_year as school_year, sy.academic_year, tp.semester_code, tp.start_date::text as start_date, probe.one is not null as has_results
 from ${testPlans} tp join ${schoolYears} sy on sy.id = tp.school_year_id
-left join lateral (select 1 as one from dc_rollups where dc_rollups.plan_id = tp.id${ofClasses} limit 1) probe on true
+left join lateral (${probe}) probe on true
 where tp.org_id in (${idList(orgIds)}) and tp.deleted_at is null`);
   return rows.rows.map((r) => ({
     id: r.id,
@@ -165,8 +168,23 @@ export function resultFilters(f: DataCenterFilter, scope: DcScope): ResultFilter
 
 /** Students of the scope (enabled, or of a graduated cohort) per cohort and gender (class / college / major / gender filters applied). */
 export async function rosterGroups(db: DbOrTx, orgIds: readonly string[], f: ResultFilters): Promise<RosterGroup[]> {
-  // From dc_roster (students per class and gender, kept by triggers): a few rows per class instead of every student.
   // Graduated cohorts count in the years they were here even when their students were disabled on leaving.
+  const count = (t: typeof dcRoster | typeof dcGradeRoster) => sql<number>`sum(case when ${grades.graduated} then ${t.students} else ${t.enabled} end)::int`;
+  const out = (rows: { stage: string; enrolYear: number; gender: string; count: number }[]): RosterGroup[] =>
+    rows.filter((r) => Number(r.count) > 0).map((r) => ({ stage: r.stage as Stage, enrolYear: r.enrolYear, gender: r.gender as Gender, count: Number(r.count) }));
+  if (!f.classId && !f.classIds && !f.collegeId && !f.majorId) {
+    // No class named: from dc_grade_roster (dc_roster added up per grade), a few rows per school.
+    const conds = [inArray(dcGradeRoster.orgId, [...orgIds]), ...(f.gender ? [eq(dcGradeRoster.gender, f.gender)] : [])];
+    return out(
+      await db
+        .select({ stage: grades.stage, enrolYear: grades.enrolYear, gender: dcGradeRoster.gender, count: count(dcGradeRoster) })
+        .from(dcGradeRoster)
+        .innerJoin(grades, eq(grades.id, dcGradeRoster.gradeId))
+        .where(and(...conds))
+        .groupBy(grades.stage, grades.enrolYear, dcGradeRoster.gender),
+    );
+  }
+  // From dc_roster (students per class and gender, kept by triggers): a few rows per class instead of every student.
   // A roster row's class belongs to its organisation: saying so lets the classes be read through their org index
   // instead of a scan of every class of the district.
   const conds = [inArray(dcRoster.orgId, [...orgIds]), inArray(classes.orgId, [...orgIds])];
@@ -175,19 +193,15 @@ export async function rosterGroups(db: DbOrTx, orgIds: readonly string[], f: Res
   if (f.gender) conds.push(eq(dcRoster.gender, f.gender));
   if (f.collegeId) conds.push(eq(classes.collegeId, f.collegeId));
   if (f.majorId) conds.push(eq(classes.majorId, f.majorId));
-  const rows = await db
-    .select({
-      stage: grades.stage,
-      enrolYear: grades.enrolYear,
-      gender: dcRoster.gender,
-      count: sql<number>`sum(case when ${grades.graduated} then ${dcRoster.students} else ${dcRoster.enabled} end)::int`,
-    })
-    .from(dcRoster)
-    .innerJoin(classes, eq(classes.id, dcRoster.classId))
-    .innerJoin(grades, eq(grades.id, classes.gradeId))
-    .where(and(...conds))
-    .groupBy(grades.stage, grades.enrolYear, dcRoster.gender);
-  return rows.filter((r) => Number(r.count) > 0).map((r) => ({ stage: r.stage as Stage, enrolYear: r.enrolYear, gender: r.gender as Gender, count: Number(r.count) }));
+  return out(
+    await db
+      .select({ stage: grades.stage, enrolYear: grades.enrolYear, gender: dcRoster.gender, count: count(dcRoster) })
+      .from(dcRoster)
+      .innerJoin(classes, eq(classes.id, dcRoster.classId))
+      .innerJoin(grades, eq(grades.id, classes.gradeId))
+      .where(and(...conds))
+      .groupBy(grades.stage, grades.enrolYear, dcRoster.gender),
+  );
 }
 
 /** A class of the scope (and of the viewer's data scope) with its grade, college and major, or 404. */

@@ -100,9 +100,11 @@ export async function heavyRows(db: DbOrTx, query: SQL): Promise<AggRow[]> {
 }
 
 /**
- * Aggregates of a population over all of it (optional) and each dimension on its own, in one scan. Rows of the
- * `rankOnly` dimension carry only RANK_COLUMNS, the other aggregates as null: on PGlite every field returned costs
- * about a microsecond (a null much less), and a school's hundreds of class rows need only their ranking figures.
+ * Aggregates of a population over all of it (optional) and each dimension on its own, in one scan. With `rankOnly`,
+ * the rows of that dimension carry only RANK_COLUMNS, and every other row carries its DETAIL_COLUMNS packed in one
+ * float8[] `detail` (splitGroups unpacks it): PGlite copies and decodes every field of a result on its own (≈ 1 µs
+ * each, a null included), and a school's hundreds of class rows need only their ranking figures, so the result is
+ * ≈ 17 fields a row instead of ≈ 64 (docs/architecture.md, "Where a school view's time goes").
  */
 export function groupedQuery({ src, agg, counters }: Population, dims: readonly Dim[], withTotal: boolean, opts: { rankOnly?: Dim } = {}): SQL {
   const sets = [...(withTotal ? ['()'] : []), ...dims.map((d) => `(r.${d})`)].join(', ');
@@ -112,7 +114,7 @@ export function groupedQuery({ src, agg, counters }: Population, dims: readonly 
   const out = rankOnly
     ? [
         ...[...dims.map((d) => `g_${d}`), ...dims, 'unit_grade', ...RANK_COLUMNS].map((c) => `a."${c}"`),
-        ...DETAIL_COLUMNS.map((c) => `case when a."g_${rankOnly}" = 0 then null else a."${c}" end as "${c}"`),
+        `case when a."g_${rankOnly}" = 0 then null else array[${DETAIL_COLUMNS.map((c) => `a."${c}"`).join(', ')}]::float8[] end as detail`,
       ].join(', ')
     : 'a.*';
   // Rollup rows are added up per combination of the dimensions first (a district's ≈ 15,000 class rows become one
@@ -132,9 +134,12 @@ interface Grouped {
   by: Record<Dim, AggRow[]>;
 }
 
+/** Rows of groupedQuery by grouping set, a packed `detail` spread back into its DETAIL_COLUMNS. */
 export function splitGroups(list: readonly AggRow[], dims: readonly Dim[]): Grouped {
   const out: Grouped = { all: null, by: { grade_no: [], gender: [], class_id: [], org_id: [] } };
   for (const row of list) {
+    const detail = parseFloatArray(row.detail);
+    if (detail) DETAIL_COLUMNS.forEach((c, i) => (row[c] = detail[i]));
     const dim = dims.find((d) => Number(row[`g_${d}`]) === 0);
     if (dim) out.by[dim].push(row);
     else out.all = row;
@@ -144,7 +149,7 @@ export function splitGroups(list: readonly AggRow[], dims: readonly Dim[]): Grou
 
 /** The same indicators per school year (same filters, every year), oldest first. */
 function trendQuery(orgIds: readonly string[], plans: readonly PlanInfo[], filters: ResultFilters): SQL {
-  const { src, agg } = population({ orgIds, plans, filters, perYear: true });
+  const { src, agg } = population({ orgIds, plans, filters, perYear: true, bySchool: true });
   return sql`with r as (${src})
 select r.school_year::int as school_year, ${agg} from r group by r.school_year order by r.school_year`;
 }
@@ -234,7 +239,7 @@ export async function schoolView(db: DbOrTx, family: Family, viewer: Viewer, f: 
   const otherYears = period.planId ? trendPlans : trendPlans.filter((p) => p.schoolYear !== period.schoolYear);
   // The units (classes, or schools) only need their ranking figures.
   const [grouped, trendRows, roster] = await Promise.all([
-    plans.length ? big(groupedQuery(population({ orgIds: scope.orgIds, plans, filters: rf }), dims, true, { rankOnly: unitDim })) : Promise.resolve([]),
+    plans.length ? big(groupedQuery(population({ orgIds: scope.orgIds, plans, filters: rf, bySchool: unitDim === 'org_id' }), dims, true, { rankOnly: unitDim })) : Promise.resolve([]),
     otherYears.length ? big(trendQuery(scope.orgIds, otherYears, rf)) : Promise.resolve([]),
     rosterGroups(db, scope.orgIds, rf),
   ]);
@@ -334,7 +339,7 @@ export async function gradeView(db: DbOrTx, family: Family, viewer: Viewer, f: D
   // A university's college (or major) page shows every year of study of it unless a year is chosen.
   const wholeUnit = family === 'gx' && !!(f.collegeId || f.majorId);
   if (gradeNo === undefined && plans.length && !wholeUnit) {
-    const [first] = await rows<{ g: number | null }>(db, sql`with r as (${population({ orgIds: scope.orgIds, plans, filters: resultFilters(f, scope) }).src}) select min(r.grade_no)::int as g from r`);
+    const [first] = await rows<{ g: number | null }>(db, sql`with r as (${population({ orgIds: scope.orgIds, plans, filters: resultFilters(f, scope), bySchool: true }).src}) select min(r.grade_no)::int as g from r`);
     gradeNo = first?.g ?? undefined;
   }
   const rf: ResultFilters = { ...resultFilters(f, scope), gradeNo };
@@ -344,7 +349,7 @@ export async function gradeView(db: DbOrTx, family: Family, viewer: Viewer, f: D
   const has = plans.length > 0 && (gradeNo !== undefined || wholeUnit);
   // Percentiles need the per-student values: read from the covering index alone; every other figure comes from rollups.
   const src = has ? periodResults({ orgIds: scope.orgIds, plans, filters: rf, columns: DISTRIBUTION_COLUMNS }) : null;
-  const pop = has ? population({ orgIds: scope.orgIds, plans, filters: rf }) : null;
+  const pop = has ? population({ orgIds: scope.orgIds, plans, filters: rf, bySchool: unitDim === 'org_id' }) : null;
   const otherYears = period.planId ? trendPlans : trendPlans.filter((p) => p.schoolYear !== period.schoolYear);
   const [grouped, dist, trendRows, roster] = await Promise.all([
     pop ? big(groupedQuery(pop, dims, true)) : Promise.resolve([]),
@@ -385,7 +390,7 @@ export async function classList(db: DbOrTx, family: Family, viewer: Viewer, f: D
   const { scope, period, plans } = await context(db, family, viewer, f);
   const unitDim: 'class_id' | 'org_id' = scope.multiSchool ? 'org_id' : 'class_id';
   const big = (q: SQL) => (scope.multiSchool ? heavyRows(db, q) : rows(db, q));
-  const grouped = plans.length ? await big(groupedQuery(population({ orgIds: scope.orgIds, plans, filters: resultFilters(f, scope) }), [unitDim], false)) : [];
+  const grouped = plans.length ? await big(groupedQuery(population({ orgIds: scope.orgIds, plans, filters: resultFilters(f, scope), bySchool: unitDim === 'org_id' }), [unitDim], false)) : [];
   return {
     scope: viewScope(scope),
     period,

@@ -70,7 +70,7 @@ export async function districtOverview(db: DbOrTx, viewer: Viewer, f: DataCenter
   const schoolIds = [...scope.orgs.values()].filter((o) => o.type === ORG_TYPE.k12 || o.type === ORG_TYPE.university).map((o) => o.id);
   const rf = { gender: f.gender };
   const [grouped, counts] = await Promise.all([
-    plans.length && schoolIds.length ? heavyRows(db, groupedQuery(population({ orgIds: scope.orgIds, plans, filters: rf }), ['org_id'], true)) : Promise.resolve([]),
+    plans.length && schoolIds.length ? heavyRows(db, groupedQuery(population({ orgIds: scope.orgIds, plans, filters: rf, bySchool: true }), ['org_id'], true)) : Promise.resolve([]),
     schoolIds.length ? db.execute<SchoolCounts & Record<string, unknown>>(schoolCountsQuery(schoolIds, period.schoolYear)).then((r) => r.rows) : Promise.resolve([]),
   ]);
   const g = splitGroups(grouped, ['org_id']);

@@ -7,8 +7,8 @@ import { createTestApp, type TestApp } from '../../support/server-app';
 import { ITEMS, loadResults, type ResultRow } from './reference';
 
 /**
- * The dashboard rollups (dc_rollups, kept by triggers on physique_results) always equal a full recomputation from the
- * per-student rows, whatever the writes: random edits, clears, invalidations, restores, a sync and a plan deletion,
+ * The dashboard rollups (dc_rollups, kept by triggers on physique_results, and dc_school_rollups, kept by triggers on
+ * dc_rollups) always equal a full recomputation from the per-student rows, whatever the writes: random edits, clears, invalidations, restores, a sync and a plan deletion,
  * all through the real HTTP routes.
  */
 
@@ -44,12 +44,19 @@ const PREFIX: Record<(typeof ITEMS)[number], string> = {
 };
 const BMI: Record<string, string> = { normal: 'bmi_normal', lowWeight: 'bmi_low_weight', overweight: 'bmi_overweight', obese: 'bmi_obese' };
 
-/** Every counter of every plan × class × grade × gender with valid results, recomputed in JavaScript from the rows. */
-function recompute(rows: readonly ResultRow[]): Map<string, Record<string, number>> {
+/** The keys of the two rollup levels: plan × class × grade × gender, and plan × grade × gender (a plan is one school's). */
+const LEVELS = {
+  dc_rollups: { columns: ['plan_id', 'class_id', 'grade_no', 'gender'], of: (r: ResultRow) => `${r.planId}|${r.classId}|${r.gradeNo}|${r.gender}` },
+  dc_school_rollups: { columns: ['plan_id', 'grade_no', 'gender'], of: (r: ResultRow) => `${r.planId}|${r.gradeNo}|${r.gender}` },
+} as const;
+type Level = keyof typeof LEVELS;
+
+/** Every counter of every key of `level` with valid results, recomputed in JavaScript from the rows. */
+function recompute(rows: readonly ResultRow[], level: Level): Map<string, Record<string, number>> {
   const out = new Map<string, Record<string, number>>();
   for (const r of rows) {
     if (r.invalid) continue;
-    const key = `${r.planId}|${r.classId}|${r.gradeNo}|${r.gender}`;
+    const key = LEVELS[level].of(r);
     let c = out.get(key);
     if (!c) out.set(key, (c = {}));
     const add = (name: string, by = 1) => (c[name] = (c[name] ?? 0) + by);
@@ -71,29 +78,35 @@ function recompute(rows: readonly ResultRow[]): Map<string, Record<string, numbe
       if (row[`${item}Level`] === 'fail') add(`${PREFIX[item]}_fail`);
     }
   }
+  // A sum of zero scores is 0, which the tables (and rollups() below) leave out like any zero counter.
+  for (const c of out.values()) for (const [k, v] of Object.entries(c)) if (v === 0) delete c[k];
   return out;
 }
 
-/** The rollup table in the same shape (zero counters left out, as the recomputation never creates them). */
-async function rollups(): Promise<Map<string, Record<string, number>>> {
-  const rows = (await t.db.execute<Record<string, unknown>>(sql`select * from dc_rollups`)).rows;
+/** A rollup table in the same shape (zero counters left out, as the recomputation never creates them). */
+async function rollups(level: Level): Promise<Map<string, Record<string, number>>> {
+  const { columns } = LEVELS[level];
+  const rows = (await t.db.execute<Record<string, unknown>>(sql`select * from ${sql.raw(level)}`)).rows;
   const out = new Map<string, Record<string, number>>();
   for (const r of rows) {
     const c: Record<string, number> = {};
     for (const [k, v] of Object.entries(r)) {
-      if (['plan_id', 'class_id', 'grade_no', 'gender', 'org_id'].includes(k)) continue;
+      if ([...columns, 'org_id'].includes(k)) continue;
       if (Number(v) !== 0) c[k] = Number(v);
     }
-    out.set(`${String(r.plan_id)}|${String(r.class_id)}|${Number(r.grade_no)}|${String(r.gender)}`, c);
+    out.set(columns.map((k) => (k === 'grade_no' ? Number(r[k]) : String(r[k]))).join('|'), c);
   }
   return out;
 }
 
 async function expectEqual(step: string): Promise<void> {
-  const want = recompute(await loadResults(t.db));
-  const have = await rollups();
-  expect([...have.keys()].sort(), step).toEqual([...want.keys()].sort());
-  for (const [key, counters] of want) expect(have.get(key), `${step}: ${key}`).toEqual(counters);
+  const results = await loadResults(t.db);
+  for (const level of Object.keys(LEVELS) as Level[]) {
+    const want = recompute(results, level);
+    const have = await rollups(level);
+    expect([...have.keys()].sort(), `${step}, ${level}`).toEqual([...want.keys()].sort());
+    for (const [key, counters] of want) expect(have.get(key), `${step}, ${level}: ${key}`).toEqual(counters);
+  }
 }
 
 /** A small deterministic generator, so a failure replays. */
@@ -109,6 +122,11 @@ async function expectRosterEqual(): Promise<void> {
   const kept = sql`select class_id::text, gender, org_id::text, students, enabled from dc_roster`;
   const sort = (rows: Record<string, unknown>[]) => rows.map((r) => JSON.stringify([r.class_id, r.gender, r.org_id, Number(r.students), Number(r.enabled)])).sort();
   expect(sort((await t.db.execute<Record<string, unknown>>(kept)).rows)).toEqual(sort((await t.db.execute<Record<string, unknown>>(count)).rows));
+  // dc_grade_roster: the same per grade (the class's grade now) and gender.
+  const byGrade = sql`select c.grade_id::text as class_id, s.gender, s.org_id::text, count(*)::int as students, (count(*) filter (where s.enabled))::int as enabled
+from students s join classes c on c.id = s.class_id group by c.grade_id, s.gender, s.org_id`;
+  const keptByGrade = sql`select grade_id::text as class_id, gender, org_id::text, students, enabled from dc_grade_roster`;
+  expect(sort((await t.db.execute<Record<string, unknown>>(keptByGrade)).rows)).toEqual(sort((await t.db.execute<Record<string, unknown>>(byGrade)).rows));
 }
 
 describe('dashboard rollups', () => {
@@ -117,11 +135,15 @@ describe('dashboard rollups', () => {
     await expectRosterEqual();
   });
 
-  it('keep the roster when students are disabled and moved', async () => {
+  it('keep the roster when students are disabled and moved, and when a class moves to another grade', async () => {
     const [a, b] = (await t.db.execute<{ id: string; class_id: string }>(sql`select id, class_id from students where org_id = ${orgId}::uuid order by id limit 2`)).rows;
     const [other] = (await t.db.execute<{ id: string }>(sql`select id from classes where org_id = ${orgId}::uuid and id <> ${a.class_id}::uuid limit 1`)).rows;
     await t.db.execute(sql`update students set enabled = false where id = ${a.id}::uuid`);
     await t.db.execute(sql`update students set class_id = ${other.id}::uuid, gender = case when gender = 'male' then 'female' else 'male' end where id = ${b.id}::uuid`);
+    await expectRosterEqual();
+    // A class moved to another grade of its school takes its students' counts along.
+    const [grade] = (await t.db.execute<{ id: string }>(sql`select g.id from grades g where g.org_id = ${orgId}::uuid and g.id <> (select grade_id from classes where id = ${other.id}::uuid) limit 1`)).rows;
+    await t.db.execute(sql`update classes set grade_id = ${grade.id}::uuid, code = (select coalesce(max(code), 0) + 1 from classes where grade_id = ${grade.id}::uuid) where id = ${other.id}::uuid`);
     await expectRosterEqual();
   });
 
@@ -173,5 +195,6 @@ describe('dashboard rollups', () => {
     expect(await purgeRecycleBin(t.db, new Date(Date.now() + 31 * 24 * 3600_000))).toBeGreaterThanOrEqual(1);
     await expectEqual('plan purged');
     expect((await t.db.execute(sql`select 1 from dc_rollups where plan_id = ${past.id}::uuid`)).rows).toHaveLength(0);
+    expect((await t.db.execute(sql`select 1 from dc_school_rollups where plan_id = ${past.id}::uuid`)).rows).toHaveLength(0);
   }, 300_000);
 });
