@@ -20,6 +20,8 @@ const serverCommand = (at: number) => {
   return `rm -rf ${dataDir} ${dataDir}-files && PORT=${at} PGLITE_DIR=${dataDir} STORAGE_DIR=${dataDir}-files TIYU_CAPTCHA_FIXED=1234 TIYU_SIMULATE_DAYS=3 NODE_ENV=test npx tsx server/main.ts`;
 };
 const ports = PROJECTS.map((_, i) => port + i);
+// Node, not curl: a fresh machine may not have curl, and Node is there by definition.
+const answers = (at: number) => `node -e "fetch('http://127.0.0.1:${at}/busi/').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"`;
 /**
  * One command starts the servers at once (Playwright starts its webServer entries one after another, and each seeds
  * its database for most of a minute), says when all answer, and keeps them running; Playwright stops the whole group.
@@ -27,9 +29,9 @@ const ports = PROJECTS.map((_, i) => port + i);
 const servers = {
   command: [
     // Without a url Playwright does not check the ports: a server left from another run must not answer for this one.
-    ...ports.map((at) => `! curl -sf -o /dev/null http://127.0.0.1:${at}/busi/ || { echo "port ${at} is in use" >&2; exit 1; };`),
+    ...ports.map((at) => `! ${answers(at)} || { echo "port ${at} is in use" >&2; exit 1; };`),
     ...ports.map((at) => `(${serverCommand(at)}) &`),
-    ...ports.map((at) => `until curl -sf -o /dev/null http://127.0.0.1:${at}/busi/; do sleep 1; done;`),
+    ...ports.map((at) => `until ${answers(at)}; do sleep 1; done;`),
     'echo "e2e servers ready";',
     'wait',
   ].join(' '),
