@@ -20,7 +20,7 @@ export function useActivityFormat() {
       /** An item with its unit: "跑步（米）". */
       withUnit: (key: string) => t('exerciseRecords.withUnit', { item: t(`item.${key}`), unit: t(`unit.${ACTIVITY_ITEMS.get(key as ActivityItemKey)?.unit ?? 'count'}`) }),
       number: (value: number) => number.format(value),
-      dateTime: (iso: string) => formatDateTime(iso, language, 'medium'),
+      dateTime: (iso: string) => formatDateTime(iso, language),
       source: (key: string) => t(`source.${key}`),
       /** Names in a row: "跑步、跳绳". */
       list: (parts: readonly string[]) => parts.join(t('exerciseRecords.separator')),

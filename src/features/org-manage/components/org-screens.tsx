@@ -3,6 +3,7 @@ import { Download, Eye, Plus, Power, PowerOff } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { ORG_TYPE } from '@/domain/constants';
+import { localDate } from '@/domain/dates';
 import { CHILD_ORG_TYPES, orgCreateSchema, orgUpdateSchema, type OrgDetail, type OrgRow } from '@/domain/org/orgs';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { FieldGroup, SelectField, TextField } from '@/components/form/fields';
@@ -243,7 +244,7 @@ export function OrgDetailScreen() {
                     [t('orgs.status'), <Badge key="s" variant={o.enabled ? 'default' : 'secondary'}>{t(o.enabled ? 'orgs.enabled' : 'orgs.disabled')}</Badge>],
                     [t('orgs.activatableDevices'), o.activatableDevices],
                     [t('orgs.activatedDevices'), o.activatedDevices],
-                    [t('orgs.createdAt'), new Date(o.createdAt).toLocaleDateString()],
+                    [t('orgs.createdAt'), localDate(new Date(o.createdAt))],
                   ]}
                 />
               </CardContent>

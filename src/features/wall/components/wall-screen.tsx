@@ -4,6 +4,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { WallAnswer } from '@/domain/data-center/types';
 import type { WallConfig } from '@/domain/data-center/wall';
+import { ORG_TIME_ZONE } from '@/domain/dates';
 import { cn } from '@/lib/cn';
 import { retryDelayMs, useWallQuery, wallFailures } from '../api/get-wall';
 import { isRefusal, WallError } from '../api/wall-client';
@@ -20,7 +21,8 @@ export interface WallScreenProps {
   renderScene(answer: WallAnswer, config: WallConfig): ReactNode;
 }
 
-const DATE_FORMAT: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'long', day: 'numeric', weekday: 'long' };
+// China time wherever the screen's browser is, as everywhere in the console (src/lib/date-time.ts).
+const DATE_FORMAT: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'long', day: 'numeric', weekday: 'long', timeZone: ORG_TIME_ZONE };
 
 /** mm:ss of a number of seconds. */
 export function formatCountdown(seconds: number): string {
@@ -50,7 +52,7 @@ export function WallScreen({ token, renderScene }: WallScreenProps) {
   const offline = Boolean(query.error) && !refused;
   const locale = i18n.language.replace('_', '-');
   const time = (ms: number, seconds = false) =>
-    new Date(ms).toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit', second: seconds ? '2-digit' : undefined, hour12: false });
+    new Date(ms).toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit', second: seconds ? '2-digit' : undefined, hour12: false, timeZone: ORG_TIME_ZONE });
 
   // Back online: refresh at once instead of waiting out the backoff.
   const { refetch } = query;
