@@ -290,7 +290,9 @@ export function DataTable<T extends RowData>({
             aria-label={ariaLabel}
             aria-busy={loading || undefined}
             aria-rowcount={virtual ? rows.length + 1 : undefined}
-            className={cn('w-full caption-bottom border-collapse text-sm', virtual && 'block')}
+            // break-keep: a Chinese name (七年级2班, 风雨操场) wraps as a whole, never inside itself, when the columns are
+            // tight; text still wraps at spaces and after punctuation, and a wider table scrolls in its own area.
+            className={cn('w-full caption-bottom border-collapse text-sm break-keep', virtual && 'block')}
             // Virtual: the column template shared by all rows; as wide as the scroll area, at least the columns' widths.
             style={gridTemplate ? ({ '--dt-cols': gridTemplate.template, minWidth: gridTemplate.minWidth } as CSSProperties) : undefined}
           >

@@ -39,15 +39,15 @@ export function LessonListScreen({ family, type }: { family: LessonFamily; type:
       col.columns([
         ...(family === 'admin' ? [col.accessor('orgName', { header: t('lessons.school') })] : []),
         col.accessor('className', { header: t('lessons.className'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
-        col.accessor('teacherName', { header: t('lessons.teacher') }),
-        col.accessor('venueName', { header: t('lessons.venue') }),
+        col.accessor('teacherName', { header: t('lessons.teacher'), cell: ({ getValue }) => getValue() ?? '—' }),
+        col.accessor('venueName', { header: t('lessons.venue'), cell: ({ getValue }) => getValue() ?? '—' }),
         col.accessor('items', { header: t('lessons.items'), cell: ({ getValue }) => itemList(getValue()) }),
-        col.accessor('startedAt', { header: t('lessons.startedAt'), cell: ({ getValue }) => dateTime(getValue()) }),
+        col.accessor('startedAt', { header: t('lessons.startedAt'), cell: ({ getValue }) => <span className="whitespace-nowrap tabular-nums">{dateTime(getValue())}</span> }),
         col.accessor('endedAt', {
           header: t('lessons.endedAt'),
           cell: ({ getValue }) => {
             const v = getValue();
-            return v ? dateTime(v) : <Badge variant="success">{t('lessons.notEnded')}</Badge>;
+            return v ? <span className="whitespace-nowrap tabular-nums">{dateTime(v)}</span> : <Badge variant="success">{t('lessons.notEnded')}</Badge>;
           },
         }),
         col.accessor('studentCount', { header: t('lessons.studentCount'), meta: { align: 'right' } }),
