@@ -55,7 +55,7 @@ export function OrgListScreen() {
             editAction((r) => void navigate(access.paths.edit!(r.id))),
             {
               action: 'status',
-              label: t('orgs.disabled'),
+              label: t('orgs.disable'),
               icon: <PowerOff aria-hidden />,
               destructive: true,
               hidden: (r) => !r.enabled,
@@ -63,7 +63,7 @@ export function OrgListScreen() {
               onClick: (r) => status.mutateAsync({ id: r.id, enabled: false }).then(() => undefined),
               testId: 'org-disable',
             },
-            { action: 'status', label: t('orgs.enabled'), icon: <Power aria-hidden />, hidden: (r) => r.enabled, onClick: (r) => setEnabling(r), testId: 'org-enable' },
+            { action: 'status', label: t('orgs.enable'), icon: <Power aria-hidden />, hidden: (r) => r.enabled, onClick: (r) => setEnabling(r), testId: 'org-enable' },
           ],
         }),
       ]),
