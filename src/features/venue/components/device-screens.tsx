@@ -36,9 +36,9 @@ export function useDeviceColumns() {
         header: t('device.name'),
         cell: ({ row }) =>
           row.original.parentId ? (
-            <span className="pl-4 before:mr-1 before:text-muted-foreground before:content-['└']">{row.original.name}</span>
+            <span className="pl-4 whitespace-nowrap before:mr-1 before:text-muted-foreground before:content-['└']">{row.original.name}</span>
           ) : (
-            <span className="font-medium">{row.original.name}</span>
+            <span className="font-medium whitespace-nowrap">{row.original.name}</span>
           ),
       }),
       col.accessor('serialNo', { header: t('device.serialNo'), cell: ({ getValue }) => <span className="font-mono">{getValue()}</span> }),
@@ -49,7 +49,7 @@ export function useDeviceColumns() {
         header: t('device.activatedAt'),
         cell: ({ getValue }) => {
           const v = getValue();
-          return v ? dateTime(v) : <span className="text-muted-foreground">{t('device.notActivated')}</span>;
+          return v ? <span className="whitespace-nowrap tabular-nums">{dateTime(v)}</span> : <span className="text-muted-foreground">{t('device.notActivated')}</span>;
         },
       }),
     ],
@@ -97,7 +97,7 @@ export function DeviceListScreen({ family }: { family: VenueFamily }) {
             if (!v) return <span className="text-muted-foreground">{t('secret.none')}</span>;
             const seen = row.original.lastSeenAt;
             return (
-              <span className="flex flex-col text-xs leading-tight">
+              <span className="flex flex-col text-xs leading-tight whitespace-nowrap">
                 <span>{t('secret.issuedAt', { time: dateTime(v) })}</span>
                 <span className="text-muted-foreground">{seen ? t('secret.lastSeen', { time: dateTime(seen) }) : t('secret.neverSeen')}</span>
               </span>
