@@ -17,13 +17,17 @@ const LEVEL_TEXT: Record<ScoreLevel, string> = {
   fail: 'text-[color-mix(in_srgb,var(--destructive)_50%,var(--foreground))]',
 };
 
+/** The smallest score range the tints spread over: a table whose means lie within a few points stays pale. */
+const MIN_TINT_SPAN = 10;
+
 /**
  * Cell tint relative to the table: means sit close together (most are "pass"), so the colour spreads the table's own
- * range — red for its lowest, green for its highest — while the text colour keeps the absolute level.
+ * range — red below its middle, green above — while the text colour keeps the absolute level. The range counts as at
+ * least MIN_TINT_SPAN points, so 74.4 beside 75.8 is not painted as far apart as 60 beside 90.
  */
 export function heatTint(mean: number, min: number, max: number): string {
   if (!(max > min)) return 'color-mix(in srgb, var(--muted) 100%, transparent)';
-  const x = (mean - min) / (max - min);
+  const x = 0.5 + (mean - (min + max) / 2) / Math.max(max - min, MIN_TINT_SPAN);
   const strength = Math.round(Math.abs(x - 0.5) * 2 * 17) + 8;
   const color = x < 0.5 ? 'var(--destructive)' : 'var(--success)';
   return `color-mix(in srgb, ${color} ${strength}%, transparent)`;
