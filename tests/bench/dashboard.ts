@@ -9,30 +9,27 @@
  *   npm run bench -- dashboard --quick        (quick: 20,000 students only)
  *
  * 345,000 students make ≈ 1,000,000 result rows. PGlite databases are built once into data/bench/ (tests/bench/scale-db.ts).
- * PostgreSQL: DATABASE_URL when set, else a throw-away server via scripts/with-postgres.sh.
+ * PostgreSQL: DATABASE_URL when set (its database is dropped afterwards), else a server whose cluster is kept in
+ * data/bench/postgres (PGPORT_TEST, default 54329), where the seeded district is reused while seed and migrations are unchanged.
  * Targets at ≈ 1,000,000 rows with a ≈ 9,000-student school: school view p95 ≤ 25 ms on PostgreSQL and ≤ 50 ms on
  * PGlite; the whole-district view ≤ 400 ms on both.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Envelope } from '@/domain/api';
 import type { TokenData } from '@/domain/auth/types';
 import { buildApp } from '../../server/app';
-import { createDatabase, dropDatabase, withDatabase } from '../../server/db/admin';
-import { migrateDb, openDb, type DbHandle } from '../../server/db/client';
+import { openDb, type DbHandle } from '../../server/db/client';
 import { DEMO_PASSWORD } from '../../server/db/seed/demo';
-import { seedScale } from '../../server/db/seed/scale';
 import { resolvePeriod, resolveScope, rosterGroups, scopePlans } from '../../server/modules/data-center/data-center.scope';
 import { groupedQuery } from '../../server/modules/data-center/data-center.service';
 import { aggregateColumns, population, type PlanRef } from '../../server/modules/data-center/data-center.sql';
 import { WHOLE_ORG } from '../../server/lib/data-scope';
 import { parseEnv } from '../../server/env';
 import { sha256Hex } from '../../server/lib/password';
-import { scaleDbDir } from './scale-db';
+import { benchUnderPostgres, scaleDbDir, scalePgDatabase } from './scale-db';
 
 type Engine = 'pglite' | 'postgres';
 
@@ -50,7 +47,6 @@ const { values: args } = parseArgs({
 const sizes = (args.sizes ?? (args.quick ? '20000' : '345000')).split(',').map(Number);
 const schoolSizes = args['school-sizes'] ? args['school-sizes'].split(',').map(Number) : [];
 const engines = args.engines.split(',') as Engine[];
-const ROOT = resolve(import.meta.dirname, '../..');
 const iterations = Number(args.iterations);
 
 async function pgliteFor(students: number): Promise<DbHandle> {
@@ -58,14 +54,8 @@ async function pgliteFor(students: number): Promise<DbHandle> {
 }
 
 async function postgresFor(baseUrl: string, students: number): Promise<{ handle: DbHandle; drop(): Promise<void> }> {
-  const name = `tiyu_bench_${students}`;
-  await dropDatabase(baseUrl, name);
-  await createDatabase(baseUrl, name);
-  const handle = await openDb({ databaseUrl: withDatabase(baseUrl, name), poolMax: 10 });
-  await migrateDb(handle);
-  const s = await seedScale(handle.db, { students, schoolSizes: fit(students), log: (m) => console.log(`  ${m}`) });
-  console.log(`  seeded PostgreSQL ${name}: ${s.students} students, ${s.results} results in ${(s.ms / 1000).toFixed(1)} s`);
-  return { handle, drop: () => dropDatabase(baseUrl, name) };
+  const { url, drop } = await scalePgDatabase(baseUrl, students, fit(students));
+  return { handle: await openDb({ databaseUrl: url, poolMax: 10 }), drop };
 }
 
 /** The large schools that fit in a district of `students`. */
@@ -256,13 +246,8 @@ async function main(): Promise<void> {
         }
       }
     } else if (existsSync('/usr/lib/postgresql')) {
-      // No server given: run the PostgreSQL half in a child under a throw-away server.
-      const child = spawnSync(
-        'bash',
-        [join(ROOT, 'scripts/with-postgres.sh'), process.execPath, '--import', 'tsx', join(import.meta.dirname, 'dashboard.ts'), '--engines', 'postgres', '--sizes', sizes.join(','), '--school-sizes', schoolSizes.join(','), '--iterations', String(iterations), ...(args.only ? ['--only', args.only] : [])],
-        { stdio: 'inherit', cwd: ROOT },
-      );
-      if (child.status !== 0) throw new Error(`PostgreSQL bench exited with ${child.status}`);
+      // No server given: run the PostgreSQL half in a child under the bench's kept server.
+      benchUnderPostgres(import.meta.filename, ['--engines', 'postgres', '--sizes', sizes.join(','), '--school-sizes', schoolSizes.join(','), '--iterations', String(iterations), ...(args.only ? ['--only', args.only] : [])]);
     } else console.log('  PostgreSQL: skipped (no DATABASE_URL and no local server binaries)');
   }
   target(rows);

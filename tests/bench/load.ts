@@ -18,12 +18,12 @@
  *       [--schools 10] [--engines pglite,postgres] [--pool 10] [--port 5214] [--only list]
  *   npm run bench -- load --duration 20
  *
- * PGlite databases are built once into data/bench/ (tests/bench/scale-db.ts). PostgreSQL: DATABASE_URL when set,
- * else a throw-away server via scripts/with-postgres.sh.
+ * Districts are built once and reused (tests/bench/scale-db.ts): PGlite ones in data/bench/; PostgreSQL ones on
+ * DATABASE_URL when set (dropped afterwards), else on a server whose cluster is kept in data/bench/postgres.
  * Targets on the 2-core machine: 0 errors and fair queueing on both engines (no request waiting many times the
  * median); PostgreSQL p95 < 200 ms for the score list and < 300 ms for the school view; PGlite p95 < 1 s.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -32,13 +32,11 @@ import { sql } from 'drizzle-orm';
 import type { Envelope } from '@/domain/api';
 import type { TokenData } from '@/domain/auth/types';
 import { buildApp } from '../../server/app';
-import { createDatabase, dropDatabase, withDatabase } from '../../server/db/admin';
 import { migrateDb, openDb, type DbHandle } from '../../server/db/client';
 import { DEMO_PASSWORD } from '../../server/db/seed/demo';
-import { seedScale } from '../../server/db/seed/scale';
 import { parseEnv } from '../../server/env';
 import { sha256Hex } from '../../server/lib/password';
-import { scaleDbDir } from './scale-db';
+import { benchUnderPostgres, scaleDbDir, scalePgDatabase } from './scale-db';
 
 type Engine = 'pglite' | 'postgres';
 
@@ -79,14 +77,6 @@ async function serve(): Promise<void> {
   await app.listen({ port, host: '127.0.0.1' });
   process.stdout.write('ready\n');
   process.on('SIGTERM', () => void app.close().finally(() => handle.close().finally(() => process.exit(0))));
-}
-
-// ---- databases ------------------------------------------------------------------------------------------------------
-
-async function seed(handle: DbHandle, label: string): Promise<void> {
-  await migrateDb(handle);
-  const s = await seedScale(handle.db, { students, schoolSizes, log: (m) => console.log(`  ${m}`) });
-  console.log(`  seeded ${label}: ${s.students} students, ${s.results} results in ${(s.ms / 1000).toFixed(1)} s`);
 }
 
 // ---- the load -------------------------------------------------------------------------------------------------------
@@ -324,16 +314,10 @@ async function runEngine(engine: Engine): Promise<Row[]> {
       await stop(server);
     }
   }
-  const url = process.env.DATABASE_URL!;
-  const name = `tiyu_load_${students}`;
-  await dropDatabase(url, name);
-  await createDatabase(url, name);
-  const dbUrl = withDatabase(url, name);
+  const { url: dbUrl, drop } = await scalePgDatabase(process.env.DATABASE_URL!, students, schoolSizes);
   try {
     const handle = await openDb({ databaseUrl: dbUrl, poolMax: 2 });
-    const schools = await seed(handle, `PostgreSQL ${name}`)
-      .then(() => largestSchools(handle))
-      .finally(() => handle.close());
+    const schools = await largestSchools(handle).finally(() => handle.close());
     const server = await startServer({ ...process.env, DATABASE_URL: dbUrl }, args.pool ? ['--pool', args.pool] : []);
     try {
       return await measure(engine, schools, server);
@@ -341,7 +325,7 @@ async function runEngine(engine: Engine): Promise<Row[]> {
       await stop(server);
     }
   } finally {
-    await dropDatabase(url, name);
+    await drop();
   }
 }
 
@@ -359,13 +343,8 @@ async function main(): Promise<void> {
       const passOn = ['--duration', args.duration, '--think', args.think, '--sessions', args.sessions, '--students', args.students, '--school-sizes', args['school-sizes'], '--schools', args.schools, '--port', String(port)];
       if (args.pool) passOn.push('--pool', args.pool);
       if (args.only) passOn.push('--only', args.only);
-      const child = spawnSync('bash', [join(ROOT, 'scripts/with-postgres.sh'), process.execPath, '--import', 'tsx', join(import.meta.dirname, 'load.ts'), '--engines', 'postgres', ...passOn], {
-        stdio: 'inherit',
-        cwd: ROOT,
-        // Not the default port: other checkouts on this machine run their own throw-away servers.
-        env: { ...process.env, PGPORT_TEST: process.env.PGPORT_TEST ?? String(50_000 + (port % 10_000)) },
-      });
-      if (child.status !== 0) throw new Error(`PostgreSQL load bench exited with ${child.status}`);
+      // Not the default port: other checkouts on this machine run their own servers.
+      benchUnderPostgres(import.meta.filename, ['--engines', 'postgres', ...passOn], { ...process.env, PGPORT_TEST: process.env.PGPORT_TEST ?? String(50_000 + (port % 10_000)) });
     } else console.log('  PostgreSQL: skipped (no DATABASE_URL and no local server binaries)');
   }
   for (const r of rows) {
