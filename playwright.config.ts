@@ -40,7 +40,8 @@ const servers = {
     'wait',
   ].join(' '),
   wait: { stdout: /e2e servers ready/ },
-  timeout: 240_000,
+  // Four servers seed at once: about 3 min on the shared 2-core machine under load (docs/architecture.md, "Performance").
+  timeout: 360_000,
   reuseExistingServer: false,
   stdout: 'ignore' as const,
   stderr: 'pipe' as const,
