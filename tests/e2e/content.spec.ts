@@ -56,6 +56,12 @@ test('banners: add, refuse a bad link, reorder, and the login carousel changes',
   await addBanner(page, '阳光体育大课间', '#059669', 'https://example.com/break');
   await expect(list.getByRole('row')).toHaveCount(3);
   await expect(list.getByTestId('banner-up').first()).toBeDisabled();
+  // Reordering stays one click away; the other actions are in the row's "更多" menu.
+  const first = list.getByRole('row').nth(1).locator('[data-slot=row-actions]');
+  await expect(first.getByRole('button')).toHaveText(['上移', '下移', '更多']);
+  await first.getByTestId('row-more').click();
+  await expect(page.getByTestId('row-more-menu').getByRole('menuitem')).toHaveText(['详情', '编辑', '停用', '删除']);
+  await page.keyboard.press('Escape');
   await shot(page, 'content-banner-list-zh_cn');
 
   // Move the second up: it becomes first.
@@ -116,7 +122,17 @@ test('content screens in English', async ({ page }) => {
   await page.getByTestId('form-save').click();
   await shot(page, 'content-wiki-form-en_us');
   await page.goto('/busi/k12/banner/bannerConfig');
-  await expect(page.getByTestId('banner-list')).toBeVisible();
+  const list = page.getByTestId('banner-list');
+  await expect(list).toBeVisible();
+  // One banner, so the list shows its row actions in English: Move up and Move down, then More.
+  await page.getByTestId('list-add').click();
+  const form = page.getByTestId('banner-form');
+  await form.getByLabel('Title').fill('Sports day');
+  await form.locator('input[type=file]').setInputFiles(await picture('#1d4ed8'));
+  await uploaded(form);
+  await form.getByTestId('form-save').click();
+  await expect(list.getByRole('row')).toHaveCount(2);
+  await expect(list.getByRole('row').nth(1).locator('[data-slot=row-actions]').getByRole('button')).toHaveText(['Move up', 'Move down', 'More']);
   await shot(page, 'content-banner-list-en_us');
 });
 

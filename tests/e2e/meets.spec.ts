@@ -35,15 +35,17 @@ test('school01 runs a meet: add, sign-up, arrange, results, points, board', asyn
   for (let n = 0; n < 4; n++) {
     await page.getByTestId('list-addEntry').click();
     const dialog = page.getByTestId('add-entry');
-    const options = dialog.getByRole('option', { name: /男/ });
+    // The student picker (the kit's SearchPicker, as in the relay team form) offers the first students before any typing.
+    await dialog.getByTestId('entry-picker').click();
+    const options = page.getByTestId('picker-option').filter({ hasText: '男' });
     await expect(options.first()).toBeVisible();
-    // Boys of several classes, at most two of a class (the class cap).
-    const classes = await options.evaluateAll((els) => els.map((e) => e.getAttribute('data-class') ?? ''));
-    const texts = await options.allInnerTexts();
-    const i = classes.findIndex((c, k) => !used.has(texts[k]) && (picked[c] ?? 0) < 2);
+    // Boys of several classes, at most two of a class (the class cap); an option shows the name, then "class · gender".
+    const found = await options.evaluateAll((els) => els.map((e) => ({ name: e.children[0].textContent ?? '', klass: (e.children[1].textContent ?? '').split(' · ')[0] })));
+    const i = found.findIndex((o) => !used.has(o.name) && (picked[o.klass] ?? 0) < 2);
     await options.nth(i).click();
-    used.add(texts[i]);
-    picked[classes[i]] = (picked[classes[i]] ?? 0) + 1;
+    await expect(dialog.getByTestId('entry-student')).toContainText(found[i].name);
+    used.add(found[i].name);
+    picked[found[i].klass] = (picked[found[i].klass] ?? 0) + 1;
     await dialog.getByLabel(/100米/).check();
     await dialog.getByLabel(/最好成绩/).fill(String(12 + n / 10));
     if (n === 3) await shot(page, 'meets-signup-dialog');

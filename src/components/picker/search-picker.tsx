@@ -13,13 +13,13 @@ export interface PickerOption {
   hint?: string;
 }
 
-export interface SearchPickerProps {
+export interface SearchPickerProps<O extends PickerOption = PickerOption> {
   /** Query key of the search (the resource's key): the answers are cached per keyword. */
   queryKey: readonly unknown[];
-  /** The server's matches for what was typed ('' = the first few). */
-  search(keyword: string): Promise<PickerOption[]>;
-  /** Called with the chosen option; the field keeps what was picked. */
-  onPick(option: PickerOption): void;
+  /** The server's matches for what was typed ('' = the first few); an option may carry more than it shows. */
+  search(keyword: string): Promise<O[]>;
+  /** Called with the chosen option (as `search` gave it); the field keeps what was picked. */
+  onPick(option: O): void;
   /** Ids already picked: not offered again. */
   exclude?: ReadonlySet<string>;
   placeholder?: string;
@@ -32,9 +32,9 @@ export interface SearchPickerProps {
 /**
  * A search box over records of the server (a combobox): typing searches, arrow keys move through the matches, Enter
  * or a click picks one and empties the box for the next. Used where a form links records that are too many for a
- * select (a student's parents, a parent's children).
+ * select (a student's parents, a parent's children, a meet's athletes and relay runners).
  */
-export function SearchPicker({ queryKey, search, onPick, exclude, placeholder, label, disabled, 'data-testid': testId }: SearchPickerProps) {
+export function SearchPicker<O extends PickerOption = PickerOption>({ queryKey, search, onPick, exclude, placeholder, label, disabled, 'data-testid': testId }: SearchPickerProps<O>) {
   const { t } = useTranslation('components');
   const id = useId();
   const [open, setOpen] = useState(false);
@@ -44,7 +44,7 @@ export function SearchPicker({ queryKey, search, onPick, exclude, placeholder, l
   const keyword = useDeferredValue(text.trim());
   const query = useQuery({ queryKey: [...queryKey, 'picker', keyword], queryFn: () => search(keyword), enabled: open, placeholderData: keepPreviousData });
   const options = (query.data ?? []).filter((o) => !exclude?.has(o.id));
-  const pick = (o: PickerOption | undefined) => {
+  const pick = (o: O | undefined) => {
     if (!o) return;
     onPick(o);
     setText('');

@@ -119,17 +119,13 @@ export interface Candidate {
   className: string;
   classId: string;
 }
-export function useCandidates(family: MeetFamily, meetId: string, keyword: string) {
+/**
+ * Students the entry forms may pick: those of the actor's classes matching the keyword; for a relay (`eventId`) those
+ * who may run in it, of one class once the first runner is picked (`classId`).
+ */
+export function candidateSearch(family: MeetFamily, meetId: string, eventId?: string, classId?: string) {
   const api = meets(family);
-  return useQuery({
-    queryKey: [...api.key, 'meet', meetId, 'candidates', keyword],
-    queryFn: () => get<Candidate[]>(`${api.base}/${meetId}/entries/candidates`, { keyword }),
-  });
-}
-/** Students the team form may pick for a relay: those who may run in it (of one class once the first is picked). */
-export function candidateSearch(family: MeetFamily, meetId: string, eventId: string, classId?: string) {
-  const api = meets(family);
-  return (keyword: string) => get<Candidate[]>(`${api.base}/${meetId}/entries/candidates`, { keyword, eventId, ...(classId ? { classId } : {}) });
+  return (keyword: string) => get<Candidate[]>(`${api.base}/${meetId}/entries/candidates`, { keyword, ...(eventId ? { eventId } : {}), ...(classId ? { classId } : {}) });
 }
 export function useArrangement(family: MeetFamily, meetId: string) {
   const api = meets(family);

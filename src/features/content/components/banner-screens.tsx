@@ -79,6 +79,8 @@ export function BannerListScreen({ family }: { family: Family }) {
         rowActionsColumn<BannerRow>({
           pageKey: key,
           header: t('components:list.actions'),
+          // Reordering is this list's frequent action: Move up and Move down come first, so they stay buttons and the
+          // rest (detail, edit, on/off, delete) go in the "更多" menu (the kit keeps the first MAX_INLINE_ACTIONS - 1).
           actions: [
             {
               action: 'sort',

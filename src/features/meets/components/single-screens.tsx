@@ -12,6 +12,7 @@ import { ListScreen, type FilterDef } from '@/components/list/list-screen';
 import { rowActionsColumn, type RowAction } from '@/components/list/row-actions';
 import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
+import { SearchPicker } from '@/components/picker/search-picker';
 import { QueryState } from '@/components/query-state/query-state';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -19,7 +20,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/toast';
-import { meets, useArrangement, useBoard, useCandidates, useEntries, useHeatResults, useMeetCalls, usePoints, type MeetFamily } from '../api';
+import { candidateSearch, meets, useArrangement, useBoard, useEntries, useHeatResults, useMeetCalls, usePoints, type Candidate, type MeetFamily } from '../api';
 import { useHeatTitle } from './arrange-screens';
 import { BoardLinksButton } from './board-links';
 import { ResultValidity } from './result-validity';
@@ -157,29 +158,36 @@ function EntryName({ entry }: { entry: EntryRow }) {
 
 function AddEntryDialog({ family, meetId, open, onOpenChange }: { family: MeetFamily; meetId: string; open: boolean; onOpenChange(open: boolean): void }) {
   const { t } = useTranslation('meets');
-  const [keyword, setKeyword] = useState('');
-  const [studentId, setStudentId] = useState<string | null>(null);
+  const [student, setStudent] = useState<Candidate | null>(null);
   const [eventIds, setEventIds] = useState<string[]>([]);
   const [mark, setMark] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const candidates = useCandidates(family, meetId, keyword);
   const meet = meets(family).useGet(meetId);
   const calls = useMeetCalls(family, meetId);
-  const student = candidates.data?.find((c) => c.id === studentId);
-  const events = (meet.data?.groups ?? []).filter((g) => !student || g.gender === 'mixed' || g.gender === student.gender).flatMap((g) => g.events.map((e) => ({ ...e, groupName: g.name })));
+  const search = candidateSearch(family, meetId);
+  const eventsOf = (s: Candidate | null) =>
+    (meet.data?.groups ?? []).filter((g) => !s || g.gender === 'mixed' || g.gender === s.gender).flatMap((g) => g.events.map((e) => ({ ...e, groupName: g.name })));
+  const events = eventsOf(student);
+  const choose = (s: Candidate) => {
+    setStudent(s);
+    // A newly picked student keeps only the events open to them (a boy's pick of a girls' event is dropped).
+    const allowed = new Set(eventsOf(s).map((e) => e.id));
+    setEventIds((ids) => ids.filter((i) => allowed.has(i)));
+  };
   const submit = async () => {
-    if (!studentId) return;
+    if (!student) return;
     setError(null);
     try {
-      const out = await calls.addEntries.mutateAsync({ studentId, eventIds, seedMark: mark ? Number(mark) : null });
+      const out = await calls.addEntries.mutateAsync({ studentId: student.id, eventIds, seedMark: mark ? Number(mark) : null });
       toast.success(t('entry.added', { bib: out.bib }));
       setEventIds([]);
-      setStudentId(null);
+      setStudent(null);
       onOpenChange(false);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     }
   };
+  const hint = (c: Candidate) => `${c.className} · ${t(`gender.${c.gender}`)}`;
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="sm:max-w-xl" data-testid="add-entry">
@@ -188,27 +196,27 @@ function AddEntryDialog({ family, meetId, open, onOpenChange }: { family: MeetFa
           <DialogDescription>{t('entry.addHint')}</DialogDescription>
         </DialogHeader>
         <div className="grid gap-3">
-          <label className="grid gap-1 text-sm">
-            {t('entry.search')}
-            <Input value={keyword} onChange={(e) => setKeyword(e.target.value)} placeholder={t('entry.searchPlaceholder')} data-testid="entry-search" />
-          </label>
-          <div role="listbox" aria-label={t('entry.students')} className="grid max-h-40 gap-1 overflow-auto rounded-md border p-1">
-            {(candidates.data ?? []).map((c) => (
-              <button
-                type="button"
-                role="option"
-                aria-selected={c.id === studentId}
-                key={c.id}
-                data-class={c.className}
-                onClick={() => setStudentId(c.id)}
-                className={`flex justify-between rounded px-2 py-1 text-left text-sm ${c.id === studentId ? 'bg-primary text-primary-foreground' : 'hover:bg-muted'}`}
-              >
-                <span>{c.name}</span>
-                <span>
-                  {c.className} · {t(`gender.${c.gender}`)}
-                </span>
-              </button>
-            ))}
+          <div className="grid gap-1 text-sm">
+            <span>{t('entry.students')}</span>
+            {/* The same picker as the relay team form (team-form.tsx): picking another student replaces the one shown. */}
+            <SearchPicker
+              queryKey={['meets', meetId, 'entry-candidates']}
+              search={async (k) => (await search(k)).map((c) => ({ ...c, hint: hint(c) }))}
+              onPick={choose}
+              exclude={student ? new Set([student.id]) : undefined}
+              label={t('entry.search')}
+              placeholder={t('entry.searchPlaceholder')}
+              data-testid="entry-picker"
+            />
+            {student ? (
+              <div className="flex items-center gap-2 rounded border px-2 py-1" data-testid="entry-student">
+                <span className="min-w-0 flex-1 truncate font-medium">{student.name}</span>
+                <span className="shrink-0 text-muted-foreground">{hint(student)}</span>
+                <Button type="button" size="icon" variant="ghost" aria-label={`${t('team.remove')} ${student.name}`} onClick={() => setStudent(null)}>
+                  <X aria-hidden />
+                </Button>
+              </div>
+            ) : null}
           </div>
           <fieldset className="grid gap-1 text-sm">
             <legend>{t('entry.events')}</legend>
@@ -235,7 +243,7 @@ function AddEntryDialog({ family, meetId, open, onOpenChange }: { family: MeetFa
           <Button variant="outline" onClick={() => onOpenChange(false)}>
             {t('common:action.cancel')}
           </Button>
-          <Button onClick={() => void submit()} disabled={!studentId || !eventIds.length} loading={calls.addEntries.isPending} data-testid="entry-submit">
+          <Button onClick={() => void submit()} disabled={!student || !eventIds.length} loading={calls.addEntries.isPending} data-testid="entry-submit">
             {t('entry.submit')}
           </Button>
         </DialogFooter>

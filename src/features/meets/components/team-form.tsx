@@ -35,7 +35,7 @@ export function TeamDialog({ family, meetId, team, teams, open, onOpenChange }: 
   const [error, setError] = useState<string | null>(null);
   const picked = new Set([...legs, ...reserves].map((m) => m.id));
   const legCount = event?.relayLegs ?? 4;
-  const search = candidateSearch(family, meetId, event?.id ?? '', klass?.id);
+  const search = candidateSearch(family, meetId, event?.id, klass?.id);
 
   const pick = (o: { id: string; name: string; classId: string; className: string }) => {
     if (!klass) {
@@ -129,8 +129,8 @@ export function TeamDialog({ family, meetId, team, teams, open, onOpenChange }: 
               <div className="flex-1">
                 <SearchPicker
                   queryKey={['meets', meetId, 'team-candidates', event?.id ?? '', klass?.id ?? '']}
-                  search={async (k) => (await search(k)).map((c) => ({ id: c.id, name: c.name, hint: `${c.className} · ${t(`gender.${c.gender}`)}`, classId: c.classId, className: c.className }))}
-                  onPick={(o) => pick(o as Member & { classId: string; className: string })}
+                  search={async (k) => (await search(k)).map((c) => ({ ...c, hint: `${c.className} · ${t(`gender.${c.gender}`)}` }))}
+                  onPick={pick}
                   exclude={picked}
                   disabled={!event}
                   label={t('team.search')}
