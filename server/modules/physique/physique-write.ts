@@ -438,10 +438,13 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
         return accepted;
       };
 
+      // A plan without results when the import starts (a first import) has nothing to merge with, so its slices skip
+      // the stored read; a result that appears meanwhile is merged again in the write transaction (mergeChangedMeanwhile).
+      const [{ stored: planHasResults }] = await conn.query<{ stored: boolean }>(`select exists (select 1 from ${RESULTS} where ${q(column('planId'))} = $1) as stored`, [ctx.plan.id]);
       let written = 0;
       const value = await produce(async (inputs) => {
         if (inputs.length === 0) return;
-        const [{ t }] = await conn.query<{ t: string | null }>(SELECT_STORED_TEXT, [ctx.plan.id, inputs.map((i) => i.studentId)]);
+        const [{ t }] = planHasResults ? await conn.query<{ t: string | null }>(SELECT_STORED_TEXT, [ctx.plan.id, inputs.map((i) => i.studentId)]) : [{ t: null }];
         written += await stageSlice(conn, inputs, storedByStudent(storedLines(t)));
       });
       if (written === 0) return { value, written };
