@@ -6,7 +6,9 @@
  * the same file, same run), the import's end-to-end time and their ratio (target ≤ 2×), and the peak RSS sampled during
  * the import requests; without a row count it also runs 200,000 rows on PGlite in a child process and prints both peaks
  * (target: 200k within 1.2× of 50k).
- * Run: npx tsx tests/bench/physique-import.ts [rows=50000] [--pglite-only]   (also part of `npm run bench`). Asserts nothing.
+ * Run: npx tsx tests/bench/physique-import.ts [rows=50000] [--pglite-only | --postgres-only] [--write-shares [--order-only]]
+ * (also part of `npm run bench`). --write-shares also times the write floor without each index and trigger of
+ * physique_results and with the rows and ids in key order (--order-only: only those). Asserts nothing.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -29,6 +31,7 @@ import { physiqueResults } from '../../server/db/schema/physique';
 import { classes, grades, schoolYears, students } from '../../server/db/schema/school';
 import { testPlanItems, testPlans, testPlanScopes } from '../../server/db/schema/test-plans';
 import { parseEnv } from '../../server/env';
+import { timeOrderedUuid } from '../../server/lib/ids';
 import { sha256Hex } from '../../server/lib/password';
 import { openXlsx } from '../../server/lib/spreadsheet/xlsx-reader';
 import { writeXlsx } from '../../server/lib/spreadsheet/xlsx-writer';
@@ -39,6 +42,11 @@ import { nationalTemplateRows } from '../support/national-template-fixture';
 const ROW_ARG = process.argv.slice(2).find((a) => /^\d+$/.test(a));
 const ROWS = Number(ROW_ARG ?? 50_000);
 const PGLITE_ONLY = process.argv.includes('--pglite-only');
+const POSTGRES_ONLY = process.argv.includes('--postgres-only');
+/** Also time the write floor without each index and trigger in turn (where physique_results' write cost goes). */
+const WRITE_SHARES = process.argv.includes('--write-shares');
+/** Only the row and id order variants of --write-shares. */
+const SHARES_ONLY = process.argv.includes('--order-only');
 const flag = (name: string) => {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
@@ -239,6 +247,66 @@ async function writeFloor(handle: DbHandle, planId: string): Promise<{ rows: num
   return { rows: stored.length, ms: performance.now() - t0 };
 }
 
+/**
+ * Where the write floor goes: the same COPY of the stored rows into physique_results (for another copy of the plan),
+ * each time in a transaction rolled back afterwards, with one index or trigger dropped or disabled, then into a copy
+ * of the table with none of them. Each variant's setup (DDL) is not timed.
+ */
+async function writeShares(handle: DbHandle, planId: string): Promise<void> {
+  const { db } = handle;
+  const [plan] = await db.select().from(testPlans).where(eq(testPlans.id, planId));
+  const sharePlanId = crypto.randomUUID();
+  await db.insert(testPlans).values({ ...plan, id: sharePlanId, name: `${plan.name} (write shares)` });
+  const columns = Object.entries(getTableColumns(physiqueResults));
+  const stored = await db.select().from(physiqueResults).where(eq(physiqueResults.planId, planId));
+  const textOf = (rows: typeof stored, id: () => string) => [...copyLines(rows, (r) => columns.map(([key]) => (key === 'id' ? id() : key === 'planId' ? sharePlanId : (r as Record<string, unknown>)[key])))];
+  const text = textOf(stored, () => crypto.randomUUID());
+  const byStudent = [...stored].sort((a, b) => (a.studentId < b.studentId ? -1 : a.studentId > b.studentId ? 1 : 0));
+  const ordered: Record<string, string[]> = {
+    'rows in student order': textOf(byStudent, () => crypto.randomUUID()),
+    'time-ordered ids (v7)': textOf(stored, timeOrderedUuid),
+    'rows in student order, time-ordered ids': textOf(byStudent, timeOrderedUuid),
+  };
+  const indexes = (await db.execute<{ name: string }>(sql`select indexname as name from pg_indexes where tablename = 'physique_results' order by indexname`)).rows.map((r) => r.name);
+  const INDEX_FREE = 'physique_results_share_copy';
+  const variants: [string, string[], string?][] = [
+    ['as is', []],
+    ...Object.keys(ordered).map((label): [string, string[]] => [label, []]),
+    ['rollup triggers off', ['alter table physique_results disable trigger physique_results_rollup_insert']],
+    ['school-rollup cascade off', ['alter table dc_rollups disable trigger dc_rollups_school_insert']],
+    ...indexes.map((ix): [string, string[]] => [`without ${ix}`, [`alter table physique_results drop constraint if exists ${ix} cascade`, `drop index if exists ${ix}`]]),
+    [
+      'org_grade_idx without INCLUDE',
+      ['drop index physique_results_org_grade_idx', 'create index physique_results_org_grade_idx on physique_results (org_id, grade_no, plan_id) where not invalid'],
+    ],
+    ['no secondary index, no trigger (primary key kept)', [...indexes.filter((ix) => !ix.endsWith('_pkey')).map((ix) => `alter table physique_results drop constraint if exists ${ix}`), ...indexes.filter((ix) => !ix.endsWith('_pkey')).map((ix) => `drop index if exists ${ix}`), 'alter table physique_results disable trigger physique_results_rollup_insert']],
+    ['plain COPY into an index- and trigger-free copy', [`create table ${INDEX_FREE} (like physique_results including defaults)`], INDEX_FREE],
+    ['as is (again)', []],
+  ];
+  const rollback = new Error('rollback');
+  // Two rounds, the best of each variant: the machine is shared and one COPY takes seconds.
+  const best = new Map<string, number>();
+  const chosen = variants.filter(([label]) => !SHARES_ONLY || label.startsWith('as is') || label in ordered);
+  for (const round of [1, 2]) {
+    for (const [label, setup, table] of chosen) {
+      let ms = 0;
+      await withBulkTransaction(db, async (tx) => {
+        const [{ su }] = await tx.query<{ su: boolean }>(`select current_setting('is_superuser') = 'on' as su`);
+        if (su) await tx.query(`set local session_replication_role = replica`);
+        for (const statement of setup) await tx.query(statement);
+        const t0 = performance.now();
+        await tx.copyIn(table ?? 'physique_results', columns.map(([, c]) => c.name), ordered[label] ?? text);
+        ms = performance.now() - t0;
+        throw rollback;
+      }).catch((error: unknown) => {
+        if (error !== rollback) throw error;
+      });
+      best.set(label, Math.min(ms, best.get(label) ?? Infinity));
+      if (round === 2) line(`  write floor, ${label}`, `${s(best.get(label)!)}  ${rate(stored.length, best.get(label)!)}  (best of 2)`);
+    }
+  }
+}
+
 /** Signs in through the API (fixed captcha) and uploads the file twice: a first import, then a re-import (updates). */
 async function importOver(handle: DbHandle, planId: string, file: Buffer, parseMs?: number): Promise<{ firstMs: number; peak: number }> {
   let firstMs = 0;
@@ -248,6 +316,7 @@ async function importOver(handle: DbHandle, planId: string, file: Buffer, parseM
     const floor = await writeFloor(handle, planId);
     line('write floor: the stored rows COPYed into physique_results', `${s(floor.ms)}  ${rate(floor.rows, floor.ms)}  (indexes, rollup triggers)`);
     line('parse floor + write floor', `${s(parseMs + floor.ms)}; first import ÷ that: ${(firstMs / (parseMs + floor.ms)).toFixed(2)}×, above it: ${s(firstMs - parseMs - floor.ms)}`);
+    if (WRITE_SHARES) await writeShares(handle, planId);
   }
   line('memory before the imports', `RSS ${mib(before.rss)}: ${parts(before)}`);
   line(`peak RSS during the imports (${ROWS.toLocaleString('en-US')} rows)`, mib(peak));
@@ -338,6 +407,7 @@ async function childMode(): Promise<boolean> {
 async function main(): Promise<void> {
   if (await childMode()) return;
   console.log(`physique import benchmark: ${ROWS.toLocaleString('en-US')} rows of the national template`);
+  if (POSTGRES_ONLY) return postgres(null);
   const dir = await mkdtemp(join(tmpdir(), 'tiyu-bench-'));
   const pglite = await openDb({ pgliteDir: join(dir, 'pglite') });
   let file: Buffer;
@@ -371,8 +441,12 @@ async function main(): Promise<void> {
     await rm(dir, { recursive: true, force: true });
   }
 
+  if (!PGLITE_ONLY) await postgres(file);
+}
+
+/** The same on PostgreSQL (DATABASE_URL), with `file` (the PGlite run's) or one generated for its students. */
+async function postgres(file: Buffer | null): Promise<void> {
   const url = process.env.DATABASE_URL;
-  if (PGLITE_ONLY) return;
   if (!url) {
     console.log('\nPostgreSQL: skipped (set DATABASE_URL, e.g. bash scripts/with-postgres.sh npx tsx tests/bench/physique-import.ts)');
     return;
@@ -383,11 +457,12 @@ async function main(): Promise<void> {
   try {
     console.log('\nPostgreSQL');
     const prepared = await prepare(pg);
-    // Same students, same file: regenerate it for this database's ids (registration numbers are the same).
+    // Same students and registration numbers as the PGlite run's file, which is reused when there is one.
+    const upload = file ?? templateFile(prepared.list);
     // The floor again, right before these imports: the machine's load changes within a run.
-    const parse = await parseOnly(file);
+    const parse = await parseOnly(upload);
     line('parse only (read .xlsx + validate rows)', `${s(parse.ms)}  ${rate(parse.rows, parse.ms)}`);
-    await importOver(pg, prepared.planId, file, parse.ms);
+    await importOver(pg, prepared.planId, upload, parse.ms);
   } finally {
     await pg.close();
     await dropDatabase(url, name);

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { NationalResults, ResultKey } from '@/domain/physique/national-template';
 import { scoreStudent } from '@/domain/physique/score';
@@ -7,6 +7,7 @@ import { planItemsForGrade, studentPlanItems } from '@/domain/test-plans/items';
 import { engineInputOf, mergeRaw, RAW_FIELDS, restrictToItems, WIDE_SCORE_FIELDS, wideScoreValues, type WideRawFields } from '@/domain/physique-results/wide-row';
 import { valueSource, withSource, type ValueSource } from '@/domain/physique-results/value-source';
 import type { Db, DbOrTx } from '../../db/client';
+import { timeOrderedUuid } from '../../lib/ids';
 import { physiqueResultLogs, physiqueResults } from '../../db/schema/physique';
 import { classes, grades, schoolYears, students } from '../../db/schema/school';
 import { classInPlanScope, planItemsByGrade, type PlanRecord } from '../test-plan/test-plan.service';
@@ -295,7 +296,7 @@ export async function writeResults(db: Db, ctx: PlanContext, inputs: readonly Re
       const raw = restrictToItems(mergeRaw(old?.raw, incoming), items);
       const score = scoreStudent({ grade: input.grade, gender: input.gender, results: engineInputOf(raw), standard: ctx.version });
       const masks = withSource(old ?? { importedFields: 0, editedFields: 0 }, fields, valueSourceOf);
-      const id = old?.id ?? randomUUID();
+      const id = old?.id ?? timeOrderedUuid();
       const row: unknown[] = [id, ctx.plan.orgId, ctx.plan.id, input.studentId, input.classId, input.grade, classNames.get(input.classId) ?? '', input.gender, opts.testedOn];
       for (const v of wideScoreValues(raw, score)) row.push(v);
       row.push(masks.importedFields, masks.editedFields, opts.source, opts.userId, updatedAt);
@@ -338,7 +339,11 @@ const SELECT_STORED_TEXT = `select string_agg(concat_ws(',', ${STORED_COLUMNS.ma
 const SELECT_STORED_LOCKED = `select ${STORED_COLUMNS.join(', ')} from ${RESULTS} where ${q(column('planId'))} = $1 and ${q(column('studentId'))} = any($2::uuid[]) for update`;
 /** The previous raw values of a result as the import's audit entry keeps them (field names as in the API). */
 const PREVIOUS_VALUES = `jsonb_strip_nulls(jsonb_build_object(${RAW_COLUMNS.map(([f, c]) => `'${f}', r.${q(c)}`).join(', ')}))`;
-/** The staged rows into the results: one statement, so the rollup triggers run once. */
+/**
+ * The staged rows into the results: one statement, so the rollup triggers run once. In student order, so the keys on
+ * (plan, student) and on the student go into their B-trees in order, not at random pages (new results' ids are
+ * time-ordered for the primary key: docs/architecture.md, Performance).
+ */
 const INSERT_FROM_STAGE = (stage: string) => {
   const own = WRITE_COLUMNS.map((c) => {
     if (c === column('orgId')) return '$1::uuid';
@@ -352,7 +357,7 @@ const INSERT_FROM_STAGE = (stage: string) => {
     return `s.${q(c)}`;
   });
   return `insert into ${RESULTS} (${WRITE_COLUMNS.map(q).join(', ')})
-    select ${own.join(', ')} from ${stage} s join classes c on c.id = s.${q(column('classId'))}
+    select ${own.join(', ')} from ${stage} s join classes c on c.id = s.${q(column('classId'))} order by s.${q(column('studentId'))}
     on conflict (${q(column('planId'))}, ${q(column('studentId'))}) do update set ${WRITE_COLUMNS.filter((c) => !FIXED_COLUMNS.has(c))
       .map((c) => `${q(c)} = excluded.${q(c)}`)
       .join(', ')}`;
@@ -405,7 +410,7 @@ export interface StagedImportOptions {
  */
 export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImportOptions, produce: (write: ImportSliceWriter) => Promise<T>): Promise<{ value: T; written: number }> {
   const updatedAt = opts.now.toISOString();
-  const stage = `physique_import_${randomUUID().replace(/-/g, '')}`;
+  const stage = `physique_import_${randomBytes(16).toString('hex')}`;
   return withBulkConnection(db, async (conn) => {
     // Types only: no NOT NULLs, keys or defaults.
     await conn.query(`create temp table ${stage} as select ${STAGE_FIELDS.map((f) => q(column(f))).join(', ')}, null::text as base_xmin, 0 as incoming from ${RESULTS} with no data`);
@@ -424,7 +429,7 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
           // A row that changes nothing is not written (a concurrent edit of it simply stands).
           if (old && masks.importedFields === old.importedFields && masks.editedFields === old.editedFields && sameRaw(old.raw, raw)) continue;
           const score = scoreStudent({ grade: input.grade, gender: input.gender, results: engineInputOf(raw), standard: ctx.version });
-          const row: unknown[] = [old?.id ?? randomUUID(), input.studentId, input.classId, input.grade, input.gender];
+          const row: unknown[] = [old?.id ?? timeOrderedUuid(), input.studentId, input.classId, input.grade, input.gender];
           for (const v of wideScoreValues(raw, score)) row.push(v);
           row.push(masks.importedFields, masks.editedFields, old?.xmin ?? null, incomingMask(input.results));
           rows.push(row);
@@ -433,10 +438,13 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
         return accepted;
       };
 
+      // A plan without results when the import starts (a first import) has nothing to merge with, so its slices skip
+      // the stored read; a result that appears meanwhile is merged again in the write transaction (mergeChangedMeanwhile).
+      const [{ stored: planHasResults }] = await conn.query<{ stored: boolean }>(`select exists (select 1 from ${RESULTS} where ${q(column('planId'))} = $1) as stored`, [ctx.plan.id]);
       let written = 0;
       const value = await produce(async (inputs) => {
         if (inputs.length === 0) return;
-        const [{ t }] = await conn.query<{ t: string | null }>(SELECT_STORED_TEXT, [ctx.plan.id, inputs.map((i) => i.studentId)]);
+        const [{ t }] = planHasResults ? await conn.query<{ t: string | null }>(SELECT_STORED_TEXT, [ctx.plan.id, inputs.map((i) => i.studentId)]) : [{ t: null }];
         written += await stageSlice(conn, inputs, storedByStudent(storedLines(t)));
       });
       if (written === 0) return { value, written };

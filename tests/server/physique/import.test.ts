@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Envelope } from '@/domain/api';
 import type { ResultDetail } from '@/domain/physique-results/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mapHeaders, parseTemplateRow } from '@/domain/physique/national-template';
+import { mapHeaders, parseTemplateRow, type NationalResults } from '@/domain/physique/national-template';
 import { scoreStudent } from '@/domain/physique/score';
 import { fileNameFromContentDisposition, parseImportCounts } from '@/domain/uploads/import-result';
 import { engineInputOf } from '@/domain/physique-results/wide-row';
@@ -12,7 +12,7 @@ import { physiqueResultLogs, physiqueResults } from '../../../server/db/schema/p
 import { students } from '../../../server/db/schema/school';
 import { planJobs } from '../../../server/db/schema/test-plans';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
-import { loadPlanContext, stagedImport } from '../../../server/modules/physique/physique-write';
+import { loadPlanContext, stagedImport, writeResults } from '../../../server/modules/physique/physique-write';
 import { rawOf } from '../../../server/modules/physique/physique.sql';
 import { getPlanInScope } from '../../../server/modules/test-plan/test-plan.service';
 import { createTestApp, type TestApp } from '../../support/server-app';
@@ -261,6 +261,28 @@ describe('score import', () => {
     expect(ra.run50mScore).toBe(expected.items.run50m?.score ?? null);
     expect(ra.total).toBe(expected.total);
     expect(stored.find((r) => r.studentId === b.id)!.weightKg).toBe(50.5);
+  });
+
+  it('a first import merges a result that appeared while the file was being read (its slices read no stored values)', async () => {
+    const planId = await createPlan(t.db, org.k12);
+    const [a, b] = pupils.slice(0, 2);
+    const [school01] = await t.db.select({ id: users.id }).from(users).where(eq(users.accountNum, 'school01'));
+    const plan = await getPlanInScope(t.db, org.k12, planId);
+    const ctx = await loadPlanContext(t.db, plan);
+    const opts = { userId: school01.id, now: t.clock.now(), testedOn: plan.startDate, fileName: 'first-race.xlsx' };
+    const input = (s: (typeof pupils)[number], results: NationalResults) => ({ studentId: s.id, classId: s.classId, grade: s.grade, gender: s.gender, results });
+    const { written } = await stagedImport(t.db, ctx, opts, async (write) => {
+      await write([a, b].map((s) => input(s, { weightKg: 50.5 })));
+      // A device sync writes A's 50 m run after the slice was staged: the plan had no results when the import began.
+      await writeResults(t.db, ctx, [input(a, { run50m: 9.9 })], { source: 'sync', userId: school01.id, now: t.clock.now(), testedOn: plan.startDate });
+    });
+    expect(written).toBe(2);
+    const stored = await resultsOf(planId);
+    expect(stored).toHaveLength(2);
+    const ra = stored.find((r) => r.studentId === a.id)!;
+    expect(ra.weightKg).toBe(50.5);
+    expect(ra.run50m).toBe(9.9);
+    expect(ra.total).toBe(scoreStudent({ grade: a.grade, gender: a.gender, results: engineInputOf(rawOf(ra)) }).total);
   });
 
   it('is all or nothing: a row the database refuses mid-write leaves every result as it was and releases the lock', async () => {
