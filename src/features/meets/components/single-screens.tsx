@@ -197,7 +197,7 @@ function AddEntryDialog({ family, meetId, open, onOpenChange }: { family: MeetFa
         </DialogHeader>
         <div className="grid gap-3">
           <div className="grid gap-1 text-sm">
-            <span>{t('entry.students')}</span>
+            <span>{t('entry.student')}</span>
             {/* The same picker as the relay team form (team-form.tsx): picking another student replaces the one shown. */}
             <SearchPicker
               queryKey={['meets', meetId, 'entry-candidates']}
