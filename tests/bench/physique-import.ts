@@ -224,6 +224,23 @@ async function scoringRate(file: Buffer): Promise<number> {
 }
 
 /**
+ * The rows the first import stored and a copy of their plan to COPY them into again: `textOf` gives the COPY lines
+ * of some of those rows for the copy, with new ids from `id`.
+ */
+async function storedRowsForCopy(handle: DbHandle, planId: string, label: string) {
+  const { db } = handle;
+  const [plan] = await db.select().from(testPlans).where(eq(testPlans.id, planId));
+  const copyPlanId = crypto.randomUUID();
+  await db.insert(testPlans).values({ ...plan, id: copyPlanId, name: `${plan.name} (${label})` });
+  const columns = Object.entries(getTableColumns(physiqueResults));
+  const stored = await db.select().from(physiqueResults).where(eq(physiqueResults.planId, planId));
+  const textOf = (rows: typeof stored, id: () => string) => [
+    ...copyLines(rows, (r) => columns.map(([key]) => (key === 'id' ? id() : key === 'planId' ? copyPlanId : (r as Record<string, unknown>)[key]))),
+  ];
+  return { columns, stored, textOf };
+}
+
+/**
  * The write floor, same run: the rows the first import stored, COPYed straight into physique_results for a copy of
  * the plan (its five indexes and the rollup triggers; the per-row foreign-key checks skipped where the role may, as
  * the import skips them). The least any import of these rows into this table can cost: what the import spends above
@@ -231,13 +248,8 @@ async function scoringRate(file: Buffer): Promise<number> {
  */
 async function writeFloor(handle: DbHandle, planId: string): Promise<{ rows: number; ms: number }> {
   const { db } = handle;
-  const [plan] = await db.select().from(testPlans).where(eq(testPlans.id, planId));
-  const floorPlanId = crypto.randomUUID();
-  await db.insert(testPlans).values({ ...plan, id: floorPlanId, name: `${plan.name} (write floor)` });
-  const columns = Object.entries(getTableColumns(physiqueResults));
-  const stored = await db.select().from(physiqueResults).where(eq(physiqueResults.planId, planId));
-  const lines = copyLines(stored, (r) => columns.map(([key]) => (key === 'id' ? crypto.randomUUID() : key === 'planId' ? floorPlanId : (r as Record<string, unknown>)[key])));
-  const text = [...lines];
+  const { columns, stored, textOf } = await storedRowsForCopy(handle, planId, 'write floor');
+  const text = textOf(stored, () => crypto.randomUUID());
   const t0 = performance.now();
   await withBulkTransaction(db, async (tx) => {
     const [{ su }] = await tx.query<{ su: boolean }>(`select current_setting('is_superuser') = 'on' as su`);
@@ -254,12 +266,7 @@ async function writeFloor(handle: DbHandle, planId: string): Promise<{ rows: num
  */
 async function writeShares(handle: DbHandle, planId: string): Promise<void> {
   const { db } = handle;
-  const [plan] = await db.select().from(testPlans).where(eq(testPlans.id, planId));
-  const sharePlanId = crypto.randomUUID();
-  await db.insert(testPlans).values({ ...plan, id: sharePlanId, name: `${plan.name} (write shares)` });
-  const columns = Object.entries(getTableColumns(physiqueResults));
-  const stored = await db.select().from(physiqueResults).where(eq(physiqueResults.planId, planId));
-  const textOf = (rows: typeof stored, id: () => string) => [...copyLines(rows, (r) => columns.map(([key]) => (key === 'id' ? id() : key === 'planId' ? sharePlanId : (r as Record<string, unknown>)[key])))];
+  const { columns, stored, textOf } = await storedRowsForCopy(handle, planId, 'write shares');
   const text = textOf(stored, () => crypto.randomUUID());
   const byStudent = [...stored].sort((a, b) => (a.studentId < b.studentId ? -1 : a.studentId > b.studentId ? 1 : 0));
   const ordered: Record<string, string[]> = {
