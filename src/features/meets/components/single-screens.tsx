@@ -25,7 +25,7 @@ import { useHeatTitle } from './arrange-screens';
 import { BoardLinksButton } from './board-links';
 import { ResultValidity } from './result-validity';
 import { useSignUpImport } from './signup-io';
-import { TeamDialog } from './team-form';
+import { candidateHint, TeamDialog } from './team-form';
 
 type MeetFilters = { name?: string };
 const meetCol = createDataTableColumnHelper<MeetRow>();
@@ -187,7 +187,7 @@ function AddEntryDialog({ family, meetId, open, onOpenChange }: { family: MeetFa
       setError(e instanceof Error ? e.message : String(e));
     }
   };
-  const hint = (c: Candidate) => `${c.className} · ${t(`gender.${c.gender}`)}`;
+  const hint = (c: Candidate) => candidateHint(t, c);
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="sm:max-w-xl" data-testid="add-entry">

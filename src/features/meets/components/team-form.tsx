@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { ArrowDown, ArrowUp, X } from 'lucide-react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { defaultTeamName, legsIssue, teamSaveSchema, type EntryRow } from '@/domain/meets/entries';
 import { SearchPicker } from '@/components/picker/search-picker';
@@ -7,7 +8,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/toast';
-import { candidateSearch, meets, useMeetCalls, type MeetFamily } from '../api';
+import { candidateSearch, meets, useMeetCalls, type Candidate, type MeetFamily } from '../api';
 
 interface Member {
   id: string;
@@ -15,6 +16,11 @@ interface Member {
 }
 
 const SELECT = 'h-9 rounded-md border bg-background px-2 text-sm';
+
+/** What a picked or offered student shows beside the name in both entry forms: "七年级1班 · 男". */
+export function candidateHint(t: TFunction<'meets'>, c: Candidate): string {
+  return `${c.className} · ${t(`gender.${c.gender}`)}`;
+}
 
 /**
  * The relay team form (docs/product-rules.md#meets): the relay, then the runners picked from the class's students (the
@@ -129,7 +135,7 @@ export function TeamDialog({ family, meetId, team, teams, open, onOpenChange }: 
               <div className="flex-1">
                 <SearchPicker
                   queryKey={['meets', meetId, 'team-candidates', event?.id ?? '', klass?.id ?? '']}
-                  search={async (k) => (await search(k)).map((c) => ({ ...c, hint: `${c.className} · ${t(`gender.${c.gender}`)}` }))}
+                  search={async (k) => (await search(k)).map((c) => ({ ...c, hint: candidateHint(t, c) }))}
                   onPick={pick}
                   exclude={picked}
                   disabled={!event}
