@@ -214,12 +214,8 @@ interface ViewContext {
 }
 
 export async function context(db: DbOrTx, family: Family, viewer: Viewer, f: DataCenterFilter): Promise<ViewContext> {
-  // A school's scope is its own organisation, known before it is read, so its plans are read at the same time: one
-  // round trip less per view (docs/architecture.md, Performance: "PostgreSQL school view"). A bureau's tree comes first.
-  const [scope, all] =
-    family === 'admin'
-      ? await resolveScope(db, family, viewer, f.orgId).then(async (s) => [s, await scopePlans(db, s.orgIds, s.classScope)] as const)
-      : await Promise.all([resolveScope(db, family, viewer), scopePlans(db, [viewer.tenantOrgId], viewer.classScope)]);
+  const scope = await resolveScope(db, family, viewer, family === 'admin' ? f.orgId : undefined);
+  const all = await scopePlans(db, scope.orgIds, scope.classScope);
   return { scope, all, ...resolvePeriod(all, f) };
 }
 
