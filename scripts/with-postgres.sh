@@ -10,15 +10,13 @@ as_pg() { if [ "$(id -u)" = 0 ]; then su postgres -s /bin/bash -c "$*"; else bas
 if [ -n "${TIYU_PG_DIR:-}" ]; then
   mkdir -p "$TIYU_PG_DIR"
   DIR=$(cd "$TIYU_PG_DIR" && pwd)
-  chown postgres "$DIR" 2>/dev/null || true
-  [ -f "$DIR/db/PG_VERSION" ] || as_pg "$PGBIN/initdb -D $DIR/db -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null"
   CLEANUP=":"
 else
   DIR=$(mktemp -d /tmp/tiyu-pg.XXXXXX)
-  chown postgres "$DIR" 2>/dev/null || true
-  as_pg "$PGBIN/initdb -D $DIR/db -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null"
   CLEANUP="rm -rf $DIR"
 fi
+chown postgres "$DIR" 2>/dev/null || true
+[ -f "$DIR/db/PG_VERSION" ] || as_pg "$PGBIN/initdb -D $DIR/db -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null"
 as_pg "$PGBIN/pg_ctl -D $DIR/db -o '-p $PORT -k $DIR -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off' -l $DIR/log -w start >/dev/null"
 trap 'as_pg "$PGBIN/pg_ctl -D $DIR/db -m fast stop >/dev/null" || true; $CLEANUP' EXIT
 export DATABASE_URL="postgres://postgres@127.0.0.1:$PORT/postgres"
