@@ -58,6 +58,8 @@ for (const [language, name] of [
   ['en_us', 'English'],
 ] as const) {
   test(`management screens render (${language})`, async ({ page }) => {
+    // Five screens, a department's members, its form, and an organisation's detail and edit pages in one test.
+    test.slow();
     await page.goto('/busi/');
     await chooseLoginLanguage(page, name);
     await signIn(page, 'district01');

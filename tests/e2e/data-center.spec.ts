@@ -125,10 +125,15 @@ test.describe('data centre', () => {
   test('the filters live in the URL: a link reopens the same view and back undoes a change', async ({ page }) => {
     await openSchoolDashboard(page);
     const year = params(page).get('schoolYear');
+    const tested = page.getByTestId('kpi-tested').locator('dd').first();
+    await dashboardSettled(page);
+    const everyone = await tested.innerText();
     await page.getByTestId('filter-gender').getByRole('combobox').click();
     await page.getByRole('option', { name: '女', exact: true }).click();
     await expect(page).toHaveURL(/gender=female/);
-    const female = await page.getByTestId('kpi-tested').locator('dd').first().innerText();
+    // The URL changes before the girls' figures arrive: read them once they have replaced everyone's.
+    await expect(tested).not.toHaveText(everyone);
+    const female = await tested.innerText();
 
     // The same link in a fresh tab shows the same figures and filter.
     const link = page.url();

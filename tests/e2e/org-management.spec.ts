@@ -9,7 +9,13 @@ async function freshPage(browser: Browser): Promise<Page> {
 }
 
 /** district01 creates a school with its administrator, who signs in; disabling the school blocks the next sign-in. */
-test('a school created with its administrator; disabling it blocks that administrator', async ({ page, browser }) => {
+test('a school created with its administrator; disabling it blocks that administrator', async ({ page, browser }, testInfo) => {
+  // Three sign-ins and a dozen saves: slow on a busy machine. A retry makes its own school, since the first attempt's
+  // school (code and account are unique) may already exist.
+  test.slow();
+  const n = String(88 + testInfo.retry);
+  const account = `e2eadmin${n}`;
+  const schoolName = `江宁区e2e学校${n}`;
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto('/busi/');
   await signIn(page, 'district01');
@@ -30,20 +36,20 @@ test('a school created with its administrator; disabling it blocks that administ
   await expect(list.getByRole('row').nth(1)).toBeVisible({ timeout: 20_000 });
   await page.getByTestId('list-add').click();
   const form = page.getByTestId('org-form');
-  await form.getByLabel('机构名称').fill('江宁区e2e学校');
-  await form.getByLabel('机构编码').fill('88');
+  await form.getByLabel('机构名称').fill(schoolName);
+  await form.getByLabel('机构编码').fill(n);
   await form.getByLabel('管理员姓名').fill('赵老师');
-  await form.getByLabel('登录账号').fill('e2eadmin88');
+  await form.getByLabel('登录账号').fill(account);
   await form.getByLabel('登录密码').fill('E2ePass88');
   await shot(page, 'org-form-zh_cn');
   await form.getByTestId('form-save').click();
   await expect(page).toHaveURL(/\/admin\/orgManage\/orgInfo$/);
-  const row = list.getByRole('row').filter({ hasText: '江宁区e2e学校' });
+  const row = list.getByRole('row').filter({ hasText: schoolName });
   await expect(row).toBeVisible();
   await shot(page, 'org-list-zh_cn');
 
   const admin = await freshPage(browser);
-  await signIn(admin, 'e2eadmin88', 'E2ePass88');
+  await signIn(admin, account, 'E2ePass88');
   await expect(admin).toHaveURL(/\/k12\//, { timeout: 20_000 });
   // The new school starts empty: its administrator adds a school year, a grade and a class.
   await admin.goto('/busi/k12/org/acayear/add');
@@ -76,7 +82,7 @@ test('a school created with its administrator; disabling it blocks that administ
   await expect(row).toContainText('停用');
 
   const blocked = await freshPage(browser);
-  await signIn(blocked, 'e2eadmin88', 'E2ePass88');
+  await signIn(blocked, account, 'E2ePass88');
   await expect(blocked.getByText('账号已停用，请联系管理员', { exact: true })).toBeVisible();
   await blocked.context().close();
 });
