@@ -16,7 +16,7 @@ const iconClass: Record<ToastKind, string> = {
 export function ToastList({ items: list, onClose }: { items: readonly ToastItem[]; onClose(id: string): void }) {
   const { t } = useTranslation('ui');
   return (
-    <ToastPrimitive.Provider swipeDirection="right" label={t('toast.label')}>
+    <ToastPrimitive.Provider swipeDirection="up" label={t('toast.label')}>
       {list.map((item) => {
         const Icon = icons[item.kind];
         return (
@@ -31,8 +31,8 @@ export function ToastList({ items: list, onClose }: { items: readonly ToastItem[
             onOpenChange={(open) => (open ? undefined : onClose(item.id))}
             className={cn(
               'pointer-events-auto relative flex w-full items-start gap-3 rounded-lg border bg-popover p-4 pr-10 text-popover-foreground shadow-lg',
-              'data-[state=open]:animate-slide-in-right data-[state=closed]:animate-fade-out',
-              'data-[swipe=move]:translate-x-(--radix-toast-swipe-move-x) data-[swipe=cancel]:translate-x-0 data-[swipe=cancel]:transition-transform data-[swipe=end]:animate-slide-out-right',
+              'data-[state=open]:animate-slide-in-top data-[state=closed]:animate-fade-out',
+              'data-[swipe=move]:translate-y-(--radix-toast-swipe-move-y) data-[swipe=cancel]:translate-y-0 data-[swipe=cancel]:transition-transform data-[swipe=end]:animate-slide-out-top',
             )}
           >
             <Icon aria-hidden className={cn('mt-0.5 size-5 shrink-0', iconClass[item.kind])} />
@@ -59,8 +59,10 @@ export function ToastList({ items: list, onClose }: { items: readonly ToastItem[
       <ToastPrimitive.Viewport
         data-slot="toaster"
         label={t('toast.viewport')}
-        // The empty viewport must not swallow clicks on the page under it; the toasts re-enable them.
-        className="pointer-events-none fixed top-14 right-0 z-[100] m-0 flex max-h-screen w-full list-none flex-col gap-2 p-4 outline-none sm:max-w-sm"
+        // Top centre, below the header: a page's title sits left and its actions right, so a toast covers neither
+        // (at the top right it hid "新增" right after a save). The empty viewport must not swallow clicks on the page
+        // under it; the toasts re-enable them.
+        className="pointer-events-none fixed top-14 left-1/2 z-[100] m-0 flex max-h-screen w-full -translate-x-1/2 list-none flex-col gap-2 p-4 outline-none sm:max-w-sm"
       />
     </ToastPrimitive.Provider>
   );
