@@ -197,12 +197,15 @@ export function indicatorsOf(row: AggRow, students: number | null): Indicators {
     participationRate: students == null ? null : rate(tested, students),
     levels,
     levelRates: Object.fromEntries(LEVELS.map((l) => [l, rate(levels[l], assessed)])) as Record<ScoreLevel, number | null>,
-    excellentRate: rate(levels.excellent, assessed),
-    goodRate: rate(levels.excellent + levels.good, assessed),
-    passRate: rate(assessed - levels.fail, assessed),
+    ...headlineRates(levels.excellent, levels.good, levels.fail, assessed),
     meanTotal: round1(float(row.mean_total)),
     bmi,
   };
+}
+
+/** 优秀率, 优良率 and 及格率 of `assessed` students (docs/product-rules.md#physique-scoring). */
+function headlineRates(excellent: number, good: number, fail: number, assessed: number): { excellentRate: number | null; goodRate: number | null; passRate: number | null } {
+  return { excellentRate: rate(excellent, assessed), goodRate: rate(excellent + good, assessed), passRate: rate(assessed - fail, assessed) };
 }
 
 export function itemStatsOf(row: AggRow): ItemStats {
@@ -223,8 +226,15 @@ export function itemStatsOf(row: AggRow): ItemStats {
 
 /** `aggregate row → figures` helpers for answers that rank units. */
 export function rankFields(row: AggRow): { tested: number; assessed: number; meanTotal: number | null; excellentRate: number | null; goodRate: number | null; passRate: number | null } {
-  const i = indicatorsOf(row, null);
-  return { tested: i.tested, assessed: i.assessed, meanTotal: i.meanTotal, excellentRate: i.excellentRate, goodRate: i.goodRate, passRate: i.passRate };
+  // Read straight from the row, not through indicatorsOf: a school's hundreds of class rows need none of its level,
+  // BMI and level-rate objects.
+  const assessed = int(row.assessed);
+  return {
+    tested: int(row.tested),
+    assessed,
+    meanTotal: round1(float(row.mean_total)),
+    ...headlineRates(int(row.lv_excellent), int(row.lv_good), int(row.lv_fail), assessed),
+  };
 }
 
 /** Ranks rows by mean total, best first; rows without a mean come last, unranked. Ties share a rank. */
