@@ -1,5 +1,4 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { ORG_TYPE } from '@/domain/constants';
 import { FALLING_TREND_MIN_DROP, SCORE_BUCKET_WIDTH, type DataCenterFilter, type StudentListQuery } from '@/domain/data-center/filters';
@@ -33,10 +32,9 @@ import type { ScoreLevel } from '@/domain/physique/level';
 import type { Gender, ItemKey } from '@/domain/physique/standard';
 import type { ItemResult } from '@/domain/physique-results/types';
 import type { ItemLevel } from '@/domain/physique-results/wide-row';
-import type { DbOrTx, DbRawResult } from '../../db/client';
+import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { isUuid } from '../../lib/ids';
-import { sha256Hex } from '../../lib/password';
 import { containsPattern } from '../../lib/query';
 import type { Family } from '@/domain/menus/access';
 import { countsInAggregates } from '../physique/physique.sql';
@@ -72,6 +70,7 @@ import {
   type AggRow,
   type Population,
   type ResultFilters,
+  viewRows as rows,
 } from './data-center.sql';
 
 /**
@@ -83,21 +82,6 @@ import {
 const notFound = () => new AppError(404, ERR.notFound);
 
 export type Dim = 'grade_no' | 'gender' | 'class_id' | 'org_id';
-
-const dialect = new PgDialect();
-
-/**
- * One statement of a view, named by its text: node-postgres prepares a named statement once per connection and then
- * sends only its name and parameters, and PostgreSQL keeps its parse tree and, after five runs, a generic plan. The
- * school view's aggregate took ≈ 1.3 ms less backend CPU and ≈ 0.3 ms less Node CPU a run so (docs/architecture.md,
- * "The school view on PostgreSQL"). The texts are few (one per view, filter combination and number of plans or
- * classes). PGlite has no named statements: there it is a plain statement.
- */
-async function rows<T = AggRow>(db: DbOrTx, query: SQL): Promise<T[]> {
-  const q = dialect.sqlToQuery(query);
-  const prepared = db._.session.prepareQuery<{ execute: DbRawResult<T>; all: unknown; values: unknown }>(q, undefined, `dc_${sha256Hex(q.sql).slice(0, 32)}`, false);
-  return (await prepared.execute()).rows;
-}
 
 /**
  * A bureau-wide aggregate on PostgreSQL: in its own transaction without JIT (compiling these wide aggregates costs

@@ -1,10 +1,13 @@
 import { getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { BmiCounts, Indicators, ItemStats, LevelCounts } from '@/domain/data-center/types';
 import type { ScoreLevel } from '@/domain/physique/level';
 import type { BmiBand, ItemKey } from '@/domain/physique/standard';
 import { ITEM_COLUMNS } from '@/domain/physique-results/wide-row';
 import { dcRollups } from '../../db/schema/data-center';
 import { physiqueResults } from '../../db/schema/physique';
+import type { DbOrTx, DbRawResult } from '../../db/client';
+import { sha256Hex } from '../../lib/password';
 import { countsInAggregates } from '../physique/physique.sql';
 
 /**
@@ -79,6 +82,23 @@ export interface ResultFilters {
   majorId?: string;
   /** The viewer's data scope (docs/product-rules.md#data-scopes): only these classes; empty matches nothing. */
   classIds?: readonly string[];
+}
+
+const dialect = new PgDialect();
+
+/**
+ * The name a view's statement is prepared under: one per text. node-postgres prepares a named statement once per
+ * connection and then sends only its name and parameters; PostgreSQL keeps its parse tree and, after five runs, a
+ * generic plan. The k12 school view so took about half the backend CPU (docs/architecture.md, "Named statements").
+ * The texts are few: one per view, filter combination and number of plans or classes. PGlite ignores the name.
+ */
+export const statementName = (text: string): string => `dc_${sha256Hex(text).slice(0, 32)}`;
+
+/** The rows of a view's statement, run as a named statement (statementName). */
+export async function viewRows<T = AggRow>(db: DbOrTx, query: SQL): Promise<T[]> {
+  const q = dialect.sqlToQuery(query);
+  const prepared = db._.session.prepareQuery<{ execute: DbRawResult<T>; all: unknown; values: unknown }>(q, undefined, statementName(q.sql), false);
+  return (await prepared.execute()).rows;
 }
 
 export const idList = (ids: readonly string[]): SQL =>
