@@ -15,7 +15,7 @@ import { isUuid } from '../../lib/ids';
 import { inOrgTree } from '../test-plan/test-plan.service';
 import type { Family } from '@/domain/menus/access';
 import { scopedClassIds, type ClassScope } from '../../lib/data-scope';
-import { idList, resultFilterSql, statementName, viewRows, type PlanRef, type ResultFilters } from './data-center.sql';
+import { idList, resultFilterSql, viewRows, viewSelect, type PlanRef, type ResultFilters } from './data-center.sql';
 
 const notFound = () => new AppError(404, ERR.notFound);
 
@@ -174,9 +174,8 @@ export async function rosterGroups(db: DbOrTx, orgIds: readonly string[], f: Res
   // Graduated cohorts count in the years they were here even when their students were disabled on leaving.
   const count = (t: typeof dcRoster | typeof dcGradeRoster) => sql<number>`sum(case when ${grades.graduated} then ${t.students} else ${t.enabled} end)::int`;
   type Row = { stage: string; enrolYear: number; gender: string; count: number };
-  // As a named statement, like the view's other statements (statementName).
-  const out = async (query: { toSQL(): { sql: string }; prepare(name: string): { execute(): Promise<Row[]> } }): Promise<RosterGroup[]> =>
-    (await query.prepare(statementName(query.toSQL().sql)).execute())
+  const out = async (query: Parameters<typeof viewSelect<Row>>[1]): Promise<RosterGroup[]> =>
+    (await viewSelect(db, query))
       .filter((r) => Number(r.count) > 0)
       .map((r) => ({ stage: r.stage as Stage, enrolYear: r.enrolYear, gender: r.gender as Gender, count: Number(r.count) }));
   if (!f.classId && !f.classIds && !f.collegeId && !f.majorId) {

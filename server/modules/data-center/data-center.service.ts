@@ -1,5 +1,4 @@
 import { sql, type SQL } from 'drizzle-orm';
-import pg from 'pg';
 import { ORG_TYPE } from '@/domain/constants';
 import { FALLING_TREND_MIN_DROP, SCORE_BUCKET_WIDTH, type DataCenterFilter, type StudentListQuery } from '@/domain/data-center/filters';
 import { gradeInYear, rosterSize, type RosterGroup } from '@/domain/data-center/roster';
@@ -70,6 +69,7 @@ import {
   type AggRow,
   type Population,
   type ResultFilters,
+  onServer,
   viewRows as rows,
 } from './data-center.sql';
 
@@ -89,7 +89,7 @@ export type Dim = 'grade_no' | 'gender' | 'class_id' | 'org_id';
  * PGlite has no JIT and runs one statement at a time, so there it is a plain statement.
  */
 export async function heavyRows(db: DbOrTx, query: SQL): Promise<AggRow[]> {
-  if (!(Reflect.get(db, '$client') instanceof pg.Pool)) return rows(db, query);
+  if (!onServer(db)) return rows(db, query);
   // Unnamed: a district's statements plan once per run, with the organisations and plans they are for.
   return db.transaction(async (tx) => {
     await tx.execute(sql`select set_config('jit', 'off', true), set_config('work_mem', '32MB', true)`);

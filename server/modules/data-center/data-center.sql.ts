@@ -1,5 +1,6 @@
 import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
+import pg from 'pg';
 import type { BmiCounts, Indicators, ItemStats, LevelCounts } from '@/domain/data-center/types';
 import type { ScoreLevel } from '@/domain/physique/level';
 import type { BmiBand, ItemKey } from '@/domain/physique/standard';
@@ -86,19 +87,29 @@ export interface ResultFilters {
 
 const dialect = new PgDialect();
 
+/** Whether `db` is a PostgreSQL server's pool (PGlite, and a transaction's handle, are not). */
+export const onServer = (db: DbOrTx): boolean => Reflect.get(db, '$client') instanceof pg.Pool;
+
 /**
- * The name a view's statement is prepared under: one per text. node-postgres prepares a named statement once per
- * connection and then sends only its name and parameters; PostgreSQL keeps its parse tree and, after five runs, a
- * generic plan. The k12 school view so took about half the backend CPU (docs/architecture.md, "Named statements").
- * The texts are few: one per view, filter combination and number of plans or classes. PGlite ignores the name.
+ * The name a view's statement is prepared under on PostgreSQL: one per text. node-postgres prepares a named statement
+ * once per connection and then sends only its name and parameters; PostgreSQL keeps its parse tree and, after five
+ * runs, a generic plan. The k12 school view so took about half the backend CPU (docs/architecture.md, "Named
+ * statements"). The texts are few: one per view, filter combination and number of plans or classes. PGlite has no
+ * named statements, so there the statements run as they are.
  */
 export const statementName = (text: string): string => `dc_${sha256Hex(text).slice(0, 32)}`;
 
-/** The rows of a view's statement, run as a named statement (statementName). */
+/** The rows of a view's statement, named on PostgreSQL (statementName). */
 export async function viewRows<T = AggRow>(db: DbOrTx, query: SQL): Promise<T[]> {
+  if (!onServer(db)) return (await db.execute<T & Record<string, unknown>>(query)).rows;
   const q = dialect.sqlToQuery(query);
   const prepared = db._.session.prepareQuery<{ execute: DbRawResult<T>; all: unknown; values: unknown }>(q, undefined, statementName(q.sql), false);
   return (await prepared.execute()).rows;
+}
+
+/** A query builder's rows, named on PostgreSQL like viewRows. */
+export async function viewSelect<T>(db: DbOrTx, query: PromiseLike<T[]> & { toSQL(): { sql: string }; prepare(name: string): { execute(): Promise<T[]> } }): Promise<T[]> {
+  return onServer(db) ? query.prepare(statementName(query.toSQL().sql)).execute() : query;
 }
 
 export const idList = (ids: readonly string[]): SQL =>
