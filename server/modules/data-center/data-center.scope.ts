@@ -15,7 +15,7 @@ import { isUuid } from '../../lib/ids';
 import { inOrgTree } from '../test-plan/test-plan.service';
 import type { Family } from '@/domain/menus/access';
 import { scopedClassIds, type ClassScope } from '../../lib/data-scope';
-import { idList, resultFilterSql, type PlanRef, type ResultFilters } from './data-center.sql';
+import { idList, resultFilterSql, viewRows, viewSelect, type PlanRef, type ResultFilters } from './data-center.sql';
 
 const notFound = () => new AppError(404, ERR.notFound);
 
@@ -98,7 +98,7 @@ export async function scopePlans(db: DbOrTx, orgIds: readonly string[], classSco
   const probe = classIds
     ? sql`select 1 as one from dc_rollups where dc_rollups.plan_id = tp.id and ${sql.join(resultFilterSql({ classIds }, 'dc_rollups'), sql` and `)} limit 1`
     : sql`select 1 as one from dc_school_rollups where dc_school_rollups.plan_id = tp.id limit 1`;
-  const rows = await db.execute<{
+  const rows = await viewRows<{
     id: string;
     org_id: string;
     name: string;
@@ -107,11 +107,14 @@ export async function scopePlans(db: DbOrTx, orgIds: readonly string[], classSco
     semester_code: number;
     start_date: string;
     has_results: boolean | string | null;
-  }>(sql`select tp.id, tp.org_id, tp.name, sy.start_year as school_year, sy.academic_year, tp.semester_code, tp.start_date::text as start_date, probe.one is not null as has_results
+  }>(
+    db,
+    sql`select tp.id, tp.org_id, tp.name, sy.start_year as school_year, sy.academic_year, tp.semester_code, tp.start_date::text as start_date, probe.one is not null as has_results
 from ${testPlans} tp join ${schoolYears} sy on sy.id = tp.school_year_id
 left join lateral (${probe}) probe on true
-where tp.org_id in (${idList(orgIds)}) and tp.deleted_at is null`);
-  return rows.rows.map((r) => ({
+where tp.org_id in (${idList(orgIds)}) and tp.deleted_at is null`,
+  );
+  return rows.map((r) => ({
     id: r.id,
     orgId: r.org_id,
     name: r.name,
@@ -170,13 +173,16 @@ export function resultFilters(f: DataCenterFilter, scope: DcScope): ResultFilter
 export async function rosterGroups(db: DbOrTx, orgIds: readonly string[], f: ResultFilters): Promise<RosterGroup[]> {
   // Graduated cohorts count in the years they were here even when their students were disabled on leaving.
   const count = (t: typeof dcRoster | typeof dcGradeRoster) => sql<number>`sum(case when ${grades.graduated} then ${t.students} else ${t.enabled} end)::int`;
-  const out = (rows: { stage: string; enrolYear: number; gender: string; count: number }[]): RosterGroup[] =>
-    rows.filter((r) => Number(r.count) > 0).map((r) => ({ stage: r.stage as Stage, enrolYear: r.enrolYear, gender: r.gender as Gender, count: Number(r.count) }));
+  type Row = { stage: string; enrolYear: number; gender: string; count: number };
+  const out = async (query: Parameters<typeof viewSelect<Row>>[1]): Promise<RosterGroup[]> =>
+    (await viewSelect(db, query))
+      .filter((r) => Number(r.count) > 0)
+      .map((r) => ({ stage: r.stage as Stage, enrolYear: r.enrolYear, gender: r.gender as Gender, count: Number(r.count) }));
   if (!f.classId && !f.classIds && !f.collegeId && !f.majorId) {
     // No class named: from dc_grade_roster (dc_roster added up per grade), a few rows per school.
     const conds = [inArray(dcGradeRoster.orgId, [...orgIds]), ...(f.gender ? [eq(dcGradeRoster.gender, f.gender)] : [])];
     return out(
-      await db
+      db
         .select({ stage: grades.stage, enrolYear: grades.enrolYear, gender: dcGradeRoster.gender, count: count(dcGradeRoster) })
         .from(dcGradeRoster)
         .innerJoin(grades, eq(grades.id, dcGradeRoster.gradeId))
@@ -194,7 +200,7 @@ export async function rosterGroups(db: DbOrTx, orgIds: readonly string[], f: Res
   if (f.collegeId) conds.push(eq(classes.collegeId, f.collegeId));
   if (f.majorId) conds.push(eq(classes.majorId, f.majorId));
   return out(
-    await db
+    db
       .select({ stage: grades.stage, enrolYear: grades.enrolYear, gender: dcRoster.gender, count: count(dcRoster) })
       .from(dcRoster)
       .innerJoin(classes, eq(classes.id, dcRoster.classId))

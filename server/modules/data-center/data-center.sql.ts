@@ -1,10 +1,14 @@
 import { getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import pg from 'pg';
 import type { BmiCounts, Indicators, ItemStats, LevelCounts } from '@/domain/data-center/types';
 import type { ScoreLevel } from '@/domain/physique/level';
 import type { BmiBand, ItemKey } from '@/domain/physique/standard';
 import { ITEM_COLUMNS } from '@/domain/physique-results/wide-row';
 import { dcRollups } from '../../db/schema/data-center';
 import { physiqueResults } from '../../db/schema/physique';
+import type { DbOrTx, DbRawResult } from '../../db/client';
+import { sha256Hex } from '../../lib/password';
 import { countsInAggregates } from '../physique/physique.sql';
 
 /**
@@ -79,6 +83,33 @@ export interface ResultFilters {
   majorId?: string;
   /** The viewer's data scope (docs/product-rules.md#data-scopes): only these classes; empty matches nothing. */
   classIds?: readonly string[];
+}
+
+const dialect = new PgDialect();
+
+/** Whether `db` is a PostgreSQL server's pool (PGlite, and a transaction's handle, are not). */
+export const onServer = (db: DbOrTx): boolean => Reflect.get(db, '$client') instanceof pg.Pool;
+
+/**
+ * The name a view's statement is prepared under on PostgreSQL: one per text. node-postgres prepares a named statement
+ * once per connection and then sends only its name and parameters; PostgreSQL keeps its parse tree and, after five
+ * runs, a generic plan. The k12 school view so took about half the backend CPU (docs/architecture.md, "Named
+ * statements"). The texts are few: one per view, filter combination and number of plans or classes. PGlite has no
+ * named statements, so there the statements run as they are.
+ */
+export const statementName = (text: string): string => `dc_${sha256Hex(text).slice(0, 32)}`;
+
+/** The rows of a view's statement, named on PostgreSQL (statementName). */
+export async function viewRows<T = AggRow>(db: DbOrTx, query: SQL): Promise<T[]> {
+  if (!onServer(db)) return (await db.execute<T & Record<string, unknown>>(query)).rows;
+  const q = dialect.sqlToQuery(query);
+  const prepared = db._.session.prepareQuery<{ execute: DbRawResult<T>; all: unknown; values: unknown }>(q, undefined, statementName(q.sql), false);
+  return (await prepared.execute()).rows;
+}
+
+/** A query builder's rows, named on PostgreSQL like viewRows. */
+export async function viewSelect<T>(db: DbOrTx, query: PromiseLike<T[]> & { toSQL(): { sql: string }; prepare(name: string): { execute(): Promise<T[]> } }): Promise<T[]> {
+  return onServer(db) ? query.prepare(statementName(query.toSQL().sql)).execute() : query;
 }
 
 export const idList = (ids: readonly string[]): SQL =>
@@ -197,12 +228,15 @@ export function indicatorsOf(row: AggRow, students: number | null): Indicators {
     participationRate: students == null ? null : rate(tested, students),
     levels,
     levelRates: Object.fromEntries(LEVELS.map((l) => [l, rate(levels[l], assessed)])) as Record<ScoreLevel, number | null>,
-    excellentRate: rate(levels.excellent, assessed),
-    goodRate: rate(levels.excellent + levels.good, assessed),
-    passRate: rate(assessed - levels.fail, assessed),
+    ...headlineRates(levels.excellent, levels.good, levels.fail, assessed),
     meanTotal: round1(float(row.mean_total)),
     bmi,
   };
+}
+
+/** 优秀率, 优良率 and 及格率 of `assessed` students (docs/product-rules.md#physique-scoring). */
+function headlineRates(excellent: number, good: number, fail: number, assessed: number): { excellentRate: number | null; goodRate: number | null; passRate: number | null } {
+  return { excellentRate: rate(excellent, assessed), goodRate: rate(excellent + good, assessed), passRate: rate(assessed - fail, assessed) };
 }
 
 export function itemStatsOf(row: AggRow): ItemStats {
@@ -223,8 +257,15 @@ export function itemStatsOf(row: AggRow): ItemStats {
 
 /** `aggregate row → figures` helpers for answers that rank units. */
 export function rankFields(row: AggRow): { tested: number; assessed: number; meanTotal: number | null; excellentRate: number | null; goodRate: number | null; passRate: number | null } {
-  const i = indicatorsOf(row, null);
-  return { tested: i.tested, assessed: i.assessed, meanTotal: i.meanTotal, excellentRate: i.excellentRate, goodRate: i.goodRate, passRate: i.passRate };
+  // Read straight from the row, not through indicatorsOf: a school's hundreds of class rows need none of its level,
+  // BMI and level-rate objects.
+  const assessed = int(row.assessed);
+  return {
+    tested: int(row.tested),
+    assessed,
+    meanTotal: round1(float(row.mean_total)),
+    ...headlineRates(int(row.lv_excellent), int(row.lv_good), int(row.lv_fail), assessed),
+  };
 }
 
 /** Ranks rows by mean total, best first; rows without a mean come last, unranked. Ties share a rank. */
