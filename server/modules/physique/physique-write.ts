@@ -32,9 +32,17 @@ export async function loadPlanContext(db: DbOrTx, plan: PlanRecord): Promise<Pla
   };
 }
 
+/** itemsFor's answers per plan context, by grade and gender: an import asks once per row. */
+const itemsCache = new WeakMap<PlanContext, Map<number, readonly ItemKey[]>>();
+
 /** The plan's items for a student of this grade and gender (the standard's items when the plan names none for the grade). */
-export function itemsFor(ctx: PlanContext, grade: Grade, gender: Gender): ItemKey[] {
-  return studentPlanItems(ctx.itemsByGrade.get(grade) ?? planItemsForGrade(grade, ctx.version), grade, gender, ctx.version);
+export function itemsFor(ctx: PlanContext, grade: Grade, gender: Gender): readonly ItemKey[] {
+  let byKey = itemsCache.get(ctx);
+  if (!byKey) itemsCache.set(ctx, (byKey = new Map()));
+  const key = gender === 'male' ? grade : -grade;
+  let items = byKey.get(key);
+  if (!items) byKey.set(key, (items = Object.freeze(studentPlanItems(ctx.itemsByGrade.get(grade) ?? planItemsForGrade(grade, ctx.version), grade, gender, ctx.version))));
+  return items;
 }
 
 /** First grade of a stage (grades are enrolment cohorts; the grade number in a year follows from the enrolment year). */
