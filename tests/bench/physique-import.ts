@@ -293,9 +293,19 @@ async function writeShares(handle: DbHandle, planId: string): Promise<void> {
       'unique (student, plan) instead of (plan, student) and (student); student order, time-ordered ids',
       ['drop index physique_results_plan_student_uq', 'drop index physique_results_student_idx', 'create unique index physique_results_student_plan_uq on physique_results (student_id, plan_id)'],
     ],
+    [
+      // The same with the plan's own index kept for plan-only filters (counts, the plan deletion's cascade): one key per plan.
+      'unique (student, plan) and (plan) instead of (plan, student) and (student); student order, time-ordered ids',
+      [
+        'drop index physique_results_plan_student_uq',
+        'drop index physique_results_student_idx',
+        'create unique index physique_results_student_plan_uq on physique_results (student_id, plan_id)',
+        'create index physique_results_plan_idx on physique_results (plan_id)',
+      ],
+    ],
     ['as is (again)', []],
   ];
-  ordered[variants.at(-2)![0]] = ordered['rows in student order, time-ordered ids'];
+  for (const [label] of variants.slice(-3, -1)) ordered[label] = ordered['rows in student order, time-ordered ids'];
   const rollback = new Error('rollback');
   // Two rounds, the best of each variant: the machine is shared and one COPY takes seconds.
   const best = new Map<string, number>();

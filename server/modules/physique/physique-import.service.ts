@@ -68,28 +68,37 @@ type Failure = ImportFailure;
 /** Students indexed the ways an import row finds them: registration number (upper case), then name + class. */
 class StudentIndex {
   private readonly byRegNo = new Map<string, ScopeStudent>();
-  private readonly byNameClass = new Map<string, ScopeStudent[]>();
+  /** Built on the first row not found by number: most slices never need it. */
+  private byNameClass: Map<string, ScopeStudent[]> | null = null;
 
-  constructor(list: readonly ScopeStudent[]) {
+  constructor(private readonly list: readonly ScopeStudent[]) {
     for (const s of list) {
       // Registration numbers match case-insensitively; one stored exactly as the file writes it wins.
       const key = s.regNo.toUpperCase();
       if (!this.byRegNo.has(key) || s.regNo === key) this.byRegNo.set(key, s);
-      this.add(`${s.name}\u0000${s.className}`, s);
-      if (s.classNo) this.add(`${s.name}\u0000#${s.classNo}`, s);
     }
   }
 
-  private add(key: string, s: ScopeStudent) {
-    const list = this.byNameClass.get(key);
-    if (list) list.push(s);
-    else this.byNameClass.set(key, [s]);
+  private nameIndex(): Map<string, ScopeStudent[]> {
+    if (this.byNameClass) return this.byNameClass;
+    const index = new Map<string, ScopeStudent[]>();
+    const add = (key: string, s: ScopeStudent) => {
+      const list = index.get(key);
+      if (list) list.push(s);
+      else index.set(key, [s]);
+    };
+    for (const s of this.list) {
+      add(`${s.name}\u0000${s.className}`, s);
+      if (s.classNo) add(`${s.name}\u0000#${s.classNo}`, s);
+    }
+    return (this.byNameClass = index);
   }
 
   find(regNo: string, name: string, className: string | null, classNo: string): ScopeStudent | ScopeStudent[] | null {
     const byReg = this.byRegNo.get(regNo);
     if (byReg) return byReg;
-    const list = (className ? this.byNameClass.get(`${name}\u0000${className}`) : undefined) ?? this.byNameClass.get(`${name}\u0000#${classNo}`);
+    const byNameClass = this.nameIndex();
+    const list = (className ? byNameClass.get(`${name}\u0000${className}`) : undefined) ?? byNameClass.get(`${name}\u0000#${classNo}`);
     if (!list) return null;
     return list.length === 1 ? list[0] : list;
   }
