@@ -8,7 +8,9 @@
  * (target: 200k within 1.2× of 50k).
  * Run: npx tsx tests/bench/physique-import.ts [rows=50000] [--pglite-only | --postgres-only] [--write-shares [--order-only]]
  * (also part of `npm run bench`). --write-shares also times the write floor without each index and trigger of
- * physique_results and with the rows and ids in key order (--order-only: only those). Asserts nothing.
+ * physique_results, with the rows and ids in key order and with unique (student, plan) in place of (plan, student) and
+ * (student) (--order-only: only those). `--prepare <dir>` writes a database and file, `--import-from <dir>` imports
+ * them in a fresh process (with --write-shares also the floors). Asserts nothing.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
