@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { UUID_PATTERN } from '@/domain/list-query';
 
 /** A PostgreSQL uuid in text form (any version: seeds may use fixed ids). */
@@ -14,10 +14,9 @@ export function isUuid(value: string | null | undefined): value is string {
  * pages at random (docs/architecture.md, Performance: "Where physique_results' write cost goes").
  */
 export function timeOrderedUuid(now = Date.now()): string {
-  const b = randomBytes(16);
-  b.writeUIntBE(now, 0, 6);
-  b[6] = (b[6] & 0x0f) | 0x70;
-  b[8] = (b[8] & 0x3f) | 0x80;
-  const h = b.toString('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  // The random bits of a version 4 uuid (Node draws them from a buffered pool: one randomBytes call per id cost an
+  // import of 50,000 rows ≈ 0.2 s); its variant bits (position 19) are version 7's too.
+  const r = randomUUID();
+  const t = now.toString(16).padStart(12, '0');
+  return `${t.slice(0, 8)}-${t.slice(8, 12)}-7${r.slice(15, 18)}-${r.slice(19)}`;
 }

@@ -8,7 +8,9 @@
  * (target: 200k within 1.2× of 50k).
  * Run: npx tsx tests/bench/physique-import.ts [rows=50000] [--pglite-only | --postgres-only] [--write-shares [--order-only]]
  * (also part of `npm run bench`). --write-shares also times the write floor without each index and trigger of
- * physique_results and with the rows and ids in key order (--order-only: only those). Asserts nothing.
+ * physique_results, with the rows and ids in key order and with unique (student, plan) in place of (plan, student) and
+ * (student) (--order-only: only those). `--prepare <dir>` writes a database and file, `--import-from <dir>` imports
+ * them in a fresh process (with --write-shares also the floors). Asserts nothing.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -35,7 +37,7 @@ import { timeOrderedUuid } from '../../server/lib/ids';
 import { sha256Hex } from '../../server/lib/password';
 import { openXlsx } from '../../server/lib/spreadsheet/xlsx-reader';
 import { writeXlsx } from '../../server/lib/spreadsheet/xlsx-writer';
-import { copyLines, withBulkTransaction } from '../../server/modules/physique/bulk-session';
+import { copyLines, withBulkTransaction, type BulkSession } from '../../server/modules/physique/bulk-session';
 import { gradeInYear } from '../../server/modules/physique/physique-write';
 import { nationalTemplateRows } from '../support/national-template-fixture';
 
@@ -288,8 +290,24 @@ async function writeShares(handle: DbHandle, planId: string): Promise<void> {
     ],
     ['no secondary index, no trigger (primary key kept)', [...indexes.filter((ix) => !ix.endsWith('_pkey')).map((ix) => `alter table physique_results drop constraint if exists ${ix}`), ...indexes.filter((ix) => !ix.endsWith('_pkey')).map((ix) => `drop index if exists ${ix}`), 'alter table physique_results disable trigger physique_results_rollup_insert']],
     ['plain COPY into an index- and trigger-free copy', [`create table ${INDEX_FREE} (like physique_results including defaults)`], INDEX_FREE],
+    [
+      // A result found by student (history, report, cascades) then comes from the unique key; plan-only filters lose theirs.
+      'unique (student, plan) instead of (plan, student) and (student); student order, time-ordered ids',
+      ['drop index physique_results_plan_student_uq', 'drop index physique_results_student_idx', 'create unique index physique_results_student_plan_uq on physique_results (student_id, plan_id)'],
+    ],
+    [
+      // The same with the plan's own index kept for plan-only filters (counts, the plan deletion's cascade): one key per plan.
+      'unique (student, plan) and (plan) instead of (plan, student) and (student); student order, time-ordered ids',
+      [
+        'drop index physique_results_plan_student_uq',
+        'drop index physique_results_student_idx',
+        'create unique index physique_results_student_plan_uq on physique_results (student_id, plan_id)',
+        'create index physique_results_plan_idx on physique_results (plan_id)',
+      ],
+    ],
     ['as is (again)', []],
   ];
+  for (const [label] of variants.slice(-3, -1)) ordered[label] = ordered['rows in student order, time-ordered ids'];
   const rollback = new Error('rollback');
   // Two rounds, the best of each variant: the machine is shared and one COPY takes seconds.
   const best = new Map<string, number>();
@@ -304,6 +322,7 @@ async function writeShares(handle: DbHandle, planId: string): Promise<void> {
         const t0 = performance.now();
         await tx.copyIn(table ?? 'physique_results', columns.map(([, c]) => c.name), ordered[label] ?? text);
         ms = performance.now() - t0;
+        if (round === 2 && (label === 'rows in student order, time-ordered ids' || label.startsWith('unique (student, plan)'))) await timeReads(tx, planId, label);
         throw rollback;
       }).catch((error: unknown) => {
         if (error !== rollback) throw error;
@@ -312,6 +331,31 @@ async function writeShares(handle: DbHandle, planId: string): Promise<void> {
       if (round === 2) line(`  write floor, ${label}`, `${s(best.get(label)!)}  ${rate(stored.length, best.get(label)!)}  (best of 2)`);
     }
   }
+}
+
+/**
+ * Reads that the (plan, student) and (student) indexes serve, timed beside a write-floor variant (inside its
+ * transaction, after its COPY): the plan's count (plan-level counts, the import's "has results" test), and
+ * 500 students' results of all plans (history, report) each looked up alone.
+ */
+async function timeReads(tx: BulkSession, planId: string, label: string): Promise<void> {
+  const ids = (await tx.query<{ id: string }>(`select student_id as id from physique_results where plan_id = $1 order by id limit 500`, [planId])).map((r) => r.id);
+  const best = async (fn: () => Promise<unknown>) => {
+    let min = Infinity;
+    for (let k = 0; k < 5; k++) {
+      const t0 = performance.now();
+      await fn();
+      min = Math.min(min, performance.now() - t0);
+    }
+    return min;
+  };
+  const count = await best(() => tx.query(`select count(*) from physique_results where plan_id = $1`, [planId]));
+  const exists = await best(() => tx.query(`select exists (select 1 from physique_results where plan_id = $1)`, [planId]));
+  const byStudent = await best(async () => {
+    for (const id of ids) await tx.query(`select id, plan_id, total from physique_results where student_id = $1`, [id]);
+  });
+  const plan = (await tx.query<{ plan: string }>(`explain select count(*) from physique_results where plan_id = $1`, [planId])).map((r) => Object.values(r)[0]).join(' / ');
+  line(`    reads (${label.slice(0, 24)}…)`, `plan count ${s(count)}, plan exists ${s(exists)}, ${ids.length} students' results ${s(byStudent)} (best of 5); ${plan.replace(/\s+/g, ' ').slice(0, 140)}`);
 }
 
 /** Signs in through the API (fixed captcha) and uploads the file twice: a first import, then a re-import (updates). */
@@ -402,7 +446,11 @@ async function childMode(): Promise<boolean> {
   if (IMPORT_DIR) {
     const handle = await openDb({ pgliteDir: join(IMPORT_DIR, 'pglite') });
     try {
-      await importOver(handle, await readFile(join(IMPORT_DIR, 'plan'), 'utf8'), await readFile(join(IMPORT_DIR, 'file.xlsx')));
+      const file = await readFile(join(IMPORT_DIR, 'file.xlsx'));
+      // The floors only when asked for (the parse floor's garbage would count in this process's memory peak).
+      const parseMs = WRITE_SHARES ? (await parseOnly(file)).ms : undefined;
+      if (parseMs) line('parse only (read .xlsx + validate rows)', s(parseMs));
+      await importOver(handle, await readFile(join(IMPORT_DIR, 'plan'), 'utf8'), file, parseMs);
     } finally {
       await handle.close();
     }

@@ -101,8 +101,9 @@ const escapeCopy = (s: string) => s.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? 
 
 /** A value in COPY text format: \N for null, t/f, numbers as written, text with backslash, tab and line breaks escaped. */
 export function copyValue(v: unknown): string {
-  if (v == null) return '\\N';
+  // Numbers first: a score import's rows are mostly numbers.
   if (typeof v === 'number') return Number.isFinite(v) ? String(v) : '\\N';
+  if (v == null) return '\\N';
   if (typeof v === 'string') return COPY_SPECIAL.test(v) ? escapeCopy(v) : v;
   if (typeof v === 'boolean') return v ? 't' : 'f';
   if (v instanceof Date) return v.toISOString();

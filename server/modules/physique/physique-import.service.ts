@@ -68,28 +68,37 @@ type Failure = ImportFailure;
 /** Students indexed the ways an import row finds them: registration number (upper case), then name + class. */
 class StudentIndex {
   private readonly byRegNo = new Map<string, ScopeStudent>();
-  private readonly byNameClass = new Map<string, ScopeStudent[]>();
+  /** Built on the first row not found by number: most slices never need it. */
+  private byNameClass: Map<string, ScopeStudent[]> | null = null;
 
-  constructor(list: readonly ScopeStudent[]) {
+  constructor(private readonly list: readonly ScopeStudent[]) {
     for (const s of list) {
       // Registration numbers match case-insensitively; one stored exactly as the file writes it wins.
       const key = s.regNo.toUpperCase();
       if (!this.byRegNo.has(key) || s.regNo === key) this.byRegNo.set(key, s);
-      this.add(`${s.name}\u0000${s.className}`, s);
-      if (s.classNo) this.add(`${s.name}\u0000#${s.classNo}`, s);
     }
   }
 
-  private add(key: string, s: ScopeStudent) {
-    const list = this.byNameClass.get(key);
-    if (list) list.push(s);
-    else this.byNameClass.set(key, [s]);
+  private nameIndex(): Map<string, ScopeStudent[]> {
+    if (this.byNameClass) return this.byNameClass;
+    const index = new Map<string, ScopeStudent[]>();
+    const add = (key: string, s: ScopeStudent) => {
+      const list = index.get(key);
+      if (list) list.push(s);
+      else index.set(key, [s]);
+    };
+    for (const s of this.list) {
+      add(`${s.name}\u0000${s.className}`, s);
+      if (s.classNo) add(`${s.name}\u0000#${s.classNo}`, s);
+    }
+    return (this.byNameClass = index);
   }
 
   find(regNo: string, name: string, className: string | null, classNo: string): ScopeStudent | ScopeStudent[] | null {
     const byReg = this.byRegNo.get(regNo);
     if (byReg) return byReg;
-    const list = (className ? this.byNameClass.get(`${name}\u0000${className}`) : undefined) ?? this.byNameClass.get(`${name}\u0000#${classNo}`);
+    const byNameClass = this.nameIndex();
+    const list = (className ? byNameClass.get(`${name}\u0000${className}`) : undefined) ?? byNameClass.get(`${name}\u0000#${classNo}`);
     if (!list) return null;
     return list.length === 1 ? list[0] : list;
   }
@@ -110,9 +119,17 @@ export class FirstRows {
   /** The slot of `id` (a UUID), or the free slot where it goes. */
   private slot(id: string): number {
     const { keys, rows } = this;
-    const hex = id.replace(/-/g, '');
+    // The 32 hex digits of 8-4-4-4-12 (set() checked the form), four at a time, without building strings.
     const k = this.key;
-    for (let w = 0; w < 4; w++) k[w] = parseInt(hex.slice(w * 8, w * 8 + 8), 16);
+    for (let w = 0, p = 0; w < 4; w++) {
+      let v = 0;
+      for (let d = 0; d < 8; d++, p++) {
+        if (id.charCodeAt(p) === 45) p++;
+        const c = id.charCodeAt(p);
+        v = v * 16 + (c <= 57 ? c - 48 : (c | 32) - 87);
+      }
+      k[w] = v;
+    }
     const mask = rows.length - 1;
     let i = (Math.imul(k[0] ^ k[3], 0x9e3779b1) >>> 0) & mask;
     while (rows[i] !== 0 && (keys[4 * i] !== k[0] || keys[4 * i + 1] !== k[1] || keys[4 * i + 2] !== k[2] || keys[4 * i + 3] !== k[3])) i = (i + 1) & mask;
@@ -142,7 +159,7 @@ export class FirstRows {
       let i = (Math.imul(this.keys[4 * j] ^ this.keys[4 * j + 3], 0x9e3779b1) >>> 0) & mask;
       while (rows[i] !== 0) i = (i + 1) & mask;
       rows[i] = this.rows[j];
-      keys.set(this.keys.subarray(4 * j, 4 * j + 4), 4 * i);
+      for (let w = 0; w < 4; w++) keys[4 * i + w] = this.keys[4 * j + w];
     }
     this.keys = keys;
     this.rows = rows;

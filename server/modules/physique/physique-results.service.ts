@@ -209,7 +209,7 @@ export async function resultDetail(db: DbOrTx, caller: Caller, id: string): Prom
   const row = await resultInScope(db, caller, id);
   const plan = await getPlanInScope(db, caller.tenantOrgId, row.planId);
   const ctx = await loadPlanContext(db, plan);
-  const planItems: ItemKey[] = isGrade(row.gradeNo) ? itemsFor(ctx, row.gradeNo, row.gender as Gender) : [];
+  const planItems: ItemKey[] = isGrade(row.gradeNo) ? [...itemsFor(ctx, row.gradeNo, row.gender as Gender)] : [];
   const base = toResultRow(row);
   const missing = planItems.filter((item) => base.items[item]?.score == null);
   return { ...base, planItems, missing, logs: await logsOf(db, row.id, row.planId) };

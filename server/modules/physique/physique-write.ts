@@ -32,9 +32,17 @@ export async function loadPlanContext(db: DbOrTx, plan: PlanRecord): Promise<Pla
   };
 }
 
+/** itemsFor's answers per plan context, by grade and gender: an import asks once per row. */
+const itemsCache = new WeakMap<PlanContext, Map<number, readonly ItemKey[]>>();
+
 /** The plan's items for a student of this grade and gender (the standard's items when the plan names none for the grade). */
-export function itemsFor(ctx: PlanContext, grade: Grade, gender: Gender): ItemKey[] {
-  return studentPlanItems(ctx.itemsByGrade.get(grade) ?? planItemsForGrade(grade, ctx.version), grade, gender, ctx.version);
+export function itemsFor(ctx: PlanContext, grade: Grade, gender: Gender): readonly ItemKey[] {
+  let byKey = itemsCache.get(ctx);
+  if (!byKey) itemsCache.set(ctx, (byKey = new Map()));
+  const key = gender === 'male' ? grade : -grade;
+  let items = byKey.get(key);
+  if (!items) byKey.set(key, (items = Object.freeze(studentPlanItems(ctx.itemsByGrade.get(grade) ?? planItemsForGrade(grade, ctx.version), grade, gender, ctx.version))));
+  return items;
 }
 
 /** First grade of a stage (grades are enrolment cohorts; the grade number in a year follows from the enrolment year). */
@@ -128,9 +136,13 @@ export async function scopeStudentsNamed(
   // One index probe per value: `offset 0` keeps the lateral subquery from being flattened into a join, which the
   // planner could run by reading the whole organisation when the table's statistics are stale (PGlite has no autovacuum).
   const match = by.regNos ? sql`upper(${students.regNo}) = v.value` : sql`${students.name} = v.value`;
-  const query = sql`select s.* from unnest(${sql.param(by.regNos ?? by.names ?? [])}::text[]) as v(value)
+  // The rows as ONE json text: on PGlite handing 2,000 rows of five columns to JavaScript cost more than building and
+  // parsing the text (docs/architecture.md, Performance).
+  const query = sql`select coalesce(json_agg(json_build_array(s.id, s.name, s.reg_no, s.gender, s.class_id)), '[]')::text as found
+    from unnest(${sql.param(by.regNos ?? by.names ?? [])}::text[]) as v(value)
     cross join lateral (select ${STUDENT_COLUMNS} from ${students} where ${students.orgId} = ${ctx.plan.orgId} and ${match} and ${students.enabled} offset 0) s`;
-  const { rows } = await db.execute<StudentRow>(query);
+  const [{ found }] = (await db.execute<{ found: string }>(query)).rows;
+  const rows = (JSON.parse(found) as [string, string, string, Gender, string][]).map(([id, name, reg_no, gender, class_id]): StudentRow => ({ id, name, reg_no, gender, class_id }));
   return inScope(rows, byId);
 }
 

@@ -117,15 +117,25 @@ export function mergeRaw(stored: Partial<WideRawFields> | undefined, incoming: N
 
 /** Keeps only the raw values the plan tests for this student (the plan's items; height and weight go with BMI). */
 export function restrictToItems<T extends Partial<Record<keyof WideRawFields, number | null>>>(raw: T, items: readonly ItemKey[]): T {
-  const wanted = new Set<string>(items);
   const out: Partial<Record<keyof WideRawFields, number | null>> = {};
-  for (const f of RAW_FIELDS) {
+  for (const f of rawFieldsOf(items)) {
     const v = raw[f];
-    if (v == null) continue;
-    const item = f === 'heightCm' || f === 'weightKg' ? 'bmi' : f;
-    if (wanted.has(item)) out[f] = v;
+    if (v != null) out[f] = v;
   }
   return out as T;
+}
+
+/** The raw fields of some items, per item list (an import restricts 50,000 rows to a few lists). */
+const rawFieldsCache = new WeakMap<readonly ItemKey[], readonly (keyof WideRawFields)[]>();
+function rawFieldsOf(items: readonly ItemKey[]): readonly (keyof WideRawFields)[] {
+  let fields = rawFieldsCache.get(items);
+  if (!fields) {
+    const wanted = new Set<string>(items);
+    fields = RAW_FIELDS.filter((f) => wanted.has(f === 'heightCm' || f === 'weightKg' ? 'bmi' : f));
+    // A list that may change later is not cached (itemsFor hands out frozen lists).
+    if (Object.isFrozen(items)) rawFieldsCache.set(items, fields);
+  }
+  return fields;
 }
 
 /**
