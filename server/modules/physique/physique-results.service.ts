@@ -1,7 +1,6 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { ERR } from '@/domain/errors';
 import type { PageQuery } from '@/domain/api';
-import type { ScoreLevel } from '@/domain/physique/level';
 import { parseRaw } from '@/domain/physique/parse';
 import { scoreStudent } from '@/domain/physique/score';
 import { isGrade, type Gender, type ItemKey } from '@/domain/physique/standard';
@@ -75,50 +74,151 @@ export function resultFilter(caller: Caller, f: ScoreFilter): SQL | undefined {
 
 const ORDER = [asc(testPlans.startDate), asc(physiqueResults.gradeNo), asc(classes.code), asc(students.regNo), asc(physiqueResults.id)];
 
-/**
- * Aggregates of a filter: invalid results never count (countsInAggregates). It reads the results alone: the filter
- * names no other table, and a binned plan's results are left out by `resultPlanNotBinned`.
- */
-async function summary(db: DbOrTx, where: SQL | undefined): Promise<ScoreSummary> {
-  const valid = countsInAggregates;
-  const validComplete = sql`${valid} and ${physiqueResults.complete}`;
-  const n = (cond: SQL) => sql<number>`cast(count(*) filter (where ${cond}) as int)`;
-  const [row] = await db
-    .select({
-      matched: sql<number>`cast(count(*) as int)`,
-      valid: n(valid),
-      complete: n(validComplete),
-      averageTotal: sql<number | null>`round(cast(avg(${physiqueResults.total}) filter (where ${validComplete}) as numeric), 1)::float8`,
-      excellent: n(sql`${validComplete} and ${physiqueResults.level} = 'excellent'`),
-      good: n(sql`${validComplete} and ${physiqueResults.level} = 'good'`),
-      pass: n(sql`${validComplete} and ${physiqueResults.level} = 'pass'`),
-      fail: n(sql`${validComplete} and ${physiqueResults.level} = 'fail'`),
-    })
-    .from(physiqueResults)
-    .where(and(where, resultPlanNotBinned));
-  const levels: Record<ScoreLevel, number> = { excellent: row.excellent, good: row.good, pass: row.pass, fail: row.fail };
-  return { matched: row.matched, valid: row.valid, complete: row.complete, averageTotal: row.averageTotal, levels };
+/** The filter's results joined and in list order (the score list's pages and the exports). */
+export const orderedResults = (db: DbOrTx, where: SQL | undefined) =>
+  selectResults(db)
+    .where(where)
+    .orderBy(...ORDER);
+
+/** Results of one (plan, grade at test time, class at test time): the unit the list's order is made of. */
+export interface ResultGroup {
+  planId: string;
+  gradeNo: number;
+  classId: string;
+  matched: number;
+  startDate: string;
+  code: number;
 }
 
-/** Score search (organizeTest/scoreSearch) and the results screen: one page of results plus the filter's aggregates. */
+/**
+ * The filter's aggregates (invalid results never count: countsInAggregates) and its results counted per (plan, grade,
+ * class), in list order by plan start date, grade and class code: one statement, one read of the results alone (the
+ * filter names no other table; a binned plan's results are left out by `resultPlanNotBinned`), the empty grouping set
+ * giving the summary exactly as a plain aggregate would.
+ */
+export function summaryAndGroupsQuery(db: DbOrTx, where: SQL | undefined) {
+  const valid = countsInAggregates;
+  const validComplete = sql`${valid} and ${physiqueResults.complete}`;
+  const n = (cond: SQL, name: string) => sql<number>`cast(count(*) filter (where ${cond}) as int)`.as(name);
+  const r = physiqueResults;
+  const g = db
+    .select({
+      whole: sql<number>`grouping(${r.planId})`.as('whole'),
+      planId: r.planId,
+      gradeNo: r.gradeNo,
+      classId: r.classId,
+      matched: sql<number>`cast(count(*) as int)`.as('matched'),
+      valid: n(valid, 'valid'),
+      complete: n(validComplete, 'complete'),
+      averageTotal: sql<number | null>`round(cast(avg(${r.total}) filter (where ${validComplete}) as numeric), 1)::float8`.as('average_total'),
+      excellent: n(sql`${validComplete} and ${r.level} = 'excellent'`, 'excellent'),
+      good: n(sql`${validComplete} and ${r.level} = 'good'`, 'good'),
+      pass: n(sql`${validComplete} and ${r.level} = 'pass'`, 'pass'),
+      fail: n(sql`${validComplete} and ${r.level} = 'fail'`, 'fail'),
+    })
+    .from(r)
+    .where(and(where, resultPlanNotBinned))
+    .groupBy(sql`grouping sets ((${r.planId}, ${r.gradeNo}, ${r.classId}), ())`)
+    .as('g');
+  return db
+    .select({
+      whole: g.whole,
+      planId: g.planId,
+      gradeNo: g.gradeNo,
+      classId: g.classId,
+      matched: g.matched,
+      valid: g.valid,
+      complete: g.complete,
+      averageTotal: g.averageTotal,
+      excellent: g.excellent,
+      good: g.good,
+      pass: g.pass,
+      fail: g.fail,
+      startDate: testPlans.startDate,
+      code: classes.code,
+    })
+    .from(g)
+    .leftJoin(testPlans, eq(testPlans.id, g.planId))
+    .leftJoin(classes, eq(classes.id, g.classId))
+    .orderBy(asc(g.whole), asc(testPlans.startDate), asc(g.gradeNo), asc(classes.code));
+}
+
+export async function summaryAndGroups(db: DbOrTx, where: SQL | undefined): Promise<{ summary: ScoreSummary; groups: ResultGroup[] }> {
+  const rows = await summaryAndGroupsQuery(db, where);
+  // The empty grouping set yields its row even when nothing matched.
+  const total = rows.find((x) => x.whole === 1)!;
+  const summary: ScoreSummary = {
+    matched: total.matched,
+    valid: total.valid,
+    complete: total.complete,
+    averageTotal: total.averageTotal,
+    levels: { excellent: total.excellent, good: total.good, pass: total.pass, fail: total.fail },
+  };
+  const groups = rows
+    .filter((x) => x.whole === 0)
+    .map((x) => ({ planId: x.planId, gradeNo: x.gradeNo, classId: x.classId, matched: x.matched, startDate: x.startDate!, code: x.code! }));
+  return { summary, groups };
+}
+
+/**
+ * The groups holding rows `offset` … `offset + size - 1` of the list, and how many of their rows come before the
+ * page. Groups that tie on plan start date, grade and class code (another plan starting the same day, another
+ * school's class of the same code) interleave by registration number, so they are taken together or not at all.
+ */
+export function groupsOfPage(groups: readonly ResultGroup[], offset: number, size: number): { groups: ResultGroup[]; skip: number } {
+  const chosen: ResultGroup[] = [];
+  let skip = 0;
+  let before = 0;
+  for (let i = 0; i < groups.length && before < offset + size; ) {
+    let j = i;
+    let rows = 0;
+    const a = groups[i];
+    for (; j < groups.length && groups[j].startDate === a.startDate && groups[j].gradeNo === a.gradeNo && groups[j].code === a.code; j++) rows += groups[j].matched;
+    if (before + rows > offset) {
+      if (chosen.length === 0) skip = offset - before;
+      chosen.push(...groups.slice(i, j));
+    }
+    before += rows;
+    i = j;
+  }
+  return { groups: chosen, skip };
+}
+
+/**
+ * Rows of the given groups only. The plan and class lists let the (org, plan, class) index find them; the row
+ * comparison keeps exactly the chosen (plan, grade, class) triples.
+ */
+function inGroups(groups: readonly ResultGroup[]): SQL {
+  const r = physiqueResults;
+  const triples = sql.join(
+    groups.map((x) => sql`(${x.planId}::uuid, ${x.gradeNo}::smallint, ${x.classId}::uuid)`),
+    sql`, `,
+  );
+  return sql`${inArray(r.planId, [...new Set(groups.map((x) => x.planId))])} and ${inArray(r.classId, [...new Set(groups.map((x) => x.classId))])} and (${r.planId}, ${r.gradeNo}, ${r.classId}) in (${triples})`;
+}
+
+/** The page's rows: the filter's rows of the page's groups, in list order, after the `skip` of them before the page. */
+export const pageQuery = (db: DbOrTx, where: SQL | undefined, page: { groups: readonly ResultGroup[]; skip: number }, size: number) =>
+  orderedResults(db, and(where, inGroups(page.groups)))
+    .limit(size)
+    .offset(page.skip);
+
+/**
+ * Score search (organizeTest/scoreSearch) and the results screen: one page of results plus the filter's aggregates.
+ * The list is ordered by plan, grade and class before the student, so the counts per class (read with the summary)
+ * tell which classes the page falls in, and only their rows are joined and sorted, instead of every matching result
+ * (docs/architecture.md, Performance, "Score list").
+ */
 export async function searchResults(db: DbOrTx, caller: Caller, q: ScoreFilter & PageQuery): Promise<ScoreSearchPage> {
   const where = resultFilter(caller, q);
-  const [rows, sum] = await Promise.all([
-    selectResults(db)
-      .where(where)
-      .orderBy(...ORDER)
-      .limit(q.size)
-      .offset((q.current - 1) * q.size),
-    summary(db, where),
-  ]);
-  return { records: rows.map(toResultRow), total: sum.matched, current: q.current, size: q.size, summary: sum };
+  const { summary, groups } = await summaryAndGroups(db, where);
+  const page = groupsOfPage(groups, (q.current - 1) * q.size, q.size);
+  const rows = page.groups.length === 0 ? [] : await pageQuery(db, where, page, q.size);
+  return { records: rows.map(toResultRow), total: summary.matched, current: q.current, size: q.size, summary };
 }
 
 async function exportRows(db: DbOrTx, where: SQL | undefined): Promise<SelectedResult[]> {
-  const rows = await selectResults(db)
-    .where(where)
-    .orderBy(...ORDER)
-    .limit(SCORE_EXPORT_MAX_ROWS + 1);
+  const rows = await orderedResults(db, where).limit(SCORE_EXPORT_MAX_ROWS + 1);
   if (rows.length > SCORE_EXPORT_MAX_ROWS) throw new AppError(400, 'physiqueResults:error.tooManyRows', { max: SCORE_EXPORT_MAX_ROWS });
   return rows;
 }

@@ -113,6 +113,35 @@ describe('score search', () => {
     expect(rows.slice(1).every((r) => r[0] === 13)).toBe(true);
   });
 
+  it('pages follow one another in list order, with filters and with ties across plans', async () => {
+    // Every plan of the school starts the same day, so a grade's classes of one code in different years tie on plan
+    // start date, grade and class code, and their students interleave by registration number.
+    const plans = await t.db.select({ id: testPlans.id, startDate: testPlans.startDate }).from(testPlans).where(eq(testPlans.orgId, org.k12));
+    await t.db.update(testPlans).set({ startDate: plans[0].startDate }).where(eq(testPlans.orgId, org.k12));
+    try {
+      for (const filter of ['gradeNo=3', 'gradeNo=3&gender=female']) {
+        const gender = filter.includes('female') ? sql`and r.gender = 'female'` : sql``;
+        const { rows: expected } = await t.db.execute<{ id: string; plan_id: string; code: number }>(
+          sql`select r.id, r.plan_id, c.code from physique_results r join students s on s.id = r.student_id join classes c on c.id = r.class_id
+join test_plans tp on tp.id = r.plan_id where r.org_id = ${org.k12} and r.grade_no = 3 ${gender} and tp.deleted_at is null
+order by tp.start_date, r.grade_no, c.code, s.reg_no, r.id`,
+        );
+        const interleaved = expected.filter((r, i) => i > 0 && r.code === expected[i - 1].code && r.plan_id !== expected[i - 1].plan_id).length;
+        expect(interleaved).toBeGreaterThan(10);
+        const seen: string[] = [];
+        for (let current = 1; ; current++) {
+          const page = await get<ScoreSearchPage>(`organizeTest/scoreSearch/page?${filter}&size=20&current=${current}`);
+          expect(page.total).toBe(expected.length);
+          if (page.records.length === 0) break;
+          seen.push(...page.records.map((r) => r.id));
+        }
+        expect(seen).toEqual(expected.map((r) => r.id));
+      }
+    } finally {
+      for (const p of plans) await t.db.update(testPlans).set({ startDate: p.startDate }).where(eq(testPlans.id, p.id));
+    }
+  });
+
   it('lets the bureau read (not change) its schools’ results', async () => {
     const page = await get<ScoreSearchPage>('organizeTest/scoreSearch/page?size=80', 'district01', 'admin');
     const all = await get<ScoreSearchPage>(`organizeTest/scoreSearch/page?size=10&orgId=${org.uni}`, 'district01', 'admin');
