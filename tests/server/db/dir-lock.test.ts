@@ -36,11 +36,12 @@ afterAll(async () => {
 });
 
 describe('one server process per PGlite directory', () => {
-  it('refuses a second server on the same directory before it migrates or seeds anything', { timeout: 120_000 }, async () => {
+  // Two servers start from source (tsx): ≈ 12 s on a quiet machine, over 120 s under the full suite at load ≈ 22.
+  it('refuses a second server on the same directory before it migrates or seeds anything', { timeout: 360_000 }, async () => {
     const first = startServer(dir);
     try {
       // The first server holds the directory as soon as it opens it (before migrating).
-      await vi.waitFor(() => expect(existsSync(join(dir, DIR_LOCK_FILE))).toBe(true), { timeout: 60_000, interval: 100 });
+      await vi.waitFor(() => expect(existsSync(join(dir, DIR_LOCK_FILE))).toBe(true), { timeout: 180_000, interval: 100 });
       expect(Number(await readFile(join(dir, DIR_LOCK_FILE), 'utf8'))).toBe(first.child.pid);
       const filesBefore = readdirSync(dir).sort();
 
