@@ -30,6 +30,7 @@ import { WHOLE_ORG } from '../../server/lib/data-scope';
 import { parseEnv } from '../../server/env';
 import { sha256Hex } from '../../server/lib/password';
 import { benchUnderPostgres, scaleDbDir, scalePgDatabase } from './scale-db';
+import { timeRuns } from './lib/timing';
 
 type Engine = 'pglite' | 'postgres';
 
@@ -69,23 +70,8 @@ async function login(app: FastifyInstance, account: string): Promise<string> {
   return res.json<Envelope<TokenData>>().data.access_token;
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-
-/** Per endpoint: 3 warm-ups, then `n` runs, fewer (at least 5) when they would take longer than this. */
+/** Per endpoint: 3 warm-ups, then `--iterations` runs, fewer (at least 5) when they would take longer than this. */
 const BUDGET_MS = 15_000;
-
-async function time(n: number, fn: () => Promise<void>): Promise<{ p50: number; p95: number; runs: number }> {
-  for (let i = 0; i < 3; i++) await fn();
-  const ms: number[] = [];
-  const start = performance.now();
-  for (let i = 0; i < n && (i < 5 || performance.now() - start < BUDGET_MS); i++) {
-    const t = performance.now();
-    await fn();
-    ms.push(performance.now() - t);
-  }
-  ms.sort((a, b) => a - b);
-  return { p50: pct(ms, 50), p95: pct(ms, 95), runs: ms.length };
-}
 
 interface Row {
   engine: Engine;
@@ -198,7 +184,7 @@ from r group by grouping sets ((), (r.grade_no), (r.gender), (r.${sql.raw(unit)}
     ];
     const rows: Row[] = [];
     for (const [endpoint, fn] of cases.filter(([name]) => !args.only || name.includes(args.only))) {
-      const { p50, p95, runs } = await time(iterations, fn);
+      const { p50, p95, runs } = await timeRuns(fn, iterations, BUDGET_MS);
       rows.push({ engine, students, endpoint, p50, p95 });
       console.log(`  ${engine.padEnd(8)} ${String(students).padStart(7)}  ${endpoint.padEnd(44)} p50 ${p50.toFixed(1).padStart(7)} ms   p95 ${p95.toFixed(1).padStart(7)} ms  (${runs} runs)`);
     }

@@ -28,6 +28,7 @@ import { DEMO_PASSWORD } from '../../server/db/seed/demo';
 import { SCALE_DISTRICT_ACCOUNT, seedScale } from '../../server/db/seed/scale';
 import { parseEnv } from '../../server/env';
 import { sha256Hex } from '../../server/lib/password';
+import { timeRuns } from './lib/timing';
 
 const { values: args } = parseArgs({
   options: {
@@ -43,19 +44,6 @@ const TARGET_MS = 400;
 /** Activity records per current student in the school year: homework, contest entries, exercise (not counted). */
 const PER_STUDENT = { homework: 4, contest: 1, exercise: 2 } as const;
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-
-async function time(fn: () => Promise<unknown>): Promise<{ p50: number; p95: number; runs: number }> {
-  for (let i = 0; i < 3; i++) await fn();
-  const ms: number[] = [];
-  for (let i = 0; i < iterations; i++) {
-    const t = performance.now();
-    await fn();
-    ms.push(performance.now() - t);
-  }
-  ms.sort((a, b) => a - b);
-  return { p50: pct(ms, 50), p95: pct(ms, 95), runs: ms.length };
-}
 
 async function login(app: FastifyInstance, account: string): Promise<string> {
   const randomStr = `bench${Date.now()}`;
@@ -148,7 +136,7 @@ async function measure(handle: DbHandle): Promise<void> {
     ];
     const rows: { name: string; p50: number; p95: number }[] = [];
     for (const [name, fn] of cases) {
-      const r = await time(fn);
+      const r = await timeRuns(fn, iterations);
       rows.push({ name, ...r });
       console.log(`  ${name.padEnd(52)} p50 ${r.p50.toFixed(1).padStart(7)} ms   p95 ${r.p95.toFixed(1).padStart(7)} ms  (${r.runs} runs)`);
     }

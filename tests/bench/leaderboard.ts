@@ -25,6 +25,7 @@ import { users } from '../../server/db/schema/auth';
 import { seedDemo } from '../../server/db/seed/demo';
 import { classLeaderboard, studentLeaderboard, type ContestReader } from '../../server/modules/contests/contests.service';
 import type { Actor } from '../../server/plugins/tenant';
+import { timeRuns } from './lib/timing';
 
 type Engine = 'pglite' | 'postgres';
 const { values: args } = parseArgs({
@@ -38,18 +39,6 @@ const { values: args } = parseArgs({
 const records = args.quick ? 100_000 : Number(args.records);
 const iterations = Number(args.iterations);
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-async function time(fn: () => Promise<unknown>): Promise<{ p50: number; p95: number }> {
-  for (let i = 0; i < 3; i++) await fn();
-  const ms: number[] = [];
-  for (let i = 0; i < iterations; i++) {
-    const t = performance.now();
-    await fn();
-    ms.push(performance.now() - t);
-  }
-  ms.sort((a, b) => a - b);
-  return { p50: pct(ms, 50), p95: pct(ms, 95) };
-}
 
 /** The demo, a running contest of the K12 school, and `n` entries spread over its students and two weeks (one INSERT … SELECT, so the roll-up trigger runs set-wise). */
 async function prepare(db: Db, n: number): Promise<{ contestId: string; reader: ContestReader }> {
@@ -106,7 +95,7 @@ async function run(engine: Engine, handle: DbHandle): Promise<void> {
   ];
   console.log(`\n${engine}: ${records.toLocaleString('en')} entries, ${participants} participants`);
   for (const [name, fn] of cases) {
-    const r = await time(fn);
+    const r = await timeRuns(fn, iterations);
     console.log(`  ${name.padEnd(50)} p50 ${r.p50.toFixed(1).padStart(7)} ms   p95 ${r.p95.toFixed(1).padStart(7)} ms`);
   }
 }

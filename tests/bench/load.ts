@@ -37,6 +37,7 @@ import { DEMO_PASSWORD } from '../../server/db/seed/demo';
 import { parseEnv } from '../../server/env';
 import { sha256Hex } from '../../server/lib/password';
 import { benchUnderPostgres, scaleDbDir, scalePgDatabase } from './scale-db';
+import { percentile } from './lib/timing';
 
 type Engine = 'pglite' | 'postgres';
 
@@ -119,7 +120,6 @@ function rssMiB(pid: number): number {
   return m ? Number(m[1]) / 1024 : 0;
 }
 
-const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN);
 
 interface Row {
   engine: Engine;
@@ -209,13 +209,13 @@ function report(engine: Engine, name: string, seconds: number, ms: number[], ans
     engine,
     name,
     rps: ms.length / seconds,
-    p50: pct(ms, 50),
-    p95: pct(ms, 95),
-    p99: pct(ms, 99),
+    p50: percentile(ms, 50),
+    p95: percentile(ms, 95),
+    p99: percentile(ms, 99),
     max: ms.at(-1) ?? NaN,
     errors,
     rss: peak,
-    perConnection: [answers[0] ?? 0, pct(answers, 10), pct(answers, 50), answers.at(-1) ?? 0],
+    perConnection: [answers[0] ?? 0, percentile(answers, 10), percentile(answers, 50), answers.at(-1) ?? 0],
   };
   const f = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n.toFixed(0)} ms`).padStart(8);
   console.log(

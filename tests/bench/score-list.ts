@@ -30,6 +30,7 @@ import {
   type Caller,
 } from '../../server/modules/physique/physique-results.service';
 import { benchUnderPostgres, scaleDbDir, scalePgDatabase } from './scale-db';
+import { timeRuns } from './lib/timing';
 
 type Engine = 'pglite' | 'postgres';
 
@@ -48,18 +49,9 @@ const schoolSizes = args['school-sizes'] ? args['school-sizes'].split(',').map(N
 const iterations = Number(args.iterations);
 const SIZE = 20;
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-
 async function time(fn: () => Promise<unknown>): Promise<string> {
-  for (let i = 0; i < 3; i++) await fn();
-  const ms: number[] = [];
-  for (let i = 0; i < iterations; i++) {
-    const t = performance.now();
-    await fn();
-    ms.push(performance.now() - t);
-  }
-  ms.sort((a, b) => a - b);
-  return `p50 ${pct(ms, 50).toFixed(1)} ms, p95 ${pct(ms, 95).toFixed(1)} ms`;
+  const { p50, p95 } = await timeRuns(fn, iterations);
+  return `p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms`;
 }
 
 async function explain(handle: DbHandle, name: string, query: { toSQL(): { sql: string; params: unknown[] } }): Promise<void> {
