@@ -9,8 +9,9 @@ async function openSchoolDashboard(page: Page): Promise<void> {
   await page.goto('/busi/');
   await signIn(page, 'school01');
   // The school dashboard is the K12 landing page (default menu code 101101).
-  await expect(page).toHaveURL(/\/busi\/k12\/dataCenter\/school/);
-  await expect(page.getByTestId('kpi-cards')).toBeVisible();
+  // Sign-in and the first dashboard took over 10 s while four e2e servers shared the machine.
+  await expect(page).toHaveURL(/\/busi\/k12\/dataCenter\/school/, { timeout: 20_000 });
+  await expect(page.getByTestId('kpi-cards')).toBeVisible({ timeout: 20_000 });
 }
 
 const params = (page: Page) => new URL(page.url()).searchParams;
