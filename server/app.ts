@@ -4,7 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { BASE_PATH } from '@/domain/constants';
 import { ERR } from '@/domain/errors';
-import type { Db } from './db/client';
+import { driverOf, type Db } from './db/client';
 import { parseEnv, type Env } from './env';
 import { AppError } from './lib/app-error';
 import { createStorage } from './lib/storage/create-storage';
@@ -60,7 +60,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(dbPlugin, { db: options.db, now: options.now ?? (() => new Date()) });
-  const slots = options.requestSlots ?? ((options.db as { $client?: unknown }).$client instanceof PGlite ? PGLITE_REQUEST_SLOTS : undefined);
+  const slots = options.requestSlots ?? (driverOf(options.db) instanceof PGlite ? PGLITE_REQUEST_SLOTS : undefined);
   if (slots) await app.register(requestGatePlugin, { slots });
   await app.register(i18nPlugin);
   await app.register(errorsPlugin);

@@ -132,3 +132,9 @@ export async function migrateDb(handle: DbHandle): Promise<void> {
     lock.release();
   }
 }
+
+/** The driver client under a drizzle database (drizzle keeps it as `$client`); none under a transaction's handle. */
+export function driverOf(db: unknown): PGlite | pg.Pool | undefined {
+  const client: unknown = typeof db === 'object' && db !== null ? Reflect.get(db, '$client') : undefined;
+  return client instanceof PGlite || client instanceof pg.Pool ? client : undefined;
+}

@@ -7,7 +7,7 @@ import type { BmiBand, ItemKey } from '@/domain/physique/standard';
 import { ITEM_COLUMNS } from '@/domain/physique-results/wide-row';
 import { dcRollups } from '../../db/schema/data-center';
 import { physiqueResults } from '../../db/schema/physique';
-import type { DbOrTx, DbRawResult } from '../../db/client';
+import { driverOf, type DbOrTx, type DbRawResult } from '../../db/client';
 import { sha256Hex } from '../../lib/password';
 import { countsInAggregates } from '../physique/physique.sql';
 
@@ -88,7 +88,7 @@ export interface ResultFilters {
 const dialect = new PgDialect();
 
 /** Whether `db` is a PostgreSQL server's pool (PGlite, and a transaction's handle, are not). */
-export const onServer = (db: DbOrTx): boolean => Reflect.get(db, '$client') instanceof pg.Pool;
+export const onServer = (db: DbOrTx): boolean => driverOf(db) instanceof pg.Pool;
 
 /**
  * The name a view's statement is prepared under on PostgreSQL: one per text. node-postgres prepares a named statement

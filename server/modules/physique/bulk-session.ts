@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { Db } from '../../db/client';
+import { driverOf, type Db } from '../../db/client';
 
 /**
  * One raw transaction for bulk writes (imports, syncs): COPY into a staging table, then set-based SQL
@@ -42,11 +42,11 @@ function pgSession(client: pg.PoolClient): BulkSession {
   };
 }
 
-/** The driver client under a drizzle database (drizzle keeps it as `$client`). */
-function driverOf(db: Db): PGlite | pg.Pool {
-  const client: unknown = Reflect.get(db, '$client');
-  if (client instanceof PGlite || client instanceof pg.Pool) return client;
-  throw new Error('bulk writes need a PGlite or node-postgres pool database');
+/** The driver client under a drizzle database; bulk writes need one. */
+function bulkDriverOf(db: Db): PGlite | pg.Pool {
+  const client = driverOf(db);
+  if (!client) throw new Error('bulk writes need a PGlite or node-postgres pool database');
+  return client;
 }
 
 /** A bulk session outside a transaction: its statements commit one by one; `transaction` runs `fn` all or nothing on the same connection. */
@@ -59,7 +59,7 @@ export interface BulkConnection extends BulkSession {
  * between ours), so temp tables outlive single statements and only `transaction(…)` blocks others on PGlite.
  */
 export async function withBulkConnection<T>(db: Db, fn: (connection: BulkConnection) => Promise<T>): Promise<T> {
-  const driver = driverOf(db);
+  const driver = bulkDriverOf(db);
   if (driver instanceof PGlite) {
     const session = pgliteSession(driver);
     return fn({ ...session, transaction: (inner) => driver.transaction((tx) => inner(pgliteSession(tx))) });
@@ -86,7 +86,7 @@ async function inTransaction<T>(client: pg.PoolClient, fn: (session: BulkSession
 
 /** Runs `fn` in one transaction on a dedicated connection (PGlite: its exclusive transaction). */
 export async function withBulkTransaction<T>(db: Db, fn: (session: BulkSession) => Promise<T>): Promise<T> {
-  const driver = driverOf(db);
+  const driver = bulkDriverOf(db);
   if (driver instanceof PGlite) return driver.transaction((tx) => fn(pgliteSession(tx)));
   const client = await driver.connect();
   try {
