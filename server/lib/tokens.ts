@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from './password';
 
 /** A new bearer or refresh token: 32 random bytes, base64url. */
 export function newToken(): string {
@@ -7,5 +8,5 @@ export function newToken(): string {
 
 /** SHA-256 hex of a token or captcha answer: only this is stored, so a leaked table grants nothing. */
 export function hashSecret(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
+  return sha256Hex(value);
 }

@@ -15,7 +15,7 @@
  * are Poisson-like), as people reading a screen do: that shows the latency 200 users see at the load they make.
  *
  *   npx tsx tests/bench/load.ts [--duration 60] [--sessions 200] [--students 20000] [--school-sizes 9000]
- *       [--schools 10] [--engines pglite,postgres] [--pool 10] [--port 5214] [--only list]
+ *       [--schools 10] [--engines pglite,postgres] [--pool 10] [--port 5214] [--only list] [--cpu-prof <dir>]
  *   npm run bench -- load --duration 20
  *
  * Districts are built once and reused (tests/bench/scale-db.ts): PGlite ones in data/bench/; PostgreSQL ones on
@@ -55,6 +55,8 @@ const { values: args } = parseArgs({
     port: { type: 'string', default: process.env.PORT ?? '5214' },
     /** Only the cases whose name contains this text. */
     only: { type: 'string' },
+    /** A directory where each server child writes a V8 CPU profile when it stops (to see where a case's time goes). */
+    'cpu-prof': { type: 'string' },
     /** Internal: run as the server child. */
     serve: { type: 'boolean', default: false },
     'pglite-dir': { type: 'string' },
@@ -238,7 +240,7 @@ async function settle(path: string, token: string): Promise<void> {
 }
 
 async function startServer(env: NodeJS.ProcessEnv, extra: string[]): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'load.ts'), '--serve', '--port', String(port), ...extra], {
+  const child = spawn(process.execPath, [...(args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${resolve(args['cpu-prof'])}`] : []), '--import', 'tsx', join(import.meta.dirname, 'load.ts'), '--serve', '--port', String(port), ...extra], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -343,6 +345,7 @@ async function main(): Promise<void> {
       const passOn = ['--duration', args.duration, '--think', args.think, '--sessions', args.sessions, '--students', args.students, '--school-sizes', args['school-sizes'], '--schools', args.schools, '--port', String(port)];
       if (args.pool) passOn.push('--pool', args.pool);
       if (args.only) passOn.push('--only', args.only);
+      if (args['cpu-prof']) passOn.push('--cpu-prof', resolve(args['cpu-prof']));
       // Not the default port: other checkouts on this machine run their own servers.
       benchUnderPostgres(import.meta.filename, ['--engines', 'postgres', ...passOn], { ...process.env, PGPORT_TEST: process.env.PGPORT_TEST ?? String(50_000 + (port % 10_000)) });
     } else console.log('  PostgreSQL: skipped (no DATABASE_URL and no local server binaries)');
