@@ -9,6 +9,7 @@ import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { lockDataDir } from './dir-lock';
+import { PreparingPGlite } from './pglite-statements';
 import * as orgs from './schema/orgs';
 import * as auth from './schema/auth';
 import * as school from './schema/school';
@@ -94,7 +95,7 @@ export async function openDb(opts: OpenDbOptions = {}): Promise<DbHandle> {
   const release = opts.pgliteDir ? lockDataDir(opts.pgliteDir) : () => {};
   let client: PGlite;
   try {
-    client = new PGlite({ dataDir: opts.pgliteDir, loadDataDir: opts.loadDataDir });
+    client = new PreparingPGlite({ dataDir: opts.pgliteDir, loadDataDir: opts.loadDataDir });
     await client.waitReady;
   } catch (err) {
     release();

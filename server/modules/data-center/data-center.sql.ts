@@ -94,8 +94,8 @@ export const onServer = (db: DbOrTx): boolean => driverOf(db) instanceof pg.Pool
  * The name a view's statement is prepared under on PostgreSQL: one per text. node-postgres prepares a named statement
  * once per connection and then sends only its name and parameters; PostgreSQL keeps its parse tree and, after five
  * runs, a generic plan. The k12 school view so took about half the backend CPU (docs/architecture.md, "Named
- * statements"). The texts are few: one per view, filter combination and number of plans or classes. PGlite has no
- * named statements, so there the statements run as they are.
+ * statements"). The texts are few: one per view, filter combination and number of plans or classes. On PGlite the
+ * client prepares every statement itself (server/db/pglite-statements.ts), so there they run as they are.
  */
 export const statementName = (text: string): string => `dc_${sha256Hex(text).slice(0, 32)}`;
 
