@@ -134,6 +134,12 @@ group by s.org_id order by n desc limit 1`,
   const first = groupsOfPage(groups, 0, SIZE);
   console.log(`    page of its groups, first page: ${await time(() => pageQuery(handle.db, where, first, SIZE))}`);
   console.log(`    searchResults, first page (both, one after the other): ${await time(() => searchResults(handle.db, schoolCaller, { ...year, current: 1, size: SIZE }))}`);
+  // searchResults as it was before the counts: the summary and groups read from the results, then the same page.
+  const before = async () => {
+    const read = await summaryAndGroups(handle.db, schoolCaller, year, 'results');
+    return pageQuery(handle.db, where, groupsOfPage(read.groups, 0, SIZE), SIZE);
+  };
+  console.log(`    the same with the summary from the results (before): ${await time(before)}`);
   console.log(`    searchResults, last page: ${await time(() => searchResults(handle.db, schoolCaller, { ...year, current: lastPage, size: SIZE }))}`);
   return same;
 }
