@@ -8,7 +8,7 @@ import { testPlans } from '../../../server/db/schema/test-plans';
 import { WHOLE_ORG } from '../../../server/lib/data-scope';
 import { orderedResults, resultFilter, searchResults, summaryAndGroups, type Caller, type ResultGroup } from '../../../server/modules/physique/physique-results.service';
 import { createTestApp, type TestApp } from '../../support/server-app';
-import { demoOrgs } from './physique-fixtures';
+import { createPlan, demoOrgs, multipartBody, someStudents, templateFor, xlsxOf } from './physique-fixtures';
 
 /**
  * The score list reads its summary and counts per (plan, grade, class) from physique_result_counts (kept by triggers)
@@ -117,4 +117,21 @@ describe('score list summary from the counts', () => {
       expect(groups.some((g) => g.planId === binned.id)).toBe(false);
     }
   }, 300_000);
+
+  it('follows a score import (written in replica mode) and its re-import', async () => {
+    const pupils = await someStudents(t.db, org.k12, [1, 7, 11], 5);
+    const planId = await createPlan(t.db, org.k12);
+    const upload = (seed: number) => {
+      const body = multipartBody(xlsxOf(templateFor(pupils, seed)), 'scores.xlsx');
+      return t.request({ method: 'POST', url: `/api/busi/web/k12/organizeTest/testManage/import/${planId}`, token, payload: body.payload, headers: body.headers });
+    };
+    const who = caller('k12', org.k12);
+    for (const seed of [7, 8]) {
+      const res = await upload(seed);
+      expect(res.statusCode, res.body).toBe(200);
+      expect((await summaryAndGroups(t.db, who, { planId }, 'counts')).summary.matched).toBe(pupils.length);
+      await expectSameAsResults(who, { planId }, `import ${seed}`);
+      await expectSameAsResults(who, { planId, level: 'incomplete' }, `import ${seed}, incomplete`);
+    }
+  }, 120_000);
 });
