@@ -3,9 +3,10 @@
  * whose largest school has `--school-sizes` students (tests/bench/scale-db.ts), on PGlite and PostgreSQL:
  * EXPLAIN (ANALYZE, BUFFERS) of each statement as the service builds it, for the largest school's current year (as
  * the screen opens it), and p50/p95 of each beside the list's earlier page statement (every matching result joined and
- * sorted, which the exports still run), measured in the same run. It also checks that pages (first, second, middle,
- * last; with filters; the bureau over every school) hold the same rows in the same order as that full sort, and exits
- * non-zero when one differs. Asserts no time.
+ * sorted, which the exports still run) and the summary read from the results (before physique_result_counts),
+ * measured in the same run. It also checks that pages (first, second, middle, last; with filters; the bureau over every
+ * school) hold the same rows in the same order as that full sort and that the summary and groups from the counts equal
+ * those from the results, and exits non-zero when one differs. Asserts no time.
  *
  *   npx tsx tests/bench/score-list.ts [--students 20000] [--school-sizes 9000] [--engines pglite,postgres] [--iterations 30] [--explain]
  *   npm run bench -- score-list
@@ -20,6 +21,7 @@ import type { ScoreFilter } from '@/domain/physique-results/schemas';
 import { openDb, type DbHandle } from '../../server/db/client';
 import { WHOLE_ORG } from '../../server/lib/data-scope';
 import {
+  countsFilter,
   groupsOfPage,
   orderedResults,
   pageQuery,
@@ -76,7 +78,7 @@ group by s.org_id order by n desc limit 1`,
   const schoolCaller = callerOf('k12', school.org_id);
   const year: ScoreFilter = { schoolYearId: school.year_id };
   const where = resultFilter(schoolCaller, year);
-  const { summary, groups } = await summaryAndGroups(handle.db, where);
+  const { summary, groups } = await summaryAndGroups(handle.db, schoolCaller, year);
   console.log(`  ${engine}: school of ${school.n} students, current year: ${summary.matched} results in ${groups.length} (plan, grade, class) groups`);
 
   // Same rows, same order as the full sort, page by page.
@@ -85,11 +87,20 @@ group by s.org_id order by n desc limit 1`,
     ['school, current year', schoolCaller, year],
     ['school, current year, girls', schoolCaller, { ...year, gender: 'female' }],
     ['school, current year, fail', schoolCaller, { ...year, level: 'fail' }],
+    ['school, current year, incomplete', schoolCaller, { ...year, level: 'incomplete' }],
     ['school, every year', schoolCaller, {}],
     ['bureau, every school, current year', callerOf('admin', school.parent_id), { schoolYearId: school.year_id }],
   ];
   for (const [name, caller, f] of cases) {
-    const total = (await summaryAndGroups(handle.db, resultFilter(caller, f))).summary.matched;
+    const counted = await summaryAndGroups(handle.db, caller, f, 'counts');
+    const total = counted.summary.matched;
+    const read = await summaryAndGroups(handle.db, caller, f, 'results');
+    // Groups that tie on the list's order come in either order (the pages take them together), so compare them sorted.
+    const sorted = (x: typeof read) => JSON.stringify([x.summary, x.groups.map((g) => JSON.stringify(g)).sort()]);
+    if (sorted(counted) !== sorted(read)) {
+      console.log(`    MISMATCH ${name}: summary or groups from the counts differ from those of the results`);
+      same = false;
+    }
     const last = Math.max(1, Math.ceil(total / SIZE));
     for (const current of [...new Set([1, 2, Math.ceil(last / 2), last, last + 1])]) {
       const page = await searchResults(handle.db, caller, { ...f, current, size: SIZE });
@@ -101,7 +112,7 @@ group by s.org_id order by n desc limit 1`,
       same &&= ok;
     }
   }
-  console.log(`    pages against the full sort: ${same ? 'same rows, same order' : 'DIFFERENT'}`);
+  console.log(`    pages against the full sort, summaries against the results': ${same ? 'same rows, same order, same summaries' : 'DIFFERENT'}`);
 
   const lastPage = Math.ceil(summary.matched / SIZE);
   for (const [label, current] of [
@@ -113,13 +124,22 @@ group by s.org_id order by n desc limit 1`,
     await explain(handle, `${label}, full sort (before)`, orderedResults(handle.db, where).limit(SIZE).offset(offset));
     await explain(handle, `${label}, page of its groups`, pageQuery(handle.db, where, page, SIZE));
   }
-  await explain(handle, 'summary and groups', summaryAndGroupsQuery(handle.db, where));
+  const counts = countsFilter(schoolCaller, year);
+  await explain(handle, 'summary and groups from the results (before)', summaryAndGroupsQuery(handle.db, where));
+  await explain(handle, 'summary and groups from the counts', summaryAndGroupsQuery(handle.db, counts, 'counts'));
 
   console.log(`    full sort, first page (before): ${await time(() => orderedResults(handle.db, where).limit(SIZE))}`);
-  console.log(`    summary and groups: ${await time(() => summaryAndGroupsQuery(handle.db, where))}`);
+  console.log(`    summary and groups from the results (before): ${await time(() => summaryAndGroupsQuery(handle.db, where))}`);
+  console.log(`    summary and groups from the counts: ${await time(() => summaryAndGroupsQuery(handle.db, counts, 'counts'))}`);
   const first = groupsOfPage(groups, 0, SIZE);
   console.log(`    page of its groups, first page: ${await time(() => pageQuery(handle.db, where, first, SIZE))}`);
   console.log(`    searchResults, first page (both, one after the other): ${await time(() => searchResults(handle.db, schoolCaller, { ...year, current: 1, size: SIZE }))}`);
+  // searchResults as it was before the counts: the summary and groups read from the results, then the same page.
+  const before = async () => {
+    const read = await summaryAndGroups(handle.db, schoolCaller, year, 'results');
+    return pageQuery(handle.db, where, groupsOfPage(read.groups, 0, SIZE), SIZE);
+  };
+  console.log(`    the same with the summary from the results (before): ${await time(before)}`);
   console.log(`    searchResults, last page: ${await time(() => searchResults(handle.db, schoolCaller, { ...year, current: lastPage, size: SIZE }))}`);
   return same;
 }

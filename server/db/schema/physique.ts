@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, date, doublePrecision, index, integer, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, date, doublePrecision, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth';
 import { orgs } from './orgs';
 import { classes, students } from './school';
@@ -101,6 +101,31 @@ export const physiqueResults = pgTable(
     // server/modules/data-center/data-center.sql.ts): drizzle cannot declare INCLUDE columns.
     index('physique_results_org_grade_idx').on(t.orgId, t.gradeNo, t.planId).where(sql`not ${t.invalid}`),
   ],
+);
+
+/**
+ * The results counted per what the score list filters and adds up: organisation, plan, class and grade at test time,
+ * gender, invalid, complete and level ('' when none), with the sum of their totals × 10 (one decimal, so exact). Kept
+ * by statement-level triggers on physique_results (migration 0034_list12, after `-- custom:`) like dc_rollups, but
+ * counting every result, invalid ones too, because the list shows and filters them; rows that reach 0 are deleted.
+ * The score list's summary and its counts per class read these rows when its filter names no student
+ * (physique-results.service.ts, docs/architecture.md, Performance, "Score list").
+ */
+export const physiqueResultCounts = pgTable(
+  'physique_result_counts',
+  {
+    orgId: uuid('org_id').notNull(),
+    planId: uuid('plan_id').notNull(),
+    classId: uuid('class_id').notNull(),
+    gradeNo: smallint('grade_no').notNull(),
+    gender: text('gender').notNull(),
+    invalid: boolean('invalid').notNull(),
+    complete: boolean('complete').notNull(),
+    level: text('level').notNull(),
+    n: integer('n').notNull(),
+    totalX10: bigint('total_x10', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'physique_result_counts_pk', columns: [t.orgId, t.planId, t.classId, t.gradeNo, t.gender, t.invalid, t.complete, t.level] })],
 );
 
 /** Who changed what in a result and when: edits, invalid/restore, imports (docs/api/physique.md: results screen). */

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { ERR } from '@/domain/errors';
 import type { PageQuery } from '@/domain/api';
 import { parseRaw } from '@/domain/physique/parse';
@@ -12,7 +13,7 @@ import { engineInputOf, ITEM_COLUMNS, restrictToItems, WIDE_SCORE_FIELDS, wideFr
 import type { Db, DbOrTx } from '../../db/client';
 import { auditLogs } from '../../db/schema/audit';
 import { users } from '../../db/schema/auth';
-import { physiqueResultLogs, physiqueResults } from '../../db/schema/physique';
+import { physiqueResultCounts, physiqueResultLogs, physiqueResults } from '../../db/schema/physique';
 import { classes, students } from '../../db/schema/school';
 import { testPlans } from '../../db/schema/test-plans';
 import { AppError } from '../../lib/app-error';
@@ -20,7 +21,7 @@ import { inClassScope, type ClassScope } from '../../lib/data-scope';
 import { isUuid } from '../../lib/ids';
 import { containsPattern } from '../../lib/query';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
-import { getPlanInScope, resultPlanNotBinned } from '../test-plan/test-plan.service';
+import { getPlanInScope, planIdNotBinned } from '../test-plan/test-plan.service';
 import { countsInAggregates, inTenant, rawOf, selectResults, toExportRow, toResultRow, type SelectedResult } from './physique.sql';
 import type { Family } from '@/domain/menus/access';
 import { IMPORT_AUDIT_ENTITY, itemsFor, loadPlanContext } from './physique-write';
@@ -42,34 +43,41 @@ export interface Caller {
  * reading every result of the organisation and dropping other years after the join. School years are per school: a
  * year filter means "that academic year" in every school of the caller.
  */
-function planFilter(f: ScoreFilter): SQL | undefined {
+function planFilter(planId: AnyPgColumn, f: ScoreFilter): SQL | undefined {
   if (!f.schoolYearId && !f.semesterCode) return undefined;
   const year = f.schoolYearId
     ? sql`and tp.school_year_id in (select sy.id from school_years sy where sy.start_year = (select y.start_year from school_years y where y.id = ${f.schoolYearId}))`
     : sql``;
   const semester = f.semesterCode ? sql`and tp.semester_code = ${f.semesterCode}` : sql``;
-  return sql`${physiqueResults.planId} in (select tp.id from test_plans tp where true ${year} ${semester})`;
+  return sql`${planId} in (select tp.id from test_plans tp where true ${year} ${semester})`;
 }
 
 /** The result's student's name or registration number contains `keyword` (a subquery: the WHERE joins no table). */
 const studentKeyword = (keyword: string): SQL =>
   sql`exists (select 1 from ${students} s where s.id = ${physiqueResults.studentId} and (s.name ilike ${containsPattern(keyword)} or s.reg_no ilike ${containsPattern(keyword)}))`;
 
+/** The columns of a result the filters read other than the student's: physique_results' or physique_result_counts'. */
+type FilterColumns = Record<'orgId' | 'planId' | 'classId' | 'gradeNo' | 'gender' | 'invalid' | 'complete' | 'level', AnyPgColumn>;
+
+/** Every filter but the keyword, on `c` (physique_result_counts keeps level '' for none, which no filter names). */
+function filterOn(c: FilterColumns, caller: Caller, f: ScoreFilter): SQL | undefined {
+  return and(
+    inTenant(c.orgId, caller.family, caller.tenantOrgId),
+    inClassScope(caller.classScope, c.classId),
+    f.orgId ? eq(c.orgId, f.orgId) : undefined,
+    planFilter(c.planId, f),
+    f.planId ? eq(c.planId, f.planId) : undefined,
+    f.gradeNo ? eq(c.gradeNo, f.gradeNo) : undefined,
+    f.classId ? eq(c.classId, f.classId) : undefined,
+    f.gender ? eq(c.gender, f.gender) : undefined,
+    f.level === 'incomplete' ? eq(c.complete, false) : f.level ? eq(c.level, f.level) : undefined,
+    f.invalid === undefined ? undefined : eq(c.invalid, f.invalid),
+  );
+}
+
 /** The WHERE of score search, the results screen and their exports (docs/api/physique.md: result filters). */
 export function resultFilter(caller: Caller, f: ScoreFilter): SQL | undefined {
-  return and(
-    inTenant(physiqueResults.orgId, caller.family, caller.tenantOrgId),
-    inClassScope(caller.classScope, physiqueResults.classId),
-    f.orgId ? eq(physiqueResults.orgId, f.orgId) : undefined,
-    planFilter(f),
-    f.planId ? eq(physiqueResults.planId, f.planId) : undefined,
-    f.gradeNo ? eq(physiqueResults.gradeNo, f.gradeNo) : undefined,
-    f.classId ? eq(physiqueResults.classId, f.classId) : undefined,
-    f.gender ? eq(physiqueResults.gender, f.gender) : undefined,
-    f.level === 'incomplete' ? eq(physiqueResults.complete, false) : f.level ? eq(physiqueResults.level, f.level) : undefined,
-    f.keyword ? studentKeyword(f.keyword) : undefined,
-    f.invalid === undefined ? undefined : eq(physiqueResults.invalid, f.invalid),
-  );
+  return and(filterOn(physiqueResults, caller, f), f.keyword ? studentKeyword(f.keyword) : undefined);
 }
 
 const ORDER = [asc(testPlans.startDate), asc(physiqueResults.gradeNo), asc(classes.code), asc(students.regNo), asc(physiqueResults.id)];
@@ -91,34 +99,60 @@ export interface ResultGroup {
 }
 
 /**
- * The filter's aggregates (invalid results never count: countsInAggregates) and its results counted per (plan, grade,
- * class), in list order by plan start date, grade and class code: one statement, one read of the results alone (the
- * filter names no other table; a binned plan's results are left out by `resultPlanNotBinned`), the empty grouping set
- * giving the summary exactly as a plain aggregate would.
+ * Where the summary and the counts per (plan, grade, class) are read: the results themselves, or their counts kept by
+ * triggers (physique_result_counts), which answer every filter but the student keyword.
  */
-export function summaryAndGroupsQuery(db: DbOrTx, where: SQL | undefined) {
-  const valid = countsInAggregates;
-  const validComplete = sql`${valid} and ${physiqueResults.complete}`;
-  const n = (cond: SQL, name: string) => sql<number>`cast(count(*) filter (where ${cond}) as int)`.as(name);
-  const r = physiqueResults;
+export type SummarySource = 'results' | 'counts';
+
+export const summarySourceOf = (f: ScoreFilter): SummarySource => (f.keyword ? 'results' : 'counts');
+
+/** How each source counts rows (optionally those meeting `cond`) and averages the totals of the rows meeting `cond`. */
+const TALLY = {
+  results: {
+    t: physiqueResults,
+    valid: countsInAggregates,
+    rows: (cond?: SQL) => (cond ? sql<number>`cast(count(*) filter (where ${cond}) as int)` : sql<number>`cast(count(*) as int)`),
+    averageTotal: (cond: SQL) => sql<number | null>`round(cast(avg(${physiqueResults.total}) filter (where ${cond}) as numeric), 1)::float8`,
+  },
+  counts: {
+    t: physiqueResultCounts,
+    valid: sql`not ${physiqueResultCounts.invalid}`,
+    rows: (cond?: SQL) =>
+      cond ? sql<number>`cast(coalesce(sum(${physiqueResultCounts.n}) filter (where ${cond}), 0) as int)` : sql<number>`cast(coalesce(sum(${physiqueResultCounts.n}), 0) as int)`,
+    // Totals have one decimal, so Σ total × 10 ÷ (10 n) is the exact mean, rounded as the results' avg is.
+    averageTotal: (cond: SQL) =>
+      sql<number | null>`round(cast(sum(${physiqueResultCounts.totalX10}) filter (where ${cond}) as numeric) / nullif(10 * sum(${physiqueResultCounts.n}) filter (where ${cond}), 0), 1)::float8`,
+  },
+} as const;
+
+/**
+ * The filter's aggregates (invalid results never count: countsInAggregates) and its results counted per (plan, grade,
+ * class), in list order by plan start date, grade and class code: one statement over the results alone (the filter
+ * names no other table; a binned plan's results are left out by `resultPlanNotBinned`), or over their counts (some
+ * ten rows per class instead of one per student; `where` then built by `countsFilter`), the empty grouping set giving
+ * the summary exactly as a plain aggregate would.
+ */
+export function summaryAndGroupsQuery(db: DbOrTx, where: SQL | undefined, source: SummarySource = 'results') {
+  const { t, valid, rows, averageTotal } = TALLY[source];
+  const validComplete = sql`${valid} and ${t.complete}`;
   const g = db
     .select({
-      whole: sql<number>`grouping(${r.planId})`.as('whole'),
-      planId: r.planId,
-      gradeNo: r.gradeNo,
-      classId: r.classId,
-      matched: sql<number>`cast(count(*) as int)`.as('matched'),
-      valid: n(valid, 'valid'),
-      complete: n(validComplete, 'complete'),
-      averageTotal: sql<number | null>`round(cast(avg(${r.total}) filter (where ${validComplete}) as numeric), 1)::float8`.as('average_total'),
-      excellent: n(sql`${validComplete} and ${r.level} = 'excellent'`, 'excellent'),
-      good: n(sql`${validComplete} and ${r.level} = 'good'`, 'good'),
-      pass: n(sql`${validComplete} and ${r.level} = 'pass'`, 'pass'),
-      fail: n(sql`${validComplete} and ${r.level} = 'fail'`, 'fail'),
+      whole: sql<number>`grouping(${t.planId})`.as('whole'),
+      planId: t.planId,
+      gradeNo: t.gradeNo,
+      classId: t.classId,
+      matched: rows().as('matched'),
+      valid: rows(valid).as('valid'),
+      complete: rows(validComplete).as('complete'),
+      averageTotal: averageTotal(validComplete).as('average_total'),
+      excellent: rows(sql`${validComplete} and ${t.level} = 'excellent'`).as('excellent'),
+      good: rows(sql`${validComplete} and ${t.level} = 'good'`).as('good'),
+      pass: rows(sql`${validComplete} and ${t.level} = 'pass'`).as('pass'),
+      fail: rows(sql`${validComplete} and ${t.level} = 'fail'`).as('fail'),
     })
-    .from(r)
-    .where(and(where, resultPlanNotBinned))
-    .groupBy(sql`grouping sets ((${r.planId}, ${r.gradeNo}, ${r.classId}), ())`)
+    .from(t)
+    .where(and(where, planIdNotBinned(t.planId)))
+    .groupBy(sql`grouping sets ((${t.planId}, ${t.gradeNo}, ${t.classId}), ())`)
     .as('g');
   return db
     .select({
@@ -143,8 +177,18 @@ export function summaryAndGroupsQuery(db: DbOrTx, where: SQL | undefined) {
     .orderBy(asc(g.whole), asc(testPlans.startDate), asc(g.gradeNo), asc(classes.code));
 }
 
-export async function summaryAndGroups(db: DbOrTx, where: SQL | undefined): Promise<{ summary: ScoreSummary; groups: ResultGroup[] }> {
-  const rows = await summaryAndGroupsQuery(db, where);
+/** The WHERE of `summaryAndGroupsQuery` over the counts: the filter without its keyword, which the counts cannot answer. */
+export const countsFilter = (caller: Caller, f: ScoreFilter): SQL | undefined => filterOn(physiqueResultCounts, caller, f);
+
+/** The filter's summary and groups, from the counts unless the filter names a student (`source` chooses, for tests). */
+export async function summaryAndGroups(
+  db: DbOrTx,
+  caller: Caller,
+  f: ScoreFilter,
+  source: SummarySource = summarySourceOf(f),
+): Promise<{ summary: ScoreSummary; groups: ResultGroup[] }> {
+  if (source === 'counts' && f.keyword) throw new Error('the counts cannot answer a keyword');
+  const rows = await summaryAndGroupsQuery(db, source === 'counts' ? countsFilter(caller, f) : resultFilter(caller, f), source);
   // The empty grouping set yields its row even when nothing matched.
   const total = rows.find((x) => x.whole === 1)!;
   const summary: ScoreSummary = {
@@ -205,15 +249,14 @@ export const pageQuery = (db: DbOrTx, where: SQL | undefined, page: { groups: re
 
 /**
  * Score search (organizeTest/scoreSearch) and the results screen: one page of results plus the filter's aggregates.
- * The list is ordered by plan, grade and class before the student, so the counts per class (read with the summary)
- * tell which classes the page falls in, and only their rows are joined and sorted, instead of every matching result
- * (docs/architecture.md, Performance, "Score list").
+ * The list is ordered by plan, grade and class before the student, so the counts per class (read with the summary,
+ * from the counts the triggers keep unless a keyword names students) tell which classes the page falls in, and only
+ * their rows are joined and sorted, instead of every matching result (docs/architecture.md, Performance, "Score list").
  */
 export async function searchResults(db: DbOrTx, caller: Caller, q: ScoreFilter & PageQuery): Promise<ScoreSearchPage> {
-  const where = resultFilter(caller, q);
-  const { summary, groups } = await summaryAndGroups(db, where);
+  const { summary, groups } = await summaryAndGroups(db, caller, q);
   const page = groupsOfPage(groups, (q.current - 1) * q.size, q.size);
-  const rows = page.groups.length === 0 ? [] : await pageQuery(db, where, page, q.size);
+  const rows = page.groups.length === 0 ? [] : await pageQuery(db, resultFilter(caller, q), page, q.size);
   return { records: rows.map(toResultRow), total: summary.matched, current: q.current, size: q.size, summary };
 }
 

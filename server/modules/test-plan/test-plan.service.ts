@@ -49,9 +49,11 @@ export const planNotBinned: SQL = isNull(testPlans.deletedAt);
  * SQL on `physique_results`: the result's plan is not in the recycle bin. Results of a deleted plan
  * stay hidden from every search, dashboard, report and export until the plan is restored; it is part
  * of `countsInAggregates` (server/modules/physique/physique.sql.ts). An uncorrelated `not in`, so
- * PostgreSQL hashes the (few) binned ids once instead of probing test_plans per row.
+ * PostgreSQL hashes the (few) binned ids once instead of probing test_plans per row. `planIdNotBinned` says the
+ * same of another table's plan column.
  */
-export const resultPlanNotBinned: SQL = sql`${physiqueResults.planId} not in (select bp.id from test_plans bp where bp.deleted_at is not null)`;
+export const planIdNotBinned = (planId: SQLWrapper): SQL => sql`${planId} not in (select bp.id from test_plans bp where bp.deleted_at is not null)`;
+export const resultPlanNotBinned: SQL = planIdNotBinned(physiqueResults.planId);
 
 /**
  * The plan `planId` if it belongs to the tenant organisation or to one of its schools (admin family)

@@ -8,7 +8,7 @@ import { ITEMS, loadResults, type ResultRow } from './reference';
 
 /**
  * The dashboard rollups (dc_rollups, kept by triggers on physique_results, and dc_school_rollups, kept by triggers on
- * dc_rollups) always equal a full recomputation from the per-student rows, whatever the writes: random edits, clears, invalidations, restores, a sync and a plan deletion,
+ * dc_rollups) and the score list's physique_result_counts always equal a full recomputation from the per-student rows, whatever the writes: random edits, clears, invalidations, restores, a sync and a plan deletion,
  * all through the real HTTP routes.
  */
 
@@ -99,6 +99,30 @@ async function rollups(level: Level): Promise<Map<string, Record<string, number>
   return out;
 }
 
+/**
+ * physique_result_counts (the score list's): every result, invalid ones too, counted per organisation, plan, class,
+ * grade, gender, invalid, complete and level ('' for none), with Σ total × 10; as key → "n|total_x10".
+ */
+function recomputeCounts(rows: readonly ResultRow[]): Map<string, string> {
+  const sums = new Map<string, [number, number]>();
+  for (const r of rows) {
+    const key = [r.orgId, r.planId, r.classId, r.gradeNo, r.gender, r.invalid, r.complete, r.level ?? ''].join('|');
+    const c = sums.get(key) ?? [0, 0];
+    sums.set(key, [c[0] + 1, c[1] + (r.total == null ? 0 : Math.round(r.total * 10))]);
+  }
+  return new Map([...sums].map(([k, [n, x]]) => [k, `${n}|${x}`]));
+}
+
+async function counts(): Promise<Map<string, string>> {
+  const rows = (await t.db.execute<Record<string, unknown>>(sql`select * from physique_result_counts`)).rows;
+  return new Map(
+    rows.map((r) => [
+      [r.org_id, r.plan_id, r.class_id, Number(r.grade_no), r.gender, r.invalid, r.complete, r.level].map(String).join('|'),
+      `${Number(r.n)}|${Number(r.total_x10)}`,
+    ]),
+  );
+}
+
 async function expectEqual(step: string): Promise<void> {
   const results = await loadResults(t.db);
   for (const level of Object.keys(LEVELS) as Level[]) {
@@ -107,6 +131,7 @@ async function expectEqual(step: string): Promise<void> {
     expect([...have.keys()].sort(), `${step}, ${level}`).toEqual([...want.keys()].sort());
     for (const [key, counters] of want) expect(have.get(key), `${step}, ${level}: ${key}`).toEqual(counters);
   }
+  expect([...(await counts())].sort(), `${step}, physique_result_counts`).toEqual([...recomputeCounts(results)].sort());
 }
 
 /** A small deterministic generator, so a failure replays. */
