@@ -86,7 +86,6 @@ export interface ResultFilters {
 
 const dialect = new PgDialect();
 
-
 /**
  * The name a view's statement is prepared under on PostgreSQL: one per text. node-postgres prepares a named statement
  * once per connection and then sends only its name and parameters; PostgreSQL keeps its parse tree and, after five
