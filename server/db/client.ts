@@ -139,3 +139,9 @@ export function driverOf(db: unknown): PGlite | pg.Pool | undefined {
   const client: unknown = typeof db === 'object' && db !== null ? Reflect.get(db, '$client') : undefined;
   return client instanceof PGlite || client instanceof pg.Pool ? client : undefined;
 }
+
+/**
+ * Whether `db` is a PostgreSQL server's pool (PGlite, and a transaction's handle, are not): the database then works in
+ * its own process, so statements can run beside our JavaScript and beside each other.
+ */
+export const onServer = (db: unknown): boolean => driverOf(db) instanceof pg.Pool;

@@ -362,11 +362,12 @@ async function timeReads(tx: BulkSession, planId: string, label: string): Promis
 async function importOver(handle: DbHandle, planId: string, file: Buffer, parseMs?: number): Promise<{ firstMs: number; peak: number }> {
   let firstMs = 0;
   const { peak, atPeak, before } = await peakRss(handle, () => importTwice(handle, planId, file, (ms) => (firstMs ||= ms)));
-  if (parseMs) line('import ÷ parse-only floor (target ≤ 2×)', `${(firstMs / parseMs).toFixed(2)}×`);
+  if (parseMs) line("import ÷ parse-only floor (the issue's ≤ 2×)", `${(firstMs / parseMs).toFixed(2)}×`);
   if (parseMs) {
     const floor = await writeFloor(handle, planId);
     line('write floor: the stored rows COPYed into physique_results', `${s(floor.ms)}  ${rate(floor.rows, floor.ms)}  (indexes, rollup triggers)`);
-    line('parse floor + write floor', `${s(parseMs + floor.ms)}; first import ÷ that: ${(firstMs / (parseMs + floor.ms)).toFixed(2)}×, above it: ${s(firstMs - parseMs - floor.ms)}`);
+    line('parse floor + write floor', `${s(parseMs + floor.ms)}; first import above it: ${s(firstMs - parseMs - floor.ms)}`);
+    line('import ÷ (parse + write floor) (restated ≤ 2×)', `${(firstMs / (parseMs + floor.ms)).toFixed(2)}×`);
     if (WRITE_SHARES) await writeShares(handle, planId);
   }
   line('memory before the imports', `RSS ${mib(before.rss)}: ${parts(before)}`);

@@ -31,7 +31,7 @@ import type { ScoreLevel } from '@/domain/physique/level';
 import type { Gender, ItemKey } from '@/domain/physique/standard';
 import type { ItemResult } from '@/domain/physique-results/types';
 import type { ItemLevel } from '@/domain/physique-results/wide-row';
-import type { DbOrTx } from '../../db/client';
+import { onServer, type DbOrTx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { isUuid } from '../../lib/ids';
 import { containsPattern } from '../../lib/query';
@@ -69,7 +69,6 @@ import {
   type AggRow,
   type Population,
   type ResultFilters,
-  onServer,
   viewRows as rows,
 } from './data-center.sql';
 

@@ -1,13 +1,12 @@
 import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import pg from 'pg';
 import type { BmiCounts, Indicators, ItemStats, LevelCounts } from '@/domain/data-center/types';
 import type { ScoreLevel } from '@/domain/physique/level';
 import type { BmiBand, ItemKey } from '@/domain/physique/standard';
 import { ITEM_COLUMNS } from '@/domain/physique-results/wide-row';
 import { dcRollups } from '../../db/schema/data-center';
 import { physiqueResults } from '../../db/schema/physique';
-import { driverOf, type DbOrTx, type DbRawResult } from '../../db/client';
+import { onServer, type DbOrTx, type DbRawResult } from '../../db/client';
 import { sha256Hex } from '../../lib/password';
 import { countsInAggregates } from '../physique/physique.sql';
 
@@ -86,9 +85,6 @@ export interface ResultFilters {
 }
 
 const dialect = new PgDialect();
-
-/** Whether `db` is a PostgreSQL server's pool (PGlite, and a transaction's handle, are not). */
-export const onServer = (db: DbOrTx): boolean => driverOf(db) instanceof pg.Pool;
 
 /**
  * The name a view's statement is prepared under on PostgreSQL: one per text. node-postgres prepares a named statement

@@ -12,7 +12,7 @@ import {
 import { localDate } from '@/domain/dates';
 import type { Translate } from '@/domain/physique-results/export-layout';
 import { restrictToItems } from '@/domain/physique-results/wide-row';
-import type { Db } from '../../db/client';
+import { onServer, type Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { classScopeTest, type ClassScope } from '../../lib/data-scope';
 import { EventLoopPacer } from '../../lib/spreadsheet/pacer';
@@ -244,6 +244,7 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
   const ctx: PlanContext = await loadPlanContext(db, plan);
   const scopeClasses = await planScopeClasses(db, ctx);
   const mayWrite = classScopeTest(req.classScope);
+  const overlap = onServer(db);
 
   const failures: Failure[] = [];
   let failureCount = 0;
@@ -260,15 +261,19 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
     rows.push({ row: rowNumber, cells, parsed: parseTemplateRow(cells, mapping, rowNumber, { date1904: source.date1904 }) });
   };
 
-  /** Matches a slice of rows with the students they name (one query by registration number, one by name for the rest), in file order. */
-  const match = async (slice: typeof rows): Promise<ResultInput[]> => {
+  /** The students a slice of rows names: one query by registration number, one by name for the rest. */
+  const lookUp = async (slice: typeof rows): Promise<StudentIndex> => {
     const parsedRows = slice.flatMap((r) => (r.parsed.ok ? [r.parsed.row] : []));
     const byRegNo = await scopeStudentsNamed(db, ctx, scopeClasses, { regNos: [...new Set(parsedRows.map((r) => r.regNo))] });
     const found = new Set(byRegNo.map((s) => s.regNo.toUpperCase()));
     const names = [...new Set(parsedRows.filter((r) => !found.has(r.regNo)).map((r) => r.name))];
     const byName = names.length > 0 ? await scopeStudentsNamed(db, ctx, scopeClasses, { names }) : [];
     // A student found both ways is one student (not two of the same name).
-    const index = new StudentIndex([...new Map([...byRegNo, ...byName].map((s) => [s.id, s])).values()]);
+    return new StudentIndex([...new Map([...byRegNo, ...byName].map((s) => [s.id, s])).values()]);
+  };
+
+  /** Matches a slice of rows with the students looked up for it, in file order. */
+  const match = (slice: typeof rows, index: StudentIndex): ResultInput[] => {
     const out: ResultInput[] = [];
     for (const { row: rowNumber, cells, parsed } of slice) {
       // Only the rows listed get their reason written and their cells under the header kept.
@@ -307,11 +312,27 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
 
   // Read, validate, match, score and stage in slices outside any transaction; the write at the end is all or nothing.
   const { written: success } = await stagedImport(db, ctx, { userId: req.userId, now: req.now, testedOn: testDay(plan, req.now), fileName: req.fileName }, async (write) => {
+    /**
+     * On PostgreSQL (its own process) a slice's students are looked up while the next slice is read, and the slice is
+     * matched and staged after that one: the server's work overlaps ours, two slices held at most. PGlite runs in this
+     * thread, so there each slice is looked up, matched and staged in turn (docs/architecture.md, Performance).
+     */
+    let ahead: { slice: typeof rows; students: Promise<StudentIndex> } | null = null;
+    const stageAhead = async () => {
+      if (!ahead) return;
+      const { slice, students } = ahead;
+      ahead = null;
+      await write(match(slice, await students));
+    };
     const flush = async (atLeast: number) => {
       if (rows.length < atLeast || rows.length === 0) return;
       const slice = rows;
       rows = [];
-      await write(await match(slice));
+      if (!overlap) return write(match(slice, await lookUp(slice)));
+      const students = lookUp(slice);
+      students.catch(() => {}); // awaited by stageAhead, unless the import fails first
+      await stageAhead();
+      ahead = { slice, students };
     };
     for await (const batch of source.batches()) {
       for (const { row, cells } of batch) {
@@ -339,6 +360,7 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
     }
     if (dataRows === 0) throw new AppError(400, 'physiqueResults:import.emptyFile');
     await flush(1);
+    await stageAhead();
   });
   if (!header) throw new AppError(400, 'physiqueResults:import.emptyFile');
   const headerCells = (header as { cells: readonly CellValue[] }).cells;

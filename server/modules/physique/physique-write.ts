@@ -6,7 +6,7 @@ import { DEFAULT_STANDARD_VERSION, isGrade, isStandardVersion, type Gender, type
 import { planItemsForGrade, studentPlanItems } from '@/domain/test-plans/items';
 import { engineInputOf, mergeRaw, RAW_FIELDS, restrictToItems, WIDE_SCORE_FIELDS, wideScoreValues, type WideRawFields } from '@/domain/physique-results/wide-row';
 import { valueSource, withSource, type ValueSource } from '@/domain/physique-results/value-source';
-import type { Db, DbOrTx } from '../../db/client';
+import { onServer, type Db, type DbOrTx } from '../../db/client';
 import { timeOrderedUuid } from '../../lib/ids';
 import { physiqueResultLogs, physiqueResults } from '../../db/schema/physique';
 import { classes, grades, schoolYears, students } from '../../db/schema/school';
@@ -423,12 +423,15 @@ export interface StagedImportOptions {
 export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImportOptions, produce: (write: ImportSliceWriter) => Promise<T>): Promise<{ value: T; written: number }> {
   const updatedAt = opts.now.toISOString();
   const stage = `physique_import_${randomBytes(16).toString('hex')}`;
+  const overlap = onServer(db);
+  /** The stage COPY of the last slice, still running on PostgreSQL while the next slice is prepared. */
+  let copying: Promise<void> = Promise.resolve();
   return withBulkConnection(db, async (conn) => {
     // Types only: no NOT NULLs, keys or defaults.
     await conn.query(`create temp table ${stage} as select ${STAGE_FIELDS.map((f) => q(column(f))).join(', ')}, null::text as base_xmin, 0 as incoming from ${RESULTS} with no data`);
     try {
-      /** Merges and scores `inputs` against `stored` (by student) and stages the rows that change something. */
-      const stageSlice = async (s: BulkSession, inputs: readonly ResultInput[], stored: Map<string, StoredVersioned>) => {
+      /** Merges and scores `inputs` against `stored` (by student): the rows that change something, to stage. */
+      const stageRows = (inputs: readonly ResultInput[], stored: Map<string, StoredVersioned>) => {
         const rows: unknown[][] = [];
         let accepted = 0;
         for (const input of inputs) {
@@ -446,6 +449,10 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
           row.push(masks.importedFields, masks.editedFields, old?.xmin ?? null, incomingMask(input.results));
           rows.push(row);
         }
+        return { rows, accepted };
+      };
+      const stageSlice = async (s: BulkSession, inputs: readonly ResultInput[], stored: Map<string, StoredVersioned>) => {
+        const { rows, accepted } = stageRows(inputs, stored);
         if (rows.length > 0) await s.copyIn(stage, STAGE_COLUMNS, copyLines(rows, (r) => r));
         return accepted;
       };
@@ -457,8 +464,17 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
       const value = await produce(async (inputs) => {
         if (inputs.length === 0) return;
         const [{ t }] = planHasResults ? await conn.query<{ t: string | null }>(SELECT_STORED_TEXT, [ctx.plan.id, inputs.map((i) => i.studentId)]) : [{ t: null }];
-        written += await stageSlice(conn, inputs, storedByStudent(storedLines(t)));
+        const { rows, accepted } = stageRows(inputs, storedByStudent(storedLines(t)));
+        written += accepted;
+        if (rows.length === 0) return;
+        // One COPY in flight at most. On PostgreSQL (its own process) the slice is not waited for: the server ingests
+        // it while the next slice is read and scored (docs/architecture.md, Performance); PGlite runs in this thread.
+        await copying;
+        copying = conn.copyIn(stage, STAGE_COLUMNS, copyLines(rows, (r) => r));
+        copying.catch(() => {}); // awaited before the next COPY, the write transaction or the stage's drop
+        if (!overlap) await copying;
       });
+      await copying;
       if (written === 0) return { value, written };
 
       await conn.transaction(async (tx) => {
@@ -481,6 +497,7 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
       });
       return { value, written };
     } finally {
+      await copying.catch(() => {});
       await conn.query(`drop table if exists ${stage}`);
     }
   });

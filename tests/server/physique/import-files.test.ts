@@ -111,6 +111,26 @@ describe('score import of workbooks saved by office suites', () => {
     expect(getCell(book.rows[1], 'gender')).toBe(9);
     expect(book.rows.at(-1)!.at(-1)).toBe(`另有25行导入失败，未逐行列出（只列出前${FAILED_ROWS_LISTED}行）`);
   });
+
+  it('reads a long file in file order: a student met again two slices later is a duplicate of their first row', async () => {
+    const planId = await createPlan(t.db, org.k12);
+    const [header, a, b] = templateFor(pupils.slice(0, 2), 41);
+    const bad = [...a];
+    setCell(bad, 'gender', 9);
+    // The import matches and stages 2,000 data rows at a time (on PostgreSQL while it reads the next ones): A is row 2,
+    // B row 2002 and A again row 4002, three slices.
+    const filler = Array.from({ length: 1999 }, () => bad);
+    const res = await upload(planId, xlsxOf([header, a, ...filler, b, ...filler, a]));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(countsOf(res)).toEqual({ success: 2, failure: 2 * 1999 + 1 });
+    expect(await t.db.$count(physiqueResults, eq(physiqueResults.planId, planId))).toBe(2);
+    const book = await readXlsxRows(res.rawPayload);
+    const reasons = book.rows.slice(1, -1).map((r) => String(r.at(-1)));
+    expect(reasons).toHaveLength(FAILED_ROWS_LISTED);
+    expect(reasons[0]).toMatch(/^第3行/);
+    expect(reasons[1998]).toMatch(/^第2001行/);
+    expect(reasons[1999]).toMatch(/^第2003行/);
+  });
 });
 
 describe('score import of crafted files', () => {
