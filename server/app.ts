@@ -12,10 +12,12 @@ import type { Storage } from './lib/storage/storage';
 import { registerModules } from './modules';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './modules/module-options';
 import { authPlugin } from './plugins/auth';
+import { changesPlugin } from './plugins/changes';
 import { dbPlugin } from './plugins/db';
 import { requestGatePlugin } from './plugins/request-gate';
 import { errorsPlugin } from './plugins/errors';
 import { i18nPlugin } from './plugins/i18n';
+import { readCachePlugin } from './plugins/read-cache';
 import { requestInputPlugin } from './plugins/request-input';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import { hasWebDist, staticWebPlugin } from './plugins/static-web';
@@ -66,8 +68,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(errorsPlugin);
   await app.register(securityHeadersPlugin);
   await app.register(requestInputPlugin);
+  await app.register(changesPlugin);
   await app.register(authPlugin);
   await app.register(tenantPlugin);
+  await app.register(readCachePlugin);
   // Only routes that opt in (captcha, sign-in) are limited.
   await app.register(rateLimit, {
     global: false,

@@ -116,18 +116,23 @@ export async function openDb(opts: OpenDbOptions = {}): Promise<DbHandle> {
   };
 }
 
-/** Applies the committed migrations of server/db/migrations with the driver's migrator. */
+/**
+ * Applies the committed migrations of server/db/migrations with the driver's migrator, then gives every table the change
+ * feed's trigger it lacks (migration 0035_changes), so a table a later migration adds is covered too.
+ */
 export async function migrateDb(handle: DbHandle): Promise<void> {
   const config = { migrationsFolder: MIGRATIONS_FOLDER };
   if (handle.kind === 'pglite') {
     // The handle's db was built by drizzle-orm/pglite in openDb.
     await migratePglite(handle.db as PgliteDatabase<Schema>, config);
+    await handle.raw.query('select tiyu_ensure_change_triggers()');
     return;
   }
   const lock = await handle.raw.connect();
   try {
     await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     await migrateNodePg(handle.db as NodePgDatabase<Schema>, config);
+    await lock.query('select tiyu_ensure_change_triggers()');
   } finally {
     await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
     lock.release();

@@ -1,52 +1,78 @@
-import { eq } from 'drizzle-orm';
+import { eq, getTableName } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { authEpoch } from '../db/schema/auth';
+import type { ChangeFeed } from './change-feed';
 
 /** Entries kept per map; past this the oldest go first (a bound, not a tuning knob: one entry per live session). */
 const MAX_ENTRIES = 20_000;
+
+const EPOCH_TABLE = getTableName(authEpoch);
 
 /**
  * What every signed-in request would otherwise read again (the session behind a token, the user's scope with its
  * permission codes), kept in process while the database's auth epoch is unchanged. Triggers bump the epoch in the
  * same transaction as any write those reads depend on (migration 0014_load), so a revoked session, a disabled account
- * or organisation, or a permission taken from a role takes effect on the next request, on every instance: each
- * request reads the epoch (one primary-key read) and a changed value empties the cache.
+ * or organisation, or a permission taken from a role takes effect on the next request, on every instance.
  *
- * An entry is stored only under the epoch that was read before it was loaded, so a load that raced a change never
- * outlives the change.
+ * How a request learns the epoch: while the change feed is live (server/lib/change-feed.ts), from the feed, which hears
+ * every committed update of the epoch row before the request goes on (`ChangeFeed.current`), so a cached request runs no
+ * statement; otherwise by reading the epoch row (one primary-key read per request).
+ *
+ * An entry is stored only under the epoch that was current before it was loaded, so a load that raced a change never
+ * outlives the change. Epochs are opaque strings that name their source, so a value read from the row never matches
+ * one heard from the feed.
  */
 export class AuthCache<Session, Scope> {
-  private epoch = -1;
+  private epoch = '';
+  /** The highest epoch read from the row while the feed was not live (a slower read may answer an older one). */
+  private rowEpoch = -1;
   private readonly sessions = new Map<string, Session>();
   private readonly scopes = new Map<string, Scope>();
 
-  /** Reads the database's epoch and empties the cache when it moved on; returns the epoch this request runs under. */
-  async check(db: DbOrTx): Promise<number> {
-    const [row] = await db.select({ value: authEpoch.value }).from(authEpoch).where(eq(authEpoch.id, 1));
-    // No row (a database without the migration): NaN equals nothing, so nothing is cached.
-    const value = row?.value ?? NaN;
-    if (value > this.epoch) {
-      this.epoch = value;
-      this.sessions.clear();
-      this.scopes.clear();
-    }
-    return value;
+  constructor(private readonly feed?: ChangeFeed) {
+    feed?.onChange((table) => {
+      if (table === null || table === EPOCH_TABLE) this.reset('');
+    });
   }
 
-  session(epoch: number, key: string): Session | undefined {
+  /** The epoch this request runs under; the cache is emptied whenever it moves on. */
+  async check(db: DbOrTx): Promise<string> {
+    const heard = await this.feed?.current([EPOCH_TABLE]);
+    if (heard != null) {
+      const epoch = `feed ${heard}`;
+      if (epoch !== this.epoch) this.reset(epoch);
+      return epoch;
+    }
+    const [row] = await db.select({ value: authEpoch.value }).from(authEpoch).where(eq(authEpoch.id, 1));
+    // No row (a database without the migration): nothing is cached.
+    if (!row) return 'none';
+    if (row.value > this.rowEpoch || !this.epoch.startsWith('row ')) {
+      this.rowEpoch = Math.max(this.rowEpoch, row.value);
+      if (this.epoch !== `row ${this.rowEpoch}`) this.reset(`row ${this.rowEpoch}`);
+    }
+    return `row ${row.value}`;
+  }
+
+  session(epoch: string, key: string): Session | undefined {
     return epoch === this.epoch ? this.sessions.get(key) : undefined;
   }
 
-  keepSession(epoch: number, key: string, value: Session): void {
+  keepSession(epoch: string, key: string, value: Session): void {
     if (epoch === this.epoch) put(this.sessions, key, value);
   }
 
-  scope(epoch: number, key: string): Scope | undefined {
+  scope(epoch: string, key: string): Scope | undefined {
     return epoch === this.epoch ? this.scopes.get(key) : undefined;
   }
 
-  keepScope(epoch: number, key: string, value: Scope): void {
+  keepScope(epoch: string, key: string, value: Scope): void {
     if (epoch === this.epoch) put(this.scopes, key, value);
+  }
+
+  private reset(epoch: string): void {
+    this.epoch = epoch;
+    this.sessions.clear();
+    this.scopes.clear();
   }
 }
 

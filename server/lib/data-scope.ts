@@ -18,6 +18,9 @@ export const WHOLE_ORG: ClassScope = { all: true };
 /** The class ids a scope is limited to, or undefined when it is not limited. */
 export const scopedClassIds = (scope: ClassScope): readonly string[] | undefined => (scope.all ? undefined : scope.classIds);
 
+/** The tables `classScopeOf` reads: a cached answer filtered by a data scope depends on them (server/plugins/read-cache.ts). */
+export const CLASS_SCOPE_TABLES = [teachers, teacherClasses, classes] as const;
+
 export async function classScopeOf(db: DbOrTx, actor: Actor): Promise<ClassScope> {
   if (actor.dataScope === 'org') return WHOLE_ORG;
   const mine = db

@@ -28,7 +28,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     session: SessionInfo | null;
     /** The auth epoch `authenticate` read: the request's scope is cached under it. */
-    authEpoch: number;
+    authEpoch: string;
   }
 }
 
@@ -57,9 +57,9 @@ export function bearerToken(request: FastifyRequest): string | null {
 export const authPlugin = fp(
   async (app) => {
     app.decorateRequest('session', null);
-    // NaN until `authenticate` reads the epoch: it equals no epoch, so such a request never uses the cache.
-    app.decorateRequest('authEpoch', NaN);
-    app.decorate('authCache', new AuthCache<CachedSession, Scope>());
+    // Empty until `authenticate` reads the epoch: it equals no epoch, so such a request never uses the cache.
+    app.decorateRequest('authEpoch', '');
+    app.decorate('authCache', new AuthCache<CachedSession, Scope>(app.changes));
     app.decorate('authenticate', async (request: FastifyRequest) => {
       const token = bearerToken(request);
       if (!token) throw new AppError(401, ERR.sessionExpired);
@@ -91,5 +91,5 @@ export const authPlugin = fp(
       request.session = { sessionId: row.sessionId, userId: row.userId };
     });
   },
-  { name: 'tiyu-auth', dependencies: ['tiyu-db'] },
+  { name: 'tiyu-auth', dependencies: ['tiyu-db', 'tiyu-changes'] },
 );

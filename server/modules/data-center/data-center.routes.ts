@@ -7,7 +7,12 @@ import { ERR } from '@/domain/errors';
 import { AppError } from '../../lib/app-error';
 import { requirePermission, requireScope } from '../../plugins/tenant';
 import type { Family } from '@/domain/menus/access';
-import { classScopeOf } from '../../lib/data-scope';
+import { CLASS_SCOPE_TABLES, classScopeOf } from '../../lib/data-scope';
+import { dcGradeRoster, dcRollups, dcRoster, dcSchoolRollups } from '../../db/schema/data-center';
+import { orgs } from '../../db/schema/orgs';
+import { physiqueResults } from '../../db/schema/physique';
+import { colleges, grades, majors, schoolYears, students } from '../../db/schema/school';
+import { testPlans } from '../../db/schema/test-plans';
 import { dataCenterCodes } from './data-center.permissions';
 import type { Viewer } from './data-center.scope';
 import { classList, classView, collegeList, dataCenterOptions, gradeView, schoolView, studentList, studentView } from './data-center.service';
@@ -21,6 +26,9 @@ export interface DataCenterRoutesOptions {
  * /api/busi/web/{k12|gx|admin}/dataCenter (docs/api/data-center.md): one request per view, scoped to the
  * tenant organisation (a bureau: its schools), guarded by the catalogue's codes.
  */
+/** What every view reads (server/plugins/read-cache.ts): its answers are kept until one of these changes. */
+const READS = { readsTables: [...CLASS_SCOPE_TABLES, dcRollups, dcSchoolRollups, dcRoster, dcGradeRoster, orgs, physiqueResults, colleges, grades, majors, schoolYears, students, testPlans] };
+
 export const dataCenterRoutes: FastifyPluginAsyncZod<DataCenterRoutesOptions> = async (app, { family }) => {
   const can = dataCenterCodes(family);
   app.addHook('onRequest', app.authenticate);
@@ -40,33 +48,34 @@ export const dataCenterRoutes: FastifyPluginAsyncZod<DataCenterRoutesOptions> = 
     {
       preValidation: requirePermission(can.school, ...[can.grade, can.college, can.class, can.student].filter((c): c is string => !!c)),
       schema: { querystring: dataCenterFilterSchema.pick({ orgId: true }) },
+      config: READS,
     },
     async (request) => ok(await dataCenterOptions(app.db, family, await viewer(request), request.query)),
   );
-  app.get('/school', { preValidation: requirePermission(can.school), schema: { querystring: dataCenterFilterSchema } }, async (request) =>
+  app.get('/school', { preValidation: requirePermission(can.school), config: READS, schema: { querystring: dataCenterFilterSchema } }, async (request) =>
     ok(await schoolView(app.db, family, await viewer(request), request.query)),
   );
-  app.get('/grade', { preValidation: requirePermission(can.grade), schema: { querystring: dataCenterFilterSchema } }, async (request) =>
+  app.get('/grade', { preValidation: requirePermission(can.grade), config: READS, schema: { querystring: dataCenterFilterSchema } }, async (request) =>
     ok(await gradeView(app.db, family, await viewer(request), request.query)),
   );
   // Universities: colleges side by side (the answer has the class list's shape, one row per college).
   if (can.college) {
-    app.get('/college', { preValidation: requirePermission(can.college), schema: { querystring: dataCenterFilterSchema } }, async (request) =>
+    app.get('/college', { preValidation: requirePermission(can.college), config: READS, schema: { querystring: dataCenterFilterSchema } }, async (request) =>
       ok(await collegeList(app.db, family, await viewer(request), request.query)),
     );
   }
-  app.get('/class', { preValidation: requirePermission(can.class), schema: { querystring: dataCenterFilterSchema } }, async (request) =>
+  app.get('/class', { preValidation: requirePermission(can.class), config: READS, schema: { querystring: dataCenterFilterSchema } }, async (request) =>
     ok(await classList(app.db, family, await viewer(request), request.query)),
   );
   app.get(
     '/class/:id',
-    { preValidation: requirePermission(can.classDetail), schema: { params: idParamsSchema, querystring: dataCenterFilterSchema } },
+    { preValidation: requirePermission(can.classDetail), config: READS, schema: { params: idParamsSchema, querystring: dataCenterFilterSchema } },
     async (request) => ok(await classView(app.db, family, await viewer(request), request.params.id, request.query)),
   );
-  app.get('/student', { preValidation: requirePermission(can.student), schema: { querystring: studentListQuerySchema } }, async (request) =>
+  app.get('/student', { preValidation: requirePermission(can.student), config: READS, schema: { querystring: studentListQuerySchema } }, async (request) =>
     ok(await studentList(app.db, family, await viewer(request), request.query)),
   );
-  app.get('/student/:id', { preValidation: requirePermission(can.studentDetail), schema: { params: idParamsSchema } }, async (request) =>
+  app.get('/student/:id', { preValidation: requirePermission(can.studentDetail), config: READS, schema: { params: idParamsSchema } }, async (request) =>
     ok(await studentView(app.db, family, await viewer(request), request.params.id)),
   );
 

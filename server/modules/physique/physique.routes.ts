@@ -20,7 +20,11 @@ import {
   testRecordQuerySchema,
 } from '@/domain/physique-results/schemas';
 import { AppError } from '../../lib/app-error';
-import { classScopeOf } from '../../lib/data-scope';
+import { CLASS_SCOPE_TABLES, classScopeOf } from '../../lib/data-scope';
+import { orgs } from '../../db/schema/orgs';
+import { physiqueResultCounts, physiqueResults } from '../../db/schema/physique';
+import { schoolYears, students } from '../../db/schema/school';
+import { testPlans } from '../../db/schema/test-plans';
 import { sendXlsx, uploadedFile } from '../../lib/spreadsheet/http';
 import { requirePermission, requireScope } from '../../plugins/tenant';
 import { importScores } from './physique-import.service';
@@ -63,6 +67,9 @@ const translator = (request: FastifyRequest): Translate => (key, options) => req
  * screen with edits and the national upload file, invalid/restore, test records and the student report. Every
  * route runs auth → tenant scope → permission code → validation → service.
  */
+/** What the score list reads (server/plugins/read-cache.ts): its pages are kept until one of these changes. */
+const SCORE_LIST_READS = { readsTables: [...CLASS_SCOPE_TABLES, orgs, physiqueResults, physiqueResultCounts, schoolYears, students, testPlans] };
+
 export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = async (app, { family }) => {
   await app.register(multipart, { limits: { fileSize: SCORE_IMPORT_MAX_BYTES, files: 1, fields: 20, parts: 25 } });
   app.addHook('onRequest', app.authenticate);
@@ -142,7 +149,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
 
   // ---- score search (organizeTest/scoreSearch) -------------------------------------------------------------------
   if (can.search) {
-    app.get('/organizeTest/scoreSearch/page', { preValidation: can.search, schema: { querystring: scoreSearchQuerySchema } }, async (request) =>
+    app.get('/organizeTest/scoreSearch/page', { preValidation: can.search, config: SCORE_LIST_READS, schema: { querystring: scoreSearchQuerySchema } }, async (request) =>
       ok(await searchResults(app.db, await caller(request), request.query)),
     );
   }

@@ -1,0 +1,173 @@
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { driverOf, type Db } from '../db/client';
+
+/** The channel every table's `tiyu_changed` trigger notifies with its table name (migration 0035_changes). */
+export const CHANGES_CHANNEL = 'tiyu_changes';
+
+/** How long a lost PostgreSQL listener waits before it connects again. */
+const RECONNECT_MS = 1000;
+
+/**
+ * What this process knows of committed writes, table by table: every statement that writes a table of the database
+ * notifies `tiyu_changes` with the table's name (statement-level triggers, migration 0035_changes; PostgreSQL delivers a
+ * notification when, and only if, its transaction commits), and the feed keeps, per table, the sequence number of the
+ * last change it heard. Caches key their entries by `current(tables)`: any later change of one of those tables makes
+ * the entry unreachable, on every instance that shares the database (docs/architecture.md, "Read cache").
+ *
+ * While the feed is not live (starting, or its PostgreSQL connection lost) `current` answers null and nothing may be
+ * served from a cache; when it comes back every table counts as changed, since notifications may have been missed.
+ */
+export class ChangeFeed {
+  #seq = 0;
+  /** Sequence number of the last (re)connection: every table counts as changed then. */
+  #reset = 0;
+  readonly #last = new Map<string, number>();
+  #live = false;
+  #closed = false;
+  /** One round trip on the listening connection (PostgreSQL). */
+  #ping: (() => Promise<void>) | null = null;
+  #pinging: Promise<void> | null = null;
+  #next: Promise<void> | null = null;
+  #stop: (() => Promise<void>) | null = null;
+  readonly #listeners = new Set<(table: string | null) => void>();
+
+  /** Starts listening on the database's driver; a transaction handle or an unknown driver leaves the feed off. */
+  static async open(db: Db): Promise<ChangeFeed> {
+    const feed = new ChangeFeed();
+    const driver = driverOf(db);
+    if (driver instanceof PGlite) await feed.#openPglite(driver);
+    else if (driver instanceof pg.Pool) await feed.#openPostgres(driver.options);
+    return feed;
+  }
+
+  /**
+   * The newest change among `tables` heard so far (a number that only grows), or null while the feed is not live. Equal
+   * answers at two moments mean none of the tables changed in between.
+   */
+  #version(tables: Iterable<string>): number | null {
+    if (!this.#live) return null;
+    let v = this.#reset;
+    for (const t of tables) v = Math.max(v, this.#last.get(t) ?? 0);
+    return v;
+  }
+
+  /** Calls `listener` with each changed table, and with null when every table must count as changed. */
+  onChange(listener: (table: string | null) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * The newest change among `tables` once this process has heard every change committed before the call (null while
+   * the feed is not live): a cache keyed by it never serves an answer older than a write that committed before the
+   * request began, whichever instance wrote. PGlite delivers a commit's notifications before the committing statement
+   * resolves; on PostgreSQL it costs one round trip on the listening connection, whose server sends the notifications
+   * it holds before it answers, shared by every request that asks while the previous one is under way.
+   */
+  async current(tables: Iterable<string>): Promise<number | null> {
+    await this.#synced();
+    return this.#version(tables);
+  }
+
+  #synced(): Promise<void> {
+    const ping = this.#ping;
+    if (!ping) return Promise.resolve();
+    if (!this.#pinging) {
+      this.#pinging = ping()
+        .catch(() => this.#down())
+        .finally(() => (this.#pinging = null));
+      return this.#pinging;
+    }
+    // A round trip already under way was sent before this call, so it proves nothing here: share the next one.
+    this.#next ??= this.#pinging.then(() => {
+      this.#next = null;
+      return this.#synced();
+    });
+    return this.#next;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#down();
+    await this.#stop?.().catch(() => {});
+  }
+
+  #changed(table: string): void {
+    this.#last.set(table, ++this.#seq);
+    for (const l of this.#listeners) l(table);
+  }
+
+  #up(): void {
+    this.#reset = ++this.#seq;
+    this.#live = true;
+    for (const l of this.#listeners) l(null);
+  }
+
+  #down(): void {
+    if (!this.#live) return;
+    this.#live = false;
+    this.#reset = ++this.#seq;
+    for (const l of this.#listeners) l(null);
+  }
+
+  async #openPglite(client: PGlite): Promise<void> {
+    const unlisten = await client.listen(CHANGES_CHANNEL, (table) => this.#changed(table));
+    this.#stop = async () => {
+      if (!client.closed) await unlisten();
+    };
+    this.#up();
+  }
+
+  async #openPostgres(options: pg.PoolConfig): Promise<void> {
+    // A database that cannot be reached now leaves the feed off and tries again; requests run uncached meanwhile.
+    const retry = () => {
+      if (!this.#closed) setTimeout(() => void attempt(), RECONNECT_MS).unref();
+    };
+    const attempt = async () => {
+      if (this.#closed) return;
+      await this.#listenPostgres(options, retry).catch(retry);
+    };
+    await attempt();
+  }
+
+  /** One listening connection; `onLost` runs once if it is lost after it was listening. */
+  async #listenPostgres(options: pg.PoolConfig, onLost: () => void): Promise<void> {
+    // Its own connection, outside the pool: LISTEN belongs to a session, and the pool's stay free for queries.
+    const client = new pg.Client({ ...options, application_name: 'tiyu change feed' });
+    let listening = false;
+    let lost = false;
+    const lose = () => {
+      if (lost) return;
+      lost = true;
+      client.end().catch(() => {});
+      if (!listening) return;
+      this.#down();
+      this.#ping = null;
+      onLost();
+    };
+    client.on('error', lose);
+    client.on('end', lose);
+    client.on('notification', (n) => n.channel === CHANGES_CHANNEL && n.payload && this.#changed(n.payload));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+    } catch (err) {
+      lose();
+      throw err;
+    }
+    if (this.#closed) {
+      lose();
+      return;
+    }
+    listening = true;
+    this.#ping = async () => {
+      await client.query('select 1');
+    };
+    this.#stop = async () => {
+      lost = true;
+      await client.end();
+    };
+    this.#up();
+  }
+}

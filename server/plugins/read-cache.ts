@@ -1,0 +1,167 @@
+import fp from 'fastify-plugin';
+import { getTableName, type Table } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { authEpoch } from '../db/schema/auth';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Every table a GET route's answer is read from. Its answers are then kept per caller, URL and language, and served
+     * again until one of these tables (or anything the auth cache depends on) changes, or for at most a minute
+     * (docs/architecture.md, "Read cache"). tests/server/read-cache.test.ts checks the list against the tables the
+     * route's statements name.
+     */
+    readsTables?: readonly Table[];
+  }
+  interface FastifyInstance {
+    readCache: ReadCacheInfo;
+  }
+  interface FastifyRequest {
+    /** Set on a cacheable request that missed: where its answer goes. */
+    readCacheMiss: Miss | null;
+  }
+}
+
+/** What the cache serves, for tests and benchmarks. */
+export interface ReadCacheInfo {
+  /** Each cached route (its URL pattern) with the tables its answers are keyed by. */
+  readonly routes: ReadonlyMap<string, readonly string[]>;
+  hits: number;
+  misses: number;
+}
+
+interface Entry {
+  version: number;
+  at: number;
+  type: string;
+  body: string;
+}
+
+interface Miss {
+  key: string;
+  version: number;
+  done: () => void;
+}
+
+/** Answers kept: the newest first, the least recently used dropped past either bound. */
+const MAX_ENTRIES = 2_000;
+const MAX_BYTES = 64 * 1024 * 1024;
+/**
+ * An answer is never older than this: changes arrive through the feed, but some answers also follow the clock (a
+ * plan's status by its dates, "this semester").
+ */
+export const READ_CACHE_MAX_AGE_MS = 60_000;
+
+/** How long a request waits for the same answer another request is computing before it computes its own. */
+const WAIT_MS = 10_000;
+
+/** The auth cache's table: a changed role, membership or session may change any answer. */
+const ALWAYS = getTableName(authEpoch);
+
+/**
+ * Answers of GET routes that declare `config.readsTables`, kept in process and keyed by the change feed's version of
+ * those tables (server/lib/change-feed.ts). Only answers a route has already authorised are served: the hit is checked
+ * in `preHandler`, after authentication, the route's permission and its query's validation, so a cached answer reaches
+ * only a caller who may read it, and the key holds the caller (user, organisation header, role), the URL and the
+ * language. Requests for an answer being computed wait for it instead of computing it again.
+ */
+export const readCachePlugin = fp(
+  async (app) => {
+    const entries = new Map<string, Entry>();
+    const computing = new Map<string, { version: number; ready: Promise<void> }>();
+    let bytes = 0;
+    const tableNames = new WeakMap<readonly Table[], string[]>();
+    const drop = (key: string) => {
+      const e = entries.get(key);
+      if (!e) return;
+      entries.delete(key);
+      bytes -= e.body.length * 2;
+    };
+    app.changes.onChange((table) => {
+      if (table === null) {
+        entries.clear();
+        bytes = 0;
+      }
+    });
+
+    const namesOf = (tables: readonly Table[]) => {
+      let names = tableNames.get(tables);
+      if (!names) tableNames.set(tables, (names = [ALWAYS, ...tables.map((t) => getTableName(t))]));
+      return names;
+    };
+    const info: ReadCacheInfo = { routes: new Map(), hits: 0, misses: 0 };
+    app.decorate('readCache', info);
+    app.addHook('onRoute', (route) => {
+      const tables = route.config?.readsTables;
+      // Fastify adds a HEAD route beside each GET one, with the same config.
+      if (!tables || route.method === 'HEAD') return;
+      if (route.method !== 'GET') {
+        throw new Error(`${route.url}: only GET answers are kept (config.readsTables)`);
+      }
+      (info.routes as Map<string, readonly string[]>).set(route.url, namesOf(tables));
+    });
+    const keyOf = (request: FastifyRequest) =>
+      [request.routeOptions.url, request.url, request.session?.userId ?? '', request.headers.orgid ?? '', request.scope?.roleId ?? '', request.locale].join('\n');
+    const fresh = (e: Entry | undefined, version: number): e is Entry => !!e && e.version === version && app.now().getTime() - e.at < READ_CACHE_MAX_AGE_MS;
+
+    app.decorateRequest('readCacheMiss', null);
+    app.addHook('preHandler', async (request, reply) => {
+      const tables = request.routeOptions.config.readsTables;
+      if (!tables || request.method !== 'GET') return;
+      const version = await app.changes.current(namesOf(tables));
+      if (version === null) return;
+      const key = keyOf(request);
+      let hit = entries.get(key);
+      if (!fresh(hit, version)) {
+        const pending = computing.get(key);
+        if (pending?.version !== version) {
+          let done!: () => void;
+          const ready = new Promise<void>((ok) => (done = ok));
+          computing.set(key, { version, ready });
+          info.misses++;
+          request.readCacheMiss = {
+            key,
+            version,
+            done: () => {
+              if (computing.get(key)?.ready === ready) computing.delete(key);
+              done();
+            },
+          };
+          return;
+        }
+        await Promise.race([pending.ready, new Promise((ok) => setTimeout(ok, WAIT_MS).unref())]);
+        hit = entries.get(key);
+        // The answer it waited for failed, is late or is already outdated: compute its own, uncached.
+        if (!fresh(hit, version)) return;
+      }
+      if (!hit) return;
+      info.hits++;
+      entries.delete(key);
+      entries.set(key, hit);
+      reply.header('content-type', hit.type);
+      return reply.send(hit.body);
+    });
+    app.addHook('onSend', async (request, reply, payload) => {
+      const miss = request.readCacheMiss;
+      if (!miss) return payload;
+      request.readCacheMiss = null;
+      if (reply.statusCode === 200 && typeof payload === 'string') {
+        drop(miss.key);
+        entries.set(miss.key, { version: miss.version, at: app.now().getTime(), type: String(reply.getHeader('content-type') ?? 'application/json'), body: payload });
+        bytes += payload.length * 2;
+        for (const [key] of entries) {
+          if (entries.size <= MAX_ENTRIES && bytes <= MAX_BYTES) break;
+          drop(key);
+        }
+      }
+      miss.done();
+      return payload;
+    });
+    // A request that failed before its answer was sent still lets the requests waiting for it go on.
+    app.addHook('onResponse', async (request) => {
+      request.readCacheMiss?.done();
+      request.readCacheMiss = null;
+    });
+  },
+  { name: 'tiyu-read-cache', dependencies: ['tiyu-changes', 'tiyu-auth', 'tiyu-i18n'] },
+);

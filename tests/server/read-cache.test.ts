@@ -1,0 +1,187 @@
+import { eq, sql } from 'drizzle-orm';
+import type { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Envelope } from '@/domain/api';
+import type { ScoreSearchPage } from '@/domain/physique-results/types';
+import type { SchoolView, StudentListPage } from '@/domain/data-center/types';
+import { physiqueResults } from '../../server/db/schema/physique';
+import { testPlans } from '../../server/db/schema/test-plans';
+import { addPlanWithResults } from '../../server/db/seed/scale';
+import { READ_CACHE_MAX_AGE_MS } from '../../server/plugins/read-cache';
+import { createTestApp, type TestApp } from '../support/server-app';
+import { demoOrgs } from './physique/physique-fixtures';
+
+let t: TestApp;
+const tokens: Record<string, string> = {};
+let org: { bureau: string; k12: string; uni: string };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  for (const account of ['school01', 'myclass01', 'college01', 'district01']) tokens[account] = (await t.login(account)).access_token;
+  org = await demoOrgs(t.db);
+  await addPlanWithResults(t.db, { orgId: org.uni, schoolYear: 2026, seed: 4 });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const api = (path: string) => `/api/busi/web/${path}`;
+async function get<T>(path: string, account = 'school01', headers: Record<string, string> = {}): Promise<{ data: T; body: string }> {
+  const res = await t.request({ url: api(path), token: tokens[account], headers });
+  expect(res.statusCode, `${path}: ${res.body.slice(0, 300)}`).toBe(200);
+  return { data: res.json<Envelope<T>>().data, body: res.body };
+}
+
+/** The statements the app sends to PGlite while `run` runs (PGlite only: the text is the same on PostgreSQL). */
+async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
+  const raw = t.handle.raw as PGlite;
+  const seen: string[] = [];
+  const query = raw.query;
+  raw.query = function (this: PGlite, text: string, ...rest: unknown[]) {
+    seen.push(text);
+    return (query as (...a: unknown[]) => ReturnType<PGlite['query']>).call(this, text, ...rest);
+  } as PGlite['query'];
+  try {
+    await run();
+  } finally {
+    raw.query = query;
+  }
+  return seen;
+}
+
+const LIST = 'k12/organizeTest/scoreSearch/page?size=20';
+
+describe('the change feed', () => {
+  it('every table of the schema has its trigger, firing in replica mode too', async () => {
+    const { rows } = await t.db.execute<{ relname: string; tgenabled: string | null }>(sql`
+      select c.relname, g.tgenabled from pg_class c
+      left join pg_trigger g on g.tgrelid = c.oid and g.tgname = 'tiyu_changed'
+      where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p')`);
+    expect(rows.length).toBeGreaterThan(50);
+    expect(rows.filter((r) => r.tgenabled !== 'A').map((r) => r.relname)).toEqual([]);
+  });
+});
+
+describe('the read cache', () => {
+  it('cached routes declare every table their statements read', async () => {
+    if (t.handle.kind !== 'pglite') return;
+    const tables = new Set((await t.db.execute<{ n: string }>(sql`select tablename as n from pg_tables where schemaname = current_schema()`)).rows.map((r) => r.n));
+    // Each cached route with the calls that reach its branches (a scope of classes, a bureau, a university, filters).
+    const calls: Record<string, [string, string][]> = {
+      '/api/busi/web/k12/organizeTest/scoreSearch/page': [['school01', LIST], ['school01', `${LIST}&keyword=a&gender=female`], ['myclass01', LIST]],
+      '/api/busi/web/admin/organizeTest/scoreSearch/page': [['district01', 'admin/organizeTest/scoreSearch/page?size=20']],
+      '/api/busi/web/gx/organizeTest/scoreSearch/page': [['college01', 'gx/organizeTest/scoreSearch/page?size=20']],
+    };
+    for (const family of ['k12', 'gx', 'admin'] as const) {
+      const account = { k12: 'school01', gx: 'college01', admin: 'district01' }[family];
+      const views = ['filters', 'school', 'grade?gradeNo=7', 'class', 'student?size=20', ...(family === 'gx' ? ['college'] : [])];
+      for (const v of views) calls[`/api/busi/web/${family}/dataCenter/${v.split('?')[0]}`] = [[account, `${family}/dataCenter/${v}`]];
+      if (family === 'k12') calls['/api/busi/web/k12/dataCenter/school'].push(['myclass01', 'k12/dataCenter/school']);
+    }
+    const k12Student = (await get<StudentListPage>('k12/dataCenter/student?size=10')).data.records[0];
+    const uniStudent = (await get<StudentListPage>('gx/dataCenter/student?size=10', 'college01')).data.records[0];
+    calls['/api/busi/web/k12/dataCenter/class/:id'] = [['school01', `k12/dataCenter/class/${k12Student.classId}`]];
+    calls['/api/busi/web/k12/dataCenter/student/:id'] = [['school01', `k12/dataCenter/student/${k12Student.studentId}`]];
+    calls['/api/busi/web/gx/dataCenter/class/:id'] = [['college01', `gx/dataCenter/class/${uniStudent.classId}`]];
+    calls['/api/busi/web/gx/dataCenter/student/:id'] = [['college01', `gx/dataCenter/student/${uniStudent.studentId}`]];
+    calls['/api/busi/web/admin/dataCenter/class/:id'] = [['district01', `admin/dataCenter/class/${k12Student.classId}`]];
+    calls['/api/busi/web/admin/dataCenter/student/:id'] = [['district01', `admin/dataCenter/student/${k12Student.studentId}`]];
+
+    expect([...t.app.readCache.routes.keys()].filter((r) => !calls[r])).toEqual([]);
+    for (const [route, list] of Object.entries(calls)) {
+      const declared = t.app.readCache.routes.get(route);
+      expect(declared, route).toBeDefined();
+      for (const [account, path] of list) {
+        // The first call loads the caller into the auth cache; a statement that changes no row of a table every cached
+        // route reads then retires its answer (statement triggers fire all the same), so the second runs the route alone.
+        await get(path, account);
+        await t.db.execute(sql`update ${testPlans} set id = id where false`);
+        const statements = await statementsOf(() => get(path, account));
+        expect(statements.length, path).toBeGreaterThan(0);
+        const read = new Set(statements.flatMap((s) => [...s.matchAll(/\b(?:from|join)\s+"?([a-z_][a-z0-9_]*)"?/gi)].map((m) => m[1]).filter((n) => tables.has(n))));
+        expect([...read].filter((n) => !declared!.includes(n)), `${path} reads tables it does not declare`).toEqual([]);
+      }
+    }
+  });
+
+  it('answers a repeated request from memory, and the next request after a write over HTTP reads the write', async () => {
+    const first = await get<ScoreSearchPage>(LIST);
+    const hits = t.app.readCache.hits;
+    const again = await get<ScoreSearchPage>(LIST);
+    expect(again.body).toBe(first.body);
+    expect(t.app.readCache.hits).toBe(hits + 1);
+    if (t.handle.kind === 'pglite') expect(await statementsOf(() => get(LIST))).toEqual([]);
+
+    const victim = first.data.records.find((r) => !r.invalid)!;
+    const res = await t.request({ method: 'POST', url: api('k12/organizeTest/scoreSearch/invalid'), token: tokens.school01, payload: { ids: [victim.id] } });
+    expect(res.statusCode, res.body).toBe(200);
+    const after = await get<ScoreSearchPage>(LIST);
+    expect(after.data.records.find((r) => r.id === victim.id)!.invalid).toBe(true);
+    expect(after.data.summary.valid).toBe(first.data.summary.valid - 1);
+  });
+
+  it('the next request after another connection wrote (another instance, a script) reads the write', async () => {
+    const before = await get<ScoreSearchPage>(LIST);
+    const view = await get<SchoolView>('k12/dataCenter/school');
+    await get<ScoreSearchPage>(LIST);
+    const victim = before.data.records.find((r) => !r.invalid)!;
+    // t.db is not the app's request path: on PostgreSQL it is a pool connection other than the feed's.
+    await t.db.update(physiqueResults).set({ invalid: true, invalidAt: new Date() }).where(eq(physiqueResults.id, victim.id));
+    const after = await get<ScoreSearchPage>(LIST);
+    expect(after.data.records.find((r) => r.id === victim.id)!.invalid).toBe(true);
+    expect(after.data.summary.valid).toBe(before.data.summary.valid - 1);
+    const viewAfter = await get<SchoolView>('k12/dataCenter/school');
+    expect(viewAfter.body).not.toBe(view.body);
+  });
+
+  it('keys answers by caller: a teacher scoped to her classes never gets the school’s answer to the same URL', async () => {
+    const school = await get<ScoreSearchPage>(LIST);
+    const mine = await get<ScoreSearchPage>(LIST, 'myclass01');
+    expect(mine.data.total).toBeGreaterThan(0);
+    expect(mine.data.total).toBeLessThan(school.data.total);
+    expect((await get<ScoreSearchPage>(LIST, 'myclass01')).body).toBe(mine.body);
+    expect((await get<ScoreSearchPage>(LIST)).body).toBe(school.body);
+  });
+
+  it('never serves an answer older than a minute, nor a refused or failed one', async () => {
+    await get(LIST);
+    const hits = t.app.readCache.hits;
+    t.clock.advance(READ_CACHE_MAX_AGE_MS + 1);
+    await get(LIST);
+    expect(t.app.readCache.hits).toBe(hits);
+    await get(LIST);
+    expect(t.app.readCache.hits).toBe(hits + 1);
+    // The same URL without a session, or with a university account on a K12 route, is refused before the cache.
+    expect((await t.request({ url: api(LIST) })).statusCode).toBe(401);
+    expect((await t.request({ url: api(LIST), token: tokens.college01 })).statusCode).toBe(403);
+    expect(t.app.readCache.hits).toBe(hits + 1);
+  });
+
+  it('concurrent requests for one answer compute it once', async () => {
+    t.clock.advance(READ_CACHE_MAX_AGE_MS + 1);
+    const { hits, misses } = t.app.readCache;
+    const bodies = await Promise.all(Array.from({ length: 8 }, () => get(LIST).then((r) => r.body)));
+    expect(new Set(bodies).size).toBe(1);
+    expect(t.app.readCache.misses).toBe(misses + 1);
+    expect(t.app.readCache.hits).toBe(hits + 7);
+  });
+
+  it('while the feed is lost (PostgreSQL), answers are computed afresh until it is back', async () => {
+    if (t.handle.kind !== 'postgres') return;
+    await get(LIST);
+    await t.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'tiyu change feed' and datname = current_database()`);
+    const victim = (await get<ScoreSearchPage>(`${LIST}&invalid=false`)).data.records[0];
+    await t.db.update(physiqueResults).set({ invalid: true, invalidAt: new Date() }).where(eq(physiqueResults.id, victim.id));
+    expect((await get<ScoreSearchPage>(LIST)).data.records.find((r) => r.id === victim.id)!.invalid).toBe(true);
+    // It reconnects within a few seconds; then answers are kept again.
+    const until = Date.now() + 10_000;
+    let hits = t.app.readCache.hits;
+    while (Date.now() < until) {
+      await get(LIST);
+      if (t.app.readCache.hits > hits) break;
+      hits = t.app.readCache.hits;
+      await new Promise((ok) => setTimeout(ok, 200));
+    }
+    expect(t.app.readCache.hits).toBeGreaterThan(hits);
+  });
+});
