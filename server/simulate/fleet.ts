@@ -241,9 +241,10 @@ export async function simulate(db: Db, send: Send, opts: SimulateOptions): Promi
       }
       for (const h of active.homework) records.push(...(homeworkDay(rnd, h, session.students, day, now, homeworkId) as Record<string, unknown>[]));
     }
-    // Now and then a homework result comes with a video of it.
+    // Now and then a homework result comes with a video of it; the run's first one always does, so the review screen
+    // has a video to show whatever the day (the weekday decides how many random draws came before).
     for (const r of records) {
-      if (r.kind !== 'homework' || !rnd.chance(0.08)) continue;
+      if (r.kind !== 'homework' || (report.videos > 0 && !rnd.chance(0.08))) continue;
       r.videoFileId = await uploadAppVideo(send, headers, r.studentId as string, `${account}-${report.videos + 1}.mp4`, tinyMp4(report.videos));
       report.videos++;
     }
