@@ -6,16 +6,21 @@
  *   floor       a trivial authenticated list (the school's school years: auth, scope, permission, one tiny query)
  *   score list  the score search's first page for the current school year, as the screen opens it
  *   school view the k12 data-centre school view
- * and prints requests/s, p50/p95/p99/max, errors (non-2xx and timeouts), the server's peak RSS and how many answers
+ * The score list and the school view are kept by the read cache (server/plugins/read-cache.ts) after their first answer
+ * per account while nothing they read changes, as in the product; the floor is not, so it shows a request that is
+ * computed every time.
+ * It prints requests/s, p50/p95/p99/max, errors (non-2xx and timeouts), the server's peak RSS and how many answers
  * each connection got (min/p10/p50/max: fair queueing gives every connection about the same). Asserts nothing;
  * CI never runs it.
  * By default every session sends its next request as soon as the last one answered (autocannon, zero think time, as
  * the issue measured): a closed loop whose mean wait is sessions ÷ throughput (Little's law), whatever a request costs.
+ * `--writes 2` has the largest school's administrator change a result twice a second meanwhile (each change retires the
+ * kept answers of that school), to show what the cache is worth while data changes.
  * `--think 5` instead has each session wait a random time averaging 5 s after each answer (exponential, so arrivals
  * are Poisson-like), as people reading a screen do: that shows the latency 200 users see at the load they make.
  *
  *   npx tsx tests/bench/load.ts [--duration 60] [--sessions 200] [--students 20000] [--school-sizes 9000]
- *       [--schools 10] [--engines pglite,postgres] [--pool 10] [--port 5214] [--only list] [--cpu-prof <dir>]
+ *       [--schools 10] [--writes 0] [--engines pglite,postgres] [--pool 10] [--port 5214] [--only list] [--cpu-prof <dir>]
  *   npm run bench -- load --duration 20
  *
  * Districts are built once and reused (tests/bench/scale-db.ts): PGlite ones in data/bench/; PostgreSQL ones on
@@ -55,6 +60,11 @@ const { values: args } = parseArgs({
     port: { type: 'string', default: process.env.PORT ?? '5214' },
     /** Only the cases whose name contains this text. */
     only: { type: 'string' },
+    /**
+     * Writes a second while the sessions read: the largest school's administrator marks one of its results invalid and
+     * valid again through the API, so the answers the read cache keeps for that school (and the bureau) go stale.
+     */
+    writes: { type: 'string', default: '0' },
     /** A directory where each server child writes a V8 CPU profile when it stops (to see where a case's time goes). */
     'cpu-prof': { type: 'string' },
     /** Internal: run as the server child. */
@@ -289,10 +299,22 @@ async function measure(engine: Engine, schools: readonly School[], server: Child
     ['school view', () => `${k12}/dataCenter/school`],
   ];
   const rows: Row[] = [];
+  const writes = Number(args.writes);
+  // Session 0 is the largest school's account (accountOf(0)): a result of its current year to flip.
+  const auth = { authorization: `bearer ${tokens[0]}`, 'content-type': 'application/json' };
+  const target = writes > 0 ? (await json<{ records: { id: string }[] }>(cases[1][1](0), { headers: auth })).records[0].id : '';
+  let flips = 0;
+  const flip = async () => {
+    const path = `${k12}/organizeTest/scoreSearch/${flips++ % 2 === 0 ? 'invalid' : 'valid'}`;
+    await json(path, { method: 'POST', headers: auth, body: JSON.stringify({ ids: [target] }) });
+  };
   for (const [name, pathOf] of cases.filter(([n]) => !args.only || n.includes(args.only))) {
     // One request first, so a wrong URL fails loudly instead of as thousands of errors.
     await json(pathOf(0), { headers: { authorization: `bearer ${tokens[0]}` } });
+    const writer = writes > 0 ? setInterval(() => void flip().catch((e: unknown) => console.error(`  write failed: ${String(e)}`)), 1000 / writes) : undefined;
     rows.push(await drive(engine, name, tokens, pathOf, server));
+    clearInterval(writer);
+    if (writes > 0) console.log(`    (${flips} writes so far)`);
     await settle(`${k12}/org/acayear/page?size=20`, tokens[0]);
   }
   return rows;
@@ -334,7 +356,7 @@ async function runEngine(engine: Engine): Promise<Row[]> {
 async function main(): Promise<void> {
   if (args.serve) return serve();
   const engines = args.engines.split(',') as Engine[];
-  console.log(`load bench: ${args.sessions} sessions (${Number(args.think) > 0 ? `thinking ${args.think} s on average between requests` : 'closed loop, no think time'}), ${args.duration} s per case, ${students} students (large schools ${schoolSizes.join(', ') || 'none'}); engines ${engines.join(', ')}`);
+  console.log(`load bench: ${args.sessions} sessions (${Number(args.think) > 0 ? `thinking ${args.think} s on average between requests` : 'closed loop, no think time'}${Number(args.writes) > 0 ? `, ${args.writes} writes/s` : ''}), ${args.duration} s per case, ${students} students (large schools ${schoolSizes.join(', ') || 'none'}); engines ${engines.join(', ')}`);
   const rows: Row[] = [];
   if (engines.includes('pglite')) {
     rows.push(...(await runEngine('pglite')));
@@ -342,7 +364,7 @@ async function main(): Promise<void> {
   if (engines.includes('postgres')) {
     if (process.env.DATABASE_URL) rows.push(...(await runEngine('postgres')));
     else if (existsSync('/usr/lib/postgresql')) {
-      const passOn = ['--duration', args.duration, '--think', args.think, '--sessions', args.sessions, '--students', args.students, '--school-sizes', args['school-sizes'], '--schools', args.schools, '--port', String(port)];
+      const passOn = ['--duration', args.duration, '--think', args.think, '--writes', args.writes, '--sessions', args.sessions, '--students', args.students, '--school-sizes', args['school-sizes'], '--schools', args.schools, '--port', String(port)];
       if (args.pool) passOn.push('--pool', args.pool);
       if (args.only) passOn.push('--only', args.only);
       if (args['cpu-prof']) passOn.push('--cpu-prof', resolve(args['cpu-prof']));
