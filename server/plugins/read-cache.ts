@@ -129,7 +129,9 @@ export const readCachePlugin = fp(
           };
           return;
         }
-        await Promise.race([pending.ready, new Promise((ok) => setTimeout(ok, WAIT_MS).unref())]);
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([pending.ready, new Promise((ok) => (timer = setTimeout(ok, WAIT_MS)))]);
+        clearTimeout(timer);
         hit = entries.get(key);
         // The answer it waited for failed, is late or is already outdated: compute its own, uncached.
         if (!fresh(hit, version)) return;
