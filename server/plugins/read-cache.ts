@@ -52,8 +52,11 @@ const MAX_BYTES = 64 * 1024 * 1024;
  */
 export const READ_CACHE_MAX_AGE_MS = 60_000;
 
-/** How long a request waits for the same answer another request is computing before it computes its own. */
-const WAIT_MS = 10_000;
+/**
+ * How long a request waits for the same answer another request is computing before it computes its own. On PGlite a
+ * waiting request holds one of the request gate's few slots, so this stays short.
+ */
+const WAIT_MS = 3_000;
 
 /** The auth cache's table: a changed role, membership or session may change any answer. */
 const ALWAYS = getTableName(authEpoch);
@@ -68,7 +71,7 @@ const ALWAYS = getTableName(authEpoch);
 export const readCachePlugin = fp(
   async (app) => {
     const entries = new Map<string, Entry>();
-    const computing = new Map<string, { version: number; ready: Promise<void> }>();
+    const computing = new Map<string, { version: number; ready: Promise<void>; since: number }>();
     let bytes = 0;
     const tableNames = new WeakMap<readonly Table[], string[]>();
     const drop = (key: string) => {
@@ -114,12 +117,15 @@ export const readCachePlugin = fp(
       let hit = entries.get(key);
       if (!fresh(hit, version)) {
         const pending = computing.get(key);
-        if (pending?.version !== version) {
+        const waited = pending ? performance.now() - pending.since : Infinity;
+        // A computation that is outdated or has run too long (a stuck request) is not waited for: this request
+        // computes the answer and keeps it instead.
+        if (pending?.version !== version || waited >= WAIT_MS) {
           let done!: () => void;
           const ready = new Promise<void>((ok) => (done = ok));
-          computing.set(key, { version, ready });
+          computing.set(key, { version, ready, since: performance.now() });
           info.misses++;
-          request.readCacheMiss = {
+          const miss: Miss = {
             key,
             version,
             done: () => {
@@ -127,10 +133,13 @@ export const readCachePlugin = fp(
               done();
             },
           };
+          request.readCacheMiss = miss;
+          // Whatever becomes of the request (answered, failed, its client gone), its waiters are let go.
+          reply.raw.once('close', miss.done);
           return;
         }
         let timer: NodeJS.Timeout | undefined;
-        await Promise.race([pending.ready, new Promise((ok) => (timer = setTimeout(ok, WAIT_MS)))]);
+        await Promise.race([pending.ready, new Promise((ok) => (timer = setTimeout(ok, WAIT_MS - waited)))]);
         clearTimeout(timer);
         hit = entries.get(key);
         // The answer it waited for failed, is late or is already outdated: compute its own, uncached.
