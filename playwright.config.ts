@@ -54,10 +54,11 @@ export default defineConfig({
   fullyParallel: false,
   workers: PROJECTS.length,
   retries: process.env.CI ? 1 : 0,
-  // Doubled on 2026-11-28: the same code as the last green CI (cfc6c01) ran its tests about twice as long on that day's
-  // machine with Debian's Chromium 156 (a passing a11y page 20–58 s instead of ≈ 20 s), and timed out.
-  timeout: 120_000,
-  expect: { timeout: 20_000 },
+  // Raised on 2026-11-28: the same code as the last green CI (cfc6c01) ran its tests about twice as long on that day's
+  // machine with Debian's Chromium 156 (a passing a11y page 20–58 s instead of ≈ 20 s) and timed out; with 120 s / 20 s
+  // a meet board flow still took 2.1 min and a fresh tab's dashboard over 20 s.
+  timeout: 180_000,
+  expect: { timeout: 30_000 },
   reporter: [['list']],
   projects: PROJECTS.map((project, i) => ({ ...project, workers: 1, use: { baseURL: `http://127.0.0.1:${ports[i]}` } })),
   use: {
