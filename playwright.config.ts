@@ -54,16 +54,16 @@ export default defineConfig({
   fullyParallel: false,
   workers: PROJECTS.length,
   retries: process.env.CI ? 1 : 0,
-  // Raised on 2026-11-28: the same code as the last green CI (cfc6c01) ran its tests about twice as long on that day's
-  // machine with Debian's Chromium 156 (a passing a11y page 20–58 s instead of ≈ 20 s) and timed out; with 120 s / 20 s
-  // a meet board flow still took 2.1 min and a fresh tab's dashboard over 20 s.
+  // On a loaded 2-core CI machine a passing test took up to 3× its quiet time (docs/architecture.md, "Suite time");
+  // long flows say test.slow().
   timeout: 180_000,
   expect: { timeout: 30_000 },
   reporter: [['list']],
   projects: PROJECTS.map((project, i) => ({ ...project, workers: 1, use: { baseURL: `http://127.0.0.1:${ports[i]}` } })),
   use: {
     viewport: { width: 1440, height: 900 },
-    trace: 'retain-on-failure',
+    // Recording a trace costs every test CPU (snapshots, screencast) on the 2-core machine: only a retry records one.
+    trace: 'on-first-retry',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { ERR } from '@/domain/errors';
@@ -10,12 +10,28 @@ export function hasWebDist(dir: string): boolean {
   return existsSync(join(resolve(dir), 'index.html'));
 }
 
+/** Vite's output: every file under assets/ has its content hash in its name, so it never changes under that name. */
+const HASHED = `${sep}assets${sep}`;
+
 /**
  * Serves the built SPA under /busi/ (docs/product-rules.md#screens-and-routes). Unknown /busi/* paths answer index.html so
  * client-side routes survive a reload. Register with `{ prefix: BASE_PATH }` only when the dist exists.
+ *
+ * Hashed assets are cached for a year without revalidation (a screen loads a hundred chunks; with `max-age=0` each was
+ * asked again on every page load); index.html and the unhashed files are revalidated every time, so a new build is
+ * picked up on the next load.
  */
 export async function staticWebPlugin(app: FastifyInstance, opts: { root: string }): Promise<void> {
-  await app.register(fastifyStatic, { root: resolve(opts.root), prefix: '/', index: ['index.html'] });
+  const root = resolve(opts.root);
+  await app.register(fastifyStatic, {
+    root,
+    prefix: '/',
+    index: ['index.html'],
+    cacheControl: false,
+    setHeaders: (reply, path) => {
+      reply.header('cache-control', path.startsWith(root + HASHED) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
   app.setNotFoundHandler((request, reply) => {
     // A missing file (a stale hashed asset, say) must stay a 404: only page routes get the SPA.
     const path = request.url.split('?')[0];

@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { clickRowAction, signIn } from './support';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { axeProblems, clickRowAction, signIn } from './support';
 
 /**
  * Accessibility of every screen that exists: axe with the WCAG 2.1 A and AA rules, no serious or critical violation.
@@ -287,63 +286,57 @@ const SCREENS: Screen[] = [
   { account: 'district01', path: '/menuManagement?family=admin', open: clickFirst('menu-edit'), dialog: true },
 ];
 
-/** One signed-in context per account for the whole file (its session lives in localStorage). */
-const contexts = new Map<string, BrowserContext>();
+/**
+ * One signed-in page per account for the whole file (its session lives in localStorage): each screen is a fresh
+ * navigation of that page, which spares a new renderer per screen (about a second each on the 2-core CI machine).
+ */
+const pages = new Map<string, Page>();
 
-async function contextFor(browser: Browser, account: Account | null): Promise<BrowserContext> {
+async function pageFor(browser: Browser, account: Account | null): Promise<Page> {
   const key = account ?? '';
-  const hit = contexts.get(key);
-  if (hit) return hit;
+  const hit = pages.get(key);
+  if (hit && !hit.isClosed()) return hit;
   const context = await browser.newContext();
+  const page = await context.newPage();
   if (account) {
-    const page = await context.newPage();
     await page.goto('/busi/');
     await signIn(page, account);
-    await expect(page).not.toHaveURL(/\/busi\/$/, { timeout: 20_000 });
-    await page.close();
+    await expect(page).not.toHaveURL(/\/busi\/$/);
   }
-  contexts.set(key, context);
-  return context;
+  pages.set(key, page);
+  return page;
 }
 
 /** Waits until the screen has its data: no request in flight, no table refreshing, no chart drawing. */
 async function settled(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
-  await expect(page.locator('[aria-busy=true]')).toHaveCount(0, { timeout: 20_000 });
-  await expect(page.locator('[data-slot=dc-chart][data-finished=false]')).toHaveCount(0, { timeout: 20_000 });
+  await expect(page.locator('[aria-busy=true]')).toHaveCount(0);
+  await expect(page.locator('[data-slot=dc-chart][data-finished=false]')).toHaveCount(0);
 }
 
 test.describe('accessibility (axe, WCAG 2.1 AA)', () => {
   test.afterAll(async () => {
-    for (const context of contexts.values()) await context.close();
-    contexts.clear();
+    for (const page of pages.values()) await page.context().close();
+    pages.clear();
   });
 
   for (const [i, screen] of SCREENS.entries()) {
     const name = `${screen.account ?? 'signed out'} ${screen.path}${screen.open ? ` → ${screen.open.name || 'open'}` : ''}`;
     // Every other row runs on a second server beside the first (playwright.config.ts: the projects a11y and a11y-b).
     test(name, { tag: i % 2 ? '@a11y-b' : '@a11y-a' }, async ({ browser }) => {
-      const context = await contextFor(browser, screen.account);
-      const page = await context.newPage();
-      try {
-        await page.goto(`/busi${screen.path}`);
+      const page = await pageFor(browser, screen.account);
+      await page.goto(`/busi${screen.path}`);
+      await settled(page);
+      if (screen.open) {
+        // Every step ends on another address or an open dialog; wait for it so the check never sees the page it came from.
+        const from = page.url();
+        await screen.open(page);
+        if (screen.dialog) await expect(page.getByRole('dialog').or(page.getByRole('alertdialog'))).toBeVisible();
+        else await expect(page).not.toHaveURL(from);
         await settled(page);
-        if (screen.open) {
-          // Every step ends on another address or an open dialog; wait for it so the check never sees the page it came from.
-          const from = page.url();
-          await screen.open(page);
-          if (screen.dialog) await expect(page.getByRole('dialog').or(page.getByRole('alertdialog'))).toBeVisible();
-          else await expect(page).not.toHaveURL(from);
-          await settled(page);
-        }
-        const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-        const bad = violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => ({ rule: v.id, impact: v.impact, nodes: v.nodes.map((n) => `${n.target.join(' ')} — ${n.failureSummary ?? ''}`) }));
-        expect(bad, `${page.url()}\n${JSON.stringify(bad, null, 2)}`).toEqual([]);
-      } finally {
-        await page.close();
       }
+      const bad = await axeProblems(page);
+      expect(bad, `${page.url()}\n${JSON.stringify(bad, null, 2)}`).toEqual([]);
     });
   }
 });
@@ -353,127 +346,119 @@ test.describe('accessibility (axe, WCAG 2.1 AA)', () => {
  * kit (fields, the back confirm, save) on the class screens.
  */
 test('the class list and form work with the keyboard alone, focus visible', async ({ browser }) => {
-  const context = await contextFor(browser, 'school01');
-  const page = await context.newPage();
-  try {
-    await page.goto('/busi/k12/org/class');
-    const list = page.getByTestId('class-list');
-    const rows = list.locator('[data-slot=data-table-row]');
-    await expect(rows.first()).toBeVisible({ timeout: 20_000 });
+  const page = await pageFor(browser, 'school01');
+  await page.goto('/busi/k12/org/class');
+  const list = page.getByTestId('class-list');
+  const rows = list.locator('[data-slot=data-table-row]');
+  await expect(rows.first()).toBeVisible();
 
-    /** Tabs (or Shift+Tabs) until the focused element matches; the test does not depend on the exact tab order. */
-    const tabUntil = async (source: string, key = 'Tab') => {
-      for (let i = 0; i < 150; i++) {
-        await page.keyboard.press(key);
-        if (await page.evaluate(`(${source})(document.activeElement)`)) return;
-      }
-      throw new Error(`${key} never reached ${source}`);
-    };
-    /** The focused element shows it: an outline, or a ring (a box-shadow with a spread, not the resting shadow). */
-    const expectFocusVisible = () =>
-      expect
-        .poll(() =>
-          page.evaluate(() => {
-            const el = document.activeElement;
-            // A message rather than false, so a failure says which element shows no focus.
-            if (!el || el === document.body || !el.matches(':focus-visible')) return `not focus-visible: ${el?.outerHTML.slice(0, 200)}`;
-            const style = getComputedStyle(el);
-            const shown = (style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) > 0) || /0px 0px 0px [1-9]/.test(style.boxShadow);
-            return shown || `no ring: ${el.outerHTML.slice(0, 200)}`;
-          }),
-        )
-        .toBe(true);
-    const button = (name: string) => `(el) => el?.tagName === 'BUTTON' && (el.getAttribute('aria-label') ?? el.textContent.trim()) === ${JSON.stringify(name)}`;
+  /** Tabs (or Shift+Tabs) until the focused element matches; the test does not depend on the exact tab order. */
+  const tabUntil = async (source: string, key = 'Tab') => {
+    for (let i = 0; i < 150; i++) {
+      await page.keyboard.press(key);
+      if (await page.evaluate(`(${source})(document.activeElement)`)) return;
+    }
+    throw new Error(`${key} never reached ${source}`);
+  };
+  /** The focused element shows it: an outline, or a ring (a box-shadow with a spread, not the resting shadow). */
+  const expectFocusVisible = () =>
+    expect
+      .poll(() =>
+        page.evaluate(() => {
+          const el = document.activeElement;
+          // A message rather than false, so a failure says which element shows no focus.
+          if (!el || el === document.body || !el.matches(':focus-visible')) return `not focus-visible: ${el?.outerHTML.slice(0, 200)}`;
+          const style = getComputedStyle(el);
+          const shown = (style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) > 0) || /0px 0px 0px [1-9]/.test(style.boxShadow);
+          return shown || `no ring: ${el.outerHTML.slice(0, 200)}`;
+        }),
+      )
+      .toBe(true);
+  const button = (name: string) => `(el) => el?.tagName === 'BUTTON' && (el.getAttribute('aria-label') ?? el.textContent.trim()) === ${JSON.stringify(name)}`;
 
-    // Paging: the next-page button, then page 1 again.
-    await tabUntil(button('下一页'));
-    await expectFocusVisible();
-    await page.keyboard.press('Enter');
-    await expect(page).toHaveURL(/current=2/);
-    await expect(page.getByRole('button', { name: '第 2 页' })).toHaveAttribute('aria-current', 'page');
-    await tabUntil(button('第 1 页'), 'Shift+Tab');
-    await expectFocusVisible();
-    await page.keyboard.press('Enter');
-    await expect(page).not.toHaveURL(/current=2/);
+  // Paging: the next-page button, then page 1 again.
+  await tabUntil(button('下一页'));
+  await expectFocusVisible();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/current=2/);
+  await expect(page.getByRole('button', { name: '第 2 页' })).toHaveAttribute('aria-current', 'page');
+  await tabUntil(button('第 1 页'), 'Shift+Tab');
+  await expectFocusVisible();
+  await page.keyboard.press('Enter');
+  await expect(page).not.toHaveURL(/current=2/);
 
-    // Filter by name, then search with Enter on the search button.
-    const name = (await rows.first().locator('td').nth(1).innerText()).trim();
-    await tabUntil(`(el) => el?.tagName === 'INPUT' && [...(el.labels ?? [])].some((l) => l.textContent.includes('班级名称'))`, 'Shift+Tab');
-    await expectFocusVisible();
-    await page.keyboard.type(name);
-    await tabUntil(button('查询'));
-    await expectFocusVisible();
-    await page.keyboard.press('Enter');
-    await expect(page).toHaveURL(/name=/);
-    // The filtered page has arrived (rows drawn again while loading would take the focus with them).
-    await expect(list.locator('[data-slot=data-table-loading]')).toHaveCount(0);
-    await expect(rows.first()).toContainText(name);
+  // Filter by name, then search with Enter on the search button.
+  const name = (await rows.first().locator('td').nth(1).innerText()).trim();
+  await tabUntil(`(el) => el?.tagName === 'INPUT' && [...(el.labels ?? [])].some((l) => l.textContent.includes('班级名称'))`, 'Shift+Tab');
+  await expectFocusVisible();
+  await page.keyboard.type(name);
+  await tabUntil(button('查询'));
+  await expectFocusVisible();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/name=/);
+  // The filtered page has arrived (rows drawn again while loading would take the focus with them).
+  await expect(list.locator('[data-slot=data-table-loading]')).toHaveCount(0);
+  await expect(rows.first()).toContainText(name);
 
-    // A dangerous row action asks first; Escape and the dialog's Cancel both leave the row alone.
-    await tabUntil(`(el) => el?.getAttribute('data-testid') === 'row-delete'`);
-    await expectFocusVisible();
-    await page.keyboard.press('Enter');
-    const dialog = page.getByRole('alertdialog');
-    await expect(dialog).toBeVisible();
-    await expect(dialog).toContainText(name);
-    await page.keyboard.press('Escape');
-    await expect(dialog).toBeHidden();
-    await expect(page.getByTestId('row-delete').first()).toBeFocused();
-    await page.keyboard.press('Enter');
-    await expect(dialog).toBeVisible();
-    await tabUntil(button('取消'));
-    await expectFocusVisible();
-    await page.keyboard.press('Enter');
-    await expect(dialog).toBeHidden();
-    await expect(rows.first()).toContainText(name);
+  // A dangerous row action asks first; Escape and the dialog's Cancel both leave the row alone.
+  await tabUntil(`(el) => el?.getAttribute('data-testid') === 'row-delete'`);
+  await expectFocusVisible();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText(name);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('row-delete').first()).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeVisible();
+  await tabUntil(button('取消'));
+  await expectFocusVisible();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(rows.first()).toContainText(name);
 
-    // The row's edit action opens the form.
-    await tabUntil(`(el) => el?.getAttribute('data-testid') === 'row-edit'`, 'Shift+Tab');
-    await expectFocusVisible();
-    await page.keyboard.press('Enter');
-    const form = page.getByTestId('class-form');
-    await expect(form).toBeVisible();
-    await expect(page).toHaveURL(/\/k12\/org\/class\/edit\//);
+  // The row's edit action opens the form.
+  await tabUntil(`(el) => el?.getAttribute('data-testid') === 'row-edit'`, 'Shift+Tab');
+  await expectFocusVisible();
+  await page.keyboard.press('Enter');
+  const form = page.getByTestId('class-form');
+  await expect(form).toBeVisible();
+  await expect(page).toHaveURL(/\/k12\/org\/class\/edit\//);
 
-    // Fields: change the class name.
-    await tabUntil(`(el) => el?.tagName === 'INPUT' && el.closest('[data-field=name]')`);
-    await expectFocusVisible();
-    await page.keyboard.press('ControlOrMeta+a');
-    await page.keyboard.type(`${name}K`);
+  // Fields: change the class name.
+  await tabUntil(`(el) => el?.tagName === 'INPUT' && el.closest('[data-field=name]')`);
+  await expectFocusVisible();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type(`${name}K`);
 
-    // Leaving a changed form asks first; its Cancel keeps the form and what was typed.
-    await tabUntil(`(el) => el?.getAttribute('data-testid') === 'form-cancel'`);
-    await expectFocusVisible();
-    await page.keyboard.press('Enter');
-    await expect(dialog).toBeVisible();
-    await expect(dialog).toContainText('是否返回上一页？');
-    await tabUntil(button('取消'));
-    await page.keyboard.press('Enter');
-    await expect(dialog).toBeHidden();
-    await expect(form.locator('[data-field=name] input')).toHaveValue(`${name}K`);
+  // Leaving a changed form asks first; its Cancel keeps the form and what was typed.
+  await tabUntil(`(el) => el?.getAttribute('data-testid') === 'form-cancel'`);
+  await expectFocusVisible();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('是否返回上一页？');
+  await tabUntil(button('取消'));
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(form.locator('[data-field=name] input')).toHaveValue(`${name}K`);
 
-    // Save with Enter on the save button.
-    await tabUntil(`(el) => el?.getAttribute('data-testid') === 'form-save'`);
-    await expectFocusVisible();
-    await page.keyboard.press('Enter');
-    await expect(page).toHaveURL(/\/k12\/org\/class(\?|$)/);
-    await expect(list.getByRole('cell', { name: `${name}K` })).toBeVisible();
-  } finally {
-    await page.close();
-  }
+  // Save with Enter on the save button.
+  await tabUntil(`(el) => el?.getAttribute('data-testid') === 'form-save'`);
+  await expectFocusVisible();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/k12\/org\/class(\?|$)/);
+  await expect(list.getByRole('cell', { name: `${name}K` })).toBeVisible();
 });
 
 /** The import dialog of the people lists: the choose state and the dry run's review (counts, rejected rows, commit). */
 test('accessibility: the people import dialog (choose, review)', async ({ page }) => {
-  const axe = async () => {
-    const { violations } = await new AxeBuilder({ page }).include('[data-slot="import-dialog"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ rule: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }));
-  };
+  const axe = () => axeProblems(page, '[data-slot="import-dialog"]');
   await page.goto('/busi/');
   await signIn(page, 'school01');
-  await expect(page).toHaveURL(/\/k12\//, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/k12\//);
   await page.goto('/busi/k12/user/teacher');
-  await expect(page.getByTestId('staff-list')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('staff-list')).toBeVisible();
   await page.getByTestId('list-import').click();
   const dialog = page.locator('[data-slot="import-dialog"]');
   await expect(dialog).toBeVisible();
@@ -482,6 +467,6 @@ test('accessibility: the people import dialog (choose, review)', async ({ page }
   const book = XLSX.utils.book_new();
   XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet([['姓名', '登录账号', '初始密码', '角色', '性别'], ['甲', 'a11yimport1', 'Start2026', '不存在的角色', '男'], ['乙', 'a11yimport2', '', '', '女']]), 'S');
   await dialog.locator('input[type="file"]').setInputFiles({ name: 'staff.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer });
-  await expect(dialog.locator('[data-slot="import-review"]')).toBeVisible({ timeout: 30_000 });
+  await expect(dialog.locator('[data-slot="import-review"]')).toBeVisible();
   expect(await axe()).toEqual([]);
 });

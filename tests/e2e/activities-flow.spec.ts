@@ -24,7 +24,7 @@ const chinaDay = (plusDays = 0) => new Intl.DateTimeFormat('en-CA', { timeZone: 
 async function consoleAs(page: Page, account: string) {
   await page.goto('/busi/');
   await signIn(page, account);
-  await expect(page).toHaveURL(/\/k12\//, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/k12\//);
   const token = await page.evaluate(() => JSON.parse(localStorage.getItem('tiyu.token') ?? 'null') as { access_token: string });
   return { authorization: `bearer ${token.access_token}` };
 }
@@ -66,7 +66,7 @@ test('a contest fills from a simulated device, and refuses entries once ended ea
   );
   expect(sim.accepted).toBeGreaterThan(0);
   expect(sim.rejected).toBe(0);
-  await expect(rows.first()).toBeVisible({ timeout: 30_000 });
+  await expect(rows.first()).toBeVisible();
   await shot(page, 'activities-flow-board');
 
   await page.goBack();

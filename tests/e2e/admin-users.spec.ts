@@ -12,12 +12,12 @@ async function freshPage(browser: Browser): Promise<Page> {
 test('a reset password must be changed at the next sign-in', async ({ page, browser }) => {
   await page.goto('/busi/');
   await signIn(page, 'district01');
-  await expect(page).toHaveURL(/\/admin\//, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/admin\//);
 
   await page.goto('/busi/admin/user');
   const list = page.getByTestId('user-list');
   const row = list.getByRole('row').filter({ hasText: 'jiaoyan02' });
-  await expect(row).toBeVisible({ timeout: 20_000 });
+  await expect(row).toBeVisible();
   await row.getByTestId('user-reset-password').click();
   const dialog = page.getByTestId('user-reset-dialog');
   await dialog.getByTestId('user-reset-confirm').click();
@@ -30,17 +30,17 @@ test('a reset password must be changed at the next sign-in', async ({ page, brow
 
   const user = await freshPage(browser);
   await signIn(user, 'jiaoyan02', oneTime);
-  await expect(user).toHaveURL(/\/changePassword$/, { timeout: 20_000 });
+  await expect(user).toHaveURL(/\/changePassword$/);
   await expect(user.getByTestId('forced-password-change')).toContainText('密码由管理员设置');
   await shot(user, 'admin-user-forced-change-zh_cn');
   // Nothing else opens until the password is changed: the menu route goes back through sign-in to this form.
   await user.goto('/busi/admin/organizeTest/testManage');
-  await expect(user).toHaveURL(/\/changePassword$/, { timeout: 20_000 });
+  await expect(user).toHaveURL(/\/changePassword$/);
   await user.getByTestId('old-password').fill(oneTime);
   await user.getByTestId('new-password').fill('Mine2026!');
   await user.getByTestId('confirm-password').fill('Mine2026!');
   await user.getByTestId('change-password-submit').click();
-  await expect(user).toHaveURL(/\/admin\/organizeTest\/testManage/, { timeout: 20_000 });
+  await expect(user).toHaveURL(/\/admin\/organizeTest\/testManage/);
   await user.context().close();
 });
 
@@ -63,18 +63,18 @@ for (const [language, name] of [
     await page.goto('/busi/');
     await chooseLoginLanguage(page, name);
     await signIn(page, 'district01');
-    await expect(page).toHaveURL(/\/admin\//, { timeout: 20_000 });
+    await expect(page).toHaveURL(/\/admin\//);
     for (const [file, path, testId] of SCREENS) {
       await page.goto(path);
-      await expect(page.getByTestId(testId)).toBeVisible({ timeout: 20_000 });
-      await expect(page.locator('[aria-busy=true]')).toHaveCount(0, { timeout: 20_000 });
+      await expect(page.getByTestId(testId)).toBeVisible();
+      await expect(page.locator('[aria-busy=true]')).toHaveCount(0);
       await shot(page, `${file}-${language}`);
     }
     // The members of a department, and a department's edit form with a refused code.
     await page.goto('/busi/admin/departmentManage');
     const pe = page.getByRole('row').filter({ hasText: language === 'zh_cn' ? '体育组' : '体育组' });
     await pe.getByTestId('department-members').click();
-    await expect(page.getByTestId('department-members').getByRole('row').nth(1)).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByTestId('department-members').getByRole('row').nth(1)).toBeVisible();
     await shot(page, `admin-department-members-${language}`);
     await page.goto('/busi/admin/departmentManage');
     await page.getByRole('row').filter({ hasText: '信息中心' }).getByTestId('row-edit').click();
@@ -87,11 +87,11 @@ for (const [language, name] of [
     await page.goto('/busi/admin/orgManage/orgInfo');
     const school = page.getByRole('row').filter({ hasText: '东山小学' });
     await school.getByTestId('org-detail').click();
-    await expect(page.getByTestId('org-admins')).toContainText('school02', { timeout: 20_000 });
+    await expect(page.getByTestId('org-admins')).toContainText('school02');
     await shot(page, `admin-org-detail-${language}`);
     await page.goto('/busi/admin/orgManage/orgInfo');
     await page.getByRole('row').filter({ hasText: '东山小学' }).getByTestId('row-edit').click();
-    await expect(page.getByTestId('org-edit-form').locator('input[name=name]')).toHaveValue('南京市江宁区东山小学', { timeout: 20_000 });
+    await expect(page.getByTestId('org-edit-form').locator('input[name=name]')).toHaveValue('南京市江宁区东山小学');
     await shot(page, `admin-org-edit-${language}`);
   });
 }

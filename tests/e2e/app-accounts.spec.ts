@@ -9,12 +9,12 @@ test('school01 gives a student an app account from the row’s more menu', async
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto('/busi/');
   await signIn(page, 'school01');
-  await expect(page).toHaveURL(/\/k12\//, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/k12\//);
 
   await page.goto('/busi/k12/user/student');
   const list = page.getByTestId('student-list');
   const row = list.locator('[data-slot=data-table-row]').filter({ hasText: '未开通' }).first();
-  await expect(row).toBeVisible({ timeout: 20_000 });
+  await expect(row).toBeVisible();
   // Edit and transfer stay buttons; the app account is in the menu.
   await expect(row.getByTestId('app-account-give')).toHaveCount(0);
   await row.getByTestId('row-more').click();

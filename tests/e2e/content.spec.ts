@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { chooseLoginLanguage, clickRowAction, shot, signIn } from './support';
+import { choose, chooseLoginLanguage, clickRowAction, shot, signIn } from './support';
 
 const picture = async (background: string, width = 800, height = 300) => ({
   name: `${background.slice(1)}.png`,
@@ -16,12 +16,12 @@ async function signedIn(page: Page, account: string, family: string, language?: 
   await page.goto('/busi/');
   if (language) await chooseLoginLanguage(page, language);
   await signIn(page, account);
-  await expect(page).toHaveURL(new RegExp(`/(${family}|myInfo)/`), { timeout: 20_000 });
+  await expect(page).toHaveURL(new RegExp(`/(${family}|myInfo)/`));
 }
 
 /** The upload finished: the stored image shows and no progress bar is left (a pending upload shows its preview too). */
 async function uploaded(scope: Locator) {
-  await expect(scope.getByRole('progressbar')).toHaveCount(0, { timeout: 30_000 });
+  await expect(scope.getByRole('progressbar')).toHaveCount(0);
   await expect(scope.locator('[data-slot=upload] img').first()).toBeVisible();
 }
 
@@ -41,7 +41,7 @@ test('banners: add, refuse a bad link, reorder, and the login carousel changes',
   await signedIn(page, 'district01', 'admin');
   await page.goto('/busi/admin/banner/bannerConfig');
   const list = page.getByTestId('banner-list');
-  await expect(list).toBeVisible({ timeout: 20_000 });
+  await expect(list).toBeVisible();
 
   await page.getByTestId('list-add').click();
   const form = page.getByTestId('banner-form');
@@ -74,7 +74,7 @@ test('banners: add, refuse a bad link, reorder, and the login carousel changes',
   await page.evaluate(() => localStorage.clear());
   await page.goto('/busi/');
   const carousel = page.getByTestId('login-carousel');
-  await expect(carousel).toBeVisible({ timeout: 20_000 });
+  await expect(carousel).toBeVisible();
   await expect(carousel.locator('[data-testid=carousel-slide][data-active]')).toContainText('阳光体育大课间');
   await expect(carousel.locator('[data-testid=carousel-slide]').nth(1)).toContainText('春季运动会');
   await shot(page, 'content-login-carousel-zh_cn');
@@ -84,17 +84,16 @@ test('banners: add, refuse a bad link, reorder, and the login carousel changes',
 test('wiki: write an entry with an image and see it rendered', async ({ page }) => {
   await signedIn(page, 'school01', 'k12');
   await page.goto('/busi/k12/wikiManagement/schoolWiki');
-  await expect(page.getByTestId('wiki-list')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('wiki-list')).toBeVisible();
   await page.getByTestId('list-add').click();
   const form = page.getByTestId('wiki-form');
   await form.getByLabel('词条标题').fill('立定跳远起跳与落地');
-  await form.getByLabel('分类').click();
-  await page.getByRole('option', { name: '运动技能' }).click();
+  await choose(form.getByLabel('分类'), '运动技能');
   const editor = form.locator('.ProseMirror');
   await editor.click();
   await page.keyboard.type('预摆时两臂前后摆动，起跳时蹬地充分。<script>alert(1)</script>');
   await form.getByTestId('rich-text-image-input').setInputFiles(await picture('#f59e0b', 400, 240));
-  await expect(editor.locator('img[data-file-id]')).toBeVisible({ timeout: 20_000 });
+  await expect(editor.locator('img[data-file-id]')).toBeVisible();
   await shot(page, 'content-wiki-form-zh_cn');
   await form.getByTestId('form-save').click();
 
@@ -104,7 +103,7 @@ test('wiki: write an entry with an image and see it rendered', async ({ page }) 
   await shot(page, 'content-wiki-list-zh_cn');
   await entry.click();
   const preview = page.getByTestId('wiki-preview');
-  await expect(preview.locator('img[data-file-id]')).toHaveAttribute('src', /^blob:/, { timeout: 20_000 });
+  await expect(preview.locator('img[data-file-id]')).toHaveAttribute('src', /^blob:/);
   // Typed markup is text, never a script element.
   await expect(preview).toContainText('<script>alert(1)</script>');
   await expect(preview.locator('script')).toHaveCount(0);
@@ -114,11 +113,11 @@ test('wiki: write an entry with an image and see it rendered', async ({ page }) 
 test('content screens in English', async ({ page }) => {
   await signedIn(page, 'school01', 'k12', 'English');
   await page.goto('/busi/k12/banner/bannerConfig/add');
-  await expect(page.getByTestId('banner-form')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('banner-form')).toBeVisible();
   await page.getByTestId('form-save').click();
   await shot(page, 'content-banner-form-en_us');
   await page.goto('/busi/k12/wikiManagement/schoolWiki/add');
-  await expect(page.getByTestId('rich-text-editor')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('rich-text-editor')).toBeVisible();
   await page.getByTestId('form-save').click();
   await shot(page, 'content-wiki-form-en_us');
   await page.goto('/busi/k12/banner/bannerConfig');
@@ -140,7 +139,7 @@ test('content screens in English', async ({ page }) => {
 test('lesson resources: copy from the library', async ({ page }) => {
   await signedIn(page, 'school01', 'k12');
   await page.goto('/busi/k12/lessonAssistant/lessonResourceList');
-  await expect(page.getByTestId('lesson-list')).toContainText('五年级立定跳远单元教案', { timeout: 20_000 });
+  await expect(page.getByTestId('lesson-list')).toContainText('五年级立定跳远单元教案');
   await shot(page, 'content-lesson-list-zh_cn');
   await page.goto('/busi/k12/lessonAssistant/lessonResourceList?view=library');
   const library = page.getByTestId('lesson-library');
@@ -175,15 +174,14 @@ async function mp4File(size: number): Promise<string> {
  * cover in its library and copies the resource, cover included.
  */
 test('lesson resources: a 100 MB video survives a dropped connection; the library shows the cover', async ({ page, browser }) => {
-  test.setTimeout(180_000);
+  test.slow();
   const video = await mp4File(100 * 1024 * 1024);
   try {
     await signedIn(page, 'district01', 'admin');
     await page.goto('/busi/admin/lessonAssistant/resourceList/add');
     const form = page.getByTestId('lesson-form');
     await form.getByLabel('资源标题').fill('区级示范课：跳绳技巧');
-    await form.getByLabel('年级').click();
-    await page.getByRole('option').nth(2).click();
+    await choose(form.getByLabel('年级'), 2);
     await form.getByLabel('项目/主题').fill('跳绳');
     const inputs = form.locator('input[type=file]');
     await inputs.nth(0).setInputFiles(await picture('#0ea5e9', 400, 300));
@@ -220,13 +218,13 @@ test('lesson resources: a 100 MB video survives a dropped connection; the librar
     await signedIn(school, 'school01', 'k12');
     await school.goto('/busi/k12/lessonAssistant/lessonResourceList?view=library');
     const row = school.getByTestId('lesson-library').getByRole('row', { name: /区级示范课：跳绳技巧/ });
-    await expect(row.locator('img')).toHaveAttribute('src', /^blob:/, { timeout: 20_000 });
+    await expect(row.locator('img')).toHaveAttribute('src', /^blob:/);
     await shot(school, 'content-lesson-library-covers-zh_cn');
     await row.getByTestId('lesson-copy').click();
     await expect(row).toContainText('已复制');
     await school.goto('/busi/k12/lessonAssistant/lessonResourceList');
     const own = school.getByTestId('lesson-list').getByRole('row', { name: /区级示范课：跳绳技巧/ });
-    await expect(own.locator('img')).toHaveAttribute('src', /^blob:/, { timeout: 20_000 });
+    await expect(own.locator('img')).toHaveAttribute('src', /^blob:/);
   } finally {
     await school.close();
   }

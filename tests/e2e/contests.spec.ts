@@ -5,7 +5,7 @@ async function signedIn(page: Page) {
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto('/busi/');
   await signIn(page, 'school01');
-  await expect(page).toHaveURL(/\/k12\//, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/k12\//);
 }
 
 const chinaToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date());
@@ -15,7 +15,7 @@ test('school01 creates a ranking contest, opens its data and ends it early', asy
   await signedIn(page);
   await page.goto('/busi/k12/onlineManagement/competitionRank');
   const list = page.getByTestId('contest-list');
-  await expect(list.getByRole('cell', { name: '冬季跳绳排名赛' })).toBeVisible({ timeout: 20_000 });
+  await expect(list.getByRole('cell', { name: '冬季跳绳排名赛' })).toBeVisible();
 
   await page.getByTestId('list-add').click();
   const form = page.getByTestId('contest-form');
@@ -48,7 +48,7 @@ test('school01 sets an exercise record invalid with a reason', async ({ page }) 
   await page.goto('/busi/k12/exerciseRecord');
   const list = page.getByTestId('exercise-records');
   const first = list.locator('[data-slot=data-table-row]').first();
-  await expect(first).toBeVisible({ timeout: 20_000 });
+  await expect(first).toBeVisible();
   await first.getByTestId('row-invalid').click();
   const dialog = page.getByRole('alertdialog');
   await dialog.getByLabel('无效原因').fill('非本人完成');

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { dashboardSettled, shot, signIn } from './support';
+import { choose, dashboardSettled, shot, signIn } from './support';
 
 async function scrollMain(page: Page, y: number): Promise<void> {
   await page.evaluate((top) => document.getElementById('main-content')?.scrollTo({ top }), y);
@@ -10,8 +10,8 @@ async function openSchoolDashboard(page: Page): Promise<void> {
   await signIn(page, 'school01');
   // The school dashboard is the K12 landing page (default menu code 101101).
   // Sign-in and the first dashboard took over 10 s while four e2e servers shared the machine.
-  await expect(page).toHaveURL(/\/busi\/k12\/dataCenter\/school/, { timeout: 20_000 });
-  await expect(page.getByTestId('kpi-cards')).toBeVisible({ timeout: 20_000 });
+  await expect(page).toHaveURL(/\/busi\/k12\/dataCenter\/school/);
+  await expect(page.getByTestId('kpi-cards')).toBeVisible();
 }
 
 const params = (page: Page) => new URL(page.url()).searchParams;
@@ -97,8 +97,7 @@ test.describe('data centre', () => {
 
   test('the class and student lists open from the side menu, keep the period, and lead to details', async ({ page }) => {
     await openSchoolDashboard(page);
-    await page.getByTestId('filter-semesterCode').getByRole('combobox').click();
-    await page.getByRole('option', { name: '秋季学期' }).click();
+    await choose(page.getByTestId('filter-semesterCode').getByRole('combobox'), '秋季学期');
     await expect(page).toHaveURL(/semesterCode=13/);
 
     // The side menu links carry no filters: the chosen period comes along.
@@ -129,8 +128,7 @@ test.describe('data centre', () => {
     const tested = page.getByTestId('kpi-tested').locator('dd').first();
     await dashboardSettled(page);
     const everyone = await tested.innerText();
-    await page.getByTestId('filter-gender').getByRole('combobox').click();
-    await page.getByRole('option', { name: '女', exact: true }).click();
+    await choose(page.getByTestId('filter-gender').getByRole('combobox'), '女', true);
     await expect(page).toHaveURL(/gender=female/);
     // The URL changes before the girls' figures arrive: read them once they have replaced everyone's.
     await expect(tested).not.toHaveText(everyone);
@@ -175,7 +173,7 @@ test.describe('data centre', () => {
   });
 
   test('a wall link opens without signing in, refreshes by itself, and is refused once revoked', async ({ page, browser }) => {
-    test.setTimeout(180_000);
+    test.slow();
     await openSchoolDashboard(page);
     await page.getByTestId('screen-links-open').click();
     const dialog = page.getByTestId('screen-links-dialog');
@@ -205,10 +203,10 @@ test.describe('data centre', () => {
     await expect(tv.getByTestId('wall-screen')).toHaveAttribute('data-state', 'ready');
     await expect(tv.getByTestId('wall-countdown')).toHaveAttribute('data-seconds', /^(2\d|30)$/);
     // The playlist rotates.
-    await expect.poll(async () => tv.getByTestId('wall-scene').getAttribute('data-index'), { timeout: 15_000 }).not.toBe('0');
+    await expect.poll(async () => tv.getByTestId('wall-scene').getAttribute('data-index')).not.toBe('0');
     // The class ranking's tenth row stays inside its panel.
     const ranking = tv.getByTestId('wall-class-ranking');
-    await expect(ranking).toBeVisible({ timeout: 30_000 });
+    await expect(ranking).toBeVisible();
     const panel = (await ranking.locator('section').nth(1).boundingBox())!;
     const tenth = (await ranking.locator('tbody tr').last().boundingBox())!;
     expect(tenth.y + tenth.height).toBeLessThanOrEqual(panel.y + panel.height);

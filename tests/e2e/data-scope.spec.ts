@@ -19,7 +19,7 @@ async function selectOptions(page: Page, name: string): Promise<string[]> {
 // docs/product-rules.md#data-scopes: myclass01's role (本班体育教师) has the 'classes' scope; she teaches two classes.
 test.describe('data scopes', () => {
   test('a teacher with "my classes" sees only her classes in score lookup and the data centre', async ({ page }) => {
-    test.setTimeout(120_000);
+    test.slow();
     await page.goto('/busi/');
     await signIn(page, 'myclass01');
     await expect(page).toHaveURL(/\/busi\/k12\//);

@@ -1,16 +1,16 @@
 import { expect, test } from '@playwright/test';
-import { shot, signIn } from './support';
+import { choose, shot, signIn } from './support';
 
 /** The management kit end to end: a school administrator adds a school year and a class, and sees them listed. */
 test('school01 creates a school year and a class', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto('/busi/');
   await signIn(page, 'school01');
-  await expect(page).toHaveURL(/\/k12\//, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/k12\//);
 
   await page.goto('/busi/k12/org/acayear');
   const years = page.getByTestId('school-year-list');
-  await expect(years.getByRole('row').nth(1)).toBeVisible({ timeout: 20_000 });
+  await expect(years.getByRole('row').nth(1)).toBeVisible();
   await shot(page, 'management-school-years');
   await page.getByTestId('list-add').click();
   const form = page.getByTestId('school-year-form');
@@ -24,7 +24,7 @@ test('school01 creates a school year and a class', async ({ page }) => {
 
   await page.goto('/busi/k12/org/class');
   const list = page.getByTestId('class-list');
-  await expect(list.getByRole('row').nth(1)).toBeVisible({ timeout: 20_000 });
+  await expect(list.getByRole('row').nth(1)).toBeVisible();
   // The action column is pinned to the right edge of the table's visible width.
   const table = list.locator('[data-slot=data-table-scroll]');
   const action = list.locator('[data-slot=row-actions]').first();
@@ -40,8 +40,7 @@ test('school01 creates a school year and a class', async ({ page }) => {
   await expect(page.getByRole('alertdialog')).toContainText('是否返回上一页？');
   await page.getByRole('alertdialog').getByRole('button', { name: '取消' }).click();
 
-  await classForm.locator('[data-field=gradeId]').getByRole('combobox').click();
-  await page.getByRole('option').first().click();
+  await choose(classForm.locator('[data-field=gradeId]').getByRole('combobox'));
   await classForm.getByLabel('班级编号').fill('100');
   await classForm.getByTestId('form-save').click();
   await expect(classForm.locator('[data-field=code]')).toContainText('班级编号不能大于99');

@@ -22,11 +22,11 @@ async function openWall(browser: Browser, url: string, width: number, height: nu
 }
 
 test('a meet board link shows published results on a wall without sign-in, live, until revoked', async ({ page, request, browser }) => {
-  test.setTimeout(120_000);
+  test.slow();
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto('/busi/');
   await signIn(page, 'school01');
-  await expect(page).toHaveURL(/\/k12\//, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/k12\//);
   const token = await page.evaluate(() => JSON.parse(localStorage.getItem('tiyu.token') ?? 'null') as { access_token: string });
   const headers = { authorization: `bearer ${token.access_token}` };
   const api = '/api/busi/web/k12/sportsMeet';
@@ -87,7 +87,7 @@ test('a meet board link shows published results on a wall without sign-in, live,
   await page.getByTestId('results-publish').click();
   await expect(page.getByTestId('result-state')).toHaveText('已发布');
   const first = tv.getByTestId('board-result').first();
-  await expect(first).toContainText('60米', { timeout: 15_000 });
+  await expect(first).toContainText('60米');
   await expect(first.getByRole('listitem')).toHaveCount(4);
   await expect(tv.getByTestId('board-points').getByRole('listitem').first()).toBeVisible();
   await shot(tv, 'meet-board-wall-1920x1080');
@@ -110,6 +110,6 @@ test('a meet board link shows published results on a wall without sign-in, live,
   await dialog.getByTestId('screen-link-revoke').first().click();
   await page.getByRole('alertdialog').getByRole('button', { name: '停用' }).click();
   await expect(dialog.getByTestId('screen-link-row').first()).toHaveAttribute('data-revoked', 'true');
-  await expect(tv.getByTestId('wall-refused')).toContainText('停用', { timeout: 15_000 });
+  await expect(tv.getByTestId('wall-refused')).toContainText('停用');
   await tv.context().close();
 });

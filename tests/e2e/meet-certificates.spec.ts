@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
-import { clickRowAction, shot, signIn } from './support';
+import { choose, clickRowAction, shot, signIn } from './support';
 
 /**
  * Meet documents (docs/product-rules.md#meet-documents): school01 uploads an e-stamp, makes a certificate template
@@ -15,11 +15,11 @@ const png = async (name: string, width: number, height: number, background: stri
 });
 
 test('school01 uploads a stamp, makes a template, issues certificates and adds style photos', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.slow();
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto('/busi/');
   await signIn(page, 'school01');
-  await expect(page).toHaveURL(/\/k12\//, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/k12\//);
 
   // E-stamp.
   await page.goto('/busi/single/sportsMeet/eStamp');
@@ -27,7 +27,7 @@ test('school01 uploads a stamp, makes a template, issues certificates and adds s
   const stampDialog = page.getByTestId('stamp-dialog');
   await stampDialog.getByTestId('stamp-name').fill('e2e学校公章');
   await stampDialog.locator('input[type=file]').setInputFiles(await png('seal.png', 240, 240, '#dc2626cc'));
-  await expect(stampDialog.locator('li img')).toBeVisible({ timeout: 20_000 });
+  await expect(stampDialog.locator('li img')).toBeVisible();
   await stampDialog.getByTestId('stamp-save').click();
   await expect(page.getByTestId('stamp-screen').getByText('e2e学校公章')).toBeVisible();
   await shot(page, 'meet-stamps');
@@ -36,9 +36,8 @@ test('school01 uploads a stamp, makes a template, issues certificates and adds s
   await page.goto('/busi/single/sportsMeet/certificate/add');
   const form = page.getByTestId('certificate-form');
   await form.locator('[data-field="name"] input').fill('e2e获奖证书');
-  await form.locator('[data-field="stampId"]').getByRole('combobox').click();
-  await page.getByRole('option', { name: 'e2e学校公章' }).click();
-  await expect(form.getByTestId('certificate-preview').locator('img')).toBeVisible({ timeout: 20_000 });
+  await choose(form.locator('[data-field="stampId"]').getByRole('combobox'), 'e2e学校公章');
+  await expect(form.getByTestId('certificate-preview').locator('img')).toBeVisible();
   await shot(page, 'meet-certificate-form');
   await form.getByTestId('form-save').click();
   await expect(page).toHaveURL(/\/single\/sportsMeet\/certificate$/);
@@ -49,7 +48,7 @@ test('school01 uploads a stamp, makes a template, issues certificates and adds s
   // Issue the finished meet's places 1–3 as one PDF.
   await row.getByRole('button', { name: '发放证书' }).click();
   const issue = page.getByTestId('issue-dialog');
-  await expect(issue.getByTestId('issue-meet')).toBeVisible({ timeout: 20_000 });
+  await expect(issue.getByTestId('issue-meet')).toBeVisible();
   await issue.getByTestId('issue-to').fill('3');
   await shot(page, 'meet-certificate-issue');
   const [download] = await Promise.all([page.waitForEvent('download'), issue.getByTestId('issue-submit').click()]);
@@ -69,7 +68,7 @@ test('school01 uploads a stamp, makes a template, issues certificates and adds s
   await page.getByTestId('photo-upload').click();
   const photoDialog = page.getByTestId('photo-dialog');
   await photoDialog.locator('input[type=file]').setInputFiles([await png('start.png', 800, 600, '#2563eb'), await png('finish.png', 800, 600, '#16a34a')]);
-  await expect(photoDialog.locator('li img')).toHaveCount(2, { timeout: 20_000 });
+  await expect(photoDialog.locator('li img')).toHaveCount(2);
   await photoDialog.getByTestId('photo-save').click();
   await expect(captions).toHaveCount(5);
   await captions.nth(3).fill('男子100米起跑');

@@ -6,10 +6,10 @@ import { shot, signIn } from './support';
  * over the demo's; a result of the finished demo meet is set invalid with its reason and restored.
  */
 test('school01 keeps records and sets a result invalid and back', async ({ page }) => {
-  test.setTimeout(90_000);
+  test.slow();
   await page.goto('/busi/');
   await signIn(page, 'school01');
-  await expect(page).toHaveURL(/\/k12\//, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/k12\//);
 
   await page.goto('/busi/single/sportsMeet/record/add');
   const form = page.getByTestId('record-form');

@@ -8,10 +8,10 @@ import { shot, signIn } from './support';
 const MEET = /2026年秋季运动会/;
 
 test('school01 enters a relay team, draws, times and publishes the relay; its class scores double', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.slow();
   await page.goto('/busi/');
   await signIn(page, 'school01');
-  await expect(page).toHaveURL(/\/k12\//, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/k12\//);
 
   await page.goto('/busi/single/sportsMeet/signUp');
   await page.getByTestId('meet-picker').getByRole('row', { name: MEET }).getByRole('button', { name: '详情' }).click();

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { chooseLoginLanguage, shot, signIn } from './support';
+import { choose, chooseLoginLanguage, shot, signIn } from './support';
 
 async function freshPage(browser: Browser): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -19,10 +19,10 @@ test('a school created with its administrator; disabling it blocks that administ
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto('/busi/');
   await signIn(page, 'district01');
-  await expect(page).toHaveURL(/\/admin\//, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/admin\//);
 
   await page.goto('/busi/admin/currentOrg');
-  await expect(page.getByTestId('current-org')).toContainText('上级机构', { timeout: 20_000 });
+  await expect(page.getByTestId('current-org')).toContainText('上级机构');
   await shot(page, 'org-current-zh_cn');
   await page.getByTestId('current-org-edit').click();
   const currentForm = page.getByTestId('current-org-form');
@@ -33,7 +33,7 @@ test('a school created with its administrator; disabling it blocks that administ
 
   await page.goto('/busi/admin/orgManage/orgInfo');
   const list = page.getByTestId('org-list');
-  await expect(list.getByRole('row').nth(1)).toBeVisible({ timeout: 20_000 });
+  await expect(list.getByRole('row').nth(1)).toBeVisible();
   await page.getByTestId('list-add').click();
   const form = page.getByTestId('org-form');
   await form.getByLabel('机构名称').fill(schoolName);
@@ -50,7 +50,7 @@ test('a school created with its administrator; disabling it blocks that administ
 
   const admin = await freshPage(browser);
   await signIn(admin, account, 'E2ePass88');
-  await expect(admin).toHaveURL(/\/k12\//, { timeout: 20_000 });
+  await expect(admin).toHaveURL(/\/k12\//);
   // The new school starts empty: its administrator adds a school year, a grade and a class.
   await admin.goto('/busi/k12/org/acayear/add');
   const yearForm = admin.getByTestId('school-year-form');
@@ -60,15 +60,13 @@ test('a school created with its administrator; disabling it blocks that administ
   await expect(admin.getByTestId('school-year-list').getByRole('cell', { name: academicYear })).toBeVisible();
   await admin.goto('/busi/k12/org/grade/add');
   const gradeForm = admin.getByTestId('grade-form');
-  await gradeForm.locator('[data-field=gradeNo]').getByRole('combobox').click();
-  await admin.getByRole('option', { name: '一年级' }).click();
+  await choose(gradeForm.locator('[data-field=gradeNo]').getByRole('combobox'), '一年级');
   await gradeForm.getByTestId('form-save').click();
   await expect(admin).toHaveURL(/\/k12\/org\/grade$/);
   await expect(admin.getByTestId('grade-list').getByRole('cell', { name: '一年级', exact: true })).toBeVisible();
   await admin.goto('/busi/k12/org/class/add');
   const classForm = admin.getByTestId('class-form');
-  await classForm.locator('[data-field=gradeId]').getByRole('combobox').click();
-  await admin.getByRole('option').first().click();
+  await choose(classForm.locator('[data-field=gradeId]').getByRole('combobox'));
   await classForm.getByLabel('班级编号').fill('1');
   await classForm.getByLabel('班级名称').fill('一年级1班');
   await classForm.getByTestId('form-save').click();
@@ -92,15 +90,15 @@ test('organisation screens in English', async ({ page }) => {
   await page.goto('/busi/');
   await chooseLoginLanguage(page, 'English');
   await signIn(page, 'district01');
-  await expect(page).toHaveURL(/\/admin\//, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/admin\//);
   await page.goto('/busi/admin/currentOrg');
-  await expect(page.getByTestId('current-org')).toContainText('Superior organization', { timeout: 20_000 });
+  await expect(page.getByTestId('current-org')).toContainText('Superior organization');
   await shot(page, 'org-current-en_us');
   await page.getByTestId('current-org-edit').click();
   await expect(page.getByTestId('current-org-form')).toBeVisible();
   await shot(page, 'org-current-form-en_us');
   await page.goto('/busi/admin/orgManage/orgInfo');
-  await expect(page.getByTestId('org-list').getByRole('row').nth(1)).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('org-list').getByRole('row').nth(1)).toBeVisible();
   await shot(page, 'org-list-en_us');
   await page.getByTestId('list-add').click();
   await expect(page.getByTestId('org-form')).toBeVisible();

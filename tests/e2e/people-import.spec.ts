@@ -20,7 +20,7 @@ async function fillTemplate(path: string, rows: string[][]): Promise<Buffer> {
 }
 
 async function openImport(page: Page, listTestId: string) {
-  await expect(page.getByTestId(listTestId)).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId(listTestId)).toBeVisible();
   await page.getByTestId('list-import').click();
   const dialog = page.locator('[data-slot="import-dialog"]');
   await expect(dialog).toBeVisible();
@@ -31,7 +31,7 @@ async function openImport(page: Page, listTestId: string) {
 test('school01 imports students with parents through the dry run', async ({ page }) => {
   await page.goto('/busi/');
   await signIn(page, 'school01');
-  await expect(page).toHaveURL(/\/k12\//, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/k12\//);
   await page.goto('/busi/k12/user/student');
   const dialog = await openImport(page, 'student-list');
   await expect(dialog.locator('[data-slot="import-year-semester"]')).toBeVisible();
@@ -55,7 +55,7 @@ test('school01 imports students with parents through the dry run', async ({ page
   await page.screenshot({ path: `${SHOTS}/dialog-1-uploading-zh_cn.png` });
 
   const review = dialog.locator('[data-slot="import-review"]');
-  await expect(review).toBeVisible({ timeout: 30_000 });
+  await expect(review).toBeVisible();
   await expect(review.locator('[data-slot="import-review-create"]')).toContainText('2');
   await expect(review.locator('[data-slot="import-review-rejected"]')).toContainText('1');
   await expect(review.locator('[data-slot="import-review-parents"]')).toContainText('新增1人');
@@ -63,7 +63,7 @@ test('school01 imports students with parents through the dry run', async ({ page
   await page.screenshot({ path: `${SHOTS}/dialog-review-zh_cn.png` });
 
   await dialog.getByTestId('import-commit').click();
-  await expect(dialog.locator('[data-slot="import-finished"]')).toBeVisible({ timeout: 30_000 });
+  await expect(dialog.locator('[data-slot="import-finished"]')).toBeVisible();
   await expect(dialog.locator('[data-slot="import-success"]')).toHaveText('2');
   await expect(dialog.locator('[data-slot="import-failure"]')).toHaveText('1');
   await page.screenshot({ path: `${SHOTS}/dialog-2-finished-zh_cn.png` });
@@ -88,7 +88,7 @@ test('the import dialog in English', async ({ page }) => {
   await page.goto('/busi/');
   await chooseLoginLanguage(page, 'English');
   await signIn(page, 'school01');
-  await expect(page).toHaveURL(/\/k12\//, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/k12\//);
   await page.goto('/busi/k12/user/student');
   const dialog = await openImport(page, 'student-list');
   await page.screenshot({ path: `${SHOTS}/dialog-0-choose-en_us.png` });
@@ -101,11 +101,11 @@ test('the import dialog in English', async ({ page }) => {
   await dialog.locator('input[type="file"]').setInputFiles({ name: 'students.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer });
   await expect(dialog.locator('[data-slot="import-uploading"]')).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/dialog-1-uploading-en_us.png` });
-  await expect(dialog.locator('[data-slot="import-review"]')).toBeVisible({ timeout: 30_000 });
+  await expect(dialog.locator('[data-slot="import-review"]')).toBeVisible();
   await expect(dialog.locator('[data-slot="import-review-failures"]')).toContainText('same as row 2');
   await page.screenshot({ path: `${SHOTS}/dialog-review-en_us.png` });
   await dialog.getByTestId('import-commit').click();
-  await expect(dialog.locator('[data-slot="import-finished"]')).toBeVisible({ timeout: 30_000 });
+  await expect(dialog.locator('[data-slot="import-finished"]')).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/dialog-2-finished-en_us.png` });
 });
 
@@ -113,16 +113,16 @@ test('the import dialog in English', async ({ page }) => {
 test('school01 imports staff through the dry run', async ({ page }) => {
   await page.goto('/busi/');
   await signIn(page, 'school01');
-  await expect(page).toHaveURL(/\/k12\//, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/k12\//);
   await page.goto('/busi/k12/user/teacher');
   const dialog = await openImport(page, 'staff-list');
   const [template] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: '下载导入模板' }).click()]);
   const role = XLSX.utils.sheet_to_json<string[]>(XLSX.read(await readFile(await template.path())).Sheets['教职工'], { header: 1 })[1][3];
   const file = await fillTemplate(await template.path(), [['宋老师', 'songls01', 'Start2026', role, toFullWidth('13912345611'), '女', toFullWidth('W77')]]);
   await dialog.locator('input[type="file"]').setInputFiles({ name: 'staff.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: file });
-  await expect(dialog.locator('[data-slot="import-review-create"]')).toContainText('1', { timeout: 30_000 });
+  await expect(dialog.locator('[data-slot="import-review-create"]')).toContainText('1');
   await dialog.getByTestId('import-commit').click();
-  await expect(dialog.locator('[data-slot="import-success"]')).toHaveText('1', { timeout: 30_000 });
+  await expect(dialog.locator('[data-slot="import-success"]')).toHaveText('1');
   await dialog.getByRole('button', { name: '确定' }).click();
   const list = page.getByTestId('staff-list');
   await list.getByLabel('关键字').fill('songls01');

@@ -1,21 +1,15 @@
-import { expect, test, type Page } from '@playwright/test';
-import { chooseLoginLanguage, clickRowAction, shot, signIn } from './support';
-
-async function pick(page: Page, form: ReturnType<Page['getByTestId']>, field: string, option?: string | RegExp) {
-  await form.locator(`[data-field=${field}]`).getByRole('combobox').first().click();
-  const options = page.getByRole('option');
-  await (option ? options.filter({ hasText: option }).first() : options.first()).click();
-}
+import { expect, test } from '@playwright/test';
+import { choose, chooseLoginLanguage, clickRowAction, shot, signIn } from './support';
 
 /** The school administrator adds a staff member with a taught class, finds them, edits them and disables them. */
 test('school01 adds, finds, edits and disables a staff member', async ({ page }) => {
   await page.goto('/busi/');
   await signIn(page, 'school01');
-  await expect(page).toHaveURL(/\/k12\//, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/k12\//);
 
   await page.goto('/busi/k12/user/teacher');
   const list = page.getByTestId('staff-list');
-  await expect(list.getByRole('row').filter({ hasText: 'teacher01' })).toBeVisible({ timeout: 20_000 });
+  await expect(list.getByRole('row').filter({ hasText: 'teacher01' })).toBeVisible();
   await page.getByTestId('list-add').click();
 
   const form = page.getByTestId('staff-form');
@@ -23,17 +17,16 @@ test('school01 adds, finds, edits and disables a staff member', async ({ page })
   await form.getByLabel('工号').fill('E2E-001');
   await form.getByLabel('登录账号').fill('e2estaff01');
   await form.getByLabel('初始密码').fill('Start2026');
-  await pick(page, form, 'roleId', '体育教师');
+  await choose(form.locator('[data-field=roleId]').getByRole('combobox').first(), '体育教师', true);
   // A mistyped resident ID is caught by its check digit before anything is sent.
   await form.getByLabel('身份证号').fill('320115198506120037');
   await form.getByTestId('form-save').click();
   await expect(form.locator('[data-field=idCard]')).toContainText('身份证号码格式不正确');
   await form.getByLabel('身份证号').fill('３２０１１５１９８５０６１２００３６');
   await form.getByTestId('staff-add-class').click();
-  await form.getByRole('combobox', { name: '第1行班级' }).click();
-  await page.getByRole('option', { name: '七年级1班' }).click();
+  await choose(form.getByRole('combobox', { name: '第1行班级' }), '七年级1班');
   await form.getByTestId('form-save').click();
-  await expect(page).toHaveURL(/\/k12\/user\/teacher$/, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/k12\/user\/teacher$/);
 
   await list.getByLabel('关键字').fill('e2estaff01');
   await page.getByRole('button', { name: '查询' }).click();
@@ -48,7 +41,7 @@ test('school01 adds, finds, edits and disables a staff member', async ({ page })
   await expect(form.getByLabel('身份证号')).toHaveValue('320115198506120036');
   await form.getByLabel('手机号').fill('13955550101');
   await form.getByTestId('form-save').click();
-  await expect(page).toHaveURL(/\/k12\/user\/teacher/, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/k12\/user\/teacher/);
   await expect(row).toContainText('13955550101');
 
   await clickRowAction(row, 'staff-disable');
@@ -68,10 +61,10 @@ for (const [language, name] of [
     await page.goto('/busi/');
     await chooseLoginLanguage(page, name);
     await signIn(page, 'school01');
-    await expect(page).toHaveURL(/\/k12\//, { timeout: 20_000 });
+    await expect(page).toHaveURL(/\/k12\//);
     await page.goto('/busi/k12/user/teacher');
     const list = page.getByTestId('staff-list');
-    await expect(list.getByRole('row').filter({ hasText: 'teacher01' })).toBeVisible({ timeout: 20_000 });
+    await expect(list.getByRole('row').filter({ hasText: 'teacher01' })).toBeVisible();
     await shot(page, `people-staff-list-${language}`);
 
     await list.getByRole('row').filter({ hasText: 'teacher02' }).getByTestId('staff-reset-password').click();
@@ -81,14 +74,13 @@ for (const [language, name] of [
 
     await list.getByRole('row').filter({ hasText: 'teacher02' }).locator('[data-slot=row-actions]').getByRole('button').first().click();
     const form = page.getByTestId('staff-form');
-    await expect(form.locator('[data-testid=staff-taught-row]').first()).toBeVisible({ timeout: 20_000 });
+    await expect(form.locator('[data-testid=staff-taught-row]').first()).toBeVisible();
     await shot(page, `people-staff-edit-${language}`);
 
     await page.goto('/busi/k12/user/teacher/add');
     await form.locator('[data-field=name] input').fill('阿卜杜热合曼·买买提艾力·司马义·吐尔逊·阿不都热依木');
     await form.locator('[data-field=idCard] input').fill('320115198506120037');
-    await form.locator('[data-field=certificateType]').getByRole('combobox').click();
-    await page.getByRole('option').first().click();
+    await choose(form.locator('[data-field=certificateType]').getByRole('combobox'));
     await form.getByTestId('form-save').click();
     await expect(form.locator('[data-field=idCard] [data-slot=form-message]')).toBeVisible();
     await shot(page, `people-staff-add-invalid-${language}`);

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import * as XLSX from 'xlsx';
-import { shot, signIn } from './support';
+import { choose, shot, signIn } from './support';
 
 /** A student of the plan's sign-up list, as the API answers it. */
 interface SignUpStudent {
@@ -66,7 +66,7 @@ function nationalTemplate(students: readonly SignUpStudent[]): Buffer {
 
 test.describe('physique testing', () => {
   test('a teacher creates a plan, imports the national template, finds a student and opens the report', async ({ page }) => {
-    test.setTimeout(120_000);
+    test.slow();
     await page.goto('/busi/');
     await signIn(page, 'teacher01');
     await expect(page).toHaveURL(/\/busi\/k12\//);
@@ -118,7 +118,7 @@ test.describe('physique testing', () => {
       mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
       buffer: workbook,
     });
-    await expect(dialog.locator('[data-slot="import-finished"]')).toBeVisible({ timeout: 30_000 });
+    await expect(dialog.locator('[data-slot="import-finished"]')).toBeVisible();
     await expect(dialog.locator('[data-slot="import-success"]')).toHaveText(String(students.length));
     await expect(dialog.locator('[data-slot="import-failure"]')).toHaveText('1');
     await shot(page, 'physique-import-dialog');
@@ -138,8 +138,7 @@ test.describe('physique testing', () => {
     const student = students[0];
     await page.goto('/busi/k12/organizeTest/scoreSearch');
     await expect(page.getByTestId('score-search')).toBeVisible();
-    await page.getByRole('combobox', { name: '测试计划' }).click();
-    await page.getByRole('option', { name: planName }).click();
+    await choose(page.getByRole('combobox', { name: '测试计划' }), planName);
     await page.getByTestId('score-filter-keyword').fill(student.regNo);
     await page.getByTestId('score-filter-search').click();
     await expect(page.getByTestId('result-name')).toHaveCount(1);
@@ -195,8 +194,7 @@ test.describe('physique testing', () => {
     }
     expect(twice).not.toBeNull();
     await page.goto('/busi/k12/organizeTest/scoreSearch');
-    await page.getByRole('combobox', { name: '测试计划' }).click();
-    await page.getByRole('option', { name: twice!.planName }).click();
+    await choose(page.getByRole('combobox', { name: '测试计划' }), twice!.planName);
     await page.getByTestId('score-filter-keyword').fill(twice!.regNo);
     await page.getByTestId('score-filter-search').click();
     await expect(page.getByTestId('result-name')).toHaveCount(1);

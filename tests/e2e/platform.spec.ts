@@ -31,7 +31,7 @@ test.describe('platform', () => {
   });
 
   test('the console and the wall work under the security headers: no CSP violation, fonts load', async ({ page, browser }) => {
-    test.setTimeout(150_000);
+    test.slow();
     const violations = await watchCsp(page);
     const res = await page.goto('/busi/');
     expect(res?.headers()['content-security-policy']).toContain("script-src 'self'");
@@ -40,7 +40,7 @@ test.describe('platform', () => {
     await expect(page).toHaveURL(/\/busi\/k12\/dataCenter\/school/);
     await dashboardSettled(page);
     // The bundled CJK font loads after the first screen (src/styles/fonts.css).
-    await expect.poll(() => page.evaluate(() => [...document.fonts].some((f) => /noto sans sc/i.test(f.family) && f.status === 'loaded')), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => page.evaluate(() => [...document.fonts].some((f) => /noto sans sc/i.test(f.family) && f.status === 'loaded'))).toBe(true);
     await shot(page, 'platform-school-dashboard-csp');
 
     await page.getByTestId('screen-links-open').click();

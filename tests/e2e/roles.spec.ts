@@ -16,11 +16,11 @@ async function apiHeaders(page: Page): Promise<Record<string, string>> {
 test('a role with only the class screens limits its member to them', async ({ page, browser }) => {
   await page.goto('/busi/');
   await signIn(page, 'school01');
-  await expect(page).toHaveURL(/\/k12\//, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/k12\//);
 
   await page.goto('/busi/k12/role');
   const list = page.getByTestId('role-list');
-  await expect(list.getByRole('cell', { name: /管理员/ }).first()).toBeVisible({ timeout: 20_000 });
+  await expect(list.getByRole('cell', { name: /管理员/ }).first()).toBeVisible();
   await shot(page, 'roles-list-zh_cn');
 
   await page.getByTestId('list-add').click();
@@ -52,7 +52,7 @@ test('a role with only the class screens limits its member to them', async ({ pa
   const other = await context.newPage();
   await other.goto('/busi/');
   await signIn(other, 'staff0001');
-  await expect(other).toHaveURL(/\/k12\/org\/class/, { timeout: 20_000 });
+  await expect(other).toHaveURL(/\/k12\/org\/class/);
   const menu = other.getByTestId('side-menu');
   await expect(menu.getByRole('link', { name: '班级管理' })).toBeVisible();
   await expect(menu.getByRole('link', { name: '学年学期' })).toHaveCount(0);
@@ -68,9 +68,9 @@ test('role screens in English', async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem('tiyu.language', 'en_us'));
   await page.goto('/busi/');
   await signIn(page, 'school01');
-  await expect(page).toHaveURL(/\/k12\//, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/k12\//);
   await page.goto('/busi/k12/role');
-  await expect(page.getByTestId('role-list').getByRole('row').nth(1)).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('role-list').getByRole('row').nth(1)).toBeVisible();
   await shot(page, 'roles-list-en_us');
   await page.getByTestId('list-add').click();
   await expect(page.getByTestId('role-form')).toBeVisible();

@@ -9,12 +9,12 @@ test('an administrator rolls the school over to the next year and undoes it', as
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto('/busi/');
   await signIn(page, 'school02');
-  await expect(page).toHaveURL(/\/k12\//, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/k12\//);
 
   await page.goto('/busi/k12/org/acayear');
   await page.getByTestId('list-rollover').click();
   await expect(page).toHaveURL(/\/k12\/org\/acayear\/rollover$/);
-  await expect(page.getByTestId('rollover-years')).toContainText('2026-2027 → 新学年 2027-2028', { timeout: 20_000 });
+  await expect(page.getByTestId('rollover-years')).toContainText('2026-2027 → 新学年 2027-2028');
   await shot(page, 'rollover-year-zh_cn');
   // Step 1: the new year does not exist yet; its default dates are used.
   await page.getByTestId('rollover-next').click();
@@ -42,7 +42,7 @@ test('an administrator rolls the school over to the next year and undoes it', as
   // The classes moved up and the new ones are listed.
   await page.goto('/busi/k12/org/class');
   const classes = page.getByTestId('class-list');
-  await expect(classes.getByRole('row').filter({ hasText: '六年级1班' })).toHaveCount(2, { timeout: 20_000 });
+  await expect(classes.getByRole('row').filter({ hasText: '六年级1班' })).toHaveCount(2);
   await expect(classes).toContainText('一年级2班');
 
   // Undo restores the school.
@@ -55,7 +55,7 @@ test('an administrator rolls the school over to the next year and undoes it', as
   await expect(page.getByTestId('rollover-undo')).toHaveCount(0);
   await expect(page.getByTestId('rollover-years')).toContainText('2026-2027 → 新学年 2027-2028');
   await page.goto('/busi/k12/org/class');
-  await expect(classes).toContainText('一年级1班', { timeout: 20_000 });
+  await expect(classes).toContainText('一年级1班');
   await expect(classes).not.toContainText('一年级2班');
 });
 
@@ -63,7 +63,7 @@ test('a university previews its rollover: classes graduate by their major’s le
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto('/busi/');
   await signIn(page, 'college01');
-  await expect(page).toHaveURL(/\/gx\//, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/gx\//);
   await page.goto('/busi/gx/org/acayear');
   await page.getByTestId('list-rollover').click();
   await expect(page).toHaveURL(/\/gx\/org\/acayear\/rollover$/);

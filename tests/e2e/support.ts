@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page } from '@playwright/test';
 
 /** Every demo account signs in with this password; the e2e server answers every captcha with 1234. */
@@ -33,9 +34,9 @@ export async function shot(page: Page, name: string): Promise<void> {
  * 'finished') and no table is still refreshing (the old rows stay on screen, busy, while new ones load).
  */
 export async function dashboardSettled(page: Page): Promise<void> {
-  await expect(page.locator('[data-slot=dc-chart]').first()).toBeVisible({ timeout: 20_000 });
-  await expect(page.locator('[data-slot=dc-chart][data-finished=false]')).toHaveCount(0, { timeout: 20_000 });
-  await expect(page.locator('table[aria-busy=true]')).toHaveCount(0, { timeout: 20_000 });
+  await expect(page.locator('[data-slot=dc-chart]').first()).toBeVisible();
+  await expect(page.locator('[data-slot=dc-chart][data-finished=false]')).toHaveCount(0);
+  await expect(page.locator('table[aria-busy=true]')).toHaveCount(0);
 }
 
 /**
@@ -44,9 +45,38 @@ export async function dashboardSettled(page: Page): Promise<void> {
  */
 export async function clickRowAction(row: Locator, testId: string): Promise<void> {
   const actions = row.locator('[data-slot=row-actions]');
-  await expect(actions).toBeVisible({ timeout: 20_000 });
+  await expect(actions).toBeVisible();
   // The row renders its buttons and its menu trigger at once: if the button is not there, it is in the menu.
   if ((await actions.getByTestId(testId).count()) > 0) return actions.getByTestId(testId).click();
   await actions.getByTestId('row-more').click();
   await row.page().getByTestId('row-more-menu').getByTestId(testId).click();
+}
+
+/**
+ * axe's serious and critical WCAG 2.1 A/AA violations on the page (or inside `include`), one line per node.
+ * Legacy mode runs axe.run in the page itself: the default runs it per frame and then aggregates in a new blank page,
+ * which cost a second per check on the 2-core CI machine; the screens have no cross-origin frames to lose.
+ */
+export async function axeProblems(page: Page, include?: string): Promise<{ rule: string; impact: string; nodes: string[] }[]> {
+  const builder = new AxeBuilder({ page }).setLegacyMode().withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  const { violations } = await (include ? builder.include(include) : builder).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ rule: v.id, impact: v.impact!, nodes: v.nodes.map((n) => `${n.target.join(' ')} — ${n.failureSummary ?? ''}`) }));
+}
+
+/**
+ * Opens a select and picks an option (by name, or the n-th). Radix Select swallows a click on an option that lands
+ * before its list has seen the pointer move after opening (its guard against choosing with the opening press); a
+ * synthetic click on a loaded machine can land there, leaving the list open. The pick repeats until the list closes.
+ */
+export async function choose(trigger: Locator, option: string | RegExp | number = 0, exact = false): Promise<void> {
+  const page = trigger.page();
+  const listbox = page.getByRole('listbox');
+  const target = typeof option === 'number' ? page.getByRole('option').nth(option) : page.getByRole('option', { name: option, exact });
+  await expect(async () => {
+    if ((await listbox.count()) === 0) await trigger.click();
+    await target.click({ timeout: 10_000 });
+    await expect(listbox).toHaveCount(0, { timeout: 3_000 });
+  }).toPass({ timeout: 60_000 });
 }

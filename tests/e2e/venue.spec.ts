@@ -6,7 +6,7 @@ async function signedIn(page: Page, language?: string) {
   await page.goto('/busi/');
   if (language) await chooseLoginLanguage(page, language);
   await signIn(page, 'school01');
-  await expect(page).toHaveURL(/\/k12\//, { timeout: 20_000 });
+  await expect(page).toHaveURL(/\/k12\//);
 }
 
 /** A school administrator adds a device (a bad MAC is refused on the field), then associates it with a venue and detaches it. */
@@ -14,7 +14,7 @@ test('school01 adds a device and associates it with a venue', async ({ page }) =
   await signedIn(page);
   await page.goto('/busi/k12/device');
   const list = page.getByTestId('device-list');
-  await expect(list.getByRole('cell', { name: '智能跳绳主机' })).toBeVisible({ timeout: 20_000 });
+  await expect(list.getByRole('cell', { name: '智能跳绳主机' })).toBeVisible();
   await shot(page, 'venue-devices-zh_cn');
 
   await page.getByTestId('list-add').click();
@@ -33,12 +33,12 @@ test('school01 adds a device and associates it with a venue', async ({ page }) =
   await page.goto('/busi/k12/place');
   const venues = page.getByTestId('venue-list');
   const row = venues.getByRole('row').filter({ hasText: '田径场' });
-  await expect(row).toBeVisible({ timeout: 20_000 });
+  await expect(row).toBeVisible();
   await shot(page, 'venue-places-zh_cn');
   await row.getByTestId('venue-devices').click();
   await expect(page).toHaveURL(/\/k12\/place\/device\/[0-9a-f-]+$/);
   const assoc = page.getByTestId('venue-devices');
-  await expect(assoc.getByRole('cell', { name: '操场成绩大屏' })).toBeVisible({ timeout: 20_000 });
+  await expect(assoc.getByRole('cell', { name: '操场成绩大屏' })).toBeVisible();
   await page.getByTestId('list-device').click();
   const dialog = page.getByTestId('venue-device-attach');
   await dialog.getByTestId('candidate-E2E-0001').click();
@@ -55,14 +55,14 @@ test('school01 adds a device and associates it with a venue', async ({ page }) =
 test('the device and venue screens in English', async ({ page }) => {
   await signedIn(page, 'English');
   await page.goto('/busi/k12/device');
-  await expect(page.getByTestId('device-list').getByRole('row').nth(1)).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('device-list').getByRole('row').nth(1)).toBeVisible();
   await expect(page.getByTestId('device-list')).toContainText('Serial number');
   await shot(page, 'venue-devices-en_us');
   await page.getByTestId('device-list').getByTestId('row-edit').first().click();
   await expect(page.getByTestId('device-form').getByLabel('Device name')).not.toHaveValue('');
   await shot(page, 'venue-device-form-en_us');
   await page.goto('/busi/k12/place');
-  await expect(page.getByTestId('venue-list').getByRole('row').nth(1)).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('venue-list').getByRole('row').nth(1)).toBeVisible();
   await shot(page, 'venue-places-en_us');
   await page.getByTestId('list-add').click();
   const form = page.getByTestId('venue-form');
@@ -72,6 +72,6 @@ test('the device and venue screens in English', async ({ page }) => {
   await shot(page, 'venue-place-form-en_us');
   await page.goto('/busi/k12/place');
   await page.getByTestId('venue-list').getByTestId('venue-devices').first().click();
-  await expect(page.getByTestId('venue-devices').getByRole('row').nth(1)).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('venue-devices').getByRole('row').nth(1)).toBeVisible();
   await shot(page, 'venue-place-devices-en_us');
 });

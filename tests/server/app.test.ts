@@ -137,6 +137,10 @@ describe('static web app under /busi/', () => {
     const js = await app.inject({ url: '/busi/assets/app-abc123.js' });
     expect(js.statusCode).toBe(200);
     expect(js.headers['content-type']).toMatch(/javascript/);
+    // Hashed names never change content: kept a year, never asked again; the page itself is revalidated every load.
+    expect(js.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(index.headers['cache-control']).toBe('no-cache');
+    expect((await app.inject({ url: '/busi/k12/org/class' })).headers['cache-control']).toBe('no-cache');
     const bare = await app.inject({ url: '/busi' });
     expect(bare.statusCode).toBe(302);
     expect(bare.headers.location).toBe('/busi/');
