@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
@@ -29,6 +30,9 @@ export default defineConfig(({ command }) => ({
   },
   build: { outDir: 'dist/web', emptyOutDir: true, chunkSizeWarningLimit: 1200 },
   test: {
+    // Vitest's default leaves a core free (cores − 1): one worker on the 2-core CI machine, where two ran the unit
+    // suite in 161 s instead of 253 s.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { extends: true, test: { name: 'domain', environment: 'node', include: ['tests/domain/**/*.test.ts'] } },
       { extends: true, test: { name: 'i18n', environment: 'node', include: ['tests/i18n/**/*.test.ts'] } },
