@@ -9,12 +9,13 @@ export function dataCenterApi(family: Family): string {
 /**
  * Screen paths of the data centre, read from the catalogue. A management organisation has no data-centre pages of its
  * own: it reads a school's through the routes under its overview (admin.dataCenter.overview.*), whose school route
- * carries the school's id, `orgId` (a path with `:orgId` until it is known).
+ * carries the school's id, `orgId` (no school path, null, until it is known).
  */
 export function dataCenterPaths(family: Family, orgId?: string) {
   const entry = (page: string) => getCatalogEntry(`${family}.dataCenter.${page}`) ?? getCatalogEntry(`${family}.dataCenter.overview.${page}`);
   const path = (page: string) => entry(page)?.path ?? `/${family}/dataCenter/${page}`;
-  const school = orgId ? path('school').replace(':orgId', encodeURIComponent(orgId)) : path('school');
+  const schoolPattern = path('school');
+  const school = !schoolPattern.includes(':orgId') ? schoolPattern : orgId ? schoolPattern.replace(':orgId', encodeURIComponent(orgId)) : null;
   const grade = path('grade');
   // Universities compare colleges where schools compare grades (gx.dataCenter.college).
   const college = getCatalogEntry(`${family}.dataCenter.college`)?.path ?? null;

@@ -26,8 +26,8 @@ export function useDrill(filters: DataCenterFilter, schoolId?: string) {
   const paths = useMemo(() => dataCenterPaths(family, orgId), [family, orgId]);
   const links = useMemo(
     () => ({
-      // The overview's school page needs the school's id (`:orgId`): no link until the view has named the school.
-      school: paths.school.includes('/:') ? undefined : withQuery(paths.school, period),
+      // The overview's school page needs the school's id: no link until the view has named the school.
+      school: paths.school === null ? undefined : withQuery(paths.school, period),
       grade: (gradeNo: number | null | undefined) => withQuery(paths.college ?? paths.grade, { ...period, gradeNo: gradeNo ?? undefined }),
       /** The college page: every college side by side without an id, one college's figures with it. */
       college: (collegeId?: string | null, gradeNo?: number | null) =>
