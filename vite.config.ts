@@ -59,6 +59,10 @@ export default defineConfig(({ command }) => ({
           hookTimeout: 120_000,
           // PGlite instances are ~300 MB each; two workers fit the 2-core machine
           maxWorkers: 2,
+          // The files share one module graph per worker instead of importing the server afresh for each file: 427 s of
+          // the PGlite run's worker time was module imports (docs/architecture.md, "Suite time"). Each file still
+          // builds its own app on its own database copy (tests/support/server-app.ts), so no state crosses files.
+          isolate: false,
         },
       },
     ],

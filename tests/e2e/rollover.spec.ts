@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { shot, signIn } from './support';
+import { shot, shown, signIn } from './support';
 
 /**
  * The small school's administrator (school02, whose data no other e2e test reads) rolls the school year over and undoes
@@ -49,8 +49,9 @@ test('an administrator rolls the school over to the next year and undoes it', as
   await page.goto('/busi/k12/org/acayear/rollover');
   await page.getByTestId('rollover-undo').click();
   await shot(page, 'rollover-undo-zh_cn');
+  const undone = shown(page, '已撤销学年升级');
   await page.getByRole('alertdialog').getByRole('button', { name: '确定' }).click();
-  await expect(page.getByText('已撤销学年升级', { exact: true })).toBeVisible();
+  await undone;
   await expect(page.getByTestId('rollover-last')).toContainText('已撤销');
   await expect(page.getByTestId('rollover-undo')).toHaveCount(0);
   await expect(page.getByTestId('rollover-years')).toContainText('2026-2027 → 新学年 2027-2028');

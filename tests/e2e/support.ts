@@ -80,3 +80,12 @@ export async function choose(trigger: Locator, option: string | RegExp | number 
     await expect(listbox).toHaveCount(0, { timeout: 3_000 });
   }).toPass({ timeout: 60_000 });
 }
+
+/**
+ * Resolves once `text` has been in the page, however briefly. A success toast shows for 3 s; on a loaded 2-core machine
+ * one round of expect's polling can take longer than that, so a toast can come and go between two polls. This checks
+ * in the page itself at every frame instead. Start it before the action that raises the text, and await it after.
+ */
+export function shown(page: Page, text: string): Promise<unknown> {
+  return page.waitForFunction((wanted) => document.body.textContent?.includes(wanted), text, { polling: 'raf', timeout: 60_000 });
+}

@@ -35,6 +35,8 @@ export function PhotoAvatar({ fileId, name, transport = fileStoreTransport, clas
   return (
     <span
       data-slot="photo-avatar"
+      // Whether the person has a photo, before its thumbnail has loaded (the e2e tests pick students without one).
+      data-has-photo={fileId ? 'true' : 'false'}
       className={cn('inline-flex size-8 shrink-0 items-center justify-center overflow-hidden rounded-full bg-muted text-xs font-medium text-muted-foreground', className)}
     >
       {shown ? <img src={shown} alt={name} className="size-full object-cover" /> : <span aria-hidden>{name.slice(0, 1)}</span>}
