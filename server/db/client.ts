@@ -70,12 +70,36 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.me
 /** Serialises migrations when several server instances start against one PostgreSQL. */
 const MIGRATION_LOCK_KEY = 7_461_302_026;
 
+/**
+ * Runs a client's promise queries one after the other. In a transaction (one client) a service may send two at once
+ * (`Promise.all` over a `DbOrTx`); node-postgres still queues a query sent while another runs, but warns that this is
+ * deprecated and ends in pg 9. A query sent while none of ours runs goes at once, so the order of sending is kept;
+ * callback queries (the pool's own `pool.query`) and stream queries (COPY) always go at once.
+ */
+function queueQueries(client: pg.PoolClient): void {
+  const send = client.query.bind(client) as (...args: unknown[]) => unknown;
+  let running = 0;
+  let tail: Promise<unknown> = Promise.resolve();
+  client.query = ((...args: unknown[]) => {
+    const stream = typeof (args[0] as { submit?: unknown } | null)?.submit === 'function';
+    if (stream || args.some((a) => typeof a === 'function')) return send(...args);
+    const result = running === 0 ? (send(...args) as Promise<unknown>) : tail.then(() => send(...args));
+    running++;
+    tail = result.then(
+      () => void running--,
+      () => void running--,
+    );
+    return result;
+  }) as typeof client.query;
+}
+
 /** Opens PGlite (default) or a PostgreSQL pool (when `databaseUrl` is set). */
 export async function openDb(opts: OpenDbOptions = {}): Promise<DbHandle> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolMax ?? 10 });
     // An idle client losing its connection must not crash the process.
     pool.on('error', () => {});
+    pool.on('connect', queueQueries);
     const db: Db = drizzleNodePg({ client: pool, schema });
     let closed = false;
     return {

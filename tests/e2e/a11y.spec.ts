@@ -345,7 +345,7 @@ test.describe('accessibility (axe, WCAG 2.1 AA)', () => {
  * Keyboard only, focus always visible: the list kit (paging, filter row, a row action's confirm dialog) and the form
  * kit (fields, the back confirm, save) on the class screens.
  */
-test('the class list and form work with the keyboard alone, focus visible', async ({ browser }) => {
+test('the class list and form work with the keyboard alone, focus visible', async ({ browser }, testInfo) => {
   const page = await pageFor(browser, 'school01');
   await page.goto('/busi/k12/org/class');
   const list = page.getByTestId('class-list');
@@ -394,9 +394,12 @@ test('the class list and form work with the keyboard alone, focus visible', asyn
   await page.keyboard.type(name);
   await tabUntil(button('查询'));
   await expectFocusVisible();
+  // The filtered page has arrived and is drawn: its rows replace the old ones, and a row that goes takes the focus (or
+  // an open dialog) with it. The answer first: the loading cover only shows once the request has started.
+  const filtered = page.waitForResponse((r) => r.url().includes('/org/class/page?') && new URL(r.url()).searchParams.get('name') === name);
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/name=/);
-  // The filtered page has arrived (rows drawn again while loading would take the focus with them).
+  await filtered;
   await expect(list.locator('[data-slot=data-table-loading]')).toHaveCount(0);
   await expect(rows.first()).toContainText(name);
 
@@ -430,7 +433,9 @@ test('the class list and form work with the keyboard alone, focus visible', asyn
   await tabUntil(`(el) => el?.tagName === 'INPUT' && el.closest('[data-field=name]')`);
   await expectFocusVisible();
   await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.type(`${name}K`);
+  // A retry renames the row again, to a name of its own (the same name would leave the form unchanged).
+  const renamed = `${name}K${testInfo.retry || ''}`;
+  await page.keyboard.type(renamed);
 
   // Leaving a changed form asks first; its Cancel keeps the form and what was typed.
   await tabUntil(`(el) => el?.getAttribute('data-testid') === 'form-cancel'`);
@@ -441,14 +446,14 @@ test('the class list and form work with the keyboard alone, focus visible', asyn
   await tabUntil(button('取消'));
   await page.keyboard.press('Enter');
   await expect(dialog).toBeHidden();
-  await expect(form.locator('[data-field=name] input')).toHaveValue(`${name}K`);
+  await expect(form.locator('[data-field=name] input')).toHaveValue(renamed);
 
   // Save with Enter on the save button.
   await tabUntil(`(el) => el?.getAttribute('data-testid') === 'form-save'`);
   await expectFocusVisible();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/k12\/org\/class(\?|$)/);
-  await expect(list.getByRole('cell', { name: `${name}K` })).toBeVisible();
+  await expect(list.getByRole('cell', { name: renamed })).toBeVisible();
 });
 
 /** The import dialog of the people lists: the choose state and the dry run's review (counts, rejected rows, commit). */

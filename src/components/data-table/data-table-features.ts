@@ -8,6 +8,7 @@ import {
   sortFn_datetime,
   sortFn_text,
   tableFeatures,
+  type CellContext,
   type RowData,
   type SortingState,
   type TableOptions,
@@ -25,6 +26,12 @@ export interface DataTableColumnMeta {
    * `rowActionsColumn` is pinned already), in paged and virtual mode alike.
    */
   pin?: 'right';
+  /**
+   * What a column's `cell` component reads when the component itself is a module-level constant. A template that keeps
+   * state (an open confirm dialog, a menu) must not be a new function each time the columns are made: DataTable mounts
+   * a template as a component, so a new function is a new component and its state is lost (rowActionsColumn).
+   */
+  cellProps?: unknown;
 }
 
 /**
@@ -60,5 +67,8 @@ export const createDataTableColumnHelper = tableHook.createAppColumnHelper;
 
 /** Column definitions accepted by DataTable (what `createDataTableColumnHelper<T>().columns([...])` returns). */
 export type DataTableColumns<T extends RowData> = TableOptions<DataTableFeatures, T>['columns'];
+
+/** What a cell template of a DataTable column gets. */
+export type DataTableCellContext<T extends RowData> = CellContext<DataTableFeatures, T, unknown>;
 
 export type { RowData, SortingState };

@@ -314,5 +314,5 @@ export function DataTable<T extends RowData>({
   );
 }
 
-export { createDataTableColumnHelper, type DataTableColumnMeta, type DataTableColumns, type RowData, type SortingState } from './data-table-features';
+export { createDataTableColumnHelper, type DataTableCellContext, type DataTableColumnMeta, type DataTableColumns, type RowData, type SortingState } from './data-table-features';
 export type { DataTablePaginationState } from './data-table-pagination';

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { OK_MSG } from '@/domain/errors';
 import { canDo } from '@/domain/menus/access';
 import type { ButtonAction } from '@/domain/menus/catalog';
-import { createDataTableColumnHelper, type RowData } from '@/components/data-table/data-table';
+import { createDataTableColumnHelper, type DataTableCellContext, type RowData } from '@/components/data-table/data-table';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
@@ -182,10 +182,20 @@ export function rowActionsColumn<T extends RowData>({
   maxInline?: number;
 }) {
   const col = createDataTableColumnHelper<T>();
+  const cellProps: RowActionsCellProps<T> = { pageKey, actions, maxInline };
   return col.display({
     id: 'actions',
     header: () => header,
-    meta: { align: 'right', className: 'whitespace-nowrap', pin: 'right', width },
-    cell: ({ row }) => <RowActions row={row.original} pageKey={pageKey} actions={actions} maxInline={maxInline} />,
+    meta: { align: 'right', className: 'whitespace-nowrap', pin: 'right', width, cellProps },
+    // One component for every list and every remake of the columns (a screen remakes them when a mutation's state
+    // changes): a row's open confirm dialog stays open through it.
+    cell: RowActionsCell as (context: DataTableCellContext<T>) => ReactNode,
   });
+}
+
+type RowActionsCellProps<T> = Pick<Parameters<typeof RowActions<T>>[0], 'pageKey' | 'actions' | 'maxInline'>;
+
+function RowActionsCell({ row, column }: DataTableCellContext<RowData>) {
+  const props = column.columnDef.meta?.cellProps as RowActionsCellProps<RowData>;
+  return <RowActions row={row.original} {...props} />;
 }

@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { createStore, Provider } from 'jotai';
 import { describe, expect, it, vi } from 'vitest';
 import { pageAccess } from '@/domain/menus/access';
-import { RowActions } from '@/components/list/row-actions';
+import { DataTable } from '@/components/data-table/data-table';
+import { RowActions, rowActionsColumn } from '@/components/list/row-actions';
 import { Toaster } from '@/components/ui/toast';
 import { permissionsAtom } from '@/lib/permissions';
 
@@ -103,5 +104,34 @@ describe('RowActions with more actions than fit', () => {
   it('a row with no more actions than maxInline shows them all as buttons', () => {
     renderMany(4);
     expect(rowButtons()).toHaveLength(4);
+  });
+});
+
+describe('rowActionsColumn', () => {
+  it('keeps a row’s confirm dialog open when the screen makes its columns again (a re-render, a mutation’s state)', async () => {
+    const store = createStore();
+    store.set(permissionsAtom, new Set([access.need('delete')]));
+    const rows = [{ id: '1', name: '一年级1班' }];
+    // A new actions array and a new column each time, as a screen's useMemo does when one of its inputs changes.
+    const table = () => (
+      <Provider store={store}>
+        <DataTable
+          rowKey="id"
+          data={rows}
+          columns={[
+            rowActionsColumn<(typeof rows)[number]>({
+              pageKey: 'k12.org.class',
+              header: '操作',
+              actions: [{ action: 'delete', destructive: true, confirm: (r) => ({ title: `确定删除班级“${r.name}”吗？` }), onClick: vi.fn() }],
+            }),
+          ]}
+        />
+      </Provider>
+    );
+    const { rerender } = render(table());
+    await userEvent.click(screen.getByRole('button', { name: '删除' }));
+    expect(screen.getByRole('alertdialog')).toHaveTextContent('确定删除班级“一年级1班”吗？');
+    rerender(table());
+    expect(screen.getByRole('alertdialog')).toHaveTextContent('确定删除班级“一年级1班”吗？');
   });
 });
