@@ -61,7 +61,8 @@ export default defineConfig(({ command }) => ({
           maxWorkers: 2,
           // The files share one module graph per worker instead of importing the server afresh for each file: 427 s of
           // the PGlite run's worker time was module imports (docs/architecture.md, "Suite time"). Each file still
-          // builds its own app on its own database copy (tests/support/server-app.ts), so no state crosses files.
+          // builds its own app on its own database copy (tests/support/server-app.ts); only module-level caches
+          // (fonts, number formats, the sign-in decoy) carry over between files, as they do in a long-running server.
           isolate: false,
         },
       },

@@ -491,10 +491,10 @@ export const homeworkRefCheck: RefCheck = async (db, record, cache) => {
   if (hw === undefined) {
     const [row] = await db.select().from(homeworks).where(eq(homeworks.id, record.refId)).limit(1);
     if (row) {
-      // One after the other: the check runs in the ingest batch's transaction, one connection, where node-postgres
-      // queues a second query sent while the first runs (deprecated, to be an error in pg 9).
-      const cls = await db.select({ id: homeworkClasses.classId }).from(homeworkClasses).where(eq(homeworkClasses.homeworkId, row.id));
-      const its = await db.select({ item: homeworkItems.item }).from(homeworkItems).where(eq(homeworkItems.homeworkId, row.id));
+      const [cls, its] = await Promise.all([
+        db.select({ id: homeworkClasses.classId }).from(homeworkClasses).where(eq(homeworkClasses.homeworkId, row.id)),
+        db.select({ item: homeworkItems.item }).from(homeworkItems).where(eq(homeworkItems.homeworkId, row.id)),
+      ]);
       hw = { orgId: row.orgId, startDate: row.startDate, endDate: row.endDate, endedAt: row.endedAt, classIds: new Set(cls.map((c) => c.id)), items: new Set(its.map((i) => i.item)) };
     } else hw = null;
     cache.set(cacheKey, hw);
