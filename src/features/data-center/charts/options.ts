@@ -579,7 +579,8 @@ export function schoolTrendOption(
       },
     }),
     xAxis: { type: 'category', data: years, axisLabel: axisLabel(look) },
-    yAxis: { type: 'value', name: t('dashboard:figure.meanTotal'), min: (v: { min: number }) => Math.max(0, Math.floor(v.min / 10) * 10 - 10), max: 120, axisLabel: axisLabel(look) },
+    // No axis name: the card's title says what the values are (a long name would be cut at the edge).
+    yAxis: { type: 'value', min: (v: { min: number }) => Math.max(0, Math.floor(v.min / 10) * 10 - 10), max: 120, axisLabel: axisLabel(look) },
     series: [
       {
         type: 'line' as const,

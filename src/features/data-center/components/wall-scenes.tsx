@@ -185,7 +185,9 @@ const WALL_SCHOOLS = 10;
 function DistrictSchools({ data }: { data: SceneOf<'districtSchools'> }) {
   const { t } = useTranslation(['dashboard', 'physique', 'platform']);
   const colors = useSemanticColors();
-  const shown = data.schools.filter((s) => s.tested > 0).slice(0, WALL_SCHOOLS);
+  // The table lists the schools by mean score (a school without results last, with dashes); the chart those with results.
+  const listed = data.schools.slice(0, WALL_SCHOOLS);
+  const shown = listed.filter((s) => s.tested > 0);
   const option = useMemo(
     () =>
       levelStackOption(
@@ -210,7 +212,7 @@ function DistrictSchools({ data }: { data: SceneOf<'districtSchools'> }) {
     <div className="grid h-full grid-rows-[auto_minmax(0,1fr)] gap-6" data-testid="wall-district-schools">
       <div className="grid grid-cols-6 gap-6">
         {tiles.map(([key, value]) => (
-          <div key={key} className="rounded-2xl border bg-card px-6 py-4" data-testid={`wall-district-${key}`}>
+          <div key={key} className="rounded-2xl border bg-card px-6 py-4" data-testid={`wall-district-tile-${key}`}>
             <div className="text-[24px] text-muted-foreground">{t(`platform:district.${key}`)}</div>
             <div className="text-[52px] leading-tight font-bold tabular-nums">{value}</div>
           </div>
@@ -221,7 +223,7 @@ function DistrictSchools({ data }: { data: SceneOf<'districtSchools'> }) {
           <DashboardChart option={option} height={FILL} aria-label={t('platform:district.chart.levels')} />
         </Panel>
         <Panel title={t('school.schoolRanking')}>
-          <table className="absolute inset-0 h-full w-full text-[26px]">
+          <table className="absolute inset-x-0 top-0 w-full text-[26px]">
             <thead className="text-[20px] text-muted-foreground">
               <tr>
                 <th className="py-2 text-left font-medium">{t('ranking.school')}</th>
@@ -233,14 +235,14 @@ function DistrictSchools({ data }: { data: SceneOf<'districtSchools'> }) {
               </tr>
             </thead>
             <tbody>
-              {shown.map((s) => (
+              {listed.map((s) => (
                 <tr key={s.orgId} className="border-t border-border">
-                  <td className="max-w-[320px] truncate py-0.5 font-medium">{s.name}</td>
-                  <td className="py-0.5 text-right tabular-nums">{formatCount(s.tested)}</td>
-                  <td className="py-0.5 text-right font-semibold tabular-nums">{formatScore(s.meanTotal)}</td>
-                  <td className="py-0.5 text-right tabular-nums text-success">{formatRate(s.excellentRate)}</td>
-                  <td className="py-0.5 text-right tabular-nums">{formatRate(s.passRate)}</td>
-                  <td className="py-0.5 text-right tabular-nums">{formatRate(s.homeworkRate)}</td>
+                  <td className="max-w-[320px] truncate py-2 font-medium">{s.name}</td>
+                  <td className="py-2 text-right tabular-nums">{formatCount(s.tested)}</td>
+                  <td className="py-2 text-right font-semibold tabular-nums">{formatScore(s.meanTotal)}</td>
+                  <td className="py-2 text-right tabular-nums text-success">{formatRate(s.excellentRate)}</td>
+                  <td className="py-2 text-right tabular-nums">{formatRate(s.passRate)}</td>
+                  <td className="py-2 text-right tabular-nums">{formatRate(s.homeworkRate)}</td>
                 </tr>
               ))}
             </tbody>

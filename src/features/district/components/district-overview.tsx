@@ -113,6 +113,8 @@ export function DistrictOverviewScreen() {
   const view = query.data;
   const charts = useDistrictCharts(view);
   const refreshing = query.isFetching && query.isPlaceholderData;
+  // The charts of schools side by side grow with the district (a school's bar or row stays legible).
+  const chartHeight = Math.max(300, (charts?.tested.length ?? 0) * 30 + 90);
   const applied = useMemo<DataCenterFilter>(() => ({ ...view?.filters, ...filters }), [view?.filters, filters]);
   const toSchool = useCallback((orgId: string) => void navigate(schoolDataCentreLink(orgId, applied)), [navigate, applied]);
   // A point of the trend names its school year too: that school's data centre for that year.
@@ -193,27 +195,20 @@ export function DistrictOverviewScreen() {
             </div>
             {charts.tested.length ? (
               <>
-                <ChartCard title={t('district.chart.schools')} description={t('district.chart.drillHint')} data-testid="district-chart-schools">
-                  <DashboardChart option={charts.units} height={340} loading={refreshing} onSelect={toSchool} aria-label={t('district.chart.schools')} />
-                </ChartCard>
                 <div className="grid gap-4 xl:grid-cols-2">
-                  <ChartCard title={t('district.chart.levels')} description={t('district.chart.drillHint')} data-testid="district-chart-levels">
-                    <DashboardChart
-                      option={charts.levels}
-                      height={Math.max(240, charts.tested.length * 34 + 60)}
-                      loading={refreshing}
-                      onSelect={toSchool}
-                      aria-label={t('district.chart.levels')}
-                    />
+                  <ChartCard title={t('district.chart.schools')} description={t('district.chart.drillHint')} data-testid="district-chart-schools">
+                    <DashboardChart option={charts.units} height={chartHeight} loading={refreshing} onSelect={toSchool} aria-label={t('district.chart.schools')} />
                   </ChartCard>
+                  <ChartCard title={t('district.chart.levels')} description={t('district.chart.drillHint')} data-testid="district-chart-levels">
+                    <DashboardChart option={charts.levels} height={chartHeight} loading={refreshing} onSelect={toSchool} aria-label={t('district.chart.levels')} />
+                  </ChartCard>
+                </div>
+                <div className="grid gap-4 xl:grid-cols-2">
                   <ChartCard title={t('district.chart.trend')} description={t('district.chart.trendHint')} data-testid="district-chart-trend">
-                    <DashboardChart
-                      option={charts.trend}
-                      height={Math.max(240, charts.tested.length * 34 + 60)}
-                      loading={refreshing}
-                      onSelect={toSchoolYear}
-                      aria-label={t('district.chart.trend')}
-                    />
+                    <DashboardChart option={charts.trend} height={chartHeight} loading={refreshing} onSelect={toSchoolYear} aria-label={t('district.chart.trend')} />
+                  </ChartCard>
+                  <ChartCard title={t('district.chart.participation')} description={t('district.chart.participationHint')} data-testid="district-chart-participation">
+                    <DashboardChart option={charts.participation} height={chartHeight} loading={refreshing} onSelect={toSchool} aria-label={t('district.chart.participation')} />
                   </ChartCard>
                 </div>
                 <div className="grid gap-4 xl:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
@@ -231,9 +226,6 @@ export function DistrictOverviewScreen() {
                 </div>
               </>
             ) : null}
-            <ChartCard title={t('district.chart.participation')} description={t('district.chart.participationHint')} data-testid="district-chart-participation">
-              <DashboardChart option={charts.participation} height={300} loading={refreshing} onSelect={toSchool} aria-label={t('district.chart.participation')} />
-            </ChartCard>
             <Card>
               <CardContent className="grid grid-cols-[minmax(0,1fr)] gap-2">
                 <p className="text-sm text-muted-foreground">{t('district.hint')}</p>

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EChartsReactProps } from 'echarts-for-react/esm/types';
+import { ORG_TYPE } from '@/domain/constants';
 import type { DataCenterOptions, Indicators } from '@/domain/data-center/types';
 import type { DistrictOverview, DistrictSchoolRow } from '@/domain/platform/district';
 import { AppProvider } from '@/app/provider';
@@ -112,7 +113,7 @@ function chartWithId(id: string): EChartsReactProps {
 describe('district overview', () => {
   beforeEach(() => {
     resetApp();
-    store.set(uinfoAtom, k12UInfo({ currentTypePath: '/admin', orgType: 11 }));
+    store.set(uinfoAtom, k12UInfo({ currentTypePath: '/admin', orgType: ORG_TYPE.management }));
     store.set(filtersAtom, {});
     charts.length = 0;
   });
@@ -150,5 +151,6 @@ describe('district overview', () => {
     await user.click(within(heat).getByRole('rowheader', { name: '实验小学' }));
     expect(router.state.location.pathname).toBe('/admin/dataCenter/overview/school/o2');
     expect(Object.fromEntries(new URLSearchParams(router.state.location.search))).toEqual({ orgId: 'o2', schoolYear: '2025', gender: 'female' });
-  });
+    // Three views drawn in turn: room for a loaded machine.
+  }, 60_000);
 });
