@@ -186,20 +186,18 @@ function DistrictSchools({ data }: { data: SceneOf<'districtSchools'> }) {
   const { t } = useTranslation(['dashboard', 'physique', 'platform']);
   const colors = useSemanticColors();
   // The table lists the schools by mean score (a school without results last, with dashes); the chart those with results.
-  const listed = data.schools.slice(0, WALL_SCHOOLS);
-  const shown = listed.filter((s) => s.tested > 0);
-  const option = useMemo(
-    () =>
-      levelStackOption(
-        t,
-        colors,
-        shown.map((s) => ({ id: s.orgId, label: s.name })),
-        shown.map((s) => ({ levels: s.levels, rates: levelRatesOf(s.levels) })),
-        WALL,
-        { horizontal: true },
-      ),
-    [t, colors, shown],
-  );
+  const listed = useMemo(() => data.schools.slice(0, WALL_SCHOOLS), [data.schools]);
+  const option = useMemo(() => {
+    const shown = listed.filter((s) => s.tested > 0);
+    return levelStackOption(
+      t,
+      colors,
+      shown.map((s) => ({ id: s.orgId, label: s.name })),
+      shown.map((s) => ({ levels: s.levels, rates: levelRatesOf(s.levels) })),
+      WALL,
+      { horizontal: true },
+    );
+  }, [t, colors, listed]);
   const tiles = [
     ['schools', formatCount(data.schools.length)],
     ['students', formatCount(data.total.students)],

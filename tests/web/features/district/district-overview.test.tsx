@@ -154,3 +154,17 @@ describe('district overview', () => {
     // Three views drawn in turn: room for a loaded machine.
   }, 60_000);
 });
+
+describe('district charts', () => {
+  it("keep a hostile school name as text in the trend's tooltip", async () => {
+    const { schoolTrendOption } = await import('@/features/data-center/charts/options');
+    const t = ((key: string) => key) as never;
+    const colors = { level: { excellent: '#1', good: '#2', pass: '#3', fail: '#4' }, bmi: { normal: '#1', lowWeight: '#2', overweight: '#3', obese: '#4' }, series: ['#1', '#2'], muted: '#9', foreground: '#0' };
+    const evil = '<img src=x onerror=alert(1)>';
+    const option = schoolTrendOption(t, colors, view().trend, [{ orgId: 'o1', name: evil }]);
+    const formatter = (option.tooltip as { formatter: (p: unknown) => string }).formatter;
+    const html = formatter([{ seriesName: evil, axisValueLabel: '2025-2026', value: 80, marker: '' }]);
+    expect(html).not.toContain('<img');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+});
