@@ -1,9 +1,11 @@
 /**
  * District overview at scale (docs/product-rules.md#district-overview): a 200,000-student district
  * (server/db/seed/scale.ts) with a school year of homework and contest records and devices, on PostgreSQL; the p50 and
- * p95 of the whole signed-in request `GET …/admin/dataCenter/overview` through app.inject, each beside floors measured
- * in the same run: a plain count(*) over the district's enabled students, the period's rollup rows read once, and the
- * school year's activity rows read once. Prints numbers and the ratio to the floor; asserts nothing.
+ * p95 of the whole signed-in request `GET …/admin/dataCenter/overview` (the table and every chart of the district
+ * view: schools compared, levels and items per school, the trend over school years) through app.inject, each beside
+ * floors measured in the same run: a plain count(*) over the district's enabled students, the period's rollup rows
+ * read once, every school year's school rollup rows read once (the trend's input), and the school year's activity
+ * rows read once. Prints numbers and the ratio to the floor; asserts nothing.
  * Target: p95 under 400 ms.
  *
  *   npm run bench -- district [--students 200000] [--iterations 30] [--keep]
@@ -124,12 +126,14 @@ async function measure(handle: DbHandle): Promise<void> {
     const first = await overview();
     const year = first.period.schoolYear ?? 0;
     console.log(`  district: ${first.schools.length} schools, ${first.total.students} enabled students, ${first.total.tested} tested in ${year}, homework ${first.total.homeworkStudents}, contest ${first.total.contestStudents}`);
+    console.log(`  charts: ${first.trend.length} school years in the trend, ${first.weakestItems.length} items, answer ${(JSON.stringify(first).length / 1024).toFixed(0)} KiB`);
     const schools = sql`select id from orgs where parent_id = (select m.org_id from memberships m join users u on u.id = m.user_id where u.account_num = ${SCALE_DISTRICT_ACCOUNT} limit 1)`;
     const count = (q: SQL) => async () => void (await handle.db.execute(q));
     const window = sql`measured_at >= (${`${year}-08-01`}::date::timestamp at time zone ${ORG_TIME_ZONE}) and measured_at < (${`${year + 1}-08-01`}::date::timestamp at time zone ${ORG_TIME_ZONE})`;
     const cases: [string, () => Promise<unknown>][] = [
       ["floor: count(*) of the district's enabled students", count(sql`select count(*) from students where org_id in (${schools}) and enabled`)],
       ["floor: the period's rollup rows read once", count(sql`select count(*), sum(tested) from dc_rollups r join test_plans tp on tp.id = r.plan_id join school_years sy on sy.id = tp.school_year_id where r.org_id in (${schools}) and sy.start_year = ${year}`)],
+      ["floor: every year's school rollup rows read once", count(sql`select count(*), sum(tested) from dc_school_rollups r where r.org_id in (${schools})`)],
       ["floor: the school year's activity rows read once", count(sql`select count(*) from activity_records where org_id in (${schools}) and ${window}`)],
       ['overview (whole signed-in request)', () => overview()],
       ['overview, girls only', () => overview('?gender=female')],

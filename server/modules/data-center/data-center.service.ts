@@ -164,7 +164,7 @@ function trendOf(list: readonly AggRow[], plans: readonly PlanInfo[], roster: re
 }
 
 /** Items by mean score, weakest first (BMI is reported by its bands instead). */
-function weakestOf(items: ItemStats): WeakItem[] {
+export function weakestOf(items: ItemStats): WeakItem[] {
   const out: WeakItem[] = [];
   for (const [item, s] of Object.entries(items) as [ItemKey, NonNullable<ItemStats[ItemKey]>][]) {
     if (item === 'bmi' || s.meanScore == null) continue;

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import { DC_MSG } from '@/domain/data-center/messages';
-import { MEET_BOARD_LINK_DAYS, MEET_BOARD_REFRESH_S, MEET_BOARD_SCENE, WALL_INTERVAL_DEFAULT_S, wallPath, type ScreenLinkCreate, type ScreenLinkCreated, type ScreenLinkRow } from '@/domain/data-center/wall';
+import { ORG_TYPE } from '@/domain/constants';
+import { wallScenesFor, MEET_BOARD_LINK_DAYS, MEET_BOARD_REFRESH_S, MEET_BOARD_SCENE, WALL_INTERVAL_DEFAULT_S, wallPath, type ScreenLinkCreate, type ScreenLinkCreated, type ScreenLinkRow } from '@/domain/data-center/wall';
 import { ERR } from '@/domain/errors';
 import type { DbOrTx } from '../../db/client';
 import { users } from '../../db/schema/auth';
@@ -68,10 +69,14 @@ function toRow(r: Selected): ScreenLinkRow {
 /** Creates a link for the tenant organisation or (bureau) one of its schools; answers the token and wall path once. */
 export async function createScreenLink(db: DbOrTx, family: Family, tenantOrgId: string, userId: string, body: ScreenLinkCreate): Promise<ScreenLinkCreated> {
   const orgId = body.orgId ?? tenantOrgId;
+  let isDistrict = false;
   if (family === 'admin') {
     const scope = await resolveScope(db, family, { tenantOrgId, classScope: WHOLE_ORG });
     if (!scope.orgIds.includes(orgId)) throw outOfScope();
+    isDistrict = scope.orgs.get(orgId)?.type === ORG_TYPE.management;
   } else if (orgId !== tenantOrgId) throw outOfScope();
+  // Only a management organisation's wall compares schools (a school's would have nothing to compare).
+  if (!isDistrict && body.playlist.scenes.some((s) => !wallScenesFor(false).includes(s))) throw new AppError(400, DC_MSG.districtSceneOnly);
   const token = newToken();
   const [created] = await db
     .insert(screenLinks)

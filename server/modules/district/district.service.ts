@@ -1,11 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { ORG_TYPE } from '@/domain/constants';
 import type { DataCenterFilter } from '@/domain/data-center/filters';
-import type { DistrictOverview, DistrictSchoolRow } from '@/domain/platform/district';
+import type { DistrictOverview, DistrictSchoolRow, DistrictTrendPoint } from '@/domain/platform/district';
 import type { DbOrTx } from '../../db/client';
-import { context, groupedQuery, heavyRows, splitGroups, viewScope } from '../data-center/data-center.service';
-import type { Viewer } from '../data-center/data-center.scope';
-import { idList, indicatorsOf, population, rate, type AggRow } from '../data-center/data-center.sql';
+import { appliedFilters, context, groupedQuery, heavyRows, splitGroups, viewScope, weakestOf } from '../data-center/data-center.service';
+import { academicYearOf, type PlanInfo, type Viewer } from '../data-center/data-center.scope';
+import { idList, indicatorsOf, itemStatsOf, population, rankFields, rate, type AggRow, type ResultFilters } from '../data-center/data-center.sql';
 
 interface SchoolCounts {
   org_id: string;
@@ -56,7 +56,46 @@ function figuresOf(agg: AggRow | undefined, counts: Omit<SchoolCounts, 'org_id'>
     contestRate: rate(counts.contest, counts.students),
     devices: counts.devices,
     devicesOnline: counts.online,
+    levels: i.levels,
+    items: itemStatsOf(agg ?? {}),
   };
+}
+
+/**
+ * The district and each of its schools per school year, in one scan of the school rollups (per plan × grade ×
+ * gender): rows are first added up per school and year, so the grouping sets sort a few hundred rows.
+ */
+function trendQuery(orgIds: readonly string[], plans: readonly PlanInfo[], filters: ResultFilters): SQL {
+  const { src, agg, counters } = population({ orgIds, plans, filters, perYear: true, bySchool: true });
+  const rows = counters
+    ? sql`r0 as (${src}), r as (select school_year, org_id, ${sql.raw(counters.map((c) => `sum(${c})::bigint as ${c}`).join(', '))} from r0 group by school_year, org_id)`
+    : sql`r as (${src})`;
+  return sql`with ${rows}
+select grouping(r.org_id)::int as g_org, r.school_year::int as school_year, r.org_id, ${agg}
+from r group by grouping sets ((r.school_year), (r.school_year, r.org_id)) order by 2`;
+}
+
+function trendOf(list: readonly AggRow[], plans: readonly PlanInfo[], schoolIds: ReadonlySet<string>): DistrictTrendPoint[] {
+  const years = new Map<number, DistrictTrendPoint>();
+  const point = (year: number): DistrictTrendPoint => {
+    let p = years.get(year);
+    if (!p) {
+      p = { schoolYear: year, academicYear: plans.find((x) => x.schoolYear === year)?.academicYear ?? academicYearOf(year), indicators: indicatorsOf({}, null), items: {}, schools: [] };
+      years.set(year, p);
+    }
+    return p;
+  };
+  for (const row of list) {
+    const p = point(Number(row.school_year));
+    if (Number(row.g_org) === 1) {
+      p.indicators = indicatorsOf(row, null);
+      p.items = itemStatsOf(row);
+    } else if (schoolIds.has(String(row.org_id))) {
+      const f = rankFields(row);
+      p.schools.push({ orgId: String(row.org_id), tested: f.tested, meanTotal: f.meanTotal, excellentRate: f.excellentRate, passRate: f.passRate });
+    }
+  }
+  return [...years.values()].sort((a, b) => a.schoolYear - b.schoolYear);
 }
 
 /**
@@ -66,12 +105,14 @@ function figuresOf(agg: AggRow | undefined, counts: Omit<SchoolCounts, 'org_id'>
  * devices. A school's drill-down is the data centre's school view with `orgId` (read-only).
  */
 export async function districtOverview(db: DbOrTx, viewer: Viewer, f: DataCenterFilter): Promise<DistrictOverview> {
-  const { scope, period, plans } = await context(db, 'admin', viewer, { ...f, orgId: undefined, gradeNo: undefined, classId: undefined });
+  const filters = { ...f, orgId: undefined, gradeNo: undefined, classId: undefined, collegeId: undefined, majorId: undefined };
+  const { scope, period, plans, trendPlans } = await context(db, 'admin', viewer, filters);
   const schoolIds = [...scope.orgs.values()].filter((o) => o.type === ORG_TYPE.k12 || o.type === ORG_TYPE.university).map((o) => o.id);
   const rf = { gender: f.gender };
-  const [grouped, counts] = await Promise.all([
+  const [grouped, counts, trendRows] = await Promise.all([
     plans.length && schoolIds.length ? heavyRows(db, groupedQuery(population({ orgIds: scope.orgIds, plans, filters: rf, bySchool: true }), ['org_id'], true)) : Promise.resolve([]),
     schoolIds.length ? db.execute<SchoolCounts & Record<string, unknown>>(schoolCountsQuery(schoolIds, period.schoolYear)).then((r) => r.rows) : Promise.resolve([]),
+    trendPlans.length && schoolIds.length ? heavyRows(db, trendQuery(scope.orgIds, trendPlans, rf)) : Promise.resolve([]),
   ]);
   const g = splitGroups(grouped, ['org_id']);
   const aggOf = new Map(g.by.org_id.map((row) => [String(row.org_id), row]));
@@ -90,5 +131,13 @@ export async function districtOverview(db: DbOrTx, viewer: Viewer, f: DataCenter
     .sort((a, b) => (b.meanTotal ?? -1) - (a.meanTotal ?? -1) || a.name.localeCompare(b.name, 'zh'));
   const sum = (k: keyof Omit<SchoolCounts, 'org_id'>) => counts.reduce((n, c) => n + Number(c[k]), 0);
   const total = figuresOf(g.all ?? undefined, { students: sum('students'), homework: sum('homework'), contest: sum('contest'), devices: sum('devices'), online: sum('online') });
-  return { scope: viewScope(scope), period, total, schools };
+  return {
+    scope: viewScope(scope),
+    period,
+    filters: appliedFilters(filters, scope, period),
+    total,
+    schools,
+    trend: trendOf(trendRows, trendPlans, new Set(schoolIds)),
+    weakestItems: weakestOf(total.items),
+  };
 }

@@ -4,6 +4,7 @@ import { ok } from '@/domain/api';
 import { DC_MSG } from '@/domain/data-center/messages';
 import { isWallScene, MEET_BOARD_SCENE } from '@/domain/data-center/wall';
 import type { MeetBoardView } from '@/domain/meets/board';
+import type { DistrictOverview } from '@/domain/platform/district';
 import { AppError } from '../../lib/app-error';
 import { BOARD_CACHE_MS, createSceneCache, linkOfToken, meetBoardScene, wallConfig, wallScene } from './wall.service';
 
@@ -20,6 +21,7 @@ const sceneParams = tokenParams.extend({ scene: z.string().max(32) });
 export const wallRoutes: FastifyPluginAsyncZod = async (app) => {
   const cache = createSceneCache();
   const boards = createSceneCache<MeetBoardView>(BOARD_CACHE_MS);
+  const districts = createSceneCache<DistrictOverview>();
   const limit = { rateLimit: { max: SCREEN_PER_MINUTE, timeWindow: '1 minute' } };
 
   app.addHook('onSend', async (_request, reply) => {
@@ -38,6 +40,6 @@ export const wallRoutes: FastifyPluginAsyncZod = async (app) => {
     const { scene } = request.params;
     if (!isWallScene(scene)) throw new AppError(404, DC_MSG.sceneNotInPlaylist);
     if (scene === MEET_BOARD_SCENE) return ok(await meetBoardScene(app.db, link, now, boards));
-    return ok(await wallScene(app.db, link, scene, now, cache));
+    return ok(await wallScene(app.db, link, scene, now, cache, districts));
   });
 };

@@ -2,7 +2,8 @@ import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import { ORG_TYPE, type OrgType } from '@/domain/constants';
 import { DC_MSG } from '@/domain/data-center/messages';
 import type { MeetBoardAnswer, SchoolView, WallSceneAnswer, WallSceneData } from '@/domain/data-center/types';
-import { MEET_BOARD_SCENE, type DataCenterScene, type WallConfig, type WallPlaylist } from '@/domain/data-center/wall';
+import type { DistrictOverview } from '@/domain/platform/district';
+import { DISTRICT_SCENE, MEET_BOARD_SCENE, type DataCenterScene, type WallConfig, type WallPlaylist } from '@/domain/data-center/wall';
 import type { MeetBoardView } from '@/domain/meets/board';
 import type { DbOrTx } from '../../db/client';
 import { screenLinks } from '../../db/schema/data-center';
@@ -13,6 +14,7 @@ import { WHOLE_ORG } from '../../lib/data-scope';
 import { hashSecret } from '../../lib/tokens';
 import type { Actor } from '../../plugins/tenant';
 import { schoolView } from '../data-center/data-center.service';
+import { districtOverview } from '../district/district.service';
 import { meetBoard } from '../meets/points.service';
 import type { Family } from '@/domain/menus/access';
 
@@ -113,7 +115,7 @@ export function createSceneCache<T = SchoolView>(ttlMs = SCENE_CACHE_MS): SceneC
   };
 }
 
-function sliceOf(scene: DataCenterScene, view: SchoolView): WallSceneData {
+function sliceOf(scene: Exclude<DataCenterScene, typeof DISTRICT_SCENE>, view: SchoolView): WallSceneData {
   switch (scene) {
     case 'schoolOverview':
       return { scene, overview: view.overview, items: view.items, trend: view.trend };
@@ -126,11 +128,35 @@ function sliceOf(scene: DataCenterScene, view: SchoolView): WallSceneData {
   }
 }
 
+/**
+ * The district scene: the district overview's totals and school rows (school names and figures; the overview has no
+ * student in it), for a management organisation's link only.
+ */
+async function districtScene(db: DbOrTx, link: ScreenLink, now: Date, key: string, cache: SceneCache<DistrictOverview>): Promise<WallSceneAnswer> {
+  if (link.orgType !== ORG_TYPE.management) throw screenError(404, DC_MSG.sceneNotInPlaylist);
+  let view = cache.get(key, now.getTime());
+  if (!view) {
+    const { schoolYear, semesterCode } = link.playlist;
+    view = districtOverview(db, { tenantOrgId: link.orgId, classScope: WHOLE_ORG }, { schoolYear, semesterCode });
+    cache.set(key, now.getTime(), view);
+  }
+  const v = await view;
+  return { scene: DISTRICT_SCENE, scope: v.scope, period: v.period, asOf: now.toISOString(), data: { scene: DISTRICT_SCENE, total: v.total, schools: v.schools } };
+}
+
 /** One scene of the link's playlist (404 for a scene the playlist does not include). */
-export async function wallScene(db: DbOrTx, link: ScreenLink, scene: DataCenterScene, now: Date, cache: SceneCache): Promise<WallSceneAnswer> {
+export async function wallScene(
+  db: DbOrTx,
+  link: ScreenLink,
+  scene: DataCenterScene,
+  now: Date,
+  cache: SceneCache,
+  districts: SceneCache<DistrictOverview> = createSceneCache<DistrictOverview>(),
+): Promise<WallSceneAnswer> {
   if (!link.playlist.scenes.includes(scene)) throw screenError(404, DC_MSG.sceneNotInPlaylist);
   const { schoolYear, semesterCode } = link.playlist;
   const key = `${link.orgId}|${schoolYear ?? ''}|${semesterCode ?? ''}`;
+  if (scene === DISTRICT_SCENE) return districtScene(db, link, now, key, districts);
   let view = cache.get(key, now.getTime());
   if (!view) {
     // A wall link is a school-wide public view: no person's data scope applies (docs/product-rules.md#data-scopes).

@@ -10,5 +10,7 @@ export const DC_MSG = {
   sceneNotInPlaylist: 'dataCenter:screen.sceneNotInPlaylist',
   /** A screen link for an organisation outside the caller's scope. */
   orgOutOfScope: 'dataCenter:error.orgOutOfScope',
+  /** The district scene in a playlist of a school (only a management organisation's wall shows its schools). */
+  districtSceneOnly: 'dataCenter:error.districtSceneOnly',
 } as const;
 export type DataCenterMessageKey = (typeof DC_MSG)[keyof typeof DC_MSG];

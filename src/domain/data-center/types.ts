@@ -3,6 +3,7 @@ import type { BmiBand, Gender, ItemKey } from '../physique/standard';
 import type { ItemResult } from '../physique-results/types';
 import type { DataCenterFilter } from './filters';
 import type { MeetBoardView } from '../meets/board';
+import type { DistrictSceneData } from '../platform/district';
 import type { DataCenterScene } from './wall';
 
 /**
@@ -340,7 +341,8 @@ export type WallSceneData =
   | { scene: 'schoolOverview'; overview: Indicators; items: ItemStats; trend: TrendPoint[] }
   | { scene: 'gradeComparison'; byGrade: GradeBreakdown[] }
   | { scene: 'classRanking'; ranking: Ranking }
-  | { scene: 'weakestItems'; weakestItems: WeakItem[]; byGrade: GradeBreakdown[] };
+  | { scene: 'weakestItems'; weakestItems: WeakItem[]; byGrade: GradeBreakdown[] }
+  | DistrictSceneData;
 
 export interface WallSceneAnswer {
   scene: DataCenterScene;

@@ -3,8 +3,14 @@ import { BASE_PATH, SEMESTER } from '../constants';
 import { SCHOOL_YEAR_MAX, SCHOOL_YEAR_MIN } from './filters';
 
 /** Scenes a data-centre playlist rotates through (docs/api/data-center.md#wall-display). */
-export const WALL_SCENES = ['schoolOverview', 'gradeComparison', 'classRanking', 'weakestItems'] as const;
+export const WALL_SCENES = ['schoolOverview', 'gradeComparison', 'classRanking', 'weakestItems', 'districtSchools'] as const;
 export type DataCenterScene = (typeof WALL_SCENES)[number];
+/** A management organisation's own scene: its schools side by side (counts and school figures, never a student). */
+export const DISTRICT_SCENE = 'districtSchools' satisfies DataCenterScene;
+/** The scenes a playlist of this organisation may hold: the district scene only on a management organisation's wall. */
+export function wallScenesFor(isDistrict: boolean): readonly DataCenterScene[] {
+  return isDistrict ? WALL_SCENES : WALL_SCENES.filter((s) => s !== DISTRICT_SCENE);
+}
 /** The one scene of a meet's board link: that meet's live board. */
 export const MEET_BOARD_SCENE = 'meetBoard';
 export type WallScene = DataCenterScene | typeof MEET_BOARD_SCENE;

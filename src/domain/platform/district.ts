@@ -1,4 +1,5 @@
-import type { Period, ViewScope } from '../data-center/types';
+import type { DataCenterFilter } from '../data-center/filters';
+import type { ItemStats, LevelCounts, Period, TrendPoint, ViewScope, WeakItem } from '../data-center/types';
 
 /**
  * The district overview (docs/product-rules.md#district-overview): a management organisation's schools side by
@@ -26,6 +27,23 @@ export interface DistrictSchoolRow {
   contestRate: number | null;
   devices: number;
   devicesOnline: number;
+  /** Assessed students per level (the level distribution), and every item's mean score and shares (weak items). */
+  levels: LevelCounts;
+  items: ItemStats;
+}
+
+/** One school in one school year of the district's trend. */
+export interface DistrictTrendSchool {
+  orgId: string;
+  tested: number;
+  meanTotal: number | null;
+  excellentRate: number | null;
+  passRate: number | null;
+}
+
+/** A school year of the district's trend: the district's figures (no roster: participation null) and each school's. */
+export interface DistrictTrendPoint extends TrendPoint {
+  schools: DistrictTrendSchool[];
 }
 
 export interface DistrictOverview {
@@ -33,5 +51,18 @@ export interface DistrictOverview {
   period: Period;
   /** The whole district, summed over its schools. */
   total: Omit<DistrictSchoolRow, 'orgId' | 'name' | 'type'>;
+  schools: DistrictSchoolRow[];
+  /** The filters the figures are for, defaults applied (a chart's drill-down carries them to the school's data centre). */
+  filters: DataCenterFilter;
+  /** Every school year with results (same semester and gender), oldest first. */
+  trend: DistrictTrendPoint[];
+  /** The district's items by mean score, weakest first. */
+  weakestItems: WeakItem[];
+}
+
+/** The district's wall scene (docs/api/data-center.md#wall-display): counts and school figures, never a student. */
+export interface DistrictSceneData {
+  scene: 'districtSchools';
+  total: DistrictOverview['total'];
   schools: DistrictSchoolRow[];
 }

@@ -1,20 +1,20 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { DataCenterFilter } from '@/domain/data-center/filters';
 import { pageApi } from '@/domain/menus/access';
 import type { DistrictOverview } from '@/domain/platform/district';
 import { get } from '@/lib/api-client';
+import { filtersToParams } from '@/features/data-center/filters';
 
 export const DISTRICT_OVERVIEW = 'admin.dataCenter.overview';
 
-export interface DistrictPeriod {
-  schoolYear?: number;
-  semesterCode?: number;
-}
+/** The filters the district view offers (the data centre's, in its URL form): the period and gender. */
+export type DistrictFilter = Pick<DataCenterFilter, 'schoolYear' | 'semesterCode' | 'gender'>;
 
-/** The schools side by side for one period: one request. */
-export function useDistrictOverview(period: DistrictPeriod) {
+/** The schools side by side for one period, with every chart's figures: one request. */
+export function useDistrictOverview(filters: DistrictFilter) {
   return useQuery({
-    queryKey: ['district', 'overview', period],
-    queryFn: () => get<DistrictOverview>(pageApi(DISTRICT_OVERVIEW), { ...period }),
+    queryKey: ['district', 'overview', filters],
+    queryFn: () => get<DistrictOverview>(pageApi(DISTRICT_OVERVIEW), filtersToParams(filters)),
     placeholderData: keepPreviousData,
   });
 }

@@ -1,3 +1,4 @@
+import type { DistrictSchoolRow } from '@/domain/platform/district';
 import type { ClassStudentRow, GradeBreakdown, Indicators, ItemStats, RankRow, TrendPoint, WallSceneData, WeakItem } from '@/domain/data-center/types';
 import { levelOf } from '@/domain/physique/level';
 import { ITEM_KEYS, type ItemKey } from '@/domain/physique/standard';
@@ -69,7 +70,34 @@ export const wallScenes: Record<WallSceneData['scene'], WallSceneData> = {
   gradeComparison: { scene: 'gradeComparison', byGrade },
   classRanking: { scene: 'classRanking', ranking: { unit: 'class', rows: rankRows } },
   weakestItems: { scene: 'weakestItems', weakestItems, byGrade },
+  districtSchools: { scene: 'districtSchools', total: districtSchool('', '', 78.2), schools: ['第一中学', '实验小学', '东山小学', '科技大学'].map((name, i) => districtSchool(`o${i}`, name, 81 - i * 2.1)) },
 };
+
+/** A school of the district's wall scene (counts and figures only). */
+function districtSchool(orgId: string, name: string, meanTotal: number): DistrictSchoolRow {
+  const i = indicators(meanTotal);
+  return {
+    orgId,
+    name,
+    type: 21,
+    students: 1200,
+    tested: i.tested,
+    assessed: i.assessed,
+    excellentRate: i.excellentRate,
+    goodRate: i.goodRate,
+    passRate: i.passRate,
+    failRate: i.levelRates.fail,
+    meanTotal,
+    homeworkStudents: 640,
+    homeworkRate: 0.5333,
+    contestStudents: 120,
+    contestRate: 0.1,
+    devices: 6,
+    devicesOnline: 4,
+    levels: i.levels,
+    items: itemStats(),
+  };
+}
 
 const NAMES = ['王子涵', '李思远', '张雨桐', '刘浩然', '陈一诺', '杨梓萱', '赵俊熙', '黄欣怡'];
 

@@ -540,3 +540,101 @@ export function unitListCharts(t: TFunction, colors: SemanticColors, rows: reado
   };
 }
 
+
+/** Text for an HTML tooltip: names (schools, classes, plans) are typed by users and must stay text. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** A school of a district chart: its id (the drill-down target) and name. */
+export interface SchoolRef {
+  orgId: string;
+  name: string;
+}
+
+/**
+ * Each school's mean total per school year (one line per school, the district's mean dashed); a point's id is
+ * `orgId@schoolYear`, so a click opens that school's data centre for that year (splitSchoolYearId).
+ */
+export function schoolTrendOption(
+  t: TFunction,
+  colors: SemanticColors,
+  trend: readonly { schoolYear: number; academicYear: string; indicators: Indicators; schools: readonly { orgId: string; meanTotal: number | null; passRate: number | null }[] }[],
+  schools: readonly SchoolRef[],
+  look?: ChartLook,
+): ChartOption {
+  const years = trend.map((p) => p.academicYear);
+  return {
+    legend: legend(look, { type: 'scroll' }),
+    grid: grid(look),
+    tooltip: tooltip(look, {
+      trigger: 'axis',
+      formatter: (params: unknown) => {
+        const list = asList(params).filter((p) => typeof p.value === 'number');
+        const head = escapeHtml(list[0]?.axisValueLabel ?? list[0]?.name ?? '');
+        const lines = [...list]
+          .sort((a, b) => (b.value as number) - (a.value as number))
+          .map((p) => `${p.marker ?? ''}${escapeHtml(p.seriesName ?? '')}: ${formatScore(p.value as number)}`);
+        return [head, ...lines].join('<br/>');
+      },
+    }),
+    xAxis: { type: 'category', data: years, axisLabel: axisLabel(look) },
+    // No axis name: the card's title says what the values are (a long name would be cut at the edge).
+    yAxis: { type: 'value', min: (v: { min: number }) => Math.max(0, Math.floor(v.min / 10) * 10 - 10), max: 120, axisLabel: axisLabel(look) },
+    series: [
+      {
+        type: 'line' as const,
+        name: t('platform:district.chart.districtMean'),
+        symbolSize: look?.wall ? 12 : 7,
+        lineStyle: { width: look?.wall ? 5 : 3, type: 'dashed' as const },
+        itemStyle: { color: colors.foreground },
+        data: trend.map((p) => p.indicators.meanTotal),
+      },
+      ...schools.map((s, i) => ({
+        type: 'line' as const,
+        name: s.name,
+        cursor: 'pointer',
+        connectNulls: true,
+        symbolSize: look?.wall ? 10 : 6,
+        itemStyle: { color: colors.series[i % colors.series.length] },
+        data: trend.map((p) => ({ value: p.schools.find((x) => x.orgId === s.orgId)?.meanTotal ?? null, id: `${s.orgId}@${p.schoolYear}` })),
+      })),
+    ],
+  };
+}
+
+/** `orgId@schoolYear` of a school-trend point, split. */
+export function splitSchoolYearId(id: string): { orgId: string; schoolYear: number | undefined } {
+  const [orgId, year] = id.split('@');
+  return { orgId: orgId!, schoolYear: year ? Number(year) : undefined };
+}
+
+/** Schools side by side: the share of students tested, handing in homework and taking part in contests. */
+export function participationOption(
+  t: TFunction,
+  colors: SemanticColors,
+  rows: readonly (SchoolRef & { students: number; tested: number; homeworkRate: number | null; contestRate: number | null })[],
+  look?: ChartLook,
+): ChartOption {
+  const bar = (name: string, color: string, pick: (r: (typeof rows)[number]) => number | null) => ({
+    type: 'bar' as const,
+    name,
+    cursor: 'pointer',
+    barMaxWidth: look?.wall ? 32 : 14,
+    itemStyle: { color },
+    tooltip: rateTooltip,
+    data: rows.map((r) => ({ value: percent(pick(r)), id: r.orgId })),
+  });
+  return {
+    legend: legend(look),
+    grid: grid(look),
+    tooltip: tooltip(look, { trigger: 'axis', axisPointer: { type: 'shadow' } }),
+    xAxis: { type: 'category', data: rows.map((r) => r.name), axisLabel: axisLabel(look, { interval: 0, rotate: rows.length > 6 ? 30 : 0 }) },
+    yAxis: { type: 'value', min: 0, max: 100, axisLabel: axisLabel(look, { formatter: '{value}%' }) },
+    series: [
+      bar(t('platform:district.chart.testedRate'), colors.series[0], (r) => (r.students > 0 ? Math.min(1, Math.round((r.tested / r.students) * 10_000) / 10_000) : null)),
+      bar(t('platform:district.homeworkRate'), colors.series[2], (r) => r.homeworkRate),
+      bar(t('platform:district.contestRate'), colors.series[4], (r) => r.contestRate),
+    ],
+  };
+}

@@ -12,6 +12,7 @@ import {
   WALL_INTERVAL_DEFAULT_S,
   WALL_REFRESH_DEFAULT_S,
   WALL_SCENES,
+  wallScenesFor,
   type ScreenLinkCreated,
   type ScreenLinkRow,
 } from '@/domain/data-center/wall';
@@ -88,11 +89,13 @@ function CreateLinkForm({ onCreated }: { onCreated(link: ScreenLinkCreated): voi
   const family = useAtomValue(dataCenterFamilyAtom);
   const create = useCreateScreenLink(family);
   const options = useOptionsQuery(family).data;
+  // A bureau's links show the bureau itself: its schools compared is one more scene.
+  const scenes = wallScenesFor(family === 'admin');
   const form = useForm<LinkInput, unknown, LinkOutput>({
     resolver: zodResolver(screenLinkCreateSchema),
     defaultValues: {
       name: '',
-      playlist: { scenes: [...WALL_SCENES], intervalSeconds: WALL_INTERVAL_DEFAULT_S, refreshSeconds: WALL_REFRESH_DEFAULT_S },
+      playlist: { scenes: [...scenes], intervalSeconds: WALL_INTERVAL_DEFAULT_S, refreshSeconds: WALL_REFRESH_DEFAULT_S },
     },
   });
 
@@ -156,7 +159,7 @@ function CreateLinkForm({ onCreated }: { onCreated(link: ScreenLinkCreated): voi
             <FormItem>
               <FormLabel required>{t('screenLinks.scenes')}</FormLabel>
               <div className="grid gap-2 sm:grid-cols-2">
-                {WALL_SCENES.map((scene) => {
+                {scenes.map((scene) => {
                   const checked = field.value?.includes(scene) ?? false;
                   const id = `scene-${scene}`;
                   return (

@@ -11,7 +11,7 @@ import {
   weakestOption,
   type ChartLook,
 } from '../charts/options';
-import { formatRate, formatScore, gradeLabel, scoredItemsIn } from '../format';
+import { formatCount, formatRate, formatScore, gradeLabel, levelRatesOf, scoredItemsIn } from '../format';
 import { useSemanticColors } from '../hooks/use-level-colors';
 import { DashboardChart } from './dashboard-chart';
 import { ItemHeatTable } from './item-heat-table';
@@ -44,6 +44,8 @@ export function WallScene({ data }: { data: WallSceneData }) {
       return <ClassRanking data={data} />;
     case 'weakestItems':
       return <WeakestItems data={data} />;
+    case 'districtSchools':
+      return <DistrictSchools data={data} />;
   }
 }
 
@@ -169,6 +171,82 @@ function WeakestItems({ data }: { data: SceneOf<'weakestItems'> }) {
       <Panel title={t('wallScene.weakestByGrade')}>
         <ItemHeatTable wall rowHeader={t('ranking.grade')} rows={data.byGrade.map((g) => ({ id: String(g.gradeNo), label: gradeLabel(t, g.gradeNo), items: g.items }))} items={items} />
       </Panel>
+    </div>
+  );
+}
+
+/** Schools on the district's wall at once: the best by mean score (a district's wall is read from across a hall). */
+const WALL_SCHOOLS = 10;
+
+/**
+ * The district's scene: its counts and each school's figures (levels per school, and a table of the schools by mean
+ * score with their participation); school names and numbers only, never a student.
+ */
+function DistrictSchools({ data }: { data: SceneOf<'districtSchools'> }) {
+  const { t } = useTranslation(['dashboard', 'physique', 'platform']);
+  const colors = useSemanticColors();
+  // The table lists the schools by mean score (a school without results last, with dashes); the chart those with results.
+  const listed = useMemo(() => data.schools.slice(0, WALL_SCHOOLS), [data.schools]);
+  const option = useMemo(() => {
+    const shown = listed.filter((s) => s.tested > 0);
+    return levelStackOption(
+      t,
+      colors,
+      shown.map((s) => ({ id: s.orgId, label: s.name })),
+      shown.map((s) => ({ levels: s.levels, rates: levelRatesOf(s.levels) })),
+      WALL,
+      { horizontal: true },
+    );
+  }, [t, colors, listed]);
+  const tiles = [
+    ['schools', formatCount(data.schools.length)],
+    ['students', formatCount(data.total.students)],
+    ['tested', formatCount(data.total.tested)],
+    ['meanTotal', formatScore(data.total.meanTotal)],
+    ['passRate', formatRate(data.total.passRate)],
+    ['homeworkRate', formatRate(data.total.homeworkRate)],
+  ] as const;
+  return (
+    <div className="grid h-full grid-rows-[auto_minmax(0,1fr)] gap-6" data-testid="wall-district-schools">
+      <div className="grid grid-cols-6 gap-6">
+        {tiles.map(([key, value]) => (
+          <div key={key} className="rounded-2xl border bg-card px-6 py-4" data-testid={`wall-district-tile-${key}`}>
+            <div className="text-[24px] text-muted-foreground">{t(`platform:district.${key}`)}</div>
+            <div className="text-[52px] leading-tight font-bold tabular-nums">{value}</div>
+          </div>
+        ))}
+      </div>
+      <div className="grid min-h-0 grid-cols-[minmax(0,1fr)_minmax(0,1.25fr)] gap-6">
+        <Panel title={t('platform:district.chart.levels')}>
+          <DashboardChart option={option} height={FILL} aria-label={t('platform:district.chart.levels')} />
+        </Panel>
+        <Panel title={t('school.schoolRanking')}>
+          <table className="absolute inset-x-0 top-0 w-full text-[26px]">
+            <thead className="text-[20px] text-muted-foreground">
+              <tr>
+                <th className="py-2 text-left font-medium">{t('ranking.school')}</th>
+                <th className="py-2 text-right font-medium">{t('platform:district.tested')}</th>
+                <th className="py-2 text-right font-medium">{t('figure.meanTotal')}</th>
+                <th className="py-2 text-right font-medium">{t('figure.excellentRate')}</th>
+                <th className="py-2 text-right font-medium">{t('figure.passRate')}</th>
+                <th className="py-2 text-right font-medium">{t('platform:district.homeworkRate')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {listed.map((s) => (
+                <tr key={s.orgId} className="border-t border-border">
+                  <td className="max-w-[320px] truncate py-2 font-medium">{s.name}</td>
+                  <td className="py-2 text-right tabular-nums">{formatCount(s.tested)}</td>
+                  <td className="py-2 text-right font-semibold tabular-nums">{formatScore(s.meanTotal)}</td>
+                  <td className="py-2 text-right tabular-nums text-success">{formatRate(s.excellentRate)}</td>
+                  <td className="py-2 text-right tabular-nums">{formatRate(s.passRate)}</td>
+                  <td className="py-2 text-right tabular-nums">{formatRate(s.homeworkRate)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Panel>
+      </div>
     </div>
   );
 }

@@ -1,16 +1,29 @@
-import { useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { ORG_TYPE } from '@/domain/constants';
+import type { DataCenterFilter } from '@/domain/data-center/filters';
+import type { UnitRow } from '@/domain/data-center/types';
 import { getCatalogEntry } from '@/domain/menus/catalog';
-import { pageAccess } from '@/domain/menus/access';
-import type { DistrictSchoolRow } from '@/domain/platform/district';
+import type { DistrictOverview, DistrictSchoolRow } from '@/domain/platform/district';
 import { createDataTableColumnHelper, DataTable } from '@/components/data-table/data-table';
 import { menuLabel } from '@/components/layout/menu-label';
 import { PageHeader } from '@/components/page-header/page-header';
 import { QueryState } from '@/components/query-state/query-state';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent } from '@/components/ui/card';
+import { PermissionGate } from '@/components/permission-gate/permission-gate';
+import { participationOption, schoolTrendOption, splitSchoolYearId, unitListCharts, weakestOption } from '@/features/data-center/charts/options';
+import { ChartCard } from '@/features/data-center/components/chart-card';
+import { DashboardChart } from '@/features/data-center/components/dashboard-chart';
+import { FilterBar } from '@/features/data-center/components/filter-bar';
+import { ItemHeatTable } from '@/features/data-center/components/item-heat-table';
+import { ScreenLinksButton } from '@/features/data-center/components/screen-links';
+import { dataCenterPaths, dataCenterPermissions } from '@/features/data-center/family';
+import type { FilterKey } from '@/features/data-center/filters';
+import { useFilterUrlSync } from '@/features/data-center/hooks/use-filter-url-sync';
+import { withQuery } from '@/features/data-center/hooks/use-drill';
+import { useSemanticColors } from '@/features/data-center/hooks/use-level-colors';
 import { DISTRICT_OVERVIEW, useDistrictOverview } from '../api';
 
 const col = createDataTableColumnHelper<DistrictSchoolRow>();
@@ -33,19 +46,85 @@ function useFormats() {
 
 const num = (text: string) => <span className="tabular-nums">{text}</span>;
 
+/** The data-centre filters the district view offers (in the URL, as on a school's dashboard). */
+export const DISTRICT_FILTERS: readonly FilterKey[] = ['schoolYear', 'semesterCode', 'gender'];
+
+/**
+ * A school's data centre (its school view under the overview's routes) for the filters the district view shows:
+ * the period the figures are for (defaults applied) and the gender, so the school's page shows the same students.
+ */
+export function schoolDataCentreLink(orgId: string, applied: DataCenterFilter, patch: DataCenterFilter = {}): string {
+  const { schoolYear, semesterCode, planId, gender } = { ...applied, ...patch };
+  return withQuery(dataCenterPaths('admin', orgId).school!, { orgId, schoolYear, semesterCode, planId, gender });
+}
+
+/** A school row as the data centre's unit charts take it (schools side by side, levels per school, items). */
+function unitRowOf(s: DistrictSchoolRow): UnitRow {
+  return {
+    id: s.orgId,
+    name: s.name,
+    orgId: s.orgId,
+    orgName: s.name,
+    gradeNo: null,
+    tested: s.tested,
+    assessed: s.assessed,
+    meanTotal: s.meanTotal,
+    excellentRate: s.excellentRate,
+    goodRate: s.goodRate,
+    passRate: s.passRate,
+    rank: null,
+    levels: s.levels,
+    items: s.items,
+  };
+}
+
+/** Every chart of the district view from its one answer. */
+function useDistrictCharts(view: DistrictOverview | undefined) {
+  const { t } = useTranslation(['dashboard', 'physique', 'platform']);
+  const colors = useSemanticColors();
+  return useMemo(() => {
+    if (!view) return null;
+    const tested = view.schools.filter((s) => s.tested > 0);
+    const units = unitListCharts(t, colors, tested.map(unitRowOf));
+    return {
+      ...units,
+      tested,
+      trend: schoolTrendOption(t, colors, view.trend, tested.map((s) => ({ orgId: s.orgId, name: s.name }))),
+      weakest: weakestOption(t, colors, view.weakestItems),
+      participation: participationOption(t, colors, view.schools.map((s) => ({ ...s, orgId: s.orgId, name: s.name }))),
+    };
+  }, [view, t, colors]);
+}
+
 /**
  * admin/dataCenter/overview (docs/product-rules.md#district-overview): the management organisation's schools side by
- * side for the latest school year with results (or `?schoolYear=`); a row opens that school's data centre read-only.
+ * side for the latest school year with results (or the data-centre filters in the URL): schools compared, level
+ * distribution per school, the trend over school years, weak items across schools and participation, then the
+ * table. A chart's school (a bar, a line's point, a row) opens that school's data centre, read-only, with the same
+ * filters.
  */
 export function DistrictOverviewScreen() {
-  const { t } = useTranslation(['platform', 'menu']);
+  const { t } = useTranslation(['platform', 'menu', 'dashboard']);
   const navigate = useNavigate();
-  const [search] = useSearchParams();
-  const schoolYear = Number(search.get('schoolYear')) || undefined;
-  const query = useDistrictOverview({ schoolYear });
+  const filters = useFilterUrlSync(DISTRICT_FILTERS);
+  const query = useDistrictOverview(filters);
   const f = useFormats();
   const entry = getCatalogEntry(DISTRICT_OVERVIEW)!;
-  const drill = pageAccess(DISTRICT_OVERVIEW).paths;
+  const view = query.data;
+  const charts = useDistrictCharts(view);
+  const refreshing = query.isFetching && query.isPlaceholderData;
+  // The charts of schools side by side grow with the district (a school's bar or row stays legible).
+  const chartHeight = Math.max(300, (charts?.tested.length ?? 0) * 30 + 90);
+  const applied = useMemo<DataCenterFilter>(() => ({ ...view?.filters, ...filters }), [view?.filters, filters]);
+  const toSchool = useCallback((orgId: string) => void navigate(schoolDataCentreLink(orgId, applied)), [navigate, applied]);
+  // A point of the trend names its school year too: that school's data centre for that year.
+  const toSchoolYear = useCallback(
+    (id: string) => {
+      const { orgId, schoolYear } = splitSchoolYearId(id);
+      void navigate(schoolDataCentreLink(orgId, applied, { schoolYear, planId: undefined }));
+    },
+    [navigate, applied],
+  );
 
   const columns = useMemo(
     () =>
@@ -80,14 +159,20 @@ export function DistrictOverviewScreen() {
 
   return (
     <div className="grid grid-cols-[minmax(0,1fr)] gap-4" data-testid="district-overview">
-      <QueryState query={query} data={query.data}>
-        {(view) => (
+      <QueryState query={query} data={view && charts ? { view, charts } : undefined}>
+        {({ view, charts }) => (
           <>
             <PageHeader
               title={menuLabel(t, entry)}
               description={view.period.academicYear ? t('district.description', { year: view.period.academicYear, org: view.scope.orgName }) : t('district.noResults')}
               className="pb-0"
+              actions={
+                <PermissionGate permission={dataCenterPermissions('admin').screenLink}>
+                  <ScreenLinksButton />
+                </PermissionGate>
+              }
             />
+            <FilterBar show={DISTRICT_FILTERS} value={filters} applied={view.filters} />
             <div className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6" data-testid="district-totals">
               {TOTALS.map((key) => {
                 const value = {
@@ -108,6 +193,39 @@ export function DistrictOverviewScreen() {
                 );
               })}
             </div>
+            {charts.tested.length ? (
+              <>
+                <div className="grid gap-4 xl:grid-cols-2">
+                  <ChartCard title={t('district.chart.schools')} description={t('district.chart.drillHint')} data-testid="district-chart-schools">
+                    <DashboardChart option={charts.units} height={chartHeight} loading={refreshing} onSelect={toSchool} aria-label={t('district.chart.schools')} />
+                  </ChartCard>
+                  <ChartCard title={t('district.chart.levels')} description={t('district.chart.drillHint')} data-testid="district-chart-levels">
+                    <DashboardChart option={charts.levels} height={chartHeight} loading={refreshing} onSelect={toSchool} aria-label={t('district.chart.levels')} />
+                  </ChartCard>
+                </div>
+                <div className="grid gap-4 xl:grid-cols-2">
+                  <ChartCard title={t('district.chart.trend')} description={t('district.chart.trendHint')} data-testid="district-chart-trend">
+                    <DashboardChart option={charts.trend} height={chartHeight} loading={refreshing} onSelect={toSchoolYear} aria-label={t('district.chart.trend')} />
+                  </ChartCard>
+                  <ChartCard title={t('district.chart.participation')} description={t('district.chart.participationHint')} data-testid="district-chart-participation">
+                    <DashboardChart option={charts.participation} height={chartHeight} loading={refreshing} onSelect={toSchool} aria-label={t('district.chart.participation')} />
+                  </ChartCard>
+                </div>
+                <div className="grid gap-4 xl:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+                  <ChartCard title={t('district.chart.weakest')} description={t('dashboard:school.weakestHint')} data-testid="district-chart-weakest">
+                    <DashboardChart option={charts.weakest} height={Math.max(220, view.weakestItems.length * 40)} loading={refreshing} aria-label={t('district.chart.weakest')} />
+                  </ChartCard>
+                  <ChartCard title={t('district.chart.itemsBySchool')} description={t('district.chart.drillHint')} data-testid="district-items-by-school">
+                    <ItemHeatTable
+                      rowHeader={t('district.school')}
+                      rows={charts.tested.map((s) => ({ id: s.orgId, label: s.name, items: s.items }))}
+                      items={charts.items}
+                      onRowClick={toSchool}
+                    />
+                  </ChartCard>
+                </div>
+              </>
+            ) : null}
             <Card>
               <CardContent className="grid grid-cols-[minmax(0,1fr)] gap-2">
                 <p className="text-sm text-muted-foreground">{t('district.hint')}</p>
@@ -117,10 +235,7 @@ export function DistrictOverviewScreen() {
                   data={view.schools}
                   rowKey="orgId"
                   loading={query.isFetching}
-                  onRowClick={(row) => {
-                    const params = new URLSearchParams({ orgId: row.orgId, ...(view.period.schoolYear ? { schoolYear: String(view.period.schoolYear) } : {}) });
-                    void navigate(`${drill.route('school', row.orgId)}?${params.toString()}`);
-                  }}
+                  onRowClick={(row) => toSchool(row.orgId)}
                 />
               </CardContent>
             </Card>
