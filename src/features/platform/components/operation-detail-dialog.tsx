@@ -14,13 +14,17 @@ import { useDateTime } from '@/lib/date-time';
 /** An instant as the server writes it into a row ('2026-11-28T08:00:00.000Z'). */
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
+/** Fields whose values are codes with words of their own (namespace.group of the code). */
+const VALUE_WORDS: Record<string, string> = { gender: 'physique:gender', stage: 'physique:stage' };
+
 /** A logged value in words: yes/no, times in the reader's format, lists joined, records as compact JSON. */
 export function showValue(t: TFunction, time: (iso: string) => string, field: string, v: unknown): string {
   if (v === null || v === undefined || v === '') return '—';
   if (typeof v === 'boolean') return t(v ? 'platform:operationLog.yes' : 'platform:operationLog.no');
   if (typeof v === 'string') {
     if (INSTANT.test(v)) return time(v);
-    if (field === 'gender') return t(`physique:gender.${v}`, { defaultValue: v });
+    const words = VALUE_WORDS[field];
+    if (words) return t(`${words}.${v}`, { defaultValue: v });
     return v;
   }
   if (typeof v === 'number') return String(v);
@@ -93,7 +97,7 @@ export function OperationDetailDialog({ family, id, onClose }: { family: Family;
                         <tr>
                           <th className="px-3 py-2 font-medium">{t('operationLog.field')}</th>
                           <th className="px-3 py-2 font-medium">{t('operationLog.before')}</th>
-                          <th className="w-6" aria-hidden />
+                          <td className="w-6" aria-hidden />
                           <th className="px-3 py-2 font-medium">{t('operationLog.after')}</th>
                         </tr>
                       </thead>
