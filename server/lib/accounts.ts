@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import type { AuditEntity } from '@/domain/platform/audit';
 import { and, eq, ne, or } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -157,7 +158,7 @@ export interface AccountRouteSpec<Row> {
   /** Catalogue page key: the `status` and `resetPassword` buttons guard the routes. */
   key: string;
   /** Audit entity ('user', 'staff'). */
-  entity: string;
+  entity: AuditEntity;
   setStatus(tx: Tx, actor: Actor, id: string, enabled: boolean): Promise<Change<Row>>;
   resetPassword(tx: Tx, actor: Actor, id: string, body: ResetPassword): Promise<ResetPasswordResult>;
 }

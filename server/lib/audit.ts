@@ -1,3 +1,4 @@
+import { auditObjectName, type AuditAction, type AuditEntity } from '@/domain/platform/audit';
 import type { DbOrTx } from '../db/client';
 import { auditLogs } from '../db/schema/audit';
 import type { Actor } from '../plugins/tenant';
@@ -19,11 +20,13 @@ export function redact(value: unknown): unknown {
 }
 
 export interface AuditEntry {
-  /** 'create', 'update', 'delete', or a screen's own verb. */
-  action: string;
-  /** Entity name, e.g. 'class'. */
-  entity: string;
+  /** 'create', 'update', 'delete', or a screen's own verb: one of src/domain/platform/audit.ts, which labels it. */
+  action: AuditAction;
+  /** Entity name, e.g. 'class': one of src/domain/platform/audit.ts. */
+  entity: AuditEntity;
   entityId?: string | null;
+  /** The record's name for the log; by default its `name`/`title` in after (or before) when that is the record itself. */
+  entityName?: string | null;
   /** The organisation the entity belongs to; the actor's tenant when omitted. */
   orgId?: string | null;
   before?: unknown;
@@ -39,6 +42,7 @@ export async function audit(tx: DbOrTx, actor: Pick<Actor, 'userId' | 'accountId
     action: entry.action,
     entity: entry.entity,
     entityId: entry.entityId ?? null,
+    entityName: entry.entityName ?? auditObjectName(entry.entityId, entry.before, entry.after),
     before: redact(entry.before),
     after: redact(entry.after),
   });

@@ -1,4 +1,5 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { AuditEntity } from '@/domain/platform/audit';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -35,8 +36,8 @@ export interface Change<T> {
 export interface ResourceSpec<L extends z.ZodType, C extends z.ZodType, U extends z.ZodType, Row, Saved> {
   /** Catalogue page key: permissions come from its view permission and buttons. */
   key: string;
-  /** Entity name written to the audit log ('class'). */
-  entity: string;
+  /** Entity name written to the audit log ('class'; src/domain/platform/audit.ts labels it). */
+  entity: AuditEntity;
   list?: { query: L; handler(db: DbOrTx, actor: Actor, query: z.output<L>): Promise<Page<Row>> };
   get?(db: DbOrTx, actor: Actor, id: string): Promise<unknown>;
   create?: { body: C; handler(tx: Tx, actor: Actor, body: z.output<C>): Promise<Saved & { id: string }> };

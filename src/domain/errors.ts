@@ -25,6 +25,7 @@ export const ERR = {
   accountLocked: 'errors:accountLocked',
   accountDisabled: 'errors:accountDisabled',
   oldPasswordWrong: 'errors:oldPasswordWrong',
+  oldPasswordSessionEnded: 'errors:oldPasswordSessionEnded',
   passwordChangeRequired: 'errors:passwordChangeRequired',
   mobileTaken: 'errors:mobileTaken',
   invalidRefreshToken: 'errors:invalidRefreshToken',

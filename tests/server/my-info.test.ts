@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '@/domain/api';
 import type { MenuNode, UInfo } from '@/domain/auth/types';
-import { LOGIN_LOCK_MS, LOGIN_MAX_FAILURES } from '@/domain/constants';
+import { LOGIN_MAX_FAILURES } from '@/domain/constants';
 import { landingPath } from '@/domain/menus/tree';
 import { memberships, users } from '../../server/db/schema/auth';
 import { DEMO_PASSWORD } from '../../server/db/seed/demo';
@@ -213,19 +213,32 @@ describe('editAccount', () => {
     await t.login('teacher05');
   });
 
-  it(`locks the account after ${LOGIN_MAX_FAILURES} wrong current passwords, like sign-in, and ends its sessions`, async () => {
+  it(`ends the guessing session after ${LOGIN_MAX_FAILURES} wrong current passwords, but leaves the owner's sign-in open`, async () => {
+    const owner = (await t.login('teacher06')).access_token;
     const token = (await t.login('teacher06')).access_token;
     const guess = (password: string) => post('editAccount', token, { oldPassword: sha256Hex(password), newPassword: 'New@2026x' });
     for (let i = 1; i < LOGIN_MAX_FAILURES; i++) expect((await guess(`Wrong@${i}`)).json().msg).toBe('原密码错误');
-    const locked = await guess('Wrong@5');
-    expect(locked.statusCode).toBe(400);
-    expect(locked.json().msg).toBe('登录失败次数过多，账号已锁定，请15分钟后再试');
-    // The session that guessed is over, and sign-in waits for the lock too.
+    const ended = await guess('Wrong@5');
+    expect(ended.statusCode).toBe(400);
+    expect(ended.json().msg).toBe('原密码错误次数过多，本次登录已结束，请重新登录');
+    // The session that guessed is over; the owner's other session and sign-in are not touched.
     expect((await t.request({ url: '/api/busi/web/myInfo/getUInfo', token })).statusCode).toBe(401);
-    expect((await t.loginResponse('teacher06')).json().msg).toBe('登录失败次数过多，账号已锁定，请15分钟后再试');
-    t.clock.advance(LOGIN_LOCK_MS);
+    expect((await t.request({ url: '/api/busi/web/myInfo/getUInfo', token: owner })).statusCode).toBe(200);
+    const [row] = await t.db.select({ failedLogins: users.failedLogins, lockedUntil: users.lockedUntil }).from(users).where(eq(users.accountNum, 'teacher06'));
+    expect(row).toEqual({ failedLogins: 0, lockedUntil: null });
     const fresh = (await t.login('teacher06')).access_token;
-    expect((await post('editAccount', fresh, { oldPassword: sha256Hex(DEMO_PASSWORD), newPassword: 'New@2026x' })).statusCode).toBe(200);
+    // The count belongs to the session that guessed: a fresh one starts again.
+    expect((await post('editAccount', fresh, { oldPassword: sha256Hex('Wrong@6'), newPassword: 'New@2026x' })).json().msg).toBe('原密码错误');
+    expect((await post('editAccount', fresh, { oldPassword: sha256Hex(DEMO_PASSWORD), newPassword: 'New@2026x' }, { 'accept-language': 'en-US' })).statusCode).toBe(200);
+    await t.login('teacher06', 'New@2026x');
+  });
+
+  it('answers the ended session in the request language', async () => {
+    const token = (await t.login('teacher04')).access_token;
+    let last;
+    for (let i = 1; i <= LOGIN_MAX_FAILURES; i++) last = await post('editAccount', token, { oldPassword: sha256Hex(`Wrong@${i}`), newPassword: 'New@2026x' }, { 'accept-language': 'en-US' });
+    expect(last!.json().msg).toBe('Too many wrong current passwords: this session has ended. Please sign in again.');
+    await t.login('teacher04');
   });
 
   it('changes the password: the new one signs in, the old one not, other sessions end', async () => {

@@ -21,6 +21,25 @@ async function scryptsDuring<T>(work: () => Promise<T>): Promise<{ result: T; sc
   }
 }
 
+/** The SQL statements (text only, parameters aside) the database receives while `work` runs. */
+async function statementsDuring<T>(t: TestApp, work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+  const raw = t.handle.raw as unknown as { query: (...args: unknown[]) => Promise<unknown> };
+  const own = Object.prototype.hasOwnProperty.call(raw, 'query') ? raw.query : undefined;
+  const send = raw.query;
+  const statements: string[] = [];
+  raw.query = function (this: unknown, ...args: unknown[]) {
+    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text;
+    if (text) statements.push(text.replace(/\s+/g, ' ').trim());
+    return send.apply(this, args);
+  };
+  try {
+    return { result: await work(), statements };
+  } finally {
+    if (own) raw.query = own;
+    else delete (raw as { query?: unknown }).query;
+  }
+}
+
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
@@ -38,6 +57,18 @@ describe('sign-in does the same password work whether or not the account exists'
     const unknown = await scryptsDuring(() => t.loginResponse('nobody0001', 'Wrong@2026'));
     expect(unknown.scrypts).toBe(1);
     expect(unknown.result.statusCode).toBe(wrong.result.statusCode);
+    expect(unknown.result.json()).toEqual(wrong.result.json());
+  });
+
+  it('sends the database the same statements for an unknown account as for a wrong password', async () => {
+    await t.loginResponse('nobody0003', 'Wrong@2026');
+    // A fresh captcha each (fetched before counting), so only the sign-in's own statements are compared.
+    const wrong = await statementsDuring(t, () => t.loginResponse('school01', 'Wrong@2026'));
+    const unknown = await statementsDuring(t, () => t.loginResponse('nobody0004', 'Wrong@2026'));
+    expect(wrong.result.statusCode).toBe(400);
+    expect(unknown.statements.length).toBeGreaterThan(0);
+    // The captcha fetch inside loginResponse runs the same statements for both; the rest is the sign-in's.
+    expect(unknown.statements).toEqual(wrong.statements);
     expect(unknown.result.json()).toEqual(wrong.result.json());
   });
 });

@@ -18,6 +18,8 @@ export const auditLogs = pgTable(
     /** Entity name, e.g. 'class', 'schoolYear'. */
     entity: text('entity').notNull(),
     entityId: text('entity_id'),
+    /** The record's name or title when it was written, so the log names it after the record is gone or renamed. */
+    entityName: text('entity_name'),
     before: jsonb('before'),
     after: jsonb('after'),
   },

@@ -149,6 +149,8 @@ export const sessions = pgTable(
     userAgent: text('user_agent'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Wrong current passwords given to change-password in this session (docs/product-rules.md#sign-in): the session ends at the limit. */
+    passwordFailures: integer('password_failures').notNull().default(0),
   },
   (t) => [uniqueIndex('sessions_access_uq').on(t.accessHash), uniqueIndex('sessions_refresh_uq').on(t.refreshHash), index('sessions_user_idx').on(t.userId)],
 );

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { AuditAction, AuditEntity } from '@/domain/platform/audit';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
 import { bannerListQuery, bannerMoveSchema, bannerSaveSchema, bannerStatusSchema, carouselQuery } from '@/domain/content/banners';
@@ -27,7 +28,7 @@ import {
 import { createWiki, deleteWiki, publishWiki, updateWiki, wikiById, wikiPage } from './wiki.service';
 
 /** A write of a resource's own route (not list/get/save/delete): one transaction with its audit row. */
-async function auditedWrite<T>(app: FastifyInstance, actor: Actor, entity: string, action: string, id: string, write: (tx: Tx) => Promise<Change<T>>): Promise<T> {
+async function auditedWrite<T>(app: FastifyInstance, actor: Actor, entity: AuditEntity, action: AuditAction, id: string, write: (tx: Tx) => Promise<Change<T>>): Promise<T> {
   return app.db.transaction(async (tx) => {
     const change = await write(tx);
     await audit(tx, actor, { action, entity, entityId: id, before: change.before, after: change.after });

@@ -47,7 +47,7 @@ export const ingestRoutes: FastifyPluginAsync<ModuleOptions> = async (app, opts)
         version: '1',
         description:
           'Devices and the student/parent app send records here. Every record carries the sender\'s own id (`clientId`): a resent batch creates nothing new and answers `duplicate` for records already stored. Each record is accepted or rejected on its own, with a reason in the language of `accept-language` (zh-CN, zh-TW, en-US). A device batch is one transaction of up to ' +
-          `${DEVICE_BATCH_MAX} records. Values are in the unit of their item (s, cm, ml, count, m, steps).`,
+          `${DEVICE_BATCH_MAX} records. Values are in the unit of their item (s, cm, ml, count, m, steps); times carry their time-zone offset.`,
       },
       components: {
         securitySchemes: {
@@ -83,7 +83,7 @@ const deviceRoutes: FastifyPluginAsync = async (scope) => {
         tags: ['device'],
         summary: 'Post a batch of records',
         description:
-          'Up to 1,000 records in one transaction. Late and out-of-order records are fine (up to 90 days old); a record measured in the future is rejected. `kind` selfTest writes a physique item into the test records; other kinds are activity records, and contest/homework/training/lesson records name what they belong to in `refId`. Students by `studentId` or `regNo`, of the device\'s school only.',
+          'Up to 1,000 records in one transaction. Late and out-of-order records are fine (up to 90 days old); a record measured in the future is rejected. `measuredAt` is ISO 8601 with its time-zone offset (`2026-09-01T08:30:00+08:00` or `…Z`); a batch with a time without offset is refused whole (400 naming the field), never read in the server time zone. `kind` selfTest writes a physique item into the test records; other kinds are activity records, and contest/homework/training/lesson records name what they belong to in `refId`. Students by `studentId` or `regNo`, of the device\'s school only.',
         security,
         body: deviceBatchSchema,
         response: { 200: envelope(ingestSummarySchema) },
@@ -280,7 +280,7 @@ const appRoutes: FastifyPluginAsync<ModuleOptions> = async (scope, opts) => {
           tags: ['app'],
           summary: 'Submit self tests, exercise sessions, homework and contest entries',
           description:
-            'Up to 100 records. A student may leave out `studentId` (itself); a parent names one of its children. Homework and contest records name the homework or contest in `refId`; an entry after the end is rejected. A video goes up first, resumably (tus: `POST /api/v1/app/videos`), and is named by the stored file\'s id in `videoFileId`.',
+            'Up to 100 records. `measuredAt` is ISO 8601 with its time-zone offset (`2026-09-01T08:30:00+08:00` or `…Z`); a submission with a time without offset is refused whole (400 naming the field). A student may leave out `studentId` (itself); a parent names one of its children. Homework and contest records name the homework or contest in `refId`; an entry after the end is rejected. A video goes up first, resumably (tus: `POST /api/v1/app/videos`), and is named by the stored file\'s id in `videoFileId`.',
           security,
           body: appBatchSchema,
           response: { 200: envelope(ingestSummarySchema) },

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, preValidationHookHandler } from 'fastify';
+import type { AuditAction } from '@/domain/platform/audit';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok } from '@/domain/api';
@@ -41,7 +42,7 @@ export const meetRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (a
   const key = `${family}.sportsMeet.manage`;
 
   /** A write of a meet's sub-resource: one transaction with its audit row. */
-  const write = async <T extends { before: unknown; after: unknown }>(actor: Actor, action: string, entityId: string, run: (tx: Tx) => Promise<T>) =>
+  const write = async <T extends { before: unknown; after: unknown }>(actor: Actor, action: AuditAction, entityId: string, run: (tx: Tx) => Promise<T>) =>
     app.db.transaction(async (tx) => {
       const change = await run(tx);
       await audit(tx, actor, { action, entity: 'meet', entityId, before: change.before, after: change.after });

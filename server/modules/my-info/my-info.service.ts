@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, ne, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { PASSWORD_SAME_AS_OLD, type ProfileForm } from '@/domain/auth/schemas';
 import type { AccountInfo, MenuEntry, MenuNode, RoleInfo, UInfo } from '@/domain/auth/types';
-import { DEFAULT_LOCALE, TYPE_PATH, type Locale, type OrgType } from '@/domain/constants';
+import { DEFAULT_LOCALE, LOGIN_MAX_FAILURES, TYPE_PATH, type Locale, type OrgType } from '@/domain/constants';
 import { ERR } from '@/domain/errors';
 import { getCatalogEntry } from '@/domain/menus/catalog';
 import { customName, isHiddenBy, MENU_MANAGEMENT_KEY } from '@/domain/menus/customize';
@@ -13,9 +13,9 @@ import { orgs } from '../../db/schema/orgs';
 import { AppError } from '../../lib/app-error';
 import { isUuid } from '../../lib/ids';
 import { hiddenMenuIds } from '../../lib/menu-custom';
-import { hashPassword, sha256Hex } from '../../lib/password';
+import { hashPassword, sha256Hex, verifyPassword } from '../../lib/password';
 import { isTopManagementOrg } from '../menus/menus.service';
-import { checkPassword } from '../sso/sso.service';
+import { assertNotLocked, revokeSession } from '../sso/sso.service';
 import { brandingOf } from '../tenant-org/tenant-org.service';
 
 const tenantOrgs = alias(orgs, 'tenant_org');
@@ -286,9 +286,10 @@ export async function editUser(db: Db, userId: string, now: Date, form: ProfileF
 }
 
 /**
- * Personal centre "change password": the current password must verify (failures count towards the sign-in lock, so
- * a taken-over session cannot guess it either); the new one must differ from it, is stored as the scrypt of its
- * SHA-256 hex (as the browser will send it) and every other session ends.
+ * Personal centre "change password": the current password must verify; the new one must differ from it, is stored
+ * as the scrypt of its SHA-256 hex (as the browser will send it) and every other session ends. Wrong current
+ * passwords count against the session, not the account (docs/product-rules.md#sign-in): at LOGIN_MAX_FAILURES the
+ * session that guessed ends, while the owner's sign-in stays open (a stolen session cannot lock the owner out).
  */
 export async function editAccount(
   db: Db,
@@ -298,12 +299,26 @@ export async function editAccount(
 ): Promise<void> {
   const [user] = await db.select().from(users).where(eq(users.id, session.userId)).limit(1);
   if (!user) throw new AppError(401, ERR.sessionExpired);
-  await checkPassword(db, now, user, input.oldPassword, new AppError(400, ERR.oldPasswordWrong));
+  assertNotLocked(user, now);
+  if (!(await verifyPassword(input.oldPassword, user.passwordHash))) {
+    // Counted in SQL so parallel guesses cannot lose an increment.
+    const [after] = await db
+      .update(sessions)
+      .set({ passwordFailures: sql`${sessions.passwordFailures} + 1` })
+      .where(eq(sessions.id, session.sessionId))
+      .returning({ passwordFailures: sessions.passwordFailures });
+    if ((after?.passwordFailures ?? LOGIN_MAX_FAILURES) >= LOGIN_MAX_FAILURES) {
+      await revokeSession(db, now, session.sessionId);
+      throw new AppError(400, ERR.oldPasswordSessionEnded);
+    }
+    throw new AppError(400, ERR.oldPasswordWrong);
+  }
   const newHex = sha256Hex(input.newPassword);
   if (newHex === input.oldPassword) throw new AppError(400, PASSWORD_SAME_AS_OLD);
   const passwordHash = await hashPassword(newHex);
   await db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, mustChangePassword: false, updatedAt: now }).where(eq(users.id, session.userId));
+    await tx.update(sessions).set({ passwordFailures: 0 }).where(eq(sessions.id, session.sessionId));
     await tx
       .update(sessions)
       .set({ revokedAt: now })

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { AuditEntity } from '@/domain/platform/audit';
 import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { NationalResults, ResultKey } from '@/domain/physique/national-template';
 import { scoreStudent } from '@/domain/physique/score';
@@ -378,7 +379,7 @@ const INSERT_FROM_STAGE = (stage: string) => {
 type StoredVersioned = StoredValues & { id: string; xmin: string };
 
 /** Audit entity of an import: one entry per import, `entity_id` the plan, `before` the previous values by result id. */
-export const IMPORT_AUDIT_ENTITY = 'physiqueImport';
+export const IMPORT_AUDIT_ENTITY = 'physiqueImport' satisfies AuditEntity;
 
 /** Stored values by student from rows of STORED_COLUMNS (as values, or as the text lines of SELECT_STORED_TEXT). */
 function storedByStudent(rows: Iterable<readonly (string | number | null)[]>): Map<string, StoredVersioned> {

@@ -1,4 +1,5 @@
 import type { TFunction } from 'i18next';
+import { auditActionLabel, auditEntityLabel } from '@/domain/platform/audit';
 import type { OperationLogRow, SignInLogRow } from '@/domain/platform/logs';
 import { ORG_TIME_ZONE } from '@/domain/dates';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
@@ -29,10 +30,21 @@ export function signInLogWorkbook(rows: readonly SignInLogRow[], t: TFunction): 
   return writeXlsx([{ name: t('platform:signInLog.exportName'), rows: [head, ...body], columnWidths: [20, 18, 12, 24, 16, 8, 24, 40], textColumns: [1, 4] }]);
 }
 
-/** The operation log of the current filters; before/after stay on the detail screen. */
+/** The operation log of the current filters, actions and record types in words; before/after stay on the detail screen. */
 export function operationLogWorkbook(rows: readonly OperationLogRow[], t: TFunction): Buffer {
   const time = timeFormat();
-  const head = ['at', 'user', 'account', 'org', 'action', 'entity', 'entityId'].map((k) => t(`platform:operationLog.${k}`));
-  const body = rows.map((r) => [time.format(new Date(r.at)), r.userName, r.accountNum, r.orgName, r.action, r.entity, r.entityId]);
-  return writeXlsx([{ name: t('platform:operationLog.exportName'), rows: [head, ...body], columnWidths: [20, 12, 16, 24, 14, 18, 38], textColumns: [2, 6] }]);
+  const head = ['at', 'user', 'account', 'org', 'action', 'entity', 'object', 'entityId'].map((k) => t(`platform:operationLog.${k}`));
+  const body = rows.map((r) => [
+    time.format(new Date(r.at)),
+    r.userName,
+    r.accountNum,
+    r.orgName,
+    auditActionLabel(t, r.action),
+    auditEntityLabel(t, r.entity),
+    r.entityName,
+    r.entityId,
+  ]);
+  return writeXlsx([
+    { name: t('platform:operationLog.exportName'), rows: [head, ...body], columnWidths: [20, 12, 16, 24, 14, 16, 28, 38], textColumns: [2, 7] },
+  ]);
 }

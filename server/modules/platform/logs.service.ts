@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { AUDIT_NAME_FIELDS, type AuditEntity } from '@/domain/platform/audit';
 import type { Page } from '@/domain/api';
 import type {
   OnlineSessionQuery,
@@ -13,8 +14,16 @@ import type {
 import { ORG_TIME_ZONE } from '@/domain/dates';
 import type { DbOrTx } from '../../db/client';
 import { auditLogs } from '../../db/schema/audit';
-import { memberships, sessions, users } from '../../db/schema/auth';
+import { memberships, roles, sessions, users } from '../../db/schema/auth';
+import { banners, lessonResources, wikiEntries } from '../../db/schema/content';
+import { contests } from '../../db/schema/contests';
+import { departments } from '../../db/schema/departments';
+import { homeworks, trainingPlans } from '../../db/schema/homework';
+import { meetCertificates, meets, meetStamps } from '../../db/schema/meets';
 import { orgs } from '../../db/schema/orgs';
+import { classes, colleges, majors, parents, schoolYears, students, teachers } from '../../db/schema/school';
+import { testPlans } from '../../db/schema/test-plans';
+import { devices, venues } from '../../db/schema/venue';
 import { signInLogs } from '../../db/schema/platform';
 import { audit } from '../../lib/audit';
 import { paginate } from '../../lib/paginate';
@@ -84,6 +93,52 @@ export async function signInLogRows(db: DbOrTx, actor: Actor, q: SignInLogQuery)
 
 // -------------------------------------------------------------------------------------------- operation log
 
+/** Where a record type's name lives now, for log rows that hold none (written before names were kept, or by a write whose before/after is not the record). */
+const LIVE_NAME: Partial<Record<AuditEntity, { table: PgTable; id: PgColumn; name: PgColumn }>> = {
+  org: { table: orgs, id: orgs.id, name: orgs.name },
+  department: { table: departments, id: departments.id, name: departments.name },
+  role: { table: roles, id: roles.id, name: roles.name },
+  user: { table: users, id: users.id, name: users.name },
+  schoolYear: { table: schoolYears, id: schoolYears.id, name: schoolYears.academicYear },
+  class: { table: classes, id: classes.id, name: classes.name },
+  college: { table: colleges, id: colleges.id, name: colleges.name },
+  major: { table: majors, id: majors.id, name: majors.name },
+  staff: { table: teachers, id: teachers.id, name: teachers.name },
+  teacher: { table: teachers, id: teachers.id, name: teachers.name },
+  student: { table: students, id: students.id, name: students.name },
+  parent: { table: parents, id: parents.id, name: parents.name },
+  venue: { table: venues, id: venues.id, name: venues.name },
+  device: { table: devices, id: devices.id, name: devices.name },
+  physiqueImport: { table: testPlans, id: testPlans.id, name: testPlans.name },
+  contest: { table: contests, id: contests.id, name: contests.name },
+  homework: { table: homeworks, id: homeworks.id, name: homeworks.name },
+  trainingPlan: { table: trainingPlans, id: trainingPlans.id, name: trainingPlans.name },
+  meet: { table: meets, id: meets.id, name: meets.name },
+  meetStamp: { table: meetStamps, id: meetStamps.id, name: meetStamps.name },
+  meetCertificate: { table: meetCertificates, id: meetCertificates.id, name: meetCertificates.name },
+  banner: { table: banners, id: banners.id, name: banners.title },
+  wiki: { table: wikiEntries, id: wikiEntries.id, name: wikiEntries.title },
+  lessonResource: { table: lessonResources, id: lessonResources.id, name: lessonResources.title },
+  libraryResource: { table: lessonResources, id: lessonResources.id, name: lessonResources.title },
+};
+
+/** The name a record had in the row itself (before/after is the record: its id is the row's entity id). */
+const loggedName = (record: PgColumn) =>
+  sql`case when ${record} ->> 'id' = ${auditLogs.entityId} then coalesce(${sql.join(
+    AUDIT_NAME_FIELDS.map((f) => sql`nullif(${record} ->> ${sql.raw(`'${f}'`)}, '')`),
+    sql`, `,
+  )}) end`;
+
+/**
+ * The object's name: as written with the row, else from the record the row holds (rows older than the name column),
+ * else the record's name now (records that still exist).
+ */
+const objectName = sql<string | null>`coalesce(${auditLogs.entityName}, ${loggedName(auditLogs.after)}, ${loggedName(auditLogs.before)},
+  case ${auditLogs.entity} ${sql.join(
+    Object.entries(LIVE_NAME).map(([entity, t]) => sql`when ${sql.raw(`'${entity}'`)} then (select ${t.name} from ${t.table} where ${t.id}::text = ${auditLogs.entityId} limit 1)`),
+    sql` `,
+  )} end)`;
+
 function operationLogSelect(db: DbOrTx, actor: Actor, q: Omit<OperationLogQuery, 'current' | 'size'>) {
   return db
     .select({
@@ -95,6 +150,7 @@ function operationLogSelect(db: DbOrTx, actor: Actor, q: Omit<OperationLogQuery,
       action: auditLogs.action,
       entity: auditLogs.entity,
       entityId: auditLogs.entityId,
+      entityName: objectName,
     })
     .from(auditLogs)
     .leftJoin(users, eq(users.id, auditLogs.userId))
@@ -103,8 +159,8 @@ function operationLogSelect(db: DbOrTx, actor: Actor, q: Omit<OperationLogQuery,
       and(
         inOrgSubtree(auditLogs.orgId, actor.tenantOrgId),
         q.user ? or(ilike(users.name, like(q.user)), ilike(users.accountNum, like(q.user))) : undefined,
-        q.entity ? ilike(auditLogs.entity, like(q.entity)) : undefined,
-        q.action ? ilike(auditLogs.action, like(q.action)) : undefined,
+        q.entity ? eq(auditLogs.entity, q.entity) : undefined,
+        q.action ? eq(auditLogs.action, q.action) : undefined,
         ...inDays(auditLogs.at, q.from, q.to),
       ),
     )
@@ -137,6 +193,7 @@ export async function operationLogDetail(db: DbOrTx, actor: Actor, id: string): 
       action: auditLogs.action,
       entity: auditLogs.entity,
       entityId: auditLogs.entityId,
+      entityName: objectName,
       before: auditLogs.before,
       after: auditLogs.after,
     })

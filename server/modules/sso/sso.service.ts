@@ -54,8 +54,9 @@ export function assertNotLocked(user: { lockedUntil: Date | null }, now: Date): 
 }
 
 /**
- * Checks a password of an account (sign-in, change-password): LOGIN_MAX_FAILURES wrong ones in a row lock it for
- * LOGIN_LOCK_MS and end its sessions; a right one clears the count. Throws `wrong` or errors:accountLocked.
+ * Checks the sign-in password of an account: LOGIN_MAX_FAILURES wrong ones in a row lock it for LOGIN_LOCK_MS and end
+ * its sessions; a right one clears the count. Throws `wrong` or errors:accountLocked. (Change-password counts its
+ * wrong guesses per session instead: server/modules/my-info/my-info.service.ts.)
  */
 export async function checkPassword(
   db: DbOrTx,
@@ -71,13 +72,8 @@ export async function checkPassword(
     }
     return;
   }
-  // Counted in SQL so parallel attempts cannot lose an increment.
-  const [after] = await db
-    .update(users)
-    .set({ failedLogins: sql`${users.failedLogins} + 1` })
-    .where(eq(users.id, user.id))
-    .returning({ failedLogins: users.failedLogins });
-  if (after && after.failedLogins >= LOGIN_MAX_FAILURES) {
+  const failures = await countFailure(db, user.id);
+  if (failures >= LOGIN_MAX_FAILURES) {
     const lockedUntil = new Date(now.getTime() + LOGIN_LOCK_MS);
     await db.update(users).set({ failedLogins: 0, lockedUntil }).where(eq(users.id, user.id));
     await endSessions(db, now, user.id);
@@ -85,6 +81,20 @@ export async function checkPassword(
   }
   throw wrong;
 }
+
+/** Adds one wrong password to a user's count and answers the new count (0 when no such user). */
+async function countFailure(db: DbOrTx, userId: string): Promise<number> {
+  // Counted in SQL so parallel attempts cannot lose an increment.
+  const [after] = await db
+    .update(users)
+    .set({ failedLogins: sql`${users.failedLogins} + 1` })
+    .where(eq(users.id, userId))
+    .returning({ failedLogins: users.failedLogins });
+  return after?.failedLogins ?? 0;
+}
+
+/** No user has it: the failure count of an unknown account is written against it (and matches no row). */
+const NO_USER_ID = '00000000-0000-0000-0000-000000000000';
 
 /** Ends every session of a user (account locked or disabled): their access and refresh tokens stop working. */
 export async function endSessions(db: DbOrTx, now: Date, userId: string): Promise<void> {
@@ -164,8 +174,10 @@ export async function checkAccountPassword(
   const user = found.find((u) => u.accountNum === accountNum) ?? found[0];
   if (attempt) attempt.userId = user?.id ?? null;
   if (!user) {
-    // The same password work as a wrong password, so the answer's timing does not tell which accounts exist.
+    // The same work as a wrong password (one scrypt, the same failure-count statement), so the answer's timing does
+    // not tell which accounts exist.
     await verifyPassword(sha256HexPassword, await decoy());
+    await countFailure(db, NO_USER_ID);
     throw new AppError(400, ERR.badCredentials);
   }
 
@@ -243,10 +255,9 @@ export async function revokeSession(db: DbOrTx, now: Date, sessionId: string): P
  */
 async function recordSignIn(db: DbOrTx, now: Date, meta: ClientMeta, attempt: SignInAttempt, reason: string | null): Promise<void> {
   // A refusal before the account was looked up (the captcha) still belongs to the account typed, when it exists.
-  const user = attempt.userId
-    ? sql`${attempt.userId}::uuid`
-    : sql`(select ${users.id} from ${users} where ${users.accountNum} = ${attempt.account} or ${users.mobile} = ${attempt.account}
-        order by (${users.accountNum} = ${attempt.account}) desc limit 1)`;
+  // One statement whether or not the account was found, so a refusal's work does not tell which accounts exist.
+  const user = sql`coalesce(${attempt.userId}::uuid, (select ${users.id} from ${users} where ${users.accountNum} = ${attempt.account} or ${users.mobile} = ${attempt.account}
+        order by (${users.accountNum} = ${attempt.account}) desc limit 1))`;
   // App accounts (students, parents) have no membership: their school's administrators read their rows.
   const orgId = sql`coalesce((select ${memberships.tenantOrgId} from ${memberships} where ${memberships.userId} = ${user}
     order by ${memberships.present} desc, ${memberships.createdAt} limit 1),
@@ -255,7 +266,7 @@ async function recordSignIn(db: DbOrTx, now: Date, meta: ClientMeta, attempt: Si
   await db.insert(signInLogs).values({
     at: now,
     account: attempt.account.slice(0, SIGN_IN_ACCOUNT_MAX),
-    userId: attempt.userId ?? user,
+    userId: user,
     orgId,
     ip: meta.ip ?? null,
     userAgent: meta.userAgent?.slice(0, 500) ?? null,

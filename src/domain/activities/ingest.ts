@@ -28,6 +28,11 @@ const PHYSIQUE_ITEMS: ReadonlySet<string> = new Set(ITEM_KEYS);
 
 const id = z.string().regex(UUID_PATTERN, 'validation:common.id');
 
+/** An ISO 8601 date and time without a time-zone offset ('2026-09-01T08:30:00'). */
+const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/i;
+/** An ISO 8601 date and time with its offset: what `measuredAt` must be. */
+const OFFSET_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
 /**
  * One record on the wire. Its shape is checked for the whole batch (a malformed record is a client bug: 400 naming
  * the field); its values are judged per record by `judgeRecord`, so one impossible value refuses only that record.
@@ -44,8 +49,15 @@ export const ingestRecordSchema = z.object({
   item: z.string().max(32),
   value: z.number({ error: 'activities:ingest.valueRequired' }),
   durationS: z.number().int().min(0).max(86_400).nullish(),
-  /** When it was measured, ISO 8601 with offset. */
-  measuredAt: z.string().max(40),
+  /**
+   * When it was measured, ISO 8601 with its offset (`Z` or `±hh:mm`). A wall-clock time without one would be read in
+   * the server's zone, whatever the device's: refused for the whole batch (a sender's setting, not one record's value).
+   */
+  measuredAt: z
+    .string()
+    .max(40)
+    .refine((v) => !LOCAL_DATE_TIME.test(v), 'activities:ingest.timeOffset')
+    .describe('ISO 8601 with a time-zone offset, e.g. 2026-09-01T08:30:00+08:00 or 2026-09-01T00:30:00Z; without an offset the batch is refused (400)'),
   /** A video uploaded through the file store (purpose `video`) beforehand. */
   videoFileId: id.nullish(),
 });
@@ -93,7 +105,7 @@ export function judgeRecord(r: IngestRecord, now: Date): Refusal | null {
     return { key: 'activities:ingest.valueRange', params: { min: item.min, max: item.max, unit: item.unit } };
   }
   const t = Date.parse(r.measuredAt);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(r.measuredAt) || Number.isNaN(t)) return { key: 'activities:ingest.timeFormat' };
+  if (!OFFSET_DATE_TIME.test(r.measuredAt) || Number.isNaN(t)) return { key: 'activities:ingest.timeFormat' };
   if (t > now.getTime() + CLOCK_SKEW_MS) return { key: 'activities:ingest.timeFuture' };
   if (t < now.getTime() - INGEST_MAX_AGE_DAYS * 86_400_000) return { key: 'activities:ingest.timeTooOld', params: { days: INGEST_MAX_AGE_DAYS } };
   if (KINDS_WITH_REF.has(r.kind) && !r.refId) return { key: 'activities:ingest.refRequired' };

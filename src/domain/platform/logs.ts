@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isIsoDate } from '../dates';
 import { listQuery, textFilter } from '../list-query';
+import { AUDIT_ACTIONS, AUDIT_ENTITIES } from './audit';
 
 /**
  * The logs an organisation's administrators read (docs/product-rules.md#platform-logs): the sign-in log, the
@@ -33,8 +34,9 @@ export const operationLogQuery = listQuery({
   to: dayFilter,
   /** Name or login account of who did it. */
   user: textFilter(),
-  entity: textFilter(),
-  action: textFilter(),
+  /** Record type and action: codes of src/domain/platform/audit.ts (the screen offers them as selects). */
+  entity: z.preprocess(blankAsUndefined, z.enum(AUDIT_ENTITIES, { error: 'validation:logs.entity' }).optional()),
+  action: z.preprocess(blankAsUndefined, z.enum(AUDIT_ACTIONS, { error: 'validation:logs.action' }).optional()),
 }).refine(rangeInOrder, rangeIssue);
 export type OperationLogQuery = z.output<typeof operationLogQuery>;
 
@@ -61,9 +63,12 @@ export interface OperationLogRow {
   userName: string | null;
   accountNum: string | null;
   orgName: string | null;
+  /** A code of AUDIT_ACTIONS (rows older than the table may hold another; the screen shows it as written). */
   action: string;
   entity: string;
   entityId: string | null;
+  /** The record's name (as written, else as the row holds it, else as it is now); null when none is known. */
+  entityName: string | null;
 }
 
 export interface OperationLogDetail extends OperationLogRow {

@@ -122,6 +122,22 @@ describe('a student submits and reads its own results', () => {
     expect((await call('GET', `records?studentId=${otherChild}`, token)).statusCode).toBe(404);
   });
 
+  it('refuses a batch whose measuredAt has no time-zone offset, naming the field, and stores nothing of it', async () => {
+    const token = await tokenOf(appStudentAccount(3));
+    const local = minutesAgo(30).replace(/Z$/, '');
+    const batch = [rec(), rec({ measuredAt: local })];
+    const res = await call('POST', 'records', token, { records: batch });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ code: '400', data: { field: 'records.1.measuredAt' }, msg: '测量时间（measuredAt）须带时区偏移，例如 2026-09-01T08:30:00+08:00' });
+    expect((await call('POST', 'records', token, { records: [rec({ measuredAt: local.replace('T', ' ') })] }, 'en-US')).json().msg).toBe(
+      'The measured time (measuredAt) needs a time-zone offset, e.g. 2026-09-01T08:30:00+08:00',
+    );
+    expect(await t.db.$count(activityRecords, eq(activityRecords.clientId, batch[0].clientId))).toBe(0);
+    // The same instant with an explicit +08:00 offset is taken.
+    const shanghai = new Date(new Date(minutesAgo(30)).getTime() + 8 * 3_600_000).toISOString().replace('Z', '+08:00');
+    expect(data<IngestSummary>(await call('POST', 'records', token, { records: [rec({ measuredAt: shanghai })] }))).toMatchObject({ accepted: 1 });
+  });
+
   it('refuses a homework or contest entry whose owner does not accept it, and one without its refId', async () => {
     const token = await tokenOf(appStudentAccount(4));
     const s = data<IngestSummary>(await call('POST', 'records', token, { records: [rec({ kind: 'homework', refId: '00000000-0000-4000-8000-0000000000aa' }), rec({ kind: 'contest' })] }));
@@ -251,6 +267,9 @@ describe('OpenAPI document', () => {
     expect(Object.keys(doc.paths).every((p) => p.startsWith('/api/v1/'))).toBe(true);
     expect(doc.components.securitySchemes).toHaveProperty('device');
     expect(JSON.stringify(doc.paths['/api/v1/device/records'].post.requestBody)).toContain('clientId');
+    // The offset rule is in the document, on the field and in both record routes' descriptions.
+    expect(JSON.stringify(doc.paths['/api/v1/device/records'].post.requestBody)).toContain('without an offset the batch is refused');
+    for (const path of ['/api/v1/device/records', '/api/v1/app/records']) expect(JSON.stringify(doc.paths[path].post)).toContain('time-zone offset');
     const page = await t.app.inject({ url: '/api/docs/' });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');

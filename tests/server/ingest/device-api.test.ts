@@ -191,6 +191,14 @@ describe('device batches', () => {
     expect(await t.db.$count(activityRecords, eq(activityRecords.clientId, cases[5].clientId))).toBe(0);
   });
 
+  it('refuses a batch with a measuredAt without time-zone offset (400 naming the field) and stores none of it', async () => {
+    const before = await t.db.$count(activityRecords, eq(activityRecords.deviceId, deviceId));
+    const res = await post(auth, [rec(), rec({ measuredAt: '2026-09-01T08:30:00' })], 'zh-TW');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ code: '400', data: { field: 'records.1.measuredAt' }, msg: '測量時間（measuredAt）須帶時區偏移，例如 2026-09-01T08:30:00+08:00' });
+    expect(await t.db.$count(activityRecords, eq(activityRecords.deviceId, deviceId))).toBe(before);
+  });
+
   it('writes self tests into the test records with the device serial number, idempotently', async () => {
     const device = (await t.db.select().from(devices).where(eq(devices.id, deviceId)))[0];
     const batch = [rec({ kind: 'selfTest', item: 'rope1min', value: 150 }), rec({ kind: 'selfTest', item: 'run50m', value: 8.4 })];

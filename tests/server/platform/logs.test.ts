@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope, Page } from '@/domain/api';
 import type { OnlineSessionRow, OperationLogDetail, OperationLogRow, SignInLogRow } from '@/domain/platform/logs';
+import { eq } from 'drizzle-orm';
+import { auditLogs } from '../../../server/db/schema/audit';
+import { classes } from '../../../server/db/schema/school';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
 import { createTestApp, TEST_CAPTCHA, type TestApp } from '../../support/server-app';
 import { sha256Hex } from '../../../server/lib/password';
@@ -116,8 +119,54 @@ describe('online sessions and the operation log', () => {
     const xlsx = await t.request({ url: `${api('k12', 'operationLog')}/export?entity=session`, token: tokens.school01, headers: EN });
     expect(xlsx.statusCode).toBe(200);
     const { rows } = await readXlsxRows(xlsx.rawPayload);
-    expect(rows[0]).toEqual(['Time', 'By', 'Account', 'Organization', 'Action', 'Record type', 'Record id']);
-    expect(rows.some((r) => r[6] === target.id)).toBe(true);
+    expect(rows[0]).toEqual(['Time', 'By', 'Account', 'Organization', 'Action', 'Record type', 'Record', 'Record id']);
+    expect(rows.find((r) => r[7] === target.id)?.slice(4, 6)).toEqual(['Sign out session', 'Session']);
   });
 });
 
+describe('the operation log in words', () => {
+  const classApi = '/api/busi/web/k12/org/class';
+  const write = (method: 'POST' | 'PUT', url: string, payload: object) => t.request({ method, url, token: tokens.school01, payload });
+
+  it('filters by record type and action (codes of the one table), answers the record name beside its id, also for older rows', async () => {
+    const [some] = (await page<{ gradeId: string }>(`${classApi}/page?size=10`, tokens.school01)).records;
+    const created = (await write('POST', classApi, { gradeId: some.gradeId, code: 95, name: '日志95班' })).json<Envelope<{ id: string; version: number }>>().data;
+    expect((await write('PUT', `${classApi}/${created.id}`, { gradeId: some.gradeId, code: 95, name: '日志九十五班', version: created.version })).statusCode).toBe(200);
+
+    const updates = await page<OperationLogRow>(`${api('k12', 'operationLog')}/page?entity=class&action=update`, tokens.school01);
+    expect(updates.records.every((r) => r.entity === 'class' && r.action === 'update')).toBe(true);
+    const updated = updates.records.find((r) => r.entityId === created.id);
+    expect(updated).toMatchObject({ entityName: '日志九十五班' });
+    const creates = await page<OperationLogRow>(`${api('k12', 'operationLog')}/page?entity=class&action=create`, tokens.school01);
+    expect(creates.records.find((r) => r.entityId === created.id)).toMatchObject({ action: 'create', entityName: '日志95班' });
+    expect((await page<OperationLogRow>(`${api('k12', 'operationLog')}/page?entity=banner`, tokens.school01)).records.map((r) => r.entityId)).not.toContain(created.id);
+
+    // The detail holds the record before and after, and the name.
+    const detail = (await t.request({ url: `${api('k12', 'operationLog')}/${updated!.id}`, token: tokens.school01 })).json<Envelope<OperationLogDetail>>().data;
+    expect(detail).toMatchObject({ entityName: '日志九十五班', before: { name: '日志95班' }, after: { name: '日志九十五班' } });
+
+    // Rows written before names were kept: the name the row's record held, else the record's name now.
+    const [{ orgId }] = await t.db.select({ orgId: classes.orgId }).from(classes).where(eq(classes.id, created.id));
+    await t.db.insert(auditLogs).values([
+      { orgId, action: 'status', entity: 'class', entityId: created.id, after: { id: created.id, name: '那时的名字' } },
+      { orgId, action: 'import', entity: 'class', entityId: created.id, after: { count: 3 } },
+    ]);
+    const old = (await page<OperationLogRow>(`${api('k12', 'operationLog')}/page?entity=class`, tokens.school01)).records.filter((r) => r.entityId === created.id);
+    expect(old.find((r) => r.action === 'status')?.entityName).toBe('那时的名字');
+    expect(old.find((r) => r.action === 'import')?.entityName).toBe('日志九十五班');
+
+    // The export says it in words: action, record type, name.
+    const xlsx = await t.request({ url: `${api('k12', 'operationLog')}/export?entity=class&action=update`, token: tokens.school01 });
+    const { rows } = await readXlsxRows(xlsx.rawPayload);
+    expect(rows[0].slice(4)).toEqual(['操作', '对象类型', '操作对象', '对象编号']);
+    expect(rows.find((r) => r[7] === created.id)?.slice(4, 7)).toEqual(['修改', '班级', '日志九十五班']);
+  });
+
+  it('refuses a filter that is not one of the codes, naming the field, in the request language', async () => {
+    const res = await t.request({ url: `${api('k12', 'operationLog')}/page?action=cre`, token: tokens.school01, headers: EN });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ data: { field: 'action' }, msg: 'Choose an action from the list' });
+    const zh = await t.request({ url: `${api('k12', 'operationLog')}/page?entity=班级`, token: tokens.school01 });
+    expect(zh.json()).toMatchObject({ data: { field: 'entity' }, msg: '请从列表中选择对象类型' });
+  });
+});

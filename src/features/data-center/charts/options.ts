@@ -19,6 +19,7 @@ import type {
 } from '@/domain/data-center/types';
 import type { StudentHistoryRow } from '@/domain/data-center/types';
 import type { ChartOption } from '@/lib/echarts';
+import { escapeHtml } from '@/lib/html';
 import { formatRate, formatScore, gradeLabel, itemLabel, itemShortLabel, levelRatesOf, NO_FIGURE, percent, scoredItemsIn } from '../format';
 import type { SemanticColors } from '../hooks/use-level-colors';
 
@@ -103,8 +104,8 @@ export function levelStackOption(
       axisPointer: { type: 'shadow' },
       formatter: (params: unknown) => {
         const list = asList(params);
-        const head = list[0]?.name ?? '';
-        const lines = list.map((p) => `${p.marker ?? ''}${p.seriesName ?? ''}: ${p.value ?? NO_FIGURE}% (${String(dataField(p, 'count') ?? 0)})`);
+        const head = escapeHtml(list[0]?.name);
+        const lines = list.map((p) => `${p.marker ?? ''}${escapeHtml(p.seriesName)}: ${escapeHtml(p.value ?? NO_FIGURE)}% (${escapeHtml(dataField(p, 'count') ?? 0)})`);
         return [head, ...lines].join('<br/>');
       },
     }),
@@ -234,7 +235,9 @@ export function rankingOption(t: TFunction, colors: SemanticColors, rows: readon
           `${t('dashboard:figure.excellentRate')}: ${formatRate(d.excellentRate)}`,
           `${t('dashboard:figure.passRate')}: ${formatRate(d.passRate)}`,
           `${t('dashboard:figure.tested')}: ${d.tested}`,
-        ].join('<br/>');
+        ]
+          .map(escapeHtml)
+          .join('<br/>');
       },
     }),
     xAxis: { type: 'value', min: 0, max: (v: { max: number }) => Math.max(100, Math.ceil(v.max / 10) * 10), axisLabel: axisLabel(look) },
@@ -330,7 +333,9 @@ export function boxplotOption(t: TFunction, colors: SemanticColors, distribution
           `${t('dashboard:distribution.q1')}: ${formatScore(s.q1)}`,
           `${t('dashboard:distribution.min')}: ${formatScore(s.min)}`,
           `n = ${d.n}`,
-        ].join('<br/>');
+        ]
+          .map(escapeHtml)
+          .join('<br/>');
       },
     }),
     xAxis: { type: 'category', data: shown.map((d) => itemShortLabel(t, d.item)), axisLabel: axisLabel(look, { interval: 0, rotate: shown.length > 6 ? 30 : 0 }) },
@@ -484,9 +489,9 @@ export function historyOption(t: TFunction, colors: SemanticColors, history: rea
         const h = history[(list[0] as { dataIndex?: number }).dataIndex ?? 0];
         if (!h) return '';
         return [
-          `${h.planName} (${h.academicYear})`,
-          `${gradeLabel(t, h.gradeNo)} ${h.className}`,
-          ...list.map((p) => `${p.marker ?? ''}${p.seriesName ?? ''}: ${formatScore(p.value as number | null)}`),
+          escapeHtml(`${h.planName} (${h.academicYear})`),
+          escapeHtml(`${gradeLabel(t, h.gradeNo)} ${h.className}`),
+          ...list.map((p) => `${p.marker ?? ''}${escapeHtml(`${p.seriesName ?? ''}: ${formatScore(p.value as number | null)}`)}`),
         ].join('<br/>');
       },
     }),
@@ -540,11 +545,6 @@ export function unitListCharts(t: TFunction, colors: SemanticColors, rows: reado
   };
 }
 
-
-/** Text for an HTML tooltip: names (schools, classes, plans) are typed by users and must stay text. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 /** A school of a district chart: its id (the drill-down target) and name. */
 export interface SchoolRef {

@@ -10,6 +10,7 @@ import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { cn } from '@/lib/cn';
 import type { ChartOption, EChartsType } from '@/lib/echarts';
+import { escapeHtml } from '@/lib/html';
 import './report-print.css';
 import { ACCEPT_LANGUAGE } from '@/domain/constants';
 import { toLocale } from '@/domain/i18n/language';
@@ -108,7 +109,7 @@ export function StudentReportView({ report, printedAt, onChartsReady }: StudentR
         formatter: (params: unknown) => {
           const first = (Array.isArray(params) ? params[0] : params) as { dataIndex: number } | undefined;
           const h = first ? points[first.dataIndex] : undefined;
-          return h ? `${h.planName}<br/>${t('chart.total')}: ${score(h.total)}` : '';
+          return h ? `${escapeHtml(h.planName)}<br/>${escapeHtml(`${t('chart.total')}: ${score(h.total)}`)}` : '';
         },
       },
       grid: { left: 8, right: 24, top: 24, bottom: 8, containLabel: true },

@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { Eye, LogOut } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { Family } from '@/domain/menus/access';
+import { AUDIT_ACTIONS, AUDIT_ENTITIES, auditActionLabel, auditEntityLabel } from '@/domain/platform/audit';
 import {
   onlineSessionQuery,
   operationLogQuery,
@@ -97,10 +98,11 @@ export function OperationLogScreen({ family }: { family: Family }) {
   const time = useDateTime('seconds');
   const [open, setOpen] = useState<string | null>(null);
 
+  // Options in the user's language, from the one table of what the server writes (src/domain/platform/audit.ts).
   const filters: FilterDef<OperationFilters>[] = [
     { name: 'user', type: 'text', label: t('operationLog.userFilter') },
-    { name: 'entity', type: 'text', label: t('operationLog.entity'), className: 'w-36' },
-    { name: 'action', type: 'text', label: t('operationLog.action'), className: 'w-32' },
+    { name: 'entity', type: 'select', label: t('operationLog.entity'), className: 'w-40', options: AUDIT_ENTITIES.map((e) => ({ value: e, label: auditEntityLabel(t, e) })) },
+    { name: 'action', type: 'select', label: t('operationLog.action'), className: 'w-40', options: AUDIT_ACTIONS.map((a) => ({ value: a, label: auditActionLabel(t, a) })) },
     { name: 'from', type: 'date', label: t('signInLog.from') },
     { name: 'to', type: 'date', label: t('signInLog.to') },
   ];
@@ -111,11 +113,18 @@ export function OperationLogScreen({ family }: { family: Family }) {
         opCol.accessor('userName', { header: t('operationLog.user'), cell: ({ getValue }) => muted(getValue()) }),
         opCol.accessor('accountNum', { header: t('operationLog.account'), cell: ({ getValue }) => <span className="font-mono">{muted(getValue())}</span> }),
         opCol.accessor('orgName', { header: t('operationLog.org'), cell: ({ getValue }) => muted(getValue()) }),
-        opCol.accessor('action', { header: t('operationLog.action'), cell: ({ getValue }) => <Badge variant="secondary">{getValue()}</Badge> }),
-        opCol.accessor('entity', { header: t('operationLog.entity') }),
-        opCol.accessor('entityId', {
-          header: t('operationLog.entityId'),
-          cell: ({ getValue }) => <span className="block max-w-48 truncate font-mono text-xs text-muted-foreground">{getValue() ?? '—'}</span>,
+        opCol.accessor('action', {
+          header: t('operationLog.action'),
+          cell: ({ getValue }) => (
+            <Badge variant="secondary" className="whitespace-nowrap">
+              {auditActionLabel(t, getValue())}
+            </Badge>
+          ),
+        }),
+        opCol.accessor('entity', { header: t('operationLog.entity'), cell: ({ getValue }) => <span className="whitespace-nowrap">{auditEntityLabel(t, getValue())}</span> }),
+        opCol.accessor('entityName', {
+          header: t('operationLog.object'),
+          cell: ({ row }) => <ObjectCell name={row.original.entityName} id={row.original.entityId} />,
         }),
         rowActionsColumn<OperationLogRow>({
           pageKey: key,
@@ -141,6 +150,21 @@ export function OperationLogScreen({ family }: { family: Family }) {
       />
       <OperationDetailDialog family={family} id={open} onClose={() => setOpen(null)} />
     </>
+  );
+}
+
+/** The record a log row is about: its name, with its id small beneath (the id alone when no name is known). */
+function ObjectCell({ name, id }: { name: string | null; id: string | null }) {
+  if (!name && !id) return <span className="text-muted-foreground">—</span>;
+  return (
+    <span className="block max-w-56">
+      {name ? <span className="block truncate" title={name}>{name}</span> : null}
+      {id ? (
+        <span className="block truncate font-mono text-xs text-muted-foreground" title={id}>
+          {id}
+        </span>
+      ) : null}
+    </span>
   );
 }
 

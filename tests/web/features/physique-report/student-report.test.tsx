@@ -122,6 +122,16 @@ describe('student physique report (docs/api/physique.md: student report)', () =>
     expect(trend.xAxis.data[1]).not.toContain('09-01');
   });
 
+  it('escapes a hostile plan name in the trend tooltip (its formatter returns HTML)', () => {
+    const r = report();
+    r.history[1] = { ...r.history[1], planName: '<img src=x onerror=alert(1)>' };
+    render(<StudentReportView report={r} printedAt={printedAt} />);
+    const trend = charts.at(-1)!.option as { tooltip: { formatter: (p: unknown) => string } };
+    const html = trend.tooltip.formatter([{ dataIndex: 1 }]);
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(html.replaceAll('<br/>', '')).not.toMatch(/<[a-z/!]/i);
+  });
+
   it('flags an invalid result and says when a year has none', () => {
     const invalid = report();
     invalid.result!.invalid = true;
