@@ -376,9 +376,7 @@ function ReviewStep({ preview, details, fileName, updatesOff }: { preview: Impor
         <div className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
           {details}
           {preview.unchanged ? (
-            <span data-slot="import-review-unchanged">
-              {t('importDialog.review.unchanged')} {preview.unchanged} {t('importDialog.review.rows')}
-            </span>
+            <span data-slot="import-review-unchanged">{t('importDialog.review.unchanged', { count: preview.unchanged })}</span>
           ) : null}
         </div>
       ) : null}
