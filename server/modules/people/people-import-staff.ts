@@ -168,7 +168,7 @@ export async function planAccounts(kind: Exclude<PeopleImportKind, 'student'>, f
   }
   const list = [...accepted.values()];
   const update = list.filter((a) => a.existing).length;
-  return { create: list.length - update, update, unchanged, updates, rejected, write: (db) => db.transaction((tx) => writeAccounts(tx, ctx, kind, list)) };
+  return { create: list.length - update, update, unchanged, updates, rejected, write: (db) => db.transaction((tx) => writeAccounts(tx, ctx, kind, list, updates)) };
 }
 
 const ACCOUNT_FIELDS = ['name', 'mobile', 'roleId', 'gender', 'workNo', 'idCard', 'certificateType', 'certificateNo'] as const;
@@ -220,7 +220,7 @@ async function currentAccounts(ctx: ImportContext, accounts: readonly { userId: 
 }
 
 /** Creates or updates each accepted account (and staff record) inside the commit's transaction. */
-export async function writeAccounts(tx: Tx, ctx: ImportContext, kind: Exclude<PeopleImportKind, 'student'>, list: readonly AccountRow[]) {
+export async function writeAccounts(tx: Tx, ctx: ImportContext, kind: Exclude<PeopleImportKind, 'student'>, list: readonly AccountRow[], updates: readonly RowUpdate[] = []) {
   const org = ctx.actor.tenantOrgId;
   for (const a of list) {
     let userId: string;
@@ -261,7 +261,12 @@ export async function writeAccounts(tx: Tx, ctx: ImportContext, kind: Exclude<Pe
     action: 'import',
     entity: kind === 'staff' ? 'teacher' : 'user',
     entityId: null,
-    before: null,
-    after: { accounts: list.length, created: list.filter((a) => !a.existing).length },
+    // Each updated account's changed fields as the dry run showed them (ID numbers masked).
+    before: updates.length ? { updated: updates.map((u) => ({ row: u.row, who: u.who, ...Object.fromEntries(u.changes.map((c) => [c.field, c.before])) })) } : null,
+    after: {
+      accounts: list.length,
+      created: list.filter((a) => !a.existing).length,
+      ...(updates.length ? { updated: updates.map((u) => ({ row: u.row, who: u.who, ...Object.fromEntries(u.changes.map((c) => [c.field, c.after])) })) } : {}),
+    },
   });
 }

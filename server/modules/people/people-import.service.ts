@@ -206,7 +206,8 @@ export async function previewImport(
 const FAILED_ROWS_LISTED = 2000;
 
 /**
- * The commit: the kept file checked again (someone may have changed the data since the dry run), the accepted rows
+ * The commit of a staff or account import (a student import: commitStudentPlan): the kept file checked again (someone
+ * may have changed the data since the dry run), the accepted rows
  * written in one transaction by natural key (学籍号, mobile, login account), the refused ones returned in the failures
  * workbook. Any write error rolls everything back.
  */

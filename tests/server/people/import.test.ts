@@ -462,6 +462,10 @@ describe('staff and account imports', () => {
     ]);
     await commit(ok.importId, 'school01', STAFF_API);
     expect((await t.db.select().from(teachers).where(eq(teachers.userId, u.id)))[0]).toMatchObject({ name: '卫丽', gender: 'male' });
+    const logs = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'teacher'), eq(auditLogs.action, 'import')));
+    const log = logs.find((l) => (l.before as { updated?: { who: string }[] } | null)?.updated?.[0]?.who === '卫老师（weils001）');
+    expect(log?.before).toEqual({ updated: [{ row: 2, who: '卫老师（weils001）', name: '卫老师', gender: '女' }] });
+    expect(log?.after).toMatchObject({ updated: [{ row: 2, who: '卫老师（weils001）', name: '卫丽', gender: '男' }] });
   });
 
   it('the admin users screen imports and exports accounts', async () => {
