@@ -105,6 +105,7 @@ type BodyProps<P extends ImportPreview> = Omit<ImportDialogProps<P>, 'open' | 'o
 function ImportDialogBody<P extends ImportPreview>({ upload, review, templateUrl, onDownloadTemplate, extra, canUpload = true, blockedReason, onImported, updateExisting, close }: BodyProps<P>) {
   const { t } = useTranslation(['components', 'errors']);
   const inputId = useId();
+  const updateHintId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const [status, setStatus] = useState<Status>(0);
   const [progress, setProgress] = useState(0);
@@ -209,10 +210,17 @@ function ImportDialogBody<P extends ImportPreview>({ upload, review, templateUrl
           {updateExisting ? (
             <div className="flex flex-col gap-1" data-slot="import-update-existing">
               <label className="flex items-center gap-2 text-sm font-medium text-foreground">
-                <Checkbox checked={updateExisting.checked} onCheckedChange={(c) => updateExisting.onChange(c === true)} data-testid="import-update-existing" />
+                <Checkbox
+                  checked={updateExisting.checked}
+                  onCheckedChange={(c) => updateExisting.onChange(c === true)}
+                  aria-describedby={updateHintId}
+                  data-testid="import-update-existing"
+                />
                 {t('importDialog.updateExisting')}
               </label>
-              <p className="pl-6 text-xs text-muted-foreground">{t('importDialog.updateExistingHint')}</p>
+              <p id={updateHintId} className="pl-6 text-xs text-muted-foreground">
+                {t('importDialog.updateExistingHint')}
+              </p>
             </div>
           ) : null}
           <label
