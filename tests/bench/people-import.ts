@@ -103,7 +103,7 @@ async function main() {
       });
       const { dryMs, commitMs, preview } = run.value;
       line('dry run (upload, read, check every row)', `${s(dryMs)}  (${preview.create} to create, ${preview.rejected} rejected, ${preview.parentsCreate} parents)`);
-      line('commit (read and check again, write)', s(commitMs));
+      line('commit (write the rows the dry run checked)', s(commitMs));
       line('import end to end (dry run + commit)', `${s(dryMs + commitMs)}  ${(((dryMs + commitMs) / parse.ms) || 0).toFixed(1)}× parse only  (target < 3 s at 10,000)`);
       line('peak RSS during the import', mib(run.peak));
       const stored = await db.$count(students, eq(students.orgId, org.id));

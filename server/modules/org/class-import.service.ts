@@ -1,11 +1,13 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { PREVIEW_REJECTED_ROWS } from '@/domain/people/people-import';
+import { PREVIEW_UPDATE_ROWS, changedFields, type RowUpdate } from '@/domain/people/import-updates';
 import { ERR } from '@/domain/errors';
 import type { Translate } from '@/domain/physique-results/export-layout';
-import { CLASS_IMPORT_MAX_ROWS, CLASS_SIZE_HEADER, cellText, classColumns, type ClassColumn, type ClassColumnKey } from '@/domain/school/class-import';
+import { CLASS_IMPORT_MAX_ROWS, CLASS_SIZE_HEADER, cellText, classColumns, type ClassColumn, type ClassColumnKey, type ClassImportPreview } from '@/domain/school/class-import';
 import { classSaveSchema, type ClassForm } from '@/domain/school/classes';
 import type { ClassDetail } from '@/domain/school/types';
 import type { Db, DbOrTx } from '../../db/client';
-import { colleges, grades, majors, teachers } from '../../db/schema/school';
+import { classes, colleges, grades, majors, teachers } from '../../db/schema/school';
 import { AppError, isAppError } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
 import { findHeaderRow, HEADER_SCAN_ROWS } from '../../lib/spreadsheet/import-header';
@@ -13,7 +15,7 @@ import { failuresWorkbook, importFileName, type ImportFailure } from '../../lib/
 import { readXlsxRows } from '../../lib/spreadsheet/xlsx-reader';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import type { Actor } from '../../plugins/tenant';
-import { classRows, createClass, type ClassQuery } from './class.service';
+import { classRows, createClass, updateClass, type ClassQuery } from './class.service';
 
 type Family = 'k12' | 'gx';
 const RAW = { interpolation: { escapeValue: false } };
@@ -123,8 +125,19 @@ async function lookups(db: DbOrTx, actor: Actor, t: Translate) {
       const byNo = teacherRows.filter((x) => x.workNo === text);
       return byNo.length > 0 ? one(byNo) : one(teacherRows.filter((x) => x.name === text));
     },
+    teacherName: new Map(teacherRows.map((x) => [x.id, x.name])),
   };
 }
+
+/** The fields a class import may change on an existing class, and their labels. */
+const CLASS_FIELDS = ['name', 'classNo', 'headTeacherId', 'peTeacherId'] as const;
+const CLASS_FIELD_LABEL: Record<(typeof CLASS_FIELDS)[number], string> = {
+  name: 'school:class.name',
+  classNo: 'school:class.classNo',
+  headTeacherId: 'school:class.headTeacher',
+  peTeacherId: 'school:class.peTeacher',
+};
+
 
 class Rollback extends Error {}
 
@@ -132,8 +145,18 @@ class Rollback extends Error {}
  * Class import (docs/product-rules.md#class-import), all or nothing: every row goes through the form's schema and the
  * service's rules (grade of the school, code 1–99 and free in the grade, also against earlier rows of the file) in one
  * transaction; one refused row rolls everything back and the answer lists every refused row with its reason.
+ * A row naming an existing class (grade, major and code) updates it only with `updateExisting`
+ * (docs/product-rules.md#import-updates), otherwise it is refused; a row that changes nothing is skipped. A dry run
+ * does the same work in a transaction it always rolls back and answers the counts, the refused rows and every update.
  */
-export async function importClasses(db: Db, actor: Actor, family: Family, file: { fileName: string; buffer: Buffer }, t: Translate): Promise<Workbook & { success: number; failure: number }> {
+export async function importClasses(
+  db: Db,
+  actor: Actor,
+  family: Family,
+  file: { fileName: string; buffer: Buffer },
+  t: Translate,
+  options: { dryRun?: boolean; updateExisting?: boolean } = {},
+): Promise<Workbook & { success: number; failure: number; preview: ClassImportPreview }> {
   if (!/\.xlsx$/i.test(file.fileName.trim())) throw new AppError(400, ERR.onlyExcel);
   const columns = classColumns(family);
   const { rows } = await readXlsxRows(file.buffer, { maxRows: CLASS_IMPORT_MAX_ROWS + HEADER_SCAN_ROWS, maxColumns: 64 });
@@ -146,8 +169,12 @@ export async function importClasses(db: Db, actor: Actor, family: Family, file: 
   if (data.length > CLASS_IMPORT_MAX_ROWS) throw new AppError(400, 'school:import.tooManyRows', { max: CLASS_IMPORT_MAX_ROWS });
 
   const find = await lookups(db, actor, t);
-  const failures: ImportFailure[] = [];
+  const failures: (ImportFailure & { row: number })[] = [];
+  const updates: RowUpdate[] = [];
   let success = 0;
+  let created = 0;
+  let unchanged = 0;
+  const touched = new Set<string>();
   const reasonOf = (row: number, key: ClassColumnKey, message: string, params: Record<string, unknown> = {}) =>
     t('physique:import.rowError', { row, field: t(LABEL[key], RAW), reason: t(message, { ...params, ...RAW }), ...RAW });
 
@@ -158,7 +185,7 @@ export async function importClasses(db: Db, actor: Actor, family: Family, file: 
           const i = header.index[key];
           return i === undefined ? '' : cellText(cells[i]);
         };
-        const fail = (key: ClassColumnKey, message: string, params?: Record<string, unknown>) => failures.push({ cells, reason: reasonOf(row, key, message, params) });
+        const fail = (key: ClassColumnKey, message: string, params?: Record<string, unknown>) => failures.push({ row, cells, reason: reasonOf(row, key, message, params) });
         const gradeKey: ClassColumnKey = family === 'gx' ? 'enrolYear' : 'gradeNo';
         if (family === 'gx' && !text('enrolYear')) {
           fail('enrolYear', 'validation:class.gradeRequired');
@@ -199,21 +226,63 @@ export async function importClasses(db: Db, actor: Actor, family: Family, file: 
           fail(COLUMN_OF[String(issue.path[0])] ?? 'name', issue.message);
           continue;
         }
+        const [existing] = await tx
+          .select({ id: classes.id, version: classes.version, name: classes.name, classNo: classes.classNo, headTeacherId: classes.headTeacherId, peTeacherId: classes.peTeacherId })
+          .from(classes)
+          .where(
+            and(
+              eq(classes.orgId, actor.tenantOrgId),
+              eq(classes.gradeId, parsed.data.gradeId),
+              eq(classes.code, parsed.data.code),
+              family === 'gx' && parsed.data.majorId ? eq(classes.majorId, parsed.data.majorId) : sql`${classes.majorId} is null`,
+            ),
+          );
         try {
-          const created = await createClass(tx, actor, parsed.data);
-          await audit(tx, actor, { action: 'import', entity: 'class', entityId: created.id, before: null, after: created });
+          if (existing) {
+            const after = { name: parsed.data.name, classNo: parsed.data.classNo || null, headTeacherId: parsed.data.headTeacherId || null, peTeacherId: parsed.data.peTeacherId || null };
+            const changes = changedFields(existing, after, CLASS_FIELDS, (f) => t(CLASS_FIELD_LABEL[f], RAW), (f, v) =>
+              v == null ? '' : f === 'headTeacherId' || f === 'peTeacherId' ? (find.teacherName.get(String(v)) ?? '') : String(v),
+            );
+            if (changes.length === 0) {
+              unchanged++;
+              continue;
+            }
+            // Without the option (or when an earlier row of this file made or changed it) the form's refusal stands.
+            if (!options.updateExisting || touched.has(existing.id)) {
+              fail('code', 'validation:class.codeTaken');
+              continue;
+            }
+            touched.add(existing.id);
+            const change = await updateClass(tx, actor, existing.id, { ...parsed.data, version: existing.version });
+            await audit(tx, actor, { action: 'import', entity: 'class', entityId: existing.id, before: change.before, after: change.after });
+            updates.push({ row, who: existing.name, changes });
+          } else {
+            const made = await createClass(tx, actor, parsed.data);
+            touched.add(made.id);
+            await audit(tx, actor, { action: 'import', entity: 'class', entityId: made.id, before: null, after: made });
+            created++;
+          }
           success++;
         } catch (error) {
           if (!isAppError(error) || !error.field) throw error;
           fail(COLUMN_OF[error.field] ?? 'name', error.i18nKey, error.params);
         }
       }
-      if (failures.length > 0) throw new Rollback();
+      if (failures.length > 0 || options.dryRun) throw new Rollback();
     });
   } catch (error) {
     if (!(error instanceof Rollback)) throw error;
-    success = 0;
+    if (!options.dryRun) success = 0;
   }
+  const preview: ClassImportPreview = {
+    rows: data.length,
+    create: created,
+    update: updates.length,
+    unchanged,
+    rejected: failures.length,
+    failures: failures.slice(0, PREVIEW_REJECTED_ROWS).map((f) => ({ row: f.row, reason: f.reason })),
+    updates: updates.slice(0, PREVIEW_UPDATE_ROWS),
+  };
   const workbook = failuresWorkbook({
     header: rows[header.row],
     failures,
@@ -221,5 +290,5 @@ export async function importClasses(db: Db, actor: Actor, family: Family, file: 
     sheetName: t('physiqueResults:import.failureSheet', RAW),
     reasonColumn: t('physiqueResults:import.reasonColumn', RAW),
   });
-  return { workbook, fileName: importFileName(t('school:import.fileName', RAW), success, failures.length), success, failure: failures.length };
+  return { workbook, fileName: importFileName(t('school:import.fileName', RAW), success, failures.length), success, failure: failures.length, preview };
 }

@@ -1,4 +1,6 @@
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { allowsUpdates, changedFields, type RowUpdate } from '@/domain/people/import-updates';
+import { maskIdNumber } from '@/domain/people/mask';
 import { STAFF_COLUMNS, parseCertificateType, parseGender, type PeopleImportKind, type StaffColumnKey } from '@/domain/people/people-import';
 import { staffCreateSchema, staffUpdateSchema } from '@/domain/people/staff';
 import { userCreateSchema, userUpdateSchema } from '@/domain/users/users';
@@ -7,7 +9,7 @@ import { membershipRoles, memberships, menus, roleMenus, roles, users } from '..
 import { teachers } from '../../db/schema/school';
 import { audit } from '../../lib/audit';
 import { hashPassword, sha256Hex } from '../../lib/password';
-import { cellOf, type ImportContext, type ImportPlan, type ParsedFile, type Rejected } from './people-import.service';
+import { RAW, cellOf, type ImportContext, type ImportPlan, type ParsedFile, type Rejected } from './people-import.service';
 
 const HEADER: Record<StaffColumnKey, string> = Object.fromEntries(STAFF_COLUMNS.map((c) => [c.key, c.header])) as Record<StaffColumnKey, string>;
 const FIELD: Record<string, StaffColumnKey> = { name: 'name', accountNum: 'accountNum', password: 'password', roleId: 'role', mobile: 'mobile', gender: 'gender', workNo: 'workNo', idCard: 'idCard', certificateType: 'certificateType', certificateNo: 'certificateNo' };
@@ -27,7 +29,8 @@ interface AccountRow {
 /**
  * Staff and the management organisation's accounts (docs/product-rules.md#people-import): a row is matched by its
  * login account; a new account needs the first password in 初始密码 (checked by the form's rule) and must change it
- * at the first sign-in; a re-import updates the person and the role and never touches the password.
+ * at the first sign-in; a re-import updates the person and the role (only when the upload allows updates,
+ * docs/product-rules.md#import-updates; the dry run lists each change) and never touches the password.
  */
 export async function planAccounts(kind: Exclude<PeopleImportKind, 'student'>, file: ParsedFile, ctx: ImportContext): Promise<ImportPlan> {
   const org = ctx.actor.tenantOrgId;
@@ -45,6 +48,11 @@ export async function planAccounts(kind: Exclude<PeopleImportKind, 'student'>, f
           .where(or(accountNums.length ? inArray(users.accountNum, accountNums) : undefined, mobiles.length ? inArray(users.mobile, mobiles) : undefined, mobiles.length ? inArray(users.accountNum, mobiles) : undefined)),
     kind === 'staff' ? ctx.db.select({ workNo: teachers.workNo, userId: teachers.userId }).from(teachers).where(eq(teachers.orgId, org)) : [],
   ]);
+  const updatesAllowed = allowsUpdates(ctx.extra);
+  const current = await currentAccounts(ctx, taken.flatMap((u) => (u.membershipId ? [{ userId: u.userId, membershipId: u.membershipId }] : [])));
+  const roleName = new Map(roleRows.map((r) => [r.id, r.name]));
+  const updates: RowUpdate[] = [];
+  let unchanged = 0;
   // Only roles whose permissions the importing administrator holds may be handed out (the users screen's rule).
   const grantable = new Map(roleRows.filter((r) => codes.every((c) => c.roleId !== r.id || ctx.actor.permissions.has(c.permission))).map((r) => [r.name, r.id]));
   const roleNames = new Set(roleRows.map((r) => r.name));
@@ -119,6 +127,34 @@ export async function planAccounts(kind: Exclude<PeopleImportKind, 'student'>, f
       seenWorkNo.set(v.workNo, r.row);
     }
     if (v.mobile) seenMobile.set(v.mobile, r.row);
+    if (user) {
+      const now = current.get(user.userId);
+      const after: Record<AccountField, unknown> = {
+        name: v.name,
+        mobile: v.mobile || null,
+        roleId: v.roleId,
+        ...(kind === 'staff' ? { gender: v.gender, workNo: v.workNo || null, idCard: v.idCard || null, certificateType: v.certificateType || null, certificateNo: v.certificateNo || null } : {}),
+      } as Record<AccountField, unknown>;
+      const fields = kind === 'staff' ? ACCOUNT_FIELDS : ACCOUNT_FIELDS.slice(0, 3);
+      const changes = changedFields((now ?? {}) as Record<AccountField, unknown>, after, fields, (f) => ctx.t(ACCOUNT_LABEL[f], RAW), (f, value) => {
+        if (value == null || value === '') return '';
+        if (f === 'roleId') return roleName.get(String(value)) ?? '';
+        if (f === 'gender') return ctx.t(`people:staff.${String(value)}`, RAW);
+        if (f === 'certificateType') return ctx.t(`people:staff.certificate.${String(value)}`, RAW);
+        // ID numbers are never shown in full, here either.
+        if (f === 'idCard' || f === 'certificateNo') return maskIdNumber(String(value)) ?? '';
+        return String(value);
+      });
+      if (changes.length === 0) {
+        unchanged++;
+        continue;
+      }
+      if (!updatesAllowed) {
+        reject('accountNum', 'people:import.accountExists');
+        continue;
+      }
+      updates.push({ row: r.row, who: `${now?.name ?? v.name}（${accountNum}）`, changes });
+    }
     accepted.set(accountNum, {
       row: r.row,
       name: v.name,
@@ -132,11 +168,59 @@ export async function planAccounts(kind: Exclude<PeopleImportKind, 'student'>, f
   }
   const list = [...accepted.values()];
   const update = list.filter((a) => a.existing).length;
-  return { create: list.length - update, update, rejected, write: (db) => db.transaction((tx) => writeAccounts(tx, ctx, kind, list)) };
+  return { create: list.length - update, update, unchanged, updates, rejected, write: (db) => db.transaction((tx) => writeAccounts(tx, ctx, kind, list, updates)) };
+}
+
+const ACCOUNT_FIELDS = ['name', 'mobile', 'roleId', 'gender', 'workNo', 'idCard', 'certificateType', 'certificateNo'] as const;
+type AccountField = (typeof ACCOUNT_FIELDS)[number];
+const ACCOUNT_LABEL: Record<AccountField, string> = {
+  name: 'people:staff.name',
+  mobile: 'people:staff.mobile',
+  roleId: 'people:staff.role',
+  gender: 'people:staff.gender',
+  workNo: 'people:staff.workNo',
+  idCard: 'people:staff.idCard',
+  certificateType: 'people:staff.certificateType',
+  certificateNo: 'people:staff.certificateNo',
+};
+
+/** What the existing accounts of the file hold now (user, present role, staff record), for the dry run's changes. */
+async function currentAccounts(ctx: ImportContext, accounts: readonly { userId: string; membershipId: string }[]) {
+  const found = new Map<string, Partial<Record<AccountField, unknown>>>();
+  if (accounts.length === 0) return found;
+  const userIds = accounts.map((a) => a.userId);
+  const [people, roleRows, staff] = await Promise.all([
+    ctx.db.select({ id: users.id, name: users.name, mobile: users.mobile }).from(users).where(inArray(users.id, userIds)),
+    ctx.db
+      .select({ membershipId: membershipRoles.membershipId, roleId: membershipRoles.roleId })
+      .from(membershipRoles)
+      .where(and(inArray(membershipRoles.membershipId, accounts.map((a) => a.membershipId)), eq(membershipRoles.present, true))),
+    ctx.db
+      .select({ userId: teachers.userId, name: teachers.name, gender: teachers.gender, workNo: teachers.workNo, idCard: teachers.idCard, certificateType: teachers.certificateType, certificateNo: teachers.certificateNo })
+      .from(teachers)
+      .where(and(eq(teachers.orgId, ctx.actor.tenantOrgId), inArray(teachers.userId, userIds))),
+  ]);
+  const roleOf = new Map(roleRows.map((r) => [r.membershipId, r.roleId]));
+  const staffOf = new Map(staff.map((x) => [x.userId, x]));
+  for (const a of accounts) {
+    const u = people.find((p) => p.id === a.userId);
+    const t = staffOf.get(a.userId);
+    found.set(a.userId, {
+      name: t?.name ?? u?.name,
+      mobile: u?.mobile ?? null,
+      roleId: roleOf.get(a.membershipId) ?? null,
+      gender: t?.gender ?? null,
+      workNo: t?.workNo ?? null,
+      idCard: t?.idCard ?? null,
+      certificateType: t?.certificateType ?? null,
+      certificateNo: t?.certificateNo ?? null,
+    });
+  }
+  return found;
 }
 
 /** Creates or updates each accepted account (and staff record) inside the commit's transaction. */
-export async function writeAccounts(tx: Tx, ctx: ImportContext, kind: Exclude<PeopleImportKind, 'student'>, list: readonly AccountRow[]) {
+export async function writeAccounts(tx: Tx, ctx: ImportContext, kind: Exclude<PeopleImportKind, 'student'>, list: readonly AccountRow[], updates: readonly RowUpdate[] = []) {
   const org = ctx.actor.tenantOrgId;
   for (const a of list) {
     let userId: string;
@@ -177,7 +261,12 @@ export async function writeAccounts(tx: Tx, ctx: ImportContext, kind: Exclude<Pe
     action: 'import',
     entity: kind === 'staff' ? 'teacher' : 'user',
     entityId: null,
-    before: null,
-    after: { accounts: list.length, created: list.filter((a) => !a.existing).length },
+    // Each updated account's changed fields as the dry run showed them (ID numbers masked).
+    before: updates.length ? { updated: updates.map((u) => ({ row: u.row, who: u.who, ...Object.fromEntries(u.changes.map((c) => [c.field, c.before])) })) } : null,
+    after: {
+      accounts: list.length,
+      created: list.filter((a) => !a.existing).length,
+      ...(updates.length ? { updated: updates.map((u) => ({ row: u.row, who: u.who, ...Object.fromEntries(u.changes.map((c) => [c.field, c.after])) })) } : {}),
+    },
   });
 }

@@ -12,8 +12,9 @@ import { removeBlobsIfUnused } from '../files/files.service';
 /**
  * Uploaded spreadsheets between a dry run and its commit (docs/product-rules.md#people-import): the bytes go to the
  * file store under their hash, a `pending_imports` row binds them to the organisation and the account that uploaded
- * them, so a commit works after a restart and on another server instance. The commit reads the file again and checks
- * it again. Expired rows go with the file sweep (`sweepFiles`).
+ * them, so a commit works after a restart and on another server instance. A student import keeps the rows its dry
+ * run checked (gzipped JSON) instead of the workbook; staff and account imports keep the workbook and check it again.
+ * Expired rows go with the file sweep (`sweepFiles`).
  */
 
 export interface PendingImport {

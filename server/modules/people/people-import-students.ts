@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { parentSaveSchema } from '@/domain/people/parents';
 import {
   PARENT_GROUPS,
@@ -12,10 +12,13 @@ import {
   type StudentColumnKey,
 } from '@/domain/people/people-import';
 import { studentSaveSchema } from '@/domain/people/students';
-import type { Db } from '../../db/client';
-import { classes, grades, parents, students } from '../../db/schema/school';
+import { allowsUpdates, changedFields, studentChangeRefusal, type FieldChange, type RowUpdate } from '@/domain/people/import-updates';
+import type { Db, DbOrTx } from '../../db/client';
+import { physiqueResults, testRecords } from '../../db/schema/physique';
+import { classes, grades, parents, parentStudents, students } from '../../db/schema/school';
+import type { CellValue } from '../../lib/spreadsheet/xlsx-reader';
 import { copyLines, withBulkTransaction } from '../physique/bulk-session';
-import { cellOf, rawOf, type ImportContext, type ImportPlan, type ParsedFile, type Rejected } from './people-import.service';
+import { RAW, cellOf, rawOf, type ImportContext, type ImportPlan, type ParsedFile, type Rejected } from './people-import.service';
 
 /** A child id the parent schema accepts while the student does not exist yet (the write puts the real one). */
 const PLACEHOLDER_ID = '00000000-0000-4000-8000-000000000000';
@@ -47,7 +50,8 @@ async function classLookup(ctx: ImportContext) {
     return gradeNoOfName(text) === g.gradeNo || text === ctx.t(`school:grade.no.${g.gradeNo}`);
   };
   const cache = new Map<string, string | 'none' | 'many'>();
-  return (gradeText: string, classText: string): string | 'none' | 'many' => {
+  const names = rows.map((c) => [c.id, c.name] as const);
+  const find = (gradeText: string, classText: string): string | 'none' | 'many' => {
     const key = `${gradeText}\u0000${classText}`;
     const hit = cache.get(key);
     if (hit) return hit;
@@ -58,21 +62,116 @@ async function classLookup(ctx: ImportContext) {
     cache.set(key, answer);
     return answer;
   };
+  return { find, names };
+}
+
+/** An accepted student row as the dry run checked it: what to write and the state of the record it expects. */
+export interface PlannedStudent extends StudentData {
+  row: number;
+  /** The existing student it updates (id and version seen by the dry run); null for a new one. */
+  expectId: string | null;
+  expectVersion: number | null;
+  /** The fields it changes, as they were (the audit's before). */
+  before?: Partial<Record<StudentField, unknown>>;
+}
+/** A parent the accepted rows name: what to write and what the dry run saw under its mobile (null: none). */
+export interface PlannedParent {
+  mobile: string;
+  name: string;
+  gender: 'male' | 'female';
+  expect: { name: string; gender: string } | null;
+}
+export interface PlannedLink {
+  mobile: string;
+  regNo: string;
+  relation: string;
+}
+
+/**
+ * What a student dry run keeps for its commit (issue 27: the commit writes these rows, it does not read the file
+ * again): the accepted rows with the state they were checked against, the refused rows for the failures workbook.
+ */
+export interface StudentPlanFile {
+  v: 1;
+  header: CellValue[];
+  textColumns: number[];
+  cells: Record<number, CellValue[]>;
+  students: PlannedStudent[];
+  parents: PlannedParent[];
+  links: PlannedLink[];
+  rejected: Rejected[];
+  unchanged: number;
+  schoolYearId?: string;
+  semesterId?: string;
+}
+
+const STUDENT_FIELDS = ['name', 'studentNo', 'gender', 'birthDate', 'ethnicity', 'classId'] as const;
+type StudentField = (typeof STUDENT_FIELDS)[number];
+const FIELD_LABEL: Record<StudentField, string> = {
+  name: 'people:students.name',
+  studentNo: 'people:students.studentNo',
+  gender: 'people:students.gender',
+  birthDate: 'people:students.birthDate',
+  ethnicity: 'people:students.ethnicity',
+  classId: 'people:students.className',
+};
+
+interface ExistingStudent extends Record<StudentField, unknown> {
+  id: string;
+  version: number;
+  className: string;
 }
 
 /** Checks every row of a student file (with its parent columns) against the schemas and the database; writes nothing. */
-export async function planStudents(file: ParsedFile, ctx: ImportContext): Promise<ImportPlan> {
+export async function planStudents(file: ParsedFile, ctx: ImportContext): Promise<ImportPlan & { plan: StudentPlanFile }> {
   const org = ctx.actor.tenantOrgId;
-  const [classOf, existing, existingParents] = await Promise.all([
+  const updatesAllowed = allowsUpdates(ctx.extra);
+  const [classOf, existing, existingParents, links] = await Promise.all([
     classLookup(ctx),
-    ctx.db.select({ id: students.id, regNo: students.regNo }).from(students).where(eq(students.orgId, org)),
-    ctx.db.select({ id: parents.id, mobile: parents.mobile }).from(parents).where(eq(parents.orgId, org)),
+    ctx.db
+      .select({
+        id: students.id,
+        regNo: students.regNo,
+        name: students.name,
+        studentNo: students.studentNo,
+        gender: students.gender,
+        birthDate: students.birthDate,
+        ethnicity: students.ethnicity,
+        classId: students.classId,
+        className: classes.name,
+        version: students.version,
+      })
+      .from(students)
+      .innerJoin(classes, eq(classes.id, students.classId))
+      .where(eq(students.orgId, org)),
+    ctx.db.select({ id: parents.id, mobile: parents.mobile, name: parents.name, gender: parents.gender }).from(parents).where(eq(parents.orgId, org)),
+    ctx.db
+      .select({ mobile: parents.mobile, studentId: parentStudents.studentId, relation: parentStudents.relation })
+      .from(parentStudents)
+      .innerJoin(parents, eq(parents.id, parentStudents.parentId))
+      .where(eq(parents.orgId, org)),
   ]);
-  const studentId = new Map(existing.map((s) => [s.regNo, s.id]));
-  const parentId = new Map(existingParents.map((p) => [p.mobile, p.id]));
+  const byRegNo = new Map<string, ExistingStudent>(existing.map((s) => [s.regNo, s]));
+  const parentByMobile = new Map(existingParents.map((p) => [p.mobile, p]));
+  const linkOf = new Map(links.map((l) => [`${l.mobile}\u0000${l.studentId}`, l.relation]));
+  const className = new Map<string, string>([...existing.map((s) => [s.classId, s.className] as const), ...classOf.names]);
+  const shown = (field: StudentField | 'parent', value: unknown): string => {
+    if (value == null || value === '') return '';
+    if (field === 'gender') return ctx.t(`people:students.genders.${String(value)}`, RAW);
+    if (field === 'classId') return className.get(String(value)) ?? String(value);
+    if (field === 'ethnicity') return ctx.t(`people:students.nation.${String(value)}`, RAW);
+    return String(value);
+  };
+  const relationText = (r: string) => ctx.t(`people:students.relations.${r}`, RAW);
+
   const rejected: Rejected[] = [];
-  const accepted = new Map<string, StudentData & { row: number }>();
+  const accepted = new Map<string, PlannedStudent>();
+  const rowParentsOf = new Map<string, ParentData[]>();
   const parentsOf = new Map<string, ParentData>();
+  const updates: RowUpdate[] = [];
+  const cells: Record<number, CellValue[]> = {};
+  let unchanged = 0;
+  let update = 0;
 
   for (const r of file.rows) {
     const text = (key: StudentColumnKey) => cellOf(file, r, key);
@@ -92,7 +191,7 @@ export async function planStudents(file: ParsedFile, ctx: ImportContext): Promis
     }
     const classText = text('className');
     const gradeText = text('grade');
-    const classId = gradeText && classText ? classOf(gradeText, classText) : '';
+    const classId = gradeText && classText ? classOf.find(gradeText, classText) : '';
     if (classId === 'none' || classId === 'many') {
       reject('className', classId === 'none' ? 'people:import.classNotFound' : 'people:import.classAmbiguous', { grade: gradeText, className: classText });
       continue;
@@ -115,16 +214,26 @@ export async function planStudents(file: ParsedFile, ctx: ImportContext): Promis
       reject(STUDENT_FIELD[String(issue.path[0])] ?? 'name', issue.message);
       continue;
     }
+    const s = parsed.data;
+    const data: StudentData = { name: s.name, regNo: s.regNo, studentNo: s.studentNo || null, classId: s.classId, gender: s.gender, birthDate: s.birthDate || null, ethnicity: s.ethnicity };
+    const known = byRegNo.get(s.regNo);
+    // A column the file does not have keeps an existing student's value (an empty cell of a present column clears it).
+    if (known) {
+      if (file.index.studentNo === undefined) data.studentNo = (known.studentNo as string | null) ?? null;
+      if (file.index.birthDate === undefined) data.birthDate = (known.birthDate as string | null) ?? null;
+      if (file.index.ethnicity === undefined) data.ethnicity = String(known.ethnicity);
+    }
 
     // The row's parents: the same schema as the parent form, one parent per mobile across the file.
     const rowParents: ParentData[] = [];
+    const parentChanges: FieldChange[] = [];
     let refused = false;
     for (const g of PARENT_GROUPS) {
-      const [name, mobile, relationText, genderText] = [text(g.name), text(g.mobile), text(g.relation), text(g.gender)];
-      if (!name && !mobile && !relationText) continue;
-      const relation = parseRelation(relationText);
+      const [name, mobile, relationCell, genderText] = [text(g.name), text(g.mobile), text(g.relation), text(g.gender)];
+      if (!name && !mobile && !relationCell) continue;
+      const relation = parseRelation(relationCell);
       const parentGender = parseGender(genderText) ?? (relation ? genderOfRelation(relation) : null);
-      const check = parentSaveSchema.safeParse({ name, gender: parentGender ?? genderText, mobile, children: [{ studentId: PLACEHOLDER_ID, relation: relation ?? relationText }] });
+      const check = parentSaveSchema.safeParse({ name, gender: parentGender ?? genderText, mobile, children: [{ studentId: PLACEHOLDER_ID, relation: relation ?? relationCell }] });
       if (!check.success) {
         const issue = check.error.issues[0];
         const field = String(issue.path[0]);
@@ -132,72 +241,236 @@ export async function planStudents(file: ParsedFile, ctx: ImportContext): Promis
         refused = true;
         break;
       }
-      const known = parentsOf.get(check.data.mobile);
-      if (known && known.name !== check.data.name) {
-        reject(g.name, 'people:import.parentConflict', { row: known.row, name: known.name });
+      const p = check.data;
+      const inFile = parentsOf.get(p.mobile);
+      if (inFile && inFile.name !== p.name) {
+        reject(g.name, 'people:import.parentConflict', { row: inFile.row, name: inFile.name });
         refused = true;
         break;
       }
-      rowParents.push({ ...check.data, row: r.row, children: [{ regNo: parsed.data.regNo, relation: check.data.children[0].relation }] });
+      const rel = p.children[0].relation;
+      // An existing parent's own record (name, gender) is another person's data: changed only with the option.
+      const stored = parentByMobile.get(p.mobile);
+      if (stored && !inFile && (stored.name !== p.name || stored.gender !== p.gender)) {
+        if (!updatesAllowed) {
+          reject(g.name, 'people:import.parentExists', { name: stored.name });
+          refused = true;
+          break;
+        }
+        if (stored.name !== p.name) parentChanges.push({ field: 'parentName', label: ctx.t('people:import.change.parentName', { mobile: p.mobile, ...RAW }), before: stored.name, after: p.name });
+        if (stored.gender !== p.gender)
+          parentChanges.push({ field: 'parentGender', label: ctx.t('people:import.change.parentGender', { mobile: p.mobile, ...RAW }), before: shown('gender', stored.gender), after: shown('gender', p.gender) });
+      }
+      // A link added to (or a relation changed for) an existing student changes that student.
+      if (known) {
+        const had = stored ? linkOf.get(`${p.mobile}\u0000${known.id}`) : undefined;
+        if (had !== rel) {
+          parentChanges.push({
+            field: 'parent',
+            label: ctx.t('people:students.parents', RAW),
+            before: had ? `${stored!.name}（${relationText(had)}）` : '',
+            after: `${p.name}（${relationText(rel)}）`,
+          });
+        }
+      }
+      rowParents.push({ ...p, row: r.row, children: [{ regNo: s.regNo, relation: rel }] });
     }
     if (refused) continue;
 
-    const s = parsed.data;
-    accepted.set(s.regNo, { row: r.row, name: s.name, regNo: s.regNo, studentNo: s.studentNo || null, classId: s.classId, gender: s.gender, birthDate: s.birthDate || null, ethnicity: s.ethnicity });
+    let before: PlannedStudent['before'];
+    if (known) {
+      const changes = [...changedFields(known, data, STUDENT_FIELDS, (f) => ctx.t(FIELD_LABEL[f], RAW), shown), ...parentChanges];
+      if (changes.length === 0) {
+        // Nothing would change: skipped, neither a write nor a failure.
+        unchanged++;
+        continue;
+      }
+      if (!updatesAllowed) {
+        reject('regNo', 'people:import.regNoExists');
+        continue;
+      }
+      before = Object.fromEntries(changes.filter((c) => c.field in FIELD_LABEL).map((c) => [c.field, known[c.field as StudentField]]));
+      updates.push({ row: r.row, who: `${known.name}（${s.regNo}）`, changes });
+      update++;
+    } else if (parentChanges.length > 0) {
+      updates.push({ row: r.row, who: `${s.name}（${s.regNo}）`, changes: parentChanges });
+    }
+    accepted.set(s.regNo, { row: r.row, ...data, expectId: known?.id ?? null, expectVersion: known?.version ?? null, before });
+    cells[r.row] = r.cells;
+    rowParentsOf.set(s.regNo, rowParents);
     for (const p of rowParents) {
-      const known = parentsOf.get(p.mobile);
-      if (known) known.children.push(...p.children);
+      const inFile = parentsOf.get(p.mobile);
+      if (inFile) inFile.children.push(...p.children);
       else parentsOf.set(p.mobile, p);
     }
   }
 
+  // The gender rule (docs/product-rules.md#student-changes): only students whose gender changes are looked up.
+  const genderChanged = [...accepted.values()].filter((a) => a.expectId && byRegNo.get(a.regNo)!.gender !== a.gender);
+  if (genderChanged.length > 0) {
+    const scored = await studentsWithResults(ctx.db, genderChanged.map((a) => a.expectId!));
+    for (const a of genderChanged) {
+      const refusal = studentChangeRefusal(byRegNo.get(a.regNo)! as { gender: string }, a, scored.has(a.expectId!));
+      if (!refusal) continue;
+      accepted.delete(a.regNo);
+      update--;
+      const at = updates.findIndex((u) => u.row === a.row);
+      if (at >= 0) updates.splice(at, 1);
+      rejected.push({ row: a.row, cells: cells[a.row], reason: ctx.reason(a.row, HEADER.gender, refusal) });
+      delete cells[a.row];
+      for (const p of rowParentsOf.get(a.regNo) ?? []) {
+        const entry = parentsOf.get(p.mobile)!;
+        entry.children = entry.children.filter((c) => c.regNo !== a.regNo);
+        if (entry.children.length === 0) parentsOf.delete(p.mobile);
+      }
+    }
+    rejected.sort((x, y) => x.row - y.row);
+  }
+
   const list = [...accepted.values()];
   const parentList = [...parentsOf.values()];
-  const update = list.filter((s) => studentId.has(s.regNo)).length;
-  const parentsUpdate = parentList.filter((p) => parentId.has(p.mobile)).length;
+  const plannedParents: PlannedParent[] = parentList.map((p) => {
+    const stored = parentByMobile.get(p.mobile);
+    return { mobile: p.mobile, name: p.name, gender: p.gender, expect: stored ? { name: stored.name, gender: stored.gender } : null };
+  });
+  const parentsUpdate = plannedParents.filter((p) => p.expect && (p.expect.name !== p.name || p.expect.gender !== p.gender)).length;
+  const plannedLinks = [...new Map(parentList.flatMap((p) => p.children.map((c) => [`${p.mobile}\u0000${c.regNo}`, { mobile: p.mobile, regNo: c.regNo, relation: c.relation }] as const))).values()];
+  const textColumns = STUDENT_COLUMNS.flatMap((c) => (c.text && file.index[c.key] !== undefined ? [file.index[c.key]!] : []));
+  const plan: StudentPlanFile = {
+    v: 1,
+    header: file.header,
+    textColumns,
+    cells,
+    students: list,
+    parents: plannedParents,
+    links: plannedLinks,
+    rejected,
+    unchanged,
+    schoolYearId: ctx.extra.schoolYearId,
+    semesterId: ctx.extra.semesterId,
+  };
   return {
     create: list.length - update,
     update,
-    parentsCreate: parentList.length - parentsUpdate,
+    unchanged,
+    updates,
+    parentsCreate: plannedParents.filter((p) => !p.expect).length,
     parentsUpdate,
     rejected,
-    write: (db) => writeStudents(db, ctx, list, parentList, list.length - update),
+    plan,
+    write: async (db) => {
+      await writeStudents(db, ctx, plan);
+    },
   };
 }
 
+/** The ids among `ids` of students with physique results or test records. */
+async function studentsWithResults(db: DbOrTx, ids: readonly string[]): Promise<Set<string>> {
+  const [scored, recorded] = await Promise.all([
+    db.selectDistinct({ id: physiqueResults.studentId }).from(physiqueResults).where(inArray(physiqueResults.studentId, [...ids])),
+    db.selectDistinct({ id: testRecords.studentId }).from(testRecords).where(inArray(testRecords.studentId, [...ids])),
+  ]);
+  return new Set([...scored, ...recorded].map((r) => r.id));
+}
+
+/** A row the commit refused because the data changed after the dry run. */
+export interface LateRefusal {
+  row: number;
+  field: StudentColumnKey;
+  message: string;
+}
+
 /**
- * Writes the accepted students and parents in one transaction: COPY into staging tables, then one upsert each by
- * registration number and by mobile (a re-import updates, never duplicates; a row that changes nothing is not
- * written), then the links. A class change keeps the history (reason 'import'). One audit entry records the import.
+ * Writes a checked student plan in one transaction (docs/product-rules.md#people-import): COPY into staging tables,
+ * then set-wise statements. The data may have changed since the dry run, so only the keys that decide a conflict are
+ * checked again, here, cheaply: a new 学籍号 is inserted only if still free (`on conflict do nothing`), an update
+ * applies only to the version the dry run saw, a gender change only while the student has no results, a parent only
+ * while its record is as the dry run saw it. Any other row is refused (never overwritten) and returned. A class change
+ * keeps the history (reason 'import'). One audit entry records the import with each updated student's before and after.
  */
-export async function writeStudents(db: Db, ctx: ImportContext, list: readonly StudentData[], parentList: readonly ParentData[], createdCount: number) {
+export async function writeStudents(db: Db, ctx: ImportContext, plan: StudentPlanFile): Promise<{ written: number; created: number; late: LateRefusal[] }> {
   const org = ctx.actor.tenantOrgId;
-  await withBulkTransaction(db, async (s) => {
+  return withBulkTransaction(db, async (s) => {
+    const late: LateRefusal[] = [];
+    const refuse = async (rows: { row: number; reg_no: string }[], field: StudentColumnKey, message: string) => {
+      if (rows.length === 0) return;
+      for (const r of rows) late.push({ row: r.row, field, message });
+      await s.query(`delete from people_import_students where reg_no = any($1::text[])`, [rows.map((r) => r.reg_no)]);
+    };
     await s.query(`select set_config('tiyu.class_change_reason', 'import', true)`);
-    await s.query(`create temp table people_import_students (reg_no text, name text, student_no text, class_id uuid, gender text, birth_date date, ethnicity text) on commit drop`);
-    await s.copyIn('people_import_students', ['reg_no', 'name', 'student_no', 'class_id', 'gender', 'birth_date', 'ethnicity'], copyLines(list, (x) => [x.regNo, x.name, x.studentNo, x.classId, x.gender, x.birthDate, x.ethnicity]));
     await s.query(
+      `create temp table people_import_students (row int, reg_no text primary key, name text, student_no text, class_id uuid, gender text, birth_date date, ethnicity text, expect_id uuid, expect_version int) on commit drop`,
+    );
+    await s.copyIn(
+      'people_import_students',
+      ['row', 'reg_no', 'name', 'student_no', 'class_id', 'gender', 'birth_date', 'ethnicity', 'expect_id', 'expect_version'],
+      copyLines(plan.students, (x) => [x.row, x.regNo, x.name, x.studentNo, x.classId, x.gender, x.birthDate, x.ethnicity, x.expectId, x.expectVersion]),
+    );
+    // The gender rule again: results may have been entered since the dry run.
+    await refuse(
+      await s.query<{ row: number; reg_no: string }>(
+        `select st.row, st.reg_no from people_import_students st join students cur on cur.id = st.expect_id
+         where cur.gender <> st.gender
+           and (exists (select 1 from physique_results r where r.student_id = cur.id) or exists (select 1 from test_records t where t.student_id = cur.id))`,
+      ),
+      'gender',
+      'validation:student.genderHasResults',
+    );
+    await s.query(`create temp table people_import_parents (mobile text primary key, name text, gender text, expect_name text, expect_gender text) on commit drop`);
+    await s.copyIn('people_import_parents', ['mobile', 'name', 'gender', 'expect_name', 'expect_gender'], copyLines(plan.parents, (p) => [p.mobile, p.name, p.gender, p.expect?.name ?? null, p.expect?.gender ?? null]));
+    await s.query(`create temp table people_import_links (mobile text, reg_no text, relation text) on commit drop`);
+    await s.copyIn('people_import_links', ['mobile', 'reg_no', 'relation'], copyLines(plan.links, (l) => [l.mobile, l.regNo, l.relation]));
+    // A parent whose record is no longer what the dry run saw (added, renamed or removed since), unless it already is
+    // what the file says: the rows naming it are refused.
+    await refuse(
+      await s.query<{ row: number; reg_no: string }>(
+        `select distinct st.row, st.reg_no from people_import_parents pp
+           left join parents cur on cur.org_id = $1 and cur.mobile = pp.mobile
+           join people_import_links l on l.mobile = pp.mobile
+           join people_import_students st on st.reg_no = l.reg_no
+         where (cur.name, cur.gender) is distinct from (pp.expect_name, pp.expect_gender)
+           and (cur.id is null or (cur.name, cur.gender) is distinct from (pp.name, pp.gender))`,
+        [org],
+      ),
+      'parentMobile',
+      'people:import.changedSinceCheck',
+    );
+    const created = await s.query<{ reg_no: string }>(
       `insert into students (org_id, reg_no, name, student_no, class_id, gender, birth_date, ethnicity)
-       select $1, reg_no, name, student_no, class_id, gender, birth_date, ethnicity from people_import_students
-       on conflict (org_id, reg_no) do update set name = excluded.name, student_no = excluded.student_no, class_id = excluded.class_id,
-         gender = excluded.gender, birth_date = excluded.birth_date, ethnicity = excluded.ethnicity, version = students.version + 1
-       where (students.name, students.student_no, students.class_id, students.gender, students.birth_date, students.ethnicity)
-         is distinct from (excluded.name, excluded.student_no, excluded.class_id, excluded.gender, excluded.birth_date, excluded.ethnicity)`,
+       select $1, reg_no, name, student_no, class_id, gender, birth_date, ethnicity from people_import_students where expect_id is null
+       on conflict (org_id, reg_no) do nothing
+       returning reg_no`,
       [org],
     );
-    if (parentList.length > 0) {
-      await s.query(`create temp table people_import_parents (mobile text, name text, gender text) on commit drop`);
-      await s.copyIn('people_import_parents', ['mobile', 'name', 'gender'], copyLines(parentList, (p) => [p.mobile, p.name, p.gender]));
+    const updated = await s.query<{ reg_no: string }>(
+      `update students cur set name = st.name, student_no = st.student_no, class_id = st.class_id, gender = st.gender, birth_date = st.birth_date,
+         ethnicity = st.ethnicity, version = cur.version + 1
+       from people_import_students st
+       where cur.id = st.expect_id and cur.version = st.expect_version
+         and (cur.name, cur.student_no, cur.class_id, cur.gender, cur.birth_date, cur.ethnicity)
+           is distinct from (st.name, st.student_no, st.class_id, st.gender, st.birth_date, st.ethnicity)
+       returning st.reg_no`,
+    );
+    // Rows whose student exists although the dry run found none, or changed since: never overwritten.
+    const unchangedFresh = await s.query<{ reg_no: string }>(
+      `select st.reg_no from people_import_students st join students cur on cur.id = st.expect_id and cur.version = st.expect_version
+       where (cur.name, cur.student_no, cur.class_id, cur.gender, cur.birth_date, cur.ethnicity)
+         is not distinct from (st.name, st.student_no, st.class_id, st.gender, st.birth_date, st.ethnicity)`,
+    );
+    const done = new Set([...created, ...updated, ...unchangedFresh].map((r) => r.reg_no));
+    const stale = plan.students.filter((x) => !done.has(x.regNo) && !late.some((l) => l.row === x.row));
+    await refuse(stale.map((x) => ({ row: x.row, reg_no: x.regNo })), 'regNo', 'people:import.changedSinceCheck');
+    const written = plan.students.filter((x) => done.has(x.regNo) && !stale.includes(x));
+
+    if (plan.parents.length > 0) {
+      await s.query(`delete from people_import_links l where not exists (select 1 from people_import_students st where st.reg_no = l.reg_no)`);
       await s.query(
-        `insert into parents (org_id, mobile, name, gender) select $1, mobile, name, gender from people_import_parents
+        `insert into parents (org_id, mobile, name, gender)
+         select $1, pp.mobile, pp.name, pp.gender from people_import_parents pp where exists (select 1 from people_import_links l where l.mobile = pp.mobile)
          on conflict (org_id, mobile) do update set name = excluded.name, gender = excluded.gender, version = parents.version + 1
          where (parents.name, parents.gender) is distinct from (excluded.name, excluded.gender)`,
         [org],
       );
-      // One link per parent and child, even when a row names the same mobile twice.
-      const links = [...new Map(parentList.flatMap((p) => p.children.map((c) => [`${p.mobile}\u0000${c.regNo}`, [p.mobile, c.regNo, c.relation]] as const))).values()];
-      await s.query(`create temp table people_import_links (mobile text, reg_no text, relation text) on commit drop`);
-      await s.copyIn('people_import_links', ['mobile', 'reg_no', 'relation'], copyLines(links, (l) => l));
       await s.query(
         `insert into parent_students (parent_id, student_id, relation)
          select p.id, st.id, l.relation from people_import_links l
@@ -208,11 +481,21 @@ export async function writeStudents(db: Db, ctx: ImportContext, list: readonly S
         [org],
       );
     }
-    await s.query(`insert into audit_logs (user_id, account_id, org_id, action, entity, before, after) values ($1, $2, $3, 'import', 'student', null, $4)`, [
+    const changed = written.filter((x) => x.expectId && x.before);
+    await s.query(`insert into audit_logs (user_id, account_id, org_id, action, entity, before, after) values ($1, $2, $3, 'import', 'student', $4, $5)`, [
       ctx.actor.userId,
       ctx.actor.accountId,
       org,
-      JSON.stringify({ students: list.length, created: createdCount, parents: parentList.length, schoolYearId: ctx.extra.schoolYearId, semesterId: ctx.extra.semesterId }),
+      changed.length ? JSON.stringify({ updated: changed.map((x) => ({ id: x.expectId, regNo: x.regNo, ...x.before })) }) : null,
+      JSON.stringify({
+        students: written.length,
+        created: created.length,
+        parents: plan.parents.length,
+        schoolYearId: plan.schoolYearId,
+        semesterId: plan.semesterId,
+        ...(changed.length ? { updated: changed.map((x) => ({ id: x.expectId, regNo: x.regNo, ...Object.fromEntries(Object.keys(x.before!).map((k) => [k, x[k as StudentField]])) })) } : {}),
+      }),
     ]);
+    return { written: written.length, created: created.length, late };
   });
 }

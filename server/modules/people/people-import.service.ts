@@ -1,3 +1,4 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { and, asc, desc, eq } from 'drizzle-orm';
 import { ERR } from '@/domain/errors';
 import {
@@ -10,6 +11,7 @@ import {
   type PeopleImportKind,
   type PeopleImportPreview,
 } from '@/domain/people/people-import';
+import { PREVIEW_UPDATE_ROWS, type RowUpdate } from '@/domain/people/import-updates';
 import type { Translate } from '@/domain/physique-results/export-layout';
 import type { Db, DbOrTx } from '../../db/client';
 import { schoolYears, semesters } from '../../db/schema/school';
@@ -19,13 +21,15 @@ import { openXlsx, type CellValue } from '../../lib/spreadsheet/xlsx-reader';
 import type { Actor } from '../../plugins/tenant';
 import { dropImport, keepImport, takeImport } from './people-import-store';
 import type { Storage } from '../../lib/storage/storage';
-import { planStudents } from './people-import-students';
+import { planStudents, writeStudents, type StudentPlanFile } from './people-import-students';
 import { planAccounts } from './people-import-staff';
 
 /**
  * People imports (docs/product-rules.md#people-import): a dry run reads the file, checks every row with the form's
- * schema and the database, and answers what would be created, updated and rejected, writing nothing; the file waits
- * under an import id; the commit reads and checks it again and writes the accepted rows in one transaction.
+ * schema and the database, and answers what would be created, updated (each row with its changes) and rejected,
+ * writing nothing. An existing record changes only when the upload allows updates (docs/product-rules.md#import-updates).
+ * A student dry run keeps the checked rows under an import id and its commit writes them, re-checking only the keys
+ * that decide a conflict (issue 27); a staff or account file waits under its id and is read and checked again.
  */
 
 export type Family = 'admin' | 'k12' | 'gx';
@@ -55,6 +59,10 @@ export interface Rejected extends ImportFailure {
 export interface ImportPlan {
   create: number;
   update: number;
+  /** Rows matching an existing record that would change nothing (skipped). */
+  unchanged?: number;
+  /** Every row that would update an existing record, with what changes. */
+  updates?: RowUpdate[];
   parentsCreate?: number;
   parentsUpdate?: number;
   rejected: Rejected[];
@@ -140,13 +148,16 @@ export async function studentImportOptions(db: DbOrTx, actor: Actor) {
   return { schoolYears: [...years.values()] };
 }
 
-async function planOf(kind: PeopleImportKind, file: ParsedFile, ctx: ImportContext): Promise<ImportPlan> {
+async function planOf(kind: PeopleImportKind, file: ParsedFile, ctx: ImportContext): Promise<ImportPlan & { plan?: StudentPlanFile }> {
   if (kind === 'student') {
     await studentContext(ctx.db, ctx.actor, ctx.extra);
     return planStudents(file, ctx);
   }
   return planAccounts(kind, file, ctx);
 }
+
+/** The context field that marks a kept student plan (its blob is gzipped JSON, not the uploaded workbook). */
+const PLAN_MARK = 'checkedPlan';
 
 function contextOf(db: DbOrTx, actor: Actor, family: Family, t: Translate, extra: Record<string, string>): ImportContext {
   return {
@@ -172,13 +183,18 @@ export async function previewImport(
 ): Promise<PeopleImportPreview> {
   const file = await readPeopleFile(upload, kind, t);
   const plan = await planOf(kind, file, contextOf(db, actor, family, t, upload.fields));
-  const kept = await keepImport(db, storage, actor, { kind, family, fileName: upload.fileName, buffer: upload.buffer, context: upload.fields }, now);
+  // A student import keeps what it checked, so the commit neither reads nor checks the file again.
+  const kept = plan.plan
+    ? await keepImport(db, storage, actor, { kind, family, fileName: upload.fileName, buffer: gzipSync(JSON.stringify(plan.plan), { level: 1 }), context: { ...upload.fields, [PLAN_MARK]: '1' } }, now)
+    : await keepImport(db, storage, actor, { kind, family, fileName: upload.fileName, buffer: upload.buffer, context: upload.fields }, now);
   return {
     importId: kept.id,
     fileName: upload.fileName,
     rows: file.rows.length,
     create: plan.create,
     update: plan.update,
+    unchanged: plan.unchanged ?? 0,
+    updates: (plan.updates ?? []).slice(0, PREVIEW_UPDATE_ROWS),
     rejected: plan.rejected.length,
     ...(plan.parentsCreate === undefined ? {} : { parentsCreate: plan.parentsCreate, parentsUpdate: plan.parentsUpdate }),
     failures: plan.rejected.slice(0, PREVIEW_REJECTED_ROWS).map((r) => ({ row: r.row, reason: r.reason })),
@@ -190,12 +206,14 @@ export async function previewImport(
 const FAILED_ROWS_LISTED = 2000;
 
 /**
- * The commit: the kept file checked again (someone may have changed the data since the dry run), the accepted rows
+ * The commit of a staff or account import (a student import: commitStudentPlan): the kept file checked again (someone
+ * may have changed the data since the dry run), the accepted rows
  * written in one transaction by natural key (学籍号, mobile, login account), the refused ones returned in the failures
  * workbook. Any write error rolls everything back.
  */
 export async function commitImport(db: Db, storage: Storage, now: Date, actor: Actor, kind: PeopleImportKind, family: Family, importId: string, t: Translate) {
   const pending = await takeImport(db, storage, importId, actor, kind, family, now);
+  if (kind === 'student') return commitStudentPlan(db, storage, actor, family, importId, pending.buffer, pending.context, t);
   const file = await readPeopleFile(pending, kind, t);
   const done = await planOf(kind, file, contextOf(db, actor, family, t, pending.context));
   await done.write(db);
@@ -213,4 +231,35 @@ export async function commitImport(db: Db, storage: Storage, now: Date, actor: A
     textColumns,
   });
   return { workbook, fileName: importFileName(t(`people:import.fileName.${kind}`, RAW), success, failure), success, failure };
+}
+
+/**
+ * The student commit (issue 27): the rows the dry run checked, written with only the conflict keys checked again in
+ * the transaction (writeStudents); rows refused there join the dry run's refused rows in the failures workbook.
+ */
+async function commitStudentPlan(db: Db, storage: Storage, actor: Actor, family: Family, importId: string, blob: Buffer, context: Record<string, string>, t: Translate) {
+  if (context[PLAN_MARK] !== '1') throw new AppError(404, 'people:import.expired');
+  const plan = JSON.parse(gunzipSync(blob).toString('utf8')) as StudentPlanFile;
+  const ctx = contextOf(db, actor, family, t, context);
+  const { written, late } = await writeStudents(db, ctx, plan);
+  await dropImport(db, storage, importId);
+  const header = plan.header;
+  const at = (key: string) => {
+    const column = peopleColumns('student').find((c) => c.key === key)!;
+    return column.header;
+  };
+  const refused: Rejected[] = [
+    ...plan.rejected,
+    ...late.map((l) => ({ row: l.row, cells: plan.cells[l.row] ?? [], reason: ctx.reason(l.row, at(l.field), l.message) })),
+  ].sort((a, b) => a.row - b.row);
+  const workbook = failuresWorkbook({
+    header,
+    failures: refused.slice(0, FAILED_ROWS_LISTED),
+    total: refused.length,
+    sheetName: t('physiqueResults:import.failureSheet', RAW),
+    reasonColumn: t('physiqueResults:import.reasonColumn', RAW),
+    more: (count, listed) => t('people:import.moreFailures', { count, listed, ...RAW }),
+    textColumns: plan.textColumns,
+  });
+  return { workbook, fileName: importFileName(t('people:import.fileName.student', RAW), written, refused.length), success: written, failure: refused.length };
 }

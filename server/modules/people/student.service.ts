@@ -6,6 +6,7 @@ import { users } from '../../db/schema/auth';
 import { files } from '../../db/schema/files';
 import { physiqueResults, testRecords } from '../../db/schema/physique';
 import { classes, grades, parents, parentStudents, studentClassHistory, students } from '../../db/schema/school';
+import { studentChangeRefusal } from '@/domain/people/import-updates';
 import { fieldError } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
 import { classScopeOf, inClassScope, type ClassScope } from '../../lib/data-scope';
@@ -184,9 +185,22 @@ export async function updateStudent(tx: Tx, actor: Actor, id: string, body: Stud
   await lockVersion(tx, students, id, and(eq(students.orgId, actor.tenantOrgId), inClassScope(scope, students.classId)) as SQL, body.version ?? -1);
   const before = await scopedRow(tx, actor, id, scope);
   const values = await resolve(tx, actor, body, scope, id);
+  // docs/product-rules.md#student-changes: the same rule as the import's.
+  if (before.gender !== values.gender) {
+    const refusal = studentChangeRefusal(before, values, await hasResults(tx, id));
+    if (refusal) throw fieldError('gender', refusal);
+  }
   await tx.update(students).set({ ...values, version: nextVersion(students.version) }).where(eq(students.id, id));
   await saveParents(tx, actor, id, body);
   return { before, after: await scopedRow(tx, actor, id, scope) };
+}
+
+/** Whether the student has physique results or test records (scored with the student's gender). */
+async function hasResults(tx: Tx, id: string): Promise<boolean> {
+  const [scored] = await tx.select({ one: sql`1` }).from(physiqueResults).where(eq(physiqueResults.studentId, id)).limit(1);
+  if (scored) return true;
+  const [recorded] = await tx.select({ one: sql`1` }).from(testRecords).where(eq(testRecords.studentId, id)).limit(1);
+  return Boolean(recorded);
 }
 
 /**

@@ -3,9 +3,11 @@ import { useTranslation } from 'react-i18next';
 import { CircleCheck, Download, FileSpreadsheet, Upload as UploadIcon } from 'lucide-react';
 import { IMPORT_PROGRESS_INTERVAL_MS, IMPORT_PROGRESS_MAX, IMPORT_PROGRESS_STEP } from '@/domain/constants';
 import { ERR } from '@/domain/errors';
+import type { RowUpdate } from '@/domain/people/import-updates';
 import { parseImportCounts, type ImportCounts } from '@/domain/uploads/import-result';
 import { acceptAttribute, checkUpload } from '@/domain/uploads/rules';
 import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
 import {
   Dialog,
   DialogContent,
@@ -31,6 +33,10 @@ export interface ImportPreview {
   rejected: number;
   /** The first rejected rows with their reasons. */
   failures: readonly { row: number; reason: string }[];
+  /** Rows matching an existing record that would change nothing (skipped). */
+  unchanged?: number;
+  /** The rows that would update an existing record, with each field before → after (docs/product-rules.md#import-updates). */
+  updates?: readonly RowUpdate[];
 }
 
 /** Dry run first: the file is checked, the dialog shows the check, and only the person's confirmation writes. */
@@ -64,6 +70,11 @@ export interface ImportDialogProps<P extends ImportPreview = ImportPreview> {
   blockedReason?: ReactNode;
   /** Called when an import finished, e.g. to refetch the list. */
   onImported?(counts: ImportCounts | null): void;
+  /**
+   * The 更新已存在的数据 option (docs/product-rules.md#import-updates): shown before choosing a file, off by default;
+   * unticked, rows matching existing records are refused and nothing existing changes.
+   */
+  updateExisting?: { checked: boolean; onChange(checked: boolean): void };
 }
 
 /** Dialog states (docs/product-rules.md#import-files): 0 choose file, 1 uploading, 2 finished; 'review' shows a dry run between 1 and 2. */
@@ -91,9 +102,10 @@ export function ImportDialog<P extends ImportPreview = ImportPreview>({ open, on
 
 type BodyProps<P extends ImportPreview> = Omit<ImportDialogProps<P>, 'open' | 'onOpenChange' | 'title' | 'description'> & { close(): void };
 
-function ImportDialogBody<P extends ImportPreview>({ upload, review, templateUrl, onDownloadTemplate, extra, canUpload = true, blockedReason, onImported, close }: BodyProps<P>) {
+function ImportDialogBody<P extends ImportPreview>({ upload, review, templateUrl, onDownloadTemplate, extra, canUpload = true, blockedReason, onImported, updateExisting, close }: BodyProps<P>) {
   const { t } = useTranslation(['components', 'errors']);
   const inputId = useId();
+  const updateHintId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
   const [status, setStatus] = useState<Status>(0);
   const [progress, setProgress] = useState(0);
@@ -195,6 +207,22 @@ function ImportDialogBody<P extends ImportPreview>({ upload, review, templateUrl
       {status === 0 ? (
         <div className="flex flex-col gap-4">
           {extra ? <div className="flex flex-col gap-3">{extra}</div> : null}
+          {updateExisting ? (
+            <div className="flex flex-col gap-1" data-slot="import-update-existing">
+              <label className="flex items-center gap-2 text-sm font-medium text-foreground">
+                <Checkbox
+                  checked={updateExisting.checked}
+                  onCheckedChange={(c) => updateExisting.onChange(c === true)}
+                  aria-describedby={updateHintId}
+                  data-testid="import-update-existing"
+                />
+                {t('importDialog.updateExisting')}
+              </label>
+              <p id={updateHintId} className="pl-6 text-xs text-muted-foreground">
+                {t('importDialog.updateExistingHint')}
+              </p>
+            </div>
+          ) : null}
           <label
             htmlFor={inputId}
             data-slot="import-dropzone"
@@ -277,7 +305,9 @@ function ImportDialogBody<P extends ImportPreview>({ upload, review, templateUrl
         </div>
       ) : null}
 
-      {status === 'review' && checked && review ? <ReviewStep preview={checked} details={review.details?.(checked)} fileName={fileName} /> : null}
+      {status === 'review' && checked && review ? (
+        <ReviewStep preview={checked} details={review.details?.(checked)} fileName={fileName} updatesOff={updateExisting ? !updateExisting.checked : false} />
+      ) : null}
 
       {status === 2 ? (
         <div className="flex flex-col items-center gap-3 py-4 text-center" data-slot="import-finished">
@@ -324,8 +354,8 @@ function ImportDialogBody<P extends ImportPreview>({ upload, review, templateUrl
   );
 }
 
-/** The dry run's counts and its first rejected rows. */
-function ReviewStep({ preview, details, fileName }: { preview: ImportPreview; details: ReactNode; fileName: string }) {
+/** The dry run's counts, every row it would update (fields before → after) and its first rejected rows. */
+function ReviewStep({ preview, details, fileName, updatesOff }: { preview: ImportPreview; details: ReactNode; fileName: string; updatesOff: boolean }) {
   const { t } = useTranslation('components');
   const counts = [
     { key: 'create', value: preview.create, tone: 'text-success' },
@@ -350,7 +380,16 @@ function ReviewStep({ preview, details, fileName }: { preview: ImportPreview; de
           </div>
         ))}
       </dl>
-      {details ? <div className="text-sm text-muted-foreground">{details}</div> : null}
+      {details || preview.unchanged ? (
+        <div className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-muted-foreground">
+          {details}
+          {preview.unchanged ? (
+            <span data-slot="import-review-unchanged">{t('importDialog.review.unchanged', { count: preview.unchanged })}</span>
+          ) : null}
+        </div>
+      ) : null}
+      {updatesOff ? <p className="text-xs text-muted-foreground">{t('importDialog.review.updatesOff')}</p> : null}
+      {preview.updates && preview.updates.length > 0 ? <UpdatedRows updates={preview.updates} total={preview.update} /> : null}
       {preview.create + preview.update === 0 ? <p className="text-sm text-warning">{t('importDialog.review.nothingToImport')}</p> : null}
       {preview.failures.length > 0 ? (
         <section aria-labelledby="import-review-rejected" className="flex min-w-0 flex-col gap-1">
@@ -367,5 +406,40 @@ function ReviewStep({ preview, details, fileName }: { preview: ImportPreview; de
         </section>
       ) : null}
     </div>
+  );
+}
+
+/** The rows a commit would update: row number, whom, and each changed field before → after. */
+function UpdatedRows({ updates, total }: { updates: readonly RowUpdate[]; total: number }) {
+  const { t } = useTranslation('components');
+  const listed = updates.length;
+  return (
+    <section aria-labelledby="import-review-updates" className="flex min-w-0 flex-col gap-1">
+      <h3 id="import-review-updates" className="text-sm font-medium text-foreground">
+        {total > listed ? t('importDialog.review.updatesListed', { count: total, listed }) : t('importDialog.review.updates', { count: Math.max(total, listed) })}
+      </h3>
+      <ul className="max-h-56 overflow-y-auto rounded-md border border-border text-sm" data-slot="import-review-updates">
+        {updates.map((u) => (
+          <li key={u.row} className="border-b border-border px-3 py-1.5 last:border-b-0">
+            <div className="flex flex-wrap gap-x-2 font-medium text-foreground">
+              <span className="text-muted-foreground tabular-nums">{t('importDialog.review.row', { row: u.row })}</span>
+              <span className="break-all">{u.who}</span>
+            </div>
+            <dl className="mt-0.5 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-0.5 text-xs">
+              {u.changes.map((c) => (
+                <div key={c.field} className="contents">
+                  <dt className="text-muted-foreground">{c.label}</dt>
+                  <dd className="break-words text-foreground">
+                    <span className="text-muted-foreground line-through">{c.before || t('importDialog.review.empty')}</span>
+                    <span className="mx-1.5 text-muted-foreground">→</span>
+                    <span className="font-medium text-primary">{c.after || t('importDialog.review.empty')}</span>
+                  </dd>
+                </div>
+              ))}
+            </dl>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Upload } from 'lucide-react';
 import type { ToolbarAction } from '@/components/list/list-screen';
 import { del, download, saveFile, upload, type Params } from '@/lib/api-client';
+import { UPDATE_EXISTING_FIELD } from '@/domain/people/import-updates';
 import { ImportDialog, type ImportPreview } from './import-dialog';
 
 /** A dry run as the server answers it: the preview plus the id its commit names. */
@@ -22,6 +23,8 @@ export interface ReviewedImportOptions<P extends KeptPreview> {
   details?(preview: P): ReactNode;
   /** After a commit, e.g. to refetch the list. */
   onImported?(): void;
+  /** Offers 更新已存在的数据 (off at each opening) and sends it as the `updateExisting` field (docs/product-rules.md#import-updates). */
+  updatable?: boolean;
 }
 
 /**
@@ -29,7 +32,13 @@ export interface ReviewedImportOptions<P extends KeptPreview> {
  * `ListScreen` (its import toolbar button and export) and render `dialog` beside it.
  */
 export function useReviewedImport<P extends KeptPreview>(o: ReviewedImportOptions<P>) {
-  const [open, setOpen] = useState(false);
+  const [open, setOpenState] = useState(false);
+  const [updateExisting, setUpdateExisting] = useState(false);
+  // The option is off again at every opening: updating existing records is a choice made for one file.
+  const setOpen = (next: boolean) => {
+    if (next) setUpdateExisting(false);
+    setOpenState(next);
+  };
   const toolbar: ToolbarAction<unknown>[] = [{ action: 'import', icon: <Upload aria-hidden />, onClick: () => setOpen(true) }];
   const dialog = (
     <ImportDialog<P>
@@ -40,12 +49,14 @@ export function useReviewedImport<P extends KeptPreview>(o: ReviewedImportOption
       extra={o.extra}
       canUpload={o.canUpload}
       blockedReason={o.blockedReason}
+      updateExisting={o.updatable ? { checked: updateExisting, onChange: setUpdateExisting } : undefined}
       onDownloadTemplate={() => void download(`${o.base}/import/template`).then((f) => saveFile(f, 'template.xlsx'))}
       onImported={() => o.onImported?.()}
       review={{
         preview: (file, onProgress) => {
           const form = new FormData();
           for (const [k, v] of Object.entries(o.fields ?? {})) form.append(k, v);
+          if (o.updatable) form.append(UPDATE_EXISTING_FIELD, String(updateExisting));
           form.append('file', file, file.name);
           return upload<P>(`${o.base}/import/preview`, form, onProgress);
         },

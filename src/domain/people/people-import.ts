@@ -2,6 +2,7 @@ import { ethnicityCode, ethnicityName, parseTemplateDate } from '../physique/nat
 import { PARENT_RELATIONS, type ParentRelation } from './parents';
 import { CERTIFICATE_TYPES, type CertificateType } from './id-card';
 import type { Gender } from './staff';
+import type { RowUpdate } from './import-updates';
 
 /**
  * The people workbooks (docs/product-rules.md#people-import): the columns of the templates, the imports and the
@@ -183,6 +184,10 @@ export interface PeopleImportPreview {
   rows: number;
   create: number;
   update: number;
+  /** Rows matching an existing record that would change nothing (skipped, not written). */
+  unchanged: number;
+  /** Every row that would update an existing record (the first PREVIEW_UPDATE_ROWS), with the fields that change. */
+  updates: RowUpdate[];
   rejected: number;
   /** Parents a student file creates and updates. */
   parentsCreate?: number;

@@ -1,3 +1,4 @@
+import type { RowUpdate } from '../people/import-updates';
 /**
  * The class workbook (docs/product-rules.md#class-import): the columns of the export, the template and the import, so an
  * export can be filled in and imported again. Headers are Chinese whatever the language, as in the national template;
@@ -42,3 +43,17 @@ export function cellText(v: unknown): string {
 
 /** Largest class workbook accepted (a few hundred rows take a few tens of KB). */
 export const CLASS_IMPORT_MAX_BYTES = 5 * 1024 * 1024;
+
+/**
+ * What a class import's dry run answers (`POST …/import?dryRun=1`, docs/product-rules.md#class-import): counts, the
+ * first refused rows and every update of an existing class (docs/product-rules.md#import-updates).
+ */
+export interface ClassImportPreview {
+  rows: number;
+  create: number;
+  update: number;
+  unchanged: number;
+  rejected: number;
+  failures: { row: number; reason: string }[];
+  updates: RowUpdate[];
+}

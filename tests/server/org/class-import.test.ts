@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORG_TYPE } from '@/domain/constants';
 import { auditLogs } from '../../../server/db/schema/audit';
@@ -28,11 +28,16 @@ afterAll(async () => {
 const HEAD = ['年级', '入学年份', '班级编号', '班级名称', '班号', '班主任', '体育老师'];
 const book = (rows: unknown[][]) => writeXlsx([{ name: '班级', rows }]);
 
-function upload(file: Buffer, fileName = 'classes.xlsx', account = 'school01', lang = 'zh-CN') {
-  const body = multipartBody(file, fileName);
+function upload(file: Buffer, fileName = 'classes.xlsx', account = 'school01', lang = 'zh-CN', o: { dryRun?: boolean; updateExisting?: boolean } = {}) {
+  const plain = multipartBody(file, fileName);
+  // The option travels as a form field before the file (as the dialog sends it).
+  const boundary = plain.headers['content-type'].split('boundary=')[1];
+  const body = o.updateExisting
+    ? { ...plain, payload: Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="updateExisting"\r\n\r\ntrue\r\n`), plain.payload]) }
+    : plain;
   return t.request({
     method: 'POST',
-    url: '/api/busi/web/k12/org/class/import',
+    url: `/api/busi/web/k12/org/class/import${o.dryRun ? '?dryRun=1' : ''}`,
     token: tokens[account],
     payload: body.payload,
     headers: { ...body.headers, 'accept-language': lang },
@@ -130,5 +135,49 @@ describe('class import and export', () => {
     expect(body.every((r) => r[0] === '三年级' && r[1] === grade3.enrolYear)).toBe(true);
     expect(body.find((r) => r[3] === '三年级61班')?.[2]).toBe(61);
     expect((await t.request({ url: '/api/busi/web/k12/org/class/export', token: tokens.teacher01 })).statusCode).toBe(403);
+  });
+
+  it('an existing class (grade and code) changes only with 更新已存在的数据; the dry run lists each change and writes nothing', async () => {
+    const [teacher] = await t.db.select({ id: teachers.id, name: teachers.name }).from(teachers).where(eq(teachers.orgId, k12Id)).limit(1);
+    expect((await upload(book([HEAD, ['3', '', '81', '三年级81班']]))).statusCode).toBe(200);
+    const [made] = await t.db.select().from(classes).where(and(eq(classes.gradeId, grade3.id), eq(classes.code, 81)));
+    const rows = [HEAD, ['3', '', '81', '三年级八十一班', '0381', teacher.name], ['3', '', '82', '三年级82班']];
+    // Without the option: refused, untouched (and the new row with it: all or nothing).
+    const plain = await upload(book(rows));
+    expect(resultName(plain)).toBe('班级导入结果_0_1.xlsx');
+    expect((await readXlsxRows(plain.rawPayload)).rows[1].at(-1)).toBe('第2行，班级编号：该年级下已有相同编号的班级');
+    expect((await t.db.select().from(classes).where(eq(classes.id, made.id)))[0]).toMatchObject({ name: '三年级81班', version: made.version });
+    // The dry run with the option: counts and every change, nothing written.
+    const dry = await upload(book(rows), 'classes.xlsx', 'school01', 'zh-CN', { dryRun: true, updateExisting: true });
+    expect(dry.statusCode, dry.body).toBe(200);
+    expect(dry.json().data).toEqual({
+      rows: 2,
+      create: 1,
+      update: 1,
+      unchanged: 0,
+      rejected: 0,
+      failures: [],
+      updates: [
+        {
+          row: 2,
+          who: '三年级81班',
+          changes: [
+            { field: 'name', label: '班级名称', before: '三年级81班', after: '三年级八十一班' },
+            { field: 'classNo', label: '班号', before: '', after: '0381' },
+            { field: 'headTeacherId', label: '班主任', before: '', after: teacher.name },
+          ],
+        },
+      ],
+    });
+    expect((await t.db.select().from(classes).where(eq(classes.id, made.id)))[0].name).toBe('三年级81班');
+    expect(await t.db.$count(classes, and(eq(classes.gradeId, grade3.id), eq(classes.code, 82)))).toBe(0);
+    // The commit with the option updates it (audited) and creates the new one; the same file again changes nothing.
+    const done = await upload(book(rows), 'classes.xlsx', 'school01', 'zh-CN', { updateExisting: true });
+    expect(resultName(done)).toBe('班级导入结果_2_0.xlsx');
+    expect((await t.db.select().from(classes).where(eq(classes.id, made.id)))[0]).toMatchObject({ name: '三年级八十一班', classNo: '0381', headTeacherId: teacher.id });
+    const [log] = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entityId, made.id), eq(auditLogs.action, 'import'), sql`${auditLogs.before} is not null`));
+    expect(log.before).toMatchObject({ name: '三年级81班' });
+    const again = await upload(book(rows), 'classes.xlsx', 'school01', 'zh-CN', { dryRun: true });
+    expect(again.json().data).toMatchObject({ create: 0, update: 0, unchanged: 2, rejected: 0 });
   });
 });

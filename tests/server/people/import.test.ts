@@ -5,7 +5,8 @@ import { ORG_TYPE } from '@/domain/constants';
 import { auditLogs } from '../../../server/db/schema/audit';
 import { users } from '../../../server/db/schema/auth';
 import { orgs } from '../../../server/db/schema/orgs';
-import { parentStudents, parents, schoolYears, semesters, students, teachers } from '../../../server/db/schema/school';
+import { physiqueResults, testRecords } from '../../../server/db/schema/physique';
+import { classes, grades, parentStudents, parents, schoolYears, semesters, studentClassHistory, students, teachers } from '../../../server/db/schema/school';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
 import { writeXlsx } from '../../../server/lib/spreadsheet/xlsx-writer';
 import { readZipDirectory, readZipEntry } from '../../../server/lib/spreadsheet/zip';
@@ -64,8 +65,8 @@ function preview(file: Buffer, opts: { fileName?: string; fields?: Record<string
 const commit = (importId: string, account = 'school01', api = STUDENT_API) => t.request({ method: 'POST', url: `${api}/import/${importId}/commit`, token: tokens[account] });
 const countsOf = (res: { headers: Record<string, unknown> }) => ({ success: Number(res.headers['x-import-success']), failure: Number(res.headers['x-import-failure']) });
 
-async function importAll(file: Buffer) {
-  const dry = await preview(file);
+async function importAll(file: Buffer, fields: Record<string, string> = year) {
+  const dry = await preview(file, { fields });
   expect(dry.statusCode, dry.body).toBe(200);
   const done = await commit(dry.json().data.importId);
   expect(done.statusCode, done.body).toBe(200);
@@ -189,11 +190,12 @@ describe('student import: dry run, then commit', () => {
     const rows = [HEAD, ['钱一', 'T3000001', '', '男', '', '', '一年级', '一年级1班', '钱父', '13912340011', '父亲'], ['钱二', 'T3000002', '', '女', '', '', '一年级', '一年级1班', '钱父', '13912340011', '父亲']];
     await importAll(book(rows));
     const again = await importAll(book(rows));
-    expect(again.dry).toMatchObject({ create: 0, update: 2, rejected: 0, parentsCreate: 0, parentsUpdate: 1 });
+    // docs/product-rules.md#import-updates: rows that change nothing are skipped, not updated.
+    expect(again.dry).toMatchObject({ create: 0, update: 0, unchanged: 2, rejected: 0, parentsCreate: 0, parentsUpdate: 0 });
     const [first] = await studentsWith(['T3000001']);
     expect(first.version).toBe(1); // nothing changed: nothing written
     rows[1][7] = '一年级2班';
-    await importAll(book(rows));
+    await importAll(book(rows), { ...year, updateExisting: 'true' });
     const moved = await studentsWith(['T3000001', 'T3000002']);
     expect(moved).toHaveLength(2);
     expect(moved.find((s) => s.regNo === 'T3000001')!.version).toBe(2);
@@ -250,6 +252,132 @@ describe('student import: dry run, then commit', () => {
   });
 });
 
+describe('existing records change only with 更新已存在的数据 (docs/product-rules.md#import-updates)', () => {
+  const UPDATE = () => ({ ...year, updateExisting: 'true' });
+  /** A seeded student of the school, with or without physique results, and another class of the same grade. */
+  async function seeded(withResults: boolean) {
+    const scored = t.db.selectDistinct({ id: physiqueResults.studentId }).from(physiqueResults);
+    const recorded = t.db.selectDistinct({ id: testRecords.studentId }).from(testRecords);
+    const [s] = await t.db
+      .select({ id: students.id, regNo: students.regNo, name: students.name, studentNo: students.studentNo, birthDate: students.birthDate, ethnicity: students.ethnicity, gender: students.gender, classId: students.classId, className: classes.name, gradeId: classes.gradeId, gradeNo: grades.gradeNo, version: students.version })
+      .from(students)
+      .innerJoin(classes, eq(classes.id, students.classId))
+      .innerJoin(grades, eq(grades.id, classes.gradeId))
+      .where(
+        and(
+          eq(students.orgId, k12Id),
+          eq(grades.graduated, false),
+          withResults ? inArray(students.id, scored) : and(sql`${students.id} not in ${scored}`, sql`${students.id} not in ${recorded}`),
+        ),
+      )
+      .limit(1);
+    const [other] = await t.db.select({ id: classes.id, name: classes.name }).from(classes).where(and(eq(classes.gradeId, s.gradeId), sql`${classes.id} <> ${s.classId}`)).limit(1);
+    return { ...s, other };
+  }
+  const rowOf = (s: Awaited<ReturnType<typeof seeded>>, over: { name?: string; gender?: string; className?: string } = {}) => [
+    over.name ?? s.name,
+    s.regNo,
+    s.studentNo ?? '',
+    over.gender ?? (s.gender === 'male' ? '男' : '女'),
+    s.birthDate ?? '',
+    s.ethnicity,
+    String(s.gradeNo),
+    over.className ?? s.className,
+  ];
+  const current = async (id: string) => (await t.db.select().from(students).where(eq(students.id, id)))[0];
+
+  it('without the option, a row with an existing 学籍号 is refused and the student is untouched', async () => {
+    const s = await seeded(true);
+    const before = await current(s.id);
+    const dry = await preview(book([HEAD, rowOf(s, { name: '重复学籍', gender: s.gender === 'male' ? '女' : '男', className: s.other.name })]));
+    expect(dry.statusCode, dry.body).toBe(200);
+    const data = dry.json().data;
+    expect(data).toMatchObject({ create: 0, update: 0, rejected: 1, updates: [] });
+    expect(data.failures[0].reason).toBe('第2行，学籍号：学籍号已注册；如需更新该学生，请勾选“更新已存在的数据”');
+    const done = await commit(data.importId);
+    expect(countsOf(done)).toEqual({ success: 0, failure: 1 });
+    expect(await current(s.id)).toEqual(before);
+  });
+
+  it('with the option, the dry run lists the row and its changes before → after, and the commit applies them as a transfer', async () => {
+    const s = await seeded(true);
+    const dry = await preview(book([HEAD, ['新生甲', 'T8100001', '', '男', '', '', String(s.gradeNo), s.className], rowOf(s, { name: `${s.name}改`, className: s.other.name })]), { fields: UPDATE() });
+    const data = dry.json().data;
+    expect(data, dry.body).toMatchObject({ create: 1, update: 1, rejected: 0 });
+    expect(data.updates).toEqual([
+      {
+        row: 3,
+        who: `${s.name}（${s.regNo}）`,
+        changes: [
+          { field: 'name', label: '姓名', before: s.name, after: `${s.name}改` },
+          { field: 'classId', label: '班级', before: s.className, after: s.other.name },
+        ],
+      },
+    ]);
+    // Nothing written by the dry run.
+    expect((await current(s.id)).name).toBe(s.name);
+    const en = (await preview(book([HEAD, rowOf(s, { name: `${s.name}改` })]), { fields: UPDATE(), lang: 'en-US' })).json().data;
+    expect(en.updates[0].changes).toEqual([{ field: 'name', label: 'Name', before: s.name, after: `${s.name}改` }]);
+    const done = await commit(data.importId);
+    expect(countsOf(done)).toEqual({ success: 2, failure: 0 });
+    const after = await current(s.id);
+    expect(after).toMatchObject({ name: `${s.name}改`, classId: s.other.id, gender: s.gender, version: s.version + 1 });
+    const history = await t.db.select().from(studentClassHistory).where(eq(studentClassHistory.studentId, s.id));
+    expect(history.find((h) => h.until === null)).toMatchObject({ classId: s.other.id, reason: 'import' });
+    // The audit keeps each updated student's before and after.
+    const logs = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'student'), eq(auditLogs.action, 'import')));
+    const log = logs.find((l) => (l.before as { updated?: { id: string }[] } | null)?.updated?.[0]?.id === s.id);
+    expect(log?.before).toEqual({ updated: [{ id: s.id, regNo: s.regNo, name: s.name, classId: s.classId }] });
+    expect(log?.after).toMatchObject({ created: 1, updated: [{ id: s.id, regNo: s.regNo, name: `${s.name}改`, classId: s.other.id }] });
+  });
+
+  it('refuses a gender change of a student with results, even with the option; allows it without results', async () => {
+    const scored = await seeded(true);
+    const plain = await seeded(false);
+    const flip = (g: string) => (g === 'male' ? '女' : '男');
+    const dry = await preview(book([HEAD, rowOf(scored, { gender: flip(scored.gender) }), rowOf(plain, { gender: flip(plain.gender) })]), { fields: UPDATE() });
+    const data = dry.json().data;
+    expect(data, dry.body).toMatchObject({ update: 1, rejected: 1 });
+    expect(data.failures[0].reason).toBe('第2行，性别：该学生已有体测成绩或测试记录（按原性别评分），不能修改性别');
+    expect(data.updates.map((u: { row: number }) => u.row)).toEqual([3]);
+    expect(countsOf(await commit(data.importId))).toEqual({ success: 1, failure: 1 });
+    expect((await current(scored.id)).gender).toBe(scored.gender);
+    expect((await current(plain.id)).gender).not.toBe(plain.gender);
+  });
+
+  it('the commit writes what the dry run checked, and never overwrites a student created or changed in between', async () => {
+    const s = await seeded(false);
+    const dry = await preview(book([HEAD, ['后来者', 'T8200001', '', '男', '', '', String(s.gradeNo), s.className], rowOf(s, { name: '导入改名' })]), { fields: UPDATE() });
+    expect(dry.json().data).toMatchObject({ create: 1, update: 1 });
+    // Meanwhile: the new 学籍号 is registered by the form, and the existing student is edited.
+    await t.db.insert(students).values({ orgId: k12Id, regNo: 'T8200001', name: '表单新增', classId: s.classId, gender: 'female' });
+    await t.db.update(students).set({ name: '表单改名', version: sql`${students.version} + 1` }).where(eq(students.id, s.id));
+    const done = await commit(dry.json().data.importId);
+    expect(countsOf(done)).toEqual({ success: 0, failure: 2 });
+    const failures = (await readXlsxRows(done.rawPayload)).rows.slice(1).map((r) => String(r.at(-1)));
+    expect(failures).toEqual(['第2行，学籍号：检查后该记录已被新增或修改，本行未导入，请重新上传检查', '第3行，学籍号：检查后该记录已被新增或修改，本行未导入，请重新上传检查']);
+    expect((await studentsWith(['T8200001']))[0]).toMatchObject({ name: '表单新增', gender: 'female' });
+    expect((await current(s.id)).name).toBe('表单改名');
+  });
+
+  it('the commit does not read the file again: the kept plan is what the dry run checked', async () => {
+    const dry = await preview(book([HEAD, ['计划甲', 'T8300001', '', '男', '', '', '一年级', '一年级1班']]));
+    const [kept] = await t.db.select().from(pendingImports).where(eq(pendingImports.id, dry.json().data.importId));
+    expect(kept.context).toMatchObject({ checkedPlan: '1' });
+    expect(countsOf(await commit(dry.json().data.importId))).toEqual({ success: 1, failure: 0 });
+  });
+
+  it('an existing parent keeps its name unless the option is ticked', async () => {
+    await importAll(book([HEAD, ['褚一', 'T8400001', '', '男', '', '', '一年级', '一年级1班', '褚父', '13912348401', '父亲']]));
+    const row = ['褚二', 'T8400002', '', '男', '', '', '一年级', '一年级1班', '别名', '13912348401', '父亲'];
+    const dry = (await preview(book([HEAD, row]))).json().data;
+    expect(dry.failures[0].reason).toBe('第2行，家长姓名：该手机号已登记为家长“褚父”；如需修改家长信息，请勾选“更新已存在的数据”');
+    const ok = (await preview(book([HEAD, row]), { fields: UPDATE() })).json().data;
+    expect(ok).toMatchObject({ create: 1, parentsUpdate: 1 });
+    expect(ok.updates[0].changes).toEqual([{ field: 'parentName', label: '家长姓名（13912348401）', before: '褚父', after: '别名' }]);
+  });
+});
+
 describe('crafted files are refused with a message and the server keeps serving', () => {
   const stillServing = async () => expect((await t.request({ url: `${STUDENT_API}/import/template`, token: tokens.school01 })).statusCode).toBe(200);
 
@@ -300,12 +428,44 @@ describe('staff and account imports', () => {
     expect(u.mustChangePassword).toBe(true);
     expect(await t.db.$count(teachers, and(eq(teachers.orgId, k12Id), eq(teachers.userId, u.id)))).toBe(1);
     rows[1][0] = '冯丽';
-    const again = await preview(book(rows.slice(0, 2)), { api: STAFF_API });
+    const again = await preview(book(rows.slice(0, 2)), { api: STAFF_API, fields: { updateExisting: 'true' } });
     expect(again.json().data).toMatchObject({ create: 0, update: 1, rejected: 0 });
     await commit(again.json().data.importId, 'school01', STAFF_API);
     const [teacher] = await t.db.select().from(teachers).where(eq(teachers.userId, u.id));
     expect(teacher.name).toBe('冯丽');
     expect(await t.db.$count(users, eq(users.accountNum, 'fengls01'))).toBe(1);
+  });
+
+  it('an existing account is refused without the option; with it the dry run lists the changes', async () => {
+    const tpl = await t.request({ url: `${STAFF_API}/import/template`, token: tokens.school01 });
+    const role = String((await readXlsxRows(tpl.rawPayload)).rows[1][3]);
+    const rows = [STAFF_HEAD, ['卫老师', 'weils001', 'Tiyu2026', role, '13712348801', '女', 'W8801']];
+    await commit((await preview(book(rows), { api: STAFF_API })).json().data.importId, 'school01', STAFF_API);
+    rows[1][0] = '卫丽';
+    rows[1][5] = '男';
+    const dry = (await preview(book(rows), { api: STAFF_API })).json().data;
+    expect(dry).toMatchObject({ create: 0, update: 0, rejected: 1 });
+    expect(dry.failures[0].reason).toBe('第2行，登录账号：登录账号已存在；如需更新，请勾选“更新已存在的数据”');
+    await commit(dry.importId, 'school01', STAFF_API);
+    const [u] = await t.db.select().from(users).where(eq(users.accountNum, 'weils001'));
+    expect((await t.db.select().from(teachers).where(eq(teachers.userId, u.id)))[0]).toMatchObject({ name: '卫老师', gender: 'female' });
+    const ok = (await preview(book(rows), { api: STAFF_API, fields: { updateExisting: 'true' } })).json().data;
+    expect(ok.updates).toEqual([
+      {
+        row: 2,
+        who: '卫老师（weils001）',
+        changes: [
+          { field: 'name', label: '姓名', before: '卫老师', after: '卫丽' },
+          { field: 'gender', label: '性别', before: '女', after: '男' },
+        ],
+      },
+    ]);
+    await commit(ok.importId, 'school01', STAFF_API);
+    expect((await t.db.select().from(teachers).where(eq(teachers.userId, u.id)))[0]).toMatchObject({ name: '卫丽', gender: 'male' });
+    const logs = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'teacher'), eq(auditLogs.action, 'import')));
+    const log = logs.find((l) => (l.before as { updated?: { who: string }[] } | null)?.updated?.[0]?.who === '卫老师（weils001）');
+    expect(log?.before).toEqual({ updated: [{ row: 2, who: '卫老师（weils001）', name: '卫老师', gender: '女' }] });
+    expect(log?.after).toMatchObject({ updated: [{ row: 2, who: '卫老师（weils001）', name: '卫丽', gender: '男' }] });
   });
 
   it('the admin users screen imports and exports accounts', async () => {
@@ -333,7 +493,7 @@ describe('student export', () => {
     expect(rows[1].slice(0, 2)).toEqual(['钱一', 'T3000001']);
     expect(rows[1][8]).toBe('钱父');
     const again = await preview(res.rawPayload);
-    expect(again.json().data).toMatchObject({ create: 0, update: 1, rejected: 0 });
+    expect(again.json().data).toMatchObject({ create: 0, update: 0, unchanged: 1, rejected: 0 });
   });
 
   it('exports every student of a large school in one file', async () => {

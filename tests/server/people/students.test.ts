@@ -194,6 +194,25 @@ describe('list, edit, delete', () => {
   });
 });
 
+describe('student changes (docs/product-rules.md#student-changes)', () => {
+  it('refuses a gender change of a student with physique results, naming the field; a student without results may change it', async () => {
+    const [r] = await t.db.select({ studentId: physiqueResults.studentId }).from(physiqueResults).innerJoin(students, eq(students.id, physiqueResults.studentId)).where(eq(students.orgId, k12Id)).limit(1);
+    const s = body<StudentDetail>(await call('GET', `k12/user/student/${r.studentId}`)).data;
+    const flipped = s.gender === 'male' ? 'female' : 'male';
+    const form = { ...draft({ regNo: s.regNo, name: s.name, classId: s.classId, birthDate: s.birthDate ?? '', ethnicity: s.ethnicity }), gender: flipped, version: s.version };
+    const res = await call('PUT', `k12/user/student/${s.id}`, 'school01', form);
+    expect(res.statusCode).toBe(400);
+    expect(body(res)).toMatchObject({ msg: '该学生已有体测成绩或测试记录（按原性别评分），不能修改性别' });
+    expect(JSON.stringify(body(res))).toContain('gender');
+    expect((await t.db.select().from(students).where(eq(students.id, s.id)))[0].gender).toBe(s.gender);
+    // Without results the same change is saved.
+    const fresh = await create({ gender: 'female' });
+    const ok = await call('PUT', `k12/user/student/${fresh.id}`, 'school01', draft({ regNo: fresh.regNo, gender: 'male', version: fresh.version }));
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(body<StudentRecord>(ok).data.gender).toBe('male');
+  });
+});
+
 describe('transfer', () => {
   it('moves students to another class and keeps their class history', async () => {
     const a = await create();

@@ -68,6 +68,8 @@ export function usePeopleImport(pageKey: string, kind: PeopleImportKind, onImpor
         </div>
       </div>
     ) : undefined,
+    // Students, staff and accounts are matched by 学籍号 / login account: updating them is the person's explicit choice.
+    updatable: true,
     details: (p) => (p.parentsCreate === undefined ? null : <span data-slot="import-review-parents">{t('import.parents', { create: p.parentsCreate, update: p.parentsUpdate ?? 0 })}</span>),
     onImported,
   });

@@ -1,7 +1,9 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { Upload } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
+import { UPDATE_EXISTING_FIELD } from '@/domain/people/import-updates';
+import type { ClassImportPreview } from '@/domain/school/class-import';
 import { classListQuery, classSaveSchema, type ClassForm } from '@/domain/school/classes';
 import type { ClassDetail, ClassFormOptions } from '@/domain/school/types';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
@@ -12,6 +14,7 @@ import { ListScreen, type FilterDef } from '@/components/list/list-screen';
 import { deleteAction, editAction, rowActionsColumn } from '@/components/list/row-actions';
 import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
+import { upload, uploadForFile } from '@/lib/api-client';
 import { classes, useClassOptions } from '../api';
 
 type Family = 'k12' | 'gx';
@@ -38,6 +41,16 @@ export function ClassListScreen({ family }: { family: Family }) {
   const query = api.useList(state.query);
   const remove = api.useDelete();
   const [importing, setImporting] = useState(false);
+  // docs/product-rules.md#import-updates: off at every opening; the checked file is sent again by the commit (a class
+  // workbook is small, and the import is all or nothing in one transaction).
+  const [updateExisting, setUpdateExisting] = useState(false);
+  const checkedFile = useRef<File | null>(null);
+  const importForm = (file: File) => {
+    const form = new FormData();
+    form.append(UPDATE_EXISTING_FIELD, String(updateExisting));
+    form.append('file', file, file.name);
+    return form;
+  };
 
   const filters: FilterDef<Filters>[] = [
     { name: 'gradeId', type: 'select', label: t('class.grade'), options: (options.data?.grades ?? []).map((g) => ({ value: g.id, label: gradeLabel(g) })) },
@@ -81,7 +94,7 @@ export function ClassListScreen({ family }: { family: Family }) {
         columns={columns}
         rowKey="id"
         onAdd={() => void navigate(access.paths.add!)}
-        toolbar={[{ action: 'import', icon: <Upload aria-hidden />, onClick: () => setImporting(true) }]}
+        toolbar={[{ action: 'import', icon: <Upload aria-hidden />, onClick: () => (setUpdateExisting(false), setImporting(true)) }]}
         onExport={(f) => api.exportList(f)}
         data-testid="class-list"
       />
@@ -91,7 +104,14 @@ export function ClassListScreen({ family }: { family: Family }) {
         onOpenChange={setImporting}
         title={t('import.title')}
         description={t('import.description')}
-        upload={(file, onProgress) => api.importFile(file, onProgress)}
+        updateExisting={{ checked: updateExisting, onChange: setUpdateExisting }}
+        review={{
+          preview: (file, onProgress) => {
+            checkedFile.current = file;
+            return upload<ClassImportPreview>(`${api.base}/import?dryRun=1`, importForm(file), onProgress);
+          },
+          commit: () => uploadForFile(`${api.base}/import`, importForm(checkedFile.current!)),
+        }}
         onDownloadTemplate={() => void api.downloadTemplate()}
         onImported={() => void query.refetch()}
       />

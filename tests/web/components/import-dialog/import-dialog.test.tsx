@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -118,5 +119,44 @@ describe('ImportDialog (docs/product-rules.md#import-files)', () => {
     await user.click(screen.getByText(t('components:importDialog.choose')));
     expect(getToasts().some((x) => x.kind === 'warning')).toBe(true);
     expect(upload).not.toHaveBeenCalled();
+  });
+
+  it('offers 更新已存在的数据 (off by default) and lists every row the dry run would update, before → after', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime, applyAccept: false });
+    const onChange = vi.fn();
+    const preview = vi.fn(() =>
+      Promise.resolve({
+        create: 1,
+        update: 1,
+        unchanged: 2,
+        rejected: 0,
+        failures: [],
+        updates: [{ row: 3, who: '李思颖（G110101201401010011）', changes: [{ field: 'classId', label: '班级', before: '一年级1班', after: '一年级5班' }] }],
+      }),
+    );
+    function Harness() {
+      const [checked, setChecked] = useState(false);
+      return (
+        <ImportDialog
+          open
+          onOpenChange={() => undefined}
+          title="导入学生"
+          updateExisting={{ checked, onChange: (v) => (onChange(v), setChecked(v)) }}
+          review={{ preview, commit: vi.fn() }}
+        />
+      );
+    }
+    render(<Harness />);
+    const option = screen.getByRole('checkbox', { name: t('components:importDialog.updateExisting') });
+    expect(option).not.toBeChecked();
+    await user.click(option);
+    expect(onChange).toHaveBeenLastCalledWith(true);
+    expect(option).toBeChecked();
+    await user.upload(screen.getByLabelText(t('components:importDialog.fileInput')), xlsx());
+    const list = await screen.findByRole('region', { name: t('components:importDialog.review.updates', { count: 1 }) });
+    expect(list).toHaveTextContent(t('components:importDialog.review.row', { row: 3 }));
+    expect(list).toHaveTextContent('李思颖（G110101201401010011）');
+    expect(list).toHaveTextContent('班级一年级1班→一年级5班');
+    expect(screen.getByText(t('components:importDialog.review.unchanged', { count: 2 }))).toBeInTheDocument();
   });
 });
