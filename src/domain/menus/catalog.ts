@@ -50,6 +50,9 @@ export const BUTTON_ACTIONS = {
   rollover: '学年升级',
   /** Ends another person's sign-in session (the online sessions screen). */
   signOut: '强制下线',
+  /** A meet's results book and points tables as PDF, beside its order of events and heat sheets. */
+  resultsBook: '成绩册',
+  pointsTable: '积分表',
 } as const;
 export type ButtonAction = keyof typeof BUTTON_ACTIONS;
 
@@ -212,7 +215,7 @@ const placePage = (no: number) =>
     ['device', 'device/:id', '关联设备', 'device'],
   ]);
 const sportsMeetPage = (no: number) =>
-  page('manage', no, 'sportsMeet', '运动会管理', ['add', 'edit', 'detail', 'arrange', 'calendar', 'demeanor', 'end', 'delete'], [
+  page('manage', no, 'sportsMeet', '运动会管理', ['add', 'edit', 'detail', 'arrange', 'calendar', 'demeanor', 'end', 'delete', 'resultsBook', 'pointsTable'], [
     ['add', 'add', '新增运动会', 'add'],
     ['detail', 'detail/:meetId', '运动会详情', 'detail'],
     ['arrange', 'detail/arrange/:meetId', '编排管理', 'arrange'],

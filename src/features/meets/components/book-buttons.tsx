@@ -1,0 +1,42 @@
+import { useState } from 'react';
+import { FileDown } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { usePageAccess } from '@/components/permission-gate/permission-gate';
+import { Button } from '@/components/ui/button';
+import { toast } from '@/components/ui/toast';
+import { download, saveFile } from '@/lib/api-client';
+import { meets, type MeetFamily } from '../api';
+
+const KINDS = [
+  { kind: 'resultsBook', file: 'results-book.pdf' },
+  { kind: 'pointsTable', file: 'points-table.pdf' },
+] as const;
+
+/**
+ * The meet's results book (成绩册) and points tables as PDF (server-made, A4), beside its order of events and heat
+ * sheets; each button shows only with its catalogue permission.
+ */
+export function MeetBookButtons({ family, meetId }: { family: MeetFamily; meetId: string }) {
+  const { t } = useTranslation('meets');
+  const access = usePageAccess(`${family}.sportsMeet.manage`);
+  const [busy, setBusy] = useState<string | null>(null);
+  const fetchBook = async (kind: string, file: string) => {
+    setBusy(kind);
+    try {
+      saveFile(await download(`${meets(family).base}/${meetId}/${file}`), file);
+    } catch (e) {
+      toast.error(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <>
+      {KINDS.filter((k) => access.can(k.kind)).map(({ kind, file }) => (
+        <Button key={kind} variant="outline" className="print:hidden" loading={busy === kind} disabled={!meetId || busy !== null} onClick={() => void fetchBook(kind, file)} data-testid={`download-${kind}`}>
+          <FileDown aria-hidden /> {t(`book.${kind}`)}
+        </Button>
+      ))}
+    </>
+  );
+}
