@@ -323,7 +323,7 @@ const K12: FamilyDef = {
       ]),
     ]),
     group('org', 2, '组织管理', 'building-2', [
-      currentOrgPage(5, '学校信息', '编辑学校信息'),
+      currentOrgPage(5, '本单位信息', '编辑本单位信息'),
       acayearPage(6, true),
       page('grade', 7, 'org/grade', '年级管理', ['add', 'edit', 'delete'], [
         ['add', 'add', '新增年级', 'add'],
@@ -399,7 +399,7 @@ const GX: FamilyDef = {
       ]),
     ]),
     group('org', 2, '组织管理', 'building-2', [
-      currentOrgPage(5, '学校信息', '编辑学校信息'),
+      currentOrgPage(5, '本单位信息', '编辑本单位信息'),
       acayearPage(6, true),
       page('grade', 7, 'org/grade', '入学年份', ['add', 'edit', 'delete'], [
         ['add', 'add', '新增入学年份', 'add'],
