@@ -8,6 +8,7 @@ import { grades } from '../../db/schema/school';
 import type { Actor } from '../../plugins/tenant';
 import { bookPdf, type BookDocument, type BookSection } from './book-pdf';
 import { placedLines } from './points.service';
+import { gradeNameKey } from '@/domain/school/grades';
 
 type Translate = (key: string, params?: Record<string, unknown>) => string;
 
@@ -29,7 +30,7 @@ export async function meetBook(db: DbOrTx, actor: Actor, meetId: string, kind: B
 
   const gradeIds = [...new Set(rows.map((r) => r.gradeId))];
   const gradeRows = gradeIds.length ? await db.select({ id: grades.id, gradeNo: grades.gradeNo }).from(grades).where(sql`${grades.id} in ${gradeIds}`) : [];
-  const gradeName = new Map(gradeRows.map((g) => [g.id, t(`school:grade.no.${g.gradeNo}`)]));
+  const gradeName = new Map(gradeRows.map((g) => [g.id, t(gradeNameKey(g.gradeNo))]));
   const classNames = new Map(rows.map((r) => [r.classId, r.className]));
   const athletes = new Map(rows.map((r) => [r.athleteId, { name: r.name, className: r.className }]));
 

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Page } from '@/domain/api';
-import { cohortGrade, K12_STAGES, schoolStartYearOf, type GradeDetail, type GradeFormOptions, type GradeSave } from '@/domain/school/grades';
+import { cohortGrade, gradeNameKey, K12_STAGES, schoolStartYearOf, type GradeDetail, type GradeFormOptions, type GradeSave } from '@/domain/school/grades';
 import { localDate } from '@/domain/dates';
 import type { DbOrTx, Tx } from '../../db/client';
 import { classes, grades, schoolYears } from '../../db/schema/school';
@@ -81,7 +81,7 @@ async function check(tx: Tx, actor: Actor, body: GradeSave, exceptId?: string) {
     const derived = cohortGrade(body.stage, body.enrolYear, body.graduated, startYear);
     if (!derived.ok) throw fieldError(derived.field, derived.message, { enrolYear: body.enrolYear, schoolYear, stage: `school:grade.stages.${body.stage}` });
     if (body.gradeNo !== undefined && body.gradeNo !== derived.gradeNo) {
-      throw fieldError('gradeNo', 'validation:grade.notCohortGrade', { enrolYear: body.enrolYear, schoolYear, grade: `school:grade.no.${derived.gradeNo}` });
+      throw fieldError('gradeNo', 'validation:grade.notCohortGrade', { enrolYear: body.enrolYear, schoolYear, grade: gradeNameKey(derived.gradeNo) });
     }
     gradeNo = derived.gradeNo;
   }
@@ -96,7 +96,7 @@ async function check(tx: Tx, actor: Actor, body: GradeSave, exceptId?: string) {
       .select({ id: grades.id })
       .from(grades)
       .where(and(eq(grades.orgId, actor.tenantOrgId), eq(grades.gradeNo, gradeNo), eq(grades.graduated, false), exceptId ? ne(grades.id, exceptId) : undefined));
-    if (same) throw fieldError('gradeNo', 'validation:grade.nameTaken', { grade: `school:grade.no.${gradeNo}` });
+    if (same) throw fieldError('gradeNo', 'validation:grade.nameTaken', { grade: gradeNameKey(gradeNo) });
   }
   return { stage: body.stage, gradeNo, enrolYear: body.enrolYear, graduated: body.graduated };
 }

@@ -11,6 +11,12 @@ export const GRADE_STAGES = ['primary', 'junior', 'senior', 'university'] as con
 export type GradeStage = (typeof GRADE_STAGES)[number];
 export const K12_STAGES = ['primary', 'junior', 'senior'] as const;
 
+/**
+ * The one name of a grade number everywhere (lists, pickers, dashboards, wall, exports, PDFs): the i18n key of
+ * 一年级…九年级, 高一…高三, 大一…大四 (Grade 1–12, Freshman–Senior in English; docs/product-rules.md#grades).
+ */
+export const gradeNameKey = (gradeNo: number) => `school:grade.no.${gradeNo}` as const;
+
 /** The grade numbers of each stage. */
 export const STAGE_GRADES: Readonly<Record<GradeStage, readonly [number, number]>> = {
   primary: [1, 6],

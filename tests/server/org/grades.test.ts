@@ -87,7 +87,7 @@ describe('grades (k12) and enrolment years (gx)', () => {
 
   it('a school cohort’s grade follows from its enrolment year and the current school year (2026-2027); a second cohort of one grade is refused', async () => {
     const before = await t.db.$count(grades, eq(grades.orgId, k12Id));
-    // 2020 primary entrants are in 初一 this year: a 六年级 of 2020 would be a second 六年级.
+    // 2020 primary entrants are in 七年级 this year: a 六年级 of 2020 would be a second 六年级.
     const graduated = await call('POST', 'k12/org/grade', 'school01', { stage: 'primary', gradeNo: 6, enrolYear: 2020, graduated: false });
     expect(graduated.statusCode).toBe(400);
     expect(body(graduated)).toMatchObject({ msg: '2020年入学的小学学生在2026-2027学年已毕业，请选择“已毕业”或修改入学年份', data: { field: 'enrolYear' } });
@@ -101,13 +101,13 @@ describe('grades (k12) and enrolment years (gx)', () => {
     const options = body<{ currentStartYear: number }>(await call('GET', 'k12/org/grade/options', 'school01')).data;
     expect(options).toEqual({ currentStartYear: 2026 });
 
-    // A cohort saved before the rule (a second 初一 in school) makes the seeded one refuse to be saved as 初一 too.
+    // A cohort saved before the rule (a second 七年级 in school) makes the seeded one refuse to be saved as 七年级 too.
     const [junior] = await t.db.select().from(grades).where(and(eq(grades.orgId, k12Id), eq(grades.stage, 'junior'), eq(grades.enrolYear, 2026)));
     const [stale] = await t.db.insert(grades).values({ orgId: k12Id, stage: 'junior', gradeNo: 7, enrolYear: 2019, graduated: false }).returning({ id: grades.id });
     const second = await call('PUT', `k12/org/grade/${junior.id}`, 'school01', { stage: 'junior', enrolYear: 2026, graduated: false, version: junior.version });
     expect(second.statusCode).toBe(400);
     expect(body(second)).toMatchObject({ data: { field: 'gradeNo' } });
-    expect(body(second).msg).toMatch(/^本校已有在读的/);
+    expect(body(second).msg).toBe('本校已有在读的七年级');
     await t.db.delete(grades).where(eq(grades.id, stale.id));
     const saved = await call('PUT', `k12/org/grade/${junior.id}`, 'school01', { stage: 'junior', enrolYear: 2026, graduated: false, version: junior.version });
     expect(saved.statusCode).toBe(200);

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
-import { cohortGrade, ENROL_YEAR_MAX, ENROL_YEAR_MIN, GRADE_STAGES, gradeListQuery, gradeSaveSchema, K12_STAGES, STAGE_GRADES, type GradeDetail, type GradeForm, type GradeStage } from '@/domain/school/grades';
+import { cohortGrade, ENROL_YEAR_MAX, ENROL_YEAR_MIN, GRADE_STAGES, gradeListQuery, gradeNameKey, gradeSaveSchema, K12_STAGES, STAGE_GRADES, type GradeDetail, type GradeForm, type GradeStage } from '@/domain/school/grades';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { CustomField, FieldGroup, RadioField, SelectField, TextField } from '@/components/form/fields';
 import { FormControl } from '@/components/form/form';
@@ -35,7 +35,7 @@ export function GradeListScreen({ family }: { family: Family }) {
   const state = useListState<Filters>(family === 'gx' ? ['graduated'] : ['stage', 'graduated']);
   const query = api.useList(state.query);
   const remove = api.useDelete();
-  const name = (g: GradeDetail) => (g.stage === 'university' ? t('grade.cohort', { year: g.enrolYear }) : t('grade.named', { grade: t(`grade.no.${g.gradeNo}`), year: g.enrolYear }));
+  const name = (g: GradeDetail) => (g.stage === 'university' ? t('grade.cohort', { year: g.enrolYear }) : t('grade.named', { grade: t(gradeNameKey(g.gradeNo)), year: g.enrolYear }));
 
   const status = [
     { value: 'false', label: t('grade.inSchool') },
@@ -57,7 +57,7 @@ export function GradeListScreen({ family }: { family: Family }) {
               col.accessor('stage', { header: t('grade.stage'), cell: ({ getValue }) => t(`grade.stages.${getValue()}`) }),
               col.accessor('enrolYear', { header: t('grade.enrolYear'), meta: { align: 'right' } }),
             ]),
-        col.accessor('gradeNo', { header: t('grade.currentGrade'), cell: ({ getValue }) => t(`grade.no.${getValue()}`) }),
+        col.accessor('gradeNo', { header: t('grade.currentGrade'), cell: ({ getValue }) => t(gradeNameKey(getValue())) }),
         col.accessor('graduated', {
           header: t('grade.status'),
           cell: ({ getValue }) => <Badge variant={getValue() ? 'secondary' : 'success'}>{getValue() ? t('grade.graduated') : t('grade.inSchool')}</Badge>,
@@ -127,7 +127,7 @@ export function GradeFormScreen({ family }: { family: Family }) {
               {gx ? null : <SelectField name="stage" label={t('grade.stage')} required options={stages.map((s) => ({ value: s, label: t(`grade.stages.${s}`) }))} />}
               <TextField name="enrolYear" label={t('grade.enrolYear')} required type="number" inputMode="numeric" />
               {gx ? (
-                <SelectField name="gradeNo" label={t('grade.currentGrade')} required options={numbers.map((n) => ({ value: String(n), label: t(`grade.no.${n}`) }))} />
+                <SelectField name="gradeNo" label={t('grade.currentGrade')} required options={numbers.map((n) => ({ value: String(n), label: t(gradeNameKey(n)) }))} />
               ) : (
                 <CustomField
                   name="gradeNo"
@@ -165,7 +165,7 @@ function DerivedGrade({ stage, enrolYear, graduated, startYear }: { stage: Grade
     <FormControl>
       <p className={cn('py-2 text-sm', derived.ok ? 'font-medium' : 'text-destructive')} data-testid="grade-derived" aria-live="polite">
         {derived.ok
-          ? t('grade.derivedIn', { grade: t(`grade.no.${derived.gradeNo}`), schoolYear })
+          ? t('grade.derivedIn', { grade: t(gradeNameKey(derived.gradeNo)), schoolYear })
           : t(derived.message, { enrolYear, schoolYear, stage: t(`grade.stages.${stage}`) })}
       </p>
     </FormControl>

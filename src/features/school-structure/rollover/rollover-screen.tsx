@@ -33,6 +33,7 @@ import { cn } from '@/lib/cn';
 import type { SchoolFamily } from '@/domain/school/types';
 import { useCommitRollover, useLastRollover, useRolloverPreview, useUndoRollover } from './api';
 import { formatDateTime } from '@/lib/date-time';
+import { gradeNameKey } from '@/domain/school/grades';
 
 const STEPS = ['year', 'preview', 'confirm'] as const;
 type Step = (typeof STEPS)[number];
@@ -146,7 +147,7 @@ function RolloverWizard({ family, preview: p }: { family: SchoolFamily; preview:
   const commit = useCommitRollover(family);
   const form = useForm<RolloverCommitForm, unknown, RolloverCommit>({ resolver: zodResolver(rolloverCommitSchema), defaultValues: defaultsOf(p), mode: 'onTouched' });
   const values = useWatch({ control: form.control }) as RolloverCommitForm;
-  const gradeName = (no: number) => t(`physique:grade.${no}`, { defaultValue: t('rollover.gradeName', { no }) });
+  const gradeName = (no: number) => t(gradeNameKey(no), { defaultValue: t('rollover.gradeName', { no }) });
 
   const next = async () => {
     const fields = step === 'year' ? (['academicYear', 'year'] as const) : (['entering', 'renameClasses'] as const);
