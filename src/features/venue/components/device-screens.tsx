@@ -85,7 +85,7 @@ export function DeviceListScreen({ family }: { family: VenueFamily }) {
         shared[0],
         shared[1],
         shared[2],
-        col.accessor('venueName', { header: t('device.venue') }),
+        col.accessor('venueName', { header: t('device.venue'), cell: ({ getValue }) => <span className="whitespace-nowrap">{getValue()}</span> }),
         shared[3],
         shared[4],
         shared[5],
