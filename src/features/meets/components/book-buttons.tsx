@@ -14,11 +14,14 @@ const KINDS = [
 
 /**
  * The meet's results book (成绩册) and points tables as PDF (server-made, A4), beside its order of events and heat
- * sheets; each button shows only with its catalogue permission.
+ * sheets, and the points tables on the points screen; each button shows only with its catalogue permission (the points
+ * page's `export` also gives the points tables, as on the server).
  */
-export function MeetBookButtons({ family, meetId }: { family: MeetFamily; meetId: string }) {
+export function MeetBookButtons({ family, meetId, only }: { family: MeetFamily; meetId: string; only?: (typeof KINDS)[number]['kind'] }) {
   const { t } = useTranslation('meets');
   const access = usePageAccess(`${family}.sportsMeet.manage`);
+  const points = usePageAccess('single.sportsMeet.points');
+  const allowed = (kind: (typeof KINDS)[number]['kind']) => access.can(kind) || (kind === 'pointsTable' && points.can('export'));
   const [busy, setBusy] = useState<string | null>(null);
   const fetchBook = async (kind: string, file: string) => {
     setBusy(kind);
@@ -32,7 +35,7 @@ export function MeetBookButtons({ family, meetId }: { family: MeetFamily; meetId
   };
   return (
     <>
-      {KINDS.filter((k) => access.can(k.kind)).map(({ kind, file }) => (
+      {KINDS.filter((k) => (!only || k.kind === only) && allowed(k.kind)).map(({ kind, file }) => (
         <Button key={kind} variant="outline" className="print:hidden" loading={busy === kind} disabled={!meetId || busy !== null} onClick={() => void fetchBook(kind, file)} data-testid={`download-${kind}`}>
           <FileDown aria-hidden /> {t(`book.${kind}`)}
         </Button>
