@@ -31,6 +31,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { useActivityFormat } from '../exercise-records/format';
 import { contestResource, useContestOptions, useEndContest } from './api';
+import { gradeNameKey } from '@/domain/school/grades';
 
 type Filters = { name?: string; status?: string; type?: string };
 const col = createDataTableColumnHelper<ContestRow>();
@@ -164,7 +165,7 @@ function ContestFields({ family, type, form, locked }: { family: Family; type: C
           name="gradeNos"
           label={t('contests.form.grades')}
           description={t('contests.form.scopeHint')}
-          options={(o?.grades ?? []).map((g) => ({ value: String(g), label: t(`school:grade.no.${g}`) }))}
+          options={(o?.grades ?? []).map((g) => ({ value: String(g), label: t(gradeNameKey(g)) }))}
           className="md:col-span-2"
         />
         {family !== 'admin' ? (
@@ -298,7 +299,7 @@ export function ContestDetailScreen({ family }: { family: Family }) {
   const collegeNames = new Map((options.data?.colleges ?? []).map((x) => [x.id, x.name]));
   const scope = c
     ? [
-        ...c.gradeNos.map((g) => t(`school:grade.no.${g}`)),
+        ...c.gradeNos.map((g) => t(gradeNameKey(g))),
         ...c.classIds.map((x) => classNames.get(x) ?? x),
         ...c.collegeIds.map((x) => collegeNames.get(x) ?? x),
       ]

@@ -26,6 +26,7 @@ import { BoardLinksButton } from './board-links';
 import { ResultValidity } from './result-validity';
 import { useSignUpImport } from './signup-io';
 import { candidateHint, TeamDialog } from './team-form';
+import { MeetBookButtons } from './book-buttons';
 
 type MeetFilters = { name?: string };
 const meetCol = createDataTableColumnHelper<MeetRow>();
@@ -408,7 +409,10 @@ export function PointsScreen({ family }: { family: MeetFamily }) {
   const meet = meets(family).useGet(meetId);
   return (
     <div className="grid gap-4" data-testid="points">
-      <h2 className="text-lg font-semibold">{meet.data?.name}</h2>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-lg font-semibold">{meet.data?.name}</h2>
+        <MeetBookButtons family={family} meetId={meetId} only="pointsTable" />
+      </div>
       <QueryState query={points} data={points.data}>
         {(p) => (
           <div className="grid gap-4 lg:grid-cols-2">
