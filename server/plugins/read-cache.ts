@@ -63,7 +63,8 @@ const ALWAYS = getTableName(authEpoch);
 
 /**
  * Answers of GET routes that declare `config.readsTables`, kept in process and keyed by the change feed's version of
- * those tables (server/lib/change-feed.ts). Only answers a route has already authorised are served: the hit is checked
+ * those tables in the caller's tenant organisation's tree (server/lib/change-feed.ts): such a route must read no row
+ * of an organisation outside that tree (its ancestors and descendants). Only answers a route has already authorised are served: the hit is checked
  * in `preHandler`, after authentication, the route's permission and its query's validation, so a cached answer reaches
  * only a caller who may read it, and the key holds the caller (user, organisation header, role), the URL and the
  * language. Requests for an answer being computed wait for it instead of computing it again.
@@ -111,7 +112,9 @@ export const readCachePlugin = fp(
     app.addHook('preHandler', async (request, reply) => {
       const tables = request.routeOptions.config.readsTables;
       if (!tables || request.method !== 'GET') return;
-      const version = await app.changes.current(namesOf(tables));
+      // Every cached answer is confined to the caller's tenant organisation's tree (architecture rule 4), so only writes
+      // there retire it: a result written in another school keeps this school's answers.
+      const version = await app.changes.current(namesOf(tables), request.scope?.tenantOrgId ?? null);
       if (version === null) return;
       const key = keyOf(request);
       let hit = entries.get(key);
@@ -149,6 +152,8 @@ export const readCachePlugin = fp(
       info.hits++;
       entries.delete(key);
       entries.set(key, hit);
+      // Benchmarks split what memory answers from what is computed (tests/bench/load.ts); it tells a client nothing else.
+      reply.header('x-read-cache', 'hit');
       reply.header('content-type', hit.type);
       return reply.send(hit.body);
     });
@@ -156,6 +161,7 @@ export const readCachePlugin = fp(
       const miss = request.readCacheMiss;
       if (!miss) return payload;
       request.readCacheMiss = null;
+      reply.header('x-read-cache', 'miss');
       if (reply.statusCode === 200 && typeof payload === 'string') {
         drop(miss.key);
         entries.set(miss.key, { version: miss.version, at: app.now().getTime(), type: String(reply.getHeader('content-type') ?? 'application/json'), body: payload });
