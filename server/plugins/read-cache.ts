@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { getTableName, type Table } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authEpoch } from '../db/schema/auth';
 
 declare module 'fastify' {
@@ -72,6 +72,14 @@ const ALWAYS = getTableName(authEpoch);
 export const readCachePlugin = fp(
   async (app) => {
     const entries = new Map<string, Entry>();
+    /**
+     * The key each request's answer was last kept under, by what the request gate sees before authentication (method,
+     * URL, token, organisation and language headers): the gate lets such a request by without a slot. A guess only;
+     * what is served is decided by the key in preHandler as for every request.
+     */
+    const likely = new Map<string, string>();
+    const likelyKeyOf = (request: FastifyRequest) =>
+      [request.method, request.url, request.headers.authorization ?? '', request.headers.orgid ?? '', request.headers['accept-language'] ?? ''].join('\n');
     const computing = new Map<string, { version: number; ready: Promise<void>; since: number }>();
     let bytes = 0;
     const tableNames = new WeakMap<readonly Table[], string[]>();
@@ -107,15 +115,24 @@ export const readCachePlugin = fp(
     const keyOf = (request: FastifyRequest) =>
       [request.routeOptions.url, request.url, request.session?.userId ?? '', request.headers.orgid ?? '', request.scope?.roleId ?? '', request.locale].join('\n');
     const fresh = (e: Entry | undefined, version: number): e is Entry => !!e && e.version === version && app.now().getTime() - e.at < READ_CACHE_MAX_AGE_MS;
+    if (app.requestGate) {
+      app.requestGate.skip = (request) => {
+        if (request.method !== 'GET') return false;
+        const key = likely.get(likelyKeyOf(request));
+        const e = key === undefined ? undefined : entries.get(key);
+        return !!e && app.now().getTime() - e.at < READ_CACHE_MAX_AGE_MS;
+      };
+    }
 
     app.decorateRequest('readCacheMiss', null);
-    app.addHook('preHandler', async (request, reply) => {
+    /** Serves the request's answer from memory when it is there and fresh; true when it did. */
+    const fromMemory = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
       const tables = request.routeOptions.config.readsTables;
-      if (!tables || request.method !== 'GET') return;
+      if (!tables || request.method !== 'GET') return false;
       // Every cached answer is confined to the caller's tenant organisation's tree (architecture rule 4), so only writes
       // there retire it: a result written in another school keeps this school's answers.
       const version = await app.changes.current(namesOf(tables), request.scope?.tenantOrgId ?? null);
-      if (version === null) return;
+      if (version === null) return false;
       const key = keyOf(request);
       let hit = entries.get(key);
       if (!fresh(hit, version)) {
@@ -139,23 +156,29 @@ export const readCachePlugin = fp(
           request.readCacheMiss = miss;
           // Whatever becomes of the request (answered, failed, its client gone), its waiters are let go.
           reply.raw.once('close', miss.done);
-          return;
+          return false;
         }
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([pending.ready, new Promise((ok) => (timer = setTimeout(ok, WAIT_MS - waited)))]);
         clearTimeout(timer);
         hit = entries.get(key);
         // The answer it waited for failed, is late or is already outdated: compute its own, uncached.
-        if (!fresh(hit, version)) return;
+        if (!fresh(hit, version)) return false;
       }
-      if (!hit) return;
+      if (!hit) return false;
       info.hits++;
       entries.delete(key);
       entries.set(key, hit);
       // Benchmarks split what memory answers from what is computed (tests/bench/load.ts); it tells a client nothing else.
       reply.header('x-read-cache', 'hit');
       reply.header('content-type', hit.type);
-      return reply.send(hit.body);
+      void reply.send(hit.body);
+      return true;
+    };
+    app.addHook('preHandler', async (request, reply) => {
+      if (await fromMemory(request, reply)) return reply;
+      // Let through the request gate on the chance of a kept answer, it queues for its slot now that it has work.
+      if (request.slotDeferred && app.requestGate && !(await app.requestGate.admit(request))) return reply.code(499).send();
     });
     app.addHook('onSend', async (request, reply, payload) => {
       const miss = request.readCacheMiss;
@@ -165,6 +188,8 @@ export const readCachePlugin = fp(
       if (reply.statusCode === 200 && typeof payload === 'string') {
         drop(miss.key);
         entries.set(miss.key, { version: miss.version, at: app.now().getTime(), type: String(reply.getHeader('content-type') ?? 'application/json'), body: payload });
+        if (likely.size >= 4 * MAX_ENTRIES) likely.clear();
+        likely.set(likelyKeyOf(request), miss.key);
         bytes += payload.length * 2;
         for (const [key] of entries) {
           if (entries.size <= MAX_ENTRIES && bytes <= MAX_BYTES) break;

@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { PGlite } from '@electric-sql/pglite';
+import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '@/domain/api';
 import type { ScoreSearchPage } from '@/domain/physique-results/types';
@@ -209,6 +210,31 @@ describe('the read cache', () => {
     expect((await t.request({ url: api(LIST) })).statusCode).toBe(401);
     expect((await t.request({ url: api(LIST), token: tokens.college01 })).statusCode).toBe(403);
     expect(t.app.readCache.hits).toBe(hits + 1);
+  });
+
+  it('a kept answer is served while every request slot is busy (PGlite); an answer to compute waits for a slot', async () => {
+    const gate = t.app.requestGate;
+    if (!gate) return;
+    await get(LIST);
+    // Requests computing answers hold every slot.
+    const holders = Array.from({ length: 8 }, () => ({ raw: { destroyed: false }, releaseSlot: null, slotDeferred: false }) as unknown as FastifyRequest);
+    const admitted = holders.map((h) => gate.admit(h));
+    try {
+      const res = await t.request({ url: api(LIST), token: tokens.school01 });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['x-read-cache']).toBe('hit');
+      let answered = false;
+      const computed = t.request({ url: api(`${LIST}&gender=male`), token: tokens.school01 }).then((r) => ((answered = true), r));
+      await new Promise((ok) => setTimeout(ok, 300));
+      expect(answered).toBe(false);
+      for (const h of holders) h.releaseSlot?.();
+      await Promise.all(admitted);
+      for (const h of holders) h.releaseSlot?.();
+      expect((await computed).statusCode).toBe(200);
+    } finally {
+      await Promise.all(admitted);
+      for (const h of holders) h.releaseSlot?.();
+    }
   });
 
   it('concurrent requests for one answer compute it once', async () => {
