@@ -64,10 +64,11 @@ const ALWAYS = getTableName(authEpoch);
 /**
  * Answers of GET routes that declare `config.readsTables`, kept in process and keyed by the change feed's version of
  * those tables in the caller's tenant organisation's tree (server/lib/change-feed.ts): such a route must read no row
- * of an organisation outside that tree (its ancestors and descendants). Only answers a route has already authorised are served: the hit is checked
- * in `preHandler`, after authentication, the route's permission and its query's validation, so a cached answer reaches
- * only a caller who may read it, and the key holds the caller (user, organisation header, role), the URL and the
- * language. Requests for an answer being computed wait for it instead of computing it again.
+ * of an organisation outside that tree (its ancestors and descendants). Only answers a route has already authorised
+ * are served: the hit is checked in `preHandler`, after authentication, the route's permission and its query's
+ * validation, so a cached answer reaches only a caller who may read it, and the key holds the caller (user,
+ * organisation header, role), the URL and the language. Requests for an answer being computed wait for it instead of
+ * computing it again.
  */
 export const readCachePlugin = fp(
   async (app) => {
@@ -177,7 +178,7 @@ export const readCachePlugin = fp(
     };
     app.addHook('preHandler', async (request, reply) => {
       if (await fromMemory(request, reply)) return reply;
-      // Let through the request gate on the chance of a kept answer, it queues for its slot now that it has work.
+      // Let through the request gate on the chance of a kept answer: it has work after all, so it queues for a slot.
       if (request.slotDeferred && app.requestGate && !(await app.requestGate.admit(request))) return reply.code(499).send();
     });
     app.addHook('onSend', async (request, reply, payload) => {
