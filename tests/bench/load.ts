@@ -37,7 +37,9 @@
  * Districts are built once and reused (tests/bench/scale-db.ts): PGlite ones in data/bench/; PostgreSQL ones on
  * DATABASE_URL when set (dropped afterwards), else on a server whose cluster is kept in data/bench/postgres.
  * Targets on the 2-core machine: 0 errors and fair queueing on both engines (no request waiting many times the
- * median); PostgreSQL p95 < 200 ms for the score list and < 300 ms for the school view; PGlite p95 < 1 s.
+ * median); PostgreSQL p95 < 200 ms for the score list and < 300 ms for the school view; PGlite p95 < 1 s (closed
+ * loop, issue 9); realistic with 2 writes/s (issue 27): p95 < 300 ms on PostgreSQL, < 1.5 s on PGlite, 0 errors,
+ * whatever the hit rate. Latest figures: docs/performance.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
