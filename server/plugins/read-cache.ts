@@ -136,6 +136,8 @@ export const readCachePlugin = fp(
       if (version === null) return false;
       const key = keyOf(request);
       let hit = entries.get(key);
+      /** The answer came from a computation under way when the request arrived, not from memory. */
+      let shared = false;
       if (!fresh(hit, version)) {
         const pending = computing.get(key);
         const waited = pending ? performance.now() - pending.since : Infinity;
@@ -163,6 +165,7 @@ export const readCachePlugin = fp(
         await Promise.race([pending.ready, new Promise((ok) => (timer = setTimeout(ok, WAIT_MS - waited)))]);
         clearTimeout(timer);
         hit = entries.get(key);
+        shared = true;
         // The answer it waited for failed, is late or is already outdated: compute its own, uncached.
         if (!fresh(hit, version)) return false;
       }
@@ -170,8 +173,9 @@ export const readCachePlugin = fp(
       info.hits++;
       entries.delete(key);
       entries.set(key, hit);
-      // Benchmarks split what memory answers from what is computed (tests/bench/load.ts); it tells a client nothing else.
-      reply.header('x-read-cache', 'hit');
+      // Benchmarks split what memory answers (hit) from what is computed (miss, or shared: another request's computation
+      // waited for; tests/bench/load.ts); it tells a client nothing else.
+      reply.header('x-read-cache', shared ? 'shared' : 'hit');
       reply.header('content-type', hit.type);
       void reply.send(hit.body);
       return true;
