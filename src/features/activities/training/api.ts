@@ -18,8 +18,9 @@ export function useTrainingOptions() {
 export function useCandidates(q: { planId: string; item: string; level: string }) {
   return useQuery({
     queryKey: [...training.key, 'candidates', q],
-    queryFn: () => get<TrainingCandidate[]>(`${training.base}/candidates`, q),
-    enabled: Boolean(q.planId && q.item && q.level),
+    // No plan (全部) asks for each student's latest result of the item.
+    queryFn: () => get<TrainingCandidate[]>(`${training.base}/candidates`, q.planId ? q : { item: q.item, level: q.level }),
+    enabled: Boolean(q.item && q.level),
   });
 }
 
