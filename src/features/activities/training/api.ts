@@ -24,12 +24,13 @@ export function useCandidates(q: { planId: string; item: string; level: string }
   });
 }
 
-export function useProgress(id: string, query: Params) {
-  return useQuery({ queryKey: [...training.key, 'progress', id, query], queryFn: () => get<Page<TrainingProgress>>(`${training.base}/${id}/progress`, query), placeholderData: keepPreviousData });
+/** `enabled`: once the plan itself has loaded, so an unknown id answers one "not found", not three. */
+export function useProgress(id: string, query: Params, enabled = true) {
+  return useQuery({ queryKey: [...training.key, 'progress', id, query], queryFn: () => get<Page<TrainingProgress>>(`${training.base}/${id}/progress`, query), placeholderData: keepPreviousData, enabled });
 }
 
-export function useSessions(id: string, query: Params) {
-  return useQuery({ queryKey: [...training.key, 'sessions', id, query], queryFn: () => get<Page<TrainingSession>>(`${training.base}/${id}/sessions`, query), placeholderData: keepPreviousData });
+export function useSessions(id: string, query: Params, enabled = true) {
+  return useQuery({ queryKey: [...training.key, 'sessions', id, query], queryFn: () => get<Page<TrainingSession>>(`${training.base}/${id}/sessions`, query), placeholderData: keepPreviousData, enabled });
 }
 
 export function useEndTraining() {

@@ -169,8 +169,8 @@ export function TrainingDetailScreen({ tab = 'progress' }: { tab?: 'progress' | 
   const query = training.useGet(id);
   const progressPaging = usePaging();
   const sessionPaging = usePaging();
-  const progress = useProgress(id, progressPaging.paging);
-  const sessions = useSessions(id, sessionPaging.paging);
+  const progress = useProgress(id, progressPaging.paging, query.isSuccess);
+  const sessions = useSessions(id, sessionPaging.paging, query.isSuccess);
   const progressColumns = useMemo(
     () =>
       progressCol.columns([

@@ -25,11 +25,13 @@ describe('special training detail', () => {
   beforeEach(() => resetApp());
 
   it('says not found under its header when the plan does not exist', async () => {
-    renderDetail({ status: 404, code: '404', msg: '数据不存在' });
+    const api = renderDetail({ status: 404, code: '404', msg: '数据不存在' });
     expect(await screen.findByText('该专项训练不存在或已被删除')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: '专项训练详情' })).toBeInTheDocument();
     expect(screen.queryByTestId('query-loading')).toBeNull();
     expect(screen.queryByTestId('query-retry')).toBeNull();
+    // Only the plan is asked for: its progress and sessions wait for it (one "not found", not three).
+    expect(api.calls.map((c) => c.key)).toEqual([`GET ${training.base}/${ID}`]);
   });
 
   it('offers a retry when the load failed for another reason', async () => {
