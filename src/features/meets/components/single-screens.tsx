@@ -331,7 +331,7 @@ function HeatResultsCard({ family, meetId, heatId, title, field, canEnter, canRe
           {() => (
             // A phone (a teacher on the field) scrolls the table sideways rather than squeezing the mark inputs.
             <div className="overflow-x-auto">
-              <table className="w-full text-sm">
+              <table className="w-full text-sm whitespace-nowrap">
                 <thead>
                   <tr className="text-left text-muted-foreground">
                     <th className="py-1 font-normal">{field ? t('heat.order') : t('heat.lane')}</th>
@@ -370,7 +370,7 @@ function HeatResultsCard({ family, meetId, heatId, title, field, canEnter, canRe
                           }}
                         />
                         {markErrors[r.id] ? (
-                          <p id={`mark-${r.id}-error`} role="alert" className="mt-1 text-xs text-destructive" data-testid="mark-error">
+                          <p id={`mark-${r.id}-error`} role="alert" className="mt-1 max-w-40 text-xs whitespace-normal text-destructive" data-testid="mark-error">
                             {t(markErrors[r.id])}
                           </p>
                         ) : null}
