@@ -32,6 +32,15 @@ export function optionalNumber(invalid: string) {
   return z.preprocess(toNumber, z.number({ error: invalid }).optional());
 }
 
+/** The fallback keys below: they say what is wrong, not which field (the API names the field instead, plugins/errors.ts). */
+export const GENERIC_MESSAGES: ReadonlySet<string> = new Set([
+  'validation:common.required',
+  'validation:common.invalid',
+  'validation:common.tooLong',
+  'validation:common.tooSmall',
+  'validation:common.tooBig',
+]);
+
 /**
  * zod's fallback for issues a schema does not name (z.config customError: a field's own `error`/message wins over it).
  * A missing value reads "required", a too long text "too long", any other shape or type "not valid".
