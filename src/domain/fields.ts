@@ -5,8 +5,10 @@ import { z } from 'zod';
  * an i18n key (`ns:path`) the form and the API error translate; a field names its own message (`requiredNumber(key)`,
  * `z.string({ error: key })`), and whatever a schema leaves unnamed (a request of the wrong shape, a field the form
  * never shows) falls back to the generic keys of `validation:common` below instead of zod's English text.
- * list-query.ts imports this module, so every schema module that builds a list or uses these primitives installs the
- * error map; tests/domain/schemas/messages.test.ts walks every exported schema against the locale files.
+ * Every domain module that builds a schema imports this one, directly or through api.ts / list-query.ts (a bare
+ * `import './fields'` where it needs nothing else), so the error map is installed before any schema parses, in the
+ * browser and on the server; tests/domain/schemas/messages.test.ts walks every exported schema against the locale
+ * files.
  */
 
 /** A form's blank ('' or only spaces) and null read as "not given". */

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// The domain's zod error map (unnamed issues answer i18n keys), installed wherever a schema is built.
+import '../fields';
 import { ACCOUNT_MAX, ACCOUNT_MIN, PASSWORD_MAX, PASSWORD_MIN } from '../constants';
 import { PASSWORD_CHARS } from './login-form';
 

@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
@@ -85,7 +85,28 @@ const schemas = Object.entries(modules)
   .flatMap(([file, exports]) => Object.entries(exports).filter(([, v]) => isSchema(v)).map(([name, v]) => ({ file: file.replace(/^.*src\/domain\//, ''), name, schema: v as z.ZodType })))
   .sort((a, b) => `${a.file}:${a.name}`.localeCompare(`${b.file}:${b.name}`));
 
+/** Relative imports of a domain module (its graph), to check each schema module installs the error map. */
+const domainRoot = resolve(import.meta.dirname, '../../../src/domain');
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/(?:from|import) '(\.[^']+)'/g)]
+    .map((m) => resolve(dirname(file), m[1]))
+    .flatMap((p) => [`${p}.ts`, join(p, 'index.ts')].filter((c) => existsSync(c)));
+}
+function reachesFields(file: string, seen = new Set<string>()): boolean {
+  if (file === join(domainRoot, 'fields.ts')) return true;
+  if (seen.has(file)) return false;
+  seen.add(file);
+  return importsOf(file).some((f) => reachesFields(f, seen));
+}
+
 describe('domain schemas answer only translated keys', () => {
+  it('every module that builds a zod schema installs the error map (imports fields.ts, maybe through others)', () => {
+    const files = readdirSync(domainRoot, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => join(domainRoot, f));
+    const missing = files.filter((f) => /import \{[^}]*\bz\b[^}]*\} from 'zod'/.test(readFileSync(f, 'utf8')) && !reachesFields(f)).map((f) => relative(domainRoot, f));
+    expect(missing).toEqual([]);
+  });
+
   it('finds the schemas (the walk is not empty)', () => {
     expect(schemas.length).toBeGreaterThan(100);
   });
