@@ -44,7 +44,8 @@ export type Env = z.infer<typeof envSchema>;
 
 /** Parses the environment; throws one readable error naming every bad variable. */
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
-  const result = envSchema.safeParse(source);
+  // English for the operator: the domain's error map (src/domain/fields.ts) answers i18n keys meant for users.
+  const result = envSchema.safeParse(source, { error: z.locales.en().localeError as z.core.$ZodErrorMap });
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
     throw new Error(`Invalid environment:\n${lines.join('\n')}`);

@@ -4,7 +4,7 @@ import { ORG_TYPE, SEMESTER, type OrgType } from '../../../src/domain/constants'
 import { localDate } from '../../../src/domain/dates';
 import { CATALOG, familyOfOrgType, getCatalogEntry } from '../../../src/domain/menus/catalog';
 import { menuEntriesForGrant, toMenuEntries, type RoleGrant } from '../../../src/domain/menus/menu-entries';
-import { ROLE_TEMPLATES, type TemplateFamily, type TemplateIdentity } from '../../../src/domain/menus/role-templates';
+import { DISTRICT_RESEARCHER, ROLE_TEMPLATES, type TemplateFamily, type TemplateIdentity } from '../../../src/domain/menus/role-templates';
 import { MOBILE_FUNCTIONS, type MobileFunction } from '../../../src/domain/roles/roles';
 import { hashPassword, sha256Hex } from '../../lib/password';
 import type { DbOrTx } from '../client';
@@ -600,9 +600,8 @@ function addSecondSchool(ctx: Ctx, bureauId: string): void {
 function addDistrictStaff(ctx: Ctx, bureauId: string, adminRoleId: string, adminAccountId: string): void {
   const { rnd } = ctx;
   const researcherRole = rnd.uuid();
-  ctx.rows.roles.push({ id: researcherRole, orgId: bureauId, name: '体育教研员', remark: '查看测试计划与成绩', identity: 'teacher', builtin: false, mobileFunctions: ['physiqueResults'] });
-  const grant: RoleGrant = { keys: ['admin.test.testManage', 'admin.test.scoreSearch'], buttons: [] };
-  for (const m of menuEntriesForGrant(grant)) ctx.rows.roleMenus.push({ roleId: researcherRole, menuId: m.menuId });
+  ctx.rows.roles.push({ id: researcherRole, orgId: bureauId, name: '体育教研员', remark: '查看学校概览、测试计划与成绩', identity: 'teacher', builtin: false, mobileFunctions: ['physiqueResults'] });
+  for (const m of menuEntriesForGrant(DISTRICT_RESEARCHER)) ctx.rows.roleMenus.push({ roleId: researcherRole, menuId: m.menuId });
   const [second] = addUser(ctx, { account: 'district02', name: '孙伟', gender: 'male', memberships: [{ orgId: bureauId, roleIds: [adminRoleId] }] }).accountIds;
   const [r1] = addUser(ctx, { account: 'jiaoyan01', name: '吴芳', gender: 'female', memberships: [{ orgId: bureauId, roleIds: [researcherRole] }] }).accountIds;
   const [r2] = addUser(ctx, { account: 'jiaoyan02', name: '郑强', gender: 'male', memberships: [{ orgId: bureauId, roleIds: [researcherRole] }] }).accountIds;

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { BarChart3, Eye, Flag, Mountain, Plus, Trophy } from 'lucide-react';
-import { useFieldArray, useWatch, type UseFormReturn } from 'react-hook-form';
+import { useFieldArray, useFormState, useWatch, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import {
@@ -144,6 +144,10 @@ function ContestFields({ family, type, form, locked }: { family: Family; type: C
   const o = options.data;
   const itemOptions = ACTIVITY_ITEM_KEYS.map((k) => ({ value: k, label: itemLabel(fmt, k) }));
   const challengeItem = (items?.[0] as ActivityItemKey | undefined) ?? undefined;
+  // The error of `items` itself (an empty list), which no field of the challenge form reads; the resolver files it as
+  // the list's `root` because a field (items.0) is registered below it.
+  const itemsErrors = useFormState({ control: form.control, name: 'items' }).errors.items;
+  const itemsError = itemsErrors?.root?.message ?? itemsErrors?.message;
   return (
     <>
       <FieldGroup>
@@ -179,13 +183,14 @@ function ContestFields({ family, type, form, locked }: { family: Family; type: C
         {type === 'rank' ? (
           <CheckboxGroupField name="items" label={t('contests.form.items')} required options={itemOptions} className="md:col-span-2" />
         ) : (
-          <SelectField
-            name="items.0"
-            label={t('contests.form.item')}
-            required
-            clearable={false}
-            options={itemOptions}
-          />
+          <div className="grid gap-2" data-testid="challenge-item">
+            <SelectField name="items.0" label={t('contests.form.item')} required clearable={false} options={itemOptions} />
+            {itemsError ? (
+              <p role="alert" className="text-sm text-destructive">
+                {t(itemsError)}
+              </p>
+            ) : null}
+          </div>
         )}
         <TextareaField name="prizes" label={t('contests.form.prizes')} placeholder={t('contests.form.prizesPlaceholder')} className="md:col-span-2" />
       </FieldGroup>
