@@ -1,6 +1,8 @@
 import { BASE_PATH } from '@/domain/constants';
 import { buildApp } from './app';
-import { migrateDb, openDb } from './db/client';
+import { count } from 'drizzle-orm';
+import { migrateDb, openDb, settleDb } from './db/client';
+import { orgs } from './db/schema/orgs';
 import { DEMO_ACCOUNTS, seedDemo, syncMenus } from './db/seed/demo';
 import { seedMeetDocumentsDemo } from './db/seed/meet-documents-demo';
 import { createStorage } from './lib/storage/create-storage';
@@ -10,20 +12,35 @@ import { simulateInProcess } from './simulate/run';
 /** Starts the server: env → database (migrated, seeded once) → app → listen → graceful close. */
 async function main(): Promise<void> {
   const env = parseEnv();
-  const handle = await openDb(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { pgliteDir: env.PGLITE_DIR });
+  const started = performance.now();
+  // What start is doing, with the time since start: a first start seeds and simulates for minutes.
+  const say = (line: string) => process.stdout.write(`[${((performance.now() - started) / 1000).toFixed(1).padStart(5)} s] ${line}\n`);
+  const where = env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${env.PGLITE_DIR}`;
+  say(`opening the database: ${where}`);
+  let handle = await openDb(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { pgliteDir: env.PGLITE_DIR });
+  say('applying migrations');
   await migrateDb(handle);
 
   // A fresh database gets the demo; an existing one gets catalogue changes to its menus.
-  const seeded = await seedDemo(handle.db);
+  const [{ n: orgCount }] = await handle.db.select({ n: count() }).from(orgs);
+  const scope = env.TIYU_DEMO_SEED;
+  if (orgCount === 0) say(`new database: seeding the demo district (${scope === 'full' ? 'once; a few minutes' : 'people only'})`);
+  const seeded = orgCount === 0 && (await seedDemo(handle.db, { scope, log: (line) => say(`  seeding ${line}`) }));
   if (!seeded) await syncMenus(handle.db);
   // The demo's meet documents (stamps, a template, style photos) are files: they go into the file store the app uses.
-  if (seeded) {
+  if (seeded && scope === 'full') {
+    say('seeding the meet documents (stamps, a certificate template, photos)');
     const storage = await createStorage(env);
     await seedMeetDocumentsDemo(handle.db, storage, new Date()).finally(() => storage.close());
   }
   // The demo's activity screens show data that arrived through the ingestion API (server/simulate).
-  const simulateDays = env.TIYU_SIMULATE_DAYS ?? (env.NODE_ENV === 'test' ? 0 : 14);
-  if (seeded && simulateDays > 0) await simulateInProcess(handle.db, env, { days: simulateDays, log: (line) => process.stdout.write(`${line}\n`) });
+  const simulateDays = scope === 'full' ? (env.TIYU_SIMULATE_DAYS ?? (env.NODE_ENV === 'test' ? 0 : 14)) : 0;
+  if (seeded && simulateDays > 0) {
+    say(`simulating ${simulateDays} days of device and app records (once; TIYU_SIMULATE_DAYS=0 skips it)`);
+    await simulateInProcess(handle.db, env, { days: simulateDays, log: (line) => say(`  ${line}`) });
+  }
+  // What the first start wrote becomes the durable starting point before anything is served (settleDb).
+  if (seeded) handle = await settleDb(handle);
 
   const app = await buildApp({
     db: handle.db,
@@ -64,11 +81,10 @@ async function main(): Promise<void> {
   }
 
   const port = (app.server.address() as { port: number } | null)?.port ?? env.PORT;
-  const db = env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${env.PGLITE_DIR}`;
   const lines = [
     '',
-    `tiyu is running: http://localhost:${port}${BASE_PATH}/`,
-    `database: ${db}${seeded ? ' (demo data seeded now)' : ''}`,
+    `tiyu is running: http://localhost:${port}${BASE_PATH}/ (started in ${((performance.now() - started) / 1000).toFixed(1)} s)`,
+    `database: ${where}${seeded ? ' (demo data seeded now)' : ''}`,
     ...(env.TIYU_CAPTCHA_FIXED ? [`captcha: fixed to ${env.TIYU_CAPTCHA_FIXED} (TIYU_CAPTCHA_FIXED)`] : []),
     '',
     'demo accounts:',
