@@ -133,7 +133,7 @@ export async function syncMenus(db: DbOrTx): Promise<number> {
     };
   });
   // Only entries that differ are written: a start on an unchanged catalogue reads the table once and writes nothing
-  // (no write, so no cache retired by the change feed; docs/performance.md, start-up).
+  // (no write, so no cache retired by the change feed; tests/bench/startup.ts).
   const stored = new Map((await db.select(SYNCED_COLUMNS).from(menus)).map((m) => [m.menuId, m]));
   const changed = rows.filter((r) => {
     const old = stored.get(r.menuId);
@@ -816,7 +816,7 @@ export interface SeedDemoOptions {
   now?: Date;
   /**
    * 'full': the whole demo. 'people': menus, the organisations, classes, people and accounts only (TIYU_DEMO_SEED=people;
-   * for tests that need a first start quickly, e.g. tests/durability).
+   * for tests that need a first start quickly: tests/server/db/first-run-kill.test.ts).
    */
   scope?: 'full' | 'people';
   /** Progress lines, one per stage (server/main.ts prints them). */
