@@ -31,6 +31,11 @@ export const envSchema = z
      * (server/simulate); 0 for none. Default 14, none under NODE_ENV=test unless set (the e2e servers set a few days).
      */
     TIYU_SIMULATE_DAYS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(90).optional()),
+    /**
+     * What a first start seeds: 'full' (the demo, default) or 'people' (menus, organisations, classes, people and
+     * accounts only, no simulation: a first start in seconds, for tests such as tests/server/db/first-run-kill.test.ts).
+     */
+    TIYU_DEMO_SEED: z.preprocess(emptyAsUndefined, z.enum(['full', 'people']).default('full')),
     SHUTDOWN_GRACE_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).default(30_000)),
   })
   .superRefine((env, ctx) => {
