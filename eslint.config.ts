@@ -38,6 +38,7 @@ export default tseslint.config(
             { target: './src/domain', from: ['./src/app', './src/features', './src/components', './src/lib', './server'], message: 'src/domain is pure: it imports nothing of the app or server.' },
             { target: './server', from: ['./src/app', './src/features', './src/components', './src/lib'], message: 'The server may import only src/domain.' },
             { target: ['./src/components', './src/lib'], from: ['./src/app', './src/features'], message: 'Shared code must not depend on features or the app.' },
+            { target: './src/lib', from: './src/components', message: 'src/lib wraps libraries for the components above it; it never imports a component.' },
             { target: './src/features', from: './src/app', message: 'Features must not import the app shell.' },
             ...features.map((f) => ({
               target: `./src/features/${f}`,
