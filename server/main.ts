@@ -63,6 +63,9 @@ async function main(): Promise<void> {
     process.exit(1);
   }
 
+  // Long work (certificates, rollover, exports) runs as jobs: this instance takes its share (docs/decisions/004-job-queue.md).
+  await app.jobs.work();
+
   const port = (app.server.address() as { port: number } | null)?.port ?? env.PORT;
   const db = env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${env.PGLITE_DIR}`;
   const lines = [
