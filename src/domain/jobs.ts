@@ -1,5 +1,5 @@
 /**
- * Long work run as a job (docs/decisions/004-job-queue.md, docs/product-rules.md#jobs): certificate issuing, the year
+ * Long work run as a job (docs/decisions/001-job-queue.md, docs/product-rules.md#jobs): certificate issuing, the year
  * rollover, big exports. The user who started one (and an administrator of the same organisation) follows its progress
  * in the tasks panel and on the screen that started it, and may leave the page and come back.
  */
