@@ -28,7 +28,7 @@ export function JobProgress({ job, className, showKind = false }: { job: JobRow;
   return (
     <div className={cn('grid gap-1.5 text-sm', className)} data-testid="job-progress" data-state={job.state}>
       <div className="flex items-center justify-between gap-2">
-        <span className="min-w-0 truncate font-medium">{showKind ? t(`kind.${job.kind}`) : (job.stage ?? t(`state.${job.state}`))}</span>
+        <span className="min-w-0 truncate font-medium">{showKind || !job.stage ? t(`kind.${job.kind}`) : job.stage}</span>
         <Badge variant={STATE_VARIANT[job.state]}>{t(`state.${job.state}`)}</Badge>
       </div>
       {job.state === 'failed' ? null : (

@@ -5,6 +5,7 @@ import { jobFinished } from '@/domain/jobs';
 import { Button } from '@/components/ui/button';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
 import { QueryState } from '@/components/query-state/query-state';
+import { useDateTime } from '@/lib/date-time';
 import { useJobs } from './api';
 import { JobProgress } from './job-progress';
 
@@ -13,11 +14,11 @@ import { JobProgress } from './job-progress';
  * user who left the screen that started one finds it here. The count of running jobs shows on the button.
  */
 export function TasksMenu() {
-  const { t, i18n } = useTranslation('jobs');
+  const { t } = useTranslation('jobs');
+  const at = useDateTime();
   const [open, setOpen] = useState(false);
   const jobs = useJobs();
   const running = jobs.data?.filter((j) => !jobFinished(j.state)).length ?? 0;
-  const time = new Intl.DateTimeFormat(i18n.language, { month: 'numeric', day: 'numeric', hour: '2-digit', minute: '2-digit' });
   return (
     <Popover open={open} onOpenChange={setOpen}>
       <PopoverTrigger asChild>
@@ -40,7 +41,7 @@ export function TasksMenu() {
                 {list.map((job) => (
                   <li key={job.id} className="grid gap-1 px-4 py-3" data-testid="tasks-item">
                     <JobProgress job={job} showKind />
-                    <span className="text-xs text-muted-foreground">{t('startedBy', { name: job.startedBy, time: time.format(new Date(job.createdAt)) })}</span>
+                    <span className="text-xs text-muted-foreground">{t('startedBy', { name: job.startedBy, time: at(job.createdAt) })}</span>
                   </li>
                 ))}
               </ul>
