@@ -55,7 +55,7 @@ test('school01 uploads a stamp, makes a template, issues certificates and adds s
   const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), issue.getByTestId('issue-submit').click()]);
   expect(download.suggestedFilename()).toMatch(/获奖证书\.pdf$/);
   await expect(issue.locator('[data-testid=job-progress][data-state=done]')).toBeVisible();
-  await page.getByRole('button', { name: '关闭' }).click();
+  await issue.locator('[data-slot=dialog-footer] button').first().click();
   await page.getByTestId('tasks-open').click();
   await expect(page.getByTestId('tasks-panel').getByTestId('job-download').first()).toBeVisible();
   await page.keyboard.press('Escape');
