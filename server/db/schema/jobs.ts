@@ -11,7 +11,7 @@ export const jobs = pgTable(
   'jobs',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    /** 'certificates', 'rollover', 'physiqueExport' … (src/domain/jobs.ts JOB_KINDS). */
+    /** 'certificates' … (src/domain/jobs.ts JOB_KINDS). */
     kind: text('kind').notNull(),
     /** The tenant organisation the job works for. */
     orgId: uuid('org_id')
