@@ -7,6 +7,7 @@ import { ERR } from '@/domain/errors';
 import { driverOf, type Db } from './db/client';
 import { parseEnv, type Env } from './env';
 import { AppError } from './lib/app-error';
+import { JobQueue } from './lib/jobs';
 import { createStorage } from './lib/storage/create-storage';
 import type { Storage } from './lib/storage/storage';
 import { registerModules } from './modules';
@@ -36,6 +37,15 @@ export interface BuildAppOptions {
   storage?: Storage;
   /** API requests served at once (server/plugins/request-gate.ts); default PGLITE_REQUEST_SLOTS on PGlite, no limit on PostgreSQL. */
   requestSlots?: number;
+  /** Take jobs in this process once built (tests that run jobs; server/main.ts starts it after listen instead). */
+  jobWorker?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The job queue (server/lib/jobs.ts): modules define their kinds, routes enqueue. */
+    jobs: JobQueue;
+  }
 }
 
 /** PGlite runs one statement at a time: a few requests at once keep its queue fair (docs/architecture.md, Performance). */
@@ -78,6 +88,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     errorResponseBuilder: () => new AppError(429, ERR.tooManyRequests),
   });
 
+  const jobQueue = new JobQueue({ db: options.db, now: app.now, i18n: app.i18n, log: app.log });
+  app.decorate('jobs', jobQueue);
+  app.addHook('onClose', () => jobQueue.stop());
+
   const storage = options.storage ?? (await createStorage(env));
   if (!options.storage) app.addHook('onClose', () => storage.close());
   await registerModules(app, {
@@ -95,5 +109,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }
 
   await app.ready();
+  if (options.jobWorker) await jobQueue.work();
   return app;
 }

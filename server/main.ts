@@ -93,6 +93,9 @@ async function main(): Promise<void> {
     process.exit(1);
   }
 
+  // Long work (certificate issuing) runs as jobs: this instance takes its share (docs/decisions/001-job-queue.md).
+  await app.jobs.work();
+
   const port = (app.server.address() as { port: number } | null)?.port ?? env.PORT;
   const lines = [
     '',

@@ -27,9 +27,10 @@ import * as content from './schema/content';
 import * as meets from './schema/meets';
 import * as homework from './schema/homework';
 import * as lessons from './schema/lessons';
+import * as jobs from './schema/jobs';
 
 /** Every table, for drizzle's relational queries and for typing. */
-export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content, ...meets, ...homework, ...lessons };
+export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content, ...meets, ...homework, ...lessons, ...jobs };
 export type Schema = typeof schema;
 
 /**

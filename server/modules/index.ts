@@ -36,6 +36,7 @@ import { venueRoutes } from './venue/venue.routes';
 import { userRoutes } from './users/users.routes';
 import { testPlanLifecycle } from './test-plan/test-plan.lifecycle';
 import { testPlanRoutes } from './test-plan/test-plan.routes';
+import { jobRoutes } from './jobs/jobs.routes';
 
 /** The one explicit list of modules and their prefixes (docs/product-rules.md#calls). */
 export async function registerModules(app: FastifyInstance, opts: ModuleOptions): Promise<void> {
@@ -80,5 +81,6 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   await app.register(wallRoutes, { prefix: '/api/screen' });
   for (const family of ['admin', 'k12'] as const) await app.register(lessonRoutes, { prefix: `/api/busi/web/${family}`, family });
   await app.register(ingestRoutes, { prefix: '/api', ...opts });
+  await app.register(jobRoutes, { prefix: '/api/busi/web/jobs', storage: opts.storage });
   await app.register(filesRoutes, { prefix: '/api/uc/oss', storage: opts.storage, sweepEveryMs: opts.fileSweepEveryMs });
 }

@@ -51,8 +51,14 @@ test('school01 uploads a stamp, makes a template, issues certificates and adds s
   await expect(issue.getByTestId('issue-meet')).toBeVisible();
   await issue.getByTestId('issue-to').fill('3');
   await shot(page, 'meet-certificate-issue');
-  const [download] = await Promise.all([page.waitForEvent('download'), issue.getByTestId('issue-submit').click()]);
+  // Issuing is a job: the dialog shows its bar, then saves the file; the header's 任务 lists it with its download.
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), issue.getByTestId('issue-submit').click()]);
   expect(download.suggestedFilename()).toMatch(/获奖证书\.pdf$/);
+  await expect(issue.locator('[data-testid=job-progress][data-state=done]')).toBeVisible();
+  await issue.locator('[data-slot=dialog-footer] button').first().click();
+  await page.getByTestId('tasks-open').click();
+  await expect(page.getByTestId('tasks-panel').getByTestId('job-download').first()).toBeVisible();
+  await page.keyboard.press('Escape');
   const path = await download.path();
   const bytes = await (await import('node:fs/promises')).readFile(path);
   expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');

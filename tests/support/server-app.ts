@@ -47,6 +47,8 @@ export interface TestApp {
 export interface TestAppOptions extends TestDbOptions {
   env?: Partial<Record<keyof Env, string>>;
   rateLimits?: BuildAppOptions['rateLimits'];
+  /** Run jobs in the test's process (server/lib/jobs.ts). */
+  jobWorker?: boolean;
 }
 
 /** A random captcha key like the browser's (timestamp plus random characters, docs/product-rules.md#sign-in). */
@@ -62,6 +64,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     env,
     now: clock.now,
     rateLimits: opts.rateLimits ?? { captchaPerMinute: 10_000, loginPerMinute: 10_000 },
+    jobWorker: opts.jobWorker,
   });
 
   const request: TestApp['request'] = ({ token, headers, ...rest }) =>

@@ -98,7 +98,7 @@ async function insertFile(db: DbOrTx, owner: Owner, purpose: FilePurpose, name: 
 }
 
 /** A file sent in one request: checked by content, stored by hash, recorded. */
-export async function saveUpload(db: Db, storage: Storage, owner: Owner, purpose: FilePurpose, name: string, input: Buffer, now: Date): Promise<StoredFile> {
+export async function saveUpload(db: DbOrTx, storage: Storage, owner: Owner, purpose: FilePurpose, name: string, input: Buffer, now: Date): Promise<StoredFile> {
   const content = await storeBytes(storage, purpose, input);
   return insertFile(db, owner, purpose, name, content, now);
 }

@@ -93,8 +93,11 @@ function drawPage(doc: PDFDocument, kit: Kit, layout: CertificateLayout, values:
   return page;
 }
 
+/** Told after each page or file, so a job shows how far it got (and yields to other work between pages). */
+export type CertificateProgress = (done: number, total: number) => Promise<void> | void;
+
 /** One PDF with a page per certificate, in the order given. */
-export async function certificatesPdf(layout: CertificateLayout, images: CertificateImages, list: readonly CertificateValues[]): Promise<Uint8Array> {
+export async function certificatesPdf(layout: CertificateLayout, images: CertificateImages, list: readonly CertificateValues[], onPage?: CertificateProgress): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   doc.registerFontkit(patchedFontkit);
   doc.setTitle('Certificates');
@@ -108,7 +111,10 @@ export async function certificatesPdf(layout: CertificateLayout, images: Certifi
     background: images.background ? await (images.background.mime === 'image/png' ? doc.embedPng(images.background.bytes) : doc.embedJpg(images.background.bytes)) : null,
     stamp: images.stamp ? await doc.embedPng(images.stamp) : null,
   };
-  for (const values of list) drawPage(doc, kit, layout, values);
+  for (const [i, values] of list.entries()) {
+    drawPage(doc, kit, layout, values);
+    await onPage?.(i + 1, list.length);
+  }
   return doc.save();
 }
 
@@ -144,7 +150,7 @@ export function certificateFileNames(list: readonly { event: string; place: numb
  * plus index.csv (UTF-8) naming each file's athlete. fflate writes the names in UTF-8 with the language-encoding flag,
  * so Chinese names open as written in Windows Explorer, macOS and unzip alike.
  */
-export async function certificatesZip(pdf: Uint8Array, files: readonly { fileName: string; row: readonly string[] }[], header: readonly string[]): Promise<Buffer> {
+export async function certificatesZip(pdf: Uint8Array, files: readonly { fileName: string; row: readonly string[] }[], header: readonly string[], onFile?: CertificateProgress): Promise<Buffer> {
   const source = await PDFDocument.load(pdf);
   const entries: Zippable = {};
   for (const [i, file] of files.entries()) {
@@ -153,6 +159,7 @@ export async function certificatesZip(pdf: Uint8Array, files: readonly { fileNam
     one.addPage(page);
     // PDF streams are compressed already: stored, not deflated again.
     entries[file.fileName] = [await one.save(), { level: 0 }];
+    await onFile?.(i + 1, files.length);
   }
   const csv = [header, ...files.map((f) => [f.fileName, ...f.row])].map((r) => r.map(csvCell).join(',')).join('\r\n');
   entries['index.csv'] = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(csv, 'utf8')]);

@@ -1,14 +1,17 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { TFunction } from 'i18next';
 import { z } from 'zod';
 import { ok } from '@/domain/api';
 import { OK_MSG } from '@/domain/errors';
-import { certificateIssueSchema, certificateListQuery, certificateSaveSchema, photoAddSchema, photoCaptionSchema, stampSaveSchema } from '@/domain/meets/documents';
+import { certificateIssueSchema, type CertificateIssue, certificateListQuery, certificateSaveSchema, photoAddSchema, photoCaptionSchema, stampSaveSchema } from '@/domain/meets/documents';
 import { idParamsSchema } from '@/domain/list-query';
 import { audit } from '../../lib/audit';
+import type { JobHandler } from '../../lib/jobs';
 import { resourceRoutes, uuidOr404 } from '../../lib/resource';
 import type { Storage } from '../../lib/storage/storage';
 import { requireAccess, requireActor } from '../../plugins/tenant';
+import { saveUpload } from '../files/files.service';
 import {
   addPhotos,
   certificateById,
@@ -35,9 +38,56 @@ import {
 const STAMP = 'single.sportsMeet.eStamp';
 const CERTIFICATE = 'single.sportsMeet.certificate';
 
+/** The texts a certificate prints, in the starter's language. */
+const issueTexts = (t: TFunction) => ({
+  place: (place: number) => t('meets:certificate.placeText', { place }),
+  mark: (kind: string, mark: string) => t(`meets:certificate.markText.${kind}`, { mark }),
+  date: (date: string) => t('meets:certificate.dateText', { year: date.slice(0, 4), month: Number(date.slice(5, 7)), day: Number(date.slice(8, 10)) }),
+});
+
+/**
+ * The certificates job: the PDF (a page per published place) or the zip (a PDF per athlete and an index), stored in the
+ * file store and recorded with the audit entry and the job's `done` in one transaction.
+ */
+function certificateJob(storage: Storage): JobHandler<{ templateId: string; body: CertificateIssue }> {
+  return async ({ db, actor, input, t, now, progress, finish }) => {
+    const { templateId, body } = input;
+    await progress(0, 0, 'jobs:stage.reading');
+    const { template, images } = await templateForIssue(db, storage, actor, templateId);
+    const issued = await certificatesToIssue(db, actor, body, issueTexts(t));
+    const zip = body.format === 'zip';
+    // Pages, then (for a zip) one file per page: the bar runs over both.
+    const steps = issued.length * (zip ? 2 : 1);
+    // pdf-lib and fontkit load with the first certificate, not at start-up (≈ 1 s).
+    const { certificateFileNames, certificatesPdf, certificatesZip } = await import('./certificate-pdf');
+    const pdf = await certificatesPdf(template, images, issued.map((c) => c.values), (done) => progress(done, steps, 'jobs:stage.drawing'));
+    const meetName = issued[0].values.meet;
+    let bytes: Buffer;
+    let name: string;
+    if (zip) {
+      const header = ['file', 'name', 'className', 'event', 'place', 'mark'].map((k) => t(`meets:certificate.index.${k}`));
+      const names = certificateFileNames(issued.map((c) => ({ event: c.values.event, place: c.place, name: c.values.name })));
+      const files = issued.map((c, i) => ({ fileName: names[i], row: [c.values.name, c.values.className, c.values.event, c.values.place, c.values.mark] }));
+      bytes = await certificatesZip(pdf, files, header, (done) => progress(issued.length + done, steps, 'jobs:stage.packing'));
+      name = t('meets:certificate.fileName', { meet: meetName, ext: 'zip' });
+    } else {
+      bytes = Buffer.from(pdf);
+      name = t('meets:certificate.fileName', { meet: meetName, ext: 'pdf' });
+    }
+    await progress(steps, steps, 'jobs:stage.saving');
+    await finish(async (tx) => {
+      const file = await saveUpload(tx, storage, { orgId: actor.tenantOrgId, userId: actor.userId }, 'attachment', name, bytes, now());
+      await audit(tx, actor, { action: 'issue', entity: 'meetCertificate', entityId: templateId, after: { ...body, count: issued.length, fileId: file.id } });
+      return { fileId: file.id, fileName: file.name, counts: { certificates: issued.length }, messageKey: 'jobs:result.certificates', messageParams: { count: issued.length } };
+    });
+  };
+}
+
 const photoParams = z.object({ id: z.string().max(64), photoId: z.string().max(64) });
 
 export const meetDocumentRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx'; storage: Storage }> = async (app, { family, storage }) => {
+  // One kind for both families (the template and meet are the actor's organisation's either way).
+  app.jobs.define('certificates', certificateJob(storage));
   app.addHook('onRequest', app.authenticate);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const MANAGE = `${family}.sportsMeet.manage`;
@@ -77,41 +127,15 @@ export const meetDocumentRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx'; stor
       });
       const s = scope.withTypeProvider<ZodTypeProvider>();
       s.get('/issue/options', { preValidation: requireAccess(CERTIFICATE, 'issue') }, async (request) => ok(await issueOptions(app.db, await requireActor(request))));
-      // Issuing answers the certificates as a file: it takes the page's `download` button as well as `issue`.
-      s.post('/:id/issue', { preValidation: [requireAccess(CERTIFICATE, 'issue'), requireAccess(CERTIFICATE, 'download')], schema: { params: idParamsSchema, body: certificateIssueSchema } }, async (request, reply) => {
+      // Issuing is a job (docs/product-rules.md#jobs): checked here so a bad request answers at once, drawn by a worker
+      // with its progress shown; its file downloads from the job. It takes the page's `download` button as well as `issue`.
+      s.post('/:id/issue', { preValidation: [requireAccess(CERTIFICATE, 'issue'), requireAccess(CERTIFICATE, 'download')], schema: { params: idParamsSchema, body: certificateIssueSchema } }, async (request) => {
         const actor = await requireActor(request);
         const id = uuidOr404(request.params.id);
-        const body = request.body;
-        const { template, images } = await templateForIssue(app.db, storage, actor, id);
-        const t = request.t;
-        const issued = await certificatesToIssue(app.db, actor, body, {
-          place: (place) => t('meets:certificate.placeText', { place }),
-          mark: (kind, mark) => t(`meets:certificate.markText.${kind}`, { mark }),
-          date: (date) => t('meets:certificate.dateText', { year: date.slice(0, 4), month: Number(date.slice(5, 7)), day: Number(date.slice(8, 10)) }),
-        });
-        // pdf-lib and fontkit load with the first certificate, not at start-up (≈ 1 s).
-        const { certificateFileNames, certificatesPdf, certificatesZip } = await import('./certificate-pdf');
-        const pdf = await certificatesPdf(template, images, issued.map((c) => c.values));
-        await audit(app.db, actor, { action: 'issue', entity: 'meetCertificate', entityId: id, after: { ...body, count: issued.length } });
-        const meetName = issued[0].values.meet;
-        let bytes: Uint8Array;
-        let name: string;
-        if (body.format === 'zip') {
-          const header = ['file', 'name', 'className', 'event', 'place', 'mark'].map((k) => t(`meets:certificate.index.${k}`));
-          const names = certificateFileNames(issued.map((c) => ({ event: c.values.event, place: c.place, name: c.values.name })));
-          const files = issued.map((c, i) => ({ fileName: names[i], row: [c.values.name, c.values.className, c.values.event, c.values.place, c.values.mark] }));
-          bytes = await certificatesZip(pdf, files, header);
-          name = t('meets:certificate.fileName', { meet: meetName, ext: 'zip' });
-          reply.type('application/zip');
-        } else {
-          bytes = pdf;
-          name = t('meets:certificate.fileName', { meet: meetName, ext: 'pdf' });
-          reply.type('application/pdf');
-        }
-        return reply
-          .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(name)}`)
-          .header('cache-control', 'no-store')
-          .send(Buffer.from(bytes));
+        await certificateById(app.db, actor, id);
+        await certificatesToIssue(app.db, actor, request.body, issueTexts(request.t));
+        const jobId = await app.jobs.enqueue('certificates', actor, { templateId: id, body: request.body }, request.locale);
+        return ok({ id: jobId });
       });
     },
     { prefix: '/sportsMeet/certificates' },

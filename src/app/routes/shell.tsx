@@ -11,6 +11,7 @@ import { uinfoAtom } from '@/lib/store';
 import { useSessionSync } from '@/features/auth/hooks/use-session-sync';
 import { useSignOut } from '@/features/auth/hooks/use-sign-out';
 import { useSwitchAccount } from '@/features/auth/hooks/use-switch-account';
+import { TasksMenu } from '@/features/jobs/tasks-menu';
 import { buildCrumbs } from './crumbs';
 
 /** The signed-in frame around every screen except the login screen; `children` replace the outlet. */
@@ -36,6 +37,7 @@ export function ShellRoute({ children, noCrumbs = false }: { children?: ReactNod
       homePath={landingPath(tree) ?? '/myInfo/base'}
       menuTree={tree}
       breadcrumbs={crumbs}
+      tasksMenu={uinfo ? <TasksMenu /> : null}
       userMenu={uinfo ? <UserMenu uinfo={uinfo} onChoose={choose} onLogout={() => void signOut()} busy={pending} /> : null}
     >
       {children ?? <Outlet />}

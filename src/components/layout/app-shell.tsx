@@ -24,11 +24,13 @@ export interface AppShellProps {
   breadcrumbs: BreadcrumbItem[];
   /** The account menu (UserMenu), composed by the app. */
   userMenu?: ReactNode;
+  /** The tasks popover (long jobs and their files), composed by the app. */
+  tasksMenu?: ReactNode;
   children: ReactNode;
 }
 
 /** The console frame: brand + header across the top, collapsible navy side menu, scrolling content. */
-export function AppShell({ title, icon, homePath = '/myInfo/base', menuTree, breadcrumbs, userMenu, children }: AppShellProps) {
+export function AppShell({ title, icon, homePath = '/myInfo/base', menuTree, breadcrumbs, userMenu, tasksMenu, children }: AppShellProps) {
   const { t } = useTranslation('layout');
   const [collapsed, setCollapsed] = useAtom(sidebarCollapsedAtom);
   const [drawerOpen, setDrawerOpen] = useState(false);
@@ -89,6 +91,7 @@ export function AppShell({ title, icon, homePath = '/myInfo/base', menuTree, bre
           </Tooltip>
           <Breadcrumbs items={breadcrumbs} className="hidden flex-1 sm:block" />
           <div className="ml-auto flex shrink-0 items-center gap-0.5 sm:gap-1">
+            {tasksMenu}
             <LanguageSwitch variant="menu" />
             <ThemeToggle />
             {userMenu}

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CertificateIssue, CertificateRow, CertificateSave, PhotoRow, StampRow, StampSave } from '@/domain/meets/documents';
 import { pageApi } from '@/domain/menus/access';
-import { del, download, get, post, put, saveFile } from '@/lib/api-client';
+import { del, get, post, put } from '@/lib/api-client';
 import { createResource, type Resource } from '@/lib/resource';
 import type { MeetFamily } from './api';
 
@@ -36,10 +36,9 @@ export interface IssueMeet {
 export function useIssueOptions(family: MeetFamily, enabled: boolean) {
   return useQuery({ queryKey: [...certificates(family).key, 'issue-options'], queryFn: () => get<IssueMeet[]>(`${certificates(family).base}/issue/options`), enabled });
 }
-/** Creates the certificates and saves the file the server answers (PDF or zip). */
-export async function issueCertificates(family: MeetFamily, templateId: string, body: Partial<CertificateIssue> & { meetId: string }) {
-  const file = await download(`${certificates(family).base}/${templateId}/issue`, undefined, 'post', body);
-  saveFile(file, `certificates.${body.format ?? 'pdf'}`);
+/** Starts issuing the certificates (a job, docs/product-rules.md#jobs); answers the job's id to follow. */
+export async function issueCertificates(family: MeetFamily, templateId: string, body: Partial<CertificateIssue> & { meetId: string }): Promise<string> {
+  return (await post<{ id: string }>(`${certificates(family).base}/${templateId}/issue`, body)).id;
 }
 
 export function usePhotos(family: MeetFamily, meetId: string) {

@@ -16,6 +16,7 @@ import { files } from '../../../server/db/schema/files';
 import { meetPhotos, meets } from '../../../server/db/schema/meets';
 import { orgs } from '../../../server/db/schema/orgs';
 import { certificateFileNames } from '../../../server/modules/meets/certificate-pdf';
+import { jobFile } from '../../support/jobs';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { multipartBody, noisyJpeg, png } from '../files/fixtures';
 
@@ -25,7 +26,7 @@ let k12Id: string;
 let springId: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ jobWorker: true });
   for (const account of ['school01', 'teacher01', 'college01']) tokens[account] = (await t.login(account)).access_token;
   k12Id = (await t.db.select({ id: orgs.id }).from(orgs).where(eq(orgs.type, ORG_TYPE.k12)))[0].id;
   springId = (await t.db.select({ id: meets.id }).from(meets).where(and(eq(meets.orgId, k12Id), eq(meets.name, '2026年春季田径运动会'))))[0].id;
@@ -38,6 +39,9 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 const call = (method: Method, url: string, account: string, payload?: unknown, lang = 'zh-CN') =>
   t.request({ method, url: `/api/busi/web/${url}`, token: tokens[account], payload: payload as object, headers: { 'accept-language': lang } });
 const body = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>();
+/** Issuing is a job (docs/product-rules.md#jobs): start it, wait for it, download its file. */
+const issue = async (templateId: string, account: string, payload: unknown) =>
+  jobFile(t, tokens[account], await call('POST', `k12/sportsMeet/certificates/${templateId}/issue`, account, payload));
 
 async function upload(account: string, purpose: string, name: string, bytes: Buffer): Promise<{ status: number; file: StoredFile; msg: string }> {
   const part = multipartBody(name, bytes);
@@ -162,7 +166,7 @@ describe('certificate templates and issuing', () => {
     expect(run.places).toBeGreaterThanOrEqual(3);
 
     // A teacher issues (the catalogue gives teachers issue and download).
-    const res = await call('POST', `k12/sportsMeet/certificates/${tpl.id}/issue`, 'teacher01', { meetId: springId, eventId: run.id, fromPlace: 1, toPlace: 3 });
+    const res = await issue(tpl.id, 'teacher01', { meetId: springId, eventId: run.id, fromPlace: 1, toPlace: 3 });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
     expect(decodeURIComponent(String(res.headers['content-disposition']))).toContain('2026年春季田径运动会-获奖证书.pdf');
@@ -188,7 +192,7 @@ describe('certificate templates and issuing', () => {
     }
 
     // Every event: as many pages as published places 1–8 of the meet's last rounds.
-    const all = await call('POST', `k12/sportsMeet/certificates/${tpl.id}/issue`, 'school01', { meetId: springId, fromPlace: 1, toPlace: 8 });
+    const all = await issue(tpl.id, 'school01', { meetId: springId, fromPlace: 1, toPlace: 8 });
     const expected = spring.events.reduce((n, e) => n + Math.min(e.places, 8), 0);
     expect((await PDFDocument.load(all.rawPayload)).getPageCount()).toBe(expected);
     const audited = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'meetCertificate'), eq(auditLogs.action, 'issue')));
@@ -196,7 +200,7 @@ describe('certificate templates and issuing', () => {
   });
 
   it('issues a zip with one PDF per athlete named by event, place and name, and an index naming them', async () => {
-    const res = await call('POST', `k12/sportsMeet/certificates/${tpl.id}/issue`, 'school01', { meetId: springId, fromPlace: 1, toPlace: 2, format: 'zip' });
+    const res = await issue(tpl.id, 'school01', { meetId: springId, fromPlace: 1, toPlace: 2, format: 'zip' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/zip');
     const zip = unzipSync(new Uint8Array(res.rawPayload));

@@ -11,6 +11,7 @@ import { filePaths } from '@/domain/uploads/stored-file';
 import { seedMeetDocumentsDemo } from '../../../server/db/seed/meet-documents-demo';
 import { meets } from '../../../server/db/schema/meets';
 import { localStorage } from '../../../server/lib/storage/local';
+import { jobFile } from '../../support/jobs';
 import { createTestApp, type TestApp } from '../../support/server-app';
 
 let t: TestApp;
@@ -20,7 +21,7 @@ let springId: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tiyu-meet-docs-'));
-  t = await createTestApp({ env: { STORAGE_DIR: dir } });
+  t = await createTestApp({ env: { STORAGE_DIR: dir }, jobWorker: true });
   token = (await t.login('school01')).access_token;
   springId = (await t.db.select({ id: meets.id }).from(meets).where(and(eq(meets.name, '2026年春季田径运动会'))))[0].id;
 });
@@ -49,7 +50,7 @@ describe('demo meet documents', () => {
     const templates = data<Page<CertificateRow>>(await get('certificates/page?size=10')).records;
     const tpl = templates.find((c) => c.name === '运动会获奖证书')!;
     expect(tpl).toMatchObject({ stampName: '运动会专用章' });
-    const issued = await t.request({ method: 'POST', url: `/api/busi/web/k12/sportsMeet/certificates/${tpl.id}/issue`, token, payload: { meetId: springId, fromPlace: 1, toPlace: 1 } });
+    const issued = await jobFile(t, token, await t.request({ method: 'POST', url: `/api/busi/web/k12/sportsMeet/certificates/${tpl.id}/issue`, token, payload: { meetId: springId, fromPlace: 1, toPlace: 1 } }));
     expect(issued.statusCode).toBe(200);
     expect((await PDFDocument.load(issued.rawPayload)).getPageCount()).toBeGreaterThan(0);
 

@@ -12,6 +12,7 @@ import type { Arrangement, PointsView } from '@/features/meets/api';
 import { meetAthletes } from '../../../server/db/schema/meets';
 import { orgs } from '../../../server/db/schema/orgs';
 import { classes, students, teacherClasses, teachers } from '../../../server/db/schema/school';
+import { jobFile } from '../../support/jobs';
 import { createTestApp, type TestApp } from '../../support/server-app';
 
 /** Relay teams (docs/product-rules.md#meets): a team of a class enters a relay, is drawn, timed, placed and scores for its class. */
@@ -63,7 +64,7 @@ const team = (over: Partial<TeamForm> & { squad?: number } = {}): TeamForm => {
 const entries = async () => body<Page<EntryRow>>(await call('GET', `${base}/${meet.id}/entries?size=80&eventId=${ev('4×100米接力').id}`)).data.records;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ jobWorker: true });
   for (const account of ['school01', 'college01', 'myclass01']) tokens[account] = (await t.login(account)).access_token;
   const [k12] = await t.db.select({ id: orgs.id }).from(orgs).where(eq(orgs.type, ORG_TYPE.k12));
   const rows = await t.db
@@ -263,7 +264,7 @@ describe('meet relays: draw, results, points and records', () => {
 
     // A certificate for the winning place names the team with its runners in leg order.
     const tpl = body<{ id: string }>(await call('POST', `${base}/certificates`, 'school01', { name: '接力证书', orientation: 'landscape', fields: DEFAULT_CERTIFICATE_FIELDS, backgroundFileId: null, stampId: null })).data;
-    const zipped = await call('POST', `${base}/certificates/${tpl.id}/issue`, 'school01', { meetId: meet.id, fromPlace: 1, toPlace: 1, format: 'zip' });
+    const zipped = await jobFile(t, tokens.school01, await call('POST', `${base}/certificates/${tpl.id}/issue`, 'school01', { meetId: meet.id, fromPlace: 1, toPlace: 1, format: 'zip' }));
     expect(zipped.statusCode).toBe(200);
     const index = Buffer.from(unzipSync(new Uint8Array(zipped.rawPayload))['index.csv']).toString('utf8');
     expect(index).toContain(`,${winner.studentName}（${winner.legNames}）,${winner.className},`);

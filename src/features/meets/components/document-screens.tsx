@@ -1,4 +1,5 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { FileDown, ImagePlus, Pencil, Trash2, Upload as UploadIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
@@ -19,6 +20,9 @@ import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/toast';
 import { Upload } from '@/components/upload/upload';
 import { download } from '@/lib/api-client';
+import { jobFinished } from '@/domain/jobs';
+import { downloadJobFile, jobsKey, useJob } from '@/features/jobs/api';
+import { JobProgress } from '@/features/jobs/job-progress';
 import { meets, type MeetFamily } from '../api';
 import { certificates, issueCertificates, useIssueOptions, usePhotos, useStamps } from '../documents-api';
 
@@ -259,21 +263,35 @@ function IssueDialog({ family, template, onClose }: { family: MeetFamily; templa
   const [date, setDate] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Issuing is a job: the dialog shows its bar and saves its file when done; closed, the job goes on under 任务.
+  const [jobId, setJobId] = useState<string | null>(null);
+  const job = useJob(jobId);
+  const jobTasks = useQueryClient();
+  const saved = useRef<string | null>(null);
+  const finished = job.data && jobFinished(job.data.state) ? job.data : null;
+  useEffect(() => {
+    if (!finished || saved.current === finished.id) return;
+    saved.current = finished.id;
+    void jobTasks.invalidateQueries({ queryKey: jobsKey });
+    if (finished.state !== 'done') return;
+    toast.success(t('certificate.issued'));
+    downloadJobFile(finished).catch((e: unknown) => setError(errorText(e)));
+  }, [finished, jobTasks, t]);
   const meet = options.data?.find((m) => m.id === meetId) ?? options.data?.[0];
   const submit = async () => {
     if (!meet) return;
     setError(null);
     setBusy(true);
     try {
-      await issueCertificates(family, template.id, { meetId: meet.id, eventId: eventId || null, fromPlace: Number(fromPlace), toPlace: Number(toPlace), format, date: date || undefined });
-      toast.success(t('certificate.issued'));
-      onClose();
+      setJobId(await issueCertificates(family, template.id, { meetId: meet.id, eventId: eventId || null, fromPlace: Number(fromPlace), toPlace: Number(toPlace), format, date: date || undefined }));
+      void jobTasks.invalidateQueries({ queryKey: jobsKey });
     } catch (e) {
       setError(errorText(e));
     } finally {
       setBusy(false);
     }
   };
+  const working = !!jobId && !finished;
   const select = 'h-9 rounded-md border border-input bg-background px-3 text-sm';
   return (
     <Dialog open onOpenChange={(o) => !o && onClose()}>
@@ -332,6 +350,12 @@ function IssueDialog({ family, template, onClose }: { family: MeetFamily; templa
             </div>
           )}
         </QueryState>
+        {job.data ? (
+          <div className="grid gap-1 rounded-md border bg-muted/40 p-3">
+            <JobProgress job={job.data} />
+            {working ? <p className="text-xs text-muted-foreground">{t('jobs:leaveHint')}</p> : null}
+          </div>
+        ) : null}
         {error ? (
           <p role="alert" className="text-sm text-destructive">
             {error}
@@ -339,9 +363,9 @@ function IssueDialog({ family, template, onClose }: { family: MeetFamily; templa
         ) : null}
         <DialogFooter>
           <Button variant="outline" onClick={onClose}>
-            {t('common:action.cancel')}
+            {finished || working ? t('jobs:close') : t('common:action.cancel')}
           </Button>
-          <Button onClick={() => void submit()} disabled={!meet} loading={busy} data-testid="issue-submit">
+          <Button onClick={() => void submit()} disabled={!meet || working} loading={busy} data-testid="issue-submit">
             <FileDown aria-hidden /> {t('certificate.issue')}
           </Button>
         </DialogFooter>

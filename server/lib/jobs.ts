@@ -1,0 +1,205 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { i18n, TFunction } from 'i18next';
+import { PGlite } from '@electric-sql/pglite';
+import { and, eq, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { fromDrizzle, fromPglite, PgBoss, type Db as BossDb } from 'pg-boss';
+import type { JobKind } from '@/domain/jobs';
+import type { Locale } from '@/domain/constants';
+import { driverOf, type Db, type Tx } from '../db/client';
+import { jobs } from '../db/schema/jobs';
+import { loadScope, type Actor } from '../plugins/tenant';
+import { AppError, type MessageKey } from './app-error';
+
+/**
+ * The job queue (docs/decisions/001-job-queue.md): pg-boss on the app's own database — the PGlite handle in one process,
+ * or the PostgreSQL pool, where any instance's worker takes any job. The `jobs` table is what users see of a job;
+ * pg-boss's own tables carry the claim, the expiry and the retries.
+ *
+ * Rules a handler keeps: its write goes through `finish` (one transaction with the job's `done`, so a retry after a dead
+ * process writes it once or not at all); what it does before `finish` writes nothing the user sees (files in the store
+ * are content-addressed and only referenced by that same transaction).
+ */
+export interface JobContext<I> {
+  id: string;
+  db: Db;
+  /** The starter, loaded afresh (a role lost since the start counts). */
+  actor: Actor;
+  input: I;
+  /** Translates into the starter's language (file names, texts printed on certificates). */
+  t: TFunction;
+  locale: Locale;
+  now(): Date;
+  /** Reports how far the job got; `stage` is a jobs:stage.… key. Throttled: call it as often as convenient. */
+  progress(done: number, total: number, stage?: MessageKey): Promise<void>;
+  /** The job's write and its `done` state, in one transaction. */
+  finish(write: (tx: Tx) => Promise<StoredJobResult>): Promise<void>;
+}
+
+/** What a finished job keeps: a file of the store, counts, and a message key the reader sees in their own language. */
+export interface StoredJobResult {
+  fileId?: string;
+  fileName?: string;
+  counts?: Record<string, number>;
+  messageKey?: MessageKey;
+  messageParams?: Record<string, string | number>;
+}
+
+export type JobHandler<I> = (ctx: JobContext<I>) => Promise<void>;
+
+export interface JobQueueOptions {
+  db: Db;
+  now: () => Date;
+  i18n: i18n;
+  log: FastifyBaseLogger;
+}
+
+/** A job whose process died is taken again after this long (pg-boss expiry), up to RETRY_LIMIT times. */
+export const JOB_EXPIRE_SECONDS = 15 * 60;
+export const JOB_RETRY_LIMIT = 2;
+/** Progress is written at most this often (ms), besides stage changes. */
+const PROGRESS_EVERY_MS = 250;
+/** Generic message of a job that failed for a reason the user cannot act on. */
+export const JOB_FAILED: MessageKey = 'jobs:error.unexpected';
+
+/** pg-boss on the same database as the app: the PGlite instance itself, or the node-postgres pool. */
+function bossDb(db: Db): BossDb {
+  const driver = driverOf(db);
+  if (driver instanceof PGlite) return fromPglite(driver);
+  if (driver instanceof pg.Pool) {
+    const pool = driver;
+    return { executeSql: (text, values) => pool.query(text, values) };
+  }
+  throw new Error('job queue: no database driver');
+}
+
+export class JobQueue {
+  readonly #handlers = new Map<JobKind, JobHandler<unknown>>();
+  readonly #opts: JobQueueOptions;
+  readonly #boss: PgBoss;
+  #started: Promise<void> | null = null;
+  #working = false;
+  /** Jobs running in this process, so a stop waits for them. */
+  readonly #running = new Set<Promise<void>>();
+
+  constructor(opts: JobQueueOptions) {
+    this.#opts = opts;
+    const pglite = driverOf(opts.db) instanceof PGlite;
+    this.#boss = new PgBoss({ db: bossDb(opts.db), ...(pglite ? { backend: 'pglite' as const } : {}), schedule: false, useListenNotify: true });
+    this.#boss.on('error', (err: unknown) => opts.log.error({ err }, 'job queue'));
+  }
+
+  /** Modules name their kinds of job when they register. */
+  define<I>(kind: JobKind, handler: JobHandler<I>): void {
+    this.#handlers.set(kind, handler as JobHandler<unknown>);
+  }
+
+  /** Installs pg-boss's schema (once per database; later starts only check it) and the queues. */
+  #start(): Promise<void> {
+    this.#started ??= (async () => {
+      await this.#boss.start();
+      for (const kind of this.#handlers.keys()) {
+        await this.#boss.createQueue(kind, { retryLimit: JOB_RETRY_LIMIT, retryDelay: 1, expireInSeconds: JOB_EXPIRE_SECONDS });
+      }
+    })().catch((err: unknown) => {
+      this.#started = null;
+      throw err;
+    });
+    return this.#started;
+  }
+
+  /** Records the job and queues it in one transaction; answers its id. The input was validated by the caller. */
+  async enqueue(kind: JobKind, actor: Actor, input: unknown, locale: Locale): Promise<string> {
+    if (!this.#handlers.has(kind)) throw new Error(`job queue: unknown kind ${kind}`);
+    await this.#start();
+    return this.#opts.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(jobs)
+        .values({ kind, orgId: actor.tenantOrgId, userId: actor.userId, accountId: actor.accountId, input: input as object, locale, createdAt: this.#opts.now() })
+        .returning({ id: jobs.id });
+      await this.#boss.send(kind, { id: row.id }, { id: row.id, db: fromDrizzle(tx, sql) });
+      return row.id;
+    });
+  }
+
+  /** Starts taking jobs in this process (server/main.ts after listen; tests ask buildApp for it). */
+  async work(): Promise<void> {
+    if (this.#working) return;
+    this.#working = true;
+    await this.#start();
+    for (const kind of this.#handlers.keys()) {
+      await this.#boss.work<{ id: string }>(kind, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async ([job]) => {
+        const run = this.run(job.data.id);
+        this.#running.add(run);
+        try {
+          await run;
+        } finally {
+          this.#running.delete(run);
+        }
+      });
+    }
+  }
+
+  /** Stops taking jobs; a job in flight finishes, or is taken again after its expiry if the process is ended first. */
+  async stop(): Promise<void> {
+    if (!this.#started) return;
+    await this.#boss.stop({ graceful: true, close: false, timeout: 10_000 }).catch(() => undefined);
+    await Promise.allSettled([...this.#running]);
+    this.#started = null;
+    this.#working = false;
+  }
+
+  /**
+   * Runs one job from the start (a retry after a dead process starts over: nothing was written before `finish`). A handler
+   * that throws marks the job failed with its message and is not retried: the same input would fail the same way.
+   */
+  async run(id: string): Promise<void> {
+    const { db, now, i18n: i18nInstance, log } = this.#opts;
+    const [row] = await db.select().from(jobs).where(eq(jobs.id, id)).limit(1);
+    if (!row || row.state === 'done' || row.state === 'failed') return;
+    const handler = this.#handlers.get(row.kind as JobKind);
+    await db
+      .update(jobs)
+      .set({ state: 'running', done: 0, total: 0, stage: null, attempts: sql`${jobs.attempts} + 1`, startedAt: now() })
+      .where(eq(jobs.id, id));
+    const locale = row.locale as Locale;
+    const t = i18nInstance.getFixedT(locale);
+    let last = 0;
+    let lastStage: string | null = null;
+    const progress: JobContext<unknown>['progress'] = async (done, total, stage) => {
+      const at = Date.now();
+      if (at - last < PROGRESS_EVERY_MS && (stage ?? lastStage) === lastStage && done < total) return;
+      last = at;
+      lastStage = stage ?? lastStage;
+      await db
+        .update(jobs)
+        .set({ done, total, ...(stage ? { stage } : {}) })
+        .where(and(eq(jobs.id, id), eq(jobs.state, 'running')));
+    };
+    const finish: JobContext<unknown>['finish'] = async (write) => {
+      await db.transaction(async (tx) => {
+        const result = await write(tx);
+        const marked = await tx
+          .update(jobs)
+          .set({ state: 'done', result, done: sql`greatest(${jobs.total}, ${jobs.done})`, stage: null, finishedAt: now() })
+          .where(and(eq(jobs.id, id), eq(jobs.state, 'running')))
+          .returning({ id: jobs.id });
+        // Another run finished it first: roll this one back rather than write twice.
+        if (marked.length === 0) throw new AppError(409, JOB_FAILED);
+      });
+    };
+    try {
+      if (!handler) throw new AppError(500, JOB_FAILED);
+      const actor = await loadScope(db, row.userId, row.orgId);
+      if (!actor || actor.tenantOrgId !== row.orgId) throw new AppError(403, 'errors:forbidden');
+      await handler({ id, db, actor, input: row.input, t, locale, now, progress, finish });
+    } catch (err) {
+      const error = err instanceof AppError ? { key: err.i18nKey, params: err.params } : { key: JOB_FAILED, params: {} };
+      if (!(err instanceof AppError)) log.error({ err, jobId: id, kind: row.kind }, 'job failed');
+      await db
+        .update(jobs)
+        .set({ state: 'failed', error, stage: null, finishedAt: now() })
+        .where(and(eq(jobs.id, id), eq(jobs.state, 'running')));
+    }
+  }
+}

@@ -1,0 +1,92 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import { ok } from '@/domain/api';
+import { ERR } from '@/domain/errors';
+import { JOB_KINDS, JOB_LIST_MAX, type JobKind, type JobResult, type JobRow, type JobState } from '@/domain/jobs';
+import { idParamsSchema } from '@/domain/list-query';
+import { users } from '../../db/schema/auth';
+import { files } from '../../db/schema/files';
+import { jobs } from '../../db/schema/jobs';
+import { AppError } from '../../lib/app-error';
+import type { StoredJobResult } from '../../lib/jobs';
+import { uuidOr404 } from '../../lib/resource';
+import type { Storage } from '../../lib/storage/storage';
+import { requireActor, type Actor } from '../../plugins/tenant';
+import { sendStoredFile } from '../files/files.send';
+
+const listQuery = z.object({ kind: z.enum(JOB_KINDS).optional() });
+
+/**
+ * The user's jobs (docs/product-rules.md#jobs), under /api/busi/web/jobs: the tasks panel lists them, a screen that
+ * started one polls it, and a finished job's file downloads here. A job is its starter's; an administrator of the same
+ * organisation (a role whose data scope is the whole organisation) sees the organisation's. Anything else is 404.
+ */
+function visible(actor: Actor): SQL {
+  const ownOrg = eq(jobs.orgId, actor.tenantOrgId);
+  return actor.dataScope === 'org' ? ownOrg : and(ownOrg, eq(jobs.userId, actor.userId))!;
+}
+
+type Row = typeof jobs.$inferSelect & { startedBy: string | null };
+
+function toJobRow(row: Row, t: FastifyRequest['t']): JobRow {
+  const error = row.error as { key: string; params?: Record<string, unknown> } | null;
+  const result = row.result as StoredJobResult | null;
+  return {
+    id: row.id,
+    kind: row.kind as JobKind,
+    state: row.state as JobState,
+    done: row.done,
+    total: row.total,
+    stage: row.stage ? t(row.stage) : null,
+    result: result && {
+      fileId: result.fileId,
+      fileName: result.fileName,
+      counts: result.counts,
+      message: result.messageKey ? t(result.messageKey, result.messageParams) : undefined,
+    },
+    error: error ? t(error.key, error.params) : null,
+    startedBy: row.startedBy ?? '',
+    createdAt: row.createdAt.toISOString(),
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+export const jobRoutes: FastifyPluginAsync<{ storage: Storage }> = async (app, { storage }) => {
+  app.addHook('onRequest', app.authenticate);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  const select = () => app.db.select({ job: jobs, startedBy: users.name }).from(jobs).leftJoin(users, eq(users.id, jobs.userId));
+  const one = async (actor: Actor, id: string): Promise<Row> => {
+    const [found] = await select()
+      .where(and(eq(jobs.id, uuidOr404(id)), visible(actor)))
+      .limit(1);
+    if (!found) throw new AppError(404, ERR.notFound);
+    return { ...found.job, startedBy: found.startedBy };
+  };
+
+  r.get('/', { schema: { querystring: listQuery } }, async (request) => {
+    const actor = await requireActor(request);
+    const rows = await select()
+      .where(and(visible(actor), request.query.kind ? eq(jobs.kind, request.query.kind) : undefined))
+      .orderBy(desc(jobs.createdAt), desc(jobs.id))
+      .limit(JOB_LIST_MAX);
+    return ok(rows.map((row) => toJobRow({ ...row.job, startedBy: row.startedBy }, request.t)));
+  });
+
+  r.get('/:id', { schema: { params: idParamsSchema } }, async (request) => ok(toJobRow(await one(await requireActor(request), request.params.id), request.t)));
+
+  r.get('/:id/download', { schema: { params: idParamsSchema } }, async (request, reply) => {
+    const job = await one(await requireActor(request), request.params.id);
+    const fileId = (job.result as JobResult | null)?.fileId;
+    if (job.state !== 'done' || !fileId) throw new AppError(404, ERR.notFound);
+    const [file] = await app.db
+      .select()
+      .from(files)
+      .where(and(eq(files.id, fileId), eq(files.orgId, job.orgId)))
+      .limit(1);
+    if (!file || file.deletedAt) throw new AppError(404, ERR.notFound);
+    return sendStoredFile(storage, request, reply, { hash: file.hash, size: file.size, mime: file.mime, name: file.name }, 'no-store');
+  });
+};

@@ -1,0 +1,52 @@
+/**
+ * Long work run as a job (docs/decisions/001-job-queue.md, docs/product-rules.md#jobs): certificate issuing (the year
+ * rollover and big exports next). The user who started one (and an administrator of the same organisation) follows its progress
+ * in the tasks panel and on the screen that started it, and may leave the page and come back.
+ */
+// The year rollover and the physique score export are to follow (docs/decisions/001-job-queue.md).
+export const JOB_KINDS = ['certificates'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
+export const JOB_STATES = ['queued', 'running', 'done', 'failed'] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
+/** A job is over (nothing more will change) once done or failed. */
+export const jobFinished = (state: JobState): boolean => state === 'done' || state === 'failed';
+
+/** What a finished job left: a file to download, counts, a message. */
+export interface JobResult {
+  fileId?: string;
+  fileName?: string;
+  counts?: Record<string, number>;
+  /** Translated by the server in the reader's language. */
+  message?: string;
+}
+
+/** A job as the tasks panel and the starting screen read it (texts already in the reader's language). */
+export interface JobRow {
+  id: string;
+  kind: JobKind;
+  state: JobState;
+  done: number;
+  total: number;
+  /** The step in progress, translated. */
+  stage: string | null;
+  result: JobResult | null;
+  /** Why it failed, translated. */
+  error: string | null;
+  startedBy: string;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+/** How often a screen asks about a job it waits for (ms). */
+export const JOB_POLL_MS = 1000;
+/** How many recent jobs the tasks panel lists. */
+export const JOB_LIST_MAX = 20;
+
+/** 0–100, for a progress bar; a job that does not know its total yet shows 0 until done. */
+export function jobPercent(job: Pick<JobRow, 'state' | 'done' | 'total'>): number {
+  if (job.state === 'done') return 100;
+  if (job.total <= 0) return 0;
+  return Math.min(100, Math.round((job.done / job.total) * 100));
+}
