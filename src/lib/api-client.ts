@@ -2,7 +2,7 @@ import axios, { AxiosError, AxiosHeaders, type AxiosInstance, type AxiosResponse
 import { SUCCESS_CODE, type Envelope } from '@/domain/envelope';
 import { BASE_PATH, PLATFORM, REQUEST_TIMEOUT_MS, UPLOAD_TIMEOUT_MS } from '@/domain/constants';
 import { ERR } from '@/domain/errors';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { acceptLanguage, i18next } from '@/lib/i18n';
 import { authorizationHeader, clearAuth, currentOrgId } from '@/lib/store';
 import { ApiError } from './api-error';

@@ -1,5 +1,5 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { ApiError } from '@/lib/api-error';
 
 declare module '@tanstack/react-query' {

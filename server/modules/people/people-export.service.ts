@@ -25,7 +25,7 @@ import { containsPattern } from '../../lib/query';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import { xlsxStream } from '../../lib/spreadsheet/xlsx-stream';
 import type { Actor } from '../../plugins/tenant';
-import { RAW } from './people-import.service';
+import { RAW } from './people-import-rows';
 import { gradeNameKey } from '@/domain/school/grades';
 
 /** Rows read from the database per batch of an export. */

@@ -9,7 +9,7 @@ import { membershipRoles, memberships, menus, roleMenus, roles, users } from '..
 import { teachers } from '../../db/schema/school';
 import { audit } from '../../lib/audit';
 import { hashPassword, sha256Hex } from '../../lib/password';
-import { RAW, cellOf, type ImportContext, type ImportPlan, type ParsedFile, type Rejected } from './people-import.service';
+import { RAW, cellOf, type ImportContext, type ImportPlan, type ParsedFile, type Rejected } from './people-import-rows';
 
 const HEADER: Record<StaffColumnKey, string> = Object.fromEntries(STAFF_COLUMNS.map((c) => [c.key, c.header])) as Record<StaffColumnKey, string>;
 const FIELD: Record<string, StaffColumnKey> = { name: 'name', accountNum: 'accountNum', password: 'password', roleId: 'role', mobile: 'mobile', gender: 'gender', workNo: 'workNo', idCard: 'idCard', certificateType: 'certificateType', certificateNo: 'certificateNo' };

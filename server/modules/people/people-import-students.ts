@@ -18,7 +18,7 @@ import { physiqueResults, testRecords } from '../../db/schema/physique';
 import { classes, grades, parents, parentStudents, students } from '../../db/schema/school';
 import type { CellValue } from '../../lib/spreadsheet/xlsx-reader';
 import { copyLines, withBulkTransaction } from '../physique/bulk-session';
-import { RAW, cellOf, rawOf, type ImportContext, type ImportPlan, type ParsedFile, type Rejected } from './people-import.service';
+import { RAW, cellOf, rawOf, type ImportContext, type ImportPlan, type ParsedFile, type Rejected } from './people-import-rows';
 import { gradeNameKey } from '@/domain/school/grades';
 
 /** A child id the parent schema accepts while the student does not exist yet (the write puts the real one). */

@@ -15,7 +15,8 @@ import { requireAccess, requireActor } from '../../plugins/tenant';
 import { accountExport, parentExport, peopleTemplate, studentExport } from './people-export.service';
 import { dropImport, takeImport } from './people-import-store';
 import type { Storage } from '../../lib/storage/storage';
-import { commitImport, previewImport, studentImportOptions, type Family } from './people-import.service';
+import { commitImport, previewImport, studentImportOptions } from './people-import.service';
+import type { Family } from './people-import-rows';
 
 const translator = (request: FastifyRequest) => (key: string, options?: Record<string, unknown>) => request.t(key, options ?? {});
 const importParams = z.object({ importId: z.string().max(64) });

@@ -11,84 +11,30 @@ import {
   type PeopleImportKind,
   type PeopleImportPreview,
 } from '@/domain/people/people-import';
-import { PREVIEW_UPDATE_ROWS, type RowUpdate } from '@/domain/people/import-updates';
+import { PREVIEW_UPDATE_ROWS } from '@/domain/people/import-updates';
 import type { Translate } from '@/domain/physique-results/export-layout';
 import type { Db, DbOrTx } from '../../db/client';
 import { schoolYears, semesters } from '../../db/schema/school';
 import { AppError } from '../../lib/app-error';
-import { failuresWorkbook, importFileName, type ImportFailure } from '../../lib/spreadsheet/import-report';
-import { openXlsx, type CellValue } from '../../lib/spreadsheet/xlsx-reader';
+import { failuresWorkbook, importFileName } from '../../lib/spreadsheet/import-report';
+import { openXlsx } from '../../lib/spreadsheet/xlsx-reader';
 import type { Actor } from '../../plugins/tenant';
 import { dropImport, keepImport, takeImport } from './people-import-store';
 import type { Storage } from '../../lib/storage/storage';
 import { planStudents, writeStudents, type StudentPlanFile } from './people-import-students';
 import { planAccounts } from './people-import-staff';
+import { RAW, type DataRow, type Family, type ImportContext, type ParsedFile } from './people-import-rows';
 
 /**
  * People imports (docs/product-rules.md#people-import): a dry run reads the file, checks every row with the form's
  * schema and the database, and answers what would be created, updated (each row with its changes) and rejected,
  * writing nothing. An existing record changes only when the upload allows updates (docs/product-rules.md#import-updates).
  * A student dry run keeps the checked rows under an import id and its commit writes them, re-checking only the keys
- * that decide a conflict (issue 27); a staff or account file waits under its id and is read and checked again.
+ * that decide a conflict; a staff or account file waits under its id and is read and checked again.
  */
 
-export type Family = 'admin' | 'k12' | 'gx';
-export const RAW = { interpolation: { escapeValue: false } };
 /** Rows scanned for the header row (a file may start with a title row). */
 const HEADER_SCAN_ROWS = 10;
-
-export interface DataRow {
-  /** Excel row number. */
-  row: number;
-  cells: CellValue[];
-}
-
-export interface ParsedFile {
-  header: CellValue[];
-  index: Partial<Record<string, number>>;
-  rows: DataRow[];
-  date1904: boolean;
-}
-
-/** A refused row: its number, the cells as uploaded and the reason in the request's language. */
-export interface Rejected extends ImportFailure {
-  row: number;
-}
-
-/** What checking a file found: counts, refused rows, and how to write the accepted ones. */
-export interface ImportPlan {
-  create: number;
-  update: number;
-  /** Rows matching an existing record that would change nothing (skipped). */
-  unchanged?: number;
-  /** Every row that would update an existing record, with what changes. */
-  updates?: RowUpdate[];
-  parentsCreate?: number;
-  parentsUpdate?: number;
-  rejected: Rejected[];
-  /** Writes the accepted rows in one transaction. */
-  write(db: Db): Promise<void>;
-}
-
-export interface ImportContext {
-  db: DbOrTx;
-  actor: Actor;
-  family: Family;
-  t: Translate;
-  /** `reason(row, column header, message key, params)`: one line of the failures workbook. */
-  reason(row: number, field: string, message: string, params?: Record<string, unknown>): string;
-  extra: Record<string, string>;
-}
-
-/** Text of a column of a row ('' when the file lacks the column). */
-export const cellOf = (file: ParsedFile, r: DataRow, key: string) => {
-  const i = file.index[key];
-  return i === undefined ? '' : foldCell(r.cells[i]);
-};
-export const rawOf = (file: ParsedFile, r: DataRow, key: string): CellValue => {
-  const i = file.index[key];
-  return i === undefined ? null : (r.cells[i] ?? null);
-};
 
 /** The header row among the first rows, or the 400 that says what is missing. */
 function headerOf(rows: readonly DataRow[], columns: readonly PeopleColumn[], t: Translate) {

@@ -3,7 +3,7 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { ERR } from '@/domain/errors';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { recentlyUnauthorized } from '@/lib/api-client';
 import { lastPathAtom, uinfoAtom } from '@/lib/store';
 import { hasTokenAtom } from '@/features/auth/atoms';

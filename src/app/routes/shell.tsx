@@ -11,7 +11,7 @@ import { uinfoAtom } from '@/lib/store';
 import { useSessionSync } from '@/features/auth/hooks/use-session-sync';
 import { useSignOut } from '@/features/auth/hooks/use-sign-out';
 import { useSwitchAccount } from '@/features/auth/hooks/use-switch-account';
-import { TasksMenu } from '@/features/jobs/tasks-menu';
+import { TasksMenu } from '@/components/jobs/tasks-menu';
 import { buildCrumbs } from './crumbs';
 
 /** The signed-in frame around every screen except the login screen; `children` replace the outlet. */

@@ -13,7 +13,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardFooter } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { DialogOverlay } from '@/components/ui/dialog';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { ApiError } from '@/lib/api-client';
 import type { Resource } from '@/lib/resource';
 import { Form } from './form';

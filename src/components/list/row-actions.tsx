@@ -9,7 +9,7 @@ import { createDataTableColumnHelper, type DataTableCellContext, type RowData } 
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { Tooltip } from '@/components/ui/tooltip';
 import { permissionsAtom } from '@/lib/permissions';
 import { cn } from '@/lib/cn';

@@ -2,7 +2,7 @@ import { CircleCheck, CircleX, Info, TriangleAlert, X } from 'lucide-react';
 import { Toast as ToastPrimitive } from 'radix-ui';
 import { useTranslation } from 'react-i18next';
 import { cn } from '@/lib/cn';
-import type { ToastItem, ToastKind } from './toast';
+import type { ToastItem, ToastKind } from '@/lib/toast';
 
 const icons = { success: CircleCheck, error: CircleX, warning: TriangleAlert, info: Info } as const;
 const iconClass: Record<ToastKind, string> = {

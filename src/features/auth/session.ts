@@ -1,12 +1,12 @@
 import type { AccountInfo, RoleInfo, UInfo } from '@/domain/auth/types';
 import { ERR } from '@/domain/errors';
 import { landingPath } from '@/domain/menus/tree';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { ApiError } from '@/lib/api-error';
 import { i18next } from '@/lib/i18n';
 import { queryClient } from '@/lib/query-client';
 import { clearAuth, lastPathAtom, presentAccountAtom, saveUInfo, store } from '@/lib/store';
-import { getUInfo, UINFO_QUERY_KEY } from './api/get-uinfo';
+import { getUInfo, UINFO_QUERY_KEY } from '@/lib/uinfo';
 import { logout } from './api/logout';
 import { switchOrg } from './api/switch-org';
 import { switchRole } from './api/switch-role';

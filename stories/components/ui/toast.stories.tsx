@@ -2,7 +2,8 @@ import { useEffect } from 'react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
-import { Toaster, toast } from '@/components/ui/toast';
+import { Toaster } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 
 // The Toaster is mounted by the preview decorator; this story only raises toasts.
 const meta = {

@@ -2,7 +2,7 @@ import { AxiosError, AxiosHeaders, type AxiosResponse, type InternalAxiosRequest
 import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import type { MenuNode, UInfo } from '@/domain/auth/types';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { createApiClient, setApiNavigator, setHttpClient } from '@/lib/api-client';
 import { queryClient } from '@/lib/query-client';
 import { clearAuth, lastPathAtom, store } from '@/lib/store';

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { getToasts } from '@/components/ui/toast';
+import { getToasts } from '@/lib/toast';
 import { lastPathAtom, saveToken, saveUInfo, store, tokenAtom } from '@/lib/store';
 import { decideAccess } from '@/app/routes/access';
 import { fakeApi, k12UInfo, renderApp, resetApp } from './fake-api';

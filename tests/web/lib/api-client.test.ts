@@ -1,7 +1,7 @@
 import { AxiosError, AxiosHeaders, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TokenData, UInfo } from '@/domain/auth/types';
-import { getToasts, toast } from '@/components/ui/toast';
+import { getToasts, toast } from '@/lib/toast';
 import { ApiError, createApiClient, download, fileNameFromDisposition, get, post, setApiNavigator, setHttpClient } from '@/lib/api-client';
 import { i18next, setLocale } from '@/lib/i18n';
 import { clearAuth, saveToken, saveUInfo, store, tokenAtom, uinfoAtom } from '@/lib/store';

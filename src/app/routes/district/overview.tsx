@@ -1,5 +1,5 @@
 import { SchoolDashboard } from '@/features/data-center/components/school-dashboard';
-import { DistrictOverviewScreen } from '@/features/district/components/district-overview';
+import { DistrictOverviewScreen } from '@/features/data-center/components/district-overview';
 
 /** admin/dataCenter/overview: the bureau's schools side by side. */
 export function DistrictOverviewPage() {

@@ -10,7 +10,7 @@ import { rowActionsColumn } from '@/components/list/row-actions';
 import { useListState } from '@/components/list/use-list-state';
 import { ValidityDialog, type ValidityRequest } from '@/components/list/validity-dialog';
 import { Badge } from '@/components/ui/badge';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { cn } from '@/lib/cn';
 import { exerciseRecords, useActivityOptions, useSetExerciseValidity } from './api';
 import { useActivityFormat } from './format';

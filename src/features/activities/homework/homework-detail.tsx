@@ -20,7 +20,7 @@ import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { Textarea } from '@/components/ui/textarea';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { ApiError, download } from '@/lib/api-client';
 import { exportHomework, homework, homeworkKey, useClassCompletion, useEndHomework, useReviewSubmission, useStudentCompletion, useSubmissions, type HomeworkFamily } from './api';
 import { ItemTargets, TaskStatusBadge, useItemLabels } from './task-items-field';

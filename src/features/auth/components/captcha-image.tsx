@@ -1,7 +1,7 @@
 import { RefreshCw } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { ERR } from '@/domain/errors';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { captchaUrl } from '../captcha';
 
 export interface CaptchaImageProps {

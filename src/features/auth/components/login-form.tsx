@@ -6,7 +6,7 @@ import type { loginFormSchema } from '@/domain/auth/login-form';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { clearAuth } from '@/lib/store';
 import { newRandomStr } from '../captcha';
 import { CaptchaImage } from './captcha-image';

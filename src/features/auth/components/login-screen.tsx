@@ -6,7 +6,7 @@ import { BrandMark } from '@/components/layout/brand-mark';
 import { LanguageSwitch } from '@/components/layout/language-switch';
 import { useDocumentTitle } from '@/components/layout/use-document-title';
 import { Spinner } from '@/components/ui/spinner';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { ApiError } from '@/lib/api-error';
 import { clearAuth } from '@/lib/store';
 import { useLoginCarousel } from '../api/get-carousel';

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useAtomValue } from 'jotai';
 import { saveUInfo } from '@/lib/store';
-import { useUInfoQuery } from '../api/get-uinfo';
+import { useUInfoQuery } from '@/lib/uinfo';
 import { hasTokenAtom } from '../atoms';
 
 /** Refreshes the stored user info from the server once per visit, so menus and permissions follow changes. */

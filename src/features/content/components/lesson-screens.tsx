@@ -20,7 +20,7 @@ import { deleteAction, editAction, rowActionsColumn } from '@/components/list/ro
 import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { Badge } from '@/components/ui/badge';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { lessonKey, lessonResources, libraryCoverUrl, useCopyFromLibrary, useLibrary, type LessonFamily } from '../api';
 import { FileThumb } from './file-thumb';
 import { formatDateTime } from '@/lib/date-time';

@@ -11,7 +11,7 @@ import { fileStoreTransport, type UploadTransport } from '@/components/upload/fi
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { cn } from '@/lib/cn';
 import { i18next } from '@/lib/i18n';
 import { canonicalFileSources, withLoadedFiles } from '../rich-text';

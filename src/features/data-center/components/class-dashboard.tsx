@@ -8,7 +8,7 @@ import { PageHeader } from '@/components/page-header/page-header';
 import { PermissionGate } from '@/components/permission-gate/permission-gate';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { useOptionsQuery } from '../api/get-options';
 import { useClassViewQuery } from '../api/get-class-view';
 import { levelDonutOption, radarOption } from '../charts/options';

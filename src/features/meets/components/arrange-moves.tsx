@@ -4,9 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { usesLanes, type EventType } from '@/domain/meets/meets';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { useMeetCalls, type ArrangedAthlete, type ArrangedHeat, type Arrangement, type MeetFamily } from '../api';
-import { useHeatTitle } from './arrange-screens';
+import { useHeatTitle } from './heat-parts';
 
 /**
  * Manual moves of the arrangement (docs/product-rules.md#meets): an athlete to another lane (or order) of a heat of

@@ -10,18 +10,12 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { toast } from '@/components/ui/toast';
-import { meets, useArrangement, useMeetCalls, type ArrangedHeat, type Arrangement, type MeetFamily } from '../api';
+import { toast } from '@/lib/toast';
+import { meets, useArrangement, useMeetCalls, type Arrangement, type MeetFamily } from '../api';
 import { CancelGroupingButton, MoveAthleteButton } from './arrange-moves';
 import { MeetBookButtons } from './book-buttons';
 import { HeatSheets } from './heat-sheets';
-
-/** A heat's title: event, group, round and number. */
-export function useHeatTitle() {
-  const { t } = useTranslation('meets');
-  return (h: Pick<ArrangedHeat, 'eventName' | 'groupName' | 'round' | 'no'>) =>
-    `${h.groupName} ${h.eventName} · ${h.round > 0 ? t('heat.final') : t('heat.heat', { no: h.no })}`;
-}
+import { RelayLegs, useHeatTitle } from './heat-parts';
 
 /** detail/arrange/:meetId: the draw (seeded or random, replayable by seed), the schedule, conflicts and the heats with lanes. */
 export function ArrangeScreen({ family }: { family: MeetFamily }) {
@@ -240,11 +234,4 @@ export function CalendarScreen({ family }: { family: MeetFamily }) {
       </QueryState>
     </div>
   );
-}
-
-/** A relay team's runners in leg order under its name (nothing for an athlete). */
-export function RelayLegs({ members }: { members: readonly { name: string; leg: number | null }[] }) {
-  const legs = members.filter((m) => m.leg != null);
-  if (!legs.length) return null;
-  return <span className="block text-xs text-muted-foreground" data-testid="relay-legs">{legs.map((m) => `${m.leg}. ${m.name}`).join('  ')}</span>;
 }

@@ -9,7 +9,7 @@ import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
-import { CreatedLink, LinkList } from '@/features/data-center/components/screen-links';
+import { CreatedLink, LinkList } from '@/components/screen-links/screen-links';
 import type { MeetFamily } from '../api';
 import { useBoardLinks } from '../board-api';
 import { formatDateTime } from '@/lib/date-time';

@@ -3,7 +3,7 @@ import { FileDown } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { Button } from '@/components/ui/button';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { download, saveFile } from '@/lib/api-client';
 import { meets, type MeetFamily } from '../api';
 

@@ -17,12 +17,12 @@ import { Card, CardContent } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { Upload } from '@/components/upload/upload';
 import { download } from '@/lib/api-client';
 import { jobFinished } from '@/domain/jobs';
-import { downloadJobFile, jobsKey, useJob } from '@/features/jobs/api';
-import { JobProgress } from '@/features/jobs/job-progress';
+import { downloadJobFile, jobsKey, useJob } from '@/components/jobs/api';
+import { JobProgress } from '@/components/jobs/job-progress';
 import { meets, type MeetFamily } from '../api';
 import { certificates, issueCertificates, useIssueOptions, usePhotos, useStamps } from '../documents-api';
 

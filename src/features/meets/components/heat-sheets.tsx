@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { usesLanes, type EventType } from '@/domain/meets/meets';
 import { clockOf } from '@/domain/meets/schedule';
 import type { Arrangement } from '../api';
-import { RelayLegs, useHeatTitle } from './arrange-screens';
+import { RelayLegs, useHeatTitle } from './heat-parts';
 
 export interface SheetEvent {
   type: EventType;

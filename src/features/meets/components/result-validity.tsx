@@ -6,7 +6,7 @@ import { ValidityDialog, type ValidityRequest } from '@/components/list/validity
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { put } from '@/lib/api-client';
 
 /** The reason's longest length (the server's rule in invalidSchema). */

@@ -7,7 +7,7 @@ import { SearchPicker } from '@/components/picker/search-picker';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { candidateSearch, meets, useMeetCalls, type Candidate, type MeetFamily } from '../api';
 
 interface Member {

@@ -21,7 +21,7 @@ import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Switch } from '@/components/ui/switch';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { ApiError } from '@/lib/api-client';
 import { currentLocale, i18next } from '@/lib/i18n';
 import { menuCustoms, useMenuTree, useMenuWrites } from '../api';

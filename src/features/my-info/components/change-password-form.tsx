@@ -8,7 +8,7 @@ import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, For
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { useEditAccountMutation } from '../api/edit-account';
 
 type PasswordInput = z.input<typeof changePasswordFormSchema>;

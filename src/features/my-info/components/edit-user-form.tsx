@@ -10,7 +10,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { RadioChoice, RadioGroup } from '@/components/ui/radio-group';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { uinfoAtom } from '@/lib/store';
 import { useEditUserMutation } from '../api/edit-user';
 

@@ -13,7 +13,7 @@ import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { QueryState } from '@/components/query-state/query-state';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
-import { getUInfo } from '@/features/auth/api/get-uinfo';
+import { getUInfo } from '@/lib/uinfo';
 import { saveUInfo } from '@/lib/store';
 import { currentOrgResource, useCurrentOrg } from '../api';
 

@@ -20,7 +20,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { fileStoreTransport } from '@/components/upload/file-store';
 import { PhotoAvatar } from '@/components/upload/photo-avatar';
 import { cn } from '@/lib/cn';

@@ -20,7 +20,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { Select, type SelectOption } from '@/components/ui/select';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { facePhotosAction, PersonName } from '../photos/face-photos-dialog';
 import { searchParents, studentResource, useStudentOptions, useTransfer, type StudentFamily } from './api';
 import { usePeopleImport } from '../import/people-import';

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { OK_MSG } from '@/domain/errors';
 import { ValidityDialog } from '@/components/list/validity-dialog';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 
 export interface InvalidConfirmProps {
   /** The row to change: set invalid when it is valid, restore when it is invalid. */

@@ -9,7 +9,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { cn } from '@/lib/cn';
 import { useEditRawMutation } from '../api/edit-raw';
 import { useResultQuery } from '../api/get-result';

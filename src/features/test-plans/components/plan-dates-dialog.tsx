@@ -9,7 +9,7 @@ import { Form } from '@/components/form/form';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { useChangePlanDatesMutation } from '../api/reopen-plan';
 import type { Family } from '@/domain/menus/access';
 import { PlanDateFields } from './plan-date-fields';

@@ -13,7 +13,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { Tooltip } from '@/components/ui/tooltip';
 import { useQueryClient } from '@tanstack/react-query';
 import { plansKey, usePlanQuery } from '../api/plans';

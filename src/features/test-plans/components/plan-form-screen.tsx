@@ -8,7 +8,7 @@ import { EmptyState } from '@/components/empty-state/empty-state';
 import { PageHeader } from '@/components/page-header/page-header';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { plans, usePlanQuery } from '../api/plans';
 import { usePlanOptionsQuery, usePlanSchoolsQuery } from '../api/get-plan-options';
 import { planPaths } from '../family';

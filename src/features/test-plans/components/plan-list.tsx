@@ -13,7 +13,7 @@ import { ListScreen, type FilterDef } from '@/components/list/list-screen';
 import { rowActionsColumn } from '@/components/list/row-actions';
 import { useListState } from '@/components/list/use-list-state';
 import { usePermission } from '@/components/permission-gate/permission-gate';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { useEndPlanMutation } from '../api/end-plan';
 import { usePlanOptionsQuery, usePlanSchoolsQuery } from '../api/get-plan-options';
 import { plans } from '../api/plans';

@@ -4,7 +4,7 @@ import { PLAN_MSG } from '@/domain/test-plans/messages';
 import type { PlanDetail } from '@/domain/test-plans/types';
 import { ImportDialog, type ImportResult } from '@/components/import-dialog/import-dialog';
 import { Button } from '@/components/ui/button';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { downloadTemplate } from '../api/download-template';
 import { exportSignUps } from '../api/export-sign-ups';
 import { importScores } from '../api/import-scores';

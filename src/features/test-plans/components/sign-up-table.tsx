@@ -9,7 +9,7 @@ import { usePaging } from '@/components/data-table/data-table-pagination';
 import { FilterSelect, FilterText, SearchForm } from '@/components/search-form/search-form';
 import { Badge, type BadgeProps } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { useClassCompletionQuery } from '../api/get-class-completion';
 import { exportSignUps } from '../api/export-sign-ups';
 import { useSignUpsQuery } from '../api/list-sign-ups';

@@ -11,7 +11,7 @@ import { Checkbox } from '@/components/ui/checkbox';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { useSyncPlanMutation, useSyncPreviewQuery } from '../api/sync-plan';
 import type { Family } from '@/domain/menus/access';
 

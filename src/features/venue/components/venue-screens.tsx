@@ -12,7 +12,7 @@ import { deleteAction, editAction, rowActionsColumn } from '@/components/list/ro
 import { LinkedListScreen } from '@/components/list/linked-list-screen';
 import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { devices, venues, useVenueDeviceWrites, type VenueFamily } from '../api';
 import { useDeviceColumns } from './device-screens';
 

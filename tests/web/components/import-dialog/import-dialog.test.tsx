@@ -3,7 +3,7 @@ import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ImportDialog, type ImportResult } from '@/components/import-dialog/import-dialog';
-import { getToasts, toast } from '@/components/ui/toast';
+import { getToasts, toast } from '@/lib/toast';
 import { i18next } from '@/lib/i18n';
 
 const t = (key: string, opts: Record<string, unknown> = {}) => i18next.t(key, opts);

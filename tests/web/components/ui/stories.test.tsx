@@ -6,7 +6,7 @@ import type { ComponentType } from 'react';
 import { describe, expect, it } from 'vitest';
 import preview from '../../../../.storybook/preview';
 import * as formStories from '../../../../stories/components/form/form.stories';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 
 setProjectAnnotations(preview);
 

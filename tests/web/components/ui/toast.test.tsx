@@ -1,7 +1,8 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Toaster, getToasts, toast } from '@/components/ui/toast';
+import { Toaster } from '@/components/ui/toast';
+import { getToasts, toast } from '@/lib/toast';
 
 // Stands in for non-React code such as the axios client's error interceptor.
 function reportFromPlainCode(message: string) {

@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getToasts } from '@/components/ui/toast';
+import { getToasts } from '@/lib/toast';
 import { setLocale } from '@/lib/i18n';
 import { sha256 } from '@/lib/sha256';
 import { saveToken, store, tokenAtom, uinfoAtom } from '@/lib/store';

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { getToasts } from '@/components/ui/toast';
+import { getToasts } from '@/lib/toast';
 import { sha256 } from '@/lib/sha256';
 import { saveToken, saveUInfo, store, tokenAtom, uinfoAtom } from '@/lib/store';
 import { fakeApi, k12UInfo, renderApp, resetApp } from '../../app/fake-api';

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ResultDetail } from '@/domain/physique-results/types';
-import { getToasts } from '@/components/ui/toast';
+import { getToasts } from '@/lib/toast';
 import { saveToken, saveUInfo } from '@/lib/store';
 import { fakeApi, k12UInfo, renderApp, resetApp } from '../../app/fake-api';
 

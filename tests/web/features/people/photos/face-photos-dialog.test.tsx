@@ -4,7 +4,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FacePhotoMatchResult } from '@/domain/people/face-photos';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { applyFacePhotos, discardFacePhotos, matchFacePhotos } from '@/features/people/photos/api';
 import { runBounded } from '@/features/people/photos/face-photo-batch';
 import { FacePhotosDialog } from '@/features/people/photos/face-photos-dialog';

@@ -8,7 +8,7 @@ import type { DataCenterOptions, Indicators } from '@/domain/data-center/types';
 import type { DistrictOverview, DistrictSchoolRow } from '@/domain/platform/district';
 import { AppProvider } from '@/app/provider';
 import { filtersAtom } from '@/features/data-center/atoms';
-import { DistrictOverviewScreen } from '@/features/district/components/district-overview';
+import { DistrictOverviewScreen } from '@/features/data-center/components/district-overview';
 import { store, uinfoAtom } from '@/lib/store';
 import { fakeApi, k12UInfo, resetApp } from '../../app/fake-api';
 

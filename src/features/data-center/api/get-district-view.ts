@@ -3,7 +3,7 @@ import type { DataCenterFilter } from '@/domain/data-center/filters';
 import { pageApi } from '@/domain/menus/access';
 import type { DistrictOverview } from '@/domain/platform/district';
 import { get } from '@/lib/api-client';
-import { filtersToParams } from '@/features/data-center/filters';
+import { filtersToParams } from '../filters';
 
 export const DISTRICT_OVERVIEW = 'admin.dataCenter.overview';
 

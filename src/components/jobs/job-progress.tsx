@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { jobPercent, type JobRow } from '@/domain/jobs';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { toast } from '@/components/ui/toast';
+import { toast } from '@/lib/toast';
 import { cn } from '@/lib/cn';
 import { downloadJobFile } from './api';
 
