@@ -47,7 +47,7 @@ export interface TestApp {
 }
 
 export interface AsOptions {
-  /** accept-language of every request (default zh_CN, the product's default). */
+  /** accept-language of every request (default zh-CN, the product's default). */
   language?: string;
 }
 
@@ -60,13 +60,15 @@ export interface AsAnswer<T = unknown> {
   res: LightMyRequestResponse;
 }
 
-type RequestOpts = Omit<InjectOptions, 'method' | 'url'> & { query?: Record<string, string> };
+type RequestOpts = Omit<InjectOptions, 'method' | 'url' | 'payload'>;
 
 export interface AsUser {
   get<T = unknown>(url: string, opts?: RequestOpts): Promise<AsAnswer<T>>;
   post<T = unknown>(url: string, body?: unknown, opts?: RequestOpts): Promise<AsAnswer<T>>;
   put<T = unknown>(url: string, body?: unknown, opts?: RequestOpts): Promise<AsAnswer<T>>;
   delete<T = unknown>(url: string, body?: unknown, opts?: RequestOpts): Promise<AsAnswer<T>>;
+  /** Any method, for helpers that pass it through. */
+  request<T = unknown>(method: InjectOptions['method'], url: string, body?: unknown, opts?: RequestOpts): Promise<AsAnswer<T>>;
   /** The account's token (signs in on first use). */
   token(): Promise<string>;
 }
@@ -117,7 +119,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
 
   // One sign-in per account per app: tokens stay valid while the clock does not pass their expiry.
   const tokens = new Map<string, Promise<string>>();
-  const as: TestApp['as'] = (accountNum, { language = 'zh_CN' } = {}) => {
+  const as: TestApp['as'] = (accountNum, { language = 'zh-CN' } = {}) => {
     const token = () => {
       let t = tokens.get(accountNum);
       if (!t) {
@@ -143,13 +145,14 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
       } catch {
         // not JSON (a file download): read res
       }
-      return { status: res.statusCode, body: json, json, res };
+      return { status: res.statusCode, body: json as Envelope<never>, json, res };
     };
     return {
       get: (url, opts) => send('GET', url, undefined, opts),
       post: (url, body, opts) => send('POST', url, body, opts),
       put: (url, body, opts) => send('PUT', url, body, opts),
       delete: (url, body, opts) => send('DELETE', url, body, opts),
+      request: (method, url, body, opts) => send(method, url, body, opts),
       token,
     };
   };
