@@ -51,6 +51,24 @@ export interface ResourceSpec<L extends z.ZodType, C extends z.ZodType, U extend
 /** The API prefix of a catalogue page, relative to the family base (`/api/busi/web/{family}`) a module is registered under. */
 export const relativeApi = (key: string, family: Family) => pageApi(key).slice(`/api/busi/web/${family}`.length);
 
+/** What a `registerResource` declared, as the kit-contract test suite reads it. */
+export interface DeclaredResource {
+  key: string;
+  family: Family;
+  entity: AuditEntity;
+  /** The API prefix the routes sit under (`/api/busi/web/{family}/...`). */
+  prefix: string;
+  methods: readonly ('list' | 'get' | 'create' | 'update' | 'remove')[];
+  /** The update body's schema (the suite builds a valid body from a row's detail with it). */
+  updateBody?: z.ZodType;
+}
+
+// Keyed by the app's database handle (one per built app; scopes share it), so a test sees what its own app declared.
+const declared = new WeakMap<object, DeclaredResource[]>();
+
+/** Every resource the app built on `db` declared, in registration order (tests/server/kit-contract.test.ts). */
+export const declaredResources = (db: Db): readonly DeclaredResource[] => declared.get(db) ?? [];
+
 /**
  * Registers a resource under its catalogue page's API prefix: the usual way a module declares one. `extra` adds the
  * resource's own routes beside the kit's (e.g. GET /options for its form).
@@ -61,6 +79,10 @@ export async function registerResource<L extends z.ZodType, C extends z.ZodType,
   spec: ResourceSpec<L, C, U, Row, Saved>,
   extra?: (scope: FastifyInstance) => void,
 ): Promise<void> {
+  const methods = (['list', 'get', 'create', 'update', 'remove'] as const).filter((m) => spec[m] !== undefined);
+  const list = declared.get(app.db) ?? [];
+  list.push({ key: spec.key, family, entity: spec.entity, prefix: pageApi(spec.key), methods, updateBody: spec.update?.body });
+  declared.set(app.db, list);
   await app.register(
     async (scope) => {
       extra?.(scope);

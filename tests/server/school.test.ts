@@ -10,14 +10,12 @@ import type { ClassRow, GradeRow, SchoolYearRow } from '@/domain/school/types';
 import { createTestApp, type TestApp } from '../support/server-app';
 
 let t: TestApp;
-const tokens: Record<string, string> = {};
 let uniId: string;
 let k12Id: string;
 let bureauId: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const account of ['school01', 'teacher01', 'college01', 'multi0001']) tokens[account] = (await t.login(account)).access_token;
   const rows = await t.db.select({ id: orgs.id, type: orgs.type }).from(orgs);
   uniId = rows.find((o) => o.type === ORG_TYPE.university)!.id;
   k12Id = rows.find((o) => o.type === ORG_TYPE.k12)!.id;
@@ -28,7 +26,7 @@ afterAll(async () => {
 });
 
 const get = (url: string, account: string, headers: Record<string, string> = {}) =>
-  t.request({ url: `/api/busi/web/${url}`, token: tokens[account], headers });
+  t.as(account).request('GET', `/api/busi/web/${url}`, undefined, { headers }).then((a) => a.res);
 const data = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>().data;
 
 describe('classes', () => {
@@ -164,7 +162,7 @@ describe('permissions and tenant scope', () => {
     const sw = await t.request({
       method: 'POST',
       url: '/api/busi/web/myInfo/switchRole',
-      token: tokens.multi0001,
+      token: await t.as('multi0001').token(),
       payload: { accountId: k12.accountId, roleId: admin.roleId, tenantOrgId: k12Id },
     });
     expect(sw.statusCode).toBe(200);

@@ -41,7 +41,36 @@ export interface TestApp {
   login(accountNum: string, password?: string): Promise<TokenData>;
   /** app.inject with `bearer <token>` when a token is given. */
   request(opts: InjectOptions & { token?: string }): Promise<LightMyRequestResponse>;
+  /** Requests as a signed-in account (signs in once per account per app): `await t.as('school01').get(url)`. */
+  as(accountNum: string, opts?: AsOptions): AsUser;
   close(): Promise<void>;
+}
+
+export interface AsOptions {
+  /** accept-language of every request (default zh-CN, the product's default). */
+  language?: string;
+}
+
+/** An answer of `as(...)`: the status, the parsed envelope (`body.data`, `body.msg`) and the raw response. */
+export interface AsAnswer<T = unknown> {
+  status: number;
+  body: Envelope<T>;
+  /** The response's JSON as any (for answers that are not an envelope). */
+  json: unknown;
+  res: LightMyRequestResponse;
+}
+
+type RequestOpts = Omit<InjectOptions, 'method' | 'url' | 'payload'>;
+
+export interface AsUser {
+  get<T = unknown>(url: string, opts?: RequestOpts): Promise<AsAnswer<T>>;
+  post<T = unknown>(url: string, body?: unknown, opts?: RequestOpts): Promise<AsAnswer<T>>;
+  put<T = unknown>(url: string, body?: unknown, opts?: RequestOpts): Promise<AsAnswer<T>>;
+  delete<T = unknown>(url: string, body?: unknown, opts?: RequestOpts): Promise<AsAnswer<T>>;
+  /** Any method, for helpers that pass it through. */
+  request<T = unknown>(method: InjectOptions['method'], url: string, body?: unknown, opts?: RequestOpts): Promise<AsAnswer<T>>;
+  /** The account's token (signs in on first use). */
+  token(): Promise<string>;
 }
 
 export interface TestAppOptions extends TestDbOptions {
@@ -91,9 +120,50 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     return res.json<Envelope<TokenData>>().data;
   };
 
+  // One sign-in per account per app: tokens stay valid while the clock does not pass their expiry.
+  const tokens = new Map<string, Promise<string>>();
+  const as: TestApp['as'] = (accountNum, { language = 'zh-CN' } = {}) => {
+    const token = () => {
+      let t = tokens.get(accountNum);
+      if (!t) {
+        t = login(accountNum).then((d) => d.access_token);
+        t.catch(() => tokens.delete(accountNum));
+        tokens.set(accountNum, t);
+      }
+      return t;
+    };
+    const send = async (method: InjectOptions['method'], url: string, payload: unknown, opts: RequestOpts = {}) => {
+      const { headers, ...rest } = opts;
+      const res = await request({
+        ...rest,
+        method,
+        url,
+        ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
+        token: await token(),
+        headers: { 'accept-language': language, ...headers },
+      });
+      let json: unknown = null;
+      try {
+        json = res.json();
+      } catch {
+        // not JSON (a file download): read res
+      }
+      return { status: res.statusCode, body: json as Envelope<never>, json, res };
+    };
+    return {
+      get: (url, opts) => send('GET', url, undefined, opts),
+      post: (url, body, opts) => send('POST', url, body, opts),
+      put: (url, body, opts) => send('PUT', url, body, opts),
+      delete: (url, body, opts) => send('DELETE', url, body, opts),
+      request: (method, url, body, opts) => send(method, url, body, opts),
+      token,
+    };
+  };
+
   return {
     app,
     db: handle.db,
+    as,
     handle,
     clock,
     captcha,

@@ -2,18 +2,16 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope, Page } from '@/domain/api';
 import type { ExerciseRecordRow } from '@/domain/activities/exercise-records';
-import { ORG_TYPE } from '@/domain/constants';
 import { activityRecords } from '../../../server/db/schema/activities';
 import { auditLogs } from '../../../server/db/schema/audit';
 import { users } from '../../../server/db/schema/auth';
-import { orgs } from '../../../server/db/schema/orgs';
 import { students, teacherClasses, teachers } from '../../../server/db/schema/school';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
+import { orgOf } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { insertRecords } from './records';
 
 let t: TestApp;
-const tokens: Record<string, string> = {};
 let k12Id: string;
 let uniId: string;
 /** A student of a class myclass01 teaches, and one of another class. */
@@ -24,10 +22,8 @@ let ids: string[];
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const account of ['school01', 'myclass01', 'college01', 'district01']) tokens[account] = (await t.login(account)).access_token;
-  const rows = await t.db.select({ id: orgs.id, type: orgs.type }).from(orgs);
-  k12Id = rows.find((o) => o.type === ORG_TYPE.k12)!.id;
-  uniId = rows.find((o) => o.type === ORG_TYPE.university)!.id;
+  k12Id = (await orgOf(t, 'school01')).orgId;
+  uniId = (await orgOf(t, 'college01')).orgId;
   const [me] = await t.db.select({ id: teachers.id }).from(teachers).innerJoin(users, eq(users.id, teachers.userId)).where(eq(users.accountNum, 'myclass01'));
   const taught = (await t.db.select({ classId: teacherClasses.classId }).from(teacherClasses).where(eq(teacherClasses.teacherId, me.id))).map((r) => r.classId);
   const k12Students = await t.db.select({ id: students.id, classId: students.classId, name: students.name }).from(students).where(eq(students.orgId, k12Id));
@@ -48,7 +44,7 @@ afterAll(async () => {
 });
 
 const call = (method: 'GET' | 'POST', url: string, account: string, payload?: unknown, lang = 'zh-CN') =>
-  t.request({ method, url: `/api/busi/web/${url}`, token: tokens[account], payload: payload as object, headers: { 'accept-language': lang } });
+  t.as(account, { language: lang }).request(method, `/api/busi/web/${url}`, payload).then((a) => a.res);
 const list = async (family: string, account: string, query = '') => {
   const res = await call('GET', `${family}/exerciseRecord/page?size=80${query}`, account);
   expect(res.statusCode).toBe(200);
@@ -103,7 +99,7 @@ describe('exercise records', () => {
   });
 
   it('exports the filtered records as a workbook in the request’s language', async () => {
-    const res = await t.request({ url: '/api/busi/web/k12/exerciseRecord/export?from=2025-03-10&to=2025-03-12&item=running', token: tokens.school01, headers: { 'accept-language': 'en-US' } });
+    const res = await t.request({ url: '/api/busi/web/k12/exerciseRecord/export?from=2025-03-10&to=2025-03-12&item=running', token: await t.as('school01').token(), headers: { 'accept-language': 'en-US' } });
     expect(res.statusCode).toBe(200);
     const { rows } = await readXlsxRows(res.rawPayload);
     expect(rows[0]).toContain('Registration no.');

@@ -13,7 +13,6 @@ import { hashSecret } from '../../../server/lib/tokens';
 import { createTestApp, type TestApp } from '../../support/server-app';
 
 let t: TestApp;
-const tokens: Record<string, string> = {};
 let auth: string;
 let classId: string;
 let otherClassStudent: string;
@@ -21,7 +20,6 @@ let kids: { id: string; name: string }[];
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const account of ['school01', 'district01', 'school02']) tokens[account] = (await t.login(account)).access_token;
   const [k12] = await t.db.select({ id: orgs.id }).from(orgs).where(eq(orgs.type, ORG_TYPE.k12)).orderBy(asc(orgs.code), asc(orgs.createdAt)).limit(1);
   const [device] = await t.db.select().from(devices).where(and(eq(devices.orgId, k12.id), isNotNull(devices.activatedAt), ne(devices.status, 'disabled'))).limit(1);
   await t.db.update(devices).set({ secretHash: hashSecret('lesson-secret') }).where(eq(devices.id, device.id));
@@ -44,7 +42,7 @@ afterAll(async () => {
 });
 
 const device = (method: 'POST' | 'GET', url: string, payload?: unknown) => t.app.inject({ method, url: `/api/v1/device/${url}`, headers: { authorization: auth }, payload: payload as object });
-const web = (method: 'GET' | 'DELETE', url: string, account = 'school01') => t.request({ method, url: `/api/busi/web/${url}`, token: tokens[account] });
+const web = (method: 'GET' | 'DELETE', url: string, account = 'school01') => t.as(account).request(method, `/api/busi/web/${url}`).then((a) => a.res);
 const data = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>().data;
 const at = (minutes: number) => new Date(t.clock.now().getTime() - 120 * 60_000 + minutes * 60_000).toISOString();
 let seq = 0;

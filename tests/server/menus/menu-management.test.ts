@@ -9,18 +9,16 @@ import { auditLogs } from '../../../server/db/schema/audit';
 import { createTestApp, type TestApp } from '../../support/server-app';
 
 let t: TestApp;
-const tokens: Record<string, string> = {};
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const account of ['district01', 'school01', 'teacher01']) tokens[account] = (await t.login(account)).access_token;
 });
 afterAll(async () => {
   await t?.close();
 });
 
 const call = (method: 'GET' | 'POST' | 'PUT', url: string, account: string, payload?: unknown, lang = 'zh-CN') =>
-  t.request({ method, url, token: tokens[account], payload: payload as object, headers: { 'accept-language': lang } });
+  t.as(account, { language: lang }).request(method, url, payload).then((a) => a.res);
 const body = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>();
 
 const tree = async (family: string) => body<MenuCustomRow[]>(await call('GET', `/api/busi/web/menuManagement/tree?family=${family}`, 'district01')).data;

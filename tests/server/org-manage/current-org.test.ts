@@ -8,26 +8,24 @@ import { filePaths } from '@/domain/uploads/stored-file';
 import { auditLogs } from '../../../server/db/schema/audit';
 import { files } from '../../../server/db/schema/files';
 import { orgs } from '../../../server/db/schema/orgs';
+import { orgOf } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/server-app';
 
 let t: TestApp;
-const tokens: Record<string, string> = {};
 let k12Id: string;
 let uniId: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const account of ['school01', 'teacher01', 'district01']) tokens[account] = (await t.login(account)).access_token;
-  const rows = await t.db.select({ id: orgs.id, type: orgs.type }).from(orgs);
-  k12Id = rows.find((o) => o.type === ORG_TYPE.k12)!.id;
-  uniId = rows.find((o) => o.type === ORG_TYPE.university)!.id;
+  k12Id = (await orgOf(t, 'school01')).orgId;
+  uniId = (await orgOf(t, 'college01')).orgId;
 });
 afterAll(async () => {
   await t?.close();
 });
 
 const call = (method: 'GET' | 'PUT', url: string, account: string, payload?: unknown, lang = 'zh-CN') =>
-  t.request({ method, url: `/api/busi/web/${url}`, token: tokens[account], payload: payload as object, headers: { 'accept-language': lang } });
+  t.as(account, { language: lang }).request(method, `/api/busi/web/${url}`, payload).then((a) => a.res);
 const body = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>();
 const load = async () => body<CurrentOrg>(await call('GET', 'k12/currentOrg', 'school01')).data;
 

@@ -8,12 +8,10 @@ import { orgs } from '../../../server/db/schema/orgs';
 import { createTestApp, type TestApp } from '../../support/server-app';
 
 let t: TestApp;
-const tokens: Record<string, string> = {};
 let k12Id: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const account of ['school01', 'district01']) tokens[account] = (await t.login(account)).access_token;
   k12Id = (await t.db.select({ id: orgs.id, type: orgs.type }).from(orgs)).find((o) => o.type === ORG_TYPE.k12)!.id;
 });
 afterAll(async () => {
@@ -21,7 +19,7 @@ afterAll(async () => {
 });
 
 const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, account: string, payload?: unknown) =>
-  t.request({ method, url: `/api/busi/web/admin/orgManage/orgInfo${url}`, token: tokens[account], payload: payload as object, headers: { 'accept-language': 'zh-CN' } });
+  t.as(account, { language: 'zh-CN' }).request(method, `/api/busi/web/admin/orgManage/orgInfo${url}`, payload).then((a) => a.res);
 const body = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>();
 const school = (code: string, adminAccount: string) => ({ name: `测试学校${code}`, code, type: ORG_TYPE.k12, adminName: '王老师', adminAccount, adminPassword: 'Pass1234' });
 

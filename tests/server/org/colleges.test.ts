@@ -8,12 +8,10 @@ import { classes, colleges, majors } from '../../../server/db/schema/school';
 import { createTestApp, type TestApp } from '../../support/server-app';
 
 let t: TestApp;
-const tokens: Record<string, string> = {};
 let uniId: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const account of ['school01', 'college01']) tokens[account] = (await t.login(account)).access_token;
   const rows = await t.db.select({ id: orgs.id, type: orgs.type }).from(orgs);
   uniId = rows.find((o) => o.type === ORG_TYPE.university)!.id;
 });
@@ -22,7 +20,7 @@ afterAll(async () => {
 });
 
 const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, account: string, payload?: unknown, lang = 'zh-CN') =>
-  t.request({ method, url: `/api/busi/web/${url}`, token: tokens[account], payload: payload as object, headers: { 'accept-language': lang } });
+  t.as(account, { language: lang }).request(method, `/api/busi/web/${url}`, payload).then((a) => a.res);
 const body = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>();
 
 describe('colleges and majors', () => {

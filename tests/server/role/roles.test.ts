@@ -1,32 +1,28 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope, Page } from '@/domain/api';
-import { ORG_TYPE } from '@/domain/constants';
 import { getCatalogEntry } from '@/domain/menus/catalog';
 import { buttonId, type RoleDetail, type RoleMember, type RoleRow } from '@/domain/roles/roles';
 import { auditLogs } from '../../../server/db/schema/audit';
 import { memberships, roles, users } from '../../../server/db/schema/auth';
-import { orgs } from '../../../server/db/schema/orgs';
+import { orgOf } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/server-app';
 
 let t: TestApp;
-const tokens: Record<string, string> = {};
 let k12Id: string;
 let uniId: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const account of ['school01', 'teacher01', 'college01']) tokens[account] = (await t.login(account)).access_token;
-  const rows = await t.db.select({ id: orgs.id, type: orgs.type }).from(orgs);
-  k12Id = rows.find((o) => o.type === ORG_TYPE.k12)!.id;
-  uniId = rows.find((o) => o.type === ORG_TYPE.university)!.id;
+  k12Id = (await orgOf(t, 'school01')).orgId;
+  uniId = (await orgOf(t, 'college01')).orgId;
 });
 afterAll(async () => {
   await t?.close();
 });
 
 const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, account: string, payload?: unknown, lang = 'zh-CN') =>
-  t.request({ method, url: `/api/busi/web/${url}`, token: tokens[account], payload: payload as object, headers: { 'accept-language': lang } });
+  t.as(account, { language: lang }).request(method, `/api/busi/web/${url}`, payload).then((a) => a.res);
 const body = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>();
 
 /** A page and every one of its buttons, as permission-tree ids. */
@@ -93,7 +89,7 @@ describe('roles: guards', () => {
     keeperRole = created.data.id;
     staffAccount = await accountOf('staff0001', k12Id);
     expect((await call('POST', `k12/role/${keeperRole}/members`, 'school01', { accountIds: [staffAccount] })).statusCode).toBe(200);
-    tokens.staff0001 = (await t.login('staff0001')).access_token;
+    await t.as('staff0001').token();
   });
 
   it('cannot grant what it does not hold: escalation through create and update is 403, nothing written', async () => {
@@ -166,7 +162,7 @@ describe('roles: guards', () => {
     const res = await call('PUT', `k12/role/${keeperRole}`, 'school01', { name: r.name, identity: 'teacher', menuIds: pageWithButtons('k12.user.role'), version: r.version });
     expect(res.statusCode).toBe(200);
     expect((await call('GET', 'k12/org/class/page', 'staff0001')).statusCode).toBe(403);
-    const menu = await t.request({ method: 'GET', url: '/api/busi/web/myInfo/getUInfo', token: tokens.staff0001 });
+    const menu = await t.request({ method: 'GET', url: '/api/busi/web/myInfo/getUInfo', token: await t.as('staff0001').token() });
     expect(JSON.stringify(menu.json())).toContain('k12.user.role');
     expect(JSON.stringify(menu.json())).not.toContain('k12.org.class');
 

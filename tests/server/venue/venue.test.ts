@@ -2,7 +2,6 @@ import { and, eq, isNotNull } from 'drizzle-orm';
 import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope, Page } from '@/domain/api';
-import { ORG_TYPE } from '@/domain/constants';
 import { getCatalogEntry } from '@/domain/menus/catalog';
 import type { CurrentOrg } from '@/domain/org/current-org';
 import type { OrgRow } from '@/domain/org/orgs';
@@ -13,26 +12,24 @@ import { auditLogs } from '../../../server/db/schema/audit';
 import { memberships, users } from '../../../server/db/schema/auth';
 import { orgs } from '../../../server/db/schema/orgs';
 import { devices, venues } from '../../../server/db/schema/venue';
+import { orgOf } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/server-app';
 
 let t: TestApp;
-const tokens: Record<string, string> = {};
 let k12Id: string;
 let uniId: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const account of ['school01', 'teacher01', 'college01', 'district01']) tokens[account] = (await t.login(account)).access_token;
-  const rows = await t.db.select({ id: orgs.id, type: orgs.type }).from(orgs);
-  k12Id = rows.find((o) => o.type === ORG_TYPE.k12)!.id;
-  uniId = rows.find((o) => o.type === ORG_TYPE.university)!.id;
+  k12Id = (await orgOf(t, 'school01')).orgId;
+  uniId = (await orgOf(t, 'college01')).orgId;
 });
 afterAll(async () => {
   await t?.close();
 });
 
 const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, account: string, payload?: unknown, lang = 'zh-CN') =>
-  t.request({ method, url: `/api/busi/web/${url}`, token: tokens[account], payload: payload as object, headers: { 'accept-language': lang } });
+  t.as(account, { language: lang }).request(method, `/api/busi/web/${url}`, payload).then((a) => a.res);
 const body = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>();
 let serial = 0;
 const nextSerial = () => `TEST-${String(++serial).padStart(4, '0')}`;
@@ -206,7 +203,7 @@ describe('tenancy and permissions', () => {
       .innerJoin(users, eq(users.id, memberships.userId))
       .where(and(eq(users.accountNum, 'staff0001'), eq(memberships.tenantOrgId, k12Id)));
     expect((await call('POST', `k12/role/${viewOnly.id}/members`, 'school01', { accountIds: [m.id] })).statusCode).toBe(200);
-    tokens.staff0001 = (await t.login('staff0001')).access_token;
+    await t.as('staff0001').token();
     expect((await call('GET', 'k12/device/page', 'staff0001')).statusCode).toBe(200);
     expect((await call('GET', 'k12/device/export', 'staff0001')).statusCode).toBe(200);
     expect((await call('POST', 'k12/device', 'staff0001', device())).statusCode).toBe(403);

@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ResultDetail } from '@/domain/physique-results/types';
 import { getToasts } from '@/lib/toast';
-import { saveToken, saveUInfo } from '@/lib/store';
-import { fakeApi, k12UInfo, renderApp, resetApp } from '../../app/fake-api';
+import { renderScreen } from '../../../support/render-screen';
+import { resetApp } from '../../app/fake-api';
 
 const RESULT_ID = '66666666-6666-4666-8666-666666666666';
 const API = '/api/busi/web/k12/physiqueManage/testResult';
@@ -53,8 +53,6 @@ function detail(overrides: Partial<ResultDetail> = {}): ResultDetail {
 
 beforeEach(() => {
   resetApp();
-  saveToken({ access_token: 'tok', token_type: 'bearer', expires_in: 1, refresh_token: 'r' });
-  saveUInfo(k12UInfo({ permissions: PERMISSIONS }));
 });
 
 describe('editing upload data (docs/api/physique.md: results screen)', () => {
@@ -65,12 +63,14 @@ describe('editing upload data (docs/api/physique.md: results screen)', () => {
       total: 68.6,
       logs: [{ id: 'l1', action: 'edit', field: 'run1000m', oldValue: '294', newValue: '220', byUserId: 'u1', byName: '王磊', at: '2026-11-23T02:00:00.000Z' }],
     });
-    const calls = fakeApi({
-      'GET /api/busi/web/myInfo/getUInfo': () => ({ data: k12UInfo({ permissions: PERMISSIONS }) }),
-      [`GET ${API}/${RESULT_ID}`]: () => ({ data: detail() }),
-      [`POST ${API}/editUpReport/${RESULT_ID}`]: () => ({ data: rescored }),
+    const { calls } = renderScreen('k12.test.testResult.editUpReport', {
+      held: PERMISSIONS,
+      search: `?id=${RESULT_ID}`,
+      api: {
+        [`GET ${API}/${RESULT_ID}`]: () => ({ data: detail() }),
+        [`POST ${API}/editUpReport/${RESULT_ID}`]: () => ({ data: rescored }),
+      },
     });
-    renderApp(`/k12/physiqueManage/testResult/editUpReport?id=${RESULT_ID}`);
     const user = userEvent.setup();
     const editor = await screen.findByTestId('result-editor', {}, { timeout: 5000 });
     const run = editor.querySelector('tr[data-field="run1000m"]') as HTMLElement;

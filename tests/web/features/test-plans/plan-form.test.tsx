@@ -4,34 +4,33 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { planItemsForGrade } from '@/domain/test-plans/items';
 import { localDate } from '@/domain/dates';
 import { i18next } from '@/lib/i18n';
-import { saveToken, saveUInfo } from '@/lib/store';
-import { fakeApi, k12UInfo, renderApp, resetApp } from '../../app/fake-api';
+import { renderScreen } from '../../../support/render-screen';
+import { resetApp } from '../../app/fake-api';
 import { CLASS_ID, PLAN_ID, planDetail, planOptions, TEACHER_PERMISSIONS, YEAR_ID } from './fixtures';
 
 const API = '/api/busi/web/k12/organizeTest/testManage';
 
 beforeEach(() => {
   resetApp();
-  saveToken({ access_token: 'tok', token_type: 'bearer', expires_in: 1, refresh_token: 'r' });
-  saveUInfo(k12UInfo({ permissions: TEACHER_PERMISSIONS }));
 });
 afterEach(async () => {
   await i18next.changeLanguage('zh_cn');
 });
 
-function api(options = planOptions()) {
-  return fakeApi({
-    'GET /api/busi/web/myInfo/getUInfo': () => ({ data: k12UInfo({ permissions: TEACHER_PERMISSIONS }) }),
-    [`GET ${API}/options`]: () => ({ data: options }),
-    [`POST ${API}/add`]: () => ({ data: planDetail() }),
-    [`GET ${API}/detail/${PLAN_ID}`]: () => ({ data: planDetail() }),
+/** The add screen of a teacher's plans, over a server answering these options. */
+const openAdd = (options = planOptions()) =>
+  renderScreen('k12.test.testManage.add', {
+    held: TEACHER_PERMISSIONS,
+    api: {
+      [`GET ${API}/options`]: () => ({ data: options }),
+      [`POST ${API}/add`]: () => ({ data: planDetail() }),
+      [`GET ${API}/detail/${PLAN_ID}`]: () => ({ data: planDetail() }),
+    },
   });
-}
 
 describe('test plan form (docs/api/test-plans.md)', () => {
   it('shows the schema messages translated, then sends the plan with the default items of the grade', async () => {
-    const calls = api();
-    const { router } = renderApp('/k12/organizeTest/testManage/add');
+    const { calls, router } = openAdd();
     const user = userEvent.setup();
     const form = await screen.findByTestId('plan-form', {}, { timeout: 15_000 });
     // The current school year and semester come preselected with the semester's dates.
@@ -80,8 +79,7 @@ describe('test plan form (docs/api/test-plans.md)', () => {
 
   it('speaks English when the reader does', async () => {
     await i18next.changeLanguage('en_us');
-    api();
-    renderApp('/k12/organizeTest/testManage/add');
+    openAdd();
     const user = userEvent.setup();
     await screen.findByTestId('plan-form', {}, { timeout: 5000 });
     await user.click(screen.getByTestId('plan-submit'));
@@ -99,22 +97,19 @@ describe('test plan form (docs/api/test-plans.md)', () => {
     };
 
     it('in Chinese', async () => {
-      api(optionsRunning(60, 3));
-      renderApp('/k12/organizeTest/testManage/add');
+      openAdd(optionsRunning(60, 3));
       const warning = await screen.findByTestId('plan-dates-warning', {}, { timeout: 15_000 });
       expect(warning).toHaveTextContent(`结束日期 ${daysAgo(3)} 早于今天，保存后计划即为“已结束”`);
     }, 30_000);
 
     it('in English', async () => {
       await i18next.changeLanguage('en_us');
-      api(optionsRunning(60, 3));
-      renderApp('/k12/organizeTest/testManage/add');
+      openAdd(optionsRunning(60, 3));
       expect(await screen.findByTestId('plan-dates-warning', {}, { timeout: 15_000 })).toHaveTextContent('the plan will be saved as ended');
     }, 30_000);
 
     it('and says nothing while the end date is today or later', async () => {
-      api(optionsRunning(3, 0));
-      renderApp('/k12/organizeTest/testManage/add');
+      openAdd(optionsRunning(3, 0));
       await waitFor(() => expect(within(screen.getByTestId('plan-semester')).getByRole('combobox')).toHaveTextContent('秋季学期'), { timeout: 15_000 });
       expect(screen.queryByTestId('plan-dates-warning')).toBeNull();
     }, 30_000);

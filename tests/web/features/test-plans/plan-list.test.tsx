@@ -1,34 +1,33 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { saveToken, saveUInfo } from '@/lib/store';
-import { fakeApi, k12UInfo, renderApp, resetApp } from '../../app/fake-api';
+import { renderScreen } from '../../../support/render-screen';
+import { type fakeApi, resetApp } from '../../app/fake-api';
 import { planDetail, TEACHER_PERMISSIONS } from './fixtures';
 
 const API = '/api/busi/web/k12/organizeTest/testManage';
 /** Whoever holds the delete button administers plans: the recycle bin is theirs. */
 const ADMIN_PERMISSIONS = [...TEACHER_PERMISSIONS, 'k12:test:testManage:delete'];
 
-function setup(permissions: string[]) {
-  saveToken({ access_token: 'tok', token_type: 'bearer', expires_in: 1, refresh_token: 'r' });
-  saveUInfo(k12UInfo({ permissions }));
-  return fakeApi({
-    'GET /api/busi/web/myInfo/getUInfo': () => ({ data: k12UInfo({ permissions }) }),
-    [`GET ${API}/options`]: () => ({ data: null }),
-    [`GET ${API}/page`]: (_body, config) => {
-      const bin = (config.params as { bin?: number }).bin === 1;
-      return { data: { records: [planDetail({ name: bin ? '已删除的计划' : '春季体测' })], total: 1, current: 1, size: 10 } };
+const render = (held: string[], search: string) =>
+  renderScreen('k12.test.testManage', {
+    held,
+    search,
+    api: {
+      [`GET ${API}/options`]: () => ({ data: null }),
+      [`GET ${API}/page`]: (_body, config) => {
+        const bin = (config.params as { bin?: number }).bin === 1;
+        return { data: { records: [planDetail({ name: bin ? '已删除的计划' : '春季体测' })], total: 1, current: 1, size: 10 } };
+      },
     },
   });
-}
 const pageParams = (calls: ReturnType<typeof fakeApi>) => calls.find(`GET ${API}/page`).map((c) => c.config.params as Record<string, unknown>);
 
 beforeEach(() => resetApp());
 
 describe('test plan list', () => {
   it('a plan administrator opens the recycle bin as a tab kept in the URL, with the filters it had', async () => {
-    const calls = setup(ADMIN_PERMISSIONS);
-    const { router } = renderApp('/k12/organizeTest/testManage?name=体测');
+    const { calls, router } = render(ADMIN_PERMISSIONS, '?name=体测');
     expect(await screen.findByText('春季体测', {}, { timeout: 15_000 })).toBeInTheDocument();
     expect(pageParams(calls).at(-1)).toMatchObject({ name: '体测', current: 1, size: 10 });
     expect(pageParams(calls).at(-1)).not.toHaveProperty('bin');
@@ -45,8 +44,7 @@ describe('test plan list', () => {
   });
 
   it('without the delete button there is no recycle bin, even through a link to it', async () => {
-    const calls = setup(TEACHER_PERMISSIONS);
-    renderApp('/k12/organizeTest/testManage?view=bin');
+    const { calls } = render(TEACHER_PERMISSIONS, '?view=bin');
     expect(await screen.findByText('春季体测', {}, { timeout: 15_000 })).toBeInTheDocument();
     await waitFor(() => expect(pageParams(calls).length).toBeGreaterThan(0));
     expect(pageParams(calls).every((p) => !('bin' in p))).toBe(true);

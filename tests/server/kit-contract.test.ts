@@ -1,0 +1,307 @@
+/**
+ * The kit contract (server/lib/resource.ts registerResource) as one suite over every declaration the app makes:
+ * paging sizes, 404 for another organisation's row, 403 without the button, 409 for a stale save, 409 for a delete
+ * with dependants, and an audit row per write. A new declaration fails the suite until it has a row in FIXTURES.
+ */
+import { and, eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from '@/domain/api';
+import { pageAccess } from '@/domain/menus/access';
+import type { ButtonAction } from '@/domain/menus/catalog';
+import { WIKI_CATEGORIES } from '@/domain/content/wiki';
+import { auditLogs } from '../../server/db/schema/audit';
+import { membershipRoles, memberships, menus, roleMenus, users } from '../../server/db/schema/auth';
+import { declaredResources, type DeclaredResource } from '../../server/lib/resource';
+import { createTestApp, type TestApp } from '../support/server-app';
+
+type Body = Record<string, unknown>;
+interface Ctx {
+  t: TestApp;
+  /** The first row id of a list, read as `account` (`key` defaults to the resource's own page). */
+  firstId(account: string, key: string, query?: string): Promise<string>;
+}
+
+interface Fixture {
+  /** The account acting on the resource (an administrator holding every button of the page). */
+  as: string;
+  /**
+   * Another organisation: `intruder` acts on this page against a row `owner` lists on page `key` (the demo's second
+   * school holds few rows, so it is the intruder into the first school's rows).
+   */
+  other?: { owner: string; key: string; intruder: string };
+  /** Why there is no other organisation to try (the demo has one district). */
+  noOther?: string;
+  /** Why the demo has no row of this page for `as` (and the kit cannot create one), so row checks have nothing to act on. */
+  noRows?: string;
+  /** Extra query of the list (filters it requires). */
+  listQuery?: string;
+  /** A valid create body (fresh values each call: codes are unique). */
+  create?: (ctx: Ctx) => Promise<Body>;
+  /** The update body from a row's detail, when the detail does not validate as one as it is. */
+  update?: (detail: Body) => Body;
+  /** A row of the acting organisation that other rows depend on: its delete answers 409. */
+  inUse?: (ctx: Ctx) => Promise<string>;
+}
+
+let n = 0;
+const uniq = () => ++n;
+
+const admin = { as: 'district01', noOther: 'the demo has one district: its rows have no second tenant to be refused to' };
+const k12 = (key: string) => ({ as: 'school01', other: { owner: 'school01', key, intruder: 'school02' } });
+/** A university page's other-tenant row comes from the K12 school (the demo has one university). */
+const gx = (k12Key: string) => ({ as: 'college01', other: { owner: 'school01', key: k12Key, intruder: 'college01' } });
+/** Details carry null where the save schema wants '' (blank optional text). */
+const blanks = (key: string) => (detail: Body): Body =>
+  Object.fromEntries(Object.entries(updateBody(key, {} as Fixture, detail)).map(([k, v]) => [k, v === null ? '' : v]));
+const semester = (s: { startDate: string; endDate: string; breakStart: string | null; breakEnd: string | null }) => ({
+  startDate: s.startDate,
+  endDate: s.endDate,
+  breakStart: s.breakStart ?? '',
+  breakEnd: s.breakEnd ?? '',
+});
+/** A school year's detail lists its semesters; the save names them autumn (13) and spring (11). */
+const schoolYearBody = (d: Body): Body => {
+  const sems = d.semesters as (Parameters<typeof semester>[0] & { code: number })[];
+  return { academicYear: d.academicYear, autumn: semester(sems.find((s) => s.code === 13)!), spring: semester(sems.find((s) => s.code === 11)!), version: d.version };
+};
+
+const grade = async (c: Ctx, family: 'k12' | 'gx') => c.firstId(family === 'k12' ? 'school01' : 'college01', `${family}.org.grade`);
+
+const FIXTURES: Record<string, Fixture> = {
+  'admin.org.department': { ...admin },
+  'k12.org.acayear': { ...k12('k12.org.acayear'), update: schoolYearBody },
+  'k12.org.class': {
+    ...k12('k12.org.class'),
+    create: async (c) => ({ gradeId: await grade(c, 'k12'), code: 60 + uniq(), name: `契约${n}班` }),
+    inUse: (c) => c.firstId('school01', 'k12.org.class'),
+  },
+  'k12.org.grade': {
+    ...k12('k12.org.grade'),
+    inUse: (c) => c.firstId('school01', 'k12.org.grade'),
+  },
+  'gx.org.acayear': { ...gx('k12.org.acayear'), update: schoolYearBody },
+  'gx.org.class': { ...gx('k12.org.class'), inUse: (c) => c.firstId('college01', 'gx.org.class') },
+  'gx.org.grade': { ...gx('k12.org.grade'), inUse: (c) => c.firstId('college01', 'gx.org.grade') },
+  'gx.org.college': {
+    ...gx('k12.org.grade'),
+    create: async () => ({ name: `契约学院${uniq()}`, code: String(60 + n) }),
+    inUse: (c) => c.firstId('college01', 'gx.org.college'),
+  },
+  'gx.org.major': { ...gx('k12.org.class') },
+  'k12.user.teacher': { update: blanks('k12.user.teacher'), ...k12('k12.user.teacher') },
+  'gx.user.teacher': { update: blanks('gx.user.teacher'), ...gx('k12.user.teacher') },
+  'k12.venue.device': {
+    ...k12('k12.venue.device'),
+    create: async () => ({ name: '契约设备', serialNo: `KIT-${uniq()}`, status: 'online', activated: false }),
+  },
+  'k12.venue.place': { ...k12('k12.venue.place') },
+  'gx.venue.device': {
+    ...gx('k12.venue.device'),
+    create: async () => ({ name: '契约设备', serialNo: `KIT-${uniq()}`, status: 'online', activated: false }),
+  },
+  'gx.venue.place': { ...gx('k12.venue.place') },
+  'k12.user.student': { update: blanks('k12.user.student'), ...k12('k12.user.student') },
+  'gx.user.student': { update: blanks('gx.user.student'), ...gx('k12.user.student') },
+  'k12.user.parent': { update: blanks('k12.user.parent'), ...k12('k12.user.parent') },
+  'admin.user.user': { ...admin, update: blanks('admin.user.user') },
+  'admin.sportData.exerciseRecord': { ...admin },
+  'k12.sportData.exerciseRecord': { ...k12('k12.sportData.exerciseRecord') },
+  'gx.sportData.exerciseRecord': { ...gx('k12.sportData.exerciseRecord') },
+  'admin.contest.competitionRank': { ...admin, noRows: 'the demo district holds no contest of its own; tests/server/activities/contests.test.ts covers it' },
+  'k12.contest.competitionRank': { ...k12('k12.contest.competitionRank') },
+  'gx.contest.competition': { ...gx('k12.contest.competitionRank') },
+  'admin.banner.bannerConfig': { ...admin, noRows: 'needs an uploaded image file: covered by tests/server/content/banners.test.ts' },
+  'k12.banner.bannerConfig': { ...k12('k12.banner.bannerConfig'), noRows: 'needs an uploaded image file: covered by tests/server/content/banners.test.ts' },
+  'gx.banner.bannerConfig': { ...gx('k12.banner.bannerConfig'), noRows: 'needs an uploaded image file: covered by tests/server/content/banners.test.ts' },
+  'k12.wiki.schoolWiki': {
+    ...k12('k12.wiki.schoolWiki'),
+    create: async () => ({ title: `契约百科${uniq()}`, category: WIKI_CATEGORIES[0], content: '<p>契约</p>', published: false }),
+  },
+  'gx.wiki.schoolWiki': {
+    ...gx('k12.wiki.schoolWiki'),
+    create: async () => ({ title: `契约百科${uniq()}`, category: WIKI_CATEGORIES[0], content: '<p>契约</p>', published: false }),
+  },
+  'admin.lesson.resourceLibrary': { ...admin },
+  'k12.lesson.lessonResource': { ...k12('k12.lesson.lessonResource') },
+  'k12.sportsMeet.manage': { ...k12('k12.sportsMeet.manage') },
+  'gx.sportsMeet.manage': { ...gx('k12.sportsMeet.manage'), noRows: 'the demo university holds no meet; tests/server/meets/meets.test.ts creates them' },
+  'admin.homework.homeworkManagement': { ...admin },
+  'k12.homework.homeworkManagement': { ...k12('k12.homework.homeworkManagement') },
+  'k12.training.specialTraining': { ...k12('k12.training.specialTraining') },
+  'admin.class.practise': { ...admin },
+  'admin.class.test': { ...admin },
+  'k12.class.practise': { ...k12('k12.class.practise'), noRows: 'lessons come from devices, and the demo school has none of this kind; tests/server/lessons covers it' },
+  'k12.class.test': { ...k12('k12.class.test'), noRows: 'lessons come from devices, and the demo school has none of this kind; tests/server/lessons covers it' },
+  'k12.class.match': { ...k12('k12.class.match'), noRows: 'lessons come from devices, and the demo school has none of this kind; tests/server/lessons covers it' },
+};
+
+let t: TestApp;
+let declared: readonly DeclaredResource[];
+const prefixOf = (key: string) => declared.find((d) => d.key === key)!.prefix;
+const ctx: Ctx = {
+  get t() {
+    return t;
+  },
+  async firstId(account, key, query = '') {
+    const res = await t.as(account).get(`${prefixOf(key)}/page?current=1&size=10${query}`);
+    expect(res.status, `${key} list as ${account}`).toBe(200);
+    const id = (res.body.data as Page<{ id: string }>).records[0]?.id;
+    if (!id) throw new Error(`${key} has no row for ${account}`);
+    return id;
+  },
+};
+
+const roleIdsOf = new Map<string, Promise<string[]>>();
+async function loadRoleIds(account: string) {
+  const [user] = await t.db.select({ id: users.id }).from(users).where(eq(users.accountNum, account));
+  const ms = await t.db.select({ id: memberships.id }).from(memberships).where(eq(memberships.userId, user.id));
+  return (await t.db.select({ roleId: membershipRoles.roleId }).from(membershipRoles).where(inArray(membershipRoles.membershipId, ms.map((m) => m.id)))).map((r) => r.roleId);
+}
+
+/** Takes the page's buttons from the account's roles while `run` runs, then gives them back. */
+async function withoutButtons(account: string, key: string, actions: ButtonAction[], run: () => Promise<void>) {
+  if (!roleIdsOf.has(account)) roleIdsOf.set(account, loadRoleIds(account));
+  const roleIds = await roleIdsOf.get(account)!;
+  const permissions = actions.map((a) => pageAccess(key).need(a));
+  const buttonMenus = (await t.db.select({ menuId: menus.menuId }).from(menus).where(inArray(menus.permission, permissions))).map((m) => m.menuId);
+  const where = and(inArray(roleMenus.roleId, roleIds), inArray(roleMenus.menuId, buttonMenus));
+  const kept = await t.db.select().from(roleMenus).where(where);
+  await t.db.delete(roleMenus).where(where);
+  try {
+    await run();
+  } finally {
+    if (kept.length) await t.db.insert(roleMenus).values(kept);
+  }
+}
+
+const audited = async (entity: string, entityId: string, action: string) =>
+  t.db.$count(auditLogs, and(eq(auditLogs.entity, entity), eq(auditLogs.entityId, entityId), eq(auditLogs.action, action)));
+
+/** A row of the acting organisation to write to: a fresh one when the fixture can create, else the first listed. */
+async function ownRow(key: string, f: Fixture, canCreate: boolean): Promise<string | undefined> {
+  if (f.noRows) return undefined;
+  if (canCreate && f.create) {
+    const made = await t.as(f.as).post(prefixOf(key), await f.create(ctx));
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    return (made.body.data as { id: string }).id;
+  }
+  return ctx.firstId(f.as, key, f.listQuery);
+}
+
+/** The update body of a row: its detail, cut to the keys the update schema has (some are strict), unless the fixture maps it. */
+function updateBody(key: string, f: Fixture, detail: Body): Body {
+  if (f.update) return f.update(detail);
+  const schema = declared.find((d) => d.key === key)?.updateBody as { shape?: Record<string, unknown> } | undefined;
+  if (!schema?.shape) return detail;
+  return Object.fromEntries(Object.keys(schema.shape).filter((k) => k in detail).map((k) => [k, detail[k]]));
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  declared = declaredResources(t.db);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('kit contract', () => {
+  it('every declared resource has a fixture row, and every row names a declared resource', () => {
+    expect(declared.length).toBeGreaterThan(20);
+    expect(declared.map((d) => d.key).filter((k) => !FIXTURES[k])).toEqual([]);
+    expect(Object.keys(FIXTURES).filter((k) => !declared.some((d) => d.key === k))).toEqual([]);
+    for (const [key, f] of Object.entries(FIXTURES)) expect(Boolean(f.other) !== Boolean(f.noOther), `${key}: other or noOther`).toBe(true);
+    for (const [key, f] of Object.entries(FIXTURES)) if (f.noRows) expect(Boolean(f.create), `${key}: noRows needs no create`).toBe(false);
+  });
+
+  // Built lazily: `declared` exists only once the app is built.
+  const keys = Object.keys(FIXTURES);
+  describe.each(keys)('%s', (key) => {
+    const f = FIXTURES[key];
+    const has = (m: DeclaredResource['methods'][number]) => declared.find((d) => d.key === key)?.methods.includes(m) ?? false;
+    const api = () => prefixOf(key);
+
+    it('pages in the allowed sizes only', async () => {
+      if (!has('list')) return;
+      const q = f.listQuery ?? '';
+      const page = await t.as(f.as).get(`${api()}/page?current=1&size=10${q}`);
+      expect(page.status).toBe(200);
+      const data = page.body.data as Page<unknown>;
+      expect(data).toMatchObject({ current: 1, size: 10 });
+      expect(data.records.length).toBeLessThanOrEqual(10);
+      expect(data.total).toBeGreaterThanOrEqual(data.records.length);
+      expect((await t.as(f.as).get(`${api()}/page?current=1&size=7${q}`)).status).toBe(400);
+      expect((await t.as(f.as).get(`${api()}/page?current=0&size=10${q}`)).status).toBe(400);
+    });
+
+    it("answers 404 for another organisation's row", async () => {
+      if (!f.other || f.noRows || !(has('get') || has('update') || has('remove'))) return;
+      const { owner, key: ownerKey, intruder } = f.other;
+      const foreign = await ctx.firstId(owner, ownerKey);
+      const me = t.as(intruder);
+      if (has('get')) expect((await me.get(`${api()}/${foreign}`)).status).toBe(404);
+      if (has('update') && has('get')) {
+        // A body that validates (the owner's own row as its form would save it), so only the tenancy can refuse it.
+        // The owner's own row when it is of this page; else (a university intruding into the school) the intruder's.
+        const source = ownerKey === key ? { as: owner, id: foreign } : { as: intruder, id: (await ownRow(key, f, true))! };
+        const theirs = (await t.as(source.as).get(`${prefixOf(ownerKey === key ? ownerKey : key)}/${source.id}`)).body.data as Body;
+        const res = await me.put(`${api()}/${foreign}`, updateBody(key, f, theirs));
+        expect(res.status, JSON.stringify(res.body)).toBe(404);
+      }
+      if (has('remove')) expect((await me.delete(`${api()}/${foreign}`)).status).toBe(404);
+      expect((await t.as(owner).get(`${prefixOf(ownerKey)}/${foreign}`)).status).toBe(200);
+      // Not a row id at all: the same 404.
+      if (has('get')) expect((await me.get(`${api()}/not-an-id`)).status).toBe(404);
+    });
+
+    it('refuses each write without its button (403) and changes nothing', async () => {
+      const me = t.as(f.as);
+      const id = has('list') && (has('update') || has('remove')) ? await ownRow(key, f, has('create')) : undefined;
+      const detail = id && has('update') && has('get') ? ((await me.get(`${api()}/${id}`)).body.data as Body) : undefined;
+      const createBody = has('create') ? (f.create ? await f.create(ctx) : {}) : undefined;
+      const actions: ButtonAction[] = [...(createBody ? ['add' as const] : []), ...(detail ? ['edit' as const] : []), ...(id && has('remove') ? ['delete' as const] : [])];
+      if (!actions.length) return;
+      await withoutButtons(f.as, key, actions, async () => {
+        if (createBody) expect((await me.post(api(), createBody)).status).toBe(403);
+        if (detail) expect((await me.put(`${api()}/${id}`, updateBody(key, f, detail))).status).toBe(403);
+        if (id && has('remove')) expect((await me.delete(`${api()}/${id}`)).status).toBe(403);
+      });
+      if (detail) expect((await me.get(`${api()}/${id}`)).body.data).toEqual(detail);
+      else if (id && has('get')) expect((await me.get(`${api()}/${id}`)).status).toBe(200);
+    });
+
+    it('refuses a stale save (409) and audits each write', async () => {
+      const me = t.as(f.as);
+      let id: string | undefined;
+      if (has('create') && f.create) {
+        const made = await me.post(api(), await f.create(ctx));
+        expect(made.status, JSON.stringify(made.body)).toBe(200);
+        id = (made.body.data as { id: string }).id;
+        expect(await audited(declared.find((d) => d.key === key)!.entity, id, 'create')).toBe(1);
+      }
+      const target = id ?? (has('update') && has('get') && has('list') ? await ownRow(key, f, false) : undefined);
+      if (target && has('update') && has('get')) {
+        const detail = (await me.get(`${api()}/${target}`)).body.data as Body & { version: number };
+        const body = updateBody(key, f, detail);
+        const stale = await me.put(`${api()}/${target}`, { ...body, version: detail.version - 1 });
+        expect(stale.status, JSON.stringify(stale.body)).toBe(409);
+        const saved = await me.put(`${api()}/${target}`, body);
+        expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+        expect(await audited(declared.find((d) => d.key === key)!.entity, target, 'update')).toBeGreaterThanOrEqual(1);
+      }
+      if (id && has('remove')) {
+        expect((await me.delete(`${api()}/${id}`)).status).toBe(200);
+        expect(await audited(declared.find((d) => d.key === key)!.entity, id, 'delete')).toBe(1);
+        if (has('get')) expect((await me.get(`${api()}/${id}`)).status).toBe(404);
+      }
+    });
+
+    it('refuses deleting a row others depend on (409)', async () => {
+      if (!f.inUse || !has('remove')) return;
+      const id = await f.inUse(ctx);
+      const res = await t.as(f.as).delete(`${api()}/${id}`);
+      expect(res.status).toBe(409);
+      expect(res.body.msg).toBeTruthy();
+      if (has('get')) expect((await t.as(f.as).get(`${api()}/${id}`)).status).toBe(200);
+    });
+  });
+});
