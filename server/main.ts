@@ -25,8 +25,11 @@ async function main(): Promise<void> {
   const simulateDays = env.TIYU_SIMULATE_DAYS ?? (env.NODE_ENV === 'test' ? 0 : 14);
   if (seeded && simulateDays > 0) await simulateInProcess(handle.db, env, { days: simulateDays, log: (line) => process.stdout.write(`${line}\n`) });
 
+  // A read replica (docs/deploy.md): never migrated or seeded here, it follows the primary.
+  const replica = env.DATABASE_URL && env.DATABASE_REPLICA_URL ? await openDb({ databaseUrl: env.DATABASE_REPLICA_URL, connectTimeoutMs: 2_000 }) : undefined;
   const app = await buildApp({
     db: handle.db,
+    replica: replica?.db,
     env,
     logger: { level: env.LOG_LEVEL },
   });
@@ -48,6 +51,7 @@ async function main(): Promise<void> {
     try {
       await app.close();
     } finally {
+      await replica?.close();
       await handle.close();
     }
     process.exit(0);
