@@ -47,27 +47,28 @@ describe('limits shared by the instances on one database', () => {
   it('on PostgreSQL an upload locked by one instance waits for it (advisory lock); on PGlite the one process locks in memory', async () => {
     const one = createUploadLocker(a.db);
     const two = createUploadLocker(a.db);
-    try {
-      const held = one.locker.newLock('upload-1');
-      await held.lock(new AbortController().signal, async () => {});
-      if (!onServer(a.db)) return;
-      let got = false;
-      const waiting = two.locker
-        .newLock('upload-1')
-        .lock(new AbortController().signal, async () => {})
-        .then(() => (got = true));
-      await new Promise((r) => setTimeout(r, 300));
-      expect(got).toBe(false);
-      // Another upload is not held up.
-      const other = two.locker.newLock('upload-2');
-      await other.lock(new AbortController().signal, async () => {});
-      await other.unlock();
+    const held = one.locker.newLock('upload-1');
+    await held.lock(new AbortController().signal, async () => {});
+    if (!onServer(a.db)) {
       await held.unlock();
-      await waiting;
-      expect(got).toBe(true);
-    } finally {
-      await one.close();
-      await two.close();
+      await Promise.all([one.close(), two.close()]);
+      return;
     }
+    let got = false;
+    const second = two.locker.newLock('upload-1');
+    const waiting = second
+      .lock(new AbortController().signal, async () => {})
+      .then(() => (got = true));
+    await new Promise((r) => setTimeout(r, 300));
+    const whileHeld = got;
+    // Another upload is not held up.
+    const other = two.locker.newLock('upload-2');
+    await other.lock(new AbortController().signal, async () => {});
+    await other.unlock();
+    await held.unlock();
+    await waiting;
+    await second.unlock();
+    await Promise.all([one.close(), two.close()]);
+    expect({ whileHeld, afterRelease: got }).toEqual({ whileHeld: false, afterRelease: true });
   });
 });
