@@ -36,6 +36,11 @@ export const envSchema = z
      * (server/simulate); 0 for none. Default 14, none under NODE_ENV=test unless set (the e2e servers set a few days).
      */
     TIYU_SIMULATE_DAYS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(90).optional()),
+    /**
+     * What a first start seeds: 'full' (the demo, default) or 'people' (menus, organisations, classes, people and
+     * accounts only, no simulation: a first start in seconds, for tests such as tests/server/db/first-run-kill.test.ts).
+     */
+    TIYU_DEMO_SEED: z.preprocess(emptyAsUndefined, z.enum(['full', 'people']).default('full')),
     SHUTDOWN_GRACE_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).default(30_000)),
   })
   .superRefine((env, ctx) => {
@@ -49,7 +54,8 @@ export type Env = z.infer<typeof envSchema>;
 
 /** Parses the environment; throws one readable error naming every bad variable. */
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
-  const result = envSchema.safeParse(source);
+  // English for the operator: the domain's error map (src/domain/fields.ts) answers i18n keys meant for users.
+  const result = envSchema.safeParse(source, { error: z.locales.en().localeError as z.core.$ZodErrorMap });
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
     throw new Error(`Invalid environment:\n${lines.join('\n')}`);

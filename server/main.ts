@@ -1,32 +1,62 @@
 import { BASE_PATH } from '@/domain/constants';
-import { buildApp } from './app';
-import { migrateDb, openDb } from './db/client';
-import { DEMO_ACCOUNTS, seedDemo, syncMenus } from './db/seed/demo';
-import { seedMeetDocumentsDemo } from './db/seed/meet-documents-demo';
+import { count } from 'drizzle-orm';
+import { migrateDb, openDb, settleDb } from './db/client';
+import { orgs } from './db/schema/orgs';
 import { createStorage } from './lib/storage/create-storage';
 import { parseEnv } from './env';
-import { simulateInProcess } from './simulate/run';
 
 /** Starts the server: env → database (migrated, seeded once) → app → listen → graceful close. */
 async function main(): Promise<void> {
   const env = parseEnv();
-  const handle = await openDb(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { pgliteDir: env.PGLITE_DIR });
+  // The app's modules (every route and its libraries) load while PGlite opens the database: on the main thread that
+  // load mostly waits for the module loader's thread, which the database's start fills (tests/bench/startup.ts).
+  const appModule = import('./app');
+  const seedModule = import('./db/seed/demo');
+  // Awaited below; a failure to load surfaces there, not as an unhandled rejection meanwhile.
+  appModule.catch(() => {});
+  seedModule.catch(() => {});
+  // What start is doing, with the time since the process started (module loading included): a first start seeds and
+  // simulates for minutes.
+  const seconds = () => (performance.now() / 1000).toFixed(1);
+  const say = (line: string) => process.stdout.write(`[${seconds().padStart(5)} s] ${line}\n`);
+  const where = env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${env.PGLITE_DIR}`;
+  say(`opening the database: ${where}`);
+  let handle = await openDb(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { pgliteDir: env.PGLITE_DIR });
+  say('applying migrations');
   await migrateDb(handle);
 
   // A fresh database gets the demo; an existing one gets catalogue changes to its menus.
-  const seeded = await seedDemo(handle.db);
-  if (!seeded) await syncMenus(handle.db);
+  const { DEMO_ACCOUNTS, seedDemo, syncMenus } = await seedModule;
+  const [{ n: orgCount }] = await handle.db.select({ n: count() }).from(orgs);
+  const scope = env.TIYU_DEMO_SEED;
+  if (orgCount === 0) say(`new database: seeding the demo district (${scope === 'full' ? 'once; a few minutes' : 'people only'})`);
+  const seeded = orgCount === 0 && (await seedDemo(handle.db, { scope, log: (line) => say(`  seeding ${line}`) }));
+  if (!seeded) {
+    say('comparing the menus with the catalogue');
+    await syncMenus(handle.db);
+  }
   // The demo's meet documents (stamps, a template, style photos) are files: they go into the file store the app uses.
-  if (seeded) {
+  if (seeded && scope === 'full') {
+    say('seeding the meet documents (stamps, a certificate template, photos)');
+    // First-start-only modules (fonts, images, the simulator) load only on a first start.
+    const { seedMeetDocumentsDemo } = await import('./db/seed/meet-documents-demo');
     const storage = await createStorage(env);
     await seedMeetDocumentsDemo(handle.db, storage, new Date()).finally(() => storage.close());
   }
   // The demo's activity screens show data that arrived through the ingestion API (server/simulate).
-  const simulateDays = env.TIYU_SIMULATE_DAYS ?? (env.NODE_ENV === 'test' ? 0 : 14);
-  if (seeded && simulateDays > 0) await simulateInProcess(handle.db, env, { days: simulateDays, log: (line) => process.stdout.write(`${line}\n`) });
+  const simulateDays = scope === 'full' ? (env.TIYU_SIMULATE_DAYS ?? (env.NODE_ENV === 'test' ? 0 : 14)) : 0;
+  if (seeded && simulateDays > 0) {
+    say(`simulating ${simulateDays} days of device and app records (once; TIYU_SIMULATE_DAYS=0 skips it)`);
+    const { simulateInProcess } = await import('./simulate/run');
+    await simulateInProcess(handle.db, env, { days: simulateDays, log: (line) => say(`  ${line}`) });
+  }
+  // What the first start wrote becomes the durable starting point before anything is served (settleDb).
+  if (seeded) handle = await settleDb(handle);
 
   // A read replica (docs/deploy.md): never migrated or seeded here, it follows the primary.
   const replica = env.DATABASE_URL && env.DATABASE_REPLICA_URL ? await openDb({ databaseUrl: env.DATABASE_REPLICA_URL, connectTimeoutMs: 2_000 }) : undefined;
+  say('building the app');
+  const { buildApp } = await appModule;
   const app = await buildApp({
     db: handle.db,
     replica: replica?.db,
@@ -68,11 +98,10 @@ async function main(): Promise<void> {
   }
 
   const port = (app.server.address() as { port: number } | null)?.port ?? env.PORT;
-  const db = env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${env.PGLITE_DIR}`;
   const lines = [
     '',
-    `tiyu is running: http://localhost:${port}${BASE_PATH}/`,
-    `database: ${db}${seeded ? ' (demo data seeded now)' : ''}`,
+    `tiyu is running: http://localhost:${port}${BASE_PATH}/ (started in ${seconds()} s)`,
+    `database: ${where}${seeded ? ' (demo data seeded now)' : ''}`,
     ...(env.TIYU_CAPTCHA_FIXED ? [`captcha: fixed to ${env.TIYU_CAPTCHA_FIXED} (TIYU_CAPTCHA_FIXED)`] : []),
     '',
     'demo accounts:',

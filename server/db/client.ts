@@ -52,6 +52,8 @@ interface HandleBase {
   db: Db;
   /** Closes the embedded database or the pool; safe to call twice. PGlite keeps the process alive until closed. */
   close(): Promise<void>;
+  /** PGlite on a directory: closes the database and opens it again, keeping the directory's lock (settleDb). */
+  reopen?(): Promise<DbHandle>;
 }
 export type DbHandle = HandleBase & ({ kind: 'pglite'; raw: PGlite } | { kind: 'postgres'; raw: pg.Pool });
 
@@ -119,6 +121,10 @@ export async function openDb(opts: OpenDbOptions = {}): Promise<DbHandle> {
   if (opts.pgliteDir) await mkdir(opts.pgliteDir, { recursive: true });
   // Before PGlite touches the files: a second process on the same directory is refused, not half-started.
   const release = opts.pgliteDir ? lockDataDir(opts.pgliteDir) : () => {};
+  return openPglite(opts, release);
+}
+
+async function openPglite(opts: OpenDbOptions, release: () => void): Promise<DbHandle> {
   let client: PGlite;
   try {
     client = new PreparingPGlite({ dataDir: opts.pgliteDir, loadDataDir: opts.loadDataDir });
@@ -128,18 +134,34 @@ export async function openDb(opts: OpenDbOptions = {}): Promise<DbHandle> {
     throw err;
   }
   const db: Db = drizzlePglite({ client, schema });
-  return {
-    kind: 'pglite',
-    raw: client,
-    db,
-    async close() {
-      try {
-        if (!client.closed) await client.close();
-      } finally {
-        release();
-      }
-    },
+  let keepLock = false;
+  const close = async () => {
+    try {
+      if (!client.closed) await client.close();
+    } finally {
+      if (!keepLock) release();
+    }
   };
+  const dir = opts.pgliteDir;
+  // An in-memory database has nothing to reopen: it would come back empty.
+  const reopen = dir
+    ? async () => {
+        keepLock = true;
+        await close();
+        return openPglite({ pgliteDir: dir }, release);
+      }
+    : undefined;
+  return { kind: 'pglite', raw: client, db, close, ...(reopen ? { reopen } : {}) };
+}
+
+/**
+ * Makes what a first start wrote (migrations, the demo) the database's durable starting point before it serves: on a
+ * PGlite directory, a clean close (a shutdown checkpoint) and a fresh open under the same directory lock, so the first
+ * run serves from the same state as every later start (docs/decisions/001-pglite-durability.md). Returns the handle to
+ * use from then on; PostgreSQL's handle is returned as it is.
+ */
+export async function settleDb(handle: DbHandle): Promise<DbHandle> {
+  return handle.kind === 'pglite' && handle.reopen ? handle.reopen() : handle;
 }
 
 /**

@@ -9,10 +9,12 @@ export const CHANGES_CHANNEL = 'tiyu_changes';
 const RECONNECT_MS = 1000;
 
 /**
- * What this process knows of committed writes, table by table: every statement that writes a table of the database
- * notifies `tiyu_changes` with the table's name (statement-level triggers, migration 0035_changes; PostgreSQL delivers a
- * notification when, and only if, its transaction commits), and the feed keeps, per table, the sequence number of the
- * last change it heard. Caches key their entries by `current(tables)`: any later change of one of those tables makes
+ * What this process knows of committed writes, table by table and organisation by organisation: every statement that
+ * writes a table of the database notifies `tiyu_changes` with the table's name, and for a table with `org_id` the
+ * organisations of the rows it wrote with their ancestors and descendants (statement-level triggers, migrations
+ * 0035_changes and 0036_changes_by_org; PostgreSQL delivers a notification when, and only if, its transaction commits),
+ * and the feed keeps the sequence number of the last change it heard per table and per (table, organisation). Caches
+ * key their entries by `current(tables, org)`: any later change of one of those tables in the organisation's tree makes
  * the entry unreachable, on every instance that shares the database (docs/architecture.md, "Read cache").
  *
  * While the feed is not live (starting, or its PostgreSQL connection lost) `current` answers null and nothing may be
@@ -22,7 +24,12 @@ export class ChangeFeed {
   #seq = 0;
   /** Sequence number of the last (re)connection: every table counts as changed then. */
   #reset = 0;
+  /** Per table: the last change of the whole table (a TRUNCATE, a row without organisation, a table without one). */
   readonly #last = new Map<string, number>();
+  /** Per table: the last change of any kind, for a caller without an organisation. */
+  readonly #any = new Map<string, number>();
+  /** Per `table\norg`: the last change of that table's rows in the organisation, an ancestor or a descendant. */
+  readonly #byOrg = new Map<string, number>();
   #live = false;
   #closed = false;
   /** One round trip on the listening connection (PostgreSQL). */
@@ -43,16 +50,20 @@ export class ChangeFeed {
 
   /**
    * The newest change among `tables` heard so far (a number that only grows), or null while the feed is not live. Equal
-   * answers at two moments mean none of the tables changed in between.
+   * answers at two moments mean none of the tables changed in between. With `org`, only changes of rows in that
+   * organisation, its ancestors or its descendants count (and whole-table ones): what an answer confined to the
+   * organisation's tree can depend on (migration 0036_changes_by_org).
    */
-  #version(tables: Iterable<string>): number | null {
+  #version(tables: Iterable<string>, org?: string | null): number | null {
     if (!this.#live) return null;
     let v = this.#reset;
-    for (const t of tables) v = Math.max(v, this.#last.get(t) ?? 0);
+    for (const t of tables) {
+      v = Math.max(v, org ? Math.max(this.#last.get(t) ?? 0, this.#byOrg.get(`${t}\n${org}`) ?? 0) : (this.#any.get(t) ?? 0));
+    }
     return v;
   }
 
-  /** Calls `listener` with each changed table, and with null when every table must count as changed. */
+  /** Calls `listener` with each changed table (whichever organisations), and with null when every table must count as changed. */
   onChange(listener: (table: string | null) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
@@ -63,11 +74,13 @@ export class ChangeFeed {
    * the feed is not live): a cache keyed by it never serves an answer older than a write that committed before the
    * request began, whichever instance wrote. PGlite delivers a commit's notifications before the committing statement
    * resolves; on PostgreSQL it costs one round trip on the listening connection, whose server sends the notifications
-   * it holds before it answers, shared by every request that asks while the previous one is under way.
+   * it holds before it answers, shared by every request that asks while the previous one is under way. With `org`, the
+   * answer moves only with changes in that organisation's tree (ancestors and descendants): the caller promises its
+   * answer reads no other organisation's rows.
    */
-  async current(tables: Iterable<string>): Promise<number | null> {
+  async current(tables: Iterable<string>, org?: string | null): Promise<number | null> {
     await this.#synced();
-    return this.#version(tables);
+    return this.#version(tables, org);
   }
 
   #synced(): Promise<void> {
@@ -93,8 +106,14 @@ export class ChangeFeed {
     await this.#stop?.().catch(() => {});
   }
 
-  #changed(table: string): void {
-    this.#last.set(table, ++this.#seq);
+  /** A notification: `table`, or `table:org,org,…` (the organisations whose rows changed, with their ancestors and descendants). */
+  #changed(payload: string): void {
+    const seq = ++this.#seq;
+    const colon = payload.indexOf(':');
+    const table = colon < 0 ? payload : payload.slice(0, colon);
+    this.#any.set(table, seq);
+    if (colon < 0) this.#last.set(table, seq);
+    else for (const org of payload.slice(colon + 1).split(',')) this.#byOrg.set(`${table}\n${org}`, seq);
     for (const l of this.#listeners) l(table);
   }
 

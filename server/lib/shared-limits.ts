@@ -13,7 +13,7 @@ import { driverOf, type Db } from '../db/client';
 const SWEEP_ONE_IN = 200;
 
 /**
- * A store for @fastify/rate-limit that counts in the database (table rate_limit_hits, migration 0037): one upsert per
+ * A store for @fastify/rate-limit that counts in the database (table rate_limit_hits, migration 0038): one upsert per
  * request opens a window, counts in it, or starts a new one when it has ended. The database's clock decides windows, so
  * instances with skewed clocks still agree.
  */

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { fail } from '@/domain/api';
 import { ERR, type ErrorKey } from '@/domain/errors';
+import { GENERIC_MESSAGES } from '@/domain/fields';
 import { toLocale } from '@/domain/i18n/language';
 import { isAppError, isUniqueViolation } from '../lib/app-error';
 
@@ -43,8 +44,8 @@ export const errorsPlugin = fp(
         const message = first?.message ?? '';
         // '/name' or '/semesters/0/startDate' → 'name', 'semesters.0.startDate': the field the form marks.
         const field = first?.instancePath ? first.instancePath.replace(/^\//, '').replaceAll('/', '.') : undefined;
-        if (I18N_KEY.test(message) && app.i18n.exists(message)) return send(reply, 400, translate(request, message), field);
-        // No message of its own: the generic one, naming the field so the person knows what to correct.
+        if (I18N_KEY.test(message) && !GENERIC_MESSAGES.has(message) && app.i18n.exists(message)) return send(reply, 400, translate(request, message), field);
+        // No message of its own (or only zod's generic fallback): the generic one, naming the field so the person knows what to correct.
         return send(reply, 400, field ? translate(request, ERR.badField, { field }) : translate(request, ERR.badRequest), field);
       }
 

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { getTableName, type Table } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authEpoch } from '../db/schema/auth';
 
 declare module 'fastify' {
@@ -63,14 +63,24 @@ const ALWAYS = getTableName(authEpoch);
 
 /**
  * Answers of GET routes that declare `config.readsTables`, kept in process and keyed by the change feed's version of
- * those tables (server/lib/change-feed.ts). Only answers a route has already authorised are served: the hit is checked
- * in `preHandler`, after authentication, the route's permission and its query's validation, so a cached answer reaches
- * only a caller who may read it, and the key holds the caller (user, organisation header, role), the URL and the
- * language. Requests for an answer being computed wait for it instead of computing it again.
+ * those tables in the caller's tenant organisation's tree (server/lib/change-feed.ts): such a route must read no row
+ * of an organisation outside that tree (its ancestors and descendants). Only answers a route has already authorised
+ * are served: the hit is checked in `preHandler`, after authentication, the route's permission and its query's
+ * validation, so a cached answer reaches only a caller who may read it, and the key holds the caller (user,
+ * organisation header, role), the URL and the language. Requests for an answer being computed wait for it instead of
+ * computing it again.
  */
 export const readCachePlugin = fp(
   async (app) => {
     const entries = new Map<string, Entry>();
+    /**
+     * The key each request's answer was last kept under, by what the request gate sees before authentication (method,
+     * URL, token, organisation and language headers): the gate lets such a request by without a slot. A guess only;
+     * what is served is decided by the key in preHandler as for every request.
+     */
+    const likely = new Map<string, string>();
+    const likelyKeyOf = (request: FastifyRequest) =>
+      [request.method, request.url, request.headers.authorization ?? '', request.headers.orgid ?? '', request.headers['accept-language'] ?? ''].join('\n');
     const computing = new Map<string, { version: number; ready: Promise<void>; since: number }>();
     let bytes = 0;
     const tableNames = new WeakMap<readonly Table[], string[]>();
@@ -106,15 +116,28 @@ export const readCachePlugin = fp(
     const keyOf = (request: FastifyRequest) =>
       [request.routeOptions.url, request.url, request.session?.userId ?? '', request.headers.orgid ?? '', request.scope?.roleId ?? '', request.locale].join('\n');
     const fresh = (e: Entry | undefined, version: number): e is Entry => !!e && e.version === version && app.now().getTime() - e.at < READ_CACHE_MAX_AGE_MS;
+    if (app.requestGate) {
+      app.requestGate.skip = (request) => {
+        if (request.method !== 'GET') return false;
+        const key = likely.get(likelyKeyOf(request));
+        const e = key === undefined ? undefined : entries.get(key);
+        return !!e && app.now().getTime() - e.at < READ_CACHE_MAX_AGE_MS;
+      };
+    }
 
     app.decorateRequest('readCacheMiss', null);
-    app.addHook('preHandler', async (request, reply) => {
+    /** Serves the request's answer from memory when it is there and fresh; true when it did. */
+    const fromMemory = async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
       const tables = request.routeOptions.config.readsTables;
-      if (!tables || request.method !== 'GET') return;
-      const version = await app.changes.current(namesOf(tables));
-      if (version === null) return;
+      if (!tables || request.method !== 'GET') return false;
+      // Every cached answer is confined to the caller's tenant organisation's tree (architecture rule 4), so only writes
+      // there retire it: a result written in another school keeps this school's answers.
+      const version = await app.changes.current(namesOf(tables), request.scope?.tenantOrgId ?? null);
+      if (version === null) return false;
       const key = keyOf(request);
       let hit = entries.get(key);
+      /** The answer came from a computation under way when the request arrived, not from memory. */
+      let shared = false;
       if (!fresh(hit, version)) {
         const pending = computing.get(key);
         const waited = pending ? performance.now() - pending.since : Infinity;
@@ -136,29 +159,42 @@ export const readCachePlugin = fp(
           request.readCacheMiss = miss;
           // Whatever becomes of the request (answered, failed, its client gone), its waiters are let go.
           reply.raw.once('close', miss.done);
-          return;
+          return false;
         }
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([pending.ready, new Promise((ok) => (timer = setTimeout(ok, WAIT_MS - waited)))]);
         clearTimeout(timer);
         hit = entries.get(key);
+        shared = true;
         // The answer it waited for failed, is late or is already outdated: compute its own, uncached.
-        if (!fresh(hit, version)) return;
+        if (!fresh(hit, version)) return false;
       }
-      if (!hit) return;
+      if (!hit) return false;
       info.hits++;
       entries.delete(key);
       entries.set(key, hit);
+      // Benchmarks split what memory answers (hit) from what is computed (miss, or shared: another request's computation
+      // waited for; tests/bench/load.ts); it tells a client nothing else.
+      reply.header('x-read-cache', shared ? 'shared' : 'hit');
       reply.header('content-type', hit.type);
-      return reply.send(hit.body);
+      void reply.send(hit.body);
+      return true;
+    };
+    app.addHook('preHandler', async (request, reply) => {
+      if (await fromMemory(request, reply)) return reply;
+      // Let through the request gate on the chance of a kept answer: it has work after all, so it queues for a slot.
+      if (request.slotDeferred && app.requestGate && !(await app.requestGate.admit(request))) return reply.code(499).send();
     });
     app.addHook('onSend', async (request, reply, payload) => {
       const miss = request.readCacheMiss;
       if (!miss) return payload;
       request.readCacheMiss = null;
+      reply.header('x-read-cache', 'miss');
       if (reply.statusCode === 200 && typeof payload === 'string') {
         drop(miss.key);
         entries.set(miss.key, { version: miss.version, at: app.now().getTime(), type: String(reply.getHeader('content-type') ?? 'application/json'), body: payload });
+        if (likely.size >= 4 * MAX_ENTRIES) likely.clear();
+        likely.set(likelyKeyOf(request), miss.key);
         bytes += payload.length * 2;
         for (const [key] of entries) {
           if (entries.size <= MAX_ENTRIES && bytes <= MAX_BYTES) break;

@@ -16,7 +16,24 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Gives the request's slot back; set while it holds one. */
     releaseSlot: (() => void) | null;
+    /** Let through without a slot (`RequestGate.skip`): it takes one with `admit` before any work of its own. */
+    slotDeferred: boolean;
   }
+  interface FastifyInstance {
+    /** Set when the gate is on. */
+    requestGate?: RequestGate;
+  }
+}
+
+export interface RequestGate {
+  /**
+   * Requests this answers true for pass without waiting for a slot: an answer the read cache most likely holds
+   * (server/plugins/read-cache.ts) costs no database work, so it is not queued behind answers being computed. Whoever
+   * sets it must `admit` such a request before it does work of its own.
+   */
+  skip: ((request: FastifyRequest) => boolean) | null;
+  /** Takes a slot for a request let through without one; false (slot given back) when its client left meanwhile. */
+  admit(request: FastifyRequest): Promise<boolean>;
 }
 
 /**
@@ -41,15 +58,14 @@ export const requestGatePlugin = fp<RequestGateOptions>(
         if (next) next();
         else free++;
       });
-    app.decorateRequest('releaseSlot', null);
-    app.addHook('onRequest', async (request, reply) => {
-      if (!request.url.startsWith('/api/') || UNGATED.test(request.url)) return;
+    const admit = async (request: FastifyRequest): Promise<boolean> => {
+      request.slotDeferred = false;
       if (free > 0) free--;
-      else await new Promise<void>((admit) => waiting.push(admit));
+      else await new Promise<void>((ok) => waiting.push(ok));
       // The client left while it waited (closed the tab, gave up): its turn goes to the next one at once.
       if (request.raw.destroyed) {
         release();
-        return reply.code(499).send();
+        return false;
       }
       let held = true;
       request.releaseSlot = () => {
@@ -57,6 +73,19 @@ export const requestGatePlugin = fp<RequestGateOptions>(
         held = false;
         release();
       };
+      return true;
+    };
+    const gate: RequestGate = { skip: null, admit };
+    app.decorate('requestGate', gate);
+    app.decorateRequest('releaseSlot', null);
+    app.decorateRequest('slotDeferred', false);
+    app.addHook('onRequest', async (request, reply) => {
+      if (!request.url.startsWith('/api/') || UNGATED.test(request.url)) return;
+      if (gate.skip?.(request)) {
+        request.slotDeferred = true;
+        return;
+      }
+      if (!(await admit(request))) return reply.code(499).send();
     });
     // The slot is held until the request's work is done, which is when it sends its answer (or the answer is
     // written), not when its client leaves: a handler goes on with its statements after the client aborted (a list

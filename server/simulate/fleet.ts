@@ -68,6 +68,10 @@ export async function simulate(db: Db, send: Send, opts: SimulateOptions): Promi
   const now = opts.now ?? new Date();
   const perDay = opts.perDeviceDay ?? 8;
   const log = opts.log ?? (() => {});
+  /** `what k/n` at about every tenth of a stage (and its last step), so a long simulation shows it moves on. */
+  const progress = (what: string, k: number, n: number) => {
+    if (k === n || Math.floor((k * 10) / n) !== Math.floor(((k - 1) * 10) / n)) log(`${what} ${k}/${n}`);
+  };
   const report: SimulateReport = { devices: 0, appUsers: 0, batches: 0, accepted: 0, duplicate: 0, rejected: 0, lessons: 0, contestEntries: 0, homeworkSubmissions: 0, videos: 0 };
   const tally = (s: IngestSummary) => {
     report.batches++;
@@ -116,6 +120,7 @@ export async function simulate(db: Db, send: Send, opts: SimulateOptions): Promi
     ...(await db.select({ account: users.accountNum }).from(students).innerJoin(users, eq(users.id, students.userId)).orderBy(asc(users.accountNum))),
     ...(await db.select({ account: users.accountNum }).from(parents).innerJoin(users, eq(users.id, parents.userId)).orderBy(asc(users.accountNum))),
   ];
+  log(`signing in app users (${fleet.length} devices ready)`);
   const sessions: { account: string; headers: Record<string, string>; identity: string; students: (SimStudent & { orgId: string })[] }[] = [];
   for (const { account } of appAccounts.filter((_, i) => i % Math.max(1, Math.ceil(appAccounts.length / (opts.appUsers ?? 30))) === 0)) {
     const login = await send('POST', '/api/v1/app/login', {}, { account, password: sha256Hex(DEMO_PASSWORD) });
@@ -134,7 +139,9 @@ export async function simulate(db: Db, send: Send, opts: SimulateOptions): Promi
   const byDevice = new Map<string, number>();
   for (const d of fleet) byDevice.set(d.orgId, (byDevice.get(d.orgId) ?? 0) + 1);
   let seq = 0;
+  let deviceNo = 0;
   for (const d of fleet) {
+    progress(`device records of ${opts.days} days: device`, ++deviceNo, fleet.length);
     const roster = rosters.get(d.orgId) ?? [];
     if (roster.length === 0) continue;
     const contestsHere = active.contests.filter((c) => reaches(active.orgParents, c.orgId, d.orgId));
@@ -162,7 +169,9 @@ export async function simulate(db: Db, send: Send, opts: SimulateOptions): Promi
   }
 
   // ---- lessons: a practice on school days, a match on Fridays, by each K12 school's main device ----
+  let schoolNo = 0;
   for (const [orgId, deviceId] of lessonDevice) {
+    progress('lessons: school', ++schoolNo, lessonDevice.size);
     const d = fleet.find((x) => x.id === deviceId)!;
     const classRows = await db.select({ id: classes.id }).from(classes).where(eq(classes.orgId, orgId)).orderBy(asc(classes.classNo)).limit(8);
     const roster = rosters.get(orgId) ?? [];
@@ -215,7 +224,9 @@ export async function simulate(db: Db, send: Send, opts: SimulateOptions): Promi
   }
 
   // ---- app users: students log runs and walks, enter contests and hand in homework; parents act for a child ----
+  let sessionNo = 0;
   for (const session of sessions) {
+    progress('app records: app user', ++sessionNo, sessions.length);
     const { account, headers } = session;
     const records: Record<string, unknown>[] = [];
     const eager = session.identity === 'student' ? 0.6 : 0.15;

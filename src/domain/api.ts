@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// The domain's zod error map (unnamed issues answer i18n keys), installed wherever a schema is built.
+import './fields';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from './constants';
 import { SUCCESS_CODE, type Envelope } from './envelope';
 

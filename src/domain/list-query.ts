@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './api';
+import { blankAsUndefined } from './fields';
 
 /**
  * The shared pieces of every list query and id parameter (docs/product-rules.md#lists). The server validates a list's
@@ -12,8 +13,6 @@ export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 
 /** Longest text a list filter accepts (names, keywords, numbers). */
 export const TEXT_FILTER_MAX = 64;
-
-const blankAsUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
 /** An optional id filter; '' means no filter. */
 export const idFilter = z.preprocess(blankAsUndefined, z.string().regex(UUID_PATTERN, 'validation:common.id').optional());

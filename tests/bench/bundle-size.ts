@@ -1,119 +1,191 @@
 /**
- * Bundle size of the first screen: builds the web app with Vite into a temporary directory and reports the gzip size
- * of the JavaScript the login route loads — the entry chunk, every chunk it imports statically, and the locale chunks
- * of the login namespaces in the default language (src/lib/i18n.ts loads them before the first paint) — against the
- * target, with the largest modules; and checks that none of it contains ECharts or spreadsheet (xlsx, papaparse) code.
+ * What a browser downloads, per route: builds the web app (with its precompressed copies, scripts/precompress.ts),
+ * starts the real server on it, and loads each route in headless Chromium with an empty cache, counting the bytes that
+ * went over the wire (CDP Network.loadingFinished encodedDataLength: compressed, headers included) by kind. The login
+ * route is loaded as a visitor; the signed-in routes are loaded cold after signing in (the browser cache cleared),
+ * then a second time warm, as a teacher's next visit.
+ * Also prints the build's own view of the login route (the entry chunk and its static imports, brotli), as a cross-check.
+ *
  * Run: npx tsx tests/bench/bundle-size.ts. Prints numbers only; nothing is asserted.
- * BENCH_MODULES=<text> also lists the login route's modules whose path contains the text (e.g. node_modules/zod).
+ * BENCH_DATA=<pglite dir> copies that database (e.g. /work/seed-data) instead of seeding a fresh demo (~1-2 min).
+ * BENCH_PORT=<port> (default 8273).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { join, resolve } from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { build, type Rollup } from 'vite';
-import { DEFAULT_LOCALE } from '../../src/domain/constants';
 
-/** docs/architecture.md (performance): the login route's JavaScript, gzip. */
-const TARGET_GZIP = 180 * 1024;
-/** The namespaces src/lib/i18n.ts loads before the first paint (LOGIN_NAMESPACES; that module needs a browser). */
-const LOGIN_NAMESPACES = ['common', 'auth', 'validation', 'errors', 'ui'];
+const root = resolve(import.meta.dirname, '../..');
+/** docs/performance.md: the login route's JavaScript as a browser downloads it. */
+const TARGET_LOGIN_JS = 180 * 1024;
+const PORT = Number(process.env.BENCH_PORT ?? 8273);
+const BASE = `http://127.0.0.1:${PORT}/busi/`;
+const PASSWORD = 'Tiyu@2026';
 
-const LAZY_ONLY = [
-  { name: 'ECharts', test: /node_modules\/(echarts|zrender|echarts-for-react)\// },
-  { name: 'xlsx', test: /node_modules\/(xlsx|@e965\/xlsx)\// },
-  { name: 'papaparse', test: /node_modules\/papaparse\// },
+/** The routes a user opens: the login page, a data-centre page with charts, and a list page. */
+const ROUTES: { name: string; account?: string; path: string; ready: string }[] = [
+  { name: 'login', path: '', ready: '[data-testid=login-submit]' },
+  { name: 'data centre: school (K12)', account: 'school01', path: 'k12/dataCenter/school', ready: 'canvas' },
+  { name: 'list: classes (K12)', account: 'school01', path: 'k12/org/class', ready: '[data-slot=data-table-row]' },
 ];
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
 
-function isChunk(item: Rollup.OutputChunk | Rollup.OutputAsset): item is Rollup.OutputChunk {
-  return item.type === 'chunk';
+interface Transfer {
+  url: string;
+  type: string;
+  bytes: number;
+  encoding: string;
+}
+
+/** Records every finished request of the page with its bytes on the wire. */
+async function recordTransfers(page: Page): Promise<{ list: Transfer[]; stop: () => Promise<void> }> {
+  const cdp = await page.context().newCDPSession(page);
+  const requests = new Map<string, { url: string; type: string; encoding: string }>();
+  const list: Transfer[] = [];
+  cdp.on('Network.responseReceived', (e) => {
+    const headers = Object.fromEntries(Object.entries(e.response.headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
+    requests.set(e.requestId, { url: e.response.url, type: e.type, encoding: headers['content-encoding'] ?? '-' });
+  });
+  cdp.on('Network.loadingFinished', (e) => {
+    const r = requests.get(e.requestId);
+    if (r) list.push({ ...r, bytes: e.encodedDataLength });
+  });
+  await cdp.send('Network.enable');
+  return { list, stop: () => cdp.detach() };
+}
+
+function kindOf(t: Transfer): string {
+  if (t.url.includes('/api/')) return 'api';
+  if (t.type === 'Script') return 'js';
+  if (t.type === 'Stylesheet') return 'css';
+  if (t.type === 'Font') return 'font';
+  if (t.type === 'Document') return 'html';
+  return 'other';
+}
+
+function summarise(label: string, list: Transfer[]): Map<string, { files: number; bytes: number }> {
+  const by = new Map<string, { files: number; bytes: number }>();
+  for (const t of list) {
+    const k = kindOf(t);
+    const cur = by.get(k) ?? { files: 0, bytes: 0 };
+    cur.files++;
+    cur.bytes += t.bytes;
+    by.set(k, cur);
+  }
+  const order = ['js', 'css', 'font', 'html', 'other', 'api'];
+  const js = list.filter((t) => kindOf(t) === 'js');
+  const encodings = [...new Set(js.map((t) => t.encoding))].join('/') || '-';
+  const parts = order.filter((k) => by.has(k)).map((k) => `${k} ${kb(by.get(k)!.bytes)} in ${by.get(k)!.files}`);
+  const assets = list.filter((t) => kindOf(t) !== 'api').reduce((s, t) => s + t.bytes, 0);
+  console.log(`  ${label.padEnd(38)} ${parts.join(' · ')}  | all but api ${kb(assets)}  (js encoding: ${encodings})`);
+  return by;
+}
+
+async function signIn(page: Page, account: string) {
+  await page.goto(BASE);
+  await page.getByTestId('login-captcha').waitFor();
+  await page.getByTestId('login-username').fill(account);
+  await page.getByTestId('login-password').fill(PASSWORD);
+  await page.getByTestId('login-code').fill('1234');
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL((url) => !url.pathname.endsWith('/busi/'), { timeout: 60_000 });
+}
+
+/** Loads `path` and waits until the screen has drawn (its marker shows and the network is quiet). */
+async function load(page: Page, path: string, ready: string) {
+  await page.goto(BASE + path);
+  await page.locator(ready).first().waitFor({ timeout: 60_000 });
+  await page.waitForLoadState('networkidle');
+}
+
+/** The build's own count of the login route: the entry chunk and its static imports (no locales, no lazy screens). */
+function buildView(items: (Rollup.OutputChunk | Rollup.OutputAsset)[]) {
+  const chunks = new Map(items.filter((i): i is Rollup.OutputChunk => i.type === 'chunk').map((c) => [c.fileName, c]));
+  const entry = [...chunks.values()].find((c) => c.isEntry);
+  if (!entry) return;
+  const seen = new Set<string>();
+  const visit = (f: string) => {
+    if (seen.has(f) || !chunks.has(f)) return;
+    seen.add(f);
+    chunks.get(f)!.imports.forEach(visit);
+  };
+  visit(entry.fileName);
+  const br = [...seen].reduce((s, f) => s + brotliCompressSync(chunks.get(f)!.code).length, 0);
+  const echarts = [...seen].some((f) => chunks.get(f)!.moduleIds.some((m) => /node_modules\/(echarts|zrender)\//.test(m)));
+  console.log(`build: ${chunks.size} JavaScript chunks; login entry + static imports: ${seen.size} chunks, brotli ${kb(br)}; ECharts in it: ${echarts ? 'YES' : 'no'}`);
+}
+
+async function waitForServer(child: ChildProcess) {
+  const started = Date.now();
+  while (Date.now() - started < 300_000) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${PORT}/api/health`);
+      if (res.status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('server did not start in 5 minutes');
 }
 
 async function main() {
-  const outDir = mkdtempSync(join(tmpdir(), 'tiyu-bundle-'));
+  const work = mkdtempSync(join(tmpdir(), 'tiyu-bundle-'));
+  const outDir = join(work, 'web');
+  let server: ChildProcess | undefined;
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
   try {
-    const started = performance.now();
-    const result = await build({ configFile: 'vite.config.ts', logLevel: 'warn', build: { outDir, emptyOutDir: true, reportCompressedSize: false } });
-    const buildMs = performance.now() - started;
-    const outputs = (Array.isArray(result) ? result : [result]) as Rollup.RollupOutput[];
-    const items = outputs.flatMap((o) => o.output);
-    const chunks = new Map(items.filter(isChunk).map((c) => [c.fileName, c]));
-    const entry = [...chunks.values()].find((c) => c.isEntry);
-    if (!entry) throw new Error('no entry chunk in the build output');
+    const t0 = performance.now();
+    const result = await build({ configFile: join(root, 'vite.config.ts'), root, logLevel: 'warn', build: { outDir, emptyOutDir: true, reportCompressedSize: false } });
+    console.log(`vite build (with precompression): ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    buildView((Array.isArray(result) ? result : [result]).flatMap((r) => (r as Rollup.RollupOutput).output));
 
-    // The entry and its static imports, transitively: what the browser fetches before the login screen shows.
-    const initial: Rollup.OutputChunk[] = [];
-    const seen = new Set<string>();
-    const visit = (file: string) => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      const chunk = chunks.get(file);
-      if (!chunk) return;
-      initial.push(chunk);
-      chunk.imports.forEach(visit);
-    };
-    visit(entry.fileName);
-    // The login namespaces of the default language: dynamic imports, but awaited before the first paint.
-    const localeChunk = (ns: string) =>
-      [...chunks.values()].find((c) => c.facadeModuleId?.endsWith(`/locales/${DEFAULT_LOCALE}/${ns}.json`))?.fileName;
-    for (const ns of LOGIN_NAMESPACES) {
-      const file = localeChunk(ns);
-      if (!file) throw new Error(`no chunk for locales/${DEFAULT_LOCALE}/${ns}.json`);
-      visit(file);
-    }
+    const dataDir = join(work, 'data');
+    if (process.env.BENCH_DATA) cpSync(process.env.BENCH_DATA, dataDir, { recursive: true });
+    server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], {
+      cwd: root,
+      env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', PGLITE_DIR: dataDir, STORAGE_DIR: join(work, 'files'), WEB_DIST: outDir, NODE_ENV: 'test', TIYU_CAPTCHA_FIXED: '1234', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    await waitForServer(server);
 
-    const css = items.filter((i) => i.type === 'asset' && i.fileName.endsWith('.css') && entry.viteMetadata?.importedCss.has(i.fileName));
-    const gz = (code: string | Uint8Array) => gzipSync(code).length;
-
-    console.log(`vite build: ${(buildMs / 1000).toFixed(1)} s, ${chunks.size} JavaScript chunks`);
-    console.log(`\nlogin route JavaScript (entry + static imports + ${DEFAULT_LOCALE} login namespaces):`);
-    let raw = 0;
-    let zipped = 0;
-    for (const c of initial) {
-      const size = Buffer.byteLength(c.code);
-      const g = gz(c.code);
-      raw += size;
-      zipped += g;
-      console.log(`  ${c.fileName.padEnd(44)} ${kb(size).padStart(10)}  gzip ${kb(g).padStart(9)}`);
+    console.log('\nper route, what the browser downloaded (bytes on the wire, compressed; empty cache unless "warm"):');
+    const figures: { route: string; js: number }[] = [];
+    for (const route of ROUTES) {
+      const context: BrowserContext = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+      const page = await context.newPage();
+      if (route.account) await signIn(page, route.account);
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.clearBrowserCache');
+      const cold = await recordTransfers(page);
+      await load(page, route.path, route.ready);
+      await cold.stop();
+      const by = summarise(`${route.name} (cold)`, cold.list);
+      figures.push({ route: route.name, js: by.get('js')?.bytes ?? 0 });
+      if (route.account) {
+        const warm = await recordTransfers(page);
+        await load(page, route.path, route.ready);
+        await warm.stop();
+        summarise(`${route.name} (warm)`, warm.list);
+      }
+      if (process.env.BENCH_FILES) for (const t of cold.list.sort((a, b) => b.bytes - a.bytes).slice(0, 25)) console.log(`      ${kb(t.bytes).padStart(9)} ${t.encoding.padEnd(5)} ${t.url.replace(BASE, '')}`);
+      await context.close();
     }
-    console.log(`  ${'total'.padEnd(44)} ${kb(raw).padStart(10)}  gzip ${kb(zipped).padStart(9)}`);
-    console.log(`  ${'target'.padEnd(44)} ${''.padStart(10)}  gzip ${kb(TARGET_GZIP).padStart(9)}  ${zipped <= TARGET_GZIP ? 'met' : 'MISSED'}`);
-    for (const a of css) {
-      if (a.type !== 'asset') continue;
-      console.log(`  (css) ${a.fileName.padEnd(38)} ${kb(Buffer.byteLength(a.source)).padStart(10)}  gzip ${kb(gz(a.source)).padStart(9)}`);
-    }
-
-    // The biggest modules of the first screen: where to look when it grows.
-    const sizes = initial.flatMap((c) => Object.entries(c.modules).map(([id, m]) => ({ id, size: m.renderedLength })));
-    const byPackage = new Map<string, number>();
-    for (const { id, size } of sizes) {
-      const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(id)?.[1] ?? (id.includes('/locales/') ? 'locales/*.json' : 'src');
-      byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + size);
-    }
-    console.log('\nlargest packages in it (module code as rendered into the chunks, minified, before gzip):');
-    for (const [pkg, size] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`  ${pkg.padEnd(32)} ${kb(size).padStart(10)}`);
-    console.log('\nlargest modules in it:');
-    const short = (id: string) => id.replace(/^.*node_modules\//, '').replace(`${process.cwd()}/`, '');
-    for (const { id, size } of [...sizes].sort((a, b) => b.size - a.size).slice(0, 15)) console.log(`  ${short(id).padEnd(64)} ${kb(size).padStart(10)}`);
-
-    const modules = initial.flatMap((c) => c.moduleIds);
-    if (process.env.BENCH_MODULES) for (const m of modules.filter((id) => id.includes(process.env.BENCH_MODULES!))) console.log("  module", m);
-    console.log('\nlazy-only libraries in the login route:');
-    for (const lib of LAZY_ONLY) {
-      const found = modules.filter((m) => lib.test.test(m));
-      console.log(`  ${lib.name.padEnd(10)} ${found.length === 0 ? 'absent (ok)' : `PRESENT in ${found.length} modules`}`);
-    }
-
-    // Where the heavy libraries went instead, for the record.
-    console.log('\nlazy chunks holding them:');
-    for (const lib of LAZY_ONLY) {
-      const holders = [...chunks.values()].filter((c) => c.moduleIds.some((m) => lib.test.test(m)));
-      const total = holders.reduce((sum, c) => sum + gz(c.code), 0);
-      console.log(`  ${lib.name.padEnd(10)} ${holders.map((c) => c.fileName).join(', ') || '-'} (gzip ${kb(total)})`);
-    }
+    const login = figures[0].js;
+    console.log(`\nlogin route JavaScript downloaded: ${kb(login)} (target ≤ ${kb(TARGET_LOGIN_JS)}: ${login <= TARGET_LOGIN_JS ? 'met' : 'MISSED'})`);
   } finally {
-    rmSync(outDir, { recursive: true, force: true });
+    await browser.close();
+    server?.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 1500));
+    rmSync(work, { recursive: true, force: true });
   }
 }
 

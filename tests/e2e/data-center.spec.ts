@@ -27,7 +27,7 @@ test.describe('data centre', () => {
     await shot(page, 'dc-school-3');
 
     // School → grade: a row of the item-by-grade table.
-    await page.getByTestId('items-by-grade').getByRole('rowheader', { name: '初一' }).click();
+    await page.getByTestId('items-by-grade').getByRole('rowheader', { name: '七年级' }).click();
     await expect(page).toHaveURL(/\/dataCenter\/grade\?/);
     expect(params(page).get('gradeNo')).toBe('7');
     expect(params(page).get('schoolYear')).toMatch(/^\d{4}$/);
@@ -88,7 +88,7 @@ test.describe('data centre', () => {
     await expect(crumbs.getByRole('link')).toHaveCount(3);
     await crumbs.getByRole('link', { name: className }).click();
     await expect(page).toHaveURL(/\/dataCenter\/class\/detail\//);
-    await page.getByTestId('drill-breadcrumbs').getByRole('link', { name: '初一' }).click();
+    await page.getByTestId('drill-breadcrumbs').getByRole('link', { name: '七年级' }).click();
     await expect(page).toHaveURL(/\/dataCenter\/grade\?.*gradeNo=7/);
     await page.getByTestId('drill-breadcrumbs').getByRole('link').first().click();
     await expect(page).toHaveURL(/\/dataCenter\/school/);

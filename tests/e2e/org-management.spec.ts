@@ -60,7 +60,8 @@ test('a school created with its administrator; disabling it blocks that administ
   await expect(admin.getByTestId('school-year-list').getByRole('cell', { name: academicYear })).toBeVisible();
   await admin.goto('/busi/k12/org/grade/add');
   const gradeForm = admin.getByTestId('grade-form');
-  await choose(gradeForm.locator('[data-field=gradeNo]').getByRole('combobox'), '一年级');
+  // The grade follows from the stage and enrolment year (this year's entrants: 一年级).
+  await expect(gradeForm.getByTestId('grade-derived')).toContainText('一年级');
   await gradeForm.getByTestId('form-save').click();
   await expect(admin).toHaveURL(/\/k12\/org\/grade$/);
   await expect(admin.getByTestId('grade-list').getByRole('cell', { name: '一年级', exact: true })).toBeVisible();

@@ -19,7 +19,7 @@ test.describe('platform administration', () => {
     await expect(page.getByTestId('screen-links-open')).toHaveCount(0);
     const schoolUrl = page.url();
     // The school's grades and classes open under the overview, for that school, and lead back to it.
-    await page.getByTestId('items-by-grade').getByRole('rowheader', { name: '初一' }).click();
+    await page.getByTestId('items-by-grade').getByRole('rowheader', { name: '七年级' }).click();
     await expect(page).toHaveURL(/\/busi\/admin\/dataCenter\/overview\/grade\?.*orgId=/);
     await expect(page.getByTestId('dc-grade')).toBeVisible();
     await dashboardSettled(page);

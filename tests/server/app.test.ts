@@ -1,6 +1,7 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { buildApp } from '../../server/app';
 import type { Db } from '../../server/db/client';
 import { orgs } from '../../server/db/schema/orgs';
 import { parseEnv } from '../../server/env';
+import { precompressDir } from '../../scripts/precompress';
 import { createTestApp, randomStr, type TestApp } from '../support/server-app';
 
 /** A database whose every use fails: for routes that must not touch it, and for the 5xx path. */
@@ -144,6 +146,32 @@ describe('static web app under /busi/', () => {
     const bare = await app.inject({ url: '/busi' });
     expect(bare.statusCode).toBe(302);
     expect(bare.headers.location).toBe('/busi/');
+  });
+
+  it('sends a hashed asset compressed when the browser accepts it, cached for good', async () => {
+    // What a build writes: the chunk and, beside it, its brotli and gzip copies (scripts/precompress.ts).
+    const code = `export const rows = [${Array.from({ length: 400 }, (_, i) => `{ id: ${i}, name: "row ${i}" }`).join(', ')}];`;
+    await writeFile(join(dist, 'assets', 'rows-def456.js'), code);
+    await precompressDir(dist);
+    const url = '/busi/assets/rows-def456.js';
+    for (const [accept, encoding, decode] of [
+      ['gzip, deflate, br, zstd', 'br', brotliDecompressSync],
+      ['gzip', 'gzip', gunzipSync],
+    ] as const) {
+      const res = await app.inject({ url, headers: { 'accept-encoding': accept } });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(res.headers['content-type']).toMatch(/javascript/);
+      expect(res.headers.vary).toMatch(/accept-encoding/i);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(res.rawPayload.length).toBeLessThan(code.length / 4);
+      expect(decode(res.rawPayload).toString()).toBe(code);
+    }
+    // A client that accepts neither gets the file as it is.
+    const plain = await app.inject({ url, headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(code);
+    expect(plain.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
   it('falls back to index.html for client-side routes, but not for the API', async () => {

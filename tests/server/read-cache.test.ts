@@ -1,11 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
 import type { PGlite } from '@electric-sql/pglite';
+import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '@/domain/api';
 import type { ScoreSearchPage } from '@/domain/physique-results/types';
 import type { SchoolView, StudentListPage } from '@/domain/data-center/types';
 import { physiqueResults } from '../../server/db/schema/physique';
-import { testPlans } from '../../server/db/schema/test-plans';
 import { addPlanWithResults } from '../../server/db/seed/scale';
 import { READ_CACHE_MAX_AGE_MS } from '../../server/plugins/read-cache';
 import { createTestApp, type TestApp } from '../support/server-app';
@@ -60,6 +60,60 @@ describe('the change feed', () => {
     expect(rows.length).toBeGreaterThan(50);
     expect(rows.filter((r) => r.tgenabled !== 'A').map((r) => r.relname)).toEqual([]);
   });
+
+  it('tables with an organisation name the organisations of the rows written, their ancestors and descendants', async () => {
+    const { rows } = await t.db.execute<{ relname: string; n: number }>(sql`
+      select c.relname, count(g.oid)::int as n from pg_class c
+      join pg_attribute a on a.attrelid = c.oid and a.attname = 'org_id' and not a.attisdropped
+      left join pg_trigger g on g.tgrelid = c.oid and g.tgname in ('tiyu_changed_ins', 'tiyu_changed_upd', 'tiyu_changed_del') and g.tgenabled = 'A'
+      where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r'
+      group by c.relname`);
+    expect(rows.length).toBeGreaterThan(30);
+    expect(rows.filter((r) => r.n !== 3).map((r) => r.relname)).toEqual([]);
+    const tables = ['physique_results'];
+    const [row] = (await t.db.select({ id: physiqueResults.id }).from(physiqueResults).where(eq(physiqueResults.orgId, org.uni)).limit(1));
+    const versions = async () => Promise.all([org.uni, org.bureau, org.k12, null].map((o) => t.app.changes.current(tables, o)));
+    const before = await versions();
+    // A statement that writes no row changes nothing.
+    await t.db.update(physiqueResults).set({ invalid: false }).where(sql`false`);
+    expect(await versions()).toEqual(before);
+    await t.db.update(physiqueResults).set({ invalid: sql`${physiqueResults.invalid}` }).where(eq(physiqueResults.id, row.id));
+    const after = await versions();
+    // The university and the bureau above it moved; the other school did not; a caller without organisation did.
+    expect(after.map((v, i) => v! > before[i]!)).toEqual([true, true, false, true]);
+    // A row of the bureau's own (moved there and back) may be part of any answer below it: every school moves.
+    await t.db.update(physiqueResults).set({ orgId: org.bureau }).where(eq(physiqueResults.id, row.id));
+    await t.db.update(physiqueResults).set({ orgId: org.uni }).where(eq(physiqueResults.id, row.id));
+    const below = await versions();
+    expect(below.map((v, i) => v! > after[i]!)).toEqual([true, true, true, true]);
+  });
+});
+
+describe('invalidation by organisation', () => {
+  const UNI_LIST = 'gx/organizeTest/scoreSearch/page?size=20';
+  const BUREAU_LIST = 'admin/organizeTest/scoreSearch/page?size=20';
+
+  it('a write in one school keeps the other schools’ answers, and never serves that school or the bureau above it a stale one', async () => {
+    const school = await get<ScoreSearchPage>(LIST);
+    const schoolView = await get<SchoolView>('k12/dataCenter/school');
+    const uni = await get<ScoreSearchPage>(UNI_LIST, 'college01');
+    const bureau = await get<ScoreSearchPage>(BUREAU_LIST, 'district01');
+    const victim = uni.data.records.find((r) => !r.invalid)!;
+    const hits = t.app.readCache.hits;
+    // Another connection writes a result of the university (a script, another instance).
+    await t.db.update(physiqueResults).set({ invalid: true, invalidAt: new Date() }).where(eq(physiqueResults.id, victim.id));
+    // The K12 school's answers are still served from memory.
+    expect((await get<ScoreSearchPage>(LIST)).body).toBe(school.body);
+    expect((await get<SchoolView>('k12/dataCenter/school')).body).toBe(schoolView.body);
+    expect(t.app.readCache.hits).toBe(hits + 2);
+    // The university and the bureau above it read the write.
+    const uniAfter = await get<ScoreSearchPage>(UNI_LIST, 'college01');
+    expect(uniAfter.data.records.find((r) => r.id === victim.id)!.invalid).toBe(true);
+    expect(uniAfter.data.summary.valid).toBe(uni.data.summary.valid - 1);
+    const bureauAfter = await get<ScoreSearchPage>(BUREAU_LIST, 'district01');
+    expect(bureauAfter.data.summary.valid).toBe(bureau.data.summary.valid - 1);
+    expect(t.app.readCache.hits).toBe(hits + 2);
+  });
 });
 
 describe('the read cache', () => {
@@ -92,10 +146,11 @@ describe('the read cache', () => {
       const declared = t.app.readCache.routes.get(route);
       expect(declared, route).toBeDefined();
       for (const [account, path] of list) {
-        // The first call loads the caller into the auth cache; a statement that changes no row of a table every cached
-        // route reads then retires its answer (statement triggers fire all the same), so the second runs the route alone.
+        // The first call loads the caller into the auth cache; a statement on a table without organisation that every
+        // cached route reads retires its answer (its statement trigger fires even for no row), so the second runs the
+        // route alone.
         await get(path, account);
-        await t.db.execute(sql`update ${testPlans} set id = id where false`);
+        await t.db.execute(sql`update teacher_classes set class_id = class_id where false`);
         const statements = await statementsOf(() => get(path, account));
         expect(statements.length, path).toBeGreaterThan(0);
         const read = new Set(statements.flatMap((s) => [...s.matchAll(/\b(?:from|join)\s+"?([a-z_][a-z0-9_]*)"?/gi)].map((m) => m[1]).filter((n) => tables.has(n))));
@@ -155,6 +210,31 @@ describe('the read cache', () => {
     expect((await t.request({ url: api(LIST) })).statusCode).toBe(401);
     expect((await t.request({ url: api(LIST), token: tokens.college01 })).statusCode).toBe(403);
     expect(t.app.readCache.hits).toBe(hits + 1);
+  });
+
+  it('a kept answer is served while every request slot is busy (PGlite); an answer to compute waits for a slot', async () => {
+    const gate = t.app.requestGate;
+    if (!gate) return;
+    await get(LIST);
+    // Requests computing answers hold every slot.
+    const holders = Array.from({ length: 8 }, () => ({ raw: { destroyed: false }, releaseSlot: null, slotDeferred: false }) as unknown as FastifyRequest);
+    const admitted = holders.map((h) => gate.admit(h));
+    try {
+      const res = await t.request({ url: api(LIST), token: tokens.school01 });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['x-read-cache']).toBe('hit');
+      let answered = false;
+      const computed = t.request({ url: api(`${LIST}&gender=male`), token: tokens.school01 }).then((r) => ((answered = true), r));
+      await new Promise((ok) => setTimeout(ok, 300));
+      expect(answered).toBe(false);
+      for (const h of holders) h.releaseSlot?.();
+      await Promise.all(admitted);
+      for (const h of holders) h.releaseSlot?.();
+      expect((await computed).statusCode).toBe(200);
+    } finally {
+      await Promise.all(admitted);
+      for (const h of holders) h.releaseSlot?.();
+    }
   });
 
   it('concurrent requests for one answer compute it once', async () => {

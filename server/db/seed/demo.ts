@@ -1,10 +1,10 @@
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { ORG_TYPE, SEMESTER, type OrgType } from '../../../src/domain/constants';
 import { localDate } from '../../../src/domain/dates';
 import { CATALOG, familyOfOrgType, getCatalogEntry } from '../../../src/domain/menus/catalog';
 import { menuEntriesForGrant, toMenuEntries, type RoleGrant } from '../../../src/domain/menus/menu-entries';
-import { ROLE_TEMPLATES, type TemplateFamily, type TemplateIdentity } from '../../../src/domain/menus/role-templates';
+import { DISTRICT_RESEARCHER, ROLE_TEMPLATES, type TemplateFamily, type TemplateIdentity } from '../../../src/domain/menus/role-templates';
 import { MOBILE_FUNCTIONS, type MobileFunction } from '../../../src/domain/roles/roles';
 import { hashPassword, sha256Hex } from '../../lib/password';
 import type { DbOrTx } from '../client';
@@ -67,6 +67,7 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
   { account: 'multi0001', password: DEMO_PASSWORD, description: 'Two schools, two roles: K12 administrator + PE teacher, university PE teacher' },
   { account: 'school02', password: DEMO_PASSWORD, description: 'Second K12 school administrator (南京市江宁区东山小学, /k12, no tests yet)' },
   { account: 'district02', password: DEMO_PASSWORD, description: 'Second district administrator (江宁区教育局, /admin; departments, users)' },
+  { account: 'jiaoyan01', password: DEMO_PASSWORD, description: 'District PE researcher (江宁区教育局, /admin; a read-only role: test plans and scores)' },
 ];
 
 /**
@@ -88,6 +89,23 @@ async function insertChunks<T extends PgTable>(db: DbOrTx, table: T, rows: reado
     await db.insert(table).values(rows.slice(i, i + CHUNK) as Insert<T>[]);
   }
 }
+
+/** The catalogue's columns of a menu entry, as syncMenus compares and writes them. */
+const SYNCED_KEYS = ['pid', 'family', 'platform', 'code', 'menuName', 'i18nKey', 'menuPath', 'menuType', 'sortNum', 'permission', 'icon'] as const;
+const SYNCED_COLUMNS = {
+  menuId: menus.menuId,
+  pid: menus.pid,
+  family: menus.family,
+  platform: menus.platform,
+  code: menus.code,
+  menuName: menus.menuName,
+  i18nKey: menus.i18nKey,
+  menuPath: menus.menuPath,
+  menuType: menus.menuType,
+  sortNum: menus.sortNum,
+  permission: menus.permission,
+  icon: menus.icon,
+};
 
 /**
  * Writes the menus table from the catalogue (docs/product-rules.md#menus-and-permissions): inserts new entries and updates changed
@@ -114,10 +132,17 @@ export async function syncMenus(db: DbOrTx): Promise<number> {
       icon: m.icon ?? null,
     };
   });
-  for (let i = 0; i < rows.length; i += CHUNK) {
+  // Only entries that differ are written: a start on an unchanged catalogue reads the table once and writes nothing
+  // (no write, so no cache retired by the change feed; tests/bench/startup.ts).
+  const stored = new Map((await db.select(SYNCED_COLUMNS).from(menus)).map((m) => [m.menuId, m]));
+  const changed = rows.filter((r) => {
+    const old = stored.get(r.menuId);
+    return !old || SYNCED_KEYS.some((k) => (old[k] ?? null) !== (r[k] ?? null));
+  });
+  for (let i = 0; i < changed.length; i += CHUNK) {
     await db
       .insert(menus)
-      .values(rows.slice(i, i + CHUNK))
+      .values(changed.slice(i, i + CHUNK))
       .onConflictDoUpdate({
         target: menus.menuId,
         set: {
@@ -155,7 +180,14 @@ async function grantBuiltinAdministrators(db: DbOrTx): Promise<void> {
     if (family !== 'admin' && family !== 'k12' && family !== 'gx') continue;
     for (const m of menuEntriesForGrant(ROLE_TEMPLATES[family].administrator)) links.push({ roleId: role.id, menuId: m.menuId });
   }
-  for (let i = 0; i < links.length; i += CHUNK) await db.insert(roleMenus).values(links.slice(i, i + CHUNK)).onConflictDoNothing();
+  if (links.length === 0) return;
+  const held = new Set(
+    (await db.select({ roleId: roleMenus.roleId, menuId: roleMenus.menuId }).from(roleMenus).where(inArray(roleMenus.roleId, builtins.map((r) => r.id)))).map(
+      (l) => `${l.roleId} ${l.menuId}`,
+    ),
+  );
+  const missing = links.filter((l) => !held.has(`${l.roleId} ${l.menuId}`));
+  for (let i = 0; i < missing.length; i += CHUNK) await db.insert(roleMenus).values(missing.slice(i, i + CHUNK)).onConflictDoNothing();
 }
 
 const two = (n: number): string => String(n).padStart(2, '0');
@@ -600,9 +632,8 @@ function addSecondSchool(ctx: Ctx, bureauId: string): void {
 function addDistrictStaff(ctx: Ctx, bureauId: string, adminRoleId: string, adminAccountId: string): void {
   const { rnd } = ctx;
   const researcherRole = rnd.uuid();
-  ctx.rows.roles.push({ id: researcherRole, orgId: bureauId, name: '体育教研员', remark: '查看测试计划与成绩', identity: 'teacher', builtin: false, mobileFunctions: ['physiqueResults'] });
-  const grant: RoleGrant = { keys: ['admin.test.testManage', 'admin.test.scoreSearch'], buttons: [] };
-  for (const m of menuEntriesForGrant(grant)) ctx.rows.roleMenus.push({ roleId: researcherRole, menuId: m.menuId });
+  ctx.rows.roles.push({ id: researcherRole, orgId: bureauId, name: '体育教研员', remark: '查看学校概览、测试计划与成绩', identity: 'teacher', builtin: false, mobileFunctions: ['physiqueResults'] });
+  for (const m of menuEntriesForGrant(DISTRICT_RESEARCHER)) ctx.rows.roleMenus.push({ roleId: researcherRole, menuId: m.menuId });
   const [second] = addUser(ctx, { account: 'district02', name: '孙伟', gender: 'male', memberships: [{ orgId: bureauId, roleIds: [adminRoleId] }] }).accountIds;
   const [r1] = addUser(ctx, { account: 'jiaoyan01', name: '吴芳', gender: 'female', memberships: [{ orgId: bureauId, roleIds: [researcherRole] }] }).accountIds;
   const [r2] = addUser(ctx, { account: 'jiaoyan02', name: '郑强', gender: 'male', memberships: [{ orgId: bureauId, roleIds: [researcherRole] }] }).accountIds;
@@ -779,6 +810,18 @@ async function insertRows(tx: DbOrTx, rows: Ctx['rows']): Promise<void> {
   await insertChunks(tx, departmentMembers, rows.departmentMembers);
 }
 
+export interface SeedDemoOptions {
+  /** The clock: contests, homework, training and meets are dated around it. */
+  now?: Date;
+  /**
+   * 'full': the whole demo. 'people': menus, the organisations, classes, people and accounts only (TIYU_DEMO_SEED=people;
+   * for tests that need a first start quickly: tests/server/db/first-run-kill.test.ts).
+   */
+  scope?: 'full' | 'people';
+  /** Progress lines, one per stage (server/main.ts prints them). */
+  log?: (line: string) => void;
+}
+
 /**
  * Seeds the demo data set (docs/product-rules.md#demo-data) in one transaction: the catalogue's menus, a district bureau
  * over a K12 school (≈1,920 students) and a university (≈2,000 students), school years,
@@ -788,7 +831,7 @@ async function insertRows(tx: DbOrTx, rows: Ctx['rows']): Promise<void> {
  * Does nothing when any organisation exists.
  * Returns whether it wrote anything.
  */
-export async function seedDemo(db: DbOrTx, { now = new Date() }: { now?: Date } = {}): Promise<boolean> {
+export async function seedDemo(db: DbOrTx, { now = new Date(), scope = 'full', log = () => {} }: SeedDemoOptions = {}): Promise<boolean> {
   const [{ n }] = await db.select({ n: count() }).from(orgs);
   if (n > 0) return false;
   const passwordHash = await hashPassword(sha256Hex(DEMO_PASSWORD));
@@ -798,20 +841,32 @@ export async function seedDemo(db: DbOrTx, { now = new Date() }: { now?: Date } 
     // Another instance may have seeded while this one waited for the lock.
     const [{ n: again }] = await tx.select({ n: count() }).from(orgs);
     if (again > 0) return false;
+    log(`menus and roles (${toMenuEntries(CATALOG).length} menu entries)`);
     await syncMenus(tx);
+    log(`the district: ${rows.orgs.length} organisations, ${rows.classes.length} classes, ${rows.students.length} students, ${rows.users.length} accounts`);
     await insertRows(tx, rows);
-    await seedPhysiqueDemo(tx, { currentStartYear: DEMO_CURRENT_START_YEAR, today: DEMO_TODAY });
-    await seedVenueDemo(tx, DEMO_TODAY);
-    await seedContentDemo(tx, new Date(`${DEMO_TODAY}T08:00:00+08:00`));
+    if (scope === 'full') {
+      log('physique test plans and results (three school years)');
+      await seedPhysiqueDemo(tx, { currentStartYear: DEMO_CURRENT_START_YEAR, today: DEMO_TODAY });
+      log('venues, banners and the wiki');
+      await seedVenueDemo(tx, DEMO_TODAY);
+      await seedContentDemo(tx, new Date(`${DEMO_TODAY}T08:00:00+08:00`));
+    }
+    log(`a second school and the district's staff: ${later.students.length} students, ${later.users.length} accounts`);
     await insertRows(tx, later);
-    // Contests, homework, training and the meets are live: they run around the day of seeding (the clock), as the
-    // records the simulator sends for the days before `now` do (docs/product-rules.md#activities, "Demo dates"); the
-    // autumn meet is therefore in sign-up on the day a demo is created.
-    await seedMeetDemo(tx, localDate(now));
-    await seedContestsDemo(tx, localDate(now));
-    await seedHomeworkDemo(tx, localDate(now));
-    await seedTrainingDemo(tx, localDate(now));
-    await seedAppDemo(tx, passwordHash);
+    if (scope === 'full') {
+      // Contests, homework, training and the meets are live: they run around the day of seeding (the clock), as the
+      // records the simulator sends for the days before `now` do (docs/product-rules.md#activities, "Demo dates"); the
+      // autumn meet is therefore in sign-up on the day a demo is created.
+      log('sports meets, contests, homework and training');
+      await seedMeetDemo(tx, localDate(now));
+      await seedContestsDemo(tx, localDate(now));
+      await seedHomeworkDemo(tx, localDate(now));
+      await seedTrainingDemo(tx, localDate(now));
+      log('app accounts of students and parents');
+      await seedAppDemo(tx, passwordHash);
+    }
+    log('committing');
     return true;
   });
 }

@@ -109,9 +109,9 @@ export async function seedMeetDemo(tx: Tx, today: string): Promise<void> {
   }
   for (const r of await tx.select({ id: meetRecords.id }).from(meetRecords).where(and(eq(meetRecords.meetId, spring.id), eq(meetRecords.state, 'pending')))) await approveRecord(tx, actor, r.id);
   // The school's own record book: a record with its history (kept by hand, no meet).
-  await createRecord(tx, actor, { scope: 'school', eventName: '100米', groupName: '男子组', resultKind: 'time', mark: 12.05, holder: '陈浩然', className: '初三(2)班', setOn: '2019-04-20' });
-  await createRecord(tx, actor, { scope: 'school', eventName: '100米', groupName: '男子组', resultKind: 'time', mark: 11.86, holder: '欧阳子轩', className: '初三(1)班', setOn: '2023-04-22' });
-  await createRecord(tx, actor, { scope: 'school', eventName: '跳远', groupName: '男子组', resultKind: 'distance', mark: 6.12, holder: '李明', className: '初三(4)班', setOn: '2021-10-15' });
+  await createRecord(tx, actor, { scope: 'school', eventName: '100米', groupName: '男子组', resultKind: 'time', mark: 12.05, holder: '陈浩然', className: '九年级(2)班', setOn: '2019-04-20' });
+  await createRecord(tx, actor, { scope: 'school', eventName: '100米', groupName: '男子组', resultKind: 'time', mark: 11.86, holder: '欧阳子轩', className: '九年级(1)班', setOn: '2023-04-22' });
+  await createRecord(tx, actor, { scope: 'school', eventName: '跳远', groupName: '男子组', resultKind: 'distance', mark: 6.12, holder: '李明', className: '九年级(4)班', setOn: '2021-10-15' });
 
   // The autumn meet, in sign-up: a few entries waiting for review, and three classes' relay teams.
   const autumn = await createMeet(tx, actor, meetSaveSchema.parse(form('2026年秋季运动会', today, -3, true)), day(today, -3));

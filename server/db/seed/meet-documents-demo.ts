@@ -2,7 +2,7 @@ import fontkit, { type Font } from '@pdf-lib/fontkit';
 import { and, asc, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { ORG_TYPE } from '../../../src/domain/constants';
-import { certificateSaveSchema, DEFAULT_CERTIFICATE_FIELDS } from '../../../src/domain/meets/documents';
+import { certificateSaveSchema, DEFAULT_CERTIFICATE_FIELDS, DEFAULT_CERTIFICATE_STAMP } from '../../../src/domain/meets/documents';
 import type { Storage } from '../../lib/storage/storage';
 import { saveUpload } from '../../modules/files/files.service';
 import { loadFont } from '../../modules/meets/certificate-pdf';
@@ -125,9 +125,7 @@ export async function seedMeetDocumentsDemo(db: Db, storage: Storage, now: Date)
         backgroundFileId: background.id,
         fields: [...DEFAULT_CERTIFICATE_FIELDS, { field: 'text', x: 148.5, y: 60, size: 40, color: '#b91c1c', align: 'center', bold: true, text: '荣誉证书' }],
         stampId: meetSeal.id,
-        stampX: 225,
-        stampY: 170,
-        stampSize: 40,
+        ...DEFAULT_CERTIFICATE_STAMP,
       }),
     );
     if (!spring) return;

@@ -1,11 +1,12 @@
+import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ERR } from '@/domain/errors';
 import { AppError } from '../app-error';
 
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-/** An xlsx download; the name travels as RFC 5987 `filename*` (the browser reads import counts from it, docs/product-rules.md#import-files). */
-export function sendXlsx(reply: FastifyReply, workbook: Buffer, fileName: string) {
+/** An xlsx download (a whole workbook or a stream of one); the name travels as RFC 5987 `filename*` (the browser reads import counts from it, docs/product-rules.md#import-files). */
+export function sendXlsx(reply: FastifyReply, workbook: Buffer | Readable, fileName: string) {
   return reply
     .header('content-type', XLSX_MIME)
     .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`)

@@ -11,7 +11,10 @@ import { hashSecret } from '../../lib/tokens';
 
 // svg-captcha's module is itself the "render this text" function, which its typings omit.
 type SvgCaptchaModule = typeof SvgCaptcha & ((text: string, options?: SvgCaptcha.ConfigObject) => string);
-const svgCaptcha = createRequire(import.meta.url)('svg-captcha') as SvgCaptchaModule;
+// Loaded with the first captcha, not at start-up.
+let svgCaptchaModule: SvgCaptchaModule | undefined;
+const svgCaptcha = ((text: string, options?: SvgCaptcha.ConfigObject) =>
+  (svgCaptchaModule ??= createRequire(import.meta.url)('svg-captcha') as SvgCaptchaModule)(text, options)) as SvgCaptchaModule;
 
 /** Letters and digits without the ones people confuse (0/O/o, 1/I/l, 9/g/q …). */
 const CAPTCHA_CHARS = 'abcdefhjkmnprstuvwxyzABCDEFGHJKMNPRSTUVWXYZ2345678';

@@ -1,9 +1,16 @@
-import sharp, { type Sharp } from 'sharp';
+import { createRequire } from 'node:module';
+import type * as SharpModule from 'sharp';
 import { IMAGE_COMPRESS_ABOVE } from '@/domain/constants';
 import { ERR } from '@/domain/errors';
 import { checkImageSize, COMPRESSED_SIDE, PURPOSE_RULES, THUMBNAIL_SIDE, type FilePurpose } from '@/domain/uploads/rules';
 import type { SniffedType } from '@/domain/uploads/signatures';
 import { AppError } from '../../lib/app-error';
+
+type Sharp = SharpModule.Sharp;
+let sharpModule: typeof SharpModule.default | undefined;
+/** sharp (native libvips) loads with the first image, not at start-up. */
+const sharp: typeof SharpModule.default = ((...args: Parameters<typeof SharpModule.default>) =>
+  (sharpModule ??= createRequire(import.meta.url)('sharp') as typeof SharpModule.default)(...args)) as typeof SharpModule.default;
 
 export interface ProcessedImage {
   /** The bytes to store: the original, or a smaller re-encoding of it. */

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { TFunction } from 'i18next';
 import { lessonListQuery, type LessonRow, type LessonType } from '@/domain/activities/lessons';
 import { ORG_TIME_ZONE } from '@/domain/dates';
+import { formatList } from '@/domain/i18n/list';
 import { sendXlsx } from '../../lib/spreadsheet/http';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import { registerResource } from '../../lib/resource';
@@ -12,7 +13,7 @@ import { deleteLesson, lessonDetail, lessonPage, lessonRows } from './lessons.se
 /** The lesson screens of each family (docs/product-rules.md#lessons): a management organisation reads its schools'. */
 const FAMILY_TYPES: Record<'admin' | 'k12', readonly LessonType[]> = { admin: ['practise', 'test'], k12: ['practise', 'test', 'match'] };
 
-function lessonWorkbook(rows: readonly LessonRow[], t: TFunction, type: LessonType): Buffer {
+function lessonWorkbook(rows: readonly LessonRow[], t: TFunction, locale: string, type: LessonType): Buffer {
   const time = new Intl.DateTimeFormat('sv-SE', { timeZone: ORG_TIME_ZONE, dateStyle: 'short', timeStyle: 'short' });
   const head = ['school', 'className', 'teacher', 'venue', 'items', 'startedAt', 'endedAt', 'studentCount', 'recordCount'].map((k) => t(`activities:lessons.${k}`));
   const body = rows.map((r) => [
@@ -20,7 +21,7 @@ function lessonWorkbook(rows: readonly LessonRow[], t: TFunction, type: LessonTy
     r.className,
     r.teacherName,
     r.venueName,
-    r.items.map((i) => t(`activities:item.${i}`)).join('、'),
+    formatList(r.items.map((i) => t(`activities:item.${i}`)), locale),
     time.format(new Date(r.startedAt)),
     r.endedAt ? time.format(new Date(r.endedAt)) : '',
     r.studentCount,
@@ -49,7 +50,7 @@ export const lessonRoutes: FastifyPluginAsync<{ family: 'admin' | 'k12' }> = asy
           { preValidation: requireAccess(key, 'export'), schema: { querystring: lessonListQuery.omit({ current: true, size: true }) } },
           async (request, reply) => {
             const rows = await lessonRows(app.db, await requireActor(request), type, request.query);
-            return sendXlsx(reply, lessonWorkbook(rows, request.t, type), `${request.t(`activities:lessons.types.${type}`)}.xlsx`);
+            return sendXlsx(reply, lessonWorkbook(rows, request.t, request.locale, type), `${request.t(`activities:lessons.types.${type}`)}.xlsx`);
           },
         );
       },

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { drawHeats } from '@/domain/meets/draw';
 import type { DrawRequest } from '@/domain/meets/entries';
@@ -47,20 +48,40 @@ export async function drawMeet(tx: Tx, actor: Actor, meetId: string, body: DrawR
     .from(meetEntries)
     .where(and(inArray(meetEntries.eventId, eventIds), eq(meetEntries.status, 'approved')));
   const seed = body.seed ?? newSeed();
+  // Every event drawn in memory first, then written in two statements (heats, then lanes): one insert per event was
+  // 120 statements for a 60-event meet, each with its own round trip and foreign-key checks.
+  const heatRows: { id: string; meet_id: string; event_id: string; round: number; no: number; venue_id: string | null }[] = [];
+  const laneRows: { meet_id: string; heat_id: string; entry_id: string; lane: number }[] = [];
+  const byEvent = new Map<string, typeof entries>();
+  for (const x of entries) {
+    const list = byEvent.get(x.eventId);
+    if (list) list.push(x);
+    else byEvent.set(x.eventId, [x]);
+  }
   let heatCount = 0;
   for (const [i, e] of events.entries()) {
-    const athletes = entries.filter((x) => x.eventId === e.id);
-    if (!athletes.length) continue;
+    const athletes = byEvent.get(e.id);
+    if (!athletes?.length) continue;
     // Each event draws from its own stream of the seed, so adding an event does not change the others' draws.
     const heats = drawHeats(athletes, { mode: body.mode, seed: (seed + i * 7919) >>> 0, kind: e.resultKind, heatSize: e.heatSize, lanes: usesLanes(e.type) ? e.lanes : 0 });
-    const rows = await tx
-      .insert(meetHeats)
-      .values(heats.map((h) => ({ meetId, eventId: e.id, round: 0, no: h.no, venueId: e.venueId })))
-      .returning({ id: meetHeats.id, no: meetHeats.no });
-    const idOf = new Map(rows.map((r) => [r.no, r.id]));
-    await tx.insert(meetResults).values(heats.flatMap((h) => h.athletes.map((a) => ({ meetId, heatId: idOf.get(h.no)!, entryId: a.id, lane: a.lane }))));
-    if (e.rounds === 'heatsFinal') await tx.insert(meetHeats).values({ meetId, eventId: e.id, round: 1, no: 1, venueId: e.venueId });
+    for (const h of heats) {
+      const heatId = randomUUID();
+      heatRows.push({ id: heatId, meet_id: meetId, event_id: e.id, round: 0, no: h.no, venue_id: e.venueId });
+      for (const a of h.athletes) laneRows.push({ meet_id: meetId, heat_id: heatId, entry_id: a.id, lane: a.lane });
+    }
+    if (e.rounds === 'heatsFinal') heatRows.push({ id: randomUUID(), meet_id: meetId, event_id: e.id, round: 1, no: 1, venue_id: e.venueId });
     heatCount += heats.length;
+  }
+  // The rows travel as one JSON parameter: no bind-parameter limit (65,535) however large the meet.
+  if (heatRows.length) {
+    await tx.execute(sql`insert into meet_heats (id, meet_id, event_id, round, no, venue_id)
+      select id, meet_id, event_id, round, no, venue_id
+      from jsonb_to_recordset(${JSON.stringify(heatRows)}::jsonb) as r(id uuid, meet_id uuid, event_id uuid, round smallint, no smallint, venue_id uuid)`);
+  }
+  if (laneRows.length) {
+    await tx.execute(sql`insert into meet_results (meet_id, heat_id, entry_id, lane)
+      select meet_id, heat_id, entry_id, lane
+      from jsonb_to_recordset(${JSON.stringify(laneRows)}::jsonb) as r(meet_id uuid, heat_id uuid, entry_id uuid, lane smallint)`);
   }
   await tx.update(meets).set({ arrangeState: 'grouped', drawSeed: seed, drawMode: body.mode, version: sql`${meets.version} + 1` }).where(eq(meets.id, meetId));
   return { before: { drawSeed: meet.drawSeed, arrangeState: meet.arrangeState }, after: { drawSeed: seed, mode: body.mode, heatCount } };

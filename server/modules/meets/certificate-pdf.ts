@@ -45,7 +45,7 @@ export function loadFont(weight: keyof typeof FONT_FILES): Promise<Buffer> {
  * format needs no padding; fixed upstream in fontkit 1.8 (foliojs/fontkit#191), which the pdf-lib fork predates.
  */
 type SubsetProto = { _addGlyph(this: { loca: { version?: number } }, gid: number): number; longLoca?: true };
-const patchedFontkit: typeof fontkit = {
+export const patchedFontkit: typeof fontkit = {
   ...fontkit,
   create(bytes: Uint8Array, postscriptName?: string) {
     const font = fontkit.create(bytes, postscriptName);

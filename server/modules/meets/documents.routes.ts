@@ -9,7 +9,6 @@ import { audit } from '../../lib/audit';
 import { resourceRoutes, uuidOr404 } from '../../lib/resource';
 import type { Storage } from '../../lib/storage/storage';
 import { requireAccess, requireActor } from '../../plugins/tenant';
-import { certificateFileNames, certificatesPdf, certificatesZip } from './certificate-pdf';
 import {
   addPhotos,
   certificateById,
@@ -90,6 +89,8 @@ export const meetDocumentRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx'; stor
           mark: (kind, mark) => t(`meets:certificate.markText.${kind}`, { mark }),
           date: (date) => t('meets:certificate.dateText', { year: date.slice(0, 4), month: Number(date.slice(5, 7)), day: Number(date.slice(8, 10)) }),
         });
+        // pdf-lib and fontkit load with the first certificate, not at start-up (≈ 1 s).
+        const { certificateFileNames, certificatesPdf, certificatesZip } = await import('./certificate-pdf');
         const pdf = await certificatesPdf(template, images, issued.map((c) => c.values));
         await audit(app.db, actor, { action: 'issue', entity: 'meetCertificate', entityId: id, after: { ...body, count: issued.length } });
         const meetName = issued[0].values.meet;

@@ -17,6 +17,7 @@ import { arrangement, clearArrangement, drawMeet, moveLane, moveSlot, scheduleMe
 import { addEntries, addTeam, entryCandidates, entryPage, removeEntry, reviewEntries, setBib, setTeamBib, updateTeam } from './entry.service';
 import { createMeet, deleteMeet, endMeet, meetById, meetFormOptions, meetPage, updateMeet } from './meet.service';
 import { meetBoard, meetPoints } from './points.service';
+import { meetBook, type BookKind } from './results-book.service';
 import { entryIoRoutes } from './entry-io.routes';
 import { recordIoRoutes } from './record-io.routes';
 import { approveRecord, createRecord, deleteRecord, recordById, recordPage, updateRecord } from './record.service';
@@ -205,6 +206,18 @@ export const meetRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (a
 
       r.get('/:id/points', { preValidation: on(POINTS, 'view'), schema: { params: meetParams } }, async (request) => ok(await meetPoints(app.db, await requireActor(request), idOf(request.params))));
       r.get('/:id/board', { preValidation: on(SCORE, 'screen'), schema: { params: meetParams } }, async (request) => ok(await meetBoard(app.db, await requireActor(request), idOf(request.params))));
+      // The results book and the points tables as PDF (manage page buttons; the points page's export also has the tables).
+      const book = (kind: BookKind, ...also: Parameters<typeof requireAccess>[2][]) =>
+        r.get(`/:id/${kind === 'resultsBook' ? 'results-book' : 'points-table'}.pdf`, { preValidation: on(key, kind, ...also), schema: { params: meetParams } }, async (request, reply) => {
+          const { name, pdf } = await meetBook(app.db, await requireActor(request), idOf(request.params), kind, request.t);
+          return reply
+            .type('application/pdf')
+            .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(name)}`)
+            .header('cache-control', 'no-store')
+            .send(Buffer.from(pdf));
+        });
+      book('resultsBook');
+      book('pointsTable', [POINTS, 'export']);
     },
   );
 

@@ -23,7 +23,8 @@ export const countedPlace = and(
   sql`${meetHeats.round} = (select max(h2.round) from meet_heats h2 where h2.event_id = ${meetEvents.id})`,
 );
 
-export async function meetPoints(db: DbOrTx, actor: Actor, meetId: string) {
+/** Every counted place of a meet with its points, in group, event and place order (the points and the results book). */
+export async function placedLines(db: DbOrTx, actor: Actor, meetId: string) {
   const meet = await tenantMeet(db, actor, meetId);
   const rows = await db
     .select({
@@ -64,6 +65,11 @@ export async function meetPoints(db: DbOrTx, actor: Actor, meetId: string) {
     const pts = eventPoints(rules, ofEvent.map((r) => ({ athleteId: r.athleteId, classId: r.classId, gradeId: r.gradeId, place: r.place!, relay: r.type === 'relay', newRecord: r.newRecord })));
     pts.forEach((p, i) => lines.push({ ...ofEvent[i], ...p }));
   }
+  return { meet, rows, lines };
+}
+
+export async function meetPoints(db: DbOrTx, actor: Actor, meetId: string) {
+  const { rows, lines } = await placedLines(db, actor, meetId);
   const scoring = lines.filter((l) => l.points > 0);
   const classNames = new Map(rows.map((r) => [r.classId, r.className]));
   const gradeIds = [...new Set(rows.map((r) => r.gradeId))];

@@ -61,7 +61,7 @@ export function recordTemplate(t: Translate): Workbook {
     resultKind: RESULT_KIND_NAMES.time,
     mark: '12.31',
     holder: '张三',
-    className: '初二(1)班',
+    className: '八年级(1)班',
     setOn: '2025-04-18',
   };
   return { workbook: writeXlsx([sheet(t, [RECORD_COLUMNS.map((c) => c.header), RECORD_COLUMNS.map((c) => example[c.key])])]), fileName: `${t('meets:record.templateName', RAW)}.xlsx` };

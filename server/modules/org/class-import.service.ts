@@ -16,6 +16,8 @@ import { readXlsxRows } from '../../lib/spreadsheet/xlsx-reader';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import type { Actor } from '../../plugins/tenant';
 import { classRows, createClass, updateClass, type ClassQuery } from './class.service';
+import { gradeNameKey } from '@/domain/school/grades';
+import { gradeNoOfName } from '@/domain/people/people-import';
 
 type Family = 'k12' | 'gx';
 const RAW = { interpolation: { escapeValue: false } };
@@ -78,7 +80,7 @@ export async function classExport(db: DbOrTx, actor: Actor, family: Family, q: O
   const cell = (r: ClassDetail, key: ClassColumnKey): unknown => {
     switch (key) {
       case 'gradeNo':
-        return t(`school:grade.no.${r.gradeNo}`, RAW);
+        return t(gradeNameKey(r.gradeNo), RAW);
       case 'enrolYear':
         return r.enrolYear;
       case 'major':
@@ -108,9 +110,10 @@ async function lookups(db: DbOrTx, actor: Actor, t: Translate) {
   const gradeNoOf = (text: string): number | null => {
     if (/^\d{1,2}$/.test(text)) return Number(text);
     for (let no = 1; no <= 16; no++) {
-      if (text === t(`school:grade.no.${no}`, RAW) || text === t(`school:grade.no.${no}`, { ...RAW, lng: 'zh_cn' })) return no;
+      if (text === t(gradeNameKey(no), RAW) || text === t(gradeNameKey(no), { ...RAW, lng: 'zh_cn' })) return no;
     }
-    return null;
+    // The other names schools write (初一…初三).
+    return gradeNoOfName(text);
   };
   const one = <T>(list: readonly T[]): T | 'none' | 'many' => (list.length === 1 ? list[0] : list.length === 0 ? 'none' : 'many');
   return {

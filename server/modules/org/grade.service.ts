@@ -1,8 +1,9 @@
 import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Page } from '@/domain/api';
-import { K12_STAGES, type GradeDetail, type GradeSave } from '@/domain/school/grades';
+import { cohortGrade, gradeNameKey, K12_STAGES, schoolStartYearOf, type GradeDetail, type GradeFormOptions, type GradeSave } from '@/domain/school/grades';
+import { localDate } from '@/domain/dates';
 import type { DbOrTx, Tx } from '../../db/client';
-import { classes, grades } from '../../db/schema/school';
+import { classes, grades, schoolYears } from '../../db/schema/school';
 import { testPlanScopes } from '../../db/schema/test-plans';
 import { fieldError } from '../../lib/app-error';
 import { paginate } from '../../lib/paginate';
@@ -52,18 +53,52 @@ export async function gradeById(db: DbOrTx, actor: Actor, id: string): Promise<G
   return row;
 }
 
-/** A school's grades are of the K12 stages, a university's of its own; one cohort per stage and enrolment year. */
+/** The start year of the school year the organisation is in: its current school year, else the one today falls in. */
+export async function currentStartYear(db: DbOrTx, orgId: string, now = new Date()): Promise<number> {
+  const [year] = await db.select({ startYear: schoolYears.startYear }).from(schoolYears).where(and(eq(schoolYears.orgId, orgId), eq(schoolYears.current, true))).limit(1);
+  return year?.startYear ?? schoolStartYearOf(localDate(now));
+}
+
+/** What the grade form shows beside its fields: the school year a K12 cohort's grade is derived for. */
+export async function gradeFormOptions(db: DbOrTx, actor: Actor): Promise<GradeFormOptions> {
+  return { currentStartYear: await currentStartYear(db, actor.tenantOrgId) };
+}
+
+/**
+ * A school's grades are of the K12 stages, a university's of its own; one cohort per stage and enrolment year. A
+ * K12 cohort's grade follows from its enrolment year (`cohortGrade`): a grade sent that differs is refused, and so is
+ * a second cohort in school with the same grade, so a grade name means one cohort (docs/product-rules.md#grades).
+ */
 async function check(tx: Tx, actor: Actor, body: GradeSave, exceptId?: string) {
   const university = actor.orgType === ORG_TYPE.university;
   if (university !== (body.stage === 'university') || (!university && !(K12_STAGES as readonly string[]).includes(body.stage))) {
     throw fieldError('stage', 'validation:grade.stageRequired');
   }
+  let gradeNo = body.gradeNo;
+  if (!university) {
+    const startYear = await currentStartYear(tx, actor.tenantOrgId);
+    const schoolYear = `${startYear}-${startYear + 1}`;
+    const derived = cohortGrade(body.stage, body.enrolYear, body.graduated, startYear);
+    if (!derived.ok) throw fieldError(derived.field, derived.message, { enrolYear: body.enrolYear, schoolYear, stage: `school:grade.stages.${body.stage}` });
+    if (body.gradeNo !== undefined && body.gradeNo !== derived.gradeNo) {
+      throw fieldError('gradeNo', 'validation:grade.notCohortGrade', { enrolYear: body.enrolYear, schoolYear, grade: gradeNameKey(derived.gradeNo) });
+    }
+    gradeNo = derived.gradeNo;
+  }
+  if (gradeNo === undefined) throw fieldError('gradeNo', 'validation:grade.gradeRequired');
   const [dup] = await tx
     .select({ id: grades.id })
     .from(grades)
     .where(and(eq(grades.orgId, actor.tenantOrgId), eq(grades.stage, body.stage), eq(grades.enrolYear, body.enrolYear), exceptId ? ne(grades.id, exceptId) : undefined));
   if (dup) throw fieldError('enrolYear', 'validation:grade.taken');
-  return { stage: body.stage, gradeNo: body.gradeNo, enrolYear: body.enrolYear, graduated: body.graduated };
+  if (!university && !body.graduated) {
+    const [same] = await tx
+      .select({ id: grades.id })
+      .from(grades)
+      .where(and(eq(grades.orgId, actor.tenantOrgId), eq(grades.gradeNo, gradeNo), eq(grades.graduated, false), exceptId ? ne(grades.id, exceptId) : undefined));
+    if (same) throw fieldError('gradeNo', 'validation:grade.nameTaken', { grade: gradeNameKey(gradeNo) });
+  }
+  return { stage: body.stage, gradeNo, enrolYear: body.enrolYear, graduated: body.graduated };
 }
 
 export async function createGrade(tx: Tx, actor: Actor, body: GradeSave): Promise<GradeDetail> {

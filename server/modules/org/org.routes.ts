@@ -15,7 +15,7 @@ import { requireAccess, requireActor } from '../../plugins/tenant';
 import { classExport, classTemplate, importClasses } from './class-import.service';
 import { classById, classFormOptions, classPage, createClass, deleteClass, updateClass } from './class.service';
 import { collegeById, collegeOptions, collegePage, createCollege, createMajor, deleteCollege, deleteMajor, majorById, majorPage, updateCollege, updateMajor } from './college.service';
-import { createGrade, deleteGrade, gradeById, gradePage, updateGrade } from './grade.service';
+import { createGrade, deleteGrade, gradeById, gradeFormOptions, gradePage, updateGrade } from './grade.service';
 import { rolloverRoutes } from './rollover.routes';
 import { createSchoolYear, deleteSchoolYear, schoolYearById, schoolYearPage, updateSchoolYear } from './school-year.service';
 
@@ -79,15 +79,20 @@ export const orgRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (ap
     },
   );
 
-  await registerResource(app, family, {
-    key: `${family}.org.grade`,
-    entity: 'grade',
-    list: { query: gradeListQuery, handler: gradePage },
-    get: gradeById,
-    create: { body: gradeSaveSchema, handler: createGrade },
-    update: { body: gradeSaveSchema, handler: updateGrade },
-    remove: deleteGrade,
-  });
+  await registerResource(
+    app,
+    family,
+    {
+      key: `${family}.org.grade`,
+      entity: 'grade',
+      list: { query: gradeListQuery, handler: gradePage },
+      get: gradeById,
+      create: { body: gradeSaveSchema, handler: createGrade },
+      update: { body: gradeSaveSchema, handler: updateGrade },
+      remove: deleteGrade,
+    },
+    (scope) => scope.get('/options', { preValidation: requireAccess(`${family}.org.grade`, 'view') }, async (request) => ok(await gradeFormOptions(app.db, await requireActor(request)))),
+  );
 
   if (family !== 'gx') return;
   await registerResource(app, family, {

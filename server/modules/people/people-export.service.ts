@@ -26,6 +26,7 @@ import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import { xlsxStream } from '../../lib/spreadsheet/xlsx-stream';
 import type { Actor } from '../../plugins/tenant';
 import { RAW } from './people-import.service';
+import { gradeNameKey } from '@/domain/school/grades';
 
 /** Rows read from the database per batch of an export. */
 const BATCH = 2000;
@@ -33,7 +34,7 @@ const BATCH = 2000;
 const TEMPLATE_ROWS = 5000;
 const LISTS_SHEET = '下拉选项';
 
-const gradeName = (t: Translate, no: number) => t(`school:grade.no.${no}`, { ...RAW, lng: 'zh_cn' });
+const gradeName = (t: Translate, no: number) => t(gradeNameKey(no), { ...RAW, lng: 'zh_cn' });
 
 /** The template of a people import: Chinese headers, one example row, drop-down lists on a hidden sheet. */
 export async function peopleTemplate(db: DbOrTx, actor: Actor, kind: PeopleImportKind, t: Translate): Promise<{ workbook: Buffer; fileName: string }> {

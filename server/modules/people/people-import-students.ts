@@ -19,6 +19,7 @@ import { classes, grades, parents, parentStudents, students } from '../../db/sch
 import type { CellValue } from '../../lib/spreadsheet/xlsx-reader';
 import { copyLines, withBulkTransaction } from '../physique/bulk-session';
 import { RAW, cellOf, rawOf, type ImportContext, type ImportPlan, type ParsedFile, type Rejected } from './people-import.service';
+import { gradeNameKey } from '@/domain/school/grades';
 
 /** A child id the parent schema accepts while the student does not exist yet (the write puts the real one). */
 const PLACEHOLDER_ID = '00000000-0000-4000-8000-000000000000';
@@ -47,7 +48,7 @@ async function classLookup(ctx: ImportContext) {
   const gradeMatches = (text: string, g: { gradeNo: number; enrolYear: number }) => {
     if (/^\d{4}级?$/.test(text)) return g.enrolYear === Number(text.slice(0, 4));
     if (/^\d{1,2}$/.test(text)) return g.gradeNo === Number(text);
-    return gradeNoOfName(text) === g.gradeNo || text === ctx.t(`school:grade.no.${g.gradeNo}`);
+    return gradeNoOfName(text) === g.gradeNo || text === ctx.t(gradeNameKey(g.gradeNo));
   };
   const cache = new Map<string, string | 'none' | 'many'>();
   const names = rows.map((c) => [c.id, c.name] as const);

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { ERR } from '@/domain/errors';
@@ -21,6 +22,7 @@ import { inClassScope, type ClassScope } from '../../lib/data-scope';
 import { isUuid } from '../../lib/ids';
 import { containsPattern } from '../../lib/query';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
+import { xlsxStream } from '../../lib/spreadsheet/xlsx-stream';
 import { getPlanInScope, planIdNotBinned } from '../test-plan/test-plan.service';
 import { countsInAggregates, inTenant, rawOf, selectResults, toExportRow, toResultRow, type SelectedResult } from './physique.sql';
 import type { Family } from '@/domain/menus/access';
@@ -268,19 +270,35 @@ async function exportRows(db: DbOrTx, where: SQL | undefined): Promise<SelectedR
 
 const stamp = (now: Date) => localDate(now).replace(/-/g, '');
 
-/** Score search export in the national score-export layout (docs/api/physique.md: score search). */
-export async function exportScores(db: DbOrTx, caller: Caller, f: ScoreFilter, t: Translate, now: Date): Promise<{ workbook: Buffer; fileName: string }> {
-  const rows = (await exportRows(db, resultFilter(caller, f))).map(toExportRow);
+/** Rows of a score export read from the database at a time. */
+const EXPORT_BATCH = 1000;
+
+/**
+ * Score search export in the national score-export layout (docs/api/physique.md: score search), streamed: the rows
+ * are read a batch of whole (plan, grade, class) groups at a time, in the list's order (as the list pages them,
+ * `groupsOfPage`), laid out and written into the sheet as they come, so neither the rows nor the workbook are ever
+ * whole in memory (34,000 rows were 1.87 M cell objects and a full sort before the first byte).
+ */
+export async function exportScores(db: DbOrTx, caller: Caller, f: ScoreFilter, t: Translate, now: Date): Promise<{ workbook: Readable; fileName: string }> {
+  const where = resultFilter(caller, f);
+  const { summary, groups } = await summaryAndGroups(db, caller, f);
+  if (summary.matched > SCORE_EXPORT_MAX_ROWS) throw new AppError(400, 'physiqueResults:error.tooManyRows', { max: SCORE_EXPORT_MAX_ROWS });
   const columns = scoreExportColumns(t);
-  const workbook = writeXlsx([
-    {
-      name: t('physiqueResults:export.scoreFileName'),
-      rows: layoutRows(columns, rows),
-      columnWidths: columns.map((c) => c.width),
-      textColumns: columns.flatMap((c, i) => (c.text ? [i] : [])),
-    },
-  ]);
-  return { workbook, fileName: `${t('physiqueResults:export.scoreFileName')}-${stamp(now)}.xlsx` };
+  async function* batches() {
+    for (let offset = 0; offset < summary.matched; offset += EXPORT_BATCH) {
+      const page = groupsOfPage(groups, offset, EXPORT_BATCH);
+      if (page.groups.length === 0) return;
+      const rows = await pageQuery(db, where, page, EXPORT_BATCH);
+      yield rows.map((r) => {
+        const row = toExportRow(r);
+        return columns.map((c) => c.value(row));
+      });
+      if (rows.length < EXPORT_BATCH) return;
+    }
+  }
+  const name = t('physiqueResults:export.scoreFileName');
+  const workbook = xlsxStream(name, columns.map((c) => ({ header: c.header, width: c.width, text: c.text })), batches());
+  return { workbook, fileName: `${name}-${stamp(now)}.xlsx` };
 }
 
 /**

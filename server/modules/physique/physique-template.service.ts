@@ -7,6 +7,7 @@ import { students } from '../../db/schema/school';
 import { writeXlsx, type SheetSpec } from '../../lib/spreadsheet/xlsx-writer';
 import { getPlanInScope } from '../test-plan/test-plan.service';
 import { loadPlanContext, planScopeStudents, type ScopeStudent } from './physique-write';
+import { gradeNameKey } from '@/domain/school/grades';
 
 const RAW_OPTS = { interpolation: { escapeValue: false } };
 type Workbook = { workbook: Buffer; fileName: string };
@@ -105,7 +106,7 @@ export async function planTemplateWorkbook(db: DbOrTx, tenantOrgId: string, plan
   const grades = [...new Set(list.map((s) => s.grade))].sort((a, b) => a - b);
   section(
     n('grade'),
-    grades.map((g) => [nationalCodeFromGrade(g), t(`physique:grade.${g}`, RAW_OPTS)]),
+    grades.map((g) => [nationalCodeFromGrade(g), t(gradeNameKey(g), RAW_OPTS)]),
   );
   const classes = new Map<string, string>();
   for (const s of list) if (s.classNo && !classes.has(s.classNo)) classes.set(s.classNo, s.className);
@@ -154,7 +155,7 @@ export async function signUpWorkbook(db: DbOrTx, tenantOrgId: string, planId: st
       s.name,
       s.regNo,
       t(`physique:gender.${s.gender}`, RAW_OPTS),
-      t(`physique:grade.${s.grade}`, RAW_OPTS),
+      t(gradeNameKey(s.grade), RAW_OPTS),
       s.className,
       t(`testPlan:signUpStatus.${status}`, RAW_OPTS),
       r?.total ?? null,

@@ -223,11 +223,23 @@ export async function deleteTraining(tx: Tx, actor: Actor, id: string, now: Date
 const levelColumn = (item: string) => physiqueResults[`${item}Level` as keyof typeof physiqueResults] as unknown as SQL;
 const rawColumn = (item: string) => physiqueResults[item as keyof typeof physiqueResults] as unknown as SQL;
 
-/** Students of a test plan whose result of an item is at a level (e.g. failing the rope skipping), in the actor's scope. */
-export async function trainingCandidates(db: DbOrTx, actor: Actor, q: { planId: string; item: string; level: PickLevel; classId?: string }): Promise<TrainingCandidate[]> {
+/**
+ * Students whose result of an item is at a level (e.g. failing the rope skipping), in the actor's scope: in one test
+ * plan, or, with no plan chosen (全部), in each student's latest counting result that measured the item (the newest
+ * plan by its start date), so a student who has since improved is not picked on an old result.
+ */
+export async function trainingCandidates(db: DbOrTx, actor: Actor, q: { planId?: string; item: string; level: PickLevel; classId?: string }): Promise<TrainingCandidate[]> {
   const scope = await classScopeOf(db, actor);
-  const [plan] = await db.select({ id: testPlans.id }).from(testPlans).where(and(eq(testPlans.id, q.planId), eq(testPlans.orgId, actor.tenantOrgId)));
-  if (!plan) throw fieldError('planId', 'activities:task.planRequired');
+  if (q.planId) {
+    const [plan] = await db.select({ id: testPlans.id }).from(testPlans).where(and(eq(testPlans.id, q.planId), eq(testPlans.orgId, actor.tenantOrgId)));
+    if (!plan) throw fieldError('planId', 'activities:task.planRequired');
+  }
+  const latest = db
+    .selectDistinctOn([physiqueResults.studentId], { id: physiqueResults.id })
+    .from(physiqueResults)
+    .innerJoin(testPlans, eq(testPlans.id, physiqueResults.planId))
+    .where(and(eq(physiqueResults.orgId, actor.tenantOrgId), countsInAggregates, sql`${levelColumn(q.item)} is not null`))
+    .orderBy(physiqueResults.studentId, sql`${testPlans.startDate} desc`, sql`${physiqueResults.testedOn} desc nulls last`, physiqueResults.id);
   return db
     .select({ studentId: students.id, name: students.name, studentNo: sql<string>`coalesce(${students.studentNo}, ${students.regNo})`, classId: students.classId, className: classes.name, value: sql<number | null>`${rawColumn(q.item)}` })
     .from(physiqueResults)
@@ -235,7 +247,8 @@ export async function trainingCandidates(db: DbOrTx, actor: Actor, q: { planId: 
     .innerJoin(classes, eq(classes.id, students.classId))
     .where(
       and(
-        eq(physiqueResults.planId, q.planId),
+        q.planId ? eq(physiqueResults.planId, q.planId) : inArray(physiqueResults.id, latest),
+        eq(physiqueResults.orgId, actor.tenantOrgId),
         countsInAggregates,
         sql`${levelColumn(q.item)} = ${q.level}`,
         scope.all ? undefined : inArray(students.classId, [...scope.classIds, '00000000-0000-0000-0000-000000000000']),

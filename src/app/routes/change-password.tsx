@@ -1,19 +1,17 @@
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
 import { LanguageSwitch } from '@/components/layout/language-switch';
 import { useDocumentTitle } from '@/components/layout/use-document-title';
 import { Button } from '@/components/ui/button';
 import { useSignOut } from '@/features/auth/hooks/use-sign-out';
-import { completeSignIn } from '@/features/auth/session';
 import { ChangePasswordForm } from '@/features/my-info/components/change-password-form';
 
 /**
  * /changePassword: a session whose password an administrator chose (a reset or a new account) changes it before
- * anything else (docs/product-rules.md#users); then sign-in carries on to the landing page.
+ * anything else (docs/product-rules.md#users); then, as the form says, the session ends and the person signs in again
+ * with the new password (the login screen shows 「密码修改成功，请重新登录」), like a change from the personal centre.
  */
 export function ChangePasswordPage() {
   const { t } = useTranslation(['myInfo', 'layout']);
-  const navigate = useNavigate();
   const signOut = useSignOut();
   useDocumentTitle(t('myInfo:forced.title'));
   return (
@@ -32,12 +30,7 @@ export function ChangePasswordPage() {
           </p>
         </div>
         <div className="w-full max-w-2xl">
-          <ChangePasswordForm
-            onChanged={async () => {
-              const path = await completeSignIn();
-              void navigate(path ?? '/', { replace: true });
-            }}
-          />
+          <ChangePasswordForm onChanged={signOut} />
         </div>
       </main>
     </div>

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isIsoDate } from '../dates';
+import { requiredNumber } from '../fields';
 import { listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
 import { isGrade } from '../physique/standard';
 import { ACTIVITY_ITEM_KEYS, ACTIVITY_ITEMS, ACTIVITY_SOURCES, type ActivityItemKey, type ActivitySource } from './items';
@@ -40,7 +41,7 @@ const itemKey = z.enum(ACTIVITY_ITEM_KEYS as unknown as [ActivityItemKey, ...Act
 
 export const contestLevelSchema = z.object({
   name: z.string({ error: `${V}.levelName` }).trim().min(1, `${V}.levelName`).max(LEVEL_NAME_MAX, `${V}.levelNameLength`),
-  threshold: z.coerce.number({ error: `${V}.threshold` }).finite(`${V}.threshold`),
+  threshold: requiredNumber(`${V}.threshold`),
 });
 export type ContestLevel = z.output<typeof contestLevelSchema>;
 

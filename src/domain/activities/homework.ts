@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PLAN_NAME_MAX, PLAN_NAME_MIN } from '../constants';
 import { isIsoDate } from '../dates';
+import { requiredNumber } from '../fields';
 import { idFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
 import { PLAN_STATUSES, type PlanStatus } from '../test-plans/status';
 import { localDate } from '../dates';
@@ -41,16 +42,11 @@ const dayField = (required: string) =>
     .min(1, required)
     .refine(isIsoDate, 'activities:task.dateInvalid');
 
-const numberish = z
-  .union([z.number(), z.string(), z.null()], { error: 'activities:task.targetRequired' })
-  .transform((v) => (v === null ? NaN : typeof v === 'number' ? v : v.trim() === '' ? NaN : Number(v)))
-  .pipe(z.number().refine(Number.isFinite, 'activities:task.targetRequired'));
-
 /** One item of a homework or plan: the item, its target (in the item's unit, within its range) and intensity. */
 export const taskItemSchema = z
   .object({
     item: z.enum(ACTIVITY_ITEM_KEYS as unknown as [ActivityItemKey, ...ActivityItemKey[]], { error: 'activities:task.itemRequired' }),
-    target: numberish,
+    target: requiredNumber('activities:task.targetRequired'),
     intensity: z.enum(INTENSITIES, { error: 'activities:task.intensityRequired' }),
   })
   .superRefine((v, ctx) => {

@@ -43,9 +43,10 @@ export const trainingListQuery = listQuery({
   status: z.preprocess(blank, z.enum(PLAN_STATUSES, { error: 'activities:task.statusInvalid' }).optional()),
 });
 
-/** Students to pick from: the results of a test plan whose item is at a level (the plan's latest valid results). */
+/** Students to pick from: those whose result of an item is at a level, in one test plan or (no plan) in their latest result. */
 export const candidateQuery = z.object({
-  planId: z.string({ error: 'activities:task.planRequired' }).regex(UUID_PATTERN, 'activities:task.planRequired'),
+  /** One test plan, or none (全部): each student's latest result of the item across the school's plans. */
+  planId: z.preprocess(blank, z.string().regex(UUID_PATTERN, 'activities:task.planRequired').optional()),
   item: z.enum(PICK_ITEMS as [string, ...string[]], { error: 'activities:task.itemRequired' }),
   level: z.enum(PICK_LEVELS, { error: 'activities:task.levelRequired' }),
   classId: idFilter,

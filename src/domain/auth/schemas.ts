@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// The domain's zod error map (unnamed issues answer i18n keys), installed wherever a schema is built.
+import '../fields';
 import { ACCOUNT_MAX, ACCOUNT_MIN, PASSWORD_MAX, PASSWORD_MIN } from '../constants';
 import { PASSWORD_CHARS } from './login-form';
 
@@ -42,12 +44,18 @@ export const captchaQuerySchema = z.object({
 });
 
 /** A new password: 6–20 characters of letters, digits and symbols (docs/product-rules.md#limits). */
-export const newPasswordSchema = z
-  .string()
-  .min(1, 'validation:password.newRequired')
-  .min(PASSWORD_MIN, 'validation:password.length')
-  .max(PASSWORD_MAX, 'validation:password.length')
-  .regex(PASSWORD_CHARS, 'validation:login.passwordFormat');
+const passwordRules = (required: string) =>
+  z
+    .string({ error: required })
+    .min(1, required)
+    .min(PASSWORD_MIN, 'validation:password.length')
+    .max(PASSWORD_MAX, 'validation:password.length')
+    .regex(PASSWORD_CHARS, 'validation:login.passwordFormat');
+
+export const newPasswordSchema = passwordRules('validation:password.newRequired');
+
+/** The first password an administrator sets for a new account (staff, users): the same rules, its own "required". */
+export const initialPasswordSchema = passwordRules('validation:password.initialRequired');
 
 /** A new password must differ from the current one; the server checks it against the SHA-256 the wire carries. */
 export const PASSWORD_SAME_AS_OLD = 'validation:password.sameAsOld';

@@ -122,8 +122,24 @@ export const DEFAULT_CERTIFICATE_FIELDS: CertificateField[] = [
   { field: 'event', x: 120, y: 138, size: 20, color: '#1f2937', align: 'center', bold: false },
   { field: 'place', x: 180, y: 138, size: 24, color: '#b91c1c', align: 'center', bold: true },
   { field: 'mark', x: 148.5, y: 152, size: 14, color: '#374151', align: 'center', bold: false },
-  { field: 'date', x: 225, y: 185, size: 12, color: '#374151', align: 'center', bold: false },
+  // Below the stamp, not under it (a stamp printed over the date hides it).
+  { field: 'date', x: 225, y: 186, size: 12, color: '#374151', align: 'center', bold: false },
 ];
+
+/** Where a new template's stamp sits (mm, its centre and side): above the date, clear of the other texts. */
+export const DEFAULT_CERTIFICATE_STAMP = { stampX: 225, stampY: 158, stampSize: 36 } as const;
+
+/**
+ * Whether a stamp would cover a text printed with this field (mm): the text's box from its baseline up by its size,
+ * each character at most one em wide (CJK), placed by its alignment.
+ */
+export function stampCovers(f: Pick<CertificateField, 'x' | 'y' | 'size' | 'align'>, text: string, stamp: { stampX: number; stampY: number; stampSize: number }): boolean {
+  const em = f.size * MM_PER_PT;
+  const width = [...text].length * em;
+  const left = f.align === 'center' ? f.x - width / 2 : f.align === 'right' ? f.x - width : f.x;
+  const half = stamp.stampSize / 2;
+  return left < stamp.stampX + half && left + width > stamp.stampX - half && f.y - em < stamp.stampY + half && f.y > stamp.stampY - half;
+}
 
 // ── Issuing ─────────────────────────────────────────────────────────────────────────────────────────────
 export const ISSUE_FORMATS = ['pdf', 'zip'] as const;

@@ -48,3 +48,22 @@ export function parseMark(kind: ResultKind, text: string): number | null {
   const n = Number(s);
   return n > 0 ? n : null;
 }
+
+/** What to type when a mark cannot be read, per kind (i18n keys): e.g. 请填写秒数，例如 12.5 或 1:05.30. */
+export const MARK_HINTS: Record<ResultKind, string> = {
+  time: 'meets:v.markTime',
+  distance: 'meets:v.markMetres',
+  height: 'meets:v.markMetres',
+  count: 'meets:v.markNumber',
+  points: 'meets:v.markNumber',
+};
+
+/**
+ * Reads a typed mark for saving: blank is "no mark yet" (null), a readable one its number, anything else the kind's
+ * hint (the screen shows it by the field and saves nothing, rather than sending null and losing what was typed).
+ */
+export function readMark(kind: ResultKind, text: string): { mark: number | null; error?: undefined } | { mark?: undefined; error: string } {
+  if (!text.trim()) return { mark: null };
+  const mark = parseMark(kind, text);
+  return mark === null ? { error: MARK_HINTS[kind] } : { mark };
+}

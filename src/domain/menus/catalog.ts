@@ -50,6 +50,9 @@ export const BUTTON_ACTIONS = {
   rollover: '学年升级',
   /** Ends another person's sign-in session (the online sessions screen). */
   signOut: '强制下线',
+  /** A meet's results book and points tables as PDF, beside its order of events and heat sheets. */
+  resultsBook: '成绩册',
+  pointsTable: '积分表',
 } as const;
 export type ButtonAction = keyof typeof BUTTON_ACTIONS;
 
@@ -212,7 +215,7 @@ const placePage = (no: number) =>
     ['device', 'device/:id', '关联设备', 'device'],
   ]);
 const sportsMeetPage = (no: number) =>
-  page('manage', no, 'sportsMeet', '运动会管理', ['add', 'edit', 'detail', 'arrange', 'calendar', 'demeanor', 'end', 'delete'], [
+  page('manage', no, 'sportsMeet', '运动会管理', ['add', 'edit', 'detail', 'arrange', 'calendar', 'demeanor', 'end', 'delete', 'resultsBook', 'pointsTable'], [
     ['add', 'add', '新增运动会', 'add'],
     ['detail', 'detail/:meetId', '运动会详情', 'detail'],
     ['arrange', 'detail/arrange/:meetId', '编排管理', 'arrange'],
@@ -320,7 +323,7 @@ const K12: FamilyDef = {
       ]),
     ]),
     group('org', 2, '组织管理', 'building-2', [
-      currentOrgPage(5, '学校信息', '编辑学校信息'),
+      currentOrgPage(5, '本单位信息', '编辑本单位信息'),
       acayearPage(6, true),
       page('grade', 7, 'org/grade', '年级管理', ['add', 'edit', 'delete'], [
         ['add', 'add', '新增年级', 'add'],
@@ -396,7 +399,7 @@ const GX: FamilyDef = {
       ]),
     ]),
     group('org', 2, '组织管理', 'building-2', [
-      currentOrgPage(5, '学校信息', '编辑学校信息'),
+      currentOrgPage(5, '本单位信息', '编辑本单位信息'),
       acayearPage(6, true),
       page('grade', 7, 'org/grade', '入学年份', ['add', 'edit', 'delete'], [
         ['add', 'add', '新增入学年份', 'add'],

@@ -87,3 +87,16 @@ export const ROLE_TEMPLATES: Record<TemplateFamily, Record<TemplateIdentity, Rol
   k12: { administrator: administrator('k12'), teacher: teacher('k12') },
   gx: { administrator: administrator('gx'), teacher: teacher('gx') },
 };
+
+/** What a district PE researcher looks at: the schools' overview (first, so they land on it), test plans and scores. */
+const RESEARCHER_PAGES: readonly string[] = ['admin.dataCenter.overview', 'admin.test.testManage', 'admin.test.scoreSearch'];
+
+/**
+ * A district PE researcher (体育教研员), a read-only role of a management organisation: the district's 学校概览 with
+ * its read-only drill-down into a school's data, the test plans and score search, and the personal centre like every
+ * account. It opens details but holds no button that adds, changes, deletes, imports or exports anything.
+ */
+export const DISTRICT_RESEARCHER: RoleGrant = grantOf(
+  CATALOG.filter((e) => e.family === 'personal' || RESEARCHER_PAGES.some((key) => e.key === key || e.parent === key)),
+  (_e, action) => action === 'detail',
+);

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// The domain's zod error map (unnamed issues answer i18n keys), installed wherever a schema is built.
+import '../fields';
 
 /**
  * Identity documents of staff (docs/product-rules.md#students-and-staff). A resident ID number (GB 11643) is 17 digits

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loginAccountSchema, mobileSchema, newPasswordSchema } from '../auth/schemas';
+import { initialPasswordSchema, loginAccountSchema, mobileSchema } from '../auth/schemas';
 import { idFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
 import { CERTIFICATE_NO_MAX, CERTIFICATE_NO_PATTERN, CERTIFICATE_TYPES, idCardSchema } from './id-card';
 
@@ -46,7 +46,7 @@ const certificateTogether = <T extends { certificateType: string; certificateNo:
 };
 
 /** Adding a staff member: the administrator sets the account's first password (changed at first sign-in). */
-export const staffCreateSchema = z.object({ ...staffFields, password: newPasswordSchema }).strict().superRefine(certificateTogether);
+export const staffCreateSchema = z.object({ ...staffFields, password: initialPasswordSchema }).strict().superRefine(certificateTogether);
 /** Editing: the password is reset on its own (the users screen's reset), never here. */
 export const staffUpdateSchema = z.object({ ...staffFields, version: versionField.optional() }).strict().superRefine(certificateTogether);
 export type StaffCreate = z.output<typeof staffCreateSchema>;

@@ -11,6 +11,12 @@ export const GRADE_STAGES = ['primary', 'junior', 'senior', 'university'] as con
 export type GradeStage = (typeof GRADE_STAGES)[number];
 export const K12_STAGES = ['primary', 'junior', 'senior'] as const;
 
+/**
+ * The one name of a grade number everywhere (lists, pickers, dashboards, wall, exports, PDFs): the i18n key of
+ * 一年级…九年级, 高一…高三, 大一…大四 (Grade 1–12, Freshman–Senior in English; docs/product-rules.md#grades).
+ */
+export const gradeNameKey = (gradeNo: number) => `school:grade.no.${gradeNo}` as const;
+
 /** The grade numbers of each stage. */
 export const STAGE_GRADES: Readonly<Record<GradeStage, readonly [number, number]>> = {
   primary: [1, 6],
@@ -22,20 +28,36 @@ export const STAGE_GRADES: Readonly<Record<GradeStage, readonly [number, number]
 export const ENROL_YEAR_MIN = 2000;
 export const ENROL_YEAR_MAX = 2100;
 
+/** '' (an empty select) is no answer, so it gets the required message rather than a range one. */
+const emptyToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
+
+/**
+ * Save a grade. A school's grade (a K12 stage) follows from its enrolment year and the school's current school year
+ * (`cohortGrade`), so the form does not ask for it and the server derives it; a university's enrolment year states
+ * its current year of study (classes leave by their major's length, docs/product-rules.md#year-rollover).
+ */
 export const gradeSaveSchema = z
   .object({
     stage: z.enum(GRADE_STAGES, { error: 'validation:grade.stageRequired' }),
-    gradeNo: z.coerce.number({ error: 'validation:grade.gradeRequired' }).int('validation:grade.gradeRequired'),
-    enrolYear: z.coerce
-      .number({ error: 'validation:grade.enrolYearRequired' })
-      .int('validation:grade.enrolYearRange')
-      .min(ENROL_YEAR_MIN, 'validation:grade.enrolYearRange')
-      .max(ENROL_YEAR_MAX, 'validation:grade.enrolYearRange'),
+    gradeNo: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'validation:grade.gradeRequired' }).int('validation:grade.gradeRequired').optional()),
+    enrolYear: z.preprocess(
+      emptyToUndefined,
+      z.coerce
+        .number({ error: 'validation:grade.enrolYearRequired' })
+        .int('validation:grade.enrolYearRange')
+        .min(ENROL_YEAR_MIN, 'validation:grade.enrolYearRange')
+        .max(ENROL_YEAR_MAX, 'validation:grade.enrolYearRange'),
+    ),
     /** 'true' / 'false' from the form's radio group. */
     graduated: z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean()).default(false),
     version: versionField.optional(),
   })
   .superRefine((v, ctx) => {
+    if (v.gradeNo === undefined) {
+      // A K12 grade is derived; a university's year of study is chosen.
+      if (v.stage === 'university') ctx.addIssue({ code: 'custom', path: ['gradeNo'], message: 'validation:grade.gradeRequired' });
+      return;
+    }
     const [lo, hi] = STAGE_GRADES[v.stage];
     if (v.gradeNo < lo || v.gradeNo > hi) ctx.addIssue({ code: 'custom', path: ['gradeNo'], message: 'validation:grade.gradeOfStage' });
   });
@@ -46,6 +68,36 @@ export const gradeListQuery = listQuery({
   stage: z.preprocess((v) => (v === '' ? undefined : v), z.enum(GRADE_STAGES, { error: 'validation:grade.stageRequired' }).optional()),
   graduated: z.preprocess((v) => (v === '' || v === undefined ? undefined : v === 'true' || v === true), z.boolean().optional()),
 });
+
+/** The school year (its start year) a day falls in: a school year runs from 1 August (docs/product-rules.md#school-years). */
+export function schoolStartYearOf(isoDay: string): number {
+  const year = Number(isoDay.slice(0, 4));
+  return Number(isoDay.slice(5, 7)) >= 8 ? year : year - 1;
+}
+
+/** What a K12 cohort is in the school year starting `currentStartYear`, or why it cannot be saved as asked. */
+export type CohortGrade =
+  | { ok: true; gradeNo: number }
+  | { ok: false; field: 'enrolYear'; message: 'validation:grade.notYetEnrolled' | 'validation:grade.cohortGraduated' };
+
+/**
+ * The grade of a K12 cohort (docs/product-rules.md#grades): the stage's first grade in its enrolment year, one up each
+ * year after (2020 primary entrants are in grade 7, 初一, in 2026-2027, so no longer primary). A cohort in school must
+ * be within its stage; a graduated one stays in the last grade it reached.
+ */
+export function cohortGrade(stage: GradeStage, enrolYear: number, graduated: boolean, currentStartYear: number): CohortGrade {
+  const [lo, hi] = STAGE_GRADES[stage];
+  const gradeNo = lo + currentStartYear - enrolYear;
+  if (gradeNo < lo) return { ok: false, field: 'enrolYear', message: 'validation:grade.notYetEnrolled' };
+  if (graduated) return { ok: true, gradeNo: Math.min(gradeNo, hi) };
+  if (gradeNo > hi) return { ok: false, field: 'enrolYear', message: 'validation:grade.cohortGraduated' };
+  return { ok: true, gradeNo };
+}
+
+/** What the grade form needs besides the grade: the school year the school is in. */
+export interface GradeFormOptions {
+  currentStartYear: number;
+}
 
 /** A grade as its management screen reads it. */
 export interface GradeDetail {

@@ -65,7 +65,7 @@ export function overlaps(a: Period, b: Period): boolean {
 /** Save a school year: the academic year, its two semesters and breaks, and the version the form loaded when editing. */
 export const schoolYearSaveSchema = z
   .object({
-    academicYear: z.string().trim().regex(ACADEMIC_YEAR, 'validation:schoolYear.format'),
+    academicYear: z.string({ error: 'validation:schoolYear.required' }).trim().min(1, 'validation:schoolYear.required').regex(ACADEMIC_YEAR, 'validation:schoolYear.format'),
     autumn: semesterInputSchema,
     spring: semesterInputSchema,
     version: versionField.optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loginAccountSchema, mobileSchema, newPasswordSchema } from '../auth/schemas';
+import { initialPasswordSchema, loginAccountSchema, mobileSchema, newPasswordSchema } from '../auth/schemas';
 import { idFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
 
 /**
@@ -22,7 +22,7 @@ const userFields = {
 };
 
 /** Adding an account: the administrator sets its first password. */
-export const userCreateSchema = z.object({ ...userFields, password: newPasswordSchema }).strict();
+export const userCreateSchema = z.object({ ...userFields, password: initialPasswordSchema }).strict();
 /** Editing an account: the password is reset on its own, never here. */
 export const userUpdateSchema = z.object({ ...userFields, version: versionField.optional() }).strict();
 export type UserCreate = z.output<typeof userCreateSchema>;

@@ -4,6 +4,7 @@ import type { ItemKey } from '@/domain/physique/standard';
 import { ITEM_KEYS } from '@/domain/physique/standard';
 import type { ItemStats, LevelCounts } from '@/domain/data-center/types';
 import type { ScoreLevel } from '@/domain/physique/level';
+import { gradeNameKey } from '@/domain/school/grades';
 
 /** Shown where a figure has nothing to divide by. */
 export const NO_FIGURE = '—';
@@ -38,7 +39,7 @@ export function formatRawValue(item: ItemKey, value: number | null | undefined):
 }
 
 export const gradeLabel = (t: TFunction, gradeNo: number | null | undefined): string =>
-  gradeNo ? t(`physique:grade.${gradeNo}`, { defaultValue: String(gradeNo) }) : NO_FIGURE;
+  gradeNo ? t(gradeNameKey(gradeNo), { defaultValue: String(gradeNo) }) : NO_FIGURE;
 
 export const itemLabel = (t: TFunction, item: ItemKey | 'total'): string =>
   item === 'total' ? t('dashboard:figure.meanTotal') : t(`physique:item.${item}`);

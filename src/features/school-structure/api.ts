@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { pageApi } from '@/domain/menus/access';
 import type { SchoolFamily } from '@/domain/school/types';
 import type { CollegeDetail, CollegeSave, MajorDetail, MajorSave } from '@/domain/school/colleges';
-import type { GradeDetail, GradeSave } from '@/domain/school/grades';
+import type { GradeDetail, GradeFormOptions, GradeSave } from '@/domain/school/grades';
 import type { ClassSave } from '@/domain/school/classes';
 import type { SchoolYearSave } from '@/domain/school/school-years';
 import type { ClassDetail, ClassFormOptions, SchoolYearDetail } from '@/domain/school/types';
@@ -25,6 +25,11 @@ export const classes = (family: SchoolFamily) => resource<ClassDetail, ClassSave
 
 /** Grades (k12) or enrolment years (gx) of a family (org/grade). */
 export const grades = (family: SchoolFamily) => resource<GradeDetail, GradeSave>(`${family}.org.grade`);
+
+/** The school year a school cohort's grade is derived for (the grade form). */
+export function useGradeOptions(family: SchoolFamily) {
+  return useQuery({ queryKey: [...grades(family).key, 'options'], queryFn: () => get<GradeFormOptions>(`${grades(family).base}/options`) });
+}
 
 /** Grades, staff and majors the class form and filters choose from. */
 export function useClassOptions(family: SchoolFamily) {

@@ -278,6 +278,15 @@ describe('university contests and obstacle challenges', () => {
     expect((await call('POST', GX, 'college01', challenge({ items: ['standingLongJump', 'pullUp'] }))).json()).toMatchObject({ data: { field: 'items' } });
   });
 
+  it('an empty threshold is refused as missing, never read as 0 (issue 26 item 8)', async () => {
+    // ropeFree's range starts at 0, so a blank read as 0 used to pass every check.
+    for (const threshold of ['', ' ', null]) {
+      const blank = await call('POST', GX, 'college01', challenge({ items: ['ropeFree'], levels: [{ name: '第 1 关', threshold }], passLevels: 1 }));
+      expect(blank.statusCode).toBe(400);
+      expect(blank.json()).toMatchObject({ msg: '请输入达标成绩', data: { field: 'levels.0.threshold' } });
+    }
+  });
+
   it('shows the levels each student cleared and who passed; ranking contests share the list', async () => {
     const c = data<ContestRow>(await call('POST', GX, 'college01', challenge()));
     expect(c).toMatchObject({ type: 'challenge', rule: 'best', passLevels: 2 });

@@ -372,4 +372,27 @@ describe('menu sync at start', () => {
     expect(await countFor(admin.id)).toBe(adminBefore);
     expect(await countFor(teacher.id)).toBe(teacherAfterDelete);
   });
+
+  it('writes nothing when the catalogue did not change, and puts back an entry that differs from it', async () => {
+    // xmin changes with every write of a row: equal before and after means the start wrote nothing (and so retired no
+    // cached answer through the change feed).
+    const versions = async () =>
+      new Map((await h.db.execute<{ id: string; v: string }>(sql`select menu_id as id, xmin::text as v from menus`)).rows.map((r) => [r.id, r.v]));
+    const grants = async () => (await h.db.execute<{ v: string }>(sql`select string_agg(xmin::text, ',' order by role_id, menu_id) as v from role_menus`)).rows[0].v;
+    await syncMenus(h.db);
+    const before = await versions();
+    const grantsBefore = await grants();
+    await syncMenus(h.db);
+    expect(await versions()).toEqual(before);
+    expect(await grants()).toBe(grantsBefore);
+
+    const [entry] = toMenuEntries(CATALOG);
+    await h.db.update(menus).set({ menuName: 'stale name', sortNum: 999 }).where(eq(menus.menuId, entry.menuId));
+    await syncMenus(h.db);
+    const [row] = await h.db.select().from(menus).where(eq(menus.menuId, entry.menuId));
+    expect(row.menuName).toBe(entry.menuName);
+    expect(row.sortNum).toBe(entry.sortNum);
+    const after = await versions();
+    expect([...after].filter(([id, v]) => before.get(id) !== v).map(([id]) => id)).toEqual([entry.menuId]);
+  });
 });

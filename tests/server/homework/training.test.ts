@@ -9,6 +9,7 @@ import { users } from '../../../server/db/schema/auth';
 import { orgs } from '../../../server/db/schema/orgs';
 import { physiqueResults } from '../../../server/db/schema/physique';
 import { students } from '../../../server/db/schema/school';
+import { testPlans } from '../../../server/db/schema/test-plans';
 import { insertActivityRecords } from '../../../server/db/seed/activity-records';
 import { refCheckOf } from '../../../server/modules/activities/ref-checks';
 import { createTestApp, type TestApp } from '../../support/server-app';
@@ -110,6 +111,42 @@ describe('special training', () => {
     expect((await call('DELETE', `/${plan.id}`, 'school02')).statusCode).toBe(404);
     expect((await call('DELETE', `/${plan.id}`, 'school01')).statusCode).toBe(200);
     expect(await t.db.$count(activityRecords, eq(activityRecords.refId, plan.id))).toBe(0);
+  });
+
+  it('with every plan (全部) picks from each student\'s latest result of the item, and the plan saves without a source plan (issue 26 item 7)', async () => {
+    // The oracle: each studying student's newest counting result that measured rope skipping, by the plan's start.
+    const rows = await t.db
+      .select({ studentId: physiqueResults.studentId, level: physiqueResults.rope1minLevel, start: testPlans.startDate, testedOn: physiqueResults.testedOn, status: students.status })
+      .from(physiqueResults)
+      .innerJoin(testPlans, eq(testPlans.id, physiqueResults.planId))
+      .innerJoin(students, eq(students.id, physiqueResults.studentId))
+      .where(and(eq(physiqueResults.orgId, k12Id), eq(physiqueResults.invalid, false), sql`${testPlans.deletedAt} is null`, sql`${physiqueResults.rope1minLevel} is not null`));
+    const latest = new Map<string, (typeof rows)[number]>();
+    for (const r of rows) {
+      const seen = latest.get(r.studentId);
+      if (!seen || `${r.start}|${r.testedOn ?? ''}` > `${seen.start}|${seen.testedOn ?? ''}`) latest.set(r.studentId, r);
+    }
+    const failing = [...latest.values()].filter((r) => r.level === 'fail' && r.status === 'studying').map((r) => r.studentId).sort();
+    expect(failing.length).toBeGreaterThan(0);
+
+    for (const query of ['?item=rope1min&level=fail', '?planId=&item=rope1min&level=fail']) {
+      const picked = await call('GET', `/candidates${query}`, 'school01');
+      expect(picked.statusCode, picked.body).toBe(200);
+      expect(body<TrainingCandidate[]>(picked).data.map((c) => c.studentId).sort()).toEqual(failing);
+    }
+    const created = await call('POST', '', 'school01', {
+      name: '全部计划跳绳专项',
+      cycle: 'weekly',
+      startDate: today(),
+      endDate: dayAfter(6),
+      items: [{ item: 'rope1min', target: 100, intensity: 'medium' }],
+      studentIds: failing.slice(0, 3),
+      sourcePlanId: '',
+      sourceItem: 'rope1min',
+      sourceLevel: 'fail',
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    await call('DELETE', `/${body<TrainingDetail>(created).data.id}`, 'school01');
   });
 
   it('refuses bad input naming the field; a class-scoped teacher picks only their students', async () => {

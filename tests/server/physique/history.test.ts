@@ -182,7 +182,7 @@ describe('import preparation', () => {
     expect(notes).toContain('性别代码');
     expect(notes).toContain('1|男');
     expect(notes).toContain('2|女');
-    expect(notes).toContain(`${nationalCodeFromGrade(pupil.grade)}|初二`);
+    expect(notes).toContain(`${nationalCodeFromGrade(pupil.grade)}|八年级`);
     expect(notes).toContain(`${pupil.classNo}|${pupil.className}`);
     expect(notes).toContain('01|汉族');
 

@@ -113,6 +113,24 @@ describe('score search', () => {
     expect(rows.slice(1).every((r) => r[0] === 13)).toBe(true);
   });
 
+  it('exports every row of the list in the list\'s order (streamed in batches of whole classes)', async () => {
+    // More rows than one batch (1,000).
+    const filter = `schoolYearId=${years['2025-2026']}`;
+    const res = await t.request({ url: api(`organizeTest/scoreSearch/export?${filter}`), token: tokens.school01 });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toMatch(/\.xlsx$/);
+    const { rows } = await readXlsxRows(res.rawPayload);
+    const listed: string[] = [];
+    for (let current = 1; ; current++) {
+      const page = await get<ScoreSearchPage>(`organizeTest/scoreSearch/page?${filter}&size=80&current=${current}`);
+      if (page.records.length === 0) break;
+      listed.push(...page.records.map((r) => r.regNo));
+    }
+    expect(listed.length).toBeGreaterThan(1000);
+    const regNo = (rows[0] as string[]).indexOf('学籍号');
+    expect(rows.slice(1).map((r) => String(r[regNo]))).toEqual(listed);
+  });
+
   it('pages follow one another in list order, with filters and with ties across plans', async () => {
     // Every plan of the school starts the same day, so a grade's classes of one code in different years tie on plan
     // start date, grade and class code, and their students interleave by registration number.

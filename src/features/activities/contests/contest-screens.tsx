@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { BarChart3, Eye, Flag, Mountain, Plus, Trophy } from 'lucide-react';
-import { useFieldArray, useWatch, type UseFormReturn } from 'react-hook-form';
+import { useFieldArray, useFormState, useWatch, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import {
@@ -31,6 +31,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { useActivityFormat } from '../exercise-records/format';
 import { contestResource, useContestOptions, useEndContest } from './api';
+import { gradeNameKey } from '@/domain/school/grades';
 
 type Filters = { name?: string; status?: string; type?: string };
 const col = createDataTableColumnHelper<ContestRow>();
@@ -143,6 +144,10 @@ function ContestFields({ family, type, form, locked }: { family: Family; type: C
   const o = options.data;
   const itemOptions = ACTIVITY_ITEM_KEYS.map((k) => ({ value: k, label: itemLabel(fmt, k) }));
   const challengeItem = (items?.[0] as ActivityItemKey | undefined) ?? undefined;
+  // The error of `items` itself (an empty list), which no field of the challenge form reads; the resolver files it as
+  // the list's `root` because a field (items.0) is registered below it.
+  const itemsErrors = useFormState({ control: form.control, name: 'items' }).errors.items;
+  const itemsError = itemsErrors?.root?.message ?? itemsErrors?.message;
   return (
     <>
       <FieldGroup>
@@ -164,7 +169,7 @@ function ContestFields({ family, type, form, locked }: { family: Family; type: C
           name="gradeNos"
           label={t('contests.form.grades')}
           description={t('contests.form.scopeHint')}
-          options={(o?.grades ?? []).map((g) => ({ value: String(g), label: t(`school:grade.no.${g}`) }))}
+          options={(o?.grades ?? []).map((g) => ({ value: String(g), label: t(gradeNameKey(g)) }))}
           className="md:col-span-2"
         />
         {family !== 'admin' ? (
@@ -178,13 +183,14 @@ function ContestFields({ family, type, form, locked }: { family: Family; type: C
         {type === 'rank' ? (
           <CheckboxGroupField name="items" label={t('contests.form.items')} required options={itemOptions} className="md:col-span-2" />
         ) : (
-          <SelectField
-            name="items.0"
-            label={t('contests.form.item')}
-            required
-            clearable={false}
-            options={itemOptions}
-          />
+          <div className="grid gap-2" data-testid="challenge-item">
+            <SelectField name="items.0" label={t('contests.form.item')} required clearable={false} options={itemOptions} />
+            {itemsError ? (
+              <p role="alert" className="text-sm text-destructive">
+                {t(itemsError)}
+              </p>
+            ) : null}
+          </div>
         )}
         <TextareaField name="prizes" label={t('contests.form.prizes')} placeholder={t('contests.form.prizesPlaceholder')} className="md:col-span-2" />
       </FieldGroup>
@@ -298,7 +304,7 @@ export function ContestDetailScreen({ family }: { family: Family }) {
   const collegeNames = new Map((options.data?.colleges ?? []).map((x) => [x.id, x.name]));
   const scope = c
     ? [
-        ...c.gradeNos.map((g) => t(`school:grade.no.${g}`)),
+        ...c.gradeNos.map((g) => t(gradeNameKey(g))),
         ...c.classIds.map((x) => classNames.get(x) ?? x),
         ...c.collegeIds.map((x) => collegeNames.get(x) ?? x),
       ]

@@ -14,6 +14,7 @@ import { toast } from '@/components/ui/toast';
 import { cn } from '@/lib/cn';
 import { exerciseRecords, useActivityOptions, useSetExerciseValidity } from './api';
 import { useActivityFormat } from './format';
+import { gradeNameKey } from '@/domain/school/grades';
 
 type Filters = {
   orgId?: string;
@@ -54,7 +55,7 @@ export function ExerciseRecordScreen({ family }: { family: Family }) {
     ...(family === 'admin' ? [{ name: 'orgId', type: 'select', label: t('exerciseRecords.filter.school'), options: (o?.schools ?? []).map((s) => ({ value: s.id, label: s.name })) } as const] : []),
     { name: 'schoolYearId', type: 'select', label: t('exerciseRecords.filter.schoolYear'), className: 'w-36', options: (o?.schoolYears ?? []).map((y) => ({ value: y.id, label: y.academicYear })) },
     { name: 'semesterCode', type: 'select', label: t('exerciseRecords.filter.semester'), className: 'w-32', options: ['11', '13'].map((c) => ({ value: c, label: t(`exerciseRecords.semester.${c}`) })) },
-    { name: 'gradeNo', type: 'select', label: t('exerciseRecords.filter.grade'), className: 'w-32', options: (o?.grades ?? []).map((g) => ({ value: String(g), label: t(`school:grade.no.${g}`) })) },
+    { name: 'gradeNo', type: 'select', label: t('exerciseRecords.filter.grade'), className: 'w-32', options: (o?.grades ?? []).map((g) => ({ value: String(g), label: t(gradeNameKey(g)) })) },
     { name: 'classId', type: 'select', label: t('exerciseRecords.filter.class'), options: classChoices.map((c) => ({ value: c.id, label: c.name })) },
     { name: 'item', type: 'select', label: t('exerciseRecords.filter.item'), options: ACTIVITY_ITEM_KEYS.map((k) => ({ value: k, label: fmt.item(k) })) },
     { name: 'source', type: 'select', label: t('exerciseRecords.filter.source'), className: 'w-28', options: ACTIVITY_SOURCES.map((s) => ({ value: s, label: fmt.source(s) })) },

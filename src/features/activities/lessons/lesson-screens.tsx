@@ -11,14 +11,16 @@ import { Badge } from '@/components/ui/badge';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { exportLessons, lessonKey, lessonsOf, type LessonFamily } from './api';
 import { useDateTime } from '@/lib/date-time';
+import { useListFormat } from '@/lib/list-format';
 
 type Filters = { keyword?: string };
 const col = createDataTableColumnHelper<LessonRow>();
 
 /** Item names as a list in the reader's language. */
 function useItemList() {
-  const { t, i18n } = useTranslation('activities');
-  return (items: readonly string[]) => new Intl.ListFormat(i18n.language.replace('_', '-'), { type: 'unit', style: 'short' }).format(items.map((i) => t(`item.${i}`)));
+  const { t } = useTranslation('activities');
+  const list = useListFormat();
+  return (items: readonly string[]) => list(items.map((i) => t(`item.${i}`)));
 }
 
 /** class/practise, class/test, class/match: lessons recorded by devices, newest first (docs/product-rules.md#lessons). */

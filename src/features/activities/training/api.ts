@@ -18,17 +18,19 @@ export function useTrainingOptions() {
 export function useCandidates(q: { planId: string; item: string; level: string }) {
   return useQuery({
     queryKey: [...training.key, 'candidates', q],
-    queryFn: () => get<TrainingCandidate[]>(`${training.base}/candidates`, q),
-    enabled: Boolean(q.planId && q.item && q.level),
+    // No plan (全部) asks for each student's latest result of the item.
+    queryFn: () => get<TrainingCandidate[]>(`${training.base}/candidates`, q.planId ? q : { item: q.item, level: q.level }),
+    enabled: Boolean(q.item && q.level),
   });
 }
 
-export function useProgress(id: string, query: Params) {
-  return useQuery({ queryKey: [...training.key, 'progress', id, query], queryFn: () => get<Page<TrainingProgress>>(`${training.base}/${id}/progress`, query), placeholderData: keepPreviousData });
+/** `enabled`: once the plan itself has loaded, so an unknown id answers one "not found", not three. */
+export function useProgress(id: string, query: Params, enabled = true) {
+  return useQuery({ queryKey: [...training.key, 'progress', id, query], queryFn: () => get<Page<TrainingProgress>>(`${training.base}/${id}/progress`, query), placeholderData: keepPreviousData, enabled });
 }
 
-export function useSessions(id: string, query: Params) {
-  return useQuery({ queryKey: [...training.key, 'sessions', id, query], queryFn: () => get<Page<TrainingSession>>(`${training.base}/${id}/sessions`, query), placeholderData: keepPreviousData });
+export function useSessions(id: string, query: Params, enabled = true) {
+  return useQuery({ queryKey: [...training.key, 'sessions', id, query], queryFn: () => get<Page<TrainingSession>>(`${training.base}/${id}/sessions`, query), placeholderData: keepPreviousData, enabled });
 }
 
 export function useEndTraining() {

@@ -19,7 +19,7 @@ import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { FilterSelect } from '@/components/search-form/search-form';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent } from '@/components/ui/card';
-import { Skeleton } from '@/components/ui/skeleton';
+import { DetailState } from '@/components/query-state/query-state';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { ItemTargets, TaskItemsField, TaskStatusBadge, useItemLabels } from '../homework/task-items-field';
 import { TRAINING_KEY, training, useCandidates, useEndTraining, useProgress, useSessions, useTrainingOptions } from './api';
@@ -169,8 +169,8 @@ export function TrainingDetailScreen({ tab = 'progress' }: { tab?: 'progress' | 
   const query = training.useGet(id);
   const progressPaging = usePaging();
   const sessionPaging = usePaging();
-  const progress = useProgress(id, progressPaging.paging);
-  const sessions = useSessions(id, sessionPaging.paging);
+  const progress = useProgress(id, progressPaging.paging, query.isSuccess);
+  const sessions = useSessions(id, sessionPaging.paging, query.isSuccess);
   const progressColumns = useMemo(
     () =>
       progressCol.columns([
@@ -216,7 +216,7 @@ export function TrainingDetailScreen({ tab = 'progress' }: { tab?: 'progress' | 
     [t, labels],
   );
   const plan = query.data;
-  if (!plan) return <Skeleton className="h-64 w-full" />;
+  if (!plan) return <DetailState query={query} title={t('training.detailTitle')} notFound={t('training.notFound')} />;
   return (
     <div data-testid="training-detail" className="grid grid-cols-[minmax(0,1fr)] gap-4">
       <PageHeader
@@ -237,8 +237,8 @@ export function TrainingDetailScreen({ tab = 'progress' }: { tab?: 'progress' | 
           </div>
           <div>
             <div className="text-muted-foreground">{t('training.source')}</div>
-            {plan.sourcePlanName && plan.sourceItem && plan.sourceLevel
-              ? t('training.sourceText', { plan: plan.sourcePlanName, item: labels.item(plan.sourceItem), level: t(`training.levels.${plan.sourceLevel}`) })
+            {plan.sourceItem && plan.sourceLevel
+              ? t('training.sourceText', { plan: plan.sourcePlanName ?? t('training.latestResults'), item: labels.item(plan.sourceItem), level: t(`training.levels.${plan.sourceLevel}`) })
               : t('task.none')}
             <div className="mt-2 text-muted-foreground">{t('training.summary', { students: plan.studentCount, sessions: plan.sessionCount, reached: plan.reachedCount })}</div>
           </div>

@@ -24,14 +24,15 @@ import { toast } from '@/components/ui/toast';
 import { lessonKey, lessonResources, libraryCoverUrl, useCopyFromLibrary, useLibrary, type LessonFamily } from '../api';
 import { FileThumb } from './file-thumb';
 import { formatDateTime } from '@/lib/date-time';
+import { gradeNameKey } from '@/domain/school/grades';
 
 type Filters = { title?: string; grade?: string; topic?: string };
 const col = createDataTableColumnHelper<LessonResourceRow>();
 const libCol = createDataTableColumnHelper<LibraryRow>();
 
 function useGradeOptions() {
-  const { t } = useTranslation('physique');
-  return LESSON_GRADES.map((g) => ({ value: String(g), label: t(`grade.${g}`) }));
+  const { t } = useTranslation();
+  return LESSON_GRADES.map((g) => ({ value: String(g), label: t(gradeNameKey(g)) }));
 }
 
 /** What a resource carries besides its text: video and attachments. */

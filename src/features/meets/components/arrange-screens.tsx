@@ -13,6 +13,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { toast } from '@/components/ui/toast';
 import { meets, useArrangement, useMeetCalls, type ArrangedHeat, type Arrangement, type MeetFamily } from '../api';
 import { CancelGroupingButton, MoveAthleteButton } from './arrange-moves';
+import { MeetBookButtons } from './book-buttons';
 import { HeatSheets } from './heat-sheets';
 
 /** A heat's title: event, group, round and number. */
@@ -74,6 +75,7 @@ export function ArrangeScreen({ family }: { family: MeetFamily }) {
               <Button variant="outline" onClick={() => window.print()} disabled={!a?.heats.some((h) => h.athletes.length)} data-testid="print-sheets">
                 <Printer aria-hidden /> {t('sheet.print')}
               </Button>
+              <MeetBookButtons family={family} meetId={meetId} />
               {canCalendar ? (
                 <Button variant="ghost" asChild>
                   <a href={access.paths.route('calendar', meetId)}>{t('arrangeScreen.calendar')}</a>
@@ -196,9 +198,12 @@ export function CalendarScreen({ family }: { family: MeetFamily }) {
     <div className="grid gap-4" data-testid="meet-calendar">
       <div className="flex items-center justify-between gap-2">
         <h2 className="text-lg font-semibold">{meet.data?.name}</h2>
-        <Button variant="outline" onClick={() => window.print()} className="print:hidden">
-          <Printer aria-hidden /> {t('calendar.print')}
-        </Button>
+        <div className="flex flex-wrap gap-2 print:hidden">
+          <Button variant="outline" onClick={() => window.print()}>
+            <Printer aria-hidden /> {t('calendar.print')}
+          </Button>
+          <MeetBookButtons family={family} meetId={meetId} />
+        </div>
       </div>
       <QueryState query={arrangement} data={arrangement.data}>
         {(data) => (

@@ -7,6 +7,7 @@ import {
   CERTIFICATE_FIELDS,
   certificateSaveSchema,
   DEFAULT_CERTIFICATE_FIELDS,
+  DEFAULT_CERTIFICATE_STAMP,
   fieldText,
   MM_PER_PT,
   ORIENTATIONS,
@@ -26,16 +27,16 @@ import { useFileUrl } from './document-screens';
 /** Certificate templates' add and edit (docs/product-rules.md#meet-documents): texts placed in millimetres, with a preview. */
 const KEY = 'single.sportsMeet.certificate';
 
-const defaults = (): CertificateForm => ({ name: '', orientation: 'landscape', backgroundFileId: null, fields: DEFAULT_CERTIFICATE_FIELDS, stampId: null, stampX: 225, stampY: 170, stampSize: 40 });
+const defaults = (): CertificateForm => ({ name: '', orientation: 'landscape', backgroundFileId: null, fields: DEFAULT_CERTIFICATE_FIELDS, stampId: null, ...DEFAULT_CERTIFICATE_STAMP });
 const toValues = (r: CertificateRow): CertificateForm => ({
   name: r.name,
   orientation: r.orientation,
   backgroundFileId: r.backgroundFileId,
   fields: r.fields,
   stampId: r.stampId,
-  stampX: r.stampX ?? 225,
-  stampY: r.stampY ?? 170,
-  stampSize: r.stampSize ?? 40,
+  stampX: r.stampX ?? DEFAULT_CERTIFICATE_STAMP.stampX,
+  stampY: r.stampY ?? DEFAULT_CERTIFICATE_STAMP.stampY,
+  stampSize: r.stampSize ?? DEFAULT_CERTIFICATE_STAMP.stampSize,
   version: r.version,
 });
 

@@ -28,6 +28,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { meets, useMeetOptions, type MeetFamily } from '../api';
 import { localDate } from '@/domain/dates';
+import { gradeNameKey } from '@/domain/school/grades';
 
 type Filters = { name?: string; status?: string };
 const col = createDataTableColumnHelper<MeetRow>();
@@ -234,7 +235,7 @@ type Opt = { value: string; label: string };
 function Groups({ form, venueOptions, grades }: { form: UseFormReturn<MeetForm, unknown, unknown>; venueOptions: Opt[]; grades: { id: string; stage: string; gradeNo: number }[] }) {
   const { t } = useTranslation('meets');
   const groups = useFieldArray({ control: form.control, name: 'groups' });
-  const gradeOptions = grades.map((g) => ({ value: g.id, label: t(`gradeNo.${g.gradeNo}`, { defaultValue: String(g.gradeNo) }) }));
+  const gradeOptions = grades.map((g) => ({ value: g.id, label: t(gradeNameKey(g.gradeNo), { defaultValue: String(g.gradeNo) }) }));
   return (
     <div className="grid gap-4" data-testid="meet-groups">
       {groups.fields.map((g, gi) => (

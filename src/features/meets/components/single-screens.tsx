@@ -3,7 +3,7 @@ import { Check, ClipboardList, Monitor, Pencil, Plus, Trophy, Users, X } from 'l
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { EntryRow } from '@/domain/meets/entries';
-import { formatMark, parseMark } from '@/domain/meets/marks';
+import { formatMark, readMark } from '@/domain/meets/marks';
 import { meetListQuery, type MeetRow } from '@/domain/meets/meets';
 import type { ResultRow } from '@/domain/meets/results';
 import { RESULT_STATUSES } from '@/domain/meets/ranking';
@@ -26,6 +26,7 @@ import { BoardLinksButton } from './board-links';
 import { ResultValidity } from './result-validity';
 import { useSignUpImport } from './signup-io';
 import { candidateHint, TeamDialog } from './team-form';
+import { MeetBookButtons } from './book-buttons';
 
 type MeetFilters = { name?: string };
 const meetCol = createDataTableColumnHelper<MeetRow>();
@@ -298,8 +299,17 @@ function HeatResultsCard({ family, meetId, heatId, title, field, canEnter, canRe
   const rows = results.data ?? [];
   const value = (r: ResultRow) => draft[r.id] ?? { mark: r.mark != null ? formatMark(kind, r.mark) : '', status: r.status };
   const state = rows[0]?.state ?? 'pending';
+  // Marks that cannot be read, by result id: shown by their field; nothing is saved until they are fixed.
+  const [markErrors, setMarkErrors] = useState<Record<string, string>>({});
   const save = async () => {
-    await calls.enter.mutateAsync({ heatId, body: { results: rows.map((r) => ({ id: r.id, mark: parseMark(kind, value(r).mark), status: value(r).status })) } });
+    const read = rows.map((r) => ({ row: r, ...readMark(kind, value(r).mark) }));
+    const errors = Object.fromEntries(read.flatMap((x) => (x.error ? [[x.row.id, x.error]] : [])));
+    setMarkErrors(errors);
+    if (Object.keys(errors).length) {
+      document.getElementById(`mark-${read.find((x) => x.error)!.row.id}`)?.focus();
+      return;
+    }
+    await calls.enter.mutateAsync({ heatId, body: { results: read.map((x) => ({ id: x.row.id, mark: x.mark ?? null, status: value(x.row).status })) } });
     setDraft({});
     await results.refetch();
     toast.success(t('score.saved'));
@@ -320,62 +330,76 @@ function HeatResultsCard({ family, meetId, heatId, title, field, canEnter, canRe
       <CardContent className="grid gap-3">
         <QueryState query={results} data={results.data}>
           {() => (
-            <table className="w-full text-sm">
-              <thead>
-                <tr className="text-left text-muted-foreground">
-                  <th className="py-1 font-normal">{field ? t('heat.order') : t('heat.lane')}</th>
-                  <th className="py-1 font-normal">{t('heat.bib')}</th>
-                  <th className="py-1 font-normal">{t('heat.name')}</th>
-                  <th className="py-1 font-normal">{t('heat.className')}</th>
-                  <th className="py-1 font-normal">{t('score.mark')}</th>
-                  <th className="py-1 font-normal">{t('score.status')}</th>
-                  <th className="py-1 font-normal">{t('score.place')}</th>
-                  <th className="py-1 font-normal">{t('score.validity')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((r) => (
-                  <tr key={r.id} className="border-t" data-testid="result-row">
-                    <td className="py-1 font-mono">{r.lane}</td>
-                    <td className="py-1 font-mono">{r.bib}</td>
-                    <td className="py-1">
-                      {r.studentName} {r.newRecord ? <Badge variant="destructive">{t('score.newRecord')}</Badge> : null}
-                      {r.legNames ? <span className="block text-xs text-muted-foreground">{r.legNames}</span> : null}
-                    </td>
-                    <td className="py-1">{r.className}</td>
-                    <td className="py-1">
-                      <Input
-                        aria-label={t('score.markOf', { name: r.studentName })}
-                        className="h-8 w-28"
-                        value={value(r).mark}
-                        disabled={locked || !canEnter}
-                        inputMode="decimal"
-                        onChange={(e) => setDraft({ ...draft, [r.id]: { ...value(r), mark: e.target.value } })}
-                      />
-                    </td>
-                    <td className="py-1">
-                      <select
-                        aria-label={t('score.statusOf', { name: r.studentName })}
-                        className="h-8 rounded-md border bg-background px-2"
-                        value={value(r).status}
-                        disabled={locked || !canEnter}
-                        onChange={(e) => setDraft({ ...draft, [r.id]: { ...value(r), status: e.target.value as ResultRow['status'] } })}
-                      >
-                        {RESULT_STATUSES.map((s) => (
-                          <option key={s} value={s}>
-                            {t(`resultStatus.${s}`)}
-                          </option>
-                        ))}
-                      </select>
-                    </td>
-                    <td className="py-1 font-mono">{r.place ?? '—'}</td>
-                    <td className="py-1">
-                      <ResultValidity base={calls.base} row={r} onChanged={() => results.refetch()} />
-                    </td>
+            // A phone (a teacher on the field) scrolls the table sideways rather than squeezing the mark inputs.
+            <div className="overflow-x-auto">
+              <table className="w-full text-sm whitespace-nowrap">
+                <thead>
+                  <tr className="text-left text-muted-foreground">
+                    <th className="py-1 font-normal">{field ? t('heat.order') : t('heat.lane')}</th>
+                    <th className="py-1 font-normal">{t('heat.bib')}</th>
+                    <th className="py-1 font-normal">{t('heat.name')}</th>
+                    <th className="py-1 font-normal">{t('heat.className')}</th>
+                    <th className="py-1 font-normal">{t('score.mark')}</th>
+                    <th className="py-1 font-normal">{t('score.status')}</th>
+                    <th className="py-1 font-normal">{t('score.place')}</th>
+                    <th className="py-1 font-normal">{t('score.validity')}</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {rows.map((r) => (
+                    <tr key={r.id} className="border-t" data-testid="result-row">
+                      <td className="py-1 font-mono">{r.lane}</td>
+                      <td className="py-1 font-mono">{r.bib}</td>
+                      <td className="py-1">
+                        {r.studentName} {r.newRecord ? <Badge variant="destructive">{t('score.newRecord')}</Badge> : null}
+                        {r.legNames ? <span className="block text-xs text-muted-foreground">{r.legNames}</span> : null}
+                      </td>
+                      <td className="py-1">{r.className}</td>
+                      <td className="py-1">
+                        <Input
+                          id={`mark-${r.id}`}
+                          aria-label={t('score.markOf', { name: r.studentName })}
+                          aria-invalid={markErrors[r.id] ? true : undefined}
+                          aria-describedby={markErrors[r.id] ? `mark-${r.id}-error` : undefined}
+                          className="h-8 w-28"
+                          value={value(r).mark}
+                          disabled={locked || !canEnter}
+                          inputMode="decimal"
+                          onChange={(e) => {
+                            setDraft({ ...draft, [r.id]: { ...value(r), mark: e.target.value } });
+                            if (markErrors[r.id]) setMarkErrors(({ [r.id]: _fixed, ...rest }) => rest);
+                          }}
+                        />
+                        {markErrors[r.id] ? (
+                          <p id={`mark-${r.id}-error`} role="alert" className="mt-1 max-w-40 text-xs whitespace-normal text-destructive" data-testid="mark-error">
+                            {t(markErrors[r.id])}
+                          </p>
+                        ) : null}
+                      </td>
+                      <td className="py-1">
+                        <select
+                          aria-label={t('score.statusOf', { name: r.studentName })}
+                          className="h-8 rounded-md border bg-background px-2"
+                          value={value(r).status}
+                          disabled={locked || !canEnter}
+                          onChange={(e) => setDraft({ ...draft, [r.id]: { ...value(r), status: e.target.value as ResultRow['status'] } })}
+                        >
+                          {RESULT_STATUSES.map((s) => (
+                            <option key={s} value={s}>
+                              {t(`resultStatus.${s}`)}
+                            </option>
+                          ))}
+                        </select>
+                      </td>
+                      <td className="py-1 font-mono">{r.place ?? '—'}</td>
+                      <td className="py-1">
+                        <ResultValidity base={calls.base} row={r} onChanged={() => results.refetch()} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
         </QueryState>
         <div className="flex flex-wrap gap-2">
@@ -408,7 +432,10 @@ export function PointsScreen({ family }: { family: MeetFamily }) {
   const meet = meets(family).useGet(meetId);
   return (
     <div className="grid gap-4" data-testid="points">
-      <h2 className="text-lg font-semibold">{meet.data?.name}</h2>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-lg font-semibold">{meet.data?.name}</h2>
+        <MeetBookButtons family={family} meetId={meetId} only="pointsTable" />
+      </div>
       <QueryState query={points} data={points.data}>
         {(p) => (
           <div className="grid gap-4 lg:grid-cols-2">

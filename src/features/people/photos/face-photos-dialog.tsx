@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { useListFormat } from '@/lib/list-format';
 import { FolderOpen, ImageUp } from 'lucide-react';
 import { ERR } from '@/domain/errors';
 import {
@@ -88,6 +89,7 @@ type Step = { at: 'choose' } | { at: 'matching'; count: number } | { at: 'upload
 
 function Body({ pageKey, close }: { pageKey: string; close(): void }) {
   const { t } = useTranslation(['people', 'errors']);
+  const list = useListFormat();
   const personLabel = (p: FacePhotoPerson) => (p.detail ? t('people:photos.person', { name: p.name, detail: p.detail }) : p.name);
   const queryClient = useQueryClient();
   const filesId = useId();
@@ -302,7 +304,7 @@ function Body({ pageKey, close }: { pageKey: string; close(): void }) {
         <Row key={a.file} file={a.file}>
           <span className="text-warning">
             {a.reason === 'people'
-              ? t('people:photos.reason.people', { names: a.candidates.map(personLabel).join('、') })
+              ? t('people:photos.reason.people', { names: list(a.candidates.map(personLabel)) })
               : t('people:photos.reason.files', { name: personLabel(a.candidates[0]) })}
           </span>
         </Row>

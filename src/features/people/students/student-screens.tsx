@@ -25,6 +25,7 @@ import { facePhotosAction, PersonName } from '../photos/face-photos-dialog';
 import { searchParents, studentResource, useStudentOptions, useTransfer, type StudentFamily } from './api';
 import { usePeopleImport } from '../import/people-import';
 import { useAppAccountActions } from '../app-account-actions';
+import { gradeNameKey } from '@/domain/school/grades';
 
 type Filters = { keyword?: string; gradeId?: string; classId?: string; status?: string };
 const col = createDataTableColumnHelper<StudentRecord>();
@@ -37,7 +38,7 @@ function useChoices(family: StudentFamily) {
   const options = useStudentOptions(family);
   return useMemo(() => {
     const gradeLabel = (g: { gradeNo: number; enrolYear: number; stage: string }) =>
-      g.stage === 'university' ? t('school:grade.cohort', { year: g.enrolYear }) : t('school:grade.named', { grade: t(`school:grade.no.${g.gradeNo}`), year: g.enrolYear });
+      g.stage === 'university' ? t('school:grade.cohort', { year: g.enrolYear }) : t('school:grade.named', { grade: t(gradeNameKey(g.gradeNo)), year: g.enrolYear });
     const opt = (prefix: string, values: readonly string[]): SelectOption[] => values.map((v) => ({ value: v, label: t(`${prefix}.${v}`) }));
     return {
       grades: (options.data?.grades ?? []).map((g) => ({ value: g.id, label: gradeLabel(g) })),

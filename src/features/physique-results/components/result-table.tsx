@@ -13,6 +13,7 @@ import { cn } from '@/lib/cn';
 import { showScore } from '../format';
 import { ItemCell, levelTone } from './item-cell';
 import { useDateTime } from '@/lib/date-time';
+import { gradeNameKey } from '@/domain/school/grades';
 
 const col = createDataTableColumnHelper<ResultRow>();
 
@@ -70,7 +71,7 @@ export function ResultTable({ rows, loading, pagination, showPlan, showSchool, c
         cell: ({ row }) => (
           <span className="flex flex-col leading-tight whitespace-nowrap">
             <span>{row.original.className}</span>
-            <span className="text-xs text-muted-foreground">{t(`physique:grade.${row.original.gradeNo}`, { defaultValue: String(row.original.gradeNo) })}</span>
+            <span className="text-xs text-muted-foreground">{t(gradeNameKey(row.original.gradeNo), { defaultValue: String(row.original.gradeNo) })}</span>
           </span>
         ),
       }),

@@ -7,6 +7,7 @@ import { GENDERS, GRADES, type Gender, type Grade } from '@/domain/physique/stan
 import { FilterSelect, FilterText, SearchForm } from '@/components/search-form/search-form';
 import { usePlanChoicesQuery, useSchoolOptionsQuery, useSchoolsQuery } from '../api/get-filter-options';
 import type { Family } from '@/domain/menus/access';
+import { gradeNameKey } from '@/domain/school/grades';
 
 export type ScoreFilterValues = Partial<ScoreFilter>;
 type Field = 'school' | 'schoolYear' | 'semester' | 'plan' | 'grade' | 'class' | 'gender' | 'level' | 'keyword' | 'validity';
@@ -99,7 +100,7 @@ export function ScoreFilters({ family, value, onChange, hide = [], keep = {}, re
           className="w-28"
           value={draft.gradeNo ? String(draft.gradeNo) : undefined}
           onChange={(v) => set({ gradeNo: v === undefined ? undefined : (Number(v) as Grade), classId: undefined })}
-          options={gradeNos.map((g) => ({ value: String(g), label: t(`physique:grade.${g}`) }))}
+          options={gradeNos.map((g) => ({ value: String(g), label: t(gradeNameKey(g)) }))}
         />
       ) : null}
       {show.class ? (

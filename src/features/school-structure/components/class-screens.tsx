@@ -16,6 +16,7 @@ import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { upload, uploadForFile } from '@/lib/api-client';
 import { classes, useClassOptions } from '../api';
+import { gradeNameKey } from '@/domain/school/grades';
 
 type Family = 'k12' | 'gx';
 type Filters = { gradeId?: string; name?: string; majorId?: string };
@@ -25,7 +26,7 @@ const col = createDataTableColumnHelper<ClassDetail>();
 function useGradeLabel() {
   const { t } = useTranslation('school');
   return (g: { gradeNo: number; enrolYear: number; stage: string }) =>
-    g.stage === 'university' ? t('grade.cohort', { year: g.enrolYear }) : t('grade.named', { grade: t(`grade.no.${g.gradeNo}`), year: g.enrolYear });
+    g.stage === 'university' ? t('grade.cohort', { year: g.enrolYear }) : t('grade.named', { grade: t(gradeNameKey(g.gradeNo)), year: g.enrolYear });
 }
 
 /** org/class: the classes with filters by grade, name (and major); add, edit, delete (docs/product-rules.md#classes). */

@@ -1,16 +1,18 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
-import { GRADE_STAGES, gradeListQuery, gradeSaveSchema, K12_STAGES, STAGE_GRADES, type GradeDetail, type GradeForm, type GradeStage } from '@/domain/school/grades';
+import { cohortGrade, ENROL_YEAR_MAX, ENROL_YEAR_MIN, GRADE_STAGES, gradeListQuery, gradeNameKey, gradeSaveSchema, K12_STAGES, STAGE_GRADES, type GradeDetail, type GradeForm, type GradeStage } from '@/domain/school/grades';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
-import { FieldGroup, RadioField, SelectField, TextField } from '@/components/form/fields';
+import { CustomField, FieldGroup, RadioField, SelectField, TextField } from '@/components/form/fields';
+import { FormControl } from '@/components/form/form';
+import { cn } from '@/lib/cn';
 import { FormScreen } from '@/components/form/form-screen';
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
 import { deleteAction, editAction, rowActionsColumn } from '@/components/list/row-actions';
 import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { Badge } from '@/components/ui/badge';
-import { grades } from '../api';
+import { grades, useGradeOptions } from '../api';
 
 type Family = 'k12' | 'gx';
 const STAGE_FIELD = 'stage';
@@ -33,7 +35,7 @@ export function GradeListScreen({ family }: { family: Family }) {
   const state = useListState<Filters>(family === 'gx' ? ['graduated'] : ['stage', 'graduated']);
   const query = api.useList(state.query);
   const remove = api.useDelete();
-  const name = (g: GradeDetail) => (g.stage === 'university' ? t('grade.cohort', { year: g.enrolYear }) : t('grade.named', { grade: t(`grade.no.${g.gradeNo}`), year: g.enrolYear }));
+  const name = (g: GradeDetail) => (g.stage === 'university' ? t('grade.cohort', { year: g.enrolYear }) : t('grade.named', { grade: t(gradeNameKey(g.gradeNo)), year: g.enrolYear }));
 
   const status = [
     { value: 'false', label: t('grade.inSchool') },
@@ -55,7 +57,7 @@ export function GradeListScreen({ family }: { family: Family }) {
               col.accessor('stage', { header: t('grade.stage'), cell: ({ getValue }) => t(`grade.stages.${getValue()}`) }),
               col.accessor('enrolYear', { header: t('grade.enrolYear'), meta: { align: 'right' } }),
             ]),
-        col.accessor('gradeNo', { header: t('grade.currentGrade'), cell: ({ getValue }) => t(`grade.no.${getValue()}`) }),
+        col.accessor('gradeNo', { header: t('grade.currentGrade'), cell: ({ getValue }) => t(gradeNameKey(getValue())) }),
         col.accessor('graduated', {
           header: t('grade.status'),
           cell: ({ getValue }) => <Badge variant={getValue() ? 'secondary' : 'success'}>{getValue() ? t('grade.graduated') : t('grade.inSchool')}</Badge>,
@@ -94,9 +96,13 @@ export function GradeFormScreen({ family }: { family: Family }) {
   const { t } = useTranslation('school');
   const { id } = useParams();
   const access = usePageAccess(`${family}.org.grade`);
+  const options = useGradeOptions(family);
   const stages = stagesOf(family);
-  const defaults: GradeForm = { stage: stages[0], gradeNo: '' as unknown as number, enrolYear: new Date().getFullYear(), graduated: 'false' };
   const gx = family === 'gx';
+  const startYear = options.data?.currentStartYear;
+  // A new school's first cohort enters in the current school year (its first grade).
+  const defaults: GradeForm = { stage: stages[0], gradeNo: '' as unknown as number, enrolYear: startYear ?? new Date().getFullYear(), graduated: 'false' };
+  if (!gx && options.isPending) return <GradeListScreen family={family} />;
   return (
     <>
       <GradeListScreen family={family} />
@@ -106,7 +112,8 @@ export function GradeFormScreen({ family }: { family: Family }) {
         resource={grades(family)}
         id={id}
         defaults={defaults}
-        toValues={(r) => ({ stage: r.stage, gradeNo: String(r.gradeNo), enrolYear: r.enrolYear, graduated: String(r.graduated), version: r.version })}
+        // A school's grade is derived (server too), so the form sends none; a university's year of study is chosen.
+        toValues={(r) => ({ stage: r.stage, gradeNo: gx ? String(r.gradeNo) : '', enrolYear: r.enrolYear, graduated: String(r.graduated), version: r.version })}
         title={id ? t(gx ? 'grade.editYearTitle' : 'grade.editTitle') : t(gx ? 'grade.addYearTitle' : 'grade.addTitle')}
         description={t(gx ? 'grade.yearFormHint' : 'grade.formHint')}
         backTo={access.paths.list}
@@ -119,7 +126,17 @@ export function GradeFormScreen({ family }: { family: Family }) {
             <FieldGroup>
               {gx ? null : <SelectField name="stage" label={t('grade.stage')} required options={stages.map((s) => ({ value: s, label: t(`grade.stages.${s}`) }))} />}
               <TextField name="enrolYear" label={t('grade.enrolYear')} required type="number" inputMode="numeric" />
-              <SelectField name="gradeNo" label={t(gx ? 'grade.currentGrade' : 'grade.gradeNo')} required options={numbers.map((n) => ({ value: String(n), label: t(`grade.no.${n}`) }))} />
+              {gx ? (
+                <SelectField name="gradeNo" label={t('grade.currentGrade')} required options={numbers.map((n) => ({ value: String(n), label: t(gradeNameKey(n)) }))} />
+              ) : (
+                <CustomField
+                  name="gradeNo"
+                  label={t('grade.currentGrade')}
+                  render={() => (
+                    <DerivedGrade stage={stage} enrolYear={Number(form.watch('enrolYear'))} graduated={String(form.watch('graduated')) === 'true'} startYear={startYear} />
+                  )}
+                />
+              )}
               <RadioField
                 name="graduated"
                 label={t('grade.status')}
@@ -133,5 +150,24 @@ export function GradeFormScreen({ family }: { family: Family }) {
         }}
       </FormScreen>
     </>
+  );
+}
+
+/** A school cohort's grade as the server will derive it, or why it cannot be saved so (the rule in src/domain). */
+function DerivedGrade({ stage, enrolYear, graduated, startYear }: { stage: GradeStage; enrolYear: number; graduated: boolean; startYear?: number }) {
+  const { t } = useTranslation('school');
+  if (startYear === undefined || !(K12_STAGES as readonly string[]).includes(stage) || !Number.isInteger(enrolYear) || enrolYear < ENROL_YEAR_MIN || enrolYear > ENROL_YEAR_MAX) {
+    return <p className="py-2 text-sm text-muted-foreground" data-testid="grade-derived">—</p>;
+  }
+  const schoolYear = `${startYear}-${startYear + 1}`;
+  const derived = cohortGrade(stage, enrolYear, graduated, startYear);
+  return (
+    <FormControl>
+      <p className={cn('py-2 text-sm', derived.ok ? 'font-medium' : 'text-destructive')} data-testid="grade-derived" aria-live="polite">
+        {derived.ok
+          ? t('grade.derivedIn', { grade: t(gradeNameKey(derived.gradeNo)), schoolYear })
+          : t(derived.message, { enrolYear, schoolYear, stage: t(`grade.stages.${stage}`) })}
+      </p>
+    </FormControl>
   );
 }

@@ -3,6 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Plus, Trash2, Undo2 } from 'lucide-react';
 import { useFieldArray, useForm, useFormContext, useWatch, type FieldValues, type Path, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { useListFormat } from '@/lib/list-format';
 import { CLASS_NAME_MAX } from '@/domain/school/classes';
 import { defaultSchoolYear, SEMESTER_KEYS } from '@/domain/school/school-years';
 import {
@@ -32,6 +33,7 @@ import { cn } from '@/lib/cn';
 import type { SchoolFamily } from '@/domain/school/types';
 import { useCommitRollover, useLastRollover, useRolloverPreview, useUndoRollover } from './api';
 import { formatDateTime } from '@/lib/date-time';
+import { gradeNameKey } from '@/domain/school/grades';
 
 const STEPS = ['year', 'preview', 'confirm'] as const;
 type Step = (typeof STEPS)[number];
@@ -145,7 +147,7 @@ function RolloverWizard({ family, preview: p }: { family: SchoolFamily; preview:
   const commit = useCommitRollover(family);
   const form = useForm<RolloverCommitForm, unknown, RolloverCommit>({ resolver: zodResolver(rolloverCommitSchema), defaultValues: defaultsOf(p), mode: 'onTouched' });
   const values = useWatch({ control: form.control }) as RolloverCommitForm;
-  const gradeName = (no: number) => t(`physique:grade.${no}`, { defaultValue: t('rollover.gradeName', { no }) });
+  const gradeName = (no: number) => t(gradeNameKey(no), { defaultValue: t('rollover.gradeName', { no }) });
 
   const next = async () => {
     const fields = step === 'year' ? (['academicYear', 'year'] as const) : (['entering', 'renameClasses'] as const);
@@ -251,6 +253,7 @@ function YearStep({ preview: p }: { preview: RolloverPreview }) {
 
 function PreviewStep({ family, preview: p, gradeName, rename }: { family: SchoolFamily; preview: RolloverPreview; gradeName(no: number): string; rename: boolean }) {
   const { t } = useTranslation('people');
+  const list = useListFormat();
   const renames = p.moves.some((m) => m.newName !== m.name);
   const moveColumns = useMemo(
     () =>
@@ -269,10 +272,10 @@ function PreviewStep({ family, preview: p, gradeName, rename }: { family: School
       gradCol.columns([
         gradCol.accessor('gradeNo', { header: t('rollover.grade'), meta: { width: 110 }, cell: ({ getValue }) => <span className="font-medium">{gradeName(getValue())}</span> }),
         gradCol.accessor('enrolYear', { header: t('rollover.enrolYear'), meta: { width: 100 }, cell: ({ getValue }) => <span className="tabular-nums">{getValue()}</span> }),
-        gradCol.display({ id: 'classes', header: t('rollover.classes'), meta: { width: 360 }, cell: ({ row }) => row.original.classes.map((c) => c.name).join('、') }),
+        gradCol.display({ id: 'classes', header: t('rollover.classes'), meta: { width: 360 }, cell: ({ row }) => list(row.original.classes.map((c) => c.name)) }),
         gradCol.accessor('students', { header: t('rollover.graduateStudents'), meta: { width: 110, align: 'right' }, cell: ({ getValue }) => <span className="tabular-nums">{getValue()}</span> }),
       ]),
-    [t, gradeName],
+    [t, gradeName, list],
   );
   return (
     <>

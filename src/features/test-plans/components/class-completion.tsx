@@ -6,6 +6,7 @@ import { createDataTableColumnHelper, DataTable } from '@/components/data-table/
 import type { ChartOption } from '@/lib/echarts';
 import { useClassCompletionQuery } from '../api/get-class-completion';
 import type { Family } from '@/domain/menus/access';
+import { gradeNameKey } from '@/domain/school/grades';
 
 const col = createDataTableColumnHelper<ClassCompletionRow>();
 /** Classes the chart shows at once. */
@@ -45,7 +46,7 @@ export function ClassCompletion({ family, planId }: { family: Family; planId: st
     () =>
       col.columns([
         col.accessor('className', { header: t('completion.className'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
-        col.accessor('gradeNo', { header: t('completion.grade'), cell: ({ getValue }) => t(`physique:grade.${getValue()}`, { defaultValue: String(getValue()) }) }),
+        col.accessor('gradeNo', { header: t('completion.grade'), cell: ({ getValue }) => t(gradeNameKey(getValue()), { defaultValue: String(getValue()) }) }),
         col.accessor('students', { header: t('completion.students'), meta: { align: 'right' } }),
         col.accessor('tested', { header: t('completion.tested'), meta: { align: 'right' } }),
         col.accessor('complete', { header: t('completion.complete'), meta: { align: 'right' } }),

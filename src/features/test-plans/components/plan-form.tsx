@@ -14,6 +14,7 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { Checkbox } from '@/components/ui/checkbox';
 import { Skeleton } from '@/components/ui/skeleton';
 import { PlanDateFields } from './plan-date-fields';
+import { gradeNameKey } from '@/domain/school/grades';
 
 /** What the form holds while editing; planRequestSchema turns it into a PlanRequest (same rules as the server). */
 export interface PlanFormValues {
@@ -309,7 +310,7 @@ function ScopePicker({ options, scopeType, value, onChange }: ScopePickerProps) 
     }
     onChange([...next]);
   };
-  const gradeName = (no: number) => t(`physique:grade.${no}`, { defaultValue: String(no) });
+  const gradeName = (no: number) => t(gradeNameKey(no), { defaultValue: String(no) });
 
   const groups: { key: string; label: string; entries: { id: string; label: string }[] }[] =
     scopeType === 'grade'
@@ -387,7 +388,7 @@ function GradeItemsField({ form, version }: { form: UseFormReturn<PlanFormValues
         const message = error?.[index]?.items?.message ?? error?.[index]?.message;
         return (
           <fieldset key={g.gradeNo} className="grid gap-2 rounded-md border p-3" data-grade={g.gradeNo}>
-            <legend className="px-1 text-sm font-medium">{t(`physique:grade.${g.gradeNo}`, { defaultValue: String(g.gradeNo) })}</legend>
+            <legend className="px-1 text-sm font-medium">{t(gradeNameKey(g.gradeNo), { defaultValue: String(g.gradeNo) })}</legend>
             <div className="flex flex-wrap gap-x-5 gap-y-2">
               {allowed.map((item) => (
                 <label key={item} className="flex items-center gap-2 text-sm">

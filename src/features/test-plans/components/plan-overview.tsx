@@ -4,6 +4,7 @@ import type { PlanDetail } from '@/domain/test-plans/types';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { PlanStatusBadge } from './plan-status-badge';
 import { useDateTime } from '@/lib/date-time';
+import { gradeNameKey } from '@/domain/school/grades';
 
 function Field({ label, children }: { label: ReactNode; children: ReactNode }) {
   return (
@@ -37,7 +38,7 @@ export function PlanOverview({ plan }: { plan: PlanDetail }) {
   const { t } = useTranslation(['testPlanUi', 'testPlan', 'physique']);
   const dateTime = useDateTime('medium');
   const scopeName = (s: PlanDetail['scope'][number]) =>
-    plan.scopeType === 'grade' && s.gradeNo !== null ? t(`physique:grade.${s.gradeNo}`, { defaultValue: s.name }) : s.name;
+    plan.scopeType === 'grade' && s.gradeNo !== null ? t(gradeNameKey(s.gradeNo), { defaultValue: s.name }) : s.name;
   return (
     <div className="grid gap-4 lg:grid-cols-3" data-testid="plan-overview">
       <Card className="lg:col-span-2">
@@ -99,7 +100,7 @@ export function PlanOverview({ plan }: { plan: PlanDetail }) {
               {plan.items.map((g) => (
                 <tr key={g.gradeNo} className="border-b last:border-b-0">
                   <th scope="row" className="w-32 py-2 pr-4 text-left font-medium whitespace-nowrap">
-                    {t(`physique:grade.${g.gradeNo}`, { defaultValue: String(g.gradeNo) })}
+                    {t(gradeNameKey(g.gradeNo), { defaultValue: String(g.gradeNo) })}
                   </th>
                   <td className="py-2">
                     <span className="flex flex-wrap gap-1.5">

@@ -41,10 +41,10 @@ export function useDeviceColumns() {
             <span className="font-medium whitespace-nowrap">{row.original.name}</span>
           ),
       }),
-      col.accessor('serialNo', { header: t('device.serialNo'), cell: ({ getValue }) => <span className="font-mono">{getValue()}</span> }),
-      col.accessor('mac', { header: t('device.mac'), cell: ({ getValue }) => <span className="font-mono">{getValue()}</span> }),
+      col.accessor('serialNo', { header: t('device.serialNo'), cell: ({ getValue }) => <span className="font-mono whitespace-nowrap">{getValue()}</span> }),
+      col.accessor('mac', { header: t('device.mac'), cell: ({ getValue }) => <span className="font-mono whitespace-nowrap">{getValue()}</span> }),
       col.accessor('status', { header: t('device.status'), cell: ({ getValue }) => <DeviceStatusBadge status={getValue()} /> }),
-      col.accessor('softwareVersion', { header: t('device.softwareVersion') }),
+      col.accessor('softwareVersion', { header: t('device.softwareVersion'), cell: ({ getValue }) => <span className="whitespace-nowrap">{getValue()}</span> }),
       col.accessor('activatedAt', {
         header: t('device.activatedAt'),
         cell: ({ getValue }) => {
@@ -85,7 +85,7 @@ export function DeviceListScreen({ family }: { family: VenueFamily }) {
         shared[0],
         shared[1],
         shared[2],
-        col.accessor('venueName', { header: t('device.venue') }),
+        col.accessor('venueName', { header: t('device.venue'), cell: ({ getValue }) => <span className="whitespace-nowrap">{getValue()}</span> }),
         shared[3],
         shared[4],
         shared[5],

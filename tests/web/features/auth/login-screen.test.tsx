@@ -99,7 +99,7 @@ describe('login screen', () => {
     expect(store.get(tokenAtom)).toBeNull();
   });
 
-  it('sends a person whose password an administrator set to the change-password form first, then signs in', async () => {
+  it('sends a person whose password an administrator set to the change-password form first, then back to sign in with the new one', async () => {
     let changed = false;
     const api = fakeApi({
       'POST /api/sso/login': () => ({ data: { ...token, must_change_password: true } }),
@@ -122,7 +122,11 @@ describe('login screen', () => {
     await user.type(screen.getByTestId('new-password'), 'Mine2026!');
     await user.type(screen.getByTestId('confirm-password'), 'Mine2026!');
     await user.click(screen.getByTestId('change-password-submit'));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/k12/org/class'));
+    // As the form says: the session ends and the login screen asks for the new password.
+    expect(await screen.findByTestId('login-username')).toBeInTheDocument();
+    expect(await screen.findByText('密码修改成功，请重新登录')).toBeInTheDocument();
+    expect(router.state.location.pathname).not.toBe('/changePassword');
+    expect(api.find('GET /api/busi/web/myInfo/getUInfo')).toHaveLength(0);
     expect(api.find('POST /api/busi/web/myInfo/editAccount')[0].body).toEqual({ oldPassword: sha256('Once2026x'), newPassword: 'Mine2026!' });
   });
 

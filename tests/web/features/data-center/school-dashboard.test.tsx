@@ -155,7 +155,7 @@ describe('school dashboard', () => {
     });
     const router = renderAt('/k12/dataCenter/school?schoolYear=2025&gender=male');
     const heat = await screen.findByTestId('item-heat-table');
-    await user.click(within(heat).getByRole('rowheader', { name: '初二' }));
+    await user.click(within(heat).getByRole('rowheader', { name: '八年级' }));
     expect(router.state.location.pathname).toBe('/k12/dataCenter/grade');
     // The period travels; the gender (not a period filter) does not.
     expect(router.state.location.search).toBe('?schoolYear=2025&gradeNo=8');

@@ -66,7 +66,7 @@ describe('operation log (系统管理 › 操作日志)', () => {
     await user.click(screen.getByRole('button', { name: /查询|搜索/ }));
     await waitFor(() => expect(calls.find(`GET ${API}/page`).at(-1)?.config.params).toMatchObject({ action: 'move' }));
     expect(router.state.location.search).toContain('action=move');
-  });
+  }, 60_000);
 
   it('opens a row as the changed fields with their labels, before → after, unchanged ones on demand', async () => {
     setup();
@@ -88,7 +88,7 @@ describe('operation log (系统管理 › 操作日志)', () => {
     await user.click(within(dialog).getByRole('button', { name: '显示未改动的字段（2）' }));
     expect(within(changes).getByRole('rowheader', { name: '启用' }).closest('tr')).toHaveTextContent('是');
     expect(within(changes).getByRole('rowheader', { name: '备注' }).closest('tr')).toHaveTextContent('—');
-  });
+  }, 60_000);
 
   it('speaks English too', async () => {
     await i18next.changeLanguage('en_us');
@@ -98,5 +98,5 @@ describe('operation log (系统管理 › 操作日志)', () => {
     expect(await within(table).findByText('Reorder')).toBeInTheDocument();
     expect(within(table).getByText('Banner')).toBeInTheDocument();
     expect(within(table).getByText('Certificate template')).toBeInTheDocument();
-  });
+  }, 60_000);
 });

@@ -56,7 +56,7 @@ describe('test plan form (docs/api/test-plans.md)', () => {
     await user.click(within(form).getByLabelText('按班级'));
     await user.click(screen.getAllByTestId('plan-scope-option')[0]);
     // The grade of the class appears with every item the standard sets for it.
-    const grade8 = within(await screen.findByTestId('plan-items')).getByText('初二');
+    const grade8 = within(await screen.findByTestId('plan-items')).getByText('八年级');
     expect(grade8.closest('fieldset')).toHaveTextContent('立定跳远');
 
     await user.click(screen.getByTestId('plan-submit'));

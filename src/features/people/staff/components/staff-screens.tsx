@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useListFormat } from '@/lib/list-format';
 import { useNavigate, useParams } from 'react-router-dom';
 import { PASSWORD_MAX, PASSWORD_MIN } from '@/domain/constants';
 import { CERTIFICATE_TYPES } from '@/domain/people/id-card';
@@ -31,6 +32,7 @@ const NO_WRAP = { className: 'whitespace-nowrap' };
  */
 export function StaffListScreen({ family }: { family: StaffFamily }) {
   const { t } = useTranslation('people');
+  const list = useListFormat();
   const navigate = useNavigate();
   const key = keyOf(family);
   const access = usePageAccess(key);
@@ -72,7 +74,8 @@ export function StaffListScreen({ family }: { family: StaffFamily }) {
           id: 'taughtClasses',
           header: t('staff.taughtClasses'),
           cell: ({ row }) => {
-            const text = row.original.taughtClasses.map((c) => (c.subject === 'pe' ? c.className : `${c.className}（${t(`staff.subject.${c.subject}`)}）`)).join('、');
+            const names = row.original.taughtClasses.map((c) => (c.subject === 'pe' ? c.className : `${c.className}（${t(`staff.subject.${c.subject}`)}）`));
+            const text = list(names);
             return (
               <span className="line-clamp-2 min-w-48" title={text}>
                 {text}
@@ -100,7 +103,7 @@ export function StaffListScreen({ family }: { family: StaffFamily }) {
           ],
         }),
       ]),
-    [t, key, navigate, access.paths, remove, writes.status],
+    [t, key, navigate, access.paths, remove, writes.status, list],
   );
 
   return (

@@ -1,0 +1,120 @@
+/**
+ * Start-up on an EXISTING database (issue 27, "Start-up": serving in ≤ 2× the floor). In the same run, alternately:
+ *   floor  a bare Fastify and PGlite opening a copy of the same database directory (tests/bench/lib/startup-floor.ts)
+ *   full   `server/main.ts` on a copy of it (migration check, menus against the catalogue, every route, the plugins)
+ * Each is a child process started with `node --import tsx` (what `npm start` runs); the time is from spawn to the first
+ * answer over HTTP, then the RSS after `--rest` seconds at rest. The full start's own stage lines ("[ 1.2 s] …") are
+ * printed for its median run, so the rest of the time is where it went. Asserts nothing; CI does not run it.
+ *
+ *   npm run bench -- startup [--runs 3] [--rest 5] [--dir <a PGlite data directory>] [--port 8213]
+ *
+ * Without --dir, the demo (TIYU_SIMULATE_DAYS=0) is seeded once into data/bench/startup-demo (a few minutes) and reused.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DIR_LOCK_FILE } from '../../server/db/dir-lock';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    rest: { type: 'string', default: '5' },
+    dir: { type: 'string' },
+    port: { type: 'string', default: '8213' },
+  },
+});
+const runs = Number(args.runs);
+const restMs = Number(args.rest) * 1000;
+const port = Number(args.port);
+
+const rssMiB = (pid: number): number => {
+  const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Run {
+  ms: number;
+  rss: number;
+  output: string;
+}
+
+/** Spawns `args`, polls `url` until it answers 200: ms from spawn, RSS after the rest, its output. */
+async function timeStart(argv: string[], env: Record<string, string>, url: string): Promise<Run> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', ...argv], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (b: Buffer) => (output += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (output += b.toString()));
+  const exited = new Promise<void>((r) => child.on('exit', () => r()));
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`exited before serving:\n${output}`);
+      const ok = await fetch(url)
+        .then((r) => r.ok)
+        .catch(() => false);
+      if (ok) break;
+      await sleep(20);
+    }
+    const ms = performance.now() - started;
+    await sleep(restMs);
+    return { ms, rss: rssMiB(child.pid!), output };
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+/** The demo database to start on: --dir, or the cached seed. */
+async function sourceDir(): Promise<string> {
+  if (args.dir) return resolve(args.dir);
+  const dir = join(ROOT, 'data/bench/startup-demo');
+  if (existsSync(join(dir, 'PG_VERSION'))) return dir;
+  console.log(`seeding the demo into ${dir} (once; a few minutes)`);
+  const env = { PGLITE_DIR: dir, STORAGE_DIR: join(ROOT, 'data/bench/startup-demo-files'), TIYU_SIMULATE_DAYS: '0', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '' };
+  await timeStart(['server/main.ts'], env, `http://127.0.0.1:${port}/api/health`);
+  return dir;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const source = await sourceDir();
+const scratch = await mkdtemp(join(tmpdir(), 'tiyu-startup-'));
+const floor: Run[] = [];
+const full: Run[] = [];
+try {
+  for (let i = 0; i < runs; i++) {
+    // A fresh copy each time: both open the same database in the same state (a clean shut-down directory).
+    const copy = async () => {
+      const dir = join(scratch, `db-${i}-${Math.random().toString(36).slice(2, 8)}`);
+      await cp(source, dir, { recursive: true });
+      await rm(join(dir, DIR_LOCK_FILE), { force: true });
+      return dir;
+    };
+    floor.push(await timeStart(['tests/bench/lib/startup-floor.ts', await copy(), String(port)], {}, `http://127.0.0.1:${port}/`));
+    full.push(
+      await timeStart(
+        ['server/main.ts'],
+        { PGLITE_DIR: await copy(), STORAGE_DIR: join(scratch, 'files'), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'production', DATABASE_URL: '' },
+        `http://127.0.0.1:${port}/api/health`,
+      ),
+    );
+    console.log(`run ${i + 1}/${runs}: floor ${(floor[i].ms / 1000).toFixed(2)} s, full ${(full[i].ms / 1000).toFixed(2)} s`);
+  }
+} finally {
+  await rm(scratch, { recursive: true, force: true });
+}
+
+const f = median(floor.map((r) => r.ms));
+const s = median(full.map((r) => r.ms));
+const mid = full.find((r) => r.ms === s)!;
+console.log(`\nstart-up on an existing database (${source}), median of ${runs}, load average ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}:`);
+console.log(`  floor (PGlite open + bare Fastify listen)  ${(f / 1000).toFixed(2)} s   RSS at rest ${median(floor.map((r) => r.rss)).toFixed(0)} MiB`);
+console.log(`  full  (server/main.ts)                      ${(s / 1000).toFixed(2)} s   RSS at rest ${median(full.map((r) => r.rss)).toFixed(0)} MiB`);
+console.log(`  ratio ${(s / f).toFixed(2)}× (target ≤ 2×)`);
+console.log('\nthe median full start said (seconds since its process started):');
+for (const line of mid.output.split('\n').filter((l) => /^\[\s*[\d.]+ s\]|tiyu is running/.test(l))) console.log(`  ${line}`);
