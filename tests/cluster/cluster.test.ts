@@ -155,6 +155,26 @@ http { access_log off; client_body_temp_path ${dir}; proxy_temp_path ${dir};
     assert.equal(last.status, 200, await last.clone().text());
   });
 
+  it('the change feed retires cached answers on both instances', async () => {
+    const res = await login(A, 'school01', 'Tiyu@2026', '10.7.0.1');
+    const token = (await res.json()).data.access_token as string;
+    const LIST = '/api/busi/web/k12/organizeTest/scoreSearch/page?size=20';
+    type ScorePage = { records: { id: string; invalid: boolean }[]; summary: { valid: number } };
+    const list = async (port: number): Promise<ScorePage> => (await (await call(port, LIST, { token })).json()).data;
+    // Twice on each instance: the second answer comes from its read cache.
+    const before = await list(A);
+    await list(A);
+    await list(B);
+    assert.deepEqual(await list(B), before);
+    const victim = before.records.find((r) => !r.invalid)!;
+    // Another connection writes (a script, another instance): both caches must let the answer go.
+    psql(PRIMARY, `update physique_results set invalid = true, invalid_at = now() where id = '${victim.id}'`);
+    for (const port of [A, B]) {
+      const after = await list(port);
+      assert.equal(after.summary.valid, before.summary.valid - 1, `instance on ${port}`);
+    }
+  });
+
   it('the replica stopped: reads continue', async () => {
     const res = await login(PROXY, 'district01', 'Tiyu@2026', '10.6.0.1');
     const token = (await res.json()).data.access_token as string;
