@@ -8,6 +8,7 @@ import { driverOf, type Db } from './db/client';
 import { parseEnv, type Env } from './env';
 import { AppError } from './lib/app-error';
 import { JobQueue } from './lib/jobs';
+import { databaseRateLimitStore } from './lib/shared-limits';
 import { createStorage } from './lib/storage/create-storage';
 import type { Storage } from './lib/storage/storage';
 import { registerModules } from './modules';
@@ -19,6 +20,7 @@ import { requestGatePlugin } from './plugins/request-gate';
 import { errorsPlugin } from './plugins/errors';
 import { i18nPlugin } from './plugins/i18n';
 import { readCachePlugin } from './plugins/read-cache';
+import { replicaPlugin } from './plugins/replica';
 import { requestInputPlugin } from './plugins/request-input';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import { hasWebDist, staticWebPlugin } from './plugins/static-web';
@@ -39,6 +41,8 @@ export interface BuildAppOptions {
   requestSlots?: number;
   /** Take jobs in this process once built (tests that run jobs; server/main.ts starts it after listen instead). */
   jobWorker?: boolean;
+  /** A read replica of `db` (DATABASE_REPLICA_URL); absent on PGlite and on one PostgreSQL. */
+  replica?: Db;
 }
 
 declare module 'fastify' {
@@ -82,9 +86,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(authPlugin);
   await app.register(tenantPlugin);
   await app.register(readCachePlugin);
+  await app.register(replicaPlugin, { replica: options.replica });
   // Only routes that opt in (captcha, sign-in) are limited.
   await app.register(rateLimit, {
     global: false,
+    // Counted in the database, so every instance on it allows the limit once (server/lib/shared-limits.ts).
+    store: databaseRateLimitStore(options.db),
     errorResponseBuilder: () => new AppError(429, ERR.tooManyRequests),
   });
 

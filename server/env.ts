@@ -12,6 +12,11 @@ export const envSchema = z
     /** Embedded PostgreSQL data directory; ignored when DATABASE_URL is set. */
     PGLITE_DIR: z.preprocess(emptyAsUndefined, z.string().default('./data')),
     DATABASE_URL: optionalText,
+    /**
+     * A streaming replica of DATABASE_URL: dashboards, lists, exports and the wall read from it while it keeps up; a
+     * user's reads after their own write wait for it or go to the primary (server/plugins/replica.ts, docs/deploy.md).
+     */
+    DATABASE_REPLICA_URL: optionalText,
     /** Every captcha answers this code: for automated tests and demos only. */
     TIYU_CAPTCHA_FIXED: optionalText,
     LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),

@@ -53,10 +53,13 @@ async function main(): Promise<void> {
   // What the first start wrote becomes the durable starting point before anything is served (settleDb).
   if (seeded) handle = await settleDb(handle);
 
+  // A read replica (docs/deploy.md): never migrated or seeded here, it follows the primary.
+  const replica = env.DATABASE_URL && env.DATABASE_REPLICA_URL ? await openDb({ databaseUrl: env.DATABASE_REPLICA_URL, connectTimeoutMs: 2_000 }) : undefined;
   say('building the app');
   const { buildApp } = await appModule;
   const app = await buildApp({
     db: handle.db,
+    replica: replica?.db,
     env,
     logger: { level: env.LOG_LEVEL },
   });
@@ -78,6 +81,7 @@ async function main(): Promise<void> {
     try {
       await app.close();
     } finally {
+      await replica?.close();
       await handle.close();
     }
     process.exit(0);

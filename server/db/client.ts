@@ -67,6 +67,8 @@ export interface OpenDbOptions {
   loadDataDir?: Blob;
   /** node-postgres pool size. */
   poolMax?: number;
+  /** node-postgres: give up connecting after this long (a read replica that is down must not hold a request up). */
+  connectTimeoutMs?: number;
 }
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -99,7 +101,7 @@ function queueQueries(client: pg.PoolClient): void {
 /** Opens PGlite (default) or a PostgreSQL pool (when `databaseUrl` is set). */
 export async function openDb(opts: OpenDbOptions = {}): Promise<DbHandle> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolMax ?? 10 });
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolMax ?? 10, connectionTimeoutMillis: opts.connectTimeoutMs });
     // An idle client losing its connection must not crash the process.
     pool.on('error', () => {});
     pool.on('connect', queueQueries);

@@ -104,12 +104,12 @@ export function resourceRoutes<L extends z.ZodType, C extends z.ZodType, U exten
 
   if (list) {
     r.get('/page', { preValidation: read, schema: { querystring: list.query } }, async (request) =>
-      ok(await list.handler(db, await requireActor(request), request.query as z.output<L>)),
+      ok(await app.readWith(request, async (rdb) => list.handler(rdb, await requireActor(request), request.query as z.output<L>))),
     );
   }
   if (get) {
     r.get('/:id', { preValidation: read, schema: { params: idParamsSchema } }, async (request) =>
-      ok(await get(db, await requireActor(request), uuidOr404(request.params.id))),
+      ok(await app.readWith(request, async (rdb) => get(rdb, await requireActor(request), uuidOr404(request.params.id)))),
     );
   }
   if (create) {

@@ -50,33 +50,33 @@ export const dataCenterRoutes: FastifyPluginAsyncZod<DataCenterRoutesOptions> = 
       schema: { querystring: dataCenterFilterSchema.pick({ orgId: true }) },
       config: READS,
     },
-    async (request) => ok(await dataCenterOptions(app.db, family, await viewer(request), request.query)),
+    async (request) => ok(await app.readWith(request, async (db) => dataCenterOptions(db, family, await viewer(request), request.query))),
   );
   app.get('/school', { preValidation: requirePermission(can.school), config: READS, schema: { querystring: dataCenterFilterSchema } }, async (request) =>
-    ok(await schoolView(app.db, family, await viewer(request), request.query)),
+    ok(await app.readWith(request, async (db) => schoolView(db, family, await viewer(request), request.query))),
   );
   app.get('/grade', { preValidation: requirePermission(can.grade), config: READS, schema: { querystring: dataCenterFilterSchema } }, async (request) =>
-    ok(await gradeView(app.db, family, await viewer(request), request.query)),
+    ok(await app.readWith(request, async (db) => gradeView(db, family, await viewer(request), request.query))),
   );
   // Universities: colleges side by side (the answer has the class list's shape, one row per college).
   if (can.college) {
     app.get('/college', { preValidation: requirePermission(can.college), config: READS, schema: { querystring: dataCenterFilterSchema } }, async (request) =>
-      ok(await collegeList(app.db, family, await viewer(request), request.query)),
+      ok(await app.readWith(request, async (db) => collegeList(db, family, await viewer(request), request.query))),
     );
   }
   app.get('/class', { preValidation: requirePermission(can.class), config: READS, schema: { querystring: dataCenterFilterSchema } }, async (request) =>
-    ok(await classList(app.db, family, await viewer(request), request.query)),
+    ok(await app.readWith(request, async (db) => classList(db, family, await viewer(request), request.query))),
   );
   app.get(
     '/class/:id',
     { preValidation: requirePermission(can.classDetail), config: READS, schema: { params: idParamsSchema, querystring: dataCenterFilterSchema } },
-    async (request) => ok(await classView(app.db, family, await viewer(request), request.params.id, request.query)),
+    async (request) => ok(await app.readWith(request, async (db) => classView(db, family, await viewer(request), request.params.id, request.query))),
   );
   app.get('/student', { preValidation: requirePermission(can.student), config: READS, schema: { querystring: studentListQuerySchema } }, async (request) =>
-    ok(await studentList(app.db, family, await viewer(request), request.query)),
+    ok(await app.readWith(request, async (db) => studentList(db, family, await viewer(request), request.query))),
   );
   app.get('/student/:id', { preValidation: requirePermission(can.studentDetail), config: READS, schema: { params: idParamsSchema } }, async (request) =>
-    ok(await studentView(app.db, family, await viewer(request), request.params.id)),
+    ok(await app.readWith(request, async (db) => studentView(db, family, await viewer(request), request.params.id))),
   );
 
   app.get('/screenLink', { preValidation: requirePermission(can.screenLink) }, async (request) => ok(await listScreenLinks(app.db, family, await tenant(request))));

@@ -16,7 +16,7 @@ export const districtRoutes: FastifyPluginAsyncZod = async (app) => {
     { preValidation: requireAccess(OVERVIEW), schema: { querystring: dataCenterFilterSchema.pick({ schoolYear: true, semesterCode: true, planId: true, gender: true }) } },
     async (request) => {
       const scope = await requireScope(request);
-      return ok(await districtOverview(app.db, { tenantOrgId: scope.tenantOrgId, classScope: await classScopeOf(app.db, scope) }, request.query));
+      return ok(await app.readWith(request, async (db) => districtOverview(db, { tenantOrgId: scope.tenantOrgId, classScope: await classScopeOf(db, scope) }, request.query)));
     },
   );
 };

@@ -6,6 +6,7 @@ import { ERR } from '@/domain/errors';
 import { toLocale } from '@/domain/i18n/language';
 import { UPLOAD_LIMIT } from '@/domain/constants';
 import { isAppError } from '../../lib/app-error';
+import { createUploadLocker } from '../../lib/shared-limits';
 import type { Storage } from '../../lib/storage/storage';
 import { finishUpload } from './files.service';
 
@@ -36,8 +37,12 @@ export function createTusServer(app: FastifyInstance, storage: Storage, path: st
   const ids = new WeakMap<IncomingMessage, string>();
   const json = (status: number, body: unknown) => ({ status_code: status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(body) });
 
+  // Shared by every instance on one PostgreSQL: a resumed upload may arrive at another instance (server/lib/shared-limits.ts).
+  const uploadLocker = createUploadLocker(app.db);
+  app.addHook('onClose', () => uploadLocker.close());
   const server = new Server({
     path,
+    locker: uploadLocker.locker,
     datastore: storage.tus,
     relativeLocation: true,
     maxSize: UPLOAD_LIMIT.video,

@@ -39,7 +39,8 @@ export const wallRoutes: FastifyPluginAsyncZod = async (app) => {
     const link = await linkOfToken(app.db, request.params.token, now);
     const { scene } = request.params;
     if (!isWallScene(scene)) throw new AppError(404, DC_MSG.sceneNotInPlaylist);
-    if (scene === MEET_BOARD_SCENE) return ok(await meetBoardScene(app.db, link, now, boards));
-    return ok(await wallScene(app.db, link, scene, now, cache, districts));
+    // The wall reads from the replica when there is one (server/plugins/replica.ts).
+    if (scene === MEET_BOARD_SCENE) return ok(await app.readWith(request, (db) => meetBoardScene(db, link, now, boards)));
+    return ok(await app.readWith(request, (db) => wallScene(db, link, scene, now, cache, districts)));
   });
 };
