@@ -65,7 +65,7 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks, i18next },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      // Every visible string comes from locales/ (issue 2 §4).
+      // Every visible string comes from locales/ (docs/architecture.md, rule 5).
       'i18next/no-literal-string': ['error', { mode: 'jsx-only', 'jsx-attributes': { include: ['title', 'alt', 'placeholder', 'aria-label', 'label'] } }],
     },
   },

@@ -9,7 +9,7 @@ const FLOWS_B = /\/(data-center|meet|people-|physique|platform)[^/]*\.spec\.ts$/
  * Four projects side by side, each on its own server with its own fresh embedded database and a fixed captcha, so
  * each project's tests see only their server's data (the accessibility sweep's edits, e.g. a renamed class, never reach
  * a flow): the flows split in two by file on `port` and `port + 3`, and the accessibility sweep split in two halves by
- * its rows' tags on `port + 1` and `port + 2` (docs/architecture.md, "Performance": per-file times of a full run).
+ * its rows' tags on `port + 1` and `port + 2` (docs/performance.md, "CI time": per-file times of a full run).
  */
 const PROJECTS = [
   { name: 'flows', testIgnore: [/a11y\.spec\.ts$/, FLOWS_B] },
@@ -30,7 +30,7 @@ const answers = (at: number) => `node -e "fetch('http://127.0.0.1:${at}/busi/').
  * One command prepares and starts the servers, says when all answer, and keeps them running; Playwright stops the
  * whole group. The demo data is seeded once, by a server on the first port that stops once it answers; every project
  * then starts on its own copy of that database and file store. Four servers seeding at once took 188 s on the 2-core
- * machine (docs/architecture.md, "Suite time").
+ * machine (docs/performance.md, "CI time").
  */
 const servers = {
   command: [
@@ -60,7 +60,7 @@ export default defineConfig({
   fullyParallel: false,
   workers: PROJECTS.length,
   retries: process.env.CI ? 1 : 0,
-  // On a loaded 2-core CI machine a passing test took up to 3× its quiet time (docs/architecture.md, "Suite time");
+  // On a loaded 2-core CI machine a passing test took up to 3× its quiet time (docs/performance.md, "CI time");
   // long flows say test.slow().
   timeout: 180_000,
   expect: { timeout: 30_000 },

@@ -89,7 +89,7 @@ export default defineConfig(({ command }) => ({
           // PGlite instances are ~300 MB each; two workers fit the 2-core machine
           maxWorkers: 2,
           // The files share one module graph per worker instead of importing the server afresh for each file: 427 s of
-          // the PGlite run's worker time was module imports (docs/architecture.md, "Suite time"). Each file still
+          // the PGlite run's worker time was module imports (docs/performance.md, "CI time"). Each file still
           // builds its own app on its own database copy (tests/support/server-app.ts); only module-level caches
           // (fonts, number formats, the sign-in decoy) carry over between files, as they do in a long-running server.
           isolate: false,

@@ -52,7 +52,7 @@ declare module 'fastify' {
   }
 }
 
-/** PGlite runs one statement at a time: a few requests at once keep its queue fair (docs/architecture.md, Performance). */
+/** PGlite runs one statement at a time: a few requests at once keep its queue fair (docs/decisions/029-pglite-statements-and-request-gate.md). */
 export const PGLITE_REQUEST_SLOTS = 4;
 
 /** Abandoned uploads and unused blobs are swept hourly. */

@@ -97,7 +97,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
 
-  // Long work (certificate issuing) runs as jobs: this instance takes its share (docs/decisions/001-job-queue.md).
+  // Long work (certificate issuing) runs as jobs: this instance takes its share (docs/decisions/026-job-queue.md).
   await app.jobs.work();
 
   const port = (app.server.address() as { port: number } | null)?.port ?? env.PORT;

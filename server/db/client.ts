@@ -158,7 +158,7 @@ async function openPglite(opts: OpenDbOptions, release: () => void): Promise<DbH
 /**
  * Makes what a first start wrote (migrations, the demo) the database's durable starting point before it serves: on a
  * PGlite directory, a clean close (a shutdown checkpoint) and a fresh open under the same directory lock, so the first
- * run serves from the same state as every later start (docs/decisions/001-pglite-durability.md). Returns the handle to
+ * run serves from the same state as every later start (docs/decisions/025-pglite-durability.md). Returns the handle to
  * use from then on; PostgreSQL's handle is returned as it is.
  */
 export async function settleDb(handle: DbHandle): Promise<DbHandle> {

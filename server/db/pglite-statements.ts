@@ -25,7 +25,7 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
  * the text on every call and crosses into WebAssembly six times; here a statement seen before is one bind-describe-
  * execute-sync message, and PostgreSQL keeps its parse tree and, after five runs, chooses between a generic and a
  * custom plan itself (plan_cache_mode auto). Planning is a large share of a short statement on PGlite
- * (docs/architecture.md, Performance: "PGlite prepared statements").
+ * (docs/decisions/029-pglite-statements-and-request-gate.md).
  *
  * Everything else is `PGlite.query`'s contract: the same locks (a top-level statement waits for an open transaction),
  * parameter serialisers, result parsers and row modes, errors carrying the query, and the file system synced after.

@@ -15,7 +15,7 @@ const RECONNECT_MS = 1000;
  * 0035_changes and 0036_changes_by_org; PostgreSQL delivers a notification when, and only if, its transaction commits),
  * and the feed keeps the sequence number of the last change it heard per table and per (table, organisation). Caches
  * key their entries by `current(tables, org)`: any later change of one of those tables in the organisation's tree makes
- * the entry unreachable, on every instance that shares the database (docs/architecture.md, "Read cache").
+ * the entry unreachable, on every instance that shares the database (docs/decisions/027-read-cache-and-change-feed.md).
  *
  * While the feed is not live (starting, or its PostgreSQL connection lost) `current` answers null and nothing may be
  * served from a cache; when it comes back every table counts as changed, since notifications may have been missed.

@@ -11,7 +11,7 @@ export function isUuid(value: string | null | undefined): value is string {
 /**
  * A new time-ordered uuid (version 7: 48 bits of Unix milliseconds, then random bits). Rows written together get ids
  * next to each other, so a bulk write adds its keys to one end of the primary key's B-tree instead of touching its
- * pages at random (docs/architecture.md, Performance: "Where physique_results' write cost goes").
+ * pages at random (docs/decisions/028-score-import-at-copy-speed.md).
  */
 export function timeOrderedUuid(now = Date.now()): string {
   // The random bits of a version 4 uuid (Node draws them from a buffered pool: one randomBytes call per id cost an

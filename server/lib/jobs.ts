@@ -12,7 +12,7 @@ import { loadScope, type Actor } from '../plugins/tenant';
 import { AppError, type MessageKey } from './app-error';
 
 /**
- * The job queue (docs/decisions/001-job-queue.md): pg-boss on the app's own database — the PGlite handle in one process,
+ * The job queue (docs/decisions/026-job-queue.md): pg-boss on the app's own database — the PGlite handle in one process,
  * or the PostgreSQL pool, where any instance's worker takes any job. The `jobs` table is what users see of a job;
  * pg-boss's own tables carry the claim, the expiry and the retries.
  *

@@ -16,7 +16,7 @@ import { audit } from './audit';
 import { isUuid } from './ids';
 
 /**
- * The server half of a management screen (docs/architecture.md "How to add a management screen"): a plain CRUD
+ * The server half of a management screen (docs/adding-a-screen.md): a plain CRUD
  * resource's routes as one declaration. Every route runs auth → actor → catalogue permission → zod → service; writes
  * run in one transaction with their audit row.
  *

@@ -8,7 +8,7 @@ declare module 'fastify' {
     /**
      * Every table a GET route's answer is read from. Its answers are then kept per caller, URL and language, and served
      * again until one of these tables (or anything the auth cache depends on) changes, or for at most a minute
-     * (docs/architecture.md, "Read cache"). tests/server/read-cache.test.ts checks the list against the tables the
+     * (docs/decisions/027-read-cache-and-change-feed.md). tests/server/read-cache.test.ts checks the list against the tables the
      * route's statements name.
      */
     readsTables?: readonly Table[];

@@ -41,7 +41,7 @@ export interface RequestGate {
  * order, so with hundreds of requests in flight each request's every statement queued behind every other request's
  * and all of them finished late together (a school view: nothing answered in 20 s, then everything). With a few
  * slots, a request runs its statements back to back once admitted and the others wait their turn in order
- * (tests/bench/load.ts; docs/architecture.md, Performance).
+ * (tests/bench/load.ts; docs/decisions/029-pglite-statements-and-request-gate.md).
  */
 export const requestGatePlugin = fp<RequestGateOptions>(
   async (app, { slots }) => {

@@ -29,7 +29,7 @@ export const CSP_DIRECTIVES = {
  * are not ours) and no `upgrade-insecure-requests` (it would break those installs). A route may set its own CSP
  * (the file store's sandbox) after this hook. No API answer (student and staff personal data, tokens) is kept by a
  * browser or proxy cache unless its route says so. The console sets no cookies: its token travels in the
- * Authorization header (docs/architecture.md, Request hardening).
+ * Authorization header (docs/decisions/024-request-hardening.md).
  */
 export const securityHeadersPlugin = fp(
   async (app) => {

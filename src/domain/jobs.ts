@@ -1,9 +1,9 @@
 /**
- * Long work run as a job (docs/decisions/001-job-queue.md, docs/product-rules.md#jobs): certificate issuing (the year
+ * Long work run as a job (docs/decisions/026-job-queue.md, docs/product-rules.md#jobs): certificate issuing (the year
  * rollover and big exports next). The user who started one (and an administrator of the same organisation) follows its progress
  * in the tasks panel and on the screen that started it, and may leave the page and come back.
  */
-// The year rollover and the physique score export are to follow (docs/decisions/001-job-queue.md).
+// The year rollover and the physique score export are to follow (docs/decisions/026-job-queue.md).
 export const JOB_KINDS = ['certificates'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 

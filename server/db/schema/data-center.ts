@@ -77,7 +77,7 @@ const rollupCounters = () => ({
  * Running aggregates of the valid physique results per plan × class × grade × gender, kept by statement-level
  * triggers on physique_results (migration 0002, after `-- custom:`), so every write path — import, edit,
  * invalid/restore, sync, delete, rollover — updates them in its own transaction without knowing they exist. The
- * data-centre views add these rows up instead of re-reading the per-student rows (docs/architecture.md, Performance).
+ * data-centre views add these rows up instead of re-reading the per-student rows (docs/decisions/008-dashboards-from-rollups.md).
  * No foreign keys: a plan's rows go when its results are deleted (the trigger drops rows that reach 0 tested).
  */
 export const dcRollups = pgTable(

@@ -3,7 +3,7 @@ import { memberships, users } from './auth';
 import { orgs } from './orgs';
 
 /**
- * Long work a user started (server/lib/jobs, docs/decisions/001-job-queue.md): what the user sees of it. pg-boss owns the
+ * Long work a user started (server/lib/jobs, docs/decisions/026-job-queue.md): what the user sees of it. pg-boss owns the
  * queue itself (its own `pgboss` schema: who runs what, retries, expiry); this row carries the same id and says whose
  * job it is, how far it got and what came of it, so a user can leave the page and come back.
  */

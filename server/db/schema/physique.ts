@@ -109,7 +109,7 @@ export const physiqueResults = pgTable(
  * by statement-level triggers on physique_results (migration 0034_list12, after `-- custom:`) like dc_rollups, but
  * counting every result, invalid ones too, because the list shows and filters them; rows that reach 0 are deleted.
  * The score list's summary and its counts per class read these rows when its filter names no student
- * (physique-results.service.ts, docs/architecture.md, Performance, "Score list").
+ * (physique-results.service.ts, docs/decisions/031-score-list-pages-by-class.md).
  */
 export const physiqueResultCounts = pgTable(
   'physique_result_counts',

@@ -79,7 +79,7 @@ export const planJobs = pgTable(
     failureCount: integer('failure_count'),
     error: text('error'),
     startedBy: uuid('started_by').references(() => users.id),
-    /** The server process holding the job (docs/architecture.md, import/sync locks): the job is live while it is. */
+    /** The server process holding the job (docs/decisions/010-plan-jobs-and-bin.md): the job is live while it is. */
     holderId: uuid('holder_id'),
     startedAt: at('started_at').notNull().defaultNow(),
     finishedAt: at('finished_at'),

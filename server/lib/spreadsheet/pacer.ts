@@ -5,7 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
  * `await pacer.pace()` between small steps gives the event loop a turn once every `sliceMs` of work, so a waiting
  * request is answered within a slice. Chosen over a worker thread because the rows must come back to the request's
  * thread anyway (validation, student matching, the database transaction) and copying them across would cost more
- * than the pauses (docs/architecture.md).
+ * than the pauses (docs/decisions/011-own-xlsx-reader.md).
  */
 export class EventLoopPacer {
   private last = performance.now();

@@ -463,7 +463,7 @@ export class RowScanner {
 /**
  * A workbook's shared strings as UTF-8 bytes in one buffer, decoded when a cell reads one. A district's file holds
  * hundreds of thousands of distinct names and numbers; as JS strings they stayed on the heap for the whole import and
- * V8 lets garbage grow with the live heap before a major GC (docs/architecture.md, Performance).
+ * V8 lets garbage grow with the live heap before a major GC (docs/decisions/011-own-xlsx-reader.md).
  */
 export class SharedStrings {
   private bytes = Buffer.allocUnsafe(64 * 1024);

@@ -23,13 +23,13 @@ export type { CellValue, XlsxRow } from './sheet-scanner';
 
 /**
  * Reads the rows of one worksheet of an uploaded .xlsx (docs/product-rules.md#uploads: imports accept .xlsx only).
- * A streaming scanner over the zip does the work (≈3× SheetJS on the national template, flat memory: PERFORMANCE.md);
+ * A streaming scanner over the zip does the work (≈3× SheetJS on the national template, flat memory: docs/decisions/011-own-xlsx-reader.md);
  * whatever it cannot read (namespace prefixes, malformed XML) goes to SheetJS instead, once its parts are known to be small.
  * Numbers under a date or time format are read as the text they show (number-format.ts); formulas give their cached values.
  *
  * Crafted files: every part inflates in slices up to its limit (sheet, shared strings, styles), cell references beyond
  * Excel's grid and character references XML forbids are refused, rows and columns have limits, and the work pauses for
- * the event loop every few milliseconds, so one upload never stalls other requests (docs/architecture.md).
+ * the event loop every few milliseconds, so one upload never stalls other requests (docs/decisions/011-own-xlsx-reader.md).
  */
 
 export type XlsxReadErrorReason = 'notXlsx' | 'corrupt' | 'tooLarge' | 'noSheet' | 'tooManyRows' | 'tooManyColumns' | 'badCellRef' | 'badChar';

@@ -3,7 +3,7 @@ import { crc32, createDeflateRaw } from 'node:zlib';
 import { columnName } from './sheet-scanner';
 
 /**
- * A one-sheet .xlsx written as a stream (exports of 100,000 rows, docs/architecture.md: exports): rows arrive in
+ * A one-sheet .xlsx written as a stream (exports of 100,000 rows, docs/decisions/011-own-xlsx-reader.md): rows arrive in
  * batches from the database and leave deflated, so neither the rows nor the workbook are ever whole in memory.
  * Strings are inline (no shared-strings table to keep), the zip parts carry data descriptors (sizes after the data).
  * Text columns and text that looks like a formula get the text format with Excel's quote prefix, as `writeXlsx` does.

@@ -101,7 +101,7 @@ export async function heavyRows(db: DbOrTx, query: SQL): Promise<AggRow[]> {
  * the rows of that dimension carry only RANK_COLUMNS, and every other row carries its DETAIL_COLUMNS packed in one
  * float8[] `detail` (splitGroups unpacks it): PGlite copies and decodes every field of a result on its own (≈ 1 µs
  * each, a null included), and a school's hundreds of class rows need only their ranking figures, so the result is
- * ≈ 17 fields a row instead of ≈ 64 (docs/architecture.md, "Where a school view's time goes").
+ * ≈ 17 fields a row instead of ≈ 64 (docs/decisions/008-dashboards-from-rollups.md).
  */
 export function groupedQuery({ src, agg, counters }: Population, dims: readonly Dim[], withTotal: boolean, opts: { rankOnly?: Dim } = {}): SQL {
   const sets = [...(withTotal ? ['()'] : []), ...dims.map((d) => `(r.${d})`)].join(', ');

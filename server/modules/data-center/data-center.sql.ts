@@ -89,8 +89,7 @@ const dialect = new PgDialect();
 /**
  * The name a view's statement is prepared under on PostgreSQL: one per text. node-postgres prepares a named statement
  * once per connection and then sends only its name and parameters; PostgreSQL keeps its parse tree and, after five
- * runs, a generic plan. The k12 school view so took about half the backend CPU (docs/architecture.md, "Named
- * statements"). The texts are few: one per view, filter combination and number of plans or classes. On PGlite the
+ * runs, a generic plan. The k12 school view so took about half the backend CPU (docs/decisions/008-dashboards-from-rollups.md). The texts are few: one per view, filter combination and number of plans or classes. On PGlite the
  * client prepares every statement itself (server/db/pglite-statements.ts), so there they run as they are.
  */
 export const statementName = (text: string): string => `dc_${sha256Hex(text).slice(0, 32)}`;

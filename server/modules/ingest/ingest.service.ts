@@ -181,7 +181,7 @@ export async function ingestBatch(tx: Tx, sender: Sender, records: readonly Inge
   // One statement per table, each column one array parameter (see Columns); a record already stored under the same
   // (sender, client id) is skipped by the unique index. The references were checked and locked set-wise above
   // (studentsOf, videosOf; ref ids by the kinds' checks), so where the role may the inserts skip the per-row
-  // foreign-key checks (replica mode, as the score import does: docs/architecture.md, Performance); the contest_scores
+  // foreign-key checks (replica mode, as the score import does: docs/decisions/028-score-import-at-copy-speed.md); the contest_scores
   // triggers are ENABLE ALWAYS and still run.
   const inserted = new Set<string>();
   const storedIds = async (query: SQL) => {

@@ -7,7 +7,7 @@ import { driverOf, type Db } from '../../db/client';
 
 /**
  * One raw transaction for bulk writes (imports, syncs): COPY into a staging table, then set-based SQL
- * (PERFORMANCE.md: COPY is 8–10× multi-row INSERT). Drizzle has no COPY, so this talks to the driver under
+ * (COPY is 8–10× a multi-row INSERT on PostgreSQL: docs/decisions/028-score-import-at-copy-speed.md). Drizzle has no COPY, so this talks to the driver under
  * the app's Db: PGlite's COPY FROM '/dev/blob', node-postgres' COPY FROM STDIN (pg-copy-streams).
  * Everything inside `fn` commits together or not at all.
  */

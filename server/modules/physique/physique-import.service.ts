@@ -107,7 +107,7 @@ class StudentIndex {
 /**
  * The first row of each student in the file (the duplicate check spans the whole file), keyed by the id's 128 bits in
  * typed arrays: 200,000 ids in a Map of strings sat on the JS heap, and V8 lets garbage grow with the live heap before
- * a major GC (docs/architecture.md, Performance).
+ * a major GC (docs/decisions/028-score-import-at-copy-speed.md).
  */
 export class FirstRows {
   private keys = new Uint32Array(4 * 1024);
@@ -315,7 +315,7 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
     /**
      * On PostgreSQL (its own process) a slice's students are looked up while the next slice is read, and the slice is
      * matched and staged after that one: the server's work overlaps ours, two slices held at most. PGlite runs in this
-     * thread, so there each slice is looked up, matched and staged in turn (docs/architecture.md, Performance).
+     * thread, so there each slice is looked up, matched and staged in turn (docs/decisions/028-score-import-at-copy-speed.md).
      */
     let ahead: { slice: typeof rows; students: Promise<StudentIndex> } | null = null;
     const stageAhead = async () => {

@@ -253,7 +253,7 @@ export const pageQuery = (db: DbOrTx, where: SQL | undefined, page: { groups: re
  * Score search (organizeTest/scoreSearch) and the results screen: one page of results plus the filter's aggregates.
  * The list is ordered by plan, grade and class before the student, so the counts per class (read with the summary,
  * from the counts the triggers keep unless a keyword names students) tell which classes the page falls in, and only
- * their rows are joined and sorted, instead of every matching result (docs/architecture.md, Performance, "Score list").
+ * their rows are joined and sorted, instead of every matching result (docs/decisions/031-score-list-pages-by-class.md).
  */
 export async function searchResults(db: DbOrTx, caller: Caller, q: ScoreFilter & PageQuery): Promise<ScoreSearchPage> {
   const { summary, groups } = await summaryAndGroups(db, caller, q);

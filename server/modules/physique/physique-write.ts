@@ -125,7 +125,7 @@ export async function planScopeStudents(db: DbOrTx, ctx: PlanContext): Promise<S
 /**
  * The enabled students of the scope's classes whose registration number (case-insensitively, through
  * students_org_upper_reg_no_idx) or name is one of those given: what one slice of an import can match, so an import
- * never holds the whole scope (docs/architecture.md, Performance).
+ * never holds the whole scope (docs/decisions/028-score-import-at-copy-speed.md).
  */
 export async function scopeStudentsNamed(
   db: DbOrTx,
@@ -138,7 +138,7 @@ export async function scopeStudentsNamed(
   // planner could run by reading the whole organisation when the table's statistics are stale (PGlite has no autovacuum).
   const match = by.regNos ? sql`upper(${students.regNo}) = v.value` : sql`${students.name} = v.value`;
   // The rows as ONE json text: on PGlite handing 2,000 rows of five columns to JavaScript cost more than building and
-  // parsing the text (docs/architecture.md, Performance).
+  // parsing the text (docs/decisions/028-score-import-at-copy-speed.md).
   const query = sql`select coalesce(json_agg(json_build_array(s.id, s.name, s.reg_no, s.gender, s.class_id)), '[]')::text as found
     from unnest(${sql.param(by.regNos ?? by.names ?? [])}::text[]) as v(value)
     cross join lateral (select ${STUDENT_COLUMNS} from ${students} where ${students.orgId} = ${ctx.plan.orgId} and ${match} and ${students.enabled} offset 0) s`;
@@ -355,7 +355,7 @@ const PREVIOUS_VALUES = `jsonb_strip_nulls(jsonb_build_object(${RAW_COLUMNS.map(
 /**
  * The staged rows into the results: one statement, so the rollup triggers run once. In student order, so the keys on
  * (plan, student) and on the student go into their B-trees in order, not at random pages (new results' ids are
- * time-ordered for the primary key: docs/architecture.md, Performance).
+ * time-ordered for the primary key: docs/decisions/028-score-import-at-copy-speed.md).
  */
 const INSERT_FROM_STAGE = (stage: string) => {
   const own = WRITE_COLUMNS.map((c) => {
@@ -413,7 +413,7 @@ export interface StagedImportOptions {
 }
 
 /**
- * A score import through a staging table (docs/architecture.md, Performance): `produce` reads the file and hands the
+ * A score import through a staging table (docs/decisions/028-score-import-at-copy-speed.md): `produce` reads the file and hands the
  * accepted rows over in slices; each slice is merged with the stored values (read without a lock) and scored, and the
  * rows that change something are COPYed into a temp table without keys, foreign keys or triggers. None of this holds
  * a transaction, so on PGlite other requests run between the slices. Then ONE short transaction: staged rows whose
@@ -469,7 +469,7 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
         written += accepted;
         if (rows.length === 0) return;
         // One COPY in flight at most. On PostgreSQL (its own process) the slice is not waited for: the server ingests
-        // it while the next slice is read and scored (docs/architecture.md, Performance); PGlite runs in this thread.
+        // it while the next slice is read and scored (docs/decisions/028-score-import-at-copy-speed.md); PGlite runs in this thread.
         await copying;
         copying = conn.copyIn(stage, STAGE_COLUMNS, copyLines(rows, (r) => r));
         copying.catch(() => {}); // awaited before the next COPY, the write transaction or the stage's drop

@@ -4,7 +4,7 @@ import pg from 'pg';
 import type { Db, DbOrTx } from '../../db/client';
 
 /**
- * Who holds an import or sync (docs/architecture.md, import/sync locks). A `plan_jobs` row marked
+ * Who holds an import or sync (docs/decisions/010-plan-jobs-and-bin.md). A `plan_jobs` row marked
  * running is live only while the server process that started it is alive and still runs it:
  * - rows of this process: live while the job is in this process's set of running jobs;
  * - rows of another process: live while that process holds its advisory lock. On PostgreSQL it

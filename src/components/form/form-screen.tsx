@@ -48,7 +48,7 @@ export interface FormScreenProps<S extends z.ZodObject, Row> {
 }
 
 /**
- * An add/edit page (docs/architecture.md "How to add a management screen"): loads the record, validates with the
+ * An add/edit page (docs/adding-a-screen.md): loads the record, validates with the
  * domain schema, saves through the resource, then toasts and returns to the list. A refusal naming a field (400) is
  * shown on that field; a stale save (409) says so and keeps the form. Leaving a changed form asks first, with the same
  * words as every back button (docs/product-rules.md#leaving-a-form).

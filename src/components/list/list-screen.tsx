@@ -97,7 +97,7 @@ export interface ListScreenProps<T extends RowData, F extends ListFilters> {
 }
 
 /**
- * A management list (docs/architecture.md "How to add a management screen"): page header with the permitted toolbar,
+ * A management list (docs/adding-a-screen.md): page header with the permitted toolbar,
  * the search row built from `filters` (drafted, applied on Search, kept in the URL), the server-paged table with bulk
  * select, and the query's states. A refused or failed reload keeps the rows already shown; a refused filter shows the
  * server's message under its field.

@@ -34,7 +34,7 @@ export function QueryError({ message, onRetry }: { message?: string; onRetry(): 
 }
 
 /**
- * The one way a screen shows a query (docs/architecture.md "How to add a management screen"): `loading` (a skeleton by
+ * The one way a screen shows a query (docs/adding-a-screen.md): `loading` (a skeleton by
  * default) while the first answer loads; the error with a retry when there is nothing to show; `empty` when the answer
  * has nothing; else `children(data)`. Data already on screen stays when a later refetch fails (the failure is toasted).
  */

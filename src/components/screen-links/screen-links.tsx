@@ -10,7 +10,7 @@ import { Input } from '@/components/ui/input';
 import { toast } from '@/lib/toast';
 import { formatDateTime } from '@/lib/date-time';
 
-// Screen links open the wall display without a session (docs/decisions, wall and board links): the data centre's
+// Screen links open the wall display without a session (docs/decisions/017-wall-and-board-links.md): the data centre's
 // playlists and a meet's live board list, create and revoke them with these.
 
 /** The full URL of a wall path on this site. */

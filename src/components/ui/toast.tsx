@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState, useSyncExternalStore } from 'react';
 import { dismiss, getToasts, subscribe } from '@/lib/toast';
 
-// The Radix rendering loads with the first toast, not with the first screen (docs/architecture.md, performance); toasts
+// The Radix rendering loads with the first toast, not with the first screen (docs/decisions/012-lean-first-screen.md); toasts
 // raised meanwhile wait in the store above and show once it is in.
 const ToastList = lazy(() => import('./toast-list').then((m) => ({ default: m.ToastList })));
 

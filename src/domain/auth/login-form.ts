@@ -1,4 +1,4 @@
-// zod/mini: the login screen is the first screen, and this form is all it validates (docs/architecture.md, performance).
+// zod/mini: the login screen is the first screen, and this form is all it validates (docs/decisions/012-lean-first-screen.md).
 import * as z from 'zod/mini';
 
 /** Letters, digits and ASCII special symbols only; no Chinese or other characters (docs/product-rules.md#sign-in). */

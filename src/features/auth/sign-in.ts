@@ -1,5 +1,5 @@
 // Loaded when the person signs in or a stored token is tried, not with the first screen: it brings the API client
-// (axios) and the menu catalogue (docs/architecture.md, performance).
+// (axios) and the menu catalogue (docs/decisions/012-lean-first-screen.md).
 import { sha256 } from '@/lib/sha256';
 import { saveToken } from '@/lib/store';
 import { login } from './api/login';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Gender, ItemKey } from '@/domain/physique/standard';
 
-/** Verbatim copy of the shared source file (/work/shared/data/physique-standard-2014.json): the engine's compact data is checked against it. */
+/** Verbatim copy of the cross-checked national standard tables (2014 revision) the product was built from: the engine's compact data is checked against it. */
 export interface SourceRow {
   score: number;
   threshold: number;

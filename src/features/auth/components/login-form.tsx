@@ -25,7 +25,7 @@ export interface LoginFormProps {
 }
 
 // Three fields need no form library: the state is kept here and checked with the domain schema (zod/mini), which loads
-// on the first focus or submit, not with the first screen (docs/architecture.md, performance).
+// on the first focus or submit, not with the first screen (docs/decisions/012-lean-first-screen.md).
 let loadingSchema: Promise<typeof loginFormSchema> | null = null;
 function loadSchema() {
   loadingSchema ??= import('@/domain/auth/login-form').then((m) => m.loginFormSchema);
