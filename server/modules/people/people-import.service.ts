@@ -23,7 +23,7 @@ import { dropImport, keepImport, takeImport } from './people-import-store';
 import type { Storage } from '../../lib/storage/storage';
 import { planStudents, writeStudents, type StudentPlanFile } from './people-import-students';
 import { planAccounts } from './people-import-staff';
-import { RAW, type DataRow, type Family, type ImportContext, type ParsedFile } from './people-import-rows';
+import { RAW, type DataRow, type Family, type ImportContext, type ImportPlan, type ParsedFile, type Rejected } from './people-import-rows';
 
 /**
  * People imports (docs/product-rules.md#people-import): a dry run reads the file, checks every row with the form's
