@@ -52,7 +52,7 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   for (const family of ['k12', 'gx'] as const) await app.register(staffRoutes, { prefix: `/api/busi/web/${family}`, family });
   for (const family of ['k12', 'gx'] as const) await app.register(venueRoutes, { prefix: `/api/busi/web/${family}`, family });
   for (const family of ['k12', 'gx'] as const) await app.register(facePhotoRoutes, { prefix: `/api/busi/web/${family}`, family });
-  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(physiqueRoutes, { prefix: `/api/busi/web/${family}`, family });
+  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(physiqueRoutes, { prefix: `/api/busi/web/${family}`, family, storage: opts.storage });
   for (const family of ['admin', 'k12', 'gx'] as const) await app.register(roleRoutes, { prefix: `/api/busi/web/${family}`, family });
   for (const family of ['k12', 'gx'] as const) await app.register(studentRoutes, { prefix: `/api/busi/web/${family}`, family });
   await app.register(parentRoutes, { prefix: '/api/busi/web/k12' });

@@ -1,10 +1,9 @@
 /**
- * Long work run as a job (docs/decisions/026-job-queue.md, docs/product-rules.md#jobs): certificate issuing (the year
- * rollover and big exports next). The user who started one (and an administrator of the same organisation) follows its progress
+ * Long work run as a job (docs/decisions/026-job-queue.md, docs/product-rules.md#jobs): certificate issuing, the year
+ * rollover, the physique score export. The user who started one (and an administrator of the same organisation) follows its progress
  * in the tasks panel and on the screen that started it, and may leave the page and come back.
  */
-// The year rollover and the physique score export are to follow (docs/decisions/026-job-queue.md).
-export const JOB_KINDS = ['certificates'] as const;
+export const JOB_KINDS = ['certificates', 'rollover', 'physiqueExport'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 export const JOB_STATES = ['queued', 'running', 'done', 'failed'] as const;

@@ -1,5 +1,5 @@
 /**
- * Score export (organizeTest/scoreSearch/export, docs/api/physique.md: score search) through the API on a demo database
+ * Score export (organizeTest/scoreSearch/export, a job, docs/api/physique.md: score search) through the API on a demo database
  * (PGlite), beside its floor in the same run: the same rows read in one query and written with the same streaming
  * writer from memory (the writer alone). Target: export ≤ 1.5× the floor, memory flat (the export streams a batch of
  * rows at a time), and the whole-workbook write the export did before. Prints time, rows and the peak RSS growth of
@@ -54,7 +54,7 @@ async function main() {
   const dir = await mkdtemp(join(tmpdir(), 'tiyu-export-bench-'));
   if (process.env.BENCH_DATA) cpSync(process.env.BENCH_DATA, join(dir, 'pglite'), { recursive: true });
   const handle = await openDb({ pgliteDir: join(dir, 'pglite') });
-  const app = await buildApp({ db: handle.db, env: parseEnv({ NODE_ENV: 'test', TIYU_CAPTCHA_FIXED: '1234', WEB_DIST: '/nonexistent' }), rateLimits: { captchaPerMinute: 1000, loginPerMinute: 1000 } });
+  const app = await buildApp({ db: handle.db, env: parseEnv({ NODE_ENV: 'test', TIYU_CAPTCHA_FIXED: '1234', WEB_DIST: '/nonexistent' }), rateLimits: { captchaPerMinute: 1000, loginPerMinute: 1000 }, jobWorker: true });
   try {
     await migrateDb(handle);
     await seedDemo(handle.db);
@@ -68,8 +68,17 @@ async function main() {
     // (module code, the database's caches), then measured after the floor and after the whole-workbook write.
     const exportApi = () =>
       measured(async () => {
-        const res = await app.inject({ url: '/api/busi/web/k12/organizeTest/scoreSearch/export', headers: { authorization } });
-        if (res.statusCode !== 200) throw new Error(`export failed: ${res.statusCode} ${res.body.slice(0, 200)}`);
+        // A job (docs/product-rules.md#jobs): started, waited for, its file downloaded.
+        const start = await app.inject({ method: 'POST', url: '/api/busi/web/k12/organizeTest/scoreSearch/export', headers: { authorization }, payload: {} });
+        if (start.statusCode !== 200) throw new Error(`export failed: ${start.statusCode} ${start.body.slice(0, 200)}`);
+        const { id } = start.json<{ data: { id: string } }>().data;
+        for (;;) {
+          const { state, error } = (await app.inject({ url: `/api/busi/web/jobs/${id}`, headers: { authorization } })).json<{ data: { state: string; error: string | null } }>().data;
+          if (state === 'failed') throw new Error(`export failed: ${error}`);
+          if (state === 'done') break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        const res = await app.inject({ url: `/api/busi/web/jobs/${id}/download`, headers: { authorization } });
         return res.rawPayload.length;
       });
 

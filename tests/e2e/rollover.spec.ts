@@ -35,6 +35,7 @@ test('an administrator rolls the school over to the next year and undoes it', as
   await shot(page, 'rollover-confirm-zh_cn');
   await page.getByTestId('rollover-commit').click();
   await expect(page.getByText('学年升级完成', { exact: true })).toBeVisible();
+  await expect(page.getByTestId('job-progress')).toHaveAttribute('data-state', 'done');
   await expect(page.getByTestId('rollover-last')).toContainText('2026-2027 → 2027-2028');
   // The next rollover would start from the new year.
   await expect(page.getByTestId('rollover-years')).toContainText('2027-2028 → 新学年 2028-2029');

@@ -187,22 +187,30 @@ async function setCurrent(tx: Tx, orgId: string, yearId: string | null, semester
   if (semesterId) await tx.update(semesters).set({ current: true }).where(and(eq(semesters.orgId, orgId), eq(semesters.id, semesterId)));
 }
 
-/** Commits a rollover in the caller's transaction; answers its summary. */
-export async function commitRollover(tx: Tx, actor: Actor, family: SchoolFamily, body: RolloverCommit, now: Date): Promise<RolloverSummary> {
-  const orgId = actor.tenantOrgId;
-  await lockOrg(tx, orgId);
-  const { preview, moving, leaving, toYearId: existingYearId } = await planOf(tx, actor, family);
+/**
+ * The refusals of a rollover request against the plan as it is now: the route asks before it starts the job (so a bad
+ * request answers at once) and the job asks again in its transaction (the school may have changed in between).
+ */
+export async function checkRollover(db: DbOrTx, actor: Actor, family: SchoolFamily, body: RolloverCommit): Promise<Plan> {
+  const plan = await planOf(db, actor, family);
+  const { preview } = plan;
   if (body.academicYear !== preview.to.academicYear) throw fieldError('academicYear', 'people:rollover.errors.notNext', { year: preview.to.academicYear });
   body.entering.forEach((e, i) => {
     if (!preview.entering.some((p) => p.stage === e.stage)) throw fieldError(`entering.${i}.stage`, 'people:rollover.errors.enteringExists');
   });
+  if (!plan.toYearId && !body.year) throw fieldError('year', 'people:rollover.errors.yearRequired');
+  return plan;
+}
+
+/** Commits a rollover in the caller's transaction; answers its summary. */
+export async function commitRollover(tx: Tx, actor: Actor, family: SchoolFamily, body: RolloverCommit, now: Date): Promise<RolloverSummary> {
+  const orgId = actor.tenantOrgId;
+  await lockOrg(tx, orgId);
+  const { preview, moving, leaving, toYearId: existingYearId } = await checkRollover(tx, actor, family, body);
   const previous = await currentFlags(tx, orgId);
 
-  let toYearId = existingYearId;
-  if (!toYearId) {
-    if (!body.year) throw fieldError('year', 'people:rollover.errors.yearRequired');
-    toYearId = (await createSchoolYear(tx, actor, body.year, now)).id;
-  }
+  // checkRollover refused a missing year without dates.
+  const toYearId = existingYearId ?? (await createSchoolYear(tx, actor, body.year!, now)).id;
   // Classes do not change here (cohorts move, classes stay in them), but any class change this transaction makes is a rollover's.
   await tx.execute(sql`select set_config('tiyu.class_change_reason', 'rollover', true)`);
 

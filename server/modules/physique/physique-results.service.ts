@@ -273,16 +273,31 @@ const stamp = (now: Date) => localDate(now).replace(/-/g, '');
 /** Rows of a score export read from the database at a time. */
 const EXPORT_BATCH = 1000;
 
+/** The score export's refusal, asked before its job starts (so it answers at once) and by the job: too many rows. */
+async function scoreExportPlan(db: DbOrTx, caller: Caller, f: ScoreFilter) {
+  const plan = await summaryAndGroups(db, caller, f);
+  if (plan.summary.matched > SCORE_EXPORT_MAX_ROWS) throw new AppError(400, 'physiqueResults:error.tooManyRows', { max: SCORE_EXPORT_MAX_ROWS });
+  return plan;
+}
+export const checkScoreExport = async (db: DbOrTx, caller: Caller, f: ScoreFilter): Promise<void> => void (await scoreExportPlan(db, caller, f));
+
 /**
  * Score search export in the national score-export layout (docs/api/physique.md: score search), streamed: the rows
  * are read a batch of whole (plan, grade, class) groups at a time, in the list's order (as the list pages them,
  * `groupsOfPage`), laid out and written into the sheet as they come, so neither the rows nor the workbook are ever
- * whole in memory (34,000 rows were 1.87 M cell objects and a full sort before the first byte).
+ * whole in memory (34,000 rows were 1.87 M cell objects and a full sort before the first byte). `onBatch` hears the
+ * rows written so far of the total (the export job's progress).
  */
-export async function exportScores(db: DbOrTx, caller: Caller, f: ScoreFilter, t: Translate, now: Date): Promise<{ workbook: Readable; fileName: string }> {
+export async function exportScores(
+  db: DbOrTx,
+  caller: Caller,
+  f: ScoreFilter,
+  t: Translate,
+  now: Date,
+  onBatch?: (done: number, total: number) => Promise<void>,
+): Promise<{ workbook: Readable; fileName: string; total: number }> {
   const where = resultFilter(caller, f);
-  const { summary, groups } = await summaryAndGroups(db, caller, f);
-  if (summary.matched > SCORE_EXPORT_MAX_ROWS) throw new AppError(400, 'physiqueResults:error.tooManyRows', { max: SCORE_EXPORT_MAX_ROWS });
+  const { summary, groups } = await scoreExportPlan(db, caller, f);
   const columns = scoreExportColumns(t);
   async function* batches() {
     for (let offset = 0; offset < summary.matched; offset += EXPORT_BATCH) {
@@ -293,12 +308,13 @@ export async function exportScores(db: DbOrTx, caller: Caller, f: ScoreFilter, t
         const row = toExportRow(r);
         return columns.map((c) => c.value(row));
       });
+      await onBatch?.(offset + rows.length, summary.matched);
       if (rows.length < EXPORT_BATCH) return;
     }
   }
   const name = t('physiqueResults:export.scoreFileName');
   const workbook = xlsxStream(name, columns.map((c) => ({ header: c.header, width: c.width, text: c.text })), batches());
-  return { workbook, fileName: `${name}-${stamp(now)}.xlsx` };
+  return { workbook, fileName: `${name}-${stamp(now)}.xlsx`, total: summary.matched };
 }
 
 /**

@@ -13,24 +13,29 @@ import {
   reportQuerySchema,
   SCORE_IMPORT_MAX_BYTES,
   scoreFilterSchema,
+  type ScoreFilter,
   scoreSearchQuerySchema,
   syncBodySchema,
   templateQuerySchema,
   testRecordFilterSchema,
   testRecordQuerySchema,
 } from '@/domain/physique-results/schemas';
+import { buffer } from 'node:stream/consumers';
 import { AppError } from '../../lib/app-error';
+import type { JobHandler } from '../../lib/jobs';
+import type { Storage } from '../../lib/storage/storage';
+import { saveUpload } from '../files/files.service';
 import { CLASS_SCOPE_TABLES, classScopeOf } from '../../lib/data-scope';
 import { orgs } from '../../db/schema/orgs';
 import { physiqueResultCounts, physiqueResults } from '../../db/schema/physique';
 import { schoolYears, students } from '../../db/schema/school';
 import { testPlans } from '../../db/schema/test-plans';
 import { sendXlsx, uploadedFile } from '../../lib/spreadsheet/http';
-import { requirePermission, requireScope } from '../../plugins/tenant';
+import { requireActor, requirePermission, requireScope } from '../../plugins/tenant';
 import { importScores } from './physique-import.service';
 import { exportRecords, recordPage, setRecordsInvalid } from './physique-records.service';
 import { studentReport } from './physique-report.service';
-import { editRawValue, exportScores, exportUpload, resultDetail, searchResults, setResultsInvalid, type Caller } from './physique-results.service';
+import { checkScoreExport, editRawValue, exportScores, exportUpload, resultDetail, searchResults, setResultsInvalid, type Caller } from './physique-results.service';
 import { previewSync, syncPlan } from './physique-sync.service';
 import { planTemplateWorkbook, signUpWorkbook, templateWorkbook } from './physique-template.service';
 import { canWriteScores } from '@/domain/physique-results/write-access';
@@ -38,6 +43,27 @@ import { canWriteScores } from '@/domain/physique-results/write-access';
 export interface PhysiqueRoutesOptions {
   /** Route family (docs/product-rules.md#families): K12 schools, universities, or a management organisation (read-only). */
   family: Family;
+  /** Where the score export job keeps its workbook. */
+  storage: Storage;
+}
+
+/**
+ * The score export job (docs/product-rules.md#jobs): the workbook is written batch by batch (the bar follows the rows),
+ * kept in the file store and referenced by the job in its `done` transaction; it downloads from the job.
+ */
+function scoreExportJob(storage: Storage): JobHandler<{ family: Family; filter: ScoreFilter }> {
+  return async ({ db, actor, input, t, now, progress, finish }) => {
+    await progress(0, 0, 'jobs:stage.reading');
+    const who: Caller = { family: input.family, tenantOrgId: actor.tenantOrgId, userId: actor.userId, classScope: await classScopeOf(db, actor) };
+    const translate: Translate = (key, options) => t(key, options ?? {});
+    const { workbook, fileName, total } = await exportScores(db, who, input.filter, translate, now(), (done, all) => progress(done, all, 'jobs:stage.exporting'));
+    const bytes = await buffer(workbook);
+    await progress(total, total, 'jobs:stage.saving');
+    await finish(async (tx) => {
+      const file = await saveUpload(tx, storage, { orgId: actor.tenantOrgId, userId: actor.userId }, 'attachment', fileName, bytes, now());
+      return { fileId: file.id, fileName: file.name, counts: { rows: total }, messageKey: 'jobs:result.physiqueExport', messageParams: { count: total } };
+    });
+  };
 }
 
 const planParams = z.object({ planId: z.string().max(64) });
@@ -70,7 +96,9 @@ const translator = (request: FastifyRequest): Translate => (key, options) => req
 /** What the score list reads (server/plugins/read-cache.ts): its pages are kept until one of these changes. */
 const SCORE_LIST_READS = { readsTables: [...CLASS_SCOPE_TABLES, orgs, physiqueResults, physiqueResultCounts, schoolYears, students, testPlans] };
 
-export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = async (app, { family }) => {
+export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = async (app, { family, storage }) => {
+  // One kind for the three families: the job's input names the family.
+  app.jobs.define('physiqueExport', scoreExportJob(storage));
   await app.register(multipart, { limits: { fileSize: SCORE_IMPORT_MAX_BYTES, files: 1, fields: 20, parts: 25 } });
   app.addHook('onRequest', app.authenticate);
 
@@ -154,9 +182,11 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
     );
   }
   if (can.searchExport) {
-    app.get('/organizeTest/scoreSearch/export', { preValidation: can.searchExport, schema: { querystring: scoreFilterSchema } }, async (request, reply) => {
-      const { workbook, fileName } = await exportScores(app.db, await caller(request), request.query, translator(request), app.now());
-      return sendXlsx(reply, workbook, fileName);
+    // A job (docs/product-rules.md#jobs): too many rows answers at once, else the job's `{ id }`; the file downloads from the job.
+    app.post('/organizeTest/scoreSearch/export', { preValidation: can.searchExport, schema: { body: scoreFilterSchema } }, async (request) => {
+      const who = await caller(request);
+      await checkScoreExport(app.db, who, request.body);
+      return ok({ id: await app.jobs.enqueue('physiqueExport', await requireActor(request), { family, filter: request.body }, request.locale) });
     });
   }
   if (!readOnly) {

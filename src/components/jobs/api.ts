@@ -1,5 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
-import { jobFinished, JOB_POLL_MS, type JobRow } from '@/domain/jobs';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { jobFinished, JOB_POLL_MS, type JobKind, type JobRow } from '@/domain/jobs';
 import { download, get, saveFile } from '@/lib/api-client';
 
 /** The user's jobs (docs/product-rules.md#jobs): /api/busi/web/jobs. */
@@ -29,4 +30,33 @@ export function useJob(id: string | null) {
 /** Saves a finished job's file. */
 export async function downloadJobFile(job: Pick<JobRow, 'id' | 'result'>): Promise<void> {
   saveFile(await download(`${JOBS_BASE}/${job.id}/download`), job.result?.fileName ?? 'download');
+}
+
+/**
+ * A screen that starts a job of `kind` follows it: `start(id)` with the id its POST answered; `onFinished` runs once when
+ * it is done or failed (reload what it changed, save its file). Back on the screen later, a job of that kind still
+ * running (from the tasks list) is followed again, so the user may leave and come back (docs/product-rules.md#jobs).
+ */
+export function useFollowJob(kind: JobKind, onFinished: (job: JobRow) => void) {
+  const client = useQueryClient();
+  const [started, setStarted] = useState<string | null>(null);
+  const running = useJobs().data?.find((j) => j.kind === kind && !jobFinished(j.state));
+  const id = started ?? running?.id ?? null;
+  const job = useJob(id).data ?? null;
+  const finished = job && jobFinished(job.state) ? job : null;
+  const seen = useRef<string | null>(null);
+  useEffect(() => {
+    if (!finished || seen.current === finished.id) return;
+    seen.current = finished.id;
+    void client.invalidateQueries({ queryKey: jobsKey });
+    onFinished(finished);
+  }, [finished, client, onFinished]);
+  const start = useCallback(
+    (jobId: string) => {
+      setStarted(jobId);
+      void client.invalidateQueries({ queryKey: jobsKey });
+    },
+    [client],
+  );
+  return { job, working: !!job && !finished, start };
 }

@@ -7,6 +7,7 @@ import type { RolloverPreview, RolloverSummary } from '@/domain/school/rollover'
 import { auditLogs } from '../../../server/db/schema/audit';
 import { orgs } from '../../../server/db/schema/orgs';
 import { classes, grades, majors, schoolRollovers, schoolYears, semesters, studentClassHistory, students } from '../../../server/db/schema/school';
+import { waitForJob } from '../../support/jobs';
 import { createTestApp, type TestApp } from '../../support/server-app';
 
 let t: TestApp;
@@ -15,7 +16,7 @@ let k12Id: string;
 let smallId: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ jobWorker: true });
   for (const account of ['school01', 'school02', 'teacher01', 'college01']) tokens[account] = (await t.login(account)).access_token;
   const rows = await t.db.select({ id: orgs.id, name: orgs.name }).from(orgs);
   k12Id = rows.find((o) => o.name === '南京市江宁区实验学校')!.id;
@@ -29,6 +30,14 @@ const call = (method: 'GET' | 'POST' | 'PUT', url: string, account: string, payl
   t.request({ method, url: `/api/busi/web/${url}`, token: tokens[account], payload: payload as object, headers: { 'accept-language': lang } });
 const body = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>();
 const ROLLOVER = 'k12/org/acayear/rollover';
+
+/** Starts a rollover (a job, docs/product-rules.md#jobs) and waits for it: the job as it ended. */
+async function rollover(url: string, account: string, payload: unknown, lang = 'zh-CN') {
+  const res = await call('POST', url, account, payload, lang);
+  expect(res.statusCode, res.body).toBe(200);
+  return (await waitForJob(t, tokens[account], body<{ id: string }>(res).data.id, lang)).at(-1)!;
+}
+const lastOf = async (url: string, account: string) => body<RolloverSummary>(await call('GET', `${url}/last`, account)).data;
 
 /** Everything a rollover may touch in one organisation, without versions (an undo raises them, as every save does). */
 async function snapshot(orgId: string) {
@@ -135,7 +144,8 @@ describe('year rollover', () => {
     await t.db.execute(sql`create trigger fail_graduation before update on students for each row when (new.status = 'graduated') execute function fail_graduation()`);
     try {
       const p = body<RolloverPreview>(await call('GET', `${ROLLOVER}/preview`, 'school01')).data;
-      expect((await call('POST', ROLLOVER, 'school01', commitBody(p))).statusCode).toBe(500);
+      const failed = await rollover(ROLLOVER, 'school01', commitBody(p), 'en-US');
+      expect(failed).toMatchObject({ state: 'failed', error: 'The task failed and wrote nothing. Try again, or contact your administrator.' });
     } finally {
       await t.db.execute(sql`drop trigger fail_graduation on students`);
       await t.db.execute(sql`drop function fail_graduation()`);
@@ -151,9 +161,9 @@ describe('year rollover', () => {
     const olderDashboard = await lastYearDashboard(2025);
     const p = body<RolloverPreview>(await call('GET', `${ROLLOVER}/preview`, 'school01')).data;
     const entering = p.entering.map((e) => (e.stage === 'primary' ? { stage: e.stage, classes: [...e.classes, { code: 9, name: '一年级9班' }] } : { stage: e.stage, classes: e.classes }));
-    const res = await call('POST', ROLLOVER, 'school01', commitBody(p, { entering }));
-    expect(res.statusCode).toBe(200);
-    const summary = body<RolloverSummary>(res).data;
+    const job = await rollover(ROLLOVER, 'school01', commitBody(p, { entering }));
+    expect(job).toMatchObject({ state: 'done', result: { message: '已从2026-2027升级到2027-2028' } });
+    const summary = await lastOf(ROLLOVER, 'school01');
     const enteringCount = entering.reduce((n, e) => n + e.classes.length, 0);
     expect(summary).toMatchObject({ fromYear: '2026-2027', toYear: '2027-2028', graduated: p.graduating.length, enteringClasses: enteringCount, undoneAt: null });
     const [log] = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'schoolRollover'), eq(auditLogs.entityId, summary.id)));
@@ -223,7 +233,7 @@ describe('year rollover', () => {
     const p = body<RolloverPreview>(await call('GET', `${ROLLOVER}/preview`, 'school02')).data;
     expect(p.graduating.map((g) => g.gradeNo)).toEqual([6]);
     expect(p.entering).toHaveLength(1);
-    expect((await call('POST', ROLLOVER, 'school02', commitBody(p, { renameClasses: false }))).statusCode).toBe(200);
+    expect((await rollover(ROLLOVER, 'school02', commitBody(p, { renameClasses: false }))).state).toBe('done');
     const after = await snapshot(smallId);
     // Names stay when the school keeps them.
     expect(after.classes.filter((c) => before.classes.some((b) => b.id === c.id))).toEqual(before.classes);
@@ -256,14 +266,14 @@ describe('year rollover', () => {
     expect(p.to).toMatchObject({ academicYear: '2027-2028', exists: true });
     expect(p.to.semesters).toHaveLength(2);
     const before = await snapshot(smallId);
-    expect((await call('POST', ROLLOVER, 'school02', commitBody(p))).statusCode).toBe(200);
+    expect((await rollover(ROLLOVER, 'school02', commitBody(p))).state).toBe('done');
     expect((await call('POST', `${ROLLOVER}/undo`, 'school02')).statusCode).toBe(200);
     expect(await snapshot(smallId)).toEqual(before);
   });
 
   it('the school-year list shows the year a rollover made current ahead of its first day, and a save keeps it there', async () => {
     const p = body<RolloverPreview>(await call('GET', `${ROLLOVER}/preview`, 'school02')).data;
-    expect((await call('POST', ROLLOVER, 'school02', commitBody(p))).statusCode).toBe(200);
+    expect((await rollover(ROLLOVER, 'school02', commitBody(p))).state).toBe('done');
     const currentYears = async () =>
       body<{ records: { academicYear: string; current: boolean }[] }>(await call('GET', 'k12/org/acayear/page?current=1&size=10', 'school02'))
         .data.records.filter((y) => y.current)
@@ -307,8 +317,8 @@ describe('university rollover', () => {
       expect(p.moves.map((m) => m.classId).sort()).toEqual(uniClasses.filter((c) => !leaving.has(c.id)).map((c) => c.id).sort());
       expect(p.moves.every((m) => m.toGrade === Math.min(m.fromGrade + 1, 16))).toBe(true);
 
-      const res = await call('POST', GX, 'college01', commitBody(p, { entering: [] }));
-      expect(res.statusCode, res.body).toBe(200);
+      const job = await rollover(GX, 'college01', commitBody(p, { entering: [] }));
+      expect(job.state, job.error ?? '').toBe('done');
       const after = await snapshot(uni.id);
       for (const s of after.students) {
         const was = before.students.find((b) => b.id === s.id)!;

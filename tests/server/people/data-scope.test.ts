@@ -14,6 +14,7 @@ import { physiqueResults, testRecords } from '../../../server/db/schema/physique
 import { classes, students, teacherClasses, teachers } from '../../../server/db/schema/school';
 import { testPlans } from '../../../server/db/schema/test-plans';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
+import { jobFile } from '../../support/jobs';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { createPlan, multipartBody, someStudents, templateFor, xlsxOf } from '../physique/physique-fixtures';
 import { indicators, latestPerStudent, loadResults, loadStudents, near, roster, type ResultRow, type StudentRef } from '../data-center/reference';
@@ -38,7 +39,7 @@ let results: ResultRow[];
 let studentList: StudentRef[];
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ jobWorker: true });
   for (const account of ['school01', 'myclass01', 'teacher01', 'district01', 'jiaoyan01']) tokens[account] = (await t.login(account)).access_token;
   k12Id = (await t.db.select({ id: orgs.id }).from(orgs).where(eq(orgs.type, ORG_TYPE.k12)).orderBy(orgs.code))[0].id;
   [{ id: scopedRoleId }] = await t.db.select({ id: roles.id }).from(roles).where(and(eq(roles.orgId, k12Id), eq(roles.name, '本班体育教师')));
@@ -116,7 +117,8 @@ describe('score lookup, its exports and the student report', () => {
   });
 
   it('exports only the teacher’s classes', async () => {
-    const res = await t.request({ url: api('k12/organizeTest/scoreSearch/export'), token: tokens.myclass01 });
+    const start = await t.request({ method: 'POST', url: api('k12/organizeTest/scoreSearch/export'), token: tokens.myclass01, payload: {} });
+    const res = await jobFile(t, tokens.myclass01, start);
     expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
     const { rows } = await readXlsxRows(res.rawPayload);
     expect(rows.length - 1).toBe(await resultCount(mine));

@@ -11,6 +11,7 @@ import { schoolYears } from '../../../server/db/schema/school';
 import { testPlans } from '../../../server/db/schema/test-plans';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
 import { rawOf } from '../../../server/modules/physique/physique.sql';
+import { waitForJob } from '../../support/jobs';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { demoOrgs } from './physique-fixtures';
 
@@ -21,7 +22,7 @@ let years: Record<string, string>;
 let currentPlan: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ jobWorker: true });
   for (const account of ['school01', 'teacher01', 'college01', 'district01']) tokens[account] = (await t.login(account)).access_token;
   org = await demoOrgs(t.db);
   const rows = await t.db.select().from(schoolYears).where(eq(schoolYears.orgId, org.k12));
@@ -41,6 +42,16 @@ const get = async <T>(path: string, account = 'school01', family = 'k12') => {
 };
 const post = (path: string, payload: unknown, account = 'school01', family = 'k12') =>
   t.request({ method: 'POST', url: api(path, family), token: tokens[account], payload: payload as Record<string, unknown> });
+
+/** Starts the score export (a job, docs/product-rules.md#jobs), waits for it and downloads its workbook. */
+async function exportJob(filter: Record<string, unknown>) {
+  const start = await post('organizeTest/scoreSearch/export', filter);
+  expect(start.statusCode, start.body).toBe(200);
+  const { id } = start.json<Envelope<{ id: string }>>().data;
+  const job = (await waitForJob(t, tokens.school01, id)).at(-1)!;
+  expect(job.state, job.error ?? '').toBe('done');
+  return { job, file: await t.request({ url: `/api/busi/web/jobs/${id}/download`, token: tokens.school01 }) };
+}
 
 describe('score search', () => {
   it('pages the seeded results of a school year with filters, invalid rows flagged', async () => {
@@ -97,7 +108,7 @@ describe('score search', () => {
   });
 
   it('exports in the national score-export layout', async () => {
-    const res = await t.request({ url: api(`organizeTest/scoreSearch/export?schoolYearId=${years['2025-2026']}&gradeNo=3`), token: tokens.school01 });
+    const { file: res } = await exportJob({ schoolYearId: years['2025-2026'], gradeNo: 3 });
     expect(res.statusCode).toBe(200);
     const { rows } = await readXlsxRows(res.rawPayload);
     const header = rows[0] as string[];
@@ -116,9 +127,11 @@ describe('score search', () => {
   it('exports every row of the list in the list\'s order (streamed in batches of whole classes)', async () => {
     // More rows than one batch (1,000).
     const filter = `schoolYearId=${years['2025-2026']}`;
-    const res = await t.request({ url: api(`organizeTest/scoreSearch/export?${filter}`), token: tokens.school01 });
+    const { job, file: res } = await exportJob({ schoolYearId: years['2025-2026'] });
     expect(res.statusCode).toBe(200);
-    expect(res.headers['content-disposition']).toMatch(/\.xlsx$/);
+    expect(res.headers['content-disposition']).toMatch(/\.xlsx/);
+    // The bar counted the rows written, batch by batch, up to all of them.
+    expect(job).toMatchObject({ done: job.total, result: { counts: { rows: job.total }, message: `已导出${job.total}条成绩` } });
     const { rows } = await readXlsxRows(res.rawPayload);
     const listed: string[] = [];
     for (let current = 1; ; current++) {
@@ -127,6 +140,7 @@ describe('score search', () => {
       listed.push(...page.records.map((r) => r.regNo));
     }
     expect(listed.length).toBeGreaterThan(1000);
+    expect(job.total).toBe(listed.length);
     const regNo = (rows[0] as string[]).indexOf('学籍号');
     expect(rows.slice(1).map((r) => String(r[regNo]))).toEqual(listed);
   });

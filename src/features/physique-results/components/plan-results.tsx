@@ -1,11 +1,9 @@
 import { useCallback, useState } from 'react';
-import { Download } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { usePaging } from '@/components/data-table/data-table-pagination';
 import type { ResultRow } from '@/domain/physique-results/types';
 import { usePermission } from '@/components/permission-gate/permission-gate';
-import { Button } from '@/components/ui/button';
-import { useExportResultsMutation } from '../api/export-results';
+import { ScoreExportButton } from './score-export-button';
 import { useResultsQuery } from '../api/search-results';
 import { useSetResultsInvalidMutation } from '../api/set-results-invalid';
 import { canWriteScores } from '@/domain/physique-results/write-access';
@@ -30,7 +28,6 @@ export function PlanResults({ family, planId, version = 0 }: { family: Family; p
   const { paging, toFirstPage, pagination } = usePaging();
   // `version` changes after an import or sync, so the list refetches.
   const query = useResultsQuery(family, 'scoreSearch', { ...paging, ...filters, planId }, canSearch, version);
-  const exporter = useExportResultsMutation(family, 'scoreSearch');
   const toggle = useSetResultsInvalidMutation(family, 'scoreSearch');
   const [target, setTarget] = useState<ResultRow | null>(null);
   const onToggle = useCallback((row: ResultRow) => setTarget(row), []);
@@ -48,10 +45,7 @@ export function PlanResults({ family, planId, version = 0 }: { family: Family; p
           }}
         />
         {can.export ? (
-          <Button variant="outline" loading={exporter.isPending} onClick={() => exporter.mutate({ ...filters, planId })}>
-            <Download aria-hidden />
-            {t('action.export')}
-          </Button>
+          <ScoreExportButton family={family} filter={{ ...filters, planId }} />
         ) : null}
       </div>
       <ScoreSummary summary={query.data?.summary} />

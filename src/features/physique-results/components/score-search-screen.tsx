@@ -1,5 +1,4 @@
 import { useCallback, useState } from 'react';
-import { Download } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { usePaging } from '@/components/data-table/data-table-pagination';
 import { getCatalogEntry } from '@/domain/menus/catalog';
@@ -7,11 +6,9 @@ import type { ResultRow } from '@/domain/physique-results/types';
 import { menuLabel } from '@/components/layout/menu-label';
 import { PageHeader } from '@/components/page-header/page-header';
 import { usePermission } from '@/components/permission-gate/permission-gate';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useShownData } from '@/lib/use-shown-data';
-import { useExportResultsMutation } from '../api/export-results';
 import { useSchoolOptionsQuery } from '../api/get-filter-options';
 import { useResultsQuery } from '../api/search-results';
 import { useSetResultsInvalidMutation } from '../api/set-results-invalid';
@@ -19,6 +16,7 @@ import { canWriteScores } from '@/domain/physique-results/write-access';
 import { buttonPermission } from '../family';
 import type { Family } from '@/domain/menus/access';
 import { InvalidConfirm } from './invalid-confirm';
+import { ScoreExportButton } from './score-export-button';
 import { ResultTable } from './result-table';
 import { ScoreFilters, type ScoreFilterValues } from './score-filters';
 import { ScoreSummary } from './score-summary';
@@ -60,7 +58,6 @@ function ScoreSearchBody({ family, initial }: { family: Family; initial: ScoreFi
   const query = useResultsQuery(family, 'scoreSearch', { ...paging, ...filters });
   // A refused filter keeps the last cards and rows on screen and says which filter, instead of blanking them.
   const { data, refusedField } = useShownData(query);
-  const exporter = useExportResultsMutation(family, 'scoreSearch');
   const toggle = useSetResultsInvalidMutation(family, 'scoreSearch');
   const [target, setTarget] = useState<ResultRow | null>(null);
   const onToggle = useCallback((row: ResultRow) => setTarget(row), []);
@@ -74,10 +71,7 @@ function ScoreSearchBody({ family, initial }: { family: Family; initial: ScoreFi
         className="pb-0"
         actions={
           can.export ? (
-            <Button variant="outline" loading={exporter.isPending} onClick={() => exporter.mutate(filters)} data-testid="score-export">
-              <Download aria-hidden />
-              {t('action.export')}
-            </Button>
+            <ScoreExportButton family={family} filter={filters} />
           ) : null
         }
       />

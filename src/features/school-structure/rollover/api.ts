@@ -14,15 +14,15 @@ export const useRolloverPreview = (family: SchoolFamily) =>
 export const useLastRollover = (family: SchoolFamily) => useQuery({ queryKey: [...key(family), 'last'], queryFn: () => get<RolloverSummary | null>(`${base(family)}/last`) });
 
 /** Commit and undo change school years, grades and classes: every list of them reloads. */
-function useRolloverMutation<V>(family: SchoolFamily, fn: (v: V) => Promise<RolloverSummary>) {
+export function useRolloverRefresh(family: SchoolFamily) {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    meta: { silent: true },
-    onSuccess: () =>
-      Promise.all([key(family), schoolYears(family).key, grades(family).key, classes(family).key].map((k) => client.invalidateQueries({ queryKey: k }))),
-  });
+  return () => Promise.all([key(family), schoolYears(family).key, grades(family).key, classes(family).key].map((k) => client.invalidateQueries({ queryKey: k })));
 }
 
-export const useCommitRollover = (family: SchoolFamily) => useRolloverMutation(family, (body: RolloverCommit) => post<RolloverSummary>(base(family), body));
-export const useUndoRollover = (family: SchoolFamily) => useRolloverMutation(family, () => post<RolloverSummary>(`${base(family)}/undo`));
+/** The commit is a job (docs/product-rules.md#jobs): refusals answer at once, else its `{ id }`; the screen reloads when it is done. */
+export const useCommitRollover = (family: SchoolFamily) =>
+  useMutation({ mutationFn: (body: RolloverCommit) => post<{ id: string }>(base(family), body), meta: { silent: true } });
+export function useUndoRollover(family: SchoolFamily) {
+  const refresh = useRolloverRefresh(family);
+  return useMutation({ mutationFn: () => post<RolloverSummary>(`${base(family)}/undo`), meta: { silent: true }, onSuccess: refresh });
+}

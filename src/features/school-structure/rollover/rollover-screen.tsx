@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Plus, Trash2, Undo2 } from 'lucide-react';
 import { useFieldArray, useForm, useFormContext, useWatch, type FieldValues, type Path, type UseFormReturn } from 'react-hook-form';
@@ -31,7 +31,10 @@ import { toast } from '@/lib/toast';
 import { ApiError } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import type { SchoolFamily } from '@/domain/school/types';
-import { useCommitRollover, useLastRollover, useRolloverPreview, useUndoRollover } from './api';
+import { useFollowJob } from '@/components/jobs/api';
+import { JobProgress } from '@/components/jobs/job-progress';
+import type { JobRow } from '@/domain/jobs';
+import { useCommitRollover, useLastRollover, useRolloverPreview, useRolloverRefresh, useUndoRollover } from './api';
 import { formatDateTime } from '@/lib/date-time';
 import { gradeNameKey } from '@/domain/school/grades';
 
@@ -60,15 +63,38 @@ const stepOfField = (field: string): Step => (field.startsWith('entering') || fi
  * the last rollover can be undone from here while nothing depends on it.
  */
 export function RolloverScreen({ family }: { family: SchoolFamily }) {
-  const { t } = useTranslation('people');
+  const { t } = useTranslation(['people', 'jobs']);
   const access = usePageAccess(`${family}.org.acayear`);
   const preview = useRolloverPreview(family);
+  const refresh = useRolloverRefresh(family);
+  // The rollover runs as a job: its bar shows here (the wizard starts over once the preview reloads), and the screen
+  // reloads when it is done.
+  const onFinished = useCallback(
+    (job: JobRow) => {
+      if (job.state === 'done') {
+        void refresh();
+        toast.success(t('rollover.done'));
+      } else toast.warning(job.error ?? t('jobs:error.unexpected'));
+    },
+    [refresh, t],
+  );
+  const follow = useFollowJob('rollover', onFinished);
   return (
     <div className="flex flex-col gap-4" data-testid="rollover-screen">
       <PageHeader title={t('rollover.title')} description={t(family === 'gx' ? 'rollover.descriptionUniversity' : 'rollover.description')} back={{ safe: true }} className="pb-0" />
+      {follow.job ? (
+        <Card className="gap-2 py-4">
+          <CardContent className="grid gap-2">
+            <JobProgress job={follow.job} />
+            {follow.working ? <p className="text-xs text-muted-foreground">{t('jobs:leaveHintResult')}</p> : null}
+          </CardContent>
+        </Card>
+      ) : null}
       <LastRollover family={family} />
       <QueryState query={preview} data={preview.data}>
-        {(p) => <RolloverWizard key={`${p.from.startYear}:${p.to.exists}`} family={family} preview={p} listPath={access.paths.list} />}
+        {(p) => (
+          <RolloverWizard key={`${p.from.startYear}:${p.to.exists}`} family={family} preview={p} listPath={access.paths.list} working={follow.working} onStarted={follow.start} />
+        )}
       </QueryState>
     </div>
   );
@@ -141,7 +167,19 @@ function Stepper({ step }: { step: Step }) {
   );
 }
 
-function RolloverWizard({ family, preview: p }: { family: SchoolFamily; preview: RolloverPreview; listPath: string }) {
+function RolloverWizard({
+  family,
+  preview: p,
+  working,
+  onStarted,
+}: {
+  family: SchoolFamily;
+  preview: RolloverPreview;
+  listPath: string;
+  /** A rollover job of this school is running: no second commit. */
+  working: boolean;
+  onStarted: (jobId: string) => void;
+}) {
   const { t } = useTranslation(['people', 'ui']);
   const [step, setStep] = useState<Step>('year');
   const commit = useCommitRollover(family);
@@ -156,16 +194,14 @@ function RolloverWizard({ family, preview: p }: { family: SchoolFamily; preview:
 
   const submit = async (body: RolloverCommit) => {
     try {
-      await commit.mutateAsync(body);
+      onStarted((await commit.mutateAsync(body)).id);
     } catch (error) {
       const e = error instanceof ApiError ? error : null;
       if (e?.field && e.status === 400) {
         setStep(stepOfField(e.field));
         form.setError(e.field as Path<RolloverCommitForm>, { type: 'server', message: e.message }, { shouldFocus: true });
       } else toast.warning(e?.message ?? String(error));
-      return;
     }
-    toast.success(t('rollover.done'));
   };
 
   const enteringCount = (values.entering ?? []).reduce((n, e) => n + (e?.classes?.length ?? 0), 0);
@@ -205,7 +241,7 @@ function RolloverWizard({ family, preview: p }: { family: SchoolFamily; preview:
               ) : null}
               {step === 'confirm' ? (
                 // Own keys: the Next button must not become this submit button while its click is still being handled.
-                <Button key="commit" type="submit" loading={commit.isPending} data-testid="rollover-commit">
+                <Button key="commit" type="submit" loading={commit.isPending || working} data-testid="rollover-commit">
                   {t('rollover.commit')}
                 </Button>
               ) : (
