@@ -92,6 +92,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     global: false,
     // Counted in the database, so every instance on it allows the limit once (server/lib/shared-limits.ts).
     store: databaseRateLimitStore(options.db),
+    // A database that cannot count cannot sign anyone in either: the request goes on and fails with its own error
+    // instead of every limited route answering 500 for the counter.
+    skipOnError: true,
     errorResponseBuilder: () => new AppError(429, ERR.tooManyRequests),
   });
 

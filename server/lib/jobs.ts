@@ -76,7 +76,7 @@ function bossDb(db: Db): BossDb {
 export class JobQueue {
   readonly #handlers = new Map<JobKind, JobHandler<unknown>>();
   readonly #opts: JobQueueOptions;
-  readonly #boss: PgBoss;
+  #bossInstance: PgBoss | null = null;
   #started: Promise<void> | null = null;
   #working = false;
   /** Jobs running in this process, so a stop waits for them. */
@@ -84,9 +84,17 @@ export class JobQueue {
 
   constructor(opts: JobQueueOptions) {
     this.#opts = opts;
-    const pglite = driverOf(opts.db) instanceof PGlite;
-    this.#boss = new PgBoss({ db: bossDb(opts.db), ...(pglite ? { backend: 'pglite' as const } : {}), schedule: false, useListenNotify: true });
-    this.#boss.on('error', (err: unknown) => opts.log.error({ err }, 'job queue'));
+  }
+
+  /** pg-boss, made on first use: an app built without a database driver (tests of the pipeline alone) never needs it. */
+  get #boss(): PgBoss {
+    if (!this.#bossInstance) {
+      const { db, log } = this.#opts;
+      const pglite = driverOf(db) instanceof PGlite;
+      this.#bossInstance = new PgBoss({ db: bossDb(db), ...(pglite ? { backend: 'pglite' as const } : {}), schedule: false, useListenNotify: true });
+      this.#bossInstance.on('error', (err: unknown) => log.error({ err }, 'job queue'));
+    }
+    return this.#bossInstance;
   }
 
   /** Modules name their kinds of job when they register. */

@@ -64,13 +64,37 @@ describe('a write that races past a uniqueness check', () => {
   });
 });
 
-describe('error envelope and rate limits (no database needed)', () => {
+describe('rate limits (counted in the database, server/lib/shared-limits.ts)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ rateLimits: { loginPerMinute: 2, captchaPerMinute: 1 } });
+  });
+  afterAll(() => t?.close());
+
+  it('limits sign-in attempts per IP (429, translated)', async () => {
+    const attempt = () => t.app.inject({ method: 'POST', url: '/api/sso/login', payload: {}, headers: { 'accept-language': 'en-US' } });
+    expect((await attempt()).statusCode).toBe(400);
+    expect((await attempt()).statusCode).toBe(400);
+    const limited = await attempt();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toEqual({ code: '429', data: null, msg: 'Too many requests. Please try again later.' });
+    expect(limited.headers['retry-after']).toBeDefined();
+  });
+
+  it('limits captcha requests per IP', async () => {
+    await t.app.inject({ url: '/api/code' });
+    const limited = await t.app.inject({ url: '/api/code' });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().msg).toBe('操作过于频繁，请稍后再试');
+  });
+});
+
+describe('error envelope (no database needed)', () => {
   let app: FastifyInstance;
   beforeAll(async () => {
     app = await buildApp({
       db: brokenDb,
       env: parseEnv({ NODE_ENV: 'test', WEB_DIST: '/nonexistent-tiyu-dist' }),
-      rateLimits: { loginPerMinute: 2, captchaPerMinute: 1 },
     });
   });
   afterAll(() => app?.close());
@@ -90,23 +114,6 @@ describe('error envelope and rate limits (no database needed)', () => {
     const bad = await app.inject({ method: 'POST', url: '/api/sso/oauth/token', headers: { 'content-type': 'application/json' }, payload: '{"refresh' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toEqual({ code: '400', data: null, msg: '请求参数有误' });
-  });
-
-  it('limits sign-in attempts per IP (429, translated)', async () => {
-    const attempt = () => app.inject({ method: 'POST', url: '/api/sso/login', payload: {}, headers: { 'accept-language': 'en-US' } });
-    expect((await attempt()).statusCode).toBe(400);
-    expect((await attempt()).statusCode).toBe(400);
-    const limited = await attempt();
-    expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toEqual({ code: '429', data: null, msg: 'Too many requests. Please try again later.' });
-    expect(limited.headers['retry-after']).toBeDefined();
-  });
-
-  it('limits captcha requests per IP', async () => {
-    await app.inject({ url: '/api/code' });
-    const limited = await app.inject({ url: '/api/code' });
-    expect(limited.statusCode).toBe(429);
-    expect(limited.json().msg).toBe('操作过于频繁，请稍后再试');
   });
 
   it('redirects / to the app base path', async () => {

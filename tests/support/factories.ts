@@ -56,9 +56,13 @@ export async function createSchoolYear(t: TestApp, { as = DEMO.school as string,
   return { id: year.id, version: year.version, academicYear: body.academicYear, as };
 }
 
-/** A K12 grade; pass `stage`/`gradeNo`/`enrolYear` when the test needs a given cohort. */
-export async function createGrade(t: TestApp, { as = DEMO.school as string, stage = 'senior', gradeNo = 10, enrolYear = 2040 + nextSerial() } = {}) {
-  const grade = dataOf(await t.as(as).post<{ id: string; version: number }>(api('k12', 'org/grade'), { stage, gradeNo, enrolYear, graduated: false }));
+/**
+ * A K12 grade; pass `stage`/`enrolYear`/`graduated` when the test needs a given cohort. The grade follows from the
+ * stage and enrolment year (docs/product-rules.md#grades), and a school has one cohort of a grade in school, so by
+ * default this is a graduated senior cohort of an early year: as many as a test needs, none clashing with the demo's.
+ */
+export async function createGrade(t: TestApp, { as = DEMO.school as string, stage = 'senior', enrolYear = 2000 + nextSerial(), graduated = true } = {}) {
+  const grade = dataOf(await t.as(as).post<{ id: string; version: number }>(api('k12', 'org/grade'), { stage, enrolYear, graduated }));
   return { id: grade.id, version: grade.version, as };
 }
 
