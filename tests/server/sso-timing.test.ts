@@ -67,8 +67,10 @@ describe('sign-in does the same password work whether or not the account exists'
     const unknown = await statementsDuring(t, () => t.loginResponse('nobody0004', 'Wrong@2026'));
     expect(wrong.result.statusCode).toBe(400);
     expect(unknown.statements.length).toBeGreaterThan(0);
-    // The captcha fetch inside loginResponse runs the same statements for both; the rest is the sign-in's.
-    expect(unknown.statements).toEqual(wrong.statements);
+    // The captcha fetch inside loginResponse runs the same statements for both; the rest is the sign-in's. The rate
+    // limiter sweeps its expired counters in one request of many, at random (server/lib/shared-limits.ts): not sign-in work.
+    const own = (statements: string[]) => statements.filter((s) => !s.startsWith('delete from rate_limit_hits'));
+    expect(own(unknown.statements)).toEqual(own(wrong.statements));
     expect(unknown.result.json()).toEqual(wrong.result.json());
   });
 });
