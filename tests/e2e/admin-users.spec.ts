@@ -41,7 +41,7 @@ test('a reset password must be changed at the next sign-in', async ({ page, brow
   await user.getByTestId('confirm-password').fill('Mine2026!');
   await user.getByTestId('change-password-submit').click();
   // The session ends; the person signs in again with the new password, as the form says.
-  await expect(user.getByText('密码修改成功，请重新登录')).toBeVisible();
+  await expect(user.getByText('密码修改成功，请重新登录', { exact: true }).first()).toBeVisible();
   await expect(user.getByTestId('login-username')).toBeVisible();
   await signIn(user, 'jiaoyan02', 'Mine2026!');
   await expect(user).toHaveURL(/\/admin\//);
