@@ -51,7 +51,8 @@ test.describe('data scopes', () => {
     expect(ranked).toEqual(mine);
     await page.goto('/busi/k12/dataCenter/student');
     await expect(page.getByTestId('filter-classId')).toBeVisible();
-    expect((await selectOptions(page, '班级')).slice(1).sort()).toEqual(mine);
+    // The filter's options arrive with the page's first answer: open the list again until they are in.
+    await expect.poll(async () => (await selectOptions(page, '班级')).slice(1).sort()).toEqual(mine);
     await shot(page, 'data-scope-dc-students');
   });
 });

@@ -7,8 +7,9 @@ test.describe('platform administration', () => {
     await page.goto('/busi/');
     await signIn(page, 'district01');
     await expect(page).toHaveURL(/\/busi\/admin\/dataCenter\/overview/);
-    const overview = page.getByTestId('district-overview');
-    // The demo's three schools side by side (another spec may have added a school of its own to the district).
+    // The demo's three schools side by side in the schools table under the charts (another spec may have added a
+    // school of its own to the district).
+    const overview = page.getByTestId('district-schools');
     for (const school of ['江苏体育科技大学', '南京市江宁区实验学校', '南京市江宁区东山小学'])
       await expect(overview.getByRole('row', { name: new RegExp(school) })).toHaveCount(1);
 

@@ -227,7 +227,7 @@ export function DistrictOverviewScreen() {
               </>
             ) : null}
             <Card>
-              <CardContent className="grid grid-cols-[minmax(0,1fr)] gap-2">
+              <CardContent className="grid grid-cols-[minmax(0,1fr)] gap-2" data-testid="district-schools">
                 <p className="text-sm text-muted-foreground">{t('district.hint')}</p>
                 <DataTable
                   aria-label={menuLabel(t, entry)}
