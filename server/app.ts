@@ -58,6 +58,12 @@ export const PGLITE_REQUEST_SLOTS = 4;
 /** Abandoned uploads and unused blobs are swept hourly. */
 const FILE_SWEEP_MS = 60 * 60 * 1000;
 
+/** TRUST_PROXY as Fastify takes it: `true` or the proxies' addresses; nothing trusted when unset. */
+function trustProxyOf(value: string | undefined): boolean | string {
+  if (!value) return false;
+  return value === 'true' ? true : value;
+}
+
 /** Builds the server (docs/architecture.md): used by main.ts and by every server test. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const env = options.env ?? parseEnv();
@@ -68,6 +74,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger } : { logger }),
     // Request ids from the web client's `requestId` header make a browser report traceable in the log.
     requestIdHeader: 'requestid',
+    // Behind nginx the client is X-Forwarded-For's, for rate limits and sign-in logs (docs/deploy.md).
+    trustProxy: trustProxyOf(env.TRUST_PROXY),
     // A URL that cannot be decoded (`/api/%E0%A4%A`) goes through the error handler like any other bad request.
     frameworkErrors: (error, request, reply) => built.app?.errorHandler(error, request as FastifyRequest, reply as FastifyReply),
   }).withTypeProvider<ZodTypeProvider>();

@@ -17,6 +17,12 @@ export const envSchema = z
      * user's reads after their own write wait for it or go to the primary (server/plugins/replica.ts, docs/deploy.md).
      */
     DATABASE_REPLICA_URL: optionalText,
+    /**
+     * The reverse proxies whose X-Forwarded-For names the client (Fastify's trustProxy): `true` (any) or
+     * addresses/CIDRs separated by commas (e.g. `127.0.0.1`). Unset: the socket's address is the client, so rate limits
+     * count per proxy behind one; set it only to the proxies in front, since a trusted header can name any address.
+     */
+    TRUST_PROXY: optionalText,
     /** Every captcha answers this code: for automated tests and demos only. */
     TIYU_CAPTCHA_FIXED: optionalText,
     LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),

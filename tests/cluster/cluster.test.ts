@@ -37,7 +37,7 @@ function startApp(name: 'A' | 'B', port: number, s3: string): ChildProcess {
   const child = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
     env: {
       ...process.env, NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', TIYU_CAPTCHA_FIXED: '1234', LOG_LEVEL: 'warn',
-      DATABASE_URL: url(PRIMARY), DATABASE_REPLICA_URL: url(REPLICA), S3_BUCKET: 'tiyu', S3_ENDPOINT: s3,
+      DATABASE_URL: url(PRIMARY), DATABASE_REPLICA_URL: url(REPLICA), TRUST_PROXY: '127.0.0.1', S3_BUCKET: 'tiyu', S3_ENDPOINT: s3,
       S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', WEB_DIST: '/nonexistent', TIYU_SIMULATE_DAYS: '0',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
