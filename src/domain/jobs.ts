@@ -1,9 +1,15 @@
+import { z } from 'zod';
+import './fields';
+
 /**
  * Long work run as a job (docs/decisions/026-job-queue.md, docs/product-rules.md#jobs): certificate issuing, the year
  * rollover, the physique score export. The user who started one (and an administrator of the same organisation) follows its progress
  * in the tasks panel and on the screen that started it, and may leave the page and come back.
  */
 export const JOB_KINDS = ['certificates', 'rollover', 'physiqueExport'] as const;
+
+/** GET /jobs: the caller's recent jobs, of one kind when asked (a screen picking up its running job). */
+export const jobListQuery = z.object({ kind: z.enum(JOB_KINDS).optional() });
 export type JobKind = (typeof JOB_KINDS)[number];
 
 export const JOB_STATES = ['queued', 'running', 'done', 'failed'] as const;

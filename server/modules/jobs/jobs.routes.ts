@@ -1,10 +1,9 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, desc, eq, type SQL } from 'drizzle-orm';
-import { z } from 'zod';
 import { ok } from '@/domain/api';
 import { ERR } from '@/domain/errors';
-import { JOB_KINDS, JOB_LIST_MAX, type JobKind, type JobResult, type JobRow, type JobState } from '@/domain/jobs';
+import { JOB_LIST_MAX, jobListQuery, type JobKind, type JobResult, type JobRow, type JobState } from '@/domain/jobs';
 import { idParamsSchema } from '@/domain/list-query';
 import { users } from '../../db/schema/auth';
 import { files } from '../../db/schema/files';
@@ -16,7 +15,6 @@ import type { Storage } from '../../lib/storage/storage';
 import { requireActor, type Actor } from '../../plugins/tenant';
 import { sendStoredFile } from '../files/files.send';
 
-const listQuery = z.object({ kind: z.enum(JOB_KINDS).optional() });
 
 /**
  * The user's jobs (docs/product-rules.md#jobs), under /api/busi/web/jobs: the tasks panel lists them, a screen that
@@ -66,7 +64,7 @@ export const jobRoutes: FastifyPluginAsync<{ storage: Storage }> = async (app, {
     return { ...found.job, startedBy: found.startedBy };
   };
 
-  r.get('/', { schema: { querystring: listQuery } }, async (request) => {
+  r.get('/', { schema: { querystring: jobListQuery } }, async (request) => {
     const actor = await requireActor(request);
     const rows = await select()
       .where(and(visible(actor), request.query.kind ? eq(jobs.kind, request.query.kind) : undefined))

@@ -1,10 +1,9 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { ok } from '@/domain/api';
 import { allowsUpdates } from '@/domain/people/import-updates';
-import { CLASS_IMPORT_MAX_BYTES } from '@/domain/school/class-import';
+import { CLASS_IMPORT_MAX_BYTES, classImportQuery } from '@/domain/school/class-import';
 import { classListQuery, classSaveSchema } from '@/domain/school/classes';
 import { collegeListQuery, collegeSaveSchema, majorListQuery, majorSaveSchema } from '@/domain/school/colleges';
 import { gradeListQuery, gradeSaveSchema } from '@/domain/school/grades';
@@ -68,7 +67,7 @@ export const orgRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (ap
         return sendXlsx(reply, workbook, fileName);
       });
       // `?dryRun=1` answers what the import would do (counts, refused rows, each update) and writes nothing.
-      r.post('/import', { preValidation: requireAccess(classKey, 'import'), schema: { querystring: z.object({ dryRun: z.enum(['0', '1']).optional() }) } }, async (request, reply) => {
+      r.post('/import', { preValidation: requireAccess(classKey, 'import'), schema: { querystring: classImportQuery } }, async (request, reply) => {
         const upload = await uploadedFile(request);
         const dryRun = request.query.dryRun === '1';
         const outcome = await importClasses(app.db, await requireActor(request), family, upload, translator(request), { dryRun, updateExisting: allowsUpdates(upload.fields) });

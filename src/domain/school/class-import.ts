@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import '../fields';
 import type { RowUpdate } from '../people/import-updates';
 /**
  * The class workbook (docs/product-rules.md#class-import): the columns of the export, the template and the import, so an
@@ -43,6 +45,9 @@ export function cellText(v: unknown): string {
 
 /** Largest class workbook accepted (a few hundred rows take a few tens of KB). */
 export const CLASS_IMPORT_MAX_BYTES = 5 * 1024 * 1024;
+
+/** POST …/org/class/import: `?dryRun=1` answers what the import would do and writes nothing. */
+export const classImportQuery = z.object({ dryRun: z.enum(['0', '1']).optional() });
 
 /**
  * What a class import's dry run answers (`POST …/import?dryRun=1`, docs/product-rules.md#class-import): counts, the
