@@ -1,6 +1,6 @@
 /**
  * Load: many signed-in sessions at once against a real server over loopback, on PGlite and on PostgreSQL. A district
- * from server/db/seed/scale.ts is served by a child process (its RSS is sampled); `--sessions` sessions (distinct
+ * from server/seed/scale.ts is served by a child process (its RSS is sampled); `--sessions` sessions (distinct
  * tokens, signed in through the captcha and login routes, spread over the `--schools` largest schools' accounts) each
  * hold one keep-alive connection and drive, one case after another for `--duration` seconds each:
  *   floor       a trivial authenticated list (the school's school years: auth, scope, permission, one tiny query)
@@ -52,7 +52,7 @@ import type { Envelope } from '@/domain/api';
 import type { TokenData } from '@/domain/auth/types';
 import { buildApp } from '../../server/app';
 import { migrateDb, openDb, type DbHandle } from '../../server/db/client';
-import { DEMO_PASSWORD } from '../../server/db/seed/demo';
+import { DEMO_PASSWORD } from '../../server/seed/demo';
 import { parseEnv } from '../../server/env';
 import { sha256Hex } from '../../server/lib/password';
 import { benchUnderPostgres, scaleDbDir, scalePgDatabase } from './scale-db';

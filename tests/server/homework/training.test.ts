@@ -10,7 +10,7 @@ import { orgs } from '../../../server/db/schema/orgs';
 import { physiqueResults } from '../../../server/db/schema/physique';
 import { students } from '../../../server/db/schema/school';
 import { testPlans } from '../../../server/db/schema/test-plans';
-import { insertActivityRecords } from '../../../server/db/seed/activity-records';
+import { insertActivityRecords } from '../../../server/seed/activity-records';
 import { refCheckOf } from '../../../server/modules/activities/ref-checks';
 import { createTestApp, type TestApp } from '../../support/server-app';
 
