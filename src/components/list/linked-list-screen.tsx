@@ -13,6 +13,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { TEXT_FILTER_MAX } from '@/domain/list-query';
 import { del, get, post, type Params } from '@/lib/api-client';
+import { createResource } from '@/lib/resource';
 import { toast } from '@/lib/toast';
 import { ListScreen, type FilterDef } from './list-screen';
 import { rowActionsColumn, type RowAction } from './row-actions';
@@ -164,8 +165,8 @@ export interface LinkedListScreenProps<T extends RowData, F extends ListFilters,
 function useLinked<T, C>(pageKey: string, owner: string, { path, ids }: LinkedPaths, invalidates: readonly QueryKey[] = []) {
   const client = useQueryClient();
   const base = `${pageApi(pageKey)}/${encodeURIComponent(owner)}`;
-  // The owner page's resource key (src/lib/resource.ts): its list counts the linked records too.
-  const key = ['resource', pageApi(pageKey)] as const;
+  // Under the owner page's resource key: a write refreshes the owner's list too (it counts the linked records).
+  const key = createResource({ base: pageApi(pageKey) }).key;
   const onSuccess = () => Promise.all([key, ...invalidates].map((queryKey) => client.invalidateQueries({ queryKey })));
   return {
     useList: (query: Params) =>
@@ -197,14 +198,15 @@ export function LinkedListScreen<T extends RowData, F extends ListFilters, C>({
   const [adding, setAdding] = useState(false);
   const api = useLinked<T, C>(pageKey, owner, linked, invalidates);
   const query = api.useList(list.state.query);
-  const { unlink, link } = api;
+  // mutateAsync is stable across renders (the mutation result object is not).
+  const unlink = api.unlink.mutateAsync;
   const withRemove = useMemo(() => {
     const keyOf = (row: T) => String(typeof rowKey === 'function' ? rowKey(row) : row[rowKey]);
-    const onClick = (row: T) => unlink.mutateAsync(keyOf(row)).then(() => undefined);
+    const onClick = (row: T) => unlink(keyOf(row)).then(() => undefined);
     return [...columns, rowActionsColumn<T>({ pageKey, header: actionsHeader, actions: [{ ...remove, onClick, action, destructive: true }] })] as DataTableColumns<T>;
   }, [columns, rowKey, pageKey, actionsHeader, remove, action, unlink]);
   const onConfirm = async (keys: string[]) => {
-    await link.mutateAsync(keys);
+    await api.link.mutateAsync(keys);
     if (add.done) toast.success(add.done(keys.length));
   };
   return (
