@@ -32,17 +32,6 @@ export async function exportDevices(family: VenueFamily, filters: Params, fileNa
   saveFile(await download(`${devices(family).base}/export`, filters), `${fileName}.xlsx`);
 }
 
-/** Associating and detaching devices refreshes both the venue and the device lists. */
-export function useVenueDeviceWrites(family: VenueFamily, venueId: string) {
-  const client = useQueryClient();
-  const base = venues(family).base;
-  const onSuccess = () => Promise.all([client.invalidateQueries({ queryKey: venues(family).key }), client.invalidateQueries({ queryKey: devices(family).key })]);
-  return {
-    attach: useMutation({ mutationFn: (deviceIds: string[]) => post<null>(`${base}/${venueId}/devices`, { deviceIds }), onSuccess }),
-    detach: useMutation({ mutationFn: (deviceId: string) => del<null>(`${base}/${venueId}/devices/${deviceId}`), onSuccess }),
-  };
-}
-
 /** Issuing (activating if needed, or rotating) and revoking a device's API secret refresh the device list. */
 export function useDeviceSecretWrites(family: VenueFamily) {
   const client = useQueryClient();
