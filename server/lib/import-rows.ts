@@ -3,7 +3,7 @@ import { ERR } from '@/domain/errors';
 import { parseTemplateDate } from '@/domain/physique/national-template';
 import type { Translate } from '@/domain/physique-results/export-layout';
 import type { Db, Tx } from '../db/client';
-import { AppError } from './app-error';
+import { AppError, type MessageKey } from './app-error';
 import { failuresWorkbook, importFileName, type ImportFailure } from './spreadsheet/import-report';
 import { openXlsx, type CellValue } from './spreadsheet/xlsx-reader';
 
@@ -40,7 +40,8 @@ export interface ImportSheet<K extends string = string> {
   index: Partial<Record<K, number>>;
   rows: ImportRow[];
   date1904: boolean;
-  columns: readonly ImportColumn<K>[];
+  /** The declared columns (keys widened, so a sheet read for any column set passes where a narrower one is expected). */
+  columns: readonly ImportColumn[];
   /** A cell as the import reads it (see `ReadSpec.cellText`). */
   cellText(cell: unknown): string;
 }
@@ -58,7 +59,7 @@ export interface ReadSpec<K extends string> {
   /** Most rows the sheet may store (the reader's 413); default `maxRows` + HEADER_SCAN_ROWS. */
   sheetRows?: number;
   /** An import's own wording of the kit's messages (e.g. naming its template). */
-  messages?: { headerNotFound?: string; tooManyRows?: string };
+  messages?: { headerNotFound?: MessageKey; tooManyRows?: MessageKey };
   /** How a cell reads as text; default: trimmed (numbers as written). People fold full-width forms and spaces. */
   cellText?: (cell: unknown) => string;
 }
@@ -110,6 +111,12 @@ export async function readImportSheet<K extends string>(file: { fileName: string
   if (rows.length === 0) throw new AppError(400, 'import:emptyFile');
   if (spec.maxRows !== undefined && rows.length > spec.maxRows) throw new AppError(400, spec.messages?.tooManyRows ?? 'import:tooManyRows', { max: spec.maxRows });
   return { header: header.header, index: header.index, rows, date1904: source.date1904, columns: spec.columns, cellText };
+}
+
+/** The non-blank texts of one column over every data row (for the lookups an import makes before its rows). */
+export function columnTexts<K extends string>(sheet: ImportSheet<K>, key: K): string[] {
+  const i = sheet.index[key];
+  return i === undefined ? [] : sheet.rows.map((r) => sheet.cellText(r.cells[i])).filter(Boolean);
 }
 
 /** One line of the failures workbook: `第{row}行，{field}：{reason}` in the request's language. */
@@ -232,7 +239,7 @@ export function failuresFile<K extends string>(sheet: Pick<ImportSheet<K>, 'head
     sheetName: t('import:failureSheet', RAW),
     reasonColumn: t('import:reasonColumn', RAW),
     more: (count, shown) => t('import:moreFailures', { count, listed: shown, ...RAW }),
-    textColumns: spec.textColumns ?? sheet.columns.flatMap((c) => (c.text && sheet.index[c.key] !== undefined ? [sheet.index[c.key]!] : [])),
+    textColumns: spec.textColumns ?? sheet.columns.flatMap((c) => (c.text && sheet.index[c.key as K] !== undefined ? [sheet.index[c.key as K]!] : [])),
   });
   return { workbook, fileName: importFileName(spec.fileName, spec.success, spec.failures.length) };
 }
@@ -267,9 +274,13 @@ class Rollback extends Error {}
  */
 export async function importRows<K extends string>(db: Db, sheet: ImportSheet<K>, spec: ImportRowsSpec<K>): Promise<ImportRowsResult> {
   let result: Awaited<ReturnType<typeof checkRows<K>>> = { taken: 0, unchanged: 0, failures: [] };
+  const report = spec.onProgress;
+  // Not awaited inside the transaction: on PGlite (one connection) a progress write through another handle waits for
+  // the transaction's end, so awaiting it here would never return; on PostgreSQL it lands at once.
+  const onProgress = report && ((done: number, total: number) => void Promise.resolve(report(done, total)).catch(() => undefined));
   try {
     await db.transaction(async (tx) => {
-      result = await checkRows(sheet, spec, (row, tools) => spec.each(row, tools, tx));
+      result = await checkRows(sheet, { ...spec, onProgress }, (row, tools) => spec.each(row, tools, tx));
       if (result.failures.length === 0 && spec.after) await spec.after(tx);
       if (result.failures.length > 0 || spec.dryRun) throw new Rollback();
     });

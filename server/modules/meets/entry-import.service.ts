@@ -8,7 +8,7 @@ import { meetEvents, meetGroups } from '../../db/schema/meets';
 import { students } from '../../db/schema/school';
 import { isAppError } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
-import { importRows, readImportSheet } from '../../lib/import-rows';
+import { columnTexts, importRows, readImportSheet } from '../../lib/import-rows';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import type { Actor } from '../../plugins/tenant';
 import { addEntries, entryPage } from './entry.service';
@@ -86,7 +86,7 @@ export async function importEntries(
     .from(meetEvents)
     .innerJoin(meetGroups, eq(meetGroups.id, meetEvents.groupId))
     .where(eq(meetEvents.meetId, meetId));
-  const regNos = [...new Set(sheet.rows.map((d) => sheet.cellText(d.cells[sheet.index.regNo!])).filter(Boolean))];
+  const regNos = [...new Set(columnTexts(sheet, 'regNo'))];
   const people = regNos.length
     ? await db.select({ id: students.id, regNo: students.regNo, name: students.name }).from(students).where(and(eq(students.orgId, actor.tenantOrgId), inArray(students.regNo, regNos)))
     : [];
