@@ -176,37 +176,42 @@ export async function checkRows<K extends string>(
   let taken = 0;
   let unchanged = 0;
   const total = sheet.rows.length;
+  // One set of tools over the current row (a 100,000-row people file: no closures per row).
+  let r: ImportRow = sheet.rows[0];
+  let failed = false;
+  const raw = (key: K): CellValue => {
+    const i = sheet.index[key];
+    return i === undefined ? null : (r.cells[i] ?? null);
+  };
+  const text = (key: K) => sheet.cellText(raw(key));
+  const tools: RowTools<K> = {
+    has: (key) => sheet.index[key] !== undefined,
+    text,
+    raw,
+    number: (key) => {
+      const v = raw(key);
+      if (typeof v === 'number') return v;
+      const s = text(key);
+      return s === '' ? null : /^[-+]?(\d+\.?\d*|\.\d+)$/.test(s) ? Number(s) : NaN;
+    },
+    date: (key) => {
+      const v = raw(key);
+      if (v == null || (typeof v === 'string' && v.trim() === '')) return '';
+      return parseTemplateDate(v, sheet.date1904);
+    },
+    fail: (key, message, params) => {
+      // The first reason of a row is its reason.
+      if (failed) return;
+      failed = true;
+      failures.push({ row: r.row, cells: r.cells, reason: rowReason(spec.t, r.row, columnName(sheet, spec, key), message, params) });
+    },
+  };
   for (let n = 0; n < total; n++) {
-    const r = sheet.rows[n];
-    let failed = false;
-    const raw = (key: K): CellValue => {
-      const i = sheet.index[key];
-      return i === undefined ? null : (r.cells[i] ?? null);
-    };
-    const text = (key: K) => sheet.cellText(raw(key));
-    const tools: RowTools<K> = {
-      has: (key) => sheet.index[key] !== undefined,
-      text,
-      raw,
-      number: (key) => {
-        const v = raw(key);
-        if (typeof v === 'number') return v;
-        const s = text(key);
-        return s === '' ? null : /^[-+]?(\d+\.?\d*|\.\d+)$/.test(s) ? Number(s) : NaN;
-      },
-      date: (key) => {
-        const v = raw(key);
-        if (v == null || (typeof v === 'string' && v.trim() === '')) return '';
-        return parseTemplateDate(v, sheet.date1904);
-      },
-      fail: (key, message, params) => {
-        // The first reason of a row is its reason.
-        if (failed) return;
-        failed = true;
-        failures.push({ row: r.row, cells: r.cells, reason: rowReason(spec.t, r.row, columnName(sheet, spec, key), message, params) });
-      },
-    };
-    const outcome = await each(r, tools);
+    r = sheet.rows[n];
+    failed = false;
+    let outcome = each(r, tools);
+    // Awaited only when `each` is async (a synchronous check of 100,000 rows stays synchronous).
+    if (outcome instanceof Promise) outcome = await outcome;
     if (!failed) {
       if (outcome === 'unchanged') unchanged++;
       else taken++;
