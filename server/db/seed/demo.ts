@@ -4,7 +4,7 @@ import { ORG_TYPE, SEMESTER, type OrgType } from '../../../src/domain/constants'
 import { localDate } from '../../../src/domain/dates';
 import { CATALOG, familyOfOrgType, getCatalogEntry } from '../../../src/domain/menus/catalog';
 import { menuEntriesForGrant, toMenuEntries, type RoleGrant } from '../../../src/domain/menus/menu-entries';
-import { DISTRICT_RESEARCHER, ROLE_TEMPLATES, type TemplateFamily, type TemplateIdentity } from '../../../src/domain/menus/role-templates';
+import { DISTRICT_RESEARCHER, ROLE_TEMPLATES, type TemplateIdentity } from '../../../src/domain/menus/role-templates';
 import { MOBILE_FUNCTIONS, type MobileFunction } from '../../../src/domain/roles/roles';
 import { hashPassword, sha256Hex } from '../../lib/password';
 import type { DbOrTx } from '../client';
@@ -469,7 +469,7 @@ function addUniversity(ctx: Ctx, orgId: string): string[] {
 }
 
 /** The two roles of a school (one for a bureau) with their menus from the role templates (docs/product-rules.md#roles). */
-function addRoles(ctx: Ctx, orgId: string, family: TemplateFamily, identities: readonly TemplateIdentity[]): Record<TemplateIdentity, string> {
+function addRoles(ctx: Ctx, orgId: string, family: keyof typeof ROLE_TEMPLATES, identities: readonly TemplateIdentity[]): Record<TemplateIdentity, string> {
   const ids = {} as Record<TemplateIdentity, string>;
   for (const identity of identities) {
     const id = ctx.rnd.uuid();

@@ -1,3 +1,4 @@
+import type { Family } from '@/domain/menus/access';
 import { foldCell } from '@/domain/people/people-import';
 import type { RowUpdate } from '@/domain/people/import-updates';
 import type { Translate } from '@/domain/physique-results/export-layout';
@@ -9,7 +10,7 @@ import type { Actor } from '../../plugins/tenant';
 // The shapes every people import shares (the file, its rows, a plan of what to write), apart from the service that
 // dispatches to the staff and student imports, so those never import the service back.
 
-export type Family = 'admin' | 'k12' | 'gx';
+export type { Family };
 export const RAW = { interpolation: { escapeValue: false } };
 
 export interface DataRow {
