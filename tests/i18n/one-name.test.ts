@@ -23,7 +23,7 @@ describe('one name per screen', () => {
   }
 });
 
-/** A grade number has one name on every screen (docs/product-rules.md#grades; SPEC: Grade 1–12, Freshman–Senior). */
+/** A grade number has one name on every screen (docs/product-rules.md#grades: Grade 1–12, Freshman–Senior). */
 describe('one name per grade', () => {
   const key = (no: number) => gradeNameKey(no).replace('school:', '').split('.');
   const nameIn = (lng: string, no: number) => key(no).reduce<string | Tree>((t, k) => (t as Tree)[k], load(lng, 'school'));

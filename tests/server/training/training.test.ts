@@ -10,7 +10,7 @@ import { orgs } from '../../../server/db/schema/orgs';
 import { physiqueResults } from '../../../server/db/schema/physique';
 import { students } from '../../../server/db/schema/school';
 import { testPlans } from '../../../server/db/schema/test-plans';
-import { insertActivityRecords } from '../../../server/db/seed/activity-records';
+import { insertActivityRecords } from '../../../server/seed/activity-records';
 import { refCheckOf } from '../../../server/modules/activities/ref-checks';
 import { createTestApp, type TestApp } from '../../support/server-app';
 
@@ -113,7 +113,7 @@ describe('special training', () => {
     expect(await t.db.$count(activityRecords, eq(activityRecords.refId, plan.id))).toBe(0);
   });
 
-  it('with every plan (全部) picks from each student\'s latest result of the item, and the plan saves without a source plan (issue 26 item 7)', async () => {
+  it('with every plan (全部) picks from each student\'s latest result of the item, and the plan saves without a source plan', async () => {
     // The oracle: each studying student's newest counting result that measured rope skipping, by the plan's start.
     const rows = await t.db
       .select({ studentId: physiqueResults.studentId, level: physiqueResults.rope1minLevel, start: testPlans.startDate, testedOn: physiqueResults.testedOn, status: students.status })

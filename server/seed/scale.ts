@@ -3,23 +3,24 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { eq, getTableColumns, getTableName, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { ORG_TYPE, SEMESTER } from '../../../src/domain/constants';
-import { gradeInYear, STAGE_GRADES } from '../../../src/domain/data-center/roster';
-import { menuEntriesForGrant } from '../../../src/domain/menus/menu-entries';
-import { ROLE_TEMPLATES } from '../../../src/domain/menus/role-templates';
-import { scoreStudent } from '../../../src/domain/physique/score';
-import { gradeTable, itemMeta, type Gender, type Grade, type ItemKey, type ScoreTable, type Stage } from '../../../src/domain/physique/standard';
-import { planItemsForGrade } from '../../../src/domain/test-plans/items';
-import { WIDE_SCORE_FIELDS, wideFromScore, type WideRawFields } from '../../../src/domain/physique-results/wide-row';
-import { hashPassword, sha256Hex } from '../../lib/password';
-import { withBulkTransaction, copyLines, type BulkSession } from '../../modules/physique/bulk-session';
-import { migrateDb, openDb, type Db } from '../client';
-import { memberships, membershipRoles, roleMenus, roles, users } from '../schema/auth';
-import { orgs } from '../schema/orgs';
-import { physiqueResults } from '../schema/physique';
-import { classes, grades, schoolYears, semesters, students } from '../schema/school';
-import { testPlanItems, testPlans, testPlanScopes } from '../schema/test-plans';
-import { DEMO_CURRENT_START_YEAR, DEMO_PASSWORD, syncMenus } from './demo';
+import { ORG_TYPE, SEMESTER } from '@/domain/constants';
+import { gradeInYear, STAGE_GRADES } from '@/domain/data-center/roster';
+import { menuEntriesForGrant } from '@/domain/menus/menu-entries';
+import { ROLE_TEMPLATES } from '@/domain/menus/role-templates';
+import { scoreStudent } from '@/domain/physique/score';
+import { gradeTable, itemMeta, type Gender, type Grade, type ItemKey, type ScoreTable, type Stage } from '@/domain/physique/standard';
+import { planItemsForGrade } from '@/domain/test-plans/items';
+import { WIDE_SCORE_FIELDS, wideFromScore, type WideRawFields } from '@/domain/physique-results/wide-row';
+import { hashPassword, sha256Hex } from '../lib/password';
+import { withBulkTransaction, copyLines, type BulkSession } from '../modules/physique/bulk-session';
+import { migrateDb, openDb, type Db } from '../db/client';
+import { memberships, membershipRoles, roleMenus, roles, users } from '../db/schema/auth';
+import { orgs } from '../db/schema/orgs';
+import { physiqueResults } from '../db/schema/physique';
+import { classes, grades, schoolYears, semesters, students } from '../db/schema/school';
+import { testPlanItems, testPlans, testPlanScopes } from '../db/schema/test-plans';
+import { syncMenus } from '../modules/menus/menu-sync';
+import { DEMO_CURRENT_START_YEAR, DEMO_PASSWORD } from './demo';
 import { createRandom, JIANGNING, NANJING_DISTRICTS, randomDate, randomEthnicity, randomIdNumber, randomMobile, randomName, type Random } from './people';
 
 /**
@@ -569,7 +570,7 @@ async function main(): Promise<void> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('seed/scale.ts')) {
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('server/seed/scale.ts')) {
   main().catch((error: unknown) => {
     console.error(error);
     process.exit(1);

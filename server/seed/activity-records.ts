@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { ActivityKind, ActivitySource } from '../../../src/domain/activities/items';
-import type { DbOrTx } from '../client';
-import { activityRecords } from '../schema/activities';
-import { students } from '../schema/school';
+import type { ActivityKind, ActivitySource } from '@/domain/activities/items';
+import type { DbOrTx } from '../db/client';
+import { activityRecords } from '../db/schema/activities';
+import { students } from '../db/schema/school';
 
 /** One record as a seed or a test writes it: the student's organisation and class are looked up. */
 export interface SeedRecord {

@@ -1,9 +1,9 @@
 import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
 import { ORG_TYPE } from '@/domain/constants';
-import type { DbOrTx } from '../client';
-import { users } from '../schema/auth';
-import { orgs } from '../schema/orgs';
-import { classes, grades, parentStudents, parents, students } from '../schema/school';
+import type { DbOrTx } from '../db/client';
+import { users } from '../db/schema/auth';
+import { orgs } from '../db/schema/orgs';
+import { classes, grades, parentStudents, parents, students } from '../db/schema/school';
 
 /** Students of the demo K12 school with their own app account (docs/product-rules.md#ingest), two classes of grade 7. */
 export const APP_DEMO_STUDENT_CLASSES = 2;

@@ -1,9 +1,9 @@
 import { asc, inArray } from 'drizzle-orm';
-import { ORG_TYPE } from '../../../src/domain/constants';
-import type { ContestLevel } from '../../../src/domain/activities/contests';
-import type { DbOrTx } from '../client';
-import { contests } from '../schema/contests';
-import { orgs } from '../schema/orgs';
+import { ORG_TYPE } from '@/domain/constants';
+import type { ContestLevel } from '@/domain/activities/contests';
+import type { DbOrTx } from '../db/client';
+import { contests } from '../db/schema/contests';
+import { orgs } from '../db/schema/orgs';
 
 const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 

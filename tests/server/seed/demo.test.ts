@@ -5,8 +5,8 @@ import { departmentMembers, departments } from '../../../server/db/schema/depart
 import { orgs } from '../../../server/db/schema/orgs';
 import { memberships, membershipRoles, menus, roleMenus, roles, users } from '../../../server/db/schema/auth';
 import { classes, grades, parents, parentStudents, schoolYears, semesters, students, teacherClasses, teachers } from '../../../server/db/schema/school';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo, syncMenus } from '../../../server/db/seed/demo';
-import { idCheckChar } from '../../../server/db/seed/people';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from '../../../server/seed/demo';
+import { idCheckChar } from '../../../server/seed/people';
 import { sha256Hex, verifyPassword } from '../../../server/lib/password';
 import { CATALOG } from '../../../src/domain/menus/catalog';
 import { toMenuEntries } from '../../../src/domain/menus/menu-entries';
@@ -14,7 +14,7 @@ import { testDb } from '../../support/server-db';
 import type { Family } from '@/domain/menus/access';
 
 const MOBILE = /^1[3-9]\d{9}$/;
-// The demo's "today" (server/db/seed/demo.ts).
+// The demo's "today" (server/seed/demo.ts).
 const TODAY = new Date('2026-11-23T00:00:00Z');
 
 function ageOn(birthDate: string, day: Date): number {
@@ -353,47 +353,5 @@ describe('seedDemo', () => {
     } finally {
       await empty.close();
     }
-  });
-});
-
-describe('menu sync at start', () => {
-  it('gives built-in administrator roles the screens the catalogue gained, and leaves other roles alone', async () => {
-    const uni = org(22);
-    const [admin] = await h.db.select().from(roles).where(and(eq(roles.orgId, uni.id), eq(roles.builtin, true)));
-    const [teacher] = await h.db.select().from(roles).where(and(eq(roles.orgId, uni.id), eq(roles.builtin, false)));
-    const countFor = async (roleId: string) =>
-      (await h.db.select({ n: count() }).from(roleMenus).where(eq(roleMenus.roleId, roleId)))[0].n;
-    const adminBefore = await countFor(admin.id);
-    // As if the database predates the university data centre: its menus are missing from both roles.
-    await h.db.delete(roleMenus).where(sql`${roleMenus.menuId} like 'gx.dataCenter%'`);
-    const teacherAfterDelete = await countFor(teacher.id);
-    expect(await countFor(admin.id)).toBeLessThan(adminBefore);
-
-    await syncMenus(h.db);
-    expect(await countFor(admin.id)).toBe(adminBefore);
-    expect(await countFor(teacher.id)).toBe(teacherAfterDelete);
-  });
-
-  it('writes nothing when the catalogue did not change, and puts back an entry that differs from it', async () => {
-    // xmin changes with every write of a row: equal before and after means the start wrote nothing (and so retired no
-    // cached answer through the change feed).
-    const versions = async () =>
-      new Map((await h.db.execute<{ id: string; v: string }>(sql`select menu_id as id, xmin::text as v from menus`)).rows.map((r) => [r.id, r.v]));
-    const grants = async () => (await h.db.execute<{ v: string }>(sql`select string_agg(xmin::text, ',' order by role_id, menu_id) as v from role_menus`)).rows[0].v;
-    await syncMenus(h.db);
-    const before = await versions();
-    const grantsBefore = await grants();
-    await syncMenus(h.db);
-    expect(await versions()).toEqual(before);
-    expect(await grants()).toBe(grantsBefore);
-
-    const [entry] = toMenuEntries(CATALOG);
-    await h.db.update(menus).set({ menuName: 'stale name', sortNum: 999 }).where(eq(menus.menuId, entry.menuId));
-    await syncMenus(h.db);
-    const [row] = await h.db.select().from(menus).where(eq(menus.menuId, entry.menuId));
-    expect(row.menuName).toBe(entry.menuName);
-    expect(row.sortNum).toBe(entry.sortNum);
-    const after = await versions();
-    expect([...after].filter(([id, v]) => before.get(id) !== v).map(([id]) => id)).toEqual([entry.menuId]);
   });
 });

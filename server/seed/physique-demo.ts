@@ -1,17 +1,17 @@
 import { and, asc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { ORG_TYPE, SEMESTER } from '../../../src/domain/constants';
-import type { NationalResults, ResultKey } from '../../../src/domain/physique/national-template';
-import { scoreStudent } from '../../../src/domain/physique/score';
-import { gradeTable, itemMeta, type BmiTable, type Gender, type Grade, type ItemKey, type ScoreTable } from '../../../src/domain/physique/standard';
-import { planItemsForGrade } from '../../../src/domain/test-plans/items';
-import { engineInputOf, WIDE_SCORE_FIELDS, wideFromScore } from '../../../src/domain/physique-results/wide-row';
-import { fieldMask } from '../../../src/domain/physique-results/value-source';
-import type { DbOrTx } from '../client';
-import { orgs } from '../schema/orgs';
-import { physiqueResults, testRecords } from '../schema/physique';
-import { classes, grades, schoolYears, students } from '../schema/school';
-import { testPlanItems, testPlans, testPlanScopes } from '../schema/test-plans';
+import { ORG_TYPE, SEMESTER } from '@/domain/constants';
+import type { NationalResults, ResultKey } from '@/domain/physique/national-template';
+import { scoreStudent } from '@/domain/physique/score';
+import { gradeTable, itemMeta, type BmiTable, type Gender, type Grade, type ItemKey, type ScoreTable } from '@/domain/physique/standard';
+import { planItemsForGrade } from '@/domain/test-plans/items';
+import { engineInputOf, WIDE_SCORE_FIELDS, wideFromScore } from '@/domain/physique-results/wide-row';
+import { fieldMask } from '@/domain/physique-results/value-source';
+import type { DbOrTx } from '../db/client';
+import { orgs } from '../db/schema/orgs';
+import { physiqueResults, testRecords } from '../db/schema/physique';
+import { classes, grades, schoolYears, students } from '../db/schema/school';
+import { testPlanItems, testPlans, testPlanScopes } from '../db/schema/test-plans';
 import { createRandom, type Random } from './people';
 
 /**

@@ -1,17 +1,17 @@
 import fontkit, { type Font } from '@pdf-lib/fontkit';
 import { and, asc, eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { ORG_TYPE } from '../../../src/domain/constants';
-import { certificateSaveSchema, DEFAULT_CERTIFICATE_FIELDS, DEFAULT_CERTIFICATE_STAMP } from '../../../src/domain/meets/documents';
-import type { Storage } from '../../lib/storage/storage';
-import { saveUpload } from '../../modules/files/files.service';
-import { loadFont } from '../../modules/meets/certificate-pdf';
-import { addPhotos, createCertificate, createStamp, setCaption } from '../../modules/meets/documents.service';
-import type { Actor } from '../../plugins/tenant';
-import type { Db } from '../client';
-import { users } from '../schema/auth';
-import { meetStamps, meets } from '../schema/meets';
-import { orgs } from '../schema/orgs';
+import { ORG_TYPE } from '@/domain/constants';
+import { certificateSaveSchema, DEFAULT_CERTIFICATE_FIELDS, DEFAULT_CERTIFICATE_STAMP } from '@/domain/meets/documents';
+import type { Storage } from '../lib/storage/storage';
+import { saveUpload } from '../modules/files/files.service';
+import { loadFont } from '../modules/meets/certificate-pdf';
+import { addPhotos, createCertificate, createStamp, setCaption } from '../modules/meets/documents.service';
+import type { Actor } from '../plugins/tenant';
+import type { Db } from '../db/client';
+import { users } from '../db/schema/auth';
+import { meetStamps, meets } from '../db/schema/meets';
+import { orgs } from '../db/schema/orgs';
 
 /**
  * The demo school's meet documents (docs/product-rules.md#meet-documents): two e-stamps (red round seals drawn with the

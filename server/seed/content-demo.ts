@@ -1,10 +1,10 @@
 import { asc, eq } from 'drizzle-orm';
-import { ORG_TYPE } from '../../../src/domain/constants';
-import { richTextLength } from '../../../src/domain/content/rich-text';
-import type { WikiCategory } from '../../../src/domain/content/wiki';
-import type { DbOrTx } from '../client';
-import { lessonResources, wikiEntries } from '../schema/content';
-import { orgs } from '../schema/orgs';
+import { ORG_TYPE } from '@/domain/constants';
+import { richTextLength } from '@/domain/content/rich-text';
+import type { WikiCategory } from '@/domain/content/wiki';
+import type { DbOrTx } from '../db/client';
+import { lessonResources, wikiEntries } from '../db/schema/content';
+import { orgs } from '../db/schema/orgs';
 
 /** [title, category, published, text]: plain markup the sanitiser keeps as it is. */
 const WIKI: readonly [string, WikiCategory, boolean, string][] = [

@@ -1,10 +1,10 @@
 import { asc, inArray } from 'drizzle-orm';
-import { ORG_TYPE } from '../../../src/domain/constants';
-import type { DeviceStatus } from '../../../src/domain/venue/devices';
-import type { VenueType } from '../../../src/domain/venue/venues';
-import type { DbOrTx } from '../client';
-import { orgs } from '../schema/orgs';
-import { devices, venues } from '../schema/venue';
+import { ORG_TYPE } from '@/domain/constants';
+import type { DeviceStatus } from '@/domain/venue/devices';
+import type { VenueType } from '@/domain/venue/venues';
+import type { DbOrTx } from '../db/client';
+import { orgs } from '../db/schema/orgs';
+import { devices, venues } from '../db/schema/venue';
 import { createRandom } from './people';
 
 const SEED = 20_261_124;

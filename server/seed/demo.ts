@@ -1,16 +1,17 @@
-import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import { count, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { ORG_TYPE, SEMESTER, type OrgType } from '../../../src/domain/constants';
-import { localDate } from '../../../src/domain/dates';
-import { CATALOG, familyOfOrgType, getCatalogEntry } from '../../../src/domain/menus/catalog';
-import { menuEntriesForGrant, toMenuEntries, type RoleGrant } from '../../../src/domain/menus/menu-entries';
-import { DISTRICT_RESEARCHER, ROLE_TEMPLATES, type TemplateIdentity } from '../../../src/domain/menus/role-templates';
-import { MOBILE_FUNCTIONS, type MobileFunction } from '../../../src/domain/roles/roles';
-import { hashPassword, sha256Hex } from '../../lib/password';
-import type { DbOrTx } from '../client';
-import { departmentMembers, departments } from '../schema/departments';
-import { orgs } from '../schema/orgs';
-import { memberships, membershipRoles, menus, roleMenus, roles, users } from '../schema/auth';
+import { ORG_TYPE, SEMESTER } from '@/domain/constants';
+import { localDate } from '@/domain/dates';
+import { CATALOG, getCatalogEntry } from '@/domain/menus/catalog';
+import { menuEntriesForGrant, toMenuEntries, type RoleGrant } from '@/domain/menus/menu-entries';
+import type { Family } from '@/domain/menus/access';
+import { DISTRICT_RESEARCHER, ROLE_TEMPLATES, type TemplateIdentity } from '@/domain/menus/role-templates';
+import { MOBILE_FUNCTIONS, type MobileFunction } from '@/domain/roles/roles';
+import { hashPassword, sha256Hex } from '../lib/password';
+import type { DbOrTx } from '../db/client';
+import { departmentMembers, departments } from '../db/schema/departments';
+import { orgs } from '../db/schema/orgs';
+import { memberships, membershipRoles, roleMenus, roles, users } from '../db/schema/auth';
 import {
   classes,
   colleges,
@@ -23,7 +24,8 @@ import {
   students,
   teacherClasses,
   teachers,
-} from '../schema/school';
+} from '../db/schema/school';
+import { syncMenus } from '../modules/menus/menu-sync';
 import { badgeIcon, loginImage } from './branding';
 import { seedPhysiqueDemo } from './physique-demo';
 import { seedMeetDemo } from './meet-demo';
@@ -88,106 +90,6 @@ async function insertChunks<T extends PgTable>(db: DbOrTx, table: T, rows: reado
   for (let i = 0; i < rows.length; i += CHUNK) {
     await db.insert(table).values(rows.slice(i, i + CHUNK) as Insert<T>[]);
   }
-}
-
-/** The catalogue's columns of a menu entry, as syncMenus compares and writes them. */
-const SYNCED_KEYS = ['pid', 'family', 'platform', 'code', 'menuName', 'i18nKey', 'menuPath', 'menuType', 'sortNum', 'permission', 'icon'] as const;
-const SYNCED_COLUMNS = {
-  menuId: menus.menuId,
-  pid: menus.pid,
-  family: menus.family,
-  platform: menus.platform,
-  code: menus.code,
-  menuName: menus.menuName,
-  i18nKey: menus.i18nKey,
-  menuPath: menus.menuPath,
-  menuType: menus.menuType,
-  sortNum: menus.sortNum,
-  permission: menus.permission,
-  icon: menus.icon,
-};
-
-/**
- * Writes the menus table from the catalogue (docs/product-rules.md#menus-and-permissions): inserts new entries and updates changed
- * ones, so a catalogue change reaches an existing database. Entries no longer in the catalogue are
- * left alone (role grants may still point at them); remove them with a migration.
- */
-export async function syncMenus(db: DbOrTx): Promise<number> {
-  const rows: Insert<typeof menus>[] = toMenuEntries(CATALOG).map((m) => {
-    const entry = getCatalogEntry(m.menuId.split('#')[0]);
-    if (!entry) throw new Error(`syncMenus: ${m.menuId} has no catalogue entry`);
-    return {
-      menuId: m.menuId,
-      pid: m.pid,
-      family: entry.family,
-      platform: 'web',
-      // Buttons have no numeric code of their own.
-      code: m.menuType === '0' ? entry.code : null,
-      menuName: m.menuName,
-      i18nKey: m.i18nKey,
-      menuPath: m.menuPath,
-      menuType: m.menuType,
-      sortNum: m.sortNum,
-      permission: m.permission,
-      icon: m.icon ?? null,
-    };
-  });
-  // Only entries that differ are written: a start on an unchanged catalogue reads the table once and writes nothing
-  // (no write, so no cache retired by the change feed; tests/bench/startup.ts).
-  const stored = new Map((await db.select(SYNCED_COLUMNS).from(menus)).map((m) => [m.menuId, m]));
-  const changed = rows.filter((r) => {
-    const old = stored.get(r.menuId);
-    return !old || SYNCED_KEYS.some((k) => (old[k] ?? null) !== (r[k] ?? null));
-  });
-  for (let i = 0; i < changed.length; i += CHUNK) {
-    await db
-      .insert(menus)
-      .values(changed.slice(i, i + CHUNK))
-      .onConflictDoUpdate({
-        target: menus.menuId,
-        set: {
-          pid: sql`excluded.pid`,
-          family: sql`excluded.family`,
-          platform: sql`excluded.platform`,
-          code: sql`excluded.code`,
-          menuName: sql`excluded.menu_name`,
-          i18nKey: sql`excluded.i18n_key`,
-          menuPath: sql`excluded.menu_path`,
-          menuType: sql`excluded.menu_type`,
-          sortNum: sql`excluded.sort_num`,
-          permission: sql`excluded.permission`,
-          icon: sql`excluded.icon`,
-        },
-      });
-  }
-  await grantBuiltinAdministrators(db);
-  return rows.length;
-}
-
-/**
- * A built-in administrator role holds everything of its family (docs/product-rules.md#roles): when the catalogue gains
- * screens, existing administrator roles get them too. Other roles are the school's own to edit.
- */
-async function grantBuiltinAdministrators(db: DbOrTx): Promise<void> {
-  const builtins = await db
-    .select({ id: roles.id, orgType: orgs.type })
-    .from(roles)
-    .innerJoin(orgs, eq(orgs.id, roles.orgId))
-    .where(and(eq(roles.builtin, true), eq(roles.identity, 'administrator')));
-  const links: Insert<typeof roleMenus>[] = [];
-  for (const role of builtins) {
-    const family = familyOfOrgType(role.orgType as OrgType);
-    if (family !== 'admin' && family !== 'k12' && family !== 'gx') continue;
-    for (const m of menuEntriesForGrant(ROLE_TEMPLATES[family].administrator)) links.push({ roleId: role.id, menuId: m.menuId });
-  }
-  if (links.length === 0) return;
-  const held = new Set(
-    (await db.select({ roleId: roleMenus.roleId, menuId: roleMenus.menuId }).from(roleMenus).where(inArray(roleMenus.roleId, builtins.map((r) => r.id)))).map(
-      (l) => `${l.roleId} ${l.menuId}`,
-    ),
-  );
-  const missing = links.filter((l) => !held.has(`${l.roleId} ${l.menuId}`));
-  for (let i = 0; i < missing.length; i += CHUNK) await db.insert(roleMenus).values(missing.slice(i, i + CHUNK)).onConflictDoNothing();
 }
 
 const two = (n: number): string => String(n).padStart(2, '0');
@@ -469,7 +371,7 @@ function addUniversity(ctx: Ctx, orgId: string): string[] {
 }
 
 /** The two roles of a school (one for a bureau) with their menus from the role templates (docs/product-rules.md#roles). */
-function addRoles(ctx: Ctx, orgId: string, family: keyof typeof ROLE_TEMPLATES, identities: readonly TemplateIdentity[]): Record<TemplateIdentity, string> {
+function addRoles(ctx: Ctx, orgId: string, family: Family, identities: readonly TemplateIdentity[]): Record<TemplateIdentity, string> {
   const ids = {} as Record<TemplateIdentity, string>;
   for (const identity of identities) {
     const id = ctx.rnd.uuid();

@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../client';
-import { users } from '../schema/auth';
-import { trainingPlanItems, trainingPlanStudents, trainingPlans } from '../schema/homework';
-import { orgs } from '../schema/orgs';
+import type { DbOrTx } from '../db/client';
+import { users } from '../db/schema/auth';
+import { trainingPlanItems, trainingPlanStudents, trainingPlans } from '../db/schema/homework';
+import { orgs } from '../db/schema/orgs';
 import { insertActivityRecords, type SeedRecord } from './activity-records';
 
 const DAY = 86_400_000;

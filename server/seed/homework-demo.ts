@@ -1,9 +1,9 @@
 import { and, asc, eq } from 'drizzle-orm';
-import type { DbOrTx } from '../client';
-import { homeworkClasses, homeworkItems, homeworks } from '../schema/homework';
-import { orgs } from '../schema/orgs';
-import { classes, grades } from '../schema/school';
-import { users } from '../schema/auth';
+import type { DbOrTx } from '../db/client';
+import { homeworkClasses, homeworkItems, homeworks } from '../db/schema/homework';
+import { orgs } from '../db/schema/orgs';
+import { classes, grades } from '../db/schema/school';
+import { users } from '../db/schema/auth';
 
 const DAY = 86_400_000;
 

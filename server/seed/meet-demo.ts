@@ -1,18 +1,18 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { ORG_TYPE } from '../../../src/domain/constants';
-import { defaultTeamName, teamSaveSchema } from '../../../src/domain/meets/entries';
-import { meetSaveSchema, type MeetForm } from '../../../src/domain/meets/meets';
-import { arrangement, drawMeet, scheduleMeet } from '../../modules/meets/arrange.service';
-import { addEntries, addTeam, entryPage, reviewEntries } from '../../modules/meets/entry.service';
-import { createMeet } from '../../modules/meets/meet.service';
-import { approveRecord, createRecord } from '../../modules/meets/record.service';
-import { enterResults, heatResults, stepResults } from '../../modules/meets/result.service';
-import type { Actor } from '../../plugins/tenant';
-import type { Tx } from '../client';
-import { users } from '../schema/auth';
-import { meetRecords } from '../schema/meets';
-import { orgs } from '../schema/orgs';
-import { classes, students } from '../schema/school';
+import { ORG_TYPE } from '@/domain/constants';
+import { defaultTeamName, teamSaveSchema } from '@/domain/meets/entries';
+import { meetSaveSchema, type MeetForm } from '@/domain/meets/meets';
+import { arrangement, drawMeet, scheduleMeet } from '../modules/meets/arrange.service';
+import { addEntries, addTeam, entryPage, reviewEntries } from '../modules/meets/entry.service';
+import { createMeet } from '../modules/meets/meet.service';
+import { approveRecord, createRecord } from '../modules/meets/record.service';
+import { enterResults, heatResults, stepResults } from '../modules/meets/result.service';
+import type { Actor } from '../plugins/tenant';
+import type { Tx } from '../db/client';
+import { users } from '../db/schema/auth';
+import { meetRecords } from '../db/schema/meets';
+import { orgs } from '../db/schema/orgs';
+import { classes, students } from '../db/schema/school';
 
 /**
  * The demo school's meets (docs/product-rules.md#meets): a finished spring meet with results, records and points, and
