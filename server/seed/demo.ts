@@ -4,7 +4,8 @@ import { ORG_TYPE, SEMESTER } from '@/domain/constants';
 import { localDate } from '@/domain/dates';
 import { CATALOG, getCatalogEntry } from '@/domain/menus/catalog';
 import { menuEntriesForGrant, toMenuEntries, type RoleGrant } from '@/domain/menus/menu-entries';
-import { DISTRICT_RESEARCHER, ROLE_TEMPLATES, type TemplateFamily, type TemplateIdentity } from '@/domain/menus/role-templates';
+import type { Family } from '@/domain/menus/access';
+import { DISTRICT_RESEARCHER, ROLE_TEMPLATES, type TemplateIdentity } from '@/domain/menus/role-templates';
 import { MOBILE_FUNCTIONS, type MobileFunction } from '@/domain/roles/roles';
 import { hashPassword, sha256Hex } from '../lib/password';
 import type { DbOrTx } from '../db/client';
@@ -370,7 +371,7 @@ function addUniversity(ctx: Ctx, orgId: string): string[] {
 }
 
 /** The two roles of a school (one for a bureau) with their menus from the role templates (docs/product-rules.md#roles). */
-function addRoles(ctx: Ctx, orgId: string, family: TemplateFamily, identities: readonly TemplateIdentity[]): Record<TemplateIdentity, string> {
+function addRoles(ctx: Ctx, orgId: string, family: Family, identities: readonly TemplateIdentity[]): Record<TemplateIdentity, string> {
   const ids = {} as Record<TemplateIdentity, string>;
   for (const identity of identities) {
     const id = ctx.rnd.uuid();

@@ -6,7 +6,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@/domain/api';
-import { pageAccess } from '@/domain/menus/access';
+import { pageAccess, type SchoolFamily } from '@/domain/menus/access';
 import type { ButtonAction } from '@/domain/menus/catalog';
 import { WIKI_CATEGORIES } from '@/domain/content/wiki';
 import { auditLogs } from '../../server/db/schema/audit';
@@ -66,7 +66,7 @@ const schoolYearBody = (d: Body): Body => {
   return { academicYear: d.academicYear, autumn: semester(sems.find((s) => s.code === 13)!), spring: semester(sems.find((s) => s.code === 11)!), version: d.version };
 };
 
-const grade = async (c: Ctx, family: 'k12' | 'gx') => c.firstId(family === 'k12' ? 'school01' : 'college01', `${family}.org.grade`);
+const grade = async (c: Ctx, family: SchoolFamily) => c.firstId(family === 'k12' ? 'school01' : 'college01', `${family}.org.grade`);
 
 const FIXTURES: Record<string, Fixture> = {
   'admin.org.department': { ...admin },

@@ -18,6 +18,7 @@ import { sha256Hex } from '../../server/lib/password';
 import { DEMO_PASSWORD } from '../../server/seed/demo';
 import { multipartBody, templateFor, xlsxOf, type FixtureStudent } from '../server/physique/physique-fixtures';
 import type { AsAnswer, TestApp } from './server-app';
+import type { SchoolFamily } from '@/domain/menus/access';
 
 let serial = 0;
 /** A number unique in this test process (codes, serial numbers, names). */
@@ -54,9 +55,8 @@ export async function orgOf(t: TestApp, account: string): Promise<OrgOf> {
   return { ...row, account };
 }
 
-type Family = 'k12' | 'gx';
-const familyOf = (account: string): Family => (account.startsWith('college') ? 'gx' : 'k12');
-const api = (family: Family, path: string) => `/api/busi/web/${family}/${path}`;
+const familyOf = (account: string): SchoolFamily => (account.startsWith('college') ? 'gx' : 'k12');
+const api = (family: SchoolFamily, path: string) => `/api/busi/web/${family}/${path}`;
 
 /** A school year (both semesters and breaks at the default dates) starting in `startYear` (default: far in the future). */
 export async function createSchoolYear(t: TestApp, { as = DEMO.school as string, startYear = 2060 + nextSerial() } = {}) {

@@ -25,9 +25,10 @@ import {
 } from './departments.service';
 import { orgWorkbook } from './orgs.export';
 import { createOrg, orgDetail, orgTree, setOrgStatus, updateOrg } from './orgs.service';
+import type { Family } from '@/domain/menus/access';
 
 /** Organisation management of /api/busi/web/{admin|k12|gx}: the own organisation (currentOrg). */
-export const orgManageRoutes: FastifyPluginAsync<{ family: 'admin' | 'k12' | 'gx' }> = async (app, { family }) => {
+export const orgManageRoutes: FastifyPluginAsync<{ family: Family }> = async (app, { family }) => {
   app.addHook('onRequest', app.authenticate);
 
   await app.register(async (r0) => {

@@ -15,8 +15,8 @@ import type { Actor } from '../../plugins/tenant';
 import { classRows, createClass, updateClass, type ClassQuery } from './class.service';
 import { gradeNameKey } from '@/domain/school/grades';
 import { gradeNoOfName } from '@/domain/people/people-import';
+import type { SchoolFamily } from '@/domain/menus/access';
 
-type Family = 'k12' | 'gx';
 const RAW = { interpolation: { escapeValue: false } };
 
 /** Where a field of the save schema sits in the workbook. */
@@ -54,7 +54,7 @@ const sheet = (t: Translate, rows: unknown[][], columns: readonly ClassColumn[])
 });
 
 /** The import template (docs/product-rules.md#class-import): the Chinese headers and one example row. */
-export function classTemplate(family: Family, t: Translate): Workbook {
+export function classTemplate(family: SchoolFamily, t: Translate): Workbook {
   const columns = classColumns(family);
   const example: Record<ClassColumnKey, unknown> = {
     gradeNo: '三年级',
@@ -71,7 +71,7 @@ export function classTemplate(family: Family, t: Translate): Workbook {
 }
 
 /** The classes of the list's filters as a workbook with the import's columns (so it can be imported elsewhere) plus the head count. */
-export async function classExport(db: DbOrTx, actor: Actor, family: Family, q: Omit<ClassQuery, 'current' | 'size'>, t: Translate): Promise<Workbook> {
+export async function classExport(db: DbOrTx, actor: Actor, family: SchoolFamily, q: Omit<ClassQuery, 'current' | 'size'>, t: Translate): Promise<Workbook> {
   const columns = classColumns(family);
   const rows = await classRows(db, actor, q);
   const cell = (r: ClassDetail, key: ClassColumnKey): unknown => {
@@ -150,7 +150,7 @@ const CLASS_FIELD_LABEL: Record<(typeof CLASS_FIELDS)[number], string> = {
 export async function importClasses(
   db: Db,
   actor: Actor,
-  family: Family,
+  family: SchoolFamily,
   file: { fileName: string; buffer: Buffer },
   t: Translate,
   options: { dryRun?: boolean; updateExisting?: boolean; onProgress?: (done: number, total: number) => void | Promise<void> } = {},

@@ -1,3 +1,4 @@
+import type { Family } from '@/domain/menus/access';
 import type { RowUpdate } from '@/domain/people/import-updates';
 import type { Translate } from '@/domain/physique-results/export-layout';
 import type { Db, DbOrTx } from '../../db/client';
@@ -8,7 +9,7 @@ import type { Actor } from '../../plugins/tenant';
 // that dispatches to the staff and student imports, so those never import the service back. Reading the file and the
 // row loop are the import kit's (server/lib/import-rows.ts).
 
-export type Family = 'admin' | 'k12' | 'gx';
+export type { Family };
 export const RAW = { interpolation: { escapeValue: false } };
 
 /** An uploaded people file (the kit's sheet: header, column index, rows, date system). */

@@ -12,12 +12,13 @@ import { requireAccess, requireActor } from '../../plugins/tenant';
 import { deviceWorkbook } from './device.export';
 import { createDevice, deleteDevice, deviceById, deviceOptions, devicePage, deviceRows, issueDeviceSecret, revokeDeviceSecret, updateDevice } from './device.service';
 import { attachDevices, createVenue, deleteVenue, detachDevices, updateVenue, venueById, venueDeviceCandidates, venueDevicePage, venuePage } from './venue.service';
+import type { SchoolFamily } from '@/domain/menus/access';
 
 /**
  * Devices (venue/device) and venues (venue/place, with its device association screen) of /api/busi/web/{k12|gx}
  * (docs/product-rules.md#devices, #venues).
  */
-export const venueRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (app, { family }) => {
+export const venueRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (app, { family }) => {
   app.addHook('onRequest', app.authenticate);
 
   const deviceKey = `${family}.venue.device`;

@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { pageApi } from '@/domain/menus/access';
+import { pageApi, type SchoolFamily } from '@/domain/menus/access';
 import type { DeviceCredential } from '@/domain/activities/ingest';
 import type { DeviceOptions, DeviceRow, DeviceSave } from '@/domain/venue/devices';
 import type { VenueRow, VenueSave } from '@/domain/venue/venues';
 import { del, download, get, post, saveFile, type Params } from '@/lib/api-client';
 import { createResource, type Resource } from '@/lib/resource';
 
-export type VenueFamily = 'k12' | 'gx';
+export type VenueFamily = SchoolFamily;
 
 const cache = new Map<string, Resource<never, never>>();
 function resource<Row, Save>(key: string): Resource<Row, Save> {

@@ -11,6 +11,7 @@ import { sha256Hex, verifyPassword } from '../../../server/lib/password';
 import { CATALOG } from '../../../src/domain/menus/catalog';
 import { toMenuEntries } from '../../../src/domain/menus/menu-entries';
 import { testDb } from '../../support/server-db';
+import type { Family } from '@/domain/menus/access';
 
 const MOBILE = /^1[3-9]\d{9}$/;
 // The demo's "today" (server/seed/demo.ts).
@@ -235,7 +236,7 @@ describe('demo seed: menus, roles and accounts', () => {
   });
 
   it('admin roles hold every page of their family, the personal centre and the shared screens', async () => {
-    const pairs: [number, 'admin' | 'k12' | 'gx'][] = [[10, 'admin'], [21, 'k12'], [22, 'gx']];
+    const pairs: [number, Family][] = [[10, 'admin'], [21, 'k12'], [22, 'gx']];
     for (const [type, family] of pairs) {
       const held = await h.db
         .select({ family: menus.family, menuType: menus.menuType })

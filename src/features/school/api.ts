@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { pageApi } from '@/domain/menus/access';
-import type { SchoolFamily } from '@/domain/school/types';
+import type { SchoolFamily } from '@/domain/menus/access';
 import type { CollegeDetail, CollegeSave, MajorDetail, MajorSave } from '@/domain/school/colleges';
 import type { GradeDetail, GradeFormOptions, GradeSave } from '@/domain/school/grades';
 import type { ClassSave } from '@/domain/school/classes';

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { pageApi } from '@/domain/menus/access';
 import type { RolloverCommit, RolloverPreview, RolloverSummary } from '@/domain/school/rollover';
-import type { SchoolFamily } from '@/domain/school/types';
+import type { SchoolFamily } from '@/domain/menus/access';
 import { get, post } from '@/lib/api-client';
 import { classes, grades, schoolYears } from '../api';
 

@@ -13,12 +13,12 @@ import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { Badge } from '@/components/ui/badge';
 import { schoolYears } from '../api';
+import type { SchoolFamily } from '@/domain/menus/access';
 
-type Family = 'k12' | 'gx';
 const col = createDataTableColumnHelper<SchoolYearDetail>();
 
 /** org/acayear: the school years with their semesters; add, edit, delete (docs/product-rules.md#school-years). */
-export function SchoolYearListScreen({ family }: { family: Family }) {
+export function SchoolYearListScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('school');
   const navigate = useNavigate();
   const key = `${family}.org.acayear`;
@@ -95,7 +95,7 @@ export function SchoolYearListScreen({ family }: { family: Family }) {
 }
 
 /** org/acayear/add and edit/:id. */
-export function SchoolYearFormScreen({ family }: { family: Family }) {
+export function SchoolYearFormScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('school');
   const { id } = useParams();
   const access = usePageAccess(`${family}.org.acayear`);

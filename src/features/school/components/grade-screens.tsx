@@ -13,20 +13,20 @@ import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { Badge } from '@/components/ui/badge';
 import { grades, useGradeOptions } from '../api';
+import type { SchoolFamily } from '@/domain/menus/access';
 
-type Family = 'k12' | 'gx';
 const STAGE_FIELD = 'stage';
 type Filters = { stage?: string; graduated?: string };
 const col = createDataTableColumnHelper<GradeDetail>();
 
-const stagesOf = (family: Family): readonly GradeStage[] => (family === 'gx' ? ['university'] : K12_STAGES);
+const stagesOf = (family: SchoolFamily): readonly GradeStage[] => (family === 'gx' ? ['university'] : K12_STAGES);
 const numbersOf = (stage: GradeStage) => {
   const [lo, hi] = STAGE_GRADES[stage];
   return Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
 };
 
 /** org/grade: a school's grades 1–12 by stage, or a university's enrolment years (docs/product-rules.md#grades). */
-export function GradeListScreen({ family }: { family: Family }) {
+export function GradeListScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('school');
   const navigate = useNavigate();
   const key = `${family}.org.grade`;
@@ -92,7 +92,7 @@ export function GradeListScreen({ family }: { family: Family }) {
 }
 
 /** org/grade/add and edit/:id: a drawer over the grade list (a short form). */
-export function GradeFormScreen({ family }: { family: Family }) {
+export function GradeFormScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('school');
   const { id } = useParams();
   const access = usePageAccess(`${family}.org.grade`);

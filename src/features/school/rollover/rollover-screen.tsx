@@ -30,7 +30,7 @@ import { Label } from '@/components/ui/label';
 import { toast } from '@/lib/toast';
 import { ApiError } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
-import type { SchoolFamily } from '@/domain/school/types';
+import type { SchoolFamily } from '@/domain/menus/access';
 import { useFollowJob } from '@/components/jobs/api';
 import { JobProgress } from '@/components/jobs/job-progress';
 import type { JobRow } from '@/domain/jobs';

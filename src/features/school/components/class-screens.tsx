@@ -17,8 +17,8 @@ import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { upload, uploadForFile } from '@/lib/api-client';
 import { classes, useClassOptions } from '../api';
 import { gradeNameKey } from '@/domain/school/grades';
+import type { SchoolFamily } from '@/domain/menus/access';
 
-type Family = 'k12' | 'gx';
 type Filters = { gradeId?: string; name?: string; majorId?: string };
 const col = createDataTableColumnHelper<ClassDetail>();
 
@@ -30,7 +30,7 @@ function useGradeLabel() {
 }
 
 /** org/class: the classes with filters by grade, name (and major); add, edit, delete (docs/product-rules.md#classes). */
-export function ClassListScreen({ family }: { family: Family }) {
+export function ClassListScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('school');
   const navigate = useNavigate();
   const key = `${family}.org.class`;
@@ -120,7 +120,7 @@ export function ClassListScreen({ family }: { family: Family }) {
   );
 }
 
-function classFields(family: Family, t: (k: string) => string, options: ClassFormOptions | undefined, gradeLabel: ReturnType<typeof useGradeLabel>) {
+function classFields(family: SchoolFamily, t: (k: string) => string, options: ClassFormOptions | undefined, gradeLabel: ReturnType<typeof useGradeLabel>) {
   const teachers = (options?.teachers ?? []).map((x) => ({ value: x.id, label: x.workNo ? `${x.name}（${x.workNo}）` : x.name }));
   return (
     <FieldGroup>
@@ -138,7 +138,7 @@ function classFields(family: Family, t: (k: string) => string, options: ClassFor
 }
 
 /** org/class/add and edit/:classId. */
-export function ClassFormScreen({ family }: { family: Family }) {
+export function ClassFormScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('school');
   const { classId } = useParams();
   const access = usePageAccess(`${family}.org.class`);
