@@ -210,7 +210,7 @@ export interface ValidityOptions<T> {
   /** The confirmation's title and text for the rows. */
   title(rows: T[], invalid: boolean): ReactNode;
   description?(rows: T[], invalid: boolean): ReactNode;
-  /** The confirm button's text; the action's label by default. */
+  /** The confirm button's text; "OK" by default. */
   confirmText?(invalid: boolean): string;
   /** The reason box when setting invalid (its rule is the server's: `checkReason` reads the domain schema). */
   reason?: { id: string; label: string; placeholder?: string; max: number; required?: boolean; checkReason?(reason: string): string | null };
@@ -251,7 +251,7 @@ function ValidityConfirm<T>({ options: o, rows, invalid, onOpenChange, done }: {
       onClose={() => onOpenChange(false)}
       title={o.title(rows, invalid)}
       description={o.description?.(rows, invalid)}
-      confirmText={o.confirmText?.(invalid) ?? (typeof (invalid ? o.labels?.invalid : o.labels?.valid) === 'string' ? ((invalid ? o.labels?.invalid : o.labels?.valid) as string) : t(`menu:button.${invalid ? 'invalid' : 'valid'}`))}
+      confirmText={o.confirmText?.(invalid)}
       reason={o.reason}
       onConfirm={async (reason) => {
         const result = await o.run(rows, invalid, reason);

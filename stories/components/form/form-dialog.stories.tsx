@@ -32,7 +32,7 @@ function Demo({ initiallyOpen }: { initiallyOpen: boolean }) {
         submit={async ({ name }) => {
           await new Promise((resolve) => setTimeout(resolve, 600));
           if (name === 'taken') throw new ApiError(t('meets:stamp.v.name'), '400', 400, 'name');
-          if (name === 'stale') throw new ApiError(t('errors:conflict', { defaultValue: '409' }), '409', 409);
+          if (name === 'stale') throw new ApiError(t('errors:staleWrite'), '409', 409);
           return name;
         }}
       >

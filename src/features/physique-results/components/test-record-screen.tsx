@@ -59,6 +59,7 @@ export function TestRecordScreen({ family }: { family: Family }) {
       title: ([r], invalid) => t(invalid ? 'confirm.invalidTitle' : 'confirm.validTitle', { name: r.name }),
       description: (_rows, invalid) => t(invalid ? 'confirm.invalidDescription' : 'confirm.validDescription'),
       labels: { invalid: t('action.invalid'), valid: t('action.valid') },
+      confirmText: (invalid) => t(invalid ? 'action.invalid' : 'action.valid'),
     }),
   );
   const rowActions = validity.rowActions;

@@ -122,7 +122,7 @@ describe('validityActions: the set-invalid / valid-again pair of exercise record
     await userEvent.click(screen.getByTestId('list-invalid'));
     const dialog = screen.getByRole('alertdialog');
     await userEvent.type(within(dialog).getByRole('textbox'), '代跑');
-    await userEvent.click(within(dialog).getAllByRole('button').at(-1)!);
+    await userEvent.click(within(dialog).getByRole('button', { name: '确定' }));
     await waitFor(() => expect(api.find(`POST ${base}/invalid`)).toHaveLength(1));
     // Only the valid row is set invalid; the one already invalid is left out.
     expect(api.find(`POST ${base}/invalid`)[0].body).toMatchObject({ ids: ['1'], reason: '代跑' });
