@@ -118,7 +118,7 @@ export function TextField({
 }
 
 /** Longer free text (a few lines); maxLength comes from the schema like TextField's. */
-export function TextareaField({ placeholder, rows = 3, ...props }: FieldProps & { placeholder?: string; rows?: number }) {
+export function TextareaField({ placeholder, rows = 3, inputTestId, ...props }: FieldProps & { placeholder?: string; rows?: number; inputTestId?: string }) {
   const schemaMax = useFieldMaxLength(props.name);
   return (
     <Field {...props}>
@@ -132,6 +132,7 @@ export function TextareaField({ placeholder, rows = 3, ...props }: FieldProps & 
             maxLength={schemaMax}
             disabled={props.disabled}
             aria-required={props.required || undefined}
+            data-testid={inputTestId}
           />
         </FormControl>
       )}

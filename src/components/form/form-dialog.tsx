@@ -29,6 +29,8 @@ export interface FormDialogProps<S extends z.ZodObject, R> {
   onDone?(result: R): unknown;
   /** The save button's text; "Save" by default. */
   submitText?: ReactNode;
+  /** A red save button, for a form that records something against someone (e.g. a reason for "invalid"). */
+  destructive?: boolean;
   /** Whether the save button may be pressed yet (e.g. until a student is picked); the schema still checks on submit. */
   ready?(values: z.input<S>): boolean;
   /** The fields; the form is passed for fields that depend on others (useWatch, setValue). */
@@ -71,6 +73,7 @@ function FormDialogBody<S extends z.ZodObject, R>({
   onDone,
   onOpenChange,
   submitText,
+  destructive,
   ready,
   children,
   submitTestId,
@@ -125,7 +128,7 @@ function FormDialogBody<S extends z.ZodObject, R>({
             <Button type="button" variant="outline" disabled={saving} onClick={() => onOpenChange(false)} data-testid="form-cancel">
               {t('ui:cancel')}
             </Button>
-            <Button type="submit" loading={saving} disabled={!canSubmit} data-testid={submitTestId ?? 'form-save'}>
+            <Button type="submit" variant={destructive ? 'destructive' : 'default'} loading={saving} disabled={!canSubmit} data-testid={submitTestId ?? 'form-save'}>
               {submitText ?? t('components:form.save')}
             </Button>
           </DialogFooter>
