@@ -38,49 +38,66 @@ import { testPlanLifecycle } from './test-plan/test-plan.lifecycle';
 import { testPlanRoutes } from './test-plan/test-plan.routes';
 import { jobRoutes } from './jobs/jobs.routes';
 
+/** Where the console's API lives: every route under it needs a signed-in session. */
+const CONSOLE_API = '/api/busi/web';
+
 /** The one explicit list of modules and their prefixes (docs/product-rules.md#calls). */
 export async function registerModules(app: FastifyInstance, opts: ModuleOptions): Promise<void> {
+  // Public: health, sign-in (captcha, sso), the login screen's carousel, the wall's links, the device/app API (its own
+  // credentials) and the file routes (each scope signs in its own way).
   await app.register(healthRoutes, { prefix: '/api' });
   await app.register(captchaRoutes, { prefix: '/api', ...opts });
   await app.register(ssoRoutes, { prefix: '/api/sso', ...opts });
-  await app.register(myInfoRoutes, { prefix: '/api/busi/web/myInfo', ...opts });
   await app.register(tenantOrgRoutes, { prefix: '/api/oper/web/cs/tenantOrg' });
-  await app.register(schoolRoutes, { prefix: '/api/busi/web/k12', family: 'k12' });
-  await app.register(schoolRoutes, { prefix: '/api/busi/web/gx', family: 'gx' });
-  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(orgManageRoutes, { prefix: `/api/busi/web/${family}`, family });
-  for (const family of ['k12', 'gx'] as const) await app.register(orgRoutes, { prefix: `/api/busi/web/${family}`, family });
-  for (const family of ['k12', 'gx'] as const) await app.register(staffRoutes, { prefix: `/api/busi/web/${family}`, family });
-  for (const family of ['k12', 'gx'] as const) await app.register(venueRoutes, { prefix: `/api/busi/web/${family}`, family });
-  for (const family of ['k12', 'gx'] as const) await app.register(facePhotoRoutes, { prefix: `/api/busi/web/${family}`, family });
-  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(physiqueRoutes, { prefix: `/api/busi/web/${family}`, family, storage: opts.storage });
-  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(roleRoutes, { prefix: `/api/busi/web/${family}`, family });
-  for (const family of ['k12', 'gx'] as const) await app.register(studentRoutes, { prefix: `/api/busi/web/${family}`, family });
-  await app.register(parentRoutes, { prefix: '/api/busi/web/k12' });
-  await app.register(userRoutes, { prefix: '/api/busi/web/admin' });
-  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(peopleImportRoutes, { prefix: `/api/busi/web/${family}`, family, storage: opts.storage });
-  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(exerciseRecordRoutes, { prefix: `/api/busi/web/${family}`, family });
-  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(contestRoutes, { prefix: `/api/busi/web/${family}`, family });
-  await app.register(testPlanLifecycle);
-  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(testPlanRoutes, { prefix: `/api/busi/web/${family}/organizeTest/testManage`, family });
-  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(dataCenterRoutes, { prefix: `/api/busi/web/${family}/dataCenter`, family });
-  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(logsRoutes, { prefix: `/api/busi/web/${family}`, family });
-  await app.register(districtRoutes, { prefix: '/api/busi/web/admin' });
-  await app.register(menuRoutes, { prefix: '/api/busi/web/menuManagement' });
-
-  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(bannerRoutes, { prefix: `/api/busi/web/${family}`, family });
   await app.register(carouselRoutes, { prefix: '/api/oper/web/cs/banner' });
-  for (const family of ['k12', 'gx'] as const) await app.register(wikiRoutes, { prefix: `/api/busi/web/${family}`, family });
-  for (const family of ['admin', 'k12'] as const) await app.register(lessonResourceRoutes, { prefix: `/api/busi/web/${family}`, family, storage: opts.storage });
-
-  for (const family of ['k12', 'gx'] as const) await app.register(meetRoutes, { prefix: `/api/busi/web/${family}`, family });
-  for (const family of ['k12', 'gx'] as const) await app.register(meetDocumentRoutes, { prefix: `/api/busi/web/${family}`, family, storage: opts.storage });
-  for (const family of ['k12', 'gx'] as const) await app.register(meetBoardLinkRoutes, { prefix: `/api/busi/web/${family}`, family });
-
-  for (const family of ['admin', 'k12'] as const) await app.register(homeworkRoutes, { prefix: `/api/busi/web/${family}`, family, expireEveryMs: opts.fileSweepEveryMs });
-  await app.register(trainingRoutes, { prefix: '/api/busi/web/k12' });
+  await app.register(testPlanLifecycle);
+  // The console API: authenticated once here for all of its modules (docs/decisions/020-resource-kit.md).
+  await app.register(
+    async (web) => {
+      web.addHook('onRequest', web.authenticate);
+      await consoleModules(web, opts);
+    },
+    { prefix: CONSOLE_API },
+  );
   await app.register(wallRoutes, { prefix: '/api/screen' });
-  for (const family of ['admin', 'k12'] as const) await app.register(lessonRoutes, { prefix: `/api/busi/web/${family}`, family });
   await app.register(ingestRoutes, { prefix: '/api', ...opts });
-  await app.register(jobRoutes, { prefix: '/api/busi/web/jobs', storage: opts.storage });
   await app.register(filesRoutes, { prefix: '/api/uc/oss', storage: opts.storage, sweepEveryMs: opts.fileSweepEveryMs });
+}
+
+/** The console's modules, relative to /api/busi/web. */
+async function consoleModules(app: FastifyInstance, opts: ModuleOptions): Promise<void> {
+  await app.register(myInfoRoutes, { prefix: '/myInfo', ...opts });
+  await app.register(schoolRoutes, { prefix: '/k12', family: 'k12' });
+  await app.register(schoolRoutes, { prefix: '/gx', family: 'gx' });
+  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(orgManageRoutes, { prefix: `/${family}`, family });
+  for (const family of ['k12', 'gx'] as const) await app.register(orgRoutes, { prefix: `/${family}`, family });
+  for (const family of ['k12', 'gx'] as const) await app.register(staffRoutes, { prefix: `/${family}`, family });
+  for (const family of ['k12', 'gx'] as const) await app.register(venueRoutes, { prefix: `/${family}`, family });
+  for (const family of ['k12', 'gx'] as const) await app.register(facePhotoRoutes, { prefix: `/${family}`, family });
+  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(physiqueRoutes, { prefix: `/${family}`, family, storage: opts.storage });
+  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(roleRoutes, { prefix: `/${family}`, family });
+  for (const family of ['k12', 'gx'] as const) await app.register(studentRoutes, { prefix: `/${family}`, family });
+  await app.register(parentRoutes, { prefix: '/k12' });
+  await app.register(userRoutes, { prefix: '/admin' });
+  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(peopleImportRoutes, { prefix: `/${family}`, family, storage: opts.storage });
+  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(exerciseRecordRoutes, { prefix: `/${family}`, family });
+  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(contestRoutes, { prefix: `/${family}`, family });
+  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(testPlanRoutes, { prefix: `/${family}/organizeTest/testManage`, family });
+  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(dataCenterRoutes, { prefix: `/${family}/dataCenter`, family });
+  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(logsRoutes, { prefix: `/${family}`, family });
+  await app.register(districtRoutes, { prefix: '/admin' });
+  await app.register(menuRoutes, { prefix: '/menuManagement' });
+
+  for (const family of ['admin', 'k12', 'gx'] as const) await app.register(bannerRoutes, { prefix: `/${family}`, family });
+  for (const family of ['k12', 'gx'] as const) await app.register(wikiRoutes, { prefix: `/${family}`, family });
+  for (const family of ['admin', 'k12'] as const) await app.register(lessonResourceRoutes, { prefix: `/${family}`, family, storage: opts.storage });
+
+  for (const family of ['k12', 'gx'] as const) await app.register(meetRoutes, { prefix: `/${family}`, family });
+  for (const family of ['k12', 'gx'] as const) await app.register(meetDocumentRoutes, { prefix: `/${family}`, family, storage: opts.storage });
+  for (const family of ['k12', 'gx'] as const) await app.register(meetBoardLinkRoutes, { prefix: `/${family}`, family });
+
+  for (const family of ['admin', 'k12'] as const) await app.register(homeworkRoutes, { prefix: `/${family}`, family, expireEveryMs: opts.fileSweepEveryMs });
+  await app.register(trainingRoutes, { prefix: '/k12' });
+  for (const family of ['admin', 'k12'] as const) await app.register(lessonRoutes, { prefix: `/${family}`, family });
+  await app.register(jobRoutes, { prefix: '/jobs', storage: opts.storage });
 }

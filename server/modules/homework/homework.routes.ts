@@ -54,7 +54,6 @@ function detailReads(app: FastifyInstance, key: string, reader: (actor: Actor) =
  * delete, video review) and a management organisation's read-only list and detail over its schools (admin).
  */
 export const homeworkRoutes: FastifyPluginAsync<{ family: 'k12' | 'admin'; expireEveryMs?: number }> = async (app, { family, expireEveryMs = 0 }) => {
-  app.addHook('onRequest', app.authenticate);
   const key = `${family}.homework.homeworkManagement`;
 
   if (family === 'admin') {

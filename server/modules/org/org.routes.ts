@@ -26,7 +26,6 @@ import { createSchoolYear, deleteSchoolYear, schoolYearById, schoolYearPage, upd
 const translator = (request: FastifyRequest) => (key: string, options?: Record<string, unknown>) => request.t(key, options ?? {});
 
 export const orgRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (app, { family }) => {
-  app.addHook('onRequest', app.authenticate);
 
   await registerResource(app, family, {
     key: `${family}.org.acayear`,

@@ -12,7 +12,6 @@ import { createStaff, deleteStaff, resetStaffPassword, setStaffStatus, staffById
  * options, and enable/disable and password reset of their accounts as the admin users screen has them.
  */
 export const staffRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (app, { family }) => {
-  app.addHook('onRequest', app.authenticate);
   const key = `${family}.user.teacher`;
   await registerResource(
     app,

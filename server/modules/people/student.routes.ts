@@ -13,7 +13,6 @@ import { createStudent, deleteStudent, parentOptions, studentById, studentFormOp
 
 /** Students of /api/busi/web/{k12|gx}/user/student (docs/product-rules.md#students-and-staff), on the resource kit. */
 export const studentRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (app, { family }) => {
-  app.addHook('onRequest', app.authenticate);
   const key = `${family}.user.student`;
   await registerResource(
     app,
