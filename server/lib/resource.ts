@@ -26,6 +26,9 @@ import { isUuid } from './ids';
  *   POST   {prefix}           create ('add')
  *   PUT    {prefix}/:id       update ('edit'; the body carries `version`)
  *   DELETE {prefix}/:id       remove ('delete')
+ *
+ * Anything else the screen does (end, publish, a row's sub-rows…) is declared in `extra` with `resourceAction`
+ * (server/lib/action.ts), which registers into the same registry as the resources here.
  */
 
 /** What an update or delete changed: the row before and after (for the audit log), and the answer. */
