@@ -10,6 +10,7 @@ import { idParamsSchema } from '@/domain/list-query';
 import { pageApi, type Family } from '@/domain/menus/access';
 import type { ButtonAction } from '@/domain/menus/catalog';
 import type { Db, DbOrTx, Tx } from '../db/client';
+import type { DeclaredAction } from './action';
 import { requireAccess, requireActor, type Actor } from '../plugins/tenant';
 import { AppError } from './app-error';
 import { audit } from './audit';
@@ -25,6 +26,9 @@ import { isUuid } from './ids';
  *   POST   {prefix}           create ('add')
  *   PUT    {prefix}/:id       update ('edit'; the body carries `version`)
  *   DELETE {prefix}/:id       remove ('delete')
+ *
+ * Anything else the screen does (end, publish, a row's sub-rows…) is declared in `extra` with `resourceAction`
+ * (server/lib/action.ts), which registers into the same registry as the resources here.
  */
 
 /** What an update or delete changed: the row before and after (for the audit log), and the answer. */
@@ -63,11 +67,25 @@ export interface DeclaredResource {
   updateBody?: z.ZodType;
 }
 
+/** One declaration of the kits: a resource, or an action (server/lib/action.ts). */
+export type Declaration = { kind: 'resource'; resource: DeclaredResource } | { kind: 'action'; action: DeclaredAction };
+
 // Keyed by the app's database handle (one per built app; scopes share it), so a test sees what its own app declared.
-const declared = new WeakMap<object, DeclaredResource[]>();
+const declared = new WeakMap<object, Declaration[]>();
+
+/** Records a declaration of the app built on `db` (the kits call it as they register routes). */
+export function declare(db: Db, declaration: Declaration): void {
+  const list = declared.get(db) ?? [];
+  list.push(declaration);
+  declared.set(db, list);
+}
 
 /** Every resource the app built on `db` declared, in registration order (tests/server/kit-contract.test.ts). */
-export const declaredResources = (db: Db): readonly DeclaredResource[] => declared.get(db) ?? [];
+export const declaredResources = (db: Db): readonly DeclaredResource[] =>
+  (declared.get(db) ?? []).flatMap((d) => (d.kind === 'resource' ? [d.resource] : []));
+
+/** Every action the app built on `db` declared, in registration order (tests/server/kit-contract.test.ts). */
+export const declaredActions = (db: Db): readonly DeclaredAction[] => (declared.get(db) ?? []).flatMap((d) => (d.kind === 'action' ? [d.action] : []));
 
 /**
  * Registers a resource under its catalogue page's API prefix: the usual way a module declares one. `extra` adds the
@@ -80,9 +98,7 @@ export async function registerResource<L extends z.ZodType, C extends z.ZodType,
   extra?: (scope: FastifyInstance) => void,
 ): Promise<void> {
   const methods = (['list', 'get', 'create', 'update', 'remove'] as const).filter((m) => spec[m] !== undefined);
-  const list = declared.get(app.db) ?? [];
-  list.push({ key: spec.key, family, entity: spec.entity, prefix: pageApi(spec.key), methods, updateBody: spec.update?.body });
-  declared.set(app.db, list);
+  declare(app.db, { kind: 'resource', resource: { key: spec.key, family, entity: spec.entity, prefix: pageApi(spec.key), methods, updateBody: spec.update?.body } });
   await app.register(
     async (scope) => {
       extra?.(scope);

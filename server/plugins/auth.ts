@@ -61,6 +61,8 @@ export const authPlugin = fp(
     app.decorateRequest('authEpoch', '');
     app.decorate('authCache', new AuthCache<CachedSession, Scope>(app.changes));
     app.decorate('authenticate', async (request: FastifyRequest) => {
+      // Already signed in by an enclosing scope's hook (the console API authenticates once for all its modules).
+      if (request.session) return;
       const token = bearerToken(request);
       if (!token) throw new AppError(401, ERR.sessionExpired);
       const hash = hashSecret(token);

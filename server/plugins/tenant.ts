@@ -130,7 +130,7 @@ export const requireActor: (request: FastifyRequest) => Promise<Actor> = require
  * for the page itself), or of one of the alternatives (`['k12.org.grade', 'view']`) for lists several screens share.
  * Unknown keys and actions throw at start-up (docs/product-rules.md#menus-and-permissions).
  */
-export function requireAccess(key: string, action: ButtonAction | 'view' = 'view', ...alternatives: readonly [string, ButtonAction | 'view'][]) {
+export function requireAccess(key: string, action: ButtonAction | 'view' = 'view', ...alternatives: (readonly [string, ButtonAction | 'view'])[]) {
   const code = (k: string, a: ButtonAction | 'view') => (a === 'view' ? pageAccess(k).view : pageAccess(k).need(a));
   return requirePermission(code(key, action), ...alternatives.map(([k, a]) => code(k, a)));
 }

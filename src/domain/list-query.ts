@@ -37,6 +37,9 @@ export const intFilter = z.preprocess(blankAsUndefined, z.coerce.number().int('v
 /** `:id` of a resource route. Anything not a uuid answers 404 like a missing row (nothing to tell apart). */
 export const idParamsSchema = z.object({ id: z.string().max(64) });
 
+/** `:id` and a sub-row's `:{name}` (`/:id/heats/:heatId`); the action kit answers 404 for either when it is not a uuid. */
+export const idParamsWith = <K extends string>(name: K) => idParamsSchema.extend({ [name]: z.string().max(64) } as Record<K, z.ZodString>);
+
 /** A paged list query with the given filters: `listQuery({ name: textFilter(), gradeId: idFilter })`. */
 export function listQuery<S extends z.ZodRawShape>(filters: S) {
   return pageQuerySchema.extend(filters);

@@ -1,7 +1,8 @@
 /**
- * The kit contract (server/lib/resource.ts registerResource) as one suite over every declaration the app makes:
- * paging sizes, 404 for another organisation's row, 403 without the button, 409 for a stale save, 409 for a delete
- * with dependants, and an audit row per write. A new declaration fails the suite until it has a row in FIXTURES.
+ * The kit contract (server/lib/resource.ts registerResource, server/lib/action.ts resourceAction) as one suite over
+ * every declaration the app makes: paging sizes, 404 for another organisation's row, 403 without the button, 409 for a
+ * stale save, 409 for a delete with dependants, and an audit row per write. A new resource fails the suite until it has
+ * a row in FIXTURES; a new write action with a body, until it has a sample body in ACTION_BODIES.
  */
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,8 +12,9 @@ import type { ButtonAction } from '@/domain/menus/catalog';
 import { WIKI_CATEGORIES } from '@/domain/content/wiki';
 import { auditLogs } from '../../server/db/schema/audit';
 import { membershipRoles, memberships, menus, roleMenus, users } from '../../server/db/schema/auth';
+import type { Access, DeclaredAction } from '../../server/lib/action';
 import { declaredLinked, type DeclaredLinked } from '../../server/lib/linked';
-import { declaredResources, type DeclaredResource } from '../../server/lib/resource';
+import { declaredActions, declaredResources, type DeclaredResource } from '../../server/lib/resource';
 import { createTestApp, type TestApp } from '../support/server-app';
 
 type Body = Record<string, unknown>;
@@ -138,6 +140,7 @@ const FIXTURES: Record<string, Fixture> = {
 
 let t: TestApp;
 let declared: readonly DeclaredResource[];
+let actions: readonly DeclaredAction[];
 const prefixOf = (key: string) => declared.find((d) => d.key === key)!.prefix;
 const ctx: Ctx = {
   get t() {
@@ -161,9 +164,13 @@ async function loadRoleIds(account: string) {
 
 /** Takes the page's buttons from the account's roles while `run` runs, then gives them back. */
 async function withoutButtons(account: string, key: string, actions: ButtonAction[], run: () => Promise<void>) {
+  await withoutPermissions(account, actions.map((a) => pageAccess(key).need(a)), run);
+}
+
+/** Takes the permissions (page views or buttons) from the account's roles while `run` runs, then gives them back. */
+async function withoutPermissions(account: string, permissions: string[], run: () => Promise<void>) {
   if (!roleIdsOf.has(account)) roleIdsOf.set(account, loadRoleIds(account));
   const roleIds = await roleIdsOf.get(account)!;
-  const permissions = actions.map((a) => pageAccess(key).need(a));
   const buttonMenus = (await t.db.select({ menuId: menus.menuId }).from(menus).where(inArray(menus.permission, permissions))).map((m) => m.menuId);
   const where = and(inArray(roleMenus.roleId, roleIds), inArray(roleMenus.menuId, buttonMenus));
   const kept = await t.db.select().from(roleMenus).where(where);
@@ -200,6 +207,7 @@ function updateBody(key: string, f: Fixture, detail: Body): Body {
 beforeAll(async () => {
   t = await createTestApp();
   declared = declaredResources(t.db);
+  actions = declaredActions(t.db);
 });
 afterAll(async () => {
   await t?.close();
@@ -450,3 +458,122 @@ describe('linked-records kit contract', () => {
   });
 });
 
+
+const U = '0b6f3a52-6c1e-4c53-9a41-7d1b2c3e4f50';
+/**
+ * A body each write action validates (ids that name nothing), keyed by method and the path after the row's `:id`: so
+ * only the tenancy can refuse the action across organisations. Actions without a body need no row.
+ */
+const ACTION_BODIES: Record<string, Body> = {
+  'POST /entries': { studentId: U, eventIds: [U] },
+  'POST /teams': { eventId: U, classId: U, teamName: '契约', legs: [] },
+  'PUT /teams/:entryId': { eventId: U, classId: U, teamName: '契约', legs: [] },
+  'PUT /entries/:entryId/bib': { bib: '1' },
+  'POST /entries/review': { ids: [U], status: 'approved' },
+  'PUT /athletes/:athleteId/bib': { bib: '1' },
+  'POST /draw': {},
+  'POST /arrangement/clear': {},
+  'PUT /lanes/:resultId': { heatId: U, lane: 1 },
+  'POST /schedule': {},
+  'PUT /heats/:heatId/slot': { day: 0, start: '08:00' },
+  'PUT /heats/:heatId/results': { results: [{ id: U }] },
+  'POST /results/step': { step: 'confirm', heatIds: [U] },
+  'PUT /results/:resultId/invalid': { invalid: false },
+  'POST /boardLinks': { name: '契约' },
+  'POST /photos': { fileIds: [U] },
+  'PUT /photos/:photoId': { caption: '契约' },
+  'POST /entries/invalid': { ids: [U], reason: '契约' },
+  'POST /entries/valid': { ids: [U] },
+  'PUT /status': { enabled: true },
+  'PUT /move': { direction: 'up' },
+  'PUT /publish': { published: true },
+  // Bodies of actions whose `:id` is not a declared resource's row (checked by their own suites).
+  'POST /': {},
+  'POST /sportsMeet/stamps': {},
+};
+
+/** The account that holds a family's pages in the demo. */
+const ACCOUNT = { admin: 'district01', k12: 'school01', gx: 'college01' } as const;
+const familyOf = (a: DeclaredAction) => a.url.split('/')[4] as keyof typeof ACCOUNT;
+const codesOf = (access: readonly Access[]) =>
+  access.flatMap(([key, action, ...alternatives]) => [[key, action] as const, ...alternatives].map(([k, a]) => (a === 'view' ? pageAccess(k).view : pageAccess(k).need(a))));
+/** The resource whose row an action's `:id` names (the action sits at `{prefix}/:id/...`), and what follows it. */
+function rowOf(a: DeclaredAction): { key: string; tail: string } | undefined {
+  const owner = declared.find((d) => a.url.startsWith(`${d.prefix}/:id/`) || a.url === `${d.prefix}/:id`);
+  return owner && { key: owner.key, tail: a.url.slice(`${owner.prefix}/:id`.length) || '/' };
+}
+/** The URL with every uuid param filled: the row's `:id`, and ids that name nothing for the rest. */
+const urlOf = (a: DeclaredAction, id = U) => a.url.replace(':id/', `${id}/`).replace(/:id$/, id).replace(/:\w+/g, U);
+const send = (account: string, a: DeclaredAction, url: string, body?: Body) => {
+  const me = t.as(account);
+  if (a.method === 'GET') return me.get(url);
+  if (a.method === 'DELETE') return me.delete(url);
+  return a.method === 'POST' ? me.post(url, body ?? {}) : me.put(url, body ?? {});
+};
+/** `ACTION_BODIES`' key: the path after the row's `:id`, '/' at a resource's own prefix, else the path in the family. */
+const bodyKey = (a: DeclaredAction) =>
+  `${a.method} ${rowOf(a)?.tail ?? (declared.some((d) => d.prefix === a.url) ? '/' : a.url.replace(/^\/api\/busi\/web\/\w+/, ''))}`;
+
+describe('action kit contract', () => {
+  it('declares the actions of meets, contests and content, each write with its audit entity and a sample body', () => {
+    expect(actions.length).toBeGreaterThan(50);
+    for (const a of actions) {
+      expect(codesOf(a.access).length, a.url).toBeGreaterThan(0);
+      if (a.kind === 'write') expect(a.entity, a.url).toBeTruthy();
+      if (a.kind === 'write' && a.body) expect(ACTION_BODIES[bodyKey(a)], `${bodyKey(a)} (${a.url})`).toBeDefined();
+    }
+  });
+
+  // Built lazily, as above: one case per action, named by method and URL.
+  const cases = () => actions.map((a) => [`${a.method} ${a.url}`, a] as const);
+  it('answers 401 without a session: the console API signs in once for every module', async () => {
+    const urls = [...declared.flatMap((d) => [...(d.methods.includes('list') ? [`GET ${d.prefix}/page`] : []), ...(d.methods.includes('create') ? [`POST ${d.prefix}`] : [])]), ...actions.map((a) => `${a.method} ${urlOf(a)}`)];
+    for (const entry of urls) {
+      const [method, url] = entry.split(' ') as ['GET' | 'POST' | 'PUT' | 'DELETE', string];
+      const res = await t.request({ method, url, ...(method === 'GET' || method === 'DELETE' ? {} : { payload: {} }) });
+      expect(res.statusCode, entry).toBe(401);
+    }
+  });
+  it('refuses each action without its permission (403), and only then', async () => {
+    for (const [name, a] of cases()) {
+      const account = ACCOUNT[familyOf(a)];
+      const body = a.body ? ACTION_BODIES[bodyKey(a)] : undefined;
+      const allowed = await send(account, a, urlOf(a), body);
+      expect(allowed.status, `${name} as ${account} with the permission`).not.toBe(403);
+      await withoutPermissions(account, codesOf(a.access), async () => {
+        expect((await send(account, a, urlOf(a), body)).status, `${name} without the permission`).toBe(403);
+      });
+    }
+  });
+
+  it("answers 404 for another organisation's row, and writes nothing", async () => {
+    let checked = 0;
+    for (const [name, a] of cases()) {
+      const row = rowOf(a);
+      const f = row && FIXTURES[row.key];
+      if (!row || !f?.other || FIXTURES[f.other.key].noRows) continue;
+      const foreign = await ctx.firstId(f.other.owner, f.other.key);
+      const before = await t.db.$count(auditLogs, eq(auditLogs.entityId, foreign));
+      const res = await send(f.other.intruder, a, urlOf(a, foreign), a.body ? ACTION_BODIES[bodyKey(a)] : undefined);
+      expect(res.status, `${name} by ${f.other.intruder}: ${JSON.stringify(res.body)}`).toBe(404);
+      expect(await t.db.$count(auditLogs, eq(auditLogs.entityId, foreign)), name).toBe(before);
+      // Not a row id at all: the same 404.
+      expect((await send(f.other.intruder, a, urlOf(a, 'not-an-id'), a.body ? ACTION_BODIES[bodyKey(a)] : undefined)).status, `${name} not-an-id`).toBe(404);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(30);
+  });
+
+  it('writes an audit row with the action of each write that succeeds', async () => {
+    const wiki = actions.find((a) => a.url === '/api/busi/web/k12/wikiManagement/schoolWiki/:id/publish')!;
+    const id = await ctx.firstId('school01', 'k12.wiki.schoolWiki');
+    const detail = (await t.as('school01').get(`${prefixOf('k12.wiki.schoolWiki')}/${id}`)).body.data as { version: number; published: boolean };
+    const res = await send('school01', wiki, urlOf(wiki, id), { published: !detail.published, version: detail.version });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.msg).toBeTruthy();
+    expect(await audited('wiki', id, detail.published ? 'unpublish' : 'publish')).toBe(1);
+
+    // The audit action of an action is declared with it (the kit writes it; the meets suites check each one).
+    expect(actions.find((a) => a.url === '/api/busi/web/k12/sportsMeet/:id/end')?.audit).toBe('end');
+  });
+});

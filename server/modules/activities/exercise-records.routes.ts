@@ -17,7 +17,6 @@ const translator = (request: FastifyRequest) => (key: string, options?: Record<s
  * the list with its filters, export, and invalid / valid again (each change audited).
  */
 export const exerciseRecordRoutes: FastifyPluginAsync<{ family: Family }> = async (app, { family }) => {
-  app.addHook('onRequest', app.authenticate);
   const key = `${family}.sportData.exerciseRecord`;
   const reader = async (actor: Actor): Promise<ActivityReader> => ({ family, tenantOrgId: actor.tenantOrgId, userId: actor.userId, classScope: await classScopeOf(app.db, actor) });
 

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ok } from '@/domain/api';
 import {
   contestEntryFilter,
   contestEntryInvalidBody,
@@ -11,11 +10,12 @@ import {
   contestSaveSchema,
   leaderboardQuery,
 } from '@/domain/activities/contests';
-import { ERR, OK_MSG } from '@/domain/errors';
+import { ERR } from '@/domain/errors';
 import { idParamsSchema } from '@/domain/list-query';
 import { pageAccess, type Family } from '@/domain/menus/access';
+import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
-import { audit } from '../../lib/audit';
+import { resourceAction, type Access } from '../../lib/action';
 import { classScopeOf } from '../../lib/data-scope';
 import { registerResource, uuidOr404 } from '../../lib/resource';
 import { sendXlsx } from '../../lib/spreadsheet/http';
@@ -48,10 +48,9 @@ const translator = (request: FastifyRequest) => (key: string, options?: Record<s
  */
 export const contestRoutes: FastifyPluginAsync<{ family: Family }> = async (app, { family }) => {
   registerRefCheck('contest', contestRefCheck);
-  app.addHook('onRequest', app.authenticate);
   const key = contestPageKey(family);
   const caller = (actor: Actor): ContestCaller => ({ actor, family, now: app.now() });
-  const reader = async (actor: Actor): Promise<ContestReader> => ({ ...caller(actor), classScope: await classScopeOf(app.db, actor) });
+  const reader = async (db: DbOrTx, actor: Actor): Promise<ContestReader> => ({ ...caller(actor), classScope: await classScopeOf(db, actor) });
   const gx = family === 'gx';
 
   await registerResource(
@@ -68,74 +67,99 @@ export const contestRoutes: FastifyPluginAsync<{ family: Family }> = async (app,
       remove: (tx, actor, id) => deleteContest(tx, caller(actor), id),
     },
     (scope) => {
-      const r = scope.withTypeProvider<ZodTypeProvider>();
-      const data = requireAccess(key, 'data');
-      r.get('/options', { preValidation: requireAccess(key, 'view') }, async (request) => {
-        const actor = await requireActor(request);
-        return ok(await activityOptions(app.db, { family, tenantOrgId: actor.tenantOrgId, userId: actor.userId, classScope: { all: true } }));
+      const data: Access = [key, 'data'];
+      resourceAction(scope, {
+        method: 'GET',
+        path: '/options',
+        access: [key, 'view'],
+        read: (db, actor) => activityOptions(db, { family, tenantOrgId: actor.tenantOrgId, userId: actor.userId, classScope: { all: true } }),
       });
       if (gx) {
-        r.post('/', { preValidation: requireAccess(key, 'addRank', [key, 'addChallenge']), schema: { body: contestSaveSchema } }, async (request) => {
-          const actor = await requireActor(request);
-          const code = pageAccess(key).need(request.body.type === 'challenge' ? 'addChallenge' : 'addRank');
-          if (!actor.permissions.has(code)) throw new AppError(403, ERR.forbidden);
-          const saved = await app.db.transaction(async (tx) => {
-            const row = await createContest(tx, caller(actor), request.body);
-            await audit(tx, actor, { action: 'create', entity: 'contest', entityId: row.id, after: row });
-            return row;
-          });
-          return ok(saved, request.t(OK_MSG.saved));
+        // Either button opens the form; the body's type says which one it takes.
+        resourceAction(scope, {
+          method: 'POST',
+          path: '/',
+          access: [key, 'addRank', [key, 'addChallenge']],
+          body: contestSaveSchema,
+          entity: 'contest',
+          audit: 'create',
+          write: async (tx, actor, { body }) => {
+            if (!actor.permissions.has(pageAccess(key).need(body.type === 'challenge' ? 'addChallenge' : 'addRank'))) throw new AppError(403, ERR.forbidden);
+            const row = await createContest(tx, caller(actor), body);
+            return { after: row, entityId: row.id };
+          },
         });
       }
-      r.put('/:id/end', { preValidation: requireAccess(key, 'end'), schema: { params: idParamsSchema } }, async (request) => {
-        const actor = await requireActor(request);
-        const id = uuidOr404(request.params.id);
-        const after = await app.db.transaction(async (tx) => {
-          const change = await endContest(tx, caller(actor), id);
-          await audit(tx, actor, { action: 'end', entity: 'contest', entityId: id, before: change.before, after: change.after });
-          return change.after;
-        });
-        return ok(after, request.t('activities:contests.endedNow'));
+      resourceAction(scope, {
+        method: 'PUT',
+        path: '/:id/end',
+        access: [key, 'end'],
+        params: idParamsSchema,
+        entity: 'contest',
+        audit: 'end',
+        message: 'activities:contests.endedNow',
+        write: (tx, actor, { params }) => endContest(tx, caller(actor), params.id),
       });
-      r.get('/:id/leaderboard', { preValidation: data, schema: { params: idParamsSchema, querystring: leaderboardQuery } }, async (request) => {
-        const who = await reader(await requireActor(request));
-        const id = uuidOr404(request.params.id);
-        return ok(request.query.by === 'class' ? await classLeaderboard(app.db, who, id, request.query) : await studentLeaderboard(app.db, who, id, request.query));
+      resourceAction(scope, {
+        method: 'GET',
+        path: '/:id/leaderboard',
+        access: data,
+        params: idParamsSchema,
+        query: leaderboardQuery,
+        read: async (db, actor, { params, query }) => {
+          const who = await reader(db, actor);
+          return query.by === 'class' ? classLeaderboard(db, who, params.id, query) : studentLeaderboard(db, who, params.id, query);
+        },
       });
-      r.get('/:id/participation', { preValidation: data, schema: { params: idParamsSchema } }, async (request) =>
-        ok(await participation(app.db, await reader(await requireActor(request)), uuidOr404(request.params.id))),
-      );
-      r.get('/:id/export', { preValidation: data, schema: { params: idParamsSchema, querystring: leaderboardQuery } }, async (request, reply) => {
-        const who = await reader(await requireActor(request));
-        const { workbook, fileName } = await exportLeaderboard(app.db, who, uuidOr404(request.params.id), request.query, translator(request));
-        return sendXlsx(reply, workbook, fileName);
+      resourceAction(scope, {
+        method: 'GET',
+        path: '/:id/participation',
+        access: data,
+        params: idParamsSchema,
+        read: async (db, actor, { params }) => participation(db, await reader(db, actor), params.id),
       });
       // The entries behind the board: listed, exported, set invalid (with a reason) or valid again, each change audited.
-      r.get('/:id/entries/page', { preValidation: data, schema: { params: idParamsSchema, querystring: contestEntryListQuery } }, async (request) =>
-        ok(await contestEntryPage(app.db, await reader(await requireActor(request)), uuidOr404(request.params.id), request.query)),
-      );
-      r.get('/:id/entries/export', { preValidation: requireAccess(key, 'export'), schema: { params: idParamsSchema, querystring: contestEntryFilter } }, async (request, reply) => {
-        const who = await reader(await requireActor(request));
-        const { workbook, fileName } = await exportContestEntries(app.db, who, uuidOr404(request.params.id), request.query, translator(request), app.now());
-        return sendXlsx(reply, workbook, fileName);
+      resourceAction(scope, {
+        method: 'GET',
+        path: '/:id/entries/page',
+        access: data,
+        params: idParamsSchema,
+        query: contestEntryListQuery,
+        read: async (db, actor, { params, query }) => contestEntryPage(db, await reader(db, actor), params.id, query),
       });
       for (const [path, action, invalid, body] of [
         ['/:id/entries/invalid', 'invalid', true, contestEntryInvalidBody],
         ['/:id/entries/valid', 'valid', false, contestEntryValidBody],
       ] as const) {
-        r.post(path, { preValidation: requireAccess(key, action), schema: { params: idParamsSchema, body } }, async (request) => {
-          const actor = await requireActor(request);
-          const who = await reader(actor);
-          const id = uuidOr404(request.params.id);
-          const reason = 'reason' in request.body ? request.body.reason : undefined;
-          const ids = await app.db.transaction(async (tx) => {
-            const changed = await setContestEntriesInvalid(tx, who, id, { ids: request.body.ids, reason }, invalid);
-            if (changed.length) await audit(tx, actor, { action, entity: 'contestEntry', entityId: id, after: { ids: changed, reason: reason ?? null } });
-            return changed;
-          });
-          return ok({ changed: ids.length });
+        resourceAction(scope, {
+          method: 'POST',
+          path,
+          access: [key, action],
+          params: idParamsSchema,
+          body: body as typeof contestEntryInvalidBody | typeof contestEntryValidBody,
+          entity: 'contestEntry',
+          audit: action,
+          message: null,
+          write: async (tx, actor, { params, body }) => {
+            const reason = 'reason' in body ? body.reason : undefined;
+            const changed = await setContestEntriesInvalid(tx, await reader(tx, actor), params.id, { ids: body.ids, reason }, invalid);
+            return { after: { ids: changed, reason: reason ?? null }, answer: { changed: changed.length }, audited: changed.length > 0 };
+          },
         });
       }
+
+      // Spreadsheet downloads: hand routes (a file, not an envelope).
+      const r = scope.withTypeProvider<ZodTypeProvider>();
+      r.get('/:id/export', { preValidation: requireAccess(...data), schema: { params: idParamsSchema, querystring: leaderboardQuery } }, async (request, reply) => {
+        const who = await reader(app.db, await requireActor(request));
+        const { workbook, fileName } = await exportLeaderboard(app.db, who, uuidOr404(request.params.id), request.query, translator(request));
+        return sendXlsx(reply, workbook, fileName);
+      });
+      r.get('/:id/entries/export', { preValidation: requireAccess(key, 'export'), schema: { params: idParamsSchema, querystring: contestEntryFilter } }, async (request, reply) => {
+        const who = await reader(app.db, await requireActor(request));
+        const { workbook, fileName } = await exportContestEntries(app.db, who, uuidOr404(request.params.id), request.query, translator(request), app.now());
+        return sendXlsx(reply, workbook, fileName);
+      });
     },
   );
 };

@@ -31,7 +31,6 @@ const READS = { readsTables: [...CLASS_SCOPE_TABLES, dcRollups, dcSchoolRollups,
 
 export const dataCenterRoutes: FastifyPluginAsyncZod<DataCenterRoutesOptions> = async (app, { family }) => {
   const can = dataCenterCodes(family);
-  app.addHook('onRequest', app.authenticate);
   const tenant = async (request: FastifyRequest) => (await requireScope(request)).tenantOrgId;
   /** The tenant and the classes the role's data scope covers (docs/product-rules.md#data-scopes). */
   const viewer = async (request: FastifyRequest): Promise<Viewer> => {

@@ -10,7 +10,6 @@ const OVERVIEW = 'admin.dataCenter.overview';
 
 /** GET /api/busi/web/admin/dataCenter/overview (docs/product-rules.md#district-overview): one request for the whole screen. */
 export const districtRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.addHook('onRequest', app.authenticate);
   app.get(
     relativeApi(OVERVIEW, 'admin'),
     { preValidation: requireAccess(OVERVIEW), schema: { querystring: dataCenterFilterSchema.pick({ schoolYear: true, semesterCode: true, planId: true, gender: true }) } },

@@ -55,7 +55,6 @@ function detailReads(app: FastifyInstance, key: string, reader: (actor: Actor) =
  * delete, video review) and a management organisation's read-only list and detail over its schools (admin).
  */
 export const homeworkRoutes: FastifyPluginAsync<{ family: ServedBy<'homework.homeworkManagement'>; expireEveryMs?: number }> = async (app, { family, expireEveryMs = 0 }) => {
-  app.addHook('onRequest', app.authenticate);
   const key = `${family}.homework.homeworkManagement`;
 
   if (family === 'admin') {

@@ -52,7 +52,6 @@ function toJobRow(row: Row, t: FastifyRequest['t']): JobRow {
 }
 
 export const jobRoutes: FastifyPluginAsync<{ storage: Storage }> = async (app, { storage }) => {
-  app.addHook('onRequest', app.authenticate);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   const select = () => app.db.select({ job: jobs, startedBy: users.name }).from(jobs).leftJoin(users, eq(users.id, jobs.userId));

@@ -34,7 +34,6 @@ function lessonWorkbook(rows: readonly LessonRow[], t: TFunction, locale: string
 }
 
 export const lessonRoutes: FastifyPluginAsync<{ family: LessonFamily }> = async (app, { family }) => {
-  app.addHook('onRequest', app.authenticate);
   for (const type of FAMILY_TYPES[family]) {
     const key = `${family}.class.${type}`;
     await registerResource(

@@ -1,13 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { TFunction } from 'i18next';
-import { z } from 'zod';
 import { ok } from '@/domain/api';
-import { OK_MSG } from '@/domain/errors';
 import { certificateIssueSchema, type CertificateIssue, certificateListQuery, certificateSaveSchema, photoAddSchema, photoCaptionSchema, stampSaveSchema } from '@/domain/meets/documents';
-import { idParamsSchema } from '@/domain/list-query';
+import { idParamsSchema, idParamsWith } from '@/domain/list-query';
 import { audit } from '../../lib/audit';
 import type { JobHandler } from '../../lib/jobs';
+import { resourceAction, type Access } from '../../lib/action';
 import { resourceRoutes, uuidOr404 } from '../../lib/resource';
 import type { Storage } from '../../lib/storage/storage';
 import { requireAccess, requireActor } from '../../plugins/tenant';
@@ -84,34 +83,34 @@ function certificateJob(storage: Storage): JobHandler<{ templateId: string; body
   };
 }
 
-const photoParams = z.object({ id: z.string().max(64), photoId: z.string().max(64) });
-
 export const meetDocumentRoutes: FastifyPluginAsync<{ family: SchoolFamily; storage: Storage }> = async (app, { family, storage }) => {
   // One kind for both families (the template and meet are the actor's organisation's either way).
   app.jobs.define('certificates', certificateJob(storage));
-  app.addHook('onRequest', app.authenticate);
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const MANAGE = `${family}.sportsMeet.manage`;
 
   // E-stamps: the certificate form picks one, so its add/edit permission also reads them.
-  r.get('/sportsMeet/stamps', { preValidation: requireAccess(STAMP, 'view', [CERTIFICATE, 'add'], [CERTIFICATE, 'edit']) }, async (request) => ok(await stampList(app.db, await requireActor(request))));
-  r.post('/sportsMeet/stamps', { preValidation: requireAccess(STAMP, 'upload'), schema: { body: stampSaveSchema } }, async (request) => {
-    const actor = await requireActor(request);
-    const saved = await app.db.transaction(async (tx) => {
-      const row = await createStamp(tx, actor, request.body);
-      await audit(tx, actor, { action: 'create', entity: 'meetStamp', entityId: row.id, after: row });
-      return row;
-    });
-    return ok(saved, request.t(OK_MSG.saved));
+  resourceAction(app, { method: 'GET', path: '/sportsMeet/stamps', access: [STAMP, 'view', [CERTIFICATE, 'add'], [CERTIFICATE, 'edit']], read: stampList });
+  resourceAction(app, {
+    method: 'POST',
+    path: '/sportsMeet/stamps',
+    access: [STAMP, 'upload'],
+    body: stampSaveSchema,
+    entity: 'meetStamp',
+    audit: 'create',
+    write: async (tx, actor, { body }) => {
+      const row = await createStamp(tx, actor, body);
+      return { after: row, entityId: row.id };
+    },
   });
-  r.delete('/sportsMeet/stamps/:id', { preValidation: requireAccess(STAMP, 'delete'), schema: { params: idParamsSchema } }, async (request) => {
-    const actor = await requireActor(request);
-    const id = uuidOr404(request.params.id);
-    await app.db.transaction(async (tx) => {
-      const before = await deleteStamp(tx, actor, id, app.now());
-      await audit(tx, actor, { action: 'delete', entity: 'meetStamp', entityId: id, before });
-    });
-    return ok(null, request.t(OK_MSG.deleted));
+  resourceAction(app, {
+    method: 'DELETE',
+    path: '/sportsMeet/stamps/:id',
+    access: [STAMP, 'delete'],
+    params: idParamsSchema,
+    entity: 'meetStamp',
+    audit: 'delete',
+    answers: 'nothing',
+    write: async (tx, actor, { params }) => ({ before: await deleteStamp(tx, actor, params.id, app.now()), after: undefined }),
   });
 
   // Certificate templates, and issuing one for a meet's published places.
@@ -126,10 +125,11 @@ export const meetDocumentRoutes: FastifyPluginAsync<{ family: SchoolFamily; stor
         update: { body: certificateSaveSchema, handler: updateCertificate },
         remove: deleteCertificate,
       });
-      const s = scope.withTypeProvider<ZodTypeProvider>();
-      s.get('/issue/options', { preValidation: requireAccess(CERTIFICATE, 'issue') }, async (request) => ok(await issueOptions(app.db, await requireActor(request))));
+      resourceAction(scope, { method: 'GET', path: '/issue/options', access: [CERTIFICATE, 'issue'], read: issueOptions });
       // Issuing is a job (docs/product-rules.md#jobs): checked here so a bad request answers at once, drawn by a worker
       // with its progress shown; its file downloads from the job. It takes the page's `download` button as well as `issue`.
+      // A hand route: it writes nothing here (the job audits what it issues) and needs the request's locale.
+      const s = scope.withTypeProvider<ZodTypeProvider>();
       s.post('/:id/issue', { preValidation: [requireAccess(CERTIFICATE, 'issue'), requireAccess(CERTIFICATE, 'download')], schema: { params: idParamsSchema, body: certificateIssueSchema } }, async (request) => {
         const actor = await requireActor(request);
         const id = uuidOr404(request.params.id);
@@ -143,37 +143,40 @@ export const meetDocumentRoutes: FastifyPluginAsync<{ family: SchoolFamily; stor
   );
 
   // Style photos of a meet (sportsMeet/demeanor/:meetId).
-  const DEMEANOR = requireAccess(MANAGE, 'demeanor');
-  r.get('/sportsMeet/:id/photos', { preValidation: DEMEANOR, schema: { params: idParamsSchema } }, async (request) => ok(await photoList(app.db, await requireActor(request), uuidOr404(request.params.id))));
-  r.post('/sportsMeet/:id/photos', { preValidation: DEMEANOR, schema: { params: idParamsSchema, body: photoAddSchema } }, async (request) => {
-    const actor = await requireActor(request);
-    const meetId = uuidOr404(request.params.id);
-    const added = await app.db.transaction(async (tx) => {
-      const rows = await addPhotos(tx, actor, meetId, request.body.fileIds, app.now());
-      await audit(tx, actor, { action: 'addPhotos', entity: 'meet', entityId: meetId, after: rows.map((p) => p.fileId) });
-      return rows;
-    });
-    return ok(added, request.t(OK_MSG.saved));
+  const DEMEANOR: Access = [MANAGE, 'demeanor'];
+  const photoParams = idParamsWith('photoId');
+  resourceAction(app, { method: 'GET', path: '/sportsMeet/:id/photos', access: DEMEANOR, params: idParamsSchema, read: (db, actor, { params }) => photoList(db, actor, params.id) });
+  resourceAction(app, {
+    method: 'POST',
+    path: '/sportsMeet/:id/photos',
+    access: DEMEANOR,
+    params: idParamsSchema,
+    body: photoAddSchema,
+    entity: 'meet',
+    audit: 'addPhotos',
+    write: async (tx, actor, { params, body }) => {
+      const rows = await addPhotos(tx, actor, params.id, body.fileIds, app.now());
+      return { after: rows.map((p) => p.fileId), answer: rows };
+    },
   });
-  r.put('/sportsMeet/:id/photos/:photoId', { preValidation: DEMEANOR, schema: { params: photoParams, body: photoCaptionSchema } }, async (request) => {
-    const actor = await requireActor(request);
-    const meetId = uuidOr404(request.params.id);
-    const photoId = uuidOr404(request.params.photoId);
-    const after = await app.db.transaction(async (tx) => {
-      const change = await setCaption(tx, actor, meetId, photoId, request.body);
-      await audit(tx, actor, { action: 'caption', entity: 'meetPhoto', entityId: photoId, before: change.before, after: change.after });
-      return change.after;
-    });
-    return ok(after, request.t(OK_MSG.saved));
+  resourceAction(app, {
+    method: 'PUT',
+    path: '/sportsMeet/:id/photos/:photoId',
+    access: DEMEANOR,
+    params: photoParams,
+    body: photoCaptionSchema,
+    entity: 'meetPhoto',
+    audit: 'caption',
+    write: async (tx, actor, { params, body }) => ({ ...(await setCaption(tx, actor, params.id, params.photoId, body)), entityId: params.photoId }),
   });
-  r.delete('/sportsMeet/:id/photos/:photoId', { preValidation: DEMEANOR, schema: { params: photoParams } }, async (request) => {
-    const actor = await requireActor(request);
-    const meetId = uuidOr404(request.params.id);
-    const photoId = uuidOr404(request.params.photoId);
-    await app.db.transaction(async (tx) => {
-      const change = await deletePhoto(tx, actor, meetId, photoId, app.now());
-      await audit(tx, actor, { action: 'delete', entity: 'meetPhoto', entityId: photoId, before: change.before });
-    });
-    return ok(null, request.t(OK_MSG.deleted));
+  resourceAction(app, {
+    method: 'DELETE',
+    path: '/sportsMeet/:id/photos/:photoId',
+    access: DEMEANOR,
+    params: photoParams,
+    entity: 'meetPhoto',
+    audit: 'delete',
+    answers: 'nothing',
+    write: async (tx, actor, { params }) => ({ before: (await deletePhoto(tx, actor, params.id, params.photoId, app.now())).before, after: undefined, entityId: params.photoId }),
   });
 };

@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { idParamsSchema as meetParams } from '@/domain/list-query';
 import { entryListQuery } from '@/domain/meets/entries';
 import { ENTRY_IMPORT_MAX_BYTES } from '@/domain/meets/entry-import';
 import { sendXlsx, uploadedFile } from '../../lib/spreadsheet/http';
@@ -10,9 +10,11 @@ import { requireAccess, requireActor } from '../../plugins/tenant';
 import { entryExport, entryTemplate, importEntries } from './entry-import.service';
 
 const translator = (request: FastifyRequest) => (key: string, options?: Record<string, unknown>) => request.t(key, options ?? {});
-const meetParams = z.object({ id: z.string().max(64) });
 
-/** Export, template and import of a meet's sign-up workbook (docs/product-rules.md#meets), in a scope of their own (multipart). */
+/**
+ * Export, template and import of a meet's sign-up workbook (docs/product-rules.md#meets), in a scope of their own
+ * (multipart). Hand routes: workbooks in and out, not envelopes.
+ */
 export async function entryIoRoutes(app: FastifyInstance, key: string) {
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: ENTRY_IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6 } });

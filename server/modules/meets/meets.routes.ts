@@ -1,18 +1,25 @@
-import type { FastifyPluginAsync, preValidationHookHandler } from 'fastify';
-import type { AuditAction } from '@/domain/platform/audit';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { ok } from '@/domain/api';
-import { OK_MSG } from '@/domain/errors';
-import { bibSaveSchema, drawSchema, entryListQuery, entryReviewSchema, entrySaveSchema, teamSaveSchema } from '@/domain/meets/entries';
+import {
+  arrangementClearSchema,
+  bibSaveSchema,
+  drawSchema,
+  entryCandidatesQuery,
+  entryListQuery,
+  entryReviewSchema,
+  entrySaveSchema,
+  laneMoveSchema,
+  scheduleRequestSchema,
+  slotMoveSchema,
+  teamSaveSchema,
+} from '@/domain/meets/entries';
 import { meetListQuery, meetSaveSchema } from '@/domain/meets/meets';
 import { heatResultsSchema, invalidSchema, resultStepSchema } from '@/domain/meets/results';
 import { recordListQuery, recordSaveSchema } from '@/domain/meets/records';
-import { UUID_PATTERN } from '@/domain/list-query';
-import type { Tx } from '../../db/client';
-import { audit } from '../../lib/audit';
+import { idParamsSchema, idParamsWith } from '@/domain/list-query';
+import { resourceAction, type Access } from '../../lib/action';
 import { registerResource, resourceRoutes, uuidOr404 } from '../../lib/resource';
-import { requireAccess, requireActor, type Actor } from '../../plugins/tenant';
+import { requireAccess, requireActor } from '../../plugins/tenant';
 import { arrangement, clearArrangement, drawMeet, moveLane, moveSlot, scheduleMeet } from './arrange.service';
 import { addEntries, addTeam, entryCandidates, entryPage, removeEntry, reviewEntries, setBib, setTeamBib, updateTeam } from './entry.service';
 import { createMeet, deleteMeet, endMeet, meetById, meetFormOptions, meetPage, updateMeet } from './meet.service';
@@ -27,29 +34,21 @@ import type { SchoolFamily } from '@/domain/menus/access';
 /**
  * Sports meets of /api/busi/web/{k12|gx}/sportsMeet (docs/product-rules.md#meets): the meet resource (list, add,
  * detail with groups and events, edit, delete, early end), and under `/:id` the work of the shared meet screens
- * (/single/sportsMeet/*: sign-up, arrangement, results, points, live board), each with its catalogue permission.
- * Records of the organisation are under `/records`.
+ * (/single/sportsMeet/*: sign-up, arrangement, results, points, live board) as actions, each with its catalogue
+ * permission; every write is audited on the meet. Records of the organisation are under `/records`.
  */
 const SIGN_UP = 'single.sportsMeet.signUp';
 const SCORE = 'single.sportsMeet.score';
 const POINTS = 'single.sportsMeet.points';
 const RECORD = 'single.sportsMeet.record';
 
-const meetParams = z.object({ id: z.string().max(64) });
-const sub = <K extends string>(name: K) => z.object({ id: z.string().max(64) }).extend({ [name]: z.string().max(64) } as Record<K, z.ZodString>);
-const uuid = z.string().regex(UUID_PATTERN, 'validation:common.id');
+const entryParams = idParamsWith('entryId');
+const athleteParams = idParamsWith('athleteId');
+const heatParams = idParamsWith('heatId');
+const resultParams = idParamsWith('resultId');
 
 export const meetRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (app, { family }) => {
-  app.addHook('onRequest', app.authenticate);
   const key = `${family}.sportsMeet.manage`;
-
-  /** A write of a meet's sub-resource: one transaction with its audit row. */
-  const write = async <T extends { before: unknown; after: unknown }>(actor: Actor, action: AuditAction, entityId: string, run: (tx: Tx) => Promise<T>) =>
-    app.db.transaction(async (tx) => {
-      const change = await run(tx);
-      await audit(tx, actor, { action, entity: 'meet', entityId, before: change.before, after: change.after });
-      return change.after;
-    });
 
   await registerResource(
     app,
@@ -69,148 +68,232 @@ export const meetRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (a
       ],
     },
     (scope) => {
-      const r = scope.withTypeProvider<ZodTypeProvider>();
-      const on = (k: string, a: Parameters<typeof requireAccess>[1], ...alt: Parameters<typeof requireAccess>[2][]): preValidationHookHandler => requireAccess(k, a, ...alt);
-      const idOf = (p: { id: string }) => uuidOr404(p.id);
-
-      r.get('/options', { preValidation: on(key, 'view', [key, 'add']) }, async (request) => ok(await meetFormOptions(app.db, await requireActor(request))));
-      r.post('/:id/end', { preValidation: on(key, 'end'), schema: { params: meetParams } }, async (request) => {
-        const actor = await requireActor(request);
-        const id = idOf(request.params);
-        await write(actor, 'end', id, (tx) => endMeet(tx, actor, id, app.now()));
-        return ok(null, request.t(OK_MSG.saved));
+      resourceAction(scope, { method: 'GET', path: '/options', access: [key, 'view', [key, 'add']], read: meetFormOptions });
+      resourceAction(scope, {
+        method: 'POST',
+        path: '/:id/end',
+        access: [key, 'end'],
+        params: idParamsSchema,
+        entity: 'meet',
+        audit: 'end',
+        answers: 'nothing',
+        write: (tx, actor, { params }) => endMeet(tx, actor, params.id, app.now()),
       });
 
       // Registration (signUp): teachers enter their classes' athletes; reviewers approve, reject and set bibs.
       void entryIoRoutes(scope, SIGN_UP);
-      r.get('/:id/entries', { preValidation: on(SIGN_UP, 'view'), schema: { params: meetParams, querystring: entryListQuery.omit({ meetId: true }) } }, async (request) =>
-        ok(await entryPage(app.db, await requireActor(request), idOf(request.params), request.query)),
-      );
-      r.get('/:id/entries/candidates', { preValidation: on(SIGN_UP, 'detail'), schema: { params: meetParams, querystring: z.object({ keyword: z.string().trim().max(64).default(''), classId: uuid.optional(), eventId: uuid.optional() }) } }, async (request) =>
-        ok(await entryCandidates(app.db, await requireActor(request), idOf(request.params), request.query.keyword, request.query.classId, request.query.eventId)),
-      );
-      r.post('/:id/entries', { preValidation: on(SIGN_UP, 'detail'), schema: { params: meetParams, body: entrySaveSchema } }, async (request) => {
-        const actor = await requireActor(request);
-        const id = idOf(request.params);
-        const saved = await app.db.transaction(async (tx) => {
-          const out = await addEntries(tx, actor, id, request.body, app.now());
-          await audit(tx, actor, { action: 'signUp', entity: 'meet', entityId: id, after: { ...request.body, ...out } });
-          return out;
-        });
-        return ok(saved, request.t(OK_MSG.saved));
+      resourceAction(scope, {
+        method: 'GET',
+        path: '/:id/entries',
+        access: [SIGN_UP, 'view'],
+        params: idParamsSchema,
+        query: entryListQuery.omit({ meetId: true }),
+        read: (db, actor, { params, query }) => entryPage(db, actor, params.id, query),
+      });
+      resourceAction(scope, {
+        method: 'GET',
+        path: '/:id/entries/candidates',
+        access: [SIGN_UP, 'detail'],
+        params: idParamsSchema,
+        query: entryCandidatesQuery,
+        read: (db, actor, { params, query }) => entryCandidates(db, actor, params.id, query.keyword, query.classId, query.eventId),
+      });
+      resourceAction(scope, {
+        method: 'POST',
+        path: '/:id/entries',
+        access: [SIGN_UP, 'detail'],
+        params: idParamsSchema,
+        body: entrySaveSchema,
+        entity: 'meet',
+        audit: 'signUp',
+        write: async (tx, actor, { params, body }) => {
+          const out = await addEntries(tx, actor, params.id, body, app.now());
+          return { after: { ...body, ...out }, answer: out };
+        },
       });
       // Relay teams: entered and edited by the class's teachers, reviewed with the other entries.
-      r.post('/:id/teams', { preValidation: on(SIGN_UP, 'detail'), schema: { params: meetParams, body: teamSaveSchema } }, async (request) => {
-        const actor = await requireActor(request);
-        const id = idOf(request.params);
-        const saved = await app.db.transaction(async (tx) => {
-          const out = await addTeam(tx, actor, id, request.body, app.now());
-          await audit(tx, actor, { action: 'signUpTeam', entity: 'meet', entityId: id, after: { ...request.body, ...out } });
-          return out;
-        });
-        return ok(saved, request.t(OK_MSG.saved));
+      resourceAction(scope, {
+        method: 'POST',
+        path: '/:id/teams',
+        access: [SIGN_UP, 'detail'],
+        params: idParamsSchema,
+        body: teamSaveSchema,
+        entity: 'meet',
+        audit: 'signUpTeam',
+        write: async (tx, actor, { params, body }) => {
+          const out = await addTeam(tx, actor, params.id, body, app.now());
+          return { after: { ...body, ...out }, answer: out };
+        },
       });
-      r.put('/:id/teams/:entryId', { preValidation: on(SIGN_UP, 'detail'), schema: { params: sub('entryId'), body: teamSaveSchema } }, async (request) => {
-        const actor = await requireActor(request);
-        const id = idOf(request.params);
-        await write(actor, 'editTeam', id, (tx) => updateTeam(tx, actor, id, uuidOr404(request.params.entryId as string), request.body, app.now()));
-        return ok(null, request.t(OK_MSG.saved));
+      resourceAction(scope, {
+        method: 'PUT',
+        path: '/:id/teams/:entryId',
+        access: [SIGN_UP, 'detail'],
+        params: entryParams,
+        body: teamSaveSchema,
+        entity: 'meet',
+        audit: 'editTeam',
+        answers: 'nothing',
+        write: (tx, actor, { params, body }) => updateTeam(tx, actor, params.id, params.entryId, body, app.now()),
       });
-      r.put('/:id/entries/:entryId/bib', { preValidation: on(SIGN_UP, 'audit'), schema: { params: sub('entryId'), body: bibSaveSchema } }, async (request) => {
-        const actor = await requireActor(request);
-        const id = idOf(request.params);
-        await write(actor, 'bib', id, (tx) => setTeamBib(tx, actor, id, uuidOr404(request.params.entryId as string), request.body.bib));
-        return ok(null, request.t(OK_MSG.saved));
+      resourceAction(scope, {
+        method: 'PUT',
+        path: '/:id/entries/:entryId/bib',
+        access: [SIGN_UP, 'audit'],
+        params: entryParams,
+        body: bibSaveSchema,
+        entity: 'meet',
+        audit: 'bib',
+        answers: 'nothing',
+        write: (tx, actor, { params, body }) => setTeamBib(tx, actor, params.id, params.entryId, body.bib),
       });
-      r.delete('/:id/entries/:entryId', { preValidation: on(SIGN_UP, 'detail'), schema: { params: sub('entryId') } }, async (request) => {
-        const actor = await requireActor(request);
-        const id = idOf(request.params);
-        const entryId = uuidOr404(request.params.entryId as string);
-        await app.db.transaction(async (tx) => {
-          const before = await removeEntry(tx, actor, id, entryId);
-          await audit(tx, actor, { action: 'withdraw', entity: 'meet', entityId: id, before });
-        });
-        return ok(null, request.t(OK_MSG.deleted));
+      resourceAction(scope, {
+        method: 'DELETE',
+        path: '/:id/entries/:entryId',
+        access: [SIGN_UP, 'detail'],
+        params: entryParams,
+        entity: 'meet',
+        audit: 'withdraw',
+        answers: 'nothing',
+        write: async (tx, actor, { params }) => ({ before: await removeEntry(tx, actor, params.id, params.entryId), after: undefined }),
       });
-      r.post('/:id/entries/review', { preValidation: on(SIGN_UP, 'audit'), schema: { params: meetParams, body: entryReviewSchema } }, async (request) => {
-        const actor = await requireActor(request);
-        const id = idOf(request.params);
-        await write(actor, 'review', id, (tx) => reviewEntries(tx, actor, id, request.body));
-        return ok(null, request.t(OK_MSG.saved));
+      resourceAction(scope, {
+        method: 'POST',
+        path: '/:id/entries/review',
+        access: [SIGN_UP, 'audit'],
+        params: idParamsSchema,
+        body: entryReviewSchema,
+        entity: 'meet',
+        audit: 'review',
+        answers: 'nothing',
+        write: (tx, actor, { params, body }) => reviewEntries(tx, actor, params.id, body),
       });
-      r.put('/:id/athletes/:athleteId/bib', { preValidation: on(SIGN_UP, 'audit'), schema: { params: sub('athleteId'), body: bibSaveSchema } }, async (request) => {
-        const actor = await requireActor(request);
-        const id = idOf(request.params);
-        await write(actor, 'bib', id, (tx) => setBib(tx, actor, id, uuidOr404(request.params.athleteId as string), request.body.bib));
-        return ok(null, request.t(OK_MSG.saved));
+      resourceAction(scope, {
+        method: 'PUT',
+        path: '/:id/athletes/:athleteId/bib',
+        access: [SIGN_UP, 'audit'],
+        params: athleteParams,
+        body: bibSaveSchema,
+        entity: 'meet',
+        audit: 'bib',
+        answers: 'nothing',
+        write: (tx, actor, { params, body }) => setBib(tx, actor, params.id, params.athleteId, body.bib),
       });
 
       // Arrangement: draw, cancel / clear, manual lane moves, schedule, manual slot moves; calendar and heat sheets read it.
-      r.get('/:id/arrangement', { preValidation: on(key, 'arrange', [key, 'calendar'], [SCORE, 'view']), schema: { params: meetParams } }, async (request) =>
-        ok(await arrangement(app.db, await requireActor(request), idOf(request.params))),
-      );
-      r.post('/:id/draw', { preValidation: on(key, 'arrange'), schema: { params: meetParams, body: drawSchema } }, async (request) => {
-        const actor = await requireActor(request);
-        const id = idOf(request.params);
-        return ok(await write(actor, 'draw', id, (tx) => drawMeet(tx, actor, id, request.body)), request.t(OK_MSG.saved));
+      const arrange: Access = [key, 'arrange'];
+      resourceAction(scope, {
+        method: 'GET',
+        path: '/:id/arrangement',
+        access: [key, 'arrange', [key, 'calendar'], [SCORE, 'view']],
+        params: idParamsSchema,
+        read: (db, actor, { params }) => arrangement(db, actor, params.id),
       });
-      r.post('/:id/arrangement/clear', { preValidation: on(key, 'arrange'), schema: { params: meetParams, body: z.object({ eventIds: z.array(uuid).max(500).optional() }) } }, async (request) => {
-        const actor = await requireActor(request);
-        const id = idOf(request.params);
-        await write(actor, 'clearArrangement', id, (tx) => clearArrangement(tx, actor, id, request.body.eventIds));
-        return ok(null, request.t(OK_MSG.saved));
+      resourceAction(scope, {
+        method: 'POST',
+        path: '/:id/draw',
+        access: arrange,
+        params: idParamsSchema,
+        body: drawSchema,
+        entity: 'meet',
+        audit: 'draw',
+        write: (tx, actor, { params, body }) => drawMeet(tx, actor, params.id, body),
       });
-      r.put('/:id/lanes/:resultId', { preValidation: on(key, 'arrange'), schema: { params: sub('resultId'), body: z.object({ heatId: uuid, lane: z.coerce.number().int() }) } }, async (request) => {
-        const actor = await requireActor(request);
-        const id = idOf(request.params);
-        await write(actor, 'moveLane', id, (tx) => moveLane(tx, actor, id, uuidOr404(request.params.resultId as string), request.body.heatId, request.body.lane));
-        return ok(null, request.t(OK_MSG.saved));
+      resourceAction(scope, {
+        method: 'POST',
+        path: '/:id/arrangement/clear',
+        access: arrange,
+        params: idParamsSchema,
+        body: arrangementClearSchema,
+        entity: 'meet',
+        audit: 'clearArrangement',
+        answers: 'nothing',
+        write: (tx, actor, { params, body }) => clearArrangement(tx, actor, params.id, body.eventIds),
       });
-      r.post('/:id/schedule', { preValidation: on(key, 'arrange'), schema: { params: meetParams, body: z.object({ confirm: z.boolean().default(false) }) } }, async (request) => {
-        const actor = await requireActor(request);
-        const id = idOf(request.params);
-        return ok(await write(actor, 'schedule', id, (tx) => scheduleMeet(tx, actor, id, request.body.confirm)), request.t(OK_MSG.saved));
+      resourceAction(scope, {
+        method: 'PUT',
+        path: '/:id/lanes/:resultId',
+        access: arrange,
+        params: resultParams,
+        body: laneMoveSchema,
+        entity: 'meet',
+        audit: 'moveLane',
+        answers: 'nothing',
+        write: (tx, actor, { params, body }) => moveLane(tx, actor, params.id, params.resultId, body.heatId, body.lane),
       });
-      r.put(
-        '/:id/heats/:heatId/slot',
-        { preValidation: on(key, 'arrange'), schema: { params: sub('heatId'), body: z.object({ day: z.coerce.number().int().min(0), start: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'meets:v.clock'), venueId: uuid.nullable().optional() }) } },
-        async (request) => {
-          const actor = await requireActor(request);
-          const id = idOf(request.params);
-          await write(actor, 'moveSlot', id, (tx) => moveSlot(tx, actor, id, uuidOr404(request.params.heatId as string), request.body));
-          return ok(null, request.t(OK_MSG.saved));
-        },
-      );
+      resourceAction(scope, {
+        method: 'POST',
+        path: '/:id/schedule',
+        access: arrange,
+        params: idParamsSchema,
+        body: scheduleRequestSchema,
+        entity: 'meet',
+        audit: 'schedule',
+        write: (tx, actor, { params, body }) => scheduleMeet(tx, actor, params.id, body.confirm),
+      });
+      resourceAction(scope, {
+        method: 'PUT',
+        path: '/:id/heats/:heatId/slot',
+        access: arrange,
+        params: heatParams,
+        body: slotMoveSchema,
+        entity: 'meet',
+        audit: 'moveSlot',
+        answers: 'nothing',
+        write: (tx, actor, { params, body }) => moveSlot(tx, actor, params.id, params.heatId, body),
+      });
 
       // Results: entry per heat, review (confirm, publish), invalid / valid.
-      r.get('/:id/heats/:heatId/results', { preValidation: on(SCORE, 'view'), schema: { params: sub('heatId') } }, async (request) =>
-        ok(await heatResults(app.db, await requireActor(request), idOf(request.params), uuidOr404(request.params.heatId as string))),
-      );
-      r.put('/:id/heats/:heatId/results', { preValidation: on(SCORE, 'entry'), schema: { params: sub('heatId'), body: heatResultsSchema } }, async (request) => {
-        const actor = await requireActor(request);
-        const id = idOf(request.params);
-        await write(actor, 'enterResults', id, (tx) => enterResults(tx, actor, id, uuidOr404(request.params.heatId as string), request.body));
-        return ok(null, request.t(OK_MSG.saved));
+      resourceAction(scope, {
+        method: 'GET',
+        path: '/:id/heats/:heatId/results',
+        access: [SCORE, 'view'],
+        params: heatParams,
+        read: (db, actor, { params }) => heatResults(db, actor, params.id, params.heatId),
       });
-      r.post('/:id/results/step', { preValidation: on(SCORE, 'audit'), schema: { params: meetParams, body: resultStepSchema } }, async (request) => {
-        const actor = await requireActor(request);
-        const id = idOf(request.params);
-        await write(actor, request.body.step, id, (tx) => stepResults(tx, actor, id, request.body, app.now()));
-        return ok(null, request.t(OK_MSG.saved));
+      resourceAction(scope, {
+        method: 'PUT',
+        path: '/:id/heats/:heatId/results',
+        access: [SCORE, 'entry'],
+        params: heatParams,
+        body: heatResultsSchema,
+        entity: 'meet',
+        audit: 'enterResults',
+        answers: 'nothing',
+        write: (tx, actor, { params, body }) => enterResults(tx, actor, params.id, params.heatId, body),
       });
-      r.put('/:id/results/:resultId/invalid', { preValidation: on(SCORE, 'invalid', [SCORE, 'valid']), schema: { params: sub('resultId'), body: invalidSchema } }, async (request) => {
-        const actor = await requireActor(request);
-        const id = idOf(request.params);
-        await write(actor, request.body.invalid ? 'invalid' : 'valid', id, (tx) => setResultInvalid(tx, actor, id, uuidOr404(request.params.resultId as string), request.body, app.now()));
-        return ok(null, request.t(OK_MSG.saved));
+      resourceAction(scope, {
+        method: 'POST',
+        path: '/:id/results/step',
+        access: [SCORE, 'audit'],
+        params: idParamsSchema,
+        body: resultStepSchema,
+        entity: 'meet',
+        audit: ({ body }) => body.step,
+        answers: 'nothing',
+        write: (tx, actor, { params, body }) => stepResults(tx, actor, params.id, body, app.now()),
+      });
+      resourceAction(scope, {
+        method: 'PUT',
+        path: '/:id/results/:resultId/invalid',
+        access: [SCORE, 'invalid', [SCORE, 'valid']],
+        params: resultParams,
+        body: invalidSchema,
+        entity: 'meet',
+        audit: ({ body }) => (body.invalid ? 'invalid' : 'valid'),
+        answers: 'nothing',
+        write: (tx, actor, { params, body }) => setResultInvalid(tx, actor, params.id, params.resultId, body, app.now()),
       });
 
-      r.get('/:id/points', { preValidation: on(POINTS, 'view'), schema: { params: meetParams } }, async (request) => ok(await meetPoints(app.db, await requireActor(request), idOf(request.params))));
-      r.get('/:id/board', { preValidation: on(SCORE, 'screen'), schema: { params: meetParams } }, async (request) => ok(await meetBoard(app.db, await requireActor(request), idOf(request.params))));
-      // The results book and the points tables as PDF (manage page buttons; the points page's export also has the tables).
-      const book = (kind: BookKind, ...also: Parameters<typeof requireAccess>[2][]) =>
-        r.get(`/:id/${kind === 'resultsBook' ? 'results-book' : 'points-table'}.pdf`, { preValidation: on(key, kind, ...also), schema: { params: meetParams } }, async (request, reply) => {
-          const { name, pdf } = await meetBook(app.db, await requireActor(request), idOf(request.params), kind, request.t);
+      resourceAction(scope, { method: 'GET', path: '/:id/points', access: [POINTS, 'view'], params: idParamsSchema, read: (db, actor, { params }) => meetPoints(db, actor, params.id) });
+      resourceAction(scope, { method: 'GET', path: '/:id/board', access: [SCORE, 'screen'], params: idParamsSchema, read: (db, actor, { params }) => meetBoard(db, actor, params.id) });
+
+      // The results book and the points tables as PDF (manage page buttons; the points page's export also has the
+      // tables). Hand routes: a file download, not an envelope.
+      const r = scope.withTypeProvider<ZodTypeProvider>();
+      const book = (kind: BookKind, ...also: (readonly [string, 'export'])[]) =>
+        r.get(`/:id/${kind === 'resultsBook' ? 'results-book' : 'points-table'}.pdf`, { preValidation: requireAccess(key, kind, ...also), schema: { params: idParamsSchema } }, async (request, reply) => {
+          const { name, pdf } = await meetBook(app.db, await requireActor(request), uuidOr404(request.params.id), kind, request.t);
           return reply
             .type('application/pdf')
             .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(name)}`)
@@ -235,15 +318,15 @@ export const meetRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (a
         remove: deleteRecord,
       });
       await recordIoRoutes(scope, RECORD);
-      const r = scope.withTypeProvider<ZodTypeProvider>();
-      r.post('/:id/approve', { preValidation: requireAccess(RECORD, 'edit'), schema: { params: meetParams } }, async (request) => {
-        const actor = await requireActor(request);
-        const id = uuidOr404(request.params.id);
-        await app.db.transaction(async (tx) => {
-          const change = await approveRecord(tx, actor, id);
-          await audit(tx, actor, { action: 'approve', entity: 'meetRecord', entityId: id, before: change.before, after: change.after });
-        });
-        return ok(null, request.t(OK_MSG.saved));
+      resourceAction(scope, {
+        method: 'POST',
+        path: '/:id/approve',
+        access: [RECORD, 'edit'],
+        params: idParamsSchema,
+        entity: 'meetRecord',
+        audit: 'approve',
+        answers: 'nothing',
+        write: (tx, actor, { params }) => approveRecord(tx, actor, params.id),
       });
     },
     { prefix: '/sportsMeet/records' },

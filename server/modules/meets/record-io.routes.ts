@@ -9,7 +9,10 @@ import { importRecords, recordExport, recordTemplate } from './record-import.ser
 
 const translator = (request: FastifyRequest) => (key: string, options?: Record<string, unknown>) => request.t(key, options ?? {});
 
-/** Export, template and import of the records workbook (docs/product-rules.md#meets), in a scope of their own (multipart). */
+/**
+ * Export, template and import of the records workbook (docs/product-rules.md#meets), in a scope of their own
+ * (multipart). Hand routes: workbooks in and out, not envelopes.
+ */
 export async function recordIoRoutes(app: FastifyInstance, key: string) {
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: RECORD_IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6 } });

@@ -16,7 +16,6 @@ const keyParams = z.object({ key: z.string().max(120) });
  * platform operator (403 otherwise).
  */
 export const menuRoutes: FastifyPluginAsync = async (app) => {
-  app.addHook('onRequest', app.authenticate);
   const permitted = requirePermission(getCatalogEntry(MENU_MANAGEMENT_KEY)!.permission);
   const operator = async (request: FastifyRequest) => {
     await permitted(request);

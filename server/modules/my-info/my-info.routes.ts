@@ -10,7 +10,6 @@ import { editAccount, editUser, getUInfo, menuTreeOf, switchOrg, switchRole } fr
  * Signed-in users only; no page permission (the personal centre is always allowed, docs/product-rules.md#screens-and-routes).
  */
 export const myInfoRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, opts) => {
-  app.addHook('onRequest', app.authenticate);
   const title = (t: (key: string) => string) => t('common:appName');
 
   app.get('/getUInfo', async (request) => ok(await getUInfo(app.db, request.session!.userId, title(request.t), request.locale)));

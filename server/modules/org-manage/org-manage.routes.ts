@@ -29,7 +29,6 @@ import type { Family } from '@/domain/menus/access';
 
 /** Organisation management of /api/busi/web/{admin|k12|gx}: the own organisation (currentOrg). */
 export const orgManageRoutes: FastifyPluginAsync<{ family: Family }> = async (app, { family }) => {
-  app.addHook('onRequest', app.authenticate);
 
   await app.register(async (r0) => {
     const r = r0.withTypeProvider<ZodTypeProvider>();

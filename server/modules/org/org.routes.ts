@@ -27,7 +27,6 @@ import type { SchoolFamily } from '@/domain/menus/access';
 const translator = (request: FastifyRequest) => (key: string, options?: Record<string, unknown>) => request.t(key, options ?? {});
 
 export const orgRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (app, { family }) => {
-  app.addHook('onRequest', app.authenticate);
 
   await registerResource(app, family, {
     key: `${family}.org.acayear`,

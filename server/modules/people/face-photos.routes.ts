@@ -17,7 +17,6 @@ const PAGE: Record<FacePhotoKind, string> = { staff: 'user.teacher', student: 'u
  * (the confirmed photos, one transaction). The files themselves go to the file store first (purpose `face`).
  */
 export const facePhotoRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (app, { family }) => {
-  app.addHook('onRequest', app.authenticate);
   const r = app.withTypeProvider<ZodTypeProvider>();
   for (const kind of Object.keys(PAGE) as FacePhotoKind[]) {
     const key = `${family}.${PAGE[kind]}`;

@@ -15,7 +15,6 @@ import { childOptions, deleteParent, parentById, parentPage, updateParent } from
  * from the student form and imports.
  */
 export const parentRoutes: FastifyPluginAsync = async (app) => {
-  app.addHook('onRequest', app.authenticate);
   const key = 'k12.user.parent';
   await registerResource(
     app,

@@ -40,7 +40,6 @@ const PAGES: Record<Family, { key: string; kind: PeopleImportKind }[]> = {
  * (docs/product-rules.md#people-import), under each page's API prefix beside its list routes.
  */
 export const peopleImportRoutes: FastifyPluginAsync<{ family: Family; storage: Storage }> = async (app, { family, storage }) => {
-  app.addHook('onRequest', app.authenticate);
   for (const page of PAGES[family]) await app.register(async (scope) => pageRoutes(scope, storage, family, page.key, page.kind), { prefix: relativeApi(page.key, family) });
   // Parents come in with their children's rows (the student import); their own page only exports.
   if (family === 'k12') await app.register(async (scope) => parentExportRoute(scope, 'k12.user.parent'), { prefix: relativeApi('k12.user.parent', family) });

@@ -13,7 +13,6 @@ import type { SchoolFamily } from '@/domain/menus/access';
  * options, and enable/disable and password reset of their accounts as the admin users screen has them.
  */
 export const staffRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (app, { family }) => {
-  app.addHook('onRequest', app.authenticate);
   const key = `${family}.user.teacher`;
   await registerResource(
     app,

@@ -14,7 +14,6 @@ import type { SchoolFamily } from '@/domain/menus/access';
 
 /** Students of /api/busi/web/{k12|gx}/user/student (docs/product-rules.md#students-and-staff), on the resource kit. */
 export const studentRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (app, { family }) => {
-  app.addHook('onRequest', app.authenticate);
   const key = `${family}.user.student`;
   await registerResource(
     app,

@@ -100,7 +100,6 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
   // One kind for the three families: the job's input names the family.
   app.jobs.define('physiqueExport', scoreExportJob(storage));
   await app.register(multipart, { limits: { fileSize: SCORE_IMPORT_MAX_BYTES, files: 1, fields: 20, parts: 25 } });
-  app.addHook('onRequest', app.authenticate);
 
   const caller = async (request: FastifyRequest): Promise<Caller> => {
     const scope = await requireScope(request);

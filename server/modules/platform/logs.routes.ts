@@ -19,7 +19,6 @@ export const logsRoutes: FastifyPluginAsyncZod<{ family: Family }> = async (app,
   const operationKey = `${family}.system.operationLog`;
   const sessionKey = `${family}.system.onlineSession`;
   const db = app.db;
-  app.addHook('onRequest', app.authenticate);
 
   const signIn: FastifyPluginAsyncZod = async (r) => {
     r.get('/page', { preValidation: requireAccess(signInKey), schema: { querystring: signInLogQuery } }, async (request) =>

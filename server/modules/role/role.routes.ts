@@ -16,7 +16,6 @@ import { addRoleMembers, createRole, deleteRole, removeRoleMembers, roleById, ro
  * (accounts of the organisation) under the page's 'members' button.
  */
 export const roleRoutes: FastifyPluginAsync<{ family: Family }> = async (app, { family }) => {
-  app.addHook('onRequest', app.authenticate);
   const key = roleManagementKey(family);
   await app.register(
     async (scope) => {

@@ -21,7 +21,6 @@ export const schoolRoutes: FastifyPluginAsyncZod<SchoolRoutesOptions> = async (a
     years: pageAccess(`${family}.org.acayear`).view,
     students: pageAccess(`${family}.user.student`).view,
   };
-  app.addHook('onRequest', app.authenticate);
   const tenant = async (request: Parameters<typeof requireScope>[0]) => (await requireScope(request)).tenantOrgId;
 
   // Classes (org/class page and :id) are the class resource of server/modules/org.

@@ -54,7 +54,6 @@ export const testPlanRoutes: FastifyPluginAsyncZod<TestPlanRoutesOptions> = asyn
     /** Plan administrators: correct an ended plan's dates, undo an early end, restore from the bin (src/domain/test-plans/access.ts). */
     admin: requireAccess(page, PLAN_ADMIN_ACTION),
   };
-  app.addHook('onRequest', app.authenticate);
 
   const actor = async (request: FastifyRequest): Promise<PlanActor> => {
     const scope = await requireScope(request);

@@ -26,7 +26,6 @@ const KEY = 'k12.training.specialTraining';
 
 /** Special-training plans of a school (docs/product-rules.md#special-training): list, add, detail, data, early end, delete. */
 export const trainingRoutes: FastifyPluginAsync = async (app) => {
-  app.addHook('onRequest', app.authenticate);
   registerRefCheck('training', trainingRefCheck);
   await registerResource(
     app,

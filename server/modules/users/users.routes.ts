@@ -12,7 +12,6 @@ const KEY = 'admin.user.user';
 
 /** The management organisation's own accounts, /api/busi/web/admin/user (docs/product-rules.md#users). */
 export const userRoutes: FastifyPluginAsync = async (app) => {
-  app.addHook('onRequest', app.authenticate);
   await registerResource(
     app,
     'admin',

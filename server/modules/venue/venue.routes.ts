@@ -19,7 +19,6 @@ import type { SchoolFamily } from '@/domain/menus/access';
  * (docs/product-rules.md#devices, #venues).
  */
 export const venueRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (app, { family }) => {
-  app.addHook('onRequest', app.authenticate);
 
   const deviceKey = `${family}.venue.device`;
   const placeKey = `${family}.venue.place`;

@@ -98,6 +98,25 @@ export const drawSchema = z.object({
 });
 export type DrawRequest = z.output<typeof drawSchema>;
 
+/** Who can still be entered (the sign-up dialog's search): by name or student number, within a class and for an event. */
+export const entryCandidatesQuery = z.object({ keyword: z.string().trim().max(64).default(''), classId: uuid.optional(), eventId: uuid.optional() });
+
+/** Cancels the arrangement of some events (all when absent). */
+export const arrangementClearSchema = z.object({ eventIds: z.array(uuid).max(500).optional() });
+
+/** Moves an athlete to a lane of a heat by hand. */
+export const laneMoveSchema = z.object({ heatId: uuid, lane: z.coerce.number().int() });
+
+/** Generates the schedule; `confirm` replaces one that exists. */
+export const scheduleRequestSchema = z.object({ confirm: z.boolean().default(false) });
+
+/** Moves a heat to a day, start time and venue by hand. */
+export const slotMoveSchema = z.object({
+  day: z.coerce.number().int().min(0),
+  start: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'meets:v.clock'),
+  venueId: uuid.nullable().optional(),
+});
+
 export interface EntryRow {
   id: string;
   kind: EntryKind;
