@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { UUID_PATTERN, versionField } from '../list-query';
+import { missingAsNull as blankAsNull, uuid } from '../fields';
+import { versionField } from '../list-query';
 
 /**
  * The own organisation (docs/product-rules.md#own-organisation): name, two-digit code, branding, map location,
@@ -18,9 +19,8 @@ export const DEVICE_COUNT_MAX = 100000;
 /** Two digits, unique among the siblings of the same superior. */
 export const ORG_CODE_PATTERN = /^\d{2}$/;
 
-const blankAsNull = (v: unknown) => (v === '' || v === undefined ? null : v);
 const optionalText = (max: number, key: string) => z.preprocess(blankAsNull, z.string().trim().max(max, key).nullable());
-const fileId = z.preprocess(blankAsNull, z.string().regex(UUID_PATTERN, 'validation:common.id').nullable());
+const fileId = z.preprocess(blankAsNull, uuid().nullable());
 const coordinate = (limit: number, key: string) =>
   z.preprocess(blankAsNull, z.coerce.number({ error: key }).min(-limit, key).max(limit, key).nullable());
 
@@ -54,6 +54,9 @@ export const currentOrgSaveSchema = z
   .strict();
 export type CurrentOrgSave = z.output<typeof currentOrgSaveSchema>;
 export type CurrentOrgForm = z.input<typeof currentOrgSaveSchema>;
+
+/** GET …/tenantOrg/getSimpleInfo: whose branding the sign-in page shows (absent: the default organisation). */
+export const simpleInfoQuery = z.object({ orgId: z.string().max(64).optional() });
 
 /** The own organisation as the screen reads it (never the password, only whether one is set). */
 export interface CurrentOrg {
