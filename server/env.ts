@@ -1,53 +1,54 @@
 import { z } from 'zod';
+import { blankAsUndefined } from '@/domain/fields';
 
-const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
-const optionalText = z.preprocess(emptyAsUndefined, z.string().min(1).optional());
+/** A setting left empty (`FOO=`) is unset. */
+const optionalSetting = z.preprocess(blankAsUndefined, z.string().optional());
 
 /** The server's environment (README "Environment"); parsed once at start, never read elsewhere. */
 export const envSchema = z
   .object({
-    NODE_ENV: z.preprocess(emptyAsUndefined, z.enum(['development', 'production', 'test']).default('development')),
-    PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65_535).default(8080)),
-    HOST: z.preprocess(emptyAsUndefined, z.string().default('0.0.0.0')),
+    NODE_ENV: z.preprocess(blankAsUndefined, z.enum(['development', 'production', 'test']).default('development')),
+    PORT: z.preprocess(blankAsUndefined, z.coerce.number().int().min(0).max(65_535).default(8080)),
+    HOST: z.preprocess(blankAsUndefined, z.string().default('0.0.0.0')),
     /** Embedded PostgreSQL data directory; ignored when DATABASE_URL is set. */
-    PGLITE_DIR: z.preprocess(emptyAsUndefined, z.string().default('./data')),
-    DATABASE_URL: optionalText,
+    PGLITE_DIR: z.preprocess(blankAsUndefined, z.string().default('./data')),
+    DATABASE_URL: optionalSetting,
     /**
      * A streaming replica of DATABASE_URL: dashboards, lists, exports and the wall read from it while it keeps up; a
      * user's reads after their own write wait for it or go to the primary (server/plugins/replica.ts, docs/deploy.md).
      */
-    DATABASE_REPLICA_URL: optionalText,
+    DATABASE_REPLICA_URL: optionalSetting,
     /**
      * The reverse proxies whose X-Forwarded-For names the client (Fastify's trustProxy): `true` (any) or
      * addresses/CIDRs separated by commas (e.g. `127.0.0.1`). Unset: the socket's address is the client, so rate limits
      * count per proxy behind one; set it only to the proxies in front, since a trusted header can name any address.
      */
-    TRUST_PROXY: optionalText,
+    TRUST_PROXY: optionalSetting,
     /** Every captcha answers this code: for automated tests and demos only. */
-    TIYU_CAPTCHA_FIXED: optionalText,
-    LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
+    TIYU_CAPTCHA_FIXED: optionalSetting,
+    LOG_LEVEL: z.preprocess(blankAsUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
     /** The built web app (vite build output), served under /busi/ when present. */
-    WEB_DIST: z.preprocess(emptyAsUndefined, z.string().default('dist/web')),
+    WEB_DIST: z.preprocess(blankAsUndefined, z.string().default('dist/web')),
     /** Uploaded files (server/lib/storage), unless S3_BUCKET names object storage. */
-    STORAGE_DIR: z.preprocess(emptyAsUndefined, z.string().default('./data/files')),
+    STORAGE_DIR: z.preprocess(blankAsUndefined, z.string().default('./data/files')),
     /** S3-compatible object storage for uploaded files, shared by every server instance. */
-    S3_ENDPOINT: z.preprocess(emptyAsUndefined, z.url().optional()),
-    S3_BUCKET: optionalText,
-    S3_ACCESS_KEY_ID: optionalText,
-    S3_SECRET_ACCESS_KEY: optionalText,
-    S3_REGION: z.preprocess(emptyAsUndefined, z.string().default('us-east-1')),
+    S3_ENDPOINT: z.preprocess(blankAsUndefined, z.url().optional()),
+    S3_BUCKET: optionalSetting,
+    S3_ACCESS_KEY_ID: optionalSetting,
+    S3_SECRET_ACCESS_KEY: optionalSetting,
+    S3_REGION: z.preprocess(blankAsUndefined, z.string().default('us-east-1')),
     /** How long a stopping server waits for in-flight requests (uploads, imports) before it exits anyway. */
     /**
      * Days of device and app records the simulator sends through the ingestion API when the demo is first seeded
      * (server/simulate); 0 for none. Default 14, none under NODE_ENV=test unless set (the e2e servers set a few days).
      */
-    TIYU_SIMULATE_DAYS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(90).optional()),
+    TIYU_SIMULATE_DAYS: z.preprocess(blankAsUndefined, z.coerce.number().int().min(0).max(90).optional()),
     /**
      * What a first start seeds: 'full' (the demo, default) or 'people' (menus, organisations, classes, people and
      * accounts only, no simulation: a first start in seconds, for tests such as tests/server/db/first-run-kill.test.ts).
      */
-    TIYU_DEMO_SEED: z.preprocess(emptyAsUndefined, z.enum(['full', 'people']).default('full')),
-    SHUTDOWN_GRACE_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).default(30_000)),
+    TIYU_DEMO_SEED: z.preprocess(blankAsUndefined, z.enum(['full', 'people']).default('full')),
+    SHUTDOWN_GRACE_MS: z.preprocess(blankAsUndefined, z.coerce.number().int().min(0).default(30_000)),
   })
   .superRefine((env, ctx) => {
     // A fixed captcha in production would turn the captcha into a known password.

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { UUID_PATTERN } from '@/domain/list-query';
+import { UUID_PATTERN } from '@/domain/fields';
 
 /** A PostgreSQL uuid in text form (any version: seeds may use fixed ids). */
 export const UUID = UUID_PATTERN;

@@ -28,6 +28,19 @@ export const pageQuerySchema = z.object({
     .default(DEFAULT_PAGE_SIZE),
 });
 
+/** The envelope's schema around `data`, for the response schemas of the OpenAPI document. */
+export function envelopeSchema<T extends z.ZodType>(data: T) {
+  return z.object({ code: z.string(), data, msg: z.string() });
+}
+
+/** An answer without data (`data: null`). */
+export const emptySchema = z.null();
+
+/** A page's schema (Page<T>) around its row schema. */
+export function pageSchema<T extends z.ZodType>(row: T) {
+  return z.object({ records: z.array(row), total: z.number().int(), current: z.number().int(), size: z.number().int() });
+}
+
 export function ok<T>(data: T, msg = ''): Envelope<T> {
   return { code: SUCCESS_CODE, data, msg };
 }

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { SEMESTER } from './constants';
+import { isIsoDate } from './dates';
 
 /**
  * Shared zod primitives of the domain's schemas, and the project's zod error map. Every message a schema answers is
@@ -13,6 +15,66 @@ import { z } from 'zod';
 
 /** A form's blank ('' or only spaces) and null read as "not given". */
 export const blankAsUndefined = (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v);
+
+/** A form's blank ('' or only spaces) and null read as "cleared" (null); a field not sent (undefined) stays so. */
+export const blankAsNull = (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? null : v);
+
+/** Like blankAsNull, and a field not sent is null too: for a form saved whole, where a missing field means "none". */
+export const missingAsNull = (v: unknown) => (v === undefined ? null : blankAsNull(v));
+
+/** Text typed as a number ('8' → 8, 'x' → NaN, refused by the number schema); anything else as it came. */
+export const numberish = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v);
+
+/** A PostgreSQL uuid in text form (any version: seeds may use fixed ids). */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An id (uuid) in a body or a query: a malformed one answers `message`; a missing one the generic "required". */
+export function uuid(message = 'validation:common.id') {
+  return z.string().regex(UUID_PATTERN, message);
+}
+
+/** An id the user must choose (a class, a grade, a role…): missing or malformed, it answers the same `message`. */
+export function requiredId(message: string) {
+  return z.string({ error: message }).regex(UUID_PATTERN, message);
+}
+
+/** An optional id (a filter, a link): blank or missing is undefined, anything else must be an id. */
+export function optionalId(message = 'validation:common.id') {
+  return z.preprocess(blankAsUndefined, uuid(message).optional());
+}
+
+/** An id a form may clear (a teacher, a cover file…): blank is null ("none"), missing is undefined ("not sent"). */
+export function nullableId(message = 'validation:common.id') {
+  return z.preprocess(blankAsNull, uuid(message).nullable().optional());
+}
+
+/** A free text a form may clear: trimmed, at most `max` characters (`tooLong`), blank is null, missing is undefined. */
+export function optionalText(max: number, tooLong: string) {
+  return z.preprocess(blankAsNull, z.string().trim().max(max, tooLong).nullable().optional());
+}
+
+/** A list filter on one value of an enum: blank or missing is no filter; anything else must be one of `values`. */
+export function enumFilter<const T extends readonly [string, ...string[]]>(values: T, message?: string) {
+  return z.preprocess(blankAsUndefined, z.enum(values, message === undefined ? undefined : { error: message }).optional());
+}
+
+/** An optional day (YYYY-MM-DD, a real calendar day): blank or missing is undefined; anything else must be a day (`invalid`). */
+export function optionalDay(invalid = 'validation:date.format') {
+  return z.preprocess(blankAsUndefined, z.string().refine(isIsoDate, invalid).optional());
+}
+
+/** A semester filter (11 spring, 13 autumn, typed or sent): blank or missing is both; anything else answers `invalid`. */
+export function semesterFilter(invalid: string) {
+  return z.preprocess((v) => numberish(blankAsUndefined(v)), z.union([z.literal(SEMESTER.spring), z.literal(SEMESTER.autumn)], { error: invalid }).optional());
+}
+
+/** A yes/no list filter ('true'/'1', 'false'/'0', or a boolean): blank or missing is no filter; anything else answers `invalid`. */
+export function flagFilter(invalid: string) {
+  return z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : blankAsUndefined(v)), z.boolean({ error: invalid }).optional());
+}
+
+/** A yes/no of a radio group or select ('true' / 'false'), or a boolean sent as JSON. */
+export const formBoolean = z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean());
 
 /** A number typed in a form arrives as text: '8.5' → 8.5, 'abc' → NaN (refused below); blank → undefined. */
 const toNumber = (v: unknown) => {

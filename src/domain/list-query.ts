@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './api';
-import { blankAsUndefined } from './fields';
+import { blankAsUndefined, optionalId } from './fields';
 
 /**
  * The shared pieces of every list query and id parameter (docs/product-rules.md#lists). The server validates a list's
@@ -8,14 +8,14 @@ import { blankAsUndefined } from './fields';
  * overlong filter cannot be typed and, when sent anyway, is refused naming the field.
  */
 
-/** A PostgreSQL uuid in text form (any version: seeds may use fixed ids). */
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// Re-exported for the modules that take it from here; it lives with the other primitives in fields.ts.
+export { UUID_PATTERN } from './fields';
 
 /** Longest text a list filter accepts (names, keywords, numbers). */
 export const TEXT_FILTER_MAX = 64;
 
 /** An optional id filter; '' means no filter. */
-export const idFilter = z.preprocess(blankAsUndefined, z.string().regex(UUID_PATTERN, 'validation:common.id').optional());
+export const idFilter = optionalId();
 
 /** An optional text filter (contains, case-insensitive); '' means no filter; longer than `max` is refused. */
 export function textFilter(max = TEXT_FILTER_MAX) {
@@ -39,6 +39,8 @@ export const idParamsSchema = z.object({ id: z.string().max(64) });
 
 /** `:id` and a sub-row's `:{name}` (`/:id/heats/:heatId`); the action kit answers 404 for either when it is not a uuid. */
 export const idParamsWith = <K extends string>(name: K) => idParamsSchema.extend({ [name]: z.string().max(64) } as Record<K, z.ZodString>);
+/** The query of an options picker (a search box): one keyword, '' for the first options. */
+export const keywordQuery = z.object({ keyword: textFilter() });
 
 /** A paged list query with the given filters: `listQuery({ name: textFilter(), gradeId: idFilter })`. */
 export function listQuery<S extends z.ZodRawShape>(filters: S) {

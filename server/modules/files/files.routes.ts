@@ -1,10 +1,11 @@
 import multipart from '@fastify/multipart';
-import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
 import { ERR } from '@/domain/errors';
-import { FILE_PURPOSES, purposeMaxBytes, SINGLE_REQUEST_MAX, type FilePurpose } from '@/domain/uploads/rules';
+import { idParamsSchema as idParams } from '@/domain/list-query';
+import { uploadParamsSchema as uploadParams, uploadQuerySchema as uploadQuery } from '@/domain/uploads/requests';
+import { purposeMaxBytes, SINGLE_REQUEST_MAX, type FilePurpose } from '@/domain/uploads/rules';
 import { AppError } from '../../lib/app-error';
 import type { Storage } from '../../lib/storage/storage';
 import { requireScope } from '../../plugins/tenant';
@@ -29,10 +30,6 @@ export interface FilesRoutesOptions {
   /** How often abandoned uploads and unused blobs are swept (ms); 0 = never (tests sweep by hand). */
   sweepEveryMs: number;
 }
-
-const idParams = z.object({ id: z.string().max(64) });
-const uploadParams = z.object({ uploadId: z.string().regex(/^[0-9a-f]{32}$/) });
-const uploadQuery = z.object({ purpose: z.enum(FILE_PURPOSES) });
 
 /**
  * The file store under /api/uc/oss/files (the user centre's object storage): uploads in one request or

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { homeworkListQuery, homeworkSaveSchema, homeworkStudentQuery, homeworkSubmissionQuery, videoReviewSchema } from '@/domain/activities/homework';
 import { ok } from '@/domain/api';
+import { idParamsSchema as idParams } from '@/domain/list-query';
 import { OK_MSG } from '@/domain/errors';
 import { audit } from '../../lib/audit';
 import { registerResource, uuidOr404 } from '../../lib/resource';
@@ -28,7 +28,6 @@ import {
 } from './homework.service';
 import type { ServedBy } from '@/domain/menus/access';
 
-const idParams = z.object({ id: z.string().max(64) });
 
 /** The detail's reads (completion per class and per student, submissions) and their export under `{page}/:id/…`. */
 function detailReads(app: FastifyInstance, key: string, reader: (actor: Actor) => HomeworkReader) {

@@ -3,20 +3,27 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { ok } from '@/domain/api';
+import { envelopeSchema as envelope, ok, pageSchema as paged } from '@/domain/api';
 import {
   appBatchSchema,
+  appIdentitySchema,
   appRecordQuery,
+  appRecordRowSchema,
+  appSelfTestRowSchema,
   appSignInSchema,
+  appTokenSchema as tokenSchema,
+  appVideoCreateHeaders,
   deviceBatchSchema,
   DEVICE_BATCH_MAX,
+  deviceStudentQuery,
+  deviceStudentSchema,
   ingestSummarySchema,
   type AppIdentity,
 } from '@/domain/activities/ingest';
 import { refreshRequestSchema } from '@/domain/auth/schemas';
 import { ERR } from '@/domain/errors';
 import { UPLOAD_LIMIT } from '@/domain/constants';
+import { uploadParamsSchema as uploadParams } from '@/domain/uploads/requests';
 import { beginUpload, touchUpload, uploadResult, userUploadOf } from '../files/files.service';
 import { createTusServer, tusMetadata } from '../files/files.tus';
 import { classes, students } from '../../db/schema/school';
@@ -28,11 +35,6 @@ import { refresh, revokeSession } from '../sso/sso.service';
 import { appIdentity, appRecordPage, appSelfTestPage, appSignIn, studentOfCaller, writableStudents } from './app.service';
 import { authenticateDevice } from './device-auth';
 import { ingestBatch } from './ingest.service';
-
-/** Every answer is the console's envelope `{ code, data, msg }`. */
-const envelope = <T extends z.ZodType>(data: T) => z.object({ code: z.string(), data, msg: z.string() });
-const tokenSchema = z.object({ access_token: z.string(), expires_in: z.number(), refresh_token: z.string(), token_type: z.string(), must_change_password: z.boolean().optional() });
-const paged = <T extends z.ZodType>(row: T) => z.object({ records: z.array(row), total: z.number().int(), current: z.number().int(), size: z.number().int() });
 
 /**
  * The versioned ingestion API (docs/product-rules.md#ingest) and its OpenAPI document, generated from these routes'
@@ -109,10 +111,8 @@ const deviceRoutes: FastifyPluginAsync = async (scope) => {
         summary: "The device school's students",
         description: 'Studying students of the device\'s school (optionally one class), to match a face, a card or a bib to a `studentId`.',
         security,
-        querystring: z.object({ classId: z.uuid().optional() }),
-        response: {
-          200: envelope(z.array(z.object({ id: z.string(), name: z.string(), regNo: z.string(), gender: z.string(), classId: z.string(), className: z.string() }))),
-        },
+        querystring: deviceStudentQuery,
+        response: { 200: envelope(deviceStudentSchema.array()) },
       },
     },
     async (request) => {
@@ -183,8 +183,6 @@ const appRoutes: FastifyPluginAsync<ModuleOptions> = async (scope, opts) => {
     // so a phone on a weak network resumes from the server's offset instead of starting again.
     signed.addContentTypeParser('application/offset+octet-stream', (_request, _payload, done) => done(null));
     const tus = createTusServer(scope, opts.storage, `${signed.prefix}/videos`);
-    const tusHeader = z.literal('1.0.0').describe('tus protocol version');
-    const uploadParams = z.object({ uploadId: z.string().regex(/^[0-9a-f]{32}$/) });
     /** The caller's own upload, for one of the students it acts for; 404 otherwise. */
     const ownUpload = async (identity: AppIdentity, uploadId: string) => {
       const upload = await userUploadOf(scope.db, identity.userId, uploadId);
@@ -200,7 +198,7 @@ const appRoutes: FastifyPluginAsync<ModuleOptions> = async (scope, opts) => {
           description:
             `tus 1.0 (https://tus.io/protocols/resumable-upload): \`Upload-Length\` is the size in bytes (at most ${UPLOAD_LIMIT.video} for a video), \`Upload-Metadata\` may carry \`filename\` and, for a parent, \`studentId\` (base64 values, as tus defines). Answers 201 with \`Location\`, the upload's URL. Then send the bytes with \`PATCH {Location}\` (\`Content-Type: application/offset+octet-stream\`, \`Upload-Offset\`), in one request or in chunks. After an interruption, \`HEAD {Location}\` answers the \`Upload-Offset\` the server holds; go on from there. The PATCH that completes the upload answers the stored file (\`{ code, data: { id, … } }\`), whose \`id\` a record names as \`videoFileId\`. The file is judged by its content: only MP4 is taken (a renamed picture is refused with 400 and the upload dropped).`,
           security,
-          headers: z.object({ 'tus-resumable': tusHeader, 'upload-length': z.string().regex(/^\d+$/).describe('Size of the whole video in bytes'), 'upload-metadata': z.string().optional() }),
+          headers: appVideoCreateHeaders,
         },
       },
       async (request, reply) => {
@@ -259,7 +257,6 @@ const appRoutes: FastifyPluginAsync<ModuleOptions> = async (scope, opts) => {
       return ok(null);
     });
 
-    const studentSchema = z.object({ id: z.string(), name: z.string(), orgId: z.string(), classId: z.string(), className: z.string(), relation: z.string().nullable() });
     s.get(
       '/me',
       {
@@ -267,7 +264,7 @@ const appRoutes: FastifyPluginAsync<ModuleOptions> = async (scope, opts) => {
           tags: ['app'],
           summary: 'Who is signed in and whom they may act for',
           security,
-          response: { 200: envelope(z.object({ userId: z.string(), name: z.string(), identity: z.enum(['student', 'parent']), students: z.array(studentSchema) })) },
+          response: { 200: envelope(appIdentitySchema) },
         },
       },
       async (request) => ok(request.appIdentity!),
@@ -297,27 +294,14 @@ const appRoutes: FastifyPluginAsync<ModuleOptions> = async (scope, opts) => {
       },
     );
 
-    const recordRow = z.object({
-      id: z.string(),
-      clientId: z.string(),
-      kind: z.string(),
-      refId: z.string().nullable(),
-      item: z.string(),
-      value: z.number(),
-      durationS: z.number().nullable(),
-      measuredAt: z.string(),
-      source: z.string(),
-      invalid: z.boolean(),
-    });
     s.get(
       '/records',
-      { schema: { tags: ['app'], summary: "A student's activity records, newest first", security, querystring: appRecordQuery, response: { 200: envelope(paged(recordRow)) } } },
+      { schema: { tags: ['app'], summary: "A student's activity records, newest first", security, querystring: appRecordQuery, response: { 200: envelope(paged(appRecordRowSchema)) } } },
       async (request) => ok(await appRecordPage(scope.db, studentOfCaller(request.appIdentity!, request.query.studentId), request.query)),
     );
-    const testRow = z.object({ id: z.string(), item: z.string(), value: z.number(), source: z.string(), testedAt: z.string(), invalid: z.boolean() });
     s.get(
       '/self-tests',
-      { schema: { tags: ['app'], summary: "A student's single-item test records, newest first", security, querystring: appRecordQuery, response: { 200: envelope(paged(testRow)) } } },
+      { schema: { tags: ['app'], summary: "A student's single-item test records, newest first", security, querystring: appRecordQuery, response: { 200: envelope(paged(appSelfTestRowSchema)) } } },
       async (request) => ok(await appSelfTestPage(scope.db, studentOfCaller(request.appIdentity!, request.query.studentId), request.query)),
     );
   });

@@ -1,11 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { ok } from '@/domain/api';
+import { emptySchema, envelopeSchema as envelope, ok } from '@/domain/api';
+import { createdIdSchema } from '@/domain/activities/ingest';
 import { lessonCloseSchema, lessonOpenSchema } from '@/domain/activities/lessons';
+import { idParamsSchema } from '@/domain/list-query';
 import { closeLesson, openLesson } from './lessons.service';
-
-const envelope = <T extends z.ZodType>(data: T) => z.object({ code: z.string(), data, msg: z.string() });
 
 /**
  * The device side of PE lessons (docs/product-rules.md#lessons), under /api/v1/device: open a lesson, post its values as
@@ -23,7 +22,7 @@ export const lessonDeviceRoutes: FastifyPluginAsync = async (scope) => {
         description: 'Opening again with the same `clientId` answers the same lesson. A match names its teams (2–4) of students of the class.',
         security,
         body: lessonOpenSchema,
-        response: { 200: envelope(z.object({ id: z.string() })) },
+        response: { 200: envelope(createdIdSchema) },
       },
     },
     async (request) => ok(await scope.db.transaction((tx) => openLesson(tx, request.device!, request.body))),
@@ -36,9 +35,9 @@ export const lessonDeviceRoutes: FastifyPluginAsync = async (scope) => {
         summary: 'Close a lesson',
         description: 'Records measured before the end still arrive afterwards (offline devices); nothing measured after it is accepted.',
         security,
-        params: z.object({ id: z.string().max(64) }),
+        params: idParamsSchema,
         body: lessonCloseSchema,
-        response: { 200: envelope(z.null()) },
+        response: { 200: envelope(emptySchema) },
       },
     },
     async (request) => {

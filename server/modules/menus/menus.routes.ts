@@ -1,14 +1,12 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { ok } from '@/domain/api';
 import { OK_MSG } from '@/domain/errors';
 import { getCatalogEntry } from '@/domain/menus/catalog';
-import { MENU_MANAGEMENT_KEY, menuCustomSaveSchema, menuFamilyQuery, menuMoveSchema } from '@/domain/menus/customize';
+import { MENU_MANAGEMENT_KEY, menuCustomSaveSchema, menuFamilyQuery, menuKeyParams as keyParams, menuMoveSchema } from '@/domain/menus/customize';
 import { requireActor, requirePermission } from '../../plugins/tenant';
 import { assertPlatformOperator, menuCustomRow, menuCustomTree, moveMenu, resetMenu, resetMenuFamily, saveMenuCustom } from './menus.service';
 
-const keyParams = z.object({ key: z.string().max(120) });
 
 /**
  * /api/busi/web/menuManagement (docs/product-rules.md#menu-management): the menu trees of every family with the

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { ok } from '@/domain/api';
-import { textFilter } from '@/domain/list-query';
+import { keywordQuery } from '@/domain/list-query';
 import { parentListQuery, parentSaveSchema } from '@/domain/people/parents';
 import { registerResource } from '../../lib/resource';
 import { appAccountRoutes } from './app-account';
@@ -29,7 +28,7 @@ export const parentRoutes: FastifyPluginAsync = async (app) => {
       remove: deleteParent,
     },
     (scope) => {
-      scope.withTypeProvider<ZodTypeProvider>().get('/student-options', { preValidation: requireAccess(key, 'view'), schema: { querystring: z.object({ keyword: textFilter() }) } }, async (request) =>
+      scope.withTypeProvider<ZodTypeProvider>().get('/student-options', { preValidation: requireAccess(key, 'view'), schema: { querystring: keywordQuery } }, async (request) =>
         ok(await childOptions(app.db, await requireActor(request), request.query.keyword)),
       );
       appAccountRoutes(scope, { key, entity: 'parent', now: () => app.now() });

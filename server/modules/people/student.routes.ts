@@ -1,9 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { ok } from '@/domain/api';
 import { OK_MSG } from '@/domain/errors';
-import { textFilter } from '@/domain/list-query';
+import { keywordQuery } from '@/domain/list-query';
 import { studentListQuery, studentSaveSchema, studentTransferSchema } from '@/domain/people/students';
 import { registerResource } from '../../lib/resource';
 import { appAccountRoutes } from './app-account';
@@ -31,7 +30,7 @@ export const studentRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async
     (scope) => {
       const r = scope.withTypeProvider<ZodTypeProvider>();
       r.get('/options', { preValidation: requireAccess(key, 'view') }, async (request) => ok(await studentFormOptions(app.db, await requireActor(request))));
-      r.get('/parent-options', { preValidation: requireAccess(key, 'view'), schema: { querystring: z.object({ keyword: textFilter() }) } }, async (request) => {
+      r.get('/parent-options', { preValidation: requireAccess(key, 'view'), schema: { querystring: keywordQuery } }, async (request) => {
         const actor = await requireActor(request);
         return ok(maskSensitive(actor, key, await parentOptions(app.db, actor, request.query.keyword), { hint: 'mobile' }));
       });

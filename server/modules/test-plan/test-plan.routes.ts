@@ -1,11 +1,11 @@
-import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
+import { idParamsSchema as idParams } from '@/domain/list-query';
 import { ERR, OK_MSG } from '@/domain/errors';
 import type { Family } from '@/domain/menus/access';
 import { PLAN_ADMIN_ACTION } from '@/domain/test-plans/access';
-import { planDatesSchema, planPageQuerySchema, planReopenSchema, planRequestSchema, signUpQuerySchema } from '@/domain/test-plans/schemas';
+import { planDatesSchema, planOptionsQuery as optionsQuery, planPageQuerySchema, planReopenSchema, planRequestSchema, signUpQuerySchema } from '@/domain/test-plans/schemas';
 import { AppError } from '../../lib/app-error';
 import { classScopeOf } from '../../lib/data-scope';
 import { requireAccess, requireScope } from '../../plugins/tenant';
@@ -31,8 +31,6 @@ export interface TestPlanRoutesOptions {
   family: Family;
 }
 
-const idParams = z.object({ id: z.string().max(64) });
-const optionsQuery = z.object({ schoolOrgId: z.preprocess((v) => (v === '' ? undefined : v), z.string().max(64).optional()) });
 
 /**
  * Test plans (docs/api/test-plans.md) under /api/busi/web/{admin|k12|gx}/organizeTest/testManage: list (and recycle

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { candidateQuery, trainingDataQuery, trainingListQuery, trainingSaveSchema } from '@/domain/activities/training';
 import { ok } from '@/domain/api';
+import { idParamsSchema as idParams } from '@/domain/list-query';
 import { OK_MSG } from '@/domain/errors';
 import { audit } from '../../lib/audit';
 import { registerResource, uuidOr404 } from '../../lib/resource';
@@ -21,7 +21,6 @@ import {
   trainingSessions,
 } from './training.service';
 
-const idParams = z.object({ id: z.string().max(64) });
 const KEY = 'k12.training.specialTraining';
 
 /** Special-training plans of a school (docs/product-rules.md#special-training): list, add, detail, data, early end, delete. */

@@ -1,8 +1,7 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
 import { DC_MSG } from '@/domain/data-center/messages';
-import { isWallScene, MEET_BOARD_SCENE } from '@/domain/data-center/wall';
+import { isWallScene, MEET_BOARD_SCENE, wallSceneParams as sceneParams, wallTokenParams as tokenParams } from '@/domain/data-center/wall';
 import type { MeetBoardView } from '@/domain/meets/board';
 import type { DistrictOverview } from '@/domain/platform/district';
 import { AppError } from '../../lib/app-error';
@@ -11,8 +10,6 @@ import { BOARD_CACHE_MS, createSceneCache, linkOfToken, meetBoardScene, wallConf
 /** Requests per minute per IP: a room of walls refreshing every 30 s stays far below it; a meet board (two calls every 5 s) uses 24. */
 const SCREEN_PER_MINUTE = 240;
 
-const tokenParams = z.object({ token: z.string().max(128) });
-const sceneParams = tokenParams.extend({ scene: z.string().max(32) });
 
 /**
  * /api/screen/:token/… (docs/api/data-center.md#wall-display): the wall display's only API. No session, no organisation header: the token

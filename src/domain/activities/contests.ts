@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { isIsoDate } from '../dates';
-import { requiredNumber } from '../fields';
-import { listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+import { blankAsUndefined as blank, enumFilter, flagFilter, optionalId, optionalText, requiredNumber, uuid as idField } from '../fields';
+import { listQuery, textFilter, versionField } from '../list-query';
+import { enumTable } from '../presentation';
 import { isGrade } from '../physique/standard';
 import { ACTIVITY_ITEM_KEYS, ACTIVITY_ITEMS, ACTIVITY_SOURCES, type ActivityItemKey, type ActivitySource } from './items';
 import type { Family } from '../menus/access';
@@ -17,13 +18,16 @@ export const contestPageKey = (family: Family) => (family === 'gx' ? 'gx.contest
 
 export const CONTEST_TYPES = ['rank', 'challenge'] as const;
 export type ContestType = (typeof CONTEST_TYPES)[number];
+export const CONTEST_TYPE_TABLE = enumTable(CONTEST_TYPES, (s) => `activities:contests.type.${s}`);
 
 /** How a student's entries of an item make one score: the best entry, the sum of the entries, or the number of sessions. */
 export const RANKING_RULES = ['best', 'sum', 'count'] as const;
 export type RankingRule = (typeof RANKING_RULES)[number];
+export const RANKING_RULE_TABLE = enumTable(RANKING_RULES, (r) => `activities:contests.rule.${r}`);
 
 export const CONTEST_STATUSES = ['notStarted', 'running', 'ended'] as const;
 export type ContestStatus = (typeof CONTEST_STATUSES)[number];
+export const CONTEST_STATUS_TABLE = enumTable(CONTEST_STATUSES, (s) => `activities:contests.status.${s}`, { notStarted: 'neutral', running: 'success', ended: 'plain' });
 
 export const CONTEST_NAME_MAX = 20;
 export const CONTEST_PRIZES_MAX = 500;
@@ -36,7 +40,7 @@ export const CONTEST_DAYS_MAX = 366;
 export const LEADERBOARD_MAX_ROWS = 200;
 
 const V = 'activities:contests.validation';
-const uuid = z.string().regex(UUID_PATTERN, 'validation:common.id');
+const uuid = idField();
 const day = (message: string) => z.string({ error: message }).refine(isIsoDate, message);
 const itemKey = z.enum(ACTIVITY_ITEM_KEYS as unknown as [ActivityItemKey, ...ActivityItemKey[]], { error: `${V}.item` });
 
@@ -64,7 +68,7 @@ export const contestSaveSchema = z
     collegeIds: z.array(uuid, { error: `${V}.colleges` }).max(200, `${V}.colleges`).default([]),
     items: z.array(itemKey, { error: `${V}.itemsRequired` }).min(1, `${V}.itemsRequired`).max(CONTEST_ITEMS_MAX, `${V}.itemsMax`),
     rule: z.enum(RANKING_RULES, { error: `${V}.rule` }).default('best'),
-    prizes: z.preprocess((v) => (v === '' ? null : v), z.string().trim().max(CONTEST_PRIZES_MAX, `${V}.prizesLength`).nullable().optional()),
+    prizes: optionalText(CONTEST_PRIZES_MAX, `${V}.prizesLength`),
     levels: z.array(contestLevelSchema, { error: `${V}.levels` }).max(CHALLENGE_LEVELS_MAX, `${V}.levelsMax`).default([]),
     passLevels: z.coerce.number({ error: `${V}.passLevels` }).int(`${V}.passLevels`).min(1, `${V}.passLevels`).optional().nullable(),
     version: versionField.optional(),
@@ -97,15 +101,15 @@ export type ContestForm = z.input<typeof contestSaveSchema>;
 
 export const contestListQuery = listQuery({
   name: textFilter(),
-  status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(CONTEST_STATUSES, { error: `${V}.status` }).optional()),
-  type: z.preprocess((v) => (v === '' ? undefined : v), z.enum(CONTEST_TYPES, { error: `${V}.type` }).optional()),
+  status: enumFilter(CONTEST_STATUSES, `${V}.status`),
+  type: enumFilter(CONTEST_TYPES, `${V}.type`),
 });
 export type ContestListQuery = z.output<typeof contestListQuery>;
 
 /** Which leaderboard: students or classes, of one item of the contest. */
 export const leaderboardQuery = z.object({
   by: z.enum(['student', 'class'], { error: `${V}.view` }).default('student'),
-  item: z.preprocess((v) => (v === '' ? undefined : v), itemKey.optional()),
+  item: z.preprocess(blank, itemKey.optional()),
 });
 export type LeaderboardQuery = z.output<typeof leaderboardQuery>;
 
@@ -216,17 +220,12 @@ export const ENTRY_REASON_MAX = 100;
 /** Most rows one entry export writes. */
 export const CONTEST_ENTRY_EXPORT_MAX_ROWS = 100_000;
 
-const blank = (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v);
-
 /** The entry list's filters (and its export's): class, item, source, validity, student name or number. */
 export const contestEntryFilter = z.object({
-  classId: z.preprocess(blank, uuid.optional()),
+  classId: optionalId(),
   item: z.preprocess(blank, itemKey.optional()),
-  source: z.preprocess(blank, z.enum(ACTIVITY_SOURCES, { error: `${V}.source` }).optional()),
-  invalid: z.preprocess(
-    (v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : blank(v)),
-    z.boolean({ error: `${V}.flag` }).optional(),
-  ),
+  source: enumFilter(ACTIVITY_SOURCES, `${V}.source`),
+  invalid: flagFilter(`${V}.flag`),
   keyword: textFilter(),
 });
 export type ContestEntryFilter = z.output<typeof contestEntryFilter>;

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { SEMESTER } from '../constants';
-import { isIsoDate } from '../dates';
-import { idFilter, listQuery, textFilter, UUID_PATTERN } from '../list-query';
+import { blankAsUndefined as blank, enumFilter, flagFilter, numberish, optionalDay, semesterFilter, uuid } from '../fields';
+import { idFilter, listQuery, textFilter } from '../list-query';
 import { isGrade } from '../physique/standard';
 import { ACTIVITY_ITEM_KEYS, ACTIVITY_SOURCES, type ActivityItemKey, type ActivitySource, type ActivityUnit } from './items';
 
@@ -18,31 +17,21 @@ export const INVALID_REASON_MAX = 100;
 /** Most rows one export writes. */
 export const EXERCISE_EXPORT_MAX_ROWS = 100_000;
 
-const blank = (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v);
-const numberish = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v);
-const optionalDay = (message: string) => z.preprocess(blank, z.string().refine(isIsoDate, message).optional());
-
 export const exerciseRecordFilter = z.object({
   /** A school of the management organisation (admin family only). */
   orgId: idFilter,
   schoolYearId: idFilter,
-  semesterCode: z.preprocess(
-    (v) => numberish(blank(v)),
-    z.union([z.literal(SEMESTER.spring), z.literal(SEMESTER.autumn)], { error: 'activities:exerciseRecords.validation.semester' }).optional(),
-  ),
+  semesterCode: semesterFilter('activities:exerciseRecords.validation.semester'),
   gradeNo: z.preprocess((v) => numberish(blank(v)), z.number().refine(isGrade, 'activities:exerciseRecords.validation.grade').optional()),
   classId: idFilter,
   /** Student name or registration number (contains). */
   keyword: textFilter(),
-  item: z.preprocess(blank, z.enum(ACTIVITY_ITEM_KEYS as unknown as [ActivityItemKey, ...ActivityItemKey[]], { error: 'activities:exerciseRecords.validation.item' }).optional()),
-  source: z.preprocess(blank, z.enum(ACTIVITY_SOURCES, { error: 'activities:exerciseRecords.validation.source' }).optional()),
+  item: enumFilter(ACTIVITY_ITEM_KEYS as unknown as [ActivityItemKey, ...ActivityItemKey[]], 'activities:exerciseRecords.validation.item'),
+  source: enumFilter(ACTIVITY_SOURCES, 'activities:exerciseRecords.validation.source'),
   /** Inclusive local days YYYY-MM-DD. */
   from: optionalDay('activities:exerciseRecords.validation.from'),
   to: optionalDay('activities:exerciseRecords.validation.to'),
-  invalid: z.preprocess(
-    (v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : blank(v)),
-    z.boolean({ error: 'activities:exerciseRecords.validation.flag' }).optional(),
-  ),
+  invalid: flagFilter('activities:exerciseRecords.validation.flag'),
 });
 export type ExerciseRecordFilter = z.output<typeof exerciseRecordFilter>;
 export const exerciseRecordListQuery = listQuery(exerciseRecordFilter.shape);
@@ -50,7 +39,7 @@ export const exerciseRecordListQuery = listQuery(exerciseRecordFilter.shape);
 /** Setting records invalid (with an optional reason) or valid again. */
 export const exerciseValidityBody = z.object({
   ids: z
-    .array(z.string().regex(UUID_PATTERN, 'validation:common.id'), { error: 'activities:exerciseRecords.validation.ids' })
+    .array(uuid(), { error: 'activities:exerciseRecords.validation.ids' })
     .min(1, 'activities:exerciseRecords.validation.ids')
     .max(EXERCISE_IDS_MAX, 'activities:exerciseRecords.validation.tooManyIds'),
   reason: z.preprocess(blank, z.string().trim().max(INVALID_REASON_MAX, 'activities:exerciseRecords.validation.reasonLength').optional()),

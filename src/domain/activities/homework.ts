@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { PLAN_NAME_MAX, PLAN_NAME_MIN } from '../constants';
 import { isIsoDate } from '../dates';
-import { requiredNumber } from '../fields';
-import { idFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+import { enumFilter, requiredNumber, uuid } from '../fields';
+import { enumTable } from '../presentation';
+import { idFilter, listQuery, textFilter, versionField } from '../list-query';
 import { PLAN_STATUSES, type PlanStatus } from '../test-plans/status';
 import { localDate } from '../dates';
 import { ACTIVITY_ITEMS, ACTIVITY_ITEM_KEYS, type ActivityItemKey } from './items';
@@ -16,9 +17,18 @@ import { ACTIVITY_ITEMS, ACTIVITY_ITEM_KEYS, type ActivityItemKey } from './item
 
 export const TASK_CYCLES = ['once', 'daily', 'weekly'] as const;
 export type TaskCycle = (typeof TASK_CYCLES)[number];
+export const TASK_CYCLE_TABLE = enumTable(TASK_CYCLES, (c) => `activities:task.cycle.${c}`);
 
 export const INTENSITIES = ['low', 'medium', 'high'] as const;
 export type Intensity = (typeof INTENSITIES)[number];
+export const INTENSITY_TABLE = enumTable(INTENSITIES, (i) => `activities:task.intensity.${i}`);
+
+/** A submission's video review: pending, judged valid or invalid, expired unreviewed, or no video to review. */
+export const REVIEW_STATES = ['pending', 'valid', 'invalid', 'expired', 'none'] as const;
+export type ReviewState = (typeof REVIEW_STATES)[number];
+export const REVIEW_STATE_TABLE = enumTable(REVIEW_STATES, (s) => `activities:homework.reviewState.${s}`, { pending: 'warning', valid: 'success', invalid: 'danger', expired: 'neutral', none: 'plain' });
+/** The review states the submissions list filters by. */
+export const REVIEW_FILTERS = ['pending', 'valid', 'invalid', 'none'] as const satisfies readonly ReviewState[];
 
 /** Items one homework or plan may hold. */
 export const TASK_ITEMS_MAX = 10;
@@ -71,7 +81,7 @@ const nameField = z
 
 const idList = (required: string, max: number) =>
   z
-    .array(z.string().regex(UUID_PATTERN, 'validation:common.id'), { error: required })
+    .array(uuid(), { error: required })
     .min(1, required)
     .max(max, 'activities:task.tooMany')
     .transform((ids) => [...new Set(ids)]);
@@ -114,21 +124,21 @@ export const homeworkSaveSchema = z
 export type HomeworkSave = z.output<typeof homeworkSaveSchema>;
 export type HomeworkForm = z.input<typeof homeworkSaveSchema>;
 
-const statusFilter = z.preprocess((v) => (v === '' ? undefined : v), z.enum(PLAN_STATUSES, { error: 'activities:task.statusInvalid' }).optional());
+const statusFilter = enumFilter(PLAN_STATUSES, 'activities:task.statusInvalid');
 
 /** The homework list's filters (the admin list also filters by school). */
 export const homeworkListQuery = listQuery({ name: textFilter(), status: statusFilter, classId: idFilter, schoolId: idFilter });
 export type HomeworkListQuery = z.output<typeof homeworkListQuery>;
 
 /** The per-student completion list of a homework. */
-export const homeworkStudentQuery = listQuery({ classId: idFilter, name: textFilter(), done: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['yes', 'no']).optional()) });
+export const homeworkStudentQuery = listQuery({ classId: idFilter, name: textFilter(), done: enumFilter(['yes', 'no']) });
 
 /** Submissions of a homework (each record with its value and video). */
 export const homeworkSubmissionQuery = listQuery({
   classId: idFilter,
   studentId: idFilter,
   name: textFilter(),
-  review: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['pending', 'valid', 'invalid', 'none']).optional()),
+  review: enumFilter(REVIEW_FILTERS),
 });
 
 /** A teacher's verdict on a submission's video: valid, or invalid with a reason (the record then counts nowhere). */
@@ -149,7 +159,6 @@ export const videoReviewSchema = z.discriminatedUnion(
 );
 export type VideoReview = z.output<typeof videoReviewSchema>;
 
-export type ReviewState = 'pending' | 'valid' | 'invalid' | 'expired' | 'none';
 
 /** A homework row of the list. */
 export interface HomeworkRow {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { UUID_PATTERN } from '../list-query';
+import { uuid } from '../fields';
 import { ITEM_KEYS } from '../physique/standard';
 import { ACTIVITY_ITEMS, ACTIVITY_KINDS, isActivityItem } from './items';
 
@@ -26,7 +26,7 @@ export const KINDS_WITH_REF: ReadonlySet<IngestKind> = new Set(['contest', 'home
 
 const PHYSIQUE_ITEMS: ReadonlySet<string> = new Set(ITEM_KEYS);
 
-const id = z.string().regex(UUID_PATTERN, 'validation:common.id');
+const id = uuid();
 
 /** An ISO 8601 date and time without a time-zone offset ('2026-09-01T08:30:00'). */
 const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/i;
@@ -195,3 +195,39 @@ export interface AppSelfTestRow {
   testedAt: string;
   invalid: boolean;
 }
+
+// The answers of the device and app API, as the OpenAPI document describes them (server/modules/ingest).
+
+/** GET /device/students: `classId` narrows to one class. */
+export const deviceStudentQuery = z.object({ classId: id.optional() });
+export const deviceStudentSchema = z.object({ id: z.string(), name: z.string(), regNo: z.string(), gender: z.string(), classId: z.string(), className: z.string() });
+
+/** The app's token pair (sign-in and refresh). */
+export const appTokenSchema = z.object({ access_token: z.string(), expires_in: z.number(), refresh_token: z.string(), token_type: z.string(), must_change_password: z.boolean().optional() });
+
+export const appStudentSchema = z.object({ id: z.string(), name: z.string(), orgId: z.string(), classId: z.string(), className: z.string(), relation: z.string().nullable() });
+export const appIdentitySchema = z.object({ userId: z.string(), name: z.string(), identity: z.enum(['student', 'parent']), students: z.array(appStudentSchema) });
+
+export const appRecordRowSchema = z.object({
+  id: z.string(),
+  clientId: z.string(),
+  kind: z.string(),
+  refId: z.string().nullable(),
+  item: z.string(),
+  value: z.number(),
+  durationS: z.number().nullable(),
+  measuredAt: z.string(),
+  source: z.string(),
+  invalid: z.boolean(),
+});
+export const appSelfTestRowSchema = z.object({ id: z.string(), item: z.string(), value: z.number(), source: z.string(), testedAt: z.string(), invalid: z.boolean() });
+
+/** POST /app/videos: the tus 1.0 creation headers. */
+export const appVideoCreateHeaders = z.object({
+  'tus-resumable': z.literal('1.0.0').describe('tus protocol version'),
+  'upload-length': z.string().regex(/^\d+$/).describe('Size of the whole video in bytes'),
+  'upload-metadata': z.string().optional(),
+});
+
+/** A created lesson's answer (POST /device/lessons). */
+export const createdIdSchema = z.object({ id: z.string() });

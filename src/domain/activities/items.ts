@@ -1,5 +1,6 @@
 import { ITEM_KEYS, type ItemKey } from '../physique/standard';
 import { PARSE_RULES } from '../physique/parse';
+import { enumTable } from '../presentation';
 
 /**
  * Items a device or the app can record (docs/product-rules.md#activities): the physique standard's measured items
@@ -68,6 +69,7 @@ export function isActivityItem(value: unknown): value is ActivityItemKey {
 /** Where a record came from. */
 export const ACTIVITY_SOURCES = ['device', 'app', 'console'] as const;
 export type ActivitySource = (typeof ACTIVITY_SOURCES)[number];
+export const ACTIVITY_SOURCE_TABLE = enumTable(ACTIVITY_SOURCES, (s) => `activities:source.${s}`);
 
 /**
  * What a record belongs to: a free exercise session, an entry of a contest, a homework submission, a session of a

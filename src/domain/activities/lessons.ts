@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { idFilter, listQuery, textFilter, UUID_PATTERN } from '../list-query';
+import { optionalDay, uuid } from '../fields';
+import { idFilter, listQuery, textFilter } from '../list-query';
 import { ACTIVITY_ITEM_KEYS, ACTIVITY_ITEMS, type ActivityItemKey } from './items';
 
 /**
@@ -19,7 +20,7 @@ export interface MatchTeam {
   studentIds: string[];
 }
 
-const id = z.string().regex(UUID_PATTERN, 'validation:common.id');
+const id = uuid();
 
 /** What a device sends to open a lesson; `clientId` makes a repeated open answer the same lesson. */
 export const lessonOpenSchema = z
@@ -48,8 +49,8 @@ export const lessonCloseSchema = z.object({ endedAt: z.iso.datetime({ offset: tr
 export const lessonListQuery = listQuery({
   classId: idFilter,
   keyword: textFilter(),
-  from: z.preprocess((v) => (v === '' ? undefined : v), z.iso.date('activities:lessons.rules.dateFormat').optional()),
-  to: z.preprocess((v) => (v === '' ? undefined : v), z.iso.date('activities:lessons.rules.dateFormat').optional()),
+  from: optionalDay('activities:lessons.rules.dateFormat'),
+  to: optionalDay('activities:lessons.rules.dateFormat'),
 });
 export type LessonListQuery = z.output<typeof lessonListQuery>;
 

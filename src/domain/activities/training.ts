@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { idFilter, listQuery, textFilter, UUID_PATTERN } from '../list-query';
+import { enumFilter, optionalId, uuid } from '../fields';
+import { enumTable } from '../presentation';
+import { idFilter, listQuery, textFilter } from '../list-query';
 import { ITEM_KEYS, type ItemKey } from '../physique/standard';
 import type { PlanStatus } from '../test-plans/status';
 import { PLAN_STATUSES } from '../test-plans/status';
@@ -15,24 +17,23 @@ import type { ActivityItemKey } from './items';
 /** Levels a physique result's item can be picked by. */
 export const PICK_LEVELS = ['fail', 'pass', 'good', 'excellent'] as const;
 export type PickLevel = (typeof PICK_LEVELS)[number];
+export const PICK_LEVEL_TABLE = enumTable(PICK_LEVELS, (l) => `activities:training.levels.${l}`);
 
 /** Physique items students can be picked by (BMI has bands, not levels). */
 export const PICK_ITEMS = ITEM_KEYS.filter((k) => k !== 'bmi') as Exclude<ItemKey, 'bmi'>[];
-
-const blank = (v: unknown) => (v === '' || v === null ? undefined : v);
 
 export const trainingSaveSchema = z
   .object({
     ...taskFields,
     studentIds: z
-      .array(z.string().regex(UUID_PATTERN, 'validation:common.id'), { error: 'activities:task.studentsRequired' })
+      .array(uuid(), { error: 'activities:task.studentsRequired' })
       .min(1, 'activities:task.studentsRequired')
       .max(TRAINING_STUDENTS_MAX, 'activities:task.tooMany')
       .transform((ids) => [...new Set(ids)]),
     /** How the students were picked (kept for the detail). */
-    sourcePlanId: z.preprocess(blank, z.string().regex(UUID_PATTERN, 'validation:common.id').optional()),
-    sourceItem: z.preprocess(blank, z.enum(PICK_ITEMS as [string, ...string[]]).optional()),
-    sourceLevel: z.preprocess(blank, z.enum(PICK_LEVELS).optional()),
+    sourcePlanId: optionalId(),
+    sourceItem: enumFilter(PICK_ITEMS as [string, ...string[]]),
+    sourceLevel: enumFilter(PICK_LEVELS),
   })
   .superRefine(checkPeriod);
 export type TrainingSave = z.output<typeof trainingSaveSchema>;
@@ -40,13 +41,13 @@ export type TrainingForm = z.input<typeof trainingSaveSchema>;
 
 export const trainingListQuery = listQuery({
   name: textFilter(),
-  status: z.preprocess(blank, z.enum(PLAN_STATUSES, { error: 'activities:task.statusInvalid' }).optional()),
+  status: enumFilter(PLAN_STATUSES, 'activities:task.statusInvalid'),
 });
 
 /** Students to pick from: those whose result of an item is at a level, in one test plan or (no plan) in their latest result. */
 export const candidateQuery = z.object({
   /** One test plan, or none (全部): each student's latest result of the item across the school's plans. */
-  planId: z.preprocess(blank, z.string().regex(UUID_PATTERN, 'activities:task.planRequired').optional()),
+  planId: optionalId('activities:task.planRequired'),
   item: z.enum(PICK_ITEMS as [string, ...string[]], { error: 'activities:task.itemRequired' }),
   level: z.enum(PICK_LEVELS, { error: 'activities:task.levelRequired' }),
   classId: idFilter,

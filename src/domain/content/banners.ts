@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { BANNER_MAX } from '../constants';
-import { listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+import { blankAsNull, enumFilter, requiredId } from '../fields';
+import { listQuery, textFilter, versionField } from '../list-query';
+import { enumTable } from '../presentation';
 
 /**
  * Banners (docs/product-rules.md#banners): carousel images of an organisation per position (the login screen, the
@@ -10,6 +12,7 @@ import { listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query
 
 export const BANNER_POSITIONS = ['login', 'home'] as const;
 export type BannerPosition = (typeof BANNER_POSITIONS)[number];
+export const BANNER_POSITION_TABLE = enumTable(BANNER_POSITIONS, (p) => `content:banner.positions.${p}`);
 
 export const BANNER_TITLE_MAX = 30;
 export const BANNER_LINK_MAX = 500;
@@ -17,8 +20,6 @@ export const BANNER_LINK_MAX = 500;
 export const HTTP_LINK = /^https?:\/\/[^\s]+$/i;
 
 export { BANNER_MAX };
-
-const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
 
 export const bannerSaveSchema = z.object({
   title: z
@@ -28,9 +29,9 @@ export const bannerSaveSchema = z.object({
     .max(BANNER_TITLE_MAX, 'content:validation.banner.titleLength'),
   position: z.enum(BANNER_POSITIONS, { error: 'content:validation.banner.positionRequired' }),
   // The form holds null until an image is uploaded.
-  imageFileId: z.preprocess((v) => v ?? '', z.string({ error: 'content:validation.banner.imageRequired' }).regex(UUID_PATTERN, 'content:validation.banner.imageRequired')),
+  imageFileId: z.preprocess((v) => v ?? '', requiredId('content:validation.banner.imageRequired')),
   link: z.preprocess(
-    blankToNull,
+    blankAsNull,
     z
       .string()
       .trim()
@@ -44,8 +45,6 @@ export const bannerSaveSchema = z.object({
 });
 export type BannerSave = z.output<typeof bannerSaveSchema>;
 export type BannerForm = z.input<typeof bannerSaveSchema>;
-
-const enumFilter = <T extends readonly [string, ...string[]]>(values: T) => z.preprocess((v) => (v === '' ? undefined : v), z.enum(values).optional());
 
 export const bannerListQuery = listQuery({ title: textFilter(), position: enumFilter(BANNER_POSITIONS) });
 export type BannerListQuery = z.output<typeof bannerListQuery>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { idFilter, intFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+import { nullableId, optionalText, uuid } from '../fields';
+import { idFilter, intFilter, listQuery, textFilter, versionField } from '../list-query';
 
 /**
  * Lesson resources (docs/product-rules.md#lesson-resources): a school's own resources (title, grade, topic, a 4:3
@@ -15,8 +16,6 @@ export const LESSON_TOPIC_MAX = 30;
 export const LESSON_DESCRIPTION_MAX = 500;
 export const LESSON_ATTACHMENTS_MAX = 10;
 
-const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
-const fileId = z.string().regex(UUID_PATTERN, 'validation:common.id');
 
 export const lessonResourceSaveSchema = z.object({
   title: z
@@ -34,10 +33,10 @@ export const lessonResourceSaveSchema = z.object({
     .trim()
     .min(1, 'content:validation.lesson.topicRequired')
     .max(LESSON_TOPIC_MAX, 'content:validation.lesson.topicLength'),
-  coverFileId: z.preprocess(blankToNull, fileId.nullable().optional()),
-  videoFileId: z.preprocess(blankToNull, fileId.nullable().optional()),
-  attachmentFileIds: z.array(fileId).max(LESSON_ATTACHMENTS_MAX, 'content:validation.lesson.attachmentsMax').default([]),
-  description: z.preprocess(blankToNull, z.string().trim().max(LESSON_DESCRIPTION_MAX, 'content:validation.lesson.descriptionLength').nullable().optional()),
+  coverFileId: nullableId(),
+  videoFileId: nullableId(),
+  attachmentFileIds: z.array(uuid()).max(LESSON_ATTACHMENTS_MAX, 'content:validation.lesson.attachmentsMax').default([]),
+  description: optionalText(LESSON_DESCRIPTION_MAX, 'content:validation.lesson.descriptionLength'),
   version: versionField.optional(),
 });
 export type LessonResourceSave = z.output<typeof lessonResourceSaveSchema>;

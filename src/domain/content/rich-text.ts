@@ -1,4 +1,4 @@
-import { UUID_PATTERN } from '../list-query';
+import { UUID_PATTERN } from '../fields';
 
 /**
  * Rich text of wiki entries (docs/product-rules.md#wiki): the one allow-list both the server (on save and again on

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+import { enumFilter, nullableId } from '../fields';
+import { listQuery, textFilter, versionField } from '../list-query';
 import { richTextLength } from './rich-text';
+import { enumTable } from '../presentation';
 
 /**
  * School wiki entries (docs/product-rules.md#wiki): title, category, an optional 1:1 cover (purpose `cover`), rich
@@ -10,6 +12,7 @@ import { richTextLength } from './rich-text';
 
 export const WIKI_CATEGORIES = ['rules', 'skills', 'health', 'history', 'other'] as const;
 export type WikiCategory = (typeof WIKI_CATEGORIES)[number];
+export const WIKI_CATEGORY_TABLE = enumTable(WIKI_CATEGORIES, (c) => `content:wiki.categories.${c}`);
 
 export const WIKI_TITLE_MAX = 50;
 /** Visible characters of an entry's text. */
@@ -17,12 +20,10 @@ export const WIKI_TEXT_MAX = 20_000;
 /** Stored HTML, markup included: a bound on what one save may send. */
 export const WIKI_HTML_MAX = 200_000;
 
-const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
-
 export const wikiSaveSchema = z.object({
   title: z.string({ error: 'content:validation.wiki.titleRequired' }).trim().min(1, 'content:validation.wiki.titleRequired').max(WIKI_TITLE_MAX, 'content:validation.wiki.titleLength'),
   category: z.enum(WIKI_CATEGORIES, { error: 'content:validation.wiki.categoryRequired' }),
-  coverFileId: z.preprocess(blankToNull, z.string().regex(UUID_PATTERN, 'validation:common.id').nullable().optional()),
+  coverFileId: nullableId(),
   content: z
     .string({ error: 'content:validation.wiki.contentRequired' })
     .max(WIKI_HTML_MAX, 'content:validation.wiki.contentLength')
@@ -34,9 +35,8 @@ export const wikiSaveSchema = z.object({
 export type WikiSave = z.output<typeof wikiSaveSchema>;
 export type WikiForm = z.input<typeof wikiSaveSchema>;
 
-const enumFilter = <T extends readonly [string, ...string[]]>(values: T) => z.preprocess((v) => (v === '' ? undefined : v), z.enum(values).optional());
-
 export const WIKI_STATES = ['published', 'draft'] as const;
+export const WIKI_STATE_TABLE = enumTable(WIKI_STATES, (s) => `content:wiki.states.${s}`, { published: 'success', draft: 'neutral' });
 export const wikiListQuery = listQuery({ title: textFilter(), category: enumFilter(WIKI_CATEGORIES), state: enumFilter(WIKI_STATES) });
 export type WikiListQuery = z.output<typeof wikiListQuery>;
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { pageQuerySchema } from '../api';
-import { SEMESTER } from '../constants';
-import { isGrade } from '../physique/standard';
+import { blankAsUndefined as blank, enumFilter, numberish, optionalId as idFilter, semesterFilter } from '../fields';
+import { idParamsSchema } from '../list-query';
+import { GENDERS, isGrade } from '../physique/standard';
 
 /**
  * Filters of every data-centre view (docs/api/data-center.md: filters): school year, semester, test plan, grade, class, gender, and for the
@@ -9,25 +10,19 @@ import { isGrade } from '../physique/standard';
  * mirrored in the URL under these same names, so a link or a wall screen reopens the same view.
  */
 
-const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const blank = (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v);
-const numberish = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v);
 
 /** Earliest and latest school-year start the filters accept. */
 export const SCHOOL_YEAR_MIN = 2000;
 export const SCHOOL_YEAR_MAX = 2100;
 
-const optionalId = z.preprocess(blank, z.string().regex(ID, 'dataCenter:validation.id').optional());
+const optionalId = idFilter('dataCenter:validation.id');
 const optionalSchoolYear = z.preprocess(
   (v) => numberish(blank(v)),
   z.number({ error: 'dataCenter:validation.schoolYear' }).int('dataCenter:validation.schoolYear').min(SCHOOL_YEAR_MIN, 'dataCenter:validation.schoolYear').max(SCHOOL_YEAR_MAX, 'dataCenter:validation.schoolYear').optional(),
 );
-const optionalSemester = z.preprocess(
-  (v) => numberish(blank(v)),
-  z.union([z.literal(SEMESTER.spring), z.literal(SEMESTER.autumn)], { error: 'dataCenter:validation.semester' }).optional(),
-);
+const optionalSemester = semesterFilter('dataCenter:validation.semester');
 const optionalGrade = z.preprocess((v) => numberish(blank(v)), z.number({ error: 'dataCenter:validation.grade' }).refine((v: number): boolean => isGrade(v), 'dataCenter:validation.grade').optional());
-const optionalGender = z.preprocess(blank, z.enum(['male', 'female'], { error: 'dataCenter:validation.gender' }).optional());
+const optionalGender = enumFilter(GENDERS, 'dataCenter:validation.gender');
 
 export const dataCenterFilterSchema = z.object({
   /** Admin family: one school of the bureau (absent = the whole bureau). Ignored by school families. */
@@ -56,7 +51,7 @@ export const studentListQuerySchema = pageQuerySchema.extend(dataCenterFilterSch
 });
 export type StudentListQuery = z.output<typeof studentListQuerySchema>;
 
-export const idParamsSchema = z.object({ id: z.string().max(64) });
+export { idParamsSchema };
 
 /**
  * A student whose total dropped by at least this many points since their previous valid result is "falling"

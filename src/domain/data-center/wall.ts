@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BASE_PATH, SEMESTER } from '../constants';
+import { uuid } from '../fields';
 import { SCHOOL_YEAR_MAX, SCHOOL_YEAR_MIN } from './filters';
 
 /** Scenes a data-centre playlist rotates through (docs/api/data-center.md#wall-display). */
@@ -35,8 +36,6 @@ export const WALL_REFRESH_DEFAULT_S = 300;
 /** Screen link names: 1–50 characters. */
 export const SCREEN_LINK_NAME_MAX = 50;
 
-const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** What a wall shows: its scenes in order, how long each stays, how often the data is fetched again, and a fixed period. */
 export const wallPlaylistSchema = z.object({
   scenes: z
@@ -68,6 +67,10 @@ export const wallPlaylistSchema = z.object({
 /** A stored playlist: a data-centre playlist, or a meet link's `[meetBoard]` polled every MEET_BOARD_REFRESH_S. */
 export type WallPlaylist = Omit<z.output<typeof wallPlaylistSchema>, 'scenes'> & { scenes: WallScene[] };
 
+/** `:token` of a wall's public address (the screen link's secret); `:scene` one of its scenes. */
+export const wallTokenParams = z.object({ token: z.string().max(128) });
+export const wallSceneParams = wallTokenParams.extend({ scene: z.string().max(32) });
+
 /** POST …/dataCenter/screenLink. */
 export const screenLinkCreateSchema = z.object({
   name: z
@@ -76,7 +79,7 @@ export const screenLinkCreateSchema = z.object({
     .min(1, 'dataCenter:validation.linkName')
     .max(SCREEN_LINK_NAME_MAX, 'dataCenter:validation.linkName'),
   /** The organisation the wall shows: the tenant itself (default) or, for a bureau, one of its schools. */
-  orgId: z.string().regex(ID, 'dataCenter:validation.id').optional(),
+  orgId: uuid('dataCenter:validation.id').optional(),
   playlist: wallPlaylistSchema,
 });
 export type ScreenLinkCreate = z.output<typeof screenLinkCreateSchema>;

@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { ESTAMP_MAX, STYLE_PHOTO_MAX } from '../constants';
-import { listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+import { requiredId, uuid as idField } from '../fields';
+import { listQuery, textFilter, versionField } from '../list-query';
 import { isIsoDate } from '../school/school-years';
+import { enumTable } from '../presentation';
 
 /**
  * What a meet leaves behind (docs/product-rules.md#meet-documents): the organisation's e-stamps, certificate templates
  * and the certificates issued from published results, and the style photos (运动风采) of each meet.
  */
-const uuid = z.string({ error: 'validation:common.id' }).regex(UUID_PATTERN, 'validation:common.id');
+const uuid = requiredId('validation:common.id');
 
 // ── E-stamps ────────────────────────────────────────────────────────────────────────────────────────────
 export { ESTAMP_MAX };
@@ -16,7 +18,7 @@ export const STAMP_NAME_MAX = 20;
 /** An uploaded stamp: its name and the file-store id of a PNG of purpose 'stamp' (1:1, under 2 MB: checked by the store). */
 export const stampSaveSchema = z.object({
   name: z.string({ error: 'meets:stamp.v.name' }).trim().min(1, 'meets:stamp.v.name').max(STAMP_NAME_MAX, 'meets:stamp.v.nameLength'),
-  fileId: z.string({ error: 'meets:stamp.v.file' }).regex(UUID_PATTERN, 'meets:stamp.v.file'),
+  fileId: requiredId('meets:stamp.v.file'),
 });
 export type StampSave = z.output<typeof stampSaveSchema>;
 
@@ -35,10 +37,13 @@ export const CERTIFICATE_NAME_MAX = 30;
 /** What a positioned text shows: a value of the athlete's result, or fixed text of the template. */
 export const CERTIFICATE_FIELDS = ['name', 'className', 'event', 'place', 'mark', 'date', 'meet', 'text'] as const;
 export type CertificateFieldKind = (typeof CERTIFICATE_FIELDS)[number];
+export const CERTIFICATE_FIELD_TABLE = enumTable(CERTIFICATE_FIELDS, (f) => `meets:certificate.kinds.${f}`);
 export const ORIENTATIONS = ['landscape', 'portrait'] as const;
 export type Orientation = (typeof ORIENTATIONS)[number];
+export const ORIENTATION_TABLE = enumTable(ORIENTATIONS, (o) => `meets:certificate.orientations.${o}`);
 export const ALIGNS = ['left', 'center', 'right'] as const;
 export type Align = (typeof ALIGNS)[number];
+export const ALIGN_TABLE = enumTable(ALIGNS, (a) => `meets:certificate.aligns.${a}`);
 /** A4 in millimetres, width × height, per orientation. */
 export const PAGE_MM: Record<Orientation, readonly [number, number]> = { landscape: [297, 210], portrait: [210, 297] };
 export const FONT_PT = { min: 6, max: 96 } as const;
@@ -182,7 +187,7 @@ export { STYLE_PHOTO_MAX };
 export const CAPTION_MAX = 50;
 
 export const photoAddSchema = z.object({
-  fileIds: z.array(z.string().regex(UUID_PATTERN, 'meets:photo.v.file')).min(1, 'meets:photo.v.file').max(STYLE_PHOTO_MAX, 'meets:photo.v.max'),
+  fileIds: z.array(idField('meets:photo.v.file')).min(1, 'meets:photo.v.file').max(STYLE_PHOTO_MAX, 'meets:photo.v.max'),
 });
 export const photoCaptionSchema = z.object({
   caption: z.string().trim().max(CAPTION_MAX, 'meets:photo.v.caption').nullable().optional(),

@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { idFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+import { enumFilter, uuid as idField } from '../fields';
+import { idFilter, listQuery, textFilter, versionField } from '../list-query';
 import { DRAW_MODES } from './draw';
 import { RELAY_LEGS_MAX, RELAY_RESERVES_MAX } from './meets';
+import { enumTable } from '../presentation';
 
 /**
  * Registration (docs/product-rules.md#meets): class teachers enter their athletes for events, administrators approve
@@ -13,10 +15,11 @@ export const ENTRY_KINDS = ['athlete', 'team'] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 export const ENTRY_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type EntryStatus = (typeof ENTRY_STATUSES)[number];
+export const ENTRY_STATUS_TABLE = enumTable(ENTRY_STATUSES, (s) => `meets:entryStatus.${s}`, { approved: 'primary', rejected: 'danger', pending: 'neutral' });
 export const REJECT_REASON_MAX = 100;
 export const BIB_MAX_LENGTH = 6;
 
-const uuid = z.string().regex(UUID_PATTERN, 'validation:common.id');
+const uuid = idField();
 
 /** One athlete's events, as the sign-up form sends them (replaces nothing: adds entries). */
 export const entrySaveSchema = z
@@ -86,7 +89,7 @@ export const entryListQuery = listQuery({
   eventId: idFilter,
   classId: idFilter,
   name: textFilter(),
-  status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(ENTRY_STATUSES).optional()),
+  status: enumFilter(ENTRY_STATUSES),
 });
 
 export const drawSchema = z.object({

@@ -1,9 +1,12 @@
+import { enumTable } from '../presentation';
+
 /**
  * Result kinds of meet events and how their marks compare (docs/product-rules.md#meets). Marks are numbers in the
  * kind's unit: seconds for time, metres for distance and height, a count, or points.
  */
 export const RESULT_KINDS = ['time', 'distance', 'height', 'count', 'points'] as const;
 export type ResultKind = (typeof RESULT_KINDS)[number];
+export const RESULT_KIND_TABLE = enumTable(RESULT_KINDS, (k) => `meets:resultKind.${k}`);
 
 /** Only times are better when lower. */
 export const lowerIsBetter = (kind: ResultKind): boolean => kind === 'time';

@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { idFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+import { enumFilter, nullableId, uuid as idField } from '../fields';
+import { idFilter, listQuery, textFilter, versionField } from '../list-query';
 import { isIsoDate } from '../school/school-years';
 import { DEFAULT_POINTS_TABLE, DEFAULT_RECORD_BONUS, DEFAULT_RELAY_FACTOR } from './points';
 import { RESULT_KINDS, type ResultKind } from './marks';
+import { enumTable } from '../presentation';
 
 /**
  * A sports meet (docs/product-rules.md#meets): dates with a morning and an afternoon session each day, venues, a
@@ -30,15 +32,19 @@ export const DEFAULT_MIN_REST = 30;
 
 export const EVENT_TYPES = ['track', 'field', 'relay', 'fun'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+export const EVENT_TYPE_TABLE = enumTable(EVENT_TYPES, (x) => `meets:eventType.${x}`);
 export const ROUND_PLANS = ['final', 'heatsFinal'] as const;
 export type RoundPlan = (typeof ROUND_PLANS)[number];
+export const ROUND_PLAN_TABLE = enumTable(ROUND_PLANS, (x) => `meets:rounds.${x}`);
 export const GROUP_GENDERS = ['male', 'female', 'mixed'] as const;
 export type GroupGender = (typeof GROUP_GENDERS)[number];
+export const GROUP_GENDER_TABLE = enumTable(GROUP_GENDERS, (v) => `meets:gender.${v}`);
 /** Arrangement states (docs/product-rules.md#meets): ungrouped → grouped → scheduled. */
 export const ARRANGE_STATES = ['ungrouped', 'grouped', 'scheduled'] as const;
 export type ArrangeState = (typeof ARRANGE_STATES)[number];
 export const MEET_STATUSES = ['notStarted', 'signUp', 'inProgress', 'ended'] as const;
 export type MeetStatus = (typeof MEET_STATUSES)[number];
+export const MEET_STATUS_TABLE = enumTable(MEET_STATUSES, (s) => `meets:status.${s}`, { notStarted: 'neutral', signUp: 'primary', inProgress: 'primary', ended: 'plain' });
 
 /** Track events and relays run in lanes; field and fun events in flights with a starting order. */
 export const usesLanes = (type: EventType): boolean => type === 'track' || type === 'relay';
@@ -54,7 +60,7 @@ export function meetStatus(m: { signupStart: string; signupEnd: string; startDat
   return 'notStarted';
 }
 
-const uuid = z.string().regex(UUID_PATTERN, 'validation:common.id');
+const uuid = idField();
 const date = (key: string) => z.string({ error: key }).refine(isIsoDate, 'validation:date.format');
 const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'meets:v.clock');
 const int = (min: number, max: number, key: string) => z.coerce.number({ error: key }).int(key).min(min, key).max(max, key);
@@ -85,7 +91,7 @@ export const eventSaveSchema = z
     relayLegs: int(RELAY_LEGS_MIN, RELAY_LEGS_MAX, 'meets:v.relayLegs').default(DEFAULT_RELAY_LEGS),
     /** Minutes one heat or flight takes on its venue. */
     duration: int(1, 240, 'meets:v.duration').default(10),
-    venueId: z.preprocess((v) => (v === '' ? null : v), uuid.nullable().optional()),
+    venueId: nullableId(),
   })
   .superRefine((e, ctx) => {
     if (usesLanes(e.type)) {
@@ -152,7 +158,7 @@ export const meetSaveSchema = z
 export type MeetSave = z.output<typeof meetSaveSchema>;
 export type MeetForm = z.input<typeof meetSaveSchema>;
 
-export const meetListQuery = listQuery({ name: textFilter(), status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(MEET_STATUSES).optional()) });
+export const meetListQuery = listQuery({ name: textFilter(), status: enumFilter(MEET_STATUSES) });
 export const meetIdQuery = z.object({ meetId: idFilter });
 
 /** Days of a meet as ISO dates. */

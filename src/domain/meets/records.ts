@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { enumFilter } from '../fields';
 import { listQuery, textFilter, versionField } from '../list-query';
 import { isIsoDate } from '../school/school-years';
 import { RESULT_KINDS, parseMark, type ResultKind } from './marks';
+import { enumTable } from '../presentation';
 
 /**
  * Meet and school records (docs/product-rules.md#meets), per event name and group name. A published result that beats
@@ -9,8 +11,10 @@ import { RESULT_KINDS, parseMark, type ResultKind } from './marks';
  */
 export const RECORD_SCOPES = ['meet', 'school'] as const;
 export type RecordScope = (typeof RECORD_SCOPES)[number];
+export const RECORD_SCOPE_TABLE = enumTable(RECORD_SCOPES, (s) => `meets:recordScope.${s}`);
 export const RECORD_STATES = ['pending', 'current', 'history'] as const;
 export type RecordState = (typeof RECORD_STATES)[number];
+export const RECORD_STATE_TABLE = enumTable(RECORD_STATES, (s) => `meets:recordState.${s}`, { current: 'primary', pending: 'plain', history: 'neutral' });
 
 export const recordSaveSchema = z.object({
   scope: z.enum(RECORD_SCOPES, { error: 'meets:v.recordScope' }),
@@ -28,8 +32,8 @@ export type RecordSave = z.output<typeof recordSaveSchema>;
 
 export const recordListQuery = listQuery({
   eventName: textFilter(),
-  scope: z.preprocess((v) => (v === '' ? undefined : v), z.enum(RECORD_SCOPES).optional()),
-  state: z.preprocess((v) => (v === '' ? undefined : v), z.enum(RECORD_STATES).optional()),
+  scope: enumFilter(RECORD_SCOPES),
+  state: enumFilter(RECORD_STATES),
 });
 
 export interface RecordRow {

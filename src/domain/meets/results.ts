@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { UUID_PATTERN, versionField } from '../list-query';
+import { uuid as idField } from '../fields';
+import { versionField } from '../list-query';
 import { RESULT_STATUSES } from './ranking';
 
 /**
@@ -10,7 +11,7 @@ import { RESULT_STATUSES } from './ranking';
 export const RESULT_STATES = ['pending', 'entered', 'confirmed', 'published'] as const;
 export type ResultState = (typeof RESULT_STATES)[number];
 
-const uuid = z.string().regex(UUID_PATTERN, 'validation:common.id');
+const uuid = idField();
 const mark = z.coerce.number().positive('meets:v.mark').max(100000, 'meets:v.mark');
 
 export const resultLineSchema = z.object({

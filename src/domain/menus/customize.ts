@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LOCALES, type Locale } from '../constants';
+import { blankAsNull, blankAsUndefined } from '../fields';
 import { versionField } from '../list-query';
 import { getCatalogEntry, type CatalogEntry, type CatalogFamily } from './catalog';
 
@@ -62,16 +63,16 @@ export function isMenuEditable(entry: CatalogEntry | undefined): entry is Catalo
   return !!entry && (MENU_FAMILIES as readonly CatalogFamily[]).includes(entry.family) && (entry.kind === 'group' || entry.kind === 'page');
 }
 
-const nameField = z.preprocess(
-  (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-  z.string().trim().max(MENU_NAME_MAX, 'validation:menu.nameLength').optional(),
-);
+const nameField = z.preprocess(blankAsUndefined, z.string().trim().max(MENU_NAME_MAX, 'validation:menu.nameLength').optional());
+
+/** `:key` of a menu entry: a catalogue key. */
+export const menuKeyParams = z.object({ key: z.string().max(120) });
 
 export const menuCustomSaveSchema = z.object({
   /** Names by language; a language left empty shows the catalogue's name. */
   names: z.object({ zh_cn: nameField, zh_tw: nameField, en_us: nameField }).default({}),
   /** Empty: the catalogue's icon. */
-  icon: z.preprocess((v) => (v === '' ? null : v), z.enum(MENU_ICON_NAMES, { error: 'validation:menu.iconUnknown' }).nullable().optional()),
+  icon: z.preprocess(blankAsNull, z.enum(MENU_ICON_NAMES, { error: 'validation:menu.iconUnknown' }).nullable().optional()),
   visible: z.boolean().default(true),
   version: versionField.optional(),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { UUID_PATTERN, versionField } from '../list-query';
+import { missingAsNull, uuid } from '../fields';
+import { versionField } from '../list-query';
 
 /**
  * The own organisation (docs/product-rules.md#own-organisation): name, two-digit code, branding, map location,
@@ -18,11 +19,11 @@ export const DEVICE_COUNT_MAX = 100000;
 /** Two digits, unique among the siblings of the same superior. */
 export const ORG_CODE_PATTERN = /^\d{2}$/;
 
-const blankAsNull = (v: unknown) => (v === '' || v === undefined ? null : v);
-const optionalText = (max: number, key: string) => z.preprocess(blankAsNull, z.string().trim().max(max, key).nullable());
-const fileId = z.preprocess(blankAsNull, z.string().regex(UUID_PATTERN, 'validation:common.id').nullable());
+/** The form saves the whole organisation: a text left blank or not sent is none (null). */
+const clearableText = (max: number, key: string) => z.preprocess(missingAsNull, z.string().trim().max(max, key).nullable());
+const fileId = z.preprocess(missingAsNull, uuid().nullable());
 const coordinate = (limit: number, key: string) =>
-  z.preprocess(blankAsNull, z.coerce.number({ error: key }).min(-limit, key).max(limit, key).nullable());
+  z.preprocess(missingAsNull, z.coerce.number({ error: key }).min(-limit, key).max(limit, key).nullable());
 
 export const orgNameField = z.string().trim().min(1, 'validation:org.nameRequired').max(ORG_NAME_MAX, 'validation:org.nameLength');
 export const orgCodeField = z.string({ error: 'validation:org.codeFormat' }).trim().regex(ORG_CODE_PATTERN, 'validation:org.codeFormat');
@@ -31,29 +32,32 @@ export const currentOrgSaveSchema = z
   .object({
     name: orgNameField,
     code: orgCodeField,
-    title: optionalText(ORG_TITLE_MAX, 'validation:org.titleLength'),
+    title: clearableText(ORG_TITLE_MAX, 'validation:org.titleLength'),
     /** File-store ids (purpose 'branding', public). */
     iconFileId: fileId,
     loginImgFileId: fileId,
-    filingNumber: optionalText(FILING_NUMBER_MAX, 'validation:org.filingNumberLength'),
+    filingNumber: clearableText(FILING_NUMBER_MAX, 'validation:org.filingNumberLength'),
     latitude: coordinate(90, 'validation:org.latitudeRange'),
     longitude: coordinate(180, 'validation:org.longitudeRange'),
     academicSystemYears: z.preprocess(
-      blankAsNull,
+      missingAsNull,
       z.coerce.number({ error: 'validation:org.academicYearsRange' }).int('validation:org.academicYearsRange').min(1, 'validation:org.academicYearsRange').max(ACADEMIC_YEARS_MAX, 'validation:org.academicYearsRange').nullable(),
     ),
     /** Blank keeps the password as it is. */
     managementPassword: z.preprocess(
-      blankAsNull,
+      missingAsNull,
       z.string().min(MANAGEMENT_PASSWORD_MIN, 'validation:org.managementPasswordLength').max(MANAGEMENT_PASSWORD_MAX, 'validation:org.managementPasswordLength').nullable(),
     ),
-    deviceActivationCode: optionalText(ACTIVATION_CODE_MAX, 'validation:org.activationCodeLength'),
+    deviceActivationCode: clearableText(ACTIVATION_CODE_MAX, 'validation:org.activationCodeLength'),
     activatableDevices: z.coerce.number({ error: 'validation:org.deviceCountRange' }).int('validation:org.deviceCountRange').min(0, 'validation:org.deviceCountRange').max(DEVICE_COUNT_MAX, 'validation:org.deviceCountRange'),
     version: versionField.optional(),
   })
   .strict();
 export type CurrentOrgSave = z.output<typeof currentOrgSaveSchema>;
 export type CurrentOrgForm = z.input<typeof currentOrgSaveSchema>;
+
+/** GET …/tenantOrg/getSimpleInfo: whose branding the sign-in page shows (absent: the default organisation). */
+export const simpleInfoQuery = z.object({ orgId: z.string().max(64).optional() });
 
 /** The own organisation as the screen reads it (never the password, only whether one is set). */
 export interface CurrentOrg {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { idFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+import { missingAsNull, uuid } from '../fields';
+import { idFilter, listQuery, textFilter, versionField } from '../list-query';
 
 /**
  * Departments of the management organisation (docs/product-rules.md#departments): a tree of named departments with a
@@ -11,14 +12,12 @@ export const DEPARTMENT_NAME_MAX = 30;
 export const DEPARTMENT_MEMBERS_ADD_MAX = 200;
 export const DEPARTMENT_CODE_PATTERN = /^\d{2}$/;
 
-const blankAsNull = (v: unknown) => (v === '' || v === undefined ? null : v);
-
 export const departmentSaveSchema = z
   .object({
     name: z.string().trim().min(1, 'validation:department.nameRequired').max(DEPARTMENT_NAME_MAX, 'validation:department.nameLength'),
     code: z.string({ error: 'validation:department.codeFormat' }).trim().regex(DEPARTMENT_CODE_PATTERN, 'validation:department.codeFormat'),
     /** The parent department (same organisation); null for a top department. */
-    parentId: z.preprocess(blankAsNull, z.string().regex(UUID_PATTERN, 'validation:department.parentUnknown').nullable()),
+    parentId: z.preprocess(missingAsNull, uuid('validation:department.parentUnknown').nullable()),
     version: versionField.optional(),
   })
   .strict();
@@ -29,7 +28,7 @@ export const departmentListQuery = z.object({ name: textFilter() });
 export const departmentMemberListQuery = listQuery({ keyword: textFilter() });
 export const departmentCandidateQuery = z.object({ keyword: textFilter(), roleId: idFilter });
 export const departmentMembersAddSchema = z.object({
-  accountIds: z.array(z.string().regex(UUID_PATTERN, 'validation:common.id')).min(1, 'validation:department.membersRequired').max(DEPARTMENT_MEMBERS_ADD_MAX),
+  accountIds: z.array(uuid()).min(1, 'validation:department.membersRequired').max(DEPARTMENT_MEMBERS_ADD_MAX),
 });
 
 export interface DepartmentRow {

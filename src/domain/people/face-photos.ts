@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { UUID_PATTERN } from '../list-query';
+import { uuid as idField } from '../fields';
 
 /**
  * Batch face photos (docs/product-rules.md#face-photos): files named after the person are matched by name — staff by
@@ -34,7 +34,7 @@ export const facePhotoMatchSchema = z
   .strict();
 export type FacePhotoMatchRequest = z.output<typeof facePhotoMatchSchema>;
 
-const uuid = z.string().regex(UUID_PATTERN, 'validation:common.id');
+const uuid = idField();
 export const facePhotoApplySchema = z
   .object({
     items: z

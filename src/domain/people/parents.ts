@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { AppAccount } from './app-accounts';
 import { MOBILE } from '../auth/schemas';
-import { listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+import { uuid } from '../fields';
+import { listQuery, textFilter, versionField } from '../list-query';
+import { enumTable } from '../presentation';
 import { genderSchema, personNameSchema, type Gender } from './staff';
 
 /**
@@ -11,10 +13,11 @@ import { genderSchema, personNameSchema, type Gender } from './staff';
 
 export const PARENT_RELATIONS = ['father', 'mother', 'guardian', 'grandparent', 'other'] as const;
 export type ParentRelation = (typeof PARENT_RELATIONS)[number];
+export const PARENT_RELATION_TABLE = enumTable(PARENT_RELATIONS, (r) => `people:students.relations.${r}`);
 export const PARENT_CHILDREN_MAX = 10;
 
 export const parentChildSchema = z.object({
-  studentId: z.string().regex(UUID_PATTERN, 'validation:parent.childrenRequired'),
+  studentId: uuid('validation:parent.childrenRequired'),
   relation: z.enum(PARENT_RELATIONS, { error: 'validation:parent.relationRequired' }),
 });
 

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { initialPasswordSchema, loginAccountSchema, mobileSchema } from '../auth/schemas';
-import { idFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+import { enumFilter, requiredId } from '../fields';
+import { idFilter, listQuery, textFilter, versionField } from '../list-query';
+import { enumTable } from '../presentation';
+import { GENDERS, type Gender } from './gender';
 import { CERTIFICATE_NO_MAX, CERTIFICATE_NO_PATTERN, CERTIFICATE_TYPES, idCardSchema } from './id-card';
 
 /**
@@ -14,30 +17,31 @@ export const WORK_NO_MAX = 20;
 /** Subjects a staff member teaches a class in. */
 export const TEACHING_SUBJECTS = ['pe', 'health', 'other'] as const;
 export type TeachingSubject = (typeof TEACHING_SUBJECTS)[number];
-export const GENDERS = ['male', 'female'] as const;
-export type Gender = (typeof GENDERS)[number];
+export const TEACHING_SUBJECT_TABLE = enumTable(TEACHING_SUBJECTS, (s) => `people:staff.subject.${s}`);
+export { GENDER_TABLE, GENDERS, type Gender } from './gender';
+export const CERTIFICATE_TYPE_TABLE = enumTable(CERTIFICATE_TYPES, (c) => `people:staff.certificate.${c}`);
 
 export const personNameSchema = z.string({ error: 'validation:people.nameRequired' }).trim().min(1, 'validation:people.nameRequired').max(PERSON_NAME_MAX, 'validation:people.nameLength');
 export const genderSchema = z.enum(GENDERS, { error: 'validation:people.genderRequired' });
-const optionalText = (max: number, pattern?: RegExp, message = 'validation:people.format') =>
+/** A text the person may leave empty (''), compared as typed on any keyboard (NFKC: full-width digits are digits). */
+const foldedText = (max: number, pattern?: RegExp, message = 'validation:people.format') =>
   z.preprocess((v) => (typeof v === 'string' ? v.normalize('NFKC').trim() : v), z.union([z.literal(''), pattern ? z.string().max(max, 'validation:people.tooLong').regex(pattern, message) : z.string().max(max, 'validation:people.tooLong')]));
-const idSchema = (message: string) => z.string({ error: message }).regex(UUID_PATTERN, message);
 
-export const taughtClassSchema = z.object({ classId: idSchema('validation:people.classRequired'), subject: z.enum(TEACHING_SUBJECTS) });
+export const taughtClassSchema = z.object({ classId: requiredId('validation:people.classRequired'), subject: z.enum(TEACHING_SUBJECTS) });
 export type TaughtClass = z.output<typeof taughtClassSchema>;
 
 const staffFields = {
   name: personNameSchema,
   accountNum: loginAccountSchema,
-  roleId: idSchema('validation:user.roleRequired'),
+  roleId: requiredId('validation:user.roleRequired'),
   mobile: z.union([z.literal(''), mobileSchema]),
   gender: genderSchema,
-  workNo: optionalText(WORK_NO_MAX, /^[A-Za-z0-9-]+$/, 'validation:people.workNoFormat'),
+  workNo: foldedText(WORK_NO_MAX, /^[A-Za-z0-9-]+$/, 'validation:people.workNoFormat'),
   idCard: idCardSchema,
   certificateType: z.union([z.literal(''), z.enum(CERTIFICATE_TYPES)]),
-  certificateNo: optionalText(CERTIFICATE_NO_MAX, CERTIFICATE_NO_PATTERN, 'validation:people.certificateNoFormat'),
+  certificateNo: foldedText(CERTIFICATE_NO_MAX, CERTIFICATE_NO_PATTERN, 'validation:people.certificateNoFormat'),
   /** The face photo: a file of the organisation's store (purpose 'face'), or '' (null) for none. */
-  photoFileId: z.preprocess((v) => v ?? '', z.union([z.literal(''), idSchema('validation:common.id')])),
+  photoFileId: z.preprocess((v) => v ?? '', z.union([z.literal(''), requiredId('validation:common.id')])),
   taughtClasses: z.array(taughtClassSchema).max(200).default([]),
 };
 const certificateTogether = <T extends { certificateType: string; certificateNo: string }>(v: T, ctx: z.RefinementCtx) => {
@@ -59,7 +63,7 @@ export const staffListQuery = listQuery({
   keyword: textFilter(),
   roleId: idFilter,
   classId: idFilter,
-  enabled: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['true', 'false']).optional()),
+  enabled: enumFilter(['true', 'false']),
 });
 
 /** One staff member as the list and the form read them. */

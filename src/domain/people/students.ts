@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { AppAccount } from './app-accounts';
-import { idFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+import { enumFilter, requiredId, uuid } from '../fields';
+import { idFilter, listQuery, textFilter, versionField } from '../list-query';
+import { enumTable } from '../presentation';
 import { PARENT_RELATIONS, parentMobileSchema } from './parents';
 import { genderSchema, personNameSchema, type Gender } from './staff';
 
@@ -13,6 +15,7 @@ import { genderSchema, personNameSchema, type Gender } from './staff';
 
 export const STUDENT_STATUSES = ['studying', 'transferred', 'graduated', 'suspended'] as const;
 export type StudentStatus = (typeof STUDENT_STATUSES)[number];
+export const STUDENT_STATUS_TABLE = enumTable(STUDENT_STATUSES, (s) => `people:students.statuses.${s}`, { studying: 'success', transferred: 'plain', graduated: 'neutral', suspended: 'warning' });
 export const REG_NO_MAX = 30;
 export const STUDENT_NO_MAX = 30;
 /** Registration numbers are letters and digits (the national 学籍号 is G/L/J + ID number + digits). */
@@ -40,16 +43,16 @@ export const studentSaveSchema = z
     name: personNameSchema,
     regNo: z.preprocess(folded, z.string().min(1, 'validation:student.regNoRequired').max(REG_NO_MAX, 'validation:people.tooLong').regex(REG_NO_PATTERN, 'validation:student.regNoFormat')),
     studentNo: z.preprocess(folded, z.union([z.literal(''), z.string().max(STUDENT_NO_MAX, 'validation:people.tooLong').regex(/^[A-Za-z0-9-]+$/, 'validation:people.format')])),
-    classId: z.string({ error: 'validation:people.classRequired' }).regex(UUID_PATTERN, 'validation:people.classRequired'),
+    classId: requiredId('validation:people.classRequired'),
     gender: genderSchema,
     /** YYYY-MM-DD or '' (unknown). */
     birthDate: z.union([z.literal(''), z.iso.date('validation:people.birthDate')]),
     ethnicity: z.string().regex(ETHNICITY_CODE, 'validation:student.ethnicity').default('01'),
     status: z.enum(STUDENT_STATUSES).default('studying'),
     /** The face photo's file id; '' or null (an upload field cleared) for none. */
-    photoFileId: z.preprocess((v) => v ?? '', z.union([z.literal(''), z.string().regex(UUID_PATTERN, 'validation:common.id')])),
+    photoFileId: z.preprocess((v) => v ?? '', z.union([z.literal(''), uuid()])),
     /** Parents already in the organisation, with the relation to this student. */
-    parents: z.array(z.object({ parentId: z.string().regex(UUID_PATTERN, 'validation:common.id'), relation: z.enum(PARENT_RELATIONS, { error: 'validation:parent.relationRequired' }) })).max(STUDENT_PARENTS_MAX).default([]),
+    parents: z.array(z.object({ parentId: uuid(), relation: z.enum(PARENT_RELATIONS, { error: 'validation:parent.relationRequired' }) })).max(STUDENT_PARENTS_MAX).default([]),
     /** Parents new to the organisation, created and linked in the same save. */
     newParents: z.array(newParentSchema).max(STUDENT_PARENTS_MAX).default([]),
     version: versionField.optional(),
@@ -63,13 +66,13 @@ export const studentListQuery = listQuery({
   keyword: textFilter(),
   gradeId: idFilter,
   classId: idFilter,
-  status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(STUDENT_STATUSES).optional()),
+  status: enumFilter(STUDENT_STATUSES),
 });
 
 /** Moving students to another class of the organisation (history kept). */
 export const studentTransferSchema = z.object({
-  studentIds: z.array(z.string().regex(UUID_PATTERN, 'validation:common.id')).min(1).max(500),
-  classId: z.string({ error: 'validation:people.classRequired' }).regex(UUID_PATTERN, 'validation:people.classRequired'),
+  studentIds: z.array(uuid()).min(1).max(500),
+  classId: requiredId('validation:people.classRequired'),
 });
 
 /** One student as the list and the form read them. */

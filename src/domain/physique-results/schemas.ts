@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { blankAsUndefined as blank, enumFilter, flagFilter, numberish, optionalDay, optionalId as idFilter, semesterFilter, uuid } from '../fields';
 import { textFilter } from '../list-query';
+import { enumTable } from '../presentation';
 import { pageQuerySchema } from '../api';
-import { isIsoDate } from '../dates';
-import { SEMESTER } from '../constants';
 import { RESULT_KEYS, type ResultKey } from '../physique/national-template';
-import { isGrade } from '../physique/standard';
+import { GENDERS, isGrade } from '../physique/standard';
 
 /** Largest score-import upload in bytes: a 200,000-row national template is ≈ 17 MB (docs/api/physique.md: score import). */
 export const SCORE_IMPORT_MAX_BYTES = 32 * 1024 * 1024;
@@ -13,31 +13,21 @@ export const SCORE_EXPORT_MAX_ROWS = 100_000;
 /** Most ids one invalid/restore call may name. */
 export const MAX_IDS_PER_CALL = 1000;
 
-const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const blank = (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v);
-const numberish = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v);
-
-const optionalId = z.preprocess(blank, z.string().regex(ID, 'validation:common.id').optional());
+const optionalId = idFilter();
 // A keyword past the shared limit is refused naming the field; the search form takes its maxLength from here.
 const optionalText = textFilter();
 const optionalGrade = z.preprocess(
   (v) => numberish(blank(v)),
   z.number().refine(isGrade, 'physiqueResults:validation.grade').optional(),
 );
-const optionalSemester = z.preprocess(
-  (v) => numberish(blank(v)),
-  z.union([z.literal(SEMESTER.spring), z.literal(SEMESTER.autumn)], { error: 'physiqueResults:validation.semester' }).optional(),
-);
-const optionalGender = z.preprocess(blank, z.enum(['male', 'female'], { error: 'physiqueResults:validation.gender' }).optional());
-const optionalBool = z.preprocess(
-  (v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : blank(v)),
-  z.boolean({ error: 'physiqueResults:validation.flag' }).optional(),
-);
-const optionalDay = (invalid: string) => z.preprocess(blank, z.string().refine(isIsoDate, invalid).optional());
+const optionalSemester = semesterFilter('physiqueResults:validation.semester');
+const optionalGender = enumFilter(GENDERS, 'physiqueResults:validation.gender');
+const optionalBool = flagFilter('physiqueResults:validation.flag');
 
 /** Level filter of score search: a total level, or 'incomplete' for results still missing an item. */
 export const LEVEL_FILTERS = ['excellent', 'good', 'pass', 'fail', 'incomplete'] as const;
 export type LevelFilter = (typeof LEVEL_FILTERS)[number];
+export const LEVEL_FILTER_TABLE = enumTable(LEVEL_FILTERS, (l) => (l === 'incomplete' ? 'physiqueResultsUi:level.incomplete' : `physique:level.${l}`));
 
 /** Filters of score search and its export (docs/api/physique.md: result filters, organizeTest/scoreSearch). */
 export const scoreFilterSchema = z.object({
@@ -49,7 +39,7 @@ export const scoreFilterSchema = z.object({
   gradeNo: optionalGrade,
   classId: optionalId,
   gender: optionalGender,
-  level: z.preprocess(blank, z.enum(LEVEL_FILTERS, { error: 'physiqueResults:validation.level' }).optional()),
+  level: enumFilter(LEVEL_FILTERS, 'physiqueResults:validation.level'),
   /** Name or registration number (contains). */
   keyword: optionalText,
   /** true: invalid results only; false: valid only; absent: both (invalid ones flagged). */
@@ -69,7 +59,7 @@ export const testRecordFilterSchema = z.object({
   classId: optionalId,
   gender: optionalGender,
   keyword: optionalText,
-  item: z.preprocess(blank, z.enum(RESULT_KEYS as [ResultKey, ...ResultKey[]], { error: 'physiqueResults:validation.item' }).optional()),
+  item: enumFilter(RESULT_KEYS as [ResultKey, ...ResultKey[]], 'physiqueResults:validation.item'),
   /** Inclusive local days YYYY-MM-DD. */
   from: optionalDay('physiqueResults:validation.dateFrom'),
   to: optionalDay('physiqueResults:validation.dateTo'),
@@ -82,7 +72,7 @@ export type TestRecordQuery = z.output<typeof testRecordQuerySchema>;
 /** Ids of invalid/restore calls. */
 export const idsBodySchema = z.object({
   ids: z
-    .array(z.string().regex(ID, 'validation:common.id'), { error: 'physiqueResults:validation.ids' })
+    .array(uuid(), { error: 'physiqueResults:validation.ids' })
     .min(1, 'physiqueResults:validation.ids')
     .max(MAX_IDS_PER_CALL, 'physiqueResults:validation.tooManyIds'),
 });

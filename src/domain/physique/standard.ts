@@ -1,5 +1,6 @@
 import data2014 from './standards/2014.json';
 import { compileLookup, type ScoreLookup } from './lookup';
+import { GENDERS, type Gender } from '../people/gender';
 
 /** Test items of the national student physique standard, in the order of the official tables (docs/product-rules.md#physique-scoring). */
 export const ITEM_KEYS = [
@@ -21,8 +22,7 @@ export const ITEM_INDEX: ReadonlyMap<string, number> = new Map(ITEM_KEYS.map((k,
 /** Items scored by a threshold table (every item but BMI, which is scored by bands). */
 export type TableItemKey = Exclude<ItemKey, 'bmi'>;
 
-export const GENDERS = ['male', 'female'] as const;
-export type Gender = (typeof GENDERS)[number];
+export { GENDERS, type Gender };
 
 /** School grades 1–16: 1–6 primary, 7–9 junior middle, 10–12 senior high, 13–16 university years 1–4 (docs/product-rules.md#physique-scoring). */
 export const GRADES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16] as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { isIsoDate } from '../dates';
+import { enumFilter, optionalDay } from '../fields';
 import { listQuery, textFilter } from '../list-query';
+import { enumTable } from '../presentation';
 import { AUDIT_ACTIONS, AUDIT_ENTITIES } from './audit';
 
 /**
@@ -10,11 +11,10 @@ import { AUDIT_ACTIONS, AUDIT_ENTITIES } from './audit';
 
 export const SIGN_IN_RESULTS = ['success', 'failure'] as const;
 export type SignInResult = (typeof SIGN_IN_RESULTS)[number];
-
-const blankAsUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+export const SIGN_IN_RESULT_TABLE = enumTable(SIGN_IN_RESULTS, (r) => `platform:signInLog.results.${r}`, { success: 'success', failure: 'danger' });
 
 /** An optional day filter 'YYYY-MM-DD' ('' means none). */
-export const dayFilter = z.preprocess(blankAsUndefined, z.string().refine(isIsoDate, 'validation:date.format').optional());
+export const dayFilter = optionalDay();
 
 /** The time filters of a log: from the start of `from` to the end of `to`, both optional; `to` before `from` is refused. */
 const rangeInOrder = (q: { from?: string; to?: string }) => !q.from || !q.to || q.from <= q.to;
@@ -25,7 +25,7 @@ export const signInLogQuery = listQuery({
   to: dayFilter,
   account: textFilter(),
   ip: textFilter(),
-  result: z.preprocess(blankAsUndefined, z.enum(SIGN_IN_RESULTS).optional()),
+  result: enumFilter(SIGN_IN_RESULTS),
 }).refine(rangeInOrder, rangeIssue);
 export type SignInLogQuery = z.output<typeof signInLogQuery>;
 
@@ -35,8 +35,8 @@ export const operationLogQuery = listQuery({
   /** Name or login account of who did it. */
   user: textFilter(),
   /** Record type and action: codes of src/domain/platform/audit.ts (the screen offers them as selects). */
-  entity: z.preprocess(blankAsUndefined, z.enum(AUDIT_ENTITIES, { error: 'validation:logs.entity' }).optional()),
-  action: z.preprocess(blankAsUndefined, z.enum(AUDIT_ACTIONS, { error: 'validation:logs.action' }).optional()),
+  entity: enumFilter(AUDIT_ENTITIES, 'validation:logs.entity'),
+  action: enumFilter(AUDIT_ACTIONS, 'validation:logs.action'),
 }).refine(rangeInOrder, rangeIssue);
 export type OperationLogQuery = z.output<typeof operationLogQuery>;
 

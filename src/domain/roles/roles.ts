@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { idFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+import { enumFilter, optionalText, uuid } from '../fields';
+import { idFilter, listQuery, textFilter, versionField } from '../list-query';
 import { CATALOG, type CatalogEntry } from '../menus/catalog';
 import type { Family } from '../menus/access';
 
@@ -63,7 +64,7 @@ export const roleSaveSchema = z.object({
     .min(1, 'validation:role.nameRequired')
     .max(ROLE_NAME_MAX, 'validation:role.nameLength')
     .regex(ROLE_NAME_PATTERN, 'validation:role.nameChars'),
-  remark: z.preprocess((v) => (v === '' ? null : v), z.string().trim().max(ROLE_REMARK_MAX, 'validation:role.remarkLength').nullable().optional()),
+  remark: optionalText(ROLE_REMARK_MAX, 'validation:role.remarkLength'),
   identity: z.enum(ROLE_IDENTITIES, { error: 'validation:role.identityRequired' }),
   /** Catalogue keys and button ids (`key#action`) checked in the web permission tree. */
   menuIds: z.array(z.string().max(120)).max(2000).default([]),
@@ -75,10 +76,10 @@ export const roleSaveSchema = z.object({
 export type RoleSave = z.output<typeof roleSaveSchema>;
 export type RoleForm = z.input<typeof roleSaveSchema>;
 
-export const roleListQuery = listQuery({ name: textFilter(), identity: z.preprocess((v) => (v === '' ? undefined : v), z.enum(ROLE_IDENTITIES).optional()) });
+export const roleListQuery = listQuery({ name: textFilter(), identity: enumFilter(ROLE_IDENTITIES) });
 export const roleMemberListQuery = listQuery({ keyword: textFilter() });
 export const roleMembersAddSchema = z.object({
-  accountIds: z.array(z.string().regex(UUID_PATTERN, 'validation:common.id')).min(1, 'validation:role.membersRequired').max(200),
+  accountIds: z.array(uuid()).min(1, 'validation:role.membersRequired').max(200),
 });
 export const roleCandidateQuery = z.object({ keyword: textFilter(), exceptRoleId: idFilter });
 

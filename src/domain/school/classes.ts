@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CLASS_CODE_MAX } from '../constants';
-import { idFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+import { nullableId, optionalText, requiredId } from '../fields';
+import { idFilter, listQuery, textFilter, versionField } from '../list-query';
 
 /**
  * Classes (docs/product-rules.md#classes): code 1–99, unique within the grade (and major, at a university); a grade is
@@ -10,21 +11,19 @@ import { idFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../
 export const CLASS_NAME_MAX = 30;
 export const CLASS_NO_MAX = 20;
 
-const optionalId = z.preprocess((v) => (v === '' ? null : v), z.string().regex(UUID_PATTERN, 'validation:common.id').nullable().optional());
-
 export const classSaveSchema = z.object({
-  gradeId: z.string({ error: 'validation:class.gradeRequired' }).regex(UUID_PATTERN, 'validation:class.gradeRequired'),
+  gradeId: requiredId('validation:class.gradeRequired'),
   code: z.coerce
     .number({ error: 'validation:class.codeRequired' })
     .int('validation:class.codeRange')
     .min(1, 'validation:class.codeRange')
     .max(CLASS_CODE_MAX, 'validation:class.codeMax'),
   name: z.string().trim().min(1, 'validation:class.nameRequired').max(CLASS_NAME_MAX, 'validation:class.nameLength'),
-  classNo: z.preprocess((v) => (v === '' ? null : v), z.string().trim().max(CLASS_NO_MAX, 'validation:class.classNoLength').nullable().optional()),
-  headTeacherId: optionalId,
-  peTeacherId: optionalId,
+  classNo: optionalText(CLASS_NO_MAX, 'validation:class.classNoLength'),
+  headTeacherId: nullableId(),
+  peTeacherId: nullableId(),
   /** University classes only: the major (its college follows). */
-  majorId: optionalId,
+  majorId: nullableId(),
   version: versionField.optional(),
 });
 export type ClassSave = z.output<typeof classSaveSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { idFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+import { requiredId } from '../fields';
+import { idFilter, listQuery, textFilter, versionField } from '../list-query';
 
 /**
  * Colleges and majors of a university (docs/product-rules.md#colleges-and-majors): a name and a two-digit code,
@@ -20,7 +21,7 @@ export type CollegeSave = z.output<typeof collegeSaveSchema>;
 export type CollegeForm = z.input<typeof collegeSaveSchema>;
 
 export const majorSaveSchema = z.object({
-  collegeId: z.string({ error: 'validation:college.collegeRequired' }).regex(UUID_PATTERN, 'validation:college.collegeRequired'),
+  collegeId: requiredId('validation:college.collegeRequired'),
   name,
   code,
   schoolLength: z.coerce

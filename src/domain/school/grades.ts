@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { blankAsUndefined, enumFilter, formBoolean } from '../fields';
 import { listQuery, versionField } from '../list-query';
+import { enumTable } from '../presentation';
 
 /**
  * Grades (docs/product-rules.md#grades): an enrolment cohort of a stage. A school offers grades 1–12 by stage
@@ -10,6 +12,7 @@ import { listQuery, versionField } from '../list-query';
 export const GRADE_STAGES = ['primary', 'junior', 'senior', 'university'] as const;
 export type GradeStage = (typeof GRADE_STAGES)[number];
 export const K12_STAGES = ['primary', 'junior', 'senior'] as const;
+export const GRADE_STAGE_TABLE = enumTable(GRADE_STAGES, (s) => `school:grade.stages.${s}`);
 
 /**
  * The one name of a grade number everywhere (lists, pickers, dashboards, wall, exports, PDFs): the i18n key of
@@ -28,9 +31,6 @@ export const STAGE_GRADES: Readonly<Record<GradeStage, readonly [number, number]
 export const ENROL_YEAR_MIN = 2000;
 export const ENROL_YEAR_MAX = 2100;
 
-/** '' (an empty select) is no answer, so it gets the required message rather than a range one. */
-const emptyToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
-
 /**
  * Save a grade. A school's grade (a K12 stage) follows from its enrolment year and the school's current school year
  * (`cohortGrade`), so the form does not ask for it and the server derives it; a university's enrolment year states
@@ -39,9 +39,10 @@ const emptyToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v
 export const gradeSaveSchema = z
   .object({
     stage: z.enum(GRADE_STAGES, { error: 'validation:grade.stageRequired' }),
-    gradeNo: z.preprocess(emptyToUndefined, z.coerce.number({ error: 'validation:grade.gradeRequired' }).int('validation:grade.gradeRequired').optional()),
+    // '' (an empty select) is no answer, so it gets the required message rather than a range one.
+    gradeNo: z.preprocess(blankAsUndefined, z.coerce.number({ error: 'validation:grade.gradeRequired' }).int('validation:grade.gradeRequired').optional()),
     enrolYear: z.preprocess(
-      emptyToUndefined,
+      blankAsUndefined,
       z.coerce
         .number({ error: 'validation:grade.enrolYearRequired' })
         .int('validation:grade.enrolYearRange')
@@ -49,7 +50,7 @@ export const gradeSaveSchema = z
         .max(ENROL_YEAR_MAX, 'validation:grade.enrolYearRange'),
     ),
     /** 'true' / 'false' from the form's radio group. */
-    graduated: z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean()).default(false),
+    graduated: formBoolean.default(false),
     version: versionField.optional(),
   })
   .superRefine((v, ctx) => {
@@ -65,7 +66,7 @@ export type GradeSave = z.output<typeof gradeSaveSchema>;
 export type GradeForm = z.input<typeof gradeSaveSchema>;
 
 export const gradeListQuery = listQuery({
-  stage: z.preprocess((v) => (v === '' ? undefined : v), z.enum(GRADE_STAGES, { error: 'validation:grade.stageRequired' }).optional()),
+  stage: enumFilter(GRADE_STAGES, 'validation:grade.stageRequired'),
   graduated: z.preprocess((v) => (v === '' || v === undefined ? undefined : v === 'true' || v === true), z.boolean().optional()),
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SEMESTER } from '../constants';
+import { blankAsNull } from '../fields';
 import { intFilter, listQuery, versionField } from '../list-query';
 
 /**
@@ -33,7 +34,7 @@ export function isIsoDate(value: string): boolean {
 }
 
 const date = z.string().refine(isIsoDate, 'validation:date.format');
-const optionalDate = z.preprocess((v) => (v === '' ? null : v), date.nullable().optional());
+const optionalDate = z.preprocess(blankAsNull, date.nullable().optional());
 
 /** One semester as the form edits it: its dates and the break after it. */
 export const semesterInputSchema = z.object({

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { pageQuerySchema } from '../api';
 import { isIsoDate } from '../dates';
+import { enumTable } from '../presentation';
+import { blankAsUndefined, enumFilter, optionalId, requiredId, semesterFilter, uuid } from '../fields';
+import { textFilter } from '../list-query';
 import { PLAN_NAME_MAX, PLAN_NAME_MIN, SEMESTER, TEST_REPORT_FEE_MIN } from '../constants';
 import { DEFAULT_STANDARD_VERSION, ITEM_KEYS, isGrade, STANDARD_VERSIONS } from '../physique/standard';
 import { DEFAULT_FEE_PRECISION, DEFAULT_FEE_ROUNDING, FEE_PRECISIONS, FEE_ROUNDINGS, decimalsOf, roundFee } from './fee';
@@ -11,14 +14,11 @@ import { SIGN_UP_STATUSES } from './types';
 /** What a plan's scope names (docs/api/test-plans.md#scope-and-permissions): grades or classes (K12), or colleges, grades or classes (university). */
 export const PLAN_SCOPE_TYPES = ['grade', 'class', 'college'] as const;
 export type PlanScopeType = (typeof PLAN_SCOPE_TYPES)[number];
+export const PLAN_SCOPE_TYPE_TABLE = enumTable(PLAN_SCOPE_TYPES, (s) => `testPlan:scopeType.${s}`);
 
 /** Highest test report fee the form accepts, in CNY (docs/product-rules.md#limits sets only the minimum; this keeps typos out). */
 export const TEST_REPORT_FEE_MAX = 100_000;
 
-const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-const blankAsUndefined = (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v);
-const numberish = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v);
 
 /**
  * A number as JSON sends it or a form field holds it (a string; '' = not given). Typed input
@@ -59,19 +59,19 @@ const gradeItemsSchema = z.object({
  */
 export const planRequestSchema = z
   .object({
-    schoolOrgId: formText(z.string().regex(ID, 'testPlan:validation.schoolRequired').optional()).optional(),
+    schoolOrgId: formText(uuid('testPlan:validation.schoolRequired').optional()).optional(),
     name: z
       .string({ error: 'testPlan:validation.nameRequired' })
       .trim()
       .refine((s) => [...s].length >= PLAN_NAME_MIN, 'testPlan:validation.nameRequired')
       .refine((s) => [...s].length <= PLAN_NAME_MAX, 'testPlan:validation.nameLength'),
-    schoolYearId: z.string({ error: 'testPlan:validation.schoolYearRequired' }).regex(ID, 'testPlan:validation.schoolYearRequired'),
+    schoolYearId: requiredId('testPlan:validation.schoolYearRequired'),
     semesterCode: formNumber('testPlan:validation.semesterRequired', semesterCode),
     startDate: day('testPlan:validation.startDateRequired', 'testPlan:validation.startDateInvalid'),
     endDate: day('testPlan:validation.endDateRequired', 'testPlan:validation.endDateInvalid'),
     scopeType: z.enum(PLAN_SCOPE_TYPES, { error: 'testPlan:validation.scopeTypeRequired' }),
     scopeIds: z
-      .array(z.string().regex(ID, 'testPlan:validation.scopeRequired'), { error: 'testPlan:validation.scopeRequired' })
+      .array(uuid('testPlan:validation.scopeRequired'), { error: 'testPlan:validation.scopeRequired' })
       .min(1, 'testPlan:validation.scopeRequired')
       .max(500, 'testPlan:validation.scopeTooMany')
       .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))]),
@@ -144,34 +144,30 @@ export type PlanReopenRequest = z.output<typeof planReopenSchema>;
 /** A validated plan request. */
 export type PlanRequest = z.output<typeof planRequestSchema>;
 
-const optionalText = z.preprocess(blankAsUndefined, z.string().trim().max(64).optional());
-const optionalId = z.preprocess(blankAsUndefined, z.string().regex(ID, 'validation:common.id').optional());
+const optionalText = textFilter();
 
 /** Filters of the plan list (docs/api/test-plans.md#status): name contains, school year, semester, status; paging of docs/product-rules.md#lists. */
 export const planPageQuerySchema = pageQuerySchema.extend({
   name: optionalText,
-  schoolYearId: optionalId,
+  schoolYearId: optionalId(),
   /** A school year written '2026-2027' (the admin family lists several schools, each with its own year ids). */
   academicYear: optionalText,
-  semesterCode: z.preprocess(
-    (v) => numberish(blankAsUndefined(v)),
-    z
-      .number()
-      .refine((n) => n === SEMESTER.spring || n === SEMESTER.autumn, 'testPlan:validation.semesterRequired')
-      .optional(),
-  ),
-  status: z.preprocess(blankAsUndefined, z.enum(PLAN_STATUSES, { error: 'testPlan:validation.statusInvalid' }).optional()),
+  semesterCode: semesterFilter('testPlan:validation.semesterRequired'),
+  status: enumFilter(PLAN_STATUSES, 'testPlan:validation.statusInvalid'),
   /** Admin family: only this school's plans. */
-  schoolOrgId: optionalId,
+  schoolOrgId: optionalId(),
   /** 1 = the recycle bin (deleted plans with results, still restorable) instead of the live plans. */
   bin: z.preprocess((v) => v === '1' || v === 'true' || v === true, z.boolean()),
 });
 export type PlanPageQuery = z.output<typeof planPageQuerySchema>;
 
+/** The plan form's options (GET …/options): an admin names the school whose grades, classes and years to offer. */
+export const planOptionsQuery = z.object({ schoolOrgId: z.preprocess(blankAsUndefined, z.string().max(64).optional()) });
+
 /** Filters of the sign-up list: class, result status, name or registration number contains. */
 export const signUpQuerySchema = pageQuerySchema.extend({
-  classId: optionalId,
-  status: z.preprocess(blankAsUndefined, z.enum(SIGN_UP_STATUSES, { error: 'testPlan:validation.statusInvalid' }).optional()),
+  classId: optionalId(),
+  status: enumFilter(SIGN_UP_STATUSES, 'testPlan:validation.statusInvalid'),
   keyword: optionalText,
 });
 export type SignUpQuery = z.output<typeof signUpQuerySchema>;

@@ -1,8 +1,13 @@
 import { localDate } from '../dates';
+import { enumTable } from '../presentation';
 
 /** Plan statuses of docs/product-rules.md#plan-states: derived from the dates and an early end, never stored. */
 export const PLAN_STATUSES = ['notStarted', 'inProgress', 'ended'] as const;
 export type PlanStatus = (typeof PLAN_STATUSES)[number];
+/** A test plan's status as the plan screens show it. */
+export const PLAN_STATUS_TABLE = enumTable(PLAN_STATUSES, (s) => `testPlan:status.${s}`, { notStarted: 'plain', inProgress: 'success', ended: 'neutral' });
+/** The same states of a homework or training task, in the task screens' words. */
+export const TASK_STATUS_TABLE = enumTable(PLAN_STATUSES, (s) => `activities:task.status.${s}`, { notStarted: 'plain', inProgress: 'success', ended: 'neutral' });
 
 /** What the status of a plan depends on: inclusive date range (YYYY-MM-DD) and the early-end instant. */
 export interface PlanDates {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { initialPasswordSchema, loginAccountSchema, mobileSchema, newPasswordSchema } from '../auth/schemas';
-import { idFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+import { enumFilter, formBoolean, requiredId } from '../fields';
+import { idFilter, listQuery, textFilter, versionField } from '../list-query';
 
 /**
  * The management organisation's own accounts (docs/product-rules.md#users): name, login account (unique across the
@@ -16,9 +17,9 @@ const userFields = {
   name: z.string().trim().min(1, 'validation:user.nameRequired').max(USER_NAME_MAX, 'validation:user.nameLength'),
   accountNum: loginAccountSchema,
   mobile: z.union([z.literal(''), mobileSchema]),
-  roleId: z.string({ error: 'validation:user.roleRequired' }).regex(UUID_PATTERN, 'validation:user.roleRequired'),
+  roleId: requiredId('validation:user.roleRequired'),
   /** A boolean; the form's radio sends 'true' / 'false'. */
-  enabled: z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean()),
+  enabled: formBoolean,
 };
 
 /** Adding an account: the administrator sets its first password. */
@@ -32,7 +33,7 @@ export type UserForm = z.input<typeof userCreateSchema> & { version?: number };
 export const userListQuery = listQuery({
   keyword: textFilter(),
   roleId: idFilter,
-  enabled: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['true', 'false']).optional()),
+  enabled: enumFilter(['true', 'false']),
 });
 
 export const userStatusSchema = z.object({ enabled: z.boolean() });

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { idFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+import { blankAsNull, enumFilter, nullableId, optionalText } from '../fields';
+import { idFilter, listQuery, textFilter, versionField } from '../list-query';
+import { enumTable } from '../presentation';
 
 /**
  * Devices (docs/product-rules.md#devices): name, serial number unique across the platform (one physical device belongs
@@ -10,6 +12,7 @@ import { idFilter, listQuery, textFilter, UUID_PATTERN, versionField } from '../
 
 export const DEVICE_STATUSES = ['online', 'offline', 'disabled'] as const;
 export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
+export const DEVICE_STATUS_TABLE = enumTable(DEVICE_STATUSES, (s) => `venue:device.statuses.${s}`, { online: 'success', offline: 'neutral', disabled: 'danger' });
 
 export const DEVICE_NAME_MAX = 30;
 export const DEVICE_SERIAL_MAX = 32;
@@ -18,9 +21,6 @@ export const DEVICE_SOFTWARE_MAX = 32;
 /** Six hex pairs separated by ':' or '-' (stored upper case with ':'). */
 export const MAC_PATTERN = /^[0-9A-Fa-f]{2}([:-])[0-9A-Fa-f]{2}(\1[0-9A-Fa-f]{2}){4}$/;
 export const normaliseMac = (mac: string) => mac.toUpperCase().replaceAll('-', ':');
-
-const blankToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
-const optionalId = z.preprocess(blankToNull, z.string().regex(UUID_PATTERN, 'validation:common.id').nullable().optional());
 
 export const deviceSaveSchema = z.object({
   name: z.string({ error: 'validation:device.nameRequired' }).trim().min(1, 'validation:device.nameRequired').max(DEVICE_NAME_MAX, 'validation:device.nameLength'),
@@ -31,11 +31,11 @@ export const deviceSaveSchema = z.object({
     .max(DEVICE_SERIAL_MAX, 'validation:device.serialFormat')
     .regex(/^[0-9A-Za-z-]+$/, 'validation:device.serialFormat')
     .transform((s) => s.toUpperCase()),
-  mac: z.preprocess(blankToNull, z.string().trim().regex(MAC_PATTERN, 'validation:device.macFormat').transform(normaliseMac).nullable().optional()),
-  venueId: optionalId,
-  parentId: optionalId,
+  mac: z.preprocess(blankAsNull, z.string().trim().regex(MAC_PATTERN, 'validation:device.macFormat').transform(normaliseMac).nullable().optional()),
+  venueId: nullableId(),
+  parentId: nullableId(),
   status: z.enum(DEVICE_STATUSES, { error: 'validation:device.statusRequired' }),
-  softwareVersion: z.preprocess(blankToNull, z.string().trim().max(DEVICE_SOFTWARE_MAX, 'validation:device.softwareLength').nullable().optional()),
+  softwareVersion: optionalText(DEVICE_SOFTWARE_MAX, 'validation:device.softwareLength'),
   /** Activated devices count against the organisation's activatable count; the server stamps the activation time. */
   activated: z.preprocess((v) => v === true || v === 'true', z.boolean()),
   version: versionField.optional(),
@@ -46,7 +46,7 @@ export type DeviceForm = z.input<typeof deviceSaveSchema>;
 /** The device list's filters: name or serial number, status, venue. */
 export const deviceListQuery = listQuery({
   keyword: textFilter(),
-  status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(DEVICE_STATUSES).optional()),
+  status: enumFilter(DEVICE_STATUSES),
   venueId: idFilter,
 });
 export type DeviceListQuery = z.output<typeof deviceListQuery>;

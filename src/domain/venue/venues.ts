@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+import { enumFilter, uuid } from '../fields';
+import { listQuery, textFilter, versionField } from '../list-query';
+import { enumTable } from '../presentation';
 import { deviceListQuery } from './devices';
 
 /**
@@ -9,6 +11,7 @@ import { deviceListQuery } from './devices';
 
 export const VENUE_TYPES = ['track', 'court', 'gym', 'pool', 'field', 'other'] as const;
 export type VenueType = (typeof VENUE_TYPES)[number];
+export const VENUE_TYPE_TABLE = enumTable(VENUE_TYPES, (v) => `venue:place.types.${v}`);
 
 export const VENUE_NAME_MAX = 30;
 
@@ -22,11 +25,11 @@ export type VenueSave = z.output<typeof venueSaveSchema>;
 export type VenueForm = z.input<typeof venueSaveSchema>;
 
 /** The venue list's filters. */
-export const venueListQuery = listQuery({ name: textFilter(), type: z.preprocess((v) => (v === '' ? undefined : v), z.enum(VENUE_TYPES).optional()) });
+export const venueListQuery = listQuery({ name: textFilter(), type: enumFilter(VENUE_TYPES) });
 
 /** Devices to associate with a venue (`device/:id`): devices of the same organisation. */
 export const venueDevicesSchema = z.object({
-  deviceIds: z.array(z.string().regex(UUID_PATTERN, 'validation:common.id'), { error: 'validation:venue.devicesRequired' }).min(1, 'validation:venue.devicesRequired').max(200),
+  deviceIds: z.array(uuid(), { error: 'validation:venue.devicesRequired' }).min(1, 'validation:venue.devicesRequired').max(200),
 });
 export type VenueDevices = z.output<typeof venueDevicesSchema>;
 

@@ -2,7 +2,8 @@ import { useMemo, useState } from 'react';
 import { Ban, RotateCcw } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { contestEntryInvalidBody, contestEntryListQuery, contestPageKey, ENTRY_REASON_MAX, type ContestEntryRow, type ContestRow } from '@/domain/activities/contests';
-import { ACTIVITY_SOURCES } from '@/domain/activities/items';
+import { ACTIVITY_SOURCE_TABLE } from '@/domain/activities/items';
+import { enumOptions } from '@/domain/presentation';
 import type { Family } from '@/domain/menus/access';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
@@ -40,7 +41,7 @@ export function ContestEntries({ family, contest }: { family: Family; contest: C
     ...(contest.items.length > 1
       ? [{ name: 'item', type: 'select', label: t('contests.entries.filter.item'), options: contest.items.map((k) => ({ value: k, label: fmt.item(k) })) } as const]
       : []),
-    { name: 'source', type: 'select', label: t('contests.entries.filter.source'), className: 'w-28', options: ACTIVITY_SOURCES.map((s) => ({ value: s, label: fmt.source(s) })) },
+    { name: 'source', type: 'select', label: t('contests.entries.filter.source'), className: 'w-28', options: enumOptions(ACTIVITY_SOURCE_TABLE, t) },
     {
       name: 'invalid',
       type: 'select',

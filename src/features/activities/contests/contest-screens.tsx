@@ -4,17 +4,18 @@ import { useFieldArray, useFormState, useWatch, type UseFormReturn } from 'react
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import {
-  CONTEST_STATUSES,
-  CONTEST_TYPES,
+  CONTEST_STATUS_TABLE,
+  CONTEST_TYPE_TABLE,
   contestListQuery,
   contestPageKey,
   contestSaveSchema,
-  RANKING_RULES,
+  RANKING_RULE_TABLE,
   type ContestForm,
   type ContestRow,
   type ContestStatus,
   type ContestType,
 } from '@/domain/activities/contests';
+import { enumOptions } from '@/domain/presentation';
 import { ACTIVITY_ITEM_KEYS, ACTIVITY_ITEMS, type ActivityItemKey } from '@/domain/activities/items';
 import type { Family } from '@/domain/menus/access';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
@@ -26,7 +27,7 @@ import { useListState } from '@/components/list/use-list-state';
 import { PageHeader } from '@/components/page-header/page-header';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { QueryState } from '@/components/query-state/query-state';
-import { Badge } from '@/components/ui/badge';
+import { EnumBadge } from '@/components/enum-badge/enum-badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { useActivityFormat } from '../exercise-records/format';
@@ -36,14 +37,11 @@ import { gradeNameKey } from '@/domain/school/grades';
 type Filters = { name?: string; status?: string; type?: string };
 const col = createDataTableColumnHelper<ContestRow>();
 
-const STATUS_BADGE: Record<ContestStatus, 'secondary' | 'success' | 'outline'> = { notStarted: 'secondary', running: 'success', ended: 'outline' };
-
 /** The hidden route of a contest action: a university's challenges have their own add/edit/detail/data routes. */
 export const contestRoute = (type: ContestType, action: 'add' | 'edit' | 'detail' | 'data') => `${action}${type === 'challenge' ? 'Challenge' : 'Rank'}`;
 
 export function ContestStatusBadge({ status }: { status: ContestStatus }) {
-  const { t } = useTranslation('activities');
-  return <Badge variant={STATUS_BADGE[status]}>{t(`contests.status.${status}`)}</Badge>;
+  return <EnumBadge table={CONTEST_STATUS_TABLE} value={status} />;
 }
 
 /**
@@ -67,8 +65,8 @@ export function ContestListScreen({ family }: { family: Family }) {
 
   const filters: FilterDef<Filters>[] = [
     { name: 'name', type: 'text', label: t('contests.filter.name'), placeholder: t('contests.filter.namePlaceholder') },
-    { name: 'status', type: 'select', label: t('contests.filter.status'), className: 'w-32', options: CONTEST_STATUSES.map((s) => ({ value: s, label: t(`contests.status.${s}`) })) },
-    ...(gx ? [{ name: 'type', type: 'select', label: t('contests.filter.type'), className: 'w-32', options: CONTEST_TYPES.map((s) => ({ value: s, label: t(`contests.type.${s}`) })) } as const] : []),
+    { name: 'status', type: 'select', label: t('contests.filter.status'), className: 'w-32', options: enumOptions(CONTEST_STATUS_TABLE, t) },
+    ...(gx ? [{ name: 'type', type: 'select', label: t('contests.filter.type'), className: 'w-32', options: enumOptions(CONTEST_TYPE_TABLE, t) } as const] : []),
   ];
 
   const columns = useMemo(
@@ -159,7 +157,7 @@ function ContestFields({ family, type, form, locked }: { family: Family; type: C
             name="rule"
             label={t('contests.form.rule')}
             required
-            options={RANKING_RULES.map((r) => ({ value: r, label: t(`contests.rule.${r}`) }))}
+            options={enumOptions(RANKING_RULE_TABLE, t)}
             description={t(`contests.ruleHint.${rule ?? 'best'}`)}
           />
         ) : null}

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ACTIVITY_ITEM_KEYS, ACTIVITY_SOURCES } from '@/domain/activities/items';
+import { ACTIVITY_ITEM_KEYS, ACTIVITY_SOURCE_TABLE } from '@/domain/activities/items';
+import { enumOptions } from '@/domain/presentation';
 import { exerciseRecordListQuery, INVALID_REASON_MAX, type ExerciseRecordRow } from '@/domain/activities/exercise-records';
 import type { Family } from '@/domain/menus/access';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
@@ -53,7 +54,7 @@ export function ExerciseRecordScreen({ family }: { family: Family }) {
     { name: 'gradeNo', type: 'select', label: t('exerciseRecords.filter.grade'), className: 'w-32', options: (o?.grades ?? []).map((g) => ({ value: String(g), label: t(gradeNameKey(g)) })) },
     { name: 'classId', type: 'select', label: t('exerciseRecords.filter.class'), options: classChoices.map((c) => ({ value: c.id, label: c.name })) },
     { name: 'item', type: 'select', label: t('exerciseRecords.filter.item'), options: ACTIVITY_ITEM_KEYS.map((k) => ({ value: k, label: fmt.item(k) })) },
-    { name: 'source', type: 'select', label: t('exerciseRecords.filter.source'), className: 'w-28', options: ACTIVITY_SOURCES.map((s) => ({ value: s, label: fmt.source(s) })) },
+    { name: 'source', type: 'select', label: t('exerciseRecords.filter.source'), className: 'w-28', options: enumOptions(ACTIVITY_SOURCE_TABLE, t) },
     { name: 'from', type: 'date', label: t('exerciseRecords.filter.from'), before: 'to' },
     { name: 'to', type: 'date', label: t('exerciseRecords.filter.to'), after: 'from' },
     {

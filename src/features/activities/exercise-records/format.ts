@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ACCEPT_LANGUAGE } from '@/domain/constants';
-import { ACTIVITY_ITEMS, type ActivityItemKey } from '@/domain/activities/items';
+import { ACTIVITY_ITEMS, ACTIVITY_SOURCE_TABLE, type ActivityItemKey } from '@/domain/activities/items';
+import { enumLabel } from '@/domain/presentation';
 import { toLocale } from '@/domain/i18n/language';
 import { formatDateTime } from '@/lib/date-time';
 
@@ -21,7 +22,7 @@ export function useActivityFormat() {
       withUnit: (key: string) => t('exerciseRecords.withUnit', { item: t(`item.${key}`), unit: t(`unit.${ACTIVITY_ITEMS.get(key as ActivityItemKey)?.unit ?? 'count'}`) }),
       number: (value: number) => number.format(value),
       dateTime: (iso: string) => formatDateTime(iso, language),
-      source: (key: string) => t(`source.${key}`),
+      source: (key: string) => enumLabel(ACTIVITY_SOURCE_TABLE, key, t),
       /** Names in a row: "跑步、跳绳". */
       list: (parts: readonly string[]) => parts.join(t('exerciseRecords.separator')),
     };

@@ -2,7 +2,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { CheckCircle2, Download, Pencil, Play, Square, XCircle } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
-import { videoReviewSchema, type HomeworkClassCompletion, type HomeworkDetail, type HomeworkStudentCompletion, type HomeworkSubmission, type ReviewState } from '@/domain/activities/homework';
+import { REVIEW_FILTERS, REVIEW_STATE_TABLE, videoReviewSchema, type HomeworkClassCompletion, type HomeworkDetail, type HomeworkStudentCompletion, type HomeworkSubmission } from '@/domain/activities/homework';
+import { enumOptions } from '@/domain/presentation';
 import { OK_MSG } from '@/domain/errors';
 import { filePaths } from '@/domain/uploads/stored-file';
 import { createDataTableColumnHelper, DataTable } from '@/components/data-table/data-table';
@@ -13,7 +14,8 @@ import { PageHeader } from '@/components/page-header/page-header';
 import { DetailState } from '@/components/query-state/query-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { FilterSelect } from '@/components/search-form/search-form';
-import { Badge, type BadgeProps } from '@/components/ui/badge';
+import { EnumBadge } from '@/components/enum-badge/enum-badge';
+import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -241,7 +243,6 @@ function StudentTable({ family, hw }: { family: HomeworkFamily; hw: HomeworkDeta
   );
 }
 
-const REVIEW_VARIANT: Record<ReviewState, BadgeProps['variant']> = { pending: 'warning', valid: 'success', invalid: 'destructive', expired: 'secondary', none: 'outline' };
 const subCol = createDataTableColumnHelper<HomeworkSubmission>();
 
 function SubmissionTable({ family, hw, canReview }: { family: HomeworkFamily; hw: HomeworkDetail; canReview: boolean }) {
@@ -276,9 +277,7 @@ function SubmissionTable({ family, hw, canReview }: { family: HomeworkFamily; hw
           header: t('homework.review'),
           cell: ({ row }) => (
             <span className="flex flex-col gap-0.5">
-              <Badge variant={REVIEW_VARIANT[row.original.review]} data-testid="review-state" data-review={row.original.review}>
-                {t(`homework.reviewState.${row.original.review}`)}
-              </Badge>
+              <EnumBadge table={REVIEW_STATE_TABLE} value={row.original.review} data-testid="review-state" data-review={row.original.review} />
               {row.original.reviewReason ? <span className="text-xs text-muted-foreground">{row.original.reviewReason}</span> : null}
             </span>
           ),
@@ -348,7 +347,7 @@ function SubmissionTable({ family, hw, canReview }: { family: HomeworkFamily; hw
               setReview(v ?? '');
               toFirstPage();
             }}
-            options={(['pending', 'valid', 'invalid', 'none'] as const).map((s) => ({ value: s, label: t(`homework.reviewState.${s}`) }))}
+            options={enumOptions(REVIEW_STATE_TABLE, t, REVIEW_FILTERS)}
             data-testid="review-filter"
           />
         </div>

@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
-import { homeworkSaveSchema, TASK_CYCLES, type HomeworkForm } from '@/domain/activities/homework';
+import { homeworkSaveSchema, TASK_CYCLE_TABLE, type HomeworkForm } from '@/domain/activities/homework';
+import { enumOptions } from '@/domain/presentation';
 import { localDate } from '@/domain/dates';
 import { CheckboxGroupField, DateField, FieldGroup, RadioField, TextField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { homework, homeworkKey, useHomeworkOptions } from './api';
-import { TaskItemsField, useItemLabels } from './task-items-field';
+import { TaskItemsField } from './task-items-field';
 
 /** sportsHomework/homeworkManagement/add and edit/:id: name, description, classes, items with targets, cycle and period. */
 export function HomeworkFormScreen() {
@@ -15,7 +16,6 @@ export function HomeworkFormScreen() {
   const { id } = useParams();
   const access = usePageAccess(homeworkKey('k12'));
   const options = useHomeworkOptions();
-  const labels = useItemLabels();
   const [now] = useState(() => Date.now());
   const today = localDate(new Date(now));
   const defaults: HomeworkForm = {
@@ -53,7 +53,7 @@ export function HomeworkFormScreen() {
         <FieldGroup>
           <TextField name="name" label={t('homework.name')} required />
           <TextField name="note" label={t('homework.note')} />
-          <RadioField name="cycle" label={t('task.cycle.label')} required options={TASK_CYCLES.map((c) => ({ value: c, label: labels.cycle(c) }))} />
+          <RadioField name="cycle" label={t('task.cycle.label')} required options={enumOptions(TASK_CYCLE_TABLE, t)} />
           <div className="grid gap-4 md:grid-cols-2">
             <DateField name="startDate" label={t('task.startDate')} required />
             <DateField name="endDate" label={t('task.endDate')} required />

@@ -3,7 +3,8 @@ import { Eye, Square } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { homeworkListQuery, type HomeworkRow } from '@/domain/activities/homework';
-import { PLAN_STATUSES } from '@/domain/test-plans/status';
+import { enumOptions } from '@/domain/presentation';
+import { TASK_STATUS_TABLE } from '@/domain/test-plans/status';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
 import { deleteAction, editAction, rowActionsColumn } from '@/components/list/row-actions';
@@ -30,7 +31,7 @@ export function HomeworkListScreen({ family }: { family: HomeworkFamily }) {
 
   const filters: FilterDef<Filters>[] = [
     { name: 'name', type: 'text', label: t('homework.name'), placeholder: t('homework.namePlaceholder') },
-    { name: 'status', type: 'select', label: t('task.status.label'), options: PLAN_STATUSES.map((s) => ({ value: s, label: t(`task.status.${s}`) })) },
+    { name: 'status', type: 'select', label: t('task.status.label'), options: enumOptions(TASK_STATUS_TABLE, t) },
   ];
 
   const columns = useMemo(

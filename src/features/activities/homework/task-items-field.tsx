@@ -1,11 +1,12 @@
 import { Plus, Trash2 } from 'lucide-react';
 import { useFieldArray, useFormContext, useFormState, type FieldValues } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { INTENSITIES, TASK_ITEMS_MAX, type Intensity, type TaskCycle } from '@/domain/activities/homework';
+import { INTENSITY_TABLE, TASK_CYCLE_TABLE, TASK_ITEMS_MAX, type Intensity, type TaskCycle } from '@/domain/activities/homework';
+import { enumLabel, enumOptions } from '@/domain/presentation';
 import { ACTIVITY_ITEM_KEYS, ACTIVITY_ITEMS, type ActivityItemKey } from '@/domain/activities/items';
-import type { PlanStatus } from '@/domain/test-plans/status';
+import { TASK_STATUS_TABLE, type PlanStatus } from '@/domain/test-plans/status';
 import { SelectField, TextField } from '@/components/form/fields';
-import { Badge, type BadgeProps } from '@/components/ui/badge';
+import { EnumBadge } from '@/components/enum-badge/enum-badge';
 import { Button } from '@/components/ui/button';
 
 /**
@@ -27,8 +28,8 @@ export function useItemLabels() {
       const rule = ACTIVITY_ITEMS.get(key as ActivityItemKey);
       return rule ? `${value} ${t(`unit.${rule.unit}`)}` : String(value);
     },
-    intensity: (i: Intensity) => t(`task.intensity.${i}`),
-    cycle: (c: TaskCycle) => t(`task.cycle.${c}`),
+    intensity: (i: Intensity) => enumLabel(INTENSITY_TABLE, i, t),
+    cycle: (c: TaskCycle) => enumLabel(TASK_CYCLE_TABLE, c, t),
   };
 }
 
@@ -51,16 +52,9 @@ export function ItemTargets({ items }: { items: readonly { item: ActivityItemKey
   );
 }
 
-const STATUS_VARIANT: Record<PlanStatus, BadgeProps['variant']> = { notStarted: 'outline', inProgress: 'success', ended: 'secondary' };
-
 /** Not started / in progress / ended, worked out by the server from the dates and an early end. */
 export function TaskStatusBadge({ status }: { status: PlanStatus }) {
-  const { t } = useTranslation('activities');
-  return (
-    <Badge variant={STATUS_VARIANT[status]} data-status={status} data-testid="task-status">
-      {t(`task.status.${status}`)}
-    </Badge>
-  );
+  return <EnumBadge table={TASK_STATUS_TABLE} value={status} data-status={status} data-testid="task-status" />;
 }
 
 /** The items of a homework or plan: item, target and intensity per row; add and remove rows. */
@@ -74,7 +68,7 @@ export function TaskItemsField() {
   const itemError = errors.items as { message?: string; root?: { message?: string } } | undefined;
   const message = itemError?.message ?? itemError?.root?.message;
   const options = ACTIVITY_ITEM_KEYS.map((k) => ({ value: k, label: labels.item(k) }));
-  const intensities = INTENSITIES.map((i) => ({ value: i, label: labels.intensity(i) }));
+  const intensities = enumOptions(INTENSITY_TABLE, t);
   return (
     <fieldset className="grid gap-3 md:col-span-2" data-testid="task-items" aria-describedby={message ? 'task-items-error' : undefined}>
       <legend className="mb-2 text-sm font-medium">

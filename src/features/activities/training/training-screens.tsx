@@ -3,9 +3,10 @@ import { BarChart3, Eye, Square } from 'lucide-react';
 import { useFormContext } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
-import { TASK_CYCLES } from '@/domain/activities/homework';
-import { PICK_ITEMS, PICK_LEVELS, trainingListQuery, trainingSaveSchema, type TrainingForm, type TrainingProgress, type TrainingRow, type TrainingSession } from '@/domain/activities/training';
-import { PLAN_STATUSES } from '@/domain/test-plans/status';
+import { TASK_CYCLE_TABLE } from '@/domain/activities/homework';
+import { PICK_ITEMS, PICK_LEVEL_TABLE, trainingListQuery, trainingSaveSchema, type TrainingForm, type TrainingProgress, type TrainingRow, type TrainingSession } from '@/domain/activities/training';
+import { enumOptions } from '@/domain/presentation';
+import { TASK_STATUS_TABLE } from '@/domain/test-plans/status';
 import { localDate } from '@/domain/dates';
 import { createDataTableColumnHelper, DataTable } from '@/components/data-table/data-table';
 import { usePaging } from '@/components/data-table/data-table-pagination';
@@ -39,7 +40,7 @@ export function TrainingListScreen() {
   const end = useEndTraining();
   const filters: FilterDef<Filters>[] = [
     { name: 'name', type: 'text', label: t('training.name'), placeholder: t('training.namePlaceholder') },
-    { name: 'status', type: 'select', label: t('task.status.label'), options: PLAN_STATUSES.map((s) => ({ value: s, label: t(`task.status.${s}`) })) },
+    { name: 'status', type: 'select', label: t('task.status.label'), options: enumOptions(TASK_STATUS_TABLE, t) },
   ];
   const columns = useMemo(
     () =>
@@ -107,7 +108,7 @@ function StudentPicker() {
       <div className="flex flex-wrap gap-4">
         <FilterSelect label={t('training.sourcePlan')} value={pick.planId} onChange={(v) => choose({ ...pick, planId: v ?? '' })} options={(options.data?.plans ?? []).map((p) => ({ value: p.id, label: p.name }))} />
         <FilterSelect label={t('task.itemLabel')} value={pick.item} onChange={(v) => choose({ ...pick, item: v ?? '' })} options={PICK_ITEMS.map((k) => ({ value: k, label: labels.item(k) }))} />
-        <FilterSelect label={t('training.level')} value={pick.level} onChange={(v) => choose({ ...pick, level: v ?? '' })} options={PICK_LEVELS.map((l) => ({ value: l, label: t(`training.levels.${l}`) }))} />
+        <FilterSelect label={t('training.level')} value={pick.level} onChange={(v) => choose({ ...pick, level: v ?? '' })} options={enumOptions(PICK_LEVEL_TABLE, t)} />
       </div>
       <CheckboxGroupField
         name="studentIds"
@@ -123,7 +124,6 @@ function StudentPicker() {
 export function TrainingFormScreen() {
   const { t } = useTranslation('activities');
   const access = usePageAccess(TRAINING_KEY);
-  const labels = useItemLabels();
   const [now] = useState(() => Date.now());
   const defaults: TrainingForm = {
     name: '',
@@ -147,7 +147,7 @@ export function TrainingFormScreen() {
       {() => (
         <FieldGroup>
           <TextField name="name" label={t('training.name')} required />
-          <RadioField name="cycle" label={t('task.cycle.label')} required options={TASK_CYCLES.map((c) => ({ value: c, label: labels.cycle(c) }))} />
+          <RadioField name="cycle" label={t('task.cycle.label')} required options={enumOptions(TASK_CYCLE_TABLE, t)} />
           <DateField name="startDate" label={t('task.startDate')} required />
           <DateField name="endDate" label={t('task.endDate')} required />
           <TaskItemsField />

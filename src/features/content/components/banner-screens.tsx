@@ -2,7 +2,8 @@ import { useMemo } from 'react';
 import { ArrowDown, ArrowUp, Eye, Power, PowerOff } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
-import { BANNER_MAX, BANNER_POSITIONS, bannerListQuery, bannerSaveSchema, type BannerForm, type BannerRow } from '@/domain/content/banners';
+import { enumLabel, enumOptions } from '@/domain/presentation';
+import { BANNER_MAX, BANNER_POSITION_TABLE, bannerListQuery, bannerSaveSchema, type BannerForm, type BannerRow } from '@/domain/content/banners';
 import type { Family } from '@/domain/menus/access';
 import { filePaths } from '@/domain/uploads/stored-file';
 import { Carousel } from '@/components/carousel/carousel';
@@ -39,7 +40,7 @@ export function BannerListScreen({ family }: { family: Family }) {
   const query = api.useList(state.query);
   const remove = api.useDelete();
   const writes = useBannerWrites(family);
-  const positionOptions = BANNER_POSITIONS.map((p) => ({ value: p, label: t(`banner.positions.${p}`) }));
+  const positionOptions = enumOptions(BANNER_POSITION_TABLE, t);
 
   const filters: FilterDef<Filters>[] = [
     { name: 'title', type: 'text', label: t('banner.title'), placeholder: t('banner.titlePlaceholder') },
@@ -57,7 +58,7 @@ export function BannerListScreen({ family }: { family: Family }) {
           ),
         }),
         col.accessor('title', { header: t('banner.title'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
-        col.accessor('position', { header: t('banner.position'), cell: ({ getValue }) => t(`banner.positions.${getValue()}`) }),
+        col.accessor('position', { header: t('banner.position'), cell: ({ getValue }) => enumLabel(BANNER_POSITION_TABLE, getValue(), t) }),
         col.accessor('sort', { header: t('banner.sort'), meta: { align: 'right' }, cell: ({ row }) => `${row.original.sort} / ${row.original.positionCount}` }),
         col.accessor('link', {
           header: t('banner.link'),
@@ -163,7 +164,7 @@ export function BannerFormScreen({ family }: { family: Family }) {
       {() => (
         <FieldGroup>
           <TextField name="title" label={t('banner.title')} required placeholder={t('banner.titlePlaceholder')} />
-          <SelectField name="position" label={t('banner.position')} required clearable={false} options={BANNER_POSITIONS.map((p) => ({ value: p, label: t(`banner.positions.${p}`) }))} />
+          <SelectField name="position" label={t('banner.position')} required clearable={false} options={enumOptions(BANNER_POSITION_TABLE, t)} />
           <TextField name="link" label={t('banner.link')} placeholder={t('banner.linkPlaceholder')} className="md:col-span-2" />
           <UploadField name="imageFileId" label={t('banner.image')} required purpose="banner" maxCount={1} className="md:col-span-2" description={t('banner.imageHint')} />
         </FieldGroup>
@@ -192,7 +193,7 @@ export function BannerDetailScreen({ family }: { family: Family }) {
           <div className="grid gap-4 xl:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
             <Card>
               <CardContent className="grid gap-3 pt-6">
-                <h2 className="text-sm font-medium">{t('banner.preview', { position: t(`banner.positions.${b.position}`) })}</h2>
+                <h2 className="text-sm font-medium">{t('banner.preview', { position: enumLabel(BANNER_POSITION_TABLE, b.position, t) })}</h2>
                 {slides.length > 0 ? (
                   <Carousel items={slides} labels={labels} className="aspect-[8/3] w-full rounded-lg bg-muted" data-testid="banner-preview" />
                 ) : (
@@ -206,7 +207,7 @@ export function BannerDetailScreen({ family }: { family: Family }) {
                   <dt className="text-muted-foreground">{t('banner.title')}</dt>
                   <dd className="font-medium break-words">{b.title}</dd>
                   <dt className="text-muted-foreground">{t('banner.position')}</dt>
-                  <dd>{t(`banner.positions.${b.position}`)}</dd>
+                  <dd>{enumLabel(BANNER_POSITION_TABLE, b.position, t)}</dd>
                   <dt className="text-muted-foreground">{t('banner.sort')}</dt>
                   <dd>{`${b.sort} / ${b.positionCount}`}</dd>
                   <dt className="text-muted-foreground">{t('banner.status')}</dt>

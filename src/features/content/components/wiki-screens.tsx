@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { useWatch } from 'react-hook-form';
 import { richTextLength } from '@/domain/content/rich-text';
-import { WIKI_CATEGORIES, WIKI_STATES, WIKI_TEXT_MAX, wikiListQuery, wikiSaveSchema, type WikiForm, type WikiRow } from '@/domain/content/wiki';
+import { enumLabel, enumOptions } from '@/domain/presentation';
+import { WIKI_CATEGORY_TABLE, WIKI_STATE_TABLE, WIKI_TEXT_MAX, wikiListQuery, wikiSaveSchema, type WikiForm, type WikiRow } from '@/domain/content/wiki';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { CustomField, FieldGroup, RadioField, SelectField, TextField, UploadField } from '@/components/form/fields';
 import { FormControl } from '@/components/form/form';
@@ -14,7 +15,7 @@ import { deleteAction, editAction, rowActionsColumn } from '@/components/list/ro
 import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { QueryState } from '@/components/query-state/query-state';
-import { Badge } from '@/components/ui/badge';
+import { EnumBadge } from '@/components/enum-badge/enum-badge';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { wiki, wikiKey, useWikiPublish, type WikiFamily } from '../api';
 import { FileThumb } from './file-thumb';
@@ -34,7 +35,7 @@ function WikiPreview({ family, row, onClose }: { family: WikiFamily; row: WikiRo
       <DialogContent className="max-h-[90dvh] overflow-y-auto sm:max-w-3xl" data-testid="wiki-preview">
         <DialogHeader>
           <DialogTitle>{row.title}</DialogTitle>
-          <DialogDescription>{t(`wiki.categories.${row.category}`)}</DialogDescription>
+          <DialogDescription>{enumLabel(WIKI_CATEGORY_TABLE, row.category, t)}</DialogDescription>
         </DialogHeader>
         <QueryState query={one} data={one.data}>
           {(entry) => <RichTextView html={entry.content} />}
@@ -59,8 +60,8 @@ export function WikiListScreen({ family }: { family: WikiFamily }) {
 
   const filters: FilterDef<Filters>[] = [
     { name: 'title', type: 'text', label: t('wiki.title'), placeholder: t('wiki.titlePlaceholder') },
-    { name: 'category', type: 'select', label: t('wiki.category'), options: WIKI_CATEGORIES.map((c) => ({ value: c, label: t(`wiki.categories.${c}`) })) },
-    { name: 'state', type: 'select', label: t('wiki.state'), options: WIKI_STATES.map((s) => ({ value: s, label: t(`wiki.states.${s}`) })) },
+    { name: 'category', type: 'select', label: t('wiki.category'), options: enumOptions(WIKI_CATEGORY_TABLE, t) },
+    { name: 'state', type: 'select', label: t('wiki.state'), options: enumOptions(WIKI_STATE_TABLE, t) },
   ];
 
   const columns = useMemo(
@@ -75,10 +76,10 @@ export function WikiListScreen({ family }: { family: WikiFamily }) {
             </button>
           ),
         }),
-        col.accessor('category', { header: t('wiki.category'), cell: ({ getValue }) => t(`wiki.categories.${getValue()}`) }),
+        col.accessor('category', { header: t('wiki.category'), cell: ({ getValue }) => enumLabel(WIKI_CATEGORY_TABLE, getValue(), t) }),
         col.accessor('published', {
           header: t('wiki.state'),
-          cell: ({ getValue }) => <Badge variant={getValue() ? 'success' : 'secondary'}>{t(getValue() ? 'wiki.states.published' : 'wiki.states.draft')}</Badge>,
+          cell: ({ getValue }) => <EnumBadge table={WIKI_STATE_TABLE} value={getValue() ? 'published' : 'draft'} />,
         }),
         col.accessor('textLength', { header: t('wiki.textLength'), meta: { align: 'right' } }),
         col.accessor('updatedAt', {
@@ -165,7 +166,7 @@ export function WikiFormScreen({ family }: { family: WikiFamily }) {
       {() => (
         <FieldGroup>
           <TextField name="title" label={t('wiki.title')} required placeholder={t('wiki.titlePlaceholder')} />
-          <SelectField name="category" label={t('wiki.category')} required options={WIKI_CATEGORIES.map((c) => ({ value: c, label: t(`wiki.categories.${c}`) }))} />
+          <SelectField name="category" label={t('wiki.category')} required options={enumOptions(WIKI_CATEGORY_TABLE, t)} />
           <UploadField name="coverFileId" label={t('wiki.cover')} purpose="cover" maxCount={1} description={t('wiki.coverHint')} />
           <RadioField
             name="published"

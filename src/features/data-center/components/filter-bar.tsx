@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { SEMESTER } from '@/domain/constants';
 import type { DataCenterFilter } from '@/domain/data-center/filters';
 import type { DataCenterOptions } from '@/domain/data-center/types';
+import { GENDER_TABLE } from '@/domain/people/gender';
+import { enumOptions } from '@/domain/presentation';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
 import { Select, type SelectOption } from '@/components/ui/select';
@@ -92,7 +94,7 @@ export function FilterBar({ show, value, applied, required = [] }: FilterBarProp
     gender: () =>
       field(
         'gender',
-        (['male', 'female'] as const).map((g) => ({ value: g, label: t(`physique:gender.${g}`) })),
+        enumOptions(GENDER_TABLE, t),
         shown.gender,
         str('gender'),
       ),

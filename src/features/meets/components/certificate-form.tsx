@@ -3,19 +3,20 @@ import { useFieldArray, useWatch, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
 import {
-  ALIGNS,
-  CERTIFICATE_FIELDS,
+  ALIGN_TABLE,
+  CERTIFICATE_FIELD_TABLE,
   certificateSaveSchema,
   DEFAULT_CERTIFICATE_FIELDS,
   DEFAULT_CERTIFICATE_STAMP,
   fieldText,
   MM_PER_PT,
-  ORIENTATIONS,
+  ORIENTATION_TABLE,
   PAGE_MM,
   type CertificateForm,
   type CertificateRow,
   type CertificateValues,
 } from '@/domain/meets/documents';
+import { enumOptions } from '@/domain/presentation';
 import { FieldGroup, SelectField, TextField, UploadField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
@@ -62,7 +63,7 @@ export function CertificateFormScreen({ family }: { family: MeetFamily }) {
           <div className="grid content-start gap-6">
             <FieldGroup>
               <TextField name="name" label={t('certificate.name')} required placeholder={t('certificate.namePlaceholder')} />
-              <SelectField name="orientation" label={t('certificate.orientation')} required clearable={false} options={ORIENTATIONS.map((o) => ({ value: o, label: t(`certificate.orientations.${o}`) }))} />
+              <SelectField name="orientation" label={t('certificate.orientation')} required clearable={false} options={enumOptions(ORIENTATION_TABLE, t)} />
               <UploadField name="backgroundFileId" label={t('certificate.background')} purpose="certificate" maxCount={1} description={t('certificate.backgroundHint')} className="md:col-span-2" />
             </FieldGroup>
             <Fields form={form} />
@@ -92,13 +93,13 @@ function Fields({ form }: { form: Form }) {
       <p className="text-sm text-muted-foreground">{t('certificate.fieldsHint')}</p>
       {rows.fields.map((row, i) => (
         <div key={row.id} className="grid grid-cols-2 items-end gap-2 rounded-md bg-muted/40 p-3 sm:grid-cols-4">
-          <SelectField name={`fields.${i}.field`} label={t('certificate.field')} required clearable={false} className="col-span-2" options={CERTIFICATE_FIELDS.map((f) => ({ value: f, label: t(`certificate.kinds.${f}`) }))} />
+          <SelectField name={`fields.${i}.field`} label={t('certificate.field')} required clearable={false} className="col-span-2" options={enumOptions(CERTIFICATE_FIELD_TABLE, t)} />
           {values[i]?.field === 'text' ? <TextField name={`fields.${i}.text`} label={t('certificate.text')} className="col-span-2" /> : null}
           <TextField name={`fields.${i}.x`} type="number" label={t('certificate.x')} />
           <TextField name={`fields.${i}.y`} type="number" label={t('certificate.y')} />
           <TextField name={`fields.${i}.size`} type="number" label={t('certificate.size')} />
           <TextField name={`fields.${i}.color`} label={t('certificate.color')} />
-          <SelectField name={`fields.${i}.align`} label={t('certificate.align')} clearable={false} options={ALIGNS.map((a) => ({ value: a, label: t(`certificate.aligns.${a}`) }))} />
+          <SelectField name={`fields.${i}.align`} label={t('certificate.align')} clearable={false} options={enumOptions(ALIGN_TABLE, t)} />
           <label className="flex h-9 items-center gap-2 text-sm">
             <input type="checkbox" {...form.register(`fields.${i}.bold`)} />
             {t('certificate.bold')}

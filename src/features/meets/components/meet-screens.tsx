@@ -4,10 +4,10 @@ import { useFieldArray, useFormContext, type UseFormReturn } from 'react-hook-fo
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import {
-  EVENT_TYPES,
-  GROUP_GENDERS,
-  MEET_STATUSES,
-  ROUND_PLANS,
+  EVENT_TYPE_TABLE,
+  GROUP_GENDER_TABLE,
+  MEET_STATUS_TABLE,
+  ROUND_PLAN_TABLE,
   meetListQuery,
   meetSaveSchema,
   usesLanes,
@@ -16,7 +16,8 @@ import {
   type MeetForm,
   type MeetRow,
 } from '@/domain/meets/meets';
-import { RESULT_KINDS } from '@/domain/meets/marks';
+import { RESULT_KIND_TABLE } from '@/domain/meets/marks';
+import { enumOptions } from '@/domain/presentation';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { CheckboxGroupField, DateField, FieldGroup, SelectField, TextField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
@@ -24,7 +25,7 @@ import { ListScreen, type FilterDef } from '@/components/list/list-screen';
 import { deleteAction, rowActionsColumn } from '@/components/list/row-actions';
 import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
-import { Badge } from '@/components/ui/badge';
+import { EnumBadge } from '@/components/enum-badge/enum-badge';
 import { Button } from '@/components/ui/button';
 import { meets, useMeetOptions, type MeetFamily } from '../api';
 import { localDate } from '@/domain/dates';
@@ -33,7 +34,6 @@ import { gradeNameKey } from '@/domain/school/grades';
 type Filters = { name?: string; status?: string };
 const col = createDataTableColumnHelper<MeetRow>();
 
-const statusVariant = { notStarted: 'secondary', signUp: 'default', inProgress: 'default', ended: 'outline' } as const;
 
 /** sportsMeet: the meets with their status and arrangement state; add, detail (edit), arrange, calendar, end, delete. */
 export function MeetListScreen({ family }: { family: MeetFamily }) {
@@ -47,7 +47,7 @@ export function MeetListScreen({ family }: { family: MeetFamily }) {
   const remove = api.useDelete();
   const filters: FilterDef<Filters>[] = [
     { name: 'name', type: 'text', label: t('meet.name'), placeholder: t('meet.namePlaceholder') },
-    { name: 'status', type: 'select', label: t('meet.status'), options: MEET_STATUSES.map((s) => ({ value: s, label: t(`status.${s}`) })) },
+    { name: 'status', type: 'select', label: t('meet.status'), options: enumOptions(MEET_STATUS_TABLE, t) },
   ];
   const columns = useMemo(
     () =>
@@ -55,7 +55,7 @@ export function MeetListScreen({ family }: { family: MeetFamily }) {
         col.accessor('name', { header: t('meet.name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
         col.display({ id: 'dates', header: t('meet.dates'), cell: ({ row }) => `${row.original.startDate} ~ ${row.original.endDate}` }),
         col.display({ id: 'signup', header: t('meet.signup'), cell: ({ row }) => `${row.original.signupStart} ~ ${row.original.signupEnd}` }),
-        col.accessor('status', { header: t('meet.status'), cell: ({ getValue }) => <Badge variant={statusVariant[getValue()]}>{t(`status.${getValue()}`)}</Badge> }),
+        col.accessor('status', { header: t('meet.status'), cell: ({ getValue }) => <EnumBadge table={MEET_STATUS_TABLE} value={getValue()} /> }),
         col.accessor('arrangeState', { header: t('meet.arrangeState'), cell: ({ getValue }) => t(`arrange.${getValue()}`) }),
         col.accessor('eventCount', { header: t('meet.eventCount'), meta: { align: 'right' } }),
         col.accessor('entryCount', { header: t('meet.entryCount'), meta: { align: 'right' } }),
@@ -248,7 +248,7 @@ function Groups({ form, venueOptions, grades }: { form: UseFormReturn<MeetForm, 
           </div>
           <FieldGroup>
             <TextField name={`groups.${gi}.name`} label={t('group.name')} required placeholder={t('group.namePlaceholder')} />
-            <SelectField name={`groups.${gi}.gender`} label={t('group.gender')} required clearable={false} options={GROUP_GENDERS.map((v) => ({ value: v, label: t(`gender.${v}`) }))} />
+            <SelectField name={`groups.${gi}.gender`} label={t('group.gender')} required clearable={false} options={enumOptions(GROUP_GENDER_TABLE, t)} />
             <TextField name={`groups.${gi}.bibStart`} type="number" label={t('group.bibStart')} required />
             {gradeOptions.length ? <CheckboxGroupField name={`groups.${gi}.gradeIds`} label={t('group.grades')} options={gradeOptions} /> : null}
           </FieldGroup>
@@ -282,12 +282,12 @@ function Events({ form, gi, venueOptions }: { form: UseFormReturn<MeetForm, unkn
             </div>
             <div className="grid grid-cols-2 gap-3 md:grid-cols-4 xl:grid-cols-6">
               <TextField name={`${p}.name`} label={t('event.name')} required />
-              <SelectField name={`${p}.type`} label={t('event.type')} required clearable={false} options={EVENT_TYPES.map((x) => ({ value: x, label: t(`eventType.${x}`) }))} />
-              <SelectField name={`${p}.resultKind`} label={t('event.resultKind')} required clearable={false} options={RESULT_KINDS.map((x) => ({ value: x, label: t(`resultKind.${x}`) }))} />
+              <SelectField name={`${p}.type`} label={t('event.type')} required clearable={false} options={enumOptions(EVENT_TYPE_TABLE, t)} />
+              <SelectField name={`${p}.resultKind`} label={t('event.resultKind')} required clearable={false} options={enumOptions(RESULT_KIND_TABLE, t)} />
               {lanes ? <TextField name={`${p}.lanes`} type="number" label={t('event.lanes')} required /> : null}
               <TextField name={`${p}.heatSize`} type="number" label={lanes ? t('event.heatSize') : t('event.flightSize')} required />
               <TextField name={`${p}.classCap`} type="number" label={t('event.classCap')} required />
-              <SelectField name={`${p}.rounds`} label={t('event.rounds')} required clearable={false} options={ROUND_PLANS.map((x) => ({ value: x, label: t(`rounds.${x}`) }))} />
+              <SelectField name={`${p}.rounds`} label={t('event.rounds')} required clearable={false} options={enumOptions(ROUND_PLAN_TABLE, t)} />
               {v?.rounds === 'heatsFinal' ? <TextField name={`${p}.advanceByPlace`} type="number" label={t('event.advanceByPlace')} /> : null}
               {v?.rounds === 'heatsFinal' ? <TextField name={`${p}.finalSize`} type="number" label={t('event.finalSize')} /> : null}
               {!lanes ? <TextField name={`${p}.attempts`} type="number" label={t('event.attempts')} /> : null}

@@ -2,8 +2,8 @@ import { useMemo, useState } from 'react';
 import { BadgeCheck, Upload } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
-import { formatMark, RESULT_KINDS } from '@/domain/meets/marks';
-import { RECORD_SCOPES, RECORD_STATES, recordListQuery, recordSaveSchema, type RecordRow } from '@/domain/meets/records';
+import { formatMark, RESULT_KIND_TABLE } from '@/domain/meets/marks';
+import { RECORD_SCOPE_TABLE, RECORD_STATE_TABLE, recordListQuery, recordSaveSchema, type RecordRow } from '@/domain/meets/records';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { DateField, FieldGroup, RadioField, SelectField, TextField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
@@ -12,7 +12,8 @@ import { ListScreen, type FilterDef } from '@/components/list/list-screen';
 import { deleteAction, editAction, rowActionsColumn } from '@/components/list/row-actions';
 import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
-import { Badge } from '@/components/ui/badge';
+import { EnumBadge } from '@/components/enum-badge/enum-badge';
+import { enumLabel, enumOptions } from '@/domain/presentation';
 import { post } from '@/lib/api-client';
 import { records, type MeetFamily } from '../api';
 import { localDate } from '@/domain/dates';
@@ -34,13 +35,13 @@ export function RecordListScreen({ family }: { family: MeetFamily }) {
 
   const filters: FilterDef<Filters>[] = [
     { name: 'eventName', type: 'text', label: t('event.name') },
-    { name: 'scope', type: 'select', label: t('record.scope'), options: RECORD_SCOPES.map((s) => ({ value: s, label: t(`recordScope.${s}`) })) },
-    { name: 'state', type: 'select', label: t('record.state'), options: RECORD_STATES.map((s) => ({ value: s, label: t(`recordState.${s}`) })) },
+    { name: 'scope', type: 'select', label: t('record.scope'), options: enumOptions(RECORD_SCOPE_TABLE, t) },
+    { name: 'state', type: 'select', label: t('record.state'), options: enumOptions(RECORD_STATE_TABLE, t) },
   ];
   const columns = useMemo(
     () =>
       col.columns([
-        col.accessor('scope', { header: t('record.scope'), cell: ({ getValue }) => <span className="whitespace-nowrap">{t(`recordScope.${getValue()}`)}</span> }),
+        col.accessor('scope', { header: t('record.scope'), cell: ({ getValue }) => <span className="whitespace-nowrap">{enumLabel(RECORD_SCOPE_TABLE, getValue(), t)}</span> }),
         col.accessor('groupName', { header: t('group.name') }),
         col.accessor('eventName', { header: t('event.name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
         col.accessor('mark', { header: t('record.mark'), meta: { align: 'right' }, cell: ({ row }) => <span className="whitespace-nowrap font-mono tabular-nums">{formatMark(row.original.resultKind, row.original.mark)}</span> }),
@@ -49,10 +50,7 @@ export function RecordListScreen({ family }: { family: MeetFamily }) {
         col.accessor('setOn', { header: t('record.setOn'), cell: ({ getValue }) => <span className="whitespace-nowrap">{getValue()}</span> }),
         col.accessor('state', {
           header: t('record.state'),
-          cell: ({ getValue }) => {
-            const s = getValue();
-            return <Badge variant={s === 'current' ? 'default' : s === 'pending' ? 'outline' : 'secondary'}>{t(`recordState.${s}`)}</Badge>;
-          },
+          cell: ({ getValue }) => <EnumBadge table={RECORD_STATE_TABLE} value={getValue()} />,
         }),
         rowActionsColumn<RecordRow>({
           pageKey: KEY,
@@ -136,10 +134,10 @@ export function RecordFormScreen({ family }: { family: MeetFamily }) {
     >
       {() => (
         <FieldGroup>
-          <RadioField name="scope" label={t('record.scope')} required options={RECORD_SCOPES.map((s) => ({ value: s, label: t(`recordScope.${s}`) }))} />
+          <RadioField name="scope" label={t('record.scope')} required options={enumOptions(RECORD_SCOPE_TABLE, t)} />
           <TextField name="groupName" label={t('group.name')} required placeholder={t('group.namePlaceholder')} />
           <TextField name="eventName" label={t('event.name')} required />
-          <SelectField name="resultKind" label={t('event.resultKind')} required clearable={false} options={RESULT_KINDS.map((k) => ({ value: k, label: t(`resultKind.${k}`) }))} />
+          <SelectField name="resultKind" label={t('event.resultKind')} required clearable={false} options={enumOptions(RESULT_KIND_TABLE, t)} />
           <TextField name="mark" label={t('record.mark')} required inputMode="decimal" description={t('record.markHint')} />
           <TextField name="holder" label={t('record.holder')} required />
           <TextField name="className" label={t('record.className')} />

@@ -4,15 +4,17 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
-import { entrySaveSchema, type EntryRow, type EntrySave } from '@/domain/meets/entries';
+import { ENTRY_STATUS_TABLE, entrySaveSchema, type EntryRow, type EntrySave } from '@/domain/meets/entries';
 import { formatMark, readMark } from '@/domain/meets/marks';
 import { meetListQuery, type MeetRow } from '@/domain/meets/meets';
 import type { ResultRow } from '@/domain/meets/results';
 import { RESULT_STATUSES } from '@/domain/meets/ranking';
+import { enumOptions } from '@/domain/presentation';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { CheckboxGroupField, CustomField } from '@/components/form/fields';
 import { FormControl } from '@/components/form/form';
 import { FormDialog } from '@/components/form/form-dialog';
+import { EnumBadge } from '@/components/enum-badge/enum-badge';
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
 import type { PageAction } from '@/components/list/page-actions';
 import { rowActionsColumn, type RowAction } from '@/components/list/row-actions';
@@ -91,9 +93,7 @@ export function SignUpScreen({ family }: { family: MeetFamily }) {
         entryCol.accessor('status', {
           header: t('entry.status'),
           cell: ({ row }) => (
-            <Badge variant={row.original.status === 'approved' ? 'default' : row.original.status === 'rejected' ? 'destructive' : 'secondary'} title={row.original.reason ?? undefined}>
-              {t(`entryStatus.${row.original.status}`)}
-            </Badge>
+            <EnumBadge table={ENTRY_STATUS_TABLE} value={row.original.status} title={row.original.reason ?? undefined} />
           ),
         }),
         rowActionsColumn<EntryRow>({
@@ -113,7 +113,7 @@ export function SignUpScreen({ family }: { family: MeetFamily }) {
         state={state}
         filters={[
           { name: 'name', type: 'text', label: t('heat.name') },
-          { name: 'status', type: 'select', label: t('entry.status'), options: (['pending', 'approved', 'rejected'] as const).map((s) => ({ value: s, label: t(`entryStatus.${s}`) })) },
+          { name: 'status', type: 'select', label: t('entry.status'), options: enumOptions(ENTRY_STATUS_TABLE, t) },
         ]}
         query={query}
         columns={columns}

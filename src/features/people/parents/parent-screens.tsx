@@ -2,8 +2,9 @@ import { useMemo, useState } from 'react';
 import { useFieldArray, useFormContext, useFormState, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
-import { PARENT_RELATIONS, parentListQuery, parentSaveSchema, type ParentForm, type ParentRecord } from '@/domain/people/parents';
-import { GENDERS } from '@/domain/people/staff';
+import { PARENT_RELATION_TABLE, parentListQuery, parentSaveSchema, type ParentForm, type ParentRecord } from '@/domain/people/parents';
+import { GENDER_TABLE } from '@/domain/people/staff';
+import { enumLabel, enumOptions } from '@/domain/presentation';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { FieldGroup, RadioField, SelectField, TextField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
@@ -39,13 +40,13 @@ export function ParentListScreen() {
     () =>
       col.columns([
         col.accessor('name', { header: t('parents.name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
-        col.accessor('gender', { header: t('parents.gender'), cell: ({ getValue }) => t(`students.genders.${getValue()}`) }),
+        col.accessor('gender', { header: t('parents.gender'), cell: ({ getValue }) => enumLabel(GENDER_TABLE, getValue(), t) }),
         col.accessor('mobile', { header: t('parents.mobile') }),
         col.accessor('children', {
           header: t('parents.children'),
           cell: ({ getValue }) =>
             getValue()
-              .map((c) => t('parents.childLine', { name: c.name, className: c.className, relation: t(`students.relations.${c.relation}`) }))
+              .map((c) => t('parents.childLine', { name: c.name, className: c.className, relation: enumLabel(PARENT_RELATION_TABLE, c.relation, t) }))
               .join(t('students.separator')),
         }),
         col.display({ id: 'appAccount', header: t('appAccount.column'), cell: ({ row }) => app.cell(row.original) }),
@@ -88,7 +89,7 @@ function ChildrenField({ known }: { known: ParentRecord['children'] }) {
   const values = useWatch({ control, name: 'children' }) ?? [];
   const { errors } = useFormState({ control, name: 'children' });
   const [names, setNames] = useState<Map<string, PickerOption>>(() => new Map(known.map((c) => [c.studentId, { id: c.studentId, name: c.name, hint: `${c.className} · ${c.regNo}` }])));
-  const relations = PARENT_RELATIONS.map((r) => ({ value: r, label: t(`students.relations.${r}`) }));
+  const relations = enumOptions(PARENT_RELATION_TABLE, t);
   // The array's own message (no child at all) sits on the array, not on an item.
   const message = errors.children?.message ?? errors.children?.root?.message;
   return (
@@ -136,7 +137,7 @@ export function ParentFormScreen() {
   const { id } = useParams();
   const access = usePageAccess(KEY);
   const record = parentResource.useGet(id);
-  const genders = GENDERS.map((g) => ({ value: g, label: t(`students.genders.${g}`) }));
+  const genders = enumOptions(GENDER_TABLE, t);
   return (
     <FormScreen
       schema={parentSaveSchema}

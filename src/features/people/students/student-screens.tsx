@@ -3,9 +3,10 @@ import { ArrowRightLeft, Plus } from 'lucide-react';
 import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
-import { ETHNICITY_CODES, STUDENT_STATUSES, studentListQuery, studentSaveSchema, studentTransferSchema, type StudentDetail, type StudentForm, type StudentRecord, type StudentStatus } from '@/domain/people/students';
-import { GENDERS } from '@/domain/people/staff';
-import { PARENT_RELATIONS } from '@/domain/people/parents';
+import { enumLabel, enumOptions } from '@/domain/presentation';
+import { ETHNICITY_CODES, STUDENT_STATUS_TABLE, studentListQuery, studentSaveSchema, studentTransferSchema, type StudentDetail, type StudentForm, type StudentRecord } from '@/domain/people/students';
+import { GENDER_TABLE } from '@/domain/people/staff';
+import { PARENT_RELATION_TABLE, PARENT_RELATIONS } from '@/domain/people/parents';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { DateField, FieldGroup, RadioField, SelectField, TextField, UploadField } from '@/components/form/fields';
 import { FormDialog } from '@/components/form/form-dialog';
@@ -17,7 +18,7 @@ import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { LinkedRecordRow, RemoveButton } from '@/components/picker/linked-record-row';
 import { SearchPicker, type PickerOption } from '@/components/picker/search-picker';
-import { Badge, type BadgeProps } from '@/components/ui/badge';
+import { EnumBadge } from '@/components/enum-badge/enum-badge';
 import { Button } from '@/components/ui/button';
 import type { SelectOption } from '@/components/ui/select';
 import { facePhotosAction, PersonName } from '../photos/face-photos-dialog';
@@ -28,8 +29,6 @@ import { gradeNameKey } from '@/domain/school/grades';
 
 type Filters = { keyword?: string; gradeId?: string; classId?: string; status?: string };
 const col = createDataTableColumnHelper<StudentRecord>();
-
-const STATUS_BADGE: Record<StudentStatus, BadgeProps['variant']> = { studying: 'success', transferred: 'outline', graduated: 'secondary', suspended: 'warning' };
 
 /** Choices of the student screens, translated: grades, classes, statuses, genders, relations, ethnicities. */
 function useChoices(family: StudentFamily) {
@@ -42,9 +41,9 @@ function useChoices(family: StudentFamily) {
     return {
       grades: (options.data?.grades ?? []).map((g) => ({ value: g.id, label: gradeLabel(g) })),
       classes: (options.data?.classes ?? []).map((c) => ({ value: c.id, label: c.name })),
-      statuses: opt('students.statuses', STUDENT_STATUSES),
-      genders: opt('students.genders', GENDERS),
-      relations: opt('students.relations', PARENT_RELATIONS),
+      statuses: enumOptions(STUDENT_STATUS_TABLE, t),
+      genders: enumOptions(GENDER_TABLE, t),
+      relations: enumOptions(PARENT_RELATION_TABLE, t),
       ethnicities: opt('students.nation', ETHNICITY_CODES),
     };
   }, [t, options.data]);
@@ -91,10 +90,10 @@ export function StudentListScreen({ family }: { family: StudentFamily }) {
         col.accessor('regNo', { header: t('students.regNo'), cell: ({ getValue }) => <span className="whitespace-nowrap">{getValue()}</span> }),
         col.accessor('studentNo', { header: t('students.studentNo') }),
         col.accessor('className', { header: t('students.className'), cell: ({ getValue }) => <span className="whitespace-nowrap">{getValue()}</span> }),
-        col.accessor('gender', { header: t('students.gender'), cell: ({ getValue }) => t(`students.genders.${getValue()}`) }),
+        col.accessor('gender', { header: t('students.gender'), cell: ({ getValue }) => enumLabel(GENDER_TABLE, getValue(), t) }),
         col.accessor('status', {
           header: t('students.status'),
-          cell: ({ getValue }) => <Badge variant={STATUS_BADGE[getValue()]}>{t(`students.statuses.${getValue()}`)}</Badge>,
+          cell: ({ getValue }) => <EnumBadge table={STUDENT_STATUS_TABLE} value={getValue()} />,
         }),
         ...(family === 'k12'
           ? [
@@ -102,7 +101,7 @@ export function StudentListScreen({ family }: { family: StudentFamily }) {
                 header: t('students.parents'),
                 cell: ({ getValue }) =>
                   getValue()
-                    .map((p) => t('students.parentLine', { name: p.name, relation: t(`students.relations.${p.relation}`) }))
+                    .map((p) => t('students.parentLine', { name: p.name, relation: enumLabel(PARENT_RELATION_TABLE, p.relation, t) }))
                     .join(t('students.separator')),
               }),
             ]

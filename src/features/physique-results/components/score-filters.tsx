@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SEMESTER } from '@/domain/constants';
-import { LEVEL_FILTERS, scoreFilterSchema, type LevelFilter, type ScoreFilter } from '@/domain/physique-results/schemas';
+import { LEVEL_FILTER_TABLE, scoreFilterSchema, type LevelFilter, type ScoreFilter } from '@/domain/physique-results/schemas';
 import { maxLengthOf } from '@/domain/list-query';
-import { GENDERS, GRADES, type Gender, type Grade } from '@/domain/physique/standard';
+import { GRADES, type Gender, type Grade } from '@/domain/physique/standard';
+import { GENDER_TABLE } from '@/domain/people/gender';
+import { enumOptions } from '@/domain/presentation';
 import { FilterSelect, FilterText, SearchForm } from '@/components/search-form/search-form';
 import { usePlanChoicesQuery, useSchoolOptionsQuery, useSchoolsQuery } from '../api/get-filter-options';
 import type { Family } from '@/domain/menus/access';
@@ -118,7 +120,7 @@ export function ScoreFilters({ family, value, onChange, hide = [], keep = {}, re
           className="w-24"
           value={draft.gender}
           onChange={(v) => set({ gender: v as Gender | undefined })}
-          options={GENDERS.map((g) => ({ value: g, label: t(`physique:gender.${g}`) }))}
+          options={enumOptions(GENDER_TABLE, t)}
         />
       ) : null}
       {show.level ? (
@@ -127,7 +129,7 @@ export function ScoreFilters({ family, value, onChange, hide = [], keep = {}, re
           className="w-28"
           value={draft.level}
           onChange={(v) => set({ level: v as LevelFilter | undefined })}
-          options={LEVEL_FILTERS.map((l) => ({ value: l, label: l === 'incomplete' ? t('level.incomplete') : t(`physique:level.${l}`) }))}
+          options={enumOptions(LEVEL_FILTER_TABLE, t)}
         />
       ) : null}
       {show.validity ? (

@@ -7,12 +7,14 @@ import {
   onlineSessionQuery,
   operationLogQuery,
   signInLogQuery,
-  SIGN_IN_RESULTS,
+  SIGN_IN_RESULT_TABLE,
   type OnlineSessionRow,
   type OperationLogRow,
   type SignInLogRow,
 } from '@/domain/platform/logs';
+import { enumOptions } from '@/domain/presentation';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
+import { EnumBadge } from '@/components/enum-badge/enum-badge';
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
 import { rowActionsColumn } from '@/components/list/row-actions';
 import { useListState } from '@/components/list/use-list-state';
@@ -39,7 +41,7 @@ export function SignInLogScreen({ family }: { family: Family }) {
   const filters: FilterDef<SignInFilters>[] = [
     { name: 'account', type: 'text', label: t('signInLog.accountFilter') },
     { name: 'ip', type: 'text', label: t('signInLog.ip'), className: 'w-36' },
-    { name: 'result', type: 'select', label: t('signInLog.result'), className: 'w-28', options: SIGN_IN_RESULTS.map((r) => ({ value: r, label: t(`signInLog.results.${r}`) })) },
+    { name: 'result', type: 'select', label: t('signInLog.result'), className: 'w-28', options: enumOptions(SIGN_IN_RESULT_TABLE, t) },
     { name: 'from', type: 'date', label: t('signInLog.from') },
     { name: 'to', type: 'date', label: t('signInLog.to') },
   ];
@@ -53,7 +55,7 @@ export function SignInLogScreen({ family }: { family: Family }) {
         signInCol.accessor('ip', { header: t('signInLog.ip'), cell: ({ getValue }) => <span className="font-mono">{muted(getValue())}</span> }),
         signInCol.accessor('result', {
           header: t('signInLog.result'),
-          cell: ({ getValue }) => <Badge variant={getValue() === 'success' ? 'success' : 'destructive'}>{t(`signInLog.results.${getValue()}`)}</Badge>,
+          cell: ({ getValue }) => <EnumBadge table={SIGN_IN_RESULT_TABLE} value={getValue()} />,
         }),
         signInCol.accessor('reason', { header: t('signInLog.reason'), cell: ({ getValue }) => reason(getValue()) }),
         signInCol.accessor('userAgent', {

@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
-import { cohortGrade, ENROL_YEAR_MAX, ENROL_YEAR_MIN, GRADE_STAGES, gradeListQuery, gradeNameKey, gradeSaveSchema, K12_STAGES, STAGE_GRADES, type GradeDetail, type GradeForm, type GradeStage } from '@/domain/school/grades';
+import { enumLabel, enumOptions } from '@/domain/presentation';
+import { cohortGrade, ENROL_YEAR_MAX, ENROL_YEAR_MIN, GRADE_STAGE_TABLE, GRADE_STAGES, gradeListQuery, gradeNameKey, gradeSaveSchema, K12_STAGES, STAGE_GRADES, type GradeDetail, type GradeForm, type GradeStage } from '@/domain/school/grades';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { CustomField, FieldGroup, RadioField, SelectField, TextField } from '@/components/form/fields';
 import { FormControl } from '@/components/form/form';
@@ -42,7 +43,7 @@ export function GradeListScreen({ family }: { family: SchoolFamily }) {
     { value: 'true', label: t('grade.graduated') },
   ];
   const filters: FilterDef<Filters>[] = [
-    ...(family === 'k12' ? [{ name: 'stage', type: 'select', label: t('grade.stage'), options: K12_STAGES.map((s) => ({ value: s, label: t(`grade.stages.${s}`) })) } as const] : []),
+    ...(family === 'k12' ? [{ name: 'stage', type: 'select', label: t('grade.stage'), options: enumOptions(GRADE_STAGE_TABLE, t, K12_STAGES) } as const] : []),
     { name: 'graduated', type: 'select', label: t('grade.status'), options: status },
   ];
 
@@ -54,7 +55,7 @@ export function GradeListScreen({ family }: { family: SchoolFamily }) {
         ...(family === 'gx'
           ? []
           : [
-              col.accessor('stage', { header: t('grade.stage'), cell: ({ getValue }) => t(`grade.stages.${getValue()}`) }),
+              col.accessor('stage', { header: t('grade.stage'), cell: ({ getValue }) => enumLabel(GRADE_STAGE_TABLE, getValue(), t) }),
               col.accessor('enrolYear', { header: t('grade.enrolYear'), meta: { align: 'right' } }),
             ]),
         col.accessor('gradeNo', { header: t('grade.currentGrade'), cell: ({ getValue }) => t(gradeNameKey(getValue())) }),
@@ -124,7 +125,7 @@ export function GradeFormScreen({ family }: { family: SchoolFamily }) {
           const numbers = GRADE_STAGES.includes(stage) ? numbersOf(stage) : [];
           return (
             <FieldGroup>
-              {gx ? null : <SelectField name="stage" label={t('grade.stage')} required options={stages.map((s) => ({ value: s, label: t(`grade.stages.${s}`) }))} />}
+              {gx ? null : <SelectField name="stage" label={t('grade.stage')} required options={enumOptions(GRADE_STAGE_TABLE, t, stages)} />}
               <TextField name="enrolYear" label={t('grade.enrolYear')} required type="number" inputMode="numeric" />
               {gx ? (
                 <SelectField name="gradeNo" label={t('grade.currentGrade')} required options={numbers.map((n) => ({ value: String(n), label: t(gradeNameKey(n)) }))} />

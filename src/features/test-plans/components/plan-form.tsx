@@ -3,9 +3,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch, type Resolver, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { isGrade, isStandardVersion, type ItemKey } from '@/domain/physique/standard';
-import { DEFAULT_FEE_PRECISION, DEFAULT_FEE_ROUNDING, FEE_PRECISIONS, FEE_ROUNDINGS, roundFee, type FeePrecision, type FeeRounding } from '@/domain/test-plans/fee';
+import { DEFAULT_FEE_PRECISION, DEFAULT_FEE_ROUNDING, FEE_PRECISIONS, FEE_ROUNDING_TABLE, roundFee, type FeePrecision, type FeeRounding } from '@/domain/test-plans/fee';
 import { planItemsForGrade } from '@/domain/test-plans/items';
-import { planRequestSchema, type PlanRequest, type PlanScopeType } from '@/domain/test-plans/schemas';
+import { enumOptions } from '@/domain/presentation';
+import { PLAN_SCOPE_TYPE_TABLE, planRequestSchema, type PlanRequest, type PlanScopeType } from '@/domain/test-plans/schemas';
 import type { PlanDetail, PlanFormOptions, PlanGradeItems, PlanSchoolOption } from '@/domain/test-plans/types';
 import { RadioField, SelectField, TextField } from '@/components/form/fields';
 import { Form, FormField, FormItem, FormLabel, FormMessage } from '@/components/form/form';
@@ -219,7 +220,7 @@ export function PlanForm({ options, optionsLoading, initial, editing, schools, o
               label={t('form.scopeType')}
               required
               testId="plan-scope-type"
-              options={(options?.scopeTypes ?? [scopeType]).map((s) => ({ value: s, label: t(`testPlan:scopeType.${s}`) }))}
+              options={enumOptions(PLAN_SCOPE_TYPE_TABLE, t, options?.scopeTypes ?? [scopeType])}
               onValueChange={() => form.setValue('scopeIds', [])}
             />
             <FormField
@@ -262,7 +263,7 @@ export function PlanForm({ options, optionsLoading, initial, editing, schools, o
           <CardContent className="grid gap-5 md:grid-cols-3">
             <TextField name="feeAmount" label={t('form.feeAmount')} inputMode="decimal" placeholder={t('form.feePlaceholder')} inputTestId="plan-fee" />
             <SelectField name="feePrecision" label={t('form.feePrecision')} clearable={false} options={FEE_PRECISIONS.map((p) => ({ value: String(p), label: t(`testPlan:feePrecision.${p}`) }))} />
-            <RadioField name="feeRounding" label={t('form.feeRounding')} options={FEE_ROUNDINGS.map((r) => ({ value: r, label: t(`testPlan:feeRounding.${r}`) }))} />
+            <RadioField name="feeRounding" label={t('form.feeRounding')} options={enumOptions(FEE_ROUNDING_TABLE, t)} />
             {feePreview !== null ? (
               <p className="text-sm text-muted-foreground md:col-span-3" data-testid="plan-fee-preview">
                 {t('form.feePreview', { amount: feePreview })}

@@ -6,7 +6,8 @@ import { SEMESTER } from '@/domain/constants';
 import { OK_MSG } from '@/domain/errors';
 import type { Family } from '@/domain/menus/access';
 import { canCorrectDates, canUndoEnd, PLAN_ADMIN_ACTION } from '@/domain/test-plans/access';
-import { PLAN_STATUSES } from '@/domain/test-plans/status';
+import { enumOptions } from '@/domain/presentation';
+import { PLAN_STATUS_TABLE } from '@/domain/test-plans/status';
 import type { PlanRow } from '@/domain/test-plans/types';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
@@ -77,7 +78,7 @@ export function PlanListScreen({ family }: { family: Family }) {
       className: 'w-36',
       options: Object.values(SEMESTER).map((code) => ({ value: String(code), label: t(`semester.${code}`) })),
     },
-    { name: 'status', type: 'select', label: t('filter.status'), className: 'w-32', options: PLAN_STATUSES.map((s) => ({ value: s, label: t(`testPlan:status.${s}`) })) },
+    { name: 'status', type: 'select', label: t('filter.status'), className: 'w-32', options: enumOptions(PLAN_STATUS_TABLE, t) },
   ];
 
   // What the row actions offer follows the day the list was opened.

@@ -3,11 +3,13 @@ import { Download, FileText } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { reportPath } from '@/domain/physique-results/report-link';
-import { SIGN_UP_STATUSES, type SignUpRow, type SignUpStatus } from '@/domain/test-plans/types';
+import { enumOptions } from '@/domain/presentation';
+import { SIGN_UP_STATUS_TABLE, type SignUpRow, type SignUpStatus } from '@/domain/test-plans/types';
 import { createDataTableColumnHelper, DataTable } from '@/components/data-table/data-table';
 import { usePaging } from '@/components/data-table/data-table-pagination';
 import { FilterSelect, FilterText, SearchForm } from '@/components/search-form/search-form';
-import { Badge, type BadgeProps } from '@/components/ui/badge';
+import { EnumBadge } from '@/components/enum-badge/enum-badge';
+import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/lib/toast';
 import { useClassCompletionQuery } from '../api/get-class-completion';
@@ -16,7 +18,6 @@ import { useSignUpsQuery } from '../api/list-sign-ups';
 import type { Family } from '@/domain/menus/access';
 
 const col = createDataTableColumnHelper<SignUpRow>();
-const STATUS_VARIANT: Record<SignUpStatus, BadgeProps['variant']> = { notTested: 'outline', incomplete: 'warning', complete: 'success' };
 
 /** Sign-up tab: every student in the plan's scope with their result status, filtered by class, status and name. */
 export function SignUpTable({ family, planId }: { family: Family; planId: string }) {
@@ -36,7 +37,7 @@ export function SignUpTable({ family, planId }: { family: Family; planId: string
         col.accessor('className', { header: t('signUp.className') }),
         col.accessor('status', {
           header: t('signUp.status'),
-          cell: ({ getValue }) => <Badge variant={STATUS_VARIANT[getValue()]}>{t(`testPlan:signUpStatus.${getValue()}`)}</Badge>,
+          cell: ({ getValue }) => <EnumBadge table={SIGN_UP_STATUS_TABLE} value={getValue()} />,
         }),
         col.accessor('total', {
           header: t('signUp.total'),
@@ -92,7 +93,7 @@ export function SignUpTable({ family, planId }: { family: Family; planId: string
           className="w-32"
           value={draft.status}
           onChange={(v) => setDraft({ ...draft, status: v as SignUpStatus | undefined })}
-          options={SIGN_UP_STATUSES.map((s) => ({ value: s, label: t(`testPlan:signUpStatus.${s}`) }))}
+          options={enumOptions(SIGN_UP_STATUS_TABLE, t)}
         />
         <FilterText
           id="sign-up-keyword"

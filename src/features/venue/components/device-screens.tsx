@@ -2,7 +2,8 @@ import { useMemo, useState } from 'react';
 import { KeyRound, ShieldOff } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
-import { DEVICE_STATUSES, deviceListQuery, deviceSaveSchema, type DeviceForm, type DeviceRow, type DeviceStatus } from '@/domain/venue/devices';
+import { enumOptions } from '@/domain/presentation';
+import { DEVICE_STATUS_TABLE, deviceListQuery, deviceSaveSchema, type DeviceForm, type DeviceRow, type DeviceStatus } from '@/domain/venue/devices';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { FieldGroup, RadioField, SelectField, TextField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
@@ -10,7 +11,7 @@ import { ListScreen, type FilterDef } from '@/components/list/list-screen';
 import { deleteAction, editAction, rowActionsColumn } from '@/components/list/row-actions';
 import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
-import { Badge } from '@/components/ui/badge';
+import { EnumBadge } from '@/components/enum-badge/enum-badge';
 import type { DeviceCredential } from '@/domain/activities/ingest';
 import { devices, exportDevices, useDeviceOptions, useDeviceSecretWrites, type VenueFamily } from '../api';
 import { DeviceSecretDialog } from './device-secret-dialog';
@@ -18,12 +19,10 @@ import { useDateTime } from '@/lib/date-time';
 
 type Filters = { keyword?: string; status?: string; venueId?: string };
 const col = createDataTableColumnHelper<DeviceRow>();
-const STATUS_BADGE: Record<DeviceStatus, 'success' | 'secondary' | 'destructive'> = { online: 'success', offline: 'secondary', disabled: 'destructive' };
 
 /** A device's status as a coloured badge. */
 export function DeviceStatusBadge({ status }: { status: DeviceStatus }) {
-  const { t } = useTranslation('venue');
-  return <Badge variant={STATUS_BADGE[status]}>{t(`device.statuses.${status}`)}</Badge>;
+  return <EnumBadge table={DEVICE_STATUS_TABLE} value={status} />;
 }
 
 /** The device columns the device list and a venue's association screen share (name and parent first). */
@@ -75,7 +74,7 @@ export function DeviceListScreen({ family }: { family: VenueFamily }) {
 
   const filters: FilterDef<Filters>[] = [
     { name: 'keyword', type: 'text', label: t('device.keyword'), placeholder: t('device.keywordPlaceholder') },
-    { name: 'status', type: 'select', label: t('device.status'), options: DEVICE_STATUSES.map((s) => ({ value: s, label: t(`device.statuses.${s}`) })) },
+    { name: 'status', type: 'select', label: t('device.status'), options: enumOptions(DEVICE_STATUS_TABLE, t) },
     { name: 'venueId', type: 'select', label: t('device.venue'), options: (options.data?.venues ?? []).map((v) => ({ value: v.id, label: v.name })) },
   ];
 
@@ -216,7 +215,7 @@ export function DeviceFormScreen({ family }: { family: VenueFamily }) {
             placeholder={t('device.noParent')}
             options={(options.data?.parents ?? []).filter((p) => p.id !== id).map((p) => ({ value: p.id, label: `${p.name}（${p.serialNo}）` }))}
           />
-          <RadioField name="status" label={t('device.status')} required options={DEVICE_STATUSES.map((s) => ({ value: s, label: t(`device.statuses.${s}`) }))} />
+          <RadioField name="status" label={t('device.status')} required options={enumOptions(DEVICE_STATUS_TABLE, t)} />
           <RadioField
             name="activated"
             label={t('device.activated')}

@@ -3,7 +3,8 @@ import { Link2, Link2Off } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { DeviceRow } from '@/domain/venue/devices';
-import { VENUE_TYPES, venueDeviceListQuery, venueListQuery, venueSaveSchema, type VenueForm, type VenueRow } from '@/domain/venue/venues';
+import { enumLabel, enumOptions } from '@/domain/presentation';
+import { VENUE_TYPE_TABLE, venueDeviceListQuery, venueListQuery, venueSaveSchema, type VenueForm, type VenueRow } from '@/domain/venue/venues';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { FieldGroup, SelectField, TextField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
@@ -28,7 +29,7 @@ export function VenueListScreen({ family }: { family: VenueFamily }) {
   const state = useListState<Filters>(['name', 'type']);
   const query = api.useList(state.query);
   const remove = api.useDelete();
-  const typeOptions = VENUE_TYPES.map((v) => ({ value: v, label: t(`place.types.${v}`) }));
+  const typeOptions = enumOptions(VENUE_TYPE_TABLE, t);
 
   const filters: FilterDef<Filters>[] = [
     { name: 'name', type: 'text', label: t('place.name'), placeholder: t('place.namePlaceholder') },
@@ -40,7 +41,7 @@ export function VenueListScreen({ family }: { family: VenueFamily }) {
       col.columns([
         col.accessor('code', { header: t('place.code'), cell: ({ getValue }) => <span className="font-mono">{getValue()}</span> }),
         col.accessor('name', { header: t('place.name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
-        col.accessor('type', { header: t('place.type'), cell: ({ getValue }) => t(`place.types.${getValue()}`) }),
+        col.accessor('type', { header: t('place.type'), cell: ({ getValue }) => enumLabel(VENUE_TYPE_TABLE, getValue(), t) }),
         col.accessor('deviceCount', { header: t('place.deviceCount'), meta: { align: 'right' } }),
         rowActionsColumn<VenueRow>({
           pageKey: key,
@@ -91,7 +92,7 @@ export function VenueFormScreen({ family }: { family: VenueFamily }) {
       {() => (
         <FieldGroup>
           <TextField name="name" label={t('place.name')} required />
-          <SelectField name="type" label={t('place.type')} required options={VENUE_TYPES.map((v) => ({ value: v, label: t(`place.types.${v}`) }))} />
+          <SelectField name="type" label={t('place.type')} required options={enumOptions(VENUE_TYPE_TABLE, t)} />
           <TextField name="code" label={t('place.code')} required inputMode="numeric" maxLength={2} placeholder="01" />
         </FieldGroup>
       )}

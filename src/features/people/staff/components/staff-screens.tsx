@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useListFormat } from '@/lib/list-format';
 import { useNavigate, useParams } from 'react-router-dom';
 import { PASSWORD_MAX, PASSWORD_MIN } from '@/domain/constants';
-import { CERTIFICATE_TYPES } from '@/domain/people/id-card';
-import { GENDERS, staffCreateSchema, staffListQuery, staffUpdateSchema, type StaffCreate, type StaffForm, type StaffListRow, type StaffRow, type StaffUpdate } from '@/domain/people/staff';
+import { enumLabel, enumOptions } from '@/domain/presentation';
+import { CERTIFICATE_TYPE_TABLE, GENDER_TABLE, TEACHING_SUBJECT_TABLE, staffCreateSchema, staffListQuery, staffUpdateSchema, type StaffCreate, type StaffForm, type StaffListRow, type StaffRow, type StaffUpdate } from '@/domain/people/staff';
 import { accountActions, ResetPasswordDialog, useAccountWrites } from '@/components/account/account-actions';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { FieldGroup, RadioField, SelectField, TextField, UploadField } from '@/components/form/fields';
@@ -67,14 +67,14 @@ export function StaffListScreen({ family }: { family: StaffFamily }) {
         col.accessor('name', { header: t('staff.name'), cell: ({ row, getValue }) => <PersonName name={getValue()} photoFileId={row.original.photoFileId} />, meta: { className: 'min-w-20' } }),
         col.accessor('workNo', { header: t('staff.workNo'), meta: NO_WRAP }),
         col.accessor('accountNum', { header: t('staff.accountNum'), meta: NO_WRAP }),
-        col.accessor('gender', { header: t('staff.gender'), cell: ({ getValue }) => t(`staff.${getValue()}`), meta: NO_WRAP }),
+        col.accessor('gender', { header: t('staff.gender'), cell: ({ getValue }) => enumLabel(GENDER_TABLE, getValue(), t), meta: NO_WRAP }),
         col.accessor('mobile', { header: t('staff.mobile'), meta: NO_WRAP }),
         col.accessor('roleName', { header: t('staff.role'), meta: NO_WRAP }),
         col.display({
           id: 'taughtClasses',
           header: t('staff.taughtClasses'),
           cell: ({ row }) => {
-            const names = row.original.taughtClasses.map((c) => (c.subject === 'pe' ? c.className : `${c.className}（${t(`staff.subject.${c.subject}`)}）`));
+            const names = row.original.taughtClasses.map((c) => (c.subject === 'pe' ? c.className : `${c.className}（${enumLabel(TEACHING_SUBJECT_TABLE, c.subject, t)}）`));
             const text = list(names);
             return (
               <span className="line-clamp-2 min-w-48" title={text}>
@@ -170,7 +170,7 @@ export function StaffFormScreen({ family }: { family: StaffFamily }) {
     <div className="grid gap-6">
       <FieldGroup title={t('staff.groupPerson')}>
         <TextField name="name" label={t('staff.name')} required />
-        <RadioField name="gender" label={t('staff.gender')} required options={GENDERS.map((g) => ({ value: g, label: t(`staff.${g}`) }))} />
+        <RadioField name="gender" label={t('staff.gender')} required options={enumOptions(GENDER_TABLE, t)} />
         <TextField name="mobile" label={t('staff.mobile')} type="tel" />
         <TextField name="workNo" label={t('staff.workNo')} description={t('staff.workNoHint')} />
       </FieldGroup>
@@ -181,7 +181,7 @@ export function StaffFormScreen({ family }: { family: StaffFamily }) {
       </FieldGroup>
       <FieldGroup title={t('staff.groupDocuments')}>
         <TextField name="idCard" label={t('staff.idCard')} description={t('staff.idCardHint')} className="md:col-span-2" />
-        <SelectField name="certificateType" label={t('staff.certificateType')} options={CERTIFICATE_TYPES.map((c) => ({ value: c, label: t(`staff.certificate.${c}`) }))} />
+        <SelectField name="certificateType" label={t('staff.certificateType')} options={enumOptions(CERTIFICATE_TYPE_TABLE, t)} />
         <TextField name="certificateNo" label={t('staff.certificateNo')} />
         <UploadField name="photoFileId" label={t('staff.photo')} purpose="face" description={t('staff.photoHint')} />
       </FieldGroup>

@@ -1,7 +1,8 @@
 import { Plus, X } from 'lucide-react';
 import { useFormContext } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { TEACHING_SUBJECTS, type TaughtClass } from '@/domain/people/staff';
+import { TEACHING_SUBJECT_TABLE, type TaughtClass } from '@/domain/people/staff';
+import { enumOptions } from '@/domain/presentation';
 import { FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/form/form';
 import { Button } from '@/components/ui/button';
 import { Select, type SelectOption } from '@/components/ui/select';
@@ -15,7 +16,7 @@ type Row = { classId: string; subject: TaughtClass['subject'] };
 export function TaughtClassesField({ classes }: { classes: SelectOption[] }) {
   const { t } = useTranslation('people');
   const { control } = useFormContext();
-  const subjects = TEACHING_SUBJECTS.map((s) => ({ value: s, label: t(`staff.subject.${s}`) }));
+  const subjects = enumOptions(TEACHING_SUBJECT_TABLE, t);
   return (
     <FormField
       control={control}
