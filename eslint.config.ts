@@ -79,40 +79,6 @@ export default tseslint.config(
     // Still pending: the two import routes, whose params move to src/domain with the import jobs.
     ignores: ['server/modules/physique/physique.routes.ts', 'server/modules/people/people-import.routes.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['react', 'react-*', 'axios', 'node:*', 'drizzle-orm*', 'fastify*', '@/lib/*', '@/components/*', '@/features/*', '@/app/*'], message: 'src/domain is pure TypeScript shared by browser and server.' }] },
-      ],
-    },
-  },
-  {
-    files: ['src/**/*.tsx'],
-    plugins: { 'react-hooks': reactHooks, i18next },
-    rules: {
-      ...reactHooks.configs.recommended.rules,
-      // Every visible string comes from locales/ (docs/architecture.md, rule 5).
-      'i18next/no-literal-string': ['error', { mode: 'jsx-only', 'jsx-attributes': { include: ['title', 'alt', 'placeholder', 'aria-label', 'label'] } }],
-    },
-  },
-  {
-    // A route file declares routes: its params, queries and bodies are named schemas of src/domain, the one rule the
-    // form and the server share (src/domain/fields.ts holds the primitives), never zod written inline.
-    files: ['server/**/*.routes.ts', 'server/**/*-routes.ts'],
-    // Still pending, each rewritten on the action kits by its own change (issue 28), which takes the schemas to src/domain:
-    ignores: [
-      // meets: the meets, documents, board-link and entry import/export routes (resourceAction).
-      'server/modules/meets/meets.routes.ts',
-      'server/modules/meets/documents.routes.ts',
-      'server/modules/meets/board-links.routes.ts',
-      'server/modules/meets/entry-io.routes.ts',
-      // member routes (the linked-records kit): a role's members, a venue's devices.
-      'server/modules/role/role.routes.ts',
-      'server/modules/venue/venue.routes.ts',
-      // the imports (the row-import kit).
-      'server/modules/physique/physique.routes.ts',
-      'server/modules/people/people-import.routes.ts',
-    ],
-    rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'zod', message: 'Name the schema in src/domain/<area> (primitives in src/domain/fields.ts) and import it here.' }] }],
     },
   },
