@@ -26,3 +26,21 @@ export async function jobFile(t: TestApp, token: string, start: LightMyRequestRe
   if (last.state !== 'done') throw new Error(`job ${id} failed: ${last.error}`);
   return t.request({ url: `/api/busi/web/jobs/${id}/download`, token });
 }
+
+/**
+ * An import started as a job (docs/product-rules.md#jobs), answered as the request used to answer: the start's own
+ * answer when it was refused at once; else, once the job is over, the failures workbook's download with the counts as
+ * `x-import-success` / `x-import-failure`, or, for a failed job, its status and translated message (`json().msg`).
+ */
+export async function importJob(t: TestApp, token: string, start: LightMyRequestResponse, lang = 'zh-CN'): Promise<LightMyRequestResponse> {
+  if (start.statusCode !== 200) return start;
+  const { id } = start.json<Envelope<{ id: string }>>().data;
+  const last = (await waitForJob(t, token, id, lang)).at(-1)!;
+  if (last.state !== 'done') {
+    const body = JSON.stringify({ code: last.errorStatus ?? 500, msg: last.error });
+    return { ...start, statusCode: last.errorStatus ?? 500, body, payload: body, json: () => JSON.parse(body) } as LightMyRequestResponse;
+  }
+  const file = await t.request({ url: `/api/busi/web/jobs/${id}/download`, token });
+  const counts = last.result?.counts ?? {};
+  return Object.assign(file, { headers: { ...file.headers, 'x-import-success': String(counts.success), 'x-import-failure': String(counts.failure) } });
+}

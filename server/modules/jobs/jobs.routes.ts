@@ -29,7 +29,7 @@ function visible(actor: Actor): SQL {
 type Row = typeof jobs.$inferSelect & { startedBy: string | null };
 
 function toJobRow(row: Row, t: FastifyRequest['t']): JobRow {
-  const error = row.error as { key: string; params?: Record<string, unknown> } | null;
+  const error = row.error as { key: string; params?: Record<string, unknown>; status?: number } | null;
   const result = row.result as StoredJobResult | null;
   return {
     id: row.id,
@@ -45,6 +45,7 @@ function toJobRow(row: Row, t: FastifyRequest['t']): JobRow {
       message: result.messageKey ? t(result.messageKey, result.messageParams) : undefined,
     },
     error: error ? t(error.key, error.params) : null,
+    ...(error?.status ? { errorStatus: error.status } : {}),
     startedBy: row.startedBy ?? '',
     createdAt: row.createdAt.toISOString(),
     finishedAt: row.finishedAt?.toISOString() ?? null,

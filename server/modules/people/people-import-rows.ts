@@ -1,7 +1,7 @@
 import { foldCell } from '@/domain/people/people-import';
 import type { RowUpdate } from '@/domain/people/import-updates';
 import type { Translate } from '@/domain/physique-results/export-layout';
-import type { Db, DbOrTx } from '../../db/client';
+import type { DbOrTx } from '../../db/client';
 import type { ImportFailure } from '../../lib/spreadsheet/import-report';
 import type { CellValue } from '../../lib/spreadsheet/xlsx-reader';
 import type { Actor } from '../../plugins/tenant';
@@ -42,7 +42,7 @@ export interface ImportPlan {
   parentsUpdate?: number;
   rejected: Rejected[];
   /** Writes the accepted rows in one transaction. */
-  write(db: Db): Promise<void>;
+  write(db: DbOrTx): Promise<void>;
 }
 
 export interface ImportContext {

@@ -19,9 +19,12 @@ import { AppError } from '../../lib/app-error';
 import { failuresWorkbook, importFileName } from '../../lib/spreadsheet/import-report';
 import { openXlsx } from '../../lib/spreadsheet/xlsx-reader';
 import type { Actor } from '../../plugins/tenant';
-import { dropImport, keepImport, takeImport } from './people-import-store';
+import { dropImport, heldImport, keepImport } from './people-import-store';
 import type { Storage } from '../../lib/storage/storage';
-import { planStudents, writeStudents, type StudentPlanFile } from './people-import-students';
+import type { JobContext, JobHandler } from '../../lib/jobs';
+import type { BulkSession } from '../physique/bulk-session';
+import { finishImport, finishImportIn } from '../files/import-job';
+import { planStudents, writeStudents, type LateRefusal, type StudentPlanFile } from './people-import-students';
 import { planAccounts } from './people-import-staff';
 import { RAW, type DataRow, type Family, type ImportContext, type ImportPlan, type ParsedFile, type Rejected } from './people-import-rows';
 
@@ -157,13 +160,39 @@ const FAILED_ROWS_LISTED = 2000;
  * written in one transaction by natural key (学籍号, mobile, login account), the refused ones returned in the failures
  * workbook. Any write error rolls everything back.
  */
-export async function commitImport(db: Db, storage: Storage, now: Date, actor: Actor, kind: PeopleImportKind, family: Family, importId: string, t: Translate) {
-  const pending = await takeImport(db, storage, importId, actor, kind, family, now);
-  if (kind === 'student') return commitStudentPlan(db, storage, actor, family, importId, pending.buffer, pending.context, t);
-  const file = await readPeopleFile(pending, kind, t);
-  const done = await planOf(kind, file, contextOf(db, actor, family, t, pending.context));
-  await done.write(db);
-  await dropImport(db, storage, importId);
+export function peopleImportJob(storage: Storage): JobHandler<{ kind: PeopleImportKind; family: Family; importId: string }> {
+  return async (job) => {
+    const { db, actor, input, progress } = job;
+    const { kind, family, importId } = input;
+    const t: Translate = (key, options) => job.t(key, options ?? {});
+    await progress(0, 0, 'jobs:stage.reading');
+    const pending = await heldImport(db, storage, importId, actor, kind);
+    try {
+      if (kind === 'student') {
+        let committed = false;
+        const outcome = await commitStudentPlan(db, actor, family, pending.buffer, pending.context, t, async (s, o) => {
+          await finishImportIn(job as JobContext<unknown>, storage, (text, params) => s.query(text, params), o);
+          committed = true;
+        }, (done, total) => progress(done, total, 'jobs:stage.writing'));
+        if (!committed) await finishImport(job as JobContext<unknown>, storage, async () => outcome);
+        return;
+      }
+      const file = await readPeopleFile(pending, kind, t);
+      await progress(0, file.rows.length, 'jobs:stage.checking');
+      const done = await planOf(kind, file, contextOf(db, actor, family, t, pending.context));
+      await progress(file.rows.length, file.rows.length, 'jobs:stage.writing');
+      await finishImport(job as JobContext<unknown>, storage, async (tx) => {
+        await done.write(tx);
+        return accountOutcome(kind, file, done, t);
+      });
+    } finally {
+      await dropImport(db, storage, importId);
+    }
+  };
+}
+
+/** The counts and failures workbook of a staff or account commit. */
+function accountOutcome(kind: PeopleImportKind, file: ParsedFile, done: ImportPlan, t: Translate) {
   const success = done.create + done.update;
   const failure = done.rejected.length;
   const textColumns = peopleColumns(kind).flatMap((c) => (c.text && file.index[c.key] !== undefined ? [file.index[c.key]!] : []));
@@ -179,16 +208,33 @@ export async function commitImport(db: Db, storage: Storage, now: Date, actor: A
   return { workbook, fileName: importFileName(t(`people:import.fileName.${kind}`, RAW), success, failure), success, failure };
 }
 
+/** What a commit leaves: the counts and the failures workbook. */
+type Outcome = ReturnType<typeof accountOutcome>;
+
 /**
  * The student commit (issue 27): the rows the dry run checked, written with only the conflict keys checked again in
  * the transaction (writeStudents); rows refused there join the dry run's refused rows in the failures workbook.
  */
-async function commitStudentPlan(db: Db, storage: Storage, actor: Actor, family: Family, importId: string, blob: Buffer, context: Record<string, string>, t: Translate) {
+async function commitStudentPlan(
+  db: Db,
+  actor: Actor,
+  family: Family,
+  blob: Buffer,
+  context: Record<string, string>,
+  t: Translate,
+  inWrite: (s: BulkSession, outcome: Outcome) => Promise<void>,
+  onProgress: (done: number, total: number) => Promise<void>,
+): Promise<Outcome> {
   if (context[PLAN_MARK] !== '1') throw new AppError(404, 'people:import.expired');
   const plan = JSON.parse(gunzipSync(blob).toString('utf8')) as StudentPlanFile;
   const ctx = contextOf(db, actor, family, t, context);
-  const { written, late } = await writeStudents(db, ctx, plan);
-  await dropImport(db, storage, importId);
+  await onProgress(0, plan.students.length);
+  const outcomeOf = (written: number, late: LateRefusal[]) => studentOutcome(plan, ctx, t, written, late);
+  const { written, late } = await writeStudents(db, ctx, plan, (s, w) => inWrite(s, outcomeOf(w.written, w.late)));
+  return outcomeOf(written, late);
+}
+
+function studentOutcome(plan: StudentPlanFile, ctx: ImportContext, t: Translate, written: number, late: LateRefusal[]): Outcome {
   const header = plan.header;
   const at = (key: string) => {
     const column = peopleColumns('student').find((c) => c.key === key)!;
