@@ -133,11 +133,15 @@ export class JobQueue {
     return this.#started;
   }
 
-  /** Records the job and queues it in one transaction; answers its id. The input was validated by the caller. */
-  async enqueue(kind: JobKind, actor: Actor, input: unknown, locale: Locale): Promise<string> {
+  /**
+   * Records the job and queues it in one transaction; answers its id. The input was validated by the caller; `guard`
+   * runs first in that transaction (lock and check what must hold to start, e.g. no other import of the plan).
+   */
+  async enqueue(kind: JobKind, actor: Actor, input: unknown, locale: Locale, guard?: (tx: Tx) => Promise<void>): Promise<string> {
     if (!this.#handlers.has(kind)) throw new Error(`job queue: unknown kind ${kind}`);
     await this.#start();
     return this.#opts.db.transaction(async (tx) => {
+      await guard?.(tx);
       const [row] = await tx
         .insert(jobs)
         .values({ kind, orgId: actor.tenantOrgId, userId: actor.userId, accountId: actor.accountId, input: input as object, locale, createdAt: this.#opts.now() })

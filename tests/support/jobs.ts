@@ -37,7 +37,7 @@ export async function importJob(t: TestApp, token: string, start: LightMyRequest
   const { id } = start.json<Envelope<{ id: string }>>().data;
   const last = (await waitForJob(t, token, id, lang)).at(-1)!;
   if (last.state !== 'done') {
-    const body = JSON.stringify({ code: last.errorStatus ?? 500, msg: last.error });
+    const body = JSON.stringify({ code: String(last.errorStatus ?? 500), data: null, msg: last.error });
     return { ...start, statusCode: last.errorStatus ?? 500, body, payload: body, json: () => JSON.parse(body) } as LightMyRequestResponse;
   }
   const file = await t.request({ url: `/api/busi/web/jobs/${id}/download`, token });

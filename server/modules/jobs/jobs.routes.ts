@@ -14,6 +14,7 @@ import { uuidOr404 } from '../../lib/resource';
 import type { Storage } from '../../lib/storage/storage';
 import { requireActor, type Actor } from '../../plugins/tenant';
 import { sendStoredFile } from '../files/files.send';
+import { XLSX_MIME } from '../../lib/spreadsheet/http';
 
 
 /**
@@ -86,6 +87,8 @@ export const jobRoutes: FastifyPluginAsync<{ storage: Storage }> = async (app, {
       .where(and(eq(files.id, fileId), eq(files.orgId, job.orgId)))
       .limit(1);
     if (!file || file.deletedAt) throw new AppError(404, ERR.notFound);
-    return sendStoredFile(storage, request, reply, { hash: file.hash, size: file.size, mime: file.mime, name: file.name }, 'no-store');
+    // A workbook is stored as the zip it is by content; it downloads as the spreadsheet it is.
+    const mime = /\.xlsx$/i.test(file.name) ? XLSX_MIME : file.mime;
+    return sendStoredFile(storage, request, reply, { hash: file.hash, size: file.size, mime, name: file.name }, 'no-store');
   });
 };

@@ -25,7 +25,9 @@ import { AppError } from '../../lib/app-error';
 import type { JobContext, JobHandler } from '../../lib/jobs';
 import { finishImport, finishImportIn } from '../files/import-job';
 import { dropImport, heldImport, holdImport, keepImport } from '../people/people-import-store';
-import { assertPlanOpen, getPlanInScope } from '../test-plan/test-plan.service';
+import { assertPlanOpen, getPlanInScope, jobRunningError, lockPlanInScope, runningPlanJob } from '../test-plan/test-plan.service';
+import { and, eq, sql } from 'drizzle-orm';
+import { jobs } from '../../db/schema/jobs';
 import type { Storage } from '../../lib/storage/storage';
 import { saveUpload } from '../files/files.service';
 import { CLASS_SCOPE_TABLES, classScopeOf } from '../../lib/data-scope';
@@ -179,10 +181,30 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
       const actor = await requireActor(request);
       const { fileName, buffer } = await uploadedFile(request);
       if (!/\.xlsx$/i.test(fileName.trim())) throw new AppError(400, ERR.onlyExcel);
-      assertPlanOpen(await getPlanInScope(app.db, who.tenantOrgId, request.params.planId), app.now());
-      const kept = await keepImport(app.db, storage, actor, { kind: 'physiqueScores', family, fileName, buffer, context: { planId: request.params.planId } }, app.now());
-      await holdImport(app.db, kept.id, actor, 'physiqueScores', family, app.now());
-      return ok({ id: await app.jobs.enqueue('physiqueImport', actor, { family, planId: request.params.planId, importId: kept.id }, request.locale) });
+      const { planId } = request.params;
+      assertPlanOpen(await getPlanInScope(app.db, who.tenantOrgId, planId), app.now());
+      const kept = await keepImport(app.db, storage, actor, { kind: 'physiqueScores', family, fileName, buffer, context: { planId } }, app.now());
+      try {
+        await holdImport(app.db, kept.id, actor, 'physiqueScores', family, app.now());
+        // Imports of a plan go one at a time (docs/product-rules.md#plan-states): refused at once while a sync or an
+        // import runs or one waits in the queue; the plan row's lock orders two requests at the same moment.
+        const id = await app.jobs.enqueue('physiqueImport', actor, { family, planId, importId: kept.id }, request.locale, async (tx) => {
+          const plan = await lockPlanInScope(tx, who.tenantOrgId, planId);
+          assertPlanOpen(plan, app.now());
+          const running = await runningPlanJob(tx, plan.id, app.now());
+          if (running) throw jobRunningError(running.kind);
+          const [waiting] = await tx
+            .select({ id: jobs.id })
+            .from(jobs)
+            .where(and(eq(jobs.kind, 'physiqueImport'), eq(jobs.state, 'queued'), sql`${jobs.input}->>'planId' = ${planId}`))
+            .limit(1);
+          if (waiting) throw jobRunningError('import');
+        });
+        return ok({ id });
+      } catch (error) {
+        await dropImport(app.db, storage, kept.id);
+        throw error;
+      }
     });
   }
   if (can.template && !readOnly) {

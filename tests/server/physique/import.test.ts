@@ -303,7 +303,8 @@ describe('score import', () => {
     try {
       const res = await upload(planId, xlsxOf(changed));
       expect(res.statusCode).toBe(500);
-      expect(res.json()).toEqual({ code: '500', data: null, msg: '服务器出错，请稍后重试' });
+      // The import's job failed and says so (docs/product-rules.md#jobs: nothing written).
+      expect(res.json()).toEqual({ code: '500', data: null, msg: '任务执行失败，未写入任何数据，请重试或联系管理员。' });
     } finally {
       await restore();
     }
