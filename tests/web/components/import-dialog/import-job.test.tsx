@@ -10,10 +10,11 @@ import { i18next } from '@/lib/i18n';
 // The jobs API answers from `jobs` (by id) and `listed` (GET /jobs): the dialog's following is what is checked here.
 const jobs = new Map<string, JobRow[]>();
 let listed: JobRow[] = [];
+let lists: JobRow[][] = [];
 vi.mock('@/lib/api-client', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@/lib/api-client')>()),
   get: vi.fn(async (url: string) => {
-    if (url === '/api/busi/web/jobs') return listed;
+    if (url === '/api/busi/web/jobs') return lists.length > 0 ? lists.shift()! : listed;
     const states = jobs.get(url.split('/').pop()!)!;
     return states.length > 1 ? states.shift()! : states[0];
   }),
@@ -45,6 +46,7 @@ describe('ImportDialog following an import job (docs/product-rules.md#jobs)', ()
   beforeEach(() => {
     jobs.clear();
     listed = [];
+    lists = [];
   });
   afterEach(() => vi.clearAllMocks());
 
@@ -76,15 +78,20 @@ describe('ImportDialog following an import job (docs/product-rules.md#jobs)', ()
     expect(onImported).toHaveBeenCalledWith({ success: 1990, failure: 10 });
   }, 20_000);
 
-  it('opened again while its import job runs, picks the job up instead of offering a new file', async () => {
+  it('opened again while its import job runs, picks the job up instead of offering a new file, and follows it to its end', async () => {
     const running = row({ id: 'j2', done: 40, total: 100, stage: '写入数据' });
-    listed = [running];
-    jobs.set('j2', [running]);
+    const done = row({ id: 'j2', state: 'done', done: 100, total: 100, result: { fileId: 'f2', fileName: 'x_90_10.xlsx', counts: { success: 90, failure: 10 } } });
+    // The list stops naming the job as running before the job's own poll sees it done.
+    lists = [[running]];
+    listed = [done];
+    jobs.set('j2', [running, running, running, done]);
     render(wrap(<ImportDialog open onOpenChange={() => {}} title="导入体测成绩" upload={vi.fn()} jobKind="physiqueImport" />));
     expect(await screen.findByText('写入数据', {}, { timeout: 5000 })).toBeInTheDocument();
     expect(screen.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '40');
     expect(screen.queryByText(t('components:importDialog.choose'))).toBeNull();
-  });
+    await waitFor(() => expect(screen.getByText(t('components:importDialog.finished'))).toBeInTheDocument(), { timeout: 8000 });
+    expect(document.querySelector('[data-slot="import-success"]')).toHaveTextContent('90');
+  }, 20_000);
 
   it('a failed job shows its message and offers the file choice again', async () => {
     jobs.set('j3', [row({ id: 'j3', state: 'failed', error: '未找到表头，请使用国家学生体质健康数据模板', errorStatus: 400 })]);
