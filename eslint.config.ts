@@ -40,6 +40,9 @@ export default tseslint.config(
             { target: ['./src/components', './src/lib'], from: ['./src/app', './src/features'], message: 'Shared code must not depend on features or the app.' },
             { target: './src/lib', from: './src/components', message: 'src/lib wraps libraries for the components above it; it never imports a component.' },
             { target: './src/features', from: './src/app', message: 'Features must not import the app shell.' },
+            // The demo and scale seeds write through the services, so they sit above the modules (docs/architecture.md).
+            { target: ['./server/db', './server/lib', './server/plugins', './server/modules'], from: './server/seed', message: 'server/seed is above the modules: nothing below it imports the seed.' },
+            { target: './server/db', from: ['./server/modules', './server/plugins'], message: 'server/db (client, schema, migrations) is below the modules and plugins.' },
             ...features.map((f) => ({
               target: `./src/features/${f}`,
               from: './src/features',

@@ -11,10 +11,12 @@ async function main(): Promise<void> {
   // The app's modules (every route and its libraries) load while PGlite opens the database: on the main thread that
   // load mostly waits for the module loader's thread, which the database's start fills (tests/bench/startup.ts).
   const appModule = import('./app');
-  const seedModule = import('./db/seed/demo');
+  const seedModule = import('./seed/demo');
+  const menuSyncModule = import('./modules/menus/menu-sync');
   // Awaited below; a failure to load surfaces there, not as an unhandled rejection meanwhile.
   appModule.catch(() => {});
   seedModule.catch(() => {});
+  menuSyncModule.catch(() => {});
   // What start is doing, with the time since the process started (module loading included): a first start seeds and
   // simulates for minutes.
   const seconds = () => (performance.now() / 1000).toFixed(1);
@@ -26,20 +28,21 @@ async function main(): Promise<void> {
   await migrateDb(handle);
 
   // A fresh database gets the demo; an existing one gets catalogue changes to its menus.
-  const { DEMO_ACCOUNTS, seedDemo, syncMenus } = await seedModule;
+  const { DEMO_ACCOUNTS, seedDemo } = await seedModule;
   const [{ n: orgCount }] = await handle.db.select({ n: count() }).from(orgs);
   const scope = env.TIYU_DEMO_SEED;
   if (orgCount === 0) say(`new database: seeding the demo district (${scope === 'full' ? 'once; a few minutes' : 'people only'})`);
   const seeded = orgCount === 0 && (await seedDemo(handle.db, { scope, log: (line) => say(`  seeding ${line}`) }));
   if (!seeded) {
     say('comparing the menus with the catalogue');
+    const { syncMenus } = await menuSyncModule;
     await syncMenus(handle.db);
   }
   // The demo's meet documents (stamps, a template, style photos) are files: they go into the file store the app uses.
   if (seeded && scope === 'full') {
     say('seeding the meet documents (stamps, a certificate template, photos)');
     // First-start-only modules (fonts, images, the simulator) load only on a first start.
-    const { seedMeetDocumentsDemo } = await import('./db/seed/meet-documents-demo');
+    const { seedMeetDocumentsDemo } = await import('./seed/meet-documents-demo');
     const storage = await createStorage(env);
     await seedMeetDocumentsDemo(handle.db, storage, new Date()).finally(() => storage.close());
   }

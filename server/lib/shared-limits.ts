@@ -13,7 +13,7 @@ import { driverOf, type Db } from '../db/client';
 const SWEEP_ONE_IN = 200;
 
 /**
- * A store for @fastify/rate-limit that counts in the database (table rate_limit_hits, migration 0038): one upsert per
+ * A store for @fastify/rate-limit that counts in the database (table rate_limit_hits, migration 0039): one upsert per
  * request opens a window, counts in it, or starts a new one when it has ended. The database's clock decides windows, so
  * instances with skewed clocks still agree.
  */
@@ -39,7 +39,8 @@ export function databaseRateLimitStore(db: Db): FastifyRateLimitStoreCtor {
           hits = case when rate_limit_hits.resets_at <= now() then 1 else rate_limit_hits.hits + 1 end,
           resets_at = case when rate_limit_hits.resets_at <= now() then excluded.resets_at else rate_limit_hits.resets_at end
         returning hits, greatest(0, ceil(extract(epoch from resets_at - now()) * 1000))::int as ttl`);
-      if (Math.random() * SWEEP_ONE_IN < 1) await db.execute(sql`delete from rate_limit_hits where resets_at < now()`).catch(() => {});
+      // Not awaited: the request that happens to sweep answers as fast as the others.
+      if (Math.random() * SWEEP_ONE_IN < 1) void db.execute(sql`delete from rate_limit_hits where resets_at < now()`).catch(() => {});
       const row = rows[0]!;
       return { current: Number(row.hits), ttl: Number(row.ttl) };
     }

@@ -18,7 +18,7 @@ import { hiddenMenuIds } from '../lib/menu-custom';
 export interface Scope {
   /** The signed-in user. */
   userId: string;
-  /** The membership (spec "account") in use. */
+  /** The membership (an "account" in docs/product-rules.md#tenancy) in use. */
   accountId: string;
   orgId: string;
   /** The school or bureau whose data the request reads and writes. */

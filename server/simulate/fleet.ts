@@ -6,8 +6,8 @@ import { users } from '../db/schema/auth';
 import { orgs } from '../db/schema/orgs';
 import { classes, parents, students } from '../db/schema/school';
 import { devices } from '../db/schema/venue';
-import { DEMO_PASSWORD } from '../db/seed/demo';
-import { createRandom } from '../db/seed/people';
+import { DEMO_PASSWORD } from '../seed/demo';
+import { createRandom } from '../seed/people';
 import { sha256Hex } from '../lib/password';
 import { hashSecret, newToken } from '../lib/tokens';
 

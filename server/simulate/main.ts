@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { migrateDb, openDb } from '../db/client';
-import { seedDemo } from '../db/seed/demo';
+import { seedDemo } from '../seed/demo';
 import { parseEnv } from '../env';
 import { simulateInProcess } from './run';
 

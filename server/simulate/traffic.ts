@@ -1,6 +1,6 @@
 // HTTP only (no database, no runtime imports of src/domain): end-to-end tests drive a running server with it.
 import type { IngestSummary } from '@/domain/activities/ingest';
-import type { Random } from '../db/seed/people';
+import type { Random } from '../seed/people';
 
 /** One HTTP call: through `app.inject` in-process, or `fetch` against a running server. A Buffer body goes as is. */
 export type Send = (method: string, url: string, headers: Record<string, string>, body?: unknown) => Promise<{ status: number; json: unknown; headers?: Record<string, string> }>;

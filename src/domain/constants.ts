@@ -1,3 +1,5 @@
+import type { Family } from './menus/access';
+
 /** Business constants and limits of docs/product-rules.md#limits. Every limit the product enforces is named here once. */
 
 /** Route base path of the web app (docs/product-rules.md#screens-and-routes). */
@@ -30,8 +32,9 @@ export const ORG_TYPES: readonly OrgType[] = [10, 21, 22, 30];
 
 /** Route family of each organisation type (docs/product-rules.md#families). Enterprise organisations have no family of their own. */
 export const TYPE_PATH: Record<OrgType, TypePath | null> = { 10: '/admin', 21: '/k12', 22: '/gx', 30: null };
-export type TypePath = '/admin' | '/k12' | '/gx';
-export type RouteFamily = 'admin' | 'k12' | 'gx' | 'single';
+export type TypePath = `/${Family}`;
+/** The families with routes of their own: the role families and the shared /single screens. */
+export type RouteFamily = Family | 'single';
 
 /** Password and login account length (docs/product-rules.md#users, #limits). */
 export const PASSWORD_MIN = 6;

@@ -1,5 +1,5 @@
 // `npm run bench -- certificates [N]` (default 1000): N certificates issued as one PDF, then as a zip of one PDF each
-// (server/modules/meets/certificate-pdf.ts), in the same run. Target (issue 27): the zip ≤ 1.5× the one PDF. The zip
+// (server/modules/meets/certificate-pdf.ts), in the same run. Target (docs/performance.md): the zip ≤ 1.5× the one PDF. The zip
 // is the PDF drawn first and then split, as the certificate job does, so its time includes the PDF's.
 // Data: a background JPEG and a stamp embedded once, eight texts per page in Noto Sans SC (regular and bold), names
 // drawn from a few hundred different characters so the font subset is the size a real school's is.

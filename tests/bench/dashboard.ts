@@ -1,5 +1,5 @@
 /**
- * Dashboard latency: districts of three years of results (server/db/seed/scale.ts) whose first school has
+ * Dashboard latency: districts of three years of results (server/seed/scale.ts) whose first school has
  * `--school-sizes` students, on PGlite and on PostgreSQL: the p50 and p95 of each data-centre endpoint through
  * app.inject of a real, signed-in app, each beside a floor measured in the same run — the rows the view describes read
  * once by an index scan (one school's period rows; the district's period rows) — and the aggregate statement the views
@@ -26,7 +26,7 @@ import type { Envelope } from '@/domain/api';
 import type { TokenData } from '@/domain/auth/types';
 import { buildApp } from '../../server/app';
 import { openDb, type DbHandle } from '../../server/db/client';
-import { DEMO_PASSWORD } from '../../server/db/seed/demo';
+import { DEMO_PASSWORD } from '../../server/seed/demo';
 import { resolvePeriod, resolveScope, rosterGroups, scopePlans } from '../../server/modules/data-center/data-center.scope';
 import { groupedQuery } from '../../server/modules/data-center/data-center.service';
 import { aggregateColumns, population, type PlanRef } from '../../server/modules/data-center/data-center.sql';

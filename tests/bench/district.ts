@@ -1,6 +1,6 @@
 /**
  * District overview at scale (docs/product-rules.md#district-overview): a 200,000-student district
- * (server/db/seed/scale.ts) with a school year of homework and contest records and devices, on PostgreSQL; the p50 and
+ * (server/seed/scale.ts) with a school year of homework and contest records and devices, on PostgreSQL; the p50 and
  * p95 of the whole signed-in request `GET …/admin/dataCenter/overview` (the table and every chart of the district
  * view: schools compared, levels and items per school, the trend over school years) through app.inject, each beside
  * floors measured in the same run: a plain count(*) over the district's enabled students, the period's rollup rows
@@ -26,8 +26,8 @@ import { ORG_TIME_ZONE } from '@/domain/dates';
 import { buildApp } from '../../server/app';
 import { createDatabase, dropDatabase, withDatabase } from '../../server/db/admin';
 import { migrateDb, openDb, type DbHandle } from '../../server/db/client';
-import { DEMO_PASSWORD } from '../../server/db/seed/demo';
-import { SCALE_DISTRICT_ACCOUNT, seedScale } from '../../server/db/seed/scale';
+import { DEMO_PASSWORD } from '../../server/seed/demo';
+import { SCALE_DISTRICT_ACCOUNT, seedScale } from '../../server/seed/scale';
 import { parseEnv } from '../../server/env';
 import { sha256Hex } from '../../server/lib/password';
 import { timeRuns } from './lib/timing';

@@ -20,7 +20,7 @@ import { contestScores, contests } from '../../server/db/schema/contests';
 import { orgs } from '../../server/db/schema/orgs';
 import { students } from '../../server/db/schema/school';
 import { devices } from '../../server/db/schema/venue';
-import { seedDemo } from '../../server/db/seed/demo';
+import { seedDemo } from '../../server/seed/demo';
 import { parseEnv } from '../../server/env';
 import { hashSecret } from '../../server/lib/tokens';
 import { copyLines, withBulkTransaction } from '../../server/modules/physique/bulk-session';

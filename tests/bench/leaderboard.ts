@@ -22,7 +22,7 @@ import { migrateDb, openDb, type Db, type DbHandle } from '../../server/db/clien
 import { contestScores, contests } from '../../server/db/schema/contests';
 import { orgs } from '../../server/db/schema/orgs';
 import { users } from '../../server/db/schema/auth';
-import { seedDemo } from '../../server/db/seed/demo';
+import { seedDemo } from '../../server/seed/demo';
 import { classLeaderboard, studentLeaderboard, type ContestReader } from '../../server/modules/contests/contests.service';
 import type { Actor } from '../../server/plugins/tenant';
 import { timeRuns } from './lib/timing';

@@ -1,6 +1,6 @@
 /**
  * Load: many signed-in sessions at once against a real server over loopback, on PGlite and on PostgreSQL. A district
- * from server/db/seed/scale.ts is served by a child process (its RSS is sampled); `--sessions` sessions (distinct
+ * from server/seed/scale.ts is served by a child process (its RSS is sampled); `--sessions` sessions (distinct
  * tokens, signed in through the captcha and login routes, spread over the `--schools` largest schools' accounts) each
  * hold one keep-alive connection and drive, one case after another for `--duration` seconds each:
  *   floor       a trivial authenticated list (the school's school years: auth, scope, permission, one tiny query)
@@ -39,7 +39,7 @@
  * DATABASE_URL when set (dropped afterwards), else on a server whose cluster is kept in data/bench/postgres.
  * Targets on the 2-core machine: 0 errors and fair queueing on both engines (no request waiting many times the
  * median); PostgreSQL p95 < 200 ms for the score list and < 300 ms for the school view; PGlite p95 < 1 s (closed
- * loop, issue 9); realistic with 2 writes/s (issue 27): p95 < 300 ms on PostgreSQL, < 1.5 s on PGlite, 0 errors,
+ * loop); realistic with 2 writes/s: p95 < 300 ms on PostgreSQL, < 1.5 s on PGlite, 0 errors,
  * whatever the hit rate. Latest figures: docs/performance.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -52,7 +52,7 @@ import type { Envelope } from '@/domain/api';
 import type { TokenData } from '@/domain/auth/types';
 import { buildApp } from '../../server/app';
 import { migrateDb, openDb, type DbHandle } from '../../server/db/client';
-import { DEMO_PASSWORD } from '../../server/db/seed/demo';
+import { DEMO_PASSWORD } from '../../server/seed/demo';
 import { parseEnv } from '../../server/env';
 import { sha256Hex } from '../../server/lib/password';
 import { benchUnderPostgres, scaleDbDir, scalePgDatabase } from './scale-db';
@@ -521,7 +521,7 @@ async function main(): Promise<void> {
       if (r.name !== 'floor' && floor) console.log(`  ${r.engine} ${r.name} computed: ${r.rps.toFixed(1)} req/s, ${(floor.rps / r.rps).toFixed(1)}× below the trivial GET floor (${floor.rps.toFixed(1)} req/s)${r.name === 'school view' && r.engine === 'postgres' ? `; target ≥ 200 req/s ${r.rps >= 200 ? 'met' : 'MISSED'}` : ''}`);
       continue;
     }
-    // Issue 27: with think time (realistic), p95 < 300 ms on PostgreSQL and < 1.5 s on PGlite, whatever the hit rate.
+    // With think time (realistic; docs/performance.md), p95 < 300 ms on PostgreSQL and < 1.5 s on PGlite, whatever the hit rate.
     const limit = args.realistic
       ? r.name === 'realistic' ? (r.engine === 'postgres' ? 300 : 1500) : null
       : r.engine === 'postgres' ? (r.name === 'score list' ? 200 : r.name === 'school view' ? 300 : null) : r.name === 'floor' ? null : 1000;

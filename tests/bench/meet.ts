@@ -20,7 +20,7 @@ import type { MeetDetail, MeetForm } from '../../src/domain/meets/meets';
 import { usesLanes } from '../../src/domain/meets/meets';
 import { buildApp } from '../../server/app';
 import { migrateDb, openDb } from '../../server/db/client';
-import { DEMO_PASSWORD, seedDemo } from '../../server/db/seed/demo';
+import { DEMO_PASSWORD, seedDemo } from '../../server/seed/demo';
 import { meetAthletes, meetEntries, meetEvents, meetHeats, meetResults } from '../../server/db/schema/meets';
 import { orgs } from '../../server/db/schema/orgs';
 import { classes, students } from '../../server/db/schema/school';

@@ -16,7 +16,7 @@ import { ORG_TYPE } from '@/domain/constants';
 import { STUDENT_COLUMNS } from '@/domain/people/people-import';
 import { buildApp } from '../../server/app';
 import { migrateDb, openDb } from '../../server/db/client';
-import { DEMO_PASSWORD, seedDemo } from '../../server/db/seed/demo';
+import { DEMO_PASSWORD, seedDemo } from '../../server/seed/demo';
 import { orgs } from '../../server/db/schema/orgs';
 import { classes, grades, parents, schoolYears, semesters, students } from '../../server/db/schema/school';
 import { parseEnv } from '../../server/env';

@@ -16,7 +16,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { buildApp } from '../../server/app';
 import { schema, type Db } from '../../server/db/client';
 import { PreparingPGlite } from '../../server/db/pglite-statements';
-import { DEMO_PASSWORD } from '../../server/db/seed/demo';
+import { DEMO_PASSWORD } from '../../server/seed/demo';
 import { parseEnv } from '../../server/env';
 import { sha256Hex } from '../../server/lib/password';
 import { scaleDbDir } from './scale-db';

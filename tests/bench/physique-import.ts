@@ -27,7 +27,7 @@ import { parseImportCounts, fileNameFromContentDisposition } from '@/domain/uplo
 import { buildApp } from '../../server/app';
 import { createDatabase, dropDatabase, withDatabase } from '../../server/db/admin';
 import { migrateDb, openDb, type DbHandle } from '../../server/db/client';
-import { DEMO_PASSWORD, seedDemo } from '../../server/db/seed/demo';
+import { DEMO_PASSWORD, seedDemo } from '../../server/seed/demo';
 import { orgs } from '../../server/db/schema/orgs';
 import { physiqueResults } from '../../server/db/schema/physique';
 import { classes, grades, schoolYears, students } from '../../server/db/schema/school';

@@ -1,5 +1,5 @@
 /**
- * The districts of the dashboard and load benches (server/db/seed/scale.ts), built once and reused: PGlite ones into
+ * The districts of the dashboard and load benches (server/seed/scale.ts), built once and reused: PGlite ones into
  * data/bench/ (gitignored; ≈ 1–2 GB at 345,000 students, 8–20 minutes to seed), PostgreSQL ones as databases of a
  * cluster kept in data/bench/postgres (`benchUnderPostgres`). A cached database is reused while the seed is unchanged
  * and none of the migrations it was built with changed; migrations added since are applied on open, as an upgrade of
@@ -14,7 +14,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { createDatabase, dropDatabase, withDatabase } from '../../server/db/admin';
 import { MIGRATIONS_FOLDER, migrateDb, openDb } from '../../server/db/client';
-import { seedScale } from '../../server/db/seed/scale';
+import { seedScale } from '../../server/seed/scale';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CACHE = join(ROOT, 'data/bench');
@@ -48,7 +48,7 @@ function markerValid(text: string | null): boolean {
 /** The directory of a migrated PGlite database holding a `seedScale` district; seeds it when there is none. */
 export async function scaleDbDir(students: number, schoolSizes: number[], log: (m: string) => void = console.log): Promise<string> {
   const prefix = `scale-${students}-${schoolSizes.join('_') || 'x'}-`;
-  const dir = join(CACHE, prefix + hash(join(ROOT, 'server/db/seed/scale.ts')));
+  const dir = join(CACHE, prefix + hash(join(ROOT, 'server/seed/scale.ts')));
   const marker = join(dir, '.seeded');
   if (stillValid(marker)) {
     const handle = await openDb({ pgliteDir: dir });
@@ -98,7 +98,7 @@ export const keptPostgres = () => process.env.TIYU_PG_DIR !== undefined;
  * server is the kept bench cluster.
  */
 export async function scalePgDatabase(baseUrl: string, students: number, schoolSizes: number[], log: (m: string) => void = console.log): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `tiyu_scale_${students}_${schoolSizes.join('_') || 'x'}_${hash(join(ROOT, 'server/db/seed/scale.ts'))}`;
+  const name = `tiyu_scale_${students}_${schoolSizes.join('_') || 'x'}_${hash(join(ROOT, 'server/seed/scale.ts'))}`;
   const url = withDatabase(baseUrl, name);
   const client = new pg.Client({ connectionString: baseUrl });
   await client.connect();

@@ -16,7 +16,7 @@ import { ORG_TYPE } from '@/domain/constants';
 import { scoreExportColumns } from '@/domain/physique-results/export-layout';
 import { buildApp } from '../../server/app';
 import { migrateDb, openDb } from '../../server/db/client';
-import { DEMO_PASSWORD, seedDemo } from '../../server/db/seed/demo';
+import { DEMO_PASSWORD, seedDemo } from '../../server/seed/demo';
 import { orgs } from '../../server/db/schema/orgs';
 import { physiqueResults } from '../../server/db/schema/physique';
 import { parseEnv } from '../../server/env';

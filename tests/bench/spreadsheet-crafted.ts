@@ -157,7 +157,7 @@ async function craftedFiles(): Promise<{ label: string; file: Buffer }[]> {
 async function serve(): Promise<void> {
   const { buildApp } = await import('../../server/app');
   const { migrateDb, openDb } = await import('../../server/db/client');
-  const { seedDemo, DEMO_PASSWORD } = await import('../../server/db/seed/demo');
+  const { seedDemo, DEMO_PASSWORD } = await import('../../server/seed/demo');
   const { parseEnv } = await import('../../server/env');
   const { sha256Hex } = await import('../../server/lib/password');
   const { createPlan, demoOrgs } = await import('../server/physique/physique-fixtures');

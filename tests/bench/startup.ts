@@ -1,5 +1,5 @@
 /**
- * Start-up on an EXISTING database (issue 27, "Start-up": serving in ≤ 2× the floor). In the same run, alternately:
+ * Start-up on an EXISTING database (docs/performance.md: serving in ≤ 2× the floor). In the same run, alternately:
  *   floor  a bare Fastify and PGlite opening a copy of the same database directory (tests/bench/lib/startup-floor.ts)
  *   full   `server/main.ts` on a copy of it (migration check, menus against the catalogue, every route, the plugins)
  * Each is a child process started with `node --import tsx` (what `npm start` runs); the time is from spawn to the first

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { createRandom } from '../../server/db/seed/people';
+import { createRandom } from '../../server/seed/people';
 import { driveContest, tinyMp4, uploadAppVideo, type Send } from '../../server/simulate/traffic';
 import { clickRowAction, DEMO_PASSWORD, shot, signIn } from './support';
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LOCALES } from '@/domain/constants';
+import { servedBy } from '@/domain/menus/access';
 import { gradeNameKey } from '@/domain/school/grades';
 
 type Tree = { [k: string]: string | Tree };
@@ -13,7 +14,7 @@ describe('one name per screen', () => {
     it(`${lng}: the own organisation page is named alike in every family's menu and on the page`, () => {
       const menu = load(lng, 'menu');
       const page = load(lng, 'orgManage').currentOrg as Tree;
-      for (const family of ['admin', 'k12', 'gx'] as const) {
+      for (const family of servedBy('org.currentOrg')) {
         const entries = menu[family] as Tree;
         expect(entries.org_currentOrg, family).toBe(page.title);
         expect(entries.org_currentOrg_edit, family).toBe(page.editTitle);
@@ -22,7 +23,7 @@ describe('one name per screen', () => {
   }
 });
 
-/** A grade number has one name on every screen (docs/product-rules.md#grades; SPEC: Grade 1–12, Freshman–Senior). */
+/** A grade number has one name on every screen (docs/product-rules.md#grades: Grade 1–12, Freshman–Senior). */
 describe('one name per grade', () => {
   const key = (no: number) => gradeNameKey(no).replace('school:', '').split('.');
   const nameIn = (lng: string, no: number) => key(no).reduce<string | Tree>((t, k) => (t as Tree)[k], load(lng, 'school'));

@@ -6,11 +6,12 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@/domain/api';
-import { pageAccess } from '@/domain/menus/access';
+import { pageAccess, type SchoolFamily } from '@/domain/menus/access';
 import type { ButtonAction } from '@/domain/menus/catalog';
 import { WIKI_CATEGORIES } from '@/domain/content/wiki';
 import { auditLogs } from '../../server/db/schema/audit';
 import { membershipRoles, memberships, menus, roleMenus, users } from '../../server/db/schema/auth';
+import { declaredLinked, type DeclaredLinked } from '../../server/lib/linked';
 import { declaredResources, type DeclaredResource } from '../../server/lib/resource';
 import { createTestApp, type TestApp } from '../support/server-app';
 
@@ -65,7 +66,7 @@ const schoolYearBody = (d: Body): Body => {
   return { academicYear: d.academicYear, autumn: semester(sems.find((s) => s.code === 13)!), spring: semester(sems.find((s) => s.code === 11)!), version: d.version };
 };
 
-const grade = async (c: Ctx, family: 'k12' | 'gx') => c.firstId(family === 'k12' ? 'school01' : 'college01', `${family}.org.grade`);
+const grade = async (c: Ctx, family: SchoolFamily) => c.firstId(family === 'k12' ? 'school01' : 'college01', `${family}.org.grade`);
 
 const FIXTURES: Record<string, Fixture> = {
   'admin.org.department': { ...admin },
@@ -305,3 +306,147 @@ describe('kit contract', () => {
     });
   });
 });
+
+/**
+ * The linked-records kit's contract (server/lib/linked.ts registerLinked) over every declaration: paging of the linked
+ * records, 404 for another organisation's owner, 403 without the owner page's button, and one audit row per write
+ * that changes something (linking again changes nothing and logs nothing). A new declaration fails the suite until it
+ * has a row in LINKED_FIXTURES.
+ */
+interface LinkedFixture {
+  /** The account acting (an administrator holding every button of the owner page). */
+  as: string;
+  /** An owner of the acting organisation with at least one candidate. */
+  owner(ctx: Ctx): Promise<string>;
+  /** Another organisation's owner, listed by `owner` on page `key`, and who tries it on this page (see Fixture.other). */
+  other?: { owner: string; key: string; ownerOf(ctx: Ctx): Promise<string>; intruder: string };
+  noOther?: string;
+}
+
+/** A role that is not the built-in administrator role (whose members the tests should leave alone). */
+const plainRole = async (c: Ctx, account: string, family: 'admin' | 'k12' | 'gx') => {
+  const res = await c.t.as(account).get(`/api/busi/web/${family}/role/page?current=1&size=20`);
+  const row = (res.body.data as Page<{ id: string; builtin: boolean }>).records.find((r) => !r.builtin);
+  if (!row) throw new Error(`${family} roles of ${account}: none but the built-in one`);
+  return row.id;
+};
+const firstDepartment = async (c: Ctx) => ((await c.t.as('district01').get('/api/busi/web/admin/departmentManage/tree')).body.data as { id: string }[])[0].id;
+const firstVenue = (account: string, family: 'k12' | 'gx') => (c: Ctx) => c.firstId(account, `${family}.venue.place`);
+
+const LINKED_FIXTURES: Record<string, LinkedFixture> = {
+  'admin.user.role': { as: 'district01', owner: (c) => plainRole(c, 'district01', 'admin'), noOther: admin.noOther },
+  'k12.user.role': { as: 'school01', owner: (c) => plainRole(c, 'school01', 'k12'), other: { owner: 'school01', key: 'k12.user.role', ownerOf: (c) => plainRole(c, 'school01', 'k12'), intruder: 'school02' } },
+  'gx.user.role': { as: 'college01', owner: (c) => plainRole(c, 'college01', 'gx'), other: { owner: 'school01', key: 'k12.user.role', ownerOf: (c) => plainRole(c, 'school01', 'k12'), intruder: 'college01' } },
+  'admin.org.department': { as: 'district01', owner: firstDepartment, noOther: admin.noOther },
+  'k12.venue.place': { as: 'school01', owner: firstVenue('school01', 'k12'), other: { owner: 'school01', key: 'k12.venue.place', ownerOf: firstVenue('school01', 'k12'), intruder: 'school02' } },
+  'gx.venue.place': { as: 'college01', owner: firstVenue('college01', 'gx'), other: { owner: 'school01', key: 'k12.venue.place', ownerOf: firstVenue('school01', 'k12'), intruder: 'college01' } },
+};
+
+describe('linked-records kit contract', () => {
+  let linked: readonly DeclaredLinked[];
+  const decl = (key: string) => linked.find((d) => d.key === key)!;
+  beforeAll(() => {
+    linked = declaredLinked(t.db);
+  });
+
+  it('every linked declaration has a fixture row, and every row names a declaration', () => {
+    expect(linked.length).toBeGreaterThanOrEqual(6);
+    expect(linked.map((d) => d.key).filter((k) => !LINKED_FIXTURES[k])).toEqual([]);
+    expect(Object.keys(LINKED_FIXTURES).filter((k) => !linked.some((d) => d.key === k))).toEqual([]);
+    for (const [key, f] of Object.entries(LINKED_FIXTURES)) expect(Boolean(f.other) !== Boolean(f.noOther), `${key}: other or noOther`).toBe(true);
+  });
+
+  describe.each(Object.keys(LINKED_FIXTURES))('%s', (key) => {
+    const f = LINKED_FIXTURES[key];
+    const at = (owner: string, rest = '') => `${decl(key).prefix}/${owner}/${decl(key).path}${rest}`;
+    const total = async (owner: string) => ((await t.as(f.as).get(at(owner, '?current=1&size=10'))).body.data as Page<unknown>).total;
+    const firstCandidate = async (owner: string) => {
+      const res = await t.as(f.as).get(`${decl(key).prefix}/${owner}/candidates`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const c = (res.body.data as ({ id?: string; accountId?: string })[])[0];
+      if (!c) throw new Error(`${key}: owner ${owner} has no candidate`);
+      return (c.accountId ?? c.id)!;
+    };
+
+    it('pages the linked records in the allowed sizes only', async () => {
+      const owner = await f.owner(ctx);
+      const page = await t.as(f.as).get(at(owner, '?current=1&size=10'));
+      expect(page.status).toBe(200);
+      const data = page.body.data as Page<unknown>;
+      expect(data).toMatchObject({ current: 1, size: 10 });
+      expect(data.records.length).toBeLessThanOrEqual(10);
+      expect(data.total).toBeGreaterThanOrEqual(data.records.length);
+      expect((await t.as(f.as).get(at(owner, '?current=1&size=7'))).status).toBe(400);
+      expect((await t.as(f.as).get(at(owner, '?current=0&size=10'))).status).toBe(400);
+    });
+
+    it("answers 404 for another organisation's owner on every route, and changes nothing", async () => {
+      if (!f.other) return;
+      const { owner, key: ownerKey, intruder } = f.other;
+      const foreign = await f.other.ownerOf(ctx);
+      const theirs = `${decl(ownerKey).prefix}/${foreign}`;
+      const ownerPage = async () => (await t.as(owner).get(`${theirs}/${decl(ownerKey).path}?current=1&size=10`)).body.data as Page<{ id?: string; accountId?: string }>;
+      const before = await ownerPage();
+      // Records of the owner's organisation: one linked (to unlink) and one not (to link), so only the owner can refuse.
+      const member = before.records[0] ?? null;
+      const [candidate] = (await t.as(owner).get(`${theirs}/candidates`)).body.data as { id?: string; accountId?: string }[];
+      const idOf = (r: { id?: string; accountId?: string }) => (r.accountId ?? r.id)!;
+      const me = t.as(intruder);
+      const mine = `${decl(key).prefix}/${foreign}`;
+      expect((await me.get(`${mine}/${decl(key).path}`)).status).toBe(404);
+      expect((await me.get(`${mine}/candidates`)).status).toBe(404);
+      expect((await me.post(`${mine}/${decl(key).path}`, { [decl(key).ids]: [idOf(candidate)] })).status).toBe(404);
+      if (member) {
+        expect((await me.delete(`${mine}/${decl(key).path}`, { [decl(key).ids]: [idOf(member)] })).status).toBe(404);
+        expect((await me.delete(`${mine}/${decl(key).path}/${idOf(member)}`)).status).toBe(404);
+      }
+      expect((await ownerPage()).total).toBe(before.total);
+      // Not an id at all: the same 404.
+      expect((await me.get(`${decl(key).prefix}/not-an-id/${decl(key).path}`)).status).toBe(404);
+    });
+
+    it('refuses every route without the button (403) and changes nothing', async () => {
+      const owner = await f.owner(ctx);
+      const candidate = await firstCandidate(owner);
+      const before = await total(owner);
+      const me = t.as(f.as);
+      const body = { [decl(key).ids]: [candidate] };
+      await withoutButtons(f.as, key, [decl(key).action], async () => {
+        expect((await me.get(at(owner))).status).toBe(403);
+        expect((await me.get(`${decl(key).prefix}/${owner}/candidates`)).status).toBe(403);
+        expect((await me.post(at(owner), body)).status).toBe(403);
+        expect((await me.delete(at(owner), body)).status).toBe(403);
+        expect((await me.delete(at(owner, `/${candidate}`))).status).toBe(403);
+      });
+      expect(await total(owner)).toBe(before);
+    });
+
+    it('links and unlinks with one audit row per change; linking again changes and logs nothing; unlinking twice is 404', async () => {
+      const owner = await f.owner(ctx);
+      const { entity, linkAudit, unlinkAudit, ids } = decl(key);
+      const candidate = await firstCandidate(owner);
+      const before = await total(owner);
+      const me = t.as(f.as);
+      const linkedBefore = await audited(entity, owner, linkAudit);
+      const res = await me.post(at(owner), { [ids]: [candidate, candidate] });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.msg).toBeTruthy();
+      expect(await total(owner)).toBe(before + 1);
+      expect(await audited(entity, owner, linkAudit)).toBe(linkedBefore + 1);
+
+      expect((await me.post(at(owner), { [ids]: [candidate] })).status).toBe(200);
+      expect(await total(owner)).toBe(before + 1);
+      expect(await audited(entity, owner, linkAudit)).toBe(linkedBefore + 1);
+
+      const unlinkedBefore = await audited(entity, owner, unlinkAudit);
+      const gone = await me.delete(at(owner), { [ids]: [candidate] });
+      expect(gone.status, JSON.stringify(gone.body)).toBe(200);
+      expect(gone.body.msg).toBeTruthy();
+      expect(await total(owner)).toBe(before);
+      expect(await audited(entity, owner, unlinkAudit)).toBe(unlinkedBefore + 1);
+      expect((await me.delete(at(owner, `/${candidate}`))).status).toBe(404);
+      expect(await audited(entity, owner, unlinkAudit)).toBe(unlinkedBefore + 1);
+    });
+  });
+});
+

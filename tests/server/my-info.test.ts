@@ -5,7 +5,7 @@ import type { MenuNode, UInfo } from '@/domain/auth/types';
 import { LOGIN_MAX_FAILURES } from '@/domain/constants';
 import { landingPath } from '@/domain/menus/tree';
 import { memberships, users } from '../../server/db/schema/auth';
-import { DEMO_PASSWORD } from '../../server/db/seed/demo';
+import { DEMO_PASSWORD } from '../../server/seed/demo';
 import { sha256Hex } from '../../server/lib/password';
 import { createTestApp, type TestApp } from '../support/server-app';
 

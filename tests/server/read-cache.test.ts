@@ -6,7 +6,7 @@ import type { Envelope } from '@/domain/api';
 import type { ScoreSearchPage } from '@/domain/physique-results/types';
 import type { SchoolView, StudentListPage } from '@/domain/data-center/types';
 import { physiqueResults } from '../../server/db/schema/physique';
-import { addPlanWithResults } from '../../server/db/seed/scale';
+import { addPlanWithResults } from '../../server/seed/scale';
 import { READ_CACHE_MAX_AGE_MS } from '../../server/plugins/read-cache';
 import { createTestApp, type TestApp } from '../support/server-app';
 import { demoOrgs } from './physique/physique-fixtures';

@@ -4,7 +4,7 @@ import type { Envelope } from '@/domain/api';
 import type { TokenData, UInfo } from '@/domain/auth/types';
 import { ACCESS_TOKEN_TTL_S, CAPTCHA_TTL_MS, LOGIN_LOCK_MS, LOGIN_MAX_FAILURES, REFRESH_TOKEN_TTL_S } from '@/domain/constants';
 import { sessions, users } from '../../server/db/schema/auth';
-import { DEMO_PASSWORD } from '../../server/db/seed/demo';
+import { DEMO_PASSWORD } from '../../server/seed/demo';
 import { sha256Hex } from '../../server/lib/password';
 import { createTestApp, randomStr, TEST_CAPTCHA, type TestApp } from '../support/server-app';
 

@@ -5,10 +5,20 @@
  */
 import { asc, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
+import { localDate } from '@/domain/dates';
+import type { MeetDetail, MeetForm } from '@/domain/meets/meets';
+import type { StaffFormOptions, StaffRow } from '@/domain/people/staff';
+import type { StudentFormOptions, StudentRecord } from '@/domain/people/students';
+import type { Gender, Grade } from '@/domain/physique/standard';
 import { defaultSchoolYear } from '@/domain/school/school-years';
+import type { PlanFormOptions } from '@/domain/test-plans/types';
 import { memberships, users } from '../../server/db/schema/auth';
 import { orgs } from '../../server/db/schema/orgs';
+import { sha256Hex } from '../../server/lib/password';
+import { DEMO_PASSWORD } from '../../server/seed/demo';
+import { multipartBody, templateFor, xlsxOf, type FixtureStudent } from '../server/physique/physique-fixtures';
 import type { AsAnswer, TestApp } from './server-app';
+import type { SchoolFamily } from '@/domain/menus/access';
 
 let serial = 0;
 /** A number unique in this test process (codes, serial numbers, names). */
@@ -45,9 +55,8 @@ export async function orgOf(t: TestApp, account: string): Promise<OrgOf> {
   return { ...row, account };
 }
 
-type Family = 'k12' | 'gx';
-const familyOf = (account: string): Family => (account.startsWith('college') ? 'gx' : 'k12');
-const api = (family: Family, path: string) => `/api/busi/web/${family}/${path}`;
+const familyOf = (account: string): SchoolFamily => (account.startsWith('college') ? 'gx' : 'k12');
+const api = (family: SchoolFamily, path: string) => `/api/busi/web/${family}/${path}`;
 
 /** A school year (both semesters and breaks at the default dates) starting in `startYear` (default: far in the future). */
 export async function createSchoolYear(t: TestApp, { as = DEMO.school as string, startYear = 2060 + nextSerial() } = {}) {
@@ -110,4 +119,158 @@ export async function createWiki(t: TestApp, { as = DEMO.school as string, publi
     await t.as(as).post<{ id: string; version: number }>(api(familyOf(as), 'wikiManagement/schoolWiki'), { title: `测试百科${n}`, category: 'rules', content: '<p>测试</p>', published }),
   );
   return { id: wiki.id, version: wiki.version, as };
+}
+
+/** The day `offset` days from the test clock's today, in the organisations' local date (docs/product-rules.md#dates). */
+const localDay = (t: TestApp, offset = 0) => localDate(new Date(t.clock.now().getTime() + offset * 86_400_000));
+
+/** A current (not graduated) grade of the school by grade number (default 7), as the student form offers it. */
+export async function currentGrade(t: TestApp, { as = DEMO.school as string, gradeNo = 7 } = {}) {
+  const options = dataOf(await t.as(as).get<StudentFormOptions>(api(familyOf(as), 'user/student/options')));
+  const grade = options.grades.find((g) => g.gradeNo === gradeNo);
+  if (!grade) throw new Error(`${as} has no grade ${gradeNo} in school`);
+  return grade;
+}
+
+/** A student (studying, a unique registration number) of a class: a new class of a current grade unless `classId` is given. */
+export async function createStudent(
+  t: TestApp,
+  { as = DEMO.school as string, classId, gender = 'male', ...over }: { as?: string; classId?: string; gender?: Gender } & Record<string, unknown> = {},
+) {
+  const cls = classId ?? (await createClass(t, { as, gradeId: (await currentGrade(t, { as })).id })).id;
+  const n = nextSerial();
+  const student = dataOf(
+    await t.as(as).post<StudentRecord>(api(familyOf(as), 'user/student'), {
+      name: `测试学生${n}`,
+      regNo: `F${Date.now()}${n}`,
+      studentNo: '',
+      classId: cls,
+      gender,
+      birthDate: '2013-05-01',
+      ethnicity: '01',
+      status: 'studying',
+      photoFileId: '',
+      parents: [],
+      newParents: [],
+      ...over,
+    }),
+  );
+  return { id: student.id, version: student.version, name: student.name, regNo: student.regNo, gender: student.gender, classId: cls, as };
+}
+
+/**
+ * A staff member with a sign-in account holding the school's role named `role` (default the PE teacher's), teaching
+ * `classIds`. The first password is changed at first sign-in (docs/product-rules.md#users), here to the demo
+ * password, so `t.as(staff.accountNum)` acts as them.
+ */
+const FIRST_PASSWORD = 'Start123';
+
+export async function createStaff(t: TestApp, { as = DEMO.school as string, role = '体育教师', classIds = [] as string[] } = {}) {
+  const family = familyOf(as);
+  const options = dataOf(await t.as(as).get<StaffFormOptions>(api(family, 'user/teacher/options')));
+  const roleId = options.roles.find((r) => r.name === role)?.id;
+  if (!roleId) throw new Error(`${as} has no role ${role}`);
+  const n = nextSerial();
+  const staff = dataOf(
+    await t.as(as).post<StaffRow>(api(family, 'user/teacher'), {
+      name: `测试老师${n}`,
+      accountNum: `factory${Date.now().toString(36)}${n}`.slice(0, 20),
+      password: FIRST_PASSWORD,
+      roleId,
+      mobile: '',
+      gender: 'female',
+      workNo: '',
+      idCard: '',
+      certificateType: '',
+      certificateNo: '',
+      photoFileId: '',
+      taughtClasses: classIds.map((classId) => ({ classId, subject: 'pe' })),
+    }),
+  );
+  const first = await t.login(staff.accountNum!, FIRST_PASSWORD);
+  const changed = await t.request({
+    method: 'POST',
+    url: '/api/busi/web/myInfo/editAccount',
+    token: first.access_token,
+    payload: { oldPassword: sha256Hex(FIRST_PASSWORD), newPassword: DEMO_PASSWORD },
+  });
+  expect(changed.statusCode, changed.body).toBe(200);
+  return { id: staff.id, version: staff.version, accountNum: staff.accountNum!, roleId, as };
+}
+
+/**
+ * A K12 test plan in progress (yesterday to ten days on) over one new class of a current grade with `students` new
+ * students, of whom the first `results` have physique results imported through the plan's score import.
+ */
+export async function createTestPlan(t: TestApp, { as = DEMO.school as string, gradeNo = 7, students = 3, results = 2 } = {}) {
+  const me = t.as(as);
+  const base = '/api/busi/web/k12/organizeTest/testManage';
+  const options = dataOf(await me.get<PlanFormOptions>(`${base}/options`));
+  const year = options.schoolYears.find((y) => y.current)!;
+  const gradeId = (await currentGrade(t, { as, gradeNo })).id;
+  const className = `测试${nextSerial()}班`;
+  const cls = await createClass(t, { as, gradeId, name: className });
+  const made = [];
+  for (let i = 0; i < students; i++) made.push(await createStudent(t, { as, classId: cls.id, gender: i % 2 ? 'female' : 'male' }));
+  const plan = dataOf(
+    await me.post<{ id: string; version: number }>(`${base}/add`, {
+      name: `测试计划${nextSerial()}`,
+      schoolYearId: year.id,
+      semesterCode: 13,
+      startDate: localDay(t, -1),
+      endDate: localDay(t, 10),
+      scopeType: 'class',
+      scopeIds: [cls.id],
+    }),
+  );
+  if (results > 0) {
+    const tested: FixtureStudent[] = made
+      .slice(0, results)
+      .map((s) => ({ id: s.id, name: s.name, regNo: s.regNo, gender: s.gender, classId: cls.id, className, classNo: null, grade: gradeNo as Grade }));
+    const upload = multipartBody(xlsxOf(templateFor(tested)), 'scores.xlsx');
+    const answer = await me.post(`${base}/import/${plan.id}`, upload.payload, { headers: upload.headers });
+    expect(answer.status).toBe(200);
+    expect(answer.res.headers['x-import-success']).toBe(String(results));
+  }
+  return { id: plan.id, version: plan.version, classId: cls.id, gradeId, students: made, tested: made.slice(0, results), as };
+}
+
+/**
+ * A meet in sign-up (sign-up yesterday to tomorrow, the meet the two days after) with one boys' group of a 100 m
+ * (heats) and a long jump, and `entries` new boys entered in the 100 m, each of their own new class (a class may
+ * enter two athletes per event).
+ */
+export async function createMeet(t: TestApp, { as = DEMO.school as string, entries = 2, ...over }: { as?: string; entries?: number } & Partial<MeetForm> = {}) {
+  const me = t.as(as);
+  const base = api(familyOf(as), 'sportsMeet');
+  const form: MeetForm = {
+    name: `测试运动会${nextSerial()}`,
+    signupStart: localDay(t, -1),
+    signupEnd: localDay(t, 1),
+    startDate: localDay(t, 2),
+    endDate: localDay(t, 3),
+    athleteCap: 2,
+    groups: [
+      {
+        name: '男子组',
+        gender: 'male',
+        bibStart: 1001,
+        gradeIds: [],
+        events: [
+          { name: '100米', type: 'track', resultKind: 'time', lanes: 8, heatSize: 8, classCap: 2 },
+          { name: '跳远', type: 'field', resultKind: 'distance', lanes: 0, heatSize: 12, classCap: 2 },
+        ],
+      },
+    ],
+    ...over,
+  };
+  const meet = dataOf(await me.post<MeetDetail>(base, form));
+  const run = meet.groups[0].events[0];
+  const athletes = [];
+  for (let i = 0; i < entries; i++) {
+    const student = await createStudent(t, { as, gender: 'male' });
+    dataOf(await me.post(`${base}/${meet.id}/entries`, { studentId: student.id, eventIds: [run.id] }));
+    athletes.push(student);
+  }
+  return { id: meet.id, version: meet.version, meet, athletes, as };
 }

@@ -4,7 +4,7 @@ import type { Envelope } from '@/domain/api';
 import type { TokenData } from '@/domain/auth/types';
 import { buildApp, type BuildAppOptions } from '../../server/app';
 import type { Db, DbHandle } from '../../server/db/client';
-import { DEMO_PASSWORD } from '../../server/db/seed/demo';
+import { DEMO_PASSWORD } from '../../server/seed/demo';
 import { parseEnv, type Env } from '../../server/env';
 import { sha256Hex } from '../../server/lib/password';
 import { testDb, type TestDbOptions } from './server-db';

@@ -19,7 +19,7 @@ declare module 'vitest' {
 }
 
 export interface TestDbOptions {
-  /** false: migrated but empty (no menus, orgs or users). Default true: the demo seed (server/db/seed/demo.ts). */
+  /** false: migrated but empty (no menus, orgs or users). Default true: the demo seed (server/seed/demo.ts). */
   seeded?: boolean;
 }
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { migrateDb, openDb, type DbHandle } from '../../server/db/client';
-import { seedDemo } from '../../server/db/seed/demo';
+import { seedDemo } from '../../server/seed/demo';
 import { createDatabase, dropDatabase, withDatabase } from '../../server/db/admin';
 import type { TestDbSource } from './server-db';
 

@@ -16,14 +16,14 @@ export function sendXlsx(reply: FastifyReply, workbook: Buffer | Readable, fileN
 
 /** The one file of a multipart upload (@fastify/multipart registered on the route's scope): its name and bytes, and the text fields sent before it. */
 export async function uploadedFile(request: FastifyRequest): Promise<{ fileName: string; buffer: Buffer; fields: Record<string, string> }> {
-  if (!request.isMultipart()) throw new AppError(400, 'physiqueResults:import.fileRequired');
+  if (!request.isMultipart()) throw new AppError(400, 'import:fileRequired');
   let part;
   try {
     part = await request.file();
   } catch {
-    throw new AppError(400, 'physiqueResults:import.fileRequired');
+    throw new AppError(400, 'import:fileRequired');
   }
-  if (!part) throw new AppError(400, 'physiqueResults:import.fileRequired');
+  if (!part) throw new AppError(400, 'import:fileRequired');
   try {
     const buffer = await part.toBuffer();
     const fields: Record<string, string> = {};

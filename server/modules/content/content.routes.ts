@@ -7,7 +7,7 @@ import { lessonResourceListQuery, lessonResourceSaveSchema, libraryListQuery } f
 import { wikiListQuery, wikiPublishSchema, wikiSaveSchema } from '@/domain/content/wiki';
 import { OK_MSG } from '@/domain/errors';
 import { idParamsSchema } from '@/domain/list-query';
-import type { Family } from '@/domain/menus/access';
+import type { Family, SchoolFamily, ServedBy } from '@/domain/menus/access';
 import type { Tx } from '../../db/client';
 import { audit } from '../../lib/audit';
 import { registerResource, uuidOr404, type Change } from '../../lib/resource';
@@ -77,7 +77,7 @@ export const carouselRoutes: FastifyPluginAsync = async (app) => {
 };
 
 /** School wiki of /api/busi/web/{k12|gx}/wikiManagement/schoolWiki (docs/product-rules.md#wiki). */
-export const wikiRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (app, { family }) => {
+export const wikiRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (app, { family }) => {
   app.addHook('onRequest', app.authenticate);
   const key = `${family}.wiki.schoolWiki`;
   await registerResource(
@@ -110,7 +110,7 @@ export const wikiRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (a
  * Lesson resources (docs/product-rules.md#lesson-resources): a school's own list (k12 lessonAssistant/lessonResourceList,
  * with the library it browses and copies from) and a management organisation's library (admin lessonAssistant/resourceList).
  */
-export const lessonResourceRoutes: FastifyPluginAsync<{ family: 'admin' | 'k12'; storage: Storage }> = async (app, { family, storage }) => {
+export const lessonResourceRoutes: FastifyPluginAsync<{ family: ServedBy<'lesson.lessonResource' | 'lesson.resourceLibrary'>; storage: Storage }> = async (app, { family, storage }) => {
   app.addHook('onRequest', app.authenticate);
   const key = family === 'admin' ? 'admin.lesson.resourceLibrary' : 'k12.lesson.lessonResource';
   await registerResource(

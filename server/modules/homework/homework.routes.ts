@@ -26,6 +26,7 @@ import {
   updateHomework,
   type HomeworkReader,
 } from './homework.service';
+import type { ServedBy } from '@/domain/menus/access';
 
 const idParams = z.object({ id: z.string().max(64) });
 
@@ -53,7 +54,7 @@ function detailReads(app: FastifyInstance, key: string, reader: (actor: Actor) =
  * Sports homework (docs/product-rules.md#homework): the school's screens (k12: list, publish, edit, detail, early end,
  * delete, video review) and a management organisation's read-only list and detail over its schools (admin).
  */
-export const homeworkRoutes: FastifyPluginAsync<{ family: 'k12' | 'admin'; expireEveryMs?: number }> = async (app, { family, expireEveryMs = 0 }) => {
+export const homeworkRoutes: FastifyPluginAsync<{ family: ServedBy<'homework.homeworkManagement'>; expireEveryMs?: number }> = async (app, { family, expireEveryMs = 0 }) => {
   app.addHook('onRequest', app.authenticate);
   const key = `${family}.homework.homeworkManagement`;
 

@@ -9,9 +9,12 @@ import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import { registerResource } from '../../lib/resource';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import { deleteLesson, lessonDetail, lessonPage, lessonRows } from './lessons.service';
+import type { ServedBy } from '@/domain/menus/access';
 
 /** The lesson screens of each family (docs/product-rules.md#lessons): a management organisation reads its schools'. */
-const FAMILY_TYPES: Record<'admin' | 'k12', readonly LessonType[]> = { admin: ['practise', 'test'], k12: ['practise', 'test', 'match'] };
+/** The families with classroom lessons in the catalogue. */
+type LessonFamily = ServedBy<'class.practise' | 'class.test' | 'class.match'>;
+const FAMILY_TYPES: Record<LessonFamily, readonly LessonType[]> = { admin: ['practise', 'test'], k12: ['practise', 'test', 'match'] };
 
 function lessonWorkbook(rows: readonly LessonRow[], t: TFunction, locale: string, type: LessonType): Buffer {
   const time = new Intl.DateTimeFormat('sv-SE', { timeZone: ORG_TIME_ZONE, dateStyle: 'short', timeStyle: 'short' });
@@ -30,7 +33,7 @@ function lessonWorkbook(rows: readonly LessonRow[], t: TFunction, locale: string
   return writeXlsx([{ name: t(`activities:lessons.types.${type}`), rows: [head, ...body], columnWidths: [24, 16, 12, 16, 30, 18, 18, 10, 10] }]);
 }
 
-export const lessonRoutes: FastifyPluginAsync<{ family: 'admin' | 'k12' }> = async (app, { family }) => {
+export const lessonRoutes: FastifyPluginAsync<{ family: LessonFamily }> = async (app, { family }) => {
   app.addHook('onRequest', app.authenticate);
   for (const type of FAMILY_TYPES[family]) {
     const key = `${family}.class.${type}`;

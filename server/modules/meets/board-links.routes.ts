@@ -9,6 +9,7 @@ import { audit } from '../../lib/audit';
 import { uuidOr404 } from '../../lib/resource';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import { createMeetBoardLink, listMeetBoardLinks, revokeMeetBoardLink } from '../data-center/screen-link.service';
+import type { SchoolFamily } from '@/domain/menus/access';
 
 const SCORE = 'single.sportsMeet.score';
 const linkParams = z.object({ id: z.string().max(64), linkId: z.string().max(64) });
@@ -18,7 +19,7 @@ const linkParams = z.object({ id: z.string().max(64), linkId: z.string().max(64)
  * links (the screen-link kit of the data centre) that show the meet's live board without a sign-in. A link puts the
  * results before anyone at the screen, so it takes both the board ('screen') and publishing results ('audit').
  */
-export const meetBoardLinkRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (app) => {
+export const meetBoardLinkRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (app) => {
   app.addHook('onRequest', app.authenticate);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const guard = [requireAccess(SCORE, 'screen'), requireAccess(SCORE, 'audit')];

@@ -164,8 +164,8 @@ function writeOnce(obj: PDFObject): void {
  *
  * Every file carries the one font subset (and images) of the whole PDF, copied ONCE: one output document and one
  * copier for all pages, so the shared objects are copied on the first page and reused by reference after; each file
- * is that document holding only its page, which is removed again after writing (issue 27: a fresh document and copy
- * per file cost more than drawing the pages).
+ * is that document holding only its page, which is removed again after writing (a fresh document and copy per file
+ * cost more than drawing the pages; target in docs/performance.md, "certificates").
  */
 export async function certificatesZip(pdf: Uint8Array, files: readonly { fileName: string; row: readonly string[] }[], header: readonly string[], onFile?: CertificateProgress): Promise<Buffer> {
   const source = await PDFDocument.load(pdf, { parseSpeed: ParseSpeeds.Fastest, updateMetadata: false });

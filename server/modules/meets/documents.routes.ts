@@ -29,6 +29,7 @@ import {
   templateForIssue,
   updateCertificate,
 } from './documents.service';
+import type { SchoolFamily } from '@/domain/menus/access';
 
 /**
  * What a meet leaves behind, under /api/busi/web/{k12|gx}/sportsMeet (docs/product-rules.md#meet-documents):
@@ -85,7 +86,7 @@ function certificateJob(storage: Storage): JobHandler<{ templateId: string; body
 
 const photoParams = z.object({ id: z.string().max(64), photoId: z.string().max(64) });
 
-export const meetDocumentRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx'; storage: Storage }> = async (app, { family, storage }) => {
+export const meetDocumentRoutes: FastifyPluginAsync<{ family: SchoolFamily; storage: Storage }> = async (app, { family, storage }) => {
   // One kind for both families (the template and meet are the actor's organisation's either way).
   app.jobs.define('certificates', certificateJob(storage));
   app.addHook('onRequest', app.authenticate);

@@ -1,18 +1,14 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { ERR } from '@/domain/errors';
 import { ENTRY_COLUMNS, ENTRY_EXPORT_HEADERS, ENTRY_IMPORT_MAX_ROWS, type EntryColumnKey } from '@/domain/meets/entry-import';
 import type { EntryStatus } from '@/domain/meets/entries';
 import { parseMark } from '@/domain/meets/marks';
 import type { Translate } from '@/domain/physique-results/export-layout';
-import { cellText } from '@/domain/school/class-import';
 import type { Db, DbOrTx } from '../../db/client';
 import { meetEvents, meetGroups } from '../../db/schema/meets';
 import { students } from '../../db/schema/school';
-import { AppError, isAppError } from '../../lib/app-error';
+import { isAppError } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
-import { findHeaderRow, HEADER_SCAN_ROWS } from '../../lib/spreadsheet/import-header';
-import { failuresWorkbook, importFileName, type ImportFailure } from '../../lib/spreadsheet/import-report';
-import { readXlsxRows } from '../../lib/spreadsheet/xlsx-reader';
+import { columnTexts, importRows, readImportSheet } from '../../lib/import-rows';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import type { Actor } from '../../plugins/tenant';
 import { addEntries, entryPage } from './entry.service';
@@ -67,96 +63,62 @@ export async function entryExport(db: DbOrTx, actor: Actor, meetId: string, q: {
   return { workbook: writeXlsx([sheet(t, [[...ENTRY_COLUMNS.map((c) => c.header), ...ENTRY_EXPORT_HEADERS], ...body])]), fileName: `${t('meets:entry.exportName', RAW)}.xlsx` };
 }
 
-class Rollback extends Error {}
-
 /**
- * Sign-up import, all or nothing (docs/product-rules.md#meets): each row is one entry and goes through the sign-up
- * service as if entered on the screen (window, class scope, group fit, the same event once, the athlete cap, the class
- * cap, arranged events), the rows before it counting; each row runs in a savepoint so a refused row leaves no trace
- * and the rows after it are judged on the good ones. One refused row and nothing is written; the failures workbook
- * gives every refused row's reason.
+ * Sign-up import, all or nothing on the import kit (docs/product-rules.md#meets): each row is one entry and goes
+ * through the sign-up service as if entered on the screen (window, class scope, group fit, the same event once, the
+ * athlete cap, the class cap, arranged events), the rows before it counting; each row runs in a savepoint so a
+ * refused row leaves no trace and the rows after it are judged on the good ones. One refused row and nothing is
+ * written; the failures workbook gives every refused row's reason.
  */
-export async function importEntries(db: Db, actor: Actor, meetId: string, file: { fileName: string; buffer: Buffer }, t: Translate, now: Date): Promise<Workbook & { success: number; failure: number }> {
-  if (!/\.xlsx$/i.test(file.fileName.trim())) throw new AppError(400, ERR.onlyExcel);
+export async function importEntries(
+  db: Db,
+  actor: Actor,
+  meetId: string,
+  file: { fileName: string; buffer: Buffer },
+  t: Translate,
+  now: Date,
+  options: { onProgress?: (done: number, total: number) => void | Promise<void> } = {},
+): Promise<Workbook & { success: number; failure: number }> {
   await tenantMeet(db, actor, meetId);
-  const { rows } = await readXlsxRows(file.buffer, { maxRows: ENTRY_IMPORT_MAX_ROWS + HEADER_SCAN_ROWS, maxColumns: 64 });
-  const header = findHeaderRow(rows, ENTRY_COLUMNS, t);
-  const data = rows
-    .map((cells, i) => ({ row: i + 1, cells }))
-    .slice(header.row + 1)
-    .filter((r) => r.cells.some((c) => cellText(c) !== ''));
-  if (data.length === 0) throw new AppError(400, 'physiqueResults:import.emptyFile');
-  if (data.length > ENTRY_IMPORT_MAX_ROWS) throw new AppError(400, 'school:import.tooManyRows', { max: ENTRY_IMPORT_MAX_ROWS });
-
+  const sheet = await readImportSheet(file, { columns: ENTRY_COLUMNS, maxRows: ENTRY_IMPORT_MAX_ROWS }, t);
   const events = await db
     .select({ id: meetEvents.id, name: meetEvents.name, group: meetGroups.name, resultKind: meetEvents.resultKind })
     .from(meetEvents)
     .innerJoin(meetGroups, eq(meetGroups.id, meetEvents.groupId))
     .where(eq(meetEvents.meetId, meetId));
-  const regNos = [...new Set(data.map((d) => cellText(d.cells[header.index.regNo!])).filter(Boolean))];
+  const regNos = [...new Set(columnTexts(sheet, 'regNo'))];
   const people = regNos.length
     ? await db.select({ id: students.id, regNo: students.regNo, name: students.name }).from(students).where(and(eq(students.orgId, actor.tenantOrgId), inArray(students.regNo, regNos)))
     : [];
   const byRegNo = new Map(people.map((p) => [p.regNo, p]));
 
-  const failures: ImportFailure[] = [];
-  let success = 0;
-  const reasonOf = (row: number, key: EntryColumnKey, message: string, params: Record<string, unknown> = {}) =>
-    t('physique:import.rowError', { row, field: t(LABEL[key], RAW), reason: t(message, { ...params, ...RAW }), ...RAW });
-
-  try {
-    await db.transaction(async (tx) => {
-      for (const { row, cells } of data) {
-        const text = (key: EntryColumnKey) => {
-          const i = header.index[key];
-          return i === undefined ? '' : cellText(cells[i]);
-        };
-        const fail = (key: EntryColumnKey, message: string, params?: Record<string, unknown>) => failures.push({ cells, reason: reasonOf(row, key, message, params) });
-        const student = byRegNo.get(text('regNo'));
-        if (!student) {
-          fail('regNo', 'meets:entry.studentNotFound', { value: text('regNo') });
-          continue;
-        }
-        if (text('name') && text('name') !== student.name) {
-          fail('name', 'meets:entry.nameMismatch', { name: student.name });
-          continue;
-        }
-        const event = events.find((e) => e.group === text('groupName') && e.name === text('eventName'));
-        if (!event) {
-          fail(events.some((e) => e.group === text('groupName')) ? 'eventName' : 'groupName', 'meets:entry.eventNotFound', { group: text('groupName'), event: text('eventName') });
-          continue;
-        }
-        const seedText = text('seedMark');
-        const seedMark = seedText ? parseMark(event.resultKind, seedText) : null;
-        if (seedText && seedMark === null) {
-          fail('seedMark', 'meets:v.mark');
-          continue;
-        }
-        try {
-          const out = await tx.transaction((sp) => addEntries(sp, actor, meetId, { studentId: student.id, eventIds: [event.id], seedMark }, now));
-          await audit(tx, actor, { action: 'signUpImport', entity: 'meet', entityId: meetId, after: { studentId: student.id, eventId: event.id, ...out } });
-          success++;
-        } catch (error) {
-          if (!isAppError(error)) throw error;
-          // The window closed is the file's, not a row's.
-          if (error.i18nKey === 'meets:v.signupClosed') throw error;
-          if (error.status === 404) fail('regNo', 'meets:entry.studentNotFound', { value: text('regNo') });
-          else fail(COLUMN_OF[error.field ?? ''] ?? 'eventName', error.i18nKey, error.params);
-        }
+  const result = await importRows(db, sheet, {
+    t,
+    labels: LABEL,
+    onProgress: options.onProgress,
+    fileName: t('meets:entry.importName', RAW),
+    async each(_row, { text, fail }, tx) {
+      const student = byRegNo.get(text('regNo'));
+      if (!student) return fail('regNo', 'meets:entry.studentNotFound', { value: text('regNo') });
+      if (text('name') && text('name') !== student.name) return fail('name', 'meets:entry.nameMismatch', { name: student.name });
+      const event = events.find((e) => e.group === text('groupName') && e.name === text('eventName'));
+      if (!event) {
+        return fail(events.some((e) => e.group === text('groupName')) ? 'eventName' : 'groupName', 'meets:entry.eventNotFound', { group: text('groupName'), event: text('eventName') });
       }
-      if (failures.length > 0) throw new Rollback();
-    });
-  } catch (error) {
-    if (!(error instanceof Rollback)) throw error;
-    success = 0;
-  }
-  const workbook = failuresWorkbook({
-    header: rows[header.row],
-    failures,
-    total: failures.length,
-    sheetName: t('physiqueResults:import.failureSheet', RAW),
-    reasonColumn: t('physiqueResults:import.reasonColumn', RAW),
-    textColumns: [header.index.regNo ?? 0],
+      const seedText = text('seedMark');
+      const seedMark = seedText ? parseMark(event.resultKind, seedText) : null;
+      if (seedText && seedMark === null) return fail('seedMark', 'meets:v.mark');
+      try {
+        const out = await tx.transaction((sp) => addEntries(sp, actor, meetId, { studentId: student.id, eventIds: [event.id], seedMark }, now));
+        await audit(tx, actor, { action: 'signUpImport', entity: 'meet', entityId: meetId, after: { studentId: student.id, eventId: event.id, ...out } });
+      } catch (error) {
+        if (!isAppError(error)) throw error;
+        // The window closed is the file's, not a row's.
+        if (error.i18nKey === 'meets:v.signupClosed') throw error;
+        if (error.status === 404) return fail('regNo', 'meets:entry.studentNotFound', { value: text('regNo') });
+        return fail(COLUMN_OF[error.field ?? ''] ?? 'eventName', error.i18nKey, error.params);
+      }
+    },
   });
-  return { workbook, fileName: importFileName(t('meets:entry.importName', RAW), success, failures.length), success, failure: failures.length };
+  return { workbook: result.workbook, fileName: result.fileName, success: result.success, failure: result.failure };
 }

@@ -22,6 +22,7 @@ import { entryIoRoutes } from './entry-io.routes';
 import { recordIoRoutes } from './record-io.routes';
 import { approveRecord, createRecord, deleteRecord, recordById, recordPage, updateRecord } from './record.service';
 import { enterResults, heatResults, setResultInvalid, stepResults } from './result.service';
+import type { SchoolFamily } from '@/domain/menus/access';
 
 /**
  * Sports meets of /api/busi/web/{k12|gx}/sportsMeet (docs/product-rules.md#meets): the meet resource (list, add,
@@ -38,7 +39,7 @@ const meetParams = z.object({ id: z.string().max(64) });
 const sub = <K extends string>(name: K) => z.object({ id: z.string().max(64) }).extend({ [name]: z.string().max(64) } as Record<K, z.ZodString>);
 const uuid = z.string().regex(UUID_PATTERN, 'validation:common.id');
 
-export const meetRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (app, { family }) => {
+export const meetRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (app, { family }) => {
   app.addHook('onRequest', app.authenticate);
   const key = `${family}.sportsMeet.manage`;
 

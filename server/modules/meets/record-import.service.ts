@@ -1,5 +1,4 @@
 import { and, asc, desc, eq, ilike, inArray } from 'drizzle-orm';
-import { ERR } from '@/domain/errors';
 import { beats, formatMark, parseMark } from '@/domain/meets/marks';
 import {
   RECORD_COLUMNS,
@@ -14,16 +13,12 @@ import {
 } from '@/domain/meets/record-import';
 import { recordSaveSchema, type RecordScope, type RecordState } from '@/domain/meets/records';
 import type { Translate } from '@/domain/physique-results/export-layout';
-import { cellText } from '@/domain/school/class-import';
 import type { Db, DbOrTx, Tx } from '../../db/client';
 import { meetRecords } from '../../db/schema/meets';
-import { AppError } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
 import { nextVersion } from '../../lib/resource';
 import { containsPattern } from '../../lib/query';
-import { findHeaderRow, HEADER_SCAN_ROWS } from '../../lib/spreadsheet/import-header';
-import { failuresWorkbook, importFileName, type ImportFailure } from '../../lib/spreadsheet/import-report';
-import { readXlsxRows } from '../../lib/spreadsheet/xlsx-reader';
+import { importRows, readImportSheet } from '../../lib/import-rows';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import type { Actor } from '../../plugins/tenant';
 
@@ -95,117 +90,77 @@ export async function recordExport(db: DbOrTx, actor: Actor, q: { eventName?: st
   return { workbook: writeXlsx([sheet(t, [[...RECORD_COLUMNS.map((c) => c.header), RECORD_STATE_HEADER], ...body])]), fileName: `${t('meets:record.exportName', RAW)}.xlsx` };
 }
 
-class Rollback extends Error {}
-
 /**
- * Records import, all or nothing (docs/product-rules.md#meets): every row goes through the form's schema; a row equal
- * to a record already kept (same series, mark, holder and date, also an earlier row of the file) is refused. After the
- * rows are in, each series they touched has as current record its best mark (the earlier date on a tie) among its
- * current one and the imported ones; the others are its history. Pending records stay pending.
+ * Records import, all or nothing on the import kit (docs/product-rules.md#meets): every row goes through the form's
+ * schema; a row equal to a record already kept (same series, mark, holder and date, also an earlier row of the file)
+ * is refused. After the rows are in, each series they touched has as current record its best mark (the earlier date
+ * on a tie) among its current one and the imported ones; the others are its history. Pending records stay pending.
  */
-export async function importRecords(db: Db, actor: Actor, file: { fileName: string; buffer: Buffer }, t: Translate): Promise<Workbook & { success: number; failure: number }> {
-  if (!/\.xlsx$/i.test(file.fileName.trim())) throw new AppError(400, ERR.onlyExcel);
-  const { rows } = await readXlsxRows(file.buffer, { maxRows: RECORD_IMPORT_MAX_ROWS + HEADER_SCAN_ROWS, maxColumns: 64 });
-  const header = findHeaderRow(rows, RECORD_COLUMNS, t);
-  const data = rows
-    .map((cells, i) => ({ row: i + 1, cells }))
-    .slice(header.row + 1)
-    .filter((r) => r.cells.some((c) => cellText(c) !== ''));
-  if (data.length === 0) throw new AppError(400, 'physiqueResults:import.emptyFile');
-  if (data.length > RECORD_IMPORT_MAX_ROWS) throw new AppError(400, 'school:import.tooManyRows', { max: RECORD_IMPORT_MAX_ROWS });
-
-  const failures: ImportFailure[] = [];
-  let success = 0;
-  const reasonOf = (row: number, key: RecordColumnKey, message: string, params: Record<string, unknown> = {}) =>
-    t('physique:import.rowError', { row, field: t(LABEL[key], RAW), reason: t(message, { ...params, ...RAW }), ...RAW });
-
-  try {
-    await db.transaction(async (tx) => {
-      const seen = new Set<string>();
-      const touched = new Map<string, { scope: RecordScope; eventName: string; groupName: string }>();
-      for (const { row, cells } of data) {
-        const text = (key: RecordColumnKey) => {
-          const i = header.index[key];
-          return i === undefined ? '' : cellText(cells[i]);
-        };
-        const fail = (key: RecordColumnKey, message: string, params?: Record<string, unknown>) => failures.push({ cells, reason: reasonOf(row, key, message, params) });
-        const scope = scopeOfText(text('scope'));
-        if (!scope) {
-          fail('scope', 'meets:v.recordScope');
-          continue;
-        }
-        const resultKind = resultKindOfText(text('resultKind'));
-        if (!resultKind) {
-          fail('resultKind', 'meets:v.resultKind');
-          continue;
-        }
-        const mark = parseMark(resultKind, text('mark'));
-        if (mark === null) {
-          fail('mark', 'meets:v.mark');
-          continue;
-        }
-        const parsed = recordSaveSchema.safeParse({
-          scope,
-          eventName: text('eventName'),
-          groupName: text('groupName'),
-          resultKind,
-          mark,
-          holder: text('holder'),
-          className: text('className') || null,
-          setOn: dateOfText(text('setOn')),
-        });
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0];
-          fail((String(issue.path[0]) as RecordColumnKey) in LABEL ? (String(issue.path[0]) as RecordColumnKey) : 'eventName', issue.message);
-          continue;
-        }
-        const r = parsed.data;
-        const series = [r.scope, r.eventName, r.groupName].join('\u0000');
-        const same = `${series}\u0000${r.mark}\u0000${r.holder}\u0000${r.setOn}`;
-        const [kept] = await tx
-          .select({ id: meetRecords.id, resultKind: meetRecords.resultKind })
-          .from(meetRecords)
-          .where(and(eq(meetRecords.orgId, actor.tenantOrgId), eq(meetRecords.scope, r.scope), eq(meetRecords.eventName, r.eventName), eq(meetRecords.groupName, r.groupName)))
-          .limit(1);
-        if (kept && kept.resultKind !== r.resultKind) {
-          fail('resultKind', 'meets:v.recordKind', { kind: t(`meets:resultKind.${kept.resultKind}`, RAW) });
-          continue;
-        }
-        const dup =
-          seen.has(same) ||
-          (await tx.$count(
-            meetRecords,
-            and(eq(meetRecords.orgId, actor.tenantOrgId), eq(meetRecords.scope, r.scope), eq(meetRecords.eventName, r.eventName), eq(meetRecords.groupName, r.groupName), eq(meetRecords.mark, r.mark), eq(meetRecords.holder, r.holder), eq(meetRecords.setOn, r.setOn)),
-          )) > 0;
-        if (dup) {
-          fail('mark', 'meets:v.recordDuplicate');
-          continue;
-        }
-        seen.add(same);
-        const [created] = await tx
-          .insert(meetRecords)
-          .values({ orgId: actor.tenantOrgId, scope: r.scope, eventName: r.eventName, groupName: r.groupName, resultKind: r.resultKind, mark: r.mark, holder: r.holder, className: r.className ?? null, setOn: r.setOn, state: 'history' })
-          .returning();
-        await audit(tx, actor, { action: 'import', entity: 'meetRecord', entityId: created.id, before: null, after: created });
-        touched.set(series, { scope: r.scope, eventName: r.eventName, groupName: r.groupName });
-        success++;
+export async function importRecords(
+  db: Db,
+  actor: Actor,
+  file: { fileName: string; buffer: Buffer },
+  t: Translate,
+  options: { onProgress?: (done: number, total: number) => void | Promise<void> } = {},
+): Promise<Workbook & { success: number; failure: number }> {
+  const sheet = await readImportSheet(file, { columns: RECORD_COLUMNS, maxRows: RECORD_IMPORT_MAX_ROWS }, t);
+  const seen = new Set<string>();
+  const touched = new Map<string, { scope: RecordScope; eventName: string; groupName: string }>();
+  const result = await importRows(db, sheet, {
+    t,
+    labels: LABEL,
+    onProgress: options.onProgress,
+    fileName: t('meets:record.importName', RAW),
+    async each(_row, { text, fail }, tx) {
+      const scope = scopeOfText(text('scope'));
+      if (!scope) return fail('scope', 'meets:v.recordScope');
+      const resultKind = resultKindOfText(text('resultKind'));
+      if (!resultKind) return fail('resultKind', 'meets:v.resultKind');
+      const mark = parseMark(resultKind, text('mark'));
+      if (mark === null) return fail('mark', 'meets:v.mark');
+      const parsed = recordSaveSchema.safeParse({
+        scope,
+        eventName: text('eventName'),
+        groupName: text('groupName'),
+        resultKind,
+        mark,
+        holder: text('holder'),
+        className: text('className') || null,
+        setOn: dateOfText(text('setOn')),
+      });
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        return fail((String(issue.path[0]) as RecordColumnKey) in LABEL ? (String(issue.path[0]) as RecordColumnKey) : 'eventName', issue.message);
       }
-      if (failures.length > 0) throw new Rollback();
+      const r = parsed.data;
+      const series = [r.scope, r.eventName, r.groupName].join('\u0000');
+      const same = `${series}\u0000${r.mark}\u0000${r.holder}\u0000${r.setOn}`;
+      const [kept] = await tx
+        .select({ id: meetRecords.id, resultKind: meetRecords.resultKind })
+        .from(meetRecords)
+        .where(and(eq(meetRecords.orgId, actor.tenantOrgId), eq(meetRecords.scope, r.scope), eq(meetRecords.eventName, r.eventName), eq(meetRecords.groupName, r.groupName)))
+        .limit(1);
+      if (kept && kept.resultKind !== r.resultKind) return fail('resultKind', 'meets:v.recordKind', { kind: t(`meets:resultKind.${kept.resultKind}`, RAW) });
+      const dup =
+        seen.has(same) ||
+        (await tx.$count(
+          meetRecords,
+          and(eq(meetRecords.orgId, actor.tenantOrgId), eq(meetRecords.scope, r.scope), eq(meetRecords.eventName, r.eventName), eq(meetRecords.groupName, r.groupName), eq(meetRecords.mark, r.mark), eq(meetRecords.holder, r.holder), eq(meetRecords.setOn, r.setOn)),
+        )) > 0;
+      if (dup) return fail('mark', 'meets:v.recordDuplicate');
+      seen.add(same);
+      const [created] = await tx
+        .insert(meetRecords)
+        .values({ orgId: actor.tenantOrgId, scope: r.scope, eventName: r.eventName, groupName: r.groupName, resultKind: r.resultKind, mark: r.mark, holder: r.holder, className: r.className ?? null, setOn: r.setOn, state: 'history' })
+        .returning();
+      await audit(tx, actor, { action: 'import', entity: 'meetRecord', entityId: created.id, before: null, after: created });
+      touched.set(series, { scope: r.scope, eventName: r.eventName, groupName: r.groupName });
+    },
+    async after(tx) {
       for (const s of touched.values()) await settleSeries(tx, actor, s);
-    });
-  } catch (error) {
-    if (!(error instanceof Rollback)) throw error;
-    success = 0;
-  }
-  const workbook = failuresWorkbook({
-    header: rows[header.row],
-    failures,
-    total: failures.length,
-    sheetName: t('physiqueResults:import.failureSheet', RAW),
-    reasonColumn: t('physiqueResults:import.reasonColumn', RAW),
-    textColumns: RECORD_COLUMNS.flatMap((c, i) => (c.key === 'mark' ? [i] : [])),
+    },
   });
-  return { workbook, fileName: importFileName(t('meets:record.importName', RAW), success, failures.length), success, failure: failures.length };
+  return { workbook: result.workbook, fileName: result.fileName, success: result.success, failure: result.failure };
 }
 
 /** The best of a series' current and history records becomes current (the earlier date on a tie). */

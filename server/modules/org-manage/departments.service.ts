@@ -7,6 +7,7 @@ import { departmentMembers, departments } from '../../db/schema/departments';
 import { AppError, fieldError } from '../../lib/app-error';
 import { paginate } from '../../lib/paginate';
 import { accountKeyword, accountMemberColumns } from '../../lib/account-members';
+import { CANDIDATES_MAX, type LinkChange } from '../../lib/linked';
 import { containsPattern } from '../../lib/query';
 import { lockVersion, nextVersion, notFound, type Change } from '../../lib/resource';
 import type { Actor } from '../../plugins/tenant';
@@ -120,23 +121,21 @@ export async function deleteDepartment(tx: Tx, actor: Actor, id: string): Promis
 }
 
 
-/** The members of a department, a page at a time. */
-export async function departmentMemberPage(db: DbOrTx, actor: Actor, id: string, q: { current: number; size: number; keyword?: string }): Promise<Page<DepartmentMember>> {
-  await departmentById(db, actor, id);
+/** The members of a department, a page at a time (the department checked by the linked-records kit, server/lib/linked.ts). */
+export function departmentMemberPage(db: DbOrTx, _actor: Actor, department: { id: string }, q: { current: number; size: number; keyword?: string }): Promise<Page<DepartmentMember>> {
   const query = db
     .select(accountMemberColumns)
     .from(departmentMembers)
     .innerJoin(memberships, eq(memberships.id, departmentMembers.membershipId))
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(departmentMembers.departmentId, id), accountKeyword(q.keyword)))
+    .where(and(eq(departmentMembers.departmentId, department.id), accountKeyword(q.keyword)))
     .orderBy(asc(users.name), asc(memberships.id))
     .$dynamic();
   return paginate(db, query, q);
 }
 
-/** Accounts of the organisation not yet in the department (at most 50, for the picker), optionally of one role. */
-export async function departmentCandidates(db: DbOrTx, actor: Actor, id: string, q: { keyword?: string; roleId?: string }): Promise<DepartmentMember[]> {
-  await departmentById(db, actor, id);
+/** Accounts of the organisation not yet in the department (for the picker), optionally of one role. */
+export function departmentCandidates(db: DbOrTx, actor: Actor, department: { id: string }, q: { keyword?: string; roleId?: string }): Promise<DepartmentMember[]> {
   return db
     .select(accountMemberColumns)
     .from(memberships)
@@ -152,37 +151,37 @@ export async function departmentCandidates(db: DbOrTx, actor: Actor, id: string,
           db
             .select({ one: sql`1` })
             .from(departmentMembers)
-            .where(and(eq(departmentMembers.membershipId, memberships.id), eq(departmentMembers.departmentId, id))),
+            .where(and(eq(departmentMembers.membershipId, memberships.id), eq(departmentMembers.departmentId, department.id))),
         ),
       ),
     )
     .orderBy(asc(users.name), asc(memberships.id))
-    .limit(50);
+    .limit(CANDIDATES_MAX);
 }
 
-/** Adds accounts of the organisation to a department (another organisation's account is 404). */
-export async function addDepartmentMembers(tx: Tx, actor: Actor, id: string, accountIds: readonly string[]): Promise<DepartmentMember[]> {
-  await departmentById(tx, actor, id);
-  const ids = [...new Set(accountIds)];
+/** Adds accounts of the organisation to a department (another organisation's account is 404; members stay as they are). */
+export async function addDepartmentMembers(tx: Tx, actor: Actor, department: { id: string }, ids: readonly string[]): Promise<LinkChange> {
   const found = await tx.select({ id: memberships.id }).from(memberships).where(and(inArray(memberships.id, ids), eq(memberships.tenantOrgId, actor.tenantOrgId)));
   if (found.length !== ids.length) throw notFound();
-  await tx
+  const added = await tx
     .insert(departmentMembers)
-    .values(ids.map((membershipId) => ({ departmentId: id, membershipId })))
-    .onConflictDoNothing();
-  return tx.select(accountMemberColumns).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(inArray(memberships.id, ids));
+    .values(ids.map((membershipId) => ({ departmentId: department.id, membershipId })))
+    .onConflictDoNothing()
+    .returning({ id: departmentMembers.membershipId });
+  if (!added.length) return { records: [] };
+  return { records: await tx.select(accountMemberColumns).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(inArray(memberships.id, added.map((a) => a.id))) };
 }
 
-/** Removes one member from a department. */
-export async function removeDepartmentMember(tx: Tx, actor: Actor, id: string, accountId: string): Promise<DepartmentMember> {
-  await departmentById(tx, actor, id);
-  const [member] = await tx
+/** Removes members from a department; an account not in it is 404. */
+export async function removeDepartmentMembers(tx: Tx, _actor: Actor, department: { id: string }, ids: readonly string[]): Promise<LinkChange> {
+  const inDepartment = and(eq(departmentMembers.departmentId, department.id), inArray(departmentMembers.membershipId, ids));
+  const rows = await tx
     .select(accountMemberColumns)
     .from(departmentMembers)
     .innerJoin(memberships, eq(memberships.id, departmentMembers.membershipId))
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(departmentMembers.departmentId, id), eq(departmentMembers.membershipId, accountId)));
-  if (!member) throw notFound();
-  await tx.delete(departmentMembers).where(and(eq(departmentMembers.departmentId, id), eq(departmentMembers.membershipId, accountId)));
-  return member;
+    .where(inDepartment);
+  if (rows.length !== ids.length) throw notFound();
+  await tx.delete(departmentMembers).where(inDepartment);
+  return { records: rows };
 }

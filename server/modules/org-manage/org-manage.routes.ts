@@ -8,6 +8,7 @@ import { idParamsSchema } from '@/domain/list-query';
 import { departmentCandidateQuery, departmentListQuery, departmentMemberListQuery, departmentMembersAddSchema, departmentSaveSchema } from '@/domain/org/departments';
 import { audit } from '../../lib/audit';
 import { isUuid } from '../../lib/ids';
+import { registerLinked } from '../../lib/linked';
 import { notFound, registerResource, relativeApi, resourceRoutes } from '../../lib/resource';
 import { requireAccess, requireActor, type Actor } from '../../plugins/tenant';
 import { currentOrg, updateCurrentOrg } from './current-org.service';
@@ -19,14 +20,15 @@ import {
   departmentCandidates,
   departmentMemberPage,
   departmentTree,
-  removeDepartmentMember,
+  removeDepartmentMembers,
   updateDepartment,
 } from './departments.service';
 import { orgWorkbook } from './orgs.export';
 import { createOrg, orgDetail, orgTree, setOrgStatus, updateOrg } from './orgs.service';
+import type { Family } from '@/domain/menus/access';
 
 /** Organisation management of /api/busi/web/{admin|k12|gx}: the own organisation (currentOrg). */
-export const orgManageRoutes: FastifyPluginAsync<{ family: 'admin' | 'k12' | 'gx' }> = async (app, { family }) => {
+export const orgManageRoutes: FastifyPluginAsync<{ family: Family }> = async (app, { family }) => {
   app.addHook('onRequest', app.authenticate);
 
   await app.register(async (r0) => {
@@ -102,40 +104,20 @@ export const orgManageRoutes: FastifyPluginAsync<{ family: 'admin' | 'k12' | 'gx
     },
     (scope) => {
       const r = scope.withTypeProvider<ZodTypeProvider>();
-      const members = requireAccess(deptKey, 'members');
-      const idOr404 = (id: string) => {
-        if (!isUuid(id)) throw notFound();
-        return id;
-      };
       r.get('/tree', { preValidation: requireAccess(deptKey, 'view'), schema: { querystring: departmentListQuery } }, async (request) =>
         ok(await departmentTree(app.db, await requireActor(request), request.query)),
       );
-      r.get('/:id/members', { preValidation: members, schema: { params: idParamsSchema, querystring: departmentMemberListQuery } }, async (request) =>
-        ok(await departmentMemberPage(app.db, await requireActor(request), idOr404(request.params.id), request.query)),
-      );
-      r.get('/:id/candidates', { preValidation: members, schema: { params: idParamsSchema, querystring: departmentCandidateQuery } }, async (request) =>
-        ok(await departmentCandidates(app.db, await requireActor(request), idOr404(request.params.id), request.query)),
-      );
-      r.post('/:id/members', { preValidation: members, schema: { params: idParamsSchema, body: departmentMembersAddSchema } }, async (request) => {
-        const actor = await requireActor(request);
-        const id = idOr404(request.params.id);
-        const added = await app.db.transaction(async (tx) => {
-          const rows = await addDepartmentMembers(tx, actor, id, request.body.accountIds);
-          await audit(tx, actor, { action: 'addMembers', entity: 'department', entityId: id, after: { added: rows } });
-          return rows;
-        });
-        return ok(added, request.t(OK_MSG.saved));
-      });
-      r.delete('/:id/members/:accountId', { preValidation: members, schema: { params: idParamsSchema.extend({ accountId: idParamsSchema.shape.id }) } }, async (request) => {
-        const actor = await requireActor(request);
-        const id = idOr404(request.params.id);
-        const accountId = idOr404(request.params.accountId);
-        await app.db.transaction(async (tx) => {
-          const removed = await removeDepartmentMember(tx, actor, id, accountId);
-          await audit(tx, actor, { action: 'removeMember', entity: 'department', entityId: id, before: { removed } });
-        });
-        return ok(null, request.t(OK_MSG.deleted));
-      });
     },
   );
+  await registerLinked(app, 'admin', {
+    key: deptKey,
+    action: 'members',
+    entity: 'department',
+    path: 'members',
+    owner: departmentById,
+    members: { query: departmentMemberListQuery, handler: departmentMemberPage },
+    candidates: { query: departmentCandidateQuery, handler: departmentCandidates },
+    link: { body: departmentMembersAddSchema, ids: 'accountIds', audit: 'addMembers', handler: addDepartmentMembers },
+    unlink: { audit: 'removeMember', handler: removeDepartmentMembers },
+  });
 };

@@ -1,25 +1,22 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { PREVIEW_REJECTED_ROWS } from '@/domain/people/people-import';
-import { PREVIEW_UPDATE_ROWS, changedFields, type RowUpdate } from '@/domain/people/import-updates';
-import { ERR } from '@/domain/errors';
+import { PREVIEW_UPDATE_ROWS } from '@/domain/people/import-updates';
 import type { Translate } from '@/domain/physique-results/export-layout';
-import { CLASS_IMPORT_MAX_ROWS, CLASS_SIZE_HEADER, cellText, classColumns, type ClassColumn, type ClassColumnKey, type ClassImportPreview } from '@/domain/school/class-import';
+import { CLASS_IMPORT_MAX_ROWS, CLASS_SIZE_HEADER, classColumns, type ClassColumn, type ClassColumnKey, type ClassImportPreview } from '@/domain/school/class-import';
 import { classSaveSchema, type ClassForm } from '@/domain/school/classes';
 import type { ClassDetail } from '@/domain/school/types';
 import type { Db, DbOrTx } from '../../db/client';
 import { classes, colleges, grades, majors, teachers } from '../../db/schema/school';
-import { AppError, isAppError } from '../../lib/app-error';
+import { isAppError } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
-import { findHeaderRow, HEADER_SCAN_ROWS } from '../../lib/spreadsheet/import-header';
-import { failuresWorkbook, importFileName, type ImportFailure } from '../../lib/spreadsheet/import-report';
-import { readXlsxRows } from '../../lib/spreadsheet/xlsx-reader';
+import { importRows, readImportSheet, updateTracker } from '../../lib/import-rows';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import type { Actor } from '../../plugins/tenant';
 import { classRows, createClass, updateClass, type ClassQuery } from './class.service';
 import { gradeNameKey } from '@/domain/school/grades';
 import { gradeNoOfName } from '@/domain/people/people-import';
+import type { SchoolFamily } from '@/domain/menus/access';
 
-type Family = 'k12' | 'gx';
 const RAW = { interpolation: { escapeValue: false } };
 
 /** Where a field of the save schema sits in the workbook. */
@@ -57,7 +54,7 @@ const sheet = (t: Translate, rows: unknown[][], columns: readonly ClassColumn[])
 });
 
 /** The import template (docs/product-rules.md#class-import): the Chinese headers and one example row. */
-export function classTemplate(family: Family, t: Translate): Workbook {
+export function classTemplate(family: SchoolFamily, t: Translate): Workbook {
   const columns = classColumns(family);
   const example: Record<ClassColumnKey, unknown> = {
     gradeNo: '三年级',
@@ -74,7 +71,7 @@ export function classTemplate(family: Family, t: Translate): Workbook {
 }
 
 /** The classes of the list's filters as a workbook with the import's columns (so it can be imported elsewhere) plus the head count. */
-export async function classExport(db: DbOrTx, actor: Actor, family: Family, q: Omit<ClassQuery, 'current' | 'size'>, t: Translate): Promise<Workbook> {
+export async function classExport(db: DbOrTx, actor: Actor, family: SchoolFamily, q: Omit<ClassQuery, 'current' | 'size'>, t: Translate): Promise<Workbook> {
   const columns = classColumns(family);
   const rows = await classRows(db, actor, q);
   const cell = (r: ClassDetail, key: ClassColumnKey): unknown => {
@@ -142,156 +139,109 @@ const CLASS_FIELD_LABEL: Record<(typeof CLASS_FIELDS)[number], string> = {
 };
 
 
-class Rollback extends Error {}
-
 /**
- * Class import (docs/product-rules.md#class-import), all or nothing: every row goes through the form's schema and the
- * service's rules (grade of the school, code 1–99 and free in the grade, also against earlier rows of the file) in one
- * transaction; one refused row rolls everything back and the answer lists every refused row with its reason.
- * A row naming an existing class (grade, major and code) updates it only with `updateExisting`
- * (docs/product-rules.md#import-updates), otherwise it is refused; a row that changes nothing is skipped. A dry run
- * does the same work in a transaction it always rolls back and answers the counts, the refused rows and every update.
+ * Class import (docs/product-rules.md#class-import), all or nothing on the import kit (server/lib/import-rows.ts):
+ * every row goes through the form's schema and the service's rules (grade of the school, code 1–99 and free in the
+ * grade, also against earlier rows of the file) in one transaction; one refused row rolls everything back and the
+ * answer lists every refused row with its reason. A row naming an existing class (grade, major and code) updates it
+ * only with `updateExisting` (docs/product-rules.md#import-updates), otherwise it is refused; a row that changes
+ * nothing is skipped. A dry run does the same work, rolls it back and answers the counts, the refused rows and every update.
  */
 export async function importClasses(
   db: Db,
   actor: Actor,
-  family: Family,
+  family: SchoolFamily,
   file: { fileName: string; buffer: Buffer },
   t: Translate,
-  options: { dryRun?: boolean; updateExisting?: boolean } = {},
+  options: { dryRun?: boolean; updateExisting?: boolean; onProgress?: (done: number, total: number) => void | Promise<void> } = {},
 ): Promise<Workbook & { success: number; failure: number; preview: ClassImportPreview }> {
-  if (!/\.xlsx$/i.test(file.fileName.trim())) throw new AppError(400, ERR.onlyExcel);
-  const columns = classColumns(family);
-  const { rows } = await readXlsxRows(file.buffer, { maxRows: CLASS_IMPORT_MAX_ROWS + HEADER_SCAN_ROWS, maxColumns: 64 });
-  const header = findHeaderRow(rows, columns, t);
-  const data = rows
-    .map((cells, i) => ({ row: i + 1, cells }))
-    .slice(header.row + 1)
-    .filter((r) => r.cells.some((c) => cellText(c) !== ''));
-  if (data.length === 0) throw new AppError(400, 'physiqueResults:import.emptyFile');
-  if (data.length > CLASS_IMPORT_MAX_ROWS) throw new AppError(400, 'school:import.tooManyRows', { max: CLASS_IMPORT_MAX_ROWS });
-
+  const sheet = await readImportSheet(
+    file,
+    { columns: classColumns(family), maxRows: CLASS_IMPORT_MAX_ROWS, messages: { headerNotFound: 'school:import.headerNotFound', tooManyRows: 'school:import.tooManyRows' } },
+    t,
+  );
   const find = await lookups(db, actor, t);
-  const failures: (ImportFailure & { row: number })[] = [];
-  const updates: RowUpdate[] = [];
-  let success = 0;
+  const updates = updateTracker(t, Boolean(options.updateExisting));
   let created = 0;
-  let unchanged = 0;
   const touched = new Set<string>();
-  const reasonOf = (row: number, key: ClassColumnKey, message: string, params: Record<string, unknown> = {}) =>
-    t('physique:import.rowError', { row, field: t(LABEL[key], RAW), reason: t(message, { ...params, ...RAW }), ...RAW });
 
-  try {
-    await db.transaction(async (tx) => {
-      for (const { row, cells } of data) {
-        const text = (key: ClassColumnKey) => {
-          const i = header.index[key];
-          return i === undefined ? '' : cellText(cells[i]);
-        };
-        const fail = (key: ClassColumnKey, message: string, params?: Record<string, unknown>) => failures.push({ row, cells, reason: reasonOf(row, key, message, params) });
-        const gradeKey: ClassColumnKey = family === 'gx' ? 'enrolYear' : 'gradeNo';
-        if (family === 'gx' && !text('enrolYear')) {
-          fail('enrolYear', 'validation:class.gradeRequired');
-          continue;
-        }
-        const grade = find.grade(text('gradeNo'), text('enrolYear'));
-        if (grade === 'none' || (grade === 'many' && !text('gradeNo'))) {
-          fail(gradeKey, text('gradeNo') || text('enrolYear') ? 'school:import.gradeNotFound' : 'validation:class.gradeRequired');
-          continue;
-        }
-        if (grade === 'many') {
-          fail('enrolYear', 'school:import.gradeAmbiguous');
-          continue;
-        }
-        const refs: Partial<Record<'majorId' | 'headTeacherId' | 'peTeacherId', string>> = {};
-        const named: [keyof typeof refs, ClassColumnKey, (s: string) => { id: string } | 'none' | 'many'][] = [
-          ['majorId', 'major', find.major],
-          ['headTeacherId', 'headTeacher', find.teacher],
-          ['peTeacherId', 'peTeacher', find.teacher],
-        ];
-        let refused = false;
-        for (const [field, key, lookup] of named) {
-          const value = text(key);
-          if (!value || (key === 'major' && family !== 'gx')) continue;
-          const hit = lookup(value);
-          if (hit === 'none' || hit === 'many') {
-            fail(key, hit === 'none' ? 'school:import.notFound' : 'school:import.ambiguous', { value });
-            refused = true;
-            break;
-          }
-          refs[field] = hit.id;
-        }
-        if (refused) continue;
-        const form: ClassForm = { gradeId: grade.id, code: (text('code') || undefined) as unknown as number, name: text('name'), classNo: text('classNo'), ...refs };
-        const parsed = classSaveSchema.safeParse(form);
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0];
-          fail(COLUMN_OF[String(issue.path[0])] ?? 'name', issue.message);
-          continue;
-        }
-        const [existing] = await tx
-          .select({ id: classes.id, version: classes.version, name: classes.name, classNo: classes.classNo, headTeacherId: classes.headTeacherId, peTeacherId: classes.peTeacherId })
-          .from(classes)
-          .where(
-            and(
-              eq(classes.orgId, actor.tenantOrgId),
-              eq(classes.gradeId, parsed.data.gradeId),
-              eq(classes.code, parsed.data.code),
-              family === 'gx' && parsed.data.majorId ? eq(classes.majorId, parsed.data.majorId) : sql`${classes.majorId} is null`,
-            ),
-          );
-        try {
-          if (existing) {
-            const after = { name: parsed.data.name, classNo: parsed.data.classNo || null, headTeacherId: parsed.data.headTeacherId || null, peTeacherId: parsed.data.peTeacherId || null };
-            const changes = changedFields(existing, after, CLASS_FIELDS, (f) => t(CLASS_FIELD_LABEL[f], RAW), (f, v) =>
-              v == null ? '' : f === 'headTeacherId' || f === 'peTeacherId' ? (find.teacherName.get(String(v)) ?? '') : String(v),
-            );
-            if (changes.length === 0) {
-              unchanged++;
-              continue;
-            }
-            // Without the option (or when an earlier row of this file made or changed it) the form's refusal stands.
-            if (!options.updateExisting || touched.has(existing.id)) {
-              fail('code', 'validation:class.codeTaken');
-              continue;
-            }
-            touched.add(existing.id);
-            const change = await updateClass(tx, actor, existing.id, { ...parsed.data, version: existing.version });
-            await audit(tx, actor, { action: 'import', entity: 'class', entityId: existing.id, before: change.before, after: change.after });
-            updates.push({ row, who: existing.name, changes });
-          } else {
-            const made = await createClass(tx, actor, parsed.data);
-            touched.add(made.id);
-            await audit(tx, actor, { action: 'import', entity: 'class', entityId: made.id, before: null, after: made });
-            created++;
-          }
-          success++;
-        } catch (error) {
-          if (!isAppError(error) || !error.field) throw error;
-          fail(COLUMN_OF[error.field] ?? 'name', error.i18nKey, error.params);
-        }
+  const result = await importRows(db, sheet, {
+    t,
+    labels: LABEL,
+    dryRun: options.dryRun,
+    onProgress: options.onProgress,
+    fileName: t('school:import.fileName', RAW),
+    async each({ row }, { text, fail }, tx) {
+      const gradeKey: ClassColumnKey = family === 'gx' ? 'enrolYear' : 'gradeNo';
+      if (family === 'gx' && !text('enrolYear')) return fail('enrolYear', 'validation:class.gradeRequired');
+      const grade = find.grade(text('gradeNo'), text('enrolYear'));
+      if (grade === 'none' || (grade === 'many' && !text('gradeNo'))) {
+        return fail(gradeKey, text('gradeNo') || text('enrolYear') ? 'school:import.gradeNotFound' : 'validation:class.gradeRequired');
       }
-      if (failures.length > 0 || options.dryRun) throw new Rollback();
-    });
-  } catch (error) {
-    if (!(error instanceof Rollback)) throw error;
-    if (!options.dryRun) success = 0;
-  }
-  const preview: ClassImportPreview = {
-    rows: data.length,
-    create: created,
-    update: updates.length,
-    unchanged,
-    rejected: failures.length,
-    failures: failures.slice(0, PREVIEW_REJECTED_ROWS).map((f) => ({ row: f.row, reason: f.reason })),
-    updates: updates.slice(0, PREVIEW_UPDATE_ROWS),
-  };
-  const workbook = failuresWorkbook({
-    header: rows[header.row],
-    failures,
-    total: failures.length,
-    sheetName: t('physiqueResults:import.failureSheet', RAW),
-    reasonColumn: t('physiqueResults:import.reasonColumn', RAW),
+      if (grade === 'many') return fail('enrolYear', 'school:import.gradeAmbiguous');
+      const refs: Partial<Record<'majorId' | 'headTeacherId' | 'peTeacherId', string>> = {};
+      const named: [keyof typeof refs, ClassColumnKey, (s: string) => { id: string } | 'none' | 'many'][] = [
+        ['majorId', 'major', find.major],
+        ['headTeacherId', 'headTeacher', find.teacher],
+        ['peTeacherId', 'peTeacher', find.teacher],
+      ];
+      for (const [field, key, lookup] of named) {
+        const value = text(key);
+        if (!value || (key === 'major' && family !== 'gx')) continue;
+        const hit = lookup(value);
+        if (hit === 'none' || hit === 'many') return fail(key, hit === 'none' ? 'school:import.notFound' : 'school:import.ambiguous', { value });
+        refs[field] = hit.id;
+      }
+      const form: ClassForm = { gradeId: grade.id, code: (text('code') || undefined) as unknown as number, name: text('name'), classNo: text('classNo'), ...refs };
+      const parsed = classSaveSchema.safeParse(form);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        return fail(COLUMN_OF[String(issue.path[0])] ?? 'name', issue.message);
+      }
+      const [existing] = await tx
+        .select({ id: classes.id, version: classes.version, name: classes.name, classNo: classes.classNo, headTeacherId: classes.headTeacherId, peTeacherId: classes.peTeacherId })
+        .from(classes)
+        .where(
+          and(
+            eq(classes.orgId, actor.tenantOrgId),
+            eq(classes.gradeId, parsed.data.gradeId),
+            eq(classes.code, parsed.data.code),
+            family === 'gx' && parsed.data.majorId ? eq(classes.majorId, parsed.data.majorId) : sql`${classes.majorId} is null`,
+          ),
+        );
+      try {
+        if (existing) {
+          const after = { name: parsed.data.name, classNo: parsed.data.classNo || null, headTeacherId: parsed.data.headTeacherId || null, peTeacherId: parsed.data.peTeacherId || null };
+          const changes = updates.diff(existing, after, CLASS_FIELDS, CLASS_FIELD_LABEL, (f, v) =>
+            v == null ? '' : f === 'headTeacherId' || f === 'peTeacherId' ? (find.teacherName.get(String(v)) ?? '') : String(v),
+          );
+          // An earlier row of this file made or changed it: the form's refusal stands, as without the option.
+          const verdict = updates.judge(row, existing.name, changes, touched.has(existing.id));
+          if (verdict === 'unchanged') return 'unchanged';
+          if (verdict === 'refused') return fail('code', 'validation:class.codeTaken');
+          touched.add(existing.id);
+          const change = await updateClass(tx, actor, existing.id, { ...parsed.data, version: existing.version });
+          await audit(tx, actor, { action: 'import', entity: 'class', entityId: existing.id, before: change.before, after: change.after });
+        } else {
+          const made = await createClass(tx, actor, parsed.data);
+          touched.add(made.id);
+          await audit(tx, actor, { action: 'import', entity: 'class', entityId: made.id, before: null, after: made });
+          created++;
+        }
+      } catch (error) {
+        if (!isAppError(error) || !error.field) throw error;
+        return fail(COLUMN_OF[error.field] ?? 'name', error.i18nKey, error.params);
+      }
+    },
   });
-  return { workbook, fileName: importFileName(t('school:import.fileName', RAW), success, failures.length), success, failure: failures.length, preview };
+  const preview: ClassImportPreview = {
+    rows: sheet.rows.length,
+    create: created,
+    update: updates.updates.length,
+    unchanged: result.unchanged,
+    rejected: result.failure,
+    failures: result.failures.slice(0, PREVIEW_REJECTED_ROWS).map((f) => ({ row: f.row, reason: f.reason })),
+    updates: updates.updates.slice(0, PREVIEW_UPDATE_ROWS),
+  };
+  return { workbook: result.workbook, fileName: result.fileName, success: result.success, failure: result.failure, preview };
 }

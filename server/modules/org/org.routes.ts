@@ -17,6 +17,7 @@ import { collegeById, collegeOptions, collegePage, createCollege, createMajor, d
 import { createGrade, deleteGrade, gradeById, gradeFormOptions, gradePage, updateGrade } from './grade.service';
 import { rolloverRoutes } from './rollover.routes';
 import { createSchoolYear, deleteSchoolYear, schoolYearById, schoolYearPage, updateSchoolYear } from './school-year.service';
+import type { SchoolFamily } from '@/domain/menus/access';
 
 /**
  * School structure of /api/busi/web/{k12|gx}: school years with semesters (org/acayear), grades (org/grade), classes
@@ -25,7 +26,7 @@ import { createSchoolYear, deleteSchoolYear, schoolYearById, schoolYearPage, upd
  */
 const translator = (request: FastifyRequest) => (key: string, options?: Record<string, unknown>) => request.t(key, options ?? {});
 
-export const orgRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (app, { family }) => {
+export const orgRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (app, { family }) => {
   app.addHook('onRequest', app.authenticate);
 
   await registerResource(app, family, {

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
 import { OK_MSG } from '@/domain/errors';
 import { rolloverCommitSchema, type RolloverCommit } from '@/domain/school/rollover';
-import type { SchoolFamily } from '@/domain/school/types';
+import type { SchoolFamily } from '@/domain/menus/access';
 import { audit } from '../../lib/audit';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import type { JobHandler } from '../../lib/jobs';

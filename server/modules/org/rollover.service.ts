@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, notInArray, sql } from 'drizzle-orm';
 import { SEMESTER } from '@/domain/constants';
-import type { SchoolFamily } from '@/domain/school/types';
+import type { SchoolFamily } from '@/domain/menus/access';
 import { K12_STAGES, STAGE_GRADES, type GradeStage } from '@/domain/school/grades';
 import {
   classNameInGrade,

@@ -6,6 +6,7 @@ import { facePhotoApplySchema, facePhotoMatchSchema, type FacePhotoKind } from '
 import { relativeApi } from '../../lib/resource';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import { applyFacePhotos, facePhotoMatches } from './face-photos.service';
+import type { SchoolFamily } from '@/domain/menus/access';
 
 /** The page whose edit button a batch of each kind needs. */
 const PAGE: Record<FacePhotoKind, string> = { staff: 'user.teacher', student: 'user.student' };
@@ -15,7 +16,7 @@ const PAGE: Record<FacePhotoKind, string> = { staff: 'user.teacher', student: 'u
  * `POST …/facePhotos/match` (file names → matched, ambiguous, unmatched; writes nothing) and `POST …/facePhotos/apply`
  * (the confirmed photos, one transaction). The files themselves go to the file store first (purpose `face`).
  */
-export const facePhotoRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (app, { family }) => {
+export const facePhotoRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (app, { family }) => {
   app.addHook('onRequest', app.authenticate);
   const r = app.withTypeProvider<ZodTypeProvider>();
   for (const kind of Object.keys(PAGE) as FacePhotoKind[]) {

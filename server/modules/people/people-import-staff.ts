@@ -1,7 +1,7 @@
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
-import { allowsUpdates, changedFields, type RowUpdate } from '@/domain/people/import-updates';
+import { allowsUpdates, type RowUpdate } from '@/domain/people/import-updates';
 import { maskIdNumber } from '@/domain/people/mask';
-import { STAFF_COLUMNS, parseCertificateType, parseGender, type PeopleImportKind, type StaffColumnKey } from '@/domain/people/people-import';
+import { parseCertificateType, parseGender, type PeopleImportKind, type StaffColumnKey } from '@/domain/people/people-import';
 import { staffCreateSchema, staffUpdateSchema } from '@/domain/people/staff';
 import { userCreateSchema, userUpdateSchema } from '@/domain/users/users';
 import type { Tx } from '../../db/client';
@@ -9,9 +9,9 @@ import { membershipRoles, memberships, menus, roleMenus, roles, users } from '..
 import { teachers } from '../../db/schema/school';
 import { audit } from '../../lib/audit';
 import { hashPassword, sha256Hex } from '../../lib/password';
-import { RAW, cellOf, type ImportContext, type ImportPlan, type ParsedFile, type Rejected } from './people-import-rows';
+import { checkRows, columnTexts, updateTracker } from '../../lib/import-rows';
+import { RAW, type ImportContext, type ImportPlan, type ParsedFile } from './people-import-rows';
 
-const HEADER: Record<StaffColumnKey, string> = Object.fromEntries(STAFF_COLUMNS.map((c) => [c.key, c.header])) as Record<StaffColumnKey, string>;
 const FIELD: Record<string, StaffColumnKey> = { name: 'name', accountNum: 'accountNum', password: 'password', roleId: 'role', mobile: 'mobile', gender: 'gender', workNo: 'workNo', idCard: 'idCard', certificateType: 'certificateType', certificateNo: 'certificateNo' };
 
 interface AccountRow {
@@ -34,8 +34,8 @@ interface AccountRow {
  */
 export async function planAccounts(kind: Exclude<PeopleImportKind, 'student'>, file: ParsedFile, ctx: ImportContext): Promise<ImportPlan> {
   const org = ctx.actor.tenantOrgId;
-  const accountNums = file.rows.map((r) => cellOf(file, r, 'accountNum')).filter(Boolean);
-  const mobiles = file.rows.map((r) => cellOf(file, r, 'mobile')).filter(Boolean);
+  const accountNums = columnTexts(file, 'accountNum');
+  const mobiles = columnTexts(file, 'mobile');
   const [roleRows, codes, taken, workNos] = await Promise.all([
     ctx.db.select({ id: roles.id, name: roles.name }).from(roles).where(and(eq(roles.orgId, org), eq(roles.enabled, true))),
     ctx.db.selectDistinct({ roleId: roleMenus.roleId, permission: menus.permission }).from(roleMenus).innerJoin(menus, eq(menus.menuId, roleMenus.menuId)).innerJoin(roles, eq(roles.id, roleMenus.roleId)).where(eq(roles.orgId, org)),
@@ -48,39 +48,31 @@ export async function planAccounts(kind: Exclude<PeopleImportKind, 'student'>, f
           .where(or(accountNums.length ? inArray(users.accountNum, accountNums) : undefined, mobiles.length ? inArray(users.mobile, mobiles) : undefined, mobiles.length ? inArray(users.accountNum, mobiles) : undefined)),
     kind === 'staff' ? ctx.db.select({ workNo: teachers.workNo, userId: teachers.userId }).from(teachers).where(eq(teachers.orgId, org)) : [],
   ]);
-  const updatesAllowed = allowsUpdates(ctx.extra);
   const current = await currentAccounts(ctx, taken.flatMap((u) => (u.membershipId ? [{ userId: u.userId, membershipId: u.membershipId }] : [])));
   const roleName = new Map(roleRows.map((r) => [r.id, r.name]));
-  const updates: RowUpdate[] = [];
-  let unchanged = 0;
+  const updates = updateTracker(ctx.t, allowsUpdates(ctx.extra));
   // Only roles whose permissions the importing administrator holds may be handed out (the users screen's rule).
   const grantable = new Map(roleRows.filter((r) => codes.every((c) => c.roleId !== r.id || ctx.actor.permissions.has(c.permission))).map((r) => [r.name, r.id]));
   const roleNames = new Set(roleRows.map((r) => r.name));
   const byAccount = new Map(taken.map((u) => [u.accountNum, u]));
-  const rejected: Rejected[] = [];
   const accepted = new Map<string, AccountRow>();
   const seenMobile = new Map<string, number>();
   const seenWorkNo = new Map<string, number>();
 
-  for (const r of file.rows) {
-    const text = (key: StaffColumnKey) => cellOf(file, r, key);
-    const reject = (key: StaffColumnKey, message: string, params?: Record<string, unknown>) => rejected.push({ row: r.row, cells: r.cells, reason: ctx.reason(r.row, HEADER[key], message, params) });
+  const checked = await checkRows<StaffColumnKey>(file, { t: ctx.t, onProgress: ctx.onProgress }, (r, { text, fail: reject }) => {
     const accountNum = text('accountNum');
     const prior = accepted.get(accountNum);
     if (accountNum && prior) {
-      reject('accountNum', 'people:import.duplicateRow', { row: prior.row });
-      continue;
+      return reject('accountNum', 'people:import.duplicateRow', { row: prior.row });
     }
     const user = byAccount.get(accountNum);
     if (user && !user.membershipId) {
-      reject('accountNum', 'validation:org.accountTaken');
-      continue;
+      return reject('accountNum', 'validation:org.accountTaken');
     }
     const roleText = text('role');
     const roleId = grantable.get(roleText) ?? '';
     if (roleText && !roleId) {
-      reject('role', roleNames.has(roleText) ? 'validation:user.roleNotHeld' : 'validation:user.roleRequired');
-      continue;
+      return reject('role', roleNames.has(roleText) ? 'validation:user.roleNotHeld' : 'validation:user.roleRequired');
     }
     const common = { name: text('name'), accountNum, roleId, mobile: text('mobile') };
     const isNew = !user;
@@ -104,8 +96,7 @@ export async function planAccounts(kind: Exclude<PeopleImportKind, 'student'>, f
     }
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      reject(FIELD[String(issue.path[0])] ?? 'name', issue.message);
-      continue;
+      return reject(FIELD[String(issue.path[0])] ?? 'name', issue.message);
     }
     const v = parsed.data as typeof parsed.data & { password?: string; gender?: 'male' | 'female'; workNo?: string; idCard?: string; certificateType?: string; certificateNo?: string };
     const ownUserId = user?.userId;
@@ -113,16 +104,14 @@ export async function planAccounts(kind: Exclude<PeopleImportKind, 'student'>, f
       const other = taken.find((u) => u.userId !== ownUserId && (u.mobile === v.mobile || u.accountNum === v.mobile));
       const inFile = seenMobile.get(v.mobile);
       if (other || inFile) {
-        reject('mobile', inFile ? 'people:import.duplicateRow' : 'errors:mobileTaken', { row: inFile ?? 0 });
-        continue;
+        return reject('mobile', inFile ? 'people:import.duplicateRow' : 'errors:mobileTaken', { row: inFile ?? 0 });
       }
     }
     if (kind === 'staff' && v.workNo) {
       const other = workNos.find((w) => w.workNo === v.workNo && (!ownUserId || w.userId !== ownUserId));
       const inFile = seenWorkNo.get(v.workNo);
       if (other || inFile) {
-        reject('workNo', inFile ? 'people:import.duplicateRow' : 'people:import.workNoTaken', { row: inFile ?? 0 });
-        continue;
+        return reject('workNo', inFile ? 'people:import.duplicateRow' : 'people:import.workNoTaken', { row: inFile ?? 0 });
       }
       seenWorkNo.set(v.workNo, r.row);
     }
@@ -136,7 +125,7 @@ export async function planAccounts(kind: Exclude<PeopleImportKind, 'student'>, f
         ...(kind === 'staff' ? { gender: v.gender, workNo: v.workNo || null, idCard: v.idCard || null, certificateType: v.certificateType || null, certificateNo: v.certificateNo || null } : {}),
       } as Record<AccountField, unknown>;
       const fields = kind === 'staff' ? ACCOUNT_FIELDS : ACCOUNT_FIELDS.slice(0, 3);
-      const changes = changedFields((now ?? {}) as Record<AccountField, unknown>, after, fields, (f) => ctx.t(ACCOUNT_LABEL[f], RAW), (f, value) => {
+      const changes = updates.diff((now ?? {}) as Record<AccountField, unknown>, after, fields, ACCOUNT_LABEL, (f, value) => {
         if (value == null || value === '') return '';
         if (f === 'roleId') return roleName.get(String(value)) ?? '';
         if (f === 'gender') return ctx.t(`people:staff.${String(value)}`, RAW);
@@ -145,15 +134,9 @@ export async function planAccounts(kind: Exclude<PeopleImportKind, 'student'>, f
         if (f === 'idCard' || f === 'certificateNo') return maskIdNumber(String(value)) ?? '';
         return String(value);
       });
-      if (changes.length === 0) {
-        unchanged++;
-        continue;
-      }
-      if (!updatesAllowed) {
-        reject('accountNum', 'people:import.accountExists');
-        continue;
-      }
-      updates.push({ row: r.row, who: `${now?.name ?? v.name}（${accountNum}）`, changes });
+      const verdict = updates.judge(r.row, `${now?.name ?? v.name}（${accountNum}）`, changes);
+      if (verdict === 'unchanged') return 'unchanged';
+      if (verdict === 'refused') return reject('accountNum', 'people:import.accountExists');
     }
     accepted.set(accountNum, {
       row: r.row,
@@ -165,10 +148,17 @@ export async function planAccounts(kind: Exclude<PeopleImportKind, 'student'>, f
       staff: kind === 'staff' ? { gender: v.gender!, workNo: v.workNo!, idCard: v.idCard!, certificateType: v.certificateType!, certificateNo: v.certificateNo! } : undefined,
       existing: user ? { userId: user.userId, membershipId: user.membershipId! } : undefined,
     });
-  }
+  });
   const list = [...accepted.values()];
   const update = list.filter((a) => a.existing).length;
-  return { create: list.length - update, update, unchanged, updates, rejected, write: (db) => db.transaction((tx) => writeAccounts(tx, ctx, kind, list, updates)) };
+  return {
+    create: list.length - update,
+    update,
+    unchanged: checked.unchanged,
+    updates: updates.updates,
+    rejected: checked.failures,
+    write: (db) => db.transaction((tx) => writeAccounts(tx, ctx, kind, list, updates.updates)),
+  };
 }
 
 const ACCOUNT_FIELDS = ['name', 'mobile', 'roleId', 'gender', 'workNo', 'idCard', 'certificateType', 'certificateNo'] as const;

@@ -5,20 +5,20 @@ import {
   STUDENT_COLUMNS,
   genderOfRelation,
   gradeNoOfName,
-  parseBirthDate,
   parseEthnicity,
   parseGender,
   parseRelation,
   type StudentColumnKey,
 } from '@/domain/people/people-import';
 import { studentSaveSchema } from '@/domain/people/students';
-import { allowsUpdates, changedFields, studentChangeRefusal, type FieldChange, type RowUpdate } from '@/domain/people/import-updates';
+import { allowsUpdates, studentChangeRefusal, type FieldChange } from '@/domain/people/import-updates';
 import type { Db, DbOrTx } from '../../db/client';
 import { physiqueResults, testRecords } from '../../db/schema/physique';
 import { classes, grades, parents, parentStudents, students } from '../../db/schema/school';
 import type { CellValue } from '../../lib/spreadsheet/xlsx-reader';
 import { copyLines, withBulkTransaction, type BulkSession } from '../physique/bulk-session';
-import { RAW, cellOf, rawOf, type ImportContext, type ImportPlan, type ParsedFile, type Rejected } from './people-import-rows';
+import { checkRows, rowReason, updateTracker, type RowFailure } from '../../lib/import-rows';
+import { RAW, type ImportContext, type ImportPlan, type ParsedFile } from './people-import-rows';
 import { gradeNameKey } from '@/domain/school/grades';
 
 /** A child id the parent schema accepts while the student does not exist yet (the write puts the real one). */
@@ -100,7 +100,7 @@ export interface StudentPlanFile {
   students: PlannedStudent[];
   parents: PlannedParent[];
   links: PlannedLink[];
-  rejected: Rejected[];
+  rejected: RowFailure[];
   unchanged: number;
   schoolYearId?: string;
   semesterId?: string;
@@ -127,6 +127,7 @@ interface ExistingStudent extends Record<StudentField, unknown> {
 export async function planStudents(file: ParsedFile, ctx: ImportContext): Promise<ImportPlan & { plan: StudentPlanFile }> {
   const org = ctx.actor.tenantOrgId;
   const updatesAllowed = allowsUpdates(ctx.extra);
+  const updates = updateTracker(ctx.t, updatesAllowed);
   const [classOf, existing, existingParents, links] = await Promise.all([
     classLookup(ctx),
     ctx.db
@@ -165,40 +166,28 @@ export async function planStudents(file: ParsedFile, ctx: ImportContext): Promis
   };
   const relationText = (r: string) => ctx.t(`people:students.relations.${r}`, RAW);
 
-  const rejected: Rejected[] = [];
   const accepted = new Map<string, PlannedStudent>();
   const rowParentsOf = new Map<string, ParentData[]>();
   const parentsOf = new Map<string, ParentData>();
-  const updates: RowUpdate[] = [];
   const cells: Record<number, CellValue[]> = {};
-  let unchanged = 0;
   let update = 0;
 
-  for (const r of file.rows) {
-    const text = (key: StudentColumnKey) => cellOf(file, r, key);
-    const reject = (key: StudentColumnKey, message: string, params?: Record<string, unknown>) =>
-      rejected.push({ row: r.row, cells: r.cells, reason: ctx.reason(r.row, HEADER[key], message, params) });
-
-    const regNoRaw = rawOf(file, r, 'regNo');
-    if (typeof regNoRaw === 'number' && !Number.isSafeInteger(regNoRaw)) {
-      reject('regNo', 'physique:import.regNoAsNumber');
-      continue;
-    }
+  const checked = await checkRows<StudentColumnKey>(file, { t: ctx.t, onProgress: ctx.onProgress }, (r, { text, raw, date, has, fail: reject }) => {
+    const regNoRaw = raw('regNo');
+    if (typeof regNoRaw === 'number' && !Number.isSafeInteger(regNoRaw)) return reject('regNo', 'import:regNoAsNumber');
     const regNo = text('regNo');
     const first = accepted.get(regNo);
     if (regNo && first) {
-      reject('regNo', 'people:import.duplicateRow', { row: first.row });
-      continue;
+      return reject('regNo', 'people:import.duplicateRow', { row: first.row });
     }
     const classText = text('className');
     const gradeText = text('grade');
     const classId = gradeText && classText ? classOf.find(gradeText, classText) : '';
     if (classId === 'none' || classId === 'many') {
-      reject('className', classId === 'none' ? 'people:import.classNotFound' : 'people:import.classAmbiguous', { grade: gradeText, className: classText });
-      continue;
+      return reject('className', classId === 'none' ? 'people:import.classNotFound' : 'people:import.classAmbiguous', { grade: gradeText, className: classText });
     }
     const gender = parseGender(text('gender'));
-    const birthDate = parseBirthDate(rawOf(file, r, 'birthDate'), file.date1904);
+    const birthDate = date('birthDate');
     const ethnicity = parseEthnicity(text('ethnicity'));
     const parsed = studentSaveSchema.safeParse({
       name: text('name'),
@@ -212,17 +201,16 @@ export async function planStudents(file: ParsedFile, ctx: ImportContext): Promis
     });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      reject(STUDENT_FIELD[String(issue.path[0])] ?? 'name', issue.message);
-      continue;
+      return reject(STUDENT_FIELD[String(issue.path[0])] ?? 'name', issue.message);
     }
     const s = parsed.data;
     const data: StudentData = { name: s.name, regNo: s.regNo, studentNo: s.studentNo || null, classId: s.classId, gender: s.gender, birthDate: s.birthDate || null, ethnicity: s.ethnicity };
     const known = byRegNo.get(s.regNo);
     // A column the file does not have keeps an existing student's value (an empty cell of a present column clears it).
     if (known) {
-      if (file.index.studentNo === undefined) data.studentNo = (known.studentNo as string | null) ?? null;
-      if (file.index.birthDate === undefined) data.birthDate = (known.birthDate as string | null) ?? null;
-      if (file.index.ethnicity === undefined) data.ethnicity = String(known.ethnicity);
+      if (!has('studentNo')) data.studentNo = (known.studentNo as string | null) ?? null;
+      if (!has('birthDate')) data.birthDate = (known.birthDate as string | null) ?? null;
+      if (!has('ethnicity')) data.ethnicity = String(known.ethnicity);
     }
 
     // The row's parents: the same schema as the parent form, one parent per mobile across the file.
@@ -276,25 +264,19 @@ export async function planStudents(file: ParsedFile, ctx: ImportContext): Promis
       }
       rowParents.push({ ...p, row: r.row, children: [{ regNo: s.regNo, relation: rel }] });
     }
-    if (refused) continue;
+    if (refused) return;
 
     let before: PlannedStudent['before'];
     if (known) {
-      const changes = [...changedFields(known, data, STUDENT_FIELDS, (f) => ctx.t(FIELD_LABEL[f], RAW), shown), ...parentChanges];
-      if (changes.length === 0) {
-        // Nothing would change: skipped, neither a write nor a failure.
-        unchanged++;
-        continue;
-      }
-      if (!updatesAllowed) {
-        reject('regNo', 'people:import.regNoExists');
-        continue;
-      }
+      const changes = [...updates.diff(known, data, STUDENT_FIELDS, FIELD_LABEL, shown), ...parentChanges];
+      const verdict = updates.judge(r.row, `${known.name}（${s.regNo}）`, changes);
+      // Nothing would change: skipped, neither a write nor a failure.
+      if (verdict === 'unchanged') return 'unchanged';
+      if (verdict === 'refused') return reject('regNo', 'people:import.regNoExists');
       before = Object.fromEntries(changes.filter((c) => c.field in FIELD_LABEL).map((c) => [c.field, known[c.field as StudentField]]));
-      updates.push({ row: r.row, who: `${known.name}（${s.regNo}）`, changes });
       update++;
     } else if (parentChanges.length > 0) {
-      updates.push({ row: r.row, who: `${s.name}（${s.regNo}）`, changes: parentChanges });
+      updates.updates.push({ row: r.row, who: `${s.name}（${s.regNo}）`, changes: parentChanges });
     }
     accepted.set(s.regNo, { row: r.row, ...data, expectId: known?.id ?? null, expectVersion: known?.version ?? null, before });
     cells[r.row] = r.cells;
@@ -304,7 +286,9 @@ export async function planStudents(file: ParsedFile, ctx: ImportContext): Promis
       if (inFile) inFile.children.push(...p.children);
       else parentsOf.set(p.mobile, p);
     }
-  }
+  });
+  const rejected = checked.failures;
+  const unchanged = checked.unchanged;
 
   // The gender rule (docs/product-rules.md#student-changes): only students whose gender changes are looked up.
   const genderChanged = [...accepted.values()].filter((a) => a.expectId && byRegNo.get(a.regNo)!.gender !== a.gender);
@@ -315,9 +299,8 @@ export async function planStudents(file: ParsedFile, ctx: ImportContext): Promis
       if (!refusal) continue;
       accepted.delete(a.regNo);
       update--;
-      const at = updates.findIndex((u) => u.row === a.row);
-      if (at >= 0) updates.splice(at, 1);
-      rejected.push({ row: a.row, cells: cells[a.row], reason: ctx.reason(a.row, HEADER.gender, refusal) });
+      updates.drop(a.row);
+      rejected.push({ row: a.row, cells: cells[a.row], reason: rowReason(ctx.t, a.row, HEADER.gender, refusal) });
       delete cells[a.row];
       for (const p of rowParentsOf.get(a.regNo) ?? []) {
         const entry = parentsOf.get(p.mobile)!;
@@ -354,7 +337,7 @@ export async function planStudents(file: ParsedFile, ctx: ImportContext): Promis
     create: list.length - update,
     update,
     unchanged,
-    updates,
+    updates: updates.updates,
     parentsCreate: plannedParents.filter((p) => !p.expect).length,
     parentsUpdate,
     rejected,

@@ -1,23 +1,12 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { and, asc, desc, eq } from 'drizzle-orm';
-import { ERR } from '@/domain/errors';
-import {
-  PEOPLE_IMPORT_MAX_ROWS,
-  PREVIEW_REJECTED_ROWS,
-  foldCell,
-  mapPeopleHeader,
-  peopleColumns,
-  type PeopleColumn,
-  type PeopleImportKind,
-  type PeopleImportPreview,
-} from '@/domain/people/people-import';
+import { PEOPLE_IMPORT_MAX_ROWS, PREVIEW_REJECTED_ROWS, foldCell, peopleColumns, type PeopleImportKind, type PeopleImportPreview } from '@/domain/people/people-import';
 import { PREVIEW_UPDATE_ROWS } from '@/domain/people/import-updates';
 import type { Translate } from '@/domain/physique-results/export-layout';
 import type { Db, DbOrTx } from '../../db/client';
 import { schoolYears, semesters } from '../../db/schema/school';
 import { AppError } from '../../lib/app-error';
-import { failuresWorkbook, importFileName } from '../../lib/spreadsheet/import-report';
-import { openXlsx } from '../../lib/spreadsheet/xlsx-reader';
+import { failuresFile, readImportSheet, rowReason, type RowFailure } from '../../lib/import-rows';
 import type { Actor } from '../../plugins/tenant';
 import { dropImport, heldImport, keepImport } from './people-import-store';
 import type { Storage } from '../../lib/storage/storage';
@@ -26,7 +15,7 @@ import type { BulkSession } from '../physique/bulk-session';
 import { finishImport, finishImportIn } from '../files/import-job';
 import { planStudents, writeStudents, type LateRefusal, type StudentPlanFile } from './people-import-students';
 import { planAccounts } from './people-import-staff';
-import { RAW, type DataRow, type Family, type ImportContext, type ImportPlan, type ParsedFile, type Rejected } from './people-import-rows';
+import { RAW, type Family, type ImportContext, type ImportPlan, type ParsedFile } from './people-import-rows';
 
 /**
  * People imports (docs/product-rules.md#people-import): a dry run reads the file, checks every row with the form's
@@ -36,35 +25,9 @@ import { RAW, type DataRow, type Family, type ImportContext, type ImportPlan, ty
  * that decide a conflict; a staff or account file waits under its id and is read and checked again.
  */
 
-/** Rows scanned for the header row (a file may start with a title row). */
-const HEADER_SCAN_ROWS = 10;
-
-/** The header row among the first rows, or the 400 that says what is missing. */
-function headerOf(rows: readonly DataRow[], columns: readonly PeopleColumn[], t: Translate) {
-  let best: ReturnType<typeof mapPeopleHeader> | null = null;
-  for (const r of rows.slice(0, HEADER_SCAN_ROWS)) {
-    const mapping = mapPeopleHeader(r.cells, columns);
-    if (mapping.missing.length === 0) return { at: r.row, index: mapping.index, header: r.cells };
-    if (!best || Object.keys(mapping.index).length > Object.keys(best.index).length) best = mapping;
-  }
-  if (best && Object.keys(best.index).length >= 2) {
-    throw new AppError(400, 'physique:import.missingColumns', { columns: best.missing.map((c) => c.header).join(t('physique:import.errorSeparator', RAW)) });
-  }
-  throw new AppError(400, 'school:import.headerNotFound');
-}
-
-/** Reads an uploaded workbook: .xlsx only, at most PEOPLE_IMPORT_MAX_ROWS rows, the header found by name or alias. */
-export async function readPeopleFile(file: { fileName: string; buffer: Buffer }, kind: PeopleImportKind, t: Translate): Promise<ParsedFile> {
-  if (!/\.xlsx$/i.test(file.fileName.trim())) throw new AppError(400, ERR.onlyExcel);
-  const source = await openXlsx(file.buffer, { maxRows: PEOPLE_IMPORT_MAX_ROWS, maxColumns: 64 });
-  const all: DataRow[] = [];
-  for await (const batch of source.batches()) {
-    for (const r of batch) if (r.cells.some((c) => foldCell(c) !== '')) all.push({ row: r.row, cells: r.cells });
-  }
-  const header = headerOf(all, peopleColumns(kind), t);
-  const rows = all.filter((r) => r.row > header.at);
-  if (rows.length === 0) throw new AppError(400, 'physiqueResults:import.emptyFile');
-  return { header: header.header, index: header.index, rows, date1904: source.date1904 };
+/** Reads an uploaded workbook on the import kit: .xlsx only, at most PEOPLE_IMPORT_MAX_ROWS rows, the header found by name or alias. */
+export function readPeopleFile(file: { fileName: string; buffer: Buffer }, kind: PeopleImportKind, t: Translate): Promise<ParsedFile> {
+  return readImportSheet<string>(file, { columns: peopleColumns(kind), sheetRows: PEOPLE_IMPORT_MAX_ROWS, cellText: foldCell }, t);
 }
 
 async function studentContext(db: DbOrTx, actor: Actor, extra: Record<string, string>) {
@@ -108,15 +71,8 @@ async function planOf(kind: PeopleImportKind, file: ParsedFile, ctx: ImportConte
 /** The context field that marks a kept student plan (its blob is gzipped JSON, not the uploaded workbook). */
 const PLAN_MARK = 'checkedPlan';
 
-function contextOf(db: DbOrTx, actor: Actor, family: Family, t: Translate, extra: Record<string, string>): ImportContext {
-  return {
-    db,
-    actor,
-    family,
-    t,
-    extra,
-    reason: (row, field, message, params = {}) => t('physique:import.rowError', { row, field, reason: t(message, { ...params, ...RAW }), ...RAW }),
-  };
+function contextOf(db: DbOrTx, actor: Actor, family: Family, t: Translate, extra: Record<string, string>, onProgress?: ImportContext['onProgress']): ImportContext {
+  return { db, actor, family, t, extra, onProgress };
 }
 
 /** The dry run: counts and the first refused rows; nothing is written. The file waits for its commit under `importId`. */
@@ -155,10 +111,11 @@ export async function previewImport(
 const FAILED_ROWS_LISTED = 2000;
 
 /**
- * The commit of a staff or account import (a student import: commitStudentPlan): the kept file checked again (someone
- * may have changed the data since the dry run), the accepted rows
- * written in one transaction by natural key (学籍号, mobile, login account), the refused ones returned in the failures
- * workbook. Any write error rolls everything back.
+ * The commit of a people import as a job (docs/product-rules.md#jobs): the file or plan the commit handed over
+ * (holdImport), checked again for staff and accounts (someone may have changed the data since the dry run), the
+ * accepted rows written in one transaction by natural key (学籍号, mobile, login account) together with the job's `done`
+ * and the failures workbook's row, so a retry after a dead process writes once or not at all. Any write error rolls
+ * everything back. The kept file goes when the job ends (not when its process dies: a retry reads it).
  */
 export function peopleImportJob(storage: Storage): JobHandler<{ kind: PeopleImportKind; family: Family; importId: string }> {
   return async (job) => {
@@ -170,20 +127,31 @@ export function peopleImportJob(storage: Storage): JobHandler<{ kind: PeopleImpo
     try {
       if (kind === 'student') {
         let committed = false;
-        const outcome = await commitStudentPlan(db, actor, family, pending.buffer, pending.context, t, async (s, o) => {
-          await finishImportIn(job as JobContext<unknown>, storage, (text, params) => s.query(text, params), o);
-          committed = true;
-        }, (done, total) => progress(done, total, 'jobs:stage.writing'));
+        const outcome = await commitStudentPlan(
+          db,
+          actor,
+          family,
+          pending.buffer,
+          pending.context,
+          t,
+          async (s, o) => {
+            await finishImportIn(job as JobContext<unknown>, storage, (text, params) => s.query(text, params), o);
+            committed = true;
+          },
+          (done, total) => progress(done, total, 'jobs:stage.writing'),
+        );
+        // Nothing written (every row refused at the last check): the workbook and the `done` through finish.
         if (!committed) await finishImport(job as JobContext<unknown>, storage, async () => outcome);
         return;
       }
       const file = await readPeopleFile(pending, kind, t);
-      await progress(0, file.rows.length, 'jobs:stage.checking');
-      const done = await planOf(kind, file, contextOf(db, actor, family, t, pending.context));
+      const done = await planOf(kind, file, contextOf(db, actor, family, t, pending.context, (n, total) => progress(n, total, 'jobs:stage.checking')));
       await progress(file.rows.length, file.rows.length, 'jobs:stage.writing');
       await finishImport(job as JobContext<unknown>, storage, async (tx) => {
         await done.write(tx);
-        return accountOutcome(kind, file, done, t);
+        const success = done.create + done.update;
+        const result = failuresFile(file, { t, fileName: t(`people:import.fileName.${kind}`, RAW), success, failures: done.rejected, listed: FAILED_ROWS_LISTED });
+        return { ...result, success, failure: done.rejected.length };
       });
     } finally {
       await dropImport(db, storage, importId);
@@ -191,29 +159,18 @@ export function peopleImportJob(storage: Storage): JobHandler<{ kind: PeopleImpo
   };
 }
 
-/** The counts and failures workbook of a staff or account commit. */
-function accountOutcome(kind: PeopleImportKind, file: ParsedFile, done: ImportPlan, t: Translate) {
-  const success = done.create + done.update;
-  const failure = done.rejected.length;
-  const textColumns = peopleColumns(kind).flatMap((c) => (c.text && file.index[c.key] !== undefined ? [file.index[c.key]!] : []));
-  const workbook = failuresWorkbook({
-    header: file.header,
-    failures: done.rejected.slice(0, FAILED_ROWS_LISTED),
-    total: failure,
-    sheetName: t('physiqueResults:import.failureSheet', RAW),
-    reasonColumn: t('physiqueResults:import.reasonColumn', RAW),
-    more: (count, listed) => t('people:import.moreFailures', { count, listed, ...RAW }),
-    textColumns,
-  });
-  return { workbook, fileName: importFileName(t(`people:import.fileName.${kind}`, RAW), success, failure), success, failure };
+/** What a commit leaves: the counts and the failures workbook. */
+interface Outcome {
+  workbook: Buffer;
+  fileName: string;
+  success: number;
+  failure: number;
 }
 
-/** What a commit leaves: the counts and the failures workbook. */
-type Outcome = ReturnType<typeof accountOutcome>;
-
 /**
- * The student commit (issue 27): the rows the dry run checked, written with only the conflict keys checked again in
- * the transaction (writeStudents); rows refused there join the dry run's refused rows in the failures workbook.
+ * The student commit (docs/product-rules.md#import-updates): the rows the dry run checked, written with only the
+ * conflict keys checked again in the transaction (writeStudents, which runs `inWrite` last inside it); rows refused
+ * there join the dry run's refused rows in the failures workbook.
  */
 async function commitStudentPlan(
   db: Db,
@@ -228,30 +185,20 @@ async function commitStudentPlan(
   if (context[PLAN_MARK] !== '1') throw new AppError(404, 'people:import.expired');
   const plan = JSON.parse(gunzipSync(blob).toString('utf8')) as StudentPlanFile;
   const ctx = contextOf(db, actor, family, t, context);
+  // The rows are written set-wise in one transaction: progress is its start (the job's `done` is its end).
   await onProgress(0, plan.students.length);
-  const outcomeOf = (written: number, late: LateRefusal[]) => studentOutcome(plan, ctx, t, written, late);
+  const outcomeOf = (written: number, late: LateRefusal[]): Outcome => {
+    const header = (key: string) => peopleColumns('student').find((c) => c.key === key)!.header;
+    const refused: RowFailure[] = [
+      ...plan.rejected,
+      ...late.map((l) => ({ row: l.row, cells: plan.cells[l.row] ?? [], reason: rowReason(t, l.row, header(l.field), l.message) })),
+    ].sort((a, b) => a.row - b.row);
+    const result = failuresFile(
+      { header: plan.header, index: {}, columns: [] },
+      { t, fileName: t('people:import.fileName.student', RAW), success: written, failures: refused, listed: FAILED_ROWS_LISTED, textColumns: plan.textColumns },
+    );
+    return { ...result, success: written, failure: refused.length };
+  };
   const { written, late } = await writeStudents(db, ctx, plan, (s, w) => inWrite(s, outcomeOf(w.written, w.late)));
   return outcomeOf(written, late);
-}
-
-function studentOutcome(plan: StudentPlanFile, ctx: ImportContext, t: Translate, written: number, late: LateRefusal[]): Outcome {
-  const header = plan.header;
-  const at = (key: string) => {
-    const column = peopleColumns('student').find((c) => c.key === key)!;
-    return column.header;
-  };
-  const refused: Rejected[] = [
-    ...plan.rejected,
-    ...late.map((l) => ({ row: l.row, cells: plan.cells[l.row] ?? [], reason: ctx.reason(l.row, at(l.field), l.message) })),
-  ].sort((a, b) => a.row - b.row);
-  const workbook = failuresWorkbook({
-    header,
-    failures: refused.slice(0, FAILED_ROWS_LISTED),
-    total: refused.length,
-    sheetName: t('physiqueResults:import.failureSheet', RAW),
-    reasonColumn: t('physiqueResults:import.reasonColumn', RAW),
-    more: (count, listed) => t('people:import.moreFailures', { count, listed, ...RAW }),
-    textColumns: plan.textColumns,
-  });
-  return { workbook, fileName: importFileName(t('people:import.fileName.student', RAW), written, refused.length), success: written, failure: refused.length };
 }

@@ -6,12 +6,13 @@ import { registerResource } from '../../lib/resource';
 import { maskPage } from '../../lib/sensitive';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import { createStaff, deleteStaff, resetStaffPassword, setStaffStatus, staffById, staffFormOptions, staffPage, updateStaff } from './staff.service';
+import type { SchoolFamily } from '@/domain/menus/access';
 
 /**
  * Staff of /api/busi/web/{k12|gx}/user/teacher (docs/product-rules.md#students-and-staff): the resource, the form's
  * options, and enable/disable and password reset of their accounts as the admin users screen has them.
  */
-export const staffRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (app, { family }) => {
+export const staffRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (app, { family }) => {
   app.addHook('onRequest', app.authenticate);
   const key = `${family}.user.teacher`;
   await registerResource(

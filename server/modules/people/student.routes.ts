@@ -10,9 +10,10 @@ import { appAccountRoutes } from './app-account';
 import { maskPage, maskSensitive } from '../../lib/sensitive';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import { createStudent, deleteStudent, parentOptions, studentById, studentFormOptions, studentPage, transferStudents, updateStudent } from './student.service';
+import type { SchoolFamily } from '@/domain/menus/access';
 
 /** Students of /api/busi/web/{k12|gx}/user/student (docs/product-rules.md#students-and-staff), on the resource kit. */
-export const studentRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (app, { family }) => {
+export const studentRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (app, { family }) => {
   app.addHook('onRequest', app.authenticate);
   const key = `${family}.user.student`;
   await registerResource(

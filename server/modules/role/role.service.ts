@@ -10,6 +10,7 @@ import { fieldError } from '../../lib/app-error';
 import { paginate } from '../../lib/paginate';
 import { accountKeyword, accountMemberColumns } from '../../lib/account-members';
 import { containsPattern } from '../../lib/query';
+import { CANDIDATES_MAX, type LinkChange } from '../../lib/linked';
 import { assertUnused, lockVersion, nextVersion, notFound, type Change } from '../../lib/resource';
 import type { Actor } from '../../plugins/tenant';
 
@@ -43,7 +44,7 @@ export function rolePage(db: DbOrTx, actor: Actor, q: RoleQuery): Promise<Page<R
   return paginate(db, db.select(columns).from(roles).where(where).orderBy(desc(roles.builtin), asc(roles.createdAt), asc(roles.id)).$dynamic(), q);
 }
 
-async function roleRow(db: DbOrTx, actor: Actor, id: string): Promise<RoleRow & { mobileFunctions: string[] }> {
+export async function roleRow(db: DbOrTx, actor: Actor, id: string): Promise<RoleRow & { mobileFunctions: string[] }> {
   const [row] = await db
     .select({ ...columns, mobileFunctions: roles.mobileFunctions })
     .from(roles)
@@ -196,23 +197,21 @@ export async function deleteRole(tx: Tx, actor: Actor, id: string): Promise<Role
 }
 
 
-/** The accounts holding a role of the tenant. */
-export async function roleMemberPage(db: DbOrTx, actor: Actor, roleId: string, q: { current: number; size: number; keyword?: string }): Promise<Page<RoleMember>> {
-  await roleRow(db, actor, roleId);
+/** The accounts holding a role of the tenant (the role checked by the linked-records kit, server/lib/linked.ts). */
+export function roleMemberPage(db: DbOrTx, actor: Actor, role: { id: string }, q: { current: number; size: number; keyword?: string }): Promise<Page<RoleMember>> {
   const query = db
     .select(accountMemberColumns)
     .from(membershipRoles)
     .innerJoin(memberships, eq(memberships.id, membershipRoles.membershipId))
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(membershipRoles.roleId, roleId), eq(memberships.tenantOrgId, actor.tenantOrgId), accountKeyword(q.keyword)))
+    .where(and(eq(membershipRoles.roleId, role.id), eq(memberships.tenantOrgId, actor.tenantOrgId), accountKeyword(q.keyword)))
     .orderBy(asc(users.name), asc(memberships.id))
     .$dynamic();
   return paginate(db, query, q);
 }
 
-/** Accounts of the tenant that do not hold the role yet (at most 50, for the add-members picker). */
-export async function roleCandidates(db: DbOrTx, actor: Actor, roleId: string, keyword?: string): Promise<RoleMember[]> {
-  await roleRow(db, actor, roleId);
+/** Accounts of the tenant that do not hold the role yet (for the add-members picker). */
+export function roleCandidates(db: DbOrTx, actor: Actor, role: { id: string }, q: { keyword?: string }): Promise<RoleMember[]> {
   return db
     .select(accountMemberColumns)
     .from(memberships)
@@ -220,44 +219,46 @@ export async function roleCandidates(db: DbOrTx, actor: Actor, roleId: string, k
     .where(
       and(
         eq(memberships.tenantOrgId, actor.tenantOrgId),
-        accountKeyword(keyword),
-        notExists(db.select({ one: sql`1` }).from(membershipRoles).where(and(eq(membershipRoles.membershipId, memberships.id), eq(membershipRoles.roleId, roleId)))),
+        accountKeyword(q.keyword),
+        notExists(db.select({ one: sql`1` }).from(membershipRoles).where(and(eq(membershipRoles.membershipId, memberships.id), eq(membershipRoles.roleId, role.id)))),
       ),
     )
     .orderBy(asc(users.name), asc(memberships.id))
-    .limit(50);
+    .limit(CANDIDATES_MAX);
 }
 
 /**
- * Gives a role to accounts of the tenant (another organisation's account is 404). Handing out a role that holds what
- * the actor lacks is escalation too, so it is refused. An account without a role in use starts using this one.
+ * Gives a role to accounts of the tenant (another organisation's account is 404); accounts holding it already are
+ * left alone. Handing out a role that holds what the actor lacks is escalation too, so it is refused. An account
+ * without a role in use starts using this one. Answers the accounts that newly hold it.
  */
-export async function addRoleMembers(tx: Tx, actor: Actor, roleId: string, accountIds: readonly string[]): Promise<RoleMember[]> {
-  const role = await roleById(tx, actor, roleId);
-  assertHeld(actor, role.menuIds);
-  assertScopeHeld(actor, role.dataScope);
-  const ids = [...new Set(accountIds)];
+export async function addRoleMembers(tx: Tx, actor: Actor, role: { id: string }, ids: readonly string[]): Promise<LinkChange> {
+  const detail = await roleById(tx, actor, role.id);
+  assertHeld(actor, detail.menuIds);
+  assertScopeHeld(actor, detail.dataScope);
   const found = await tx.select({ id: memberships.id }).from(memberships).where(and(inArray(memberships.id, ids), eq(memberships.tenantOrgId, actor.tenantOrgId)));
   if (found.length !== ids.length) throw notFound();
   const present = await tx.select({ id: membershipRoles.membershipId }).from(membershipRoles).where(and(inArray(membershipRoles.membershipId, ids), eq(membershipRoles.present, true)));
   const hasPresent = new Set(present.map((p) => p.id));
-  await tx
+  const added = await tx
     .insert(membershipRoles)
-    .values(ids.map((membershipId) => ({ membershipId, roleId, present: !hasPresent.has(membershipId) })))
-    .onConflictDoNothing();
-  return tx.select(accountMemberColumns).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(inArray(memberships.id, ids));
+    .values(ids.map((membershipId) => ({ membershipId, roleId: role.id, present: !hasPresent.has(membershipId) })))
+    .onConflictDoNothing()
+    .returning({ id: membershipRoles.membershipId });
+  if (!added.length) return { records: [] };
+  return { records: await tx.select(accountMemberColumns).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(inArray(memberships.id, added.map((a) => a.id))) };
 }
 
-/** Takes a role from an account of the tenant; the account loses its permissions on its next request. */
-export async function removeRoleMember(tx: Tx, actor: Actor, roleId: string, accountId: string): Promise<RoleMember> {
-  await roleRow(tx, actor, roleId);
-  const [member] = await tx
+/** Takes a role from accounts of the tenant (one not holding it is 404); they lose its permissions on their next request. */
+export async function removeRoleMembers(tx: Tx, actor: Actor, role: { id: string }, ids: readonly string[]): Promise<LinkChange> {
+  const held = and(eq(membershipRoles.roleId, role.id), inArray(membershipRoles.membershipId, ids));
+  const rows = await tx
     .select(accountMemberColumns)
     .from(membershipRoles)
     .innerJoin(memberships, eq(memberships.id, membershipRoles.membershipId))
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(membershipRoles.roleId, roleId), eq(membershipRoles.membershipId, accountId), eq(memberships.tenantOrgId, actor.tenantOrgId)));
-  if (!member) throw notFound();
-  await tx.delete(membershipRoles).where(and(eq(membershipRoles.roleId, roleId), eq(membershipRoles.membershipId, accountId)));
-  return member;
+    .where(and(held, eq(memberships.tenantOrgId, actor.tenantOrgId)));
+  if (rows.length !== ids.length) throw notFound();
+  await tx.delete(membershipRoles).where(held);
+  return { records: rows };
 }

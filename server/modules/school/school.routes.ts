@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
 import { requirePermission, requireScope } from '../../plugins/tenant';
-import { pageAccess } from '@/domain/menus/access';
+import { pageAccess, type SchoolFamily } from '@/domain/menus/access';
 import { gradeList, schoolYearList } from './school.service';
 
 export interface SchoolRoutesOptions {
   /** The route family whose permission codes guard these reads (docs/product-rules.md#families): K12 schools or universities. */
-  family: 'k12' | 'gx';
+  family: SchoolFamily;
 }
 
 

@@ -69,6 +69,12 @@ export async function devicePage(db: DbOrTx, actor: Actor, q: DeviceListQuery): 
   return { ...page, records: page.records.map(toRow) };
 }
 
+/** Devices of the tenant not in the venue (in another venue or none), by name or serial number: what it may take. */
+export async function devicesOutside(db: DbOrTx, actor: Actor, venueId: string, keyword: string | undefined, limit: number): Promise<DeviceRow[]> {
+  const where = and(listWhere(actor, { keyword }), or(isNull(devices.venueId), ne(devices.venueId, venueId)));
+  return (await select(db, where).orderBy(...order).limit(limit)).map(toRow);
+}
+
 /** Every device of the current filter (the export); at most `limit` rows. */
 export async function deviceRows(db: DbOrTx, actor: Actor, q: Omit<DeviceListQuery, 'current' | 'size'>, limit = 10_000): Promise<DeviceRow[]> {
   return (await select(db, listWhere(actor, q)).orderBy(...order).limit(limit)).map(toRow);

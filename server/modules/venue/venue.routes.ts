@@ -1,23 +1,24 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { ok } from '@/domain/api';
 import { OK_MSG } from '@/domain/errors';
 import { idParamsSchema } from '@/domain/list-query';
 import { deviceListQuery, deviceSaveSchema } from '@/domain/venue/devices';
-import { venueDevicesSchema, venueListQuery, venueSaveSchema } from '@/domain/venue/venues';
+import { venueDeviceCandidateQuery, venueDeviceListQuery, venueDevicesSchema, venueListQuery, venueSaveSchema } from '@/domain/venue/venues';
 import { audit } from '../../lib/audit';
+import { registerLinked } from '../../lib/linked';
 import { registerResource, uuidOr404 } from '../../lib/resource';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import { deviceWorkbook } from './device.export';
 import { createDevice, deleteDevice, deviceById, deviceOptions, devicePage, deviceRows, issueDeviceSecret, revokeDeviceSecret, updateDevice } from './device.service';
-import { attachDevices, createVenue, deleteVenue, detachDevice, updateVenue, venueById, venuePage } from './venue.service';
+import { attachDevices, createVenue, deleteVenue, detachDevices, updateVenue, venueById, venueDeviceCandidates, venueDevicePage, venuePage } from './venue.service';
+import type { SchoolFamily } from '@/domain/menus/access';
 
 /**
  * Devices (venue/device) and venues (venue/place, with its device association screen) of /api/busi/web/{k12|gx}
  * (docs/product-rules.md#devices, #venues).
  */
-export const venueRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (app, { family }) => {
+export const venueRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (app, { family }) => {
   app.addHook('onRequest', app.authenticate);
 
   const deviceKey = `${family}.venue.device`;
@@ -33,8 +34,6 @@ export const venueRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (
       create: { body: deviceSaveSchema, handler: (tx, actor, body) => createDevice(tx, actor, body, app.now()) },
       update: { body: deviceSaveSchema, handler: (tx, actor, id, body) => updateDevice(tx, actor, id, body, app.now()) },
       remove: deleteDevice,
-      // The venue's association screen lists the venue's devices.
-      alsoReadBy: [[placeKey, 'device']],
     },
     (scope) => {
       const r = scope.withTypeProvider<ZodTypeProvider>();
@@ -84,29 +83,18 @@ export const venueRoutes: FastifyPluginAsync<{ family: 'k12' | 'gx' }> = async (
       update: { body: venueSaveSchema, handler: updateVenue },
       remove: deleteVenue,
     },
-    (scope) => {
-      const r = scope.withTypeProvider<ZodTypeProvider>();
-      const associate = requireAccess(placeKey, 'device');
-      // device/:id: the venue's devices are the device list filtered by venue; these two change the association.
-      r.post('/:id/devices', { preValidation: associate, schema: { params: idParamsSchema, body: venueDevicesSchema } }, async (request) => {
-        const actor = await requireActor(request);
-        const id = uuidOr404(request.params.id);
-        await app.db.transaction(async (tx) => {
-          const change = await attachDevices(tx, actor, id, request.body);
-          await audit(tx, actor, { action: 'attachDevices', entity: 'venue', entityId: id, before: change.before, after: change.after });
-        });
-        return ok(null, request.t(OK_MSG.saved));
-      });
-      r.delete('/:id/devices/:deviceId', { preValidation: associate, schema: { params: z.object({ id: z.string().max(64), deviceId: z.string().max(64) }) } }, async (request) => {
-        const actor = await requireActor(request);
-        const id = uuidOr404(request.params.id);
-        const deviceId = uuidOr404(request.params.deviceId);
-        await app.db.transaction(async (tx) => {
-          const change = await detachDevice(tx, actor, id, deviceId);
-          await audit(tx, actor, { action: 'detachDevice', entity: 'venue', entityId: id, before: change.before, after: change.after });
-        });
-        return ok(null, request.t(OK_MSG.saved));
-      });
-    },
   );
+  // device/:id: the venue's devices, associated from the organisation's and detached (the device stays).
+  await registerLinked(app, family, {
+    key: placeKey,
+    action: 'device',
+    entity: 'venue',
+    path: 'devices',
+    owner: venueById,
+    members: { query: venueDeviceListQuery, handler: venueDevicePage },
+    candidates: { query: venueDeviceCandidateQuery, handler: venueDeviceCandidates },
+    link: { body: venueDevicesSchema, ids: 'deviceIds', audit: 'attachDevices', handler: attachDevices },
+    unlink: { audit: 'detachDevice', handler: detachDevices },
+    unlinked: OK_MSG.saved,
+  });
 };

@@ -1,14 +1,16 @@
 import { and, asc, eq, ilike, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { Page } from '@/domain/api';
-import type { VenueDevices, VenueRow, VenueSave } from '@/domain/venue/venues';
+import type { DeviceRow } from '@/domain/venue/devices';
+import type { VenueDeviceListQuery, VenueRow, VenueSave } from '@/domain/venue/venues';
 import type { DbOrTx, Tx } from '../../db/client';
 import { devices, venues } from '../../db/schema/venue';
 import { fieldError } from '../../lib/app-error';
+import { CANDIDATES_MAX, type LinkChange } from '../../lib/linked';
 import { paginate } from '../../lib/paginate';
 import { containsPattern } from '../../lib/query';
 import { assertUnused, lockVersion, nextVersion, notFound, type Change } from '../../lib/resource';
 import type { Actor } from '../../plugins/tenant';
-import { tenantDevices } from './device.service';
+import { devicePage, devicesOutside, tenantDevices } from './device.service';
 
 const columns = {
   id: venues.id,
@@ -79,26 +81,35 @@ export async function deleteVenue(tx: Tx, actor: Actor, id: string): Promise<Ven
   return before;
 }
 
-/**
- * Associates devices of the tenant with a venue (`device/:id`); a device in another venue moves here. Answers the
- * devices' venues before and after, for the audit log.
- */
-export async function attachDevices(tx: Tx, actor: Actor, venueId: string, body: VenueDevices) {
-  await venueById(tx, actor, venueId);
-  const rows = await tenantDevices(tx, actor, body.deviceIds);
-  const ids = rows.map((r) => r.id);
-  await tx.update(devices).set({ venueId, version: nextVersion(devices.version) }).where(inArray(devices.id, ids));
-  return { before: rows, after: ids.map((id) => ({ id, venueId })) };
+/** The venue's devices (`device/:id`), a page at a time (the venue checked by the linked-records kit, server/lib/linked.ts). */
+export function venueDevicePage(db: DbOrTx, actor: Actor, venue: { id: string }, q: VenueDeviceListQuery): Promise<Page<DeviceRow>> {
+  return devicePage(db, actor, { ...q, venueId: venue.id });
 }
 
-/** Detaches one device from the venue (the device stays, without a venue); a device not in this venue is 404. */
-export async function detachDevice(tx: Tx, actor: Actor, venueId: string, deviceId: string) {
-  await venueById(tx, actor, venueId);
-  const [row] = await tx
+/** Devices the venue may take: the organisation's devices in another venue or none. */
+export function venueDeviceCandidates(db: DbOrTx, actor: Actor, venue: { id: string }, q: { keyword?: string }): Promise<DeviceRow[]> {
+  return devicesOutside(db, actor, venue.id, q.keyword, CANDIDATES_MAX);
+}
+
+/**
+ * Associates devices of the tenant with a venue; a device in another venue moves here, one already here stays as it
+ * is. The log keeps the venues the moved devices came from.
+ */
+export async function attachDevices(tx: Tx, actor: Actor, venue: { id: string }, ids: readonly string[]): Promise<LinkChange> {
+  const moving = (await tenantDevices(tx, actor, ids)).filter((d) => d.venueId !== venue.id);
+  if (!moving.length) return { records: [] };
+  await tx.update(devices).set({ venueId: venue.id, version: nextVersion(devices.version) }).where(inArray(devices.id, moving.map((d) => d.id)));
+  return { before: moving, records: moving.map((d) => ({ id: d.id, venueId: venue.id })) };
+}
+
+/** Detaches devices from the venue (they stay, without a venue); a device not in this venue is 404. */
+export async function detachDevices(tx: Tx, actor: Actor, venue: { id: string }, ids: readonly string[]): Promise<LinkChange> {
+  const rows = await tx
     .update(devices)
     .set({ venueId: null, version: nextVersion(devices.version) })
-    .where(and(eq(devices.id, deviceId), eq(devices.orgId, actor.tenantOrgId), eq(devices.venueId, venueId)))
+    .where(and(inArray(devices.id, ids), eq(devices.orgId, actor.tenantOrgId), eq(devices.venueId, venue.id)))
     .returning({ id: devices.id });
-  if (!row) throw notFound();
-  return { before: { id: deviceId, venueId }, after: { id: deviceId, venueId: null } };
+  // Rolled back with the kit's transaction: either every device named was here, or none is detached.
+  if (rows.length !== ids.length) throw notFound();
+  return { before: rows.map((d) => ({ id: d.id, venueId: venue.id })), records: rows, after: rows.map((d) => ({ id: d.id, venueId: null })) };
 }

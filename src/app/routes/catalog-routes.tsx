@@ -1,5 +1,5 @@
 import type { RouteObject } from 'react-router-dom';
-import { routeEntries, type CatalogEntry, type CatalogFamily } from '@/domain/menus/catalog';
+import { routeEntries, screenIdOf, type CatalogEntry, type CatalogFamily, type ScreenId } from '@/domain/menus/catalog';
 import { lazyScreen } from './lazy-screen';
 import { NotAvailable } from './not-available';
 import { SCREENS } from './screens';
@@ -10,7 +10,7 @@ export interface RouteHandle {
 }
 
 function screenRoute(entry: CatalogEntry): RouteObject {
-  const load = SCREENS[entry.key];
+  const load = SCREENS[screenIdOf(entry.key) as ScreenId];
   const Screen = load ? lazyScreen(load) : null;
   return {
     path: entry.path,

@@ -1,4 +1,5 @@
 import { Navigate, type RouteObject } from 'react-router-dom';
+import { ROUTE_FAMILIES } from '@/domain/menus/access';
 import { FAMILY_PREFIX } from '@/domain/menus/catalog';
 import { catalogRoutes } from './catalog-routes';
 import { ChangePasswordPage } from './change-password';
@@ -7,8 +8,6 @@ import { RouteGuard } from './guard';
 import { NotFound } from './not-found';
 import { RouteError } from './route-error';
 import { ShellRoute } from './shell';
-
-const FAMILIES = ['admin', 'k12', 'gx', 'single'] as const;
 
 /** Id of the route below which every signed-in route lives (the router adds this tree on the first visit). */
 export const SIGNED_IN_ROUTE_ID = 'signed-in';
@@ -34,7 +33,7 @@ export const signedInRoutes: RouteObject[] = [
             children: [
               { path: '/myInfo', element: <Navigate to="/myInfo/base" replace /> },
               ...catalogRoutes('personal'),
-              ...FAMILIES.flatMap((family) => [{ path: FAMILY_PREFIX[family], element: <FamilyIndex /> }, ...catalogRoutes(family)]),
+              ...ROUTE_FAMILIES.flatMap((family) => [{ path: FAMILY_PREFIX[family], element: <FamilyIndex /> }, ...catalogRoutes(family)]),
               { path: '*', element: <NotFound /> },
             ],
           },

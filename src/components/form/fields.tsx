@@ -118,7 +118,7 @@ export function TextField({
 }
 
 /** Longer free text (a few lines); maxLength comes from the schema like TextField's. */
-export function TextareaField({ placeholder, rows = 3, ...props }: FieldProps & { placeholder?: string; rows?: number }) {
+export function TextareaField({ placeholder, rows = 3, inputTestId, ...props }: FieldProps & { placeholder?: string; rows?: number; inputTestId?: string }) {
   const schemaMax = useFieldMaxLength(props.name);
   return (
     <Field {...props}>
@@ -132,6 +132,7 @@ export function TextareaField({ placeholder, rows = 3, ...props }: FieldProps & 
             maxLength={schemaMax}
             disabled={props.disabled}
             aria-required={props.required || undefined}
+            data-testid={inputTestId}
           />
         </FormControl>
       )}
@@ -318,8 +319,17 @@ export function PermissionTreeField({ tree, disabledIds, ...props }: FieldProps 
   );
 }
 
-/** A file-store upload (src/components/upload): the field holds a file id, or ids when `maxCount` > 1. */
-export function UploadField({ purpose, maxCount, ...props }: FieldProps & { purpose: FilePurpose; maxCount?: number }) {
+/**
+ * A file-store upload (src/components/upload): the field holds a file id, or ids when `maxCount` > 1 or its value is a list. `hint` replaces
+ * the purpose's rule line; `onPendingChange` tells the form how many files are still uploading (its save waits).
+ */
+export function UploadField({
+  purpose,
+  maxCount,
+  hint,
+  onPendingChange,
+  ...props
+}: FieldProps & { purpose: FilePurpose; maxCount?: number; hint?: ReactNode; onPendingChange?(count: number): void }) {
   return (
     <Field {...props}>
       {(field) => (
@@ -328,7 +338,13 @@ export function UploadField({ purpose, maxCount, ...props }: FieldProps & { purp
           value={field.value as string | string[] | null | undefined}
           maxCount={maxCount}
           disabled={props.disabled}
-          onChange={(next) => field.onChange(next ?? (maxCount && maxCount > 1 ? [] : null))}
+          hint={hint}
+          aria-label={typeof props.label === 'string' ? props.label : undefined}
+          onPendingChange={onPendingChange}
+          // A field whose value is a list stays a list, even when there is room for one file only.
+          onChange={(next) =>
+            field.onChange(Array.isArray(field.value) ? (next == null ? [] : Array.isArray(next) ? next : [next]) : (next ?? (maxCount && maxCount > 1 ? [] : null)))
+          }
         />
       )}
     </Field>

@@ -21,6 +21,8 @@ import type { SelectOption } from '@/components/ui/select';
 import { permissionsAtom } from '@/lib/permissions';
 import { useShownData } from '@/lib/use-shown-data';
 import type { ListFilters, ListState } from './use-list-state';
+import { usePageActions, type PageActions, type ToolbarAction } from './page-actions';
+import { rowActionsColumn } from './row-actions';
 
 /**
  * One filter of a list's search row. Text filters take their maxLength from the list-query schema and are trimmed
@@ -44,20 +46,7 @@ export interface ListView {
   hint?: ReactNode;
 }
 
-/** A toolbar button shown when the role holds the page's button for `action`; it gets the selected rows. */
-export interface ToolbarAction<T> {
-  action: ButtonAction;
-  /** Tells apart two buttons of one action (key and test id `list-<id>`); the action by default. */
-  id?: string;
-  label?: ReactNode;
-  icon?: ReactNode;
-  onClick?(selected: T[]): void;
-  /** A dialog the button opens; the list keeps its open state, so a screen adds such a button in one line. */
-  dialog?(props: { open: boolean; onOpenChange(open: boolean): void }): ReactNode;
-  /** Needs at least one selected row (bulk actions). */
-  needsSelection?: boolean;
-  variant?: 'default' | 'outline' | 'destructive';
-}
+export type { ToolbarAction } from './page-actions';
 
 /** What a list query hook returns (TanStack Query). */
 export interface ListQuery<T> {
@@ -84,6 +73,14 @@ export interface ListScreenProps<T extends RowData, F extends ListFilters> {
   /** Exports the rows of the current filters (with the page's export permission). */
   onExport?(filters: F): void | Promise<void>;
   toolbar?: readonly ToolbarAction<T>[];
+  /**
+   * The page's actions (src/components/list/page-actions.tsx): row buttons in an actions column added at the right
+   * (unless `columns` has one), toolbar buttons after `onAdd` and `toolbar`, confirmations, toasts, and a refetch of
+   * the list after each success.
+   */
+  actions?: PageActions<T>;
+  /** Header of the actions column the `actions` add ('操作' by default). */
+  actionsHeader?: ReactNode;
   /** A checkbox column for bulk actions. */
   selectable?: boolean;
   /** Tabs over the filter row and table, shown with two or more (pass only the views this user may open). */
@@ -114,6 +111,8 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
   onAdd,
   onExport,
   toolbar = [],
+  actions,
+  actionsHeader,
   selectable = false,
   views = [],
   section,
@@ -140,8 +139,15 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
   const records = page?.records;
   const selectedRows = (records ?? []).filter((r) => selected.has(idOf(r)));
 
+  const declared = usePageActions(pageKey, actions, () => query.refetch());
+  const { rowActions } = declared;
+  const withActions = useMemo(() => {
+    if (rowActions.length === 0 || columns.some((c) => c.id === 'actions')) return columns;
+    return [...columns, rowActionsColumn<T>({ pageKey, header: actionsHeader ?? t('components:list.actions'), actions: rowActions })] as DataTableColumns<T>;
+  }, [columns, rowActions, pageKey, actionsHeader, t]);
+
   const allColumns = useMemo(() => {
-    if (!selectable) return columns;
+    if (!selectable) return withActions;
     const col = createDataTableColumnHelper<T>();
     const ids = (records ?? []).map(idOf);
     const all = ids.length > 0 && ids.every((id) => selected.has(id));
@@ -174,8 +180,8 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
         );
       },
     });
-    return [select, ...columns] as DataTableColumns<T>;
-  }, [selectable, columns, records, idOf, selected, t]);
+    return [select, ...withActions] as DataTableColumns<T>;
+  }, [selectable, withActions, records, idOf, selected, t]);
 
   const tabbed = views.length > 1;
   const view = tabbed ? views.find((v) => v.value === state.view) : undefined;
@@ -201,7 +207,7 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
       </Button>,
     );
   const dialogs: ReactNode[] = [];
-  for (const b of toolbar) {
+  for (const b of [...toolbar, ...declared.toolbar]) {
     if (!can(b.action)) continue;
     const id = b.id ?? b.action;
     buttons.push(
@@ -329,6 +335,7 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
         </CardContent>
       </Card>
       {dialogs}
+      {declared.dialog}
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { requiredNumber } from '../fields';
 import { listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
 import { isGrade } from '../physique/standard';
 import { ACTIVITY_ITEM_KEYS, ACTIVITY_ITEMS, ACTIVITY_SOURCES, type ActivityItemKey, type ActivitySource } from './items';
+import type { Family } from '../menus/access';
 
 /**
  * Online contests (docs/product-rules.md#contests): a ranking contest ranks the students of its scope by one rule
@@ -12,7 +13,7 @@ import { ACTIVITY_ITEM_KEYS, ACTIVITY_ITEMS, ACTIVITY_SOURCES, type ActivityItem
  */
 
 /** The catalogue page of a family's contests: ranking contests (admin, k12), or the university's contests with challenges. */
-export const contestPageKey = (family: 'admin' | 'k12' | 'gx') => (family === 'gx' ? 'gx.contest.competition' : `${family}.contest.competitionRank`);
+export const contestPageKey = (family: Family) => (family === 'gx' ? 'gx.contest.competition' : `${family}.contest.competitionRank`);
 
 export const CONTEST_TYPES = ['rank', 'challenge'] as const;
 export type ContestType = (typeof CONTEST_TYPES)[number];

@@ -5,8 +5,8 @@
  */
 export type EntryColumnKey = 'regNo' | 'name' | 'groupName' | 'eventName' | 'seedMark';
 
-export const ENTRY_COLUMNS: readonly { key: EntryColumnKey; header: string; required?: boolean }[] = [
-  { key: 'regNo', header: '学籍号', required: true },
+export const ENTRY_COLUMNS: readonly { key: EntryColumnKey; header: string; required?: boolean; text?: boolean }[] = [
+  { key: 'regNo', header: '学籍号', required: true, text: true },
   { key: 'name', header: '姓名', required: true },
   { key: 'groupName', header: '组别', required: true },
   { key: 'eventName', header: '项目', required: true },

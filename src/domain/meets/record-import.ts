@@ -10,12 +10,12 @@ import { RECORD_SCOPES, type RecordScope } from './records';
 
 export type RecordColumnKey = 'scope' | 'eventName' | 'groupName' | 'resultKind' | 'mark' | 'holder' | 'className' | 'setOn';
 
-export const RECORD_COLUMNS: readonly { key: RecordColumnKey; header: string; required?: boolean }[] = [
+export const RECORD_COLUMNS: readonly { key: RecordColumnKey; header: string; required?: boolean; text?: boolean }[] = [
   { key: 'scope', header: '纪录类型', required: true },
   { key: 'eventName', header: '项目', required: true },
   { key: 'groupName', header: '组别', required: true },
   { key: 'resultKind', header: '成绩类型', required: true },
-  { key: 'mark', header: '成绩', required: true },
+  { key: 'mark', header: '成绩', required: true, text: true },
   { key: 'holder', header: '保持者', required: true },
   { key: 'className', header: '班级' },
   { key: 'setOn', header: '创造日期', required: true },

@@ -1,4 +1,5 @@
-import { getCatalogEntry, type ButtonAction, type CatalogEntry } from './catalog';
+import type { RouteFamily } from '../constants';
+import { getCatalogEntry, type ButtonAction, type CatalogEntry, type FamilyScreens } from './catalog';
 
 /**
  * One access module for every screen and route: the family of a screen, its API base, and the permission codes and
@@ -9,9 +10,29 @@ import { getCatalogEntry, type ButtonAction, type CatalogEntry } from './catalog
 /** The role-dependent families with screens of their own (docs/product-rules.md#families). */
 export type Family = 'admin' | 'k12' | 'gx';
 export const FAMILIES: readonly Family[] = ['admin', 'k12', 'gx'];
+/** The families with routes of their own: the role families and the shared /single screens. */
+export const ROUTE_FAMILIES: readonly RouteFamily[] = [...FAMILIES, 'single'];
 
 export function isFamily(value: unknown): value is Family {
-  return value === 'admin' || value === 'k12' || value === 'gx';
+  return FAMILIES.includes(value as Family);
+}
+
+/** The families that run a school structure (school years, grades, classes, staff, students, meets): schools and universities. */
+export type SchoolFamily = Extract<Family, 'k12' | 'gx'>;
+
+/** A screen id of a role family's catalogue ('org.class', 'org.class.edit'): a catalogue key without its family. */
+export type RoleScreenId = FamilyScreens[Family];
+
+/**
+ * The families whose catalogue has any of these screens, derived from the catalogue by the compiler:
+ * `ServedBy<'org.class'>` is `'k12' | 'gx'`, `ServedBy<'homework.homeworkManagement'>` is `'admin' | 'k12'`.
+ * A module or screen that serves those pages takes this type, so a family added to a page in the catalogue reaches it.
+ */
+export type ServedBy<Id extends string> = { [F in Family]: Id extends FamilyScreens[F] ? F : never }[Family];
+
+/** The families whose catalogue has any of these screens, in FAMILIES order: the runtime twin of ServedBy. */
+export function servedBy<const Id extends RoleScreenId>(...ids: Id[]): ServedBy<Id>[] {
+  return FAMILIES.filter((f) => ids.some((id) => getCatalogEntry(`${f}.${id}`))) as ServedBy<Id>[];
 }
 
 /** The family of a type path ('/k12' → 'k12'); k12 when unknown (the family with the most screens). */

@@ -106,26 +106,27 @@ export interface CatalogEntry {
 /** [id, path, zh_cn name, action of the button that opens it ('view' = the page's view permission)]. */
 type RouteDef = readonly [id: string, path: string, name: string, opener: ButtonAction | 'view'];
 
-interface PageDef {
-  id: string;
+// The ids are type parameters so the catalogue's screen ids are known to the compiler (ScreenId, FamilyScreens).
+interface PageDef<Id extends string = string, R extends readonly RouteDef[] = readonly RouteDef[]> {
+  id: Id;
   no: number;
   path: string;
   name: string;
   buttons: readonly ButtonAction[];
-  routes: readonly RouteDef[];
+  routes: R;
 }
 
-interface GroupDef {
-  id: string;
+interface GroupDef<Id extends string = string, P extends PageDef = PageDef> {
+  id: Id;
   no: number;
   name: string;
   icon: string;
-  pages: readonly PageDef[];
+  pages: readonly P[];
 }
 
 /** A hidden route without a parent page (the always-available standalone screens). */
-interface TopRouteDef {
-  id: string;
+interface TopRouteDef<Id extends string = string> {
+  id: Id;
   no: number;
   path: string;
   name: string;
@@ -143,16 +144,16 @@ interface FamilyDef {
   topRoutes?: readonly TopRouteDef[];
 }
 
-const page = (
-  id: string,
+const page = <const Id extends string, const R extends readonly RouteDef[] = readonly []>(
+  id: Id,
   no: number,
   path: string,
   name: string,
   buttons: readonly ButtonAction[] = [],
-  routes: readonly RouteDef[] = [],
-): PageDef => ({ id, no, path, name, buttons, routes });
+  routes: R = [] as readonly RouteDef[] as R,
+): PageDef<Id, R> => ({ id, no, path, name, buttons, routes });
 
-const group = (id: string, no: number, name: string, icon: string, pages: readonly PageDef[]): GroupDef => ({
+const group = <const Id extends string, P extends PageDef>(id: Id, no: number, name: string, icon: string, pages: readonly P[]): GroupDef<Id, P> => ({
   id,
   no,
   name,
@@ -244,7 +245,7 @@ const systemGroup = (no: number, firstPage: number) =>
     page('onlineSession', firstPage + 2, 'system/onlineSession', '在线用户', ['signOut']),
   ]);
 
-const ADMIN: FamilyDef = {
+const ADMIN = {
   family: 'admin',
   digit: 3,
   prefix: '/admin',
@@ -305,9 +306,9 @@ const ADMIN: FamilyDef = {
     ]),
     systemGroup(10, 16),
   ],
-};
+} satisfies FamilyDef;
 
-const K12: FamilyDef = {
+const K12 = {
   family: 'k12',
   digit: 1,
   prefix: '/k12',
@@ -380,9 +381,9 @@ const K12: FamilyDef = {
     bannerGroup(14, 29),
     systemGroup(15, 30),
   ],
-};
+} satisfies FamilyDef;
 
-const GX: FamilyDef = {
+const GX = {
   family: 'gx',
   digit: 2,
   prefix: '/gx',
@@ -434,9 +435,9 @@ const GX: FamilyDef = {
     bannerGroup(10, 23),
     systemGroup(11, 24),
   ],
-};
+} satisfies FamilyDef;
 
-const SINGLE: FamilyDef = {
+const SINGLE = {
   family: 'single',
   digit: 4,
   prefix: '/single',
@@ -468,10 +469,10 @@ const SINGLE: FamilyDef = {
     { id: 'menuManagement', no: 7, path: '/menuManagement', name: '菜单管理', area: 'system' },
     { id: 'scoreReport', no: 8, path: '/scoreReport', name: '体测成绩报告', area: 'report' },
     { id: 'scoreReportK12', no: 9, path: '/scoreReportK12', name: '中小学体测成绩报告', area: 'report' },
-  ],
-};
+  ] as const,
+} satisfies FamilyDef;
 
-const PERSONAL: FamilyDef = {
+const PERSONAL = {
   family: 'personal',
   digit: 0,
   prefix: '/myInfo',
@@ -483,7 +484,7 @@ const PERSONAL: FamilyDef = {
       page('editAccount', 3, 'editAccount', '修改密码'),
     ]),
   ],
-};
+} satisfies FamilyDef;
 
 const two = (n: number) => String(n).padStart(2, '0');
 const i18nKeyOf = (key: string) => {
@@ -574,6 +575,29 @@ function buildFamily(def: FamilyDef): CatalogEntry[] {
 }
 
 export const CATALOG: readonly CatalogEntry[] = [ADMIN, K12, GX, SINGLE, PERSONAL].flatMap(buildFamily);
+
+type RouteIdOf<R> = R extends readonly [infer Id extends string, ...unknown[]] ? Id : never;
+type PageIdsOf<P> = P extends PageDef<infer Id, infer R> ? Id | `${Id}.${RouteIdOf<R[number]>}` : never;
+type GroupIdsOf<G> = G extends GroupDef<infer Id, infer P> ? `${Id}.${PageIdsOf<P>}` : never;
+type ScreenIdsOf<D> = D extends { groups: readonly (infer G)[] } ? GroupIdsOf<G> | (D extends { topRoutes: readonly TopRouteDef<infer T>[] } ? T : never) : never;
+
+/**
+ * The screen ids of each catalogue family, known to the compiler. A screen id is a page or hidden route's key without
+ * its family ('org.class.edit'); the same id in several families is the same screen, served by each of them.
+ */
+export interface FamilyScreens {
+  admin: ScreenIdsOf<typeof ADMIN>;
+  k12: ScreenIdsOf<typeof K12>;
+  gx: ScreenIdsOf<typeof GX>;
+  single: ScreenIdsOf<typeof SINGLE>;
+  personal: ScreenIdsOf<typeof PERSONAL>;
+}
+export type ScreenId = FamilyScreens[CatalogFamily];
+
+/** The screen id of a catalogue key: the key without its family ('k12.org.class.edit' → 'org.class.edit'). */
+export function screenIdOf(key: string): string {
+  return key.slice(key.indexOf('.') + 1);
+}
 
 /** Path prefix of each catalogue family (docs/product-rules.md#families). */
 export const FAMILY_PREFIX: Record<CatalogFamily, string> = {

@@ -1,4 +1,5 @@
 import type { OrgType } from '../constants';
+import type { Family } from './access';
 import { CATALOG, type ButtonAction, type CatalogEntry } from './catalog';
 import { roleCatalog } from '../roles/roles';
 import { withAncestors, type RoleGrant } from './menu-entries';
@@ -16,7 +17,6 @@ export const DEFAULT_MENU_CODES: Record<OrgType, readonly string[]> = {
   30: [],
 };
 
-export type TemplateFamily = 'admin' | 'k12' | 'gx';
 export type TemplateIdentity = 'administrator' | 'teacher';
 
 /** Builds a grant from whole entries: their ancestors, their buttons that pass `allow`, and the hidden routes those buttons open. */
@@ -49,7 +49,7 @@ export function grantForMenuCodes(codes: readonly string[]): RoleGrant {
 const groupOf = (e: CatalogEntry) => e.key.split('.')[1];
 
 // A PE teacher runs teaching and testing; org structure, staff, roles, devices and banners stay with administrators.
-const TEACHER_GROUPS: Record<TemplateFamily, readonly string[]> = {
+const TEACHER_GROUPS: Record<Family, readonly string[]> = {
   admin: ['test', 'sportData', 'contest', 'homework', 'class'],
   k12: ['dataCenter', 'test', 'sportData', 'contest', 'homework', 'class', 'training', 'lesson', 'sportsMeet', 'wiki'],
   gx: ['dataCenter', 'test', 'sportData', 'contest', 'sportsMeet', 'wiki'],
@@ -60,11 +60,11 @@ const TEACHER_DELETE_GROUPS: readonly string[] = ['homework', 'class', 'training
 const TEACHER_SINGLE_ACTIONS: readonly ButtonAction[] = ['detail', 'entry', 'export', 'screen', 'issue', 'download'];
 const TEACHER_SINGLE_TOP: readonly string[] = ['single.scoreReport', 'single.scoreReportK12'];
 
-function administrator(family: TemplateFamily): RoleGrant {
+function administrator(family: Family): RoleGrant {
   return grantOf(roleCatalog(family), () => true);
 }
 
-function teacher(family: TemplateFamily): RoleGrant {
+function teacher(family: Family): RoleGrant {
   const entries = roleCatalog(family).filter((e) =>
     e.family === family ? TEACHER_GROUPS[family].includes(groupOf(e)) : e.family !== 'single' || e.parent !== null || e.kind === 'group' || TEACHER_SINGLE_TOP.includes(e.key),
   );
@@ -82,7 +82,7 @@ function teacher(family: TemplateFamily): RoleGrant {
  * everything of the family, the shared 'single' screens and the personal centre; a PE teacher the
  * teaching screens.
  */
-export const ROLE_TEMPLATES: Record<TemplateFamily, Record<TemplateIdentity, RoleGrant>> = {
+export const ROLE_TEMPLATES: Record<Family, Record<TemplateIdentity, RoleGrant>> = {
   admin: { administrator: administrator('admin'), teacher: teacher('admin') },
   k12: { administrator: administrator('k12'), teacher: teacher('k12') },
   gx: { administrator: administrator('gx'), teacher: teacher('gx') },

@@ -109,20 +109,6 @@ export function foldCell(v: unknown): string {
   return String(v).normalize('NFKC').replace(/[\s\u200b\ufeff]+/g, ' ').trim();
 }
 
-const headerText = (v: unknown) => foldCell(v).replace(/\s+/g, '').replace(/^\*/, '').replace(/[*:：]$/, '');
-
-/** Column index of each key found in a header row; the required keys missing. */
-export function mapPeopleHeader<K extends string>(cells: readonly unknown[], columns: readonly PeopleColumn<K>[]): { index: Partial<Record<K, number>>; missing: PeopleColumn<K>[] } {
-  const index: Partial<Record<K, number>> = {};
-  cells.forEach((cell, i) => {
-    const text = headerText(cell);
-    if (!text) return;
-    const col = columns.find((c) => c.header === text || c.aliases?.includes(text));
-    if (col && index[col.key] === undefined) index[col.key] = i;
-  });
-  return { index, missing: columns.filter((c) => c.required && index[c.key] === undefined) };
-}
-
 /** 男/女, 1/2 (national code), M/F, male/female; null when none of these. */
 export function parseGender(text: string): Gender | null {
   const t = text.toLowerCase();

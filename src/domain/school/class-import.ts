@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import '../fields';
 import type { RowUpdate } from '../people/import-updates';
+import type { SchoolFamily } from '../menus/access';
+
 /**
  * The class workbook (docs/product-rules.md#class-import): the columns of the export, the template and the import, so an
  * export can be filled in and imported again. Headers are Chinese whatever the language, as in the national template;
@@ -13,7 +15,7 @@ export interface ClassColumn {
   key: ClassColumnKey;
   header: string;
   /** Only schools (k12) or only universities (gx) have the column. */
-  only?: 'k12' | 'gx';
+  only?: SchoolFamily;
   required?: boolean;
 }
 
@@ -34,7 +36,7 @@ export const CLASS_SIZE_HEADER = '人数';
 /** Rows one import takes: a school has tens of classes, a university a few hundred. */
 export const CLASS_IMPORT_MAX_ROWS = 2000;
 
-export const classColumns = (family: 'k12' | 'gx'): readonly ClassColumn[] => CLASS_COLUMNS.filter((c) => !c.only || c.only === family);
+export const classColumns = (family: SchoolFamily): readonly ClassColumn[] => CLASS_COLUMNS.filter((c) => !c.only || c.only === family);
 
 /** Text of a cell as typed: numbers stored as numbers or as text read the same ('3', 3, ' 3 '). */
 export function cellText(v: unknown): string {

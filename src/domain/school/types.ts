@@ -1,8 +1,3 @@
-import type { Family } from '../menus/access';
-
-/** The families that run a school structure (years, grades, classes): schools and universities. */
-export type SchoolFamily = Extract<Family, 'k12' | 'gx'>;
-
 // Row shapes of the school core reads (classes, students, teachers, grades, school years), shared by server and browser.
 
 export interface ClassRow {

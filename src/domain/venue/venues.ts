@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { listQuery, textFilter, UUID_PATTERN, versionField } from '../list-query';
+import { deviceListQuery } from './devices';
 
 /**
  * Venues (docs/product-rules.md#venues): a name, a type and a two-digit ID unique in the organisation. Devices are
@@ -28,6 +29,12 @@ export const venueDevicesSchema = z.object({
   deviceIds: z.array(z.string().regex(UUID_PATTERN, 'validation:common.id'), { error: 'validation:venue.devicesRequired' }).min(1, 'validation:venue.devicesRequired').max(200),
 });
 export type VenueDevices = z.output<typeof venueDevicesSchema>;
+
+/** A venue's devices (`device/:id`): the device list's filters within the venue. */
+export const venueDeviceListQuery = deviceListQuery.omit({ venueId: true });
+export type VenueDeviceListQuery = z.output<typeof venueDeviceListQuery>;
+/** Devices a venue may take: the organisation's devices elsewhere or in no venue, by name or serial number. */
+export const venueDeviceCandidateQuery = z.object({ keyword: textFilter() });
 
 export interface VenueRow {
   id: string;

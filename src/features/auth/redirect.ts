@@ -1,4 +1,5 @@
 import type { RouteFamily, TypePath } from '@/domain/constants';
+import { ROUTE_FAMILIES } from '@/domain/menus/access';
 
 /**
  * The rt query parameter (docs/product-rules.md#sign-in) as a safe in-app path: only same-origin relative paths
@@ -14,12 +15,10 @@ export function safeRedirect(rt: string | null | undefined): string | null {
   return value;
 }
 
-const FAMILIES: readonly RouteFamily[] = ['admin', 'k12', 'gx', 'single'];
-
 /** Route family of a path: '/k12/org/class' → 'k12'; null for paths outside the families. */
 export function familyOfPath(path: string): RouteFamily | null {
   const first = path.split(/[/?#]/)[1] ?? '';
-  return (FAMILIES as readonly string[]).includes(first) ? (first as RouteFamily) : null;
+  return (ROUTE_FAMILIES as readonly string[]).includes(first) ? (first as RouteFamily) : null;
 }
 
 /** A role-dependent family path ('/admin', '/k12', '/gx') that differs from the current type path (docs/product-rules.md#families). */

@@ -3,7 +3,7 @@ import type { Page } from '@/domain/api';
 import type { BannerPosition, BannerRow, BannerSave, CarouselSlide } from '@/domain/content/banners';
 import type { LessonResourceRow, LessonResourceSave, LibraryRow } from '@/domain/content/lesson-resources';
 import type { WikiEntry, WikiRow, WikiSave } from '@/domain/content/wiki';
-import { pageApi, type Family } from '@/domain/menus/access';
+import { pageApi, type Family, type SchoolFamily, type ServedBy } from '@/domain/menus/access';
 import { get, post, put, type Params } from '@/lib/api-client';
 import { createResource, type Resource } from '@/lib/resource';
 
@@ -18,13 +18,13 @@ export const bannerKey = (family: Family) => `${family}.banner.bannerConfig`;
 /** Banners (banner/bannerConfig) of a family. */
 export const banners = (family: Family) => resource<BannerRow, BannerSave>(bannerKey(family));
 
-export type WikiFamily = 'k12' | 'gx';
+export type WikiFamily = SchoolFamily;
 export const wikiKey = (family: WikiFamily) => `${family}.wiki.schoolWiki`;
 /** School wiki entries (wikiManagement/schoolWiki). */
 export const wiki = (family: WikiFamily) => resource<WikiRow, WikiSave, WikiEntry>(wikiKey(family));
 
 /** The school's resources (k12) or the management organisation's library (admin). */
-export type LessonFamily = 'admin' | 'k12';
+export type LessonFamily = ServedBy<'lesson.lessonResource' | 'lesson.resourceLibrary'>;
 export const lessonKey = (family: LessonFamily) => (family === 'admin' ? 'admin.lesson.resourceLibrary' : 'k12.lesson.lessonResource');
 export const lessonResources = (family: LessonFamily) => resource<LessonResourceRow, LessonResourceSave>(lessonKey(family));
 

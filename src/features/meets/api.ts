@@ -5,12 +5,12 @@ import type { MeetDetail, MeetRow, MeetSave } from '@/domain/meets/meets';
 import type { RecordRow, RecordSave } from '@/domain/meets/records';
 import type { HeatResults, ResultRow, ResultStep } from '@/domain/meets/results';
 import type { Conflict } from '@/domain/meets/schedule';
-import { pageApi, type Family } from '@/domain/menus/access';
+import { pageApi, type Family, type SchoolFamily } from '@/domain/menus/access';
 import { del, get, post, put, type Params } from '@/lib/api-client';
 import { createResource, type Resource } from '@/lib/resource';
 
 /** Meets of the k12 and gx families (docs/product-rules.md#meets); the shared /single screens use the signed-in family's. */
-export type MeetFamily = 'k12' | 'gx';
+export type MeetFamily = SchoolFamily;
 export const meetFamily = (f: Family): MeetFamily => (f === 'gx' ? 'gx' : 'k12');
 
 const cache = new Map<string, Resource<MeetRow, MeetSave, MeetDetail>>();

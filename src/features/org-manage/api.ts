@@ -1,10 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { pageApi, type Family } from '@/domain/menus/access';
 import type { CurrentOrg, CurrentOrgSave } from '@/domain/org/current-org';
-import type { DepartmentMember, DepartmentRow, DepartmentSave } from '@/domain/org/departments';
+import type { DepartmentRow, DepartmentSave } from '@/domain/org/departments';
 import type { OrgCreate, OrgDetail, OrgRow, OrgStatus, OrgUpdate } from '@/domain/org/orgs';
-import type { Page } from '@/domain/api';
-import { del, download, get, post, put, saveFile } from '@/lib/api-client';
+import { download, get, put, saveFile } from '@/lib/api-client';
 import { createResource, type Resource } from '@/lib/resource';
 
 const cache = new Map<string, Resource<never, never>>();
@@ -53,24 +52,4 @@ export const departmentResource = () => resource<DepartmentRow, DepartmentSave>(
 export function useDepartmentTree(name = '') {
   const r = departmentResource();
   return useQuery({ queryKey: [...r.key, 'tree', name], queryFn: () => get<DepartmentRow[]>(`${r.base}/tree`, name ? { name } : undefined) });
-}
-
-export function useDepartmentMembers(id: string, query: { current: number; size: number; keyword?: string }) {
-  const r = departmentResource();
-  return useQuery({ queryKey: [...r.key, 'members', id, query], queryFn: () => get<Page<DepartmentMember>>(`${r.base}/${id}/members`, query) });
-}
-
-export function useDepartmentCandidates(id: string, keyword: string) {
-  const r = departmentResource();
-  return useQuery({ queryKey: [...r.key, 'candidates', id, keyword], queryFn: () => get<DepartmentMember[]>(`${r.base}/${id}/candidates`, { keyword }) });
-}
-
-export function useDepartmentMemberWrites(id: string) {
-  const r = departmentResource();
-  const client = useQueryClient();
-  const onSuccess = () => client.invalidateQueries({ queryKey: r.key });
-  return {
-    add: useMutation({ mutationFn: (accountIds: string[]) => post<DepartmentMember[]>(`${r.base}/${id}/members`, { accountIds }), onSuccess }),
-    remove: useMutation({ mutationFn: (accountId: string) => del<null>(`${r.base}/${id}/members/${accountId}`), onSuccess }),
-  };
 }

@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { pageApi } from '@/domain/menus/access';
+import { pageApi, type SchoolFamily } from '@/domain/menus/access';
 import type { DeviceCredential } from '@/domain/activities/ingest';
 import type { DeviceOptions, DeviceRow, DeviceSave } from '@/domain/venue/devices';
 import type { VenueRow, VenueSave } from '@/domain/venue/venues';
 import { del, download, get, post, saveFile, type Params } from '@/lib/api-client';
 import { createResource, type Resource } from '@/lib/resource';
 
-export type VenueFamily = 'k12' | 'gx';
+export type VenueFamily = SchoolFamily;
 
 const cache = new Map<string, Resource<never, never>>();
 function resource<Row, Save>(key: string): Resource<Row, Save> {
@@ -30,17 +30,6 @@ export function useDeviceOptions(family: VenueFamily) {
 /** The devices of the current filter as .xlsx. */
 export async function exportDevices(family: VenueFamily, filters: Params, fileName: string) {
   saveFile(await download(`${devices(family).base}/export`, filters), `${fileName}.xlsx`);
-}
-
-/** Associating and detaching devices refreshes both the venue and the device lists. */
-export function useVenueDeviceWrites(family: VenueFamily, venueId: string) {
-  const client = useQueryClient();
-  const base = venues(family).base;
-  const onSuccess = () => Promise.all([client.invalidateQueries({ queryKey: venues(family).key }), client.invalidateQueries({ queryKey: devices(family).key })]);
-  return {
-    attach: useMutation({ mutationFn: (deviceIds: string[]) => post<null>(`${base}/${venueId}/devices`, { deviceIds }), onSuccess }),
-    detach: useMutation({ mutationFn: (deviceId: string) => del<null>(`${base}/${venueId}/devices/${deviceId}`), onSuccess }),
-  };
 }
 
 /** Issuing (activating if needed, or rotating) and revoking a device's API secret refresh the device list. */

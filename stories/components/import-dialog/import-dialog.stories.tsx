@@ -38,7 +38,7 @@ export const WithFailures: Story = {
   },
 };
 
-/** Student import needs school year and semester first (spec §5). */
+/** Student import needs school year and semester first (docs/product-rules.md#people-import). */
 export const NeedsYearAndSemester: Story = {
   render: function Render() {
     const { t } = useTranslation(['components', 'errors']);

@@ -24,7 +24,7 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-/** Back asks first: page data will not be saved (spec §2). */
+/** Back asks first: page data will not be saved (docs/product-rules.md#leaving-a-form). */
 export const BackWithConfirmation: Story = {
   render: function Render() {
     const { t } = useTranslation('components');

@@ -11,7 +11,7 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-/** Physique grade bands (spec §9) and review states. */
+/** Physique grade bands (docs/product-rules.md#physique-scoring) and review states. */
 export const Variants: Story = {
   render: function Render() {
     const { t } = useTranslation('ui');

@@ -42,7 +42,7 @@ export const Delete: Story = {
   },
 };
 
-/** The spec's "leave the page?" prompt of back buttons (spec §2), open from the start. */
+/** The "leave the page?" prompt of back buttons (docs/product-rules.md#leaving-a-form), open from the start. */
 export const ReturnPrompt: Story = {
   render: function Render() {
     const { t } = useTranslation('ui');

@@ -14,9 +14,10 @@ import {
   routeEntries,
 } from '@/domain/menus/catalog';
 import { LOCALES } from '@/domain/constants';
+import type { Family } from '@/domain/menus/access';
 
 /** Every path of the product's screens (docs/product-rules.md#screens-and-routes), with the react-router params this product uses for them. */
-const SPEC_PATHS: Record<'admin' | 'k12' | 'gx' | 'always', readonly string[]> = {
+const SPEC_PATHS: Record<Family | 'always', readonly string[]> = {
   always: ['/myInfo/base', '/myInfo/editUser', '/myInfo/editAccount', '/menuManagement', '/scoreReport', '/scoreReportK12'],
   admin: [
     '/admin/currentOrg',

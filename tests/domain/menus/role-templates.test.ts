@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOG, getCatalogEntry } from '@/domain/menus/catalog';
 import { menuEntriesForGrant } from '@/domain/menus/menu-entries';
-import { DEFAULT_MENU_CODES, ROLE_TEMPLATES, grantForMenuCodes, type TemplateFamily } from '@/domain/menus/role-templates';
+import { FAMILIES, type Family } from '@/domain/menus/access';
+import { DEFAULT_MENU_CODES, ROLE_TEMPLATES, grantForMenuCodes } from '@/domain/menus/role-templates';
 import { buildMenuTree, landingPath } from '@/domain/menus/tree';
 
-const FAMILIES: readonly TemplateFamily[] = ['admin', 'k12', 'gx'];
 const allButtons = new Set(CATALOG.flatMap((e) => e.buttons.map((b) => b.permission)));
 
 describe('role templates', () => {
@@ -120,7 +120,7 @@ describe('default menu codes (docs/product-rules.md#accounts-in-use)', () => {
 });
 
 describe('the "view sensitive fields" button (docs/product-rules.md#data-scopes)', () => {
-  const PEOPLE_PAGES: Record<TemplateFamily, string[]> = {
+  const PEOPLE_PAGES: Record<Family, string[]> = {
     admin: ['admin.user.user'],
     k12: ['k12.user.teacher', 'k12.user.student', 'k12.user.parent'],
     gx: ['gx.user.teacher', 'gx.user.student'],

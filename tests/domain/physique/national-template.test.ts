@@ -349,7 +349,7 @@ describe('formatRowError', () => {
   });
   const t = (lng: string) => instances.get(lng)!.t;
 
-  it('writes the spec-style reason in each language', () => {
+  it("writes a row's failure reason in each language", () => {
     const err: TemplateFieldError = { field: 'gender', key: 'physique:import.invalidGender', params: { value: '3' } };
     expect(formatRowError(t('zh_cn'), 5, err)).toBe('第5行，性别：“3”无效，应填写1（男）或2（女）');
     expect(formatRowError(t('zh_tw'), 5, err)).toBe('第5列，性別：「3」無效，應填寫1（男）或2（女）');

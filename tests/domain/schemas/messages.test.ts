@@ -5,9 +5,9 @@ import { z } from 'zod';
 
 /**
  * Every message a domain schema can answer is an i18n key of locales/zh_cn (`ns:path.to.key`), never zod's English
- * default (issue 26 item 4: an empty 目标值 said "Invalid input: expected number, received NaN"). The walk feeds each
- * exported schema empty input and, field by field (into arrays of objects too), blank and wrong-typed values, the way
- * a form or a hand-made request would, and checks every issue's message.
+ * default (docs/product-rules.md#error-messages; an empty 目标值 once said "Invalid input: expected number, received
+ * NaN"). The walk feeds each exported schema empty input and, field by field (into arrays of objects too), blank and
+ * wrong-typed values, the way a form or a hand-made request would, and checks every issue's message.
  */
 
 type Tree = { [k: string]: string | Tree };

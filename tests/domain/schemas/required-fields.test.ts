@@ -8,7 +8,7 @@ import { staffCreateSchema } from '@/domain/people/staff';
 import { schoolYearSaveSchema } from '@/domain/school/school-years';
 import { userCreateSchema } from '@/domain/users/users';
 
-/** Each field says what is wrong with it (issue 26 items 4, 8, 9): the message of `path`, or undefined. */
+/** Each field says what is wrong with it (docs/product-rules.md#error-messages): the message of `path`, or undefined. */
 function messageAt(schema: z.ZodType, input: unknown, path: string): string | undefined {
   return schema.safeParse(input).error?.issues.find((i) => i.path.join('.') === path)?.message;
 }

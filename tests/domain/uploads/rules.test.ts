@@ -5,7 +5,7 @@ import { acceptAttribute, checkUpload, fileExtension, formatBytes, isExcelFileNa
 const file = (name: string, size: number, type = '') => ({ name, size, type });
 
 describe('upload rules (docs/product-rules.md#uploads)', () => {
-  it('byte ceilings come from the spec constants', () => {
+  it('byte ceilings come from the named constants', () => {
     expect(UPLOAD_RULES.image.maxBytes).toBe(5_242_880);
     expect(UPLOAD_RULES.video.maxBytes).toBe(524_288_000);
     expect(UPLOAD_RULES.audio.maxBytes).toBe(52_428_800);
@@ -65,7 +65,7 @@ describe('upload rules (docs/product-rules.md#uploads)', () => {
 });
 
 describe('formatBytes', () => {
-  it('names the spec ceilings the way the hints show them', () => {
+  it('names the ceilings the way the hints show them', () => {
     expect(formatBytes(UPLOAD_LIMIT.image)).toBe('5MB');
     expect(formatBytes(UPLOAD_LIMIT.video)).toBe('500MB');
     expect(formatBytes(UPLOAD_LIMIT.audio)).toBe('50MB');

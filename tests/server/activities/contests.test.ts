@@ -278,7 +278,7 @@ describe('university contests and obstacle challenges', () => {
     expect((await call('POST', GX, 'college01', challenge({ items: ['standingLongJump', 'pullUp'] }))).json()).toMatchObject({ data: { field: 'items' } });
   });
 
-  it('an empty threshold is refused as missing, never read as 0 (issue 26 item 8)', async () => {
+  it('an empty threshold is refused as missing, never read as 0', async () => {
     // ropeFree's range starts at 0, so a blank read as 0 used to pass every check.
     for (const threshold of ['', ' ', null]) {
       const blank = await call('POST', GX, 'college01', challenge({ items: ['ropeFree'], levels: [{ name: '第 1 关', threshold }], passLevels: 1 }));

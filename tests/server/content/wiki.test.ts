@@ -79,7 +79,7 @@ describe('school wiki', () => {
     expect(shown.content).toContain('旧');
   });
 
-  it('refuses text over the word limit with the spec message, and images that are not the school\'s files', async () => {
+  it('refuses text over the word limit with the product’s message, and images that are not the school\'s files', async () => {
     const long = `<p>${'字'.repeat(WIKI_TEXT_MAX + 1)}</p>`;
     await c.refused(c.call('POST', base, 'school01', entry({ content: long })), 400, '内容文字超出字数限制（最多20000字）', 'content');
     // Markup does not count: exactly the limit in text passes.

@@ -8,7 +8,7 @@ import { orgs } from '../../../server/db/schema/orgs';
 import { classes } from '../../../server/db/schema/school';
 import { testPlans } from '../../../server/db/schema/test-plans';
 import { DISTRIBUTION_COLUMNS, periodResults } from '../../../server/modules/data-center/data-center.sql';
-import { addPlanWithResults } from '../../../server/db/seed/scale';
+import { addPlanWithResults } from '../../../server/seed/scale';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { indicators, itemMeans, latestPerStudent, loadResults, loadStudents, near, percentileCont, roster, type RefIndicators, type ResultRow, type StudentRef } from './reference';
 

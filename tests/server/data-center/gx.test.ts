@@ -6,7 +6,7 @@ import type { ClassListView, ClassView, DataCenterOptions, GradeView, SchoolView
 import { dataCenterCodes } from '../../../server/modules/data-center/data-center.permissions';
 import { orgs } from '../../../server/db/schema/orgs';
 import { classes, colleges } from '../../../server/db/schema/school';
-import { addPlanWithResults } from '../../../server/db/seed/scale';
+import { addPlanWithResults } from '../../../server/seed/scale';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { indicators, latestPerStudent, loadResults, loadStudents, roster, type ResultRow, type StudentRef } from './reference';
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '@/domain/api';
 import type { SchoolView } from '@/domain/data-center/types';
-import { SCALE_DISTRICT_ACCOUNT, scaleSchoolAccount, seedScale, type ScaleSummary } from '../../../server/db/seed/scale';
+import { SCALE_DISTRICT_ACCOUNT, scaleSchoolAccount, seedScale, type ScaleSummary } from '../../../server/seed/scale';
 import { createTestApp, type TestApp } from '../../support/server-app';
 
 let t: TestApp;

@@ -12,7 +12,7 @@ const ROOT = join(import.meta.dirname, '../../..');
 const CAPTCHA = '1234';
 
 /**
- * issue 26 item 2 (docs/decisions/025-pglite-durability.md): the FIRST start of a fresh database (open, migrate, seed,
+ * docs/decisions/025-pglite-durability.md: the FIRST start of a fresh database (open, migrate, seed,
  * serve in one process) is killed with SIGKILL right after its writes were acknowledged; the next start must have every
  * one of them. On PGlite (a fresh directory) by default, on a fresh PostgreSQL database when DATABASE_URL is set. The
  * seed is TIYU_DEMO_SEED=people (menus, organisations, people, accounts) so a first start takes seconds, not minutes.

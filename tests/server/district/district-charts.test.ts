@@ -7,7 +7,7 @@ import type { ScreenLinkCreated } from '@/domain/data-center/wall';
 import type { DistrictOverview } from '@/domain/platform/district';
 import { orgs } from '../../../server/db/schema/orgs';
 import { students } from '../../../server/db/schema/school';
-import { addPlanWithResults } from '../../../server/db/seed/scale';
+import { addPlanWithResults } from '../../../server/seed/scale';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { indicators, itemMeans, latestPerStudent, loadResults, near, type ResultRow } from '../data-center/reference';
 

@@ -8,7 +8,7 @@ import { activityRecords } from '../../../server/db/schema/activities';
 import { users } from '../../../server/db/schema/auth';
 import { orgs } from '../../../server/db/schema/orgs';
 import { classes, grades, students } from '../../../server/db/schema/school';
-import { addPlanWithResults } from '../../../server/db/seed/scale';
+import { addPlanWithResults } from '../../../server/seed/scale';
 import { devices } from '../../../server/db/schema/venue';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { indicators, latestPerStudent, loadResults, near } from '../data-center/reference';

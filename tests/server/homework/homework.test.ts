@@ -10,7 +10,7 @@ import { users } from '../../../server/db/schema/auth';
 import { files } from '../../../server/db/schema/files';
 import { orgs } from '../../../server/db/schema/orgs';
 import { classes, students, teacherClasses, teachers } from '../../../server/db/schema/school';
-import { insertActivityRecords } from '../../../server/db/seed/activity-records';
+import { insertActivityRecords } from '../../../server/seed/activity-records';
 import { refCheckOf, type RefCheckRecord } from '../../../server/modules/activities/ref-checks';
 import { expireHomeworkVideos } from '../../../server/modules/homework/homework.service';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';

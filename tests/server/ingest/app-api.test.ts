@@ -9,8 +9,8 @@ import { users } from '../../../server/db/schema/auth';
 import { homeworkClasses, homeworkItems, homeworks } from '../../../server/db/schema/homework';
 import { testRecords } from '../../../server/db/schema/physique';
 import { parentStudents, parents, students } from '../../../server/db/schema/school';
-import { appStudentAccount } from '../../../server/db/seed/app-demo';
-import { DEMO_PASSWORD } from '../../../server/db/seed/demo';
+import { appStudentAccount } from '../../../server/seed/app-demo';
+import { DEMO_PASSWORD } from '../../../server/seed/demo';
 import { sha256Hex } from '../../../server/lib/password';
 import { createTestApp, type TestApp } from '../../support/server-app';
 

@@ -54,7 +54,7 @@ const stampPng = (side = 240) => sharp({ create: { width: side, height: side, ch
 const template = (over: Partial<CertificateForm> = {}): CertificateForm => ({ name: '田径获奖证书', orientation: 'landscape', fields: DEFAULT_CERTIFICATE_FIELDS, backgroundFileId: null, stampId: null, ...over });
 
 describe('e-stamps', () => {
-  it('takes PNG 1:1 stamps through the file store, at most 10 per organisation, with the spec’s messages', async () => {
+  it('takes PNG 1:1 stamps through the file store, at most 10 per organisation, with the product’s messages', async () => {
     // Judged by content: a JPEG named .png, and a 2:1 PNG, never become stamp files.
     const jpeg = await upload('school01', 'stamp', 'seal.png', await noisyJpeg(200));
     expect([jpeg.status, jpeg.msg]).toEqual([400, '文件格式错误']);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope, Page } from '@/domain/api';
 import type { CertificateRow, PhotoRow, StampRow } from '@/domain/meets/documents';
 import { filePaths } from '@/domain/uploads/stored-file';
-import { seedMeetDocumentsDemo } from '../../../server/db/seed/meet-documents-demo';
+import { seedMeetDocumentsDemo } from '../../../server/seed/meet-documents-demo';
 import { meets } from '../../../server/db/schema/meets';
 import { localStorage } from '../../../server/lib/storage/local';
 import { jobFile } from '../../support/jobs';

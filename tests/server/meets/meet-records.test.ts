@@ -104,6 +104,16 @@ describe('meet records: import and export', () => {
     expect(await t.db.$count(meetRecords)).toBe(before);
   });
 
+  it('a file without the header or with too many rows is refused with the import messages, not the class import ones', async () => {
+    const noHeader = await upload(book([['学校纪录', '1500米', '初中女子组', '计时', '5:10.20', '王芳', '', '2023-05-01']]));
+    expect(noHeader.statusCode).toBe(400);
+    expect(body(noHeader).msg).toBe('未找到表头，请使用导入模板');
+    const row = ['学校纪录', '1500米', '初中女子组', '计时', '5:10.20', '王芳', '', '2023-05-01'];
+    const many = await upload(book([HEAD, ...Array.from({ length: 2001 }, () => row)]), 'school01', 'en-US');
+    expect(many.statusCode).toBe(400);
+    expect(body(many).msg).toBe('At most 2000 rows can be imported at once');
+  });
+
   it('imports a series with its history: the best mark is current, whatever the order of the rows', async () => {
     const res = await upload(
       book([

@@ -75,7 +75,7 @@ async function boys(): Promise<{ classId: string; ids: string[] }[]> {
 }
 
 describe('meets: the meet, its groups and events', () => {
-  it('refuses bad meets with the spec’s messages, naming the field', async () => {
+  it('refuses bad meets with the product’s messages, naming the field', async () => {
     const lanes = meetForm();
     lanes.groups![0].events[0].heatSize = 9;
     const res = await call('POST', base, 'school01', lanes);

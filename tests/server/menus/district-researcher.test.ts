@@ -5,7 +5,7 @@ import { landingPath } from '@/domain/menus/tree';
 import { createTestApp, type TestApp } from '../../support/server-app';
 
 /**
- * Issue 26 item 10: the district PE researcher (jiaoyan01, a read-only district role) lands on the district's 学校概览,
+ * The district PE researcher (jiaoyan01, a read-only district role) lands on the district's 学校概览,
  * has the personal centre like every account, and holds no button that changes data.
  */
 

@@ -24,10 +24,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const call = (method: 'GET' | 'PUT', url: string, account: string, payload?: unknown, lang = 'zh-CN') =>
-  t.as(account, { language: lang }).request(method, `/api/busi/web/${url}`, payload).then((a) => a.res);
-const body = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>();
-const load = async () => body<CurrentOrg>(await call('GET', 'k12/currentOrg', 'school01')).data;
+const load = async () => (await t.as('school01').get<CurrentOrg>('/api/busi/web/k12/currentOrg')).body.data;
 
 /** The form's values from what the screen read. */
 function formOf(o: CurrentOrg) {
@@ -45,19 +42,19 @@ async function brandingFile(orgId: string): Promise<string> {
 
 describe('own organisation', () => {
   it('answers the signed-in organisation with its superior, never the password hash', async () => {
-    const res = await call('GET', 'k12/currentOrg', 'school01');
-    expect(res.statusCode).toBe(200);
-    const o = body<CurrentOrg>(res).data;
+    const res = await t.as('school01').get<CurrentOrg>('/api/busi/web/k12/currentOrg');
+    expect(res.status).toBe(200);
+    const o = res.body.data;
     expect(o).toMatchObject({ id: k12Id, type: ORG_TYPE.k12 });
     expect(o.parentName).toBeTruthy();
     expect(JSON.stringify(o)).not.toMatch(/hash/i);
-    expect(body<CurrentOrg>(await call('GET', 'admin/currentOrg', 'district01')).data.type).toBe(ORG_TYPE.management);
+    expect((await t.as('district01').get<CurrentOrg>('/api/busi/web/admin/currentOrg')).body.data.type).toBe(ORG_TYPE.management);
   });
 
   it('saves name, branding, location and a management password (stored hashed, answered only as set); public info shows the branding at once', async () => {
     const o = await load();
     const icon = await brandingFile(k12Id);
-    const res = await call('PUT', `k12/currentOrg/${k12Id}`, 'school01', {
+    const res = await t.as('school01').put(`/api/busi/web/k12/currentOrg/${k12Id}`, {
       ...formOf(o),
       name: '第一实验小学',
       title: '阳光体育平台',
@@ -67,7 +64,7 @@ describe('own organisation', () => {
       managementPassword: 'Secret123',
       activatableDevices: o.activatedDevices + 5,
     });
-    expect(res.statusCode).toBe(200);
+    expect(res.status).toBe(200);
     const after = await load();
     expect(after).toMatchObject({ name: '第一实验小学', title: '阳光体育平台', iconFileId: icon, latitude: 31.23, longitude: 121.47, hasManagementPassword: true, version: o.version + 1 });
     const [row] = await t.db.select({ hash: orgs.managementPasswordHash }).from(orgs).where(eq(orgs.id, k12Id));
@@ -91,22 +88,22 @@ describe('own organisation', () => {
       [{ iconFileId: await brandingFile(uniId) }, 'iconFileId', '请上传本单位的图片'],
     ];
     for (const [change, field, msg] of cases) {
-      const res = await call('PUT', `k12/currentOrg/${k12Id}`, 'school01', { ...formOf(o), ...change });
-      expect(res.statusCode, field).toBe(400);
-      expect(body(res)).toMatchObject({ msg, data: { field } });
+      const res = await t.as('school01').put(`/api/busi/web/k12/currentOrg/${k12Id}`, { ...formOf(o), ...change });
+      expect(res.status, field).toBe(400);
+      expect(res.body).toMatchObject({ msg, data: { field } });
     }
-    const en = await call('PUT', `k12/currentOrg/${k12Id}`, 'school01', { ...formOf(o), latitude: 100 }, 'en-US');
-    expect(body(en).msg).toBe('Latitude must be between -90 and 90');
+    const en = await t.as('school01', { language: 'en-US' }).put(`/api/busi/web/k12/currentOrg/${k12Id}`, { ...formOf(o), latitude: 100 });
+    expect(en.body.msg).toBe('Latitude must be between -90 and 90');
     expect(await load()).toEqual(o);
   });
 
   it('a stale save is 409; a teacher without the edit button gets 403', async () => {
     const o = await load();
-    const stale = await call('PUT', `k12/currentOrg/${k12Id}`, 'school01', { ...formOf(o), version: o.version - 1 });
-    expect(stale.statusCode).toBe(409);
-    expect((await call('PUT', `k12/currentOrg/${k12Id}`, 'teacher01', formOf(o))).statusCode).toBe(403);
+    const stale = await t.as('school01').put(`/api/busi/web/k12/currentOrg/${k12Id}`, { ...formOf(o), version: o.version - 1 });
+    expect(stale.status).toBe(409);
+    expect((await t.as('teacher01').put(`/api/busi/web/k12/currentOrg/${k12Id}`, formOf(o))).status).toBe(403);
     // Another organisation's id is 404, read or write.
-    expect((await call('GET', `k12/currentOrg/${uniId}`, 'school01')).statusCode).toBe(404);
-    expect((await call('PUT', `k12/currentOrg/${uniId}`, 'school01', formOf(o))).statusCode).toBe(404);
+    expect((await t.as('school01').get(`/api/busi/web/k12/currentOrg/${uniId}`)).status).toBe(404);
+    expect((await t.as('school01').put(`/api/busi/web/k12/currentOrg/${uniId}`, formOf(o))).status).toBe(404);
   });
 });

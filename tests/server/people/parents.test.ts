@@ -1,38 +1,31 @@
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope, Page } from '@/domain/api';
-import { ORG_TYPE } from '@/domain/constants';
 import { pageAccess } from '@/domain/menus/access';
 import type { ParentRecord } from '@/domain/people/parents';
 import type { PersonOption, StudentRecord } from '@/domain/people/students';
 import { auditLogs } from '../../../server/db/schema/audit';
 import { memberships, membershipRoles, menus, roleMenus, roles, users } from '../../../server/db/schema/auth';
-import { orgs } from '../../../server/db/schema/orgs';
 import { classes, parents, parentStudents, students, teacherClasses, teachers } from '../../../server/db/schema/school';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
+import { orgOf } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/server-app';
 
 let t: TestApp;
-const tokens: Record<string, string> = {};
 let k12Id: string;
 let uniId: string;
 let kids: { id: string; name: string; regNo: string; classId: string }[];
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const account of ['school01', 'teacher01', 'college01']) tokens[account] = (await t.login(account)).access_token;
-  const rows = await t.db.select({ id: orgs.id, type: orgs.type }).from(orgs);
-  k12Id = rows.find((o) => o.type === ORG_TYPE.k12)!.id;
-  uniId = rows.find((o) => o.type === ORG_TYPE.university)!.id;
+  k12Id = (await orgOf(t, 'school01')).orgId;
+  uniId = (await orgOf(t, 'college01')).orgId;
   kids = await t.db.select({ id: students.id, name: students.name, regNo: students.regNo, classId: students.classId }).from(students).where(eq(students.orgId, k12Id)).orderBy(asc(students.regNo)).limit(3);
 });
 afterAll(async () => {
   await t?.close();
 });
 
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, account = 'school01', payload?: unknown, lang = 'zh-CN') =>
-  t.request({ method, url: `/api/busi/web/${url}`, token: tokens[account], payload: payload as object, headers: { 'accept-language': lang } });
-const body = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>();
 
 let seq = 0;
 const mobile = () => `138${String(Date.now() + ++seq).slice(-8)}`;
@@ -42,7 +35,7 @@ async function parentOf(childIndex = 0, name = '测试家长'): Promise<ParentRe
   const m = mobile();
   const [p] = await t.db.insert(parents).values({ orgId: k12Id, name, gender: 'female', mobile: m }).returning();
   await t.db.insert(parentStudents).values({ parentId: p.id, studentId: kids[childIndex].id, relation: 'mother' });
-  return body<ParentRecord>(await call('GET', `k12/user/parent/${p.id}`)).data;
+  return (await t.as('school01').get<ParentRecord>(`/api/busi/web/k12/user/parent/${p.id}`)).body.data;
 }
 const save = (p: ParentRecord, over: Record<string, unknown> = {}) => ({
   name: p.name,
@@ -55,7 +48,7 @@ const save = (p: ParentRecord, over: Record<string, unknown> = {}) => ({
 
 describe('parents', () => {
   it('the demo school has parents of two children and students suspended or transferred out', async () => {
-    const p = body<Page<ParentRecord>>(await call('GET', 'k12/user/parent/page?size=80')).data;
+    const p = (await t.as('school01').get<Page<ParentRecord>>('/api/busi/web/k12/user/parent/page?size=80')).body.data;
     expect(p.total).toBeGreaterThan(200);
     const [{ n }] = await t.db.execute<{ n: number }>(sql`select count(*)::int as n from (select parent_id from parent_students group by parent_id having count(*) > 1) x`).then((r) => r.rows);
     expect(n).toBeGreaterThan(10);
@@ -64,31 +57,31 @@ describe('parents', () => {
 
   it('lists by name or mobile and by a child, with the children', async () => {
     const p = await parentOf(0, '列表家长甲');
-    const byName = body<Page<ParentRecord>>(await call('GET', `k12/user/parent/page?keyword=${encodeURIComponent('列表家长甲')}`)).data;
+    const byName = (await t.as('school01').get<Page<ParentRecord>>(`/api/busi/web/k12/user/parent/page?keyword=${encodeURIComponent('列表家长甲')}`)).body.data;
     expect(byName.records.map((r) => r.id)).toEqual([p.id]);
     expect(byName.records[0].children).toEqual([expect.objectContaining({ studentId: kids[0].id, name: kids[0].name, relation: 'mother' })]);
-    expect(body<Page<ParentRecord>>(await call('GET', `k12/user/parent/page?keyword=${p.mobile}`)).data.records.map((r) => r.id)).toEqual([p.id]);
-    const byChild = body<Page<ParentRecord>>(await call('GET', `k12/user/parent/page?size=80&studentKeyword=${kids[0].regNo}`)).data;
+    expect((await t.as('school01').get<Page<ParentRecord>>(`/api/busi/web/k12/user/parent/page?keyword=${p.mobile}`)).body.data.records.map((r) => r.id)).toEqual([p.id]);
+    const byChild = (await t.as('school01').get<Page<ParentRecord>>(`/api/busi/web/k12/user/parent/page?size=80&studentKeyword=${kids[0].regNo}`)).body.data;
     expect(byChild.records.map((r) => r.id)).toContain(p.id);
     expect(byChild.records.every((r) => r.children.some((c) => c.studentId === kids[0].id))).toBe(true);
-    const all = body<Page<ParentRecord>>(await call('GET', 'k12/user/parent/page')).data;
+    const all = (await t.as('school01').get<Page<ParentRecord>>('/api/busi/web/k12/user/parent/page')).body.data;
     expect(all.total).toBe(await t.db.$count(parents, eq(parents.orgId, k12Id)));
   });
 
   it('edits name, mobile and children (several children), audited with before and after', async () => {
     const p = await parentOf(0, '改前');
-    const options = body<PersonOption[]>(await call('GET', `k12/user/parent/student-options?keyword=${kids[1].regNo}`)).data;
+    const options = (await t.as('school01').get<PersonOption[]>(`/api/busi/web/k12/user/parent/student-options?keyword=${kids[1].regNo}`)).body.data;
     expect(options.map((o) => o.id)).toEqual([kids[1].id]);
     const m = mobile();
-    const res = await call('PUT', `k12/user/parent/${p.id}`, 'school01', save(p, { name: '改后', mobile: m, children: [{ studentId: kids[0].id, relation: 'guardian' }, { studentId: kids[1].id, relation: 'guardian' }] }));
-    expect(res.statusCode, res.body).toBe(200);
-    const after = body<ParentRecord>(res).data;
+    const res = await t.as('school01').put<ParentRecord>(`/api/busi/web/k12/user/parent/${p.id}`, save(p, { name: '改后', mobile: m, children: [{ studentId: kids[0].id, relation: 'guardian' }, { studentId: kids[1].id, relation: 'guardian' }] }));
+    expect(res.status, res.res.body).toBe(200);
+    const after = res.body.data;
     expect(after).toMatchObject({ name: '改后', mobile: m, version: 2 });
     expect(after.children.map((c) => c.studentId).sort()).toEqual([kids[0].id, kids[1].id].sort());
     const [log] = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entityId, p.id), eq(auditLogs.action, 'update')));
     expect(log).toMatchObject({ entity: 'parent', before: expect.objectContaining({ name: '改前' }), after: expect.objectContaining({ name: '改后' }) });
     // The student's row lists the parent too.
-    const kid = body<StudentRecord>(await call('GET', `k12/user/student/${kids[1].id}`)).data;
+    const kid = (await t.as('school01').get<StudentRecord>(`/api/busi/web/k12/user/student/${kids[1].id}`)).body.data;
     expect(kid.parents.map((x) => x.parentId)).toContain(p.id);
   });
 
@@ -103,37 +96,37 @@ describe('parents', () => {
       [{ children: [{ studentId: kids[0].id, relation: 'uncle' }] }, 'children.0.relation', '请选择与学生关系'],
     ];
     for (const [over, field, msg] of cases) {
-      const res = await call('PUT', `k12/user/parent/${p.id}`, 'school01', save(p, over));
-      expect(res.statusCode, JSON.stringify(over)).toBe(400);
-      expect(body(res), JSON.stringify(over)).toMatchObject({ msg, data: { field } });
+      const res = await t.as('school01').put(`/api/busi/web/k12/user/parent/${p.id}`, save(p, over));
+      expect(res.status, JSON.stringify(over)).toBe(400);
+      expect(res.body, JSON.stringify(over)).toMatchObject({ msg, data: { field } });
     }
-    expect(body(await call('PUT', `k12/user/parent/${p.id}`, 'school01', save(p, { children: [] }), 'en-US')).msg).not.toMatch(/[\u4e00-\u9fff]/);
-    expect(body<ParentRecord>(await call('GET', `k12/user/parent/${p.id}`)).data).toEqual(p);
+    expect((await t.as('school01', { language: 'en-US' }).put(`/api/busi/web/k12/user/parent/${p.id}`, save(p, { children: [] }))).body.msg).not.toMatch(/[\u4e00-\u9fff]/);
+    expect((await t.as('school01').get<ParentRecord>(`/api/busi/web/k12/user/parent/${p.id}`)).body.data).toEqual(p);
   });
 
   it('the mobile is unique in the organisation; children must be students of the organisation', async () => {
     const a = await parentOf();
     const b = await parentOf();
-    expect(body(await call('PUT', `k12/user/parent/${b.id}`, 'school01', save(b, { mobile: a.mobile })))).toMatchObject({ msg: '该家长手机号码已存在', data: { field: 'mobile' } });
+    expect((await t.as('school01').put(`/api/busi/web/k12/user/parent/${b.id}`, save(b, { mobile: a.mobile }))).body).toMatchObject({ msg: '该家长手机号码已存在', data: { field: 'mobile' } });
     const [uniKid] = await t.db.select({ id: students.id }).from(students).where(eq(students.orgId, uniId)).limit(1);
-    expect(body(await call('PUT', `k12/user/parent/${b.id}`, 'school01', save(b, { children: [{ studentId: uniKid.id, relation: 'father' }] })))).toMatchObject({ code: '400', data: { field: 'children' } });
+    expect((await t.as('school01').put(`/api/busi/web/k12/user/parent/${b.id}`, save(b, { children: [{ studentId: uniKid.id, relation: 'father' }] }))).body).toMatchObject({ code: '400', data: { field: 'children' } });
     expect(await t.db.$count(parentStudents, eq(parentStudents.studentId, uniKid.id))).toBe(0);
   });
 
   it('a stale save is 409; another organisation’s parent is 404; no add route', async () => {
     const p = await parentOf();
-    expect((await call('PUT', `k12/user/parent/${p.id}`, 'school01', save(p, { name: '第一次' }))).statusCode).toBe(200);
-    expect((await call('PUT', `k12/user/parent/${p.id}`, 'school01', save(p, { name: '第二次' }))).statusCode).toBe(409);
+    expect((await t.as('school01').put(`/api/busi/web/k12/user/parent/${p.id}`, save(p, { name: '第一次' }))).status).toBe(200);
+    expect((await t.as('school01').put(`/api/busi/web/k12/user/parent/${p.id}`, save(p, { name: '第二次' }))).status).toBe(409);
     const [uniParent] = await t.db.insert(parents).values({ orgId: uniId, name: '外校', gender: 'male', mobile: mobile() }).returning();
-    expect((await call('GET', `k12/user/parent/${uniParent.id}`)).statusCode).toBe(404);
-    expect((await call('PUT', `k12/user/parent/${uniParent.id}`, 'school01', save(p, { mobile: mobile(), version: 1 }))).statusCode).toBe(404);
-    expect((await call('DELETE', `k12/user/parent/${uniParent.id}`)).statusCode).toBe(404);
-    expect((await call('POST', 'k12/user/parent', 'school01', save(p))).statusCode).toBe(404);
+    expect((await t.as('school01').get(`/api/busi/web/k12/user/parent/${uniParent.id}`)).status).toBe(404);
+    expect((await t.as('school01').put(`/api/busi/web/k12/user/parent/${uniParent.id}`, save(p, { mobile: mobile(), version: 1 }))).status).toBe(404);
+    expect((await t.as('school01').delete(`/api/busi/web/k12/user/parent/${uniParent.id}`)).status).toBe(404);
+    expect((await t.as('school01').post('/api/busi/web/k12/user/parent', save(p))).status).toBe(404);
   });
 
   it('deletes a parent and their links; the children stay; audited', async () => {
     const p = await parentOf();
-    expect((await call('DELETE', `k12/user/parent/${p.id}`)).statusCode).toBe(200);
+    expect((await t.as('school01').delete(`/api/busi/web/k12/user/parent/${p.id}`)).status).toBe(200);
     expect(await t.db.$count(parents, eq(parents.id, p.id))).toBe(0);
     expect(await t.db.$count(students, eq(students.id, kids[0].id))).toBe(1);
     const [log] = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entityId, p.id), eq(auditLogs.action, 'delete')));
@@ -160,7 +153,7 @@ describe('parents', () => {
     ];
     expect(mine.length).toBeGreaterThan(0);
     const get = (url: string) => t.request({ url: `/api/busi/web/k12/${url}`, token });
-    const page = body<Page<ParentRecord>>(await get('user/parent/page?size=80')).data;
+    const page = (await get('user/parent/page?size=80')).json<Envelope<Page<ParentRecord>>>().data;
     expect(page.total).toBeGreaterThan(0);
     expect(page.total).toBeLessThan(await t.db.$count(parents, eq(parents.orgId, k12Id)));
     const inScope = new Set((await t.db.select({ id: students.id }).from(students).where(and(eq(students.orgId, k12Id), inArray(students.classId, mine)))).map((s) => s.id));
@@ -174,16 +167,16 @@ describe('parents', () => {
 
 describe('parents: export', () => {
   it('exports the list’s parents, one row per child, with the list’s filters', async () => {
-    const page = body<Page<ParentRecord>>(await call('GET', 'k12/user/parent/page?size=80')).data;
+    const page = (await t.as('school01').get<Page<ParentRecord>>('/api/busi/web/k12/user/parent/page?size=80')).body.data;
     const two = page.records.find((p) => p.children.length > 1)!;
-    const res = await call('GET', `k12/user/parent/export?keyword=${encodeURIComponent(two.mobile)}`);
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-disposition']).toContain(encodeURIComponent('家长名单.xlsx'));
-    const [header, ...rows] = (await readXlsxRows(res.rawPayload)).rows;
+    const res = await t.as('school01').get(`/api/busi/web/k12/user/parent/export?keyword=${encodeURIComponent(two.mobile)}`);
+    expect(res.status).toBe(200);
+    expect(res.res.headers['content-disposition']).toContain(encodeURIComponent('家长名单.xlsx'));
+    const [header, ...rows] = (await readXlsxRows(res.res.rawPayload)).rows;
     expect(header).toEqual(['家长姓名', '性别', '手机号', '孩子姓名', '学籍号', '班级', '与学生关系']);
     expect(rows.map((r) => r[4]).sort()).toEqual(two.children.map((c) => c.regNo).sort());
     expect(rows.every((r) => r[0] === two.name && r[2] === two.mobile)).toBe(true);
     // A teacher without the export button is refused.
-    expect((await call('GET', 'k12/user/parent/export', 'teacher01')).statusCode).toBe(403);
+    expect((await t.as('teacher01').get('/api/busi/web/k12/user/parent/export')).status).toBe(403);
   });
 });

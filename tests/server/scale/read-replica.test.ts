@@ -4,7 +4,7 @@ import { buildApp } from '../../../server/app';
 import { openDb, type DbHandle } from '../../../server/db/client';
 import { parseEnv } from '../../../server/env';
 import { WRITE_LSN_COOKIE } from '../../../server/plugins/replica';
-import { DEMO_PASSWORD } from '../../../server/db/seed/demo';
+import { DEMO_PASSWORD } from '../../../server/seed/demo';
 import { sha256Hex } from '../../../server/lib/password';
 import { createTestApp, randomStr, type TestApp } from '../../support/server-app';
 

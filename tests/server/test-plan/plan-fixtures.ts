@@ -9,6 +9,7 @@ import { classes, colleges, grades, schoolYears } from '../../../server/db/schem
 import { planJobs } from '../../../server/db/schema/test-plans';
 import { holdJob, PROCESS_HOLDER_ID } from '../../../server/modules/test-plan/plan-job-holder';
 import type { TestApp } from '../../support/server-app';
+import type { Family } from '@/domain/menus/access';
 
 /** Ids of the demo organisations and a few of their rows, read from the seeded test database. */
 export interface DemoIds {
@@ -69,7 +70,7 @@ export function k12Plan(t: TestApp, ids: DemoIds, over: Partial<PlanRequestInput
 }
 
 /** A small client for one family's testManage routes, signed in as `account`. */
-export function planClient(t: TestApp, family: 'admin' | 'k12' | 'gx', token: () => string) {
+export function planClient(t: TestApp, family: Family, token: () => string) {
   const base = `/api/busi/web/${family}/organizeTest/testManage`;
   const headers = (lang?: string) => (lang ? { 'accept-language': lang } : {});
   return {

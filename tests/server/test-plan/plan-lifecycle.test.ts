@@ -10,6 +10,7 @@ import { purgeRecycleBin } from '../../../server/modules/test-plan/test-plan-man
 import { finishPlanJob, startPlanJob } from '../../../server/modules/test-plan/test-plan.service';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { data, day, demoIds, k12Plan, msg, planClient, type DemoIds } from './plan-fixtures';
+import type { Family } from '@/domain/menus/access';
 
 const DAY_MS = 86_400_000;
 let t: TestApp;
@@ -27,7 +28,7 @@ const advanceDays = async (n: number) => {
   t.clock.advance(n * DAY_MS);
   await signIn();
 };
-const client = (account: Account, family: 'k12' | 'admin' = account === 'district01' ? 'admin' : 'k12') => planClient(t, family, () => tokens[account]);
+const client = (account: Account, family: Family = account === 'district01' ? 'admin' : 'k12') => planClient(t, family, () => tokens[account]);
 
 beforeAll(async () => {
   t = await createTestApp();

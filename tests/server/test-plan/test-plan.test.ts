@@ -8,11 +8,12 @@ import { physiqueResults } from '../../../server/db/schema/physique';
 import { students, classes } from '../../../server/db/schema/school';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { data, day, demoIds, k12Plan, msg, planClient, type DemoIds } from './plan-fixtures';
+import type { Family } from '@/domain/menus/access';
 
 let t: TestApp;
 let ids: DemoIds;
 const tokens: Record<string, string> = {};
-const client = (family: 'admin' | 'k12' | 'gx', account: string) => planClient(t, family, () => tokens[account]);
+const client = (family: Family, account: string) => planClient(t, family, () => tokens[account]);
 
 beforeAll(async () => {
   t = await createTestApp();

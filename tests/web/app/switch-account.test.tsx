@@ -5,9 +5,10 @@ import type { UInfo } from '@/domain/auth/types';
 import { permissionsAtom } from '@/lib/permissions';
 import { saveToken, saveUInfo, store, uinfoAtom } from '@/lib/store';
 import { fakeApi, k12UInfo, renderApp, resetApp } from './fake-api';
+import type { SchoolFamily } from '@/domain/menus/access';
 
 /** multi0001: a K12 teacher account and a college admin account in another organisation. */
-function multi(present: 'k12' | 'gx'): UInfo {
+function multi(present: SchoolFamily): UInfo {
   const base = k12UInfo();
   const k12 = { ...base.accounts[0], presentFlag: present === 'k12' };
   const gx = {

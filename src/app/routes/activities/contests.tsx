@@ -1,6 +1,6 @@
 import { ContestDataScreen } from '@/features/activities/contests/contest-data';
 import { ContestDetailScreen, ContestFormScreen, ContestListScreen } from '@/features/activities/contests/contest-screens';
-import { useScreenFamily } from '../physique/family';
+import { useScreenFamily } from '../screen-family';
 
 /** onlineManagement/competitionRank and competition (docs/product-rules.md#contests). */
 export function ContestListPage() {

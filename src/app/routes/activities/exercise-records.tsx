@@ -1,5 +1,5 @@
 import { ExerciseRecordScreen } from '@/features/activities/exercise-records/exercise-record-screen';
-import { useScreenFamily } from '../physique/family';
+import { useScreenFamily } from '../screen-family';
 
 /** sportData/exerciseRecord (docs/product-rules.md#exercise-records). */
 export function ExerciseRecordPage() {

@@ -1,13 +1,12 @@
 import { HomeworkDetailScreen } from '@/features/activities/homework/homework-detail';
 import { HomeworkFormScreen } from '@/features/activities/homework/homework-form';
 import { HomeworkListScreen } from '@/features/activities/homework/homework-list';
-import { useScreenFamily } from '../physique/family';
+import { useScreenFamily } from '../screen-family';
 
-const homeworkFamily = (f: string) => (f === 'admin' ? 'admin' : 'k12');
 
 /** sportsHomework/homeworkManagement (k12, admin). */
 export function HomeworkPage() {
-  return <HomeworkListScreen family={homeworkFamily(useScreenFamily())} />;
+  return <HomeworkListScreen family={useScreenFamily('homework.homeworkManagement')} />;
 }
 /** sportsHomework/homeworkManagement/add and edit/:id (k12). */
 export function HomeworkFormPage() {
@@ -15,5 +14,5 @@ export function HomeworkFormPage() {
 }
 /** sportsHomework/homeworkManagement/detail/:id (k12, admin). */
 export function HomeworkDetailPage() {
-  return <HomeworkDetailScreen family={homeworkFamily(useScreenFamily())} />;
+  return <HomeworkDetailScreen family={useScreenFamily('homework.homeworkManagement.detail')} />;
 }

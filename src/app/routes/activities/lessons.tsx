@@ -1,17 +1,16 @@
 import { LessonListScreen } from '@/features/activities/lessons/lesson-screens';
-import { useScreenFamily } from '../physique/family';
+import { useScreenFamily } from '../screen-family';
 
-const lessonFamily = (f: 'admin' | 'k12' | 'gx') => (f === 'admin' ? 'admin' : 'k12');
 
 /** class/practise. */
 export function PractisePage() {
-  return <LessonListScreen family={lessonFamily(useScreenFamily())} type="practise" />;
+  return <LessonListScreen family={useScreenFamily('class.practise')} type="practise" />;
 }
 /** class/test. */
 export function ClassTestPage() {
-  return <LessonListScreen family={lessonFamily(useScreenFamily())} type="test" />;
+  return <LessonListScreen family={useScreenFamily('class.test')} type="test" />;
 }
 /** class/match. */
 export function MatchPage() {
-  return <LessonListScreen family={lessonFamily(useScreenFamily())} type="match" />;
+  return <LessonListScreen family={useScreenFamily('class.match')} type="match" />;
 }

@@ -1,5 +1,5 @@
 import { BannerDetailScreen, BannerFormScreen, BannerListScreen } from '@/features/content/components/banner-screens';
-import { useScreenFamily } from '../physique/family';
+import { useScreenFamily } from '../screen-family';
 
 /** banner/bannerConfig. */
 export function BannerPage() {

@@ -1,13 +1,12 @@
 import { LessonResourceFormScreen, LessonResourceListScreen } from '@/features/content/components/lesson-screens';
-import { useScreenFamily } from '../physique/family';
+import { useScreenFamily } from '../screen-family';
 
-const lessonFamily = (f: 'admin' | 'k12' | 'gx') => (f === 'admin' ? 'admin' : 'k12');
 
 /** lessonAssistant/lessonResourceList (k12) and lessonAssistant/resourceList (admin). */
 export function LessonResourcePage() {
-  return <LessonResourceListScreen family={lessonFamily(useScreenFamily())} />;
+  return <LessonResourceListScreen family={useScreenFamily('lesson.lessonResource', 'lesson.resourceLibrary')} />;
 }
 /** Their add and edit/:id. */
 export function LessonResourceFormPage() {
-  return <LessonResourceFormScreen family={lessonFamily(useScreenFamily())} />;
+  return <LessonResourceFormScreen family={useScreenFamily('lesson.lessonResource.add', 'lesson.lessonResource.edit', 'lesson.resourceLibrary.add', 'lesson.resourceLibrary.edit')} />;
 }

@@ -1,13 +1,12 @@
 import { WikiFormScreen, WikiListScreen } from '@/features/content/components/wiki-screens';
-import { useScreenFamily } from '../physique/family';
+import { useScreenFamily } from '../screen-family';
 
-const wikiFamily = (f: 'admin' | 'k12' | 'gx') => (f === 'gx' ? 'gx' : 'k12');
 
 /** wikiManagement/schoolWiki. */
 export function WikiPage() {
-  return <WikiListScreen family={wikiFamily(useScreenFamily())} />;
+  return <WikiListScreen family={useScreenFamily('wiki.schoolWiki')} />;
 }
 /** wikiManagement/schoolWiki/add and edit/:id. */
 export function WikiFormPage() {
-  return <WikiFormScreen family={wikiFamily(useScreenFamily())} />;
+  return <WikiFormScreen family={useScreenFamily('wiki.schoolWiki.add', 'wiki.schoolWiki.edit')} />;
 }

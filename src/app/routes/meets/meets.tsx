@@ -1,18 +1,7 @@
-import { useAtomValue } from 'jotai';
-import { familyOfTypePath } from '@/domain/menus/access';
-import { meetFamily } from '@/features/meets/api';
 import { ArrangeScreen, CalendarScreen } from '@/features/meets/components/arrange-screens';
 import { MeetFormScreen, MeetListScreen } from '@/features/meets/components/meet-screens';
 import { BoardScreen, MeetPickerScreen, PointsScreen, ScoreEntryScreen, SignUpScreen } from '@/features/meets/components/single-screens';
-import { uinfoAtom } from '@/lib/store';
-import { useScreenFamily } from '../physique/family';
-
-/** The family of a meet screen: its own for k12/gx pages, the signed-in organisation's for the shared /single pages. */
-export function useMeetFamily() {
-  const screen = useScreenFamily();
-  const uinfo = useAtomValue(uinfoAtom);
-  return meetFamily(screen === 'k12' ? familyOfTypePath(uinfo?.currentTypePath) : screen);
-}
+import { useMeetFamily } from './meet-family';
 
 /** sportsMeet. */
 export function MeetPage() {

@@ -1,5 +1,5 @@
 import { RecordFormScreen, RecordListScreen } from '@/features/meets/components/record-screens';
-import { useMeetFamily } from './meets';
+import { useMeetFamily } from './meet-family';
 
 /** /single/sportsMeet/record. */
 export function RecordListPage() {

@@ -1,5 +1,5 @@
 import { CurrentOrgFormScreen, CurrentOrgScreen } from '@/features/org-manage/components/current-org-screens';
-import { useScreenFamily } from '../physique/family';
+import { useScreenFamily } from '../screen-family';
 
 /** currentOrg. */
 export function CurrentOrgPage() {

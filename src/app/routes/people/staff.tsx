@@ -1,13 +1,12 @@
 import { StaffFormScreen, StaffListScreen } from '@/features/people/staff/components/staff-screens';
-import { useScreenFamily } from '../physique/family';
+import { useScreenFamily } from '../screen-family';
 
-const staffFamily = (f: 'admin' | 'k12' | 'gx') => (f === 'gx' ? 'gx' : 'k12');
 
 /** user/teacher. */
 export function StaffPage() {
-  return <StaffListScreen family={staffFamily(useScreenFamily())} />;
+  return <StaffListScreen family={useScreenFamily('user.teacher')} />;
 }
 /** user/teacher/add and edit/:id. */
 export function StaffFormPage() {
-  return <StaffFormScreen family={staffFamily(useScreenFamily())} />;
+  return <StaffFormScreen family={useScreenFamily('user.teacher.add', 'user.teacher.edit')} />;
 }

@@ -1,13 +1,12 @@
 import { StudentFormScreen, StudentListScreen } from '@/features/people/students/student-screens';
-import { useScreenFamily } from '../physique/family';
+import { useScreenFamily } from '../screen-family';
 
-const studentFamily = (f: 'admin' | 'k12' | 'gx') => (f === 'gx' ? 'gx' : 'k12');
 
 /** user/student. */
 export function StudentPage() {
-  return <StudentListScreen family={studentFamily(useScreenFamily())} />;
+  return <StudentListScreen family={useScreenFamily('user.student')} />;
 }
 /** user/student/add and edit/:id. */
 export function StudentFormPage() {
-  return <StudentFormScreen family={studentFamily(useScreenFamily())} />;
+  return <StudentFormScreen family={useScreenFamily('user.student.add', 'user.student.edit')} />;
 }

@@ -1,5 +1,5 @@
 import { ScoreSearchScreen } from '@/features/physique-results/components/score-search-screen';
-import { useScreenFamily } from './family';
+import { useScreenFamily } from '../screen-family';
 
 /** organizeTest/scoreSearch (docs/api/physique.md: score search). */
 export function ScoreSearchPage() {

@@ -2,7 +2,7 @@ import { PlanDetailScreen } from '@/features/test-plans/components/plan-detail-s
 import { PlanFormScreen } from '@/features/test-plans/components/plan-form-screen';
 import { PlanListScreen } from '@/features/test-plans/components/plan-list';
 import { PlanResults } from '@/features/physique-results/components/plan-results';
-import { useScreenFamily } from './family';
+import { useScreenFamily } from '../screen-family';
 
 /** organizeTest/testManage (docs/api/test-plans.md). */
 export function TestManagePage() {

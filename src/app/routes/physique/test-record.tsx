@@ -1,5 +1,5 @@
 import { TestRecordScreen } from '@/features/physique-results/components/test-record-screen';
-import { useScreenFamily } from './family';
+import { useScreenFamily } from '../screen-family';
 
 /** selfTest/testRecord (docs/api/physique.md: test records). */
 export function TestRecordPage() {

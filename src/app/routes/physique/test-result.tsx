@@ -1,6 +1,6 @@
 import { EditUpReportScreen } from '@/features/physique-results/components/edit-up-report-screen';
 import { ResultsScreen } from '@/features/physique-results/components/results-screen';
-import { useScreenFamily } from './family';
+import { useScreenFamily } from '../screen-family';
 
 /** physiqueManage/testResult (docs/api/physique.md: results screen). */
 export function TestResultPage() {

@@ -1,5 +1,5 @@
 import { OnlineSessionScreen, OperationLogScreen, SignInLogScreen } from '@/features/platform/components/log-screens';
-import { useScreenFamily } from '../physique/family';
+import { useScreenFamily } from '../screen-family';
 
 /** system/signInLog. */
 export function SignInLogPage() {

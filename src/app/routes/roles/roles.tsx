@@ -1,6 +1,6 @@
 import { RoleFormScreen, RoleListScreen } from '@/features/roles/components/role-screens';
 import { RoleMembersScreen } from '@/features/roles/components/role-members-screen';
-import { useScreenFamily } from '../physique/family';
+import { useScreenFamily } from '../screen-family';
 
 /** …/role. */
 export function RolePage() {

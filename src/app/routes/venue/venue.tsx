@@ -1,26 +1,25 @@
 import { DeviceFormScreen, DeviceListScreen } from '@/features/venue/components/device-screens';
 import { VenueDevicesScreen, VenueFormScreen, VenueListScreen } from '@/features/venue/components/venue-screens';
-import { useScreenFamily } from '../physique/family';
+import { useScreenFamily } from '../screen-family';
 
-const venueFamily = (f: 'admin' | 'k12' | 'gx') => (f === 'gx' ? 'gx' : 'k12');
 
 /** venue/device. */
 export function DevicePage() {
-  return <DeviceListScreen family={venueFamily(useScreenFamily())} />;
+  return <DeviceListScreen family={useScreenFamily('venue.device')} />;
 }
 /** venue/device/add and edit/:id. */
 export function DeviceFormPage() {
-  return <DeviceFormScreen family={venueFamily(useScreenFamily())} />;
+  return <DeviceFormScreen family={useScreenFamily('venue.device.add', 'venue.device.edit')} />;
 }
 /** venue/place. */
 export function VenuePage() {
-  return <VenueListScreen family={venueFamily(useScreenFamily())} />;
+  return <VenueListScreen family={useScreenFamily('venue.place')} />;
 }
 /** venue/place/add and edit/:id. */
 export function VenueFormPage() {
-  return <VenueFormScreen family={venueFamily(useScreenFamily())} />;
+  return <VenueFormScreen family={useScreenFamily('venue.place.add', 'venue.place.edit')} />;
 }
 /** venue/place/device/:id. */
 export function VenueDevicesPage() {
-  return <VenueDevicesScreen family={venueFamily(useScreenFamily())} />;
+  return <VenueDevicesScreen family={useScreenFamily('venue.place.device')} />;
 }

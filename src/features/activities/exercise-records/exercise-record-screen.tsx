@@ -1,16 +1,13 @@
-import { useMemo, useState } from 'react';
-import { Ban, RotateCcw } from 'lucide-react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ACTIVITY_ITEM_KEYS, ACTIVITY_SOURCES } from '@/domain/activities/items';
 import { exerciseRecordListQuery, INVALID_REASON_MAX, type ExerciseRecordRow } from '@/domain/activities/exercise-records';
 import type { Family } from '@/domain/menus/access';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
-import { rowActionsColumn } from '@/components/list/row-actions';
+import { validityActions } from '@/components/list/page-actions';
 import { useListState } from '@/components/list/use-list-state';
-import { ValidityDialog, type ValidityRequest } from '@/components/list/validity-dialog';
 import { Badge } from '@/components/ui/badge';
-import { toast } from '@/lib/toast';
 import { cn } from '@/lib/cn';
 import { exerciseRecords, useActivityOptions, useSetExerciseValidity } from './api';
 import { useActivityFormat } from './format';
@@ -46,8 +43,6 @@ export function ExerciseRecordScreen({ family }: { family: Family }) {
   const state = useListState<Filters>(family === 'admin' ? ['orgId', ...names] : names);
   const query = api.useList(state.query);
   const setValidity = useSetExerciseValidity(family);
-  const [pending, setPending] = useState<ValidityRequest<ExerciseRecordRow> | null>(null);
-  const ask = (rows: ExerciseRecordRow[], invalid: boolean) => setPending({ rows, invalid });
 
   const o = options.data;
   const classChoices = (o?.classes ?? []).filter((c) => (!state.filters.orgId || c.orgId === state.filters.orgId) && (!state.filters.gradeNo || String(c.gradeNo) === state.filters.gradeNo));
@@ -113,54 +108,36 @@ export function ExerciseRecordScreen({ family }: { family: Family }) {
               <Badge variant="secondary">{t('exerciseRecords.valid')}</Badge>
             ),
         }),
-        rowActionsColumn<ExerciseRecordRow>({
-          pageKey: key,
-          header: t('exerciseRecords.column.actions'),
-          actions: [
-            { action: 'invalid', icon: <Ban aria-hidden />, destructive: true, hidden: (r) => r.invalid, onClick: (r) => ask([r], true) },
-            { action: 'valid', icon: <RotateCcw aria-hidden />, hidden: (r) => !r.invalid, onClick: (r) => ask([r], false) },
-          ],
-        }),
       ]),
-    [t, fmt, family, key],
+    [t, fmt, family],
   );
 
-  const one = pending?.rows.length === 1 ? pending.rows[0] : null;
-  const names1 = one ? { name: one.name, item: fmt.item(one.item) } : {};
   return (
-    <>
-      <ListScreen
-        pageKey={key}
-        description={t('exerciseRecords.description')}
-        state={state}
-        querySchema={exerciseRecordListQuery}
-        filters={filters}
-        query={query}
-        columns={columns}
-        rowKey="id"
-        selectable
-        toolbar={[
-          { action: 'invalid', icon: <Ban aria-hidden />, needsSelection: true, onClick: (rows) => ask(rows.filter((r) => !r.invalid), true) },
-          { action: 'valid', icon: <RotateCcw aria-hidden />, needsSelection: true, onClick: (rows) => ask(rows.filter((r) => r.invalid), false) },
-        ]}
-        onExport={(f) => api.exportList(f)}
-        data-testid="exercise-records"
-      />
-      <ValidityDialog
-        request={pending}
-        onClose={() => setPending(null)}
-        title={
-          one
-            ? t(pending?.invalid ? 'exerciseRecords.invalidTitle' : 'exerciseRecords.validTitle')
-            : t(pending?.invalid ? 'exerciseRecords.bulkInvalidTitle' : 'exerciseRecords.bulkValidTitle', { count: pending?.rows.length ?? 0 })
-        }
-        description={one ? t(pending?.invalid ? 'exerciseRecords.invalidText' : 'exerciseRecords.validText', names1) : undefined}
-        reason={{ id: 'invalid-reason', label: t('exerciseRecords.reason'), placeholder: t('exerciseRecords.reasonPlaceholder'), max: INVALID_REASON_MAX }}
-        onConfirm={async (reason) => {
-          const res = await setValidity.mutateAsync({ ids: pending!.rows.map((r) => r.id), reason, invalid: pending!.invalid });
-          toast.success(t('exerciseRecords.changed', { count: res.changed }));
-        }}
-      />
-    </>
+    <ListScreen
+      pageKey={key}
+      description={t('exerciseRecords.description')}
+      state={state}
+      querySchema={exerciseRecordListQuery}
+      filters={filters}
+      query={query}
+      columns={columns}
+      rowKey="id"
+      selectable
+      actions={validityActions<ExerciseRecordRow>({
+        isInvalid: (r) => r.invalid,
+        run: (rows, invalid, reason) => setValidity.mutateAsync({ ids: rows.map((r) => r.id), reason, invalid }),
+        title: (rows, invalid) =>
+          rows.length === 1
+            ? t(invalid ? 'exerciseRecords.invalidTitle' : 'exerciseRecords.validTitle')
+            : t(invalid ? 'exerciseRecords.bulkInvalidTitle' : 'exerciseRecords.bulkValidTitle', { count: rows.length }),
+        description: (rows, invalid) =>
+          rows.length === 1 ? t(invalid ? 'exerciseRecords.invalidText' : 'exerciseRecords.validText', { name: rows[0].name, item: fmt.item(rows[0].item) }) : undefined,
+        reason: { id: 'invalid-reason', label: t('exerciseRecords.reason'), placeholder: t('exerciseRecords.reasonPlaceholder'), max: INVALID_REASON_MAX },
+        success: (res) => t('exerciseRecords.changed', { count: (res as { changed: number }).changed }),
+      })}
+      actionsHeader={t('exerciseRecords.column.actions')}
+      onExport={(f) => api.exportList(f)}
+      data-testid="exercise-records"
+    />
   );
 }

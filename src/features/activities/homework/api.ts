@@ -9,12 +9,12 @@ import type {
   VideoReview,
 } from '@/domain/activities/homework';
 import type { Page } from '@/domain/api';
-import { pageApi } from '@/domain/menus/access';
+import { pageApi, type ServedBy } from '@/domain/menus/access';
 import { download, get, post, put, saveFile, type Params } from '@/lib/api-client';
 import { createResource, type Resource } from '@/lib/resource';
 
 /** The homework screens' families: the school publishes, a management organisation reads its schools' homework. */
-export type HomeworkFamily = 'k12' | 'admin';
+export type HomeworkFamily = ServedBy<'homework.homeworkManagement'>;
 
 export const homeworkKey = (family: HomeworkFamily) => `${family}.homework.homeworkManagement`;
 

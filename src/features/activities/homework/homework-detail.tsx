@@ -7,6 +7,8 @@ import { OK_MSG } from '@/domain/errors';
 import { filePaths } from '@/domain/uploads/stored-file';
 import { createDataTableColumnHelper, DataTable } from '@/components/data-table/data-table';
 import { usePaging } from '@/components/data-table/data-table-pagination';
+import { TextareaField } from '@/components/form/fields';
+import { FormDialog } from '@/components/form/form-dialog';
 import { PageHeader } from '@/components/page-header/page-header';
 import { DetailState } from '@/components/query-state/query-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
@@ -15,13 +17,11 @@ import { Badge, type BadgeProps } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { Label } from '@/components/ui/label';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/lib/toast';
-import { ApiError, download } from '@/lib/api-client';
+import { download } from '@/lib/api-client';
 import { exportHomework, homework, homeworkKey, useClassCompletion, useEndHomework, useReviewSubmission, useStudentCompletion, useSubmissions, type HomeworkFamily } from './api';
 import { ItemTargets, TaskStatusBadge, useItemLabels } from './task-items-field';
 import { useDateTime } from '@/lib/date-time';
@@ -414,72 +414,27 @@ function VideoDialog({ submission, onClose }: { submission: HomeworkSubmission |
   );
 }
 
-/** Marks a video invalid: the reason is required (the same rule as the server's). */
+/** The "invalid" verdict of the review schema: a reason is required (the same rule as the server's). */
+const invalidReviewSchema = videoReviewSchema.options[1];
+
+/** Marks a video invalid with its reason; a refusal stays in the dialog. */
 function InvalidDialog({ submission, onClose, onSubmit }: { submission: HomeworkSubmission | null; onClose(): void; onSubmit(reason: string): Promise<void> }) {
   const { t } = useTranslation('activities');
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async () => {
-    const checked = videoReviewSchema.safeParse({ verdict: 'invalid', reason });
-    if (!checked.success) return setError(t(checked.error.issues[0].message));
-    setBusy(true);
-    try {
-      await onSubmit(reason);
-      setReason('');
-      setError(null);
-    } catch (e) {
-      setError(e instanceof ApiError || e instanceof Error ? e.message : String(e));
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <Dialog
+    <FormDialog
       open={submission !== null}
-      onOpenChange={(o) => {
-        if (o) return;
-        setReason('');
-        setError(null);
-        onClose();
-      }}
+      onOpenChange={(o) => (o ? undefined : onClose())}
+      schema={invalidReviewSchema}
+      defaults={{ verdict: 'invalid', reason: '' }}
+      title={t('homework.invalidTitle', { name: submission?.studentName ?? '' })}
+      description={t('homework.invalidText')}
+      submit={({ reason }) => onSubmit(reason)}
+      success={false}
+      destructive
+      submitText={t('homework.markInvalid')}
+      submitTestId="review-invalid-confirm"
     >
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>{t('homework.invalidTitle', { name: submission?.studentName ?? '' })}</DialogTitle>
-          <DialogDescription>{t('homework.invalidText')}</DialogDescription>
-        </DialogHeader>
-        <div className="grid gap-2">
-          <Label htmlFor="review-reason">
-            {t('homework.reason')}
-            <span aria-hidden className="ml-0.5 text-destructive">
-              *
-            </span>
-          </Label>
-          <Textarea
-            id="review-reason"
-            value={reason}
-            maxLength={100}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? 'review-reason-error' : undefined}
-            onChange={(e) => setReason(e.target.value)}
-            data-testid="review-reason"
-          />
-          {error ? (
-            <p id="review-reason-error" role="alert" className="text-sm text-destructive">
-              {error}
-            </p>
-          ) : null}
-        </div>
-        <DialogFooter>
-          <Button variant="outline" onClick={onClose}>
-            {t('ui:cancel')}
-          </Button>
-          <Button variant="destructive" onClick={() => void submit()} disabled={busy} data-testid="review-invalid-confirm">
-            {t('homework.markInvalid')}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+      {() => <TextareaField name="reason" label={t('homework.reason')} required inputTestId="review-reason" />}
+    </FormDialog>
   );
 }

@@ -1,9 +1,9 @@
-import { pageApi } from '@/domain/menus/access';
+import { pageApi, type ServedBy } from '@/domain/menus/access';
 import type { LessonDetail, LessonRow, LessonType } from '@/domain/activities/lessons';
 import { download, saveFile, type Params } from '@/lib/api-client';
 import { createResource, type Resource } from '@/lib/resource';
 
-export type LessonFamily = 'admin' | 'k12';
+export type LessonFamily = ServedBy<'class.practise' | 'class.test' | 'class.match'>;
 export const lessonKey = (family: LessonFamily, type: LessonType) => `${family}.class.${type}`;
 
 const cache = new Map<string, Resource<LessonRow, never, LessonDetail>>();

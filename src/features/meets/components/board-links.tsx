@@ -5,10 +5,10 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { ScreenLinkCreated } from '@/domain/data-center/wall';
 import { boardLinkCreateSchema, type BoardLinkCreate } from '@/domain/meets/board';
-import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/form/form';
+import { FormSchema, TextField } from '@/components/form/fields';
+import { Form } from '@/components/form/form';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
-import { Input } from '@/components/ui/input';
 import { CreatedLink, LinkList } from '@/components/screen-links/screen-links';
 import type { MeetFamily } from '../api';
 import { useBoardLinks } from '../board-api';
@@ -61,19 +61,9 @@ function BoardLinks({ family, meetId, meetName }: { family: MeetFamily; meetId: 
         <Form {...form}>
           <form onSubmit={form.handleSubmit(submit)} noValidate className="grid gap-4 rounded-lg border p-4" data-testid="board-link-form">
             <h3 className="font-medium">{t('dashboard:screenLinks.create')}</h3>
-            <FormField
-              control={form.control}
-              name="name"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel required>{t('dashboard:screenLinks.name')}</FormLabel>
-                  <FormControl>
-                    <Input {...field} placeholder={t('board.linkNamePlaceholder')} data-testid="board-link-name" />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
+            <FormSchema value={boardLinkCreateSchema}>
+              <TextField name="name" label={t('dashboard:screenLinks.name')} required placeholder={t('board.linkNamePlaceholder')} inputTestId="board-link-name" />
+            </FormSchema>
             <div className="flex justify-end">
               <Button type="submit" loading={form.formState.isSubmitting} data-testid="board-link-submit">
                 <Plus aria-hidden />

@@ -3,9 +3,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { FileDown, ImagePlus, Pencil, Trash2, Upload as UploadIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
-import { CAPTION_MAX, certificateListQuery, ESTAMP_MAX, ISSUE_FORMATS, STAMP_NAME_MAX, STYLE_PHOTO_MAX, type CertificateRow, type IssueFormat, type PhotoRow } from '@/domain/meets/documents';
+import { CAPTION_MAX, certificateListQuery, ESTAMP_MAX, ISSUE_FORMATS, photoAddSchema, stampSaveSchema, STYLE_PHOTO_MAX, type CertificateRow, type IssueFormat, type PhotoRow } from '@/domain/meets/documents';
 import { filePaths } from '@/domain/uploads/stored-file';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
+import { TextField, UploadField } from '@/components/form/fields';
+import { FormDialog } from '@/components/form/form-dialog';
 import { ListScreen } from '@/components/list/list-screen';
 import { deleteAction, rowActionsColumn } from '@/components/list/row-actions';
 import { useListState } from '@/components/list/use-list-state';
@@ -18,7 +20,6 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/lib/toast';
-import { Upload } from '@/components/upload/upload';
 import { download } from '@/lib/api-client';
 import { jobFinished } from '@/domain/jobs';
 import { downloadJobFile, jobsKey, useJob } from '@/components/jobs/api';
@@ -139,61 +140,33 @@ function StampImage({ fileId, name }: { fileId: string; name: string }) {
   );
 }
 
+/** A stamp's name and its PNG; the save waits for the upload. */
 function StampUploadDialog({ family, open, onOpenChange }: { family: MeetFamily; open: boolean; onOpenChange(open: boolean): void }) {
   const { t } = useTranslation('meets');
   const stamps = useStamps(family);
-  const [name, setName] = useState('');
-  const [fileId, setFileId] = useState<string | null>(null);
   const [pending, setPending] = useState(0);
-  const [error, setError] = useState<string | null>(null);
-  const close = () => {
-    setName('');
-    setFileId(null);
-    setError(null);
-    onOpenChange(false);
-  };
-  const submit = async () => {
-    setError(null);
-    try {
-      await stamps.add.mutateAsync({ name, fileId: fileId ?? '' });
-      toast.success(t('stamp.uploaded'));
-      close();
-    } catch (e) {
-      setError(errorText(e));
-    }
-  };
   return (
-    <Dialog open={open} onOpenChange={(o) => (o ? onOpenChange(true) : close())}>
-      <DialogContent data-testid="stamp-dialog">
-        <DialogHeader>
-          <DialogTitle>{t('stamp.uploadTitle')}</DialogTitle>
-          <DialogDescription>{t('stamp.hint', { max: ESTAMP_MAX })}</DialogDescription>
-        </DialogHeader>
-        <div className="grid gap-3">
-          <label className="grid gap-1 text-sm">
-            {t('stamp.name')}
-            <Input value={name} maxLength={STAMP_NAME_MAX} onChange={(e) => setName(e.target.value)} placeholder={t('stamp.namePlaceholder')} data-testid="stamp-name" />
-          </label>
-          <div className="grid gap-1 text-sm">
-            <span>{t('stamp.image')}</span>
-            <Upload purpose="stamp" maxCount={1} value={fileId} onChange={(v) => setFileId(typeof v === 'string' ? v : null)} aria-label={t('stamp.image')} hint={t('stamp.hint', { max: ESTAMP_MAX })} onPendingChange={setPending} />
-          </div>
-          {error ? (
-            <p role="alert" className="text-sm text-destructive">
-              {error}
-            </p>
-          ) : null}
-        </div>
-        <DialogFooter>
-          <Button variant="outline" onClick={close}>
-            {t('common:action.cancel')}
-          </Button>
-          <Button onClick={() => void submit()} disabled={!fileId || pending > 0} loading={stamps.add.isPending} data-testid="stamp-save">
-            {t('common:action.save')}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      schema={stampSaveSchema}
+      defaults={{ name: '', fileId: '' }}
+      title={t('stamp.uploadTitle')}
+      description={t('stamp.hint', { max: ESTAMP_MAX })}
+      submit={(body) => stamps.add.mutateAsync(body)}
+      success={t('stamp.uploaded')}
+      ready={(v) => !!v.fileId && pending === 0}
+      submitText={t('common:action.save')}
+      submitTestId="stamp-save"
+      data-testid="stamp-dialog"
+    >
+      {() => (
+        <>
+          <TextField name="name" label={t('stamp.name')} placeholder={t('stamp.namePlaceholder')} inputTestId="stamp-name" />
+          <UploadField name="fileId" label={t('stamp.image')} purpose="stamp" maxCount={1} hint={t('stamp.hint', { max: ESTAMP_MAX })} onPendingChange={setPending} />
+        </>
+      )}
+    </FormDialog>
   );
 }
 
@@ -468,44 +441,31 @@ function PhotoCard({ photo, no, family, meetId, onDelete }: { photo: PhotoRow; n
   );
 }
 
+/** Photos for the meet's gallery, as many as it has room for; the save waits for the uploads. */
 function PhotoUploadDialog({ family, meetId, room, onClose }: { family: MeetFamily; meetId: string; room: number; onClose(): void }) {
   const { t } = useTranslation('meets');
   const photos = usePhotos(family, meetId);
-  const [ids, setIds] = useState<string[]>([]);
   const [pending, setPending] = useState(0);
-  const [error, setError] = useState<string | null>(null);
-  const submit = async () => {
-    setError(null);
-    try {
-      await photos.add.mutateAsync(ids);
-      toast.success(t('photo.added', { count: ids.length }));
-      onClose();
-    } catch (e) {
-      setError(errorText(e));
-    }
-  };
   return (
-    <Dialog open onOpenChange={(o) => !o && onClose()}>
-      <DialogContent className="sm:max-w-2xl" data-testid="photo-dialog">
-        <DialogHeader>
-          <DialogTitle>{t('photo.uploadTitle')}</DialogTitle>
-          <DialogDescription>{t('photo.uploadHint')}</DialogDescription>
-        </DialogHeader>
-        <Upload purpose="style" maxCount={Math.max(1, room)} value={ids} onChange={(v) => setIds(Array.isArray(v) ? v : v ? [v] : [])} aria-label={t('photo.upload')} hint={t('photo.hint')} onPendingChange={setPending} />
-        {error ? (
-          <p role="alert" className="text-sm text-destructive">
-            {error}
-          </p>
-        ) : null}
-        <DialogFooter>
-          <Button variant="outline" onClick={onClose}>
-            {t('common:action.cancel')}
-          </Button>
-          <Button onClick={() => void submit()} disabled={ids.length === 0 || pending > 0} loading={photos.add.isPending} data-testid="photo-save">
-            {t('photo.addToGallery')}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open
+      onOpenChange={(o) => !o && onClose()}
+      schema={photoAddSchema}
+      defaults={{ fileIds: [] }}
+      title={t('photo.uploadTitle')}
+      description={t('photo.uploadHint')}
+      className="sm:max-w-2xl"
+      submit={async ({ fileIds }) => {
+        await photos.add.mutateAsync(fileIds);
+        return fileIds.length;
+      }}
+      success={(count) => t('photo.added', { count })}
+      ready={(v) => (v.fileIds?.length ?? 0) > 0 && pending === 0}
+      submitText={t('photo.addToGallery')}
+      submitTestId="photo-save"
+      data-testid="photo-dialog"
+    >
+      {() => <UploadField name="fileIds" label={t('photo.upload')} purpose="style" maxCount={Math.max(1, room)} hint={t('photo.hint')} onPendingChange={setPending} />}
+    </FormDialog>
   );
 }

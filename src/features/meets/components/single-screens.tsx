@@ -2,13 +2,19 @@ import { useMemo, useState } from 'react';
 import { Check, ClipboardList, Monitor, Pencil, Plus, Trophy, Users, X } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
-import type { EntryRow } from '@/domain/meets/entries';
+import type { UseFormReturn } from 'react-hook-form';
+import type { z } from 'zod';
+import { entrySaveSchema, type EntryRow, type EntrySave } from '@/domain/meets/entries';
 import { formatMark, readMark } from '@/domain/meets/marks';
 import { meetListQuery, type MeetRow } from '@/domain/meets/meets';
 import type { ResultRow } from '@/domain/meets/results';
 import { RESULT_STATUSES } from '@/domain/meets/ranking';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
+import { CheckboxGroupField, CustomField } from '@/components/form/fields';
+import { FormControl } from '@/components/form/form';
+import { FormDialog } from '@/components/form/form-dialog';
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
+import type { PageAction } from '@/components/list/page-actions';
 import { rowActionsColumn, type RowAction } from '@/components/list/row-actions';
 import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
@@ -17,7 +23,6 @@ import { QueryState } from '@/components/query-state/query-state';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/lib/toast';
 import { candidateSearch, meets, useArrangement, useBoard, useEntries, useHeatResults, useMeetCalls, usePoints, type Candidate, type MeetFamily } from '../api';
@@ -114,21 +119,24 @@ export function SignUpScreen({ family }: { family: MeetFamily }) {
         columns={columns}
         rowKey="id"
         selectable
-        toolbar={[
-          io.toolbar,
-          { action: 'detail', id: 'addEntry', label: t('entry.add'), icon: <Plus aria-hidden />, dialog: (p) => <AddEntryDialog family={family} meetId={meetId} {...p} /> },
-          ...(hasRelays ? [{ action: 'detail' as const, id: 'addTeam', label: t('team.add'), icon: <Users aria-hidden />, dialog: (p: { open: boolean; onOpenChange(open: boolean): void }) => <TeamDialog family={family} meetId={meetId} teams={query.data?.records ?? []} {...p} /> }] : []),
-          { action: 'audit', id: 'approve', label: t('entry.approve'), icon: <Check aria-hidden />, needsSelection: true, onClick: (rows) => void calls.review.mutateAsync({ ids: rows.map((r) => r.id), status: 'approved' }).then(() => toast.success(t('entry.reviewed'))) },
-          {
-            action: 'audit',
-            id: 'reject',
+        toolbar={[io.toolbar]}
+        actions={{
+          addEntry: { button: 'detail', where: 'toolbar', label: t('entry.add'), icon: <Plus aria-hidden />, dialog: (p) => <AddEntryDialog family={family} meetId={meetId} {...p} /> },
+          ...(hasRelays
+            ? { addTeam: { button: 'detail', where: 'toolbar', label: t('team.add'), icon: <Users aria-hidden />, dialog: (p) => <TeamDialog family={family} meetId={meetId} teams={query.data?.records ?? []} {...p} /> } satisfies PageAction<EntryRow> }
+            : {}),
+          approve: { button: 'audit', where: 'toolbar', label: t('entry.approve'), icon: <Check aria-hidden />, needsSelection: true, run: (rows) => calls.review.mutateAsync({ ids: rows.map((r) => r.id), status: 'approved' }), success: t('entry.reviewed') },
+          reject: {
+            button: 'audit',
+            where: 'toolbar',
             label: t('entry.reject'),
             icon: <X aria-hidden />,
             needsSelection: true,
             variant: 'destructive',
-            onClick: (rows) => void calls.review.mutateAsync({ ids: rows.map((r) => r.id), status: 'rejected', reason: t('entry.rejectReason') }).then(() => toast.success(t('entry.reviewed'))),
+            run: (rows) => calls.review.mutateAsync({ ids: rows.map((r) => r.id), status: 'rejected', reason: t('entry.rejectReason') }),
+            success: t('entry.reviewed'),
           },
-        ]}
+        }}
         onExport={io.onExport}
         data-testid="signup"
       />
@@ -157,99 +165,101 @@ function EntryName({ entry }: { entry: EntryRow }) {
   );
 }
 
+/** One student's entry: the student (picked), the events open to them (by the group's gender) and an optional seed mark. */
 function AddEntryDialog({ family, meetId, open, onOpenChange }: { family: MeetFamily; meetId: string; open: boolean; onOpenChange(open: boolean): void }) {
   const { t } = useTranslation('meets');
   const [student, setStudent] = useState<Candidate | null>(null);
-  const [eventIds, setEventIds] = useState<string[]>([]);
-  const [mark, setMark] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const meet = meets(family).useGet(meetId);
   const calls = useMeetCalls(family, meetId);
+  return (
+    <FormDialog
+      open={open}
+      onOpenChange={(next) => {
+        if (!next) setStudent(null);
+        onOpenChange(next);
+      }}
+      schema={entrySaveSchema}
+      defaults={{ studentId: '', eventIds: [], seedMark: null }}
+      title={t('entry.add')}
+      description={t('entry.addHint')}
+      className="sm:max-w-xl"
+      submit={(body) => calls.addEntries.mutateAsync(body)}
+      success={(out) => t('entry.added', { bib: out.bib })}
+      ready={(v) => !!v.studentId && (v.eventIds?.length ?? 0) > 0}
+      submitText={t('entry.submit')}
+      submitTestId="entry-submit"
+      data-testid="add-entry"
+    >
+      {(form) => <EntryFields family={family} meetId={meetId} form={form} student={student} setStudent={setStudent} />}
+    </FormDialog>
+  );
+}
+
+
+/** The entry's fields; the picked student is shown here, its id kept in the form. */
+function EntryFields({ family, meetId, form, student, setStudent }: { family: MeetFamily; meetId: string; form: UseFormReturn<z.input<typeof entrySaveSchema>, unknown, EntrySave>; student: Candidate | null; setStudent(s: Candidate | null): void }) {
+  const { t } = useTranslation('meets');
+  const meet = meets(family).useGet(meetId);
   const search = candidateSearch(family, meetId);
   const eventsOf = (s: Candidate | null) =>
     (meet.data?.groups ?? []).filter((g) => !s || g.gender === 'mixed' || g.gender === s.gender).flatMap((g) => g.events.map((e) => ({ ...e, groupName: g.name })));
-  const events = eventsOf(student);
-  const choose = (s: Candidate) => {
+  const hint = (c: Candidate) => candidateHint(t, c);
+  const choose = (s: Candidate | null) => {
     setStudent(s);
+    form.setValue('studentId', s?.id ?? '');
     // A newly picked student keeps only the events open to them (a boy's pick of a girls' event is dropped).
     const allowed = new Set(eventsOf(s).map((e) => e.id));
-    setEventIds((ids) => ids.filter((i) => allowed.has(i)));
+    form.setValue('eventIds', (form.getValues('eventIds') ?? []).filter((i) => allowed.has(i)));
   };
-  const submit = async () => {
-    if (!student) return;
-    setError(null);
-    try {
-      const out = await calls.addEntries.mutateAsync({ studentId: student.id, eventIds, seedMark: mark ? Number(mark) : null });
-      toast.success(t('entry.added', { bib: out.bib }));
-      setEventIds([]);
-      setStudent(null);
-      onOpenChange(false);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    }
-  };
-  const hint = (c: Candidate) => candidateHint(t, c);
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-xl" data-testid="add-entry">
-        <DialogHeader>
-          <DialogTitle>{t('entry.add')}</DialogTitle>
-          <DialogDescription>{t('entry.addHint')}</DialogDescription>
-        </DialogHeader>
-        <div className="grid gap-3">
-          <div className="grid gap-1 text-sm">
-            <span>{t('entry.student')}</span>
-            {/* The same picker as the relay team form (team-form.tsx): picking another student replaces the one shown. */}
-            <SearchPicker
-              queryKey={['meets', meetId, 'entry-candidates']}
-              search={async (k) => (await search(k)).map((c) => ({ ...c, hint: hint(c) }))}
-              onPick={choose}
-              exclude={student ? new Set([student.id]) : undefined}
-              label={t('entry.search')}
-              placeholder={t('entry.searchPlaceholder')}
-              data-testid="entry-picker"
-            />
-            {student ? (
-              <div className="flex items-center gap-2 rounded border px-2 py-1" data-testid="entry-student">
-                <span className="min-w-0 flex-1 truncate font-medium">{student.name}</span>
-                <span className="shrink-0 text-muted-foreground">{hint(student)}</span>
-                <Button type="button" size="icon" variant="ghost" aria-label={`${t('team.remove')} ${student.name}`} onClick={() => setStudent(null)}>
-                  <X aria-hidden />
-                </Button>
-              </div>
-            ) : null}
-          </div>
-          <fieldset className="grid gap-1 text-sm">
-            <legend>{t('entry.events')}</legend>
-            <div className="flex flex-wrap gap-3">
-              {events.map((e) => (
-                <label key={e.id} className="flex items-center gap-1">
-                  <input type="checkbox" checked={eventIds.includes(e.id)} onChange={(x) => setEventIds(x.target.checked ? [...eventIds, e.id] : eventIds.filter((i) => i !== e.id))} />
-                  {e.groupName} {e.name}
-                </label>
-              ))}
+    <>
+      <CustomField
+        name="studentId"
+        label={t('entry.student')}
+        render={() => (
+          <FormControl>
+            <div className="grid gap-1 text-sm">
+              {/* The same picker as the relay team form (team-form.tsx): picking another student replaces the one shown. */}
+              <SearchPicker
+                queryKey={['meets', meetId, 'entry-candidates']}
+                search={async (k) => (await search(k)).map((c) => ({ ...c, hint: hint(c) }))}
+                onPick={(o: Candidate) => choose(o)}
+                exclude={student ? new Set([student.id]) : undefined}
+                label={t('entry.search')}
+                placeholder={t('entry.searchPlaceholder')}
+                data-testid="entry-picker"
+              />
+              {student ? (
+                <div className="flex items-center gap-2 rounded border px-2 py-1" data-testid="entry-student">
+                  <span className="min-w-0 flex-1 truncate font-medium">{student.name}</span>
+                  <span className="shrink-0 text-muted-foreground">{hint(student)}</span>
+                  <Button type="button" size="icon" variant="ghost" aria-label={`${t('team.remove')} ${student.name}`} onClick={() => choose(null)}>
+                    <X aria-hidden />
+                  </Button>
+                </div>
+              ) : null}
             </div>
-          </fieldset>
-          <label className="grid gap-1 text-sm">
-            {t('entry.seedMark')}
-            <Input value={mark} onChange={(e) => setMark(e.target.value)} inputMode="decimal" />
-          </label>
-          {error ? (
-            <p role="alert" className="text-sm text-destructive">
-              {error}
-            </p>
-          ) : null}
-        </div>
-        <DialogFooter>
-          <Button variant="outline" onClick={() => onOpenChange(false)}>
-            {t('common:action.cancel')}
-          </Button>
-          <Button onClick={() => void submit()} disabled={!student || !eventIds.length} loading={calls.addEntries.isPending} data-testid="entry-submit">
-            {t('entry.submit')}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+          </FormControl>
+        )}
+      />
+      <CheckboxGroupField name="eventIds" label={t('entry.events')} options={eventsOf(student).map((e) => ({ value: e.id, label: `${e.groupName} ${e.name}` }))} />
+      <CustomField
+        name="seedMark"
+        label={t('entry.seedMark')}
+        render={(field) => (
+          <FormControl>
+            {/* Blank is no seed mark (null), not zero. */}
+            <Input
+              name={field.name}
+              ref={field.ref}
+              value={(field.value as string | number | null | undefined) ?? ''}
+              onChange={(e) => field.onChange(e.target.value === '' ? null : e.target.value)}
+              onBlur={field.onBlur}
+              inputMode="decimal"
+            />
+          </FormControl>
+        )}
+      />
+    </>
   );
 }
 

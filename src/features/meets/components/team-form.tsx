@@ -1,21 +1,21 @@
 import { useState } from 'react';
 import { ArrowDown, ArrowUp, X } from 'lucide-react';
 import type { TFunction } from 'i18next';
+import { useWatch, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
 import { defaultTeamName, legsIssue, teamSaveSchema, type EntryRow } from '@/domain/meets/entries';
+import { CustomField, SelectField, TextField } from '@/components/form/fields';
+import { FormControl } from '@/components/form/form';
+import { FormDialog } from '@/components/form/form-dialog';
 import { SearchPicker } from '@/components/picker/search-picker';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { Input } from '@/components/ui/input';
-import { toast } from '@/lib/toast';
 import { candidateSearch, meets, useMeetCalls, type Candidate, type MeetFamily } from '../api';
 
 interface Member {
   id: string;
   name: string;
 }
-
-const SELECT = 'h-9 rounded-md border bg-background px-2 text-sm';
 
 /** What a picked or offered student shows beside the name in both entry forms: "七年级1班 · 男". */
 export function candidateHint(t: TFunction<'meets'>, c: Candidate): string {
@@ -32,21 +32,69 @@ export function TeamDialog({ family, meetId, team, teams, open, onOpenChange }: 
   const meet = meets(family).useGet(meetId);
   const calls = useMeetCalls(family, meetId);
   const relays = (meet.data?.groups ?? []).flatMap((g) => g.events.filter((e) => e.type === 'relay').map((e) => ({ ...e, groupName: g.name })));
-  const [eventId, setEventId] = useState(team?.eventId ?? '');
-  const event = relays.find((e) => e.id === eventId) ?? (team ? undefined : relays[0]);
-  const [klass, setKlass] = useState<{ id: string; name: string } | null>(team ? { id: team.classId, name: team.className } : null);
-  const [legs, setLegs] = useState<Member[]>(team?.members.filter((m) => m.leg != null).map((m) => ({ id: m.studentId, name: m.name })) ?? []);
-  const [reserves, setReserves] = useState<Member[]>(team?.members.filter((m) => m.leg == null).map((m) => ({ id: m.studentId, name: m.name })) ?? []);
-  const [name, setName] = useState(team?.studentName ?? '');
-  const [error, setError] = useState<string | null>(null);
-  const picked = new Set([...legs, ...reserves].map((m) => m.id));
+  const members = team?.members ?? [];
+  const defaults: TeamForm = {
+    eventId: team?.eventId ?? relays[0]?.id ?? '',
+    classId: team?.classId ?? '',
+    teamName: team?.studentName ?? '',
+    legs: members.filter((m) => m.leg != null).map((m) => m.studentId),
+    reserves: members.filter((m) => m.leg == null).map((m) => m.studentId),
+    version: team?.version,
+  };
+  return (
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      schema={teamSaveSchema}
+      defaults={defaults}
+      title={team ? t('team.edit') : t('team.add')}
+      description={t('team.hint')}
+      className="sm:max-w-xl"
+      submit={async (body) => {
+        // The number of legs is the event's (the schema alone cannot know it).
+        const issue = legsIssue(body.legs, relays.find((e) => e.id === body.eventId)?.relayLegs ?? 4);
+        if (issue) throw new Error(t(issue));
+        if (team) {
+          await calls.updateTeam.mutateAsync({ id: team.id, body });
+          return null;
+        }
+        return calls.addTeam.mutateAsync(body);
+      }}
+      success={(out) => (out ? t('team.added', { bib: out.bib }) : t('team.saved'))}
+      ready={(v) => !!v.classId && !!v.eventId}
+      submitText={t('team.submit')}
+      submitTestId="team-submit"
+      data-testid="team-form"
+    >
+      {(form) => <TeamFields family={family} meetId={meetId} team={team} teams={teams} relays={relays} form={form} />}
+    </FormDialog>
+  );
+}
+
+type TeamForm = z.input<typeof teamSaveSchema>;
+type Relay = { id: string; name: string; groupName: string; relayLegs?: number | null };
+
+/** The team's fields: the runners and reserves are kept as ids in the form, their names here. */
+function TeamFields({ family, meetId, team, teams, relays, form }: { family: MeetFamily; meetId: string; team?: EntryRow; teams: readonly EntryRow[]; relays: Relay[]; form: UseFormReturn<TeamForm, unknown, z.output<typeof teamSaveSchema>> }) {
+  const { t } = useTranslation('meets');
+  const [names, setNames] = useState(() => new Map((team?.members ?? []).map((m) => [m.studentId, m.name])));
+  const [className, setClassName] = useState(team?.className ?? null);
+  const [eventId, classId, legIds = [], reserveIds = []] = useWatch({ control: form.control, name: ['eventId', 'classId', 'legs', 'reserves'] });
+  const event = relays.find((e) => e.id === eventId);
+  const legs: Member[] = legIds.map((id) => ({ id, name: names.get(id) ?? '' }));
+  const reserves: Member[] = reserveIds.map((id) => ({ id, name: names.get(id) ?? '' }));
+  const picked = new Set([...legIds, ...reserveIds]);
   const legCount = event?.relayLegs ?? 4;
-  const search = candidateSearch(family, meetId, event?.id, klass?.id);
+  const search = candidateSearch(family, meetId, event?.id, classId || undefined);
+  const setLegs = (next: Member[]) => form.setValue('legs', next.map((m) => m.id), { shouldDirty: true });
+  const setReserves = (next: Member[]) => form.setValue('reserves', next.map((m) => m.id), { shouldDirty: true });
 
   const pick = (o: { id: string; name: string; classId: string; className: string }) => {
-    if (!klass) {
-      setKlass({ id: o.classId, name: o.className });
-      if (!name) setName(defaultTeamName(o.className, teams.filter((x) => x.classId === o.classId && x.eventId === event?.id).length));
+    setNames((m) => new Map(m).set(o.id, o.name));
+    if (!classId) {
+      form.setValue('classId', o.classId);
+      setClassName(o.className);
+      if (!form.getValues('teamName')) form.setValue('teamName', defaultTeamName(o.className, teams.filter((x) => x.classId === o.classId && x.eventId === event?.id).length));
     }
     if (legs.length < legCount) setLegs([...legs, { id: o.id, name: o.name }]);
     else setReserves([...reserves, { id: o.id, name: o.name }]);
@@ -56,27 +104,7 @@ export function TeamDialog({ family, meetId, team, teams, open, onOpenChange }: 
     [next[i], next[i + by]] = [next[i + by], next[i]];
     setLegs(next);
   };
-  const body = { eventId: event?.id ?? '', classId: klass?.id ?? '', teamName: name, legs: legs.map((m) => m.id), reserves: reserves.map((m) => m.id), version: team?.version };
   const missing = legsIssue(legs, legCount) ? legCount - legs.length : 0;
-
-  const submit = async () => {
-    setError(null);
-    const parsed = teamSaveSchema.safeParse(body);
-    const issue = parsed.success ? legsIssue(parsed.data.legs, legCount) : parsed.error.issues[0].message;
-    if (issue || !parsed.success) return setError(t(issue ?? 'meets:v.relayMembers'));
-    try {
-      if (team) {
-        await calls.updateTeam.mutateAsync({ id: team.id, body: parsed.data });
-        toast.success(t('team.saved'));
-      } else {
-        const out = await calls.addTeam.mutateAsync(parsed.data);
-        toast.success(t('team.added', { bib: out.bib }));
-      }
-      onOpenChange(false);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    }
-  };
 
   const row = (m: Member, i: number, reserve: boolean) => (
     <li key={m.id} className="flex items-center gap-2 rounded border px-2 py-1 text-sm" data-testid={reserve ? 'team-reserve' : 'team-leg'}>
@@ -112,71 +140,52 @@ export function TeamDialog({ family, meetId, team, teams, open, onOpenChange }: 
   );
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-xl" data-testid="team-form">
-        <DialogHeader>
-          <DialogTitle>{team ? t('team.edit') : t('team.add')}</DialogTitle>
-          <DialogDescription>{t('team.hint')}</DialogDescription>
-        </DialogHeader>
-        <div className="grid gap-3">
-          <label className="grid gap-1 text-sm">
-            {t('team.event')}
-            <select className={SELECT} value={event?.id ?? ''} disabled={!!team} onChange={(e) => setEventId(e.target.value)} data-testid="team-event">
-              {relays.map((e) => (
-                <option key={e.id} value={e.id}>
-                  {e.groupName} {e.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <div className="grid gap-1 text-sm">
-            <span>{t('team.members')}</span>
-            <div className="flex items-center gap-2">
-              <div className="flex-1">
-                <SearchPicker
-                  queryKey={['meets', meetId, 'team-candidates', event?.id ?? '', klass?.id ?? '']}
-                  search={async (k) => (await search(k)).map((c) => ({ ...c, hint: candidateHint(t, c) }))}
-                  onPick={pick}
-                  exclude={picked}
-                  disabled={!event}
-                  label={t('team.search')}
-                  placeholder={t('entry.searchPlaceholder')}
-                  data-testid="team-picker"
-                />
+    <>
+      <SelectField
+        name="eventId"
+        label={t('team.event')}
+        required
+        disabled={!!team}
+        options={relays.map((e) => ({ value: e.id, label: `${e.groupName} ${e.name}` }))}
+        testId="team-event"
+      />
+      <CustomField
+        name="legs"
+        label={t('team.members')}
+        render={() => (
+          <FormControl>
+            <div className="grid gap-2 text-sm">
+              <div className="flex items-center gap-2">
+                <div className="flex-1">
+                  <SearchPicker
+                    queryKey={['meets', meetId, 'team-candidates', event?.id ?? '', classId ?? '']}
+                    search={async (k) => (await search(k)).map((c) => ({ ...c, hint: candidateHint(t, c) }))}
+                    onPick={pick}
+                    exclude={picked}
+                    disabled={!event}
+                    label={t('team.search')}
+                    placeholder={t('entry.searchPlaceholder')}
+                    data-testid="team-picker"
+                  />
+                </div>
+                <span className="shrink-0 text-muted-foreground" data-testid="team-class">
+                  {t('team.classOf', { name: className ?? t('team.noneYet') })}
+                </span>
               </div>
-              <span className="shrink-0 text-muted-foreground" data-testid="team-class">
-                {t('team.classOf', { name: klass?.name ?? t('team.noneYet') })}
-              </span>
+              <ol className="grid gap-1" aria-label={t('team.legs')}>
+                {legs.map((m, i) => row(m, i, false))}
+              </ol>
+              {missing > 0 ? <p className="text-muted-foreground">{t('team.legsNeeded', { count: missing })}</p> : null}
+              {reserves.length ? (
+                <ul className="grid gap-1" aria-label={t('team.reserves')}>
+                  {reserves.map((m, i) => row(m, i, true))}
+                </ul>
+              ) : null}
             </div>
-          </div>
-          <ol className="grid gap-1" aria-label={t('team.legs')}>
-            {legs.map((m, i) => row(m, i, false))}
-          </ol>
-          {missing > 0 ? <p className="text-sm text-muted-foreground">{t('team.legsNeeded', { count: missing })}</p> : null}
-          {reserves.length ? (
-            <ul className="grid gap-1" aria-label={t('team.reserves')}>
-              {reserves.map((m, i) => row(m, i, true))}
-            </ul>
-          ) : null}
-          <label className="grid gap-1 text-sm">
-            {t('team.name')}
-            <Input value={name} onChange={(e) => setName(e.target.value)} maxLength={40} data-testid="team-name" />
-          </label>
-          {error ? (
-            <p role="alert" className="text-sm text-destructive">
-              {error}
-            </p>
-          ) : null}
-        </div>
-        <DialogFooter>
-          <Button variant="outline" onClick={() => onOpenChange(false)}>
-            {t('common:action.cancel')}
-          </Button>
-          <Button onClick={() => void submit()} disabled={!klass || !event} loading={calls.addTeam.isPending || calls.updateTeam.isPending} data-testid="team-submit">
-            {t('team.submit')}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+          </FormControl>
+        )}
+      />
+      <TextField name="teamName" label={t('team.name')} required inputTestId="team-name" />
+    </>
   );
 }

@@ -17,7 +17,7 @@ import { subtreeIds, treeFromFlat, type TreeNode } from '@/components/tree/tree'
 import { TreeTable, type TreeRow } from '@/components/tree/tree-table';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { departmentResource, useDepartmentCandidates, useDepartmentMembers, useDepartmentMemberWrites, useDepartmentTree } from '../api';
+import { departmentResource, useDepartmentTree } from '../api';
 
 const KEY = 'admin.org.department';
 const membersPath = (id: string) => getCatalogEntry(`${KEY}.member`)!.path.replace(':id', encodeURIComponent(id));
@@ -154,8 +154,6 @@ export function DepartmentMembersScreen() {
   const { id = '' } = useParams();
   const department = departmentResource().useGet(id);
   const state = useListState<MemberFilters>(['keyword']);
-  const query = useDepartmentMembers(id, state.query);
-  const writes = useDepartmentMemberWrites(id);
 
   const columns = useMemo(
     () =>
@@ -171,11 +169,12 @@ export function DepartmentMembersScreen() {
     <LinkedListScreen<DepartmentMember, MemberFilters, DepartmentMember>
       pageKey={KEY}
       action="members"
+      owner={id}
+      linked={{ path: 'members', ids: 'accountIds' }}
       description={department.data ? t('department.membersOf', { name: department.data.name }) : undefined}
       state={state}
       querySchema={departmentMemberListQuery}
       filters={[{ name: 'keyword', type: 'text', label: t('department.keyword') }]}
-      query={query}
       columns={columns}
       rowKey="accountId"
       actionsHeader={t('components:list.actions')}
@@ -184,7 +183,6 @@ export function DepartmentMembersScreen() {
         icon: <UserMinus aria-hidden />,
         testId: 'department-member-remove',
         confirm: (m) => ({ title: t('department.removeMember'), description: t('department.removeConfirm', { name: m.name }) }),
-        onClick: (m) => writes.remove.mutateAsync(m.accountId).then(() => undefined),
       }}
       add={{
         label: t('department.addMembers'),
@@ -192,12 +190,10 @@ export function DepartmentMembersScreen() {
         dialog: {
           description: t('department.candidates'),
           searchLabel: t('department.keyword'),
-          useCandidates: (keyword) => useDepartmentCandidates(id, keyword),
           candidateKey: (c) => c.accountId,
           renderCandidate: (c) => t('department.option', { name: c.name, account: c.accountNum }),
           candidateTestId: (c) => `candidate-${c.accountNum}`,
           emptyText: t('department.noCandidates'),
-          onConfirm: (keys) => writes.add.mutateAsync(keys),
           'data-testid': 'department-member-add',
         },
       }}

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { pageApi } from '@/domain/menus/access';
+import { pageApi, type SchoolFamily } from '@/domain/menus/access';
 import type { StaffCreate, StaffFormOptions, StaffListRow, StaffRow } from '@/domain/people/staff';
 import { get } from '@/lib/api-client';
 import { createResource, type Resource } from '@/lib/resource';
 
-export type StaffFamily = 'k12' | 'gx';
+export type StaffFamily = SchoolFamily;
 
 const cache = new Map<StaffFamily, Resource<StaffListRow, StaffCreate, StaffRow>>();
 

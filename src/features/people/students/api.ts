@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { pageApi } from '@/domain/menus/access';
+import { pageApi, type SchoolFamily } from '@/domain/menus/access';
 import type { PersonOption, StudentDetail, StudentFormOptions, StudentRecord, StudentSave } from '@/domain/people/students';
 import { get, post } from '@/lib/api-client';
 import { createResource, type Resource } from '@/lib/resource';
 
-export type StudentFamily = 'k12' | 'gx';
+export type StudentFamily = SchoolFamily;
 
 const cache = new Map<StudentFamily, Resource<StudentRecord, StudentSave, StudentDetail>>();
 

@@ -3,13 +3,15 @@ import { ArrowRightLeft, Plus } from 'lucide-react';
 import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
-import { ETHNICITY_CODES, STUDENT_STATUSES, studentListQuery, studentSaveSchema, type StudentDetail, type StudentForm, type StudentRecord, type StudentStatus } from '@/domain/people/students';
+import { ETHNICITY_CODES, STUDENT_STATUSES, studentListQuery, studentSaveSchema, studentTransferSchema, type StudentDetail, type StudentForm, type StudentRecord, type StudentStatus } from '@/domain/people/students';
 import { GENDERS } from '@/domain/people/staff';
 import { PARENT_RELATIONS } from '@/domain/people/parents';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { DateField, FieldGroup, RadioField, SelectField, TextField, UploadField } from '@/components/form/fields';
+import { FormDialog } from '@/components/form/form-dialog';
 import { FormScreen } from '@/components/form/form-screen';
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
+import { usePageActions, type ActionDialogProps } from '@/components/list/page-actions';
 import { deleteAction, editAction, rowActionsColumn } from '@/components/list/row-actions';
 import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
@@ -17,10 +19,7 @@ import { LinkedRecordRow, RemoveButton } from '@/components/picker/linked-record
 import { SearchPicker, type PickerOption } from '@/components/picker/search-picker';
 import { Badge, type BadgeProps } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { Label } from '@/components/ui/label';
-import { Select, type SelectOption } from '@/components/ui/select';
-import { toast } from '@/lib/toast';
+import type { SelectOption } from '@/components/ui/select';
 import { facePhotosAction, PersonName } from '../photos/face-photos-dialog';
 import { searchParents, studentResource, useStudentOptions, useTransfer, type StudentFamily } from './api';
 import { usePeopleImport } from '../import/people-import';
@@ -62,7 +61,18 @@ export function StudentListScreen({ family }: { family: StudentFamily }) {
   const state = useListState<Filters>(['keyword', 'gradeId', 'classId', 'status']);
   const query = api.useList(state.query);
   const remove = api.useDelete();
-  const [transferring, setTransferring] = useState<StudentRecord[] | null>(null);
+  // Transfer: a row's student or the selected ones, to one class (a form in a dialog).
+  const transfer = usePageActions<StudentRecord>(key, {
+    transfer: {
+      button: 'edit',
+      where: 'both',
+      label: t('students.transfer'),
+      toolbarLabel: t('students.transferSelected'),
+      icon: <ArrowRightLeft aria-hidden />,
+      testId: 'row-transfer',
+      dialog: (p) => <TransferDialog family={family} classes={choices.classes} {...p} />,
+    },
+  }, () => query.refetch());
   const io = usePeopleImport(key, 'student', () => void query.refetch());
   const app = useAppAccountActions<StudentRecord>(api, (r) => r.regNo);
 
@@ -104,13 +114,13 @@ export function StudentListScreen({ family }: { family: StudentFamily }) {
           // Edit and transfer stay buttons; the app account's actions and delete go in the "more" menu.
           actions: [
             editAction((r) => void navigate(access.paths.edit!(r.id))),
-            { action: 'edit', testId: 'row-transfer', icon: <ArrowRightLeft aria-hidden />, label: t('students.transfer'), onClick: (r) => setTransferring([r]) },
+            ...transfer.rowActions,
             ...app.actions,
             deleteAction((r) => ({ title: t('students.deleteTitle', { name: r.name }), description: t('students.deleteText') }), (r) => remove.mutateAsync(r.id)),
           ],
         }),
       ]),
-    [t, key, family, navigate, access.paths, remove, app],
+    [t, key, family, navigate, access.paths, remove, app, transfer.rowActions],
   );
 
   return (
@@ -126,7 +136,7 @@ export function StudentListScreen({ family }: { family: StudentFamily }) {
         selectable
         onAdd={() => void navigate(access.paths.add!)}
         toolbar={[
-          { action: 'edit', label: t('students.transferSelected'), icon: <ArrowRightLeft aria-hidden />, needsSelection: true, onClick: setTransferring },
+          ...transfer.toolbar,
           ...io.listProps.toolbar,
           facePhotosAction('student', key),
         ]}
@@ -135,65 +145,37 @@ export function StudentListScreen({ family }: { family: StudentFamily }) {
       />
       {io.dialog}
       {app.dialogs}
-      {transferring ? <TransferDialog family={family} students={transferring} classes={choices.classes} onClose={() => setTransferring(null)} /> : null}
+      {transfer.dialog}
     </>
   );
 }
 
-/** Moves the chosen students to one class; the refusal stays in the dialog. */
-function TransferDialog({ family, students, classes, onClose }: { family: StudentFamily; students: StudentRecord[]; classes: SelectOption[]; onClose(): void }) {
+/** Moves the chosen students to one class; a refusal stays in the dialog. */
+function TransferDialog({ family, rows: students, classes, open, onOpenChange }: { family: StudentFamily; classes: SelectOption[] } & ActionDialogProps<StudentRecord>) {
   const { t } = useTranslation(['people', 'ui', 'validation']);
   const transfer = useTransfer(family);
-  const [classId, setClassId] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const who = students.map((s) => t('students.studentLine', { name: s.name, className: s.className })).join(t('students.separator'));
-  const submit = async () => {
-    if (!classId) return setError(t('validation:people.classRequired'));
-    try {
-      const { moved } = await transfer.mutateAsync({ studentIds: students.map((s) => s.id), classId });
-      toast.success(t('students.transferDone', { count: moved }));
-      onClose();
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    }
-  };
   return (
-    <Dialog open onOpenChange={(open) => (open || transfer.isPending ? undefined : onClose())}>
-      <DialogContent data-testid="student-transfer-dialog">
-        <DialogHeader>
-          <DialogTitle>{t('students.transferTitle', { count: students.length })}</DialogTitle>
-          <DialogDescription>{t('students.transferHint')}</DialogDescription>
-        </DialogHeader>
-        <p className="text-sm text-muted-foreground">{who}</p>
-        <div className="grid gap-1.5">
-          <Label htmlFor="transfer-class">{t('students.transferTo')}</Label>
-          <Select
-            id="transfer-class"
-            value={classId}
-            options={classes}
-            onValueChange={(v) => {
-              setClassId(v);
-              setError(null);
-            }}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? 'transfer-error' : undefined}
-          />
-          {error ? (
-            <p id="transfer-error" role="alert" className="text-sm text-destructive">
-              {error}
-            </p>
-          ) : null}
-        </div>
-        <DialogFooter>
-          <Button variant="outline" onClick={onClose} disabled={transfer.isPending}>
-            {t('ui:cancel')}
-          </Button>
-          <Button onClick={() => void submit()} loading={transfer.isPending} data-testid="transfer-confirm">
-            {t('students.transfer')}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      schema={studentTransferSchema}
+      defaults={{ studentIds: students.map((s) => s.id), classId: '' }}
+      title={t('students.transferTitle', { count: students.length })}
+      description={t('students.transferHint')}
+      submit={(body) => transfer.mutateAsync(body)}
+      success={({ moved }) => t('students.transferDone', { count: moved })}
+      submitText={t('students.transfer')}
+      submitTestId="transfer-confirm"
+      data-testid="student-transfer-dialog"
+    >
+      {() => (
+        <>
+          <p className="text-sm text-muted-foreground">{who}</p>
+          <SelectField name="classId" label={t('students.transferTo')} options={classes} clearable={false} />
+        </>
+      )}
+    </FormDialog>
   );
 }
 

@@ -2,9 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import type { TypePath } from '@/domain/constants';
 import type { StudentReport } from '@/domain/physique-results/types';
 import { get } from '@/lib/api-client';
+import type { Family } from '@/domain/menus/access';
 
 /** The API family of the signed-in account: the report screens sit outside the families, so the session decides. */
-export function reportApiFamily(typePath: TypePath | null | undefined): 'admin' | 'k12' | 'gx' | null {
+export function reportApiFamily(typePath: TypePath | null | undefined): Family | null {
   if (typePath === '/admin') return 'admin';
   if (typePath === '/k12') return 'k12';
   if (typePath === '/gx') return 'gx';
@@ -18,11 +19,11 @@ export interface ReportPick {
 }
 
 /** GET /api/busi/web/{family}/physique/report/:studentId?planId=&schoolYearId=: the student physique report of one plan or year. */
-export function getReport(family: 'admin' | 'k12' | 'gx', studentId: string, pick: ReportPick = {}): Promise<StudentReport> {
+export function getReport(family: Family, studentId: string, pick: ReportPick = {}): Promise<StudentReport> {
   return get<StudentReport>(`/api/busi/web/${family}/physique/report/${encodeURIComponent(studentId)}`, { planId: pick.planId, schoolYearId: pick.schoolYearId });
 }
 
-export function useReportQuery(family: 'admin' | 'k12' | 'gx' | null, studentId: string | null, pick: ReportPick = {}) {
+export function useReportQuery(family: Family | null, studentId: string | null, pick: ReportPick = {}) {
   return useQuery({
     queryKey: ['physiqueReport', family, studentId, pick.planId ?? '', pick.schoolYearId ?? ''],
     queryFn: () => getReport(family!, studentId!, pick),

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Ban, Download, RotateCcw } from 'lucide-react';
+import { Download } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { getCatalogEntry } from '@/domain/menus/catalog';
 import type { TestRecordFilter } from '@/domain/physique-results/schemas';
@@ -10,6 +10,8 @@ import { usePaging } from '@/components/data-table/data-table-pagination';
 import { menuLabel } from '@/components/layout/menu-label';
 import { PageHeader } from '@/components/page-header/page-header';
 import { FilterSelect, FilterText, SearchField, SearchForm } from '@/components/search-form/search-form';
+import { usePageActions, validityActions } from '@/components/list/page-actions';
+import { rowActionsColumn } from '@/components/list/row-actions';
 import { usePermission } from '@/components/permission-gate/permission-gate';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -24,7 +26,6 @@ import { canWriteScores } from '@/domain/physique-results/write-access';
 import { buttonPermission } from '../family';
 import type { Family } from '@/domain/menus/access';
 import { showRaw } from '../format';
-import { InvalidConfirm } from './invalid-confirm';
 import { useDateTime } from '@/lib/date-time';
 
 type RecordFilterValues = Partial<TestRecordFilter>;
@@ -48,7 +49,20 @@ export function TestRecordScreen({ family }: { family: Family }) {
   const options = useSchoolOptionsQuery(family);
   const exporter = useExportRecordsMutation(family);
   const toggle = useSetRecordsInvalidMutation(family);
-  const [target, setTarget] = useState<TestRecordRow | null>(null);
+  // Set invalid / restore on a row (docs/product-rules.md#score-validity): no reason; only roles that write scores.
+  const validity = usePageActions<TestRecordRow>(
+    `${family}.${page}`,
+    validityActions<TestRecordRow>({
+      where: 'row',
+      isInvalid: (r) => r.invalid,
+      run: (rows, invalid) => toggle.mutateAsync({ ids: rows.map((r) => r.id), invalid }),
+      title: ([r], invalid) => t(invalid ? 'confirm.invalidTitle' : 'confirm.validTitle', { name: r.name }),
+      description: (_rows, invalid) => t(invalid ? 'confirm.invalidDescription' : 'confirm.validDescription'),
+      labels: { invalid: t('action.invalid'), valid: t('action.valid') },
+      confirmText: (invalid) => t(invalid ? 'action.invalid' : 'action.valid'),
+    }),
+  );
+  const rowActions = validity.rowActions;
   const entry = getCatalogEntry(`${family}.${page}`);
   const fieldName = (f: ResultKey) => (f === 'heightCm' || f === 'weightKg' ? t(`physique:field.${f}`) : t(`physique:item.${f}`));
 
@@ -99,33 +113,11 @@ export function TestRecordScreen({ family }: { family: Family }) {
             ),
         }),
         // Read-only roles (and the admin family) get no actions column.
-        ...(can.invalid || can.valid
-          ? [
-              col.display({
-                id: 'actions',
-                header: t('column.actions'),
-                meta: { align: 'right', pin: 'right' },
-                cell: ({ row }) =>
-                  row.original.invalid ? (
-                    can.valid ? (
-                      <Button variant="link" size="sm" className="h-7 px-1.5" onClick={() => setTarget(row.original)}>
-                        <RotateCcw aria-hidden />
-                        {t('action.valid')}
-                      </Button>
-                    ) : null
-                  ) : can.invalid ? (
-                    <Button variant="link" size="sm" className="h-7 px-1.5 text-destructive" onClick={() => setTarget(row.original)}>
-                      <Ban aria-hidden />
-                      {t('action.invalid')}
-                    </Button>
-                  ) : null,
-              }),
-            ]
-          : []),
+        ...(can.invalid || can.valid ? [rowActionsColumn<TestRecordRow>({ pageKey: `${family}.${page}`, header: t('column.actions'), actions: rowActions })] : []),
       ]),
     // fieldName only closes over t.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [t, dateTime, can.invalid, can.valid],
+    [t, dateTime, can.invalid, can.valid, family, rowActions],
   );
 
   const classes = options.data?.classes ?? [];
@@ -204,11 +196,7 @@ export function TestRecordScreen({ family }: { family: Family }) {
           />
         </CardContent>
       </Card>
-      <InvalidConfirm
-        target={target}
-        onClose={() => setTarget(null)}
-        onConfirm={() => toggle.mutateAsync({ ids: [target!.id], invalid: !target!.invalid })}
-      />
+      {validity.dialog}
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { roleManagementKey, roleMemberListQuery, type RoleMember } from '@/domai
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { LinkedListScreen } from '@/components/list/linked-list-screen';
 import { useListState } from '@/components/list/use-list-state';
-import { useRole, useRoleCandidates, useRoleMembers, useRoleMemberWrites } from '../api';
+import { useRole } from '../api';
 
 type Filters = { keyword?: string };
 const col = createDataTableColumnHelper<RoleMember>();
@@ -18,8 +18,6 @@ export function RoleMembersScreen({ family }: { family: Family }) {
   const { id = '' } = useParams();
   const role = useRole(family, id);
   const state = useListState<Filters>(['keyword']);
-  const query = useRoleMembers(family, id, state.query);
-  const writes = useRoleMemberWrites(family, id);
 
   const columns = useMemo(
     () =>
@@ -35,11 +33,12 @@ export function RoleMembersScreen({ family }: { family: Family }) {
     <LinkedListScreen<RoleMember, Filters, RoleMember>
       pageKey={roleManagementKey(family)}
       action="members"
+      owner={id}
+      linked={{ path: 'members', ids: 'accountIds' }}
       description={role.data ? t('title.members', { name: role.data.name }) : undefined}
       state={state}
       querySchema={roleMemberListQuery}
       filters={[{ name: 'keyword', type: 'text', label: t('members.keyword') }]}
-      query={query}
       columns={columns}
       rowKey="accountId"
       actionsHeader={t('components:list.actions')}
@@ -48,7 +47,6 @@ export function RoleMembersScreen({ family }: { family: Family }) {
         icon: <UserMinus aria-hidden />,
         testId: 'role-member-remove',
         confirm: (m) => ({ title: t('members.remove'), description: t('members.removeConfirm', { name: m.name }) }),
-        onClick: (m) => writes.remove.mutateAsync(m.accountId).then(() => undefined),
       }}
       add={{
         label: t('members.add'),
@@ -56,12 +54,10 @@ export function RoleMembersScreen({ family }: { family: Family }) {
         dialog: {
           description: t('members.candidates'),
           searchLabel: t('members.keyword'),
-          useCandidates: (keyword) => useRoleCandidates(family, id, keyword, true),
           candidateKey: (c) => c.accountId,
           renderCandidate: (c) => t('members.option', { name: c.name, account: c.accountNum }),
           candidateTestId: (c) => `candidate-${c.accountNum}`,
           emptyText: t('members.none'),
-          onConfirm: (keys) => writes.add.mutateAsync(keys),
           'data-testid': 'role-member-add',
         },
       }}

@@ -2,8 +2,8 @@ import { useMemo } from 'react';
 import { Link2, Link2Off } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
-import { deviceListQuery, type DeviceRow } from '@/domain/venue/devices';
-import { VENUE_TYPES, venueListQuery, venueSaveSchema, type VenueForm, type VenueRow } from '@/domain/venue/venues';
+import type { DeviceRow } from '@/domain/venue/devices';
+import { VENUE_TYPES, venueDeviceListQuery, venueListQuery, venueSaveSchema, type VenueForm, type VenueRow } from '@/domain/venue/venues';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { FieldGroup, SelectField, TextField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
@@ -12,8 +12,7 @@ import { deleteAction, editAction, rowActionsColumn } from '@/components/list/ro
 import { LinkedListScreen } from '@/components/list/linked-list-screen';
 import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
-import { toast } from '@/lib/toast';
-import { devices, venues, useVenueDeviceWrites, type VenueFamily } from '../api';
+import { devices, venues, type VenueFamily } from '../api';
 import { useDeviceColumns } from './device-screens';
 
 type Filters = { name?: string; type?: string };
@@ -109,8 +108,6 @@ export function VenueDevicesScreen({ family }: { family: VenueFamily }) {
   const { id = '' } = useParams();
   const venue = venues(family).useGet(id);
   const state = useListState<DeviceFilters>(['keyword']);
-  const query = devices(family).useList({ ...state.query, venueId: id });
-  const writes = useVenueDeviceWrites(family, id);
   const shared = useDeviceColumns();
   const columns = useMemo(() => deviceCol.columns([...shared]), [shared]);
 
@@ -119,11 +116,14 @@ export function VenueDevicesScreen({ family }: { family: VenueFamily }) {
     <LinkedListScreen<DeviceRow, DeviceFilters, DeviceRow>
       pageKey={`${family}.venue.place`}
       action="device"
+      owner={id}
+      linked={{ path: 'devices', ids: 'deviceIds' }}
+      // A device's venue shows in the device list too.
+      invalidates={[devices(family).key]}
       description={v ? t('assoc.description', { name: v.name, type: t(`place.types.${v.type}`), code: v.code }) : undefined}
       state={state}
-      querySchema={deviceListQuery}
+      querySchema={venueDeviceListQuery}
       filters={[{ name: 'keyword', type: 'text', label: t('device.keyword'), placeholder: t('device.keywordPlaceholder') }]}
-      query={query}
       columns={columns}
       rowKey="id"
       actionsHeader={t('components:list.actions')}
@@ -133,20 +133,15 @@ export function VenueDevicesScreen({ family }: { family: VenueFamily }) {
         testId: 'venue-device-detach',
         confirm: (d) => ({ title: t('assoc.detachTitle', { name: d.name }), description: t('assoc.detachText') }),
         done: t('assoc.detached'),
-        onClick: (d) => writes.detach.mutateAsync(d.id).then(() => undefined),
       }}
       add={{
         label: t('assoc.pick'),
         icon: <Link2 aria-hidden />,
+        done: (count) => t('assoc.attached', { count }),
         dialog: {
           description: t('assoc.pickPlaceholder'),
           searchLabel: t('device.keyword'),
           searchPlaceholder: t('device.keywordPlaceholder'),
-          // Devices of the organisation not yet in this venue, by name or serial number.
-          useCandidates: (keyword) => {
-            const page = devices(family).useList({ current: 1, size: 80, keyword: keyword || undefined });
-            return { data: page.data?.records.filter((d) => d.venueId !== id) };
-          },
           candidateKey: (d) => d.id,
           renderCandidate: (d) => (
             <>
@@ -159,10 +154,6 @@ export function VenueDevicesScreen({ family }: { family: VenueFamily }) {
           candidateTestId: (d) => `candidate-${d.serialNo}`,
           emptyText: t('assoc.empty'),
           confirmLabel: t('assoc.add'),
-          onConfirm: async (keys) => {
-            await writes.attach.mutateAsync(keys);
-            toast.success(t('assoc.attached', { count: keys.length }));
-          },
           'data-testid': 'venue-device-attach',
         },
       }}

@@ -6,7 +6,7 @@ import { contestResource } from '@/features/activities/contests/api';
 import { ContestFormScreen } from '@/features/activities/contests/contest-screens';
 import { fakeApi, resetApp } from '../../app/fake-api';
 
-/** Issue 26 item 8: an empty 第 1 关 达标成绩 (and an empty 闯关项目) is flagged on save, and nothing is sent. */
+/** An empty 第 1 关 达标成绩 (and an empty 闯关项目) is flagged on save, and nothing is sent. */
 
 describe('obstacle challenge form', () => {
   beforeEach(() => resetApp());

@@ -6,7 +6,7 @@ import { training } from '@/features/activities/training/api';
 import { TrainingDetailScreen } from '@/features/activities/training/training-screens';
 import { fakeApi, resetApp, type Reply } from '../../app/fake-api';
 
-/** Issue 26 item 10: a special-training detail of an unknown id says so (or offers a retry), never a grey block forever. */
+/** A special-training detail of an unknown id says so (or offers a retry), never a grey block forever. */
 
 const ID = '00000000-0000-4000-8000-000000000026';
 

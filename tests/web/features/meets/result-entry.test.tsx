@@ -10,7 +10,7 @@ import { permissionsAtom } from '@/lib/permissions';
 import { store } from '@/lib/store';
 import { fakeApi, resetApp } from '../../app/fake-api';
 
-/** Issue 26 item 5: a mark that cannot be read is shown by its field and nothing is saved, never sent as null. */
+/** A mark that cannot be read is shown by its field and nothing is saved, never sent as null. */
 
 const access = pageAccess('single.sportsMeet.score');
 const base = meets('k12').base;
