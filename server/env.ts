@@ -49,6 +49,8 @@ export const envSchema = z
      */
     TIYU_DEMO_SEED: z.preprocess(blankAsUndefined, z.enum(['full', 'people']).default('full')),
     SHUTDOWN_GRACE_MS: z.preprocess(blankAsUndefined, z.coerce.number().int().min(0).default(30_000)),
+    /** A job whose process died is run again after this many seconds (server/lib/jobs.ts; docs/decisions/026-job-queue.md). */
+    TIYU_JOB_EXPIRE_SECONDS: z.preprocess(blankAsUndefined, z.coerce.number().int().min(2).max(86_400).default(15 * 60)),
   })
   .superRefine((env, ctx) => {
     // A fixed captcha in production would turn the captcha into a known password.

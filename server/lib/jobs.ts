@@ -34,7 +34,16 @@ export interface JobContext<I> {
   progress(done: number, total: number, stage?: MessageKey): Promise<void>;
   /** The job's write and its `done` state, in one transaction. */
   finish(write: (tx: Tx) => Promise<StoredJobResult>): Promise<void>;
+  /**
+   * `finish` for a write that runs its own transaction on a raw connection (the score import's COPY path,
+   * server/modules/physique/bulk-session.ts): marks the job done with `query`, a statement of that transaction, so the
+   * write and the `done` commit together; throws (rolling the caller's transaction back) when another run finished it.
+   */
+  finishIn(query: RawQuery, result: StoredJobResult): Promise<void>;
 }
+
+/** One statement on a caller's connection (a BulkSession's `query`). */
+export type RawQuery = (text: string, params?: unknown[]) => Promise<unknown[]>;
 
 /** What a finished job keeps: a file of the store, counts, and a message key the reader sees in their own language. */
 export interface StoredJobResult {
@@ -52,6 +61,8 @@ export interface JobQueueOptions {
   now: () => Date;
   i18n: i18n;
   log: FastifyBaseLogger;
+  /** TIYU_JOB_EXPIRE_SECONDS: after this long a job whose process died is taken again (default JOB_EXPIRE_SECONDS). */
+  expireSeconds?: number;
 }
 
 /** A job whose process died is taken again after this long (pg-boss expiry), up to RETRY_LIMIT times. */
@@ -86,12 +97,18 @@ export class JobQueue {
     this.#opts = opts;
   }
 
+  get #expire(): number {
+    return this.#opts.expireSeconds ?? JOB_EXPIRE_SECONDS;
+  }
+
   /** pg-boss, made on first use: an app built without a database driver (tests of the pipeline alone) never needs it. */
   get #boss(): PgBoss {
     if (!this.#bossInstance) {
       const { db, log } = this.#opts;
       const pglite = driverOf(db) instanceof PGlite;
-      this.#bossInstance = new PgBoss({ db: bossDb(db), ...(pglite ? { backend: 'pglite' as const } : {}), schedule: false, useListenNotify: true });
+      // The supervisor finds expired jobs: it looks at least twice per expiry (pg-boss's default is once a minute).
+      const superviseIntervalSeconds = Math.max(1, Math.min(60, Math.floor(this.#expire / 2)));
+      this.#bossInstance = new PgBoss({ db: bossDb(db), ...(pglite ? { backend: 'pglite' as const } : {}), schedule: false, useListenNotify: true, superviseIntervalSeconds });
       this.#bossInstance.on('error', (err: unknown) => log.error({ err }, 'job queue'));
     }
     return this.#bossInstance;
@@ -107,7 +124,7 @@ export class JobQueue {
     this.#started ??= (async () => {
       await this.#boss.start();
       for (const kind of this.#handlers.keys()) {
-        await this.#boss.createQueue(kind, { retryLimit: JOB_RETRY_LIMIT, retryDelay: 1, expireInSeconds: JOB_EXPIRE_SECONDS });
+        await this.#boss.createQueue(kind, { retryLimit: JOB_RETRY_LIMIT, retryDelay: 1, expireInSeconds: this.#expire });
       }
     })().catch((err: unknown) => {
       this.#started = null;
@@ -116,16 +133,21 @@ export class JobQueue {
     return this.#started;
   }
 
-  /** Records the job and queues it in one transaction; answers its id. The input was validated by the caller. */
-  async enqueue(kind: JobKind, actor: Actor, input: unknown, locale: Locale): Promise<string> {
+  /**
+   * Records the job and queues it in one transaction; answers its id. The input was validated by the caller; `guard`
+   * runs first in that transaction (lock and check what must hold to start, e.g. no other import of the plan).
+   */
+  async enqueue(kind: JobKind, actor: Actor, input: unknown, locale: Locale, guard?: (tx: Tx) => Promise<void>): Promise<string> {
     if (!this.#handlers.has(kind)) throw new Error(`job queue: unknown kind ${kind}`);
     await this.#start();
     return this.#opts.db.transaction(async (tx) => {
+      await guard?.(tx);
       const [row] = await tx
         .insert(jobs)
         .values({ kind, orgId: actor.tenantOrgId, userId: actor.userId, accountId: actor.accountId, input: input as object, locale, createdAt: this.#opts.now() })
         .returning({ id: jobs.id });
-      await this.#boss.send(kind, { id: row.id }, { id: row.id, db: fromDrizzle(tx, sql) });
+      // The expiry per job too: a queue made by an earlier start keeps the expiry it was made with.
+      await this.#boss.send(kind, { id: row.id }, { id: row.id, db: fromDrizzle(tx, sql), expireInSeconds: this.#expire });
       return row.id;
     });
   }
@@ -184,25 +206,32 @@ export class JobQueue {
         .set({ done, total, ...(stage ? { stage } : {}) })
         .where(and(eq(jobs.id, id), eq(jobs.state, 'running')));
     };
+    const markDone = (tx: Db | Tx, result: StoredJobResult) =>
+      tx
+        .update(jobs)
+        .set({ state: 'done', result, done: sql`greatest(${jobs.total}, ${jobs.done})`, stage: null, finishedAt: now() })
+        .where(and(eq(jobs.id, id), eq(jobs.state, 'running')))
+        .returning({ id: jobs.id });
     const finish: JobContext<unknown>['finish'] = async (write) => {
       await db.transaction(async (tx) => {
         const result = await write(tx);
-        const marked = await tx
-          .update(jobs)
-          .set({ state: 'done', result, done: sql`greatest(${jobs.total}, ${jobs.done})`, stage: null, finishedAt: now() })
-          .where(and(eq(jobs.id, id), eq(jobs.state, 'running')))
-          .returning({ id: jobs.id });
         // Another run finished it first: roll this one back rather than write twice.
-        if (marked.length === 0) throw new AppError(409, JOB_FAILED);
+        if ((await markDone(tx, result)).length === 0) throw new AppError(409, JOB_FAILED);
       });
+    };
+    const finishIn: JobContext<unknown>['finishIn'] = async (query, result) => {
+      // The same statement, sent on the caller's connection inside its transaction.
+      const statement = markDone(db, result).toSQL();
+      if ((await query(statement.sql, statement.params)).length === 0) throw new AppError(409, JOB_FAILED);
     };
     try {
       if (!handler) throw new AppError(500, JOB_FAILED);
       const actor = await loadScope(db, row.userId, row.orgId);
       if (!actor || actor.tenantOrgId !== row.orgId) throw new AppError(403, 'errors:forbidden');
-      await handler({ id, db, actor, input: row.input, t, locale, now, progress, finish });
+      await handler({ id, db, actor, input: row.input, t, locale, now, progress, finish, finishIn });
     } catch (err) {
-      const error = err instanceof AppError ? { key: err.i18nKey, params: err.params } : { key: JOB_FAILED, params: {} };
+      // The status too: a screen (and a test) tells a refused file (400) from a busy plan (409).
+      const error = err instanceof AppError ? { key: err.i18nKey, params: err.params, status: err.status } : { key: JOB_FAILED, params: {}, status: 500 };
       if (!(err instanceof AppError)) log.error({ err, jobId: id, kind: row.kind }, 'job failed');
       await db
         .update(jobs)

@@ -3,10 +3,10 @@ import './fields';
 
 /**
  * Long work run as a job (docs/decisions/026-job-queue.md, docs/product-rules.md#jobs): certificate issuing, the year
- * rollover, the physique score export. The user who started one (and an administrator of the same organisation) follows its progress
+ * rollover, the physique score export, the physique score import and the commit of a people (student, staff, account) import. The user who started one (and an administrator of the same organisation) follows its progress
  * in the tasks panel and on the screen that started it, and may leave the page and come back.
  */
-export const JOB_KINDS = ['certificates', 'rollover', 'physiqueExport'] as const;
+export const JOB_KINDS = ['certificates', 'rollover', 'physiqueExport', 'physiqueImport', 'peopleImport'] as const;
 
 /** GET /jobs: the caller's recent jobs, of one kind when asked (a screen picking up its running job). */
 export const jobListQuery = z.object({ kind: z.enum(JOB_KINDS).optional() });
@@ -39,6 +39,8 @@ export interface JobRow {
   result: JobResult | null;
   /** Why it failed, translated. */
   error: string | null;
+  /** The HTTP status the failure would have answered (400 a refused file, 409 a busy plan), when it failed. */
+  errorStatus?: number;
   startedBy: string;
   createdAt: string;
   finishedAt: string | null;

@@ -38,6 +38,9 @@ export const intFilter = z.preprocess(blankAsUndefined, z.coerce.number().int('v
 export const idParamsSchema = z.object({ id: z.string().max(64) });
 
 /** `:id` and a sub-row's `:{name}` (`/:id/heats/:heatId`); the action kit answers 404 for either when it is not a uuid. */
+/** One named id in the path (`/import/:planId`); the route answers 404 when it is not a uuid. */
+export const paramsOf = <K extends string>(name: K) => z.object({ [name]: z.string().max(64) } as Record<K, z.ZodString>);
+
 export const idParamsWith = <K extends string>(name: K) => idParamsSchema.extend({ [name]: z.string().max(64) } as Record<K, z.ZodString>);
 /** The query of an options picker (a search box): one keyword, '' for the first options. */
 export const keywordQuery = z.object({ keyword: textFilter() });

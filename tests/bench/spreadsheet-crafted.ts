@@ -218,7 +218,7 @@ async function measure(child: ChildProcess, base: string, token: string, planId:
   })();
   const { body, type } = multipart(file);
   const t0 = performance.now();
-  const res = await fetch(`${base}/api/busi/web/k12/organizeTest/testManage/import/${planId}`, { method: 'POST', body: new Uint8Array(body), headers: { 'content-type': type, authorization: `bearer ${token}` } });
+  const res = await importThroughJob(base, token, await fetch(`${base}/api/busi/web/k12/organizeTest/testManage/import/${planId}`, { method: 'POST', body: new Uint8Array(body), headers: { 'content-type': type, authorization: `bearer ${token}` } }));
   const payload = Buffer.from(await res.arrayBuffer());
   const ms = performance.now() - t0;
   running = false;
@@ -264,3 +264,19 @@ async function main(): Promise<void> {
 
 if (process.argv.includes('--serve')) await serve();
 else await main();
+
+/**
+ * The import runs as a job (docs/product-rules.md#jobs): a refusal at once is the answer; else the job is waited for,
+ * and its failures workbook (done) or its message with its status (failed) is the answer, as the request used to be.
+ */
+async function importThroughJob(base: string, token: string, start: Response): Promise<Response> {
+  if (start.status !== 200) return start;
+  const { id } = ((await start.json()) as { data: { id: string } }).data;
+  const auth = { authorization: `bearer ${token}` };
+  for (;;) {
+    const job = ((await (await fetch(`${base}/api/busi/web/jobs/${id}`, { headers: auth })).json()) as { data: { state: string; error: string | null; errorStatus?: number } }).data;
+    if (job.state === 'done') return fetch(`${base}/api/busi/web/jobs/${id}/download`, { headers: auth });
+    if (job.state === 'failed') return new Response(JSON.stringify({ code: String(job.errorStatus ?? 500), data: null, msg: job.error }), { status: job.errorStatus ?? 500 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

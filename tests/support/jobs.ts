@@ -26,3 +26,38 @@ export async function jobFile(t: TestApp, token: string, start: LightMyRequestRe
   if (last.state !== 'done') throw new Error(`job ${id} failed: ${last.error}`);
   return t.request({ url: `/api/busi/web/jobs/${id}/download`, token });
 }
+
+/** A GET of the jobs API as the starter (Fastify inject, a test app's request). */
+export type JobGet = (url: string, lang: string) => Promise<LightMyRequestResponse>;
+
+/**
+ * An import started as a job (docs/product-rules.md#jobs), answered as the request used to answer: the start's own
+ * answer when it was refused at once; else, once the job is over, the failures workbook's download with the counts as
+ * `x-import-success` / `x-import-failure`, or, for a failed job, its status and translated message (`json().msg`).
+ */
+export async function jobOutcome(get: JobGet, start: LightMyRequestResponse, lang = 'zh-CN', timeoutMs = 600_000): Promise<LightMyRequestResponse> {
+  if (start.statusCode !== 200) return start;
+  const { id } = start.json<Envelope<{ id: string }>>().data;
+  const until = Date.now() + timeoutMs;
+  let last: JobRow;
+  for (;;) {
+    const res = await get(`/api/busi/web/jobs/${id}`, lang);
+    if (res.statusCode !== 200) throw new Error(`job ${id}: ${res.statusCode} ${res.body}`);
+    last = res.json<Envelope<JobRow>>().data;
+    if (jobFinished(last.state)) break;
+    if (Date.now() > until) throw new Error(`job ${id} still ${last.state} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  if (last.state !== 'done') {
+    const body = JSON.stringify({ code: String(last.errorStatus ?? 500), data: null, msg: last.error });
+    return { ...start, statusCode: last.errorStatus ?? 500, body, payload: body, json: () => JSON.parse(body) } as LightMyRequestResponse;
+  }
+  const file = await get(`/api/busi/web/jobs/${id}/download`, lang);
+  const counts = last.result?.counts ?? {};
+  return Object.assign(file, { headers: { ...file.headers, 'x-import-success': String(counts.success), 'x-import-failure': String(counts.failure) } });
+}
+
+/** jobOutcome through a test app, as the account of `token`. */
+export function importJob(t: TestApp, token: string, start: LightMyRequestResponse, lang = 'zh-CN'): Promise<LightMyRequestResponse> {
+  return jobOutcome((url, language) => t.request({ url, token, headers: { 'accept-language': language } }), start, lang);
+}

@@ -18,6 +18,8 @@ function parseRange(header: string | undefined, size: number): ByteRange | null 
 const INLINE = /^(image\/(png|jpeg|gif|webp)|video\/mp4|audio\/mpeg)$/;
 /** Types a browser would run as a document; a stored row never has them (markup is refused), but a file is never served as one. */
 const MARKUP = /(html|xml|svg|javascript|ecmascript)/i;
+/** Office Open XML workbooks (a job's .xlsx) are no document a browser runs: they keep their type, as an attachment. */
+const WORKBOOK = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** The CSP of a stored file: nothing runs, even when opened directly (replaces the console's policy set by helmet). */
 export const FILE_CSP = "default-src 'none'; img-src 'self'; media-src 'self'; sandbox";
 
@@ -46,7 +48,7 @@ export async function sendStoredFile(storage: Storage, request: FastifyRequest, 
   reply.header('etag', `"${file.hash}"`);
   const disposition = INLINE.test(file.mime) ? 'inline' : 'attachment';
   reply.header('content-disposition', `${disposition}; filename*=UTF-8''${encodeURIComponent(file.name)}`);
-  reply.type(MARKUP.test(file.mime) ? 'application/octet-stream' : file.mime);
+  reply.type(MARKUP.test(file.mime) && file.mime !== WORKBOOK ? 'application/octet-stream' : file.mime);
   if (request.headers['if-none-match'] === `"${file.hash}"`) return reply.status(304).send();
   if (file.size === null) return reply.send(await storage.readBlob(file.hash));
   reply.header('accept-ranges', 'bytes');

@@ -76,25 +76,40 @@ async function storeBytes(storage: Storage, purpose: FilePurpose, input: Buffer)
   return { bytes: image.bytes, hash, size: image.bytes.length, mime: SNIFFED_MIME[type], width: image.width, height: image.height, thumbnailHash };
 }
 
+const fileValues = (owner: Owner, purpose: FilePurpose, name: string, content: Content, now: Date) => ({
+  orgId: owner.orgId,
+  purpose,
+  name: cleanName(name),
+  hash: content.hash,
+  size: content.size,
+  mime: content.mime,
+  width: content.width,
+  height: content.height,
+  thumbnailHash: content.thumbnailHash,
+  isPublic: PURPOSE_RULES[purpose].public,
+  createdBy: owner.userId,
+  createdAt: now,
+});
+
 async function insertFile(db: DbOrTx, owner: Owner, purpose: FilePurpose, name: string, content: Content, now: Date): Promise<StoredFile> {
-  const [row] = await db
-    .insert(files)
-    .values({
-      orgId: owner.orgId,
-      purpose,
-      name: cleanName(name),
-      hash: content.hash,
-      size: content.size,
-      mime: content.mime,
-      width: content.width,
-      height: content.height,
-      thumbnailHash: content.thumbnailHash,
-      isPublic: PURPOSE_RULES[purpose].public,
-      createdBy: owner.userId,
-      createdAt: now,
-    })
-    .returning();
+  const [row] = await db.insert(files).values(fileValues(owner, purpose, name, content, now)).returning();
   return toStoredFile(row);
+}
+
+/**
+ * saveUpload in two steps, for a job whose write runs its own transaction on a raw connection (the score and student
+ * imports' bulk sessions): the bytes go to the store now (content-addressed, harmless if nothing refers to them), and
+ * the row is inserted by `insertIn`'s statement inside that transaction.
+ */
+export async function storeForInsert(db: DbOrTx, storage: Storage, owner: Owner, purpose: FilePurpose, name: string, input: Buffer, now: Date) {
+  const content = await storeBytes(storage, purpose, input);
+  const statement = db.insert(files).values(fileValues(owner, purpose, name, content, now)).returning({ id: files.id, name: files.name }).toSQL();
+  return {
+    async insertIn(query: (text: string, params?: unknown[]) => Promise<unknown[]>): Promise<{ id: string; name: string }> {
+      const [row] = (await query(statement.sql, statement.params)) as { id: string; name: string }[];
+      return row;
+    },
+  };
 }
 
 /** A file sent in one request: checked by content, stored by hash, recorded. */

@@ -14,6 +14,7 @@ import { uuidOr404 } from '../../lib/resource';
 import type { Storage } from '../../lib/storage/storage';
 import { requireActor, type Actor } from '../../plugins/tenant';
 import { sendStoredFile } from '../files/files.send';
+import { XLSX_MIME } from '../../lib/spreadsheet/http';
 
 
 /**
@@ -29,7 +30,7 @@ function visible(actor: Actor): SQL {
 type Row = typeof jobs.$inferSelect & { startedBy: string | null };
 
 function toJobRow(row: Row, t: FastifyRequest['t']): JobRow {
-  const error = row.error as { key: string; params?: Record<string, unknown> } | null;
+  const error = row.error as { key: string; params?: Record<string, unknown>; status?: number } | null;
   const result = row.result as StoredJobResult | null;
   return {
     id: row.id,
@@ -45,6 +46,7 @@ function toJobRow(row: Row, t: FastifyRequest['t']): JobRow {
       message: result.messageKey ? t(result.messageKey, result.messageParams) : undefined,
     },
     error: error ? t(error.key, error.params) : null,
+    ...(error?.status ? { errorStatus: error.status } : {}),
     startedBy: row.startedBy ?? '',
     createdAt: row.createdAt.toISOString(),
     finishedAt: row.finishedAt?.toISOString() ?? null,
@@ -84,6 +86,8 @@ export const jobRoutes: FastifyPluginAsync<{ storage: Storage }> = async (app, {
       .where(and(eq(files.id, fileId), eq(files.orgId, job.orgId)))
       .limit(1);
     if (!file || file.deletedAt) throw new AppError(404, ERR.notFound);
-    return sendStoredFile(storage, request, reply, { hash: file.hash, size: file.size, mime: file.mime, name: file.name }, 'no-store');
+    // A workbook is stored as the zip it is by content; it downloads as the spreadsheet it is.
+    const mime = /\.xlsx$/i.test(file.name) ? XLSX_MIME : file.mime;
+    return sendStoredFile(storage, request, reply, { hash: file.hash, size: file.size, mime, name: file.name }, 'no-store');
   });
 };

@@ -1,7 +1,7 @@
 import type { Family } from '@/domain/menus/access';
 import type { RowUpdate } from '@/domain/people/import-updates';
 import type { Translate } from '@/domain/physique-results/export-layout';
-import type { Db, DbOrTx } from '../../db/client';
+import type { DbOrTx } from '../../db/client';
 import type { ImportSheet, RowFailure } from '../../lib/import-rows';
 import type { Actor } from '../../plugins/tenant';
 
@@ -27,7 +27,7 @@ export interface ImportPlan {
   parentsUpdate?: number;
   rejected: RowFailure[];
   /** Writes the accepted rows in one transaction. */
-  write(db: Db): Promise<void>;
+  write(db: DbOrTx): Promise<void>;
 }
 
 export interface ImportContext {

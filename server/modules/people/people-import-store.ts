@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, asc, eq, gt } from 'drizzle-orm';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { PEOPLE_IMPORT_TTL_MS, type PeopleImportKind } from '@/domain/people/people-import';
 import type { Db, DbOrTx } from '../../db/client';
 import { pendingImports } from '../../db/schema/files';
@@ -17,8 +17,11 @@ import { removeBlobsIfUnused } from '../files/files.service';
  * Expired rows go with the file sweep (`sweepFiles`).
  */
 
+/** What waits in the store: a people import's file or plan, or a score import's workbook (physique-import job). */
+export type PendingKind = PeopleImportKind | 'physiqueScores';
+
 export interface PendingImport {
-  kind: PeopleImportKind;
+  kind: PendingKind;
   family: string;
   fileName: string;
   buffer: Buffer;
@@ -57,7 +60,8 @@ export async function keepImport(
   const older = await db
     .select({ id: pendingImports.id })
     .from(pendingImports)
-    .where(eq(pendingImports.accountId, actor.accountId))
+    // A file handed to a job stays until the job drops it.
+    .where(and(eq(pendingImports.accountId, actor.accountId), sql`not (${pendingImports.context} ? ${HELD_BY}::text)`))
     .orderBy(asc(pendingImports.createdAt))
     .offset(PER_ACCOUNT);
   for (const o of older) if (o.id !== row.id) await dropImport(db, storage, o.id);
@@ -65,7 +69,7 @@ export async function keepImport(
 }
 
 /** The pending file of this organisation, account, kind and family; 404 when it expired, was used or is someone else's. */
-export async function takeImport(db: DbOrTx, storage: Storage, id: string, actor: Actor, kind: PeopleImportKind, family: string, now: Date): Promise<PendingImport> {
+export async function takeImport(db: DbOrTx, storage: Storage, id: string, actor: Actor, kind: PendingKind, family: string, now: Date): Promise<PendingImport> {
   const expired = new AppError(404, 'people:import.expired');
   if (!isUuid(id)) throw expired;
   const [row] = await db
@@ -82,6 +86,11 @@ export async function takeImport(db: DbOrTx, storage: Storage, id: string, actor
       ),
     );
   if (!row) throw expired;
+  return readKept(storage, row, kind);
+}
+
+async function readKept(storage: Storage, row: typeof pendingImports.$inferSelect, kind: PendingKind): Promise<PendingImport> {
+  const expired = new AppError(404, 'people:import.expired');
   const chunks: Buffer[] = [];
   try {
     for await (const chunk of await storage.readBlob(row.hash)) chunks.push(chunk as Buffer);
@@ -89,6 +98,47 @@ export async function takeImport(db: DbOrTx, storage: Storage, id: string, actor
     throw expired;
   }
   return { kind, family: row.family, fileName: row.fileName, buffer: Buffer.concat(chunks), context: row.context };
+}
+
+/** How long a file handed to a job waits for it: past the retries of a job whose process died (docs/product-rules.md#jobs). */
+export const JOB_FILE_KEEP_MS = 24 * 60 * 60 * 1000;
+/** The context mark of a pending file handed to a job. */
+const HELD_BY = 'heldByJob';
+
+/**
+ * Hands a pending file to a job (the commit of a people import, a score import): only once (a second commit of the
+ * same id is 404, as a used id is) and kept for JOB_FILE_KEEP_MS, so a retry of the job after a dead process, on any
+ * instance, reads the same file. 404 like takeImport when it is not the caller's, expired or already handed over.
+ */
+export async function holdImport(db: DbOrTx, id: string, actor: Actor, kind: PendingKind, family: string, now: Date): Promise<void> {
+  const expired = new AppError(404, 'people:import.expired');
+  if (!isUuid(id)) throw expired;
+  const held = await db
+    .update(pendingImports)
+    .set({ context: sql`${pendingImports.context} || jsonb_build_object(${HELD_BY}::text, '1')`, expiresAt: new Date(now.getTime() + JOB_FILE_KEEP_MS) })
+    .where(
+      and(
+        eq(pendingImports.id, id),
+        eq(pendingImports.orgId, actor.tenantOrgId),
+        eq(pendingImports.accountId, actor.accountId),
+        eq(pendingImports.kind, kind),
+        eq(pendingImports.family, family),
+        gt(pendingImports.expiresAt, now),
+        sql`not (${pendingImports.context} ? ${HELD_BY}::text)`,
+      ),
+    )
+    .returning({ id: pendingImports.id });
+  if (held.length === 0) throw expired;
+}
+
+/** The file a job was handed (holdImport), for its run or a retry; 404 once the job dropped it. */
+export async function heldImport(db: DbOrTx, storage: Storage, id: string, actor: Actor, kind: PendingKind): Promise<PendingImport> {
+  const [row] = await db
+    .select()
+    .from(pendingImports)
+    .where(and(eq(pendingImports.id, id), eq(pendingImports.orgId, actor.tenantOrgId), eq(pendingImports.kind, kind), sql`${pendingImports.context} ? ${HELD_BY}::text`));
+  if (!row) throw new AppError(404, 'people:import.expired');
+  return readKept(storage, row, kind);
 }
 
 /** Forgets a pending file; its bytes go unless an uploaded file or another pending import has the same content. */

@@ -16,7 +16,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { physiqueResults, testRecords } from '../../db/schema/physique';
 import { classes, grades, parents, parentStudents, students } from '../../db/schema/school';
 import type { CellValue } from '../../lib/spreadsheet/xlsx-reader';
-import { copyLines, withBulkTransaction } from '../physique/bulk-session';
+import { copyLines, withBulkTransaction, type BulkSession } from '../physique/bulk-session';
 import { checkRows, rowReason, updateTracker, type RowFailure } from '../../lib/import-rows';
 import { RAW, type ImportContext, type ImportPlan, type ParsedFile } from './people-import-rows';
 import { gradeNameKey } from '@/domain/school/grades';
@@ -372,7 +372,13 @@ export interface LateRefusal {
  * while its record is as the dry run saw it. Any other row is refused (never overwritten) and returned. A class change
  * keeps the history (reason 'import'). One audit entry records the import with each updated student's before and after.
  */
-export async function writeStudents(db: Db, ctx: ImportContext, plan: StudentPlanFile): Promise<{ written: number; created: number; late: LateRefusal[] }> {
+export async function writeStudents(
+  db: Db,
+  ctx: ImportContext,
+  plan: StudentPlanFile,
+  /** Runs last inside the write transaction (the import job marks itself done there: docs/decisions/026-job-queue.md). */
+  inWrite?: (s: BulkSession, outcome: { written: number; created: number; late: LateRefusal[] }) => Promise<void>,
+): Promise<{ written: number; created: number; late: LateRefusal[] }> {
   const org = ctx.actor.tenantOrgId;
   return withBulkTransaction(db, async (s) => {
     const late: LateRefusal[] = [];
@@ -480,6 +486,8 @@ export async function writeStudents(db: Db, ctx: ImportContext, plan: StudentPla
         ...(changed.length ? { updated: changed.map((x) => ({ id: x.expectId, regNo: x.regNo, ...Object.fromEntries(Object.keys(x.before!).map((k) => [k, x[k as StudentField]])) })) } : {}),
       }),
     ]);
-    return { written: written.length, created: created.length, late };
+    const outcome = { written: written.length, created: created.length, late };
+    await inWrite?.(s, outcome);
+    return outcome;
   });
 }

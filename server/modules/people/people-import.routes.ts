@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { paramsOf } from '@/domain/list-query';
 import { ok } from '@/domain/api';
 import { PEOPLE_IMPORT_MAX_BYTES, type PeopleImportKind } from '@/domain/people/people-import';
 import { parentListQuery } from '@/domain/people/parents';
@@ -13,13 +13,13 @@ import { relativeApi } from '../../lib/resource';
 import { XLSX_MIME, sendXlsx, uploadedFile } from '../../lib/spreadsheet/http';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import { accountExport, parentExport, peopleTemplate, studentExport } from './people-export.service';
-import { dropImport, takeImport } from './people-import-store';
+import { dropImport, holdImport, takeImport } from './people-import-store';
 import type { Storage } from '../../lib/storage/storage';
-import { commitImport, previewImport, studentImportOptions } from './people-import.service';
+import { peopleImportJob, previewImport, studentImportOptions } from './people-import.service';
 import type { Family } from './people-import-rows';
 
 const translator = (request: FastifyRequest) => (key: string, options?: Record<string, unknown>) => request.t(key, options ?? {});
-const importParams = z.object({ importId: z.string().max(64) });
+const importParams = paramsOf('importId');
 
 
 /** The pages whose people can be imported and exported, per family. */
@@ -40,6 +40,8 @@ const PAGES: Record<Family, { key: string; kind: PeopleImportKind }[]> = {
  * (docs/product-rules.md#people-import), under each page's API prefix beside its list routes.
  */
 export const peopleImportRoutes: FastifyPluginAsync<{ family: Family; storage: Storage }> = async (app, { family, storage }) => {
+  // One kind for every family and page: the job's input names them.
+  app.jobs.define('peopleImport', peopleImportJob(storage));
   for (const page of PAGES[family]) await app.register(async (scope) => pageRoutes(scope, storage, family, page.key, page.kind), { prefix: relativeApi(page.key, family) });
   // Parents come in with their children's rows (the student import); their own page only exports.
   if (family === 'k12') await app.register(async (scope) => parentExportRoute(scope, 'k12.user.parent'), { prefix: relativeApi('k12.user.parent', family) });
@@ -75,10 +77,12 @@ async function pageRoutes(app: FastifyInstance, storage: Storage, family: Family
   r.post('/import/preview', { preValidation: requireAccess(key, 'import') }, async (request) =>
     ok(await previewImport(app.db, storage, app.now(), await requireActor(request), kind, family, await uploadedFile(request), translator(request))),
   );
-  r.post('/import/:importId/commit', { preValidation: requireAccess(key, 'import'), schema: { params: importParams } }, async (request, reply) => {
-    const outcome = await commitImport(app.db, storage, app.now(), await requireActor(request), kind, family, request.params.importId, translator(request));
-    reply.header('x-import-success', String(outcome.success)).header('x-import-failure', String(outcome.failure));
-    return sendXlsx(reply, outcome.workbook, outcome.fileName);
+  // The commit is a job (docs/product-rules.md#jobs): the kept file or plan is handed to it once (a second commit is
+  // 404), and the answer is the job's `{ id }`; its result holds the counts and the failures workbook.
+  r.post('/import/:importId/commit', { preValidation: requireAccess(key, 'import'), schema: { params: importParams } }, async (request) => {
+    const actor = await requireActor(request);
+    await holdImport(app.db, request.params.importId, actor, kind, family, app.now());
+    return ok({ id: await app.jobs.enqueue('peopleImport', actor, { kind, family, importId: request.params.importId }, request.locale) });
   });
   r.delete('/import/:importId', { preValidation: requireAccess(key, 'import'), schema: { params: importParams } }, async (request) => {
     const actor = await requireActor(request);

@@ -8,9 +8,12 @@ import { schoolYears, semesters } from '../../db/schema/school';
 import { AppError } from '../../lib/app-error';
 import { failuresFile, readImportSheet, rowReason, type RowFailure } from '../../lib/import-rows';
 import type { Actor } from '../../plugins/tenant';
-import { dropImport, keepImport, takeImport } from './people-import-store';
+import { dropImport, heldImport, keepImport } from './people-import-store';
 import type { Storage } from '../../lib/storage/storage';
-import { planStudents, writeStudents, type StudentPlanFile } from './people-import-students';
+import type { JobContext, JobHandler } from '../../lib/jobs';
+import type { BulkSession } from '../physique/bulk-session';
+import { finishImport, finishImportIn } from '../files/import-job';
+import { planStudents, writeStudents, type LateRefusal, type StudentPlanFile } from './people-import-students';
 import { planAccounts } from './people-import-staff';
 import { RAW, type Family, type ImportContext, type ImportPlan, type ParsedFile } from './people-import-rows';
 
@@ -107,51 +110,95 @@ export async function previewImport(
 /** Failed rows the workbook lists one by one (the rest are counted on a last line). */
 const FAILED_ROWS_LISTED = 2000;
 
-/** Options of a commit: `onProgress(done, total)` reports the rows checked and written (a job's progress). */
-export interface CommitOptions {
-  onProgress?(done: number, total: number): void | Promise<void>;
+/**
+ * The commit of a people import as a job (docs/product-rules.md#jobs): the file or plan the commit handed over
+ * (holdImport), checked again for staff and accounts (someone may have changed the data since the dry run), the
+ * accepted rows written in one transaction by natural key (学籍号, mobile, login account) together with the job's `done`
+ * and the failures workbook's row, so a retry after a dead process writes once or not at all. Any write error rolls
+ * everything back. The kept file goes when the job ends (not when its process dies: a retry reads it).
+ */
+export function peopleImportJob(storage: Storage): JobHandler<{ kind: PeopleImportKind; family: Family; importId: string }> {
+  return async (job) => {
+    const { db, actor, input, progress } = job;
+    const { kind, family, importId } = input;
+    const t: Translate = (key, options) => job.t(key, options ?? {});
+    await progress(0, 0, 'jobs:stage.reading');
+    const pending = await heldImport(db, storage, importId, actor, kind);
+    try {
+      if (kind === 'student') {
+        let committed = false;
+        const outcome = await commitStudentPlan(
+          db,
+          actor,
+          family,
+          pending.buffer,
+          pending.context,
+          t,
+          async (s, o) => {
+            await finishImportIn(job as JobContext<unknown>, storage, (text, params) => s.query(text, params), o);
+            committed = true;
+          },
+          (done, total) => progress(done, total, 'jobs:stage.writing'),
+        );
+        // Nothing written (every row refused at the last check): the workbook and the `done` through finish.
+        if (!committed) await finishImport(job as JobContext<unknown>, storage, async () => outcome);
+        return;
+      }
+      const file = await readPeopleFile(pending, kind, t);
+      const done = await planOf(kind, file, contextOf(db, actor, family, t, pending.context, (n, total) => progress(n, total, 'jobs:stage.checking')));
+      await progress(file.rows.length, file.rows.length, 'jobs:stage.writing');
+      await finishImport(job as JobContext<unknown>, storage, async (tx) => {
+        await done.write(tx);
+        const success = done.create + done.update;
+        const result = failuresFile(file, { t, fileName: t(`people:import.fileName.${kind}`, RAW), success, failures: done.rejected, listed: FAILED_ROWS_LISTED });
+        return { ...result, success, failure: done.rejected.length };
+      });
+    } finally {
+      await dropImport(db, storage, importId);
+    }
+  };
 }
 
-/**
- * The commit of a staff or account import (a student import: commitStudentPlan): the kept file checked again (someone
- * may have changed the data since the dry run), the accepted rows
- * written in one transaction by natural key (学籍号, mobile, login account), the refused ones returned in the failures
- * workbook. Any write error rolls everything back.
- */
-export async function commitImport(db: Db, storage: Storage, now: Date, actor: Actor, kind: PeopleImportKind, family: Family, importId: string, t: Translate, options: CommitOptions = {}) {
-  const pending = await takeImport(db, storage, importId, actor, kind, family, now);
-  if (kind === 'student') return commitStudentPlan(db, storage, actor, family, importId, pending.buffer, pending.context, t, options);
-  const file = await readPeopleFile(pending, kind, t);
-  const done = await planOf(kind, file, contextOf(db, actor, family, t, pending.context, options.onProgress));
-  await done.write(db);
-  await dropImport(db, storage, importId);
-  const success = done.create + done.update;
-  const result = failuresFile(file, { t, fileName: t(`people:import.fileName.${kind}`, RAW), success, failures: done.rejected, listed: FAILED_ROWS_LISTED });
-  return { ...result, success, failure: done.rejected.length };
+/** What a commit leaves: the counts and the failures workbook. */
+interface Outcome {
+  workbook: Buffer;
+  fileName: string;
+  success: number;
+  failure: number;
 }
 
 /**
  * The student commit (docs/product-rules.md#import-updates): the rows the dry run checked, written with only the
- * conflict keys checked again in the transaction (writeStudents); rows refused there join the dry run's refused rows
- * in the failures workbook.
+ * conflict keys checked again in the transaction (writeStudents, which runs `inWrite` last inside it); rows refused
+ * there join the dry run's refused rows in the failures workbook.
  */
-async function commitStudentPlan(db: Db, storage: Storage, actor: Actor, family: Family, importId: string, blob: Buffer, context: Record<string, string>, t: Translate, options: CommitOptions) {
+async function commitStudentPlan(
+  db: Db,
+  actor: Actor,
+  family: Family,
+  blob: Buffer,
+  context: Record<string, string>,
+  t: Translate,
+  inWrite: (s: BulkSession, outcome: Outcome) => Promise<void>,
+  onProgress: (done: number, total: number) => Promise<void>,
+): Promise<Outcome> {
   if (context[PLAN_MARK] !== '1') throw new AppError(404, 'people:import.expired');
   const plan = JSON.parse(gunzipSync(blob).toString('utf8')) as StudentPlanFile;
   const ctx = contextOf(db, actor, family, t, context);
-  // The rows are written set-wise in one transaction: progress is its start and its end (outside it, see import-rows.ts).
-  await options.onProgress?.(0, plan.students.length);
-  const { written, late } = await writeStudents(db, ctx, plan);
-  await options.onProgress?.(plan.students.length, plan.students.length);
-  await dropImport(db, storage, importId);
-  const header = (key: string) => peopleColumns('student').find((c) => c.key === key)!.header;
-  const refused: RowFailure[] = [
-    ...plan.rejected,
-    ...late.map((l) => ({ row: l.row, cells: plan.cells[l.row] ?? [], reason: rowReason(t, l.row, header(l.field), l.message) })),
-  ].sort((a, b) => a.row - b.row);
-  const result = failuresFile(
-    { header: plan.header, index: {}, columns: [] },
-    { t, fileName: t('people:import.fileName.student', RAW), success: written, failures: refused, listed: FAILED_ROWS_LISTED, textColumns: plan.textColumns },
-  );
-  return { ...result, success: written, failure: refused.length };
+  // The rows are written set-wise in one transaction: progress is its start (the job's `done` is its end).
+  await onProgress(0, plan.students.length);
+  const outcomeOf = (written: number, late: LateRefusal[]): Outcome => {
+    const header = (key: string) => peopleColumns('student').find((c) => c.key === key)!.header;
+    const refused: RowFailure[] = [
+      ...plan.rejected,
+      ...late.map((l) => ({ row: l.row, cells: plan.cells[l.row] ?? [], reason: rowReason(t, l.row, header(l.field), l.message) })),
+    ].sort((a, b) => a.row - b.row);
+    const result = failuresFile(
+      { header: plan.header, index: {}, columns: [] },
+      { t, fileName: t('people:import.fileName.student', RAW), success: written, failures: refused, listed: FAILED_ROWS_LISTED, textColumns: plan.textColumns },
+    );
+    return { ...result, success: written, failure: refused.length };
+  };
+  const { written, late } = await writeStudents(db, ctx, plan, (s, w) => inWrite(s, outcomeOf(w.written, w.late)));
+  return outcomeOf(written, late);
 }

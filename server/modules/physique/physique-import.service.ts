@@ -13,6 +13,7 @@ import { localDate } from '@/domain/dates';
 import type { Translate } from '@/domain/physique-results/export-layout';
 import { restrictToItems } from '@/domain/physique-results/wide-row';
 import { onServer, type Db } from '../../db/client';
+import type { BulkSession } from './bulk-session';
 import { AppError } from '../../lib/app-error';
 import { classScopeTest, type ClassScope } from '../../lib/data-scope';
 import { EventLoopPacer } from '../../lib/spreadsheet/pacer';
@@ -52,6 +53,10 @@ export interface ImportRequest {
   t: Translate;
   /** The importer's data scope (docs/product-rules.md#data-scopes): rows of students outside it are refused. */
   classScope: ClassScope;
+  /** A job's progress (docs/product-rules.md#jobs): data rows checked and staged of the file's rows, then the write. */
+  onProgress?: (done: number, total: number, stage: 'importing' | 'writing') => Promise<void>;
+  /** Runs inside the write transaction with the outcome (the import job marks itself done there); not when nothing is written. */
+  inWrite?: (tx: BulkSession, outcome: ImportOutcome) => Promise<void>;
 }
 
 export interface ImportOutcome {
@@ -252,6 +257,13 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
   const pending: { row: number; cells: CellValue[] }[] = [];
   let header: { index: number; mapping: HeaderMapping; cells: readonly CellValue[] } | null = null;
   let dataRows = 0;
+  // A job shows rows of the file's rows: one counting pass first (the reading is a small part of an import's time).
+  let fileRows = 0;
+  if (req.onProgress) {
+    for await (const batch of source.batches()) fileRows += batch.length;
+    await req.onProgress(0, fileRows, 'importing');
+  }
+  let lastRow = 0;
   /** Data rows read and parsed, not yet matched. */
   let rows: { row: number; cells: CellValue[]; parsed: ReturnType<typeof parseTemplateRow> }[] = [];
 
@@ -311,7 +323,19 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
   };
 
   // Read, validate, match, score and stage in slices outside any transaction; the write at the end is all or nothing.
-  const { written: success } = await stagedImport(db, ctx, { userId: req.userId, now: req.now, testedOn: testDay(plan, req.now), fileName: req.fileName }, async (write) => {
+  const outcomeOf = (success: number): ImportOutcome => {
+    const headerCells = header?.cells ?? [];
+    return { success, failure: failureCount, workbook: scoreFailuresWorkbook(headerCells, failures, failureCount, t), fileName: importFileName(t, success, failureCount) };
+  };
+  const staged = {
+    userId: req.userId,
+    now: req.now,
+    testedOn: testDay(plan, req.now),
+    fileName: req.fileName,
+    onStaged: req.onProgress ? () => req.onProgress!(fileRows, fileRows, 'writing') : undefined,
+    inWrite: req.inWrite ? (tx: BulkSession, written: number) => req.inWrite!(tx, outcomeOf(written)) : undefined,
+  };
+  const { written: success } = await stagedImport(db, ctx, staged, async (write) => {
     /**
      * On PostgreSQL (its own process) a slice's students are looked up while the next slice is read, and the slice is
      * matched and staged after that one: the server's work overlaps ours, two slices held at most. PGlite runs in this
@@ -326,6 +350,7 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
     };
     const flush = async (atLeast: number) => {
       if (rows.length < atLeast || rows.length === 0) return;
+      await req.onProgress?.(Math.min(lastRow, fileRows), fileRows, 'importing');
       const slice = rows;
       rows = [];
       if (!overlap) return write(match(slice, await lookUp(slice)));
@@ -336,6 +361,7 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
     };
     for await (const batch of source.batches()) {
       for (const { row, cells } of batch) {
+        lastRow++;
         if (header) {
           read(row, cells, header.mapping);
           await flush(SLICE_ROWS);
@@ -363,8 +389,7 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
     await stageAhead();
   });
   if (!header) throw new AppError(400, 'physiqueResults:import.emptyFile');
-  const headerCells = (header as { cells: readonly CellValue[] }).cells;
-  return { success, failure: failureCount, workbook: scoreFailuresWorkbook(headerCells, failures, failureCount, t), fileName: importFileName(t, success, failureCount) };
+  return outcomeOf(success);
 }
 
 /** The failures workbook (server/lib/spreadsheet/import-report.ts) with the registration number column kept as text. */

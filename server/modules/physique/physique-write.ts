@@ -410,6 +410,13 @@ export interface StagedImportOptions {
   testedOn: string;
   /** Kept in the audit entry beside the counts. */
   fileName: string;
+  /**
+   * Runs last inside the write transaction with the rows accepted (an import job marks itself done there, so the write
+   * and the job's `done` commit together: docs/decisions/026-job-queue.md). Not called when nothing is written.
+   */
+  inWrite?: (tx: BulkSession, written: number) => Promise<void>;
+  /** Called before the write transaction, once every slice is staged. */
+  onStaged?: () => Promise<void>;
 }
 
 /**
@@ -477,6 +484,7 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
       });
       await copying;
       if (written === 0) return { value, written };
+      await opts.onStaged?.();
 
       await conn.transaction(async (tx) => {
         await mergeChangedMeanwhile(tx, stage, ctx, (inputs, stored) => stageSlice(tx, inputs, stored));
@@ -495,6 +503,7 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
         if (su) await tx.query(`set local session_replication_role = replica`);
         await tx.query(INSERT_FROM_STAGE(stage), [ctx.plan.orgId, ctx.plan.id, opts.testedOn, opts.userId, updatedAt]);
         if (su) await tx.query(`set local session_replication_role = origin`);
+        await opts.inWrite?.(tx, written);
       });
       return { value, written };
     } finally {

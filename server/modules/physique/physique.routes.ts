@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
-import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { idParamsSchema, paramsOf } from '@/domain/list-query';
 import { ok } from '@/domain/api';
 import { ERR } from '@/domain/errors';
 import { pageAccess, type Family } from '@/domain/menus/access';
@@ -22,7 +22,12 @@ import {
 } from '@/domain/physique-results/schemas';
 import { buffer } from 'node:stream/consumers';
 import { AppError } from '../../lib/app-error';
-import type { JobHandler } from '../../lib/jobs';
+import type { JobContext, JobHandler } from '../../lib/jobs';
+import { finishImport, finishImportIn } from '../files/import-job';
+import { dropImport, heldImport, holdImport, keepImport } from '../people/people-import-store';
+import { assertPlanOpen, getPlanInScope, jobRunningError, lockPlanInScope, runningPlanJob } from '../test-plan/test-plan.service';
+import { and, eq, sql } from 'drizzle-orm';
+import { jobs } from '../../db/schema/jobs';
 import type { Storage } from '../../lib/storage/storage';
 import { saveUpload } from '../files/files.service';
 import { CLASS_SCOPE_TABLES, classScopeOf } from '../../lib/data-scope';
@@ -66,9 +71,44 @@ function scoreExportJob(storage: Storage): JobHandler<{ family: Family; filter: 
   };
 }
 
-const planParams = z.object({ planId: z.string().max(64) });
-const idParams = z.object({ id: z.string().max(64) });
-const studentParams = z.object({ studentId: z.string().max(64) });
+/**
+ * The score import job (docs/product-rules.md#jobs, docs/decisions/028-score-import-at-copy-speed.md): the kept file is
+ * read, checked and staged slice by slice (the bar follows the rows), and the job's `done` commits inside the import's
+ * one write transaction with the failures workbook's row, so a retry after a dead process writes once or not at all.
+ */
+function scoreImportJob(storage: Storage): JobHandler<{ family: Family; planId: string; importId: string }> {
+  return async (ctx) => {
+    const { db, actor, input, t, now, progress } = ctx;
+    await progress(0, 0, 'jobs:stage.reading');
+    const file = await heldImport(db, storage, input.importId, actor, 'physiqueScores');
+    let committed = false;
+    try {
+      const outcome = await importScores(db, {
+        tenantOrgId: actor.tenantOrgId,
+        userId: actor.userId,
+        planId: input.planId,
+        fileName: file.fileName,
+        buffer: file.buffer,
+        now: now(),
+        t: (key, options) => t(key, options ?? {}),
+        classScope: await classScopeOf(db, actor),
+        onProgress: (done, total, stage) => progress(done, total, `jobs:stage.${stage}`),
+        inWrite: async (tx, o) => {
+          await finishImportIn(ctx as JobContext<unknown>, storage, (text, params) => tx.query(text, params), o);
+          committed = true;
+        },
+      });
+      // Nothing written (every row refused or unchanged): the workbook and the `done` through finish.
+      if (!committed) await finishImport(ctx as JobContext<unknown>, storage, async () => outcome);
+    } finally {
+      await dropImport(db, storage, input.importId);
+    }
+  };
+}
+
+const planParams = paramsOf('planId');
+const idParams = idParamsSchema;
+const studentParams = paramsOf('studentId');
 
 /**
  * Permission codes of catalogue pages (or their buttons) through the access module; a page the family lacks adds
@@ -99,6 +139,7 @@ const SCORE_LIST_READS = { readsTables: [...CLASS_SCOPE_TABLES, orgs, physiqueRe
 export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = async (app, { family, storage }) => {
   // One kind for the three families: the job's input names the family.
   app.jobs.define('physiqueExport', scoreExportJob(storage));
+  app.jobs.define('physiqueImport', scoreImportJob(storage));
   await app.register(multipart, { limits: { fileSize: SCORE_IMPORT_MAX_BYTES, files: 1, fields: 20, parts: 25 } });
 
   const caller = async (request: FastifyRequest): Promise<Caller> => {
@@ -132,21 +173,37 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
 
   // ---- score import and sync (docs/api/physique.md: score import; docs/product-rules.md#plan-states) ------------
   if (can.import && !readOnly) {
-    app.post('/organizeTest/testManage/import/:planId', { preValidation: can.import, schema: { params: planParams } }, async (request, reply) => {
+    // A job (docs/product-rules.md#jobs): the file waits in the store, the answer is the job's `{ id }`; what can be
+    // refused at once (not .xlsx, plan out of scope or ended) is, and the rest (rows, a busy plan) is the job's outcome.
+    app.post('/organizeTest/testManage/import/:planId', { preValidation: can.import, schema: { params: planParams } }, async (request) => {
       const who = await caller(request);
+      const actor = await requireActor(request);
       const { fileName, buffer } = await uploadedFile(request);
-      const outcome = await importScores(app.db, {
-        tenantOrgId: who.tenantOrgId,
-        userId: who.userId,
-        planId: request.params.planId,
-        fileName,
-        buffer,
-        now: app.now(),
-        t: translator(request),
-        classScope: who.classScope,
-      });
-      reply.header('x-import-success', String(outcome.success)).header('x-import-failure', String(outcome.failure));
-      return sendXlsx(reply, outcome.workbook, outcome.fileName);
+      if (!/\.xlsx$/i.test(fileName.trim())) throw new AppError(400, ERR.onlyExcel);
+      const { planId } = request.params;
+      assertPlanOpen(await getPlanInScope(app.db, who.tenantOrgId, planId), app.now());
+      const kept = await keepImport(app.db, storage, actor, { kind: 'physiqueScores', family, fileName, buffer, context: { planId } }, app.now());
+      try {
+        await holdImport(app.db, kept.id, actor, 'physiqueScores', family, app.now());
+        // Imports of a plan go one at a time (docs/product-rules.md#plan-states): refused at once while a sync or an
+        // import runs or one waits in the queue; the plan row's lock orders two requests at the same moment.
+        const id = await app.jobs.enqueue('physiqueImport', actor, { family, planId, importId: kept.id }, request.locale, async (tx) => {
+          const plan = await lockPlanInScope(tx, who.tenantOrgId, planId);
+          assertPlanOpen(plan, app.now());
+          const running = await runningPlanJob(tx, plan.id, app.now());
+          if (running) throw jobRunningError(running.kind);
+          const [waiting] = await tx
+            .select({ id: jobs.id })
+            .from(jobs)
+            .where(and(eq(jobs.kind, 'physiqueImport'), eq(jobs.state, 'queued'), sql`${jobs.input}->>'planId' = ${planId}`))
+            .limit(1);
+          if (waiting) throw jobRunningError('import');
+        });
+        return ok({ id });
+      } catch (error) {
+        await dropImport(app.db, storage, kept.id);
+        throw error;
+      }
     });
   }
   if (can.template && !readOnly) {

@@ -118,7 +118,7 @@ export function classInPlanScope(planId: string): SQL {
   return sql`exists (select 1 from test_plan_scopes s where s.plan_id = ${planId} and (s.class_id = ${classes.id} or s.grade_id = ${classes.gradeId} or s.college_id = ${classes.collegeId}))`;
 }
 
-const jobRunningError = (kind: PlanJobKind) => planError(409, kind === 'import' ? PLAN_MSG.importRunning : PLAN_MSG.syncRunning);
+export const jobRunningError = (kind: PlanJobKind) => planError(409, kind === 'import' ? PLAN_MSG.importRunning : PLAN_MSG.syncRunning);
 
 /**
  * The live import or sync running on the plan, if any. A row marked running whose holder is gone

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CircleCheck, Download, FileSpreadsheet, Upload as UploadIcon } from 'lucide-react';
 import { IMPORT_PROGRESS_INTERVAL_MS, IMPORT_PROGRESS_MAX, IMPORT_PROGRESS_STEP } from '@/domain/constants';
@@ -18,6 +18,9 @@ import {
 } from '@/components/ui/dialog';
 import { toast } from '@/lib/toast';
 import { cn } from '@/lib/cn';
+import type { JobKind, JobRow } from '@/domain/jobs';
+import { downloadJobFile, useFollowJob } from '@/components/jobs/api';
+import { JobProgress } from '@/components/jobs/job-progress';
 import { saveBlob } from './save-blob';
 
 /** What the import call answers: the failure-records file and its name `<prefix>_<success>_<failure>.xlsx` (docs/product-rules.md#import-files, #calls). */
@@ -25,6 +28,16 @@ export interface ImportResult {
   blob: Blob;
   fileName: string;
 }
+
+/**
+ * An import run as a job (docs/product-rules.md#jobs): the call answers the job's id and the dialog follows the job
+ * (its bar and step), which the user may leave to the tasks menu; its result holds the counts and the failures file.
+ */
+export interface StartedJob {
+  jobId: string;
+}
+
+const isJob = (answer: ImportResult | StartedJob): answer is StartedJob => 'jobId' in answer;
 
 /** A dry run's answer (docs/product-rules.md#people-import): what the commit would create, update and reject. */
 export interface ImportPreview {
@@ -42,8 +55,8 @@ export interface ImportPreview {
 /** Dry run first: the file is checked, the dialog shows the check, and only the person's confirmation writes. */
 export interface ImportReview<P extends ImportPreview> {
   preview(file: File, onProgress?: (percent: number) => void): Promise<P>;
-  /** Writes what the preview checked; resolves with the failures file as `upload` does. */
-  commit(preview: P): Promise<ImportResult>;
+  /** Writes what the preview checked; resolves with the failures file as `upload` does, or with the job that writes. */
+  commit(preview: P): Promise<ImportResult | StartedJob>;
   /** The person cancelled after the preview (the server may drop the kept file). */
   cancel?(preview: P): void;
   /** More lines under the counts (e.g. the parents a student file creates). */
@@ -56,7 +69,12 @@ export interface ImportDialogProps<P extends ImportPreview = ImportPreview> {
   title: ReactNode;
   description?: ReactNode;
   /** Sends the file (plus whatever `extra` chose) and resolves with the result file. Rejecting shows its message. */
-  upload?(file: File, onProgress?: (percent: number) => void): Promise<ImportResult>;
+  upload?(file: File, onProgress?: (percent: number) => void): Promise<ImportResult | StartedJob>;
+  /**
+   * The kind of job `upload` or `commit` starts: the dialog follows it, and opened again while one runs, picks it up
+   * (docs/product-rules.md#jobs).
+   */
+  jobKind?: JobKind;
   /** Dry run first (instead of `upload`): choose → uploading → review (counts, first rejected rows; commit or cancel) → writing → finished. */
   review?: ImportReview<P>;
   /** Link to the template workbook… */
@@ -78,7 +96,7 @@ export interface ImportDialogProps<P extends ImportPreview = ImportPreview> {
 }
 
 /** Dialog states (docs/product-rules.md#import-files): 0 choose file, 1 uploading, 2 finished; 'review' shows a dry run between 1 and 2. */
-type Status = 0 | 1 | 'review' | 2;
+type Status = 0 | 1 | 'review' | 'job' | 2;
 
 /**
  * The import dialog of docs/product-rules.md#import-files: .xlsx only; while uploading the bar rises 10 every 500 ms and stops at
@@ -94,7 +112,7 @@ export function ImportDialog<P extends ImportPreview = ImportPreview>({ open, on
           {description ? <DialogDescription>{description}</DialogDescription> : null}
         </DialogHeader>
         {/* Mounted only while open, so closing always resets to state 0. */}
-        {open ? <ImportDialogBody<P> {...body} close={() => onOpenChange(false)} /> : null}
+        {open ? body.jobKind ? <JobImportBody<P> {...body} jobKind={body.jobKind} close={() => onOpenChange(false)} /> : <ImportDialogBody<P> {...body} follow={null} close={() => onOpenChange(false)} /> : null}
       </DialogContent>
     </Dialog>
   );
@@ -102,8 +120,40 @@ export function ImportDialog<P extends ImportPreview = ImportPreview>({ open, on
 
 type BodyProps<P extends ImportPreview> = Omit<ImportDialogProps<P>, 'open' | 'onOpenChange' | 'title' | 'description'> & { close(): void };
 
-function ImportDialogBody<P extends ImportPreview>({ upload, review, templateUrl, onDownloadTemplate, extra, canUpload = true, blockedReason, onImported, updateExisting, close }: BodyProps<P>) {
-  const { t } = useTranslation(['components', 'errors']);
+/** The job this dialog follows (useFollowJob) and where its end is reported. */
+interface Follow {
+  job: JobRow | null;
+  working: boolean;
+  start(id: string): void;
+  /** Names what runs when the job is over. */
+  onFinished(handler: (job: JobRow) => void): void;
+}
+
+/** A dialog whose import runs as a job: follows the job of its kind, the one started here or one still running. */
+function JobImportBody<P extends ImportPreview>(props: BodyProps<P> & { jobKind: JobKind }) {
+  const onFinished = useRef<((job: JobRow) => void) | null>(null);
+  const report = useCallback((job: JobRow) => onFinished.current?.(job), []);
+  const register = useCallback((handler: (job: JobRow) => void) => {
+    onFinished.current = handler;
+  }, []);
+  const { job, working, start } = useFollowJob(props.jobKind, report);
+  return <ImportDialogBody<P> {...props} follow={{ job, working, start, onFinished: register }} />;
+}
+
+function ImportDialogBody<P extends ImportPreview>({
+  upload,
+  review,
+  follow,
+  templateUrl,
+  onDownloadTemplate,
+  extra,
+  canUpload = true,
+  blockedReason,
+  onImported,
+  updateExisting,
+  close,
+}: BodyProps<P> & { follow: Follow | null }) {
+  const { t } = useTranslation(['components', 'errors', 'jobs']);
   const inputId = useId();
   const updateHintId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
@@ -122,6 +172,31 @@ function ImportDialogBody<P extends ImportPreview>({ upload, review, templateUrl
       gone.current = true;
     };
   }, []);
+
+  const [finishedJob, setFinishedJob] = useState<JobRow | null>(null);
+  const onJobFinished = useCallback(
+    (job: JobRow) => {
+      if (gone.current) return;
+      if (job.state === 'failed') {
+        toast.error(job.error ?? t(ERR.uploadFailed));
+        setStatus(0);
+        setProgress(0);
+        return;
+      }
+      const counts = job.result?.counts;
+      setFinishedJob(job);
+      setResult(null);
+      setProgress(100);
+      setStatus(2);
+      onImported?.(counts ? { success: counts.success ?? 0, failure: counts.failure ?? 0 } : null);
+    },
+    [onImported, t],
+  );
+  // The job of this screen, started here or still running from an earlier visit (docs/product-rules.md#jobs).
+  useEffect(() => {
+    follow?.onFinished(onJobFinished);
+  }, [follow, onJobFinished]);
+  const jobStep = !!follow && (status === 'job' || (status === 0 && follow.working));
 
   // +10 every 500 ms, stopping at 90 until the server answers (docs/product-rules.md#import-files).
   useEffect(() => {
@@ -159,8 +234,13 @@ function ImportDialogBody<P extends ImportPreview>({ upload, review, templateUrl
     }
   };
 
-  const finish = (answer: ImportResult) => {
+  const finish = (answer: ImportResult | StartedJob) => {
     if (gone.current) return;
+    if (isJob(answer)) {
+      follow?.start(answer.jobId);
+      setStatus('job');
+      return;
+    }
     setResult(answer);
     setProgress(100);
     setStatus(2);
@@ -200,11 +280,29 @@ function ImportDialogBody<P extends ImportPreview>({ upload, review, templateUrl
     pick(e.dataTransfer.files);
   };
 
-  const counts = result ? parseImportCounts(result.fileName) : null;
+  const jobCounts = finishedJob?.result?.counts;
+  const counts = result ? parseImportCounts(result.fileName) : jobCounts ? { success: jobCounts.success ?? 0, failure: jobCounts.failure ?? 0 } : null;
+  const saveFailures = () => {
+    if (result) saveBlob(result.blob, result.fileName);
+    else if (finishedJob) void downloadJobFile(finishedJob).catch((e: unknown) => toast.error(e instanceof Error ? e.message : String(e)));
+  };
 
   return (
     <>
-      {status === 0 ? (
+      {jobStep ? (
+        <div className="flex flex-col gap-3 py-2" data-slot="import-job">
+          {fileName ? (
+            <div className="flex items-center gap-2 text-sm text-foreground">
+              <FileSpreadsheet aria-hidden className="size-4 shrink-0 text-success" />
+              <span className="truncate">{fileName}</span>
+            </div>
+          ) : null}
+          {follow?.job ? <JobProgress job={follow.job} /> : <p className="text-sm text-muted-foreground">{t('jobs:state.queued')}</p>}
+          <p className="text-xs text-muted-foreground">{t('jobs:leaveHintResult')}</p>
+        </div>
+      ) : null}
+
+      {status === 0 && !jobStep ? (
         <div className="flex flex-col gap-4">
           {extra ? <div className="flex flex-col gap-3">{extra}</div> : null}
           {updateExisting ? (
@@ -327,8 +425,8 @@ function ImportDialogBody<P extends ImportPreview>({ upload, review, templateUrl
               <span>{t('importDialog.rows')}</span>
             </p>
           ) : null}
-          {counts && counts.failure > 0 && result ? (
-            <Button variant="outline" onClick={() => saveBlob(result.blob, result.fileName)}>
+          {counts && counts.failure > 0 && (result || finishedJob?.result?.fileId) ? (
+            <Button variant="outline" onClick={saveFailures}>
               <Download aria-hidden className="size-4" />
               {t('importDialog.exportFailures')}
             </Button>
@@ -339,6 +437,10 @@ function ImportDialogBody<P extends ImportPreview>({ upload, review, templateUrl
       <DialogFooter>
         {status === 2 ? (
           <Button onClick={close}>{t('importDialog.ok')}</Button>
+        ) : jobStep ? (
+          <Button variant="outline" onClick={close} data-testid="import-job-close">
+            {t('jobs:close')}
+          </Button>
         ) : (
           <Button variant="outline" onClick={cancel}>
             {t('importDialog.cancel')}

@@ -1,7 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { Upload } from 'lucide-react';
 import type { ToolbarAction } from '@/components/list/list-screen';
-import { del, download, saveFile, upload, type Params } from '@/lib/api-client';
+import { del, download, post, saveFile, upload, type Params } from '@/lib/api-client';
+import type { JobKind } from '@/domain/jobs';
 import { UPDATE_EXISTING_FIELD } from '@/domain/people/import-updates';
 import { ImportDialog, type ImportPreview } from './import-dialog';
 
@@ -23,6 +24,8 @@ export interface ReviewedImportOptions<P extends KeptPreview> {
   details?(preview: P): ReactNode;
   /** After a commit, e.g. to refetch the list. */
   onImported?(): void;
+  /** The commit runs as this kind of job (docs/product-rules.md#jobs): the dialog follows it. */
+  jobKind?: JobKind;
   /** Offers 更新已存在的数据 (off at each opening) and sends it as the `updateExisting` field (docs/product-rules.md#import-updates). */
   updatable?: boolean;
 }
@@ -52,6 +55,7 @@ export function useReviewedImport<P extends KeptPreview>(o: ReviewedImportOption
       updateExisting={o.updatable ? { checked: updateExisting, onChange: setUpdateExisting } : undefined}
       onDownloadTemplate={() => void download(`${o.base}/import/template`).then((f) => saveFile(f, 'template.xlsx'))}
       onImported={() => o.onImported?.()}
+      jobKind={o.jobKind}
       review={{
         preview: (file, onProgress) => {
           const form = new FormData();
@@ -60,7 +64,10 @@ export function useReviewedImport<P extends KeptPreview>(o: ReviewedImportOption
           form.append('file', file, file.name);
           return upload<P>(`${o.base}/import/preview`, form, onProgress);
         },
-        commit: (p) => download(`${o.base}/import/${encodeURIComponent(p.importId)}/commit`, undefined, 'post'),
+        commit: async (p) => {
+          const url = `${o.base}/import/${encodeURIComponent(p.importId)}/commit`;
+          return o.jobKind ? { jobId: (await post<{ id: string }>(url)).id } : download(url, undefined, 'post');
+        },
         cancel: (p) => void del(`${o.base}/import/${encodeURIComponent(p.importId)}`).catch(() => undefined),
         details: o.details,
       }}

@@ -41,7 +41,10 @@ export function useFollowJob(kind: JobKind, onFinished: (job: JobRow) => void) {
   const client = useQueryClient();
   const [started, setStarted] = useState<string | null>(null);
   const running = useJobs().data?.find((j) => j.kind === kind && !jobFinished(j.state));
-  const id = started ?? running?.id ?? null;
+  // A running job picked up is followed to its end: the list stops naming it as running once it is over.
+  const [picked, setPicked] = useState<string | null>(null);
+  if (!started && !picked && running) setPicked(running.id);
+  const id = started ?? picked ?? running?.id ?? null;
   const job = useJob(id).data ?? null;
   const finished = job && jobFinished(job.state) ? job : null;
   const seen = useRef<string | null>(null);

@@ -18,6 +18,7 @@ import { jobFile } from '../../support/jobs';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { createPlan, multipartBody, someStudents, templateFor, xlsxOf } from '../physique/physique-fixtures';
 import { indicators, latestPerStudent, loadResults, loadStudents, near, roster, type ResultRow, type StudentRef } from '../data-center/reference';
+import { importJob } from '../../support/jobs';
 
 /**
  * Data scopes (docs/product-rules.md#data-scopes): the demo's myclass01 holds 本班体育教师 ('classes') and teaches two
@@ -475,7 +476,7 @@ describe('test plans, score import and sync', () => {
     const inside = grade7.find((s) => mine.includes(s.classId))!;
     const outside = grade7.find((s) => !mine.includes(s.classId))!;
     const body = multipartBody(xlsxOf(templateFor([inside, outside])), 'scores.xlsx');
-    const res = await t.request({ method: 'POST', url: api(`k12/organizeTest/testManage/import/${planId}`), token: tokens.myclass01, payload: body.payload, headers: body.headers });
+    const res = await importJob(t, tokens.myclass01, await t.request({ method: 'POST', url: api(`k12/organizeTest/testManage/import/${planId}`), token: tokens.myclass01, payload: body.payload, headers: body.headers }));
     expect(res.statusCode, res.body).toBe(200);
     expect([res.headers['x-import-success'], res.headers['x-import-failure']]).toEqual(['1', '1']);
     expect((await readXlsxRows(res.rawPayload)).rows[1].at(-1)).toContain('不在您的数据范围内');

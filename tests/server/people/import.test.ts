@@ -18,6 +18,7 @@ import { createStorage } from '../../../server/lib/storage/create-storage';
 import { sweepFiles } from '../../../server/modules/files/files.service';
 import { createTestApp, TEST_CAPTCHA, type TestApp } from '../../support/server-app';
 import { xlsxPackage } from '../spreadsheet/xlsx-package';
+import { importJob } from '../../support/jobs';
 
 let t: TestApp;
 const tokens: Record<string, string> = {};
@@ -25,7 +26,7 @@ let k12Id: string;
 let year: { schoolYearId: string; semesterId: string };
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ jobWorker: true });
   for (const account of ['school01', 'school02', 'teacher01', 'district02']) tokens[account] = (await t.login(account)).access_token;
   const rows = await t.db.select({ id: orgs.id, type: orgs.type, name: orgs.name }).from(orgs);
   k12Id = rows.find((o) => o.type === ORG_TYPE.k12 && o.name.includes('实验学校'))!.id;
@@ -62,7 +63,8 @@ function preview(file: Buffer, opts: { fileName?: string; fields?: Record<string
     headers: { ...body.headers, 'accept-language': opts.lang ?? 'zh-CN' },
   });
 }
-const commit = (importId: string, account = 'school01', api = STUDENT_API) => t.request({ method: 'POST', url: `${api}/import/${importId}/commit`, token: tokens[account] });
+const commit = async (importId: string, account = 'school01', api = STUDENT_API) =>
+  importJob(t, tokens[account], await t.request({ method: 'POST', url: `${api}/import/${importId}/commit`, token: tokens[account] }));
 const countsOf = (res: { headers: Record<string, unknown> }) => ({ success: Number(res.headers['x-import-success']), failure: Number(res.headers['x-import-failure']) });
 
 async function importAll(file: Buffer, fields: Record<string, string> = year) {
@@ -163,7 +165,7 @@ describe('student import: dry run, then commit', () => {
     // A second instance on the same database and store (a restart, or another server behind the load balancer).
     const other = await buildApp({ db: t.db, env: parseEnv({ NODE_ENV: 'test', TIYU_CAPTCHA_FIXED: TEST_CAPTCHA, WEB_DIST: '/nonexistent-tiyu-dist' }), now: t.clock.now });
     try {
-      const done = await other.inject({ method: 'POST', url: `${STUDENT_API}/import/${importId}/commit`, headers: { authorization: `bearer ${tokens.school01}` } });
+      const done = await importJob(t, tokens.school01, await other.inject({ method: 'POST', url: `${STUDENT_API}/import/${importId}/commit`, headers: { authorization: `bearer ${tokens.school01}` } }));
       expect(done.statusCode, done.body).toBe(200);
       expect(await studentsWith(['T1500001'])).toHaveLength(1);
     } finally {

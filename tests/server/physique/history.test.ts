@@ -12,6 +12,7 @@ import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
 import { jobFile } from '../../support/jobs';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { createPlan, demoOrgs, multipartBody, setCell, someStudents, templateFor, xlsxOf, type FixtureStudent } from './physique-fixtures';
+import { importJob } from '../../support/jobs';
 
 let t: TestApp;
 const tokens: Record<string, string> = {};
@@ -36,7 +37,7 @@ const post = (path: string, payload?: unknown, account = 'school01') =>
   t.request({ method: 'POST', url: api(path), token: tokens[account], payload: payload as Record<string, unknown> | undefined });
 const upload = (planId: string, file: Buffer) => {
   const body = multipartBody(file, 'scores.xlsx');
-  return t.request({ method: 'POST', url: api(`organizeTest/testManage/import/${planId}`), token: tokens.school01, payload: body.payload, headers: body.headers });
+  return t.request({ method: 'POST', url: api(`organizeTest/testManage/import/${planId}`), token: tokens.school01, payload: body.payload, headers: body.headers }).then((start) => importJob(t, tokens.school01, start));
 };
 const resultOf = async (planId: string, studentId: string) =>
   (await t.db.select().from(physiqueResults).where(and(eq(physiqueResults.planId, planId), eq(physiqueResults.studentId, studentId))))[0];

@@ -10,6 +10,7 @@ import { FAILED_ROWS_LISTED } from '../../../server/modules/physique/physique-im
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { xlsxPackage } from '../spreadsheet/xlsx-package';
 import { createPlan, demoOrgs, getCell, multipartBody, setCell, someStudents, templateFor, xlsxOf, type FixtureStudent } from './physique-fixtures';
+import { importJob } from '../../support/jobs';
 
 /** Score import of workbooks as office suites save them, and of files crafted to break the server. */
 
@@ -19,7 +20,7 @@ let org: { k12: string };
 let pupils: FixtureStudent[];
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ jobWorker: true });
   token = (await t.login('school01')).access_token;
   org = await demoOrgs(t.db);
   pupils = await someStudents(t.db, org.k12, [1, 7, 8, 11], 4);
@@ -28,15 +29,16 @@ afterAll(async () => {
   await t?.close();
 });
 
-const upload = (planId: string, file: Buffer, lang?: string) => {
+const upload = async (planId: string, file: Buffer, lang = 'zh-CN') => {
   const body = multipartBody(file, 'scores.xlsx');
-  return t.request({
+  const start = await t.request({
     method: 'POST',
     url: `/api/busi/web/k12/organizeTest/testManage/import/${planId}`,
     token,
     payload: body.payload,
-    headers: { ...body.headers, ...(lang ? { 'accept-language': lang } : {}) },
+    headers: { ...body.headers, 'accept-language': lang },
   });
+  return importJob(t, token, start, lang);
 };
 const countsOf = (res: { headers: Record<string, unknown> }) => parseImportCounts(fileNameFromContentDisposition(String(res.headers['content-disposition'])) ?? '');
 const col = (key: string) => NATIONAL_COLUMNS.findIndex((c) => c.key === key);

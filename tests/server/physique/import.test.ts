@@ -29,6 +29,7 @@ import {
   xlsxOf,
   type FixtureStudent,
 } from './physique-fixtures';
+import { importJob } from '../../support/jobs';
 
 let t: TestApp;
 const tokens: Record<string, string> = {};
@@ -36,7 +37,7 @@ let org: { bureau: string; k12: string; uni: string };
 let pupils: FixtureStudent[];
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ jobWorker: true });
   for (const account of ['school01', 'teacher01', 'college01']) tokens[account] = (await t.login(account)).access_token;
   org = await demoOrgs(t.db);
   pupils = await someStudents(t.db, org.k12, [1, 5, 7, 8, 11], 6);
@@ -45,15 +46,18 @@ afterAll(async () => {
   await t?.close();
 });
 
-const upload = (planId: string, file: Buffer, opts: { account?: string; fileName?: string; family?: string; lang?: string } = {}) => {
+const upload = async (planId: string, file: Buffer, opts: { account?: string; fileName?: string; family?: string; lang?: string } = {}) => {
   const body = multipartBody(file, opts.fileName ?? 'scores.xlsx');
-  return t.request({
+  const token = tokens[opts.account ?? 'school01'];
+  const lang = opts.lang ?? 'zh-CN';
+  const start = await t.request({
     method: 'POST',
     url: `/api/busi/web/${opts.family ?? 'k12'}/organizeTest/testManage/import/${planId}`,
-    token: tokens[opts.account ?? 'school01'],
+    token,
     payload: body.payload,
-    headers: { ...body.headers, ...(opts.lang ? { 'accept-language': opts.lang } : {}) },
+    headers: { ...body.headers, 'accept-language': lang },
   });
+  return importJob(t, token, start, lang);
 };
 
 const countsOf = (res: { headers: Record<string, unknown> }) => {
@@ -299,7 +303,8 @@ describe('score import', () => {
     try {
       const res = await upload(planId, xlsxOf(changed));
       expect(res.statusCode).toBe(500);
-      expect(res.json()).toEqual({ code: '500', data: null, msg: '服务器出错，请稍后重试' });
+      // The import's job failed and says so (docs/product-rules.md#jobs: nothing written).
+      expect(res.json()).toEqual({ code: '500', data: null, msg: '任务执行失败，未写入任何数据，请重试或联系管理员。' });
     } finally {
       await restore();
     }

@@ -9,6 +9,7 @@ import { WHOLE_ORG } from '../../../server/lib/data-scope';
 import { orderedResults, resultFilter, searchResults, summaryAndGroups, type Caller, type ResultGroup } from '../../../server/modules/physique/physique-results.service';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { createPlan, demoOrgs, multipartBody, someStudents, templateFor, xlsxOf } from './physique-fixtures';
+import { importJob } from '../../support/jobs';
 
 /**
  * The score list reads its summary and counts per (plan, grade, class) from physique_result_counts (kept by triggers)
@@ -21,7 +22,7 @@ let token: string;
 let org: { bureau: string; k12: string; uni: string };
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ jobWorker: true });
   token = (await t.login('school01')).access_token;
   org = await demoOrgs(t.db);
 });
@@ -123,7 +124,7 @@ describe('score list summary from the counts', () => {
     const planId = await createPlan(t.db, org.k12);
     const upload = (seed: number) => {
       const body = multipartBody(xlsxOf(templateFor(pupils, seed)), 'scores.xlsx');
-      return t.request({ method: 'POST', url: `/api/busi/web/k12/organizeTest/testManage/import/${planId}`, token, payload: body.payload, headers: body.headers });
+      return t.request({ method: 'POST', url: `/api/busi/web/k12/organizeTest/testManage/import/${planId}`, token, payload: body.payload, headers: body.headers }).then((start) => importJob(t, token, start));
     };
     const who = caller('k12', org.k12);
     for (const seed of [7, 8]) {

@@ -36,6 +36,7 @@ export function usePeopleImport(pageKey: string, kind: PeopleImportKind, onImpor
 
   return useReviewedImport<PeopleImportPreview>({
     base,
+    jobKind: 'peopleImport',
     title: t(`import.title.${kind}`),
     description: t(`import.description.${kind}`),
     fields: student ? { schoolYearId: yearId, semesterId } : undefined,

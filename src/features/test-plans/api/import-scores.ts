@@ -1,13 +1,16 @@
-import { uploadForFile, type DownloadedFile, type ProgressHandler } from '@/lib/api-client';
+import { upload, type ProgressHandler } from '@/lib/api-client';
+import type { StartedJob } from '@/components/import-dialog/import-dialog';
 import { planApi } from '../family';
 import type { Family } from '@/domain/menus/access';
 
 /**
- * POST the national template of a plan (multipart, field `file`): answers the failures workbook whose name
- * carries the counts `…_<success>_<failure>.xlsx` (docs/product-rules.md#import-files, #calls). Refused while a sync runs (docs/product-rules.md#plan-states).
+ * POST the national template of a plan (multipart, field `file`): answers the import job (docs/product-rules.md#jobs),
+ * whose result holds the counts and the failures workbook `…_<success>_<failure>.xlsx` (docs/product-rules.md#import-files).
+ * Refused while a sync runs (docs/product-rules.md#plan-states).
  */
-export function importScores(family: Family, planId: string, file: File, onProgress?: ProgressHandler): Promise<DownloadedFile> {
+export async function importScores(family: Family, planId: string, file: File, onProgress?: ProgressHandler): Promise<StartedJob> {
   const form = new FormData();
   form.append('file', file, file.name);
-  return uploadForFile(`${planApi(family)}/import/${encodeURIComponent(planId)}`, form, onProgress);
+  const { id } = await upload<{ id: string }>(`${planApi(family)}/import/${encodeURIComponent(planId)}`, form, onProgress);
+  return { jobId: id };
 }

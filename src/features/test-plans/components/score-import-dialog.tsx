@@ -2,7 +2,7 @@ import { Download } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { PLAN_MSG } from '@/domain/test-plans/messages';
 import type { PlanDetail } from '@/domain/test-plans/types';
-import { ImportDialog, type ImportResult } from '@/components/import-dialog/import-dialog';
+import { ImportDialog, type ImportResult, type StartedJob } from '@/components/import-dialog/import-dialog';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/lib/toast';
 import { downloadTemplate } from '../api/download-template';
@@ -17,7 +17,7 @@ export interface ScoreImportDialogProps {
   onOpenChange(open: boolean): void;
   onImported(): void;
   /** The upload call; the real endpoint unless a test replaces it. */
-  upload?: (file: File, onProgress?: (percent: number) => void) => Promise<ImportResult>;
+  upload?: (file: File, onProgress?: (percent: number) => void) => Promise<ImportResult | StartedJob>;
 }
 
 const failed = (e: unknown) => toast.error(e instanceof Error ? e.message : String(e));
@@ -41,6 +41,7 @@ export function ScoreImportDialog({ family, plan, open, onOpenChange, onImported
       canUpload={!job}
       blockedReason={blockedReason}
       upload={upload ?? ((file, onProgress) => importScores(family, plan.id, file, onProgress))}
+      jobKind="physiqueImport"
       onDownloadTemplate={() => {
         downloadTemplate(family).catch(failed);
       }}

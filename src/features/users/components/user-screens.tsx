@@ -31,7 +31,7 @@ export function UserListScreen() {
   const remove = users.useDelete();
   const writes = useAccountWrites<UserRow>(users);
   const [resetting, setResetting] = useState<UserRow | null>(null);
-  const io = useReviewedImport({ base: users.base, title: t('people:import.title.user'), description: t('people:import.description.user'), updatable: true, onImported: () => void query.refetch() });
+  const io = useReviewedImport({ base: users.base, jobKind: 'peopleImport', title: t('people:import.title.user'), description: t('people:import.description.user'), updatable: true, onImported: () => void query.refetch() });
 
   const filters: FilterDef<Filters>[] = [
     { name: 'keyword', type: 'text', label: t('user.keyword'), placeholder: t('user.keywordPlaceholder') },

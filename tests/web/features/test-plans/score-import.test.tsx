@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DownloadedFile } from '@/lib/api-client';
+import type { JobRow } from '@/domain/jobs';
 import { saveToken, saveUInfo } from '@/lib/store';
 import { importScores } from '@/features/test-plans/api/import-scores';
 import { fakeApi, k12UInfo, renderApp, resetApp } from '../../app/fake-api';
@@ -21,8 +21,9 @@ beforeEach(() => {
   saveUInfo(k12UInfo({ permissions: TEACHER_PERMISSIONS }));
 });
 
-function api(detail = planDetail()) {
+function api(detail = planDetail(), more: Parameters<typeof fakeApi>[0] = {}) {
   return fakeApi({
+    ...more,
     'GET /api/busi/web/myInfo/getUInfo': () => ({ data: k12UInfo({ permissions: TEACHER_PERMISSIONS }) }),
     [`GET ${API}/detail/${PLAN_ID}`]: () => ({ data: detail }),
     [`GET ${API}/classCompletion/${PLAN_ID}`]: () => ({ data: [] }),
@@ -30,10 +31,23 @@ function api(detail = planDetail()) {
 }
 
 describe('score import of a plan (docs/api/physique.md: score import, docs/product-rules.md#plan-states)', () => {
-  it('uploads the chosen file for the plan, shows the counts of the answer and refreshes the plan', async () => {
-    const answer: DownloadedFile = { blob: new Blob(['PK']), fileName: '成绩导入结果_3_1.xlsx', headers: {} };
-    upload.mockResolvedValue(answer);
-    const calls = api();
+  it('uploads the chosen file for the plan, follows its import job, shows the counts of its result and refreshes the plan', async () => {
+    // The import runs as a job (docs/product-rules.md#jobs): the upload answers its id, the job its counts and file.
+    upload.mockResolvedValue({ jobId: 'job-1' });
+    const done: JobRow = {
+      id: 'job-1',
+      kind: 'physiqueImport',
+      state: 'done',
+      done: 4,
+      total: 4,
+      stage: null,
+      result: { fileId: 'f1', fileName: '成绩导入结果_3_1.xlsx', counts: { success: 3, failure: 1 } },
+      error: null,
+      startedBy: '张老师',
+      createdAt: '2026-11-23T01:00:00.000Z',
+      finishedAt: '2026-11-23T01:00:05.000Z',
+    };
+    const calls = api(planDetail(), { 'GET /api/busi/web/jobs/job-1': () => ({ data: done }), 'GET /api/busi/web/jobs': () => ({ data: [] }) });
     renderApp(`/k12/organizeTest/testManage/check/${PLAN_ID}`);
     const user = userEvent.setup({ applyAccept: false });
     await user.click(await screen.findByTestId('plan-import', {}, { timeout: 5000 }));
