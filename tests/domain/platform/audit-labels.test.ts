@@ -36,14 +36,12 @@ function writtenCodes() {
     }
     // A resource's declaration names the entity its create/update/delete rows carry.
     for (const m of text.matchAll(/\b(?:registerResource|resourceRoutes|accountRoutes|appAccountRoutes)\([^]{0,300}?\bentity: '(\w+)'/g)) entities.add(m[1]);
-    // A route's own write through a helper: auditedWrite(app, actor, 'banner', 'move', …), write(actor, 'draw', …).
     // The action may be a choice: request.body.published ? 'publish' : 'unpublish'.
     const words = (expr: string) => [...expr.matchAll(/'(\w+)'/g)].map((w) => w[1]);
-    for (const m of text.matchAll(/\bauditedWrite\(app, actor, '(\w+)', ([^,]+),/g)) {
-      entities.add(m[1]);
-      for (const w of words(m[2])) actions.add(w);
-    }
-    for (const m of text.matchAll(/\bwrite\(actor, ([^,]+),/g)) for (const w of words(m[1])) actions.add(w);
+    // An action or linked-records declaration: { entity: 'meet', audit: 'end' }, or a choice: audit: (i) => (… ? 'publish' : 'unpublish').
+    for (const m of text.matchAll(/\b(?:resourceAction|registerLinked)\([^]{0,600}?\bentity: '(\w+)'/g)) entities.add(m[1]);
+    for (const m of text.matchAll(/\baudit: '(\w+)'/g)) actions.add(m[1]);
+    for (const m of text.matchAll(/\baudit: \([^)]*\) =>([^\n]+)/g)) for (const w of words(m[1])) actions.add(w);
     // Raw SQL: insert into audit_logs (…, action, entity, …) values (…, 'import', 'student', …)
     for (const m of text.matchAll(/insert into audit_logs \(([^)]*)\)\s*(?:values \(|select )([^)]*)/g)) {
       const columns = m[1].split(',').map((c) => c.trim());
