@@ -111,18 +111,21 @@ const echartsChunks = new Set<string>();
 /** The build's own count of the login route: the entry chunk and its static imports (no locales, no lazy screens). */
 function buildView(items: (Rollup.OutputChunk | Rollup.OutputAsset)[]) {
   const chunks = new Map(items.filter((i): i is Rollup.OutputChunk => i.type === 'chunk').map((c) => [c.fileName, c]));
-  const entry = [...chunks.values()].find((c) => c.isEntry);
-  if (!entry) return;
+  for (const c of chunks.values()) if (c.moduleIds.some((m) => /node_modules\/(echarts|zrender)\//.test(m))) echartsChunks.add(c.fileName);
+  // The entry scripts as index.html names them: with the 'app' group (vite.config.ts) Rolldown marks no chunk isEntry.
+  const html = items.find((i): i is Rollup.OutputAsset => i.type === 'asset' && i.fileName === 'index.html');
+  const scripts = [...String(html?.source ?? '').matchAll(/<script type="module"[^>]*src="[^"]*?(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+  const entries = scripts.length ? scripts : [...chunks.values()].filter((c) => c.isEntry).map((c) => c.fileName);
+  if (!entries.length) return;
   const seen = new Set<string>();
   const visit = (f: string) => {
     if (seen.has(f) || !chunks.has(f)) return;
     seen.add(f);
     chunks.get(f)!.imports.forEach(visit);
   };
-  visit(entry.fileName);
+  entries.forEach(visit);
   const br = [...seen].reduce((s, f) => s + brotliCompressSync(chunks.get(f)!.code).length, 0);
-  const echarts = [...seen].some((f) => chunks.get(f)!.moduleIds.some((m) => /node_modules\/(echarts|zrender)\//.test(m)));
-  for (const c of chunks.values()) if (c.moduleIds.some((m) => /node_modules\/(echarts|zrender)\//.test(m))) echartsChunks.add(c.fileName);
+  const echarts = [...seen].some((f) => echartsChunks.has(f));
   console.log(`build: ${chunks.size} JavaScript chunks; login entry + static imports: ${seen.size} chunks, brotli ${kb(br)}; ECharts in it: ${echarts ? 'YES' : 'no'}`);
 }
 
