@@ -35,6 +35,9 @@ export interface FilesRoutesOptions {
  * The file store under /api/uc/oss/files (the user centre's object storage): uploads in one request or
  * resumably (tus), reads for the owning organisation (and those above it), deletes; public files under
  * /api/uc/oss/public/files. Type is judged by content, never by name.
+ * Hand routes, all of them: outside the console API, access is the owning organisation rather than a catalogue button
+ * (which `resourceAction` requires); uploads are multipart or tus streams, content and thumbnails are file downloads,
+ * and the public reads have no session.
  */
 export const filesRoutes: FastifyPluginAsyncZod<FilesRoutesOptions> = async (app, { storage, sweepEveryMs }) => {
   const send = (request: FastifyRequest, reply: FastifyReply, file: ServedFile, cache: string) => sendStoredFile(storage, request, reply, file, cache);

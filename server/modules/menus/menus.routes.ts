@@ -7,11 +7,12 @@ import { MENU_MANAGEMENT_KEY, menuCustomSaveSchema, menuFamilyQuery, menuKeyPara
 import { requireActor, requirePermission } from '../../plugins/tenant';
 import { assertPlatformOperator, menuCustomRow, menuCustomTree, moveMenu, resetMenu, resetMenuFamily, saveMenuCustom } from './menus.service';
 
-
 /**
  * /api/busi/web/menuManagement (docs/product-rules.md#menu-management): the menu trees of every family with the
  * platform operators' changes over the catalogue. Every route: signed in, the menu-management permission, and a
  * platform operator (403 otherwise).
+ * Hand routes: their access is a standalone screen's permission (a catalogue top route, not a page, so `resourceAction`'s
+ * `Access` cannot name it) plus being a platform operator; the action kit expresses neither.
  */
 export const menuRoutes: FastifyPluginAsync = async (app) => {
   const permitted = requirePermission(getCatalogEntry(MENU_MANAGEMENT_KEY)!.permission);

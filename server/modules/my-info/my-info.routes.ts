@@ -8,6 +8,8 @@ import { editAccount, editUser, getUInfo, menuTreeOf, switchOrg, switchRole } fr
 /**
  * /api/busi/web/myInfo: the personal centre and account/role switching (docs/product-rules.md#screens-and-routes, #accounts-in-use, #calls).
  * Signed-in users only; no page permission (the personal centre is always allowed, docs/product-rules.md#screens-and-routes).
+ * Hand routes: `resourceAction` requires a catalogue page permission, which "signed in" is not; and they act on the
+ * request's own session and language (user info, menu in the request's locale), which a declared action does not see.
  */
 export const myInfoRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, opts) => {
   const title = (t: (key: string) => string) => t('common:appName');

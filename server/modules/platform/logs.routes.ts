@@ -4,7 +4,8 @@ import { OK_MSG } from '@/domain/errors';
 import { idParamsSchema } from '@/domain/list-query';
 import type { Family } from '@/domain/menus/access';
 import { onlineSessionQuery, operationLogQuery, signInLogQuery } from '@/domain/platform/logs';
-import { relativeApi, uuidOr404 } from '../../lib/resource';
+import { resourceAction } from '../../lib/action';
+import { relativeApi } from '../../lib/resource';
 import { sendXlsx } from '../../lib/spreadsheet/http';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import { operationLogWorkbook, signInLogWorkbook } from './logs.export';
@@ -21,9 +22,8 @@ export const logsRoutes: FastifyPluginAsyncZod<{ family: Family }> = async (app,
   const db = app.db;
 
   const signIn: FastifyPluginAsyncZod = async (r) => {
-    r.get('/page', { preValidation: requireAccess(signInKey), schema: { querystring: signInLogQuery } }, async (request) =>
-      ok(await signInLogPage(db, await requireActor(request), request.query)),
-    );
+    resourceAction(r, { method: 'GET', path: '/page', access: [signInKey, 'view'], query: signInLogQuery, read: (rdb, actor, { query }) => signInLogPage(rdb, actor, query) });
+    // Hand route: a workbook download, not an envelope.
     r.get('/export', { preValidation: requireAccess(signInKey, 'export'), schema: { querystring: signInLogQuery } }, async (request, reply) => {
       const rows = await signInLogRows(db, await requireActor(request), request.query);
       return sendXlsx(reply, signInLogWorkbook(rows, request.t), `${request.t('platform:signInLog.exportName')}.xlsx`);
@@ -31,27 +31,30 @@ export const logsRoutes: FastifyPluginAsyncZod<{ family: Family }> = async (app,
   };
 
   const operation: FastifyPluginAsyncZod = async (r) => {
-    r.get('/page', { preValidation: requireAccess(operationKey), schema: { querystring: operationLogQuery } }, async (request) =>
-      ok(await operationLogPage(db, await requireActor(request), request.query)),
-    );
+    resourceAction(r, { method: 'GET', path: '/page', access: [operationKey, 'view'], query: operationLogQuery, read: (rdb, actor, { query }) => operationLogPage(rdb, actor, query) });
+    // Hand route: a workbook download, not an envelope.
     r.get('/export', { preValidation: requireAccess(operationKey, 'export'), schema: { querystring: operationLogQuery } }, async (request, reply) => {
       const rows = await operationLogRows(db, await requireActor(request), request.query);
       return sendXlsx(reply, operationLogWorkbook(rows, request.t), `${request.t('platform:operationLog.exportName')}.xlsx`);
     });
-    r.get('/:id', { preValidation: requireAccess(operationKey, 'detail'), schema: { params: idParamsSchema } }, async (request) =>
-      ok(await operationLogDetail(db, await requireActor(request), uuidOr404(request.params.id))),
-    );
+    resourceAction(r, { method: 'GET', path: '/:id', access: [operationKey, 'detail'], params: idParamsSchema, read: (rdb, actor, { params }) => operationLogDetail(rdb, actor, params.id) });
   };
 
   const online: FastifyPluginAsyncZod = async (r) => {
+    // Hand route: the page marks the request's own session, which a declared read (db, actor, input) does not see.
     r.get('/page', { preValidation: requireAccess(sessionKey), schema: { querystring: onlineSessionQuery } }, async (request) =>
       ok(await onlineSessionPage(db, await requireActor(request), app.now(), request.session!.sessionId, request.query)),
     );
-    r.post('/:id/signOut', { preValidation: requireAccess(sessionKey, 'signOut'), schema: { params: idParamsSchema } }, async (request) => {
-      const actor = await requireActor(request);
-      const id = uuidOr404(request.params.id);
-      await db.transaction((tx) => signOutSession(tx, actor, app.now(), id));
-      return ok(null, request.t(OK_MSG.operation));
+    resourceAction(r, {
+      method: 'POST',
+      path: '/:id/signOut',
+      access: [sessionKey, 'signOut'],
+      params: idParamsSchema,
+      entity: 'session',
+      audit: 'signOut',
+      answers: 'nothing',
+      message: OK_MSG.operation,
+      write: async (tx, actor, { params }) => ({ before: await signOutSession(tx, actor, app.now(), params.id), after: undefined }),
     });
   };
 

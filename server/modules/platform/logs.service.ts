@@ -25,7 +25,6 @@ import { classes, colleges, majors, parents, schoolYears, students, teachers } f
 import { testPlans } from '../../db/schema/test-plans';
 import { devices, venues } from '../../db/schema/venue';
 import { signInLogs } from '../../db/schema/platform';
-import { audit } from '../../lib/audit';
 import { paginate } from '../../lib/paginate';
 import { notFound } from '../../lib/resource';
 import { inOrgSubtree } from '../../lib/tenancy';
@@ -252,11 +251,20 @@ export async function onlineSessionPage(db: DbOrTx, actor: Actor, now: Date, cur
   };
 }
 
+/** A signed-out session as it was: the `before` of its audit row. */
+interface SignedOutSession {
+  userId: string;
+  accountNum: string;
+  ip: string | null;
+  signedInAt: string;
+}
+
 /**
  * Ends one session of someone in the actor's organisation (or below): its tokens stop working at the next request
- * (the auth cache follows `auth_epoch`). Another organisation's or an ended session is 404. Audited.
+ * (the auth cache follows `auth_epoch`). Another organisation's or an ended session is 404. Answers the session as it
+ * was; the route's action writes the audit row.
  */
-export async function signOutSession(db: DbOrTx, actor: Actor, now: Date, id: string): Promise<void> {
+export async function signOutSession(db: DbOrTx, actor: Actor, now: Date, id: string): Promise<SignedOutSession> {
   const [row] = await db
     .select({ id: sessions.id, userId: sessions.userId, ip: sessions.ip, createdAt: sessions.createdAt, accountNum: users.accountNum })
     .from(sessions)
@@ -264,10 +272,5 @@ export async function signOutSession(db: DbOrTx, actor: Actor, now: Date, id: st
     .where(and(eq(sessions.id, id), liveSessions(actor, now)));
   if (!row) throw notFound();
   await revokeSession(db, now, id);
-  await audit(db, actor, {
-    action: 'signOut',
-    entity: 'session',
-    entityId: id,
-    before: { userId: row.userId, accountNum: row.accountNum, ip: row.ip, signedInAt: isoInstant(row.createdAt) },
-  });
+  return { userId: row.userId, accountNum: row.accountNum, ip: row.ip, signedInAt: isoInstant(row.createdAt) };
 }

@@ -18,10 +18,9 @@ export const bannerKey = (family: Family) => `${family}.banner.bannerConfig`;
 /** Banners (banner/bannerConfig) of a family. */
 export const banners = (family: Family) => resource<BannerRow, BannerSave>(bannerKey(family));
 
-export type WikiFamily = SchoolFamily;
-export const wikiKey = (family: WikiFamily) => `${family}.wiki.schoolWiki`;
+export const wikiKey = (family: SchoolFamily) => `${family}.wiki.schoolWiki`;
 /** School wiki entries (wikiManagement/schoolWiki). */
-export const wiki = (family: WikiFamily) => resource<WikiRow, WikiSave, WikiEntry>(wikiKey(family));
+export const wiki = (family: SchoolFamily) => resource<WikiRow, WikiSave, WikiEntry>(wikiKey(family));
 
 /** The school's resources (k12) or the management organisation's library (admin). */
 export type LessonFamily = ServedBy<'lesson.lessonResource' | 'lesson.resourceLibrary'>;
@@ -52,7 +51,7 @@ export function useCarousel(position: BannerPosition, orgId: string | null | und
   });
 }
 
-export function useWikiPublish(family: WikiFamily) {
+export function useWikiPublish(family: SchoolFamily) {
   const r = wiki(family);
   return useResourceWrite(r as Resource<unknown, unknown, unknown>, (v: { row: WikiRow; published: boolean }) =>
     put<WikiRow>(`${r.base}/${v.row.id}/publish`, { published: v.published, version: v.row.version }),

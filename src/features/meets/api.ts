@@ -10,11 +10,10 @@ import { del, get, post, put, type Params } from '@/lib/api-client';
 import { createResource, type Resource } from '@/lib/resource';
 
 /** Meets of the k12 and gx families (docs/product-rules.md#meets); the shared /single screens use the signed-in family's. */
-export type MeetFamily = SchoolFamily;
-export const meetFamily = (f: Family): MeetFamily => (f === 'gx' ? 'gx' : 'k12');
+export const meetFamily = (f: Family): SchoolFamily => (f === 'gx' ? 'gx' : 'k12');
 
 const cache = new Map<string, Resource<MeetRow, MeetSave, MeetDetail>>();
-export function meets(family: MeetFamily): Resource<MeetRow, MeetSave, MeetDetail> {
+export function meets(family: SchoolFamily): Resource<MeetRow, MeetSave, MeetDetail> {
   const key = `${family}.sportsMeet.manage`;
   let r = cache.get(key);
   if (!r) cache.set(key, (r = createResource<MeetRow, MeetSave, MeetDetail>({ base: pageApi(key) })));
@@ -23,7 +22,7 @@ export function meets(family: MeetFamily): Resource<MeetRow, MeetSave, MeetDetai
 
 const recordCache = new Map<string, Resource<RecordRow, RecordSave>>();
 /** Records of the organisation. */
-export function records(family: MeetFamily): Resource<RecordRow, RecordSave> {
+export function records(family: SchoolFamily): Resource<RecordRow, RecordSave> {
   let r = recordCache.get(family);
   if (!r) recordCache.set(family, (r = createResource<RecordRow, RecordSave>({ base: `${pageApi(`${family}.sportsMeet.manage`)}/records` })));
   return r;
@@ -33,7 +32,7 @@ export interface MeetOptions {
   venues: { id: string; name: string; type: string }[];
   grades: { id: string; stage: string; gradeNo: number; enrolYear: number }[];
 }
-export function useMeetOptions(family: MeetFamily) {
+export function useMeetOptions(family: SchoolFamily) {
   const api = meets(family);
   return useQuery({ queryKey: [...api.key, 'options'], queryFn: () => get<MeetOptions>(`${api.base}/options`) });
 }
@@ -83,7 +82,7 @@ export interface PointsView {
 export type BoardView = MeetBoardView;
 
 /** The calls of one meet beyond its resource: sign-up, arrangement, results, points, board. */
-export function useMeetCalls(family: MeetFamily, meetId: string) {
+export function useMeetCalls(family: SchoolFamily, meetId: string) {
   const api = meets(family);
   const base = `${api.base}/${meetId}`;
   const client = useQueryClient();
@@ -107,7 +106,7 @@ export function useMeetCalls(family: MeetFamily, meetId: string) {
   };
 }
 
-export function useEntries(family: MeetFamily, meetId: string, query: Params) {
+export function useEntries(family: SchoolFamily, meetId: string, query: Params) {
   const api = meets(family);
   return useQuery({ queryKey: [...api.key, 'meet', meetId, 'entries', query], queryFn: () => get<{ records: EntryRow[]; total: number; current: number; size: number }>(`${api.base}/${meetId}/entries`, query) });
 }
@@ -123,24 +122,24 @@ export interface Candidate {
  * Students the entry forms may pick: those of the actor's classes matching the keyword; for a relay (`eventId`) those
  * who may run in it, of one class once the first runner is picked (`classId`).
  */
-export function candidateSearch(family: MeetFamily, meetId: string, eventId?: string, classId?: string) {
+export function candidateSearch(family: SchoolFamily, meetId: string, eventId?: string, classId?: string) {
   const api = meets(family);
   return (keyword: string) => get<Candidate[]>(`${api.base}/${meetId}/entries/candidates`, { keyword, ...(eventId ? { eventId } : {}), ...(classId ? { classId } : {}) });
 }
-export function useArrangement(family: MeetFamily, meetId: string) {
+export function useArrangement(family: SchoolFamily, meetId: string) {
   const api = meets(family);
   return useQuery({ queryKey: [...api.key, 'meet', meetId, 'arrangement'], queryFn: () => get<Arrangement>(`${api.base}/${meetId}/arrangement`) });
 }
-export function useHeatResults(family: MeetFamily, meetId: string, heatId: string | undefined) {
+export function useHeatResults(family: SchoolFamily, meetId: string, heatId: string | undefined) {
   const api = meets(family);
   return useQuery({ queryKey: [...api.key, 'meet', meetId, 'results', heatId], queryFn: () => get<ResultRow[]>(`${api.base}/${meetId}/heats/${heatId}/results`), enabled: !!heatId });
 }
-export function usePoints(family: MeetFamily, meetId: string) {
+export function usePoints(family: SchoolFamily, meetId: string) {
   const api = meets(family);
   return useQuery({ queryKey: [...api.key, 'meet', meetId, 'points'], queryFn: () => get<PointsView>(`${api.base}/${meetId}/points`) });
 }
 /** The live board polls: a published result shows within seconds, without a reload. */
-export function useBoard(family: MeetFamily, meetId: string) {
+export function useBoard(family: SchoolFamily, meetId: string) {
   const api = meets(family);
   return useQuery({ queryKey: [...api.key, 'meet', meetId, 'board'], queryFn: () => get<BoardView>(`${api.base}/${meetId}/board`), refetchInterval: 3000 });
 }

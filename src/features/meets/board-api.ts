@@ -1,11 +1,12 @@
+import type { SchoolFamily } from '@/domain/menus/access';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ScreenLinkCreated, ScreenLinkRow } from '@/domain/data-center/wall';
 import type { BoardLinkCreate } from '@/domain/meets/board';
 import { del, get, post } from '@/lib/api-client';
-import { meets, type MeetFamily } from './api';
+import { meets } from './api';
 
 /** A meet's board links (wall links of the screen-link kit showing the meet's live board), …/sportsMeet/:id/boardLinks. */
-export function useBoardLinks(family: MeetFamily, meetId: string) {
+export function useBoardLinks(family: SchoolFamily, meetId: string) {
   const api = meets(family);
   const base = `${api.base}/${meetId}/boardLinks`;
   const key = [...api.key, 'meet', meetId, 'boardLinks'];

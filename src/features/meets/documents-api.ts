@@ -1,14 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CertificateIssue, CertificateRow, CertificateSave, PhotoRow, StampRow, StampSave } from '@/domain/meets/documents';
-import { pageApi } from '@/domain/menus/access';
+import { pageApi, type SchoolFamily } from '@/domain/menus/access';
 import { del, get, post, put } from '@/lib/api-client';
 import { createResource, type Resource } from '@/lib/resource';
-import type { MeetFamily } from './api';
 
 /** E-stamps, certificate templates and style photos of meets (docs/product-rules.md#meet-documents). */
-const familyBase = (family: MeetFamily) => pageApi(`${family}.sportsMeet.manage`);
+const familyBase = (family: SchoolFamily) => pageApi(`${family}.sportsMeet.manage`);
 
-export function useStamps(family: MeetFamily) {
+export function useStamps(family: SchoolFamily) {
   const client = useQueryClient();
   const base = `${familyBase(family)}/stamps`;
   const key = ['meets', family, 'stamps'] as const;
@@ -20,9 +19,9 @@ export function useStamps(family: MeetFamily) {
   };
 }
 
-const certificateCache = new Map<MeetFamily, Resource<CertificateRow, CertificateSave>>();
+const certificateCache = new Map<SchoolFamily, Resource<CertificateRow, CertificateSave>>();
 /** Certificate templates of the organisation. */
-export function certificates(family: MeetFamily): Resource<CertificateRow, CertificateSave> {
+export function certificates(family: SchoolFamily): Resource<CertificateRow, CertificateSave> {
   let r = certificateCache.get(family);
   if (!r) certificateCache.set(family, (r = createResource<CertificateRow, CertificateSave>({ base: `${familyBase(family)}/certificates` })));
   return r;
@@ -33,15 +32,15 @@ export interface IssueMeet {
   name: string;
   events: { id: string; name: string; groupName: string; places: number }[];
 }
-export function useIssueOptions(family: MeetFamily, enabled: boolean) {
+export function useIssueOptions(family: SchoolFamily, enabled: boolean) {
   return useQuery({ queryKey: [...certificates(family).key, 'issue-options'], queryFn: () => get<IssueMeet[]>(`${certificates(family).base}/issue/options`), enabled });
 }
 /** Starts issuing the certificates (a job, docs/product-rules.md#jobs); answers the job's id to follow. */
-export async function issueCertificates(family: MeetFamily, templateId: string, body: Partial<CertificateIssue> & { meetId: string }): Promise<string> {
+export async function issueCertificates(family: SchoolFamily, templateId: string, body: Partial<CertificateIssue> & { meetId: string }): Promise<string> {
   return (await post<{ id: string }>(`${certificates(family).base}/${templateId}/issue`, body)).id;
 }
 
-export function usePhotos(family: MeetFamily, meetId: string) {
+export function usePhotos(family: SchoolFamily, meetId: string) {
   const client = useQueryClient();
   const base = `${familyBase(family)}/${meetId}/photos`;
   const key = ['meets', family, 'photos', meetId] as const;

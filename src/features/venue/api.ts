@@ -6,7 +6,6 @@ import type { VenueRow, VenueSave } from '@/domain/venue/venues';
 import { del, download, get, post, saveFile, type Params } from '@/lib/api-client';
 import { createResource, type Resource } from '@/lib/resource';
 
-export type VenueFamily = SchoolFamily;
 
 const cache = new Map<string, Resource<never, never>>();
 function resource<Row, Save>(key: string): Resource<Row, Save> {
@@ -16,24 +15,24 @@ function resource<Row, Save>(key: string): Resource<Row, Save> {
 }
 
 /** Devices (venue/device) of a family. */
-export const devices = (family: VenueFamily) => resource<DeviceRow, DeviceSave>(`${family}.venue.device`);
+export const devices = (family: SchoolFamily) => resource<DeviceRow, DeviceSave>(`${family}.venue.device`);
 
 /** Venues (venue/place) of a family. */
-export const venues = (family: VenueFamily) => resource<VenueRow, VenueSave>(`${family}.venue.place`);
+export const venues = (family: SchoolFamily) => resource<VenueRow, VenueSave>(`${family}.venue.place`);
 
 /** The venues and main devices the device form and filters choose from. */
-export function useDeviceOptions(family: VenueFamily) {
+export function useDeviceOptions(family: SchoolFamily) {
   const api = devices(family);
   return useQuery({ queryKey: [...api.key, 'options'], queryFn: () => get<DeviceOptions>(`${api.base}/options`) });
 }
 
 /** The devices of the current filter as .xlsx. */
-export async function exportDevices(family: VenueFamily, filters: Params, fileName: string) {
+export async function exportDevices(family: SchoolFamily, filters: Params, fileName: string) {
   saveFile(await download(`${devices(family).base}/export`, filters), `${fileName}.xlsx`);
 }
 
 /** Issuing (activating if needed, or rotating) and revoking a device's API secret refresh the device list. */
-export function useDeviceSecretWrites(family: VenueFamily) {
+export function useDeviceSecretWrites(family: SchoolFamily) {
   const client = useQueryClient();
   const api = devices(family);
   const onSuccess = () => client.invalidateQueries({ queryKey: api.key });

@@ -1,3 +1,4 @@
+import type { SchoolFamily } from '@/domain/menus/access';
 import { useMemo, useState } from 'react';
 import { EyeOff, Send } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
@@ -17,7 +18,7 @@ import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { QueryState } from '@/components/query-state/query-state';
 import { EnumBadge } from '@/components/enum-badge/enum-badge';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { wiki, wikiKey, useWikiPublish, type WikiFamily } from '../api';
+import { wiki, wikiKey, useWikiPublish } from '../api';
 import { FileThumb } from './file-thumb';
 import { RichTextEditor } from './rich-text-editor';
 import { RichTextView } from './rich-text-view';
@@ -27,7 +28,7 @@ type Filters = { title?: string; category?: string; state?: string };
 const col = createDataTableColumnHelper<WikiRow>();
 
 /** An entry as readers see it, in a dialog. */
-function WikiPreview({ family, row, onClose }: { family: WikiFamily; row: WikiRow; onClose(): void }) {
+function WikiPreview({ family, row, onClose }: { family: SchoolFamily; row: WikiRow; onClose(): void }) {
   const { t } = useTranslation('content');
   const one = wiki(family).useGet(row.id);
   return (
@@ -46,7 +47,7 @@ function WikiPreview({ family, row, onClose }: { family: WikiFamily; row: WikiRo
 }
 
 /** wikiManagement/schoolWiki: entries with filters by title, category and state; preview, add, edit, publish/unpublish, delete (docs/product-rules.md#wiki). */
-export function WikiListScreen({ family }: { family: WikiFamily }) {
+export function WikiListScreen({ family }: { family: SchoolFamily }) {
   const { t, i18n } = useTranslation('content');
   const navigate = useNavigate();
   const key = wikiKey(family);
@@ -147,7 +148,7 @@ function TextCount() {
 }
 
 /** wikiManagement/schoolWiki/add and edit/:id. */
-export function WikiFormScreen({ family }: { family: WikiFamily }) {
+export function WikiFormScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('content');
   const { id } = useParams();
   const access = usePageAccess(wikiKey(family));

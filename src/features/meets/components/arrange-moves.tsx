@@ -1,3 +1,4 @@
+import type { SchoolFamily } from '@/domain/menus/access';
 import { useState } from 'react';
 import { ArrowLeftRight, Undo2 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
@@ -5,7 +6,7 @@ import { usesLanes, type EventType } from '@/domain/meets/meets';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { toast } from '@/lib/toast';
-import { useMeetCalls, type ArrangedAthlete, type ArrangedHeat, type Arrangement, type MeetFamily } from '../api';
+import { useMeetCalls, type ArrangedAthlete, type ArrangedHeat, type Arrangement } from '../api';
 import { useHeatTitle } from './heat-parts';
 
 /**
@@ -13,7 +14,7 @@ import { useHeatTitle } from './heat-parts';
  * the same event and round; a taken lane swaps the two athletes. The server refuses a full heat or a lane beyond the
  * event's, and every move once a result of the event is entered.
  */
-export function MoveAthleteButton({ family, meetId, data, heat, athlete, lanes }: { family: MeetFamily; meetId: string; data: Arrangement; heat: ArrangedHeat; athlete: ArrangedAthlete; lanes: number }) {
+export function MoveAthleteButton({ family, meetId, data, heat, athlete, lanes }: { family: SchoolFamily; meetId: string; data: Arrangement; heat: ArrangedHeat; athlete: ArrangedAthlete; lanes: number }) {
   const { t } = useTranslation('meets');
   const calls = useMeetCalls(family, meetId);
   const title = useHeatTitle();
@@ -89,7 +90,7 @@ export function MoveAthleteButton({ family, meetId, data, heat, athlete, lanes }
 }
 
 /** Cancels the grouping of one event (its heats and lanes go; the entries stay). */
-export function CancelGroupingButton({ family, meetId, heat }: { family: MeetFamily; meetId: string; heat: ArrangedHeat }) {
+export function CancelGroupingButton({ family, meetId, heat }: { family: SchoolFamily; meetId: string; heat: ArrangedHeat }) {
   const { t } = useTranslation('meets');
   const calls = useMeetCalls(family, meetId);
   const [open, setOpen] = useState(false);

@@ -1,3 +1,4 @@
+import type { SchoolFamily } from '@/domain/menus/access';
 import { useState } from 'react';
 import { CalendarDays, Eraser, Printer, Shuffle, Sparkles } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
@@ -11,14 +12,14 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { toast } from '@/lib/toast';
-import { meets, useArrangement, useMeetCalls, type Arrangement, type MeetFamily } from '../api';
+import { meets, useArrangement, useMeetCalls, type Arrangement } from '../api';
 import { CancelGroupingButton, MoveAthleteButton } from './arrange-moves';
 import { MeetBookButtons } from './book-buttons';
 import { HeatSheets } from './heat-sheets';
 import { RelayLegs, useHeatTitle } from './heat-parts';
 
 /** detail/arrange/:meetId: the draw (seeded or random, replayable by seed), the schedule, conflicts and the heats with lanes. */
-export function ArrangeScreen({ family }: { family: MeetFamily }) {
+export function ArrangeScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('meets');
   const { meetId = '' } = useParams();
   const meet = meets(family).useGet(meetId);
@@ -122,7 +123,7 @@ function Conflicts({ data }: { data: Arrangement }) {
   );
 }
 
-function Heats({ data, family, meetId, lanesOf }: { data: Arrangement; family: MeetFamily; meetId: string; lanesOf(eventId: string): number }) {
+function Heats({ data, family, meetId, lanesOf }: { data: Arrangement; family: SchoolFamily; meetId: string; lanesOf(eventId: string): number }) {
   const { t } = useTranslation('meets');
   const title = useHeatTitle();
   if (!data.heats.length) return <p className="text-sm text-muted-foreground">{t('arrangeScreen.empty')}</p>;
@@ -182,7 +183,7 @@ function Heats({ data, family, meetId, lanesOf }: { data: Arrangement; family: M
 }
 
 /** detail/calendar/:meetId: the schedule by day and time, printable (A4) as the order of events. */
-export function CalendarScreen({ family }: { family: MeetFamily }) {
+export function CalendarScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('meets');
   const { meetId = '' } = useParams();
   const meet = meets(family).useGet(meetId);

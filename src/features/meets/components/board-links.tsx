@@ -1,3 +1,4 @@
+import type { SchoolFamily } from '@/domain/menus/access';
 import { useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { MonitorPlay, Plus } from 'lucide-react';
@@ -10,7 +11,6 @@ import { Form } from '@/components/form/form';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { CreatedLink, LinkList } from '@/components/screen-links/screen-links';
-import type { MeetFamily } from '../api';
 import { useBoardLinks } from '../board-api';
 import { formatDateTime } from '@/lib/date-time';
 
@@ -18,7 +18,7 @@ import { formatDateTime } from '@/lib/date-time';
  * The live board's wall links (docs/product-rules.md#meets): create one (its URL shown once), copy or preview it, revoke it.
  * The list, the shown-once URL and the revoke confirm are the data centre's screen-link kit.
  */
-export function BoardLinksButton({ family, meetId, meetName }: { family: MeetFamily; meetId: string; meetName: string }) {
+export function BoardLinksButton({ family, meetId, meetName }: { family: SchoolFamily; meetId: string; meetName: string }) {
   const { t } = useTranslation('meets');
   const [open, setOpen] = useState(false);
   return (
@@ -40,7 +40,7 @@ export function BoardLinksButton({ family, meetId, meetName }: { family: MeetFam
   );
 }
 
-function BoardLinks({ family, meetId, meetName }: { family: MeetFamily; meetId: string; meetName: string }) {
+function BoardLinks({ family, meetId, meetName }: { family: SchoolFamily; meetId: string; meetName: string }) {
   const { t, i18n } = useTranslation(['meets', 'dashboard', 'wall']);
   const calls = useBoardLinks(family, meetId);
   const [created, setCreated] = useState<ScreenLinkCreated | null>(null);

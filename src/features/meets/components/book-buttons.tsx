@@ -1,3 +1,4 @@
+import type { SchoolFamily } from '@/domain/menus/access';
 import { useState } from 'react';
 import { FileDown } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
@@ -5,7 +6,7 @@ import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/lib/toast';
 import { download, saveFile } from '@/lib/api-client';
-import { meets, type MeetFamily } from '../api';
+import { meets } from '../api';
 
 const KINDS = [
   { kind: 'resultsBook', file: 'results-book.pdf' },
@@ -17,7 +18,7 @@ const KINDS = [
  * sheets, and the points tables on the points screen; each button shows only with its catalogue permission (the points
  * page's `export` also gives the points tables, as on the server).
  */
-export function MeetBookButtons({ family, meetId, only }: { family: MeetFamily; meetId: string; only?: (typeof KINDS)[number]['kind'] }) {
+export function MeetBookButtons({ family, meetId, only }: { family: SchoolFamily; meetId: string; only?: (typeof KINDS)[number]['kind'] }) {
   const { t } = useTranslation('meets');
   const access = usePageAccess(`${family}.sportsMeet.manage`);
   const points = usePageAccess('single.sportsMeet.points');

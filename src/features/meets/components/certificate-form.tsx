@@ -1,3 +1,4 @@
+import type { SchoolFamily } from '@/domain/menus/access';
 import { Plus, Trash2 } from 'lucide-react';
 import { useFieldArray, useWatch, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -21,7 +22,6 @@ import { FieldGroup, SelectField, TextField, UploadField } from '@/components/fo
 import { FormScreen } from '@/components/form/form-screen';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { Button } from '@/components/ui/button';
-import type { MeetFamily } from '../api';
 import { certificates, useStamps } from '../documents-api';
 import { useFileUrl } from './document-screens';
 
@@ -41,7 +41,7 @@ const toValues = (r: CertificateRow): CertificateForm => ({
   version: r.version,
 });
 
-export function CertificateFormScreen({ family }: { family: MeetFamily }) {
+export function CertificateFormScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('meets');
   const { id } = useParams();
   const access = usePageAccess(KEY);

@@ -1,3 +1,4 @@
+import type { SchoolFamily } from '@/domain/menus/access';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { FileDown, ImagePlus, Pencil, Trash2, Upload as UploadIcon } from 'lucide-react';
@@ -24,7 +25,7 @@ import { download } from '@/lib/api-client';
 import { jobFinished } from '@/domain/jobs';
 import { downloadJobFile, jobsKey, useJob } from '@/components/jobs/api';
 import { JobProgress } from '@/components/jobs/job-progress';
-import { meets, type MeetFamily } from '../api';
+import { meets } from '../api';
 import { certificates, issueCertificates, useIssueOptions, usePhotos, useStamps } from '../documents-api';
 
 /** Screens of docs/product-rules.md#meet-documents: e-stamps, certificate templates (list and issue) and style photos. */
@@ -59,7 +60,7 @@ const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 // ── E-stamps ────────────────────────────────────────────────────────────────────────────────────────────
 
 /** /single/sportsMeet/eStamp: the organisation's stamps with previews; upload and delete by the catalogue's buttons. */
-export function StampScreen({ family }: { family: MeetFamily }) {
+export function StampScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('meets');
   const access = usePageAccess(STAMP_KEY);
   const stamps = useStamps(family);
@@ -141,7 +142,7 @@ function StampImage({ fileId, name }: { fileId: string; name: string }) {
 }
 
 /** A stamp's name and its PNG; the save waits for the upload. */
-function StampUploadDialog({ family, open, onOpenChange }: { family: MeetFamily; open: boolean; onOpenChange(open: boolean): void }) {
+function StampUploadDialog({ family, open, onOpenChange }: { family: SchoolFamily; open: boolean; onOpenChange(open: boolean): void }) {
   const { t } = useTranslation('meets');
   const stamps = useStamps(family);
   const [pending, setPending] = useState(0);
@@ -176,7 +177,7 @@ const certCol = createDataTableColumnHelper<CertificateRow>();
 type CertificateFilters = { name?: string };
 
 /** /single/sportsMeet/certificate: the templates; add, edit, delete, and issue certificates from one. */
-export function CertificateListScreen({ family }: { family: MeetFamily }) {
+export function CertificateListScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('meets');
   const navigate = useNavigate();
   const access = usePageAccess(CERTIFICATE_KEY);
@@ -225,7 +226,7 @@ export function CertificateListScreen({ family }: { family: MeetFamily }) {
   );
 }
 
-function IssueDialog({ family, template, onClose }: { family: MeetFamily; template: CertificateRow; onClose(): void }) {
+function IssueDialog({ family, template, onClose }: { family: SchoolFamily; template: CertificateRow; onClose(): void }) {
   const { t } = useTranslation('meets');
   const options = useIssueOptions(family, true);
   const [meetId, setMeetId] = useState('');
@@ -350,7 +351,7 @@ function IssueDialog({ family, template, onClose }: { family: MeetFamily; templa
 // ── Style photos ────────────────────────────────────────────────────────────────────────────────────────
 
 /** sportsMeet/demeanor/:meetId: the meet's gallery; upload many with progress, captions, delete. */
-export function PhotoScreen({ family }: { family: MeetFamily }) {
+export function PhotoScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('meets');
   const { meetId = '' } = useParams();
   const meet = meets(family).useGet(meetId);
@@ -400,7 +401,7 @@ export function PhotoScreen({ family }: { family: MeetFamily }) {
   );
 }
 
-function PhotoCard({ photo, no, family, meetId, onDelete }: { photo: PhotoRow; no: number; family: MeetFamily; meetId: string; onDelete(): void }) {
+function PhotoCard({ photo, no, family, meetId, onDelete }: { photo: PhotoRow; no: number; family: SchoolFamily; meetId: string; onDelete(): void }) {
   const { t } = useTranslation('meets');
   const url = useFileUrl(photo.fileId);
   const photos = usePhotos(family, meetId);
@@ -442,7 +443,7 @@ function PhotoCard({ photo, no, family, meetId, onDelete }: { photo: PhotoRow; n
 }
 
 /** Photos for the meet's gallery, as many as it has room for; the save waits for the uploads. */
-function PhotoUploadDialog({ family, meetId, room, onClose }: { family: MeetFamily; meetId: string; room: number; onClose(): void }) {
+function PhotoUploadDialog({ family, meetId, room, onClose }: { family: SchoolFamily; meetId: string; room: number; onClose(): void }) {
   const { t } = useTranslation('meets');
   const photos = usePhotos(family, meetId);
   const [pending, setPending] = useState(0);

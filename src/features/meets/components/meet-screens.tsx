@@ -1,3 +1,4 @@
+import type { SchoolFamily } from '@/domain/menus/access';
 import { useMemo } from 'react';
 import { CalendarDays, Eye, Images, LayoutGrid, Plus, Square, Trash2 } from 'lucide-react';
 import { useFieldArray, useFormContext, type UseFormReturn } from 'react-hook-form';
@@ -27,7 +28,7 @@ import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { EnumBadge } from '@/components/enum-badge/enum-badge';
 import { Button } from '@/components/ui/button';
-import { meets, useMeetOptions, type MeetFamily } from '../api';
+import { meets, useMeetOptions } from '../api';
 import { localDate } from '@/domain/dates';
 import { gradeNameKey } from '@/domain/school/grades';
 
@@ -36,7 +37,7 @@ const col = createDataTableColumnHelper<MeetRow>();
 
 
 /** sportsMeet: the meets with their status and arrangement state; add, detail (edit), arrange, calendar, end, delete. */
-export function MeetListScreen({ family }: { family: MeetFamily }) {
+export function MeetListScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('meets');
   const navigate = useNavigate();
   const key = `${family}.sportsMeet.manage`;
@@ -157,7 +158,7 @@ const toValues = (m: MeetDetail): MeetForm => ({
 });
 
 /** sportsMeet/add and detail/:meetId: the meet, its sessions and rules, groups and their events. */
-export function MeetFormScreen({ family }: { family: MeetFamily }) {
+export function MeetFormScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('meets');
   const { meetId } = useParams();
   const access = usePageAccess(`${family}.sportsMeet.manage`);

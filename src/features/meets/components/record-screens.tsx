@@ -1,3 +1,4 @@
+import type { SchoolFamily } from '@/domain/menus/access';
 import { useMemo, useState } from 'react';
 import { BadgeCheck, Upload } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
@@ -15,7 +16,7 @@ import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { EnumBadge } from '@/components/enum-badge/enum-badge';
 import { enumLabel, enumOptions } from '@/domain/presentation';
 import { post } from '@/lib/api-client';
-import { records, type MeetFamily } from '../api';
+import { records } from '../api';
 import { localDate } from '@/domain/dates';
 
 const KEY = 'single.sportsMeet.record';
@@ -23,7 +24,7 @@ type Filters = { eventName?: string; scope?: string; state?: string };
 const col = createDataTableColumnHelper<RecordRow>();
 
 /** sportsMeet/record: meet and school records per event and group, current, to review and history (docs/product-rules.md#meets). */
-export function RecordListScreen({ family }: { family: MeetFamily }) {
+export function RecordListScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('meets');
   const navigate = useNavigate();
   const access = usePageAccess(KEY);
@@ -106,7 +107,7 @@ export function RecordListScreen({ family }: { family: MeetFamily }) {
 }
 
 /** sportsMeet/record/add and edit/:id. */
-export function RecordFormScreen({ family }: { family: MeetFamily }) {
+export function RecordFormScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('meets');
   const { id } = useParams();
   const access = usePageAccess(KEY);

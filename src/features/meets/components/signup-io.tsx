@@ -1,16 +1,17 @@
+import type { SchoolFamily } from '@/domain/menus/access';
 import { useState } from 'react';
 import { Upload } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { ImportDialog } from '@/components/import-dialog/import-dialog';
 import type { ToolbarAction } from '@/components/list/list-screen';
 import { download, saveFile, uploadForFile, type Params } from '@/lib/api-client';
-import { meets, type MeetFamily } from '../api';
+import { meets } from '../api';
 
 /**
  * Import and export of a meet's sign-up workbook (docs/product-rules.md#meets): the toolbar's import button, the list's
  * export and the import dialog (all or nothing, the failures workbook names each refused row).
  */
-export function useSignUpImport<Row>(family: MeetFamily, meetId: string, onImported: () => void) {
+export function useSignUpImport<Row>(family: SchoolFamily, meetId: string, onImported: () => void) {
   const { t } = useTranslation('meets');
   const [open, setOpen] = useState(false);
   const base = `${meets(family).base}/${meetId}/entries`;

@@ -1,3 +1,4 @@
+import type { SchoolFamily } from '@/domain/menus/access';
 import { useMemo, useState } from 'react';
 import { Check, ClipboardList, Monitor, Pencil, Plus, Trophy, Users, X } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
@@ -27,7 +28,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/lib/toast';
-import { candidateSearch, meets, useArrangement, useBoard, useEntries, useHeatResults, useMeetCalls, usePoints, type Candidate, type MeetFamily } from '../api';
+import { candidateSearch, meets, useArrangement, useBoard, useEntries, useHeatResults, useMeetCalls, usePoints, type Candidate } from '../api';
 import { useHeatTitle } from './heat-parts';
 import { BoardLinksButton } from './board-links';
 import { ResultValidity } from './result-validity';
@@ -39,7 +40,7 @@ type MeetFilters = { name?: string };
 const meetCol = createDataTableColumnHelper<MeetRow>();
 
 /** The meet list of a shared meet screen (sign-up, scores, points): one row action opens the meet's sub-screen. */
-export function MeetPickerScreen({ family, pageKey, action }: { family: MeetFamily; pageKey: string; action: RowAction<MeetRow>['action'] }) {
+export function MeetPickerScreen({ family, pageKey, action }: { family: SchoolFamily; pageKey: string; action: RowAction<MeetRow>['action'] }) {
   const { t } = useTranslation('meets');
   const navigate = useNavigate();
   const access = usePageAccess(pageKey);
@@ -71,7 +72,7 @@ const entryCol = createDataTableColumnHelper<EntryRow>();
 type EntryFilters = { name?: string; status?: string };
 
 /** signUp/:meetId: the entries of the actor's classes; add athletes (detail), approve / reject in batches (audit). */
-export function SignUpScreen({ family }: { family: MeetFamily }) {
+export function SignUpScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('meets');
   const { meetId = '' } = useParams();
   const key = 'single.sportsMeet.signUp';
@@ -166,7 +167,7 @@ function EntryName({ entry }: { entry: EntryRow }) {
 }
 
 /** One student's entry: the student (picked), the events open to them (by the group's gender) and an optional seed mark. */
-function AddEntryDialog({ family, meetId, open, onOpenChange }: { family: MeetFamily; meetId: string; open: boolean; onOpenChange(open: boolean): void }) {
+function AddEntryDialog({ family, meetId, open, onOpenChange }: { family: SchoolFamily; meetId: string; open: boolean; onOpenChange(open: boolean): void }) {
   const { t } = useTranslation('meets');
   const [student, setStudent] = useState<Candidate | null>(null);
   const calls = useMeetCalls(family, meetId);
@@ -196,7 +197,7 @@ function AddEntryDialog({ family, meetId, open, onOpenChange }: { family: MeetFa
 
 
 /** The entry's fields; the picked student is shown here, its id kept in the form. */
-function EntryFields({ family, meetId, form, student, setStudent }: { family: MeetFamily; meetId: string; form: UseFormReturn<z.input<typeof entrySaveSchema>, unknown, EntrySave>; student: Candidate | null; setStudent(s: Candidate | null): void }) {
+function EntryFields({ family, meetId, form, student, setStudent }: { family: SchoolFamily; meetId: string; form: UseFormReturn<z.input<typeof entrySaveSchema>, unknown, EntrySave>; student: Candidate | null; setStudent(s: Candidate | null): void }) {
   const { t } = useTranslation('meets');
   const meet = meets(family).useGet(meetId);
   const search = candidateSearch(family, meetId);
@@ -264,7 +265,7 @@ function EntryFields({ family, meetId, form, student, setStudent }: { family: Me
 }
 
 /** score/:meetId: pick a heat, enter its results (entry), confirm and publish them (audit). */
-export function ScoreEntryScreen({ family }: { family: MeetFamily }) {
+export function ScoreEntryScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('meets');
   const { meetId = '' } = useParams();
   const access = usePageAccess('single.sportsMeet.score');
@@ -300,7 +301,7 @@ export function ScoreEntryScreen({ family }: { family: MeetFamily }) {
   );
 }
 
-function HeatResultsCard({ family, meetId, heatId, title, field, canEnter, canReview }: { family: MeetFamily; meetId: string; heatId: string; title: string; field: boolean; canEnter: boolean; canReview: boolean }) {
+function HeatResultsCard({ family, meetId, heatId, title, field, canEnter, canReview }: { family: SchoolFamily; meetId: string; heatId: string; title: string; field: boolean; canEnter: boolean; canReview: boolean }) {
   const { t } = useTranslation('meets');
   const results = useHeatResults(family, meetId, heatId);
   const calls = useMeetCalls(family, meetId);
@@ -435,7 +436,7 @@ function HeatResultsCard({ family, meetId, heatId, title, field, canEnter, canRe
 }
 
 /** points/:meetId: class and grade team totals, the individual ranking and each scoring place. */
-export function PointsScreen({ family }: { family: MeetFamily }) {
+export function PointsScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('meets');
   const { meetId = '' } = useParams();
   const points = usePoints(family, meetId);
@@ -527,7 +528,7 @@ function Standings({ rows, testId }: { rows: { id: string; rank: number; name: s
  * score/screen/:meetId: the live board on the wall theme: latest results, upcoming heats, class points, new records; polls
  * every few seconds. A reviewer hands it out to walls as a board link (the same board, published data only, no sign-in).
  */
-export function BoardScreen({ family }: { family: MeetFamily }) {
+export function BoardScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('meets');
   const { meetId = '' } = useParams();
   const board = useBoard(family, meetId);

@@ -1,3 +1,4 @@
+import type { SchoolFamily } from '@/domain/menus/access';
 import { useState } from 'react';
 import { ArrowDown, ArrowUp, X } from 'lucide-react';
 import type { TFunction } from 'i18next';
@@ -10,7 +11,7 @@ import { FormControl } from '@/components/form/form';
 import { FormDialog } from '@/components/form/form-dialog';
 import { SearchPicker } from '@/components/picker/search-picker';
 import { Button } from '@/components/ui/button';
-import { candidateSearch, meets, useMeetCalls, type Candidate, type MeetFamily } from '../api';
+import { candidateSearch, meets, useMeetCalls, type Candidate } from '../api';
 
 interface Member {
   id: string;
@@ -27,7 +28,7 @@ export function candidateHint(t: TFunction<'meets'>, c: Candidate): string {
  * first pick fixes the class) in running order, moved up and down, and optional reserves; the name defaults to the
  * class's next team name. The same schema as the server checks the team; the server adds the rules it alone knows.
  */
-export function TeamDialog({ family, meetId, team, teams, open, onOpenChange }: { family: MeetFamily; meetId: string; team?: EntryRow; teams: readonly EntryRow[]; open: boolean; onOpenChange(open: boolean): void }) {
+export function TeamDialog({ family, meetId, team, teams, open, onOpenChange }: { family: SchoolFamily; meetId: string; team?: EntryRow; teams: readonly EntryRow[]; open: boolean; onOpenChange(open: boolean): void }) {
   const { t } = useTranslation('meets');
   const meet = meets(family).useGet(meetId);
   const calls = useMeetCalls(family, meetId);
@@ -75,7 +76,7 @@ type TeamForm = z.input<typeof teamSaveSchema>;
 type Relay = { id: string; name: string; groupName: string; relayLegs?: number | null };
 
 /** The team's fields: the runners and reserves are kept as ids in the form, their names here. */
-function TeamFields({ family, meetId, team, teams, relays, form }: { family: MeetFamily; meetId: string; team?: EntryRow; teams: readonly EntryRow[]; relays: Relay[]; form: UseFormReturn<TeamForm, unknown, z.output<typeof teamSaveSchema>> }) {
+function TeamFields({ family, meetId, team, teams, relays, form }: { family: SchoolFamily; meetId: string; team?: EntryRow; teams: readonly EntryRow[]; relays: Relay[]; form: UseFormReturn<TeamForm, unknown, z.output<typeof teamSaveSchema>> }) {
   const { t } = useTranslation('meets');
   const [names, setNames] = useState(() => new Map((team?.members ?? []).map((m) => [m.studentId, m.name])));
   const [className, setClassName] = useState(team?.className ?? null);

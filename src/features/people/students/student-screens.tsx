@@ -1,3 +1,4 @@
+import type { SchoolFamily } from '@/domain/menus/access';
 import { useMemo, useState } from 'react';
 import { ArrowRightLeft, Plus } from 'lucide-react';
 import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
@@ -22,7 +23,7 @@ import { EnumBadge } from '@/components/enum-badge/enum-badge';
 import { Button } from '@/components/ui/button';
 import type { SelectOption } from '@/components/ui/select';
 import { facePhotosAction, PersonName } from '../photos/face-photos-dialog';
-import { searchParents, studentResource, useStudentOptions, useTransfer, type StudentFamily } from './api';
+import { searchParents, studentResource, useStudentOptions, useTransfer } from './api';
 import { usePeopleImport } from '../import/people-import';
 import { useAppAccountActions } from '../app-account-actions';
 import { gradeNameKey } from '@/domain/school/grades';
@@ -31,7 +32,7 @@ type Filters = { keyword?: string; gradeId?: string; classId?: string; status?: 
 const col = createDataTableColumnHelper<StudentRecord>();
 
 /** Choices of the student screens, translated: grades, classes, statuses, genders, relations, ethnicities. */
-function useChoices(family: StudentFamily) {
+function useChoices(family: SchoolFamily) {
   const { t } = useTranslation(['people', 'school']);
   const options = useStudentOptions(family);
   return useMemo(() => {
@@ -50,7 +51,7 @@ function useChoices(family: StudentFamily) {
 }
 
 /** user/student: the students with filters (keyword, grade, class, status), add, edit, transfer, delete. */
-export function StudentListScreen({ family }: { family: StudentFamily }) {
+export function StudentListScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('people');
   const navigate = useNavigate();
   const key = `${family}.user.student`;
@@ -150,7 +151,7 @@ export function StudentListScreen({ family }: { family: StudentFamily }) {
 }
 
 /** Moves the chosen students to one class; a refusal stays in the dialog. */
-function TransferDialog({ family, rows: students, classes, open, onOpenChange }: { family: StudentFamily; classes: SelectOption[] } & ActionDialogProps<StudentRecord>) {
+function TransferDialog({ family, rows: students, classes, open, onOpenChange }: { family: SchoolFamily; classes: SelectOption[] } & ActionDialogProps<StudentRecord>) {
   const { t } = useTranslation(['people', 'ui', 'validation']);
   const transfer = useTransfer(family);
   const who = students.map((s) => t('students.studentLine', { name: s.name, className: s.className })).join(t('students.separator'));
@@ -179,7 +180,7 @@ function TransferDialog({ family, rows: students, classes, open, onOpenChange }:
 }
 
 /** The student's parents: linked ones with their relation, and new ones entered here (saved with the student). */
-function ParentsSection({ family, known }: { family: StudentFamily; known: StudentRecord['parents'] }) {
+function ParentsSection({ family, known }: { family: SchoolFamily; known: StudentRecord['parents'] }) {
   const { t } = useTranslation('people');
   const choices = useChoices(family);
   const { control } = useFormContext<StudentForm>();
@@ -291,7 +292,7 @@ const defaults: StudentForm = {
 };
 
 /** user/student/add and edit/:id. */
-export function StudentFormScreen({ family }: { family: StudentFamily }) {
+export function StudentFormScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('people');
   const { id } = useParams();
   const access = usePageAccess(`${family}.user.student`);

@@ -1,3 +1,4 @@
+import type { SchoolFamily } from '@/domain/menus/access';
 import { useMemo, useState } from 'react';
 import { KeyRound, ShieldOff } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
@@ -13,7 +14,7 @@ import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { EnumBadge } from '@/components/enum-badge/enum-badge';
 import type { DeviceCredential } from '@/domain/activities/ingest';
-import { devices, exportDevices, useDeviceOptions, useDeviceSecretWrites, type VenueFamily } from '../api';
+import { devices, exportDevices, useDeviceOptions, useDeviceSecretWrites } from '../api';
 import { DeviceSecretDialog } from './device-secret-dialog';
 import { useDateTime } from '@/lib/date-time';
 
@@ -57,7 +58,7 @@ export function useDeviceColumns() {
 }
 
 /** venue/device: devices with filters by name or serial number, status and venue; add, edit, delete, export (docs/product-rules.md#devices). */
-export function DeviceListScreen({ family }: { family: VenueFamily }) {
+export function DeviceListScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('venue');
   const navigate = useNavigate();
   const key = `${family}.venue.device`;
@@ -166,7 +167,7 @@ export function DeviceListScreen({ family }: { family: VenueFamily }) {
 }
 
 /** venue/device/add and edit/:id. */
-export function DeviceFormScreen({ family }: { family: VenueFamily }) {
+export function DeviceFormScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('venue');
   const { id } = useParams();
   const access = usePageAccess(`${family}.venue.device`);

@@ -1,3 +1,4 @@
+import type { SchoolFamily } from '@/domain/menus/access';
 import { useMemo } from 'react';
 import { Link2, Link2Off } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
@@ -13,14 +14,14 @@ import { deleteAction, editAction, rowActionsColumn } from '@/components/list/ro
 import { LinkedListScreen } from '@/components/list/linked-list-screen';
 import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
-import { devices, venues, type VenueFamily } from '../api';
+import { devices, venues } from '../api';
 import { useDeviceColumns } from './device-screens';
 
 type Filters = { name?: string; type?: string };
 const col = createDataTableColumnHelper<VenueRow>();
 
 /** venue/place: venues with filters by name and type; add, edit, delete, associate devices (docs/product-rules.md#venues). */
-export function VenueListScreen({ family }: { family: VenueFamily }) {
+export function VenueListScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('venue');
   const navigate = useNavigate();
   const key = `${family}.venue.place`;
@@ -72,7 +73,7 @@ export function VenueListScreen({ family }: { family: VenueFamily }) {
 }
 
 /** venue/place/add and edit/:id. */
-export function VenueFormScreen({ family }: { family: VenueFamily }) {
+export function VenueFormScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('venue');
   const { id } = useParams();
   const access = usePageAccess(`${family}.venue.place`);
@@ -104,7 +105,7 @@ type DeviceFilters = { keyword?: string };
 const deviceCol = createDataTableColumnHelper<DeviceRow>();
 
 /** venue/place/device/:id: the venue's devices; associate devices of the organisation, detach one (the device stays). */
-export function VenueDevicesScreen({ family }: { family: VenueFamily }) {
+export function VenueDevicesScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('venue');
   const { id = '' } = useParams();
   const venue = venues(family).useGet(id);

@@ -1,3 +1,4 @@
+import type { SchoolFamily } from '@/domain/menus/access';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useListFormat } from '@/lib/list-format';
@@ -16,13 +17,13 @@ import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { Badge } from '@/components/ui/badge';
 import type { Resource } from '@/lib/resource';
 import { facePhotosAction, PersonName } from '../../photos/face-photos-dialog';
-import { staff, useStaffOptions, type StaffFamily } from '../api';
+import { staff, useStaffOptions } from '../api';
 import { TaughtClassesField } from './taught-classes-field';
 import { usePeopleImport } from '../../import/people-import';
 
 type Filters = { keyword?: string; roleId?: string; classId?: string; enabled?: string };
 const col = createDataTableColumnHelper<StaffListRow>();
-const keyOf = (family: StaffFamily) => `${family}.user.teacher`;
+const keyOf = (family: SchoolFamily) => `${family}.user.teacher`;
 const NO_WRAP = { className: 'whitespace-nowrap' };
 
 /**
@@ -30,7 +31,7 @@ const NO_WRAP = { className: 'whitespace-nowrap' };
  * filters by keyword, role, taught class and status; add, edit, reset password, enable/disable, delete. ID numbers
  * are never listed.
  */
-export function StaffListScreen({ family }: { family: StaffFamily }) {
+export function StaffListScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('people');
   const list = useListFormat();
   const navigate = useNavigate();
@@ -161,7 +162,7 @@ const toValues = (r: StaffRow): EditForm => ({
 });
 
 /** user/teacher/add and edit/:id: the person, their account and role, documents and face photo, taught classes. */
-export function StaffFormScreen({ family }: { family: StaffFamily }) {
+export function StaffFormScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('people');
   const { id } = useParams();
   const access = usePageAccess(keyOf(family));
