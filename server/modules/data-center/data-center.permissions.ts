@@ -1,6 +1,7 @@
 import { getCatalogEntry } from '@/domain/menus/catalog';
 import { pageAccess } from '@/domain/menus/access';
 import type { Family } from '@/domain/menus/access';
+import type { Access } from '../../lib/action';
 
 export interface DataCenterCodes {
   school: string;
@@ -34,8 +35,8 @@ export function dataCenterCodes(family: Family): DataCenterCodes {
   const college = pageCode(`${family}.dataCenter.college`);
   const view = (page: string) => pageCode(`${family}.dataCenter.${page}`) ?? (page === 'grade' ? college : undefined) ?? fallback;
   const detail = (page: string) => pageCode(`${family}.dataCenter.${page}.detail`) ?? view(page);
-  const screenLink = buttonCode(`${family}.dataCenter.school`, 'screen') ?? buttonCode(`${family}.org.currentOrg`, 'edit');
-  if (!screenLink) throw new Error(`No screen-link permission for family ${family}`);
+  const [key, action] = screenLinkAccess(family);
+  const screenLink = buttonCode(key, action)!;
   return {
     school: view('school'),
     grade: view('grade'),
@@ -46,4 +47,11 @@ export function dataCenterCodes(family: Family): DataCenterCodes {
     studentDetail: detail('student'),
     screenLink,
   };
+}
+
+/** The catalogue button that guards screen links (see `dataCenterCodes`), as the action kit declares it. */
+export function screenLinkAccess(family: Family): Access {
+  if (buttonCode(`${family}.dataCenter.school`, 'screen')) return [`${family}.dataCenter.school`, 'screen'];
+  if (buttonCode(`${family}.org.currentOrg`, 'edit')) return [`${family}.org.currentOrg`, 'edit'];
+  throw new Error(`No screen-link permission for family ${family}`);
 }

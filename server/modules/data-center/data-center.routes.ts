@@ -4,6 +4,7 @@ import { ok } from '@/domain/api';
 import { dataCenterFilterSchema, idParamsSchema, studentListQuerySchema } from '@/domain/data-center/filters';
 import { screenLinkCreateSchema } from '@/domain/data-center/wall';
 import { ERR } from '@/domain/errors';
+import { resourceAction } from '../../lib/action';
 import { AppError } from '../../lib/app-error';
 import { requirePermission, requireScope } from '../../plugins/tenant';
 import type { Family } from '@/domain/menus/access';
@@ -13,7 +14,7 @@ import { orgs } from '../../db/schema/orgs';
 import { physiqueResults } from '../../db/schema/physique';
 import { colleges, grades, majors, schoolYears, students } from '../../db/schema/school';
 import { testPlans } from '../../db/schema/test-plans';
-import { dataCenterCodes } from './data-center.permissions';
+import { dataCenterCodes, screenLinkAccess } from './data-center.permissions';
 import type { Viewer } from './data-center.scope';
 import { classList, classView, collegeList, dataCenterOptions, gradeView, schoolView, studentList, studentView } from './data-center.service';
 import { createScreenLink, listScreenLinks, revokeScreenLink } from './screen-link.service';
@@ -42,6 +43,8 @@ export const dataCenterRoutes: FastifyPluginAsyncZod<DataCenterRoutesOptions> = 
     return request.session.userId;
   };
 
+  // The views stay hand routes: they carry the read cache's `config.readsTables` (server/plugins/read-cache.ts), which
+  // `resourceAction` has no way to pass.
   app.get(
     '/filters',
     {
@@ -78,7 +81,9 @@ export const dataCenterRoutes: FastifyPluginAsyncZod<DataCenterRoutesOptions> = 
     ok(await app.readWith(request, async (db) => studentView(db, family, await viewer(request), request.params.id))),
   );
 
-  app.get('/screenLink', { preValidation: requirePermission(can.screenLink) }, async (request) => ok(await listScreenLinks(app.db, family, await tenant(request))));
+  resourceAction(app, { method: 'GET', path: '/screenLink', access: screenLinkAccess(family), read: (db, actor) => listScreenLinks(db, family, actor.tenantOrgId) });
+  // Creating and revoking stay hand routes: the action kit writes an audit row per write, and a screen link has no audit
+  // entity (the link row itself keeps who created and revoked it); an audit row would be new behaviour.
   app.post('/screenLink', { preValidation: requirePermission(can.screenLink), schema: { body: screenLinkCreateSchema } }, async (request) =>
     ok(await createScreenLink(app.db, family, await tenant(request), userId(request), request.body)),
   );

@@ -1,21 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ok } from '@/domain/api';
 import { dataCenterFilterSchema } from '@/domain/data-center/filters';
+import { resourceAction } from '../../lib/action';
 import { classScopeOf } from '../../lib/data-scope';
 import { relativeApi } from '../../lib/resource';
-import { requireAccess, requireScope } from '../../plugins/tenant';
 import { districtOverview } from './district.service';
 
 const OVERVIEW = 'admin.dataCenter.overview';
 
 /** GET /api/busi/web/admin/dataCenter/overview (docs/product-rules.md#district-overview): one request for the whole screen. */
 export const districtRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    relativeApi(OVERVIEW, 'admin'),
-    { preValidation: requireAccess(OVERVIEW), schema: { querystring: dataCenterFilterSchema.pick({ schoolYear: true, semesterCode: true, planId: true, gender: true }) } },
-    async (request) => {
-      const scope = await requireScope(request);
-      return ok(await app.readWith(request, async (db) => districtOverview(db, { tenantOrgId: scope.tenantOrgId, classScope: await classScopeOf(db, scope) }, request.query)));
-    },
-  );
+  resourceAction(app, {
+    method: 'GET',
+    path: relativeApi(OVERVIEW, 'admin'),
+    access: [OVERVIEW, 'view'],
+    query: dataCenterFilterSchema.pick({ schoolYear: true, semesterCode: true, planId: true, gender: true }),
+    read: async (db, actor, { query }) => districtOverview(db, { tenantOrgId: actor.tenantOrgId, classScope: await classScopeOf(db, actor) }, query),
+  });
 };

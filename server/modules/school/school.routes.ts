@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ok } from '@/domain/api';
-import { requirePermission, requireScope } from '../../plugins/tenant';
-import { pageAccess, type SchoolFamily } from '@/domain/menus/access';
+import type { SchoolFamily } from '@/domain/menus/access';
+import { resourceAction } from '../../lib/action';
 import { gradeList, schoolYearList } from './school.service';
 
 export interface SchoolRoutesOptions {
@@ -15,13 +14,10 @@ export interface SchoolRoutesOptions {
  * auth → tenant scope → permission code → validation, and reads only the scope's organisation.
  */
 export const schoolRoutes: FastifyPluginAsyncZod<SchoolRoutesOptions> = async (app, { family }) => {
-  const can = {
-    classes: pageAccess(`${family}.org.class`).view,
-    grades: pageAccess(`${family}.org.grade`).view,
-    years: pageAccess(`${family}.org.acayear`).view,
-    students: pageAccess(`${family}.user.student`).view,
-  };
-  const tenant = async (request: Parameters<typeof requireScope>[0]) => (await requireScope(request)).tenantOrgId;
+  const classes = `${family}.org.class`;
+  const grades = `${family}.org.grade`;
+  const years = `${family}.org.acayear`;
+  const students = `${family}.user.student`;
 
   // Classes (org/class page and :id) are the class resource of server/modules/org.
 
@@ -30,10 +26,16 @@ export const schoolRoutes: FastifyPluginAsyncZod<SchoolRoutesOptions> = async (a
   // Staff (user/teacher) are the staff resource of server/modules/people.
 
   // Dictionaries several screens filter by (docs/product-rules.md#grades, #school-years).
-  app.get('/org/grade/list', { preValidation: requirePermission(can.grades, can.classes, can.students) }, async (request) =>
-    ok(await gradeList(app.db, await tenant(request))),
-  );
-  app.get('/org/acayear/list', { preValidation: requirePermission(can.years, can.students) }, async (request) =>
-    ok(await schoolYearList(app.db, await tenant(request))),
-  );
+  resourceAction(app, {
+    method: 'GET',
+    path: '/org/grade/list',
+    access: [grades, 'view', [classes, 'view'], [students, 'view']],
+    read: (db, actor) => gradeList(db, actor.tenantOrgId),
+  });
+  resourceAction(app, {
+    method: 'GET',
+    path: '/org/acayear/list',
+    access: [years, 'view', [students, 'view']],
+    read: (db, actor) => schoolYearList(db, actor.tenantOrgId),
+  });
 };
