@@ -490,6 +490,9 @@ const ACTION_BODIES: Record<string, Body> = {
   // Bodies of actions whose `:id` is not a declared resource's row (checked by their own suites).
   'POST /': {},
   'POST /sportsMeet/stamps': {},
+  'PUT /currentOrg/:id': { name: '契约学校', code: '60', activatableDevices: 0 },
+  'PUT /orgManage/orgInfo/:id/status': { enabled: true },
+  'PUT /sportsHomework/homeworkManagement/submissions/:id/review': { verdict: 'valid' },
 };
 
 /** The account that holds a family's pages in the demo. */

@@ -4,6 +4,7 @@ import { ok } from '@/domain/api';
 import { exerciseRecordFilter, exerciseRecordListQuery, exerciseValidityBody } from '@/domain/activities/exercise-records';
 import type { Family } from '@/domain/menus/access';
 import { classScopeOf } from '../../lib/data-scope';
+import { resourceAction } from '../../lib/action';
 import { audit } from '../../lib/audit';
 import { registerResource } from '../../lib/resource';
 import { sendXlsx } from '../../lib/spreadsheet/http';
@@ -26,11 +27,14 @@ export const exerciseRecordRoutes: FastifyPluginAsync<{ family: Family }> = asyn
     { key, entity: 'exerciseRecord', list: { query: exerciseRecordListQuery, handler: async (db, actor, q) => exerciseRecordPage(db, await reader(actor), q) } },
     (scope) => {
       const r = scope.withTypeProvider<ZodTypeProvider>();
-      r.get('/options', { preValidation: requireAccess(key, 'view') }, async (request) => ok(await activityOptions(app.db, await reader(await requireActor(request)))));
+      resourceAction(scope, { method: 'GET', path: '/options', access: [key, 'view'], read: async (db, actor) => activityOptions(db, await reader(actor)) });
+      // Hand route: it answers a workbook stream, not the envelope.
       r.get('/export', { preValidation: requireAccess(key, 'export'), schema: { querystring: exerciseRecordFilter } }, async (request, reply) => {
         const { workbook, fileName } = await exportExerciseRecords(app.db, await reader(await requireActor(request)), request.query, translator(request), app.now());
         return sendXlsx(reply, workbook, fileName);
       });
+      // Hand routes: a batch over many records, audited as one row naming no single record (the action kit audits a row's
+      // id) and only when something changed.
       for (const [path, action, invalid] of [
         ['/invalid', 'invalid', true],
         ['/valid', 'valid', false],

@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { homeworkListQuery, homeworkSaveSchema, homeworkStudentQuery, homeworkSubmissionQuery, videoReviewSchema } from '@/domain/activities/homework';
-import { ok } from '@/domain/api';
 import { idParamsSchema as idParams } from '@/domain/list-query';
 import { OK_MSG } from '@/domain/errors';
-import { audit } from '../../lib/audit';
+import { resourceAction } from '../../lib/action';
 import { registerResource, uuidOr404 } from '../../lib/resource';
 import { requireAccess, requireActor, type Actor } from '../../plugins/tenant';
 import { sendXlsx } from '../../lib/spreadsheet/http';
@@ -31,18 +30,32 @@ import type { ServedBy } from '@/domain/menus/access';
 
 /** The detail's reads (completion per class and per student, submissions) and their export under `{page}/:id/…`. */
 function detailReads(app: FastifyInstance, key: string, reader: (actor: Actor) => HomeworkReader) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const read = requireAccess(key, 'detail');
-  r.get('/:id/classes', { preValidation: read, schema: { params: idParams } }, async (request) =>
-    ok(await classCompletion(app.db, reader(await requireActor(request)), uuidOr404(request.params.id), app.now())),
-  );
-  r.get('/:id/students', { preValidation: read, schema: { params: idParams, querystring: homeworkStudentQuery } }, async (request) =>
-    ok(await studentCompletion(app.db, reader(await requireActor(request)), uuidOr404(request.params.id), request.query, app.now())),
-  );
-  r.get('/:id/submissions', { preValidation: read, schema: { params: idParams, querystring: homeworkSubmissionQuery } }, async (request) =>
-    ok(await submissionPage(app.db, reader(await requireActor(request)), uuidOr404(request.params.id), request.query, app.now())),
-  );
-  r.get('/:id/export', { preValidation: requireAccess(key, 'export'), schema: { params: idParams } }, async (request, reply) => {
+  const access = [key, 'detail'] as const;
+  resourceAction(app, {
+    method: 'GET',
+    path: '/:id/classes',
+    access,
+    params: idParams,
+    read: (db, actor, { params }) => classCompletion(db, reader(actor), params.id, app.now()),
+  });
+  resourceAction(app, {
+    method: 'GET',
+    path: '/:id/students',
+    access,
+    params: idParams,
+    query: homeworkStudentQuery,
+    read: (db, actor, { params, query }) => studentCompletion(db, reader(actor), params.id, query, app.now()),
+  });
+  resourceAction(app, {
+    method: 'GET',
+    path: '/:id/submissions',
+    access,
+    params: idParams,
+    query: homeworkSubmissionQuery,
+    read: (db, actor, { params, query }) => submissionPage(db, reader(actor), params.id, query, app.now()),
+  });
+  // Hand route: it answers a workbook stream, not the envelope.
+  app.withTypeProvider<ZodTypeProvider>().get('/:id/export', { preValidation: requireAccess(key, 'export'), schema: { params: idParams } }, async (request, reply) => {
     const t = (k: string, options?: Record<string, unknown>) => request.t(k, options ?? {});
     const { workbook, fileName } = await exportHomework(app.db, reader(await requireActor(request)), uuidOr404(request.params.id), t, app.now());
     return sendXlsx(reply, workbook, fileName);
@@ -87,32 +100,27 @@ export const homeworkRoutes: FastifyPluginAsync<{ family: ServedBy<'homework.hom
       remove: (tx, actor, id) => deleteHomework(tx, actor, id, app.now()),
     },
     (scope) => {
-      const r = scope.withTypeProvider<ZodTypeProvider>();
-      r.get('/options', { preValidation: requireAccess(key, 'view') }, async (request) => ok(await homeworkOptions(app.db, await requireActor(request))));
-      r.post('/:id/end', { preValidation: requireAccess(key, 'end'), schema: { params: idParams } }, async (request) => {
-        const actor = await requireActor(request);
-        const id = uuidOr404(request.params.id);
-        const after = await app.db.transaction(async (tx) => {
-          const change = await endHomework(tx, actor, id, app.now());
-          await audit(tx, actor, { action: 'end', entity: 'homework', entityId: id, before: change.before, after: change.after });
-          return change.after;
-        });
-        return ok(after, request.t(OK_MSG.operation));
+      resourceAction(scope, { method: 'GET', path: '/options', access: [key, 'view'], read: homeworkOptions });
+      resourceAction(scope, {
+        method: 'POST',
+        path: '/:id/end',
+        access: [key, 'end'],
+        params: idParams,
+        entity: 'homework',
+        audit: 'end',
+        message: OK_MSG.operation,
+        write: (tx, actor, { params }) => endHomework(tx, actor, params.id, app.now()),
       });
-      r.put(
-        '/submissions/:id/review',
-        { preValidation: requireAccess(key, 'edit'), schema: { params: idParams, body: videoReviewSchema } },
-        async (request) => {
-          const actor = await requireActor(request);
-          const id = uuidOr404(request.params.id);
-          const after = await app.db.transaction(async (tx) => {
-            const change = await reviewSubmission(tx, actor, id, request.body, app.now());
-            await audit(tx, actor, { action: 'review', entity: 'homeworkSubmission', entityId: id, before: change.before, after: change.after });
-            return change.after;
-          });
-          return ok(after, request.t(OK_MSG.saved));
-        },
-      );
+      resourceAction(scope, {
+        method: 'PUT',
+        path: '/submissions/:id/review',
+        access: [key, 'edit'],
+        params: idParams,
+        body: videoReviewSchema,
+        entity: 'homeworkSubmission',
+        audit: 'review',
+        write: (tx, actor, { params, body }) => reviewSubmission(tx, actor, params.id, body, app.now()),
+      });
       detailReads(scope, key, reader);
     },
   );

@@ -53,6 +53,8 @@ function toJobRow(row: Row, t: FastifyRequest['t']): JobRow {
   };
 }
 
+// Hand routes: a job is its starter's (or the organisation administrator's), behind no catalogue page or button, so
+// there is no permission for the action kit to declare; the download is a file stream.
 export const jobRoutes: FastifyPluginAsync<{ storage: Storage }> = async (app, { storage }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
 

@@ -1,13 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ok } from '@/domain/api';
-import { OK_MSG } from '@/domain/errors';
 import { currentOrgSaveSchema } from '@/domain/org/current-org';
 import { orgCreateSchema, orgListQuery, orgStatusSchema, orgUpdateSchema } from '@/domain/org/orgs';
 import { idParamsSchema } from '@/domain/list-query';
 import { departmentCandidateQuery, departmentListQuery, departmentMemberListQuery, departmentMembersAddSchema, departmentSaveSchema } from '@/domain/org/departments';
-import { audit } from '../../lib/audit';
-import { isUuid } from '../../lib/ids';
+import { resourceAction } from '../../lib/action';
 import { registerLinked } from '../../lib/linked';
 import { notFound, registerResource, relativeApi, resourceRoutes } from '../../lib/resource';
 import { requireAccess, requireActor, type Actor } from '../../plugins/tenant';
@@ -30,26 +27,30 @@ import type { Family } from '@/domain/menus/access';
 /** Organisation management of /api/busi/web/{admin|k12|gx}: the own organisation (currentOrg). */
 export const orgManageRoutes: FastifyPluginAsync<{ family: Family }> = async (app, { family }) => {
 
-  await app.register(async (r0) => {
-    const r = r0.withTypeProvider<ZodTypeProvider>();
+  await app.register(async (scope) => {
     const key = `${family}.org.currentOrg`;
     // '/' reads the signed-in organisation; '/:id' is the same record by id (the form kit's calls): another id is 404.
     const own = (actor: Actor, id?: string) => {
       if (id !== undefined && id !== actor.tenantOrgId) throw notFound();
       return actor;
     };
-    r.get('/', { preValidation: requireAccess(key, 'view') }, async (request) => ok(await currentOrg(app.db, await requireActor(request))));
-    r.get('/:id', { preValidation: requireAccess(key, 'view'), schema: { params: idParamsSchema } }, async (request) =>
-      ok(await currentOrg(app.db, own(await requireActor(request), request.params.id))),
-    );
-    r.put('/:id', { preValidation: requireAccess(key, 'edit'), schema: { params: idParamsSchema, body: currentOrgSaveSchema } }, async (request) => {
-      const actor = own(await requireActor(request), request.params.id);
-      const saved = await app.db.transaction(async (tx) => {
-        const change = await updateCurrentOrg(tx, actor, request.body);
-        await audit(tx, actor, { action: 'update', entity: 'org', entityId: actor.tenantOrgId, before: change.before, after: change.after });
-        return change.after;
-      });
-      return ok(saved, request.t(OK_MSG.saved));
+    resourceAction(scope, { method: 'GET', path: '/', access: [key, 'view'], read: (db, actor) => currentOrg(db, actor) });
+    resourceAction(scope, {
+      method: 'GET',
+      path: '/:id',
+      access: [key, 'view'],
+      params: idParamsSchema,
+      read: (db, actor, { params }) => currentOrg(db, own(actor, params.id)),
+    });
+    resourceAction(scope, {
+      method: 'PUT',
+      path: '/:id',
+      access: [key, 'edit'],
+      params: idParamsSchema,
+      body: currentOrgSaveSchema,
+      entity: 'org',
+      audit: 'update',
+      write: async (tx, actor, { params, body }) => ({ ...(await updateCurrentOrg(tx, own(actor, params.id), body)), entityId: actor.tenantOrgId }),
     });
   }, { prefix: relativeApi(`${family}.org.currentOrg`, family) });
 
@@ -58,9 +59,8 @@ export const orgManageRoutes: FastifyPluginAsync<{ family: Family }> = async (ap
   await app.register(async (r0) => {
     const r = r0.withTypeProvider<ZodTypeProvider>();
     const key = 'admin.org.orgInfo';
-    r.get('/tree', { preValidation: requireAccess(key, 'view'), schema: { querystring: orgListQuery } }, async (request) =>
-      ok(await orgTree(app.db, await requireActor(request), request.query)),
-    );
+    resourceAction(r0, { method: 'GET', path: '/tree', access: [key, 'view'], query: orgListQuery, read: (db, actor, { query }) => orgTree(db, actor, query) });
+    // Hand route: it answers a workbook stream, not the envelope.
     r.get('/export', { preValidation: requireAccess(key, 'export'), schema: { querystring: orgListQuery } }, async (request, reply) => {
       const rows = await orgTree(app.db, await requireActor(request), request.query);
       const file = orgWorkbook(rows, request.t);
@@ -69,15 +69,19 @@ export const orgManageRoutes: FastifyPluginAsync<{ family: Family }> = async (ap
         .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(request.t('orgManage:orgs.exportName'))}.xlsx`)
         .send(file);
     });
-    r.put('/:id/status', { preValidation: requireAccess(key, 'status'), schema: { params: idParamsSchema, body: orgStatusSchema } }, async (request) => {
-      const actor = await requireActor(request);
-      if (!isUuid(request.params.id)) throw notFound();
-      const saved = await app.db.transaction(async (tx) => {
-        const change = await setOrgStatus(tx, actor, request.params.id, request.body, app.now());
-        await audit(tx, actor, { action: 'status', entity: 'org', entityId: request.params.id, before: change.before, after: { ...change.after, changed: change.changed } });
-        return change.after;
-      });
-      return ok(saved, request.t(OK_MSG.saved));
+    resourceAction(r0, {
+      method: 'PUT',
+      path: '/:id/status',
+      access: [key, 'status'],
+      params: idParamsSchema,
+      body: orgStatusSchema,
+      entity: 'org',
+      audit: 'status',
+      // The audit row also names every organisation the change reached; the answer is the row.
+      write: async (tx, actor, { params, body }) => {
+        const change = await setOrgStatus(tx, actor, params.id, body, app.now());
+        return { before: change.before, after: { ...change.after, changed: change.changed }, answer: change.after };
+      },
     });
     resourceRoutes(r0, {
       key,
@@ -101,12 +105,14 @@ export const orgManageRoutes: FastifyPluginAsync<{ family: Family }> = async (ap
       update: { body: departmentSaveSchema, handler: updateDepartment },
       remove: deleteDepartment,
     },
-    (scope) => {
-      const r = scope.withTypeProvider<ZodTypeProvider>();
-      r.get('/tree', { preValidation: requireAccess(deptKey, 'view'), schema: { querystring: departmentListQuery } }, async (request) =>
-        ok(await departmentTree(app.db, await requireActor(request), request.query)),
-      );
-    },
+    (scope) =>
+      resourceAction(scope, {
+        method: 'GET',
+        path: '/tree',
+        access: [deptKey, 'view'],
+        query: departmentListQuery,
+        read: (db, actor, { query }) => departmentTree(db, actor, query),
+      }),
   );
   await registerLinked(app, 'admin', {
     key: deptKey,

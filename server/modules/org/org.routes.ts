@@ -8,6 +8,7 @@ import { classListQuery, classSaveSchema } from '@/domain/school/classes';
 import { collegeListQuery, collegeSaveSchema, majorListQuery, majorSaveSchema } from '@/domain/school/colleges';
 import { gradeListQuery, gradeSaveSchema } from '@/domain/school/grades';
 import { schoolYearListQuery, schoolYearSaveSchema } from '@/domain/school/school-years';
+import { resourceAction } from '../../lib/action';
 import { registerResource, relativeApi } from '../../lib/resource';
 import { sendXlsx, uploadedFile } from '../../lib/spreadsheet/http';
 import { requireAccess, requireActor } from '../../plugins/tenant';
@@ -54,7 +55,8 @@ export const orgRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (ap
       remove: deleteClass,
     },
     (scope) => {
-      scope.get('/options', { preValidation: requireAccess(classKey, 'view') }, async (request) => ok(await classFormOptions(app.db, await requireActor(request))));
+      resourceAction(scope, { method: 'GET', path: '/options', access: [classKey, 'view'], read: classFormOptions });
+      // Hand routes: the export and the template answer a workbook stream, the import reads a multipart upload.
       // Import and export of the class workbook (docs/product-rules.md#class-import).
       void scope.register(multipart, { limits: { fileSize: CLASS_IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
       const r = scope.withTypeProvider<ZodTypeProvider>();
@@ -90,7 +92,7 @@ export const orgRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (ap
       update: { body: gradeSaveSchema, handler: updateGrade },
       remove: deleteGrade,
     },
-    (scope) => scope.get('/options', { preValidation: requireAccess(`${family}.org.grade`, 'view') }, async (request) => ok(await gradeFormOptions(app.db, await requireActor(request)))),
+    (scope) => resourceAction(scope, { method: 'GET', path: '/options', access: [`${family}.org.grade`, 'view'], read: gradeFormOptions }),
   );
 
   if (family !== 'gx') return;
@@ -115,6 +117,6 @@ export const orgRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (ap
       update: { body: majorSaveSchema, handler: updateMajor },
       remove: deleteMajor,
     },
-    (scope) => scope.get('/options', { preValidation: requireAccess('gx.org.major', 'view') }, async (request) => ok({ colleges: await collegeOptions(app.db, await requireActor(request)) })),
+    (scope) => resourceAction(scope, { method: 'GET', path: '/options', access: ['gx.org.major', 'view'], read: async (db, actor) => ({ colleges: await collegeOptions(db, actor) }) }),
   );
 };

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
-import { OK_MSG } from '@/domain/errors';
 import { rolloverCommitSchema, type RolloverCommit } from '@/domain/school/rollover';
 import type { SchoolFamily } from '@/domain/menus/access';
+import { resourceAction } from '../../lib/action';
 import { audit } from '../../lib/audit';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import type { JobHandler } from '../../lib/jobs';
@@ -34,25 +34,28 @@ const rolloverJob: JobHandler<{ family: SchoolFamily; body: RolloverCommit }> = 
 export const rolloverRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (app, { family }) => {
   const pageKey = `${family}.org.acayear`;
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const can = requireAccess(pageKey, 'rollover');
   // One kind for both families: the job's input names the family.
   app.jobs.define('rollover', rolloverJob);
 
-  r.get('/preview', { preValidation: can }, async (request) => ok(await rolloverPreview(app.db, await requireActor(request), family)));
-  r.get('/last', { preValidation: can }, async (request) => ok(await lastRollover(app.db, await requireActor(request))));
-  // Checked here so a refusal answers at once; the rollover itself runs as a job (docs/product-rules.md#jobs).
-  r.post('/', { preValidation: can, schema: { body: rolloverCommitSchema } }, async (request) => {
+  const can = [pageKey, 'rollover'] as const;
+  resourceAction(app, { method: 'GET', path: '/preview', access: can, read: (db, actor) => rolloverPreview(db, actor, family) });
+  resourceAction(app, { method: 'GET', path: '/last', access: can, read: lastRollover });
+  // Hand route: the rollover runs as a job enqueued with the request's locale (docs/product-rules.md#jobs); checked
+  // here first so a refusal answers at once.
+  r.post('/', { preValidation: requireAccess(...can), schema: { body: rolloverCommitSchema } }, async (request) => {
     const actor = await requireActor(request);
     await checkRollover(app.db, actor, family, request.body);
     return ok({ id: await app.jobs.enqueue('rollover', actor, { family, body: request.body }, request.locale) });
   });
-  r.post('/undo', { preValidation: can }, async (request) => {
-    const actor = await requireActor(request);
-    const done = await app.db.transaction(async (tx) => {
+  resourceAction(app, {
+    method: 'POST',
+    path: '/undo',
+    access: can,
+    entity: 'schoolRollover',
+    audit: 'undoRollover',
+    write: async (tx, actor) => {
       const summary = await undoRollover(tx, actor, app.now());
-      await audit(tx, actor, { action: 'undoRollover', entity: 'schoolRollover', entityId: summary.id, after: summary });
-      return summary;
-    });
-    return ok(done, request.t(OK_MSG.saved));
+      return { after: summary, entityId: summary.id };
+    },
   });
 };

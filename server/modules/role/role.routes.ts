@@ -30,7 +30,8 @@ export const roleRoutes: FastifyPluginAsync<{ family: Family }> = async (app, { 
       });
       const r = scope.withTypeProvider<ZodTypeProvider>();
       // The role editor's permission tree with the platform operators' names, order and hidden marks
-      // (docs/product-rules.md#menu-management), in the request's language.
+      // (docs/product-rules.md#menu-management), in the request's language. Hand route: its names are translated with the
+      // request's locale, which an action kit read does not get.
       r.get('/menu-tree', { preValidation: requireAccess(key, 'view') }, async (request) => {
         const custom = await menuCustoms(app.db);
         const hidden = request.t('roles:hiddenMenu');

@@ -1,12 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { candidateQuery, trainingDataQuery, trainingListQuery, trainingSaveSchema } from '@/domain/activities/training';
-import { ok } from '@/domain/api';
 import { idParamsSchema as idParams } from '@/domain/list-query';
 import { OK_MSG } from '@/domain/errors';
-import { audit } from '../../lib/audit';
-import { registerResource, uuidOr404 } from '../../lib/resource';
-import { requireAccess, requireActor } from '../../plugins/tenant';
+import { resourceAction } from '../../lib/action';
+import { registerResource } from '../../lib/resource';
 import { registerRefCheck } from '../activities/ref-checks';
 import {
   createTraining,
@@ -38,27 +35,40 @@ export const trainingRoutes: FastifyPluginAsync = async (app) => {
       remove: (tx, actor, id) => deleteTraining(tx, actor, id, app.now()),
     },
     (scope) => {
-      const r = scope.withTypeProvider<ZodTypeProvider>();
-      r.get('/options', { preValidation: requireAccess(KEY, 'add') }, async (request) => ok(await trainingOptions(app.db, await requireActor(request))));
-      r.get('/candidates', { preValidation: requireAccess(KEY, 'add'), schema: { querystring: candidateQuery } }, async (request) =>
-        ok(await trainingCandidates(app.db, await requireActor(request), request.query)),
-      );
-      r.post('/:id/end', { preValidation: requireAccess(KEY, 'end'), schema: { params: idParams } }, async (request) => {
-        const actor = await requireActor(request);
-        const id = uuidOr404(request.params.id);
-        const after = await app.db.transaction(async (tx) => {
-          const change = await endTraining(tx, actor, id, app.now());
-          await audit(tx, actor, { action: 'end', entity: 'trainingPlan', entityId: id, before: change.before, after: change.after });
-          return change.after;
-        });
-        return ok(after, request.t(OK_MSG.operation));
+      resourceAction(scope, { method: 'GET', path: '/options', access: [KEY, 'add'], read: trainingOptions });
+      resourceAction(scope, {
+        method: 'GET',
+        path: '/candidates',
+        access: [KEY, 'add'],
+        query: candidateQuery,
+        read: (db, actor, { query }) => trainingCandidates(db, actor, query),
       });
-      r.get('/:id/progress', { preValidation: requireAccess(KEY, 'data'), schema: { params: idParams, querystring: trainingDataQuery } }, async (request) =>
-        ok(await trainingProgress(app.db, await requireActor(request), uuidOr404(request.params.id), request.query, app.now())),
-      );
-      r.get('/:id/sessions', { preValidation: requireAccess(KEY, 'data'), schema: { params: idParams, querystring: trainingDataQuery } }, async (request) =>
-        ok(await trainingSessions(app.db, await requireActor(request), uuidOr404(request.params.id), request.query, app.now())),
-      );
+      resourceAction(scope, {
+        method: 'POST',
+        path: '/:id/end',
+        access: [KEY, 'end'],
+        params: idParams,
+        entity: 'trainingPlan',
+        audit: 'end',
+        message: OK_MSG.operation,
+        write: (tx, actor, { params }) => endTraining(tx, actor, params.id, app.now()),
+      });
+      resourceAction(scope, {
+        method: 'GET',
+        path: '/:id/progress',
+        access: [KEY, 'data'],
+        params: idParams,
+        query: trainingDataQuery,
+        read: (db, actor, { params, query }) => trainingProgress(db, actor, params.id, query, app.now()),
+      });
+      resourceAction(scope, {
+        method: 'GET',
+        path: '/:id/sessions',
+        access: [KEY, 'data'],
+        params: idParams,
+        query: trainingDataQuery,
+        read: (db, actor, { params, query }) => trainingSessions(db, actor, params.id, query, app.now()),
+      });
     },
   );
 };

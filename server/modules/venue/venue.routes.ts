@@ -1,13 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ok } from '@/domain/api';
 import { OK_MSG } from '@/domain/errors';
 import { idParamsSchema } from '@/domain/list-query';
 import { deviceListQuery, deviceSaveSchema } from '@/domain/venue/devices';
 import { venueDeviceCandidateQuery, venueDeviceListQuery, venueDevicesSchema, venueListQuery, venueSaveSchema } from '@/domain/venue/venues';
-import { audit } from '../../lib/audit';
+import { resourceAction } from '../../lib/action';
 import { registerLinked } from '../../lib/linked';
-import { registerResource, uuidOr404 } from '../../lib/resource';
+import { registerResource } from '../../lib/resource';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import { deviceWorkbook } from './device.export';
 import { createDevice, deleteDevice, deviceById, deviceOptions, devicePage, deviceRows, issueDeviceSecret, revokeDeviceSecret, updateDevice } from './device.service';
@@ -37,9 +36,8 @@ export const venueRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (
     (scope) => {
       const r = scope.withTypeProvider<ZodTypeProvider>();
       // The association screen lists the organisation's devices to choose from.
-      r.get('/options', { preValidation: requireAccess(deviceKey, 'view', [placeKey, 'device']) }, async (request) =>
-        ok(await deviceOptions(app.db, await requireActor(request))),
-      );
+      resourceAction(scope, { method: 'GET', path: '/options', access: [deviceKey, 'view', [placeKey, 'device']], read: deviceOptions });
+      // Hand route: it answers a workbook stream, not the envelope.
       r.get('/export', { preValidation: requireAccess(deviceKey, 'export'), schema: { querystring: deviceListQuery.omit({ current: true, size: true }) } }, async (request, reply) => {
         const rows = await deviceRows(app.db, await requireActor(request), request.query);
         return reply
@@ -48,24 +46,29 @@ export const venueRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (
           .send(deviceWorkbook(rows, request.t));
       });
       // The device API secret (docs/product-rules.md#ingest): issue (activating the device) or rotate, and revoke.
-      r.post('/:id/secret', { preValidation: requireAccess(deviceKey, 'edit'), schema: { params: idParamsSchema } }, async (request) => {
-        const actor = await requireActor(request);
-        const id = uuidOr404(request.params.id);
-        const credential = await app.db.transaction(async (tx) => {
-          const issued = await issueDeviceSecret(tx, actor, id, app.now());
-          await audit(tx, actor, { action: 'issueSecret', entity: 'device', entityId: id, before: issued.change.before, after: issued.change.after });
-          return issued.credential;
-        });
-        return ok(credential, request.t(OK_MSG.saved));
+      resourceAction(scope, {
+        method: 'POST',
+        path: '/:id/secret',
+        access: [deviceKey, 'edit'],
+        params: idParamsSchema,
+        entity: 'device',
+        audit: 'issueSecret',
+        // The secret is shown once, in the answer; the audit row keeps the device without it.
+        write: async (tx, actor, { params }) => {
+          const issued = await issueDeviceSecret(tx, actor, params.id, app.now());
+          return { ...issued.change, answer: issued.credential };
+        },
       });
-      r.delete('/:id/secret', { preValidation: requireAccess(deviceKey, 'edit'), schema: { params: idParamsSchema } }, async (request) => {
-        const actor = await requireActor(request);
-        const id = uuidOr404(request.params.id);
-        await app.db.transaction(async (tx) => {
-          const change = await revokeDeviceSecret(tx, actor, id);
-          await audit(tx, actor, { action: 'revokeSecret', entity: 'device', entityId: id, before: change.before, after: change.after });
-        });
-        return ok(null, request.t(OK_MSG.saved));
+      resourceAction(scope, {
+        method: 'DELETE',
+        path: '/:id/secret',
+        access: [deviceKey, 'edit'],
+        params: idParamsSchema,
+        entity: 'device',
+        audit: 'revokeSecret',
+        answers: 'nothing',
+        message: OK_MSG.saved,
+        write: (tx, actor, { params }) => revokeDeviceSecret(tx, actor, params.id),
       });
     },
   );
