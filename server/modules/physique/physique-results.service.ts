@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { ERR } from '@/domain/errors';
 import type { PageQuery } from '@/domain/api';
@@ -15,7 +15,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { auditLogs } from '../../db/schema/audit';
 import { users } from '../../db/schema/auth';
 import { physiqueResultCounts, physiqueResultLogs, physiqueResults } from '../../db/schema/physique';
-import { classes, students } from '../../db/schema/school';
+import { classes, schoolYears, students } from '../../db/schema/school';
 import { testPlans } from '../../db/schema/test-plans';
 import { AppError } from '../../lib/app-error';
 import { inClassScope, type ClassScope } from '../../lib/data-scope';
@@ -250,16 +250,35 @@ export const pageQuery = (db: DbOrTx, where: SQL | undefined, page: { groups: re
     .offset(page.skip);
 
 /**
+ * The filter a list or export runs: a management organisation's that names no school year, semester or plan (and not
+ * `allYears`) is the current school year's — the newest year marked current in its schools (or the chosen school) —
+ * as a school's screen opens on its own current year. Without it the bureau's first page read and summed every
+ * result of every school and year (docs/decisions/031-score-list-pages-by-class.md).
+ */
+export async function withDefaultYear(db: DbOrTx, caller: Caller, f: ScoreFilter): Promise<{ filter: ScoreFilter; defaultYear?: { id: string; academicYear: string } }> {
+  if (caller.family !== 'admin' || f.allYears || f.schoolYearId || f.semesterCode || f.planId) return { filter: f };
+  const [year] = await db
+    .select({ id: schoolYears.id, academicYear: schoolYears.academicYear })
+    .from(schoolYears)
+    .where(and(eq(schoolYears.current, true), inTenant(schoolYears.orgId, caller.family, caller.tenantOrgId), f.orgId ? eq(schoolYears.orgId, f.orgId) : undefined))
+    .orderBy(desc(schoolYears.startYear), asc(schoolYears.id))
+    .limit(1);
+  return year ? { filter: { ...f, schoolYearId: year.id }, defaultYear: year } : { filter: f };
+}
+
+/**
  * Score search (organizeTest/scoreSearch) and the results screen: one page of results plus the filter's aggregates.
  * The list is ordered by plan, grade and class before the student, so the counts per class (read with the summary,
  * from the counts the triggers keep unless a keyword names students) tell which classes the page falls in, and only
  * their rows are joined and sorted, instead of every matching result (docs/decisions/031-score-list-pages-by-class.md).
  */
-export async function searchResults(db: DbOrTx, caller: Caller, q: ScoreFilter & PageQuery): Promise<ScoreSearchPage> {
+export async function searchResults(db: DbOrTx, caller: Caller, query: ScoreFilter & PageQuery): Promise<ScoreSearchPage> {
+  const { filter, defaultYear } = await withDefaultYear(db, caller, query);
+  const q = { ...query, ...filter };
   const { summary, groups } = await summaryAndGroups(db, caller, q);
   const page = groupsOfPage(groups, (q.current - 1) * q.size, q.size);
   const rows = page.groups.length === 0 ? [] : await pageQuery(db, resultFilter(caller, q), page, q.size);
-  return { records: rows.map(toResultRow), total: summary.matched, current: q.current, size: q.size, summary };
+  return { records: rows.map(toResultRow), total: summary.matched, current: q.current, size: q.size, summary, ...(defaultYear ? { defaultYear } : {}) };
 }
 
 async function exportRows(db: DbOrTx, where: SQL | undefined): Promise<SelectedResult[]> {
@@ -279,7 +298,8 @@ async function scoreExportPlan(db: DbOrTx, caller: Caller, f: ScoreFilter) {
   if (plan.summary.matched > SCORE_EXPORT_MAX_ROWS) throw new AppError(400, 'physiqueResults:error.tooManyRows', { max: SCORE_EXPORT_MAX_ROWS });
   return plan;
 }
-export const checkScoreExport = async (db: DbOrTx, caller: Caller, f: ScoreFilter): Promise<void> => void (await scoreExportPlan(db, caller, f));
+export const checkScoreExport = async (db: DbOrTx, caller: Caller, f: ScoreFilter): Promise<void> =>
+  void (await scoreExportPlan(db, caller, (await withDefaultYear(db, caller, f)).filter));
 
 /**
  * Score search export in the national score-export layout (docs/api/physique.md: score search), streamed: the rows
@@ -291,11 +311,13 @@ export const checkScoreExport = async (db: DbOrTx, caller: Caller, f: ScoreFilte
 export async function exportScores(
   db: DbOrTx,
   caller: Caller,
-  f: ScoreFilter,
+  asked: ScoreFilter,
   t: Translate,
   now: Date,
   onBatch?: (done: number, total: number) => Promise<void>,
 ): Promise<{ workbook: Readable; fileName: string; total: number }> {
+  // The export holds the rows the list shows, default year included.
+  const { filter: f } = await withDefaultYear(db, caller, asked);
   const where = resultFilter(caller, f);
   const { summary, groups } = await scoreExportPlan(db, caller, f);
   const columns = scoreExportColumns(t);
