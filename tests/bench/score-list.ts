@@ -16,15 +16,18 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Family } from '@/domain/menus/access';
 import type { ScoreFilter } from '@/domain/physique-results/schemas';
 import { openDb, type DbHandle } from '../../server/db/client';
+import { ChangeFeed } from '../../server/lib/change-feed';
 import { WHOLE_ORG } from '../../server/lib/data-scope';
 import {
   countsFilter,
   groupsOfPage,
   orderedResults,
-  pageQuery,
+  pageIdsQuery,
+  pageRows,
   resultFilter,
   searchResults,
   summaryAndGroups,
@@ -122,7 +125,7 @@ group by s.org_id order by n desc limit 1`,
     const offset = (current - 1) * SIZE;
     const page = groupsOfPage(groups, offset, SIZE);
     await explain(handle, `${label}, full sort (before)`, orderedResults(handle.db, where).limit(SIZE).offset(offset));
-    await explain(handle, `${label}, page of its groups`, pageQuery(handle.db, where, page, SIZE));
+    await explain(handle, `${label}, page of its groups (ids)`, { toSQL: () => new PgDialect().sqlToQuery(pageIdsQuery(where, page, SIZE)) });
   }
   const counts = countsFilter(schoolCaller, year);
   await explain(handle, 'summary and groups from the results (before)', summaryAndGroupsQuery(handle.db, where));
@@ -132,15 +135,33 @@ group by s.org_id order by n desc limit 1`,
   console.log(`    summary and groups from the results (before): ${await time(() => summaryAndGroupsQuery(handle.db, where))}`);
   console.log(`    summary and groups from the counts: ${await time(() => summaryAndGroupsQuery(handle.db, counts, 'counts'))}`);
   const first = groupsOfPage(groups, 0, SIZE);
-  console.log(`    page of its groups, first page: ${await time(() => pageQuery(handle.db, where, first, SIZE))}`);
+  console.log(`    page of its groups, first page: ${await time(() => pageRows(handle.db, where, first, SIZE))}`);
   console.log(`    searchResults, first page (both, one after the other): ${await time(() => searchResults(handle.db, schoolCaller, { ...year, current: 1, size: SIZE }))}`);
   // searchResults as it was before the counts: the summary and groups read from the results, then the same page.
   const before = async () => {
     const read = await summaryAndGroups(handle.db, schoolCaller, year, 'results');
-    return pageQuery(handle.db, where, groupsOfPage(read.groups, 0, SIZE), SIZE);
+    return pageRows(handle.db, where, groupsOfPage(read.groups, 0, SIZE), SIZE);
   };
   console.log(`    the same with the summary from the results (before): ${await time(before)}`);
   console.log(`    searchResults, last page: ${await time(() => searchResults(handle.db, schoolCaller, { ...year, current: lastPage, size: SIZE }))}`);
+  // The bureau's list as it opens (no filter sent: the current year by default), the target's figure (page 1, p95):
+  // with its summary and groups counted each time, and kept per change-feed version as the route runs it (every
+  // page, page size and user of the same filter reuse them). Every year (allYears) is what it opened on before.
+  const bureau = callerOf('admin', school.parent_id);
+  const opened = await searchResults(handle.db, bureau, { current: 1, size: SIZE });
+  const every = await searchResults(handle.db, bureau, { allYears: true, current: 1, size: SIZE });
+  console.log(`    bureau of ${await one<{ n: number }>(sql`select count(*)::int as n from orgs where parent_id = ${school.parent_id}`).then((r) => r.n)} schools: opens on ${opened.defaultYear?.academicYear ?? 'every year'} (${opened.total} results); every year ${every.total}`);
+  console.log(`    bureau, every year (allYears), page 1, counted: ${await time(() => searchResults(handle.db, bureau, { allYears: true, current: 1, size: SIZE }))}`);
+  console.log(`    bureau, page 1 as the list opens (default year), counted: ${await time(() => searchResults(handle.db, bureau, { current: 1, size: SIZE }))}`);
+  const feed = await ChangeFeed.open(handle.db);
+  try {
+    console.log(`    bureau, page 1 as the list opens, summary kept (route): ${await time(() => searchResults(handle.db, bureau, { current: 1, size: SIZE }, feed))}`);
+    let n = 0;
+    const pages = Math.max(1, Math.ceil(opened.total / SIZE));
+    console.log(`    bureau, pages spread over 1…${pages}, summary kept (route): ${await time(() => searchResults(handle.db, bureau, { current: ((n++ * 7919) % pages) + 1, size: SIZE }, feed))}`);
+  } finally {
+    await feed.close();
+  }
   return same;
 }
 

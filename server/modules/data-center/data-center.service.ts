@@ -272,22 +272,40 @@ export async function schoolView(db: DbOrTx, family: Family, viewer: Viewer, f: 
 
 const BOX = [0, 0.25, 0.5, 0.75, 1];
 
-/** Five numbers and histogram of every item's scores (and of totals) in the population `src`. */
+/**
+ * Five numbers and histogram of every item's scores (and of totals) in the population `src`, one row per item with
+ * scores. Every figure is an aggregate over `r` itself, column by column, in one pass: exploding each result into a row
+ * per item (a lateral VALUES) and grouping those by item cost ≈ 15× reading the rows (docs/performance.md, grade view).
+ */
 function distributionQuery(src: SQL): SQL {
-  const values = [
-    ...ITEM_SQL.map((c) => `('${c.item}', r.${c.score}::float8, r.${c.raw}::float8)`),
-    `('total', r.total::float8, null::float8)`,
-  ].join(', ');
-  const buckets = Array.from({ length: 12 }, (_, i) => `(count(*) filter (where k.bucket = ${i}))::int as "h${i}"`).join(', ');
+  const w = String(SCORE_BUCKET_WIDTH);
   const box = `array[${BOX.join(', ')}]::float8[]`;
-  return sql`with r as (${src}),
-k as (select v.item, v.score, v.raw, least(floor(v.score / ${sql.raw(String(SCORE_BUCKET_WIDTH))})::int, case when v.item = 'total' then 11 else 9 end) as bucket
-  from r cross join lateral (values ${sql.raw(values)}) as v(item, score, raw) where v.score is not null)
-select k.item, count(*)::int as n,
-  percentile_cont(${sql.raw(box)}) within group (order by k.score) as score5,
-  percentile_cont(${sql.raw(box)}) within group (order by k.raw) as raw5,
-  ${sql.raw(buckets)}
-from k group by k.item`;
+  const columns = [...ITEM_SQL.map((c) => ({ item: c.item as string, score: `r.${c.score}::float8`, raw: `r.${c.raw}::float8` })), { item: 'total', score: 'r.total::float8', raw: null }].flatMap(
+    ({ item, score, raw }, k) => {
+      const last = item === 'total' ? 11 : 9;
+      // least() skips nulls: a result without this score must not land in the last bucket.
+      const buckets = Array.from({ length: 12 }, (_, i) => `(count(*) filter (where ${score} is not null and least(floor(${score} / ${w})::int, ${last}) = ${i}))::int as "h${i}_${k}"`);
+      return [
+        `count(${score})::int as "n_${k}"`,
+        `percentile_cont(${box}) within group (order by ${score}) as "s_${k}"`,
+        raw ? `percentile_cont(${box}) within group (order by ${raw}) filter (where ${score} is not null) as "r_${k}"` : `null::float8[] as "r_${k}"`,
+        ...buckets,
+      ];
+    },
+  );
+  return sql`with r as (${src}) select ${sql.raw(columns.join(',\n  '))} from r`;
+}
+
+/** The one row of `distributionQuery` as one row per item with scores: item, n, score5, raw5, h0…h11. */
+function distributionRows(row: AggRow | undefined): AggRow[] {
+  if (!row) return [];
+  const items = [...ITEM_SQL.map((c) => c.item as string), 'total'];
+  return items.flatMap((item, k) => {
+    if (!Number(row[`n_${k}`])) return [];
+    const out: AggRow = { item, n: row[`n_${k}`], score5: row[`s_${k}`], raw5: row[`r_${k}`] };
+    for (let i = 0; i < 12; i++) out[`h${i}`] = row[`h${i}_${k}`];
+    return [out];
+  });
 }
 
 function fiveOf(v: unknown): FiveNumbers | null {
@@ -378,7 +396,7 @@ export async function gradeView(db: DbOrTx, family: Family, viewer: Viewer, f: D
     trend: trendOf(trendRows, trendPlans, roster, rf),
     weakestItems: weakestOf(items),
     units: { unit: unitDim === 'org_id' ? 'school' : 'class', rows: assignRanks(units) },
-    distributions: distributionsOf(dist),
+    distributions: distributionsOf(distributionRows(dist[0])),
   };
 }
 

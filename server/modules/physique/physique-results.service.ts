@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { ERR } from '@/domain/errors';
 import type { PageQuery } from '@/domain/api';
@@ -15,9 +15,10 @@ import type { Db, DbOrTx } from '../../db/client';
 import { auditLogs } from '../../db/schema/audit';
 import { users } from '../../db/schema/auth';
 import { physiqueResultCounts, physiqueResultLogs, physiqueResults } from '../../db/schema/physique';
-import { classes, students } from '../../db/schema/school';
+import { classes, schoolYears, students } from '../../db/schema/school';
 import { testPlans } from '../../db/schema/test-plans';
 import { AppError } from '../../lib/app-error';
+import type { ChangeFeed } from '../../lib/change-feed';
 import { inClassScope, type ClassScope } from '../../lib/data-scope';
 import { isUuid } from '../../lib/ids';
 import { containsPattern } from '../../lib/query';
@@ -92,6 +93,8 @@ export const orderedResults = (db: DbOrTx, where: SQL | undefined) =>
 
 /** Results of one (plan, grade at test time, class at test time): the unit the list's order is made of. */
 export interface ResultGroup {
+  /** The plan's school: lets the page statement find the group's rows through the (org, plan, class) index. */
+  orgId: string;
   planId: string;
   gradeNo: number;
   classId: string;
@@ -140,6 +143,7 @@ export function summaryAndGroupsQuery(db: DbOrTx, where: SQL | undefined, source
   const g = db
     .select({
       whole: sql<number>`grouping(${t.planId})`.as('whole'),
+      orgId: t.orgId,
       planId: t.planId,
       gradeNo: t.gradeNo,
       classId: t.classId,
@@ -154,11 +158,12 @@ export function summaryAndGroupsQuery(db: DbOrTx, where: SQL | undefined, source
     })
     .from(t)
     .where(and(where, planIdNotBinned(t.planId)))
-    .groupBy(sql`grouping sets ((${t.planId}, ${t.gradeNo}, ${t.classId}), ())`)
+    .groupBy(sql`grouping sets ((${t.orgId}, ${t.planId}, ${t.gradeNo}, ${t.classId}), ())`)
     .as('g');
   return db
     .select({
       whole: g.whole,
+      orgId: g.orgId,
       planId: g.planId,
       gradeNo: g.gradeNo,
       classId: g.classId,
@@ -202,8 +207,46 @@ export async function summaryAndGroups(
   };
   const groups = rows
     .filter((x) => x.whole === 0)
-    .map((x) => ({ planId: x.planId, gradeNo: x.gradeNo, classId: x.classId, matched: x.matched, startDate: x.startDate!, code: x.code! }));
+    .map((x) => ({ orgId: x.orgId, planId: x.planId, gradeNo: x.gradeNo, classId: x.classId, matched: x.matched, startDate: x.startDate!, code: x.code! }));
   return { summary, groups };
+}
+
+/** Tables a summary and its groups from the counts depend on (the results and their counts, the plans' years and dates, class codes, the organisation tree). */
+const SUMMARY_TABLES = ['physique_results', 'physique_result_counts', 'test_plans', 'school_years', 'classes', 'orgs'] as const;
+/** Filters whose summary is kept per change feed (one per app), newest use last. */
+const SUMMARY_MEMO_SIZE = 500;
+const summaryMemos = new WeakMap<ChangeFeed, Map<string, { version: number; value: Promise<{ summary: ScoreSummary; groups: ResultGroup[] }> }>>();
+
+/**
+ * `summaryAndGroups`, counted once per version of the tables it reads in the caller's organisation tree (the change
+ * feed, server/lib/change-feed.ts) and reused by every page, page size and user asking for the same filter: a
+ * bureau's summary sums every school's counts of the year, while a page reads only its groups' rows. A keyword
+ * (read from the results themselves) and a feed that is not live always count afresh.
+ */
+export async function keptSummaryAndGroups(db: DbOrTx, caller: Caller, f: ScoreFilter, feed: ChangeFeed | undefined) {
+  if (!feed || f.keyword) return summaryAndGroups(db, caller, f);
+  const version = await feed.current(SUMMARY_TABLES, caller.tenantOrgId);
+  if (version === null) return summaryAndGroups(db, caller, f);
+  let memo = summaryMemos.get(feed);
+  if (!memo) summaryMemos.set(feed, (memo = new Map()));
+  const { allYears: _all, ...filter } = f;
+  const key = JSON.stringify([caller.family, caller.tenantOrgId, caller.classScope, Object.entries(filter).filter(([, v]) => v !== undefined).sort()]);
+  const kept = memo.get(key);
+  memo.delete(key);
+  if (kept && kept.version === version) {
+    memo.set(key, kept);
+    return kept.value;
+  }
+  const value = summaryAndGroups(db, caller, f);
+  const entry = { version, value };
+  memo.set(key, entry);
+  // A failed count is not kept.
+  value.catch(() => memo.get(key) === entry && memo.delete(key));
+  for (const old of memo.keys()) {
+    if (memo.size <= SUMMARY_MEMO_SIZE) break;
+    memo.delete(old);
+  }
+  return value;
 }
 
 /**
@@ -231,23 +274,45 @@ export function groupsOfPage(groups: readonly ResultGroup[], offset: number, siz
 }
 
 /**
- * Rows of the given groups only. The plan and class lists let the (org, plan, class) index find them; the row
- * comparison keeps exactly the chosen (plan, grade, class) triples.
+ * The ids of the page's rows, in list order: the groups' keys drive the statement, each group's rows found through the
+ * (org, plan, class) index, and only those rows are joined for the order's columns and sorted. A condition on the
+ * full list statement instead (a row comparison, an `in` subquery) left the planner scanning every result of the
+ * plans or the tree: a bureau's first page ties one class code across a hundred schools, some 4,000 rows.
  */
-function inGroups(groups: readonly ResultGroup[]): SQL {
+export function pageIdsQuery(where: SQL | undefined, page: { groups: readonly ResultGroup[]; skip: number }, size: number): SQL {
   const r = physiqueResults;
-  const triples = sql.join(
-    groups.map((x) => sql`(${x.planId}::uuid, ${x.gradeNo}::smallint, ${x.classId}::uuid)`),
-    sql`, `,
-  );
-  return sql`${inArray(r.planId, [...new Set(groups.map((x) => x.planId))])} and ${inArray(r.classId, [...new Set(groups.map((x) => x.classId))])} and (${r.planId}, ${r.gradeNo}, ${r.classId}) in (${triples})`;
+  const list = (values: readonly (string | number)[], type: string) => sql`array[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::${sql.raw(type)}[]`;
+  const g = page.groups;
+  return sql`select ${r.id} as id from unnest(${list(g.map((x) => x.orgId), 'uuid')}, ${list(g.map((x) => x.planId), 'uuid')}, ${list(g.map((x) => x.classId), 'uuid')}, ${list(g.map((x) => x.gradeNo), 'smallint')}) as k(org_id, plan_id, class_id, grade_no)
+join ${r} on ${r.orgId} = k.org_id and ${r.planId} = k.plan_id and ${r.classId} = k.class_id and ${r.gradeNo} = k.grade_no
+join ${students} on ${students.id} = ${r.studentId} join ${classes} on ${classes.id} = ${r.classId} join ${testPlans} on ${testPlans.id} = ${r.planId}
+where ${where ?? sql`true`}
+order by ${testPlans.startDate}, ${r.gradeNo}, ${classes.code}, ${students.regNo}, ${r.id} limit ${size} offset ${page.skip}`;
 }
 
 /** The page's rows: the filter's rows of the page's groups, in list order, after the `skip` of them before the page. */
-export const pageQuery = (db: DbOrTx, where: SQL | undefined, page: { groups: readonly ResultGroup[]; skip: number }, size: number) =>
-  orderedResults(db, and(where, inGroups(page.groups)))
-    .limit(size)
-    .offset(page.skip);
+export async function pageRows(db: DbOrTx, where: SQL | undefined, page: { groups: readonly ResultGroup[]; skip: number }, size: number): Promise<SelectedResult[]> {
+  if (page.groups.length === 0) return [];
+  const ids = (await db.execute<{ id: string }>(pageIdsQuery(where, page, size))).rows.map((x) => x.id);
+  return ids.length ? orderedResults(db, inArray(physiqueResults.id, ids)) : [];
+}
+
+/**
+ * The filter a list or export runs: a management organisation's that names no school year, semester or plan (and not
+ * `allYears`) is the current school year's — the newest year marked current in its schools (or the chosen school) —
+ * as a school's screen opens on its own current year. Without it the bureau's first page read and summed every
+ * result of every school and year (docs/decisions/031-score-list-pages-by-class.md).
+ */
+export async function withDefaultYear(db: DbOrTx, caller: Caller, f: ScoreFilter): Promise<{ filter: ScoreFilter; defaultYear?: { id: string; academicYear: string } }> {
+  if (caller.family !== 'admin' || f.allYears || f.schoolYearId || f.semesterCode || f.planId) return { filter: f };
+  const [year] = await db
+    .select({ id: schoolYears.id, academicYear: schoolYears.academicYear })
+    .from(schoolYears)
+    .where(and(eq(schoolYears.current, true), inTenant(schoolYears.orgId, caller.family, caller.tenantOrgId), f.orgId ? eq(schoolYears.orgId, f.orgId) : undefined))
+    .orderBy(desc(schoolYears.startYear), asc(schoolYears.id))
+    .limit(1);
+  return year ? { filter: { ...f, schoolYearId: year.id }, defaultYear: year } : { filter: f };
+}
 
 /**
  * Score search (organizeTest/scoreSearch) and the results screen: one page of results plus the filter's aggregates.
@@ -255,11 +320,14 @@ export const pageQuery = (db: DbOrTx, where: SQL | undefined, page: { groups: re
  * from the counts the triggers keep unless a keyword names students) tell which classes the page falls in, and only
  * their rows are joined and sorted, instead of every matching result (docs/decisions/031-score-list-pages-by-class.md).
  */
-export async function searchResults(db: DbOrTx, caller: Caller, q: ScoreFilter & PageQuery): Promise<ScoreSearchPage> {
-  const { summary, groups } = await summaryAndGroups(db, caller, q);
+export async function searchResults(db: DbOrTx, caller: Caller, query: ScoreFilter & PageQuery, feed?: ChangeFeed): Promise<ScoreSearchPage> {
+  const { filter, defaultYear } = await withDefaultYear(db, caller, query);
+  const q = { ...query, ...filter };
+  const { current: _c, size: _s, ...asked } = q;
+  const { summary, groups } = await keptSummaryAndGroups(db, caller, asked, feed);
   const page = groupsOfPage(groups, (q.current - 1) * q.size, q.size);
-  const rows = page.groups.length === 0 ? [] : await pageQuery(db, resultFilter(caller, q), page, q.size);
-  return { records: rows.map(toResultRow), total: summary.matched, current: q.current, size: q.size, summary };
+  const rows = await pageRows(db, resultFilter(caller, q), page, q.size);
+  return { records: rows.map(toResultRow), total: summary.matched, current: q.current, size: q.size, summary, ...(defaultYear ? { defaultYear } : {}) };
 }
 
 async function exportRows(db: DbOrTx, where: SQL | undefined): Promise<SelectedResult[]> {
@@ -279,7 +347,8 @@ async function scoreExportPlan(db: DbOrTx, caller: Caller, f: ScoreFilter) {
   if (plan.summary.matched > SCORE_EXPORT_MAX_ROWS) throw new AppError(400, 'physiqueResults:error.tooManyRows', { max: SCORE_EXPORT_MAX_ROWS });
   return plan;
 }
-export const checkScoreExport = async (db: DbOrTx, caller: Caller, f: ScoreFilter): Promise<void> => void (await scoreExportPlan(db, caller, f));
+export const checkScoreExport = async (db: DbOrTx, caller: Caller, f: ScoreFilter): Promise<void> =>
+  void (await scoreExportPlan(db, caller, (await withDefaultYear(db, caller, f)).filter));
 
 /**
  * Score search export in the national score-export layout (docs/api/physique.md: score search), streamed: the rows
@@ -291,11 +360,13 @@ export const checkScoreExport = async (db: DbOrTx, caller: Caller, f: ScoreFilte
 export async function exportScores(
   db: DbOrTx,
   caller: Caller,
-  f: ScoreFilter,
+  asked: ScoreFilter,
   t: Translate,
   now: Date,
   onBatch?: (done: number, total: number) => Promise<void>,
 ): Promise<{ workbook: Readable; fileName: string; total: number }> {
+  // The export holds the rows the list shows, default year included.
+  const { filter: f } = await withDefaultYear(db, caller, asked);
   const where = resultFilter(caller, f);
   const { summary, groups } = await scoreExportPlan(db, caller, f);
   const columns = scoreExportColumns(t);
@@ -303,7 +374,7 @@ export async function exportScores(
     for (let offset = 0; offset < summary.matched; offset += EXPORT_BATCH) {
       const page = groupsOfPage(groups, offset, EXPORT_BATCH);
       if (page.groups.length === 0) return;
-      const rows = await pageQuery(db, where, page, EXPORT_BATCH);
+      const rows = await pageRows(db, where, page, EXPORT_BATCH);
       yield rows.map((r) => {
         const row = toExportRow(r);
         return columns.map((c) => c.value(row));

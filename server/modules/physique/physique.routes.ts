@@ -234,7 +234,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
   // ---- score search (organizeTest/scoreSearch) -------------------------------------------------------------------
   if (can.search) {
     app.get('/organizeTest/scoreSearch/page', { preValidation: can.search, config: SCORE_LIST_READS, schema: { querystring: scoreSearchQuerySchema } }, async (request) =>
-      ok(await searchResults(app.db, await caller(request), request.query)),
+      ok(await searchResults(app.db, await caller(request), request.query, app.changes)),
     );
   }
   if (can.searchExport) {
@@ -262,7 +262,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
   // ---- results and the upload file (physiqueManage/testResult, editUpReport) -----------------------------------------
   if (can.results) {
     app.get('/physiqueManage/testResult/page', { preValidation: can.results, schema: { querystring: scoreSearchQuerySchema } }, async (request) =>
-      ok(await searchResults(app.db, await caller(request), request.query)),
+      ok(await searchResults(app.db, await caller(request), request.query, app.changes)),
     );
     app.get('/physiqueManage/testResult/:id', { preValidation: can.results, schema: { params: idParams } }, async (request) =>
       ok(await resultDetail(app.db, await caller(request), request.params.id)),

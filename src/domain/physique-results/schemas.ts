@@ -44,6 +44,11 @@ export const scoreFilterSchema = z.object({
   keyword: optionalText,
   /** true: invalid results only; false: valid only; absent: both (invalid ones flagged). */
   invalid: optionalBool,
+  /**
+   * true: every school year. Without it, a management organisation's list that names no year, semester or plan is the
+   * current school year's (ScoreSearchPage.defaultYear says which), as a school's list opens on its current year.
+   */
+  allYears: optionalBool,
 });
 export type ScoreFilter = z.output<typeof scoreFilterSchema>;
 

@@ -76,6 +76,8 @@ export interface ScoreSummary {
 
 export interface ScoreSearchPage extends Page<ResultRow> {
   summary: ScoreSummary;
+  /** The school year the list defaulted to (a management organisation's list naming no year; `allYears` lifts it). */
+  defaultYear?: { id: string; academicYear: string };
 }
 
 export type ResultLogAction = 'edit' | 'invalid' | 'restore' | 'import' | 'sync';

@@ -174,6 +174,24 @@ order by tp.start_date, r.grade_no, c.code, s.reg_no, r.id`,
     }
   });
 
+  it('opens the bureau\'s list on the current school year, which allYears lifts', async () => {
+    const [current] = await t.db.select().from(schoolYears).where(and(eq(schoolYears.orgId, org.k12), eq(schoolYears.current, true)));
+    const opened = await get<ScoreSearchPage>('organizeTest/scoreSearch/page?size=20', 'district01', 'admin');
+    expect(opened.defaultYear).toEqual({ id: expect.any(String), academicYear: current.academicYear });
+    const named = await get<ScoreSearchPage>(`organizeTest/scoreSearch/page?size=20&schoolYearId=${current.id}`, 'district01', 'admin');
+    expect(named.defaultYear).toBeUndefined();
+    expect(opened.total).toBe(named.total);
+    expect(opened.summary).toEqual(named.summary);
+    expect(opened.records.map((r) => r.id)).toEqual(named.records.map((r) => r.id));
+    expect(opened.records.every((r) => r.academicYear === current.academicYear)).toBe(true);
+    const every = await get<ScoreSearchPage>('organizeTest/scoreSearch/page?size=20&allYears=true', 'district01', 'admin');
+    expect(every.defaultYear).toBeUndefined();
+    expect(every.total).toBeGreaterThan(opened.total);
+    // A school's list is what it names: its screen sends its current year itself.
+    const school = await get<ScoreSearchPage>('organizeTest/scoreSearch/page?size=20');
+    expect(school.defaultYear).toBeUndefined();
+  });
+
   it('lets the bureau read (not change) its schools’ results', async () => {
     const page = await get<ScoreSearchPage>('organizeTest/scoreSearch/page?size=80', 'district01', 'admin');
     const all = await get<ScoreSearchPage>(`organizeTest/scoreSearch/page?size=10&orgId=${org.uni}`, 'district01', 'admin');

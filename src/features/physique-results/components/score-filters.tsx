@@ -32,19 +32,29 @@ export interface ScoreFiltersProps {
   keep?: ScoreFilterValues;
   /** The server's message for a filter it refused, shown under that filter. */
   refused?: { field: string; message: string };
+  /**
+   * The school year the server defaulted the list to (a management organisation's list naming no year): shown as the
+   * chosen year; choosing "all" sends `allYears` (src/domain/physique-results/schemas.ts).
+   */
+  defaultYear?: { id: string; academicYear: string };
 }
 
 /**
  * Filters of score search and the results screen (docs/api/physique.md: result filters): school year, semester, plan, grade, class, gender,
  * level, name or registration number, validity. Applied with Search; Reset clears them.
  */
-export function ScoreFilters({ family, value, onChange, hide = [], keep = {}, refused }: ScoreFiltersProps) {
+export function ScoreFilters({ family, value, onChange, hide = [], keep = {}, refused, defaultYear }: ScoreFiltersProps) {
   const { t } = useTranslation(['physiqueResultsUi', 'physique', 'common']);
   const [draft, setDraft] = useState<ScoreFilterValues>(value);
   const show = Object.fromEntries(ALL_FIELDS.map((f) => [f, !hide.includes(f) && (f !== 'school' || family === 'admin')])) as Record<Field, boolean>;
   const schools = useSchoolsQuery(family);
   const options = useSchoolOptionsQuery(family, draft.orgId);
-  const year = options.data?.schoolYears.find((y) => y.id === draft.schoolYearId);
+  // The server's default holds while nothing names a year, semester or plan and "all" was not chosen.
+  const defaulted = draft.allYears || draft.semesterCode || draft.planId ? undefined : defaultYear;
+  const yearId = draft.schoolYearId ?? defaulted?.id;
+  const yearOptions = (options.data?.schoolYears ?? []).map((y) => ({ value: y.id, label: y.academicYear }));
+  if (defaulted && !yearOptions.some((y) => y.value === defaulted.id)) yearOptions.unshift({ value: defaulted.id, label: defaulted.academicYear });
+  const year = options.data?.schoolYears.find((y) => y.id === yearId) ?? (defaulted?.id === yearId ? defaulted : undefined);
   const plans = usePlanChoicesQuery(family, year?.academicYear, draft.orgId);
   const gradeNos = options.data ? [...new Set(options.data.grades.map((g) => g.gradeNo))].sort((a, b) => a - b) : familyGrades(family);
   const classes = (options.data?.classes ?? []).filter((c) => draft.gradeNo === undefined || c.gradeNo === draft.gradeNo);
@@ -73,9 +83,10 @@ export function ScoreFilters({ family, value, onChange, hide = [], keep = {}, re
         <FilterSelect
           label={t('filter.schoolYear')}
           className="w-36"
-          value={draft.schoolYearId}
-          onChange={(v) => set({ schoolYearId: v, planId: undefined })}
-          options={(options.data?.schoolYears ?? []).map((y) => ({ value: y.id, label: y.academicYear }))}
+          data-testid="score-filter-year"
+          value={yearId}
+          onChange={(v) => set({ schoolYearId: v, allYears: v === undefined && family === 'admin' ? true : undefined, planId: undefined })}
+          options={yearOptions}
         />
       ) : null}
       {show.semester ? (

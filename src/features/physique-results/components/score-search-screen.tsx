@@ -85,6 +85,7 @@ function ScoreSearchBody({ family, initial }: { family: Family; initial: ScoreFi
               toFirstPage();
             }}
             refused={refusedField && query.error instanceof Error ? { field: refusedField, message: query.error.message } : undefined}
+            defaultYear={data?.defaultYear}
           />
           <ScoreSummary summary={data?.summary} />
           <ResultTable
