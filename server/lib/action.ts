@@ -1,6 +1,6 @@
 import type { FastifyInstance, HTTPMethods, preValidationAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ok } from '@/domain/api';
 import { OK_MSG } from '@/domain/errors';
 import type { ButtonAction } from '@/domain/menus/catalog';
@@ -8,6 +8,7 @@ import type { AuditAction, AuditEntity } from '@/domain/platform/audit';
 import type { DbOrTx, Tx } from '../db/client';
 import { requireAccess, requireActor, type Actor } from '../plugins/tenant';
 import { audit } from './audit';
+import { answerSchema, asIs, kitDoc } from './openapi';
 import { declare, uuidOr404 } from './resource';
 
 /**
@@ -58,6 +59,10 @@ interface ActionBase<P, Q, B> {
   body?: B;
   /** The OK message key: writes default to `saved` (`deleted` for DELETE), reads to none; null for none. */
   message?: `${string}:${string}` | null;
+  /** The answer's data for the OpenAPI document (/api/docs), zod from src/domain; it describes, never filters. */
+  answer?: z.ZodType;
+  /** The document's summary after the page's name, when the button's label alone does not say what the route does. */
+  summary?: string;
 }
 
 export interface ReadActionSpec<P, Q, B, R> extends ActionBase<P, Q, B> {
@@ -118,7 +123,14 @@ export function resourceAction<P extends z.ZodType | undefined = undefined, Q ex
     method: spec.method,
     url: spec.path,
     preValidation,
-    schema: { ...(spec.params && { params: spec.params }), ...(spec.query && { querystring: spec.query }), ...(spec.body && { body: spec.body }) },
+    serializerCompiler: asIs,
+    schema: {
+      ...kitDoc(accesses[0][0], accesses[0][1], spec.summary),
+      ...(spec.params && { params: spec.params }),
+      ...(spec.query && { querystring: spec.query }),
+      ...(spec.body && { body: spec.body }),
+      response: answerSchema(write?.answers === 'nothing' ? z.null() : spec.answer),
+    },
     handler: async (request) => {
       const actor = await requireActor(request);
       // A path id that is not a uuid cannot name a row: 404, as for another organisation's row.

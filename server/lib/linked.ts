@@ -10,6 +10,7 @@ import { auditObjectName, type AuditAction, type AuditEntity } from '@/domain/pl
 import type { Db, DbOrTx, Tx } from '../db/client';
 import { requireAccess, requireActor, type Actor } from '../plugins/tenant';
 import { audit } from './audit';
+import { answerSchema, asIs, kitDoc, labelOf, pageAnswerSchema } from './openapi';
 import { relativeApi, uuidOr404 } from './resource';
 
 /**
@@ -120,6 +121,8 @@ function linkedRoutes<Owner extends { id: string }, MQ extends z.ZodType, CQ ext
   const db: Db = app.db;
   const access = requireAccess(spec.key, spec.action);
   const { path, members, candidates, link, unlink, entity } = spec;
+  // The routes' part of the OpenAPI document (server/lib/openapi.ts).
+  const doc = (what: string) => kitDoc(spec.key, spec.action, `${labelOf(spec.action)} · ${what}`);
 
   /** Looks the owner up (404 across tenants), runs the write and logs it, all in one transaction. */
   const write = (actor: Actor, id: string, kind: 'link' | 'unlink', run: (tx: Tx, owner: Owner) => Promise<LinkChange>) =>
@@ -136,7 +139,7 @@ function linkedRoutes<Owner extends { id: string }, MQ extends z.ZodType, CQ ext
     });
   const idsOf = (body: unknown) => [...new Set((body as Record<string, string[]>)[link.ids])];
 
-  r.get(`/:id/${path}`, { preValidation: access, schema: { params: idParamsSchema, querystring: members.query } }, async (request) =>
+  r.get(`/:id/${path}`, { preValidation: access, serializerCompiler: asIs, schema: { ...doc('列表'), params: idParamsSchema, querystring: members.query, response: pageAnswerSchema(undefined) } }, async (request) =>
     ok(
       await app.readWith(request, async (rdb) => {
         const actor = await requireActor(request);
@@ -145,7 +148,7 @@ function linkedRoutes<Owner extends { id: string }, MQ extends z.ZodType, CQ ext
       }),
     ),
   );
-  r.get('/:id/candidates', { preValidation: access, schema: { params: idParamsSchema, querystring: candidates.query } }, async (request) =>
+  r.get('/:id/candidates', { preValidation: access, serializerCompiler: asIs, schema: { ...doc('可选'), params: idParamsSchema, querystring: candidates.query, response: answerSchema(undefined) } }, async (request) =>
     ok(
       await app.readWith(request, async (rdb) => {
         const actor = await requireActor(request);
@@ -154,19 +157,19 @@ function linkedRoutes<Owner extends { id: string }, MQ extends z.ZodType, CQ ext
       }),
     ),
   );
-  r.post(`/:id/${path}`, { preValidation: access, schema: { params: idParamsSchema, body: link.body } }, async (request) => {
+  r.post(`/:id/${path}`, { preValidation: access, serializerCompiler: asIs, schema: { ...doc('关联'), params: idParamsSchema, body: link.body, response: answerSchema(undefined) } }, async (request) => {
     const actor = await requireActor(request);
     const ids = idsOf(request.body);
     const change = await write(actor, uuidOr404(request.params.id), 'link', (tx, owner) => link.handler(tx, actor, owner, ids));
     return ok(change.records, request.t(OK_MSG.saved));
   });
-  r.delete(`/:id/${path}`, { preValidation: access, schema: { params: idParamsSchema, body: link.body } }, async (request) => {
+  r.delete(`/:id/${path}`, { preValidation: access, serializerCompiler: asIs, schema: { ...doc('移除'), params: idParamsSchema, body: link.body, response: answerSchema(z.null()) } }, async (request) => {
     const actor = await requireActor(request);
     const ids = idsOf(request.body);
     await write(actor, uuidOr404(request.params.id), 'unlink', (tx, owner) => unlink.handler(tx, actor, owner, ids));
     return ok(null, request.t(spec.unlinked ?? OK_MSG.deleted));
   });
-  r.delete(`/:id/${path}/:memberId`, { preValidation: access, schema: { params: memberParams } }, async (request) => {
+  r.delete(`/:id/${path}/:memberId`, { preValidation: access, serializerCompiler: asIs, schema: { ...doc('移除一条'), params: memberParams, response: answerSchema(z.null()) } }, async (request) => {
     const actor = await requireActor(request);
     const memberId = uuidOr404(request.params.memberId);
     await write(actor, uuidOr404(request.params.id), 'unlink', (tx, owner) => unlink.handler(tx, actor, owner, [memberId]));

@@ -14,6 +14,7 @@ import type { DeclaredAction } from './action';
 import { requireAccess, requireActor, type Actor } from '../plugins/tenant';
 import { AppError } from './app-error';
 import { audit } from './audit';
+import { answerSchema, asIs, kitDoc, pageAnswerSchema } from './openapi';
 import { isUuid } from './ids';
 
 /**
@@ -50,6 +51,11 @@ export interface ResourceSpec<L extends z.ZodType, C extends z.ZodType, U extend
   remove?(tx: Tx, actor: Actor, id: string): Promise<unknown>;
   /** Permission of the reads when another screen also lists them (e.g. a dictionary), as [key, action] pairs. */
   alsoReadBy?: readonly [string, ButtonAction | 'view'][];
+  /**
+   * The answers' data for the OpenAPI document (/api/docs): a list row and the get's detail, zod from src/domain.
+   * They describe, never filter: the answer goes out as the handler built it (server/lib/openapi.ts).
+   */
+  response?: { row?: z.ZodType; detail?: z.ZodType };
 }
 
 /** The API prefix of a catalogue page, relative to the family base (`/api/busi/web/{family}`) a module is registered under. */
@@ -117,19 +123,21 @@ export function resourceRoutes<L extends z.ZodType, C extends z.ZodType, U exten
   const db: Db = app.db;
   const read = requireAccess(spec.key, 'view', ...(spec.alsoReadBy ?? []));
   const { list, get, create, update, remove, entity } = spec;
+  // The route's part of the OpenAPI document (server/lib/openapi.ts): summary, tag, session and answer.
+  const doc = (action: ButtonAction | 'view', what?: string) => kitDoc(spec.key, action, what);
 
   if (list) {
-    r.get('/page', { preValidation: read, schema: { querystring: list.query } }, async (request) =>
+    r.get('/page', { preValidation: read, serializerCompiler: asIs, schema: { ...doc('view', '列表'), querystring: list.query, response: pageAnswerSchema(spec.response?.row) } }, async (request) =>
       ok(await app.readWith(request, async (rdb) => list.handler(rdb, await requireActor(request), request.query as z.output<L>))),
     );
   }
   if (get) {
-    r.get('/:id', { preValidation: read, schema: { params: idParamsSchema } }, async (request) =>
+    r.get('/:id', { preValidation: read, serializerCompiler: asIs, schema: { ...doc('view', '详情'), params: idParamsSchema, response: answerSchema(spec.response?.detail) } }, async (request) =>
       ok(await app.readWith(request, async (rdb) => get(rdb, await requireActor(request), uuidOr404(request.params.id)))),
     );
   }
   if (create) {
-    r.post('/', { preValidation: requireAccess(spec.key, 'add'), schema: { body: create.body } }, async (request) => {
+    r.post('/', { preValidation: requireAccess(spec.key, 'add'), serializerCompiler: asIs, schema: { ...doc('add'), body: create.body, response: answerSchema(undefined) } }, async (request) => {
       const actor = await requireActor(request);
       const saved = await db.transaction(async (tx) => {
         const row = await create.handler(tx, actor, request.body as z.output<C>);
@@ -140,7 +148,7 @@ export function resourceRoutes<L extends z.ZodType, C extends z.ZodType, U exten
     });
   }
   if (update) {
-    r.put('/:id', { preValidation: requireAccess(spec.key, 'edit'), schema: { params: idParamsSchema, body: update.body } }, async (request) => {
+    r.put('/:id', { preValidation: requireAccess(spec.key, 'edit'), serializerCompiler: asIs, schema: { ...doc('edit'), params: idParamsSchema, body: update.body, response: answerSchema(undefined) } }, async (request) => {
       const actor = await requireActor(request);
       const id = uuidOr404(request.params.id);
       const saved = await db.transaction(async (tx) => {
@@ -152,7 +160,7 @@ export function resourceRoutes<L extends z.ZodType, C extends z.ZodType, U exten
     });
   }
   if (remove) {
-    r.delete('/:id', { preValidation: requireAccess(spec.key, 'delete'), schema: { params: idParamsSchema } }, async (request) => {
+    r.delete('/:id', { preValidation: requireAccess(spec.key, 'delete'), serializerCompiler: asIs, schema: { ...doc('delete'), params: idParamsSchema, response: answerSchema(z.null()) } }, async (request) => {
       const actor = await requireActor(request);
       const id = uuidOr404(request.params.id);
       await db.transaction(async (tx) => {

@@ -38,6 +38,7 @@ import { userRoutes } from './users/users.routes';
 import { testPlanLifecycle } from './test-plan/test-plan.lifecycle';
 import { testPlanRoutes } from './test-plan/test-plan.routes';
 import { jobRoutes } from './jobs/jobs.routes';
+import { registerConsoleDocs } from '../lib/openapi';
 
 /** Where the console's API lives: every route under it needs a signed-in session. */
 const CONSOLE_API = '/api/busi/web';
@@ -56,6 +57,8 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   await app.register(tenantOrgRoutes, { prefix: '/api/oper/web/cs/tenantOrg' });
   await app.register(carouselRoutes, { prefix: '/api/oper/web/cs/banner' });
   await app.register(testPlanLifecycle);
+  // The console API's OpenAPI document collects the routes registered after it (server/lib/openapi.ts).
+  await registerConsoleDocs(app);
   // The console API: authenticated once here for all of its modules (docs/decisions/020-resource-kit.md).
   await app.register(
     async (web) => {

@@ -15,7 +15,7 @@ import { testPlanItems, testPlans, testPlanScopes } from '../db/schema/test-plan
 import { createRandom, type Random } from './people';
 
 /**
- * Physique demo data (docs/api/physique.md#demo-data): for the K12 school and the university one autumn test plan per school year of the
+ * Physique demo data (docs/product-rules.md#physique-results): for the K12 school and the university one autumn test plan per school year of the
  * last three (two ended, the current one in progress), results for about 90 % of the students drawn around the
  * standard's norms (≈ 15 % excellent, 35 % good, 40 % pass, 10 % fail), some incomplete, a few invalid, and a few
  * thousand device test records in the current plan for the sync. Deterministic; a few bulk inserts.

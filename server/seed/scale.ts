@@ -24,7 +24,7 @@ import { DEMO_CURRENT_START_YEAR, DEMO_PASSWORD } from './demo';
 import { createRandom, JIANGNING, NANJING_DISTRICTS, randomDate, randomEthnicity, randomIdNumber, randomMobile, randomName, type Random } from './people';
 
 /**
- * Scale seed (docs/api/data-center.md#scale-seed-and-benchmark): a realistic district for benchmarks — a bureau over K12 schools of ≈1,500–3,000 students
+ * Scale seed (docs/product-rules.md#data-centre): a realistic district for benchmarks — a bureau over K12 schools of ≈1,500–3,000 students
  * (primary, junior, senior and nine-year schools), grades and classes of 40–50, students (plus the cohorts that
  * graduated during the period), one autumn test plan per school and school year, and every student's physique results
  * of the last `years` school years scored by the national engine from raw values drawn per item so the levels look

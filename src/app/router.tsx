@@ -6,7 +6,7 @@ import { loadAllNamespaces } from '@/lib/i18n';
 import { LoginScreen } from '@/features/auth/components/login-screen';
 import { lazyScreen } from './routes/lazy-screen';
 
-// The wall display (docs/api/data-center.md#wall-display): public by its token, so outside the guard and the shell; a lazy chunk (charts).
+// The wall display (docs/product-rules.md#wall-display): public by its token, so outside the guard and the shell; a lazy chunk (charts).
 const WallRoute = lazyScreen(() =>
   Promise.all([import('./routes/wall/wall-page'), loadAllNamespaces()]).then(([m]) => ({ default: m.WallPage })),
 );

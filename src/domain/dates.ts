@@ -12,7 +12,7 @@ export function isIsoDate(value: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
 }
 
-/** The organisations' local time zone: plan dates are calendar days in China (docs/api/test-plans.md#status). */
+/** The organisations' local time zone: plan dates are calendar days in China (docs/product-rules.md#plan-states). */
 export const ORG_TIME_ZONE = 'Asia/Shanghai';
 
 const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: ORG_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });

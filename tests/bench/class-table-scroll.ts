@@ -1,5 +1,5 @@
 /**
- * Scroll smoothness of the class table with 100,000 students (docs/api/data-center.md: class table with 100,000 rows; no frame over 50 ms while scrolling).
+ * Scroll smoothness of the class table with 100,000 students (docs/product-rules.md#data-centre: class table with 100,000 rows; no frame over 50 ms while scrolling).
  * Builds a one-page harness around the real ClassStudentsTable (DataTable in virtual mode, every item's raw value,
  * score and level) with the project's Vite config, serves it, and scrolls it in headless Chromium slowed down 4× (CDP
  * Emulation.setCPUThrottlingRate, as a low-end laptop; BENCH_CPU_THROTTLE=n to change), recording the time between

@@ -1,5 +1,5 @@
 /**
- * End-to-end benchmark of the score import (docs/api/physique.md: score import): a 50,000-row national template for real students is uploaded
+ * End-to-end benchmark of the score import (docs/product-rules.md#physique-results: score import): a 50,000-row national template for real students is uploaded
  * through the HTTP route (app.inject, multipart) and parsed, matched, scored and written in one transaction.
  * PGlite always (a data directory, as the server runs by default); PostgreSQL too when DATABASE_URL is set (a
  * throw-away database on that server). Prints beside each other the parse-only floor (our reader + row validation of

@@ -1,5 +1,5 @@
 /**
- * Benchmark of the national-template import path (docs/api/physique.md: score import): reading the .xlsx, mapping and validating rows, scoring.
+ * Benchmark of the national-template import path (docs/product-rules.md#physique-results: score import): reading the .xlsx, mapping and validating rows, scoring.
  * Run: npx tsx tests/bench/physique-parse.ts [rows=50000]. Each measurement runs in its own process so its peak RSS is its own.
  * Prints numbers only; speed is never asserted (it drifts with the machine).
  */

@@ -1,5 +1,5 @@
 /**
- * Score export (organizeTest/scoreSearch/export, a job, docs/api/physique.md: score search) through the API on a demo database
+ * Score export (organizeTest/scoreSearch/export, a job, docs/product-rules.md#physique-results: score search) through the API on a demo database
  * (PGlite), beside its floor in the same run: the same rows read in one query and written with the same streaming
  * writer from memory (the writer alone). Target: export ≤ 1.5× the floor, memory flat (the export streams a batch of
  * rows at a time), and the whole-workbook write the export did before. Prints time, rows and the peak RSS growth of

@@ -9,7 +9,7 @@ import { physiqueResults } from './physique';
 const at = (name: string) => timestamp(name, { withTimezone: true });
 
 /**
- * Read-only wall-display links (docs/api/data-center.md#wall-display): one organisation, one playlist. Only the SHA-256 of the token is
+ * Read-only wall-display links (docs/product-rules.md#wall-display): one organisation, one playlist. Only the SHA-256 of the token is
  * stored, so the table alone opens no wall; revoking sets `revoked_at` (the row stays for the list and the log).
  */
 export const screenLinks = pgTable(
@@ -27,7 +27,7 @@ export const screenLinks = pgTable(
     tokenHash: text('token_hash').notNull(),
     name: text('name').notNull(),
     playlist: jsonb('playlist').$type<WallPlaylist>().notNull(),
-    /** A meet's live board link (docs/api/data-center.md#wall-display): the wall shows this meet's published results only. */
+    /** A meet's live board link (docs/product-rules.md#wall-display): the wall shows this meet's published results only. */
     meetId: uuid('meet_id').references(() => meets.id, { onDelete: 'cascade' }),
     /** After this instant the wall is refused like a revoked link (meet links: a week after the meet). */
     expiresAt: at('expires_at'),

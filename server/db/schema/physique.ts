@@ -128,7 +128,7 @@ export const physiqueResultCounts = pgTable(
   (t) => [primaryKey({ name: 'physique_result_counts_pk', columns: [t.orgId, t.planId, t.classId, t.gradeNo, t.gender, t.invalid, t.complete, t.level] })],
 );
 
-/** Who changed what in a result and when: edits, invalid/restore, imports (docs/api/physique.md: results screen). */
+/** Who changed what in a result and when: edits, invalid/restore, imports (docs/product-rules.md#physique-results: results screen). */
 export const physiqueResultLogs = pgTable(
   'physique_result_logs',
   {

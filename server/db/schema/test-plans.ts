@@ -7,7 +7,7 @@ import { classes, colleges, grades, schoolYears } from './school';
 const orgRef = () => uuid('org_id').notNull().references(() => orgs.id);
 const at = (name: string) => timestamp(name, { withTimezone: true });
 
-/** Physique test plans (docs/api/test-plans.md#status): dates decide the status; `endedAt` is an early end. */
+/** Physique test plans (docs/product-rules.md#plan-states): dates decide the status; `endedAt` is an early end. */
 export const testPlans = pgTable(
   'test_plans',
   {

@@ -404,7 +404,7 @@ async function sheetRoot(buf: Buffer, entry: ZipEntry): Promise<string | null> {
   }
 }
 
-/** Opens a workbook for streaming its rows (docs/api/physique.md: score import): metadata now, rows through `batches()`. */
+/** Opens a workbook for streaming its rows (docs/product-rules.md#physique-results: score import): metadata now, rows through `batches()`. */
 export async function openXlsx(buffer: Buffer, options: XlsxReadOptions = {}): Promise<XlsxRowSource> {
   if (!looksLikeZip(buffer)) throw new XlsxReadError('notXlsx', 'not a zip archive');
   const pacer = new EventLoopPacer();

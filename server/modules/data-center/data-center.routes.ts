@@ -24,7 +24,7 @@ export interface DataCenterRoutesOptions {
 }
 
 /**
- * /api/busi/web/{k12|gx|admin}/dataCenter (docs/api/data-center.md): one request per view, scoped to the
+ * /api/busi/web/{k12|gx|admin}/dataCenter (docs/product-rules.md#data-centre): one request per view, scoped to the
  * tenant organisation (a bureau: its schools), guarded by the catalogue's codes.
  */
 /** What every view reads (server/plugins/read-cache.ts): its answers are kept until one of these changes. */

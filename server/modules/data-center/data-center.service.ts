@@ -73,7 +73,7 @@ import {
 } from './data-center.sql';
 
 /**
- * The data-centre views (docs/api/data-center.md: conventions): each answers one screen with a handful of set-based statements, run concurrently
+ * The data-centre views (docs/product-rules.md#data-centre: conventions): each answers one screen with a handful of set-based statements, run concurrently
  * where the driver can. Aggregates add up the rollup rows (dc_rollups, per plan × class × grade × gender); only lists
  * of students, percentiles and a student's history read the per-student physique_results rows.
  */

@@ -19,7 +19,7 @@ import { resolveScope } from './data-center.scope';
 import { isoInstant } from '../../lib/iso';
 
 /**
- * Wall-screen links (docs/api/data-center.md#wall-display). A link is managed by the organisation it shows and by the bureaus above it; the
+ * Wall-screen links (docs/product-rules.md#wall-display). A link is managed by the organisation it shows and by the bureaus above it; the
  * token is returned once at creation and only its SHA-256 is kept. Two kinds share the table and the wall: data-centre
  * links (a playlist of school-view scenes) and a meet's board links (`meet_id` set: that meet's live board only).
  */

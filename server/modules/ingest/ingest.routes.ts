@@ -29,6 +29,7 @@ import { createTusServer, tusMetadata } from '../files/files.tus';
 import { classes, students } from '../../db/schema/school';
 import { devices } from '../../db/schema/venue';
 import { AppError } from '../../lib/app-error';
+import { CONSOLE_DOC_URL } from '../../lib/openapi';
 import { lessonDeviceRoutes } from '../lessons/lessons.device-routes';
 import type { ModuleOptions } from '../module-options';
 import { refresh, revokeSession } from '../sso/sso.service';
@@ -62,7 +63,17 @@ export const ingestRoutes: FastifyPluginAsync<ModuleOptions> = async (app, opts)
   });
   await app.register(deviceRoutes, { prefix: '/v1/device' });
   await app.register(appRoutes, { ...opts, prefix: '/v1/app' });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: false });
+  // One page for both documents: the device/app API first (device makers), the console API in the top bar's list.
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: false,
+    uiConfig: {
+      urls: [
+        { name: 'Device and app API', url: '/api/docs/json' },
+        { name: 'Console API', url: CONSOLE_DOC_URL },
+      ],
+    },
+  });
 };
 
 const deviceRoutes: FastifyPluginAsync = async (scope) => {

@@ -13,7 +13,7 @@ import {
   slotMoveSchema,
   teamSaveSchema,
 } from '@/domain/meets/entries';
-import { meetListQuery, meetSaveSchema } from '@/domain/meets/meets';
+import { meetListQuery, meetRowSchema, meetSaveSchema } from '@/domain/meets/meets';
 import { heatResultsSchema, invalidSchema, resultStepSchema } from '@/domain/meets/results';
 import { recordListQuery, recordSaveSchema } from '@/domain/meets/records';
 import { idParamsSchema, idParamsWith } from '@/domain/list-query';
@@ -61,6 +61,7 @@ export const meetRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (a
       create: { body: meetSaveSchema, handler: (tx, actor, body) => createMeet(tx, actor, body, app.now()) },
       update: { body: meetSaveSchema, handler: (tx, actor, id, body) => updateMeet(tx, actor, id, body, app.now()) },
       remove: (tx, actor, id) => deleteMeet(tx, actor, id, app.now()),
+      response: { row: meetRowSchema },
       alsoReadBy: [
         [SIGN_UP, 'view'],
         [SCORE, 'view'],

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
 import { allowsUpdates } from '@/domain/people/import-updates';
 import { CLASS_IMPORT_MAX_BYTES, classImportQuery } from '@/domain/school/class-import';
-import { classListQuery, classSaveSchema } from '@/domain/school/classes';
+import { classDetailSchema, classListQuery, classSaveSchema } from '@/domain/school/classes';
 import { collegeListQuery, collegeSaveSchema, majorListQuery, majorSaveSchema } from '@/domain/school/colleges';
 import { gradeListQuery, gradeSaveSchema } from '@/domain/school/grades';
 import { schoolYearListQuery, schoolYearSaveSchema } from '@/domain/school/school-years';
@@ -53,6 +53,8 @@ export const orgRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (ap
       create: { body: classSaveSchema, handler: createClass },
       update: { body: classSaveSchema, handler: updateClass },
       remove: deleteClass,
+      // The list answers the detail's fields too (the screen edits from its row).
+      response: { row: classDetailSchema, detail: classDetailSchema },
     },
     (scope) => {
       resourceAction(scope, { method: 'GET', path: '/options', access: [classKey, 'view'], read: classFormOptions });

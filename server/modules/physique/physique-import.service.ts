@@ -214,7 +214,7 @@ function headerOf(candidates: readonly { row: number; cells: readonly CellValue[
 }
 
 /**
- * Score import of the national template (docs/api/physique.md: score import), all or nothing: takes the plan's job lock (docs/product-rules.md#plan-states), reads and
+ * Score import of the national template (docs/product-rules.md#physique-results: score import), all or nothing: takes the plan's job lock (docs/product-rules.md#plan-states), reads and
  * validates the rows, matches students (registration number, then name + class) and stages the valid ones slice by
  * slice outside any transaction, then writes them in one short transaction. Returns the counts and the failures workbook.
  */

@@ -20,7 +20,7 @@ const notFound = () => new AppError(404, ERR.notFound);
 const IMPROVE_BELOW = 80;
 const IMPROVE_MAX = 3;
 
-/** Items to improve: the lowest scores below "good", failing ones first (lowest first), at most three (docs/api/physique.md: student report). */
+/** Items to improve: the lowest scores below "good", failing ones first (lowest first), at most three (docs/product-rules.md#physique-results: student report). */
 export function itemsToImprove(items: readonly Pick<ReportItem, 'item' | 'score'>[]): ItemKey[] {
   return items
     .filter((i): i is Pick<ReportItem, 'item'> & { score: number } => i.score != null && i.score < IMPROVE_BELOW)
@@ -39,7 +39,7 @@ function pickResult(rows: readonly SelectedResult[]): SelectedResult | null {
 }
 
 /**
- * The student physique report of one plan, or of one school year (docs/api/physique.md: student report): each item's raw value, score, level and bonus against
+ * The student physique report of one plan, or of one school year (docs/product-rules.md#physique-results: student report): each item's raw value, score, level and bonus against
  * the class average (valid results only), the aggregates, the history of totals and the items to improve.
  */
 export async function studentReport(db: DbOrTx, caller: Caller, studentId: string, pick: { schoolYearId?: string; planId?: string } = {}): Promise<StudentReport> {

@@ -78,7 +78,7 @@ function filterOn(c: FilterColumns, caller: Caller, f: ScoreFilter): SQL | undef
   );
 }
 
-/** The WHERE of score search, the results screen and their exports (docs/api/physique.md: result filters). */
+/** The WHERE of score search, the results screen and their exports (docs/product-rules.md#physique-results: result filters). */
 export function resultFilter(caller: Caller, f: ScoreFilter): SQL | undefined {
   return and(filterOn(physiqueResults, caller, f), f.keyword ? studentKeyword(f.keyword) : undefined);
 }
@@ -351,7 +351,7 @@ export const checkScoreExport = async (db: DbOrTx, caller: Caller, f: ScoreFilte
   void (await scoreExportPlan(db, caller, (await withDefaultYear(db, caller, f)).filter));
 
 /**
- * Score search export in the national score-export layout (docs/api/physique.md: score search), streamed: the rows
+ * Score search export in the national score-export layout (docs/product-rules.md#physique-results: score search), streamed: the rows
  * are read a batch of whole (plan, grade, class) groups at a time, in the list's order (as the list pages them,
  * `groupsOfPage`), laid out and written into the sheet as they come, so neither the rows nor the workbook are ever
  * whole in memory (34,000 rows were 1.87 M cell objects and a full sort before the first byte). `onBatch` hears the
@@ -389,7 +389,7 @@ export async function exportScores(
 }
 
 /**
- * The national upload file of a school year (testResult export, docs/api/physique.md: results screen): one row per student (the latest plan of
+ * The national upload file of a school year (testResult export, docs/product-rules.md#physique-results: results screen): one row per student (the latest plan of
  * the year), valid results only, national template layout with raw values, gender 1/2 and national grade codes.
  */
 export async function exportUpload(db: DbOrTx, caller: Caller, f: ScoreFilter, t: Translate, now: Date): Promise<{ workbook: Buffer; fileName: string }> {
@@ -466,7 +466,7 @@ export async function resultDetail(db: DbOrTx, caller: Caller, id: string): Prom
 const shown = (v: number | null | undefined) => (v == null ? null : String(v));
 
 /**
- * Edits one raw value of a result (testResult/editUpReport, docs/api/physique.md: results screen): the value is parsed as people type it,
+ * Edits one raw value of a result (testResult/editUpReport, docs/product-rules.md#physique-results: results screen): the value is parsed as people type it,
  * the whole result is rescored by the engine with the plan's standard and items, and who/when goes to the log.
  */
 export async function editRawValue(db: Db, caller: Caller, id: string, body: EditRawBody, now: Date): Promise<ResultDetail> {

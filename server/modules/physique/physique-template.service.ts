@@ -22,7 +22,7 @@ function templateSheet(t: Translate, rows: unknown[][]): SheetSpec {
 
 const templateFileName = (t: Translate) => `${t('physiqueResults:import.templateFileName', RAW_OPTS)}.xlsx`;
 
-/** The national template to fill in (docs/api/physique.md: score import): its header row, optionally with one example row. */
+/** The national template to fill in (docs/product-rules.md#physique-results: score import): its header row, optionally with one example row. */
 export function templateWorkbook(t: Translate, sample: boolean): Workbook {
   const rows: unknown[][] = [NATIONAL_COLUMNS.map((c) => c.header)];
   if (sample) {

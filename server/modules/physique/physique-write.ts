@@ -269,7 +269,7 @@ export async function readStoredValues(db: DbOrTx, planId: string, studentIds: r
 }
 
 /**
- * Writes (inserts or rescored updates) the results of many students of one plan in ONE transaction (docs/api/physique.md: score import):
+ * Writes (inserts or rescored updates) the results of many students of one plan in ONE transaction (docs/product-rules.md#physique-results: score import):
  * stored raw values are locked and merged with the incoming ones (a value present wins), every row is scored by the
  * engine with the plan's standard and items; new results are COPYed into the table, stored ones updated from a
  * COPYed staging table, and every result gets a log row (COPY). Any failure rolls everything back. Returns the

@@ -129,7 +129,7 @@ function codes(family: Family, ...refs: [page: string, action?: ButtonAction][])
 const translator = (request: FastifyRequest): Translate => (key, options) => request.t(key, options ?? {});
 
 /**
- * Physique results of /api/busi/web/{k12|gx|admin} (docs/api/physique.md): score import and sync, score search, the results
+ * Physique results of /api/busi/web/{k12|gx|admin} (docs/product-rules.md#physique-results): score import and sync, score search, the results
  * screen with edits and the national upload file, invalid/restore, test records and the student report. Every
  * route runs auth → tenant scope → permission code → validation → service.
  */
@@ -171,7 +171,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
     ),
   };
 
-  // ---- score import and sync (docs/api/physique.md: score import; docs/product-rules.md#plan-states) ------------
+  // ---- score import and sync (docs/product-rules.md#physique-results: score import; docs/product-rules.md#plan-states) ------------
   if (can.import && !readOnly) {
     // A job (docs/product-rules.md#jobs): the file waits in the store, the answer is the job's `{ id }`; what can be
     // refused at once (not .xlsx, plan out of scope or ended) is, and the rest (rows, a busy plan) is the job's outcome.
@@ -306,7 +306,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
     }
   }
 
-  // ---- the student report (docs/api/physique.md: student report) --------------------------------------------------
+  // ---- the student report (docs/product-rules.md#physique-results: student report) --------------------------------------------------
   if (can.report) {
     app.get('/physique/report/:studentId', { preValidation: can.report, schema: { params: studentParams, querystring: reportQuerySchema } }, async (request) =>
       ok(await studentReport(app.db, await caller(request), request.params.studentId, request.query)),

@@ -53,7 +53,7 @@ export interface PlanActor {
 
 const offset = (q: { current: number; size: number }) => (q.current - 1) * q.size;
 
-/** Scope kinds a school of this type may plan by (docs/api/test-plans.md#scope-and-permissions): K12 grades or classes; universities also colleges. */
+/** Scope kinds a school of this type may plan by (docs/product-rules.md#test-plans): K12 grades or classes; universities also colleges. */
 export function scopeTypesFor(orgType: number): PlanScopeType[] {
   if (orgType === ORG_TYPE.k12) return ['grade', 'class'];
   if (orgType === ORG_TYPE.university) return ['college', 'grade', 'class'];
@@ -119,7 +119,7 @@ const binCutoff = (now: Date) => new Date(now.getTime() - PLAN_BIN_DAYS * 86_400
 const inBin = (now: Date) => and(isNotNull(testPlans.deletedAt), gt(testPlans.deletedAt, binCutoff(now)));
 
 /**
- * Plans of the tenant organisation (or of its schools, admin family), newest first, filtered and paged (docs/api/test-plans.md);
+ * Plans of the tenant organisation (or of its schools, admin family), newest first, filtered and paged (docs/product-rules.md#test-plans);
  * with `bin`, the recycle bin instead: deleted plans still restorable, most recently deleted first.
  */
 export async function planPage(db: DbOrTx, actor: PlanActor, q: PlanPageQuery): Promise<Page<PlanRow>> {
@@ -233,7 +233,7 @@ export async function planDetail(db: DbOrTx, actor: PlanActor, planId: string): 
 
 const signUpStatusSql = sql<SignUpStatus>`case when ${physiqueResults.id} is null then 'notTested' when ${physiqueResults.complete} then 'complete' else 'incomplete' end`;
 
-/** Students in the plan's scope with their result status, by grade, class and registration number, paged (docs/api/test-plans.md: sign-up list). */
+/** Students in the plan's scope with their result status, by grade, class and registration number, paged (docs/product-rules.md#test-plans: sign-up list). */
 export async function signUpPage(db: DbOrTx, actor: PlanActor, planId: string, q: SignUpQuery, classScope: ClassScope = WHOLE_ORG): Promise<Page<SignUpRow>> {
   const plan = await getPlanInScope(db, actor.tenantOrgId, planId);
   const statusWhere =
@@ -285,7 +285,7 @@ export async function signUpPage(db: DbOrTx, actor: PlanActor, planId: string, q
   return { records, total, current: q.current, size: q.size };
 }
 
-/** Completion per class in the plan's scope: students, tested, complete, rate (docs/api/test-plans.md). */
+/** Completion per class in the plan's scope: students, tested, complete, rate (docs/product-rules.md#test-plans). */
 export async function classCompletion(db: DbOrTx, actor: PlanActor, planId: string, classScope: ClassScope = WHOLE_ORG): Promise<ClassCompletionRow[]> {
   const plan = await getPlanInScope(db, actor.tenantOrgId, planId);
   const rows = await db
@@ -404,7 +404,7 @@ interface ResolvedPlan {
 
 /**
  * Checks the request against the school's own data (school year and semester, scope ids of the
- * right kind) and works out the items of every grade in scope (docs/api/test-plans.md). 400 with a testPlan message.
+ * right kind) and works out the items of every grade in scope (docs/product-rules.md#test-plans). 400 with a testPlan message.
  */
 async function resolvePlan(tx: DbOrTx, school: { id: string; type: number }, planId: string, body: PlanRequest): Promise<ResolvedPlan> {
   const [year] = await tx
@@ -478,7 +478,7 @@ const feeColumns = (body: PlanRequest) => ({
   feeRounding: body.feeRounding,
 });
 
-/** Creates a plan with its scope and items in one transaction (docs/api/test-plans.md); returns its detail. */
+/** Creates a plan with its scope and items in one transaction (docs/product-rules.md#test-plans); returns its detail. */
 export async function createPlan(db: Db, actor: PlanActor, body: PlanRequest): Promise<PlanDetail> {
   const id = await db.transaction(async (tx) => {
     const school = await targetSchool(tx, actor, body.schoolOrgId);
@@ -507,7 +507,7 @@ export async function createPlan(db: Db, actor: PlanActor, body: PlanRequest): P
 }
 
 /**
- * Edits a plan (docs/api/test-plans.md): refused (409) once ended, while an import or sync runs, and — when
+ * Edits a plan (docs/product-rules.md#test-plans): refused (409) once ended, while an import or sync runs, and — when
  * results exist — for a change of standard version (the results were scored by the old one).
  * The plan stays in its school; `schoolOrgId` of the body is ignored.
  */

@@ -34,9 +34,9 @@ export interface TestPlanRoutesOptions {
 
 
 /**
- * Test plans (docs/api/test-plans.md) under /api/busi/web/{admin|k12|gx}/organizeTest/testManage: list (and recycle
+ * Test plans (docs/product-rules.md#test-plans) under /api/busi/web/{admin|k12|gx}/organizeTest/testManage: list (and recycle
  * bin), detail, sign-up list, class completion, form options, add, edit, early end, delete, and for plan
- * administrators reopen, date correction and restore (docs/api/test-plans.md). Every route runs
+ * administrators reopen, date correction and restore (docs/product-rules.md#test-plans). Every route runs
  * auth → tenant scope → permission code → zod validation → service.
  */
 export const testPlanRoutes: FastifyPluginAsyncZod<TestPlanRoutesOptions> = async (app, { family }) => {

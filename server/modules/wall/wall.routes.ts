@@ -12,7 +12,7 @@ const SCREEN_PER_MINUTE = 240;
 
 
 /**
- * /api/screen/:token/… (docs/api/data-center.md#wall-display): the wall display's only API. No session, no organisation header: the token
+ * /api/screen/:token/… (docs/product-rules.md#wall-display): the wall display's only API. No session, no organisation header: the token
  * names the organisation and the playlist, and these two read-only routes are all it opens.
  */
 export const wallRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -19,7 +19,7 @@ import { meetBoard } from '../meets/points.service';
 import type { Family } from '@/domain/menus/access';
 
 /**
- * The wall display's public API (docs/api/data-center.md#wall-display): a screen token opens the playlist of one organisation and the scenes
+ * The wall display's public API (docs/product-rules.md#wall-display): a screen token opens the playlist of one organisation and the scenes
  * in it, read-only, and nothing else. Scenes are slices of the same school-view service the dashboards use.
  */
 

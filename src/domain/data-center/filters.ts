@@ -5,7 +5,7 @@ import { idParamsSchema } from '../list-query';
 import { GENDERS, isGrade } from '../physique/standard';
 
 /**
- * Filters of every data-centre view (docs/api/data-center.md: filters): school year, semester, test plan, grade, class, gender, and for the
+ * Filters of every data-centre view (docs/product-rules.md#data-centre: filters): school year, semester, test plan, grade, class, gender, and for the
  * admin family one school of the bureau, for universities a college or major. The browser keeps them in jotai atoms
  * mirrored in the URL under these same names, so a link or a wall screen reopens the same view.
  */
@@ -55,7 +55,7 @@ export { idParamsSchema };
 
 /**
  * A student whose total dropped by at least this many points since their previous valid result is "falling"
- * (docs/api/data-center.md: students to watch). The product's choice: half a level band.
+ * (docs/product-rules.md#data-centre: students to watch). The product's choice: half a level band.
  */
 export const FALLING_TREND_MIN_DROP = 5;
 

@@ -1,4 +1,4 @@
-/** i18n keys (namespace `dataCenter`) of the data-centre and wall rules the server enforces (docs/api/data-center.md). */
+/** i18n keys (namespace `dataCenter`) of the data-centre and wall rules the server enforces (docs/product-rules.md#data-centre). */
 export const DC_MSG = {
   /** A screen link token that does not exist (or never did). */
   screenInvalid: 'dataCenter:screen.invalid',

@@ -9,7 +9,7 @@ export const STAGE_GRADES: Readonly<Record<Stage, readonly [first: number, last:
 };
 
 /**
- * Grade of an enrolment cohort in a school year (docs/api/data-center.md: conventions, the roster): the stage's first grade in the enrolment year, one
+ * Grade of an enrolment cohort in a school year (docs/product-rules.md#data-centre: conventions, the roster): the stage's first grade in the enrolment year, one
  * more each year after; null before enrolment or after the stage's last grade (the cohort was not in the school).
  */
 export function gradeInYear(stage: Stage, enrolYear: number, schoolYear: number): number | null {

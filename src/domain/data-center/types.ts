@@ -7,7 +7,7 @@ import type { DistrictSceneData } from '../platform/district';
 import type { DataCenterScene } from './wall';
 
 /**
- * Answers of the data-centre views (docs/api/data-center.md: conventions), one request per view. Conventions:
+ * Answers of the data-centre views (docs/product-rules.md#data-centre: conventions), one request per view. Conventions:
  * - Only valid results count (docs/product-rules.md#score-validity); within the period each student counts once, with their latest result.
  * - Rates are fractions 0–1 rounded to 4 decimals; means of scores and totals are rounded to 1 decimal; null when
  *   there is nothing to divide by.

@@ -3,7 +3,7 @@ import { BASE_PATH, SEMESTER } from '../constants';
 import { uuid } from '../fields';
 import { SCHOOL_YEAR_MAX, SCHOOL_YEAR_MIN } from './filters';
 
-/** Scenes a data-centre playlist rotates through (docs/api/data-center.md#wall-display). */
+/** Scenes a data-centre playlist rotates through (docs/product-rules.md#wall-display). */
 export const WALL_SCENES = ['schoolOverview', 'gradeComparison', 'classRanking', 'weakestItems', 'districtSchools'] as const;
 export type DataCenterScene = (typeof WALL_SCENES)[number];
 /** A management organisation's own scene: its schools side by side (counts and school figures, never a student). */
@@ -110,7 +110,7 @@ export interface ScreenLinkCreated extends ScreenLinkRow {
   path: string;
 }
 
-/** The wall page's path for a token (docs/api/data-center.md#wall-display). */
+/** The wall page's path for a token (docs/product-rules.md#wall-display). */
 export function wallPath(token: string): string {
   return `${BASE_PATH}/wall/${token}`;
 }

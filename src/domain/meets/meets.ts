@@ -178,20 +178,23 @@ export interface MeetGroupRow extends Omit<GroupSave, 'events'> {
   id: string;
   events: MeetEventRow[];
 }
-export interface MeetRow {
-  id: string;
-  name: string;
-  startDate: string;
-  endDate: string;
-  signupStart: string;
-  signupEnd: string;
-  status: MeetStatus;
-  arrangeState: ArrangeState;
-  groupCount: number;
-  eventCount: number;
-  entryCount: number;
-  version: number;
-}
+/** A row of the meet list as the API answers it (the OpenAPI document's schema of MeetRow). */
+export const meetRowSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  startDate: z.string().describe('ISO date'),
+  endDate: z.string().describe('ISO date'),
+  signupStart: z.string().describe('ISO date: sign-up opens'),
+  signupEnd: z.string().describe('ISO date: sign-up closes, no later than the meet starts'),
+  status: z.enum(MEET_STATUSES).describe('From today\'s date and the dates above; ended once ended early'),
+  arrangeState: z.enum(ARRANGE_STATES),
+  groupCount: z.number().int(),
+  eventCount: z.number().int(),
+  entryCount: z.number().int().describe('Entries not rejected'),
+  version: z.number().int().describe('Send it back with a save: a newer save answers 409'),
+});
+
+export type MeetRow = z.output<typeof meetRowSchema>;
 export interface MeetDetail extends MeetRow {
   morning: { start: string; end: string } | null;
   afternoon: { start: string; end: string } | null;

@@ -4,7 +4,7 @@ import type { ResultRow } from './types';
 import { isBonusItem } from './wide-row';
 
 /**
- * Column layouts of the physique exports (docs/api/physique.md: score search): the national score export (score search) and the national
+ * Column layouts of the physique exports (docs/product-rules.md#physique-results: score search): the national score export (score search) and the national
  * upload file (results, editUpReport). Pure: the server writes the cells, the browser may preview the headers.
  */
 
@@ -67,7 +67,7 @@ const IDENTITY_WIDTH: Partial<Record<NationalColumnKey, number>> = { regNo: 22, 
 
 /**
  * The national upload file (国家学生体质健康数据上报): the template's columns in template order with the zh_cn national
- * headers, raw values (long runs as minutes.seconds), gender 1/2 and national grade codes (docs/api/physique.md).
+ * headers, raw values (long runs as minutes.seconds), gender 1/2 and national grade codes (docs/product-rules.md#physique-results).
  */
 export function uploadColumns(): ExportColumn[] {
   return NATIONAL_COLUMNS.map((c): ExportColumn => {
@@ -96,7 +96,7 @@ const SCORE_EXPORT_ITEMS: readonly ItemKey[] = [
 ];
 
 /**
- * The national score-export layout (docs/api/physique.md: score search): identity columns; height and weight; after each item
+ * The national score-export layout (docs/product-rules.md#physique-results: score search): identity columns; height and weight; after each item
  * its value, 评分 and 等级, and 附加分 where the item can earn bonus; then 标准分, 附加分, 总分, 总分等级 and the
  * validity flag. Headers in the reader's language (`t`, namespaces scores and physique).
  */

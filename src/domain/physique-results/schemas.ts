@@ -6,7 +6,7 @@ import { pageQuerySchema } from '../api';
 import { RESULT_KEYS, type ResultKey } from '../physique/national-template';
 import { GENDERS, isGrade } from '../physique/standard';
 
-/** Largest score-import upload in bytes: a 200,000-row national template is ≈ 17 MB (docs/api/physique.md: score import). */
+/** Largest score-import upload in bytes: a 200,000-row national template is ≈ 17 MB (docs/product-rules.md#physique-results: score import). */
 export const SCORE_IMPORT_MAX_BYTES = 32 * 1024 * 1024;
 /** Most rows an export writes in one workbook (built in memory). */
 export const SCORE_EXPORT_MAX_ROWS = 100_000;
@@ -29,7 +29,7 @@ export const LEVEL_FILTERS = ['excellent', 'good', 'pass', 'fail', 'incomplete']
 export type LevelFilter = (typeof LEVEL_FILTERS)[number];
 export const LEVEL_FILTER_TABLE = enumTable(LEVEL_FILTERS, (l) => (l === 'incomplete' ? 'physiqueResultsUi:level.incomplete' : `physique:level.${l}`));
 
-/** Filters of score search and its export (docs/api/physique.md: result filters, organizeTest/scoreSearch). */
+/** Filters of score search and its export (docs/product-rules.md#physique-results: result filters, organizeTest/scoreSearch). */
 export const scoreFilterSchema = z.object({
   /** A school of the management organisation (admin family only). */
   orgId: optionalId,

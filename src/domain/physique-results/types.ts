@@ -5,7 +5,7 @@ import type { Gender, ItemKey } from '../physique/standard';
 import type { ValueSource } from './value-source';
 import type { ItemLevel } from './wide-row';
 
-/** One item of a result as the screens show it (docs/api/physique.md). */
+/** One item of a result as the screens show it (docs/product-rules.md#physique-results). */
 export interface ItemResult {
   /** Raw value in the item's unit (s, cm, ml, count; BMI kg/m²). */
   raw: number | null;
@@ -19,7 +19,7 @@ export interface ItemResult {
 
 export type ResultSource = 'import' | 'sync' | 'manual';
 
-/** A physique result row of score search and the results screen (docs/api/physique.md: score search). */
+/** A physique result row of score search and the results screen (docs/product-rules.md#physique-results: score search). */
 export interface ResultRow {
   id: string;
   /** The school the result belongs to (the admin family lists several). */
@@ -82,7 +82,7 @@ export interface ScoreSearchPage extends Page<ResultRow> {
 
 export type ResultLogAction = 'edit' | 'invalid' | 'restore' | 'import' | 'sync';
 
-/** Who changed a result and when (docs/api/physique.md: results screen). */
+/** Who changed a result and when (docs/product-rules.md#physique-results: results screen). */
 export interface ResultLogRow {
   id: string;
   action: ResultLogAction;
@@ -165,7 +165,7 @@ export interface SyncPreview {
   students: number;
 }
 
-/** One item of the student report (docs/api/physique.md: student report). */
+/** One item of the student report (docs/product-rules.md#physique-results: student report). */
 export interface ReportItem extends ItemResult {
   item: ItemKey;
   /** Weight of the item in the standard score (fraction). */
@@ -190,7 +190,7 @@ export interface ReportHistoryEntry {
   level: ScoreLevel | null;
 }
 
-/** The student physique report of one school year (docs/api/physique.md: student report). */
+/** The student physique report of one school year (docs/product-rules.md#physique-results: student report). */
 export interface StudentReport {
   student: {
     id: string;

@@ -5,7 +5,7 @@ import type { StudentResults, StudentScore } from '../physique/score';
 import { ITEM_KEYS, type BmiBand, type ItemKey } from '../physique/standard';
 
 /**
- * The wide physique result row (one per student per plan, docs/api/physique.md): the raw value, score and level of every
+ * The wide physique result row (one per student per plan, docs/product-rules.md#physique-results): the raw value, score and level of every
  * item, the bonus of the bonus items, and the aggregates. Property names equal those of the server's
  * physique_results table, so a database row and an engine result map onto each other here, in one place.
  */

@@ -2,7 +2,7 @@ import { parseRaw, type ParseErrorKey, type ParseField, type ParseResult } from 
 import type { Gender, Grade } from './standard';
 
 /**
- * The national physique data template (国家学生体质健康标准数据上报模板) used for score import and export (docs/api/physique.md: score import):
+ * The national physique data template (国家学生体质健康标准数据上报模板) used for score import and export (docs/product-rules.md#physique-results: score import):
  * identity columns, then one column per result. Columns are matched by header NAME, never by position, because
  * schools delete, reorder and decorate columns (units in brackets, full-width characters, traditional characters).
  */
@@ -119,7 +119,7 @@ export interface HeaderMapping {
   readonly resultColumns: readonly (readonly [ResultKey, number])[];
 }
 
-/** Maps a header row to template columns by name (docs/api/physique.md: score import). */
+/** Maps a header row to template columns by name (docs/product-rules.md#physique-results: score import). */
 export function mapHeaders(headerRow: readonly unknown[]): HeaderMapping {
   const columns = new Map<NationalColumnKey, number>();
   const unknown: string[] = [];
@@ -227,7 +227,7 @@ const DATE_YMD = /^(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?(
 const DATE_COMPACT = /^(\d{4})(\d{2})(\d{2})$/;
 
 /**
- * A date cell as 'YYYY-MM-DD' (docs/api/physique.md: score import): Excel serial numbers (1900 or 1904 system), JS Dates, 'YYYY-MM-DD', 'YYYY/M/D',
+ * A date cell as 'YYYY-MM-DD' (docs/product-rules.md#physique-results: score import): Excel serial numbers (1900 or 1904 system), JS Dates, 'YYYY-MM-DD', 'YYYY/M/D',
  * 'YYYY.M.D', 'YYYY年M月D日', 'YYYYMMDD' (text or number), an optional time part ignored. Null when it is none of these.
  */
 export function parseTemplateDate(value: unknown, date1904 = false): string | null {
@@ -389,7 +389,7 @@ function textField(raw: unknown, key: TextKey, required: boolean, errors: Templa
 }
 
 /**
- * Validates and converts one data row of the national template (docs/api/physique.md: score import). Identity fields are checked, result cells
+ * Validates and converts one data row of the national template (docs/product-rules.md#physique-results: score import). Identity fields are checked, result cells
  * go through parseRaw: an empty cell (or '-', '/') means not tested and is no error; anything unparsable is.
  * Every problem of the row is reported, not only the first.
  */
@@ -483,7 +483,7 @@ export function columnLabel(t: Translate, key: NationalColumnKey): string {
   return t(`physique:template.column.${key}`, RAW);
 }
 
-/** One failure reason as the product words it: "第N行，〈字段〉：…" (docs/api/physique.md: score import; docs/product-rules.md#import-files). */
+/** One failure reason as the product words it: "第N行，〈字段〉：…" (docs/product-rules.md#physique-results: score import; docs/product-rules.md#import-files). */
 export function formatRowError(t: Translate, rowNumber: number, err: TemplateFieldError): string {
   const reason = t(err.key, { ...err.params, ...RAW });
   return t('physique:import.rowError', { row: rowNumber, field: columnLabel(t, err.field), reason, ...RAW });

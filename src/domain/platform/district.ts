@@ -60,7 +60,7 @@ export interface DistrictOverview {
   weakestItems: WeakItem[];
 }
 
-/** The district's wall scene (docs/api/data-center.md#wall-display): counts and school figures, never a student. */
+/** The district's wall scene (docs/product-rules.md#wall-display): counts and school figures, never a student. */
 export interface DistrictSceneData {
   scene: 'districtSchools';
   total: DistrictOverview['total'];

@@ -31,3 +31,33 @@ export type ClassForm = z.input<typeof classSaveSchema>;
 
 /** The class list's filters. */
 export const classListQuery = listQuery({ gradeId: idFilter, name: textFilter(), majorId: idFilter });
+
+const nullableText = z.string().nullable();
+
+/** A row of the class list as the API answers it (the OpenAPI document's schema; ClassRow in ./types). */
+export const classRowSchema = z.object({
+  id: z.string(),
+  code: z.number().int().describe('Class code 1–99, unique within the grade (and major)'),
+  name: z.string(),
+  classNo: nullableText.describe('The school\'s own class number, when it keeps one'),
+  size: z.number().int().describe('Head count: the class\'s students'),
+  gradeId: z.string(),
+  gradeNo: z.number().int().describe('Grade number within its stage (1 = first year)'),
+  stage: z.string().describe('School stage of the grade (primary, junior, senior, university…)'),
+  enrolYear: z.number().int().describe('Year the grade enrolled'),
+  collegeId: nullableText.describe('University classes: the college of the major'),
+  collegeName: nullableText,
+  majorId: nullableText.describe('University classes: the major'),
+  majorName: nullableText,
+  enabled: z.boolean(),
+});
+
+/** A class as its management screen reads it (list row and detail alike; ClassDetail in ./types). */
+export const classDetailSchema = classRowSchema.extend({
+  headTeacherId: nullableText,
+  headTeacherName: nullableText,
+  peTeacherId: nullableText,
+  peTeacherName: nullableText,
+  studentCount: z.number().int(),
+  version: z.number().int().describe('Send it back with a save: a newer save answers 409'),
+});

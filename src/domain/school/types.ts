@@ -1,21 +1,9 @@
 // Row shapes of the school core reads (classes, students, teachers, grades, school years), shared by server and browser.
+import type { z } from 'zod';
+import type { classDetailSchema, classRowSchema } from './classes';
 
-export interface ClassRow {
-  id: string;
-  code: number;
-  name: string;
-  classNo: string | null;
-  size: number;
-  gradeId: string;
-  gradeNo: number;
-  stage: string;
-  enrolYear: number;
-  collegeId: string | null;
-  collegeName: string | null;
-  majorId: string | null;
-  majorName: string | null;
-  enabled: boolean;
-}
+/** A row of the class list (its schema, for the API document: classRowSchema). */
+export type ClassRow = z.output<typeof classRowSchema>;
 
 export interface GradeRow {
   id: string;
@@ -54,16 +42,8 @@ export interface SchoolYearDetail {
   semesters: Omit<SemesterRow, never>[];
 }
 
-/** A class as its management screen reads it. */
-export interface ClassDetail extends ClassRow {
-  headTeacherId: string | null;
-  headTeacherName: string | null;
-  peTeacherId: string | null;
-  peTeacherName: string | null;
-  /** Head count: the class's students. */
-  studentCount: number;
-  version: number;
-}
+/** A class as its management screen reads it (its schema: classDetailSchema). */
+export type ClassDetail = z.output<typeof classDetailSchema>;
 
 /** Choices of the class form. */
 export interface ClassFormOptions {

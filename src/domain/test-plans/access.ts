@@ -3,7 +3,7 @@ import { planStatus, type PlanDates } from './status';
 import { localDate } from '../dates';
 
 /**
- * Who may do what with a test plan beyond the everyday actions (docs/api/test-plans.md):
+ * Who may do what with a test plan beyond the everyday actions (docs/product-rules.md#test-plans):
  * - add, edit (while not ended), end early: the testManage add/edit/end buttons (teachers hold them);
  * - correct an ended plan's dates, undo an early end, restore a deleted plan from the recycle bin:
  *   the plan's administrators, i.e. whoever holds the testManage **delete** button. The administrator

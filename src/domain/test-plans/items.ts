@@ -3,7 +3,7 @@ import type { PlanGradeItems } from './types';
 
 /**
  * Items a plan may test in a grade (1–16) under a standard version: the standard's items of both
- * genders, in table order (docs/api/test-plans.md). A plan's default is all of them; a student is tested on
+ * genders, in table order (docs/product-rules.md#test-plans). A plan's default is all of them; a student is tested on
  * the plan's items that the standard sets for their gender.
  */
 export function planItemsForGrade(grade: Grade, version: StandardVersion): ItemKey[] {

@@ -1,4 +1,4 @@
-/** i18n keys (namespace `testPlan`) of the test-plan rules the server enforces beyond the form (docs/api/test-plans.md, docs/product-rules.md#plan-states). */
+/** i18n keys (namespace `testPlan`) of the test-plan rules the server enforces beyond the form (docs/product-rules.md#test-plans, docs/product-rules.md#plan-states). */
 export const PLAN_MSG = {
   ended: 'testPlan:error.ended',
   endedNoEdit: 'testPlan:error.endedNoEdit',

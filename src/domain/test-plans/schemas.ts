@@ -11,7 +11,7 @@ import { planItemsForGrade } from './items';
 import { PLAN_STATUSES } from './status';
 import { SIGN_UP_STATUSES } from './types';
 
-/** What a plan's scope names (docs/api/test-plans.md#scope-and-permissions): grades or classes (K12), or colleges, grades or classes (university). */
+/** What a plan's scope names (docs/product-rules.md#test-plans): grades or classes (K12), or colleges, grades or classes (university). */
 export const PLAN_SCOPE_TYPES = ['grade', 'class', 'college'] as const;
 export type PlanScopeType = (typeof PLAN_SCOPE_TYPES)[number];
 export const PLAN_SCOPE_TYPE_TABLE = enumTable(PLAN_SCOPE_TYPES, (s) => `testPlan:scopeType.${s}`);
@@ -51,7 +51,7 @@ const gradeItemsSchema = z.object({
 });
 
 /**
- * The test-plan form and request body (docs/api/test-plans.md; docs/product-rules.md#limits: name 1–20 characters, fee ≥ 0.01 with
+ * The test-plan form and request body (docs/product-rules.md#test-plans; docs/product-rules.md#limits: name 1–20 characters, fee ≥ 0.01 with
  * precision 0–3 and rounding). Messages are i18n keys. Numbers may arrive as form strings ('' = not
  * given). `items` lists the tested items of grades in scope; a grade left out gets all the standard's
  * items for it. `feeAmount` empty or null = no report fee. `schoolOrgId` names the school when a
@@ -146,7 +146,7 @@ export type PlanRequest = z.output<typeof planRequestSchema>;
 
 const optionalText = textFilter();
 
-/** Filters of the plan list (docs/api/test-plans.md#status): name contains, school year, semester, status; paging of docs/product-rules.md#lists. */
+/** Filters of the plan list (docs/product-rules.md#plan-states): name contains, school year, semester, status; paging of docs/product-rules.md#lists. */
 export const planPageQuerySchema = pageQuerySchema.extend({
   name: optionalText,
   schoolYearId: optionalId(),

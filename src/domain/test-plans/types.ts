@@ -4,7 +4,7 @@ import type { FeeRounding } from './fee';
 import type { PlanScopeType } from './schemas';
 import type { PlanStatus } from './status';
 
-/** A row of the test-plan list (docs/api/test-plans.md, organizeTest/testManage). */
+/** A row of the test-plan list (docs/product-rules.md#test-plans, organizeTest/testManage). */
 export interface PlanRow {
   id: string;
   /** The school the plan belongs to (the admin family lists several schools). */

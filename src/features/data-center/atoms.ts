@@ -5,7 +5,7 @@ import { uinfoAtom } from '@/lib/store';
 import { changeFilters, normalizeFilters } from './filters';
 
 /**
- * The data-centre filters (docs/api/data-center.md: filters): school year, semester, test plan, grade, class, gender (plus a
+ * The data-centre filters (docs/product-rules.md#data-centre: filters): school year, semester, test plan, grade, class, gender (plus a
  * bureau's school and a university's college and major). One atom for all views, so the period chosen on
  * the school view carries to the grade, class and student views; `useFilterUrlSync` mirrors it in the URL.
  */

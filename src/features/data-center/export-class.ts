@@ -46,7 +46,7 @@ export function classSheetRows(t: TFunction, view: ClassView, items: readonly It
 
 /**
  * Saves the class table as .xlsx. The spreadsheet library is imported only here, on demand, so no screen
- * carries it until someone exports (docs/api/data-center.md: class table with 100,000 rows).
+ * carries it until someone exports (docs/product-rules.md#data-centre: class table with 100,000 rows).
  */
 export async function exportClassXlsx(t: TFunction, view: ClassView, items: readonly ItemKey[]): Promise<void> {
   const XLSX = await import('xlsx');

@@ -1,7 +1,7 @@
 import { familyApi, type Family } from '@/domain/menus/access';
 import { getCatalogEntry, type ButtonAction } from '@/domain/menus/catalog';
 
-/** API prefix of a family's physique routes (docs/api/physique.md). */
+/** API prefix of a family's physique routes (docs/product-rules.md#physique-results). */
 export const scoresApi = familyApi;
 
 /** Which list a call is about: score search, the results screen (K12 only) or the test records. */

@@ -1,7 +1,7 @@
 import { pageAccess, pageApi, type Family } from '@/domain/menus/access';
 import { PLAN_ADMIN_ACTION } from '@/domain/test-plans/access';
 
-/** API prefix of the test plans of a family (docs/api/test-plans.md). */
+/** API prefix of the test plans of a family (docs/product-rules.md#test-plans). */
 export function planApi(family: Family): string {
   return pageApi(`${family}.test.testManage`);
 }

@@ -19,7 +19,7 @@ const firstMessage = (input: unknown) => {
   return r.success ? null : r.error.issues[0].message;
 };
 
-describe('planRequestSchema (docs/api/test-plans.md)', () => {
+describe('planRequestSchema (docs/product-rules.md#test-plans)', () => {
   it('fills the defaults: standard 2014, no fee, precision 2, round', () => {
     const r = planRequestSchema.parse(valid);
     expect(r).toMatchObject({ standardVersion: DEFAULT_STANDARD_VERSION, feeAmount: null, feePrecision: 2, feeRounding: 'round' });

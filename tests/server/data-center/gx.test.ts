@@ -10,7 +10,7 @@ import { addPlanWithResults } from '../../../server/seed/scale';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { indicators, latestPerStudent, loadResults, loadStudents, roster, type ResultRow, type StudentRef } from './reference';
 
-/** The university family's data centre (docs/api/data-center.md: the gx family has the college and major equivalents). */
+/** The university family's data centre (docs/product-rules.md#data-centre: the gx family has the college and major equivalents). */
 
 let t: TestApp;
 const tokens: Record<string, string> = {};

@@ -4,7 +4,7 @@ import { PlanListScreen } from '@/features/test-plans/components/plan-list';
 import { PlanResults } from '@/features/physique-results/components/plan-results';
 import { useScreenFamily } from '../screen-family';
 
-/** organizeTest/testManage (docs/api/test-plans.md). */
+/** organizeTest/testManage (docs/product-rules.md#test-plans). */
 export function TestManagePage() {
   return <PlanListScreen family={useScreenFamily()} />;
 }

@@ -2,12 +2,12 @@ import { EditUpReportScreen } from '@/features/physique-results/components/edit-
 import { ResultsScreen } from '@/features/physique-results/components/results-screen';
 import { useScreenFamily } from '../screen-family';
 
-/** physiqueManage/testResult (docs/api/physique.md: results screen). */
+/** physiqueManage/testResult (docs/product-rules.md#physique-results: results screen). */
 export function TestResultPage() {
   return <ResultsScreen family={useScreenFamily()} />;
 }
 
-/** physiqueManage/testResult/editUpReport?id= (docs/api/physique.md: results screen). */
+/** physiqueManage/testResult/editUpReport?id= (docs/product-rules.md#physique-results: results screen). */
 export function EditUpReportPage() {
   return <EditUpReportScreen family={useScreenFamily()} />;
 }

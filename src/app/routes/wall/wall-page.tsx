@@ -7,7 +7,7 @@ import { MeetBoardScene } from '@/features/meets/components/board-scene';
 import { WallScreen } from '@/features/wall/components/wall-screen';
 
 /**
- * /wall/:token (docs/api/data-center.md#wall-display): the kiosk display of a screen link, outside the sign-in guard and the console shell.
+ * /wall/:token (docs/product-rules.md#wall-display): the kiosk display of a screen link, outside the sign-in guard and the console shell.
  * The wall feature runs the display; the data-centre feature draws its scenes, the meets feature a meet's live board. `?lang=en_us` picks the language
  * for this screen without touching the stored choice.
  */

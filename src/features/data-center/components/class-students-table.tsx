@@ -105,7 +105,7 @@ export interface ClassStudentsTableProps {
 }
 
 /**
- * The students of a class with every item's raw value, score and level (docs/api/data-center.md): sortable, virtual rows so
+ * The students of a class with every item's raw value, score and level (docs/product-rules.md#data-centre): sortable, virtual rows so
  * 100,000 rows scroll smoothly (tests/bench/class-table-scroll.ts).
  */
 export function ClassStudentsTable({ rows, items, loading, onRowClick, height = 560 }: ClassStudentsTableProps) {

@@ -29,7 +29,7 @@ export interface FilterBarProps {
 
 /**
  * The filter bar of every data-centre view: each choice changes the filter atom, which the URL follows and
- * every chart of the page reads (docs/api/data-center.md).
+ * every chart of the page reads (docs/product-rules.md#data-centre).
  */
 export function FilterBar({ show, value, applied, required = [] }: FilterBarProps) {
   const { t } = useTranslation(['dashboard', 'physique']);

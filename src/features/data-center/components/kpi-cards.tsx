@@ -20,7 +20,7 @@ const TONE: Record<NonNullable<Figure['tone']>, string> = {
   destructive: 'text-destructive',
 };
 
-/** The headline figures of a population as one row of cards (docs/api/data-center.md). */
+/** The headline figures of a population as one row of cards (docs/product-rules.md#data-centre). */
 export function KpiCards({ indicators, className, wall = false }: { indicators: Indicators; className?: string; wall?: boolean }) {
   const { t, i18n } = useTranslation(['dashboard']);
   const locale = i18n.language.replace('_', '-');

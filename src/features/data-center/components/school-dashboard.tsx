@@ -31,7 +31,7 @@ import { RankingTable } from './ranking-table';
 import { ViewBody } from './view-states';
 import { ViewMeta } from './view-meta';
 
-/** Filters of the school view (docs/api/data-center.md: filters): the period, the school (bureau) and gender. */
+/** Filters of the school view (docs/product-rules.md#data-centre: filters): the period, the school (bureau) and gender. */
 export const SCHOOL_FILTERS: readonly FilterKey[] = ['orgId', 'schoolYear', 'semesterCode', 'planId', 'collegeId', 'majorId', 'gender'];
 
 /**

@@ -38,7 +38,7 @@ const NUMBER_FIELDS = [
 ] as const;
 
 /**
- * Wall-display links of the organisation (docs/api/data-center.md#wall-display): create one with a playlist, copy its URL (shown once: only a
+ * Wall-display links of the organisation (docs/product-rules.md#wall-display): create one with a playlist, copy its URL (shown once: only a
  * hash of the token is kept), and revoke. Rendered only for roles holding the screen-link permission.
  */
 export function ScreenLinksButton() {

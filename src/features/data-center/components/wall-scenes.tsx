@@ -31,7 +31,7 @@ function Panel({ title, children, className }: { title: string; children: ReactN
 }
 
 /**
- * One wall scene drawn from the public scene answer (docs/api/data-center.md#wall-display), laid out in design px for the 1920 × 1080
+ * One wall scene drawn from the public scene answer (docs/product-rules.md#wall-display), laid out in design px for the 1920 × 1080
  * canvas with large type: school overview, grade comparison, class ranking, weakest items.
  */
 export function WallScene({ data }: { data: WallSceneData }) {

@@ -6,7 +6,7 @@ import { filtersAtom, replaceFiltersAtom } from '../atoms';
 import { filtersFromSearch, filtersKey, withFilters } from '../filters';
 
 /**
- * Mirrors the filter atom in the URL's query string, both ways (docs/api/data-center.md: filters):
+ * Mirrors the filter atom in the URL's query string, both ways (docs/product-rules.md#data-centre: filters):
  * - URL → atom: on arrival and on every URL change (a link, a wall screen, back/forward), the URL wins.
  * - atom → URL: a filter changed on the page pushes a history entry, so back undoes it.
  * Arriving without any filter in the URL (the side menu) keeps the current filters and writes them into

@@ -22,7 +22,7 @@ function Panel({ title, icon, children, className, testId }: { title: string; ic
 }
 
 /**
- * A meet's live board on the wall's 1920 × 1080 design canvas (docs/api/data-center.md#wall-display): the four latest published heats with
+ * A meet's live board on the wall's 1920 × 1080 design canvas (docs/product-rules.md#wall-display): the four latest published heats with
  * their places, the class points, the heats coming up, and new records, highlighted where they were set and in a band below.
  */
 export function MeetBoardScene({ board }: { board: MeetBoardView }) {

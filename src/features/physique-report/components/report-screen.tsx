@@ -15,7 +15,7 @@ import { reportApiFamily, useReportQuery } from '../api/get-report';
 import { StudentReportView } from './student-report';
 
 /**
- * The student report screen (/scoreReport, /scoreReportK12 with ?studentId=&planId=&schoolYearId=, docs/api/physique.md: student report): a year
+ * The student report screen (/scoreReport, /scoreReportK12 with ?studentId=&planId=&schoolYearId=, docs/product-rules.md#physique-results: student report): a year
  * selector, a plan selector when the year has several, a Print button, and the report. The session's family decides which API answers.
  */
 export function ReportScreen() {

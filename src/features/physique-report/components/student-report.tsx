@@ -61,7 +61,7 @@ export interface StudentReportViewProps {
 }
 
 /**
- * The student physique report of one school year (docs/api/physique.md: student report): identity, each item's raw value, score, level and
+ * The student physique report of one school year (docs/product-rules.md#physique-results: student report): identity, each item's raw value, score, level and
  * bonus with the class average, the standard score, total and level, a radar of item scores against the class, the
  * trend over the years and the items to improve. Laid out to print on A4 (report-print.css).
  */

@@ -9,7 +9,7 @@ import type { Family } from '@/domain/menus/access';
 import { ResultEditor } from './result-editor';
 import { useResultPermissions } from './results-screen';
 
-/** physiqueManage/testResult/editUpReport?id=: one result's upload data, edited in place (docs/api/physique.md: results screen). */
+/** physiqueManage/testResult/editUpReport?id=: one result's upload data, edited in place (docs/product-rules.md#physique-results: results screen). */
 export function EditUpReportScreen({ family }: { family: Family }) {
   const { t } = useTranslation('physiqueResultsUi');
   const [search] = useSearchParams();

@@ -45,7 +45,7 @@ export interface ResultEditorProps {
 }
 
 /**
- * One result (testResult/editUpReport, docs/api/physique.md: results screen): every item's raw value, score and level; a raw value edited in
+ * One result (testResult/editUpReport, docs/product-rules.md#physique-results: results screen): every item's raw value, score and level; a raw value edited in
  * place, checked with the engine's parser before it is sent and rescored by the server on save; invalid/restore;
  * who changed what and when.
  */

@@ -41,7 +41,7 @@ function itemsOf(rows: readonly ResultRow[] | undefined): ItemKey[] {
 }
 
 /**
- * Physique results (docs/api/physique.md: results screen): identity, each item's raw value with score and level, standard score, bonus, total
+ * Physique results (docs/product-rules.md#physique-results: results screen): identity, each item's raw value with score and level, standard score, bonus, total
  * and level; invalid results struck through and badged; a link to each student's report; invalid/restore and edit.
  */
 export function ResultTable({ rows, loading, pagination, showPlan, showSchool, canInvalid, canValid, onToggleInvalid, onEdit, 'aria-label': ariaLabel }: ResultTableProps) {

@@ -37,7 +37,7 @@ export function useResultPermissions(family: Family) {
 }
 
 /**
- * physiqueManage/testResult (docs/api/physique.md: results screen): results of the upload year, one per student and plan; a result opens in a
+ * physiqueManage/testResult (docs/product-rules.md#physique-results: results screen): results of the upload year, one per student and plan; a result opens in a
  * dialog to edit raw values (rescored on save) and to set it invalid or restore it; export the national upload file.
  */
 export function ResultsScreen({ family }: { family: Family }) {

@@ -40,7 +40,7 @@ export interface ScoreFiltersProps {
 }
 
 /**
- * Filters of score search and the results screen (docs/api/physique.md: result filters): school year, semester, plan, grade, class, gender,
+ * Filters of score search and the results screen (docs/product-rules.md#physique-results: result filters): school year, semester, plan, grade, class, gender,
  * level, name or registration number, validity. Applied with Search; Reset clears them.
  */
 export function ScoreFilters({ family, value, onChange, hide = [], keep = {}, refused, defaultYear }: ScoreFiltersProps) {

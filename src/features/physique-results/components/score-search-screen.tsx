@@ -24,7 +24,7 @@ import { ScoreSummary } from './score-summary';
 const page = 'test.scoreSearch';
 
 /**
- * organizeTest/scoreSearch (docs/api/physique.md: score search): filters (the current school year to start with), aggregates, results with
+ * organizeTest/scoreSearch (docs/product-rules.md#physique-results: score search): filters (the current school year to start with), aggregates, results with
  * every item, export, invalid/restore.
  */
 export function ScoreSearchScreen({ family }: { family: Family }) {

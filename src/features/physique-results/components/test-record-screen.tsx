@@ -31,7 +31,7 @@ import { useDateTime } from '@/lib/date-time';
 type RecordFilterValues = Partial<TestRecordFilter>;
 const col = createDataTableColumnHelper<TestRecordRow>();
 
-/** selfTest/testRecord (docs/api/physique.md: test records): single-item test records filtered by item, dates, class and name; invalid/restore; export. */
+/** selfTest/testRecord (docs/product-rules.md#physique-results: test records): single-item test records filtered by item, dates, class and name; invalid/restore; export. */
 export function TestRecordScreen({ family }: { family: Family }) {
   const { t } = useTranslation(['physiqueResultsUi', 'physique', 'physiqueResults', 'menu', 'common']);
   const dateTime = useDateTime('medium');

@@ -3,7 +3,7 @@ import { planApi } from '../family';
 import type { Family } from '@/domain/menus/access';
 
 /**
- * GET the national template (docs/api/physique.md: score import) and hand it to the browser: blank, or with `planId` pre-filled with the
+ * GET the national template (docs/product-rules.md#physique-results: score import) and hand it to the browser: blank, or with `planId` pre-filled with the
  * plan's students and a notes sheet explaining the codes.
  */
 export async function downloadTemplate(family: Family, planId?: string): Promise<void> {

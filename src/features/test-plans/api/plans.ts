@@ -5,7 +5,7 @@ import { createResource, type Resource } from '@/lib/resource';
 import { planApi } from '../family';
 
 /**
- * The test plans of a family (docs/api/test-plans.md): `GET /page` (filters, `bin=1` for the recycle bin),
+ * The test plans of a family (docs/product-rules.md#test-plans): `GET /page` (filters, `bin=1` for the recycle bin),
  * `GET /detail/:id`, `POST /add`, `POST /edit/:id`, `POST /delete/:id` (a plan with results goes to the recycle bin:
  * `binned`). End, reopen, restore and the rest are small calls beside it, invalidating `plansKey`.
  */

@@ -36,7 +36,7 @@ export interface PlanDetailScreenProps {
   renderResults?(plan: PlanDetail, version: number): ReactNode;
 }
 
-/** organizeTest/testManage/check/:id: overview, sign-up list, class completion, results; import and sync (docs/api/test-plans.md). */
+/** organizeTest/testManage/check/:id: overview, sign-up list, class completion, results; import and sync (docs/product-rules.md#test-plans). */
 export function PlanDetailScreen({ family, renderResults }: PlanDetailScreenProps) {
   const { t, i18n } = useTranslation(['testPlanUi', 'testPlan', 'common']);
   const { id = '' } = useParams();

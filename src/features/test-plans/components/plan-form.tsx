@@ -87,7 +87,7 @@ export function scopeGrades(options: PlanFormOptions | undefined, scopeType: Pla
   return [...new Set(nos)].sort((a, b) => a - b);
 }
 
-/** Items of each grade in scope: what was chosen before for a grade, else every item the standard sets for it (docs/api/test-plans.md). */
+/** Items of each grade in scope: what was chosen before for a grade, else every item the standard sets for it (docs/product-rules.md#test-plans). */
 export function syncGradeItems(current: readonly PlanGradeItems[], gradeNos: readonly number[], version: string): PlanGradeItems[] {
   const v = isStandardVersion(version) ? version : '2014';
   const before = new Map(current.map((g) => [g.gradeNo, g.items]));
@@ -115,7 +115,7 @@ export interface PlanFormProps {
   onCancel(): void;
 }
 
-/** The test-plan form (docs/api/test-plans.md): name, term, dates, scope, items per grade, standard version, test report fee. */
+/** The test-plan form (docs/product-rules.md#test-plans): name, term, dates, scope, items per grade, standard version, test report fee. */
 export function PlanForm({ options, optionsLoading, initial, editing, schools, onSchoolChange, onSubmit, onCancel }: PlanFormProps) {
   const { t } = useTranslation(['testPlanUi', 'physique', 'common']);
   const form = useForm<PlanFormValues, unknown, PlanRequest>({

@@ -23,7 +23,7 @@ export interface ScoreImportDialogProps {
 const failed = (e: unknown) => toast.error(e instanceof Error ? e.message : String(e));
 
 /**
- * Score import of a plan (docs/api/physique.md: score import) in the import dialog of docs/product-rules.md#import-files: national template (.xlsx), counts from the
+ * Score import of a plan (docs/product-rules.md#physique-results: score import) in the import dialog of docs/product-rules.md#import-files: national template (.xlsx), counts from the
  * answer's file name, failures to export. Blocked with the server's message while a sync or another import runs.
  * To prepare the file it offers the template pre-filled with the plan's students (codes explained in a notes
  * sheet) and the plan's sign-up list, besides the blank template.

@@ -31,7 +31,7 @@ export function formatCountdown(seconds: number): string {
 }
 
 /**
- * The wall display (docs/api/data-center.md#wall-display): no menus, the design canvas scaled to the screen, the dark wall theme, the playlist's
+ * The wall display (docs/product-rules.md#wall-display): no menus, the design canvas scaled to the screen, the dark wall theme, the playlist's
  * scenes in rotation, a refresh countdown and "data as of", silent refreshes that keep the old figures, an offline
  * badge while the server cannot be reached (retrying with backoff by itself), and the screen kept awake.
  */

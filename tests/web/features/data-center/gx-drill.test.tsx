@@ -13,7 +13,7 @@ import { fakeApi, k12UInfo, resetApp } from '../../app/fake-api';
 // ECharts needs a real canvas; these tests drill through tables and links.
 vi.mock('echarts-for-react/esm/core', () => ({ default: () => <div data-testid="echarts" /> }));
 
-/** The university family (gx): school → year or all colleges → one college → class (docs/api/data-center.md, college equivalents). */
+/** The university family (gx): school → year or all colleges → one college → class (docs/product-rules.md#data-centre, college equivalents). */
 const API = '/api/busi/web/gx/dataCenter';
 // Filter ids are uuids (the URL drops anything else).
 const C1 = '0f3a3c0e-1111-4a1a-8a1a-000000000001';

@@ -71,7 +71,7 @@ function report(): StudentReport {
 
 const printedAt = new Date('2026-11-23T08:00:00+08:00');
 
-describe('student physique report (docs/api/physique.md: student report)', () => {
+describe('student physique report (docs/product-rules.md#physique-results: student report)', () => {
   afterEach(async () => {
     charts.length = 0;
     await i18next.changeLanguage('zh_cn');

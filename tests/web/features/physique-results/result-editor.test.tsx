@@ -55,7 +55,7 @@ beforeEach(() => {
   resetApp();
 });
 
-describe('editing upload data (docs/api/physique.md: results screen)', () => {
+describe('editing upload data (docs/product-rules.md#physique-results: results screen)', () => {
   it('checks a raw value with the engine parser before sending, then shows the server rescoring', async () => {
     const rescored = detail({
       items: { bmi: { raw: 16.5, score: 100, level: 'normal', bonus: null }, run1000m: { raw: 220, score: 100, level: 'excellent', bonus: 0 } },

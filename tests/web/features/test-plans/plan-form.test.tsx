@@ -28,7 +28,7 @@ const openAdd = (options = planOptions()) =>
     },
   });
 
-describe('test plan form (docs/api/test-plans.md)', () => {
+describe('test plan form (docs/product-rules.md#test-plans)', () => {
   it('shows the schema messages translated, then sends the plan with the default items of the grade', async () => {
     const { calls, router } = openAdd();
     const user = userEvent.setup();

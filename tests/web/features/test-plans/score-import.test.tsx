@@ -30,7 +30,7 @@ function api(detail = planDetail(), more: Parameters<typeof fakeApi>[0] = {}) {
   });
 }
 
-describe('score import of a plan (docs/api/physique.md: score import, docs/product-rules.md#plan-states)', () => {
+describe('score import of a plan (docs/product-rules.md#physique-results: score import, docs/product-rules.md#plan-states)', () => {
   it('uploads the chosen file for the plan, follows its import job, shows the counts of its result and refreshes the plan', async () => {
     // The import runs as a job (docs/product-rules.md#jobs): the upload answers its id, the job its counts and file.
     upload.mockResolvedValue({ jobId: 'job-1' });
