@@ -487,6 +487,13 @@ const ACTION_BODIES: Record<string, Body> = {
   'PUT /status': { enabled: true },
   'PUT /move': { direction: 'up' },
   'PUT /publish': { published: true },
+  'PUT /app-account/status': { enabled: true },
+  'PUT /app-account/password': { mode: 'generate' },
+  'POST /user/student/transfer': { studentIds: [U], classId: U },
+  'POST /user/student/facePhotos/match': { names: ['契约.jpg'] },
+  'POST /user/teacher/facePhotos/match': { names: ['契约.jpg'] },
+  'POST /user/student/facePhotos/apply': { items: [{ personId: U, fileId: U }] },
+  'POST /user/teacher/facePhotos/apply': { items: [{ personId: U, fileId: U }] },
   // Bodies of actions whose `:id` is not a declared resource's row (checked by their own suites).
   'POST /': {},
   'POST /sportsMeet/stamps': {},

@@ -1,8 +1,5 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ok } from '@/domain/api';
-import { OK_MSG } from '@/domain/errors';
 import { idParamsSchema } from '@/domain/list-query';
 import type { AppAccountGiven } from '@/domain/people/app-accounts';
 import { resetPasswordSchema, userStatusSchema } from '@/domain/users/users';
@@ -11,11 +8,10 @@ import { users } from '../../db/schema/auth';
 import { parents, students } from '../../db/schema/school';
 import { checkAccountUnique, oneTimePassword, resetAccountPassword } from '../../lib/accounts';
 import { AppError } from '../../lib/app-error';
-import { audit } from '../../lib/audit';
+import { resourceAction } from '../../lib/action';
 import { hashPassword, sha256Hex } from '../../lib/password';
-import { uuidOr404 } from '../../lib/resource';
 import { endSessions } from '../sso/sso.service';
-import { requireAccess, requireActor, type Actor } from '../../plugins/tenant';
+import type { Actor } from '../../plugins/tenant';
 import { parentById } from './parent.service';
 import { studentById } from './student.service';
 
@@ -53,15 +49,18 @@ function accountOf(h: Holder): string {
  * transaction with its audit row (never a password).
  */
 export function appAccountRoutes(scope: FastifyInstance, spec: { key: string; entity: 'student' | 'parent'; now(): Date }): void {
-  const r = scope.withTypeProvider<ZodTypeProvider>();
   const holder = holders[spec.entity];
-  const guard = { preValidation: requireAccess(spec.key, 'edit') };
+  const access = [spec.key, 'edit'] as const;
 
-  r.post('/:id/app-account', { ...guard, schema: { params: idParamsSchema } }, async (request) => {
-    const actor = await requireActor(request);
-    const id = uuidOr404(request.params.id);
-    const given = await scope.db.transaction(async (tx): Promise<AppAccountGiven> => {
-      const h = await holder(tx, actor, id);
+  resourceAction(scope, {
+    method: 'POST',
+    path: '/:id/app-account',
+    access,
+    params: idParamsSchema,
+    entity: spec.entity,
+    audit: 'giveAppAccount',
+    write: async (tx, actor, { params }) => {
+      const h = await holder(tx, actor, params.id);
       if (h.userId) throw new AppError(409, 'people:appAccount.exists');
       await checkAccountUnique(tx, { accountNum: h.login, mobile: '' }).catch(() => {
         throw new AppError(409, 'people:appAccount.loginTaken', { login: h.login });
@@ -72,33 +71,41 @@ export function appAccountRoutes(scope: FastifyInstance, spec: { key: string; en
         .values({ accountNum: h.login, name: h.name, gender: h.gender, mobile: spec.entity === 'parent' ? h.login : null, passwordHash: await hashPassword(sha256Hex(password)), mustChangePassword: true })
         .returning({ id: users.id });
       await h.link(tx, user.id);
-      await audit(tx, actor, { action: 'giveAppAccount', entity: spec.entity, entityId: id, after: { accountNum: h.login } });
-      return { accountNum: h.login, password };
-    });
-    return ok(given, request.t(OK_MSG.saved));
+      // The one-time password is answered once and never audited.
+      const given: AppAccountGiven = { accountNum: h.login, password };
+      return { after: { accountNum: h.login }, answer: given };
+    },
   });
 
-  r.put('/:id/app-account/status', { ...guard, schema: { params: idParamsSchema, body: userStatusSchema } }, async (request) => {
-    const actor = await requireActor(request);
-    const id = uuidOr404(request.params.id);
-    await scope.db.transaction(async (tx) => {
-      const userId = accountOf(await holder(tx, actor, id));
+  resourceAction(scope, {
+    method: 'PUT',
+    path: '/:id/app-account/status',
+    access,
+    params: idParamsSchema,
+    body: userStatusSchema,
+    entity: spec.entity,
+    audit: 'appAccountStatus',
+    answers: 'nothing',
+    write: async (tx, actor, { params, body }) => {
+      const userId = accountOf(await holder(tx, actor, params.id));
       const [before] = await tx.select({ enabled: users.enabled }).from(users).where(eq(users.id, userId));
-      await tx.update(users).set({ enabled: request.body.enabled, updatedAt: spec.now() }).where(and(eq(users.id, userId)));
-      if (!request.body.enabled) await endSessions(tx, spec.now(), userId);
-      await audit(tx, actor, { action: 'appAccountStatus', entity: spec.entity, entityId: id, before, after: { enabled: request.body.enabled } });
-    });
-    return ok(null, request.t(OK_MSG.saved));
+      await tx.update(users).set({ enabled: body.enabled, updatedAt: spec.now() }).where(and(eq(users.id, userId)));
+      if (!body.enabled) await endSessions(tx, spec.now(), userId);
+      return { before, after: { enabled: body.enabled } };
+    },
   });
 
-  r.put('/:id/app-account/password', { ...guard, schema: { params: idParamsSchema, body: resetPasswordSchema } }, async (request) => {
-    const actor = await requireActor(request);
-    const id = uuidOr404(request.params.id);
-    const result = await scope.db.transaction(async (tx) => {
-      const answer = await resetAccountPassword(tx, accountOf(await holder(tx, actor, id)), request.body, spec.now());
-      await audit(tx, actor, { action: 'resetAppPassword', entity: spec.entity, entityId: id, after: { mode: request.body.mode, mustChangePassword: true } });
-      return answer;
-    });
-    return ok(result, request.t(OK_MSG.saved));
+  resourceAction(scope, {
+    method: 'PUT',
+    path: '/:id/app-account/password',
+    access,
+    params: idParamsSchema,
+    body: resetPasswordSchema,
+    entity: spec.entity,
+    audit: 'resetAppPassword',
+    write: async (tx, actor, { params, body }) => {
+      const answer = await resetAccountPassword(tx, accountOf(await holder(tx, actor, params.id)), body, spec.now());
+      return { after: { mode: body.mode, mustChangePassword: true }, answer };
+    },
   });
 }

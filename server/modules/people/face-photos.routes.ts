@@ -1,10 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ok } from '@/domain/api';
-import { OK_MSG } from '@/domain/errors';
 import { facePhotoApplySchema, facePhotoMatchSchema, type FacePhotoKind } from '@/domain/people/face-photos';
+import { resourceAction } from '../../lib/action';
 import { relativeApi } from '../../lib/resource';
-import { requireAccess, requireActor } from '../../plugins/tenant';
 import { applyFacePhotos, facePhotoMatches } from './face-photos.service';
 import type { SchoolFamily } from '@/domain/menus/access';
 
@@ -17,17 +14,26 @@ const PAGE: Record<FacePhotoKind, string> = { staff: 'user.teacher', student: 'u
  * (the confirmed photos, one transaction). The files themselves go to the file store first (purpose `face`).
  */
 export const facePhotoRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (app, { family }) => {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   for (const kind of Object.keys(PAGE) as FacePhotoKind[]) {
     const key = `${family}.${PAGE[kind]}`;
     const base = `${relativeApi(key, family)}/facePhotos`;
-    r.post(`${base}/match`, { preValidation: requireAccess(key, 'edit'), schema: { body: facePhotoMatchSchema } }, async (request) =>
-      ok(await facePhotoMatches(app.db, await requireActor(request), kind, request.body.names)),
-    );
-    r.post(`${base}/apply`, { preValidation: requireAccess(key, 'edit'), schema: { body: facePhotoApplySchema } }, async (request) => {
-      const actor = await requireActor(request);
-      const applied = await app.db.transaction((tx) => applyFacePhotos(tx, actor, kind, request.body));
-      return ok(applied, request.t(OK_MSG.saved));
+    // A read sent as a POST: the file names of a batch may be too many for a query string.
+    resourceAction(app, {
+      method: 'POST',
+      path: `${base}/match`,
+      access: [key, 'edit'],
+      body: facePhotoMatchSchema,
+      read: (db, actor, { body }) => facePhotoMatches(db, actor, kind, body.names),
+    });
+    // The service writes the batch's one audit row (its entity is the kind, with every person's before and after).
+    resourceAction(app, {
+      method: 'POST',
+      path: `${base}/apply`,
+      access: [key, 'edit'],
+      body: facePhotoApplySchema,
+      entity: kind,
+      audit: 'facePhotos',
+      write: async (tx, actor, { body }) => ({ after: await applyFacePhotos(tx, actor, kind, body), audited: false }),
     });
   }
 };

@@ -9,6 +9,7 @@ import { parentListQuery } from '@/domain/people/parents';
 import { staffListQuery } from '@/domain/people/staff';
 import { studentListQuery } from '@/domain/people/students';
 import { userListQuery } from '@/domain/users/users';
+import { resourceAction } from '../../lib/action';
 import { relativeApi } from '../../lib/resource';
 import { XLSX_MIME, sendXlsx, uploadedFile } from '../../lib/spreadsheet/http';
 import { requireAccess, requireActor } from '../../plugins/tenant';
@@ -20,7 +21,6 @@ import type { Family } from './people-import-rows';
 
 const translator = (request: FastifyRequest) => (key: string, options?: Record<string, unknown>) => request.t(key, options ?? {});
 const importParams = paramsOf('importId');
-
 
 /** The pages whose people can be imported and exported, per family. */
 const PAGES: Record<Family, { key: string; kind: PeopleImportKind }[]> = {
@@ -67,13 +67,16 @@ function sendStream(reply: FastifyReply, stream: Readable, fileName: string) {
 async function pageRoutes(app: FastifyInstance, storage: Storage, family: Family, key: string, kind: PeopleImportKind) {
   await app.register(multipart, { limits: { fileSize: PEOPLE_IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
   const r = app.withTypeProvider<ZodTypeProvider>();
+  // Hand routes where the action kit does not fit: a workbook download, a multipart upload, a job enqueued with the
+  // request's locale, the discard of that upload, and streamed exports.
   r.get('/import/template', { preValidation: requireAccess(key, 'import') }, async (request, reply) => {
     const { workbook, fileName } = await peopleTemplate(app.db, await requireActor(request), kind, translator(request));
     return sendXlsx(reply, workbook, fileName);
   });
   if (kind === 'student') {
-    r.get('/import/options', { preValidation: requireAccess(key, 'import') }, async (request) => ok(await studentImportOptions(app.db, await requireActor(request))));
+    resourceAction(app, { method: 'GET', path: '/import/options', access: [key, 'import'], read: studentImportOptions });
   }
+  // A multipart upload: the file is kept for the commit and checked row by row.
   r.post('/import/preview', { preValidation: requireAccess(key, 'import') }, async (request) =>
     ok(await previewImport(app.db, storage, app.now(), await requireActor(request), kind, family, await uploadedFile(request), translator(request))),
   );
@@ -84,12 +87,15 @@ async function pageRoutes(app: FastifyInstance, storage: Storage, family: Family
     await holdImport(app.db, request.params.importId, actor, kind, family, app.now());
     return ok({ id: await app.jobs.enqueue('peopleImport', actor, { kind, family, importId: request.params.importId }, request.locale) });
   });
+  // The discard of a kept upload (its row and its blob in the file store; nothing audited, as nothing was imported), whose
+  // unknown or expired id answers the import's own 404 message.
   r.delete('/import/:importId', { preValidation: requireAccess(key, 'import'), schema: { params: importParams } }, async (request) => {
     const actor = await requireActor(request);
     await takeImport(app.db, storage, request.params.importId, actor, kind, family, app.now());
     await dropImport(app.db, storage, request.params.importId);
     return ok(null);
   });
+  // A streamed workbook, not an envelope.
   r.get(
     '/export',
     { preValidation: requireAccess(key, 'export'), schema: { querystring: (kind === 'student' ? studentListQuery : kind === 'staff' ? staffListQuery : userListQuery).partial() } },

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { ok } from '@/domain/api';
 import { staffCreateSchema, staffListQuery, staffUpdateSchema } from '@/domain/people/staff';
 import { accountRoutes } from '../../lib/accounts';
+import { resourceAction } from '../../lib/action';
 import { registerResource } from '../../lib/resource';
 import { maskPage } from '../../lib/sensitive';
-import { requireAccess, requireActor } from '../../plugins/tenant';
 import { createStaff, deleteStaff, resetStaffPassword, setStaffStatus, staffById, staffFormOptions, staffPage, updateStaff } from './staff.service';
 import type { SchoolFamily } from '@/domain/menus/access';
 
@@ -28,7 +27,7 @@ export const staffRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (
       remove: (tx, actor, id) => deleteStaff(tx, actor, id, app.now()),
     },
     (scope) => {
-      scope.get('/options', { preValidation: requireAccess(key, 'view') }, async (request) => ok(await staffFormOptions(app.db, await requireActor(request))));
+      resourceAction(scope, { method: 'GET', path: '/options', access: [key, 'view'], read: staffFormOptions });
       accountRoutes(scope, {
         key,
         entity: 'staff',

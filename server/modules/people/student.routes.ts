@@ -1,13 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ok } from '@/domain/api';
-import { OK_MSG } from '@/domain/errors';
 import { keywordQuery } from '@/domain/list-query';
 import { studentListQuery, studentSaveSchema, studentTransferSchema } from '@/domain/people/students';
+import { resourceAction } from '../../lib/action';
 import { registerResource } from '../../lib/resource';
 import { appAccountRoutes } from './app-account';
 import { maskPage, maskSensitive } from '../../lib/sensitive';
-import { requireAccess, requireActor } from '../../plugins/tenant';
 import { createStudent, deleteStudent, parentOptions, studentById, studentFormOptions, studentPage, transferStudents, updateStudent } from './student.service';
 import type { SchoolFamily } from '@/domain/menus/access';
 
@@ -28,16 +25,23 @@ export const studentRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async
       remove: deleteStudent,
     },
     (scope) => {
-      const r = scope.withTypeProvider<ZodTypeProvider>();
-      r.get('/options', { preValidation: requireAccess(key, 'view') }, async (request) => ok(await studentFormOptions(app.db, await requireActor(request))));
-      r.get('/parent-options', { preValidation: requireAccess(key, 'view'), schema: { querystring: keywordQuery } }, async (request) => {
-        const actor = await requireActor(request);
-        return ok(maskSensitive(actor, key, await parentOptions(app.db, actor, request.query.keyword), { hint: 'mobile' }));
+      resourceAction(scope, { method: 'GET', path: '/options', access: [key, 'view'], read: studentFormOptions });
+      resourceAction(scope, {
+        method: 'GET',
+        path: '/parent-options',
+        access: [key, 'view'],
+        query: keywordQuery,
+        read: async (db, actor, { query }) => maskSensitive(actor, key, await parentOptions(db, actor, query.keyword), { hint: 'mobile' }),
       });
-      // A transfer is an edit of each student's class; the audit rows are written per student by the service.
-      r.post('/transfer', { preValidation: requireAccess(key, 'edit'), schema: { body: studentTransferSchema } }, async (request) => {
-        const actor = await requireActor(request);
-        return ok(await app.db.transaction((tx) => transferStudents(tx, actor, request.body)), request.t(OK_MSG.saved));
+      // A transfer is an edit of each student's class: the service writes one audit row per student moved.
+      resourceAction(scope, {
+        method: 'POST',
+        path: '/transfer',
+        access: [key, 'edit'],
+        body: studentTransferSchema,
+        entity: 'student',
+        audit: 'transfer',
+        write: async (tx, actor, { body }) => ({ after: await transferStudents(tx, actor, body), audited: false }),
       });
       appAccountRoutes(scope, { key, entity: 'student', now: () => app.now() });
     },

@@ -21,6 +21,7 @@ import {
   testRecordQuerySchema,
 } from '@/domain/physique-results/schemas';
 import { buffer } from 'node:stream/consumers';
+import { resourceAction, type Access } from '../../lib/action';
 import { AppError } from '../../lib/app-error';
 import type { JobContext, JobHandler } from '../../lib/jobs';
 import { finishImport, finishImportIn } from '../files/import-job';
@@ -36,7 +37,8 @@ import { physiqueResultCounts, physiqueResults } from '../../db/schema/physique'
 import { schoolYears, students } from '../../db/schema/school';
 import { testPlans } from '../../db/schema/test-plans';
 import { sendXlsx, uploadedFile } from '../../lib/spreadsheet/http';
-import { requireActor, requirePermission, requireScope } from '../../plugins/tenant';
+import type { DbOrTx } from '../../db/client';
+import { requireActor, requirePermission, requireScope, type Actor } from '../../plugins/tenant';
 import { importScores } from './physique-import.service';
 import { exportRecords, recordPage, setRecordsInvalid } from './physique-records.service';
 import { studentReport } from './physique-report.service';
@@ -126,6 +128,19 @@ function codes(family: Family, ...refs: [page: string, action?: ButtonAction][])
   return out;
 }
 
+/** The same refs as a kit access (docs/adding-a-screen.md#actions): the pages and buttons this family has, or null. */
+function accessOf(family: Family, ...refs: [page: string, action?: ButtonAction][]): Access | null {
+  const found: (readonly [string, ButtonAction | 'view'])[] = [];
+  for (const [page, action] of refs) {
+    const key = getCatalogEntry(`${family}.${page}`) ? `${family}.${page}` : page;
+    if (getCatalogEntry(key)?.kind !== 'page') continue;
+    const access = pageAccess(key);
+    if (action ? access.buttons[action] : access.view) found.push([key, action ?? 'view']);
+  }
+  const [first, ...alternatives] = found;
+  return first ? [first[0], first[1], ...alternatives] : null;
+}
+
 const translator = (request: FastifyRequest): Translate => (key, options) => request.t(key, options ?? {});
 
 /**
@@ -150,6 +165,14 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
   /** Registers a route only when the family's catalogue has one of the permissions (e.g. no results screen for gx). */
   const guard = (list: string[]) => (list.length > 0 ? requirePermission(list[0], ...list.slice(1)) : null);
   const readOnly = !canWriteScores(family);
+  /** Who reads, for the declared actions: the actor in the family, with the class scope of its data scope. */
+  const callerOf = async (db: DbOrTx, actor: Actor): Promise<Caller> => ({ family, tenantOrgId: actor.tenantOrgId, userId: actor.userId, classScope: await classScopeOf(db, actor) });
+  const reads = {
+    sync: accessOf(family, ['test.testManage', 'import'], ['test.testResult', 'sync']),
+    results: accessOf(family, ['test.testResult']),
+    records: accessOf(family, ['sportData.testRecord']),
+    report: accessOf(family, ['test.scoreSearch'], ['test.testResult'], ['dataCenter.student', 'detail'], ['single.scoreReport'], ['single.scoreReportK12']),
+  };
 
   const can = {
     import: guard(codes(family, ['test.testManage', 'import'], ['test.testResult', 'import'])),
@@ -162,18 +185,14 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
     results: guard(codes(family, ['test.testResult'])),
     resultEdit: guard(codes(family, ['test.testResult', 'report'])),
     resultExport: guard(codes(family, ['test.testResult', 'export'], ['test.testResult', 'report'])),
-    records: guard(codes(family, ['sportData.testRecord'])),
     recordExport: guard(codes(family, ['sportData.testRecord', 'export'])),
     recordInvalid: guard(codes(family, ['sportData.testRecord', 'invalid'])),
     recordValid: guard(codes(family, ['sportData.testRecord', 'valid'])),
-    report: guard(
-      codes(family, ['test.scoreSearch'], ['test.testResult'], ['dataCenter.student', 'detail'], ['single.scoreReport'], ['single.scoreReportK12']),
-    ),
   };
 
   // ---- score import and sync (docs/product-rules.md#physique-results: score import; docs/product-rules.md#plan-states) ------------
   if (can.import && !readOnly) {
-    // A job (docs/product-rules.md#jobs): the file waits in the store, the answer is the job's `{ id }`; what can be
+    // A hand route, a multipart upload and a job enqueued with the request's locale (docs/product-rules.md#jobs): the file waits in the store, the answer is the job's `{ id }`; what can be
     // refused at once (not .xlsx, plan out of scope or ended) is, and the rest (rows, a busy plan) is the job's outcome.
     app.post('/organizeTest/testManage/import/:planId', { preValidation: can.import, schema: { params: planParams } }, async (request) => {
       const who = await caller(request);
@@ -207,6 +226,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
     });
   }
   if (can.template && !readOnly) {
+    // Hand routes: workbook downloads, not envelopes.
     app.get('/organizeTest/testManage/import/template', { preValidation: can.template, schema: { querystring: templateQuerySchema } }, async (request, reply) => {
       const { planId, sample } = request.query;
       const { workbook, fileName } = planId
@@ -220,10 +240,16 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
     });
   }
   if (can.sync && !readOnly) {
-    app.post('/organizeTest/testManage/sync/:planId/preview', { preValidation: can.sync, schema: { params: planParams } }, async (request) => {
-      const who = await caller(request);
-      return ok(await previewSync(app.db, { tenantOrgId: who.tenantOrgId, planId: request.params.planId, now: app.now(), classScope: who.classScope }));
+    // A read sent as a POST (it counts what a sync would write; it writes nothing).
+    resourceAction(app, {
+      method: 'POST',
+      path: '/organizeTest/testManage/sync/:planId/preview',
+      access: reads.sync!,
+      params: planParams,
+      read: async (db, actor, { params }) => previewSync(db, { tenantOrgId: actor.tenantOrgId, planId: params.planId, now: app.now(), classScope: await classScopeOf(db, actor) }),
     });
+    // A hand route: a sync takes the plan's job lock and records its outcome in transactions of its own (a failed sync
+    // stays recorded), so it cannot run inside the action kit's one transaction.
     app.post('/organizeTest/testManage/sync/:planId', { preValidation: can.sync, schema: { params: planParams, body: syncBodySchema } }, async (request) => {
       const who = await caller(request);
       const { replaceManual } = request.body;
@@ -233,18 +259,21 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
 
   // ---- score search (organizeTest/scoreSearch) -------------------------------------------------------------------
   if (can.search) {
+    // A hand route: the answer is kept by the read cache (route config `readsTables`), which the action kit does not pass.
     app.get('/organizeTest/scoreSearch/page', { preValidation: can.search, config: SCORE_LIST_READS, schema: { querystring: scoreSearchQuerySchema } }, async (request) =>
       ok(await searchResults(app.db, await caller(request), request.query, app.changes)),
     );
   }
   if (can.searchExport) {
-    // A job (docs/product-rules.md#jobs): too many rows answers at once, else the job's `{ id }`; the file downloads from the job.
+    // A hand route, a job enqueued with the request's locale (docs/product-rules.md#jobs): too many rows answers at once, else the job's `{ id }`; the file downloads from the job.
     app.post('/organizeTest/scoreSearch/export', { preValidation: can.searchExport, schema: { body: scoreFilterSchema } }, async (request) => {
       const who = await caller(request);
       await checkScoreExport(app.db, who, request.body);
       return ok({ id: await app.jobs.enqueue('physiqueExport', await requireActor(request), { family, filter: request.body }, request.locale) });
     });
   }
+  // Hand routes: these writes are logged in each result's own change log (physique_result_logs, the result detail's
+  // history), not the audit log the action kit writes.
   if (!readOnly) {
     for (const [path, guardOf, invalid] of [
       ['/organizeTest/scoreSearch/invalid', can.searchInvalid, true],
@@ -260,15 +289,24 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
   }
 
   // ---- results and the upload file (physiqueManage/testResult, editUpReport) -----------------------------------------
-  if (can.results) {
-    app.get('/physiqueManage/testResult/page', { preValidation: can.results, schema: { querystring: scoreSearchQuerySchema } }, async (request) =>
-      ok(await searchResults(app.db, await caller(request), request.query, app.changes)),
-    );
-    app.get('/physiqueManage/testResult/:id', { preValidation: can.results, schema: { params: idParams } }, async (request) =>
-      ok(await resultDetail(app.db, await caller(request), request.params.id)),
-    );
+  if (reads.results) {
+    resourceAction(app, {
+      method: 'GET',
+      path: '/physiqueManage/testResult/page',
+      access: reads.results,
+      query: scoreSearchQuerySchema,
+      read: async (db, actor, { query }) => searchResults(db, await callerOf(db, actor), query, app.changes),
+    });
+    resourceAction(app, {
+      method: 'GET',
+      path: '/physiqueManage/testResult/:id',
+      access: reads.results,
+      params: idParams,
+      read: async (db, actor, { params }) => resultDetail(db, await callerOf(db, actor), params.id),
+    });
   }
   if (can.resultEdit && !readOnly) {
+    // A hand route: the edit is logged in the result's own change log, not the audit log (see invalid / valid above).
     app.post(
       '/physiqueManage/testResult/editUpReport/:id',
       { preValidation: can.resultEdit, schema: { params: idParams, body: editRawBodySchema } },
@@ -276,6 +314,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
     );
   }
   if (can.resultExport) {
+    // A hand route: a workbook download, not an envelope.
     app.get('/physiqueManage/testResult/export', { preValidation: can.resultExport, schema: { querystring: scoreFilterSchema } }, async (request, reply) => {
       const { workbook, fileName } = await exportUpload(app.db, await caller(request), request.query, translator(request), app.now());
       return sendXlsx(reply, workbook, fileName);
@@ -283,17 +322,23 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
   }
 
   // ---- test records (selfTest/testRecord) ---------------------------------------------------------------------------
-  if (can.records) {
-    app.get('/selfTest/testRecord/page', { preValidation: can.records, schema: { querystring: testRecordQuerySchema } }, async (request) =>
-      ok(await recordPage(app.db, await caller(request), request.query)),
-    );
+  if (reads.records) {
+    resourceAction(app, {
+      method: 'GET',
+      path: '/selfTest/testRecord/page',
+      access: reads.records,
+      query: testRecordQuerySchema,
+      read: async (db, actor, { query }) => recordPage(db, await callerOf(db, actor), query),
+    });
   }
   if (can.recordExport) {
+    // A hand route: a workbook download, not an envelope.
     app.get('/selfTest/testRecord/export', { preValidation: can.recordExport, schema: { querystring: testRecordFilterSchema } }, async (request, reply) => {
       const { workbook, fileName } = await exportRecords(app.db, await caller(request), request.query, translator(request), app.now());
       return sendXlsx(reply, workbook, fileName);
     });
   }
+  // Hand routes: a test record keeps who set it invalid and when on the record itself; the action kit would add an audit row.
   if (!readOnly) {
     for (const [path, guardOf, invalid] of [
       ['/selfTest/testRecord/invalid', can.recordInvalid, true],
@@ -307,9 +352,14 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
   }
 
   // ---- the student report (docs/product-rules.md#physique-results: student report) --------------------------------------------------
-  if (can.report) {
-    app.get('/physique/report/:studentId', { preValidation: can.report, schema: { params: studentParams, querystring: reportQuerySchema } }, async (request) =>
-      ok(await studentReport(app.db, await caller(request), request.params.studentId, request.query)),
-    );
+  if (reads.report) {
+    resourceAction(app, {
+      method: 'GET',
+      path: '/physique/report/:studentId',
+      access: reads.report,
+      params: studentParams,
+      query: reportQuerySchema,
+      read: async (db, actor, { params, query }) => studentReport(db, await callerOf(db, actor), params.studentId, query),
+    });
   }
 };
