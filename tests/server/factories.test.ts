@@ -19,7 +19,7 @@ import { createTestApp, type TestApp } from '../support/server-app';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ jobWorker: true });
 });
 afterAll(async () => {
   await t?.close();

@@ -17,6 +17,7 @@ import { orgs } from '../../server/db/schema/orgs';
 import { sha256Hex } from '../../server/lib/password';
 import { DEMO_PASSWORD } from '../../server/seed/demo';
 import { multipartBody, templateFor, xlsxOf, type FixtureStudent } from '../server/physique/physique-fixtures';
+import { importJob } from './jobs';
 import type { AsAnswer, TestApp } from './server-app';
 import type { SchoolFamily } from '@/domain/menus/access';
 
@@ -200,7 +201,8 @@ export async function createStaff(t: TestApp, { as = DEMO.school as string, role
 
 /**
  * A K12 test plan in progress (yesterday to ten days on) over one new class of a current grade with `students` new
- * students, of whom the first `results` have physique results imported through the plan's score import.
+ * students, of whom the first `results` have physique results imported through the plan's score import (a job: the
+ * test app needs `jobWorker: true`).
  */
 export async function createTestPlan(t: TestApp, { as = DEMO.school as string, gradeNo = 7, students = 3, results = 2 } = {}) {
   const me = t.as(as);
@@ -228,9 +230,11 @@ export async function createTestPlan(t: TestApp, { as = DEMO.school as string, g
       .slice(0, results)
       .map((s) => ({ id: s.id, name: s.name, regNo: s.regNo, gender: s.gender, classId: cls.id, className, classNo: null, grade: gradeNo as Grade }));
     const upload = multipartBody(xlsxOf(templateFor(tested)), 'scores.xlsx');
-    const answer = await me.post(`${base}/import/${plan.id}`, upload.payload, { headers: upload.headers });
-    expect(answer.status).toBe(200);
-    expect(answer.res.headers['x-import-success']).toBe(String(results));
+    // The import runs as a job (docs/product-rules.md#jobs): its outcome is waited for.
+    const start = await me.post(`${base}/import/${plan.id}`, upload.payload, { headers: upload.headers });
+    const outcome = await importJob(t, await me.token(), start.res);
+    expect(outcome.statusCode, outcome.body).toBe(200);
+    expect(outcome.headers['x-import-success']).toBe(String(results));
   }
   return { id: plan.id, version: plan.version, classId: cls.id, gradeId, students: made, tested: made.slice(0, results), as };
 }
