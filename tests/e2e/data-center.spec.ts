@@ -88,7 +88,7 @@ test.describe('data centre', () => {
     await expect(crumbs.getByRole('link')).toHaveCount(3);
     await crumbs.getByRole('link', { name: className }).click();
     await expect(page).toHaveURL(/\/dataCenter\/class\/detail\//);
-    await page.getByTestId('drill-breadcrumbs').getByRole('link', { name: '七年级' }).click();
+    await page.getByTestId('drill-breadcrumbs').getByRole('link', { name: '七年级', exact: true }).click();
     await expect(page).toHaveURL(/\/dataCenter\/grade\?.*gradeNo=7/);
     await page.getByTestId('drill-breadcrumbs').getByRole('link').first().click();
     await expect(page).toHaveURL(/\/dataCenter\/school/);

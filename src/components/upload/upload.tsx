@@ -43,7 +43,8 @@ interface Pending {
   task?: UploadTask;
 }
 
-const idsOf = (value: UploadValue): string[] => (value == null ? [] : typeof value === 'string' ? [value] : [...value]);
+// '' is a form's "no file yet" (a string field's default), not a file.
+const idsOf = (value: UploadValue): string[] => (value == null ? [] : typeof value === 'string' ? [value] : [...value]).filter((id) => id !== '');
 
 let seq = 0;
 
