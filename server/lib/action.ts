@@ -44,7 +44,10 @@ export interface ActionChange<T = unknown> {
   entityId?: string;
   /** The answer when it is not `after` (e.g. the ids a sign-up made while the audit row keeps the whole body). */
   answer?: unknown;
-  /** False when the write changed nothing, so there is nothing to audit. */
+  /**
+   * False when the kit writes no audit row: the write changed nothing, or the service wrote its own rows (one per
+   * student of a transfer, one per batch of face photos) because no single row id names the change.
+   */
   audited?: boolean;
 }
 
