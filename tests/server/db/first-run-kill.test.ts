@@ -1,15 +1,7 @@
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Envelope } from '@/domain/api';
-import { createDatabase, dropDatabase, withDatabase } from '../../../server/db/admin';
-import { sha256Hex } from '../../../server/lib/password';
+import { call, login, scratchEngine, startServer } from '../../support/server-process';
 
-const ROOT = join(import.meta.dirname, '../../..');
-const CAPTCHA = '1234';
 
 /**
  * docs/decisions/025-pglite-durability.md: the FIRST start of a fresh database (open, migrate, seed,
@@ -17,81 +9,22 @@ const CAPTCHA = '1234';
  * one of them. On PGlite (a fresh directory) by default, on a fresh PostgreSQL database when DATABASE_URL is set. The
  * seed is TIYU_DEMO_SEED=people (menus, organisations, people, accounts) so a first start takes seconds, not minutes.
  */
-function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      WEB_DIST: '/nonexistent-tiyu-dist',
-      TIYU_CAPTCHA_FIXED: CAPTCHA,
-      TIYU_DEMO_SEED: 'people',
-      TIYU_SIMULATE_DAYS: '0',
-      DATABASE_URL: '',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const listening = new Promise<string>((resolve, reject) => {
-    const onData = (b: Buffer) => {
-      out += b.toString();
-      const m = /tiyu is running: http:\/\/localhost:(\d+)\//.exec(out);
-      if (m) resolve(`http://127.0.0.1:${m[1]}`);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', (b: Buffer) => (out += b.toString()));
-    void exited.then(() => reject(new Error(`server exited before listening:\n${out}`)));
-  });
-  return { child, exited, listening, output: () => out };
-}
-
-async function call<T>(base: string, path: string, init: { method?: string; token?: string; body?: unknown } = {}): Promise<{ status: number; data: T }> {
-  const res = await fetch(base + path, {
-    method: init.method ?? 'GET',
-    headers: { ...(init.token ? { authorization: `bearer ${init.token}` } : {}), ...(init.body ? { 'content-type': 'application/json' } : {}) },
-    ...(init.body ? { body: JSON.stringify(init.body) } : {}),
-  });
-  return { status: res.status, data: ((await res.json()) as Envelope<T>).data };
-}
-
-async function login(base: string): Promise<string> {
-  const randomStr = `kill${randomBytes(6).toString('hex')}`;
-  await (await fetch(`${base}/api/code?randomStr=${randomStr}`)).arrayBuffer();
-  const body = { accountNum: 'school01', password: sha256Hex('Tiyu@2026'), code: CAPTCHA, randomStr };
-  const res = await call<{ access_token: string }>(base, '/api/sso/login', { method: 'POST', body });
-  if (res.status !== 200) throw new Error(`login failed: ${res.status}`);
-  return res.data.access_token;
-}
 
 const PLANS = '/api/busi/web/k12/organizeTest/testManage';
 type Options = { orgId: string; schoolYears: { id: string; current: boolean }[]; grades: { id: string; gradeNo: number }[] };
 
-let dir: string;
-let pgDatabase: string | undefined;
-const engineEnv = (): Record<string, string> =>
-  pgDatabase ? { DATABASE_URL: withDatabase(process.env.DATABASE_URL!, pgDatabase) } : { PGLITE_DIR: join(dir, 'db') };
-
+let engine: Awaited<ReturnType<typeof scratchEngine>>;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'tiyu-kill-'));
-  if (process.env.DATABASE_URL) {
-    pgDatabase = `tiyu_kill_${randomBytes(4).toString('hex')}`;
-    await createDatabase(process.env.DATABASE_URL, pgDatabase);
-  }
+  engine = await scratchEngine('kill');
 });
 afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-  if (pgDatabase) await dropDatabase(process.env.DATABASE_URL!, pgDatabase);
+  await engine.drop();
 });
 
 describe('an acknowledged write survives kill -9 of the first start', () => {
   // Two starts from source (tsx), the first one seeding: ≈ 30 s on a quiet machine, minutes at load ≈ 30.
   it('keeps every plan the first start acknowledged before it was killed', { timeout: 600_000 }, async () => {
-    const env = { ...engineEnv(), STORAGE_DIR: join(dir, 'files') };
+    const env = { ...engine.env(), STORAGE_DIR: join(engine.dir, 'files') };
     const first = startServer(env);
     const acknowledged: string[] = [];
     try {

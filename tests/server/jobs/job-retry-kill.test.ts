@@ -1,17 +1,10 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Envelope } from '@/domain/api';
 import type { JobRow } from '@/domain/jobs';
-import { createDatabase, dropDatabase, withDatabase } from '../../../server/db/admin';
-import { sha256Hex } from '../../../server/lib/password';
 import { writeXlsx } from '../../../server/lib/spreadsheet/xlsx-writer';
+import { call, login, scratchEngine, startServer } from '../../support/server-process';
 
-const ROOT = join(import.meta.dirname, '../../..');
-const CAPTCHA = '1234';
 /** The pg-boss expiry of this test's servers (TIYU_JOB_EXPIRE_SECONDS): a dead process's job is taken again after it. */
 const EXPIRE_SECONDS = 6;
 /** Students in the file: enough that the commit's write runs for a while (no sleeps in product code). */
@@ -24,78 +17,18 @@ const STUDENTS = '/api/busi/web/k12/user/student';
  * set) commits a student import of ROWS rows as a job; the process is killed with SIGKILL while the job runs; the next
  * start takes the job again after the expiry and finishes it: every student exactly once, the job done with its counts.
  */
-function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      WEB_DIST: '/nonexistent-tiyu-dist',
-      TIYU_CAPTCHA_FIXED: CAPTCHA,
-      TIYU_DEMO_SEED: 'people',
-      TIYU_SIMULATE_DAYS: '0',
-      TIYU_JOB_EXPIRE_SECONDS: String(EXPIRE_SECONDS),
-      DATABASE_URL: '',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const listening = new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (b: Buffer) => {
-      out += b.toString();
-      const m = /tiyu is running: http:\/\/localhost:(\d+)\//.exec(out);
-      if (m) resolve(`http://127.0.0.1:${m[1]}`);
-    });
-    child.stderr.on('data', (b: Buffer) => (out += b.toString()));
-    void exited.then(() => reject(new Error(`server exited before listening:\n${out}`)));
-  });
-  return { child, exited, listening };
-}
 
-async function call<T>(base: string, path: string, init: { method?: string; token?: string; body?: unknown; form?: FormData } = {}): Promise<{ status: number; data: T; msg: string }> {
-  const res = await fetch(base + path, {
-    method: init.method ?? 'GET',
-    headers: { ...(init.token ? { authorization: `bearer ${init.token}` } : {}), ...(init.body ? { 'content-type': 'application/json' } : {}) },
-    ...(init.body ? { body: JSON.stringify(init.body) } : init.form ? { body: init.form } : {}),
-  });
-  const envelope = (await res.json()) as Envelope<T>;
-  return { status: res.status, data: envelope.data, msg: envelope.msg };
-}
-
-async function login(base: string): Promise<string> {
-  const randomStr = `kill${randomBytes(6).toString('hex')}`;
-  await (await fetch(`${base}/api/code?randomStr=${randomStr}`)).arrayBuffer();
-  const body = { accountNum: 'school01', password: sha256Hex('Tiyu@2026'), code: CAPTCHA, randomStr };
-  const res = await call<{ access_token: string }>(base, '/api/sso/login', { method: 'POST', body });
-  if (res.status !== 200) throw new Error(`login failed: ${res.status}`);
-  return res.data.access_token;
-}
-
-let dir: string;
-let pgDatabase: string | undefined;
-const engineEnv = (): Record<string, string> =>
-  pgDatabase ? { DATABASE_URL: withDatabase(process.env.DATABASE_URL!, pgDatabase) } : { PGLITE_DIR: join(dir, 'db') };
-
+let engine: Awaited<ReturnType<typeof scratchEngine>>;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'tiyu-job-kill-'));
-  if (process.env.DATABASE_URL) {
-    pgDatabase = `tiyu_job_kill_${randomBytes(4).toString('hex')}`;
-    await createDatabase(process.env.DATABASE_URL, pgDatabase);
-  }
+  engine = await scratchEngine('job-kill');
 });
 afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-  if (pgDatabase) await dropDatabase(process.env.DATABASE_URL!, pgDatabase);
+  await engine.drop();
 });
 
 describe('a job whose process dies is run again and writes once', () => {
   it('kill -9 during a student import commit: after the restart every student is there once and the job is done', { timeout: 900_000 }, async () => {
-    const env = { ...engineEnv(), STORAGE_DIR: join(dir, 'files') };
+    const env = { ...engine.env(), STORAGE_DIR: join(engine.dir, 'files'), TIYU_JOB_EXPIRE_SECONDS: String(EXPIRE_SECONDS) };
     const prefix = `KJ${randomBytes(2).toString('hex').toUpperCase()}`;
     const head = ['姓名', '学籍号', '学号', '性别', '出生日期', '民族', '年级', '班级'];
     const rows = Array.from({ length: ROWS }, (_, i) => [`重试${i}`, `${prefix}${String(i).padStart(6, '0')}`, '', i % 2 ? '男' : '女', '', '', '一年级', '一年级1班']);
