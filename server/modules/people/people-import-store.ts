@@ -68,34 +68,37 @@ export async function keepImport(
   return { id: row.id, expiresAt };
 }
 
+/** A used, expired or someone else's pending file: never told apart. */
+const expired = () => new AppError(404, 'people:import.expired');
+
+/** The caller's own pending file of this kind and family, not yet expired. */
+const callersPending = (id: string, actor: Actor, kind: PendingKind, family: string, now: Date) =>
+  and(
+    eq(pendingImports.id, id),
+    eq(pendingImports.orgId, actor.tenantOrgId),
+    eq(pendingImports.accountId, actor.accountId),
+    eq(pendingImports.kind, kind),
+    eq(pendingImports.family, family),
+    gt(pendingImports.expiresAt, now),
+  );
+
 /** The pending file of this organisation, account, kind and family; 404 when it expired, was used or is someone else's. */
 export async function takeImport(db: DbOrTx, storage: Storage, id: string, actor: Actor, kind: PendingKind, family: string, now: Date): Promise<PendingImport> {
-  const expired = new AppError(404, 'people:import.expired');
-  if (!isUuid(id)) throw expired;
+  if (!isUuid(id)) throw expired();
   const [row] = await db
     .select()
     .from(pendingImports)
-    .where(
-      and(
-        eq(pendingImports.id, id),
-        eq(pendingImports.orgId, actor.tenantOrgId),
-        eq(pendingImports.accountId, actor.accountId),
-        eq(pendingImports.kind, kind),
-        eq(pendingImports.family, family),
-        gt(pendingImports.expiresAt, now),
-      ),
-    );
-  if (!row) throw expired;
+    .where(callersPending(id, actor, kind, family, now));
+  if (!row) throw expired();
   return readKept(storage, row, kind);
 }
 
 async function readKept(storage: Storage, row: typeof pendingImports.$inferSelect, kind: PendingKind): Promise<PendingImport> {
-  const expired = new AppError(404, 'people:import.expired');
   const chunks: Buffer[] = [];
   try {
     for await (const chunk of await storage.readBlob(row.hash)) chunks.push(chunk as Buffer);
   } catch {
-    throw expired;
+    throw expired();
   }
   return { kind, family: row.family, fileName: row.fileName, buffer: Buffer.concat(chunks), context: row.context };
 }
@@ -111,24 +114,13 @@ const HELD_BY = 'heldByJob';
  * instance, reads the same file. 404 like takeImport when it is not the caller's, expired or already handed over.
  */
 export async function holdImport(db: DbOrTx, id: string, actor: Actor, kind: PendingKind, family: string, now: Date): Promise<void> {
-  const expired = new AppError(404, 'people:import.expired');
-  if (!isUuid(id)) throw expired;
+  if (!isUuid(id)) throw expired();
   const held = await db
     .update(pendingImports)
     .set({ context: sql`${pendingImports.context} || jsonb_build_object(${HELD_BY}::text, '1')`, expiresAt: new Date(now.getTime() + JOB_FILE_KEEP_MS) })
-    .where(
-      and(
-        eq(pendingImports.id, id),
-        eq(pendingImports.orgId, actor.tenantOrgId),
-        eq(pendingImports.accountId, actor.accountId),
-        eq(pendingImports.kind, kind),
-        eq(pendingImports.family, family),
-        gt(pendingImports.expiresAt, now),
-        sql`not (${pendingImports.context} ? ${HELD_BY}::text)`,
-      ),
-    )
+    .where(and(callersPending(id, actor, kind, family, now), sql`not (${pendingImports.context} ? ${HELD_BY}::text)`))
     .returning({ id: pendingImports.id });
-  if (held.length === 0) throw expired;
+  if (held.length === 0) throw expired();
 }
 
 /** The file a job was handed (holdImport), for its run or a retry; 404 once the job dropped it. */
@@ -137,7 +129,7 @@ export async function heldImport(db: DbOrTx, storage: Storage, id: string, actor
     .select()
     .from(pendingImports)
     .where(and(eq(pendingImports.id, id), eq(pendingImports.orgId, actor.tenantOrgId), eq(pendingImports.kind, kind), sql`${pendingImports.context} ? ${HELD_BY}::text`));
-  if (!row) throw new AppError(404, 'people:import.expired');
+  if (!row) throw expired();
   return readKept(storage, row, kind);
 }
 
