@@ -70,7 +70,7 @@ async function main(): Promise<void> {
   // Graceful stop (docs/product-rules.md#health): new requests get 503 (Fastify's return503OnClosing) so a load
   // balancer drains this instance, in-flight ones (an upload part, an import) run to their end within the grace
   // period. Past it the process exits anyway: a tus upload resumes from its last stored part on another instance, and
-  // an import or sync left 'running' is marked failed by the next reader (server/modules/test-plan/plan-job-holder.ts).
+  // an import or sync left 'running' is marked failed by the next reader (server/modules/test-plans/plan-job-holder.ts).
   let closing = false;
   const close = async (signal: string) => {
     if (closing) return;

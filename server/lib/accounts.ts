@@ -10,7 +10,7 @@ import { scopeWithin } from '@/domain/roles/roles';
 import { ONE_TIME_PASSWORD_LENGTH, resetPasswordSchema, userStatusSchema, type ResetPassword, type ResetPasswordResult } from '@/domain/users/users';
 import type { Tx } from '../db/client';
 import { membershipRoles, memberships, menus, roleMenus, roles, users } from '../db/schema/auth';
-import { endSessions } from '../modules/sso/sso.service';
+import { endSessions } from '../modules/auth/sso.service';
 import { requireAccess, requireActor, type Actor } from '../plugins/tenant';
 import { AppError, fieldError } from './app-error';
 import { audit } from './audit';

@@ -36,7 +36,7 @@ export interface JobContext<I> {
   finish(write: (tx: Tx) => Promise<StoredJobResult>): Promise<void>;
   /**
    * `finish` for a write that runs its own transaction on a raw connection (the score import's COPY path,
-   * server/modules/physique/bulk-session.ts): marks the job done with `query`, a statement of that transaction, so the
+   * server/modules/physique-results/bulk-session.ts): marks the job done with `query`, a statement of that transaction, so the
    * write and the `done` commit together; throws (rolling the caller's transaction back) when another run finished it.
    */
   finishIn(query: RawQuery, result: StoredJobResult): Promise<void>;

@@ -12,7 +12,7 @@ import { gradeTable, itemMeta, type Gender, type Grade, type ItemKey, type Score
 import { planItemsForGrade } from '@/domain/test-plans/items';
 import { WIDE_SCORE_FIELDS, wideFromScore, type WideRawFields } from '@/domain/physique-results/wide-row';
 import { hashPassword, sha256Hex } from '../lib/password';
-import { withBulkTransaction, copyLines, type BulkSession } from '../modules/physique/bulk-session';
+import { withBulkTransaction, copyLines, type BulkSession } from '../modules/physique-results/bulk-session';
 import { migrateDb, openDb, type Db } from '../db/client';
 import { memberships, membershipRoles, roleMenus, roles, users } from '../db/schema/auth';
 import { orgs } from '../db/schema/orgs';

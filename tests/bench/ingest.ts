@@ -23,7 +23,7 @@ import { devices } from '../../server/db/schema/venue';
 import { seedDemo } from '../../server/seed/demo';
 import { parseEnv } from '../../server/env';
 import { hashSecret } from '../../server/lib/tokens';
-import { copyLines, withBulkTransaction } from '../../server/modules/physique/bulk-session';
+import { copyLines, withBulkTransaction } from '../../server/modules/physique-results/bulk-session';
 
 const BATCHES = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 20);
 const PER_BATCH = 1000;

@@ -37,8 +37,8 @@ import { timeOrderedUuid } from '../../server/lib/ids';
 import { sha256Hex } from '../../server/lib/password';
 import { openXlsx } from '../../server/lib/spreadsheet/xlsx-reader';
 import { writeXlsx } from '../../server/lib/spreadsheet/xlsx-writer';
-import { copyLines, withBulkTransaction, type BulkSession } from '../../server/modules/physique/bulk-session';
-import { gradeInYear } from '../../server/modules/physique/physique-write';
+import { copyLines, withBulkTransaction, type BulkSession } from '../../server/modules/physique-results/bulk-session';
+import { gradeInYear } from '../../server/modules/physique-results/physique-write';
 import { nationalTemplateRows } from '../support/national-template-fixture';
 import { jobOutcome } from '../support/jobs';
 

@@ -24,8 +24,8 @@ import { createI18n } from '../../server/plugins/i18n';
 import { sha256Hex } from '../../server/lib/password';
 import { xlsxStream } from '../../server/lib/spreadsheet/xlsx-stream';
 import { writeXlsx } from '../../server/lib/spreadsheet/xlsx-writer';
-import { orderedResults } from '../../server/modules/physique/physique-results.service';
-import { toExportRow } from '../../server/modules/physique/physique.sql';
+import { orderedResults } from '../../server/modules/physique-results/physique-results.service';
+import { toExportRow } from '../../server/modules/physique-results/physique-results.sql';
 
 const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`;
 

@@ -1,5 +1,5 @@
 /**
- * The score list's statements (server/modules/physique/physique-results.service.ts) on a district of `--students`
+ * The score list's statements (server/modules/physique-results/physique-results.service.ts) on a district of `--students`
  * whose largest school has `--school-sizes` students (tests/bench/scale-db.ts), on PGlite and PostgreSQL:
  * EXPLAIN (ANALYZE, BUFFERS) of each statement as the service builds it, for the largest school's current year (as
  * the screen opens it), and p50/p95 of each beside the list's earlier page statement (every matching result joined and
@@ -33,7 +33,7 @@ import {
   summaryAndGroups,
   summaryAndGroupsQuery,
   type Caller,
-} from '../../server/modules/physique/physique-results.service';
+} from '../../server/modules/physique-results/physique-results.service';
 import { benchUnderPostgres, scaleDbDir, scalePgDatabase } from './scale-db';
 import { timeRuns } from './lib/timing';
 

@@ -160,7 +160,7 @@ async function serve(): Promise<void> {
   const { seedDemo, DEMO_PASSWORD } = await import('../../server/seed/demo');
   const { parseEnv } = await import('../../server/env');
   const { sha256Hex } = await import('../../server/lib/password');
-  const { createPlan, demoOrgs } = await import('../server/physique/physique-fixtures');
+  const { createPlan, demoOrgs } = await import('../server/physique-results/physique-fixtures');
   const dir = await mkdtemp(join(tmpdir(), 'tiyu-bench-crafted-'));
   const handle = await openDb({ pgliteDir: join(dir, 'pglite') });
   await migrateDb(handle);

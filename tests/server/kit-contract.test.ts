@@ -110,7 +110,7 @@ const FIXTURES: Record<string, Fixture> = {
   'admin.sportData.exerciseRecord': { ...admin },
   'k12.sportData.exerciseRecord': { ...k12('k12.sportData.exerciseRecord') },
   'gx.sportData.exerciseRecord': { ...gx('k12.sportData.exerciseRecord') },
-  'admin.contest.competitionRank': { ...admin, noRows: 'the demo district holds no contest of its own; tests/server/activities/contests.test.ts covers it' },
+  'admin.contest.competitionRank': { ...admin, noRows: 'the demo district holds no contest of its own; tests/server/contests/contests.test.ts covers it' },
   'k12.contest.competitionRank': { ...k12('k12.contest.competitionRank') },
   'gx.contest.competition': { ...gx('k12.contest.competitionRank') },
   'admin.banner.bannerConfig': { ...admin, noRows: 'needs an uploaded image file: covered by tests/server/content/banners.test.ts' },

@@ -9,7 +9,7 @@ import { physiqueResults } from '../../server/db/schema/physique';
 import { addPlanWithResults } from '../../server/seed/scale';
 import { READ_CACHE_MAX_AGE_MS } from '../../server/plugins/read-cache';
 import { createTestApp, type TestApp } from '../support/server-app';
-import { demoOrgs } from './physique/physique-fixtures';
+import { demoOrgs } from './physique-results/physique-fixtures';
 
 let t: TestApp;
 const tokens: Record<string, string> = {};

@@ -16,7 +16,7 @@ import { memberships, users } from '../../server/db/schema/auth';
 import { orgs } from '../../server/db/schema/orgs';
 import { sha256Hex } from '../../server/lib/password';
 import { DEMO_PASSWORD } from '../../server/seed/demo';
-import { multipartBody, templateFor, xlsxOf, type FixtureStudent } from '../server/physique/physique-fixtures';
+import { multipartBody, templateFor, xlsxOf, type FixtureStudent } from '../server/physique-results/physique-fixtures';
 import { importJob } from './jobs';
 import type { AsAnswer, TestApp } from './server-app';
 import type { SchoolFamily } from '@/domain/menus/access';

@@ -94,7 +94,7 @@ export const physiqueResults = pgTable(
   (t) => [
     uniqueIndex('physique_results_plan_student_uq').on(t.planId, t.studentId),
     // Also covers the score list's summary and counts per class (INCLUDE list in migration 0033_list11's custom SQL,
-    // summaryAndGroupsQuery in server/modules/physique/physique-results.service.ts): drizzle cannot declare INCLUDE.
+    // summaryAndGroupsQuery in server/modules/physique-results/physique-results.service.ts): drizzle cannot declare INCLUDE.
     index('physique_results_org_plan_class_idx').on(t.orgId, t.planId, t.classId),
     index('physique_results_student_idx').on(t.studentId),
     // Also covers the grade view's distributions (INCLUDE list in the migration's custom SQL, DISTRIBUTION_COLUMNS in

@@ -64,7 +64,7 @@ export const testPlanItems = pgTable(
 /**
  * Imports and syncs of a plan. At most one job per plan runs at a time (partial unique index), so
  * import and sync exclude each other across requests and server instances; deleting a plan checks it.
- * A 'running' row whose holder process is gone counts as dead (server/modules/test-plan/plan-job-holder.ts).
+ * A 'running' row whose holder process is gone counts as dead (server/modules/test-plans/plan-job-holder.ts).
  */
 export const planJobs = pgTable(
   'plan_jobs',

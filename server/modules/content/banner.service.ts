@@ -11,7 +11,7 @@ import { paginate } from '../../lib/paginate';
 import { containsPattern } from '../../lib/query';
 import { lockVersion, nextVersion, notFound, type Change } from '../../lib/resource';
 import type { Actor } from '../../plugins/tenant';
-import { rootOrgId } from '../tenant-org/tenant-org.service';
+import { rootOrgId } from '../org-manage/tenant-org.service';
 import { assertOwnFiles } from './content-files';
 
 const columns = {

@@ -12,7 +12,7 @@ import { classes, grades, schoolYears } from '../../db/schema/school';
 import { testPlans } from '../../db/schema/test-plans';
 import { AppError } from '../../lib/app-error';
 import { isUuid } from '../../lib/ids';
-import { inOrgTree } from '../test-plan/test-plan.service';
+import { inOrgTree } from '../test-plans/test-plans.service';
 import type { Family } from '@/domain/menus/access';
 import { scopedClassIds, type ClassScope } from '../../lib/data-scope';
 import { idList, resultFilterSql, viewRows, viewSelect, type PlanRef, type ResultFilters } from './data-center.sql';

@@ -36,7 +36,7 @@ import { AppError } from '../../lib/app-error';
 import { isUuid } from '../../lib/ids';
 import { containsPattern } from '../../lib/query';
 import type { Family } from '@/domain/menus/access';
-import { countsInAggregates } from '../physique/physique.sql';
+import { countsInAggregates } from '../physique-results/physique-results.sql';
 import {
   academicYearOf,
   classInScope,

@@ -8,7 +8,7 @@ import { dcRollups } from '../../db/schema/data-center';
 import { physiqueResults } from '../../db/schema/physique';
 import { onServer, type DbOrTx, type DbRawResult } from '../../db/client';
 import { sha256Hex } from '../../lib/password';
-import { countsInAggregates } from '../physique/physique.sql';
+import { countsInAggregates } from '../physique-results/physique-results.sql';
 
 /**
  * SQL building blocks of the data-centre views: the period's results (one row per student: their latest valid

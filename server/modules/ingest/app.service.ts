@@ -8,7 +8,7 @@ import { testRecords } from '../../db/schema/physique';
 import { classes, parentStudents, parents, students } from '../../db/schema/school';
 import { AppError } from '../../lib/app-error';
 import { notFound } from '../../lib/resource';
-import { checkAccountPassword, startSession, withSignInLog, type ClientMeta } from '../sso/sso.service';
+import { checkAccountPassword, startSession, withSignInLog, type ClientMeta } from '../auth/sso.service';
 
 /**
  * Who an app user is (docs/product-rules.md#ingest): the student whose account it is, and/or the parent of the linked

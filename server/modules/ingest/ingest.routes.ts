@@ -32,7 +32,7 @@ import { AppError } from '../../lib/app-error';
 import { CONSOLE_DOC_URL } from '../../lib/openapi';
 import { lessonDeviceRoutes } from '../lessons/lessons.device-routes';
 import type { ModuleOptions } from '../module-options';
-import { refresh, revokeSession } from '../sso/sso.service';
+import { refresh, revokeSession } from '../auth/sso.service';
 import { appIdentity, appRecordPage, appSelfTestPage, appSignIn, studentOfCaller, writableStudents } from './app.service';
 import { authenticateDevice } from './device-auth';
 import { ingestBatch } from './ingest.service';

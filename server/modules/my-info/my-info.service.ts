@@ -15,8 +15,8 @@ import { isUuid } from '../../lib/ids';
 import { hiddenMenuIds } from '../../lib/menu-custom';
 import { hashPassword, sha256Hex, verifyPassword } from '../../lib/password';
 import { isTopManagementOrg } from '../menus/menus.service';
-import { assertNotLocked, revokeSession } from '../sso/sso.service';
-import { brandingOf } from '../tenant-org/tenant-org.service';
+import { assertNotLocked, revokeSession } from '../auth/sso.service';
+import { brandingOf } from '../org-manage/tenant-org.service';
 
 const tenantOrgs = alias(orgs, 'tenant_org');
 const notFound = () => new AppError(404, ERR.notFound);

@@ -14,7 +14,7 @@ import { hashPassword, sha256Hex } from '../../lib/password';
 import { lockVersion, nextVersion, notFound, type Change } from '../../lib/resource';
 import { inOrgSubtree, orgSubtree } from '../../lib/tenancy';
 import type { Actor } from '../../plugins/tenant';
-import { endSessions } from '../sso/sso.service';
+import { endSessions } from '../auth/sso.service';
 import { activatedDeviceCount } from '../venue/device.service';
 
 /** The built-in administrator role's name in a new organisation. */

@@ -10,7 +10,7 @@ import { checkAccountUnique, oneTimePassword, resetAccountPassword } from '../..
 import { AppError } from '../../lib/app-error';
 import { resourceAction } from '../../lib/action';
 import { hashPassword, sha256Hex } from '../../lib/password';
-import { endSessions } from '../sso/sso.service';
+import { endSessions } from '../auth/sso.service';
 import type { Actor } from '../../plugins/tenant';
 import { parentById } from './parent.service';
 import { studentById } from './student.service';

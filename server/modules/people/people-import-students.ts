@@ -16,7 +16,7 @@ import type { Db, DbOrTx } from '../../db/client';
 import { physiqueResults, testRecords } from '../../db/schema/physique';
 import { classes, grades, parents, parentStudents, students } from '../../db/schema/school';
 import type { CellValue } from '../../lib/spreadsheet/xlsx-reader';
-import { copyLines, withBulkTransaction, type BulkSession } from '../physique/bulk-session';
+import { copyLines, withBulkTransaction, type BulkSession } from '../physique-results/bulk-session';
 import { checkRows, rowReason, updateTracker, type RowFailure } from '../../lib/import-rows';
 import { RAW, type ImportContext, type ImportPlan, type ParsedFile } from './people-import-rows';
 import { gradeNameKey } from '@/domain/school/grades';

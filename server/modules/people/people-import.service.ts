@@ -11,7 +11,7 @@ import type { Actor } from '../../plugins/tenant';
 import { dropImport, heldImport, keepImport } from './people-import-store';
 import type { Storage } from '../../lib/storage/storage';
 import type { JobContext, JobHandler } from '../../lib/jobs';
-import type { BulkSession } from '../physique/bulk-session';
+import type { BulkSession } from '../physique-results/bulk-session';
 import { finishImport, finishImportIn } from '../files/import-job';
 import { planStudents, writeStudents, type LateRefusal, type StudentPlanFile } from './people-import-students';
 import { planAccounts } from './people-import-staff';

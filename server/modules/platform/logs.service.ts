@@ -29,7 +29,7 @@ import { paginate } from '../../lib/paginate';
 import { notFound } from '../../lib/resource';
 import { inOrgSubtree } from '../../lib/tenancy';
 import type { Actor } from '../../plugins/tenant';
-import { revokeSession } from '../sso/sso.service';
+import { revokeSession } from '../auth/sso.service';
 import { isoInstant } from '../../lib/iso';
 
 /** Rows an export holds at most (newest first): a log is read in pages, an export is for a time range. */

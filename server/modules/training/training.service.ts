@@ -26,7 +26,7 @@ import { containsPattern } from '../../lib/query';
 import { nextVersion, notFound, type Change } from '../../lib/resource';
 import type { Actor } from '../../plugins/tenant';
 import type { RefCheck } from '../activities/ref-checks';
-import { countsInAggregates } from '../physique/physique.sql';
+import { countsInAggregates } from '../physique-results/physique-results.sql';
 import { classScopeSql, inIds, statusSql } from '../homework/task-sql';
 import { isoInstant } from '../../lib/iso';
 

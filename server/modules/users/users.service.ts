@@ -8,7 +8,7 @@ import { paginate } from '../../lib/paginate';
 import { containsPattern } from '../../lib/query';
 import { lockVersion, nextVersion, notFound, type Change } from '../../lib/resource';
 import type { Actor } from '../../plugins/tenant';
-import { endSessions } from '../sso/sso.service';
+import { endSessions } from '../auth/sso.service';
 
 /**
  * The management organisation's own accounts (docs/product-rules.md#users). An account is a membership of the

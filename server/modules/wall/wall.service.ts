@@ -14,7 +14,7 @@ import { WHOLE_ORG } from '../../lib/data-scope';
 import { hashSecret } from '../../lib/tokens';
 import type { Actor } from '../../plugins/tenant';
 import { schoolView } from '../data-center/data-center.service';
-import { districtOverview } from '../district/district.service';
+import { districtOverview } from '../data-center/district.service';
 import { meetBoard } from '../meets/points.service';
 import type { Family } from '@/domain/menus/access';
 

@@ -20,7 +20,7 @@ export function planPaths(family: Family) {
 
 /**
  * Permission codes of the testManage buttons, from the catalogue as on the server
- * (server/modules/test-plan/test-plan.routes.ts). Without an edit button in the catalogue, editing needs the add
+ * (server/modules/test-plans/test-plans.routes.ts). Without an edit button in the catalogue, editing needs the add
  * permission.
  */
 export function planPermissions(family: Family) {

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { physiqueResults } from '../../../server/db/schema/physique';
 import { testPlans } from '../../../server/db/schema/test-plans';
-import { purgeRecycleBin } from '../../../server/modules/test-plan/test-plan-manage.service';
+import { purgeRecycleBin } from '../../../server/modules/test-plans/test-plans-manage.service';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { ITEMS, loadResults, type ResultRow } from './reference';
 

@@ -7,7 +7,7 @@ import { meetRecords } from '../../../server/db/schema/meets';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
 import { writeXlsx } from '../../../server/lib/spreadsheet/xlsx-writer';
 import { createTestApp, type TestApp } from '../../support/server-app';
-import { multipartBody } from '../physique/physique-fixtures';
+import { multipartBody } from '../physique-results/physique-fixtures';
 
 let t: TestApp;
 const tokens: Record<string, string> = {};

@@ -9,7 +9,7 @@ import { students } from '../../../server/db/schema/school';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
 import { writeXlsx } from '../../../server/lib/spreadsheet/xlsx-writer';
 import { createTestApp, type TestApp } from '../../support/server-app';
-import { multipartBody } from '../physique/physique-fixtures';
+import { multipartBody } from '../physique-results/physique-fixtures';
 
 let t: TestApp;
 const tokens: Record<string, string> = {};

@@ -16,7 +16,7 @@ import { testPlans } from '../../../server/db/schema/test-plans';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
 import { jobFile } from '../../support/jobs';
 import { createTestApp, type TestApp } from '../../support/server-app';
-import { createPlan, multipartBody, someStudents, templateFor, xlsxOf } from '../physique/physique-fixtures';
+import { createPlan, multipartBody, someStudents, templateFor, xlsxOf } from '../physique-results/physique-fixtures';
 import { indicators, latestPerStudent, loadResults, loadStudents, near, roster, type ResultRow, type StudentRef } from '../data-center/reference';
 import { importJob } from '../../support/jobs';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SharedStrings } from '../../../server/lib/spreadsheet/sheet-scanner';
-import { FirstRows } from '../../../server/modules/physique/physique-import.service';
+import { FirstRows } from '../../../server/modules/physique-results/physique-import.service';
 
 describe('tables an import keeps off the JS heap', () => {
   it('SharedStrings gives back every string as pushed, across growth of its buffers', () => {

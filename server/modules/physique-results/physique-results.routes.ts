@@ -1,0 +1,365 @@
+import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { idParamsSchema, paramsOf } from '@/domain/list-query';
+import { ok } from '@/domain/api';
+import { ERR } from '@/domain/errors';
+import { pageAccess, type Family } from '@/domain/menus/access';
+import { getCatalogEntry, type ButtonAction } from '@/domain/menus/catalog';
+import type { Translate } from '@/domain/physique-results/export-layout';
+import {
+  editRawBodySchema,
+  idsBodySchema,
+  reportQuerySchema,
+  SCORE_IMPORT_MAX_BYTES,
+  scoreFilterSchema,
+  type ScoreFilter,
+  scoreSearchQuerySchema,
+  syncBodySchema,
+  templateQuerySchema,
+  testRecordFilterSchema,
+  testRecordQuerySchema,
+} from '@/domain/physique-results/schemas';
+import { buffer } from 'node:stream/consumers';
+import { resourceAction, type Access } from '../../lib/action';
+import { AppError } from '../../lib/app-error';
+import type { JobContext, JobHandler } from '../../lib/jobs';
+import { finishImport, finishImportIn } from '../files/import-job';
+import { dropImport, heldImport, holdImport, keepImport } from '../people/people-import-store';
+import { assertPlanOpen, getPlanInScope, jobRunningError, lockPlanInScope, runningPlanJob } from '../test-plans/test-plans.service';
+import { and, eq, sql } from 'drizzle-orm';
+import { jobs } from '../../db/schema/jobs';
+import type { Storage } from '../../lib/storage/storage';
+import { saveUpload } from '../files/files.service';
+import { CLASS_SCOPE_TABLES, classScopeOf } from '../../lib/data-scope';
+import { orgs } from '../../db/schema/orgs';
+import { physiqueResultCounts, physiqueResults } from '../../db/schema/physique';
+import { schoolYears, students } from '../../db/schema/school';
+import { testPlans } from '../../db/schema/test-plans';
+import { sendXlsx, uploadedFile } from '../../lib/spreadsheet/http';
+import type { DbOrTx } from '../../db/client';
+import { requireActor, requirePermission, requireScope, type Actor } from '../../plugins/tenant';
+import { importScores } from './physique-import.service';
+import { exportRecords, recordPage, setRecordsInvalid } from './physique-records.service';
+import { studentReport } from './physique-report.service';
+import { checkScoreExport, editRawValue, exportScores, exportUpload, resultDetail, searchResults, setResultsInvalid, type Caller } from './physique-results.service';
+import { previewSync, syncPlan } from './physique-sync.service';
+import { planTemplateWorkbook, signUpWorkbook, templateWorkbook } from './physique-template.service';
+import { canWriteScores } from '@/domain/physique-results/write-access';
+
+export interface PhysiqueRoutesOptions {
+  /** Route family (docs/product-rules.md#families): K12 schools, universities, or a management organisation (read-only). */
+  family: Family;
+  /** Where the score export job keeps its workbook. */
+  storage: Storage;
+}
+
+/**
+ * The score export job (docs/product-rules.md#jobs): the workbook is written batch by batch (the bar follows the rows),
+ * kept in the file store and referenced by the job in its `done` transaction; it downloads from the job.
+ */
+function scoreExportJob(storage: Storage): JobHandler<{ family: Family; filter: ScoreFilter }> {
+  return async ({ db, actor, input, t, now, progress, finish }) => {
+    await progress(0, 0, 'jobs:stage.reading');
+    const who: Caller = { family: input.family, tenantOrgId: actor.tenantOrgId, userId: actor.userId, classScope: await classScopeOf(db, actor) };
+    const translate: Translate = (key, options) => t(key, options ?? {});
+    const { workbook, fileName, total } = await exportScores(db, who, input.filter, translate, now(), (done, all) => progress(done, all, 'jobs:stage.exporting'));
+    const bytes = await buffer(workbook);
+    await progress(total, total, 'jobs:stage.saving');
+    await finish(async (tx) => {
+      const file = await saveUpload(tx, storage, { orgId: actor.tenantOrgId, userId: actor.userId }, 'attachment', fileName, bytes, now());
+      return { fileId: file.id, fileName: file.name, counts: { rows: total }, messageKey: 'jobs:result.physiqueExport', messageParams: { count: total } };
+    });
+  };
+}
+
+/**
+ * The score import job (docs/product-rules.md#jobs, docs/decisions/028-score-import-at-copy-speed.md): the kept file is
+ * read, checked and staged slice by slice (the bar follows the rows), and the job's `done` commits inside the import's
+ * one write transaction with the failures workbook's row, so a retry after a dead process writes once or not at all.
+ */
+function scoreImportJob(storage: Storage): JobHandler<{ family: Family; planId: string; importId: string }> {
+  return async (ctx) => {
+    const { db, actor, input, t, now, progress } = ctx;
+    await progress(0, 0, 'jobs:stage.reading');
+    const file = await heldImport(db, storage, input.importId, actor, 'physiqueScores');
+    let committed = false;
+    try {
+      const outcome = await importScores(db, {
+        tenantOrgId: actor.tenantOrgId,
+        userId: actor.userId,
+        planId: input.planId,
+        fileName: file.fileName,
+        buffer: file.buffer,
+        now: now(),
+        t: (key, options) => t(key, options ?? {}),
+        classScope: await classScopeOf(db, actor),
+        onProgress: (done, total, stage) => progress(done, total, `jobs:stage.${stage}`),
+        inWrite: async (tx, o) => {
+          await finishImportIn(ctx as JobContext<unknown>, storage, (text, params) => tx.query(text, params), o);
+          committed = true;
+        },
+      });
+      // Nothing written (every row refused or unchanged): the workbook and the `done` through finish.
+      if (!committed) await finishImport(ctx as JobContext<unknown>, storage, async () => outcome);
+    } finally {
+      await dropImport(db, storage, input.importId);
+    }
+  };
+}
+
+const planParams = paramsOf('planId');
+const idParams = idParamsSchema;
+const studentParams = paramsOf('studentId');
+
+/**
+ * Permission codes of catalogue pages (or their buttons) through the access module; a page the family lacks adds
+ * nothing, so a guard over several screens only names the ones that exist in this family.
+ */
+function codes(family: Family, ...refs: [page: string, action?: ButtonAction][]): string[] {
+  const out: string[] = [];
+  for (const [page, action] of refs) {
+    const key = getCatalogEntry(`${family}.${page}`) ? `${family}.${page}` : page;
+    if (getCatalogEntry(key)?.kind !== 'page') continue;
+    const access = pageAccess(key);
+    const code = action ? access.buttons[action] : access.view;
+    if (code) out.push(code);
+  }
+  return out;
+}
+
+/** The same refs as a kit access (docs/adding-a-screen.md#actions): the pages and buttons this family has, or null. */
+function accessOf(family: Family, ...refs: [page: string, action?: ButtonAction][]): Access | null {
+  const found: (readonly [string, ButtonAction | 'view'])[] = [];
+  for (const [page, action] of refs) {
+    const key = getCatalogEntry(`${family}.${page}`) ? `${family}.${page}` : page;
+    if (getCatalogEntry(key)?.kind !== 'page') continue;
+    const access = pageAccess(key);
+    if (action ? access.buttons[action] : access.view) found.push([key, action ?? 'view']);
+  }
+  const [first, ...alternatives] = found;
+  return first ? [first[0], first[1], ...alternatives] : null;
+}
+
+const translator = (request: FastifyRequest): Translate => (key, options) => request.t(key, options ?? {});
+
+/**
+ * Physique results of /api/busi/web/{k12|gx|admin} (docs/product-rules.md#physique-results): score import and sync, score search, the results
+ * screen with edits and the national upload file, invalid/restore, test records and the student report. Every
+ * route runs auth → tenant scope → permission code → validation → service.
+ */
+/** What the score list reads (server/plugins/read-cache.ts): its pages are kept until one of these changes. */
+const SCORE_LIST_READS = { readsTables: [...CLASS_SCOPE_TABLES, orgs, physiqueResults, physiqueResultCounts, schoolYears, students, testPlans] };
+
+export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = async (app, { family, storage }) => {
+  // One kind for the three families: the job's input names the family.
+  app.jobs.define('physiqueExport', scoreExportJob(storage));
+  app.jobs.define('physiqueImport', scoreImportJob(storage));
+  await app.register(multipart, { limits: { fileSize: SCORE_IMPORT_MAX_BYTES, files: 1, fields: 20, parts: 25 } });
+
+  const caller = async (request: FastifyRequest): Promise<Caller> => {
+    const scope = await requireScope(request);
+    if (!request.session) throw new AppError(401, ERR.sessionExpired);
+    return { family, tenantOrgId: scope.tenantOrgId, userId: request.session.userId, classScope: await classScopeOf(app.db, scope) };
+  };
+  /** Registers a route only when the family's catalogue has one of the permissions (e.g. no results screen for gx). */
+  const guard = (list: string[]) => (list.length > 0 ? requirePermission(list[0], ...list.slice(1)) : null);
+  const readOnly = !canWriteScores(family);
+  /** Who reads, for the declared actions: the actor in the family, with the class scope of its data scope. */
+  const callerOf = async (db: DbOrTx, actor: Actor): Promise<Caller> => ({ family, tenantOrgId: actor.tenantOrgId, userId: actor.userId, classScope: await classScopeOf(db, actor) });
+  const reads = {
+    sync: accessOf(family, ['test.testManage', 'import'], ['test.testResult', 'sync']),
+    results: accessOf(family, ['test.testResult']),
+    records: accessOf(family, ['sportData.testRecord']),
+    report: accessOf(family, ['test.scoreSearch'], ['test.testResult'], ['dataCenter.student', 'detail'], ['single.scoreReport'], ['single.scoreReportK12']),
+  };
+
+  const can = {
+    import: guard(codes(family, ['test.testManage', 'import'], ['test.testResult', 'import'])),
+    template: guard(codes(family, ['test.testManage', 'import'], ['test.testManage'], ['test.testResult', 'import'])),
+    sync: guard(codes(family, ['test.testManage', 'import'], ['test.testResult', 'sync'])),
+    search: guard(codes(family, ['test.scoreSearch'])),
+    searchExport: guard(codes(family, ['test.scoreSearch', 'export'])),
+    searchInvalid: guard(codes(family, ['test.scoreSearch', 'invalid'], ['test.testResult', 'report'])),
+    searchValid: guard(codes(family, ['test.scoreSearch', 'valid'], ['test.testResult', 'report'])),
+    results: guard(codes(family, ['test.testResult'])),
+    resultEdit: guard(codes(family, ['test.testResult', 'report'])),
+    resultExport: guard(codes(family, ['test.testResult', 'export'], ['test.testResult', 'report'])),
+    recordExport: guard(codes(family, ['sportData.testRecord', 'export'])),
+    recordInvalid: guard(codes(family, ['sportData.testRecord', 'invalid'])),
+    recordValid: guard(codes(family, ['sportData.testRecord', 'valid'])),
+  };
+
+  // ---- score import and sync (docs/product-rules.md#physique-results: score import; docs/product-rules.md#plan-states) ------------
+  if (can.import && !readOnly) {
+    // A hand route, a multipart upload and a job enqueued with the request's locale (docs/product-rules.md#jobs): the file waits in the store, the answer is the job's `{ id }`; what can be
+    // refused at once (not .xlsx, plan out of scope or ended) is, and the rest (rows, a busy plan) is the job's outcome.
+    app.post('/organizeTest/testManage/import/:planId', { preValidation: can.import, schema: { params: planParams } }, async (request) => {
+      const who = await caller(request);
+      const actor = await requireActor(request);
+      const { fileName, buffer } = await uploadedFile(request);
+      if (!/\.xlsx$/i.test(fileName.trim())) throw new AppError(400, ERR.onlyExcel);
+      const { planId } = request.params;
+      assertPlanOpen(await getPlanInScope(app.db, who.tenantOrgId, planId), app.now());
+      const kept = await keepImport(app.db, storage, actor, { kind: 'physiqueScores', family, fileName, buffer, context: { planId } }, app.now());
+      try {
+        await holdImport(app.db, kept.id, actor, 'physiqueScores', family, app.now());
+        // Imports of a plan go one at a time (docs/product-rules.md#plan-states): refused at once while a sync or an
+        // import runs or one waits in the queue; the plan row's lock orders two requests at the same moment.
+        const id = await app.jobs.enqueue('physiqueImport', actor, { family, planId, importId: kept.id }, request.locale, async (tx) => {
+          const plan = await lockPlanInScope(tx, who.tenantOrgId, planId);
+          assertPlanOpen(plan, app.now());
+          const running = await runningPlanJob(tx, plan.id, app.now());
+          if (running) throw jobRunningError(running.kind);
+          const [waiting] = await tx
+            .select({ id: jobs.id })
+            .from(jobs)
+            .where(and(eq(jobs.kind, 'physiqueImport'), eq(jobs.state, 'queued'), sql`${jobs.input}->>'planId' = ${planId}`))
+            .limit(1);
+          if (waiting) throw jobRunningError('import');
+        });
+        return ok({ id });
+      } catch (error) {
+        await dropImport(app.db, storage, kept.id);
+        throw error;
+      }
+    });
+  }
+  if (can.template && !readOnly) {
+    // Hand routes: workbook downloads, not envelopes.
+    app.get('/organizeTest/testManage/import/template', { preValidation: can.template, schema: { querystring: templateQuerySchema } }, async (request, reply) => {
+      const { planId, sample } = request.query;
+      const { workbook, fileName } = planId
+        ? await planTemplateWorkbook(app.db, (await caller(request)).tenantOrgId, planId, translator(request))
+        : templateWorkbook(translator(request), sample === true);
+      return sendXlsx(reply, workbook, fileName);
+    });
+    app.get('/organizeTest/testManage/signUp/export/:planId', { preValidation: can.template, schema: { params: planParams } }, async (request, reply) => {
+      const { workbook, fileName } = await signUpWorkbook(app.db, (await caller(request)).tenantOrgId, request.params.planId, translator(request));
+      return sendXlsx(reply, workbook, fileName);
+    });
+  }
+  if (can.sync && !readOnly) {
+    // A read sent as a POST (it counts what a sync would write; it writes nothing).
+    resourceAction(app, {
+      method: 'POST',
+      path: '/organizeTest/testManage/sync/:planId/preview',
+      access: reads.sync!,
+      params: planParams,
+      read: async (db, actor, { params }) => previewSync(db, { tenantOrgId: actor.tenantOrgId, planId: params.planId, now: app.now(), classScope: await classScopeOf(db, actor) }),
+    });
+    // A hand route: a sync takes the plan's job lock and records its outcome in transactions of its own (a failed sync
+    // stays recorded), so it cannot run inside the action kit's one transaction.
+    app.post('/organizeTest/testManage/sync/:planId', { preValidation: can.sync, schema: { params: planParams, body: syncBodySchema } }, async (request) => {
+      const who = await caller(request);
+      const { replaceManual } = request.body;
+      return ok(await syncPlan(app.db, { tenantOrgId: who.tenantOrgId, userId: who.userId, planId: request.params.planId, now: app.now(), replaceManual, classScope: who.classScope }));
+    });
+  }
+
+  // ---- score search (organizeTest/scoreSearch) -------------------------------------------------------------------
+  if (can.search) {
+    // A hand route: the answer is kept by the read cache (route config `readsTables`), which the action kit does not pass.
+    app.get('/organizeTest/scoreSearch/page', { preValidation: can.search, config: SCORE_LIST_READS, schema: { querystring: scoreSearchQuerySchema } }, async (request) =>
+      ok(await searchResults(app.db, await caller(request), request.query, app.changes)),
+    );
+  }
+  if (can.searchExport) {
+    // A hand route, a job enqueued with the request's locale (docs/product-rules.md#jobs): too many rows answers at once, else the job's `{ id }`; the file downloads from the job.
+    app.post('/organizeTest/scoreSearch/export', { preValidation: can.searchExport, schema: { body: scoreFilterSchema } }, async (request) => {
+      const who = await caller(request);
+      await checkScoreExport(app.db, who, request.body);
+      return ok({ id: await app.jobs.enqueue('physiqueExport', await requireActor(request), { family, filter: request.body }, request.locale) });
+    });
+  }
+  // Hand routes: these writes are logged in each result's own change log (physique_result_logs, the result detail's
+  // history), not the audit log the action kit writes.
+  if (!readOnly) {
+    for (const [path, guardOf, invalid] of [
+      ['/organizeTest/scoreSearch/invalid', can.searchInvalid, true],
+      ['/organizeTest/scoreSearch/valid', can.searchValid, false],
+      ['/physiqueManage/testResult/invalid', can.results ? can.searchInvalid : null, true],
+      ['/physiqueManage/testResult/valid', can.results ? can.searchValid : null, false],
+    ] as const) {
+      if (!guardOf) continue;
+      app.post(path, { preValidation: guardOf, schema: { body: idsBodySchema } }, async (request) =>
+        ok(await setResultsInvalid(app.db, await caller(request), request.body.ids, invalid, app.now())),
+      );
+    }
+  }
+
+  // ---- results and the upload file (physiqueManage/testResult, editUpReport) -----------------------------------------
+  if (reads.results) {
+    resourceAction(app, {
+      method: 'GET',
+      path: '/physiqueManage/testResult/page',
+      access: reads.results,
+      query: scoreSearchQuerySchema,
+      read: async (db, actor, { query }) => searchResults(db, await callerOf(db, actor), query, app.changes),
+    });
+    resourceAction(app, {
+      method: 'GET',
+      path: '/physiqueManage/testResult/:id',
+      access: reads.results,
+      params: idParams,
+      read: async (db, actor, { params }) => resultDetail(db, await callerOf(db, actor), params.id),
+    });
+  }
+  if (can.resultEdit && !readOnly) {
+    // A hand route: the edit is logged in the result's own change log, not the audit log (see invalid / valid above).
+    app.post(
+      '/physiqueManage/testResult/editUpReport/:id',
+      { preValidation: can.resultEdit, schema: { params: idParams, body: editRawBodySchema } },
+      async (request) => ok(await editRawValue(app.db, await caller(request), request.params.id, request.body, app.now())),
+    );
+  }
+  if (can.resultExport) {
+    // A hand route: a workbook download, not an envelope.
+    app.get('/physiqueManage/testResult/export', { preValidation: can.resultExport, schema: { querystring: scoreFilterSchema } }, async (request, reply) => {
+      const { workbook, fileName } = await exportUpload(app.db, await caller(request), request.query, translator(request), app.now());
+      return sendXlsx(reply, workbook, fileName);
+    });
+  }
+
+  // ---- test records (selfTest/testRecord) ---------------------------------------------------------------------------
+  if (reads.records) {
+    resourceAction(app, {
+      method: 'GET',
+      path: '/selfTest/testRecord/page',
+      access: reads.records,
+      query: testRecordQuerySchema,
+      read: async (db, actor, { query }) => recordPage(db, await callerOf(db, actor), query),
+    });
+  }
+  if (can.recordExport) {
+    // A hand route: a workbook download, not an envelope.
+    app.get('/selfTest/testRecord/export', { preValidation: can.recordExport, schema: { querystring: testRecordFilterSchema } }, async (request, reply) => {
+      const { workbook, fileName } = await exportRecords(app.db, await caller(request), request.query, translator(request), app.now());
+      return sendXlsx(reply, workbook, fileName);
+    });
+  }
+  // Hand routes: a test record keeps who set it invalid and when on the record itself; the action kit would add an audit row.
+  if (!readOnly) {
+    for (const [path, guardOf, invalid] of [
+      ['/selfTest/testRecord/invalid', can.recordInvalid, true],
+      ['/selfTest/testRecord/valid', can.recordValid, false],
+    ] as const) {
+      if (!guardOf) continue;
+      app.post(path, { preValidation: guardOf, schema: { body: idsBodySchema } }, async (request) =>
+        ok(await setRecordsInvalid(app.db, await caller(request), request.body.ids, invalid, app.now())),
+      );
+    }
+  }
+
+  // ---- the student report (docs/product-rules.md#physique-results: student report) --------------------------------------------------
+  if (reads.report) {
+    resourceAction(app, {
+      method: 'GET',
+      path: '/physique/report/:studentId',
+      access: reads.report,
+      params: studentParams,
+      query: reportQuerySchema,
+      read: async (db, actor, { params, query }) => studentReport(db, await callerOf(db, actor), params.studentId, query),
+    });
+  }
+};

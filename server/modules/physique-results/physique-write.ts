@@ -1,0 +1,572 @@
+import { randomBytes } from 'node:crypto';
+import type { AuditEntity } from '@/domain/platform/audit';
+import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import type { NationalResults, ResultKey } from '@/domain/physique/national-template';
+import { scoreStudent } from '@/domain/physique/score';
+import { DEFAULT_STANDARD_VERSION, isGrade, isStandardVersion, type Gender, type Grade, type ItemKey, type StandardVersion } from '@/domain/physique/standard';
+import { planItemsForGrade, studentPlanItems } from '@/domain/test-plans/items';
+import { engineInputOf, mergeRaw, RAW_FIELDS, restrictToItems, WIDE_SCORE_FIELDS, wideScoreValues, type WideRawFields } from '@/domain/physique-results/wide-row';
+import { valueSource, withSource, type ValueSource } from '@/domain/physique-results/value-source';
+import { onServer, type Db, type DbOrTx } from '../../db/client';
+import { timeOrderedUuid } from '../../lib/ids';
+import { physiqueResultLogs, physiqueResults } from '../../db/schema/physique';
+import { classes, grades, schoolYears, students } from '../../db/schema/school';
+import { classInPlanScope, planItemsByGrade, type PlanRecord } from '../test-plans/test-plans.service';
+import { copyLines, withBulkConnection, withBulkTransaction, type BulkSession } from './bulk-session';
+
+/** What scoring a plan's results needs: the plan, its school year, standard version and items per grade. */
+export interface PlanContext {
+  plan: PlanRecord;
+  /** First calendar year of the plan's school year (2025 for 2025-2026). */
+  startYear: number;
+  version: StandardVersion;
+  itemsByGrade: Map<number, ItemKey[]>;
+}
+
+export async function loadPlanContext(db: DbOrTx, plan: PlanRecord): Promise<PlanContext> {
+  const [year] = await db.select({ startYear: schoolYears.startYear }).from(schoolYears).where(eq(schoolYears.id, plan.schoolYearId)).limit(1);
+  return {
+    plan,
+    startYear: year?.startYear ?? Number(plan.startDate.slice(0, 4)),
+    version: isStandardVersion(plan.standardVersion) ? plan.standardVersion : DEFAULT_STANDARD_VERSION,
+    itemsByGrade: await planItemsByGrade(db, plan.id),
+  };
+}
+
+/** itemsFor's answers per plan context, by grade and gender: an import asks once per row. */
+const itemsCache = new WeakMap<PlanContext, Map<number, readonly ItemKey[]>>();
+
+/** The plan's items for a student of this grade and gender (the standard's items when the plan names none for the grade). */
+export function itemsFor(ctx: PlanContext, grade: Grade, gender: Gender): readonly ItemKey[] {
+  let byKey = itemsCache.get(ctx);
+  if (!byKey) itemsCache.set(ctx, (byKey = new Map()));
+  const key = gender === 'male' ? grade : -grade;
+  let items = byKey.get(key);
+  if (!items) byKey.set(key, (items = Object.freeze(studentPlanItems(ctx.itemsByGrade.get(grade) ?? planItemsForGrade(grade, ctx.version), grade, gender, ctx.version))));
+  return items;
+}
+
+/** First grade of a stage (grades are enrolment cohorts; the grade number in a year follows from the enrolment year). */
+const STAGE_FIRST: Record<string, number> = { primary: 1, junior: 7, senior: 10, university: 13 };
+
+/** Grade 1–16 of a cohort in the school year starting `startYear`, or null when the cohort was not (yet) at that stage's school. */
+export function gradeInYear(stage: string, enrolYear: number, startYear: number): Grade | null {
+  const first = STAGE_FIRST[stage];
+  if (first === undefined) return null;
+  const grade = first + (startYear - enrolYear);
+  // A K12 school keeps its pupils across stages; a university only has its own years.
+  if (stage === 'university' ? grade < 13 : grade < 1) return null;
+  return isGrade(grade) ? grade : null;
+}
+
+export interface ScopeStudent {
+  id: string;
+  name: string;
+  regNo: string;
+  gender: Gender;
+  classId: string;
+  className: string;
+  classNo: string | null;
+  /** Grade in the plan's school year. */
+  grade: Grade;
+}
+
+/** A class the plan covers, with the grade its pupils were in that school year. */
+export interface ScopeClass {
+  name: string;
+  classNo: string | null;
+  grade: Grade;
+}
+
+/** The classes the plan covers (its grades, classes or colleges), by id, each with the grade of that school year. */
+export async function planScopeClasses(db: DbOrTx, ctx: PlanContext): Promise<Map<string, ScopeClass>> {
+  const scopeClasses = await db
+    .select({ id: classes.id, name: classes.name, classNo: classes.classNo, stage: grades.stage, enrolYear: grades.enrolYear })
+    .from(classes)
+    .innerJoin(grades, eq(grades.id, classes.gradeId))
+    .where(and(eq(classes.orgId, ctx.plan.orgId), classInPlanScope(ctx.plan.id)));
+  const byId = new Map<string, ScopeClass>();
+  for (const c of scopeClasses) {
+    const grade = gradeInYear(c.stage, c.enrolYear, ctx.startYear);
+    if (grade !== null) byId.set(c.id, { name: c.name, classNo: c.classNo, grade });
+  }
+  return byId;
+}
+
+type StudentRow = { id: string; name: string; reg_no: string; gender: Gender; class_id: string };
+
+/** The rows that are enabled students of the scope's classes, as ScopeStudents. */
+function inScope(rows: readonly StudentRow[], byId: ReadonlyMap<string, ScopeClass>): ScopeStudent[] {
+  const out: ScopeStudent[] = [];
+  for (const r of rows) {
+    const c = byId.get(r.class_id);
+    if (c) out.push({ id: r.id, name: r.name, regNo: r.reg_no, gender: r.gender, classId: r.class_id, className: c.name, classNo: c.classNo, grade: c.grade });
+  }
+  return out;
+}
+
+const STUDENT_COLUMNS = sql`${students.id} as id, ${students.name} as name, ${students.regNo} as reg_no, ${students.gender} as gender, ${students.classId} as class_id`;
+
+/**
+ * Every enabled student the plan covers (its grades, classes or colleges), with the grade they were in that year.
+ * Two lean queries (the scope's classes, then their students' five columns) and raw rows: on PGlite moving rows out
+ * of the database is what costs.
+ */
+export async function planScopeStudents(db: DbOrTx, ctx: PlanContext): Promise<ScopeStudent[]> {
+  const byId = await planScopeClasses(db, ctx);
+  if (byId.size === 0) return [];
+  const { rows } = await db.execute<StudentRow>(
+    sql`select ${STUDENT_COLUMNS} from ${students} where ${students.orgId} = ${ctx.plan.orgId} and ${students.enabled}
+      and ${students.classId} in (${sql.join([...byId.keys()].map((id) => sql`${id}`), sql`, `)})`,
+  );
+  return inScope(rows, byId);
+}
+
+/**
+ * The enabled students of the scope's classes whose registration number (case-insensitively, through
+ * students_org_upper_reg_no_idx) or name is one of those given: what one slice of an import can match, so an import
+ * never holds the whole scope (docs/decisions/028-score-import-at-copy-speed.md).
+ */
+export async function scopeStudentsNamed(
+  db: DbOrTx,
+  ctx: PlanContext,
+  byId: ReadonlyMap<string, ScopeClass>,
+  by: { regNos?: readonly string[]; names?: readonly string[] },
+): Promise<ScopeStudent[]> {
+  if ((by.regNos ?? by.names ?? []).length === 0 || byId.size === 0) return [];
+  // One index probe per value: `offset 0` keeps the lateral subquery from being flattened into a join, which the
+  // planner could run by reading the whole organisation when the table's statistics are stale (PGlite has no autovacuum).
+  const match = by.regNos ? sql`upper(${students.regNo}) = v.value` : sql`${students.name} = v.value`;
+  // The rows as ONE json text: on PGlite handing 2,000 rows of five columns to JavaScript cost more than building and
+  // parsing the text (docs/decisions/028-score-import-at-copy-speed.md).
+  const query = sql`select coalesce(json_agg(json_build_array(s.id, s.name, s.reg_no, s.gender, s.class_id)), '[]')::text as found
+    from unnest(${sql.param(by.regNos ?? by.names ?? [])}::text[]) as v(value)
+    cross join lateral (select ${STUDENT_COLUMNS} from ${students} where ${students.orgId} = ${ctx.plan.orgId} and ${match} and ${students.enabled} offset 0) s`;
+  const [{ found }] = (await db.execute<{ found: string }>(query)).rows;
+  const rows = (JSON.parse(found) as [string, string, string, Gender, string][]).map(([id, name, reg_no, gender, class_id]): StudentRow => ({ id, name, reg_no, gender, class_id }));
+  return inScope(rows, byId);
+}
+
+/** One student's incoming results for a plan. */
+export interface ResultInput {
+  studentId: string;
+  classId: string;
+  grade: Grade;
+  gender: Gender;
+  /** Parsed raw values (cm, kg, ml, s, counts); absent = keep what is stored. */
+  results: NationalResults;
+}
+
+export interface WriteOptions {
+  source: 'import' | 'sync';
+  userId: string;
+  now: Date;
+  /** Test day written on the results (YYYY-MM-DD). */
+  testedOn: string;
+  /** Sync only: device values may replace imported and hand-edited ones (default: they may not). */
+  replaceManual?: boolean;
+}
+
+/** What a sync would change in one stored value. */
+export interface DeviceChange {
+  field: ResultKey;
+  oldValue: number | null;
+  newValue: number;
+  /** Where the stored value came from (null when there is none). */
+  oldSource: ValueSource | null;
+  /** The stored value was imported or edited by hand: replaced only when the person allows it. */
+  manual: boolean;
+}
+
+export interface StoredValues {
+  raw: Partial<WideRawFields>;
+  importedFields: number;
+  editedFields: number;
+}
+
+/**
+ * The values a sync changes in one result: each device value that differs from the stored one, marked `manual` when
+ * the stored value was imported or edited by hand. `apply` holds the values to write: all changes when
+ * `replaceManual`, else only those replacing device values or filling empty ones.
+ */
+export function deviceChanges(stored: StoredValues | undefined, incoming: NationalResults, replaceManual: boolean): { changes: DeviceChange[]; apply: NationalResults } {
+  const changes: DeviceChange[] = [];
+  const apply: NationalResults = {};
+  for (const field of Object.keys(incoming) as ResultKey[]) {
+    const newValue = incoming[field];
+    if (newValue == null) continue;
+    const oldValue = stored?.raw[field] ?? null;
+    if (oldValue === newValue) continue;
+    const oldSource = oldValue == null || !stored ? null : valueSource(stored, field);
+    const manual = oldSource === 'import' || oldSource === 'manual';
+    changes.push({ field, oldValue, newValue, oldSource, manual });
+    if (!manual || replaceManual) apply[field] = newValue;
+  }
+  return { changes, apply };
+}
+
+const COLUMNS = getTableColumns(physiqueResults);
+type ResultColumn = keyof typeof COLUMNS;
+const column = (key: ResultColumn) => COLUMNS[key].name;
+for (const f of WIDE_SCORE_FIELDS) if (!(f in COLUMNS)) throw new Error(`physique_results has no column for ${f}`);
+
+/** Columns a bulk write fills, in COPY order (the id first). */
+const WRITE_FIELDS: readonly ResultColumn[] = [
+  'id',
+  'orgId',
+  'planId',
+  'studentId',
+  'classId',
+  'gradeNo',
+  'className',
+  'gender',
+  'testedOn',
+  ...(WIDE_SCORE_FIELDS as readonly ResultColumn[]),
+  'importedFields',
+  'editedFields',
+  'source',
+  'updatedBy',
+  'updatedAt',
+];
+const WRITE_COLUMNS = WRITE_FIELDS.map(column);
+const FIXED_COLUMNS = new Set([column('id'), column('orgId'), column('planId'), column('studentId')]);
+const RAW_COLUMNS = (RAW_FIELDS as readonly ResultColumn[]).map((f) => [f, column(f)] as const);
+const STAGE = 'physique_write_stage';
+const RESULTS = 'physique_results';
+const LOGS = 'physique_result_logs';
+const LOG_COLS = getTableColumns(physiqueResultLogs);
+const LOG_COLUMNS = [LOG_COLS.resultId.name, LOG_COLS.action.name, LOG_COLS.byUser.name, LOG_COLS.at.name];
+
+const q = (name: string) => `"${name}"`;
+const SELECT_STORED = `select ${q(column('id'))} as id, ${q(column('studentId'))} as student_id,
+  ${q(column('importedFields'))} as imported_fields, ${q(column('editedFields'))} as edited_fields, ${RAW_COLUMNS.map(([, c]) => q(c)).join(', ')}
+  from ${RESULTS} where ${q(column('planId'))} = $1 and ${q(column('studentId'))} = any($2::uuid[]) for update`;
+const UPDATE_FROM_STAGE = `update ${RESULTS} r set ${WRITE_COLUMNS.filter((c) => !FIXED_COLUMNS.has(c))
+  .map((c) => `${q(c)} = s.${q(c)}`)
+  .join(', ')} from ${STAGE} s where r.${q(column('id'))} = s.${q(column('id'))}`;
+
+type StoredRaw = { id: string; student_id: string; imported_fields: number; edited_fields: number } & Record<string, number | null>;
+
+/** Stored values of a plan's results for some students, by student, read without a lock (the sync preview). */
+export async function readStoredValues(db: DbOrTx, planId: string, studentIds: readonly string[]): Promise<Map<string, StoredValues>> {
+  const out = new Map<string, StoredValues>();
+  if (studentIds.length === 0) return out;
+  const rawSelection = Object.fromEntries(RAW_FIELDS.map((f) => [f, COLUMNS[f as ResultColumn]]));
+  const rows = await db
+    .select({ studentId: physiqueResults.studentId, importedFields: physiqueResults.importedFields, editedFields: physiqueResults.editedFields, ...rawSelection })
+    .from(physiqueResults)
+    .where(and(eq(physiqueResults.planId, planId), inArray(physiqueResults.studentId, [...studentIds])));
+  for (const row of rows) {
+    const values = row as unknown as Record<string, number | null>;
+    const raw: Partial<WideRawFields> = {};
+    for (const f of RAW_FIELDS) {
+      const v = values[f];
+      if (v != null) raw[f] = v;
+    }
+    out.set(row.studentId, { raw, importedFields: row.importedFields, editedFields: row.editedFields });
+  }
+  return out;
+}
+
+/**
+ * Writes (inserts or rescored updates) the results of many students of one plan in ONE transaction (docs/product-rules.md#physique-results: score import):
+ * stored raw values are locked and merged with the incoming ones (a value present wins), every row is scored by the
+ * engine with the plan's standard and items; new results are COPYed into the table, stored ones updated from a
+ * COPYed staging table, and every result gets a log row (COPY). Any failure rolls everything back. Returns the
+ * number of results written.
+ */
+export async function writeResults(db: Db, ctx: PlanContext, inputs: readonly ResultInput[], opts: WriteOptions): Promise<number> {
+  if (inputs.length === 0) return 0;
+  const updatedAt = opts.now.toISOString();
+  const valueSourceOf: ValueSource = opts.source === 'import' ? 'import' : 'device';
+  return withBulkTransaction(db, async (s) => {
+    // Lock what is stored: a manual edit waits for the import instead of being overwritten by stale values.
+    const stored = new Map<string, StoredValues & { id: string }>();
+    for (const row of await s.query<StoredRaw>(SELECT_STORED, [ctx.plan.id, inputs.map((i) => i.studentId)])) {
+      const raw: Partial<WideRawFields> = {};
+      for (const [field, col] of RAW_COLUMNS) {
+        const v = row[col];
+        if (v != null) raw[field as keyof WideRawFields] = v;
+      }
+      stored.set(row.student_id, { id: row.id, raw, importedFields: row.imported_fields, editedFields: row.edited_fields });
+    }
+
+    // The class's name today is kept with the result: K12 classes are renamed as their cohort moves up.
+    const classNames = new Map<string, string>();
+    const classIds = [...new Set(inputs.map((i) => i.classId))];
+    for (const c of await s.query<{ id: string; name: string }>(`select id, name from classes where id = any($1::uuid[])`, [classIds])) classNames.set(c.id, c.name);
+
+    const inserts: unknown[][] = [];
+    const updates: unknown[][] = [];
+    const logs: unknown[][] = [];
+    for (const input of inputs) {
+      const items = itemsFor(ctx, input.grade, input.gender);
+      const old = stored.get(input.studentId);
+      // A sync writes only what changes, and leaves imported and hand-edited values alone unless allowed.
+      const incoming = opts.source === 'sync' ? deviceChanges(old, input.results, opts.replaceManual === true).apply : input.results;
+      const fields = Object.keys(incoming) as ResultKey[];
+      if (fields.length === 0) continue;
+      const raw = restrictToItems(mergeRaw(old?.raw, incoming), items);
+      const score = scoreStudent({ grade: input.grade, gender: input.gender, results: engineInputOf(raw), standard: ctx.version });
+      const masks = withSource(old ?? { importedFields: 0, editedFields: 0 }, fields, valueSourceOf);
+      const id = old?.id ?? timeOrderedUuid();
+      const row: unknown[] = [id, ctx.plan.orgId, ctx.plan.id, input.studentId, input.classId, input.grade, classNames.get(input.classId) ?? '', input.gender, opts.testedOn];
+      for (const v of wideScoreValues(raw, score)) row.push(v);
+      row.push(masks.importedFields, masks.editedFields, opts.source, opts.userId, updatedAt);
+      (old ? updates : inserts).push(row);
+      logs.push([id, opts.source, opts.userId, updatedAt]);
+    }
+
+    // New results go straight into the table (ids chosen here); stored ones through a staging table and one UPDATE.
+    // Another writer adding the same (plan, student) meanwhile hits the unique index and rolls this write back.
+    if (inserts.length > 0) await s.copyIn(RESULTS, WRITE_COLUMNS, copyLines(inserts, (r) => r));
+    if (updates.length > 0) {
+      await s.query(`create temp table ${STAGE} (like ${RESULTS} including defaults) on commit drop`);
+      await s.copyIn(STAGE, WRITE_COLUMNS, copyLines(updates, (r) => r));
+      await s.query(UPDATE_FROM_STAGE);
+    }
+    if (logs.length > 0) await s.copyIn(LOGS, LOG_COLUMNS, copyLines(logs, (r) => r));
+    return inserts.length + updates.length;
+  });
+}
+
+const RAW_KEYS = RAW_FIELDS as readonly ResultKey[];
+/** Which raw fields the file brought for a row, as a bit mask in RAW_FIELDS order (to merge the row again if needed). */
+const incomingMask = (results: NationalResults) => RAW_KEYS.reduce((mask, f, i) => (results[f] == null ? mask : mask | (1 << i)), 0);
+
+/**
+ * Columns of an import's staging table, in COPY order: what differs per row; the plan's organisation, the test day,
+ * who and when are the same for every row and are added by the final INSERT, the class name is joined there. The
+ * stage also keeps the stored row's version the row was merged with and which fields came from the file.
+ */
+const STAGE_FIELDS: readonly ResultColumn[] = ['id', 'studentId', 'classId', 'gradeNo', 'gender', ...(WIDE_SCORE_FIELDS as readonly ResultColumn[]), 'importedFields', 'editedFields'];
+const STAGE_COLUMNS = [...STAGE_FIELDS.map(column), 'base_xmin', 'incoming'];
+const STORED_COLUMNS = [q(column('studentId')), q(column('id')), 'xmin', q(column('importedFields')), q(column('editedFields')), ...RAW_COLUMNS.map(([, c]) => q(c))];
+/**
+ * Stored values of some students' results as ONE text value (a line per result, comma-separated): on PGlite every
+ * row and column handed back to JavaScript costs, and this read runs for every slice of an import.
+ */
+const SELECT_STORED_TEXT = `select string_agg(concat_ws(',', ${STORED_COLUMNS.map((c) => `coalesce(${c}::text, '')`).join(', ')}), E'\n') as t
+  from ${RESULTS} where ${q(column('planId'))} = $1 and ${q(column('studentId'))} = any($2::uuid[])`;
+/** The same for rows to merge again inside the write transaction, locked (FOR UPDATE cannot aggregate). */
+const SELECT_STORED_LOCKED = `select ${STORED_COLUMNS.join(', ')} from ${RESULTS} where ${q(column('planId'))} = $1 and ${q(column('studentId'))} = any($2::uuid[]) for update`;
+/** The previous raw values of a result as the import's audit entry keeps them (field names as in the API). */
+const PREVIOUS_VALUES = `jsonb_strip_nulls(jsonb_build_object(${RAW_COLUMNS.map(([f, c]) => `'${f}', r.${q(c)}`).join(', ')}))`;
+/**
+ * The staged rows into the results: one statement, so the rollup triggers run once. In student order, so the keys on
+ * (plan, student) and on the student go into their B-trees in order, not at random pages (new results' ids are
+ * time-ordered for the primary key: docs/decisions/028-score-import-at-copy-speed.md).
+ */
+const INSERT_FROM_STAGE = (stage: string) => {
+  const own = WRITE_COLUMNS.map((c) => {
+    if (c === column('orgId')) return '$1::uuid';
+    if (c === column('planId')) return '$2::uuid';
+    if (c === column('testedOn')) return '$3::date';
+    if (c === column('updatedBy')) return '$4::uuid';
+    if (c === column('updatedAt')) return '$5::timestamptz';
+    if (c === column('source')) return `'import'`;
+    // The class's name today is kept with the result: K12 classes are renamed as their cohort moves up.
+    if (c === column('className')) return 'c.name';
+    return `s.${q(c)}`;
+  });
+  return `insert into ${RESULTS} (${WRITE_COLUMNS.map(q).join(', ')})
+    select ${own.join(', ')} from ${stage} s join classes c on c.id = s.${q(column('classId'))} order by s.${q(column('studentId'))}
+    on conflict (${q(column('planId'))}, ${q(column('studentId'))}) do update set ${WRITE_COLUMNS.filter((c) => !FIXED_COLUMNS.has(c))
+      .map((c) => `${q(c)} = excluded.${q(c)}`)
+      .join(', ')}`;
+};
+
+type StoredVersioned = StoredValues & { id: string; xmin: string };
+
+/** Audit entity of an import: one entry per import, `entity_id` the plan, `before` the previous values by result id. */
+export const IMPORT_AUDIT_ENTITY = 'physiqueImport' satisfies AuditEntity;
+
+/** Stored values by student from rows of STORED_COLUMNS (as values, or as the text lines of SELECT_STORED_TEXT). */
+function storedByStudent(rows: Iterable<readonly (string | number | null)[]>): Map<string, StoredVersioned> {
+  const stored = new Map<string, StoredVersioned>();
+  for (const row of rows) {
+    const raw: Partial<WideRawFields> = {};
+    for (let i = 0; i < RAW_FIELDS.length; i++) {
+      const v = row[5 + i];
+      if (v != null && v !== '') raw[RAW_FIELDS[i]] = Number(v);
+    }
+    stored.set(String(row[0]), { id: String(row[1]), xmin: String(row[2]), importedFields: Number(row[3]), editedFields: Number(row[4]), raw });
+  }
+  return stored;
+}
+
+function* storedLines(text: string | null): Generator<string[]> {
+  if (!text) return;
+  for (const line of text.split('\n')) yield line.split(',');
+}
+
+/** Writes one slice of an import into its staging table. */
+export type ImportSliceWriter = (slice: readonly ResultInput[]) => Promise<void>;
+
+export interface StagedImportOptions {
+  userId: string;
+  now: Date;
+  /** Test day written on the results (YYYY-MM-DD). */
+  testedOn: string;
+  /** Kept in the audit entry beside the counts. */
+  fileName: string;
+  /**
+   * Runs last inside the write transaction with the rows accepted (an import job marks itself done there, so the write
+   * and the job's `done` commit together: docs/decisions/026-job-queue.md). Not called when nothing is written.
+   */
+  inWrite?: (tx: BulkSession, written: number) => Promise<void>;
+  /** Called before the write transaction, once every slice is staged. */
+  onStaged?: () => Promise<void>;
+}
+
+/**
+ * A score import through a staging table (docs/decisions/028-score-import-at-copy-speed.md): `produce` reads the file and hands the
+ * accepted rows over in slices; each slice is merged with the stored values (read without a lock) and scored, and the
+ * rows that change something are COPYed into a temp table without keys, foreign keys or triggers. None of this holds
+ * a transaction, so on PGlite other requests run between the slices. Then ONE short transaction: staged rows whose
+ * stored result changed meanwhile are merged again (locked), references are checked set-wise, one audit entry records
+ * the previous values of the rows that change, and one `INSERT … SELECT … ON CONFLICT` writes them (the rollup
+ * triggers see one statement). Returns `produce`'s value and the number of rows accepted.
+ */
+export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImportOptions, produce: (write: ImportSliceWriter) => Promise<T>): Promise<{ value: T; written: number }> {
+  const updatedAt = opts.now.toISOString();
+  const stage = `physique_import_${randomBytes(16).toString('hex')}`;
+  const overlap = onServer(db);
+  /** The stage COPY of the last slice, still running on PostgreSQL while the next slice is prepared. */
+  let copying: Promise<void> = Promise.resolve();
+  return withBulkConnection(db, async (conn) => {
+    // Types only: no NOT NULLs, keys or defaults.
+    await conn.query(`create temp table ${stage} as select ${STAGE_FIELDS.map((f) => q(column(f))).join(', ')}, null::text as base_xmin, 0 as incoming from ${RESULTS} with no data`);
+    try {
+      /** Merges and scores `inputs` against `stored` (by student): the rows that change something, to stage. */
+      const stageRows = (inputs: readonly ResultInput[], stored: Map<string, StoredVersioned>) => {
+        const rows: unknown[][] = [];
+        let accepted = 0;
+        for (const input of inputs) {
+          const fields = Object.keys(input.results) as ResultKey[];
+          if (fields.length === 0) continue;
+          accepted++;
+          const old = stored.get(input.studentId);
+          const raw = restrictToItems(mergeRaw(old?.raw, input.results), itemsFor(ctx, input.grade, input.gender));
+          const masks = withSource(old ?? { importedFields: 0, editedFields: 0 }, fields, 'import');
+          // A row that changes nothing is not written (a concurrent edit of it simply stands).
+          if (old && masks.importedFields === old.importedFields && masks.editedFields === old.editedFields && sameRaw(old.raw, raw)) continue;
+          const score = scoreStudent({ grade: input.grade, gender: input.gender, results: engineInputOf(raw), standard: ctx.version });
+          const row: unknown[] = [old?.id ?? timeOrderedUuid(), input.studentId, input.classId, input.grade, input.gender];
+          for (const v of wideScoreValues(raw, score)) row.push(v);
+          row.push(masks.importedFields, masks.editedFields, old?.xmin ?? null, incomingMask(input.results));
+          rows.push(row);
+        }
+        return { rows, accepted };
+      };
+      const stageSlice = async (s: BulkSession, inputs: readonly ResultInput[], stored: Map<string, StoredVersioned>) => {
+        const { rows, accepted } = stageRows(inputs, stored);
+        if (rows.length > 0) await s.copyIn(stage, STAGE_COLUMNS, copyLines(rows, (r) => r));
+        return accepted;
+      };
+
+      // A plan without results when the import starts (a first import) has nothing to merge with, so its slices skip
+      // the stored read; a result that appears meanwhile is merged again in the write transaction (mergeChangedMeanwhile).
+      const [{ stored: planHasResults }] = await conn.query<{ stored: boolean }>(`select exists (select 1 from ${RESULTS} where ${q(column('planId'))} = $1) as stored`, [ctx.plan.id]);
+      let written = 0;
+      const value = await produce(async (inputs) => {
+        if (inputs.length === 0) return;
+        const [{ t }] = planHasResults ? await conn.query<{ t: string | null }>(SELECT_STORED_TEXT, [ctx.plan.id, inputs.map((i) => i.studentId)]) : [{ t: null }];
+        const { rows, accepted } = stageRows(inputs, storedByStudent(storedLines(t)));
+        written += accepted;
+        if (rows.length === 0) return;
+        // One COPY in flight at most. On PostgreSQL (its own process) the slice is not waited for: the server ingests
+        // it while the next slice is read and scored (docs/decisions/028-score-import-at-copy-speed.md); PGlite runs in this thread.
+        await copying;
+        copying = conn.copyIn(stage, STAGE_COLUMNS, copyLines(rows, (r) => r));
+        copying.catch(() => {}); // awaited before the next COPY, the write transaction or the stage's drop
+        if (!overlap) await copying;
+      });
+      await copying;
+      if (written === 0) return { value, written };
+      await opts.onStaged?.();
+
+      await conn.transaction(async (tx) => {
+        await mergeChangedMeanwhile(tx, stage, ctx, (inputs, stored) => stageSlice(tx, inputs, stored));
+        await checkReferences(tx, stage, ctx, opts.userId);
+        // One audit entry for the import, with the previous values of the rows it changes (null for a new result).
+        await tx.query(
+          `insert into audit_logs (at, user_id, org_id, action, entity, entity_id, before, after)
+          select $6::timestamptz, $1::uuid, $2::uuid, 'import', '${IMPORT_AUDIT_ENTITY}', $3, jsonb_object_agg(s.id, case when r.id is null then null else ${PREVIOUS_VALUES} end),
+            jsonb_build_object('fileName', $4::text, 'rows', $5::int, 'changed', count(*))
+          from ${stage} s left join ${RESULTS} r on r.${q(column('id'))} = s.${q(column('id'))} having count(*) > 0`,
+          [opts.userId, ctx.plan.orgId, ctx.plan.id, opts.fileName, written, updatedAt],
+        );
+        // The references are checked and locked above, set-wise: where the role may, the per-row foreign-key checks
+        // of the INSERT are skipped (replica mode; the rollup triggers are ENABLE ALWAYS and still run).
+        const [{ su }] = await tx.query<{ su: boolean }>(`select current_setting('is_superuser') = 'on' as su`);
+        if (su) await tx.query(`set local session_replication_role = replica`);
+        await tx.query(INSERT_FROM_STAGE(stage), [ctx.plan.orgId, ctx.plan.id, opts.testedOn, opts.userId, updatedAt]);
+        if (su) await tx.query(`set local session_replication_role = origin`);
+        await opts.inWrite?.(tx, written);
+      });
+      return { value, written };
+    } finally {
+      await copying.catch(() => {});
+      await conn.query(`drop table if exists ${stage}`);
+    }
+  });
+}
+
+/**
+ * Every reference of the staged rows, checked once for the whole stage and locked as a foreign-key check would lock
+ * it (FOR KEY SHARE: nobody deletes them before the import commits): the plan, its organisation, the user, and the
+ * students and classes, which must belong to the plan's organisation.
+ */
+async function checkReferences(tx: BulkSession, stage: string, ctx: PlanContext, userId: string): Promise<void> {
+  const [found] = await tx.query<{ plan: number; org: number; by_user: number; students: number; staged_students: number; classes: number; staged_classes: number }>(
+    `with p as (select id from test_plans where id = $1 for key share),
+      o as (select id from orgs where id = $2 for key share),
+      u as (select id from users where id = $3 for key share),
+      st as (select id from students where org_id = $2 and id in (select s.${q(column('studentId'))} from ${stage} s) for key share),
+      c as (select id from classes where org_id = $2 and id in (select s.${q(column('classId'))} from ${stage} s) for key share)
+    select (select count(*) from p)::int as plan, (select count(*) from o)::int as org, (select count(*) from u)::int as by_user,
+      (select count(*) from st)::int as students, (select count(distinct ${q(column('studentId'))}) from ${stage})::int as staged_students,
+      (select count(*) from c)::int as classes, (select count(distinct ${q(column('classId'))}) from ${stage})::int as staged_classes`,
+    [ctx.plan.id, ctx.plan.orgId, userId],
+  );
+  if (found.plan !== 1 || found.org !== 1 || found.by_user !== 1 || found.students !== found.staged_students || found.classes !== found.staged_classes) {
+    throw new Error(`import staging refers to rows that are gone: ${JSON.stringify(found)}`);
+  }
+}
+
+/**
+ * Staged rows whose stored result was written by someone else after the slice read it (an edit, invalid/restore, a
+ * result that appeared or went): the file's values of those rows are merged again with the stored ones, now locked.
+ */
+async function mergeChangedMeanwhile(
+  tx: BulkSession,
+  stage: string,
+  ctx: PlanContext,
+  restage: (inputs: ResultInput[], stored: Map<string, StoredVersioned>) => Promise<number>,
+): Promise<void> {
+  const key = `r.${q(column('planId'))} = $1 and r.${q(column('studentId'))} = s.${q(column('studentId'))}`;
+  const moved = await tx.query<{ student_id: string; class_id: string; grade_no: number; gender: Gender; incoming: number } & Record<string, number | null>>(
+    `delete from ${stage} s where not exists (select 1 from ${RESULTS} r where ${key} and r.xmin::text = s.base_xmin)
+      and (s.base_xmin is not null or exists (select 1 from ${RESULTS} r where ${key}))
+    returning s.${q(column('studentId'))} as student_id, s.${q(column('classId'))} as class_id, s.${q(column('gradeNo'))} as grade_no, s.${q(column('gender'))} as gender, s.incoming,
+      ${RAW_COLUMNS.map(([, c]) => `s.${q(c)}`).join(', ')}`,
+    [ctx.plan.id],
+  );
+  if (moved.length === 0) return;
+  const inputs: ResultInput[] = moved.map((m) => {
+    const results: NationalResults = {};
+    RAW_COLUMNS.forEach(([field, col], i) => {
+      const v = m[col];
+      if (m.incoming & (1 << i) && v != null) results[field as ResultKey] = v;
+    });
+    return { studentId: m.student_id, classId: m.class_id, grade: m.grade_no as Grade, gender: m.gender, results };
+  });
+  const locked = await tx.query<Record<string, string | number | null>>(SELECT_STORED_LOCKED, [ctx.plan.id, inputs.map((i) => i.studentId)]);
+  await restage(inputs, storedByStudent(locked.map((r) => Object.values(r))));
+}
+
+function sameRaw(a: Partial<WideRawFields>, b: Partial<WideRawFields>): boolean {
+  for (const f of RAW_FIELDS) if ((a[f] ?? null) !== (b[f] ?? null)) return false;
+  return true;
+}

@@ -1,0 +1,67 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ok } from '@/domain/api';
+import { pageApi, type Family } from '@/domain/menus/access';
+import { customName } from '@/domain/menus/customize';
+import { permissionTree } from '@/domain/roles/permission-tree';
+import { roleCandidateQuery, roleListQuery, roleManagementKey, roleMemberListQuery, roleMembersAddSchema, roleSaveSchema } from '@/domain/roles/roles';
+import { menuCustoms } from '../../lib/menu-custom';
+import { registerLinked } from '../../lib/linked';
+import { resourceRoutes } from '../../lib/resource';
+import { requireAccess } from '../../plugins/tenant';
+import { addRoleMembers, createRole, deleteRole, removeRoleMembers, roleById, roleCandidates, roleMemberPage, rolePage, roleRow, updateRole } from './roles.service';
+
+/**
+ * Roles of /api/busi/web/{admin|k12|gx}/role (docs/product-rules.md#roles): the resource, plus its members
+ * (accounts of the organisation) under the page's 'members' button.
+ */
+export const roleRoutes: FastifyPluginAsync<{ family: Family }> = async (app, { family }) => {
+  const key = roleManagementKey(family);
+  await app.register(
+    async (scope) => {
+      resourceRoutes(scope, {
+        key,
+        entity: 'role',
+        list: { query: roleListQuery, handler: rolePage },
+        get: roleById,
+        create: { body: roleSaveSchema, handler: (tx, actor, body) => createRole(tx, actor, family, body) },
+        update: { body: roleSaveSchema, handler: (tx, actor, id, body) => updateRole(tx, actor, family, id, body) },
+        remove: deleteRole,
+      });
+      const r = scope.withTypeProvider<ZodTypeProvider>();
+      // The role editor's permission tree with the platform operators' names, order and hidden marks
+      // (docs/product-rules.md#menu-management), in the request's language. Hand route: its names are translated with the
+      // request's locale, which an action kit read does not get.
+      r.get('/menu-tree', { preValidation: requireAccess(key, 'view') }, async (request) => {
+        const custom = await menuCustoms(app.db);
+        const hidden = request.t('roles:hiddenMenu');
+        return ok(
+          permissionTree(
+            family,
+            {
+              entry: (e, c) => {
+                const name = customName(c?.names, request.locale) ?? request.t(`menu:${e.i18nKey}`, { defaultValue: e.name });
+                return c?.hidden ? `${name} ${hidden}` : name;
+              },
+              button: (b) => request.t(`menu:${b.i18nKey}`, { defaultValue: b.name }),
+            },
+            custom,
+          ),
+        );
+      });
+    },
+    { prefix: pageApi(key).slice(`/api/busi/web/${family}`.length) },
+  );
+  // The members screen (…/role/members/:id): accounts of the organisation holding the role.
+  await registerLinked(app, family, {
+    key,
+    action: 'members',
+    entity: 'role',
+    path: 'members',
+    owner: roleRow,
+    members: { query: roleMemberListQuery, handler: roleMemberPage },
+    candidates: { query: roleCandidateQuery, handler: roleCandidates },
+    link: { body: roleMembersAddSchema, ids: 'accountIds', audit: 'addMembers', handler: addRoleMembers },
+    unlink: { audit: 'removeMember', handler: removeRoleMembers },
+  });
+};

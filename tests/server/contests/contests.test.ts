@@ -1,0 +1,315 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Envelope, Page } from '@/domain/api';
+import type { ContestEntryRow, ContestRow, Leaderboard, LeaderboardClassRow, LeaderboardStudentRow, ParticipationDay } from '@/domain/activities/contests';
+import { ORG_TYPE } from '@/domain/constants';
+import { activityRecords } from '../../../server/db/schema/activities';
+import { auditLogs } from '../../../server/db/schema/audit';
+import { users } from '../../../server/db/schema/auth';
+import { contestScores } from '../../../server/db/schema/contests';
+import { orgs } from '../../../server/db/schema/orgs';
+import { classes, grades, students, teacherClasses, teachers } from '../../../server/db/schema/school';
+import { refCheckOf } from '../../../server/modules/activities/ref-checks';
+import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
+import { createTestApp, type TestApp } from '../../support/server-app';
+import { insertRecords } from '../activities/records';
+
+let t: TestApp;
+const tokens: Record<string, string> = {};
+let k12Id: string;
+let uniId: string;
+let taught: string[];
+type S = { id: string; classId: string; name: string; gradeNo: number };
+let k12Students: S[];
+let uniStudents: S[];
+
+const chinaDay = (d: Date, plusDays = 0) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date(d.getTime() + plusDays * 86_400_000));
+
+beforeAll(async () => {
+  t = await createTestApp();
+  for (const account of ['school01', 'teacher01', 'myclass01', 'college01', 'district01']) tokens[account] = (await t.login(account)).access_token;
+  const rows = await t.db.select({ id: orgs.id, type: orgs.type }).from(orgs);
+  k12Id = rows.find((o) => o.type === ORG_TYPE.k12)!.id;
+  uniId = rows.find((o) => o.type === ORG_TYPE.university)!.id;
+  const [me] = await t.db.select({ id: teachers.id }).from(teachers).innerJoin(users, eq(users.id, teachers.userId)).where(eq(users.accountNum, 'myclass01'));
+  taught = (await t.db.select({ classId: teacherClasses.classId }).from(teacherClasses).where(eq(teacherClasses.teacherId, me.id))).map((r) => r.classId);
+  const all = await t.db
+    .select({ id: students.id, classId: students.classId, name: students.name, gradeNo: grades.gradeNo, orgId: students.orgId })
+    .from(students)
+    .innerJoin(classes, eq(classes.id, students.classId))
+    .innerJoin(grades, eq(grades.id, classes.gradeId));
+  k12Students = all.filter((s) => s.orgId === k12Id);
+  uniStudents = all.filter((s) => s.orgId === uniId);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, account: string, payload?: unknown, lang = 'zh-CN') =>
+  t.request({ method, url: `/api/busi/web/${url}`, token: tokens[account], payload: payload as object, headers: { 'accept-language': lang } });
+const data = <T>(res: { statusCode: number; json<U>(): U }) => {
+  expect(res.statusCode, JSON.stringify(res.json())).toBe(200);
+  return res.json<Envelope<T>>().data;
+};
+const K12 = 'k12/onlineManagement/competitionRank';
+const GX = 'gx/onlineManagement/competition';
+const rank = (over: Record<string, unknown> = {}) => ({
+  name: '冬季跳绳挑战',
+  startDate: chinaDay(t.clock.now()),
+  endDate: chinaDay(t.clock.now(), 6),
+  items: ['rope1min'],
+  rule: 'best',
+  prizes: '一等奖 3 名',
+  ...over,
+});
+const check = (record: { studentId: string; classId: string; orgId: string; item: string; refId: string; measuredAt?: Date }) =>
+  refCheckOf('contest')!(t.db, { value: 1, measuredAt: t.clock.now(), ...record }, new Map());
+
+describe('ranking contests', () => {
+  it('creates a contest with its rules, audited, in progress from its first day; the list filters by status', async () => {
+    const c = data<ContestRow>(await call('POST', K12, 'school01', rank({ gradeNos: [7, 8] })));
+    expect(c).toMatchObject({ type: 'rank', name: '冬季跳绳挑战', status: 'running', rule: 'best', gradeNos: [7, 8], items: ['rope1min'], participants: 0, version: 1 });
+    const [log] = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'contest'), eq(auditLogs.entityId, c.id)));
+    expect(log).toMatchObject({ action: 'create', orgId: k12Id });
+    const later = data<ContestRow>(await call('POST', K12, 'school01', rank({ name: '下周赛', startDate: chinaDay(t.clock.now(), 7), endDate: chinaDay(t.clock.now(), 8) })));
+    expect(later.status).toBe('notStarted');
+    const running = data<Page<ContestRow>>(await call('GET', `${K12}/page?status=running&size=80`, 'school01'));
+    expect(running.records.map((r) => r.id)).toContain(c.id);
+    expect(running.records.map((r) => r.id)).not.toContain(later.id);
+  });
+
+  it('refuses bad input with the rule’s message on the field, writing nothing', async () => {
+    const before = await t.db.$count(auditLogs, eq(auditLogs.entity, 'contest'));
+    const long = await call('POST', K12, 'school01', rank({ name: '很'.repeat(21) }), 'en-US');
+    expect(long.statusCode).toBe(400);
+    expect(long.json()).toMatchObject({ msg: 'The name can be at most 20 characters', data: { field: 'name' } });
+    const order = await call('POST', K12, 'school01', rank({ startDate: chinaDay(t.clock.now(), 3), endDate: chinaDay(t.clock.now(), 1) }));
+    expect(order.json()).toMatchObject({ msg: '结束日期不能早于开始日期', data: { field: 'endDate' } });
+    const past = await call('POST', K12, 'school01', rank({ startDate: chinaDay(t.clock.now(), -9), endDate: chinaDay(t.clock.now(), -2) }));
+    expect(past.json()).toMatchObject({ data: { field: 'endDate' } });
+    const [uniClass] = await t.db.select({ id: classes.id }).from(classes).where(eq(classes.orgId, uniId)).limit(1);
+    expect((await call('POST', K12, 'school01', rank({ classIds: [uniClass.id] }))).json()).toMatchObject({ data: { field: 'classIds' } });
+    expect((await call('POST', K12, 'school01', rank({ items: [] }))).json()).toMatchObject({ data: { field: 'items' } });
+    expect((await call('POST', K12, 'school01', rank({ type: 'challenge', levels: [{ name: 'a', threshold: 100 }], passLevels: 1 }))).json()).toMatchObject({ data: { field: 'type' } });
+    expect(await t.db.$count(auditLogs, eq(auditLogs.entity, 'contest'))).toBe(before);
+  });
+
+  it('another organisation’s contest is 404; a teacher without the delete button gets 403', async () => {
+    const c = data<ContestRow>(await call('POST', K12, 'school01', rank({ name: '他校不可见' })));
+    expect((await call('GET', `${GX}/${c.id}`, 'college01')).statusCode).toBe(404);
+    expect((await call('PUT', `${GX}/${c.id}/end`, 'college01')).statusCode).toBe(404);
+    expect((await call('DELETE', `${GX}/${c.id}`, 'college01')).statusCode).toBe(404);
+    expect((await call('DELETE', `${K12}/${c.id}`, 'teacher01')).statusCode).toBe(403);
+  });
+
+  it('the contest ref check accepts entries inside the window, item and scope, and refuses the rest with a reason', async () => {
+    const c = data<ContestRow>(await call('POST', K12, 'school01', rank({ name: '七年级跳绳', gradeNos: [7] })));
+    const g7 = k12Students.find((s) => s.gradeNo === 7)!;
+    const other = k12Students.find((s) => s.gradeNo !== 7)!;
+    const base = { studentId: g7.id, classId: g7.classId, orgId: k12Id, item: 'rope1min', refId: c.id };
+    expect(await check(base)).toBeNull();
+    expect(await check({ ...base, item: 'sitUp1min' })).toMatchObject({ key: 'activities:contests.refused.item' });
+    expect(await check({ ...base, studentId: other.id, classId: other.classId })).toMatchObject({ key: 'activities:contests.refused.scope' });
+    expect(await check({ ...base, measuredAt: new Date(t.clock.now().getTime() - 3 * 86_400_000) })).toMatchObject({ key: 'activities:contests.refused.notStarted' });
+    const u = uniStudents[0];
+    expect(await check({ ...base, studentId: u.id, classId: u.classId, orgId: uniId })).toMatchObject({ key: 'activities:contests.refused.unknown' });
+  });
+
+  it('early end takes effect at once: the status is ended, later entries are refused, the contest can no longer be edited or ended', async () => {
+    const c = data<ContestRow>(await call('POST', K12, 'school01', rank({ name: '提前结束赛' })));
+    const s = k12Students[0];
+    const ended = data<ContestRow>(await call('PUT', `${K12}/${c.id}/end`, 'school01'));
+    expect(ended).toMatchObject({ status: 'ended', version: 2 });
+    expect(ended.endedAt).toBe(t.clock.now().toISOString());
+    t.clock.advance(1000);
+    expect(await check({ studentId: s.id, classId: s.classId, orgId: k12Id, item: 'rope1min', refId: c.id })).toMatchObject({ key: 'activities:contests.refused.ended' });
+    const edit = await call('PUT', `${K12}/${c.id}`, 'school01', rank({ name: '改名', version: 2 }));
+    expect(edit.statusCode).toBe(409);
+    expect(edit.json()).toMatchObject({ msg: '赛事已结束，不能编辑' });
+    expect((await call('PUT', `${K12}/${c.id}/end`, 'school01')).statusCode).toBe(409);
+    const stale = data<ContestRow>(await call('POST', K12, 'school01', rank({ name: '版本' })));
+    expect((await call('PUT', `${K12}/${stale.id}`, 'school01', rank({ name: '版本二', version: 1 }))).statusCode).toBe(200);
+    expect((await call('PUT', `${K12}/${stale.id}`, 'school01', rank({ name: '版本三', version: 1 }))).statusCode).toBe(409);
+  });
+});
+
+describe('leaderboards', () => {
+  let contestId: string;
+  let entrants: S[];
+  let mine: S[];
+  beforeAll(async () => {
+    const c = data<ContestRow>(await call('POST', K12, 'school01', rank({ name: '排行榜测试', items: ['rope1min', 'run50m'] })));
+    contestId = c.id;
+    mine = k12Students.filter((s) => taught.includes(s.classId)).slice(0, 2);
+    entrants = [...mine, ...k12Students.filter((s) => !taught.includes(s.classId)).slice(0, 2)];
+    const now = t.clock.now();
+    await insertRecords(t.db, [
+      // entrants[0]: best 150; entrants[1]: best 170 (and an invalid 300 that must not count); entrants[2]: 160; entrants[3]: 170 later.
+      { studentId: entrants[0].id, item: 'rope1min', value: 120, kind: 'contest', refId: contestId, measuredAt: now },
+      { studentId: entrants[0].id, item: 'rope1min', value: 150, kind: 'contest', refId: contestId, measuredAt: now },
+      { studentId: entrants[1].id, item: 'rope1min', value: 170, kind: 'contest', refId: contestId, measuredAt: now },
+      { studentId: entrants[1].id, item: 'rope1min', value: 300, kind: 'contest', refId: contestId, measuredAt: now, invalid: true },
+      { studentId: entrants[2].id, item: 'rope1min', value: 160, kind: 'contest', refId: contestId, measuredAt: now },
+      { studentId: entrants[3].id, item: 'rope1min', value: 170, kind: 'contest', refId: contestId, measuredAt: new Date(now.getTime() + 1000) },
+      { studentId: entrants[0].id, item: 'run50m', value: 8.1, kind: 'contest', refId: contestId, measuredAt: now },
+      { studentId: entrants[2].id, item: 'run50m', value: 7.6, kind: 'contest', refId: contestId, measuredAt: now },
+    ]);
+  });
+
+  it('ranks students by their best valid entry; ties share a rank; invalid entries never count', async () => {
+    const b = data<Leaderboard<LeaderboardStudentRow>>(await call('GET', `${K12}/${contestId}/leaderboard?by=student&item=rope1min`, 'school01'));
+    expect(b).toMatchObject({ item: 'rope1min', rule: 'best', lowerIsBetter: false, total: 4 });
+    expect(b.rows.map((r) => [r.rank, r.studentId, r.score])).toEqual([
+      [1, entrants[1].id, 170],
+      [1, entrants[3].id, 170],
+      [3, entrants[2].id, 160],
+      [4, entrants[0].id, 150],
+    ]);
+    // Times: lower is better.
+    const run = data<Leaderboard<LeaderboardStudentRow>>(await call('GET', `${K12}/${contestId}/leaderboard?item=run50m`, 'school01'));
+    expect(run.rows.map((r) => r.studentId)).toEqual([entrants[2].id, entrants[0].id]);
+    expect((await call('GET', `${K12}/${contestId}/leaderboard?item=sitUp1min`, 'school01')).json()).toMatchObject({ data: { field: 'item' } });
+  });
+
+  it('setting an entry invalid drops it from the board at once; restoring it brings it back', async () => {
+    const [top] = await t.db
+      .select({ id: activityRecords.id })
+      .from(activityRecords)
+      .where(and(eq(activityRecords.refId, contestId), eq(activityRecords.studentId, entrants[1].id), eq(activityRecords.value, 170)));
+    await t.db.update(activityRecords).set({ invalid: true }).where(eq(activityRecords.id, top.id));
+    let b = data<Leaderboard<LeaderboardStudentRow>>(await call('GET', `${K12}/${contestId}/leaderboard?item=rope1min`, 'school01'));
+    expect(b.rows.map((r) => r.studentId)).not.toContain(entrants[1].id);
+    await t.db.update(activityRecords).set({ invalid: false }).where(eq(activityRecords.id, top.id));
+    b = data<Leaderboard<LeaderboardStudentRow>>(await call('GET', `${K12}/${contestId}/leaderboard?item=rope1min`, 'school01'));
+    expect(b.rows.find((r) => r.studentId === entrants[1].id)?.score).toBe(170);
+  });
+
+  it('ranks classes by the mean of their participants’ scores; a class-scoped teacher sees their classes with overall ranks', async () => {
+    const b = data<Leaderboard<LeaderboardClassRow>>(await call('GET', `${K12}/${contestId}/leaderboard?by=class&item=rope1min`, 'school01'));
+    const byClass = new Map<string, number[]>();
+    for (const [s, v] of [[entrants[0], 150], [entrants[1], 170], [entrants[2], 160], [entrants[3], 170]] as const) byClass.set(s.classId, [...(byClass.get(s.classId) ?? []), v]);
+    expect(b.total).toBe(byClass.size);
+    for (const row of b.rows) {
+      const vs = byClass.get(row.classId)!;
+      expect(row.participants).toBe(vs.length);
+      expect(row.score).toBeCloseTo(vs.reduce((a, x) => a + x, 0) / vs.length, 2);
+    }
+    const scoped = data<Leaderboard<LeaderboardStudentRow>>(await call('GET', `${K12}/${contestId}/leaderboard?item=rope1min`, 'myclass01'));
+    expect(scoped.rows.map((r) => r.studentId).sort()).toEqual(mine.map((s) => s.id).sort());
+    expect(scoped.rows.find((r) => r.studentId === entrants[1].id)?.rank).toBe(1);
+  });
+
+  it('participation per day counts valid entries and students; the export has both boards', async () => {
+    const days = data<ParticipationDay[]>(await call('GET', `${K12}/${contestId}/participation`, 'school01'));
+    expect(days.reduce((a, d) => a + d.entries, 0)).toBe(7);
+    const res = await t.request({ url: `/api/busi/web/${K12}/${contestId}/export?item=rope1min`, token: tokens.school01, headers: { 'accept-language': 'en-US' } });
+    expect(res.statusCode).toBe(200);
+    const { rows } = await readXlsxRows(res.rawPayload);
+    expect(rows[0][0]).toBe('Rank');
+    expect(rows.length).toBe(5);
+  });
+
+  it('lists the entries; setting one invalid needs a reason, drops it from the board at once, is audited and exported; restoring brings it back', async () => {
+    const page = data<Page<ContestEntryRow>>(await call('GET', `${K12}/${contestId}/entries/page?item=rope1min&size=20`, 'school01'));
+    expect(page.total).toBe(6);
+    const top = page.records.find((r) => r.studentId === entrants[3].id && r.value === 170)!;
+    expect(top).toMatchObject({ name: entrants[3].name, item: 'rope1min', source: 'console', invalid: false });
+    // No reason: 400 naming the field, nothing changes.
+    const bare = await call('POST', `${K12}/${contestId}/entries/invalid`, 'school01', { ids: [top.id], reason: '  ' }, 'en-US');
+    expect(bare.statusCode).toBe(400);
+    expect(bare.json()).toMatchObject({ msg: 'Enter the reason the entry is invalid', data: { field: 'reason' } });
+    expect(data<Leaderboard<LeaderboardStudentRow>>(await call('GET', `${K12}/${contestId}/leaderboard?item=rope1min`, 'school01')).rows.map((r) => r.studentId)).toContain(entrants[3].id);
+
+    expect(data<{ changed: number }>(await call('POST', `${K12}/${contestId}/entries/invalid`, 'school01', { ids: [top.id], reason: '代测' }))).toEqual({ changed: 1 });
+    let board = data<Leaderboard<LeaderboardStudentRow>>(await call('GET', `${K12}/${contestId}/leaderboard?item=rope1min`, 'school01'));
+    expect(board.rows.map((r) => r.studentId)).not.toContain(entrants[3].id);
+    const classBoard = data<Leaderboard<LeaderboardClassRow>>(await call('GET', `${K12}/${contestId}/leaderboard?by=class&item=rope1min`, 'school01'));
+    expect(classBoard.rows.reduce((a, r) => a + r.participants, 0)).toBe(3);
+    const [log] = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'contestEntry'), eq(auditLogs.action, 'invalid')));
+    expect(log).toMatchObject({ entityId: contestId, after: { ids: [top.id], reason: '代测' } });
+    const invalidOnly = data<Page<ContestEntryRow>>(await call('GET', `${K12}/${contestId}/entries/page?invalid=true&item=rope1min`, 'school01'));
+    expect(invalidOnly.records.map((r) => [r.id, r.invalidReason])).toContainEqual([top.id, '代测']);
+
+    const res = await t.request({ url: `/api/busi/web/${K12}/${contestId}/entries/export?item=rope1min`, token: tokens.school01, headers: { 'accept-language': 'en-US' } });
+    expect(res.statusCode).toBe(200);
+    const { rows } = await readXlsxRows(res.rawPayload);
+    expect(rows[0].slice(0, 3)).toEqual(['Name', 'Registration no.', 'Class']);
+    expect(rows.length).toBe(7);
+    expect(rows.some((r) => r.includes('Invalid') && r.includes('代测'))).toBe(true);
+
+    expect(data<{ changed: number }>(await call('POST', `${K12}/${contestId}/entries/valid`, 'school01', { ids: [top.id] }))).toEqual({ changed: 1 });
+    board = data<Leaderboard<LeaderboardStudentRow>>(await call('GET', `${K12}/${contestId}/leaderboard?item=rope1min`, 'school01'));
+    expect(board.rows.find((r) => r.studentId === entrants[3].id)?.score).toBe(170);
+    expect(await t.db.$count(auditLogs, and(eq(auditLogs.entity, 'contestEntry'), eq(auditLogs.action, 'valid')))).toBe(1);
+  });
+
+  it('entries of another organisation’s contest are 404; a class-scoped teacher lists and changes only their classes’ entries', async () => {
+    for (const [method, path, body] of [
+      ['GET', 'entries/page', undefined],
+      ['GET', 'entries/export', undefined],
+      ['POST', 'entries/invalid', { ids: [contestId], reason: 'x' }],
+      ['POST', 'entries/valid', { ids: [contestId] }],
+    ] as const)
+      expect((await call(method, `${GX}/${contestId}/${path}`, 'college01', body)).statusCode, path).toBe(404);
+    const mineOnly = data<Page<ContestEntryRow>>(await call('GET', `${K12}/${contestId}/entries/page?size=80`, 'myclass01'));
+    expect(new Set(mineOnly.records.map((r) => r.classId)).size).toBeGreaterThan(0);
+    expect(mineOnly.records.every((r) => taught.includes(r.classId))).toBe(true);
+    const others = data<Page<ContestEntryRow>>(await call('GET', `${K12}/${contestId}/entries/page?size=80`, 'school01')).records.filter((r) => !taught.includes(r.classId));
+    const refused = await call('POST', `${K12}/${contestId}/entries/invalid`, 'myclass01', { ids: [others[0].id], reason: '不是我的班' });
+    expect(data<{ changed: number }>(refused)).toEqual({ changed: 0 });
+  });
+
+  it('deleting a contest deletes its entries and their roll-ups', async () => {
+    expect((await call('DELETE', `${K12}/${contestId}`, 'school01')).statusCode).toBe(200);
+    expect(await t.db.$count(activityRecords, eq(activityRecords.refId, contestId))).toBe(0);
+    expect(await t.db.$count(contestScores, eq(contestScores.contestId, contestId))).toBe(0);
+    expect((await call('GET', `${K12}/${contestId}`, 'school01')).statusCode).toBe(404);
+  });
+});
+
+describe('university contests and obstacle challenges', () => {
+  const challenge = (over: Record<string, unknown> = {}) =>
+    rank({ type: 'challenge', name: '跳远闯关', items: ['standingLongJump'], levels: [{ name: '第一关', threshold: 180 }, { name: '第二关', threshold: 220 }, { name: '第三关', threshold: 250 }], passLevels: 2, ...over });
+
+  it('levels must get harder and the pass condition fit the levels', async () => {
+    const order = await call('POST', GX, 'college01', challenge({ levels: [{ name: 'a', threshold: 200 }, { name: 'b', threshold: 190 }] }));
+    expect(order.json()).toMatchObject({ msg: '每一关须比上一关更难', data: { field: 'levels.1.threshold' } });
+    expect((await call('POST', GX, 'college01', challenge({ passLevels: 4 }))).json()).toMatchObject({ data: { field: 'passLevels' } });
+    expect((await call('POST', GX, 'college01', challenge({ items: ['standingLongJump', 'pullUp'] }))).json()).toMatchObject({ data: { field: 'items' } });
+  });
+
+  it('an empty threshold is refused as missing, never read as 0', async () => {
+    // ropeFree's range starts at 0, so a blank read as 0 used to pass every check.
+    for (const threshold of ['', ' ', null]) {
+      const blank = await call('POST', GX, 'college01', challenge({ items: ['ropeFree'], levels: [{ name: '第 1 关', threshold }], passLevels: 1 }));
+      expect(blank.statusCode).toBe(400);
+      expect(blank.json()).toMatchObject({ msg: '请输入达标成绩', data: { field: 'levels.0.threshold' } });
+    }
+  });
+
+  it('shows the levels each student cleared and who passed; ranking contests share the list', async () => {
+    const c = data<ContestRow>(await call('POST', GX, 'college01', challenge()));
+    expect(c).toMatchObject({ type: 'challenge', rule: 'best', passLevels: 2 });
+    data<ContestRow>(await call('POST', GX, 'college01', rank({ name: '大学排名赛' })));
+    const list = data<Page<ContestRow>>(await call('GET', `${GX}/page?size=80`, 'college01'));
+    expect(new Set(list.records.map((r) => r.type))).toEqual(new Set(['rank', 'challenge']));
+    const [a, b] = uniStudents;
+    await insertRecords(t.db, [
+      { studentId: a.id, item: 'standingLongJump', value: 230, kind: 'contest', refId: c.id },
+      { studentId: b.id, item: 'standingLongJump', value: 190, kind: 'contest', refId: c.id },
+    ]);
+    const board = data<Leaderboard<LeaderboardStudentRow>>(await call('GET', `${GX}/${c.id}/leaderboard`, 'college01'));
+    expect(board.rows.map((r) => [r.studentId, r.levels, r.passed])).toEqual([
+      [a.id, 2, true],
+      [b.id, 1, false],
+    ]);
+  });
+
+  it('a contest whose last day is over is ended and cannot be edited', async () => {
+    const c = data<ContestRow>(await call('POST', K12, 'school01', rank({ name: '过期赛', endDate: chinaDay(t.clock.now()) })));
+    t.clock.advance(2 * 86_400_000);
+    tokens.school01 = (await t.login('school01')).access_token;
+    expect(data<ContestRow>(await call('GET', `${K12}/${c.id}`, 'school01')).status).toBe('ended');
+    expect((await call('PUT', `${K12}/${c.id}`, 'school01', rank({ name: '过期赛', version: 1 }))).statusCode).toBe(409);
+  });
+});
