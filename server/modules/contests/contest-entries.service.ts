@@ -1,6 +1,6 @@
 import { and, eq, ilike, or, type SQL } from 'drizzle-orm';
 import type { Page, PageQuery } from '@/domain/api';
-import { CONTEST_ENTRY_EXPORT_MAX_ROWS, type ContestEntryFilter, type ContestEntryInvalidBody, type ContestEntryRow } from '@/domain/activities/contests';
+import { CONTEST_ENTRY_EXPORT_MAX_ROWS, type ContestEntryFilter, type ContestEntryInvalidBody, type ContestEntryRow } from '@/domain/contests/contests';
 import { ACTIVITY_ITEMS } from '@/domain/activities/items';
 import type { DbOrTx } from '../../db/client';
 import { activityRecords } from '../../db/schema/activities';

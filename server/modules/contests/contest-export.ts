@@ -1,4 +1,4 @@
-import type { LeaderboardQuery } from '@/domain/activities/contests';
+import type { LeaderboardQuery } from '@/domain/contests/contests';
 import { ACTIVITY_ITEMS } from '@/domain/activities/items';
 import type { DbOrTx } from '../../db/client';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { contestWindow } from '@/domain/activities/contests';
+import { contestWindow } from '@/domain/contests/contests';
 import type { DbOrTx } from '../../db/client';
 import { contests } from '../../db/schema/contests';
 import type { RefCheck } from '../activities/ref-checks';

@@ -9,7 +9,7 @@ import {
   contestPageKey,
   contestSaveSchema,
   leaderboardQuery,
-} from '@/domain/activities/contests';
+} from '@/domain/contests/contests';
 import { ERR } from '@/domain/errors';
 import { idParamsSchema } from '@/domain/list-query';
 import { pageAccess, type Family } from '@/domain/menus/access';

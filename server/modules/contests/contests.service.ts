@@ -13,7 +13,7 @@ import {
   type LeaderboardQuery,
   type LeaderboardStudentRow,
   type ParticipationDay,
-} from '@/domain/activities/contests';
+} from '@/domain/contests/contests';
 import { ACTIVITY_ITEMS, type ActivityItemKey } from '@/domain/activities/items';
 import type { Family } from '@/domain/menus/access';
 import { ORG_TIME_ZONE } from '@/domain/dates';

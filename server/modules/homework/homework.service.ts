@@ -15,7 +15,7 @@ import {
   type TaskCycle,
   type TaskItem,
   type VideoReview,
-} from '@/domain/activities/homework';
+} from '@/domain/homework/homework';
 import type { ActivityItemKey } from '@/domain/activities/items';
 import { planStatus } from '@/domain/test-plans/status';
 import { localDate } from '@/domain/dates';

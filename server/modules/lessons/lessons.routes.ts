@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { TFunction } from 'i18next';
-import { lessonListQuery, type LessonRow, type LessonType } from '@/domain/activities/lessons';
+import { lessonListQuery, type LessonRow, type LessonType } from '@/domain/lessons/lessons';
 import { ORG_TIME_ZONE } from '@/domain/dates';
 import { formatList } from '@/domain/i18n/list';
 import { sendXlsx } from '../../lib/spreadsheet/http';

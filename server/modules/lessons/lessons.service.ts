@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Page } from '@/domain/api';
 import { CLOCK_SKEW_MS } from '@/domain/activities/ingest';
 import { ACTIVITY_ITEMS, type ActivityItemKey } from '@/domain/activities/items';
-import { lessonResults, type LessonDetail, type LessonListQuery, type LessonOpen, type LessonRow, type LessonType, type MatchTeam } from '@/domain/activities/lessons';
+import { lessonResults, type LessonDetail, type LessonListQuery, type LessonOpen, type LessonRow, type LessonType, type MatchTeam } from '@/domain/lessons/lessons';
 import { ORG_TIME_ZONE } from '@/domain/dates';
 import type { DbOrTx, Tx } from '../../db/client';
 import { activityRecords } from '../../db/schema/activities';

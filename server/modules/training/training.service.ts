@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Page } from '@/domain/api';
-import { type TaskCycle, type TaskItem } from '@/domain/activities/homework';
+import { type TaskCycle, type TaskItem } from '@/domain/homework/homework';
 import { ACTIVITY_ITEMS, type ActivityItemKey } from '@/domain/activities/items';
 import {
   progressToward,
@@ -11,7 +11,7 @@ import {
   type TrainingRow,
   type TrainingSave,
   type TrainingSession,
-} from '@/domain/activities/training';
+} from '@/domain/training/training';
 import { planStatus } from '@/domain/test-plans/status';
 import { localDate } from '@/domain/dates';
 import type { DbOrTx, Tx } from '../../db/client';

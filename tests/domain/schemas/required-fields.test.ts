@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { contestLevelSchema, contestSaveSchema } from '@/domain/activities/contests';
-import { homeworkSaveSchema, taskItemSchema } from '@/domain/activities/homework';
-import { trainingSaveSchema } from '@/domain/activities/training';
+import { contestLevelSchema, contestSaveSchema } from '@/domain/contests/contests';
+import { homeworkSaveSchema, taskItemSchema } from '@/domain/homework/homework';
+import { trainingSaveSchema } from '@/domain/training/training';
 import { requiredNumber } from '@/domain/fields';
 import { staffCreateSchema } from '@/domain/people/staff';
 import { schoolYearSaveSchema } from '@/domain/school/school-years';

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope, Page } from '@/domain/api';
-import type { ContestEntryRow, ContestRow, Leaderboard, LeaderboardClassRow, LeaderboardStudentRow, ParticipationDay } from '@/domain/activities/contests';
+import type { ContestEntryRow, ContestRow, Leaderboard, LeaderboardClassRow, LeaderboardStudentRow, ParticipationDay } from '@/domain/contests/contests';
 import { ORG_TYPE } from '@/domain/constants';
 import { activityRecords } from '../../../server/db/schema/activities';
 import { auditLogs } from '../../../server/db/schema/audit';

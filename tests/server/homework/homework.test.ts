@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HomeworkClassCompletion, HomeworkDetail, HomeworkRow, HomeworkStudentCompletion, HomeworkSubmission } from '@/domain/activities/homework';
+import type { HomeworkClassCompletion, HomeworkDetail, HomeworkRow, HomeworkStudentCompletion, HomeworkSubmission } from '@/domain/homework/homework';
 import type { Envelope, Page } from '@/domain/api';
 import { ORG_TYPE } from '@/domain/constants';
 import { localDate } from '@/domain/dates';

@@ -3,7 +3,7 @@ import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope, Page } from '@/domain/api';
 import type { IngestSummary } from '@/domain/activities/ingest';
-import type { LessonDetail, LessonRow } from '@/domain/activities/lessons';
+import type { LessonDetail, LessonRow } from '@/domain/lessons/lessons';
 import { ORG_TYPE } from '@/domain/constants';
 import { activityRecords } from '../../../server/db/schema/activities';
 import { orgs } from '../../../server/db/schema/orgs';

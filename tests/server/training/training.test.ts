@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TrainingCandidate, TrainingDetail, TrainingProgress, TrainingRow, TrainingSession } from '@/domain/activities/training';
+import type { TrainingCandidate, TrainingDetail, TrainingProgress, TrainingRow, TrainingSession } from '@/domain/training/training';
 import type { Envelope, Page } from '@/domain/api';
 import { localDate } from '@/domain/dates';
 import { activityRecords } from '../../../server/db/schema/activities';

@@ -5,7 +5,7 @@ import { ORG_TYPE } from '@/domain/constants';
 import type { DataCenterFilter } from '@/domain/data-center/filters';
 import type { UnitRow } from '@/domain/data-center/types';
 import { getCatalogEntry } from '@/domain/menus/catalog';
-import type { DistrictOverview, DistrictSchoolRow } from '@/domain/platform/district';
+import type { DistrictOverview, DistrictSchoolRow } from '@/domain/data-center/district';
 import { createDataTableColumnHelper, DataTable } from '@/components/data-table/data-table';
 import { menuLabel } from '@/components/layout/menu-label';
 import { PageHeader } from '@/components/page-header/page-header';

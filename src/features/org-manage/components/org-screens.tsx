@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { ORG_TYPE } from '@/domain/constants';
 import { localDate } from '@/domain/dates';
-import { CHILD_ORG_TYPES, orgCreateSchema, orgUpdateSchema, type OrgDetail, type OrgRow } from '@/domain/org/orgs';
+import { CHILD_ORG_TYPES, orgCreateSchema, orgUpdateSchema, type OrgDetail, type OrgRow } from '@/domain/org-manage/orgs';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { FieldGroup, SelectField, TextField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
