@@ -97,7 +97,7 @@ export const contestRoutes: FastifyPluginAsync<{ family: Family }> = async (app,
         params: idParamsSchema,
         entity: 'contest',
         audit: 'end',
-        message: 'activities:contests.endedNow',
+        message: 'contests:endedNow',
         write: (tx, actor, { params }) => endContest(tx, caller(actor), params.id),
       });
       resourceAction(scope, {

@@ -18,16 +18,16 @@ export const contestPageKey = (family: Family) => (family === 'gx' ? 'gx.contest
 
 export const CONTEST_TYPES = ['rank', 'challenge'] as const;
 export type ContestType = (typeof CONTEST_TYPES)[number];
-export const CONTEST_TYPE_TABLE = enumTable(CONTEST_TYPES, (s) => `activities:contests.type.${s}`);
+export const CONTEST_TYPE_TABLE = enumTable(CONTEST_TYPES, (s) => `contests:type.${s}`);
 
 /** How a student's entries of an item make one score: the best entry, the sum of the entries, or the number of sessions. */
 export const RANKING_RULES = ['best', 'sum', 'count'] as const;
 export type RankingRule = (typeof RANKING_RULES)[number];
-export const RANKING_RULE_TABLE = enumTable(RANKING_RULES, (r) => `activities:contests.rule.${r}`);
+export const RANKING_RULE_TABLE = enumTable(RANKING_RULES, (r) => `contests:rule.${r}`);
 
 export const CONTEST_STATUSES = ['notStarted', 'running', 'ended'] as const;
 export type ContestStatus = (typeof CONTEST_STATUSES)[number];
-export const CONTEST_STATUS_TABLE = enumTable(CONTEST_STATUSES, (s) => `activities:contests.status.${s}`, { notStarted: 'neutral', running: 'success', ended: 'plain' });
+export const CONTEST_STATUS_TABLE = enumTable(CONTEST_STATUSES, (s) => `contests:status.${s}`, { notStarted: 'neutral', running: 'success', ended: 'plain' });
 
 export const CONTEST_NAME_MAX = 20;
 export const CONTEST_PRIZES_MAX = 500;
@@ -39,7 +39,7 @@ export const CONTEST_DAYS_MAX = 366;
 /** Rows of one leaderboard view (the rest are counted). */
 export const LEADERBOARD_MAX_ROWS = 200;
 
-const V = 'activities:contests.validation';
+const V = 'contests:validation';
 const uuid = idField();
 const day = (message: string) => z.string({ error: message }).refine(isIsoDate, message);
 const itemKey = z.enum(ACTIVITY_ITEM_KEYS as unknown as [ActivityItemKey, ...ActivityItemKey[]], { error: `${V}.item` });

@@ -26,7 +26,7 @@ export const INTENSITY_TABLE = enumTable(INTENSITIES, (i) => `activities:task.in
 /** A submission's video review: pending, judged valid or invalid, expired unreviewed, or no video to review. */
 export const REVIEW_STATES = ['pending', 'valid', 'invalid', 'expired', 'none'] as const;
 export type ReviewState = (typeof REVIEW_STATES)[number];
-export const REVIEW_STATE_TABLE = enumTable(REVIEW_STATES, (s) => `activities:homework.reviewState.${s}`, { pending: 'warning', valid: 'success', invalid: 'danger', expired: 'neutral', none: 'plain' });
+export const REVIEW_STATE_TABLE = enumTable(REVIEW_STATES, (s) => `homework:reviewState.${s}`, { pending: 'warning', valid: 'success', invalid: 'danger', expired: 'neutral', none: 'plain' });
 /** The review states the submissions list filters by. */
 export const REVIEW_FILTERS = ['pending', 'valid', 'invalid', 'none'] as const satisfies readonly ReviewState[];
 

@@ -26,21 +26,21 @@ const id = uuid();
 export const lessonOpenSchema = z
   .object({
     clientId: z.string().trim().min(1).max(64),
-    type: z.enum(LESSON_TYPES, { error: 'activities:lessons.rules.typeRequired' }),
+    type: z.enum(LESSON_TYPES, { error: 'lessons:rules.typeRequired' }),
     classId: id,
     teacherId: id.optional(),
     items: z
-      .array(z.enum(ACTIVITY_ITEM_KEYS, { error: 'activities:lessons.rules.itemUnknown' }))
-      .min(1, 'activities:lessons.rules.itemsRequired')
-      .max(LESSON_ITEMS_MAX, 'activities:lessons.rules.itemsTooMany'),
+      .array(z.enum(ACTIVITY_ITEM_KEYS, { error: 'lessons:rules.itemUnknown' }))
+      .min(1, 'lessons:rules.itemsRequired')
+      .max(LESSON_ITEMS_MAX, 'lessons:rules.itemsTooMany'),
     startedAt: z.iso.datetime({ offset: true, error: 'activities:ingest.timeFormat' }),
     teams: z
-      .array(z.object({ name: z.string().trim().min(1).max(TEAM_NAME_MAX, 'activities:lessons.rules.teamName'), studentIds: z.array(id).min(1).max(100) }))
-      .min(MATCH_TEAMS_MIN, 'activities:lessons.rules.teamsRequired')
-      .max(MATCH_TEAMS_MAX, 'activities:lessons.rules.teamsRequired')
+      .array(z.object({ name: z.string().trim().min(1).max(TEAM_NAME_MAX, 'lessons:rules.teamName'), studentIds: z.array(id).min(1).max(100) }))
+      .min(MATCH_TEAMS_MIN, 'lessons:rules.teamsRequired')
+      .max(MATCH_TEAMS_MAX, 'lessons:rules.teamsRequired')
       .optional(),
   })
-  .refine((l) => (l.type === 'match') === (l.teams !== undefined), { path: ['teams'], message: 'activities:lessons.rules.teamsRequired' });
+  .refine((l) => (l.type === 'match') === (l.teams !== undefined), { path: ['teams'], message: 'lessons:rules.teamsRequired' });
 export type LessonOpen = z.output<typeof lessonOpenSchema>;
 
 export const lessonCloseSchema = z.object({ endedAt: z.iso.datetime({ offset: true, error: 'activities:ingest.timeFormat' }) });
@@ -49,8 +49,8 @@ export const lessonCloseSchema = z.object({ endedAt: z.iso.datetime({ offset: tr
 export const lessonListQuery = listQuery({
   classId: idFilter,
   keyword: textFilter(),
-  from: optionalDay('activities:lessons.rules.dateFormat'),
-  to: optionalDay('activities:lessons.rules.dateFormat'),
+  from: optionalDay('lessons:rules.dateFormat'),
+  to: optionalDay('lessons:rules.dateFormat'),
 });
 export type LessonListQuery = z.output<typeof lessonListQuery>;
 

@@ -17,7 +17,7 @@ import type { ActivityItemKey } from '../activities/items';
 /** Levels a physique result's item can be picked by. */
 export const PICK_LEVELS = ['fail', 'pass', 'good', 'excellent'] as const;
 export type PickLevel = (typeof PICK_LEVELS)[number];
-export const PICK_LEVEL_TABLE = enumTable(PICK_LEVELS, (l) => `activities:training.levels.${l}`);
+export const PICK_LEVEL_TABLE = enumTable(PICK_LEVELS, (l) => `training:levels.${l}`);
 
 /** Physique items students can be picked by (BMI has bands, not levels). */
 export const PICK_ITEMS = ITEM_KEYS.filter((k) => k !== 'bmi') as Exclude<ItemKey, 'bmi'>[];

@@ -27,7 +27,7 @@ function RankCell({ rank }: { rank: number }) {
 }
 
 function ParticipationChart({ days }: { days: ParticipationDay[] }) {
-  const { t } = useTranslation('activities');
+  const { t } = useTranslation('contests');
   const option = useMemo<ChartOption>(
     () => ({
       tooltip: { trigger: 'axis' },
@@ -36,13 +36,13 @@ function ParticipationChart({ days }: { days: ParticipationDay[] }) {
       xAxis: { type: 'category', data: days.map((d) => d.day.slice(5)) },
       yAxis: { type: 'value', minInterval: 1 },
       series: [
-        { type: 'bar', name: t('contests.board.entries'), data: days.map((d) => d.entries) },
-        { type: 'line', name: t('contests.board.students'), data: days.map((d) => d.students), smooth: true },
+        { type: 'bar', name: t('board.entries'), data: days.map((d) => d.entries) },
+        { type: 'line', name: t('board.students'), data: days.map((d) => d.students), smooth: true },
       ],
     }),
     [days, t],
   );
-  return <Chart option={option} height={260} aria-label={t('contests.board.chartLabel')} />;
+  return <Chart option={option} height={260} aria-label={t('board.chartLabel')} />;
 }
 
 /**
@@ -61,7 +61,7 @@ export function ContestDataScreen({ family }: { family: Family }) {
 }
 
 function ContestData({ family, contest }: { family: Family; contest: ContestRow }) {
-  const { t } = useTranslation('activities');
+  const { t } = useTranslation('contests');
   const fmt = useActivityFormat();
   const [by, setBy] = useState<'student' | 'class'>('student');
   const [item, setItem] = useState<string>(contest.items[0]);
@@ -71,14 +71,14 @@ function ContestData({ family, contest }: { family: Family; contest: ContestRow 
   const classes = useLeaderboard<LeaderboardClassRow>(family, contest.id, 'class', item, live && by === 'class');
   const days = useParticipation(family, contest.id, live);
   const challenge = contest.type === 'challenge';
-  const scoreHeader = t('contests.board.scoreHeader', { rule: t(`contests.rule.${contest.rule}`), unit: contest.rule === 'count' ? t('contests.board.sessionsUnit') : fmt.unit(item) });
+  const scoreHeader = t('board.scoreHeader', { rule: t(`rule.${contest.rule}`), unit: contest.rule === 'count' ? t('board.sessionsUnit') : fmt.unit(item) });
 
   const studentColumns = useMemo(
     () =>
       studentCol.columns([
-        studentCol.accessor('rank', { header: t('contests.board.rank'), meta: { width: 72 }, cell: ({ getValue }) => <RankCell rank={getValue()} /> }),
+        studentCol.accessor('rank', { header: t('board.rank'), meta: { width: 72 }, cell: ({ getValue }) => <RankCell rank={getValue()} /> }),
         studentCol.accessor('name', {
-          header: t('contests.board.name'),
+          header: t('board.name'),
           cell: ({ row }) => (
             <span className="flex flex-col leading-tight">
               <span className="font-medium">{row.original.name}</span>
@@ -86,31 +86,31 @@ function ContestData({ family, contest }: { family: Family; contest: ContestRow 
             </span>
           ),
         }),
-        studentCol.accessor('className', { header: t('contests.board.className') }),
+        studentCol.accessor('className', { header: t('board.className') }),
         studentCol.accessor('score', { header: scoreHeader, meta: { align: 'right' }, cell: ({ getValue }) => <span className="font-medium tabular-nums">{fmt.number(getValue())}</span> }),
-        studentCol.accessor('sessions', { header: t('contests.board.sessions'), meta: { align: 'right' } }),
+        studentCol.accessor('sessions', { header: t('board.sessions'), meta: { align: 'right' } }),
         ...(challenge
           ? [
-              studentCol.accessor('levels', { header: t('contests.board.levels'), meta: { align: 'right' } }),
+              studentCol.accessor('levels', { header: t('board.levels'), meta: { align: 'right' } }),
               studentCol.accessor('passed', {
-                header: t('contests.board.passed'),
-                cell: ({ getValue }) => <Badge variant={getValue() ? 'success' : 'secondary'}>{t(getValue() ? 'contests.board.yes' : 'contests.board.no')}</Badge>,
+                header: t('board.passed'),
+                cell: ({ getValue }) => <Badge variant={getValue() ? 'success' : 'secondary'}>{t(getValue() ? 'board.yes' : 'board.no')}</Badge>,
               }),
             ]
           : []),
-        studentCol.accessor('lastAt', { header: t('contests.board.lastAt'), cell: ({ getValue }) => <span className="whitespace-nowrap tabular-nums">{fmt.dateTime(getValue())}</span> }),
+        studentCol.accessor('lastAt', { header: t('board.lastAt'), cell: ({ getValue }) => <span className="whitespace-nowrap tabular-nums">{fmt.dateTime(getValue())}</span> }),
       ]),
     [t, fmt, scoreHeader, challenge],
   );
   const classColumns = useMemo(
     () =>
       classCol.columns([
-        classCol.accessor('rank', { header: t('contests.board.rank'), meta: { width: 72 }, cell: ({ getValue }) => <RankCell rank={getValue()} /> }),
-        classCol.accessor('className', { header: t('contests.board.className'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
-        classCol.accessor('participants', { header: t('contests.board.participants'), meta: { align: 'right' } }),
-        classCol.accessor('score', { header: t('contests.board.meanHeader', { score: scoreHeader }), meta: { align: 'right' }, cell: ({ getValue }) => <span className="font-medium tabular-nums">{fmt.number(getValue())}</span> }),
-        classCol.accessor('sessions', { header: t('contests.board.sessions'), meta: { align: 'right' } }),
-        ...(challenge ? [classCol.accessor('passed', { header: t('contests.board.passedCount'), meta: { align: 'right' } })] : []),
+        classCol.accessor('rank', { header: t('board.rank'), meta: { width: 72 }, cell: ({ getValue }) => <RankCell rank={getValue()} /> }),
+        classCol.accessor('className', { header: t('board.className'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
+        classCol.accessor('participants', { header: t('board.participants'), meta: { align: 'right' } }),
+        classCol.accessor('score', { header: t('board.meanHeader', { score: scoreHeader }), meta: { align: 'right' }, cell: ({ getValue }) => <span className="font-medium tabular-nums">{fmt.number(getValue())}</span> }),
+        classCol.accessor('sessions', { header: t('board.sessions'), meta: { align: 'right' } }),
+        ...(challenge ? [classCol.accessor('passed', { header: t('board.passedCount'), meta: { align: 'right' } })] : []),
       ]),
     [t, fmt, scoreHeader, challenge],
   );
@@ -119,12 +119,12 @@ function ContestData({ family, contest }: { family: Family; contest: ContestRow 
   return (
     <div className="grid grid-cols-[minmax(0,1fr)] gap-4" data-testid="contest-data">
       <PageHeader
-        title={`${contest.name} · ${t('contests.board.title')}`}
+        title={`${contest.name} · ${t('board.title')}`}
         description={
           <span className="flex flex-wrap items-center gap-2">
             <ContestStatusBadge status={contest.status} />
             <span className="tabular-nums">{`${contest.startDate} ~ ${contest.endDate}`}</span>
-            {live ? <span>{t('contests.board.live')}</span> : null}
+            {live ? <span>{t('board.live')}</span> : null}
           </span>
         }
         back
@@ -139,13 +139,13 @@ function ContestData({ family, contest }: { family: Family; contest: ContestRow 
             data-testid="board-export"
           >
             <Download aria-hidden />
-            {t('contests.board.export')}
+            {t('board.export')}
           </Button>
         }
       />
       <Card>
         <CardHeader>
-          <CardTitle>{t('contests.board.participation')}</CardTitle>
+          <CardTitle>{t('board.participation')}</CardTitle>
         </CardHeader>
         <CardContent>{days.data ? <ParticipationChart days={days.data} /> : <div className="h-[260px]" />}</CardContent>
       </Card>
@@ -155,15 +155,15 @@ function ContestData({ family, contest }: { family: Family; contest: ContestRow 
             <div className="flex flex-wrap items-end justify-between gap-3">
               <TabsList>
                 <TabsTrigger value="student" data-testid="board-student">
-                  {t('contests.board.byStudent')}
+                  {t('board.byStudent')}
                 </TabsTrigger>
                 <TabsTrigger value="class" data-testid="board-class">
-                  {t('contests.board.byClass')}
+                  {t('board.byClass')}
                 </TabsTrigger>
               </TabsList>
               {contest.items.length > 1 ? (
                 <FilterSelect
-                  label={t('contests.board.item')}
+                  label={t('board.item')}
                   className="w-44"
                   value={item}
                   onChange={(v) => setItem(v ?? contest.items[0])}
@@ -172,14 +172,14 @@ function ContestData({ family, contest }: { family: Family; contest: ContestRow 
               ) : null}
             </div>
             <TabsContent value="student" className="grid gap-2">
-              <DataTable aria-label={t('contests.board.byStudent')} columns={studentColumns} data={students.data?.rows} rowKey="studentId" loading={students.isFetching && !students.data} />
+              <DataTable aria-label={t('board.byStudent')} columns={studentColumns} data={students.data?.rows} rowKey="studentId" loading={students.isFetching && !students.data} />
             </TabsContent>
             <TabsContent value="class" className="grid gap-2">
-              <DataTable aria-label={t('contests.board.byClass')} columns={classColumns} data={classes.data?.rows} rowKey="classId" loading={classes.isFetching && !classes.data} />
+              <DataTable aria-label={t('board.byClass')} columns={classColumns} data={classes.data?.rows} rowKey="classId" loading={classes.isFetching && !classes.data} />
             </TabsContent>
           </Tabs>
           {board && board.total > board.rows.length ? (
-            <p className="text-sm text-muted-foreground">{t('contests.board.more', { shown: board.rows.length, total: board.total })}</p>
+            <p className="text-sm text-muted-foreground">{t('board.more', { shown: board.rows.length, total: board.total })}</p>
           ) : null}
         </CardContent>
       </Card>

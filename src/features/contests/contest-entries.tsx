@@ -25,7 +25,7 @@ const col = createDataTableColumnHelper<ContestEntryRow>();
  * export of the filtered entries.
  */
 export function ContestEntries({ family, contest }: { family: Family; contest: ContestRow }) {
-  const { t } = useTranslation('activities');
+  const { t } = useTranslation('contests');
   const fmt = useActivityFormat();
   const key = contestPageKey(family);
   const api = contestEntries(family, contest.id);
@@ -37,29 +37,29 @@ export function ContestEntries({ family, contest }: { family: Family; contest: C
   const ask = (rows: ContestEntryRow[], invalid: boolean) => setPending({ rows, invalid });
 
   const filters: FilterDef<Filters>[] = [
-    { name: 'classId', type: 'select', label: t('contests.entries.filter.class'), options: (options.data?.classes ?? []).map((c) => ({ value: c.id, label: c.name })) },
+    { name: 'classId', type: 'select', label: t('entries.filter.class'), options: (options.data?.classes ?? []).map((c) => ({ value: c.id, label: c.name })) },
     ...(contest.items.length > 1
-      ? [{ name: 'item', type: 'select', label: t('contests.entries.filter.item'), options: contest.items.map((k) => ({ value: k, label: fmt.item(k) })) } as const]
+      ? [{ name: 'item', type: 'select', label: t('entries.filter.item'), options: contest.items.map((k) => ({ value: k, label: fmt.item(k) })) } as const]
       : []),
-    { name: 'source', type: 'select', label: t('contests.entries.filter.source'), className: 'w-28', options: enumOptions(ACTIVITY_SOURCE_TABLE, t) },
+    { name: 'source', type: 'select', label: t('entries.filter.source'), className: 'w-28', options: enumOptions(ACTIVITY_SOURCE_TABLE, t) },
     {
       name: 'invalid',
       type: 'select',
-      label: t('contests.entries.filter.validity'),
+      label: t('entries.filter.validity'),
       className: 'w-28',
       options: [
-        { value: 'false', label: t('contests.entries.valid') },
-        { value: 'true', label: t('contests.entries.invalid') },
+        { value: 'false', label: t('entries.valid') },
+        { value: 'true', label: t('entries.invalid') },
       ],
     },
-    { name: 'keyword', type: 'text', label: t('contests.entries.filter.keyword'), placeholder: t('contests.entries.filter.keywordPlaceholder') },
+    { name: 'keyword', type: 'text', label: t('entries.filter.keyword'), placeholder: t('entries.filter.keywordPlaceholder') },
   ];
 
   const columns = useMemo(
     () =>
       col.columns([
         col.accessor('name', {
-          header: t('contests.entries.column.name'),
+          header: t('entries.column.name'),
           cell: ({ row }) => (
             <span className="flex flex-col leading-tight">
               <span className={cn('font-medium', row.original.invalid && 'text-muted-foreground line-through')}>{row.original.name}</span>
@@ -67,10 +67,10 @@ export function ContestEntries({ family, contest }: { family: Family; contest: C
             </span>
           ),
         }),
-        col.accessor('className', { header: t('contests.entries.column.className'), cell: ({ getValue }) => <span className="whitespace-nowrap">{getValue()}</span> }),
-        col.accessor('item', { header: t('contests.entries.column.item'), cell: ({ getValue }) => fmt.item(getValue()) }),
+        col.accessor('className', { header: t('entries.column.className'), cell: ({ getValue }) => <span className="whitespace-nowrap">{getValue()}</span> }),
+        col.accessor('item', { header: t('entries.column.item'), cell: ({ getValue }) => fmt.item(getValue()) }),
         col.accessor('value', {
-          header: t('contests.entries.column.value'),
+          header: t('entries.column.value'),
           meta: { align: 'right' },
           cell: ({ row }) => (
             <span className={cn('font-medium whitespace-nowrap tabular-nums', row.original.invalid && 'text-muted-foreground line-through')}>
@@ -78,9 +78,9 @@ export function ContestEntries({ family, contest }: { family: Family; contest: C
             </span>
           ),
         }),
-        col.accessor('measuredAt', { header: t('contests.entries.column.measuredAt'), cell: ({ getValue }) => <span className="whitespace-nowrap tabular-nums">{fmt.dateTime(getValue())}</span> }),
+        col.accessor('measuredAt', { header: t('entries.column.measuredAt'), cell: ({ getValue }) => <span className="whitespace-nowrap tabular-nums">{fmt.dateTime(getValue())}</span> }),
         col.accessor('source', {
-          header: t('contests.entries.column.source'),
+          header: t('entries.column.source'),
           cell: ({ row }) => (
             <span className="flex flex-col leading-tight">
               <span>{fmt.source(row.original.source)}</span>
@@ -89,20 +89,20 @@ export function ContestEntries({ family, contest }: { family: Family; contest: C
           ),
         }),
         col.accessor('invalid', {
-          header: t('contests.entries.column.validity'),
+          header: t('entries.column.validity'),
           cell: ({ row }) =>
             row.original.invalid ? (
               <span className="flex flex-col items-start gap-1">
-                <Badge variant="destructive">{t('contests.entries.invalid')}</Badge>
+                <Badge variant="destructive">{t('entries.invalid')}</Badge>
                 {row.original.invalidReason ? <span className="max-w-48 text-xs break-words text-muted-foreground">{row.original.invalidReason}</span> : null}
               </span>
             ) : (
-              <Badge variant="secondary">{t('contests.entries.valid')}</Badge>
+              <Badge variant="secondary">{t('entries.valid')}</Badge>
             ),
         }),
         rowActionsColumn<ContestEntryRow>({
           pageKey: key,
-          header: t('contests.entries.column.actions'),
+          header: t('entries.column.actions'),
           actions: [
             { action: 'invalid', icon: <Ban aria-hidden />, destructive: true, hidden: (r) => r.invalid, onClick: (r) => ask([r], true) },
             { action: 'valid', icon: <RotateCcw aria-hidden />, hidden: (r) => !r.invalid, onClick: (r) => ask([r], false) },
@@ -118,8 +118,8 @@ export function ContestEntries({ family, contest }: { family: Family; contest: C
     <>
       <ListScreen
         pageKey={key}
-        section={{ title: t('contests.entries.title') }}
-        description={t('contests.entries.hint')}
+        section={{ title: t('entries.title') }}
+        description={t('entries.hint')}
         state={state}
         querySchema={contestEntryListQuery}
         filters={filters}
@@ -139,14 +139,14 @@ export function ContestEntries({ family, contest }: { family: Family; contest: C
         onClose={() => setPending(null)}
         title={
           one
-            ? t(pending?.invalid ? 'contests.entries.invalidTitle' : 'contests.entries.validTitle')
-            : t(pending?.invalid ? 'contests.entries.bulkInvalidTitle' : 'contests.entries.bulkValidTitle', { count: pending?.rows.length ?? 0 })
+            ? t(pending?.invalid ? 'entries.invalidTitle' : 'entries.validTitle')
+            : t(pending?.invalid ? 'entries.bulkInvalidTitle' : 'entries.bulkValidTitle', { count: pending?.rows.length ?? 0 })
         }
-        description={one ? t(pending?.invalid ? 'contests.entries.invalidText' : 'contests.entries.validText', what) : pending?.invalid ? t('contests.entries.bulkInvalidText') : undefined}
+        description={one ? t(pending?.invalid ? 'entries.invalidText' : 'entries.validText', what) : pending?.invalid ? t('entries.bulkInvalidText') : undefined}
         reason={{
           id: 'entry-invalid-reason',
-          label: t('contests.entries.reason'),
-          placeholder: t('contests.entries.reasonPlaceholder'),
+          label: t('entries.reason'),
+          placeholder: t('entries.reasonPlaceholder'),
           max: ENTRY_REASON_MAX,
           required: true,
           // The same rule as the server's: a reason is required.
@@ -157,7 +157,7 @@ export function ContestEntries({ family, contest }: { family: Family; contest: C
         }}
         onConfirm={async (reason) => {
           const res = await setValidity.mutateAsync({ ids: pending!.rows.map((r) => r.id), reason, invalid: pending!.invalid });
-          toast.success(t('contests.entries.changed', { count: res.changed }));
+          toast.success(t('entries.changed', { count: res.changed }));
         }}
       />
     </>

@@ -50,7 +50,7 @@ export function ContestStatusBadge({ status }: { status: ContestStatus }) {
  * not ended, detail, data, early end, delete.
  */
 export function ContestListScreen({ family }: { family: Family }) {
-  const { t } = useTranslation('activities');
+  const { t } = useTranslation('contests');
   const fmt = useActivityFormat();
   const navigate = useNavigate();
   const key = contestPageKey(family);
@@ -64,28 +64,28 @@ export function ContestListScreen({ family }: { family: Family }) {
   const go = (type: ContestType, action: 'add' | 'edit' | 'detail' | 'data', id = '') => void navigate(access.paths.route(contestRoute(type, action), id));
 
   const filters: FilterDef<Filters>[] = [
-    { name: 'name', type: 'text', label: t('contests.filter.name'), placeholder: t('contests.filter.namePlaceholder') },
-    { name: 'status', type: 'select', label: t('contests.filter.status'), className: 'w-32', options: enumOptions(CONTEST_STATUS_TABLE, t) },
-    ...(gx ? [{ name: 'type', type: 'select', label: t('contests.filter.type'), className: 'w-32', options: enumOptions(CONTEST_TYPE_TABLE, t) } as const] : []),
+    { name: 'name', type: 'text', label: t('filter.name'), placeholder: t('filter.namePlaceholder') },
+    { name: 'status', type: 'select', label: t('filter.status'), className: 'w-32', options: enumOptions(CONTEST_STATUS_TABLE, t) },
+    ...(gx ? [{ name: 'type', type: 'select', label: t('filter.type'), className: 'w-32', options: enumOptions(CONTEST_TYPE_TABLE, t) } as const] : []),
   ];
 
   const columns = useMemo(
     () =>
       col.columns([
-        col.accessor('name', { header: t('contests.column.name'), cell: ({ getValue }) => <span className="inline-block min-w-36 font-medium">{getValue()}</span> }),
-        ...(gx ? [col.accessor('type', { header: t('contests.column.type'), cell: ({ getValue }) => t(`contests.type.${getValue()}`) })] : []),
+        col.accessor('name', { header: t('column.name'), cell: ({ getValue }) => <span className="inline-block min-w-36 font-medium">{getValue()}</span> }),
+        ...(gx ? [col.accessor('type', { header: t('column.type'), cell: ({ getValue }) => t(`type.${getValue()}`) })] : []),
         col.display({
           id: 'period',
-          header: t('contests.column.period'),
+          header: t('column.period'),
           cell: ({ row }) => <span className="whitespace-nowrap tabular-nums">{`${row.original.startDate} ~ ${row.original.endDate}`}</span>,
         }),
-        col.accessor('items', { header: t('contests.column.items'), cell: ({ getValue }) => fmt.list(getValue().map(fmt.item)) }),
-        col.accessor('rule', { header: t('contests.column.rule'), cell: ({ row }) => (row.original.type === 'challenge' ? '—' : t(`contests.rule.${row.original.rule}`)) }),
-        col.accessor('status', { header: t('contests.column.status'), cell: ({ getValue }) => <ContestStatusBadge status={getValue()} /> }),
-        col.accessor('participants', { header: t('contests.column.participants'), meta: { align: 'right' } }),
+        col.accessor('items', { header: t('column.items'), cell: ({ getValue }) => fmt.list(getValue().map(fmt.item)) }),
+        col.accessor('rule', { header: t('column.rule'), cell: ({ row }) => (row.original.type === 'challenge' ? '—' : t(`rule.${row.original.rule}`)) }),
+        col.accessor('status', { header: t('column.status'), cell: ({ getValue }) => <ContestStatusBadge status={getValue()} /> }),
+        col.accessor('participants', { header: t('column.participants'), meta: { align: 'right' } }),
         rowActionsColumn<ContestRow>({
           pageKey: key,
-          header: t('contests.column.actions'),
+          header: t('column.actions'),
           actions: [
             { action: 'detail', icon: <Eye aria-hidden />, onClick: (r) => go(r.type, 'detail', r.id) },
             { action: 'data', icon: <BarChart3 aria-hidden />, onClick: (r) => go(r.type, 'data', r.id) },
@@ -95,11 +95,11 @@ export function ContestListScreen({ family }: { family: Family }) {
               icon: <Flag aria-hidden />,
               destructive: true,
               hidden: (r) => r.status === 'ended',
-              confirm: (r) => ({ title: t('contests.end.title', { name: r.name }), description: t('contests.end.text') }),
-              done: t('contests.endedNow'),
+              confirm: (r) => ({ title: t('end.title', { name: r.name }), description: t('end.text') }),
+              done: t('endedNow'),
               onClick: async (r) => void (await end.mutateAsync(r.id)),
             },
-            deleteAction((r) => ({ title: t('contests.delete.title', { name: r.name }), description: t('contests.delete.text') }), (r) => remove.mutateAsync(r.id)),
+            deleteAction((r) => ({ title: t('delete.title', { name: r.name }), description: t('delete.text') }), (r) => remove.mutateAsync(r.id)),
           ],
         }),
       ]),
@@ -117,7 +117,7 @@ export function ContestListScreen({ family }: { family: Family }) {
   return (
     <ListScreen
       pageKey={key}
-      description={t('contests.description')}
+      description={t('description')}
       state={state}
       querySchema={contestListQuery}
       filters={filters}
@@ -134,7 +134,7 @@ export function ContestListScreen({ family }: { family: Family }) {
 const itemLabel = (fmt: ReturnType<typeof useActivityFormat>, k: ActivityItemKey) => fmt.withUnit(k);
 
 function ContestFields({ family, type, form, locked }: { family: Family; type: ContestType; form: UseFormReturn<ContestForm>; locked: boolean }) {
-  const { t } = useTranslation(['activities', 'school']);
+  const { t } = useTranslation(['contests', 'school']);
   const fmt = useActivityFormat();
   const options = useContestOptions(family);
   const levels = useFieldArray({ control: form.control, name: 'levels' });
@@ -149,40 +149,40 @@ function ContestFields({ family, type, form, locked }: { family: Family; type: C
   return (
     <>
       <FieldGroup>
-        <TextField name="name" label={t('contests.form.name')} required placeholder={t('contests.form.namePlaceholder')} />
-        <DateField name="startDate" label={t('contests.form.startDate')} required disabled={locked} />
-        <DateField name="endDate" label={t('contests.form.endDate')} required min={startDate || undefined} />
+        <TextField name="name" label={t('form.name')} required placeholder={t('form.namePlaceholder')} />
+        <DateField name="startDate" label={t('form.startDate')} required disabled={locked} />
+        <DateField name="endDate" label={t('form.endDate')} required min={startDate || undefined} />
         {type === 'rank' ? (
           <RadioField
             name="rule"
-            label={t('contests.form.rule')}
+            label={t('form.rule')}
             required
             options={enumOptions(RANKING_RULE_TABLE, t)}
-            description={t(`contests.ruleHint.${rule ?? 'best'}`)}
+            description={t(`ruleHint.${rule ?? 'best'}`)}
           />
         ) : null}
       </FieldGroup>
-      <FieldGroup title={t('contests.detail.scope')}>
+      <FieldGroup title={t('detail.scope')}>
         <CheckboxGroupField
           name="gradeNos"
-          label={t('contests.form.grades')}
-          description={t('contests.form.scopeHint')}
+          label={t('form.grades')}
+          description={t('form.scopeHint')}
           options={(o?.grades ?? []).map((g) => ({ value: String(g), label: t(gradeNameKey(g)) }))}
           className="md:col-span-2"
         />
         {family !== 'admin' ? (
-          <CheckboxGroupField name="classIds" label={t('contests.form.classes')} options={(o?.classes ?? []).map((c) => ({ value: c.id, label: c.name }))} className="md:col-span-2" />
+          <CheckboxGroupField name="classIds" label={t('form.classes')} options={(o?.classes ?? []).map((c) => ({ value: c.id, label: c.name }))} className="md:col-span-2" />
         ) : null}
         {family === 'gx' ? (
-          <CheckboxGroupField name="collegeIds" label={t('contests.form.colleges')} options={(o?.colleges ?? []).map((c) => ({ value: c.id, label: c.name }))} className="md:col-span-2" />
+          <CheckboxGroupField name="collegeIds" label={t('form.colleges')} options={(o?.colleges ?? []).map((c) => ({ value: c.id, label: c.name }))} className="md:col-span-2" />
         ) : null}
       </FieldGroup>
       <FieldGroup>
         {type === 'rank' ? (
-          <CheckboxGroupField name="items" label={t('contests.form.items')} required options={itemOptions} className="md:col-span-2" />
+          <CheckboxGroupField name="items" label={t('form.items')} required options={itemOptions} className="md:col-span-2" />
         ) : (
           <div className="grid gap-2" data-testid="challenge-item">
-            <SelectField name="items.0" label={t('contests.form.item')} required clearable={false} options={itemOptions} />
+            <SelectField name="items.0" label={t('form.item')} required clearable={false} options={itemOptions} />
             {itemsError ? (
               <p role="alert" className="text-sm text-destructive">
                 {t(itemsError)}
@@ -190,20 +190,20 @@ function ContestFields({ family, type, form, locked }: { family: Family; type: C
             ) : null}
           </div>
         )}
-        <TextareaField name="prizes" label={t('contests.form.prizes')} placeholder={t('contests.form.prizesPlaceholder')} className="md:col-span-2" />
+        <TextareaField name="prizes" label={t('form.prizes')} placeholder={t('form.prizesPlaceholder')} className="md:col-span-2" />
       </FieldGroup>
       {type === 'challenge' ? (
-        <FieldGroup title={t('contests.form.levels')}>
+        <FieldGroup title={t('form.levels')}>
           <p className="text-sm text-muted-foreground md:col-span-2">
-            {t('contests.form.levelsHint')}
+            {t('form.levelsHint')}
             {challengeItem && ACTIVITY_ITEMS.get(challengeItem) ? ` · ${itemLabel(fmt, challengeItem)}` : ''}
           </p>
           {levels.fields.map((f, i) => (
             <div key={f.id} className="grid grid-cols-[1fr_1fr_auto] items-start gap-3 md:col-span-2" data-testid={`level-${i}`}>
-              <TextField name={`levels.${i}.name`} label={t('contests.form.levelName')} required />
-              <TextField name={`levels.${i}.threshold`} label={t('contests.form.threshold')} required type="number" inputMode="decimal" />
-              <Button type="button" variant="ghost" className="mt-6" onClick={() => levels.remove(i)} aria-label={`${t('contests.form.removeLevel')} ${i + 1}`}>
-                {t('contests.form.removeLevel')}
+              <TextField name={`levels.${i}.name`} label={t('form.levelName')} required />
+              <TextField name={`levels.${i}.threshold`} label={t('form.threshold')} required type="number" inputMode="decimal" />
+              <Button type="button" variant="ghost" className="mt-6" onClick={() => levels.remove(i)} aria-label={`${t('form.removeLevel')} ${i + 1}`}>
+                {t('form.removeLevel')}
               </Button>
             </div>
           ))}
@@ -212,13 +212,13 @@ function ContestFields({ family, type, form, locked }: { family: Family; type: C
               type="button"
               variant="outline"
               disabled={levels.fields.length >= 10}
-              onClick={() => levels.append({ name: t('contests.form.levelDefault', { n: levels.fields.length + 1 }), threshold: '' as unknown as number })}
+              onClick={() => levels.append({ name: t('form.levelDefault', { n: levels.fields.length + 1 }), threshold: '' as unknown as number })}
             >
               <Plus aria-hidden />
-              {t('contests.form.addLevel')}
+              {t('form.addLevel')}
             </Button>
           </div>
-          <TextField name="passLevels" label={t('contests.form.passLevels')} required type="number" inputMode="numeric" />
+          <TextField name="passLevels" label={t('form.passLevels')} required type="number" inputMode="numeric" />
         </FieldGroup>
       ) : null}
     </>
@@ -227,7 +227,7 @@ function ContestFields({ family, type, form, locked }: { family: Family; type: C
 
 /** addRank / editRank/:id (and addChallenge / editChallenge/:id at a university). */
 export function ContestFormScreen({ family, type }: { family: Family; type: ContestType }) {
-  const { t } = useTranslation('activities');
+  const { t } = useTranslation('contests');
   const { id } = useParams();
   const access = usePageAccess(contestPageKey(family));
   const api = contestResource(family);
@@ -243,10 +243,10 @@ export function ContestFormScreen({ family, type }: { family: Family; type: Cont
     items: [],
     rule: 'best',
     prizes: '',
-    levels: type === 'challenge' ? [{ name: t('contests.form.levelDefault', { n: 1 }), threshold: '' as unknown as number }] : [],
+    levels: type === 'challenge' ? [{ name: t('form.levelDefault', { n: 1 }), threshold: '' as unknown as number }] : [],
     passLevels: type === 'challenge' ? 1 : null,
   };
-  const title = t(`contests.form.${id ? 'edit' : 'add'}${type === 'challenge' ? 'Challenge' : 'Rank'}`);
+  const title = t(`form.${id ? 'edit' : 'add'}${type === 'challenge' ? 'Challenge' : 'Rank'}`);
   return (
     <FormScreen
       schema={contestSaveSchema}
@@ -269,7 +269,7 @@ export function ContestFormScreen({ family, type }: { family: Family; type: Cont
         version: r.version,
       })}
       title={title}
-      description={t('contests.form.hint')}
+      description={t('form.hint')}
       backTo={access.paths.list}
       data-testid="contest-form"
     >
@@ -289,7 +289,7 @@ function Term({ label, children }: { label: string; children: React.ReactNode })
 
 /** detailRank/:id (and detailChallenge/:id): the contest's settings, with links to edit and to its data. */
 export function ContestDetailScreen({ family }: { family: Family }) {
-  const { t } = useTranslation(['activities', 'school']);
+  const { t } = useTranslation(['contests', 'school']);
   const fmt = useActivityFormat();
   const { id } = useParams();
   const navigate = useNavigate();
@@ -310,20 +310,20 @@ export function ContestDetailScreen({ family }: { family: Family }) {
   return (
     <div className="grid grid-cols-[minmax(0,1fr)] gap-4" data-testid="contest-detail">
       <PageHeader
-        title={c ? c.name : t('contests.detail.title')}
+        title={c ? c.name : t('detail.title')}
         back
         actions={
           c ? (
             <>
               {access.can('edit') && c.status !== 'ended' ? (
                 <Button variant="outline" onClick={() => void navigate(access.paths.route(contestRoute(c.type, 'edit'), c.id))}>
-                  {t('menu:button.edit')}
+                  {t('menus:button.edit')}
                 </Button>
               ) : null}
               {access.can('data') ? (
                 <Button onClick={() => void navigate(access.paths.route(contestRoute(c.type, 'data'), c.id))}>
                   <BarChart3 aria-hidden />
-                  {t('contests.detail.data')}
+                  {t('detail.data')}
                 </Button>
               ) : null}
             </>
@@ -335,21 +335,21 @@ export function ContestDetailScreen({ family }: { family: Family }) {
           <Card>
             <CardContent>
               <dl className="grid gap-x-8 gap-y-5 sm:grid-cols-2 lg:grid-cols-3">
-                <Term label={t('contests.column.type')}>{t(`contests.type.${row.type}`)}</Term>
-                <Term label={t('contests.column.status')}>
+                <Term label={t('column.type')}>{t(`type.${row.type}`)}</Term>
+                <Term label={t('column.status')}>
                   <ContestStatusBadge status={row.status} />
                 </Term>
-                <Term label={t('contests.column.period')}>{`${row.startDate} ~ ${row.endDate}`}</Term>
-                {row.endedAt ? <Term label={t('contests.detail.endedAt')}>{fmt.dateTime(row.endedAt)}</Term> : null}
-                <Term label={t('contests.column.items')}>{fmt.list(row.items.map((k) => itemLabel(fmt, k)))}</Term>
-                {row.type === 'rank' ? <Term label={t('contests.column.rule')}>{t(`contests.rule.${row.rule}`)}</Term> : null}
-                <Term label={t('contests.detail.scope')}>{scope.length ? fmt.list(scope) : t('contests.detail.everyone')}</Term>
-                <Term label={t('contests.column.participants')}>{row.participants}</Term>
-                <Term label={t('contests.form.prizes')}>{row.prizes || t('contests.detail.noPrizes')}</Term>
+                <Term label={t('column.period')}>{`${row.startDate} ~ ${row.endDate}`}</Term>
+                {row.endedAt ? <Term label={t('detail.endedAt')}>{fmt.dateTime(row.endedAt)}</Term> : null}
+                <Term label={t('column.items')}>{fmt.list(row.items.map((k) => itemLabel(fmt, k)))}</Term>
+                {row.type === 'rank' ? <Term label={t('column.rule')}>{t(`rule.${row.rule}`)}</Term> : null}
+                <Term label={t('detail.scope')}>{scope.length ? fmt.list(scope) : t('detail.everyone')}</Term>
+                <Term label={t('column.participants')}>{row.participants}</Term>
+                <Term label={t('form.prizes')}>{row.prizes || t('detail.noPrizes')}</Term>
                 {row.type === 'challenge' ? (
                   <>
-                    <Term label={t('contests.form.levels')}>{row.levels.map((l) => t('contests.detail.level', { name: l.name, value: fmt.value(row.items[0], l.threshold) })).join('\n')}</Term>
-                    <Term label={t('contests.form.passLevels')}>{row.passLevels}</Term>
+                    <Term label={t('form.levels')}>{row.levels.map((l) => t('detail.level', { name: l.name, value: fmt.value(row.items[0], l.threshold) })).join('\n')}</Term>
+                    <Term label={t('form.passLevels')}>{row.passLevels}</Term>
                   </>
                 ) : null}
               </dl>

@@ -32,7 +32,7 @@ const percent = (rate: number) => `${Math.round(rate * 1000) / 10}%`;
 
 /** sportsHomework/homeworkManagement/detail/:id: the homework, completion per class and per student, submissions with video review. */
 export function HomeworkDetailScreen({ family }: { family: HomeworkFamily }) {
-  const { t } = useTranslation('activities');
+  const { t } = useTranslation('homework');
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const access = usePageAccess(homeworkKey(family));
@@ -43,7 +43,7 @@ export function HomeworkDetailScreen({ family }: { family: HomeworkFamily }) {
   const labels = useItemLabels();
   const hw = query.data;
 
-  if (!hw) return <DetailState query={query} title={t('homework.detailTitle')} notFound={t('homework.notFound')} />;
+  if (!hw) return <DetailState query={query} title={t('detailTitle')} notFound={t('notFound')} />;
   const open = hw.status !== 'ended';
   return (
     <div data-testid="homework-detail" className="grid grid-cols-[minmax(0,1fr)] gap-4">
@@ -54,7 +54,7 @@ export function HomeworkDetailScreen({ family }: { family: HomeworkFamily }) {
             <TaskStatusBadge status={hw.status} />
           </span>
         }
-        description={`${labels.cycle(hw.cycle)} · ${t('task.periodRange', { start: hw.startDate, end: hw.endDate })}${family === 'admin' ? ` · ${hw.schoolName}` : ''}`}
+        description={`${labels.cycle(hw.cycle)} · ${t('activities:task.periodRange', { start: hw.startDate, end: hw.endDate })}${family === 'admin' ? ` · ${hw.schoolName}` : ''}`}
         back={{ safe: true }}
         actions={
           <>
@@ -69,19 +69,19 @@ export function HomeworkDetailScreen({ family }: { family: HomeworkFamily }) {
                 data-testid="homework-export"
               >
                 <Download aria-hidden />
-                {t('menu:button.export')}
+                {t('menus:button.export')}
               </Button>
             ) : null}
             {family === 'k12' && open && access.can('edit') ? (
               <Button variant="outline" onClick={() => void navigate(access.paths.edit!(hw.id))}>
                 <Pencil aria-hidden />
-                {t('menu:button.edit')}
+                {t('menus:button.edit')}
               </Button>
             ) : null}
             {family === 'k12' && open && access.can('end') ? (
               <Button variant="outline" onClick={() => setEnding(true)} data-testid="homework-end">
                 <Square aria-hidden />
-                {t('menu:button.end')}
+                {t('menus:button.end')}
               </Button>
             ) : null}
           </>
@@ -90,10 +90,10 @@ export function HomeworkDetailScreen({ family }: { family: HomeworkFamily }) {
       <Overview hw={hw} />
       <Tabs defaultValue="classes">
         <TabsList>
-          <TabsTrigger value="classes">{t('homework.tab.classes')}</TabsTrigger>
-          <TabsTrigger value="students">{t('homework.tab.students')}</TabsTrigger>
+          <TabsTrigger value="classes">{t('tab.classes')}</TabsTrigger>
+          <TabsTrigger value="students">{t('tab.students')}</TabsTrigger>
           <TabsTrigger value="submissions" data-testid="homework-tab-submissions">
-            {t('homework.tab.submissions')}
+            {t('tab.submissions')}
             {hw.pendingReviews > 0 ? (
               <Badge variant="warning" className="ml-1">
                 {hw.pendingReviews}
@@ -114,8 +114,8 @@ export function HomeworkDetailScreen({ family }: { family: HomeworkFamily }) {
       <ConfirmDialog
         open={ending}
         onOpenChange={setEnding}
-        title={t('homework.endTitle', { name: hw.name })}
-        description={t('homework.endText')}
+        title={t('endTitle', { name: hw.name })}
+        description={t('endText')}
         onConfirm={async () => {
           await end.mutateAsync(hw.id);
           toast.success(t(OK_MSG.operation));
@@ -126,14 +126,14 @@ export function HomeworkDetailScreen({ family }: { family: HomeworkFamily }) {
 }
 
 function Overview({ hw }: { hw: HomeworkDetail }) {
-  const { t } = useTranslation('activities');
+  const { t } = useTranslation('homework');
   const facts: [string, React.ReactNode][] = [
-    [t('homework.classes'), hw.classes.map((c) => c.name).join(t('task.separator'))],
-    [t('task.items'), <ItemTargets key="items" items={hw.items} />],
-    [t('homework.periodsDue'), t('homework.periodsOf', { due: hw.periodsDue, total: hw.periodsTotal })],
-    [t('homework.doneOfStudents'), t('homework.doneRatio', { done: hw.doneCount, total: hw.studentCount })],
-    [t('homework.note'), hw.note || t('task.none')],
-    [t('homework.createdBy'), hw.createdByName ?? t('task.none')],
+    [t('classes'), hw.classes.map((c) => c.name).join(t('activities:task.separator'))],
+    [t('activities:task.items'), <ItemTargets key="items" items={hw.items} />],
+    [t('periodsDue'), t('periodsOf', { due: hw.periodsDue, total: hw.periodsTotal })],
+    [t('doneOfStudents'), t('doneRatio', { done: hw.doneCount, total: hw.studentCount })],
+    [t('note'), hw.note || t('activities:task.none')],
+    [t('createdBy'), hw.createdByName ?? t('activities:task.none')],
   ];
   return (
     <Card>
@@ -154,23 +154,23 @@ function Overview({ hw }: { hw: HomeworkDetail }) {
 const classCol = createDataTableColumnHelper<HomeworkClassCompletion>();
 
 function ClassTable({ family, hw }: { family: HomeworkFamily; hw: HomeworkDetail }) {
-  const { t } = useTranslation('activities');
+  const { t } = useTranslation('homework');
   const query = useClassCompletion(family, hw.id);
   const columns = useMemo(
     () =>
       classCol.columns([
-        classCol.accessor('className', { header: t('homework.className') }),
-        classCol.accessor('students', { header: t('homework.students'), meta: { align: 'right' } }),
-        classCol.accessor('submitted', { header: t('homework.submitted'), meta: { align: 'right' } }),
-        classCol.accessor('done', { header: t('homework.done'), meta: { align: 'right' } }),
-        classCol.accessor('rate', { header: t('homework.rate'), meta: { align: 'right' }, cell: ({ getValue }) => percent(getValue()) }),
+        classCol.accessor('className', { header: t('className') }),
+        classCol.accessor('students', { header: t('students'), meta: { align: 'right' } }),
+        classCol.accessor('submitted', { header: t('submitted'), meta: { align: 'right' } }),
+        classCol.accessor('done', { header: t('done'), meta: { align: 'right' } }),
+        classCol.accessor('rate', { header: t('rate'), meta: { align: 'right' }, cell: ({ getValue }) => percent(getValue()) }),
       ]),
     [t],
   );
   return (
     <Card>
       <CardContent>
-        <DataTable columns={columns} data={query.data} rowKey="classId" loading={query.isPending} aria-label={t('homework.tab.classes')} />
+        <DataTable columns={columns} data={query.data} rowKey="classId" loading={query.isPending} aria-label={t('tab.classes')} />
       </CardContent>
     </Card>
   );
@@ -179,7 +179,7 @@ function ClassTable({ family, hw }: { family: HomeworkFamily; hw: HomeworkDetail
 const studentCol = createDataTableColumnHelper<HomeworkStudentCompletion>();
 
 function StudentTable({ family, hw }: { family: HomeworkFamily; hw: HomeworkDetail }) {
-  const { t } = useTranslation('activities');
+  const { t } = useTranslation('homework');
   const { paging, pagination, toFirstPage } = usePaging();
   const [classId, setClassId] = useState('');
   const [done, setDone] = useState('');
@@ -187,19 +187,19 @@ function StudentTable({ family, hw }: { family: HomeworkFamily; hw: HomeworkDeta
   const columns = useMemo(
     () =>
       studentCol.columns([
-        studentCol.accessor('studentName', { header: t('homework.student'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
-        studentCol.accessor('studentNo', { header: t('homework.studentNo') }),
-        studentCol.accessor('className', { header: t('homework.className') }),
-        studentCol.accessor('submissions', { header: t('homework.submissions'), meta: { align: 'right' } }),
+        studentCol.accessor('studentName', { header: t('student'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
+        studentCol.accessor('studentNo', { header: t('studentNo') }),
+        studentCol.accessor('className', { header: t('className') }),
+        studentCol.accessor('submissions', { header: t('submissions'), meta: { align: 'right' } }),
         studentCol.display({
           id: 'periods',
-          header: t('homework.periodsDone'),
+          header: t('periodsDone'),
           meta: { align: 'right' },
-          cell: ({ row }) => t('homework.periodsOf', { due: row.original.periodsDone, total: row.original.periodsDue }),
+          cell: ({ row }) => t('periodsOf', { due: row.original.periodsDone, total: row.original.periodsDue }),
         }),
         studentCol.accessor('done', {
-          header: t('homework.done'),
-          cell: ({ getValue }) => <Badge variant={getValue() ? 'success' : 'outline'}>{t(getValue() ? 'homework.doneYes' : 'homework.doneNo')}</Badge>,
+          header: t('done'),
+          cell: ({ getValue }) => <Badge variant={getValue() ? 'success' : 'outline'}>{t(getValue() ? 'doneYes' : 'doneNo')}</Badge>,
         }),
       ]),
     [t],
@@ -209,7 +209,7 @@ function StudentTable({ family, hw }: { family: HomeworkFamily; hw: HomeworkDeta
       <CardContent className="grid gap-4">
         <div className="flex flex-wrap gap-4">
           <FilterSelect
-            label={t('homework.className')}
+            label={t('className')}
             value={classId}
             onChange={(v) => {
               setClassId(v ?? '');
@@ -218,15 +218,15 @@ function StudentTable({ family, hw }: { family: HomeworkFamily; hw: HomeworkDeta
             options={hw.classes.map((c) => ({ value: c.id, label: c.name }))}
           />
           <FilterSelect
-            label={t('homework.done')}
+            label={t('done')}
             value={done}
             onChange={(v) => {
               setDone(v ?? '');
               toFirstPage();
             }}
             options={[
-              { value: 'yes', label: t('homework.doneYes') },
-              { value: 'no', label: t('homework.doneNo') },
+              { value: 'yes', label: t('doneYes') },
+              { value: 'no', label: t('doneNo') },
             ]}
           />
         </div>
@@ -236,7 +236,7 @@ function StudentTable({ family, hw }: { family: HomeworkFamily; hw: HomeworkDeta
           rowKey="studentId"
           loading={query.isPending}
           pagination={pagination(query.data?.total ?? 0)}
-          aria-label={t('homework.tab.students')}
+          aria-label={t('tab.students')}
         />
       </CardContent>
     </Card>
@@ -246,7 +246,7 @@ function StudentTable({ family, hw }: { family: HomeworkFamily; hw: HomeworkDeta
 const subCol = createDataTableColumnHelper<HomeworkSubmission>();
 
 function SubmissionTable({ family, hw, canReview }: { family: HomeworkFamily; hw: HomeworkDetail; canReview: boolean }) {
-  const { t } = useTranslation('activities');
+  const { t } = useTranslation('homework');
   const labels = useItemLabels();
   const { paging, pagination, toFirstPage } = usePaging();
   const [classId, setClassId] = useState('');
@@ -259,22 +259,22 @@ function SubmissionTable({ family, hw, canReview }: { family: HomeworkFamily; hw
   const columns = useMemo(
     () =>
       subCol.columns([
-        subCol.accessor('studentName', { header: t('homework.student'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
-        subCol.accessor('className', { header: t('homework.className') }),
-        subCol.accessor('item', { header: t('task.itemLabel'), cell: ({ getValue }) => labels.item(getValue()) }),
+        subCol.accessor('studentName', { header: t('student'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
+        subCol.accessor('className', { header: t('className') }),
+        subCol.accessor('item', { header: t('activities:task.itemLabel'), cell: ({ getValue }) => labels.item(getValue()) }),
         subCol.accessor('value', {
-          header: t('homework.value'),
+          header: t('value'),
           meta: { align: 'right' },
           cell: ({ row }) => (
             <span className={row.original.reached ? 'text-success' : undefined}>
               {labels.value(row.original.item, row.original.value)}
-              <span className="ml-1 text-xs text-muted-foreground">{t('homework.targetShort', { value: row.original.target })}</span>
+              <span className="ml-1 text-xs text-muted-foreground">{t('targetShort', { value: row.original.target })}</span>
             </span>
           ),
         }),
-        subCol.accessor('measuredAt', { header: t('homework.measuredAt'), cell: ({ getValue }) => dateTime(getValue()) }),
+        subCol.accessor('measuredAt', { header: t('measuredAt'), cell: ({ getValue }) => dateTime(getValue()) }),
         subCol.accessor('review', {
-          header: t('homework.review'),
+          header: t('review'),
           cell: ({ row }) => (
             <span className="flex flex-col gap-0.5">
               <EnumBadge table={REVIEW_STATE_TABLE} value={row.original.review} data-testid="review-state" data-review={row.original.review} />
@@ -294,7 +294,7 @@ function SubmissionTable({ family, hw, canReview }: { family: HomeworkFamily; hw
                 {r.videoFileId ? (
                   <Button variant="ghost" size="sm" onClick={() => setPlaying(r)} data-testid="play-video">
                     <Play aria-hidden />
-                    {t('homework.play')}
+                    {t('play')}
                   </Button>
                 ) : null}
                 {reviewable && r.review !== 'valid' ? (
@@ -310,13 +310,13 @@ function SubmissionTable({ family, hw, canReview }: { family: HomeworkFamily; hw
                     }
                   >
                     <CheckCircle2 aria-hidden />
-                    {t('homework.markValid')}
+                    {t('markValid')}
                   </Button>
                 ) : null}
                 {reviewable && r.review !== 'invalid' ? (
                   <Button variant="ghost" size="sm" className="text-destructive" onClick={() => setJudging(r)} data-testid="review-invalid">
                     <XCircle aria-hidden />
-                    {t('homework.markInvalid')}
+                    {t('markInvalid')}
                   </Button>
                 ) : null}
               </div>
@@ -329,10 +329,10 @@ function SubmissionTable({ family, hw, canReview }: { family: HomeworkFamily; hw
   return (
     <Card>
       <CardContent className="grid gap-4">
-        <p className="text-sm text-muted-foreground">{t('homework.videoKept')}</p>
+        <p className="text-sm text-muted-foreground">{t('videoKept')}</p>
         <div className="flex flex-wrap gap-4">
           <FilterSelect
-            label={t('homework.className')}
+            label={t('className')}
             value={classId}
             onChange={(v) => {
               setClassId(v ?? '');
@@ -341,7 +341,7 @@ function SubmissionTable({ family, hw, canReview }: { family: HomeworkFamily; hw
             options={hw.classes.map((c) => ({ value: c.id, label: c.name }))}
           />
           <FilterSelect
-            label={t('homework.review')}
+            label={t('review')}
             value={review}
             onChange={(v) => {
               setReview(v ?? '');
@@ -357,7 +357,7 @@ function SubmissionTable({ family, hw, canReview }: { family: HomeworkFamily; hw
           rowKey="id"
           loading={query.isPending}
           pagination={pagination(query.data?.total ?? 0)}
-          aria-label={t('homework.tab.submissions')}
+          aria-label={t('tab.submissions')}
         />
       </CardContent>
       <VideoDialog submission={playing} onClose={() => setPlaying(null)} />
@@ -376,7 +376,7 @@ function SubmissionTable({ family, hw, canReview }: { family: HomeworkFamily; hw
 
 /** Plays a submission's video: fetched with the session (a <video src> would carry no token). */
 function VideoDialog({ submission, onClose }: { submission: HomeworkSubmission | null; onClose(): void }) {
-  const { t } = useTranslation('activities');
+  const { t } = useTranslation('homework');
   const dateTime = useDateTime();
   const [url, setUrl] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
@@ -404,10 +404,10 @@ function VideoDialog({ submission, onClose }: { submission: HomeworkSubmission |
     <Dialog open={submission !== null} onOpenChange={(o) => (o ? undefined : onClose())}>
       <DialogContent className="sm:max-w-2xl">
         <DialogHeader>
-          <DialogTitle>{t('homework.videoTitle', { name: submission?.studentName ?? '' })}</DialogTitle>
-          <DialogDescription>{submission?.videoUntil ? t('homework.videoUntil', { date: dateTime(submission.videoUntil) }) : null}</DialogDescription>
+          <DialogTitle>{t('videoTitle', { name: submission?.studentName ?? '' })}</DialogTitle>
+          <DialogDescription>{submission?.videoUntil ? t('videoUntil', { date: dateTime(submission.videoUntil) }) : null}</DialogDescription>
         </DialogHeader>
-        {failed ? <p role="alert">{t('homework.videoFailed')}</p> : url ? <video src={url} controls className="max-h-[60vh] w-full rounded-md bg-black" /> : <Skeleton className="h-64 w-full" />}
+        {failed ? <p role="alert">{t('videoFailed')}</p> : url ? <video src={url} controls className="max-h-[60vh] w-full rounded-md bg-black" /> : <Skeleton className="h-64 w-full" />}
       </DialogContent>
     </Dialog>
   );
@@ -418,22 +418,22 @@ const invalidReviewSchema = videoReviewSchema.options[1];
 
 /** Marks a video invalid with its reason; a refusal stays in the dialog. */
 function InvalidDialog({ submission, onClose, onSubmit }: { submission: HomeworkSubmission | null; onClose(): void; onSubmit(reason: string): Promise<void> }) {
-  const { t } = useTranslation('activities');
+  const { t } = useTranslation('homework');
   return (
     <FormDialog
       open={submission !== null}
       onOpenChange={(o) => (o ? undefined : onClose())}
       schema={invalidReviewSchema}
       defaults={{ verdict: 'invalid', reason: '' }}
-      title={t('homework.invalidTitle', { name: submission?.studentName ?? '' })}
-      description={t('homework.invalidText')}
+      title={t('invalidTitle', { name: submission?.studentName ?? '' })}
+      description={t('invalidText')}
       submit={({ reason }) => onSubmit(reason)}
       success={false}
       destructive
-      submitText={t('homework.markInvalid')}
+      submitText={t('markInvalid')}
       submitTestId="review-invalid-confirm"
     >
-      {() => <TextareaField name="reason" label={t('homework.reason')} required inputTestId="review-reason" />}
+      {() => <TextareaField name="reason" label={t('reason')} required inputTestId="review-reason" />}
     </FormDialog>
   );
 }

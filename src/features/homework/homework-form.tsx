@@ -12,7 +12,7 @@ import { TaskItemsField } from '../../components/activities/task-items-field';
 
 /** sportsHomework/homeworkManagement/add and edit/:id: name, description, classes, items with targets, cycle and period. */
 export function HomeworkFormScreen() {
-  const { t } = useTranslation('activities');
+  const { t } = useTranslation('homework');
   const { id } = useParams();
   const access = usePageAccess(homeworkKey('k12'));
   const options = useHomeworkOptions();
@@ -44,23 +44,23 @@ export function HomeworkFormScreen() {
         endDate: r.endDate,
         version: r.version,
       })}
-      title={id ? t('homework.editTitle') : t('homework.addTitle')}
-      description={t('homework.formHint')}
+      title={id ? t('editTitle') : t('addTitle')}
+      description={t('formHint')}
       backTo={access.paths.list}
       data-testid="homework-form"
     >
       {() => (
         <FieldGroup>
-          <TextField name="name" label={t('homework.name')} required />
-          <TextField name="note" label={t('homework.note')} />
-          <RadioField name="cycle" label={t('task.cycle.label')} required options={enumOptions(TASK_CYCLE_TABLE, t)} />
+          <TextField name="name" label={t('name')} required />
+          <TextField name="note" label={t('note')} />
+          <RadioField name="cycle" label={t('activities:task.cycle.label')} required options={enumOptions(TASK_CYCLE_TABLE, t)} />
           <div className="grid gap-4 md:grid-cols-2">
-            <DateField name="startDate" label={t('task.startDate')} required />
-            <DateField name="endDate" label={t('task.endDate')} required />
+            <DateField name="startDate" label={t('activities:task.startDate')} required />
+            <DateField name="endDate" label={t('activities:task.endDate')} required />
           </div>
           <CheckboxGroupField
             name="classIds"
-            label={t('homework.classes')}
+            label={t('classes')}
             required
             className="md:col-span-2"
             options={(options.data?.classes ?? []).map((c) => ({ value: c.id, label: c.name }))}

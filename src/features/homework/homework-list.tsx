@@ -18,7 +18,7 @@ const col = createDataTableColumnHelper<HomeworkRow>();
 
 /** sportsHomework/homeworkManagement: the school's homework (k12) or its schools' homework (admin), with status and completion. */
 export function HomeworkListScreen({ family }: { family: HomeworkFamily }) {
-  const { t } = useTranslation('activities');
+  const { t } = useTranslation('homework');
   const navigate = useNavigate();
   const key = homeworkKey(family);
   const access = usePageAccess(key);
@@ -30,27 +30,27 @@ export function HomeworkListScreen({ family }: { family: HomeworkFamily }) {
   const end = useEndHomework();
 
   const filters: FilterDef<Filters>[] = [
-    { name: 'name', type: 'text', label: t('homework.name'), placeholder: t('homework.namePlaceholder') },
-    { name: 'status', type: 'select', label: t('task.status.label'), options: enumOptions(TASK_STATUS_TABLE, t) },
+    { name: 'name', type: 'text', label: t('name'), placeholder: t('namePlaceholder') },
+    { name: 'status', type: 'select', label: t('activities:task.status.label'), options: enumOptions(TASK_STATUS_TABLE, t) },
   ];
 
   const columns = useMemo(
     () =>
       col.columns([
-        col.accessor('name', { header: t('homework.name'), cell: ({ getValue }) => <span className="inline-block min-w-36 font-medium">{getValue()}</span> }),
-        ...(family === 'admin' ? [col.accessor('schoolName', { header: t('homework.school') })] : []),
-        col.accessor('cycle', { header: t('task.cycle.label'), cell: ({ getValue }) => labels.cycle(getValue()) }),
-        col.display({ id: 'period', header: t('task.period'), cell: ({ row }) => <span className="whitespace-nowrap tabular-nums">{t('task.periodRange', { start: row.original.startDate, end: row.original.endDate })}</span> }),
-        col.accessor('status', { header: t('task.status.label'), cell: ({ getValue }) => <TaskStatusBadge status={getValue()} /> }),
-        col.accessor('classCount', { header: t('homework.classCount'), meta: { align: 'right' } }),
+        col.accessor('name', { header: t('name'), cell: ({ getValue }) => <span className="inline-block min-w-36 font-medium">{getValue()}</span> }),
+        ...(family === 'admin' ? [col.accessor('schoolName', { header: t('school') })] : []),
+        col.accessor('cycle', { header: t('activities:task.cycle.label'), cell: ({ getValue }) => labels.cycle(getValue()) }),
+        col.display({ id: 'period', header: t('activities:task.period'), cell: ({ row }) => <span className="whitespace-nowrap tabular-nums">{t('activities:task.periodRange', { start: row.original.startDate, end: row.original.endDate })}</span> }),
+        col.accessor('status', { header: t('activities:task.status.label'), cell: ({ getValue }) => <TaskStatusBadge status={getValue()} /> }),
+        col.accessor('classCount', { header: t('classCount'), meta: { align: 'right' } }),
         col.display({
           id: 'done',
-          header: t('homework.doneOfStudents'),
+          header: t('doneOfStudents'),
           meta: { align: 'right' },
-          cell: ({ row }) => t('homework.doneRatio', { done: row.original.doneCount, total: row.original.studentCount }),
+          cell: ({ row }) => t('doneRatio', { done: row.original.doneCount, total: row.original.studentCount }),
         }),
-        col.accessor('pendingReviews', { header: t('homework.pendingReviews'), meta: { align: 'right' } }),
-        col.accessor('createdByName', { header: t('homework.createdBy') }),
+        col.accessor('pendingReviews', { header: t('pendingReviews'), meta: { align: 'right' } }),
+        col.accessor('createdByName', { header: t('createdBy') }),
         rowActionsColumn<HomeworkRow>({
           pageKey: key,
           header: t('components:list.actions'),
@@ -61,10 +61,10 @@ export function HomeworkListScreen({ family }: { family: HomeworkFamily }) {
               action: 'end',
               icon: <Square aria-hidden />,
               hidden: (r) => r.status === 'ended',
-              confirm: (r) => ({ title: t('homework.endTitle', { name: r.name }), description: t('homework.endText') }),
+              confirm: (r) => ({ title: t('endTitle', { name: r.name }), description: t('endText') }),
               onClick: async (r) => void (await end.mutateAsync(r.id)),
             },
-            deleteAction((r) => ({ title: t('homework.deleteTitle', { name: r.name }), description: t('homework.deleteText') }), (r) => remove.mutateAsync(r.id)),
+            deleteAction((r) => ({ title: t('deleteTitle', { name: r.name }), description: t('deleteText') }), (r) => remove.mutateAsync(r.id)),
           ],
         }),
       ]),

@@ -18,14 +18,14 @@ const col = createDataTableColumnHelper<LessonRow>();
 
 /** Item names as a list in the reader's language. */
 function useItemList() {
-  const { t } = useTranslation('activities');
+  const { t } = useTranslation('lessons');
   const list = useListFormat();
-  return (items: readonly string[]) => list(items.map((i) => t(`item.${i}`)));
+  return (items: readonly string[]) => list(items.map((i) => t(`activities:item.${i}`)));
 }
 
 /** class/practise, class/test, class/match: lessons recorded by devices, newest first (docs/product-rules.md#lessons). */
 export function LessonListScreen({ family, type }: { family: LessonFamily; type: LessonType }) {
-  const { t } = useTranslation('activities');
+  const { t } = useTranslation('lessons');
   const key = lessonKey(family, type);
   const api = lessonsOf(family, type);
   const state = useListState<Filters>(['keyword']);
@@ -35,32 +35,32 @@ export function LessonListScreen({ family, type }: { family: LessonFamily; type:
   const itemList = useItemList();
   const [open, setOpen] = useState<LessonRow | null>(null);
 
-  const filters: FilterDef<Filters>[] = [{ name: 'keyword', type: 'text', label: t('lessons.keyword'), placeholder: t('lessons.keywordPlaceholder') }];
+  const filters: FilterDef<Filters>[] = [{ name: 'keyword', type: 'text', label: t('keyword'), placeholder: t('keywordPlaceholder') }];
   const columns = useMemo(
     () =>
       col.columns([
-        ...(family === 'admin' ? [col.accessor('orgName', { header: t('lessons.school') })] : []),
-        col.accessor('className', { header: t('lessons.className'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
-        col.accessor('teacherName', { header: t('lessons.teacher'), cell: ({ getValue }) => getValue() ?? '—' }),
-        col.accessor('venueName', { header: t('lessons.venue'), cell: ({ getValue }) => getValue() ?? '—' }),
-        col.accessor('items', { header: t('lessons.items'), cell: ({ getValue }) => itemList(getValue()) }),
-        col.accessor('startedAt', { header: t('lessons.startedAt'), cell: ({ getValue }) => <span className="whitespace-nowrap tabular-nums">{dateTime(getValue())}</span> }),
+        ...(family === 'admin' ? [col.accessor('orgName', { header: t('school') })] : []),
+        col.accessor('className', { header: t('className'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
+        col.accessor('teacherName', { header: t('teacher'), cell: ({ getValue }) => getValue() ?? '—' }),
+        col.accessor('venueName', { header: t('venue'), cell: ({ getValue }) => getValue() ?? '—' }),
+        col.accessor('items', { header: t('items'), cell: ({ getValue }) => itemList(getValue()) }),
+        col.accessor('startedAt', { header: t('startedAt'), cell: ({ getValue }) => <span className="whitespace-nowrap tabular-nums">{dateTime(getValue())}</span> }),
         col.accessor('endedAt', {
-          header: t('lessons.endedAt'),
+          header: t('endedAt'),
           cell: ({ getValue }) => {
             const v = getValue();
-            return v ? <span className="whitespace-nowrap tabular-nums">{dateTime(v)}</span> : <Badge variant="success">{t('lessons.notEnded')}</Badge>;
+            return v ? <span className="whitespace-nowrap tabular-nums">{dateTime(v)}</span> : <Badge variant="success">{t('notEnded')}</Badge>;
           },
         }),
-        col.accessor('studentCount', { header: t('lessons.studentCount'), meta: { align: 'right' } }),
-        col.accessor('recordCount', { header: t('lessons.recordCount'), meta: { align: 'right' } }),
+        col.accessor('studentCount', { header: t('studentCount'), meta: { align: 'right' } }),
+        col.accessor('recordCount', { header: t('recordCount'), meta: { align: 'right' } }),
         rowActionsColumn<LessonRow>({
           pageKey: key,
           header: t('components:list.actions'),
           actions: [
             { action: 'detail', icon: <Eye aria-hidden />, onClick: (r) => setOpen(r), testId: 'lesson-detail' },
             ...(family === 'k12'
-              ? [deleteAction<LessonRow>((r) => ({ title: t('lessons.deleteTitle', { className: r.className }), description: t('lessons.deleteText') }), (r) => remove.mutateAsync(r.id))]
+              ? [deleteAction<LessonRow>((r) => ({ title: t('deleteTitle', { className: r.className }), description: t('deleteText') }), (r) => remove.mutateAsync(r.id))]
               : []),
           ],
         }),
@@ -78,7 +78,7 @@ export function LessonListScreen({ family, type }: { family: LessonFamily; type:
         query={query}
         columns={columns}
         rowKey="id"
-        onExport={(f) => exportLessons(family, type, f, t(`lessons.types.${type}`))}
+        onExport={(f) => exportLessons(family, type, f, t(`types.${type}`))}
         data-testid="lesson-list"
       />
       <LessonDetailDialog family={family} type={type} row={open} onClose={() => setOpen(null)} />
@@ -88,20 +88,20 @@ export function LessonListScreen({ family, type }: { family: LessonFamily; type:
 
 /** A lesson's values: per item each student's best value, attempts and rank, the class average; a match's teams and winner. */
 function LessonDetailDialog({ family, type, row, onClose }: { family: LessonFamily; type: LessonType; row: LessonRow | null; onClose(): void }) {
-  const { t } = useTranslation('activities');
+  const { t } = useTranslation('lessons');
   const detail = lessonsOf(family, type).useGet(row?.id);
   const itemList = useItemList();
   return (
     <Dialog open={row !== null} onOpenChange={(o) => !o && onClose()}>
       <DialogContent className="sm:max-w-4xl" data-testid="lesson-detail-dialog">
         <DialogHeader>
-          <DialogTitle>{row ? t('lessons.detailTitle', { type: t(`lessons.types.${type}`), className: row.className }) : null}</DialogTitle>
+          <DialogTitle>{row ? t('detailTitle', { type: t(`types.${type}`), className: row.className }) : null}</DialogTitle>
           <DialogDescription>{row ? [row.teacherName, row.venueName, itemList(row.items)].filter(Boolean).join(' · ') : null}</DialogDescription>
         </DialogHeader>
         <QueryState query={detail} data={detail.data}>
           {(d: LessonDetail) => (
             <div className="grid gap-6">
-              {d.winner !== null && <p className="text-base font-semibold text-success">{t('lessons.winner', { team: d.winner })}</p>}
+              {d.winner !== null && <p className="text-base font-semibold text-success">{t('winner', { team: d.winner })}</p>}
               {d.items.map((item) => (
                 <ItemResult key={item.item} item={item} />
               ))}
@@ -114,26 +114,26 @@ function LessonDetailDialog({ family, type, row, onClose }: { family: LessonFami
 }
 
 function ItemResult({ item }: { item: LessonItemResult }) {
-  const { t } = useTranslation('activities');
-  const unit = t(`unit.${item.unit}`);
+  const { t } = useTranslation('lessons');
+  const unit = t(`activities:unit.${item.unit}`);
   return (
     <section className="grid gap-2" aria-labelledby={`lesson-item-${item.item}`}>
       <header className="flex flex-wrap items-baseline justify-between gap-2">
         <h3 id={`lesson-item-${item.item}`} className="font-semibold">
-          {t(`item.${item.item}`)}
+          {t(`activities:item.${item.item}`)}
         </h3>
         <span className="text-sm text-muted-foreground">
-          {t('lessons.average')}: {item.average ?? '—'} {item.average !== null ? unit : ''}
-          {item.teams && <> · {item.winner ? t('lessons.itemWinner', { team: item.winner }) : t('lessons.draw')}</>}
+          {t('average')}: {item.average ?? '—'} {item.average !== null ? unit : ''}
+          {item.teams && <> · {item.winner ? t('itemWinner', { team: item.winner }) : t('draw')}</>}
         </span>
       </header>
       {item.teams && (
         <table className="w-full text-sm">
           <thead className="text-left text-muted-foreground">
             <tr>
-              <th className="py-1 font-medium">{t('lessons.team')}</th>
-              <th className="py-1 text-right font-medium">{t('lessons.members')}</th>
-              <th className="py-1 text-right font-medium">{t('lessons.teamAverage')}</th>
+              <th className="py-1 font-medium">{t('team')}</th>
+              <th className="py-1 text-right font-medium">{t('members')}</th>
+              <th className="py-1 text-right font-medium">{t('teamAverage')}</th>
             </tr>
           </thead>
           <tbody>
@@ -148,18 +148,18 @@ function ItemResult({ item }: { item: LessonItemResult }) {
         </table>
       )}
       {item.students.length === 0 ? (
-        <p className="text-sm text-muted-foreground">{t('lessons.noValues')}</p>
+        <p className="text-sm text-muted-foreground">{t('noValues')}</p>
       ) : (
         <table className="w-full text-sm">
           <thead className="text-left text-muted-foreground">
             <tr>
-              <th className="py-1 font-medium">{t('lessons.rank')}</th>
-              <th className="py-1 font-medium">{t('lessons.student')}</th>
-              {item.teams && <th className="py-1 font-medium">{t('lessons.team')}</th>}
+              <th className="py-1 font-medium">{t('rank')}</th>
+              <th className="py-1 font-medium">{t('student')}</th>
+              {item.teams && <th className="py-1 font-medium">{t('team')}</th>}
               <th className="py-1 text-right font-medium">
-                {t('lessons.best')} ({unit})
+                {t('best')} ({unit})
               </th>
-              <th className="py-1 text-right font-medium">{t('lessons.attempts')}</th>
+              <th className="py-1 text-right font-medium">{t('attempts')}</th>
             </tr>
           </thead>
           <tbody>

@@ -30,7 +30,7 @@ const col = createDataTableColumnHelper<TrainingRow>();
 
 /** specialTraining/specialTrainingList: plans with status, students, sessions and how many reached their targets. */
 export function TrainingListScreen() {
-  const { t } = useTranslation('activities');
+  const { t } = useTranslation('training');
   const navigate = useNavigate();
   const access = usePageAccess(TRAINING_KEY);
   const labels = useItemLabels();
@@ -39,20 +39,20 @@ export function TrainingListScreen() {
   const remove = training.useDelete();
   const end = useEndTraining();
   const filters: FilterDef<Filters>[] = [
-    { name: 'name', type: 'text', label: t('training.name'), placeholder: t('training.namePlaceholder') },
-    { name: 'status', type: 'select', label: t('task.status.label'), options: enumOptions(TASK_STATUS_TABLE, t) },
+    { name: 'name', type: 'text', label: t('name'), placeholder: t('namePlaceholder') },
+    { name: 'status', type: 'select', label: t('activities:task.status.label'), options: enumOptions(TASK_STATUS_TABLE, t) },
   ];
   const columns = useMemo(
     () =>
       col.columns([
-        col.accessor('name', { header: t('training.name'), cell: ({ getValue }) => <span className="inline-block min-w-36 font-medium">{getValue()}</span> }),
-        col.accessor('cycle', { header: t('task.cycle.label'), cell: ({ getValue }) => labels.cycle(getValue()) }),
-        col.display({ id: 'period', header: t('task.period'), cell: ({ row }) => <span className="whitespace-nowrap tabular-nums">{t('task.periodRange', { start: row.original.startDate, end: row.original.endDate })}</span> }),
-        col.accessor('status', { header: t('task.status.label'), cell: ({ getValue }) => <TaskStatusBadge status={getValue()} /> }),
-        col.accessor('studentCount', { header: t('training.students'), meta: { align: 'right' } }),
-        col.accessor('sessionCount', { header: t('training.sessions'), meta: { align: 'right' } }),
-        col.accessor('reachedCount', { header: t('training.reached'), meta: { align: 'right' } }),
-        col.accessor('createdByName', { header: t('homework.createdBy') }),
+        col.accessor('name', { header: t('name'), cell: ({ getValue }) => <span className="inline-block min-w-36 font-medium">{getValue()}</span> }),
+        col.accessor('cycle', { header: t('activities:task.cycle.label'), cell: ({ getValue }) => labels.cycle(getValue()) }),
+        col.display({ id: 'period', header: t('activities:task.period'), cell: ({ row }) => <span className="whitespace-nowrap tabular-nums">{t('activities:task.periodRange', { start: row.original.startDate, end: row.original.endDate })}</span> }),
+        col.accessor('status', { header: t('activities:task.status.label'), cell: ({ getValue }) => <TaskStatusBadge status={getValue()} /> }),
+        col.accessor('studentCount', { header: t('students'), meta: { align: 'right' } }),
+        col.accessor('sessionCount', { header: t('sessions'), meta: { align: 'right' } }),
+        col.accessor('reachedCount', { header: t('reached'), meta: { align: 'right' } }),
+        col.accessor('createdByName', { header: t('homework:createdBy') }),
         rowActionsColumn<TrainingRow>({
           pageKey: TRAINING_KEY,
           header: t('components:list.actions'),
@@ -63,10 +63,10 @@ export function TrainingListScreen() {
               action: 'end',
               icon: <Square aria-hidden />,
               hidden: (r) => r.status === 'ended',
-              confirm: (r) => ({ title: t('homework.endTitle', { name: r.name }), description: t('training.endText') }),
+              confirm: (r) => ({ title: t('homework:endTitle', { name: r.name }), description: t('endText') }),
               onClick: async (r) => void (await end.mutateAsync(r.id)),
             },
-            deleteAction((r) => ({ title: t('homework.deleteTitle', { name: r.name }), description: t('training.deleteText') }), (r) => remove.mutateAsync(r.id)),
+            deleteAction((r) => ({ title: t('homework:deleteTitle', { name: r.name }), description: t('deleteText') }), (r) => remove.mutateAsync(r.id)),
           ],
         }),
       ]),
@@ -89,7 +89,7 @@ export function TrainingListScreen() {
 
 /** Target students picked from a test plan's results: plan, item and level, then tick the students. */
 function StudentPicker() {
-  const { t } = useTranslation(['activities', 'physique']);
+  const { t } = useTranslation(['training', 'physique']);
   const { setValue } = useFormContext<TrainingForm>();
   const options = useTrainingOptions();
   const labels = useItemLabels();
@@ -104,15 +104,15 @@ function StudentPicker() {
   };
   return (
     <fieldset className="grid gap-3 md:col-span-2" data-testid="training-picker">
-      <legend className="mb-2 text-sm font-medium">{t('training.pickTitle')}</legend>
+      <legend className="mb-2 text-sm font-medium">{t('pickTitle')}</legend>
       <div className="flex flex-wrap gap-4">
-        <FilterSelect label={t('training.sourcePlan')} value={pick.planId} onChange={(v) => choose({ ...pick, planId: v ?? '' })} options={(options.data?.plans ?? []).map((p) => ({ value: p.id, label: p.name }))} />
-        <FilterSelect label={t('task.itemLabel')} value={pick.item} onChange={(v) => choose({ ...pick, item: v ?? '' })} options={PICK_ITEMS.map((k) => ({ value: k, label: labels.item(k) }))} />
-        <FilterSelect label={t('training.level')} value={pick.level} onChange={(v) => choose({ ...pick, level: v ?? '' })} options={enumOptions(PICK_LEVEL_TABLE, t)} />
+        <FilterSelect label={t('sourcePlan')} value={pick.planId} onChange={(v) => choose({ ...pick, planId: v ?? '' })} options={(options.data?.plans ?? []).map((p) => ({ value: p.id, label: p.name }))} />
+        <FilterSelect label={t('activities:task.itemLabel')} value={pick.item} onChange={(v) => choose({ ...pick, item: v ?? '' })} options={PICK_ITEMS.map((k) => ({ value: k, label: labels.item(k) }))} />
+        <FilterSelect label={t('level')} value={pick.level} onChange={(v) => choose({ ...pick, level: v ?? '' })} options={enumOptions(PICK_LEVEL_TABLE, t)} />
       </div>
       <CheckboxGroupField
         name="studentIds"
-        label={t('training.targetStudents', { n: candidates.data?.length ?? 0 })}
+        label={t('targetStudents', { n: candidates.data?.length ?? 0 })}
         required
         options={(candidates.data ?? []).map((c) => ({ value: c.studentId, label: `${c.name}（${c.className}${c.value === null ? '' : ` · ${labels.value(pick.item, c.value)}`}）` }))}
       />
@@ -122,7 +122,7 @@ function StudentPicker() {
 
 /** specialTraining/specialTrainingList/add. */
 export function TrainingFormScreen() {
-  const { t } = useTranslation('activities');
+  const { t } = useTranslation('training');
   const access = usePageAccess(TRAINING_KEY);
   const [now] = useState(() => Date.now());
   const defaults: TrainingForm = {
@@ -139,17 +139,17 @@ export function TrainingFormScreen() {
       resource={training}
       defaults={defaults}
       toValues={() => defaults}
-      title={t('training.addTitle')}
-      description={t('training.formHint')}
+      title={t('addTitle')}
+      description={t('formHint')}
       backTo={access.paths.list}
       data-testid="training-form"
     >
       {() => (
         <FieldGroup>
-          <TextField name="name" label={t('training.name')} required />
-          <RadioField name="cycle" label={t('task.cycle.label')} required options={enumOptions(TASK_CYCLE_TABLE, t)} />
-          <DateField name="startDate" label={t('task.startDate')} required />
-          <DateField name="endDate" label={t('task.endDate')} required />
+          <TextField name="name" label={t('name')} required />
+          <RadioField name="cycle" label={t('activities:task.cycle.label')} required options={enumOptions(TASK_CYCLE_TABLE, t)} />
+          <DateField name="startDate" label={t('activities:task.startDate')} required />
+          <DateField name="endDate" label={t('activities:task.endDate')} required />
           <TaskItemsField />
           <StudentPicker />
         </FieldGroup>
@@ -163,7 +163,7 @@ const sessionCol = createDataTableColumnHelper<TrainingSession>();
 
 /** specialTraining/specialTrainingList/detail/:id and detailDataList/:id: the plan, progress per student, sessions. */
 export function TrainingDetailScreen({ tab = 'progress' }: { tab?: 'progress' | 'sessions' }) {
-  const { t } = useTranslation('activities');
+  const { t } = useTranslation('training');
   const { id = '' } = useParams();
   const labels = useItemLabels();
   const query = training.useGet(id);
@@ -174,12 +174,12 @@ export function TrainingDetailScreen({ tab = 'progress' }: { tab?: 'progress' | 
   const progressColumns = useMemo(
     () =>
       progressCol.columns([
-        progressCol.accessor('name', { header: t('homework.student'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
-        progressCol.accessor('className', { header: t('homework.className') }),
-        progressCol.accessor('sessions', { header: t('training.sessions'), meta: { align: 'right' } }),
+        progressCol.accessor('name', { header: t('homework:student'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
+        progressCol.accessor('className', { header: t('homework:className') }),
+        progressCol.accessor('sessions', { header: t('sessions'), meta: { align: 'right' } }),
         progressCol.display({
           id: 'items',
-          header: t('training.progress'),
+          header: t('progress'),
           cell: ({ row }) => (
             <ul className="grid gap-1">
               {row.original.items.map((i) => (
@@ -189,7 +189,7 @@ export function TrainingDetailScreen({ tab = 'progress' }: { tab?: 'progress' | 
                     <span className="block h-full bg-primary" style={{ width: `${Math.round(i.progress * 100)}%` }} />
                   </span>
                   <span className="tabular-nums">
-                    {t('training.bestOf', { best: i.best ?? '—', target: labels.value(i.item, i.target), baseline: i.baseline ?? '—' })}
+                    {t('bestOf', { best: i.best ?? '—', target: labels.value(i.item, i.target), baseline: i.baseline ?? '—' })}
                   </span>
                 </li>
               ))}
@@ -197,8 +197,8 @@ export function TrainingDetailScreen({ tab = 'progress' }: { tab?: 'progress' | 
           ),
         }),
         progressCol.accessor('reachedAll', {
-          header: t('training.reachedState'),
-          cell: ({ getValue }) => <Badge variant={getValue() ? 'success' : 'outline'}>{t(getValue() ? 'training.reachedYes' : 'training.reachedNo')}</Badge>,
+          header: t('reachedState'),
+          cell: ({ getValue }) => <Badge variant={getValue() ? 'success' : 'outline'}>{t(getValue() ? 'reachedYes' : 'reachedNo')}</Badge>,
         }),
       ]),
     [t, labels],
@@ -206,17 +206,17 @@ export function TrainingDetailScreen({ tab = 'progress' }: { tab?: 'progress' | 
   const sessionColumns = useMemo(
     () =>
       sessionCol.columns([
-        sessionCol.accessor('studentName', { header: t('homework.student') }),
-        sessionCol.accessor('className', { header: t('homework.className') }),
-        sessionCol.accessor('item', { header: t('task.itemLabel'), cell: ({ getValue }) => labels.item(getValue()) }),
-        sessionCol.accessor('value', { header: t('homework.value'), meta: { align: 'right' }, cell: ({ row }) => labels.value(row.original.item, row.original.value) }),
-        sessionCol.accessor('measuredAt', { header: t('homework.measuredAt'), cell: ({ getValue }) => getValue().slice(0, 16).replace('T', ' ') }),
-        sessionCol.accessor('invalid', { header: t('homework.review'), cell: ({ getValue }) => (getValue() ? <Badge variant="destructive">{t('homework.reviewState.invalid')}</Badge> : null) }),
+        sessionCol.accessor('studentName', { header: t('homework:student') }),
+        sessionCol.accessor('className', { header: t('homework:className') }),
+        sessionCol.accessor('item', { header: t('activities:task.itemLabel'), cell: ({ getValue }) => labels.item(getValue()) }),
+        sessionCol.accessor('value', { header: t('homework:value'), meta: { align: 'right' }, cell: ({ row }) => labels.value(row.original.item, row.original.value) }),
+        sessionCol.accessor('measuredAt', { header: t('homework:measuredAt'), cell: ({ getValue }) => getValue().slice(0, 16).replace('T', ' ') }),
+        sessionCol.accessor('invalid', { header: t('homework:review'), cell: ({ getValue }) => (getValue() ? <Badge variant="destructive">{t('homework:reviewState.invalid')}</Badge> : null) }),
       ]),
     [t, labels],
   );
   const plan = query.data;
-  if (!plan) return <DetailState query={query} title={t('training.detailTitle')} notFound={t('training.notFound')} />;
+  if (!plan) return <DetailState query={query} title={t('detailTitle')} notFound={t('notFound')} />;
   return (
     <div data-testid="training-detail" className="grid grid-cols-[minmax(0,1fr)] gap-4">
       <PageHeader
@@ -226,40 +226,40 @@ export function TrainingDetailScreen({ tab = 'progress' }: { tab?: 'progress' | 
             <TaskStatusBadge status={plan.status} />
           </span>
         }
-        description={`${labels.cycle(plan.cycle)} · ${t('task.periodRange', { start: plan.startDate, end: plan.endDate })}`}
+        description={`${labels.cycle(plan.cycle)} · ${t('activities:task.periodRange', { start: plan.startDate, end: plan.endDate })}`}
         back={{ safe: true }}
       />
       <Card>
         <CardContent className="grid gap-3 text-sm md:grid-cols-2">
           <div>
-            <div className="text-muted-foreground">{t('task.items')}</div>
+            <div className="text-muted-foreground">{t('activities:task.items')}</div>
             <ItemTargets items={plan.items} />
           </div>
           <div>
-            <div className="text-muted-foreground">{t('training.source')}</div>
+            <div className="text-muted-foreground">{t('source')}</div>
             {plan.sourceItem && plan.sourceLevel
-              ? t('training.sourceText', { plan: plan.sourcePlanName ?? t('training.latestResults'), item: labels.item(plan.sourceItem), level: t(`training.levels.${plan.sourceLevel}`) })
-              : t('task.none')}
-            <div className="mt-2 text-muted-foreground">{t('training.summary', { students: plan.studentCount, sessions: plan.sessionCount, reached: plan.reachedCount })}</div>
+              ? t('sourceText', { plan: plan.sourcePlanName ?? t('latestResults'), item: labels.item(plan.sourceItem), level: t(`levels.${plan.sourceLevel}`) })
+              : t('activities:task.none')}
+            <div className="mt-2 text-muted-foreground">{t('summary', { students: plan.studentCount, sessions: plan.sessionCount, reached: plan.reachedCount })}</div>
           </div>
         </CardContent>
       </Card>
       <Tabs defaultValue={tab}>
         <TabsList>
-          <TabsTrigger value="progress">{t('training.progress')}</TabsTrigger>
-          <TabsTrigger value="sessions">{t('training.sessionList')}</TabsTrigger>
+          <TabsTrigger value="progress">{t('progress')}</TabsTrigger>
+          <TabsTrigger value="sessions">{t('sessionList')}</TabsTrigger>
         </TabsList>
         <TabsContent value="progress">
           <Card>
             <CardContent>
-              <DataTable columns={progressColumns} data={progress.data?.records} rowKey="studentId" loading={progress.isPending} pagination={progressPaging.pagination(progress.data?.total ?? 0)} aria-label={t('training.progress')} />
+              <DataTable columns={progressColumns} data={progress.data?.records} rowKey="studentId" loading={progress.isPending} pagination={progressPaging.pagination(progress.data?.total ?? 0)} aria-label={t('progress')} />
             </CardContent>
           </Card>
         </TabsContent>
         <TabsContent value="sessions">
           <Card>
             <CardContent>
-              <DataTable columns={sessionColumns} data={sessions.data?.records} rowKey="id" loading={sessions.isPending} pagination={sessionPaging.pagination(sessions.data?.total ?? 0)} aria-label={t('training.sessionList')} />
+              <DataTable columns={sessionColumns} data={sessions.data?.records} rowKey="id" loading={sessions.isPending} pagination={sessionPaging.pagination(sessions.data?.total ?? 0)} aria-label={t('sessionList')} />
             </CardContent>
           </Card>
         </TabsContent>

@@ -158,9 +158,9 @@ export function DepartmentMembersScreen() {
   const columns = useMemo(
     () =>
       memberCol.columns([
-        memberCol.accessor('name', { header: t('user.name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
-        memberCol.accessor('accountNum', { header: t('user.accountNum') }),
-        memberCol.accessor('mobile', { header: t('user.mobile') }),
+        memberCol.accessor('name', { header: t('users:name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
+        memberCol.accessor('accountNum', { header: t('users:accountNum') }),
+        memberCol.accessor('mobile', { header: t('users:mobile') }),
       ]),
     [t],
   );

@@ -79,7 +79,7 @@ export function OrgListScreen() {
             {access.can('export') ? (
               <Button variant="outline" onClick={() => void exportOrgs(applied, t('orgs.exportName'))} data-testid="list-export">
                 <Download aria-hidden />
-                {t('menu:button.export')}
+                {t('menus:button.export')}
               </Button>
             ) : null}
             {access.can('add') ? (
@@ -223,7 +223,7 @@ export function OrgDetailScreen() {
         actions={
           access.can('edit') && orgId ? (
             <Button variant="outline" onClick={() => void navigate(access.paths.edit!(orgId))}>
-              {t('menu:button.edit')}
+              {t('menus:button.edit')}
             </Button>
           ) : null
         }

@@ -19,7 +19,7 @@ import { StudentReportView } from './student-report';
  * selector, a plan selector when the year has several, a Print button, and the report. The session's family decides which API answers.
  */
 export function ReportScreen() {
-  const { t } = useTranslation('report');
+  const { t } = useTranslation('physiqueResultsReport');
   const [search, setSearch] = useSearchParams();
   const studentId = search.get('studentId');
   const schoolYearId = search.get('schoolYearId') ?? undefined;

@@ -66,11 +66,11 @@ export interface StudentReportViewProps {
  * trend over the years and the items to improve. Laid out to print on A4 (report-print.css).
  */
 export function StudentReportView({ report, printedAt, onChartsReady }: StudentReportViewProps) {
-  const { t, i18n } = useTranslation(['report', 'physique', 'testPlanUi']);
+  const { t, i18n } = useTranslation(['physiqueResultsReport', 'physique', 'testPlansUi']);
   const { student, result } = report;
   // Paper gets a picture of each chart: an image scales to the page where a screen-sized canvas would be cut off.
   const [pictures, setPictures] = useState<{ radar?: string; trend?: string }>({});
-  const semester = (code: number) => t(`testPlanUi:semester.${code}`, { defaultValue: String(code) });
+  const semester = (code: number) => t(`testPlansUi:semester.${code}`, { defaultValue: String(code) });
   const itemName = (item: ItemKey) => t(`physique:item.${item}`);
 
   const radar = useMemo<ChartOption | null>(() => {
@@ -101,7 +101,7 @@ export function StudentReportView({ report, printedAt, onChartsReady }: StudentR
   const trend = useMemo<ChartOption>(() => {
     const points = report.history;
     // The axis is when the student was tested (two plans of one term stay apart, in the order they were tested).
-    const labels = points.map((h) => `${h.testedOn}\n${h.academicYear} ${t(`testPlanUi:semester.${h.semesterCode}`)}`);
+    const labels = points.map((h) => `${h.testedOn}\n${h.academicYear} ${t(`testPlansUi:semester.${h.semesterCode}`)}`);
     return {
       animation: false,
       tooltip: {
