@@ -103,7 +103,7 @@ export async function createAccount(tx: Tx, actor: Actor, body: NewAccount): Pro
 
 /** Refuses an administrator acting on their own account where it would lock them out (status, delete, role). */
 export function notSelf(actor: Actor, accountId: string | null): void {
-  if (accountId && actor.accountId === accountId) throw new AppError(409, 'orgManage:user.self');
+  if (accountId && actor.accountId === accountId) throw new AppError(409, 'users:self');
 }
 
 /** Enables or disables an account; a disabled account cannot sign in and the person's sessions end. */

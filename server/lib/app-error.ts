@@ -2,7 +2,7 @@
 /**
  * An expected failure with its HTTP status and the i18n key of its message (docs/product-rules.md#error-messages).
  * The error handler translates the key into the request's language. Keys are 'namespace:key'
- * (errors:… for the catalogue of docs/product-rules.md#error-messages, or a module's own namespace such as testPlan:…).
+ * (errors:… for the catalogue of docs/product-rules.md#error-messages, or a module's own namespace such as testPlans:…).
  */
 export type MessageKey = `${string}:${string}`;
 

@@ -1,6 +1,6 @@
 import { asc, inArray } from 'drizzle-orm';
 import { ORG_TYPE } from '@/domain/constants';
-import type { ContestLevel } from '@/domain/activities/contests';
+import type { ContestLevel } from '@/domain/contests/contests';
 import type { DbOrTx } from '../db/client';
 import { contests } from '../db/schema/contests';
 import { orgs } from '../db/schema/orgs';

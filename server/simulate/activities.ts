@@ -1,5 +1,5 @@
 import { and, asc, eq, gte, inArray, lte } from 'drizzle-orm';
-import { contestWindow } from '@/domain/activities/contests';
+import { contestWindow } from '@/domain/contests/contests';
 import type { Db } from '../db/client';
 import { contests } from '../db/schema/contests';
 import { homeworkClasses, homeworkItems, homeworks } from '../db/schema/homework';

@@ -8,7 +8,7 @@
  * Also prints the build's own view of the login route (the entry chunk and its static imports, brotli), as a cross-check.
  *
  * Run: npx tsx tests/bench/bundle-size.ts. Prints numbers only; nothing is asserted.
- * BENCH_DATA=<pglite dir> copies that database (e.g. /work/seed-data) instead of seeding a fresh demo (~1-2 min).
+ * BENCH_DATA=<pglite dir> copies that database (e.g. a seeded demo database) instead of seeding a fresh demo (~1-2 min).
  * BENCH_PORT=<port> (default 8273).
  */
 import { spawn, type ChildProcess } from 'node:child_process';

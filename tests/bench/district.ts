@@ -21,7 +21,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Envelope } from '@/domain/api';
 import type { TokenData } from '@/domain/auth/types';
-import type { DistrictOverview } from '@/domain/platform/district';
+import type { DistrictOverview } from '@/domain/data-center/district';
 import { ORG_TIME_ZONE } from '@/domain/dates';
 import { buildApp } from '../../server/app';
 import { createDatabase, dropDatabase, withDatabase } from '../../server/db/admin';

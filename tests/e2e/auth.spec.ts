@@ -33,7 +33,7 @@ test.describe('sign-in', () => {
     await expect(page).toHaveURL(/\/busi\/?(\?.*)?$/);
   });
 
-  test('the form refuses empty fields with the spec messages', async ({ page }) => {
+  test('the form refuses empty fields with a message per field', async ({ page }) => {
     await page.goto('/busi/');
     await page.getByTestId('login-submit').click();
     await expect(page.getByText('请填写登录用户名')).toBeVisible();

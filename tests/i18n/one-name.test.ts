@@ -12,7 +12,7 @@ const load = (lng: string, ns: string) => JSON.parse(readFileSync(join(import.me
 describe('one name per screen', () => {
   for (const lng of LOCALES) {
     it(`${lng}: the own organisation page is named alike in every family's menu and on the page`, () => {
-      const menu = load(lng, 'menu');
+      const menu = load(lng, 'menus');
       const page = load(lng, 'orgManage').currentOrg as Tree;
       for (const family of servedBy('org.currentOrg')) {
         const entries = menu[family] as Tree;

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { CONTEST_TYPES, RANKING_RULES, type ContestLevel } from '../../../src/domain/activities/contests';
+import { CONTEST_TYPES, RANKING_RULES, type ContestLevel } from '../../../src/domain/contests/contests';
 import type { ActivityItemKey } from '../../../src/domain/activities/items';
 import { users } from './auth';
 import { orgs } from './orgs';

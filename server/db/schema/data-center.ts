@@ -1,6 +1,6 @@
 import { getTableColumns } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import type { WallPlaylist } from '../../../src/domain/data-center/wall';
+import type { WallPlaylist } from '../../../src/domain/wall/wall';
 import { users } from './auth';
 import { meets } from './meets';
 import { orgs } from './orgs';

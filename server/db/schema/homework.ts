@@ -1,5 +1,5 @@
 import { date, doublePrecision, index, integer, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { INTENSITIES, TASK_CYCLES } from '../../../src/domain/activities/homework';
+import { INTENSITIES, TASK_CYCLES } from '../../../src/domain/homework/homework';
 import { activityRecords } from './activities';
 import { users } from './auth';
 import { orgs } from './orgs';

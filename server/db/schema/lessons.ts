@@ -1,5 +1,5 @@
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { LESSON_TYPES, type MatchTeam } from '../../../src/domain/activities/lessons';
+import { LESSON_TYPES, type MatchTeam } from '../../../src/domain/lessons/lessons';
 import { orgs } from './orgs';
 import { classes, teachers } from './school';
 import { devices, venues } from './venue';

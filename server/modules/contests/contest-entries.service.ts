@@ -1,6 +1,6 @@
 import { and, eq, ilike, or, type SQL } from 'drizzle-orm';
 import type { Page, PageQuery } from '@/domain/api';
-import { CONTEST_ENTRY_EXPORT_MAX_ROWS, type ContestEntryFilter, type ContestEntryInvalidBody, type ContestEntryRow } from '@/domain/activities/contests';
+import { CONTEST_ENTRY_EXPORT_MAX_ROWS, type ContestEntryFilter, type ContestEntryInvalidBody, type ContestEntryRow } from '@/domain/contests/contests';
 import { ACTIVITY_ITEMS } from '@/domain/activities/items';
 import type { DbOrTx } from '../../db/client';
 import { activityRecords } from '../../db/schema/activities';
@@ -50,9 +50,9 @@ export async function contestEntryPage(db: DbOrTx, reader: ContestReader, contes
 export async function exportContestEntries(db: DbOrTx, reader: ContestReader, contestId: string, f: ContestEntryFilter, t: Translate, now: Date) {
   const contest = await loadContest(db, reader, contestId);
   const rows = await activityRecordExportRows(db, entryFilter(reader, contestId, f), CONTEST_ENTRY_EXPORT_MAX_ROWS);
-  if (rows.length > CONTEST_ENTRY_EXPORT_MAX_ROWS) throw new AppError(400, 'activities:contests.entries.tooManyRows', { max: CONTEST_ENTRY_EXPORT_MAX_ROWS });
+  if (rows.length > CONTEST_ENTRY_EXPORT_MAX_ROWS) throw new AppError(400, 'contests:entries.tooManyRows', { max: CONTEST_ENTRY_EXPORT_MAX_ROWS });
   const cols = ['name', 'regNo', 'className', 'item', 'value', 'unit', 'source', 'deviceSn', 'measuredAt', 'validity', 'invalidReason'];
-  const header = cols.map((k) => t(`activities:contests.entries.column.${k}`));
+  const header = cols.map((k) => t(`contests:entries.column.${k}`));
   const data = rows.map((r) => [
     r.name,
     r.regNo,
@@ -63,10 +63,10 @@ export async function exportContestEntries(db: DbOrTx, reader: ContestReader, co
     t(`activities:source.${r.source}`),
     r.deviceSn,
     exportTimeFormat.format(r.measuredAt),
-    t(r.invalid ? 'activities:contests.entries.invalid' : 'activities:contests.entries.valid'),
+    t(r.invalid ? 'contests:entries.invalid' : 'contests:entries.valid'),
     r.invalidReason,
   ]);
-  const name = t('activities:contests.entries.sheet');
+  const name = t('contests:entries.sheet');
   const workbook = writeXlsx([{ name, rows: [header, ...data], columnWidths: [10, 22, 14, 14, 10, 8, 8, 16, 20, 8, 24], textColumns: [1] }]);
   return { workbook, fileName: `${contest.name}-${name}-${localDate(now).replace(/-/g, '')}.xlsx` };
 }

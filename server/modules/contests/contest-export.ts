@@ -1,4 +1,4 @@
-import type { LeaderboardQuery } from '@/domain/activities/contests';
+import type { LeaderboardQuery } from '@/domain/contests/contests';
 import { ACTIVITY_ITEMS } from '@/domain/activities/items';
 import type { DbOrTx } from '../../db/client';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
@@ -14,15 +14,15 @@ export async function exportLeaderboard(db: DbOrTx, reader: ContestReader, id: s
   const contest = await contestById(db, reader, id);
   const [byStudent, byClass] = await Promise.all([studentLeaderboard(db, reader, id, q, EXPORT_MAX_STUDENTS), classLeaderboard(db, reader, id, q)]);
   const unit = t(`activities:unit.${ACTIVITY_ITEMS.get(byStudent.item)?.unit ?? 'count'}`);
-  const scoreHeader = t('activities:contests.board.scoreHeader', { rule: t(`activities:contests.rule.${contest.rule}`), unit: contest.rule === 'count' ? t('activities:contests.board.sessionsUnit') : unit });
-  const h = (k: string) => t(`activities:contests.board.${k}`);
+  const scoreHeader = t('contests:board.scoreHeader', { rule: t(`contests:rule.${contest.rule}`), unit: contest.rule === 'count' ? t('contests:board.sessionsUnit') : unit });
+  const h = (k: string) => t(`contests:board.${k}`);
   const challenge = contest.type === 'challenge';
   const students = [
     [h('rank'), h('name'), h('regNo'), h('className'), scoreHeader, h('sessions'), ...(challenge ? [h('levels'), h('passed')] : [])],
-    ...byStudent.rows.map((r) => [r.rank, r.name, r.regNo, r.className, r.score, r.sessions, ...(challenge ? [r.levels ?? 0, t(r.passed ? 'activities:contests.board.yes' : 'activities:contests.board.no')] : [])]),
+    ...byStudent.rows.map((r) => [r.rank, r.name, r.regNo, r.className, r.score, r.sessions, ...(challenge ? [r.levels ?? 0, t(r.passed ? 'contests:board.yes' : 'contests:board.no')] : [])]),
   ];
   const classes = [
-    [h('rank'), h('className'), h('participants'), t('activities:contests.board.meanHeader', { score: scoreHeader }), h('sessions'), ...(challenge ? [h('passedCount')] : [])],
+    [h('rank'), h('className'), h('participants'), t('contests:board.meanHeader', { score: scoreHeader }), h('sessions'), ...(challenge ? [h('passedCount')] : [])],
     ...byClass.rows.map((r) => [r.rank, r.className, r.participants, r.score, r.sessions, ...(challenge ? [r.passed ?? 0] : [])]),
   ];
   const item = t(`activities:item.${byStudent.item}`);

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { contestWindow } from '@/domain/activities/contests';
+import { contestWindow } from '@/domain/contests/contests';
 import type { DbOrTx } from '../../db/client';
 import { contests } from '../../db/schema/contests';
 import type { RefCheck } from '../activities/ref-checks';
@@ -32,17 +32,17 @@ async function classesUnder(db: DbOrTx, orgId: string): Promise<Map<string, Clas
  * are read once per batch (one query each, whatever the number of classes in the batch).
  */
 export const contestRefCheck: RefCheck = async (db, record, cache) => {
-  if (!record.refId) return { key: 'activities:contests.refused.unknown' };
+  if (!record.refId) return { key: 'contests:refused.unknown' };
   const contest = await cached<Contest | null>(cache, `contest:${record.refId}`, async () => (await db.select().from(contests).where(eq(contests.id, record.refId!)))[0] ?? null);
   const klass = contest && (await cached(cache, `contest-classes:${contest.orgId}`, () => classesUnder(db, contest.orgId))).get(record.classId);
-  if (!contest || !klass) return { key: 'activities:contests.refused.unknown' };
-  if (!contest.items.includes(record.item as Contest['items'][number])) return { key: 'activities:contests.refused.item', params: { name: contest.name } };
+  if (!contest || !klass) return { key: 'contests:refused.unknown' };
+  if (!contest.items.includes(record.item as Contest['items'][number])) return { key: 'contests:refused.item', params: { name: contest.name } };
   const { start, end } = contestWindow(contest);
-  if (record.measuredAt < start) return { key: 'activities:contests.refused.notStarted', params: { name: contest.name } };
-  if (record.measuredAt >= end) return { key: 'activities:contests.refused.ended', params: { name: contest.name } };
+  if (record.measuredAt < start) return { key: 'contests:refused.notStarted', params: { name: contest.name } };
+  if (record.measuredAt >= end) return { key: 'contests:refused.ended', params: { name: contest.name } };
   const inScope =
     (contest.gradeNos.length === 0 || contest.gradeNos.includes(klass.gradeNo)) &&
     (contest.classIds.length === 0 || contest.classIds.includes(record.classId)) &&
     (contest.collegeIds.length === 0 || (klass.collegeId !== null && contest.collegeIds.includes(klass.collegeId)));
-  return inScope ? null : { key: 'activities:contests.refused.scope', params: { name: contest.name } };
+  return inScope ? null : { key: 'contests:refused.scope', params: { name: contest.name } };
 };

@@ -9,7 +9,7 @@ import {
   contestPageKey,
   contestSaveSchema,
   leaderboardQuery,
-} from '@/domain/activities/contests';
+} from '@/domain/contests/contests';
 import { ERR } from '@/domain/errors';
 import { idParamsSchema } from '@/domain/list-query';
 import { pageAccess, type Family } from '@/domain/menus/access';
@@ -97,7 +97,7 @@ export const contestRoutes: FastifyPluginAsync<{ family: Family }> = async (app,
         params: idParamsSchema,
         entity: 'contest',
         audit: 'end',
-        message: 'activities:contests.endedNow',
+        message: 'contests:endedNow',
         write: (tx, actor, { params }) => endContest(tx, caller(actor), params.id),
       });
       resourceAction(scope, {

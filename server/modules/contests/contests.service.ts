@@ -13,7 +13,7 @@ import {
   type LeaderboardQuery,
   type LeaderboardStudentRow,
   type ParticipationDay,
-} from '@/domain/activities/contests';
+} from '@/domain/contests/contests';
 import { ACTIVITY_ITEMS, type ActivityItemKey } from '@/domain/activities/items';
 import type { Family } from '@/domain/menus/access';
 import { ORG_TIME_ZONE } from '@/domain/dates';
@@ -115,17 +115,17 @@ export async function contestById(db: DbOrTx, caller: ContestCaller, id: string)
 
 /** Rules the schema cannot see: the family's types, scope references of the organisation, an end not already past. */
 async function checkSave(tx: DbOrTx, { actor, family, now }: ContestCaller, body: ContestSave, today: string): Promise<void> {
-  if (!(familyTypes(family) as readonly string[]).includes(body.type)) throw fieldError('type', 'activities:contests.validation.type');
-  if (body.endDate < today) throw fieldError('endDate', 'activities:contests.validation.endPast');
-  if (family === 'admin' && (body.classIds.length || body.collegeIds.length)) throw fieldError('classIds', 'activities:contests.validation.classes');
-  if (family !== 'gx' && body.collegeIds.length) throw fieldError('collegeIds', 'activities:contests.validation.colleges');
+  if (!(familyTypes(family) as readonly string[]).includes(body.type)) throw fieldError('type', 'contests:validation.type');
+  if (body.endDate < today) throw fieldError('endDate', 'contests:validation.endPast');
+  if (family === 'admin' && (body.classIds.length || body.collegeIds.length)) throw fieldError('classIds', 'contests:validation.classes');
+  if (family !== 'gx' && body.collegeIds.length) throw fieldError('collegeIds', 'contests:validation.colleges');
   if (body.classIds.length) {
     const n = await tx.$count(classes, and(eq(classes.orgId, actor.tenantOrgId), inArray(classes.id, body.classIds)));
-    if (n !== new Set(body.classIds).size) throw fieldError('classIds', 'activities:contests.validation.classes');
+    if (n !== new Set(body.classIds).size) throw fieldError('classIds', 'contests:validation.classes');
   }
   if (body.collegeIds.length) {
     const n = await tx.$count(colleges, and(eq(colleges.orgId, actor.tenantOrgId), inArray(colleges.id, body.collegeIds)));
-    if (n !== new Set(body.collegeIds).size) throw fieldError('collegeIds', 'activities:contests.validation.colleges');
+    if (n !== new Set(body.collegeIds).size) throw fieldError('collegeIds', 'contests:validation.colleges');
   }
   void now;
 }
@@ -163,8 +163,8 @@ export async function createContest(tx: Tx, caller: ContestCaller, body: Contest
 export async function updateContest(tx: Tx, caller: ContestCaller, id: string, body: ContestSave) {
   await loadContest(tx, caller, id);
   const before = (await lockVersion(tx, contests, id, ofTenant(caller.actor), body.version ?? -1)) as ContestRecord;
-  if (contestStatus(before, caller.now) === 'ended') throw new AppError(409, 'activities:contests.endedNotEditable');
-  if (body.type !== before.type) throw fieldError('type', 'activities:contests.validation.typeFixed');
+  if (contestStatus(before, caller.now) === 'ended') throw new AppError(409, 'contests:endedNotEditable');
+  if (body.type !== before.type) throw fieldError('type', 'contests:validation.typeFixed');
   await checkSave(tx, caller, body, localToday(caller.now));
   const [after] = await tx
     .update(contests)
@@ -177,7 +177,7 @@ export async function updateContest(tx: Tx, caller: ContestCaller, id: string, b
 /** Ends a contest at once (docs/product-rules.md#contests): entries measured from now on are refused. */
 export async function endContest(tx: Tx, caller: ContestCaller, id: string) {
   const before = await loadContest(tx, caller, id);
-  if (contestStatus(before, caller.now) === 'ended') throw new AppError(409, 'activities:contests.alreadyEnded');
+  if (contestStatus(before, caller.now) === 'ended') throw new AppError(409, 'contests:alreadyEnded');
   await tx
     .update(contests)
     .set({ endedAt: caller.now, version: nextVersion(contests.version) })
@@ -205,7 +205,7 @@ export interface ContestReader extends ContestCaller {
 
 function pickItem(c: ContestRecord, item: ActivityItemKey | undefined): ActivityItemKey {
   if (!item) return c.items[0];
-  if (!c.items.includes(item)) throw fieldError('item', 'activities:contests.validation.item');
+  if (!c.items.includes(item)) throw fieldError('item', 'contests:validation.item');
   return item;
 }
 

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
 import { dataCenterFilterSchema, idParamsSchema, studentListQuerySchema } from '@/domain/data-center/filters';
-import { screenLinkCreateSchema } from '@/domain/data-center/wall';
+import { screenLinkCreateSchema } from '@/domain/wall/wall';
 import { ERR } from '@/domain/errors';
 import { resourceAction } from '../../lib/action';
 import { AppError } from '../../lib/app-error';

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { ORG_TYPE } from '@/domain/constants';
 import type { DataCenterFilter } from '@/domain/data-center/filters';
-import type { DistrictOverview, DistrictSchoolRow, DistrictTrendPoint } from '@/domain/platform/district';
+import type { DistrictOverview, DistrictSchoolRow, DistrictTrendPoint } from '@/domain/data-center/district';
 import type { DbOrTx } from '../../db/client';
 import { appliedFilters, context, groupedQuery, heavyRows, splitGroups, viewScope, weakestOf } from './data-center.service';
 import { academicYearOf, type PlanInfo, type Viewer } from './data-center.scope';

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNull } from 'drizzle-orm';
 import { DC_MSG } from '@/domain/data-center/messages';
 import { ORG_TYPE } from '@/domain/constants';
-import { wallScenesFor, MEET_BOARD_LINK_DAYS, MEET_BOARD_REFRESH_S, MEET_BOARD_SCENE, WALL_INTERVAL_DEFAULT_S, wallPath, type ScreenLinkCreate, type ScreenLinkCreated, type ScreenLinkRow } from '@/domain/data-center/wall';
+import { wallScenesFor, MEET_BOARD_LINK_DAYS, MEET_BOARD_REFRESH_S, MEET_BOARD_SCENE, WALL_INTERVAL_DEFAULT_S, wallPath, type ScreenLinkCreate, type ScreenLinkCreated, type ScreenLinkRow } from '@/domain/wall/wall';
 import { ERR } from '@/domain/errors';
 import type { DbOrTx } from '../../db/client';
 import { users } from '../../db/schema/auth';

@@ -24,8 +24,8 @@ export async function exportHomework(db: DbOrTx, reader: HomeworkReader, id: str
     submissionPage(db, reader, id, all, now),
   ]);
   if (byStudent.total > HOMEWORK_EXPORT_MAX_ROWS || submissions.total > HOMEWORK_EXPORT_MAX_ROWS)
-    throw new AppError(400, 'activities:homework.tooManyRows', { max: HOMEWORK_EXPORT_MAX_ROWS });
-  const h = (k: string) => t(`activities:homework.${k}`);
+    throw new AppError(400, 'homework:tooManyRows', { max: HOMEWORK_EXPORT_MAX_ROWS });
+  const h = (k: string) => t(`homework:${k}`);
   const fmt = new Intl.DateTimeFormat('sv-SE', { timeZone: ORG_TIME_ZONE, dateStyle: 'short', timeStyle: 'medium' });
   const unit = (item: string) => t(`activities:unit.${ACTIVITY_ITEMS.get(item as never)?.unit ?? 'count'}`);
   const workbook = writeXlsx([
@@ -49,7 +49,7 @@ export async function exportHomework(db: DbOrTx, reader: HomeworkReader, id: str
     {
       name: h('tab.submissions'),
       rows: [
-        [h('student'), h('className'), t('activities:task.itemLabel'), h('value'), t('activities:task.target'), t('activities:homework.reachedHeader'), h('measuredAt'), h('review'), h('reason')],
+        [h('student'), h('className'), t('activities:task.itemLabel'), h('value'), t('activities:task.target'), t('homework:reachedHeader'), h('measuredAt'), h('review'), h('reason')],
         ...submissions.records.map((s) => [
           s.studentName,
           s.className,

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { homeworkListQuery, homeworkSaveSchema, homeworkStudentQuery, homeworkSubmissionQuery, videoReviewSchema } from '@/domain/activities/homework';
+import { homeworkListQuery, homeworkSaveSchema, homeworkStudentQuery, homeworkSubmissionQuery, videoReviewSchema } from '@/domain/homework/homework';
 import { idParamsSchema as idParams } from '@/domain/list-query';
 import { OK_MSG } from '@/domain/errors';
 import { resourceAction } from '../../lib/action';

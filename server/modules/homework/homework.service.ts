@@ -15,7 +15,7 @@ import {
   type TaskCycle,
   type TaskItem,
   type VideoReview,
-} from '@/domain/activities/homework';
+} from '@/domain/homework/homework';
 import type { ActivityItemKey } from '@/domain/activities/items';
 import { planStatus } from '@/domain/test-plans/status';
 import { localDate } from '@/domain/dates';
@@ -261,7 +261,7 @@ export async function createHomework(tx: Tx, actor: Actor, body: HomeworkSave, n
 export async function updateHomework(tx: Tx, actor: Actor, id: string, body: HomeworkSave, now: Date): Promise<Change<HomeworkDetail>> {
   await lockVersion(tx, homeworks, id, eq(homeworks.orgId, actor.tenantOrgId), body.version ?? -1);
   const before = await homeworkById(tx, school(actor), id, now);
-  if (before.status === 'ended') throw new AppError(409, 'activities:homework.endedNotEditable');
+  if (before.status === 'ended') throw new AppError(409, 'homework:endedNotEditable');
   // A start already passed stays; a new one cannot be in the past.
   if (body.startDate !== before.startDate && body.startDate < localDate(now)) throw fieldError('startDate', 'activities:task.startInPast');
   await checkClasses(tx, actor, body.classIds);
@@ -276,7 +276,7 @@ export async function updateHomework(tx: Tx, actor: Actor, id: string, body: Hom
 /** Ends a homework at once (docs/product-rules.md#plan-states): submissions after it are refused. */
 export async function endHomework(tx: Tx, actor: Actor, id: string, now: Date): Promise<Change<HomeworkDetail>> {
   const before = await homeworkById(tx, school(actor), id, now);
-  if (before.status === 'ended') throw new AppError(409, 'activities:homework.alreadyEnded');
+  if (before.status === 'ended') throw new AppError(409, 'homework:alreadyEnded');
   await tx
     .update(homeworks)
     .set({ endedAt: now, version: nextVersion(homeworks.version) })
@@ -420,10 +420,10 @@ export async function reviewSubmission(tx: Tx, actor: Actor, recordId: string, b
     for update of r`);
   const rec = rows[0];
   if (!rec) throw notFound();
-  if (!rec.fileId || !rec.fileAt) throw new AppError(409, 'activities:homework.noVideo');
+  if (!rec.fileId || !rec.fileAt) throw new AppError(409, 'homework:noVideo');
   const until = new Date(rec.fileAt);
   until.setMonth(until.getMonth() + VIDEO_KEEP_MONTHS);
-  if (until <= now) throw new AppError(409, 'activities:homework.reviewExpired');
+  if (until <= now) throw new AppError(409, 'homework:reviewExpired');
   const reason = body.verdict === 'invalid' ? body.reason : null;
   await tx
     .insert(homeworkReviews)
@@ -482,7 +482,7 @@ export async function homeworkOptions(db: DbOrTx, actor: Actor) {
  * within its period and before an early end.
  */
 export const homeworkRefCheck: RefCheck = async (db, record, cache) => {
-  if (!record.refId) return { key: 'activities:homework.refused.unknown' };
+  if (!record.refId) return { key: 'homework:refused.unknown' };
   const cacheKey = `homework:${record.refId}`;
   let hw = cache.get(cacheKey) as
     | { orgId: string; startDate: string; endDate: string; endedAt: Date | null; classIds: Set<string>; items: Set<string> }
@@ -499,12 +499,12 @@ export const homeworkRefCheck: RefCheck = async (db, record, cache) => {
     } else hw = null;
     cache.set(cacheKey, hw);
   }
-  if (!hw || hw.orgId !== record.orgId) return { key: 'activities:homework.refused.unknown' };
-  if (!hw.classIds.has(record.classId)) return { key: 'activities:homework.refused.notAssigned' };
-  if (!hw.items.has(record.item)) return { key: 'activities:homework.refused.item' };
+  if (!hw || hw.orgId !== record.orgId) return { key: 'homework:refused.unknown' };
+  if (!hw.classIds.has(record.classId)) return { key: 'homework:refused.notAssigned' };
+  if (!hw.items.has(record.item)) return { key: 'homework:refused.item' };
   const day = localDate(record.measuredAt);
-  if (day < hw.startDate) return { key: 'activities:homework.refused.notStarted' };
-  if (hw.endedAt && record.measuredAt >= hw.endedAt) return { key: 'activities:homework.refused.ended' };
-  if (day > hw.endDate) return { key: 'activities:homework.refused.ended' };
+  if (day < hw.startDate) return { key: 'homework:refused.notStarted' };
+  if (hw.endedAt && record.measuredAt >= hw.endedAt) return { key: 'homework:refused.ended' };
+  if (day > hw.endDate) return { key: 'homework:refused.ended' };
   return null;
 };

@@ -7,7 +7,7 @@ import { inClassScope, type ClassScope } from '../../lib/data-scope';
 /**
  * SQL shared by homework and special training (docs/product-rules.md#homework): a task row aliased `h` with
  * `cycle`, `start_date`, `end_date`, `ended_at`; periods, what is due at a day, whether a value reaches its target.
- * The same rules as periodIndex / periodsDue / reachesTarget in src/domain/activities/homework.ts.
+ * The same rules as periodIndex / periodsDue / reachesTarget in src/domain/homework/homework.ts.
  */
 
 /** The calendar day in China of an instant column. */

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { emptySchema, envelopeSchema as envelope, ok } from '@/domain/api';
 import { createdIdSchema } from '@/domain/activities/ingest';
-import { lessonCloseSchema, lessonOpenSchema } from '@/domain/activities/lessons';
+import { lessonCloseSchema, lessonOpenSchema } from '@/domain/lessons/lessons';
 import { idParamsSchema } from '@/domain/list-query';
 import { closeLesson, openLesson } from './lessons.service';
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { TFunction } from 'i18next';
-import { lessonListQuery, type LessonRow, type LessonType } from '@/domain/activities/lessons';
+import { lessonListQuery, type LessonRow, type LessonType } from '@/domain/lessons/lessons';
 import { ORG_TIME_ZONE } from '@/domain/dates';
 import { formatList } from '@/domain/i18n/list';
 import { sendXlsx } from '../../lib/spreadsheet/http';
@@ -18,7 +18,7 @@ const FAMILY_TYPES: Record<LessonFamily, readonly LessonType[]> = { admin: ['pra
 
 function lessonWorkbook(rows: readonly LessonRow[], t: TFunction, locale: string, type: LessonType): Buffer {
   const time = new Intl.DateTimeFormat('sv-SE', { timeZone: ORG_TIME_ZONE, dateStyle: 'short', timeStyle: 'short' });
-  const head = ['school', 'className', 'teacher', 'venue', 'items', 'startedAt', 'endedAt', 'studentCount', 'recordCount'].map((k) => t(`activities:lessons.${k}`));
+  const head = ['school', 'className', 'teacher', 'venue', 'items', 'startedAt', 'endedAt', 'studentCount', 'recordCount'].map((k) => t(`lessons:${k}`));
   const body = rows.map((r) => [
     r.orgName,
     r.className,
@@ -30,7 +30,7 @@ function lessonWorkbook(rows: readonly LessonRow[], t: TFunction, locale: string
     r.studentCount,
     r.recordCount,
   ]);
-  return writeXlsx([{ name: t(`activities:lessons.types.${type}`), rows: [head, ...body], columnWidths: [24, 16, 12, 16, 30, 18, 18, 10, 10] }]);
+  return writeXlsx([{ name: t(`lessons:types.${type}`), rows: [head, ...body], columnWidths: [24, 16, 12, 16, 30, 18, 18, 10, 10] }]);
 }
 
 export const lessonRoutes: FastifyPluginAsync<{ family: LessonFamily }> = async (app, { family }) => {
@@ -52,7 +52,7 @@ export const lessonRoutes: FastifyPluginAsync<{ family: LessonFamily }> = async 
           { preValidation: requireAccess(key, 'export'), schema: { querystring: lessonListQuery.omit({ current: true, size: true }) } },
           async (request, reply) => {
             const rows = await lessonRows(app.db, await requireActor(request), type, request.query);
-            return sendXlsx(reply, lessonWorkbook(rows, request.t, request.locale, type), `${request.t(`activities:lessons.types.${type}`)}.xlsx`);
+            return sendXlsx(reply, lessonWorkbook(rows, request.t, request.locale, type), `${request.t(`lessons:types.${type}`)}.xlsx`);
           },
         );
       },

@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Page } from '@/domain/api';
 import { CLOCK_SKEW_MS } from '@/domain/activities/ingest';
 import { ACTIVITY_ITEMS, type ActivityItemKey } from '@/domain/activities/items';
-import { lessonResults, type LessonDetail, type LessonListQuery, type LessonOpen, type LessonRow, type LessonType, type MatchTeam } from '@/domain/activities/lessons';
+import { lessonResults, type LessonDetail, type LessonListQuery, type LessonOpen, type LessonRow, type LessonType, type MatchTeam } from '@/domain/lessons/lessons';
 import { ORG_TIME_ZONE } from '@/domain/dates';
 import type { DbOrTx, Tx } from '../../db/client';
 import { activityRecords } from '../../db/schema/activities';
@@ -30,10 +30,10 @@ export async function openLesson(tx: Tx, device: DeviceCaller, body: LessonOpen)
     .where(and(eq(lessons.deviceId, device.deviceId), eq(lessons.clientId, body.clientId)));
   if (existing) return existing;
   const [cls] = await tx.select({ id: classes.id }).from(classes).where(and(eq(classes.id, body.classId), eq(classes.orgId, device.orgId)));
-  if (!cls) throw fieldError('classId', 'activities:lessons.rules.classUnknown');
+  if (!cls) throw fieldError('classId', 'lessons:rules.classUnknown');
   if (body.teacherId) {
     const [teacher] = await tx.select({ id: teachers.id }).from(teachers).where(and(eq(teachers.id, body.teacherId), eq(teachers.orgId, device.orgId)));
-    if (!teacher) throw fieldError('teacherId', 'activities:lessons.rules.teacherUnknown');
+    if (!teacher) throw fieldError('teacherId', 'lessons:rules.teacherUnknown');
   }
   let teams: MatchTeam[] | null = null;
   if (body.teams) {
@@ -42,7 +42,7 @@ export async function openLesson(tx: Tx, device: DeviceCaller, body: LessonOpen)
       .select({ id: students.id })
       .from(students)
       .where(and(inArray(students.id, ids), eq(students.classId, body.classId)));
-    if (new Set(ids).size !== ids.length || inClass.length !== ids.length) throw fieldError('teams', 'activities:lessons.rules.teamStudents');
+    if (new Set(ids).size !== ids.length || inClass.length !== ids.length) throw fieldError('teams', 'lessons:rules.teamStudents');
     teams = body.teams;
   }
   const [row] = await tx
@@ -73,7 +73,7 @@ export async function closeLesson(tx: Tx, device: DeviceCaller, id: string, body
     .for('update');
   if (!row) throw notFound();
   const endedAt = new Date(body.endedAt);
-  if (endedAt < row.startedAt) throw fieldError('endedAt', 'activities:lessons.rules.endBeforeStart');
+  if (endedAt < row.startedAt) throw fieldError('endedAt', 'lessons:rules.endBeforeStart');
   await tx.update(lessons).set({ endedAt }).where(eq(lessons.id, lessonId));
 }
 
@@ -102,11 +102,11 @@ registerRefCheck('lesson', async (db, record, cache) => {
     facts = row ? { ...row, teamStudents: row.teams ? new Set(row.teams.flatMap((t) => t.studentIds)) : null } : null;
     cache.set(key, facts);
   }
-  if (!facts || facts.orgId !== record.orgId) return { key: 'activities:lessons.rules.unknown' };
-  if (facts.teamStudents ? !facts.teamStudents.has(record.studentId) : facts.classId !== record.classId) return { key: 'activities:lessons.rules.notInLesson' };
-  if (!facts.items.includes(record.item)) return { key: 'activities:lessons.rules.itemNotInLesson' };
+  if (!facts || facts.orgId !== record.orgId) return { key: 'lessons:rules.unknown' };
+  if (facts.teamStudents ? !facts.teamStudents.has(record.studentId) : facts.classId !== record.classId) return { key: 'lessons:rules.notInLesson' };
+  if (!facts.items.includes(record.item)) return { key: 'lessons:rules.itemNotInLesson' };
   const t = record.measuredAt.getTime();
-  if (t < facts.startedAt.getTime() - CLOCK_SKEW_MS || (facts.endedAt && t > facts.endedAt.getTime() + CLOCK_SKEW_MS)) return { key: 'activities:lessons.rules.outsideLesson' };
+  if (t < facts.startedAt.getTime() - CLOCK_SKEW_MS || (facts.endedAt && t > facts.endedAt.getTime() + CLOCK_SKEW_MS)) return { key: 'lessons:rules.outsideLesson' };
   return null;
 });
 

@@ -1,5 +1,5 @@
 import { and, eq, getTableColumns, isNull } from 'drizzle-orm';
-import type { CurrentOrg, CurrentOrgSave } from '@/domain/org/current-org';
+import type { CurrentOrg, CurrentOrgSave } from '@/domain/org-manage/current-org';
 import { filePaths, PUBLIC_FILES_API } from '@/domain/uploads/stored-file';
 import type { DbOrTx, Tx } from '../../db/client';
 import { files } from '../../db/schema/files';

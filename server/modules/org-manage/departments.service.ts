@@ -1,6 +1,6 @@
 import { and, asc, eq, ilike, inArray, ne, notExists, sql } from 'drizzle-orm';
 import type { Page } from '@/domain/api';
-import type { DepartmentMember, DepartmentRow, DepartmentSave } from '@/domain/org/departments';
+import type { DepartmentMember, DepartmentRow, DepartmentSave } from '@/domain/org-manage/departments';
 import type { DbOrTx, Tx } from '../../db/client';
 import { memberships, membershipRoles, users } from '../../db/schema/auth';
 import { departmentMembers, departments } from '../../db/schema/departments';

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { currentOrgSaveSchema } from '@/domain/org/current-org';
-import { orgCreateSchema, orgListQuery, orgStatusSchema, orgUpdateSchema } from '@/domain/org/orgs';
+import { currentOrgSaveSchema } from '@/domain/org-manage/current-org';
+import { orgCreateSchema, orgListQuery, orgStatusSchema, orgUpdateSchema } from '@/domain/org-manage/orgs';
 import { idParamsSchema } from '@/domain/list-query';
-import { departmentCandidateQuery, departmentListQuery, departmentMemberListQuery, departmentMembersAddSchema, departmentSaveSchema } from '@/domain/org/departments';
+import { departmentCandidateQuery, departmentListQuery, departmentMemberListQuery, departmentMembersAddSchema, departmentSaveSchema } from '@/domain/org-manage/departments';
 import { resourceAction } from '../../lib/action';
 import { registerLinked } from '../../lib/linked';
 import { notFound, registerResource, relativeApi, resourceRoutes } from '../../lib/resource';

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import type { OrgRow } from '@/domain/org/orgs';
+import type { OrgRow } from '@/domain/org-manage/orgs';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 
 /** The organisation list as a workbook: name (indented by depth), code, type, superior, status, device counts. */

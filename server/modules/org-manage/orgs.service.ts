@@ -4,7 +4,7 @@ import type { OrgType } from '@/domain/constants';
 import { familyOfOrgType } from '@/domain/menus/catalog';
 import { menuEntriesForGrant } from '@/domain/menus/menu-entries';
 import { ROLE_TEMPLATES } from '@/domain/menus/role-templates';
-import type { OrgCreate, OrgDetail, OrgRow, OrgStatus, OrgUpdate } from '@/domain/org/orgs';
+import type { OrgCreate, OrgDetail, OrgRow, OrgStatus, OrgUpdate } from '@/domain/org-manage/orgs';
 import type { DbOrTx, Tx } from '../../db/client';
 import { memberships, membershipRoles, roleMenus, roles, users } from '../../db/schema/auth';
 import { orgs } from '../../db/schema/orgs';

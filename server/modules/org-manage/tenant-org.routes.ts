@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
-import { simpleInfoQuery } from '@/domain/org/current-org';
+import { simpleInfoQuery } from '@/domain/org-manage/current-org';
 import { simpleInfo } from './tenant-org.service';
 
 

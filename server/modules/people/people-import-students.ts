@@ -89,8 +89,9 @@ export interface PlannedLink {
 }
 
 /**
- * What a student dry run keeps for its commit (issue 27: the commit writes these rows, it does not read the file
- * again): the accepted rows with the state they were checked against, the refused rows for the failures workbook.
+ * What a student dry run keeps for its commit (docs/product-rules.md#people-import: the commit writes these rows, it
+ * does not read the file again): the accepted rows with the state they were checked against, the refused rows for the
+ * failures workbook.
  */
 export interface StudentPlanFile {
   v: 1;

@@ -144,7 +144,7 @@ export async function signUpWorkbook(db: DbOrTx, tenantOrgId: string, planId: st
         .where(eq(physiqueResults.planId, planId))
     ).map((r) => [r.studentId, r]),
   );
-  const h = (key: string) => t(`testPlanUi:signUp.${key}`, RAW_OPTS);
+  const h = (key: string) => t(`testPlansUi:signUp.${key}`, RAW_OPTS);
   const rows: unknown[][] = [
     [h('name'), h('regNo'), h('gender'), t('physique:template.column.gradeNo', RAW_OPTS), h('className'), h('status'), h('total'), h('level'), h('invalid')],
   ];
@@ -157,7 +157,7 @@ export async function signUpWorkbook(db: DbOrTx, tenantOrgId: string, planId: st
       t(`physique:gender.${s.gender}`, RAW_OPTS),
       t(gradeNameKey(s.grade), RAW_OPTS),
       s.className,
-      t(`testPlan:signUpStatus.${status}`, RAW_OPTS),
+      t(`testPlans:signUpStatus.${status}`, RAW_OPTS),
       r?.total ?? null,
       r?.level ? t(`physique:level.${r.level}`, RAW_OPTS) : null,
       r?.invalid ? t('physiqueResults:export.invalid', RAW_OPTS) : null,

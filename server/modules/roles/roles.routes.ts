@@ -40,10 +40,10 @@ export const roleRoutes: FastifyPluginAsync<{ family: Family }> = async (app, { 
             family,
             {
               entry: (e, c) => {
-                const name = customName(c?.names, request.locale) ?? request.t(`menu:${e.i18nKey}`, { defaultValue: e.name });
+                const name = customName(c?.names, request.locale) ?? request.t(`menus:${e.i18nKey}`, { defaultValue: e.name });
                 return c?.hidden ? `${name} ${hidden}` : name;
               },
-              button: (b) => request.t(`menu:${b.i18nKey}`, { defaultValue: b.name }),
+              button: (b) => request.t(`menus:${b.i18nKey}`, { defaultValue: b.name }),
             },
             custom,
           ),

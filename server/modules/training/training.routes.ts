@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { candidateQuery, trainingDataQuery, trainingListQuery, trainingSaveSchema } from '@/domain/activities/training';
+import { candidateQuery, trainingDataQuery, trainingListQuery, trainingSaveSchema } from '@/domain/training/training';
 import { idParamsSchema as idParams } from '@/domain/list-query';
 import { OK_MSG } from '@/domain/errors';
 import { resourceAction } from '../../lib/action';

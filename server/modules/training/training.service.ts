@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Page } from '@/domain/api';
-import { type TaskCycle, type TaskItem } from '@/domain/activities/homework';
+import { type TaskCycle, type TaskItem } from '@/domain/homework/homework';
 import { ACTIVITY_ITEMS, type ActivityItemKey } from '@/domain/activities/items';
 import {
   progressToward,
@@ -11,7 +11,7 @@ import {
   type TrainingRow,
   type TrainingSave,
   type TrainingSession,
-} from '@/domain/activities/training';
+} from '@/domain/training/training';
 import { planStatus } from '@/domain/test-plans/status';
 import { localDate } from '@/domain/dates';
 import type { DbOrTx, Tx } from '../../db/client';
@@ -204,7 +204,7 @@ export async function createTraining(tx: Tx, actor: Actor, body: TrainingSave, n
 
 export async function endTraining(tx: Tx, actor: Actor, id: string, now: Date): Promise<Change<TrainingDetail>> {
   const before = await trainingById(tx, actor, id, now);
-  if (before.status === 'ended') throw new AppError(409, 'activities:training.alreadyEnded');
+  if (before.status === 'ended') throw new AppError(409, 'training:alreadyEnded');
   await tx
     .update(trainingPlans)
     .set({ endedAt: now, version: nextVersion(trainingPlans.version) })
@@ -348,7 +348,7 @@ export async function trainingSessions(db: DbOrTx, actor: Actor, id: string, q: 
  * their organisation, for one of its items, measured within its period and before an early end.
  */
 export const trainingRefCheck: RefCheck = async (db, record, cache) => {
-  if (!record.refId) return { key: 'activities:training.refused.unknown' };
+  if (!record.refId) return { key: 'training:refused.unknown' };
   const cacheKey = `training:${record.refId}`;
   let plan = cache.get(cacheKey) as { orgId: string; startDate: string; endDate: string; endedAt: Date | null; items: Set<string> } | null | undefined;
   if (plan === undefined) {
@@ -364,7 +364,7 @@ export const trainingRefCheck: RefCheck = async (db, record, cache) => {
       : null;
     cache.set(cacheKey, plan);
   }
-  if (!plan || plan.orgId !== record.orgId) return { key: 'activities:training.refused.unknown' };
+  if (!plan || plan.orgId !== record.orgId) return { key: 'training:refused.unknown' };
   // The plan's target students, read once per batch rather than one query per record.
   const targetsKey = `training-targets:${record.refId}`;
   let targets = cache.get(targetsKey) as Set<string> | undefined;
@@ -373,10 +373,10 @@ export const trainingRefCheck: RefCheck = async (db, record, cache) => {
     targets = new Set(rows.map((r) => r.id));
     cache.set(targetsKey, targets);
   }
-  if (!targets.has(record.studentId)) return { key: 'activities:training.refused.notTarget' };
-  if (!plan.items.has(record.item)) return { key: 'activities:training.refused.item' };
+  if (!targets.has(record.studentId)) return { key: 'training:refused.notTarget' };
+  if (!plan.items.has(record.item)) return { key: 'training:refused.item' };
   const day = localDate(record.measuredAt);
-  if (day < plan.startDate) return { key: 'activities:training.refused.notStarted' };
-  if ((plan.endedAt && record.measuredAt >= plan.endedAt) || day > plan.endDate) return { key: 'activities:training.refused.ended' };
+  if (day < plan.startDate) return { key: 'training:refused.notStarted' };
+  if ((plan.endedAt && record.measuredAt >= plan.endedAt) || day > plan.endDate) return { key: 'training:refused.ended' };
   return null;
 };

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
 import { DC_MSG } from '@/domain/data-center/messages';
-import { isWallScene, MEET_BOARD_SCENE, wallSceneParams as sceneParams, wallTokenParams as tokenParams } from '@/domain/data-center/wall';
+import { isWallScene, MEET_BOARD_SCENE, wallSceneParams as sceneParams, wallTokenParams as tokenParams } from '@/domain/wall/wall';
 import type { MeetBoardView } from '@/domain/meets/board';
-import type { DistrictOverview } from '@/domain/platform/district';
+import type { DistrictOverview } from '@/domain/data-center/district';
 import { AppError } from '../../lib/app-error';
 import { BOARD_CACHE_MS, createSceneCache, linkOfToken, meetBoardScene, wallConfig, wallScene } from './wall.service';
 

@@ -10,7 +10,7 @@ import { Card, CardContent } from '@/components/ui/card';
 
 /** A catalogue screen no feature implements yet: says so honestly, naming the screen. */
 export function NotAvailable({ entry }: { entry: CatalogEntry }) {
-  const { t } = useTranslation(['pages', 'menu']);
+  const { t } = useTranslation(['pages', 'menus']);
   const name = menuLabel(t, entry);
   return (
     <div data-testid="not-available" data-screen={entry.key}>
@@ -28,7 +28,7 @@ export function NotAvailable({ entry }: { entry: CatalogEntry }) {
                 // Buttons the role lacks are not rendered (docs/product-rules.md#menus-and-permissions).
                 <PermissionGate key={b.permission} permission={b.permission}>
                   <Button variant="outline" size="sm" disabled data-permission={b.permission}>
-                    {t(`menu:${b.i18nKey}`, { defaultValue: b.name })}
+                    {t(`menus:${b.i18nKey}`, { defaultValue: b.name })}
                   </Button>
                 </PermissionGate>
               ))}

@@ -17,7 +17,7 @@ import { buildCrumbs } from './crumbs';
 /** The signed-in frame around every screen except the login screen; `children` replace the outlet. */
 export function ShellRoute({ children, noCrumbs = false }: { children?: ReactNode; noCrumbs?: boolean }) {
   useSessionSync();
-  const { t } = useTranslation(['common', 'menu']);
+  const { t } = useTranslation(['common', 'menus']);
   const uinfo = useAtomValue(uinfoAtom);
   const { pathname } = useLocation();
   const tree = uinfo?.menuTree ?? [];

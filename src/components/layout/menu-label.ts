@@ -12,5 +12,5 @@ export function menuLabel(t: TFunction, entry: { i18nKey?: string; menuName?: st
   if (custom) return custom;
   const fallback = entry.menuName ?? entry.name ?? '';
   if (!entry.i18nKey) return fallback;
-  return t(`menu:${entry.i18nKey}`, { defaultValue: fallback });
+  return t(`menus:${entry.i18nKey}`, { defaultValue: fallback });
 }

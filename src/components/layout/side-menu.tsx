@@ -34,7 +34,7 @@ const linkClass = (active: boolean, depth: number) =>
 
 /** The collapsible side menu of the present role's pages (docs/product-rules.md#screens-and-routes, #accounts-in-use). */
 export function SideMenu({ tree, collapsed = false, onNavigate }: SideMenuProps) {
-  const { t } = useTranslation(['layout', 'menu']);
+  const { t } = useTranslation(['layout', 'menus']);
   const { pathname } = useLocation();
   // Groups the person opened or closed; others follow the active page.
   const [toggled, setToggled] = useState<Record<string, boolean>>({});

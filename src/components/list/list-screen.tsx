@@ -118,7 +118,7 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
   section,
   'data-testid': testId,
 }: ListScreenProps<T, F>) {
-  const { t } = useTranslation(['components', 'menu']);
+  const { t } = useTranslation(['components', 'menus']);
   const held = useAtomValue(permissionsAtom);
   const access = pageAccess(pageKey);
   const can = (action: ButtonAction) => canDo(held, pageKey, action);
@@ -203,7 +203,7 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
     buttons.push(
       <Button key="add" onClick={onAdd} data-testid="list-add">
         <Plus aria-hidden />
-        {t('menu:button.add')}
+        {t('menus:button.add')}
       </Button>,
     );
   const dialogs: ReactNode[] = [];
@@ -219,7 +219,7 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
         data-testid={`list-${id}`}
       >
         {b.icon}
-        {b.label ?? t(`menu:button.${b.action}`)}
+        {b.label ?? t(`menus:button.${b.action}`)}
       </Button>,
     );
     if (b.dialog) dialogs.push(<Fragment key={id}>{b.dialog({ open: openDialog === id, onOpenChange: (open) => setOpenDialog(open ? id : null) })}</Fragment>);
@@ -228,7 +228,7 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
     buttons.push(
       <Button key="export" variant="outline" onClick={() => void onExport(state.filters)} data-testid="list-export">
         <Download aria-hidden />
-        {t('menu:button.export')}
+        {t('menus:button.export')}
       </Button>,
     );
 

@@ -41,7 +41,7 @@ export interface ActionDialogProps<T> {
  * `FormDialog`, a `ValidityDialog`…).
  */
 export interface PageAction<T> {
-  /** Catalogue button: its label (`menu:button.<action>`) and, on the page, the permission without which it is hidden. */
+  /** Catalogue button: its label (`menus:button.<action>`) and, on the page, the permission without which it is hidden. */
   button: ButtonAction;
   /** Where it shows: a row's buttons, the toolbar (on the selected rows, or on none), or both; 'row' by default. */
   where?: 'row' | 'toolbar' | 'both';
@@ -98,14 +98,14 @@ export interface UsedPageActions<T> {
  * The declarations may be written inline: the row buttons read the latest ones, so columns need not change with them.
  */
 export function usePageActions<T>(pageKey: string, actions: PageActions<T> | undefined, refresh?: () => unknown): UsedPageActions<T> {
-  const { t } = useTranslation(['menu', 'common']);
+  const { t } = useTranslation(['menus', 'common']);
   const held = useAtomValue(permissionsAtom);
   const [open, setOpen] = useState<Open<T> | null>(null);
   const decl = actions ?? {};
   // The row buttons' callbacks read the latest declarations (set after each render), so the column stays the same.
   const latest = useRef(decl);
   const refreshRef = useRef(refresh);
-  const labelOf = (a: PageAction<T>) => a.label ?? t(`menu:button.${a.button}`);
+  const labelOf = (a: PageAction<T>) => a.label ?? t(`menus:button.${a.button}`);
 
   const names = Object.keys(actions ?? {});
   const rowKey = names.filter((n) => (decl[n].where ?? 'row') !== 'toolbar').join('|');
@@ -242,7 +242,7 @@ export function validityActions<T>(o: ValidityOptions<T>): { invalid: PageAction
 }
 
 function ValidityConfirm<T>({ options: o, rows, invalid, onOpenChange, done }: { options: ValidityOptions<T>; rows: T[]; invalid: boolean; onOpenChange(open: boolean): void; done(): void }) {
-  const { t } = useTranslation(['menu', 'common']);
+  const { t } = useTranslation(['menus', 'common']);
   // One request per opening: the reason starts empty.
   const [request] = useState(() => ({ rows, invalid }));
   return (

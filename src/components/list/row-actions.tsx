@@ -18,7 +18,7 @@ import { cn } from '@/lib/cn';
 export interface RowAction<T> {
   /** Catalogue button action; its permission on the page decides whether the action shows. */
   action: ButtonAction;
-  /** Defaults to the catalogue button's label (`menu:button.<action>`). */
+  /** Defaults to the catalogue button's label (`menus:button.<action>`). */
   label?: ReactNode;
   icon?: ReactNode;
   onClick(row: T): void | Promise<void>;
@@ -78,7 +78,7 @@ export function RowActions<T>({
   actions: readonly RowAction<T>[];
   maxInline?: number;
 }) {
-  const { t } = useTranslation(['menu', 'common', 'components']);
+  const { t } = useTranslation(['menus', 'common', 'components']);
   const held = useAtomValue(permissionsAtom);
   const [pending, setPending] = useState<Pending<T> | null>(null);
   const shown = actions.filter((a) => canDo(held, pageKey, a.action) && !a.hidden?.(row));
@@ -103,7 +103,7 @@ export function RowActions<T>({
             onClick={() => run(a)}
           >
             {a.icon}
-            {a.label ?? t(`menu:button.${a.action}`)}
+            {a.label ?? t(`menus:button.${a.action}`)}
           </Button>
         );
         const hint = disabled ? a.disabledHint?.(row) : undefined;
@@ -136,7 +136,7 @@ export function RowActions<T>({
                 onSelect={() => run(a)}
               >
                 {a.icon}
-                {a.label ?? t(`menu:button.${a.action}`)}
+                {a.label ?? t(`menus:button.${a.action}`)}
               </DropdownMenuItem>
             ))}
           </DropdownMenuContent>
@@ -148,7 +148,7 @@ export function RowActions<T>({
           onOpenChange={(open) => !open && setPending(null)}
           title={confirmText.title}
           description={confirmText.description}
-          confirmText={pending.action.label ?? t(`menu:button.${pending.action.action}`)}
+          confirmText={pending.action.label ?? t(`menus:button.${pending.action.action}`)}
           destructive={pending.action.destructive ?? true}
           onConfirm={async () => {
             await pending.action.onClick(pending.row);

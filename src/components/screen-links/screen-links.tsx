@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Ban, Check, Copy, ExternalLink } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { UseMutationResult, UseQueryResult } from '@tanstack/react-query';
-import type { ScreenLinkCreated, ScreenLinkRow } from '@/domain/data-center/wall';
+import type { ScreenLinkCreated, ScreenLinkRow } from '@/domain/wall/wall';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';

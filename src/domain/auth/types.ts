@@ -21,7 +21,7 @@ export interface MenuEntry {
   pid: string;
   /** zh_cn name; the browser shows t(i18nKey) and falls back to this. */
   menuName: string;
-  /** i18n key of the name, namespace `menu`. */
+  /** i18n key of the name, namespace `menus`. */
   i18nKey: string;
   /** Full path including the family prefix, e.g. '/k12/org/class'. Empty for buttons. */
   menuPath: string;

@@ -3,8 +3,8 @@ import type { BmiBand, Gender, ItemKey } from '../physique/standard';
 import type { ItemResult } from '../physique-results/types';
 import type { DataCenterFilter } from './filters';
 import type { MeetBoardView } from '../meets/board';
-import type { DistrictSceneData } from '../platform/district';
-import type { DataCenterScene } from './wall';
+import type { DistrictSceneData } from './district';
+import type { DataCenterScene } from '../wall/wall';
 
 /**
  * Answers of the data-centre views (docs/product-rules.md#data-centre: conventions), one request per view. Conventions:

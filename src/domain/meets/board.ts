@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { screenLinkCreateSchema } from '../data-center/wall';
+import { screenLinkCreateSchema } from '../wall/wall';
 
 /**
  * The live board of a meet (score/screen/:meetId, and a board link's wall): latest published results, upcoming heats,

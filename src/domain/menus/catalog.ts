@@ -15,7 +15,7 @@ import { ORG_TYPE, type OrgType, type RouteFamily } from '../constants';
 export type CatalogFamily = RouteFamily | 'personal';
 export const CATALOG_FAMILIES: readonly CatalogFamily[] = ['admin', 'k12', 'gx', 'single', 'personal'];
 
-/** zh_cn label of every button action; the i18n key is `button.<action>` in namespace `menu`. */
+/** zh_cn label of every button action; the i18n key is `button.<action>` in namespace `menus`. */
 export const BUTTON_ACTIONS = {
   add: '新增',
   edit: '编辑',
@@ -61,7 +61,7 @@ export interface CatalogButton {
   action: ButtonAction;
   /** Permission code, e.g. 'k12:org:class:add'. */
   permission: string;
-  /** i18n key in namespace `menu`, e.g. 'button.add'. */
+  /** i18n key in namespace `menus`, e.g. 'button.add'. */
   i18nKey: string;
   /** zh_cn name. */
   name: string;
@@ -77,7 +77,7 @@ export interface CatalogEntry {
   kind: 'group' | 'page' | 'route';
   /** Full path with the family prefix and react-router params, e.g. '/k12/org/class/edit/:id'. Empty for groups. */
   path: string;
-  /** i18n key in namespace `menu`. */
+  /** i18n key in namespace `menus`. */
   i18nKey: string;
   /** zh_cn name, stored as menuName. */
   name: string;

@@ -4,7 +4,7 @@ export const FEE_PRECISIONS = [0, 1, 2, 3] as const;
 export type FeePrecision = (typeof FEE_PRECISIONS)[number];
 /** Fee rounding (docs/product-rules.md#limits): round half up, round up (towards +∞), round down (towards 0). */
 export const FEE_ROUNDINGS = ['round', 'up', 'down'] as const;
-export const FEE_ROUNDING_TABLE = enumTable(FEE_ROUNDINGS, (r) => `testPlan:feeRounding.${r}`);
+export const FEE_ROUNDING_TABLE = enumTable(FEE_ROUNDINGS, (r) => `testPlans:feeRounding.${r}`);
 export type FeeRounding = (typeof FEE_ROUNDINGS)[number];
 export const DEFAULT_FEE_PRECISION: FeePrecision = 2;
 export const DEFAULT_FEE_ROUNDING: FeeRounding = 'round';

@@ -14,7 +14,7 @@ import { SIGN_UP_STATUSES } from './types';
 /** What a plan's scope names (docs/product-rules.md#test-plans): grades or classes (K12), or colleges, grades or classes (university). */
 export const PLAN_SCOPE_TYPES = ['grade', 'class', 'college'] as const;
 export type PlanScopeType = (typeof PLAN_SCOPE_TYPES)[number];
-export const PLAN_SCOPE_TYPE_TABLE = enumTable(PLAN_SCOPE_TYPES, (s) => `testPlan:scopeType.${s}`);
+export const PLAN_SCOPE_TYPE_TABLE = enumTable(PLAN_SCOPE_TYPES, (s) => `testPlans:scopeType.${s}`);
 
 /** Highest test report fee the form accepts, in CNY (docs/product-rules.md#limits sets only the minimum; this keeps typos out). */
 export const TEST_REPORT_FEE_MAX = 100_000;
@@ -40,14 +40,14 @@ const formText = <T extends z.ZodType<unknown, string | undefined>>(then: T) =>
 const day = (required: string, invalid: string) => z.string({ error: required }).min(1, required).refine(isIsoDate, invalid);
 
 const semesterCode = z
-  .number({ error: 'testPlan:validation.semesterRequired' })
-  .refine((n) => n === SEMESTER.spring || n === SEMESTER.autumn, 'testPlan:validation.semesterRequired');
+  .number({ error: 'testPlans:validation.semesterRequired' })
+  .refine((n) => n === SEMESTER.spring || n === SEMESTER.autumn, 'testPlans:validation.semesterRequired');
 
 const gradeItemsSchema = z.object({
-  gradeNo: formNumber('testPlan:validation.gradeInvalid', z.number({ error: 'testPlan:validation.gradeInvalid' }).refine(isGrade, 'testPlan:validation.gradeInvalid')),
+  gradeNo: formNumber('testPlans:validation.gradeInvalid', z.number({ error: 'testPlans:validation.gradeInvalid' }).refine(isGrade, 'testPlans:validation.gradeInvalid')),
   items: z
-    .array(z.enum(ITEM_KEYS, { error: 'testPlan:validation.itemInvalid' }), { error: 'testPlan:validation.itemsRequired' })
-    .min(1, 'testPlan:validation.itemsRequired'),
+    .array(z.enum(ITEM_KEYS, { error: 'testPlans:validation.itemInvalid' }), { error: 'testPlans:validation.itemsRequired' })
+    .min(1, 'testPlans:validation.itemsRequired'),
 });
 
 /**
@@ -59,85 +59,85 @@ const gradeItemsSchema = z.object({
  */
 export const planRequestSchema = z
   .object({
-    schoolOrgId: formText(uuid('testPlan:validation.schoolRequired').optional()).optional(),
+    schoolOrgId: formText(uuid('testPlans:validation.schoolRequired').optional()).optional(),
     name: z
-      .string({ error: 'testPlan:validation.nameRequired' })
+      .string({ error: 'testPlans:validation.nameRequired' })
       .trim()
-      .refine((s) => [...s].length >= PLAN_NAME_MIN, 'testPlan:validation.nameRequired')
-      .refine((s) => [...s].length <= PLAN_NAME_MAX, 'testPlan:validation.nameLength'),
-    schoolYearId: requiredId('testPlan:validation.schoolYearRequired'),
-    semesterCode: formNumber('testPlan:validation.semesterRequired', semesterCode),
-    startDate: day('testPlan:validation.startDateRequired', 'testPlan:validation.startDateInvalid'),
-    endDate: day('testPlan:validation.endDateRequired', 'testPlan:validation.endDateInvalid'),
-    scopeType: z.enum(PLAN_SCOPE_TYPES, { error: 'testPlan:validation.scopeTypeRequired' }),
+      .refine((s) => [...s].length >= PLAN_NAME_MIN, 'testPlans:validation.nameRequired')
+      .refine((s) => [...s].length <= PLAN_NAME_MAX, 'testPlans:validation.nameLength'),
+    schoolYearId: requiredId('testPlans:validation.schoolYearRequired'),
+    semesterCode: formNumber('testPlans:validation.semesterRequired', semesterCode),
+    startDate: day('testPlans:validation.startDateRequired', 'testPlans:validation.startDateInvalid'),
+    endDate: day('testPlans:validation.endDateRequired', 'testPlans:validation.endDateInvalid'),
+    scopeType: z.enum(PLAN_SCOPE_TYPES, { error: 'testPlans:validation.scopeTypeRequired' }),
     scopeIds: z
-      .array(uuid('testPlan:validation.scopeRequired'), { error: 'testPlan:validation.scopeRequired' })
-      .min(1, 'testPlan:validation.scopeRequired')
-      .max(500, 'testPlan:validation.scopeTooMany')
+      .array(uuid('testPlans:validation.scopeRequired'), { error: 'testPlans:validation.scopeRequired' })
+      .min(1, 'testPlans:validation.scopeRequired')
+      .max(500, 'testPlans:validation.scopeTooMany')
       .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))]),
-    items: z.array(gradeItemsSchema, { error: 'testPlan:validation.itemsRequired' }).max(16, 'testPlan:validation.gradeInvalid').optional(),
+    items: z.array(gradeItemsSchema, { error: 'testPlans:validation.itemsRequired' }).max(16, 'testPlans:validation.gradeInvalid').optional(),
     standardVersion: z
-      .string({ error: 'testPlan:validation.standardVersion' })
-      .pipe(z.enum(STANDARD_VERSIONS, { error: 'testPlan:validation.standardVersion' }))
+      .string({ error: 'testPlans:validation.standardVersion' })
+      .pipe(z.enum(STANDARD_VERSIONS, { error: 'testPlans:validation.standardVersion' }))
       .default(DEFAULT_STANDARD_VERSION),
     feeAmount: formNumber(
-      'testPlan:validation.feeInvalid',
+      'testPlans:validation.feeInvalid',
       z
-        .number({ error: 'testPlan:validation.feeInvalid' })
-        .refine(Number.isFinite, 'testPlan:validation.feeInvalid')
-        .refine((n) => n >= TEST_REPORT_FEE_MIN, 'testPlan:validation.feeMin')
-        .refine((n) => n <= TEST_REPORT_FEE_MAX, 'testPlan:validation.feeMax')
-        .refine((n) => decimalsOf(n) <= 3, 'testPlan:validation.feeDecimals')
+        .number({ error: 'testPlans:validation.feeInvalid' })
+        .refine(Number.isFinite, 'testPlans:validation.feeInvalid')
+        .refine((n) => n >= TEST_REPORT_FEE_MIN, 'testPlans:validation.feeMin')
+        .refine((n) => n <= TEST_REPORT_FEE_MAX, 'testPlans:validation.feeMax')
+        .refine((n) => decimalsOf(n) <= 3, 'testPlans:validation.feeDecimals')
         .optional()
         .transform((n) => n ?? null),
     )
       .optional()
       .transform((n) => n ?? null),
-    feePrecision: formNumber('testPlan:validation.feePrecision', z.literal(FEE_PRECISIONS, { error: 'testPlan:validation.feePrecision' }).default(DEFAULT_FEE_PRECISION)).default(
+    feePrecision: formNumber('testPlans:validation.feePrecision', z.literal(FEE_PRECISIONS, { error: 'testPlans:validation.feePrecision' }).default(DEFAULT_FEE_PRECISION)).default(
       DEFAULT_FEE_PRECISION,
     ),
-    feeRounding: z.enum(FEE_ROUNDINGS, { error: 'testPlan:validation.feeRounding' }).default(DEFAULT_FEE_ROUNDING),
+    feeRounding: z.enum(FEE_ROUNDINGS, { error: 'testPlans:validation.feeRounding' }).default(DEFAULT_FEE_ROUNDING),
   })
   .superRefine((plan, ctx) => {
-    if (plan.endDate < plan.startDate) ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'testPlan:validation.endBeforeStart' });
+    if (plan.endDate < plan.startDate) ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'testPlans:validation.endBeforeStart' });
     if (plan.feeAmount !== null && roundFee(plan.feeAmount, plan.feePrecision, plan.feeRounding) < TEST_REPORT_FEE_MIN) {
-      ctx.addIssue({ code: 'custom', path: ['feeAmount'], message: 'testPlan:validation.feeRoundsBelowMin' });
+      ctx.addIssue({ code: 'custom', path: ['feeAmount'], message: 'testPlans:validation.feeRoundsBelowMin' });
     }
     const seen = new Set<number>();
     for (const [i, g] of (plan.items ?? []).entries()) {
-      if (seen.has(g.gradeNo)) ctx.addIssue({ code: 'custom', path: ['items', i, 'gradeNo'], message: 'testPlan:validation.gradeDuplicate' });
+      if (seen.has(g.gradeNo)) ctx.addIssue({ code: 'custom', path: ['items', i, 'gradeNo'], message: 'testPlans:validation.gradeDuplicate' });
       seen.add(g.gradeNo);
       if (!isGrade(g.gradeNo)) continue;
       const allowed = new Set(planItemsForGrade(g.gradeNo, plan.standardVersion));
       if (g.items.some((item) => !allowed.has(item))) {
-        ctx.addIssue({ code: 'custom', path: ['items', i, 'items'], message: 'testPlan:validation.itemNotInStandard' });
+        ctx.addIssue({ code: 'custom', path: ['items', i, 'items'], message: 'testPlans:validation.itemNotInStandard' });
       }
       if (new Set(g.items).size !== g.items.length) {
-        ctx.addIssue({ code: 'custom', path: ['items', i, 'items'], message: 'testPlan:validation.itemDuplicate' });
+        ctx.addIssue({ code: 'custom', path: ['items', i, 'items'], message: 'testPlans:validation.itemDuplicate' });
       }
     }
   });
 export type PlanRequestInput = z.input<typeof planRequestSchema>;
 
 const endAfterStart = (dates: { startDate?: string; endDate?: string }, ctx: z.RefinementCtx) => {
-  if (dates.startDate && dates.endDate && dates.endDate < dates.startDate) ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'testPlan:validation.endBeforeStart' });
+  if (dates.startDate && dates.endDate && dates.endDate < dates.startDate) ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'testPlans:validation.endBeforeStart' });
 };
 
 /** An administrator's correction of a plan's dates (src/domain/test-plans/access.ts). */
 export const planDatesSchema = z
-  .object({ startDate: day('testPlan:validation.startDateRequired', 'testPlan:validation.startDateInvalid'), endDate: day('testPlan:validation.endDateRequired', 'testPlan:validation.endDateInvalid') })
+  .object({ startDate: day('testPlans:validation.startDateRequired', 'testPlans:validation.startDateInvalid'), endDate: day('testPlans:validation.endDateRequired', 'testPlans:validation.endDateInvalid') })
   .superRefine(endAfterStart);
 export type PlanDatesRequest = z.output<typeof planDatesSchema>;
 
 /** Undoing an early end, optionally with corrected dates (both or neither). */
 export const planReopenSchema = z
   .object({
-    startDate: day('testPlan:validation.startDateRequired', 'testPlan:validation.startDateInvalid').optional(),
-    endDate: day('testPlan:validation.endDateRequired', 'testPlan:validation.endDateInvalid').optional(),
+    startDate: day('testPlans:validation.startDateRequired', 'testPlans:validation.startDateInvalid').optional(),
+    endDate: day('testPlans:validation.endDateRequired', 'testPlans:validation.endDateInvalid').optional(),
   })
   .superRefine((dates, ctx) => {
-    if (dates.startDate && !dates.endDate) ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'testPlan:validation.endDateRequired' });
-    if (dates.endDate && !dates.startDate) ctx.addIssue({ code: 'custom', path: ['startDate'], message: 'testPlan:validation.startDateRequired' });
+    if (dates.startDate && !dates.endDate) ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'testPlans:validation.endDateRequired' });
+    if (dates.endDate && !dates.startDate) ctx.addIssue({ code: 'custom', path: ['startDate'], message: 'testPlans:validation.startDateRequired' });
     endAfterStart(dates, ctx);
   });
 export type PlanReopenRequest = z.output<typeof planReopenSchema>;
@@ -152,8 +152,8 @@ export const planPageQuerySchema = pageQuerySchema.extend({
   schoolYearId: optionalId(),
   /** A school year written '2026-2027' (the admin family lists several schools, each with its own year ids). */
   academicYear: optionalText,
-  semesterCode: semesterFilter('testPlan:validation.semesterRequired'),
-  status: enumFilter(PLAN_STATUSES, 'testPlan:validation.statusInvalid'),
+  semesterCode: semesterFilter('testPlans:validation.semesterRequired'),
+  status: enumFilter(PLAN_STATUSES, 'testPlans:validation.statusInvalid'),
   /** Admin family: only this school's plans. */
   schoolOrgId: optionalId(),
   /** 1 = the recycle bin (deleted plans with results, still restorable) instead of the live plans. */
@@ -167,7 +167,7 @@ export const planOptionsQuery = z.object({ schoolOrgId: z.preprocess(blankAsUnde
 /** Filters of the sign-up list: class, result status, name or registration number contains. */
 export const signUpQuerySchema = pageQuerySchema.extend({
   classId: optionalId(),
-  status: enumFilter(SIGN_UP_STATUSES, 'testPlan:validation.statusInvalid'),
+  status: enumFilter(SIGN_UP_STATUSES, 'testPlans:validation.statusInvalid'),
   keyword: optionalText,
 });
 export type SignUpQuery = z.output<typeof signUpQuerySchema>;

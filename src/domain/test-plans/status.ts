@@ -5,7 +5,7 @@ import { enumTable } from '../presentation';
 export const PLAN_STATUSES = ['notStarted', 'inProgress', 'ended'] as const;
 export type PlanStatus = (typeof PLAN_STATUSES)[number];
 /** A test plan's status as the plan screens show it. */
-export const PLAN_STATUS_TABLE = enumTable(PLAN_STATUSES, (s) => `testPlan:status.${s}`, { notStarted: 'plain', inProgress: 'success', ended: 'neutral' });
+export const PLAN_STATUS_TABLE = enumTable(PLAN_STATUSES, (s) => `testPlans:status.${s}`, { notStarted: 'plain', inProgress: 'success', ended: 'neutral' });
 /** The same states of a homework or training task, in the task screens' words. */
 export const TASK_STATUS_TABLE = enumTable(PLAN_STATUSES, (s) => `activities:task.status.${s}`, { notStarted: 'plain', inProgress: 'success', ended: 'neutral' });
 

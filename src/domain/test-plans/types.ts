@@ -64,7 +64,7 @@ export interface PlanDetail extends PlanRow {
 /** Result status of a student in a plan: no result, some items missing, every item of the grade present. */
 export const SIGN_UP_STATUSES = ['notTested', 'incomplete', 'complete'] as const;
 export type SignUpStatus = (typeof SIGN_UP_STATUSES)[number];
-export const SIGN_UP_STATUS_TABLE = enumTable(SIGN_UP_STATUSES, (s) => `testPlan:signUpStatus.${s}`, { notTested: 'plain', incomplete: 'warning', complete: 'success' });
+export const SIGN_UP_STATUS_TABLE = enumTable(SIGN_UP_STATUSES, (s) => `testPlans:signUpStatus.${s}`, { notTested: 'plain', incomplete: 'warning', complete: 'success' });
 
 /** A row of the sign-up list: a student in the plan's scope and their result status. */
 export interface SignUpRow {

@@ -1,6 +1,6 @@
 import type { SchoolFamily } from '@/domain/menus/access';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ScreenLinkCreated, ScreenLinkRow } from '@/domain/data-center/wall';
+import type { ScreenLinkCreated, ScreenLinkRow } from '@/domain/wall/wall';
 import type { BoardLinkCreate } from '@/domain/meets/board';
 import { del, get, post } from '@/lib/api-client';
 import { meets } from './api';

@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { pageApi, type Family } from '@/domain/menus/access';
-import type { CurrentOrg, CurrentOrgSave } from '@/domain/org/current-org';
-import type { DepartmentRow, DepartmentSave } from '@/domain/org/departments';
-import type { OrgCreate, OrgDetail, OrgRow, OrgStatus, OrgUpdate } from '@/domain/org/orgs';
+import type { CurrentOrg, CurrentOrgSave } from '@/domain/org-manage/current-org';
+import type { DepartmentRow, DepartmentSave } from '@/domain/org-manage/departments';
+import type { OrgCreate, OrgDetail, OrgRow, OrgStatus, OrgUpdate } from '@/domain/org-manage/orgs';
 import { download, get, put, saveFile } from '@/lib/api-client';
 import { createResource, type Resource } from '@/lib/resource';
 

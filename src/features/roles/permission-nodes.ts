@@ -11,8 +11,8 @@ import type { TreeNode } from '@/components/tree/tree';
  */
 export function permissionNodes(family: Family, t: TFunction): TreeNode[] {
   return permissionTree(family, {
-    entry: (e) => t(e.i18nKey, { ns: 'menu', defaultValue: e.name }),
-    button: (b) => t(b.i18nKey, { ns: 'menu', defaultValue: b.name }),
+    entry: (e) => t(e.i18nKey, { ns: 'menus', defaultValue: e.name }),
+    button: (b) => t(b.i18nKey, { ns: 'menus', defaultValue: b.name }),
   });
 }
 

@@ -11,14 +11,14 @@ export default meta;
 type Story = StoryObj<typeof meta>;
 
 function usePermissionTree(): TreeNode[] {
-  const { t } = useTranslation(['components', 'menu']);
+  const { t } = useTranslation(['components', 'menus']);
   return [
     {
       id: 'org',
       label: t('components:demo.org'),
       children: [
-        { id: 'class', label: t('components:demo.classPage'), children: ['add', 'edit', 'delete'].map((a) => ({ id: `class#${a}`, label: t(`menu:button.${a}`) })) },
-        { id: 'grade', label: t('components:demo.gradePage'), children: ['add', 'delete'].map((a) => ({ id: `grade#${a}`, label: t(`menu:button.${a}`) })) },
+        { id: 'class', label: t('components:demo.classPage'), children: ['add', 'edit', 'delete'].map((a) => ({ id: `class#${a}`, label: t(`menus:button.${a}`) })) },
+        { id: 'grade', label: t('components:demo.gradePage'), children: ['add', 'delete'].map((a) => ({ id: `grade#${a}`, label: t(`menus:button.${a}`) })) },
       ],
     },
   ];

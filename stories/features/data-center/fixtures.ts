@@ -1,4 +1,4 @@
-import type { DistrictSchoolRow } from '@/domain/platform/district';
+import type { DistrictSchoolRow } from '@/domain/data-center/district';
 import type { ClassStudentRow, GradeBreakdown, Indicators, ItemStats, RankRow, TrendPoint, WallSceneData, WeakItem } from '@/domain/data-center/types';
 import { levelOf } from '@/domain/physique/level';
 import { ITEM_KEYS, type ItemKey } from '@/domain/physique/standard';

@@ -176,7 +176,7 @@ const SPEC_PATHS: Record<Family | 'always', readonly string[]> = {
 
 type Tree = { [k: string]: string | Tree };
 const localeKeys = (lng: string): Set<string> => {
-  const json = JSON.parse(readFileSync(join(import.meta.dirname, `../../../locales/${lng}/menu.json`), 'utf8')) as Tree;
+  const json = JSON.parse(readFileSync(join(import.meta.dirname, `../../../locales/${lng}/menus.json`), 'utf8')) as Tree;
   const out = new Set<string>();
   const walk = (t: Tree, prefix: string) => {
     for (const [k, v] of Object.entries(t)) {
@@ -278,13 +278,13 @@ describe('screen catalogue', () => {
     expect(codes.filter((c) => views.includes(c))).toEqual([]);
   });
 
-  it('names every entry and button in every locale of namespace menu', () => {
+  it('names every entry and button in every locale of namespace menus', () => {
     for (const lng of LOCALES) {
       const keys = localeKeys(lng);
       for (const e of CATALOG) expect(keys.has(e.i18nKey), `${lng} ${e.i18nKey}`).toBe(true);
       for (const a of Object.keys(BUTTON_ACTIONS)) expect(keys.has(`button.${a}`), `${lng} button.${a}`).toBe(true);
     }
-    const zh = JSON.parse(readFileSync(join(import.meta.dirname, '../../../locales/zh_cn/menu.json'), 'utf8')) as Record<string, Record<string, string>>;
+    const zh = JSON.parse(readFileSync(join(import.meta.dirname, '../../../locales/zh_cn/menus.json'), 'utf8')) as Record<string, Record<string, string>>;
     for (const e of CATALOG) {
       const [a, b] = e.i18nKey.split('.');
       expect(zh[a][b], e.key).toBe(e.name);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { contestLevelSchema, contestSaveSchema } from '@/domain/activities/contests';
-import { homeworkSaveSchema, taskItemSchema } from '@/domain/activities/homework';
-import { trainingSaveSchema } from '@/domain/activities/training';
+import { contestLevelSchema, contestSaveSchema } from '@/domain/contests/contests';
+import { homeworkSaveSchema, taskItemSchema } from '@/domain/homework/homework';
+import { trainingSaveSchema } from '@/domain/training/training';
 import { requiredNumber } from '@/domain/fields';
 import { staffCreateSchema } from '@/domain/people/staff';
 import { schoolYearSaveSchema } from '@/domain/school/school-years';
@@ -27,9 +27,9 @@ describe('number fields typed in a form', () => {
   });
 
   it('an empty 达标成绩 of a challenge level is missing, not 0', () => {
-    expect(messageAt(contestLevelSchema, { name: '第 1 关', threshold: '' }, 'threshold')).toBe('activities:contests.validation.threshold');
+    expect(messageAt(contestLevelSchema, { name: '第 1 关', threshold: '' }, 'threshold')).toBe('contests:validation.threshold');
     const challenge = { type: 'challenge', name: '闯关', startDate: '2026-12-01', endDate: '2026-12-10', items: ['ropeFree'], passLevels: 1 };
-    expect(messageAt(contestSaveSchema, { ...challenge, levels: [{ name: '第 1 关', threshold: '' }] }, 'levels.0.threshold')).toBe('activities:contests.validation.threshold');
+    expect(messageAt(contestSaveSchema, { ...challenge, levels: [{ name: '第 1 关', threshold: '' }] }, 'levels.0.threshold')).toBe('contests:validation.threshold');
     expect(contestSaveSchema.safeParse({ ...challenge, levels: [{ name: '第 1 关', threshold: '0' }] }).success).toBe(true);
   });
 

@@ -31,7 +31,7 @@ describe('plan administrators’ rules', () => {
   it('checks corrected dates like the form, and reopening takes both dates or neither', () => {
     expect(planDatesSchema.safeParse({ startDate: '2026-11-05', endDate: '2026-11-01' }).error?.issues[0]).toMatchObject({
       path: ['endDate'],
-      message: 'testPlan:validation.endBeforeStart',
+      message: 'testPlans:validation.endBeforeStart',
     });
     expect(planReopenSchema.parse({})).toEqual({});
     expect(planReopenSchema.safeParse({ endDate: '2026-12-01' }).error?.issues[0]).toMatchObject({ path: ['startDate'] });

@@ -34,52 +34,52 @@ describe('planRequestSchema (docs/product-rules.md#test-plans)', () => {
 
   it('counts name length in characters, 1–20 (docs/product-rules.md#limits), trimmed', () => {
     expect(firstMessage({ ...valid, name: '一'.repeat(20) })).toBeNull();
-    expect(firstMessage({ ...valid, name: '一'.repeat(21) })).toBe('testPlan:validation.nameLength');
+    expect(firstMessage({ ...valid, name: '一'.repeat(21) })).toBe('testPlans:validation.nameLength');
     expect(firstMessage({ ...valid, name: '😀'.repeat(20) })).toBeNull();
-    expect(firstMessage({ ...valid, name: '   ' })).toBe('testPlan:validation.nameRequired');
-    expect(firstMessage({ ...valid, name: undefined })).toBe('testPlan:validation.nameRequired');
+    expect(firstMessage({ ...valid, name: '   ' })).toBe('testPlans:validation.nameRequired');
+    expect(firstMessage({ ...valid, name: undefined })).toBe('testPlans:validation.nameRequired');
     expect(planRequestSchema.parse({ ...valid, name: '  体测  ' }).name).toBe('体测');
   });
 
   it('checks dates: real days, end not before start', () => {
-    expect(firstMessage({ ...valid, endDate: '2026-10-31' })).toBe('testPlan:validation.endBeforeStart');
+    expect(firstMessage({ ...valid, endDate: '2026-10-31' })).toBe('testPlans:validation.endBeforeStart');
     expect(firstMessage({ ...valid, endDate: valid.startDate })).toBeNull();
-    expect(firstMessage({ ...valid, startDate: '2026-02-30' })).toBe('testPlan:validation.startDateInvalid');
-    expect(firstMessage({ ...valid, startDate: '0000-01-01' })).toBe('testPlan:validation.startDateInvalid');
-    expect(firstMessage({ ...valid, endDate: '2026-13-45' })).toBe('testPlan:validation.endDateInvalid');
-    expect(firstMessage({ ...valid, startDate: '' })).toBe('testPlan:validation.startDateRequired');
+    expect(firstMessage({ ...valid, startDate: '2026-02-30' })).toBe('testPlans:validation.startDateInvalid');
+    expect(firstMessage({ ...valid, startDate: '0000-01-01' })).toBe('testPlans:validation.startDateInvalid');
+    expect(firstMessage({ ...valid, endDate: '2026-13-45' })).toBe('testPlans:validation.endDateInvalid');
+    expect(firstMessage({ ...valid, startDate: '' })).toBe('testPlans:validation.startDateRequired');
   });
 
   it('checks semester 11/13, scope and standard', () => {
-    expect(firstMessage({ ...valid, semesterCode: 12 })).toBe('testPlan:validation.semesterRequired');
-    expect(firstMessage({ ...valid, scopeIds: [] })).toBe('testPlan:validation.scopeRequired');
-    expect(firstMessage({ ...valid, scopeIds: ['x'] })).toBe('testPlan:validation.scopeRequired');
-    expect(firstMessage({ ...valid, scopeType: 'school' })).toBe('testPlan:validation.scopeTypeRequired');
-    expect(firstMessage({ ...valid, standardVersion: '2030' })).toBe('testPlan:validation.standardVersion');
+    expect(firstMessage({ ...valid, semesterCode: 12 })).toBe('testPlans:validation.semesterRequired');
+    expect(firstMessage({ ...valid, scopeIds: [] })).toBe('testPlans:validation.scopeRequired');
+    expect(firstMessage({ ...valid, scopeIds: ['x'] })).toBe('testPlans:validation.scopeRequired');
+    expect(firstMessage({ ...valid, scopeType: 'school' })).toBe('testPlans:validation.scopeTypeRequired');
+    expect(firstMessage({ ...valid, standardVersion: '2030' })).toBe('testPlans:validation.standardVersion');
     expect(planRequestSchema.parse({ ...valid, scopeIds: [ID, ID.toUpperCase()] }).scopeIds).toEqual([ID]);
   });
 
   it('checks the fee: ≥ 0.01, at most three decimals, still ≥ 0.01 after rounding', () => {
     expect(firstMessage({ ...valid, feeAmount: 0.01 })).toBeNull();
-    expect(firstMessage({ ...valid, feeAmount: 0.001 })).toBe('testPlan:validation.feeMin');
-    expect(firstMessage({ ...valid, feeAmount: 0 })).toBe('testPlan:validation.feeMin');
-    expect(firstMessage({ ...valid, feeAmount: -5 })).toBe('testPlan:validation.feeMin');
-    expect(firstMessage({ ...valid, feeAmount: 1.2345 })).toBe('testPlan:validation.feeDecimals');
-    expect(firstMessage({ ...valid, feeAmount: 'abc' })).toBe('testPlan:validation.feeInvalid');
-    expect(firstMessage({ ...valid, feeAmount: 1e9 })).toBe('testPlan:validation.feeMax');
-    expect(firstMessage({ ...valid, feeAmount: 0.4, feePrecision: 0, feeRounding: 'round' })).toBe('testPlan:validation.feeRoundsBelowMin');
+    expect(firstMessage({ ...valid, feeAmount: 0.001 })).toBe('testPlans:validation.feeMin');
+    expect(firstMessage({ ...valid, feeAmount: 0 })).toBe('testPlans:validation.feeMin');
+    expect(firstMessage({ ...valid, feeAmount: -5 })).toBe('testPlans:validation.feeMin');
+    expect(firstMessage({ ...valid, feeAmount: 1.2345 })).toBe('testPlans:validation.feeDecimals');
+    expect(firstMessage({ ...valid, feeAmount: 'abc' })).toBe('testPlans:validation.feeInvalid');
+    expect(firstMessage({ ...valid, feeAmount: 1e9 })).toBe('testPlans:validation.feeMax');
+    expect(firstMessage({ ...valid, feeAmount: 0.4, feePrecision: 0, feeRounding: 'round' })).toBe('testPlans:validation.feeRoundsBelowMin');
     expect(firstMessage({ ...valid, feeAmount: 0.4, feePrecision: 0, feeRounding: 'up' })).toBeNull();
-    expect(firstMessage({ ...valid, feeAmount: 1, feePrecision: 4 })).toBe('testPlan:validation.feePrecision');
-    expect(firstMessage({ ...valid, feeAmount: 1, feeRounding: 'bankers' })).toBe('testPlan:validation.feeRounding');
+    expect(firstMessage({ ...valid, feeAmount: 1, feePrecision: 4 })).toBe('testPlans:validation.feePrecision');
+    expect(firstMessage({ ...valid, feeAmount: 1, feeRounding: 'bankers' })).toBe('testPlans:validation.feeRounding');
   });
 
   it('checks items per grade: a non-empty subset of the standard, each grade once', () => {
     expect(firstMessage({ ...valid, items: [{ gradeNo: 1, items: ['bmi', 'rope1min'] }] })).toBeNull();
-    expect(firstMessage({ ...valid, items: [{ gradeNo: 1, items: ['pullUp'] }] })).toBe('testPlan:validation.itemNotInStandard');
-    expect(firstMessage({ ...valid, items: [{ gradeNo: 1, items: [] }] })).toBe('testPlan:validation.itemsRequired');
-    expect(firstMessage({ ...valid, items: [{ gradeNo: 1, items: ['swim'] }] })).toBe('testPlan:validation.itemInvalid');
-    expect(firstMessage({ ...valid, items: [{ gradeNo: 17, items: ['bmi'] }] })).toBe('testPlan:validation.gradeInvalid');
-    expect(firstMessage({ ...valid, items: [{ gradeNo: 1, items: ['bmi', 'bmi'] }] })).toBe('testPlan:validation.itemDuplicate');
+    expect(firstMessage({ ...valid, items: [{ gradeNo: 1, items: ['pullUp'] }] })).toBe('testPlans:validation.itemNotInStandard');
+    expect(firstMessage({ ...valid, items: [{ gradeNo: 1, items: [] }] })).toBe('testPlans:validation.itemsRequired');
+    expect(firstMessage({ ...valid, items: [{ gradeNo: 1, items: ['swim'] }] })).toBe('testPlans:validation.itemInvalid');
+    expect(firstMessage({ ...valid, items: [{ gradeNo: 17, items: ['bmi'] }] })).toBe('testPlans:validation.gradeInvalid');
+    expect(firstMessage({ ...valid, items: [{ gradeNo: 1, items: ['bmi', 'bmi'] }] })).toBe('testPlans:validation.itemDuplicate');
     expect(
       firstMessage({
         ...valid,
@@ -88,7 +88,7 @@ describe('planRequestSchema (docs/product-rules.md#test-plans)', () => {
           { gradeNo: 3, items: ['run50m'] },
         ],
       }),
-    ).toBe('testPlan:validation.gradeDuplicate');
+    ).toBe('testPlans:validation.gradeDuplicate');
   });
 
   it('list and sign-up filters: blanks mean no filter, statuses checked', () => {

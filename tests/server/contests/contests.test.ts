@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope, Page } from '@/domain/api';
-import type { ContestEntryRow, ContestRow, Leaderboard, LeaderboardClassRow, LeaderboardStudentRow, ParticipationDay } from '@/domain/activities/contests';
+import type { ContestEntryRow, ContestRow, Leaderboard, LeaderboardClassRow, LeaderboardStudentRow, ParticipationDay } from '@/domain/contests/contests';
 import { ORG_TYPE } from '@/domain/constants';
 import { activityRecords } from '../../../server/db/schema/activities';
 import { auditLogs } from '../../../server/db/schema/audit';
@@ -108,11 +108,11 @@ describe('ranking contests', () => {
     const other = k12Students.find((s) => s.gradeNo !== 7)!;
     const base = { studentId: g7.id, classId: g7.classId, orgId: k12Id, item: 'rope1min', refId: c.id };
     expect(await check(base)).toBeNull();
-    expect(await check({ ...base, item: 'sitUp1min' })).toMatchObject({ key: 'activities:contests.refused.item' });
-    expect(await check({ ...base, studentId: other.id, classId: other.classId })).toMatchObject({ key: 'activities:contests.refused.scope' });
-    expect(await check({ ...base, measuredAt: new Date(t.clock.now().getTime() - 3 * 86_400_000) })).toMatchObject({ key: 'activities:contests.refused.notStarted' });
+    expect(await check({ ...base, item: 'sitUp1min' })).toMatchObject({ key: 'contests:refused.item' });
+    expect(await check({ ...base, studentId: other.id, classId: other.classId })).toMatchObject({ key: 'contests:refused.scope' });
+    expect(await check({ ...base, measuredAt: new Date(t.clock.now().getTime() - 3 * 86_400_000) })).toMatchObject({ key: 'contests:refused.notStarted' });
     const u = uniStudents[0];
-    expect(await check({ ...base, studentId: u.id, classId: u.classId, orgId: uniId })).toMatchObject({ key: 'activities:contests.refused.unknown' });
+    expect(await check({ ...base, studentId: u.id, classId: u.classId, orgId: uniId })).toMatchObject({ key: 'contests:refused.unknown' });
   });
 
   it('early end takes effect at once: the status is ended, later entries are refused, the contest can no longer be edited or ended', async () => {
@@ -122,7 +122,7 @@ describe('ranking contests', () => {
     expect(ended).toMatchObject({ status: 'ended', version: 2 });
     expect(ended.endedAt).toBe(t.clock.now().toISOString());
     t.clock.advance(1000);
-    expect(await check({ studentId: s.id, classId: s.classId, orgId: k12Id, item: 'rope1min', refId: c.id })).toMatchObject({ key: 'activities:contests.refused.ended' });
+    expect(await check({ studentId: s.id, classId: s.classId, orgId: k12Id, item: 'rope1min', refId: c.id })).toMatchObject({ key: 'contests:refused.ended' });
     const edit = await call('PUT', `${K12}/${c.id}`, 'school01', rank({ name: '改名', version: 2 }));
     expect(edit.statusCode).toBe(409);
     expect(edit.json()).toMatchObject({ msg: '赛事已结束，不能编辑' });

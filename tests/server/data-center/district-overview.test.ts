@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '@/domain/api';
 import { ORG_TYPE } from '@/domain/constants';
 import type { SchoolView } from '@/domain/data-center/types';
-import type { DistrictOverview } from '@/domain/platform/district';
+import type { DistrictOverview } from '@/domain/data-center/district';
 import { activityRecords } from '../../../server/db/schema/activities';
 import { users } from '../../../server/db/schema/auth';
 import { orgs } from '../../../server/db/schema/orgs';

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HomeworkClassCompletion, HomeworkDetail, HomeworkRow, HomeworkStudentCompletion, HomeworkSubmission } from '@/domain/activities/homework';
+import type { HomeworkClassCompletion, HomeworkDetail, HomeworkRow, HomeworkStudentCompletion, HomeworkSubmission } from '@/domain/homework/homework';
 import type { Envelope, Page } from '@/domain/api';
 import { ORG_TYPE } from '@/domain/constants';
 import { localDate } from '@/domain/dates';
@@ -200,14 +200,14 @@ describe('the homework ref check', () => {
       ...over,
     });
     expect(await check(t.db, rec(), new Map())).toBeNull();
-    expect(await check(t.db, rec({ classId: classB }), new Map())).toEqual({ key: 'activities:homework.refused.notAssigned' });
-    expect(await check(t.db, rec({ item: 'sitUp1min' }), new Map())).toEqual({ key: 'activities:homework.refused.item' });
-    expect(await check(t.db, rec({ measuredAt: new Date(t.clock.now().getTime() + 5 * DAY) }), new Map())).toEqual({ key: 'activities:homework.refused.ended' });
-    expect(await check(t.db, rec({ measuredAt: new Date(t.clock.now().getTime() - 2 * DAY) }), new Map())).toEqual({ key: 'activities:homework.refused.notStarted' });
-    expect(await check(t.db, rec({ orgId: '00000000-0000-0000-0000-000000000000' }), new Map())).toEqual({ key: 'activities:homework.refused.unknown' });
+    expect(await check(t.db, rec({ classId: classB }), new Map())).toEqual({ key: 'homework:refused.notAssigned' });
+    expect(await check(t.db, rec({ item: 'sitUp1min' }), new Map())).toEqual({ key: 'homework:refused.item' });
+    expect(await check(t.db, rec({ measuredAt: new Date(t.clock.now().getTime() + 5 * DAY) }), new Map())).toEqual({ key: 'homework:refused.ended' });
+    expect(await check(t.db, rec({ measuredAt: new Date(t.clock.now().getTime() - 2 * DAY) }), new Map())).toEqual({ key: 'homework:refused.notStarted' });
+    expect(await check(t.db, rec({ orgId: '00000000-0000-0000-0000-000000000000' }), new Map())).toEqual({ key: 'homework:refused.unknown' });
     expect((await call('POST', `/${hw.id}/end`, 'school01')).statusCode).toBe(200);
     t.clock.advance(1000);
-    expect(await check(t.db, rec({ measuredAt: t.clock.now() }), new Map())).toEqual({ key: 'activities:homework.refused.ended' });
+    expect(await check(t.db, rec({ measuredAt: t.clock.now() }), new Map())).toEqual({ key: 'homework:refused.ended' });
   });
 });
 

@@ -261,7 +261,7 @@ describe('device batches', () => {
       )[0].id;
     const [above, elsewhere] = [await contestOf(parentId!), await contestOf(uniId)];
     const s = summary(await post(auth, [rec({ kind: 'contest', refId: above, item: 'rope1min', value: 150 }), rec({ kind: 'contest', refId: elsewhere, item: 'rope1min', value: 150 })]));
-    expect(s.results.map((r) => r.code)).toEqual([undefined, 'activities:contests.refused.unknown']);
+    expect(s.results.map((r) => r.code)).toEqual([undefined, 'contests:refused.unknown']);
   });
 
   it('lists the school roster for the device, never another school', async () => {

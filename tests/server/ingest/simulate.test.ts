@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContestRow, Leaderboard, LeaderboardStudentRow } from '@/domain/activities/contests';
-import type { HomeworkDetail } from '@/domain/activities/homework';
+import type { ContestRow, Leaderboard, LeaderboardStudentRow } from '@/domain/contests/contests';
+import type { HomeworkDetail } from '@/domain/homework/homework';
 import type { Envelope } from '@/domain/api';
 import { localDate } from '@/domain/dates';
 import { activityRecords } from '../../../server/db/schema/activities';

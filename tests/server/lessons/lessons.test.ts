@@ -3,7 +3,7 @@ import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope, Page } from '@/domain/api';
 import type { IngestSummary } from '@/domain/activities/ingest';
-import type { LessonDetail, LessonRow } from '@/domain/activities/lessons';
+import type { LessonDetail, LessonRow } from '@/domain/lessons/lessons';
 import { ORG_TYPE } from '@/domain/constants';
 import { activityRecords } from '../../../server/db/schema/activities';
 import { orgs } from '../../../server/db/schema/orgs';
@@ -81,13 +81,13 @@ describe('lessons through the device API', () => {
       'accepted',
       'accepted',
       'accepted',
-      'activities:lessons.rules.notInLesson',
-      'activities:lessons.rules.itemNotInLesson',
-      'activities:lessons.rules.unknown',
+      'lessons:rules.notInLesson',
+      'lessons:rules.itemNotInLesson',
+      'lessons:rules.unknown',
     ]);
     expect((await device('POST', `lessons/${id}/close`, { endedAt: at(45) })).statusCode).toBe(200);
     const late = data<IngestSummary>(await device('POST', 'records', { records: [value(id, c.id, 'run50m', 9, 40), value(id, c.id, 'run50m', 9.5, 90)] }));
-    expect(late.results.map((r) => r.code ?? r.status)).toEqual(['accepted', 'activities:lessons.rules.outsideLesson']);
+    expect(late.results.map((r) => r.code ?? r.status)).toEqual(['accepted', 'lessons:rules.outsideLesson']);
 
     const page = data<Page<LessonRow>>(await web('GET', 'k12/class/practise/page'));
     const row = page.records.find((r) => r.id === id)!;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope, Page } from '@/domain/api';
 import { ORG_TYPE } from '@/domain/constants';
 import type { MeetBoardAnswer } from '@/domain/data-center/types';
-import type { ScreenLinkCreated, ScreenLinkRow, WallConfig } from '@/domain/data-center/wall';
+import type { ScreenLinkCreated, ScreenLinkRow, WallConfig } from '@/domain/wall/wall';
 import type { MeetBoardView } from '@/domain/meets/board';
 import type { EntryRow } from '@/domain/meets/entries';
 import type { MeetDetail, MeetForm, MeetRow } from '@/domain/meets/meets';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '@/domain/api';
 import type { SimpleOrgInfo } from '@/domain/auth/types';
 import { ORG_TYPE } from '@/domain/constants';
-import type { CurrentOrg } from '@/domain/org/current-org';
+import type { CurrentOrg } from '@/domain/org-manage/current-org';
 import { filePaths } from '@/domain/uploads/stored-file';
 import { auditLogs } from '../../../server/db/schema/audit';
 import { files } from '../../../server/db/schema/files';

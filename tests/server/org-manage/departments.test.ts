@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope, Page } from '@/domain/api';
 import { ORG_TYPE } from '@/domain/constants';
-import type { DepartmentMember, DepartmentRow } from '@/domain/org/departments';
+import type { DepartmentMember, DepartmentRow } from '@/domain/org-manage/departments';
 import { auditLogs } from '../../../server/db/schema/audit';
 import { memberships, users } from '../../../server/db/schema/auth';
 import { createTestApp, type TestApp } from '../../support/server-app';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '@/domain/api';
 import { ORG_TYPE } from '@/domain/constants';
-import type { OrgDetail, OrgRow } from '@/domain/org/orgs';
+import type { OrgDetail, OrgRow } from '@/domain/org-manage/orgs';
 import { users } from '../../../server/db/schema/auth';
 import { orgs } from '../../../server/db/schema/orgs';
 import { createTestApp, type TestApp } from '../../support/server-app';

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TrainingCandidate, TrainingDetail, TrainingProgress, TrainingRow, TrainingSession } from '@/domain/activities/training';
+import type { TrainingCandidate, TrainingDetail, TrainingProgress, TrainingRow, TrainingSession } from '@/domain/training/training';
 import type { Envelope, Page } from '@/domain/api';
 import { localDate } from '@/domain/dates';
 import { activityRecords } from '../../../server/db/schema/activities';
@@ -100,11 +100,11 @@ describe('special training', () => {
     const [aRow] = await t.db.select({ classId: students.classId }).from(students).where(eq(students.id, a));
     const rec = { orgId: k12Id, studentId: a, classId: aRow.classId, item: 'rope1min', value: 130, measuredAt: t.clock.now(), refId: plan.id };
     expect(await check(t.db, rec, new Map())).toBeNull();
-    expect(await check(t.db, { ...rec, studentId: other.id, classId: other.classId }, new Map())).toEqual({ key: 'activities:training.refused.notTarget' });
-    expect(await check(t.db, { ...rec, item: 'sitUp1min' }, new Map())).toEqual({ key: 'activities:training.refused.item' });
+    expect(await check(t.db, { ...rec, studentId: other.id, classId: other.classId }, new Map())).toEqual({ key: 'training:refused.notTarget' });
+    expect(await check(t.db, { ...rec, item: 'sitUp1min' }, new Map())).toEqual({ key: 'training:refused.item' });
     expect((await call('POST', `/${plan.id}/end`, 'school01')).statusCode).toBe(200);
     expect((await call('POST', `/${plan.id}/end`, 'school01')).statusCode).toBe(409);
-    expect(await check(t.db, { ...rec, measuredAt: new Date(t.clock.now().getTime() + 1000) }, new Map())).toEqual({ key: 'activities:training.refused.ended' });
+    expect(await check(t.db, { ...rec, measuredAt: new Date(t.clock.now().getTime() + 1000) }, new Map())).toEqual({ key: 'training:refused.ended' });
 
     // Another school cannot see it; delete takes its sessions.
     expect((await call('GET', `/${plan.id}`, 'school02')).statusCode).toBe(404);

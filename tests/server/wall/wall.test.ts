@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '@/domain/api';
 import { ORG_TYPE } from '@/domain/constants';
 import type { SchoolView, WallSceneAnswer } from '@/domain/data-center/types';
-import type { ScreenLinkCreated, ScreenLinkRow, WallConfig } from '@/domain/data-center/wall';
+import type { ScreenLinkCreated, ScreenLinkRow, WallConfig } from '@/domain/wall/wall';
 import { screenLinks } from '../../../server/db/schema/data-center';
 import { orgs } from '../../../server/db/schema/orgs';
 import { hashSecret } from '../../../server/lib/tokens';

@@ -8,8 +8,8 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { uinfoAtom } from '@/lib/store';
 import { StudentDetail } from '@/features/data-center/components/student-detail';
 import { StudentList } from '@/features/data-center/components/student-list';
-import { reportApiFamily, useReportQuery, type ReportPick } from '@/features/physique-report/api/get-report';
-import { StudentReportView } from '@/features/physique-report/components/student-report';
+import { reportApiFamily, useReportQuery, type ReportPick } from '@/features/physique-results/api/get-report';
+import { StudentReportView } from '@/features/physique-results/components/student-report';
 
 /** /k12/dataCenter/student: the students of the scope, paged. */
 export function DataCenterStudentListPage() {

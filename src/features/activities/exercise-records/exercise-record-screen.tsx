@@ -11,7 +11,7 @@ import { useListState } from '@/components/list/use-list-state';
 import { Badge } from '@/components/ui/badge';
 import { cn } from '@/lib/cn';
 import { exerciseRecords, useActivityOptions, useSetExerciseValidity } from './api';
-import { useActivityFormat } from './format';
+import { useActivityFormat } from '../../../components/activities/format';
 import { gradeNameKey } from '@/domain/school/grades';
 
 type Filters = {

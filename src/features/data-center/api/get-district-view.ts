@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { DataCenterFilter } from '@/domain/data-center/filters';
 import { pageApi } from '@/domain/menus/access';
-import type { DistrictOverview } from '@/domain/platform/district';
+import type { DistrictOverview } from '@/domain/data-center/district';
 import { get } from '@/lib/api-client';
 import { filtersToParams } from '../filters';
 

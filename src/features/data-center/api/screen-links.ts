@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ScreenLinkCreate, ScreenLinkCreated, ScreenLinkRow } from '@/domain/data-center/wall';
+import type { ScreenLinkCreate, ScreenLinkCreated, ScreenLinkRow } from '@/domain/wall/wall';
 import { del, get, post } from '@/lib/api-client';
 import { dataCenterApi } from '../family';
 import type { Family } from '@/domain/menus/access';

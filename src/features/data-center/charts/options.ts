@@ -584,7 +584,7 @@ export function schoolTrendOption(
     series: [
       {
         type: 'line' as const,
-        name: t('platform:district.chart.districtMean'),
+        name: t('dataCenter:district.chart.districtMean'),
         symbolSize: look?.wall ? 12 : 7,
         lineStyle: { width: look?.wall ? 5 : 3, type: 'dashed' as const },
         itemStyle: { color: colors.foreground },
@@ -632,9 +632,9 @@ export function participationOption(
     xAxis: { type: 'category', data: rows.map((r) => r.name), axisLabel: axisLabel(look, { interval: 0, rotate: rows.length > 6 ? 30 : 0 }) },
     yAxis: { type: 'value', min: 0, max: 100, axisLabel: axisLabel(look, { formatter: '{value}%' }) },
     series: [
-      bar(t('platform:district.chart.testedRate'), colors.series[0], (r) => (r.students > 0 ? Math.min(1, Math.round((r.tested / r.students) * 10_000) / 10_000) : null)),
-      bar(t('platform:district.homeworkRate'), colors.series[2], (r) => r.homeworkRate),
-      bar(t('platform:district.contestRate'), colors.series[4], (r) => r.contestRate),
+      bar(t('dataCenter:district.chart.testedRate'), colors.series[0], (r) => (r.students > 0 ? Math.min(1, Math.round((r.tested / r.students) * 10_000) / 10_000) : null)),
+      bar(t('dataCenter:district.homeworkRate'), colors.series[2], (r) => r.homeworkRate),
+      bar(t('dataCenter:district.contestRate'), colors.series[4], (r) => r.contestRate),
     ],
   };
 }

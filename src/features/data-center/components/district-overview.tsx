@@ -5,7 +5,7 @@ import { ORG_TYPE } from '@/domain/constants';
 import type { DataCenterFilter } from '@/domain/data-center/filters';
 import type { UnitRow } from '@/domain/data-center/types';
 import { getCatalogEntry } from '@/domain/menus/catalog';
-import type { DistrictOverview, DistrictSchoolRow } from '@/domain/platform/district';
+import type { DistrictOverview, DistrictSchoolRow } from '@/domain/data-center/district';
 import { createDataTableColumnHelper, DataTable } from '@/components/data-table/data-table';
 import { menuLabel } from '@/components/layout/menu-label';
 import { PageHeader } from '@/components/page-header/page-header';
@@ -80,7 +80,7 @@ function unitRowOf(s: DistrictSchoolRow): UnitRow {
 
 /** Every chart of the district view from its one answer. */
 function useDistrictCharts(view: DistrictOverview | undefined) {
-  const { t } = useTranslation(['dashboard', 'physique', 'platform']);
+  const { t } = useTranslation(['dashboard', 'physique', 'dataCenter']);
   const colors = useSemanticColors();
   return useMemo(() => {
     if (!view) return null;
@@ -104,7 +104,7 @@ function useDistrictCharts(view: DistrictOverview | undefined) {
  * filters.
  */
 export function DistrictOverviewScreen() {
-  const { t } = useTranslation(['platform', 'menu', 'dashboard']);
+  const { t } = useTranslation(['dataCenter', 'menus', 'dashboard']);
   const navigate = useNavigate();
   const filters = useFilterUrlSync(DISTRICT_FILTERS);
   const query = useDistrictOverview(filters);

@@ -14,7 +14,7 @@ import {
   WALL_SCENES,
   wallScenesFor,
   type ScreenLinkCreated,
-} from '@/domain/data-center/wall';
+} from '@/domain/wall/wall';
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/form/form';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';

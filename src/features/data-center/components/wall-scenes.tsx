@@ -183,7 +183,7 @@ const WALL_SCHOOLS = 10;
  * score with their participation); school names and numbers only, never a student.
  */
 function DistrictSchools({ data }: { data: SceneOf<'districtSchools'> }) {
-  const { t } = useTranslation(['dashboard', 'physique', 'platform']);
+  const { t } = useTranslation(['dashboard', 'physique', 'dataCenter']);
   const colors = useSemanticColors();
   // The table lists the schools by mean score (a school without results last, with dashes); the chart those with results.
   const listed = useMemo(() => data.schools.slice(0, WALL_SCHOOLS), [data.schools]);
@@ -211,25 +211,25 @@ function DistrictSchools({ data }: { data: SceneOf<'districtSchools'> }) {
       <div className="grid grid-cols-6 gap-6">
         {tiles.map(([key, value]) => (
           <div key={key} className="rounded-2xl border bg-card px-6 py-4" data-testid={`wall-district-tile-${key}`}>
-            <div className="text-[24px] text-muted-foreground">{t(`platform:district.${key}`)}</div>
+            <div className="text-[24px] text-muted-foreground">{t(`dataCenter:district.${key}`)}</div>
             <div className="text-[52px] leading-tight font-bold tabular-nums">{value}</div>
           </div>
         ))}
       </div>
       <div className="grid min-h-0 grid-cols-[minmax(0,1fr)_minmax(0,1.25fr)] gap-6">
-        <Panel title={t('platform:district.chart.levels')}>
-          <DashboardChart option={option} height={FILL} aria-label={t('platform:district.chart.levels')} />
+        <Panel title={t('dataCenter:district.chart.levels')}>
+          <DashboardChart option={option} height={FILL} aria-label={t('dataCenter:district.chart.levels')} />
         </Panel>
         <Panel title={t('school.schoolRanking')}>
           <table className="absolute inset-x-0 top-0 w-full text-[26px]">
             <thead className="text-[20px] text-muted-foreground">
               <tr>
                 <th className="py-2 text-left font-medium">{t('ranking.school')}</th>
-                <th className="py-2 text-right font-medium">{t('platform:district.tested')}</th>
+                <th className="py-2 text-right font-medium">{t('dataCenter:district.tested')}</th>
                 <th className="py-2 text-right font-medium">{t('figure.meanTotal')}</th>
                 <th className="py-2 text-right font-medium">{t('figure.excellentRate')}</th>
                 <th className="py-2 text-right font-medium">{t('figure.passRate')}</th>
-                <th className="py-2 text-right font-medium">{t('platform:district.homeworkRate')}</th>
+                <th className="py-2 text-right font-medium">{t('dataCenter:district.homeworkRate')}</th>
               </tr>
             </thead>
             <tbody>

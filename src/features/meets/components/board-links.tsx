@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { MonitorPlay, Plus } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import type { ScreenLinkCreated } from '@/domain/data-center/wall';
+import type { ScreenLinkCreated } from '@/domain/wall/wall';
 import { boardLinkCreateSchema, type BoardLinkCreate } from '@/domain/meets/board';
 import { FormSchema, TextField } from '@/components/form/fields';
 import { Form } from '@/components/form/form';

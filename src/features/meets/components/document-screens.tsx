@@ -76,7 +76,7 @@ export function StampScreen({ family }: { family: SchoolFamily }) {
         actions={
           access.can('upload') ? (
             <Button onClick={() => setUploading(true)} disabled={count >= ESTAMP_MAX} data-testid="stamp-upload">
-              <UploadIcon aria-hidden /> {t('menu:button.upload')}
+              <UploadIcon aria-hidden /> {t('menus:button.upload')}
             </Button>
           ) : null
         }

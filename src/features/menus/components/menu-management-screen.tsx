@@ -45,7 +45,7 @@ function nest(rows: readonly MenuCustomRow[]): Row[] {
 
 /** The name an entry shows in the current language: the operator's, else the catalogue's translation. */
 function useEntryName() {
-  const { t } = useTranslation('menu');
+  const { t } = useTranslation('menus');
   return (r: MenuCustomRow) => customName(r.names, currentLocale()) ?? t(r.i18nKey, { defaultValue: r.name });
 }
 
@@ -54,7 +54,7 @@ function useEntryName() {
  * icon and visibility; `?family=` picks the tree, `?edit=<key>` opens an entry's form as a drawer over it.
  */
 export function MenuManagementScreen() {
-  const { t } = useTranslation(['menuManagement', 'common']);
+  const { t } = useTranslation(['menusUi', 'common']);
   const [params, setParams] = useSearchParams();
   const family = familyOf(params.get('family'));
   const editing = params.get('edit');
@@ -209,7 +209,7 @@ export function MenuManagementScreen() {
 
 /** One entry's names in the three languages, icon and visibility, as a drawer over the tree. */
 function MenuEntryForm({ entryKey, family }: { entryKey: string; family: MenuFamily }) {
-  const { t } = useTranslation('menuManagement');
+  const { t } = useTranslation('menusUi');
   const nameOf = useEntryName();
   const row = menuCustoms.useGet(entryKey).data;
   const defaults: MenuCustomForm = { names: {}, icon: '', visible: true };
@@ -259,5 +259,5 @@ function MenuEntryForm({ entryKey, family }: { entryKey: string; family: MenuFam
 
 /** The catalogue's name of an entry in a language (when that language is loaded), as that field's placeholder. */
 function nameOfLocale(row: MenuCustomRow, locale: (typeof LOCALES)[number]): string {
-  return i18next.getFixedT(locale, 'menu')(row.i18nKey, { defaultValue: row.name });
+  return i18next.getFixedT(locale, 'menus')(row.i18nKey, { defaultValue: row.name });
 }

@@ -4,7 +4,7 @@ import { Pencil } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { Family } from '@/domain/menus/access';
-import { currentOrgSaveSchema, type CurrentOrg, type CurrentOrgForm } from '@/domain/org/current-org';
+import { currentOrgSaveSchema, type CurrentOrg, type CurrentOrgForm } from '@/domain/org-manage/current-org';
 import { filePaths } from '@/domain/uploads/stored-file';
 import { FieldGroup, TextField, UploadField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Plus, UserMinus, UserPlus, Users } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
-import { departmentMemberListQuery, departmentSaveSchema, type DepartmentForm, type DepartmentMember, type DepartmentRow } from '@/domain/org/departments';
+import { departmentMemberListQuery, departmentSaveSchema, type DepartmentForm, type DepartmentMember, type DepartmentRow } from '@/domain/org-manage/departments';
 import { getCatalogEntry } from '@/domain/menus/catalog';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { FieldGroup, TextField, TreeSelectField } from '@/components/form/fields';
@@ -158,9 +158,9 @@ export function DepartmentMembersScreen() {
   const columns = useMemo(
     () =>
       memberCol.columns([
-        memberCol.accessor('name', { header: t('user.name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
-        memberCol.accessor('accountNum', { header: t('user.accountNum') }),
-        memberCol.accessor('mobile', { header: t('user.mobile') }),
+        memberCol.accessor('name', { header: t('users:name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
+        memberCol.accessor('accountNum', { header: t('users:accountNum') }),
+        memberCol.accessor('mobile', { header: t('users:mobile') }),
       ]),
     [t],
   );

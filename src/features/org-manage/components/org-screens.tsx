@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { ORG_TYPE } from '@/domain/constants';
 import { localDate } from '@/domain/dates';
-import { CHILD_ORG_TYPES, orgCreateSchema, orgUpdateSchema, type OrgDetail, type OrgRow } from '@/domain/org/orgs';
+import { CHILD_ORG_TYPES, orgCreateSchema, orgUpdateSchema, type OrgDetail, type OrgRow } from '@/domain/org-manage/orgs';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { FieldGroup, SelectField, TextField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
@@ -79,7 +79,7 @@ export function OrgListScreen() {
             {access.can('export') ? (
               <Button variant="outline" onClick={() => void exportOrgs(applied, t('orgs.exportName'))} data-testid="list-export">
                 <Download aria-hidden />
-                {t('menu:button.export')}
+                {t('menus:button.export')}
               </Button>
             ) : null}
             {access.can('add') ? (
@@ -223,7 +223,7 @@ export function OrgDetailScreen() {
         actions={
           access.can('edit') && orgId ? (
             <Button variant="outline" onClick={() => void navigate(access.paths.edit!(orgId))}>
-              {t('menu:button.edit')}
+              {t('menus:button.edit')}
             </Button>
           ) : null
         }

@@ -41,7 +41,7 @@ export function useResultPermissions(family: Family) {
  * dialog to edit raw values (rescored on save) and to set it invalid or restore it; export the national upload file.
  */
 export function ResultsScreen({ family }: { family: Family }) {
-  const { t } = useTranslation(['physiqueResultsUi', 'menu']);
+  const { t } = useTranslation(['physiqueResultsUi', 'menus']);
   const options = useSchoolOptionsQuery(family);
   const current = options.data?.schoolYears.find((y) => y.current)?.id;
   const entry = getCatalogEntry(`${family}.test.testResult`);

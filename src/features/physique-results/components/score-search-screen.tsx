@@ -28,7 +28,7 @@ const page = 'test.scoreSearch';
  * every item, export, invalid/restore.
  */
 export function ScoreSearchScreen({ family }: { family: Family }) {
-  const { t } = useTranslation(['physiqueResultsUi', 'menu']);
+  const { t } = useTranslation(['physiqueResultsUi', 'menus']);
   const options = useSchoolOptionsQuery(family);
   const current = options.data?.schoolYears.find((y) => y.current)?.id;
   const entry = getCatalogEntry(`${family}.${page}`);
@@ -47,7 +47,7 @@ export function ScoreSearchScreen({ family }: { family: Family }) {
 }
 
 function ScoreSearchBody({ family, initial }: { family: Family; initial: ScoreFilterValues }) {
-  const { t } = useTranslation(['physiqueResultsUi', 'menu']);
+  const { t } = useTranslation(['physiqueResultsUi', 'menus']);
   const can = {
     export: usePermission(buttonPermission(family, page, 'export')),
     invalid: usePermission(buttonPermission(family, page, 'invalid')) && canWriteScores(family),

@@ -33,7 +33,7 @@ const col = createDataTableColumnHelper<TestRecordRow>();
 
 /** selfTest/testRecord (docs/product-rules.md#physique-results: test records): single-item test records filtered by item, dates, class and name; invalid/restore; export. */
 export function TestRecordScreen({ family }: { family: Family }) {
-  const { t } = useTranslation(['physiqueResultsUi', 'physique', 'physiqueResults', 'menu', 'common']);
+  const { t } = useTranslation(['physiqueResultsUi', 'physique', 'physiqueResults', 'menus', 'common']);
   const dateTime = useDateTime('medium');
   const page = 'sportData.testRecord';
   const write = canWriteScores(family);

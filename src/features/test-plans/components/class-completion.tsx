@@ -14,7 +14,7 @@ const VISIBLE_CLASSES = 16;
 
 /** Completion tab: tested and complete students per class, as a bar chart and a table. */
 export function ClassCompletion({ family, planId }: { family: Family; planId: string }) {
-  const { t } = useTranslation(['testPlanUi', 'physique']);
+  const { t } = useTranslation(['testPlansUi', 'physique']);
   const query = useClassCompletionQuery(family, planId);
   const rows = query.data;
 

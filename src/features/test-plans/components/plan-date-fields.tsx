@@ -10,7 +10,7 @@ import { DateField } from '@/components/form/fields';
  * (src/domain/test-plans/access.ts): the plan form and the dialog that changes an ended plan's dates.
  */
 export function PlanDateFields() {
-  const { t } = useTranslation('testPlanUi');
+  const { t } = useTranslation('testPlansUi');
   const { control } = useFormContext<{ startDate: string; endDate: string }>();
   const [startDate, endDate] = useWatch({ control, name: ['startDate', 'endDate'] });
   const warning = planDatesWarning({ startDate, endDate }, localDate(new Date()));

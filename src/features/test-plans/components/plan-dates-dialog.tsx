@@ -20,7 +20,7 @@ export interface PlanDatesDialogProps {
  * optionally undoing the early end too. The server records either in the plan's history.
  */
 export function PlanDatesDialog({ family, plan, onClose }: PlanDatesDialogProps) {
-  const { t } = useTranslation(['testPlanUi', 'common']);
+  const { t } = useTranslation(['testPlansUi', 'common']);
   const change = useChangePlanDatesMutation(family);
   // Undoing the early end is not part of the dates request: it picks the call (reopen or correct).
   const [reopen, setReopen] = useState(true);

@@ -38,7 +38,7 @@ export interface PlanDetailScreenProps {
 
 /** organizeTest/testManage/check/:id: overview, sign-up list, class completion, results; import and sync (docs/product-rules.md#test-plans). */
 export function PlanDetailScreen({ family, renderResults }: PlanDetailScreenProps) {
-  const { t, i18n } = useTranslation(['testPlanUi', 'testPlan', 'common']);
+  const { t, i18n } = useTranslation(['testPlansUi', 'testPlans', 'common']);
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const client = useQueryClient();
@@ -101,7 +101,7 @@ export function PlanDetailScreen({ family, renderResults }: PlanDetailScreenProp
             ) : null}
             {can.import ? (
               <>
-                <Tooltip content={ended ? t('testPlan:error.ended') : jobReason}>
+                <Tooltip content={ended ? t('testPlans:error.ended') : jobReason}>
                   <span>
                     <Button variant="outline" disabled={ended || Boolean(job)} loading={job?.kind === 'sync'} onClick={() => setConfirmSync(true)} data-testid="plan-sync">
                       <RefreshCw aria-hidden />
@@ -109,7 +109,7 @@ export function PlanDetailScreen({ family, renderResults }: PlanDetailScreenProp
                     </Button>
                   </span>
                 </Tooltip>
-                <Tooltip content={ended ? t('testPlan:error.ended') : undefined}>
+                <Tooltip content={ended ? t('testPlans:error.ended') : undefined}>
                   <span>
                     <Button disabled={ended} onClick={() => setImporting(true)} data-testid="plan-import">
                       <Upload aria-hidden />
@@ -124,7 +124,7 @@ export function PlanDetailScreen({ family, renderResults }: PlanDetailScreenProp
       />
       {job ? (
         <p role="status" className="rounded-md border border-warning/40 bg-warning/10 px-3 py-2 text-sm" data-testid="plan-job">
-          {t('detail.jobRunning', { kind: t(`testPlan:jobKind.${job.kind}`), at: formatDateTime(job.startedAt, i18n.language, 'time') })}
+          {t('detail.jobRunning', { kind: t(`testPlans:jobKind.${job.kind}`), at: formatDateTime(job.startedAt, i18n.language, 'time') })}
         </p>
       ) : null}
       <Tabs value={tab} onValueChange={setTab}>

@@ -17,7 +17,7 @@ import { emptyPlanValues, PlanForm, planToValues } from './plan-form';
 
 /** organizeTest/testManage/add: a new plan, or with `?id=` the plan to edit (not once ended, docs/product-rules.md#plan-states). */
 export function PlanFormScreen({ family }: { family: Family }) {
-  const { t } = useTranslation('testPlanUi');
+  const { t } = useTranslation('testPlansUi');
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const id = search.get('id') ?? undefined;

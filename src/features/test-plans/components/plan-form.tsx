@@ -117,7 +117,7 @@ export interface PlanFormProps {
 
 /** The test-plan form (docs/product-rules.md#test-plans): name, term, dates, scope, items per grade, standard version, test report fee. */
 export function PlanForm({ options, optionsLoading, initial, editing, schools, onSchoolChange, onSubmit, onCancel }: PlanFormProps) {
-  const { t } = useTranslation(['testPlanUi', 'physique', 'common']);
+  const { t } = useTranslation(['testPlansUi', 'physique', 'common']);
   const form = useForm<PlanFormValues, unknown, PlanRequest>({
     resolver: planResolver,
     defaultValues: initial,
@@ -262,7 +262,7 @@ export function PlanForm({ options, optionsLoading, initial, editing, schools, o
           </CardHeader>
           <CardContent className="grid gap-5 md:grid-cols-3">
             <TextField name="feeAmount" label={t('form.feeAmount')} inputMode="decimal" placeholder={t('form.feePlaceholder')} inputTestId="plan-fee" />
-            <SelectField name="feePrecision" label={t('form.feePrecision')} clearable={false} options={FEE_PRECISIONS.map((p) => ({ value: String(p), label: t(`testPlan:feePrecision.${p}`) }))} />
+            <SelectField name="feePrecision" label={t('form.feePrecision')} clearable={false} options={FEE_PRECISIONS.map((p) => ({ value: String(p), label: t(`testPlans:feePrecision.${p}`) }))} />
             <RadioField name="feeRounding" label={t('form.feeRounding')} options={enumOptions(FEE_ROUNDING_TABLE, t)} />
             {feePreview !== null ? (
               <p className="text-sm text-muted-foreground md:col-span-3" data-testid="plan-fee-preview">
@@ -301,7 +301,7 @@ interface ScopePickerProps {
 
 /** Checkboxes of grades, classes (grouped by grade) or colleges, with select-all. */
 function ScopePicker({ options, scopeType, value, onChange }: ScopePickerProps) {
-  const { t } = useTranslation(['testPlanUi', 'physique']);
+  const { t } = useTranslation(['testPlansUi', 'physique']);
   const chosen = new Set(value);
   const toggle = (ids: string[], on: boolean) => {
     const next = new Set(chosen);
@@ -364,7 +364,7 @@ function ScopePicker({ options, scopeType, value, onChange }: ScopePickerProps) 
 
 /** Items of every grade in scope, as checkboxes over the standard's items for that grade. */
 function GradeItemsField({ form, version }: { form: UseFormReturn<PlanFormValues, unknown, PlanRequest>; version: string }) {
-  const { t } = useTranslation(['testPlanUi', 'physique']);
+  const { t } = useTranslation(['testPlansUi', 'physique']);
   const items = useWatch({ control: form.control, name: 'items' });
   const error = form.formState.errors.items;
   const v = isStandardVersion(version) ? version : '2014';

@@ -37,7 +37,7 @@ const FILTERS = ['schoolOrgId', 'name', 'academicYear', 'semesterCode', 'status'
  * administrators also see the recycle bin (docs/product-rules.md).
  */
 export function PlanListScreen({ family }: { family: Family }) {
-  const { t } = useTranslation(['testPlanUi', 'menu', 'common']);
+  const { t } = useTranslation(['testPlansUi', 'menus', 'common']);
   const dateTime = useDateTime('medium');
   const navigate = useNavigate();
   const paths = useMemo(() => planPaths(family), [family]);
@@ -121,7 +121,7 @@ export function PlanListScreen({ family }: { family: Family }) {
             ),
         }),
         ...planColumns,
-        col.accessor('scopeType', { header: t('column.scope'), cell: ({ getValue }) => t(`testPlan:scopeType.${getValue()}`) }),
+        col.accessor('scopeType', { header: t('column.scope'), cell: ({ getValue }) => t(`testPlans:scopeType.${getValue()}`) }),
         col.accessor('status', { header: t('column.status'), cell: ({ getValue }) => <PlanStatusBadge status={getValue()} /> }),
         rowActionsColumn<PlanRow>({
           pageKey,
@@ -197,7 +197,7 @@ export function PlanListScreen({ family }: { family: Family }) {
             icon: <RotateCcw aria-hidden />,
             destructive: false,
             confirm: (p) => ({ title: t('confirmExtra.restoreTitle', { name: p.name }), description: t('confirmExtra.restoreDescription') }),
-            done: 'testPlanUi:restored',
+            done: 'testPlansUi:restored',
             onClick: async (p) => void (await restore(p.id)),
             testId: 'plan-restore',
           },

@@ -35,7 +35,7 @@ function Meter({ label, value, total }: { label: string; value: number; total: n
 
 /** Overview tab of a plan: status, term, dates, scope, standard, fee, counts and the items of every grade. */
 export function PlanOverview({ plan }: { plan: PlanDetail }) {
-  const { t } = useTranslation(['testPlanUi', 'testPlan', 'physique']);
+  const { t } = useTranslation(['testPlansUi', 'testPlans', 'physique']);
   const dateTime = useDateTime('medium');
   const scopeName = (s: PlanDetail['scope'][number]) =>
     plan.scopeType === 'grade' && s.gradeNo !== null ? t(gradeNameKey(s.gradeNo), { defaultValue: s.name }) : s.name;
@@ -59,10 +59,10 @@ export function PlanOverview({ plan }: { plan: PlanDetail }) {
                 ? t('detail.noFee')
                 : t('detail.fee', {
                     amount: plan.feeAmount.toFixed(plan.feePrecision),
-                    rounding: t(`testPlan:feeRounding.${plan.feeRounding}`),
+                    rounding: t(`testPlans:feeRounding.${plan.feeRounding}`),
                   })}
             </Field>
-            <Field label={t(`testPlan:scopeType.${plan.scopeType}`)}>
+            <Field label={t(`testPlans:scopeType.${plan.scopeType}`)}>
               <span className="flex flex-wrap gap-1.5">
                 {plan.scope.map((s) => (
                   <span key={s.id} className="rounded-md bg-muted px-2 py-0.5 text-xs">

@@ -29,7 +29,7 @@ const failed = (e: unknown) => toast.error(e instanceof Error ? e.message : Stri
  * sheet) and the plan's sign-up list, besides the blank template.
  */
 export function ScoreImportDialog({ family, plan, open, onOpenChange, onImported, upload }: ScoreImportDialogProps) {
-  const { t } = useTranslation(['testPlanUi', 'testPlan']);
+  const { t } = useTranslation(['testPlansUi', 'testPlans']);
   const job = plan.runningJob;
   const blockedReason = job ? t(job.kind === 'sync' ? PLAN_MSG.syncRunning : PLAN_MSG.importRunning) : undefined;
   return (

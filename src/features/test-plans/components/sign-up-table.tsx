@@ -21,7 +21,7 @@ const col = createDataTableColumnHelper<SignUpRow>();
 
 /** Sign-up tab: every student in the plan's scope with their result status, filtered by class, status and name. */
 export function SignUpTable({ family, planId }: { family: Family; planId: string }) {
-  const { t } = useTranslation(['testPlanUi', 'testPlan', 'physique', 'common']);
+  const { t } = useTranslation(['testPlansUi', 'testPlans', 'physique', 'common']);
   const [draft, setDraft] = useState<{ classId?: string; status?: SignUpStatus; keyword?: string }>({});
   const [filters, setFilters] = useState(draft);
   const { paging, toFirstPage, pagination } = usePaging();

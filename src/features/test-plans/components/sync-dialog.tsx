@@ -43,7 +43,7 @@ export function SyncDialog({ open, onOpenChange, ...rest }: SyncDialogProps) {
 }
 
 function SyncDialogBody({ family, plan, onSynced, close }: Omit<SyncDialogProps, 'open' | 'onOpenChange'> & { close(): void }) {
-  const { t } = useTranslation(['testPlanUi', 'physique', 'common']);
+  const { t } = useTranslation(['testPlansUi', 'physique', 'common']);
   const preview = useSyncPreviewQuery(family, plan.id, true);
   const sync = useSyncPlanMutation(family);
   const [replaceManual, setReplaceManual] = useState(false);

@@ -22,7 +22,7 @@ const col = createDataTableColumnHelper<UserRow>();
 
 /** user: the management organisation's own accounts (docs/product-rules.md#users). */
 export function UserListScreen() {
-  const { t } = useTranslation('orgManage');
+  const { t } = useTranslation('users');
   const navigate = useNavigate();
   const access = usePageAccess(KEY);
   const options = useUserOptions();
@@ -34,15 +34,15 @@ export function UserListScreen() {
   const io = useReviewedImport({ base: users.base, jobKind: 'peopleImport', title: t('people:import.title.user'), description: t('people:import.description.user'), updatable: true, onImported: () => void query.refetch() });
 
   const filters: FilterDef<Filters>[] = [
-    { name: 'keyword', type: 'text', label: t('user.keyword'), placeholder: t('user.keywordPlaceholder') },
-    { name: 'roleId', type: 'select', label: t('user.role'), options: (options.data?.roles ?? []).map((r) => ({ value: r.id, label: r.name })) },
+    { name: 'keyword', type: 'text', label: t('keyword'), placeholder: t('keywordPlaceholder') },
+    { name: 'roleId', type: 'select', label: t('role'), options: (options.data?.roles ?? []).map((r) => ({ value: r.id, label: r.name })) },
     {
       name: 'enabled',
       type: 'select',
-      label: t('user.status'),
+      label: t('status'),
       options: [
-        { value: 'true', label: t('orgs.enabled') },
-        { value: 'false', label: t('orgs.disabled') },
+        { value: 'true', label: t('orgManage:orgs.enabled') },
+        { value: 'false', label: t('orgManage:orgs.disabled') },
       ],
     },
   ];
@@ -50,16 +50,16 @@ export function UserListScreen() {
   const columns = useMemo(
     () =>
       col.columns([
-        col.accessor('name', { header: t('user.name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
-        col.accessor('accountNum', { header: t('user.accountNum') }),
-        col.accessor('mobile', { header: t('user.mobile') }),
-        col.accessor('roleName', { header: t('user.role') }),
+        col.accessor('name', { header: t('name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
+        col.accessor('accountNum', { header: t('accountNum') }),
+        col.accessor('mobile', { header: t('mobile') }),
+        col.accessor('roleName', { header: t('role') }),
         col.display({
           id: 'status',
-          header: t('user.status'),
+          header: t('status'),
           cell: ({ row }) => (
             <span className="flex flex-wrap gap-1">
-              <Badge variant={row.original.enabled ? 'default' : 'secondary'}>{t(row.original.enabled ? 'orgs.enabled' : 'orgs.disabled')}</Badge>
+              <Badge variant={row.original.enabled ? 'default' : 'secondary'}>{t(row.original.enabled ? 'orgManage:orgs.enabled' : 'orgManage:orgs.disabled')}</Badge>
               {row.original.mustChangePassword ? <Badge variant="outline">{t('components:account.mustChange')}</Badge> : null}
             </span>
           ),
@@ -70,7 +70,7 @@ export function UserListScreen() {
           actions: [
             editAction((r) => void navigate(access.paths.edit!(r.id))),
             ...accountActions<UserRow>({ t, setStatus: (r, enabled) => writes.status.mutateAsync({ id: r.id, enabled }), onReset: setResetting, testId: 'user' }),
-            deleteAction((r) => ({ title: t('user.deleteTitle', { name: r.name }), description: t('user.deleteText') }), (r) => remove.mutateAsync(r.id)),
+            deleteAction((r) => ({ title: t('deleteTitle', { name: r.name }), description: t('deleteText') }), (r) => remove.mutateAsync(r.id)),
           ],
         }),
       ]),
@@ -101,28 +101,28 @@ export function UserListScreen() {
 
 /** user/add and user/edit/:id: name, login account, mobile, role, status; a new account's first password. */
 export function UserFormScreen() {
-  const { t } = useTranslation('orgManage');
+  const { t } = useTranslation('users');
   const { id } = useParams();
   const access = usePageAccess(KEY);
   const options = useUserOptions();
   const defaults: UserForm = { name: '', accountNum: '', mobile: '', roleId: '', enabled: 'true', password: '' };
   const fields = (
     <FieldGroup>
-      <TextField name="name" label={t('user.name')} required />
-      <TextField name="accountNum" label={t('user.accountNum')} required description={t('user.accountRule')} />
-      <TextField name="mobile" label={t('user.mobile')} type="tel" />
-      <SelectField name="roleId" label={t('user.role')} required options={(options.data?.roles ?? []).map((r) => ({ value: r.id, label: r.name }))} />
+      <TextField name="name" label={t('name')} required />
+      <TextField name="accountNum" label={t('accountNum')} required description={t('accountRule')} />
+      <TextField name="mobile" label={t('mobile')} type="tel" />
+      <SelectField name="roleId" label={t('role')} required options={(options.data?.roles ?? []).map((r) => ({ value: r.id, label: r.name }))} />
       <RadioField
         name="enabled"
-        label={t('user.status')}
+        label={t('status')}
         required
         options={[
-          { value: 'true', label: t('orgs.enabled') },
-          { value: 'false', label: t('orgs.disabled') },
+          { value: 'true', label: t('orgManage:orgs.enabled') },
+          { value: 'false', label: t('orgManage:orgs.disabled') },
         ]}
       />
       {id ? null : (
-        <TextField name="password" label={t('user.firstPassword')} required type="password" description={t('user.firstPasswordHint', { min: PASSWORD_MIN, max: PASSWORD_MAX })} />
+        <TextField name="password" label={t('firstPassword')} required type="password" description={t('firstPasswordHint', { min: PASSWORD_MIN, max: PASSWORD_MAX })} />
       )}
     </FieldGroup>
   );
@@ -134,7 +134,7 @@ export function UserFormScreen() {
         id={id}
         defaults={defaults}
         toValues={(r) => ({ name: r.name, accountNum: r.accountNum, mobile: r.mobile ?? '', roleId: r.roleId ?? '', enabled: String(r.enabled), version: r.version })}
-        title={t('user.editTitle')}
+        title={t('editTitle')}
         backTo={access.paths.list}
         data-testid="user-form"
       >
@@ -148,8 +148,8 @@ export function UserFormScreen() {
       resource={users as unknown as Resource<UserRow, UserCreate>}
       defaults={defaults}
       toValues={() => defaults}
-      title={t('user.addTitle')}
-      description={t('user.addHint')}
+      title={t('addTitle')}
+      description={t('addHint')}
       backTo={access.paths.list}
       data-testid="user-form"
     >

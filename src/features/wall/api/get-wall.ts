@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { WallAnswer } from '@/domain/data-center/types';
-import type { WallConfig } from '@/domain/data-center/wall';
+import type { WallConfig } from '@/domain/wall/wall';
 import { isRefusal, wallGet } from './wall-client';
 
 /** Everything a wall shows until its next refresh: the link's playlist and the answer of each of its scenes. */

@@ -3,7 +3,7 @@ import { Ban, Loader2, RefreshCw, WifiOff } from 'lucide-react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { WallAnswer } from '@/domain/data-center/types';
-import type { WallConfig } from '@/domain/data-center/wall';
+import type { WallConfig } from '@/domain/wall/wall';
 import { ORG_TIME_ZONE } from '@/domain/dates';
 import { cn } from '@/lib/cn';
 import { retryDelayMs, useWallQuery, wallFailures } from '../api/get-wall';

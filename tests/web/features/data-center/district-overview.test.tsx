@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EChartsReactProps } from 'echarts-for-react/esm/types';
 import { ORG_TYPE } from '@/domain/constants';
 import type { DataCenterOptions, Indicators } from '@/domain/data-center/types';
-import type { DistrictOverview, DistrictSchoolRow } from '@/domain/platform/district';
+import type { DistrictOverview, DistrictSchoolRow } from '@/domain/data-center/district';
 import { AppProvider } from '@/app/provider';
 import { filtersAtom } from '@/features/data-center/atoms';
 import { DistrictOverviewScreen } from '@/features/data-center/components/district-overview';

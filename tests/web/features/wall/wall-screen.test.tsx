@@ -2,7 +2,7 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { WallSceneAnswer } from '@/domain/data-center/types';
-import type { WallConfig } from '@/domain/data-center/wall';
+import type { WallConfig } from '@/domain/wall/wall';
 import { WallScreen } from '@/features/wall/components/wall-screen';
 import { createQueryClient } from '@/lib/query-client';
 
