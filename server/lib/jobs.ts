@@ -63,7 +63,18 @@ export interface JobQueueOptions {
   log: FastifyBaseLogger;
   /** TIYU_JOB_EXPIRE_SECONDS: after this long a job whose process died is taken again (default JOB_EXPIRE_SECONDS). */
   expireSeconds?: number;
+  /**
+   * Runs a read on the read replica when it has replayed the primary's position at that moment, else on the primary,
+   * retrying on the primary a replica that fails (app.readWith(null, …), server/plugins/replica.ts).
+   */
+  readFresh?: <T>(read: (db: Db) => Promise<T>) => Promise<T>;
 }
+
+/**
+ * Kinds whose handler only reads before `finish` (which writes on the primary whatever `db` the handler was given):
+ * their `db` is the read replica when it is as fresh as the primary at the job's start (docs/deploy.md, "Read replica").
+ */
+const REPLICA_READ_KINDS: ReadonlySet<JobKind> = new Set<JobKind>(['physiqueExport', 'certificates']);
 
 /** A job whose process died is taken again after this long (pg-boss expiry), up to RETRY_LIMIT times. */
 export const JOB_EXPIRE_SECONDS = 15 * 60;
@@ -272,7 +283,9 @@ export class JobQueue {
       if (!handler) throw new AppError(500, JOB_FAILED);
       const actor = await loadScope(db, row.userId, row.orgId);
       if (!actor || actor.tenantOrgId !== row.orgId) throw new AppError(403, 'errors:forbidden');
-      await handler({ id, db, actor, input: row.input, t, locale, now, progress, finish, finishIn });
+      const kind = row.kind as JobKind;
+      const runOn = (on: Db) => handler({ id, db: on, actor, input: row.input, t, locale, now, progress, finish, finishIn });
+      await (REPLICA_READ_KINDS.has(kind) && this.#opts.readFresh ? this.#opts.readFresh(runOn) : runOn(db));
     } catch (err) {
       // The status too: a screen (and a test) tells a refused file (400) from a busy plan (409).
       const error = err instanceof AppError ? { key: err.i18nKey, params: err.params, status: err.status } : { key: JOB_FAILED, params: {}, status: 500 };
