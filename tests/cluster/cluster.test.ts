@@ -41,8 +41,9 @@ function startApp(name: 'A' | 'B', port: number, s3: string): ChildProcess {
       ...process.env, NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', TIYU_CAPTCHA_FIXED: '1234', LOG_LEVEL: 'warn',
       DATABASE_URL: url(PRIMARY), DATABASE_REPLICA_URL: url(REPLICA), TRUST_PROXY: '127.0.0.1', S3_BUCKET: 'tiyu', S3_ENDPOINT: s3,
       S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', WEB_DIST: '/nonexistent', TIYU_SIMULATE_DAYS: '0',
-      // A job whose instance dies is taken again after this (the kill -9 test), not after 15 minutes.
-      TIYU_JOB_EXPIRE_SECONDS: '6',
+      // A job whose instance dies is taken again after this (the kill -9 test), not after 15 minutes; longer than a
+      // score export takes on a loaded machine, or a live job would be expired and run twice.
+      TIYU_JOB_EXPIRE_SECONDS: '30',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     // A group of its own: tsx runs the server in a child process, nginx its workers; the group is killed as one.
