@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { i18n, TFunction } from 'i18next';
 import { PGlite } from '@electric-sql/pglite';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { fromDrizzle, fromPglite, PgBoss, type Db as BossDb } from 'pg-boss';
 import type { JobKind } from '@/domain/jobs';
@@ -63,7 +63,18 @@ export interface JobQueueOptions {
   log: FastifyBaseLogger;
   /** TIYU_JOB_EXPIRE_SECONDS: after this long a job whose process died is taken again (default JOB_EXPIRE_SECONDS). */
   expireSeconds?: number;
+  /**
+   * Runs a read on the read replica when it has replayed the primary's position at that moment, else on the primary,
+   * retrying on the primary a replica that fails (app.readWith(null, …), server/plugins/replica.ts).
+   */
+  readFresh?: <T>(read: (db: Db) => Promise<T>) => Promise<T>;
 }
+
+/**
+ * Kinds whose handler only reads before `finish` (which writes on the primary whatever `db` the handler was given):
+ * their `db` is the read replica when it is as fresh as the primary at the job's start (docs/deploy.md, "Read replica").
+ */
+const REPLICA_READ_KINDS: ReadonlySet<JobKind> = new Set<JobKind>(['physiqueExport', 'certificates']);
 
 /** A job whose process died is taken again after this long (pg-boss expiry), up to RETRY_LIMIT times. */
 export const JOB_EXPIRE_SECONDS = 15 * 60;
@@ -72,6 +83,10 @@ export const JOB_RETRY_LIMIT = 2;
 const PROGRESS_EVERY_MS = 250;
 /** Generic message of a job that failed for a reason the user cannot act on. */
 export const JOB_FAILED: MessageKey = 'jobs:error.unexpected';
+/** Message of a job given up after its process died more often than the retry limit (the sweep). */
+export const JOB_LOST: MessageKey = 'jobs:error.lost';
+/** pg-boss's states in which a job will still run (anything else is over: completed, failed, cancelled, or deleted). */
+const BOSS_LIVE_STATES = ['created', 'retry', 'active'];
 
 /** pg-boss on the same database as the app: the PGlite instance itself, or the node-postgres pool. */
 function bossDb(db: Db): BossDb {
@@ -90,6 +105,8 @@ export class JobQueue {
   #bossInstance: PgBoss | null = null;
   #started: Promise<void> | null = null;
   #working = false;
+  #sweepTimer: NodeJS.Timeout | null = null;
+  #sweeping: Promise<unknown> = Promise.resolve();
   /** Jobs running in this process, so a stop waits for them. */
   readonly #running = new Set<Promise<void>>();
 
@@ -101,13 +118,18 @@ export class JobQueue {
     return this.#opts.expireSeconds ?? JOB_EXPIRE_SECONDS;
   }
 
+  /** How often pg-boss's supervisor and our sweep look: at least twice per expiry (pg-boss's default is once a minute). */
+  get #superviseSeconds(): number {
+    return Math.max(1, Math.min(60, Math.floor(this.#expire / 2)));
+  }
+
   /** pg-boss, made on first use: an app built without a database driver (tests of the pipeline alone) never needs it. */
   get #boss(): PgBoss {
     if (!this.#bossInstance) {
       const { db, log } = this.#opts;
       const pglite = driverOf(db) instanceof PGlite;
-      // The supervisor finds expired jobs: it looks at least twice per expiry (pg-boss's default is once a minute).
-      const superviseIntervalSeconds = Math.max(1, Math.min(60, Math.floor(this.#expire / 2)));
+      // The supervisor finds expired jobs: it looks at least twice per expiry.
+      const superviseIntervalSeconds = this.#superviseSeconds;
       this.#bossInstance = new PgBoss({ db: bossDb(db), ...(pglite ? { backend: 'pglite' as const } : {}), schedule: false, useListenNotify: true, superviseIntervalSeconds });
       this.#bossInstance.on('error', (err: unknown) => log.error({ err }, 'job queue'));
     }
@@ -152,11 +174,41 @@ export class JobQueue {
     });
   }
 
-  /** Starts taking jobs in this process (server/main.ts after listen; tests ask buildApp for it). */
+  /**
+   * Marks failed the jobs pg-boss has given up on while our row still says queued or running: a process that died
+   * during every attempt (retry limit spent, pg-boss failed it on expiry) never reached its own `failed` update. pg-boss
+   * is the truth; one statement, so a job being started (row and pg-boss job in one transaction) is seen whole or not at
+   * all. Safe on every instance at once (the update only moves rows still open). Answers the ids it failed.
+   */
+  async sweep(): Promise<string[]> {
+    const { db, now, log } = this.#opts;
+    const error = { key: JOB_LOST, params: {}, status: 500 };
+    const lost = await db
+      .update(jobs)
+      .set({ state: 'failed', error, stage: null, finishedAt: now() })
+      .where(
+        and(
+          inArray(jobs.state, ['queued', 'running']),
+          sql`not exists (select 1 from pgboss.job b where b.id = ${jobs.id} and b.state::text in (${sql.join(
+            BOSS_LIVE_STATES.map((s) => sql`${s}`),
+            sql`, `,
+          )}))`,
+        ),
+      )
+      .returning({ id: jobs.id, kind: jobs.kind });
+    for (const job of lost) log.warn({ jobId: job.id, kind: job.kind }, 'job given up after its process died on every attempt');
+    return lost.map((job) => job.id);
+  }
+
+  /** Starts taking jobs in this process (server/main.ts after listen; tests ask buildApp for it); sweeps now and then. */
   async work(): Promise<void> {
     if (this.#working) return;
     this.#working = true;
     await this.#start();
+    const sweep = () => (this.#sweeping = this.sweep().catch((err: unknown) => this.#opts.log.error({ err }, 'job queue sweep')));
+    await sweep();
+    this.#sweepTimer = setInterval(() => void sweep(), this.#superviseSeconds * 1000);
+    this.#sweepTimer.unref();
     for (const kind of this.#handlers.keys()) {
       await this.#boss.work<{ id: string }>(kind, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async ([job]) => {
         const run = this.run(job.data.id);
@@ -172,6 +224,9 @@ export class JobQueue {
 
   /** Stops taking jobs; a job in flight finishes, or is taken again after its expiry if the process is ended first. */
   async stop(): Promise<void> {
+    if (this.#sweepTimer) clearInterval(this.#sweepTimer);
+    this.#sweepTimer = null;
+    await this.#sweeping;
     if (!this.#started) return;
     await this.#boss.stop({ graceful: true, close: false, timeout: 10_000 }).catch(() => undefined);
     await Promise.allSettled([...this.#running]);
@@ -228,7 +283,9 @@ export class JobQueue {
       if (!handler) throw new AppError(500, JOB_FAILED);
       const actor = await loadScope(db, row.userId, row.orgId);
       if (!actor || actor.tenantOrgId !== row.orgId) throw new AppError(403, 'errors:forbidden');
-      await handler({ id, db, actor, input: row.input, t, locale, now, progress, finish, finishIn });
+      const kind = row.kind as JobKind;
+      const runOn = (on: Db) => handler({ id, db: on, actor, input: row.input, t, locale, now, progress, finish, finishIn });
+      await (REPLICA_READ_KINDS.has(kind) && this.#opts.readFresh ? this.#opts.readFresh(runOn) : runOn(db));
     } catch (err) {
       // The status too: a screen (and a test) tells a refused file (400) from a busy plan (409).
       const error = err instanceof AppError ? { key: err.i18nKey, params: err.params, status: err.status } : { key: JOB_FAILED, params: {}, status: 500 };

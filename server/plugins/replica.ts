@@ -10,8 +10,10 @@ declare module 'fastify' {
      * Runs a read on the replica (DATABASE_REPLICA_URL) when it can answer as fresh as the caller needs, else on the
      * primary (docs/deploy.md, "Read replica"); without a replica, on the primary. Dashboards, lists, exports and the wall
      * read through it. A replica that fails mid-read is retried on the primary: the user never sees its error.
+     * Without a request (a job, server/lib/jobs.ts) the read must be as fresh as the primary at that moment, which
+     * covers the starter's writes before the job started.
      */
-    readWith<T>(request: FastifyRequest, read: (db: Db) => Promise<T>): Promise<T>;
+    readWith<T>(request: FastifyRequest | null, read: (db: Db) => Promise<T>): Promise<T>;
   }
 }
 
@@ -60,7 +62,7 @@ export const replicaPlugin = fp<ReplicaPluginOptions>(
   async (app, opts) => {
     const replica = opts.replica;
     if (!replica) {
-      app.decorate('readWith', <T>(_request: FastifyRequest, read: (db: Db) => Promise<T>) => read(app.db));
+      app.decorate('readWith', <T>(_request: FastifyRequest | null, read: (db: Db) => Promise<T>) => read(app.db));
       return;
     }
     const waitMs = opts.waitMs ?? 500;
@@ -99,13 +101,13 @@ export const replicaPlugin = fp<ReplicaPluginOptions>(
     };
 
     /** The replica if it can serve this request, else null (→ primary). */
-    const choose = async (request: FastifyRequest): Promise<Db | null> => {
+    const choose = async (request: FastifyRequest | null): Promise<Db | null> => {
       if (Date.now() < deadUntil) return null;
       try {
         if (!(await healthy())) return null;
-        // The caller's own last write; an answer the read cache keeps must be as fresh as the primary now, since the
-        // change feed that retires it listens to the primary.
-        const floor = request.readCacheMiss ? await primaryLsn() : cookieLsn(request);
+        // The caller's own last write; an answer the read cache keeps (and a job's read, without a request) must be as
+        // fresh as the primary now, since the change feed that retires it listens to the primary.
+        const floor = !request || request.readCacheMiss ? await primaryLsn() : cookieLsn(request);
         if (floor && !(await caughtUp(floor))) {
           mark('down', 'behind the caller’s last write');
           return null;
@@ -120,7 +122,7 @@ export const replicaPlugin = fp<ReplicaPluginOptions>(
       }
     };
 
-    app.decorate('readWith', async <T>(request: FastifyRequest, read: (db: Db) => Promise<T>): Promise<T> => {
+    app.decorate('readWith', async <T>(request: FastifyRequest | null, read: (db: Db) => Promise<T>): Promise<T> => {
       const db = await choose(request);
       if (!db) return read(app.db);
       try {

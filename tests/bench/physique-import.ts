@@ -10,7 +10,8 @@
  * (also part of `npm run bench`). --write-shares also times the write floor without each index and trigger of
  * physique_results, with the rows and ids in key order and with unique (student, plan) in place of (plan, student) and
  * (student) (--order-only: only those). `--prepare <dir>` writes a database and file, `--import-from <dir>` imports
- * them in a fresh process (with --write-shares also the floors). Asserts nothing.
+ * them in a fresh process (with --write-shares also the floors). On PostgreSQL as a superuser it imports again as a plain
+ * role, without and with SET on session_replication_role (--no-roles: not). Asserts nothing.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -37,6 +38,7 @@ import { timeOrderedUuid } from '../../server/lib/ids';
 import { sha256Hex } from '../../server/lib/password';
 import { openXlsx } from '../../server/lib/spreadsheet/xlsx-reader';
 import { writeXlsx } from '../../server/lib/spreadsheet/xlsx-writer';
+import { SKIP_FK_TRIGGERS } from '../../server/db/replication-role';
 import { copyLines, withBulkTransaction, type BulkSession } from '../../server/modules/physique-results/bulk-session';
 import { gradeInYear } from '../../server/modules/physique-results/physique-write';
 import { nationalTemplateRows } from '../support/national-template-fixture';
@@ -46,6 +48,8 @@ const ROW_ARG = process.argv.slice(2).find((a) => /^\d+$/.test(a));
 const ROWS = Number(ROW_ARG ?? 50_000);
 const PGLITE_ONLY = process.argv.includes('--pglite-only');
 const POSTGRES_ONLY = process.argv.includes('--postgres-only');
+/** On PostgreSQL as a superuser, skip the runs as plain roles. */
+const NO_ROLES = process.argv.includes('--no-roles');
 /** Also time the write floor without each index and trigger in turn (where physique_results' write cost goes). */
 const WRITE_SHARES = process.argv.includes('--write-shares');
 /** Only the row and id order variants of --write-shares. */
@@ -255,8 +259,8 @@ async function writeFloor(handle: DbHandle, planId: string): Promise<{ rows: num
   const text = textOf(stored, () => crypto.randomUUID());
   const t0 = performance.now();
   await withBulkTransaction(db, async (tx) => {
-    const [{ su }] = await tx.query<{ su: boolean }>(`select current_setting('is_superuser') = 'on' as su`);
-    if (su) await tx.query(`set local session_replication_role = replica`);
+    // Replica mode where this role may (server/db/replication-role.ts), as the import itself.
+    await tx.query(SKIP_FK_TRIGGERS);
     await tx.copyIn('physique_results', columns.map(([, c]) => c.name), text);
   });
   return { rows: stored.length, ms: performance.now() - t0 };
@@ -317,8 +321,7 @@ async function writeShares(handle: DbHandle, planId: string): Promise<void> {
     for (const [label, setup, table] of chosen) {
       let ms = 0;
       await withBulkTransaction(db, async (tx) => {
-        const [{ su }] = await tx.query<{ su: boolean }>(`select current_setting('is_superuser') = 'on' as su`);
-        if (su) await tx.query(`set local session_replication_role = replica`);
+        await tx.query(SKIP_FK_TRIGGERS);
         for (const statement of setup) await tx.query(statement);
         const t0 = performance.now();
         await tx.copyIn(table ?? 'physique_results', columns.map(([, c]) => c.name), ordered[label] ?? text);
@@ -521,10 +524,57 @@ async function postgres(file: Buffer | null): Promise<void> {
     // The floor again, right before these imports: the machine's load changes within a run.
     const parse = await parseOnly(upload);
     line('parse only (read .xlsx + validate rows)', `${s(parse.ms)}  ${rate(parse.rows, parse.ms)}`);
+    const [{ su }] = (await pg.db.execute<{ su: boolean }>(sql`select current_setting('is_superuser') = 'on' as su`)).rows;
+    line('role', su ? 'superuser' : 'not a superuser');
     await importOver(pg, prepared.planId, upload, parse.ms);
+    if (su && !NO_ROLES) await asPlainRoles(url, name, prepared.planId, upload);
   } finally {
     await pg.close();
     await dropDatabase(url, name);
+  }
+}
+
+/**
+ * The same imports as a role that is not a superuser (docs/deploy.md "The database role"): first a plain role with the
+ * rights of an owner on the database's tables (the per-row foreign-key checks run), then the same role granted
+ * `SET ON PARAMETER session_replication_role` (PostgreSQL 15+; the checks are skipped as for a superuser). The plan's
+ * results are removed before each, so each first import inserts every row again.
+ */
+async function asPlainRoles(url: string, database: string, planId: string, upload: Buffer): Promise<void> {
+  const role = `tiyu_bench_role_${randomBytes(3).toString('hex')}`;
+  const admin = await openDb({ databaseUrl: withDatabase(url, database), poolMax: 1 });
+  const roleUrl = new URL(withDatabase(url, database));
+  roleUrl.username = role;
+  roleUrl.password = 'bench';
+  const run = sql.raw;
+  try {
+    await admin.db.execute(run(`create role ${role} login password 'bench' nosuperuser nocreatedb nocreaterole noreplication`));
+    for (const schema of ['public', 'pgboss', 'drizzle']) {
+      await admin.db.execute(run(`grant usage, create on schema ${schema} to ${role}`)).catch(() => undefined);
+      await admin.db.execute(run(`grant all on all tables in schema ${schema} to ${role}`)).catch(() => undefined);
+      await admin.db.execute(run(`grant all on all sequences in schema ${schema} to ${role}`)).catch(() => undefined);
+      await admin.db.execute(run(`grant execute on all functions in schema ${schema} to ${role}`)).catch(() => undefined);
+    }
+    const [{ v }] = (await admin.db.execute<{ v: number }>(sql`select current_setting('server_version_num')::int as v`)).rows;
+    for (const granted of v >= 150000 ? [false, true] : [false]) {
+      if (granted) await admin.db.execute(run(`grant set on parameter session_replication_role to ${role}`));
+      await admin.db.execute(sql`delete from physique_results where plan_id = ${planId}`);
+      console.log(`\nPostgreSQL as ${granted ? 'a plain role granted SET ON PARAMETER session_replication_role' : 'a plain role (no superuser, no grant: per-row foreign-key checks)'}`);
+      const handle = await openDb({ databaseUrl: roleUrl.toString(), poolMax: 4 });
+      try {
+        const [{ may }] = (await handle.db.execute<{ may: boolean }>(sql`select has_parameter_privilege('session_replication_role', 'SET') as may`)).rows;
+        line('may skip the per-row foreign-key checks', String(may));
+        await importOver(handle, planId, upload);
+      } finally {
+        await handle.close();
+      }
+    }
+  } finally {
+    await admin.db.execute(run(`drop owned by ${role}`)).catch(() => undefined);
+    await admin.close();
+    const cluster = await openDb({ databaseUrl: url, poolMax: 1 });
+    await cluster.db.execute(run(`drop role if exists ${role}`)).catch(() => undefined);
+    await cluster.close();
   }
 }
 

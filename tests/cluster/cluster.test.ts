@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startS3 } from '../server/files/s3-server';
 import { mp4 } from '../server/files/fixtures';
+import { writeXlsx } from '../../server/lib/spreadsheet/xlsx-writer';
 
 const PGBIN = join('/usr/lib/postgresql', readdirSync('/usr/lib/postgresql').sort().at(-1)!, 'bin');
 const PRIMARY = 54400, REPLICA = 54401, PROXY = 8300, A = 8301, B = 8302;
@@ -32,6 +33,7 @@ process.on('exit', () => children.forEach(killGroup));
 /** Stops a server at once: SIGKILL is a crash (the replica test), SIGQUIT PostgreSQL's immediate shutdown. */
 const killPostmaster = (name: string, signal: NodeJS.Signals = 'SIGKILL') => process.kill(Number(readFileSync(`${dir}/${name}/postmaster.pid`, 'utf8').split('\n')[0]), signal);
 const logs: Record<string, string> = { A: '', B: '' };
+const apps: Partial<Record<'A' | 'B', ChildProcess>> = {};
 
 function startApp(name: 'A' | 'B', port: number, s3: string): ChildProcess {
   const child = spawn('node_modules/.bin/tsx', ['server/main.ts'], {
@@ -39,6 +41,9 @@ function startApp(name: 'A' | 'B', port: number, s3: string): ChildProcess {
       ...process.env, NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', TIYU_CAPTCHA_FIXED: '1234', LOG_LEVEL: 'warn',
       DATABASE_URL: url(PRIMARY), DATABASE_REPLICA_URL: url(REPLICA), TRUST_PROXY: '127.0.0.1', S3_BUCKET: 'tiyu', S3_ENDPOINT: s3,
       S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', WEB_DIST: '/nonexistent', TIYU_SIMULATE_DAYS: '0',
+      // A job whose instance dies is taken again after this (the kill -9 test), not after 15 minutes; longer than a
+      // score export takes on a loaded machine, or a live job would be expired and run twice.
+      TIYU_JOB_EXPIRE_SECONDS: '30',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     // A group of its own: tsx runs the server in a child process, nginx its workers; the group is killed as one.
@@ -78,6 +83,17 @@ async function login(port: number, account: string, password = 'Tiyu@2026', ip =
   return call(port, '/api/sso/login', { method: 'POST', headers: { 'x-forwarded-for': ip }, body: JSON.stringify({ accountNum: account, password: sha(password), code: '1234', randomStr: key }) });
 }
 
+/** Polls a job on one instance until it is done or failed. */
+async function jobDone(port: number, token: string, id: string, ms = 60_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const job = (await (await call(port, `/api/busi/web/jobs/${id}`, { token })).json()).data;
+    if (job.state === 'done' || job.state === 'failed') return job;
+    if (Date.now() > deadline) throw new Error(`job ${id} still ${job.state}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 describe('tiyu on a cluster', { timeout: 600_000 }, () => {
   let s3: Awaited<ReturnType<typeof startS3>>;
   before(async () => {
@@ -86,12 +102,13 @@ describe('tiyu on a cluster', { timeout: 600_000 }, () => {
     asPg(`${PGBIN}/initdb -D ${dir}/primary -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >/dev/null`);
     asPg(`${PGBIN}/pg_ctl -D ${dir}/primary -o '-p ${PRIMARY} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off' -l ${dir}/primary.log -w start >/dev/null`);
     asPg(`${PGBIN}/pg_basebackup -h 127.0.0.1 -p ${PRIMARY} -U postgres -D ${dir}/replica -R -X stream`);
-    asPg(`${PGBIN}/pg_ctl -D ${dir}/replica -o '-p ${REPLICA} -k ${dir} -c listen_addresses=127.0.0.1' -l ${dir}/replica.log -w start >/dev/null`);
+    // Every statement in the replica's log: the export test looks there for the job's reads.
+    asPg(`${PGBIN}/pg_ctl -D ${dir}/replica -o '-p ${REPLICA} -k ${dir} -c listen_addresses=127.0.0.1 -c log_statement=all' -l ${dir}/replica.log -w start >/dev/null`);
     s3 = await startS3('tiyu');
     // A migrates and seeds first; B starts on the ready database.
-    startApp('A', A, s3.endpoint);
+    apps.A = startApp('A', A, s3.endpoint);
     await ready(A);
-    startApp('B', B, s3.endpoint);
+    apps.B = startApp('B', B, s3.endpoint);
     await ready(B);
     writeFileSync(`${dir}/nginx.conf`, `daemon off; pid ${dir}/nginx.pid; error_log ${dir}/nginx.err warn; events {}
 http { access_log off; client_body_temp_path ${dir}; proxy_temp_path ${dir};
@@ -175,6 +192,19 @@ http { access_log off; client_body_temp_path ${dir}; proxy_temp_path ${dir};
     }
   });
 
+  it('the score export job reads the replica when it is as fresh as the primary', async () => {
+    const res = await login(B, 'school01', 'Tiyu@2026', '10.8.0.1');
+    const token = (await res.json()).data.access_token as string;
+    const logged = readFileSync(`${dir}/replica.log`, 'utf8').length;
+    const started = await call(B, '/api/busi/web/k12/organizeTest/scoreSearch/export', { method: 'POST', token, body: '{}' });
+    assert.equal(started.status, 200, await started.clone().text());
+    const job = await jobDone(B, token, (await started.json()).data.id);
+    assert.equal(job.state, 'done', job.error);
+    assert.ok(job.result.counts.rows > 0);
+    // The rows were read on the replica (its log holds the job's select of the scores), not only on the primary.
+    assert.match(readFileSync(`${dir}/replica.log`, 'utf8').slice(logged), /physique_results/);
+  });
+
   it('the replica stopped: reads continue', async () => {
     const res = await login(PROXY, 'district01', 'Tiyu@2026', '10.6.0.1');
     const token = (await res.json()).data.access_token as string;
@@ -198,4 +228,47 @@ http { access_log off; client_body_temp_path ${dir}; proxy_temp_path ${dir};
     assert.equal(right.status, 400, 'locked after five failures spread over both instances');
   });
 
+  it('kill -9 of A in the middle of an import: the job finishes on B, every row once', async () => {
+    const ROWS = 20_000;
+    const STUDENTS = '/api/busi/web/k12/user/student';
+    const res = await login(A, 'school01', 'Tiyu@2026', '10.4.0.1');
+    const token = (await res.json()).data.access_token as string;
+    const prefix = `CK${randomBytes(2).toString('hex').toUpperCase()}`;
+    const head = ['姓名', '学籍号', '学号', '性别', '出生日期', '民族', '年级', '班级'];
+    const rows = Array.from({ length: ROWS }, (_, i) => [`集群${i}`, `${prefix}${String(i).padStart(6, '0')}`, '', i % 2 ? '男' : '女', '', '', '一年级', '一年级1班']);
+    const options = (await (await call(A, `${STUDENTS}/import/options`, { token })).json()).data as { schoolYears: { id: string; current: boolean; semesters: { id: string; current: boolean }[] }[] };
+    const year = options.schoolYears.find((y) => y.current)!;
+    const form = new FormData();
+    form.set('schoolYearId', year.id);
+    form.set('semesterId', year.semesters.find((s) => s.current)!.id);
+    form.set('file', new Blob([new Uint8Array(writeXlsx([{ name: '学生', rows: [head, ...rows] }]))]), 'students.xlsx');
+    const dry = await call(A, `${STUDENTS}/import/preview`, { method: 'POST', token, body: form });
+    assert.equal(dry.status, 200, await dry.clone().text());
+    const { importId, create } = (await dry.json()).data as { importId: string; create: number };
+    assert.equal(create, ROWS);
+    // B is frozen while A takes the job, so it is A's worker that runs it (and dies with it).
+    process.kill(-apps.B!.pid!, 'SIGSTOP');
+    let jobId: string;
+    try {
+      const started = await call(A, `${STUDENTS}/import/${importId}/commit`, { method: 'POST', token });
+      assert.equal(started.status, 200, await started.clone().text());
+      jobId = (await started.json()).data.id as string;
+      for (;;) {
+        const job = (await (await call(A, `/api/busi/web/jobs/${jobId}`, { token })).json()).data as { state: string };
+        assert.doesNotMatch(job.state, /done|failed/, 'the job ended before the kill: make the file larger');
+        if (job.state === 'running') break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      killGroup(apps.A!);
+    } finally {
+      process.kill(-apps.B!.pid!, 'SIGCONT');
+    }
+    // B's supervisor expires A's claim, B's worker runs the job from the start; the write commits once.
+    const job = await jobDone(B, token, jobId, 180_000);
+    assert.equal(job.state, 'done', job.error);
+    assert.deepEqual(job.result.counts, { success: ROWS, failure: 0 });
+    const list = (await (await call(B, `${STUDENTS}/page?current=1&size=10&keyword=${prefix}`, { token })).json()).data as { total: number };
+    assert.equal(list.total, ROWS);
+    assert.equal(psql(PRIMARY, `select count(*) from students where reg_no like '${prefix}%'`), String(ROWS));
+  });
 });

@@ -110,7 +110,12 @@ async function* zipStream(parts: readonly [string, AsyncIterable<Buffer>][]): As
         yield chunk;
       }
     })();
-    for await (const chunk of Readable.from(counted).pipe(createDeflateRaw({ level: 6 }))) {
+    // pipe() does not pass a source's error on: a read that fails mid-export (a replica that dies) would be an
+    // unhandled 'error' that ends the process. Forwarded, it rejects this generator and the export fails normally.
+    const source = Readable.from(counted);
+    const deflate = createDeflateRaw({ level: 6 });
+    source.once('error', (err) => deflate.destroy(err));
+    for await (const chunk of source.pipe(deflate)) {
       packed += (chunk as Buffer).length;
       yield chunk as Buffer;
     }

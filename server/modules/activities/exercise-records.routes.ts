@@ -30,7 +30,7 @@ export const exerciseRecordRoutes: FastifyPluginAsync<{ family: Family }> = asyn
       resourceAction(scope, { method: 'GET', path: '/options', access: [key, 'view'], read: async (db, actor) => activityOptions(db, await reader(actor)) });
       // Hand route: it answers a workbook stream, not the envelope.
       r.get('/export', { preValidation: requireAccess(key, 'export'), schema: { querystring: exerciseRecordFilter } }, async (request, reply) => {
-        const { workbook, fileName } = await exportExerciseRecords(app.db, await reader(await requireActor(request)), request.query, translator(request), app.now());
+        const { workbook, fileName } = await app.readWith(request, async (db) => exportExerciseRecords(db, await reader(await requireActor(request)), request.query, translator(request), app.now()));
         return sendXlsx(reply, workbook, fileName);
       });
       // Hand routes: a batch over many records, audited as one row naming no single record (the action kit audits a row's

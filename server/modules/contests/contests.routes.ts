@@ -152,12 +152,12 @@ export const contestRoutes: FastifyPluginAsync<{ family: Family }> = async (app,
       const r = scope.withTypeProvider<ZodTypeProvider>();
       r.get('/:id/export', { preValidation: requireAccess(...data), schema: { params: idParamsSchema, querystring: leaderboardQuery } }, async (request, reply) => {
         const who = await reader(app.db, await requireActor(request));
-        const { workbook, fileName } = await exportLeaderboard(app.db, who, uuidOr404(request.params.id), request.query, translator(request));
+        const { workbook, fileName } = await app.readWith(request, (db) => exportLeaderboard(db, who, uuidOr404(request.params.id), request.query, translator(request)));
         return sendXlsx(reply, workbook, fileName);
       });
       r.get('/:id/entries/export', { preValidation: requireAccess(key, 'export'), schema: { params: idParamsSchema, querystring: contestEntryFilter } }, async (request, reply) => {
         const who = await reader(app.db, await requireActor(request));
-        const { workbook, fileName } = await exportContestEntries(app.db, who, uuidOr404(request.params.id), request.query, translator(request), app.now());
+        const { workbook, fileName } = await app.readWith(request, (db) => exportContestEntries(db, who, uuidOr404(request.params.id), request.query, translator(request), app.now()));
         return sendXlsx(reply, workbook, fileName);
       });
     },

@@ -57,7 +57,7 @@ function detailReads(app: FastifyInstance, key: string, reader: (actor: Actor) =
   // Hand route: it answers a workbook stream, not the envelope.
   app.withTypeProvider<ZodTypeProvider>().get('/:id/export', { preValidation: requireAccess(key, 'export'), schema: { params: idParams } }, async (request, reply) => {
     const t = (k: string, options?: Record<string, unknown>) => request.t(k, options ?? {});
-    const { workbook, fileName } = await exportHomework(app.db, reader(await requireActor(request)), uuidOr404(request.params.id), t, app.now());
+    const { workbook, fileName } = await app.readWith(request, async (db) => exportHomework(db, reader(await requireActor(request)), uuidOr404(request.params.id), t, app.now()));
     return sendXlsx(reply, workbook, fileName);
   });
 }

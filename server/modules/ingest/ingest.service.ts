@@ -3,6 +3,7 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { PgliteTransaction } from 'drizzle-orm/pglite';
 import { judgeRecord, type IngestRecord, type IngestResult, type IngestSummary, type Refusal } from '@/domain/activities/ingest';
 import type { Tx } from '../../db/client';
+import { RESTORE_FK_TRIGGERS, SKIP_FK_TRIGGERS } from '../../db/replication-role';
 import { files } from '../../db/schema/files';
 import { refCheckOf } from '../activities/ref-checks';
 
@@ -190,7 +191,7 @@ export async function ingestBatch(tx: Tx, sender: Sender, records: readonly Inge
   };
   const p = sql.param;
   if (activities.id.length + tests.id.length > 0) {
-    const { rows: replica } = await tx.execute(sql`select set_config('session_replication_role', 'replica', true) where current_setting('is_superuser') = 'on'`);
+    const { rows: replica } = await tx.execute(sql.raw(SKIP_FK_TRIGGERS));
     if (activities.id.length > 0) {
       const a = activities;
       await storedIds(sql`
@@ -215,7 +216,7 @@ export async function ingestBatch(tx: Tx, sender: Sender, records: readonly Inge
           returning client_id)
         select json_agg(client_id)::text as ids from ins`);
     }
-    if (replica.length > 0) await tx.execute(sql`select set_config('session_replication_role', 'origin', true)`);
+    if (replica.length > 0) await tx.execute(sql.raw(RESTORE_FK_TRIGGERS));
   }
   for (const [clientId, i] of rowIndex) if (!inserted.has(clientId)) results[i] = { clientId, status: 'duplicate' };
 

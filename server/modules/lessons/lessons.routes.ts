@@ -51,7 +51,7 @@ export const lessonRoutes: FastifyPluginAsync<{ family: LessonFamily }> = async 
           '/export',
           { preValidation: requireAccess(key, 'export'), schema: { querystring: lessonListQuery.omit({ current: true, size: true }) } },
           async (request, reply) => {
-            const rows = await lessonRows(app.db, await requireActor(request), type, request.query);
+            const rows = await app.readWith(request, async (db) => lessonRows(db, await requireActor(request), type, request.query));
             return sendXlsx(reply, lessonWorkbook(rows, request.t, request.locale, type), `${request.t(`lessons:types.${type}`)}.xlsx`);
           },
         );

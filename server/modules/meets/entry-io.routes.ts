@@ -20,7 +20,7 @@ export async function entryIoRoutes(app: FastifyInstance, key: string) {
     await scope.register(multipart, { limits: { fileSize: ENTRY_IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
     const r = scope.withTypeProvider<ZodTypeProvider>();
     r.get('/:id/entries/export', { preValidation: requireAccess(key, 'export'), schema: { params: meetParams, querystring: entryListQuery.omit({ meetId: true }) } }, async (request, reply) => {
-      const { workbook, fileName } = await entryExport(scope.db, await requireActor(request), uuidOr404(request.params.id), request.query, translator(request));
+      const { workbook, fileName } = await scope.readWith(request, async (db) => entryExport(db, await requireActor(request), uuidOr404(request.params.id), request.query, translator(request)));
       return sendXlsx(reply, workbook, fileName);
     });
     r.get('/:id/entries/import/template', { preValidation: requireAccess(key, 'import'), schema: { params: meetParams } }, async (request, reply) => {

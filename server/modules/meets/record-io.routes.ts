@@ -18,7 +18,7 @@ export async function recordIoRoutes(app: FastifyInstance, key: string) {
     await scope.register(multipart, { limits: { fileSize: RECORD_IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
     const r = scope.withTypeProvider<ZodTypeProvider>();
     r.get('/export', { preValidation: requireAccess(key, 'export'), schema: { querystring: recordListQuery } }, async (request, reply) => {
-      const { workbook, fileName } = await recordExport(scope.db, await requireActor(request), request.query, translator(request));
+      const { workbook, fileName } = await scope.readWith(request, async (db) => recordExport(db, await requireActor(request), request.query, translator(request)));
       return sendXlsx(reply, workbook, fileName);
     });
     r.get('/import/template', { preValidation: requireAccess(key, 'import') }, async (request, reply) => {

@@ -13,6 +13,7 @@ import { physiqueResultLogs, physiqueResults } from '../../db/schema/physique';
 import { classes, grades, schoolYears, students } from '../../db/schema/school';
 import { classInPlanScope, planItemsByGrade, type PlanRecord } from '../test-plans/test-plans.service';
 import { copyLines, withBulkConnection, withBulkTransaction, type BulkSession } from './bulk-session';
+import { RESTORE_FK_TRIGGERS, SKIP_FK_TRIGGERS } from '../../db/replication-role';
 
 /** What scoring a plan's results needs: the plan, its school year, standard version and items per grade. */
 export interface PlanContext {
@@ -498,11 +499,11 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
           [opts.userId, ctx.plan.orgId, ctx.plan.id, opts.fileName, written, updatedAt],
         );
         // The references are checked and locked above, set-wise: where the role may, the per-row foreign-key checks
-        // of the INSERT are skipped (replica mode; the rollup triggers are ENABLE ALWAYS and still run).
-        const [{ su }] = await tx.query<{ su: boolean }>(`select current_setting('is_superuser') = 'on' as su`);
-        if (su) await tx.query(`set local session_replication_role = replica`);
+        // of the INSERT are skipped (replica mode; the rollup triggers are ENABLE ALWAYS and still run): a superuser, or a
+        // role granted SET on session_replication_role (server/db/replication-role.ts).
+        const skipped = (await tx.query(SKIP_FK_TRIGGERS)).length > 0;
         await tx.query(INSERT_FROM_STAGE(stage), [ctx.plan.orgId, ctx.plan.id, opts.testedOn, opts.userId, updatedAt]);
-        if (su) await tx.query(`set local session_replication_role = origin`);
+        if (skipped) await tx.query(RESTORE_FK_TRIGGERS);
         await opts.inWrite?.(tx, written);
       });
       return { value, written };

@@ -25,7 +25,7 @@ export const logsRoutes: FastifyPluginAsyncZod<{ family: Family }> = async (app,
     resourceAction(r, { method: 'GET', path: '/page', access: [signInKey, 'view'], query: signInLogQuery, read: (rdb, actor, { query }) => signInLogPage(rdb, actor, query) });
     // Hand route: a workbook download, not an envelope.
     r.get('/export', { preValidation: requireAccess(signInKey, 'export'), schema: { querystring: signInLogQuery } }, async (request, reply) => {
-      const rows = await signInLogRows(db, await requireActor(request), request.query);
+      const rows = await app.readWith(request, async (rdb) => signInLogRows(rdb, await requireActor(request), request.query));
       return sendXlsx(reply, signInLogWorkbook(rows, request.t), `${request.t('platform:signInLog.exportName')}.xlsx`);
     });
   };
@@ -34,7 +34,7 @@ export const logsRoutes: FastifyPluginAsyncZod<{ family: Family }> = async (app,
     resourceAction(r, { method: 'GET', path: '/page', access: [operationKey, 'view'], query: operationLogQuery, read: (rdb, actor, { query }) => operationLogPage(rdb, actor, query) });
     // Hand route: a workbook download, not an envelope.
     r.get('/export', { preValidation: requireAccess(operationKey, 'export'), schema: { querystring: operationLogQuery } }, async (request, reply) => {
-      const rows = await operationLogRows(db, await requireActor(request), request.query);
+      const rows = await app.readWith(request, async (rdb) => operationLogRows(rdb, await requireActor(request), request.query));
       return sendXlsx(reply, operationLogWorkbook(rows, request.t), `${request.t('platform:operationLog.exportName')}.xlsx`);
     });
     resourceAction(r, { method: 'GET', path: '/:id', access: [operationKey, 'detail'], params: idParamsSchema, read: (rdb, actor, { params }) => operationLogDetail(rdb, actor, params.id) });

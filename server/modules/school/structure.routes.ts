@@ -63,7 +63,7 @@ export const orgRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (ap
       void scope.register(multipart, { limits: { fileSize: CLASS_IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
       const r = scope.withTypeProvider<ZodTypeProvider>();
       r.get('/export', { preValidation: requireAccess(classKey, 'export'), schema: { querystring: classListQuery } }, async (request, reply) => {
-        const { workbook, fileName } = await classExport(app.db, await requireActor(request), family, request.query, translator(request));
+        const { workbook, fileName } = await app.readWith(request, async (db) => classExport(db, await requireActor(request), family, request.query, translator(request)));
         return sendXlsx(reply, workbook, fileName);
       });
       r.get('/import/template', { preValidation: requireAccess(classKey, 'import') }, async (request, reply) => {
