@@ -3,8 +3,17 @@ import { ok } from '@/domain/api';
 import { OK_MSG } from '@/domain/errors';
 import { idParamsSchema } from '@/domain/list-query';
 import type { Family } from '@/domain/menus/access';
-import { onlineSessionQuery, operationLogQuery, signInLogQuery } from '@/domain/platform/logs';
+import {
+  onlineSessionQuery,
+  onlineSessionRowSchema,
+  operationLogDetailSchema,
+  operationLogPageSchema,
+  operationLogQuery,
+  signInLogPageSchema,
+  signInLogQuery,
+} from '@/domain/platform/logs';
 import { resourceAction } from '../../lib/action';
+import { asIs, pageAnswerSchema } from '../../lib/openapi';
 import { relativeApi } from '../../lib/resource';
 import { sendXlsx } from '../../lib/spreadsheet/http';
 import { requireAccess, requireActor } from '../../plugins/tenant';
@@ -22,7 +31,7 @@ export const logsRoutes: FastifyPluginAsyncZod<{ family: Family }> = async (app,
   const db = app.db;
 
   const signIn: FastifyPluginAsyncZod = async (r) => {
-    resourceAction(r, { method: 'GET', path: '/page', access: [signInKey, 'view'], query: signInLogQuery, read: (rdb, actor, { query }) => signInLogPage(rdb, actor, query) });
+    resourceAction(r, { method: 'GET', path: '/page', access: [signInKey, 'view'], query: signInLogQuery, read: (rdb, actor, { query }) => signInLogPage(rdb, actor, query), answer: signInLogPageSchema });
     // Hand route: a workbook download, not an envelope.
     r.get('/export', { preValidation: requireAccess(signInKey, 'export'), schema: { querystring: signInLogQuery } }, async (request, reply) => {
       const rows = await signInLogRows(db, await requireActor(request), request.query);
@@ -31,18 +40,18 @@ export const logsRoutes: FastifyPluginAsyncZod<{ family: Family }> = async (app,
   };
 
   const operation: FastifyPluginAsyncZod = async (r) => {
-    resourceAction(r, { method: 'GET', path: '/page', access: [operationKey, 'view'], query: operationLogQuery, read: (rdb, actor, { query }) => operationLogPage(rdb, actor, query) });
+    resourceAction(r, { method: 'GET', path: '/page', access: [operationKey, 'view'], query: operationLogQuery, read: (rdb, actor, { query }) => operationLogPage(rdb, actor, query), answer: operationLogPageSchema });
     // Hand route: a workbook download, not an envelope.
     r.get('/export', { preValidation: requireAccess(operationKey, 'export'), schema: { querystring: operationLogQuery } }, async (request, reply) => {
       const rows = await operationLogRows(db, await requireActor(request), request.query);
       return sendXlsx(reply, operationLogWorkbook(rows, request.t), `${request.t('platform:operationLog.exportName')}.xlsx`);
     });
-    resourceAction(r, { method: 'GET', path: '/:id', access: [operationKey, 'detail'], params: idParamsSchema, read: (rdb, actor, { params }) => operationLogDetail(rdb, actor, params.id) });
+    resourceAction(r, { method: 'GET', path: '/:id', access: [operationKey, 'detail'], params: idParamsSchema, read: (rdb, actor, { params }) => operationLogDetail(rdb, actor, params.id), answer: operationLogDetailSchema });
   };
 
   const online: FastifyPluginAsyncZod = async (r) => {
     // Hand route: the page marks the request's own session, which a declared read (db, actor, input) does not see.
-    r.get('/page', { preValidation: requireAccess(sessionKey), schema: { querystring: onlineSessionQuery } }, async (request) =>
+    r.get('/page', { preValidation: requireAccess(sessionKey), serializerCompiler: asIs, schema: { querystring: onlineSessionQuery, response: pageAnswerSchema(onlineSessionRowSchema) } }, async (request) =>
       ok(await onlineSessionPage(db, await requireActor(request), app.now(), request.session!.sessionId, request.query)),
     );
     resourceAction(r, {

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Family } from '../menus/access';
 import { CATALOG_FAMILIES, type CatalogButton, type CatalogEntry } from '../menus/catalog';
 import { buttonId, roleCatalog } from './roles';
@@ -11,6 +12,16 @@ export interface PermissionNode {
   hidden?: boolean;
   children?: PermissionNode[];
 }
+export const permissionNodeSchema: z.ZodType<PermissionNode> = z.object({
+  id: z.string().describe('Catalogue key of a group or page, or `key#action` of a button'),
+  label: z.string().describe("The name in the request's language (an operator's name when set)"),
+  hidden: z.boolean().optional().describe('Hidden by a platform operator: still grantable, not shown in menus'),
+  get children() {
+    return z.array(permissionNodeSchema).optional();
+  },
+});
+/** GET …/role/menu-tree: the family's permission tree. */
+export const permissionTreeSchema = z.array(permissionNodeSchema);
 
 /** A platform operator's change of one entry that the permission tree shows (docs/product-rules.md#menu-management). */
 export interface MenuCustom {
