@@ -49,6 +49,7 @@ export const peopleImportRoutes: FastifyPluginAsync<{ family: Family; storage: S
   if (family === 'k12') await app.register(async (scope) => parentExportRoute(scope, 'k12.user.parent'), { prefix: relativeApi('k12.user.parent', family) });
 };
 
+// TODO(kitopts): the kit's file-download answer (a streamed workbook).
 function parentExportRoute(app: FastifyInstance, key: string) {
   app
     .withTypeProvider<ZodTypeProvider>()
@@ -70,7 +71,8 @@ async function pageRoutes(app: FastifyInstance, storage: Storage, family: Family
   await app.register(multipart, { limits: { fileSize: PEOPLE_IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
   const r = app.withTypeProvider<ZodTypeProvider>();
   // Hand routes where the action kit does not fit: a workbook download, a multipart upload, a job enqueued with the
-  // request's locale, the discard of that upload, and streamed exports.
+  // request's locale, the discard of that upload, and streamed exports. TODO(kitopts): the kit's file-download answer
+  // (template, exports), `multipart` (preview) and `enqueue` (commit) options.
   r.get('/import/template', { preValidation: requireAccess(key, 'import') }, async (request, reply) => {
     const { workbook, fileName } = await peopleTemplate(app.db, await requireActor(request), kind, translator(request));
     return sendXlsx(reply, workbook, fileName);

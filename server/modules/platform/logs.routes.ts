@@ -32,7 +32,7 @@ export const logsRoutes: FastifyPluginAsyncZod<{ family: Family }> = async (app,
 
   const signIn: FastifyPluginAsyncZod = async (r) => {
     resourceAction(r, { method: 'GET', path: '/page', access: [signInKey, 'view'], query: signInLogQuery, read: (rdb, actor, { query }) => signInLogPage(rdb, actor, query), answer: signInLogPageSchema });
-    // Hand route: a workbook download, not an envelope.
+    // Hand route: a workbook download, not an envelope. TODO(kitopts): the kit's file-download answer.
     r.get('/export', { preValidation: requireAccess(signInKey, 'export'), schema: { querystring: signInLogQuery } }, async (request, reply) => {
       const rows = await signInLogRows(db, await requireActor(request), request.query);
       return sendXlsx(reply, signInLogWorkbook(rows, request.t), `${request.t('platform:signInLog.exportName')}.xlsx`);
@@ -41,7 +41,7 @@ export const logsRoutes: FastifyPluginAsyncZod<{ family: Family }> = async (app,
 
   const operation: FastifyPluginAsyncZod = async (r) => {
     resourceAction(r, { method: 'GET', path: '/page', access: [operationKey, 'view'], query: operationLogQuery, read: (rdb, actor, { query }) => operationLogPage(rdb, actor, query), answer: operationLogPageSchema });
-    // Hand route: a workbook download, not an envelope.
+    // Hand route: a workbook download, not an envelope. TODO(kitopts): the kit's file-download answer.
     r.get('/export', { preValidation: requireAccess(operationKey, 'export'), schema: { querystring: operationLogQuery } }, async (request, reply) => {
       const rows = await operationLogRows(db, await requireActor(request), request.query);
       return sendXlsx(reply, operationLogWorkbook(rows, request.t), `${request.t('platform:operationLog.exportName')}.xlsx`);
@@ -50,7 +50,8 @@ export const logsRoutes: FastifyPluginAsyncZod<{ family: Family }> = async (app,
   };
 
   const online: FastifyPluginAsyncZod = async (r) => {
-    // Hand route: the page marks the request's own session, which a declared read (db, actor, input) does not see.
+    // Hand route: the page marks the request's own session, which a declared read (db, actor, input) does not see
+    // (no kit option for it yet).
     r.get('/page', { preValidation: requireAccess(sessionKey), serializerCompiler: asIs, schema: { querystring: onlineSessionQuery, response: pageAnswerSchema(onlineSessionRowSchema) } }, async (request) =>
       ok(await onlineSessionPage(db, await requireActor(request), app.now(), request.session!.sessionId, request.query)),
     );

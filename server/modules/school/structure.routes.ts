@@ -60,6 +60,7 @@ export const orgRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (ap
     (scope) => {
       resourceAction(scope, { method: 'GET', path: '/options', access: [classKey, 'view'], read: classFormOptions, answer: classFormOptionsSchema });
       // Hand routes: the export and the template answer a workbook stream, the import reads a multipart upload.
+      // TODO(kitopts): the kit's file-download answer (export, template) and `multipart` (import) options.
       // Import and export of the class workbook (docs/product-rules.md#class-import).
       void scope.register(multipart, { limits: { fileSize: CLASS_IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
       const r = scope.withTypeProvider<ZodTypeProvider>();

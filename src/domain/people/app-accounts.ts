@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// The domain's zod error map (unnamed issues answer i18n keys).
+import '../fields';
 
 /**
  * App accounts of students and parents (docs/product-rules.md#app-accounts): their own sign-in for the student/parent

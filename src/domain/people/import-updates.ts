@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// The domain's zod error map (unnamed issues answer i18n keys).
+import '../fields';
 
 /**
  * Imports never change an existing record silently (docs/product-rules.md#import-updates): a row that matches an
