@@ -53,8 +53,8 @@ export interface ResourceSpec<L extends z.ZodType, C extends z.ZodType, U extend
   alsoReadBy?: readonly [string, ButtonAction | 'view'][];
   /**
    * The answers' data for the OpenAPI document (/api/docs): a list row and the get's detail, zod from src/domain.
-   * They describe, never filter: the answer goes out as the handler built it (server/lib/openapi.ts). `saved` is the
-   * answer of create and update (the saved row as the handler answers it; `detail` when not given).
+   * They describe, never filter: the answer goes out as the handler built it (server/lib/openapi.ts). `saved` is what a
+   * create or update answers (the saved row as its handler returns it).
    */
   response?: { row?: z.ZodType; detail?: z.ZodType; saved?: z.ZodType };
 }
@@ -126,7 +126,6 @@ export function resourceRoutes<L extends z.ZodType, C extends z.ZodType, U exten
   const { list, get, create, update, remove, entity } = spec;
   // The route's part of the OpenAPI document (server/lib/openapi.ts): summary, tag, session and answer.
   const doc = (action: ButtonAction | 'view', what?: string) => kitDoc(spec.key, action, what);
-  const savedSchema = spec.response?.saved ?? spec.response?.detail;
 
   if (list) {
     r.get('/page', { preValidation: read, serializerCompiler: asIs, schema: { ...doc('view', '列表'), querystring: list.query, response: pageAnswerSchema(spec.response?.row) } }, async (request) =>
@@ -139,7 +138,7 @@ export function resourceRoutes<L extends z.ZodType, C extends z.ZodType, U exten
     );
   }
   if (create) {
-    r.post('/', { preValidation: requireAccess(spec.key, 'add'), serializerCompiler: asIs, schema: { ...doc('add'), body: create.body, response: answerSchema(savedSchema) } }, async (request) => {
+    r.post('/', { preValidation: requireAccess(spec.key, 'add'), serializerCompiler: asIs, schema: { ...doc('add'), body: create.body, response: answerSchema(spec.response?.saved) } }, async (request) => {
       const actor = await requireActor(request);
       const saved = await db.transaction(async (tx) => {
         const row = await create.handler(tx, actor, request.body as z.output<C>);
@@ -150,7 +149,7 @@ export function resourceRoutes<L extends z.ZodType, C extends z.ZodType, U exten
     });
   }
   if (update) {
-    r.put('/:id', { preValidation: requireAccess(spec.key, 'edit'), serializerCompiler: asIs, schema: { ...doc('edit'), params: idParamsSchema, body: update.body, response: answerSchema(savedSchema) } }, async (request) => {
+    r.put('/:id', { preValidation: requireAccess(spec.key, 'edit'), serializerCompiler: asIs, schema: { ...doc('edit'), params: idParamsSchema, body: update.body, response: answerSchema(spec.response?.saved) } }, async (request) => {
       const actor = await requireActor(request);
       const id = uuidOr404(request.params.id);
       const saved = await db.transaction(async (tx) => {

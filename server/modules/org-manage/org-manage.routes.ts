@@ -101,7 +101,7 @@ export const orgManageRoutes: FastifyPluginAsync<{ family: Family }> = async (ap
       get: orgDetail,
       create: { body: orgCreateSchema, handler: createOrg },
       update: { body: orgUpdateSchema, handler: updateOrg },
-      response: { detail: orgDetailSchema },
+      response: { detail: orgDetailSchema, saved: orgDetailSchema },
     });
   }, { prefix: relativeApi('admin.org.orgInfo', 'admin') });
 
@@ -117,7 +117,7 @@ export const orgManageRoutes: FastifyPluginAsync<{ family: Family }> = async (ap
       create: { body: departmentSaveSchema, handler: createDepartment },
       update: { body: departmentSaveSchema, handler: updateDepartment },
       remove: deleteDepartment,
-      response: { detail: departmentRowSchema },
+      response: { detail: departmentRowSchema, saved: departmentRowSchema },
     },
     (scope) =>
       resourceAction(scope, {

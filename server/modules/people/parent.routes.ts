@@ -25,7 +25,7 @@ export const parentRoutes: FastifyPluginAsync = async (app) => {
       get: parentById,
       update: { body: parentSaveSchema, handler: updateParent },
       remove: deleteParent,
-      response: { row: parentRecordSchema, detail: parentRecordSchema },
+      response: { row: parentRecordSchema, detail: parentRecordSchema, saved: parentRecordSchema },
     },
     (scope) => {
       resourceAction(scope, {

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { paramsOf } from '@/domain/list-query';
 import { emptySchema, ok } from '@/domain/api';
-import { answerSchema, asIs } from '../../lib/openapi';
+import { answerSchema, asIs, kitDoc } from '../../lib/openapi';
 import { jobStartedSchema } from '@/domain/jobs';
 import { PEOPLE_IMPORT_MAX_BYTES, peopleImportPreviewSchema, studentImportOptionsSchema, type PeopleImportKind } from '@/domain/people/people-import';
 import { parentListQuery } from '@/domain/people/parents';
@@ -82,13 +82,13 @@ async function pageRoutes(app: FastifyInstance, storage: Storage, family: Family
   }
   // A multipart upload: the file is kept for the commit and checked row by row.
   // TODO(kitopts): `multipart` (an upload) makes this a resourceAction.
-  r.post('/import/preview', { preValidation: requireAccess(key, 'import'), serializerCompiler: asIs, schema: { response: answerSchema(peopleImportPreviewSchema) } }, async (request) =>
+  r.post('/import/preview', { preValidation: requireAccess(key, 'import'), serializerCompiler: asIs, schema: { ...kitDoc(key, 'import', '导入 · 预览'), response: answerSchema(peopleImportPreviewSchema) } }, async (request) =>
     ok(await previewImport(app.db, storage, app.now(), await requireActor(request), kind, family, await uploadedFile(request), translator(request))),
   );
   // The commit is a job (docs/product-rules.md#jobs): the kept file or plan is handed to it once (a second commit is
   // 404), and the answer is the job's `{ id }`; its result holds the counts and the failures workbook.
   // TODO(kitopts): `enqueue` (a job with the request's locale) makes this a resourceAction.
-  r.post('/import/:importId/commit', { preValidation: requireAccess(key, 'import'), serializerCompiler: asIs, schema: { params: importParams, response: answerSchema(jobStartedSchema) } }, async (request) => {
+  r.post('/import/:importId/commit', { preValidation: requireAccess(key, 'import'), serializerCompiler: asIs, schema: { ...kitDoc(key, 'import', '导入 · 提交'), params: importParams, response: answerSchema(jobStartedSchema) } }, async (request) => {
     const actor = await requireActor(request);
     await holdImport(app.db, request.params.importId, actor, kind, family, app.now());
     return ok({ id: await app.jobs.enqueue('peopleImport', actor, { kind, family, importId: request.params.importId }, request.locale) });
@@ -96,7 +96,7 @@ async function pageRoutes(app: FastifyInstance, storage: Storage, family: Family
   // The discard of a kept upload (its row and its blob in the file store; nothing audited, as nothing was imported), whose
   // unknown or expired id answers the import's own 404 message. A hand route: it writes no audit row and removes a blob
   // of the file store, which the action kit's audited transaction does not cover.
-  r.delete('/import/:importId', { preValidation: requireAccess(key, 'import'), serializerCompiler: asIs, schema: { params: importParams, response: answerSchema(emptySchema) } }, async (request) => {
+  r.delete('/import/:importId', { preValidation: requireAccess(key, 'import'), serializerCompiler: asIs, schema: { ...kitDoc(key, 'import', '导入 · 放弃'), params: importParams, response: answerSchema(emptySchema) } }, async (request) => {
     const actor = await requireActor(request);
     await takeImport(app.db, storage, request.params.importId, actor, kind, family, app.now());
     await dropImport(app.db, storage, request.params.importId);

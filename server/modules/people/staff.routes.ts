@@ -25,7 +25,7 @@ export const staffRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (
       create: { body: staffCreateSchema, handler: createStaff },
       update: { body: staffUpdateSchema, handler: (tx, actor, id, body) => updateStaff(tx, actor, id, body, app.now()) },
       remove: (tx, actor, id) => deleteStaff(tx, actor, id, app.now()),
-      response: { row: staffListRowSchema, detail: staffRowSchema },
+      response: { row: staffListRowSchema, detail: staffRowSchema, saved: staffRowSchema },
     },
     (scope) => {
       resourceAction(scope, { method: 'GET', path: '/options', access: [key, 'view'], read: staffFormOptions, answer: staffFormOptionsSchema });

@@ -13,7 +13,7 @@ import {
   signInLogQuery,
 } from '@/domain/platform/logs';
 import { resourceAction } from '../../lib/action';
-import { asIs, pageAnswerSchema } from '../../lib/openapi';
+import { asIs, kitDoc, pageAnswerSchema } from '../../lib/openapi';
 import { relativeApi } from '../../lib/resource';
 import { sendXlsx } from '../../lib/spreadsheet/http';
 import { requireAccess, requireActor } from '../../plugins/tenant';
@@ -52,7 +52,7 @@ export const logsRoutes: FastifyPluginAsyncZod<{ family: Family }> = async (app,
   const online: FastifyPluginAsyncZod = async (r) => {
     // Hand route: the page marks the request's own session, which a declared read (db, actor, input) does not see
     // (no kit option for it yet).
-    r.get('/page', { preValidation: requireAccess(sessionKey), serializerCompiler: asIs, schema: { querystring: onlineSessionQuery, response: pageAnswerSchema(onlineSessionRowSchema) } }, async (request) =>
+    r.get('/page', { preValidation: requireAccess(sessionKey), serializerCompiler: asIs, schema: { ...kitDoc(sessionKey, 'view', '列表'), querystring: onlineSessionQuery, response: pageAnswerSchema(onlineSessionRowSchema) } }, async (request) =>
       ok(await onlineSessionPage(db, await requireActor(request), app.now(), request.session!.sessionId, request.query)),
     );
     resourceAction(r, {

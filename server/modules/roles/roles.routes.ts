@@ -17,7 +17,7 @@ import {
 } from '@/domain/roles/roles';
 import { menuCustoms } from '../../lib/menu-custom';
 import { registerLinked } from '../../lib/linked';
-import { answerSchema, asIs } from '../../lib/openapi';
+import { answerSchema, asIs, kitDoc } from '../../lib/openapi';
 import { resourceRoutes } from '../../lib/resource';
 import { requireAccess } from '../../plugins/tenant';
 import { addRoleMembers, createRole, deleteRole, removeRoleMembers, roleById, roleCandidates, roleMemberPage, rolePage, roleRow, updateRole } from './roles.service';
@@ -38,13 +38,13 @@ export const roleRoutes: FastifyPluginAsync<{ family: Family }> = async (app, { 
         create: { body: roleSaveSchema, handler: (tx, actor, body) => createRole(tx, actor, family, body) },
         update: { body: roleSaveSchema, handler: (tx, actor, id, body) => updateRole(tx, actor, family, id, body) },
         remove: deleteRole,
-        response: { row: roleRowSchema, detail: roleDetailSchema },
+        response: { row: roleRowSchema, detail: roleDetailSchema, saved: roleDetailSchema },
       });
       const r = scope.withTypeProvider<ZodTypeProvider>();
       // The role editor's permission tree with the platform operators' names, order and hidden marks
       // (docs/product-rules.md#menu-management), in the request's language. Hand route: its names are translated with the
       // request's locale, which an action kit read does not get. TODO(kitopts): the request's `locale` in a read.
-      r.get('/menu-tree', { preValidation: requireAccess(key, 'view'), serializerCompiler: asIs, schema: { response: answerSchema(permissionTreeSchema) } }, async (request) => {
+      r.get('/menu-tree', { preValidation: requireAccess(key, 'view'), serializerCompiler: asIs, schema: { ...kitDoc(key, 'view', '权限树'), response: answerSchema(permissionTreeSchema) } }, async (request) => {
         const custom = await menuCustoms(app.db);
         const hidden = request.t('roles:hiddenMenu');
         return ok(

@@ -6,7 +6,7 @@ import { rolloverCommitSchema, rolloverPreviewSchema, rolloverSummarySchema, typ
 import type { SchoolFamily } from '@/domain/menus/access';
 import { resourceAction } from '../../lib/action';
 import { audit } from '../../lib/audit';
-import { answerSchema, asIs } from '../../lib/openapi';
+import { answerSchema, asIs, kitDoc } from '../../lib/openapi';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import type { JobHandler } from '../../lib/jobs';
 import { checkRollover, commitRollover, lastRollover, rolloverPreview, undoRollover } from './rollover.service';
@@ -45,7 +45,7 @@ export const rolloverRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = asyn
   // Hand route: the rollover runs as a job enqueued with the request's locale (docs/product-rules.md#jobs); checked
   // here first so a refusal answers at once.
   // TODO(kitopts): `enqueue` (a job with the request's locale) makes this a resourceAction.
-  r.post('/', { preValidation: requireAccess(...can), serializerCompiler: asIs, schema: { body: rolloverCommitSchema, response: answerSchema(jobStartedSchema) } }, async (request) => {
+  r.post('/', { preValidation: requireAccess(...can), serializerCompiler: asIs, schema: { ...kitDoc(pageKey, 'rollover', '学年升级 · 提交'), body: rolloverCommitSchema, response: answerSchema(jobStartedSchema) } }, async (request) => {
     const actor = await requireActor(request);
     await checkRollover(app.db, actor, family, request.body);
     return ok({ id: await app.jobs.enqueue('rollover', actor, { family, body: request.body }, request.locale) });

@@ -37,7 +37,7 @@ export const orgRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (ap
     create: { body: schoolYearSaveSchema, handler: (tx, actor, body) => createSchoolYear(tx, actor, body, app.now()) },
     update: { body: schoolYearSaveSchema, handler: (tx, actor, id, body) => updateSchoolYear(tx, actor, id, body, app.now()) },
     remove: (tx, actor, id) => deleteSchoolYear(tx, actor, id, app.now()),
-    response: { row: schoolYearDetailSchema, detail: schoolYearDetailSchema },
+    response: { row: schoolYearDetailSchema, detail: schoolYearDetailSchema, saved: schoolYearDetailSchema },
   });
   // Year rollover (docs/product-rules.md#year-rollover): a university's classes graduate by their major's length.
   await app.register(rolloverRoutes, { prefix: `${relativeApi(`${family}.org.acayear`, family)}/rollover`, family });
@@ -55,7 +55,7 @@ export const orgRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (ap
       update: { body: classSaveSchema, handler: updateClass },
       remove: deleteClass,
       // The list answers the detail's fields too (the screen edits from its row).
-      response: { row: classDetailSchema, detail: classDetailSchema },
+      response: { row: classDetailSchema, detail: classDetailSchema, saved: classDetailSchema },
     },
     (scope) => {
       resourceAction(scope, { method: 'GET', path: '/options', access: [classKey, 'view'], read: classFormOptions, answer: classFormOptionsSchema });
@@ -95,7 +95,7 @@ export const orgRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (ap
       create: { body: gradeSaveSchema, handler: createGrade },
       update: { body: gradeSaveSchema, handler: updateGrade },
       remove: deleteGrade,
-      response: { row: gradeDetailSchema, detail: gradeDetailSchema },
+      response: { row: gradeDetailSchema, detail: gradeDetailSchema, saved: gradeDetailSchema },
     },
     (scope) => resourceAction(scope, { method: 'GET', path: '/options', access: [`${family}.org.grade`, 'view'], read: gradeFormOptions, answer: gradeFormOptionsSchema }),
   );
@@ -109,7 +109,7 @@ export const orgRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (ap
     create: { body: collegeSaveSchema, handler: createCollege },
     update: { body: collegeSaveSchema, handler: updateCollege },
     remove: deleteCollege,
-    response: { row: collegeDetailSchema, detail: collegeDetailSchema },
+    response: { row: collegeDetailSchema, detail: collegeDetailSchema, saved: collegeDetailSchema },
   });
   await registerResource(
     app,
@@ -122,7 +122,7 @@ export const orgRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (ap
       create: { body: majorSaveSchema, handler: createMajor },
       update: { body: majorSaveSchema, handler: updateMajor },
       remove: deleteMajor,
-      response: { row: majorDetailSchema, detail: majorDetailSchema },
+      response: { row: majorDetailSchema, detail: majorDetailSchema, saved: majorDetailSchema },
     },
     (scope) =>
       resourceAction(scope, { method: 'GET', path: '/options', access: ['gx.org.major', 'view'], read: async (db, actor) => ({ colleges: await collegeOptions(db, actor) }), answer: majorFormOptionsSchema }),

@@ -22,7 +22,7 @@ export const userRoutes: FastifyPluginAsync = async (app) => {
       create: { body: userCreateSchema, handler: createUser },
       update: { body: userUpdateSchema, handler: (tx, actor, id, body) => updateUser(tx, actor, id, body, app.now()) },
       remove: (tx, actor, id) => deleteUser(tx, actor, id, app.now()),
-      response: { row: userRowSchema, detail: userRowSchema },
+      response: { row: userRowSchema, detail: userRowSchema, saved: userRowSchema },
     },
     (scope) => {
       resourceAction(scope, { method: 'GET', path: '/options', access: [KEY, 'view'], read: async (db, actor) => ({ roles: await userRoleOptions(db, actor) }), answer: userFormOptionsSchema });

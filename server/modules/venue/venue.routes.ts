@@ -32,7 +32,7 @@ export const venueRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (
       create: { body: deviceSaveSchema, handler: (tx, actor, body) => createDevice(tx, actor, body, app.now()) },
       update: { body: deviceSaveSchema, handler: (tx, actor, id, body) => updateDevice(tx, actor, id, body, app.now()) },
       remove: deleteDevice,
-      response: { row: deviceRowSchema, detail: deviceRowSchema },
+      response: { row: deviceRowSchema, detail: deviceRowSchema, saved: deviceRowSchema },
     },
     (scope) => {
       const r = scope.withTypeProvider<ZodTypeProvider>();
@@ -86,7 +86,7 @@ export const venueRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (
       create: { body: venueSaveSchema, handler: createVenue },
       update: { body: venueSaveSchema, handler: updateVenue },
       remove: deleteVenue,
-      response: { row: venueRowSchema, detail: venueRowSchema },
+      response: { row: venueRowSchema, detail: venueRowSchema, saved: venueRowSchema },
     },
   );
   // device/:id: the venue's devices, associated from the organisation's and detached (the device stays).
