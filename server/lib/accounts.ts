@@ -2,20 +2,19 @@ import { randomInt } from 'node:crypto';
 import type { AuditEntity } from '@/domain/platform/audit';
 import { and, eq, ne, or } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ok } from '@/domain/api';
-import { ERR, OK_MSG } from '@/domain/errors';
+import type { z } from 'zod';
+import { ERR } from '@/domain/errors';
 import { idParamsSchema } from '@/domain/list-query';
 import { scopeWithin } from '@/domain/roles/roles';
-import { ONE_TIME_PASSWORD_LENGTH, resetPasswordSchema, userStatusSchema, type ResetPassword, type ResetPasswordResult } from '@/domain/users/users';
+import { ONE_TIME_PASSWORD_LENGTH, resetPasswordResultSchema, resetPasswordSchema, userStatusSchema, type ResetPassword, type ResetPasswordResult } from '@/domain/users/users';
 import type { Tx } from '../db/client';
 import { membershipRoles, memberships, menus, roleMenus, roles, users } from '../db/schema/auth';
 import { endSessions } from '../modules/auth/sso.service';
-import { requireAccess, requireActor, type Actor } from '../plugins/tenant';
+import type { Actor } from '../plugins/tenant';
+import { resourceAction } from './action';
 import { AppError, fieldError } from './app-error';
-import { audit } from './audit';
 import { hashPassword, sha256Hex } from './password';
-import { nextVersion, uuidOr404, type Change } from './resource';
+import { nextVersion, type Change } from './resource';
 
 /**
  * Sign-in accounts as the management screens keep them (docs/product-rules.md#users): a person (`users`: login
@@ -161,6 +160,8 @@ export interface AccountRouteSpec<Row> {
   entity: AuditEntity;
   setStatus(tx: Tx, actor: Actor, id: string, enabled: boolean): Promise<Change<Row>>;
   resetPassword(tx: Tx, actor: Actor, id: string, body: ResetPassword): Promise<ResetPasswordResult>;
+  /** The status change's answer (the row as `setStatus` answers it), for the API document. */
+  row?: z.ZodType;
 }
 
 /**
@@ -169,25 +170,30 @@ export interface AccountRouteSpec<Row> {
  * audit row, which records the reset's mode, never a password.
  */
 export function accountRoutes<Row>(scope: FastifyInstance, spec: AccountRouteSpec<Row>): void {
-  const r = scope.withTypeProvider<ZodTypeProvider>();
-  r.put('/:id/status', { preValidation: requireAccess(spec.key, 'status'), schema: { params: idParamsSchema, body: userStatusSchema } }, async (request) => {
-    const actor = await requireActor(request);
-    const id = uuidOr404(request.params.id);
-    const saved = await scope.db.transaction(async (tx) => {
-      const change = await spec.setStatus(tx, actor, id, request.body.enabled);
-      await audit(tx, actor, { action: 'status', entity: spec.entity, entityId: id, before: change.before, after: change.after });
-      return change.after;
-    });
-    return ok(saved, request.t(OK_MSG.saved));
+  resourceAction(scope, {
+    method: 'PUT',
+    path: '/:id/status',
+    access: [spec.key, 'status'],
+    params: idParamsSchema,
+    body: userStatusSchema,
+    entity: spec.entity,
+    audit: 'status',
+    answer: spec.row,
+    write: (tx, actor, { params, body }) => spec.setStatus(tx, actor, params.id, body.enabled),
   });
-  r.put('/:id/password', { preValidation: requireAccess(spec.key, 'resetPassword'), schema: { params: idParamsSchema, body: resetPasswordSchema } }, async (request) => {
-    const actor = await requireActor(request);
-    const id = uuidOr404(request.params.id);
-    const result = await scope.db.transaction(async (tx) => {
-      const answer = await spec.resetPassword(tx, actor, id, request.body);
-      await audit(tx, actor, { action: 'resetPassword', entity: spec.entity, entityId: id, after: { mode: request.body.mode, mustChangePassword: true } });
-      return answer;
-    });
-    return ok(result, request.t(OK_MSG.saved));
+  resourceAction(scope, {
+    method: 'PUT',
+    path: '/:id/password',
+    access: [spec.key, 'resetPassword'],
+    params: idParamsSchema,
+    body: resetPasswordSchema,
+    entity: spec.entity,
+    audit: 'resetPassword',
+    answer: resetPasswordResultSchema,
+    // The audit row records the reset's mode, never a password; the generated one is answered once.
+    write: async (tx, actor, { params, body }) => ({
+      after: { mode: body.mode, mustChangePassword: true },
+      answer: await spec.resetPassword(tx, actor, params.id, body),
+    }),
   });
 }

@@ -66,6 +66,11 @@ export interface LinkedSpec<Owner extends { id: string }, MQ extends z.ZodType, 
   unlink: { audit: AuditAction; handler(tx: Tx, actor: Actor, owner: Owner, ids: readonly string[]): Promise<LinkChange> };
   /** The unlink answer's message (default "deleted"; "saved" where the linked record stays, e.g. a detached device). */
   unlinked?: (typeof OK_MSG)[keyof typeof OK_MSG];
+  /**
+   * The answers' data for the OpenAPI document (/api/docs), zod from src/domain: a linked record (a row of the page;
+   * the link answers those it linked) and a candidate. They describe, never filter (server/lib/openapi.ts).
+   */
+  response?: { member?: z.ZodType; linked?: z.ZodType; candidate?: z.ZodType };
 }
 
 /** What a `registerLinked` declared, as the kit-contract test suite reads it. */
@@ -137,9 +142,11 @@ function linkedRoutes<Owner extends { id: string }, MQ extends z.ZodType, CQ ext
       }
       return change;
     });
+  const described = spec.response ?? {};
+  const listOf = (row: z.ZodType | undefined) => (row ? z.array(row) : undefined);
   const idsOf = (body: unknown) => [...new Set((body as Record<string, string[]>)[link.ids])];
 
-  r.get(`/:id/${path}`, { preValidation: access, serializerCompiler: asIs, schema: { ...doc('列表'), params: idParamsSchema, querystring: members.query, response: pageAnswerSchema(undefined) } }, async (request) =>
+  r.get(`/:id/${path}`, { preValidation: access, serializerCompiler: asIs, schema: { ...doc('列表'), params: idParamsSchema, querystring: members.query, response: pageAnswerSchema(described.member) } }, async (request) =>
     ok(
       await app.readWith(request, async (rdb) => {
         const actor = await requireActor(request);
@@ -148,7 +155,7 @@ function linkedRoutes<Owner extends { id: string }, MQ extends z.ZodType, CQ ext
       }),
     ),
   );
-  r.get('/:id/candidates', { preValidation: access, serializerCompiler: asIs, schema: { ...doc('可选'), params: idParamsSchema, querystring: candidates.query, response: answerSchema(undefined) } }, async (request) =>
+  r.get('/:id/candidates', { preValidation: access, serializerCompiler: asIs, schema: { ...doc('可选'), params: idParamsSchema, querystring: candidates.query, response: answerSchema(listOf(described.candidate)) } }, async (request) =>
     ok(
       await app.readWith(request, async (rdb) => {
         const actor = await requireActor(request);
@@ -157,7 +164,7 @@ function linkedRoutes<Owner extends { id: string }, MQ extends z.ZodType, CQ ext
       }),
     ),
   );
-  r.post(`/:id/${path}`, { preValidation: access, serializerCompiler: asIs, schema: { ...doc('关联'), params: idParamsSchema, body: link.body, response: answerSchema(undefined) } }, async (request) => {
+  r.post(`/:id/${path}`, { preValidation: access, serializerCompiler: asIs, schema: { ...doc('关联'), params: idParamsSchema, body: link.body, response: answerSchema(listOf(described.linked ?? described.member)) } }, async (request) => {
     const actor = await requireActor(request);
     const ids = idsOf(request.body);
     const change = await write(actor, uuidOr404(request.params.id), 'link', (tx, owner) => link.handler(tx, actor, owner, ids));

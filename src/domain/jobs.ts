@@ -57,3 +57,6 @@ export function jobPercent(job: Pick<JobRow, 'state' | 'done' | 'total'>): numbe
   if (job.total <= 0) return 0;
   return Math.min(100, Math.round((job.done / job.total) * 100));
 }
+
+/** What a route that starts a job answers: the job to follow (GET /jobs/:id). */
+export const jobStartedSchema = z.object({ id: z.string().describe('The job id: follow it with GET /api/busi/web/jobs/{id}') });

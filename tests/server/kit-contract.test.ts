@@ -485,6 +485,7 @@ const ACTION_BODIES: Record<string, Body> = {
   'POST /entries/invalid': { ids: [U], reason: '契约' },
   'POST /entries/valid': { ids: [U] },
   'PUT /status': { enabled: true },
+  'PUT /password': { mode: 'generate' },
   'PUT /move': { direction: 'up' },
   'PUT /publish': { published: true },
   'PUT /app-account/status': { enabled: true },

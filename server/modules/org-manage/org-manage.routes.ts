@@ -1,9 +1,18 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { currentOrgSaveSchema } from '@/domain/org-manage/current-org';
-import { orgCreateSchema, orgListQuery, orgStatusSchema, orgUpdateSchema } from '@/domain/org-manage/orgs';
+import { currentOrgSaveSchema, currentOrgSchema } from '@/domain/org-manage/current-org';
+import { orgCreateSchema, orgDetailSchema, orgListQuery, orgRowSchema, orgRowsSchema, orgStatusSchema, orgUpdateSchema } from '@/domain/org-manage/orgs';
 import { idParamsSchema } from '@/domain/list-query';
-import { departmentCandidateQuery, departmentListQuery, departmentMemberListQuery, departmentMembersAddSchema, departmentSaveSchema } from '@/domain/org-manage/departments';
+import {
+  departmentCandidateQuery,
+  departmentListQuery,
+  departmentMemberListQuery,
+  departmentMemberSchema,
+  departmentMembersAddSchema,
+  departmentRowSchema,
+  departmentRowsSchema,
+  departmentSaveSchema,
+} from '@/domain/org-manage/departments';
 import { resourceAction } from '../../lib/action';
 import { registerLinked } from '../../lib/linked';
 import { notFound, registerResource, relativeApi, resourceRoutes } from '../../lib/resource';
@@ -34,13 +43,14 @@ export const orgManageRoutes: FastifyPluginAsync<{ family: Family }> = async (ap
       if (id !== undefined && id !== actor.tenantOrgId) throw notFound();
       return actor;
     };
-    resourceAction(scope, { method: 'GET', path: '/', access: [key, 'view'], read: (db, actor) => currentOrg(db, actor) });
+    resourceAction(scope, { method: 'GET', path: '/', access: [key, 'view'], read: (db, actor) => currentOrg(db, actor), answer: currentOrgSchema });
     resourceAction(scope, {
       method: 'GET',
       path: '/:id',
       access: [key, 'view'],
       params: idParamsSchema,
       read: (db, actor, { params }) => currentOrg(db, own(actor, params.id)),
+      answer: currentOrgSchema,
     });
     resourceAction(scope, {
       method: 'PUT',
@@ -50,6 +60,7 @@ export const orgManageRoutes: FastifyPluginAsync<{ family: Family }> = async (ap
       body: currentOrgSaveSchema,
       entity: 'org',
       audit: 'update',
+      answer: currentOrgSchema,
       write: async (tx, actor, { params, body }) => ({ ...(await updateCurrentOrg(tx, own(actor, params.id), body)), entityId: actor.tenantOrgId }),
     });
   }, { prefix: relativeApi(`${family}.org.currentOrg`, family) });
@@ -59,8 +70,8 @@ export const orgManageRoutes: FastifyPluginAsync<{ family: Family }> = async (ap
   await app.register(async (r0) => {
     const r = r0.withTypeProvider<ZodTypeProvider>();
     const key = 'admin.org.orgInfo';
-    resourceAction(r0, { method: 'GET', path: '/tree', access: [key, 'view'], query: orgListQuery, read: (db, actor, { query }) => orgTree(db, actor, query) });
-    // Hand route: it answers a workbook stream, not the envelope.
+    resourceAction(r0, { method: 'GET', path: '/tree', access: [key, 'view'], query: orgListQuery, read: (db, actor, { query }) => orgTree(db, actor, query), answer: orgRowsSchema });
+    // Hand route: it answers a workbook stream, not the envelope. TODO(kitopts): the kit's file-download answer.
     r.get('/export', { preValidation: requireAccess(key, 'export'), schema: { querystring: orgListQuery } }, async (request, reply) => {
       const rows = await orgTree(app.db, await requireActor(request), request.query);
       const file = orgWorkbook(rows, request.t);
@@ -77,6 +88,7 @@ export const orgManageRoutes: FastifyPluginAsync<{ family: Family }> = async (ap
       body: orgStatusSchema,
       entity: 'org',
       audit: 'status',
+      answer: orgRowSchema,
       // The audit row also names every organisation the change reached; the answer is the row.
       write: async (tx, actor, { params, body }) => {
         const change = await setOrgStatus(tx, actor, params.id, body, app.now());
@@ -89,6 +101,7 @@ export const orgManageRoutes: FastifyPluginAsync<{ family: Family }> = async (ap
       get: orgDetail,
       create: { body: orgCreateSchema, handler: createOrg },
       update: { body: orgUpdateSchema, handler: updateOrg },
+      response: { detail: orgDetailSchema, saved: orgDetailSchema },
     });
   }, { prefix: relativeApi('admin.org.orgInfo', 'admin') });
 
@@ -104,6 +117,7 @@ export const orgManageRoutes: FastifyPluginAsync<{ family: Family }> = async (ap
       create: { body: departmentSaveSchema, handler: createDepartment },
       update: { body: departmentSaveSchema, handler: updateDepartment },
       remove: deleteDepartment,
+      response: { detail: departmentRowSchema, saved: departmentRowSchema },
     },
     (scope) =>
       resourceAction(scope, {
@@ -112,6 +126,7 @@ export const orgManageRoutes: FastifyPluginAsync<{ family: Family }> = async (ap
         access: [deptKey, 'view'],
         query: departmentListQuery,
         read: (db, actor, { query }) => departmentTree(db, actor, query),
+        answer: departmentRowsSchema,
       }),
   );
   await registerLinked(app, 'admin', {
@@ -124,5 +139,6 @@ export const orgManageRoutes: FastifyPluginAsync<{ family: Family }> = async (ap
     candidates: { query: departmentCandidateQuery, handler: departmentCandidates },
     link: { body: departmentMembersAddSchema, ids: 'accountIds', audit: 'addMembers', handler: addDepartmentMembers },
     unlink: { audit: 'removeMember', handler: removeDepartmentMembers },
+    response: { member: departmentMemberSchema, candidate: departmentMemberSchema },
   });
 };

@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { idParamsSchema } from '@/domain/list-query';
-import type { AppAccountGiven } from '@/domain/people/app-accounts';
-import { resetPasswordSchema, userStatusSchema } from '@/domain/users/users';
+import { appAccountGivenSchema, type AppAccountGiven } from '@/domain/people/app-accounts';
+import { resetPasswordResultSchema, resetPasswordSchema, userStatusSchema } from '@/domain/users/users';
 import type { Tx } from '../../db/client';
 import { users } from '../../db/schema/auth';
 import { parents, students } from '../../db/schema/school';
@@ -59,6 +59,7 @@ export function appAccountRoutes(scope: FastifyInstance, spec: { key: string; en
     params: idParamsSchema,
     entity: spec.entity,
     audit: 'giveAppAccount',
+    answer: appAccountGivenSchema,
     write: async (tx, actor, { params }) => {
       const h = await holder(tx, actor, params.id);
       if (h.userId) throw new AppError(409, 'people:appAccount.exists');
@@ -103,6 +104,7 @@ export function appAccountRoutes(scope: FastifyInstance, spec: { key: string; en
     body: resetPasswordSchema,
     entity: spec.entity,
     audit: 'resetAppPassword',
+    answer: resetPasswordResultSchema,
     write: async (tx, actor, { params, body }) => {
       const answer = await resetAccountPassword(tx, accountOf(await holder(tx, actor, params.id)), body, spec.now());
       return { after: { mode: body.mode, mustChangePassword: true }, answer };

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { facePhotoApplySchema, facePhotoMatchSchema, type FacePhotoKind } from '@/domain/people/face-photos';
+import { facePhotoAppliedSchema, facePhotoApplySchema, facePhotoMatchResultSchema, facePhotoMatchSchema, type FacePhotoKind } from '@/domain/people/face-photos';
 import { resourceAction } from '../../lib/action';
 import { relativeApi } from '../../lib/resource';
 import { applyFacePhotos, facePhotoMatches } from './face-photos.service';
@@ -24,6 +24,7 @@ export const facePhotoRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = asy
       access: [key, 'edit'],
       body: facePhotoMatchSchema,
       read: (db, actor, { body }) => facePhotoMatches(db, actor, kind, body.names),
+      answer: facePhotoMatchResultSchema,
     });
     // The service writes the batch's one audit row (its entity is the kind, with every person's before and after).
     resourceAction(app, {
@@ -33,6 +34,7 @@ export const facePhotoRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = asy
       body: facePhotoApplySchema,
       entity: kind,
       audit: 'facePhotos',
+      answer: facePhotoAppliedSchema,
       write: async (tx, actor, { body }) => ({ after: await applyFacePhotos(tx, actor, kind, body), audited: false }),
     });
   }

@@ -1,12 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ok } from '@/domain/api';
 import { keywordQuery } from '@/domain/list-query';
-import { parentListQuery, parentSaveSchema } from '@/domain/people/parents';
+import { parentListQuery, parentRecordSchema, parentSaveSchema } from '@/domain/people/parents';
+import { personOptionsSchema } from '@/domain/people/students';
+import { resourceAction } from '../../lib/action';
 import { registerResource } from '../../lib/resource';
 import { appAccountRoutes } from './app-account';
 import { maskPage } from '../../lib/sensitive';
-import { requireAccess, requireActor } from '../../plugins/tenant';
 import { childOptions, deleteParent, parentById, parentPage, updateParent } from './parent.service';
 
 /**
@@ -26,11 +25,17 @@ export const parentRoutes: FastifyPluginAsync = async (app) => {
       get: parentById,
       update: { body: parentSaveSchema, handler: updateParent },
       remove: deleteParent,
+      response: { row: parentRecordSchema, detail: parentRecordSchema, saved: parentRecordSchema },
     },
     (scope) => {
-      scope.withTypeProvider<ZodTypeProvider>().get('/student-options', { preValidation: requireAccess(key, 'view'), schema: { querystring: keywordQuery } }, async (request) =>
-        ok(await childOptions(app.db, await requireActor(request), request.query.keyword)),
-      );
+      resourceAction(scope, {
+        method: 'GET',
+        path: '/student-options',
+        access: [key, 'view'],
+        query: keywordQuery,
+        read: (db, actor, { query }) => childOptions(db, actor, query.keyword),
+        answer: personOptionsSchema,
+      });
       appAccountRoutes(scope, { key, entity: 'parent', now: () => app.now() });
     },
   );

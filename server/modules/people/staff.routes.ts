@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { staffCreateSchema, staffListQuery, staffUpdateSchema } from '@/domain/people/staff';
+import { staffCreateSchema, staffFormOptionsSchema, staffListQuery, staffListRowSchema, staffRowSchema, staffUpdateSchema } from '@/domain/people/staff';
 import { accountRoutes } from '../../lib/accounts';
 import { resourceAction } from '../../lib/action';
 import { registerResource } from '../../lib/resource';
@@ -25,14 +25,16 @@ export const staffRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (
       create: { body: staffCreateSchema, handler: createStaff },
       update: { body: staffUpdateSchema, handler: (tx, actor, id, body) => updateStaff(tx, actor, id, body, app.now()) },
       remove: (tx, actor, id) => deleteStaff(tx, actor, id, app.now()),
+      response: { row: staffListRowSchema, detail: staffRowSchema, saved: staffRowSchema },
     },
     (scope) => {
-      resourceAction(scope, { method: 'GET', path: '/options', access: [key, 'view'], read: staffFormOptions });
+      resourceAction(scope, { method: 'GET', path: '/options', access: [key, 'view'], read: staffFormOptions, answer: staffFormOptionsSchema });
       accountRoutes(scope, {
         key,
         entity: 'staff',
         setStatus: (tx, actor, id, enabled) => setStaffStatus(tx, actor, id, enabled, app.now()),
         resetPassword: (tx, actor, id, body) => resetStaffPassword(tx, actor, id, body, app.now()),
+        row: staffRowSchema,
       });
     },
   );

@@ -1,6 +1,15 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { keywordQuery } from '@/domain/list-query';
-import { studentListQuery, studentSaveSchema, studentTransferSchema } from '@/domain/people/students';
+import {
+  personOptionsSchema,
+  studentDetailSchema,
+  studentFormOptionsSchema,
+  studentListQuery,
+  studentRecordSchema,
+  studentSaveSchema,
+  studentTransferResultSchema,
+  studentTransferSchema,
+} from '@/domain/people/students';
 import { resourceAction } from '../../lib/action';
 import { registerResource } from '../../lib/resource';
 import { appAccountRoutes } from './app-account';
@@ -23,15 +32,17 @@ export const studentRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async
       create: { body: studentSaveSchema, handler: createStudent },
       update: { body: studentSaveSchema, handler: updateStudent },
       remove: deleteStudent,
+      response: { row: studentRecordSchema, detail: studentDetailSchema, saved: studentRecordSchema },
     },
     (scope) => {
-      resourceAction(scope, { method: 'GET', path: '/options', access: [key, 'view'], read: studentFormOptions });
+      resourceAction(scope, { method: 'GET', path: '/options', access: [key, 'view'], read: studentFormOptions, answer: studentFormOptionsSchema });
       resourceAction(scope, {
         method: 'GET',
         path: '/parent-options',
         access: [key, 'view'],
         query: keywordQuery,
         read: async (db, actor, { query }) => maskSensitive(actor, key, await parentOptions(db, actor, query.keyword), { hint: 'mobile' }),
+        answer: personOptionsSchema,
       });
       // A transfer is an edit of each student's class: the service writes one audit row per student moved.
       resourceAction(scope, {
@@ -41,6 +52,7 @@ export const studentRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async
         body: studentTransferSchema,
         entity: 'student',
         audit: 'transfer',
+        answer: studentTransferResultSchema,
         write: async (tx, actor, { body }) => ({ after: await transferStudents(tx, actor, body), audited: false }),
       });
       appAccountRoutes(scope, { key, entity: 'student', now: () => app.now() });

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
-import { rolloverCommitSchema, type RolloverCommit } from '@/domain/school/rollover';
+import { jobStartedSchema } from '@/domain/jobs';
+import { rolloverCommitSchema, rolloverPreviewSchema, rolloverSummarySchema, type RolloverCommit } from '@/domain/school/rollover';
 import type { SchoolFamily } from '@/domain/menus/access';
 import { resourceAction } from '../../lib/action';
 import { audit } from '../../lib/audit';
+import { answerSchema, asIs, kitDoc } from '../../lib/openapi';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import type { JobHandler } from '../../lib/jobs';
 import { checkRollover, commitRollover, lastRollover, rolloverPreview, undoRollover } from './rollover.service';
@@ -38,11 +40,12 @@ export const rolloverRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = asyn
   app.jobs.define('rollover', rolloverJob);
 
   const can = [pageKey, 'rollover'] as const;
-  resourceAction(app, { method: 'GET', path: '/preview', access: can, read: (db, actor) => rolloverPreview(db, actor, family) });
-  resourceAction(app, { method: 'GET', path: '/last', access: can, read: lastRollover });
+  resourceAction(app, { method: 'GET', path: '/preview', access: can, read: (db, actor) => rolloverPreview(db, actor, family), answer: rolloverPreviewSchema });
+  resourceAction(app, { method: 'GET', path: '/last', access: can, read: lastRollover, answer: rolloverSummarySchema.nullable() });
   // Hand route: the rollover runs as a job enqueued with the request's locale (docs/product-rules.md#jobs); checked
   // here first so a refusal answers at once.
-  r.post('/', { preValidation: requireAccess(...can), schema: { body: rolloverCommitSchema } }, async (request) => {
+  // TODO(kitopts): `enqueue` (a job with the request's locale) makes this a resourceAction.
+  r.post('/', { preValidation: requireAccess(...can), serializerCompiler: asIs, schema: { ...kitDoc(pageKey, 'rollover', '学年升级 · 提交'), body: rolloverCommitSchema, response: answerSchema(jobStartedSchema) } }, async (request) => {
     const actor = await requireActor(request);
     await checkRollover(app.db, actor, family, request.body);
     return ok({ id: await app.jobs.enqueue('rollover', actor, { family, body: request.body }, request.locale) });
@@ -53,6 +56,7 @@ export const rolloverRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = asyn
     access: can,
     entity: 'schoolRollover',
     audit: 'undoRollover',
+    answer: rolloverSummarySchema,
     write: async (tx, actor) => {
       const summary = await undoRollover(tx, actor, app.now());
       return { after: summary, entityId: summary.id };

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { SchoolFamily } from '@/domain/menus/access';
+import { gradeRowsSchema } from '@/domain/school/grades';
+import { schoolYearRowsSchema } from '@/domain/school/school-years';
 import { resourceAction } from '../../lib/action';
 import { gradeList, schoolYearList } from './school.service';
 
@@ -31,11 +33,13 @@ export const schoolRoutes: FastifyPluginAsyncZod<SchoolRoutesOptions> = async (a
     path: '/org/grade/list',
     access: [grades, 'view', [classes, 'view'], [students, 'view']],
     read: (db, actor) => gradeList(db, actor.tenantOrgId),
+    answer: gradeRowsSchema,
   });
   resourceAction(app, {
     method: 'GET',
     path: '/org/acayear/list',
     access: [years, 'view', [students, 'view']],
     read: (db, actor) => schoolYearList(db, actor.tenantOrgId),
+    answer: schoolYearRowsSchema,
   });
 };

@@ -4,10 +4,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
 import { allowsUpdates } from '@/domain/people/import-updates';
 import { CLASS_IMPORT_MAX_BYTES, classImportQuery } from '@/domain/school/class-import';
-import { classDetailSchema, classListQuery, classSaveSchema } from '@/domain/school/classes';
-import { collegeListQuery, collegeSaveSchema, majorListQuery, majorSaveSchema } from '@/domain/school/colleges';
-import { gradeListQuery, gradeSaveSchema } from '@/domain/school/grades';
-import { schoolYearListQuery, schoolYearSaveSchema } from '@/domain/school/school-years';
+import { classDetailSchema, classFormOptionsSchema, classListQuery, classSaveSchema } from '@/domain/school/classes';
+import { collegeDetailSchema, collegeListQuery, collegeSaveSchema, majorDetailSchema, majorFormOptionsSchema, majorListQuery, majorSaveSchema } from '@/domain/school/colleges';
+import { gradeDetailSchema, gradeFormOptionsSchema, gradeListQuery, gradeSaveSchema } from '@/domain/school/grades';
+import { schoolYearDetailSchema, schoolYearListQuery, schoolYearSaveSchema } from '@/domain/school/school-years';
 import { resourceAction } from '../../lib/action';
 import { registerResource, relativeApi } from '../../lib/resource';
 import { sendXlsx, uploadedFile } from '../../lib/spreadsheet/http';
@@ -37,6 +37,7 @@ export const orgRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (ap
     create: { body: schoolYearSaveSchema, handler: (tx, actor, body) => createSchoolYear(tx, actor, body, app.now()) },
     update: { body: schoolYearSaveSchema, handler: (tx, actor, id, body) => updateSchoolYear(tx, actor, id, body, app.now()) },
     remove: (tx, actor, id) => deleteSchoolYear(tx, actor, id, app.now()),
+    response: { row: schoolYearDetailSchema, detail: schoolYearDetailSchema, saved: schoolYearDetailSchema },
   });
   // Year rollover (docs/product-rules.md#year-rollover): a university's classes graduate by their major's length.
   await app.register(rolloverRoutes, { prefix: `${relativeApi(`${family}.org.acayear`, family)}/rollover`, family });
@@ -54,11 +55,12 @@ export const orgRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (ap
       update: { body: classSaveSchema, handler: updateClass },
       remove: deleteClass,
       // The list answers the detail's fields too (the screen edits from its row).
-      response: { row: classDetailSchema, detail: classDetailSchema },
+      response: { row: classDetailSchema, detail: classDetailSchema, saved: classDetailSchema },
     },
     (scope) => {
-      resourceAction(scope, { method: 'GET', path: '/options', access: [classKey, 'view'], read: classFormOptions });
+      resourceAction(scope, { method: 'GET', path: '/options', access: [classKey, 'view'], read: classFormOptions, answer: classFormOptionsSchema });
       // Hand routes: the export and the template answer a workbook stream, the import reads a multipart upload.
+      // TODO(kitopts): the kit's file-download answer (export, template) and `multipart` (import) options.
       // Import and export of the class workbook (docs/product-rules.md#class-import).
       void scope.register(multipart, { limits: { fileSize: CLASS_IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
       const r = scope.withTypeProvider<ZodTypeProvider>();
@@ -93,8 +95,9 @@ export const orgRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (ap
       create: { body: gradeSaveSchema, handler: createGrade },
       update: { body: gradeSaveSchema, handler: updateGrade },
       remove: deleteGrade,
+      response: { row: gradeDetailSchema, detail: gradeDetailSchema, saved: gradeDetailSchema },
     },
-    (scope) => resourceAction(scope, { method: 'GET', path: '/options', access: [`${family}.org.grade`, 'view'], read: gradeFormOptions }),
+    (scope) => resourceAction(scope, { method: 'GET', path: '/options', access: [`${family}.org.grade`, 'view'], read: gradeFormOptions, answer: gradeFormOptionsSchema }),
   );
 
   if (family !== 'gx') return;
@@ -106,6 +109,7 @@ export const orgRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (ap
     create: { body: collegeSaveSchema, handler: createCollege },
     update: { body: collegeSaveSchema, handler: updateCollege },
     remove: deleteCollege,
+    response: { row: collegeDetailSchema, detail: collegeDetailSchema, saved: collegeDetailSchema },
   });
   await registerResource(
     app,
@@ -118,7 +122,9 @@ export const orgRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (ap
       create: { body: majorSaveSchema, handler: createMajor },
       update: { body: majorSaveSchema, handler: updateMajor },
       remove: deleteMajor,
+      response: { row: majorDetailSchema, detail: majorDetailSchema, saved: majorDetailSchema },
     },
-    (scope) => resourceAction(scope, { method: 'GET', path: '/options', access: ['gx.org.major', 'view'], read: async (db, actor) => ({ colleges: await collegeOptions(db, actor) }) }),
+    (scope) =>
+      resourceAction(scope, { method: 'GET', path: '/options', access: ['gx.org.major', 'view'], read: async (db, actor) => ({ colleges: await collegeOptions(db, actor) }), answer: majorFormOptionsSchema }),
   );
 };

@@ -1,11 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ok } from '@/domain/api';
-import { userCreateSchema, userListQuery, userUpdateSchema } from '@/domain/users/users';
+import { userCreateSchema, userFormOptionsSchema, userListQuery, userRowSchema, userUpdateSchema } from '@/domain/users/users';
 import { accountRoutes } from '../../lib/accounts';
+import { resourceAction } from '../../lib/action';
 import { registerResource } from '../../lib/resource';
 import { maskPage } from '../../lib/sensitive';
-import { requireAccess, requireActor } from '../../plugins/tenant';
 import { createUser, deleteUser, resetPassword, setUserStatus, updateUser, userById, userPage, userRoleOptions } from './users.service';
 
 const KEY = 'admin.user.user';
@@ -24,16 +22,16 @@ export const userRoutes: FastifyPluginAsync = async (app) => {
       create: { body: userCreateSchema, handler: createUser },
       update: { body: userUpdateSchema, handler: (tx, actor, id, body) => updateUser(tx, actor, id, body, app.now()) },
       remove: (tx, actor, id) => deleteUser(tx, actor, id, app.now()),
+      response: { row: userRowSchema, detail: userRowSchema, saved: userRowSchema },
     },
     (scope) => {
-      scope.withTypeProvider<ZodTypeProvider>().get('/options', { preValidation: requireAccess(KEY, 'view') }, async (request) =>
-        ok({ roles: await userRoleOptions(app.db, await requireActor(request)) }),
-      );
+      resourceAction(scope, { method: 'GET', path: '/options', access: [KEY, 'view'], read: async (db, actor) => ({ roles: await userRoleOptions(db, actor) }), answer: userFormOptionsSchema });
       accountRoutes(scope, {
         key: KEY,
         entity: 'user',
         setStatus: (tx, actor, id, enabled) => setUserStatus(tx, actor, id, enabled, app.now()),
         resetPassword: (tx, actor, id, body) => resetPassword(tx, actor, id, body, app.now()),
+        row: userRowSchema,
       });
     },
   );

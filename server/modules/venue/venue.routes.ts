@@ -2,8 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { OK_MSG } from '@/domain/errors';
 import { idParamsSchema } from '@/domain/list-query';
-import { deviceListQuery, deviceSaveSchema } from '@/domain/venue/devices';
-import { venueDeviceCandidateQuery, venueDeviceListQuery, venueDevicesSchema, venueListQuery, venueSaveSchema } from '@/domain/venue/venues';
+import { deviceCredentialSchema, deviceListQuery, deviceOptionsSchema, deviceRowSchema, deviceSaveSchema } from '@/domain/venue/devices';
+import { venueDeviceCandidateQuery, venueDeviceLinkedSchema, venueDeviceListQuery, venueDevicesSchema, venueListQuery, venueRowSchema, venueSaveSchema } from '@/domain/venue/venues';
 import { resourceAction } from '../../lib/action';
 import { registerLinked } from '../../lib/linked';
 import { registerResource } from '../../lib/resource';
@@ -32,12 +32,13 @@ export const venueRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (
       create: { body: deviceSaveSchema, handler: (tx, actor, body) => createDevice(tx, actor, body, app.now()) },
       update: { body: deviceSaveSchema, handler: (tx, actor, id, body) => updateDevice(tx, actor, id, body, app.now()) },
       remove: deleteDevice,
+      response: { row: deviceRowSchema, detail: deviceRowSchema, saved: deviceRowSchema },
     },
     (scope) => {
       const r = scope.withTypeProvider<ZodTypeProvider>();
       // The association screen lists the organisation's devices to choose from.
-      resourceAction(scope, { method: 'GET', path: '/options', access: [deviceKey, 'view', [placeKey, 'device']], read: deviceOptions });
-      // Hand route: it answers a workbook stream, not the envelope.
+      resourceAction(scope, { method: 'GET', path: '/options', access: [deviceKey, 'view', [placeKey, 'device']], read: deviceOptions, answer: deviceOptionsSchema });
+      // Hand route: it answers a workbook stream, not the envelope. TODO(kitopts): the kit's file-download answer.
       r.get('/export', { preValidation: requireAccess(deviceKey, 'export'), schema: { querystring: deviceListQuery.omit({ current: true, size: true }) } }, async (request, reply) => {
         const rows = await deviceRows(app.db, await requireActor(request), request.query);
         return reply
@@ -53,6 +54,7 @@ export const venueRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (
         params: idParamsSchema,
         entity: 'device',
         audit: 'issueSecret',
+        answer: deviceCredentialSchema,
         // The secret is shown once, in the answer; the audit row keeps the device without it.
         write: async (tx, actor, { params }) => {
           const issued = await issueDeviceSecret(tx, actor, params.id, app.now());
@@ -84,6 +86,7 @@ export const venueRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (
       create: { body: venueSaveSchema, handler: createVenue },
       update: { body: venueSaveSchema, handler: updateVenue },
       remove: deleteVenue,
+      response: { row: venueRowSchema, detail: venueRowSchema, saved: venueRowSchema },
     },
   );
   // device/:id: the venue's devices, associated from the organisation's and detached (the device stays).
@@ -98,5 +101,6 @@ export const venueRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (
     link: { body: venueDevicesSchema, ids: 'deviceIds', audit: 'attachDevices', handler: attachDevices },
     unlink: { audit: 'detachDevice', handler: detachDevices },
     unlinked: OK_MSG.saved,
+    response: { member: deviceRowSchema, linked: venueDeviceLinkedSchema, candidate: deviceRowSchema },
   });
 };

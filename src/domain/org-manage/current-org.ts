@@ -60,23 +60,24 @@ export type CurrentOrgForm = z.input<typeof currentOrgSaveSchema>;
 export const simpleInfoQuery = z.object({ orgId: z.string().max(64).optional() });
 
 /** The own organisation as the screen reads it (never the password, only whether one is set). */
-export interface CurrentOrg {
-  id: string;
-  name: string;
-  code: string;
-  type: number;
-  parentId: string | null;
-  parentName: string | null;
-  title: string | null;
-  iconFileId: string | null;
-  loginImgFileId: string | null;
-  filingNumber: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  academicSystemYears: number | null;
-  hasManagementPassword: boolean;
-  deviceActivationCode: string | null;
-  activatableDevices: number;
-  activatedDevices: number;
-  version: number;
-}
+export const currentOrgSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  code: z.string(),
+  type: z.number().int().describe('Organisation type (ORG_TYPE)'),
+  parentId: z.string().nullable(),
+  parentName: z.string().nullable(),
+  title: z.string().nullable().describe('Platform name the sign-in page and header show'),
+  iconFileId: z.string().nullable(),
+  loginImgFileId: z.string().nullable(),
+  filingNumber: z.string().nullable(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  academicSystemYears: z.number().int().nullable(),
+  hasManagementPassword: z.boolean().describe('Whether a management password is set (the password itself is never answered)'),
+  deviceActivationCode: z.string().nullable(),
+  activatableDevices: z.number().int(),
+  activatedDevices: z.number().int(),
+  version: z.number().int().describe('Send it back with a save: a newer save answers 409'),
+});
+export type CurrentOrg = z.output<typeof currentOrgSchema>;

@@ -31,18 +31,18 @@ export const departmentMembersAddSchema = z.object({
   accountIds: z.array(uuid()).min(1, 'validation:department.membersRequired').max(DEPARTMENT_MEMBERS_ADD_MAX),
 });
 
-export interface DepartmentRow {
-  id: string;
-  parentId: string | null;
-  name: string;
-  code: string;
-  memberCount: number;
-  version: number;
-}
+export const departmentRowSchema = z.object({
+  id: z.string(),
+  parentId: z.string().nullable(),
+  name: z.string(),
+  code: z.string(),
+  memberCount: z.number().int(),
+  version: z.number().int(),
+});
+export type DepartmentRow = z.output<typeof departmentRowSchema>;
+/** The department tree as flat rows (each names its parent). */
+export const departmentRowsSchema = z.array(departmentRowSchema);
 
-export interface DepartmentMember {
-  accountId: string;
-  name: string;
-  accountNum: string;
-  mobile: string | null;
-}
+/** An account of a department's members (and of the add dialog's candidates). */
+export const departmentMemberSchema = z.object({ accountId: z.string(), name: z.string(), accountNum: z.string(), mobile: z.string().nullable() });
+export type DepartmentMember = z.output<typeof departmentMemberSchema>;

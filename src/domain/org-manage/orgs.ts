@@ -50,23 +50,28 @@ export type OrgStatus = z.output<typeof orgStatusSchema>;
 export const orgListQuery = listQuery({ name: textFilter() });
 
 /** A row of the organisation tree. */
-export interface OrgRow {
-  id: string;
-  parentId: string | null;
-  name: string;
-  code: string;
-  type: number;
-  enabled: boolean;
-  activatableDevices: number;
-  activatedDevices: number;
-  createdAt: string;
-}
+export const orgRowSchema = z.object({
+  id: z.string(),
+  parentId: z.string().nullable(),
+  name: z.string(),
+  code: z.string(),
+  type: z.number().int().describe('Organisation type (ORG_TYPE)'),
+  enabled: z.boolean(),
+  activatableDevices: z.number().int(),
+  activatedDevices: z.number().int(),
+  createdAt: z.string().describe('ISO instant'),
+});
+export type OrgRow = z.output<typeof orgRowSchema>;
+/** The organisation tree as flat rows (each names its parent). */
+export const orgRowsSchema = z.array(orgRowSchema);
 
 /** One lower organisation as its edit and detail pages read it. */
-export interface OrgDetail extends OrgRow {
-  version: number;
-  parentName: string | null;
-  /** The organisation's built-in administrator account(s): name and login account, never the password. */
-  admins: { name: string; accountNum: string; mobile: string | null; enabled: boolean }[];
-  counts: { students: number; classes: number; accounts: number; lowerOrgs: number };
-}
+export const orgDetailSchema = orgRowSchema.extend({
+  version: z.number().int(),
+  parentName: z.string().nullable(),
+  admins: z
+    .array(z.object({ name: z.string(), accountNum: z.string(), mobile: z.string().nullable(), enabled: z.boolean() }))
+    .describe("The organisation's built-in administrator account(s): name and login account, never the password"),
+  counts: z.object({ students: z.number().int(), classes: z.number().int(), accounts: z.number().int(), lowerOrgs: z.number().int() }),
+});
+export type OrgDetail = z.output<typeof orgDetailSchema>;

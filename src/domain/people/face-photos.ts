@@ -47,35 +47,33 @@ export const facePhotoApplySchema = z
 export type FacePhotoApplyRequest = z.output<typeof facePhotoApplySchema>;
 
 /** A person a file name can stand for. */
-export interface FacePhotoPerson {
-  id: string;
-  name: string;
-  /** What tells two people of one name apart: the class of a student, the work number of a staff member. */
-  detail: string | null;
-  /** The photo the person has now, if any. */
-  photoFileId: string | null;
-}
+export const facePhotoPersonSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  detail: z.string().nullable().describe('What tells two people of one name apart: the class of a student, the work number of a staff member'),
+  photoFileId: z.string().nullable().describe('The photo the person has now, if any'),
+});
+export type FacePhotoPerson = z.output<typeof facePhotoPersonSchema>;
 
 /** The values of a person a file name is compared with (mobile, name, work number; registration number, name). */
 export interface FacePhotoCandidate extends FacePhotoPerson {
   keys: readonly (string | null)[];
 }
 
-export interface FacePhotoMatched {
-  file: string;
-  person: FacePhotoPerson;
-}
-export interface FacePhotoAmbiguous {
-  file: string;
-  /** 'people': the name fits several people; 'files': several files fit one person. */
-  reason: 'people' | 'files';
-  candidates: FacePhotoPerson[];
-}
-export interface FacePhotoMatchResult {
-  matched: FacePhotoMatched[];
-  ambiguous: FacePhotoAmbiguous[];
-  unmatched: string[];
-}
+export const facePhotoMatchResultSchema = z.object({
+  matched: z.array(z.object({ file: z.string(), person: facePhotoPersonSchema })),
+  ambiguous: z.array(
+    z.object({
+      file: z.string(),
+      reason: z.enum(['people', 'files']).describe("'people': the name fits several people; 'files': several files fit one person"),
+      candidates: z.array(facePhotoPersonSchema),
+    }),
+  ),
+  unmatched: z.array(z.string()),
+});
+export type FacePhotoMatchResult = z.output<typeof facePhotoMatchResultSchema>;
+export type FacePhotoMatched = FacePhotoMatchResult['matched'][number];
+export type FacePhotoAmbiguous = FacePhotoMatchResult['ambiguous'][number];
 
 const personOf = ({ keys: _keys, ...person }: FacePhotoCandidate): FacePhotoPerson => person;
 
@@ -112,9 +110,8 @@ export function matchFacePhotos(names: readonly string[], people: readonly FaceP
 }
 
 /** What applying a batch answers. */
-export interface FacePhotoApplied {
-  /** People whose photo was set. */
-  applied: number;
-  /** Of those, people whose earlier photo was replaced. */
-  replaced: number;
-}
+export const facePhotoAppliedSchema = z.object({
+  applied: z.number().int().describe('People whose photo was set'),
+  replaced: z.number().int().describe('Of those, people whose earlier photo was replaced'),
+});
+export type FacePhotoApplied = z.output<typeof facePhotoAppliedSchema>;

@@ -1,3 +1,7 @@
+import { z } from 'zod';
+// The domain's zod error map (unnamed issues answer i18n keys).
+import '../fields';
+
 /**
  * Imports never change an existing record silently (docs/product-rules.md#import-updates): a row that matches an
  * existing person or class by its key (学籍号, login account, grade + class code) changes it only when the person
@@ -12,20 +16,16 @@ export const UPDATE_EXISTING_FIELD = 'updateExisting';
 export const allowsUpdates = (fields: Readonly<Record<string, string | undefined>>) => fields[UPDATE_EXISTING_FIELD] === 'true' || fields[UPDATE_EXISTING_FIELD] === '1';
 
 /** One field an update changes: its label and both values, as the request's language shows them. */
-export interface FieldChange {
-  field: string;
-  label: string;
-  before: string;
-  after: string;
-}
+export const fieldChangeSchema = z.object({ field: z.string(), label: z.string(), before: z.string(), after: z.string() });
+export type FieldChange = z.output<typeof fieldChangeSchema>;
 
 /** A row the commit would update (or, without the option, would have updated): row number, whom, what changes. */
-export interface RowUpdate {
-  row: number;
-  /** The record as a person recognises it, e.g. `李思颖（G1100…）`. */
-  who: string;
-  changes: FieldChange[];
-}
+export const rowUpdateSchema = z.object({
+  row: z.number().int(),
+  who: z.string().describe('The record as a person recognises it, e.g. 李思颖（G1100…）'),
+  changes: z.array(fieldChangeSchema),
+});
+export type RowUpdate = z.output<typeof rowUpdateSchema>;
 
 /** Updated rows the dry run lists one by one (the count covers them all). */
 export const PREVIEW_UPDATE_ROWS = 500;

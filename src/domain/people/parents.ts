@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { AppAccount } from './app-accounts';
+import { appAccountSchema } from './app-accounts';
 import { MOBILE } from '../auth/schemas';
 import { uuid } from '../fields';
 import { listQuery, textFilter, versionField } from '../list-query';
 import { enumTable } from '../presentation';
-import { genderSchema, personNameSchema, type Gender } from './staff';
+import { GENDERS, genderSchema, personNameSchema } from './staff';
 
 /**
  * Parents (docs/product-rules.md#students-and-staff): name, gender, contact mobile (unique in the organisation; its
@@ -38,14 +38,14 @@ export type ParentForm = z.input<typeof parentSaveSchema>;
 
 export const parentListQuery = listQuery({ keyword: textFilter(), studentKeyword: textFilter() });
 
-export interface ParentRecord {
-  id: string;
-  name: string;
-  gender: Gender;
-  mobile: string;
-  children: { studentId: string; name: string; regNo: string; className: string; relation: ParentRelation }[];
-  /** The parent's own sign-in for the app API (docs/product-rules.md#app-accounts); null without one. */
-  appAccount: AppAccount | null;
-  createdAt: string;
-  version: number;
-}
+export const parentRecordSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  gender: z.enum(GENDERS),
+  mobile: z.string().describe('Masked in the list without the page\'s "view sensitive fields" button'),
+  children: z.array(z.object({ studentId: z.string(), name: z.string(), regNo: z.string(), className: z.string(), relation: z.enum(PARENT_RELATIONS) })),
+  appAccount: appAccountSchema.nullable().describe("The parent's own sign-in for the app API (docs/product-rules.md#app-accounts); null without one"),
+  createdAt: z.string().describe('ISO instant'),
+  version: z.number().int(),
+});
+export type ParentRecord = z.output<typeof parentRecordSchema>;

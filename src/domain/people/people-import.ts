@@ -2,7 +2,8 @@ import { ethnicityCode, ethnicityName, parseTemplateDate } from '../physique/nat
 import { PARENT_RELATIONS, type ParentRelation } from './parents';
 import { CERTIFICATE_TYPES, type CertificateType } from './id-card';
 import type { Gender } from './staff';
-import type { RowUpdate } from './import-updates';
+import { z } from 'zod';
+import { rowUpdateSchema } from './import-updates';
 
 /**
  * The people workbooks (docs/product-rules.md#people-import): the columns of the templates, the imports and the
@@ -164,23 +165,28 @@ export function parseBirthDate(value: unknown, date1904 = false): string | null 
 }
 
 /** What a dry run answers: the counts and the first rejected rows (docs/product-rules.md#people-import). */
-export interface PeopleImportPreview {
-  importId: string;
-  fileName: string;
-  rows: number;
-  create: number;
-  update: number;
-  /** Rows matching an existing record that would change nothing (skipped, not written). */
-  unchanged: number;
-  /** Every row that would update an existing record (the first PREVIEW_UPDATE_ROWS), with the fields that change. */
-  updates: RowUpdate[];
-  rejected: number;
-  /** Parents a student file creates and updates. */
-  parentsCreate?: number;
-  parentsUpdate?: number;
-  failures: { row: number; reason: string }[];
-  expiresAt: string;
-}
+export const peopleImportPreviewSchema = z.object({
+  importId: z.string().describe('The kept upload: commit or discard it by this id before it expires'),
+  fileName: z.string(),
+  rows: z.number().int(),
+  create: z.number().int(),
+  update: z.number().int(),
+  unchanged: z.number().int().describe('Rows matching an existing record that would change nothing (skipped, not written)'),
+  updates: z.array(rowUpdateSchema).describe('Every row that would update an existing record (the first PREVIEW_UPDATE_ROWS), with the fields that change'),
+  rejected: z.number().int(),
+  parentsCreate: z.number().int().optional().describe('Parents a student file creates'),
+  parentsUpdate: z.number().int().optional().describe('Parents a student file updates'),
+  failures: z.array(z.object({ row: z.number().int(), reason: z.string() })),
+  expiresAt: z.string().describe('ISO instant'),
+});
+export type PeopleImportPreview = z.output<typeof peopleImportPreviewSchema>;
+
+/** The student import's choices: the school years and semesters the imported students are enrolled in. */
+export const studentImportOptionsSchema = z.object({
+  schoolYears: z.array(
+    z.object({ id: z.string(), academicYear: z.string(), current: z.boolean(), semesters: z.array(z.object({ id: z.string(), code: z.number().int(), current: z.boolean() })) }),
+  ),
+});
 
 /** The certificate types as the template's drop-down names them. */
 export const CERTIFICATE_LABELS: Readonly<Record<CertificateType, string>> = {

@@ -3,7 +3,7 @@ import { initialPasswordSchema, loginAccountSchema, mobileSchema } from '../auth
 import { enumFilter, requiredId } from '../fields';
 import { idFilter, listQuery, textFilter, versionField } from '../list-query';
 import { enumTable } from '../presentation';
-import { GENDERS, type Gender } from './gender';
+import { GENDERS } from './gender';
 import { CERTIFICATE_NO_MAX, CERTIFICATE_NO_PATTERN, CERTIFICATE_TYPES, idCardSchema } from './id-card';
 
 /**
@@ -67,34 +67,35 @@ export const staffListQuery = listQuery({
 });
 
 /** One staff member as the list and the form read them. */
-export interface StaffRow {
-  id: string;
-  /** The account (membership) the person signs in with; null for staff without one. */
-  accountId: string | null;
-  name: string;
-  accountNum: string | null;
-  roleId: string | null;
-  roleName: string | null;
-  mobile: string | null;
-  gender: Gender;
-  workNo: string | null;
-  idCard: string | null;
-  certificateType: string | null;
-  certificateNo: string | null;
-  photoFileId: string | null;
-  taughtClasses: (TaughtClass & { className: string })[];
-  enabled: boolean;
-  /** The password an administrator chose must be changed at the next sign-in. */
-  mustChangePassword: boolean;
-  createdAt: string;
-  version: number;
-}
+export const staffRowSchema = z.object({
+  id: z.string(),
+  accountId: z.string().nullable().describe('The account (membership) the person signs in with; null for staff without one'),
+  name: z.string(),
+  accountNum: z.string().nullable(),
+  roleId: z.string().nullable(),
+  roleName: z.string().nullable(),
+  mobile: z.string().nullable().describe('Masked in the list without the page\'s "view sensitive fields" button'),
+  gender: z.enum(GENDERS),
+  workNo: z.string().nullable(),
+  idCard: z.string().nullable(),
+  certificateType: z.string().nullable(),
+  certificateNo: z.string().nullable(),
+  photoFileId: z.string().nullable(),
+  taughtClasses: z.array(z.object({ classId: z.string(), subject: z.enum(TEACHING_SUBJECTS), className: z.string() })),
+  enabled: z.boolean(),
+  mustChangePassword: z.boolean().describe('The password an administrator chose must be changed at the next sign-in'),
+  createdAt: z.string().describe('ISO instant'),
+  version: z.number().int(),
+});
+export type StaffRow = z.output<typeof staffRowSchema>;
 
 /** A staff member in the list: never their identity document numbers (docs/product-rules.md#students-and-staff). */
-export type StaffListRow = Omit<StaffRow, 'idCard' | 'certificateNo'>;
+export const staffListRowSchema = staffRowSchema.omit({ idCard: true, certificateNo: true });
+export type StaffListRow = z.output<typeof staffListRowSchema>;
 
 /** What the staff form chooses from: the organisation's staff roles and classes. */
-export interface StaffFormOptions {
-  roles: { id: string; name: string }[];
-  classes: { id: string; name: string; gradeNo: number }[];
-}
+export const staffFormOptionsSchema = z.object({
+  roles: z.array(z.object({ id: z.string(), name: z.string() })),
+  classes: z.array(z.object({ id: z.string(), name: z.string(), gradeNo: z.number().int() })),
+});
+export type StaffFormOptions = z.output<typeof staffFormOptionsSchema>;

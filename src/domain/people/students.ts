@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { AppAccount } from './app-accounts';
+import { appAccountSchema } from './app-accounts';
 import { enumFilter, requiredId, uuid } from '../fields';
 import { idFilter, listQuery, textFilter, versionField } from '../list-query';
 import { enumTable } from '../presentation';
 import { PARENT_RELATIONS, parentMobileSchema } from './parents';
-import { genderSchema, personNameSchema, type Gender } from './staff';
+import { GENDERS, genderSchema, personNameSchema } from './staff';
 
 /**
  * Students (docs/product-rules.md#students-and-staff): registration number (学籍号) unique in the organisation
@@ -76,45 +76,53 @@ export const studentTransferSchema = z.object({
 });
 
 /** One student as the list and the form read them. */
-export interface StudentRecord {
-  id: string;
-  name: string;
-  regNo: string;
-  studentNo: string | null;
-  gender: Gender;
-  birthDate: string | null;
-  ethnicity: string;
-  status: StudentStatus;
-  photoFileId: string | null;
-  classId: string;
-  className: string;
-  gradeId: string;
-  gradeNo: number;
-  parents: { parentId: string; name: string; mobile: string; relation: string }[];
-  /** The student's own sign-in for the app API (docs/product-rules.md#app-accounts); null without one. */
-  appAccount: AppAccount | null;
-  createdAt: string;
-  version: number;
-}
+export const studentRecordSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  regNo: z.string().describe('Registration number (学籍号), unique in the organisation'),
+  studentNo: z.string().nullable(),
+  gender: z.enum(GENDERS),
+  birthDate: z.string().nullable().describe('ISO date'),
+  ethnicity: z.string().describe('Two-digit national code'),
+  status: z.enum(STUDENT_STATUSES),
+  photoFileId: z.string().nullable(),
+  classId: z.string(),
+  className: z.string(),
+  gradeId: z.string(),
+  gradeNo: z.number().int(),
+  parents: z
+    .array(z.object({ parentId: z.string(), name: z.string(), mobile: z.string(), relation: z.string() }))
+    .describe('Mobiles masked in the list without the page\'s "view sensitive fields" button'),
+  appAccount: appAccountSchema.nullable().describe("The student's own sign-in for the app API (docs/product-rules.md#app-accounts); null without one"),
+  createdAt: z.string().describe('ISO instant'),
+  version: z.number().int(),
+});
+export type StudentRecord = z.output<typeof studentRecordSchema>;
 
 /** Why a student entered a class (student_class_history.reason). */
 export const CLASS_CHANGE_REASONS = ['enrol', 'transfer', 'rollover', 'import'] as const;
 
 /** One student with the classes they have been in, newest first (the edit screen). */
-export interface StudentDetail extends StudentRecord {
-  history: { classId: string; className: string; reason: string; since: string; until: string | null }[];
-}
+export const studentDetailSchema = studentRecordSchema.extend({
+  history: z.array(z.object({ classId: z.string(), className: z.string(), reason: z.string(), since: z.string(), until: z.string().nullable() })),
+});
+export type StudentDetail = z.output<typeof studentDetailSchema>;
 
 /** A choice of the pickers: a parent to link from the student form, a child from the parent form. */
-export interface PersonOption {
-  id: string;
-  name: string;
-  /** Mobile (a parent) or registration number and class (a student). */
-  hint: string;
-}
+export const personOptionSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  hint: z.string().describe('Mobile (a parent, masked without the "view sensitive fields" button) or registration number and class (a student)'),
+});
+export type PersonOption = z.output<typeof personOptionSchema>;
+export const personOptionsSchema = z.array(personOptionSchema);
 
 /** The grades and classes (of the actor's scope) the student form and filters choose from. */
-export interface StudentFormOptions {
-  grades: { id: string; gradeNo: number; stage: string; enrolYear: number }[];
-  classes: { id: string; name: string; gradeId: string }[];
-}
+export const studentFormOptionsSchema = z.object({
+  grades: z.array(z.object({ id: z.string(), gradeNo: z.number().int(), stage: z.string(), enrolYear: z.number().int() })),
+  classes: z.array(z.object({ id: z.string(), name: z.string(), gradeId: z.string() })),
+});
+export type StudentFormOptions = z.output<typeof studentFormOptionsSchema>;
+
+/** What a transfer answers: how many students changed class. */
+export const studentTransferResultSchema = z.object({ moved: z.number().int() });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageSchema } from '../api';
 import { enumFilter, optionalDay } from '../fields';
 import { listQuery, textFilter } from '../list-query';
 import { enumTable } from '../presentation';
@@ -43,48 +44,51 @@ export type OperationLogQuery = z.output<typeof operationLogQuery>;
 export const onlineSessionQuery = listQuery({ user: textFilter(), ip: textFilter() });
 export type OnlineSessionQuery = z.output<typeof onlineSessionQuery>;
 
-export interface SignInLogRow {
-  id: string;
-  at: string;
-  account: string;
-  /** Name of the person the account belongs to, when it exists. */
-  name: string | null;
-  orgName: string | null;
-  ip: string | null;
-  userAgent: string | null;
-  result: SignInResult;
-  /** Error key of a refusal ('errors:badCredentials'); the screen translates it. */
-  reason: string | null;
-}
+export const signInLogRowSchema = z.object({
+  id: z.string(),
+  at: z.string().describe('ISO instant'),
+  account: z.string(),
+  name: z.string().nullable().describe('Name of the person the account belongs to, when it exists'),
+  orgName: z.string().nullable(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  result: z.enum(SIGN_IN_RESULTS),
+  reason: z.string().nullable().describe("Error key of a refusal ('errors:badCredentials'); the screen translates it"),
+});
+export type SignInLogRow = z.output<typeof signInLogRowSchema>;
 
-export interface OperationLogRow {
-  id: string;
-  at: string;
-  userName: string | null;
-  accountNum: string | null;
-  orgName: string | null;
-  /** A code of AUDIT_ACTIONS (rows older than the table may hold another; the screen shows it as written). */
-  action: string;
-  entity: string;
-  entityId: string | null;
-  /** The record's name (as written, else as the row holds it, else as it is now); null when none is known. */
-  entityName: string | null;
-}
+export const operationLogRowSchema = z.object({
+  id: z.string(),
+  at: z.string().describe('ISO instant'),
+  userName: z.string().nullable(),
+  accountNum: z.string().nullable(),
+  orgName: z.string().nullable(),
+  action: z.string().describe('A code of AUDIT_ACTIONS (rows older than the table may hold another; the screen shows it as written)'),
+  entity: z.string(),
+  entityId: z.string().nullable(),
+  entityName: z.string().nullable().describe("The record's name (as written, else as the row holds it, else as it is now); null when none is known"),
+});
+export type OperationLogRow = z.output<typeof operationLogRowSchema>;
 
-export interface OperationLogDetail extends OperationLogRow {
-  before: unknown;
-  after: unknown;
-}
+export const operationLogDetailSchema = operationLogRowSchema.extend({
+  before: z.unknown().describe('The record before the change, as the audit row keeps it'),
+  after: z.unknown().describe('The record after the change'),
+});
+export type OperationLogDetail = z.output<typeof operationLogDetailSchema>;
 
-export interface OnlineSessionRow {
-  id: string;
-  userName: string;
-  accountNum: string;
-  orgName: string | null;
-  ip: string | null;
-  userAgent: string | null;
-  signedInAt: string;
-  lastSeenAt: string;
-  /** The session of the request that lists them. */
-  current: boolean;
-}
+export const onlineSessionRowSchema = z.object({
+  id: z.string(),
+  userName: z.string(),
+  accountNum: z.string(),
+  orgName: z.string().nullable(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  signedInAt: z.string().describe('ISO instant'),
+  lastSeenAt: z.string(),
+  current: z.boolean().describe('The session of the request that lists them'),
+});
+export type OnlineSessionRow = z.output<typeof onlineSessionRowSchema>;
+
+/** The paged answers of the three logs. */
+export const signInLogPageSchema = pageSchema(signInLogRowSchema);
+export const operationLogPageSchema = pageSchema(operationLogRowSchema);

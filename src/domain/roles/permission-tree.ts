@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Family } from '../menus/access';
 import { CATALOG_FAMILIES, type CatalogButton, type CatalogEntry } from '../menus/catalog';
 import { buttonId, roleCatalog } from './roles';
@@ -11,6 +12,21 @@ export interface PermissionNode {
   hidden?: boolean;
   children?: PermissionNode[];
 }
+/**
+ * A node's schema down to `depth` levels of children, written out rather than recursive: the API document's
+ * generator turns a recursive schema into a reference it does not define. Groups → pages → buttons is three levels;
+ * two more leave room for nested groups.
+ */
+const permissionNodeAt = (depth: number): z.ZodType<PermissionNode> =>
+  z.object({
+    id: z.string().describe('Catalogue key of a group or page, or `key#action` of a button'),
+    label: z.string().describe("The name in the request's language (an operator's name when set)"),
+    hidden: z.boolean().optional().describe('Hidden by a platform operator: still grantable, not shown in menus'),
+    children: z.array(depth > 0 ? permissionNodeAt(depth - 1) : z.never()).optional(),
+  });
+const PERMISSION_TREE_DEPTH = 5;
+/** GET …/role/menu-tree: the family's permission tree. */
+export const permissionTreeSchema = z.array(permissionNodeAt(PERMISSION_TREE_DEPTH));
 
 /** A platform operator's change of one entry that the permission tree shows (docs/product-rules.md#menu-management). */
 export interface MenuCustom {

@@ -84,26 +84,24 @@ export const roleMembersAddSchema = z.object({
 export const roleCandidateQuery = z.object({ keyword: textFilter(), exceptRoleId: idFilter });
 
 /** A role as the list and form read it. */
-export interface RoleRow {
-  id: string;
-  name: string;
-  remark: string | null;
-  identity: RoleIdentity;
-  builtin: boolean;
-  memberCount: number;
-  dataScope: DataScope;
-  version: number;
-}
+export const roleRowSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  remark: z.string().nullable(),
+  identity: z.enum(ROLE_IDENTITIES),
+  builtin: z.boolean(),
+  memberCount: z.number().int(),
+  dataScope: z.enum(DATA_SCOPES),
+  version: z.number().int(),
+});
+export type RoleRow = z.output<typeof roleRowSchema>;
 
-export interface RoleDetail extends RoleRow {
-  menuIds: string[];
-  mobileFunctions: MobileFunction[];
-}
+export const roleDetailSchema = roleRowSchema.extend({
+  menuIds: z.array(z.string()).describe('Granted entries and buttons of the permission tree (`key`, `key#action`)'),
+  mobileFunctions: z.array(z.enum(MOBILE_FUNCTIONS)),
+});
+export type RoleDetail = z.output<typeof roleDetailSchema>;
 
 /** A member of a role: an account (membership) of the organisation. */
-export interface RoleMember {
-  accountId: string;
-  name: string;
-  accountNum: string;
-  mobile: string | null;
-}
+export const roleMemberSchema = z.object({ accountId: z.string(), name: z.string(), accountNum: z.string(), mobile: z.string().nullable() });
+export type RoleMember = z.output<typeof roleMemberSchema>;

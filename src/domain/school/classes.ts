@@ -61,3 +61,10 @@ export const classDetailSchema = classRowSchema.extend({
   studentCount: z.number().int(),
   version: z.number().int().describe('Send it back with a save: a newer save answers 409'),
 });
+
+/** Choices of the class form (GET org/class/options): grades in school, enabled staff and (universities) majors. */
+export const classFormOptionsSchema = z.object({
+  grades: z.array(z.object({ id: z.string(), stage: z.string(), gradeNo: z.number().int(), enrolYear: z.number().int() })),
+  teachers: z.array(z.object({ id: z.string(), name: z.string(), workNo: nullableText })),
+  majors: z.array(z.object({ id: z.string(), name: z.string(), collegeName: z.string() })),
+});

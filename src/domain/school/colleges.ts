@@ -37,21 +37,22 @@ export type MajorForm = z.input<typeof majorSaveSchema>;
 export const collegeListQuery = listQuery({ name: textFilter() });
 export const majorListQuery = listQuery({ name: textFilter(), collegeId: idFilter });
 
-export interface CollegeDetail {
-  id: string;
-  code: string;
-  name: string;
-  majorCount: number;
-  version: number;
-}
+/** A college as its screen reads it (list row, detail and saved answer alike). */
+export const collegeDetailSchema = z.object({ id: z.string(), code: z.string(), name: z.string(), majorCount: z.number().int(), version: z.number().int() });
+export type CollegeDetail = z.output<typeof collegeDetailSchema>;
 
-export interface MajorDetail {
-  id: string;
-  code: string;
-  name: string;
-  collegeId: string;
-  collegeName: string;
-  schoolLength: number;
-  classCount: number;
-  version: number;
-}
+/** A major as its screen reads it (list row, detail and saved answer alike). */
+export const majorDetailSchema = z.object({
+  id: z.string(),
+  code: z.string(),
+  name: z.string(),
+  collegeId: z.string(),
+  collegeName: z.string(),
+  schoolLength: z.number().int().describe('Years of study: its classes graduate after them'),
+  classCount: z.number().int(),
+  version: z.number().int(),
+});
+export type MajorDetail = z.output<typeof majorDetailSchema>;
+
+/** The major form's choices: the tenant's colleges. */
+export const majorFormOptionsSchema = z.object({ colleges: z.array(z.object({ id: z.string(), code: z.string(), name: z.string() })) });

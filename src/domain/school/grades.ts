@@ -96,17 +96,21 @@ export function cohortGrade(stage: GradeStage, enrolYear: number, graduated: boo
 }
 
 /** What the grade form needs besides the grade: the school year the school is in. */
-export interface GradeFormOptions {
-  currentStartYear: number;
-}
+export const gradeFormOptionsSchema = z.object({ currentStartYear: z.number().int().describe('First calendar year of the school year the school is in') });
+export type GradeFormOptions = z.output<typeof gradeFormOptionsSchema>;
 
-/** A grade as its management screen reads it. */
-export interface GradeDetail {
-  id: string;
-  stage: GradeStage;
-  gradeNo: number;
-  enrolYear: number;
-  graduated: boolean;
-  classCount: number;
-  version: number;
-}
+/** A grade as its management screen reads it (list row, detail and saved answer alike). */
+export const gradeDetailSchema = z.object({
+  id: z.string(),
+  stage: z.enum(GRADE_STAGES),
+  gradeNo: z.number().int().describe('Grade number within its stage (1 = first year)'),
+  enrolYear: z.number().int(),
+  graduated: z.boolean(),
+  classCount: z.number().int(),
+  version: z.number().int().describe('Send it back with a save: a newer save answers 409'),
+});
+export type GradeDetail = z.output<typeof gradeDetailSchema>;
+
+/** A grade of the dictionary several screens filter by (GET org/grade/list). */
+export const gradeRowSchema = z.object({ id: z.string(), stage: z.string(), enrolYear: z.number().int(), gradeNo: z.number().int(), graduated: z.boolean() });
+export const gradeRowsSchema = z.array(gradeRowSchema);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { classSaveSchema } from './classes';
-import { K12_STAGES, STAGE_GRADES, type GradeStage } from './grades';
+import { GRADE_STAGES, K12_STAGES, STAGE_GRADES, type GradeStage } from './grades';
 import { schoolYearSaveSchema } from './school-years';
 
 /**
@@ -91,67 +91,69 @@ export type RolloverCommit = z.output<typeof rolloverCommitSchema>;
 export type RolloverCommitForm = z.input<typeof rolloverCommitSchema>;
 
 /** A class moving up one grade. */
-export interface RolloverMove {
-  classId: string;
-  gradeId: string;
-  stage: GradeStage;
-  name: string;
-  /** The name it gets when names follow the grade (the same when it carries no grade name). */
-  newName: string;
-  fromGrade: number;
-  toGrade: number;
-  students: number;
-}
+export const rolloverMoveSchema = z.object({
+  classId: z.string(),
+  gradeId: z.string(),
+  stage: z.enum(GRADE_STAGES),
+  name: z.string(),
+  newName: z.string().describe('The name it gets when names follow the grade (the same when it carries no grade name)'),
+  fromGrade: z.number().int(),
+  toGrade: z.number().int(),
+  students: z.number().int(),
+});
+export type RolloverMove = z.output<typeof rolloverMoveSchema>;
 
 /**
  * Classes leaving the school: their students become graduated, the classes stay for history and reports. In a school the
  * whole cohort leaves; in a university only the classes whose major's length is over (`wholeCohort` false while other
  * classes of the enrolment year stay and move on).
  */
-export interface RolloverGraduation {
-  gradeId: string;
-  wholeCohort: boolean;
-  stage: GradeStage;
-  gradeNo: number;
-  enrolYear: number;
-  classes: { id: string; name: string }[];
-  students: number;
-}
+export const rolloverGraduationSchema = z.object({
+  gradeId: z.string(),
+  wholeCohort: z.boolean(),
+  stage: z.enum(GRADE_STAGES),
+  gradeNo: z.number().int(),
+  enrolYear: z.number().int(),
+  classes: z.array(z.object({ id: z.string(), name: z.string() })),
+  students: z.number().int(),
+});
+export type RolloverGraduation = z.output<typeof rolloverGraduationSchema>;
 
 /** The entering cohort of a stage and its default classes (the current first grade's codes and names). */
-export interface RolloverEntering {
-  stage: (typeof K12_STAGES)[number];
-  gradeNo: number;
-  enrolYear: number;
-  classes: { code: number; name: string }[];
-}
+export const rolloverEnteringSchema = z.object({
+  stage: z.enum(K12_STAGES),
+  gradeNo: z.number().int(),
+  enrolYear: z.number().int(),
+  classes: z.array(z.object({ code: z.number().int(), name: z.string() })),
+});
+export type RolloverEntering = z.output<typeof rolloverEnteringSchema>;
 
 /** What a rollover would do (GET …/rollover/preview): nothing is written. */
-export interface RolloverPreview {
+export const rolloverPreviewSchema = z.object({
   /** The school year the cohorts are in now, and the one the rollover moves them to. */
-  from: { startYear: number; academicYear: string };
-  to: {
-    startYear: number;
-    academicYear: string;
-    /** The year exists already (its semesters are used); otherwise the commit must send them. */
-    exists: boolean;
-    semesters: { code: number; startDate: string; endDate: string; breakStart: string | null; breakEnd: string | null }[];
-  };
-  moves: RolloverMove[];
-  graduating: RolloverGraduation[];
-  entering: RolloverEntering[];
-}
+  from: z.object({ startYear: z.number().int(), academicYear: z.string() }),
+  to: z.object({
+    startYear: z.number().int(),
+    academicYear: z.string(),
+    exists: z.boolean().describe('The year exists already (its semesters are used); otherwise the commit must send them'),
+    semesters: z.array(z.object({ code: z.number().int(), startDate: z.string(), endDate: z.string(), breakStart: z.string().nullable(), breakEnd: z.string().nullable() })),
+  }),
+  moves: z.array(rolloverMoveSchema),
+  graduating: z.array(rolloverGraduationSchema),
+  entering: z.array(rolloverEnteringSchema),
+});
+export type RolloverPreview = z.output<typeof rolloverPreviewSchema>;
 
 /** The last rollover of the organisation (GET …/rollover/last), and whether it can still be undone. */
-export interface RolloverSummary {
-  id: string;
-  fromYear: string;
-  toYear: string;
-  createdAt: string;
-  undoneAt: string | null;
-  /** Cohorts moved up one grade and cohorts graduated. */
-  moved: number;
-  graduated: number;
-  graduatedStudents: number;
-  enteringClasses: number;
-}
+export const rolloverSummarySchema = z.object({
+  id: z.string(),
+  fromYear: z.string(),
+  toYear: z.string(),
+  createdAt: z.string().describe('ISO instant'),
+  undoneAt: z.string().nullable(),
+  moved: z.number().int().describe('Cohorts moved up one grade'),
+  graduated: z.number().int().describe('Cohorts graduated'),
+  graduatedStudents: z.number().int(),
+  enteringClasses: z.number().int(),
+});
+export type RolloverSummary = z.output<typeof rolloverSummarySchema>;

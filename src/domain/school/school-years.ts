@@ -113,3 +113,30 @@ export function defaultSchoolYear(startYear: number): SchoolYearForm {
     spring: { startDate: `${y + 1}-02-17`, endDate: `${y + 1}-07-05`, breakStart: `${y + 1}-07-06`, breakEnd: `${y + 1}-08-31` },
   };
 }
+
+/** A semester as the school-year reads answer it; `current` marks the organisation's current one. */
+export const semesterRowSchema = z.object({
+  id: z.string(),
+  code: z.number().int().describe('Semester code (SEMESTER_CODE: autumn, spring)'),
+  startDate: z.string().describe('ISO date'),
+  endDate: z.string(),
+  breakStart: z.string().nullable().describe('The break after it, when it has one'),
+  breakEnd: z.string().nullable(),
+  current: z.boolean(),
+});
+
+/** A school year of the dictionary list (GET org/acayear/list). */
+export const schoolYearRowSchema = z.object({
+  id: z.string(),
+  academicYear: z.string().describe("'2026-2027'"),
+  startYear: z.number().int(),
+  current: z.boolean(),
+  semesters: z.array(semesterRowSchema),
+});
+export const schoolYearRowsSchema = z.array(schoolYearRowSchema);
+
+/** A school year as its management screen reads it: the version a save must send back, and `current` from today. */
+export const schoolYearDetailSchema = schoolYearRowSchema.extend({
+  version: z.number().int().describe('Send it back with a save: a newer save answers 409'),
+  current: z.boolean().describe('One of its semesters (with the break after it) contains today'),
+});

@@ -46,22 +46,24 @@ export const resetPasswordSchema = z.discriminatedUnion('mode', [
 export type ResetPassword = z.output<typeof resetPasswordSchema>;
 
 /** The reset's answer: the generated password, only when one was generated (never stored in clear or logged). */
-export interface ResetPasswordResult {
-  password: string | null;
-}
+export const resetPasswordResultSchema = z.object({ password: z.string().nullable().describe('The generated password, shown once; null when the administrator chose it') });
+export type ResetPasswordResult = z.output<typeof resetPasswordResultSchema>;
 
 /** One account of the organisation (the list row and the edit form's record). */
-export interface UserRow {
-  /** The account (membership) id. */
-  id: string;
-  userId: string;
-  name: string;
-  accountNum: string;
-  mobile: string | null;
-  roleId: string | null;
-  roleName: string | null;
-  enabled: boolean;
-  mustChangePassword: boolean;
-  createdAt: string;
-  version: number;
-}
+export const userRowSchema = z.object({
+  id: z.string().describe('The account (membership) id'),
+  userId: z.string(),
+  name: z.string(),
+  accountNum: z.string(),
+  mobile: z.string().nullable().describe('Masked (138****0000) without the page\'s "view sensitive fields" button'),
+  roleId: z.string().nullable(),
+  roleName: z.string().nullable(),
+  enabled: z.boolean(),
+  mustChangePassword: z.boolean(),
+  createdAt: z.string().describe('ISO instant'),
+  version: z.number().int(),
+});
+export type UserRow = z.output<typeof userRowSchema>;
+
+/** The user form's choices: the tenant's enabled roles. */
+export const userFormOptionsSchema = z.object({ roles: z.array(z.object({ id: z.string(), name: z.string(), identity: z.string().describe('administrator, teacher, student or parent') })) });

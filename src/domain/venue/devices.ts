@@ -51,30 +51,31 @@ export const deviceListQuery = listQuery({
 });
 export type DeviceListQuery = z.output<typeof deviceListQuery>;
 
-export interface DeviceRow {
-  id: string;
-  name: string;
-  serialNo: string;
-  mac: string | null;
-  venueId: string | null;
-  venueName: string | null;
-  parentId: string | null;
-  parentName: string | null;
-  status: DeviceStatus;
-  softwareVersion: string | null;
-  /** ISO time; null when not activated. */
-  activatedAt: string | null;
-  /** ISO time the device API secret was issued; null when the device has none (never issued, revoked). */
-  secretIssuedAt: string | null;
-  /** ISO time of the device's last accepted API call. */
-  lastSeenAt: string | null;
-  childCount: number;
-  version: number;
-}
+export const deviceRowSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  serialNo: z.string(),
+  mac: z.string().nullable(),
+  venueId: z.string().nullable(),
+  venueName: z.string().nullable(),
+  parentId: z.string().nullable(),
+  parentName: z.string().nullable(),
+  status: z.enum(DEVICE_STATUSES),
+  softwareVersion: z.string().nullable(),
+  activatedAt: z.string().nullable().describe('ISO instant; null when not activated'),
+  secretIssuedAt: z.string().nullable().describe('ISO instant the device API secret was issued; null when the device has none (never issued, revoked)'),
+  lastSeenAt: z.string().nullable().describe("ISO instant of the device's last accepted API call"),
+  childCount: z.number().int(),
+  version: z.number().int(),
+});
+export type DeviceRow = z.output<typeof deviceRowSchema>;
 
 /** What the device form and filters choose from. */
-export interface DeviceOptions {
-  venues: { id: string; name: string; code: string }[];
-  /** Devices that may carry children (not children themselves). */
-  parents: { id: string; name: string; serialNo: string }[];
-}
+export const deviceOptionsSchema = z.object({
+  venues: z.array(z.object({ id: z.string(), name: z.string(), code: z.string() })),
+  parents: z.array(z.object({ id: z.string(), name: z.string(), serialNo: z.string() })).describe('Devices that may carry children (not children themselves)'),
+});
+export type DeviceOptions = z.output<typeof deviceOptionsSchema>;
+
+/** The device API secret as issuing it answers: shown this once and never again (docs/product-rules.md#ingest). */
+export const deviceCredentialSchema = z.object({ serialNo: z.string(), secret: z.string(), issuedAt: z.string().describe('ISO instant') });

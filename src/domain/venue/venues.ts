@@ -39,11 +39,15 @@ export type VenueDeviceListQuery = z.output<typeof venueDeviceListQuery>;
 /** Devices a venue may take: the organisation's devices elsewhere or in no venue, by name or serial number. */
 export const venueDeviceCandidateQuery = z.object({ keyword: textFilter() });
 
-export interface VenueRow {
-  id: string;
-  name: string;
-  type: VenueType;
-  code: string;
-  deviceCount: number;
-  version: number;
-}
+export const venueRowSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.enum(VENUE_TYPES),
+  code: z.string().describe('Two-digit ID, unique in the organisation'),
+  deviceCount: z.number().int(),
+  version: z.number().int(),
+});
+export type VenueRow = z.output<typeof venueRowSchema>;
+
+/** What associating devices answers: the devices that moved into the venue. */
+export const venueDeviceLinkedSchema = z.object({ id: z.string(), venueId: z.string() });

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Envelope } from '@/domain/api';
-import { IMAGE_COMPRESS_ABOVE, ORG_TYPE } from '@/domain/constants';
+
+import { IMAGE_COMPRESS_ABOVE } from '@/domain/constants';
 import { pageAccess } from '@/domain/menus/access';
 import type { FacePhotoApplied, FacePhotoMatchResult } from '@/domain/people/face-photos';
 import { filePaths, type StoredFile } from '@/domain/uploads/stored-file';
@@ -13,35 +13,32 @@ import enErrors from '../../../locales/en_us/errors.json';
 import enPeople from '../../../locales/en_us/people.json';
 import { auditLogs } from '../../../server/db/schema/audit';
 import { memberships, membershipRoles, menus, roleMenus, roles, users } from '../../../server/db/schema/auth';
-import { orgs } from '../../../server/db/schema/orgs';
 import { classes, students, teacherClasses, teachers } from '../../../server/db/schema/school';
+import { dataOf, orgOf } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { HTML, multipartBody, noisyJpeg, padded, PNG_HEAD } from '../files/fixtures';
 
 let t: TestApp;
 let dir: string;
-const tokens: Record<string, string> = {};
 let k12Id: string;
 let k12Class: string;
 let otherClass: string;
 
-const EN = { 'accept-language': 'en-US' };
 const STUDENT = 'k12/user/student/facePhotos';
 const STAFF = 'k12/user/teacher/facePhotos';
 
-const call = <T>(account: string, url: string, payload: unknown) =>
-  t.request({ method: 'POST', url: `/api/busi/web/${url}`, token: tokens[account], headers: EN, payload: payload as object }).then((res) => ({ res, body: res.json<Envelope<T>>() }));
-const match = (account: string, url: string, names: string[]) => call<FacePhotoMatchResult>(account, `${url}/match`, { names });
-const apply = (account: string, url: string, items: { personId: string; fileId: string; replace?: boolean }[]) => call<FacePhotoApplied>(account, `${url}/apply`, { items });
+/** Every request in English: the refusals' messages are compared with the en_us locale. */
+const as = (account: string) => t.as(account, { language: 'en-US' });
+const match = (account: string, url: string, names: string[]) => as(account).post<FacePhotoMatchResult>(`/api/busi/web/${url}/match`, { names });
+const apply = (account: string, url: string, items: { personId: string; fileId: string; replace?: boolean }[]) => as(account).post<FacePhotoApplied>(`/api/busi/web/${url}/apply`, { items });
 
 const upload = (account: string, name: string, bytes: Buffer) => {
   const body = multipartBody(name, bytes);
-  return t.request({ method: 'POST', url: `${filePaths.upload}?purpose=face`, token: tokens[account], headers: { ...EN, 'content-type': body.contentType }, payload: body.payload });
+  return as(account).post<StoredFile>(`${filePaths.upload}?purpose=face`, body.payload, { headers: { 'content-type': body.contentType } });
 };
 const face = async (account = 'school01', name = 'face.jpg', bytes?: Buffer) => {
   const res = await upload(account, name, bytes ?? (await sharp({ create: { width: 120, height: 160, channels: 3, background: '#c89' } }).jpeg().toBuffer()));
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json<Envelope<StoredFile>>().data;
+  return dataOf(res);
 };
 
 async function addStudent(name: string, regNo: string, classId = k12Class) {
@@ -52,14 +49,7 @@ async function addStudent(name: string, regNo: string, classId = k12Class) {
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tiyu-faces-'));
   t = await createTestApp({ env: { STORAGE_DIR: dir } });
-  for (const account of ['school01', 'teacher01', 'college01', 'school02']) tokens[account] = (await t.login(account)).access_token;
-  const [k12] = await t.db
-    .select({ id: orgs.id })
-    .from(orgs)
-    .innerJoin(memberships, eq(memberships.tenantOrgId, orgs.id))
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(eq(users.accountNum, 'school01'));
-  k12Id = k12.id;
+  k12Id = (await orgOf(t, 'school01')).orgId;
   const list = await t.db.select({ id: classes.id }).from(classes).where(eq(classes.orgId, k12Id)).orderBy(asc(classes.name));
   [k12Class, otherClass] = [list[0].id, list[list.length - 1].id];
 }, 60_000);
@@ -115,14 +105,14 @@ describe('matching file names', () => {
 
   it('refuses an empty or oversized batch with the message, and needs the page’s edit button', async () => {
     const empty = await match('school01', STUDENT, []);
-    expect(empty.res.statusCode).toBe(400);
+    expect(empty.status).toBe(400);
     expect(empty.body.msg).toBe(enPeople.photos.error.noFiles);
     const many = await match('school01', STUDENT, Array.from({ length: 1001 }, (_, i) => `${i}.jpg`));
     expect(many.body.msg).toBe(enPeople.photos.error.tooMany);
     // The demo PE teacher's role has no edit button on the student page.
-    expect((await match('teacher01', STUDENT, ['x.jpg'])).res.statusCode).toBe(403);
+    expect((await match('teacher01', STUDENT, ['x.jpg'])).status).toBe(403);
     // A university account on the K12 route.
-    expect((await match('college01', STUDENT, ['x.jpg'])).res.statusCode).toBe(403);
+    expect((await match('college01', STUDENT, ['x.jpg'])).status).toBe(403);
   });
 });
 
@@ -147,10 +137,10 @@ describe('applying', () => {
     expect((await match('school01', STUDENT, ['PHOTOE001.jpg'])).body.data.matched[0].person.photoFileId).toBe(fa.id);
     // Signed-in users of the school see it; another school's user gets 404, signed out 401.
     for (const url of [filePaths.content(fa.id), filePaths.thumbnail(fa.id)]) {
-      expect((await t.request({ url, token: tokens.school01 })).statusCode).toBe(200);
-      expect((await t.request({ url, token: tokens.teacher01 })).statusCode).toBe(200);
-      expect((await t.request({ url, token: tokens.school02 })).statusCode).toBe(404);
-      expect((await t.request({ url, token: tokens.college01 })).statusCode).toBe(404);
+      expect((await t.as('school01').get(url)).status).toBe(200);
+      expect((await t.as('teacher01').get(url)).status).toBe(200);
+      expect((await t.as('school02').get(url)).status).toBe(404);
+      expect((await t.as('college01').get(url)).status).toBe(404);
       expect((await t.request({ url })).statusCode).toBe(401);
     }
   });
@@ -165,7 +155,7 @@ describe('applying', () => {
       { personId: b, fileId: fb.id },
       { personId: a, fileId: fa.id },
     ]);
-    expect(refused.res.statusCode).toBe(409);
+    expect(refused.status).toBe(409);
     expect(refused.body.msg).toBe(enPeople.photos.error.hasPhoto.replace('{{names}}', '照片庚同学'));
     const before = await t.db.select({ id: students.id, photo: students.photoFileId }).from(students).where(inArray(students.id, [a, b]));
     expect(Object.fromEntries(before.map((r) => [r.id, r.photo]))).toEqual({ [a]: old.id, [b]: null });
@@ -192,16 +182,15 @@ describe('applying', () => {
 
   it('another organisation’s person or file, or a file of another purpose, is 404 and nothing is written', async () => {
     const a = await addStudent('照片癸同学', 'PHOTOJ001');
-    const [uni] = await t.db.select({ id: orgs.id }).from(orgs).where(eq(orgs.type, ORG_TYPE.university));
+    const uni = { id: (await orgOf(t, 'college01')).orgId };
     const [uniStudent] = await t.db.select({ id: students.id }).from(students).where(eq(students.orgId, uni.id)).limit(1);
     const own = await face();
     const foreign = await face('school02');
     const body = multipartBody('PHOTOJ001.jpg', await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).jpeg().toBuffer());
-    const image = await t.request({ method: 'POST', url: `${filePaths.upload}?purpose=image`, token: tokens.school01, headers: { 'content-type': body.contentType }, payload: body.payload });
-    expect(image.statusCode, image.body).toBe(200);
-    expect((await apply('school01', STUDENT, [{ personId: a, fileId: foreign.id }])).res.statusCode).toBe(404);
-    expect((await apply('school01', STUDENT, [{ personId: a, fileId: image.json<Envelope<StoredFile>>().data.id }])).res.statusCode).toBe(404);
-    expect((await apply('school01', STUDENT, [{ personId: uniStudent.id, fileId: own.id }])).res.statusCode).toBe(404);
+    const image = dataOf(await t.as('school01').post<StoredFile>(`${filePaths.upload}?purpose=image`, body.payload, { headers: { 'content-type': body.contentType } }));
+    expect((await apply('school01', STUDENT, [{ personId: a, fileId: foreign.id }])).status).toBe(404);
+    expect((await apply('school01', STUDENT, [{ personId: a, fileId: image.id }])).status).toBe(404);
+    expect((await apply('school01', STUDENT, [{ personId: uniStudent.id, fileId: own.id }])).status).toBe(404);
     const [row] = await t.db.select({ photo: students.photoFileId }).from(students).where(eq(students.id, a));
     expect(row.photo).toBeNull();
   });
@@ -218,11 +207,11 @@ describe('the files a batch uploads', () => {
 
   it('refuses a file over 10 MB and a page renamed .jpg', async () => {
     const big = await upload('school01', 'PHOTOA001.png', padded(PNG_HEAD, 10 * 1024 * 1024 + 1));
-    expect(big.statusCode).toBe(400);
-    expect(big.json<Envelope<null>>().msg).toBe(enErrors.fileTooLarge);
+    expect(big.status).toBe(400);
+    expect(big.body.msg).toBe(enErrors.fileTooLarge);
     const page = await upload('school01', 'PHOTOA001.jpg', HTML);
-    expect(page.statusCode).toBe(400);
-    expect(page.json<Envelope<null>>().msg).toBe(enErrors.fileFormat);
+    expect(page.status).toBe(400);
+    expect(page.body.msg).toBe(enErrors.fileFormat);
   });
 });
 
@@ -257,8 +246,8 @@ describe('data scope', () => {
     expect(body.data.unmatched).toEqual(['PHOTOK002.jpg']);
 
     const f = await face('teacher01');
-    expect((await apply('teacher01', STUDENT, [{ personId: outside, fileId: f.id }])).res.statusCode).toBe(404);
-    expect((await apply('teacher01', STUDENT, [{ personId: inside, fileId: f.id }])).res.statusCode).toBe(200);
+    expect((await apply('teacher01', STUDENT, [{ personId: outside, fileId: f.id }])).status).toBe(404);
+    expect((await apply('teacher01', STUDENT, [{ personId: inside, fileId: f.id }])).status).toBe(200);
 
     // Staff: those teaching one of the actor's classes, and the actor; not the others.
     const [colleague, stranger] = await t.db
@@ -273,7 +262,7 @@ describe('data scope', () => {
       { teacherId: stranger.id, classId: notMine.id, subject: 'pe' },
     ]);
     const staff = await match('teacher01', STAFF, ['PH-IN.jpg', 'PH-OUT.jpg', `${teacher.name}.jpg`]);
-    expect(staff.res.statusCode, staff.res.body).toBe(200);
+    expect(staff.status, staff.res.body).toBe(200);
     expect(staff.body.data.matched.map((m) => m.person.id).sort()).toEqual([colleague.id, teacher.id].sort());
     expect(staff.body.data.unmatched).toEqual(['PH-OUT.jpg']);
     // The whole school for an administrator.

@@ -7,10 +7,10 @@ import { auditLogs } from '../../../server/db/schema/audit';
 import { memberships, menus, roleMenus, roles, users } from '../../../server/db/schema/auth';
 import { classes, grades, teachers } from '../../../server/db/schema/school';
 import { sha256Hex } from '../../../server/lib/password';
+import { dataOf, orgOf } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/server-app';
 
 let t: TestApp;
-const tokens: Record<string, string> = {};
 let k12Id: string;
 let uniId: string;
 let adminRole: string;
@@ -18,10 +18,6 @@ let teacherRole: string;
 let grade7Class: { id: string; name: string };
 let grade3Class: { id: string; name: string };
 
-async function orgOf(account: string): Promise<string> {
-  const [row] = await t.db.select({ org: memberships.tenantOrgId }).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(eq(users.accountNum, account));
-  return row.org;
-}
 async function classOf(gradeNo: number): Promise<{ id: string; name: string }> {
   const [row] = await t.db
     .select({ id: classes.id, name: classes.name })
@@ -39,9 +35,8 @@ async function staffIdOf(account: string, orgId = k12Id): Promise<string> {
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const account of ['school01', 'teacher01', 'college01']) tokens[account] = (await t.login(account)).access_token;
-  k12Id = await orgOf('school01');
-  uniId = await orgOf('college01');
+  k12Id = (await orgOf(t, 'school01')).orgId;
+  uniId = (await orgOf(t, 'college01')).orgId;
   const rs = await t.db.select({ id: roles.id, name: roles.name }).from(roles).where(eq(roles.orgId, k12Id));
   adminRole = rs.find((r) => r.name === '管理员')!.id;
   teacherRole = rs.find((r) => r.name === '体育教师')!.id;
@@ -52,10 +47,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-const call = (method: Method, url: string, token = tokens.school01, payload?: unknown, lang = 'zh-CN', family = 'k12') =>
-  t.request({ method, url: `/api/busi/web/${family}/user/teacher${url}`, token, payload: payload as object, headers: { 'accept-language': lang } });
-const body = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>();
 const person = (accountNum: string, extra: object = {}) => ({
   name: '测试老师',
   accountNum,
@@ -87,14 +78,14 @@ const editOf = (row: StaffRow, extra: object = {}) => ({
   ...extra,
 });
 async function add(accountNum: string, extra: object = {}): Promise<StaffRow> {
-  const res = await call('POST', '', tokens.school01, person(accountNum, extra));
-  expect(res.statusCode, res.body).toBe(200);
-  return body<StaffRow>(res).data;
+  const res = await t.as('school01').post<StaffRow>('/api/busi/web/k12/user/teacher', person(accountNum, extra));
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data;
 }
 
 describe('staff: list', () => {
   it('pages the school’s staff by work number with account, role and taught classes, never ID numbers', async () => {
-    const page = body<Page<StaffListRow>>(await call('GET', '/page?size=50')).data;
+    const page = dataOf(await t.as('school01').get<Page<StaffListRow>>('/api/busi/web/k12/user/teacher/page?size=50'));
     expect(page.records.length).toBeGreaterThan(3);
     const wang = page.records.find((r) => r.accountNum === 'teacher01')!;
     expect(wang).toMatchObject({ name: '王磊', workNo: '100002', roleName: '体育教师', enabled: true });
@@ -111,33 +102,33 @@ describe('staff: list', () => {
   });
 
   it('filters by keyword (name, mobile, work number, account), role, class and status', async () => {
-    const byAccount = body<Page<StaffListRow>>(await call('GET', '/page?keyword=teacher01')).data;
+    const byAccount = dataOf(await t.as('school01').get<Page<StaffListRow>>('/api/busi/web/k12/user/teacher/page?keyword=teacher01'));
     expect(byAccount.records.map((r) => r.name)).toEqual(['王磊']);
-    expect(body<Page<StaffListRow>>(await call('GET', '/page?keyword=100002')).data.records.map((r) => r.name)).toEqual(['王磊']);
-    const admins = body<Page<StaffListRow>>(await call('GET', `/page?roleId=${adminRole}`)).data.records.map((r) => r.accountNum);
+    expect(dataOf(await t.as('school01').get<Page<StaffListRow>>('/api/busi/web/k12/user/teacher/page?keyword=100002')).records.map((r) => r.name)).toEqual(['王磊']);
+    const admins = dataOf(await t.as('school01').get<Page<StaffListRow>>(`/api/busi/web/k12/user/teacher/page?roleId=${adminRole}`)).records.map((r) => r.accountNum);
     expect(admins).toContain('school01');
     expect(admins).not.toContain('teacher01');
-    const taught = body<Page<StaffListRow>>(await call('GET', `/page?classId=${grade7Class.id}`)).data.records.map((r) => r.accountNum);
+    const taught = dataOf(await t.as('school01').get<Page<StaffListRow>>(`/api/busi/web/k12/user/teacher/page?classId=${grade7Class.id}`)).records.map((r) => r.accountNum);
     expect(taught).toEqual(['teacher01']);
-    expect(body<Page<StaffListRow>>(await call('GET', '/page?enabled=false')).data.records).toEqual([]);
+    expect(dataOf(await t.as('school01').get<Page<StaffListRow>>('/api/busi/web/k12/user/teacher/page?enabled=false')).records).toEqual([]);
   });
 
   it('another organisation’s staff are 404; the university lists its own under gx', async () => {
     const uniStaff = await staffIdOf('gxteacher01', uniId);
-    expect((await call('GET', `/${uniStaff}`)).statusCode).toBe(404);
-    expect((await call('PUT', `/${uniStaff}/status`, tokens.school01, { enabled: false })).statusCode).toBe(404);
-    expect((await call('PUT', `/${uniStaff}/password`, tokens.school01, { mode: 'generate' })).statusCode).toBe(404);
-    expect((await call('DELETE', `/${uniStaff}`)).statusCode).toBe(404);
-    const gx = body<Page<StaffListRow>>(await call('GET', '/page?size=50', tokens.college01, undefined, 'zh-CN', 'gx')).data;
+    expect((await t.as('school01').get(`/api/busi/web/k12/user/teacher/${uniStaff}`)).status).toBe(404);
+    expect((await t.as('school01').put(`/api/busi/web/k12/user/teacher/${uniStaff}/status`, { enabled: false })).status).toBe(404);
+    expect((await t.as('school01').put(`/api/busi/web/k12/user/teacher/${uniStaff}/password`, { mode: 'generate' })).status).toBe(404);
+    expect((await t.as('school01').delete(`/api/busi/web/k12/user/teacher/${uniStaff}`)).status).toBe(404);
+    const gx = dataOf(await t.as('college01').get<Page<StaffListRow>>('/api/busi/web/gx/user/teacher/page?size=50'));
     expect(gx.records.map((r) => r.accountNum)).toContain('gxteacher01');
     expect(gx.records.map((r) => r.accountNum)).not.toContain('teacher01');
     // A K12 administrator is not of the university family.
-    expect((await call('GET', '/page', tokens.school01, undefined, 'zh-CN', 'gx')).statusCode).toBe(403);
+    expect((await t.as('school01').get('/api/busi/web/gx/user/teacher/page')).status).toBe(403);
   });
 
   it('a PE teacher without the staff page gets 403', async () => {
-    expect((await call('GET', '/page', tokens.teacher01)).statusCode).toBe(403);
-    expect((await call('POST', '', tokens.teacher01, person('nobody001'))).statusCode).toBe(403);
+    expect((await t.as('teacher01').get('/api/busi/web/k12/user/teacher/page')).status).toBe(403);
+    expect((await t.as('teacher01').post('/api/busi/web/k12/user/teacher', person('nobody001'))).status).toBe(403);
   });
 });
 
@@ -145,10 +136,10 @@ describe('staff: field rules', () => {
   const refused = async (extra: object, field: string, msg?: string, lang = 'zh-CN') => {
     const before = await t.db.$count(teachers);
     const usersBefore = await t.db.$count(users);
-    const res = await call('POST', '', tokens.school01, person('ruletest1', extra), lang);
-    expect(res.statusCode, JSON.stringify(extra)).toBe(400);
-    expect(body(res).data).toEqual({ field });
-    if (msg) expect(body(res).msg).toBe(msg);
+    const res = await t.as('school01', { language: lang }).post('/api/busi/web/k12/user/teacher', person('ruletest1', extra));
+    expect(res.status, JSON.stringify(extra)).toBe(400);
+    expect(res.body.data).toEqual({ field });
+    if (msg) expect(res.body.msg).toBe(msg);
     expect(await t.db.$count(teachers)).toBe(before);
     expect(await t.db.$count(users)).toBe(usersBefore);
   };
@@ -176,7 +167,7 @@ describe('staff: field rules', () => {
     await refused({ idCard: '32011519850612003' }, 'idCard', 'The ID card number is not valid (18 characters; the last, a check digit, may be X).', 'en-US');
     // Full-width digits and a lower-case x are folded.
     const row = await add('idcheck01', { idCard: '１１０１０５１９４９１２３１００２ｘ' });
-    expect(body<StaffRow>(await call('GET', `/${row.id}`)).data.idCard).toBe('11010519491231002X');
+    expect(dataOf(await t.as('school01').get<StaffRow>(`/api/busi/web/k12/user/teacher/${row.id}`)).idCard).toBe('11010519491231002X');
   });
 
   it('refuses rules of the database: taken account and mobile, work number in the school, foreign role, class and photo', async () => {
@@ -224,28 +215,28 @@ describe('staff: add and edit', () => {
 
   it('edits person, account and classes with the version it read; a stale save is 409', async () => {
     const created = await add('editme001', { taughtClasses: [{ classId: grade3Class.id, subject: 'pe' }] });
-    const row = body<StaffRow>(await call('GET', `/${created.id}`)).data;
+    const row = dataOf(await t.as('school01').get<StaffRow>(`/api/busi/web/k12/user/teacher/${created.id}`));
     const save = editOf(row, { name: '林海（改）', accountNum: 'editme002', roleId: adminRole, taughtClasses: [{ classId: grade7Class.id, subject: 'other' }], certificateType: 'hkMacauPermit', certificateNo: 'H1234567' });
-    const first = await call('PUT', `/${row.id}`, tokens.school01, save);
-    expect(first.statusCode, first.body).toBe(200);
-    const after = body<StaffRow>(first).data;
+    const first = await t.as('school01').put<StaffRow>(`/api/busi/web/k12/user/teacher/${row.id}`, save);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const after = first.body.data;
     expect(after).toMatchObject({ name: '林海（改）', accountNum: 'editme002', roleName: '管理员', certificateType: 'hkMacauPermit', certificateNo: 'H1234567', version: row.version + 1 });
     expect(after.taughtClasses.map((c) => [c.classId, c.subject])).toEqual([[grade7Class.id, 'other']]);
     const [user] = await t.db.select({ name: users.name, accountNum: users.accountNum }).from(users).where(eq(users.accountNum, 'editme002'));
     expect(user.name).toBe('林海（改）');
-    const stale = await call('PUT', `/${row.id}`, tokens.school01, { ...save, name: '又改' });
-    expect(stale.statusCode).toBe(409);
-    expect(body(stale).msg).toBe('数据已被他人修改，请刷新后重试');
+    const stale = await t.as('school01').put(`/api/busi/web/k12/user/teacher/${row.id}`, { ...save, name: '又改' });
+    expect(stale.status).toBe(409);
+    expect(stale.body.msg).toBe('数据已被他人修改，请刷新后重试');
     const [log] = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'staff'), eq(auditLogs.action, 'update'), eq(auditLogs.entityId, row.id)));
     expect(log.before).toMatchObject({ name: '测试老师' });
     expect(log.after).toMatchObject({ name: '林海（改）' });
     // Keeping one's own work number is not "taken".
-    const again = body<StaffRow>(await call('GET', `/${row.id}`)).data;
-    expect((await call('PUT', `/${row.id}`, tokens.school01, editOf(again, { workNo: 'LH-01' }))).statusCode).toBe(200);
+    const again = dataOf(await t.as('school01').get<StaffRow>(`/api/busi/web/k12/user/teacher/${row.id}`));
+    expect((await t.as('school01').put(`/api/busi/web/k12/user/teacher/${row.id}`, editOf(again, { workNo: 'LH-01' }))).status).toBe(200);
   });
 
   it('offers the school’s staff roles and current classes', async () => {
-    const options = body<{ roles: { name: string }[]; classes: { id: string }[] }>(await call('GET', '/options')).data;
+    const options = dataOf(await t.as('school01').get<{ roles: { name: string }[]; classes: { id: string }[] }>('/api/busi/web/k12/user/teacher/options'));
     expect(options.roles.map((r) => r.name)).toEqual(expect.arrayContaining(['管理员', '体育教师']));
     expect(options.classes.map((c) => c.id)).toContain(grade7Class.id);
   });
@@ -255,43 +246,43 @@ describe('staff: status and password, as on the users screen', () => {
   it('a disabled staff member cannot sign in and their open session ends; enabled again they can', async () => {
     await add('status001');
     const session = await t.login('status001', 'Start123');
-    const id = body<Page<StaffListRow>>(await call('GET', '/page?keyword=status001')).data.records[0].id;
-    const off = await call('PUT', `/${id}/status`, tokens.school01, { enabled: false });
-    expect(off.statusCode).toBe(200);
-    expect(body<StaffRow>(off).data.enabled).toBe(false);
+    const id = dataOf(await t.as('school01').get<Page<StaffListRow>>('/api/busi/web/k12/user/teacher/page?keyword=status001')).records[0].id;
+    const off = await t.as('school01').put<StaffRow>(`/api/busi/web/k12/user/teacher/${id}/status`, { enabled: false });
+    expect(off.status).toBe(200);
+    expect(off.body.data.enabled).toBe(false);
     expect((await t.request({ method: 'GET', url: '/api/busi/web/myInfo/getUInfo', token: session.access_token })).statusCode).toBe(401);
     const refused = await t.loginResponse('status001', 'Start123');
-    expect(body(refused).msg).toBe('账号已停用，请联系管理员');
-    expect(body<Page<StaffListRow>>(await call('GET', '/page?enabled=false')).data.records.map((r) => r.id)).toEqual([id]);
+    expect(refused.json<Envelope<null>>().msg).toBe('账号已停用，请联系管理员');
+    expect(dataOf(await t.as('school01').get<Page<StaffListRow>>('/api/busi/web/k12/user/teacher/page?enabled=false')).records.map((r) => r.id)).toEqual([id]);
     const [log] = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'staff'), eq(auditLogs.action, 'status'), eq(auditLogs.entityId, id)));
     expect(log.after).toMatchObject({ enabled: false });
-    expect((await call('PUT', `/${id}/status`, tokens.school01, { enabled: true })).statusCode).toBe(200);
+    expect((await t.as('school01').put(`/api/busi/web/k12/user/teacher/${id}/status`, { enabled: true })).status).toBe(200);
     expect((await t.loginResponse('status001', 'Start123')).statusCode).toBe(200);
   });
 
   it('an administrator cannot disable or delete themselves', async () => {
     const own = await staffIdOf('school01');
-    expect((await call('PUT', `/${own}/status`, tokens.school01, { enabled: false })).statusCode).toBe(409);
-    expect((await call('DELETE', `/${own}`)).statusCode).toBe(409);
+    expect((await t.as('school01').put(`/api/busi/web/k12/user/teacher/${own}/status`, { enabled: false })).status).toBe(409);
+    expect((await t.as('school01').delete(`/api/busi/web/k12/user/teacher/${own}`)).status).toBe(409);
   });
 
   it('resets a password: a one-time password shown once or a typed one, to be changed at sign-in; sessions end', async () => {
     await add('reset0001');
-    const id = body<Page<StaffListRow>>(await call('GET', '/page?keyword=reset0001')).data.records[0].id;
+    const id = dataOf(await t.as('school01').get<Page<StaffListRow>>('/api/busi/web/k12/user/teacher/page?keyword=reset0001')).records[0].id;
     const first = await t.login('reset0001', 'Start123');
     await t.request({ method: 'POST', url: '/api/busi/web/myInfo/editAccount', token: first.access_token, payload: { oldPassword: sha256Hex('Start123'), newPassword: 'Mine2026' } });
     const session = await t.login('reset0001', 'Mine2026');
     expect(session.must_change_password).toBeUndefined();
 
-    const res = await call('PUT', `/${id}/password`, tokens.school01, { mode: 'generate' });
-    const { password } = body<ResetPasswordResult>(res).data;
+    const res = await t.as('school01').put<ResetPasswordResult>(`/api/busi/web/k12/user/teacher/${id}/password`, { mode: 'generate' });
+    const { password } = res.body.data;
     expect(password).toMatch(/^[A-Za-z0-9]{10}$/);
     expect((await t.request({ method: 'GET', url: '/api/busi/web/myInfo/getUInfo', token: session.access_token })).statusCode).toBe(401);
     expect((await t.login('reset0001', password!)).must_change_password).toBe(true);
 
-    const bad = await call('PUT', `/${id}/password`, tokens.school01, { mode: 'set', password: '123' });
-    expect(body(bad).data).toEqual({ field: 'password' });
-    expect(body<ResetPasswordResult>(await call('PUT', `/${id}/password`, tokens.school01, { mode: 'set', password: 'Typed2026' })).data).toEqual({ password: null });
+    const bad = await t.as('school01').put(`/api/busi/web/k12/user/teacher/${id}/password`, { mode: 'set', password: '123' });
+    expect(bad.body.data).toEqual({ field: 'password' });
+    expect(dataOf(await t.as('school01').put<ResetPasswordResult>(`/api/busi/web/k12/user/teacher/${id}/password`, { mode: 'set', password: 'Typed2026' }))).toEqual({ password: null });
     expect((await t.login('reset0001', 'Typed2026')).must_change_password).toBe(true);
     const logs = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'staff'), eq(auditLogs.action, 'resetPassword'), eq(auditLogs.entityId, id)));
     expect(logs).toHaveLength(2);
@@ -304,14 +295,14 @@ describe('staff: delete', () => {
   it('refuses while classes name them as head or PE teacher, naming the classes; then deletes person and account', async () => {
     const row = await add('leaving01', { taughtClasses: [{ classId: grade3Class.id, subject: 'pe' }] });
     await t.db.update(classes).set({ headTeacherId: row.id }).where(eq(classes.id, grade3Class.id));
-    const refused = await call('DELETE', `/${row.id}`);
-    expect(refused.statusCode).toBe(409);
-    expect(body(refused).msg).toBe(`该数据已被班级使用（1条：${grade3Class.name}），不能删除`);
+    const refused = await t.as('school01').delete(`/api/busi/web/k12/user/teacher/${row.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.msg).toBe(`该数据已被班级使用（1条：${grade3Class.name}），不能删除`);
     expect(await t.db.$count(teachers, eq(teachers.id, row.id))).toBe(1);
 
     await t.db.update(classes).set({ headTeacherId: null }).where(eq(classes.id, grade3Class.id));
-    expect((await call('DELETE', `/${row.id}`)).statusCode).toBe(200);
-    expect((await call('GET', `/${row.id}`)).statusCode).toBe(404);
+    expect((await t.as('school01').delete(`/api/busi/web/k12/user/teacher/${row.id}`)).status).toBe(200);
+    expect((await t.as('school01').get(`/api/busi/web/k12/user/teacher/${row.id}`)).status).toBe(404);
     expect((await t.loginResponse('leaving01', 'Start123')).statusCode).toBe(400);
     const [log] = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'staff'), eq(auditLogs.action, 'delete'), eq(auditLogs.entityId, row.id)));
     expect(log.before).toMatchObject({ accountNum: 'leaving01' });
@@ -325,18 +316,17 @@ describe('staff: data scope', () => {
     await t.db.insert(roleMenus).values({ roleId: teacherRole, menuId: page.menuId });
     await t.db.update(roles).set({ dataScope: 'classes' }).where(eq(roles.id, teacherRole));
     const mate = await add('scopemate', { name: '同班老师', taughtClasses: [{ classId: grade7Class.id, subject: 'health' }] });
-    const teacher = (await t.login('teacher01')).access_token;
-    const seen = body<Page<StaffListRow>>(await call('GET', '/page?size=80', teacher)).data.records.map((r) => r.accountNum);
+    const seen = dataOf(await t.as('teacher01').get<Page<StaffListRow>>('/api/busi/web/k12/user/teacher/page?size=80')).records.map((r) => r.accountNum);
     expect(seen).toContain('teacher01');
     expect(seen).toContain('scopemate');
     expect(seen).not.toContain('teacher02');
     expect(seen).not.toContain('school01');
-    expect((await call('GET', `/${mate.id}`, teacher)).statusCode).toBe(200);
-    expect((await call('GET', `/${await staffIdOf('teacher02')}`, teacher)).statusCode).toBe(404);
+    expect((await t.as('teacher01').get(`/api/busi/web/k12/user/teacher/${mate.id}`)).status).toBe(200);
+    expect((await t.as('teacher01').get(`/api/busi/web/k12/user/teacher/${await staffIdOf('teacher02')}`)).status).toBe(404);
 
     // The whole organisation again: everyone.
     await t.db.update(roles).set({ dataScope: 'org' }).where(eq(roles.id, teacherRole));
-    const all = body<Page<StaffListRow>>(await call('GET', '/page?size=80', teacher)).data.records.map((r) => r.accountNum);
+    const all = dataOf(await t.as('teacher01').get<Page<StaffListRow>>('/api/busi/web/k12/user/teacher/page?size=80')).records.map((r) => r.accountNum);
     expect(all).toEqual(expect.arrayContaining(['teacher02', 'school01']));
   });
 });

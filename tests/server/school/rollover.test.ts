@@ -1,43 +1,37 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Envelope } from '@/domain/api';
+
 import type { SchoolView } from '@/domain/data-center/types';
 import { defaultSchoolYear } from '@/domain/school/school-years';
 import type { RolloverPreview, RolloverSummary } from '@/domain/school/rollover';
 import { auditLogs } from '../../../server/db/schema/audit';
-import { orgs } from '../../../server/db/schema/orgs';
 import { classes, grades, majors, schoolRollovers, schoolYears, semesters, studentClassHistory, students } from '../../../server/db/schema/school';
 import { waitForJob } from '../../support/jobs';
+import { dataOf, orgOf } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/server-app';
 
 let t: TestApp;
-const tokens: Record<string, string> = {};
 let k12Id: string;
 let smallId: string;
 
 beforeAll(async () => {
   t = await createTestApp({ jobWorker: true });
-  for (const account of ['school01', 'school02', 'teacher01', 'college01']) tokens[account] = (await t.login(account)).access_token;
-  const rows = await t.db.select({ id: orgs.id, name: orgs.name }).from(orgs);
-  k12Id = rows.find((o) => o.name === '南京市江宁区实验学校')!.id;
-  smallId = rows.find((o) => o.name === '南京市江宁区东山小学')!.id;
+  k12Id = (await orgOf(t, 'school01')).orgId;
+  smallId = (await orgOf(t, 'school02')).orgId;
 });
 afterAll(async () => {
   await t?.close();
 });
 
-const call = (method: 'GET' | 'POST' | 'PUT', url: string, account: string, payload?: unknown, lang = 'zh-CN') =>
-  t.request({ method, url: `/api/busi/web/${url}`, token: tokens[account], payload: payload as object, headers: { 'accept-language': lang } });
-const body = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>();
 const ROLLOVER = 'k12/org/acayear/rollover';
 
 /** Starts a rollover (a job, docs/product-rules.md#jobs) and waits for it: the job as it ended. */
 async function rollover(url: string, account: string, payload: unknown, lang = 'zh-CN') {
-  const res = await call('POST', url, account, payload, lang);
-  expect(res.statusCode, res.body).toBe(200);
-  return (await waitForJob(t, tokens[account], body<{ id: string }>(res).data.id, lang)).at(-1)!;
+  const res = await t.as(account, { language: lang }).post<{ id: string }>(`/api/busi/web/${url}`, payload);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return (await waitForJob(t, await t.as(account).token(), res.body.data.id, lang)).at(-1)!;
 }
-const lastOf = async (url: string, account: string) => body<RolloverSummary>(await call('GET', `${url}/last`, account)).data;
+const lastOf = async (url: string, account: string) => dataOf(await t.as(account).get<RolloverSummary>(`/api/busi/web/${url}/last`));
 
 /** Everything a rollover may touch in one organisation, without versions (an undo raises them, as every save does). */
 async function snapshot(orgId: string) {
@@ -72,7 +66,7 @@ async function snapshot(orgId: string) {
  * also reorders classes of equal rank (ties go by name).
  */
 async function lastYearDashboard(year: number) {
-  const view = body<SchoolView>(await t.request({ url: `/api/busi/web/k12/dataCenter/school?schoolYear=${year}`, token: tokens.school01 })).data;
+  const view = dataOf(await t.as('school01').get<SchoolView>(`/api/busi/web/k12/dataCenter/school?schoolYear=${year}`));
   const { asOf: _asOf, ...rest } = view;
   return { ...rest, ranking: { ...view.ranking, rows: view.ranking.rows.map(({ name: _n, ...r }) => r).sort((a, b) => a.id.localeCompare(b.id)) } };
 }
@@ -87,15 +81,15 @@ const commitBody = (p: RolloverPreview, extra: Record<string, unknown> = {}) => 
 
 describe('year rollover', () => {
   it('is the administrators’: a PE teacher is refused', async () => {
-    expect((await call('GET', `${ROLLOVER}/preview`, 'teacher01')).statusCode).toBe(403);
-    expect((await call('POST', ROLLOVER, 'teacher01', {})).statusCode).toBe(403);
-    expect((await call('POST', `${ROLLOVER}/undo`, 'teacher01')).statusCode).toBe(403);
+    expect((await t.as('teacher01').get(`/api/busi/web/${ROLLOVER}/preview`)).status).toBe(403);
+    expect((await t.as('teacher01').post(`/api/busi/web/${ROLLOVER}`, {})).status).toBe(403);
+    expect((await t.as('teacher01').post(`/api/busi/web/${ROLLOVER}/undo`, undefined)).status).toBe(403);
   });
 
   it('previews every class moving up, the top grades graduating and the entering classes, writing nothing', async () => {
     const before = await snapshot(k12Id);
     const audits = await t.db.$count(auditLogs);
-    const p = body<RolloverPreview>(await call('GET', `${ROLLOVER}/preview`, 'school01')).data;
+    const p = dataOf(await t.as('school01').get<RolloverPreview>(`/api/busi/web/${ROLLOVER}/preview`));
     expect(p.from.academicYear).toBe('2026-2027');
     expect(p.to).toMatchObject({ academicYear: '2027-2028', exists: false, semesters: [] });
     const top = before.grades.filter((g) => [6, 9, 12].includes(g.gradeNo) && !g.graduated);
@@ -117,23 +111,23 @@ describe('year rollover', () => {
 
   it('refuses bad input naming the field, in the request’s language, writing nothing', async () => {
     const before = await snapshot(k12Id);
-    const p = body<RolloverPreview>(await call('GET', `${ROLLOVER}/preview`, 'school01')).data;
-    const wrongYear = await call('POST', ROLLOVER, 'school01', commitBody(p, { academicYear: '2029-2030', year: defaultSchoolYear(2029) }), 'en-US');
-    expect(wrongYear.statusCode).toBe(400);
-    expect(body(wrongYear)).toMatchObject({ msg: 'The new school year must be 2027-2028', data: { field: 'academicYear' } });
-    const noDates = await call('POST', ROLLOVER, 'school01', commitBody(p, { year: undefined }));
-    expect(body(noDates)).toMatchObject({ msg: '请填写新学年的学期日期', data: { field: 'year' } });
+    const p = dataOf(await t.as('school01').get<RolloverPreview>(`/api/busi/web/${ROLLOVER}/preview`));
+    const wrongYear = await t.as('school01', { language: 'en-US' }).post(`/api/busi/web/${ROLLOVER}`, commitBody(p, { academicYear: '2029-2030', year: defaultSchoolYear(2029) }));
+    expect(wrongYear.status).toBe(400);
+    expect(wrongYear.body).toMatchObject({ msg: 'The new school year must be 2027-2028', data: { field: 'academicYear' } });
+    const noDates = await t.as('school01').post(`/api/busi/web/${ROLLOVER}`, commitBody(p, { year: undefined }));
+    expect(noDates.body).toMatchObject({ msg: '请填写新学年的学期日期', data: { field: 'year' } });
     const dupCode = commitBody(p);
     dupCode.entering[0].classes = [
       { code: 1, name: 'A' },
       { code: 1, name: 'B' },
     ];
-    const dup = await call('POST', ROLLOVER, 'school01', dupCode, 'zh-TW');
-    expect(dup.statusCode).toBe(400);
-    expect(body(dup)).toMatchObject({ data: { field: 'entering.0.classes.1.code' } });
+    const dup = await t.as('school01', { language: 'zh-TW' }).post(`/api/busi/web/${ROLLOVER}`, dupCode);
+    expect(dup.status).toBe(400);
+    expect(dup.body).toMatchObject({ data: { field: 'entering.0.classes.1.code' } });
     const tooBig = commitBody(p);
     tooBig.entering[0].classes = [{ code: 100, name: 'A' }];
-    expect(body(await call('POST', ROLLOVER, 'school01', tooBig))).toMatchObject({ msg: '班级编号不能大于99', data: { field: 'entering.0.classes.0.code' } });
+    expect((await t.as('school01').post(`/api/busi/web/${ROLLOVER}`, tooBig)).body).toMatchObject({ msg: '班级编号不能大于99', data: { field: 'entering.0.classes.0.code' } });
     expect(await snapshot(k12Id)).toEqual(before);
   });
 
@@ -143,7 +137,7 @@ describe('year rollover', () => {
     await t.db.execute(sql`create function fail_graduation() returns trigger language plpgsql as $$ begin raise exception 'boom'; end $$`);
     await t.db.execute(sql`create trigger fail_graduation before update on students for each row when (new.status = 'graduated') execute function fail_graduation()`);
     try {
-      const p = body<RolloverPreview>(await call('GET', `${ROLLOVER}/preview`, 'school01')).data;
+      const p = dataOf(await t.as('school01').get<RolloverPreview>(`/api/busi/web/${ROLLOVER}/preview`));
       const failed = await rollover(ROLLOVER, 'school01', commitBody(p), 'en-US');
       expect(failed).toMatchObject({ state: 'failed', error: 'The task failed and wrote nothing. Try again, or contact your administrator.' });
     } finally {
@@ -159,7 +153,7 @@ describe('year rollover', () => {
     const small = await snapshot(smallId);
     const dashboard = await lastYearDashboard(2026);
     const olderDashboard = await lastYearDashboard(2025);
-    const p = body<RolloverPreview>(await call('GET', `${ROLLOVER}/preview`, 'school01')).data;
+    const p = dataOf(await t.as('school01').get<RolloverPreview>(`/api/busi/web/${ROLLOVER}/preview`));
     const entering = p.entering.map((e) => (e.stage === 'primary' ? { stage: e.stage, classes: [...e.classes, { code: 9, name: '一年级9班' }] } : { stage: e.stage, classes: e.classes }));
     const job = await rollover(ROLLOVER, 'school01', commitBody(p, { entering }));
     expect(job).toMatchObject({ state: 'done', result: { message: '已从2026-2027升级到2027-2028' } });
@@ -205,32 +199,32 @@ describe('year rollover', () => {
     expect(await lastYearDashboard(2025)).toEqual(olderDashboard);
     // A graduate's own report still shows their results.
     const graduate = graduates[0];
-    const report = await t.request({ url: `/api/busi/web/k12/dataCenter/student/${graduate.id}`, token: tokens.school01 });
-    expect(report.statusCode).toBe(200);
+    const report = await t.as('school01').get(`/api/busi/web/k12/dataCenter/student/${graduate.id}`);
+    expect(report.status).toBe(200);
     // Another school is untouched, and cannot undo this one.
     expect(await snapshot(smallId)).toEqual(small);
-    const other = await call('POST', `${ROLLOVER}/undo`, 'school02');
-    expect(other.statusCode).toBe(409);
-    expect(body(other).msg).toBe('没有可撤销的学年升级');
-    expect(body<RolloverSummary | null>(await call('GET', `${ROLLOVER}/last`, 'school02')).data).toBeNull();
+    const other = await t.as('school02').post(`/api/busi/web/${ROLLOVER}/undo`, undefined);
+    expect(other.status).toBe(409);
+    expect(other.body.msg).toBe('没有可撤销的学年升级');
+    expect(dataOf(await t.as('school02').get<RolloverSummary | null>(`/api/busi/web/${ROLLOVER}/last`))).toBeNull();
     // A second rollover in a row would move to 2028-2029 (the cohorts say 2027 now).
-    expect(body<RolloverPreview>(await call('GET', `${ROLLOVER}/preview`, 'school01')).data.to.academicYear).toBe('2028-2029');
+    expect(dataOf(await t.as('school01').get<RolloverPreview>(`/api/busi/web/${ROLLOVER}/preview`)).to.academicYear).toBe('2028-2029');
 
-    const undone = await call('POST', `${ROLLOVER}/undo`, 'school01');
-    expect(undone.statusCode).toBe(200);
-    expect(body<RolloverSummary>(undone).data.undoneAt).not.toBeNull();
+    const undone = await t.as('school01').post<RolloverSummary>(`/api/busi/web/${ROLLOVER}/undo`, undefined);
+    expect(undone.status).toBe(200);
+    expect(undone.body.data.undoneAt).not.toBeNull();
     expect(await snapshot(k12Id)).toEqual(before);
     expect(await lastYearDashboard(2026)).toEqual(dashboard);
     const [undoLog] = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'schoolRollover'), eq(auditLogs.action, 'undoRollover')));
     expect(undoLog).toMatchObject({ orgId: k12Id, entityId: summary.id });
     // Only the last rollover, once.
-    expect((await call('POST', `${ROLLOVER}/undo`, 'school01')).statusCode).toBe(409);
-    expect(body<RolloverSummary>(await call('GET', `${ROLLOVER}/last`, 'school01')).data).toMatchObject({ id: summary.id, undoneAt: expect.any(String) });
+    expect((await t.as('school01').post(`/api/busi/web/${ROLLOVER}/undo`, undefined)).status).toBe(409);
+    expect(dataOf(await t.as('school01').get<RolloverSummary>(`/api/busi/web/${ROLLOVER}/last`))).toMatchObject({ id: summary.id, undoneAt: expect.any(String) });
   });
 
   it('refuses an undo once new data depends on the rollover (409 naming it), and allows it again when that data is gone', async () => {
     const before = await snapshot(smallId);
-    const p = body<RolloverPreview>(await call('GET', `${ROLLOVER}/preview`, 'school02')).data;
+    const p = dataOf(await t.as('school02').get<RolloverPreview>(`/api/busi/web/${ROLLOVER}/preview`));
     expect(p.graduating.map((g) => g.gradeNo)).toEqual([6]);
     expect(p.entering).toHaveLength(1);
     expect((await rollover(ROLLOVER, 'school02', commitBody(p, { renameClasses: false }))).state).toBe('done');
@@ -241,51 +235,51 @@ describe('year rollover', () => {
 
     // A student enrolled in an entering class.
     const [kid] = await t.db.insert(students).values({ orgId: smallId, classId: newClass.id, name: '新生甲', regNo: 'G2027000001', gender: 'male' }).returning({ id: students.id });
-    const refused = await call('POST', `${ROLLOVER}/undo`, 'school02', undefined, 'en-US');
-    expect(refused.statusCode).toBe(409);
-    expect(body(refused).msg).toBe('1 students added since depend on this rollover; it cannot be undone');
+    const refused = await t.as('school02', { language: 'en-US' }).post(`/api/busi/web/${ROLLOVER}/undo`, undefined);
+    expect(refused.status).toBe(409);
+    expect(refused.body.msg).toBe('1 students added since depend on this rollover; it cannot be undone');
     await t.db.delete(students).where(eq(students.id, kid.id));
 
     // A graduate whose status was changed since.
     const graduate = after.students.find((s) => s.status === 'graduated')!;
     await t.db.update(students).set({ status: 'transferred', version: sql`${students.version} + 1` }).where(eq(students.id, graduate.id));
-    const changed = await call('POST', `${ROLLOVER}/undo`, 'school02');
-    expect(changed.statusCode).toBe(409);
-    expect(body(changed).msg).toBe('升级后学生已被修改（1条），不能撤销');
+    const changed = await t.as('school02').post(`/api/busi/web/${ROLLOVER}/undo`, undefined);
+    expect(changed.status).toBe(409);
+    expect(changed.body.msg).toBe('升级后学生已被修改（1条），不能撤销');
     await t.db.update(students).set({ status: 'graduated', version: sql`${students.version} - 1` }).where(eq(students.id, graduate.id));
 
-    expect((await call('POST', `${ROLLOVER}/undo`, 'school02')).statusCode).toBe(200);
+    expect((await t.as('school02').post(`/api/busi/web/${ROLLOVER}/undo`, undefined)).status).toBe(200);
     expect(await snapshot(smallId)).toEqual(before);
     expect(await t.db.$count(grades, and(eq(grades.orgId, smallId), inArray(grades.enrolYear, [2027])))).toBe(0);
   });
 
   it('uses a new school year that exists already, keeping it on undo', async () => {
-    const created = await call('POST', 'k12/org/acayear', 'school02', defaultSchoolYear(2027));
-    expect(created.statusCode).toBe(200);
-    const p = body<RolloverPreview>(await call('GET', `${ROLLOVER}/preview`, 'school02')).data;
+    const created = await t.as('school02').post('/api/busi/web/k12/org/acayear', defaultSchoolYear(2027));
+    expect(created.status).toBe(200);
+    const p = dataOf(await t.as('school02').get<RolloverPreview>(`/api/busi/web/${ROLLOVER}/preview`));
     expect(p.to).toMatchObject({ academicYear: '2027-2028', exists: true });
     expect(p.to.semesters).toHaveLength(2);
     const before = await snapshot(smallId);
     expect((await rollover(ROLLOVER, 'school02', commitBody(p))).state).toBe('done');
-    expect((await call('POST', `${ROLLOVER}/undo`, 'school02')).statusCode).toBe(200);
+    expect((await t.as('school02').post(`/api/busi/web/${ROLLOVER}/undo`, undefined)).status).toBe(200);
     expect(await snapshot(smallId)).toEqual(before);
   });
 
   it('the school-year list shows the year a rollover made current ahead of its first day, and a save keeps it there', async () => {
-    const p = body<RolloverPreview>(await call('GET', `${ROLLOVER}/preview`, 'school02')).data;
+    const p = dataOf(await t.as('school02').get<RolloverPreview>(`/api/busi/web/${ROLLOVER}/preview`));
     expect((await rollover(ROLLOVER, 'school02', commitBody(p))).state).toBe('done');
     const currentYears = async () =>
-      body<{ records: { academicYear: string; current: boolean }[] }>(await call('GET', 'k12/org/acayear/page?current=1&size=10', 'school02'))
+      (await t.as('school02').get<{ records: { academicYear: string; current: boolean }[] }>('/api/busi/web/k12/org/acayear/page?current=1&size=10')).body
         .data.records.filter((y) => y.current)
         .map((y) => y.academicYear);
     expect(await currentYears()).toEqual(['2027-2028']);
     const [older] = await t.db.select().from(schoolYears).where(and(eq(schoolYears.orgId, smallId), eq(schoolYears.startYear, 2026)));
-    const detail = body<{ version: number }>(await call('GET', `k12/org/acayear/${older.id}`, 'school02')).data;
-    const saved = await call('PUT', `k12/org/acayear/${older.id}`, 'school02', { ...defaultSchoolYear(2026), version: detail.version });
-    expect(saved.statusCode, saved.body).toBe(200);
+    const detail = dataOf(await t.as('school02').get<{ version: number }>(`/api/busi/web/k12/org/acayear/${older.id}`));
+    const saved = await t.as('school02').put(`/api/busi/web/k12/org/acayear/${older.id}`, { ...defaultSchoolYear(2026), version: detail.version });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     expect(await currentYears()).toEqual(['2027-2028']);
     expect((await t.db.select().from(schoolYears).where(and(eq(schoolYears.orgId, smallId), eq(schoolYears.current, true)))).map((y) => y.startYear)).toEqual([2027]);
-    expect((await call('POST', `${ROLLOVER}/undo`, 'school02')).statusCode).toBe(200);
+    expect((await t.as('school02').post(`/api/busi/web/${ROLLOVER}/undo`, undefined)).status).toBe(200);
     expect(await currentYears()).toEqual(['2026-2027']);
   });
 });
@@ -294,7 +288,7 @@ describe('university rollover', () => {
   const GX = 'gx/org/acayear/rollover';
 
   it('graduates each class when its major’s years are over, moves the others up a year, opens no classes, and undoes exactly', async () => {
-    const [uni] = await t.db.select({ id: orgs.id }).from(orgs).where(eq(orgs.name, '江苏体育科技大学'));
+    const uni = { id: (await orgOf(t, 'college01')).orgId };
     const uniMajors = await t.db.select().from(majors).where(eq(majors.orgId, uni.id)).orderBy(asc(majors.code), asc(majors.name));
     // One three-year major and one five-year major beside the four-year ones.
     const [three, five] = uniMajors;
@@ -309,7 +303,7 @@ describe('university rollover', () => {
       const leaving = new Set(uniClasses.filter((c) => yearOf(c.gradeId) >= lengthOf(c.majorId)).map((c) => c.id));
       expect(leaving.size).toBeGreaterThan(0);
 
-      const p = body<RolloverPreview>(await call('GET', `${GX}/preview`, 'college01')).data;
+      const p = dataOf(await t.as('college01').get<RolloverPreview>(`/api/busi/web/${GX}/preview`));
       expect(new Set(p.graduating.flatMap((g) => g.classes.map((c) => c.id)))).toEqual(leaving);
       expect(p.entering).toEqual([]);
       // The fourth year keeps its five-year classes, so that cohort does not leave whole; the third year loses only the three-year major.
@@ -326,7 +320,7 @@ describe('university rollover', () => {
       }
       for (const g of before.grades) expect(after.grades.find((x) => x.id === g.id)).toMatchObject({ gradeNo: Math.min(g.gradeNo + 1, 16), graduated: false });
 
-      expect((await call('POST', `${GX}/undo`, 'college01')).statusCode).toBe(200);
+      expect((await t.as('college01').post(`/api/busi/web/${GX}/undo`, undefined)).status).toBe(200);
       expect(await snapshot(uni.id)).toEqual(before);
     } finally {
       await t.db.update(majors).set({ schoolLength: 4 }).where(inArray(majors.id, [three.id, five.id]));
