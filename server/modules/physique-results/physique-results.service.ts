@@ -267,7 +267,16 @@ export function tieGroupsQuery(db: DbOrTx, where: SQL | undefined, source: Summa
     .from(t)
     .innerJoin(testPlans, eq(testPlans.id, t.planId))
     .innerJoin(classes, eq(classes.id, t.classId))
-    .where(and(where, planIdNotBinned(t.planId), sql`(${testPlans.startDate}, ${t.gradeNo}, ${classes.code}) in ${keys}`));
+    // The grades and codes alone as well: the grade then bounds the counts' (plan, grade, class) index scan.
+    .where(
+      and(
+        where,
+        planIdNotBinned(t.planId),
+        sql`${t.gradeNo} = any(${sqlArray([...new Set(ties.map((x) => x.gradeNo))], 'smallint')})`,
+        sql`${classes.code} = any(${sqlArray([...new Set(ties.map((x) => x.code))], 'smallint')})`,
+        sql`(${testPlans.startDate}, ${t.gradeNo}, ${classes.code}) in ${keys}`,
+      ),
+    );
 }
 
 /** A filter's summary and tie sets; `groups` reads (once per tie set) the groups of the tie sets a page falls in. */
