@@ -43,6 +43,8 @@ export interface BuildAppOptions {
   jobWorker?: boolean;
   /** A read replica of `db` (DATABASE_REPLICA_URL); absent on PGlite and on one PostgreSQL. */
   replica?: Db;
+  /** Start-up work that runs while the app builds and listens (server/main.ts: the menus against the catalogue): every request waits for it. */
+  startup?: Promise<unknown>;
 }
 
 declare module 'fastify' {
@@ -82,6 +84,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   built.app = app;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  const { startup } = options;
+  if (startup)
+    app.addHook('onRequest', async () => {
+      await startup;
+    });
 
   await app.register(dbPlugin, { db: options.db, now: options.now ?? (() => new Date()) });
   const slots = options.requestSlots ?? (driverOf(options.db) instanceof PGlite ? PGLITE_REQUEST_SLOTS : undefined);

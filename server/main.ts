@@ -1,21 +1,22 @@
 import { BASE_PATH } from '@/domain/constants';
-import { count } from 'drizzle-orm';
-import { migrateDb, openDb, settleDb } from './db/client';
-import { orgs } from './db/schema/orgs';
-import { createStorage } from './lib/storage/create-storage';
+import { startPglite } from './db/pglite-start';
 import { parseEnv } from './env';
+import { DEMO_ACCOUNTS } from './seed/demo-accounts';
 
 /** Starts the server: env → database (migrated, seeded once) → app → listen → graceful close. */
 async function main(): Promise<void> {
   const env = parseEnv();
-  // The app's modules (every route and its libraries) load while PGlite opens the database: on the main thread that
-  // load mostly waits for the module loader's thread, which the database's start fills (tests/bench/startup.ts).
+  // PGlite starts on its directory before anything else loads (only it and the directory lock are loaded so far); the
+  // database client, the schema and the app's modules (every route and its libraries) load while it opens: on the main
+  // thread that load mostly waits for the module loader's thread, which the database's start fills (tests/bench/startup.ts).
+  const started = env.DATABASE_URL ? undefined : startPglite({ pgliteDir: env.PGLITE_DIR });
+  started?.catch(() => {});
+  const clientModule = import('./db/client');
   const appModule = import('./app');
-  const seedModule = import('./seed/demo');
   const menuSyncModule = import('./modules/menus/menu-sync');
   // Awaited below; a failure to load surfaces there, not as an unhandled rejection meanwhile.
+  clientModule.catch(() => {});
   appModule.catch(() => {});
-  seedModule.catch(() => {});
   menuSyncModule.catch(() => {});
   // What start is doing, with the time since the process started (module loading included): a first start seeds and
   // simulates for minutes.
@@ -23,26 +24,34 @@ async function main(): Promise<void> {
   const say = (line: string) => process.stdout.write(`[${seconds().padStart(5)} s] ${line}\n`);
   const where = env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${env.PGLITE_DIR}`;
   say(`opening the database: ${where}`);
-  let handle = await openDb(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { pgliteDir: env.PGLITE_DIR });
+  const { migrateDb, openDb, schema, settleDb } = await clientModule;
+  let handle = await openDb(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { pgliteDir: env.PGLITE_DIR, started });
   say('applying migrations');
   await migrateDb(handle);
 
   // A fresh database gets the demo; an existing one gets catalogue changes to its menus.
-  const { DEMO_ACCOUNTS, seedDemo } = await seedModule;
-  const [{ n: orgCount }] = await handle.db.select({ n: count() }).from(orgs);
+  const { count } = await import('drizzle-orm');
+  const [{ n: orgCount }] = await handle.db.select({ n: count() }).from(schema.orgs);
   const scope = env.TIYU_DEMO_SEED;
   if (orgCount === 0) say(`new database: seeding the demo district (${scope === 'full' ? 'once; a few minutes' : 'people only'})`);
-  const seeded = orgCount === 0 && (await seedDemo(handle.db, { scope, log: (line) => say(`  seeding ${line}`) }));
+  // The seed's modules load only on a first start.
+  const seeded = orgCount === 0 && (await (await import('./seed/demo')).seedDemo(handle.db, { scope, log: (line) => say(`  seeding ${line}`) }));
+  // The menus are compared with the catalogue while the app builds and listens; every request waits for it (buildApp's
+  // `startup`), so none reads a menu the catalogue changed.
+  let menusSynced: Promise<unknown> | undefined;
   if (!seeded) {
-    say('comparing the menus with the catalogue');
-    const { syncMenus } = await menuSyncModule;
-    await syncMenus(handle.db);
+    say('comparing the menus with the catalogue (beside building the app)');
+    const db = handle.db;
+    const syncing = menuSyncModule.then(({ syncMenus }) => syncMenus(db));
+    syncing.catch(() => {});
+    menusSynced = syncing;
   }
   // The demo's meet documents (stamps, a template, style photos) are files: they go into the file store the app uses.
   if (seeded && scope === 'full') {
     say('seeding the meet documents (stamps, a certificate template, photos)');
     // First-start-only modules (fonts, images, the simulator) load only on a first start.
     const { seedMeetDocumentsDemo } = await import('./seed/meet-documents-demo');
+    const { createStorage } = await import('./lib/storage/create-storage');
     const storage = await createStorage(env);
     await seedMeetDocumentsDemo(handle.db, storage, new Date()).finally(() => storage.close());
   }
@@ -65,6 +74,7 @@ async function main(): Promise<void> {
     replica: replica?.db,
     env,
     logger: { level: env.LOG_LEVEL },
+    startup: menusSynced,
   });
 
   // Graceful stop (docs/product-rules.md#health): new requests get 503 (Fastify's return503OnClosing) so a load
@@ -96,6 +106,14 @@ async function main(): Promise<void> {
     await app.listen({ port: env.PORT, host: env.HOST });
   } catch (err) {
     app.log.error(err);
+    await handle.close();
+    process.exit(1);
+  }
+  try {
+    await menusSynced;
+  } catch (err) {
+    app.log.error(err, 'comparing the menus with the catalogue failed');
+    await app.close();
     await handle.close();
     process.exit(1);
   }

@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -8,7 +7,7 @@ import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { lockDataDir } from './dir-lock';
+import { startPglite, type StartedPglite } from './pglite-start';
 import { PreparingPGlite } from './pglite-statements';
 import * as orgs from './schema/orgs';
 import * as auth from './schema/auth';
@@ -70,6 +69,8 @@ export interface OpenDbOptions {
   poolMax?: number;
   /** node-postgres: give up connecting after this long (a read replica that is down must not hold a request up). */
   connectTimeoutMs?: number;
+  /** PGlite only: the instance `startPglite` already started on `pgliteDir` (server/main.ts starts it first). */
+  started?: Promise<StartedPglite>;
 }
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -119,17 +120,11 @@ export async function openDb(opts: OpenDbOptions = {}): Promise<DbHandle> {
       },
     };
   }
-  // PGlite creates only the last path segment itself (e.g. ./data/pglite on a fresh checkout).
-  if (opts.pgliteDir) await mkdir(opts.pgliteDir, { recursive: true });
-  // Before PGlite touches the files: a second process on the same directory is refused, not half-started.
-  const release = opts.pgliteDir ? lockDataDir(opts.pgliteDir) : () => {};
-  return openPglite(opts, release);
+  return openPglite(opts, await (opts.started ?? startPglite(opts)));
 }
 
-async function openPglite(opts: OpenDbOptions, release: () => void): Promise<DbHandle> {
-  let client: PGlite;
+async function openPglite(opts: OpenDbOptions, { client, release }: StartedPglite): Promise<DbHandle> {
   try {
-    client = new PreparingPGlite({ dataDir: opts.pgliteDir, loadDataDir: opts.loadDataDir });
     await client.waitReady;
   } catch (err) {
     release();
@@ -150,7 +145,8 @@ async function openPglite(opts: OpenDbOptions, release: () => void): Promise<DbH
     ? async () => {
         keepLock = true;
         await close();
-        return openPglite({ pgliteDir: dir }, release);
+        // Under the lock this process still holds.
+        return openPglite({ pgliteDir: dir }, { client: new PreparingPGlite({ dataDir: dir }), release });
       }
     : undefined;
   return { kind: 'pglite', raw: client, db, close, ...(reopen ? { reopen } : {}) };

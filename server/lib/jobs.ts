@@ -3,7 +3,7 @@ import type { i18n, TFunction } from 'i18next';
 import { PGlite } from '@electric-sql/pglite';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import pg from 'pg';
-import { fromDrizzle, fromPglite, PgBoss, type Db as BossDb } from 'pg-boss';
+import type { Db as BossDb, PgBoss } from 'pg-boss';
 import type { JobKind } from '@/domain/jobs';
 import type { Locale } from '@/domain/constants';
 import { driverOf, type Db, type Tx } from '../db/client';
@@ -88,10 +88,15 @@ export const JOB_LOST: MessageKey = 'jobs:error.lost';
 /** pg-boss's states in which a job will still run (anything else is over: completed, failed, cancelled, or deleted). */
 const BOSS_LIVE_STATES = ['created', 'retry', 'active'];
 
+/** pg-boss, loaded when the queue first starts (after listening, or at the first enqueue): not on the start path. */
+type BossModule = typeof import('pg-boss');
+let bossModule: Promise<BossModule> | undefined;
+const loadBoss = (): Promise<BossModule> => (bossModule ??= import('pg-boss'));
+
 /** pg-boss on the same database as the app: the PGlite instance itself, or the node-postgres pool. */
-function bossDb(db: Db): BossDb {
+function bossDb(boss: BossModule, db: Db): BossDb {
   const driver = driverOf(db);
-  if (driver instanceof PGlite) return fromPglite(driver);
+  if (driver instanceof PGlite) return boss.fromPglite(driver);
   if (driver instanceof pg.Pool) {
     const pool = driver;
     return { executeSql: (text, values) => pool.query(text, values) };
@@ -103,6 +108,7 @@ export class JobQueue {
   readonly #handlers = new Map<JobKind, JobHandler<unknown>>();
   readonly #opts: JobQueueOptions;
   #bossInstance: PgBoss | null = null;
+  #bossModule: BossModule | null = null;
   #started: Promise<void> | null = null;
   #working = false;
   #sweepTimer: NodeJS.Timeout | null = null;
@@ -123,14 +129,16 @@ export class JobQueue {
     return Math.max(1, Math.min(60, Math.floor(this.#expire / 2)));
   }
 
-  /** pg-boss, made on first use: an app built without a database driver (tests of the pipeline alone) never needs it. */
+  /** pg-boss, made on first use (after #start loaded it): an app built without a database driver (tests of the pipeline alone) never needs it. */
   get #boss(): PgBoss {
     if (!this.#bossInstance) {
+      const boss = this.#bossModule;
+      if (!boss) throw new Error('job queue: not started');
       const { db, log } = this.#opts;
       const pglite = driverOf(db) instanceof PGlite;
       // The supervisor finds expired jobs: it looks at least twice per expiry.
       const superviseIntervalSeconds = this.#superviseSeconds;
-      this.#bossInstance = new PgBoss({ db: bossDb(db), ...(pglite ? { backend: 'pglite' as const } : {}), schedule: false, useListenNotify: true, superviseIntervalSeconds });
+      this.#bossInstance = new boss.PgBoss({ db: bossDb(boss, db), ...(pglite ? { backend: 'pglite' as const } : {}), schedule: false, useListenNotify: true, superviseIntervalSeconds });
       this.#bossInstance.on('error', (err: unknown) => log.error({ err }, 'job queue'));
     }
     return this.#bossInstance;
@@ -144,6 +152,7 @@ export class JobQueue {
   /** Installs pg-boss's schema (once per database; later starts only check it) and the queues. */
   #start(): Promise<void> {
     this.#started ??= (async () => {
+      this.#bossModule ??= await loadBoss();
       await this.#boss.start();
       for (const kind of this.#handlers.keys()) {
         await this.#boss.createQueue(kind, { retryLimit: JOB_RETRY_LIMIT, retryDelay: 1, expireInSeconds: this.#expire });
@@ -162,6 +171,7 @@ export class JobQueue {
   async enqueue(kind: JobKind, actor: Actor, input: unknown, locale: Locale, guard?: (tx: Tx) => Promise<void>): Promise<string> {
     if (!this.#handlers.has(kind)) throw new Error(`job queue: unknown kind ${kind}`);
     await this.#start();
+    const { fromDrizzle } = await loadBoss();
     return this.#opts.db.transaction(async (tx) => {
       await guard?.(tx);
       const [row] = await tx

@@ -58,4 +58,20 @@ describe('health and readiness for a load balancer', () => {
       await app.close();
     }
   });
+
+  it('holds every request until the start-up work beside it (the menus against the catalogue) is done', async () => {
+    let done!: () => void;
+    const startup = new Promise<void>((resolve) => (done = resolve));
+    const app = await buildApp({ db: t.db, env: parseEnv({ NODE_ENV: 'test', WEB_DIST: '/nonexistent-tiyu-dist' }), startup });
+    try {
+      let answered = false;
+      const health = app.inject({ url: '/api/health' }).then((res) => ((answered = true), res));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(answered).toBe(false);
+      done();
+      expect((await health).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
 });

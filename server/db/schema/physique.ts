@@ -125,7 +125,12 @@ export const physiqueResultCounts = pgTable(
     n: integer('n').notNull(),
     totalX10: bigint('total_x10', { mode: 'number' }).notNull(),
   },
-  (t) => [primaryKey({ name: 'physique_result_counts_pk', columns: [t.orgId, t.planId, t.classId, t.gradeNo, t.gender, t.invalid, t.complete, t.level] })],
+  (t) => [
+    primaryKey({ name: 'physique_result_counts_pk', columns: [t.orgId, t.planId, t.classId, t.gradeNo, t.gender, t.invalid, t.complete, t.level] }),
+    // A page's groups by its tie sets (plans of a start date, a grade, classes of a code; tieGroupsQuery in
+    // physique-results.service.ts): a bureau's tie set is read through its plans' grade, not the year's every count.
+    index('physique_result_counts_plan_grade_idx').on(t.planId, t.gradeNo, t.classId),
+  ],
 );
 
 /** Who changed what in a result and when: edits, invalid/restore, imports (docs/product-rules.md#physique-results: results screen). */

@@ -6,7 +6,8 @@ import { meetEvents, meetGroups, meetRecords } from '../../db/schema/meets';
 import { orgs } from '../../db/schema/orgs';
 import { grades } from '../../db/schema/school';
 import type { Actor } from '../../plugins/tenant';
-import { bookPdf, type BookDocument, type BookSection } from './book-pdf';
+// pdf-lib and its font kit load when a book is first made, not with the server (docs/performance.md, start-up).
+import type { BookDocument, BookSection } from './book-pdf';
 import { placedLines } from './points.service';
 import { gradeNameKey } from '@/domain/school/grades';
 
@@ -124,6 +125,7 @@ export async function meetBook(db: DbOrTx, actor: Actor, meetId: string, kind: B
     sections,
     pageLabel: (page, pages) => t('meets:book.page', { page, pages }),
   };
+  const { bookPdf } = await import('./book-pdf');
   const pdf = await bookPdf(book, (tableTitle) => t('meets:book.continued', { title: tableTitle }));
   return { name: t('meets:book.fileName', { meet: meet.name, title }), pdf };
 }

@@ -211,22 +211,132 @@ export async function summaryAndGroups(
   return { summary, groups };
 }
 
+/** The (org, plan, grade, class) of a group: what the page statement finds its rows by. */
+export type GroupKey = Pick<ResultGroup, 'orgId' | 'planId' | 'gradeNo' | 'classId'>;
+
+/**
+ * The rows of the list that tie on its order before the student (plan start date, grade, class code: one class code of
+ * a grade across every school of a bureau), counted: the unit a page is cut from. A bureau's year has some 7,700
+ * (plan, grade, class) groups but some 150 tie sets, so the summary statement returns those instead of every group
+ * (shipping and parsing the groups was most of a counted first page), and a page then reads the groups of its own tie
+ * sets only (`tieGroupsQuery`).
+ */
+export interface TieSet {
+  startDate: string;
+  gradeNo: number;
+  code: number;
+  matched: number;
+}
+
+/** The filter's summary (the empty grouping set) and its tie sets in list order, from the results or their counts. */
+export function summaryAndTiesQuery(db: DbOrTx, where: SQL | undefined, source: SummarySource = 'results') {
+  const { t, valid, rows, averageTotal } = TALLY[source];
+  const validComplete = sql`${valid} and ${t.complete}`;
+  const whole = sql<number>`grouping(${testPlans.startDate})`;
+  return db
+    .select({
+      whole,
+      startDate: testPlans.startDate,
+      gradeNo: t.gradeNo,
+      code: classes.code,
+      matched: rows(),
+      valid: rows(valid),
+      complete: rows(validComplete),
+      averageTotal: averageTotal(validComplete),
+      excellent: rows(sql`${validComplete} and ${t.level} = 'excellent'`),
+      good: rows(sql`${validComplete} and ${t.level} = 'good'`),
+      pass: rows(sql`${validComplete} and ${t.level} = 'pass'`),
+      fail: rows(sql`${validComplete} and ${t.level} = 'fail'`),
+    })
+    .from(t)
+    .leftJoin(testPlans, eq(testPlans.id, t.planId))
+    .leftJoin(classes, eq(classes.id, t.classId))
+    .where(and(where, planIdNotBinned(t.planId)))
+    .groupBy(sql`grouping sets ((${testPlans.startDate}, ${t.gradeNo}, ${classes.code}), ())`)
+    .orderBy(whole, asc(testPlans.startDate), asc(t.gradeNo), asc(classes.code));
+}
+
+const sqlArray = (values: readonly (string | number)[], type: string) => sql`array[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::${sql.raw(type)}[]`;
+
+/** The (org, plan, grade, class) groups of the filter in the tie sets `ties`, each with its tie set's keys. */
+export function tieGroupsQuery(db: DbOrTx, where: SQL | undefined, source: SummarySource, ties: readonly TieSet[]) {
+  const { t } = TALLY[source];
+  const keys = sql`(select * from unnest(${sqlArray(ties.map((x) => x.startDate), 'date')}, ${sqlArray(ties.map((x) => x.gradeNo), 'smallint')}, ${sqlArray(ties.map((x) => x.code), 'smallint')}))`;
+  return db
+    .selectDistinct({ orgId: t.orgId, planId: t.planId, gradeNo: t.gradeNo, classId: t.classId, startDate: testPlans.startDate, code: classes.code })
+    .from(t)
+    .innerJoin(testPlans, eq(testPlans.id, t.planId))
+    .innerJoin(classes, eq(classes.id, t.classId))
+    // The grades and codes alone as well: the grade then bounds the counts' (plan, grade, class) index scan.
+    .where(
+      and(
+        where,
+        planIdNotBinned(t.planId),
+        sql`${t.gradeNo} = any(${sqlArray([...new Set(ties.map((x) => x.gradeNo))], 'smallint')})`,
+        sql`${classes.code} = any(${sqlArray([...new Set(ties.map((x) => x.code))], 'smallint')})`,
+        sql`(${testPlans.startDate}, ${t.gradeNo}, ${classes.code}) in ${keys}`,
+      ),
+    );
+}
+
+/** A filter's summary and tie sets; `groups` reads (once per tie set) the groups of the tie sets a page falls in. */
+export interface TiedList {
+  summary: ScoreSummary;
+  ties: TieSet[];
+  groups(db: DbOrTx, ties: readonly TieSet[]): Promise<GroupKey[]>;
+}
+
+const tieKey = (x: Pick<TieSet, 'startDate' | 'gradeNo' | 'code'>) => `${x.startDate}|${x.gradeNo}|${x.code}`;
+
+/** `TiedList` of the filter, from the counts unless the filter names a student. */
+export async function tiedList(db: DbOrTx, caller: Caller, f: ScoreFilter, source: SummarySource = summarySourceOf(f)): Promise<TiedList> {
+  if (source === 'counts' && f.keyword) throw new Error('the counts cannot answer a keyword');
+  const where = source === 'counts' ? countsFilter(caller, f) : resultFilter(caller, f);
+  const rows = await summaryAndTiesQuery(db, where, source);
+  // The empty grouping set yields its row even when nothing matched.
+  const total = rows.find((x) => x.whole === 1)!;
+  const summary: ScoreSummary = {
+    matched: total.matched,
+    valid: total.valid,
+    complete: total.complete,
+    averageTotal: total.averageTotal,
+    levels: { excellent: total.excellent, good: total.good, pass: total.pass, fail: total.fail },
+  };
+  const ties = rows.filter((x) => x.whole === 0).map((x) => ({ startDate: x.startDate!, gradeNo: x.gradeNo, code: x.code!, matched: x.matched }));
+  const known = new Map<string, Promise<GroupKey[]>>();
+  const groups = async (at: DbOrTx, list: readonly TieSet[]): Promise<GroupKey[]> => {
+    const missing = list.filter((x) => !known.has(tieKey(x)));
+    if (missing.length) {
+      const read = tieGroupsQuery(at, where, source, missing).execute();
+      for (const x of missing) {
+        const mine = read.then((found) => found.filter((g) => tieKey(g) === tieKey(x)).map(({ orgId, planId, gradeNo, classId }) => ({ orgId, planId, gradeNo, classId })));
+        known.set(tieKey(x), mine);
+        // A failed read is not kept.
+        mine.catch(() => known.get(tieKey(x)) === mine && known.delete(tieKey(x)));
+      }
+    }
+    return (await Promise.all(list.map((x) => known.get(tieKey(x))!))).flat();
+  };
+  return { summary, ties, groups };
+}
+
 /** Tables a summary and its groups from the counts depend on (the results and their counts, the plans' years and dates, class codes, the organisation tree). */
 const SUMMARY_TABLES = ['physique_results', 'physique_result_counts', 'test_plans', 'school_years', 'classes', 'orgs'] as const;
 /** Filters whose summary is kept per change feed (one per app), newest use last. */
 const SUMMARY_MEMO_SIZE = 500;
-const summaryMemos = new WeakMap<ChangeFeed, Map<string, { version: number; value: Promise<{ summary: ScoreSummary; groups: ResultGroup[] }> }>>();
+const summaryMemos = new WeakMap<ChangeFeed, Map<string, { version: number; value: Promise<TiedList> }>>();
 
 /**
- * `summaryAndGroups`, counted once per version of the tables it reads in the caller's organisation tree (the change
- * feed, server/lib/change-feed.ts) and reused by every page, page size and user asking for the same filter: a
- * bureau's summary sums every school's counts of the year, while a page reads only its groups' rows. A keyword
+ * `tiedList`, counted once per version of the tables it reads in the caller's organisation tree (the change
+ * feed, server/lib/change-feed.ts) and reused by every page, page size and user asking for the same filter (with the
+ * groups of each tie set read once): a bureau's summary sums every school's counts of the year, while a page reads
+ * only its groups' rows. A keyword
  * (read from the results themselves) and a feed that is not live always count afresh.
  */
-export async function keptSummaryAndGroups(db: DbOrTx, caller: Caller, f: ScoreFilter, feed: ChangeFeed | undefined) {
-  if (!feed || f.keyword) return summaryAndGroups(db, caller, f);
+export async function keptTiedList(db: DbOrTx, caller: Caller, f: ScoreFilter, feed: ChangeFeed | undefined): Promise<TiedList> {
+  if (!feed || f.keyword) return tiedList(db, caller, f);
   const version = await feed.current(SUMMARY_TABLES, caller.tenantOrgId);
-  if (version === null) return summaryAndGroups(db, caller, f);
+  if (version === null) return tiedList(db, caller, f);
   let memo = summaryMemos.get(feed);
   if (!memo) summaryMemos.set(feed, (memo = new Map()));
   const { allYears: _all, ...filter } = f;
@@ -237,7 +347,7 @@ export async function keptSummaryAndGroups(db: DbOrTx, caller: Caller, f: ScoreF
     memo.set(key, kept);
     return kept.value;
   }
-  const value = summaryAndGroups(db, caller, f);
+  const value = tiedList(db, caller, f);
   const entry = { version, value };
   memo.set(key, entry);
   // A failed count is not kept.
@@ -273,13 +383,29 @@ export function groupsOfPage(groups: readonly ResultGroup[], offset: number, siz
   return { groups: chosen, skip };
 }
 
+/** The tie sets holding rows `offset` … `offset + size - 1` of the list, and how many of their rows come before the page. */
+export function tiesOfPage(ties: readonly TieSet[], offset: number, size: number): { ties: TieSet[]; skip: number } {
+  const chosen: TieSet[] = [];
+  let skip = 0;
+  let before = 0;
+  for (const x of ties) {
+    if (before >= offset + size) break;
+    if (before + x.matched > offset) {
+      if (chosen.length === 0) skip = offset - before;
+      chosen.push(x);
+    }
+    before += x.matched;
+  }
+  return { ties: chosen, skip };
+}
+
 /**
  * The ids of the page's rows, in list order: the groups' keys drive the statement, each group's rows found through the
  * (org, plan, class) index, and only those rows are joined for the order's columns and sorted. A condition on the
  * full list statement instead (a row comparison, an `in` subquery) left the planner scanning every result of the
  * plans or the tree: a bureau's first page ties one class code across a hundred schools, some 4,000 rows.
  */
-export function pageIdsQuery(where: SQL | undefined, page: { groups: readonly ResultGroup[]; skip: number }, size: number): SQL {
+export function pageIdsQuery(where: SQL | undefined, page: { groups: readonly GroupKey[]; skip: number }, size: number): SQL {
   const r = physiqueResults;
   const list = (values: readonly (string | number)[], type: string) => sql`array[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::${sql.raw(type)}[]`;
   const g = page.groups;
@@ -291,7 +417,7 @@ order by ${testPlans.startDate}, ${r.gradeNo}, ${classes.code}, ${students.regNo
 }
 
 /** The page's rows: the filter's rows of the page's groups, in list order, after the `skip` of them before the page. */
-export async function pageRows(db: DbOrTx, where: SQL | undefined, page: { groups: readonly ResultGroup[]; skip: number }, size: number): Promise<SelectedResult[]> {
+export async function pageRows(db: DbOrTx, where: SQL | undefined, page: { groups: readonly GroupKey[]; skip: number }, size: number): Promise<SelectedResult[]> {
   if (page.groups.length === 0) return [];
   const ids = (await db.execute<{ id: string }>(pageIdsQuery(where, page, size))).rows.map((x) => x.id);
   return ids.length ? orderedResults(db, inArray(physiqueResults.id, ids)) : [];
@@ -324,9 +450,9 @@ export async function searchResults(db: DbOrTx, caller: Caller, query: ScoreFilt
   const { filter, defaultYear } = await withDefaultYear(db, caller, query);
   const q = { ...query, ...filter };
   const { current: _c, size: _s, ...asked } = q;
-  const { summary, groups } = await keptSummaryAndGroups(db, caller, asked, feed);
-  const page = groupsOfPage(groups, (q.current - 1) * q.size, q.size);
-  const rows = await pageRows(db, resultFilter(caller, q), page, q.size);
+  const { summary, ties, groups } = await keptTiedList(db, caller, asked, feed);
+  const page = tiesOfPage(ties, (q.current - 1) * q.size, q.size);
+  const rows = page.ties.length ? await pageRows(db, resultFilter(caller, q), { groups: await groups(db, page.ties), skip: page.skip }, q.size) : [];
   return { records: rows.map(toResultRow), total: summary.matched, current: q.current, size: q.size, summary, ...(defaultYear ? { defaultYear } : {}) };
 }
 

@@ -11,6 +11,7 @@ const PURGE_EVERY_MS = 60 * 60_000;
  */
 export const testPlanLifecycle: FastifyPluginAsync = async (app) => {
   let timer: NodeJS.Timeout | undefined;
+  let first: Promise<void> | undefined;
   const purge = async () => {
     try {
       const purged = await purgeRecycleBin(app.db, app.now());
@@ -19,13 +20,15 @@ export const testPlanLifecycle: FastifyPluginAsync = async (app) => {
       app.log.error({ err: error }, 'recycle bin purge failed');
     }
   };
+  // The start-up sweep runs beside the first requests, not before listening: nothing a request reads waits for it.
   app.addHook('onReady', async () => {
-    await purge();
+    first = purge();
     timer = setInterval(() => void purge(), PURGE_EVERY_MS);
     timer.unref();
   });
   app.addHook('onClose', async () => {
     clearInterval(timer);
+    await first;
     await releaseHolderLock(app.db);
   });
 };

@@ -1,0 +1,1 @@
+CREATE INDEX "physique_result_counts_plan_grade_idx" ON "physique_result_counts" USING btree ("plan_id","grade_no","class_id");
