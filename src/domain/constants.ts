@@ -1,4 +1,4 @@
-import type { Family } from './menus/access';
+import type { Family } from './menus/families';
 
 /** Business constants and limits of docs/product-rules.md#limits. Every limit the product enforces is named here once. */
 

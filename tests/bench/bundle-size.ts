@@ -102,6 +102,9 @@ async function signIn(page: Page, account: string) {
 async function load(page: Page, path: string, ready: string) {
   await page.goto(BASE + path);
   await page.locator(ready).first().waitFor({ timeout: 60_000 });
+  // The login screen's marker shows before its captcha and branding calls have gone out; on a loaded machine
+  // 'networkidle' could come first and leave the API client's chunk uncounted. Its captcha drawn means they have started.
+  if (!path) await page.waitForFunction(() => (document.querySelector('img[data-testid=login-captcha]') as HTMLImageElement | null)?.naturalWidth, undefined, { timeout: 60_000 });
   await page.waitForLoadState('networkidle');
 }
 

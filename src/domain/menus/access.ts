@@ -1,4 +1,4 @@
-import type { RouteFamily } from '../constants';
+import { FAMILIES, isFamily, type Family } from './families';
 import { getCatalogEntry, type ButtonAction, type CatalogEntry, type FamilyScreens } from './catalog';
 
 /**
@@ -7,15 +7,7 @@ import { getCatalogEntry, type ButtonAction, type CatalogEntry, type FamilyScree
  * uses it through `usePageAccess(key)`, the server through `pageGuard(key)`; nobody types a permission code.
  */
 
-/** The role-dependent families with screens of their own (docs/product-rules.md#families). */
-export type Family = 'admin' | 'k12' | 'gx';
-export const FAMILIES: readonly Family[] = ['admin', 'k12', 'gx'];
-/** The families with routes of their own: the role families and the shared /single screens. */
-export const ROUTE_FAMILIES: readonly RouteFamily[] = [...FAMILIES, 'single'];
-
-export function isFamily(value: unknown): value is Family {
-  return FAMILIES.includes(value as Family);
-}
+export { FAMILIES, isFamily, ROUTE_FAMILIES, type Family } from './families';
 
 /** The families that run a school structure (school years, grades, classes, staff, students, meets): schools and universities. */
 export type SchoolFamily = Extract<Family, 'k12' | 'gx'>;

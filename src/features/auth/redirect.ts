@@ -1,5 +1,5 @@
 import type { RouteFamily, TypePath } from '@/domain/constants';
-import { ROUTE_FAMILIES } from '@/domain/menus/access';
+import { ROUTE_FAMILIES } from '@/domain/menus/families';
 
 /**
  * The rt query parameter (docs/product-rules.md#sign-in) as a safe in-app path: only same-origin relative paths

@@ -25,7 +25,8 @@ export interface LoginFormProps {
 }
 
 // Three fields need no form library: the state is kept here and checked with the domain schema (zod/mini), which loads
-// on the first focus or submit, not with the first screen (docs/decisions/012-lean-first-screen.md).
+// on the first typing or submit, not with the first screen (docs/decisions/012-lean-first-screen.md). Not on the first
+// focus: the account field is autofocused, so that loaded it with the page.
 let loadingSchema: Promise<typeof loginFormSchema> | null = null;
 function loadSchema() {
   loadingSchema ??= import('@/domain/auth/login-form').then((m) => m.loginFormSchema);
@@ -125,7 +126,7 @@ export function LoginForm({ onSignedIn, redirectTo }: LoginFormProps) {
   };
 
   return (
-    <form onSubmit={(e) => void submit(e)} onFocus={() => void loadSchema()} noValidate data-testid="login-form" className="grid gap-5">
+    <form onSubmit={(e) => void submit(e)} onInput={() => void loadSchema()} noValidate data-testid="login-form" className="grid gap-5">
       <LoginField label={t('login.username')} error={errors.accountNum}>
         {(control) => (
           <div className="relative">
