@@ -1,4 +1,4 @@
-import { Fragment, useMemo, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Download, Plus } from 'lucide-react';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
@@ -22,7 +22,7 @@ import { permissionsAtom } from '@/lib/permissions';
 import { useShownData } from '@/lib/use-shown-data';
 import type { ListFilters, ListState } from './use-list-state';
 import { usePageActions, type PageActions, type ToolbarAction } from './page-actions';
-import { rowActionsColumn } from './row-actions';
+import { rowActionsColumn, type RowAction } from './row-actions';
 
 /**
  * One filter of a list's search row. Text filters take their maxLength from the list-query schema and are trimmed
@@ -72,14 +72,21 @@ export interface ListScreenProps<T extends RowData, F extends ListFilters> {
   onAdd?(): void;
   /** Exports the rows of the current filters (with the page's export permission). */
   onExport?(filters: F): void | Promise<void>;
-  toolbar?: readonly ToolbarAction<T>[];
+  /** Toolbar buttons after `onAdd`; a name of `actions` places that toolbar action here (unnamed ones follow). */
+  toolbar?: readonly (ToolbarAction<T> | string)[];
   /**
-   * The page's actions (src/components/list/page-actions.tsx): row buttons in an actions column added at the right
-   * (unless `columns` has one), toolbar buttons after `onAdd` and `toolbar`, confirmations, toasts, and a refetch of
-   * the list after each success.
+   * The page's actions (src/components/list/page-actions.tsx): row buttons in the actions column this list adds at
+   * the right, toolbar buttons after `toolbar`, confirmations, toasts, and a refetch of the list after each success.
    */
   actions?: PageActions<T>;
-  /** Header of the actions column the `actions` add ('操作' by default). */
+  /**
+   * The screen's own row buttons (`editAction`, `deleteAction`, a link to a detail page), in the same actions column
+   * as the row actions of `actions`: a name of `actions` places that action among them, unnamed ones follow. Each
+   * shows with its catalogue button's permission; past 3 shown, the rest go in the "more" menu. Keep it stable
+   * (useMemo) like `columns`. Leave the actions column out of `columns`.
+   */
+  rowButtons?: readonly (RowAction<T> | string)[];
+  /** Header of the actions column ('操作' by default). */
   actionsHeader?: ReactNode;
   /** A checkbox column for bulk actions. */
   selectable?: boolean;
@@ -112,6 +119,7 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
   onExport,
   toolbar = [],
   actions,
+  rowButtons,
   actionsHeader,
   selectable = false,
   views = [],
@@ -140,11 +148,33 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
   const selectedRows = (records ?? []).filter((r) => selected.has(idOf(r)));
 
   const declared = usePageActions(pageKey, actions, () => query.refetch());
-  const { rowActions } = declared;
+  const { rowActions, rowNames } = declared;
+  // One actions column: the screen's buttons with the map's row actions, in the order `rowButtons` names them.
+  const rowButtonList = useMemo(() => {
+    if (!rowButtons) return rowActions;
+    // A map action sharing a catalogue button with one of the screen's (an edit-like "transfer") gets `row-<name>`.
+    const own = new Set(rowButtons.flatMap((b) => (typeof b === 'string' ? [] : [b.action])));
+    const byName = new Map(rowNames.map((name, i) => [name, !rowActions[i].testId && own.has(rowActions[i].action) ? { ...rowActions[i], testId: `row-${name}` } : rowActions[i]]));
+    const list: RowAction<T>[] = [];
+    for (const b of rowButtons) {
+      if (typeof b !== 'string') list.push(b);
+      else if (byName.has(b)) {
+        list.push(byName.get(b)!);
+        byName.delete(b);
+      }
+    }
+    return [...list, ...byName.values()];
+  }, [rowButtons, rowActions, rowNames]);
+  const handColumn = columns.some((c) => c.id === 'actions');
   const withActions = useMemo(() => {
-    if (rowActions.length === 0 || columns.some((c) => c.id === 'actions')) return columns;
-    return [...columns, rowActionsColumn<T>({ pageKey, header: actionsHeader ?? t('components:list.actions'), actions: rowActions })] as DataTableColumns<T>;
-  }, [columns, rowActions, pageKey, actionsHeader, t]);
+    if (rowButtonList.length === 0 || handColumn) return columns;
+    return [...columns, rowActionsColumn<T>({ pageKey, header: actionsHeader ?? t('components:list.actions'), actions: rowButtonList })] as DataTableColumns<T>;
+  }, [columns, handColumn, rowButtonList, pageKey, actionsHeader, t]);
+  useDevWarning(
+    handColumn && rowButtonList.length > 0
+      ? `ListScreen ${pageKey}: columns has its own actions column, so the row buttons of \`actions\` / \`rowButtons\` are not shown; give your row buttons as \`rowButtons\` instead (docs/adding-a-screen.md, section 7).`
+      : unknownNames(pageKey, actions, rowButtons, toolbar),
+  );
 
   const allColumns = useMemo(() => {
     if (!selectable) return withActions;
@@ -207,7 +237,17 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
       </Button>,
     );
   const dialogs: ReactNode[] = [];
-  for (const b of [...toolbar, ...declared.toolbar]) {
+  // The map's toolbar buttons this role may use, by name: `toolbar` places some, the others follow it.
+  const declaredByName = new Map(declared.toolbar.map((b) => [b.id ?? b.action, b]));
+  const toolbarList: ToolbarAction<T>[] = [];
+  for (const b of toolbar) {
+    if (typeof b !== 'string') toolbarList.push(b);
+    else if (declaredByName.has(b)) {
+      toolbarList.push(declaredByName.get(b)!);
+      declaredByName.delete(b);
+    }
+  }
+  for (const b of [...toolbarList, ...declaredByName.values()]) {
     if (!can(b.action)) continue;
     const id = b.id ?? b.action;
     buttons.push(
@@ -338,4 +378,20 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
       {declared.dialog}
     </div>
   );
+}
+
+/** A name in `rowButtons` / `toolbar` that is no row / toolbar action of the map: a typo would hide a button. */
+function unknownNames<T extends RowData>(pageKey: string, actions: PageActions<T> | undefined, rowButtons: ListScreenProps<T, ListFilters>['rowButtons'], toolbar: ListScreenProps<T, ListFilters>['toolbar']): string | null {
+  const bad = [
+    ...(rowButtons ?? []).filter((b): b is string => typeof b === 'string' && (!actions?.[b] || actions[b].where === 'toolbar')),
+    ...(toolbar ?? []).filter((b): b is string => typeof b === 'string' && (!actions?.[b] || (actions[b].where ?? 'row') === 'row')),
+  ];
+  return bad.length ? `ListScreen ${pageKey}: ${bad.join(', ')} named in rowButtons / toolbar but not declared there in \`actions\`.` : null;
+}
+
+/** In development, says once per message why a list does not show what the screen gave it (never silently). */
+function useDevWarning(message: string | null) {
+  useEffect(() => {
+    if (message && import.meta.env.DEV) console.warn(message);
+  }, [message]);
 }

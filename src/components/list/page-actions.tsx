@@ -86,6 +86,8 @@ interface Open<T> {
 export interface UsedPageActions<T> {
   /** The row buttons, for `rowActionsColumn` (ListScreen adds that column itself when given `actions`). */
   rowActions: RowAction<T>[];
+  /** The map's name of each row button, in `rowActions`' order (ListScreen's `rowButtons` place them by name). */
+  rowNames: string[];
   /** The toolbar buttons, for `ListScreen`'s `toolbar` (test id `list-<name>`). */
   toolbar: ToolbarAction<T>[];
   /** The open confirmation or dialog: render it once beside the list. */
@@ -136,6 +138,8 @@ export function usePageActions<T>(pageKey: string, actions: PageActions<T> | und
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [rowKey],
   );
+
+  const rowNames = useMemo(() => (rowKey ? rowKey.split('|') : []), [rowKey]);
 
   function start(name: string, rows: T[]) {
     const a = latest.current[name];
@@ -199,7 +203,7 @@ export function usePageActions<T>(pageKey: string, actions: PageActions<T> | und
       );
     }
   }
-  return { rowActions, toolbar, dialog };
+  return { rowActions, rowNames, toolbar, dialog };
 }
 
 export interface ValidityOptions<T> {

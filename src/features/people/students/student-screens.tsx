@@ -13,8 +13,8 @@ import { DateField, FieldGroup, RadioField, SelectField, TextField, UploadField 
 import { FormDialog } from '@/components/form/form-dialog';
 import { FormScreen } from '@/components/form/form-screen';
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
-import { usePageActions, type ActionDialogProps } from '@/components/list/page-actions';
-import { deleteAction, editAction, rowActionsColumn } from '@/components/list/row-actions';
+import type { ActionDialogProps, PageActions } from '@/components/list/page-actions';
+import { deleteAction, editAction, type RowAction } from '@/components/list/row-actions';
 import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { LinkedRecordRow, RemoveButton } from '@/components/picker/linked-record-row';
@@ -62,7 +62,7 @@ export function StudentListScreen({ family }: { family: SchoolFamily }) {
   const query = api.useList(state.query);
   const remove = api.useDelete();
   // Transfer: a row's student or the selected ones, to one class (a form in a dialog).
-  const transfer = usePageActions<StudentRecord>(key, {
+  const actions: PageActions<StudentRecord> = {
     transfer: {
       button: 'edit',
       where: 'both',
@@ -72,7 +72,7 @@ export function StudentListScreen({ family }: { family: SchoolFamily }) {
       testId: 'row-transfer',
       dialog: (p) => <TransferDialog family={family} classes={choices.classes} {...p} />,
     },
-  }, () => query.refetch());
+  };
   const io = usePeopleImport(key, 'student', () => void query.refetch());
   const app = useAppAccountActions<StudentRecord>(api, (r) => r.regNo);
 
@@ -108,19 +108,18 @@ export function StudentListScreen({ family }: { family: SchoolFamily }) {
             ]
           : []),
         col.display({ id: 'appAccount', header: t('appAccount.column'), cell: ({ row }) => app.cell(row.original) }),
-        rowActionsColumn<StudentRecord>({
-          pageKey: key,
-          header: t('components:list.actions'),
-          // Edit and transfer stay buttons; the app account's actions and delete go in the "more" menu.
-          actions: [
-            editAction((r) => void navigate(access.paths.edit!(r.id))),
-            ...transfer.rowActions,
-            ...app.actions,
-            deleteAction((r) => ({ title: t('students.deleteTitle', { name: r.name }), description: t('students.deleteText') }), (r) => remove.mutateAsync(r.id)),
-          ],
-        }),
       ]),
-    [t, key, family, navigate, access.paths, remove, app, transfer.rowActions],
+    [t, family, app],
+  );
+  // Edit and transfer stay buttons; the app account's actions and delete go in the "more" menu.
+  const rowButtons = useMemo<(RowAction<StudentRecord> | string)[]>(
+    () => [
+      editAction((r) => void navigate(access.paths.edit!(r.id))),
+      'transfer',
+      ...app.actions,
+      deleteAction((r) => ({ title: t('students.deleteTitle', { name: r.name }), description: t('students.deleteText') }), (r) => remove.mutateAsync(r.id)),
+    ],
+    [t, navigate, access.paths, remove, app.actions],
   );
 
   return (
@@ -135,17 +134,14 @@ export function StudentListScreen({ family }: { family: SchoolFamily }) {
         rowKey="id"
         selectable
         onAdd={() => void navigate(access.paths.add!)}
-        toolbar={[
-          ...transfer.toolbar,
-          ...io.listProps.toolbar,
-          facePhotosAction('student', key),
-        ]}
+        toolbar={['transfer', ...io.listProps.toolbar, facePhotosAction('student', key)]}
+        actions={actions}
+        rowButtons={rowButtons}
         onExport={io.listProps.onExport}
         data-testid="student-list"
       />
       {io.dialog}
       {app.dialogs}
-      {transfer.dialog}
     </>
   );
 }
