@@ -7,7 +7,7 @@ import { ERR, OK_MSG } from '@/domain/errors';
 import type { ButtonAction } from '@/domain/menus/catalog';
 import type { AuditAction, AuditEntity } from '@/domain/platform/audit';
 import type { Locale } from '@/domain/constants';
-import type { Db, DbOrTx, Tx } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import type { SessionInfo } from '../plugins/auth';
 import { requireAccess, requireActor, type Actor } from '../plugins/tenant';
 import { AppError } from './app-error';
@@ -109,14 +109,14 @@ interface ActionBase<P, Q, B, A> {
 }
 
 export interface ReadActionSpec<P, Q, B, R, W = Actor, A = Permission> extends ActionBase<P, Q, B, A> {
-  read(db: DbOrTx, actor: W, input: ActionInput<P, Q, B>, ctx: ActionContext): Promise<R>;
+  read(db: Db, actor: W, input: ActionInput<P, Q, B>, ctx: ActionContext): Promise<R>;
   answers?: 'data';
 }
 
 /** A read that answers a file (a workbook export, a template): no envelope, the document says it is a file. */
 export interface FileActionSpec<P, Q, B, W = Actor, A = Permission> extends ActionBase<P, Q, B, A> {
   answers: 'file';
-  read(db: DbOrTx, actor: W, input: ActionInput<P, Q, B>, ctx: ActionContext): Promise<FileAnswer>;
+  read(db: Db, actor: W, input: ActionInput<P, Q, B>, ctx: ActionContext): Promise<FileAnswer>;
 }
 
 export interface WriteActionSpec<P, Q, B, W = Actor, A = Permission> extends ActionBase<P, Q, B, A> {
