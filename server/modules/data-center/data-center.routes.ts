@@ -95,6 +95,10 @@ export const dataCenterRoutes: FastifyPluginAsyncZod<DataCenterRoutesOptions> = 
     entity: 'screenLink',
     audit: 'revoke',
     message: null,
-    write: async (tx, actor, { params }, { now }) => ({ after: await revokeScreenLink(tx, family, actor.tenantOrgId, actor.userId, params.id, now) }),
+    write: async (tx, actor, { params }, { now }) => {
+      const { row, changed } = await revokeScreenLink(tx, family, actor.tenantOrgId, actor.userId, params.id, now);
+      // Revoking a revoked link changes nothing and logs nothing.
+      return { after: row, audited: changed };
+    },
   });
 };
