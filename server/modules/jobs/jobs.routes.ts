@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, desc, eq, type SQL } from 'drizzle-orm';
 import { ERR } from '@/domain/errors';
-import { JOB_LIST_MAX, jobListQuery, type JobKind, type JobResult, type JobRow, type JobState } from '@/domain/jobs';
+import { JOB_LIST_MAX, jobListQuery, jobRowSchema, type JobKind, type JobResult, type JobRow, type JobState } from '@/domain/jobs';
 import { idParamsSchema } from '@/domain/list-query';
 import { users } from '../../db/schema/auth';
 import { files } from '../../db/schema/files';
@@ -74,6 +74,7 @@ export const jobRoutes: FastifyPluginAsync<{ storage: Storage }> = async (app, {
     access: SIGNED_IN,
     summary: '我的任务',
     query: jobListQuery,
+    answer: jobRowSchema.array(),
     read: async (db, me, { query }, { t }) => {
       const actor = await me.actor();
       const rows = await select(db)
@@ -90,6 +91,7 @@ export const jobRoutes: FastifyPluginAsync<{ storage: Storage }> = async (app, {
     access: SIGNED_IN,
     summary: '任务进度',
     params: idParamsSchema,
+    answer: jobRowSchema,
     read: async (db, me, { params }, { t }) => toJobRow(await one(db, await me.actor(), params.id), t),
   });
 

@@ -8,6 +8,7 @@ import { pageAccess, type Family } from '@/domain/menus/access';
 import { getCatalogEntry, type ButtonAction } from '@/domain/menus/catalog';
 import type { Translate } from '@/domain/physique-results/export-layout';
 import {
+  changedCountSchema,
   editRawBodySchema,
   idsBodySchema,
   reportQuerySchema,
@@ -308,6 +309,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
         entity: 'physiqueResult',
         audit: invalid ? 'invalid' : 'valid',
         message: null,
+        answer: changedCountSchema,
         write: async (tx, actor, { body }, { now }) => {
           const { changed, ids } = await setResultsInvalid(tx, await callerOf(tx, actor), body.ids, invalid, now);
           return { after: { invalid }, entityIds: ids, answer: { changed } };
@@ -394,6 +396,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
         entity: 'testRecord',
         audit: invalid ? 'invalid' : 'valid',
         message: null,
+        answer: changedCountSchema,
         write: async (tx, actor, { body }, { now }) => {
           const { changed, ids } = await setRecordsInvalid(tx, await callerOf(tx, actor), body.ids, invalid, now);
           return { after: { invalid }, entityIds: ids, answer: { changed } };
