@@ -1,15 +1,20 @@
-import type { FastifyInstance, HTTPMethods, preValidationAsyncHookHandler } from 'fastify';
+import type { Readable } from 'node:stream';
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest, HTTPMethods, preValidationAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok } from '@/domain/api';
-import { OK_MSG } from '@/domain/errors';
+import { ERR, OK_MSG } from '@/domain/errors';
 import type { ButtonAction } from '@/domain/menus/catalog';
 import type { AuditAction, AuditEntity } from '@/domain/platform/audit';
-import type { DbOrTx, Tx } from '../db/client';
+import type { Locale } from '@/domain/constants';
+import type { Db, Tx } from '../db/client';
+import type { SessionInfo } from '../plugins/auth';
 import { requireAccess, requireActor, type Actor } from '../plugins/tenant';
-import { audit } from './audit';
-import { answerSchema, asIs, kitDoc } from './openapi';
+import { AppError } from './app-error';
+import { audit, auditMany } from './audit';
+import { answerSchema, asIs, fileAnswerSchema, kitDoc } from './openapi';
 import { declare, uuidOr404 } from './resource';
+import { sendFile, sendXlsx, uploadedFile, type UploadedFile } from './spreadsheet/http';
 
 /**
  * An action of a screen that is not list / get / save / delete (end a meet, publish a wiki page, draw lanes…) as one
@@ -27,6 +32,15 @@ import { declare, uuidOr404 } from './resource';
 /** A catalogue permission: page key, button (or 'view'), then alternatives any of which also grants it. */
 export type Access = readonly [key: string, action: ButtonAction | 'view', ...alternatives: (readonly [string, ButtonAction | 'view'])[]];
 
+/** Signed in, no catalogue permission (the caller's own data: user info, role switch, the caller's jobs). */
+export const SIGNED_IN = 'signed-in';
+type Permission = Access | readonly Access[];
+
+/** Who calls a `'signed-in'` action: the session's user; `actor()` loads the present role (403 when the user has none). */
+export interface SignedIn extends SessionInfo {
+  actor(): Promise<Actor>;
+}
+
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 /** What a handler gets: the validated params (every `id` / `…Id` already a uuid, else 404), query and body. */
@@ -34,7 +48,24 @@ export interface ActionInput<P, Q, B> {
   params: Out<P>;
   query: Out<Q>;
   body: Out<B>;
+  /** The uploaded file of an `upload: true` action (multipart, .xlsx or any: the handler checks its kind). */
+  file?: UploadedFile;
 }
+
+/** What a handler may need of the request besides its input: the translator and language of the caller, and the clock. */
+export interface ActionContext {
+  /** Translates an 'ns:key' into the request's language (a workbook's headers, a menu's names). */
+  t: FastifyRequest['t'];
+  locale: Locale;
+  /** `app.now()` when the request arrived (test clocks included). */
+  now: Date;
+}
+
+/**
+ * A file a read answers instead of the envelope: a workbook (`.xlsx`, sent as `sendXlsx` does) or any other body with
+ * its content type; the name travels as RFC 5987 `filename*`, never cached.
+ */
+export type FileAnswer = { workbook: Buffer | Readable; fileName: string; headers?: Record<string, string> } | { body: Buffer | Readable; fileName: string; contentType: string; headers?: Record<string, string> };
 
 /** What a write did: the row before and after (the audit row), and what the route answers when not `after`. */
 export interface ActionChange<T = unknown> {
@@ -42,6 +73,8 @@ export interface ActionChange<T = unknown> {
   after: T;
   /** The audited row when it is not the path's `:id` (e.g. a created row, a photo of the meet). */
   entityId?: string;
+  /** A batch (set invalid / valid): one audit row per id, each with `before` and `after`; none when empty. */
+  entityIds?: readonly string[];
   /** The answer when it is not `after` (e.g. the ids a sign-up made while the audit row keeps the whole body). */
   answer?: unknown;
   /**
@@ -51,44 +84,78 @@ export interface ActionChange<T = unknown> {
   audited?: boolean;
 }
 
-interface ActionBase<P, Q, B> {
+interface ActionBase<P, Q, B, A> {
   method: Extract<HTTPMethods, 'GET' | 'POST' | 'PUT' | 'DELETE'>;
   /** Relative to the scope it is declared in (a resource's prefix), e.g. '/:id/end'. */
   path: string;
-  /** The permission; a list of them when every one is needed (e.g. a board link needs the board and publishing). */
-  access: Access | readonly Access[];
+  /**
+   * The permission; a list of them when every one is needed (e.g. a board link needs the board and publishing); or
+   * `'signed-in'` for the caller's own data, behind no catalogue page (the handler then gets a `SignedIn`).
+   */
+  access: A;
   params?: P;
   query?: Q;
   body?: B;
+  /** A multipart upload of one file (`@fastify/multipart` registered on the scope): `input.file`; none is 400 import:fileRequired. */
+  upload?: boolean;
+  /** The route's config, e.g. the read cache's `readsTables` (server/plugins/read-cache.ts) or a `rateLimit`. */
+  config?: FastifyContextConfig;
   /** The OK message key: writes default to `saved` (`deleted` for DELETE), reads to none; null for none. */
   message?: `${string}:${string}` | null;
   /** The answer's data for the OpenAPI document (/api/docs), zod from src/domain; it describes, never filters. */
   answer?: z.ZodType;
-  /** The document's summary after the page's name, when the button's label alone does not say what the route does. */
+  /** The document's summary after the page's name, when the button's label alone does not say what the route does (required when signed-in). */
   summary?: string;
 }
 
-export interface ReadActionSpec<P, Q, B, R> extends ActionBase<P, Q, B> {
-  read(db: DbOrTx, actor: Actor, input: ActionInput<P, Q, B>): Promise<R>;
+export interface ReadActionSpec<P, Q, B, R, W = Actor, A = Permission> extends ActionBase<P, Q, B, A> {
+  read(db: Db, actor: W, input: ActionInput<P, Q, B>, ctx: ActionContext): Promise<R>;
+  answers?: 'data';
 }
 
-export interface WriteActionSpec<P, Q, B> extends ActionBase<P, Q, B> {
+/** A read that answers a file (a workbook export, a template): no envelope, the document says it is a file. */
+export interface FileActionSpec<P, Q, B, W = Actor, A = Permission> extends ActionBase<P, Q, B, A> {
+  answers: 'file';
+  read(db: Db, actor: W, input: ActionInput<P, Q, B>, ctx: ActionContext): Promise<FileAnswer>;
+}
+
+export interface WriteActionSpec<P, Q, B, W = Actor, A = Permission> extends ActionBase<P, Q, B, A> {
   /** Entity of the audit row (its id is the path's `:id` unless the change names another). */
   entity: AuditEntity;
   /** Action of the audit row, or chosen by the input (publish / unpublish). */
   audit: AuditAction | ((input: ActionInput<P, Q, B>) => AuditAction);
-  write(tx: Tx, actor: Actor, input: ActionInput<P, Q, B>): Promise<ActionChange>;
+  write(tx: Tx, actor: W, input: ActionInput<P, Q, B>, ctx: ActionContext): Promise<ActionChange>;
   /** 'nothing' answers null (the screen reloads what it shows); default the change's `after`. */
   answers?: 'after' | 'nothing';
 }
 
+/**
+ * Starts a job (server/lib/jobs.ts, docs/product-rules.md#jobs): `enqueue` checks what can be refused at once and
+ * answers `app.jobs.enqueue(kind, actor, input, ctx.locale, guard)`'s id; the route answers `{ id }`. No transaction
+ * and no audit row of the kit: the job writes its own when it runs.
+ */
+export interface JobActionSpec<P, Q, B, W = Actor, A = Permission> extends ActionBase<P, Q, B, A> {
+  enqueue(db: Db, actor: W, input: ActionInput<P, Q, B>, ctx: ActionContext): Promise<string>;
+}
+
+/** Every kind of action, for a caller `W` under access `A`. */
+export type ActionSpec<P, Q, B, R, W = Actor, A = Permission> =
+  | ReadActionSpec<P, Q, B, R, W, A>
+  | FileActionSpec<P, Q, B, W, A>
+  | WriteActionSpec<P, Q, B, W, A>
+  | JobActionSpec<P, Q, B, W, A>;
+
 /** What a `resourceAction` declared, as the kit-contract suite reads it. */
 export interface DeclaredAction {
-  method: ActionBase<unknown, unknown, unknown>['method'];
+  method: ActionBase<unknown, unknown, unknown, unknown>['method'];
   /** The full URL pattern (`/api/busi/web/k12/sportsMeet/:id/end`). */
   url: string;
+  /** The permissions; none when `signedIn`. */
   access: readonly Access[];
-  kind: 'read' | 'write';
+  /** `access: 'signed-in'`: any signed-in caller, no 403 to check. */
+  signedIn: boolean;
+  kind: 'read' | 'file' | 'write' | 'job';
+  upload: boolean;
   entity?: AuditEntity;
   /** The audit action, when it does not depend on the input. */
   audit?: AuditAction;
@@ -101,10 +168,24 @@ const isUuidParam = (name: string) => name === 'id' || name.endsWith('Id');
 /** Declares an action on `app` (usually the `extra` scope of `registerResource`, whose prefix the path is relative to). */
 export function resourceAction<P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined, R = unknown>(
   app: FastifyInstance,
-  spec: ReadActionSpec<P, Q, B, R> | WriteActionSpec<P, Q, B>,
+  spec: ActionSpec<P, Q, B, R, SignedIn, typeof SIGNED_IN>,
+): void;
+export function resourceAction<P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined, R = unknown>(
+  app: FastifyInstance,
+  spec: ActionSpec<P, Q, B, R>,
+): void;
+export function resourceAction<P extends z.ZodType | undefined, Q extends z.ZodType | undefined, B extends z.ZodType | undefined, R>(
+  app: FastifyInstance,
+  spec: ActionSpec<P, Q, B, R, Actor | SignedIn, Permission | typeof SIGNED_IN>,
 ): void {
-  const accesses: readonly Access[] = typeof spec.access[0] === 'string' ? [spec.access as Access] : (spec.access as readonly Access[]);
+  const signedIn = spec.access === SIGNED_IN;
+  // The document names a route by its page and button; a signed-in one has neither, so it says what it does.
+  if (signedIn && !spec.summary) throw new Error(`${spec.method} ${spec.path}: a signed-in action needs a summary`);
+  const accesses: readonly Access[] = signedIn ? [] : typeof (spec.access as Permission)[0] === 'string' ? [spec.access as Access] : (spec.access as readonly Access[]);
   const write = 'write' in spec ? spec : undefined;
+  const job = 'enqueue' in spec ? spec : undefined;
+  const file = 'answers' in spec && spec.answers === 'file' ? (spec as FileActionSpec<P, Q, B, Actor | SignedIn>) : undefined;
+  const kind = write ? 'write' : job ? 'job' : file ? 'file' : 'read';
   const url = `${app.prefix}${spec.path === '/' ? '' : spec.path}` || '/';
   declare(app.db, {
     kind: 'action',
@@ -112,7 +193,9 @@ export function resourceAction<P extends z.ZodType | undefined = undefined, Q ex
       method: spec.method,
       url,
       access: accesses,
-      kind: write ? 'write' : 'read',
+      signedIn,
+      kind,
+      upload: spec.upload === true,
       entity: write?.entity,
       audit: write && typeof write.audit === 'string' ? write.audit : undefined,
       params: spec.params,
@@ -120,39 +203,57 @@ export function resourceAction<P extends z.ZodType | undefined = undefined, Q ex
     },
   });
   const message = spec.message === undefined ? (write ? (spec.method === 'DELETE' ? OK_MSG.deleted : OK_MSG.saved) : null) : spec.message;
+  // Signed in only: the console scope's hook has authenticated the session; no catalogue permission to check.
   const preValidation = accesses.map(([key, action, ...alternatives]) => requireAccess(key, action, ...alternatives) as preValidationAsyncHookHandler);
+  const [docKey, docAction] = accesses[0] ?? [];
+  const data = write?.answers === 'nothing' ? z.null() : job ? (spec.answer ?? jobStarted) : spec.answer;
 
   app.withTypeProvider<ZodTypeProvider>().route({
     method: spec.method,
     url: spec.path,
     preValidation,
     serializerCompiler: asIs,
+    ...(spec.config && { config: spec.config }),
     schema: {
-      ...kitDoc(accesses[0][0], accesses[0][1], spec.summary),
+      ...(docKey ? kitDoc(docKey, docAction!, spec.summary) : { security: [{ session: [] }], ...(spec.summary && { summary: spec.summary }) }),
       ...(spec.params && { params: spec.params }),
       ...(spec.query && { querystring: spec.query }),
       ...(spec.body && { body: spec.body }),
-      response: answerSchema(write?.answers === 'nothing' ? z.null() : spec.answer),
+      response: file ? fileAnswerSchema() : answerSchema(data),
     },
-    handler: async (request) => {
-      const actor = await requireActor(request);
+    handler: async (request, reply) => {
+      const who = signedIn ? signedInOf(request) : await requireActor(request);
       // A path id that is not a uuid cannot name a row: 404, as for another organisation's row.
       const params = spec.params
         ? Object.fromEntries(Object.entries(request.params as Record<string, string>).map(([k, v]) => [k, isUuidParam(k) ? uuidOr404(v) : v]))
         : undefined;
       const input = { params, query: request.query, body: request.body } as ActionInput<P, Q, B>;
-      const answer = (data: unknown) => ok(data, message ? request.t(message) : '');
+      if (spec.upload) input.file = await uploadedFile(request);
+      const ctx: ActionContext = { t: request.t, locale: request.locale, now: app.now() };
+      const answer = (out: unknown) => ok(out, message ? request.t(message) : '');
+      if (file) {
+        const sent = await app.readWith(request, (db) => file.read(db, who, input, ctx));
+        if (sent.headers) void reply.headers(sent.headers);
+        return 'workbook' in sent ? sendXlsx(reply, sent.workbook, sent.fileName) : sendFile(reply, sent.body, sent.fileName, sent.contentType);
+      }
+      if (job) return answer({ id: await job.enqueue(app.db, who, input, ctx) });
       if (!write) {
-        const { read } = spec as ReadActionSpec<P, Q, B, R>;
-        return answer(await app.readWith(request, (db) => read(db, actor, input)));
+        const { read } = spec as ReadActionSpec<P, Q, B, R, Actor | SignedIn>;
+        return answer(await app.readWith(request, (db) => read(db, who, input, ctx)));
       }
       const result = await app.db.transaction(async (tx) => {
-        const change = await write.write(tx, actor, input);
+        const change = await write.write(tx, who, input, ctx);
         if (change.audited !== false) {
+          const actor = 'actor' in who ? await who.actor() : who;
           const action = typeof write.audit === 'function' ? write.audit(input) : write.audit;
-          const entityId = change.entityId ?? (params as { id?: string } | undefined)?.id;
-          if (!entityId) throw new Error(`${spec.method} ${url}: the audit row needs an :id or the change's entityId`);
-          await audit(tx, actor, { action, entity: write.entity, entityId, before: change.before, after: change.after });
+          const row = { action, entity: write.entity, before: change.before, after: change.after };
+          if (change.entityIds) {
+            await auditMany(tx, actor, change.entityIds.map((entityId) => ({ ...row, entityId })));
+          } else {
+            const entityId = change.entityId ?? (params as { id?: string } | undefined)?.id;
+            if (!entityId) throw new Error(`${spec.method} ${url}: the audit row needs an :id or the change's entityId`);
+            await audit(tx, actor, { ...row, entityId });
+          }
         }
         return change;
       });
@@ -160,4 +261,12 @@ export function resourceAction<P extends z.ZodType | undefined = undefined, Q ex
       return answer('answer' in result ? result.answer : result.after);
     },
   });
+}
+
+/** A job action's answer: the job's id, which the tasks panel follows (GET /api/busi/web/jobs/:id). */
+const jobStarted = z.object({ id: z.string() });
+
+function signedInOf(request: FastifyRequest): SignedIn {
+  if (!request.session) throw new AppError(401, ERR.sessionExpired);
+  return { ...request.session, actor: () => requireActor(request) };
 }

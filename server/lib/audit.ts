@@ -33,17 +33,26 @@ export interface AuditEntry {
   after?: unknown;
 }
 
+type Auditor = Pick<Actor, 'userId' | 'accountId' | 'tenantOrgId'>;
+
+const rowOf = (actor: Auditor, entry: AuditEntry) => ({
+  userId: actor.userId,
+  accountId: actor.accountId,
+  orgId: entry.orgId ?? actor.tenantOrgId,
+  action: entry.action,
+  entity: entry.entity,
+  entityId: entry.entityId ?? null,
+  entityName: entry.entityName ?? auditObjectName(entry.entityId, entry.before, entry.after),
+  before: redact(entry.before),
+  after: redact(entry.after),
+});
+
 /** Records one write; call it inside the write's transaction so the log and the change land together. */
-export async function audit(tx: DbOrTx, actor: Pick<Actor, 'userId' | 'accountId' | 'tenantOrgId'>, entry: AuditEntry): Promise<void> {
-  await tx.insert(auditLogs).values({
-    userId: actor.userId,
-    accountId: actor.accountId,
-    orgId: entry.orgId ?? actor.tenantOrgId,
-    action: entry.action,
-    entity: entry.entity,
-    entityId: entry.entityId ?? null,
-    entityName: entry.entityName ?? auditObjectName(entry.entityId, entry.before, entry.after),
-    before: redact(entry.before),
-    after: redact(entry.after),
-  });
+export async function audit(tx: DbOrTx, actor: Auditor, entry: AuditEntry): Promise<void> {
+  await tx.insert(auditLogs).values(rowOf(actor, entry));
+}
+
+/** Records a batch's rows (one per record it changed) in one statement; nothing when there are none. */
+export async function auditMany(tx: DbOrTx, actor: Auditor, entries: readonly AuditEntry[]): Promise<void> {
+  if (entries.length) await tx.insert(auditLogs).values(entries.map((e) => rowOf(actor, e)));
 }

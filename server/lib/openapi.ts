@@ -48,6 +48,11 @@ export function kitDoc(key: string, action: ButtonAction | 'view', what?: string
 /** The answer of a route: the envelope around `data` (unknown when the declaration does not say). */
 export const answerSchema = (data: z.ZodType | undefined) => ({ 200: envelopeSchema(data ?? z.unknown()) });
 
+/** The answer of a file download (`answers: 'file'` of the action kit): bytes, not the envelope. */
+export const fileAnswerSchema = () => ({
+  200: { description: 'A file (attachment; its name in content-disposition filename*)', content: { 'application/octet-stream': { schema: z.file() } } },
+});
+
 /** The answer of a paged list: the envelope around a page of `row`. */
 export const pageAnswerSchema = (row: z.ZodType | undefined) => answerSchema(pageSchema(row ?? z.unknown()));
 

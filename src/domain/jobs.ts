@@ -46,6 +46,22 @@ export interface JobRow {
   finishedAt: string | null;
 }
 
+/** `JobRow` for the console API document (/api/docs): describes the answer of GET /jobs and /jobs/:id. */
+export const jobRowSchema = z.object({
+  id: z.string(),
+  kind: z.enum(JOB_KINDS),
+  state: z.enum(JOB_STATES),
+  done: z.number(),
+  total: z.number(),
+  stage: z.string().nullable(),
+  result: z.object({ fileId: z.string().optional(), fileName: z.string().optional(), counts: z.record(z.string(), z.number()).optional(), message: z.string().optional() }).nullable(),
+  error: z.string().nullable(),
+  errorStatus: z.number().optional(),
+  startedBy: z.string(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+}) satisfies z.ZodType<JobRow>;
+
 /** How often a screen asks about a job it waits for (ms). */
 export const JOB_POLL_MS = 1000;
 /** How many recent jobs the tasks panel lists. */

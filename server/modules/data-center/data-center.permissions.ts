@@ -3,6 +3,9 @@ import { pageAccess } from '@/domain/menus/access';
 import type { Family } from '@/domain/menus/access';
 import type { Access } from '../../lib/action';
 
+/** The views' permissions as the action kit declares them (the same refs `dataCenterCodes` turns into codes). */
+export type DataCenterAccess = { [K in keyof DataCenterCodes]: DataCenterCodes[K] extends string ? Access : Access | undefined };
+
 export interface DataCenterCodes {
   school: string;
   grade: string;
@@ -31,21 +34,37 @@ const buttonCode = (key: string, action: string): string | undefined => getCatal
  * figures is a school setting).
  */
 export function dataCenterCodes(family: Family): DataCenterCodes {
-  const fallback = pageAccess(`${family}.test.scoreSearch`).view;
-  const college = pageCode(`${family}.dataCenter.college`);
-  const view = (page: string) => pageCode(`${family}.dataCenter.${page}`) ?? (page === 'grade' ? college : undefined) ?? fallback;
-  const detail = (page: string) => pageCode(`${family}.dataCenter.${page}.detail`) ?? view(page);
-  const [key, action] = screenLinkAccess(family);
-  const screenLink = buttonCode(key, action)!;
+  const access = dataCenterAccess(family);
+  const code = ([key, action]: Access) => (action === 'view' ? pageAccess(key).view : pageAccess(key).need(action));
+  return {
+    school: code(access.school),
+    grade: code(access.grade),
+    ...(access.college ? { college: code(access.college) } : {}),
+    class: code(access.class),
+    classDetail: code(access.classDetail),
+    student: code(access.student),
+    studentDetail: code(access.studentDetail),
+    screenLink: code(access.screenLink),
+  };
+}
+
+/** `dataCenterCodes` as catalogue refs: page views, the detail routes' opening `detail` button, the screen-link button. */
+export function dataCenterAccess(family: Family): DataCenterAccess {
+  const page = (id: string) => `${family}.dataCenter.${id}`;
+  const fallback: Access = [`${family}.test.scoreSearch`, 'view'];
+  const college: Access | undefined = pageCode(page('college')) ? [page('college'), 'view'] : undefined;
+  const view = (id: string): Access => (pageCode(page(id)) ? [page(id), 'view'] : id === 'grade' && college ? college : fallback);
+  // A detail route opens with its page's `detail` button (src/domain/menus/catalog.ts), whose code it carries.
+  const detail = (id: string): Access => (pageCode(`${page(id)}.detail`) ? [page(id), 'detail'] : view(id));
   return {
     school: view('school'),
     grade: view('grade'),
-    ...(college ? { college } : {}),
+    college,
     class: view('class'),
     classDetail: detail('class'),
     student: view('student'),
     studentDetail: detail('student'),
-    screenLink,
+    screenLink: screenLinkAccess(family),
   };
 }
 

@@ -97,8 +97,11 @@ export async function listScreenLinks(db: DbOrTx, family: Family, tenantOrgId: s
   return list.map(toRow);
 }
 
-/** Revokes a link at once (walls showing it are refused on their next call); repeating is harmless. */
-export async function revokeScreenLink(db: DbOrTx, family: Family, tenantOrgId: string, userId: string, id: string, now: Date): Promise<ScreenLinkRow> {
+/**
+ * Revokes a data-centre link of the tenant (404 otherwise) at once (walls showing it are refused on their next call);
+ * repeating is harmless, and `changed` says whether this call revoked it.
+ */
+export async function revokeScreenLink(db: DbOrTx, family: Family, tenantOrgId: string, userId: string, id: string, now: Date): Promise<{ row: ScreenLinkRow; changed: boolean }> {
   if (!isUuid(id)) throw notFound();
   const ids = await managedOrgIds(db, family, tenantOrgId);
   const [link] = await db
@@ -106,7 +109,7 @@ export async function revokeScreenLink(db: DbOrTx, family: Family, tenantOrgId: 
     .from(screenLinks)
     .where(and(eq(screenLinks.id, id), inArray(screenLinks.orgId, ids), isNull(screenLinks.meetId)));
   if (!link) throw notFound();
-  return revoke(db, id, link.revokedAt, userId, now);
+  return { row: await revoke(db, id, link.revokedAt, userId, now), changed: link.revokedAt === null };
 }
 
 async function revoke(db: DbOrTx, id: string, revokedAt: Date | null, userId: string, now: Date): Promise<ScreenLinkRow> {

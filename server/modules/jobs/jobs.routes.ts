@@ -1,16 +1,17 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { and, desc, eq, type SQL } from 'drizzle-orm';
-import { ok } from '@/domain/api';
 import { ERR } from '@/domain/errors';
-import { JOB_LIST_MAX, jobListQuery, type JobKind, type JobResult, type JobRow, type JobState } from '@/domain/jobs';
+import { JOB_LIST_MAX, jobListQuery, jobRowSchema, type JobKind, type JobResult, type JobRow, type JobState } from '@/domain/jobs';
 import { idParamsSchema } from '@/domain/list-query';
 import { users } from '../../db/schema/auth';
 import { files } from '../../db/schema/files';
 import { jobs } from '../../db/schema/jobs';
 import { AppError } from '../../lib/app-error';
 import type { StoredJobResult } from '../../lib/jobs';
+import { resourceAction, SIGNED_IN, type ActionContext } from '../../lib/action';
 import { uuidOr404 } from '../../lib/resource';
+import type { DbOrTx } from '../../db/client';
 import type { Storage } from '../../lib/storage/storage';
 import { requireActor, type Actor } from '../../plugins/tenant';
 import { sendStoredFile } from '../files/files.send';
@@ -29,7 +30,7 @@ function visible(actor: Actor): SQL {
 
 type Row = typeof jobs.$inferSelect & { startedBy: string | null };
 
-function toJobRow(row: Row, t: FastifyRequest['t']): JobRow {
+function toJobRow(row: Row, t: ActionContext['t']): JobRow {
   const error = row.error as { key: string; params?: Record<string, unknown>; status?: number } | null;
   const result = row.result as StoredJobResult | null;
   return {
@@ -53,33 +54,51 @@ function toJobRow(row: Row, t: FastifyRequest['t']): JobRow {
   };
 }
 
-// Hand routes: a job is its starter's (or the organisation administrator's), behind no catalogue page or button, so
-// there is no permission for the action kit to declare; the download is a file stream.
 export const jobRoutes: FastifyPluginAsync<{ storage: Storage }> = async (app, { storage }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  const select = () => app.db.select({ job: jobs, startedBy: users.name }).from(jobs).leftJoin(users, eq(users.id, jobs.userId));
-  const one = async (actor: Actor, id: string): Promise<Row> => {
-    const [found] = await select()
+  const select = (db: DbOrTx) => db.select({ job: jobs, startedBy: users.name }).from(jobs).leftJoin(users, eq(users.id, jobs.userId));
+  const one = async (db: DbOrTx, actor: Actor, id: string): Promise<Row> => {
+    const [found] = await select(db)
       .where(and(eq(jobs.id, uuidOr404(id)), visible(actor)))
       .limit(1);
     if (!found) throw new AppError(404, ERR.notFound);
     return { ...found.job, startedBy: found.startedBy };
   };
 
-  r.get('/', { schema: { querystring: jobListQuery } }, async (request) => {
-    const actor = await requireActor(request);
-    const rows = await select()
-      .where(and(visible(actor), request.query.kind ? eq(jobs.kind, request.query.kind) : undefined))
-      .orderBy(desc(jobs.createdAt), desc(jobs.id))
-      .limit(JOB_LIST_MAX);
-    return ok(rows.map((row) => toJobRow({ ...row.job, startedBy: row.startedBy }, request.t)));
+  // A job is its starter's (or the organisation administrator's), behind no catalogue page: signed in is the access,
+  // and `visible` answers 404 for anyone else's.
+  resourceAction(app, {
+    method: 'GET',
+    path: '/',
+    access: SIGNED_IN,
+    summary: '我的任务',
+    query: jobListQuery,
+    answer: jobRowSchema.array(),
+    read: async (db, me, { query }, { t }) => {
+      const actor = await me.actor();
+      const rows = await select(db)
+        .where(and(visible(actor), query.kind ? eq(jobs.kind, query.kind) : undefined))
+        .orderBy(desc(jobs.createdAt), desc(jobs.id))
+        .limit(JOB_LIST_MAX);
+      return rows.map((row) => toJobRow({ ...row.job, startedBy: row.startedBy }, t));
+    },
   });
 
-  r.get('/:id', { schema: { params: idParamsSchema } }, async (request) => ok(toJobRow(await one(await requireActor(request), request.params.id), request.t)));
+  resourceAction(app, {
+    method: 'GET',
+    path: '/:id',
+    access: SIGNED_IN,
+    summary: '任务进度',
+    params: idParamsSchema,
+    answer: jobRowSchema,
+    read: async (db, me, { params }, { t }) => toJobRow(await one(db, await me.actor(), params.id), t),
+  });
 
+  // A hand route: the job's stored file goes out through sendStoredFile (ETag, byte ranges, sandboxing headers), as
+  // every stored file does.
   r.get('/:id/download', { schema: { params: idParamsSchema } }, async (request, reply) => {
-    const job = await one(await requireActor(request), request.params.id);
+    const job = await one(app.db, await requireActor(request), request.params.id);
     const fileId = (job.result as JobResult | null)?.fileId;
     if (job.state !== 'done' || !fileId) throw new AppError(404, ERR.notFound);
     const [file] = await app.db

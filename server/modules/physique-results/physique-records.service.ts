@@ -6,7 +6,7 @@ import { formatRaw, type Translate } from '@/domain/physique-results/export-layo
 import { SCORE_EXPORT_MAX_ROWS, type TestRecordFilter } from '@/domain/physique-results/schemas';
 import type { ChangedCount, TestRecordRow } from '@/domain/physique-results/types';
 import { ORG_TIME_ZONE } from '@/domain/dates';
-import type { Db, DbOrTx } from '../../db/client';
+import type { DbOrTx } from '../../db/client';
 import { testRecords } from '../../db/schema/physique';
 import { classes, grades, students } from '../../db/schema/school';
 import { containsPattern } from '../../lib/query';
@@ -132,7 +132,7 @@ export async function exportRecords(db: DbOrTx, caller: Caller, f: TestRecordFil
 }
 
 /** Sets test records invalid or valid again (docs/product-rules.md#score-validity); who and when are kept on the record while it is invalid. */
-export async function setRecordsInvalid(db: Db, caller: Caller, ids: readonly string[], invalid: boolean, now: Date): Promise<ChangedCount> {
+export async function setRecordsInvalid(db: DbOrTx, caller: Caller, ids: readonly string[], invalid: boolean, now: Date): Promise<ChangedCount & { ids: string[] }> {
   const changed = await db
     .update(testRecords)
     .set(invalid ? { invalid: true, invalidAt: now, invalidBy: caller.userId } : { invalid: false, invalidAt: null, invalidBy: null })
@@ -145,5 +145,5 @@ export async function setRecordsInvalid(db: Db, caller: Caller, ids: readonly st
       ),
     )
     .returning({ id: testRecords.id });
-  return { changed: changed.length };
+  return { changed: changed.length, ids: changed.map((c) => c.id) };
 }

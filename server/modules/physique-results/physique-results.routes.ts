@@ -8,6 +8,7 @@ import { pageAccess, type Family } from '@/domain/menus/access';
 import { getCatalogEntry, type ButtonAction } from '@/domain/menus/catalog';
 import type { Translate } from '@/domain/physique-results/export-layout';
 import {
+  changedCountSchema,
   editRawBodySchema,
   idsBodySchema,
   reportQuerySchema,
@@ -21,7 +22,7 @@ import {
   testRecordQuerySchema,
 } from '@/domain/physique-results/schemas';
 import { buffer } from 'node:stream/consumers';
-import { resourceAction, type Access } from '../../lib/action';
+import { resourceAction, type Access, type ActionContext } from '../../lib/action';
 import { AppError } from '../../lib/app-error';
 import type { JobContext, JobHandler } from '../../lib/jobs';
 import { finishImport, finishImportIn } from '../files/import-job';
@@ -36,9 +37,8 @@ import { orgs } from '../../db/schema/orgs';
 import { physiqueResultCounts, physiqueResults } from '../../db/schema/physique';
 import { schoolYears, students } from '../../db/schema/school';
 import { testPlans } from '../../db/schema/test-plans';
-import { sendXlsx, uploadedFile } from '../../lib/spreadsheet/http';
 import type { DbOrTx } from '../../db/client';
-import { requireActor, requirePermission, requireScope, type Actor } from '../../plugins/tenant';
+import { requirePermission, requireScope, type Actor } from '../../plugins/tenant';
 import { importScores } from './physique-import.service';
 import { exportRecords, recordPage, setRecordsInvalid } from './physique-records.service';
 import { studentReport } from './physique-report.service';
@@ -141,8 +141,6 @@ function accessOf(family: Family, ...refs: [page: string, action?: ButtonAction]
   return first ? [first[0], first[1], ...alternatives] : null;
 }
 
-const translator = (request: FastifyRequest): Translate => (key, options) => request.t(key, options ?? {});
-
 /**
  * Physique results of /api/busi/web/{k12|gx|admin} (docs/product-rules.md#physique-results): score import and sync, score search, the results
  * screen with edits and the national upload file, invalid/restore, test records and the student report. Every
@@ -174,72 +172,84 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
     report: accessOf(family, ['test.scoreSearch'], ['test.testResult'], ['dataCenter.student', 'detail'], ['single.scoreReport'], ['single.scoreReportK12']),
   };
 
+  /** Who reads and writes in the declared actions, with the class scope of the role's data scope. */
   const can = {
-    import: guard(codes(family, ['test.testManage', 'import'], ['test.testResult', 'import'])),
-    template: guard(codes(family, ['test.testManage', 'import'], ['test.testManage'], ['test.testResult', 'import'])),
-    sync: guard(codes(family, ['test.testManage', 'import'], ['test.testResult', 'sync'])),
-    search: guard(codes(family, ['test.scoreSearch'])),
-    searchExport: guard(codes(family, ['test.scoreSearch', 'export'])),
-    searchInvalid: guard(codes(family, ['test.scoreSearch', 'invalid'], ['test.testResult', 'report'])),
-    searchValid: guard(codes(family, ['test.scoreSearch', 'valid'], ['test.testResult', 'report'])),
-    results: guard(codes(family, ['test.testResult'])),
-    resultEdit: guard(codes(family, ['test.testResult', 'report'])),
-    resultExport: guard(codes(family, ['test.testResult', 'export'], ['test.testResult', 'report'])),
-    recordExport: guard(codes(family, ['sportData.testRecord', 'export'])),
-    recordInvalid: guard(codes(family, ['sportData.testRecord', 'invalid'])),
-    recordValid: guard(codes(family, ['sportData.testRecord', 'valid'])),
+    import: accessOf(family, ['test.testManage', 'import'], ['test.testResult', 'import']),
+    template: accessOf(family, ['test.testManage', 'import'], ['test.testManage'], ['test.testResult', 'import']),
+    search: accessOf(family, ['test.scoreSearch']),
+    searchExport: accessOf(family, ['test.scoreSearch', 'export']),
+    searchInvalid: accessOf(family, ['test.scoreSearch', 'invalid'], ['test.testResult', 'report']),
+    searchValid: accessOf(family, ['test.scoreSearch', 'valid'], ['test.testResult', 'report']),
+    resultEdit: accessOf(family, ['test.testResult', 'report']),
+    resultExport: accessOf(family, ['test.testResult', 'export'], ['test.testResult', 'report']),
+    recordExport: accessOf(family, ['sportData.testRecord', 'export']),
+    recordInvalid: accessOf(family, ['sportData.testRecord', 'invalid']),
+    recordValid: accessOf(family, ['sportData.testRecord', 'valid']),
   };
+  const translate = (t: ActionContext['t']): Translate => (key, options) => t(key, options ?? {});
 
   // ---- score import and sync (docs/product-rules.md#physique-results: score import; docs/product-rules.md#plan-states) ------------
   if (can.import && !readOnly) {
-    // A hand route, a multipart upload and a job enqueued with the request's locale (docs/product-rules.md#jobs): the file waits in the store, the answer is the job's `{ id }`; what can be
-    // refused at once (not .xlsx, plan out of scope or ended) is, and the rest (rows, a busy plan) is the job's outcome.
-    app.post('/organizeTest/testManage/import/:planId', { preValidation: can.import, schema: { params: planParams } }, async (request) => {
-      const who = await caller(request);
-      const actor = await requireActor(request);
-      const { fileName, buffer } = await uploadedFile(request);
-      if (!/\.xlsx$/i.test(fileName.trim())) throw new AppError(400, ERR.onlyExcel);
-      const { planId } = request.params;
-      assertPlanOpen(await getPlanInScope(app.db, who.tenantOrgId, planId), app.now());
-      const kept = await keepImport(app.db, storage, actor, { kind: 'physiqueScores', family, fileName, buffer, context: { planId } }, app.now());
-      try {
-        await holdImport(app.db, kept.id, actor, 'physiqueScores', family, app.now());
-        // Imports of a plan go one at a time (docs/product-rules.md#plan-states): refused at once while a sync or an
-        // import runs or one waits in the queue; the plan row's lock orders two requests at the same moment.
-        const id = await app.jobs.enqueue('physiqueImport', actor, { family, planId, importId: kept.id }, request.locale, async (tx) => {
-          const plan = await lockPlanInScope(tx, who.tenantOrgId, planId);
-          assertPlanOpen(plan, app.now());
-          const running = await runningPlanJob(tx, plan.id, app.now());
-          if (running) throw jobRunningError(running.kind);
-          const [waiting] = await tx
-            .select({ id: jobs.id })
-            .from(jobs)
-            .where(and(eq(jobs.kind, 'physiqueImport'), eq(jobs.state, 'queued'), sql`${jobs.input}->>'planId' = ${planId}`))
-            .limit(1);
-          if (waiting) throw jobRunningError('import');
-        });
-        return ok({ id });
-      } catch (error) {
-        await dropImport(app.db, storage, kept.id);
-        throw error;
-      }
+    // The file waits in the store and the answer is the job's `{ id }`; what can be refused at once (not .xlsx, plan out
+    // of scope or ended) is, and the rest (rows, a busy plan) is the job's outcome; the job audits the import.
+    resourceAction(app, {
+      method: 'POST',
+      path: '/organizeTest/testManage/import/:planId',
+      access: can.import,
+      params: planParams,
+      upload: true,
+      enqueue: async (db, actor, { params, file }, { locale, now }) => {
+        const { fileName, buffer } = file!;
+        if (!/\.xlsx$/i.test(fileName.trim())) throw new AppError(400, ERR.onlyExcel);
+        const { planId } = params;
+        assertPlanOpen(await getPlanInScope(db, actor.tenantOrgId, planId), now);
+        const kept = await keepImport(db, storage, actor, { kind: 'physiqueScores', family, fileName, buffer, context: { planId } }, now);
+        try {
+          await holdImport(db, kept.id, actor, 'physiqueScores', family, now);
+          // Imports of a plan go one at a time (docs/product-rules.md#plan-states): refused at once while a sync or an
+          // import runs or one waits in the queue; the plan row's lock orders two requests at the same moment.
+          return await app.jobs.enqueue('physiqueImport', actor, { family, planId, importId: kept.id }, locale, async (tx) => {
+            const plan = await lockPlanInScope(tx, actor.tenantOrgId, planId);
+            assertPlanOpen(plan, app.now());
+            const running = await runningPlanJob(tx, plan.id, app.now());
+            if (running) throw jobRunningError(running.kind);
+            const [waiting] = await tx
+              .select({ id: jobs.id })
+              .from(jobs)
+              .where(and(eq(jobs.kind, 'physiqueImport'), eq(jobs.state, 'queued'), sql`${jobs.input}->>'planId' = ${planId}`))
+              .limit(1);
+            if (waiting) throw jobRunningError('import');
+          });
+        } catch (error) {
+          await dropImport(db, storage, kept.id);
+          throw error;
+        }
+      },
     });
   }
   if (can.template && !readOnly) {
-    // Hand routes: workbook downloads, not envelopes.
-    app.get('/organizeTest/testManage/import/template', { preValidation: can.template, schema: { querystring: templateQuerySchema } }, async (request, reply) => {
-      const { planId, sample } = request.query;
-      const { workbook, fileName } = planId
-        ? await planTemplateWorkbook(app.db, (await caller(request)).tenantOrgId, planId, translator(request))
-        : templateWorkbook(translator(request), sample === true);
-      return sendXlsx(reply, workbook, fileName);
+    resourceAction(app, {
+      method: 'GET',
+      path: '/organizeTest/testManage/import/template',
+      access: can.template,
+      query: templateQuerySchema,
+      answers: 'file',
+      summary: '成绩导入模板',
+      read: async (db, actor, { query }, { t }) =>
+        query.planId ? planTemplateWorkbook(db, actor.tenantOrgId, query.planId, translate(t)) : templateWorkbook(translate(t), query.sample === true),
     });
-    app.get('/organizeTest/testManage/signUp/export/:planId', { preValidation: can.template, schema: { params: planParams } }, async (request, reply) => {
-      const { workbook, fileName } = await signUpWorkbook(app.db, (await caller(request)).tenantOrgId, request.params.planId, translator(request));
-      return sendXlsx(reply, workbook, fileName);
+    resourceAction(app, {
+      method: 'GET',
+      path: '/organizeTest/testManage/signUp/export/:planId',
+      access: can.template,
+      params: planParams,
+      answers: 'file',
+      summary: '报名名单',
+      read: (db, actor, { params }, { t }) => signUpWorkbook(db, actor.tenantOrgId, params.planId, translate(t)),
     });
   }
-  if (can.sync && !readOnly) {
+  const syncGuard = guard(codes(family, ['test.testManage', 'import'], ['test.testResult', 'sync']));
+  if (syncGuard && !readOnly) {
     // A read sent as a POST (it counts what a sync would write; it writes nothing).
     resourceAction(app, {
       method: 'POST',
@@ -250,7 +260,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
     });
     // A hand route: a sync takes the plan's job lock and records its outcome in transactions of its own (a failed sync
     // stays recorded), so it cannot run inside the action kit's one transaction.
-    app.post('/organizeTest/testManage/sync/:planId', { preValidation: can.sync, schema: { params: planParams, body: syncBodySchema } }, async (request) => {
+    app.post('/organizeTest/testManage/sync/:planId', { preValidation: syncGuard, schema: { params: planParams, body: syncBodySchema } }, async (request) => {
       const who = await caller(request);
       const { replaceManual } = request.body;
       return ok(await syncPlan(app.db, { tenantOrgId: who.tenantOrgId, userId: who.userId, planId: request.params.planId, now: app.now(), replaceManual, classScope: who.classScope }));
@@ -259,32 +269,52 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
 
   // ---- score search (organizeTest/scoreSearch) -------------------------------------------------------------------
   if (can.search) {
-    // A hand route: the answer is kept by the read cache (route config `readsTables`), which the action kit does not pass.
-    app.get('/organizeTest/scoreSearch/page', { preValidation: can.search, config: SCORE_LIST_READS, schema: { querystring: scoreSearchQuerySchema } }, async (request) =>
-      ok(await searchResults(app.db, await caller(request), request.query, app.changes)),
-    );
-  }
-  if (can.searchExport) {
-    // A hand route, a job enqueued with the request's locale (docs/product-rules.md#jobs): too many rows answers at once, else the job's `{ id }`; the file downloads from the job.
-    app.post('/organizeTest/scoreSearch/export', { preValidation: can.searchExport, schema: { body: scoreFilterSchema } }, async (request) => {
-      const who = await caller(request);
-      await checkScoreExport(app.db, who, request.body);
-      return ok({ id: await app.jobs.enqueue('physiqueExport', await requireActor(request), { family, filter: request.body }, request.locale) });
+    resourceAction(app, {
+      method: 'GET',
+      path: '/organizeTest/scoreSearch/page',
+      access: can.search,
+      config: SCORE_LIST_READS,
+      query: scoreSearchQuerySchema,
+      read: async (db, actor, { query }) => searchResults(db, await callerOf(db, actor), query, app.changes),
     });
   }
-  // Hand routes: these writes are logged in each result's own change log (physique_result_logs, the result detail's
-  // history), not the audit log the action kit writes.
+  if (can.searchExport) {
+    // A job (docs/product-rules.md#jobs): too many rows answers at once, else the job's `{ id }`; the file downloads from the job.
+    resourceAction(app, {
+      method: 'POST',
+      path: '/organizeTest/scoreSearch/export',
+      access: can.searchExport,
+      body: scoreFilterSchema,
+      enqueue: async (db, actor, { body }, { locale }) => {
+        await checkScoreExport(db, await callerOf(db, actor), body);
+        return app.jobs.enqueue('physiqueExport', actor, { family, filter: body }, locale);
+      },
+    });
+  }
+  // Each result also keeps these changes in its own change log (physique_result_logs, the result detail's history); the
+  // kit adds one audit row per result changed.
   if (!readOnly) {
-    for (const [path, guardOf, invalid] of [
+    for (const [path, access, invalid] of [
       ['/organizeTest/scoreSearch/invalid', can.searchInvalid, true],
       ['/organizeTest/scoreSearch/valid', can.searchValid, false],
-      ['/physiqueManage/testResult/invalid', can.results ? can.searchInvalid : null, true],
-      ['/physiqueManage/testResult/valid', can.results ? can.searchValid : null, false],
+      ['/physiqueManage/testResult/invalid', reads.results ? can.searchInvalid : null, true],
+      ['/physiqueManage/testResult/valid', reads.results ? can.searchValid : null, false],
     ] as const) {
-      if (!guardOf) continue;
-      app.post(path, { preValidation: guardOf, schema: { body: idsBodySchema } }, async (request) =>
-        ok(await setResultsInvalid(app.db, await caller(request), request.body.ids, invalid, app.now())),
-      );
+      if (!access) continue;
+      resourceAction(app, {
+        method: 'POST',
+        path,
+        access,
+        body: idsBodySchema,
+        entity: 'physiqueResult',
+        audit: invalid ? 'invalid' : 'valid',
+        message: null,
+        answer: changedCountSchema,
+        write: async (tx, actor, { body }, { now }) => {
+          const { changed, ids } = await setResultsInvalid(tx, await callerOf(tx, actor), body.ids, invalid, now);
+          return { after: { invalid }, entityIds: ids, answer: { changed } };
+        },
+      });
     }
   }
 
@@ -306,18 +336,28 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
     });
   }
   if (can.resultEdit && !readOnly) {
-    // A hand route: the edit is logged in the result's own change log, not the audit log (see invalid / valid above).
-    app.post(
-      '/physiqueManage/testResult/editUpReport/:id',
-      { preValidation: can.resultEdit, schema: { params: idParams, body: editRawBodySchema } },
-      async (request) => ok(await editRawValue(app.db, await caller(request), request.params.id, request.body, app.now())),
-    );
+    // The result's own change log keeps the old and new value; the audit row names the field and the value entered.
+    resourceAction(app, {
+      method: 'POST',
+      path: '/physiqueManage/testResult/editUpReport/:id',
+      access: can.resultEdit,
+      params: idParams,
+      body: editRawBodySchema,
+      entity: 'physiqueResult',
+      audit: 'update',
+      message: null,
+      write: async (tx, actor, { params, body }, { now }) => ({ after: body, answer: await editRawValue(tx, await callerOf(tx, actor), params.id, body, now) }),
+    });
   }
   if (can.resultExport) {
-    // A hand route: a workbook download, not an envelope.
-    app.get('/physiqueManage/testResult/export', { preValidation: can.resultExport, schema: { querystring: scoreFilterSchema } }, async (request, reply) => {
-      const { workbook, fileName } = await exportUpload(app.db, await caller(request), request.query, translator(request), app.now());
-      return sendXlsx(reply, workbook, fileName);
+    resourceAction(app, {
+      method: 'GET',
+      path: '/physiqueManage/testResult/export',
+      access: can.resultExport,
+      query: scoreFilterSchema,
+      answers: 'file',
+      summary: '上报文件',
+      read: async (db, actor, { query }, { t, now }) => exportUpload(db, await callerOf(db, actor), query, translate(t), now),
     });
   }
 
@@ -332,22 +372,36 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
     });
   }
   if (can.recordExport) {
-    // A hand route: a workbook download, not an envelope.
-    app.get('/selfTest/testRecord/export', { preValidation: can.recordExport, schema: { querystring: testRecordFilterSchema } }, async (request, reply) => {
-      const { workbook, fileName } = await exportRecords(app.db, await caller(request), request.query, translator(request), app.now());
-      return sendXlsx(reply, workbook, fileName);
+    resourceAction(app, {
+      method: 'GET',
+      path: '/selfTest/testRecord/export',
+      access: can.recordExport,
+      query: testRecordFilterSchema,
+      answers: 'file',
+      read: async (db, actor, { query }, { t, now }) => exportRecords(db, await callerOf(db, actor), query, translate(t), now),
     });
   }
-  // Hand routes: a test record keeps who set it invalid and when on the record itself; the action kit would add an audit row.
+  // A test record keeps who set it invalid and when on the record itself; the kit adds one audit row per record changed.
   if (!readOnly) {
-    for (const [path, guardOf, invalid] of [
+    for (const [path, access, invalid] of [
       ['/selfTest/testRecord/invalid', can.recordInvalid, true],
       ['/selfTest/testRecord/valid', can.recordValid, false],
     ] as const) {
-      if (!guardOf) continue;
-      app.post(path, { preValidation: guardOf, schema: { body: idsBodySchema } }, async (request) =>
-        ok(await setRecordsInvalid(app.db, await caller(request), request.body.ids, invalid, app.now())),
-      );
+      if (!access) continue;
+      resourceAction(app, {
+        method: 'POST',
+        path,
+        access,
+        body: idsBodySchema,
+        entity: 'testRecord',
+        audit: invalid ? 'invalid' : 'valid',
+        message: null,
+        answer: changedCountSchema,
+        write: async (tx, actor, { body }, { now }) => {
+          const { changed, ids } = await setRecordsInvalid(tx, await callerOf(tx, actor), body.ids, invalid, now);
+          return { after: { invalid }, entityIds: ids, answer: { changed } };
+        },
+      });
     }
   }
 

@@ -11,7 +11,7 @@ import { SCORE_EXPORT_MAX_ROWS, type EditRawBody, type ScoreFilter } from '@/dom
 import type { ChangedCount, ResultDetail, ResultLogRow, ScoreSearchPage, ScoreSummary } from '@/domain/physique-results/types';
 import { withSource } from '@/domain/physique-results/value-source';
 import { engineInputOf, ITEM_COLUMNS, restrictToItems, WIDE_SCORE_FIELDS, wideFromScore, type WideRawFields } from '@/domain/physique-results/wide-row';
-import type { Db, DbOrTx } from '../../db/client';
+import type { DbOrTx } from '../../db/client';
 import { auditLogs } from '../../db/schema/audit';
 import { users } from '../../db/schema/auth';
 import { physiqueResultCounts, physiqueResultLogs, physiqueResults } from '../../db/schema/physique';
@@ -595,7 +595,7 @@ const shown = (v: number | null | undefined) => (v == null ? null : String(v));
  * Edits one raw value of a result (testResult/editUpReport, docs/product-rules.md#physique-results: results screen): the value is parsed as people type it,
  * the whole result is rescored by the engine with the plan's standard and items, and who/when goes to the log.
  */
-export async function editRawValue(db: Db, caller: Caller, id: string, body: EditRawBody, now: Date): Promise<ResultDetail> {
+export async function editRawValue(db: DbOrTx, caller: Caller, id: string, body: EditRawBody, now: Date): Promise<ResultDetail> {
   await db.transaction(async (tx) => {
     const row = await resultInScope(tx, caller, id);
     // Lock the row: two edits of one result take turns, each rescoring the other's value.
@@ -636,7 +636,7 @@ export async function editRawValue(db: Db, caller: Caller, id: string, body: Edi
  * Sets results invalid or restores them (docs/product-rules.md#score-validity): kept and listed, but excluded from every ranking and aggregate
  * while invalid. Each change is logged with who and when; ids of other organisations are ignored.
  */
-export async function setResultsInvalid(db: Db, caller: Caller, ids: readonly string[], invalid: boolean, now: Date): Promise<ChangedCount> {
+export async function setResultsInvalid(db: DbOrTx, caller: Caller, ids: readonly string[], invalid: boolean, now: Date): Promise<ChangedCount & { ids: string[] }> {
   return db.transaction(async (tx) => {
     const changed = await tx
       .update(physiqueResults)
@@ -655,7 +655,7 @@ export async function setResultsInvalid(db: Db, caller: Caller, ids: readonly st
         .insert(physiqueResultLogs)
         .values(changed.map((c) => ({ resultId: c.id, action: invalid ? ('invalid' as const) : ('restore' as const), byUser: caller.userId, at: now })));
     }
-    return { changed: changed.length };
+    return { changed: changed.length, ids: changed.map((c) => c.id) };
   });
 }
 

@@ -479,7 +479,7 @@ const feeColumns = (body: PlanRequest) => ({
 });
 
 /** Creates a plan with its scope and items in one transaction (docs/product-rules.md#test-plans); returns its detail. */
-export async function createPlan(db: Db, actor: PlanActor, body: PlanRequest): Promise<PlanDetail> {
+export async function createPlan(db: DbOrTx, actor: PlanActor, body: PlanRequest): Promise<PlanDetail> {
   const id = await db.transaction(async (tx) => {
     const school = await targetSchool(tx, actor, body.schoolOrgId);
     const planId = randomUUID();
@@ -511,7 +511,7 @@ export async function createPlan(db: Db, actor: PlanActor, body: PlanRequest): P
  * results exist — for a change of standard version (the results were scored by the old one).
  * The plan stays in its school; `schoolOrgId` of the body is ignored.
  */
-export async function updatePlan(db: Db, actor: PlanActor, planId: string, body: PlanRequest): Promise<PlanDetail> {
+export async function updatePlan(db: DbOrTx, actor: PlanActor, planId: string, body: PlanRequest): Promise<PlanDetail> {
   await db.transaction(async (tx) => {
     const plan = await lockPlanInScope(tx, actor.tenantOrgId, planId);
     assertPlanEditable(plan, actor.now);
@@ -545,7 +545,7 @@ export async function updatePlan(db: Db, actor: PlanActor, planId: string, body:
 }
 
 /** Ends a plan early (docs/product-rules.md#plan-states): at once, so imports and syncs refuse it from now on; 409 when already ended. */
-export async function endPlan(db: Db, actor: PlanActor, planId: string): Promise<PlanDetail> {
+export async function endPlan(db: DbOrTx, actor: PlanActor, planId: string): Promise<PlanDetail> {
   await db.transaction(async (tx) => {
     const plan = await lockPlanInScope(tx, actor.tenantOrgId, planId);
     if (planStatus(plan, actor.now) === 'ended') throw planError(409, PLAN_MSG.alreadyEnded);
@@ -571,7 +571,7 @@ const datesOf = (plan: Pick<PlanRecord, 'startDate' | 'endDate' | 'endedAt'>) =>
  * with its scope, items and jobs. Refused (409) while an import or sync runs (docs/product-rules.md#plan-states) and while
  * the plan is in progress (end it first), so a plan people are taking part in never disappears under them.
  */
-export async function deletePlan(db: Db, actor: PlanActor, planId: string): Promise<{ binned: boolean }> {
+export async function deletePlan(db: DbOrTx, actor: PlanActor, planId: string): Promise<{ binned: boolean }> {
   return db.transaction(async (tx) => {
     const plan = await lockPlanInScope(tx, actor.tenantOrgId, planId);
     if (await runningPlanJob(tx, plan.id, actor.now)) throw planError(409, PLAN_MSG.jobRunningNoDelete);
@@ -588,7 +588,7 @@ export async function deletePlan(db: Db, actor: PlanActor, planId: string): Prom
 }
 
 /** Takes a plan out of the recycle bin (plan administrators, access.ts); 409 once its PLAN_BIN_DAYS are over. */
-export async function restorePlan(db: Db, actor: PlanActor, planId: string): Promise<PlanDetail> {
+export async function restorePlan(db: DbOrTx, actor: PlanActor, planId: string): Promise<PlanDetail> {
   await db.transaction(async (tx) => {
     const plan = await lockPlanInScope(tx, actor.tenantOrgId, planId, { binned: true });
     if (plan.deletedAt && plan.deletedAt <= binCutoff(actor.now)) throw planError(409, PLAN_MSG.binExpired);
@@ -603,7 +603,7 @@ export async function restorePlan(db: Db, actor: PlanActor, planId: string): Pro
  * (409) when the plan was not ended early and no dates are given, while a job runs, or when the
  * plan would still be over (its last day past: correct the dates too). Recorded in the plan's history.
  */
-export async function reopenPlan(db: Db, actor: PlanActor, planId: string, body: PlanReopenRequest): Promise<PlanDetail> {
+export async function reopenPlan(db: DbOrTx, actor: PlanActor, planId: string, body: PlanReopenRequest): Promise<PlanDetail> {
   await db.transaction(async (tx) => {
     const plan = await lockPlanInScope(tx, actor.tenantOrgId, planId);
     if (planStatus(plan, actor.now) !== 'ended') throw planError(409, PLAN_MSG.notEnded);
@@ -621,7 +621,7 @@ export async function reopenPlan(db: Db, actor: PlanActor, planId: string, body:
  * (reopenPlan undoes it). 409 for a plan that is not ended (the ordinary edit does that) or while
  * a job runs. Recorded in the plan's history.
  */
-export async function correctPlanDates(db: Db, actor: PlanActor, planId: string, body: PlanDatesRequest): Promise<PlanDetail> {
+export async function correctPlanDates(db: DbOrTx, actor: PlanActor, planId: string, body: PlanDatesRequest): Promise<PlanDetail> {
   await db.transaction(async (tx) => {
     const plan = await lockPlanInScope(tx, actor.tenantOrgId, planId);
     if (planStatus(plan, actor.now) !== 'ended') throw planError(409, PLAN_MSG.notEnded);

@@ -1,15 +1,13 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ok } from '@/domain/api';
 import { idParamsSchema as idParams } from '@/domain/list-query';
-import { ERR, OK_MSG } from '@/domain/errors';
+import { OK_MSG } from '@/domain/errors';
 import type { Family } from '@/domain/menus/access';
 import { PLAN_ADMIN_ACTION } from '@/domain/test-plans/access';
 import { planDatesSchema, planOptionsQuery as optionsQuery, planPageQuerySchema, planReopenSchema, planRequestSchema, signUpQuerySchema } from '@/domain/test-plans/schemas';
-import { AppError } from '../../lib/app-error';
 import { classScopeOf } from '../../lib/data-scope';
 import { resourceAction } from '../../lib/action';
-import { requireAccess, requireScope, type Actor } from '../../plugins/tenant';
+import type { DbOrTx } from '../../db/client';
+import type { Actor } from '../../plugins/tenant';
 import {
   classCompletion,
   correctPlanDates,
@@ -32,7 +30,6 @@ export interface TestPlanRoutesOptions {
   family: Family;
 }
 
-
 /**
  * Test plans (docs/product-rules.md#test-plans) under /api/busi/web/{admin|k12|gx}/organizeTest/testManage: list (and recycle
  * bin), detail, sign-up list, class completion, form options, add, edit, early end, delete, and for plan
@@ -40,22 +37,7 @@ export interface TestPlanRoutesOptions {
  * auth → tenant scope → permission code → zod validation → service.
  */
 export const testPlanRoutes: FastifyPluginAsyncZod<TestPlanRoutesOptions> = async (app, { family }) => {
-  // Guards of the writes from the catalogue's testManage page (the check/:id screen opens with its detail button).
   const page = `${family}.test.testManage`;
-  const can = {
-    add: requireAccess(page, 'add'),
-    edit: requireAccess(page, 'edit'),
-    end: requireAccess(page, 'end'),
-    delete: requireAccess(page, 'delete'),
-    /** Plan administrators: correct an ended plan's dates, undo an early end, restore from the bin (src/domain/test-plans/access.ts). */
-    admin: requireAccess(page, PLAN_ADMIN_ACTION),
-  };
-
-  const actor = async (request: FastifyRequest): Promise<PlanActor> => {
-    const scope = await requireScope(request);
-    if (!request.session) throw new AppError(401, ERR.sessionExpired);
-    return { tenantOrgId: scope.tenantOrgId, orgType: scope.orgType, userId: request.session.userId, now: app.now() };
-  };
 
   const reader = (a: Actor): PlanActor => ({ tenantOrgId: a.tenantOrgId, orgType: a.orgType, userId: a.userId, now: app.now() });
 
@@ -91,33 +73,85 @@ export const testPlanRoutes: FastifyPluginAsyncZod<TestPlanRoutesOptions> = asyn
     read: async (db, a, { params }) => classCompletion(db, reader(a), params.id, await classScopeOf(db, a)),
   });
 
-  // The writes stay hand routes: the action kit writes an audit row per write, and a plan has no audit entity — its
-  // history is test_plan_events, written by the services in their own transactions (an audit row would be new behaviour).
-  app.post('/add', { preValidation: can.add, schema: { body: planRequestSchema } }, async (request) =>
-    ok(await createPlan(app.db, await actor(request), request.body), request.t(OK_MSG.saved)),
-  );
+  // The writes run the services (which also keep the plan's own history, test_plan_events) in the kit's transaction,
+  // with an audit row for the operation log.
+  const writer = (a: Actor, now: Date): PlanActor => ({ tenantOrgId: a.tenantOrgId, orgType: a.orgType, userId: a.userId, now });
+  /** The plan as it was, for the audit row (404 across tenants before anything is written). */
+  const before = (tx: DbOrTx, a: Actor, id: string, now: Date) => planDetail(tx, writer(a, now), id);
 
-  app.post('/edit/:id', { preValidation: can.edit, schema: { params: idParams, body: planRequestSchema } }, async (request) =>
-    ok(await updatePlan(app.db, await actor(request), request.params.id, request.body), request.t(OK_MSG.saved)),
-  );
-
-  app.post('/end/:id', { preValidation: can.end, schema: { params: idParams } }, async (request) =>
-    ok(await endPlan(app.db, await actor(request), request.params.id), request.t(OK_MSG.operation)),
-  );
-
-  app.post('/delete/:id', { preValidation: can.delete, schema: { params: idParams } }, async (request) =>
-    ok(await deletePlan(app.db, await actor(request), request.params.id), request.t(OK_MSG.deleted)),
-  );
-
-  app.post('/reopen/:id', { preValidation: can.admin, schema: { params: idParams, body: planReopenSchema } }, async (request) =>
-    ok(await reopenPlan(app.db, await actor(request), request.params.id, request.body), request.t(OK_MSG.operation)),
-  );
-
-  app.post('/dates/:id', { preValidation: can.admin, schema: { params: idParams, body: planDatesSchema } }, async (request) =>
-    ok(await correctPlanDates(app.db, await actor(request), request.params.id, request.body), request.t(OK_MSG.saved)),
-  );
-
-  app.post('/restore/:id', { preValidation: can.admin, schema: { params: idParams } }, async (request) =>
-    ok(await restorePlan(app.db, await actor(request), request.params.id), request.t(OK_MSG.operation)),
-  );
+  resourceAction(app, {
+    method: 'POST',
+    path: '/add',
+    access: [page, 'add'],
+    body: planRequestSchema,
+    entity: 'testPlan',
+    audit: 'create',
+    write: async (tx, a, { body }, { now }) => {
+      const after = await createPlan(tx, writer(a, now), body);
+      return { after, entityId: after.id };
+    },
+  });
+  resourceAction(app, {
+    method: 'POST',
+    path: '/edit/:id',
+    access: [page, 'edit'],
+    params: idParams,
+    body: planRequestSchema,
+    entity: 'testPlan',
+    audit: 'update',
+    write: async (tx, a, { params, body }, { now }) => ({ before: await before(tx, a, params.id, now), after: await updatePlan(tx, writer(a, now), params.id, body) }),
+  });
+  resourceAction(app, {
+    method: 'POST',
+    path: '/end/:id',
+    access: [page, 'end'],
+    params: idParams,
+    entity: 'testPlan',
+    audit: 'end',
+    message: OK_MSG.operation,
+    write: async (tx, a, { params }, { now }) => ({ before: await before(tx, a, params.id, now), after: await endPlan(tx, writer(a, now), params.id) }),
+  });
+  resourceAction(app, {
+    method: 'POST',
+    path: '/delete/:id',
+    access: [page, 'delete'],
+    params: idParams,
+    entity: 'testPlan',
+    audit: 'delete',
+    message: OK_MSG.deleted,
+    write: async (tx, a, { params }, { now }) => ({ before: await before(tx, a, params.id, now), after: await deletePlan(tx, writer(a, now), params.id) }),
+  });
+  // Plan administrators: undo an early end, correct an ended plan's dates, restore from the bin (src/domain/test-plans/access.ts).
+  resourceAction(app, {
+    method: 'POST',
+    path: '/reopen/:id',
+    access: [page, PLAN_ADMIN_ACTION],
+    params: idParams,
+    body: planReopenSchema,
+    entity: 'testPlan',
+    audit: 'reopen',
+    message: OK_MSG.operation,
+    write: async (tx, a, { params, body }, { now }) => ({ before: await before(tx, a, params.id, now), after: await reopenPlan(tx, writer(a, now), params.id, body) }),
+  });
+  resourceAction(app, {
+    method: 'POST',
+    path: '/dates/:id',
+    access: [page, PLAN_ADMIN_ACTION],
+    params: idParams,
+    body: planDatesSchema,
+    entity: 'testPlan',
+    audit: 'correctDates',
+    write: async (tx, a, { params, body }, { now }) => ({ before: await before(tx, a, params.id, now), after: await correctPlanDates(tx, writer(a, now), params.id, body) }),
+  });
+  // A binned plan has no detail to read before: the restored detail is the change.
+  resourceAction(app, {
+    method: 'POST',
+    path: '/restore/:id',
+    access: [page, PLAN_ADMIN_ACTION],
+    params: idParams,
+    entity: 'testPlan',
+    audit: 'restore',
+    message: OK_MSG.operation,
+    write: async (tx, a, { params }, { now }) => ({ after: await restorePlan(tx, writer(a, now), params.id) }),
+  });
 };

@@ -108,3 +108,6 @@ export const reportQuerySchema = z.object({ schoolYearId: optionalId, planId: op
 
 /** Template download: `sample=1` adds an example row; `planId` pre-fills the plan's students (with a notes sheet). */
 export const templateQuerySchema = z.object({ sample: optionalBool, planId: optionalId });
+
+/** The answer of a set invalid / valid again: how many rows changed (for the console API document). */
+export const changedCountSchema = z.object({ changed: z.number().int() });

@@ -54,6 +54,10 @@ export const AUDIT_ACTIONS = [
   'rollover',
   'undoRollover',
   'signOut',
+  'revoke',
+  'reopen',
+  'correctDates',
+  'restore',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -93,6 +97,10 @@ export const AUDIT_ENTITIES = [
   'wiki',
   'lessonResource',
   'libraryResource',
+  'testPlan',
+  'physiqueResult',
+  'testRecord',
+  'screenLink',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 

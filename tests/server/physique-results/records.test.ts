@@ -1,10 +1,11 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope, Page } from '@/domain/api';
 import { scoreStudent } from '@/domain/physique/score';
 import { localDate } from '@/domain/dates';
 import type { ChangedCount, SyncSummary, TestRecordRow } from '@/domain/physique-results/types';
 import { engineInputOf } from '@/domain/physique-results/wide-row';
+import { auditLogs } from '../../../server/db/schema/audit';
 import { physiqueResultLogs, physiqueResults, testRecords } from '../../../server/db/schema/physique';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
 import { rawOf } from '../../../server/modules/physique-results/physique-results.sql';
@@ -68,6 +69,10 @@ describe('test records', () => {
     expect((await post('selfTest/testRecord/valid', { ids }, 'college01', 'gx')).json<Envelope<ChangedCount>>().data).toEqual({ changed: 0 });
     expect((await post('selfTest/testRecord/valid', { ids })).json<Envelope<ChangedCount>>().data).toEqual({ changed: 3 });
     expect((await post('selfTest/testRecord/invalid', { ids: [] })).statusCode).toBe(400);
+    // One operation-log row per record changed, each way; the other school's no-op left none.
+    const logged = await t.db.select({ id: auditLogs.entityId, action: auditLogs.action }).from(auditLogs).where(and(eq(auditLogs.entity, 'testRecord'), inArray(auditLogs.entityId, ids)));
+    expect(logged.filter((r) => r.action === 'invalid').map((r) => r.id).sort()).toEqual([...ids].sort());
+    expect(logged.filter((r) => r.action === 'valid').map((r) => r.id).sort()).toEqual([...ids].sort());
   });
 
   it('exports the filtered records', async () => {

@@ -1,8 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@/domain/api';
 import { planItemsForGrade } from '@/domain/test-plans/items';
 import type { ClassCompletionRow, PlanDetail, PlanFormOptions, PlanRow, PlanSchoolOption, SignUpRow } from '@/domain/test-plans/types';
+import { auditLogs } from '../../../server/db/schema/audit';
 import { orgs } from '../../../server/db/schema/orgs';
 import { physiqueResults } from '../../../server/db/schema/physique';
 import { students, classes } from '../../../server/db/schema/school';
@@ -194,6 +195,21 @@ describe('plan lifecycle (k12)', () => {
     expect(msg(res)).toBe('测试计划进行中，请先提前结束再删除');
     expect((await c.post(`end/${id}`)).statusCode).toBe(200);
     expect((await c.post(`delete/${id}`)).statusCode).toBe(200);
+  });
+});
+
+describe('operation log', () => {
+  it('logs each plan write in the audit log with the plan, and a refused one not at all', async () => {
+    const c = client('k12', 'school01');
+    const logged = async (id: string) =>
+      (await t.db.select({ action: auditLogs.action }).from(auditLogs).where(and(eq(auditLogs.entity, 'testPlan'), eq(auditLogs.entityId, id))).orderBy(auditLogs.at)).map((r) => r.action);
+    const made = data<PlanDetail>(await c.post('add', k12Plan(t, ids)));
+    expect(await logged(made.id)).toEqual(['create']);
+    expect((await c.post(`delete/${made.id}`)).statusCode).toBe(409);
+    expect((await c.post(`end/${made.id}`)).statusCode).toBe(200);
+    expect((await c.post(`end/${made.id}`)).statusCode).toBe(409);
+    expect((await c.post(`delete/${made.id}`)).statusCode).toBe(200);
+    expect(await logged(made.id)).toEqual(['create', 'end', 'delete']);
   });
 });
 

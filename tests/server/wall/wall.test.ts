@@ -1,9 +1,10 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '@/domain/api';
 import { ORG_TYPE } from '@/domain/constants';
 import type { SchoolView, WallSceneAnswer } from '@/domain/data-center/types';
 import type { ScreenLinkCreated, ScreenLinkRow, WallConfig } from '@/domain/wall/wall';
+import { auditLogs } from '../../../server/db/schema/audit';
 import { screenLinks } from '../../../server/db/schema/data-center';
 import { orgs } from '../../../server/db/schema/orgs';
 import { hashSecret } from '../../../server/lib/tokens';
@@ -109,6 +110,10 @@ describe('screen links', () => {
     // Revoking again is harmless; the first link still works.
     expect((await t.request({ method: 'DELETE', url: `/api/busi/web/k12/dataCenter/screenLink/${other.id}`, token: tokens.school01 })).statusCode).toBe(200);
     expect((await t.request({ url: `/api/screen/${link.token}/config` })).statusCode).toBe(200);
+    // The operation log has the link's creation and one revocation, never its token.
+    const logged = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'screenLink'), eq(auditLogs.entityId, other.id)));
+    expect(logged.map((r) => r.action).sort()).toEqual(['create', 'revoke']);
+    expect(JSON.stringify(logged)).not.toContain(other.token);
   });
 
   it('need the administrators’ code and stay within the organisation', async () => {
