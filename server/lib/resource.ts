@@ -53,9 +53,10 @@ export interface ResourceSpec<L extends z.ZodType, C extends z.ZodType, U extend
   alsoReadBy?: readonly [string, ButtonAction | 'view'][];
   /**
    * The answers' data for the OpenAPI document (/api/docs): a list row and the get's detail, zod from src/domain.
-   * They describe, never filter: the answer goes out as the handler built it (server/lib/openapi.ts).
+   * They describe, never filter: the answer goes out as the handler built it (server/lib/openapi.ts). `saved` is what a
+   * create or update answers (the saved row as its handler returns it).
    */
-  response?: { row?: z.ZodType; detail?: z.ZodType };
+  response?: { row?: z.ZodType; detail?: z.ZodType; saved?: z.ZodType };
 }
 
 /** The API prefix of a catalogue page, relative to the family base (`/api/busi/web/{family}`) a module is registered under. */
@@ -137,7 +138,7 @@ export function resourceRoutes<L extends z.ZodType, C extends z.ZodType, U exten
     );
   }
   if (create) {
-    r.post('/', { preValidation: requireAccess(spec.key, 'add'), serializerCompiler: asIs, schema: { ...doc('add'), body: create.body, response: answerSchema(undefined) } }, async (request) => {
+    r.post('/', { preValidation: requireAccess(spec.key, 'add'), serializerCompiler: asIs, schema: { ...doc('add'), body: create.body, response: answerSchema(spec.response?.saved) } }, async (request) => {
       const actor = await requireActor(request);
       const saved = await db.transaction(async (tx) => {
         const row = await create.handler(tx, actor, request.body as z.output<C>);
@@ -148,7 +149,7 @@ export function resourceRoutes<L extends z.ZodType, C extends z.ZodType, U exten
     });
   }
   if (update) {
-    r.put('/:id', { preValidation: requireAccess(spec.key, 'edit'), serializerCompiler: asIs, schema: { ...doc('edit'), params: idParamsSchema, body: update.body, response: answerSchema(undefined) } }, async (request) => {
+    r.put('/:id', { preValidation: requireAccess(spec.key, 'edit'), serializerCompiler: asIs, schema: { ...doc('edit'), params: idParamsSchema, body: update.body, response: answerSchema(spec.response?.saved) } }, async (request) => {
       const actor = await requireActor(request);
       const id = uuidOr404(request.params.id);
       const saved = await db.transaction(async (tx) => {
