@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { activityOptionsSchema, exerciseRecordFilter, exerciseRecordListQuery, exerciseRecordRowSchema, exerciseValidityBody, validityChangedSchema } from '@/domain/activities/exercise-records';
 import type { Family } from '@/domain/menus/access';
+import type { DbOrTx } from '../../db/client';
 import { classScopeOf } from '../../lib/data-scope';
 import { resourceAction } from '../../lib/action';
 import { audit } from '../../lib/audit';
@@ -18,7 +19,8 @@ const translator = (request: FastifyRequest) => (key: string, options?: Record<s
  */
 export const exerciseRecordRoutes: FastifyPluginAsync<{ family: Family }> = async (app, { family }) => {
   const key = `${family}.sportData.exerciseRecord`;
-  const reader = async (actor: Actor): Promise<ActivityReader> => ({ family, tenantOrgId: actor.tenantOrgId, userId: actor.userId, classScope: await classScopeOf(app.db, actor) });
+  // The scope is read on the request's own handle: inside a write's transaction another connection would wait on it.
+  const reader = async (db: DbOrTx, actor: Actor): Promise<ActivityReader> => ({ family, tenantOrgId: actor.tenantOrgId, userId: actor.userId, classScope: await classScopeOf(db, actor) });
 
   await registerResource(
     app,
@@ -26,15 +28,15 @@ export const exerciseRecordRoutes: FastifyPluginAsync<{ family: Family }> = asyn
     {
       key,
       entity: 'exerciseRecord',
-      list: { query: exerciseRecordListQuery, handler: async (db, actor, q) => exerciseRecordPage(db, await reader(actor), q) },
+      list: { query: exerciseRecordListQuery, handler: async (db, actor, q) => exerciseRecordPage(db, await reader(db, actor), q) },
       response: { row: exerciseRecordRowSchema },
     },
     (scope) => {
       const r = scope.withTypeProvider<ZodTypeProvider>();
-      resourceAction(scope, { method: 'GET', path: '/options', access: [key, 'view'], answer: activityOptionsSchema, read: async (db, actor) => activityOptions(db, await reader(actor)) });
+      resourceAction(scope, { method: 'GET', path: '/options', access: [key, 'view'], answer: activityOptionsSchema, read: async (db, actor) => activityOptions(db, await reader(db, actor)) });
       // Hand route: it answers a workbook stream, not the envelope. TODO(kitopts): a read action answering a file (xlsx).
       r.get('/export', { preValidation: requireAccess(key, 'export'), schema: { querystring: exerciseRecordFilter } }, async (request, reply) => {
-        const { workbook, fileName } = await exportExerciseRecords(app.db, await reader(await requireActor(request)), request.query, translator(request), app.now());
+        const { workbook, fileName } = await exportExerciseRecords(app.db, await reader(app.db, await requireActor(request)), request.query, translator(request), app.now());
         return sendXlsx(reply, workbook, fileName);
       });
       // A batch over many records: audited as one row naming no single record (so the write logs its own row, not the
@@ -53,7 +55,7 @@ export const exerciseRecordRoutes: FastifyPluginAsync<{ family: Family }> = asyn
           message: null,
           answer: validityChangedSchema,
           write: async (tx, actor, { body }) => {
-            const ids = await setExerciseRecordsInvalid(tx, await reader(actor), body, invalid, app.now());
+            const ids = await setExerciseRecordsInvalid(tx, await reader(tx, actor), body, invalid, app.now());
             const after = { ids, reason: body.reason ?? null };
             if (ids.length) await audit(tx, actor, { action, entity: 'exerciseRecord', after });
             return { after, answer: { changed: ids.length }, audited: false };
