@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Envelope, Page } from '@/domain/api';
+import type { Page } from '@/domain/api';
 import type { ContestEntryRow, ContestRow, Leaderboard, LeaderboardClassRow, LeaderboardStudentRow, ParticipationDay } from '@/domain/activities/contests';
 import { ORG_TYPE } from '@/domain/constants';
 import { activityRecords } from '../../../server/db/schema/activities';
@@ -301,9 +301,8 @@ describe('university contests and obstacle challenges', () => {
   it('a contest whose last day is over is ended and cannot be edited', async () => {
     const c = dataOf(await t.as('school01').post<ContestRow>(K12, rank({ name: '过期赛', endDate: chinaDay(t.clock.now()) })));
     t.clock.advance(2 * 86_400_000);
-    // The clock passed the session's expiry: sign in again (t.as keeps its first sign-in).
-    const token = (await t.login('school01')).access_token;
-    expect((await t.request({ url: `${K12}/${c.id}`, token })).json<Envelope<ContestRow>>().data.status).toBe('ended');
-    expect((await t.request({ method: 'PUT', url: `${K12}/${c.id}`, token, payload: rank({ name: '过期赛', version: 1 }) })).statusCode).toBe(409);
+    t.signInAgain();
+    expect(dataOf(await t.as('school01').get<ContestRow>(`${K12}/${c.id}`)).status).toBe('ended');
+    expect((await t.as('school01').put(`${K12}/${c.id}`, rank({ name: '过期赛', version: 1 }))).status).toBe(409);
   });
 });
