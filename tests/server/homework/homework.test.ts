@@ -314,11 +314,11 @@ describe('a management organisation over its schools', () => {
   it('lists its schools’ homework with the school name and reads the detail; it cannot write', async () => {
     const hw = await publish({ name: '教育局可见' });
     const admin = '/api/busi/web/admin/sportsHomework/homeworkManagement';
-    const page = (await t.as('district01').get<Page<HomeworkRow>>(`${BASE}${admin}/page?current=1&size=80&name=${encodeURIComponent('教育局可见')}`)).body.data;
+    const page = (await t.as('district01').get<Page<HomeworkRow>>(`${admin}/page?current=1&size=80&name=${encodeURIComponent('教育局可见')}`)).body.data;
     expect(page.records).toEqual([expect.objectContaining({ id: hw.id, schoolName: '南京市江宁区实验学校' })]);
-    expect((await t.as('district01').get(`${BASE}${admin}/${hw.id}`)).status).toBe(200);
-    expect((await t.as('district01').get(`${BASE}${admin}/${hw.id}/classes`)).status).toBe(200);
-    expect((await t.as('district01').delete(`${BASE}${admin}/${hw.id}`)).status).toBe(404);
-    expect((await t.as('district01').post(`${BASE}${admin}/${hw.id}/end`)).status).toBe(404);
+    expect((await t.as('district01').get(`${admin}/${hw.id}`)).status).toBe(200);
+    expect((await t.as('district01').get(`${admin}/${hw.id}/classes`)).status).toBe(200);
+    expect((await t.as('district01').delete(`${admin}/${hw.id}`)).status).toBe(404);
+    expect((await t.as('district01').post(`${admin}/${hw.id}/end`)).status).toBe(404);
   });
 });
