@@ -43,6 +43,8 @@ export interface TestApp {
   request(opts: InjectOptions & { token?: string }): Promise<LightMyRequestResponse>;
   /** Requests as a signed-in account (signs in once per account per app): `await t.as('school01').get(url)`. */
   as(accountNum: string, opts?: AsOptions): AsUser;
+  /** Forgets the sign-ins `as` keeps, so the next call signs in again (after the clock passed their expiry). */
+  signInAgain(): void;
   close(): Promise<void>;
 }
 
@@ -164,6 +166,7 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
     app,
     db: handle.db,
     as,
+    signInAgain: () => tokens.clear(),
     handle,
     clock,
     captcha,

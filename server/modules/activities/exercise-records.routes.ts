@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ok } from '@/domain/api';
-import { exerciseRecordFilter, exerciseRecordListQuery, exerciseValidityBody } from '@/domain/activities/exercise-records';
+import { activityOptionsSchema, exerciseRecordFilter, exerciseRecordListQuery, exerciseRecordRowSchema, exerciseValidityBody, validityChangedSchema } from '@/domain/activities/exercise-records';
 import type { Family } from '@/domain/menus/access';
+import type { DbOrTx } from '../../db/client';
 import { classScopeOf } from '../../lib/data-scope';
 import { resourceAction } from '../../lib/action';
 import { audit } from '../../lib/audit';
@@ -19,35 +19,47 @@ const translator = (request: FastifyRequest) => (key: string, options?: Record<s
  */
 export const exerciseRecordRoutes: FastifyPluginAsync<{ family: Family }> = async (app, { family }) => {
   const key = `${family}.sportData.exerciseRecord`;
-  const reader = async (actor: Actor): Promise<ActivityReader> => ({ family, tenantOrgId: actor.tenantOrgId, userId: actor.userId, classScope: await classScopeOf(app.db, actor) });
+  // The scope is read on the request's own handle: inside a write's transaction another connection would wait on it.
+  const reader = async (db: DbOrTx, actor: Actor): Promise<ActivityReader> => ({ family, tenantOrgId: actor.tenantOrgId, userId: actor.userId, classScope: await classScopeOf(db, actor) });
 
   await registerResource(
     app,
     family,
-    { key, entity: 'exerciseRecord', list: { query: exerciseRecordListQuery, handler: async (db, actor, q) => exerciseRecordPage(db, await reader(actor), q) } },
+    {
+      key,
+      entity: 'exerciseRecord',
+      list: { query: exerciseRecordListQuery, handler: async (db, actor, q) => exerciseRecordPage(db, await reader(db, actor), q) },
+      response: { row: exerciseRecordRowSchema },
+    },
     (scope) => {
       const r = scope.withTypeProvider<ZodTypeProvider>();
-      resourceAction(scope, { method: 'GET', path: '/options', access: [key, 'view'], read: async (db, actor) => activityOptions(db, await reader(actor)) });
-      // Hand route: it answers a workbook stream, not the envelope.
+      resourceAction(scope, { method: 'GET', path: '/options', access: [key, 'view'], answer: activityOptionsSchema, read: async (db, actor) => activityOptions(db, await reader(db, actor)) });
+      // Hand route: it answers a workbook stream, not the envelope. TODO(kitopts): a read action answering a file (xlsx).
       r.get('/export', { preValidation: requireAccess(key, 'export'), schema: { querystring: exerciseRecordFilter } }, async (request, reply) => {
-        const { workbook, fileName } = await app.readWith(request, async (db) => exportExerciseRecords(db, await reader(await requireActor(request)), request.query, translator(request), app.now()));
+        const { workbook, fileName } = await app.readWith(request, async (db) => exportExerciseRecords(db, await reader(db, await requireActor(request)), request.query, translator(request), app.now()));
         return sendXlsx(reply, workbook, fileName);
       });
-      // Hand routes: a batch over many records, audited as one row naming no single record (the action kit audits a row's
-      // id) and only when something changed.
+      // A batch over many records: audited as one row naming no single record (so the write logs its own row, not the
+      // kit's row of an id), and only when something changed.
       for (const [path, action, invalid] of [
         ['/invalid', 'invalid', true],
         ['/valid', 'valid', false],
       ] as const) {
-        r.post(path, { preValidation: requireAccess(key, action), schema: { body: exerciseValidityBody } }, async (request) => {
-          const actor = await requireActor(request);
-          const who = await reader(actor);
-          const changed = await app.db.transaction(async (tx) => {
-            const ids = await setExerciseRecordsInvalid(tx, who, request.body, invalid, app.now());
-            if (ids.length) await audit(tx, actor, { action, entity: 'exerciseRecord', after: { ids, reason: request.body.reason ?? null } });
-            return ids;
-          });
-          return ok({ changed: changed.length });
+        resourceAction(scope, {
+          method: 'POST',
+          path,
+          access: [key, action],
+          body: exerciseValidityBody,
+          entity: 'exerciseRecord',
+          audit: action,
+          message: null,
+          answer: validityChangedSchema,
+          write: async (tx, actor, { body }) => {
+            const ids = await setExerciseRecordsInvalid(tx, await reader(tx, actor), body, invalid, app.now());
+            const after = { ids, reason: body.reason ?? null };
+            if (ids.length) await audit(tx, actor, { action, entity: 'exerciseRecord', after });
+            return { after, answer: { changed: ids.length }, audited: false };
+          },
         });
       }
     },

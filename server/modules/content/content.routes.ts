@@ -1,9 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
-import { bannerListQuery, bannerMoveSchema, bannerSaveSchema, bannerStatusSchema, carouselQuery } from '@/domain/content/banners';
-import { lessonResourceListQuery, lessonResourceSaveSchema, libraryListQuery } from '@/domain/content/lesson-resources';
-import { wikiListQuery, wikiPublishSchema, wikiSaveSchema } from '@/domain/content/wiki';
+import { bannerListQuery, bannerMoveSchema, bannerRowSchema, bannerSaveSchema, bannerStatusSchema, carouselQuery } from '@/domain/content/banners';
+import { lessonResourceListQuery, lessonResourceRowSchema, lessonResourceSaveSchema, libraryListQuery, libraryRowSchema } from '@/domain/content/lesson-resources';
+import { pageSchema } from '@/domain/api';
+import { wikiEntrySchema, wikiListQuery, wikiPublishSchema, wikiRowSchema, wikiSaveSchema } from '@/domain/content/wiki';
 import { idParamsSchema } from '@/domain/list-query';
 import type { Family, SchoolFamily, ServedBy } from '@/domain/menus/access';
 import { resourceAction } from '../../lib/action';
@@ -38,6 +39,7 @@ export const bannerRoutes: FastifyPluginAsync<{ family: Family }> = async (app, 
       create: { body: bannerSaveSchema, handler: (tx, actor, body) => createBanner(tx, actor, body, app.now()) },
       update: { body: bannerSaveSchema, handler: (tx, actor, id, body) => updateBanner(tx, actor, id, body, app.now()) },
       remove: deleteBanner,
+      response: { row: bannerRowSchema, detail: bannerRowSchema, saved: bannerRowSchema },
     },
     (scope) => {
       resourceAction(scope, {
@@ -48,6 +50,7 @@ export const bannerRoutes: FastifyPluginAsync<{ family: Family }> = async (app, 
         body: bannerStatusSchema,
         entity: 'banner',
         audit: 'status',
+        answer: bannerRowSchema,
         write: (tx, actor, { params, body }) => setBannerEnabled(tx, actor, params.id, body.enabled, body.version, app.now()),
       });
       resourceAction(scope, {
@@ -58,6 +61,7 @@ export const bannerRoutes: FastifyPluginAsync<{ family: Family }> = async (app, 
         body: bannerMoveSchema,
         entity: 'banner',
         audit: 'move',
+        answer: bannerRowSchema,
         write: (tx, actor, { params, body }) => moveBanner(tx, actor, params.id, body, app.now()),
       });
     },
@@ -84,6 +88,7 @@ export const wikiRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (a
       create: { body: wikiSaveSchema, handler: (tx, actor, body) => createWiki(tx, actor, body, app.now()) },
       update: { body: wikiSaveSchema, handler: (tx, actor, id, body) => updateWiki(tx, actor, id, body, app.now()) },
       remove: deleteWiki,
+      response: { row: wikiRowSchema, detail: wikiEntrySchema, saved: wikiEntrySchema },
     },
     (scope) =>
       resourceAction(scope, {
@@ -94,6 +99,7 @@ export const wikiRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (a
         body: wikiPublishSchema,
         entity: 'wiki',
         audit: ({ body }) => (body.published ? 'publish' : 'unpublish'),
+        answer: wikiRowSchema,
         write: (tx, actor, { params, body }) => publishWiki(tx, actor, params.id, body.published, body.version, app.now()),
       }),
   );
@@ -116,13 +122,15 @@ export const lessonResourceRoutes: FastifyPluginAsync<{ family: ServedBy<'lesson
       create: { body: lessonResourceSaveSchema, handler: (tx, actor, body) => createLessonResource(tx, actor, body, app.now()) },
       update: { body: lessonResourceSaveSchema, handler: (tx, actor, id, body) => updateLessonResource(tx, actor, id, body, app.now()) },
       remove: deleteLessonResource,
+      response: { row: lessonResourceRowSchema, detail: lessonResourceRowSchema, saved: lessonResourceRowSchema },
     },
     family === 'admin'
       ? undefined
       : (scope) => {
-          resourceAction(scope, { method: 'GET', path: '/library/page', access: [key, 'view'], query: libraryListQuery, read: (db, actor, { query }) => libraryPage(db, actor, query) });
+          resourceAction(scope, { method: 'GET', path: '/library/page', access: [key, 'view'], query: libraryListQuery, answer: pageSchema(libraryRowSchema), read: (db, actor, { query }) => libraryPage(db, actor, query) });
           // The cover's thumbnail; no-cache so a changed cover shows at once (the ETag answers 304 while it stays).
-          // A hand route: it streams a file, not an envelope.
+          // A hand route: it streams a file (ranges, ETag and 304 through sendStoredFile), not an envelope.
+          // TODO(kitopts): a read action answering a stored file.
           scope.withTypeProvider<ZodTypeProvider>().get('/library/:id/cover', { preValidation: requireAccess(key, 'view'), schema: { params: idParamsSchema } }, async (request, reply) => {
             const file = await libraryCover(app.db, await requireActor(request), uuidOr404(request.params.id));
             return sendStoredFile(storage, request, reply, thumbnailOf(file), 'private, no-cache');
@@ -135,6 +143,7 @@ export const lessonResourceRoutes: FastifyPluginAsync<{ family: ServedBy<'lesson
             params: idParamsSchema,
             entity: 'lessonResource',
             audit: 'copy',
+            answer: lessonResourceRowSchema,
             write: async (tx, actor, { params }) => {
               const copy = await copyFromLibrary(tx, actor, params.id, app.now());
               return { after: copy, entityId: copy.id };

@@ -5,11 +5,17 @@ import {
   contestEntryInvalidBody,
   contestEntryListQuery,
   contestEntryValidBody,
+  contestEntryRowSchema,
   contestListQuery,
   contestPageKey,
+  contestRowSchema,
   contestSaveSchema,
   leaderboardQuery,
+  leaderboardSchema,
+  participationSchema,
 } from '@/domain/contests/contests';
+import { activityOptionsSchema, validityChangedSchema } from '@/domain/activities/exercise-records';
+import { pageSchema } from '@/domain/api';
 import { ERR } from '@/domain/errors';
 import { idParamsSchema } from '@/domain/list-query';
 import { pageAccess, type Family } from '@/domain/menus/access';
@@ -65,6 +71,7 @@ export const contestRoutes: FastifyPluginAsync<{ family: Family }> = async (app,
       create: gx ? undefined : { body: contestSaveSchema, handler: (tx, actor, body) => createContest(tx, caller(actor), body) },
       update: { body: contestSaveSchema, handler: (tx, actor, id, body) => updateContest(tx, caller(actor), id, body) },
       remove: (tx, actor, id) => deleteContest(tx, caller(actor), id),
+      response: { row: contestRowSchema, detail: contestRowSchema, saved: contestRowSchema },
     },
     (scope) => {
       const data: Access = [key, 'data'];
@@ -72,6 +79,7 @@ export const contestRoutes: FastifyPluginAsync<{ family: Family }> = async (app,
         method: 'GET',
         path: '/options',
         access: [key, 'view'],
+        answer: activityOptionsSchema,
         read: (db, actor) => activityOptions(db, { family, tenantOrgId: actor.tenantOrgId, userId: actor.userId, classScope: { all: true } }),
       });
       if (gx) {
@@ -83,6 +91,7 @@ export const contestRoutes: FastifyPluginAsync<{ family: Family }> = async (app,
           body: contestSaveSchema,
           entity: 'contest',
           audit: 'create',
+          answer: contestRowSchema,
           write: async (tx, actor, { body }) => {
             if (!actor.permissions.has(pageAccess(key).need(body.type === 'challenge' ? 'addChallenge' : 'addRank'))) throw new AppError(403, ERR.forbidden);
             const row = await createContest(tx, caller(actor), body);
@@ -98,6 +107,7 @@ export const contestRoutes: FastifyPluginAsync<{ family: Family }> = async (app,
         entity: 'contest',
         audit: 'end',
         message: 'contests:endedNow',
+        answer: contestRowSchema,
         write: (tx, actor, { params }) => endContest(tx, caller(actor), params.id),
       });
       resourceAction(scope, {
@@ -106,6 +116,7 @@ export const contestRoutes: FastifyPluginAsync<{ family: Family }> = async (app,
         access: data,
         params: idParamsSchema,
         query: leaderboardQuery,
+        answer: leaderboardSchema,
         read: async (db, actor, { params, query }) => {
           const who = await reader(db, actor);
           return query.by === 'class' ? classLeaderboard(db, who, params.id, query) : studentLeaderboard(db, who, params.id, query);
@@ -116,6 +127,7 @@ export const contestRoutes: FastifyPluginAsync<{ family: Family }> = async (app,
         path: '/:id/participation',
         access: data,
         params: idParamsSchema,
+        answer: participationSchema,
         read: async (db, actor, { params }) => participation(db, await reader(db, actor), params.id),
       });
       // The entries behind the board: listed, exported, set invalid (with a reason) or valid again, each change audited.
@@ -125,6 +137,7 @@ export const contestRoutes: FastifyPluginAsync<{ family: Family }> = async (app,
         access: data,
         params: idParamsSchema,
         query: contestEntryListQuery,
+        answer: pageSchema(contestEntryRowSchema),
         read: async (db, actor, { params, query }) => contestEntryPage(db, await reader(db, actor), params.id, query),
       });
       for (const [path, action, invalid, body] of [
@@ -140,6 +153,7 @@ export const contestRoutes: FastifyPluginAsync<{ family: Family }> = async (app,
           entity: 'contestEntry',
           audit: action,
           message: null,
+          answer: validityChangedSchema,
           write: async (tx, actor, { params, body }) => {
             const reason = 'reason' in body ? body.reason : undefined;
             const changed = await setContestEntriesInvalid(tx, await reader(tx, actor), params.id, { ids: body.ids, reason }, invalid);
@@ -148,7 +162,7 @@ export const contestRoutes: FastifyPluginAsync<{ family: Family }> = async (app,
         });
       }
 
-      // Spreadsheet downloads: hand routes (a file, not an envelope).
+      // Spreadsheet downloads: hand routes (a file, not an envelope). TODO(kitopts): a read action answering a file (xlsx).
       const r = scope.withTypeProvider<ZodTypeProvider>();
       r.get('/:id/export', { preValidation: requireAccess(...data), schema: { params: idParamsSchema, querystring: leaderboardQuery } }, async (request, reply) => {
         const who = await reader(app.db, await requireActor(request));

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { TFunction } from 'i18next';
-import { lessonListQuery, type LessonRow, type LessonType } from '@/domain/lessons/lessons';
+import { lessonDetailSchema, lessonListQuery, lessonRowSchema, type LessonRow, type LessonType } from '@/domain/lessons/lessons';
 import { ORG_TIME_ZONE } from '@/domain/dates';
 import { formatList } from '@/domain/i18n/list';
 import { sendXlsx } from '../../lib/spreadsheet/http';
@@ -45,8 +45,10 @@ export const lessonRoutes: FastifyPluginAsync<{ family: LessonFamily }> = async 
         list: { query: lessonListQuery, handler: (db, actor, q) => lessonPage(db, actor, type, q) },
         get: (db, actor, id) => lessonDetail(db, actor, type, id),
         ...(family === 'k12' ? { remove: (tx, actor, id) => deleteLesson(tx, actor, type, id) } : {}),
+        response: { row: lessonRowSchema, detail: lessonDetailSchema },
       },
       (scope) => {
+        // A hand route: it answers a workbook, not an envelope. TODO(kitopts): a read action answering a file (xlsx).
         scope.withTypeProvider<ZodTypeProvider>().get(
           '/export',
           { preValidation: requireAccess(key, 'export'), schema: { querystring: lessonListQuery.omit({ current: true, size: true }) } },

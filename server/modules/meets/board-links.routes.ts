@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { boardLinkCreateSchema } from '@/domain/meets/board';
+import { boardLinkCreateSchema, boardLinkCreatedSchema, boardLinkListSchema, boardLinkRowSchema } from '@/domain/meets/board';
 import { idParamsSchema, idParamsWith } from '@/domain/list-query';
 import { resourceAction, type Access } from '../../lib/action';
 import { createMeetBoardLink, listMeetBoardLinks, revokeMeetBoardLink } from '../data-center/screen-link.service';
@@ -22,6 +22,7 @@ export const meetBoardLinkRoutes: FastifyPluginAsync<{ family: SchoolFamily }> =
     path: '/sportsMeet/:id/boardLinks',
     access,
     params: idParamsSchema,
+    answer: boardLinkListSchema,
     read: (db, actor, { params }) => listMeetBoardLinks(db, actor, params.id),
   });
   resourceAction(app, {
@@ -32,6 +33,7 @@ export const meetBoardLinkRoutes: FastifyPluginAsync<{ family: SchoolFamily }> =
     body: boardLinkCreateSchema,
     entity: 'meet',
     audit: 'createBoardLink',
+    answer: boardLinkCreatedSchema,
     write: async (tx, actor, { params, body }) => {
       const link = await createMeetBoardLink(tx, actor, params.id, body, app.now());
       return { after: { id: link.id, name: link.name, expiresAt: link.expiresAt }, answer: link };
@@ -44,6 +46,7 @@ export const meetBoardLinkRoutes: FastifyPluginAsync<{ family: SchoolFamily }> =
     params: idParamsWith('linkId'),
     entity: 'meet',
     audit: 'revokeBoardLink',
+    answer: boardLinkRowSchema,
     message: null,
     write: async (tx, actor, { params }) => {
       const link = await revokeMeetBoardLink(tx, actor, params.id, params.linkId, app.now());

@@ -2,9 +2,25 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { TFunction } from 'i18next';
 import { ok } from '@/domain/api';
-import { certificateIssueSchema, type CertificateIssue, certificateListQuery, certificateSaveSchema, photoAddSchema, photoCaptionSchema, stampSaveSchema } from '@/domain/meets/documents';
+import {
+  certificateIssueSchema,
+  type CertificateIssue,
+  certificateListQuery,
+  certificateRowSchema,
+  certificateSaveSchema,
+  issueJobSchema,
+  issueOptionsSchema,
+  photoAddSchema,
+  photoCaptionSchema,
+  photoListSchema,
+  photoSavedSchema,
+  stampListSchema,
+  stampRowSchema,
+  stampSaveSchema,
+} from '@/domain/meets/documents';
 import { idParamsSchema, idParamsWith } from '@/domain/list-query';
 import { audit } from '../../lib/audit';
+import { answerSchema, asIs, kitDoc } from '../../lib/openapi';
 import type { JobHandler } from '../../lib/jobs';
 import { resourceAction, type Access } from '../../lib/action';
 import { resourceRoutes, uuidOr404 } from '../../lib/resource';
@@ -89,7 +105,7 @@ export const meetDocumentRoutes: FastifyPluginAsync<{ family: SchoolFamily; stor
   const MANAGE = `${family}.sportsMeet.manage`;
 
   // E-stamps: the certificate form picks one, so its add/edit permission also reads them.
-  resourceAction(app, { method: 'GET', path: '/sportsMeet/stamps', access: [STAMP, 'view', [CERTIFICATE, 'add'], [CERTIFICATE, 'edit']], read: stampList });
+  resourceAction(app, { method: 'GET', path: '/sportsMeet/stamps', access: [STAMP, 'view', [CERTIFICATE, 'add'], [CERTIFICATE, 'edit']], answer: stampListSchema, read: stampList });
   resourceAction(app, {
     method: 'POST',
     path: '/sportsMeet/stamps',
@@ -97,6 +113,7 @@ export const meetDocumentRoutes: FastifyPluginAsync<{ family: SchoolFamily; stor
     body: stampSaveSchema,
     entity: 'meetStamp',
     audit: 'create',
+    answer: stampRowSchema,
     write: async (tx, actor, { body }) => {
       const row = await createStamp(tx, actor, body);
       return { after: row, entityId: row.id };
@@ -124,13 +141,15 @@ export const meetDocumentRoutes: FastifyPluginAsync<{ family: SchoolFamily; stor
         create: { body: certificateSaveSchema, handler: createCertificate },
         update: { body: certificateSaveSchema, handler: updateCertificate },
         remove: deleteCertificate,
+        response: { row: certificateRowSchema, detail: certificateRowSchema, saved: certificateRowSchema },
       });
-      resourceAction(scope, { method: 'GET', path: '/issue/options', access: [CERTIFICATE, 'issue'], read: issueOptions });
+      resourceAction(scope, { method: 'GET', path: '/issue/options', access: [CERTIFICATE, 'issue'], answer: issueOptionsSchema, read: issueOptions });
       // Issuing is a job (docs/product-rules.md#jobs): checked here so a bad request answers at once, drawn by a worker
       // with its progress shown; its file downloads from the job. It takes the page's `download` button as well as `issue`.
       // A hand route: it writes nothing here (the job audits what it issues) and needs the request's locale.
+      // TODO(kitopts): a read action that enqueues a job with the request's locale (options `enqueue`, request locale).
       const s = scope.withTypeProvider<ZodTypeProvider>();
-      s.post('/:id/issue', { preValidation: [requireAccess(CERTIFICATE, 'issue'), requireAccess(CERTIFICATE, 'download')], schema: { params: idParamsSchema, body: certificateIssueSchema } }, async (request) => {
+      s.post('/:id/issue', { preValidation: [requireAccess(CERTIFICATE, 'issue'), requireAccess(CERTIFICATE, 'download')], serializerCompiler: asIs, schema: { ...kitDoc(CERTIFICATE, 'issue'), params: idParamsSchema, body: certificateIssueSchema, response: answerSchema(issueJobSchema) } }, async (request) => {
         const actor = await requireActor(request);
         const id = uuidOr404(request.params.id);
         await certificateById(app.db, actor, id);
@@ -145,7 +164,7 @@ export const meetDocumentRoutes: FastifyPluginAsync<{ family: SchoolFamily; stor
   // Style photos of a meet (sportsMeet/demeanor/:meetId).
   const DEMEANOR: Access = [MANAGE, 'demeanor'];
   const photoParams = idParamsWith('photoId');
-  resourceAction(app, { method: 'GET', path: '/sportsMeet/:id/photos', access: DEMEANOR, params: idParamsSchema, read: (db, actor, { params }) => photoList(db, actor, params.id) });
+  resourceAction(app, { method: 'GET', path: '/sportsMeet/:id/photos', access: DEMEANOR, params: idParamsSchema, answer: photoListSchema, read: (db, actor, { params }) => photoList(db, actor, params.id) });
   resourceAction(app, {
     method: 'POST',
     path: '/sportsMeet/:id/photos',
@@ -154,6 +173,7 @@ export const meetDocumentRoutes: FastifyPluginAsync<{ family: SchoolFamily; stor
     body: photoAddSchema,
     entity: 'meet',
     audit: 'addPhotos',
+    answer: photoListSchema,
     write: async (tx, actor, { params, body }) => {
       const rows = await addPhotos(tx, actor, params.id, body.fileIds, app.now());
       return { after: rows.map((p) => p.fileId), answer: rows };
@@ -167,6 +187,7 @@ export const meetDocumentRoutes: FastifyPluginAsync<{ family: SchoolFamily; stor
     body: photoCaptionSchema,
     entity: 'meetPhoto',
     audit: 'caption',
+    answer: photoSavedSchema,
     write: async (tx, actor, { params, body }) => ({ ...(await setCaption(tx, actor, params.id, params.photoId, body)), entityId: params.photoId }),
   });
   resourceAction(app, {

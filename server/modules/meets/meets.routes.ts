@@ -6,16 +6,26 @@ import {
   drawSchema,
   entryCandidatesQuery,
   entryListQuery,
+  arrangementSchema,
+  drawAnswerSchema,
+  entriesAddedSchema,
+  entryCandidateListSchema,
   entryReviewSchema,
+  entryRowSchema,
   entrySaveSchema,
   laneMoveSchema,
+  scheduleAnswerSchema,
   scheduleRequestSchema,
   slotMoveSchema,
+  teamAddedSchema,
   teamSaveSchema,
 } from '@/domain/meets/entries';
-import { meetListQuery, meetRowSchema, meetSaveSchema } from '@/domain/meets/meets';
-import { heatResultsSchema, invalidSchema, resultStepSchema } from '@/domain/meets/results';
-import { recordListQuery, recordSaveSchema } from '@/domain/meets/records';
+import { pageSchema } from '@/domain/api';
+import { meetBoardViewSchema } from '@/domain/meets/board';
+import { pointsViewSchema } from '@/domain/meets/points';
+import { meetDetailSchema, meetListQuery, meetOptionsSchema, meetRowSchema, meetSaveSchema } from '@/domain/meets/meets';
+import { heatResultsSchema, heatResultListSchema, invalidSchema, resultStepSchema } from '@/domain/meets/results';
+import { recordListQuery, recordRowSchema, recordSaveSchema } from '@/domain/meets/records';
 import { idParamsSchema, idParamsWith } from '@/domain/list-query';
 import { resourceAction, type Access } from '../../lib/action';
 import { registerResource, resourceRoutes, uuidOr404 } from '../../lib/resource';
@@ -61,7 +71,7 @@ export const meetRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (a
       create: { body: meetSaveSchema, handler: (tx, actor, body) => createMeet(tx, actor, body, app.now()) },
       update: { body: meetSaveSchema, handler: (tx, actor, id, body) => updateMeet(tx, actor, id, body, app.now()) },
       remove: (tx, actor, id) => deleteMeet(tx, actor, id, app.now()),
-      response: { row: meetRowSchema },
+      response: { row: meetRowSchema, detail: meetDetailSchema, saved: meetDetailSchema },
       alsoReadBy: [
         [SIGN_UP, 'view'],
         [SCORE, 'view'],
@@ -69,7 +79,7 @@ export const meetRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (a
       ],
     },
     (scope) => {
-      resourceAction(scope, { method: 'GET', path: '/options', access: [key, 'view', [key, 'add']], read: meetFormOptions });
+      resourceAction(scope, { method: 'GET', path: '/options', access: [key, 'view', [key, 'add']], answer: meetOptionsSchema, read: meetFormOptions });
       resourceAction(scope, {
         method: 'POST',
         path: '/:id/end',
@@ -89,6 +99,7 @@ export const meetRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (a
         access: [SIGN_UP, 'view'],
         params: idParamsSchema,
         query: entryListQuery.omit({ meetId: true }),
+        answer: pageSchema(entryRowSchema),
         read: (db, actor, { params, query }) => entryPage(db, actor, params.id, query),
       });
       resourceAction(scope, {
@@ -97,6 +108,7 @@ export const meetRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (a
         access: [SIGN_UP, 'detail'],
         params: idParamsSchema,
         query: entryCandidatesQuery,
+        answer: entryCandidateListSchema,
         read: (db, actor, { params, query }) => entryCandidates(db, actor, params.id, query.keyword, query.classId, query.eventId),
       });
       resourceAction(scope, {
@@ -107,6 +119,7 @@ export const meetRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (a
         body: entrySaveSchema,
         entity: 'meet',
         audit: 'signUp',
+        answer: entriesAddedSchema,
         write: async (tx, actor, { params, body }) => {
           const out = await addEntries(tx, actor, params.id, body, app.now());
           return { after: { ...body, ...out }, answer: out };
@@ -121,6 +134,7 @@ export const meetRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (a
         body: teamSaveSchema,
         entity: 'meet',
         audit: 'signUpTeam',
+        answer: teamAddedSchema,
         write: async (tx, actor, { params, body }) => {
           const out = await addTeam(tx, actor, params.id, body, app.now());
           return { after: { ...body, ...out }, answer: out };
@@ -188,6 +202,7 @@ export const meetRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (a
         path: '/:id/arrangement',
         access: [key, 'arrange', [key, 'calendar'], [SCORE, 'view']],
         params: idParamsSchema,
+        answer: arrangementSchema,
         read: (db, actor, { params }) => arrangement(db, actor, params.id),
       });
       resourceAction(scope, {
@@ -198,6 +213,7 @@ export const meetRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (a
         body: drawSchema,
         entity: 'meet',
         audit: 'draw',
+        answer: drawAnswerSchema,
         write: (tx, actor, { params, body }) => drawMeet(tx, actor, params.id, body),
       });
       resourceAction(scope, {
@@ -230,6 +246,7 @@ export const meetRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (a
         body: scheduleRequestSchema,
         entity: 'meet',
         audit: 'schedule',
+        answer: scheduleAnswerSchema,
         write: (tx, actor, { params, body }) => scheduleMeet(tx, actor, params.id, body.confirm),
       });
       resourceAction(scope, {
@@ -250,6 +267,7 @@ export const meetRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (a
         path: '/:id/heats/:heatId/results',
         access: [SCORE, 'view'],
         params: heatParams,
+        answer: heatResultListSchema,
         read: (db, actor, { params }) => heatResults(db, actor, params.id, params.heatId),
       });
       resourceAction(scope, {
@@ -286,11 +304,11 @@ export const meetRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (a
         write: (tx, actor, { params, body }) => setResultInvalid(tx, actor, params.id, params.resultId, body, app.now()),
       });
 
-      resourceAction(scope, { method: 'GET', path: '/:id/points', access: [POINTS, 'view'], params: idParamsSchema, read: (db, actor, { params }) => meetPoints(db, actor, params.id) });
-      resourceAction(scope, { method: 'GET', path: '/:id/board', access: [SCORE, 'screen'], params: idParamsSchema, read: (db, actor, { params }) => meetBoard(db, actor, params.id) });
+      resourceAction(scope, { method: 'GET', path: '/:id/points', access: [POINTS, 'view'], params: idParamsSchema, answer: pointsViewSchema, read: (db, actor, { params }) => meetPoints(db, actor, params.id) });
+      resourceAction(scope, { method: 'GET', path: '/:id/board', access: [SCORE, 'screen'], params: idParamsSchema, answer: meetBoardViewSchema, read: (db, actor, { params }) => meetBoard(db, actor, params.id) });
 
       // The results book and the points tables as PDF (manage page buttons; the points page's export also has the
-      // tables). Hand routes: a file download, not an envelope.
+      // tables). Hand routes: a file download, not an envelope. TODO(kitopts): a read action answering a file (pdf).
       const r = scope.withTypeProvider<ZodTypeProvider>();
       const book = (kind: BookKind, ...also: (readonly [string, 'export'])[]) =>
         r.get(`/:id/${kind === 'resultsBook' ? 'results-book' : 'points-table'}.pdf`, { preValidation: requireAccess(key, kind, ...also), schema: { params: idParamsSchema } }, async (request, reply) => {
@@ -317,6 +335,7 @@ export const meetRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (a
         create: { body: recordSaveSchema, handler: createRecord },
         update: { body: recordSaveSchema, handler: updateRecord },
         remove: deleteRecord,
+        response: { row: recordRowSchema, detail: recordRowSchema, saved: recordRowSchema },
       });
       await recordIoRoutes(scope, RECORD);
       resourceAction(scope, {

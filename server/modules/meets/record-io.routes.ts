@@ -12,6 +12,7 @@ const translator = (request: FastifyRequest) => (key: string, options?: Record<s
 /**
  * Export, template and import of the records workbook (docs/product-rules.md#meets), in a scope of their own
  * (multipart). Hand routes: workbooks in and out, not envelopes.
+ * TODO(kitopts): actions answering a file (xlsx) and taking a multipart upload.
  */
 export async function recordIoRoutes(app: FastifyInstance, key: string) {
   await app.register(async (scope) => {

@@ -1,5 +1,17 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { candidateQuery, trainingDataQuery, trainingListQuery, trainingSaveSchema } from '@/domain/training/training';
+import {
+  candidateQuery,
+  trainingCandidatesSchema,
+  trainingDataQuery,
+  trainingDetailSchema,
+  trainingListQuery,
+  trainingOptionsSchema,
+  trainingProgressSchema,
+  trainingRowSchema,
+  trainingSaveSchema,
+  trainingSessionSchema,
+} from '@/domain/training/training';
+import { pageSchema } from '@/domain/api';
 import { idParamsSchema as idParams } from '@/domain/list-query';
 import { OK_MSG } from '@/domain/errors';
 import { resourceAction } from '../../lib/action';
@@ -33,14 +45,16 @@ export const trainingRoutes: FastifyPluginAsync = async (app) => {
       get: (db, actor, id) => trainingById(db, actor, id, app.now()),
       create: { body: trainingSaveSchema, handler: (tx, actor, body) => createTraining(tx, actor, body, app.now()) },
       remove: (tx, actor, id) => deleteTraining(tx, actor, id, app.now()),
+      response: { row: trainingRowSchema, detail: trainingDetailSchema, saved: trainingDetailSchema },
     },
     (scope) => {
-      resourceAction(scope, { method: 'GET', path: '/options', access: [KEY, 'add'], read: trainingOptions });
+      resourceAction(scope, { method: 'GET', path: '/options', access: [KEY, 'add'], answer: trainingOptionsSchema, read: trainingOptions });
       resourceAction(scope, {
         method: 'GET',
         path: '/candidates',
         access: [KEY, 'add'],
         query: candidateQuery,
+        answer: trainingCandidatesSchema,
         read: (db, actor, { query }) => trainingCandidates(db, actor, query),
       });
       resourceAction(scope, {
@@ -51,6 +65,7 @@ export const trainingRoutes: FastifyPluginAsync = async (app) => {
         entity: 'trainingPlan',
         audit: 'end',
         message: OK_MSG.operation,
+        answer: trainingDetailSchema,
         write: (tx, actor, { params }) => endTraining(tx, actor, params.id, app.now()),
       });
       resourceAction(scope, {
@@ -59,6 +74,7 @@ export const trainingRoutes: FastifyPluginAsync = async (app) => {
         access: [KEY, 'data'],
         params: idParams,
         query: trainingDataQuery,
+        answer: pageSchema(trainingProgressSchema),
         read: (db, actor, { params, query }) => trainingProgress(db, actor, params.id, query, app.now()),
       });
       resourceAction(scope, {
@@ -67,6 +83,7 @@ export const trainingRoutes: FastifyPluginAsync = async (app) => {
         access: [KEY, 'data'],
         params: idParams,
         query: trainingDataQuery,
+        answer: pageSchema(trainingSessionSchema),
         read: (db, actor, { params, query }) => trainingSessions(db, actor, params.id, query, app.now()),
       });
     },

@@ -81,3 +81,44 @@ export interface ActivityOptions {
   classes: { id: string; name: string; gradeNo: number; orgId: string; collegeId: string | null }[];
   colleges: { id: string; name: string }[];
 }
+
+// ── Answers (the OpenAPI document's schemas; they describe what the routes answer) ─────────────────────────────
+/** An activity item key as the API answers it. */
+export const activityItemOut = z.enum(ACTIVITY_ITEM_KEYS as unknown as [ActivityItemKey, ...ActivityItemKey[]]);
+const activityUnitOut = z.enum(['s', 'cm', 'ml', 'count', 'm', 'steps'] satisfies ActivityUnit[]);
+
+/** A row of the exercise-record list (ExerciseRecordRow). */
+export const exerciseRecordRowSchema = z.object({
+  id: z.string(),
+  orgId: z.string(),
+  orgName: z.string(),
+  studentId: z.string(),
+  name: z.string(),
+  regNo: z.string(),
+  gender: z.enum(['male', 'female']),
+  gradeNo: z.number().int(),
+  classId: z.string(),
+  className: z.string(),
+  item: activityItemOut,
+  unit: activityUnitOut,
+  value: z.number(),
+  durationS: z.number().nullable(),
+  source: z.enum(ACTIVITY_SOURCES),
+  deviceSn: z.string().nullable(),
+  measuredAt: z.string().describe('ISO instant'),
+  invalid: z.boolean(),
+  invalidReason: z.string().nullable(),
+  invalidAt: z.string().nullable(),
+});
+
+/** GET …/options of the activity screens (ActivityOptions): the filters' choices within the reader's scope. */
+export const activityOptionsSchema = z.object({
+  schools: z.array(z.object({ id: z.string(), name: z.string() })),
+  schoolYears: z.array(z.object({ id: z.string(), academicYear: z.string(), current: z.boolean() })),
+  grades: z.array(z.number().int()),
+  classes: z.array(z.object({ id: z.string(), name: z.string(), gradeNo: z.number().int(), orgId: z.string(), collegeId: z.string().nullable() })),
+  colleges: z.array(z.object({ id: z.string(), name: z.string() })),
+});
+
+/** POST …/invalid and …/valid: how many records changed (records already so are left alone). */
+export const validityChangedSchema = z.object({ changed: z.number().int() });

@@ -80,3 +80,17 @@ export interface CarouselSlide {
   /** Public URL of the image. */
   image: string;
 }
+
+/** A banner as its list, detail and saves answer it (BannerRow; the OpenAPI document's schema). */
+export const bannerRowSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  position: z.enum(BANNER_POSITIONS),
+  imageFileId: z.string(),
+  link: z.string().nullable(),
+  enabled: z.boolean(),
+  sort: z.number().int().describe('1-based place within the position'),
+  positionCount: z.number().int().describe('Banners in the same position'),
+  updatedAt: z.string(),
+  version: z.number().int(),
+});

@@ -80,3 +80,33 @@ export interface LibraryRow {
   copyId: string | null;
   updatedAt: string;
 }
+
+/** A lesson resource (LessonResourceRow; the OpenAPI document's schema). */
+export const lessonResourceRowSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  grade: z.number().int(),
+  topic: z.string(),
+  coverFileId: z.string().nullable(),
+  videoFileId: z.string().nullable(),
+  attachmentFileIds: z.array(z.string()),
+  description: z.string().nullable(),
+  copiedFromId: z.string().nullable().describe('The library resource it was copied from'),
+  updatedAt: z.string(),
+  version: z.number().int(),
+});
+
+/** A library resource as a school sees it (LibraryRow). */
+export const libraryRowSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  grade: z.number().int(),
+  topic: z.string(),
+  description: z.string().nullable(),
+  hasCover: z.boolean(),
+  hasVideo: z.boolean(),
+  attachmentCount: z.number().int(),
+  orgName: z.string().describe('The management organisation that published it'),
+  copyId: z.string().nullable().describe("The school's own copy, when it made one"),
+  updatedAt: z.string(),
+});

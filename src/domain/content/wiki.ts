@@ -60,3 +60,20 @@ export interface WikiRow {
 export interface WikiEntry extends WikiRow {
   content: string;
 }
+
+/** A wiki entry of the list (WikiRow; the OpenAPI document's schema). */
+export const wikiRowSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  category: z.enum(WIKI_CATEGORIES),
+  coverFileId: z.string().nullable(),
+  published: z.boolean(),
+  publishedAt: z.string().nullable(),
+  textLength: z.number().int(),
+  updatedAt: z.string(),
+  updatedByName: z.string().nullable(),
+  version: z.number().int(),
+});
+
+/** An entry with its sanitised HTML (WikiEntry). */
+export const wikiEntrySchema = wikiRowSchema.extend({ content: z.string().describe('Sanitised HTML') });

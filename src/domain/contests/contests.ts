@@ -262,3 +262,81 @@ export interface ContestEntryRow {
   invalidReason: string | null;
   invalidAt: string | null;
 }
+
+// ---- answers (the OpenAPI document's schemas) ---------------------------------------------------------------------
+const itemOut = z.enum(ACTIVITY_ITEM_KEYS as unknown as [ActivityItemKey, ...ActivityItemKey[]]);
+
+/** A contest as its list, detail and saves answer it (ContestRow). */
+export const contestRowSchema = z.object({
+  id: z.string(),
+  orgId: z.string(),
+  type: z.enum(CONTEST_TYPES),
+  name: z.string(),
+  startDate: z.string(),
+  endDate: z.string(),
+  endedAt: z.string().nullable().describe('ISO instant of an early end'),
+  status: z.enum(CONTEST_STATUSES),
+  gradeNos: z.array(z.number().int()),
+  classIds: z.array(z.string()),
+  collegeIds: z.array(z.string()),
+  items: z.array(itemOut),
+  rule: z.enum(RANKING_RULES),
+  prizes: z.string().nullable(),
+  levels: z.array(contestLevelSchema),
+  passLevels: z.number().int().nullable(),
+  participants: z.number().int().describe('Students with at least one valid entry'),
+  version: z.number().int(),
+  createdAt: z.string(),
+});
+
+const studentRow = z.object({
+  rank: z.number().int(),
+  studentId: z.string(),
+  name: z.string(),
+  regNo: z.string(),
+  className: z.string(),
+  score: z.number(),
+  sessions: z.number().int(),
+  lastAt: z.string(),
+  levels: z.number().int().optional().describe('Challenges: levels cleared by the best entry'),
+  passed: z.boolean().optional(),
+});
+const classRow = z.object({
+  rank: z.number().int(),
+  classId: z.string(),
+  className: z.string(),
+  participants: z.number().int(),
+  score: z.number().describe("Mean of the participants' scores"),
+  sessions: z.number().int(),
+  passed: z.number().int().optional().describe('Challenges: participants who passed'),
+});
+
+/** GET …/:id/leaderboard: by student (default) or by class (`by=class`); `rows` holds the first LEADERBOARD_MAX_ROWS. */
+export const leaderboardSchema = z.object({
+  item: itemOut,
+  rule: z.enum(RANKING_RULES),
+  lowerIsBetter: z.boolean(),
+  total: z.number().int(),
+  rows: z.array(z.union([studentRow, classRow])),
+});
+
+/** GET …/:id/participation: entries and students per local day. */
+export const participationSchema = z.array(z.object({ day: z.string(), entries: z.number().int(), students: z.number().int() }));
+
+/** A contest entry (ContestEntryRow). */
+export const contestEntryRowSchema = z.object({
+  id: z.string(),
+  studentId: z.string(),
+  name: z.string(),
+  regNo: z.string(),
+  classId: z.string(),
+  className: z.string(),
+  item: itemOut,
+  value: z.number(),
+  source: z.enum(ACTIVITY_SOURCES),
+  deviceSn: z.string().nullable(),
+  measuredAt: z.string(),
+  invalid: z.boolean(),
+  invalidReason: z.string().nullable(),
+  invalidAt: z.string().nullable(),
+});

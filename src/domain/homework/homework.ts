@@ -260,3 +260,83 @@ export function periodsDue(task: { cycle: TaskCycle; startDate: string; endDate:
   if (ended !== null && ended < last) last = ended;
   return periodCount(task.cycle, task.startDate, last);
 }
+
+// ── Answers (the OpenAPI document's schemas; they describe what the routes answer) ─────────────────────────────
+const itemOut = z.enum(ACTIVITY_ITEM_KEYS as unknown as [ActivityItemKey, ...ActivityItemKey[]]);
+
+/** A task's item as a homework or a training plan answers it (TaskItem). */
+export const taskItemOut = z.object({ item: itemOut, target: z.number(), intensity: z.enum(INTENSITIES) });
+
+/** A homework row of the list (HomeworkRow). */
+export const homeworkRowSchema = z.object({
+  id: z.string(),
+  orgId: z.string(),
+  schoolName: z.string(),
+  name: z.string(),
+  note: z.string(),
+  cycle: z.enum(TASK_CYCLES),
+  startDate: z.string(),
+  endDate: z.string(),
+  endedAt: z.string().nullable(),
+  status: z.enum(PLAN_STATUSES),
+  classCount: z.number().int(),
+  studentCount: z.number().int(),
+  doneCount: z.number().int().describe('Students who completed every period due so far'),
+  pendingReviews: z.number().int(),
+  createdByName: z.string().nullable(),
+  createdAt: z.string(),
+  version: z.number().int(),
+});
+
+/** A homework as the form and the detail read it, and as saves answer it (HomeworkDetail). */
+export const homeworkDetailSchema = homeworkRowSchema.extend({
+  classIds: z.array(z.string()),
+  classes: z.array(z.object({ id: z.string(), name: z.string() })),
+  items: z.array(taskItemOut),
+  periodsDue: z.number().int().describe('Cycle periods from the start to today (or the end)'),
+  periodsTotal: z.number().int(),
+});
+
+/** GET …/options: the classes a homework may be set for. */
+export const homeworkOptionsSchema = z.object({ classes: z.array(z.object({ id: z.string(), name: z.string(), gradeNo: z.number().int() })) });
+
+/** GET …/:id/classes: completion per class (HomeworkClassCompletion). */
+export const homeworkClassCompletionSchema = z.array(
+  z.object({ classId: z.string(), className: z.string(), students: z.number().int(), submitted: z.number().int(), done: z.number().int(), rate: z.number().describe('0–1') }),
+);
+
+/** A row of GET …/:id/students (HomeworkStudentCompletion). */
+export const homeworkStudentCompletionSchema = z.object({
+  studentId: z.string(),
+  studentName: z.string(),
+  studentNo: z.string(),
+  classId: z.string(),
+  className: z.string(),
+  submissions: z.number().int(),
+  periodsDone: z.number().int(),
+  periodsDue: z.number().int(),
+  done: z.boolean(),
+});
+
+/** A row of GET …/:id/submissions (HomeworkSubmission). */
+export const homeworkSubmissionSchema = z.object({
+  id: z.string(),
+  studentId: z.string(),
+  studentName: z.string(),
+  className: z.string(),
+  item: itemOut,
+  value: z.number(),
+  target: z.number(),
+  reached: z.boolean(),
+  measuredAt: z.string(),
+  source: z.string(),
+  videoFileId: z.string().nullable(),
+  review: z.enum(REVIEW_STATES),
+  reviewReason: z.string().nullable(),
+  reviewedAt: z.string().nullable(),
+  videoUntil: z.string().nullable().describe('Until when the video is kept and may be reviewed; null without a video'),
+  invalid: z.boolean(),
+});
+
+/** PUT …/submissions/:id/review: the verdict given. */
+export const videoReviewedSchema = z.object({ recordId: z.string(), verdict: z.string(), reason: z.string().nullable() });

@@ -138,3 +138,39 @@ export function lessonResults(
   }
   return { items, winner };
 }
+
+// ── Answers (the OpenAPI document's schemas; they describe what the routes answer) ─────────────────────────────
+/** A lesson of the list (LessonRow). */
+export const lessonRowSchema = z.object({
+  id: z.string(),
+  type: z.enum(LESSON_TYPES),
+  orgName: z.string(),
+  classId: z.string(),
+  className: z.string(),
+  teacherName: z.string().nullable(),
+  venueName: z.string().nullable(),
+  deviceName: z.string().nullable(),
+  items: z.array(z.string()),
+  startedAt: z.string(),
+  endedAt: z.string().nullable(),
+  studentCount: z.number().int().describe('Students with at least one valid value'),
+  recordCount: z.number().int(),
+  version: z.number().int(),
+});
+
+/** A lesson with each item's results (LessonDetail). */
+export const lessonDetailSchema = z.object({
+  lesson: lessonRowSchema,
+  items: z.array(
+    z.object({
+      item: z.string(),
+      unit: z.string(),
+      lowerIsBetter: z.boolean(),
+      average: z.number().nullable(),
+      students: z.array(z.object({ studentId: z.string(), name: z.string(), best: z.number(), attempts: z.number().int(), rank: z.number().int(), team: z.string().nullable() })),
+      teams: z.array(z.object({ name: z.string(), average: z.number().nullable(), members: z.number().int() })).nullable().describe('Match only'),
+      winner: z.string().nullable(),
+    }),
+  ),
+  winner: z.string().nullable().describe('Match only: the team that won most items (null on a tie)'),
+});

@@ -204,3 +204,44 @@ export interface PhotoRow {
   version: number;
   createdAt: string;
 }
+
+// ── Answers (the OpenAPI document's schemas) ─────────────────────────────────────────────────────────────────
+const nullableNumber = z.number().nullable();
+
+/** An e-stamp (StampRow). */
+export const stampRowSchema = z.object({ id: z.string(), name: z.string(), fileId: z.string(), width: nullableNumber, height: nullableNumber, size: z.number().int(), createdAt: z.string() });
+
+export const stampListSchema = z.array(stampRowSchema);
+
+/** A certificate template (CertificateRow). */
+export const certificateRowSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  orientation: z.enum(ORIENTATIONS),
+  backgroundFileId: z.string().nullable(),
+  fields: z.array(certificateFieldSchema),
+  stampId: z.string().nullable(),
+  stampName: z.string().nullable(),
+  stampFileId: z.string().nullable(),
+  stampX: nullableNumber,
+  stampY: nullableNumber,
+  stampSize: nullableNumber,
+  version: z.number().int(),
+  createdAt: z.string(),
+});
+
+/** GET …/certificates/issue/options: meets with published places, and per event how many. */
+export const issueOptionsSchema = z.array(
+  z.object({ id: z.string(), name: z.string(), events: z.array(z.object({ id: z.string(), name: z.string(), groupName: z.string(), places: z.number().int() })) }),
+);
+
+/** POST …/certificates/:id/issue: the job drawing the certificates (follow it under /jobs). */
+export const issueJobSchema = z.object({ id: z.string().describe('The job') });
+
+/** A style photo of a meet (PhotoRow). */
+export const photoRowSchema = z.object({ id: z.string(), fileId: z.string(), caption: z.string().nullable(), name: z.string(), width: nullableNumber, height: nullableNumber, version: z.number().int(), createdAt: z.string() });
+
+export const photoListSchema = z.array(photoRowSchema);
+
+/** PUT …/photos/:photoId: the photo's row as saved. */
+export const photoSavedSchema = z.object({ id: z.string(), meetId: z.string(), fileId: z.string(), caption: z.string().nullable(), version: z.number().int(), createdAt: z.string() });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { enumFilter, uuid as idField } from '../fields';
 import { idFilter, listQuery, textFilter, versionField } from '../list-query';
 import { DRAW_MODES } from './draw';
-import { RELAY_LEGS_MAX, RELAY_RESERVES_MAX } from './meets';
+import { ARRANGE_STATES, EVENT_TYPES, RELAY_LEGS_MAX, RELAY_RESERVES_MAX } from './meets';
 import { enumTable } from '../presentation';
 
 /**
@@ -149,3 +149,80 @@ export function nextBib(start: number, used: ReadonlySet<string>): string {
   while (used.has(String(n))) n++;
   return String(n);
 }
+
+// ── Answers (the OpenAPI document's schemas; they describe what the routes answer) ─────────────────────────────
+const nullableText = z.string().nullable();
+
+const teamMemberSchema = z.object({ athleteId: z.string(), studentId: z.string(), name: z.string(), leg: z.number().int().nullable().describe('1-based running order; null = reserve') });
+
+/** A row of a meet's entries (EntryRow): an athlete's entry or a relay team. */
+export const entryRowSchema = z.object({
+  id: z.string(),
+  eventId: z.string(),
+  eventName: z.string(),
+  groupName: z.string(),
+  studentId: nullableText.describe('Null for a team'),
+  studentName: z.string().describe("The athlete's name, or the team's"),
+  gender: z.enum(['male', 'female']).nullable(),
+  classId: z.string(),
+  className: z.string(),
+  bib: nullableText,
+  kind: z.enum(ENTRY_KINDS),
+  athleteId: nullableText.describe('Null for a team'),
+  status: z.enum(ENTRY_STATUSES),
+  reason: nullableText.describe('Why it was rejected'),
+  seedMark: z.number().nullable(),
+  version: z.number().int(),
+  members: z.array(teamMemberSchema).describe("A team's runners and reserves; empty for an athlete"),
+});
+
+/** A student the entry forms may pick. */
+export const entryCandidateSchema = z.object({ id: z.string(), name: z.string(), regNo: z.string(), gender: z.string(), className: z.string(), classId: z.string() });
+export const entryCandidateListSchema = z.array(entryCandidateSchema);
+
+/** POST …/:id/entries: the entries made and the athlete's bib. */
+export const entriesAddedSchema = z.object({ id: z.string().describe('The athlete'), ids: z.array(z.string()).describe('The entries made'), bib: z.string() });
+
+/** POST …/:id/teams: the team's entry and its bib. */
+export const teamAddedSchema = z.object({ id: z.string(), bib: z.string() });
+
+const conflictSchema = z.object({
+  kind: z.enum(['venue', 'athlete', 'rest']),
+  venueId: z.string().optional(),
+  athleteId: z.string().optional(),
+  eventId: z.string().optional(),
+  heatIds: z.array(z.string()).describe('The two heats in conflict'),
+});
+
+/** GET …/:id/arrangement: the heats with their lanes and slots, and the schedule's conflicts. */
+export const arrangementSchema = z.object({
+  arrangeState: z.enum(ARRANGE_STATES),
+  drawSeed: z.number().int().nullable(),
+  drawMode: z.enum(DRAW_MODES).nullable(),
+  days: z.array(z.string()).describe('ISO dates of the meet'),
+  heats: z.array(
+    z.object({
+      id: z.string(),
+      eventId: z.string(),
+      eventName: z.string(),
+      groupName: z.string(),
+      type: z.enum(EVENT_TYPES),
+      round: z.number().int().describe('0 heats (or the only round), 1 final'),
+      no: z.number().int(),
+      day: z.number().int().nullable().describe('Index into days; null until scheduled'),
+      startMin: z.number().int().nullable().describe('Minutes after midnight'),
+      endMin: z.number().int().nullable(),
+      venueId: nullableText,
+      athletes: z.array(
+        z.object({ id: z.string(), heatId: z.string(), lane: z.number().int(), name: z.string(), className: z.string(), bib: nullableText, classId: z.string(), members: z.array(z.object({ name: z.string(), leg: z.number().int().nullable() })) }),
+      ),
+    }),
+  ),
+  conflicts: z.array(conflictSchema),
+});
+
+/** POST …/:id/draw: the seed drawn with (replays the draw) and how many heats it made. */
+export const drawAnswerSchema = z.object({ drawSeed: z.number().int(), mode: z.enum(DRAW_MODES), heatCount: z.number().int() });
+
+/** POST …/:id/schedule: the heats placed. */
+export const scheduleAnswerSchema = z.object({ arrangeState: z.literal('scheduled'), slots: z.number().int() });

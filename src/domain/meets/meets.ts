@@ -195,6 +195,53 @@ export const meetRowSchema = z.object({
 });
 
 export type MeetRow = z.output<typeof meetRowSchema>;
+
+const clockOut = z.string().describe('HH:mm');
+const nullableIdOut = z.string().nullable();
+
+/** An event of a meet's detail as the API answers it (MeetEventRow). */
+export const meetEventRowSchema = z.object({
+  id: z.string(),
+  groupId: z.string(),
+  name: z.string(),
+  type: z.enum(EVENT_TYPES),
+  resultKind: z.enum(RESULT_KINDS),
+  lanes: z.number().int(),
+  heatSize: z.number().int(),
+  classCap: z.number().int(),
+  rounds: z.enum(ROUND_PLANS),
+  advanceByPlace: z.number().int(),
+  finalSize: z.number().int(),
+  attempts: z.number().int(),
+  relayLegs: z.number().int(),
+  duration: z.number().int().describe('Minutes one heat or flight takes'),
+  venueId: nullableIdOut,
+  entryCount: z.number().int(),
+  heatCount: z.number().int(),
+});
+
+/** A meet as its form and screens read it, and as a save answers it (MeetDetail). */
+export const meetDetailSchema = meetRowSchema.extend({
+  morning: z.object({ start: clockOut, end: clockOut }).nullable(),
+  afternoon: z.object({ start: clockOut, end: clockOut }).nullable(),
+  venueIds: z.array(z.string()),
+  athleteCap: z.number().int(),
+  pointsTable: z.array(z.number()),
+  relayFactor: z.number(),
+  recordBonus: z.number(),
+  changeover: z.number().int(),
+  minRest: z.number().int(),
+  drawSeed: z.number().int().nullable(),
+  groups: z.array(
+    z.object({ id: z.string(), name: z.string(), gender: z.enum(GROUP_GENDERS), gradeIds: z.array(z.string()), bibStart: z.number().int(), events: z.array(meetEventRowSchema) }),
+  ),
+});
+
+/** GET …/sportsMeet/options: the venues and the current grades the meet form offers. */
+export const meetOptionsSchema = z.object({
+  venues: z.array(z.object({ id: z.string(), name: z.string(), type: z.string() })),
+  grades: z.array(z.object({ id: z.string(), stage: z.string(), gradeNo: z.number().int(), enrolYear: z.number().int() })),
+});
 export interface MeetDetail extends MeetRow {
   morning: { start: string; end: string } | null;
   afternoon: { start: string; end: string } | null;

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { beats, type ResultKind } from './marks';
 
 /**
@@ -66,3 +67,15 @@ export function standings(lines: readonly PointsLine[], keyOf: (l: PointsLine) =
 export function isNewRecord(kind: ResultKind, mark: number, record: number | null | undefined): boolean {
   return record == null || beats(kind, mark, record);
 }
+
+const standing = { id: z.string(), points: z.number(), rank: z.number().int() };
+
+/** GET …/:id/points: the standings of classes, grades and athletes, and every scoring place (PointsView). */
+export const pointsViewSchema = z.object({
+  classes: z.array(z.object({ ...standing, name: z.string() })),
+  grades: z.array(z.object({ ...standing, grade: z.object({ id: z.string(), stage: z.string(), gradeNo: z.number().int() }).nullable() })),
+  athletes: z.array(z.object({ ...standing, name: z.string().describe('Name (class)') })).describe('The first 20, relays not counted'),
+  lines: z.array(
+    z.object({ eventName: z.string(), groupName: z.string(), name: z.string(), classId: z.string(), className: z.string(), place: z.number().int(), mark: z.string().describe('Formatted'), points: z.number(), newRecord: z.boolean() }),
+  ),
+});

@@ -50,3 +50,19 @@ export interface RecordRow {
   state: RecordState;
   version: number;
 }
+
+/** A record as the records screen reads it (RecordRow; the OpenAPI document's schema). */
+export const recordRowSchema = z.object({
+  id: z.string(),
+  scope: z.enum(RECORD_SCOPES),
+  eventName: z.string(),
+  groupName: z.string(),
+  resultKind: z.enum(RESULT_KINDS),
+  mark: z.number(),
+  holder: z.string(),
+  className: z.string().nullable(),
+  setOn: z.string().describe('ISO date'),
+  meetId: z.string().nullable().describe('The meet it was set at'),
+  state: z.enum(RECORD_STATES),
+  version: z.number().int(),
+});

@@ -58,3 +58,30 @@ export interface ResultRow {
   qualified: boolean;
   version: number;
 }
+
+/** A result of a heat as the results screen reads it (ResultRow; the OpenAPI document's schema). */
+export const resultRowSchema = z.object({
+  id: z.string(),
+  heatId: z.string(),
+  entryId: z.string(),
+  lane: z.number().int(),
+  studentName: z.string().describe("The athlete's name, or the relay team's"),
+  legNames: z.string().nullable().describe("A relay team's runners in leg order; null for an athlete"),
+  className: z.string(),
+  bib: z.string().nullable(),
+  mark: z.number().nullable(),
+  attempts: z.array(z.number().nullable()).nullable(),
+  failuresAtBest: z.number().int().nullable(),
+  failures: z.number().int().nullable(),
+  status: z.enum(RESULT_STATUSES),
+  state: z.enum(RESULT_STATES),
+  place: z.number().int().nullable(),
+  invalid: z.boolean(),
+  invalidReason: z.string().nullable(),
+  newRecord: z.boolean(),
+  qualified: z.boolean().describe('Goes through to the final'),
+  version: z.number().int(),
+});
+
+/** GET …/heats/:heatId/results: the heat's results in lane (or start) order. */
+export const heatResultListSchema = z.array(resultRowSchema);

@@ -5,8 +5,8 @@ import { idFilter, listQuery, textFilter } from '../list-query';
 import { ITEM_KEYS, type ItemKey } from '../physique/standard';
 import type { PlanStatus } from '../test-plans/status';
 import { PLAN_STATUSES } from '../test-plans/status';
-import { checkPeriod, taskFields, TRAINING_STUDENTS_MAX, type TaskCycle, type TaskItem } from '../homework/homework';
-import type { ActivityItemKey } from '../activities/items';
+import { checkPeriod, taskFields, taskItemOut, TASK_CYCLES, TRAINING_STUDENTS_MAX, type TaskCycle, type TaskItem } from '../homework/homework';
+import { ACTIVITY_ITEM_KEYS, type ActivityItemKey } from '../activities/items';
 
 /**
  * Special-training plans (docs/product-rules.md#special-training): name 1–20, cycle, period, items with targets and
@@ -125,3 +125,64 @@ export function progressToward(best: number | null, target: number, baseline: nu
   if (baseline === null || baseline === target) return Math.max(0, Math.min(1, lowerIsBetter ? target / best : best / target));
   return Math.max(0, Math.min(1, (best - baseline) / (target - baseline)));
 }
+
+// ── Answers (the OpenAPI document's schemas; they describe what the routes answer) ─────────────────────────────
+const itemOut = z.enum(ACTIVITY_ITEM_KEYS as unknown as [ActivityItemKey, ...ActivityItemKey[]]);
+
+/** A training plan of the list (TrainingRow). */
+export const trainingRowSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  cycle: z.enum(TASK_CYCLES),
+  startDate: z.string(),
+  endDate: z.string(),
+  endedAt: z.string().nullable(),
+  status: z.enum(PLAN_STATUSES),
+  studentCount: z.number().int(),
+  sessionCount: z.number().int(),
+  reachedCount: z.number().int().describe("Students who reached every item's target"),
+  createdByName: z.string().nullable(),
+  createdAt: z.string(),
+  version: z.number().int(),
+});
+
+/** A plan as the detail reads it and a save answers it (TrainingDetail). */
+export const trainingDetailSchema = trainingRowSchema.extend({
+  items: z.array(taskItemOut),
+  students: z.array(z.object({ id: z.string(), name: z.string(), className: z.string() })),
+  sourcePlanName: z.string().nullable(),
+  sourceItem: z.string().nullable(),
+  sourceLevel: z.enum(PICK_LEVELS).nullable(),
+});
+
+/** GET …/options: the school's test plans the students may be picked from. */
+export const trainingOptionsSchema = z.object({ plans: z.array(z.object({ id: z.string(), name: z.string(), startDate: z.string() })) });
+
+/** GET …/candidates: students of a plan at a level of an item (TrainingCandidate). */
+export const trainingCandidatesSchema = z.array(
+  z.object({ studentId: z.string(), name: z.string(), studentNo: z.string(), classId: z.string(), className: z.string(), value: z.number().nullable().describe('The raw value of the item in the plan') }),
+);
+
+/** A row of GET …/:id/progress (TrainingProgress). */
+export const trainingProgressSchema = z.object({
+  studentId: z.string(),
+  name: z.string(),
+  className: z.string(),
+  sessions: z.number().int(),
+  lastAt: z.string().nullable(),
+  items: z.array(z.object({ item: itemOut, target: z.number(), baseline: z.number().nullable(), best: z.number().nullable(), reached: z.boolean(), progress: z.number().describe('0–1') })),
+  reachedAll: z.boolean(),
+});
+
+/** A row of GET …/:id/sessions (TrainingSession). */
+export const trainingSessionSchema = z.object({
+  id: z.string(),
+  studentName: z.string(),
+  className: z.string(),
+  item: itemOut,
+  value: z.number(),
+  durationS: z.number().nullable(),
+  measuredAt: z.string(),
+  source: z.string(),
+  invalid: z.boolean(),
+});

@@ -1,13 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Envelope, Page } from '@/domain/api';
+import type { Page } from '@/domain/api';
 import type { ExerciseRecordRow } from '@/domain/activities/exercise-records';
 import { activityRecords } from '../../../server/db/schema/activities';
 import { auditLogs } from '../../../server/db/schema/audit';
 import { users } from '../../../server/db/schema/auth';
 import { students, teacherClasses, teachers } from '../../../server/db/schema/school';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
-import { orgOf } from '../../support/factories';
+import { dataOf, orgOf } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { insertRecords } from './records';
 
@@ -43,13 +43,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const call = (method: 'GET' | 'POST', url: string, account: string, payload?: unknown, lang = 'zh-CN') =>
-  t.as(account, { language: lang }).request(method, `/api/busi/web/${url}`, payload).then((a) => a.res);
-const list = async (family: string, account: string, query = '') => {
-  const res = await call('GET', `${family}/exerciseRecord/page?size=80${query}`, account);
-  expect(res.statusCode).toBe(200);
-  return res.json<Envelope<Page<ExerciseRecordRow>>>().data;
-};
+const B = '/api/busi/web';
+const list = async (family: string, account: string, query = '') => dataOf(await t.as(account).get<Page<ExerciseRecordRow>>(`${B}/${family}/exerciseRecord/page?size=80${query}`));
 
 describe('exercise records', () => {
   it('lists the school’s exercise sessions newest first with item, unit, source and class; contest entries are not exercise records', async () => {
@@ -66,9 +61,9 @@ describe('exercise records', () => {
     expect((await list('k12', 'school01', '&from=2025-03-11&to=2025-03-11')).records.map((r) => r.value)).toEqual([640]);
     expect((await list('k12', 'school01', `&classId=${otherStudent.classId}&from=2025-03-10&to=2025-03-12`)).records.map((r) => r.value)).toEqual([5000]);
     expect((await list('k12', 'school01', `&keyword=${encodeURIComponent(mineStudent.name)}&from=2025-03-10&to=2025-03-12`)).records.every((r) => r.studentId === mineStudent.id || r.name.includes(mineStudent.name))).toBe(true);
-    const bad = await call('GET', 'k12/exerciseRecord/page?item=swimming', 'school01', undefined, 'en-US');
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toMatchObject({ msg: 'Choose a valid item', data: { field: 'item' } });
+    const bad = await t.as('school01', { language: 'en-US' }).get(`${B}/k12/exerciseRecord/page?item=swimming`);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ msg: 'Choose a valid item', data: { field: 'item' } });
   });
 
   it('keeps to the data scope and the organisation: a class-scoped teacher sees only their classes, a university only its own, the district all its schools', async () => {
@@ -81,26 +76,25 @@ describe('exercise records', () => {
   });
 
   it('sets records invalid with a reason and valid again, audited; out-of-scope ids change nothing', async () => {
-    const refused = await call('POST', 'k12/exerciseRecord/invalid', 'myclass01', { ids: [ids[2]], reason: '代跑' });
-    expect(refused.json()).toMatchObject({ data: { changed: 0 } });
+    const teacher = t.as('myclass01');
+    expect(dataOf(await teacher.post(`${B}/k12/exerciseRecord/invalid`, { ids: [ids[2]], reason: '代跑' }))).toEqual({ changed: 0 });
     expect((await t.db.select().from(activityRecords).where(eq(activityRecords.id, ids[2])))[0].invalid).toBe(false);
-    const done = await call('POST', 'k12/exerciseRecord/invalid', 'myclass01', { ids: [ids[0]], reason: '代跑' });
-    expect(done.json()).toMatchObject({ data: { changed: 1 } });
+    expect(dataOf(await teacher.post(`${B}/k12/exerciseRecord/invalid`, { ids: [ids[0]], reason: '代跑' }))).toEqual({ changed: 1 });
     const row = (await list('k12', 'school01', '&from=2025-03-10&to=2025-03-12&invalid=true')).records;
     expect(row).toHaveLength(1);
     expect(row[0]).toMatchObject({ id: ids[0], invalid: true, invalidReason: '代跑' });
     const [log] = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'exerciseRecord'), eq(auditLogs.action, 'invalid')));
     expect(log.after).toMatchObject({ ids: [ids[0]], reason: '代跑' });
-    expect((await call('POST', 'k12/exerciseRecord/valid', 'school01', { ids: [ids[0]] })).json()).toMatchObject({ data: { changed: 1 } });
+    expect(dataOf(await t.as('school01').post(`${B}/k12/exerciseRecord/valid`, { ids: [ids[0]] }))).toEqual({ changed: 1 });
     expect((await list('k12', 'school01', '&from=2025-03-10&to=2025-03-12&invalid=true')).total).toBe(0);
-    const long = await call('POST', 'k12/exerciseRecord/invalid', 'school01', { ids: [ids[0]], reason: 'x'.repeat(101) });
-    expect(long.statusCode).toBe(400);
-    expect(long.json()).toMatchObject({ data: { field: 'reason' } });
+    const long = await t.as('school01').post(`${B}/k12/exerciseRecord/invalid`, { ids: [ids[0]], reason: 'x'.repeat(101) });
+    expect(long.status).toBe(400);
+    expect(long.body).toMatchObject({ data: { field: 'reason' } });
   });
 
   it('exports the filtered records as a workbook in the request’s language', async () => {
-    const res = await t.request({ url: '/api/busi/web/k12/exerciseRecord/export?from=2025-03-10&to=2025-03-12&item=running', token: await t.as('school01').token(), headers: { 'accept-language': 'en-US' } });
-    expect(res.statusCode).toBe(200);
+    const { res, status } = await t.as('school01', { language: 'en-US' }).get(`${B}/k12/exerciseRecord/export?from=2025-03-10&to=2025-03-12&item=running`);
+    expect(status).toBe(200);
     const { rows } = await readXlsxRows(res.rawPayload);
     expect(rows[0]).toContain('Registration no.');
     expect(rows.slice(1).map((r) => r[4])).toEqual(['Running', 'Running']);

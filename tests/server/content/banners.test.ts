@@ -9,15 +9,13 @@ import { png } from '../files/fixtures';
 import { contentClient } from './content-fixtures';
 
 let t: TestApp;
-const tokens: Record<string, string> = {};
 let c: ReturnType<typeof contentClient>;
 let image: string;
 let schoolOrgId: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const a of ['school01', 'school02', 'teacher01', 'district01', 'college01']) tokens[a] = (await t.login(a)).access_token;
-  c = contentClient(t, tokens);
+  c = contentClient(t);
   image = (await c.upload('school01', 'banner', 'slide.png', await png(320, 120))).id;
   const info = await c.data<{ accounts: { presentFlag: boolean; tenantOrgId: string }[] }>(c.call('GET', 'myInfo/getUInfo', 'school01'));
   schoolOrgId = info.accounts.find((a) => a.presentFlag)!.tenantOrgId;

@@ -9,13 +9,11 @@ import { mp4, multipartBody, PDF_HEAD, padded, png } from '../files/fixtures';
 import { contentClient } from './content-fixtures';
 
 let t: TestApp;
-const tokens: Record<string, string> = {};
 let c: ReturnType<typeof contentClient>;
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const a of ['school01', 'school02', 'district01', 'teacher01', 'college01']) tokens[a] = (await t.login(a)).access_token;
-  c = contentClient(t, tokens);
+  c = contentClient(t);
 });
 afterAll(async () => {
   await t?.close();
@@ -38,7 +36,7 @@ describe('lesson resources', () => {
     await c.refused(c.call('POST', school, 'school01', resource({ title: '' })), 400, '请填写资源标题', 'title');
     // The file store refuses a PNG renamed .mp4 where a lesson video is wanted.
     const fake = multipartBody('fake.mp4', await png(10, 10), 'video/mp4');
-    const res = await t.request({ method: 'POST', url: `${filePaths.upload}?purpose=lessonVideo`, token: tokens.school01, headers: { 'content-type': fake.contentType }, payload: fake.payload });
+    const { res } = await t.as('school01').post(`${filePaths.upload}?purpose=lessonVideo`, fake.payload, { headers: { 'content-type': fake.contentType } });
     expect(res.statusCode).toBe(400);
     // Another school cannot see or change it.
     await c.refused(c.call('GET', `${school}/${saved.id}`, 'school02'), 404);
@@ -57,9 +55,9 @@ describe('lesson resources', () => {
     expect(row).toMatchObject({ title: '区级示范课：跳绳', hasCover: true, hasVideo: true, attachmentCount: 0, copyId: null });
     expect(row.orgName).toBeTruthy();
     // The school cannot read the district's files directly, nor edit the library; the library answers the cover.
-    expect((await t.request({ url: filePaths.content(video), token: tokens.school01 })).statusCode).toBe(404);
-    expect((await t.request({ url: filePaths.thumbnail(cover), token: tokens.school01 })).statusCode).toBe(404);
-    const shown = await t.request({ url: `/api/busi/web/${school}/library/${pub.id}/cover`, token: tokens.school01 });
+    expect((await t.as('school01').get(filePaths.content(video)).then((a) => a.res)).statusCode).toBe(404);
+    expect((await t.as('school01').get(filePaths.thumbnail(cover)).then((a) => a.res)).statusCode).toBe(404);
+    const shown = await t.as('school01').get(`/api/busi/web/${school}/library/${pub.id}/cover`).then((a) => a.res);
     expect(shown.statusCode).toBe(200);
     expect(shown.headers['content-type']).toBe('image/webp');
     expect(shown.headers['content-security-policy']).toContain('sandbox');
@@ -70,11 +68,11 @@ describe('lesson resources', () => {
     expect(copy).toMatchObject({ title: '区级示范课：跳绳', grade: 3, copiedFromId: pub.id });
     expect(copy.videoFileId).not.toBe(video);
     // The copy's files are the school's own, with the same bytes.
-    const got = await t.request({ url: filePaths.content(copy.videoFileId!), token: tokens.school01 });
+    const got = await t.as('school01').get(filePaths.content(copy.videoFileId!)).then((a) => a.res);
     expect(got.statusCode).toBe(200);
     expect(got.rawPayload.length).toBe(32 * 1024);
     expect(copy.coverFileId).not.toBe(cover);
-    const copiedCover = await t.request({ url: filePaths.thumbnail(copy.coverFileId!), token: tokens.school01 });
+    const copiedCover = await t.as('school01').get(filePaths.thumbnail(copy.coverFileId!)).then((a) => a.res);
     expect(copiedCover.statusCode).toBe(200);
     expect(copiedCover.rawPayload.equals(shown.rawPayload)).toBe(true);
     // The copy keeps its cover when the school saves it again (its files are its own).

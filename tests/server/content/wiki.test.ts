@@ -9,15 +9,13 @@ import { png } from '../files/fixtures';
 import { contentClient } from './content-fixtures';
 
 let t: TestApp;
-const tokens: Record<string, string> = {};
 let c: ReturnType<typeof contentClient>;
 let imageId: string;
 let coverId: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const a of ['school01', 'school02', 'college01']) tokens[a] = (await t.login(a)).access_token;
-  c = contentClient(t, tokens);
+  c = contentClient(t);
   imageId = (await c.upload('school01', 'image', 'jump.png', await png(200, 100))).id;
   coverId = (await c.upload('school01', 'cover', 'cover.png', await png(120, 120))).id;
 });

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Envelope, Page } from '@/domain/api';
+import type { Page } from '@/domain/api';
 import type { ContestEntryRow, ContestRow, Leaderboard, LeaderboardClassRow, LeaderboardStudentRow, ParticipationDay } from '@/domain/contests/contests';
 import { ORG_TYPE } from '@/domain/constants';
 import { activityRecords } from '../../../server/db/schema/activities';
@@ -11,11 +11,11 @@ import { orgs } from '../../../server/db/schema/orgs';
 import { classes, grades, students, teacherClasses, teachers } from '../../../server/db/schema/school';
 import { refCheckOf } from '../../../server/modules/activities/ref-checks';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
+import { dataOf } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { insertRecords } from '../activities/records';
 
 let t: TestApp;
-const tokens: Record<string, string> = {};
 let k12Id: string;
 let uniId: string;
 let taught: string[];
@@ -27,7 +27,6 @@ const chinaDay = (d: Date, plusDays = 0) => new Intl.DateTimeFormat('en-CA', { t
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const account of ['school01', 'teacher01', 'myclass01', 'college01', 'district01']) tokens[account] = (await t.login(account)).access_token;
   const rows = await t.db.select({ id: orgs.id, type: orgs.type }).from(orgs);
   k12Id = rows.find((o) => o.type === ORG_TYPE.k12)!.id;
   uniId = rows.find((o) => o.type === ORG_TYPE.university)!.id;
@@ -45,14 +44,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, account: string, payload?: unknown, lang = 'zh-CN') =>
-  t.request({ method, url: `/api/busi/web/${url}`, token: tokens[account], payload: payload as object, headers: { 'accept-language': lang } });
-const data = <T>(res: { statusCode: number; json<U>(): U }) => {
-  expect(res.statusCode, JSON.stringify(res.json())).toBe(200);
-  return res.json<Envelope<T>>().data;
-};
-const K12 = 'k12/onlineManagement/competitionRank';
-const GX = 'gx/onlineManagement/competition';
+const K12 = '/api/busi/web/k12/onlineManagement/competitionRank';
+const GX = '/api/busi/web/gx/onlineManagement/competition';
 const rank = (over: Record<string, unknown> = {}) => ({
   name: '冬季跳绳挑战',
   startDate: chinaDay(t.clock.now()),
@@ -67,43 +60,43 @@ const check = (record: { studentId: string; classId: string; orgId: string; item
 
 describe('ranking contests', () => {
   it('creates a contest with its rules, audited, in progress from its first day; the list filters by status', async () => {
-    const c = data<ContestRow>(await call('POST', K12, 'school01', rank({ gradeNos: [7, 8] })));
+    const c = dataOf(await t.as('school01').post<ContestRow>(K12, rank({ gradeNos: [7, 8] })));
     expect(c).toMatchObject({ type: 'rank', name: '冬季跳绳挑战', status: 'running', rule: 'best', gradeNos: [7, 8], items: ['rope1min'], participants: 0, version: 1 });
     const [log] = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'contest'), eq(auditLogs.entityId, c.id)));
     expect(log).toMatchObject({ action: 'create', orgId: k12Id });
-    const later = data<ContestRow>(await call('POST', K12, 'school01', rank({ name: '下周赛', startDate: chinaDay(t.clock.now(), 7), endDate: chinaDay(t.clock.now(), 8) })));
+    const later = dataOf(await t.as('school01').post<ContestRow>(K12, rank({ name: '下周赛', startDate: chinaDay(t.clock.now(), 7), endDate: chinaDay(t.clock.now(), 8) })));
     expect(later.status).toBe('notStarted');
-    const running = data<Page<ContestRow>>(await call('GET', `${K12}/page?status=running&size=80`, 'school01'));
+    const running = dataOf(await t.as('school01').get<Page<ContestRow>>(`${K12}/page?status=running&size=80`));
     expect(running.records.map((r) => r.id)).toContain(c.id);
     expect(running.records.map((r) => r.id)).not.toContain(later.id);
   });
 
   it('refuses bad input with the rule’s message on the field, writing nothing', async () => {
     const before = await t.db.$count(auditLogs, eq(auditLogs.entity, 'contest'));
-    const long = await call('POST', K12, 'school01', rank({ name: '很'.repeat(21) }), 'en-US');
-    expect(long.statusCode).toBe(400);
-    expect(long.json()).toMatchObject({ msg: 'The name can be at most 20 characters', data: { field: 'name' } });
-    const order = await call('POST', K12, 'school01', rank({ startDate: chinaDay(t.clock.now(), 3), endDate: chinaDay(t.clock.now(), 1) }));
-    expect(order.json()).toMatchObject({ msg: '结束日期不能早于开始日期', data: { field: 'endDate' } });
-    const past = await call('POST', K12, 'school01', rank({ startDate: chinaDay(t.clock.now(), -9), endDate: chinaDay(t.clock.now(), -2) }));
-    expect(past.json()).toMatchObject({ data: { field: 'endDate' } });
+    const long = await t.as('school01', { language: 'en-US' }).post(K12, rank({ name: '很'.repeat(21) }));
+    expect(long.status).toBe(400);
+    expect(long.body).toMatchObject({ msg: 'The name can be at most 20 characters', data: { field: 'name' } });
+    const order = await t.as('school01').post(K12, rank({ startDate: chinaDay(t.clock.now(), 3), endDate: chinaDay(t.clock.now(), 1) }));
+    expect(order.body).toMatchObject({ msg: '结束日期不能早于开始日期', data: { field: 'endDate' } });
+    const past = await t.as('school01').post(K12, rank({ startDate: chinaDay(t.clock.now(), -9), endDate: chinaDay(t.clock.now(), -2) }));
+    expect(past.body).toMatchObject({ data: { field: 'endDate' } });
     const [uniClass] = await t.db.select({ id: classes.id }).from(classes).where(eq(classes.orgId, uniId)).limit(1);
-    expect((await call('POST', K12, 'school01', rank({ classIds: [uniClass.id] }))).json()).toMatchObject({ data: { field: 'classIds' } });
-    expect((await call('POST', K12, 'school01', rank({ items: [] }))).json()).toMatchObject({ data: { field: 'items' } });
-    expect((await call('POST', K12, 'school01', rank({ type: 'challenge', levels: [{ name: 'a', threshold: 100 }], passLevels: 1 }))).json()).toMatchObject({ data: { field: 'type' } });
+    expect((await t.as('school01').post(K12, rank({ classIds: [uniClass.id] }))).body).toMatchObject({ data: { field: 'classIds' } });
+    expect((await t.as('school01').post(K12, rank({ items: [] }))).body).toMatchObject({ data: { field: 'items' } });
+    expect((await t.as('school01').post(K12, rank({ type: 'challenge', levels: [{ name: 'a', threshold: 100 }], passLevels: 1 }))).body).toMatchObject({ data: { field: 'type' } });
     expect(await t.db.$count(auditLogs, eq(auditLogs.entity, 'contest'))).toBe(before);
   });
 
   it('another organisation’s contest is 404; a teacher without the delete button gets 403', async () => {
-    const c = data<ContestRow>(await call('POST', K12, 'school01', rank({ name: '他校不可见' })));
-    expect((await call('GET', `${GX}/${c.id}`, 'college01')).statusCode).toBe(404);
-    expect((await call('PUT', `${GX}/${c.id}/end`, 'college01')).statusCode).toBe(404);
-    expect((await call('DELETE', `${GX}/${c.id}`, 'college01')).statusCode).toBe(404);
-    expect((await call('DELETE', `${K12}/${c.id}`, 'teacher01')).statusCode).toBe(403);
+    const c = dataOf(await t.as('school01').post<ContestRow>(K12, rank({ name: '他校不可见' })));
+    expect((await t.as('college01').get(`${GX}/${c.id}`)).status).toBe(404);
+    expect((await t.as('college01').put(`${GX}/${c.id}/end`)).status).toBe(404);
+    expect((await t.as('college01').delete(`${GX}/${c.id}`)).status).toBe(404);
+    expect((await t.as('teacher01').delete(`${K12}/${c.id}`)).status).toBe(403);
   });
 
   it('the contest ref check accepts entries inside the window, item and scope, and refuses the rest with a reason', async () => {
-    const c = data<ContestRow>(await call('POST', K12, 'school01', rank({ name: '七年级跳绳', gradeNos: [7] })));
+    const c = dataOf(await t.as('school01').post<ContestRow>(K12, rank({ name: '七年级跳绳', gradeNos: [7] })));
     const g7 = k12Students.find((s) => s.gradeNo === 7)!;
     const other = k12Students.find((s) => s.gradeNo !== 7)!;
     const base = { studentId: g7.id, classId: g7.classId, orgId: k12Id, item: 'rope1min', refId: c.id };
@@ -116,20 +109,20 @@ describe('ranking contests', () => {
   });
 
   it('early end takes effect at once: the status is ended, later entries are refused, the contest can no longer be edited or ended', async () => {
-    const c = data<ContestRow>(await call('POST', K12, 'school01', rank({ name: '提前结束赛' })));
+    const c = dataOf(await t.as('school01').post<ContestRow>(K12, rank({ name: '提前结束赛' })));
     const s = k12Students[0];
-    const ended = data<ContestRow>(await call('PUT', `${K12}/${c.id}/end`, 'school01'));
+    const ended = dataOf(await t.as('school01').put<ContestRow>(`${K12}/${c.id}/end`));
     expect(ended).toMatchObject({ status: 'ended', version: 2 });
     expect(ended.endedAt).toBe(t.clock.now().toISOString());
     t.clock.advance(1000);
     expect(await check({ studentId: s.id, classId: s.classId, orgId: k12Id, item: 'rope1min', refId: c.id })).toMatchObject({ key: 'contests:refused.ended' });
-    const edit = await call('PUT', `${K12}/${c.id}`, 'school01', rank({ name: '改名', version: 2 }));
-    expect(edit.statusCode).toBe(409);
-    expect(edit.json()).toMatchObject({ msg: '赛事已结束，不能编辑' });
-    expect((await call('PUT', `${K12}/${c.id}/end`, 'school01')).statusCode).toBe(409);
-    const stale = data<ContestRow>(await call('POST', K12, 'school01', rank({ name: '版本' })));
-    expect((await call('PUT', `${K12}/${stale.id}`, 'school01', rank({ name: '版本二', version: 1 }))).statusCode).toBe(200);
-    expect((await call('PUT', `${K12}/${stale.id}`, 'school01', rank({ name: '版本三', version: 1 }))).statusCode).toBe(409);
+    const edit = await t.as('school01').put(`${K12}/${c.id}`, rank({ name: '改名', version: 2 }));
+    expect(edit.status).toBe(409);
+    expect(edit.body).toMatchObject({ msg: '赛事已结束，不能编辑' });
+    expect((await t.as('school01').put(`${K12}/${c.id}/end`)).status).toBe(409);
+    const stale = dataOf(await t.as('school01').post<ContestRow>(K12, rank({ name: '版本' })));
+    expect((await t.as('school01').put(`${K12}/${stale.id}`, rank({ name: '版本二', version: 1 }))).status).toBe(200);
+    expect((await t.as('school01').put(`${K12}/${stale.id}`, rank({ name: '版本三', version: 1 }))).status).toBe(409);
   });
 });
 
@@ -138,7 +131,7 @@ describe('leaderboards', () => {
   let entrants: S[];
   let mine: S[];
   beforeAll(async () => {
-    const c = data<ContestRow>(await call('POST', K12, 'school01', rank({ name: '排行榜测试', items: ['rope1min', 'run50m'] })));
+    const c = dataOf(await t.as('school01').post<ContestRow>(K12, rank({ name: '排行榜测试', items: ['rope1min', 'run50m'] })));
     contestId = c.id;
     mine = k12Students.filter((s) => taught.includes(s.classId)).slice(0, 2);
     entrants = [...mine, ...k12Students.filter((s) => !taught.includes(s.classId)).slice(0, 2)];
@@ -157,7 +150,7 @@ describe('leaderboards', () => {
   });
 
   it('ranks students by their best valid entry; ties share a rank; invalid entries never count', async () => {
-    const b = data<Leaderboard<LeaderboardStudentRow>>(await call('GET', `${K12}/${contestId}/leaderboard?by=student&item=rope1min`, 'school01'));
+    const b = dataOf(await t.as('school01').get<Leaderboard<LeaderboardStudentRow>>(`${K12}/${contestId}/leaderboard?by=student&item=rope1min`));
     expect(b).toMatchObject({ item: 'rope1min', rule: 'best', lowerIsBetter: false, total: 4 });
     expect(b.rows.map((r) => [r.rank, r.studentId, r.score])).toEqual([
       [1, entrants[1].id, 170],
@@ -166,9 +159,9 @@ describe('leaderboards', () => {
       [4, entrants[0].id, 150],
     ]);
     // Times: lower is better.
-    const run = data<Leaderboard<LeaderboardStudentRow>>(await call('GET', `${K12}/${contestId}/leaderboard?item=run50m`, 'school01'));
+    const run = dataOf(await t.as('school01').get<Leaderboard<LeaderboardStudentRow>>(`${K12}/${contestId}/leaderboard?item=run50m`));
     expect(run.rows.map((r) => r.studentId)).toEqual([entrants[2].id, entrants[0].id]);
-    expect((await call('GET', `${K12}/${contestId}/leaderboard?item=sitUp1min`, 'school01')).json()).toMatchObject({ data: { field: 'item' } });
+    expect((await t.as('school01').get(`${K12}/${contestId}/leaderboard?item=sitUp1min`)).body).toMatchObject({ data: { field: 'item' } });
   });
 
   it('setting an entry invalid drops it from the board at once; restoring it brings it back', async () => {
@@ -177,15 +170,15 @@ describe('leaderboards', () => {
       .from(activityRecords)
       .where(and(eq(activityRecords.refId, contestId), eq(activityRecords.studentId, entrants[1].id), eq(activityRecords.value, 170)));
     await t.db.update(activityRecords).set({ invalid: true }).where(eq(activityRecords.id, top.id));
-    let b = data<Leaderboard<LeaderboardStudentRow>>(await call('GET', `${K12}/${contestId}/leaderboard?item=rope1min`, 'school01'));
+    let b = dataOf(await t.as('school01').get<Leaderboard<LeaderboardStudentRow>>(`${K12}/${contestId}/leaderboard?item=rope1min`));
     expect(b.rows.map((r) => r.studentId)).not.toContain(entrants[1].id);
     await t.db.update(activityRecords).set({ invalid: false }).where(eq(activityRecords.id, top.id));
-    b = data<Leaderboard<LeaderboardStudentRow>>(await call('GET', `${K12}/${contestId}/leaderboard?item=rope1min`, 'school01'));
+    b = dataOf(await t.as('school01').get<Leaderboard<LeaderboardStudentRow>>(`${K12}/${contestId}/leaderboard?item=rope1min`));
     expect(b.rows.find((r) => r.studentId === entrants[1].id)?.score).toBe(170);
   });
 
   it('ranks classes by the mean of their participants’ scores; a class-scoped teacher sees their classes with overall ranks', async () => {
-    const b = data<Leaderboard<LeaderboardClassRow>>(await call('GET', `${K12}/${contestId}/leaderboard?by=class&item=rope1min`, 'school01'));
+    const b = dataOf(await t.as('school01').get<Leaderboard<LeaderboardClassRow>>(`${K12}/${contestId}/leaderboard?by=class&item=rope1min`));
     const byClass = new Map<string, number[]>();
     for (const [s, v] of [[entrants[0], 150], [entrants[1], 170], [entrants[2], 160], [entrants[3], 170]] as const) byClass.set(s.classId, [...(byClass.get(s.classId) ?? []), v]);
     expect(b.total).toBe(byClass.size);
@@ -194,51 +187,51 @@ describe('leaderboards', () => {
       expect(row.participants).toBe(vs.length);
       expect(row.score).toBeCloseTo(vs.reduce((a, x) => a + x, 0) / vs.length, 2);
     }
-    const scoped = data<Leaderboard<LeaderboardStudentRow>>(await call('GET', `${K12}/${contestId}/leaderboard?item=rope1min`, 'myclass01'));
+    const scoped = dataOf(await t.as('myclass01').get<Leaderboard<LeaderboardStudentRow>>(`${K12}/${contestId}/leaderboard?item=rope1min`));
     expect(scoped.rows.map((r) => r.studentId).sort()).toEqual(mine.map((s) => s.id).sort());
     expect(scoped.rows.find((r) => r.studentId === entrants[1].id)?.rank).toBe(1);
   });
 
   it('participation per day counts valid entries and students; the export has both boards', async () => {
-    const days = data<ParticipationDay[]>(await call('GET', `${K12}/${contestId}/participation`, 'school01'));
+    const days = dataOf(await t.as('school01').get<ParticipationDay[]>(`${K12}/${contestId}/participation`));
     expect(days.reduce((a, d) => a + d.entries, 0)).toBe(7);
-    const res = await t.request({ url: `/api/busi/web/${K12}/${contestId}/export?item=rope1min`, token: tokens.school01, headers: { 'accept-language': 'en-US' } });
-    expect(res.statusCode).toBe(200);
-    const { rows } = await readXlsxRows(res.rawPayload);
+    const exported = await t.as('school01', { language: 'en-US' }).get(`${K12}/${contestId}/export?item=rope1min`);
+    expect(exported.status).toBe(200);
+    const { rows } = await readXlsxRows(exported.res.rawPayload);
     expect(rows[0][0]).toBe('Rank');
     expect(rows.length).toBe(5);
   });
 
   it('lists the entries; setting one invalid needs a reason, drops it from the board at once, is audited and exported; restoring brings it back', async () => {
-    const page = data<Page<ContestEntryRow>>(await call('GET', `${K12}/${contestId}/entries/page?item=rope1min&size=20`, 'school01'));
+    const page = dataOf(await t.as('school01').get<Page<ContestEntryRow>>(`${K12}/${contestId}/entries/page?item=rope1min&size=20`));
     expect(page.total).toBe(6);
     const top = page.records.find((r) => r.studentId === entrants[3].id && r.value === 170)!;
     expect(top).toMatchObject({ name: entrants[3].name, item: 'rope1min', source: 'console', invalid: false });
     // No reason: 400 naming the field, nothing changes.
-    const bare = await call('POST', `${K12}/${contestId}/entries/invalid`, 'school01', { ids: [top.id], reason: '  ' }, 'en-US');
-    expect(bare.statusCode).toBe(400);
-    expect(bare.json()).toMatchObject({ msg: 'Enter the reason the entry is invalid', data: { field: 'reason' } });
-    expect(data<Leaderboard<LeaderboardStudentRow>>(await call('GET', `${K12}/${contestId}/leaderboard?item=rope1min`, 'school01')).rows.map((r) => r.studentId)).toContain(entrants[3].id);
+    const bare = await t.as('school01', { language: 'en-US' }).post(`${K12}/${contestId}/entries/invalid`, { ids: [top.id], reason: '  ' });
+    expect(bare.status).toBe(400);
+    expect(bare.body).toMatchObject({ msg: 'Enter the reason the entry is invalid', data: { field: 'reason' } });
+    expect(dataOf(await t.as('school01').get<Leaderboard<LeaderboardStudentRow>>(`${K12}/${contestId}/leaderboard?item=rope1min`)).rows.map((r) => r.studentId)).toContain(entrants[3].id);
 
-    expect(data<{ changed: number }>(await call('POST', `${K12}/${contestId}/entries/invalid`, 'school01', { ids: [top.id], reason: '代测' }))).toEqual({ changed: 1 });
-    let board = data<Leaderboard<LeaderboardStudentRow>>(await call('GET', `${K12}/${contestId}/leaderboard?item=rope1min`, 'school01'));
+    expect(dataOf(await t.as('school01').post<{ changed: number }>(`${K12}/${contestId}/entries/invalid`, { ids: [top.id], reason: '代测' }))).toEqual({ changed: 1 });
+    let board = dataOf(await t.as('school01').get<Leaderboard<LeaderboardStudentRow>>(`${K12}/${contestId}/leaderboard?item=rope1min`));
     expect(board.rows.map((r) => r.studentId)).not.toContain(entrants[3].id);
-    const classBoard = data<Leaderboard<LeaderboardClassRow>>(await call('GET', `${K12}/${contestId}/leaderboard?by=class&item=rope1min`, 'school01'));
+    const classBoard = dataOf(await t.as('school01').get<Leaderboard<LeaderboardClassRow>>(`${K12}/${contestId}/leaderboard?by=class&item=rope1min`));
     expect(classBoard.rows.reduce((a, r) => a + r.participants, 0)).toBe(3);
     const [log] = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'contestEntry'), eq(auditLogs.action, 'invalid')));
     expect(log).toMatchObject({ entityId: contestId, after: { ids: [top.id], reason: '代测' } });
-    const invalidOnly = data<Page<ContestEntryRow>>(await call('GET', `${K12}/${contestId}/entries/page?invalid=true&item=rope1min`, 'school01'));
+    const invalidOnly = dataOf(await t.as('school01').get<Page<ContestEntryRow>>(`${K12}/${contestId}/entries/page?invalid=true&item=rope1min`));
     expect(invalidOnly.records.map((r) => [r.id, r.invalidReason])).toContainEqual([top.id, '代测']);
 
-    const res = await t.request({ url: `/api/busi/web/${K12}/${contestId}/entries/export?item=rope1min`, token: tokens.school01, headers: { 'accept-language': 'en-US' } });
-    expect(res.statusCode).toBe(200);
-    const { rows } = await readXlsxRows(res.rawPayload);
+    const exported = await t.as('school01', { language: 'en-US' }).get(`${K12}/${contestId}/entries/export?item=rope1min`);
+    expect(exported.status).toBe(200);
+    const { rows } = await readXlsxRows(exported.res.rawPayload);
     expect(rows[0].slice(0, 3)).toEqual(['Name', 'Registration no.', 'Class']);
     expect(rows.length).toBe(7);
     expect(rows.some((r) => r.includes('Invalid') && r.includes('代测'))).toBe(true);
 
-    expect(data<{ changed: number }>(await call('POST', `${K12}/${contestId}/entries/valid`, 'school01', { ids: [top.id] }))).toEqual({ changed: 1 });
-    board = data<Leaderboard<LeaderboardStudentRow>>(await call('GET', `${K12}/${contestId}/leaderboard?item=rope1min`, 'school01'));
+    expect(dataOf(await t.as('school01').post<{ changed: number }>(`${K12}/${contestId}/entries/valid`, { ids: [top.id] }))).toEqual({ changed: 1 });
+    board = dataOf(await t.as('school01').get<Leaderboard<LeaderboardStudentRow>>(`${K12}/${contestId}/leaderboard?item=rope1min`));
     expect(board.rows.find((r) => r.studentId === entrants[3].id)?.score).toBe(170);
     expect(await t.db.$count(auditLogs, and(eq(auditLogs.entity, 'contestEntry'), eq(auditLogs.action, 'valid')))).toBe(1);
   });
@@ -250,20 +243,20 @@ describe('leaderboards', () => {
       ['POST', 'entries/invalid', { ids: [contestId], reason: 'x' }],
       ['POST', 'entries/valid', { ids: [contestId] }],
     ] as const)
-      expect((await call(method, `${GX}/${contestId}/${path}`, 'college01', body)).statusCode, path).toBe(404);
-    const mineOnly = data<Page<ContestEntryRow>>(await call('GET', `${K12}/${contestId}/entries/page?size=80`, 'myclass01'));
+      expect((await t.as('college01').request(method, `${GX}/${contestId}/${path}`, body)).status, path).toBe(404);
+    const mineOnly = dataOf(await t.as('myclass01').get<Page<ContestEntryRow>>(`${K12}/${contestId}/entries/page?size=80`));
     expect(new Set(mineOnly.records.map((r) => r.classId)).size).toBeGreaterThan(0);
     expect(mineOnly.records.every((r) => taught.includes(r.classId))).toBe(true);
-    const others = data<Page<ContestEntryRow>>(await call('GET', `${K12}/${contestId}/entries/page?size=80`, 'school01')).records.filter((r) => !taught.includes(r.classId));
-    const refused = await call('POST', `${K12}/${contestId}/entries/invalid`, 'myclass01', { ids: [others[0].id], reason: '不是我的班' });
-    expect(data<{ changed: number }>(refused)).toEqual({ changed: 0 });
+    const others = dataOf(await t.as('school01').get<Page<ContestEntryRow>>(`${K12}/${contestId}/entries/page?size=80`)).records.filter((r) => !taught.includes(r.classId));
+    const refused = await t.as('myclass01').post<{ changed: number }>(`${K12}/${contestId}/entries/invalid`, { ids: [others[0].id], reason: '不是我的班' });
+    expect(dataOf(refused)).toEqual({ changed: 0 });
   });
 
   it('deleting a contest deletes its entries and their roll-ups', async () => {
-    expect((await call('DELETE', `${K12}/${contestId}`, 'school01')).statusCode).toBe(200);
+    expect((await t.as('school01').delete(`${K12}/${contestId}`)).status).toBe(200);
     expect(await t.db.$count(activityRecords, eq(activityRecords.refId, contestId))).toBe(0);
     expect(await t.db.$count(contestScores, eq(contestScores.contestId, contestId))).toBe(0);
-    expect((await call('GET', `${K12}/${contestId}`, 'school01')).statusCode).toBe(404);
+    expect((await t.as('school01').get(`${K12}/${contestId}`)).status).toBe(404);
   });
 });
 
@@ -272,33 +265,33 @@ describe('university contests and obstacle challenges', () => {
     rank({ type: 'challenge', name: '跳远闯关', items: ['standingLongJump'], levels: [{ name: '第一关', threshold: 180 }, { name: '第二关', threshold: 220 }, { name: '第三关', threshold: 250 }], passLevels: 2, ...over });
 
   it('levels must get harder and the pass condition fit the levels', async () => {
-    const order = await call('POST', GX, 'college01', challenge({ levels: [{ name: 'a', threshold: 200 }, { name: 'b', threshold: 190 }] }));
-    expect(order.json()).toMatchObject({ msg: '每一关须比上一关更难', data: { field: 'levels.1.threshold' } });
-    expect((await call('POST', GX, 'college01', challenge({ passLevels: 4 }))).json()).toMatchObject({ data: { field: 'passLevels' } });
-    expect((await call('POST', GX, 'college01', challenge({ items: ['standingLongJump', 'pullUp'] }))).json()).toMatchObject({ data: { field: 'items' } });
+    const order = await t.as('college01').post(GX, challenge({ levels: [{ name: 'a', threshold: 200 }, { name: 'b', threshold: 190 }] }));
+    expect(order.body).toMatchObject({ msg: '每一关须比上一关更难', data: { field: 'levels.1.threshold' } });
+    expect((await t.as('college01').post(GX, challenge({ passLevels: 4 }))).body).toMatchObject({ data: { field: 'passLevels' } });
+    expect((await t.as('college01').post(GX, challenge({ items: ['standingLongJump', 'pullUp'] }))).body).toMatchObject({ data: { field: 'items' } });
   });
 
   it('an empty threshold is refused as missing, never read as 0', async () => {
     // ropeFree's range starts at 0, so a blank read as 0 used to pass every check.
     for (const threshold of ['', ' ', null]) {
-      const blank = await call('POST', GX, 'college01', challenge({ items: ['ropeFree'], levels: [{ name: '第 1 关', threshold }], passLevels: 1 }));
-      expect(blank.statusCode).toBe(400);
-      expect(blank.json()).toMatchObject({ msg: '请输入达标成绩', data: { field: 'levels.0.threshold' } });
+      const blank = await t.as('college01').post(GX, challenge({ items: ['ropeFree'], levels: [{ name: '第 1 关', threshold }], passLevels: 1 }));
+      expect(blank.status).toBe(400);
+      expect(blank.body).toMatchObject({ msg: '请输入达标成绩', data: { field: 'levels.0.threshold' } });
     }
   });
 
   it('shows the levels each student cleared and who passed; ranking contests share the list', async () => {
-    const c = data<ContestRow>(await call('POST', GX, 'college01', challenge()));
+    const c = dataOf(await t.as('college01').post<ContestRow>(GX, challenge()));
     expect(c).toMatchObject({ type: 'challenge', rule: 'best', passLevels: 2 });
-    data<ContestRow>(await call('POST', GX, 'college01', rank({ name: '大学排名赛' })));
-    const list = data<Page<ContestRow>>(await call('GET', `${GX}/page?size=80`, 'college01'));
+    dataOf(await t.as('college01').post<ContestRow>(GX, rank({ name: '大学排名赛' })));
+    const list = dataOf(await t.as('college01').get<Page<ContestRow>>(`${GX}/page?size=80`));
     expect(new Set(list.records.map((r) => r.type))).toEqual(new Set(['rank', 'challenge']));
     const [a, b] = uniStudents;
     await insertRecords(t.db, [
       { studentId: a.id, item: 'standingLongJump', value: 230, kind: 'contest', refId: c.id },
       { studentId: b.id, item: 'standingLongJump', value: 190, kind: 'contest', refId: c.id },
     ]);
-    const board = data<Leaderboard<LeaderboardStudentRow>>(await call('GET', `${GX}/${c.id}/leaderboard`, 'college01'));
+    const board = dataOf(await t.as('college01').get<Leaderboard<LeaderboardStudentRow>>(`${GX}/${c.id}/leaderboard`));
     expect(board.rows.map((r) => [r.studentId, r.levels, r.passed])).toEqual([
       [a.id, 2, true],
       [b.id, 1, false],
@@ -306,10 +299,10 @@ describe('university contests and obstacle challenges', () => {
   });
 
   it('a contest whose last day is over is ended and cannot be edited', async () => {
-    const c = data<ContestRow>(await call('POST', K12, 'school01', rank({ name: '过期赛', endDate: chinaDay(t.clock.now()) })));
+    const c = dataOf(await t.as('school01').post<ContestRow>(K12, rank({ name: '过期赛', endDate: chinaDay(t.clock.now()) })));
     t.clock.advance(2 * 86_400_000);
-    tokens.school01 = (await t.login('school01')).access_token;
-    expect(data<ContestRow>(await call('GET', `${K12}/${c.id}`, 'school01')).status).toBe('ended');
-    expect((await call('PUT', `${K12}/${c.id}`, 'school01', rank({ name: '过期赛', version: 1 }))).statusCode).toBe(409);
+    t.signInAgain();
+    expect(dataOf(await t.as('school01').get<ContestRow>(`${K12}/${c.id}`)).status).toBe('ended');
+    expect((await t.as('school01').put(`${K12}/${c.id}`, rank({ name: '过期赛', version: 1 }))).status).toBe(409);
   });
 });

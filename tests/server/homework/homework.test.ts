@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HomeworkClassCompletion, HomeworkDetail, HomeworkRow, HomeworkStudentCompletion, HomeworkSubmission } from '@/domain/homework/homework';
-import type { Envelope, Page } from '@/domain/api';
+import type { Page } from '@/domain/api';
 import { ORG_TYPE } from '@/domain/constants';
 import { localDate } from '@/domain/dates';
 import { activityRecords } from '../../../server/db/schema/activities';
@@ -14,10 +14,9 @@ import { insertActivityRecords } from '../../../server/seed/activity-records';
 import { refCheckOf, type RefCheckRecord } from '../../../server/modules/activities/ref-checks';
 import { expireHomeworkVideos } from '../../../server/modules/homework/homework.service';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
-import { createTestApp, type TestApp } from '../../support/server-app';
+import { createTestApp, type AsAnswer, type TestApp } from '../../support/server-app';
 
 let t: TestApp;
-const tokens: Record<string, string> = {};
 let k12Id: string;
 let teacherUserId: string;
 /** Two classes of the school with students; the first is one myclass01 teaches. */
@@ -31,7 +30,7 @@ const BASE = '/api/busi/web/k12/sportsHomework/homeworkManagement';
 /** Moves the clock and signs everyone in again (sessions expire with the clock). */
 async function advance(ms: number) {
   t.clock.advance(ms);
-  for (const account of ['school01', 'teacher01', 'myclass01', 'district01', 'school02', 'college01']) tokens[account] = (await t.login(account)).access_token;
+  t.signInAgain();
 }
 
 beforeAll(async () => {
@@ -58,9 +57,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, account: string, payload?: unknown, lang = 'zh-CN') =>
-  t.request({ method, url: url.startsWith('/api') ? url : `${BASE}${url}`, token: tokens[account], payload: payload as object, headers: { 'accept-language': lang } });
-const body = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>();
 const today = () => localDate(t.clock.now());
 const dayAfter = (n: number) => localDate(new Date(t.clock.now().getTime() + n * DAY));
 
@@ -79,9 +75,9 @@ const homework = (over: Record<string, unknown> = {}) => ({
 });
 
 async function publish(over: Record<string, unknown> = {}, account = 'school01'): Promise<HomeworkDetail> {
-  const res = await call('POST', '', account, homework(over));
-  expect(res.statusCode, res.body).toBe(200);
-  return body<HomeworkDetail>(res).data;
+  const res = await t.as(account).post(`${BASE}`, homework(over));
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return (res as AsAnswer<HomeworkDetail>).body.data;
 }
 
 async function studentsOf(classId: string, n: number): Promise<string[]> {
@@ -108,9 +104,9 @@ describe('publishing homework', () => {
     expect(hw.studentCount).toBe((await studentsOf(classA, 500)).length + (await studentsOf(classB, 500)).length);
     const [log] = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'homework'), eq(auditLogs.entityId, hw.id)));
     expect(log).toMatchObject({ action: 'create', orgId: k12Id });
-    const page = body<Page<HomeworkRow>>(await call('GET', '/page?current=1&size=10&status=inProgress', 'school01')).data;
+    const page = (await t.as('school01').get<Page<HomeworkRow>>(`${BASE}/page?current=1&size=10&status=inProgress`)).body.data;
     expect(page.records.map((r) => r.id)).toContain(hw.id);
-    const notStarted = body<Page<HomeworkRow>>(await call('GET', '/page?current=1&size=10&status=notStarted', 'school01')).data;
+    const notStarted = (await t.as('school01').get<Page<HomeworkRow>>(`${BASE}/page?current=1&size=10&status=notStarted`)).body.data;
     expect(notStarted.records.map((r) => r.id)).not.toContain(hw.id);
   });
 
@@ -127,48 +123,48 @@ describe('publishing homework', () => {
       [{ startDate: dayAfter(-2) }, 'startDate', 'The start date cannot be before today'],
     ];
     for (const [over, field, msg] of cases) {
-      const res = await call('POST', '', 'school01', homework(over), 'en-US');
-      expect(res.statusCode, JSON.stringify(over)).toBe(400);
-      expect(body(res)).toMatchObject({ msg, data: { field } });
+      const res = await t.as('school01', { language: 'en-US' }).post(`${BASE}`, homework(over));
+      expect(res.status, JSON.stringify(over)).toBe(400);
+      expect(res.body).toMatchObject({ msg, data: { field } });
     }
     expect(await t.db.$count(auditLogs, eq(auditLogs.entity, 'homework'))).toBe(before);
   });
 
   it('a class-scoped teacher publishes only to their classes and sees only homework reaching them', async () => {
-    const refused = await call('POST', '', 'myclass01', homework({ classIds: [classB] }));
-    expect(refused.statusCode).toBe(400);
-    expect(body(refused)).toMatchObject({ msg: '只能选择您任教的班级', data: { field: 'classIds' } });
+    const refused = await t.as('myclass01').post(`${BASE}`, homework({ classIds: [classB] }));
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ msg: '只能选择您任教的班级', data: { field: 'classIds' } });
     const onlyB = await publish({ name: '只有B班', classIds: [classB] });
     const own = await publish({ name: '我的班', classIds: [classA] }, 'myclass01');
-    const page = body<Page<HomeworkRow>>(await call('GET', '/page?current=1&size=80', 'myclass01')).data;
+    const page = (await t.as('myclass01').get<Page<HomeworkRow>>(`${BASE}/page?current=1&size=80`)).body.data;
     expect(page.records.map((r) => r.id)).toContain(own.id);
     expect(page.records.map((r) => r.id)).not.toContain(onlyB.id);
-    expect((await call('GET', `/${onlyB.id}`, 'myclass01')).statusCode).toBe(404);
+    expect((await t.as('myclass01').get(`${BASE}/${onlyB.id}`)).status).toBe(404);
   });
 
   it('another school’s homework is 404; another family is refused', async () => {
     const hw = await publish({ name: '别校不可见' });
-    expect((await call('GET', `/${hw.id}`, 'school02')).statusCode).toBe(404);
-    expect((await call('DELETE', `/${hw.id}`, 'school02')).statusCode).toBe(404);
-    expect((await call('PUT', `/${hw.id}`, 'school02', homework({ version: 1 }))).statusCode).toBe(404);
-    expect((await call('GET', '/page?current=1&size=10', 'college01')).statusCode).toBe(403);
+    expect((await t.as('school02').get(`${BASE}/${hw.id}`)).status).toBe(404);
+    expect((await t.as('school02').delete(`${BASE}/${hw.id}`)).status).toBe(404);
+    expect((await t.as('school02').put(`${BASE}/${hw.id}`, homework({ version: 1 }))).status).toBe(404);
+    expect((await t.as('college01').get(`${BASE}/page?current=1&size=10`)).status).toBe(403);
   });
 });
 
 describe('status, early end, edit and delete', () => {
   it('a stale save is 409; an early end takes effect at once, refuses edits and a second end', async () => {
     const hw = await publish({ name: '提前结束' });
-    const saved = await call('PUT', `/${hw.id}`, 'school01', homework({ name: '改名', version: hw.version }));
-    expect(saved.statusCode).toBe(200);
-    expect((await call('PUT', `/${hw.id}`, 'school01', homework({ name: '过期', version: hw.version }))).statusCode).toBe(409);
-    const ended = await call('POST', `/${hw.id}/end`, 'school01');
-    expect(ended.statusCode).toBe(200);
-    expect(body<HomeworkDetail>(ended).data.status).toBe('ended');
-    const edit = await call('PUT', `/${hw.id}`, 'school01', homework({ version: hw.version + 2 }));
-    expect(edit.statusCode).toBe(409);
-    expect(body(edit).msg).toBe('已结束的作业不能编辑');
-    expect((await call('POST', `/${hw.id}/end`, 'school01')).statusCode).toBe(409);
-    const page = body<Page<HomeworkRow>>(await call('GET', '/page?current=1&size=80&status=ended', 'school01')).data;
+    const saved = await t.as('school01').put(`${BASE}/${hw.id}`, homework({ name: '改名', version: hw.version }));
+    expect(saved.status).toBe(200);
+    expect((await t.as('school01').put(`${BASE}/${hw.id}`, homework({ name: '过期', version: hw.version }))).status).toBe(409);
+    const ended = await t.as('school01').post(`${BASE}/${hw.id}/end`);
+    expect(ended.status).toBe(200);
+    expect((ended as AsAnswer<HomeworkDetail>).body.data.status).toBe('ended');
+    const edit = await t.as('school01').put(`${BASE}/${hw.id}`, homework({ version: hw.version + 2 }));
+    expect(edit.status).toBe(409);
+    expect(edit.body.msg).toBe('已结束的作业不能编辑');
+    expect((await t.as('school01').post(`${BASE}/${hw.id}/end`)).status).toBe(409);
+    const page = (await t.as('school01').get<Page<HomeworkRow>>(`${BASE}/page?current=1&size=80&status=ended`)).body.data;
     expect(page.records.map((r) => r.id)).toContain(hw.id);
   });
 
@@ -176,9 +172,9 @@ describe('status, early end, edit and delete', () => {
     const hw = await publish({ name: '待删除' });
     const [s] = await studentsOf(classA, 1);
     await insertActivityRecords(t.db, [{ studentId: s, kind: 'homework', refId: hw.id, item: 'rope1min', value: 130, measuredAt: t.clock.now(), submittedBy: teacherUserId }]);
-    expect((await call('DELETE', `/${hw.id}`, 'school01')).statusCode).toBe(200);
+    expect((await t.as('school01').delete(`${BASE}/${hw.id}`)).status).toBe(200);
     expect(await t.db.$count(activityRecords, eq(activityRecords.refId, hw.id))).toBe(0);
-    expect((await call('GET', `/${hw.id}`, 'school01')).statusCode).toBe(404);
+    expect((await t.as('school01').get(`${BASE}/${hw.id}`)).status).toBe(404);
     const [log] = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entityId, hw.id), eq(auditLogs.action, 'delete')));
     expect(log.before).toMatchObject({ name: '待删除' });
   });
@@ -205,7 +201,7 @@ describe('the homework ref check', () => {
     expect(await check(t.db, rec({ measuredAt: new Date(t.clock.now().getTime() + 5 * DAY) }), new Map())).toEqual({ key: 'homework:refused.ended' });
     expect(await check(t.db, rec({ measuredAt: new Date(t.clock.now().getTime() - 2 * DAY) }), new Map())).toEqual({ key: 'homework:refused.notStarted' });
     expect(await check(t.db, rec({ orgId: '00000000-0000-0000-0000-000000000000' }), new Map())).toEqual({ key: 'homework:refused.unknown' });
-    expect((await call('POST', `/${hw.id}/end`, 'school01')).statusCode).toBe(200);
+    expect((await t.as('school01').post(`${BASE}/${hw.id}/end`)).status).toBe(200);
     t.clock.advance(1000);
     expect(await check(t.db, rec({ measuredAt: t.clock.now() }), new Map())).toEqual({ key: 'homework:refused.ended' });
   });
@@ -225,18 +221,18 @@ describe('completion and video review', () => {
       rec(c, 'rope1min', 150, true), // invalid: counts nowhere
       rec(c, 'run50m', 8.0),
     ]);
-    const perClass = body<HomeworkClassCompletion[]>(await call('GET', `/${hw.id}/classes`, 'school01')).data;
+    const perClass = (await t.as('school01').get<HomeworkClassCompletion[]>(`${BASE}/${hw.id}/classes`)).body.data;
     const total = (await studentsOf(classA, 500)).length;
     expect(perClass).toEqual([expect.objectContaining({ classId: classA, students: total, submitted: 3, done: 1 })]);
     expect(perClass[0].rate).toBeCloseTo(1 / total);
-    const perStudent = body<Page<HomeworkStudentCompletion>>(await call('GET', `/${hw.id}/students?current=1&size=80&done=yes`, 'school01')).data;
+    const perStudent = (await t.as('school01').get<Page<HomeworkStudentCompletion>>(`${BASE}/${hw.id}/students?current=1&size=80&done=yes`)).body.data;
     expect(perStudent.records.map((r) => r.studentId)).toEqual([a]);
     expect(perStudent.records[0]).toMatchObject({ submissions: 2, periodsDone: 1, periodsDue: 1, done: true });
-    const listed = body<Page<HomeworkRow>>(await call('GET', '/page?current=1&size=80', 'school01')).data.records.find((r) => r.id === hw.id);
+    const listed = (await t.as('school01').get<Page<HomeworkRow>>(`${BASE}/page?current=1&size=80`)).body.data.records.find((r) => r.id === hw.id);
     expect(listed?.doneCount).toBe(1);
     // The export has the detail's three tabs as sheets, in the request's language; another school's homework is 404.
-    const exported = await t.request({ url: `${BASE}/${hw.id}/export`, token: tokens.school01, headers: { 'accept-language': 'en-US' } });
-    expect(exported.statusCode).toBe(200);
+    const { res: exported, status } = await t.as('school01', { language: 'en-US' }).get(`${BASE}/${hw.id}/export`);
+    expect(status).toBe(200);
     const byClass = await readXlsxRows(exported.rawPayload);
     expect(byClass.sheetNames).toHaveLength(3);
     expect(byClass.rows.slice(1).map((r) => r.slice(1, 4))).toEqual([[total, 3, 1]]);
@@ -245,15 +241,15 @@ describe('completion and video review', () => {
     expect(byStudent.rows.slice(1).filter((r) => r[6] === 'Done')).toHaveLength(1);
     const subs = await readXlsxRows(exported.rawPayload, { sheet: 2 });
     expect(subs.rows.length).toBe(7);
-    expect((await call('GET', `/${hw.id}/export`, 'school02')).statusCode).toBe(404);
-    const admin = await call('GET', `/api/busi/web/admin/sportsHomework/homeworkManagement/${hw.id}/export`, 'district01');
-    expect(admin.statusCode).toBe(200);
+    expect((await t.as('school02').get(`${BASE}/${hw.id}/export`)).status).toBe(404);
+    const admin = await t.as('district01').get(`/api/busi/web/admin/sportsHomework/homeworkManagement/${hw.id}/export`);
+    expect(admin.status).toBe(200);
     // A day later today's period still runs: nobody is behind yet.
     await advance(DAY);
-    expect(body<HomeworkClassCompletion[]>(await call('GET', `/${hw.id}/classes`, 'school01')).data[0]).toMatchObject({ done: 1 });
+    expect((await t.as('school01').get<HomeworkClassCompletion[]>(`${BASE}/${hw.id}/classes`)).body.data[0]).toMatchObject({ done: 1 });
     // Once it is over, each of the three days was due and the student did one.
     await advance(2 * DAY);
-    const over = body<HomeworkClassCompletion[]>(await call('GET', `/${hw.id}/classes`, 'school01')).data;
+    const over = (await t.as('school01').get<HomeworkClassCompletion[]>(`${BASE}/${hw.id}/classes`)).body.data;
     expect(over[0]).toMatchObject({ done: 0 });
     expect(over[0].rate).toBeCloseTo(1 / 3 / total);
   });
@@ -263,24 +259,24 @@ describe('completion and video review', () => {
     const [s] = await studentsOf(classA, 1);
     const video = await videoFile(t.clock.now());
     const [recordId] = await insertActivityRecords(t.db, [{ studentId: s, kind: 'homework', refId: hw.id, item: 'rope1min', value: 140, measuredAt: t.clock.now(), submittedBy: teacherUserId, videoFileId: video }]);
-    const sub = () => call('GET', `/${hw.id}/submissions?current=1&size=10`, 'school01').then((r) => body<Page<HomeworkSubmission>>(r).data.records[0]);
+    const sub = () => t.as('school01').get(`${BASE}/${hw.id}/submissions?current=1&size=10`).then((r) => (r as AsAnswer<Page<HomeworkSubmission>>).body.data.records[0]);
     expect(await sub()).toMatchObject({ id: recordId, review: 'pending', videoFileId: video, reached: true, target: 100 });
-    expect(body<HomeworkDetail>(await call('GET', `/${hw.id}`, 'school01')).data.pendingReviews).toBe(1);
+    expect((await t.as('school01').get<HomeworkDetail>(`${BASE}/${hw.id}`)).body.data.pendingReviews).toBe(1);
 
-    const noReason = await call('PUT', `/submissions/${recordId}/review`, 'teacher01', { verdict: 'invalid', reason: ' ' });
-    expect(noReason.statusCode).toBe(400);
-    expect(body(noReason)).toMatchObject({ msg: '请填写无效原因', data: { field: 'reason' } });
-    expect((await call('PUT', `/submissions/${recordId}/review`, 'teacher01', { verdict: 'invalid', reason: '视频中不是本人' })).statusCode).toBe(200);
+    const noReason = await t.as('teacher01').put(`${BASE}/submissions/${recordId}/review`, { verdict: 'invalid', reason: ' ' });
+    expect(noReason.status).toBe(400);
+    expect(noReason.body).toMatchObject({ msg: '请填写无效原因', data: { field: 'reason' } });
+    expect((await t.as('teacher01').put(`${BASE}/submissions/${recordId}/review`, { verdict: 'invalid', reason: '视频中不是本人' })).status).toBe(200);
     expect(await sub()).toMatchObject({ review: 'invalid', reviewReason: '视频中不是本人', invalid: true, reached: false });
-    expect(body<HomeworkClassCompletion[]>(await call('GET', `/${hw.id}/classes`, 'school01')).data[0].done).toBe(0);
+    expect((await t.as('school01').get<HomeworkClassCompletion[]>(`${BASE}/${hw.id}/classes`)).body.data[0].done).toBe(0);
     const [log] = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'homeworkSubmission'), eq(auditLogs.entityId, recordId)));
     expect(log).toMatchObject({ action: 'review' });
 
-    expect((await call('PUT', `/submissions/${recordId}/review`, 'teacher01', { verdict: 'valid' })).statusCode).toBe(200);
+    expect((await t.as('teacher01').put(`${BASE}/submissions/${recordId}/review`, { verdict: 'valid' })).status).toBe(200);
     expect(await sub()).toMatchObject({ review: 'valid', invalid: false, reached: true });
-    expect(body<HomeworkClassCompletion[]>(await call('GET', `/${hw.id}/classes`, 'school01')).data[0].done).toBe(1);
+    expect((await t.as('school01').get<HomeworkClassCompletion[]>(`${BASE}/${hw.id}/classes`)).body.data[0].done).toBe(1);
     // Another school cannot review it.
-    expect((await call('PUT', `/submissions/${recordId}/review`, 'school02', { verdict: 'valid' })).statusCode).toBe(404);
+    expect((await t.as('school02').put(`${BASE}/submissions/${recordId}/review`, { verdict: 'valid' })).status).toBe(404);
   });
 
   it('videos are deleted one month after upload by the expiry job; the review right ends with them', async () => {
@@ -291,24 +287,24 @@ describe('completion and video review', () => {
       { studentId: s1, kind: 'homework', refId: hw.id, item: 'rope1min', value: 120, measuredAt: t.clock.now(), submittedBy: teacherUserId, videoFileId: v1 },
       { studentId: s2, kind: 'homework', refId: hw.id, item: 'rope1min', value: 125, measuredAt: t.clock.now(), submittedBy: teacherUserId, videoFileId: v2 },
     ]);
-    expect((await call('PUT', `/submissions/${r1}/review`, 'school01', { verdict: 'valid' })).statusCode).toBe(200);
+    expect((await t.as('school01').put(`${BASE}/submissions/${r1}/review`, { verdict: 'valid' })).status).toBe(200);
     expect(await expireHomeworkVideos(t.db, t.clock.now())).toBe(0);
 
     await advance(32 * DAY);
-    const late = await call('PUT', `/submissions/${r2}/review`, 'school01', { verdict: 'valid' });
-    expect(late.statusCode).toBe(409);
-    expect(body(late).msg).toBe('视频已超过保存期限（1个月），不能再审核');
+    const late = await t.as('school01').put(`${BASE}/submissions/${r2}/review`, { verdict: 'valid' });
+    expect(late.status).toBe(409);
+    expect(late.body.msg).toBe('视频已超过保存期限（1个月），不能再审核');
     expect(await expireHomeworkVideos(t.db, t.clock.now())).toBeGreaterThanOrEqual(2);
     const gone = await t.db.select({ id: files.id, deletedAt: files.deletedAt }).from(files).where(inArray(files.id, [v1, v2]));
     expect(gone.every((f) => f.deletedAt !== null)).toBe(true);
     const records = await t.db.select({ video: activityRecords.videoFileId }).from(activityRecords).where(inArray(activityRecords.id, [r1, r2]));
     expect(records.every((r) => r.video === null)).toBe(true);
-    const subs = body<Page<HomeworkSubmission>>(await call('GET', `/${hw.id}/submissions?current=1&size=10`, 'school01')).data.records;
+    const subs = (await t.as('school01').get<Page<HomeworkSubmission>>(`${BASE}/${hw.id}/submissions?current=1&size=10`)).body.data.records;
     expect(Object.fromEntries(subs.map((x) => [x.id, x.review]))).toEqual({ [r1]: 'valid', [r2]: 'expired' });
-    const gone2 = await call('PUT', `/submissions/${r2}/review`, 'school01', { verdict: 'valid' });
-    expect(gone2.statusCode).toBe(409);
+    const gone2 = await t.as('school01').put(`${BASE}/submissions/${r2}/review`, { verdict: 'valid' });
+    expect(gone2.status).toBe(409);
     // The file itself cannot be read any more.
-    expect((await call('GET', `/api/uc/oss/files/${v2}/content`, 'school01')).statusCode).toBe(404);
+    expect((await t.as('school01').get(`/api/uc/oss/files/${v2}/content`)).status).toBe(404);
     // Its record still counts: the review right ended, the value stays.
     expect(await expireHomeworkVideos(t.db, t.clock.now())).toBe(0);
   });
@@ -318,11 +314,11 @@ describe('a management organisation over its schools', () => {
   it('lists its schools’ homework with the school name and reads the detail; it cannot write', async () => {
     const hw = await publish({ name: '教育局可见' });
     const admin = '/api/busi/web/admin/sportsHomework/homeworkManagement';
-    const page = body<Page<HomeworkRow>>(await call('GET', `${admin}/page?current=1&size=80&name=${encodeURIComponent('教育局可见')}`, 'district01')).data;
+    const page = (await t.as('district01').get<Page<HomeworkRow>>(`${admin}/page?current=1&size=80&name=${encodeURIComponent('教育局可见')}`)).body.data;
     expect(page.records).toEqual([expect.objectContaining({ id: hw.id, schoolName: '南京市江宁区实验学校' })]);
-    expect((await call('GET', `${admin}/${hw.id}`, 'district01')).statusCode).toBe(200);
-    expect((await call('GET', `${admin}/${hw.id}/classes`, 'district01')).statusCode).toBe(200);
-    expect((await call('DELETE', `${admin}/${hw.id}`, 'district01')).statusCode).toBe(404);
-    expect((await call('POST', `${admin}/${hw.id}/end`, 'district01')).statusCode).toBe(404);
+    expect((await t.as('district01').get(`${admin}/${hw.id}`)).status).toBe(200);
+    expect((await t.as('district01').get(`${admin}/${hw.id}/classes`)).status).toBe(200);
+    expect((await t.as('district01').delete(`${admin}/${hw.id}`)).status).toBe(404);
+    expect((await t.as('district01').post(`${admin}/${hw.id}/end`)).status).toBe(404);
   });
 });

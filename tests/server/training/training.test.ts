@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TrainingCandidate, TrainingDetail, TrainingProgress, TrainingRow, TrainingSession } from '@/domain/training/training';
-import type { Envelope, Page } from '@/domain/api';
+import type { Page } from '@/domain/api';
 import { localDate } from '@/domain/dates';
 import { activityRecords } from '../../../server/db/schema/activities';
 import { auditLogs } from '../../../server/db/schema/audit';
@@ -12,10 +12,9 @@ import { students } from '../../../server/db/schema/school';
 import { testPlans } from '../../../server/db/schema/test-plans';
 import { insertActivityRecords } from '../../../server/seed/activity-records';
 import { refCheckOf } from '../../../server/modules/activities/ref-checks';
-import { createTestApp, type TestApp } from '../../support/server-app';
+import { createTestApp, type AsAnswer, type TestApp } from '../../support/server-app';
 
 let t: TestApp;
-const tokens: Record<string, string> = {};
 let k12Id: string;
 let teacherUserId: string;
 /** A test plan of the school with students failing the rope skipping. */
@@ -25,7 +24,6 @@ const DAY = 86_400_000;
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const account of ['school01', 'teacher01', 'myclass01', 'school02']) tokens[account] = (await t.login(account)).access_token;
   [{ id: k12Id }] = await t.db.select({ id: orgs.id }).from(orgs).where(eq(orgs.name, '南京市江宁区实验学校'));
   [{ id: teacherUserId }] = await t.db.select({ id: users.id }).from(users).where(eq(users.accountNum, 'teacher01'));
   const [found] = await t.db
@@ -41,15 +39,12 @@ afterAll(async () => {
   await t?.close();
 });
 
-const call = (method: 'GET' | 'POST' | 'DELETE', url: string, account: string, payload?: unknown, lang = 'zh-CN') =>
-  t.request({ method, url: `${BASE}${url}`, token: tokens[account], payload: payload as object, headers: { 'accept-language': lang } });
-const body = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>();
 const today = () => localDate(t.clock.now());
 const dayAfter = (n: number) => localDate(new Date(t.clock.now().getTime() + n * DAY));
 
 describe('special training', () => {
   it('picks the students failing an item from a test plan, creates a plan for them and shows progress toward the target', async () => {
-    const picked = body<TrainingCandidate[]>(await call('GET', `/candidates?planId=${planId}&item=rope1min&level=fail`, 'school01')).data;
+    const picked = (await t.as('school01').get<TrainingCandidate[]>(`${BASE}/candidates?planId=${planId}&item=rope1min&level=fail`)).body.data;
     expect(picked.length).toBeGreaterThan(0);
     const levels = await t.db
       .select({ level: physiqueResults.rope1minLevel })
@@ -57,7 +52,7 @@ describe('special training', () => {
       .where(and(eq(physiqueResults.planId, planId), sql`${physiqueResults.studentId} in (${sql.join(picked.map((p) => sql`${p.studentId}::uuid`), sql`, `)})`));
     expect(levels.every((l) => l.level === 'fail')).toBe(true);
     const studentIds = picked.slice(0, 5).map((p) => p.studentId);
-    const created = await call('POST', '', 'school01', {
+    const created = await t.as('school01').post(`${BASE}`, {
       name: '跳绳不及格专项',
       cycle: 'daily',
       startDate: today(),
@@ -68,8 +63,8 @@ describe('special training', () => {
       sourceItem: 'rope1min',
       sourceLevel: 'fail',
     });
-    expect(created.statusCode, created.body).toBe(200);
-    const plan = body<TrainingDetail>(created).data;
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const plan = (created as AsAnswer<TrainingDetail>).body.data;
     expect(plan).toMatchObject({ name: '跳绳不及格专项', status: 'inProgress', studentCount: 5, sourceItem: 'rope1min', sourceLevel: 'fail' });
     expect(await t.db.$count(auditLogs, and(eq(auditLogs.entity, 'trainingPlan'), eq(auditLogs.entityId, plan.id)))).toBe(1);
 
@@ -82,16 +77,16 @@ describe('special training', () => {
       { studentId: b, kind: 'training', refId: plan.id, item: 'rope1min', value: baseline + (120 - baseline) / 2, measuredAt: t.clock.now(), submittedBy: teacherUserId },
       { studentId: b, kind: 'training', refId: plan.id, item: 'rope1min', value: 200, measuredAt: t.clock.now(), submittedBy: teacherUserId, invalid: true },
     ]);
-    const progress = body<Page<TrainingProgress>>(await call('GET', `/${plan.id}/progress?current=1&size=80`, 'school01')).data;
+    const progress = (await t.as('school01').get<Page<TrainingProgress>>(`${BASE}/${plan.id}/progress?current=1&size=80`)).body.data;
     expect(progress.total).toBe(5);
     const of = (id: string) => progress.records.find((r) => r.studentId === id)!;
     expect(of(a)).toMatchObject({ sessions: 2, reachedAll: true, items: [expect.objectContaining({ best: 125, reached: true, progress: 1 })] });
     expect(of(b).reachedAll).toBe(false);
     expect(of(b).items[0].baseline).toBe(baseline);
     expect(of(b).items[0].progress).toBeCloseTo(0.5);
-    const sessions = body<Page<TrainingSession>>(await call('GET', `/${plan.id}/sessions?current=1&size=10`, 'school01')).data;
+    const sessions = (await t.as('school01').get<Page<TrainingSession>>(`${BASE}/${plan.id}/sessions?current=1&size=10`)).body.data;
     expect(sessions.total).toBe(4);
-    const row = body<Page<TrainingRow>>(await call('GET', '/page?current=1&size=10', 'school01')).data.records.find((r) => r.id === plan.id);
+    const row = (await t.as('school01').get<Page<TrainingRow>>(`${BASE}/page?current=1&size=10`)).body.data.records.find((r) => r.id === plan.id);
     expect(row).toMatchObject({ sessionCount: 3, reachedCount: 1 });
 
     // The ref check: a target student within the period is accepted; others, other items and after the end are refused.
@@ -102,14 +97,14 @@ describe('special training', () => {
     expect(await check(t.db, rec, new Map())).toBeNull();
     expect(await check(t.db, { ...rec, studentId: other.id, classId: other.classId }, new Map())).toEqual({ key: 'training:refused.notTarget' });
     expect(await check(t.db, { ...rec, item: 'sitUp1min' }, new Map())).toEqual({ key: 'training:refused.item' });
-    expect((await call('POST', `/${plan.id}/end`, 'school01')).statusCode).toBe(200);
-    expect((await call('POST', `/${plan.id}/end`, 'school01')).statusCode).toBe(409);
+    expect((await t.as('school01').post(`${BASE}/${plan.id}/end`)).status).toBe(200);
+    expect((await t.as('school01').post(`${BASE}/${plan.id}/end`)).status).toBe(409);
     expect(await check(t.db, { ...rec, measuredAt: new Date(t.clock.now().getTime() + 1000) }, new Map())).toEqual({ key: 'training:refused.ended' });
 
     // Another school cannot see it; delete takes its sessions.
-    expect((await call('GET', `/${plan.id}`, 'school02')).statusCode).toBe(404);
-    expect((await call('DELETE', `/${plan.id}`, 'school02')).statusCode).toBe(404);
-    expect((await call('DELETE', `/${plan.id}`, 'school01')).statusCode).toBe(200);
+    expect((await t.as('school02').get(`${BASE}/${plan.id}`)).status).toBe(404);
+    expect((await t.as('school02').delete(`${BASE}/${plan.id}`)).status).toBe(404);
+    expect((await t.as('school01').delete(`${BASE}/${plan.id}`)).status).toBe(200);
     expect(await t.db.$count(activityRecords, eq(activityRecords.refId, plan.id))).toBe(0);
   });
 
@@ -130,11 +125,11 @@ describe('special training', () => {
     expect(failing.length).toBeGreaterThan(0);
 
     for (const query of ['?item=rope1min&level=fail', '?planId=&item=rope1min&level=fail']) {
-      const picked = await call('GET', `/candidates${query}`, 'school01');
-      expect(picked.statusCode, picked.body).toBe(200);
-      expect(body<TrainingCandidate[]>(picked).data.map((c) => c.studentId).sort()).toEqual(failing);
+      const picked = await t.as('school01').get(`${BASE}/candidates${query}`);
+      expect(picked.status, JSON.stringify(picked.body)).toBe(200);
+      expect((picked as AsAnswer<TrainingCandidate[]>).body.data.map((c) => c.studentId).sort()).toEqual(failing);
     }
-    const created = await call('POST', '', 'school01', {
+    const created = await t.as('school01').post(`${BASE}`, {
       name: '全部计划跳绳专项',
       cycle: 'weekly',
       startDate: today(),
@@ -145,24 +140,24 @@ describe('special training', () => {
       sourceItem: 'rope1min',
       sourceLevel: 'fail',
     });
-    expect(created.statusCode, created.body).toBe(200);
-    await call('DELETE', `/${body<TrainingDetail>(created).data.id}`, 'school01');
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    await t.as('school01').delete(`${BASE}/${(created as AsAnswer<TrainingDetail>).body.data.id}`);
   });
 
   it('refuses bad input naming the field; a class-scoped teacher picks only their students', async () => {
     const base = { name: '专项', cycle: 'weekly', startDate: today(), endDate: dayAfter(30), items: [{ item: 'rope1min', target: 120, intensity: 'low' }], studentIds: [] as string[] };
-    const none = await call('POST', '', 'school01', base, 'en-US');
-    expect(body(none)).toMatchObject({ msg: 'Choose at least one student', data: { field: 'studentIds' } });
-    const long = await call('POST', '', 'school01', { ...base, name: '长'.repeat(21), studentIds: [k12Id] }, 'en-US');
-    expect(body(long)).toMatchObject({ msg: 'The name must be 1 to 20 characters', data: { field: 'name' } });
-    const unknown = await call('POST', '', 'school01', { ...base, studentIds: [k12Id] });
-    expect(body(unknown)).toMatchObject({ msg: '所选学生不存在', data: { field: 'studentIds' } });
-    const all = body<TrainingCandidate[]>(await call('GET', `/candidates?planId=${planId}&item=rope1min&level=fail`, 'school01')).data;
-    const mine = body<TrainingCandidate[]>(await call('GET', `/candidates?planId=${planId}&item=rope1min&level=fail`, 'myclass01')).data;
+    const none = await t.as('school01', { language: 'en-US' }).post(`${BASE}`, base);
+    expect(none.body).toMatchObject({ msg: 'Choose at least one student', data: { field: 'studentIds' } });
+    const long = await t.as('school01', { language: 'en-US' }).post(`${BASE}`, { ...base, name: '长'.repeat(21), studentIds: [k12Id] });
+    expect(long.body).toMatchObject({ msg: 'The name must be 1 to 20 characters', data: { field: 'name' } });
+    const unknown = await t.as('school01').post(`${BASE}`, { ...base, studentIds: [k12Id] });
+    expect(unknown.body).toMatchObject({ msg: '所选学生不存在', data: { field: 'studentIds' } });
+    const all = (await t.as('school01').get<TrainingCandidate[]>(`${BASE}/candidates?planId=${planId}&item=rope1min&level=fail`)).body.data;
+    const mine = (await t.as('myclass01').get<TrainingCandidate[]>(`${BASE}/candidates?planId=${planId}&item=rope1min&level=fail`)).body.data;
     expect(mine.length).toBeLessThan(all.length);
     const notMine = all.find((c) => !mine.some((m) => m.classId === c.classId))!;
-    const refused = await call('POST', '', 'myclass01', { ...base, studentIds: [notMine.studentId] });
-    expect(body(refused)).toMatchObject({ msg: '只能选择您任教班级的学生', data: { field: 'studentIds' } });
-    expect((await call('GET', `/candidates?planId=${planId}&item=bmi&level=fail`, 'school01')).statusCode).toBe(400);
+    const refused = await t.as('myclass01').post(`${BASE}`, { ...base, studentIds: [notMine.studentId] });
+    expect(refused.body).toMatchObject({ msg: '只能选择您任教班级的学生', data: { field: 'studentIds' } });
+    expect((await t.as('school01').get(`${BASE}/candidates?planId=${planId}&item=bmi&level=fail`)).status).toBe(400);
   });
 });
