@@ -508,6 +508,8 @@ const ACTION_BODIES: Record<string, Body> = {
   'POST /physiqueManage/testResult/valid': { ids: [U] },
   'POST /selfTest/testRecord/invalid': { ids: [U] },
   'POST /selfTest/testRecord/valid': { ids: [U] },
+  'POST /exerciseRecord/invalid': { ids: [U] },
+  'POST /exerciseRecord/valid': { ids: [U] },
   'POST /physiqueManage/testResult/editUpReport/:id': { field: 'heightCm', value: '170' },
   // A plan's form names a school year, classes and items: an empty one is refused (400), so only the permission is
   // checked here; tests/server/test-plans covers the writes and their audit rows.
