@@ -31,12 +31,11 @@ const startIssue = async (account: string, payload: Record<string, unknown>) => 
   expect(res.status).toBe(200);
   return res.body.data.id;
 };
-const tokenOf = (account: string) => t.as(account).token();
 
 describe('jobs', () => {
   it('issues certificates as a job: it answers at once, its progress moves, the tasks list shows it, the file downloads', async () => {
     const id = await startIssue('teacher01', { fromPlace: 1, toPlace: 8, format: 'zip' });
-    const seen = await waitForJob(t, await tokenOf('teacher01'), id);
+    const seen = await waitForJob(t, await t.as('teacher01').token(), id);
     const last = seen.at(-1)!;
     expect(last).toMatchObject({ kind: 'certificates', state: 'done', error: null });
     expect(last.done).toBe(last.total);
@@ -60,7 +59,7 @@ describe('jobs', () => {
 
   it('another organisation’s job is 404, its file too, and it is not listed', async () => {
     const id = await startIssue('school01', { fromPlace: 1, toPlace: 1 });
-    await waitForJob(t, await tokenOf('school01'), id);
+    await waitForJob(t, await t.as('school01').token(), id);
     expect((await t.as('college01').get(`${api}/jobs/${id}`)).status).toBe(404);
     expect((await t.as('college01').get(`${api}/jobs/${id}/download`)).status).toBe(404);
     expect(dataOf(await t.as('college01').get<JobRow[]>(`${api}/jobs`)).map((j) => j.id)).not.toContain(id);
@@ -82,7 +81,7 @@ describe('jobs', () => {
       });
     });
     const id = await startIssue('school01', { fromPlace: 1, toPlace: 1 });
-    const last = (await waitForJob(t, await tokenOf('school01'), id)).at(-1)!;
+    const last = (await waitForJob(t, await t.as('school01').token(), id)).at(-1)!;
     expect(last).toMatchObject({ state: 'failed', result: null, error: '任务执行失败，未写入任何数据，请重试或联系管理员。' });
     expect(dataOf(await t.as('school01', { language: 'en-US' }).get<JobRow>(`${api}/jobs/${id}`)).error).toBe('The task failed and wrote nothing. Try again, or contact your administrator.');
     expect(await t.db.$count(files)).toBe(real.files);
