@@ -1,73 +1,45 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope, Page } from '@/domain/api';
-import { ORG_TYPE } from '@/domain/constants';
 import type { MeetBoardAnswer } from '@/domain/data-center/types';
 import type { ScreenLinkCreated, ScreenLinkRow, WallConfig } from '@/domain/wall/wall';
 import type { MeetBoardView } from '@/domain/meets/board';
 import type { EntryRow } from '@/domain/meets/entries';
-import type { MeetDetail, MeetForm, MeetRow } from '@/domain/meets/meets';
+import type { MeetDetail, MeetRow } from '@/domain/meets/meets';
 import type { ResultRow } from '@/domain/meets/results';
 import { auditLogs } from '../../../server/db/schema/audit';
-import { orgs } from '../../../server/db/schema/orgs';
-import { students } from '../../../server/db/schema/school';
+import { createMeet, dataOf } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/server-app';
 
 let t: TestApp;
-const tokens: Record<string, string> = {};
-const base = 'k12/sportsMeet';
+const base = '/api/busi/web/k12/sportsMeet';
 let meet: MeetDetail;
 let heatId: string;
 
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, account = 'school01', payload?: unknown, lang = 'zh-CN') =>
-  t.request({ method, url: `/api/busi/web/${url}`, token: tokens[account], payload: payload as object, headers: { 'accept-language': lang } });
-const body = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>();
+// A wall opens its link without a sign-in, so it is not a t.as call.
 const wall = (token: string, path: string, lang = 'zh-CN') => t.request({ url: `/api/screen/${token}/${path}`, headers: { 'accept-language': lang } });
-const board = async (token: string) => body<MeetBoardAnswer>(await wall(token, 'scene/meetBoard')).data.board;
-
-const day = (offset: number) => {
-  const d = t.clock.now();
-  d.setUTCDate(d.getUTCDate() + offset);
-  return d.toISOString().slice(0, 10);
-};
-
-const form = (): MeetForm => ({
-  name: '大屏链接运动会',
-  signupStart: day(-1),
-  signupEnd: day(1),
-  startDate: day(2),
-  endDate: day(2),
-  athleteCap: 2,
-  groups: [{ name: '初中男子组', gender: 'male', bibStart: 1001, gradeIds: [], events: [{ name: '60米', type: 'track', resultKind: 'time', lanes: 8, heatSize: 8, classCap: 2 }] }],
-});
+const envelope = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>();
+const board = async (token: string) => envelope<MeetBoardAnswer>(await wall(token, 'scene/meetBoard')).data.board;
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const account of ['school01', 'teacher01', 'college01']) tokens[account] = (await t.login(account)).access_token;
-  // A small meet with one heat whose results are entered and confirmed, not yet published.
-  meet = body<MeetDetail>(await call('POST', base, 'school01', form())).data;
-  const [k12] = await t.db.select({ id: orgs.id }).from(orgs).where(eq(orgs.type, ORG_TYPE.k12)).orderBy(asc(orgs.code)).limit(1);
-  const boys = await t.db
-    .select({ id: students.id, classId: students.classId })
-    .from(students)
-    .where(and(eq(students.orgId, k12.id), eq(students.gender, 'male'), eq(students.status, 'studying')))
-    .orderBy(asc(students.classId), asc(students.id));
-  const perClass = new Map<string, number>();
-  const picked = boys.filter((b) => {
-    const n = perClass.get(b.classId) ?? 0;
-    perClass.set(b.classId, n + 1);
-    return n < 2;
+  // A small meet with one heat of four whose results are entered and confirmed, not yet published.
+  const made = await createMeet(t, {
+    name: '大屏链接运动会',
+    entries: 4,
+    groups: [{ name: '初中男子组', gender: 'male', bibStart: 1001, gradeIds: [], events: [{ name: '60米', type: 'track', resultKind: 'time', lanes: 8, heatSize: 8, classCap: 2 }] }],
   });
-  for (const s of picked.slice(0, 4)) expect((await call('POST', `${base}/${meet.id}/entries`, 'school01', { studentId: s.id, eventIds: [meet.groups[0].events[0].id] })).statusCode).toBe(200);
-  const entries = body<Page<EntryRow>>(await call('GET', `${base}/${meet.id}/entries?size=80`)).data.records;
-  await call('POST', `${base}/${meet.id}/entries/review`, 'school01', { ids: entries.map((e) => e.id), status: 'approved' });
-  await call('POST', `${base}/${meet.id}/draw`, 'school01', { mode: 'random', seed: 7 });
-  expect((await call('POST', `${base}/${meet.id}/schedule`, 'school01', {})).statusCode).toBe(200);
-  const arr = body<{ heats: { id: string }[] }>(await call('GET', `${base}/${meet.id}/arrangement`)).data;
+  meet = made.meet;
+  const me = t.as('school01');
+  const entries = dataOf(await me.get<Page<EntryRow>>(`${base}/${meet.id}/entries?size=80`)).records;
+  await me.post(`${base}/${meet.id}/entries/review`, { ids: entries.map((e) => e.id), status: 'approved' });
+  await me.post(`${base}/${meet.id}/draw`, { mode: 'random', seed: 7 });
+  expect((await me.post(`${base}/${meet.id}/schedule`, {})).status).toBe(200);
+  const arr = dataOf(await me.get<{ heats: { id: string }[] }>(`${base}/${meet.id}/arrangement`));
   heatId = arr.heats[0].id;
-  const rows = body<ResultRow[]>(await call('GET', `${base}/${meet.id}/heats/${heatId}/results`)).data;
-  await call('PUT', `${base}/${meet.id}/heats/${heatId}/results`, 'school01', { results: rows.map((r, i) => ({ id: r.id, mark: 8.1 + i / 10 })) });
-  expect((await call('POST', `${base}/${meet.id}/results/step`, 'school01', { step: 'confirm', heatIds: [heatId] })).statusCode).toBe(200);
+  const rows = dataOf(await me.get<ResultRow[]>(`${base}/${meet.id}/heats/${heatId}/results`));
+  await me.put(`${base}/${meet.id}/heats/${heatId}/results`, { results: rows.map((r, i) => ({ id: r.id, mark: 8.1 + i / 10 })) });
+  expect((await me.post(`${base}/${meet.id}/results/step`, { step: 'confirm', heatIds: [heatId] })).status).toBe(200);
 });
 afterAll(async () => {
   await t?.close();
@@ -77,35 +49,35 @@ describe('meet board links', () => {
   let link: ScreenLinkCreated;
 
   it('are created for a meet with the wall path shown once, listed under the meet only, and audited', async () => {
-    const res = await call('POST', `${base}/${meet.id}/boardLinks`, 'school01', { name: '主席台大屏' });
-    expect(res.statusCode, res.body).toBe(200);
-    link = body<ScreenLinkCreated>(res).data;
+    const res = await t.as('school01').post<ScreenLinkCreated>(`${base}/${meet.id}/boardLinks`, { name: '主席台大屏' });
+    expect(res.status, res.res.body).toBe(200);
+    link = res.body.data;
     expect(link.path).toBe(`/busi/wall/${link.token}`);
     expect(link).toMatchObject({ name: '主席台大屏', meetId: meet.id, revokedAt: null, playlist: { scenes: ['meetBoard'], refreshSeconds: 5 } });
     // Open until a week after the meet's last day.
     expect(link.expiresAt).toBe(new Date(Date.parse(`${meet.endDate}T00:00:00Z`) + 8 * 86_400_000).toISOString());
-    const list = body<ScreenLinkRow[]>(await call('GET', `${base}/${meet.id}/boardLinks`)).data;
+    const list = dataOf(await t.as('school01').get<ScreenLinkRow[]>(`${base}/${meet.id}/boardLinks`));
     expect(list.map((l) => l.id)).toEqual([link.id]);
     expect(list[0]).not.toHaveProperty('token');
     // The data centre's list keeps to its own links.
-    const dc = body<ScreenLinkRow[]>(await call('GET', 'k12/dataCenter/screenLink')).data;
+    const dc = dataOf(await t.as('school01').get<ScreenLinkRow[]>('/api/busi/web/k12/dataCenter/screenLink'));
     expect(dc.map((l) => l.id)).not.toContain(link.id);
     const logged = await t.db.select({ action: auditLogs.action }).from(auditLogs).where(eq(auditLogs.entityId, meet.id));
     expect(logged.map((l) => l.action)).toContain('createBoardLink');
   });
 
   it('validate the name with translated messages', async () => {
-    const bad = await call('POST', `${base}/${meet.id}/boardLinks`, 'school01', { name: ' ' }, 'en-US');
-    expect(bad.statusCode).toBe(400);
-    expect(body(bad).msg).toBe('The link name must be 1 to 50 characters.');
+    const bad = await t.as('school01', { language: 'en-US' }).post(`${base}/${meet.id}/boardLinks`, { name: ' ' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toBe('The link name must be 1 to 50 characters.');
   });
 
   it('open the meet board without a sign-in', async () => {
     const cfg = await wall(link.token, 'config');
     expect(cfg.statusCode).toBe(200);
     expect(cfg.headers['cache-control']).toBe('no-store');
-    expect(body<WallConfig>(cfg).data).toMatchObject({ name: '主席台大屏', meet: { id: meet.id, name: '大屏链接运动会' }, playlist: { scenes: ['meetBoard'] } });
-    const scene = body<MeetBoardAnswer>(await wall(link.token, 'scene/meetBoard')).data;
+    expect(envelope<WallConfig>(cfg).data).toMatchObject({ name: '主席台大屏', meet: { id: meet.id, name: '大屏链接运动会' }, playlist: { scenes: ['meetBoard'] } });
+    const scene = envelope<MeetBoardAnswer>(await wall(link.token, 'scene/meetBoard')).data;
     expect(scene.scene).toBe('meetBoard');
     expect(scene.board.name).toBe('大屏链接运动会');
     // A data-centre scene is not in a board link.
@@ -117,7 +89,7 @@ describe('meet board links', () => {
     expect(before.latest).toEqual([]);
     expect(before.classes).toEqual([]);
     expect(before.upcoming.map((u) => u.id)).toContain(heatId);
-    expect((await call('POST', `${base}/${meet.id}/results/step`, 'school01', { step: 'publish', heatIds: [heatId] })).statusCode).toBe(200);
+    expect((await t.as('school01').post(`${base}/${meet.id}/results/step`, { step: 'publish', heatIds: [heatId] })).status).toBe(200);
     // The board cache lives two seconds: a wall sees the result on its next poll after that.
     t.clock.advance(3_000);
     const after = await board(link.token);
@@ -125,13 +97,13 @@ describe('meet board links', () => {
     expect(after.latest[0].results.map((r) => r.place)).toEqual([1, 2, 3, 4]);
     expect(after.upcoming.map((u) => u.id)).not.toContain(heatId);
     // The same board the signed-in score screen shows.
-    const signedIn = body<MeetBoardView>(await call('GET', `${base}/${meet.id}/board`)).data;
+    const signedIn = dataOf(await t.as('school01').get<MeetBoardView>(`${base}/${meet.id}/board`));
     expect(after).toEqual(signedIn);
   });
 
   it('show the finished demo meet with its new records', async () => {
-    const spring = body<Page<MeetRow>>(await call('GET', `${base}/page?size=80`)).data.records.find((m) => m.name === '2026年春季田径运动会')!;
-    const created = body<ScreenLinkCreated>(await call('POST', `${base}/${spring.id}/boardLinks`, 'school01', { name: '春季' })).data;
+    const spring = dataOf(await t.as('school01').get<Page<MeetRow>>(`${base}/page?size=80`)).records.find((m) => m.name === '2026年春季田径运动会')!;
+    const created = dataOf(await t.as('school01').post<ScreenLinkCreated>(`${base}/${spring.id}/boardLinks`, { name: '春季' }));
     const b = await board(created.token);
     expect(b.latest.length).toBeGreaterThan(0);
     expect(b.classes.length).toBeGreaterThan(0);
@@ -141,31 +113,32 @@ describe('meet board links', () => {
   });
 
   it('need the reviewer’s codes and stay within the organisation', async () => {
-    expect((await call('POST', `${base}/${meet.id}/boardLinks`, 'teacher01', { name: '教师' })).statusCode).toBe(403);
-    expect((await call('GET', `${base}/${meet.id}/boardLinks`, 'teacher01')).statusCode).toBe(403);
+    expect((await t.as('teacher01').post(`${base}/${meet.id}/boardLinks`, { name: '教师' })).status).toBe(403);
+    expect((await t.as('teacher01').get(`${base}/${meet.id}/boardLinks`)).status).toBe(403);
     // Another organisation's meet is not found, for creating, listing and revoking alike.
-    expect((await call('POST', `gx/sportsMeet/${meet.id}/boardLinks`, 'college01', { name: '别校' })).statusCode).toBe(404);
-    expect((await call('GET', `gx/sportsMeet/${meet.id}/boardLinks`, 'college01')).statusCode).toBe(404);
-    expect((await call('DELETE', `gx/sportsMeet/${meet.id}/boardLinks/${link.id}`, 'college01')).statusCode).toBe(404);
+    const gx = '/api/busi/web/gx/sportsMeet';
+    expect((await t.as('college01').post(`${gx}/${meet.id}/boardLinks`, { name: '别校' })).status).toBe(404);
+    expect((await t.as('college01').get(`${gx}/${meet.id}/boardLinks`)).status).toBe(404);
+    expect((await t.as('college01').delete(`${gx}/${meet.id}/boardLinks/${link.id}`)).status).toBe(404);
     // Nor can the data centre's revoke reach a board link.
-    expect((await call('DELETE', `k12/dataCenter/screenLink/${link.id}`)).statusCode).toBe(404);
+    expect((await t.as('school01').delete(`/api/busi/web/k12/dataCenter/screenLink/${link.id}`)).status).toBe(404);
     expect((await wall(link.token, 'config')).statusCode).toBe(200);
   });
 
   it('are refused once revoked, and once expired', async () => {
-    const del = await call('DELETE', `${base}/${meet.id}/boardLinks/${link.id}`);
-    expect(del.statusCode).toBe(200);
-    expect(body<ScreenLinkRow>(del).data.revokedAt).not.toBeNull();
+    const del = await t.as('school01').delete<ScreenLinkRow>(`${base}/${meet.id}/boardLinks/${link.id}`);
+    expect(del.status).toBe(200);
+    expect(del.body.data.revokedAt).not.toBeNull();
     const refused = await wall(link.token, 'scene/meetBoard', 'en-US');
     expect(refused.statusCode).toBe(410);
-    expect(body(refused).msg).toBe('This screen link has been revoked. Ask an administrator for a new link.');
-    expect((await call('DELETE', `${base}/${meet.id}/boardLinks/${link.id}`)).statusCode).toBe(200);
+    expect(envelope(refused).msg).toBe('This screen link has been revoked. Ask an administrator for a new link.');
+    expect((await t.as('school01').delete(`${base}/${meet.id}/boardLinks/${link.id}`)).status).toBe(200);
 
-    const other = body<ScreenLinkCreated>(await call('POST', `${base}/${meet.id}/boardLinks`, 'school01', { name: '走廊' })).data;
+    const other = dataOf(await t.as('school01').post<ScreenLinkCreated>(`${base}/${meet.id}/boardLinks`, { name: '走廊' }));
     expect((await wall(other.token, 'config')).statusCode).toBe(200);
     t.clock.advance(Date.parse(other.expiresAt!) + 1000 - t.clock.now().getTime());
     const expired = await wall(other.token, 'config');
     expect(expired.statusCode).toBe(410);
-    expect(body(expired).msg).toBe('该大屏链接已过期，请联系管理员获取新的链接');
+    expect(envelope(expired).msg).toBe('该大屏链接已过期，请联系管理员获取新的链接');
   });
 });

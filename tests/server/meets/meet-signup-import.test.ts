@@ -1,50 +1,36 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Envelope, Page } from '@/domain/api';
-import { ORG_TYPE } from '@/domain/constants';
-import type { MeetDetail, MeetForm, MeetRow } from '@/domain/meets/meets';
+import type { Page } from '@/domain/api';
+import type { MeetDetail, MeetRow } from '@/domain/meets/meets';
 import { meetEntries } from '../../../server/db/schema/meets';
-import { orgs } from '../../../server/db/schema/orgs';
 import { students } from '../../../server/db/schema/school';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
 import { writeXlsx } from '../../../server/lib/spreadsheet/xlsx-writer';
-import { createTestApp, type TestApp } from '../../support/server-app';
+import { createMeet, dataOf, DEMO, orgOf } from '../../support/factories';
+import { createTestApp, type AsAnswer, type TestApp } from '../../support/server-app';
 import { multipartBody } from '../physique-results/physique-fixtures';
 
 let t: TestApp;
-const tokens: Record<string, string> = {};
-const base = 'k12/sportsMeet';
+const base = '/api/busi/web/k12/sportsMeet';
 let meet: MeetDetail;
 type Kid = { regNo: string; name: string; classId: string };
 let a: Kid, b: Kid, c: Kid, girl: Kid;
 
-const call = (method: 'GET' | 'POST', url: string, account = 'school01', payload?: unknown) =>
-  t.request({ method, url: `/api/busi/web/${url}`, token: tokens[account], payload: payload as object, headers: { 'accept-language': 'zh-CN' } });
-const body = <T>(res: { json<U>(): U }) => res.json<Envelope<T>>();
-const day = (offset: number) => {
-  const d = t.clock.now();
-  d.setUTCDate(d.getUTCDate() + offset);
-  return d.toISOString().slice(0, 10);
-};
 const HEAD = ['学籍号', '姓名', '组别', '项目', '参考成绩'];
 const book = (rows: unknown[][]) => writeXlsx([{ name: '报名', rows, textColumns: [0] }]);
 function upload(meetId: string, file: Buffer, account = 'school01', prefix = base) {
   const m = multipartBody(file, 'entries.xlsx');
-  return t.request({ method: 'POST', url: `/api/busi/web/${prefix}/${meetId}/entries/import`, token: tokens[account], payload: m.payload, headers: { ...m.headers, 'accept-language': 'zh-CN' } });
+  return t.as(account).post(`${prefix}/${meetId}/entries/import`, m.payload, { headers: m.headers });
 }
-const resultName = (res: { headers: Record<string, unknown> }) => decodeURIComponent(String(res.headers['content-disposition']).split("''")[1]);
+const resultName = ({ res }: AsAnswer) => decodeURIComponent(String(res.headers['content-disposition']).split("''")[1]);
 const entries = () => t.db.$count(meetEntries, eq(meetEntries.meetId, meet.id));
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const account of ['school01', 'college01']) tokens[account] = (await t.login(account)).access_token;
-  const [k12] = await t.db.select({ id: orgs.id }).from(orgs).where(eq(orgs.type, ORG_TYPE.k12));
-  const form: MeetForm = {
+  const k12 = await orgOf(t, DEMO.school);
+  ({ meet } = await createMeet(t, {
     name: '报名导入测试运动会',
-    signupStart: day(-1),
-    signupEnd: day(1),
-    startDate: day(2),
-    endDate: day(2),
+    entries: 0,
     athleteCap: 1,
     groups: [
       {
@@ -58,10 +44,9 @@ beforeAll(async () => {
         ],
       },
     ],
-  };
-  meet = body<MeetDetail>(await call('POST', base, 'school01', form)).data;
+  }));
   const pick = (gender: 'male' | 'female') =>
-    t.db.select({ regNo: students.regNo, name: students.name, classId: students.classId }).from(students).where(and(eq(students.orgId, k12.id), eq(students.gender, gender), eq(students.status, 'studying'))).orderBy(asc(students.classId), asc(students.regNo));
+    t.db.select({ regNo: students.regNo, name: students.name, classId: students.classId }).from(students).where(and(eq(students.orgId, k12.orgId), eq(students.gender, gender), eq(students.status, 'studying'))).orderBy(asc(students.classId), asc(students.regNo));
   const boys = await pick('male');
   [a, b] = boys.filter((s) => s.classId === boys[0].classId);
   c = boys.find((s) => s.classId !== a.classId)!;
@@ -73,7 +58,7 @@ afterAll(async () => {
 
 describe('meet sign-up: import and export', () => {
   it('the template has the Chinese headers and the meet’s first event', async () => {
-    const { rows } = await readXlsxRows((await call('GET', `${base}/${meet.id}/entries/import/template`)).rawPayload);
+    const { rows } = await readXlsxRows((await t.as('school01').get(`${base}/${meet.id}/entries/import/template`)).res.rawPayload);
     expect(rows[0]).toEqual(HEAD);
     expect(rows[1].slice(2, 4)).toEqual(['男子组', '100米']);
   });
@@ -94,9 +79,9 @@ describe('meet sign-up: import and export', () => {
         [c.regNo, c.name, '男子组', '跳远', '远'],
       ]),
     );
-    expect(res.statusCode).toBe(200);
+    expect(res.status).toBe(200);
     expect(resultName(res)).toMatch(/_0_8\.xlsx$/);
-    const reasons = (await readXlsxRows(res.rawPayload)).rows.slice(1).map((r) => r.at(-1));
+    const reasons = (await readXlsxRows(res.res.rawPayload)).rows.slice(1).map((r) => r.at(-1));
     expect(reasons).toEqual([
       '第3行，项目：请勿重复选择项目',
       '第4行，项目：「100米」每班最多报1人',
@@ -122,7 +107,7 @@ describe('meet sign-up: import and export', () => {
     );
     expect(resultName(res)).toMatch(/_3_0\.xlsx$/);
     expect(await entries()).toBe(3);
-    const { rows } = await readXlsxRows((await call('GET', `${base}/${meet.id}/entries/export`)).rawPayload);
+    const { rows } = await readXlsxRows((await t.as('school01').get(`${base}/${meet.id}/entries/export`)).res.rawPayload);
     expect(rows[0]).toEqual([...HEAD, '班级', '号码', '状态']);
     expect(rows.slice(1).map((r) => [r[0], r[3], r[7]]).sort()).toEqual(
       [
@@ -137,10 +122,10 @@ describe('meet sign-up: import and export', () => {
   });
 
   it('a closed sign-up refuses the file; another organisation gets 404', async () => {
-    const spring = body<Page<MeetRow>>(await call('GET', `${base}/page?size=80`)).data.records.find((m) => m.name === '2026年春季田径运动会')!;
+    const spring = dataOf(await t.as('school01').get<Page<MeetRow>>(`${base}/page?size=80`)).records.find((m) => m.name === '2026年春季田径运动会')!;
     const closed = await upload(spring.id, book([HEAD, [a.regNo, a.name, '男子组', '100米', '']]));
-    expect(closed.statusCode).toBe(409);
-    expect(body(closed).msg).toBe('不在报名时间内');
-    expect((await upload(meet.id, book([HEAD, [a.regNo, a.name, '男子组', '100米', '']]), 'college01', 'gx/sportsMeet')).statusCode).toBe(404);
+    expect(closed.status).toBe(409);
+    expect(closed.body.msg).toBe('不在报名时间内');
+    expect((await upload(meet.id, book([HEAD, [a.regNo, a.name, '男子组', '100米', '']]), 'college01', '/api/busi/web/gx/sportsMeet')).status).toBe(404);
   });
 });
