@@ -19,6 +19,8 @@ export const myInfoRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, op
     path: '/getUInfo',
     access: SIGNED_IN,
     summary: '当前用户信息',
+    // It may write (marking a membership present) and must see the user's last switch: the primary.
+    reads: 'primary',
     read: (db, me, _input, { t, locale }) => getUInfo(db, me.userId, title(t), locale),
   });
   // A read sent as a POST: the menu tree of one of the user's roles, in the caller's language.
