@@ -98,6 +98,11 @@ interface ActionBase<P, Q, B, A> {
   body?: B;
   /** A multipart upload of one file (`@fastify/multipart` registered on the scope): `input.file`; none is 400 import:fileRequired. */
   upload?: boolean;
+  /**
+   * 'primary': the read runs on `app.db`, never the replica: what the caller reads was written by someone else's
+   * request (a job's progress, which the caller's read-your-writes cookie does not cover) or the read itself may write.
+   */
+  reads?: 'primary';
   /** The route's config, e.g. the read cache's `readsTables` (server/plugins/read-cache.ts) or a `rateLimit`. */
   config?: FastifyContextConfig;
   /** The OK message key: writes default to `saved` (`deleted` for DELETE), reads to none; null for none. */
@@ -231,15 +236,16 @@ export function resourceAction<P extends z.ZodType | undefined, Q extends z.ZodT
       if (spec.upload) input.file = await uploadedFile(request);
       const ctx: ActionContext = { t: request.t, locale: request.locale, now: app.now() };
       const answer = (out: unknown) => ok(out, message ? request.t(message) : '');
+      const readOn = <T>(read: (db: Db) => Promise<T>) => (spec.reads === 'primary' ? read(app.db) : app.readWith(request, read));
       if (file) {
-        const sent = await app.readWith(request, (db) => file.read(db, who, input, ctx));
+        const sent = await readOn((db) => file.read(db, who, input, ctx));
         if (sent.headers) void reply.headers(sent.headers);
         return 'workbook' in sent ? sendXlsx(reply, sent.workbook, sent.fileName) : sendFile(reply, sent.body, sent.fileName, sent.contentType);
       }
       if (job) return answer({ id: await job.enqueue(app.db, who, input, ctx) });
       if (!write) {
         const { read } = spec as ReadActionSpec<P, Q, B, R, Actor | SignedIn>;
-        return answer(await app.readWith(request, (db) => read(db, who, input, ctx)));
+        return answer(await readOn((db) => read(db, who, input, ctx)));
       }
       const result = await app.db.transaction(async (tx) => {
         const change = await write.write(tx, who, input, ctx);

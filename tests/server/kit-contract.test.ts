@@ -519,6 +519,10 @@ const ACTION_BODIES: Record<string, Body> = {
   'POST /organizeTest/testManage/edit/:id': {},
   'POST /organizeTest/testManage/reopen/:id': {},
   'POST /organizeTest/testManage/dates/:id': { startDate: '2026-03-01', endDate: '2026-03-31' },
+  // The caller's own (myInfo, signed in): ids that are not the caller's are 404; tests/server/my-info covers them.
+  'POST /switchRole': { accountId: U, roleId: U, tenantOrgId: U },
+  'POST /switchOrg': { orgId: U, tenantOrgId: U },
+  'POST /editUser': { userName: '契约', mobile: '', gender: 'unknown' },
 };
 
 /** The account that holds a family's pages in the demo. */

@@ -3,7 +3,10 @@ import { captchaQuerySchema } from '@/domain/auth/schemas';
 import type { ModuleOptions } from '../module-options';
 import { issueCaptcha } from './captcha.service';
 
-/** GET /api/code?randomStr= → the captcha image itself (docs/product-rules.md#calls). */
+/**
+ * GET /api/code?randomStr= → the captcha image itself (docs/product-rules.md#calls).
+ * A hand route: public (before sign-in), outside the console scope the action kit serves.
+ */
 export const captchaRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, opts) => {
   app.get(
     '/code',

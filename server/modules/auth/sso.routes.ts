@@ -4,7 +4,10 @@ import { loginWireSchema, refreshRequestSchema } from '@/domain/auth/schemas';
 import type { ModuleOptions } from '../module-options';
 import { login, refresh, revokeSession } from './sso.service';
 
-/** /api/sso: sign-in, token refresh, sign-out (docs/product-rules.md#calls). */
+/**
+ * /api/sso: sign-in, token refresh, sign-out (docs/product-rules.md#calls).
+ * Hand routes: they come before (or end) a session, outside the console scope whose sign-in the action kit assumes.
+ */
 export const ssoRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, opts) => {
   app.post(
     '/login',

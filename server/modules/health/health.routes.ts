@@ -6,6 +6,7 @@ import { readiness } from './health.service';
  * like any health probe: `/api/health` answers while the process serves requests; `/api/health/ready` answers 200 only
  * when the database is reachable and its migrations are current, else 503 naming what is wrong. While the server
  * closes, Fastify answers every new request 503 (`return503OnClosing`), so traffic drains before in-flight work ends.
+ * Hand routes: public probes outside the envelope, which the action kit always answers.
  */
 export const healthRoutes: FastifyPluginAsync = async (app) => {
   app.get('/health', async (_request, reply) => {

@@ -41,6 +41,7 @@ import { ingestBatch } from './ingest.service';
  * The versioned ingestion API (docs/product-rules.md#ingest) and its OpenAPI document, generated from these routes'
  * schemas: `/api/v1/device/*` (HTTP Basic: serial number and secret), `/api/v1/app/*` (bearer token of a student's or
  * parent's own account), `/api/docs` (the document, readable by a person; JSON at `/api/docs/json`).
+ * Hand routes: not the console (no session, no catalogue page): a device's or the app's own sign-in, and tus streams.
  */
 export const ingestRoutes: FastifyPluginAsync<ModuleOptions> = async (app, opts) => {
   await app.register(swagger, {

@@ -73,6 +73,8 @@ export const jobRoutes: FastifyPluginAsync<{ storage: Storage }> = async (app, {
     path: '/',
     access: SIGNED_IN,
     summary: '我的任务',
+    // The worker writes the progress, not the caller: the caller's read-your-writes cookie does not cover it.
+    reads: 'primary',
     query: jobListQuery,
     answer: jobRowSchema.array(),
     read: async (db, me, { query }, { t }) => {
@@ -90,6 +92,7 @@ export const jobRoutes: FastifyPluginAsync<{ storage: Storage }> = async (app, {
     path: '/:id',
     access: SIGNED_IN,
     summary: '任务进度',
+    reads: 'primary',
     params: idParamsSchema,
     answer: jobRowSchema,
     read: async (db, me, { params }, { t }) => toJobRow(await one(db, await me.actor(), params.id), t),

@@ -19,6 +19,8 @@ export const myInfoRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, op
     path: '/getUInfo',
     access: SIGNED_IN,
     summary: '当前用户信息',
+    // It may write (marking a membership present) and must see the user's last switch: the primary.
+    reads: 'primary',
     read: (db, me, _input, { t, locale }) => getUInfo(db, me.userId, title(t), locale),
   });
   // A read sent as a POST: the menu tree of one of the user's roles, in the caller's language.
@@ -31,28 +33,45 @@ export const myInfoRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, op
     read: (db, me, { body }, { locale }) => menuTreeOf(db, me.userId, body, locale),
   });
 
-  // Hand routes: each answers the user info as read after its service's own transaction commits, and none is an
-  // operation-log record (the account and role in use are the session's choice; the profile and password are the
-  // user's own, not yet audit-logged).
-
-  app.post('/switchRole', { schema: { body: switchRoleSchema } }, async (request) => {
-    const { userId } = request.session!;
-    await switchRole(app.db, userId, request.body);
-    return ok(await getUInfo(app.db, userId, title(request.t), request.locale), request.t(OK_MSG.operation));
+  // Switching answers the user info as it is after the switch, read in the same transaction. Not an operation-log
+  // record (the account and role in use are the session's choice): the kit writes no audit row.
+  const ownWrite = { method: 'POST', access: SIGNED_IN, entity: 'user', audit: 'update', message: OK_MSG.operation } as const;
+  resourceAction(app, {
+    ...ownWrite,
+    path: '/switchRole',
+    summary: '切换角色',
+    body: switchRoleSchema,
+    write: async (tx, me, { body }, { t, locale }) => {
+      await switchRole(tx, me.userId, body);
+      return { after: undefined, audited: false, answer: await getUInfo(tx, me.userId, title(t), locale) };
+    },
+  });
+  resourceAction(app, {
+    ...ownWrite,
+    path: '/switchOrg',
+    summary: '切换账号',
+    body: switchOrgSchema,
+    write: async (tx, me, { body }, { t, locale }) => {
+      await switchOrg(tx, me.userId, body);
+      return { after: undefined, audited: false, answer: await getUInfo(tx, me.userId, title(t), locale) };
+    },
   });
 
-  app.post('/switchOrg', { schema: { body: switchOrgSchema } }, async (request) => {
-    const { userId } = request.session!;
-    await switchOrg(app.db, userId, request.body);
-    return ok(await getUInfo(app.db, userId, title(request.t), request.locale), request.t(OK_MSG.operation));
+  // The profile is the user's own, not an operation-log record (as before the kit): no audit row.
+  resourceAction(app, {
+    ...ownWrite,
+    path: '/editUser',
+    summary: '修改个人资料',
+    body: profileFormSchema,
+    message: OK_MSG.saved,
+    write: async (tx, me, { body }, { t, locale, now }) => {
+      await editUser(tx, me.userId, now, body);
+      return { after: undefined, audited: false, answer: await getUInfo(tx, me.userId, title(t), locale) };
+    },
   });
 
-  app.post('/editUser', { schema: { body: profileFormSchema } }, async (request) => {
-    const { userId } = request.session!;
-    await editUser(app.db, userId, app.now(), request.body);
-    return ok(await getUInfo(app.db, userId, title(request.t), request.locale), request.t(OK_MSG.saved));
-  });
-
+  // A hand route: a wrong current password must stay counted (committed) while the request fails, which the kit's one
+  // transaction would roll back with the error.
   // Guessing the current password is limited per IP like sign-in, besides the per-account lock it shares with sign-in.
   const editAccountLimit = { rateLimit: { max: opts.limits.loginPerMinute, timeWindow: '1 minute' } };
   app.post('/editAccount', { schema: { body: changePasswordRequestSchema }, config: editAccountLimit }, async (request) => {

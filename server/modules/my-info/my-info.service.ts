@@ -7,7 +7,7 @@ import { ERR } from '@/domain/errors';
 import { getCatalogEntry } from '@/domain/menus/catalog';
 import { customName, isHiddenBy, MENU_MANAGEMENT_KEY } from '@/domain/menus/customize';
 import { buildMenuTree } from '@/domain/menus/tree';
-import type { Db, DbOrTx } from '../../db/client';
+import type { Db, DbOrTx, Tx } from '../../db/client';
 import { membershipRoles, memberships, menus, roleMenus, roles, sessions, users } from '../../db/schema/auth';
 import { orgs } from '../../db/schema/orgs';
 import { AppError } from '../../lib/app-error';
@@ -105,7 +105,7 @@ const webEntries = (list: { entry: MenuEntry; platform: string }[] | undefined) 
  * Makes sure one membership is present and that it has a present role (docs/product-rules.md#accounts-in-use):
  * a user who never switched starts on the first membership and its first role.
  */
-async function ensurePresent(db: Db, userId: string): Promise<void> {
+async function ensurePresent(db: DbOrTx, userId: string): Promise<void> {
   const list = await membershipsOf(db, userId);
   if (list.length === 0) return;
   const present = list.find((m) => m.present) ?? list[0];
@@ -149,7 +149,7 @@ async function setPresentRole(tx: DbOrTx, membershipId: string, roleId: string) 
  * The user-info answer of getUInfo, switchRole and switchOrg (docs/product-rules.md#accounts-in-use, #menus-and-permissions, #calls): every membership
  * with its roles and their web menus; the menu tree and permissions of the present account and role.
  */
-export async function getUInfo(db: Db, userId: string, defaultTitle: string, locale: Locale = DEFAULT_LOCALE): Promise<UInfo> {
+export async function getUInfo(db: DbOrTx, userId: string, defaultTitle: string, locale: Locale = DEFAULT_LOCALE): Promise<UInfo> {
   const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!user) throw new AppError(401, ERR.sessionExpired);
   await ensurePresent(db, userId);
@@ -232,34 +232,30 @@ async function ownAccountRole(db: DbOrTx, userId: string, ref: AccountRoleRef): 
   if (!row) throw notFound();
 }
 
-/** Makes the given membership and role the present ones (docs/product-rules.md#accounts-in-use). */
-export async function switchRole(db: Db, userId: string, ref: AccountRoleRef): Promise<void> {
-  await db.transaction(async (tx) => {
-    await ownAccountRole(tx, userId, ref);
-    await setPresentAccount(tx, userId, ref.accountId);
-    await setPresentRole(tx, ref.accountId, ref.roleId);
-  });
+/** Makes the given membership and role the present ones (docs/product-rules.md#accounts-in-use), in the caller's transaction. */
+export async function switchRole(tx: Tx, userId: string, ref: AccountRoleRef): Promise<void> {
+  await ownAccountRole(tx, userId, ref);
+  await setPresentAccount(tx, userId, ref.accountId);
+  await setPresentRole(tx, ref.accountId, ref.roleId);
 }
 
-/** Makes the user's membership in `orgId` (of tenant `tenantOrgId`) the present one (docs/product-rules.md#accounts-in-use). */
-export async function switchOrg(db: Db, userId: string, ref: { orgId: string; tenantOrgId: string }): Promise<void> {
+/** Makes the user's membership in `orgId` (of tenant `tenantOrgId`) the present one (docs/product-rules.md#accounts-in-use), in the caller's transaction. */
+export async function switchOrg(tx: Tx, userId: string, ref: { orgId: string; tenantOrgId: string }): Promise<void> {
   if (!isUuid(ref.orgId) || !isUuid(ref.tenantOrgId)) throw notFound();
-  await db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({ id: memberships.id })
-      .from(memberships)
-      .where(
-        and(
-          eq(memberships.userId, userId),
-          eq(memberships.orgId, ref.orgId),
-          eq(memberships.tenantOrgId, ref.tenantOrgId),
-          eq(memberships.enabled, true),
-        ),
-      )
-      .limit(1);
-    if (!row) throw notFound();
-    await setPresentAccount(tx, userId, row.id);
-  });
+  const [row] = await tx
+    .select({ id: memberships.id })
+    .from(memberships)
+    .where(
+      and(
+        eq(memberships.userId, userId),
+        eq(memberships.orgId, ref.orgId),
+        eq(memberships.tenantOrgId, ref.tenantOrgId),
+        eq(memberships.enabled, true),
+      ),
+    )
+    .limit(1);
+  if (!row) throw notFound();
+  await setPresentAccount(tx, userId, row.id);
 }
 
 /** The menu build of one of the user's own account + role (docs/product-rules.md#menus-and-permissions, #calls). */
@@ -269,20 +265,18 @@ export async function menuTreeOf(db: Db, userId: string, ref: AccountRoleRef, lo
   return buildMenuTree(webEntries(byRole.get(ref.roleId)));
 }
 
-/** Personal centre "edit profile": name, mobile (unique across users), gender. */
-export async function editUser(db: Db, userId: string, now: Date, form: ProfileForm): Promise<void> {
+/** Personal centre "edit profile": name, mobile (unique across users), gender, in the caller's transaction. */
+export async function editUser(tx: Tx, userId: string, now: Date, form: ProfileForm): Promise<void> {
   const mobile = form.mobile === '' ? null : form.mobile;
-  await db.transaction(async (tx) => {
-    if (mobile) {
-      const [taken] = await tx
-        .select({ id: users.id })
-        .from(users)
-        .where(and(ne(users.id, userId), sql`(${users.mobile} = ${mobile} or ${users.accountNum} = ${mobile})`))
-        .limit(1);
-      if (taken) throw new AppError(400, ERR.mobileTaken);
-    }
-    await tx.update(users).set({ name: form.userName, mobile, gender: form.gender, updatedAt: now }).where(eq(users.id, userId));
-  });
+  if (mobile) {
+    const [taken] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(ne(users.id, userId), sql`(${users.mobile} = ${mobile} or ${users.accountNum} = ${mobile})`))
+      .limit(1);
+    if (taken) throw new AppError(400, ERR.mobileTaken);
+  }
+  await tx.update(users).set({ name: form.userName, mobile, gender: form.gender, updatedAt: now }).where(eq(users.id, userId));
 }
 
 /**

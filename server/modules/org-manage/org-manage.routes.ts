@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { currentOrgSaveSchema, currentOrgSchema } from '@/domain/org-manage/current-org';
 import { orgCreateSchema, orgDetailSchema, orgListQuery, orgRowSchema, orgRowsSchema, orgStatusSchema, orgUpdateSchema } from '@/domain/org-manage/orgs';
 import { idParamsSchema } from '@/domain/list-query';
@@ -16,7 +15,7 @@ import {
 import { resourceAction } from '../../lib/action';
 import { registerLinked } from '../../lib/linked';
 import { notFound, registerResource, relativeApi, resourceRoutes } from '../../lib/resource';
-import { requireAccess, requireActor, type Actor } from '../../plugins/tenant';
+import type { Actor } from '../../plugins/tenant';
 import { currentOrg, updateCurrentOrg } from './current-org.service';
 import {
   addDepartmentMembers,
@@ -68,17 +67,15 @@ export const orgManageRoutes: FastifyPluginAsync<{ family: Family }> = async (ap
   if (family !== 'admin') return;
   // Organisations below the management organisation: a tree, schools created with their administrator, status.
   await app.register(async (r0) => {
-    const r = r0.withTypeProvider<ZodTypeProvider>();
     const key = 'admin.org.orgInfo';
     resourceAction(r0, { method: 'GET', path: '/tree', access: [key, 'view'], query: orgListQuery, read: (db, actor, { query }) => orgTree(db, actor, query), answer: orgRowsSchema });
-    // Hand route: it answers a workbook stream, not the envelope. TODO(kitopts): the kit's file-download answer.
-    r.get('/export', { preValidation: requireAccess(key, 'export'), schema: { querystring: orgListQuery } }, async (request, reply) => {
-      const rows = await orgTree(app.db, await requireActor(request), request.query);
-      const file = orgWorkbook(rows, request.t);
-      return reply
-        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(request.t('orgManage:orgs.exportName'))}.xlsx`)
-        .send(file);
+    resourceAction(r0, {
+      method: 'GET',
+      path: '/export',
+      access: [key, 'export'],
+      query: orgListQuery,
+      answers: 'file',
+      read: async (db, actor, { query }, { t }) => ({ workbook: orgWorkbook(await orgTree(db, actor, query), t), fileName: `${t('orgManage:orgs.exportName')}.xlsx` }),
     });
     resourceAction(r0, {
       method: 'PUT',

@@ -1,19 +1,16 @@
 import multipart from '@fastify/multipart';
-import type { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { paramsOf } from '@/domain/list-query';
 import { emptySchema, ok } from '@/domain/api';
 import { answerSchema, asIs, kitDoc } from '../../lib/openapi';
-import { jobStartedSchema } from '@/domain/jobs';
 import { PEOPLE_IMPORT_MAX_BYTES, peopleImportPreviewSchema, studentImportOptionsSchema, type PeopleImportKind } from '@/domain/people/people-import';
 import { parentListQuery } from '@/domain/people/parents';
 import { staffListQuery } from '@/domain/people/staff';
 import { studentListQuery } from '@/domain/people/students';
 import { userListQuery } from '@/domain/users/users';
-import { resourceAction } from '../../lib/action';
+import { resourceAction, type ActionContext } from '../../lib/action';
 import { relativeApi } from '../../lib/resource';
-import { XLSX_MIME, sendXlsx, uploadedFile } from '../../lib/spreadsheet/http';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import { accountExport, parentExport, peopleTemplate, studentExport } from './people-export.service';
 import { dropImport, holdImport, takeImport } from './people-import-store';
@@ -21,7 +18,7 @@ import type { Storage } from '../../lib/storage/storage';
 import { peopleImportJob, previewImport, studentImportOptions } from './people-import.service';
 import type { Family } from './people-import-rows';
 
-const translator = (request: FastifyRequest) => (key: string, options?: Record<string, unknown>) => request.t(key, options ?? {});
+const translator = (t: ActionContext['t']) => (key: string, options?: Record<string, unknown>) => t(key, options ?? {});
 const importParams = paramsOf('importId');
 
 /** The pages whose people can be imported and exported, per family. */
@@ -49,49 +46,61 @@ export const peopleImportRoutes: FastifyPluginAsync<{ family: Family; storage: S
   if (family === 'k12') await app.register(async (scope) => parentExportRoute(scope, 'k12.user.parent'), { prefix: relativeApi('k12.user.parent', family) });
 };
 
-// TODO(kitopts): the kit's file-download answer (a streamed workbook).
+/**
+ * A streamed export: the workbook is read from the database while it is sent, after the read returns, so it reads the
+ * primary (a replica failing mid-stream could not fall back to it).
+ */
 function parentExportRoute(app: FastifyInstance, key: string) {
-  app
-    .withTypeProvider<ZodTypeProvider>()
-    .get('/export', { preValidation: requireAccess(key, 'export'), schema: { querystring: parentListQuery.partial() } }, async (request, reply) => {
-      const { stream, fileName } = await parentExport(app.db, await requireActor(request), key, request.query, translator(request));
-      return sendStream(reply, stream, fileName);
-    });
-}
-
-function sendStream(reply: FastifyReply, stream: Readable, fileName: string) {
-  return reply
-    .header('content-type', XLSX_MIME)
-    .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`)
-    .header('cache-control', 'no-store')
-    .send(stream);
+  resourceAction(app, {
+    method: 'GET',
+    path: '/export',
+    access: [key, 'export'],
+    query: parentListQuery.partial(),
+    answers: 'file',
+    reads: 'primary',
+    read: async (db, actor, { query }, { t }) => {
+      const { stream, fileName } = await parentExport(db, actor, key, query, translator(t));
+      return { workbook: stream, fileName };
+    },
+  });
 }
 
 async function pageRoutes(app: FastifyInstance, storage: Storage, family: Family, key: string, kind: PeopleImportKind) {
   await app.register(multipart, { limits: { fileSize: PEOPLE_IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
   const r = app.withTypeProvider<ZodTypeProvider>();
-  // Hand routes where the action kit does not fit: a workbook download, a multipart upload, a job enqueued with the
-  // request's locale, the discard of that upload, and streamed exports. TODO(kitopts): the kit's file-download answer
-  // (template, exports), `multipart` (preview) and `enqueue` (commit) options.
-  r.get('/import/template', { preValidation: requireAccess(key, 'import') }, async (request, reply) => {
-    const { workbook, fileName } = await peopleTemplate(app.db, await requireActor(request), kind, translator(request));
-    return sendXlsx(reply, workbook, fileName);
+  resourceAction(app, {
+    method: 'GET',
+    path: '/import/template',
+    access: [key, 'import'],
+    answers: 'file',
+    read: (db, actor, _input, { t }) => peopleTemplate(db, actor, kind, translator(t)),
   });
   if (kind === 'student') {
     resourceAction(app, { method: 'GET', path: '/import/options', access: [key, 'import'], read: studentImportOptions, answer: studentImportOptionsSchema });
   }
-  // A multipart upload: the file is kept for the commit and checked row by row.
-  // TODO(kitopts): `multipart` (an upload) makes this a resourceAction.
-  r.post('/import/preview', { preValidation: requireAccess(key, 'import'), serializerCompiler: asIs, schema: { ...kitDoc(key, 'import', '导入 · 预览'), response: answerSchema(peopleImportPreviewSchema) } }, async (request) =>
-    ok(await previewImport(app.db, storage, app.now(), await requireActor(request), kind, family, await uploadedFile(request), translator(request))),
-  );
+  // A multipart upload: the file is kept for the commit (a write, so on the primary) and checked row by row.
+  resourceAction(app, {
+    method: 'POST',
+    path: '/import/preview',
+    access: [key, 'import'],
+    summary: '导入 · 预览',
+    upload: true,
+    reads: 'primary',
+    answer: peopleImportPreviewSchema,
+    read: (db, actor, { file }, { t, now }) => previewImport(db, storage, now, actor, kind, family, file!, translator(t)),
+  });
   // The commit is a job (docs/product-rules.md#jobs): the kept file or plan is handed to it once (a second commit is
   // 404), and the answer is the job's `{ id }`; its result holds the counts and the failures workbook.
-  // TODO(kitopts): `enqueue` (a job with the request's locale) makes this a resourceAction.
-  r.post('/import/:importId/commit', { preValidation: requireAccess(key, 'import'), serializerCompiler: asIs, schema: { ...kitDoc(key, 'import', '导入 · 提交'), params: importParams, response: answerSchema(jobStartedSchema) } }, async (request) => {
-    const actor = await requireActor(request);
-    await holdImport(app.db, request.params.importId, actor, kind, family, app.now());
-    return ok({ id: await app.jobs.enqueue('peopleImport', actor, { kind, family, importId: request.params.importId }, request.locale) });
+  resourceAction(app, {
+    method: 'POST',
+    path: '/import/:importId/commit',
+    access: [key, 'import'],
+    summary: '导入 · 提交',
+    params: importParams,
+    enqueue: async (db, actor, { params }, { locale, now }) => {
+      await holdImport(db, params.importId, actor, kind, family, now);
+      return app.jobs.enqueue('peopleImport', actor, { kind, family, importId: params.importId }, locale);
+    },
   });
   // The discard of a kept upload (its row and its blob in the file store; nothing audited, as nothing was imported), whose
   // unknown or expired id answers the import's own 404 message. A hand route: it writes no audit row and removes a blob
@@ -102,15 +111,18 @@ async function pageRoutes(app: FastifyInstance, storage: Storage, family: Family
     await dropImport(app.db, storage, request.params.importId);
     return ok(null);
   });
-  // A streamed workbook, not an envelope.
-  r.get(
-    '/export',
-    { preValidation: requireAccess(key, 'export'), schema: { querystring: (kind === 'student' ? studentListQuery : kind === 'staff' ? staffListQuery : userListQuery).partial() } },
-    async (request, reply) => {
-      const actor = await requireActor(request);
-      const q = request.query as { keyword?: string; gradeId?: string; classId?: string; status?: string; roleId?: string; enabled?: 'true' | 'false' };
-      const { stream, fileName } = kind === 'student' ? await studentExport(app.db, actor, key, q, translator(request)) : await accountExport(app.db, actor, kind, key, q, translator(request));
-      return sendStream(reply, stream, fileName);
+  // A streamed export (read while it is sent): the primary, as the parents' export.
+  resourceAction(app, {
+    method: 'GET',
+    path: '/export',
+    access: [key, 'export'],
+    query: (kind === 'student' ? studentListQuery : kind === 'staff' ? staffListQuery : userListQuery).partial(),
+    answers: 'file',
+    reads: 'primary',
+    read: async (db, actor, { query }, { t }) => {
+      const q = query as { keyword?: string; gradeId?: string; classId?: string; status?: string; roleId?: string; enabled?: 'true' | 'false' };
+      const { stream, fileName } = kind === 'student' ? await studentExport(db, actor, key, q, translator(t)) : await accountExport(db, actor, kind, key, q, translator(t));
+      return { workbook: stream, fileName };
     },
-  );
+  });
 }

@@ -15,7 +15,6 @@ import {
 import { resourceAction } from '../../lib/action';
 import { asIs, kitDoc, pageAnswerSchema } from '../../lib/openapi';
 import { relativeApi } from '../../lib/resource';
-import { sendXlsx } from '../../lib/spreadsheet/http';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import { operationLogWorkbook, signInLogWorkbook } from './logs.export';
 import { onlineSessionPage, operationLogDetail, operationLogPage, operationLogRows, signInLogPage, signInLogRows, signOutSession } from './logs.service';
@@ -32,19 +31,25 @@ export const logsRoutes: FastifyPluginAsyncZod<{ family: Family }> = async (app,
 
   const signIn: FastifyPluginAsyncZod = async (r) => {
     resourceAction(r, { method: 'GET', path: '/page', access: [signInKey, 'view'], query: signInLogQuery, read: (rdb, actor, { query }) => signInLogPage(rdb, actor, query), answer: signInLogPageSchema });
-    // Hand route: a workbook download, not an envelope. TODO(kitopts): the kit's file-download answer.
-    r.get('/export', { preValidation: requireAccess(signInKey, 'export'), schema: { querystring: signInLogQuery } }, async (request, reply) => {
-      const rows = await app.readWith(request, async (rdb) => signInLogRows(rdb, await requireActor(request), request.query));
-      return sendXlsx(reply, signInLogWorkbook(rows, request.t), `${request.t('platform:signInLog.exportName')}.xlsx`);
+    resourceAction(r, {
+      method: 'GET',
+      path: '/export',
+      access: [signInKey, 'export'],
+      query: signInLogQuery,
+      answers: 'file',
+      read: async (rdb, actor, { query }, { t }) => ({ workbook: signInLogWorkbook(await signInLogRows(rdb, actor, query), t), fileName: `${t('platform:signInLog.exportName')}.xlsx` }),
     });
   };
 
   const operation: FastifyPluginAsyncZod = async (r) => {
     resourceAction(r, { method: 'GET', path: '/page', access: [operationKey, 'view'], query: operationLogQuery, read: (rdb, actor, { query }) => operationLogPage(rdb, actor, query), answer: operationLogPageSchema });
-    // Hand route: a workbook download, not an envelope. TODO(kitopts): the kit's file-download answer.
-    r.get('/export', { preValidation: requireAccess(operationKey, 'export'), schema: { querystring: operationLogQuery } }, async (request, reply) => {
-      const rows = await app.readWith(request, async (rdb) => operationLogRows(rdb, await requireActor(request), request.query));
-      return sendXlsx(reply, operationLogWorkbook(rows, request.t), `${request.t('platform:operationLog.exportName')}.xlsx`);
+    resourceAction(r, {
+      method: 'GET',
+      path: '/export',
+      access: [operationKey, 'export'],
+      query: operationLogQuery,
+      answers: 'file',
+      read: async (rdb, actor, { query }, { t }) => ({ workbook: operationLogWorkbook(await operationLogRows(rdb, actor, query), t), fileName: `${t('platform:operationLog.exportName')}.xlsx` }),
     });
     resourceAction(r, { method: 'GET', path: '/:id', access: [operationKey, 'detail'], params: idParamsSchema, read: (rdb, actor, { params }) => operationLogDetail(rdb, actor, params.id), answer: operationLogDetailSchema });
   };

@@ -1,6 +1,4 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ok } from '@/domain/api';
 import { pageApi, type Family } from '@/domain/menus/access';
 import { customName } from '@/domain/menus/customize';
 import { permissionTree, permissionTreeSchema } from '@/domain/roles/permission-tree';
@@ -17,9 +15,8 @@ import {
 } from '@/domain/roles/roles';
 import { menuCustoms } from '../../lib/menu-custom';
 import { registerLinked } from '../../lib/linked';
-import { answerSchema, asIs, kitDoc } from '../../lib/openapi';
+import { resourceAction } from '../../lib/action';
 import { resourceRoutes } from '../../lib/resource';
-import { requireAccess } from '../../plugins/tenant';
 import { addRoleMembers, createRole, deleteRole, removeRoleMembers, roleById, roleCandidates, roleMemberPage, rolePage, roleRow, updateRole } from './roles.service';
 
 /**
@@ -40,26 +37,29 @@ export const roleRoutes: FastifyPluginAsync<{ family: Family }> = async (app, { 
         remove: deleteRole,
         response: { row: roleRowSchema, detail: roleDetailSchema, saved: roleDetailSchema },
       });
-      const r = scope.withTypeProvider<ZodTypeProvider>();
       // The role editor's permission tree with the platform operators' names, order and hidden marks
-      // (docs/product-rules.md#menu-management), in the request's language. Hand route: its names are translated with the
-      // request's locale, which an action kit read does not get. TODO(kitopts): the request's `locale` in a read.
-      r.get('/menu-tree', { preValidation: requireAccess(key, 'view'), serializerCompiler: asIs, schema: { ...kitDoc(key, 'view', '权限树'), response: answerSchema(permissionTreeSchema) } }, async (request) => {
-        const custom = await menuCustoms(app.db);
-        const hidden = request.t('roles:hiddenMenu');
-        return ok(
-          permissionTree(
+      // (docs/product-rules.md#menu-management), in the caller's language.
+      resourceAction(scope, {
+        method: 'GET',
+        path: '/menu-tree',
+        access: [key, 'view'],
+        summary: '权限树',
+        answer: permissionTreeSchema,
+        read: async (db, _actor, _input, { t, locale }) => {
+          const custom = await menuCustoms(db);
+          const hidden = t('roles:hiddenMenu');
+          return permissionTree(
             family,
             {
               entry: (e, c) => {
-                const name = customName(c?.names, request.locale) ?? request.t(`menus:${e.i18nKey}`, { defaultValue: e.name });
+                const name = customName(c?.names, locale) ?? t(`menus:${e.i18nKey}`, { defaultValue: e.name });
                 return c?.hidden ? `${name} ${hidden}` : name;
               },
-              button: (b) => request.t(`menus:${b.i18nKey}`, { defaultValue: b.name }),
+              button: (b) => t(`menus:${b.i18nKey}`, { defaultValue: b.name }),
             },
             custom,
-          ),
-        );
+          );
+        },
       });
     },
     { prefix: pageApi(key).slice(`/api/busi/web/${family}`.length) },

@@ -1,13 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ok } from '@/domain/api';
-import { jobStartedSchema } from '@/domain/jobs';
 import { rolloverCommitSchema, rolloverPreviewSchema, rolloverSummarySchema, type RolloverCommit } from '@/domain/school/rollover';
 import type { SchoolFamily } from '@/domain/menus/access';
 import { resourceAction } from '../../lib/action';
 import { audit } from '../../lib/audit';
-import { answerSchema, asIs, kitDoc } from '../../lib/openapi';
-import { requireAccess, requireActor } from '../../plugins/tenant';
 import type { JobHandler } from '../../lib/jobs';
 import { checkRollover, commitRollover, lastRollover, rolloverPreview, undoRollover } from './rollover.service';
 
@@ -35,20 +30,23 @@ const rolloverJob: JobHandler<{ family: SchoolFamily; body: RolloverCommit }> = 
  */
 export const rolloverRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (app, { family }) => {
   const pageKey = `${family}.org.acayear`;
-  const r = app.withTypeProvider<ZodTypeProvider>();
   // One kind for both families: the job's input names the family.
   app.jobs.define('rollover', rolloverJob);
 
   const can = [pageKey, 'rollover'] as const;
   resourceAction(app, { method: 'GET', path: '/preview', access: can, read: (db, actor) => rolloverPreview(db, actor, family), answer: rolloverPreviewSchema });
   resourceAction(app, { method: 'GET', path: '/last', access: can, read: lastRollover, answer: rolloverSummarySchema.nullable() });
-  // Hand route: the rollover runs as a job enqueued with the request's locale (docs/product-rules.md#jobs); checked
-  // here first so a refusal answers at once.
-  // TODO(kitopts): `enqueue` (a job with the request's locale) makes this a resourceAction.
-  r.post('/', { preValidation: requireAccess(...can), serializerCompiler: asIs, schema: { ...kitDoc(pageKey, 'rollover', '学年升级 · 提交'), body: rolloverCommitSchema, response: answerSchema(jobStartedSchema) } }, async (request) => {
-    const actor = await requireActor(request);
-    await checkRollover(app.db, actor, family, request.body);
-    return ok({ id: await app.jobs.enqueue('rollover', actor, { family, body: request.body }, request.locale) });
+  // The rollover runs as a job (docs/product-rules.md#jobs), checked here first so a refusal answers at once.
+  resourceAction(app, {
+    method: 'POST',
+    path: '/',
+    access: can,
+    summary: '学年升级 · 提交',
+    body: rolloverCommitSchema,
+    enqueue: async (db, actor, { body }, { locale }) => {
+      await checkRollover(db, actor, family, body);
+      return app.jobs.enqueue('rollover', actor, { family, body }, locale);
+    },
   });
   resourceAction(app, {
     method: 'POST',

@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
 import { allowsUpdates } from '@/domain/people/import-updates';
@@ -8,7 +8,7 @@ import { classDetailSchema, classFormOptionsSchema, classListQuery, classSaveSch
 import { collegeDetailSchema, collegeListQuery, collegeSaveSchema, majorDetailSchema, majorFormOptionsSchema, majorListQuery, majorSaveSchema } from '@/domain/school/colleges';
 import { gradeDetailSchema, gradeFormOptionsSchema, gradeListQuery, gradeSaveSchema } from '@/domain/school/grades';
 import { schoolYearDetailSchema, schoolYearListQuery, schoolYearSaveSchema } from '@/domain/school/school-years';
-import { resourceAction } from '../../lib/action';
+import { resourceAction, type ActionContext } from '../../lib/action';
 import { registerResource, relativeApi } from '../../lib/resource';
 import { sendXlsx, uploadedFile } from '../../lib/spreadsheet/http';
 import { requireAccess, requireActor } from '../../plugins/tenant';
@@ -25,7 +25,7 @@ import type { SchoolFamily } from '@/domain/menus/access';
  * (org/class) and, at universities, colleges and majors — each a resource declaration on the server kit
  * (server/lib/resource.ts).
  */
-const translator = (request: FastifyRequest) => (key: string, options?: Record<string, unknown>) => request.t(key, options ?? {});
+const translator = (t: ActionContext['t']) => (key: string, options?: Record<string, unknown>) => t(key, options ?? {});
 
 export const orgRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (app, { family }) => {
 
@@ -59,24 +59,25 @@ export const orgRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (ap
     },
     (scope) => {
       resourceAction(scope, { method: 'GET', path: '/options', access: [classKey, 'view'], read: classFormOptions, answer: classFormOptionsSchema });
-      // Hand routes: the export and the template answer a workbook stream, the import reads a multipart upload.
-      // TODO(kitopts): the kit's file-download answer (export, template) and `multipart` (import) options.
       // Import and export of the class workbook (docs/product-rules.md#class-import).
       void scope.register(multipart, { limits: { fileSize: CLASS_IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
       const r = scope.withTypeProvider<ZodTypeProvider>();
-      r.get('/export', { preValidation: requireAccess(classKey, 'export'), schema: { querystring: classListQuery } }, async (request, reply) => {
-        const { workbook, fileName } = await app.readWith(request, async (db) => classExport(db, await requireActor(request), family, request.query, translator(request)));
-        return sendXlsx(reply, workbook, fileName);
+      resourceAction(scope, {
+        method: 'GET',
+        path: '/export',
+        access: [classKey, 'export'],
+        query: classListQuery,
+        answers: 'file',
+        read: (db, actor, { query }, { t }) => classExport(db, actor, family, query, translator(t)),
       });
-      r.get('/import/template', { preValidation: requireAccess(classKey, 'import') }, async (request, reply) => {
-        const { workbook, fileName } = classTemplate(family, translator(request));
-        return sendXlsx(reply, workbook, fileName);
-      });
+      resourceAction(scope, { method: 'GET', path: '/import/template', access: [classKey, 'import'], answers: 'file', read: async (_db, _actor, _input, { t }) => classTemplate(family, translator(t)) });
+      // A hand route: by its query it answers the envelope (`?dryRun=1`) or the result workbook, which no one declaration
+      // does (a kit read answers one or the other), and the import kit (server/lib/import-rows.ts) runs its own transaction.
       // `?dryRun=1` answers what the import would do (counts, refused rows, each update) and writes nothing.
       r.post('/import', { preValidation: requireAccess(classKey, 'import'), schema: { querystring: classImportQuery } }, async (request, reply) => {
         const upload = await uploadedFile(request);
         const dryRun = request.query.dryRun === '1';
-        const outcome = await importClasses(app.db, await requireActor(request), family, upload, translator(request), { dryRun, updateExisting: allowsUpdates(upload.fields) });
+        const outcome = await importClasses(app.db, await requireActor(request), family, upload, translator(request.t), { dryRun, updateExisting: allowsUpdates(upload.fields) });
         if (dryRun) return ok(outcome.preview);
         reply.header('x-import-success', String(outcome.success)).header('x-import-failure', String(outcome.failure));
         return sendXlsx(reply, outcome.workbook, outcome.fileName);

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { OK_MSG } from '@/domain/errors';
 import { idParamsSchema } from '@/domain/list-query';
 import { deviceCredentialSchema, deviceListQuery, deviceOptionsSchema, deviceRowSchema, deviceSaveSchema } from '@/domain/venue/devices';
@@ -7,7 +6,6 @@ import { venueDeviceCandidateQuery, venueDeviceLinkedSchema, venueDeviceListQuer
 import { resourceAction } from '../../lib/action';
 import { registerLinked } from '../../lib/linked';
 import { registerResource } from '../../lib/resource';
-import { requireAccess, requireActor } from '../../plugins/tenant';
 import { deviceWorkbook } from './device.export';
 import { createDevice, deleteDevice, deviceById, deviceOptions, devicePage, deviceRows, issueDeviceSecret, revokeDeviceSecret, updateDevice } from './device.service';
 import { attachDevices, createVenue, deleteVenue, detachDevices, updateVenue, venueById, venueDeviceCandidates, venueDevicePage, venuePage } from './venue.service';
@@ -35,16 +33,15 @@ export const venueRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (
       response: { row: deviceRowSchema, detail: deviceRowSchema, saved: deviceRowSchema },
     },
     (scope) => {
-      const r = scope.withTypeProvider<ZodTypeProvider>();
       // The association screen lists the organisation's devices to choose from.
       resourceAction(scope, { method: 'GET', path: '/options', access: [deviceKey, 'view', [placeKey, 'device']], read: deviceOptions, answer: deviceOptionsSchema });
-      // Hand route: it answers a workbook stream, not the envelope. TODO(kitopts): the kit's file-download answer.
-      r.get('/export', { preValidation: requireAccess(deviceKey, 'export'), schema: { querystring: deviceListQuery.omit({ current: true, size: true }) } }, async (request, reply) => {
-        const rows = await deviceRows(app.db, await requireActor(request), request.query);
-        return reply
-          .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-          .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(request.t('venue:device.exportName'))}.xlsx`)
-          .send(deviceWorkbook(rows, request.t));
+      resourceAction(scope, {
+        method: 'GET',
+        path: '/export',
+        access: [deviceKey, 'export'],
+        query: deviceListQuery.omit({ current: true, size: true }),
+        answers: 'file',
+        read: async (db, actor, { query }, { t }) => ({ workbook: deviceWorkbook(await deviceRows(db, actor, query), t), fileName: `${t('venue:device.exportName')}.xlsx` }),
       });
       // The device API secret (docs/product-rules.md#ingest): issue (activating the device) or rotate, and revoke.
       resourceAction(scope, {

@@ -21,6 +21,7 @@ import type { Actor } from '../../../server/plugins/tenant';
 const PAGE = 'k12.org.class';
 const U = '0b6f3a52-6c1e-4c53-9a41-7d1b2c3e4f50';
 const NOW = new Date('2026-03-02T08:00:00Z');
+const REPLICA = { replica: true } as unknown as Db;
 
 interface Kit {
   app: FastifyInstance;
@@ -37,7 +38,8 @@ async function kit(declare: (app: FastifyInstance) => void, opts: { perms?: stri
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('db', db);
   app.decorate('now', () => NOW);
-  app.decorate('readWith', async <T>(_request: unknown, read: (d: Db) => Promise<T>) => read(db));
+  // The replica stand-in: a read the kit sends through `app.readWith` gets it, one on the primary gets `db`.
+  app.decorate('readWith', async <T>(_request: unknown, read: (d: Db) => Promise<T>) => read(REPLICA));
   await app.register(i18nPlugin);
   await app.register(errorsPlugin);
   await registerConsoleDocs(app);
@@ -181,5 +183,16 @@ describe('action kit options', () => {
     ]);
     await app.inject({ method: 'POST', url: `/api/busi/web/k12/org/class/${U.replace('0b', '1b')}/invalid`, payload: {} });
     expect(audits).toHaveLength(2);
+  });
+
+  it("reads on the primary with reads: 'primary' (a job's progress, a read that may write), else through app.readWith", async () => {
+    const { app } = await kit((scope) => {
+      resourceAction(scope, { method: 'GET', path: '/fresh', access: [PAGE, 'view'], reads: 'primary', read: async (db) => db === scope.db });
+      resourceAction(scope, { method: 'GET', path: '/freshFile', access: [PAGE, 'view'], reads: 'primary', answers: 'file', read: async (db) => ({ body: Buffer.from(String(db === scope.db)), fileName: 'a.txt', contentType: 'text/plain' }) });
+      resourceAction(scope, { method: 'GET', path: '/any', access: [PAGE, 'view'], read: async (db) => db === REPLICA });
+    });
+    expect((await app.inject({ url: '/api/busi/web/k12/org/class/fresh' })).json().data).toBe(true);
+    expect((await app.inject({ url: '/api/busi/web/k12/org/class/freshFile' })).body).toBe('true');
+    expect((await app.inject({ url: '/api/busi/web/k12/org/class/any' })).json().data).toBe(true);
   });
 });
