@@ -16,6 +16,7 @@ import type { Access, DeclaredAction } from '../../server/lib/action';
 import { declaredLinked, type DeclaredLinked } from '../../server/lib/linked';
 import { declaredActions, declaredResources, type DeclaredResource } from '../../server/lib/resource';
 import { createTestApp, type TestApp } from '../support/server-app';
+import { multipartBody } from './physique-results/physique-fixtures';
 
 type Body = Record<string, unknown>;
 interface Ctx {
@@ -508,7 +509,7 @@ const ACTION_BODIES: Record<string, Body> = {
   'POST /physiqueManage/testResult/valid': { ids: [U] },
   'POST /selfTest/testRecord/invalid': { ids: [U] },
   'POST /selfTest/testRecord/valid': { ids: [U] },
-  'POST /exerciseRecord/invalid': { ids: [U] },
+  'POST /exerciseRecord/invalid': { ids: [U], reason: '契约' },
   'POST /exerciseRecord/valid': { ids: [U] },
   'POST /physiqueManage/testResult/editUpReport/:id': { field: 'heightCm', value: '170' },
   // A plan's form names a school year, classes and items: an empty one is refused (400), so only the permission is
@@ -541,6 +542,11 @@ const send = (account: string, a: DeclaredAction, url: string, body?: Body) => {
   const me = t.as(account);
   if (a.method === 'GET') return me.get(url);
   if (a.method === 'DELETE') return me.delete(url);
+  // An upload gets a file (not a workbook: refused once the tenancy let it through), so only the tenancy can say 404.
+  if (a.upload) {
+    const { payload, headers } = multipartBody(Buffer.from('契约'), '契约.xlsx');
+    return me.post(url, payload, { headers });
+  }
   return a.method === 'POST' ? me.post(url, body ?? {}) : me.put(url, body ?? {});
 };
 /** `ACTION_BODIES`' key: the path after the row's `:id`, '/' at a resource's own prefix, else the path in the family. */

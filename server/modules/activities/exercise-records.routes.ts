@@ -1,17 +1,15 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsync } from 'fastify';
 import { activityOptionsSchema, exerciseRecordFilter, exerciseRecordListQuery, exerciseRecordRowSchema, exerciseValidityBody, validityChangedSchema } from '@/domain/activities/exercise-records';
 import type { Family } from '@/domain/menus/access';
 import type { DbOrTx } from '../../db/client';
 import { classScopeOf } from '../../lib/data-scope';
-import { resourceAction } from '../../lib/action';
+import { resourceAction, type ActionContext } from '../../lib/action';
 import { audit } from '../../lib/audit';
 import { registerResource } from '../../lib/resource';
-import { sendXlsx } from '../../lib/spreadsheet/http';
-import { requireAccess, requireActor, type Actor } from '../../plugins/tenant';
+import type { Actor } from '../../plugins/tenant';
 import { activityOptions, exerciseRecordPage, exportExerciseRecords, setExerciseRecordsInvalid, type ActivityReader } from './exercise-records.service';
 
-const translator = (request: FastifyRequest) => (key: string, options?: Record<string, unknown>) => request.t(key, options ?? {});
+const translator = (t: ActionContext['t']) => (key: string, options?: Record<string, unknown>) => t(key, options ?? {});
 
 /**
  * Exercise records of /api/busi/web/{admin|k12|gx} (sportData/exerciseRecord, docs/product-rules.md#exercise-records):
@@ -32,12 +30,14 @@ export const exerciseRecordRoutes: FastifyPluginAsync<{ family: Family }> = asyn
       response: { row: exerciseRecordRowSchema },
     },
     (scope) => {
-      const r = scope.withTypeProvider<ZodTypeProvider>();
       resourceAction(scope, { method: 'GET', path: '/options', access: [key, 'view'], answer: activityOptionsSchema, read: async (db, actor) => activityOptions(db, await reader(db, actor)) });
-      // Hand route: it answers a workbook stream, not the envelope. TODO(kitopts): a read action answering a file (xlsx).
-      r.get('/export', { preValidation: requireAccess(key, 'export'), schema: { querystring: exerciseRecordFilter } }, async (request, reply) => {
-        const { workbook, fileName } = await app.readWith(request, async (db) => exportExerciseRecords(db, await reader(db, await requireActor(request)), request.query, translator(request), app.now()));
-        return sendXlsx(reply, workbook, fileName);
+      resourceAction(scope, {
+        method: 'GET',
+        path: '/export',
+        access: [key, 'export'],
+        query: exerciseRecordFilter,
+        answers: 'file',
+        read: async (db, actor, { query }, { t, now }) => exportExerciseRecords(db, await reader(db, actor), query, translator(t), now),
       });
       // A batch over many records: audited as one row naming no single record (so the write logs its own row, not the
       // kit's row of an id), and only when something changed.

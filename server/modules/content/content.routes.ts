@@ -129,8 +129,7 @@ export const lessonResourceRoutes: FastifyPluginAsync<{ family: ServedBy<'lesson
       : (scope) => {
           resourceAction(scope, { method: 'GET', path: '/library/page', access: [key, 'view'], query: libraryListQuery, answer: pageSchema(libraryRowSchema), read: (db, actor, { query }) => libraryPage(db, actor, query) });
           // The cover's thumbnail; no-cache so a changed cover shows at once (the ETag answers 304 while it stays).
-          // A hand route: it streams a file (ranges, ETag and 304 through sendStoredFile), not an envelope.
-          // TODO(kitopts): a read action answering a stored file.
+          // A hand route: a stored file streamed with ranges, ETag and 304 (sendStoredFile), which a kit file answer does not do.
           scope.withTypeProvider<ZodTypeProvider>().get('/library/:id/cover', { preValidation: requireAccess(key, 'view'), schema: { params: idParamsSchema } }, async (request, reply) => {
             const file = await libraryCover(app.db, await requireActor(request), uuidOr404(request.params.id));
             return sendStoredFile(storage, request, reply, thumbnailOf(file), 'private, no-cache');

@@ -1,5 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsync } from 'fastify';
 import {
   contestEntryFilter,
   contestEntryInvalidBody,
@@ -21,11 +20,10 @@ import { idParamsSchema } from '@/domain/list-query';
 import { pageAccess, type Family } from '@/domain/menus/access';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
-import { resourceAction, type Access } from '../../lib/action';
+import { resourceAction, type Access, type ActionContext } from '../../lib/action';
 import { classScopeOf } from '../../lib/data-scope';
-import { registerResource, uuidOr404 } from '../../lib/resource';
-import { sendXlsx } from '../../lib/spreadsheet/http';
-import { requireAccess, requireActor, type Actor } from '../../plugins/tenant';
+import { registerResource } from '../../lib/resource';
+import type { Actor } from '../../plugins/tenant';
 import { registerRefCheck } from '../activities/ref-checks';
 import { activityOptions } from '../activities/exercise-records.service';
 import { contestRefCheck } from './contest-ref-check';
@@ -45,7 +43,7 @@ import {
   type ContestReader,
 } from './contests.service';
 
-const translator = (request: FastifyRequest) => (key: string, options?: Record<string, unknown>) => request.t(key, options ?? {});
+const translator = (t: ActionContext['t']) => (key: string, options?: Record<string, unknown>) => t(key, options ?? {});
 
 /**
  * Online contests of /api/busi/web/{admin|k12|gx} (docs/product-rules.md#contests): the resource (list, get, add, edit,
@@ -162,17 +160,23 @@ export const contestRoutes: FastifyPluginAsync<{ family: Family }> = async (app,
         });
       }
 
-      // Spreadsheet downloads: hand routes (a file, not an envelope). TODO(kitopts): a read action answering a file (xlsx).
-      const r = scope.withTypeProvider<ZodTypeProvider>();
-      r.get('/:id/export', { preValidation: requireAccess(...data), schema: { params: idParamsSchema, querystring: leaderboardQuery } }, async (request, reply) => {
-        const who = await reader(app.db, await requireActor(request));
-        const { workbook, fileName } = await app.readWith(request, (db) => exportLeaderboard(db, who, uuidOr404(request.params.id), request.query, translator(request)));
-        return sendXlsx(reply, workbook, fileName);
+      resourceAction(scope, {
+        method: 'GET',
+        path: '/:id/export',
+        access: data,
+        params: idParamsSchema,
+        query: leaderboardQuery,
+        answers: 'file',
+        read: async (db, actor, { params, query }, { t }) => exportLeaderboard(db, await reader(db, actor), params.id, query, translator(t)),
       });
-      r.get('/:id/entries/export', { preValidation: requireAccess(key, 'export'), schema: { params: idParamsSchema, querystring: contestEntryFilter } }, async (request, reply) => {
-        const who = await reader(app.db, await requireActor(request));
-        const { workbook, fileName } = await app.readWith(request, (db) => exportContestEntries(db, who, uuidOr404(request.params.id), request.query, translator(request), app.now()));
-        return sendXlsx(reply, workbook, fileName);
+      resourceAction(scope, {
+        method: 'GET',
+        path: '/:id/entries/export',
+        access: [key, 'export'],
+        params: idParamsSchema,
+        query: contestEntryFilter,
+        answers: 'file',
+        read: async (db, actor, { params, query }, { t, now }) => exportContestEntries(db, await reader(db, actor), params.id, query, translator(t), now),
       });
     },
   );

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   homeworkClassCompletionSchema,
   homeworkDetailSchema,
@@ -18,9 +17,8 @@ import { pageSchema } from '@/domain/api';
 import { idParamsSchema as idParams } from '@/domain/list-query';
 import { OK_MSG } from '@/domain/errors';
 import { resourceAction } from '../../lib/action';
-import { registerResource, uuidOr404 } from '../../lib/resource';
-import { requireAccess, requireActor, type Actor } from '../../plugins/tenant';
-import { sendXlsx } from '../../lib/spreadsheet/http';
+import { registerResource } from '../../lib/resource';
+import type { Actor } from '../../plugins/tenant';
 import { registerRefCheck } from '../activities/ref-checks';
 import { exportHomework } from './homework-export';
 import {
@@ -71,11 +69,13 @@ function detailReads(app: FastifyInstance, key: string, reader: (actor: Actor) =
     answer: pageSchema(homeworkSubmissionSchema),
     read: (db, actor, { params, query }) => submissionPage(db, reader(actor), params.id, query, app.now()),
   });
-  // Hand route: it answers a workbook stream, not the envelope. TODO(kitopts): a read action answering a file (xlsx).
-  app.withTypeProvider<ZodTypeProvider>().get('/:id/export', { preValidation: requireAccess(key, 'export'), schema: { params: idParams } }, async (request, reply) => {
-    const t = (k: string, options?: Record<string, unknown>) => request.t(k, options ?? {});
-    const { workbook, fileName } = await app.readWith(request, async (db) => exportHomework(db, reader(await requireActor(request)), uuidOr404(request.params.id), t, app.now()));
-    return sendXlsx(reply, workbook, fileName);
+  resourceAction(app, {
+    method: 'GET',
+    path: '/:id/export',
+    access: [key, 'export'],
+    params: idParams,
+    answers: 'file',
+    read: (db, actor, { params }, { t, now }) => exportHomework(db, reader(actor), params.id, (k, options) => t(k, options ?? {}), now),
   });
 }
 

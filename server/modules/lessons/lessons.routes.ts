@@ -1,13 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { TFunction } from 'i18next';
 import { lessonDetailSchema, lessonListQuery, lessonRowSchema, type LessonRow, type LessonType } from '@/domain/lessons/lessons';
 import { ORG_TIME_ZONE } from '@/domain/dates';
 import { formatList } from '@/domain/i18n/list';
-import { sendXlsx } from '../../lib/spreadsheet/http';
+import { resourceAction } from '../../lib/action';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import { registerResource } from '../../lib/resource';
-import { requireAccess, requireActor } from '../../plugins/tenant';
 import { deleteLesson, lessonDetail, lessonPage, lessonRows } from './lessons.service';
 import type { ServedBy } from '@/domain/menus/access';
 
@@ -48,15 +46,17 @@ export const lessonRoutes: FastifyPluginAsync<{ family: LessonFamily }> = async 
         response: { row: lessonRowSchema, detail: lessonDetailSchema },
       },
       (scope) => {
-        // A hand route: it answers a workbook, not an envelope. TODO(kitopts): a read action answering a file (xlsx).
-        scope.withTypeProvider<ZodTypeProvider>().get(
-          '/export',
-          { preValidation: requireAccess(key, 'export'), schema: { querystring: lessonListQuery.omit({ current: true, size: true }) } },
-          async (request, reply) => {
-            const rows = await app.readWith(request, async (db) => lessonRows(db, await requireActor(request), type, request.query));
-            return sendXlsx(reply, lessonWorkbook(rows, request.t, request.locale, type), `${request.t(`lessons:types.${type}`)}.xlsx`);
-          },
-        );
+        resourceAction(scope, {
+          method: 'GET',
+          path: '/export',
+          access: [key, 'export'],
+          query: lessonListQuery.omit({ current: true, size: true }),
+          answers: 'file',
+          read: async (db, actor, { query }, { t, locale }) => ({
+            workbook: lessonWorkbook(await lessonRows(db, actor, type, query), t, locale, type),
+            fileName: `${t(`lessons:types.${type}`)}.xlsx`,
+          }),
+        });
       },
     );
   }

@@ -1,7 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { TFunction } from 'i18next';
-import { ok } from '@/domain/api';
 import {
   certificateIssueSchema,
   type CertificateIssue,
@@ -20,12 +18,10 @@ import {
 } from '@/domain/meets/documents';
 import { idParamsSchema, idParamsWith } from '@/domain/list-query';
 import { audit } from '../../lib/audit';
-import { answerSchema, asIs, kitDoc } from '../../lib/openapi';
 import type { JobHandler } from '../../lib/jobs';
 import { resourceAction, type Access } from '../../lib/action';
-import { resourceRoutes, uuidOr404 } from '../../lib/resource';
+import { resourceRoutes } from '../../lib/resource';
 import type { Storage } from '../../lib/storage/storage';
-import { requireAccess, requireActor } from '../../plugins/tenant';
 import { saveUpload } from '../files/files.service';
 import {
   addPhotos,
@@ -146,16 +142,22 @@ export const meetDocumentRoutes: FastifyPluginAsync<{ family: SchoolFamily; stor
       resourceAction(scope, { method: 'GET', path: '/issue/options', access: [CERTIFICATE, 'issue'], answer: issueOptionsSchema, read: issueOptions });
       // Issuing is a job (docs/product-rules.md#jobs): checked here so a bad request answers at once, drawn by a worker
       // with its progress shown; its file downloads from the job. It takes the page's `download` button as well as `issue`.
-      // A hand route: it writes nothing here (the job audits what it issues) and needs the request's locale.
-      // TODO(kitopts): a read action that enqueues a job with the request's locale (options `enqueue`, request locale).
-      const s = scope.withTypeProvider<ZodTypeProvider>();
-      s.post('/:id/issue', { preValidation: [requireAccess(CERTIFICATE, 'issue'), requireAccess(CERTIFICATE, 'download')], serializerCompiler: asIs, schema: { ...kitDoc(CERTIFICATE, 'issue'), params: idParamsSchema, body: certificateIssueSchema, response: answerSchema(issueJobSchema) } }, async (request) => {
-        const actor = await requireActor(request);
-        const id = uuidOr404(request.params.id);
-        await certificateById(app.db, actor, id);
-        await certificatesToIssue(app.db, actor, request.body, issueTexts(request.t));
-        const jobId = await app.jobs.enqueue('certificates', actor, { templateId: id, body: request.body }, request.locale);
-        return ok({ id: jobId });
+      // The job audits what it issues.
+      resourceAction(scope, {
+        method: 'POST',
+        path: '/:id/issue',
+        access: [
+          [CERTIFICATE, 'issue'],
+          [CERTIFICATE, 'download'],
+        ],
+        params: idParamsSchema,
+        body: certificateIssueSchema,
+        answer: issueJobSchema,
+        enqueue: async (db, actor, { params, body }, { t, locale }) => {
+          await certificateById(db, actor, params.id);
+          await certificatesToIssue(db, actor, body, issueTexts(t));
+          return app.jobs.enqueue('certificates', actor, { templateId: params.id, body }, locale);
+        },
       });
     },
     { prefix: '/sportsMeet/certificates' },

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   arrangementClearSchema,
   bibSaveSchema,
@@ -28,8 +27,7 @@ import { heatResultsSchema, heatResultListSchema, invalidSchema, resultStepSchem
 import { recordListQuery, recordRowSchema, recordSaveSchema } from '@/domain/meets/records';
 import { idParamsSchema, idParamsWith } from '@/domain/list-query';
 import { resourceAction, type Access } from '../../lib/action';
-import { registerResource, resourceRoutes, uuidOr404 } from '../../lib/resource';
-import { requireAccess, requireActor } from '../../plugins/tenant';
+import { registerResource, resourceRoutes } from '../../lib/resource';
 import { arrangement, clearArrangement, drawMeet, moveLane, moveSlot, scheduleMeet } from './arrange.service';
 import { addEntries, addTeam, entryCandidates, entryPage, removeEntry, reviewEntries, setBib, setTeamBib, updateTeam } from './entry.service';
 import { createMeet, deleteMeet, endMeet, meetById, meetFormOptions, meetPage, updateMeet } from './meet.service';
@@ -307,17 +305,18 @@ export const meetRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (a
       resourceAction(scope, { method: 'GET', path: '/:id/points', access: [POINTS, 'view'], params: idParamsSchema, answer: pointsViewSchema, read: (db, actor, { params }) => meetPoints(db, actor, params.id) });
       resourceAction(scope, { method: 'GET', path: '/:id/board', access: [SCORE, 'screen'], params: idParamsSchema, answer: meetBoardViewSchema, read: (db, actor, { params }) => meetBoard(db, actor, params.id) });
 
-      // The results book and the points tables as PDF (manage page buttons; the points page's export also has the
-      // tables). Hand routes: a file download, not an envelope. TODO(kitopts): a read action answering a file (pdf).
-      const r = scope.withTypeProvider<ZodTypeProvider>();
+      // The results book and the points tables as PDF (manage page buttons; the points page's export also has the tables).
       const book = (kind: BookKind, ...also: (readonly [string, 'export'])[]) =>
-        r.get(`/:id/${kind === 'resultsBook' ? 'results-book' : 'points-table'}.pdf`, { preValidation: requireAccess(key, kind, ...also), schema: { params: idParamsSchema } }, async (request, reply) => {
-          const { name, pdf } = await meetBook(app.db, await requireActor(request), uuidOr404(request.params.id), kind, request.t);
-          return reply
-            .type('application/pdf')
-            .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(name)}`)
-            .header('cache-control', 'no-store')
-            .send(Buffer.from(pdf));
+        resourceAction(scope, {
+          method: 'GET',
+          path: `/:id/${kind === 'resultsBook' ? 'results-book' : 'points-table'}.pdf`,
+          access: [key, kind, ...also],
+          params: idParamsSchema,
+          answers: 'file',
+          read: async (db, actor, { params }, { t }) => {
+            const { name, pdf } = await meetBook(db, actor, params.id, kind, t);
+            return { body: Buffer.from(pdf), fileName: name, contentType: 'application/pdf' };
+          },
         });
       book('resultsBook');
       book('pointsTable', [POINTS, 'export']);
