@@ -40,8 +40,10 @@ export async function entryIoRoutes(app: FastifyInstance, key: string) {
       params: meetParams,
       upload: true,
       answers: 'file',
-      read: async (_db, actor, { params, file }, { t, now }) => {
-        const { workbook, fileName, success, failure } = await importEntries(scope.db, actor, params.id, file!, translator(t), now);
+      // The import writes (in its own transaction, with its audit row), so it runs on the primary.
+      reads: 'primary',
+      read: async (db, actor, { params, file }, { t, now }) => {
+        const { workbook, fileName, success, failure } = await importEntries(db, actor, params.id, file!, translator(t), now);
         return { workbook, fileName, headers: { 'x-import-success': String(success), 'x-import-failure': String(failure) } };
       },
     });

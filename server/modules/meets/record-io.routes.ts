@@ -30,8 +30,10 @@ export async function recordIoRoutes(app: FastifyInstance, key: string) {
       access: [key, 'import'],
       upload: true,
       answers: 'file',
-      read: async (_db, actor, { file }, { t }) => {
-        const { workbook, fileName, success, failure } = await importRecords(scope.db, actor, file!, translator(t));
+      // The import writes (in its own transaction, with its audit row), so it runs on the primary.
+      reads: 'primary',
+      read: async (db, actor, { file }, { t }) => {
+        const { workbook, fileName, success, failure } = await importRecords(db, actor, file!, translator(t));
         return { workbook, fileName, headers: { 'x-import-success': String(success), 'x-import-failure': String(failure) } };
       },
     });
