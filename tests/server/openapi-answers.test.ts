@@ -25,6 +25,11 @@ import { schoolYearDetailSchema, schoolYearRowsSchema } from '@/domain/school/sc
 import { userFormOptionsSchema, userRowSchema } from '@/domain/users/users';
 import { deviceOptionsSchema, deviceRowSchema } from '@/domain/venue/devices';
 import { venueRowSchema } from '@/domain/venue/venues';
+import { classListViewSchema, classViewSchema, dataCenterOptionsSchema, gradeViewSchema, schoolViewSchema, studentListPageSchema, studentViewSchema } from '@/domain/data-center/types';
+import { districtOverviewSchema } from '@/domain/data-center/district';
+import { screenLinkRowSchema } from '@/domain/wall/wall';
+import { classCompletionRowSchema, planDetailSchema, planFormOptionsSchema, planRowSchema, planSchoolOptionSchema, signUpRowSchema } from '@/domain/test-plans/answers';
+import { resultDetailSchema, scoreSearchPageSchema, studentReportSchema, syncPreviewSchema, testRecordRowSchema } from '@/domain/physique-results/answers';
 import { createTestApp, type TestApp } from '../support/server-app';
 import { DEMO, createGrade, dataOf } from '../support/factories';
 
@@ -75,9 +80,6 @@ const NOT_YET: Record<string, RegExp> = {
   myInfo: /^myInfo\//,
   jobs: /^jobs(\/|$)/,
   menus: /^menuManagement(\/|$)/,
-  physiqueResults: /^(organizeTest\/scoreSearch|selfTest\/testRecord|physique\/report|physiqueManage)\//,
-  testPlans: /^organizeTest\/testManage\//,
-  dataCenter: /^dataCenter(\/|$)/,
   activities: /^exerciseRecord(\/|$)/,
   contests: /^onlineManagement\//,
   content: /^(banner|wikiManagement|lessonAssistant)\//,
@@ -128,8 +130,8 @@ describe('console API document: answers', () => {
 });
 
 /** Fetches a read and checks its answer against the documented schema (strict at the top: no undocumented field). */
-async function fits(account: string, url: string, schema: z.ZodType) {
-  const answer = await t.as(account).get(url);
+async function fits(account: string, url: string, schema: z.ZodType, post?: { body: unknown }) {
+  const answer = post ? await t.as(account).post(url, post.body) : await t.as(account).get(url);
   dataOf(answer);
   const parsed = envelopeSchema(schema).safeParse(answer.json);
   expect(parsed.error, `${url}: ${JSON.stringify(parsed.error?.issues.slice(0, 3))}`).toBeUndefined();
@@ -195,5 +197,44 @@ describe('the described answers are what the routes answer', () => {
     const ops = await fits(DEMO.school, `${k12}/system/operationLog/page`, operationLogPageSchema);
     await fits(DEMO.school, `${k12}/system/operationLog/${(ops as { records: { id: string }[] }).records[0].id}`, strictObject(operationLogDetailSchema));
     await fits(DEMO.school, `${k12}/system/onlineSession/page`, page(onlineSessionRowSchema));
+  });
+
+  it('data centre', async () => {
+    await fits(DEMO.school, `${k12}/dataCenter/filters`, strictObject(dataCenterOptionsSchema));
+    await fits(DEMO.school, `${k12}/dataCenter/school`, strictObject(schoolViewSchema));
+    await fits(DEMO.school, `${k12}/dataCenter/grade`, strictObject(gradeViewSchema));
+    const classes = await fits(DEMO.school, `${k12}/dataCenter/class`, strictObject(classListViewSchema));
+    await fits(DEMO.school, `${k12}/dataCenter/class/${(classes as { rows: { id: string }[] }).rows[0].id}`, strictObject(classViewSchema));
+    const students = await fits(DEMO.school, `${k12}/dataCenter/student`, strictObject(studentListPageSchema));
+    await fits(DEMO.school, `${k12}/dataCenter/student/${(students as { records: { studentId: string }[] }).records[0].studentId}`, strictObject(studentViewSchema));
+    await fits(DEMO.school, `${k12}/dataCenter/screenLink`, screenLinkRowSchema.array());
+    await fits(DEMO.college, `${gx}/dataCenter/college`, strictObject(classListViewSchema));
+    await fits(DEMO.college, `${gx}/dataCenter/filters`, strictObject(dataCenterOptionsSchema));
+    await fits(DEMO.district, `${admin}/dataCenter/school`, strictObject(schoolViewSchema));
+    await fits(DEMO.district, `${admin}/dataCenter/overview`, strictObject(districtOverviewSchema));
+  });
+
+  it('test plans', async () => {
+    const plans = await fits(DEMO.school, `${k12}/organizeTest/testManage/page`, page(planRowSchema));
+    const planId = (plans as { records: { id: string }[] }).records[0].id;
+    await fits(DEMO.school, `${k12}/organizeTest/testManage/detail/${planId}`, strictObject(planDetailSchema));
+    await fits(DEMO.school, `${k12}/organizeTest/testManage/signUp/${planId}`, page(signUpRowSchema));
+    await fits(DEMO.school, `${k12}/organizeTest/testManage/classCompletion/${planId}`, strictObject(classCompletionRowSchema).array());
+    await fits(DEMO.school, `${k12}/organizeTest/testManage/options`, strictObject(planFormOptionsSchema));
+    await fits(DEMO.district, `${admin}/organizeTest/testManage/schools`, strictObject(planSchoolOptionSchema).array());
+    await fits(DEMO.college, `${gx}/organizeTest/testManage/page`, page(planRowSchema));
+  });
+
+  it('physique results', async () => {
+    const scores = await fits(DEMO.school, `${k12}/organizeTest/scoreSearch/page`, strictObject(scoreSearchPageSchema));
+    const row = (scores as { records: { id: string; studentId: string }[] }).records[0];
+    await fits(DEMO.district, `${admin}/organizeTest/scoreSearch/page`, strictObject(scoreSearchPageSchema));
+    await fits(DEMO.school, `${k12}/physiqueManage/testResult/page`, strictObject(scoreSearchPageSchema));
+    await fits(DEMO.school, `${k12}/physiqueManage/testResult/${row.id}`, strictObject(resultDetailSchema));
+    await fits(DEMO.school, `${k12}/selfTest/testRecord/page`, page(testRecordRowSchema));
+    await fits(DEMO.school, `${k12}/physique/report/${row.studentId}`, strictObject(studentReportSchema));
+    const plans = await fits(DEMO.school, `${k12}/organizeTest/testManage/page`, page(planRowSchema));
+    const open = (plans as { records: { id: string; status: string }[] }).records.find((p) => p.status !== 'ended')!;
+    await fits(DEMO.school, `${k12}/organizeTest/testManage/sync/${open.id}/preview`, strictObject(syncPreviewSchema), { body: {} });
   });
 });
