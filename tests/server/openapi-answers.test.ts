@@ -30,6 +30,8 @@ import { districtOverviewSchema } from '@/domain/data-center/district';
 import { screenLinkRowSchema } from '@/domain/wall/wall';
 import { classCompletionRowSchema, planDetailSchema, planFormOptionsSchema, planRowSchema, planSchoolOptionSchema, signUpRowSchema } from '@/domain/test-plans/answers';
 import { resultDetailSchema, scoreSearchPageSchema, studentReportSchema, syncPreviewSchema, testRecordRowSchema } from '@/domain/physique-results/answers';
+import { menuTreeSchema, uInfoSchema } from '@/domain/auth/answers';
+import { menuCustomRowSchema } from '@/domain/menus/customize';
 import { createTestApp, type TestApp } from '../support/server-app';
 import { DEMO, createGrade, dataOf } from '../support/factories';
 
@@ -77,9 +79,8 @@ const FILE_DOWNLOADS: RegExp[] = [
  * jobs): routes under these path prefixes may still lack a schema. The integrator empties this list.
  */
 const NOT_YET: Record<string, RegExp> = {
-  myInfo: /^myInfo\//,
+  myInfo: /^myInfo\/(switchRole|switchOrg|editAccount|editUser)$/, // getUInfo and menu are described
   jobs: /^jobs(\/|$)/,
-  menus: /^menuManagement(\/|$)/,
   activities: /^exerciseRecord(\/|$)/,
   contests: /^onlineManagement\//,
   content: /^(banner|wikiManagement|lessonAssistant)\//,
@@ -236,5 +237,15 @@ describe('the described answers are what the routes answer', () => {
     const plans = await fits(DEMO.school, `${k12}/organizeTest/testManage/page`, page(planRowSchema));
     const open = (plans as { records: { id: string; status: string }[] }).records.find((p) => p.status !== 'ended')!;
     await fits(DEMO.school, `${k12}/organizeTest/testManage/sync/${open.id}/preview`, strictObject(syncPreviewSchema), { body: {} });
+  });
+
+  it('personal centre and menu management', async () => {
+    const me = await fits(DEMO.teacher, '/api/busi/web/myInfo/getUInfo', strictObject(uInfoSchema));
+    const account = (me as { accounts: { accountId: string; tenantOrgId: string; presentFlag: boolean; roles: { roleId: string; presentFlag: boolean }[] }[] }).accounts.find((a) => a.presentFlag)!;
+    const role = account.roles.find((r) => r.presentFlag)!;
+    await fits(DEMO.teacher, '/api/busi/web/myInfo/menu', menuTreeSchema, { body: { accountId: account.accountId, roleId: role.roleId, tenantOrgId: account.tenantOrgId } });
+    await fits(DEMO.district, '/api/busi/web/myInfo/getUInfo', strictObject(uInfoSchema));
+    const rows = await fits(DEMO.district, '/api/busi/web/menuManagement/tree?family=k12', strictObject(menuCustomRowSchema).array());
+    await fits(DEMO.district, `/api/busi/web/menuManagement/${(rows as { key: string }[])[0].key}`, strictObject(menuCustomRowSchema));
   });
 });

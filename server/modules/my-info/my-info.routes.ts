@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
 import { changePasswordRequestSchema, profileFormSchema, switchOrgSchema, switchRoleSchema } from '@/domain/auth/schemas';
+import { menuTreeSchema, uInfoSchema } from '@/domain/auth/answers';
 import { OK_MSG } from '@/domain/errors';
 import { resourceAction, SIGNED_IN } from '../../lib/action';
 import type { ModuleOptions } from '../module-options';
@@ -19,6 +20,7 @@ export const myInfoRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, op
     path: '/getUInfo',
     access: SIGNED_IN,
     summary: '当前用户信息',
+    answer: uInfoSchema,
     read: (db, me, _input, { t, locale }) => getUInfo(db, me.userId, title(t), locale),
   });
   // A read sent as a POST: the menu tree of one of the user's roles, in the caller's language.
@@ -27,6 +29,7 @@ export const myInfoRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, op
     path: '/menu',
     access: SIGNED_IN,
     summary: '角色菜单',
+    answer: menuTreeSchema,
     body: switchRoleSchema,
     read: (db, me, { body }, { locale }) => menuTreeOf(db, me.userId, body, locale),
   });
