@@ -34,17 +34,25 @@ export const menuEntrySchema = z.object({
 export type MenuEntry = z.output<typeof menuEntrySchema>;
 
 /** A node of the built menu tree: pages only, buttons folded into `buttons`. */
-export const menuNodeSchema = menuEntrySchema.extend({
+export interface MenuNode extends MenuEntry {
   /** Path of the first page descendant (the entry's own path for a leaf) (docs/product-rules.md#accounts-in-use). */
-  defaultPath: z.string(),
-  get children(): z.ZodArray<typeof menuNodeSchema> {
-    return z.array(menuNodeSchema);
-  },
+  defaultPath: string;
+  children: MenuNode[];
   /** Permission codes of the buttons directly under this page. */
-  buttons: z.array(z.string()),
-});
-export type MenuNode = z.output<typeof menuNodeSchema>;
-export const menuTreeSchema = z.array(menuNodeSchema);
+  buttons: string[];
+}
+/**
+ * A node's schema down to `depth` levels of children, written out rather than recursive (as permission-tree.ts does:
+ * the API document's generator turns a recursive schema into a reference it does not define).
+ */
+const menuNodeAt = (depth: number): z.ZodType<MenuNode> =>
+  menuEntrySchema.extend({
+    defaultPath: z.string(),
+    children: z.array(depth > 0 ? menuNodeAt(depth - 1) : z.never()),
+    buttons: z.array(z.string()),
+  });
+const MENU_TREE_DEPTH = 5;
+export const menuTreeSchema = z.array(menuNodeAt(MENU_TREE_DEPTH));
 
 export const identitySchema = z.enum(['administrator', 'teacher', 'student', 'parent']);
 export type Identity = z.output<typeof identitySchema>;
