@@ -1,8 +1,7 @@
 /**
  * Every console route describes its answer in the API document (/api/docs, server/lib/openapi.ts): the data of its
  * envelope has a schema from src/domain, wired through the kits' `response` / `answer` options. The only routes left
- * without one are file downloads (a workbook, a PDF, an image: no envelope) — and, until their modules are done, the
- * modules listed under NOT_YET. The second half checks that the described answers are what the routes really answer.
+ * without one are file downloads (a workbook, a PDF, an image: no envelope). The second half checks that the described answers are what the routes really answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelopeSchema, pageSchema } from '@/domain/api';
@@ -25,6 +24,13 @@ import { schoolYearDetailSchema, schoolYearRowsSchema } from '@/domain/school/sc
 import { userFormOptionsSchema, userRowSchema } from '@/domain/users/users';
 import { deviceOptionsSchema, deviceRowSchema } from '@/domain/venue/devices';
 import { venueRowSchema } from '@/domain/venue/venues';
+import { classListViewSchema, classViewSchema, dataCenterOptionsSchema, gradeViewSchema, schoolViewSchema, studentListPageSchema, studentViewSchema } from '@/domain/data-center/types';
+import { districtOverviewSchema } from '@/domain/data-center/district';
+import { screenLinkRowSchema } from '@/domain/wall/wall';
+import { classCompletionRowSchema, planDetailSchema, planFormOptionsSchema, planRowSchema, planSchoolOptionSchema, signUpRowSchema } from '@/domain/test-plans/answers';
+import { resultDetailSchema, scoreSearchPageSchema, studentReportSchema, syncPreviewSchema, testRecordRowSchema } from '@/domain/physique-results/answers';
+import { menuTreeSchema, uInfoSchema } from '@/domain/auth/answers';
+import { menuCustomRowSchema } from '@/domain/menus/customize';
 import { createTestApp, type TestApp } from '../support/server-app';
 import { DEMO, createGrade, dataOf } from '../support/factories';
 
@@ -64,28 +70,10 @@ const FILE_DOWNLOADS: RegExp[] = [
   /\.pdf$/, // meet documents
   /\/cover$/, // lesson resource covers
   /^org\/class\/import$/, // the class import's failures workbook (its dry run answers the preview)
+  /^jobs\/\{id\}\/download$/, // a finished job's stored file
   /\/entries\/import$|^sportsMeet\/records\/import$|^organizeTest\/testManage\/import\/\{planId\}$/, // imports answering a failures workbook
 ];
 
-/**
- * Modules other helpers describe (schemas-b; kitopts for physique-results, data-center, test-plans, my-info, menus,
- * jobs): routes under these path prefixes may still lack a schema. The integrator empties this list.
- */
-const NOT_YET: Record<string, RegExp> = {
-  myInfo: /^myInfo\//,
-  jobs: /^jobs(\/|$)/,
-  menus: /^menuManagement(\/|$)/,
-  physiqueResults: /^(organizeTest\/scoreSearch|selfTest\/testRecord|physique\/report|physiqueManage)\//,
-  testPlans: /^organizeTest\/testManage\//,
-  dataCenter: /^dataCenter(\/|$)/,
-  activities: /^exerciseRecord(\/|$)/,
-  contests: /^onlineManagement\//,
-  content: /^(banner|wikiManagement|lessonAssistant)\//,
-  meets: /^sportsMeet(\/|$)/,
-  homework: /^sportsHomework\//,
-  training: /^specialTraining\//,
-  lessons: /^class\/(practise|test|match)(\/|$)/,
-};
 
 /** The data schema of a route's answer, or undefined when it has none (or only `{}`). */
 function dataOf200(op: Operation): JsonSchema | undefined {
@@ -102,7 +90,7 @@ function described(data: JsonSchema | undefined): boolean {
 }
 
 describe('console API document: answers', () => {
-  it('describes the answer of every console route but file downloads (and the modules not done yet)', () => {
+  it('describes the answer of every console route but file downloads', () => {
     const missing: string[] = [];
     let count = 0;
     for (const [path, ops] of Object.entries(paths)) {
@@ -111,7 +99,6 @@ describe('console API document: answers', () => {
         count++;
         if (described(dataOf200(op))) continue;
         if (FILE_DOWNLOADS.some((p) => p.test(rel))) continue;
-        if (Object.values(NOT_YET).some((p) => p.test(rel))) continue;
         missing.push(`${method.toUpperCase()} ${path}`);
       }
     }
@@ -128,8 +115,8 @@ describe('console API document: answers', () => {
 });
 
 /** Fetches a read and checks its answer against the documented schema (strict at the top: no undocumented field). */
-async function fits(account: string, url: string, schema: z.ZodType) {
-  const answer = await t.as(account).get(url);
+async function fits(account: string, url: string, schema: z.ZodType, post?: { body: unknown }) {
+  const answer = post ? await t.as(account).post(url, post.body) : await t.as(account).get(url);
   dataOf(answer);
   const parsed = envelopeSchema(schema).safeParse(answer.json);
   expect(parsed.error, `${url}: ${JSON.stringify(parsed.error?.issues.slice(0, 3))}`).toBeUndefined();
@@ -195,5 +182,54 @@ describe('the described answers are what the routes answer', () => {
     const ops = await fits(DEMO.school, `${k12}/system/operationLog/page`, operationLogPageSchema);
     await fits(DEMO.school, `${k12}/system/operationLog/${(ops as { records: { id: string }[] }).records[0].id}`, strictObject(operationLogDetailSchema));
     await fits(DEMO.school, `${k12}/system/onlineSession/page`, page(onlineSessionRowSchema));
+  });
+
+  it('data centre', async () => {
+    await fits(DEMO.school, `${k12}/dataCenter/filters`, strictObject(dataCenterOptionsSchema));
+    await fits(DEMO.school, `${k12}/dataCenter/school`, strictObject(schoolViewSchema));
+    await fits(DEMO.school, `${k12}/dataCenter/grade`, strictObject(gradeViewSchema));
+    const classes = await fits(DEMO.school, `${k12}/dataCenter/class`, strictObject(classListViewSchema));
+    await fits(DEMO.school, `${k12}/dataCenter/class/${(classes as { rows: { id: string }[] }).rows[0].id}`, strictObject(classViewSchema));
+    const students = await fits(DEMO.school, `${k12}/dataCenter/student`, strictObject(studentListPageSchema));
+    await fits(DEMO.school, `${k12}/dataCenter/student/${(students as { records: { studentId: string }[] }).records[0].studentId}`, strictObject(studentViewSchema));
+    await fits(DEMO.school, `${k12}/dataCenter/screenLink`, screenLinkRowSchema.array());
+    await fits(DEMO.college, `${gx}/dataCenter/college`, strictObject(classListViewSchema));
+    await fits(DEMO.college, `${gx}/dataCenter/filters`, strictObject(dataCenterOptionsSchema));
+    await fits(DEMO.district, `${admin}/dataCenter/school`, strictObject(schoolViewSchema));
+    await fits(DEMO.district, `${admin}/dataCenter/overview`, strictObject(districtOverviewSchema));
+  });
+
+  it('test plans', async () => {
+    const plans = await fits(DEMO.school, `${k12}/organizeTest/testManage/page`, page(planRowSchema));
+    const planId = (plans as { records: { id: string }[] }).records[0].id;
+    await fits(DEMO.school, `${k12}/organizeTest/testManage/detail/${planId}`, strictObject(planDetailSchema));
+    await fits(DEMO.school, `${k12}/organizeTest/testManage/signUp/${planId}`, page(signUpRowSchema));
+    await fits(DEMO.school, `${k12}/organizeTest/testManage/classCompletion/${planId}`, strictObject(classCompletionRowSchema).array());
+    await fits(DEMO.school, `${k12}/organizeTest/testManage/options`, strictObject(planFormOptionsSchema));
+    await fits(DEMO.district, `${admin}/organizeTest/testManage/schools`, strictObject(planSchoolOptionSchema).array());
+    await fits(DEMO.college, `${gx}/organizeTest/testManage/page`, page(planRowSchema));
+  });
+
+  it('physique results', async () => {
+    const scores = await fits(DEMO.school, `${k12}/organizeTest/scoreSearch/page`, strictObject(scoreSearchPageSchema));
+    const row = (scores as { records: { id: string; studentId: string }[] }).records[0];
+    await fits(DEMO.district, `${admin}/organizeTest/scoreSearch/page`, strictObject(scoreSearchPageSchema));
+    await fits(DEMO.school, `${k12}/physiqueManage/testResult/page`, strictObject(scoreSearchPageSchema));
+    await fits(DEMO.school, `${k12}/physiqueManage/testResult/${row.id}`, strictObject(resultDetailSchema));
+    await fits(DEMO.school, `${k12}/selfTest/testRecord/page`, page(testRecordRowSchema));
+    await fits(DEMO.school, `${k12}/physique/report/${row.studentId}`, strictObject(studentReportSchema));
+    const plans = await fits(DEMO.school, `${k12}/organizeTest/testManage/page`, page(planRowSchema));
+    const open = (plans as { records: { id: string; status: string }[] }).records.find((p) => p.status !== 'ended')!;
+    await fits(DEMO.school, `${k12}/organizeTest/testManage/sync/${open.id}/preview`, strictObject(syncPreviewSchema), { body: {} });
+  });
+
+  it('personal centre and menu management', async () => {
+    const me = await fits(DEMO.teacher, '/api/busi/web/myInfo/getUInfo', strictObject(uInfoSchema));
+    const account = (me as { accounts: { accountId: string; tenantOrgId: string; presentFlag: boolean; roles: { roleId: string; presentFlag: boolean }[] }[] }).accounts.find((a) => a.presentFlag)!;
+    const role = account.roles.find((r) => r.presentFlag)!;
+    await fits(DEMO.teacher, '/api/busi/web/myInfo/menu', menuTreeSchema, { body: { accountId: account.accountId, roleId: role.roleId, tenantOrgId: account.tenantOrgId } });
+    await fits(DEMO.district, '/api/busi/web/myInfo/getUInfo', strictObject(uInfoSchema));
+    const rows = await fits(DEMO.district, '/api/busi/web/menuManagement/tree?family=k12', strictObject(menuCustomRowSchema).array());
+    await fits(DEMO.district, `/api/busi/web/menuManagement/${(rows as { key: string }[])[0].key}`, strictObject(menuCustomRowSchema));
   });
 });

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { dataCenterFilterSchema, idParamsSchema, studentListQuerySchema } from '@/domain/data-center/filters';
-import { screenLinkCreateSchema } from '@/domain/wall/wall';
+import { classListViewSchema, classViewSchema, dataCenterOptionsSchema, gradeViewSchema, schoolViewSchema, studentListPageSchema, studentViewSchema } from '@/domain/data-center/types';
+import { screenLinkCreateSchema, screenLinkCreatedSchema, screenLinkRowSchema } from '@/domain/wall/wall';
 import type { Family } from '@/domain/menus/access';
 import { resourceAction, type Access } from '../../lib/action';
 import { CLASS_SCOPE_TABLES, classScopeOf } from '../../lib/data-scope';
@@ -39,19 +40,21 @@ export const dataCenterRoutes: FastifyPluginAsyncZod<DataCenterRoutesOptions> = 
     access: anyView,
     config: READS,
     query: dataCenterFilterSchema.pick({ orgId: true }),
+    answer: dataCenterOptionsSchema,
     read: async (db, actor, { query }) => dataCenterOptions(db, family, await viewer(db, actor), query),
   });
   const view = { method: 'GET', config: READS, query: dataCenterFilterSchema } as const;
-  resourceAction(app, { ...view, path: '/school', access: can.school, read: async (db, actor, { query }) => schoolView(db, family, await viewer(db, actor), query) });
-  resourceAction(app, { ...view, path: '/grade', access: can.grade, read: async (db, actor, { query }) => gradeView(db, family, await viewer(db, actor), query) });
+  resourceAction(app, { ...view, path: '/school', access: can.school, answer: schoolViewSchema, read: async (db, actor, { query }) => schoolView(db, family, await viewer(db, actor), query) });
+  resourceAction(app, { ...view, path: '/grade', access: can.grade, answer: gradeViewSchema, read: async (db, actor, { query }) => gradeView(db, family, await viewer(db, actor), query) });
   // Universities: colleges side by side (the answer has the class list's shape, one row per college).
-  if (can.college) resourceAction(app, { ...view, path: '/college', access: can.college, read: async (db, actor, { query }) => collegeList(db, family, await viewer(db, actor), query) });
-  resourceAction(app, { ...view, path: '/class', access: can.class, read: async (db, actor, { query }) => classList(db, family, await viewer(db, actor), query) });
+  if (can.college) resourceAction(app, { ...view, path: '/college', access: can.college, answer: classListViewSchema, read: async (db, actor, { query }) => collegeList(db, family, await viewer(db, actor), query) });
+  resourceAction(app, { ...view, path: '/class', access: can.class, answer: classListViewSchema, read: async (db, actor, { query }) => classList(db, family, await viewer(db, actor), query) });
   resourceAction(app, {
     ...view,
     path: '/class/:id',
     access: can.classDetail,
     params: idParamsSchema,
+    answer: classViewSchema,
     read: async (db, actor, { params, query }) => classView(db, family, await viewer(db, actor), params.id, query),
   });
   resourceAction(app, {
@@ -60,6 +63,7 @@ export const dataCenterRoutes: FastifyPluginAsyncZod<DataCenterRoutesOptions> = 
     access: can.student,
     config: READS,
     query: studentListQuerySchema,
+    answer: studentListPageSchema,
     read: async (db, actor, { query }) => studentList(db, family, await viewer(db, actor), query),
   });
   resourceAction(app, {
@@ -68,16 +72,18 @@ export const dataCenterRoutes: FastifyPluginAsyncZod<DataCenterRoutesOptions> = 
     access: can.studentDetail,
     config: READS,
     params: idParamsSchema,
+    answer: studentViewSchema,
     read: async (db, actor, { params }) => studentView(db, family, await viewer(db, actor), params.id),
   });
 
-  resourceAction(app, { method: 'GET', path: '/screenLink', access: screenLinkAccess(family), read: (db, actor) => listScreenLinks(db, family, actor.tenantOrgId) });
+  resourceAction(app, { method: 'GET', path: '/screenLink', access: screenLinkAccess(family), answer: screenLinkRowSchema.array(), read: (db, actor) => listScreenLinks(db, family, actor.tenantOrgId) });
   // The link row keeps who created and revoked it; the audit row puts it in the operation log (never its token).
   resourceAction(app, {
     method: 'POST',
     path: '/screenLink',
     access: can.screenLink,
     body: screenLinkCreateSchema,
+    answer: screenLinkCreatedSchema,
     entity: 'screenLink',
     audit: 'create',
     message: null,
@@ -92,6 +98,7 @@ export const dataCenterRoutes: FastifyPluginAsyncZod<DataCenterRoutesOptions> = 
     path: '/screenLink/:id',
     access: can.screenLink,
     params: idParamsSchema,
+    answer: screenLinkRowSchema,
     entity: 'screenLink',
     audit: 'revoke',
     message: null,

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { dataCenterFilterSchema } from '@/domain/data-center/filters';
+import { districtOverviewSchema } from '@/domain/data-center/district';
 import { resourceAction } from '../../lib/action';
 import { classScopeOf } from '../../lib/data-scope';
 import { relativeApi } from '../../lib/resource';
@@ -14,6 +15,7 @@ export const districtRoutes: FastifyPluginAsyncZod = async (app) => {
     path: relativeApi(OVERVIEW, 'admin'),
     access: [OVERVIEW, 'view'],
     query: dataCenterFilterSchema.pick({ schoolYear: true, semesterCode: true, planId: true, gender: true }),
+    answer: districtOverviewSchema,
     read: async (db, actor, { query }) => districtOverview(db, { tenantOrgId: actor.tenantOrgId, classScope: await classScopeOf(db, actor) }, query),
   });
 };

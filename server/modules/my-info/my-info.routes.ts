@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ok } from '@/domain/api';
+import { emptySchema, ok } from '@/domain/api';
 import { changePasswordRequestSchema, profileFormSchema, switchOrgSchema, switchRoleSchema } from '@/domain/auth/schemas';
+import { menuTreeSchema, uInfoSchema } from '@/domain/auth/answers';
 import { OK_MSG } from '@/domain/errors';
 import { resourceAction, SIGNED_IN } from '../../lib/action';
+import { answerSchema, asIs } from '../../lib/openapi';
 import type { ModuleOptions } from '../module-options';
 import { editAccount, editUser, getUInfo, menuTreeOf, switchOrg, switchRole } from './my-info.service';
 
@@ -21,6 +23,7 @@ export const myInfoRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, op
     summary: '当前用户信息',
     // It may write (marking a membership present) and must see the user's last switch: the primary.
     reads: 'primary',
+    answer: uInfoSchema,
     read: (db, me, _input, { t, locale }) => getUInfo(db, me.userId, title(t), locale),
   });
   // A read sent as a POST: the menu tree of one of the user's roles, in the caller's language.
@@ -29,13 +32,14 @@ export const myInfoRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, op
     path: '/menu',
     access: SIGNED_IN,
     summary: '角色菜单',
+    answer: menuTreeSchema,
     body: switchRoleSchema,
     read: (db, me, { body }, { locale }) => menuTreeOf(db, me.userId, body, locale),
   });
 
   // Switching answers the user info as it is after the switch, read in the same transaction. Not an operation-log
   // record (the account and role in use are the session's choice): the kit writes no audit row.
-  const ownWrite = { method: 'POST', access: SIGNED_IN, entity: 'user', audit: 'update', message: OK_MSG.operation } as const;
+  const ownWrite = { method: 'POST', access: SIGNED_IN, entity: 'user', audit: 'update', message: OK_MSG.operation, answer: uInfoSchema } as const;
   resourceAction(app, {
     ...ownWrite,
     path: '/switchRole',
@@ -74,7 +78,7 @@ export const myInfoRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, op
   // transaction would roll back with the error.
   // Guessing the current password is limited per IP like sign-in, besides the per-account lock it shares with sign-in.
   const editAccountLimit = { rateLimit: { max: opts.limits.loginPerMinute, timeWindow: '1 minute' } };
-  app.post('/editAccount', { schema: { body: changePasswordRequestSchema }, config: editAccountLimit }, async (request) => {
+  app.post('/editAccount', { serializerCompiler: asIs, schema: { summary: '修改密码', body: changePasswordRequestSchema, response: answerSchema(emptySchema) }, config: editAccountLimit }, async (request) => {
     await editAccount(app.db, request.session!, app.now(), request.body);
     return ok(null, request.t(OK_MSG.saved));
   });

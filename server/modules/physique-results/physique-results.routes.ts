@@ -2,7 +2,8 @@ import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParamsSchema, paramsOf } from '@/domain/list-query';
-import { ok } from '@/domain/api';
+import { ok, pageSchema } from '@/domain/api';
+import { resultDetailSchema, scoreSearchPageSchema, studentReportSchema, syncPreviewSchema, syncSummarySchema, testRecordRowSchema } from '@/domain/physique-results/answers';
 import { ERR } from '@/domain/errors';
 import { pageAccess, type Family } from '@/domain/menus/access';
 import { getCatalogEntry, type ButtonAction } from '@/domain/menus/catalog';
@@ -24,6 +25,7 @@ import {
 import { buffer } from 'node:stream/consumers';
 import { resourceAction, type Access, type ActionContext } from '../../lib/action';
 import { AppError } from '../../lib/app-error';
+import { answerSchema, asIs } from '../../lib/openapi';
 import type { JobContext, JobHandler } from '../../lib/jobs';
 import { finishImport, finishImportIn } from '../files/import-job';
 import { dropImport, heldImport, holdImport, keepImport } from '../people/people-import-store';
@@ -256,11 +258,12 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
       path: '/organizeTest/testManage/sync/:planId/preview',
       access: reads.sync!,
       params: planParams,
+      answer: syncPreviewSchema,
       read: async (db, actor, { params }) => previewSync(db, { tenantOrgId: actor.tenantOrgId, planId: params.planId, now: app.now(), classScope: await classScopeOf(db, actor) }),
     });
     // A hand route: a sync takes the plan's job lock and records its outcome in transactions of its own (a failed sync
     // stays recorded), so it cannot run inside the action kit's one transaction.
-    app.post('/organizeTest/testManage/sync/:planId', { preValidation: syncGuard, schema: { params: planParams, body: syncBodySchema } }, async (request) => {
+    app.post('/organizeTest/testManage/sync/:planId', { preValidation: syncGuard, serializerCompiler: asIs, schema: { params: planParams, body: syncBodySchema, response: answerSchema(syncSummarySchema) } }, async (request) => {
       const who = await caller(request);
       const { replaceManual } = request.body;
       return ok(await syncPlan(app.db, { tenantOrgId: who.tenantOrgId, userId: who.userId, planId: request.params.planId, now: app.now(), replaceManual, classScope: who.classScope }));
@@ -275,6 +278,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
       access: can.search,
       config: SCORE_LIST_READS,
       query: scoreSearchQuerySchema,
+      answer: scoreSearchPageSchema,
       read: async (db, actor, { query }) => searchResults(db, await callerOf(db, actor), query, app.changes),
     });
   }
@@ -325,6 +329,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
       path: '/physiqueManage/testResult/page',
       access: reads.results,
       query: scoreSearchQuerySchema,
+      answer: scoreSearchPageSchema,
       read: async (db, actor, { query }) => searchResults(db, await callerOf(db, actor), query, app.changes),
     });
     resourceAction(app, {
@@ -332,6 +337,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
       path: '/physiqueManage/testResult/:id',
       access: reads.results,
       params: idParams,
+      answer: resultDetailSchema,
       read: async (db, actor, { params }) => resultDetail(db, await callerOf(db, actor), params.id),
     });
   }
@@ -346,6 +352,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
       entity: 'physiqueResult',
       audit: 'update',
       message: null,
+      answer: resultDetailSchema,
       write: async (tx, actor, { params, body }, { now }) => ({ after: body, answer: await editRawValue(tx, await callerOf(tx, actor), params.id, body, now) }),
     });
   }
@@ -368,6 +375,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
       path: '/selfTest/testRecord/page',
       access: reads.records,
       query: testRecordQuerySchema,
+      answer: pageSchema(testRecordRowSchema),
       read: async (db, actor, { query }) => recordPage(db, await callerOf(db, actor), query),
     });
   }
@@ -413,6 +421,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
       access: reads.report,
       params: studentParams,
       query: reportQuerySchema,
+      answer: studentReportSchema,
       read: async (db, actor, { params, query }) => studentReport(db, await callerOf(db, actor), params.studentId, query),
     });
   }

@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParamsSchema as idParams } from '@/domain/list-query';
 import { OK_MSG } from '@/domain/errors';
 import type { Family } from '@/domain/menus/access';
+import { pageSchema } from '@/domain/api';
 import { PLAN_ADMIN_ACTION } from '@/domain/test-plans/access';
+import { classCompletionRowSchema, planDeletedSchema, planDetailSchema, planFormOptionsSchema, planRowSchema, planSchoolOptionSchema, signUpRowSchema } from '@/domain/test-plans/answers';
 import { planDatesSchema, planOptionsQuery as optionsQuery, planPageQuerySchema, planReopenSchema, planRequestSchema, signUpQuerySchema } from '@/domain/test-plans/schemas';
 import { classScopeOf } from '../../lib/data-scope';
 import { resourceAction } from '../../lib/action';
@@ -41,20 +43,21 @@ export const testPlanRoutes: FastifyPluginAsyncZod<TestPlanRoutesOptions> = asyn
 
   const reader = (a: Actor): PlanActor => ({ tenantOrgId: a.tenantOrgId, orgType: a.orgType, userId: a.userId, now: app.now() });
 
-  resourceAction(app, { method: 'GET', path: '/page', access: [page, 'view'], query: planPageQuerySchema, read: (db, a, { query }) => planPage(db, reader(a), query) });
+  resourceAction(app, { method: 'GET', path: '/page', access: [page, 'view'], query: planPageQuerySchema, answer: pageSchema(planRowSchema), read: (db, a, { query }) => planPage(db, reader(a), query) });
 
   // Schools a management organisation may plan for (admin family); a school sees itself only.
-  resourceAction(app, { method: 'GET', path: '/schools', access: [page, 'view'], read: (db, a) => planSchools(db, a.tenantOrgId) });
+  resourceAction(app, { method: 'GET', path: '/schools', access: [page, 'view'], answer: planSchoolOptionSchema.array(), read: (db, a) => planSchools(db, a.tenantOrgId) });
 
   resourceAction(app, {
     method: 'GET',
     path: '/options',
     access: [page, 'add', [page, 'edit'], [page, 'detail']],
     query: optionsQuery,
+    answer: planFormOptionsSchema,
     read: async (db, a, { query }) => planFormOptions(db, reader(a), query.schoolOrgId, await classScopeOf(db, a)),
   });
 
-  resourceAction(app, { method: 'GET', path: '/detail/:id', access: [page, 'detail'], params: idParams, read: (db, a, { params }) => planDetail(db, reader(a), params.id) });
+  resourceAction(app, { method: 'GET', path: '/detail/:id', access: [page, 'detail'], params: idParams, answer: planDetailSchema, read: (db, a, { params }) => planDetail(db, reader(a), params.id) });
 
   resourceAction(app, {
     method: 'GET',
@@ -62,6 +65,7 @@ export const testPlanRoutes: FastifyPluginAsyncZod<TestPlanRoutesOptions> = asyn
     access: [page, 'detail'],
     params: idParams,
     query: signUpQuerySchema,
+    answer: pageSchema(signUpRowSchema),
     read: async (db, a, { params, query }) => signUpPage(db, reader(a), params.id, query, await classScopeOf(db, a)),
   });
 
@@ -70,6 +74,7 @@ export const testPlanRoutes: FastifyPluginAsyncZod<TestPlanRoutesOptions> = asyn
     path: '/classCompletion/:id',
     access: [page, 'detail'],
     params: idParams,
+    answer: classCompletionRowSchema.array(),
     read: async (db, a, { params }) => classCompletion(db, reader(a), params.id, await classScopeOf(db, a)),
   });
 
@@ -82,6 +87,7 @@ export const testPlanRoutes: FastifyPluginAsyncZod<TestPlanRoutesOptions> = asyn
   resourceAction(app, {
     method: 'POST',
     path: '/add',
+    answer: planDetailSchema,
     access: [page, 'add'],
     body: planRequestSchema,
     entity: 'testPlan',
@@ -94,6 +100,7 @@ export const testPlanRoutes: FastifyPluginAsyncZod<TestPlanRoutesOptions> = asyn
   resourceAction(app, {
     method: 'POST',
     path: '/edit/:id',
+    answer: planDetailSchema,
     access: [page, 'edit'],
     params: idParams,
     body: planRequestSchema,
@@ -104,6 +111,7 @@ export const testPlanRoutes: FastifyPluginAsyncZod<TestPlanRoutesOptions> = asyn
   resourceAction(app, {
     method: 'POST',
     path: '/end/:id',
+    answer: planDetailSchema,
     access: [page, 'end'],
     params: idParams,
     entity: 'testPlan',
@@ -114,6 +122,7 @@ export const testPlanRoutes: FastifyPluginAsyncZod<TestPlanRoutesOptions> = asyn
   resourceAction(app, {
     method: 'POST',
     path: '/delete/:id',
+    answer: planDeletedSchema,
     access: [page, 'delete'],
     params: idParams,
     entity: 'testPlan',
@@ -125,6 +134,7 @@ export const testPlanRoutes: FastifyPluginAsyncZod<TestPlanRoutesOptions> = asyn
   resourceAction(app, {
     method: 'POST',
     path: '/reopen/:id',
+    answer: planDetailSchema,
     access: [page, PLAN_ADMIN_ACTION],
     params: idParams,
     body: planReopenSchema,
@@ -136,6 +146,7 @@ export const testPlanRoutes: FastifyPluginAsyncZod<TestPlanRoutesOptions> = asyn
   resourceAction(app, {
     method: 'POST',
     path: '/dates/:id',
+    answer: planDetailSchema,
     access: [page, PLAN_ADMIN_ACTION],
     params: idParams,
     body: planDatesSchema,
@@ -147,6 +158,7 @@ export const testPlanRoutes: FastifyPluginAsyncZod<TestPlanRoutesOptions> = asyn
   resourceAction(app, {
     method: 'POST',
     path: '/restore/:id',
+    answer: planDetailSchema,
     access: [page, PLAN_ADMIN_ACTION],
     params: idParams,
     entity: 'testPlan',

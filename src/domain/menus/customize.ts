@@ -83,25 +83,28 @@ export const menuMoveSchema = z.object({ direction: z.enum(['up', 'down']) });
 export const menuFamilyQuery = z.object({ family: z.enum(MENU_FAMILIES, { error: 'validation:menu.familyUnknown' }) });
 
 /** One entry of a family's menu tree as menu management shows it: the catalogue's values and the changes over them. */
-export interface MenuCustomRow {
-  key: string;
-  parent: string | null;
-  kind: 'group' | 'page';
-  path: string;
-  i18nKey: string;
+export const menuCustomRowSchema = z.object({
+  key: z.string(),
+  parent: z.string().nullable(),
+  kind: z.enum(['group', 'page']),
+  path: z.string(),
+  i18nKey: z.string(),
   /** The catalogue's zh_cn name. */
-  name: string;
+  name: z.string(),
   /** The catalogue's icon. */
-  icon: string | null;
+  icon: z.string().nullable(),
   /** The order in effect (custom or the catalogue's). */
-  sortNum: number;
-  names: Partial<Record<Locale, string>>;
-  customIcon: string | null;
-  hidden: boolean;
+  sortNum: z.number(),
+  names: z.partialRecord(z.enum(LOCALES), z.string()),
+  customIcon: z.string().nullable(),
+  hidden: z.boolean(),
   /** True when anything differs from the catalogue. */
-  customised: boolean;
-  version: number;
-}
+  customised: z.boolean(),
+  version: z.number(),
+});
+export type MenuCustomRow = z.output<typeof menuCustomRowSchema>;
+/** The answer of resetting a family's menus: how many entries went back to the catalogue. */
+export const menuResetCountSchema = z.object({ count: z.number() });
 
 /** The custom name in `locale`, then in the other languages' fallbacks (zh_tw → zh_cn), else undefined. */
 export function customName(names: Partial<Record<Locale, string>> | null | undefined, locale: Locale): string | undefined {

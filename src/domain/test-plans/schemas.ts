@@ -8,8 +8,7 @@ import { PLAN_NAME_MAX, PLAN_NAME_MIN, SEMESTER, TEST_REPORT_FEE_MIN } from '../
 import { DEFAULT_STANDARD_VERSION, ITEM_KEYS, isGrade, STANDARD_VERSIONS } from '../physique/standard';
 import { DEFAULT_FEE_PRECISION, DEFAULT_FEE_ROUNDING, FEE_PRECISIONS, FEE_ROUNDINGS, decimalsOf, roundFee } from './fee';
 import { planItemsForGrade } from './items';
-import { PLAN_STATUSES } from './status';
-import { SIGN_UP_STATUSES } from './types';
+import { PLAN_STATUSES, SIGN_UP_STATUSES } from './status';
 
 /** What a plan's scope names (docs/product-rules.md#test-plans): grades or classes (K12), or colleges, grades or classes (university). */
 export const PLAN_SCOPE_TYPES = ['grade', 'class', 'college'] as const;

@@ -9,6 +9,11 @@ export const PLAN_STATUS_TABLE = enumTable(PLAN_STATUSES, (s) => `testPlans:stat
 /** The same states of a homework or training task, in the task screens' words. */
 export const TASK_STATUS_TABLE = enumTable(PLAN_STATUSES, (s) => `activities:task.status.${s}`, { notStarted: 'plain', inProgress: 'success', ended: 'neutral' });
 
+/** Result status of a student in a plan: no result, some items missing, every item of the grade present. */
+export const SIGN_UP_STATUSES = ['notTested', 'incomplete', 'complete'] as const;
+export type SignUpStatus = (typeof SIGN_UP_STATUSES)[number];
+export const SIGN_UP_STATUS_TABLE = enumTable(SIGN_UP_STATUSES, (s) => `testPlans:signUpStatus.${s}`, { notTested: 'plain', incomplete: 'warning', complete: 'success' });
+
 /** What the status of a plan depends on: inclusive date range (YYYY-MM-DD) and the early-end instant. */
 export interface PlanDates {
   startDate: string;

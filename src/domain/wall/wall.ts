@@ -84,31 +84,36 @@ export const screenLinkCreateSchema = z.object({
 });
 export type ScreenLinkCreate = z.output<typeof screenLinkCreateSchema>;
 
+/** A stored playlist as answered: a data-centre playlist, or a meet link's `[meetBoard]` (describes, never filters). */
+const answeredPlaylistSchema = wallPlaylistSchema.omit({ scenes: true }).extend({ scenes: z.array(z.enum([...WALL_SCENES, MEET_BOARD_SCENE])) });
+
 /** A screen link as the management list shows it; the token itself is never stored nor shown again. */
-export interface ScreenLinkRow {
-  id: string;
-  orgId: string;
-  orgName: string;
-  name: string;
-  playlist: WallPlaylist;
-  createdBy: string | null;
-  createdByName: string | null;
+export const screenLinkRowSchema = z.object({
+  id: z.string(),
+  orgId: z.string(),
+  orgName: z.string(),
+  name: z.string(),
+  playlist: answeredPlaylistSchema,
+  createdBy: z.string().nullable(),
+  createdByName: z.string().nullable(),
   /** ISO instants. */
-  createdAt: string;
-  revokedAt: string | null;
-  lastSeenAt: string | null;
+  createdAt: z.string(),
+  revokedAt: z.string().nullable(),
+  lastSeenAt: z.string().nullable(),
   /** A meet's board link: the meet it shows; null for a data-centre link. */
-  meetId: string | null;
+  meetId: z.string().nullable(),
   /** ISO instant after which the wall is refused; null: until revoked. */
-  expiresAt: string | null;
-}
+  expiresAt: z.string().nullable(),
+});
+export type ScreenLinkRow = z.output<typeof screenLinkRowSchema>;
 
 /** The answer of creating a link: the row plus the wall's URL path, shown this once. */
-export interface ScreenLinkCreated extends ScreenLinkRow {
-  token: string;
+export const screenLinkCreatedSchema = screenLinkRowSchema.extend({
+  token: z.string(),
   /** `/busi/wall/<token>`. */
-  path: string;
-}
+  path: z.string(),
+});
+export type ScreenLinkCreated = z.output<typeof screenLinkCreatedSchema>;
 
 /** The wall page's path for a token (docs/product-rules.md#wall-display). */
 export function wallPath(token: string): string {
