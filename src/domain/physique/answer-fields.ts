@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// Installs the error map before this module builds its answer schemas (tests/domain/schemas/messages.test.ts).
+import '../fields';
 import { GENDERS } from '../people/gender';
 import { SCORE_LEVELS, type ScoreLevel } from './level';
 import { BMI_BAND_ORDER } from './lookup';
