@@ -5,11 +5,18 @@ import type { Env } from '../env';
 import type { Send } from './traffic';
 import { simulate, type SimulateOptions, type SimulateReport } from './fleet';
 
+/**
+ * The simulator's own client address (RFC 5737 documentation range). Sign-in limits are counted per route and address
+ * in the database (server/lib/shared-limits.ts), so the fleet's few hundred sign-ins must not land on the count of
+ * the real clients on loopback, who would then be refused for a minute after a simulated start.
+ */
+const SIMULATOR_ADDRESS = '192.0.2.1';
+
 /** Sends through `app.inject`: the whole request pipeline, no socket. */
 export const injectSend =
   (app: FastifyInstance): Send =>
   async (method, url, headers, body) => {
-    const res = await app.inject({ method: method as 'GET', url, headers, ...(body === undefined ? {} : { payload: body as object }) });
+    const res = await app.inject({ method: method as 'GET', url, headers, remoteAddress: SIMULATOR_ADDRESS, ...(body === undefined ? {} : { payload: body as object }) });
     let json: unknown = null;
     try {
       json = JSON.parse(res.body);
