@@ -25,6 +25,19 @@ let serial = 0;
 /** A number unique in this test process (codes, serial numbers, names). */
 export const nextSerial = () => ++serial;
 
+/**
+ * Years are few (grades 2000–2100, the demo's cohorts among them) and the server project runs files in one process
+ * (vite.config.ts, isolate: false), so a year comes from a count kept per test database, not from `nextSerial`.
+ */
+const yearCounts = new WeakMap<TestApp, Map<string, number>>();
+function nextYearIndex(t: TestApp, kind: string): number {
+  const counts = yearCounts.get(t) ?? new Map<string, number>();
+  yearCounts.set(t, counts);
+  const n = counts.get(kind) ?? 0;
+  counts.set(kind, n + 1);
+  return n;
+}
+
 /** The demo accounts by what they administer (README): the K12 school, the second school, the university, the district. */
 export const DEMO = { school: 'school01', school2: 'school02', college: 'college01', district: 'district01', teacher: 'teacher01' } as const;
 
@@ -60,7 +73,7 @@ const familyOf = (account: string): SchoolFamily => (account.startsWith('college
 const api = (family: SchoolFamily, path: string) => `/api/busi/web/${family}/${path}`;
 
 /** A school year (both semesters and breaks at the default dates) starting in `startYear` (default: far in the future). */
-export async function createSchoolYear(t: TestApp, { as = DEMO.school as string, startYear = 2060 + nextSerial() } = {}) {
+export async function createSchoolYear(t: TestApp, { as = DEMO.school as string, startYear = 2060 + nextYearIndex(t, `year:${as}`) } = {}) {
   const body = defaultSchoolYear(startYear);
   const year = dataOf(await t.as(as).post<{ id: string; version: number }>(api(familyOf(as), 'org/acayear'), body));
   return { id: year.id, version: year.version, academicYear: body.academicYear, as };
@@ -71,7 +84,9 @@ export async function createSchoolYear(t: TestApp, { as = DEMO.school as string,
  * stage and enrolment year (docs/product-rules.md#grades), and a school has one cohort of a grade in school, so by
  * default this is a graduated senior cohort of an early year: as many as a test needs, none clashing with the demo's.
  */
-export async function createGrade(t: TestApp, { as = DEMO.school as string, stage = 'senior', enrolYear = 2000 + nextSerial(), graduated = true } = {}) {
+export async function createGrade(t: TestApp, { as = DEMO.school as string, stage = 'senior', enrolYear = -1, graduated = true } = {}) {
+  // Graduated cohorts of the early 2000s: 24 per stage before the demo's current cohorts.
+  if (enrolYear < 0) enrolYear = 2000 + nextYearIndex(t, `grade:${as}:${stage}`);
   const grade = dataOf(await t.as(as).post<{ id: string; version: number }>(api('k12', 'org/grade'), { stage, enrolYear, graduated }));
   return { id: grade.id, version: grade.version, as };
 }

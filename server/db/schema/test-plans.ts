@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { date, index, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, date, index, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth';
 import { orgs } from './orgs';
 import { classes, colleges, grades, schoolYears } from './school';
@@ -24,6 +24,11 @@ export const testPlans = pgTable(
     scopeType: text('scope_type', { enum: ['grade', 'class', 'college'] }).notNull(),
     /** Version of the national standard the plan scores by (src/domain/physique STANDARDS). */
     standardVersion: text('standard_version').notNull().default('2014'),
+    /**
+     * A re-test (补测) plan names the plan it re-tests; it scopes itself to that plan's students whose year failed
+     * (docs/product-rules.md#physique-year). Null for a regular plan.
+     */
+    retestOfPlanId: uuid('retest_of_plan_id').references((): AnyPgColumn => testPlans.id),
     /** Test report fee in CNY (≥ 0.01), its precision (0–3 decimals) and rounding (docs/product-rules.md#limits). */
     feeAmount: numeric('fee_amount', { precision: 12, scale: 3 }),
     feePrecision: smallint('fee_precision').notNull().default(2),
