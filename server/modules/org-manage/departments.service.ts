@@ -6,8 +6,8 @@ import { memberships, membershipRoles, users } from '../../db/schema/auth';
 import { departmentMembers, departments } from '../../db/schema/departments';
 import { AppError, fieldError } from '../../lib/app-error';
 import { paginate } from '../../lib/paginate';
-import { accountKeyword, accountMemberColumns } from '../../lib/account-members';
-import { CANDIDATES_MAX, type LinkChange } from '../../lib/linked';
+import { accountCandidates, accountKeyword, accountMemberColumns, accountMembersOf, assertOwnAccounts } from '../../lib/account-members';
+import type { LinkChange } from '../../lib/linked';
 import { containsPattern } from '../../lib/query';
 import { lockVersion, nextVersion, notFound, type Change } from '../../lib/resource';
 import type { Actor } from '../../plugins/tenant';
@@ -136,40 +136,24 @@ export function departmentMemberPage(db: DbOrTx, _actor: Actor, department: { id
 
 /** Accounts of the organisation not yet in the department (for the picker), optionally of one role. */
 export function departmentCandidates(db: DbOrTx, actor: Actor, department: { id: string }, q: { keyword?: string; roleId?: string }): Promise<DepartmentMember[]> {
-  return db
-    .select(accountMemberColumns)
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(
-      and(
-        eq(memberships.tenantOrgId, actor.tenantOrgId),
-        accountKeyword(q.keyword),
-        q.roleId
-          ? sql`exists (select 1 from ${membershipRoles} where ${membershipRoles.membershipId} = ${memberships.id} and ${membershipRoles.roleId} = ${q.roleId})`
-          : undefined,
-        notExists(
-          db
-            .select({ one: sql`1` })
-            .from(departmentMembers)
-            .where(and(eq(departmentMembers.membershipId, memberships.id), eq(departmentMembers.departmentId, department.id))),
-        ),
-      ),
-    )
-    .orderBy(asc(users.name), asc(memberships.id))
-    .limit(CANDIDATES_MAX);
+  return accountCandidates(
+    db,
+    actor,
+    q.keyword,
+    q.roleId ? sql`exists (select 1 from ${membershipRoles} where ${membershipRoles.membershipId} = ${memberships.id} and ${membershipRoles.roleId} = ${q.roleId})` : undefined,
+    notExists(db.select({ one: sql`1` }).from(departmentMembers).where(and(eq(departmentMembers.membershipId, memberships.id), eq(departmentMembers.departmentId, department.id)))),
+  );
 }
 
 /** Adds accounts of the organisation to a department (another organisation's account is 404; members stay as they are). */
 export async function addDepartmentMembers(tx: Tx, actor: Actor, department: { id: string }, ids: readonly string[]): Promise<LinkChange> {
-  const found = await tx.select({ id: memberships.id }).from(memberships).where(and(inArray(memberships.id, ids), eq(memberships.tenantOrgId, actor.tenantOrgId)));
-  if (found.length !== ids.length) throw notFound();
+  await assertOwnAccounts(tx, actor, ids);
   const added = await tx
     .insert(departmentMembers)
     .values(ids.map((membershipId) => ({ departmentId: department.id, membershipId })))
     .onConflictDoNothing()
     .returning({ id: departmentMembers.membershipId });
-  if (!added.length) return { records: [] };
-  return { records: await tx.select(accountMemberColumns).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(inArray(memberships.id, added.map((a) => a.id))) };
+  return { records: await accountMembersOf(tx, added.map((a) => a.id)) };
 }
 
 /** Removes members from a department; an account not in it is 404. */

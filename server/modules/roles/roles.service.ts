@@ -8,9 +8,9 @@ import type { DbOrTx, Tx } from '../../db/client';
 import { membershipRoles, memberships, roleMenus, roles, users } from '../../db/schema/auth';
 import { fieldError } from '../../lib/app-error';
 import { paginate } from '../../lib/paginate';
-import { accountKeyword, accountMemberColumns } from '../../lib/account-members';
+import { accountCandidates, accountKeyword, accountMemberColumns, accountMembersOf, assertOwnAccounts } from '../../lib/account-members';
 import { containsPattern } from '../../lib/query';
-import { CANDIDATES_MAX, type LinkChange } from '../../lib/linked';
+import type { LinkChange } from '../../lib/linked';
 import { assertUnused, lockVersion, nextVersion, notFound, type Change } from '../../lib/resource';
 import type { Actor } from '../../plugins/tenant';
 
@@ -212,19 +212,12 @@ export function roleMemberPage(db: DbOrTx, actor: Actor, role: { id: string }, q
 
 /** Accounts of the tenant that do not hold the role yet (for the add-members picker). */
 export function roleCandidates(db: DbOrTx, actor: Actor, role: { id: string }, q: { keyword?: string }): Promise<RoleMember[]> {
-  return db
-    .select(accountMemberColumns)
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(
-      and(
-        eq(memberships.tenantOrgId, actor.tenantOrgId),
-        accountKeyword(q.keyword),
-        notExists(db.select({ one: sql`1` }).from(membershipRoles).where(and(eq(membershipRoles.membershipId, memberships.id), eq(membershipRoles.roleId, role.id)))),
-      ),
-    )
-    .orderBy(asc(users.name), asc(memberships.id))
-    .limit(CANDIDATES_MAX);
+  return accountCandidates(
+    db,
+    actor,
+    q.keyword,
+    notExists(db.select({ one: sql`1` }).from(membershipRoles).where(and(eq(membershipRoles.membershipId, memberships.id), eq(membershipRoles.roleId, role.id)))),
+  );
 }
 
 /**
@@ -236,8 +229,7 @@ export async function addRoleMembers(tx: Tx, actor: Actor, role: { id: string },
   const detail = await roleById(tx, actor, role.id);
   assertHeld(actor, detail.menuIds);
   assertScopeHeld(actor, detail.dataScope);
-  const found = await tx.select({ id: memberships.id }).from(memberships).where(and(inArray(memberships.id, ids), eq(memberships.tenantOrgId, actor.tenantOrgId)));
-  if (found.length !== ids.length) throw notFound();
+  await assertOwnAccounts(tx, actor, ids);
   const present = await tx.select({ id: membershipRoles.membershipId }).from(membershipRoles).where(and(inArray(membershipRoles.membershipId, ids), eq(membershipRoles.present, true)));
   const hasPresent = new Set(present.map((p) => p.id));
   const added = await tx
@@ -245,8 +237,7 @@ export async function addRoleMembers(tx: Tx, actor: Actor, role: { id: string },
     .values(ids.map((membershipId) => ({ membershipId, roleId: role.id, present: !hasPresent.has(membershipId) })))
     .onConflictDoNothing()
     .returning({ id: membershipRoles.membershipId });
-  if (!added.length) return { records: [] };
-  return { records: await tx.select(accountMemberColumns).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(inArray(memberships.id, added.map((a) => a.id))) };
+  return { records: await accountMembersOf(tx, added.map((a) => a.id)) };
 }
 
 /** Takes a role from accounts of the tenant (one not holding it is 404); they lose its permissions on their next request. */
