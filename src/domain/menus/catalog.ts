@@ -53,6 +53,14 @@ export const BUTTON_ACTIONS = {
   /** A meet's results book and points tables as PDF, beside its order of events and heat sheets. */
   resultsBook: '成绩册',
   pointsTable: '积分表',
+  /** Printable sheets of the physique year (test cards, rosters, application forms, registration cards). */
+  print: '打印',
+  /** A page's own settings (warning thresholds). */
+  setting: '设置',
+  /** Following a physique warning up as a case. */
+  followUp: '跟进',
+  /** Releases a plan's reports to the students' and parents' app. */
+  release: '发布报告',
 } as const;
 export type ButtonAction = keyof typeof BUTTON_ACTIONS;
 
@@ -171,10 +179,19 @@ const rolePage = (no: number) =>
 const currentOrgPage = (no: number, name: string, editName: string) =>
   page('currentOrg', no, 'currentOrg', name, ['edit'], [['edit', 'edit/:orgId', editName, 'edit']]);
 const testManagePage = (no: number) =>
-  page('testManage', no, 'organizeTest/testManage', '测试管理', ['add', 'edit', 'detail', 'end', 'delete', 'import', 'export'], [
+  page('testManage', no, 'organizeTest/testManage', '测试管理', ['add', 'edit', 'detail', 'end', 'delete', 'import', 'export', 'release'], [
     ['add', 'add', '新增测试计划', 'add'],
     ['check', 'check/:id', '查看测试计划', 'detail'],
   ]);
+/** The physique year's pages (docs/product-rules.md#physique-year), numbered from `no` on, for K12 schools and universities. */
+const physiqueYearPages = (no: number) =>
+  [
+    page('testDay', no, 'physiqueManage/testDay', '测试日', ['add', 'edit', 'delete', 'entry', 'audit', 'print'], [['station', 'station/:stationId', '测试站', 'entry']]),
+    page('exemption', no + 1, 'physiqueManage/exemption', '免测/缓测', ['add', 'audit', 'delete', 'print', 'export']),
+    page('retest', no + 2, 'physiqueManage/retest', '补测', ['add', 'export']),
+    page('graduation', no + 3, 'physiqueManage/graduation', '毕业成绩', ['detail', 'print', 'export'], [['history', 'history/:studentId', '体质档案', 'detail']]),
+    page('warning', no + 4, 'physiqueManage/warning', '体质预警', ['setting', 'followUp', 'export']),
+  ] as const;
 const scoreSearchPage = (no: number) =>
   page('scoreSearch', no, 'organizeTest/scoreSearch', '成绩查询', ['export', 'invalid', 'valid']);
 const testRecordPage = (no: number) =>
@@ -284,7 +301,12 @@ const ADMIN = {
       ]),
       rolePage(5),
     ]),
-    group('test', 3, '体质测试', 'clipboard-list', [testManagePage(6), scoreSearchPage(7)]),
+    group('test', 3, '体质测试', 'clipboard-list', [
+      testManagePage(6),
+      scoreSearchPage(7),
+      // 中考体育 conversion tables a district publishes for its schools' plans (docs/product-rules.md#physique-year).
+      page('conversion', 20, 'physiqueManage/conversion', '中考体育换算', ['add', 'edit', 'delete', 'import']),
+    ]),
     group('sportData', 4, '运动数据', 'activity', [testRecordPage(8), exerciseRecordPage(9)]),
     group('contest', 5, '线上赛事', 'trophy', [rankPage(10)]),
     group('homework', 6, '体育作业', 'clipboard-check', [
@@ -348,6 +370,7 @@ const K12 = {
       page('testResult', 17, 'physiqueManage/testResult', '体质管理', ['import', 'sync', 'report', 'export', 'delete'], [
         ['editUpReport', 'editUpReport', '编辑上报数据', 'report'],
       ]),
+      ...physiqueYearPages(33),
     ]),
     group('sportData', 6, '运动数据', 'activity', [testRecordPage(18), exerciseRecordPage(19)]),
     group('contest', 7, '线上赛事', 'trophy', [rankPage(20)]),
@@ -416,7 +439,7 @@ const GX = {
     ]),
     group('user', 3, '用户管理', 'users', [teacherPage(11), studentPage(12), rolePage(13)]),
     group('venue', 4, '设备场地', 'monitor', [devicePage(14), placePage(15)]),
-    group('test', 5, '体质测试', 'clipboard-list', [testManagePage(16), scoreSearchPage(17)]),
+    group('test', 5, '体质测试', 'clipboard-list', [testManagePage(16), scoreSearchPage(17), ...physiqueYearPages(27)]),
     group('sportData', 6, '运动数据', 'activity', [testRecordPage(18), exerciseRecordPage(19)]),
     group('contest', 7, '线上赛事', 'trophy', [
       page('competition', 20, 'onlineManagement/competition', '赛事管理', ['addRank', 'addChallenge', 'edit', 'detail', 'data', 'end', 'delete', 'invalid', 'valid', 'export'], [
