@@ -46,3 +46,18 @@ export const testSheetOptionsSchema = z.object({
   items: z.array(z.enum(ITEM_KEYS)),
 });
 export type TestSheetOptions = z.output<typeof testSheetOptionsSchema>;
+
+/** Value of the print dialog's class choice for every class of the plan. */
+export const ALL_CLASSES = 'all';
+
+/** The print dialog's form: what to print, for which class (or all), and a roster's items. */
+export const printSheetsFormSchema = z
+  .object({
+    kind: z.enum(TEST_SHEET_KINDS, { error: 'testSheets:kindRequired' }),
+    classId: z.string({ error: 'testSheets:classInvalid' }).min(1, 'testSheets:classInvalid'),
+    items: z.array(z.enum(ITEM_KEYS, { error: 'testSheets:itemUnknown' }), { error: 'testSheets:itemsRequired' }),
+  })
+  .superRefine((v, ctx) => {
+    if (v.kind === 'roster' && v.items.length === 0) ctx.addIssue({ code: 'custom', path: ['items'], message: 'testSheets:itemsRequired' });
+  });
+export type PrintSheetsForm = z.input<typeof printSheetsFormSchema>;
