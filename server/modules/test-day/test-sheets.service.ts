@@ -136,9 +136,9 @@ export async function stationRosterFile(db: DbOrTx, actor: Actor, planId: string
           columns: [
             { label: t('testSheets:roster.no'), width: 0.75, align: 'center' },
             { label: t('testSheets:roster.regNo'), width: 2.9 },
-            { label: t('testSheets:roster.name'), width: 1.4 },
-            { label: t('testSheets:roster.gender'), width: 0.6, align: 'center' },
-            ...fields.map((f) => ({ label: t('testSheets:roster.field', { field: t(f === 'heightCm' || f === 'weightKg' ? `physique:field.${f}` : `physique:item.${f}`), unit: t(`physique:unit.${f}`) }), width: 1.2 })),
+            { label: t('testSheets:roster.name'), width: 1.2 },
+            { label: t('testSheets:roster.gender'), width: 0.75, align: 'center' },
+            ...fields.map((f) => ({ label: t('testSheets:roster.field', { field: t(f === 'heightCm' || f === 'weightKg' ? `physique:field.${f}` : `physique:item.${f}`), unit: t(`physique:unit.${f}`) }), width: 1.4 })),
             { label: t('testSheets:roster.signature'), width: 1.4 },
           ],
           rows: g.students.map((s, i) => [String(i + 1), s.regNo, s.name, t(`physique:gender.${s.gender}`), ...fields.map(() => ''), '']),

@@ -28,7 +28,7 @@ export interface PrintSheetsDialogProps {
  * asks.
  */
 export function PrintSheetsDialog({ family, planId, items, open: controlled, onOpenChange }: PrintSheetsDialogProps) {
-  const { t } = useTranslation('testSheets');
+  const { t } = useTranslation(['testSheets', 'menus']);
   const access = usePageAccess(`${family}.test.testDay`);
   const [own, setOwn] = useState(false);
   const open = controlled ?? own;
@@ -75,7 +75,8 @@ export function PrintSheetsDialog({ family, planId, items, open: controlled, onO
 }
 
 function Fields({ classes, items }: { classes: TestSheetOptions['classes']; items: ItemKey[] }) {
-  const { t } = useTranslation('testSheets');
+  // The items' names are the physique namespace's: loaded with this one.
+  const { t } = useTranslation(['testSheets', 'physique']);
   const kind = useWatch<PrintSheetsForm, 'kind'>({ name: 'kind' });
   return (
     <div className="grid gap-4">
