@@ -180,6 +180,8 @@ describe('who may print', () => {
     for (const rest of ['options', 'cards.pdf', 'roster.pdf?items=bmi']) {
       expect((await t.as(DEMO.school2).get(sheets(made.planId, rest))).status).toBe(404);
     }
+    // A university's console (gx) serves the same routes for its own plans only.
+    expect((await t.as(DEMO.college).get(`/api/busi/web/gx/physiqueManage/testDay/sheets/${made.planId}/options`)).status).toBe(404);
     const other = await classWithStudents(7, 1);
     expect((await t.as(DEMO.school).get(sheets(made.planId, `cards.pdf?classId=${other.id}`))).status).toBe(404);
   });
