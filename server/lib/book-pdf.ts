@@ -67,6 +67,23 @@ export function fit(font: PDFFont, text: string, size: number, width: number): s
   return `${chars.join('')}…`;
 }
 
+/** A header's text in lines that fit the width, broken between words ('Standing long jump' over two lines); a word too long is cut by `fit`. */
+function wrap(font: PDFFont, text: string, size: number, width: number): string[] {
+  return text.split('\n').flatMap((line) => {
+    const out: string[] = [];
+    let current = '';
+    for (const word of line.split(' ')) {
+      const next = current ? `${current} ${word}` : word;
+      if (current && font.widthOfTextAtSize(next, size) > width) {
+        out.push(current);
+        current = word;
+      } else current = next;
+    }
+    out.push(current);
+    return out;
+  });
+}
+
 class Writer {
   page!: PDFPage;
   y = 0;
@@ -115,8 +132,9 @@ class Writer {
   private row(columns: readonly BookColumn[], cells: readonly string[], bold: boolean, ruled = false) {
     const font = bold ? this.fonts.bold : this.fonts.regular;
     const total = columns.reduce((s, c) => s + c.width, 0);
-    // A cell may hold lines ('立定跳远\n（厘米）'): the row grows to the most lines.
-    const lines = cells.map((c) => c.split('\n'));
+    // A cell may hold lines ('立定跳远\n（厘米）'), and a header's words wrap: the row grows to the most lines.
+    const widthOf = (i: number) => (columns[i].width / total) * TEXT_W - 8;
+    const lines = cells.map((c, i) => (bold && i < columns.length ? wrap(font, c, BODY, widthOf(i)) : c.split('\n')));
     const most = Math.max(1, ...lines.map((l) => l.length));
     const height = Math.max(bold ? ROW_H : this.rowH, ROW_H + (most - 1) * (BODY + 2));
     let x = MARGIN;

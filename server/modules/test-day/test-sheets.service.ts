@@ -137,7 +137,7 @@ export async function stationRosterFile(db: DbOrTx, actor: Actor, planId: string
             { label: t('testSheets:roster.no'), width: 0.75, align: 'center' },
             { label: t('testSheets:roster.regNo'), width: 2.9 },
             { label: t('testSheets:roster.name'), width: 1.2 },
-            { label: t('testSheets:roster.gender'), width: 0.75, align: 'center' },
+            { label: t('testSheets:roster.gender'), width: 0.95, align: 'center' },
             ...fields.map((f) => ({ label: t('testSheets:roster.field', { field: t(f === 'heightCm' || f === 'weightKg' ? `physique:field.${f}` : `physique:item.${f}`), unit: t(`physique:unit.${f}`) }), width: 1.4 })),
             { label: t('testSheets:roster.signature'), width: 1.4 },
           ],
