@@ -37,6 +37,7 @@ import { venueRoutes } from './venue/venue.routes';
 import { userRoutes } from './users/users.routes';
 import { testPlanLifecycle } from './test-plans/test-plans.lifecycle';
 import { testPlanRoutes } from './test-plans/test-plans.routes';
+import { testSheetRoutes } from './test-day/test-sheets.routes';
 import { jobRoutes } from './jobs/jobs.routes';
 import { registerConsoleDocs } from '../lib/openapi';
 
@@ -106,5 +107,6 @@ async function consoleModules(app: FastifyInstance, opts: ModuleOptions): Promis
   for (const family of servedBy('homework.homeworkManagement')) await app.register(homeworkRoutes, { prefix: `/${family}`, family, expireEveryMs: opts.fileSweepEveryMs });
   for (const family of servedBy('training.specialTraining')) await app.register(trainingRoutes, { prefix: `/${family}` });
   for (const family of servedBy('class.practise', 'class.test', 'class.match')) await app.register(lessonRoutes, { prefix: `/${family}`, family });
+  for (const family of servedBy('test.testDay')) await app.register(testSheetRoutes, { prefix: `/${family}`, family });
   await app.register(jobRoutes, { prefix: '/jobs', storage: opts.storage });
 }

@@ -7,7 +7,7 @@ import { orgs } from '../../db/schema/orgs';
 import { grades } from '../../db/schema/school';
 import type { Actor } from '../../plugins/tenant';
 // pdf-lib and its font kit load when a book is first made, not with the server (docs/performance.md, start-up).
-import type { BookDocument, BookSection } from './book-pdf';
+import type { BookDocument, BookSection } from '../../lib/book-pdf';
 import { placedLines } from './points.service';
 import { gradeNameKey } from '@/domain/school/grades';
 
@@ -119,13 +119,13 @@ export async function meetBook(db: DbOrTx, actor: Actor, meetId: string, kind: B
 
   const title = t(`meets:book.${kind}`);
   const book: BookDocument = {
-    meet: meet.name,
+    header: meet.name,
     title,
     subtitle: [org?.name, meet.startDate === meet.endDate ? meet.startDate : `${meet.startDate} – ${meet.endDate}`].filter(Boolean).join('  '),
     sections,
     pageLabel: (page, pages) => t('meets:book.page', { page, pages }),
   };
-  const { bookPdf } = await import('./book-pdf');
+  const { bookPdf } = await import('../../lib/book-pdf');
   const pdf = await bookPdf(book, (tableTitle) => t('meets:book.continued', { title: tableTitle }));
   return { name: t('meets:book.fileName', { meet: meet.name, title }), pdf };
 }

@@ -191,7 +191,7 @@ async function itemsOf(db: DbOrTx, planId: string): Promise<PlanGradeItems[]> {
 }
 
 /** Students of the plan's organisation in its scope (enabled ones), joined to their class and grade. */
-const studentsInScope = (plan: PlanRecord) =>
+export const studentsInScope = (plan: PlanRecord) =>
   and(eq(students.orgId, plan.orgId), eq(students.enabled, true), classInPlanScope(plan.id));
 
 const resultJoin = (planId: string) => and(eq(physiqueResults.planId, planId), eq(physiqueResults.studentId, students.id));
