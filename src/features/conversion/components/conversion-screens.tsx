@@ -16,7 +16,7 @@ import {
 import type { ServedBy } from '@/domain/menus/access';
 import { enumLabel, enumOptions } from '@/domain/presentation';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
-import { FieldGroup, SelectField, TextareaField, TextField } from '@/components/form/fields';
+import { SelectField, TextareaField, TextField } from '@/components/form/fields';
 import { FormDialog } from '@/components/form/form-dialog';
 import { ImportDialog } from '@/components/import-dialog/import-dialog';
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
@@ -70,7 +70,15 @@ export function ConversionListScreen({ family }: { family: Family }) {
     },
   };
   const rowButtons = useMemo<(RowAction<ConversionRow> | string)[]>(
-    () => ['edit', deleteAction((r) => ({ title: t('deleteTitle', { name: r.name, version: r.tableVersion }) }), (r) => remove.mutateAsync(r.id))],
+    () => [
+      'edit',
+      {
+        ...deleteAction<ConversionRow>((r) => ({ title: t('deleteTitle', { name: r.name, version: r.tableVersion }) }), (r) => remove.mutateAsync(r.id)),
+        // A version a plan applies stays (the server refuses it too: 409).
+        disabled: (r) => r.plans > 0,
+        disabledHint: () => t('frozen'),
+      },
+    ],
     [t, remove],
   );
   const filters: FilterDef<Filters>[] = [
@@ -92,7 +100,7 @@ export function ConversionListScreen({ family }: { family: Family }) {
         col.accessor('stage', { header: t('field.stage'), cell: ({ getValue }) => enumLabel(CONVERSION_STAGE_TABLE, getValue(), t) }),
         col.accessor('year', { header: t('field.year') }),
         col.accessor('tableVersion', { header: t('field.tableVersion'), cell: ({ getValue }) => t('versionLabel', { version: getValue() }) }),
-        col.accessor('basis', { header: t('field.basis'), cell: ({ getValue }) => t(basisLabelKey(getValue())) }),
+        col.accessor('basis', { header: t('field.basis'), cell: ({ getValue }) => t(basisLabelKey(getValue())), meta: { className: 'whitespace-nowrap' } }),
         col.accessor('maxPoints', { header: t('field.maxPoints'), meta: { align: 'right' } }),
         col.accessor((r) => r.rows.length, { id: 'steps', header: t('field.steps'), meta: { align: 'right' } }),
         col.accessor('plans', { header: t('field.plans'), meta: { align: 'right' } }),
@@ -134,7 +142,7 @@ function ConversionDialog({ family, rows, open, onOpenChange, done }: { family: 
       schema={conversionSaveSchema}
       defaults={formOf(row)}
       title={t(row ? 'editTitle' : 'addTitle')}
-      description={row ? t('fixedOnEdit') : t('rowsHint')}
+      description={row ? t('fixedOnEdit') : undefined}
       className="sm:max-w-2xl"
       submit={(body) => save.mutateAsync(body)}
       onDone={done}
@@ -151,16 +159,14 @@ function ConversionFields({ form, editing }: { form: UseFormReturn<ConversionFor
   const basisOptions = CONVERSION_BASES.map((b) => ({ value: b, label: t(basisLabelKey(b)) }));
   return (
     <div className="flex max-h-[65vh] flex-col gap-4 overflow-y-auto pr-1">
-      <FieldGroup>
-        <TextField name="name" label={t('field.name')} required />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <SelectField name="stage" label={t('field.stage')} required options={enumOptions(CONVERSION_STAGE_TABLE, t)} disabled={editing} />
-          <TextField name="year" label={t('field.year')} required inputMode="numeric" disabled={editing} />
-          <SelectField name="basis" label={t('field.basis')} required options={basisOptions} />
-          <TextField name="maxPoints" label={t('field.maxPoints')} required inputMode="decimal" />
-        </div>
-        <TextareaField name="note" label={t('field.note')} rows={2} />
-      </FieldGroup>
+      <div className="grid gap-4 sm:grid-cols-4">
+        <TextField name="name" label={t('field.name')} required className="sm:col-span-4" />
+        <SelectField name="stage" label={t('field.stage')} required options={enumOptions(CONVERSION_STAGE_TABLE, t)} disabled={editing} />
+        <TextField name="year" label={t('field.year')} required inputMode="numeric" disabled={editing} />
+        <SelectField name="basis" label={t('field.basis')} required options={basisOptions} />
+        <TextField name="maxPoints" label={t('field.maxPoints')} required inputMode="decimal" />
+        <TextareaField name="note" label={t('field.note')} rows={2} className="sm:col-span-4" />
+      </div>
       <fieldset className="flex flex-col gap-2" data-testid="conversion-steps">
         <legend className="text-sm font-medium">{t('field.rows')}</legend>
         <p className="text-xs text-muted-foreground">{t('rowsHint')}</p>
