@@ -212,7 +212,9 @@ async function tablesOfPlans(db: DbOrTx, planIds: readonly string[]): Promise<Ma
 }
 
 /** A report's converted points (docs/product-rules.md#physique-year: 中考体育 conversion): null without a table or a value. */
-export async function planExamPoints(db: DbOrTx, result: ConvertibleResult & { planId: string }): Promise<ExamPoints | null> {
+export async function planExamPoints(db: DbOrTx, result: ConvertibleResult & { planId: string; invalid: boolean }): Promise<ExamPoints | null> {
+  // An invalid result counts nowhere (docs/product-rules.md#score-validity), so it converts to nothing either.
+  if (result.invalid) return null;
   const table = (await tablesOfPlans(db, [result.planId])).get(result.planId);
   if (!table) return null;
   const points = examPointsOf(table, result);
@@ -221,7 +223,7 @@ export async function planExamPoints(db: DbOrTx, result: ConvertibleResult & { p
 
 /**
  * The score export's 中考体育 points column (docs/product-rules.md#physique-year): only when a plan of the export
- * applies a table; each row converted by its own plan's table (blank otherwise).
+ * applies a table; each row converted by its own plan's table (blank otherwise, and for an invalid result).
  */
 export async function examPointsColumns(db: DbOrTx, planIds: readonly string[], t: Translate): Promise<ExportColumn[]> {
   const tables = await tablesOfPlans(db, planIds);
@@ -232,7 +234,7 @@ export async function examPointsColumns(db: DbOrTx, planIds: readonly string[], 
       width: 10,
       value: (r) => {
         const table = tables.get(r.planId);
-        return table ? examPointsOf(table, r) : null;
+        return table && !r.invalid ? examPointsOf(table, r) : null;
       },
     },
   ];

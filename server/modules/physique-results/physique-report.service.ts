@@ -150,6 +150,6 @@ export async function studentReport(db: DbOrTx, caller: Caller, studentId: strin
     result,
     history,
     improve,
-    examPoints: result && chosen ? await planExamPoints(db, { planId: chosen.planId, gradeNo: chosen.gradeNo, total: chosen.total, items: itemsOf(chosen) }) : null,
+    examPoints: result && chosen ? await planExamPoints(db, { planId: chosen.planId, gradeNo: chosen.gradeNo, total: chosen.total, items: itemsOf(chosen), invalid: chosen.invalid }) : null,
   };
 }

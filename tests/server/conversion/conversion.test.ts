@@ -188,6 +188,14 @@ describe('the report and the score export show the converted points', () => {
       .limit(1);
     const report = dataOf(await t.as('school01').get<StudentReport>(`/api/busi/web/k12/physique/report/${junior.studentId}?planId=${current.id}`));
     expect(report.examPoints).toEqual({ points: convertPoints(sample.rows, junior.total), maxPoints: 50, tableName: sample.name, version: 1, basis: 'total', sample: true });
+    // An invalid result converts to nothing.
+    const [another] = await t.db
+      .select()
+      .from(physiqueResults)
+      .where(and(eq(physiqueResults.planId, current.id), eq(physiqueResults.gradeNo, 9), isNotNull(physiqueResults.total), eq(physiqueResults.invalid, false)))
+      .limit(1);
+    expect((await t.as('school01').post('/api/busi/web/k12/organizeTest/scoreSearch/invalid', { ids: [another.id] })).status).toBe(200);
+    expect(dataOf(await t.as('school01').get<StudentReport>(`/api/busi/web/k12/physique/report/${another.studentId}?planId=${current.id}`)).examPoints).toBeNull();
     const [primary] = await t.db.select().from(physiqueResults).where(and(eq(physiqueResults.planId, current.id), eq(physiqueResults.gradeNo, 3))).limit(1);
     expect(dataOf(await t.as('school01').get<StudentReport>(`/api/busi/web/k12/physique/report/${primary.studentId}?planId=${current.id}`)).examPoints).toBeNull();
 
@@ -207,7 +215,8 @@ describe('the report and the score export show the converted points', () => {
     for (const r of rows.slice(1)) {
       const cell = (i: number) => (r[i] == null || r[i] === '' ? null : Number(r[i]));
       const total = cell(totalCol);
-      expect(cell(col)).toBe(convertPoints(sample.rows, total));
+      const invalid = String(r[header.length - 2]) !== '有效';
+      expect(cell(col)).toBe(invalid ? null : convertPoints(sample.rows, total));
     }
     // A year whose plan applies no table: no such column.
     const [past] = await t.db.select({ id: schoolYears.id }).from(schoolYears).where(and(eq(schoolYears.orgId, k12), eq(schoolYears.academicYear, '2025-2026')));
