@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { servedBy } from '@/domain/menus/access';
 import { captchaRoutes } from './auth/captcha.routes';
 import { bannerRoutes, carouselRoutes, lessonResourceRoutes, wikiRoutes } from './content/content.routes';
+import { conversionRoutes } from './conversion/conversion.routes';
 import { dataCenterRoutes } from './data-center/data-center.routes';
 import { filesRoutes } from './files/files.routes';
 import { healthRoutes } from './health/health.routes';
@@ -90,6 +91,7 @@ async function consoleModules(app: FastifyInstance, opts: ModuleOptions): Promis
   for (const family of servedBy('user.user', 'user.teacher', 'user.student')) await app.register(peopleImportRoutes, { prefix: `/${family}`, family, storage: opts.storage });
   for (const family of servedBy('sportData.exerciseRecord')) await app.register(exerciseRecordRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('contest.competitionRank', 'contest.competition')) await app.register(contestRoutes, { prefix: `/${family}`, family });
+  for (const family of servedBy('test.conversion')) await app.register(conversionRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('test.testManage')) await app.register(testPlanRoutes, { prefix: `/${family}/organizeTest/testManage`, family });
   for (const family of servedBy('dataCenter.school', 'dataCenter.overview')) await app.register(dataCenterRoutes, { prefix: `/${family}/dataCenter`, family });
   for (const family of servedBy('system.signInLog', 'system.operationLog', 'system.onlineSession')) await app.register(logsRoutes, { prefix: `/${family}`, family });

@@ -134,6 +134,10 @@ const SCREENS: Screen[] = [
   { account: 'teacher01', path: '/k12/organizeTest/scoreSearch' },
   { account: 'teacher01', path: '/k12/organizeTest/scoreSearch', open: reportFromSearch },
   { account: 'district01', path: '/admin/organizeTest/scoreSearch' },
+  // 中考体育 conversion tables: the list, the add form (a dialog with the steps), the import dialog.
+  { account: 'district01', path: '/admin/physiqueManage/conversion' },
+  { account: 'district01', path: '/admin/physiqueManage/conversion', open: clickFirst('list-add'), dialog: true },
+  { account: 'district01', path: '/admin/physiqueManage/conversion', open: clickFirst('list-import'), dialog: true },
   { account: 'college01', path: '/gx/organizeTest/scoreSearch' },
   { account: 'school01', path: '/k12/physiqueManage/testResult' },
   { account: 'school01', path: '/k12/selfTest/testRecord' },

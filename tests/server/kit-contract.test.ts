@@ -126,6 +126,12 @@ const FIXTURES: Record<string, Fixture> = {
     create: async () => ({ title: `契约百科${uniq()}`, category: WIKI_CATEGORIES[0], content: '<p>契约</p>', published: false }),
   },
   'admin.lesson.resourceLibrary': { ...admin },
+  'admin.test.conversion': {
+    ...admin,
+    create: async () => ({ name: `契约换算表${uniq()}`, stage: 'junior', year: 2060, basis: 'total', maxPoints: 50, note: '', rows: [{ min: 60, points: 30 }] }),
+    // The demo's sample table: the K12 school's current plan applies it.
+    inUse: (c) => c.firstId('district01', 'admin.test.conversion', `&name=${encodeURIComponent('示例')}`),
+  },
   'k12.lesson.lessonResource': { ...k12('k12.lesson.lessonResource') },
   'k12.sportsMeet.manage': { ...k12('k12.sportsMeet.manage') },
   'gx.sportsMeet.manage': { ...gx('k12.sportsMeet.manage'), noRows: 'the demo university holds no meet; tests/server/meets/meets.test.ts creates them' },

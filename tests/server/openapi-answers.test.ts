@@ -72,6 +72,7 @@ const FILE_DOWNLOADS: RegExp[] = [
   /^org\/class\/import$/, // the class import's failures workbook (its dry run answers the preview)
   /^jobs\/\{id\}\/download$/, // a finished job's stored file
   /\/entries\/import$|^sportsMeet\/records\/import$|^organizeTest\/testManage\/import\/\{planId\}$/, // imports answering a failures workbook
+  /^physiqueManage\/conversion\/import$/, // a conversion table's upload: its failures workbook
 ];
 
 

@@ -8,6 +8,7 @@ import { orgs } from '../../db/schema/orgs';
 import { classes, students } from '../../db/schema/school';
 import { physiqueResults } from '../../db/schema/physique';
 import { AppError } from '../../lib/app-error';
+import { planExamPoints } from '../conversion/conversion.service';
 import { inClassScope } from '../../lib/data-scope';
 import { isUuid } from '../../lib/ids';
 import { getPlanInScope } from '../test-plans/test-plans.service';
@@ -149,5 +150,6 @@ export async function studentReport(db: DbOrTx, caller: Caller, studentId: strin
     result,
     history,
     improve,
+    examPoints: result && chosen ? await planExamPoints(db, { planId: chosen.planId, gradeNo: chosen.gradeNo, total: chosen.total, items: itemsOf(chosen), invalid: chosen.invalid }) : null,
   };
 }

@@ -28,6 +28,7 @@ import { getPlanInScope, planIdNotBinned } from '../test-plans/test-plans.servic
 import { countsInAggregates, inTenant, rawOf, selectResults, toExportRow, toResultRow, type SelectedResult } from './physique-results.sql';
 import type { Family } from '@/domain/menus/access';
 import { IMPORT_AUDIT_ENTITY, itemsFor, loadPlanContext } from './physique-write';
+import { examPointsColumns } from '../conversion/conversion.service';
 import { localDate } from '@/domain/dates';
 
 const notFound = () => new AppError(404, ERR.notFound);
@@ -495,7 +496,7 @@ export async function exportScores(
   const { filter: f } = await withDefaultYear(db, caller, asked);
   const where = resultFilter(caller, f);
   const { summary, groups } = await scoreExportPlan(db, caller, f);
-  const columns = scoreExportColumns(t);
+  const columns = [...scoreExportColumns(t), ...(await examPointsColumns(db, groups.map((g) => g.planId), t))];
   async function* batches() {
     for (let offset = 0; offset < summary.matched; offset += EXPORT_BATCH) {
       const page = groupsOfPage(groups, offset, EXPORT_BATCH);

@@ -42,6 +42,7 @@ import {
   type PlanRecord,
 } from './test-plans.service';
 import { isoInstant } from '../../lib/iso';
+import { conversionOptionsFor, planConversionOf, setPlanConversion } from '../conversion/conversion.service';
 
 /** Who is asking: the tenant organisation, its type (10 = admin family) and the user. */
 export interface PlanActor {
@@ -213,12 +214,13 @@ async function countsOf(db: DbOrTx, plan: PlanRecord) {
 /** The plan detail (check/{id}): row, scope with names, items per grade, counts, running job. */
 export async function planDetail(db: DbOrTx, actor: PlanActor, planId: string): Promise<PlanDetail> {
   const plan = await getPlanInScope(db, actor.tenantOrgId, planId);
-  const [[row], scope, items, counts, job] = await Promise.all([
+  const [[row], scope, items, counts, job, conversion] = await Promise.all([
     planQuery(db, eq(testPlans.id, plan.id)).limit(1),
     scopeEntries(db, plan),
     itemsOf(db, plan.id),
     countsOf(db, plan),
     runningPlanJob(db, plan.id, actor.now),
+    planConversionOf(db, plan.id),
   ]);
   const base = toRow(row, actor.now);
   return {
@@ -228,6 +230,7 @@ export async function planDetail(db: DbOrTx, actor: PlanActor, planId: string): 
     counts,
     runningJob: job ? { kind: job.kind, startedAt: job.startedAt.toISOString() } : null,
     editable: base.status !== 'ended',
+    conversion,
   };
 }
 
@@ -345,7 +348,7 @@ export async function planFormOptions(db: DbOrTx, actor: PlanActor, schoolOrgId?
   const school = await targetSchool(db, actor, schoolOrgId);
   // The score screens filter by these grades and classes too: a limited data scope offers only its own (docs/product-rules.md#data-scopes).
   const mine = inClassScope(classScope, classes.id);
-  const [years, terms, gradeRows, classRows, collegeRows] = await Promise.all([
+  const [years, terms, gradeRows, classRows, collegeRows, conversionTables] = await Promise.all([
     db
       .select({ id: schoolYears.id, academicYear: schoolYears.academicYear, current: schoolYears.current })
       .from(schoolYears)
@@ -374,6 +377,7 @@ export async function planFormOptions(db: DbOrTx, actor: PlanActor, schoolOrgId?
       .where(and(eq(classes.orgId, school.id), eq(classes.enabled, true), eq(grades.graduated, false), mine))
       .orderBy(asc(grades.gradeNo), asc(classes.code), asc(classes.name)),
     db.select({ id: colleges.id, name: colleges.name, code: colleges.code }).from(colleges).where(eq(colleges.orgId, school.id)).orderBy(asc(colleges.code)),
+    conversionOptionsFor(db, school.id),
   ]);
   const gradeNos = [...new Set(gradeRows.map((g) => g.gradeNo))].filter(isGrade).sort((a, b) => a - b);
   return {
@@ -390,6 +394,7 @@ export async function planFormOptions(db: DbOrTx, actor: PlanActor, schoolOrgId?
     standardVersions: [...STANDARD_VERSIONS],
     defaultStandardVersion: DEFAULT_STANDARD_VERSION,
     itemsByVersion: Object.fromEntries(STANDARD_VERSIONS.map((v) => [v, defaultPlanItems(v, gradeNos)])),
+    conversionTables,
   };
 }
 
@@ -472,6 +477,9 @@ async function resolvePlan(tx: DbOrTx, school: { id: string; type: number }, pla
   return { scopeRows, itemRows };
 }
 
+/** The grade numbers a resolved plan tests (what a conversion table's stage is checked against). */
+const gradesOf = (resolved: ResolvedPlan) => [...new Set(resolved.itemRows.map((r) => r.gradeNo))];
+
 const feeColumns = (body: PlanRequest) => ({
   feeAmount: body.feeAmount === null ? null : roundFee(body.feeAmount, body.feePrecision, body.feeRounding).toFixed(body.feePrecision),
   feePrecision: body.feePrecision,
@@ -501,6 +509,7 @@ export async function createPlan(db: DbOrTx, actor: PlanActor, body: PlanRequest
     });
     await tx.insert(testPlanScopes).values(resolved.scopeRows);
     if (resolved.itemRows.length > 0) await tx.insert(testPlanItems).values(resolved.itemRows);
+    await setPlanConversion(tx, school.id, planId, body.conversionTableId, gradesOf(resolved));
     return planId;
   });
   return planDetail(db, actor, id);
@@ -540,6 +549,9 @@ export async function updatePlan(db: DbOrTx, actor: PlanActor, planId: string, b
     await tx.delete(testPlanItems).where(eq(testPlanItems.planId, plan.id));
     await tx.insert(testPlanScopes).values(resolved.scopeRows);
     if (resolved.itemRows.length > 0) await tx.insert(testPlanItems).values(resolved.itemRows);
+    // Left out: the table it applies stays, checked again against the new scope.
+    const tableId = body.conversionTableId !== undefined ? body.conversionTableId : (await planConversionOf(tx, plan.id))?.id;
+    await setPlanConversion(tx, school.id, plan.id, tableId, gradesOf(resolved));
   });
   return planDetail(db, actor, planId);
 }

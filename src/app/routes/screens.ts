@@ -14,6 +14,7 @@ export const SCREENS: Readonly<Partial<Record<ScreenId, ScreenLoader>>> = {
   'test.testManage': () => import('./test-plans/test-manage').then((m) => ({ default: m.TestManagePage })),
   'test.testManage.add': () => import('./test-plans/test-manage').then((m) => ({ default: m.TestManageAddPage })),
   'test.testManage.check': () => import('./test-plans/test-manage').then((m) => ({ default: m.TestManageCheckPage })),
+  'test.conversion': () => import('./conversion/conversion').then((m) => ({ default: m.ConversionPage })),
   'test.scoreSearch': () => import('./physique-results/score-search').then((m) => ({ default: m.ScoreSearchPage })),
   'sportData.testRecord': () => import('./physique-results/test-record').then((m) => ({ default: m.TestRecordPage })),
   'sportData.exerciseRecord': () => import('./activities/exercise-records').then((m) => ({ default: m.ExerciseRecordPage })),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageSchema } from '../api';
+import { examPointsSchema } from '../conversion/conversion';
 import type { ResultKey } from '../physique/national-template';
 import { answerGenderSchema, itemKeySchema, itemResultSchema, itemResultsSchema, scoreLevelSchema } from '../physique/answer-fields';
 import { SOURCE_FIELDS } from './value-source';
@@ -237,5 +238,7 @@ export const studentReportSchema = z.object({
   history: z.array(reportHistoryEntrySchema),
   /** Items to improve: failing items first, then the lowest scores below "good", at most three. */
   improve: z.array(itemKeySchema),
+  /** The result's 中考体育 points when its plan applies a conversion table (docs/product-rules.md#physique-year), else null. */
+  examPoints: examPointsSchema.nullable(),
 });
 export type StudentReport = z.output<typeof studentReportSchema>;

@@ -101,6 +101,7 @@ export const AUDIT_ENTITIES = [
   'physiqueResult',
   'testRecord',
   'screenLink',
+  'conversionTable',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { conversionOptionSchema } from '../conversion/conversion';
 import { answerGenderSchema, itemKeySchema } from '../physique/answer-fields';
 import { FEE_ROUNDINGS } from './fee';
 import { PLAN_SCOPE_TYPES } from './schemas';
@@ -60,6 +61,8 @@ export const planDetailSchema = planRowSchema.extend({
   runningJob: z.object({ kind: planJobKindSchema, startedAt: z.string() }).nullable(),
   /** Whether the plan may be edited now (not ended). */
   editable: z.boolean(),
+  /** The 中考体育 conversion table version the plan applies (docs/product-rules.md#physique-year), or null. */
+  conversion: conversionOptionSchema.nullable(),
 });
 export type PlanDetail = z.output<typeof planDetailSchema>;
 
@@ -121,5 +124,7 @@ export const planFormOptionsSchema = z.object({
   defaultStandardVersion: z.string(),
   /** Items each grade may test under each standard version (the default selection is all of them). */
   itemsByVersion: z.record(z.string(), z.array(planGradeItemsSchema)),
+  /** 中考体育 conversion table versions published above the school, which the plan may apply. */
+  conversionTables: z.array(conversionOptionSchema),
 });
 export type PlanFormOptions = z.output<typeof planFormOptionsSchema>;

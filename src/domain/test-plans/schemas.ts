@@ -96,6 +96,11 @@ export const planRequestSchema = z
       DEFAULT_FEE_PRECISION,
     ),
     feeRounding: z.enum(FEE_ROUNDINGS, { error: 'testPlans:validation.feeRounding' }).default(DEFAULT_FEE_ROUNDING),
+    /**
+     * The 中考体育 conversion table version the plan applies (docs/product-rules.md#physique-year): blank or null =
+     * none; left out = unchanged (an edit) or none (an add).
+     */
+    conversionTableId: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), uuid('conversion:validation.tableNotAvailable').nullable().optional()),
   })
   .superRefine((plan, ctx) => {
     if (plan.endDate < plan.startDate) ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'testPlans:validation.endBeforeStart' });

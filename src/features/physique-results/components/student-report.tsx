@@ -212,6 +212,17 @@ export function StudentReportView({ report, printedAt, onChartsReady }: StudentR
             <Stat label={t('summary.bonus')} value={score(result.bonus)} />
             <Stat label={t('summary.classAverage')} value={score(result.classAverageTotal)} />
           </div>
+          {report.examPoints ? (
+            // 中考体育 points of the table the plan applies (docs/product-rules.md#physique-year); a sample table says so.
+            <p className="text-sm" data-testid="report-exam-points">
+              <span className="font-semibold tabular-nums">{t('conversion:report.line', { points: report.examPoints.points, maxPoints: report.examPoints.maxPoints })}</span>
+              <span className="text-muted-foreground">
+                {' · '}
+                {t('conversion:report.by', { table: report.examPoints.tableName, version: report.examPoints.version })}
+                {report.examPoints.sample ? ` · ${t('conversion:sample')}` : ''}
+              </span>
+            </p>
+          ) : null}
           {result.missing.length > 0 ? (
             <p className="text-sm text-warning">
               {t('physique:score.incomplete', { items: result.missing.map(itemName).join(t('separator')) })}

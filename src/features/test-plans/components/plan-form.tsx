@@ -32,6 +32,8 @@ export interface PlanFormValues {
   feeAmount: string;
   feePrecision: string;
   feeRounding: FeeRounding;
+  /** The 中考体育 conversion table version applied ('' = none). */
+  conversionTableId: string;
 }
 
 /** Empty form, preselecting the current school year and semester (and its dates) when the options name them. */
@@ -52,6 +54,7 @@ export function emptyPlanValues(options: PlanFormOptions | undefined, schoolOrgI
     feeAmount: '',
     feePrecision: String(DEFAULT_FEE_PRECISION),
     feeRounding: DEFAULT_FEE_ROUNDING,
+    conversionTableId: '',
   };
 }
 
@@ -71,6 +74,7 @@ export function planToValues(plan: PlanDetail): PlanFormValues {
     feeAmount: plan.feeAmount === null ? '' : String(plan.feeAmount),
     feePrecision: String(plan.feePrecision),
     feeRounding: plan.feeRounding,
+    conversionTableId: plan.conversion?.id ?? '',
   };
 }
 
@@ -252,6 +256,7 @@ export function PlanForm({ options, optionsLoading, initial, editing, schools, o
               description={t('physique:standard.title')}
             />
             <GradeItemsField form={form} version={version} />
+            <ConversionTableField options={options} />
           </CardContent>
         </Card>
 
@@ -281,6 +286,29 @@ export function PlanForm({ options, optionsLoading, initial, editing, schools, o
         </Card>
       </form>
     </Form>
+  );
+}
+
+/**
+ * The optional 中考体育 conversion table (docs/product-rules.md#physique-year): versions published above the school;
+ * shown only where there are some. The server checks the choice against the plan's grades.
+ */
+function ConversionTableField({ options }: { options: PlanFormOptions | undefined }) {
+  const { t } = useTranslation(['conversion', 'school']);
+  const tables = options?.conversionTables ?? [];
+  if (tables.length === 0) return null;
+  const label = (o: (typeof tables)[number]) =>
+    t(o.sample ? 'plan.sampleOption' : 'plan.option', { name: o.name, year: o.year, stage: t(`school:grade.stages.${o.stage}`), version: o.tableVersion, org: o.orgName });
+  return (
+    <SelectField
+      name="conversionTableId"
+      label={t('plan.label')}
+      placeholder={t('plan.none')}
+      description={t('plan.hint')}
+      className="max-w-xl"
+      options={tables.map((o) => ({ value: o.id, label: label(o) }))}
+      testId="plan-conversion"
+    />
   );
 }
 

@@ -66,6 +66,7 @@ function report(): StudentReport {
       { planId: 'p2', planName: '2026-2027学年体质健康测试', academicYear: '2026-2027', semesterCode: 13, startDate: '2026-10-08', testedOn: '2026-10-16', gradeNo: 8, standardScore: 65, bonus: 2, total: 67, level: 'pass' },
     ],
     improve: ['vitalCapacity', 'run50m', 'standingLongJump'],
+    examPoints: null,
   };
 }
 

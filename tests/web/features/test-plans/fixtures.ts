@@ -31,6 +31,7 @@ export function planOptions(): PlanFormOptions {
     standardVersions: ['2014'],
     defaultStandardVersion: '2014',
     itemsByVersion: {},
+    conversionTables: [],
   };
 }
 
@@ -61,6 +62,7 @@ export function planDetail(overrides: Partial<PlanDetail> = {}): PlanDetail {
     counts: { students: 40, tested: 0, complete: 0 },
     runningJob: null,
     editable: true,
+    conversion: null,
     ...overrides,
   };
 }
