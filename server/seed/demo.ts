@@ -33,6 +33,7 @@ import { seedVenueDemo } from './venue-demo';
 import { seedContestsDemo } from './contests-demo';
 import { seedContentDemo } from './content-demo';
 import { seedHomeworkDemo } from './homework-demo';
+import { seedGraduationDemo } from './graduation-demo';
 import { seedTrainingDemo } from './training-demo';
 import { seedAppDemo } from './app-demo';
 import {
@@ -732,6 +733,7 @@ export async function seedDemo(db: DbOrTx, { now = new Date(), scope = 'full', l
     if (scope === 'full') {
       log('physique test plans and results (three school years)');
       await seedPhysiqueDemo(tx, { currentStartYear: DEMO_CURRENT_START_YEAR, today: DEMO_TODAY });
+      await seedGraduationDemo(tx, { currentStartYear: DEMO_CURRENT_START_YEAR, today: DEMO_TODAY });
       log('venues, banners and the wiki');
       await seedVenueDemo(tx, DEMO_TODAY);
       await seedContentDemo(tx, new Date(`${DEMO_TODAY}T08:00:00+08:00`));

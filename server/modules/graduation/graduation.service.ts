@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, gte, inArray, lte, ne, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gte, inArray, lte, min, ne, type SQL } from 'drizzle-orm';
 import {
   belowFiftyConsequence,
   gradeInYear,
@@ -59,7 +59,9 @@ export async function graduationCohorts(db: DbOrTx, actor: Actor): Promise<Gradu
     .select({ id: grades.id, stage: grades.stage, enrolYear: grades.enrolYear, graduated: grades.graduated })
     .from(grades)
     .where(eq(grades.orgId, actor.tenantOrgId));
-  const stageOrder = Object.keys(STAGE_GRADES) as GradeStage[];
+  const [{ first }] = await db.select({ first: min(schoolYears.startYear) }).from(schoolYears).where(eq(schoolYears.orgId, actor.tenantOrgId));
+  // Senior school and university first: their below-50 records have consequences (结业或肄业).
+  const stageOrder: GradeStage[] = ['university', 'senior', 'junior', 'primary'];
   const cohorts = rows
     .map((g) => ({ ...g, year: graduationStartYear(g.stage, g.enrolYear) }))
     .filter((g) => g.graduated || g.year <= now)
@@ -78,6 +80,8 @@ export async function graduationCohorts(db: DbOrTx, actor: Actor): Promise<Gradu
     enrolYear: c.enrolYear,
     graduationYear: academicYearOf(c.year),
     current: c.current,
+    // The school years the school keeps: a stage that began before the school's records lists the years it has.
+    startYears: stageStartYears(c.stage, c.enrolYear).filter((y) => first == null || y >= first),
     classes: classRows.filter((r) => r.gradeId === c.id).map((r) => ({ id: r.id, name: r.name })),
   }));
 }
@@ -165,8 +169,7 @@ interface StudentYears {
 }
 
 /** Each school year of the stage through yearResult, and the graduation outcome over them. */
-function yearsOf(stage: GradeStage, enrolYear: number, studentId: string, results: readonly StageResult[], requests: Map<string, ExemptionKind>, upTo?: number): StudentYears {
-  const starts = stageStartYears(stage, enrolYear).filter((y) => upTo === undefined || y <= upTo);
+function yearsOf(stage: GradeStage, enrolYear: number, starts: readonly number[], studentId: string, results: readonly StageResult[], requests: Map<string, ExemptionKind>): StudentYears {
   const cells = starts.map((startYear) => {
     const rows = results.filter((r) => r.studentId === studentId && r.startYear === startYear);
     const year = yearResult(rows.map(planResultOf), requests.get(`${studentId}:${startYear}`) ?? null);
@@ -234,15 +237,15 @@ export async function cohortRecords(db: DbOrTx, actor: Actor, pick: { gradeId?: 
     .orderBy(asc(classes.code), asc(students.regNo), asc(students.id));
   if (pick.studentId && list.length === 0) throw notFound();
   const ids = db.select({ id: students.id }).from(students).innerJoin(classes, eq(classes.id, students.classId)).where(where);
-  const starts = stageStartYears(cohort.stage, cohort.enrolYear);
-  const [from, to] = [starts[0], starts.at(-1)!];
+  const starts = cohort.startYears;
+  const [from, to] = [starts[0] ?? 0, starts.at(-1) ?? 0];
   const [results, requests] = await Promise.all([
     stageResults(db, actor.tenantOrgId, ids as unknown as SQL, from, to),
     approvedRequests(db, actor.tenantOrgId, ids as unknown as SQL, from, to),
   ]);
   const byStudent = new Map<string, StageResult[]>();
   for (const r of results) byStudent.set(r.studentId, [...(byStudent.get(r.studentId) ?? []), r]);
-  const years = new Map(list.map((s) => [s.id, yearsOf(cohort.stage, cohort.enrolYear, s.id, byStudent.get(s.id) ?? [], requests)]));
+  const years = new Map(list.map((s) => [s.id, yearsOf(cohort.stage, cohort.enrolYear, starts, s.id, byStudent.get(s.id) ?? [], requests)]));
   return { cohort, students: list as CohortStudent[], years };
 }
 
@@ -273,7 +276,7 @@ export async function graduationRows(db: DbOrTx, actor: Actor, q: Omit<Graduatio
 /** The school years of a cohort's stage, oldest first, with the grade it was in. */
 export const cohortYears = (cohort: GraduationCohort | null): GraduationPage['years'] =>
   cohort
-    ? stageStartYears(cohort.stage, cohort.enrolYear).map((startYear) => ({ startYear, academicYear: academicYearOf(startYear), gradeNo: gradeInYear(cohort.stage, cohort.enrolYear, startYear) }))
+    ? cohort.startYears.map((startYear) => ({ startYear, academicYear: academicYearOf(startYear), gradeNo: gradeInYear(cohort.stage, cohort.enrolYear, startYear) }))
     : [];
 
 export async function graduationPage(db: DbOrTx, actor: Actor, q: GraduationListQuery): Promise<GraduationPage> {
@@ -344,7 +347,8 @@ export async function studentHistory(db: DbOrTx, actor: Actor, studentId: string
   // The graduation so far: the stage's years up to the latest with anything (a cohort mid-stage shows its score to date).
   const stageYears = stageStartYears(s.stage, s.enrolYear);
   const upTo = Math.min(stageYears.at(-1)!, Math.max(stageYears[0], starts.at(-1) ?? stageYears[0]));
-  const y = yearsOf(s.stage, s.enrolYear, studentId, results, requests, upTo);
+  const recorded = starts[0] ?? upTo;
+  const y = yearsOf(s.stage, s.enrolYear, stageYears.filter((v) => v <= upTo && v >= Math.min(recorded, upTo)), studentId, results, requests);
   const o = y.outcome;
   return {
     student: { id: s.id, name: s.name, regNo: s.regNo, gender: s.gender as Gender, className: s.className, orgName: s.orgName, birthDate: s.birthDate, stage: s.stage },

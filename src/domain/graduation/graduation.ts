@@ -65,6 +65,8 @@ export interface GraduationCohort {
   graduationYear: string;
   /** Graduates this school year (the rest graduated before). */
   current: boolean;
+  /** The stage's school years (start years, oldest first) the school has on record: earlier ones are not listed. */
+  startYears: number[];
   classes: { id: string; name: string }[];
 }
 
@@ -160,6 +162,7 @@ export const graduationCohortSchema = z.object({
   enrolYear: z.number().int(),
   graduationYear: z.string(),
   current: z.boolean().describe('Graduates this school year'),
+  startYears: z.array(z.number().int()).describe("The stage's school years the school has on record, oldest first"),
   classes: z.array(z.object({ id: z.string(), name: z.string() })),
 });
 export const graduationCohortsSchema = z.array(graduationCohortSchema);
