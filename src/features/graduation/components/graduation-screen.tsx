@@ -98,7 +98,13 @@ export function GraduationListScreen({ family }: { family: GraduationFamily }) {
         ...(years ?? []).map((y, i) =>
           col.display({
             id: `year${y.startYear}`,
-            header: t('column.year', { year: y.academicYear, grade: t(`school:grade.no.${y.gradeNo}`) }),
+            // Two lines: the year, then the grade the cohort was in (the columns stay narrow).
+            header: () => (
+              <span className="inline-flex flex-col items-end leading-tight">
+                <span>{y.academicYear}</span>
+                <span className="text-xs font-normal text-muted-foreground">{t(`school:grade.no.${y.gradeNo}`)}</span>
+              </span>
+            ),
             meta: { align: 'right', className: 'whitespace-nowrap' },
             cell: ({ row }) => {
               const cell = row.original.years[i];
@@ -135,9 +141,13 @@ export function GraduationListScreen({ family }: { family: GraduationFamily }) {
           cell: ({ row }) => {
             const r = row.original;
             return (
-              <div className="flex flex-wrap gap-1">
+              <div className="flex gap-1 whitespace-nowrap">
                 {r.belowFifty ? <Badge variant="destructive">{t('flag.belowFifty')}</Badge> : null}
-                {r.consequence ? <span className="text-xs text-destructive">{t('outcome.completion')}</span> : null}
+                {r.consequence ? (
+                  <Badge variant="outline" className="border-destructive text-destructive" title={t('outcome.completion')}>
+                    {t('flag.completion')}
+                  </Badge>
+                ) : null}
                 {r.outcome === 'missing' ? <Badge variant="warning">{t('flag.missing')}</Badge> : null}
               </div>
             );

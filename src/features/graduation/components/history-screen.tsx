@@ -126,7 +126,7 @@ export function StudentHistoryScreen({ family }: { family: GraduationFamily }) {
       history
         ? itemsOf(history.years).map((item) => ({
             item,
-            option: trendOption(labels, t(`physique:item.${item}`), history.years.map((y) => y.items.find((i) => i.item === item)?.score ?? null), 120),
+            option: trendOption(labels, t(`physique:item.${item}`), history.years.map((y) => y.items.find((i) => i.item === item)?.score ?? null), 100),
           }))
         : [],
     [history, labels, t],
