@@ -146,7 +146,7 @@ export const graduationRoutes: FastifyPluginAsync<{ family: ServedBy<'test.gradu
   });
   resourceAction(app, {
     method: 'GET',
-    path: `${base}/print`,
+    path: `${base}/cards.pdf`,
     access: [key, 'print'],
     query: graduationPrintQuery,
     answers: 'file',

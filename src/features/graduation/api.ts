@@ -30,5 +30,5 @@ export function useStudentHistory(family: GraduationFamily, studentId: string | 
 
 /** Downloads the record cards (PDF) of one student, a class or a cohort. */
 export async function printGraduationCards(family: GraduationFamily, pick: GraduationPrintQuery): Promise<void> {
-  saveFile(await download(`${graduationResource(family).base}/print`, pick), 'graduation.pdf');
+  saveFile(await download(`${graduationResource(family).base}/cards.pdf`, pick), 'graduation.pdf');
 }

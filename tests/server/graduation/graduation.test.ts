@@ -188,7 +188,7 @@ describe('graduation scores of a cohort', () => {
 
 describe('the graduation record card (PDF)', () => {
   it('prints one student in the 登记卡 layout: title, name, every year with its items, the graduation score', async () => {
-    const res = await t.as('school01').get(api(`print?studentId=${ids['补测一年']}`));
+    const res = await t.as('school01').get(api(`cards.pdf?studentId=${ids['补测一年']}`));
     expect(res.status).toBe(200);
     expect(res.res.headers['content-type']).toBe('application/pdf');
     const pdf = await PDFDocument.load(res.res.rawPayload);
@@ -204,7 +204,7 @@ describe('the graduation record card (PDF)', () => {
   });
 
   it('prints a whole class, a page per student; an exempt graduation year says 免测', async () => {
-    const res = await t.as('school01').get(api(`print?gradeId=${seniorGrade}&classId=${seniorClass}`));
+    const res = await t.as('school01').get(api(`cards.pdf?gradeId=${seniorGrade}&classId=${seniorClass}`));
     expect(res.status).toBe(200);
     const pages = pageTexts(await PDFDocument.load(res.res.rawPayload));
     expect(pages).toHaveLength(6);
@@ -232,7 +232,7 @@ describe('a student’s physique history', () => {
 describe('tenancy and permissions', () => {
   it("answers 404 for another school's student or cohort", async () => {
     expect((await t.as('school02').get(api(`history/${ids['三年齐全']}`))).status).toBe(404);
-    expect((await t.as('school02').get(api(`print?studentId=${ids['三年齐全']}`))).status).toBe(404);
+    expect((await t.as('school02').get(api(`cards.pdf?studentId=${ids['三年齐全']}`))).status).toBe(404);
     expect((await t.as('school02').get(api(`page?gradeId=${seniorGrade}`))).status).toBe(404);
     expect((await t.as('college01').get(api(`history/${ids['三年齐全']}`, 'gx'))).status).toBe(404);
   });
@@ -247,7 +247,7 @@ describe('tenancy and permissions', () => {
     const kept = await t.db.select().from(roleMenus).where(where);
     await t.db.delete(roleMenus).where(where);
     try {
-      expect((await t.as('school01').get(api(`print?studentId=${ids['三年齐全']}`))).status).toBe(403);
+      expect((await t.as('school01').get(api(`cards.pdf?studentId=${ids['三年齐全']}`))).status).toBe(403);
       expect((await t.as('school01').get(api(`page?gradeId=${seniorGrade}`))).status).toBe(200);
       expect((await t.as('school01').get(api(`history/${ids['三年齐全']}`))).status).toBe(200);
     } finally {
