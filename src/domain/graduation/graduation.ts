@@ -49,12 +49,15 @@ export const graduationListQuery = listQuery({
 export type GraduationListQuery = z.output<typeof graduationListQuery>;
 export const graduationExportQuery = graduationListQuery.omit({ current: true, size: true });
 
-/** The printed record cards: one student, a class or the whole cohort. */
-export const graduationPrintQuery = z.object({
-  gradeId: optionalId(),
-  classId: optionalId(),
-  studentId: optionalId(),
-});
+/** The printed record cards: one student or a class. */
+export const graduationPrintQuery = z
+  .object({
+    gradeId: optionalId(),
+    classId: optionalId(),
+    studentId: optionalId(),
+  })
+  // One student or one class (≈ 40 pages): a whole cohort is hundreds of pages, too long for one request.
+  .refine((q) => Boolean(q.classId || q.studentId), { message: 'graduation:print.pick', path: ['classId'] });
 export type GraduationPrintQuery = z.output<typeof graduationPrintQuery>;
 
 export interface GraduationCohort {

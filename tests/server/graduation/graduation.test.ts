@@ -208,6 +208,11 @@ describe('the graduation record card (PDF)', () => {
     expect(res.status).toBe(200);
     const pages = pageTexts(await PDFDocument.load(res.res.rawPayload));
     expect(pages).toHaveLength(6);
+    // A whole cohort is not printed in one request: a student or a class is named.
+    for (const query of ['', `?gradeId=${seniorGrade}`]) {
+      const none = await t.as('school01').get(api(`cards.pdf${query}`));
+      expect([none.status, none.body.msg]).toEqual([400, '请选择要打印的学生或班级']);
+    }
     const exempt = pages.find((p) => p.includes('毕业免测'))!;
     expect(exempt).toContain('毕业成绩注明免测');
   });

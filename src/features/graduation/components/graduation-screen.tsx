@@ -165,16 +165,12 @@ export function GraduationListScreen({ family }: { family: GraduationFamily }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- print() reads only the family
     [t, navigate, access.paths, family],
   );
-  const toolbar: ToolbarAction<GraduationRow>[] = shownCohort
-    ? [
-        {
-          action: 'print',
-          id: 'printCards',
-          label: t(state.filters.classId ? 'list.printClass' : 'list.printCohort'),
-          onClick: () => void (printing ? undefined : print({ gradeId: shownCohort.gradeId, classId: state.filters.classId })),
-        },
-      ]
-    : [];
+  // A class's cards in one file (a whole cohort is printed class by class).
+  const classId = state.filters.classId;
+  const toolbar: ToolbarAction<GraduationRow>[] =
+    shownCohort && classId
+      ? [{ action: 'print', id: 'printCards', label: t('list.printClass'), onClick: () => void (printing ? undefined : print({ gradeId: shownCohort.gradeId, classId })) }]
+      : [];
 
   return (
     <ListScreen
