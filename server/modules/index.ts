@@ -40,6 +40,7 @@ import { testPlanLifecycle } from './test-plans/test-plans.lifecycle';
 import { testPlanRoutes } from './test-plans/test-plans.routes';
 import { testSheetRoutes } from './test-day/test-sheets.routes';
 import { jobRoutes } from './jobs/jobs.routes';
+import { graduationRoutes } from './graduation/graduation.routes';
 import { registerConsoleDocs } from '../lib/openapi';
 
 /** Where the console's API lives: every route under it needs a signed-in session. */
@@ -93,6 +94,7 @@ async function consoleModules(app: FastifyInstance, opts: ModuleOptions): Promis
   for (const family of servedBy('contest.competitionRank', 'contest.competition')) await app.register(contestRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('test.conversion')) await app.register(conversionRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('test.testManage')) await app.register(testPlanRoutes, { prefix: `/${family}/organizeTest/testManage`, family });
+  for (const family of servedBy('test.graduation')) await app.register(graduationRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('dataCenter.school', 'dataCenter.overview')) await app.register(dataCenterRoutes, { prefix: `/${family}/dataCenter`, family });
   for (const family of servedBy('system.signInLog', 'system.operationLog', 'system.onlineSession')) await app.register(logsRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('dataCenter.overview')) await app.register(districtRoutes, { prefix: `/${family}` });

@@ -34,6 +34,7 @@ import { seedVenueDemo } from './venue-demo';
 import { seedContestsDemo } from './contests-demo';
 import { seedContentDemo } from './content-demo';
 import { seedHomeworkDemo } from './homework-demo';
+import { seedGraduationDemo } from './graduation-demo';
 import { seedTrainingDemo } from './training-demo';
 import { seedAppDemo } from './app-demo';
 import {
@@ -734,6 +735,7 @@ export async function seedDemo(db: DbOrTx, { now = new Date(), scope = 'full', l
       log('physique test plans and results (three school years)');
       await seedPhysiqueDemo(tx, { currentStartYear: DEMO_CURRENT_START_YEAR, today: DEMO_TODAY });
       await seedConversionDemo(tx, DEMO_CURRENT_START_YEAR);
+      await seedGraduationDemo(tx, { currentStartYear: DEMO_CURRENT_START_YEAR, today: DEMO_TODAY });
       log('venues, banners and the wiki');
       await seedVenueDemo(tx, DEMO_TODAY);
       await seedContentDemo(tx, new Date(`${DEMO_TODAY}T08:00:00+08:00`));

@@ -16,6 +16,8 @@ export const SCREENS: Readonly<Partial<Record<ScreenId, ScreenLoader>>> = {
   'test.testManage.check': () => import('./test-plans/test-manage').then((m) => ({ default: m.TestManageCheckPage })),
   'test.conversion': () => import('./conversion/conversion').then((m) => ({ default: m.ConversionPage })),
   'test.scoreSearch': () => import('./physique-results/score-search').then((m) => ({ default: m.ScoreSearchPage })),
+  'test.graduation': () => import('./graduation/graduation').then((m) => ({ default: m.GraduationPage })),
+  'test.graduation.history': () => import('./graduation/graduation').then((m) => ({ default: m.GraduationHistoryPage })),
   'sportData.testRecord': () => import('./physique-results/test-record').then((m) => ({ default: m.TestRecordPage })),
   'sportData.exerciseRecord': () => import('./activities/exercise-records').then((m) => ({ default: m.ExerciseRecordPage })),
   'contest.competitionRank': () => import('./contests/contests').then((m) => ({ default: m.ContestListPage })),

@@ -1,8 +1,10 @@
 import { useCallback, useState } from 'react';
 import { useAtomValue } from 'jotai';
-import { Printer } from 'lucide-react';
+import { History, Printer } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
+import { canDo, pageAccess } from '@/domain/menus/access';
+import { permissionsAtom } from '@/lib/permissions';
 import { EmptyState } from '@/components/empty-state/empty-state';
 import { PageHeader } from '@/components/page-header/page-header';
 import { Button } from '@/components/ui/button';
@@ -19,7 +21,7 @@ import { StudentReportView } from './student-report';
  * selector, a plan selector when the year has several, a Print button, and the report. The session's family decides which API answers.
  */
 export function ReportScreen() {
-  const { t } = useTranslation('physiqueResultsReport');
+  const { t } = useTranslation(['physiqueResultsReport', 'graduation']);
   const [search, setSearch] = useSearchParams();
   const studentId = search.get('studentId');
   const schoolYearId = search.get('schoolYearId') ?? undefined;
@@ -30,6 +32,10 @@ export function ReportScreen() {
   const [chartsReady, setChartsReady] = useState(false);
   const onChartsReady = useCallback(() => setChartsReady(true), []);
   const report = query.data;
+  // The student's history across school years (physiqueManage/graduation's sub-route), for a school that may open it.
+  const held = useAtomValue(permissionsAtom);
+  const historyKey = family === 'k12' || family === 'gx' ? `${family}.test.graduation` : null;
+  const historyPath = historyKey && studentId && canDo(held, historyKey, 'detail') ? pageAccess(historyKey).paths.route('history', studentId) : null;
 
   return (
     <div className="grid grid-cols-[minmax(0,1fr)] gap-4" data-testid="report-screen" data-charts-ready={chartsReady || undefined}>
@@ -81,6 +87,14 @@ export function ReportScreen() {
                     options={report.plans.map((p) => ({ value: p.planId, label: p.planName }))}
                   />
                 </div>
+              ) : null}
+              {historyPath ? (
+                <Button variant="outline" asChild data-testid="report-history">
+                  <Link to={historyPath}>
+                    <History aria-hidden />
+                    {t('graduation:list.history')}
+                  </Link>
+                </Button>
               ) : null}
               <Button onClick={() => window.print()} data-testid="report-print">
                 <Printer aria-hidden />
