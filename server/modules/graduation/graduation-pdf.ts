@@ -1,5 +1,5 @@
 import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
-import { loadFont, patchedFontkit } from '../meets/certificate-pdf';
+import { loadFont, patchedFontkit } from '../../lib/pdf-fonts';
 
 /**
  * The graduation record card (docs/product-rules.md#physique-year: Graduation), laid out like the standard's
