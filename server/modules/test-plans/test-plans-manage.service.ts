@@ -478,8 +478,11 @@ const feeColumns = (body: PlanRequest) => ({
   feeRounding: body.feeRounding,
 });
 
-/** Creates a plan with its scope and items in one transaction (docs/product-rules.md#test-plans); returns its detail. */
-export async function createPlan(db: DbOrTx, actor: PlanActor, body: PlanRequest): Promise<PlanDetail> {
+/**
+ * Creates a plan with its scope and items in one transaction (docs/product-rules.md#test-plans); returns its detail.
+ * `retestOfPlanId` makes it a re-test plan (server/modules/retest/retest.service.ts checks the original first).
+ */
+export async function createPlan(db: DbOrTx, actor: PlanActor, body: PlanRequest, link: { retestOfPlanId?: string } = {}): Promise<PlanDetail> {
   const id = await db.transaction(async (tx) => {
     const school = await targetSchool(tx, actor, body.schoolOrgId);
     const planId = randomUUID();
@@ -494,6 +497,7 @@ export async function createPlan(db: DbOrTx, actor: PlanActor, body: PlanRequest
       endDate: body.endDate,
       scopeType: body.scopeType,
       standardVersion: body.standardVersion,
+      retestOfPlanId: link.retestOfPlanId ?? null,
       ...feeColumns(body),
       createdBy: actor.userId,
       createdAt: actor.now,
@@ -576,6 +580,8 @@ export async function deletePlan(db: DbOrTx, actor: PlanActor, planId: string): 
     const plan = await lockPlanInScope(tx, actor.tenantOrgId, planId);
     if (await runningPlanJob(tx, plan.id, actor.now)) throw planError(409, PLAN_MSG.jobRunningNoDelete);
     if (planStatus(plan, actor.now) === 'inProgress') throw planError(409, PLAN_MSG.inProgressNoDelete);
+    // A re-test plan names it (binned ones too): delete the re-test first (docs/product-rules.md#physique-year, "Re-test").
+    if ((await tx.$count(testPlans, eq(testPlans.retestOfPlanId, plan.id))) > 0) throw planError(409, PLAN_MSG.hasRetest);
     const [{ n }] = await tx.select({ n: count() }).from(physiqueResults).where(eq(physiqueResults.planId, plan.id));
     if (n === 0) {
       await tx.delete(testPlans).where(eq(testPlans.id, plan.id));
@@ -638,7 +644,14 @@ export async function purgeRecycleBin(db: Db, now: Date): Promise<number> {
     const expired = await tx
       .select()
       .from(testPlans)
-      .where(and(isNotNull(testPlans.deletedAt), lt(testPlans.deletedAt, binCutoff(now))))
+      .where(
+        and(
+          isNotNull(testPlans.deletedAt),
+          lt(testPlans.deletedAt, binCutoff(now)),
+          // A plan a re-test plan still names waits for it (a binned re-test purged in the same statement does not count).
+          sql`not exists (select 1 from test_plans rt where rt.retest_of_plan_id = ${testPlans.id} and (rt.deleted_at is null or rt.deleted_at >= ${binCutoff(now).toISOString()}::timestamptz))`,
+        ),
+      )
       .for('update', { skipLocked: true });
     if (expired.length === 0) return 0;
     for (const plan of expired) await recordEvent(tx, { userId: null, now }, plan, 'purged', { deletedAt: isoInstant(plan.deletedAt) });
