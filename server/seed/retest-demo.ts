@@ -42,7 +42,7 @@ export async function seedRetestDemo(tx: Tx, opts: { lastStartYear: number }): P
     if (!plan || !member) continue;
     const startDate = `${opts.lastStartYear + 1}-03-10`;
     const endDate = `${opts.lastStartYear + 1}-03-20`;
-    const made = await createRetest(tx, { tenantOrgId: school.id, orgType: school.type, userId: member.userId }, { planId: plan.plan.id, name: null, startDate, endDate }, new Date(`${startDate}T00:00:00+08:00`));
+    const made = await createRetest(tx, { tenantOrgId: school.id, orgType: school.type, userId: member.userId }, { planId: plan.plan.id, name: `${opts.lastStartYear}-${opts.lastStartYear + 1}学年春季补测`, startDate, endDate }, new Date(`${startDate}T00:00:00+08:00`));
     const [retest] = await tx.select().from(testPlans).where(eq(testPlans.id, made.id));
     const admission = (await retestAdmission(tx, retest))!;
     const eligible = [...admission.eligible].sort();

@@ -111,6 +111,9 @@ function RetestSummary({ plan }: { plan: RetestPlan | null }) {
       <span>{t('intro')}</span>
       <span className="flex flex-wrap items-center gap-x-6 gap-y-1 text-sm text-foreground">
         <span>
+          <span className="text-muted-foreground">{t('plan')}</span> <span className="font-medium" data-testid="retest-plan-name">{plan.name}</span>
+        </span>
+        <span>
           <span className="text-muted-foreground">{t('originalPlan')}</span> <span className="font-medium">{plan.originalPlanName}</span>
         </span>
         <span>
