@@ -24,7 +24,7 @@ const PASSING_SHARE = 0.5;
 
 /**
  * The re-test demo (docs/product-rules.md#physique-year, "Re-test"): last school year's ended autumn plan of the K12
- * school and of the university gets its re-test plan in the spring (made by the re-test service, so the demo obeys
+ * school and of the university gets its re-test plan in January (made by the re-test service, so the demo obeys
  * the rules), with results for part of the students it admits: some now pass (the year counts 60), some still fail.
  */
 export async function seedRetestDemo(tx: Tx, opts: { lastStartYear: number }): Promise<void> {
@@ -40,9 +40,10 @@ export async function seedRetestDemo(tx: Tx, opts: { lastStartYear: number }): P
       .limit(1);
     const [member] = await tx.select({ userId: memberships.userId }).from(memberships).where(eq(memberships.tenantOrgId, school.id)).limit(1);
     if (!plan || !member) continue;
-    const startDate = `${opts.lastStartYear + 1}-03-10`;
-    const endDate = `${opts.lastStartYear + 1}-03-20`;
-    const made = await createRetest(tx, { tenantOrgId: school.id, orgType: school.type, userId: member.userId }, { planId: plan.plan.id, name: `${opts.lastStartYear}-${opts.lastStartYear + 1}学年春季补测`, startDate, endDate }, new Date(`${startDate}T00:00:00+08:00`));
+    // At the end of the autumn semester, before the winter break.
+    const startDate = `${opts.lastStartYear + 1}-01-05`;
+    const endDate = `${opts.lastStartYear + 1}-01-15`;
+    const made = await createRetest(tx, { tenantOrgId: school.id, orgType: school.type, userId: member.userId }, { planId: plan.plan.id, name: `${opts.lastStartYear}-${opts.lastStartYear + 1}学年补测`, startDate, endDate }, new Date(`${startDate}T00:00:00+08:00`));
     const [retest] = await tx.select().from(testPlans).where(eq(testPlans.id, made.id));
     const admission = (await retestAdmission(tx, retest))!;
     const eligible = [...admission.eligible].sort();
@@ -56,7 +57,7 @@ export async function seedRetestDemo(tx: Tx, opts: { lastStartYear: number }): P
       const raw = demoResults(rnd, grade, gender, planItemsForGrade(grade, '2014'), rnd.chance(PASSING_SHARE) ? 74 : 48, false);
       const score = scoreStudent({ grade, gender, results: engineInputOf(raw) });
       const wide = wideFromScore(raw, score);
-      const testedOn = `${opts.lastStartYear + 1}-03-${String(10 + rnd.int(0, 10)).padStart(2, '0')}`;
+      const testedOn = `${opts.lastStartYear + 1}-01-${String(5 + rnd.int(0, 10)).padStart(2, '0')}`;
       const row: typeof physiqueResults.$inferInsert = {
         orgId: school.id,
         planId: retest.id,

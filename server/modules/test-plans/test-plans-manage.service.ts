@@ -42,6 +42,7 @@ import {
   type PlanRecord,
 } from './test-plans.service';
 import { isoInstant } from '../../lib/iso';
+import { retestAdmission } from '../retest/retest-admission';
 
 /** Who is asking: the tenant organisation, its type (10 = admin family) and the user. */
 export interface PlanActor {
@@ -194,6 +195,16 @@ async function itemsOf(db: DbOrTx, planId: string): Promise<PlanGradeItems[]> {
 const studentsInScope = (plan: PlanRecord) =>
   and(eq(students.orgId, plan.orgId), eq(students.enabled, true), classInPlanScope(plan.id));
 
+/**
+ * SQL on `students`: those a re-test plan admits (its eligible students, docs/product-rules.md#physique-year,
+ * "Re-test"), undefined for a regular plan, whose scope admits everyone in it.
+ */
+async function admittedOnly(db: DbOrTx, plan: PlanRecord): Promise<SQL | undefined> {
+  const admission = await retestAdmission(db, plan);
+  if (!admission) return undefined;
+  return admission.eligible.size === 0 ? sql`false` : inArray(students.id, [...admission.eligible]);
+}
+
 const resultJoin = (planId: string) => and(eq(physiqueResults.planId, planId), eq(physiqueResults.studentId, students.id));
 
 async function countsOf(db: DbOrTx, plan: PlanRecord) {
@@ -206,7 +217,7 @@ async function countsOf(db: DbOrTx, plan: PlanRecord) {
     .from(students)
     .innerJoin(classes, eq(classes.id, students.classId))
     .leftJoin(physiqueResults, resultJoin(plan.id))
-    .where(studentsInScope(plan));
+    .where(and(studentsInScope(plan), await admittedOnly(db, plan)));
   return row;
 }
 
@@ -246,6 +257,7 @@ export async function signUpPage(db: DbOrTx, actor: PlanActor, planId: string, q
           : undefined;
   const where = and(
     studentsInScope(plan),
+    await admittedOnly(db, plan),
     inClassScope(classScope, students.classId),
     q.classId ? eq(students.classId, q.classId) : undefined,
     q.keyword ? or(ilike(students.name, containsPattern(q.keyword)), ilike(students.regNo, containsPattern(q.keyword))) : undefined,
@@ -288,6 +300,7 @@ export async function signUpPage(db: DbOrTx, actor: PlanActor, planId: string, q
 /** Completion per class in the plan's scope: students, tested, complete, rate (docs/product-rules.md#test-plans). */
 export async function classCompletion(db: DbOrTx, actor: PlanActor, planId: string, classScope: ClassScope = WHOLE_ORG): Promise<ClassCompletionRow[]> {
   const plan = await getPlanInScope(db, actor.tenantOrgId, planId);
+  const admitted = await admittedOnly(db, plan);
   const rows = await db
     .select({
       classId: classes.id,
@@ -299,10 +312,12 @@ export async function classCompletion(db: DbOrTx, actor: PlanActor, planId: stri
     })
     .from(classes)
     .innerJoin(grades, eq(grades.id, classes.gradeId))
-    .leftJoin(students, and(eq(students.classId, classes.id), eq(students.enabled, true)))
+    .leftJoin(students, and(eq(students.classId, classes.id), eq(students.enabled, true), admitted))
     .leftJoin(physiqueResults, resultJoin(plan.id))
     .where(and(eq(classes.orgId, plan.orgId), classInPlanScope(plan.id), inClassScope(classScope, classes.id)))
     .groupBy(classes.id, classes.name, classes.code, grades.gradeNo)
+    // A re-test plan lists the classes of the students it admits only.
+    .having(admitted ? sql`count(${students.id}) > 0` : undefined)
     .orderBy(asc(grades.gradeNo), asc(classes.code), asc(classes.id));
   return rows.map((r) => ({ ...r, rate: r.students === 0 ? 0 : Math.round((r.complete / r.students) * 10_000) / 10_000 }));
 }

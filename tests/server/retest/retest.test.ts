@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RetestCandidate, RetestPlan, RetestStudentPage } from '@/domain/retest/retest';
-import type { StudentReport } from '@/domain/physique-results/types';
+import type { StudentReport, SyncPreview } from '@/domain/physique-results/types';
 import { parseImportCounts, fileNameFromContentDisposition } from '@/domain/uploads/import-result';
 import { localDate } from '@/domain/dates';
 import { pageAccess } from '@/domain/menus/access';
 import { membershipRoles, memberships, menus, roleMenus, users } from '../../../server/db/schema/auth';
-import { physiqueResults } from '../../../server/db/schema/physique';
+import { physiqueResults, testRecords } from '../../../server/db/schema/physique';
 import { physiqueExemptions } from '../../../server/db/schema/physique-year';
 import { testPlans } from '../../../server/db/schema/test-plans';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
@@ -104,6 +104,11 @@ describe('re-tests', () => {
     expect(page.body.data.records.map((r) => r.studentId).sort()).toEqual([s.a.id, s.b.id, s.c.id].sort());
     expect(page.body.data.records.find((r) => r.studentId === s.a.id)).toMatchObject({ planTotal: 50, retestTotal: null, yearSource: 'plan', yearTotal: 50, yearLevel: 'fail' });
     expect(page.body.data.plan?.id).toBe(retest.id);
+    // On the test-plan page the re-test plan counts and lists its eligible students only.
+    const detail = await t.as('school01').get<{ counts: { students: number } }>(`/api/busi/web/k12/organizeTest/testManage/detail/${retest.id}`);
+    expect(detail.body.data.counts.students).toBe(3);
+    const signUp = await t.as('school01').get<{ total: number }>(`/api/busi/web/k12/organizeTest/testManage/signUp/${retest.id}?size=50`);
+    expect(signUp.body.data.total).toBe(3);
   });
 
   it('re-tests a plan once, never a re-test plan, within the school year and not before the original', async () => {
@@ -149,6 +154,21 @@ describe('re-tests', () => {
     const again = multipartBody(xlsxOf(templateFor([s.a], 11)), 'retest.xlsx');
     const second = await importJob(t, token, await t.request({ method: 'POST', url: `/api/busi/web/k12/organizeTest/testManage/import/${retest.id}`, token, payload: again.payload, headers: again.headers }), 'zh-CN');
     expect(parseImportCounts(fileNameFromContentDisposition(String(second.headers['content-disposition'])) ?? '')).toEqual({ success: 1, failure: 0 });
+  });
+
+  it('syncs into a re-test plan only the students it admits: device records of the others are left out', async () => {
+    const at = new Date();
+    await t.db.insert(testRecords).values([
+      { orgId: org.k12, studentId: s.a.id, classId: s.a.classId, item: 'run50m', raw: 7.1, source: 'device', testedAt: at },
+      { orgId: org.k12, studentId: s.d.id, classId: s.d.classId, item: 'run50m', raw: 7.2, source: 'device', testedAt: at },
+    ]);
+    const preview = await t.as('school01').post<SyncPreview>(`/api/busi/web/k12/organizeTest/testManage/sync/${retest.id}/preview`, {});
+    expect(preview.status).toBe(200);
+    expect(preview.body.data.changes.some((c) => c.studentId === s.a.id)).toBe(true);
+    expect(preview.body.data.changes.some((c) => c.studentId === s.d.id)).toBe(false);
+    expect((await t.as('school01').post(`/api/busi/web/k12/organizeTest/testManage/sync/${retest.id}`, {})).status).toBe(200);
+    const written = await t.db.select({ studentId: physiqueResults.studentId }).from(physiqueResults).where(eq(physiqueResults.planId, retest.id));
+    expect(written.map((r) => r.studentId)).toEqual([s.a.id]);
   });
 
   it("reports the year: a passing re-test counts 60 with both totals, a failing one the better total, an exempt year 免测", async () => {
