@@ -23,10 +23,10 @@ import { classScopeTest, type ClassScope } from '../../lib/data-scope';
 import { notFound } from '../../lib/resource';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import type { Actor } from '../../plugins/tenant';
-import { studentYears } from '../physique-results/year-results';
+import { studentYears, type StudentYear } from '../physique-results/year-results';
 import { createPlan } from '../test-plans/test-plans-manage.service';
 import { lockPlanInScope, planNotBinned, type PlanRecord } from '../test-plans/test-plans.service';
-import { retestAdmission, testedIn } from './retest-admission';
+import { retestAdmission, testedIn, type RetestAdmission } from './retest-admission';
 
 /**
  * 补测 (docs/product-rules.md#physique-year, "Re-test"): the re-test plans of a school, each with the students it
@@ -42,11 +42,17 @@ const plansOf = (db: DbOrTx, orgId: string, retests: boolean) =>
     .where(and(eq(testPlans.orgId, orgId), planNotBinned, retests ? isNotNull(testPlans.retestOfPlanId) : isNull(testPlans.retestOfPlanId)))
     .orderBy(desc(testPlans.startDate), desc(testPlans.createdAt), asc(testPlans.id));
 
-/** A re-test plan's row: its original, status and the counts of the students it admits. */
-async function retestPlanRow(db: DbOrTx, plan: PlanRecord, academicYear: string, now: Date): Promise<RetestPlan> {
+/** Whom a re-test plan admits and their years with its results (what its row and its students are made of). */
+async function retestFacts(db: DbOrTx, plan: PlanRecord): Promise<{ admission: RetestAdmission; years: Map<string, StudentYear> }> {
   const admission = (await retestAdmission(db, plan))!;
-  const [original] = await db.select({ name: testPlans.name }).from(testPlans).where(eq(testPlans.id, admission.originalPlanId));
   const years = await studentYears(db, { orgId: plan.orgId, schoolYearId: plan.schoolYearId, students: [...admission.eligible] });
+  return { admission, years };
+}
+
+/** A re-test plan's row: its original, status and the counts of the students it admits. */
+async function retestPlanRow(db: DbOrTx, plan: PlanRecord, academicYear: string, now: Date, facts?: Awaited<ReturnType<typeof retestFacts>>): Promise<RetestPlan> {
+  const { admission, years } = facts ?? (await retestFacts(db, plan));
+  const [original] = await db.select({ name: testPlans.name }).from(testPlans).where(eq(testPlans.id, admission.originalPlanId));
   let tested = 0;
   let passed = 0;
   for (const id of admission.eligible) {
@@ -89,27 +95,24 @@ async function retestPlanOf(db: DbOrTx, actor: Actor, planId: string | undefined
 }
 
 /** Every student a re-test plan admits, with the original and re-test totals and the year (by grade, class, number). */
-async function retestStudentRows(db: DbOrTx, plan: PlanRecord, classScope: ClassScope, keyword?: string): Promise<RetestStudent[]> {
-  const admission = (await retestAdmission(db, plan))!;
+async function retestStudentRows(db: DbOrTx, plan: PlanRecord, facts: Awaited<ReturnType<typeof retestFacts>>, classScope: ClassScope, keyword?: string): Promise<RetestStudent[]> {
+  const { admission, years } = facts;
   const ids = [...admission.eligible];
   if (ids.length === 0) return [];
-  const [who, years] = await Promise.all([
-    db
-      .select({
-        studentId: students.id,
-        name: students.name,
-        regNo: students.regNo,
-        gender: students.gender,
-        classId: students.classId,
-        // Grade and class when tested in the original plan.
-        className: physiqueResults.className,
-        gradeNo: physiqueResults.gradeNo,
-      })
-      .from(physiqueResults)
-      .innerJoin(students, eq(students.id, physiqueResults.studentId))
-      .where(and(eq(physiqueResults.planId, admission.originalPlanId), inArray(physiqueResults.studentId, ids))),
-    studentYears(db, { orgId: plan.orgId, schoolYearId: plan.schoolYearId, students: ids }),
-  ]);
+  const who = await db
+    .select({
+      studentId: students.id,
+      name: students.name,
+      regNo: students.regNo,
+      gender: students.gender,
+      classId: students.classId,
+      // Grade and class when tested in the original plan.
+      className: physiqueResults.className,
+      gradeNo: physiqueResults.gradeNo,
+    })
+    .from(physiqueResults)
+    .innerJoin(students, eq(students.id, physiqueResults.studentId))
+    .where(and(eq(physiqueResults.planId, admission.originalPlanId), inArray(physiqueResults.studentId, ids)));
   const mine = classScopeTest(classScope);
   const word = keyword?.toLowerCase();
   return who
@@ -137,15 +140,16 @@ async function retestStudentRows(db: DbOrTx, plan: PlanRecord, classScope: Class
 export async function retestStudentPage(db: DbOrTx, actor: Actor, q: RetestStudentQuery, classScope: ClassScope, now: Date): Promise<RetestStudentPage> {
   const found = await retestPlanOf(db, actor, q.planId);
   if (!found) return { records: [], total: 0, current: q.current, size: q.size, plan: null };
-  const rows = await retestStudentRows(db, found.plan, classScope, q.keyword);
+  const facts = await retestFacts(db, found.plan);
+  const rows = await retestStudentRows(db, found.plan, facts, classScope, q.keyword);
   const from = (q.current - 1) * q.size;
-  return { records: rows.slice(from, from + q.size), total: rows.length, current: q.current, size: q.size, plan: await retestPlanRow(db, found.plan, found.academicYear, now) };
+  return { records: rows.slice(from, from + q.size), total: rows.length, current: q.current, size: q.size, plan: await retestPlanRow(db, found.plan, found.academicYear, now, facts) };
 }
 
 /** The export (retest:export): the eligible students of one re-test plan with both totals and the year. */
 export async function retestWorkbook(db: DbOrTx, actor: Actor, q: Omit<RetestStudentQuery, 'current' | 'size'>, classScope: ClassScope, t: TFunction): Promise<{ workbook: Buffer; fileName: string }> {
   const found = await retestPlanOf(db, actor, q.planId);
-  const rows = found ? await retestStudentRows(db, found.plan, classScope, q.keyword) : [];
+  const rows = found ? await retestStudentRows(db, found.plan, await retestFacts(db, found.plan), classScope, q.keyword) : [];
   const head = ['name', 'regNo', 'gender', 'gradeNo', 'className', 'planTotal', 'retestTotal', 'yearSource', 'yearTotal', 'yearLevel'].map((k) => t(`retest:column.${k}`));
   const body = rows.map((r) => [
     r.name,
