@@ -1,7 +1,6 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { TFunction } from 'i18next';
 import { LEVEL_BANDS } from '@/domain/constants';
-import { retestEligible } from '@/domain/physique-year/year-result';
 import {
   defaultRetestName,
   type RetestCandidate,
@@ -26,7 +25,7 @@ import type { Actor } from '../../plugins/tenant';
 import { studentYears, type StudentYear } from '../physique-results/year-results';
 import { createPlan } from '../test-plans/test-plans-manage.service';
 import { lockPlanInScope, planNotBinned, type PlanRecord } from '../test-plans/test-plans.service';
-import { retestAdmission, testedIn, type RetestAdmission } from './retest-admission';
+import { admissionOf, retestAdmission, type RetestAdmission } from './retest-admission';
 
 /**
  * 补测 (docs/product-rules.md#physique-year, "Re-test"): the re-test plans of a school, each with the students it
@@ -183,10 +182,7 @@ async function yearBounds(db: DbOrTx, schoolYearId: string): Promise<{ start: st
 
 /** How many of a plan's tested students a re-test of it would admit now (no re-test results yet). */
 async function eligibleCount(db: DbOrTx, plan: PlanRecord): Promise<number> {
-  const years = await studentYears(db, { orgId: plan.orgId, schoolYearId: plan.schoolYearId, students: testedIn(plan.id) });
-  let n = 0;
-  for (const y of years.values()) if (retestEligible(y.year)) n++;
-  return n;
+  return (await admissionOf(db, plan, plan.id)).eligible.size;
 }
 
 /** Plans the school may re-test (the 发起补测 dialog): regular, with students a re-test would admit, not re-tested yet. */
