@@ -94,7 +94,7 @@ async function retestPlanOf(db: DbOrTx, actor: Actor, planId: string | undefined
 }
 
 /** Every student a re-test plan admits, with the original and re-test totals and the year (by grade, class, number). */
-async function retestStudentRows(db: DbOrTx, plan: PlanRecord, facts: Awaited<ReturnType<typeof retestFacts>>, classScope: ClassScope, keyword?: string): Promise<RetestStudent[]> {
+async function retestStudentRows(db: DbOrTx, facts: Awaited<ReturnType<typeof retestFacts>>, classScope: ClassScope, keyword?: string): Promise<RetestStudent[]> {
   const { admission, years } = facts;
   const ids = [...admission.eligible];
   if (ids.length === 0) return [];
@@ -140,7 +140,7 @@ export async function retestStudentPage(db: DbOrTx, actor: Actor, q: RetestStude
   const found = await retestPlanOf(db, actor, q.planId);
   if (!found) return { records: [], total: 0, current: q.current, size: q.size, plan: null };
   const facts = await retestFacts(db, found.plan);
-  const rows = await retestStudentRows(db, found.plan, facts, classScope, q.keyword);
+  const rows = await retestStudentRows(db, facts, classScope, q.keyword);
   const from = (q.current - 1) * q.size;
   return { records: rows.slice(from, from + q.size), total: rows.length, current: q.current, size: q.size, plan: await retestPlanRow(db, found.plan, found.academicYear, now, facts) };
 }
@@ -148,7 +148,7 @@ export async function retestStudentPage(db: DbOrTx, actor: Actor, q: RetestStude
 /** The export (retest:export): the eligible students of one re-test plan with both totals and the year. */
 export async function retestWorkbook(db: DbOrTx, actor: Actor, q: Omit<RetestStudentQuery, 'current' | 'size'>, classScope: ClassScope, t: TFunction): Promise<{ workbook: Buffer; fileName: string }> {
   const found = await retestPlanOf(db, actor, q.planId);
-  const rows = found ? await retestStudentRows(db, found.plan, await retestFacts(db, found.plan), classScope, q.keyword) : [];
+  const rows = found ? await retestStudentRows(db, await retestFacts(db, found.plan), classScope, q.keyword) : [];
   const head = ['name', 'regNo', 'gender', 'gradeNo', 'className', 'planTotal', 'retestTotal', 'yearSource', 'yearTotal', 'yearLevel'].map((k) => t(`retest:column.${k}`));
   const body = rows.map((r) => [
     r.name,
