@@ -29,6 +29,7 @@ import { syncMenus } from '../modules/menus/menu-sync';
 import { badgeIcon, loginImage } from './branding';
 import { seedPhysiqueDemo } from './physique-demo';
 import { seedConversionDemo } from './conversion-demo';
+import { seedRetestDemo } from './retest-demo';
 import { seedMeetDemo } from './meet-demo';
 import { seedVenueDemo } from './venue-demo';
 import { seedContestsDemo } from './contests-demo';
@@ -736,6 +737,7 @@ export async function seedDemo(db: DbOrTx, { now = new Date(), scope = 'full', l
       await seedPhysiqueDemo(tx, { currentStartYear: DEMO_CURRENT_START_YEAR, today: DEMO_TODAY });
       await seedConversionDemo(tx, DEMO_CURRENT_START_YEAR);
       await seedGraduationDemo(tx, { currentStartYear: DEMO_CURRENT_START_YEAR, today: DEMO_TODAY });
+      await seedRetestDemo(tx, { lastStartYear: DEMO_CURRENT_START_YEAR - 1 });
       log('venues, banners and the wiki');
       await seedVenueDemo(tx, DEMO_TODAY);
       await seedContentDemo(tx, new Date(`${DEMO_TODAY}T08:00:00+08:00`));

@@ -521,6 +521,8 @@ const ACTION_BODIES: Record<string, Body> = {
   // A plan's form names a school year, classes and items: an empty one is refused (400), so only the permission is
   // checked here; tests/server/test-plans covers the writes and their audit rows.
   'POST /organizeTest/testManage/add': {},
+  // 发起补测 names a plan and days: an empty body is refused (400); tests/server/retest covers the write and its audit row.
+  'POST /physiqueManage/retest/add': {},
   // A link would be made by a valid body (its token shown once); tests/server/data-center covers it and its audit row.
   'POST /dataCenter/screenLink': {},
   'POST /organizeTest/testManage/edit/:id': {},

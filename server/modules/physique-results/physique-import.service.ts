@@ -12,6 +12,7 @@ import {
 import { localDate } from '@/domain/dates';
 import type { Translate } from '@/domain/physique-results/export-layout';
 import { restrictToItems } from '@/domain/physique-results/wide-row';
+import { retestRefusalKey } from '@/domain/retest/retest';
 import { onServer, type Db } from '../../db/client';
 import type { BulkSession } from './bulk-session';
 import { AppError } from '../../lib/app-error';
@@ -302,6 +303,10 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
       if (student === null) fail(() => rowReason(t, rowNumber, 'regNo', 'physiqueResults:import.studentNotFound'));
       else if (Array.isArray(student)) fail(() => rowReason(t, rowNumber, 'name', 'physiqueResults:import.ambiguousStudent', { name: r.name, className: r.className ?? r.classNo }));
       else if (!mayWrite(student.classId)) fail(() => rowReason(t, rowNumber, 'regNo', 'physiqueResults:import.outOfScope'));
+      else if (student.refusal) {
+        const refusal = student.refusal;
+        fail(() => rowReason(t, rowNumber, 'regNo', retestRefusalKey(refusal)));
+      }
       else if (student.grade !== r.grade) fail(() => rowReason(t, rowNumber, 'gradeNo', 'physiqueResults:import.gradeMismatch', { code: nationalCodeFromGrade(student.grade) }));
       else if (student.gender !== r.gender) fail(() => rowReason(t, rowNumber, 'gender', 'physiqueResults:import.genderMismatch'));
       else {

@@ -5,7 +5,8 @@ import { isGrade, itemsForGrade, type Gender, type ItemKey } from '@/domain/phys
 import type { ReportHistoryEntry, ReportItem, StudentReport } from '@/domain/physique-results/types';
 import type { DbOrTx } from '../../db/client';
 import { orgs } from '../../db/schema/orgs';
-import { classes, students } from '../../db/schema/school';
+import { classes, schoolYears, students } from '../../db/schema/school';
+import { physiqueExemptions } from '../../db/schema/physique-year';
 import { physiqueResults } from '../../db/schema/physique';
 import { AppError } from '../../lib/app-error';
 import { planExamPoints } from '../conversion/conversion.service';
@@ -15,6 +16,7 @@ import { getPlanInScope } from '../test-plans/test-plans.service';
 import { classAverages, type Caller } from './physique-results.service';
 import { inTenant, itemsOf, selectResults, type SelectedResult } from './physique-results.sql';
 import { itemsFor, loadPlanContext } from './physique-write';
+import { studentYears } from './year-results';
 
 const notFound = () => new AppError(404, ERR.notFound);
 /** Items scoring below "good" are worth improving; at most this many are named. */
@@ -63,6 +65,7 @@ export async function studentReport(db: DbOrTx, caller: Caller, studentId: strin
     .where(and(eq(students.id, studentId), inTenant(students.orgId, caller.family, caller.tenantOrgId), inClassScope(caller.classScope, students.classId)))
     .limit(1);
   if (!student) throw notFound();
+  const [{ orgId }] = await db.select({ orgId: students.orgId }).from(students).where(eq(students.id, studentId));
 
   const all = await selectResults(db)
     .where(and(eq(physiqueResults.studentId, studentId), inTenant(physiqueResults.orgId, caller.family, caller.tenantOrgId)))
@@ -71,9 +74,19 @@ export async function studentReport(db: DbOrTx, caller: Caller, studentId: strin
   const testDayOf = (r: SelectedResult) => r.testedOn ?? r.planStartDate;
   all.sort((a, b) => testDayOf(a).localeCompare(testDayOf(b)) || a.planStartDate.localeCompare(b.planStartDate));
 
-  const years: StudentReport['years'] = [];
+  let years: StudentReport['years'] = [];
   for (const r of [...all].reverse()) {
     if (!years.some((y) => y.schoolYearId === r.schoolYearId)) years.push({ schoolYearId: r.schoolYearId, academicYear: r.academicYear });
+  }
+  // An approved exempt or deferred year may have no result at all: it is a year of the report all the same (免测).
+  const excused = await db
+    .select({ schoolYearId: physiqueExemptions.schoolYearId, academicYear: schoolYears.academicYear })
+    .from(physiqueExemptions)
+    .innerJoin(schoolYears, eq(schoolYears.id, physiqueExemptions.schoolYearId))
+    .where(and(eq(physiqueExemptions.studentId, studentId), eq(physiqueExemptions.status, 'approved')));
+  if (excused.some((x) => !years.some((y) => y.schoolYearId === x.schoolYearId))) {
+    for (const x of excused) if (!years.some((y) => y.schoolYearId === x.schoolYearId)) years.push(x);
+    years = years.sort((a, b) => b.academicYear.localeCompare(a.academicYear));
   }
   // A named plan is that plan's result (404 when the student has none there); else the year's preferred result.
   const asked = pick.planId ? all.find((r) => r.planId === pick.planId) : undefined;
@@ -141,6 +154,9 @@ export async function studentReport(db: DbOrTx, caller: Caller, studentId: strin
     improve = itemsToImprove(items);
   }
 
+  // The year's result by the year's rule (re-test, exemption): both totals shown beside the chosen plan's result.
+  const year = yearId ? (await studentYears(db, { orgId, schoolYearId: yearId, students: [studentId] })).get(studentId)?.year : undefined;
+
   return {
     student: { ...student, gender: student.gender as Gender },
     years,
@@ -148,6 +164,7 @@ export async function studentReport(db: DbOrTx, caller: Caller, studentId: strin
     academicYear: years.find((y) => y.schoolYearId === yearId)?.academicYear ?? null,
     plans,
     result,
+    year: year ? { source: year.source, total: year.total, level: year.level, planTotal: year.planTotal, retestTotal: year.retestTotal } : null,
     history,
     improve,
     examPoints: result && chosen ? await planExamPoints(db, { planId: chosen.planId, gradeNo: chosen.gradeNo, total: chosen.total, items: itemsOf(chosen), invalid: chosen.invalid }) : null,

@@ -27,8 +27,8 @@ import { xlsxStream } from '../../lib/spreadsheet/xlsx-stream';
 import { getPlanInScope, planIdNotBinned } from '../test-plans/test-plans.service';
 import { countsInAggregates, inTenant, rawOf, selectResults, toExportRow, toResultRow, type SelectedResult } from './physique-results.sql';
 import type { Family } from '@/domain/menus/access';
-import { IMPORT_AUDIT_ENTITY, itemsFor, loadPlanContext } from './physique-write';
 import { examPointsColumns } from '../conversion/conversion.service';
+import { assertAdmitted, IMPORT_AUDIT_ENTITY, itemsFor, loadPlanContext } from './physique-write';
 import { localDate } from '@/domain/dates';
 
 const notFound = () => new AppError(404, ERR.notFound);
@@ -604,6 +604,8 @@ export async function editRawValue(db: DbOrTx, caller: Caller, id: string, body:
     const [fresh] = await tx.select().from(physiqueResults).where(eq(physiqueResults.id, id));
     const plan = await getPlanInScope(tx, caller.tenantOrgId, row.planId);
     const ctx = await loadPlanContext(tx, plan);
+    // A re-test plan's result of a student it no longer admits (now exempt, or the year passed meanwhile) stays as it is.
+    assertAdmitted(ctx, fresh.studentId);
     if (!isGrade(fresh.gradeNo)) throw notFound();
     const gender = fresh.gender as Gender;
     const items = itemsFor(ctx, fresh.gradeNo, gender);

@@ -37,7 +37,8 @@ async function deviceInputs(db: DbOrTx, ctx: PlanContext, classScope: ClassScope
   const { plan } = ctx;
   // Only the caller's classes (docs/product-rules.md#data-scopes): a class teacher syncs their own classes.
   const mine = classScopeTest(classScope);
-  const scope = new Map((await planScopeStudents(db, ctx)).filter((s) => mine(s.classId)).map((s) => [s.id, s]));
+  // A re-test plan's students it does not admit are left out (their device records do not belong to it).
+  const scope = new Map((await planScopeStudents(db, ctx)).filter((s) => mine(s.classId) && !s.refusal).map((s) => [s.id, s]));
   const latest = await db
     .selectDistinctOn([testRecords.studentId, testRecords.item], { studentId: testRecords.studentId, item: testRecords.item, raw: testRecords.raw })
     .from(testRecords)

@@ -59,7 +59,8 @@ interface PlanStudent extends ScopeStudent {
 /** The plan's students in national-template order (grade, class, registration number) with birth date and ethnicity. */
 async function planStudents(db: DbOrTx, tenantOrgId: string, planId: string): Promise<{ name: string; list: PlanStudent[] }> {
   const plan = await getPlanInScope(db, tenantOrgId, planId);
-  const scope = await planScopeStudents(db, await loadPlanContext(db, plan));
+  // A re-test plan's template lists the students it admits only.
+  const scope = (await planScopeStudents(db, await loadPlanContext(db, plan))).filter((s) => !s.refusal);
   const extra = new Map<string, { birthDate: string | null; ethnicity: string }>();
   // Bounded batches: a parameter list has a limit, and a university plan covers tens of thousands of students.
   for (let i = 0; i < scope.length; i += 5000) {

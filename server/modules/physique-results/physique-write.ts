@@ -14,6 +14,9 @@ import { classes, grades, schoolYears, students } from '../../db/schema/school';
 import { classInPlanScope, planItemsByGrade, type PlanRecord } from '../test-plans/test-plans.service';
 import { copyLines, withBulkConnection, withBulkTransaction, type BulkSession } from './bulk-session';
 import { RESTORE_FK_TRIGGERS, SKIP_FK_TRIGGERS } from '../../db/replication-role';
+import { AppError } from '../../lib/app-error';
+import { refusalOf, retestAdmission, type RetestAdmission } from '../retest/retest-admission';
+import { retestRefusalKey, type RetestRefusal } from '@/domain/retest/retest';
 
 /** What scoring a plan's results needs: the plan, its school year, standard version and items per grade. */
 export interface PlanContext {
@@ -22,6 +25,12 @@ export interface PlanContext {
   startYear: number;
   version: StandardVersion;
   itemsByGrade: Map<number, ItemKey[]>;
+  /**
+   * Whom the plan admits beyond its scope: a re-test plan only the original plan's students whose year may be
+   * re-tested (docs/product-rules.md#physique-year, "Re-test"); null for a regular plan. Imports, syncs, edits and every
+   * other write of results ask `admissionRefusal`, through the scope students below.
+   */
+  admission: RetestAdmission | null;
 }
 
 export async function loadPlanContext(db: DbOrTx, plan: PlanRecord): Promise<PlanContext> {
@@ -31,7 +40,23 @@ export async function loadPlanContext(db: DbOrTx, plan: PlanRecord): Promise<Pla
     startYear: year?.startYear ?? Number(plan.startDate.slice(0, 4)),
     version: isStandardVersion(plan.standardVersion) ? plan.standardVersion : DEFAULT_STANDARD_VERSION,
     itemsByGrade: await planItemsByGrade(db, plan.id),
+    admission: await retestAdmission(db, plan),
   };
+}
+
+/**
+ * THE place a write of results decides whether a student of the plan's scope belongs to the plan: null when the
+ * student may be written, else why not (a re-test plan's non-eligible student). An import refuses the row with the
+ * reason, a sync leaves the student out, an edit is refused.
+ */
+export function admissionRefusal(ctx: PlanContext, studentId: string): RetestRefusal | null {
+  return refusalOf(ctx.admission, studentId);
+}
+
+/** Refuses (409, translated) writing a student the plan does not admit (admissionRefusal). */
+export function assertAdmitted(ctx: PlanContext, studentId: string): void {
+  const why = admissionRefusal(ctx, studentId);
+  if (why) throw new AppError(409, retestRefusalKey(why));
 }
 
 /** itemsFor's answers per plan context, by grade and gender: an import asks once per row. */
@@ -70,6 +95,8 @@ export interface ScopeStudent {
   classNo: string | null;
   /** Grade in the plan's school year. */
   grade: Grade;
+  /** Why the plan does not admit the student (admissionRefusal), null when it does: write nothing for a refused one. */
+  refusal: RetestRefusal | null;
 }
 
 /** A class the plan covers, with the grade its pupils were in that school year. */
@@ -97,11 +124,14 @@ export async function planScopeClasses(db: DbOrTx, ctx: PlanContext): Promise<Ma
 type StudentRow = { id: string; name: string; reg_no: string; gender: Gender; class_id: string };
 
 /** The rows that are enabled students of the scope's classes, as ScopeStudents. */
-function inScope(rows: readonly StudentRow[], byId: ReadonlyMap<string, ScopeClass>): ScopeStudent[] {
+function inScope(ctx: PlanContext, rows: readonly StudentRow[], byId: ReadonlyMap<string, ScopeClass>): ScopeStudent[] {
   const out: ScopeStudent[] = [];
   for (const r of rows) {
     const c = byId.get(r.class_id);
-    if (c) out.push({ id: r.id, name: r.name, regNo: r.reg_no, gender: r.gender, classId: r.class_id, className: c.name, classNo: c.classNo, grade: c.grade });
+    if (c) {
+      const refusal = admissionRefusal(ctx, r.id);
+      out.push({ id: r.id, name: r.name, regNo: r.reg_no, gender: r.gender, classId: r.class_id, className: c.name, classNo: c.classNo, grade: c.grade, refusal });
+    }
   }
   return out;
 }
@@ -120,7 +150,7 @@ export async function planScopeStudents(db: DbOrTx, ctx: PlanContext): Promise<S
     sql`select ${STUDENT_COLUMNS} from ${students} where ${students.orgId} = ${ctx.plan.orgId} and ${students.enabled}
       and ${students.classId} in (${sql.join([...byId.keys()].map((id) => sql`${id}`), sql`, `)})`,
   );
-  return inScope(rows, byId);
+  return inScope(ctx, rows, byId);
 }
 
 /**
@@ -145,7 +175,7 @@ export async function scopeStudentsNamed(
     cross join lateral (select ${STUDENT_COLUMNS} from ${students} where ${students.orgId} = ${ctx.plan.orgId} and ${match} and ${students.enabled} offset 0) s`;
   const [{ found }] = (await db.execute<{ found: string }>(query)).rows;
   const rows = (JSON.parse(found) as [string, string, string, Gender, string][]).map(([id, name, reg_no, gender, class_id]): StudentRow => ({ id, name, reg_no, gender, class_id }));
-  return inScope(rows, byId);
+  return inScope(ctx, rows, byId);
 }
 
 /** One student's incoming results for a plan. */
@@ -278,6 +308,8 @@ export async function readStoredValues(db: DbOrTx, planId: string, studentIds: r
  */
 export async function writeResults(db: Db, ctx: PlanContext, inputs: readonly ResultInput[], opts: WriteOptions): Promise<number> {
   if (inputs.length === 0) return 0;
+  // A caller that forgot the scope's refusal still never writes a student the plan does not admit.
+  for (const input of inputs) assertAdmitted(ctx, input.studentId);
   const updatedAt = opts.now.toISOString();
   const valueSourceOf: ValueSource = opts.source === 'import' ? 'import' : 'device';
   return withBulkTransaction(db, async (s) => {
@@ -444,6 +476,7 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
         const rows: unknown[][] = [];
         let accepted = 0;
         for (const input of inputs) {
+          assertAdmitted(ctx, input.studentId);
           const fields = Object.keys(input.results) as ResultKey[];
           if (fields.length === 0) continue;
           accepted++;

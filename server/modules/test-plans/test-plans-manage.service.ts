@@ -43,6 +43,7 @@ import {
 } from './test-plans.service';
 import { isoInstant } from '../../lib/iso';
 import { conversionOptionsFor, planConversionOf, setPlanConversion } from '../conversion/conversion.service';
+import { retestAdmission } from '../retest/retest-admission';
 
 /** Who is asking: the tenant organisation, its type (10 = admin family) and the user. */
 export interface PlanActor {
@@ -195,6 +196,16 @@ async function itemsOf(db: DbOrTx, planId: string): Promise<PlanGradeItems[]> {
 export const studentsInScope = (plan: PlanRecord) =>
   and(eq(students.orgId, plan.orgId), eq(students.enabled, true), classInPlanScope(plan.id));
 
+/**
+ * SQL on `students`: those a re-test plan admits (its eligible students, docs/product-rules.md#physique-year,
+ * "Re-test"), undefined for a regular plan, whose scope admits everyone in it.
+ */
+async function admittedOnly(db: DbOrTx, plan: PlanRecord): Promise<SQL | undefined> {
+  const admission = await retestAdmission(db, plan);
+  if (!admission) return undefined;
+  return admission.eligible.size === 0 ? sql`false` : inArray(students.id, [...admission.eligible]);
+}
+
 const resultJoin = (planId: string) => and(eq(physiqueResults.planId, planId), eq(physiqueResults.studentId, students.id));
 
 async function countsOf(db: DbOrTx, plan: PlanRecord) {
@@ -207,7 +218,7 @@ async function countsOf(db: DbOrTx, plan: PlanRecord) {
     .from(students)
     .innerJoin(classes, eq(classes.id, students.classId))
     .leftJoin(physiqueResults, resultJoin(plan.id))
-    .where(studentsInScope(plan));
+    .where(and(studentsInScope(plan), await admittedOnly(db, plan)));
   return row;
 }
 
@@ -249,6 +260,7 @@ export async function signUpPage(db: DbOrTx, actor: PlanActor, planId: string, q
           : undefined;
   const where = and(
     studentsInScope(plan),
+    await admittedOnly(db, plan),
     inClassScope(classScope, students.classId),
     q.classId ? eq(students.classId, q.classId) : undefined,
     q.keyword ? or(ilike(students.name, containsPattern(q.keyword)), ilike(students.regNo, containsPattern(q.keyword))) : undefined,
@@ -291,6 +303,7 @@ export async function signUpPage(db: DbOrTx, actor: PlanActor, planId: string, q
 /** Completion per class in the plan's scope: students, tested, complete, rate (docs/product-rules.md#test-plans). */
 export async function classCompletion(db: DbOrTx, actor: PlanActor, planId: string, classScope: ClassScope = WHOLE_ORG): Promise<ClassCompletionRow[]> {
   const plan = await getPlanInScope(db, actor.tenantOrgId, planId);
+  const admitted = await admittedOnly(db, plan);
   const rows = await db
     .select({
       classId: classes.id,
@@ -302,10 +315,12 @@ export async function classCompletion(db: DbOrTx, actor: PlanActor, planId: stri
     })
     .from(classes)
     .innerJoin(grades, eq(grades.id, classes.gradeId))
-    .leftJoin(students, and(eq(students.classId, classes.id), eq(students.enabled, true)))
+    .leftJoin(students, and(eq(students.classId, classes.id), eq(students.enabled, true), admitted))
     .leftJoin(physiqueResults, resultJoin(plan.id))
     .where(and(eq(classes.orgId, plan.orgId), classInPlanScope(plan.id), inClassScope(classScope, classes.id)))
     .groupBy(classes.id, classes.name, classes.code, grades.gradeNo)
+    // A re-test plan lists the classes of the students it admits only.
+    .having(admitted ? sql`count(${students.id}) > 0` : undefined)
     .orderBy(asc(grades.gradeNo), asc(classes.code), asc(classes.id));
   return rows.map((r) => ({ ...r, rate: r.students === 0 ? 0 : Math.round((r.complete / r.students) * 10_000) / 10_000 }));
 }
@@ -486,8 +501,11 @@ const feeColumns = (body: PlanRequest) => ({
   feeRounding: body.feeRounding,
 });
 
-/** Creates a plan with its scope and items in one transaction (docs/product-rules.md#test-plans); returns its detail. */
-export async function createPlan(db: DbOrTx, actor: PlanActor, body: PlanRequest): Promise<PlanDetail> {
+/**
+ * Creates a plan with its scope and items in one transaction (docs/product-rules.md#test-plans); returns its detail.
+ * `retestOfPlanId` makes it a re-test plan (server/modules/retest/retest.service.ts checks the original first).
+ */
+export async function createPlan(db: DbOrTx, actor: PlanActor, body: PlanRequest, link: { retestOfPlanId?: string } = {}): Promise<PlanDetail> {
   const id = await db.transaction(async (tx) => {
     const school = await targetSchool(tx, actor, body.schoolOrgId);
     const planId = randomUUID();
@@ -502,6 +520,7 @@ export async function createPlan(db: DbOrTx, actor: PlanActor, body: PlanRequest
       endDate: body.endDate,
       scopeType: body.scopeType,
       standardVersion: body.standardVersion,
+      retestOfPlanId: link.retestOfPlanId ?? null,
       ...feeColumns(body),
       createdBy: actor.userId,
       createdAt: actor.now,
@@ -588,6 +607,8 @@ export async function deletePlan(db: DbOrTx, actor: PlanActor, planId: string): 
     const plan = await lockPlanInScope(tx, actor.tenantOrgId, planId);
     if (await runningPlanJob(tx, plan.id, actor.now)) throw planError(409, PLAN_MSG.jobRunningNoDelete);
     if (planStatus(plan, actor.now) === 'inProgress') throw planError(409, PLAN_MSG.inProgressNoDelete);
+    // A re-test plan names it (binned ones too): delete the re-test first (docs/product-rules.md#physique-year, "Re-test").
+    if ((await tx.$count(testPlans, eq(testPlans.retestOfPlanId, plan.id))) > 0) throw planError(409, PLAN_MSG.hasRetest);
     const [{ n }] = await tx.select({ n: count() }).from(physiqueResults).where(eq(physiqueResults.planId, plan.id));
     if (n === 0) {
       await tx.delete(testPlans).where(eq(testPlans.id, plan.id));
@@ -650,7 +671,14 @@ export async function purgeRecycleBin(db: Db, now: Date): Promise<number> {
     const expired = await tx
       .select()
       .from(testPlans)
-      .where(and(isNotNull(testPlans.deletedAt), lt(testPlans.deletedAt, binCutoff(now))))
+      .where(
+        and(
+          isNotNull(testPlans.deletedAt),
+          lt(testPlans.deletedAt, binCutoff(now)),
+          // A plan a re-test plan still names waits for it (a binned re-test purged in the same statement does not count).
+          sql`not exists (select 1 from test_plans rt where rt.retest_of_plan_id = ${testPlans.id} and (rt.deleted_at is null or rt.deleted_at >= ${binCutoff(now).toISOString()}::timestamptz))`,
+        ),
+      )
       .for('update', { skipLocked: true });
     if (expired.length === 0) return 0;
     for (const plan of expired) await recordEvent(tx, { userId: null, now }, plan, 'purged', { deletedAt: isoInstant(plan.deletedAt) });

@@ -18,6 +18,7 @@ export const SCREENS: Readonly<Partial<Record<ScreenId, ScreenLoader>>> = {
   'test.scoreSearch': () => import('./physique-results/score-search').then((m) => ({ default: m.ScoreSearchPage })),
   'test.graduation': () => import('./graduation/graduation').then((m) => ({ default: m.GraduationPage })),
   'test.graduation.history': () => import('./graduation/graduation').then((m) => ({ default: m.GraduationHistoryPage })),
+  'test.retest': () => import('./retest/retest').then((m) => ({ default: m.RetestPage })),
   'sportData.testRecord': () => import('./physique-results/test-record').then((m) => ({ default: m.TestRecordPage })),
   'sportData.exerciseRecord': () => import('./activities/exercise-records').then((m) => ({ default: m.ExerciseRecordPage })),
   'contest.competitionRank': () => import('./contests/contests').then((m) => ({ default: m.ContestListPage })),

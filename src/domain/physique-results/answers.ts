@@ -4,6 +4,7 @@ import { examPointsSchema } from '../conversion/conversion';
 import type { ResultKey } from '../physique/national-template';
 import { answerGenderSchema, itemKeySchema, itemResultSchema, itemResultsSchema, scoreLevelSchema } from '../physique/answer-fields';
 import { SOURCE_FIELDS } from './value-source';
+import type { YearResultSource } from '../physique-year/year-result';
 
 /**
  * Answers of the physique-result routes (docs/product-rules.md#physique-results: score search, results screen, test
@@ -232,6 +233,20 @@ export const studentReportSchema = z.object({
       invalid: z.boolean(),
       /** Mean total of the class in that plan (valid complete results). */
       classAverageTotal: z.number().nullable(),
+    })
+    .nullable(),
+  /**
+   * The school year's result (docs/product-rules.md#physique-year, "The year's result"; yearResult): where it comes
+   * from, the total and level the year counts, and the regular plan's and the re-test's totals both. An approved
+   * exempt year (免测) has no total; null when the year has neither a result nor an exemption.
+   */
+  year: z
+    .object({
+      source: z.enum(['plan', 'retest', 'exempt', 'deferred', 'none'] satisfies readonly YearResultSource[]),
+      total: z.number().nullable(),
+      level: scoreLevelSchema.nullable(),
+      planTotal: z.number().nullable(),
+      retestTotal: z.number().nullable(),
     })
     .nullable(),
   /** Totals over the years and plans, oldest first (valid results only). */

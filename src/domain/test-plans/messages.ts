@@ -21,5 +21,6 @@ export const PLAN_MSG = {
   notEnded: 'testPlans:error.notEnded',
   binExpired: 'testPlans:error.binExpired',
   jobRunningNoReopen: 'testPlans:error.jobRunningNoReopen',
+  hasRetest: 'testPlans:error.hasRetest',
 } as const;
 export type PlanMessageKey = (typeof PLAN_MSG)[keyof typeof PLAN_MSG];

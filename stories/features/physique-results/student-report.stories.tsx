@@ -45,6 +45,7 @@ const report: StudentReport = {
     invalid: false,
     classAverageTotal: 74,
   },
+  year: null,
   history: [
     { planId: 'p0', planName: '2024-2025学年体质健康测试', academicYear: '2024-2025', semesterCode: 13, startDate: '2024-10-08', testedOn: '2024-10-14', gradeNo: 6, standardScore: 79.2, bonus: 0, total: 79.2, level: 'pass' },
     { planId: 'p1', planName: '2025-2026学年体质健康测试', academicYear: '2025-2026', semesterCode: 13, startDate: '2025-10-08', testedOn: '2025-10-15', gradeNo: 7, standardScore: 65.9, bonus: 0, total: 65.9, level: 'pass' },

@@ -52,6 +52,60 @@ function Stat({ label, value, tone, testId }: { label: ReactNode; value: ReactNo
   );
 }
 
+function YearFact({ label, children, testId }: { label: ReactNode; children: ReactNode; testId?: string }) {
+  return (
+    <div className="text-sm">
+      <div className="text-xs text-muted-foreground">{label}</div>
+      <div className="font-medium tabular-nums" data-testid={testId}>
+        {children}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The school year's result (docs/product-rules.md#physique-year): the year's total and level with where it comes from,
+ * the original and re-test totals both after a re-test, and 免测 for an approved exempt year.
+ */
+function YearResultCard({ year }: { year: StudentReport['year'] }) {
+  const { t } = useTranslation(['physiqueResultsReport', 'physique']);
+  if (!year || year.source === 'none') return null;
+  if (year.source === 'exempt') {
+    return (
+      <section className="flex items-center gap-4 rounded-lg border border-primary/30 bg-primary/5 px-4 py-3" data-testid="report-year" aria-label={t('yearResult.title')}>
+        <span className="text-2xl font-semibold text-primary" data-testid="report-year-total">
+          {t('yearResult.exempt')}
+        </span>
+        <span className="text-sm text-muted-foreground">{t('yearResult.exemptHint')}</span>
+      </section>
+    );
+  }
+  const retested = year.retestTotal != null;
+  return (
+    <section className="grid gap-2 rounded-lg border px-4 py-3" data-testid="report-year" aria-label={t('yearResult.title')}>
+      <div className="flex flex-wrap items-end gap-x-8 gap-y-2">
+        <div>
+          <div className="text-xs text-muted-foreground">{t('yearResult.total')}</div>
+          <div className={cn('text-2xl font-semibold tabular-nums', year.level ? LEVEL_TONE[year.level] : undefined)} data-testid="report-year-total">
+            {score(year.total)}
+            {year.level ? <span className="ml-2 text-base font-medium">{t(`physique:level.${year.level}`)}</span> : null}
+          </div>
+        </div>
+        <YearFact label={t('yearResult.source')}>{t(`yearResult.sources.${year.source}`)}</YearFact>
+        <YearFact label={t('yearResult.planTotal')} testId="report-year-plan">
+          {score(year.planTotal)}
+        </YearFact>
+        {retested ? (
+          <YearFact label={t('yearResult.retestTotal')} testId="report-year-retest">
+            {score(year.retestTotal)}
+          </YearFact>
+        ) : null}
+      </div>
+      {year.source === 'retest' && year.planTotal != null ? <p className="text-xs text-muted-foreground">{t('yearResult.retestRule')}</p> : null}
+    </section>
+  );
+}
+
 export interface StudentReportViewProps {
   report: StudentReport;
   /** When the document was produced (the footer), e.g. now. */
@@ -183,10 +237,14 @@ export function StudentReportView({ report, printedAt, onChartsReady }: StudentR
         </CardContent>
       </Card>
 
+      <YearResultCard year={report.year ?? null} />
+
       {!result ? (
-        <Card>
-          <EmptyState title={t('noResult')} description={t('noResultHint')} />
-        </Card>
+        report.year?.source === 'exempt' ? null : (
+          <Card>
+            <EmptyState title={t('noResult')} description={t('noResultHint')} />
+          </Card>
+        )
       ) : (
         <>
           {result.invalid ? (

@@ -61,6 +61,7 @@ function report(): StudentReport {
       invalid: false,
       classAverageTotal: 74,
     },
+    year: null,
     history: [
       { planId: 'p1', planName: '2025-2026学年体质健康测试', academicYear: '2025-2026', semesterCode: 13, startDate: '2025-10-08', testedOn: '2025-10-15', gradeNo: 7, standardScore: 70, bonus: 0, total: 70, level: 'pass' },
       { planId: 'p2', planName: '2026-2027学年体质健康测试', academicYear: '2026-2027', semesterCode: 13, startDate: '2026-10-08', testedOn: '2026-10-16', gradeNo: 8, standardScore: 65, bonus: 2, total: 67, level: 'pass' },
@@ -142,6 +143,21 @@ describe('student physique report (docs/product-rules.md#physique-results: stude
     render(<StudentReportView report={{ ...report(), result: null, improve: [] }} printedAt={printedAt} />);
     expect(screen.getByText('该学年暂无体测成绩')).toBeInTheDocument();
     expect(screen.queryByTestId('report-items')).not.toBeInTheDocument();
+  });
+
+  it("shows the school year's result: both totals after a re-test, 免测 for an exempt year", () => {
+    const retested = { ...report(), year: { source: 'retest' as const, total: 60, level: 'pass' as const, planTotal: 48, retestTotal: 71 } };
+    const { unmount } = render(<StudentReportView report={retested} printedAt={printedAt} />);
+    expect(screen.getByTestId('report-year-total')).toHaveTextContent('60及格');
+    expect(screen.getByTestId('report-year-plan')).toHaveTextContent('48');
+    expect(screen.getByTestId('report-year-retest')).toHaveTextContent('71');
+    expect(screen.getByText('补测', { selector: 'div' })).toBeInTheDocument();
+    unmount();
+    const exempt = { ...report(), result: null, improve: [], year: { source: 'exempt' as const, total: null, level: null, planTotal: null, retestTotal: null } };
+    render(<StudentReportView report={exempt} printedAt={printedAt} />);
+    expect(screen.getByTestId('report-year-total')).toHaveTextContent('免测');
+    expect(screen.queryByText('该学年暂无体测成绩')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('report-year-retest')).not.toBeInTheDocument();
   });
 
   it('prints in English and Traditional Chinese too', async () => {
