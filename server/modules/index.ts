@@ -37,6 +37,7 @@ import { venueRoutes } from './venue/venue.routes';
 import { userRoutes } from './users/users.routes';
 import { testPlanLifecycle } from './test-plans/test-plans.lifecycle';
 import { testPlanRoutes } from './test-plans/test-plans.routes';
+import { reportReleaseRoutes } from './parent-reports/parent-reports.routes';
 import { jobRoutes } from './jobs/jobs.routes';
 import { registerConsoleDocs } from '../lib/openapi';
 
@@ -90,6 +91,7 @@ async function consoleModules(app: FastifyInstance, opts: ModuleOptions): Promis
   for (const family of servedBy('sportData.exerciseRecord')) await app.register(exerciseRecordRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('contest.competitionRank', 'contest.competition')) await app.register(contestRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('test.testManage')) await app.register(testPlanRoutes, { prefix: `/${family}/organizeTest/testManage`, family });
+  for (const family of servedBy('test.testManage')) await app.register(reportReleaseRoutes, { prefix: `/${family}/organizeTest/testManage`, family });
   for (const family of servedBy('dataCenter.school', 'dataCenter.overview')) await app.register(dataCenterRoutes, { prefix: `/${family}/dataCenter`, family });
   for (const family of servedBy('system.signInLog', 'system.operationLog', 'system.onlineSession')) await app.register(logsRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('dataCenter.overview')) await app.register(districtRoutes, { prefix: `/${family}` });
