@@ -68,7 +68,7 @@ async function accountsToNotify(tx: DbOrTx, planId: string): Promise<{ userId: s
  * Releases a plan's reports to the families: only an ended plan (its results are final), once; the notifications of
  * every app account concerned are written in the same transaction, in bulk.
  */
-export async function releaseReports(tx: Tx, actor: Actor, planId: string, now: Date): Promise<{ before: null; after: ReportRelease }> {
+export async function releaseReports(tx: Tx, actor: Pick<Actor, 'tenantOrgId' | 'userId'>, planId: string, now: Date): Promise<{ before: null; after: ReportRelease }> {
   const plan = await lockPlanInScope(tx, actor.tenantOrgId, planId); // another organisation's plan: 404
   if (planStatus(plan, now) !== 'ended') throw new AppError(409, 'parentReports:release.notEnded', { name: plan.name });
   if (await releaseOf(tx, planId)) throw new AppError(409, 'parentReports:release.already', { name: plan.name });

@@ -78,6 +78,15 @@ beforeAll(async () => {
   await t.db.update(students).set({ userId: u.id }).where(eq(students.id, uniStudent.id));
   universityAccount = 'uniapp001';
 });
+
+describe('the demo', () => {
+  it("released the K12 school's two ended plans with notifications; the tests start from them withdrawn", async () => {
+    const released = (await t.as('school01').get<ReportRelease[]>(`${base}/releases`)).body.data.map((r) => r.planId);
+    expect(released.sort()).toEqual([olderEnded, lastEnded].sort());
+    expect(data<AppNotificationList>(await app(parentAccount, 'GET', 'notifications')).unread).toBeGreaterThan(0);
+    for (const id of [olderEnded, lastEnded]) expect((await t.as('school01').post(`${base}/withdraw/${id}`)).status).toBe(200);
+  });
+});
 afterAll(async () => {
   await t?.close();
 });
@@ -111,7 +120,7 @@ describe('release and withdraw (console, organizeTest/testManage)', () => {
     const accounts = await t.db.select({ userId: appNotifications.userId }).from(appNotifications).where(eq(appNotifications.planId, lastEnded));
     expect(accounts.length).toBe(released.body.data.notified);
     const audit = await t.db.select({ action: auditLogs.action }).from(auditLogs).where(and(eq(auditLogs.entity, 'testPlan'), eq(auditLogs.entityId, lastEnded)));
-    expect(audit.map((a) => a.action)).toEqual(['publish']);
+    expect(audit.map((a) => a.action).sort()).toEqual(['publish', 'unpublish']); // the demo's withdrawal, then this release
     // Twice is refused and writes nothing more.
     expect((await t.as('school01').post(`${base}/release/${lastEnded}`)).status).toBe(409);
     expect((await t.db.select({ id: appNotifications.id }).from(appNotifications).where(eq(appNotifications.planId, lastEnded))).length).toBe(accounts.length);
@@ -198,7 +207,7 @@ describe('the report a parent reads (app API)', () => {
     expect(report.lastYear).toBeNull();
     expect(await t.db.$count(appNotifications, eq(appNotifications.planId, lastEnded))).toBe(0);
     const audit = await t.db.select({ action: auditLogs.action }).from(auditLogs).where(and(eq(auditLogs.entity, 'testPlan'), eq(auditLogs.entityId, lastEnded), ne(auditLogs.action, 'publish')));
-    expect(audit.map((a) => a.action)).toEqual(['unpublish']);
+    expect(audit.map((a) => a.action)).toEqual(['unpublish', 'unpublish']);
     expect((await t.as('school01').post(`${base}/withdraw/${lastEnded}`)).status).toBe(409);
     expect((await t.as('school01').get<ReportRelease[]>(`${base}/releases`)).body.data.map((r) => r.planId)).not.toContain(lastEnded);
   });
