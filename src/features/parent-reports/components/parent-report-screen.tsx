@@ -349,7 +349,7 @@ function ItemCard({ item }: { item: AppReportItem }) {
       {item.bands && <BandBar item={item} bands={item.bands} />}
       {item.advice && (
         <p className="mt-3 rounded-md bg-muted p-2.5 text-sm" data-testid="app-advice">
-          <span className="font-medium">{t('page.advice')}：</span>
+          <span className="block text-xs font-medium text-muted-foreground">{t('page.advice')}</span>
           {item.advice}
         </p>
       )}
