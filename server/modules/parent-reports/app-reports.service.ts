@@ -97,9 +97,9 @@ export async function appReport(db: DbOrTx, identity: AppIdentity, studentId: st
   const [plan] = await db.select({ version: testPlans.standardVersion }).from(testPlans).where(eq(testPlans.id, chosen.planId));
   const version = isStandardVersion(plan?.version) ? plan.version : undefined;
 
-  // Last year: the latest released report of the school year before this one.
-  const earlier = released.filter((r) => r.academicYear < chosen.academicYear);
-  const previous = earlier.find((r) => r.academicYear === earlier[0]?.academicYear) ?? null;
+  // Last year: the latest released report of the school year just before this one ('2024-2025' before '2025-2026').
+  const start = Number(chosen.academicYear.slice(0, 4));
+  const previous = released.find((r) => r.academicYear === `${start - 1}-${start}`) ?? null;
   const last = previous ? (await studentReport(db, caller, id, { planId: previous.planId })).result : null;
 
   const improve = new Set(report.improve);
