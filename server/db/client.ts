@@ -30,9 +30,11 @@ import * as jobs from './schema/jobs';
 import * as sharedLimits from './schema/shared-limits';
 import * as physiqueYear from './schema/physique-year';
 import * as conversion from './schema/conversion';
+import * as parentReports from './schema/parent-reports';
 
 /** Every table, for drizzle's relational queries and for typing. */
-export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content, ...meets, ...homework, ...lessons, ...jobs, ...sharedLimits, ...physiqueYear, ...conversion };
+export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content, ...meets, ...homework, ...lessons, ...jobs, ...sharedLimits, ...physiqueYear, ...conversion, ...parentReports };
+
 export type Schema = typeof schema;
 
 /**

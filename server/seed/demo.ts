@@ -38,6 +38,7 @@ import { seedHomeworkDemo } from './homework-demo';
 import { seedGraduationDemo } from './graduation-demo';
 import { seedTrainingDemo } from './training-demo';
 import { seedAppDemo } from './app-demo';
+import { seedParentReportsDemo } from './parent-reports-demo';
 import {
   createRandom,
   JIANGNING,
@@ -755,6 +756,7 @@ export async function seedDemo(db: DbOrTx, { now = new Date(), scope = 'full', l
       await seedTrainingDemo(tx, localDate(now));
       log('app accounts of students and parents');
       await seedAppDemo(tx, passwordHash);
+      await seedParentReportsDemo(tx, DEMO_TODAY);
     }
     log('committing');
     return true;

@@ -11,6 +11,12 @@ const WallRoute = lazyScreen(() =>
   Promise.all([import('./routes/wall/wall-page'), loadAllNamespaces()]).then(([m]) => ({ default: m.WallPage })),
 );
 
+// Reports parents read (docs/product-rules.md#physique-year): signed in with an app account, not the console's, so
+// outside the guard and the shell too.
+const ParentReportRoute = lazyScreen(() =>
+  Promise.all([import('./routes/parent-reports/parent-report-page'), loadAllNamespaces()]).then(([m]) => ({ default: m.ParentReportPage })),
+);
+
 // The error page (and its 404 with the menu catalogue) is not needed to show the login screen.
 const LazyRouteError = lazy(() => import('./routes/route-error').then((m) => ({ default: m.RouteError })));
 const routeError = (
@@ -23,6 +29,7 @@ const routeError = (
 export const appRoutes: RouteObject[] = [
   { path: '/', element: <LoginScreen />, errorElement: routeError },
   { path: '/wall/:token', element: <WallRoute />, errorElement: routeError },
+  { path: '/m/report', element: <ParentReportRoute />, errorElement: routeError },
 ];
 
 /**
@@ -31,7 +38,7 @@ export const appRoutes: RouteObject[] = [
  * is translated.
  */
 export const patchRoutesOnNavigation: NonNullable<DOMRouterOpts['patchRoutesOnNavigation']> = async ({ path, matches, patch }) => {
-  if (path.startsWith('/wall/')) return;
+  if (path.startsWith('/wall/') || path.startsWith('/m/')) return;
   const [{ signedInRoutes, SIGNED_IN_ROUTE_ID }] = await Promise.all([import('./routes/signed-in'), loadAllNamespaces()]);
   if (matches.some((m) => m.route.id === SIGNED_IN_ROUTE_ID)) return;
   patch(null, signedInRoutes);

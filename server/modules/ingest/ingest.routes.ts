@@ -24,6 +24,16 @@ import { refreshRequestSchema } from '@/domain/auth/schemas';
 import { ERR } from '@/domain/errors';
 import { UPLOAD_LIMIT } from '@/domain/constants';
 import { uploadParamsSchema as uploadParams } from '@/domain/uploads/requests';
+import {
+  appNotificationListSchema,
+  appNotificationParamsSchema,
+  appNotificationSchema,
+  appReportParamsSchema,
+  appReportQuerySchema,
+  appReportRowSchema,
+  appReportSchema,
+} from '@/domain/parent-reports/parent-reports';
+import { appNotificationList, appReport, appReportList, markNotificationRead } from '../parent-reports/app-reports.service';
 import { beginUpload, touchUpload, uploadResult, userUploadOf } from '../files/files.service';
 import { createTusServer, tusMetadata } from '../files/files.tus';
 import { classes, students } from '../../db/schema/school';
@@ -304,6 +314,39 @@ const appRoutes: FastifyPluginAsync<ModuleOptions> = async (scope, opts) => {
         );
         return ok(summary);
       },
+    );
+
+    // Reports parents read (docs/product-rules.md#physique-year, "Reports parents read"): released plans only.
+    s.get(
+      '/reports',
+      { schema: { tags: ['app'], summary: "The released physique reports of the caller (a student) or its children (a parent), newest first", security, response: { 200: envelope(appReportRowSchema.array()) } } },
+      async (request) => ok(await appReportList(scope.db, request.appIdentity!)),
+    );
+    s.get(
+      '/reports/:studentId',
+      {
+        schema: {
+          tags: ['app'],
+          summary: "A child's released physique report",
+          description:
+            "The plan named by `planId` (default: the latest released one): each item's value, score and level against the standard's bands for the student's grade and gender (the values of pass, good and excellent; BMI: its band limits), last school year's released values beside it, the items to improve and advice per item and level in the language of `accept-language`. Another family's child, an unreleased plan or one without the child's result answers 404.",
+          security,
+          params: appReportParamsSchema,
+          querystring: appReportQuerySchema,
+          response: { 200: envelope(appReportSchema) },
+        },
+      },
+      async (request) => ok(await appReport(scope.db, request.appIdentity!, request.params.studentId, request.query.planId, (k, p) => request.t(k, p))),
+    );
+    s.get(
+      '/notifications',
+      { schema: { tags: ['app'], summary: 'The caller\'s notifications, newest first, and the unread count', security, response: { 200: envelope(appNotificationListSchema) } } },
+      async (request) => ok(await appNotificationList(scope.db, request.appIdentity!, (k, p) => request.t(k, p))),
+    );
+    s.post(
+      '/notifications/:id/read',
+      { schema: { tags: ['app'], summary: 'Mark one of the caller\'s notifications read', security, params: appNotificationParamsSchema, response: { 200: envelope(appNotificationSchema) } } },
+      async (request) => ok(await markNotificationRead(scope.db, request.appIdentity!, request.params.id, scope.now(), (k, p) => request.t(k, p))),
     );
 
     s.get(

@@ -9,9 +9,9 @@ import { canCorrectDates, canUndoEnd, PLAN_ADMIN_ACTION } from '@/domain/test-pl
 import { enumOptions } from '@/domain/presentation';
 import { PLAN_STATUS_TABLE } from '@/domain/test-plans/status';
 import type { PlanRow } from '@/domain/test-plans/types';
-import { createDataTableColumnHelper } from '@/components/data-table/data-table';
+import { createDataTableColumnHelper, type DataTableColumns } from '@/components/data-table/data-table';
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
-import { rowActionsColumn } from '@/components/list/row-actions';
+import { rowActionsColumn, type RowAction } from '@/components/list/row-actions';
 import { useListState } from '@/components/list/use-list-state';
 import { usePermission } from '@/components/permission-gate/permission-gate';
 import { toast } from '@/lib/toast';
@@ -36,7 +36,13 @@ const FILTERS = ['schoolOrgId', 'name', 'academicYear', 'semesterCode', 'status'
  * organizeTest/testManage: the test plans with filters, server paging and the row actions the role holds; plan
  * administrators also see the recycle bin (docs/product-rules.md).
  */
-export function PlanListScreen({ family }: { family: Family }) {
+/** Columns and row actions another feature adds to the live list (src/app composes them: reports parents read). */
+export interface PlanListExtension {
+  columns: DataTableColumns<PlanRow>;
+  actions: RowAction<PlanRow>[];
+}
+
+export function PlanListScreen({ family, extension }: { family: Family; extension?: PlanListExtension }) {
   const { t } = useTranslation(['testPlansUi', 'menus', 'common']);
   const dateTime = useDateTime('medium');
   const navigate = useNavigate();
@@ -123,11 +129,14 @@ export function PlanListScreen({ family }: { family: Family }) {
         ...planColumns,
         col.accessor('scopeType', { header: t('column.scope'), cell: ({ getValue }) => t(`testPlans:scopeType.${getValue()}`) }),
         col.accessor('status', { header: t('column.status'), cell: ({ getValue }) => <PlanStatusBadge status={getValue()} /> }),
+        ...(extension?.columns ?? []),
         rowActionsColumn<PlanRow>({
           pageKey,
           header: t('column.actions'),
           actions: [
             { action: 'detail', label: t('action.view'), icon: <Eye aria-hidden />, onClick: (p) => void navigate(paths.check(p.id)), testId: 'plan-view' },
+            // Another feature's actions (releasing an ended plan's reports) come right after view: the ones an ended plan is used for.
+            ...(extension?.actions ?? []),
             // The catalogue has no edit button for plans: editing needs the add permission.
             { action: 'add', label: t('action.edit'), icon: <Pencil aria-hidden />, hidden: ended, onClick: (p) => void navigate(paths.edit(p.id)), testId: 'plan-edit' },
             {
@@ -176,7 +185,7 @@ export function PlanListScreen({ family }: { family: Family }) {
           ],
         }),
       ]),
-    [t, planColumns, can.detail, navigate, paths, now, pageKey, end, reopen, remove],
+    [t, planColumns, can.detail, navigate, paths, now, pageKey, end, reopen, remove, extension],
   );
 
   const binColumns = useMemo(() => {
