@@ -1,5 +1,6 @@
 CREATE TABLE "warning_case_events" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"seq" bigserial NOT NULL,
 	"case_id" uuid NOT NULL,
 	"kind" text NOT NULL,
 	"note" text,

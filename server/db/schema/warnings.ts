@@ -1,4 +1,4 @@
-import { doublePrecision, index, integer, jsonb, pgTable, primaryKey, smallint, boolean, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, doublePrecision, index, integer, jsonb, pgTable, primaryKey, smallint, boolean, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth';
 import { trainingPlans } from './homework';
 import { orgs } from './orgs';
@@ -56,6 +56,8 @@ export const warningCaseEvents = pgTable(
   'warning_case_events',
   {
     id: uuid('id').primaryKey().defaultRandom(),
+    /** Insertion order: events of one request share their instant. */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
     caseId: uuid('case_id').notNull().references(() => warningCases.id, { onDelete: 'cascade' }),
     /** src/domain/warnings/warnings.ts CASE_EVENT_KINDS. */
     kind: text('kind').notNull(),

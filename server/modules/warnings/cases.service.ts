@@ -96,7 +96,7 @@ export async function caseById(db: DbOrTx, actor: Actor, id: string): Promise<Ca
       .from(warningCaseEvents)
       .leftJoin(users, eq(users.id, warningCaseEvents.byUser))
       .where(eq(warningCaseEvents.caseId, id))
-      .orderBy(asc(warningCaseEvents.at), asc(warningCaseEvents.id)),
+      .orderBy(asc(warningCaseEvents.at), asc(warningCaseEvents.seq)),
     caseTrainingRows(db, id),
   ]);
   return {

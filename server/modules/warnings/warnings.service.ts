@@ -6,6 +6,7 @@ import type { Translate } from '@/domain/physique-results/export-layout';
 import { gradeNameKey } from '@/domain/school/grades';
 import {
   DEFAULT_WARNING_SETTINGS,
+  warningDetailText,
   FAILING_ITEMS,
   WARNING_BMI_BANDS,
   WARNING_KINDS,
@@ -331,7 +332,7 @@ export async function warningExport(db: DbOrTx, actor: Actor, q: Omit<WarningLis
     r.name,
     r.regNo,
     t(`warnings:kind.${r.kind}`, RAW),
-    detailText(r, t),
+    warningDetailText(r, t),
     r.caseStatus ? t(`warnings:caseStatus.${r.caseStatus}`, RAW) : t('warnings:caseFilter.none', RAW),
     r.assignedTeacherName ?? '',
   ]);
@@ -339,20 +340,6 @@ export async function warningExport(db: DbOrTx, actor: Actor, q: Omit<WarningLis
     workbook: writeXlsx([{ name: h('sheet'), rows: [head, ...body], columnWidths: [10, 16, 12, 22, 12, 40, 10, 12], textColumns: [3] }]),
     fileName: `${h('fileName')}.xlsx`,
   };
-}
-
-/** What warns, as text (the export's detail column). */
-export function detailText(r: Pick<WarningRow, 'kind' | 'items' | 'bmiBand' | 'bmi' | 'lastTotal' | 'thisTotal' | 'declinePoints' | 'planName'>, t: Translate): string {
-  switch (r.kind) {
-    case 'failingItem':
-      return r.items.map((i) => t(`physique:item.${i}`, RAW)).join(t('warnings:separator', RAW));
-    case 'bmi':
-      return `${r.bmiBand ? t(`warnings:bmiBand.${r.bmiBand}`, RAW) : ''}${r.bmi != null ? ` (${r.bmi.toFixed(1)})` : ''}`;
-    case 'decline':
-      return t('warnings:declineText', { last: r.lastTotal, now: r.thisTotal, points: r.declinePoints, ...RAW });
-    case 'missing':
-      return r.planName ?? '';
-  }
 }
 
 const emptyCounts = (): WarningCounts => ({ byKind: Object.fromEntries(WARNING_KINDS.map((k) => [k, 0])) as Record<WarningKind, number>, students: 0, openCases: 0, closedCases: 0 });

@@ -112,6 +112,23 @@ export interface WarningRow {
   assignedTeacherName: string | null;
 }
 
+type Translate = (key: string, options?: Record<string, unknown>) => string;
+const RAW = { interpolation: { escapeValue: false } };
+
+/** What warns, as text (the list's and the export's detail; a case's detail at opening). */
+export function warningDetailText(r: { kind: WarningKind } & CaseDetailData, t: Translate): string {
+  switch (r.kind) {
+    case 'failingItem':
+      return (r.items ?? []).map((i) => t(`physique:item.${i}`, RAW)).join(t('warnings:separator', RAW));
+    case 'bmi':
+      return r.bmiBand ? t('warnings:bmiText', { band: t(`warnings:bmiBand.${r.bmiBand}`, RAW), bmi: r.bmi == null ? '—' : r.bmi.toFixed(1), ...RAW }) : '';
+    case 'decline':
+      return t('warnings:declineText', { last: r.lastTotal, now: r.thisTotal, points: r.declinePoints, ...RAW });
+    case 'missing':
+      return t('warnings:missingText', { plan: r.planName ?? '', ...RAW });
+  }
+}
+
 /** Counts for the dashboard card and the district column. */
 export interface WarningCounts {
   byKind: Record<WarningKind, number>;
