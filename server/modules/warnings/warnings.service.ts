@@ -163,8 +163,9 @@ export async function computeWarnings(db: DbOrTx, viewer: Viewer, year: YearRef,
     .orderBy(asc(grades.gradeNo), asc(classes.code), asc(classes.name), asc(students.regNo));
   if (roster.length === 0) return [];
   const ids = roster.map((r) => r.studentId);
-  // Only the roster's students: a scoped or filtered roster reads only its own rows.
-  const mine = ids.length <= 5000 ? inArray(physiqueResults.studentId, ids) : eq(physiqueResults.orgId, org);
+  // A scoped or filtered roster reads only its own students' rows; the whole organisation needs no id list.
+  const whole = viewer.classScope.all && filter.gradeNo == null && !filter.classId && !filter.studentId;
+  const mine = whole || ids.length > 5000 ? undefined : inArray(physiqueResults.studentId, ids);
 
   const previous = await schoolYearOf(db, org, year.startYear - 1);
   const previousId = previous && previous.startYear === year.startYear - 1 ? previous.id : null;
