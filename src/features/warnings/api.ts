@@ -5,6 +5,7 @@ import type {
   CaseAction,
   CaseDetail,
   CaseOpen,
+  CaseRow,
   CaseSave,
   CaseTraining,
   DistrictWarningRow,
@@ -21,7 +22,7 @@ export type WarningFamily = ServedBy<'test.warning'>;
 export const warningKey = (family: WarningFamily) => `${family}.test.warning`;
 
 /** physiqueManage/warning (docs/product-rules.md#warnings): the page's cases are its resource; warnings, thresholds and counts are reads beside it. */
-export const warningResource = (family: WarningFamily) => createResource<never, never, CaseDetail>({ base: pageApi(warningKey(family)) });
+export const warningResource = (family: WarningFamily) => createResource<CaseRow, never, CaseDetail>({ base: pageApi(warningKey(family)) });
 
 export function useWarnings(family: WarningFamily, query: Params) {
   const api = warningResource(family);

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
 import { ClipboardPlus, MessageSquarePlus, Pencil, Settings2 } from 'lucide-react';
 import { localDate } from '@/domain/dates';
 import { TASK_CYCLE_TABLE } from '@/domain/homework/homework';
@@ -10,6 +11,7 @@ import {
   CASE_FILTER_TABLE,
   CASE_STATUS_TABLE,
   caseActionSchema,
+  caseListQuery,
   caseOpenSchema,
   caseSaveSchema,
   caseTrainingListQuery,
@@ -20,6 +22,7 @@ import {
   warningListQuery,
   warningSettingsSchema,
   type CaseDetail,
+  type CaseRow,
   type CaseTrainingRow,
   type WarningRow,
 } from '@/domain/warnings/warnings';
@@ -29,7 +32,7 @@ import { FormDialog } from '@/components/form/form-dialog';
 import { CheckboxGroupField, DateField, FieldGroup, RadioField, SelectField, TextareaField, TextField } from '@/components/form/fields';
 import { TaskItemsField } from '@/components/activities/task-items-field';
 import { LinkedListScreen } from '@/components/list/linked-list-screen';
-import { ListScreen, type FilterDef } from '@/components/list/list-screen';
+import { ListScreen, type FilterDef, type ListView } from '@/components/list/list-screen';
 import type { ActionDialogProps, PageActions } from '@/components/list/page-actions';
 import { useListState } from '@/components/list/use-list-state';
 import { QueryState } from '@/components/query-state/query-state';
@@ -60,9 +63,18 @@ const col = createDataTableColumnHelper<WarningRow>();
  * case (followUp).
  */
 export function WarningListScreen({ family }: { family: WarningFamily }) {
+  const { t } = useTranslation('warnings');
+  const [params] = useSearchParams();
+  const views = useMemo(() => [{ value: 'warnings', label: t('tab.warnings') }, { value: 'cases', label: t('tab.cases'), hint: t('tab.casesHint') }], [t]);
+  return params.get('view') === 'cases' ? <CaseList family={family} views={views} /> : <WarningList family={family} views={views} />;
+}
+
+const VIEWS = ['warnings', 'cases'];
+
+function WarningList({ family, views }: { family: WarningFamily; views: ListView[] }) {
   const { t } = useTranslation(['warnings', 'physique', 'school']);
   const key = warningKey(family);
-  const state = useListState<Filters>(['schoolYear', 'gradeNo', 'classId', 'kind', 'caseStatus']);
+  const state = useListState<Filters>(['schoolYear', 'gradeNo', 'classId', 'kind', 'caseStatus'], { views: VIEWS });
   const query = useWarnings(family, state.query);
   const options = useWarningOptions(family).data;
   const filters: FilterDef<Filters>[] = [
@@ -135,7 +147,63 @@ export function WarningListScreen({ family }: { family: WarningFamily }) {
       rowKey="id"
       onExport={(f) => exportWarnings(family, f)}
       actions={actions}
+      views={views}
       data-testid="warning-list"
+    />
+  );
+}
+
+type CaseFilters = { status?: string; kind?: string };
+const caseCol = createDataTableColumnHelper<CaseRow>();
+
+/** Every case of the school (its warning may no longer hold), newest first. */
+function CaseList({ family, views }: { family: WarningFamily; views: ListView[] }) {
+  const { t } = useTranslation('warnings');
+  const state = useListState<CaseFilters>(['status', 'kind'], { views: VIEWS });
+  const query = warningResource(family).useList(state.query);
+  const dateTime = useDateTime();
+  const filters: FilterDef<CaseFilters>[] = [
+    { name: 'status', type: 'select', label: t('case.status'), options: enumOptions(CASE_STATUS_TABLE, t) },
+    { name: 'kind', type: 'select', label: t('filter.kind'), options: enumOptions(WARNING_KIND_TABLE, t) },
+  ];
+  const columns = useMemo(
+    () =>
+      caseCol.columns([
+        caseCol.accessor('studentName', {
+          header: t('col.student'),
+          cell: ({ row }) => (
+            <span className="whitespace-nowrap">
+              {row.original.studentName}
+              <span className="ml-2 text-xs text-muted-foreground tabular-nums">{row.original.regNo}</span>
+            </span>
+          ),
+        }),
+        caseCol.accessor('className', { header: t('col.class'), meta: { className: 'whitespace-nowrap' } }),
+        caseCol.accessor('academicYear', { header: t('filter.schoolYear'), meta: { className: 'whitespace-nowrap' } }),
+        caseCol.accessor('kind', { header: t('col.kind'), cell: ({ getValue }) => <EnumBadge table={WARNING_KIND_TABLE} value={getValue()} /> }),
+        caseCol.display({ id: 'detail', header: t('col.detail'), cell: ({ row }) => warningDetailText({ kind: row.original.kind, ...row.original.detail }, t) }),
+        caseCol.accessor('status', { header: t('col.case'), cell: ({ getValue }) => <EnumBadge table={CASE_STATUS_TABLE} value={getValue()} /> }),
+        caseCol.accessor('assignedTeacherName', { header: t('col.teacher'), cell: ({ getValue }) => getValue() ?? '—' }),
+        caseCol.accessor('openedAt', { header: t('col.openedAt'), meta: { className: 'whitespace-nowrap' }, cell: ({ getValue }) => dateTime(getValue()) }),
+      ]),
+    [t, dateTime],
+  );
+  const actions: PageActions<CaseRow> = {
+    followUp: { button: 'followUp', icon: <ClipboardPlus aria-hidden />, dialog: (p) => <CaseDialog family={family} caseId={p.rows[0].id} open={p.open} onOpenChange={p.onOpenChange} /> },
+  };
+  return (
+    <ListScreen
+      pageKey={warningKey(family)}
+      description={t('description')}
+      state={state}
+      querySchema={caseListQuery}
+      filters={filters}
+      query={query}
+      columns={columns}
+      rowKey="id"
+      actions={actions}
+      views={views}
+      data-testid="case-list"
     />
   );
 }
