@@ -8,6 +8,7 @@ import { filesRoutes } from './files/files.routes';
 import { healthRoutes } from './health/health.routes';
 import { homeworkRoutes } from './homework/homework.routes';
 import { trainingRoutes } from './training/training.routes';
+import { districtWarningRoutes, warningRoutes } from './warnings/warnings.routes';
 
 import { ingestRoutes } from './ingest/ingest.routes';
 import { lessonRoutes } from './lessons/lessons.routes';
@@ -116,5 +117,7 @@ async function consoleModules(app: FastifyInstance, opts: ModuleOptions): Promis
   for (const family of servedBy('training.specialTraining')) await app.register(trainingRoutes, { prefix: `/${family}` });
   for (const family of servedBy('class.practise', 'class.test', 'class.match')) await app.register(lessonRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('test.testDay')) await app.register(testSheetRoutes, { prefix: `/${family}`, family });
+  for (const family of servedBy('test.warning')) await app.register(warningRoutes, { prefix: `/${family}`, family });
+  for (const _family of servedBy('dataCenter.overview').filter((f) => f === 'admin')) await app.register(districtWarningRoutes, { prefix: '/admin' });
   await app.register(jobRoutes, { prefix: '/jobs', storage: opts.storage });
 }

@@ -36,6 +36,7 @@ import { seedContestsDemo } from './contests-demo';
 import { seedContentDemo } from './content-demo';
 import { seedHomeworkDemo } from './homework-demo';
 import { seedGraduationDemo } from './graduation-demo';
+import { seedWarningsDemo } from './warnings-demo';
 import { seedTrainingDemo } from './training-demo';
 import { seedAppDemo } from './app-demo';
 import { seedParentReportsDemo } from './parent-reports-demo';
@@ -754,6 +755,7 @@ export async function seedDemo(db: DbOrTx, { now = new Date(), scope = 'full', l
       await seedContestsDemo(tx, localDate(now));
       await seedHomeworkDemo(tx, localDate(now));
       await seedTrainingDemo(tx, localDate(now));
+      await seedWarningsDemo(tx, now);
       log('app accounts of students and parents');
       await seedAppDemo(tx, passwordHash);
       await seedParentReportsDemo(tx, DEMO_TODAY);

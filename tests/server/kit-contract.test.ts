@@ -138,6 +138,8 @@ const FIXTURES: Record<string, Fixture> = {
   'admin.homework.homeworkManagement': { ...admin },
   'k12.homework.homeworkManagement': { ...k12('k12.homework.homeworkManagement') },
   'k12.training.specialTraining': { ...k12('k12.training.specialTraining') },
+  'k12.test.warning': { ...k12('k12.test.warning') },
+  'gx.test.warning': { ...gx('k12.test.warning') },
   'admin.class.practise': { ...admin },
   'admin.class.test': { ...admin },
   'k12.class.practise': { ...k12('k12.class.practise'), noRows: 'lessons come from devices, and the demo school has none of this kind; tests/server/lessons covers it' },
@@ -348,7 +350,18 @@ const plainRole = async (c: Ctx, account: string, family: 'admin' | 'k12' | 'gx'
 const firstDepartment = async (c: Ctx) => ((await c.t.as('district01').get('/api/busi/web/admin/departmentManage/tree')).body.data as { id: string }[])[0].id;
 const firstVenue = (account: string, family: 'k12' | 'gx') => (c: Ctx) => c.firstId(account, `${family}.venue.place`);
 
+/** A warning case of the demo school whose student is in a training plan not linked to it (server/seed/warnings-demo.ts). */
+const caseWithCandidate = async (c: Ctx) => {
+  const cases = (await c.t.as('school01').get('/api/busi/web/k12/physiqueManage/warning/page?current=1&size=80')).body.data as Page<{ id: string }>;
+  for (const { id } of cases.records) {
+    const found = (await c.t.as('school01').get(`/api/busi/web/k12/physiqueManage/warning/${id}/candidates`)).body.data as unknown[];
+    if (found.length) return id;
+  }
+  throw new Error('no warning case with a training plan to link');
+};
+
 const LINKED_FIXTURES: Record<string, LinkedFixture> = {
+  'k12.test.warning': { as: 'school01', owner: caseWithCandidate, other: { owner: 'school01', key: 'k12.test.warning', ownerOf: caseWithCandidate, intruder: 'school02' } },
   'admin.user.role': { as: 'district01', owner: (c) => plainRole(c, 'district01', 'admin'), noOther: admin.noOther },
   'k12.user.role': { as: 'school01', owner: (c) => plainRole(c, 'school01', 'k12'), other: { owner: 'school01', key: 'k12.user.role', ownerOf: (c) => plainRole(c, 'school01', 'k12'), intruder: 'school02' } },
   'gx.user.role': { as: 'college01', owner: (c) => plainRole(c, 'college01', 'gx'), other: { owner: 'school01', key: 'k12.user.role', ownerOf: (c) => plainRole(c, 'school01', 'k12'), intruder: 'college01' } },
@@ -511,6 +524,11 @@ const ACTION_BODIES: Record<string, Body> = {
   // Ids that name nothing: nothing is set invalid, so nothing is logged.
   'POST /organizeTest/scoreSearch/invalid': { ids: [U] },
   'POST /organizeTest/scoreSearch/valid': { ids: [U] },
+  'PUT /physiqueManage/warning/settings': { declinePoints: 10, bmiBands: ['obese', 'lowWeight'], failingItem: true, missing: true, version: 0 },
+  'POST /physiqueManage/warning/cases': { studentId: U, kind: 'missing' },
+  'PUT /case': { assignedTeacherId: null, status: 'open', note: '', version: 1 },
+  'POST /actions': { kind: 'note', note: '契约', version: 1 },
+  'POST /training': { name: '契约训练', cycle: 'daily', startDate: '2030-01-01', endDate: '2030-01-10', items: [{ item: 'rope1min', target: 60, intensity: 'medium' }] },
   'POST /physiqueManage/testResult/invalid': { ids: [U] },
   'POST /physiqueManage/testResult/valid': { ids: [U] },
   'POST /selfTest/testRecord/invalid': { ids: [U] },

@@ -158,6 +158,8 @@ export interface LinkedListScreenProps<T extends RowData, F extends ListFilters,
     done?(count: number): string;
     dialog: Omit<PickManyDialogProps<C>, 'onClose' | 'title' | 'useCandidates' | 'onConfirm'>;
   };
+  /** A list inside a larger screen (a dialog's section) rather than a page of its own (ListScreen's `section`). */
+  section?: { title?: ReactNode };
   'data-testid'?: string;
 }
 

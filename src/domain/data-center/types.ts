@@ -4,6 +4,7 @@ import { dataCenterFilterSchema } from './filters';
 import type { MeetBoardView } from '../meets/board';
 import type { DistrictSceneData } from './district';
 import type { DataCenterScene } from '../wall/wall';
+import type { WarningsSceneData } from '../warnings/warnings';
 
 /**
  * Answers of the data-centre views (docs/product-rules.md#data-centre: conventions), one request per view, as zod for
@@ -343,7 +344,8 @@ export type WallSceneData =
   | { scene: 'gradeComparison'; byGrade: GradeBreakdown[] }
   | { scene: 'classRanking'; ranking: Ranking }
   | { scene: 'weakestItems'; weakestItems: WeakItem[]; byGrade: GradeBreakdown[] }
-  | DistrictSceneData;
+  | DistrictSceneData
+  | WarningsSceneData;
 
 export interface WallSceneAnswer {
   scene: DataCenterScene;

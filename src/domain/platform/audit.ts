@@ -58,6 +58,10 @@ export const AUDIT_ACTIONS = [
   'reopen',
   'correctDates',
   'restore',
+  'followUp',
+  'createTraining',
+  'attachTrainings',
+  'detachTraining',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -102,6 +106,8 @@ export const AUDIT_ENTITIES = [
   'testRecord',
   'screenLink',
   'conversionTable',
+  'warningCase',
+  'warningSetting',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 

@@ -71,6 +71,7 @@ export const wallScenes: Record<WallSceneData['scene'], WallSceneData> = {
   classRanking: { scene: 'classRanking', ranking: { unit: 'class', rows: rankRows } },
   weakestItems: { scene: 'weakestItems', weakestItems, byGrade },
   districtSchools: { scene: 'districtSchools', total: districtSchool('', '', 78.2), schools: ['第一中学', '实验小学', '东山小学', '科技大学'].map((name, i) => districtSchool(`o${i}`, name, 81 - i * 2.1)) },
+  warnings: { scene: 'warnings', counts: { byKind: { failingItem: 312, bmi: 188, decline: 97, missing: 41 }, students: 521, openCases: 14, closedCases: 9 }, schools: [] },
 };
 
 /** A school of the district's wall scene (counts and figures only). */

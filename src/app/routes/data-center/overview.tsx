@@ -1,9 +1,10 @@
 import { SchoolDashboard } from '@/features/data-center/components/school-dashboard';
 import { DistrictOverviewScreen } from '@/features/data-center/components/district-overview';
+import { DistrictWarningsCard } from '@/features/warnings/components/warning-cards';
 
 /** admin/dataCenter/overview: the bureau's schools side by side. */
 export function DistrictOverviewPage() {
-  return <DistrictOverviewScreen />;
+  return <DistrictOverviewScreen extra={<DistrictWarningsCard />} />;
 }
 
 /** admin/dataCenter/overview/school/:orgId: one school's data centre, read-only (its `orgId` travels in the query string). */

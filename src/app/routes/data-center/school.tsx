@@ -4,12 +4,14 @@ import { dataCenterFamilyAtom } from '@/features/data-center/atoms';
 import { ScreenLinksButton } from '@/features/data-center/components/screen-links';
 import { SchoolDashboard } from '@/features/data-center/components/school-dashboard';
 import { dataCenterPermissions } from '@/features/data-center/family';
+import { WarningSummaryCard } from '@/features/warnings/components/warning-cards';
 
 /** /k12/dataCenter/school and /gx/dataCenter/school: the school dashboard, with the wall-link manager for roles allowed to publish one. */
 export function DataCenterSchoolPage() {
   const family = useAtomValue(dataCenterFamilyAtom);
   return (
     <SchoolDashboard
+      extra={family === 'admin' ? null : <WarningSummaryCard family={family} />}
       actions={
         <PermissionGate permission={dataCenterPermissions(family).screenLink}>
           <ScreenLinksButton />

@@ -5,6 +5,7 @@ import { i18next } from '@/lib/i18n';
 import { WallScene } from '@/features/data-center/components/wall-scenes';
 import { MeetBoardScene } from '@/features/meets/components/board-scene';
 import { WallScreen } from '@/features/wall/components/wall-screen';
+import { WarningsWallScene } from '@/features/wall/components/warnings-scene';
 
 /**
  * /wall/:token (docs/product-rules.md#wall-display): the kiosk display of a screen link, outside the sign-in guard and the console shell.
@@ -18,5 +19,13 @@ export function WallPage() {
   useEffect(() => {
     if (lang) void i18next.changeLanguage(toLocale(lang));
   }, [lang]);
-  return <WallScreen token={token} renderScene={(answer) => (answer.scene === 'meetBoard' ? <MeetBoardScene board={answer.board} /> : <WallScene data={answer.data} />)} />;
+  return <WallScreen token={token} renderScene={(answer) =>
+        answer.scene === 'meetBoard' ? (
+          <MeetBoardScene board={answer.board} />
+        ) : answer.data.scene === 'warnings' ? (
+          <WarningsWallScene data={answer.data} />
+        ) : (
+          <WallScene data={answer.data} />
+        )
+      } />;
 }

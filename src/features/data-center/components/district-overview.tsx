@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { ORG_TYPE } from '@/domain/constants';
@@ -103,7 +103,8 @@ function useDistrictCharts(view: DistrictOverview | undefined) {
  * table. A chart's school (a bar, a line's point, a row) opens that school's data centre, read-only, with the same
  * filters.
  */
-export function DistrictOverviewScreen() {
+/** `extra`: cards of other areas the app composes in under the totals (the district's warnings per school). */
+export function DistrictOverviewScreen({ extra }: { extra?: ReactNode } = {}) {
   const { t } = useTranslation(['dataCenter', 'menus', 'dashboard']);
   const navigate = useNavigate();
   const filters = useFilterUrlSync(DISTRICT_FILTERS);
@@ -193,6 +194,7 @@ export function DistrictOverviewScreen() {
                 );
               })}
             </div>
+            {extra}
             {charts.tested.length ? (
               <>
                 <div className="grid gap-4 xl:grid-cols-2">

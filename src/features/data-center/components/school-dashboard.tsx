@@ -39,7 +39,7 @@ export const SCHOOL_FILTERS: readonly FilterKey[] = ['orgId', 'schoolYear', 'sem
  * gender comparison, year-on-year trend, weakest items and the class ranking. Clicking a grade opens the grade
  * view, a class the class view. `actions` go to the header (the wall-link manager).
  */
-export function SchoolDashboard({ actions }: { actions?: ReactNode }) {
+export function SchoolDashboard({ actions, extra }: { actions?: ReactNode; /** Cards of other areas the app composes in under the headline figures (the warnings card). */ extra?: ReactNode }) {
   const { t } = useTranslation(['dashboard', 'physique']);
   const filters = useFilterUrlSync(SCHOOL_FILTERS);
   const family = useAtomValue(dataCenterFamilyAtom);
@@ -87,6 +87,7 @@ export function SchoolDashboard({ actions }: { actions?: ReactNode }) {
         {({ view, charts }) => (
           <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
             <KpiCards indicators={view.overview} />
+            {extra}
             <div className="grid gap-4 xl:grid-cols-3">
               <ChartCard
                 className="xl:col-span-2"
