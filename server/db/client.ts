@@ -29,9 +29,10 @@ import * as lessons from './schema/lessons';
 import * as jobs from './schema/jobs';
 import * as sharedLimits from './schema/shared-limits';
 import * as physiqueYear from './schema/physique-year';
+import * as testDay from './schema/test-day';
 
 /** Every table, for drizzle's relational queries and for typing. */
-export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content, ...meets, ...homework, ...lessons, ...jobs, ...sharedLimits, ...physiqueYear };
+export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content, ...meets, ...homework, ...lessons, ...jobs, ...sharedLimits, ...physiqueYear, ...testDay };
 export type Schema = typeof schema;
 
 /**

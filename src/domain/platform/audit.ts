@@ -58,6 +58,10 @@ export const AUDIT_ACTIONS = [
   'reopen',
   'correctDates',
   'restore',
+  'checkIn',
+  'enter',
+  'appeal',
+  'resolve',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -101,6 +105,8 @@ export const AUDIT_ENTITIES = [
   'physiqueResult',
   'testRecord',
   'screenLink',
+  'testDayStation',
+  'testDayEntry',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
