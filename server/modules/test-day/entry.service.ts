@@ -380,7 +380,7 @@ export async function stationView(db: DbOrTx, actor: Actor, stationId: string, n
     .where(eq(testDayCheckIns.stationId, stationId))
     .orderBy(desc(testDayCheckIns.checkedInAt));
   const entries = await db
-    .select({ id: testDayEntries.id, studentId: testDayEntries.studentId, field: testDayEntries.field, status: testDayEntries.status, value: testDayEntries.value, note: testDayEntries.appealNote })
+    .select({ id: testDayEntries.id, studentId: testDayEntries.studentId, field: testDayEntries.field, status: testDayEntries.status, value: testDayEntries.value, note: testDayEntries.appealNote, version: testDayEntries.version })
     .from(testDayEntries)
     .where(eq(testDayEntries.stationId, stationId));
   const confirmed = new Map<string, Set<string>>();
@@ -395,7 +395,7 @@ export async function stationView(db: DbOrTx, actor: Actor, stationId: string, n
   }
   const appeals = entries
     .filter((e) => e.status === 'appealed' && byId.has(e.studentId))
-    .map((e) => ({ entryId: e.id, studentId: e.studentId, name: byId.get(e.studentId)!.name, field: e.field as ResultKey, value: e.value, note: e.note }));
+    .map((e) => ({ entryId: e.id, studentId: e.studentId, name: byId.get(e.studentId)!.name, field: e.field as ResultKey, value: e.value, note: e.note, version: e.version }));
   return {
     id: sc.station.id,
     name: sc.station.name,

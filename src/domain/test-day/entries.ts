@@ -159,7 +159,7 @@ export interface StationView {
   /** Checked in, some value not confirmed yet; latest first. */
   waiting: { studentId: string; name: string; regNo: string; className: string; checkedInAt: string }[];
   /** Open appeals at this station. */
-  appeals: { entryId: string; studentId: string; name: string; field: ResultKey; value: number; note: string | null }[];
+  appeals: { entryId: string; studentId: string; name: string; field: ResultKey; value: number; note: string | null; version: number }[];
 }
 
 /** Counts of one station or class: done (every value confirmed), waiting (checked in, not done), missing (neither). */
