@@ -33,6 +33,7 @@ import { seedVenueDemo } from './venue-demo';
 import { seedContestsDemo } from './contests-demo';
 import { seedContentDemo } from './content-demo';
 import { seedHomeworkDemo } from './homework-demo';
+import { seedTestDayDemo } from './test-day-demo';
 import { seedTrainingDemo } from './training-demo';
 import { seedAppDemo } from './app-demo';
 import {
@@ -747,6 +748,7 @@ export async function seedDemo(db: DbOrTx, { now = new Date(), scope = 'full', l
       await seedContestsDemo(tx, localDate(now));
       await seedHomeworkDemo(tx, localDate(now));
       await seedTrainingDemo(tx, localDate(now));
+      await seedTestDayDemo(tx, now);
       log('app accounts of students and parents');
       await seedAppDemo(tx, passwordHash);
     }

@@ -116,7 +116,7 @@ describe('the station screen', () => {
     const [a] = plan.students;
     const stopped = await enter(jump.id, { studentId: a.id, field: 'weightKg', source: 'typed', value: '300' });
     expect(stopped.status).toBe(400);
-    expect((stopped.body.data as { field: string }).field).toBe('confirmOutOfRange');
+    expect((stopped.body.data as unknown as { field: string }).field).toBe('confirmOutOfRange');
     expect(stopped.body.msg).toBe('成绩 300 超出合理范围（10～250），请重新输入或确认数值无误');
     const kept = dataOf(await enter(jump.id, { studentId: a.id, field: 'weightKg', source: 'typed', value: '300', confirmOutOfRange: true }));
     expect(field(kept, 'weightKg').entry).toMatchObject({ value: 300, outOfRange: true });
@@ -190,3 +190,15 @@ describe('the station screen', () => {
   });
 });
 
+
+describe('the demo', () => {
+  it('has a test day in progress on the K12 school’s current plan: stations, confirmed and waiting students, one open appeal', async () => {
+    const [{ planId }] = await t.db.select({ planId: testDayEntries.planId }).from(testDayEntries).where(eq(testDayEntries.orgId, schoolId)).limit(1);
+    const progress = dataOf(await me().get<TestDayProgress>(`${base}/progress?planId=${planId}`));
+    expect(progress.stations.length).toBeGreaterThanOrEqual(3);
+    expect(progress.stations[0].done).toBeGreaterThan(10);
+    expect(progress.stations.some((s) => s.waiting > 0)).toBe(true);
+    expect(progress.stations.reduce((n, s) => n + s.appeals, 0)).toBe(1);
+    expect(progress.classes.some((c) => c.missingStudents.length > 0)).toBe(true);
+  });
+});
