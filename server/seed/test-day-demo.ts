@@ -20,12 +20,12 @@ const STATIONS: readonly { name: string; items: ItemKey[]; done: number; waiting
   { name: '立定跳远', items: ['standingLongJump'], done: 0.45, waiting: 0.15 },
   { name: '坐位体前屈', items: ['sitAndReach'], done: 0, waiting: 0 },
 ];
-/** Classes of the scope the day has reached so far. */
-const CLASSES = 2;
+/** Classes of the scope the day has reached so far (half a grade's). */
+const CLASSES = 3;
 
 /**
  * A test day in progress on the K12 demo school's current plan (docs/product-rules.md#physique-year, test day): four
- * stations with a venue, devices and teachers; in two classes most students confirmed at the first stations, some
+ * stations with a venue, devices and teachers; in three classes most students confirmed at the first stations, some
  * checked in and waiting, one appeal open. Confirmed values are written through the results' own writer
  * (writeResultInTx), with the values the students' results already hold, so scores and rollups stay as they are.
  */
@@ -48,7 +48,9 @@ export async function seedTestDayDemo(tx: DbOrTx, now: Date): Promise<void> {
   if (!plan) return;
   const ctx = await loadPlanContext(tx, plan);
   const scope = await planScopeStudents(tx, ctx);
-  const classIds = [...new Set(scope.map((s) => s.classId))].sort().slice(0, CLASSES);
+  // Classes whose students are tested on every station's items (a junior-school grade: the long jump is theirs).
+  const everyItem = (s: (typeof scope)[number]) => STATIONS.every((st) => st.items.every((i) => itemsFor(ctx, s.grade, s.gender).includes(i)));
+  const classIds = [...new Set(scope.filter(everyItem).map((s) => s.classId))].sort().slice(0, CLASSES);
   const pupils = scope.filter((s) => classIds.includes(s.classId)).sort((a, b) => a.regNo.localeCompare(b.regNo));
   const venueRows = await tx.select({ id: venues.id }).from(venues).where(eq(venues.orgId, admin.orgId)).orderBy(asc(venues.code)).limit(STATIONS.length);
   const deviceRows = await tx.select({ id: devices.id }).from(devices).where(eq(devices.orgId, admin.orgId)).orderBy(asc(devices.serialNo)).limit(STATIONS.length);

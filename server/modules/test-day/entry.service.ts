@@ -469,7 +469,8 @@ export async function progressOf(db: DbOrTx, actor: Actor, planId: string, now: 
   return {
     planId: plan.id,
     stations: stations.map((st) => ({ id: st.id, name: st.name, items: st.items as ItemKey[], appeals: appeals.get(st.id) ?? 0, ...stationCounts.get(st.id)! })),
-    classes: [...classCounts.values()].sort((a, b) => a.name.localeCompare(b.name, 'zh')),
+    // Classes the day has reached first (the ones to watch), then by name.
+    classes: [...classCounts.values()].sort((a, b) => Number(b.done + b.waiting > 0) - Number(a.done + a.waiting > 0) || a.name.localeCompare(b.name, 'zh')),
     at: now.toISOString(),
   };
 }

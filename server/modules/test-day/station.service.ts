@@ -40,7 +40,7 @@ const select = (db: DbOrTx, where: SQL | undefined) => db.select(columns).from(t
 export async function stationPage(db: DbOrTx, actor: Actor, q: StationListQuery): Promise<Page<StationRow>> {
   const page = await paginate(
     db,
-    select(db, and(eq(testDayStations.orgId, actor.tenantOrgId), eq(testDayStations.planId, q.planId)))
+    select(db, and(eq(testDayStations.orgId, actor.tenantOrgId), q.planId ? eq(testDayStations.planId, q.planId) : undefined))
       .orderBy(asc(testDayStations.createdAt), asc(testDayStations.id))
       .$dynamic(),
     q,

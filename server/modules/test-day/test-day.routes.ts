@@ -2,8 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import { OK_MSG } from '@/domain/errors';
 import { idParamsSchema } from '@/domain/list-query';
 import type { ServedBy } from '@/domain/menus/access';
-import { checkInSchema, entryAppealSchema, entryConfirmSchema, entryResolveSchema, entrySaveSchema, stationStudentParams } from '@/domain/test-day/entries';
-import { planQuery, stationListQuery, stationRowSchema, stationSaveSchema } from '@/domain/test-day/stations';
+import { checkInSchema, entryAppealSchema, entryConfirmSchema, entryResolveSchema, entryRowSchema, entrySaveSchema, progressSchema, stationStudentParams, stationStudentSchema, stationViewSchema } from '@/domain/test-day/entries';
+import { planQuery, stationListQuery, stationOptionsSchema, stationRowSchema, stationSaveSchema, testDayPlansSchema } from '@/domain/test-day/stations';
 import { resourceAction } from '../../lib/action';
 import { registerResource } from '../../lib/resource';
 import { appealValue, checkIn, confirmValues, enterValue, progressOf, resolveAppeal, stationStudentOf, stationView } from './entry.service';
@@ -30,13 +30,14 @@ export const testDayRoutes: FastifyPluginAsync<{ family: ServedBy<'test.testDay'
       response: { row: stationRowSchema, detail: stationRowSchema, saved: stationRowSchema },
     },
     (scope) => {
-      resourceAction(scope, { method: 'GET', path: '/plans', access: [key, 'view'], read: (db, actor, input, { now }) => testDayPlans(db, actor, input, now), summary: 'The school’s plans to organise a test day for' });
+      resourceAction(scope, { method: 'GET', path: '/plans', access: [key, 'view'], read: (db, actor, input, { now }) => testDayPlans(db, actor, input, now), answer: testDayPlansSchema, summary: 'The school’s plans to organise a test day for' });
       resourceAction(scope, {
         method: 'GET',
         path: '/options',
         access: [key, 'add', [key, 'edit']],
         query: planQuery,
         read: (db, actor, { query }) => stationOptions(db, actor, query.planId),
+        answer: stationOptionsSchema,
         summary: 'What the station form offers: the plan’s items, venues, devices, teachers',
       });
       resourceAction(scope, {
@@ -45,6 +46,7 @@ export const testDayRoutes: FastifyPluginAsync<{ family: ServedBy<'test.testDay'
         access: [key, 'view'],
         query: planQuery,
         read: (db, actor, { query }, { now }) => progressOf(db, actor, query.planId, now),
+        answer: progressSchema,
         summary: 'The day’s progress per station and class',
       });
       resourceAction(scope, {
@@ -54,6 +56,7 @@ export const testDayRoutes: FastifyPluginAsync<{ family: ServedBy<'test.testDay'
         params: idParamsSchema,
         reads: 'primary',
         read: (db, actor, { params }, { now }) => stationView(db, actor, params.id, now),
+        answer: stationViewSchema,
         summary: 'The station screen: its queue and open appeals',
       });
       resourceAction(scope, {
@@ -63,6 +66,7 @@ export const testDayRoutes: FastifyPluginAsync<{ family: ServedBy<'test.testDay'
         params: stationStudentParams,
         reads: 'primary',
         read: (db, actor, { params }, { now }) => stationStudentOf(db, actor, params.id, params.studentId, now),
+        answer: stationStudentSchema,
         summary: 'A checked-in student with their values and the station devices’ records of today',
       });
       resourceAction(scope, {
@@ -73,6 +77,7 @@ export const testDayRoutes: FastifyPluginAsync<{ family: ServedBy<'test.testDay'
         body: checkInSchema,
         entity: 'testDayStation',
         audit: 'checkIn',
+        answer: stationStudentSchema,
         message: null,
         write: async (tx, actor, { params, body }, { now }) => {
           const answer = await checkIn(tx, actor, params.id, body.code, now);
@@ -88,6 +93,7 @@ export const testDayRoutes: FastifyPluginAsync<{ family: ServedBy<'test.testDay'
         body: entrySaveSchema,
         entity: 'testDayEntry',
         audit: 'enter',
+        answer: stationStudentSchema,
         write: async (tx, actor, { params, body }, { now }) => {
           const { before, after, answer } = await enterValue(tx, actor, params.id, body, now);
           return { before, after, entityId: after.id, answer };
@@ -102,6 +108,7 @@ export const testDayRoutes: FastifyPluginAsync<{ family: ServedBy<'test.testDay'
         body: entryConfirmSchema,
         entity: 'testDayEntry',
         audit: 'confirm',
+        answer: stationStudentSchema,
         write: async (tx, actor, { params, body }, { now }) => {
           const { before, after, answer } = await confirmValues(tx, actor, params.id, params.studentId, body.entries, now);
           return { before, after, entityIds: after.map((e) => e.id), answer };
@@ -116,6 +123,7 @@ export const testDayRoutes: FastifyPluginAsync<{ family: ServedBy<'test.testDay'
         body: entryAppealSchema,
         entity: 'testDayEntry',
         audit: 'appeal',
+        answer: entryRowSchema,
         message: OK_MSG.saved,
         write: (tx, actor, { params, body }, { now }) => appealValue(tx, actor, params.id, body, now),
         summary: 'An appeal (申诉) on a value, with a note and an optional video',
@@ -128,6 +136,7 @@ export const testDayRoutes: FastifyPluginAsync<{ family: ServedBy<'test.testDay'
         body: entryResolveSchema,
         entity: 'testDayEntry',
         audit: 'resolve',
+        answer: entryRowSchema,
         write: (tx, actor, { params, body }, { now }) => resolveAppeal(tx, actor, params.id, body, now),
         summary: 'A second teacher resolves an appeal: keep or correct the value',
       });

@@ -175,3 +175,66 @@ export interface TestDayProgress {
   classes: (ProgressCounts & { id: string; name: string; missingStudents: { id: string; name: string; regNo: string; stations: string[] }[] })[];
   at: string;
 }
+
+// The answers' shapes for the API document (/api/docs): they describe, never filter.
+const fieldKey = z.enum(FIELD_KEYS);
+const itemKey = z.string().describe('ItemKey of the national standard');
+export const entryViewSchema = z.object({
+  id: z.string(),
+  field: fieldKey,
+  value: z.number(),
+  status: z.enum(ENTRY_STATUSES),
+  source: z.enum(ENTRY_SOURCES),
+  deviceSn: z.string().nullable(),
+  outOfRange: z.boolean(),
+  enteredBy: z.string().nullable(),
+  enteredAt: z.string(),
+  confirmedBy: z.string().nullable(),
+  confirmedAt: z.string().nullable(),
+  appealNote: z.string().nullable(),
+  appealVideoFileId: z.string().nullable(),
+  appealedBy: z.string().nullable(),
+  appealedAt: z.string().nullable(),
+  resolution: z.enum(RESOLUTIONS).nullable(),
+  resolvedBy: z.string().nullable(),
+  resolvedAt: z.string().nullable(),
+  resolutionNote: z.string().nullable(),
+  originalValue: z.number().nullable(),
+  version: z.number().int(),
+});
+export const stationStudentSchema = z.object({
+  station: z.object({ id: z.string(), name: z.string(), planId: z.string() }),
+  student: z.object({ id: z.string(), name: z.string(), regNo: z.string(), gender: z.enum(['male', 'female']), className: z.string(), photoFileId: z.string().nullable() }),
+  checkedInAt: z.string(),
+  fields: z.array(
+    z.object({
+      field: fieldKey,
+      item: itemKey,
+      entry: entryViewSchema.nullable(),
+      device: z.object({ recordId: z.string(), value: z.number(), deviceSn: z.string().nullable(), testedAt: z.string() }).nullable(),
+    }),
+  ),
+});
+/** A value's row as a write stores it (appeal, resolution). */
+export const entryRowSchema = z.looseObject({ id: z.string(), field: fieldKey, value: z.number(), status: z.enum(ENTRY_STATUSES), version: z.number().int() });
+const person = z.object({ id: z.string(), name: z.string() });
+export const stationViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  planId: z.string(),
+  planName: z.string(),
+  planEnded: z.boolean(),
+  items: z.array(itemKey),
+  venueName: z.string().nullable(),
+  devices: z.array(z.object({ id: z.string(), name: z.string(), serialNo: z.string() })),
+  teachers: z.array(person),
+  waiting: z.array(z.object({ studentId: z.string(), name: z.string(), regNo: z.string(), className: z.string(), checkedInAt: z.string() })),
+  appeals: z.array(z.object({ entryId: z.string(), studentId: z.string(), name: z.string(), field: fieldKey, value: z.number(), note: z.string().nullable(), version: z.number().int() })),
+});
+const counts = { total: z.number().int(), done: z.number().int(), waiting: z.number().int(), missing: z.number().int() };
+export const progressSchema = z.object({
+  planId: z.string(),
+  stations: z.array(z.object({ ...counts, id: z.string(), name: z.string(), items: z.array(itemKey), appeals: z.number().int() })),
+  classes: z.array(z.object({ ...counts, id: z.string(), name: z.string(), missingStudents: z.array(z.object({ id: z.string(), name: z.string(), regNo: z.string(), stations: z.array(z.string()) })) })),
+  at: z.string(),
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nullableId, optionalText, requiredId, uuid } from '../fields';
+import { nullableId, optionalId, optionalText, requiredId, uuid } from '../fields';
 import { listQuery, versionField } from '../list-query';
 import { ITEM_KEYS, type ItemKey } from '../physique/standard';
 
@@ -35,8 +35,8 @@ export const stationSaveSchema = z.object({
 export type StationSave = z.output<typeof stationSaveSchema>;
 export type StationForm = z.input<typeof stationSaveSchema>;
 
-/** The station list of one plan. */
-export const stationListQuery = listQuery({ planId: requiredId('testDay:station.planRequired') });
+/** The station list of one plan (the page always names it; without it, every station of the school). */
+export const stationListQuery = listQuery({ planId: optionalId('testDay:station.planRequired') });
 export type StationListQuery = z.output<typeof stationListQuery>;
 /** A plan named by a query (the form's options, the day's progress). */
 export const planQuery = z.object({ planId: requiredId('testDay:station.planRequired') });
@@ -75,3 +75,15 @@ export interface TestDayPlan {
   endDate: string;
   status: 'notStarted' | 'inProgress' | 'ended';
 }
+
+// The answers' shapes for the API document (/api/docs): they describe, never filter.
+export const testDayPlansSchema = z.array(
+  z.object({ id: z.string(), name: z.string(), startDate: z.string(), endDate: z.string(), status: z.enum(['notStarted', 'inProgress', 'ended']) }),
+);
+export const stationOptionsSchema = z.object({
+  items: z.array(z.enum(ITEM_KEYS)),
+  taken: z.array(z.object({ item: z.enum(ITEM_KEYS), station: z.string(), stationId: z.string() })),
+  venues: z.array(z.object({ id: z.string(), name: z.string() })),
+  devices: z.array(z.object({ id: z.string(), name: z.string(), serialNo: z.string(), venueId: z.string().nullable() })),
+  teachers: z.array(z.object({ id: z.string(), name: z.string() })),
+});

@@ -7,7 +7,7 @@ import type { StationOptions, StationRow } from '@/domain/test-day/stations';
 import { testCardCode } from '@/domain/test-day/test-card';
 import { auditLogs } from '../../../server/db/schema/audit';
 import { physiqueResultCounts, physiqueResultLogs, physiqueResults, testRecords } from '../../../server/db/schema/physique';
-import { testDayEntries } from '../../../server/db/schema/test-day';
+import { testDayEntries, testDayStations } from '../../../server/db/schema/test-day';
 import { createDevice, createTestPlan, dataOf, orgOf } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/server-app';
 
@@ -193,7 +193,7 @@ describe('the station screen', () => {
 
 describe('the demo', () => {
   it('has a test day in progress on the K12 school’s current plan: stations, confirmed and waiting students, one open appeal', async () => {
-    const [{ planId }] = await t.db.select({ planId: testDayEntries.planId }).from(testDayEntries).where(eq(testDayEntries.orgId, schoolId)).limit(1);
+    const [{ planId }] = await t.db.select({ planId: testDayStations.planId }).from(testDayStations).where(and(eq(testDayStations.orgId, schoolId), eq(testDayStations.name, '身高体重')));
     const progress = dataOf(await me().get<TestDayProgress>(`${base}/progress?planId=${planId}`));
     expect(progress.stations.length).toBeGreaterThanOrEqual(3);
     expect(progress.stations[0].done).toBeGreaterThan(10);

@@ -14,6 +14,7 @@ import { PhotoAvatar } from '@/components/upload/photo-avatar';
 import type { ResultKey } from '@/domain/physique/national-template';
 import { ENTRY_STATUS_TABLE, entryAppealSchema, entryResolveSchema, type EntryResolve, type EntryView, type StationStudent, type StationView } from '@/domain/test-day/entries';
 import { toApiError } from '@/lib/api-client';
+import { useDateTime } from '@/lib/date-time';
 import { toast } from '@/lib/toast';
 import { useStationStudent, useStationView, useStationWrites, type TestDayFamily } from '../api';
 
@@ -57,7 +58,7 @@ export function StationScreen({ family }: { family: TestDayFamily }) {
       <PageHeader
         back={{ safe: true }}
         title={v ? v.name : t('station.screenTitle')}
-        description={v ? `${v.planName} · ${v.items.map((i) => t(`physique:item.${i}`)).join('、')}${v.venueName ? ` · ${v.venueName}` : ''}` : undefined}
+        description={v ? `${v.planName} · ${v.items.map((i) => t(`physique:item.${i}`)).join(t('progress.separator'))}${v.venueName ? ` · ${v.venueName}` : ''}` : undefined}
         className="pb-1"
       />
       {v?.planEnded ? <p className="text-destructive text-sm">{t('station.planEnded')}</p> : null}
@@ -106,7 +107,7 @@ export function StationScreen({ family }: { family: TestDayFamily }) {
           </CardHeader>
           <CardContent className="flex flex-wrap gap-2">
             {v.waiting.map((w) => (
-              <Button key={w.studentId} variant={w.studentId === studentId ? 'default' : 'outline'} size="sm" onClick={() => setStudentId(w.studentId)}>
+              <Button key={w.studentId} variant={w.studentId === studentId ? 'default' : 'outline'} size="sm" onClick={() => setStudentId(w.studentId)} data-testid="waiting-student">
                 {w.name}
                 <span className="text-xs opacity-70">{w.className}</span>
               </Button>
@@ -210,6 +211,7 @@ function StudentCard({ family, stationId, data, canEntry, writes }: { family: Te
 /** One field: the station device's latest record of today (accept it) or a typed value; a value out of range asks for a second look. */
 function FieldRow({ field: f, studentId, canEntry, writes, onAppeal }: { field: StationStudent['fields'][number]; studentId: string; canEntry: boolean; writes: Writes; onAppeal(e: EntryView): void }) {
   const { t } = useTranslation('testDay');
+  const time = useDateTime('time');
   const [text, setText] = useState('');
   const [error, setError] = useState<string>();
   const [stopped, setStopped] = useState<{ source: 'typed' | 'device'; value?: string; recordId?: string }>();
@@ -246,7 +248,7 @@ function FieldRow({ field: f, studentId, canEntry, writes, onAppeal }: { field: 
       </div>
       {entry?.status === 'confirmed' || entry?.status === 'appealed' ? (
         <div className="text-muted-foreground flex items-center justify-between gap-2 text-xs">
-          <span>{t('entryUi.confirmedBy', { name: entry.confirmedBy ?? '—', time: entry.confirmedAt ? new Date(entry.confirmedAt).toLocaleTimeString() : '—' })}</span>
+          <span>{t('entryUi.confirmedBy', { name: entry.confirmedBy ?? '—', time: entry.confirmedAt ? time(entry.confirmedAt) : '—' })}</span>
           {canEntry && entry.status === 'confirmed' && !entry.resolvedAt ? (
             <Button size="sm" variant="ghost" onClick={() => onAppeal(entry)} data-testid={`appeal-${f.field}`}>
               <Flag aria-hidden />

@@ -13,6 +13,7 @@ import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { PageHeader } from '@/components/page-header/page-header';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Select } from '@/components/ui/select';
+import { useDateTime } from '@/lib/date-time';
 import { stationListQuery, stationSaveSchema, type StationForm, type StationRow } from '@/domain/test-day/stations';
 import type { TestDayProgress } from '@/domain/test-day/entries';
 import { stations, useProgress, useStationOptions, useTestDayPlans, type TestDayFamily } from '../api';
@@ -53,10 +54,10 @@ export function TestDayScreen({ family }: { family: TestDayFamily }) {
     () =>
       col.columns([
         col.accessor('name', { header: t('station.name'), meta: { className: 'whitespace-nowrap font-medium' } }),
-        col.accessor('items', { header: t('station.items'), cell: ({ getValue }) => getValue().map((i) => t(`physique:item.${i}`)).join('、') }),
+        col.accessor('items', { header: t('station.items'), cell: ({ getValue }) => getValue().map((i) => t(`physique:item.${i}`)).join(t('progress.separator')) }),
         col.accessor('venueName', { header: t('station.venue'), cell: ({ getValue }) => getValue() ?? '—' }),
-        col.accessor('devices', { header: t('station.devices'), cell: ({ getValue }) => getValue().map((d) => d.name).join('、') || '—' }),
-        col.accessor('teachers', { header: t('station.teachers'), cell: ({ getValue }) => getValue().map((d) => d.name).join('、') || '—' }),
+        col.accessor('devices', { header: t('station.devices'), cell: ({ getValue }) => getValue().map((d) => d.name).join(t('progress.separator')) || '—' }),
+        col.accessor('teachers', { header: t('station.teachers'), cell: ({ getValue }) => getValue().map((d) => d.name).join(t('progress.separator')) || '—' }),
       ]),
     [t],
   );
@@ -107,7 +108,6 @@ export function TestDayScreen({ family }: { family: TestDayFamily }) {
   );
 }
 
-const namesOf = (list: readonly { name: string }[]) => list.map((s) => s.name).join('、');
 
 function Bar({ done, waiting, total }: { done: number; waiting: number; total: number }) {
   const pct = (n: number) => `${total === 0 ? 0 : (n / total) * 100}%`;
@@ -122,6 +122,7 @@ function Bar({ done, waiting, total }: { done: number; waiting: number; total: n
 /** The day's progress, refreshed on its own (useProgress polls): per station and per class, and who is missing. */
 function ProgressPanel({ progress }: { progress: TestDayProgress | undefined }) {
   const { t } = useTranslation('testDay');
+  const time = useDateTime('seconds');
   if (!progress) return null;
   return (
     <div className="grid gap-4 lg:grid-cols-[2fr_3fr]" data-testid="test-day-progress">
@@ -141,21 +142,21 @@ function ProgressPanel({ progress }: { progress: TestDayProgress | undefined }) 
               {s.appeals > 0 ? <span className="text-destructive text-xs">{t('progress.appeals', { count: s.appeals })}</span> : null}
             </div>
           ))}
-          <p className="text-muted-foreground text-xs">{t('progress.updated', { time: new Date(progress.at).toLocaleTimeString() })}</p>
+          <p className="text-muted-foreground text-xs">{t('progress.updated', { time: time(progress.at) })}</p>
         </CardContent>
       </Card>
       <Card>
         <CardHeader>
           <CardTitle>{t('progress.classes')}</CardTitle>
         </CardHeader>
-        <CardContent>
+        <CardContent className="max-h-[28rem] overflow-auto">
           <table className="w-full text-sm">
             <thead>
               <tr className="text-muted-foreground text-left">
                 <th className="py-1 font-normal">{t('progress.class')}</th>
-                <th className="py-1 text-right font-normal">{t('progress.done')}</th>
-                <th className="py-1 text-right font-normal">{t('progress.waiting')}</th>
-                <th className="py-1 text-right font-normal">{t('progress.missing')}</th>
+                <th className="py-1 pl-3 text-right font-normal">{t('progress.done')}</th>
+                <th className="py-1 pl-3 text-right font-normal">{t('progress.waiting')}</th>
+                <th className="py-1 pl-3 text-right font-normal">{t('progress.missing')}</th>
                 <th className="py-1 pl-3 font-normal">{t('progress.who')}</th>
               </tr>
             </thead>
@@ -163,11 +164,11 @@ function ProgressPanel({ progress }: { progress: TestDayProgress | undefined }) 
               {progress.classes.map((c) => (
                 <tr key={c.id} className="border-t align-top">
                   <td className="py-1 whitespace-nowrap">{c.name}</td>
-                  <td className="py-1 text-right tabular-nums">{c.done}</td>
-                  <td className="py-1 text-right tabular-nums">{c.waiting}</td>
-                  <td className="py-1 text-right tabular-nums">{c.missing}</td>
+                  <td className="py-1 pl-3 text-right tabular-nums">{c.done}</td>
+                  <td className="py-1 pl-3 text-right tabular-nums">{c.waiting}</td>
+                  <td className="py-1 pl-3 text-right tabular-nums">{c.missing}</td>
                   <td className="text-muted-foreground py-1 pl-3 text-xs">
-                    {namesOf(c.missingStudents.slice(0, 8))}
+                    {c.missingStudents.slice(0, 8).map((s) => s.name).join(t('progress.separator'))}
                     {c.missingStudents.length > 8 ? t('progress.more', { count: c.waiting + c.missing - 8 }) : ''}
                   </td>
                 </tr>
