@@ -109,7 +109,7 @@ export function StationScreen({ family }: { family: TestDayFamily }) {
             {v.waiting.map((w) => (
               <Button key={w.studentId} variant={w.studentId === studentId ? 'default' : 'outline'} size="sm" onClick={() => setStudentId(w.studentId)} data-testid="waiting-student">
                 {w.name}
-                <span className="text-xs opacity-70">{w.className}</span>
+                <span className="text-xs">{w.className}</span>
               </Button>
             ))}
           </CardContent>
