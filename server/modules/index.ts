@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { servedBy } from '@/domain/menus/access';
+import { testDayRoutes } from './test-day/test-day.routes';
 import { captchaRoutes } from './auth/captcha.routes';
 import { bannerRoutes, carouselRoutes, lessonResourceRoutes, wikiRoutes } from './content/content.routes';
 import { conversionRoutes } from './conversion/conversion.routes';
@@ -86,6 +87,7 @@ async function consoleModules(app: FastifyInstance, opts: ModuleOptions): Promis
   for (const family of servedBy('org.acayear', 'org.grade', 'org.class', 'org.college', 'org.major')) await app.register(orgRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('user.teacher')) await app.register(staffRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('venue.device', 'venue.place')) await app.register(venueRoutes, { prefix: `/${family}`, family });
+  for (const family of servedBy('test.testDay')) await app.register(testDayRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('user.teacher', 'user.student')) await app.register(facePhotoRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('test.testManage', 'test.scoreSearch', 'test.testResult', 'sportData.testRecord')) await app.register(physiqueRoutes, { prefix: `/${family}`, family, storage: opts.storage });
   for (const family of servedBy('user.role')) await app.register(roleRoutes, { prefix: `/${family}`, family });

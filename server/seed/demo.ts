@@ -37,6 +37,7 @@ import { seedContentDemo } from './content-demo';
 import { seedHomeworkDemo } from './homework-demo';
 import { seedGraduationDemo } from './graduation-demo';
 import { seedWarningsDemo } from './warnings-demo';
+import { seedTestDayDemo } from './test-day-demo';
 import { seedTrainingDemo } from './training-demo';
 import { seedAppDemo } from './app-demo';
 import { seedParentReportsDemo } from './parent-reports-demo';
@@ -756,6 +757,7 @@ export async function seedDemo(db: DbOrTx, { now = new Date(), scope = 'full', l
       await seedHomeworkDemo(tx, localDate(now));
       await seedTrainingDemo(tx, localDate(now));
       await seedWarningsDemo(tx, now);
+      await seedTestDayDemo(tx, now);
       log('app accounts of students and parents');
       await seedAppDemo(tx, passwordHash);
       await seedParentReportsDemo(tx, DEMO_TODAY);

@@ -71,6 +71,13 @@ const schoolYearBody = (d: Body): Body => {
 
 const grade = async (c: Ctx, family: SchoolFamily) => c.firstId(family === 'k12' ? 'school01' : 'college01', `${family}.org.grade`);
 
+/** A station body for the K12 demo's current plan, each call another item (an item belongs to one station of a plan). */
+const STATION_ITEMS = ['vitalCapacity', 'rope1min', 'sitUp1min', 'pullUp', 'run1000m', 'run800m', 'shuttle50x8'];
+const stationBody = async (c: Ctx) => {
+  const plans = (await c.t.as('school01').get('/api/busi/web/k12/physiqueManage/testDay/plans')).body.data as { id: string }[];
+  return { planId: plans[0].id, name: `契约站${uniq()}`, items: [STATION_ITEMS[n % STATION_ITEMS.length]], venueId: '', deviceIds: [], teacherIds: [], note: '' };
+};
+
 const FIXTURES: Record<string, Fixture> = {
   'admin.org.department': { ...admin },
   'k12.org.acayear': { ...k12('k12.org.acayear'), update: schoolYearBody },
@@ -99,6 +106,8 @@ const FIXTURES: Record<string, Fixture> = {
     create: async () => ({ name: '契约设备', serialNo: `KIT-${uniq()}`, status: 'online', activated: false }),
   },
   'k12.venue.place': { ...k12('k12.venue.place') },
+  'k12.test.testDay': { ...k12('k12.test.testDay'), create: stationBody, update: blanks('k12.test.testDay') },
+  'gx.test.testDay': { ...gx('k12.test.testDay'), noRows: 'the demo’s test day is the K12 school’s; the university has no station' },
   'gx.venue.device': {
     ...gx('k12.venue.device'),
     create: async () => ({ name: '契约设备', serialNo: `KIT-${uniq()}`, status: 'online', activated: false }),
@@ -485,6 +494,11 @@ const U = '0b6f3a52-6c1e-4c53-9a41-7d1b2c3e4f50';
  * only the tenancy can refuse the action across organisations. Actions without a body need no row.
  */
 const ACTION_BODIES: Record<string, Body> = {
+  'POST /checkIn': { code: 'KIT0001' },
+  'PUT /entry': { studentId: U, field: 'run50m', source: 'typed', value: '8.5' },
+  'POST /student/:studentId/confirm': { entries: [{ id: U, version: 1 }] },
+  'POST /physiqueManage/testDay/entry/:id/appeal': { note: '契约', version: 1 },
+  'POST /physiqueManage/testDay/entry/:id/resolve': { outcome: 'keep', version: 1 },
   'POST /entries': { studentId: U, eventIds: [U] },
   'POST /teams': { eventId: U, classId: U, teamName: '契约', legs: [] },
   'PUT /teams/:entryId': { eventId: U, classId: U, teamName: '契约', legs: [] },

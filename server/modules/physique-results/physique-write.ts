@@ -236,6 +236,18 @@ export function deviceChanges(stored: StoredValues | undefined, incoming: Nation
   return { changes, apply };
 }
 
+/**
+ * One result's new raw values, scored: the stored values merged with the incoming ones (a value present wins), kept
+ * to the student's plan items, scored by the engine with the plan's standard, and the written fields' source masks.
+ * What every writer of a plan's results does per student (writeResults, a test-day station's writeResultInTx).
+ */
+export function mergeAndScore(ctx: PlanContext, input: Omit<ResultInput, 'results'>, old: StoredValues | undefined, incoming: NationalResults, source: ValueSource) {
+  const raw = restrictToItems(mergeRaw(old?.raw, incoming), itemsFor(ctx, input.grade, input.gender));
+  const score = scoreStudent({ grade: input.grade, gender: input.gender, results: engineInputOf(raw), standard: ctx.version });
+  const masks = withSource(old ?? { importedFields: 0, editedFields: 0 }, Object.keys(incoming) as ResultKey[], source);
+  return { raw, score, masks };
+}
+
 const COLUMNS = getTableColumns(physiqueResults);
 type ResultColumn = keyof typeof COLUMNS;
 const column = (key: ResultColumn) => COLUMNS[key].name;
@@ -333,15 +345,12 @@ export async function writeResults(db: Db, ctx: PlanContext, inputs: readonly Re
     const updates: unknown[][] = [];
     const logs: unknown[][] = [];
     for (const input of inputs) {
-      const items = itemsFor(ctx, input.grade, input.gender);
       const old = stored.get(input.studentId);
       // A sync writes only what changes, and leaves imported and hand-edited values alone unless allowed.
       const incoming = opts.source === 'sync' ? deviceChanges(old, input.results, opts.replaceManual === true).apply : input.results;
       const fields = Object.keys(incoming) as ResultKey[];
       if (fields.length === 0) continue;
-      const raw = restrictToItems(mergeRaw(old?.raw, incoming), items);
-      const score = scoreStudent({ grade: input.grade, gender: input.gender, results: engineInputOf(raw), standard: ctx.version });
-      const masks = withSource(old ?? { importedFields: 0, editedFields: 0 }, fields, valueSourceOf);
+      const { raw, score, masks } = mergeAndScore(ctx, input, old, incoming, valueSourceOf);
       const id = old?.id ?? timeOrderedUuid();
       const row: unknown[] = [id, ctx.plan.orgId, ctx.plan.id, input.studentId, input.classId, input.grade, classNames.get(input.classId) ?? '', input.gender, opts.testedOn];
       for (const v of wideScoreValues(raw, score)) row.push(v);
@@ -603,4 +612,69 @@ async function mergeChangedMeanwhile(
 function sameRaw(a: Partial<WideRawFields>, b: Partial<WideRawFields>): boolean {
   for (const f of RAW_FIELDS) if ((a[f] ?? null) !== (b[f] ?? null)) return false;
   return true;
+}
+
+/**
+ * One student's values into the plan's result inside the caller's transaction, written as an import writes them
+ * (docs/product-rules.md#physique-year, test day: a station's confirmed value): the stored result locked, merged and
+ * rescored by mergeAndScore with the import's source masks, `source` 'import', the rollup triggers fired by the
+ * INSERT or UPDATE, and a log row per field (old → new) in the result's history. A concurrent first write of the same
+ * (plan, student) hits the unique key and rolls the caller's transaction back.
+ */
+export async function writeResultInTx(
+  tx: DbOrTx,
+  ctx: PlanContext,
+  input: ResultInput,
+  opts: { userId: string; now: Date; testedOn: string },
+): Promise<{ resultId: string; created: boolean }> {
+  const [row] = await tx
+    .select()
+    .from(physiqueResults)
+    .where(and(eq(physiqueResults.planId, ctx.plan.id), eq(physiqueResults.studentId, input.studentId)))
+    .for('update');
+  const stored = row as unknown as Record<string, number | null> | undefined;
+  let old: StoredValues | undefined;
+  if (row) {
+    const raw: Partial<WideRawFields> = {};
+    for (const f of RAW_FIELDS) {
+      const v = stored![f];
+      if (v != null) raw[f] = v;
+    }
+    old = { raw, importedFields: row.importedFields, editedFields: row.editedFields };
+  }
+  const { raw, score, masks } = mergeAndScore(ctx, input, old, input.results, 'import');
+  const values: Record<string, unknown> = {};
+  const wide = wideScoreValues(raw, score);
+  WIDE_SCORE_FIELDS.forEach((f, i) => (values[f] = wide[i]));
+  const [cls] = await tx.select({ name: classes.name }).from(classes).where(eq(classes.id, input.classId));
+  const common = { ...values, ...masks, testedOn: opts.testedOn, source: 'import' as const, updatedBy: opts.userId, updatedAt: opts.now };
+  let resultId: string;
+  if (row) {
+    resultId = row.id;
+    await tx.update(physiqueResults).set(common).where(eq(physiqueResults.id, row.id));
+  } else {
+    resultId = timeOrderedUuid();
+    await tx.insert(physiqueResults).values({
+      ...common,
+      id: resultId,
+      orgId: ctx.plan.orgId,
+      planId: ctx.plan.id,
+      studentId: input.studentId,
+      classId: input.classId,
+      gradeNo: input.grade,
+      className: cls?.name ?? '',
+      gender: input.gender,
+    } as typeof physiqueResults.$inferInsert);
+  }
+  const logs = (Object.keys(input.results) as ResultKey[]).map((field) => ({
+    resultId,
+    action: 'import' as const,
+    field,
+    oldValue: old?.raw[field] == null ? null : String(old.raw[field]),
+    newValue: input.results[field] == null ? null : String(input.results[field]),
+    byUser: opts.userId,
+    at: opts.now,
+  }));
+  if (logs.length > 0) await tx.insert(physiqueResultLogs).values(logs);
+  return { resultId, created: !row };
 }

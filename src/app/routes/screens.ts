@@ -87,6 +87,8 @@ export const SCREENS: Readonly<Partial<Record<ScreenId, ScreenLoader>>> = {
   'venue.device.add': () => import('./venue/venue').then((m) => ({ default: m.DeviceFormPage })),
   'venue.device.edit': () => import('./venue/venue').then((m) => ({ default: m.DeviceFormPage })),
   'venue.place': () => import('./venue/venue').then((m) => ({ default: m.VenuePage })),
+  'test.testDay': () => import('./test-day/test-day').then((m) => ({ default: m.TestDayPage })),
+  'test.testDay.station': () => import('./test-day/test-day').then((m) => ({ default: m.StationPage })),
   'venue.place.add': () => import('./venue/venue').then((m) => ({ default: m.VenueFormPage })),
   'venue.place.edit': () => import('./venue/venue').then((m) => ({ default: m.VenueFormPage })),
   'venue.place.device': () => import('./venue/venue').then((m) => ({ default: m.VenueDevicesPage })),

@@ -161,6 +161,22 @@ function parseByKind(kind: Kind, s: string, field: ParseField): Parsed {
  * lengths 185cm, 1.85m, 1米85, -2.5; counts 12, 12次; volume 3500, 3500ml, 3.5L. Errors are i18n keys of namespace physique.
  */
 export function parseRaw(field: ParseField, input: string | number | null | undefined): ParseResult {
+  const parsed = parseUnbounded(field, input);
+  if (parsed.ok && !inPlausibleRange(field, parsed.value)) return { ok: false, error: 'physique:parse.outOfRange', params: { min: PARSE_RULES[field].min, max: PARSE_RULES[field].max } };
+  return parsed;
+}
+
+/** Whether a value (in the field's unit) is inside the field's plausible range of PARSE_RULES. */
+export function inPlausibleRange(field: ParseField, value: number): boolean {
+  const rule = PARSE_RULES[field];
+  return value >= rule.min && value <= rule.max;
+}
+
+/**
+ * parseRaw without the plausible range: what was typed, in the field's unit. A test-day station stops a value outside
+ * the range for a second look rather than refusing it (docs/product-rules.md#physique-year, test day).
+ */
+export function parseUnbounded(field: ParseField, input: string | number | null | undefined): ParseResult {
   const rule = PARSE_RULES[field];
   if (input == null) return { ok: false, error: 'physique:parse.empty' };
   if (typeof input === 'number' && !Number.isFinite(input)) return { ok: false, error: rule.error };
@@ -169,7 +185,5 @@ export function parseRaw(field: ParseField, input: string | number | null | unde
   const parsed = parseByKind(rule.kind, s, field);
   if (parsed === null) return { ok: false, error: rule.error };
   if (parsed === 'overflow') return { ok: false, error: 'physique:parse.secondsOverflow' };
-  const value = clean(parsed);
-  if (value < rule.min || value > rule.max) return { ok: false, error: 'physique:parse.outOfRange', params: { min: rule.min, max: rule.max } };
-  return { ok: true, value };
+  return { ok: true, value: clean(parsed) };
 }

@@ -62,6 +62,10 @@ export const AUDIT_ACTIONS = [
   'createTraining',
   'attachTrainings',
   'detachTraining',
+  'checkIn',
+  'enter',
+  'appeal',
+  'resolve',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -108,6 +112,8 @@ export const AUDIT_ENTITIES = [
   'conversionTable',
   'warningCase',
   'warningSetting',
+  'testDayStation',
+  'testDayEntry',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
