@@ -32,6 +32,7 @@ import { seedMeetDemo } from './meet-demo';
 import { seedVenueDemo } from './venue-demo';
 import { seedContestsDemo } from './contests-demo';
 import { seedContentDemo } from './content-demo';
+import { seedExemptionDemo } from './exemption-demo';
 import { seedHomeworkDemo } from './homework-demo';
 import { seedTrainingDemo } from './training-demo';
 import { seedAppDemo } from './app-demo';
@@ -749,6 +750,7 @@ export async function seedDemo(db: DbOrTx, { now = new Date(), scope = 'full', l
       await seedTrainingDemo(tx, localDate(now));
       log('app accounts of students and parents');
       await seedAppDemo(tx, passwordHash);
+      await seedExemptionDemo(tx, localDate(now));
     }
     log('committing');
     return true;

@@ -5,7 +5,7 @@ import { ORG_TYPE } from '@/domain/constants';
 import { certificateSaveSchema, DEFAULT_CERTIFICATE_FIELDS, DEFAULT_CERTIFICATE_STAMP } from '@/domain/meets/documents';
 import type { Storage } from '../lib/storage/storage';
 import { saveUpload } from '../modules/files/files.service';
-import { loadFont } from '../modules/meets/certificate-pdf';
+import { loadFont } from '../lib/pdf-fonts';
 import { addPhotos, createCertificate, createStamp, setCaption } from '../modules/meets/documents.service';
 import type { Actor } from '../plugins/tenant';
 import type { Db } from '../db/client';

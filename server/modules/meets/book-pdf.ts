@@ -1,5 +1,5 @@
 import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
-import { loadFont, patchedFontkit } from './certificate-pdf';
+import { loadFont, patchedFontkit } from '../../lib/pdf-fonts';
 
 /**
  * A4 documents of tables (the results book and the points tables, docs/product-rules.md#meet-documents): a running

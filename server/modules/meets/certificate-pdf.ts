@@ -1,8 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import fontkit from '@pdf-lib/fontkit';
 import { ParseSpeeds, PDFArray, PDFDocument, PDFName, PDFObjectCopier, PDFPage, PDFRef, rgb, type PDFObject, type PDFFont, type PDFImage } from 'pdf-lib';
 import { crc32, deflateRawSync } from 'node:zlib';
+import { loadFont, patchedFontkit } from '../../lib/pdf-fonts';
 import { fieldText, MM_PER_PT, PAGE_MM, type CertificateField, type CertificateValues, type Orientation } from '@/domain/meets/documents';
 
 /**
@@ -21,46 +19,6 @@ export interface CertificateImages {
   background: { bytes: Uint8Array; mime: string } | null;
   stamp: Uint8Array | null;
 }
-
-const require = createRequire(import.meta.url);
-const FONT_FILES = {
-  regular: '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf',
-  bold: '@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf',
-} as const;
-/** The font files (10 MB each) are read once per process, when first needed. */
-const fontBytes = new Map<keyof typeof FONT_FILES, Promise<Buffer>>();
-export function loadFont(weight: keyof typeof FONT_FILES): Promise<Buffer> {
-  let bytes = fontBytes.get(weight);
-  if (!bytes) {
-    bytes = readFile(require.resolve(FONT_FILES[weight]));
-    bytes.catch(() => fontBytes.delete(weight));
-    fontBytes.set(weight, bytes);
-  }
-  return bytes;
-}
-
-/**
- * @pdf-lib/fontkit 1.1.1 writes a subset's `loca` table in the short format without padding odd-length glyph records,
- * so every glyph after the first odd one is read from the wrong offset and prints blank (most of Noto Sans SC). The long
- * format needs no padding; fixed upstream in fontkit 1.8 (foliojs/fontkit#191), which the pdf-lib fork predates.
- */
-type SubsetProto = { _addGlyph(this: { loca: { version?: number } }, gid: number): number; longLoca?: true };
-export const patchedFontkit: typeof fontkit = {
-  ...fontkit,
-  create(bytes: Uint8Array, postscriptName?: string) {
-    const font = fontkit.create(bytes, postscriptName);
-    const proto = Object.getPrototypeOf(font.createSubset()) as SubsetProto;
-    if (!proto.longLoca && typeof proto._addGlyph === 'function') {
-      const add = proto._addGlyph;
-      proto._addGlyph = function (gid) {
-        this.loca.version ??= 1;
-        return add.call(this, gid);
-      };
-      proto.longLoca = true;
-    }
-    return font;
-  },
-};
 
 const pt = (mm: number) => mm / MM_PER_PT;
 const colour = (hex: string) => rgb(parseInt(hex.slice(1, 3), 16) / 255, parseInt(hex.slice(3, 5), 16) / 255, parseInt(hex.slice(5, 7), 16) / 255);

@@ -121,7 +121,8 @@ const TALLY = {
   },
   counts: {
     t: physiqueResultCounts,
-    valid: sql`not ${physiqueResultCounts.invalid}`,
+    // countsInAggregates on the counts: neither invalid nor of an approved-exempt year (docs/product-rules.md#physique-year).
+    valid: sql`not ${physiqueResultCounts.invalid} and not ${physiqueResultCounts.exempt}`,
     rows: (cond?: SQL) =>
       cond ? sql<number>`cast(coalesce(sum(${physiqueResultCounts.n}) filter (where ${cond}), 0) as int)` : sql<number>`cast(coalesce(sum(${physiqueResultCounts.n}), 0) as int)`,
     // Totals have one decimal, so Σ total × 10 ÷ (10 n) is the exact mean, rounded as the results' avg is.

@@ -15,6 +15,7 @@ export const SCREENS: Readonly<Partial<Record<ScreenId, ScreenLoader>>> = {
   'test.testManage.add': () => import('./test-plans/test-manage').then((m) => ({ default: m.TestManageAddPage })),
   'test.testManage.check': () => import('./test-plans/test-manage').then((m) => ({ default: m.TestManageCheckPage })),
   'test.scoreSearch': () => import('./physique-results/score-search').then((m) => ({ default: m.ScoreSearchPage })),
+  'test.exemption': () => import('./exemptions/exemptions').then((m) => ({ default: m.ExemptionPage })),
   'sportData.testRecord': () => import('./physique-results/test-record').then((m) => ({ default: m.TestRecordPage })),
   'sportData.exerciseRecord': () => import('./activities/exercise-records').then((m) => ({ default: m.ExerciseRecordPage })),
   'contest.competitionRank': () => import('./contests/contests').then((m) => ({ default: m.ContestListPage })),

@@ -76,7 +76,9 @@ export function uploadColumns(): ExportColumn[] {
       return { header: c.header, value: identityValue[key], width: IDENTITY_WIDTH[key] ?? 8, text: key === 'regNo' || key === 'classNo' };
     }
     const key = c.key as ResultKey;
-    return { header: c.header, value: (r) => formatRaw(key, resultValue(r, key), 'template'), width: 10 };
+    // The template has no exemption column: an approved 免测 student's row goes up with its identity and blank
+    // results, which the national system reads as untested (docs/product-rules.md#physique-year, "Exemptions").
+    return { header: c.header, value: (r) => (r.exemption === 'exempt' ? null : formatRaw(key, resultValue(r, key), 'template')), width: 10 };
   });
 }
 
@@ -133,6 +135,7 @@ export function scoreExportColumns(t: Translate): ExportColumn[] {
     { header: t('physiqueResults:export.total'), value: (r) => r.total, width: 8 },
     { header: t('physiqueResults:export.totalLevel'), value: (r) => level(r.level, false), width: 8 },
     { header: t('physiqueResults:export.validity'), value: (r) => t(r.invalid ? 'physiqueResults:export.invalid' : 'physiqueResults:export.valid'), width: 8 },
+    { header: t('exemptions:exportColumn'), value: (r) => (r.exemption ? t(`exemptions:kind.${r.exemption}`) : null), width: 8 },
   );
   return cols;
 }

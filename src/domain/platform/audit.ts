@@ -58,6 +58,7 @@ export const AUDIT_ACTIONS = [
   'reopen',
   'correctDates',
   'restore',
+  'decide',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -101,6 +102,7 @@ export const AUDIT_ENTITIES = [
   'physiqueResult',
   'testRecord',
   'screenLink',
+  'physiqueExemption',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
