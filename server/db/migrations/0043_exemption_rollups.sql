@@ -435,4 +435,10 @@ BEGIN
 END
 $$;--> statement-breakpoint
 CREATE TRIGGER physique_results_exempt_flag AFTER INSERT ON physique_results REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION physique_results_exempt_flag();--> statement-breakpoint
-ALTER TABLE "physique_results" ENABLE ALWAYS TRIGGER "physique_results_exempt_flag";
+ALTER TABLE "physique_results" ENABLE ALWAYS TRIGGER "physique_results_exempt_flag";--> statement-breakpoint
+-- custom: the covering indexes carry `exempt` too, so what reads only them (the grade view's distributions, the score
+-- list's summary and pages: INCLUDE lists of 0012_import and 0033_list11) still does with countsInAggregates' new term.
+DROP INDEX "physique_results_org_grade_idx";--> statement-breakpoint
+CREATE INDEX "physique_results_org_grade_idx" ON "physique_results" USING btree ("org_id","grade_no","plan_id") INCLUDE ("student_id","class_id","gender","total","bmi","bmi_score","vital_capacity","vital_capacity_score","run_50m","run_50m_score","sit_and_reach","sit_and_reach_score","rope_1min","rope_1min_score","sit_up_1min","sit_up_1min_score","shuttle_50x8","shuttle_50x8_score","standing_long_jump","standing_long_jump_score","pull_up","pull_up_score","run_1000m","run_1000m_score","run_800m","run_800m_score","exempt") WHERE not "physique_results"."invalid";--> statement-breakpoint
+DROP INDEX "physique_results_org_plan_class_idx";--> statement-breakpoint
+CREATE INDEX "physique_results_org_plan_class_idx" ON "physique_results" USING btree ("org_id","plan_id","class_id") INCLUDE ("grade_no","gender","level","complete","invalid","total","student_id","exempt");

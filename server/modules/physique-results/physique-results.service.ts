@@ -25,7 +25,7 @@ import { containsPattern } from '../../lib/query';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import { xlsxStream } from '../../lib/spreadsheet/xlsx-stream';
 import { getPlanInScope, planIdNotBinned } from '../test-plans/test-plans.service';
-import { countsInAggregates, inTenant, rawOf, selectResults, toExportRow, toResultRow, type SelectedResult } from './physique-results.sql';
+import { countsInAggregates, inTenant, listedValid, rawOf, selectResults, toExportRow, toResultRow, type SelectedResult } from './physique-results.sql';
 import type { Family } from '@/domain/menus/access';
 import { IMPORT_AUDIT_ENTITY, itemsFor, loadPlanContext } from './physique-write';
 import { localDate } from '@/domain/dates';
@@ -520,7 +520,8 @@ export async function exportScores(
  * the year), valid results only, national template layout with raw values, gender 1/2 and national grade codes.
  */
 export async function exportUpload(db: DbOrTx, caller: Caller, f: ScoreFilter, t: Translate, now: Date): Promise<{ workbook: Buffer; fileName: string }> {
-  const rows = await exportRows(db, and(resultFilter(caller, { ...f, invalid: undefined }), countsInAggregates));
+  // Exempt students keep their row (identity, blank results: export-layout.ts uploadColumns).
+  const rows = await exportRows(db, and(resultFilter(caller, { ...f, invalid: undefined }), listedValid));
   const latest = new Map<string, ExportRow>();
   // Rows come oldest plan first, so the last one per student is the upload year's latest.
   for (const r of rows) latest.set(r.studentId, toExportRow(r));

@@ -23,6 +23,12 @@ import { isoInstant } from '../../lib/iso';
  */
 export const countsInAggregates: SQL = sql`(not ${physiqueResults.invalid} and not ${physiqueResults.exempt} and ${resultPlanNotBinned})`;
 
+/**
+ * A valid result of a live plan, approved-exempt ones included: what a list of students' results (the national upload
+ * file) carries, where an exempt student still has a row (docs/product-rules.md#physique-year, "Exemptions").
+ */
+export const listedValid: SQL = sql`(not ${physiqueResults.invalid} and ${resultPlanNotBinned})`;
+
 
 /** Condition: `orgColumn` belongs to the request's organisation (its tree for the admin family). */
 export function inTenant(orgColumn: SQLWrapper, family: Family, tenantOrgId: string): SQL {

@@ -116,6 +116,8 @@ export function scoreExportColumns(t: Translate): ExportColumn[] {
     { header: header('birthDate'), value: identityValue.birthDate, width: 12 },
     { header: t('physiqueResults:export.plan'), value: (r) => r.planName, width: 16 },
     { header: t('physiqueResults:export.testedOn'), value: (r) => r.testedOn, width: 12 },
+    // An approved 免测/缓测 of the plan's school year (docs/product-rules.md#physique-year, "Exemptions").
+    { header: t('exemptions:exportColumn'), value: (r) => (r.exemption ? t(`exemptions:kind.${r.exemption}`) : null), width: 8 },
     { header: header('heightCm'), value: (r) => r.heightCm, width: 8 },
     { header: header('weightKg'), value: (r) => r.weightKg, width: 8 },
   ];
@@ -135,7 +137,6 @@ export function scoreExportColumns(t: Translate): ExportColumn[] {
     { header: t('physiqueResults:export.total'), value: (r) => r.total, width: 8 },
     { header: t('physiqueResults:export.totalLevel'), value: (r) => level(r.level, false), width: 8 },
     { header: t('physiqueResults:export.validity'), value: (r) => t(r.invalid ? 'physiqueResults:export.invalid' : 'physiqueResults:export.valid'), width: 8 },
-    { header: t('exemptions:exportColumn'), value: (r) => (r.exemption ? t(`exemptions:kind.${r.exemption}`) : null), width: 8 },
   );
   return cols;
 }
