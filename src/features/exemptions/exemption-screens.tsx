@@ -37,7 +37,7 @@ const when = (iso: string | null) => (iso ? iso.slice(0, 16).replace('T', ' ') :
  * application form, export.
  */
 export function ExemptionListScreen({ family }: { family: ExemptionFamily }) {
-  const { t } = useTranslation(['exemptions', 'school']);
+  const { t } = useTranslation('exemptions');
   const key = exemptionKey(family);
   const api = exemptionResource(family);
   const options = useExemptionOptions(family);
@@ -59,11 +59,11 @@ export function ExemptionListScreen({ family }: { family: ExemptionFamily }) {
           cell: ({ row }) => (
             <span className="grid min-w-28">
               <span className="font-medium">{row.original.name}</span>
-              <span className="text-xs text-muted-foreground tabular-nums">{row.original.regNo}</span>
+              <span className="text-xs whitespace-nowrap text-muted-foreground tabular-nums">{row.original.regNo}</span>
             </span>
           ),
         }),
-        col.accessor('className', { header: t('column.className'), cell: ({ row }) => <span className="whitespace-nowrap">{`${t(`school:grade.no.${row.original.gradeNo}`)} ${row.original.className}`}</span> }),
+        col.accessor('className', { header: t('column.className'), meta: { className: 'whitespace-nowrap' } }),
         col.accessor('academicYear', { header: t('column.academicYear'), meta: { className: 'whitespace-nowrap' } }),
         col.accessor('kind', { header: t('column.kind'), cell: ({ getValue }) => <EnumBadge table={EXEMPTION_KIND_TABLE} value={getValue()} /> }),
         col.accessor('reason', { header: t('column.reason'), cell: ({ getValue }) => <span className="line-clamp-2 min-w-48 max-w-80">{getValue()}</span> }),
@@ -71,7 +71,7 @@ export function ExemptionListScreen({ family }: { family: ExemptionFamily }) {
           header: t('column.certificate'),
           cell: ({ row }) =>
             row.original.certificateFileId ? (
-              <a className="text-primary underline-offset-2 hover:underline" href={`/api/uc/oss/files/${row.original.certificateFileId}/content`} target="_blank" rel="noreferrer">
+              <a className="block max-w-36 truncate text-primary underline-offset-2 hover:underline" title={row.original.certificateName ?? undefined} href={`/api/uc/oss/files/${row.original.certificateFileId}/content`} target="_blank" rel="noreferrer">
                 {row.original.certificateName}
               </a>
             ) : (
