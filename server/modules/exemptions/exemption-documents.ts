@@ -66,7 +66,7 @@ export async function exemptionForm(db: DbOrTx, actor: Actor, id: string, t: TFu
         { label: f('birthDate'), value: extra?.birthDate ?? '' },
       ],
       [
-        { label: f('class'), value: `${grade(t, r.gradeNo)} ${r.className}` },
+        { label: f('class'), value: r.className },
         { label: f('schoolYear'), value: r.academicYear },
       ],
       [
