@@ -53,7 +53,10 @@ async function main(): Promise<void> {
     const { seedMeetDocumentsDemo } = await import('./seed/meet-documents-demo');
     const { createStorage } = await import('./lib/storage/create-storage');
     const storage = await createStorage(env);
-    await seedMeetDocumentsDemo(handle.db, storage, new Date()).finally(() => storage.close());
+    const { seedExemptionCertificates } = await import('./seed/exemption-demo');
+    await seedMeetDocumentsDemo(handle.db, storage, new Date())
+      .then(() => seedExemptionCertificates(handle.db, storage, new Date()))
+      .finally(() => storage.close());
   }
   // The demo's activity screens show data that arrived through the ingestion API (server/simulate).
   const simulateDays = scope === 'full' ? (env.TIYU_SIMULATE_DAYS ?? (env.NODE_ENV === 'test' ? 0 : 14)) : 0;

@@ -3,8 +3,9 @@ import { createRequire } from 'node:module';
 import fontkit from '@pdf-lib/fontkit';
 
 /**
- * The font every PDF of the console prints in (meet certificates and books, test-day sheets): Noto Sans SC, embedded
- * by pdf-lib as a subset (only the characters printed) through the patched fontkit below.
+ * The font every PDF of the console prints in (meet certificates and books, test-day sheets, the exemption form, the
+ * graduation record card): Noto Sans SC, embedded by pdf-lib as a subset (only the characters printed): register
+ * `patchedFontkit` on the document, then embed `loadFont(weight)` with `{ subset: true }`.
  */
 const require = createRequire(import.meta.url);
 const FONT_FILES = {

@@ -8,6 +8,7 @@ import { dataCenterRoutes } from './data-center/data-center.routes';
 import { filesRoutes } from './files/files.routes';
 import { healthRoutes } from './health/health.routes';
 import { homeworkRoutes } from './homework/homework.routes';
+import { exemptionRoutes } from './exemptions/exemptions.routes';
 import { trainingRoutes } from './training/training.routes';
 import { districtWarningRoutes, warningRoutes } from './warnings/warnings.routes';
 
@@ -117,6 +118,7 @@ async function consoleModules(app: FastifyInstance, opts: ModuleOptions): Promis
 
   for (const family of servedBy('homework.homeworkManagement')) await app.register(homeworkRoutes, { prefix: `/${family}`, family, expireEveryMs: opts.fileSweepEveryMs });
   for (const family of servedBy('training.specialTraining')) await app.register(trainingRoutes, { prefix: `/${family}` });
+  for (const family of servedBy('test.exemption')) await app.register(exemptionRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('class.practise', 'class.test', 'class.match')) await app.register(lessonRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('test.testDay')) await app.register(testSheetRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('test.warning')) await app.register(warningRoutes, { prefix: `/${family}`, family });

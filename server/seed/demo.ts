@@ -34,6 +34,7 @@ import { seedMeetDemo } from './meet-demo';
 import { seedVenueDemo } from './venue-demo';
 import { seedContestsDemo } from './contests-demo';
 import { seedContentDemo } from './content-demo';
+import { seedExemptionDemo } from './exemption-demo';
 import { seedHomeworkDemo } from './homework-demo';
 import { seedGraduationDemo } from './graduation-demo';
 import { seedWarningsDemo } from './warnings-demo';
@@ -761,6 +762,7 @@ export async function seedDemo(db: DbOrTx, { now = new Date(), scope = 'full', l
       log('app accounts of students and parents');
       await seedAppDemo(tx, passwordHash);
       await seedParentReportsDemo(tx, DEMO_TODAY);
+      await seedExemptionDemo(tx, localDate(now));
     }
     log('committing');
     return true;

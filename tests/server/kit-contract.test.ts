@@ -4,7 +4,7 @@
  * stale save, 409 for a delete with dependants, and an audit row per write. A new resource fails the suite until it has
  * a row in FIXTURES; a new write action with a body, until it has a sample body in ACTION_BODIES.
  */
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@/domain/api';
 import { pageAccess, type SchoolFamily } from '@/domain/menus/access';
@@ -78,6 +78,17 @@ const stationBody = async (c: Ctx) => {
   return { planId: plans[0].id, name: `契约站${uniq()}`, items: [STATION_ITEMS[n % STATION_ITEMS.length]], venueId: '', deviceIds: [], teacherIds: [], note: '' };
 };
 
+/** A request for a studying student of the account's school with no request yet, in the current school year. */
+const exemptionBody = async (c: Ctx, account: string): Promise<Body> => {
+  const { rows } = await c.t.db.execute<{ student: string; year: string }>(sql`
+    select s.id as student, y.id as year from students s
+    join school_years y on y.org_id = s.org_id and y.current
+    join memberships m on m.tenant_org_id = s.org_id join users u on u.id = m.user_id and u.account_num = ${account}
+    where s.status = 'studying' and not exists (select 1 from physique_exemptions e where e.student_id = s.id)
+    order by s.reg_no limit 1 offset ${uniq()}`);
+  return { studentId: rows[0].student, schoolYearId: rows[0].year, kind: 'exempt', reason: '契约', certificateFileId: null };
+};
+
 const FIXTURES: Record<string, Fixture> = {
   'admin.org.department': { ...admin },
   'k12.org.acayear': { ...k12('k12.org.acayear'), update: schoolYearBody },
@@ -149,6 +160,8 @@ const FIXTURES: Record<string, Fixture> = {
   'k12.training.specialTraining': { ...k12('k12.training.specialTraining') },
   'k12.test.warning': { ...k12('k12.test.warning') },
   'gx.test.warning': { ...gx('k12.test.warning') },
+  'k12.test.exemption': { ...k12('k12.test.exemption'), create: (c) => exemptionBody(c, 'school01') },
+  'gx.test.exemption': { ...gx('k12.test.exemption'), create: (c) => exemptionBody(c, 'college01') },
   'admin.class.practise': { ...admin },
   'admin.class.test': { ...admin },
   'k12.class.practise': { ...k12('k12.class.practise'), noRows: 'lessons come from devices, and the demo school has none of this kind; tests/server/lessons covers it' },
@@ -499,6 +512,7 @@ const ACTION_BODIES: Record<string, Body> = {
   'POST /student/:studentId/confirm': { entries: [{ id: U, version: 1 }] },
   'POST /physiqueManage/testDay/entry/:id/appeal': { note: '契约', version: 1 },
   'POST /physiqueManage/testDay/entry/:id/resolve': { outcome: 'keep', version: 1 },
+  'PUT /decide': { decision: 'approved', note: '', version: 1 },
   'POST /entries': { studentId: U, eventIds: [U] },
   'POST /teams': { eventId: U, classId: U, teamName: '契约', legs: [] },
   'PUT /teams/:entryId': { eventId: U, classId: U, teamName: '契约', legs: [] },

@@ -80,6 +80,12 @@ export const physiqueResults = pgTable(
     invalid: boolean('invalid').notNull().default(false),
     invalidAt: at('invalid_at'),
     invalidBy: uuid('invalid_by').references(() => users.id),
+    /**
+     * The student's school year is approved 免予执行 (physique_exemptions, docs/product-rules.md#physique-year
+     * "Exemptions"): listed, but left out of every rate and average like an invalid result. Set on approval and, for
+     * results written later, by a statement trigger (migration custom SQL `exemption_rollups`).
+     */
+    exempt: boolean('exempt').notNull().default(false),
     source: text('source', { enum: ['import', 'sync', 'manual'] }).notNull(),
     /**
      * Where each raw value came from, as bit masks over RESULT_KEYS (src/domain/physique-results/value-source.ts):
@@ -120,13 +126,15 @@ export const physiqueResultCounts = pgTable(
     gradeNo: smallint('grade_no').notNull(),
     gender: text('gender').notNull(),
     invalid: boolean('invalid').notNull(),
+    /** physique_results.exempt: counted in `n` (listed) but never in the summary's rates and averages. */
+    exempt: boolean('exempt').notNull().default(false),
     complete: boolean('complete').notNull(),
     level: text('level').notNull(),
     n: integer('n').notNull(),
     totalX10: bigint('total_x10', { mode: 'number' }).notNull(),
   },
   (t) => [
-    primaryKey({ name: 'physique_result_counts_pk', columns: [t.orgId, t.planId, t.classId, t.gradeNo, t.gender, t.invalid, t.complete, t.level] }),
+    primaryKey({ name: 'physique_result_counts_pk', columns: [t.orgId, t.planId, t.classId, t.gradeNo, t.gender, t.invalid, t.exempt, t.complete, t.level] }),
     // A page's groups by its tie sets (plans of a start date, a grade, classes of a code; tieGroupsQuery in
     // physique-results.service.ts): a bureau's tie set is read through its plans' grade, not the year's every count.
     index('physique_result_counts_plan_grade_idx').on(t.planId, t.gradeNo, t.classId),

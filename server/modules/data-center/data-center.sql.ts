@@ -59,7 +59,8 @@ const RESULT_COLUMNS: readonly string[] = [
 /**
  * What the distributions (five numbers and histograms) read: every item's score and raw value and the total. These
  * columns, with the keys of periodResults, are the INCLUDE list of physique_results_org_grade_idx, so a grade's
- * distributions are an index-only read of that grade's entries instead of its heap rows (migration 0012).
+ * distributions are an index-only read of that grade's entries instead of its heap rows (migration 0012; the index also
+ * includes `exempt`, which countsInAggregates reads: migration custom SQL exemption_rollups).
  */
 export const DISTRIBUTION_COLUMNS: readonly string[] = ['student_id', 'class_id', 'gender', 'grade_no', ...ITEM_SQL.flatMap((c) => [c.raw, c.score]), 'total'];
 // Fail at start-up (not in a dashboard) if the table and these lists drift apart.

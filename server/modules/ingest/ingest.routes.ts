@@ -40,6 +40,7 @@ import { classes, students } from '../../db/schema/school';
 import { devices } from '../../db/schema/venue';
 import { AppError } from '../../lib/app-error';
 import { CONSOLE_DOC_URL } from '../../lib/openapi';
+import { exemptionAppRoutes } from '../exemptions/exemptions.app-routes';
 import { lessonDeviceRoutes } from '../lessons/lessons.device-routes';
 import type { ModuleOptions } from '../module-options';
 import { refresh, revokeSession } from '../auth/sso.service';
@@ -273,6 +274,8 @@ const appRoutes: FastifyPluginAsync<ModuleOptions> = async (scope, opts) => {
         return ok(await uploadResult(scope.db, { orgId: upload.orgId, userId: upload.userId }, upload.id));
       },
     );
+
+    await signed.register(exemptionAppRoutes, { storage: opts.storage });
 
     s.post('/logout', { schema: { tags: ['app'], summary: 'Sign out', security } }, async (request) => {
       await revokeSession(scope.db, scope.now(), request.session!.sessionId);

@@ -37,6 +37,7 @@ import { saveUpload } from '../files/files.service';
 import { CLASS_SCOPE_TABLES, classScopeOf } from '../../lib/data-scope';
 import { orgs } from '../../db/schema/orgs';
 import { physiqueResultCounts, physiqueResults } from '../../db/schema/physique';
+import { physiqueExemptions } from '../../db/schema/physique-year';
 import { schoolYears, students } from '../../db/schema/school';
 import { testPlans } from '../../db/schema/test-plans';
 import type { DbOrTx } from '../../db/client';
@@ -149,7 +150,8 @@ function accessOf(family: Family, ...refs: [page: string, action?: ButtonAction]
  * route runs auth → tenant scope → permission code → validation → service.
  */
 /** What the score list reads (server/plugins/read-cache.ts): its pages are kept until one of these changes. */
-const SCORE_LIST_READS = { readsTables: [...CLASS_SCOPE_TABLES, orgs, physiqueResults, physiqueResultCounts, schoolYears, students, testPlans] };
+// physique_exemptions: a row's 免测/缓测 badge (resultSelection.exemption).
+const SCORE_LIST_READS = { readsTables: [...CLASS_SCOPE_TABLES, orgs, physiqueResults, physiqueResultCounts, physiqueExemptions, schoolYears, students, testPlans] };
 
 export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = async (app, { family, storage }) => {
   // One kind for the three families: the job's input names the family.

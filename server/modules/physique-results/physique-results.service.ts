@@ -25,7 +25,7 @@ import { containsPattern } from '../../lib/query';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import { xlsxStream } from '../../lib/spreadsheet/xlsx-stream';
 import { getPlanInScope, planIdNotBinned } from '../test-plans/test-plans.service';
-import { countsInAggregates, inTenant, rawOf, selectResults, toExportRow, toResultRow, type SelectedResult } from './physique-results.sql';
+import { countsInAggregates, inTenant, listedValid, rawOf, selectResults, toExportRow, toResultRow, type SelectedResult } from './physique-results.sql';
 import type { Family } from '@/domain/menus/access';
 import { examPointsColumns } from '../conversion/conversion.service';
 import { assertAdmitted, IMPORT_AUDIT_ENTITY, itemsFor, loadPlanContext } from './physique-write';
@@ -122,7 +122,8 @@ const TALLY = {
   },
   counts: {
     t: physiqueResultCounts,
-    valid: sql`not ${physiqueResultCounts.invalid}`,
+    // countsInAggregates on the counts: neither invalid nor of an approved-exempt year (docs/product-rules.md#physique-year).
+    valid: sql`not ${physiqueResultCounts.invalid} and not ${physiqueResultCounts.exempt}`,
     rows: (cond?: SQL) =>
       cond ? sql<number>`cast(coalesce(sum(${physiqueResultCounts.n}) filter (where ${cond}), 0) as int)` : sql<number>`cast(coalesce(sum(${physiqueResultCounts.n}), 0) as int)`,
     // Totals have one decimal, so Σ total × 10 ÷ (10 n) is the exact mean, rounded as the results' avg is.
@@ -520,7 +521,8 @@ export async function exportScores(
  * the year), valid results only, national template layout with raw values, gender 1/2 and national grade codes.
  */
 export async function exportUpload(db: DbOrTx, caller: Caller, f: ScoreFilter, t: Translate, now: Date): Promise<{ workbook: Buffer; fileName: string }> {
-  const rows = await exportRows(db, and(resultFilter(caller, { ...f, invalid: undefined }), countsInAggregates));
+  // Exempt students keep their row (identity, blank results: export-layout.ts uploadColumns).
+  const rows = await exportRows(db, and(resultFilter(caller, { ...f, invalid: undefined }), listedValid));
   const latest = new Map<string, ExportRow>();
   // Rows come oldest plan first, so the last one per student is the upload year's latest.
   for (const r of rows) latest.set(r.studentId, toExportRow(r));

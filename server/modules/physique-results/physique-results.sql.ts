@@ -2,6 +2,7 @@ import { and, eq, getTableColumns, sql, type SQL, type SQLWrapper } from 'drizzl
 import type { Family } from '@/domain/menus/access';
 import type { ScoreLevel } from '@/domain/physique/level';
 import type { Gender, ItemKey } from '@/domain/physique/standard';
+import type { ExemptionKind } from '@/domain/physique-year/year-result';
 import type { ExportRow } from '@/domain/physique-results/export-layout';
 import type { ItemResult, ResultRow, ResultSource } from '@/domain/physique-results/types';
 import { ITEM_COLUMNS, RAW_FIELDS, type ItemLevel, type WideRawFields } from '@/domain/physique-results/wide-row';
@@ -17,9 +18,16 @@ import { isoInstant } from '../../lib/iso';
  * THE condition every ranking, average, count and dashboard over physique results uses (docs/product-rules.md#score-validity): a result set
  * invalid is kept and listed (flagged) but never counted. Use it as `.where(and(…, countsInAggregates))` or inside
  * `filter (where …)`; never test the invalid column by hand in an aggregate. Results of a plan in the recycle bin
- * never count either (resultPlanNotBinned).
+ * never count either (resultPlanNotBinned), nor does the result of a student whose year is approved 免予执行
+ * (`exempt`, docs/product-rules.md#physique-year "Exemptions"): listed, never counted.
  */
-export const countsInAggregates: SQL = sql`(not ${physiqueResults.invalid} and ${resultPlanNotBinned})`;
+export const countsInAggregates: SQL = sql`(not ${physiqueResults.invalid} and not ${physiqueResults.exempt} and ${resultPlanNotBinned})`;
+
+/**
+ * A valid result of a live plan, approved-exempt ones included: what a list of students' results (the national upload
+ * file) carries, where an exempt student still has a row (docs/product-rules.md#physique-year, "Exemptions").
+ */
+export const listedValid: SQL = sql`(not ${physiqueResults.invalid} and ${resultPlanNotBinned})`;
 
 
 /** Condition: `orgColumn` belongs to the request's organisation (its tree for the admin family). */
@@ -44,6 +52,8 @@ export const resultSelection = {
   ethnicity: students.ethnicity,
   birthDate: students.birthDate,
   address: students.address,
+  /** An approved 免测/缓测 of the student in the plan's school year (the unique index allows one), else null. */
+  exemption: sql<ExemptionKind | null>`(select e.kind from physique_exemptions e where e.student_id = ${physiqueResults.studentId} and e.school_year_id = ${testPlans.schoolYearId} and e.status = 'approved' limit 1)`,
 };
 
 export type SelectedResult = typeof physiqueResults.$inferSelect & {
@@ -61,6 +71,7 @@ export type SelectedResult = typeof physiqueResults.$inferSelect & {
   ethnicity: string;
   birthDate: string | null;
   address: string | null;
+  exemption: ExemptionKind | null;
 };
 
 
@@ -121,6 +132,7 @@ export function toResultRow(r: SelectedResult): ResultRow {
     complete: r.complete,
     invalid: r.invalid,
     invalidAt: isoInstant(r.invalidAt),
+    exemption: r.exemption ?? null,
     source: r.source as ResultSource,
     updatedAt: isoInstant(r.updatedAt),
   };

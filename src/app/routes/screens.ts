@@ -20,6 +20,7 @@ export const SCREENS: Readonly<Partial<Record<ScreenId, ScreenLoader>>> = {
   'test.graduation.history': () => import('./graduation/graduation').then((m) => ({ default: m.GraduationHistoryPage })),
   'test.retest': () => import('./retest/retest').then((m) => ({ default: m.RetestPage })),
   'test.warning': () => import('./warnings/warnings').then((m) => ({ default: m.WarningPage })),
+  'test.exemption': () => import('./exemptions/exemptions').then((m) => ({ default: m.ExemptionPage })),
   'sportData.testRecord': () => import('./physique-results/test-record').then((m) => ({ default: m.TestRecordPage })),
   'sportData.exerciseRecord': () => import('./activities/exercise-records').then((m) => ({ default: m.ExerciseRecordPage })),
   'contest.competitionRank': () => import('./contests/contests').then((m) => ({ default: m.ContestListPage })),

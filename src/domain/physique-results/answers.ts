@@ -51,6 +51,8 @@ export const resultRowSchema = z.object({
   invalid: z.boolean(),
   /** ISO instant. */
   invalidAt: z.string().nullable(),
+  /** The student's approved 免测 (exempt) or 缓测 (deferred) of the plan's school year (docs/product-rules.md#physique-year). */
+  exemption: z.enum(['exempt', 'deferred']).nullable().optional(),
   source: z.enum(['import', 'sync', 'manual']),
   /** ISO instant. */
   updatedAt: z.string(),

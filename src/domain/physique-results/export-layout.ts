@@ -76,7 +76,9 @@ export function uploadColumns(): ExportColumn[] {
       return { header: c.header, value: identityValue[key], width: IDENTITY_WIDTH[key] ?? 8, text: key === 'regNo' || key === 'classNo' };
     }
     const key = c.key as ResultKey;
-    return { header: c.header, value: (r) => formatRaw(key, resultValue(r, key), 'template'), width: 10 };
+    // The template has no exemption column: an approved 免测 student's row goes up with its identity and blank
+    // results, which the national system reads as untested (docs/product-rules.md#physique-year, "Exemptions").
+    return { header: c.header, value: (r) => (r.exemption === 'exempt' ? null : formatRaw(key, resultValue(r, key), 'template')), width: 10 };
   });
 }
 
@@ -114,6 +116,8 @@ export function scoreExportColumns(t: Translate): ExportColumn[] {
     { header: header('birthDate'), value: identityValue.birthDate, width: 12 },
     { header: t('physiqueResults:export.plan'), value: (r) => r.planName, width: 16 },
     { header: t('physiqueResults:export.testedOn'), value: (r) => r.testedOn, width: 12 },
+    // An approved 免测/缓测 of the plan's school year (docs/product-rules.md#physique-year, "Exemptions").
+    { header: t('exemptions:exportColumn'), value: (r) => (r.exemption ? t(`exemptions:kind.${r.exemption}`) : null), width: 8 },
     { header: header('heightCm'), value: (r) => r.heightCm, width: 8 },
     { header: header('weightKg'), value: (r) => r.weightKg, width: 8 },
   ];

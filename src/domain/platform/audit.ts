@@ -66,6 +66,7 @@ export const AUDIT_ACTIONS = [
   'enter',
   'appeal',
   'resolve',
+  'decide',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -114,6 +115,7 @@ export const AUDIT_ENTITIES = [
   'warningSetting',
   'testDayStation',
   'testDayEntry',
+  'physiqueExemption',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 

@@ -9,7 +9,7 @@ import { testPlans } from '../../../server/db/schema/test-plans';
  * in JavaScript, the simple way (no shared code with the service's SQL).
  */
 
-export type ResultRow = typeof physiqueResults.$inferSelect & { schoolYear: number; semesterCode: number; planStart: string };
+export type ResultRow = typeof physiqueResults.$inferSelect & { schoolYear: number; semesterCode: number; planStart: string; storedInvalid: boolean };
 
 export async function loadResults(db: Db): Promise<ResultRow[]> {
   const rows = await db
@@ -17,7 +17,9 @@ export async function loadResults(db: Db): Promise<ResultRow[]> {
     .from(physiqueResults)
     .innerJoin(testPlans, eq(testPlans.id, physiqueResults.planId))
     .innerJoin(schoolYears, eq(schoolYears.id, testPlans.schoolYearId));
-  return rows;
+  // An approved-exempt student's result is left out of every figure like an invalid one (docs/product-rules.md#physique-year,
+  // "Exemptions"): `invalid` here is "does not count"; `storedInvalid` is the column itself.
+  return rows.map((r) => ({ ...r, storedInvalid: r.invalid, invalid: r.invalid || r.exempt }));
 }
 
 export interface StudentRef {

@@ -101,12 +101,12 @@ async function rollups(level: Level): Promise<Map<string, Record<string, number>
 
 /**
  * physique_result_counts (the score list's): every result, invalid ones too, counted per organisation, plan, class,
- * grade, gender, invalid, complete and level ('' for none), with Σ total × 10; as key → "n|total_x10".
+ * grade, gender, invalid, exempt, complete and level ('' for none), with Σ total × 10; as key → "n|total_x10".
  */
 function recomputeCounts(rows: readonly ResultRow[]): Map<string, string> {
   const sums = new Map<string, [number, number]>();
   for (const r of rows) {
-    const key = [r.orgId, r.planId, r.classId, r.gradeNo, r.gender, r.invalid, r.complete, r.level ?? ''].join('|');
+    const key = [r.orgId, r.planId, r.classId, r.gradeNo, r.gender, r.storedInvalid, r.exempt, r.complete, r.level ?? ''].join('|');
     const c = sums.get(key) ?? [0, 0];
     sums.set(key, [c[0] + 1, c[1] + (r.total == null ? 0 : Math.round(r.total * 10))]);
   }
@@ -117,7 +117,7 @@ async function counts(): Promise<Map<string, string>> {
   const rows = (await t.db.execute<Record<string, unknown>>(sql`select * from physique_result_counts`)).rows;
   return new Map(
     rows.map((r) => [
-      [r.org_id, r.plan_id, r.class_id, Number(r.grade_no), r.gender, r.invalid, r.complete, r.level].map(String).join('|'),
+      [r.org_id, r.plan_id, r.class_id, Number(r.grade_no), r.gender, r.invalid, r.exempt, r.complete, r.level].map(String).join('|'),
       `${Number(r.n)}|${Number(r.total_x10)}`,
     ]),
   );

@@ -45,7 +45,7 @@ function itemsOf(rows: readonly ResultRow[] | undefined): ItemKey[] {
  * and level; invalid results struck through and badged; a link to each student's report; invalid/restore and edit.
  */
 export function ResultTable({ rows, loading, pagination, showPlan, showSchool, canInvalid, canValid, onToggleInvalid, onEdit, 'aria-label': ariaLabel }: ResultTableProps) {
-  const { t } = useTranslation(['physiqueResultsUi', 'physique']);
+  const { t } = useTranslation(['physiqueResultsUi', 'physique', 'exemptions']);
   const dateTime = useDateTime('medium');
   const items = itemsOf(rows);
   const itemsKey = items.join(',');
@@ -58,8 +58,18 @@ export function ResultTable({ rows, loading, pagination, showPlan, showSchool, c
         meta: { className: 'sticky left-0 z-[1] bg-card' , headerClassName: 'sticky left-0 z-[1] bg-muted' },
         cell: ({ row }) => (
           <span className="flex flex-col leading-tight">
-            <span className={cn('font-medium whitespace-nowrap', struck(row.original.invalid))} data-testid="result-name">
-              {row.original.name}
+            <span className="flex items-center gap-1">
+              <span className={cn('font-medium whitespace-nowrap', struck(row.original.invalid))} data-testid="result-name">
+                {row.original.name}
+              </span>
+              {/* An approved 免测/缓测 of the plan's school year (docs/product-rules.md#physique-year, "Exemptions"). */}
+              {row.original.exemption ? (
+                <Tooltip content={t(`exemptions:badgeHint.${row.original.exemption}`)}>
+                  <Badge variant={row.original.exemption === 'exempt' ? 'secondary' : 'outline'} className="px-1.5 py-0 text-[11px]" data-testid="result-exemption" tabIndex={0}>
+                    {t(`exemptions:badge.${row.original.exemption}`)}
+                  </Badge>
+                </Tooltip>
+              ) : null}
             </span>
             <span className="text-xs whitespace-nowrap text-muted-foreground tabular-nums">{row.original.regNo}</span>
           </span>
