@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { QrScanButton } from '@/components/qr-scan/QrScanButton';
+import { QrScanButton } from '@/components/qr-scan/qr-scan-button';
 
 /** Scans with the device's camera: open the story on a phone, or allow the laptop's camera. The last code read shows below. */
 function Demo({ withLabel = false }: { withLabel?: boolean }) {

@@ -11,6 +11,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { PhotoAvatar } from '@/components/upload/photo-avatar';
+import { QrScanButton } from '@/components/qr-scan/qr-scan-button';
 import type { ResultKey } from '@/domain/physique/national-template';
 import { ENTRY_STATUS_TABLE, entryAppealSchema, entryResolveSchema, type EntryResolve, type EntryView, type StationStudent, type StationView } from '@/domain/test-day/entries';
 import { toApiError } from '@/lib/api-client';
@@ -82,7 +83,7 @@ export function StationScreen({ family }: { family: TestDayFamily }) {
                 aria-describedby={checkInError ? 'station-code-error' : undefined}
                 className="h-11 text-base"
               />
-              {/* QrScanButton (src/components/qr-scan/QrScanButton.tsx, branch testcards): <QrScanButton onCode={(text) => void submitCode(text)} /> */}
+              <QrScanButton onCode={(text) => void submitCode(text)} />
               <Button type="submit" className="h-11 px-5" loading={writes.checkIn.isPending} data-testid="station-check-in">
                 {t('checkIn.submit')}
               </Button>

@@ -16,6 +16,7 @@ import { Select } from '@/components/ui/select';
 import { useDateTime } from '@/lib/date-time';
 import { stationListQuery, stationSaveSchema, type StationForm, type StationRow } from '@/domain/test-day/stations';
 import type { TestDayProgress } from '@/domain/test-day/entries';
+import { PrintSheetsDialog } from './print-sheets-dialog';
 import { stations, useProgress, useStationOptions, useTestDayPlans, type TestDayFamily } from '../api';
 
 const col = createDataTableColumnHelper<StationRow>();
@@ -25,7 +26,7 @@ const col = createDataTableColumnHelper<StationRow>();
  * form, delete), a way into each station's screen, and the day's live progress per station and class.
  */
 export function TestDayScreen({ family }: { family: TestDayFamily }) {
-  const { t } = useTranslation('testDay');
+  const { t } = useTranslation(['testDay', 'testSheets']);
   const navigate = useNavigate();
   const key = `${family}.test.testDay`;
   const access = usePageAccess(key);
@@ -41,11 +42,20 @@ export function TestDayScreen({ family }: { family: TestDayFamily }) {
   const actions: PageActions<StationRow> = {
     add: { button: 'add', where: 'toolbar', testId: 'station-add', dialog: (p) => <StationDialog family={family} planId={planId!} {...p} rows={[]} /> },
     edit: { button: 'edit', dialog: (p) => <StationDialog family={family} planId={planId!} {...p} /> },
+    // Test cards of the plan (or a roster of any items) from the toolbar; a station's row prints its own roster.
+    print: { button: 'print', where: 'toolbar', testId: 'print-sheets', dialog: (p) => <PrintSheetsDialog family={family} planId={planId!} open={p.open} onOpenChange={p.onOpenChange} /> },
+    roster: {
+      button: 'print',
+      label: t('testSheets:roster.title'),
+      testId: 'station-roster',
+      dialog: (p) => <PrintSheetsDialog family={family} planId={planId!} items={p.rows[0]?.items} open={p.open} onOpenChange={p.onOpenChange} />,
+    },
   };
   const rowButtons = useMemo<(RowAction<StationRow> | string)[]>(
     () => [
       { action: 'entry', icon: <Smartphone aria-hidden />, onClick: (r) => void navigate(access.paths.route('station', r.id)) },
       'edit',
+      'roster',
       deleteAction((r) => ({ title: t('station.deleteTitle', { name: r.name }) }), (r) => remove.mutateAsync(r.id)),
     ],
     [t, navigate, access.paths, remove],

@@ -2,7 +2,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProvider } from '@/app/provider';
-import { QrScanButton } from '@/components/qr-scan/QrScanButton';
+import { QrScanButton } from '@/components/qr-scan/qr-scan-button';
 import { resetApp } from '../../app/fake-api';
 
 const track = () => ({ stop: vi.fn() });
