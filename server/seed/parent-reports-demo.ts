@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, lt } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt } from 'drizzle-orm';
 import { ORG_TYPE } from '@/domain/constants';
 import type { Tx } from '../db/client';
 import { users } from '../db/schema/auth';
@@ -12,7 +12,7 @@ const RELEASED_AFTER_DAYS = 14;
 
 /**
  * Reports parents read (docs/product-rules.md#physique-year, "Reports parents read"): the first K12 school released its
- * two ended plans' reports two weeks after each ended (school01 did), so the demo's app accounts (student001…,
+ * two ended regular plans' reports (not the re-test's) two weeks after each ended (school01 did), so the demo's app accounts (student001…,
  * parent001…) have last year beside this year and notifications, the older ones read. Runs after the app accounts.
  */
 export async function seedParentReportsDemo(tx: Tx, today: string): Promise<void> {
@@ -22,7 +22,7 @@ export async function seedParentReportsDemo(tx: Tx, today: string): Promise<void
   const ended = await tx
     .select({ id: testPlans.id, endDate: testPlans.endDate })
     .from(testPlans)
-    .where(and(eq(testPlans.orgId, school.id), lt(testPlans.endDate, today)))
+    .where(and(eq(testPlans.orgId, school.id), lt(testPlans.endDate, today), isNull(testPlans.retestOfPlanId)))
     .orderBy(asc(testPlans.startDate));
   const released = ended.slice(-2);
   for (const plan of released) {

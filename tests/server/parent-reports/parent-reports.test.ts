@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, ne } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '@/domain/api';
 import type { TokenData } from '@/domain/auth/types';
@@ -49,7 +49,8 @@ const app = async (account: string, method: 'GET' | 'POST', url: string, lang = 
 beforeAll(async () => {
   t = await createTestApp();
   const [k12] = await t.db.select({ id: orgs.id }).from(orgs).where(eq(orgs.type, ORG_TYPE.k12)).orderBy(asc(orgs.code)).limit(1);
-  plans = await t.db.select({ id: testPlans.id, name: testPlans.name }).from(testPlans).where(eq(testPlans.orgId, k12.id)).orderBy(asc(testPlans.startDate));
+  // The demo's regular plans, one per school year (its re-test plans are not released).
+  plans = await t.db.select({ id: testPlans.id, name: testPlans.name }).from(testPlans).where(and(eq(testPlans.orgId, k12.id), isNull(testPlans.retestOfPlanId))).orderBy(asc(testPlans.startDate));
   [olderEnded, lastEnded, current] = plans.slice(-3).map((p) => p.id);
   const testedIn = async (planId: string) => new Set((await t.db.select({ id: physiqueResults.studentId }).from(physiqueResults).where(and(eq(physiqueResults.planId, planId), eq(physiqueResults.invalid, false)))).map((r) => r.id));
   const [inLast, inOlder] = [await testedIn(lastEnded), await testedIn(olderEnded)];
