@@ -139,7 +139,9 @@ export async function seedExemptionCertificates(db: Db, storage: Storage, now: D
     .innerJoin(orgs, eq(orgs.id, physiqueExemptions.orgId))
     .where(and(eq(physiqueExemptions.kind, 'exempt'), sql`${physiqueExemptions.certificateFileId} is null`, sql`${physiqueExemptions.status} <> 'refused'`));
   for (const r of rows) {
-    const file = await saveUpload(db, storage, { orgId: r.orgId, userId: r.requestedBy ?? '' }, 'attachment', `诊断证明-${r.name}.pdf`, await certificatePdf(r.name), now);
+    // A request without a requester (none in the demo) keeps no certificate: a file has an owner.
+    if (!r.requestedBy) continue;
+    const file = await saveUpload(db, storage, { orgId: r.orgId, userId: r.requestedBy }, 'attachment', `诊断证明-${r.name}.pdf`, await certificatePdf(r.name), now);
     await db.update(physiqueExemptions).set({ certificateFileId: file.id }).where(eq(physiqueExemptions.id, r.id));
   }
 }

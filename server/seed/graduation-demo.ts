@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import { ORG_TYPE } from '@/domain/constants';
 import { graduationStartYear } from '@/domain/graduation/graduation';
 import type { DbOrTx } from '../db/client';
+import { users } from '../db/schema/auth';
 import { orgs } from '../db/schema/orgs';
 import { physiqueResults } from '../db/schema/physique';
 import { physiqueExemptions } from '../db/schema/physique-year';
@@ -51,11 +52,14 @@ export async function seedGraduationDemo(db: DbOrTx, opts: { currentStartYear: n
   const lastKid = kids.find((k) => k.id !== middleKid?.id && !lastTested.has(k.id)) ?? kids.find((k) => k.id !== middleKid?.id);
   if (!middleKid || !lastKid) return { exemptions: 0 };
   const decidedAt = new Date(`${opts.today}T02:00:00Z`);
+  // Asked and approved by the school's administrator, like the exemption demo's console requests.
+  const [admin] = await db.select({ id: users.id }).from(users).where(eq(users.accountNum, 'school01'));
+  const by = { requestedBy: admin?.id ?? null, decidedBy: admin?.id ?? null };
   const made = await db
     .insert(physiqueExemptions)
     .values([
-      { orgId: school.id, studentId: middleKid.id, schoolYearId: middle, kind: 'exempt', reason: '膝关节术后康复期，遵医嘱免予执行', status: 'approved', requestedAt: new Date(`${opts.currentStartYear}-03-02T01:00:00Z`), decidedAt: new Date(`${opts.currentStartYear}-03-05T01:00:00Z`) },
-      { orgId: school.id, studentId: lastKid.id, schoolYearId: last, kind: 'exempt', reason: '先天性心脏病，医院证明不宜参加剧烈运动', status: 'approved', requestedAt: new Date(`${opts.currentStartYear}-09-10T01:00:00Z`), decidedAt },
+      { orgId: school.id, studentId: middleKid.id, schoolYearId: middle, kind: 'exempt', reason: '膝关节术后康复期，遵医嘱免予执行', status: 'approved', ...by, requestedAt: new Date(`${opts.currentStartYear}-03-02T01:00:00Z`), decidedAt: new Date(`${opts.currentStartYear}-03-05T01:00:00Z`) },
+      { orgId: school.id, studentId: lastKid.id, schoolYearId: last, kind: 'exempt', reason: '先天性心脏病，医院证明不宜参加剧烈运动', status: 'approved', ...by, requestedAt: new Date(`${opts.currentStartYear}-09-10T01:00:00Z`), decidedAt },
     ])
     .onConflictDoNothing()
     .returning({ id: physiqueExemptions.id });
