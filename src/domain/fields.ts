@@ -48,6 +48,11 @@ export function nullableId(message = 'validation:common.id') {
   return z.preprocess(blankAsNull, uuid(message).nullable().optional());
 }
 
+/** A text a form must fill: trimmed, not blank (`required`, also when missing), at most `max` characters (`tooLong`). */
+export function requiredText(max: number, required: string, tooLong = 'validation:common.tooLong') {
+  return z.string({ error: required }).trim().min(1, required).max(max, tooLong);
+}
+
 /** A free text a form may clear: trimmed, at most `max` characters (`tooLong`), blank is null, missing is undefined. */
 export function optionalText(max: number, tooLong: string) {
   return z.preprocess(blankAsNull, z.string().trim().max(max, tooLong).nullable().optional());

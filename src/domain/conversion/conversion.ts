@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { enumFilter, optionalText, requiredNumber } from '../fields';
+import { enumFilter, optionalText, requiredNumber, requiredText } from '../fields';
 import { listQuery, textFilter, versionField } from '../list-query';
 import { enumTable } from '../presentation';
 import { ITEM_KEYS, type ItemKey } from '../physique/standard';
@@ -83,11 +83,7 @@ export const maxPointsField = requiredNumber('conversion:validation.maxPointsReq
 
 /** What a table is besides its steps: name, stage, exam year, basis, full mark, note (the import's dialog asks these). */
 export const conversionHeadSchema = z.object({
-  name: z
-    .string({ error: 'conversion:validation.nameRequired' })
-    .trim()
-    .min(1, 'conversion:validation.nameRequired')
-    .max(CONVERSION_NAME_MAX, 'validation:common.tooLong'),
+  name: requiredText(CONVERSION_NAME_MAX, 'conversion:validation.nameRequired'),
   stage: z.enum(CONVERSION_STAGES, { error: 'conversion:validation.stageRequired' }),
   year: requiredNumber('conversion:validation.yearRequired', 'conversion:validation.yearInvalid').pipe(
     z.number().int('conversion:validation.yearInvalid').min(CONVERSION_YEAR_MIN, 'conversion:validation.yearInvalid').max(CONVERSION_YEAR_MAX, 'conversion:validation.yearInvalid'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { enumFilter, nullableId, requiredId } from '../fields';
+import { enumFilter, nullableId, requiredId, requiredText } from '../fields';
 import { idFilter, listQuery, textFilter, versionField } from '../list-query';
 import { enumTable } from '../presentation';
 import { EXEMPTION_KINDS as YEAR_EXEMPTION_KINDS, type ExemptionKind } from '../physique-year/year-result';
@@ -30,11 +30,7 @@ export const CERTIFICATE_PURPOSE = 'attachment' as const;
 export const EXEMPTION_KIND_TABLE = enumTable(EXEMPTION_KINDS, (k) => `exemptions:kind.${k}`, { exempt: 'primary', deferred: 'warning' });
 export const EXEMPTION_STATUS_TABLE = enumTable(EXEMPTION_STATUSES, (s) => `exemptions:status.${s}`, { pending: 'warning', approved: 'success', refused: 'danger' });
 
-const reason = z
-  .string({ error: 'exemptions:reasonRequired' })
-  .trim()
-  .min(1, 'exemptions:reasonRequired')
-  .max(EXEMPTION_REASON_MAX, 'validation:common.tooLong');
+const reason = requiredText(EXEMPTION_REASON_MAX, 'exemptions:reasonRequired');
 
 /** A request from the console: a student of the requester's classes, the school year, kind, reason, certificate. */
 export const exemptionSaveSchema = z.object({

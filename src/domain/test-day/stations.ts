@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nullableId, optionalId, optionalText, requiredId, uuid } from '../fields';
+import { nullableId, optionalId, optionalText, requiredId, requiredText, uuid } from '../fields';
 import { listQuery, versionField } from '../list-query';
 import { ITEM_KEYS, type ItemKey } from '../physique/standard';
 
@@ -20,7 +20,7 @@ const ids = (max: number, message: string) => z.array(uuid(), { error: message }
 
 export const stationSaveSchema = z.object({
   planId: requiredId('testDay:station.planRequired'),
-  name: z.string({ error: 'testDay:station.nameRequired' }).trim().min(1, 'testDay:station.nameRequired').max(STATION_NAME_MAX, 'validation:common.tooLong'),
+  name: requiredText(STATION_NAME_MAX, 'testDay:station.nameRequired'),
   items: z
     .array(z.enum(ITEM_KEYS, { error: 'testDay:station.itemsRequired' }), { error: 'testDay:station.itemsRequired' })
     .min(1, 'testDay:station.itemsRequired')

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { enumFilter, nullableId, optionalText, requiredNumber, uuid } from '../fields';
+import { enumFilter, nullableId, optionalText, requiredNumber, requiredText, uuid } from '../fields';
 import { idFilter, intFilter, listQuery, versionField } from '../list-query';
 import { enumTable } from '../presentation';
 import { ITEM_KEYS, type ItemKey } from '../physique/standard';
@@ -166,11 +166,7 @@ export interface WarningOptions {
 /** Note text limit of a case and its actions. */
 export const CASE_NOTE_MAX = 500;
 const note = optionalText(CASE_NOTE_MAX, 'validation:common.tooLong');
-const requiredNote = z
-  .string({ error: 'warnings:case.noteRequired' })
-  .trim()
-  .min(1, 'warnings:case.noteRequired')
-  .max(CASE_NOTE_MAX, 'validation:common.tooLong');
+const requiredNote = requiredText(CASE_NOTE_MAX, 'warnings:case.noteRequired');
 
 /** POST …/cases: a warning becomes a case. */
 export const caseOpenSchema = z.object({
