@@ -291,6 +291,15 @@ const SCREENS: Screen[] = [
     await page.getByTestId('menu-menu-management').click();
   }) },
   { account: 'district01', path: '/menuManagement?family=admin', open: clickFirst('menu-edit'), dialog: true },
+  // The physique year's pages (their flows and dialogs are checked in their own specs: test-day, exemption, parent-report).
+  { account: 'school01', path: '/k12/physiqueManage/testDay' },
+  { account: 'college01', path: '/gx/physiqueManage/testDay' },
+  { account: 'school01', path: '/k12/physiqueManage/exemption' },
+  { account: 'college01', path: '/gx/physiqueManage/exemption' },
+  { account: 'school01', path: '/k12/physiqueManage/graduation' },
+  { account: 'college01', path: '/gx/physiqueManage/graduation' },
+  { account: 'school01', path: '/k12/physiqueManage/warning' },
+  { account: 'college01', path: '/gx/physiqueManage/warning' },
 ];
 
 /**
