@@ -24,7 +24,7 @@ export function useCohortName() {
 
 function Stat({ label, value, tone, testId }: { label: string; value: number; tone?: string; testId?: string }) {
   return (
-    <div className="rounded-md border bg-muted/30 px-3 py-1.5">
+    <div className="rounded-md border bg-card px-3 py-1.5">
       <span className="text-xs text-muted-foreground">{label}</span>{' '}
       <span className={cn('font-semibold tabular-nums', tone)} data-testid={testId}>
         {value}
