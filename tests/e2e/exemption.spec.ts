@@ -2,11 +2,11 @@ import { expect, test } from '@playwright/test';
 import { axeProblems, clickRowAction, shot, signIn } from './support';
 
 /**
- * An exemption from request to the score list (docs/product-rules.md#physique-year, "Exemptions"): a class teacher
- * asks 免测 for a tested student of their class, the school's administrator approves it, and the score list marks the
- * student 免测 (the student report's 免测 reads the same approved request). The pages pass axe.
+ * An exemption from request to report (docs/product-rules.md#physique-year, "Exemptions"): a class teacher asks 免测
+ * for a tested student of their class, the school's administrator approves it, the score list marks the student 免测
+ * and the student's report says the year is 免测. The pages pass axe.
  */
-test('myclass01 requests 免测, school01 approves, the score list shows 免测', async ({ browser }) => {
+test('myclass01 requests 免测, school01 approves, the score list and the report show 免测', async ({ browser }) => {
   test.slow();
   // A tested student of myclass01's classes without a mark yet: the last row of their score list.
   const teacher = await browser.newPage();
@@ -58,5 +58,8 @@ test('myclass01 requests 免测, school01 approves, the score list shows 免测'
   await admin.keyboard.press('Enter');
   const marked = admin.getByRole('row').filter({ has: admin.getByTestId('result-name').getByText(name) }).first();
   await expect(marked.getByTestId('result-exemption')).toHaveText('免测');
+  // The student's report says the year is 免测 (its year card reads the same approved request).
+  await marked.getByTestId('result-report').click();
+  await expect(admin.getByTestId('report-year-total')).toHaveText('免测');
   await admin.close();
 });
