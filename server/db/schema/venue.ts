@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { DEVICE_KINDS } from '../../../src/domain/venue/devices';
 import { orgs } from './orgs';
 
 /** Venues of an organisation (docs/product-rules.md#venues): two-digit ID unique in the organisation. */
@@ -29,6 +30,7 @@ export const devices = pgTable(
     orgId: uuid('org_id').notNull().references(() => orgs.id),
     name: text('name').notNull(),
     serialNo: text('serial_no').notNull(),
+    kind: text('kind', { enum: DEVICE_KINDS }).notNull().default('terminal'),
     mac: text('mac'),
     venueId: uuid('venue_id').references(() => venues.id),
     parentId: uuid('parent_id').references((): AnyPgColumn => devices.id),

@@ -61,6 +61,8 @@ export const BUTTON_ACTIONS = {
   followUp: '跟进',
   /** Releases a plan's reports to the students' and parents' app. */
   release: '发布报告',
+  /** Acknowledging a lesson's safety alert on the live monitor. */
+  acknowledge: '确认警报',
 } as const;
 export type ButtonAction = keyof typeof BUTTON_ACTIONS;
 
@@ -192,6 +194,12 @@ const physiqueYearPages = (no: number) =>
     page('graduation', no + 3, 'physiqueManage/graduation', '毕业成绩', ['detail', 'print', 'export'], [['history', 'history/:studentId', '体质档案', 'detail']]),
     page('warning', no + 4, 'physiqueManage/warning', '体质预警', ['setting', 'followUp', 'export']),
   ] as const;
+/** Lesson load (docs/product-rules.md#lesson-load): the live monitor of a lesson and the load reports, for K12 schools and universities. */
+const lessonLoadPages = (no: number) =>
+  [
+    page('monitor', no, 'class/monitor', '课堂监控', ['edit', 'acknowledge'], [['live', 'live/:lessonId', '实时监控', 'view']]),
+    page('load', no + 1, 'class/load', '课堂负荷', ['detail', 'print', 'export'], [['lesson', 'lesson/:lessonId', '课堂负荷报告', 'detail']]),
+  ] as const;
 const scoreSearchPage = (no: number) =>
   page('scoreSearch', no, 'organizeTest/scoreSearch', '成绩查询', ['export', 'invalid', 'valid']);
 const testRecordPage = (no: number) =>
@@ -317,6 +325,8 @@ const ADMIN = {
     group('class', 7, '课堂教学', 'school', [
       page('practise', 12, 'class/practise', '课堂练习', ['detail', 'export']),
       page('test', 13, 'class/test', '课堂测试', ['detail', 'export']),
+      // A district compares its schools' lesson load (docs/product-rules.md#lesson-load).
+      page('load', 21, 'class/load', '课堂负荷', ['detail', 'export']),
     ]),
     bannerGroup(8, 14),
     // The resource library a management organisation publishes to its schools (docs/product-rules.md#lesson-resources).
@@ -385,6 +395,7 @@ const K12 = {
       page('practise', 22, 'class/practise', '课堂练习', ['detail', 'export', 'delete']),
       page('test', 23, 'class/test', '课堂测试', ['detail', 'export', 'delete']),
       page('match', 24, 'class/match', '课堂比赛', ['detail', 'export', 'delete']),
+      ...lessonLoadPages(38),
     ]),
     group('training', 10, '专项训练', 'dumbbell', [
       page('specialTraining', 25, 'specialTraining/specialTrainingList', '训练计划', ['add', 'detail', 'data', 'end', 'delete'], [
@@ -457,6 +468,7 @@ const GX = {
     group('wiki', 9, '百科管理', 'book-marked', [wikiPage(22)]),
     bannerGroup(10, 23),
     systemGroup(11, 24),
+    group('class', 12, '课堂教学', 'school', [...lessonLoadPages(32)]),
   ],
 } satisfies FamilyDef;
 

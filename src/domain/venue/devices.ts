@@ -14,6 +14,14 @@ export const DEVICE_STATUSES = ['online', 'offline', 'disabled'] as const;
 export type DeviceStatus = (typeof DEVICE_STATUSES)[number];
 export const DEVICE_STATUS_TABLE = enumTable(DEVICE_STATUSES, (s) => `venue:device.statuses.${s}`, { online: 'success', offline: 'neutral', disabled: 'danger' });
 
+/**
+ * What a device is (docs/product-rules.md#lesson-load): a terminal (test machines, station tablets, the default), a
+ * heart-rate band lent to a student for a lesson, or a hub that relays many bands (the bands' `parent`).
+ */
+export const DEVICE_KINDS = ['terminal', 'band', 'hub'] as const;
+export type DeviceKind = (typeof DEVICE_KINDS)[number];
+export const DEVICE_KIND_TABLE = enumTable(DEVICE_KINDS, (k) => `venue:device.kinds.${k}`);
+
 export const DEVICE_NAME_MAX = 30;
 export const DEVICE_SERIAL_MAX = 32;
 export const DEVICE_SOFTWARE_MAX = 32;

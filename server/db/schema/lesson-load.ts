@@ -1,0 +1,129 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, real, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { ALERT_KINDS } from '../../../src/domain/lesson-load/alerts';
+import { users } from './auth';
+import { lessons } from './lessons';
+import { orgs } from './orgs';
+import { classes, students } from './school';
+import { devices } from './venue';
+
+const at = (name: string) => timestamp(name, { withTimezone: true });
+
+/**
+ * Lesson load (docs/product-rules.md#lesson-load): heart-rate bands lent to students for a lesson, their samples, the
+ * per-minute aggregates every report reads, the lesson's stored figures and its safety alerts.
+ */
+
+/** A band lent to a student for one lesson (bands are shared across classes: the binding lives with the lesson). */
+export const lessonBands = pgTable(
+  'lesson_bands',
+  {
+    lessonId: uuid('lesson_id').notNull().references(() => lessons.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id').notNull().references(() => students.id),
+    deviceId: uuid('device_id').notNull().references(() => devices.id),
+    boundAt: at('bound_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.lessonId, t.studentId] }), uniqueIndex('lesson_bands_lesson_device_uq').on(t.lessonId, t.deviceId), index('lesson_bands_device_idx').on(t.deviceId)],
+);
+
+/**
+ * Raw samples, one per student and second, kept RAW_RETENTION_DAYS (src/domain/lesson-load/samples.ts). On the
+ * database this table is partitioned by day on `at` (custom migration), so retention drops whole partitions. No foreign
+ * keys: the ingest checks the lesson and its bindings for the whole batch.
+ */
+export const heartRateSamples = pgTable(
+  'heart_rate_samples',
+  {
+    lessonId: uuid('lesson_id').notNull(),
+    studentId: uuid('student_id').notNull(),
+    at: at('at').notNull(),
+    bpm: smallint('bpm').notNull(),
+    intensity: smallint('intensity'),
+  },
+  (t) => [primaryKey({ columns: [t.lessonId, t.studentId, t.at] })],
+);
+
+/** Per student and minute of a lesson, kept for good: what every report and the monitor's running figures read. */
+export const heartRateMinutes = pgTable(
+  'heart_rate_minutes',
+  {
+    lessonId: uuid('lesson_id').notNull().references(() => lessons.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id').notNull(),
+    minute: at('minute').notNull(),
+    samples: smallint('samples').notNull(),
+    bpmSum: integer('bpm_sum').notNull(),
+    bpmMin: smallint('bpm_min').notNull(),
+    bpmMax: smallint('bpm_max').notNull(),
+    /** Seconds in each zone (src/domain/lesson-load/zones.ts), from the student's age on the lesson's day. */
+    zoneRest: smallint('zone_rest').notNull().default(0),
+    zoneModerate: smallint('zone_moderate').notNull().default(0),
+    zoneTarget: smallint('zone_target').notNull().default(0),
+    zoneHigh: smallint('zone_high').notNull().default(0),
+    zoneDanger: smallint('zone_danger').notNull().default(0),
+    /** Seconds counted as exercise (zones.ts isActive). */
+    active: smallint('active').notNull().default(0),
+    /** The last kept sample of the minute and its bpm: the drop rules' previous sample, the monitor's now. */
+    lastAt: at('last_at').notNull(),
+    lastBpm: smallint('last_bpm').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.lessonId, t.studentId, t.minute] })],
+);
+
+/** Samples dropped by the ingest, counted per lesson and reason (src/domain/lesson-load/samples.ts DROP_REASONS). */
+export const heartRateDrops = pgTable(
+  'heart_rate_drops',
+  {
+    lessonId: uuid('lesson_id').notNull().references(() => lessons.id, { onDelete: 'cascade' }),
+    reason: text('reason').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.lessonId, t.reason] })],
+);
+
+/**
+ * A lesson's figures (src/domain/lesson-load/summary.ts lessonLoad), stored when it closes and again when a late batch
+ * arrives, so term and district reports read one row per lesson. `students` holds each student's figures.
+ */
+export const lessonLoads = pgTable(
+  'lesson_loads',
+  {
+    lessonId: uuid('lesson_id').primaryKey().references(() => lessons.id, { onDelete: 'cascade' }),
+    orgId: uuid('org_id').notNull().references(() => orgs.id),
+    classId: uuid('class_id').notNull().references(() => classes.id),
+    startedAt: at('started_at').notNull(),
+    minutes: smallint('minutes').notNull(),
+    studentCount: smallint('student_count').notNull(),
+    mainMeanBpm: real('main_mean_bpm'),
+    peakBpm: smallint('peak_bpm'),
+    recoveryBpm: real('recovery_bpm'),
+    groupDensity: real('group_density'),
+    individualDensity: real('individual_density'),
+    targetShare: real('target_share'),
+    meetsTargets: boolean('meets_targets').notNull(),
+    students: jsonb('students').$type<{ studentId: string; meanBpm: number | null; mainMeanBpm: number | null; peakBpm: number | null; density: number | null; measured: number }[]>().notNull(),
+    computedAt: at('computed_at').notNull().defaultNow(),
+  },
+  (t) => [index('lesson_loads_org_time_idx').on(t.orgId, t.startedAt), index('lesson_loads_class_time_idx').on(t.classId, t.startedAt)],
+);
+
+/** Safety alerts of a lesson (src/domain/lesson-load/alerts.ts), kept with who acknowledged them and when. */
+export const lessonAlerts = pgTable(
+  'lesson_alerts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    lessonId: uuid('lesson_id').notNull().references(() => lessons.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id').notNull().references(() => students.id),
+    kind: text('kind', { enum: ALERT_KINDS }).notNull(),
+    /** When the condition began (the run's first sample above the threshold, or the band's last sample). */
+    startedAt: at('started_at').notNull(),
+    raisedAt: at('raised_at').notNull().defaultNow(),
+    peakBpm: smallint('peak_bpm'),
+    acknowledgedAt: at('acknowledged_at'),
+    acknowledgedBy: uuid('acknowledged_by').references(() => users.id),
+    note: text('note'),
+  },
+  (t) => [
+    uniqueIndex('lesson_alerts_uq').on(t.lessonId, t.studentId, t.kind, t.startedAt),
+    index('lesson_alerts_open_idx').on(t.lessonId).where(sql`${t.acknowledgedAt} is null`),
+  ],
+);

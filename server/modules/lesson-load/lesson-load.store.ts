@@ -1,0 +1,128 @@
+import { eq, sql } from 'drizzle-orm';
+import { lessonLoad, type LessonLoad, type MinuteRow } from '@/domain/lesson-load/summary';
+import { isActive, ZONES, zoneOf, type Zone } from '@/domain/lesson-load/zones';
+import type { DbOrTx, Tx } from '../../db/client';
+import { lessons } from '../../db/schema/lessons';
+import { heartRateMinutes, lessonLoads } from '../../db/schema/lesson-load';
+
+/**
+ * The storage of lesson load (docs/product-rules.md#lesson-load): kept samples go to the raw table and are folded into
+ * the per-minute aggregates in the same statement set; a lesson's figures are computed from the aggregates and stored
+ * one row per lesson. The ingest (drop rules, bindings, consent) calls writeSamples; reports read lesson_loads.
+ */
+
+/** A sample that passed the drop rules, with the age its zone is read for. */
+export interface SampleToWrite {
+  studentId: string;
+  /** Epoch milliseconds, whole seconds. */
+  at: number;
+  bpm: number;
+  intensity: number | null;
+  age: number;
+}
+
+const MINUTE = 60_000;
+
+/**
+ * Writes kept samples of one lesson: the raw rows (a resent second changes nothing) and, for the rows actually new,
+ * their minutes' aggregates (added to what the minute holds). Answers how many samples were new.
+ */
+export async function writeSamples(tx: Tx, lessonId: string, samples: readonly SampleToWrite[]): Promise<number> {
+  if (samples.length === 0) return 0;
+  const { rows: inserted } = await tx.execute<{ student_id: string; at: string }>(sql`
+    insert into heart_rate_samples (lesson_id, student_id, at, bpm, intensity)
+    select ${lessonId}::uuid, s, to_timestamp(a / 1000.0), b, i
+      from unnest(${sql.param(samples.map((s) => s.studentId))}::uuid[], ${sql.param(samples.map((s) => s.at))}::bigint[],
+                  ${sql.param(samples.map((s) => s.bpm))}::smallint[], ${sql.param(samples.map((s) => s.intensity))}::smallint[]) as t(s, a, b, i)
+    on conflict do nothing
+    returning student_id, (extract(epoch from at) * 1000)::bigint::text as at`);
+  const fresh = new Set(inserted.map((r) => `${r.student_id}|${Number(r.at)}`));
+  const minutes = new Map<string, { studentId: string; minute: number; samples: number; sum: number; min: number; max: number; zones: Record<Zone, number>; active: number; lastAt: number; lastBpm: number }>();
+  for (const s of samples) {
+    if (!fresh.delete(`${s.studentId}|${s.at}`)) continue;
+    const minute = Math.floor(s.at / MINUTE) * MINUTE;
+    const key = `${s.studentId}|${minute}`;
+    let m = minutes.get(key);
+    if (!m) {
+      m = { studentId: s.studentId, minute, samples: 0, sum: 0, min: s.bpm, max: s.bpm, zones: { rest: 0, moderate: 0, target: 0, high: 0, danger: 0 }, active: 0, lastAt: s.at, lastBpm: s.bpm };
+      minutes.set(key, m);
+    }
+    m.samples += 1;
+    m.sum += s.bpm;
+    m.min = Math.min(m.min, s.bpm);
+    m.max = Math.max(m.max, s.bpm);
+    m.zones[zoneOf(s.bpm, s.age)] += 1;
+    if (isActive(s.bpm, s.intensity)) m.active += 1;
+    if (s.at >= m.lastAt) {
+      m.lastAt = s.at;
+      m.lastBpm = s.bpm;
+    }
+  }
+  if (minutes.size === 0) return 0;
+  const list = [...minutes.values()];
+  const col = <T>(f: (m: (typeof list)[number]) => T) => sql.param(list.map(f));
+  await tx.execute(sql`
+    insert into heart_rate_minutes as h (lesson_id, student_id, minute, samples, bpm_sum, bpm_min, bpm_max, zone_rest, zone_moderate, zone_target, zone_high, zone_danger, active, last_at, last_bpm)
+    select ${lessonId}::uuid, s, to_timestamp(m / 1000.0), n, su, mi, ma, zr, zm, zt, zh, zd, ac, to_timestamp(la / 1000.0), lb
+      from unnest(${col((m) => m.studentId)}::uuid[], ${col((m) => m.minute)}::bigint[], ${col((m) => m.samples)}::int[], ${col((m) => m.sum)}::int[],
+                  ${col((m) => m.min)}::int[], ${col((m) => m.max)}::int[], ${col((m) => m.zones.rest)}::int[], ${col((m) => m.zones.moderate)}::int[],
+                  ${col((m) => m.zones.target)}::int[], ${col((m) => m.zones.high)}::int[], ${col((m) => m.zones.danger)}::int[], ${col((m) => m.active)}::int[],
+                  ${col((m) => m.lastAt)}::bigint[], ${col((m) => m.lastBpm)}::int[]) as t(s, m, n, su, mi, ma, zr, zm, zt, zh, zd, ac, la, lb)
+    on conflict (lesson_id, student_id, minute) do update set
+      samples = h.samples + excluded.samples, bpm_sum = h.bpm_sum + excluded.bpm_sum,
+      bpm_min = least(h.bpm_min, excluded.bpm_min), bpm_max = greatest(h.bpm_max, excluded.bpm_max),
+      zone_rest = h.zone_rest + excluded.zone_rest, zone_moderate = h.zone_moderate + excluded.zone_moderate,
+      zone_target = h.zone_target + excluded.zone_target, zone_high = h.zone_high + excluded.zone_high,
+      zone_danger = h.zone_danger + excluded.zone_danger, active = h.active + excluded.active,
+      last_at = greatest(h.last_at, excluded.last_at),
+      last_bpm = case when excluded.last_at >= h.last_at then excluded.last_bpm else h.last_bpm end`);
+  return list.reduce((n, m) => n + m.samples, 0);
+}
+
+/** A lesson's per-minute aggregates as the summary reads them. */
+export async function minuteRowsOf(db: DbOrTx, lessonId: string): Promise<MinuteRow[]> {
+  const rows = await db.select().from(heartRateMinutes).where(eq(heartRateMinutes.lessonId, lessonId));
+  return rows.map((r) => ({
+    studentId: r.studentId,
+    minute: r.minute.getTime(),
+    samples: r.samples,
+    bpmSum: r.bpmSum,
+    bpmMin: r.bpmMin,
+    bpmMax: r.bpmMax,
+    zones: Object.fromEntries(ZONES.map((z) => [z, r[`zone${z[0].toUpperCase()}${z.slice(1)}` as `zone${Capitalize<Zone>}`]])) as Record<Zone, number>,
+    active: r.active,
+  }));
+}
+
+/** Computes a lesson's figures now (a lesson in progress runs to `now`). Null when the lesson does not exist. */
+export async function computeLessonLoad(db: DbOrTx, lessonId: string, now = new Date()): Promise<{ lesson: typeof lessons.$inferSelect; load: LessonLoad } | null> {
+  const [lesson] = await db.select().from(lessons).where(eq(lessons.id, lessonId));
+  if (!lesson) return null;
+  const load = lessonLoad(await minuteRowsOf(db, lessonId), lesson.startedAt.getTime(), lesson.endedAt?.getTime() ?? null, now.getTime());
+  return { lesson, load };
+}
+
+/** Stores a closed lesson's figures (lesson_loads), replacing what a late batch made stale. A lesson in progress is not stored. */
+export async function storeLessonLoad(tx: Tx, lessonId: string): Promise<void> {
+  const computed = await computeLessonLoad(tx, lessonId);
+  if (!computed?.lesson.endedAt) return;
+  const { lesson, load } = computed;
+  const values = {
+    lessonId,
+    orgId: lesson.orgId,
+    classId: lesson.classId,
+    startedAt: lesson.startedAt,
+    minutes: Math.max(1, Math.ceil((lesson.endedAt!.getTime() - lesson.startedAt.getTime()) / MINUTE)),
+    studentCount: load.students.length,
+    mainMeanBpm: load.mainMeanBpm,
+    peakBpm: load.peakBpm,
+    recoveryBpm: load.recoveryBpm,
+    groupDensity: load.groupDensity,
+    individualDensity: load.individualDensity,
+    targetShare: load.targetShare,
+    meetsTargets: load.meetsTargets,
+    students: load.students.map((s) => ({ studentId: s.studentId, meanBpm: s.meanBpm, mainMeanBpm: s.mainMeanBpm, peakBpm: s.peakBpm, density: s.density, measured: s.measured })),
+    computedAt: new Date(),
+  };
+  await tx.insert(lessonLoads).values(values).onConflictDoUpdate({ target: lessonLoads.lessonId, set: values });
+}
