@@ -1,9 +1,13 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import type { BandBinding } from '@/domain/lesson-load/samples';
 import { lessonLoad, type LessonLoad, type MinuteRow } from '@/domain/lesson-load/summary';
 import { isActive, ZONES, zoneOf, type Zone } from '@/domain/lesson-load/zones';
 import type { DbOrTx, Tx } from '../../db/client';
 import { lessons } from '../../db/schema/lessons';
-import { heartRateMinutes, lessonLoads } from '../../db/schema/lesson-load';
+import { heartRateMinutes, lessonBands, lessonLoads } from '../../db/schema/lesson-load';
+import { students } from '../../db/schema/school';
+import { devices } from '../../db/schema/venue';
+import { fieldError } from '../../lib/app-error';
 
 /**
  * The storage of lesson load (docs/product-rules.md#lesson-load): kept samples go to the raw table and are folded into
@@ -125,4 +129,44 @@ export async function storeLessonLoad(tx: Tx, lessonId: string): Promise<void> {
     computedAt: new Date(),
   };
   await tx.insert(lessonLoads).values(values).onConflictDoUpdate({ target: lessonLoads.lessonId, set: values });
+}
+
+/**
+ * Lends bands to students of a lesson (the hub's device route and the teacher's console both call this): each band is
+ * a `band` device of the lesson's school, each student is in the lesson's class. A student given another band gets it
+ * instead of the old one; a band lent to another student of the lesson is refused. All or nothing.
+ */
+export async function bindBands(tx: Tx, lesson: { id: string; orgId: string; classId: string }, bindings: readonly BandBinding[]): Promise<{ studentId: string; deviceId: string }[]> {
+  const serials = [...new Set(bindings.map((b) => b.band))];
+  const bands = await tx
+    .select({ id: devices.id, serialNo: devices.serialNo })
+    .from(devices)
+    .where(and(eq(devices.orgId, lesson.orgId), eq(devices.kind, 'band'), inArray(devices.serialNo, serials)));
+  const bandBySerial = new Map(bands.map((b) => [b.serialNo, b.id]));
+  const missing = serials.find((s) => !bandBySerial.has(s));
+  if (missing) throw fieldError('bindings', 'lessonLoad:rules.bandUnknown', { band: missing });
+  const ids = bindings.flatMap((b) => (b.studentId ? [b.studentId] : []));
+  const regNos = bindings.flatMap((b) => (b.regNo ? [b.regNo] : []));
+  const found = await tx
+    .select({ id: students.id, regNo: students.regNo })
+    .from(students)
+    .where(and(eq(students.classId, lesson.classId), or(inArray(students.id, ids.length ? ids : ['00000000-0000-0000-0000-000000000000']), inArray(students.regNo, regNos.length ? regNos : ['']))));
+  const byId = new Set(found.map((s) => s.id));
+  const byRegNo = new Map(found.map((s) => [s.regNo, s.id]));
+  const pairs = bindings.map((b) => {
+    const studentId = b.studentId && byId.has(b.studentId) ? b.studentId : b.regNo ? byRegNo.get(b.regNo) : undefined;
+    if (!studentId) throw fieldError('bindings', 'lessonLoad:rules.studentUnknown');
+    return { studentId, deviceId: bandBySerial.get(b.band)! };
+  });
+  const students_ = new Set(pairs.map((p) => p.studentId));
+  if (students_.size !== pairs.length || new Set(pairs.map((p) => p.deviceId)).size !== pairs.length) throw fieldError('bindings', 'lessonLoad:rules.bandTaken', { band: bindings[0].band });
+  const taken = await tx
+    .select({ studentId: lessonBands.studentId, deviceId: lessonBands.deviceId })
+    .from(lessonBands)
+    .where(and(eq(lessonBands.lessonId, lesson.id), inArray(lessonBands.deviceId, pairs.map((p) => p.deviceId))));
+  const clash = taken.find((t) => !students_.has(t.studentId));
+  if (clash) throw fieldError('bindings', 'lessonLoad:rules.bandTaken', { band: bands.find((b) => b.id === clash.deviceId)!.serialNo });
+  await tx.delete(lessonBands).where(and(eq(lessonBands.lessonId, lesson.id), inArray(lessonBands.studentId, [...students_])));
+  await tx.insert(lessonBands).values(pairs.map((p) => ({ lessonId: lesson.id, ...p })));
+  return pairs;
 }

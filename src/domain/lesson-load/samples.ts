@@ -80,3 +80,14 @@ export function screenSamples(
   }
   return { kept, drops };
 }
+
+/** Lending bands to students for a lesson: a band's serial number and the student (by id or 学籍号). */
+export const bandBindingSchema = z.object({
+  band: z.string().trim().min(1).max(64),
+  studentId: z.string().uuid().optional(),
+  regNo: z.string().trim().min(1).max(32).optional(),
+});
+export const bandBindingsSchema = z.object({
+  bindings: z.array(bandBindingSchema.refine((b) => b.studentId !== undefined || b.regNo !== undefined, { path: ['studentId'], message: 'lessonLoad:rules.studentRequired' })).min(1).max(200),
+});
+export type BandBinding = z.output<typeof bandBindingSchema>;

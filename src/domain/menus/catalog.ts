@@ -198,7 +198,10 @@ const physiqueYearPages = (no: number) =>
 const lessonLoadPages = (no: number) =>
   [
     page('monitor', no, 'class/monitor', '课堂监控', ['edit', 'acknowledge'], [['live', 'live/:lessonId', '实时监控', 'view']]),
-    page('load', no + 1, 'class/load', '课堂负荷', ['detail', 'print', 'export'], [['lesson', 'lesson/:lessonId', '课堂负荷报告', 'detail']]),
+    page('load', no + 1, 'class/load', '课堂负荷', ['detail', 'print', 'export'], [
+      ['lesson', 'lesson/:lessonId', '课堂负荷报告', 'detail'],
+      ['summary', 'summary', '负荷汇总', 'view'],
+    ]),
   ] as const;
 const scoreSearchPage = (no: number) =>
   page('scoreSearch', no, 'organizeTest/scoreSearch', '成绩查询', ['export', 'invalid', 'valid']);
