@@ -7,6 +7,7 @@ import { ERR } from '@/domain/errors';
 import { driverOf, type Db } from './db/client';
 import { parseEnv, type Env } from './env';
 import { AppError } from './lib/app-error';
+import { AUDIT_SEAL_EVERY_MS, sealAuditChains } from './lib/audit-chain';
 import { JobQueue } from './lib/jobs';
 import { databaseRateLimitStore } from './lib/shared-limits';
 import { createStorage } from './lib/storage/create-storage';
@@ -131,6 +132,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (hasWebDist(env.WEB_DIST)) {
     app.get(BASE_PATH, (_request, reply) => reply.redirect(`${BASE_PATH}/`));
     await app.register(staticWebPlugin, { prefix: BASE_PATH, root: env.WEB_DIST });
+  }
+
+  if (options.jobWorker) {
+    // New operation-log rows join their organisation's hash chain within seconds (docs/decisions/050-audit-hash-chain.md);
+    // the instances that work jobs take turns (the sealer's lock).
+    let sealing: Promise<unknown> = Promise.resolve();
+    const timer = setInterval(() => {
+      sealing = sealAuditChains(options.db).catch((err: unknown) => app.log.error({ err }, 'audit log seal'));
+    }, AUDIT_SEAL_EVERY_MS);
+    timer.unref();
+    app.addHook('onClose', async () => {
+      clearInterval(timer);
+      await sealing;
+    });
   }
 
   await app.ready();
