@@ -7,6 +7,7 @@ import { ERR } from '@/domain/errors';
 import { driverOf, type Db } from './db/client';
 import { parseEnv, type Env } from './env';
 import { AppError } from './lib/app-error';
+import { AUDIT_SEAL_EVERY_MS, sealAuditChains } from './lib/audit-chain';
 import { JobQueue } from './lib/jobs';
 import { databaseRateLimitStore } from './lib/shared-limits';
 import { createStorage } from './lib/storage/create-storage';
@@ -113,7 +114,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     errorResponseBuilder: () => new AppError(429, ERR.tooManyRequests),
   });
 
-  const jobQueue = new JobQueue({ db: options.db, now: app.now, i18n: app.i18n, log: app.log, expireSeconds: env.TIYU_JOB_EXPIRE_SECONDS, readFresh: (read) => app.readWith(null, read) });
+  const jobQueue = new JobQueue({ db: options.db, now: app.now, i18n: app.i18n, log: app.log, expireSeconds: env.TIYU_JOB_EXPIRE_SECONDS, heartbeatSeconds: env.TIYU_JOB_HEARTBEAT_SECONDS, readFresh: (read) => app.readWith(null, read) });
   app.decorate('jobs', jobQueue);
   app.addHook('onClose', () => jobQueue.stop());
 
@@ -131,6 +132,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (hasWebDist(env.WEB_DIST)) {
     app.get(BASE_PATH, (_request, reply) => reply.redirect(`${BASE_PATH}/`));
     await app.register(staticWebPlugin, { prefix: BASE_PATH, root: env.WEB_DIST });
+  }
+
+  if (options.jobWorker) {
+    // New operation-log rows join their organisation's hash chain within seconds (docs/decisions/050-audit-hash-chain.md);
+    // the instances that work jobs take turns (the sealer's lock).
+    let sealing: Promise<unknown> = Promise.resolve();
+    const timer = setInterval(() => {
+      sealing = sealAuditChains(options.db).catch((err: unknown) => app.log.error({ err }, 'audit log seal'));
+    }, AUDIT_SEAL_EVERY_MS);
+    timer.unref();
+    app.addHook('onClose', async () => {
+      clearInterval(timer);
+      await sealing;
+    });
   }
 
   await app.ready();

@@ -51,6 +51,8 @@ export const envSchema = z
     SHUTDOWN_GRACE_MS: z.preprocess(blankAsUndefined, z.coerce.number().int().min(0).default(30_000)),
     /** A job whose process died is run again after this many seconds (server/lib/jobs.ts; docs/decisions/026-job-queue.md). */
     TIYU_JOB_EXPIRE_SECONDS: z.preprocess(blankAsUndefined, z.coerce.number().int().min(2).max(86_400).default(15 * 60)),
+    /** On PostgreSQL, a job whose worker stopped beating is taken again after this many seconds (server/lib/jobs.ts). */
+    TIYU_JOB_HEARTBEAT_SECONDS: z.preprocess(blankAsUndefined, z.coerce.number().int().min(10).max(3_600).default(30)),
   })
   .superRefine((env, ctx) => {
     // A fixed captcha in production would turn the captcha into a known password.

@@ -63,6 +63,8 @@ export interface JobQueueOptions {
   log: FastifyBaseLogger;
   /** TIYU_JOB_EXPIRE_SECONDS: after this long a job whose process died is taken again (default JOB_EXPIRE_SECONDS). */
   expireSeconds?: number;
+  /** TIYU_JOB_HEARTBEAT_SECONDS (PostgreSQL only; default JOB_HEARTBEAT_SECONDS, at least 10 as pg-boss requires). */
+  heartbeatSeconds?: number;
   /**
    * Runs a read on the read replica when it has replayed the primary's position at that moment, else on the primary,
    * retrying on the primary a replica that fails (app.readWith(null, …), server/plugins/replica.ts).
@@ -79,6 +81,13 @@ const REPLICA_READ_KINDS: ReadonlySet<JobKind> = new Set<JobKind>(['physiqueExpo
 /** A job whose process died is taken again after this long (pg-boss expiry), up to RETRY_LIMIT times. */
 export const JOB_EXPIRE_SECONDS = 15 * 60;
 export const JOB_RETRY_LIMIT = 2;
+/**
+ * On PostgreSQL a worker beats every half of this (pg-boss heartbeats from its pool); a job whose beats stop (its
+ * process died) is taken again after this long instead of the whole expiry, which then only bounds a job that hangs.
+ * PGlite has none: one process holds the database, so a dead process is a stopped server, and a heartbeat would wait
+ * behind the job's own transaction on the single connection.
+ */
+export const JOB_HEARTBEAT_SECONDS = 30;
 /** Progress is written at most this often (ms), besides stage changes. */
 const PROGRESS_EVERY_MS = 250;
 /** Generic message of a job that failed for a reason the user cannot act on. */
@@ -124,9 +133,22 @@ export class JobQueue {
     return this.#opts.expireSeconds ?? JOB_EXPIRE_SECONDS;
   }
 
-  /** How often pg-boss's supervisor and our sweep look: at least twice per expiry (pg-boss's default is once a minute). */
+  /** The heartbeat of a job on PostgreSQL (JOB_HEARTBEAT_SECONDS); none on PGlite, or when the expiry comes first. */
+  get #heartbeat(): number | undefined {
+    if (driverOf(this.#opts.db) instanceof PGlite) return undefined;
+    const beat = Math.max(10, this.#opts.heartbeatSeconds ?? JOB_HEARTBEAT_SECONDS);
+    return beat < this.#expire ? beat : undefined;
+  }
+
+  /** pg-boss refuses a heartbeatSeconds key without a value: the option only when there is a heartbeat. */
+  get #beats(): { heartbeatSeconds?: number } {
+    const beat = this.#heartbeat;
+    return beat === undefined ? {} : { heartbeatSeconds: beat };
+  }
+
+  /** How often pg-boss's supervisor and our sweep look: at least twice per expiry or heartbeat (pg-boss's default is once a minute). */
   get #superviseSeconds(): number {
-    return Math.max(1, Math.min(60, Math.floor(this.#expire / 2)));
+    return Math.max(1, Math.min(60, Math.floor(Math.min(this.#expire, this.#heartbeat ?? Infinity) / 2)));
   }
 
   /** pg-boss, made on first use (after #start loaded it): an app built without a database driver (tests of the pipeline alone) never needs it. */
@@ -155,7 +177,7 @@ export class JobQueue {
       this.#bossModule ??= await loadBoss();
       await this.#boss.start();
       for (const kind of this.#handlers.keys()) {
-        await this.#boss.createQueue(kind, { retryLimit: JOB_RETRY_LIMIT, retryDelay: 1, expireInSeconds: this.#expire });
+        await this.#boss.createQueue(kind, { retryLimit: JOB_RETRY_LIMIT, retryDelay: 1, expireInSeconds: this.#expire, ...this.#beats });
       }
     })().catch((err: unknown) => {
       this.#started = null;
@@ -178,8 +200,8 @@ export class JobQueue {
         .insert(jobs)
         .values({ kind, orgId: actor.tenantOrgId, userId: actor.userId, accountId: actor.accountId, input: input as object, locale, createdAt: this.#opts.now() })
         .returning({ id: jobs.id });
-      // The expiry per job too: a queue made by an earlier start keeps the expiry it was made with.
-      await this.#boss.send(kind, { id: row.id }, { id: row.id, db: fromDrizzle(tx, sql), expireInSeconds: this.#expire });
+      // The expiry and heartbeat per job too: a queue made by an earlier start keeps what it was made with.
+      await this.#boss.send(kind, { id: row.id }, { id: row.id, db: fromDrizzle(tx, sql), expireInSeconds: this.#expire, ...this.#beats });
       return row.id;
     });
   }

@@ -6,6 +6,7 @@ import type { Family } from '@/domain/menus/access';
 import {
   onlineSessionQuery,
   onlineSessionRowSchema,
+  auditChainReportSchema,
   operationLogDetailSchema,
   operationLogPageSchema,
   operationLogQuery,
@@ -17,7 +18,7 @@ import { asIs, kitDoc, pageAnswerSchema } from '../../lib/openapi';
 import { relativeApi } from '../../lib/resource';
 import { requireAccess, requireActor } from '../../plugins/tenant';
 import { operationLogWorkbook, signInLogWorkbook } from './logs.export';
-import { onlineSessionPage, operationLogDetail, operationLogPage, operationLogRows, signInLogPage, signInLogRows, signOutSession } from './logs.service';
+import { onlineSessionPage, operationLogDetail, operationLogPage, operationLogRows, signInLogPage, signInLogRows, signOutSession, verifyOperationLog } from './logs.service';
 
 /**
  * The sign-in log, the operation log and the online sessions of a family (docs/product-rules.md#platform-logs), under
@@ -50,6 +51,15 @@ export const logsRoutes: FastifyPluginAsyncZod<{ family: Family }> = async (app,
       query: operationLogQuery,
       answers: 'file',
       read: async (rdb, actor, { query }, { t }) => ({ workbook: operationLogWorkbook(await operationLogRows(rdb, actor, query), t), fileName: `${t('platform:operationLog.exportName')}.xlsx` }),
+    });
+    // Seals first (writes the chain columns of new rows), so it reads and writes the primary.
+    resourceAction(r, {
+      method: 'GET',
+      path: '/verify',
+      access: [operationKey, 'verify'],
+      reads: 'primary',
+      read: (primary, actor, _input, { now }) => verifyOperationLog(primary, actor, now),
+      answer: auditChainReportSchema,
     });
     resourceAction(r, { method: 'GET', path: '/:id', access: [operationKey, 'detail'], params: idParamsSchema, read: (rdb, actor, { params }) => operationLogDetail(rdb, actor, params.id), answer: operationLogDetailSchema });
   };

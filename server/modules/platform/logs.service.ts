@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { AUDIT_NAME_FIELDS, type AuditEntity } from '@/domain/platform/audit';
 import type { Page } from '@/domain/api';
@@ -12,7 +12,8 @@ import type {
   SignInLogRow,
 } from '@/domain/platform/logs';
 import { ORG_TIME_ZONE } from '@/domain/dates';
-import type { DbOrTx } from '../../db/client';
+import type { AuditChainReport } from '@/domain/platform/logs';
+import type { Db, DbOrTx } from '../../db/client';
 import { auditLogs } from '../../db/schema/audit';
 import { memberships, roles, sessions, users } from '../../db/schema/auth';
 import { banners, lessonResources, wikiEntries } from '../../db/schema/content';
@@ -25,9 +26,10 @@ import { classes, colleges, majors, parents, schoolYears, students, teachers } f
 import { testPlans } from '../../db/schema/test-plans';
 import { devices, venues } from '../../db/schema/venue';
 import { signInLogs } from '../../db/schema/platform';
+import { sealAuditChains, verifyAuditChains } from '../../lib/audit-chain';
 import { paginate } from '../../lib/paginate';
 import { notFound } from '../../lib/resource';
-import { inOrgSubtree } from '../../lib/tenancy';
+import { inOrgSubtree, orgSubtree } from '../../lib/tenancy';
 import type { Actor } from '../../plugins/tenant';
 import { revokeSession } from '../auth/sso.service';
 import { isoInstant } from '../../lib/iso';
@@ -273,4 +275,22 @@ export async function signOutSession(db: DbOrTx, actor: Actor, now: Date, id: st
   if (!row) throw notFound();
   await revokeSession(db, now, id);
   return { userId: row.userId, accountNum: row.accountNum, ip: row.ip, signedInAt: isoInstant(row.createdAt) };
+}
+
+/**
+ * Checks the hash chains of the reader's organisation and those below it (docs/decisions/050-audit-hash-chain.md):
+ * seals what was written since the last seal first, so the check covers every row up to now.
+ */
+export async function verifyOperationLog(db: Db, actor: Actor, now: Date): Promise<AuditChainReport> {
+  await sealAuditChains(db);
+  const tree = await orgSubtree(db, actor.tenantOrgId);
+  const report = await verifyAuditChains(db, tree);
+  const names = new Map((await db.select({ id: orgs.id, name: orgs.name }).from(orgs).where(inArray(orgs.id, tree))).map((o) => [o.id, o.name]));
+  return {
+    chains: report.chains,
+    rows: report.rows,
+    unsealed: report.unsealed,
+    checkedAt: now.toISOString(),
+    breaks: report.breaks.map((b) => ({ orgId: b.chainId, orgName: names.get(b.chainId) ?? null, seq: b.seq, id: b.id, at: b.at, kind: b.kind })),
+  };
 }

@@ -48,6 +48,8 @@ export const BUTTON_ACTIONS = {
   /** Unmasked mobiles and ID/certificate numbers in people lists (docs/product-rules.md#data-scopes). */
   sensitive: '查看敏感信息',
   rollover: '学年升级',
+  /** Checks the operation log's hash chains for altered or missing rows (docs/decisions/050-audit-hash-chain.md). */
+  verify: '校验日志',
   /** Ends another person's sign-in session (the online sessions screen). */
   signOut: '强制下线',
   /** A meet's results book and points tables as PDF, beside its order of events and heat sheets. */
@@ -269,7 +271,7 @@ const bannerGroup = (no: number, pageNo: number) =>
 const systemGroup = (no: number, firstPage: number) =>
   group('system', no, '系统管理', 'shield-check', [
     page('signInLog', firstPage, 'system/signInLog', '登录日志', ['export']),
-    page('operationLog', firstPage + 1, 'system/operationLog', '操作日志', ['detail', 'export']),
+    page('operationLog', firstPage + 1, 'system/operationLog', '操作日志', ['detail', 'export', 'verify']),
     page('onlineSession', firstPage + 2, 'system/onlineSession', '在线用户', ['signOut']),
   ]);
 

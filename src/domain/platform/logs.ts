@@ -76,6 +76,28 @@ export const operationLogDetailSchema = operationLogRowSchema.extend({
 });
 export type OperationLogDetail = z.output<typeof operationLogDetailSchema>;
 
+/** The kinds of break a chain check finds (docs/decisions/050-audit-hash-chain.md). */
+export const AUDIT_CHAIN_BREAKS = ['altered', 'missing', 'tail'] as const;
+
+/** What checking the operation log's hash chains found, per organisation of the reader's tree. */
+export const auditChainReportSchema = z.object({
+  chains: z.number().int().describe('Organisations whose chain was checked'),
+  rows: z.number().int().describe('Sealed rows checked'),
+  unsealed: z.number().int().describe('Rows written since the last seal (sealed within seconds)'),
+  checkedAt: z.string().describe('ISO instant'),
+  breaks: z.array(
+    z.object({
+      orgId: z.string(),
+      orgName: z.string().nullable(),
+      seq: z.number().int().describe("The first broken place in the organisation's chain"),
+      id: z.string().nullable().describe('The altered row, when it still exists'),
+      at: z.string().nullable(),
+      kind: z.enum(AUDIT_CHAIN_BREAKS),
+    }),
+  ),
+});
+export type AuditChainReport = z.output<typeof auditChainReportSchema>;
+
 export const onlineSessionRowSchema = z.object({
   id: z.string(),
   userName: z.string(),

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Family } from '@/domain/menus/access';
-import type { OnlineSessionRow, OperationLogDetail, OperationLogRow, SignInLogRow } from '@/domain/platform/logs';
+import type { AuditChainReport, OnlineSessionRow, OperationLogDetail, OperationLogRow, SignInLogRow } from '@/domain/platform/logs';
 import { get, post } from '@/lib/api-client';
 import { createResource, type Resource } from '@/lib/resource';
 import { pageApi } from '@/domain/menus/access';
@@ -25,6 +25,12 @@ export const onlineSessions = (family: Family) => resource<OnlineSessionRow>(`${
 export function useOperationDetail(family: Family, id: string | null) {
   const api = operationLog(family);
   return useQuery({ queryKey: [...api.key, 'detail', id], queryFn: () => get<OperationLogDetail>(`${api.base}/${id}`), enabled: !!id });
+}
+
+/** The operation log's hash chains checked while the verify dialog is open (never cached: each opening checks again). */
+export function useAuditChainCheck(family: Family, open: boolean) {
+  const api = operationLog(family);
+  return useQuery({ queryKey: [...api.key, 'verify'], queryFn: () => get<AuditChainReport>(`${api.base}/verify`), enabled: open, gcTime: 0, staleTime: 0 });
 }
 
 /** Ends one session; the list reloads. */

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Eye, LogOut } from 'lucide-react';
+import { Eye, LogOut, ShieldCheck } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { Family } from '@/domain/menus/access';
 import { AUDIT_ACTIONS, AUDIT_ENTITIES, auditActionLabel, auditEntityLabel } from '@/domain/platform/audit';
@@ -20,6 +20,7 @@ import { rowActionsColumn } from '@/components/list/row-actions';
 import { useListState } from '@/components/list/use-list-state';
 import { Badge } from '@/components/ui/badge';
 import { onlineSessions, operationLog, signInLog, useSignOutSession } from '../api';
+import { AuditChainDialog } from './audit-chain-dialog';
 import { OperationDetailDialog } from './operation-detail-dialog';
 import { useDateTime } from '@/lib/date-time';
 
@@ -148,6 +149,7 @@ export function OperationLogScreen({ family }: { family: Family }) {
         columns={columns}
         rowKey="id"
         onExport={(f) => api.exportList(f)}
+        toolbar={[{ action: 'verify', icon: <ShieldCheck aria-hidden />, variant: 'outline', dialog: (props) => <AuditChainDialog family={family} {...props} /> }]}
         data-testid="operation-log"
       />
       <OperationDetailDialog family={family} id={open} onClose={() => setOpen(null)} />

@@ -1,3 +1,12 @@
+CREATE TABLE "audit_chains" (
+	"chain_id" uuid PRIMARY KEY NOT NULL,
+	"seq" bigint NOT NULL,
+	"hash" text NOT NULL,
+	"sealed_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"start_seq" bigint DEFAULT 0 NOT NULL,
+	"start_hash" text DEFAULT '' NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "heart_rate_drops" (
 	"lesson_id" uuid NOT NULL,
 	"reason" text NOT NULL,
@@ -72,6 +81,9 @@ CREATE TABLE "lesson_loads" (
 	"computed_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "audit_logs" ADD COLUMN "seq" bigint;--> statement-breakpoint
+ALTER TABLE "audit_logs" ADD COLUMN "prev_hash" text;--> statement-breakpoint
+ALTER TABLE "audit_logs" ADD COLUMN "hash" text;--> statement-breakpoint
 ALTER TABLE "devices" ADD COLUMN "kind" text DEFAULT 'terminal' NOT NULL;--> statement-breakpoint
 ALTER TABLE "heart_rate_drops" ADD CONSTRAINT "heart_rate_drops_lesson_id_lessons_id_fk" FOREIGN KEY ("lesson_id") REFERENCES "public"."lessons"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "heart_rate_minutes" ADD CONSTRAINT "heart_rate_minutes_lesson_id_lessons_id_fk" FOREIGN KEY ("lesson_id") REFERENCES "public"."lessons"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -89,4 +101,6 @@ CREATE INDEX "lesson_alerts_open_idx" ON "lesson_alerts" USING btree ("lesson_id
 CREATE UNIQUE INDEX "lesson_bands_lesson_device_uq" ON "lesson_bands" USING btree ("lesson_id","device_id");--> statement-breakpoint
 CREATE INDEX "lesson_bands_device_idx" ON "lesson_bands" USING btree ("device_id");--> statement-breakpoint
 CREATE INDEX "lesson_loads_org_time_idx" ON "lesson_loads" USING btree ("org_id","started_at");--> statement-breakpoint
-CREATE INDEX "lesson_loads_class_time_idx" ON "lesson_loads" USING btree ("class_id","started_at");
+CREATE INDEX "lesson_loads_class_time_idx" ON "lesson_loads" USING btree ("class_id","started_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "audit_logs_chain_seq_uq" ON "audit_logs" USING btree (coalesce("org_id", '00000000-0000-0000-0000-000000000000'::uuid),"seq") WHERE "audit_logs"."seq" is not null;--> statement-breakpoint
+CREATE INDEX "audit_logs_unsealed_idx" ON "audit_logs" USING btree ("at","id") WHERE "audit_logs"."seq" is null;
