@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { blankAsUndefined } from '@/domain/fields';
+import { RAW_RETENTION_DAYS } from '@/domain/lesson-load/samples';
 
 /** A setting left empty (`FOO=`) is unset. */
 const optionalSetting = z.preprocess(blankAsUndefined, z.string().optional());
@@ -51,6 +52,8 @@ export const envSchema = z
     SHUTDOWN_GRACE_MS: z.preprocess(blankAsUndefined, z.coerce.number().int().min(0).default(30_000)),
     /** A job whose process died is run again after this many seconds (server/lib/jobs.ts; docs/decisions/026-job-queue.md). */
     TIYU_JOB_EXPIRE_SECONDS: z.preprocess(blankAsUndefined, z.coerce.number().int().min(2).max(86_400).default(15 * 60)),
+    /** Days raw heart-rate samples are kept (docs/product-rules.md#lesson-load); per-minute aggregates stay for good. */
+    TIYU_HEART_RATE_RAW_DAYS: z.preprocess(blankAsUndefined, z.coerce.number().int().min(1).max(3650).default(RAW_RETENTION_DAYS)),
   })
   .superRefine((env, ctx) => {
     // A fixed captcha in production would turn the captcha into a known password.
