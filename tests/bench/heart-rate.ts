@@ -121,7 +121,8 @@ async function bench(engine: 'pglite' | 'postgres', handle: DbHandle, concurrenc
   const device = (serialNo: string, kind: 'terminal' | 'hub' | 'band') => ({ orgId: org.id, name: serialNo, serialNo, kind, status: 'online' as const, activatedAt: new Date(), secretHash: hashSecret(SECRET) });
   const app = await buildApp({ db, env: parseEnv({ NODE_ENV: 'test', WEB_DIST: '/nonexistent' }) });
   try {
-    await db.insert(devices).values([device('HRB-TERM', 'terminal'), device('HRB-HUB', 'hub')]);
+    // One hub per lesson, as on a field.
+    await db.insert(devices).values([device('HRB-TERM', 'terminal'), ...cls.map((_, l) => device(`HRB-HUB-${l}`, 'hub'))]);
     const headers = (serial: string) => ({ authorization: `Basic ${Buffer.from(`${serial}:${SECRET}`).toString('base64')}` });
     const start = Math.floor((Date.now() - (SECONDS + EVERY + 120) * 1000) / 60_000) * 60_000;
     const lessons: Lesson[] = [];
@@ -132,7 +133,7 @@ async function bench(engine: 'pglite' | 'postgres', handle: DbHandle, concurrenc
       const opened = await app.inject({ method: 'POST', url: '/api/v1/device/lessons', headers: headers('HRB-TERM'), payload: { clientId: `bench-${l}`, type: 'practise', classId: c.id, items: ['rope1min'], startedAt: new Date(start).toISOString() } });
       const id = opened.json<{ data: { id: string } }>().data.id;
       const bands = roster.map((s, b) => ({ serial: serials[b], studentId: s.id }));
-      const lent = await app.inject({ method: 'PUT', url: `/api/v1/device/lessons/${id}/bands`, headers: headers('HRB-HUB'), payload: { bindings: bands.map((b) => ({ band: b.serial, studentId: b.studentId })) } });
+      const lent = await app.inject({ method: 'PUT', url: `/api/v1/device/lessons/${id}/bands`, headers: headers(`HRB-HUB-${l}`), payload: { bindings: bands.map((b) => ({ band: b.serial, studentId: b.studentId })) } });
       if (lent.statusCode !== 200) throw new Error(`lending bands: ${lent.statusCode} ${lent.body.slice(0, 200)}`);
       lessons.push({ id, bands });
     }
@@ -157,7 +158,7 @@ async function bench(engine: 'pglite' | 'postgres', handle: DbHandle, concurrenc
     /** The timed seconds start after the warm-up's. */
     const WARM = EVERY;
     // Warm-up (partition of the day, prepared statements, JIT): one batch outside the timing, then resent and not counted.
-    await app.inject({ method: 'POST', url: `/api/v1/device/lessons/${lessons[0].id}/heart-rate`, headers: headers('HRB-HUB'), payload: { samples: batchOf(lessons[0], 0, 0) } });
+    await app.inject({ method: 'POST', url: `/api/v1/device/lessons/${lessons[0].id}/heart-rate`, headers: headers('HRB-HUB-0'), payload: { samples: batchOf(lessons[0], 0, 0) } });
     const profile = await profiler();
     const memory = await withRss(async () => {
       for (let round = 0; round < ROUNDS; round++) {
@@ -169,7 +170,7 @@ async function bench(engine: 'pglite' | 'postgres', handle: DbHandle, concurrenc
           concurrency,
           batches.map(({ lesson, l, from }) => async () => {
             const samples = batchOf(lesson, l, from);
-            const res = await app.inject({ method: 'POST', url: `/api/v1/device/lessons/${lesson.id}/heart-rate`, headers: headers('HRB-HUB'), payload: { samples } });
+            const res = await app.inject({ method: 'POST', url: `/api/v1/device/lessons/${lesson.id}/heart-rate`, headers: headers(`HRB-HUB-${l}`), payload: { samples } });
             if (res.statusCode !== 200) throw new Error(`batch: ${res.statusCode} ${res.body.slice(0, 300)}`);
             const answer = res.json<{ data: { accepted: number; dropped: Record<string, number> } }>().data;
             if (Object.keys(answer.dropped).length > 0) throw new Error(`dropped: ${JSON.stringify(answer.dropped)}`);

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { PgliteTransaction } from 'drizzle-orm/pglite';
 import { localDate } from '@/domain/dates';
 import { sampleWindow, type HeartRateBatchResult } from '@/domain/lesson-load/ingest';
@@ -133,7 +133,7 @@ export async function ingestHeartRate(db: Db, device: DeviceCaller, id: string, 
   // The day partitions first, in their own transaction (server/modules/lesson-load/heart-rate-partitions.ts).
   await ensureDayPartitions(db, new Set(inWindow.map((s) => utcDay(s.at))));
 
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     // Read again in the transaction: a close that committed meanwhile makes this a late batch, whose figures are re-stored.
     const { rows: facts } = await tx.execute<{ closed: boolean }>(sql`select ended_at is not null as closed from lessons where id = ${lesson.id} ${locksLesson(tx) ? sql`for key share` : sql``}`);
     if (facts.length === 0) throw notFound();
@@ -163,11 +163,17 @@ export async function ingestHeartRate(db: Db, device: DeviceCaller, id: string, 
     const accepted = await writeSamples(tx, lesson.id, toWrite);
     await countDrops(tx, lesson.id, dropped);
     if (accepted > 0 && facts[0].closed) await storeLessonLoad(tx, lesson.id);
-    await tx.update(devices).set({ lastSeenAt: now }).where(eq(devices.id, device.deviceId));
     const byReason: HeartRateBatchResult['dropped'] = {};
     for (const d of dropped) byReason[d.reason] = (byReason[d.reason] ?? 0) + 1;
     return { accepted, duplicates: samples.length - accepted - dropped.length, dropped: byReason };
   });
+  // After the batch and at most once a minute: a hub posts many batches at once, and holding its device row in each
+  // batch's transaction would make them wait for one another.
+  await db
+    .update(devices)
+    .set({ lastSeenAt: now })
+    .where(and(eq(devices.id, device.deviceId), or(isNull(devices.lastSeenAt), lt(devices.lastSeenAt, new Date(now.getTime() - 60_000)))));
+  return result;
 }
 
 /** Lends bands in a lesson (PUT /api/v1/device/lessons/:id/bands): a hub of the school or the terminal that opened it. */
