@@ -10,7 +10,7 @@
  * PGlite runs in this process; PostgreSQL's own memory is its server's). Targets: ≥ 10,000 samples/s on PGlite,
  * ≥ 40,000 on PostgreSQL. Asserts nothing.
  *
- *   npm run bench -- heart-rate [--lessons 10] [--bands 40] [--seconds 300] [--every 30] [--rounds 3] [--concurrency 4]
+ *   npm run bench -- heart-rate [--lessons 10] [--bands 40] [--seconds 600] [--every 60] [--rounds 2] [--concurrency 4 PGlite, 8 PostgreSQL]
  *   bash scripts/with-postgres.sh npm run bench -- heart-rate      (PostgreSQL too: DATABASE_URL; its database is dropped after)
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -36,9 +36,9 @@ const { values: args } = parseArgs({
   options: {
     lessons: { type: 'string', default: '10' },
     bands: { type: 'string', default: '40' },
-    seconds: { type: 'string', default: '300' },
-    every: { type: 'string', default: '30' },
-    rounds: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '600' },
+    every: { type: 'string', default: '60' },
+    rounds: { type: 'string', default: '2' },
     concurrency: { type: 'string', default: '' },
     engines: { type: 'string', default: 'pglite,postgres' },
   },
