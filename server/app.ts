@@ -126,6 +126,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     storage,
     // An injected storage belongs to a test, which sweeps by hand with its own clock.
     fileSweepEveryMs: options.storage ? 0 : FILE_SWEEP_MS,
+    heartRateRawDays: env.TIYU_HEART_RATE_RAW_DAYS,
   });
 
   app.get('/', (_request, reply) => reply.redirect(`${BASE_PATH}/`));

@@ -30,13 +30,14 @@ import * as jobs from './schema/jobs';
 import * as sharedLimits from './schema/shared-limits';
 import * as physiqueYear from './schema/physique-year';
 import * as lessonLoad from './schema/lesson-load';
+import * as heartRateIngest from './schema/heart-rate-ingest';
 import * as conversion from './schema/conversion';
 import * as parentReports from './schema/parent-reports';
 import * as warnings from './schema/warnings';
 import * as testDay from './schema/test-day';
 
 /** Every table, for drizzle's relational queries and for typing. */
-export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content, ...meets, ...homework, ...lessons, ...jobs, ...sharedLimits, ...physiqueYear, ...conversion, ...parentReports, ...warnings, ...testDay, ...lessonLoad };
+export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content, ...meets, ...homework, ...lessons, ...jobs, ...sharedLimits, ...physiqueYear, ...conversion, ...parentReports, ...warnings, ...testDay, ...lessonLoad, ...heartRateIngest };
 
 export type Schema = typeof schema;
 

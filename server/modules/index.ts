@@ -40,6 +40,7 @@ import { tenantOrgRoutes } from './org-manage/tenant-org.routes';
 import { venueRoutes } from './venue/venue.routes';
 import { userRoutes } from './users/users.routes';
 import { testPlanLifecycle } from './test-plans/test-plans.lifecycle';
+import { heartRateLifecycle } from './lesson-load/heart-rate.lifecycle';
 import { testPlanRoutes } from './test-plans/test-plans.routes';
 import { testSheetRoutes } from './test-day/test-sheets.routes';
 import { retestRoutes } from './retest/retest.routes';
@@ -65,6 +66,7 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   await app.register(tenantOrgRoutes, { prefix: '/api/oper/web/cs/tenantOrg' });
   await app.register(carouselRoutes, { prefix: '/api/oper/web/cs/banner' });
   await app.register(testPlanLifecycle);
+  await app.register(heartRateLifecycle, { rawDays: opts.heartRateRawDays });
   // The console API's OpenAPI document collects the routes registered after it (server/lib/openapi.ts).
   await registerConsoleDocs(app);
   // The console API: authenticated once here for all of its modules (docs/decisions/020-resource-kit.md).

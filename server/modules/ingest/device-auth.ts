@@ -6,6 +6,7 @@ import { orgs } from '../../db/schema/orgs';
 import { devices } from '../../db/schema/venue';
 import { AppError } from '../../lib/app-error';
 import { hashSecret } from '../../lib/tokens';
+import type { DeviceKind } from '@/domain/venue/devices';
 
 /** The device a device-API request comes from. */
 export interface DeviceCaller {
@@ -13,6 +14,8 @@ export interface DeviceCaller {
   serialNo: string;
   orgId: string;
   venueId: string | null;
+  /** terminal, band or hub (src/domain/venue/devices.ts): who may post a lesson's heart-rate samples. */
+  kind: DeviceKind;
 }
 
 declare module 'fastify' {
@@ -40,7 +43,7 @@ export async function authenticateDevice(db: Db, request: FastifyRequest): Promi
   const serialNo = decoded.slice(0, colon).trim().toUpperCase();
   const secret = decoded.slice(colon + 1);
   const [row] = await db
-    .select({ id: devices.id, orgId: devices.orgId, venueId: devices.venueId, status: devices.status, activatedAt: devices.activatedAt, secretHash: devices.secretHash, orgEnabled: orgs.enabled })
+    .select({ id: devices.id, orgId: devices.orgId, venueId: devices.venueId, kind: devices.kind, status: devices.status, activatedAt: devices.activatedAt, secretHash: devices.secretHash, orgEnabled: orgs.enabled })
     .from(devices)
     .innerJoin(orgs, eq(orgs.id, devices.orgId))
     .where(eq(devices.serialNo, serialNo))
@@ -49,5 +52,5 @@ export async function authenticateDevice(db: Db, request: FastifyRequest): Promi
   const stored = Buffer.from(row?.secretHash ?? '0'.repeat(64), 'hex');
   const same = stored.length === presented.length && timingSafeEqual(stored, presented);
   if (!row || !same || !row.secretHash || !row.activatedAt || row.status === 'disabled' || !row.orgEnabled) throw refused();
-  return { deviceId: row.id, serialNo, orgId: row.orgId, venueId: row.venueId };
+  return { deviceId: row.id, serialNo, orgId: row.orgId, venueId: row.venueId, kind: row.kind };
 }

@@ -42,6 +42,7 @@ import { AppError } from '../../lib/app-error';
 import { CONSOLE_DOC_URL } from '../../lib/openapi';
 import { exemptionAppRoutes } from '../exemptions/exemptions.app-routes';
 import { lessonDeviceRoutes } from '../lessons/lessons.device-routes';
+import { heartRateDeviceRoutes } from '../lesson-load/heart-rate.device-routes';
 import type { ModuleOptions } from '../module-options';
 import { refresh, revokeSession } from '../auth/sso.service';
 import { appIdentity, appRecordPage, appSelfTestPage, appSignIn, studentOfCaller, writableStudents } from './app.service';
@@ -158,6 +159,7 @@ const deviceRoutes: FastifyPluginAsync = async (scope) => {
   );
 
   await scope.register(lessonDeviceRoutes);
+  await scope.register(heartRateDeviceRoutes);
 };
 
 declare module 'fastify' {

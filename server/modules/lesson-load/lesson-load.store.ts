@@ -30,58 +30,64 @@ const MINUTE = 60_000;
 /**
  * Writes kept samples of one lesson: the raw rows (a resent second changes nothing) and, for the rows actually new,
  * their minutes' aggregates (added to what the minute holds). Answers how many samples were new.
+ *
+ * One statement: the samples go in as column arrays, each with its zone and exercise flag computed here by the domain's
+ * rules (zoneOf, isActive: the thresholds live once); the raw insert's RETURNING says which rows were new, and only
+ * those are summed per minute into heart_rate_minutes. Nothing comes back but the count (no row per sample to parse).
  */
 export async function writeSamples(tx: Tx, lessonId: string, samples: readonly SampleToWrite[]): Promise<number> {
   if (samples.length === 0) return 0;
-  const { rows: inserted } = await tx.execute<{ student_id: string; at: string }>(sql`
-    insert into heart_rate_samples (lesson_id, student_id, at, bpm, intensity)
-    select ${lessonId}::uuid, s, to_timestamp(a / 1000.0), b, i
-      from unnest(${sql.param(samples.map((s) => s.studentId))}::uuid[], ${sql.param(samples.map((s) => s.at))}::bigint[],
-                  ${sql.param(samples.map((s) => s.bpm))}::smallint[], ${sql.param(samples.map((s) => s.intensity))}::smallint[]) as t(s, a, b, i)
-    on conflict do nothing
-    returning student_id, (extract(epoch from at) * 1000)::bigint::text as at`);
-  const fresh = new Set(inserted.map((r) => `${r.student_id}|${Number(r.at)}`));
-  const minutes = new Map<string, { studentId: string; minute: number; samples: number; sum: number; min: number; max: number; zones: Record<Zone, number>; active: number; lastAt: number; lastBpm: number }>();
-  for (const s of samples) {
-    if (!fresh.delete(`${s.studentId}|${s.at}`)) continue;
-    const minute = Math.floor(s.at / MINUTE) * MINUTE;
-    const key = `${s.studentId}|${minute}`;
-    let m = minutes.get(key);
-    if (!m) {
-      m = { studentId: s.studentId, minute, samples: 0, sum: 0, min: s.bpm, max: s.bpm, zones: { rest: 0, moderate: 0, target: 0, high: 0, danger: 0 }, active: 0, lastAt: s.at, lastBpm: s.bpm };
-      minutes.set(key, m);
-    }
-    m.samples += 1;
-    m.sum += s.bpm;
-    m.min = Math.min(m.min, s.bpm);
-    m.max = Math.max(m.max, s.bpm);
-    m.zones[zoneOf(s.bpm, s.age)] += 1;
-    if (isActive(s.bpm, s.intensity)) m.active += 1;
-    if (s.at >= m.lastAt) {
-      m.lastAt = s.at;
-      m.lastBpm = s.bpm;
-    }
+  const n = samples.length;
+  const student = new Array<string>(n);
+  const at = new Array<number>(n);
+  const minute = new Array<number>(n);
+  const bpm = new Array<number>(n);
+  const intensity = new Array<number | null>(n);
+  const zone = new Array<number>(n);
+  const active = new Array<boolean>(n);
+  for (let i = 0; i < n; i++) {
+    const s = samples[i];
+    student[i] = s.studentId;
+    at[i] = s.at;
+    minute[i] = Math.floor(s.at / MINUTE) * MINUTE;
+    bpm[i] = s.bpm;
+    intensity[i] = s.intensity;
+    zone[i] = ZONE_INDEX[zoneOf(s.bpm, s.age)];
+    active[i] = isActive(s.bpm, s.intensity);
   }
-  if (minutes.size === 0) return 0;
-  const list = [...minutes.values()];
-  const col = <T>(f: (m: (typeof list)[number]) => T) => sql.param(list.map(f));
-  await tx.execute(sql`
-    insert into heart_rate_minutes as h (lesson_id, student_id, minute, samples, bpm_sum, bpm_min, bpm_max, zone_rest, zone_moderate, zone_target, zone_high, zone_danger, active, last_at, last_bpm)
-    select ${lessonId}::uuid, s, to_timestamp(m / 1000.0), n, su, mi, ma, zr, zm, zt, zh, zd, ac, to_timestamp(la / 1000.0), lb
-      from unnest(${col((m) => m.studentId)}::uuid[], ${col((m) => m.minute)}::bigint[], ${col((m) => m.samples)}::int[], ${col((m) => m.sum)}::int[],
-                  ${col((m) => m.min)}::int[], ${col((m) => m.max)}::int[], ${col((m) => m.zones.rest)}::int[], ${col((m) => m.zones.moderate)}::int[],
-                  ${col((m) => m.zones.target)}::int[], ${col((m) => m.zones.high)}::int[], ${col((m) => m.zones.danger)}::int[], ${col((m) => m.active)}::int[],
-                  ${col((m) => m.lastAt)}::bigint[], ${col((m) => m.lastBpm)}::int[]) as t(s, m, n, su, mi, ma, zr, zm, zt, zh, zd, ac, la, lb)
-    on conflict (lesson_id, student_id, minute) do update set
-      samples = h.samples + excluded.samples, bpm_sum = h.bpm_sum + excluded.bpm_sum,
-      bpm_min = least(h.bpm_min, excluded.bpm_min), bpm_max = greatest(h.bpm_max, excluded.bpm_max),
-      zone_rest = h.zone_rest + excluded.zone_rest, zone_moderate = h.zone_moderate + excluded.zone_moderate,
-      zone_target = h.zone_target + excluded.zone_target, zone_high = h.zone_high + excluded.zone_high,
-      zone_danger = h.zone_danger + excluded.zone_danger, active = h.active + excluded.active,
-      last_at = greatest(h.last_at, excluded.last_at),
-      last_bpm = case when excluded.last_at >= h.last_at then excluded.last_bpm else h.last_bpm end`);
-  return list.reduce((n, m) => n + m.samples, 0);
+  const zoneSeconds = (z: Zone) => sql.raw(`count(*) filter (where f.z = ${ZONE_INDEX[z]})::int`);
+  const { rows } = await tx.execute<{ n: number }>(sql`
+    with input as (
+      select s, to_timestamp(a / 1000.0) as at, to_timestamp(m / 1000.0) as minute, b, i, z, ac
+        from unnest(${sql.param(student)}::uuid[], ${sql.param(at)}::bigint[], ${sql.param(minute)}::bigint[], ${sql.param(bpm)}::smallint[],
+                    ${sql.param(intensity)}::smallint[], ${sql.param(zone)}::smallint[], ${sql.param(active)}::boolean[]) as t(s, a, m, b, i, z, ac)),
+    ins as (
+      insert into heart_rate_samples (lesson_id, student_id, at, bpm, intensity)
+      select ${lessonId}::uuid, s, at, b, i from input
+      on conflict do nothing
+      returning student_id, at),
+    f as (select input.* from input join ins on ins.student_id = input.s and ins.at = input.at),
+    up as (
+      insert into heart_rate_minutes as h (lesson_id, student_id, minute, samples, bpm_sum, bpm_min, bpm_max, zone_rest, zone_moderate, zone_target, zone_high, zone_danger, active, last_at, last_bpm)
+      select ${lessonId}::uuid, f.s, f.minute, count(*)::int, sum(f.b)::int, min(f.b), max(f.b),
+             ${zoneSeconds('rest')}, ${zoneSeconds('moderate')}, ${zoneSeconds('target')}, ${zoneSeconds('high')}, ${zoneSeconds('danger')},
+             count(*) filter (where f.ac)::int, max(f.at), (array_agg(f.b order by f.at desc))[1]
+        from f group by f.s, f.minute
+      on conflict (lesson_id, student_id, minute) do update set
+        samples = h.samples + excluded.samples, bpm_sum = h.bpm_sum + excluded.bpm_sum,
+        bpm_min = least(h.bpm_min, excluded.bpm_min), bpm_max = greatest(h.bpm_max, excluded.bpm_max),
+        zone_rest = h.zone_rest + excluded.zone_rest, zone_moderate = h.zone_moderate + excluded.zone_moderate,
+        zone_target = h.zone_target + excluded.zone_target, zone_high = h.zone_high + excluded.zone_high,
+        zone_danger = h.zone_danger + excluded.zone_danger, active = h.active + excluded.active,
+        last_at = greatest(h.last_at, excluded.last_at),
+        last_bpm = case when excluded.last_at >= h.last_at then excluded.last_bpm else h.last_bpm end
+      returning 1)
+    select (select count(*) from f)::int as n, (select count(*) from up)::int as minutes`);
+  return Number(rows[0].n);
 }
+
+/** A zone's index in ZONES, as the write statement counts seconds per zone. */
+const ZONE_INDEX = Object.fromEntries(ZONES.map((z, i) => [z, i])) as Record<Zone, number>;
 
 /** A lesson's per-minute aggregates as the summary reads them. */
 export async function minuteRowsOf(db: DbOrTx, lessonId: string): Promise<MinuteRow[]> {

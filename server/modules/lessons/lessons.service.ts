@@ -21,6 +21,8 @@ import { notFound, uuidOr404 } from '../../lib/resource';
 import { registerRefCheck } from '../activities/ref-checks';
 import type { DeviceCaller } from '../ingest/device-auth';
 import { isoInstant } from '../../lib/iso';
+import { hasBands } from '../lesson-load/heart-rate.service';
+import { storeLessonLoad } from '../lesson-load/lesson-load.store';
 
 /** Opens a lesson for the device's school; the same `clientId` again answers the lesson it opened. */
 export async function openLesson(tx: Tx, device: DeviceCaller, body: LessonOpen): Promise<{ id: string }> {
@@ -75,6 +77,8 @@ export async function closeLesson(tx: Tx, device: DeviceCaller, id: string, body
   const endedAt = new Date(body.endedAt);
   if (endedAt < row.startedAt) throw fieldError('endedAt', 'lessons:rules.endBeforeStart');
   await tx.update(lessons).set({ endedAt }).where(eq(lessons.id, lessonId));
+  // A heart-rate lesson (bands lent in it) stores its figures with the close (docs/product-rules.md#lesson-load).
+  if (await hasBands(tx, lessonId)) await storeLessonLoad(tx, lessonId);
 }
 
 interface LessonFacts {

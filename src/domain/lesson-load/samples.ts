@@ -55,8 +55,14 @@ export interface KeptSample {
 export function screenSamples(
   samples: readonly { at: number; bpm: number; intensity: number | null }[],
   previous: { at: number; bpm: number } | null,
-): { kept: { at: number; bpm: number; intensity: number | null }[]; drops: Partial<Record<DropReason, number>> } {
+): {
+  kept: { at: number; bpm: number; intensity: number | null }[];
+  drops: Partial<Record<DropReason, number>>;
+  /** Each dropped sample's second and reason (the ingest counts a resent drop once). */
+  dropped: { at: number; reason: DropReason }[];
+} {
   const drops: Partial<Record<DropReason, number>> = {};
+  const dropped: { at: number; reason: DropReason }[] = [];
   const kept: { at: number; bpm: number; intensity: number | null }[] = [];
   let last = previous;
   const seen = new Set<number>();
@@ -65,12 +71,14 @@ export function screenSamples(
     if (seen.has(second)) continue;
     if (s.bpm < BPM_MIN || s.bpm > BPM_MAX) {
       drops.range = (drops.range ?? 0) + 1;
+      dropped.push({ at: second, reason: 'range' });
       continue;
     }
     if (last) {
       const dt = (second - last.at) / 1000;
       if (dt > 0 && dt <= JUMP_WINDOW_S && Math.abs(s.bpm - last.bpm) / dt > JUMP_MAX_BPM_PER_S) {
         drops.jump = (drops.jump ?? 0) + 1;
+        dropped.push({ at: second, reason: 'jump' });
         continue;
       }
     }
@@ -78,7 +86,7 @@ export function screenSamples(
     kept.push({ at: second, bpm: s.bpm, intensity: s.intensity });
     last = { at: second, bpm: s.bpm };
   }
-  return { kept, drops };
+  return { kept, drops, dropped };
 }
 
 /** Lending bands to students for a lesson: a band's serial number and the student (by id or 学籍号). */

@@ -55,6 +55,9 @@ export function zoneAge(birthDate: string | null, typicalAge: number, day: strin
   return Math.min(ZONE_AGE_MAX, Math.max(ZONE_AGE_MIN, age));
 }
 
+/** The typical age of a grade's students, when the roster has no birth date: K12 grade N → 5 + N, university 19. */
+export const gradeTypicalAge = (stage: string, gradeNo: number) => (stage === 'university' ? 19 : 5 + gradeNo);
+
 /**
  * A second counts as exercise (练习) when the heart rate is at least this (bpm) or, where the band reports it, the
  * movement intensity is at least ACTIVE_INTENSITY. 120 bpm is the threshold Chinese PE-lesson studies use for

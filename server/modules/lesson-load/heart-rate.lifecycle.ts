@@ -1,0 +1,33 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { pruneHeartRateSamples } from './heart-rate-partitions';
+
+/** How often raw heart-rate samples past their days are removed and the next days' partitions made (also at start-up). */
+const RETENTION_EVERY_MS = 60 * 60_000;
+
+/**
+ * The raw heart-rate retention job (docs/product-rules.md#lesson-load, "Storage"): hourly, after listening, on every
+ * instance (the work takes one advisory lock). What it removed goes to the log.
+ */
+export const heartRateLifecycle: FastifyPluginAsync<{ rawDays: number }> = async (app, { rawDays }) => {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  const prune = async () => {
+    try {
+      const removed = await pruneHeartRateSamples(app.db, app.now(), rawDays);
+      if (removed.partitions.length > 0 || removed.defaultRows > 0 || removed.droppedKeys > 0) app.log.info({ ...removed, rawDays }, 'heart-rate raw samples removed');
+    } catch (error) {
+      app.log.error({ err: error }, 'heart-rate retention failed');
+    }
+  };
+  app.addHook('onReady', async () => {
+    running = prune();
+    timer = setInterval(() => {
+      running = prune();
+    }, RETENTION_EVERY_MS);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await running;
+  });
+};
