@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { ORG_TIME_ZONE } from '@/domain/dates';
-import { studentBand, TARGET_NAMES, type LoadReport, type LoadRow } from '@/domain/lesson-load/report';
+import { missedTargets, studentBand, type LoadReport, type LoadRow } from '@/domain/lesson-load/report';
 import { ZONES } from '@/domain/lesson-load/zones';
 import { bookPdf, type BookFigure } from '../../lib/book-pdf';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
@@ -25,7 +25,7 @@ function timeFormat() {
 export function verdict(row: Pick<LoadRow, 'inProgress' | 'meetsTargets' | 'targets'>, t: TFunction): string {
   if (row.inProgress) return t('lessonLoad:report.inProgress');
   if (row.meetsTargets) return t('lessonLoad:report.meets');
-  const missed = TARGET_NAMES.filter((n) => !row.targets[n]).map((n) => t(`lessonLoad:report.target.${n}`));
+  const missed = missedTargets(row.targets).map((n) => t(`lessonLoad:report.target.${n}`));
   return t('lessonLoad:report.missed', { targets: missed.join(t('lessonLoad:report.listSeparator')) });
 }
 
@@ -146,6 +146,12 @@ function curveFigure(report: LoadReport, legend: { curve: string; main: string; 
   };
 }
 
+/**
+ * A column header in two lines when it has no spaces to wrap at (Chinese): the book wraps headers between words only,
+ * and a narrow column would otherwise cut '基本部分平均心率' to '基本部分…'.
+ */
+const twoLines = (label: string) => (label.includes(' ') || [...label].length <= 3 ? label : `${[...label].slice(0, Math.ceil([...label].length / 2)).join('')}\n${[...label].slice(Math.ceil([...label].length / 2)).join('')}`);
+
 /** The lesson's report on A4: figures against the targets with the class curve, time in zones, each student. */
 export async function lessonReportPdf(report: LoadReport, t: TFunction): Promise<Buffer> {
   const { load, lesson } = report;
@@ -206,12 +212,12 @@ export async function lessonReportPdf(report: LoadReport, t: TFunction): Promise
             {
               title: '',
               columns: [
-                { label: tr('student.name'), width: 2.4 },
-                { label: tr('student.mainMeanBpm'), width: 1.6, align: 'right' },
-                { label: tr('peakBpm'), width: 1.2, align: 'right' },
-                { label: tr('student.density'), width: 1.4, align: 'right' },
-                ...ZONES.map((z) => ({ label: t(`lessonLoad:zones.${z}`), width: 1.1, align: 'right' as const })),
-                { label: tr('student.band'), width: 1.3, align: 'center' },
+                { label: tr('student.name'), width: 2.2 },
+                { label: twoLines(tr('student.mainMeanBpm')), width: 1.5, align: 'right' },
+                { label: twoLines(tr('peakBpm')), width: 1.2, align: 'right' },
+                { label: twoLines(tr('student.density')), width: 1.4, align: 'right' },
+                ...ZONES.map((z) => ({ label: twoLines(t(`lessonLoad:zones.${z}`)), width: 1.1, align: 'right' as const })),
+                { label: twoLines(tr('student.band')), width: 1.4, align: 'center' },
               ],
               rows: report.students.map((p) => {
                 const s = byId.get(p.studentId)!;

@@ -24,6 +24,9 @@ const targetsSchema = z.object({ groupDensity: z.boolean(), individualDensity: z
 export type TargetName = keyof z.output<typeof targetsSchema>;
 export const TARGET_NAMES: readonly TargetName[] = ['groupDensity', 'individualDensity', 'meanBpm'];
 
+/** The targets a lesson missed, in the order the curriculum names them. */
+export const missedTargets = (targets: Record<TargetName, boolean>): TargetName[] => TARGET_NAMES.filter((n) => !targets[n]);
+
 /** One lesson of the list: a closed lesson's stored figures, or a lesson in progress computed up to now. */
 export const loadRowSchema = z.object({
   id: z.string(),
