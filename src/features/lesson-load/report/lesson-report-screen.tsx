@@ -50,8 +50,9 @@ export function LessonReportScreen({ family }: { family: LoadFamily }) {
   return (
     <div className="grid grid-cols-[minmax(0,1fr)] gap-4" data-testid="load-report">
       <PageHeader
-        title={r ? `${r.lesson.className} · ${t('report.printTitle')}` : t('report.printTitle')}
-        description={r ? [dateTime(r.lesson.startedAt), r.lesson.teacherName, t('report.subtitle', { minutes: r.lesson.minutes, students: r.load.students.length })].filter(Boolean).join(' · ') : undefined}
+        title={t('report.printTitle')}
+        // The class first, in the description: a long class name wraps there where the title would cut it on a phone.
+        description={r ? [r.lesson.className, dateTime(r.lesson.startedAt), r.lesson.teacherName, t('report.subtitle', { minutes: r.lesson.minutes, students: r.load.students.length })].filter(Boolean).join(' · ') : undefined}
         back={{ safe: true }}
         actions={
           r ? (
@@ -89,13 +90,17 @@ function ReportBody({ report }: { report: LoadReport }) {
       return { ...p, load: s, band: studentBand(s) };
     });
   }, [report, load.students]);
-  const labels: CurveLabels = {
-    classMean: t('report.legend.curve'),
-    mainPart: t('report.legend.main'),
-    band: t('report.legend.band'),
-    minute: (minute) => t('report.minuteLabel', { minute }),
-    bpm: t('report.bpmUnit'),
-  };
+  const labels = useMemo<CurveLabels>(
+    () => ({
+      classMean: t('report.legend.curve'),
+      mainPart: t('report.legend.main'),
+      band: t('report.legend.band'),
+      minute: (minute) => t('report.minuteLabel', { minute }),
+      bpm: t('report.bpmUnit'),
+    }),
+    [t],
+  );
+  const classOption = useMemo(() => curveOption(report, labels), [report, labels]);
   return (
     <>
       {report.lesson.inProgress ? (
@@ -110,7 +115,7 @@ function ReportBody({ report }: { report: LoadReport }) {
           <CardDescription>{t('report.mainPartRange', { from: load.mainPart.from + 1, to: load.mainPart.to })}</CardDescription>
         </CardHeader>
         <CardContent>
-          <Chart option={curveOption(report, labels)} height={300} aria-label={t('report.curveLabel', { bpm: bpm(load.mainMeanBpm) })} />
+          <Chart option={classOption} height={300} aria-label={t('report.curveLabel', { bpm: bpm(load.mainMeanBpm) })} />
         </CardContent>
       </Card>
       <StudentCurves report={report} students={students} labels={labels} />
@@ -148,12 +153,12 @@ function Figures({ report }: { report: LoadReport }) {
         </CardTitle>
       </CardHeader>
       <CardContent className="grid gap-3">
-        <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+        <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
           <Tile label={t('report.column.groupDensity')} value={percent(load.groupDensity)} target={t('report.atLeast', { value: percent(CURRICULUM_TARGETS.groupDensity) })} met={judged ? load.targets.groupDensity : null} data-testid="load-group-density" />
           <Tile label={t('report.column.individualDensity')} value={percent(load.individualDensity)} target={t('report.atLeast', { value: percent(CURRICULUM_TARGETS.individualDensity) })} met={judged ? load.targets.individualDensity : null} data-testid="load-individual-density" />
           <Tile label={t('report.column.mainMeanBpm')} value={bpm(load.mainMeanBpm)} target={t('report.between', { min: CURRICULUM_TARGETS.meanBpmMin, max: CURRICULUM_TARGETS.meanBpmMax })} met={judged ? load.targets.meanBpm : null} data-testid="load-main-mean" />
         </div>
-        <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+        <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
           <Tile label={t('report.column.targetShare')} value={percent(load.targetShare)} data-testid="load-target-share" />
           <Tile label={t('report.peakBpm')} value={bpm(load.peakBpm)} data-testid="load-peak" />
           <Tile label={t('report.recoveryBpm')} value={bpm(load.recoveryBpm)} hint={t('report.recoveryHelp')} data-testid="load-recovery" />
