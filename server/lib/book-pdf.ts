@@ -23,8 +23,17 @@ export interface BookTable {
   ruled?: boolean;
 }
 
+/** A drawing in a section before its tables (a chart drawn as vectors: sharp in print, no image to render). */
+export interface BookFigure {
+  /** Height in points; the width is the page's text width. */
+  height: number;
+  /** Draws into the box (its `y` is the bottom edge, PDF points). */
+  draw(page: PDFPage, box: { x: number; y: number; width: number; height: number }, font: PDFFont): void;
+}
+
 export interface BookSection {
   heading: string;
+  figure?: BookFigure;
   tables: readonly BookTable[];
   /** Starts on a page of its own (a class's roster is handed out alone). */
   newPage?: boolean;
@@ -158,6 +167,12 @@ class Writer {
     this.page.drawLine({ start: { x: MARGIN, y: this.y }, end: { x: A4[0] - MARGIN, y: this.y }, thickness: bold ? 0.8 : 0.3, color: bold ? INK : LINE });
   }
 
+  figure(f: BookFigure) {
+    this.ensure(f.height + 14);
+    f.draw(this.page, { x: MARGIN, y: this.y - f.height, width: TEXT_W, height: f.height }, this.fonts.regular);
+    this.y -= f.height + 14;
+  }
+
   table(t: BookTable, continued: (title: string) => string) {
     // A title never ends a page alone: it keeps its header and two rows with it.
     this.ensure(14 + ROW_H + this.rowH * 2);
@@ -194,6 +209,7 @@ export async function bookPdf(book: BookDocument, continued: (title: string) => 
     if (section.newPage && i > 0) w.newPage();
     w.ensure(16 + 14 + ROW_H + w.rowH * 2);
     w.text(section.heading, 13.5, true, 10);
+    if (section.figure) w.figure(section.figure);
     for (const t of section.tables) w.table(t, continued);
   }
   w.pages.forEach((page, i) => {

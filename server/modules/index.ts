@@ -14,6 +14,7 @@ import { districtWarningRoutes, warningRoutes } from './warnings/warnings.routes
 
 import { ingestRoutes } from './ingest/ingest.routes';
 import { lessonRoutes } from './lessons/lessons.routes';
+import { loadReportRoutes } from './lesson-load/report.routes';
 import type { ModuleOptions } from './module-options';
 import { meetBoardLinkRoutes } from './meets/board-links.routes';
 import { meetDocumentRoutes } from './meets/documents.routes';
@@ -122,6 +123,7 @@ async function consoleModules(app: FastifyInstance, opts: ModuleOptions): Promis
   for (const family of servedBy('training.specialTraining')) await app.register(trainingRoutes, { prefix: `/${family}` });
   for (const family of servedBy('test.exemption')) await app.register(exemptionRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('class.practise', 'class.test', 'class.match')) await app.register(lessonRoutes, { prefix: `/${family}`, family });
+  for (const family of servedBy('class.load.lesson')) await app.register(loadReportRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('test.testDay')) await app.register(testSheetRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('test.warning')) await app.register(warningRoutes, { prefix: `/${family}`, family });
   for (const _family of servedBy('dataCenter.overview').filter((f) => f === 'admin')) await app.register(districtWarningRoutes, { prefix: '/admin' });

@@ -24,6 +24,7 @@ import {
   DataZoomComponent,
   GridComponent,
   LegendComponent,
+  MarkAreaComponent,
   MarkLineComponent,
   PolarComponent,
   RadarComponent,
@@ -34,6 +35,7 @@ import {
   type DataZoomComponentOption,
   type GridComponentOption,
   type LegendComponentOption,
+  type MarkAreaComponentOption,
   type MarkLineComponentOption,
   type PolarComponentOption,
   type RadarComponentOption,
@@ -61,6 +63,8 @@ use([
   DatasetComponent,
   DataZoomComponent,
   MarkLineComponent,
+  // Bands on a chart (a lesson's main part and target heart rate).
+  MarkAreaComponent,
   VisualMapComponent,
   PolarComponent,
   RadarComponent,
@@ -88,6 +92,7 @@ export type ChartOption = ComposeOption<
   | DatasetComponentOption
   | DataZoomComponentOption
   | MarkLineComponentOption
+  | MarkAreaComponentOption
   | VisualMapComponentOption
   | PolarComponentOption
   | RadarComponentOption

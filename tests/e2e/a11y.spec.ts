@@ -300,6 +300,9 @@ const SCREENS: Screen[] = [
   { account: 'college01', path: '/gx/physiqueManage/graduation' },
   { account: 'school01', path: '/k12/physiqueManage/warning' },
   { account: 'college01', path: '/gx/physiqueManage/warning' },
+  // Lesson load: the lessons with heart-rate data and a lesson's report (the demo's lessons from the simulator).
+  { account: 'school01', path: '/k12/class/load' },
+  { account: 'school01', path: '/k12/class/load', open: firstRowAction('load-open') },
 ];
 
 /**

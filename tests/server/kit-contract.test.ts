@@ -167,6 +167,8 @@ const FIXTURES: Record<string, Fixture> = {
   'k12.class.practise': { ...k12('k12.class.practise'), noRows: 'lessons come from devices, and the demo school has none of this kind; tests/server/lessons covers it' },
   'k12.class.test': { ...k12('k12.class.test'), noRows: 'lessons come from devices, and the demo school has none of this kind; tests/server/lessons covers it' },
   'k12.class.match': { ...k12('k12.class.match'), noRows: 'lessons come from devices, and the demo school has none of this kind; tests/server/lessons covers it' },
+  'k12.class.load': { ...k12('k12.class.load'), noRows: 'heart-rate lessons come from bands; tests/server/lesson-load/report.test.ts writes them and covers the rows' },
+  'gx.class.load': { ...gx('k12.class.load'), noRows: 'heart-rate lessons come from bands; tests/server/lesson-load/report.test.ts covers the rows' },
 };
 
 let t: TestApp;

@@ -72,6 +72,18 @@ export function mainPartOf(minutes: number): { from: number; to: number } {
 const minuteCountsForGroup = (rows: readonly MinuteRow[]) => rows.filter((r) => r.samples > 0 && r.active * 2 >= r.samples).length * 2 >= rows.filter((r) => r.samples > 0).length;
 
 /**
+ * Which curriculum targets a lesson's figures meet (docs/product-rules.md#lesson-load): also read back from a stored
+ * lesson's figures (lesson_loads), so a report can say which target a lesson missed.
+ */
+export function curriculumTargets(f: Pick<LessonLoad, 'groupDensity' | 'individualDensity' | 'mainMeanBpm'>): LessonLoad['targets'] {
+  return {
+    groupDensity: f.groupDensity !== null && f.groupDensity >= CURRICULUM_TARGETS.groupDensity,
+    individualDensity: f.individualDensity !== null && f.individualDensity >= CURRICULUM_TARGETS.individualDensity,
+    meanBpm: f.mainMeanBpm !== null && f.mainMeanBpm >= CURRICULUM_TARGETS.meanBpmMin && f.mainMeanBpm <= CURRICULUM_TARGETS.meanBpmMax,
+  };
+}
+
+/**
  * `startedAt` and `endedAt` (epoch ms; endedAt null for a lesson in progress: `now` is used) bound the lesson; rows
  * outside it are ignored.
  */
@@ -124,11 +136,7 @@ export function lessonLoad(rows: readonly MinuteRow[], startedAt: number, endedA
   const individualDensity = densities.length ? round3(densities.reduce((a, b) => a + b, 0) / densities.length) : null;
   const measuredAll = students.reduce((s, st) => s + st.measured, 0);
   const targetShare = measuredAll ? round3(students.reduce((s, st) => s + st.zones.target + st.zones.high + st.zones.danger, 0) / measuredAll) : null;
-  const targets = {
-    groupDensity: groupDensity !== null && groupDensity >= CURRICULUM_TARGETS.groupDensity,
-    individualDensity: individualDensity !== null && individualDensity >= CURRICULUM_TARGETS.individualDensity,
-    meanBpm: mainMeanBpm !== null && mainMeanBpm >= CURRICULUM_TARGETS.meanBpmMin && mainMeanBpm <= CURRICULUM_TARGETS.meanBpmMax,
-  };
+  const targets = curriculumTargets({ groupDensity, individualDensity, mainMeanBpm });
   return {
     curve,
     mainPart,
