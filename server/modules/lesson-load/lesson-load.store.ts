@@ -41,9 +41,32 @@ export async function writeSamples(tx: Tx, lessonId: string, samples: readonly S
     on conflict do nothing
     returning student_id, (extract(epoch from at) * 1000)::bigint::text as at`);
   const fresh = new Set(inserted.map((r) => `${r.student_id}|${Number(r.at)}`));
-  const minutes = new Map<string, { studentId: string; minute: number; samples: number; sum: number; min: number; max: number; zones: Record<Zone, number>; active: number; lastAt: number; lastBpm: number }>();
+  return addMinutes(
+    tx,
+    lessonId,
+    foldMinutes(samples.filter((s) => fresh.delete(`${s.studentId}|${s.at}`))),
+  );
+}
+
+/** One student's minute as heart_rate_minutes holds it, before it is added to what the minute already holds. */
+export interface MinuteAggregate {
+  studentId: string;
+  /** Start of the minute, epoch ms. */
+  minute: number;
+  samples: number;
+  sum: number;
+  min: number;
+  max: number;
+  zones: Record<Zone, number>;
+  active: number;
+  lastAt: number;
+  lastBpm: number;
+}
+
+/** Folds samples (each second once) into per-student minutes: zones from each sample's age, exercise seconds. */
+export function foldMinutes(samples: readonly SampleToWrite[]): MinuteAggregate[] {
+  const minutes = new Map<string, MinuteAggregate>();
   for (const s of samples) {
-    if (!fresh.delete(`${s.studentId}|${s.at}`)) continue;
     const minute = Math.floor(s.at / MINUTE) * MINUTE;
     const key = `${s.studentId}|${minute}`;
     let m = minutes.get(key);
@@ -62,9 +85,16 @@ export async function writeSamples(tx: Tx, lessonId: string, samples: readonly S
       m.lastBpm = s.bpm;
     }
   }
-  if (minutes.size === 0) return 0;
-  const list = [...minutes.values()];
-  const col = <T>(f: (m: (typeof list)[number]) => T) => sql.param(list.map(f));
+  return [...minutes.values()];
+}
+
+/**
+ * Adds minutes to a lesson's aggregates (a minute already held sums up). writeSamples calls it for the samples that
+ * were new; the demo seed calls it alone for lessons older than the raw retention. Answers the samples added.
+ */
+export async function addMinutes(tx: Tx, lessonId: string, list: readonly MinuteAggregate[]): Promise<number> {
+  if (list.length === 0) return 0;
+  const col = <T>(f: (m: MinuteAggregate) => T) => sql.param(list.map(f));
   await tx.execute(sql`
     insert into heart_rate_minutes as h (lesson_id, student_id, minute, samples, bpm_sum, bpm_min, bpm_max, zone_rest, zone_moderate, zone_target, zone_high, zone_danger, active, last_at, last_bpm)
     select ${lessonId}::uuid, s, to_timestamp(m / 1000.0), n, su, mi, ma, zr, zm, zt, zh, zd, ac, to_timestamp(la / 1000.0), lb
@@ -110,13 +140,18 @@ export async function computeLessonLoad(db: DbOrTx, lessonId: string, now = new 
 export async function storeLessonLoad(tx: Tx, lessonId: string): Promise<void> {
   const computed = await computeLessonLoad(tx, lessonId);
   if (!computed?.lesson.endedAt) return;
-  const { lesson, load } = computed;
-  const values = {
-    lessonId,
+  const values = lessonLoadRow({ ...computed.lesson, endedAt: computed.lesson.endedAt }, computed.load);
+  await tx.insert(lessonLoads).values(values).onConflictDoUpdate({ target: lessonLoads.lessonId, set: values });
+}
+
+/** The lesson_loads row of a closed lesson and its figures (the demo seed builds many at once from the minutes it writes). */
+export function lessonLoadRow(lesson: Pick<typeof lessons.$inferSelect, 'id' | 'orgId' | 'classId' | 'startedAt'> & { endedAt: Date }, load: LessonLoad): typeof lessonLoads.$inferInsert {
+  return {
+    lessonId: lesson.id,
     orgId: lesson.orgId,
     classId: lesson.classId,
     startedAt: lesson.startedAt,
-    minutes: Math.max(1, Math.ceil((lesson.endedAt!.getTime() - lesson.startedAt.getTime()) / MINUTE)),
+    minutes: Math.max(1, Math.ceil((lesson.endedAt.getTime() - lesson.startedAt.getTime()) / MINUTE)),
     studentCount: load.students.length,
     mainMeanBpm: load.mainMeanBpm,
     peakBpm: load.peakBpm,
@@ -128,7 +163,6 @@ export async function storeLessonLoad(tx: Tx, lessonId: string): Promise<void> {
     students: load.students.map((s) => ({ studentId: s.studentId, meanBpm: s.meanBpm, mainMeanBpm: s.mainMeanBpm, peakBpm: s.peakBpm, density: s.density, measured: s.measured })),
     computedAt: new Date(),
   };
-  await tx.insert(lessonLoads).values(values).onConflictDoUpdate({ target: lessonLoads.lessonId, set: values });
 }
 
 /**
