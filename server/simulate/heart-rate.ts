@@ -1,7 +1,7 @@
 // Pure (no database, no HTTP): the seed writes what it generates directly, the fleet posts it through the device API,
 // and the tests check its shape.
-import { BPM_MAX } from '@/domain/lesson-load/samples';
-import { COOL_DOWN_MINUTES, maxHeartRate, WARM_UP_MINUTES, zoneThresholds } from '@/domain/lesson-load/zones';
+import { BPM_MAX } from '../../src/domain/lesson-load/samples';
+import { COOL_DOWN_MINUTES, maxHeartRate, WARM_UP_MINUTES, zoneThresholds } from '../../src/domain/lesson-load/zones';
 import { createRandom, type Random } from '../seed/people';
 
 /**
