@@ -11,13 +11,14 @@ import { classes, grades, semesters, students, teacherClasses, teachers } from '
 import { devices, venues } from '../db/schema/venue';
 import { addMinutes, foldMinutes, lessonLoadRow, writeSamples, type SampleToWrite } from '../modules/lesson-load/lesson-load.store';
 import { fitnessOf, generateLesson, type GeneratedLesson, type HeartRateStudent, type LessonStyle } from '../simulate/heart-rate';
+import { bandSerial, DEMO_BANDS, hubSerial } from '../simulate/heart-rate-traffic';
 import { createRandom, type Random } from './people';
+
+export { DEMO_BANDS } from '../simulate/heart-rate-traffic';
 
 const SEED = 20_261_130;
 const DAY = 86_400_000;
 const CHINA = 8 * 3600_000;
-/** Bands per demo school: enough for its largest class (bands are shared across classes). */
-export const DEMO_BANDS = 48;
 /**
  * Closed lessons are drawn with a sample every STRIDE_S seconds, each counted STRIDE_S times in the minutes: the same
  * curves and figures as per-second samples (within a bpm or two) for a tenth of the work. The lesson in progress is per second.
@@ -31,10 +32,6 @@ const STRIDE_S = 10;
 export const MINUTES_DAYS = 28;
 /** How long the lesson in progress has been running when the seed runs (minutes). */
 export const LIVE_LESSON_MINUTES = 20;
-
-/** The heart-rate devices of a demo school: serial numbers of its hub and bands. */
-export const hubSerial = (orgType: number) => `TY${orgType}HUB1`;
-export const bandSerial = (orgType: number, n: number) => `TY${orgType}HR${String(n).padStart(2, '0')}`;
 
 /**
  * A class's heart-rate lessons: weekdays (1 = Monday) and China start time, length, and how its lessons tend to go
@@ -260,7 +257,7 @@ async function rosterOf(tx: Tx, orgId: string, plan: ClassPlan): Promise<Roster 
     .where(and(eq(students.classId, cls.id), eq(students.status, 'studying'), eq(students.enabled, true)))
     .orderBy(asc(students.regNo))
     .limit(DEMO_BANDS);
-  return { orgId, orgType: plan.orgType, classId: cls.id, classNo: cls.classNo, teacherId: teacher?.id ?? null, teacherUserId: teacher?.userId ?? null, gradeNo: plan.gradeNo, kids };
+  return { orgId, orgType: plan.orgType, classId: cls.id, classNo: cls.classNo ?? cls.id, teacherId: teacher?.id ?? null, teacherUserId: teacher?.userId ?? null, gradeNo: plan.gradeNo, kids };
 }
 
 interface LessonSpec {
