@@ -29,7 +29,7 @@ const STRIDE_S = 10;
  * ones only their figures (lesson_loads, what term and district reports read), as if written before per-minute
  * aggregates were kept: a term's minutes (≈ 150,000 rows) would add ten seconds to a first start.
  */
-export const MINUTES_DAYS = 28;
+export const MINUTES_DAYS = 14;
 /** How long the lesson in progress has been running when the seed runs (minutes). */
 export const LIVE_LESSON_MINUTES = 20;
 
