@@ -42,6 +42,7 @@ import { seedTestDayDemo } from './test-day-demo';
 import { seedTrainingDemo } from './training-demo';
 import { seedAppDemo } from './app-demo';
 import { seedParentReportsDemo } from './parent-reports-demo';
+import { seedLessonLoadDemo } from './lesson-load-demo';
 import {
   createRandom,
   JIANGNING,
@@ -763,6 +764,10 @@ export async function seedDemo(db: DbOrTx, { now = new Date(), scope = 'full', l
       await seedAppDemo(tx, passwordHash);
       await seedParentReportsDemo(tx, DEMO_TODAY);
       await seedExemptionDemo(tx, localDate(now));
+      // Live like the contests: a term of heart-rate lessons up to `now` and one in progress at `now`.
+      const started = performance.now();
+      const load = await seedLessonLoadDemo(tx, now);
+      log(`lesson load: ${load.lessons} heart-rate lessons, ${load.samples} samples (one lesson in progress) in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     }
     log('committing');
     return true;

@@ -95,7 +95,8 @@ export async function simulate(db: Db, send: Send, opts: SimulateOptions): Promi
     .select({ id: devices.id, serialNo: devices.serialNo, orgId: devices.orgId, orgType: orgs.type })
     .from(devices)
     .innerJoin(orgs, eq(orgs.id, devices.orgId))
-    .where(and(isNotNull(devices.activatedAt), isNull(devices.secretHash), ne(devices.status, 'disabled'), eq(orgs.enabled, true)))
+    // Terminals only: heart-rate hubs have their own traffic (heart-rate-fleet.ts).
+    .where(and(eq(devices.kind, 'terminal'), isNotNull(devices.activatedAt), isNull(devices.secretHash), ne(devices.status, 'disabled'), eq(orgs.enabled, true)))
     .orderBy(asc(devices.serialNo));
   const rosters = new Map<string, SimStudent[]>();
   for (const orgId of new Set(fleet.map((d) => d.orgId))) rosters.set(orgId, await rosterOf(db, orgId));

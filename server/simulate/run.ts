@@ -4,6 +4,7 @@ import type { Db } from '../db/client';
 import type { Env } from '../env';
 import type { Send } from './traffic';
 import { simulate, type SimulateOptions, type SimulateReport } from './fleet';
+import { simulateHeartRate } from './heart-rate-fleet';
 
 /**
  * The simulator's own client address (RFC 5737 documentation range). Sign-in limits are counted per route and address
@@ -28,12 +29,15 @@ export const injectSend =
 
 /**
  * Runs the simulation through the HTTP routes of an app of its own, with sign-in rate limits lifted: the fleet signs
- * in a few hundred app users from one address within a minute.
+ * in a few hundred app users from one address within a minute. `heartRateDays` (default 0: the demo seed already
+ * holds a term of heart-rate lessons) adds the hubs' heart-rate lessons of that many last days.
  */
-export async function simulateInProcess(db: Db, env: Env, opts: SimulateOptions): Promise<SimulateReport> {
+export async function simulateInProcess(db: Db, env: Env, opts: SimulateOptions & { heartRateDays?: number }): Promise<SimulateReport> {
   const app: FastifyInstance = await buildApp({ db, env: { ...env, TIYU_CAPTCHA_FIXED: undefined }, rateLimits: { loginPerMinute: 1_000_000, captchaPerMinute: 1_000_000 } });
   try {
-    return await simulate(db, injectSend(app), opts);
+    const report = await simulate(db, injectSend(app), opts);
+    if (opts.heartRateDays) await simulateHeartRate(db, injectSend(app), { days: opts.heartRateDays, now: opts.now, seed: opts.seed, log: opts.log });
+    return report;
   } finally {
     await app.close();
   }

@@ -86,6 +86,72 @@ export async function writeSamples(tx: Tx, lessonId: string, samples: readonly S
   return Number(rows[0].n);
 }
 
+/** One student's minute as heart_rate_minutes holds it, before it is added to what the minute already holds. */
+export interface MinuteAggregate {
+  studentId: string;
+  /** Start of the minute, epoch ms. */
+  minute: number;
+  samples: number;
+  sum: number;
+  min: number;
+  max: number;
+  zones: Record<Zone, number>;
+  active: number;
+  lastAt: number;
+  lastBpm: number;
+}
+
+/** Folds samples (each second once) into per-student minutes: zones from each sample's age, exercise seconds. */
+export function foldMinutes(samples: readonly SampleToWrite[]): MinuteAggregate[] {
+  const minutes = new Map<string, MinuteAggregate>();
+  for (const s of samples) {
+    const minute = Math.floor(s.at / MINUTE) * MINUTE;
+    const key = `${s.studentId}|${minute}`;
+    let m = minutes.get(key);
+    if (!m) {
+      m = { studentId: s.studentId, minute, samples: 0, sum: 0, min: s.bpm, max: s.bpm, zones: { rest: 0, moderate: 0, target: 0, high: 0, danger: 0 }, active: 0, lastAt: s.at, lastBpm: s.bpm };
+      minutes.set(key, m);
+    }
+    m.samples += 1;
+    m.sum += s.bpm;
+    m.min = Math.min(m.min, s.bpm);
+    m.max = Math.max(m.max, s.bpm);
+    m.zones[zoneOf(s.bpm, s.age)] += 1;
+    if (isActive(s.bpm, s.intensity)) m.active += 1;
+    if (s.at >= m.lastAt) {
+      m.lastAt = s.at;
+      m.lastBpm = s.bpm;
+    }
+  }
+  return [...minutes.values()];
+}
+
+/**
+ * Adds minutes folded in JavaScript to a lesson's aggregates (a minute already held sums up): the demo seed's lessons
+ * that keep minutes without raw samples (older than the raw retention). The ingest's writeSamples folds the same way in
+ * its one statement. Answers the samples added.
+ */
+export async function addMinutes(tx: Tx, lessonId: string, list: readonly MinuteAggregate[]): Promise<number> {
+  if (list.length === 0) return 0;
+  const col = <T>(f: (m: MinuteAggregate) => T) => sql.param(list.map(f));
+  await tx.execute(sql`
+    insert into heart_rate_minutes as h (lesson_id, student_id, minute, samples, bpm_sum, bpm_min, bpm_max, zone_rest, zone_moderate, zone_target, zone_high, zone_danger, active, last_at, last_bpm)
+    select ${lessonId}::uuid, s, to_timestamp(m / 1000.0), n, su, mi, ma, zr, zm, zt, zh, zd, ac, to_timestamp(la / 1000.0), lb
+      from unnest(${col((m) => m.studentId)}::uuid[], ${col((m) => m.minute)}::bigint[], ${col((m) => m.samples)}::int[], ${col((m) => m.sum)}::int[],
+                  ${col((m) => m.min)}::int[], ${col((m) => m.max)}::int[], ${col((m) => m.zones.rest)}::int[], ${col((m) => m.zones.moderate)}::int[],
+                  ${col((m) => m.zones.target)}::int[], ${col((m) => m.zones.high)}::int[], ${col((m) => m.zones.danger)}::int[], ${col((m) => m.active)}::int[],
+                  ${col((m) => m.lastAt)}::bigint[], ${col((m) => m.lastBpm)}::int[]) as t(s, m, n, su, mi, ma, zr, zm, zt, zh, zd, ac, la, lb)
+    on conflict (lesson_id, student_id, minute) do update set
+      samples = h.samples + excluded.samples, bpm_sum = h.bpm_sum + excluded.bpm_sum,
+      bpm_min = least(h.bpm_min, excluded.bpm_min), bpm_max = greatest(h.bpm_max, excluded.bpm_max),
+      zone_rest = h.zone_rest + excluded.zone_rest, zone_moderate = h.zone_moderate + excluded.zone_moderate,
+      zone_target = h.zone_target + excluded.zone_target, zone_high = h.zone_high + excluded.zone_high,
+      zone_danger = h.zone_danger + excluded.zone_danger, active = h.active + excluded.active,
+      last_at = greatest(h.last_at, excluded.last_at),
+      last_bpm = case when excluded.last_at >= h.last_at then excluded.last_bpm else h.last_bpm end`);
+  return list.reduce((n, m) => n + m.samples, 0);
+}
+
 /** A zone's index in ZONES, as the write statement counts seconds per zone. */
 const ZONE_INDEX = Object.fromEntries(ZONES.map((z, i) => [z, i])) as Record<Zone, number>;
 
@@ -116,13 +182,18 @@ export async function computeLessonLoad(db: DbOrTx, lessonId: string, now = new 
 export async function storeLessonLoad(tx: Tx, lessonId: string): Promise<void> {
   const computed = await computeLessonLoad(tx, lessonId);
   if (!computed?.lesson.endedAt) return;
-  const { lesson, load } = computed;
-  const values = {
-    lessonId,
+  const values = lessonLoadRow({ ...computed.lesson, endedAt: computed.lesson.endedAt }, computed.load);
+  await tx.insert(lessonLoads).values(values).onConflictDoUpdate({ target: lessonLoads.lessonId, set: values });
+}
+
+/** The lesson_loads row of a closed lesson and its figures (the demo seed builds many at once from the minutes it writes). */
+export function lessonLoadRow(lesson: Pick<typeof lessons.$inferSelect, 'id' | 'orgId' | 'classId' | 'startedAt'> & { endedAt: Date }, load: LessonLoad): typeof lessonLoads.$inferInsert {
+  return {
+    lessonId: lesson.id,
     orgId: lesson.orgId,
     classId: lesson.classId,
     startedAt: lesson.startedAt,
-    minutes: Math.max(1, Math.ceil((lesson.endedAt!.getTime() - lesson.startedAt.getTime()) / MINUTE)),
+    minutes: Math.max(1, Math.ceil((lesson.endedAt.getTime() - lesson.startedAt.getTime()) / MINUTE)),
     studentCount: load.students.length,
     mainMeanBpm: load.mainMeanBpm,
     peakBpm: load.peakBpm,
@@ -134,7 +205,6 @@ export async function storeLessonLoad(tx: Tx, lessonId: string): Promise<void> {
     students: load.students.map((s) => ({ studentId: s.studentId, meanBpm: s.meanBpm, mainMeanBpm: s.mainMeanBpm, peakBpm: s.peakBpm, density: s.density, measured: s.measured })),
     computedAt: new Date(),
   };
-  await tx.insert(lessonLoads).values(values).onConflictDoUpdate({ target: lessonLoads.lessonId, set: values });
 }
 
 /**
