@@ -116,7 +116,9 @@ export function AppShell({
             </span>
           </Link>
         </div>
-        <div className="flex min-w-0 flex-1 items-center gap-2 px-2 sm:px-4">
+        {/* Below sm it holds only the actions, sized to them: the brand beside it shrinks (and clamps) instead of the
+            actions overflowing the screen sideways (390 px phones scrolled by ~10 px before). */}
+        <div className="flex flex-none items-center gap-2 px-2 sm:min-w-0 sm:flex-1 sm:px-4">
           <Tooltip content={collapseLabel}>
             <Button
               variant="ghost"

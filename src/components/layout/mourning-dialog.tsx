@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { localDate } from '@/domain/dates';
-import { mourningSaveSchema, type MourningSetting } from '@/domain/shell/mourning';
+import { isMourningActive, mourningSaveSchema, type MourningSetting } from '@/domain/shell/mourning';
 import { CustomField, DateField } from '@/components/form/fields';
 import { FormDialog } from '@/components/form/form-dialog';
 import { FormControl } from '@/components/form/form';
@@ -42,9 +42,10 @@ export function MourningDialog({ open, onOpenChange }: { open: boolean; onOpenCh
         const { put } = await import('@/lib/api-client');
         return put<MourningSetting>(URL, values);
       }}
-      onDone={() => {
-        // The setting and the public read (the grey follows at once on this screen).
-        void queryClient.invalidateQueries({ queryKey: [MOURNING_QUERY_KEY[0]] });
+      onDone={(saved) => {
+        queryClient.setQueryData([MOURNING_QUERY_KEY[0], 'mourningSetting'], saved);
+        // The grey follows at once on this screen; the public read is cached by browsers for up to a minute elsewhere.
+        queryClient.setQueryData(MOURNING_QUERY_KEY, { active: isMourningActive(saved, new Date()) });
       }}
     >
       {() => (
