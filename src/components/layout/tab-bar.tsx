@@ -14,8 +14,8 @@ export interface TabBarProps extends PageTabs {
 }
 
 /**
- * The tab bar under the header (docs/product-rules.md#tab-bar): one link per open page, a close button on each but the
- * fixed landing tab, and one actions menu (refresh, close, close others, close to the right) for the active tab, or
+ * The tab bar under the header (docs/product-rules.md#tab-bar): one link per open page, a × on each but the fixed
+ * landing tab (Delete on a focused tab closes it too), and one actions menu (refresh, close, close others, close to the right) for the active tab, or
  * for the tab right-clicked (or opened with the context-menu key). Hidden below md: on a phone the header and the
  * screen need the height, and the menu search and the back button switch pages there.
  */
@@ -54,27 +54,36 @@ export function TabBar({ tabs, active, fixedKey, labelOf, close, closeOthers, cl
                 to={tab.url}
                 aria-current={isActive ? 'page' : undefined}
                 className="flex h-full max-w-48 items-center gap-1.5 rounded-t-md pr-1 pl-3 outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                aria-keyshortcuts={fixed ? undefined : 'Delete'}
+                onKeyDown={(e) => {
+                  if (e.key === 'Delete' && !fixed) {
+                    e.preventDefault();
+                    close(tab.key);
+                  }
+                }}
                 onContextMenu={(e) => {
                   e.preventDefault();
                   setTarget(tab.key);
                   setMenuOpen(true);
                 }}
               >
-                {fixed ? <Pin aria-label={t('tabs.fixed')} className="size-3 shrink-0 opacity-60" /> : null}
+                {fixed ? <Pin aria-hidden className="size-3 shrink-0 opacity-60" /> : null}
                 <span className="truncate">{name}</span>
+                {fixed ? <span className="sr-only">{t('tabs.fixed')}</span> : null}
               </Link>
               {fixed ? (
                 <span className="w-2" />
               ) : (
-                <button
-                  type="button"
-                  aria-label={t('tabs.close', { name })}
+                // The pointer's ×; keyboards close with Delete on the tab or through the actions menu, so the bar adds no
+                // "close <page>" buttons that a page's own buttons (查询 …) would share words with.
+                <span
+                  aria-hidden
                   data-testid="page-tab-close"
                   onClick={() => close(tab.key)}
-                  className="mr-1 flex size-5 items-center justify-center rounded-sm opacity-60 outline-none hover:bg-muted hover:opacity-100 focus-visible:ring-2 focus-visible:ring-ring"
+                  className="mr-1 flex size-5 cursor-pointer items-center justify-center rounded-sm opacity-60 hover:bg-muted hover:opacity-100"
                 >
-                  <X aria-hidden className="size-3.5" />
-                </button>
+                  <X className="size-3.5" />
+                </span>
               )}
             </li>
           );
@@ -91,7 +100,7 @@ export function TabBar({ tabs, active, fixedKey, labelOf, close, closeOthers, cl
           <button
             type="button"
             data-testid="page-tab-actions"
-            aria-label={t('tabs.actions', { name: subjectName })}
+            aria-label={t('tabs.actions')}
             className="my-1 flex size-8 shrink-0 items-center justify-center rounded-md text-muted-foreground outline-none hover:bg-accent hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring"
           >
             <ChevronDown aria-hidden className="size-4" />

@@ -96,6 +96,15 @@ describe('tab bar (docs/product-rules.md#tab-bar)', () => {
     // The fixed tab's own "close" is disabled.
     fireEvent.contextMenu(within(screen.getAllByTestId('page-tab')[0]).getByRole('link'));
     expect(await screen.findByTestId('page-tab-close-this')).toHaveAttribute('aria-disabled', 'true');
+    await user.keyboard('{Escape}');
+
+    // Keyboard: Delete on a focused tab closes it; the fixed tab stays.
+    within(screen.getAllByTestId('page-tab')[1]).getByRole('link').focus();
+    await user.keyboard('{Delete}');
+    expect(tabKeys()).toEqual([HOME]);
+    within(screen.getAllByTestId('page-tab')[0]).getByRole('link').focus();
+    await user.keyboard('{Delete}');
+    expect(tabKeys()).toEqual([HOME]);
   });
 
   it('reopens the same tabs after a reload (from storage), for this account only', async () => {
