@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Command } from 'cmdk';
 import { Clock, FileText } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
@@ -28,6 +28,9 @@ export function MenuSearchPanel({ pages, recent, onOpen }: MenuSearchPanelProps)
   const prepared = useMemo(() => preparePages(pages), [pages]);
   const found = useMemo(() => searchPages(prepared, query), [prepared, query]);
   const typing = query.trim() !== '';
+  // The panel arrives after the dialog has opened (a lazy chunk), so the dialog's own first focus missed the input.
+  const inputRef = useRef<HTMLInputElement>(null);
+  useEffect(() => inputRef.current?.focus(), []);
   const item = (page: SearchPage, prefix: string, Icon: typeof Clock) => (
     <Command.Item key={`${prefix}${page.path}`} value={`${prefix}${page.path}`} onSelect={() => onOpen(page.path)} className={itemClass} data-testid="menu-search-item" data-path={page.path}>
       <Icon aria-hidden className="size-4 shrink-0 opacity-60" />
@@ -38,6 +41,7 @@ export function MenuSearchPanel({ pages, recent, onOpen }: MenuSearchPanelProps)
   return (
     <Command shouldFilter={false} loop label={t('search.title')} className="flex flex-col">
       <Command.Input
+        ref={inputRef}
         value={query}
         onValueChange={setQuery}
         placeholder={t('search.placeholder')}

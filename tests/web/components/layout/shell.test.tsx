@@ -125,7 +125,8 @@ describe('menu search (docs/product-rules.md#menu-search)', () => {
     renderShell('/k12/org/acayear');
     await user.keyboard('{Control>}k{/Control}');
     const input = await screen.findByTestId('menu-search-input');
-    await user.type(input, 'bjgl');
+    await waitFor(() => expect(input).toHaveFocus());
+    await user.keyboard('bjgl');
     await waitFor(() => expect(screen.getAllByTestId('menu-search-item').map((el) => el.textContent)).toEqual([expect.stringContaining('班级管理')]));
     await user.keyboard('{Enter}');
     await waitFor(() => expect(screen.getByTestId('page')).toHaveTextContent('/k12/org/class'));
