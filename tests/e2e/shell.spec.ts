@@ -57,6 +57,7 @@ test('Ctrl+K finds a page by pinyin initials and Enter opens it', async ({ page 
   await page.goto('/busi/');
   await signIn(page, 'school01');
   await expect(page).toHaveURL(/\/k12\//);
+  await expect(page.getByTestId('user-menu')).toBeVisible();
   await page.keyboard.press('Control+k');
   const input = page.getByTestId('menu-search-input');
   await expect(input).toBeFocused();
@@ -72,6 +73,8 @@ test('Alt+L locks the console until the password; a reload stays locked', async 
   await page.goto('/busi/');
   await signIn(page, 'teacher01');
   await expect(page).toHaveURL(/\/k12\//);
+  // The shortcut listens once the frame is drawn.
+  await expect(page.getByTestId('user-menu')).toBeVisible();
   await page.keyboard.press('Alt+l');
   const lock = page.getByTestId('lock-screen');
   await expect(lock).toBeVisible();
