@@ -35,9 +35,11 @@ import * as conversion from './schema/conversion';
 import * as parentReports from './schema/parent-reports';
 import * as warnings from './schema/warnings';
 import * as testDay from './schema/test-day';
+import * as shell from './schema/shell';
 
 /** Every table, for drizzle's relational queries and for typing. */
-export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content, ...meets, ...homework, ...lessons, ...jobs, ...sharedLimits, ...physiqueYear, ...conversion, ...parentReports, ...warnings, ...testDay, ...lessonLoad, ...heartRateIngest };
+export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content, ...meets, ...homework, ...lessons, ...jobs, ...sharedLimits, ...physiqueYear, ...lessonLoad, ...heartRateIngest, ...conversion, ...parentReports, ...warnings, ...testDay, ...shell };
+
 
 export type Schema = typeof schema;
 

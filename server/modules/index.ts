@@ -47,6 +47,7 @@ import { testSheetRoutes } from './test-day/test-sheets.routes';
 import { retestRoutes } from './retest/retest.routes';
 import { reportReleaseRoutes } from './parent-reports/parent-reports.routes';
 import { jobRoutes } from './jobs/jobs.routes';
+import { mourningPublicRoutes, shellRoutes } from './shell/shell.routes';
 import { graduationRoutes } from './graduation/graduation.routes';
 import { registerConsoleDocs } from '../lib/openapi';
 
@@ -66,6 +67,7 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   await app.register(ssoRoutes, { prefix: '/api/sso', ...opts });
   await app.register(tenantOrgRoutes, { prefix: '/api/oper/web/cs/tenantOrg' });
   await app.register(carouselRoutes, { prefix: '/api/oper/web/cs/banner' });
+  await app.register(mourningPublicRoutes, { prefix: '/api/oper/web/cs/mourning' });
   await app.register(testPlanLifecycle);
   await app.register(heartRateLifecycle, { rawDays: opts.heartRateRawDays });
   // The console API's OpenAPI document collects the routes registered after it (server/lib/openapi.ts).
@@ -110,6 +112,7 @@ async function consoleModules(app: FastifyInstance, opts: ModuleOptions): Promis
   for (const family of servedBy('system.signInLog', 'system.operationLog', 'system.onlineSession')) await app.register(logsRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('dataCenter.overview')) await app.register(districtRoutes, { prefix: `/${family}` });
   await app.register(menuRoutes, { prefix: '/menuManagement' });
+  await app.register(shellRoutes, { prefix: '/shell', ...opts });
 
   for (const family of servedBy('banner.bannerConfig')) await app.register(bannerRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('wiki.schoolWiki')) await app.register(wikiRoutes, { prefix: `/${family}`, family });

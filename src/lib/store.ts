@@ -10,7 +10,7 @@ import { permissionsAtom } from '@/lib/permissions';
 export const store = createStore();
 
 // localStorage can throw (private mode, quota); the session then lasts for this page only.
-const safeLocalStorage = {
+export const safeLocalStorage = {
   getItem: (key: string): string | null => {
     try {
       return localStorage.getItem(key);
@@ -46,6 +46,7 @@ export const STORAGE_KEYS = {
   lastPath: 'tiyu.lastPath',
   theme: 'tiyu.theme',
   sidebarCollapsed: 'tiyu.sidebarCollapsed',
+  locked: 'tiyu.locked',
 } as const;
 
 /** Stored auth of docs/product-rules.md#accounts-in-use: the token, allAccounts and uinfo (menuTree with defaultPath, currentTypePath). */
@@ -58,6 +59,11 @@ export const lastPathAtom = persisted<string | null>(STORAGE_KEYS.lastPath, null
 export type Theme = 'light' | 'dark';
 export const themeAtom = persisted<Theme>(STORAGE_KEYS.theme, 'light');
 export const sidebarCollapsedAtom = persisted<boolean>(STORAGE_KEYS.sidebarCollapsed, false);
+/**
+ * The lock screen covers the console (docs/product-rules.md#lock-screen). Stored, so a reload while locked stays locked;
+ * forgotten with the credentials (a sign-out or a 401 ends the lock with the session).
+ */
+export const lockedAtom = persisted<boolean>(STORAGE_KEYS.locked, false);
 
 /** The account flagged present (docs/product-rules.md#accounts-in-use), or null. */
 export const presentAccountAtom = atom((get) => get(uinfoAtom)?.accounts.find((a) => a.presentFlag) ?? null);
@@ -79,6 +85,7 @@ export function clearAuth(): void {
   store.set(allAccountsAtom, RESET);
   store.set(uinfoAtom, RESET);
   store.set(permissionsAtom, new Set<string>());
+  store.set(lockedAtom, RESET);
 }
 
 /** The stored access token as an Authorization header value, or null. */

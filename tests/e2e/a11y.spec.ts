@@ -303,6 +303,19 @@ const SCREENS: Screen[] = [
   // Lesson load: the lessons with heart-rate data and a lesson's report (the demo's lessons from the simulator).
   { account: 'school01', path: '/k12/class/load' },
   { account: 'school01', path: '/k12/class/load', open: firstRowAction('load-open') },
+  // The console frame (docs/product-rules.md#menu-search, #mourning-mode, #lock-screen): the menu search, the operators'
+  // mourning dialog, the lock screen (last: the lock stays on that account's page).
+  { account: 'school01', path: '/k12/org/class', open: step('menu search', async (page) => {
+    await page.getByTestId('menu-search-open').click();
+    await page.getByTestId('menu-search-input').fill('bj');
+  }), dialog: true },
+  { account: 'district01', path: '/admin/dataCenter/overview', open: step('mourning', async (page) => {
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('menu-mourning').click();
+  }), dialog: true },
+  { account: 'teacher01', path: '/k12/org/class', open: step('lock screen', async (page) => {
+    await page.keyboard.press('Alt+l');
+  }), dialog: true },
 ];
 
 /**

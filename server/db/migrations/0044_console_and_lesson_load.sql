@@ -89,6 +89,14 @@ CREATE TABLE "lesson_loads" (
 	"computed_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "platform_settings" (
+	"key" text PRIMARY KEY NOT NULL,
+	"value" jsonb NOT NULL,
+	"version" integer DEFAULT 1 NOT NULL,
+	"updated_by" uuid,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "audit_logs" ADD COLUMN "seq" bigint;--> statement-breakpoint
 ALTER TABLE "audit_logs" ADD COLUMN "prev_hash" text;--> statement-breakpoint
 ALTER TABLE "audit_logs" ADD COLUMN "hash" text;--> statement-breakpoint
@@ -105,6 +113,7 @@ ALTER TABLE "lesson_bands" ADD CONSTRAINT "lesson_bands_device_id_devices_id_fk"
 ALTER TABLE "lesson_loads" ADD CONSTRAINT "lesson_loads_lesson_id_lessons_id_fk" FOREIGN KEY ("lesson_id") REFERENCES "public"."lessons"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "lesson_loads" ADD CONSTRAINT "lesson_loads_org_id_orgs_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."orgs"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "lesson_loads" ADD CONSTRAINT "lesson_loads_class_id_classes_id_fk" FOREIGN KEY ("class_id") REFERENCES "public"."classes"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "platform_settings" ADD CONSTRAINT "platform_settings_updated_by_users_id_fk" FOREIGN KEY ("updated_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "heart_rate_dropped_at_idx" ON "heart_rate_dropped" USING btree ("at");--> statement-breakpoint
 CREATE UNIQUE INDEX "lesson_alerts_uq" ON "lesson_alerts" USING btree ("lesson_id","student_id","kind","started_at");--> statement-breakpoint
 CREATE INDEX "lesson_alerts_open_idx" ON "lesson_alerts" USING btree ("lesson_id") WHERE "lesson_alerts"."acknowledged_at" is null;--> statement-breakpoint

@@ -1,18 +1,23 @@
-import { useState, type ReactNode } from 'react';
-import { useAtom } from 'jotai';
+import { Fragment, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useAtom, useAtomValue } from 'jotai';
 import { Menu, PanelLeftClose, PanelLeftOpen, X } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import type { MenuNode } from '@/domain/auth/types';
 import { Button } from '@/components/ui/button';
 import { Tooltip } from '@/components/ui/tooltip';
 import { cn } from '@/lib/cn';
-import { sidebarCollapsedAtom } from '@/lib/store';
+import { lockedAtom, sidebarCollapsedAtom } from '@/lib/store';
 import { BrandMark } from './brand-mark';
 import { Breadcrumbs, type BreadcrumbItem } from './breadcrumbs';
+import { FullscreenButton, RefreshDataButton } from './header-buttons';
 import { LanguageSwitch } from './language-switch';
+import { MenuSearch, useSearchPages } from './menu-search';
 import { SideMenu } from './side-menu';
+import { TabBar } from './tab-bar';
+import { loadRecent } from './tab-state';
 import { ThemeToggle } from './theme-toggle';
+import { usePageTabs } from './use-page-tabs';
 
 export interface AppShellProps {
   /** Platform title of the signed-in organisation (docs/product-rules.md#branding). */
@@ -26,18 +31,54 @@ export interface AppShellProps {
   userMenu?: ReactNode;
   /** The tasks popover (long jobs and their files), composed by the app. */
   tasksMenu?: ReactNode;
+  /**
+   * Whose open tabs and recent pages these are (account, organisation, role: tab-state.ts tabScope); null before the
+   * user info arrives (no tabs then).
+   */
+  tabScope?: string | null;
+  /** The tab bar is shown (the user's preference, on by default). */
+  tabsEnabled?: boolean;
+  /** A page's name for its tab and the recent pages: its menu name, a sub-route's catalogue name. */
+  pageLabel?(path: string): string;
+  /** Drawn over the frame (the lock screen, the operator's dialogs). */
+  overlay?: ReactNode;
   children: ReactNode;
 }
 
 /** The console frame: brand + header across the top, collapsible navy side menu, scrolling content. */
-export function AppShell({ title, icon, homePath = '/myInfo/base', menuTree, breadcrumbs, userMenu, tasksMenu, children }: AppShellProps) {
+export function AppShell({
+  title,
+  icon,
+  homePath = '/myInfo/base',
+  menuTree,
+  breadcrumbs,
+  userMenu,
+  tasksMenu,
+  tabScope = null,
+  tabsEnabled = false,
+  pageLabel = (path) => path,
+  overlay,
+  children,
+}: AppShellProps) {
   const { t } = useTranslation('layout');
+  const navigate = useNavigate();
   const [collapsed, setCollapsed] = useAtom(sidebarCollapsedAtom);
+  const locked = useAtomValue(lockedAtom);
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const [searchOpen, setSearchOpen] = useState(false);
   const collapseLabel = collapsed ? t('sidebar.expand') : t('sidebar.collapse');
+  const mainRef = useRef<HTMLElement>(null);
+  const tabsOn = tabsEnabled && tabScope !== null;
+  const pageTabs = usePageTabs({ scope: tabScope, fixedKey: homePath, enabled: tabsOn, scroller: mainRef });
+  const searchPages = useSearchPages(menuTree);
+  const recent = useMemo(() => {
+    if (!searchOpen || !tabScope) return [];
+    const byPath = new Map(searchPages.map((p) => [p.path, p]));
+    return loadRecent(tabScope).flatMap((path) => byPath.get(path) ?? []);
+  }, [searchOpen, tabScope, searchPages]);
 
   return (
-    <div data-slot="app-shell" className="flex h-dvh flex-col bg-background text-foreground">
+    <div data-slot="app-shell" className="flex h-dvh flex-col bg-background text-foreground" inert={locked || undefined}>
       <a
         href="#main-content"
         className="sr-only z-50 rounded-md bg-primary px-3 py-2 text-primary-foreground focus:not-sr-only focus:absolute focus:top-2 focus:left-2"
@@ -75,7 +116,9 @@ export function AppShell({ title, icon, homePath = '/myInfo/base', menuTree, bre
             </span>
           </Link>
         </div>
-        <div className="flex min-w-0 flex-1 items-center gap-2 px-2 sm:px-4">
+        {/* Below sm it holds only the actions, sized to them: the brand beside it shrinks (and clamps) instead of the
+            actions overflowing the screen sideways (390 px phones scrolled by ~10 px before). */}
+        <div className="flex flex-none items-center gap-2 px-2 sm:min-w-0 sm:flex-1 sm:px-4">
           <Tooltip content={collapseLabel}>
             <Button
               variant="ghost"
@@ -91,6 +134,9 @@ export function AppShell({ title, icon, homePath = '/myInfo/base', menuTree, bre
           </Tooltip>
           <Breadcrumbs items={breadcrumbs} className="hidden flex-1 sm:block" />
           <div className="ml-auto flex shrink-0 items-center gap-0.5 sm:gap-1">
+            <MenuSearch open={searchOpen} onOpenChange={setSearchOpen} pages={searchPages} recent={recent} onOpen={(path) => void navigate(path)} disabled={locked} />
+            <RefreshDataButton className="hidden sm:inline-flex" />
+            <FullscreenButton className="hidden md:inline-flex" />
             {tasksMenu}
             <LanguageSwitch variant="menu" />
             <ThemeToggle />
@@ -138,10 +184,17 @@ export function AppShell({ title, icon, homePath = '/myInfo/base', menuTree, bre
           </div>
         )}
 
-        <main id="main-content" tabIndex={-1} className="min-w-0 flex-1 overflow-y-auto outline-none">
-          <div className="mx-auto w-full max-w-[1600px] p-4 sm:p-6">{children}</div>
-        </main>
+        <div className="flex min-w-0 flex-1 flex-col">
+          {tabsOn ? <TabBar {...pageTabs} fixedKey={homePath} labelOf={pageLabel} /> : null}
+          <main ref={mainRef} id="main-content" tabIndex={-1} className="min-h-0 min-w-0 flex-1 overflow-y-auto outline-none">
+            {/* A tab's refresh mounts the screen again (its generation). */}
+            <div className="mx-auto w-full max-w-[1600px] p-4 sm:p-6">
+              <Fragment key={pageTabs.generation}>{children}</Fragment>
+            </div>
+          </main>
+        </div>
       </div>
+      {overlay}
     </div>
   );
 }

@@ -1,20 +1,29 @@
-import { Building2, Check, ChevronsUpDown, KeyRound, ListTree, LogOut, UserRound } from 'lucide-react';
+import { Building2, Check, ChevronsUpDown, Flower, KeyRound, ListTree, LockKeyhole, LogOut, Timer, UserRound } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { AccountInfo, RoleInfo, UInfo } from '@/domain/auth/types';
 import { getCatalogEntry } from '@/domain/menus/catalog';
 import { MENU_MANAGEMENT_KEY } from '@/domain/menus/customize';
+import { IDLE_LOCK_MINUTES, type IdleLockMinutes } from '@/domain/shell/lock';
 import {
   DropdownMenu,
+  DropdownMenuCheckboxItem,
   DropdownMenuContent,
   DropdownMenuGroup,
   DropdownMenuItem,
   DropdownMenuLabel,
+  DropdownMenuRadioGroup,
+  DropdownMenuRadioItem,
   DropdownMenuSeparator,
+  DropdownMenuShortcut,
+  DropdownMenuSub,
+  DropdownMenuSubContent,
+  DropdownMenuSubTrigger,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { cn } from '@/lib/cn';
 import { menuLabel } from './menu-label';
+import type { ShellPrefs } from './tab-state';
 
 const MENU_MANAGEMENT = getCatalogEntry(MENU_MANAGEMENT_KEY)!;
 
@@ -25,6 +34,13 @@ export interface UserMenuProps {
   onLogout(): void;
   /** A switch is running: items are disabled. */
   busy?: boolean;
+  /** The frame's preferences (tab bar, idle lock) and their setter; absent: no display section. */
+  prefs?: ShellPrefs;
+  onPrefsChange?(change: Partial<ShellPrefs>): void;
+  /** Locks the console now (as Alt + L). */
+  onLock?(): void;
+  /** Opens the mourning-mode setting (platform operators). */
+  onMourning?(): void;
 }
 
 export function initialOf(name: string): string {
@@ -32,7 +48,7 @@ export function initialOf(name: string): string {
 }
 
 /** The header's account menu: who is signed in, account/role/organisation switch, personal centre, menu management (platform operators), logout. */
-export function UserMenu({ uinfo, onChoose, onLogout, busy }: UserMenuProps) {
+export function UserMenu({ uinfo, onChoose, onLogout, busy, prefs, onPrefsChange, onLock, onMourning }: UserMenuProps) {
   const { t } = useTranslation('layout');
   const present = uinfo.accounts.find((a) => a.presentFlag);
   const role = present?.roles.find((r) => r.presentFlag);
@@ -115,6 +131,45 @@ export function UserMenu({ uinfo, onChoose, onLogout, busy }: UserMenuProps) {
               <ListTree aria-hidden />
               {menuLabel(t, MENU_MANAGEMENT)}
             </Link>
+          </DropdownMenuItem>
+        ) : null}
+        {uinfo.platformOperator && onMourning ? (
+          <DropdownMenuItem data-testid="menu-mourning" onSelect={onMourning}>
+            <Flower aria-hidden />
+            {t('userMenu.mourning')}
+          </DropdownMenuItem>
+        ) : null}
+        {prefs && onPrefsChange ? (
+          <>
+            <DropdownMenuSeparator />
+            <DropdownMenuLabel className="text-xs font-normal text-muted-foreground">{t('userMenu.preferences')}</DropdownMenuLabel>
+            {/* Kept in this browser per user (docs/product-rules.md#tab-bar). */}
+            <DropdownMenuCheckboxItem checked={prefs.tabs} data-testid="pref-tabs" onCheckedChange={(v) => onPrefsChange({ tabs: v === true })} onSelect={(e) => e.preventDefault()}>
+              {t('userMenu.showTabs')}
+            </DropdownMenuCheckboxItem>
+            <DropdownMenuSub>
+              <DropdownMenuSubTrigger data-testid="pref-idle-lock">
+                <Timer aria-hidden />
+                <span className="flex-1">{t('userMenu.idleLock')}</span>
+                <span className="text-xs text-muted-foreground">{prefs.idleLockMinutes ? t('lock.idleMinutes', { count: prefs.idleLockMinutes }) : t('lock.idleOff')}</span>
+              </DropdownMenuSubTrigger>
+              <DropdownMenuSubContent>
+                <DropdownMenuRadioGroup value={String(prefs.idleLockMinutes)} onValueChange={(v) => onPrefsChange({ idleLockMinutes: Number(v) as IdleLockMinutes })}>
+                  {IDLE_LOCK_MINUTES.map((m) => (
+                    <DropdownMenuRadioItem key={m} value={String(m)} data-testid={`pref-idle-lock-${m}`}>
+                      {m ? t('lock.idleMinutes', { count: m }) : t('lock.idleOff')}
+                    </DropdownMenuRadioItem>
+                  ))}
+                </DropdownMenuRadioGroup>
+              </DropdownMenuSubContent>
+            </DropdownMenuSub>
+          </>
+        ) : null}
+        {onLock ? (
+          <DropdownMenuItem data-testid="menu-lock" onSelect={onLock}>
+            <LockKeyhole aria-hidden />
+            {t('userMenu.lockNow')}
+            <DropdownMenuShortcut>{t('userMenu.lockShortcut')}</DropdownMenuShortcut>
           </DropdownMenuItem>
         ) : null}
         <DropdownMenuSeparator />

@@ -116,6 +116,7 @@ export const AUDIT_ENTITIES = [
   'testDayStation',
   'testDayEntry',
   'physiqueExemption',
+  'platformSetting',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 

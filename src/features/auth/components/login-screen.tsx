@@ -5,6 +5,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { BrandMark } from '@/components/layout/brand-mark';
 import { LanguageSwitch } from '@/components/layout/language-switch';
 import { useDocumentTitle } from '@/components/layout/use-document-title';
+import { useMourning } from '@/components/layout/use-mourning';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/lib/toast';
 import { ApiError } from '@/lib/api-error';
@@ -30,6 +31,8 @@ export function LoginScreen() {
   const { data: slides } = useLoginCarousel(params.get('orgId'));
   const title = info?.platformName || t('common:appName');
   useDocumentTitle(title);
+  // Grey on mourning days, as the console is (docs/product-rules.md#mourning-mode).
+  useMourning();
 
   // A token in the query or in storage: try it before showing the form (docs/product-rules.md#sign-in).
   const [authenticating, setAuthenticating] = useState(() => Boolean(queryToken || hasToken));
