@@ -300,6 +300,10 @@ const SCREENS: Screen[] = [
   { account: 'college01', path: '/gx/physiqueManage/graduation' },
   { account: 'school01', path: '/k12/physiqueManage/warning' },
   { account: 'college01', path: '/gx/physiqueManage/warning' },
+  // Lesson load reports: a term's summary (k12, gx) and the district's schools compared.
+  { account: 'school01', path: '/k12/class/load/summary' },
+  { account: 'college01', path: '/gx/class/load/summary' },
+  { account: 'district01', path: '/admin/class/load' },
 ];
 
 /**

@@ -84,6 +84,8 @@ export const SCREENS: Readonly<Partial<Record<ScreenId, ScreenLoader>>> = {
   'class.practise': () => import('./lessons/lessons').then((m) => ({ default: m.PractisePage })),
   'class.test': () => import('./lessons/lessons').then((m) => ({ default: m.ClassTestPage })),
   'class.match': () => import('./lessons/lessons').then((m) => ({ default: m.MatchPage })),
+  'class.load': () => import('./lesson-load/summary').then((m) => ({ default: m.ClassLoadPage })),
+  'class.load.summary': () => import('./lesson-load/summary').then((m) => ({ default: m.LoadSummaryPage })),
   'venue.device': () => import('./venue/venue').then((m) => ({ default: m.DevicePage })),
   'venue.device.add': () => import('./venue/venue').then((m) => ({ default: m.DeviceFormPage })),
   'venue.device.edit': () => import('./venue/venue').then((m) => ({ default: m.DeviceFormPage })),
