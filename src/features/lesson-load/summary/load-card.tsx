@@ -42,7 +42,7 @@ export function LessonLoadCard({ family, orgId, gradeNo, classId }: { family: Su
         ) : null}
       </CardHeader>
       <CardContent className="grid gap-3 px-4">
-        <FigureTiles figures={card.total} testId="lesson-load-card" />
+        <FigureTiles figures={card.total} testId="lesson-load-figures" />
         {trend ? <Chart option={trend} height={220} aria-label={t('summary.trendTitle')} /> : null}
       </CardContent>
     </Card>

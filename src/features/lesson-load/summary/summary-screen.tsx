@@ -182,10 +182,8 @@ export function LoadSummaryScreen({ family }: { family: SummaryFamily }) {
                     <DataTable columns={columns} data={view.rows} rowKey={(r) => r.id ?? '—'} aria-label={t(`summary.by.${group}`)} />
                   </CardContent>
                 </Card>
-                <div className="grid gap-4 xl:grid-cols-2">
-                  <FlaggedCard kind="below" list={view.below} />
-                  <FlaggedCard kind="above" list={view.above} />
-                </div>
+                <FlaggedCard kind="below" list={view.below} />
+                <FlaggedCard kind="above" list={view.above} />
               </>
             )}
           </>

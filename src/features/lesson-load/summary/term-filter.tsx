@@ -19,7 +19,7 @@ export function TermFilter({ term, onChange }: { term: LoadTerm | undefined; onC
       />
       <Select
         aria-label={t('summary.term')}
-        className="w-36"
+        className="w-44"
         value={String(term.semester)}
         onValueChange={(v) => onChange({ schoolYear: term.schoolYear, semester: Number(v) })}
         options={[SEMESTER.autumn, SEMESTER.spring].map((s) => ({ value: String(s), label: t(`summary.semester.${s}`) }))}
