@@ -161,6 +161,8 @@ async function main(): Promise<void> {
         ['district comparison, computed', () => timeRequests(app, handle, tokens.district, districtUrl, true), TARGETS.district],
         ['district comparison, from memory', () => timeRequests(app, handle, tokens.district, districtUrl, false), null],
         ["floor: school01's term rows read once (count, means)", () => timeFloor(handle, sql`select count(*), avg(main_mean_bpm) from lesson_loads where org_id = ${orgOf('school01')} and ${bounds}`), null],
+        // The persistently-below/above lists read each lesson's students: the same rows with their JSON expanded once.
+        ["floor: school01's term rows with each student's figures expanded", () => timeFloor(handle, sql`select count(*), avg((e->>'density')::float8) from lesson_loads ll cross join jsonb_array_elements(ll.students) e where org_id = ${orgOf('school01')} and ${bounds}`), null],
         ['school summary by class, computed', () => timeRequests(app, handle, tokens.school, schoolUrl, true), TARGETS.school],
         ['school summary by teacher, computed', () => timeRequests(app, handle, tokens.school, `${schoolUrl}&group=teacher`, true), TARGETS.school],
         ['school summary, from memory', () => timeRequests(app, handle, tokens.school, schoolUrl, false), null],

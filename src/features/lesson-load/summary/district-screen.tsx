@@ -17,6 +17,7 @@ import { FigureTiles, useFigureColumns } from './summary-screen';
 import { TermFilter, termText } from './term-filter';
 
 const col = createDataTableColumnHelper<LoadSchoolRow>();
+const DISTRICT_KEY = 'admin.class.load';
 
 /**
  * admin class/load (docs/product-rules.md#lesson-load: reports): the district's schools (its subtree) side by side
@@ -26,7 +27,7 @@ const col = createDataTableColumnHelper<LoadSchoolRow>();
 export function DistrictLoadScreen() {
   const { t } = useTranslation(['lessonLoad', 'menus']);
   const [params, setParams] = useSearchParams();
-  const access = usePageAccess('admin.class.load');
+  const access = usePageAccess(DISTRICT_KEY);
   const query = useLoadDistrict({ schoolYear: params.get('schoolYear') ?? undefined, semester: params.get('semester') ?? undefined });
   const figureColumns = useFigureColumns<LoadSchoolRow>();
   const [exporting, setExporting] = useState(false);
@@ -49,7 +50,7 @@ export function DistrictLoadScreen() {
   return (
     <div className="grid grid-cols-[minmax(0,1fr)] gap-4" data-testid="load-district">
       <PageHeader
-        title={menuLabel(t, getCatalogEntry('admin.class.load')!)}
+        title={menuLabel(t, getCatalogEntry(DISTRICT_KEY)!)}
         description={data ? t('summary.districtTitle') + ' · ' + t('summary.description', termText(t, data.term)) : null}
         actions={
           <PermissionGate permission={access.buttons.export ?? ''}>

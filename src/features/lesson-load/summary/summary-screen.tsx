@@ -80,7 +80,10 @@ function FlaggedCard({ kind, list }: { kind: 'below' | 'above'; list: LoadFlagge
         <CardDescription>{t(`summary.${kind}Hint`, { min: PERSISTENT_MIN_LESSONS, share: f.share(PERSISTENT_SHARE) })}</CardDescription>
       </CardHeader>
       <CardContent className="px-4">
-        <DataTable columns={columns} data={list} rowKey="studentId" height={320} empty={<p className="py-6 text-center text-sm text-muted-foreground">{t('summary.noStudents')}</p>} aria-label={t(`summary.${kind}Title`)} />
+        {/* A long list scrolls in a region the keyboard can reach (focusable, named). */}
+        <div className="max-h-96 overflow-auto" tabIndex={0} role="region" aria-label={t(`summary.${kind}Title`)}>
+          <DataTable columns={columns} data={list} rowKey="studentId" empty={<p className="py-6 text-center text-sm text-muted-foreground">{t('summary.noStudents')}</p>} aria-label={t(`summary.${kind}Title`)} />
+        </div>
       </CardContent>
     </Card>
   );
