@@ -15,6 +15,7 @@ import { districtWarningRoutes, warningRoutes } from './warnings/warnings.routes
 import { ingestRoutes } from './ingest/ingest.routes';
 import { lessonRoutes } from './lessons/lessons.routes';
 import { loadReportRoutes } from './lesson-load/report.routes';
+import { loadDistrictRoutes, loadSummaryRoutes } from './lesson-load/summary.routes';
 import type { ModuleOptions } from './module-options';
 import { meetBoardLinkRoutes } from './meets/board-links.routes';
 import { meetDocumentRoutes } from './meets/documents.routes';
@@ -130,5 +131,7 @@ async function consoleModules(app: FastifyInstance, opts: ModuleOptions): Promis
   for (const family of servedBy('test.testDay')) await app.register(testSheetRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('test.warning')) await app.register(warningRoutes, { prefix: `/${family}`, family });
   for (const _family of servedBy('dataCenter.overview').filter((f) => f === 'admin')) await app.register(districtWarningRoutes, { prefix: '/admin' });
+  for (const family of servedBy('class.load.summary')) await app.register(loadSummaryRoutes, { prefix: `/${family}`, family });
+  if (servedBy('class.load').includes('admin')) await app.register(loadDistrictRoutes, { prefix: '/admin' });
   await app.register(jobRoutes, { prefix: '/jobs', storage: opts.storage });
 }

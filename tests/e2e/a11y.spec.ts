@@ -316,6 +316,10 @@ const SCREENS: Screen[] = [
   { account: 'teacher01', path: '/k12/org/class', open: step('lock screen', async (page) => {
     await page.keyboard.press('Alt+l');
   }), dialog: true },
+  // Lesson load reports: a term's summary (k12, gx) and the district's schools compared.
+  { account: 'school01', path: '/k12/class/load/summary' },
+  { account: 'college01', path: '/gx/class/load/summary' },
+  { account: 'district01', path: '/admin/class/load' },
 ];
 
 /**

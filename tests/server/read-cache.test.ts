@@ -129,7 +129,7 @@ describe('the read cache', () => {
     };
     for (const family of ['k12', 'gx', 'admin'] as const) {
       const account = { k12: 'school01', gx: 'college01', admin: 'district01' }[family];
-      const views = ['filters', 'school', 'grade?gradeNo=7', 'class', 'student?size=20', ...(family === 'gx' ? ['college'] : [])];
+      const views = ['filters', 'school', 'grade?gradeNo=7', 'class', 'student?size=20', 'lessonLoad', ...(family === 'gx' ? ['college'] : [])];
       for (const v of views) calls[`/api/busi/web/${family}/dataCenter/${v.split('?')[0]}`] = [[account, `${family}/dataCenter/${v}`]];
       if (family === 'k12') calls['/api/busi/web/k12/dataCenter/school'].push(['myclass01', 'k12/dataCenter/school']);
     }
@@ -142,6 +142,10 @@ describe('the read cache', () => {
     calls['/api/busi/web/admin/dataCenter/class/:id'] = [['district01', `admin/dataCenter/class/${k12Student.classId}`]];
     calls['/api/busi/web/admin/dataCenter/student/:id'] = [['district01', `admin/dataCenter/student/${k12Student.studentId}`]];
 
+    // Lesson-load reports (docs/product-rules.md#lesson-load: reports): each grouping reads other tables.
+    calls['/api/busi/web/k12/class/load/summary'] = [['school01', 'k12/class/load/summary?group=teacher'], ['school01', 'k12/class/load/summary?group=school'], ['myclass01', 'k12/class/load/summary']];
+    calls['/api/busi/web/gx/class/load/summary'] = [['college01', 'gx/class/load/summary?group=college']];
+    calls['/api/busi/web/admin/class/load/schools'] = [['district01', 'admin/class/load/schools']];
     expect([...t.app.readCache.routes.keys()].filter((r) => !calls[r])).toEqual([]);
     for (const [route, list] of Object.entries(calls)) {
       const declared = t.app.readCache.routes.get(route);

@@ -14,6 +14,10 @@ import { colleges, grades, majors, schoolYears, students } from '../../db/schema
 import { testPlans } from '../../db/schema/test-plans';
 import { dataCenterAccess, screenLinkAccess } from './data-center.permissions';
 import type { Viewer } from './data-center.scope';
+import { loadCardQuery, loadCardSchema } from '@/domain/lesson-load/reports';
+import { lessonLoads } from '../../db/schema/lesson-load';
+import { semesters } from '../../db/schema/school';
+import { loadCard } from '../lesson-load/summary.service';
 import { classList, classView, collegeList, dataCenterOptions, gradeView, schoolView, studentList, studentView } from './data-center.service';
 import { createScreenLink, listScreenLinks, revokeScreenLink } from './screen-link.service';
 
@@ -74,6 +78,19 @@ export const dataCenterRoutes: FastifyPluginAsyncZod<DataCenterRoutesOptions> = 
     params: idParamsSchema,
     answer: studentViewSchema,
     read: async (db, actor, { params }) => studentView(db, family, await viewer(db, actor), params.id),
+  });
+
+  // The lesson-load card of the school, grade and class views (docs/product-rules.md#lesson-load: reports): its own
+  // request, so a view's answer stays as it is and the card is kept until a lesson's figures change.
+  resourceAction(app, {
+    method: 'GET',
+    path: '/lessonLoad',
+    access: anyView,
+    config: { readsTables: [...CLASS_SCOPE_TABLES, lessonLoads, grades, orgs, semesters, schoolYears] },
+    query: loadCardQuery,
+    answer: loadCardSchema,
+    summary: "This term's lesson load of the school, a grade or a class: lessons measured, share meeting the targets, densities, weekly trend",
+    read: (db, actor, { query }, { now }) => loadCard(db, actor, query, now),
   });
 
   resourceAction(app, { method: 'GET', path: '/screenLink', access: screenLinkAccess(family), answer: screenLinkRowSchema.array(), read: (db, actor) => listScreenLinks(db, family, actor.tenantOrgId) });

@@ -3,7 +3,7 @@ import { ORG_TYPE, type OrgType } from '@/domain/constants';
 import { DC_MSG } from '@/domain/data-center/messages';
 import type { MeetBoardAnswer, SchoolView, WallSceneAnswer, WallSceneData } from '@/domain/data-center/types';
 import type { DistrictOverview } from '@/domain/data-center/district';
-import { DISTRICT_SCENE, MEET_BOARD_SCENE, WARNINGS_SCENE, type DataCenterScene, type WallConfig, type WallPlaylist } from '@/domain/wall/wall';
+import { DISTRICT_SCENE, LESSONS_SCENE, MEET_BOARD_SCENE, WARNINGS_SCENE, type DataCenterScene, type WallConfig, type WallPlaylist } from '@/domain/wall/wall';
 import type { MeetBoardView } from '@/domain/meets/board';
 import type { DbOrTx } from '../../db/client';
 import { screenLinks } from '../../db/schema/data-center';
@@ -17,6 +17,7 @@ import { schoolView } from '../data-center/data-center.service';
 import { districtOverview } from '../data-center/district.service';
 import { meetBoard } from '../meets/points.service';
 import { warningsSceneData } from '../warnings/warnings.service';
+import { lessonsSceneData } from '../lesson-load/summary.service';
 import type { Family } from '@/domain/menus/access';
 
 /**
@@ -116,7 +117,7 @@ export function createSceneCache<T = SchoolView>(ttlMs = SCENE_CACHE_MS): SceneC
   };
 }
 
-function sliceOf(scene: Exclude<DataCenterScene, typeof DISTRICT_SCENE | typeof WARNINGS_SCENE>, view: SchoolView): WallSceneData {
+function sliceOf(scene: Exclude<DataCenterScene, typeof DISTRICT_SCENE | typeof WARNINGS_SCENE | typeof LESSONS_SCENE>, view: SchoolView): WallSceneData {
   switch (scene) {
     case 'schoolOverview':
       return { scene, overview: view.overview, items: view.items, trend: view.trend };
@@ -167,6 +168,8 @@ export async function wallScene(
   const v = await view;
   // Counts only (docs/product-rules.md#warnings): the school's, or a district's summed over its schools.
   if (scene === WARNINGS_SCENE) return { scene, scope: v.scope, period: v.period, asOf: now.toISOString(), data: await warningsSceneData(db, link.orgId, link.orgType === ORG_TYPE.management, now) };
+  // Today's lessons (docs/product-rules.md#lesson-load: reports): counts and class figures, never a student's name.
+  if (scene === LESSONS_SCENE) return { scene, scope: v.scope, period: v.period, asOf: now.toISOString(), data: await lessonsSceneData(db, link.orgId, link.orgType === ORG_TYPE.management, now) };
   return { scene, scope: v.scope, period: v.period, asOf: v.asOf, data: sliceOf(scene, v) };
 }
 

@@ -86,6 +86,7 @@ export const SCREENS: Readonly<Partial<Record<ScreenId, ScreenLoader>>> = {
   'class.match': () => import('./lessons/lessons').then((m) => ({ default: m.MatchPage })),
   'class.load': () => import('./lesson-load/report').then((m) => ({ default: m.LoadPage })),
   'class.load.lesson': () => import('./lesson-load/report').then((m) => ({ default: m.LoadLessonPage })),
+  'class.load.summary': () => import('./lesson-load/summary').then((m) => ({ default: m.LoadSummaryPage })),
   'venue.device': () => import('./venue/venue').then((m) => ({ default: m.DevicePage })),
   'venue.device.add': () => import('./venue/venue').then((m) => ({ default: m.DeviceFormPage })),
   'venue.device.edit': () => import('./venue/venue').then((m) => ({ default: m.DeviceFormPage })),

@@ -5,6 +5,7 @@ import type { MeetBoardView } from '../meets/board';
 import type { DistrictSceneData } from './district';
 import type { DataCenterScene } from '../wall/wall';
 import type { WarningsSceneData } from '../warnings/warnings';
+import type { LessonsSceneData } from '../lesson-load/reports';
 
 /**
  * Answers of the data-centre views (docs/product-rules.md#data-centre: conventions), one request per view, as zod for
@@ -345,7 +346,8 @@ export type WallSceneData =
   | { scene: 'classRanking'; ranking: Ranking }
   | { scene: 'weakestItems'; weakestItems: WeakItem[]; byGrade: GradeBreakdown[] }
   | DistrictSceneData
-  | WarningsSceneData;
+  | WarningsSceneData
+  | LessonsSceneData;
 
 export interface WallSceneAnswer {
   scene: DataCenterScene;

@@ -4,10 +4,12 @@ import { uuid } from '../fields';
 import { SCHOOL_YEAR_MAX, SCHOOL_YEAR_MIN } from '../data-center/filters';
 
 /** Scenes a data-centre playlist rotates through (docs/product-rules.md#wall-display). */
-export const WALL_SCENES = ['schoolOverview', 'gradeComparison', 'classRanking', 'weakestItems', 'districtSchools', 'warnings'] as const;
+export const WALL_SCENES = ['schoolOverview', 'gradeComparison', 'classRanking', 'weakestItems', 'districtSchools', 'warnings', 'lessons'] as const;
 /** Physique warnings and their cases as counts (docs/product-rules.md#warnings): never a student's name. */
 export const WARNINGS_SCENE = 'warnings' satisfies DataCenterScene;
 export type DataCenterScene = (typeof WALL_SCENES)[number];
+/** Today's PE lessons with heart-rate bands (docs/product-rules.md#lesson-load): counts and class figures, never a name. */
+export const LESSONS_SCENE = 'lessons' satisfies DataCenterScene;
 /** A management organisation's own scene: its schools side by side (counts and school figures, never a student). */
 export const DISTRICT_SCENE = 'districtSchools' satisfies DataCenterScene;
 /** The scenes a playlist of this organisation may hold: the district scene only on a management organisation's wall. */

@@ -72,6 +72,7 @@ export const wallScenes: Record<WallSceneData['scene'], WallSceneData> = {
   weakestItems: { scene: 'weakestItems', weakestItems, byGrade },
   districtSchools: { scene: 'districtSchools', total: districtSchool('', '', 78.2), schools: ['第一中学', '实验小学', '东山小学', '科技大学'].map((name, i) => districtSchool(`o${i}`, name, 81 - i * 2.1)) },
   warnings: { scene: 'warnings', counts: { byKind: { failingItem: 312, bmi: 188, decline: 97, missing: 41 }, students: 521, openCases: 14, closedCases: 9 }, schools: [] },
+  lessons: { scene: 'lessons', day: '2026-11-20', unit: 'class', inProgress: 2, finished: 5, meetsTargets: 3, rows: [{ name: '初一(1)班', inProgress: 1, finished: 1, meanBpm: 148.2, density: 0.62 }] },
 };
 
 /** A school of the district's wall scene (counts and figures only). */

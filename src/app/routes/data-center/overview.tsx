@@ -1,6 +1,9 @@
 import { SchoolDashboard } from '@/features/data-center/components/school-dashboard';
 import { DistrictOverviewScreen } from '@/features/data-center/components/district-overview';
 import { DistrictWarningsCard } from '@/features/warnings/components/warning-cards';
+import { useAtomValue } from 'jotai';
+import { filtersAtom } from '@/features/data-center/atoms';
+import { LessonLoadCard } from '@/features/lesson-load/summary/load-card';
 
 /** admin/dataCenter/overview: the bureau's schools side by side. */
 export function DistrictOverviewPage() {
@@ -9,5 +12,6 @@ export function DistrictOverviewPage() {
 
 /** admin/dataCenter/overview/school/:orgId: one school's data centre, read-only (its `orgId` travels in the query string). */
 export function DistrictSchoolPage() {
-  return <SchoolDashboard />;
+  const { orgId } = useAtomValue(filtersAtom);
+  return <SchoolDashboard extra={orgId ? <LessonLoadCard family="admin" orgId={orgId} /> : null} />;
 }

@@ -6,6 +6,7 @@ import { WallScene } from '@/features/data-center/components/wall-scenes';
 import { MeetBoardScene } from '@/features/meets/components/board-scene';
 import { WallScreen } from '@/features/wall/components/wall-screen';
 import { WarningsWallScene } from '@/features/wall/components/warnings-scene';
+import { LessonsWallScene } from '@/features/wall/components/lessons-scene';
 
 /**
  * /wall/:token (docs/product-rules.md#wall-display): the kiosk display of a screen link, outside the sign-in guard and the console shell.
@@ -24,6 +25,8 @@ export function WallPage() {
           <MeetBoardScene board={answer.board} />
         ) : answer.data.scene === 'warnings' ? (
           <WarningsWallScene data={answer.data} />
+        ) : answer.data.scene === 'lessons' ? (
+          <LessonsWallScene data={answer.data} />
         ) : (
           <WallScene data={answer.data} />
         )

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { Download } from 'lucide-react';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
@@ -37,7 +37,7 @@ export const CLASS_DETAIL_FILTERS: readonly FilterKey[] = ['schoolYear', 'semest
  * (radar), the students to watch, and every student with every item in a virtualised, sortable, exportable table.
  * A student row opens the student view.
  */
-export function ClassDashboard({ classId }: { classId: string }) {
+export function ClassDashboard({ classId, extra }: { classId: string; /** Cards of other areas the app composes in under the headline figures (lesson load). */ extra?: ReactNode }) {
   const { t } = useTranslation(['dashboard', 'physique']);
   const filters = useFilterUrlSync(CLASS_DETAIL_FILTERS);
   const family = useAtomValue(dataCenterFamilyAtom);
@@ -114,6 +114,7 @@ export function ClassDashboard({ classId }: { classId: string }) {
         {({ view, derived }) => (
           <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
             <KpiCards indicators={view.overview} />
+            {extra}
             <div className="grid gap-4 xl:grid-cols-3">
               <ChartCard title={t('school.levelShare')}>
                 <DashboardChart option={derived.levelDonut} height={300} loading={refreshing} aria-label={t('school.levelShare')} />

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import type { RankRow } from '@/domain/data-center/types';
@@ -43,7 +43,7 @@ export const COLLEGE_FILTERS: readonly FilterKey[] = ['schoolYear', 'semesterCod
  * `mode="college"` shows one college of a university the same way (/gx/dataCenter/college?collegeId=…): the server's
  * grade view with the college filter, all its years of study unless one is chosen.
  */
-export function GradeDashboard({ mode = 'grade' }: { mode?: 'grade' | 'college' }) {
+export function GradeDashboard({ mode = 'grade', extra }: { mode?: 'grade' | 'college'; /** Cards of other areas the app composes in under the headline figures (lesson load). */ extra?: ReactNode }) {
   const { t } = useTranslation(['dashboard', 'physique']);
   const college = mode === 'college';
   const filters = useFilterUrlSync(college ? COLLEGE_FILTERS : GRADE_FILTERS);
@@ -104,6 +104,7 @@ export function GradeDashboard({ mode = 'grade' }: { mode?: 'grade' | 'college' 
         {({ view, charts }) => (
           <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
             <KpiCards indicators={view.overview} />
+            {extra}
             <div className="grid gap-4 xl:grid-cols-3">
               <ChartCard className="xl:col-span-2" title={t('grade.classes')} description={t('drill.hintClass')} data-testid="grade-units">
                 <DashboardChart option={charts.units} height={320} loading={refreshing} onSelect={toClass} aria-label={t('grade.classes')} />

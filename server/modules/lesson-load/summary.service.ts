@@ -1,0 +1,329 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { ORG_TYPE, type SemesterCode } from '@/domain/constants';
+import { localDate, ORG_TIME_ZONE } from '@/domain/dates';
+import { ERR } from '@/domain/errors';
+import {
+  abovePeakBpm,
+  calendarTerm,
+  isBelow,
+  isPersistent,
+  PERSISTENT_MIN_LESSONS,
+  termOfDay,
+  type LessonsSceneData,
+  type LoadCard,
+  type LoadCardQuery,
+  type LoadDistrict,
+  type LoadDistrictQuery,
+  type LoadFigures,
+  type LoadFlaggedStudent,
+  type LoadGroup,
+  type LoadSummary,
+  type LoadSummaryQuery,
+  type LoadTerm,
+  type LoadWeek,
+} from '@/domain/lesson-load/reports';
+import { lessonLoad } from '@/domain/lesson-load/summary';
+import { gradeNameKey } from '@/domain/school/grades';
+import type { DbOrTx } from '../../db/client';
+import { AppError } from '../../lib/app-error';
+import { classScopeOf, scopedClassIds, WHOLE_ORG, type ClassScope } from '../../lib/data-scope';
+import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
+import { orgSubtree } from '../../lib/tenancy';
+import type { Actor } from '../../plugins/tenant';
+import { minuteRowsOf } from './lesson-load.store';
+
+/**
+ * Lesson-load reports (docs/product-rules.md#lesson-load: reports): every figure is read from the stored lesson rows
+ * (lesson_loads, one per closed lesson), grouped in SQL; the raw samples are never read. A lesson weighs the same in
+ * every mean, whatever its class size.
+ */
+
+type Translate = (key: string, options?: Record<string, unknown>) => string;
+const RAW = { interpolation: { escapeValue: false } };
+const DAY_MS = 86_400_000;
+
+/** What a report reads: an organisation (with its semesters), the classes it may see, the term. */
+interface LoadScope {
+  orgId: string;
+  classScope: ClassScope;
+  term: LoadTerm;
+}
+
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+const round = (v: unknown, digits: number) => {
+  const n = num(v);
+  return n === null ? null : Math.round(n * 10 ** digits) / 10 ** digits;
+};
+
+/** The term of the query on the organisation: its semester when it has that one, else the calendar term; no query: the current one. */
+export async function resolveTerm(db: DbOrTx, orgId: string, q: { schoolYear?: number; semester?: SemesterCode }, now: Date): Promise<LoadTerm> {
+  let schoolYear = q.schoolYear;
+  let semester = q.semester;
+  if (schoolYear === undefined || semester === undefined) {
+    const { rows } = await db.execute<{ start_year: number; code: number }>(sql`
+      select sy.start_year, se.code from semesters se join school_years sy on sy.id = se.school_year_id
+       where se.org_id = ${orgId} and ${localDate(now)}::date between se.start_date and coalesce(se.break_end, se.end_date)
+       order by se.start_date desc limit 1`);
+    const current = rows[0] ? { schoolYear: Number(rows[0].start_year), semester: Number(rows[0].code) as SemesterCode } : termOfDay(localDate(now));
+    schoolYear ??= current.schoolYear;
+    semester ??= current.semester;
+  }
+  const { rows } = await db.execute<{ from: string; to: string }>(sql`
+    select se.start_date::text as "from", coalesce(se.break_end, se.end_date)::text as "to"
+      from semesters se join school_years sy on sy.id = se.school_year_id
+     where se.org_id = ${orgId} and sy.start_year = ${schoolYear} and se.code = ${semester} limit 1`);
+  const dates = rows[0] ?? calendarTerm(schoolYear, semester);
+  return { schoolYear, semester, from: dates.from, to: dates.to };
+}
+
+/** The term's bounds as instants in the organisations' time zone: [from 00:00, day after `to` 00:00). */
+const termBounds = (term: LoadTerm) => sql`ll.started_at >= (${term.from}::date)::timestamp at time zone ${ORG_TIME_ZONE}
+  and ll.started_at < (${term.to}::date + 1)::timestamp at time zone ${ORG_TIME_ZONE}`;
+
+function scopeWhere(scope: LoadScope, extra: { classId?: string; gradeNo?: number } = {}): SQL {
+  const ids = scopedClassIds(scope.classScope);
+  const parts = [sql`ll.org_id = ${scope.orgId}`, termBounds(scope.term)];
+  if (ids) parts.push(ids.length ? sql`ll.class_id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})` : sql`false`);
+  if (extra.classId) parts.push(sql`ll.class_id = ${extra.classId}`);
+  if (extra.gradeNo) parts.push(sql`g.grade_no = ${extra.gradeNo}`);
+  return sql.join(parts, sql` and `);
+}
+
+/** Aggregates of stored lessons (alias `ll`): the figures' columns. */
+const FIGURES = sql`count(*)::int as lessons,
+  avg(case when ll.meets_targets then 1.0 else 0.0 end)::float8 as meets_share,
+  avg(ll.main_mean_bpm)::float8 as main_mean_bpm, avg(ll.group_density)::float8 as group_density,
+  avg(ll.individual_density)::float8 as individual_density, avg(ll.target_share)::float8 as target_share`;
+
+type FigureRow = { lessons: number; meets_share: unknown; main_mean_bpm: unknown; group_density: unknown; individual_density: unknown; target_share: unknown };
+function figuresOf(r: FigureRow | undefined): LoadFigures {
+  if (!r || !Number(r.lessons)) return { lessons: 0, meetsShare: null, mainMeanBpm: null, groupDensity: null, individualDensity: null, targetShare: null };
+  return {
+    lessons: Number(r.lessons),
+    meetsShare: round(r.meets_share, 3),
+    mainMeanBpm: round(r.main_mean_bpm, 1),
+    groupDensity: round(r.group_density, 3),
+    individualDensity: round(r.individual_density, 3),
+    targetShare: round(r.target_share, 3),
+  };
+}
+
+/** The key and name of a group (teacher: the lesson's teacher; grade: its number, named by the browser). */
+const GROUP_SQL: Record<LoadGroup, { id: SQL; name: SQL }> = {
+  class: { id: sql`c.id::text`, name: sql`c.name` },
+  teacher: { id: sql`te.id::text`, name: sql`te.name` },
+  grade: { id: sql`g.grade_no::text`, name: sql`null::text` },
+  college: { id: sql`co.id::text`, name: sql`co.name` },
+  school: { id: sql`o.id::text`, name: sql`o.name` },
+};
+const JOINS = sql`from lesson_loads ll join classes c on c.id = ll.class_id join grades g on g.id = c.grade_id`;
+
+/** The zone as SQL text: a constant, inlined so an expression in the select list matches the same one in GROUP BY. */
+const TZ = sql.raw(`'${ORG_TIME_ZONE}'`);
+/** The lesson's Monday in the organisations' time zone. */
+const WEEK = sql`date_trunc('week', ll.started_at at time zone ${TZ})::date`;
+
+/** Figures of the scope over all, by group (when asked) and by week, in one statement (grouping sets). */
+async function groupedFigures(db: DbOrTx, scope: LoadScope, group: LoadGroup | null, extra: { classId?: string; gradeNo?: number } = {}) {
+  const key = group ? GROUP_SQL[group] : { id: sql`null::text`, name: sql`null::text` };
+  const joins = group === 'teacher' ? sql`${JOINS} join lessons l on l.id = ll.lesson_id left join teachers te on te.id = l.teacher_id`
+    : group === 'college' ? sql`${JOINS} left join colleges co on co.id = c.college_id`
+      : group === 'school' ? sql`${JOINS} join orgs o on o.id = ll.org_id` : JOINS;
+  const sets = group ? sql`(), (${key.id}, ${key.name}), (${WEEK})` : sql`(), (${WEEK})`;
+  const { rows } = await db.execute<FigureRow & { gk: number; gw: number; id: string | null; name: string | null; week: string | null }>(sql`
+    select ${group ? sql`grouping(${key.id})::int` : sql`1`} as gk, grouping(${WEEK})::int as gw,
+           ${group ? key.id : sql`null::text`} as id, ${group ? key.name : sql`null::text`} as name, ${WEEK}::text as week, ${FIGURES}
+      ${joins}
+     where ${scopeWhere(scope, extra)}
+     group by grouping sets (${sets})`);
+  const total = rows.find((r) => Number(r.gk) === 1 && Number(r.gw) === 1);
+  const weeks: LoadWeek[] = rows
+    .filter((r) => Number(r.gw) === 0)
+    .map((r) => ({ week: r.week!, ...figuresOf(r) }))
+    .sort((a, b) => a.week.localeCompare(b.week));
+  const byGroup = rows.filter((r) => Number(r.gk) === 0 && Number(r.gw) === 1).map((r) => ({ id: r.id, name: r.name, ...figuresOf(r) }));
+  return { total: figuresOf(total), weeks, rows: byGroup };
+}
+
+/** Students of the scope persistently below or above (docs/product-rules.md#lesson-load: reports). */
+async function flaggedStudents(db: DbOrTx, scope: LoadScope, extra: { classId?: string; gradeNo?: number }): Promise<{ below: LoadFlaggedStudent[]; above: LoadFlaggedStudent[] }> {
+  const { rows } = await db.execute<{ student_id: string; name: string; reg_no: string; birth_date: string | null; class_name: string; grade_no: number; lessons: number; peaks: number[] | null; densities: (number | null)[] }>(sql`
+    with per as (
+      select s."studentId" as student_id, count(*)::int as lessons,
+             array_agg(s."peakBpm") filter (where s."peakBpm" is not null) as peaks,
+             array_agg(s.density) as densities
+        ${JOINS} cross join lateral jsonb_to_recordset(ll.students) as s("studentId" uuid, density float8, "peakBpm" int, measured int)
+       where ${scopeWhere(scope, extra)} and s.measured > 0
+       group by s."studentId" having count(*) >= ${PERSISTENT_MIN_LESSONS})
+    select per.student_id, st.name, st.reg_no, st.birth_date::text as birth_date, c.name as class_name, g.grade_no, per.lessons, per.peaks, per.densities
+      from per join students st on st.id = per.student_id join classes c on c.id = st.class_id join grades g on g.id = c.grade_id`);
+  const below: LoadFlaggedStudent[] = [];
+  const above: LoadFlaggedStudent[] = [];
+  for (const r of rows) {
+    const lessons = Number(r.lessons);
+    const base = { studentId: r.student_id, name: r.name, regNo: r.reg_no, className: r.class_name, lessons };
+    // The rules live in the domain (isBelow, abovePeakBpm, isPersistent); SQL only gathers each student's lessons.
+    const belowCount = (r.densities ?? []).filter((d) => isBelow(d === null ? null : Number(d))).length;
+    if (isPersistent(lessons, belowCount)) below.push({ ...base, count: belowCount, share: round(belowCount / lessons, 3)! });
+    const threshold = abovePeakBpm(r.birth_date, Number(r.grade_no), scope.term.from);
+    const aboveCount = (r.peaks ?? []).filter((p) => Number(p) >= threshold).length;
+    if (isPersistent(lessons, aboveCount)) above.push({ ...base, count: aboveCount, share: round(aboveCount / lessons, 3)! });
+  }
+  const order = (a: LoadFlaggedStudent, b: LoadFlaggedStudent) => b.share - a.share || b.lessons - a.lessons || a.className.localeCompare(b.className) || a.regNo.localeCompare(b.regNo);
+  return { below: below.sort(order), above: above.sort(order) };
+}
+
+async function schoolScope(db: DbOrTx, actor: Actor, q: { schoolYear?: number; semester?: SemesterCode }, now: Date): Promise<LoadScope> {
+  return { orgId: actor.tenantOrgId, classScope: await classScopeOf(db, actor), term: await resolveTerm(db, actor.tenantOrgId, q, now) };
+}
+
+/** class/load/summary: the term's figures by group, the weekly trend and the flagged students, within the data scope. */
+export async function loadSummary(db: DbOrTx, actor: Actor, q: LoadSummaryQuery, now: Date): Promise<LoadSummary> {
+  const scope = await schoolScope(db, actor, q, now);
+  const group = q.group ?? 'class';
+  const extra = { classId: q.classId, gradeNo: q.gradeNo };
+  const [figures, flagged] = await Promise.all([groupedFigures(db, scope, group, extra), flaggedStudents(db, scope, extra)]);
+  const rows = figures.rows.sort((a, b) => (group === 'grade' ? Number(a.id) - Number(b.id) : (a.name ?? '').localeCompare(b.name ?? '', 'zh-CN')));
+  return { term: scope.term, group, total: figures.total, rows, weeks: figures.weeks, ...flagged };
+}
+
+const pct = (v: number | null) => (v === null ? null : Math.round(v * 1000) / 10);
+
+/** The term's figures as a workbook: one sheet per grouping, the weeks and the flagged students. */
+export async function loadSummaryExport(db: DbOrTx, actor: Actor, q: LoadSummaryQuery, t: Translate, now: Date, family: string) {
+  const scope = await schoolScope(db, actor, q, now);
+  const extra = { classId: q.classId, gradeNo: q.gradeNo };
+  const h = (k: string) => t(`lessonLoad:summary.${k}`, RAW);
+  const groups: LoadGroup[] = ['class', 'teacher', family === 'gx' ? 'college' : 'grade', 'school'];
+  const results = await Promise.all(groups.map((g) => groupedFigures(db, scope, g, extra)));
+  const flagged = await flaggedStudents(db, scope, extra);
+  const figureHead = [h('lessons'), h('meetsShare'), h('mainMeanBpm'), h('groupDensity'), h('individualDensity'), h('targetShare')];
+  const figureCells = (f: LoadFigures) => [f.lessons, pct(f.meetsShare), f.mainMeanBpm, pct(f.groupDensity), pct(f.individualDensity), pct(f.targetShare)];
+  const nameOf = (g: LoadGroup, r: { id: string | null; name: string | null }) => (g === 'grade' ? t(gradeNameKey(Number(r.id)), RAW) : (r.name ?? h('noTeacher')));
+  const sheets = groups.map((g, i) => ({
+    name: h(`by.${g}`),
+    rows: [[h(`group.${g}`), ...figureHead], ...results[i].rows.map((r) => [nameOf(g, r), ...figureCells(r)]), [h('total'), ...figureCells(results[i].total)]],
+  }));
+  const flaggedSheet = (key: 'below' | 'above', list: LoadFlaggedStudent[]) => ({
+    name: h(`${key}Title`),
+    rows: [[h('student'), h('regNo'), h('class'), h('lessons'), h(`${key}Count`), h('share')], ...list.map((s) => [s.name, s.regNo, s.className, s.lessons, s.count, pct(s.share)])],
+    textColumns: [1],
+  });
+  return {
+    workbook: writeXlsx([
+      ...sheets,
+      { name: h('trend'), rows: [[h('week'), ...figureHead], ...results[0].weeks.map((w) => [w.week, ...figureCells(w)])] },
+      flaggedSheet('below', flagged.below),
+      flaggedSheet('above', flagged.above),
+    ]),
+    fileName: `${h('fileName')}_${scope.term.schoolYear}-${scope.term.schoolYear + 1}_${t(`lessonLoad:summary.semester.${scope.term.semester}`, RAW)}.xlsx`,
+  };
+}
+
+/**
+ * The data-centre card (school, grade or class view): this term's figures and weekly trend. A bureau looking at one
+ * of its schools names it (`orgId`); another organisation's is not found.
+ */
+export async function loadCard(db: DbOrTx, actor: Actor, q: LoadCardQuery, now: Date): Promise<LoadCard> {
+  let orgId = actor.tenantOrgId;
+  let classScope: ClassScope;
+  if (q.orgId && q.orgId !== actor.tenantOrgId) {
+    if (!(await orgSubtree(db, actor.tenantOrgId)).includes(q.orgId)) throw new AppError(404, ERR.notFound);
+    orgId = q.orgId;
+    classScope = WHOLE_ORG;
+  } else classScope = await classScopeOf(db, actor);
+  const scope: LoadScope = { orgId, classScope, term: await resolveTerm(db, orgId, q, now) };
+  const figures = await groupedFigures(db, scope, null, { classId: q.classId, gradeNo: q.gradeNo });
+  return { term: scope.term, total: figures.total, weeks: figures.weeks };
+}
+
+/** admin class/load: the district's schools (its subtree) over a term, side by side; a school without lessons has none. */
+export async function loadDistrict(db: DbOrTx, actor: Actor, q: LoadDistrictQuery, now: Date): Promise<LoadDistrict> {
+  const term = await resolveTerm(db, actor.tenantOrgId, q, now);
+  const { rows } = await db.execute<FigureRow & { org_id: string; name: string; gk: number }>(sql`
+    with recursive subtree(id) as (select id from orgs where id = ${actor.tenantOrgId} union all select o.id from orgs o join subtree s on o.parent_id = s.id),
+    schools as (select o.id, o.name from orgs o join subtree s on s.id = o.id where o.type in (${ORG_TYPE.k12}, ${ORG_TYPE.university}))
+    select grouping(sc.id)::int as gk, sc.id::text as org_id, sc.name, ${FIGURES}
+      from schools sc join lesson_loads ll on ll.org_id = sc.id and ${termBounds(term)}
+     group by grouping sets ((), (sc.id, sc.name))`);
+  const { rows: all } = await db.execute<{ id: string; name: string }>(sql`
+    with recursive subtree(id) as (select id from orgs where id = ${actor.tenantOrgId} union all select o.id from orgs o join subtree s on o.parent_id = s.id)
+    select o.id::text as id, o.name from orgs o join subtree s on s.id = o.id where o.type in (${ORG_TYPE.k12}, ${ORG_TYPE.university}) order by o.code, o.name`);
+  const byOrg = new Map(rows.filter((r) => Number(r.gk) === 0).map((r) => [r.org_id, r]));
+  return {
+    term,
+    total: figuresOf(rows.find((r) => Number(r.gk) === 1)),
+    schools: all.map((o) => ({ orgId: o.id, name: o.name, ...figuresOf(byOrg.get(o.id)) })),
+  };
+}
+
+export async function loadDistrictExport(db: DbOrTx, actor: Actor, q: LoadDistrictQuery, t: Translate, now: Date) {
+  const view = await loadDistrict(db, actor, q, now);
+  const h = (k: string) => t(`lessonLoad:summary.${k}`, RAW);
+  const cells = (f: LoadFigures) => [f.lessons, pct(f.meetsShare), f.mainMeanBpm, pct(f.groupDensity), pct(f.individualDensity), pct(f.targetShare)];
+  const head = [h('group.school'), h('lessons'), h('meetsShare'), h('mainMeanBpm'), h('groupDensity'), h('individualDensity'), h('targetShare')];
+  return {
+    workbook: writeXlsx([{ name: h('by.school'), rows: [head, ...view.schools.map((s) => [s.name, ...cells(s)]), [h('total'), ...cells(view.total)]] }]),
+    fileName: `${h('districtFileName')}_${view.term.schoolYear}-${view.term.schoolYear + 1}_${t(`lessonLoad:summary.semester.${view.term.semester}`, RAW)}.xlsx`,
+  };
+}
+
+/**
+ * The wall's scene of today's lessons (docs/product-rules.md#wall-display): lessons in progress and finished, and per
+ * class (a district: per school) the mean bpm and individual density; a lesson in progress from its minute aggregates
+ * through the one figures function, a finished one from its stored row. Never a student's name.
+ */
+export async function lessonsSceneData(db: DbOrTx, orgId: string, isDistrict: boolean, now: Date): Promise<LessonsSceneData> {
+  const day = localDate(now);
+  const orgIds = isDistrict ? await orgSubtree(db, orgId) : [orgId];
+  const ids = sql.join(orgIds.map((id) => sql`${id}::uuid`), sql`, `);
+  const { rows } = await db.execute<{ id: string; started_at: string; ended_at: string | null; unit: string; main_mean_bpm: number | null; individual_density: number | null; meets: boolean | null; stored: boolean }>(sql`
+    select l.id, l.started_at::text, l.ended_at::text, ${isDistrict ? sql`o.name` : sql`c.name`} as unit,
+           ll.main_mean_bpm, ll.individual_density, ll.meets_targets as meets, ll.lesson_id is not null as stored
+      from lessons l join classes c on c.id = l.class_id join orgs o on o.id = l.org_id
+      left join lesson_loads ll on ll.lesson_id = l.id
+     where l.org_id in (${ids}) and l.started_at >= (${day}::date)::timestamp at time zone ${ORG_TIME_ZONE}
+       and l.started_at < (${day}::date + 1)::timestamp at time zone ${ORG_TIME_ZONE}
+       and (ll.lesson_id is not null or exists (select 1 from heart_rate_minutes h where h.lesson_id = l.id))`);
+  const units = new Map<string, { inProgress: number; finished: number; bpm: number[]; density: number[] }>();
+  let inProgress = 0;
+  let finished = 0;
+  let meetsTargets = 0;
+  for (const r of rows) {
+    const u = units.get(r.unit) ?? { inProgress: 0, finished: 0, bpm: [], density: [] };
+    units.set(r.unit, u);
+    let bpm = num(r.main_mean_bpm);
+    let density = num(r.individual_density);
+    if (r.ended_at && r.stored) {
+      finished++;
+      u.finished++;
+      if (r.meets) meetsTargets++;
+    } else {
+      // In progress (or closed and not yet stored): the running figures of its minutes.
+      const load = lessonLoad(await minuteRowsOf(db, r.id), Date.parse(r.started_at), r.ended_at ? Date.parse(r.ended_at) : null, now.getTime());
+      bpm = load.mainMeanBpm ?? (load.curve.length ? load.curve[load.curve.length - 1].meanBpm : null);
+      density = load.individualDensity;
+      if (r.ended_at) {
+        finished++;
+        u.finished++;
+      } else if (now.getTime() - Date.parse(r.started_at) < DAY_MS) {
+        inProgress++;
+        u.inProgress++;
+      }
+    }
+    if (bpm !== null) u.bpm.push(bpm);
+    if (density !== null) u.density.push(density);
+  }
+  const mean = (list: number[], digits: number) => (list.length ? round(list.reduce((a, b) => a + b, 0) / list.length, digits) : null);
+  return {
+    scene: 'lessons',
+    day,
+    unit: isDistrict ? 'school' : 'class',
+    inProgress,
+    finished,
+    meetsTargets,
+    rows: [...units.entries()]
+      .map(([name, u]) => ({ name, inProgress: u.inProgress, finished: u.finished, meanBpm: mean(u.bpm, 1), density: mean(u.density, 3) }))
+      .sort((a, b) => b.inProgress - a.inProgress || a.name.localeCompare(b.name, 'zh-CN')),
+  };
+}
