@@ -34,9 +34,10 @@ import * as conversion from './schema/conversion';
 import * as parentReports from './schema/parent-reports';
 import * as warnings from './schema/warnings';
 import * as testDay from './schema/test-day';
+import * as listSettings from './schema/list-settings';
 
 /** Every table, for drizzle's relational queries and for typing. */
-export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content, ...meets, ...homework, ...lessons, ...jobs, ...sharedLimits, ...physiqueYear, ...conversion, ...parentReports, ...warnings, ...testDay, ...lessonLoad };
+export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content, ...meets, ...homework, ...lessons, ...jobs, ...sharedLimits, ...physiqueYear, ...conversion, ...parentReports, ...warnings, ...testDay, ...lessonLoad, ...listSettings };
 
 export type Schema = typeof schema;
 
