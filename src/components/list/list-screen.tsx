@@ -8,6 +8,8 @@ import { canDo, pageAccess } from '@/domain/menus/access';
 import type { ButtonAction } from '@/domain/menus/catalog';
 import { maxLengthOf } from '@/domain/list-query';
 import { createDataTableColumnHelper, DataTable, type DataTableColumns, type RowData } from '@/components/data-table/data-table';
+import { ColumnSettings } from '@/components/data-table/column-settings';
+import { useListColumnSettings } from '@/components/data-table/use-column-settings';
 import { menuLabel } from '@/components/layout/menu-label';
 import { PageHeader } from '@/components/page-header/page-header';
 import { QueryError } from '@/components/query-state/query-state';
@@ -70,8 +72,16 @@ export interface ListScreenProps<T extends RowData, F extends ListFilters> {
   rowKey: keyof T | ((row: T) => string | number);
   /** Shows the Add button (with the page's add permission). */
   onAdd?(): void;
-  /** Exports the rows of the current filters (with the page's export permission). */
+  /**
+   * Exports the rows of the current filters (with the page's export permission). When the user has changed the list's
+   * columns, the filters carry `columns`: the shown column ids in their order, which an export built from the list's
+   * columns follows (server/lib/list-export.ts).
+   */
   onExport?(filters: F): void | Promise<void>;
+  /** The export has a fixed layout (a national template) that does not follow the shown columns; its label says so. */
+  exportLayout?: 'fixed';
+  /** The list's id within its page for the user's column settings (default: the view, else `list`). */
+  listId?: string;
   /** Toolbar buttons after `onAdd`; a name of `actions` places that toolbar action here (unnamed ones follow). */
   toolbar?: readonly (ToolbarAction<T> | string)[];
   /**
@@ -117,6 +127,8 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
   rowKey,
   onAdd,
   onExport,
+  exportLayout,
+  listId,
   toolbar = [],
   actions,
   rowButtons,
@@ -126,7 +138,7 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
   section,
   'data-testid': testId,
 }: ListScreenProps<T, F>) {
-  const { t } = useTranslation(['components', 'menus']);
+  const { t } = useTranslation(['components', 'menus', 'listSettings']);
   const held = useAtomValue(permissionsAtom);
   const access = pageAccess(pageKey);
   const can = (action: ButtonAction) => canDo(held, pageKey, action);
@@ -214,6 +226,7 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
   }, [selectable, withActions, records, idOf, selected, t]);
 
   const tabbed = views.length > 1;
+  const columnSettings = useListColumnSettings(`${pageKey}:${listId ?? (tabbed ? state.view : 'list')}`, allColumns);
   const view = tabbed ? views.find((v) => v.value === state.view) : undefined;
 
   const showView = (next: string) => {
@@ -264,13 +277,26 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
     );
     if (b.dialog) dialogs.push(<Fragment key={id}>{b.dialog({ open: openDialog === id, onOpenChange: (open) => setOpenDialog(open ? id : null) })}</Fragment>);
   }
-  if (onExport && can('export'))
+  if (onExport && can('export')) {
+    const shown = exportLayout === 'fixed' ? undefined : columnSettings.exportColumns;
+    const exportHint = t(`listSettings:export.${exportLayout === 'fixed' ? 'fixed' : 'follows'}`, { count: page?.total ?? 0 });
     buttons.push(
-      <Button key="export" variant="outline" onClick={() => void onExport(state.filters)} data-testid="list-export">
+      <Button
+        key="export"
+        variant="outline"
+        title={exportHint}
+        aria-description={exportHint}
+        onClick={() => void onExport((shown ? { ...state.filters, columns: shown.join(',') } : state.filters) as F)}
+        data-testid="list-export"
+      >
         <Download aria-hidden />
         {t('menus:button.export')}
       </Button>,
     );
+  }
+  buttons.push(
+    <ColumnSettings key="columns" columns={columnSettings.items} settings={columnSettings.settings} resolved={columnSettings.resolved} onChange={columnSettings.change} onReset={columnSettings.reset} />,
+  );
 
   const body = (
     <>
@@ -330,6 +356,7 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
           rowKey={rowKey}
           loading={query.isFetching}
           pagination={state.pagination(page?.total ?? 0)}
+          settings={columnSettings.resolved}
         />
       )}
     </>
