@@ -78,8 +78,12 @@ export interface ListScreenProps<T extends RowData, F extends ListFilters> {
    * columns follows (server/lib/list-export.ts).
    */
   onExport?(filters: F): void | Promise<void>;
-  /** The export has a fixed layout (a national template) that does not follow the shown columns; its label says so. */
-  exportLayout?: 'fixed';
+  /**
+   * What the export's columns are, which its label says: `'list'` an export built from the list's columns that follows
+   * the shown ones (the server answers the kit's `sheet`, server/lib/list-export.ts); `'fixed'` a fixed layout (a
+   * national template, an import template) that does not; unset, the label only says it exports the current filter.
+   */
+  exportLayout?: 'list' | 'fixed';
   /** The list's id within its page for the user's column settings (default: the view, else `list`). */
   listId?: string;
   /** Toolbar buttons after `onAdd`; a name of `actions` places that toolbar action here (unnamed ones follow). */
@@ -278,9 +282,10 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
     if (b.dialog) dialogs.push(<Fragment key={id}>{b.dialog({ open: openDialog === id, onOpenChange: (open) => setOpenDialog(open ? id : null) })}</Fragment>);
   }
   if (onExport && can('export')) {
-    const shown = exportLayout === 'fixed' ? undefined : columnSettings.exportColumns;
-    const exportHint = t(`listSettings:export.${exportLayout === 'fixed' ? 'fixed' : 'follows'}`, { count: page?.total ?? 0 });
+    const shown = exportLayout === 'list' ? columnSettings.exportColumns : undefined;
+    const exportHint = t(`listSettings:export.${exportLayout === 'list' ? 'follows' : (exportLayout ?? 'filter')}`, { count: page?.total ?? 0 });
     buttons.push(
+      // The browser's own tooltip: a Radix one needs the shell's provider, which lists in tests and stories lack.
       <Button
         key="export"
         variant="outline"

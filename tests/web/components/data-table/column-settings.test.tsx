@@ -24,10 +24,12 @@ const columns = col.columns([
 ]);
 const KEY = 'k12.org.class:list';
 
+let exported: Record<string, unknown>[] = [];
+
 function ClassList() {
   const state = useListState<{ name?: string }>(['name']);
   const query = { data: { records: [{ id: '1', name: '一年级1班', code: 'C01', grade: '一年级' }], total: 1, current: 1, size: 10 }, isPending: false, isFetching: false, error: null, refetch: () => undefined };
-  return <ListScreen pageKey="k12.org.class" state={state} filters={[]} query={query} columns={columns} rowKey="id" />;
+  return <ListScreen pageKey="k12.org.class" state={state} filters={[]} query={query} columns={columns} rowKey="id" exportLayout="list" onExport={(f) => void exported.push(f)} />;
 }
 
 /**
@@ -54,7 +56,7 @@ function settingsServer(saved: ListSettingsEntry[] = [], saveReply?: Reply) {
 }
 
 function renderList() {
-  store.set(permissionsAtom, new Set([classes.view]));
+  store.set(permissionsAtom, new Set([classes.view, classes.need('export')]));
   const router = createMemoryRouter([{ path: '/', element: <ClassList /> }]);
   return render(
     <AppProvider>
@@ -74,7 +76,10 @@ function newBrowser(view: ReturnType<typeof render>) {
 }
 
 describe('column settings of the list kit', () => {
-  beforeEach(() => resetApp());
+  beforeEach(() => {
+    resetApp();
+    exported = [];
+  });
 
   it('hides a column, saves it on the server, and a new session shows it hidden; the key column cannot be hidden', async () => {
     const { rows } = settingsServer();
@@ -134,5 +139,20 @@ describe('column settings of the list kit', () => {
     await userEvent.click(within(await screen.findByTestId('column-settings')).getByRole('checkbox', { name: '显示“年级”' }));
     expect(await screen.findByText(/列设置没有保存到服务器/, undefined, { timeout: 3000 })).toBeInTheDocument();
     expect(headers()).toEqual(['班级名称', '班级编号']);
+  });
+
+  it('the export says it follows the current filter and the shown columns, and sends them once they differ from the defaults', async () => {
+    settingsServer();
+    renderList();
+    expect(await screen.findByText('一年级1班')).toBeInTheDocument();
+    const button = screen.getByTestId('list-export');
+    expect(button).toHaveAttribute('title', '导出当前筛选的 1 条，按当前显示的列');
+    await userEvent.click(button);
+    expect(exported.at(-1)).not.toHaveProperty('columns');
+    await userEvent.click(screen.getByTestId('list-columns'));
+    await userEvent.click(within(await screen.findByTestId('column-settings')).getByRole('checkbox', { name: '显示“班级编号”' }));
+    await userEvent.keyboard('{Escape}');
+    await userEvent.click(screen.getByTestId('list-export'));
+    expect(exported.at(-1)).toMatchObject({ columns: 'name,grade' });
   });
 });
