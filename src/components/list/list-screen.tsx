@@ -84,7 +84,7 @@ export interface ListScreenProps<T extends RowData, F extends ListFilters> {
    * national template, an import template) that does not; unset, the label only says it exports the current filter.
    */
   exportLayout?: 'list' | 'fixed';
-  /** The list's id within its page for the user's column settings (default: the view, else `list`). */
+  /** The list's id within its page for the user's column settings (default: the test id and the view, else `list`). */
   listId?: string;
   /** Toolbar buttons after `onAdd`; a name of `actions` places that toolbar action here (unnamed ones follow). */
   toolbar?: readonly (ToolbarAction<T> | string)[];
@@ -230,7 +230,9 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
   }, [selectable, withActions, records, idOf, selected, t]);
 
   const tabbed = views.length > 1;
-  const columnSettings = useListColumnSettings(`${pageKey}:${listId ?? (tabbed ? state.view : 'list')}`, allColumns);
+  // Lists of one page (a main list and a linked list in a section, tabs with their own columns) keep their own settings.
+  const settingsId = listId ?? ([testId, tabbed ? state.view : undefined].filter(Boolean).join('_') || 'list');
+  const columnSettings = useListColumnSettings(`${pageKey}:${settingsId}`, allColumns);
   const view = tabbed ? views.find((v) => v.value === state.view) : undefined;
 
   const showView = (next: string) => {

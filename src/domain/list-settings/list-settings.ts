@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * A user's column settings of one list (docs/product-rules.md#lists, docs/decisions/049-list-settings-on-the-server.md):
  * hidden columns, their order, pinned columns and the row density, stored per user and list on the server. The list
- * key is the catalogue page key and the list's id (`k12.user.student:list`).
+ * key is the catalogue page key and the list's id (`k12.user.student:student-list`).
  */
 
 export const DENSITIES = ['compact', 'default', 'loose'] as const;
@@ -24,7 +24,7 @@ const columnId = z.string().min(1).max(80);
 const columnIds = z.array(columnId).max(LIST_SETTINGS_MAX_COLUMNS, { message: 'listSettings:errors.tooManyColumns' });
 
 /** `<catalogue page key>:<list id>`: the page key's dotted words, then the list's own id. */
-export const LIST_KEY_PATTERN = /^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z0-9_-]+){1,4}:[A-Za-z0-9_-]{1,40}$/;
+export const LIST_KEY_PATTERN = /^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z0-9_-]+){1,4}:[A-Za-z0-9_-]{1,80}$/;
 export const listKeySchema = z.string().max(160).regex(LIST_KEY_PATTERN, { message: 'listSettings:errors.badListKey' });
 
 /** What the browser saves: every field required (a partial body would reset the others silently). */
