@@ -88,7 +88,8 @@ describe('column settings of the list kit', () => {
     expect(headers()).toEqual(['班级名称', '班级编号', '年级']);
     await userEvent.click(screen.getByTestId('list-columns'));
     const popover = await screen.findByTestId('column-settings');
-    expect(within(popover).getByRole('checkbox', { name: '显示“班级名称”' })).toBeDisabled();
+    // The panel loads with the popover's first opening.
+    expect(await within(popover).findByRole('checkbox', { name: '显示“班级名称”' })).toBeDisabled();
     await userEvent.click(within(popover).getByRole('checkbox', { name: '显示“班级编号”' }));
     expect(headers()).toEqual(['班级名称', '年级']);
     await waitFor(() => expect(rows.get(KEY)?.settings.hidden).toEqual(['code']), { timeout: 3000 });
@@ -110,7 +111,7 @@ describe('column settings of the list kit', () => {
 
     await userEvent.click(screen.getByTestId('list-columns'));
     const popover = await screen.findByTestId('column-settings');
-    await userEvent.click(within(popover).getByRole('radio', { name: '宽松' }));
+    await userEvent.click(await within(popover).findByRole('radio', { name: '宽松' }));
     expect(table()).toHaveAttribute('data-density', 'loose');
     await userEvent.click(within(within(popover).getByTestId('column-settings-item-code')).getByRole('button', { name: '固定在左侧' }));
     expect(headers()).toEqual(['年级', '班级名称', '班级编号']);
@@ -136,7 +137,7 @@ describe('column settings of the list kit', () => {
     renderList();
     expect(await screen.findByText('一年级1班')).toBeInTheDocument();
     await userEvent.click(screen.getByTestId('list-columns'));
-    await userEvent.click(within(await screen.findByTestId('column-settings')).getByRole('checkbox', { name: '显示“年级”' }));
+    await userEvent.click(await within(await screen.findByTestId('column-settings')).findByRole('checkbox', { name: '显示“年级”' }));
     expect(await screen.findByText(/列设置没有保存到服务器/, undefined, { timeout: 3000 })).toBeInTheDocument();
     expect(headers()).toEqual(['班级名称', '班级编号']);
   });
@@ -150,7 +151,7 @@ describe('column settings of the list kit', () => {
     await userEvent.click(button);
     expect(exported.at(-1)).not.toHaveProperty('columns');
     await userEvent.click(screen.getByTestId('list-columns'));
-    await userEvent.click(within(await screen.findByTestId('column-settings')).getByRole('checkbox', { name: '显示“班级编号”' }));
+    await userEvent.click(await within(await screen.findByTestId('column-settings')).findByRole('checkbox', { name: '显示“班级编号”' }));
     await userEvent.keyboard('{Escape}');
     await userEvent.click(screen.getByTestId('list-export'));
     expect(exported.at(-1)).toMatchObject({ columns: 'name,grade' });
