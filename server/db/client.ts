@@ -36,10 +36,10 @@ import * as parentReports from './schema/parent-reports';
 import * as warnings from './schema/warnings';
 import * as testDay from './schema/test-day';
 import * as shell from './schema/shell';
+import * as listSettings from './schema/list-settings';
 
 /** Every table, for drizzle's relational queries and for typing. */
-export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content, ...meets, ...homework, ...lessons, ...jobs, ...sharedLimits, ...physiqueYear, ...lessonLoad, ...heartRateIngest, ...conversion, ...parentReports, ...warnings, ...testDay, ...shell };
-
+export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content, ...meets, ...homework, ...lessons, ...jobs, ...sharedLimits, ...physiqueYear, ...lessonLoad, ...heartRateIngest, ...conversion, ...parentReports, ...warnings, ...testDay, ...shell, ...listSettings };
 
 export type Schema = typeof schema;
 

@@ -15,6 +15,7 @@ import { audit, auditMany } from './audit';
 import { answerSchema, asIs, fileAnswerSchema, kitDoc } from './openapi';
 import { declare, uuidOr404 } from './resource';
 import { sendFile, sendXlsx, uploadedFile, type UploadedFile } from './spreadsheet/http';
+import { listSheetWorkbook, requestedColumns, type ListSheet } from './list-export';
 
 /**
  * An action of a screen that is not list / get / save / delete (end a meet, publish a wiki page, draw lanes…) as one
@@ -65,7 +66,11 @@ export interface ActionContext {
  * A file a read answers instead of the envelope: a workbook (`.xlsx`, sent as `sendXlsx` does) or any other body with
  * its content type; the name travels as RFC 5987 `filename*`, never cached.
  */
-export type FileAnswer = { workbook: Buffer | Readable; fileName: string; headers?: Record<string, string> } | { body: Buffer | Readable; fileName: string; contentType: string; headers?: Record<string, string> };
+export type FileAnswer =
+  | { workbook: Buffer | Readable; fileName: string; headers?: Record<string, string> }
+  | { body: Buffer | Readable; fileName: string; contentType: string; headers?: Record<string, string> }
+  /** A list export built from the list's columns: the kit writes the columns the list shows (`?columns=`, server/lib/list-export.ts). */
+  | { sheet: ListSheet; fileName: string; headers?: Record<string, string> };
 
 /** What a write did: the row before and after (the audit row), and what the route answers when not `after`. */
 export interface ActionChange<T = unknown> {
@@ -238,8 +243,11 @@ export function resourceAction<P extends z.ZodType | undefined, Q extends z.ZodT
       const answer = (out: unknown) => ok(out, message ? request.t(message) : '');
       const readOn = <T>(read: (db: Db) => Promise<T>) => (spec.reads === 'primary' ? read(app.db) : app.readWith(request, read));
       if (file) {
+        // Checked before the read: a bad `columns` is refused without reading anything.
+        const shown = requestedColumns(request.url);
         const sent = await readOn((db) => file.read(db, who, input, ctx));
         if (sent.headers) void reply.headers(sent.headers);
+        if ('sheet' in sent) return sendXlsx(reply, listSheetWorkbook(sent.sheet, shown), sent.fileName);
         return 'workbook' in sent ? sendXlsx(reply, sent.workbook, sent.fileName) : sendFile(reply, sent.body, sent.fileName, sent.contentType);
       }
       if (job) return answer({ id: await job.enqueue(app.db, who, input, ctx) });

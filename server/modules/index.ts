@@ -22,6 +22,7 @@ import { meetDocumentRoutes } from './meets/documents.routes';
 import { meetRoutes } from './meets/meets.routes';
 import { menuRoutes } from './menus/menus.routes';
 import { myInfoRoutes } from './my-info/my-info.routes';
+import { listSettingsRoutes } from './list-settings/list-settings.routes';
 import { orgRoutes } from './school/structure.routes';
 import { logsRoutes } from './platform/logs.routes';
 import { districtRoutes } from './data-center/district.routes';
@@ -89,6 +90,7 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
 /** The console's modules, relative to /api/busi/web. */
 async function consoleModules(app: FastifyInstance, opts: ModuleOptions): Promise<void> {
   await app.register(myInfoRoutes, { prefix: '/myInfo', ...opts });
+  await app.register(listSettingsRoutes, { prefix: '/listSettings' });
   for (const family of servedBy('org.acayear', 'org.grade', 'org.class')) await app.register(schoolRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('org.currentOrg', 'org.orgInfo', 'org.department')) await app.register(orgManageRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('org.acayear', 'org.grade', 'org.class', 'org.college', 'org.major')) await app.register(orgRoutes, { prefix: `/${family}`, family });

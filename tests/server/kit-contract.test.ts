@@ -580,6 +580,9 @@ const ACTION_BODIES: Record<string, Body> = {
   'POST /switchRole': { accountId: U, roleId: U, tenantOrgId: U },
   'POST /switchOrg': { orgId: U, tenantOrgId: U },
   'POST /editUser': { userName: '契约', mobile: '', gender: 'unknown' },
+  // The caller's own list settings (listSettings, signed in): tests/server/list-settings covers them.
+  'POST /save': { listKey: 'k12.org.class:list', settings: { hidden: [], order: [], pinStart: [], pinEnd: [], density: 'default' } },
+  'POST /reset': { listKey: 'k12.org.class:list' },
 };
 
 /** The account that holds a family's pages in the demo. */

@@ -89,6 +89,14 @@ CREATE TABLE "lesson_loads" (
 	"computed_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "list_settings" (
+	"user_id" uuid NOT NULL,
+	"list_key" text NOT NULL,
+	"settings" jsonb NOT NULL,
+	"updated_at" timestamp with time zone NOT NULL,
+	CONSTRAINT "list_settings_user_id_list_key_pk" PRIMARY KEY("user_id","list_key")
+);
+--> statement-breakpoint
 CREATE TABLE "platform_settings" (
 	"key" text PRIMARY KEY NOT NULL,
 	"value" jsonb NOT NULL,
@@ -113,6 +121,7 @@ ALTER TABLE "lesson_bands" ADD CONSTRAINT "lesson_bands_device_id_devices_id_fk"
 ALTER TABLE "lesson_loads" ADD CONSTRAINT "lesson_loads_lesson_id_lessons_id_fk" FOREIGN KEY ("lesson_id") REFERENCES "public"."lessons"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "lesson_loads" ADD CONSTRAINT "lesson_loads_org_id_orgs_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."orgs"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "lesson_loads" ADD CONSTRAINT "lesson_loads_class_id_classes_id_fk" FOREIGN KEY ("class_id") REFERENCES "public"."classes"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "list_settings" ADD CONSTRAINT "list_settings_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "platform_settings" ADD CONSTRAINT "platform_settings_updated_by_users_id_fk" FOREIGN KEY ("updated_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "heart_rate_dropped_at_idx" ON "heart_rate_dropped" USING btree ("at");--> statement-breakpoint
 CREATE UNIQUE INDEX "lesson_alerts_uq" ON "lesson_alerts" USING btree ("lesson_id","student_id","kind","started_at");--> statement-breakpoint
@@ -121,5 +130,6 @@ CREATE UNIQUE INDEX "lesson_bands_lesson_device_uq" ON "lesson_bands" USING btre
 CREATE INDEX "lesson_bands_device_idx" ON "lesson_bands" USING btree ("device_id");--> statement-breakpoint
 CREATE INDEX "lesson_loads_org_time_idx" ON "lesson_loads" USING btree ("org_id","started_at");--> statement-breakpoint
 CREATE INDEX "lesson_loads_class_time_idx" ON "lesson_loads" USING btree ("class_id","started_at");--> statement-breakpoint
+CREATE INDEX "list_settings_user_idx" ON "list_settings" USING btree ("user_id","updated_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "audit_logs_chain_seq_uq" ON "audit_logs" USING btree (coalesce("org_id", '00000000-0000-0000-0000-000000000000'::uuid),"seq") WHERE "audit_logs"."seq" is not null;--> statement-breakpoint
 CREATE INDEX "audit_logs_unsealed_idx" ON "audit_logs" USING btree ("at","id") WHERE "audit_logs"."seq" is null;

@@ -24,6 +24,7 @@ import { staffAccount, staffRoleName, staffWhere } from './staff.service';
 import { containsPattern } from '../../lib/query';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import { xlsxStream } from '../../lib/spreadsheet/xlsx-stream';
+import type { ListSheet } from '../../lib/list-export';
 import type { Actor } from '../../plugins/tenant';
 import { RAW } from './people-import-rows';
 import { gradeNameKey } from '@/domain/school/grades';
@@ -179,8 +180,27 @@ export async function studentExport(db: DbOrTx, actor: Actor, key: string, f: St
       if (rows.length < BATCH) return;
     }
   }
-  return { stream: xlsxStream(t('people:import.sheetName.student', RAW), columns.map((c) => ({ header: c.header, width: c.width, text: c.text })), batches()), fileName: `${t('people:import.exportName.student', RAW)}.xlsx` };
+  const sheet: ListSheet = {
+    name: t('people:import.sheetName.student', RAW),
+    columns: columns.map((c) => ({ header: c.header, width: c.width, text: c.text, list: STUDENT_LIST_COLUMNS[c.key] })),
+    rows: batches(),
+  };
+  return { sheet, fileName: `${t('people:import.exportName.student', RAW)}.xlsx` };
 }
+
+/**
+ * The student list's column (src/features/people/students/student-screens.tsx) each export column shows, so a column
+ * the user hides on the list is left out of the export (server/lib/list-export.ts). Birth date, ethnicity and grade are
+ * not on the list: the export keeps them, in their places, for the re-import.
+ */
+const STUDENT_LIST_COLUMNS: Partial<Record<string, string>> = {
+  name: 'name',
+  regNo: 'regNo',
+  studentNo: 'studentNo',
+  gender: 'gender',
+  className: 'className',
+  ...Object.fromEntries(PARENT_GROUPS.flatMap((g) => [g.name, g.mobile, g.relation, g.gender].map((k) => [k, 'parents']))),
+};
 
 /** The filters of the staff and accounts lists an export follows. */
 export interface AccountExportFilter {

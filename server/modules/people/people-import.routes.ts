@@ -121,7 +121,9 @@ async function pageRoutes(app: FastifyInstance, storage: Storage, family: Family
     reads: 'primary',
     read: async (db, actor, { query }, { t }) => {
       const q = query as { keyword?: string; gradeId?: string; classId?: string; status?: string; roleId?: string; enabled?: 'true' | 'false' };
-      const { stream, fileName } = kind === 'student' ? await studentExport(db, actor, key, q, translator(t)) : await accountExport(db, actor, kind, key, q, translator(t));
+      // The students' export follows the list's shown columns (the kit's `sheet`); staff and accounts keep the import's layout.
+      if (kind === 'student') return studentExport(db, actor, key, q, translator(t));
+      const { stream, fileName } = await accountExport(db, actor, kind, key, q, translator(t));
       return { workbook: stream, fileName };
     },
   });

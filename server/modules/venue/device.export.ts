@@ -1,21 +1,36 @@
 import type { TFunction } from 'i18next';
 import { ORG_TIME_ZONE } from '@/domain/dates';
 import type { DeviceRow } from '@/domain/venue/devices';
-import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
+import type { ListSheet } from '../../lib/list-export';
 
-/** The devices of the current filter as a workbook, with the columns of the list. */
-export function deviceWorkbook(rows: readonly DeviceRow[], t: TFunction): Buffer {
+/**
+ * The devices of the current filter as the list's sheet: each column names the device list's column it shows, so the
+ * export follows the columns the user shows (server/lib/list-export.ts). The parent device sits in the list's name cell.
+ */
+export function deviceSheet(rows: readonly DeviceRow[], t: TFunction): ListSheet {
   const time = new Intl.DateTimeFormat('sv-SE', { timeZone: ORG_TIME_ZONE, dateStyle: 'short', timeStyle: 'short' });
-  const head = ['name', 'serialNo', 'mac', 'venue', 'parent', 'status', 'softwareVersion', 'activatedAt'].map((k) => t(`venue:device.${k}`));
-  const body = rows.map((r) => [
-    r.name,
-    r.serialNo,
-    r.mac,
-    r.venueName,
-    r.parentName,
-    t(`venue:device.statuses.${r.status}`),
-    r.softwareVersion,
-    r.activatedAt ? time.format(new Date(r.activatedAt)) : t('venue:device.notActivated'),
-  ]);
-  return writeXlsx([{ name: t('venue:device.exportName'), rows: [head, ...body], columnWidths: [24, 20, 20, 20, 24, 10, 14, 18], textColumns: [1] }]);
+  const columns: [key: string, list: string, width: number, text?: boolean][] = [
+    ['name', 'name', 24],
+    ['serialNo', 'serialNo', 20, true],
+    ['mac', 'mac', 20],
+    ['venue', 'venueName', 20],
+    ['parent', 'name', 24],
+    ['status', 'status', 10],
+    ['softwareVersion', 'softwareVersion', 14],
+    ['activatedAt', 'activatedAt', 18],
+  ];
+  return {
+    name: t('venue:device.exportName'),
+    columns: columns.map(([key, list, width, text]) => ({ header: t(`venue:device.${key}`), list, width, text })),
+    rows: rows.map((r) => [
+      r.name,
+      r.serialNo,
+      r.mac,
+      r.venueName,
+      r.parentName,
+      t(`venue:device.statuses.${r.status}`),
+      r.softwareVersion,
+      r.activatedAt ? time.format(new Date(r.activatedAt)) : t('venue:device.notActivated'),
+    ]),
+  };
 }

@@ -6,7 +6,7 @@ import { venueDeviceCandidateQuery, venueDeviceLinkedSchema, venueDeviceListQuer
 import { resourceAction } from '../../lib/action';
 import { registerLinked } from '../../lib/linked';
 import { registerResource } from '../../lib/resource';
-import { deviceWorkbook } from './device.export';
+import { deviceSheet } from './device.export';
 import { createDevice, deleteDevice, deviceById, deviceOptions, devicePage, deviceRows, issueDeviceSecret, revokeDeviceSecret, updateDevice } from './device.service';
 import { attachDevices, createVenue, deleteVenue, detachDevices, updateVenue, venueById, venueDeviceCandidates, venueDevicePage, venuePage } from './venue.service';
 import type { SchoolFamily } from '@/domain/menus/access';
@@ -41,7 +41,7 @@ export const venueRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (
         access: [deviceKey, 'export'],
         query: deviceListQuery.omit({ current: true, size: true }),
         answers: 'file',
-        read: async (db, actor, { query }, { t }) => ({ workbook: deviceWorkbook(await deviceRows(db, actor, query), t), fileName: `${t('venue:device.exportName')}.xlsx` }),
+        read: async (db, actor, { query }, { t }) => ({ sheet: deviceSheet(await deviceRows(db, actor, query), t), fileName: `${t('venue:device.exportName')}.xlsx` }),
       });
       // The device API secret (docs/product-rules.md#ingest): issue (activating the device) or rotate, and revoke.
       resourceAction(scope, {

@@ -1,4 +1,7 @@
 import {
+  columnOrderingFeature,
+  columnPinningFeature,
+  columnVisibilityFeature,
   createSortedRowModel,
   createTableHook,
   metaHelper,
@@ -32,14 +35,24 @@ export interface DataTableColumnMeta {
    * a template as a component, so a new function is a new component and its state is lost (rowActionsColumn).
    */
   cellProps?: unknown;
+  /**
+   * Column settings: the name the settings list gives a column whose `header` is not plain text; `keep: true` marks a
+   * column the user cannot hide (the list's key column is kept anyway, see column-settings.tsx).
+   */
+  label?: string;
+  keep?: boolean;
 }
 
 /**
  * The one feature set of every product table: sorting (client-side unless the table hands it to the
- * server) and typed column meta. Paging is the server's (docs/product-rules.md#lists), so no client pagination model.
+ * server), the user's column settings (visibility, order, pinning: src/components/data-table/column-settings.tsx) and
+ * typed column meta. Paging is the server's (docs/product-rules.md#lists), so no client pagination model.
  */
 export const dataTableFeatures = tableFeatures({
   rowSortingFeature,
+  columnVisibilityFeature,
+  columnOrderingFeature,
+  columnPinningFeature,
   sortedRowModel: createSortedRowModel(),
   sortFns: { alphanumeric: sortFn_alphanumeric, basic: sortFn_basic, datetime: sortFn_datetime, text: sortFn_text },
   columnMeta: metaHelper<DataTableColumnMeta>(),

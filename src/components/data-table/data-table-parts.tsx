@@ -3,6 +3,7 @@ import { constructCell, flexRender, type CellContext, type Column, type HeaderGr
 import { ArrowDown, ArrowUp, ChevronsUpDown } from 'lucide-react';
 import { cn } from '@/lib/cn';
 import type { DataTableColumnMeta, DataTableFeatures, SortingState } from './data-table-features';
+import { pinCellClass, pinOf, pinStyle, type PinSide } from './pinned-columns';
 
 export const ALIGN: Record<NonNullable<DataTableColumnMeta['align']>, string> = {
   left: 'text-left',
@@ -16,13 +17,6 @@ const JUSTIFY: Record<NonNullable<DataTableColumnMeta['align']>, string> = {
   center: 'justify-center',
   right: 'justify-end',
 };
-
-/**
- * A column pinned to the right edge (`meta.pin: 'right'`): sticky, opaque, with a shadow on its left so rows visibly
- * pass under it. Header cells take the header's background instead.
- */
-export const PINNED_CELL_CLASS = 'sticky right-0 z-[1] bg-card shadow-[inset_1px_0_0_var(--color-border),-6px_0_8px_-6px_rgb(0_0_0/0.18)]';
-export const PINNED_HEAD_CLASS = 'sticky right-0 z-[2] bg-muted shadow-[inset_1px_0_0_var(--color-border),-6px_0_8px_-6px_rgb(0_0_0/0.18)]';
 
 /** Width in px of a virtual column without `meta.width`. */
 const DEFAULT_VIRTUAL_WIDTH = 120;
@@ -51,10 +45,10 @@ export function virtualGridTemplate<T extends RowData>(
 }
 
 /** Class of each virtual body cell, built once per column set rather than per cell per frame. */
-export function virtualCellClasses<T extends RowData>(columns: readonly Column<DataTableFeatures, T>[]): string[] {
-  return columns.map((column) => {
+export function virtualCellClasses<T extends RowData>(columns: readonly Column<DataTableFeatures, T>[], sides: readonly PinSide[]): string[] {
+  return columns.map((column, i) => {
     const meta = column.columnDef.meta;
-    return cn('block whitespace-nowrap px-3', meta?.align && ALIGN[meta.align], meta?.pin === 'right' && PINNED_CELL_CLASS, meta?.className);
+    return cn('block whitespace-nowrap px-3', meta?.align && ALIGN[meta.align], pinCellClass(sides[i], false), meta?.className);
   });
 }
 
@@ -63,9 +57,11 @@ interface HeaderProps<T extends RowData> {
   /** Only read to re-render when sorting changes: the header objects themselves stay the same. */
   sorting: SortingState;
   virtual: boolean;
+  /** The table has column settings: pinning is TanStack's state rather than `meta.pin` (pinned-columns.ts). */
+  withSettings?: boolean;
 }
 
-function DataTableHeaderImpl<T extends RowData>({ headerGroups, virtual }: HeaderProps<T>) {
+function DataTableHeaderImpl<T extends RowData>({ headerGroups, virtual, withSettings = false }: HeaderProps<T>) {
   return (
     <thead
       className={cn(
@@ -75,8 +71,9 @@ function DataTableHeaderImpl<T extends RowData>({ headerGroups, virtual }: Heade
     >
       {headerGroups.map((group) => (
         <tr key={group.id} className={virtual ? 'grid grid-cols-(--dt-cols)' : undefined}>
-          {group.headers.map((header) => {
+          {group.headers.map((header, i) => {
             const meta = header.column.columnDef.meta;
+            const pin = pinOf(header.column, withSettings);
             const canSort = header.column.getCanSort();
             const sorted = header.column.getIsSorted();
             const content = header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext());
@@ -86,12 +83,13 @@ function DataTableHeaderImpl<T extends RowData>({ headerGroups, virtual }: Heade
                 colSpan={header.colSpan}
                 scope="col"
                 aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : canSort ? 'none' : undefined}
-                style={virtual ? undefined : { width: meta?.width }}
+                data-pin={pin || undefined}
+                style={virtual ? pinStyle(pin, i) : { width: meta?.width, ...pinStyle(pin, i) }}
                 className={cn(
                   'px-3 text-left align-middle font-medium whitespace-nowrap',
                   virtual ? cn('flex min-h-10 min-w-0 items-center py-1', meta?.align && JUSTIFY[meta.align]) : 'h-10',
                   meta?.align && ALIGN[meta.align],
-                  meta?.pin === 'right' && PINNED_HEAD_CLASS,
+                  pinCellClass(pin, true),
                   meta?.headerClassName,
                 )}
               >
@@ -148,6 +146,8 @@ interface VirtualRowProps<T extends RowData> {
   /** The leaf columns (stable while the column definitions stay). */
   columns: readonly Column<DataTableFeatures, T>[];
   cellClasses: readonly string[];
+  /** Each column's pinned side (pinned-columns.ts). */
+  sides: readonly PinSide[];
   /** The columns in horizontal view, [first, last] inclusive; cells outside it are not rendered. */
   firstColumn: number;
   lastColumn: number;
@@ -199,7 +199,7 @@ class VirtualCellContext<T extends RowData> {
  * Table keeps it while data and sorting stay), so a steady scroll only renders the rows entering the view, and
  * `contain: strict` makes each row its own layout and paint boundary.
  */
-function VirtualRowImpl<T extends RowData>({ row, index, height, columns, cellClasses, firstColumn, lastColumn, onRowClick }: VirtualRowProps<T>) {
+function VirtualRowImpl<T extends RowData>({ row, index, height, columns, cellClasses, sides, firstColumn, lastColumn, onRowClick }: VirtualRowProps<T>) {
   const ref = useRef<HTMLTableRowElement>(null);
   const shown = useRef(index);
   useLayoutEffect(() => {
@@ -211,22 +211,30 @@ function VirtualRowImpl<T extends RowData>({ row, index, height, columns, cellCl
     shown.current = index;
   }, [index]);
   const cells: ReactNode[] = [];
+  // A pinned column stays drawn when the column window has moved away from it (it is always in view).
+  for (let i = 0; i < firstColumn; i++) {
+    if (!sides[i]) continue;
+    cells.push(
+      <td key={columns[i].id} className={cellClasses[i]} style={{ gridColumnStart: i + 1, ...pinStyle(sides[i], i) }}>
+        {renderVirtualCell(columns[i], row)}
+      </td>,
+    );
+  }
   for (let i = firstColumn; i <= lastColumn; i++) {
     const column = columns[i];
     if (!column) break;
     cells.push(
       // The first cell in view starts at its own grid track; the skipped ones before it leave their tracks empty.
-      <td key={column.id} className={cellClasses[i]} style={i === firstColumn && i > 0 ? { gridColumnStart: i + 1 } : undefined}>
+      <td key={column.id} className={cellClasses[i]} style={i === firstColumn && i > 0 ? { gridColumnStart: i + 1, ...pinStyle(sides[i], i) } : pinStyle(sides[i], i)}>
         {renderVirtualCell(column, row)}
       </td>,
     );
   }
-  // A pinned column stays drawn when the column window has moved away from it (it is always in view).
   for (let i = lastColumn + 1; i < columns.length; i++) {
     const column = columns[i];
-    if (column.columnDef.meta?.pin !== 'right') continue;
+    if (!sides[i]) continue;
     cells.push(
-      <td key={column.id} className={cellClasses[i]} style={{ gridColumnStart: i + 1 }}>
+      <td key={column.id} className={cellClasses[i]} style={{ gridColumnStart: i + 1, ...pinStyle(sides[i], i) }}>
         {renderVirtualCell(column, row)}
       </td>,
     );

@@ -5,11 +5,13 @@ import { EmptyState } from '@/components/empty-state/empty-state';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
 import { flexRender } from '@tanstack/react-table';
+import { rowHeightAt, type ResolvedListSettings } from '@/domain/list-settings/list-settings';
 import { useDataTable, type DataTableColumns, type RowData, type SortingState } from './data-table-features';
+import { DENSITY_CELL_CLASS, settingsState } from './column-settings-state';
+import { pinCellClass, pinOf, pinStyle, usePinnedOffsets } from './pinned-columns';
 import {
   ALIGN,
   CLICKABLE_ROW_CLASS,
-  PINNED_CELL_CLASS,
   DataTableHeader,
   ROW_CLASS,
   rowKeyHandler,
@@ -44,11 +46,13 @@ export interface DataTableProps<T extends RowData> {
   virtual?: boolean;
   /** Height of the scroll area (px or CSS length). Needed for `virtual` (default 480); otherwise a max height. */
   height?: number | string;
-  /** Row height in px for `virtual` mode. */
+  /** Row height in px for `virtual` mode at the default density (compact and loose rows are 8 px less and more). */
   rowHeight?: number;
   onRowClick?(row: T): void;
   /** Replaces the default empty state. */
   empty?: ReactNode;
+  /** The user's column settings (hidden, order, pinned, density), resolved for these columns (ListScreen passes them). */
+  settings?: ResolvedListSettings;
   className?: string;
   'aria-label'?: string;
 }
@@ -86,14 +90,19 @@ export function DataTable<T extends RowData>({
   onSortingChange,
   virtual = false,
   height,
-  rowHeight = DEFAULT_ROW_HEIGHT,
+  rowHeight: defaultRowHeight = DEFAULT_ROW_HEIGHT,
   onRowClick,
   empty,
+  settings,
   className,
   'aria-label': ariaLabel,
 }: DataTableProps<T>) {
   const { t } = useTranslation('components');
   const scrollRef = useRef<HTMLDivElement>(null);
+  const tableRef = useRef<HTMLTableElement>(null);
+  const density = settings?.density ?? 'default';
+  // The virtual rows' fixed size follows the density, so the scroll height and the rows drawn stay right.
+  const rowHeight = rowHeightAt(defaultRowHeight, density);
 
   // getRowId changes only with rowKey: a new one would rebuild the row model, so pass a name or a stable function.
   const getRowId = useMemo(
@@ -105,6 +114,7 @@ export function DataTable<T extends RowData>({
   );
 
   const serverSorting = sorting !== undefined && onSortingChange !== undefined;
+  const columnState = useMemo(() => (settings ? settingsState(settings) : undefined), [settings]);
   const table = useDataTable({
     columns,
     data: (data ?? NO_ROWS) as readonly T[],
@@ -112,18 +122,25 @@ export function DataTable<T extends RowData>({
     ...(serverSorting
       ? {
           manualSorting: true,
-          state: { sorting },
+          state: { sorting, ...columnState },
           onSortingChange: (updater) => onSortingChange(typeof updater === 'function' ? updater(sorting) : updater),
         }
-      : {}),
+      : columnState
+        ? { state: columnState }
+        : {}),
   });
 
   const rows = table.getRowModel().rows;
-  const leafColumns = table.getAllLeafColumns();
+  // The shown columns in their order: visible, pinned to the start first and to the end last (the header's order).
+  const headerGroups = table.getHeaderGroups();
+  const leafColumns = useMemo(() => headerGroups.at(-1)?.headers.map((h) => h.column) ?? [], [headerGroups]);
+  const withSettings = settings !== undefined;
+  const sides = useMemo(() => leafColumns.map((c) => pinOf(c, withSettings)), [leafColumns, withSettings]);
   const columnCount = leafColumns.length;
   const scrollHeight = virtual ? (height ?? DEFAULT_VIRTUAL_HEIGHT) : height;
   const gridTemplate = useMemo(() => (virtual ? virtualGridTemplate(leafColumns) : undefined), [virtual, leafColumns]);
-  const cellClasses = useMemo(() => (virtual ? virtualCellClasses(leafColumns) : null), [virtual, leafColumns]);
+  const cellClasses = useMemo(() => (virtual ? virtualCellClasses(leafColumns, sides) : null), [virtual, leafColumns, sides]);
+  usePinnedOffsets(tableRef, sides, virtual ? leafColumns : data);
   const [fling] = useState(() => new FlingTracker());
 
   // TanStack Virtual hands out fresh functions each render, so the React Compiler skips this component on purpose.
@@ -199,6 +216,7 @@ export function DataTable<T extends RowData>({
           height={rowHeight}
           columns={leafColumns}
           cellClasses={cellClasses}
+          sides={sides}
           firstColumn={firstColumn}
           lastColumn={lastColumn}
           onRowClick={onRowClick}
@@ -257,12 +275,13 @@ export function DataTable<T extends RowData>({
             onKeyDown={rowKeyHandler(onRowClick, row.original)}
             className={cn(ROW_CLASS, 'transition-colors last:border-b-0', onRowClick && CLICKABLE_ROW_CLASS)}
           >
-            {row.getAllCells().map((cell) => {
+            {row.getVisibleCells().map((cell, i) => {
               const meta = cell.column.columnDef.meta;
               return (
                 <td
                   key={cell.id}
-                  className={cn('px-3 py-2 align-middle', meta?.align && ALIGN[meta.align], meta?.pin === 'right' && PINNED_CELL_CLASS, meta?.className)}
+                  style={pinStyle(sides[i], i)}
+                  className={cn('px-3 align-middle', DENSITY_CELL_CLASS[density], meta?.align && ALIGN[meta.align], pinCellClass(sides[i], false), meta?.className)}
                 >
                   {flexRender(cell.column.columnDef.cell, cell.getContext())}
                 </td>
@@ -287,6 +306,8 @@ export function DataTable<T extends RowData>({
           style={scrollStyle}
         >
           <table
+            ref={tableRef}
+            data-density={settings ? density : undefined}
             aria-label={ariaLabel}
             aria-busy={loading || undefined}
             aria-rowcount={virtual ? rows.length + 1 : undefined}
@@ -296,7 +317,7 @@ export function DataTable<T extends RowData>({
             // Virtual: the column template shared by all rows; as wide as the scroll area, at least the columns' widths.
             style={gridTemplate ? ({ '--dt-cols': gridTemplate.template, minWidth: gridTemplate.minWidth } as CSSProperties) : undefined}
           >
-            <DataTableHeader headerGroups={table.getHeaderGroups()} sorting={table.state.sorting} virtual={virtual} />
+            <DataTableHeader headerGroups={headerGroups} sorting={table.state.sorting} virtual={virtual} withSettings={withSettings} />
             {body}
           </table>
         </div>

@@ -8,6 +8,8 @@ import { canDo, pageAccess } from '@/domain/menus/access';
 import type { ButtonAction } from '@/domain/menus/catalog';
 import { maxLengthOf } from '@/domain/list-query';
 import { createDataTableColumnHelper, DataTable, type DataTableColumns, type RowData } from '@/components/data-table/data-table';
+import { ColumnSettings } from '@/components/data-table/column-settings';
+import { useListColumnSettings } from '@/components/data-table/use-column-settings';
 import { menuLabel } from '@/components/layout/menu-label';
 import { PageHeader } from '@/components/page-header/page-header';
 import { QueryError } from '@/components/query-state/query-state';
@@ -70,8 +72,20 @@ export interface ListScreenProps<T extends RowData, F extends ListFilters> {
   rowKey: keyof T | ((row: T) => string | number);
   /** Shows the Add button (with the page's add permission). */
   onAdd?(): void;
-  /** Exports the rows of the current filters (with the page's export permission). */
+  /**
+   * Exports the rows of the current filters (with the page's export permission). When the user has changed the list's
+   * columns, the filters carry `columns`: the shown column ids in their order, which an export built from the list's
+   * columns follows (server/lib/list-export.ts).
+   */
   onExport?(filters: F): void | Promise<void>;
+  /**
+   * What the export's columns are, which its label says: `'list'` an export built from the list's columns that follows
+   * the shown ones (the server answers the kit's `sheet`, server/lib/list-export.ts); `'fixed'` a fixed layout (a
+   * national template, an import template) that does not; unset, the label only says it exports the current filter.
+   */
+  exportLayout?: 'list' | 'fixed';
+  /** The list's id within its page for the user's column settings (default: the test id and the view, else `list`). */
+  listId?: string;
   /** Toolbar buttons after `onAdd`; a name of `actions` places that toolbar action here (unnamed ones follow). */
   toolbar?: readonly (ToolbarAction<T> | string)[];
   /**
@@ -117,6 +131,8 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
   rowKey,
   onAdd,
   onExport,
+  exportLayout,
+  listId,
   toolbar = [],
   actions,
   rowButtons,
@@ -126,7 +142,7 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
   section,
   'data-testid': testId,
 }: ListScreenProps<T, F>) {
-  const { t } = useTranslation(['components', 'menus']);
+  const { t } = useTranslation(['components', 'menus', 'listSettings']);
   const held = useAtomValue(permissionsAtom);
   const access = pageAccess(pageKey);
   const can = (action: ButtonAction) => canDo(held, pageKey, action);
@@ -214,6 +230,9 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
   }, [selectable, withActions, records, idOf, selected, t]);
 
   const tabbed = views.length > 1;
+  // Lists of one page (a main list and a linked list in a section, tabs with their own columns) keep their own settings.
+  const settingsId = listId ?? ([testId, tabbed ? state.view : undefined].filter(Boolean).join('_') || 'list');
+  const columnSettings = useListColumnSettings(`${pageKey}:${settingsId}`, allColumns);
   const view = tabbed ? views.find((v) => v.value === state.view) : undefined;
 
   const showView = (next: string) => {
@@ -264,13 +283,27 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
     );
     if (b.dialog) dialogs.push(<Fragment key={id}>{b.dialog({ open: openDialog === id, onOpenChange: (open) => setOpenDialog(open ? id : null) })}</Fragment>);
   }
-  if (onExport && can('export'))
+  if (onExport && can('export')) {
+    const shown = exportLayout === 'list' ? columnSettings.exportColumns : undefined;
+    const exportHint = t(`listSettings:export.${exportLayout === 'list' ? 'follows' : (exportLayout ?? 'filter')}`, { count: page?.total ?? 0 });
     buttons.push(
-      <Button key="export" variant="outline" onClick={() => void onExport(state.filters)} data-testid="list-export">
+      // The browser's own tooltip: a Radix one needs the shell's provider, which lists in tests and stories lack.
+      <Button
+        key="export"
+        variant="outline"
+        title={exportHint}
+        aria-description={exportHint}
+        onClick={() => void onExport((shown ? { ...state.filters, columns: shown.join(',') } : state.filters) as F)}
+        data-testid="list-export"
+      >
         <Download aria-hidden />
         {t('menus:button.export')}
       </Button>,
     );
+  }
+  buttons.push(
+    <ColumnSettings key="columns" columns={columnSettings.items} settings={columnSettings.settings} resolved={columnSettings.resolved} onChange={columnSettings.change} onReset={columnSettings.reset} />,
+  );
 
   const body = (
     <>
@@ -330,6 +363,7 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
           rowKey={rowKey}
           loading={query.isFetching}
           pagination={state.pagination(page?.total ?? 0)}
+          settings={columnSettings.resolved}
         />
       )}
     </>

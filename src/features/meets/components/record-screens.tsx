@@ -91,6 +91,7 @@ export function RecordListScreen({ family }: { family: SchoolFamily }) {
         onAdd={() => void navigate(access.paths.add!)}
         toolbar={[{ action: 'import', icon: <Upload aria-hidden />, onClick: () => setImporting(true) }]}
         onExport={(f) => api.exportList(f)}
+        exportLayout="fixed"
         data-testid="record-list"
       />
       <ImportDialog

@@ -139,6 +139,7 @@ export function SignUpScreen({ family }: { family: SchoolFamily }) {
           },
         }}
         onExport={io.onExport}
+        exportLayout="fixed"
         data-testid="signup"
       />
       {io.dialog}

@@ -138,6 +138,7 @@ export function StudentListScreen({ family }: { family: SchoolFamily }) {
         actions={actions}
         rowButtons={rowButtons}
         onExport={io.listProps.onExport}
+        exportLayout="list"
         data-testid="student-list"
       />
       {io.dialog}

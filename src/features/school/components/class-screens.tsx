@@ -97,6 +97,7 @@ export function ClassListScreen({ family }: { family: SchoolFamily }) {
         onAdd={() => void navigate(access.paths.add!)}
         toolbar={[{ action: 'import', icon: <Upload aria-hidden />, onClick: () => (setUpdateExisting(false), setImporting(true)) }]}
         onExport={(f) => api.exportList(f)}
+        exportLayout="fixed"
         data-testid="class-list"
       />
       {/* docs/product-rules.md#class-import */}

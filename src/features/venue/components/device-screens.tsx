@@ -159,6 +159,7 @@ export function DeviceListScreen({ family }: { family: SchoolFamily }) {
         rowKey="id"
         onAdd={() => void navigate(access.paths.add!)}
         onExport={(f) => exportDevices(family, f, t('device.exportName'))}
+        exportLayout="list"
         data-testid="device-list"
       />
       <DeviceSecretDialog credential={credential} onClose={() => setCredential(null)} />

@@ -120,6 +120,7 @@ export function StaffListScreen({ family }: { family: SchoolFamily }) {
         onAdd={() => void navigate(access.paths.add!)}
         toolbar={toolbar}
         onExport={io.listProps.onExport}
+        exportLayout="fixed"
         data-testid="staff-list"
       />
       {io.dialog}
