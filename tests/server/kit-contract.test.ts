@@ -167,6 +167,8 @@ const FIXTURES: Record<string, Fixture> = {
   'k12.class.practise': { ...k12('k12.class.practise'), noRows: 'lessons come from devices, and the demo school has none of this kind; tests/server/lessons covers it' },
   'k12.class.test': { ...k12('k12.class.test'), noRows: 'lessons come from devices, and the demo school has none of this kind; tests/server/lessons covers it' },
   'k12.class.match': { ...k12('k12.class.match'), noRows: 'lessons come from devices, and the demo school has none of this kind; tests/server/lessons covers it' },
+  'k12.class.monitor': { ...k12('k12.class.monitor'), noRows: 'lessons in progress come from devices, and the demo database has none today; tests/server/lesson-load/monitor.test.ts covers it' },
+  'gx.class.monitor': { ...gx('k12.class.monitor'), noRows: 'lessons in progress come from devices, and the demo database has none today; tests/server/lesson-load/monitor.test.ts covers it' },
 };
 
 let t: TestApp;
@@ -578,6 +580,9 @@ const ACTION_BODIES: Record<string, Body> = {
   'POST /switchRole': { accountId: U, roleId: U, tenantOrgId: U },
   'POST /switchOrg': { orgId: U, tenantOrgId: U },
   'POST /editUser': { userName: '契约', mobile: '', gender: 'unknown' },
+  // Lending bands names students of the lesson's class; tests/server/lesson-load/monitor.test.ts covers the write and its audit row.
+  'PUT /bands': { bindings: [], version: 1 },
+  'PUT /alerts/:alertId/acknowledge': { note: '契约' },
 };
 
 /** The account that holds a family's pages in the demo. */

@@ -84,6 +84,8 @@ export const SCREENS: Readonly<Partial<Record<ScreenId, ScreenLoader>>> = {
   'class.practise': () => import('./lessons/lessons').then((m) => ({ default: m.PractisePage })),
   'class.test': () => import('./lessons/lessons').then((m) => ({ default: m.ClassTestPage })),
   'class.match': () => import('./lessons/lessons').then((m) => ({ default: m.MatchPage })),
+  'class.monitor': () => import('./lesson-load/monitor').then((m) => ({ default: m.MonitorPage })),
+  'class.monitor.live': () => import('./lesson-load/monitor').then((m) => ({ default: m.LiveMonitorPage })),
   'venue.device': () => import('./venue/venue').then((m) => ({ default: m.DevicePage })),
   'venue.device.add': () => import('./venue/venue').then((m) => ({ default: m.DeviceFormPage })),
   'venue.device.edit': () => import('./venue/venue').then((m) => ({ default: m.DeviceFormPage })),
