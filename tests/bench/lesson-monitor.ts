@@ -20,7 +20,9 @@ import { lessons } from '../../server/db/schema/lessons';
 import { orgs } from '../../server/db/schema/orgs';
 import { classes, students } from '../../server/db/schema/school';
 import { devices } from '../../server/db/schema/venue';
-import { writeSamples } from '../../server/modules/lesson-load/lesson-load.store';
+import { raiseAlerts } from '../../server/modules/lesson-load/alerts.service';
+import { minuteRowsOf, writeSamples } from '../../server/modules/lesson-load/lesson-load.store';
+import { lessonLoad } from '@/domain/lesson-load/summary';
 import { liveView } from '../../server/modules/lesson-load/monitor.service';
 import { seedDemo } from '../../server/seed/demo';
 import type { Actor } from '../../server/plugins/tenant';
@@ -73,6 +75,8 @@ try {
   console.log(`\npglite: a lesson of ${roster.length} students, ${minutes} min at 1 Hz; one answer is ${(bytes / 1024).toFixed(1)} kB of JSON`);
   for (const [name, fn] of [
     ['live view (alerts raised, tiles, trends, figures)', () => liveView(db, actor, lesson.id, now)],
+    ['  of which: raising alerts', () => db.transaction((tx) => raiseAlerts(tx, lesson.id, now))],
+    ['  of which: the running figures (minutes, lessonLoad)', async () => lessonLoad(await minuteRowsOf(db, lesson.id), start, null, now.getTime())],
     ['floor: the lesson row by its key', () => db.select({ id: lessons.id }).from(lessons).where(eq(lessons.id, lesson.id))],
   ] as const) {
     const r = await timeRuns(fn, Number(args.iterations));

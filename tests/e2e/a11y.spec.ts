@@ -300,6 +300,8 @@ const SCREENS: Screen[] = [
   { account: 'college01', path: '/gx/physiqueManage/graduation' },
   { account: 'school01', path: '/k12/physiqueManage/warning' },
   { account: 'college01', path: '/gx/physiqueManage/warning' },
+  // The lesson monitor's list (the live view needs a lesson in progress: tests/e2e/lesson-monitor.spec.ts checks it at 390×844).
+  { account: 'school01', path: '/k12/class/monitor' },
 ];
 
 /**

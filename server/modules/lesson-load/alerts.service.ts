@@ -14,6 +14,14 @@ import { studentAges } from './ages';
 export const ALERT_LOOKBACK_S = 120;
 
 /**
+ * The students with a sample since `from` (their minutes' rows; a small table), as an array for `student_id = any(…)`:
+ * with it the raw table's key (lesson, student, at) is read as one range per student, not every sample of the lesson
+ * filtered by time (docs/decisions/048-live-monitor-updates.md).
+ */
+export const recentStudents = (lessonId: string, from: Date) =>
+  sql`array(select distinct student_id from heart_rate_minutes where lesson_id = ${lessonId} and minute >= date_trunc('minute', ${from.toISOString()}::timestamptz))`;
+
+/**
  * Raises a lesson's safety alerts at `now` (docs/product-rules.md#lesson-load, src/domain/lesson-load/alerts.ts), once
  * per condition (the unique index on lesson, student, kind, start; on conflict nothing): a student at or above the
  * danger threshold for their age for DANGER_SUSTAIN_S within the last ALERT_LOOKBACK_S of raw samples, and a band lent
@@ -26,7 +34,7 @@ export async function raiseAlerts(tx: Tx, lessonId: string, now: Date): Promise<
   const from = new Date(Math.max(lesson.startedAt.getTime(), now.getTime() - ALERT_LOOKBACK_S * 1000));
   const { rows: samples } = await tx.execute<{ student_id: string; at: string; bpm: number }>(sql`
     select student_id, (extract(epoch from at) * 1000)::bigint::text as at, bpm from heart_rate_samples
-     where lesson_id = ${lessonId} and at >= ${from.toISOString()}::timestamptz and at <= ${now.toISOString()}::timestamptz
+     where lesson_id = ${lessonId} and student_id = any(${recentStudents(lessonId, from)}) and at >= ${from.toISOString()}::timestamptz and at <= ${now.toISOString()}::timestamptz
      order by student_id, at`);
   const byStudent = new Map<string, { at: number; bpm: number }[]>();
   for (const s of samples) {

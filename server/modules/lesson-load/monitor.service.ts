@@ -20,7 +20,7 @@ import { paginate } from '../../lib/paginate';
 import { lockVersion, nextVersion, notFound } from '../../lib/resource';
 import type { Actor } from '../../plugins/tenant';
 import { studentAges } from './ages';
-import { raiseAlerts } from './alerts.service';
+import { raiseAlerts, recentStudents } from './alerts.service';
 import { bindBands, minuteRowsOf } from './lesson-load.store';
 
 /**
@@ -170,7 +170,7 @@ export async function liveView(db: Db, actor: Actor, id: string, now: Date): Pro
     roster(db, id),
     db.execute<{ student_id: string; bucket: number; bpm: number }>(sql`
       select student_id, floor((extract(epoch from at) * 1000 - ${trendFrom}) / ${TREND_STEP_S * 1000})::int as bucket, round(avg(bpm))::int as bpm
-        from heart_rate_samples where lesson_id = ${id} and at >= ${new Date(trendFrom).toISOString()}::timestamptz and at <= ${end.toISOString()}::timestamptz
+        from heart_rate_samples where lesson_id = ${id} and student_id = any(${recentStudents(id, new Date(trendFrom))}) and at >= ${new Date(trendFrom).toISOString()}::timestamptz and at <= ${end.toISOString()}::timestamptz
        group by 1, 2`),
     db.execute<{ student_id: string; last_at: string; last_bpm: number }>(sql`
       select distinct on (student_id) student_id, (extract(epoch from last_at) * 1000)::bigint::text as last_at, last_bpm

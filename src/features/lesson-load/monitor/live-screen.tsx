@@ -28,6 +28,7 @@ export function LiveMonitorScreen({ family }: { family: MonitorFamily }) {
   const time = useDateTime('time');
   const seconds = useDateTime('seconds');
   const [acknowledging, setAcknowledging] = useState<AlertView>();
+  const canAcknowledge = access.can('acknowledge');
   const v = query.data;
   useAlertSignal(v?.alerts.open);
   if (!v) return <DetailState query={query} title={t('monitor.liveTitle')} notFound={t('monitor.notFound')} />;
@@ -69,7 +70,7 @@ export function LiveMonitorScreen({ family }: { family: MonitorFamily }) {
                     {a.peakBpm ? ` · ${t('monitor.peak', { bpm: a.peakBpm })}` : ''}
                   </span>
                 </div>
-                {access.can('acknowledge') ? (
+                {canAcknowledge ? (
                   <Button size="sm" variant="destructive" onClick={() => setAcknowledging(a)} data-testid="alert-acknowledge">
                     <CircleCheck aria-hidden />
                     {t('menus:button.acknowledge')}
@@ -81,7 +82,7 @@ export function LiveMonitorScreen({ family }: { family: MonitorFamily }) {
         </section>
       ) : null}
 
-      <section aria-label={t('monitor.students')} className="grid grid-cols-2 gap-2 sm:grid-cols-3 lg:grid-cols-5" data-testid="live-tiles">
+      <section aria-label={t('monitor.students')} className="grid grid-cols-[repeat(auto-fill,minmax(9.5rem,1fr))] gap-2" data-testid="live-tiles">
         {v.students.map((s) => (
           <StudentTile key={s.id} tile={s} />
         ))}
@@ -145,7 +146,7 @@ export function StudentTile({ tile }: { tile: Tile }) {
         <span className="truncate text-sm font-medium">{tile.name}</span>
         {tile.band ? <span className="text-muted-foreground font-mono text-[11px]">{tile.band}</span> : null}
       </div>
-      <div className="flex items-end justify-between gap-1">
+      <div className="flex flex-wrap items-end justify-between gap-1">
         <span className={cn('text-3xl leading-none font-semibold tabular-nums', tile.state !== 'reading' && 'text-muted-foreground')} data-testid="tile-bpm">
           {tile.bpm ?? '—'}
         </span>

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Activity, TriangleAlert, Watch } from 'lucide-react';
+import { TriangleAlert, Watch } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { monitorListQuery, type MonitorRow } from '@/domain/lesson-load/monitor';
@@ -8,7 +8,6 @@ import { ListScreen } from '@/components/list/list-screen';
 import type { PageActions } from '@/components/list/page-actions';
 import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
-import { Button } from '@/components/ui/button';
 import { useDateTime } from '@/lib/date-time';
 import { monitorResource, type MonitorFamily } from './api';
 import { BandsDialog } from './bands-dialog';
@@ -57,18 +56,6 @@ export function MonitorListScreen({ family }: { family: MonitorFamily }) {
             ) : (
               0
             ),
-        }),
-        col.display({
-          id: 'live',
-          header: t('monitor.live'),
-          cell: ({ row }) => (
-            <Button asChild size="sm" variant="outline">
-              <Link to={liveOf(row.original.id)} data-testid="monitor-open">
-                <Activity aria-hidden />
-                {t('monitor.open')}
-              </Link>
-            </Button>
-          ),
         }),
       ]),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- liveOf follows access.paths
