@@ -30,7 +30,6 @@ import * as jobs from './schema/jobs';
 import * as sharedLimits from './schema/shared-limits';
 import * as physiqueYear from './schema/physique-year';
 import * as lessonLoad from './schema/lesson-load';
-import * as heartRateIngest from './schema/heart-rate-ingest';
 import * as conversion from './schema/conversion';
 import * as parentReports from './schema/parent-reports';
 import * as warnings from './schema/warnings';
@@ -39,7 +38,7 @@ import * as shell from './schema/shell';
 import * as listSettings from './schema/list-settings';
 
 /** Every table, for drizzle's relational queries and for typing. */
-export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content, ...meets, ...homework, ...lessons, ...jobs, ...sharedLimits, ...physiqueYear, ...lessonLoad, ...heartRateIngest, ...conversion, ...parentReports, ...warnings, ...testDay, ...shell, ...listSettings };
+export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content, ...meets, ...homework, ...lessons, ...jobs, ...sharedLimits, ...physiqueYear, ...lessonLoad, ...conversion, ...parentReports, ...warnings, ...testDay, ...shell, ...listSettings };
 
 export type Schema = typeof schema;
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { servedBy } from '@/domain/menus/access';
+import { monitorRoutes } from './lesson-load/monitor.routes';
 import { testDayRoutes } from './test-day/test-day.routes';
 import { captchaRoutes } from './auth/captcha.routes';
 import { bannerRoutes, carouselRoutes, lessonResourceRoutes, wikiRoutes } from './content/content.routes';
@@ -130,6 +131,7 @@ async function consoleModules(app: FastifyInstance, opts: ModuleOptions): Promis
   for (const family of servedBy('test.exemption')) await app.register(exemptionRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('class.practise', 'class.test', 'class.match')) await app.register(lessonRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('class.load.lesson')) await app.register(loadReportRoutes, { prefix: `/${family}`, family });
+  for (const family of servedBy('class.monitor')) await app.register(monitorRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('test.testDay')) await app.register(testSheetRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('test.warning')) await app.register(warningRoutes, { prefix: `/${family}`, family });
   for (const _family of servedBy('dataCenter.overview').filter((f) => f === 'admin')) await app.register(districtWarningRoutes, { prefix: '/admin' });

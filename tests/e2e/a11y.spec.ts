@@ -320,6 +320,8 @@ const SCREENS: Screen[] = [
   { account: 'school01', path: '/k12/class/load/summary' },
   { account: 'college01', path: '/gx/class/load/summary' },
   { account: 'district01', path: '/admin/class/load' },
+  // The lesson monitor's list (the live view needs a lesson in progress: tests/e2e/lesson-monitor.spec.ts checks it at 390×844).
+  { account: 'school01', path: '/k12/class/monitor' },
 ];
 
 /**

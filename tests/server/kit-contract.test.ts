@@ -169,6 +169,8 @@ const FIXTURES: Record<string, Fixture> = {
   'k12.class.match': { ...k12('k12.class.match'), noRows: 'lessons come from devices, and the demo school has none of this kind; tests/server/lessons covers it' },
   'k12.class.load': { ...k12('k12.class.load'), noRows: 'heart-rate lessons come from bands; tests/server/lesson-load/report.test.ts writes them and covers the rows' },
   'gx.class.load': { ...gx('k12.class.load'), noRows: 'heart-rate lessons come from bands; tests/server/lesson-load/report.test.ts covers the rows' },
+  'k12.class.monitor': { ...k12('k12.class.monitor'), noRows: 'lessons in progress come from devices, and the demo database has none today; tests/server/lesson-load/monitor.test.ts covers it' },
+  'gx.class.monitor': { ...gx('k12.class.monitor'), noRows: 'lessons in progress come from devices, and the demo database has none today; tests/server/lesson-load/monitor.test.ts covers it' },
 };
 
 let t: TestApp;
@@ -583,6 +585,9 @@ const ACTION_BODIES: Record<string, Body> = {
   // The caller's own list settings (listSettings, signed in): tests/server/list-settings covers them.
   'POST /save': { listKey: 'k12.org.class:list', settings: { hidden: [], order: [], pinStart: [], pinEnd: [], density: 'default' } },
   'POST /reset': { listKey: 'k12.org.class:list' },
+  // Lending bands names students of the lesson's class; tests/server/lesson-load/monitor.test.ts covers the write and its audit row.
+  'PUT /bands': { bindings: [], version: 1 },
+  'PUT /alerts/:alertId/acknowledge': { note: '契约' },
 };
 
 /** The account that holds a family's pages in the demo. */

@@ -5,13 +5,13 @@ import { sampleWindow, type HeartRateBatchResult } from '@/domain/lesson-load/in
 import { JUMP_WINDOW_S, screenSamples, type BandBinding, type DropReason, type HeartRateSample } from '@/domain/lesson-load/samples';
 import { gradeTypicalAge, zoneAge } from '@/domain/lesson-load/zones';
 import type { Db, Tx } from '../../db/client';
-import { heartRateDropped } from '../../db/schema/heart-rate-ingest';
-import { heartRateDrops, lessonBands } from '../../db/schema/lesson-load';
+import { heartRateDropped, heartRateDrops, lessonBands } from '../../db/schema/lesson-load';
 import { lessons } from '../../db/schema/lessons';
 import { classes, grades, students } from '../../db/schema/school';
 import { devices } from '../../db/schema/venue';
 import { notFound, uuidOr404 } from '../../lib/resource';
 import type { DeviceCaller } from '../ingest/device-auth';
+import { raiseAlerts } from './alerts.service';
 import { heartRateConsented } from './consent';
 import { ensureDayPartitions, utcDay } from './heart-rate-partitions';
 import { bindBands, storeLessonLoad, writeSamples, type SampleToWrite } from './lesson-load.store';
@@ -163,6 +163,9 @@ export async function ingestHeartRate(db: Db, device: DeviceCaller, id: string, 
     const accepted = await writeSamples(tx, lesson.id, toWrite);
     await countDrops(tx, lesson.id, dropped);
     if (accepted > 0 && facts[0].closed) await storeLessonLoad(tx, lesson.id);
+    // A student above the danger threshold is kept as an alert when the samples arrive, watched or not (silent bands
+    // need time to pass: the monitor's read raises those).
+    if (accepted > 0 && !facts[0].closed) await raiseAlerts(tx, lesson.id, now);
     const byReason: HeartRateBatchResult['dropped'] = {};
     for (const d of dropped) byReason[d.reason] = (byReason[d.reason] ?? 0) + 1;
     return { accepted, duplicates: samples.length - accepted - dropped.length, dropped: byReason };

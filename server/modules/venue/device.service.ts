@@ -32,6 +32,7 @@ const columns = {
   parentId: devices.parentId,
   parentName: parent.name,
   status: devices.status,
+  kind: devices.kind,
   softwareVersion: devices.softwareVersion,
   activatedAt: devices.activatedAt,
   secretIssuedAt: devices.secretIssuedAt,
@@ -57,6 +58,7 @@ function listWhere(actor: Actor, q: Omit<DeviceListQuery, 'current' | 'size'>) {
     eq(devices.orgId, actor.tenantOrgId),
     q.keyword ? or(ilike(devices.name, containsPattern(q.keyword)), ilike(devices.serialNo, containsPattern(q.keyword))) : undefined,
     q.status ? eq(devices.status, q.status) : undefined,
+    q.kind ? eq(devices.kind, q.kind) : undefined,
     q.venueId ? eq(devices.venueId, q.venueId) : undefined,
   );
 }
@@ -98,10 +100,13 @@ async function resolve(tx: Tx, actor: Actor, body: DeviceSave, now: Date, curren
     const [v] = await tx.select({ id: venues.id }).from(venues).where(and(eq(venues.id, body.venueId), eq(venues.orgId, org)));
     if (!v) throw fieldError('venueId', 'validation:device.venueUnknown');
   }
+  const kind = body.kind ?? current?.kind ?? 'terminal';
   if (body.parentId) {
     if (body.parentId === current?.id) throw fieldError('parentId', 'validation:device.parentInvalid');
-    const [p] = await tx.select({ parentId: devices.parentId }).from(devices).where(and(eq(devices.id, body.parentId), eq(devices.orgId, org)));
+    const [p] = await tx.select({ parentId: devices.parentId, kind: devices.kind }).from(devices).where(and(eq(devices.id, body.parentId), eq(devices.orgId, org)));
     if (!p || p.parentId) throw fieldError('parentId', 'validation:device.parentInvalid');
+    // A band reports through a hub (docs/product-rules.md#lesson-load): its parent, when it has one, is a hub.
+    if (kind === 'band' && p.kind !== 'hub') throw fieldError('parentId', 'venue:device.bandParent');
     if (current && (await tx.$count(devices, eq(devices.parentId, current.id))) > 0) throw fieldError('parentId', 'validation:device.parentHasChildren');
   }
   const [dup] = await tx
@@ -123,6 +128,7 @@ async function resolve(tx: Tx, actor: Actor, body: DeviceSave, now: Date, curren
     venueId: body.venueId ?? null,
     parentId: body.parentId ?? null,
     status: body.status,
+    kind,
     softwareVersion: body.softwareVersion ?? null,
     activatedAt,
     // A deactivated device loses its API secret (docs/product-rules.md#ingest).
@@ -201,7 +207,7 @@ export async function deviceOptions(db: DbOrTx, actor: Actor): Promise<DeviceOpt
   const [venueRows, parents] = await Promise.all([
     db.select({ id: venues.id, name: venues.name, code: venues.code }).from(venues).where(eq(venues.orgId, org)).orderBy(asc(venues.code)),
     db
-      .select({ id: devices.id, name: devices.name, serialNo: devices.serialNo })
+      .select({ id: devices.id, name: devices.name, serialNo: devices.serialNo, kind: devices.kind })
       .from(devices)
       .where(and(eq(devices.orgId, org), isNull(devices.parentId)))
       .orderBy(asc(devices.serialNo)),

@@ -87,6 +87,8 @@ export const SCREENS: Readonly<Partial<Record<ScreenId, ScreenLoader>>> = {
   'class.load': () => import('./lesson-load/report').then((m) => ({ default: m.LoadPage })),
   'class.load.lesson': () => import('./lesson-load/report').then((m) => ({ default: m.LoadLessonPage })),
   'class.load.summary': () => import('./lesson-load/summary').then((m) => ({ default: m.LoadSummaryPage })),
+  'class.monitor': () => import('./lesson-load/monitor').then((m) => ({ default: m.MonitorPage })),
+  'class.monitor.live': () => import('./lesson-load/monitor').then((m) => ({ default: m.LiveMonitorPage })),
   'venue.device': () => import('./venue/venue').then((m) => ({ default: m.DevicePage })),
   'venue.device.add': () => import('./venue/venue').then((m) => ({ default: m.DeviceFormPage })),
   'venue.device.edit': () => import('./venue/venue').then((m) => ({ default: m.DeviceFormPage })),

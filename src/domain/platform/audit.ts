@@ -67,6 +67,8 @@ export const AUDIT_ACTIONS = [
   'appeal',
   'resolve',
   'decide',
+  'lendBands',
+  'acknowledge',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

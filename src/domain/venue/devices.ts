@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { blankAsNull, enumFilter, nullableId, optionalText } from '../fields';
+import { blankAsNull, blankAsUndefined, enumFilter, nullableId, optionalText } from '../fields';
 import { idFilter, listQuery, textFilter, versionField } from '../list-query';
 import { enumTable } from '../presentation';
 
@@ -43,6 +43,8 @@ export const deviceSaveSchema = z.object({
   venueId: nullableId(),
   parentId: nullableId(),
   status: z.enum(DEVICE_STATUSES, { error: 'validation:device.statusRequired' }),
+  /** Missing keeps what the device is (a new one: a terminal); a band's parent must be a hub. */
+  kind: z.preprocess(blankAsUndefined, z.enum(DEVICE_KINDS, { error: 'validation:common.invalid' }).optional()),
   softwareVersion: optionalText(DEVICE_SOFTWARE_MAX, 'validation:device.softwareLength'),
   /** Activated devices count against the organisation's activatable count; the server stamps the activation time. */
   activated: z.preprocess((v) => v === true || v === 'true', z.boolean()),
@@ -55,6 +57,7 @@ export type DeviceForm = z.input<typeof deviceSaveSchema>;
 export const deviceListQuery = listQuery({
   keyword: textFilter(),
   status: enumFilter(DEVICE_STATUSES),
+  kind: enumFilter(DEVICE_KINDS),
   venueId: idFilter,
 });
 export type DeviceListQuery = z.output<typeof deviceListQuery>;
@@ -69,6 +72,7 @@ export const deviceRowSchema = z.object({
   parentId: z.string().nullable(),
   parentName: z.string().nullable(),
   status: z.enum(DEVICE_STATUSES),
+  kind: z.enum(DEVICE_KINDS),
   softwareVersion: z.string().nullable(),
   activatedAt: z.string().nullable().describe('ISO instant; null when not activated'),
   secretIssuedAt: z.string().nullable().describe('ISO instant the device API secret was issued; null when the device has none (never issued, revoked)'),
@@ -81,7 +85,7 @@ export type DeviceRow = z.output<typeof deviceRowSchema>;
 /** What the device form and filters choose from. */
 export const deviceOptionsSchema = z.object({
   venues: z.array(z.object({ id: z.string(), name: z.string(), code: z.string() })),
-  parents: z.array(z.object({ id: z.string(), name: z.string(), serialNo: z.string() })).describe('Devices that may carry children (not children themselves)'),
+  parents: z.array(z.object({ id: z.string(), name: z.string(), serialNo: z.string(), kind: z.enum(DEVICE_KINDS) })).describe('Devices that may carry children (not children themselves)'),
 });
 export type DeviceOptions = z.output<typeof deviceOptionsSchema>;
 

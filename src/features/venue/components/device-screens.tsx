@@ -4,7 +4,7 @@ import { KeyRound, ShieldOff } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { enumOptions } from '@/domain/presentation';
-import { DEVICE_STATUS_TABLE, deviceListQuery, deviceSaveSchema, type DeviceForm, type DeviceRow, type DeviceStatus } from '@/domain/venue/devices';
+import { DEVICE_KIND_TABLE, DEVICE_STATUS_TABLE, deviceListQuery, deviceSaveSchema, type DeviceForm, type DeviceRow, type DeviceStatus } from '@/domain/venue/devices';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { FieldGroup, RadioField, SelectField, TextField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
@@ -18,7 +18,7 @@ import { devices, exportDevices, useDeviceOptions, useDeviceSecretWrites } from 
 import { DeviceSecretDialog } from './device-secret-dialog';
 import { useDateTime } from '@/lib/date-time';
 
-type Filters = { keyword?: string; status?: string; venueId?: string };
+type Filters = { keyword?: string; status?: string; kind?: string; venueId?: string };
 const col = createDataTableColumnHelper<DeviceRow>();
 
 /** A device's status as a coloured badge. */
@@ -65,7 +65,7 @@ export function DeviceListScreen({ family }: { family: SchoolFamily }) {
   const access = usePageAccess(key);
   const api = devices(family);
   const options = useDeviceOptions(family);
-  const state = useListState<Filters>(['keyword', 'status', 'venueId']);
+  const state = useListState<Filters>(['keyword', 'status', 'kind', 'venueId']);
   const query = api.useList(state.query);
   const remove = api.useDelete();
   const shared = useDeviceColumns();
@@ -76,6 +76,7 @@ export function DeviceListScreen({ family }: { family: SchoolFamily }) {
   const filters: FilterDef<Filters>[] = [
     { name: 'keyword', type: 'text', label: t('device.keyword'), placeholder: t('device.keywordPlaceholder') },
     { name: 'status', type: 'select', label: t('device.status'), options: enumOptions(DEVICE_STATUS_TABLE, t) },
+    { name: 'kind', type: 'select', label: t('device.kind'), options: enumOptions(DEVICE_KIND_TABLE, t) },
     { name: 'venueId', type: 'select', label: t('device.venue'), options: (options.data?.venues ?? []).map((v) => ({ value: v.id, label: v.name })) },
   ];
 
@@ -84,6 +85,7 @@ export function DeviceListScreen({ family }: { family: SchoolFamily }) {
       col.columns([
         shared[0],
         shared[1],
+        col.accessor('kind', { header: t('device.kind'), cell: ({ getValue }) => <EnumBadge table={DEVICE_KIND_TABLE} value={getValue()} /> }),
         shared[2],
         col.accessor('venueName', { header: t('device.venue'), cell: ({ getValue }) => <span className="whitespace-nowrap">{getValue()}</span> }),
         shared[3],
@@ -175,7 +177,7 @@ export function DeviceFormScreen({ family }: { family: SchoolFamily }) {
   const options = useDeviceOptions(family);
   const record = devices(family).useGet(id);
   const dateTime = useDateTime();
-  const defaults: DeviceForm = { name: '', serialNo: '', mac: '', venueId: '', parentId: '', status: 'offline', softwareVersion: '', activated: 'false' };
+  const defaults: DeviceForm = { name: '', serialNo: '', mac: '', venueId: '', parentId: '', status: 'offline', kind: 'terminal', softwareVersion: '', activated: 'false' };
   const activatedAt = record.data?.activatedAt;
   return (
     <FormScreen
@@ -190,6 +192,7 @@ export function DeviceFormScreen({ family }: { family: SchoolFamily }) {
         venueId: r.venueId ?? '',
         parentId: r.parentId ?? '',
         status: r.status,
+        kind: r.kind,
         softwareVersion: r.softwareVersion ?? '',
         activated: r.activatedAt ? 'true' : 'false',
         version: r.version,
@@ -203,6 +206,7 @@ export function DeviceFormScreen({ family }: { family: SchoolFamily }) {
         <FieldGroup>
           <TextField name="name" label={t('device.name')} required />
           <TextField name="serialNo" label={t('device.serialNo')} required />
+          <SelectField name="kind" label={t('device.kind')} required options={enumOptions(DEVICE_KIND_TABLE, t)} />
           <TextField name="mac" label={t('device.mac')} placeholder={t('device.macPlaceholder')} maxLength={17} />
           <TextField name="softwareVersion" label={t('device.softwareVersion')} />
           <SelectField
@@ -215,7 +219,7 @@ export function DeviceFormScreen({ family }: { family: SchoolFamily }) {
             name="parentId"
             label={t('device.parent')}
             placeholder={t('device.noParent')}
-            options={(options.data?.parents ?? []).filter((p) => p.id !== id).map((p) => ({ value: p.id, label: `${p.name}（${p.serialNo}）` }))}
+            options={(options.data?.parents ?? []).filter((p) => p.id !== id).map((p) => ({ value: p.id, label: `${p.name}（${p.serialNo}）${p.kind === 'terminal' ? '' : ` · ${t(`device.kinds.${p.kind}`)}`}` }))}
           />
           <RadioField name="status" label={t('device.status')} required options={enumOptions(DEVICE_STATUS_TABLE, t)} />
           <RadioField
