@@ -7,6 +7,14 @@ CREATE TABLE "audit_chains" (
 	"start_hash" text DEFAULT '' NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "heart_rate_dropped" (
+	"lesson_id" uuid NOT NULL,
+	"band" text NOT NULL,
+	"at" timestamp with time zone NOT NULL,
+	"reason" text NOT NULL,
+	CONSTRAINT "heart_rate_dropped_lesson_id_band_at_pk" PRIMARY KEY("lesson_id","band","at")
+);
+--> statement-breakpoint
 CREATE TABLE "heart_rate_drops" (
 	"lesson_id" uuid NOT NULL,
 	"reason" text NOT NULL,
@@ -101,6 +109,7 @@ ALTER TABLE "audit_logs" ADD COLUMN "seq" bigint;--> statement-breakpoint
 ALTER TABLE "audit_logs" ADD COLUMN "prev_hash" text;--> statement-breakpoint
 ALTER TABLE "audit_logs" ADD COLUMN "hash" text;--> statement-breakpoint
 ALTER TABLE "devices" ADD COLUMN "kind" text DEFAULT 'terminal' NOT NULL;--> statement-breakpoint
+ALTER TABLE "heart_rate_dropped" ADD CONSTRAINT "heart_rate_dropped_lesson_id_lessons_id_fk" FOREIGN KEY ("lesson_id") REFERENCES "public"."lessons"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "heart_rate_drops" ADD CONSTRAINT "heart_rate_drops_lesson_id_lessons_id_fk" FOREIGN KEY ("lesson_id") REFERENCES "public"."lessons"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "heart_rate_minutes" ADD CONSTRAINT "heart_rate_minutes_lesson_id_lessons_id_fk" FOREIGN KEY ("lesson_id") REFERENCES "public"."lessons"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "lesson_alerts" ADD CONSTRAINT "lesson_alerts_lesson_id_lessons_id_fk" FOREIGN KEY ("lesson_id") REFERENCES "public"."lessons"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -114,6 +123,7 @@ ALTER TABLE "lesson_loads" ADD CONSTRAINT "lesson_loads_org_id_orgs_id_fk" FOREI
 ALTER TABLE "lesson_loads" ADD CONSTRAINT "lesson_loads_class_id_classes_id_fk" FOREIGN KEY ("class_id") REFERENCES "public"."classes"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "list_settings" ADD CONSTRAINT "list_settings_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "platform_settings" ADD CONSTRAINT "platform_settings_updated_by_users_id_fk" FOREIGN KEY ("updated_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "heart_rate_dropped_at_idx" ON "heart_rate_dropped" USING btree ("at");--> statement-breakpoint
 CREATE UNIQUE INDEX "lesson_alerts_uq" ON "lesson_alerts" USING btree ("lesson_id","student_id","kind","started_at");--> statement-breakpoint
 CREATE INDEX "lesson_alerts_open_idx" ON "lesson_alerts" USING btree ("lesson_id") WHERE "lesson_alerts"."acknowledged_at" is null;--> statement-breakpoint
 CREATE UNIQUE INDEX "lesson_bands_lesson_device_uq" ON "lesson_bands" USING btree ("lesson_id","device_id");--> statement-breakpoint
