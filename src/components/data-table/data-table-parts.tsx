@@ -3,6 +3,7 @@ import { constructCell, flexRender, type CellContext, type Column, type HeaderGr
 import { ArrowDown, ArrowUp, ChevronsUpDown } from 'lucide-react';
 import { cn } from '@/lib/cn';
 import type { DataTableColumnMeta, DataTableFeatures, SortingState } from './data-table-features';
+import type { ColumnPin, ColumnPins } from './data-table-phone';
 
 export const ALIGN: Record<NonNullable<DataTableColumnMeta['align']>, string> = {
   left: 'text-left',
@@ -23,6 +24,13 @@ const JUSTIFY: Record<NonNullable<DataTableColumnMeta['align']>, string> = {
  */
 export const PINNED_CELL_CLASS = 'sticky right-0 z-[1] bg-card shadow-[inset_1px_0_0_var(--color-border),-6px_0_8px_-6px_rgb(0_0_0/0.18)]';
 export const PINNED_HEAD_CLASS = 'sticky right-0 z-[2] bg-muted shadow-[inset_1px_0_0_var(--color-border),-6px_0_8px_-6px_rgb(0_0_0/0.18)]';
+/** The first column of a phone table that scrolls sideways (data-table-phone.ts): kept at the left edge. */
+const PINNED_LEFT_CELL_CLASS = 'sticky left-0 z-[1] bg-card shadow-[inset_-1px_0_0_var(--color-border),6px_0_8px_-6px_rgb(0_0_0/0.18)]';
+const PINNED_LEFT_HEAD_CLASS = 'sticky left-0 z-[2] bg-muted shadow-[inset_-1px_0_0_var(--color-border),6px_0_8px_-6px_rgb(0_0_0/0.18)]';
+
+/** The sticky classes of a body cell / header cell pinned to an edge. */
+export const pinCellClass = (pin: ColumnPin) => (pin === 'right' ? PINNED_CELL_CLASS : pin === 'left' ? PINNED_LEFT_CELL_CLASS : undefined);
+const pinHeadClass = (pin: ColumnPin) => (pin === 'right' ? PINNED_HEAD_CLASS : pin === 'left' ? PINNED_LEFT_HEAD_CLASS : undefined);
 
 /** Width in px of a virtual column without `meta.width`. */
 const DEFAULT_VIRTUAL_WIDTH = 120;
@@ -51,10 +59,10 @@ export function virtualGridTemplate<T extends RowData>(
 }
 
 /** Class of each virtual body cell, built once per column set rather than per cell per frame. */
-export function virtualCellClasses<T extends RowData>(columns: readonly Column<DataTableFeatures, T>[]): string[] {
+export function virtualCellClasses<T extends RowData>(columns: readonly Column<DataTableFeatures, T>[], pins: ColumnPins): string[] {
   return columns.map((column) => {
     const meta = column.columnDef.meta;
-    return cn('block whitespace-nowrap px-3', meta?.align && ALIGN[meta.align], meta?.pin === 'right' && PINNED_CELL_CLASS, meta?.className);
+    return cn('block whitespace-nowrap px-3', meta?.align && ALIGN[meta.align], pinCellClass(pins.get(column.id)), meta?.className);
   });
 }
 
@@ -63,9 +71,11 @@ interface HeaderProps<T extends RowData> {
   /** Only read to re-render when sorting changes: the header objects themselves stay the same. */
   sorting: SortingState;
   virtual: boolean;
+  /** Where each leaf column sticks (data-table-phone.ts, columnPins). */
+  pins: ColumnPins;
 }
 
-function DataTableHeaderImpl<T extends RowData>({ headerGroups, virtual }: HeaderProps<T>) {
+function DataTableHeaderImpl<T extends RowData>({ headerGroups, virtual, pins }: HeaderProps<T>) {
   return (
     <thead
       className={cn(
@@ -91,7 +101,7 @@ function DataTableHeaderImpl<T extends RowData>({ headerGroups, virtual }: Heade
                   'px-3 text-left align-middle font-medium whitespace-nowrap',
                   virtual ? cn('flex min-h-10 min-w-0 items-center py-1', meta?.align && JUSTIFY[meta.align]) : 'h-10',
                   meta?.align && ALIGN[meta.align],
-                  meta?.pin === 'right' && PINNED_HEAD_CLASS,
+                  pinHeadClass(pins.get(header.column.id)),
                   meta?.headerClassName,
                 )}
               >
@@ -131,7 +141,7 @@ export const CLICKABLE_ROW_CLASS = 'cursor-pointer focus-visible:bg-muted focus-
 /** Enter or Space on a focused row acts as a click. */
 export function rowKeyHandler<T>(onRowClick: ((row: T) => void) | undefined, row: T) {
   return onRowClick
-    ? (e: KeyboardEvent<HTMLTableRowElement>) => {
+    ? (e: KeyboardEvent<HTMLElement>) => {
         if (e.key === 'Enter' || e.key === ' ') {
           e.preventDefault();
           onRowClick(row);
@@ -151,6 +161,8 @@ interface VirtualRowProps<T extends RowData> {
   /** The columns in horizontal view, [first, last] inclusive; cells outside it are not rendered. */
   firstColumn: number;
   lastColumn: number;
+  /** Where each column sticks: a pinned column is drawn even when the column window has moved away from it. */
+  pins: ColumnPins;
   onRowClick?(row: T): void;
 }
 
@@ -160,7 +172,7 @@ interface VirtualRowProps<T extends RowData> {
  * through 100,000 rows allocated ~0.5 kB a cell and paid for it in GC pauses (tests/bench/class-table-scroll.ts). So
  * in virtual mode a column's `cell` is called as a plain function: it must not use hooks.
  */
-function renderVirtualCell<T extends RowData>(column: Column<DataTableFeatures, T>, row: Row<DataTableFeatures, T>): ReactNode {
+export function renderVirtualCell<T extends RowData>(column: Column<DataTableFeatures, T>, row: Row<DataTableFeatures, T>): ReactNode {
   const template = column.columnDef.cell;
   if (typeof template !== 'function') return template ?? null;
   const context = new VirtualCellContext(column, row, column.accessorFn?.(row.original, row.index));
@@ -199,7 +211,7 @@ class VirtualCellContext<T extends RowData> {
  * Table keeps it while data and sorting stay), so a steady scroll only renders the rows entering the view, and
  * `contain: strict` makes each row its own layout and paint boundary.
  */
-function VirtualRowImpl<T extends RowData>({ row, index, height, columns, cellClasses, firstColumn, lastColumn, onRowClick }: VirtualRowProps<T>) {
+function VirtualRowImpl<T extends RowData>({ row, index, height, columns, cellClasses, firstColumn, lastColumn, pins, onRowClick }: VirtualRowProps<T>) {
   const ref = useRef<HTMLTableRowElement>(null);
   const shown = useRef(index);
   useLayoutEffect(() => {
@@ -211,6 +223,15 @@ function VirtualRowImpl<T extends RowData>({ row, index, height, columns, cellCl
     shown.current = index;
   }, [index]);
   const cells: ReactNode[] = [];
+  // A column pinned left (a phone's first column) stays drawn when the window has scrolled past it.
+  for (let i = 0; i < firstColumn; i++) {
+    if (pins.get(columns[i].id) !== 'left') continue;
+    cells.push(
+      <td key={columns[i].id} className={cellClasses[i]} style={{ gridColumnStart: i + 1 }}>
+        {renderVirtualCell(columns[i], row)}
+      </td>,
+    );
+  }
   for (let i = firstColumn; i <= lastColumn; i++) {
     const column = columns[i];
     if (!column) break;
@@ -224,7 +245,7 @@ function VirtualRowImpl<T extends RowData>({ row, index, height, columns, cellCl
   // A pinned column stays drawn when the column window has moved away from it (it is always in view).
   for (let i = lastColumn + 1; i < columns.length; i++) {
     const column = columns[i];
-    if (column.columnDef.meta?.pin !== 'right') continue;
+    if (pins.get(column.id) !== 'right') continue;
     cells.push(
       <td key={column.id} className={cellClasses[i]} style={{ gridColumnStart: i + 1 }}>
         {renderVirtualCell(column, row)}
