@@ -64,12 +64,12 @@ const SCREENS: Screen[] = [
     account: 'teacher01',
     open: async (page) => {
       await page.goto('/busi/k12/sportsHomework/homeworkManagement');
-      // The demo's homework in progress, whose students sent videos.
+      // The demo's homework in progress, with submissions to review.
       const card = page.locator('[data-slot=data-table-row]').filter({ hasText: '每日跳绳打卡' });
       await card.getByTestId('row-more').click();
       await page.getByTestId('row-more-menu').getByTestId('row-detail').click();
       await page.getByTestId('homework-tab-submissions').click();
-      await expect(page.getByRole('tabpanel').getByTestId('play-video').first()).toBeVisible();
+      await expect(page.getByRole('tabpanel').locator('[data-slot=data-table-row]').first()).toBeVisible();
     },
   },
   {
