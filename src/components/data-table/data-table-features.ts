@@ -30,6 +30,11 @@ export interface DataTableColumnMeta {
    */
   pin?: 'right';
   /**
+   * The cell folds into one menu on a phone's card (rowActionsColumn), so it sits beside the card's title; another
+   * actions cell (buttons of its own) is the card's last line (data-table-cards.tsx).
+   */
+  foldsOnCards?: boolean;
+  /**
    * What a column's `cell` component reads when the component itself is a module-level constant. A template that keeps
    * state (an open confirm dialog, a menu) must not be a new function each time the columns are made: DataTable mounts
    * a template as a component, so a new function is a new component and its state is lost (rowActionsColumn).

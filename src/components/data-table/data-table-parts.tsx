@@ -3,7 +3,7 @@ import { constructCell, flexRender, type CellContext, type Column, type HeaderGr
 import { ArrowDown, ArrowUp, ChevronsUpDown } from 'lucide-react';
 import { cn } from '@/lib/cn';
 import type { DataTableColumnMeta, DataTableFeatures, SortingState } from './data-table-features';
-import { pinCellClass, pinOf, pinStyle, type PinSide } from './pinned-columns';
+import { pinCellClass, pinStyle, type PinSide } from './pinned-columns';
 
 export const ALIGN: Record<NonNullable<DataTableColumnMeta['align']>, string> = {
   left: 'text-left',
@@ -57,11 +57,11 @@ interface HeaderProps<T extends RowData> {
   /** Only read to re-render when sorting changes: the header objects themselves stay the same. */
   sorting: SortingState;
   virtual: boolean;
-  /** The table has column settings: pinning is TanStack's state rather than `meta.pin` (pinned-columns.ts). */
-  withSettings?: boolean;
+  /** Where each leaf column sticks, in display order (pinned-columns.ts; the phone's scroll layout pins its first column). */
+  sides: readonly PinSide[];
 }
 
-function DataTableHeaderImpl<T extends RowData>({ headerGroups, virtual, withSettings = false }: HeaderProps<T>) {
+function DataTableHeaderImpl<T extends RowData>({ headerGroups, virtual, sides }: HeaderProps<T>) {
   return (
     <thead
       className={cn(
@@ -69,11 +69,11 @@ function DataTableHeaderImpl<T extends RowData>({ headerGroups, virtual, withSet
         virtual && 'block',
       )}
     >
-      {headerGroups.map((group) => (
+      {headerGroups.map((group, g) => (
         <tr key={group.id} className={virtual ? 'grid grid-cols-(--dt-cols)' : undefined}>
           {group.headers.map((header, i) => {
             const meta = header.column.columnDef.meta;
-            const pin = pinOf(header.column, withSettings);
+            const pin = g === headerGroups.length - 1 ? (sides[i] ?? false) : false;
             const canSort = header.column.getCanSort();
             const sorted = header.column.getIsSorted();
             const content = header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext());
@@ -129,7 +129,7 @@ export const CLICKABLE_ROW_CLASS = 'cursor-pointer focus-visible:bg-muted focus-
 /** Enter or Space on a focused row acts as a click. */
 export function rowKeyHandler<T>(onRowClick: ((row: T) => void) | undefined, row: T) {
   return onRowClick
-    ? (e: KeyboardEvent<HTMLTableRowElement>) => {
+    ? (e: KeyboardEvent<HTMLElement>) => {
         if (e.key === 'Enter' || e.key === ' ') {
           e.preventDefault();
           onRowClick(row);
@@ -160,7 +160,7 @@ interface VirtualRowProps<T extends RowData> {
  * through 100,000 rows allocated ~0.5 kB a cell and paid for it in GC pauses (tests/bench/class-table-scroll.ts). So
  * in virtual mode a column's `cell` is called as a plain function: it must not use hooks.
  */
-function renderVirtualCell<T extends RowData>(column: Column<DataTableFeatures, T>, row: Row<DataTableFeatures, T>): ReactNode {
+export function renderVirtualCell<T extends RowData>(column: Column<DataTableFeatures, T>, row: Row<DataTableFeatures, T>): ReactNode {
   const template = column.columnDef.cell;
   if (typeof template !== 'function') return template ?? null;
   const context = new VirtualCellContext(column, row, column.accessorFn?.(row.original, row.index));

@@ -4,6 +4,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { EmptyState } from '@/components/empty-state/empty-state';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
+import { useNarrowViewport } from '@/lib/use-narrow-viewport';
 import { flexRender } from '@tanstack/react-table';
 import { rowHeightAt, type ResolvedListSettings } from '@/domain/list-settings/list-settings';
 import { useDataTable, type DataTableColumns, type RowData, type SortingState } from './data-table-features';
@@ -21,6 +22,8 @@ import {
 } from './data-table-parts';
 import { DataTablePagination, type DataTablePaginationState } from './data-table-pagination';
 import { FlingTracker } from './fling';
+import { DataTableCards } from './data-table-cards';
+import { phoneScrollSides, type DataTablePhone } from './data-table-phone';
 
 export interface DataTableProps<T extends RowData> {
   /** Column definitions; keep them stable (module scope or useMemo). Build them with `createDataTableColumnHelper<T>()`. */
@@ -53,6 +56,11 @@ export interface DataTableProps<T extends RowData> {
   empty?: ReactNode;
   /** The user's column settings (hidden, order, pinned, density), resolved for these columns (ListScreen passes them). */
   settings?: ResolvedListSettings;
+  /**
+   * Below 768 px: rows as cards (the default; which columns a card shows) or `{ mode: 'scroll' }` for a wide numeric
+   * table that scrolls sideways with its first column kept (data-table-phone.ts).
+   */
+  phone?: DataTablePhone;
   className?: string;
   'aria-label'?: string;
 }
@@ -94,6 +102,7 @@ export function DataTable<T extends RowData>({
   onRowClick,
   empty,
   settings,
+  phone,
   className,
   'aria-label': ariaLabel,
 }: DataTableProps<T>) {
@@ -135,8 +144,11 @@ export function DataTable<T extends RowData>({
   const headerGroups = table.getHeaderGroups();
   const leafColumns = useMemo(() => headerGroups.at(-1)?.headers.map((h) => h.column) ?? [], [headerGroups]);
   const withSettings = settings !== undefined;
-  const sides = useMemo(() => leafColumns.map((c) => pinOf(c, withSettings)), [leafColumns, withSettings]);
   const columnCount = leafColumns.length;
+  const narrow = useNarrowViewport();
+  const layout = !narrow ? 'table' : phone?.mode === 'scroll' ? 'scroll' : 'cards';
+  const cards = layout === 'cards';
+  const sides = useMemo(() => (layout === 'scroll' ? phoneScrollSides(leafColumns) : leafColumns.map((c) => pinOf(c, withSettings))), [leafColumns, layout, withSettings]);
   const scrollHeight = virtual ? (height ?? DEFAULT_VIRTUAL_HEIGHT) : height;
   const gridTemplate = useMemo(() => (virtual ? virtualGridTemplate(leafColumns) : undefined), [virtual, leafColumns]);
   const cellClasses = useMemo(() => (virtual ? virtualCellClasses(leafColumns, sides) : null), [virtual, leafColumns, sides]);
@@ -151,7 +163,7 @@ export function DataTable<T extends RowData>({
     // Fixed row height: nothing is measured per row, which keeps 100k rows cheap.
     estimateSize: () => rowHeight,
     overscan: OVERSCAN,
-    enabled: virtual,
+    enabled: virtual && !cards,
     observeElementOffset: fling.observe,
     isScrollingResetDelay: SETTLE_MS,
     initialRect: { width: 0, height: typeof scrollHeight === 'number' ? scrollHeight : DEFAULT_VIRTUAL_HEIGHT },
@@ -167,7 +179,7 @@ export function DataTable<T extends RowData>({
     getScrollElement: () => scrollRef.current,
     estimateSize: (i) => pxWidths?.[i] ?? 0,
     overscan: 1,
-    enabled: pxWidths !== null,
+    enabled: pxWidths !== null && !cards,
     // Until the scroll area is measured, render every column rather than too few.
     initialRect: { width: pxWidths ? pxWidths.reduce((a, b) => a + b, 0) : 0, height: 0 },
   });
@@ -188,7 +200,9 @@ export function DataTable<T extends RowData>({
     ) : null;
 
   let body: ReactNode;
-  if (cellClasses) {
+  if (cards) {
+    body = null;
+  } else if (cellClasses) {
     // Virtual: the body is as tall as all rows and its top padding puts the rendered rows in view, in normal flow.
     // No spacer rows and no table layout (the table, its sections and rows are blocks and grids sharing one column
     // template), so a frame costs only the rows that change. Rows are deliberately not absolutely positioned (or
@@ -297,30 +311,49 @@ export function DataTable<T extends RowData>({
   return (
     <div data-slot="data-table" className={cn('flex w-full flex-col', className)}>
       <div className="relative overflow-hidden rounded-md border border-border bg-card">
-        <div
-          ref={scrollRef}
-          data-slot="data-table-scroll"
-          // Virtual: focusable from code only, to take focus from a row whose slot scrolls away (see VirtualRow).
-          tabIndex={virtual ? -1 : undefined}
-          className="relative w-full overflow-auto outline-none"
-          style={scrollStyle}
-        >
-          <table
-            ref={tableRef}
-            data-density={settings ? density : undefined}
+        {cards ? (
+          <DataTableCards
+            rows={rows}
+            columns={leafColumns}
+            headers={table.getLeafHeaders()}
+            phone={phone}
+            virtual={virtual}
+            height={height}
+            loading={loading}
+            empty={empty ?? <EmptyState />}
+            onRowClick={onRowClick}
             aria-label={ariaLabel}
-            aria-busy={loading || undefined}
-            aria-rowcount={virtual ? rows.length + 1 : undefined}
-            // break-keep: a Chinese name (七年级2班, 风雨操场) wraps as a whole, never inside itself, when the columns are
-            // tight; text still wraps at spaces and after punctuation, and a wider table scrolls in its own area.
-            className={cn('w-full caption-bottom border-collapse text-sm break-keep', virtual && 'block')}
-            // Virtual: the column template shared by all rows; as wide as the scroll area, at least the columns' widths.
-            style={gridTemplate ? ({ '--dt-cols': gridTemplate.template, minWidth: gridTemplate.minWidth } as CSSProperties) : undefined}
+          />
+        ) : (
+          <div
+            ref={scrollRef}
+            data-slot="data-table-scroll"
+            // Virtual: focusable from code only, to take focus from a row whose slot scrolls away (see VirtualRow). A
+            // phone's sideways-scrolling table is a region in the tab order, so the keys can scroll it too.
+            tabIndex={layout === 'scroll' ? 0 : virtual ? -1 : undefined}
+            role={layout === 'scroll' ? 'region' : undefined}
+            aria-label={layout === 'scroll' ? ariaLabel : undefined}
+            className={cn('relative w-full overflow-auto outline-none', layout === 'scroll' && 'focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset')}
+            style={scrollStyle}
           >
-            <DataTableHeader headerGroups={headerGroups} sorting={table.state.sorting} virtual={virtual} withSettings={withSettings} />
-            {body}
-          </table>
-        </div>
+            <table
+              ref={tableRef}
+              data-density={settings ? density : undefined}
+              aria-label={ariaLabel}
+              aria-busy={loading || undefined}
+              aria-rowcount={virtual ? rows.length + 1 : undefined}
+              // break-keep: a Chinese name (七年级2班, 风雨操场) wraps as a whole, never inside itself, when the columns are
+              // tight; text still wraps at spaces and after punctuation, and a wider table scrolls in its own area. On a
+              // phone that scrolls sideways nothing wraps: the table grows wide and scrolls under its first column.
+              className={cn('w-full caption-bottom border-collapse text-sm break-keep', virtual && 'block', layout === 'scroll' && 'whitespace-nowrap')}
+              // Virtual: the column template shared by all rows; as wide as the scroll area, at least the columns' widths.
+              style={gridTemplate ? ({ '--dt-cols': gridTemplate.template, minWidth: gridTemplate.minWidth } as CSSProperties) : undefined}
+            >
+              <DataTableHeader headerGroups={headerGroups} sorting={table.state.sorting} virtual={virtual} sides={sides} />
+              {body}
+            </table>
+          </div>
+        )}
         {loading ? (
           <div
             data-slot="data-table-loading"
@@ -337,3 +370,4 @@ export function DataTable<T extends RowData>({
 
 export { createDataTableColumnHelper, type DataTableCellContext, type DataTableColumnMeta, type DataTableColumns, type RowData, type SortingState } from './data-table-features';
 export type { DataTablePaginationState } from './data-table-pagination';
+export type { DataTablePhone } from './data-table-phone';

@@ -7,7 +7,7 @@ import type { Page } from '@/domain/api';
 import { canDo, pageAccess } from '@/domain/menus/access';
 import type { ButtonAction } from '@/domain/menus/catalog';
 import { maxLengthOf } from '@/domain/list-query';
-import { createDataTableColumnHelper, DataTable, type DataTableColumns, type RowData } from '@/components/data-table/data-table';
+import { createDataTableColumnHelper, DataTable, type DataTableColumns, type DataTablePhone, type RowData } from '@/components/data-table/data-table';
 import { ColumnSettings } from '@/components/data-table/column-settings';
 import { useListColumnSettings } from '@/components/data-table/use-column-settings';
 import { menuLabel } from '@/components/layout/menu-label';
@@ -104,6 +104,8 @@ export interface ListScreenProps<T extends RowData, F extends ListFilters> {
   actionsHeader?: ReactNode;
   /** A checkbox column for bulk actions. */
   selectable?: boolean;
+  /** Below 768 px: which columns a row's card shows, or `{ mode: 'scroll' }` (src/components/data-table/data-table-phone.ts). */
+  phone?: DataTablePhone;
   /** Tabs over the filter row and table, shown with two or more (pass only the views this user may open). */
   views?: readonly ListView[];
   /**
@@ -138,6 +140,7 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
   rowButtons,
   actionsHeader,
   selectable = false,
+  phone,
   views = [],
   section,
   'data-testid': testId,
@@ -364,6 +367,7 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
           loading={query.isFetching}
           pagination={state.pagination(page?.total ?? 0)}
           settings={columnSettings.resolved}
+          phone={phone}
         />
       )}
     </>

@@ -6,6 +6,7 @@ import { OK_MSG } from '@/domain/errors';
 import { canDo } from '@/domain/menus/access';
 import type { ButtonAction } from '@/domain/menus/catalog';
 import { createDataTableColumnHelper, type DataTableCellContext, type RowData } from '@/components/data-table/data-table';
+import { useDataTableLayout } from '@/components/data-table/data-table-phone';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
@@ -81,11 +82,14 @@ export function RowActions<T>({
   const { t } = useTranslation(['menus', 'common', 'components']);
   const held = useAtomValue(permissionsAtom);
   const [pending, setPending] = useState<Pending<T> | null>(null);
+  // On a phone's card (data-table-cards.tsx) every action is in the one menu: buttons would crowd out the row's data.
+  const inCard = useDataTableLayout() === 'cards';
   const shown = actions.filter((a) => canDo(held, pageKey, a.action) && !a.hidden?.(row));
   if (shown.length === 0) return null;
   const confirmText = pending?.action.confirm?.(pending.row);
-  const overflow = shown.length > maxInline;
-  const inline = overflow ? shown.slice(0, Math.max(0, maxInline - 1)) : shown;
+  const limit = inCard ? 0 : maxInline;
+  const overflow = shown.length > limit;
+  const inline = overflow ? shown.slice(0, Math.max(0, limit - 1)) : shown;
   const more = overflow ? shown.slice(inline.length) : [];
   const run = (a: RowAction<T>) => (a.confirm ? setPending({ row, action: a }) : void a.onClick(row));
   return (
@@ -120,10 +124,16 @@ export function RowActions<T>({
         // Not modal: a dialog an item opens (a confirmation) must get the focus and the pointer once the menu closes.
         <DropdownMenu modal={false}>
           <DropdownMenuTrigger asChild>
-            <Button variant="link" size="sm" className="h-7 px-1.5" data-testid="row-more">
-              <Ellipsis aria-hidden />
-              {t('components:list.more')}
-            </Button>
+            {inCard ? (
+              <Button variant="ghost" size="icon" className="size-11" aria-label={t('components:list.actions')} data-testid="row-more">
+                <Ellipsis aria-hidden className="size-5" />
+              </Button>
+            ) : (
+              <Button variant="link" size="sm" className="h-7 px-1.5" data-testid="row-more">
+                <Ellipsis aria-hidden />
+                {t('components:list.more')}
+              </Button>
+            )}
           </DropdownMenuTrigger>
           <DropdownMenuContent align="end" data-testid="row-more-menu">
             {more.map((a) => (
@@ -186,7 +196,7 @@ export function rowActionsColumn<T extends RowData>({
   return col.display({
     id: 'actions',
     header: () => header,
-    meta: { align: 'right', className: 'whitespace-nowrap', pin: 'right', width, cellProps },
+    meta: { align: 'right', className: 'whitespace-nowrap', pin: 'right', width, cellProps, foldsOnCards: true },
     // One component for every list and every remake of the columns (a screen remakes them when a mutation's state
     // changes): a row's open confirm dialog stays open through it.
     cell: RowActionsCell as (context: DataTableCellContext<T>) => ReactNode,

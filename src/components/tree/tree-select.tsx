@@ -42,7 +42,7 @@ export function TreeSelect({ tree, value, onChange, placeholder, disabled, id, c
           id={id}
           {...aria}
           className={cn(
-            'flex h-9 w-full items-center justify-between gap-2 rounded-md border border-input bg-background px-3 text-left text-sm shadow-xs outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-50 aria-invalid:border-destructive',
+            'flex h-9 w-full items-center justify-between max-md:min-h-11 gap-2 rounded-md border border-input bg-background px-3 text-left text-sm shadow-xs outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-50 aria-invalid:border-destructive',
             className,
           )}
         >

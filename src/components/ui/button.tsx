@@ -19,8 +19,8 @@ export const buttonVariants = cva(
         link: 'text-primary underline-offset-4 hover:underline',
       },
       size: {
-        sm: 'h-8 gap-1.5 rounded-md px-3 text-xs has-[>svg]:px-2.5',
-        default: 'h-9 px-4 py-2 has-[>svg]:px-3',
+        sm: 'h-8 gap-1.5 rounded-md px-3 text-xs has-[>svg]:px-2.5 max-md:min-h-11',
+        default: 'h-9 px-4 py-2 has-[>svg]:px-3 max-md:min-h-11',
         lg: 'h-11 rounded-md px-6 text-base has-[>svg]:px-4',
         icon: 'size-9',
       },

@@ -30,8 +30,8 @@ export function Calendar({ className, classNames, showOutsideDays = true, captio
         months: cn('relative flex flex-col gap-4 md:flex-row', d.months),
         month: cn('flex w-full flex-col gap-4', d.month),
         nav: cn('absolute inset-x-0 top-0 flex w-full items-center justify-between gap-1', d.nav),
-        button_previous: cn(buttonVariants({ variant: 'ghost' }), 'size-(--cell-size) p-0 select-none aria-disabled:opacity-50', d.button_previous),
-        button_next: cn(buttonVariants({ variant: 'ghost' }), 'size-(--cell-size) p-0 select-none aria-disabled:opacity-50', d.button_next),
+        button_previous: cn(buttonVariants({ variant: 'ghost' }), 'size-(--cell-size) p-0 select-none aria-disabled:opacity-50 max-md:min-h-0', d.button_previous),
+        button_next: cn(buttonVariants({ variant: 'ghost' }), 'size-(--cell-size) p-0 select-none aria-disabled:opacity-50 max-md:min-h-0', d.button_next),
         month_caption: cn('flex h-(--cell-size) w-full items-center justify-center px-(--cell-size)', d.month_caption),
         dropdowns: cn('flex h-(--cell-size) w-full items-center justify-center gap-1.5 text-sm font-medium', d.dropdowns),
         dropdown_root: cn(

@@ -85,7 +85,7 @@ export function DatePicker({
             aria-invalid={aria['aria-invalid']}
             aria-describedby={aria['aria-describedby']}
             className={cn(
-              'flex h-9 w-full min-w-0 items-center gap-2 rounded-md border border-input bg-transparent px-3 py-2 text-left text-sm text-foreground tabular-nums shadow-xs transition-[color,box-shadow,border-color] outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:cursor-not-allowed disabled:opacity-50 aria-invalid:border-destructive aria-invalid:ring-destructive/20 data-[empty]:text-muted-foreground dark:bg-input/20',
+              'flex h-9 w-full min-w-0 items-center gap-2 max-md:min-h-11 rounded-md border border-input bg-transparent px-3 py-2 text-left text-sm text-foreground tabular-nums shadow-xs transition-[color,box-shadow,border-color] outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:cursor-not-allowed disabled:opacity-50 aria-invalid:border-destructive aria-invalid:ring-destructive/20 data-[empty]:text-muted-foreground dark:bg-input/20',
               clearable && selected && 'pr-9',
             )}
           >

@@ -39,6 +39,14 @@ function NoteOpener({ openerRef }: { openerRef: RefObject<Element | null> }) {
   return null;
 }
 
+/**
+ * Below 768 px a dialog is a full-screen sheet (docs/decisions/054-phone-layout.md): a centred box leaves a thumb-width
+ * margin on a 390 px phone and makes a long form scroll inside a small frame. `!` so a caller's width or height
+ * classes (`sm:max-w-3xl`, `max-h-[90vh]`) keep their meaning on wider screens only.
+ */
+const PHONE_SHEET_CLASS =
+  'max-md:inset-0! max-md:h-dvh! max-md:max-h-none! max-md:w-full! max-md:max-w-none! max-md:translate-x-0! max-md:translate-y-0! max-md:content-start max-md:rounded-none! max-md:border-0! max-md:px-4 max-md:pt-5 max-md:pb-[max(1.25rem,env(safe-area-inset-bottom))]';
+
 export function DialogContent({ className, children, showCloseButton = true, onCloseAutoFocus, ...props }: DialogContentProps) {
   const { t } = useTranslation('ui');
   // Radix returns focus to its Trigger; a dialog opened by a plain button (a row action, a controlled `open`) would
@@ -51,6 +59,7 @@ export function DialogContent({ className, children, showCloseButton = true, onC
         data-slot="dialog-content"
         className={cn(
           'fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-full max-w-[calc(100%-2rem)] -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-lg border bg-card p-6 text-card-foreground shadow-lg outline-none data-[state=closed]:animate-scale-out data-[state=open]:animate-scale-in sm:max-w-lg',
+          PHONE_SHEET_CLASS,
           className,
         )}
         onCloseAutoFocus={(event) => {
@@ -68,7 +77,7 @@ export function DialogContent({ className, children, showCloseButton = true, onC
         {showCloseButton && (
           <DialogPrimitive.Close
             data-slot="dialog-close"
-            className="absolute top-4 right-4 rounded-sm opacity-70 transition-opacity outline-none hover:opacity-100 focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:pointer-events-none [&_svg]:size-4"
+            className="absolute top-4 right-4 rounded-sm opacity-70 transition-opacity outline-none hover:opacity-100 focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:pointer-events-none max-md:top-2 max-md:right-2 max-md:flex max-md:size-11 max-md:items-center max-md:justify-center [&_svg]:size-4"
           >
             <X aria-hidden />
             <span className="sr-only">{t('close')}</span>
@@ -80,7 +89,7 @@ export function DialogContent({ className, children, showCloseButton = true, onC
 }
 
 export function DialogHeader({ className, ...props }: ComponentProps<'div'>) {
-  return <div data-slot="dialog-header" className={cn('flex flex-col gap-2 text-center sm:text-left', className)} {...props} />;
+  return <div data-slot="dialog-header" className={cn('flex flex-col gap-2 text-left max-md:pr-8', className)} {...props} />;
 }
 
 export function DialogFooter({ className, ...props }: ComponentProps<'div'>) {

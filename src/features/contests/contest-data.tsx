@@ -172,10 +172,10 @@ function ContestData({ family, contest }: { family: Family; contest: ContestRow 
               ) : null}
             </div>
             <TabsContent value="student" className="grid gap-2">
-              <DataTable aria-label={t('board.byStudent')} columns={studentColumns} data={students.data?.rows} rowKey="studentId" loading={students.isFetching && !students.data} />
+              <DataTable aria-label={t('board.byStudent')} columns={studentColumns} data={students.data?.rows} rowKey="studentId" loading={students.isFetching && !students.data} phone={{ mode: 'scroll' }} />
             </TabsContent>
             <TabsContent value="class" className="grid gap-2">
-              <DataTable aria-label={t('board.byClass')} columns={classColumns} data={classes.data?.rows} rowKey="classId" loading={classes.isFetching && !classes.data} />
+              <DataTable aria-label={t('board.byClass')} columns={classColumns} data={classes.data?.rows} rowKey="classId" loading={classes.isFetching && !classes.data} phone={{ mode: 'scroll' }} />
             </TabsContent>
           </Tabs>
           {board && board.total > board.rows.length ? (

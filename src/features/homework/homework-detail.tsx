@@ -170,7 +170,7 @@ function ClassTable({ family, hw }: { family: HomeworkFamily; hw: HomeworkDetail
   return (
     <Card>
       <CardContent>
-        <DataTable columns={columns} data={query.data} rowKey="classId" loading={query.isPending} aria-label={t('tab.classes')} />
+        <DataTable columns={columns} data={query.data} rowKey="classId" loading={query.isPending} aria-label={t('tab.classes')} phone={{ mode: 'scroll' }} />
       </CardContent>
     </Card>
   );
@@ -237,6 +237,7 @@ function StudentTable({ family, hw }: { family: HomeworkFamily; hw: HomeworkDeta
           loading={query.isPending}
           pagination={pagination(query.data?.total ?? 0)}
           aria-label={t('tab.students')}
+          phone={{ badge: 'done' }}
         />
       </CardContent>
     </Card>
@@ -358,6 +359,8 @@ function SubmissionTable({ family, hw, canReview }: { family: HomeworkFamily; hw
           loading={query.isPending}
           pagination={pagination(query.data?.total ?? 0)}
           aria-label={t('tab.submissions')}
+          // On a phone: the review state beside the name, the play and verdict buttons as the card's last line.
+          phone={{ badge: 'review', fields: ['className', 'item', 'value', 'measuredAt'] }}
         />
       </CardContent>
       <VideoDialog submission={playing} onClose={() => setPlaying(null)} />

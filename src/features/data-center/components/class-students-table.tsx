@@ -119,6 +119,7 @@ export function ClassStudentsTable({ rows, items, loading, onRowClick, height = 
       rowKey={studentKey}
       loading={loading}
       virtual
+      phone={{ mode: 'scroll' }}
       height={height}
       rowHeight={36}
       onRowClick={onRowClick}

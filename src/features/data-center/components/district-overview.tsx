@@ -238,6 +238,7 @@ export function DistrictOverviewScreen({ extra }: { extra?: ReactNode } = {}) {
                   rowKey="orgId"
                   loading={query.isFetching}
                   onRowClick={(row) => toSchool(row.orgId)}
+                  phone={{ mode: 'scroll' }}
                 />
               </CardContent>
             </Card>

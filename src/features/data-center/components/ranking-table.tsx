@@ -86,6 +86,7 @@ export function RankingTable({
       loading={loading}
       height={height}
       onRowClick={onRowClick}
+      phone={{ mode: 'scroll' }}
     />
   );
 }

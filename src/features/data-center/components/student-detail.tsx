@@ -129,7 +129,7 @@ export function StudentDetail({ studentId, report }: { studentId: string; report
               </ChartCard>
             </div>
             <ChartCard title={t('studentView.results')} data-testid="student-history">
-              <DataTable aria-label={t('studentView.results')} columns={columns} data={derived.newestFirst} rowKey={historyKey} />
+              <DataTable aria-label={t('studentView.results')} columns={columns} data={derived.newestFirst} rowKey={historyKey} phone={{ mode: 'scroll' }} />
             </ChartCard>
             {report}
           </div>

@@ -288,7 +288,7 @@ export function ScoreEntryScreen({ family }: { family: SchoolFamily }) {
               type="button"
               onClick={() => setHeatId(h.id)}
               aria-current={h.id === heat?.id}
-              className={`rounded px-2 py-1 text-left text-sm ${h.id === heat?.id ? 'bg-primary text-primary-foreground' : 'hover:bg-muted'}`}
+              className={`rounded px-2 py-1 text-left text-sm max-md:min-h-11 ${h.id === heat?.id ? 'bg-primary text-primary-foreground' : 'hover:bg-muted'}`}
               data-testid="score-heat"
             >
               {title(h)}
@@ -342,10 +342,11 @@ function HeatResultsCard({ family, meetId, heatId, title, field, canEnter, canRe
       <CardContent className="grid gap-3">
         <QueryState query={results} data={results.data}>
           {() => (
-            // A phone (a teacher on the field) scrolls the table sideways rather than squeezing the mark inputs.
+            // A phone (a teacher on the field): each athlete is a block of three lines (lane, bib, name and class; the
+            // mark and status, full width; place and validity), so the mark box is never off screen.
             <div className="overflow-x-auto">
-              <table className="w-full text-sm whitespace-nowrap">
-                <thead>
+              <table className="w-full text-sm whitespace-nowrap max-md:block max-md:whitespace-normal">
+                <thead className="max-md:sr-only">
                   <tr className="text-left text-muted-foreground">
                     <th className="py-1 font-normal">{field ? t('heat.order') : t('heat.lane')}</th>
                     <th className="py-1 font-normal">{t('heat.bib')}</th>
@@ -357,23 +358,25 @@ function HeatResultsCard({ family, meetId, heatId, title, field, canEnter, canRe
                     <th className="py-1 font-normal">{t('score.validity')}</th>
                   </tr>
                 </thead>
-                <tbody>
+                <tbody className="max-md:block">
                   {rows.map((r) => (
-                    <tr key={r.id} className="border-t" data-testid="result-row">
-                      <td className="py-1 font-mono">{r.lane}</td>
+                    <tr key={r.id} className="border-t max-md:grid max-md:grid-cols-[auto_auto_minmax(0,1fr)_auto] max-md:items-center max-md:gap-2 max-md:py-3" data-testid="result-row">
+                      <td className="py-1 font-mono max-md:before:mr-1 max-md:before:font-sans max-md:before:text-muted-foreground max-md:before:content-[attr(data-label)]" data-label={field ? t('heat.order') : t('heat.lane')}>
+                        {r.lane}
+                      </td>
                       <td className="py-1 font-mono">{r.bib}</td>
-                      <td className="py-1">
+                      <td className="py-1 max-md:font-medium max-md:break-keep">
                         {r.studentName} {r.newRecord ? <Badge variant="destructive">{t('score.newRecord')}</Badge> : null}
                         {r.legNames ? <span className="block text-xs text-muted-foreground">{r.legNames}</span> : null}
                       </td>
-                      <td className="py-1">{r.className}</td>
-                      <td className="py-1">
+                      <td className="py-1 max-md:break-keep max-md:text-muted-foreground">{r.className}</td>
+                      <td className="py-1 max-md:col-span-3">
                         <Input
                           id={`mark-${r.id}`}
                           aria-label={t('score.markOf', { name: r.studentName })}
                           aria-invalid={markErrors[r.id] ? true : undefined}
                           aria-describedby={markErrors[r.id] ? `mark-${r.id}-error` : undefined}
-                          className="h-8 w-28"
+                          className="h-8 w-28 max-md:w-full"
                           value={value(r).mark}
                           disabled={locked || !canEnter}
                           inputMode="decimal"
@@ -391,7 +394,7 @@ function HeatResultsCard({ family, meetId, heatId, title, field, canEnter, canRe
                       <td className="py-1">
                         <select
                           aria-label={t('score.statusOf', { name: r.studentName })}
-                          className="h-8 rounded-md border bg-background px-2"
+                          className="h-8 rounded-md border bg-background px-2 max-md:h-11"
                           value={value(r).status}
                           disabled={locked || !canEnter}
                           onChange={(e) => setDraft({ ...draft, [r.id]: { ...value(r), status: e.target.value as ResultRow['status'] } })}
@@ -403,8 +406,10 @@ function HeatResultsCard({ family, meetId, heatId, title, field, canEnter, canRe
                           ))}
                         </select>
                       </td>
-                      <td className="py-1 font-mono">{r.place ?? '—'}</td>
-                      <td className="py-1">
+                      <td className="py-1 font-mono max-md:col-span-2 max-md:before:mr-1 max-md:before:font-sans max-md:before:text-muted-foreground max-md:before:content-[attr(data-label)]" data-label={t('score.place')}>
+                        {r.place ?? '—'}
+                      </td>
+                      <td className="py-1 max-md:col-span-2 max-md:justify-self-end">
                         <ResultValidity base={calls.base} row={r} onChanged={() => results.refetch()} />
                       </td>
                     </tr>
@@ -537,9 +542,9 @@ export function BoardScreen({ family }: { family: SchoolFamily }) {
   const b = board.data;
   const round = (r: number, no: number) => (r > 0 ? t('heat.final') : t('heat.heat', { no }));
   return (
-    <div className="wall dark grid min-h-[80vh] content-start gap-4 rounded-xl bg-background p-6 text-foreground" data-testid="board">
+    <div className="wall dark grid min-h-[80vh] content-start gap-4 rounded-xl bg-background p-6 text-foreground max-md:p-4" data-testid="board">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-3xl font-bold">{b?.name}</h1>
+        <h1 className="text-3xl font-bold max-md:text-2xl">{b?.name}</h1>
         {b && canLink ? <BoardLinksButton family={family} meetId={meetId} meetName={b.name} /> : null}
       </div>
       <QueryState query={board} data={b}>
@@ -552,13 +557,14 @@ export function BoardScreen({ family }: { family: SchoolFamily }) {
                   <p className="font-semibold">
                     {l.groupName} {l.eventName} · {round(l.round, l.no)}
                   </p>
-                  <ol className="grid gap-1 pt-2 text-lg">
+                  <ol className="grid gap-1 pt-2 text-lg max-md:text-base">
                     {l.results.map((r, i) => (
-                      <li key={i} className="flex gap-3">
-                        <span className="w-8 font-mono">{r.place}</span>
-                        <span>{r.name}</span>
-                        <span className="text-muted-foreground">{r.className}</span>
-                        <span className="ms-auto font-mono">{r.mark}</span>
+                      // On a phone names, classes and marks stay whole (a class wraps as a whole below the name).
+                      <li key={i} className="flex items-center gap-3 max-md:gap-2">
+                        <span className="w-8 shrink-0 font-mono max-md:w-6">{r.place}</span>
+                        <span className="whitespace-nowrap">{r.name}</span>
+                        <span className="min-w-0 break-keep text-muted-foreground">{r.className}</span>
+                        <span className="ms-auto font-mono whitespace-nowrap">{r.mark}</span>
                         {r.newRecord ? <Badge variant="destructive">{t('score.newRecord')}</Badge> : null}
                       </li>
                     ))}

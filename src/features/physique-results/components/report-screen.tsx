@@ -48,7 +48,7 @@ export function ReportScreen() {
         className="pb-0"
         actions={
           report ? (
-            <div className="flex items-end gap-2" data-report-controls>
+            <div className="flex flex-wrap items-end gap-2" data-report-controls>
               {report.years.length > 0 ? (
                 <div className="flex items-center gap-2">
                   <Label className="text-muted-foreground">{t('year')}</Label>

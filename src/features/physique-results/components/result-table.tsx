@@ -191,5 +191,6 @@ export function ResultTable({ rows, loading, pagination, showPlan, showSchool, c
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [t, dateTime, itemsKey, showPlan, showSchool, canInvalid, canValid, onToggleInvalid, onEdit]);
 
-  return <DataTable aria-label={ariaLabel} columns={columns} data={rows} rowKey="id" loading={loading} pagination={pagination} />;
+  // A row per student across every item: scrolled sideways on a phone, the names kept in view.
+  return <DataTable aria-label={ariaLabel} columns={columns} data={rows} rowKey="id" loading={loading} pagination={pagination} phone={{ mode: 'scroll' }} />;
 }

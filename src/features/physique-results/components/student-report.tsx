@@ -209,7 +209,7 @@ export function StudentReportView({ report, printedAt, onChartsReady }: StudentR
   }, [radar, report.history.length, onChartsReady]);
 
   return (
-    <article data-report-print data-testid="student-report" className="mx-auto grid w-full max-w-5xl gap-4" lang={ACCEPT_LANGUAGE[toLocale(i18n.language)]}>
+    <article data-report-print data-testid="student-report" className="mx-auto grid w-full max-w-5xl grid-cols-[minmax(0,1fr)] gap-4" lang={ACCEPT_LANGUAGE[toLocale(i18n.language)]}>
       <Card className="gap-3">
         <CardHeader className="text-center">
           <CardTitle className="text-xl" data-testid="report-title">
@@ -291,11 +291,12 @@ export function StudentReportView({ report, printedAt, onChartsReady }: StudentR
             <CardHeader>
               <CardTitle>{t('items.title')}</CardTitle>
             </CardHeader>
-            <CardContent className="min-w-0">
-              <table className="w-full text-sm" data-testid="report-items">
+            {/* A phone scrolls the items sideways (a focusable region, for the keys too), the item names kept in view. */}
+            <CardContent className="min-w-0 overflow-x-auto" tabIndex={0} role="region" aria-label={t('items.title')}>
+              <table className="w-full text-sm max-md:whitespace-nowrap" data-testid="report-items">
                 <thead>
                   <tr className="border-b text-muted-foreground">
-                    <th className="py-2 pr-3 text-left font-medium">{t('items.item')}</th>
+                    <th className="py-2 pr-3 text-left font-medium max-md:sticky max-md:left-0 max-md:bg-card">{t('items.item')}</th>
                     <th className="py-2 pr-3 text-right font-medium">{t('items.raw')}</th>
                     <th className="py-2 pr-3 text-right font-medium">{t('items.score')}</th>
                     <th className="py-2 pr-3 text-left font-medium">{t('items.level')}</th>
@@ -307,7 +308,7 @@ export function StudentReportView({ report, printedAt, onChartsReady }: StudentR
                 <tbody>
                   {result.items.map((i) => (
                     <tr key={i.item} className="border-b last:border-b-0" data-item={i.item}>
-                      <th scope="row" className="py-2 pr-3 text-left font-medium">
+                      <th scope="row" className="py-2 pr-3 text-left font-medium max-md:sticky max-md:left-0 max-md:bg-card">
                         {itemName(i.item)}
                       </th>
                       <td className="py-2 pr-3 text-right tabular-nums">

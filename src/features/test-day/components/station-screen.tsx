@@ -69,7 +69,8 @@ export function StationScreen({ family }: { family: TestDayFamily }) {
             <label htmlFor="station-code" className="text-sm font-medium">
               {t('checkIn.label')}
             </label>
-            <div className="flex gap-2">
+            {/* On a phone the code takes the whole line (its hint was cut to "Student num…" at 390 px), the buttons below. */}
+            <div className="flex flex-wrap gap-2">
               <Input
                 id="station-code"
                 data-testid="station-code"
@@ -81,10 +82,10 @@ export function StationScreen({ family }: { family: TestDayFamily }) {
                 placeholder={t('checkIn.placeholder')}
                 aria-invalid={checkInError ? true : undefined}
                 aria-describedby={checkInError ? 'station-code-error' : undefined}
-                className="h-11 text-base"
+                className="h-11 flex-1 text-base max-sm:basis-full"
               />
               <QrScanButton onCode={(text) => void submitCode(text)} />
-              <Button type="submit" className="h-11 px-5" loading={writes.checkIn.isPending} data-testid="station-check-in">
+              <Button type="submit" className="h-11 px-5 max-sm:flex-1" loading={writes.checkIn.isPending} data-testid="station-check-in">
                 {t('checkIn.submit')}
               </Button>
             </div>

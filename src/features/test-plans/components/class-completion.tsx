@@ -73,7 +73,7 @@ export function ClassCompletion({ family, planId }: { family: Family; planId: st
   return (
     <div className="grid grid-cols-[minmax(0,1fr)] gap-4" data-testid="class-completion">
       <Chart option={option} height={300} loading={query.isFetching && !rows} aria-label={t('completion.chart')} />
-      <DataTable aria-label={t('detail.tabs.completion')} columns={columns} data={rows} rowKey="classId" loading={query.isFetching} />
+      <DataTable aria-label={t('detail.tabs.completion')} columns={columns} data={rows} rowKey="classId" loading={query.isFetching} phone={{ mode: 'scroll' }} />
     </div>
   );
 }

@@ -99,7 +99,7 @@ export function DistrictWarningsCard() {
       </CardHeader>
       <CardContent>
         <QueryState query={query} data={query.data}>
-          {(rows) => <DataTable columns={columns} data={rows} rowKey="orgId" />}
+          {(rows) => <DataTable columns={columns} data={rows} rowKey="orgId" phone={{ mode: 'scroll' }} />}
         </QueryState>
       </CardContent>
     </Card>
