@@ -304,7 +304,7 @@ const SCREENS: Screen[] = [
   { account: 'school01', path: '/k12/class/load' },
   { account: 'school01', path: '/k12/class/load', open: firstRowAction('load-open') },
   // The console frame (docs/product-rules.md#menu-search, #mourning-mode, #lock-screen): the menu search, the operators'
-  // mourning dialog, the lock screen (last: the lock stays on that account's page).
+  // mourning dialog; the lock screen is the sweep's last row.
   { account: 'school01', path: '/k12/org/class', open: step('menu search', async (page) => {
     await page.getByTestId('menu-search-open').click();
     await page.getByTestId('menu-search-input').fill('bj');
@@ -313,15 +313,16 @@ const SCREENS: Screen[] = [
     await page.getByTestId('user-menu').click();
     await page.getByTestId('menu-mourning').click();
   }), dialog: true },
-  { account: 'teacher01', path: '/k12/org/class', open: step('lock screen', async (page) => {
-    await page.keyboard.press('Alt+l');
-  }), dialog: true },
   // Lesson load reports: a term's summary (k12, gx) and the district's schools compared.
   { account: 'school01', path: '/k12/class/load/summary' },
   { account: 'college01', path: '/gx/class/load/summary' },
   { account: 'district01', path: '/admin/class/load' },
   // The lesson monitor's list (the live view needs a lesson in progress: tests/e2e/lesson-monitor.spec.ts checks it at 390×844).
   { account: 'school01', path: '/k12/class/monitor' },
+  // Last: the lock stays on that account's page.
+  { account: 'teacher01', path: '/k12/org/class', open: step('lock screen', async (page) => {
+    await page.keyboard.press('Alt+l');
+  }), dialog: true },
 ];
 
 /**
