@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import '../fields';
 
 /**
  * A user's column settings of one list (docs/product-rules.md#lists, docs/decisions/049-list-settings-on-the-server.md):

@@ -63,7 +63,7 @@ describe('operation log (系统管理 › 操作日志)', () => {
     const user = userEvent.setup();
     await user.click(screen.getByRole('combobox', { name: '操作' }));
     await user.click(await screen.findByRole('option', { name: '调整顺序' }));
-    await user.click(screen.getByRole('button', { name: /查询|搜索/ }));
+    await user.click(screen.getByRole('button', { name: /^(查询|搜索)$/ }));
     await waitFor(() => expect(calls.find(`GET ${API}/page`).at(-1)?.config.params).toMatchObject({ action: 'move' }));
     expect(router.state.location.search).toContain('action=move');
   }, 60_000);

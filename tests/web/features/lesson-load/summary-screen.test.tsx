@@ -8,7 +8,7 @@ import { AppProvider } from '@/app/provider';
 import { LoadSummaryScreen } from '@/features/lesson-load/summary/summary-screen';
 import { permissionsAtom } from '@/lib/permissions';
 import { store } from '@/lib/store';
-import { fakeApi, resetApp } from '../app/fake-api';
+import { fakeApi, resetApp } from '../../app/fake-api';
 
 vi.mock('echarts-for-react/esm/core', () => ({ default: () => <div data-testid="echarts" /> }));
 

@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LoadReport, LoadRow } from '@/domain/lesson-load/report';
 import { lessonLoad, type MinuteRow } from '@/domain/lesson-load/summary';
-import { renderScreen } from '../../support/render-screen';
-import { resetApp } from '../app/fake-api';
+import { renderScreen } from '../../../support/render-screen';
+import { resetApp } from '../../app/fake-api';
 
 // ECharts cannot draw in jsdom: the chart shows its option, which the test reads.
 vi.mock('echarts-for-react/esm/core', () => ({ default: ({ option }: { option: unknown }) => <div data-testid="echarts" data-option={JSON.stringify(option)} /> }));

@@ -4,8 +4,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { TREND_POINTS, type LiveView } from '@/domain/lesson-load/monitor';
 import { pageAccess, pageApi } from '@/domain/menus/access';
 import { assignInOrder } from '@/features/lesson-load/monitor/bands-dialog';
-import { renderScreen } from '../../support/render-screen';
-import { resetApp } from '../app/fake-api';
+import { renderScreen } from '../../../support/render-screen';
+import { resetApp } from '../../app/fake-api';
 
 const KEY = 'k12.class.monitor';
 const API = pageApi(KEY);
