@@ -68,6 +68,7 @@ const FILE_DOWNLOADS: RegExp[] = [
   /(^|\/)export(\/\{\w+\})?$/, // workbooks of lists
   /(^|\/)import\/template$/, // import templates
   /\.pdf$/, // meet documents
+  /\/print$/, // a lesson's printable report (PDF)
   /\/cover$/, // lesson resource covers
   /^org\/class\/import$/, // the class import's failures workbook (its dry run answers the preview)
   /^jobs\/\{id\}\/download$/, // a finished job's stored file

@@ -56,7 +56,8 @@ describe('the change feed', () => {
     const { rows } = await t.db.execute<{ relname: string; tgenabled: string | null }>(sql`
       select c.relname, g.tgenabled from pg_class c
       left join pg_trigger g on g.tgrelid = c.oid and g.tgname = 'tiyu_changed'
-      where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p')`);
+      where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p') and not c.relispartition`);
+    // A partition's rows are written through its partitioned table, whose statement trigger fires for them.
     expect(rows.length).toBeGreaterThan(50);
     expect(rows.filter((r) => r.tgenabled !== 'A').map((r) => r.relname)).toEqual([]);
   });

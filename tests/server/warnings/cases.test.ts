@@ -6,6 +6,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@/domain/api';
+import { localDate } from '@/domain/dates';
 import type { WallSceneAnswer } from '@/domain/data-center/types';
 import type { ScreenLinkCreated } from '@/domain/wall/wall';
 import { WARNING_KINDS, type CaseDetail, type CaseRow, type CaseTrainingRow, type DistrictWarningRow, type WarningOptions, type WarningRow, type WarningSummary } from '@/domain/warnings/warnings';
@@ -20,8 +21,9 @@ let t: TestApp;
 
 const warnings = async (account: string, query = '', base = K12) => dataOf<Page<WarningRow>>(await t.as(account).get(`${base}/warnings?current=1&size=80${query}`));
 const detail = async (id: string, account = 'school01', base = K12) => dataOf<CaseDetail>(await t.as(account).get(`${base}/${id}`));
-const today = () => t.clock.now().toISOString().slice(0, 10);
-const inDays = (n: number) => new Date(t.clock.now().getTime() + n * 86_400_000).toISOString().slice(0, 10);
+// Days in the schools' time zone, as the server reads plan dates (a UTC day is yesterday there after 16:00 UTC).
+const today = () => localDate(t.clock.now());
+const inDays = (n: number) => localDate(new Date(t.clock.now().getTime() + n * 86_400_000));
 
 beforeAll(async () => {
   t = await createTestApp();
