@@ -40,7 +40,7 @@ export function ShellRoute({ children, noCrumbs = false }: { children?: ReactNod
   const [mourningOpen, setMourningOpen] = useState(false);
   useLockTriggers(uinfo ? prefs.idleLockMinutes : 0);
   useMourning();
-  const pageLabel = useCallback((path: string) => buildCrumbs(t, tree, path).at(-1)?.label ?? path, [t, tree]);
+  const pageLabel = useCallback((path: string) => buildCrumbs(t, tree, path).at(-1)?.label ?? null, [t, tree]);
 
   // Tooltips live only in the signed-in screens; their provider (Radix popper) stays off the login screen.
   return (

@@ -1,4 +1,4 @@
-import { Fragment, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Fragment, useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useAtom, useAtomValue } from 'jotai';
 import { Menu, PanelLeftClose, PanelLeftOpen, X } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
@@ -38,8 +38,8 @@ export interface AppShellProps {
   tabScope?: string | null;
   /** The tab bar is shown (the user's preference, on by default). */
   tabsEnabled?: boolean;
-  /** A page's name for its tab and the recent pages: its menu name, a sub-route's catalogue name. */
-  pageLabel?(path: string): string;
+  /** A page's name for its tab and the recent pages: its menu name, a sub-route's catalogue name; null: not a page (no tab). */
+  pageLabel?(path: string): string | null;
   /** Drawn over the frame (the lock screen, the operator's dialogs). */
   overlay?: ReactNode;
   children: ReactNode;
@@ -69,7 +69,8 @@ export function AppShell({
   const collapseLabel = collapsed ? t('sidebar.expand') : t('sidebar.collapse');
   const mainRef = useRef<HTMLElement>(null);
   const tabsOn = tabsEnabled && tabScope !== null;
-  const pageTabs = usePageTabs({ scope: tabScope, fixedKey: homePath, enabled: tabsOn, scroller: mainRef });
+  const isPage = useCallback((path: string) => pageLabel(path) !== null, [pageLabel]);
+  const pageTabs = usePageTabs({ scope: tabScope, fixedKey: homePath, enabled: tabsOn, scroller: mainRef, isPage });
   const searchPages = useSearchPages(menuTree);
   const recent = useMemo(() => {
     if (!searchOpen || !tabScope) return [];
@@ -185,7 +186,7 @@ export function AppShell({
         )}
 
         <div className="flex min-w-0 flex-1 flex-col">
-          {tabsOn ? <TabBar {...pageTabs} fixedKey={homePath} labelOf={pageLabel} /> : null}
+          {tabsOn ? <TabBar {...pageTabs} fixedKey={homePath} labelOf={(path) => pageLabel(path) ?? path} /> : null}
           <main ref={mainRef} id="main-content" tabIndex={-1} className="min-h-0 min-w-0 flex-1 overflow-y-auto outline-none">
             {/* A tab's refresh mounts the screen again (its generation). */}
             <div className="mx-auto w-full max-w-[1600px] p-4 sm:p-6">

@@ -27,7 +27,20 @@ const RESTORE_MS = 1500;
  * and scroll position it was left at; the tabs are stored per `scope` (account, organisation, role). Off (`enabled`
  * false), nothing is tracked and navigation is left alone.
  */
-export function usePageTabs({ scope, fixedKey, enabled, scroller }: { scope: string | null; fixedKey: string; enabled: boolean; scroller: RefObject<HTMLElement | null> }): PageTabs {
+export function usePageTabs({
+  scope,
+  fixedKey,
+  enabled,
+  scroller,
+  isPage = () => true,
+}: {
+  scope: string | null;
+  fixedKey: string;
+  enabled: boolean;
+  scroller: RefObject<HTMLElement | null>;
+  /** Whether a path is a console page: anything else (the sign-in page on its way out, an unknown path) gets no tab. */
+  isPage?(path: string): boolean;
+}): PageTabs {
   const { pathname, search } = useLocation();
   const navigationType = useNavigationType();
   const navigate = useNavigate();
@@ -73,6 +86,7 @@ export function usePageTabs({ scope, fixedKey, enabled, scroller }: { scope: str
       return;
     }
     shown.current = pathname;
+    if (!isPage(pathname)) return;
     const next = openTab(tabs, url, fixedKey);
     if (next !== tabs) setTabs(next);
     if (!arrived) return;
@@ -95,7 +109,7 @@ export function usePageTabs({ scope, fixedKey, enabled, scroller }: { scope: str
       restoring.current = false;
     };
     // Runs per URL; the tabs are read as they are then.
-  }, [url, enabled, fixedKey]);
+  }, [url, enabled, fixedKey, isPage]);
 
   const go = (tab: PageTab | undefined) => {
     if (tab) void navigate(tab.url);

@@ -29,7 +29,7 @@ function Frame() {
   useLockTriggers(0);
   return (
     <TooltipProvider>
-      <AppShell title="第一中学" homePath={HOME} menuTree={info.menuTree} breadcrumbs={[]} tabScope={tabScope(info)} tabsEnabled pageLabel={(p) => NAMES[p] ?? p} overlay={<LockScreen userName={info.userName} onSignOut={() => {}} />}>
+      <AppShell title="第一中学" homePath={HOME} menuTree={info.menuTree} breadcrumbs={[]} tabScope={tabScope(info)} tabsEnabled pageLabel={(p) => NAMES[p] ?? (p.startsWith('/k12/') ? p : null)} overlay={<LockScreen userName={info.userName} onSignOut={() => {}} />}>
         <Outlet />
       </AppShell>
     </TooltipProvider>
@@ -63,6 +63,12 @@ describe('tab bar (docs/product-rules.md#tab-bar)', () => {
     expect(within(bar).getByRole('link', { name: /年级管理/ })).toHaveAttribute('aria-current', 'page');
     const [home] = screen.getAllByTestId('page-tab');
     expect(within(home).queryByTestId('page-tab-close')).toBeNull();
+  });
+
+  it('gives no tab to what is not a console page (the sign-in page on its way out)', async () => {
+    const { router } = renderShell('/login');
+    await go(router, '/k12/org/grade');
+    expect(tabKeys()).toEqual([HOME, '/k12/org/grade']);
   });
 
   it('comes back to a page through the side menu at the URL its tab was left at (filters, page)', async () => {
