@@ -1,5 +1,5 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
-import { dangerRuns, DANGER_GAP_S, isSilent } from '@/domain/lesson-load/alerts';
+import { dangerRuns, DANGER_GAP_S, silentBands } from '@/domain/lesson-load/alerts';
 import { zoneThresholds } from '@/domain/lesson-load/zones';
 import { localDate } from '@/domain/dates';
 import type { Tx } from '../../db/client';
@@ -66,10 +66,8 @@ export async function raiseAlerts(tx: Tx, lessonId: string, now: Date): Promise<
       from heart_rate_minutes m join lesson_bands b on b.lesson_id = m.lesson_id and b.student_id = m.student_id
      where m.lesson_id = ${lessonId}
      order by m.student_id, m.last_at desc`);
-  for (const r of last) {
-    const lastAt = Number(r.last_at);
-    if (isSilent(lastAt, now.getTime())) raised.push({ lessonId, studentId: r.student_id, kind: 'silent', startedAt: new Date(lastAt), raisedAt: now, peakBpm: null });
-  }
+  const bands = last.map((r) => ({ studentId: r.student_id, lastAt: Number(r.last_at) }));
+  for (const b of silentBands(bands, now.getTime())) raised.push({ lessonId, studentId: b.studentId, kind: 'silent', startedAt: new Date(b.lastAt), raisedAt: now, peakBpm: null });
   if (raised.length === 0) return 0;
   const inserted = await tx.insert(lessonAlerts).values(raised).onConflictDoNothing().returning({ id: lessonAlerts.id });
   return inserted.length;

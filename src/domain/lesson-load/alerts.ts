@@ -39,3 +39,13 @@ export function dangerRuns(samples: readonly { at: number; bpm: number }[], dang
 
 /** Whether a band whose last sample was at `lastAt` (epoch ms) counts as silent at `now` in a lesson in progress. */
 export const isSilent = (lastAt: number | null, now: number) => lastAt !== null && (now - lastAt) / 1000 >= SILENT_AFTER_S;
+
+/**
+ * The bands to alert as silent at `now`: those silent while another band of the lesson still reports. When every band
+ * is silent at once the cause is the hub or the lesson's connection, not the students: no alert per student (the
+ * monitor shows that no data is coming).
+ */
+export function silentBands<T extends { lastAt: number }>(bands: readonly T[], now: number): T[] {
+  if (!bands.some((b) => !isSilent(b.lastAt, now))) return [];
+  return bands.filter((b) => isSilent(b.lastAt, now));
+}

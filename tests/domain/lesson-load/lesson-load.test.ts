@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dangerRuns } from '@/domain/lesson-load/alerts';
+import { dangerRuns, silentBands } from '@/domain/lesson-load/alerts';
 import { screenSamples } from '@/domain/lesson-load/samples';
 import { lessonLoad, mainPartOf, type MinuteRow } from '@/domain/lesson-load/summary';
 import { zoneAge, zoneOf, zoneThresholds } from '@/domain/lesson-load/zones';
@@ -79,5 +79,18 @@ describe('lesson load', () => {
     expect(load.targets).toEqual({ groupDensity: false, individualDensity: true, meanBpm: true });
     expect(load.meetsTargets).toBe(false);
     expect(load.curve).toHaveLength(40);
+  });
+});
+
+describe('silent bands', () => {
+  it('alerts the bands silent for 60 s while another still reports; all silent at once is the hub, not the students', () => {
+    const now = 1_000_000;
+    const bands = [
+      { id: 'a', lastAt: now - 61_000 },
+      { id: 'b', lastAt: now - 2_000 },
+      { id: 'c', lastAt: now - 59_000 },
+    ];
+    expect(silentBands(bands, now).map((b) => b.id)).toEqual(['a']);
+    expect(silentBands([bands[0], { id: 'd', lastAt: now - 300_000 }], now)).toEqual([]);
   });
 });
