@@ -9,7 +9,7 @@ import { ZONES } from './zones';
  * its live view (a tile per student, the class's running figures, alerts) and an alert's acknowledgement.
  */
 
-/** How often the live view reads the lesson again (ms): within the 2–5 s the issue asks (decision 048). */
+/** How often the live view reads the lesson again (ms): 2–5 s, as a teacher on the field expects (docs/decisions/053-live-monitor-updates.md). */
 export const MONITOR_POLL_MS = 3000;
 /** The tiles' trend: the last TREND_MINUTES minutes in buckets of TREND_STEP_S seconds (the bucket's mean bpm). */
 export const TREND_MINUTES = 5;

@@ -15,7 +15,7 @@ export function monitorResource(family: MonitorFamily): Resource<MonitorRow, nev
   return r;
 }
 
-/** The live view, read again every MONITOR_POLL_MS (decision 048) while the page is shown; the last answer stays on screen meanwhile. */
+/** The live view, read again every MONITOR_POLL_MS (docs/decisions/053-live-monitor-updates.md) while the page is shown; the last answer stays on screen meanwhile. */
 export function useLiveView(family: MonitorFamily, lessonId: string) {
   const api = monitorResource(family);
   return useQuery({
