@@ -321,6 +321,8 @@ const SCREENS: Screen[] = [
   { account: 'school01', path: '/k12/class/monitor' },
   // Last: the lock stays on that account's page.
   { account: 'teacher01', path: '/k12/org/class', open: step('lock screen', async (page) => {
+    // The shortcut listens once the frame is drawn.
+    await expect(page.getByTestId('user-menu')).toBeVisible();
     await page.keyboard.press('Alt+l');
   }), dialog: true },
 ];

@@ -51,7 +51,8 @@ async function lessonWithBands(page: Page) {
  */
 async function lend(page: Page, lessonId: string, bands: readonly string[], inOrder = false) {
   await page.goto('/busi/k12/class/monitor');
-  const row = page.getByTestId('monitor-list').getByRole('row').filter({ has: page.locator(`a[href$="${lessonId}"]`) });
+  // On a phone the list's rows are cards (data-slot=data-table-row like a table's rows).
+  const row = page.getByTestId('monitor-list').locator('[data-slot=data-table-row]').filter({ has: page.locator(`a[href$="${lessonId}"]`) });
   await clickRowAction(row, 'row-edit');
   const dialog = page.getByTestId('bands-dialog');
   for (const [i, band] of bands.entries()) await choose(dialog.getByRole('combobox').nth(i), new RegExp(band));
@@ -78,8 +79,6 @@ test('the tiles follow the samples posted by the bands; a danger alert is acknow
   test.slow();
   const { lessonId, device, bands } = await lessonWithBands(page);
   const post = (samples: { band: string; at: string; bpm: number }[]) => page.request.post(`/api/v1/device/lessons/${lessonId}/heart-rate`, { headers: basic(device), data: { samples } });
-  const probe = await post([]);
-  test.skip(probe.status() === 404, 'needs the heart-rate ingest route POST /api/v1/device/lessons/:id/heart-rate (the ingest branch of issue 30)');
   await lend(page, lessonId, bands);
   await page.goto(`/busi/k12/class/monitor/live/${lessonId}`);
   const tile = (band: string) => page.getByTestId('live-tile').filter({ hasText: band });

@@ -59,8 +59,8 @@ test("a class's roster on a phone: whole names on cards, actions from the menu, 
   await page.getByTestId('row-more-menu').getByTestId('row-transfer').click();
   const dialog = page.getByTestId('student-transfer-dialog');
   await expect(dialog).toBeVisible();
-  const sheet = (await dialog.boundingBox())!;
-  expect(sheet).toMatchObject({ x: 0, y: 0, width: PHONE.width, height: PHONE.height });
+  // Measured once its opening animation (a short zoom) has ended.
+  await expect.poll(async () => dialog.boundingBox()).toMatchObject({ x: 0, y: 0, width: PHONE.width, height: PHONE.height });
 
   // Saves: to another class, then back (the roster stays as the demo has it).
   const other = (await (await page.request.get(`${api}/options`, { headers })).json()).data.classes.find((c: { id: string }) => c.id !== first.classId) as { id: string; name: string };
