@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { axeProblems, signIn } from './support';
+import { axeProblems, PHONE, signIn } from './support';
 
 /**
  * Accessibility of the field flows on a phone (390 × 844; docs/decisions/054-phone-layout.md): axe with the WCAG 2.1
@@ -7,7 +7,6 @@ import { axeProblems, signIn } from './support';
  * roster, a student's report, meet result entry and the live board, the homework video review, a test-day station.
  * The desktop sweep is tests/e2e/a11y.spec.ts.
  */
-const PHONE = { width: 390, height: 844 };
 type Account = 'school01' | 'teacher01';
 
 interface Screen {

@@ -1,27 +1,13 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { choose, shown, signIn } from './support';
+import { expect, test } from '@playwright/test';
+import { authHeaders, choose, PHONE, phoneSignedIn, shown } from './support';
 
 /**
  * The list and dialog kits on a phone (390 × 844, docs/decisions/054-phone-layout.md): a class's roster shows each
  * student as a card with the whole name, a row's actions open from its menu, and a form in a dialog fills the screen
  * and saves.
  */
-const PHONE = { width: 390, height: 844 };
 const api = '/api/busi/web/k12/user/student';
 
-async function phoneSignedIn(browser: Browser, account: string): Promise<Page> {
-  const page = await (await browser.newContext({ viewport: PHONE })).newPage();
-  await page.goto('/busi/');
-  await signIn(page, account);
-  await expect(page).toHaveURL(/\/k12\//);
-  return page;
-}
-
-async function authHeaders(page: Page) {
-  const token = await page.evaluate(() => JSON.parse(localStorage.getItem('tiyu.token') ?? 'null') as { access_token: string } | null);
-  if (!token) throw new Error('not signed in');
-  return { Authorization: `bearer ${token.access_token}` };
-}
 
 interface StudentRow {
   id: string;

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Browser, type Locator, type Page } from '@playwright/test';
 
 /** Every demo account signs in with this password; the e2e server answers every captcha with 1234. */
 export const DEMO_PASSWORD = 'Tiyu@2026';
@@ -88,4 +88,23 @@ export async function choose(trigger: Locator, option: string | RegExp | number 
  */
 export function shown(page: Page, text: string): Promise<unknown> {
   return page.waitForFunction((wanted) => document.body.textContent?.includes(wanted), text, { polling: 'raf', timeout: 60_000 });
+}
+
+/** The phone a teacher holds on the field (docs/decisions/054-phone-layout.md). */
+export const PHONE = { width: 390, height: 844 };
+
+/** A new browser context at phone size, signed in as `account` to a K12 school. */
+export async function phoneSignedIn(browser: Browser, account: string): Promise<Page> {
+  const page = await (await browser.newContext({ viewport: PHONE })).newPage();
+  await page.goto('/busi/');
+  await signIn(page, account);
+  await expect(page).toHaveURL(/\/k12\//);
+  return page;
+}
+
+/** The signed-in page's token as request headers, for setting up or undoing data through the API. */
+export async function authHeaders(page: Page) {
+  const token = await page.evaluate(() => JSON.parse(localStorage.getItem('tiyu.token') ?? 'null') as { access_token: string } | null);
+  if (!token) throw new Error('not signed in');
+  return { Authorization: `bearer ${token.access_token}` };
 }

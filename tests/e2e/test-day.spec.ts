@@ -1,24 +1,10 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import type { TestDayProgress } from '../../src/domain/test-day/entries';
 import type { StationRow, TestDayPlan } from '../../src/domain/test-day/stations';
-import { axeProblems, shot, signIn } from './support';
+import { authHeaders, axeProblems, phoneSignedIn, shot } from './support';
 
-const PHONE = { width: 390, height: 844 };
 const api = '/api/busi/web/k12/physiqueManage/testDay';
 
-async function phoneSignedIn(browser: Browser, account: string): Promise<Page> {
-  const page = await (await browser.newContext({ viewport: PHONE })).newPage();
-  await page.goto('/busi/');
-  await signIn(page, account);
-  await expect(page).toHaveURL(/\/k12\//);
-  return page;
-}
-
-async function authHeaders(page: Page) {
-  const token = await page.evaluate(() => JSON.parse(localStorage.getItem('tiyu.token') ?? 'null') as { access_token: string } | null);
-  if (!token) throw new Error('not signed in');
-  return { Authorization: `bearer ${token.access_token}` };
-}
 
 /**
  * A test day run on a phone (docs/product-rules.md#test-day): a teacher checks a student in by typed 学籍号 at the

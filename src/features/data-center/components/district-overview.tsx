@@ -1,5 +1,6 @@
 import { useCallback, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useFigureFormats } from '@/lib/number-format';
 import { useNavigate } from 'react-router-dom';
 import { ORG_TYPE } from '@/domain/constants';
 import type { DataCenterFilter } from '@/domain/data-center/filters';
@@ -30,19 +31,6 @@ const col = createDataTableColumnHelper<DistrictSchoolRow>();
 /** The district's own figures above the table. */
 const TOTALS = ['schools', 'students', 'tested', 'meanTotal', 'passRate', 'devicesOnline'] as const;
 
-function useFormats() {
-  const { i18n } = useTranslation();
-  return useMemo(() => {
-    const locale = i18n.language.replace('_', '-');
-    const pct = new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
-    const int = new Intl.NumberFormat(locale);
-    return {
-      rate: (v: number | null) => (v == null ? '—' : pct.format(v)),
-      count: (v: number) => int.format(v),
-      score: (v: number | null) => (v == null ? '—' : v.toFixed(1)),
-    };
-  }, [i18n.language]);
-}
 
 const num = (text: string) => <span className="tabular-nums">{text}</span>;
 
@@ -109,7 +97,7 @@ export function DistrictOverviewScreen({ extra }: { extra?: ReactNode } = {}) {
   const navigate = useNavigate();
   const filters = useFilterUrlSync(DISTRICT_FILTERS);
   const query = useDistrictOverview(filters);
-  const f = useFormats();
+  const f = useFigureFormats();
   const entry = getCatalogEntry(DISTRICT_OVERVIEW)!;
   const view = query.data;
   const charts = useDistrictCharts(view);
@@ -141,13 +129,13 @@ export function DistrictOverviewScreen({ extra }: { extra?: ReactNode } = {}) {
         }),
         col.accessor('students', { header: t('district.students'), meta: { align: 'right' }, cell: ({ getValue }) => num(f.count(getValue())) }),
         col.accessor('tested', { header: t('district.tested'), meta: { align: 'right' }, cell: ({ getValue }) => num(f.count(getValue())) }),
-        col.accessor('meanTotal', { header: t('district.meanTotal'), meta: { align: 'right' }, cell: ({ getValue }) => num(f.score(getValue())) }),
-        col.accessor('excellentRate', { header: t('district.excellentRate'), meta: { align: 'right' }, cell: ({ getValue }) => num(f.rate(getValue())) }),
-        col.accessor('goodRate', { header: t('district.goodRate'), meta: { align: 'right' }, cell: ({ getValue }) => num(f.rate(getValue())) }),
-        col.accessor('passRate', { header: t('district.passRate'), meta: { align: 'right' }, cell: ({ getValue }) => num(f.rate(getValue())) }),
-        col.accessor('failRate', { header: t('district.failRate'), meta: { align: 'right' }, cell: ({ getValue }) => num(f.rate(getValue())) }),
-        col.accessor('homeworkRate', { header: t('district.homeworkRate'), meta: { align: 'right' }, cell: ({ getValue }) => num(f.rate(getValue())) }),
-        col.accessor('contestRate', { header: t('district.contestRate'), meta: { align: 'right' }, cell: ({ getValue }) => num(f.rate(getValue())) }),
+        col.accessor('meanTotal', { header: t('district.meanTotal'), meta: { align: 'right' }, cell: ({ getValue }) => num(f.oneDecimal(getValue())) }),
+        col.accessor('excellentRate', { header: t('district.excellentRate'), meta: { align: 'right' }, cell: ({ getValue }) => num(f.share(getValue())) }),
+        col.accessor('goodRate', { header: t('district.goodRate'), meta: { align: 'right' }, cell: ({ getValue }) => num(f.share(getValue())) }),
+        col.accessor('passRate', { header: t('district.passRate'), meta: { align: 'right' }, cell: ({ getValue }) => num(f.share(getValue())) }),
+        col.accessor('failRate', { header: t('district.failRate'), meta: { align: 'right' }, cell: ({ getValue }) => num(f.share(getValue())) }),
+        col.accessor('homeworkRate', { header: t('district.homeworkRate'), meta: { align: 'right' }, cell: ({ getValue }) => num(f.share(getValue())) }),
+        col.accessor('contestRate', { header: t('district.contestRate'), meta: { align: 'right' }, cell: ({ getValue }) => num(f.share(getValue())) }),
         col.display({
           id: 'devices',
           header: t('district.devicesOnline'),
@@ -180,8 +168,8 @@ export function DistrictOverviewScreen({ extra }: { extra?: ReactNode } = {}) {
                   schools: f.count(view.schools.length),
                   students: f.count(view.total.students),
                   tested: f.count(view.total.tested),
-                  meanTotal: f.score(view.total.meanTotal),
-                  passRate: f.rate(view.total.passRate),
+                  meanTotal: f.oneDecimal(view.total.meanTotal),
+                  passRate: f.share(view.total.passRate),
                   devicesOnline: `${f.count(view.total.devicesOnline)} / ${f.count(view.total.devices)}`,
                 }[key];
                 return (

@@ -1,24 +1,7 @@
-import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { CURRICULUM_TARGETS } from '@/domain/lesson-load/zones';
 import type { LoadWeek } from '@/domain/lesson-load/reports';
 import type { ChartOption } from '@/lib/echarts';
-
-/** Shares as percentages, bpm with one decimal, counts grouped; '—' for a figure without lessons. */
-export function useLoadFormats() {
-  const { i18n } = useTranslation();
-  return useMemo(() => {
-    const locale = i18n.language.replace('_', '-');
-    const pct = new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
-    const int = new Intl.NumberFormat(locale);
-    return {
-      share: (v: number | null) => (v == null ? '—' : pct.format(v)),
-      count: (v: number) => int.format(v),
-      bpm: (v: number | null) => (v == null ? '—' : v.toFixed(1)),
-    };
-  }, [i18n.language]);
-}
 
 const pct = (v: number | null) => (v == null ? null : Math.round(v * 1000) / 10);
 

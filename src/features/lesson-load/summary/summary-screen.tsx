@@ -15,7 +15,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Select } from '@/components/ui/select';
 import { toast } from '@/lib/toast';
 import { exportLoadSummary, loadKey, useLoadSummary, type SummaryFamily } from './api';
-import { useLoadFormats, weeklyTrendOption } from './format';
+import { weeklyTrendOption } from './format';
+import { useFigureFormats } from '@/lib/number-format';
 import { TermFilter, termText } from './term-filter';
 
 const FIGURES = ['lessons', 'meetsShare', 'mainMeanBpm', 'groupDensity', 'individualDensity', 'targetShare'] as const;
@@ -23,8 +24,8 @@ const FIGURES = ['lessons', 'meetsShare', 'mainMeanBpm', 'groupDensity', 'indivi
 /** The headline figures of a set of lessons, one tile each. */
 export function FigureTiles({ figures, testId }: { figures: LoadFigures; testId?: string }) {
   const { t } = useTranslation('lessonLoad');
-  const f = useLoadFormats();
-  const text = (k: (typeof FIGURES)[number]) => (k === 'lessons' ? f.count(figures.lessons) : k === 'mainMeanBpm' ? f.bpm(figures.mainMeanBpm) : f.share(figures[k]));
+  const f = useFigureFormats();
+  const text = (k: (typeof FIGURES)[number]) => (k === 'lessons' ? f.count(figures.lessons) : k === 'mainMeanBpm' ? f.oneDecimal(figures.mainMeanBpm) : f.share(figures[k]));
   return (
     <div className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6" data-testid={testId}>
       {FIGURES.map((k) => (
@@ -40,14 +41,14 @@ export function FigureTiles({ figures, testId }: { figures: LoadFigures; testId?
 /** Sortable figure columns shared by the group table and the district's schools. */
 export function useFigureColumns<T extends LoadFigures>() {
   const { t } = useTranslation('lessonLoad');
-  const f = useLoadFormats();
+  const f = useFigureFormats();
   return useMemo(() => {
     const col = createDataTableColumnHelper<T>();
     const num = (s: string) => <span className="tabular-nums">{s}</span>;
     return [
       col.accessor((r) => r.lessons, { id: 'lessons', header: t('summary.lessons'), enableSorting: true, meta: { align: 'right' }, cell: ({ getValue }) => num(f.count(getValue())) }),
       col.accessor((r) => r.meetsShare, { id: 'meetsShare', header: t('summary.meetsShare'), enableSorting: true, meta: { align: 'right' }, cell: ({ getValue }) => num(f.share(getValue())) }),
-      col.accessor((r) => r.mainMeanBpm, { id: 'mainMeanBpm', header: t('summary.mainMeanBpm'), enableSorting: true, meta: { align: 'right' }, cell: ({ getValue }) => num(f.bpm(getValue())) }),
+      col.accessor((r) => r.mainMeanBpm, { id: 'mainMeanBpm', header: t('summary.mainMeanBpm'), enableSorting: true, meta: { align: 'right' }, cell: ({ getValue }) => num(f.oneDecimal(getValue())) }),
       col.accessor((r) => r.groupDensity, { id: 'groupDensity', header: t('summary.groupDensity'), enableSorting: true, meta: { align: 'right' }, cell: ({ getValue }) => num(f.share(getValue())) }),
       col.accessor((r) => r.individualDensity, { id: 'individualDensity', header: t('summary.individualDensity'), enableSorting: true, meta: { align: 'right' }, cell: ({ getValue }) => num(f.share(getValue())) }),
       col.accessor((r) => r.targetShare, { id: 'targetShare', header: t('summary.targetShare'), enableSorting: true, meta: { align: 'right' }, cell: ({ getValue }) => num(f.share(getValue())) }),
@@ -60,7 +61,7 @@ const studentCol = createDataTableColumnHelper<LoadFlaggedStudent>();
 
 function FlaggedCard({ kind, list }: { kind: 'below' | 'above'; list: LoadFlaggedStudent[] }) {
   const { t } = useTranslation('lessonLoad');
-  const f = useLoadFormats();
+  const f = useFigureFormats();
   const columns = useMemo(
     () =>
       studentCol.columns([
