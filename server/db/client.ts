@@ -36,9 +36,16 @@ import * as warnings from './schema/warnings';
 import * as testDay from './schema/test-day';
 import * as shell from './schema/shell';
 import * as listSettings from './schema/list-settings';
+import * as notices from './schema/notices';
+import * as messages from './schema/messages';
+import * as dictionaries from './schema/dictionaries';
+import * as consent from './schema/consent';
+import * as dataAccess from './schema/data-access';
+import * as security from './schema/security';
+import * as retention from './schema/retention';
 
 /** Every table, for drizzle's relational queries and for typing. */
-export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content, ...meets, ...homework, ...lessons, ...jobs, ...sharedLimits, ...physiqueYear, ...lessonLoad, ...conversion, ...parentReports, ...warnings, ...testDay, ...shell, ...listSettings };
+export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content, ...meets, ...homework, ...lessons, ...jobs, ...sharedLimits, ...physiqueYear, ...lessonLoad, ...conversion, ...parentReports, ...warnings, ...testDay, ...shell, ...listSettings, ...notices, ...messages, ...dictionaries, ...consent, ...dataAccess, ...security, ...retention };
 
 export type Schema = typeof schema;
 

@@ -268,12 +268,31 @@ const bannerGroup = (no: number, pageNo: number) =>
   ]);
 
 // Sign-in log, operation log (the audit rows) and online sessions of the organisation and those below it: administrators only.
-const systemGroup = (no: number, firstPage: number) =>
+// Then the daily console's notices and dictionaries and the data-protection screens (docs/product-rules.md#data-protection);
+// `schoolPages` are those only a school holds (guardian consent, parents' data requests).
+const systemGroup = <const P extends PageDef = never>(no: number, firstPage: number, nextPage: number, schoolPages: readonly P[] = []) =>
   group('system', no, '系统管理', 'shield-check', [
     page('signInLog', firstPage, 'system/signInLog', '登录日志', ['export']),
     page('operationLog', firstPage + 1, 'system/operationLog', '操作日志', ['detail', 'export', 'verify']),
     page('onlineSession', firstPage + 2, 'system/onlineSession', '在线用户', ['signOut']),
+    page('notice', nextPage, 'system/notice', '通知公告', ['add', 'edit', 'delete', 'detail'], [
+      ['add', 'add', '新增公告', 'add'],
+      ['edit', 'edit/:id', '编辑公告', 'edit'],
+      ['detail', 'detail/:id', '公告详情', 'detail'],
+    ]),
+    page('dictionary', nextPage + 1, 'system/dictionary', '字典管理', ['add', 'edit', 'delete']),
+    page('security', nextPage + 2, 'system/security', '安全设置', ['edit']),
+    page('sensitiveLog', nextPage + 3, 'system/sensitiveLog', '敏感信息查看记录', ['export']),
+    page('exportApproval', nextPage + 4, 'system/exportApproval', '导出审批', ['audit']),
+    page('retention', nextPage + 5, 'system/retention', '数据保留', ['edit']),
+    ...schoolPages,
   ]);
+/** A school's guardian consent register and its parents' data requests, numbered from `no` on. */
+const schoolPrivacyPages = (no: number) =>
+  [
+    page('consent', no, 'system/consent', '监护人同意', ['add', 'edit', 'upload', 'export']),
+    page('dataRequest', no + 1, 'system/dataRequest', '个人信息请求', ['audit', 'download']),
+  ] as const;
 
 const ADMIN = {
   family: 'admin',
@@ -341,7 +360,7 @@ const ADMIN = {
         ['edit', 'edit/:id', '编辑资源', 'edit'],
       ]),
     ]),
-    systemGroup(10, 16),
+    systemGroup(10, 16, 22),
   ],
 } satisfies FamilyDef;
 
@@ -418,7 +437,7 @@ const K12 = {
     group('sportsMeet', 12, '运动会', 'flag', [sportsMeetPage(27)]),
     group('wiki', 13, '百科管理', 'book-marked', [wikiPage(28)]),
     bannerGroup(14, 29),
-    systemGroup(15, 30),
+    systemGroup(15, 30, 40, schoolPrivacyPages(46)),
   ],
 } satisfies FamilyDef;
 
@@ -472,7 +491,7 @@ const GX = {
     group('sportsMeet', 8, '运动会', 'flag', [sportsMeetPage(21)]),
     group('wiki', 9, '百科管理', 'book-marked', [wikiPage(22)]),
     bannerGroup(10, 23),
-    systemGroup(11, 24),
+    systemGroup(11, 24, 34, schoolPrivacyPages(40)),
     group('class', 12, '课堂教学', 'school', [...lessonLoadPages(32)]),
   ],
 } satisfies FamilyDef;
@@ -522,6 +541,10 @@ const PERSONAL = {
       page('base', 1, 'base', '基本信息'),
       page('editUser', 2, 'editUser', '编辑资料'),
       page('editAccount', 3, 'editAccount', '修改密码'),
+      // Notices received, finished jobs' results and the to-dos (the bell in the header opens it).
+      page('messages', 4, 'messages', '消息中心'),
+      // Two-factor sign-in (TOTP), recovery codes and the account's recent sign-ins.
+      page('security', 5, 'security', '账号安全'),
     ]),
   ],
 } satisfies FamilyDef;

@@ -1,0 +1,2 @@
+// Guardian consent register: docs/product-rules.md#consent.
+export {};

@@ -1,0 +1,2 @@
+// Dictionaries (字典管理): docs/product-rules.md#dictionaries.
+export {};

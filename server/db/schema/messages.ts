@@ -1,0 +1,2 @@
+// Messages and to-dos of a user (finished jobs' results): docs/product-rules.md#messages.
+export {};

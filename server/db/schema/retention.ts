@@ -1,0 +1,2 @@
+// Retention runs and parents' data requests: docs/product-rules.md#retention.
+export {};
