@@ -4,12 +4,12 @@ import { screenSamples, type DropReason } from '@/domain/lesson-load/samples';
 import { lessonLoad } from '@/domain/lesson-load/summary';
 import { zoneAge } from '@/domain/lesson-load/zones';
 import type { Tx } from '../db/client';
-import { heartRateDrops, lessonAlerts, lessonBands, lessonLoads } from '../db/schema/lesson-load';
+import { heartRateDrops, lessonAlerts, lessonBands, lessonLoads, lessonLoadStudents } from '../db/schema/lesson-load';
 import { lessons } from '../db/schema/lessons';
 import { orgs } from '../db/schema/orgs';
 import { classes, grades, semesters, students, teacherClasses, teachers } from '../db/schema/school';
 import { devices, venues } from '../db/schema/venue';
-import { addMinutes, foldMinutes, lessonLoadRow, writeSamples, type SampleToWrite } from '../modules/lesson-load/lesson-load.store';
+import { addMinutes, foldMinutes, insertLessonLoadStudents, lessonLoadRow, lessonLoadStudentRows, writeSamples, type SampleToWrite } from '../modules/lesson-load/lesson-load.store';
 import { fitnessOf, generateLesson, type GeneratedLesson, type HeartRateStudent, type LessonStyle } from '../simulate/heart-rate';
 import { bandSerial, DEMO_BANDS, hubSerial } from '../simulate/heart-rate-traffic';
 import { createRandom, type Random } from './people';
@@ -185,7 +185,7 @@ export async function seedLessonLoadDemo(tx: Tx, now: Date): Promise<LessonLoadD
     (await tx.select({ id: devices.id, serialNo: devices.serialNo }).from(devices).where(eq(devices.kind, 'band'))).map((d) => [d.serialNo, d.id]),
   );
 
-  const figures: (typeof lessonLoads.$inferInsert)[] = [];
+  const figures: Figures = { lessons: [], students: [] };
   for (const plan of PLANS) {
     const orgId = schoolOf.get(plan.orgType);
     if (!orgId) continue;
@@ -231,8 +231,15 @@ export async function seedLessonLoadDemo(tx: Tx, now: Date): Promise<LessonLoadD
       });
     }
   }
-  for (let i = 0; i < figures.length; i += 100) await tx.insert(lessonLoads).values(figures.slice(i, i + 100));
+  for (let i = 0; i < figures.lessons.length; i += 100) await tx.insert(lessonLoads).values(figures.lessons.slice(i, i + 100));
+  await insertLessonLoadStudents(tx, figures.students);
   return report;
+}
+
+/** The stored figures of the seeded lessons, written once all lessons are in (the students' rows after their lessons'). */
+interface Figures {
+  lessons: (typeof lessonLoads.$inferInsert)[];
+  students: (typeof lessonLoadStudents.$inferInsert)[];
 }
 
 async function rosterOf(tx: Tx, orgId: string, plan: ClassPlan): Promise<Roster | null> {
@@ -282,7 +289,7 @@ async function seedLesson(
   hubId: string,
   bandIds: Map<string, string>,
   report: LessonLoadDemoReport,
-  figures: (typeof lessonLoads.$inferInsert)[],
+  figures: Figures,
   spec: LessonSpec,
 ): Promise<string> {
   const { day } = chinaDay(spec.startedAt);
@@ -339,7 +346,10 @@ async function seedLesson(
     // The figures storeLessonLoad would store, from the same minutes without reading them back.
     const rows = minutes.map((m) => ({ studentId: m.studentId, minute: m.minute, samples: m.samples, bpmSum: m.sum, bpmMin: m.min, bpmMax: m.max, zones: m.zones, active: m.active }));
     const endedAt = new Date(spec.endedAt);
-    figures.push(lessonLoadRow({ id: lesson.id, orgId: roster.orgId, classId: roster.classId, startedAt: new Date(spec.startedAt), endedAt }, lessonLoad(rows, spec.startedAt, spec.endedAt, spec.endedAt)));
+    const stored = { id: lesson.id, orgId: roster.orgId, classId: roster.classId, startedAt: new Date(spec.startedAt), endedAt };
+    const load = lessonLoad(rows, spec.startedAt, spec.endedAt, spec.endedAt);
+    figures.lessons.push(lessonLoadRow(stored, load));
+    figures.students.push(...lessonLoadStudentRows(stored, load));
   }
   const dropRows = Object.entries(drops).map(([reason, count]) => ({ lessonId: lesson.id, reason, count: count! }));
   if (dropRows.length) await tx.insert(heartRateDrops).values(dropRows);

@@ -123,6 +123,41 @@ export const lessonLoads = pgTable(
   (t) => [index('lesson_loads_org_time_idx').on(t.orgId, t.startedAt), index('lesson_loads_class_time_idx').on(t.classId, t.startedAt)],
 );
 
+/**
+ * Each measured student's figures of a stored lesson (the lesson's `students` in lesson_loads, one row each), written
+ * with the lesson row by storeLessonLoad and rewritten with it after a late batch. The lesson's school, class and start
+ * are copied here so the term reports' persistently-below/above lists are one indexed aggregate (decision 051).
+ */
+export const lessonLoadStudents = pgTable(
+  'lesson_load_students',
+  {
+    lessonId: uuid('lesson_id').notNull().references(() => lessonLoads.lessonId, { onDelete: 'cascade' }),
+    studentId: uuid('student_id').notNull().references(() => students.id),
+    orgId: uuid('org_id').notNull(),
+    classId: uuid('class_id').notNull(),
+    startedAt: at('started_at').notNull(),
+    /** Seconds with a kept sample. */
+    measured: integer('measured').notNull(),
+    meanBpm: real('mean_bpm'),
+    mainMeanBpm: real('main_mean_bpm'),
+    peakBpm: smallint('peak_bpm'),
+    /** Individual exercise density (0–1). */
+    density: real('density'),
+    /** Seconds in each zone. */
+    zoneRest: integer('zone_rest').notNull().default(0),
+    zoneModerate: integer('zone_moderate').notNull().default(0),
+    zoneTarget: integer('zone_target').notNull().default(0),
+    zoneHigh: integer('zone_high').notNull().default(0),
+    zoneDanger: integer('zone_danger').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.lessonId, t.studentId] }),
+    // The term lists: a school's measured rows of the term, with what they aggregate (an index-only scan once visible).
+    index('lesson_load_students_org_time_idx').on(t.orgId, t.startedAt, t.classId, t.studentId, t.density, t.peakBpm).where(sql`${t.measured} > 0`),
+    index('lesson_load_students_student_idx').on(t.studentId),
+  ],
+);
+
 /** Safety alerts of a lesson (src/domain/lesson-load/alerts.ts), kept with who acknowledged them and when. */
 export const lessonAlerts = pgTable(
   'lesson_alerts',

@@ -4,7 +4,7 @@ import { lessonLoad, type LessonLoad, type MinuteRow } from '@/domain/lesson-loa
 import { isActive, ZONES, zoneOf, type Zone } from '@/domain/lesson-load/zones';
 import type { DbOrTx, Tx } from '../../db/client';
 import { lessons } from '../../db/schema/lessons';
-import { heartRateMinutes, lessonBands, lessonLoads } from '../../db/schema/lesson-load';
+import { heartRateMinutes, lessonBands, lessonLoadStudents, lessonLoads } from '../../db/schema/lesson-load';
 import { students } from '../../db/schema/school';
 import { devices } from '../../db/schema/venue';
 import { fieldError } from '../../lib/app-error';
@@ -178,12 +178,44 @@ export async function computeLessonLoad(db: DbOrTx, lessonId: string, now = new 
   return { lesson, load };
 }
 
-/** Stores a closed lesson's figures (lesson_loads), replacing what a late batch made stale. A lesson in progress is not stored. */
+/**
+ * Stores a closed lesson's figures (lesson_loads and its students' rows in lesson_load_students), replacing what a late
+ * batch made stale, in the caller's transaction. A lesson in progress is not stored.
+ */
 export async function storeLessonLoad(tx: Tx, lessonId: string): Promise<void> {
   const computed = await computeLessonLoad(tx, lessonId);
   if (!computed?.lesson.endedAt) return;
-  const values = lessonLoadRow({ ...computed.lesson, endedAt: computed.lesson.endedAt }, computed.load);
+  const lesson = { ...computed.lesson, endedAt: computed.lesson.endedAt };
+  const values = lessonLoadRow(lesson, computed.load);
   await tx.insert(lessonLoads).values(values).onConflictDoUpdate({ target: lessonLoads.lessonId, set: values });
+  await tx.delete(lessonLoadStudents).where(eq(lessonLoadStudents.lessonId, lessonId));
+  await insertLessonLoadStudents(tx, lessonLoadStudentRows(lesson, computed.load));
+}
+
+/** Inserts per-student rows a few hundred at a time (a statement's parameters are bounded). */
+export async function insertLessonLoadStudents(tx: Tx, rows: readonly (typeof lessonLoadStudents.$inferInsert)[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) await tx.insert(lessonLoadStudents).values(rows.slice(i, i + 500));
+}
+
+/** The lesson_load_students rows of a closed lesson: each student of its figures, with the lesson's school, class and start. */
+export function lessonLoadStudentRows(lesson: Pick<typeof lessons.$inferSelect, 'id' | 'orgId' | 'classId' | 'startedAt'>, load: LessonLoad): (typeof lessonLoadStudents.$inferInsert)[] {
+  return load.students.map((s) => ({
+    lessonId: lesson.id,
+    studentId: s.studentId,
+    orgId: lesson.orgId,
+    classId: lesson.classId,
+    startedAt: lesson.startedAt,
+    measured: s.measured,
+    meanBpm: s.meanBpm,
+    mainMeanBpm: s.mainMeanBpm,
+    peakBpm: s.peakBpm,
+    density: s.density,
+    zoneRest: s.zones.rest,
+    zoneModerate: s.zones.moderate,
+    zoneTarget: s.zones.target,
+    zoneHigh: s.zones.high,
+    zoneDanger: s.zones.danger,
+  }));
 }
 
 /** The lesson_loads row of a closed lesson and its figures (the demo seed builds many at once from the minutes it writes). */

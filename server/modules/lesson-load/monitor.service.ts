@@ -2,10 +2,10 @@ import { and, asc, desc, eq, gte, inArray, isNull, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Page } from '@/domain/api';
 import { localDate } from '@/domain/dates';
-import { isSilent } from '@/domain/lesson-load/alerts';
+import { isSilent, silentBands } from '@/domain/lesson-load/alerts';
 import type { AlertAcknowledge, AlertView, LiveView, MonitorBands, MonitorBandsView, MonitorListQuery, MonitorRow, TileState } from '@/domain/lesson-load/monitor';
 import { TREND_MINUTES, TREND_POINTS, TREND_STEP_S } from '@/domain/lesson-load/monitor';
-import { lessonLoad } from '@/domain/lesson-load/summary';
+import { lessonLoad, type LessonLoad } from '@/domain/lesson-load/summary';
 import { zoneOf } from '@/domain/lesson-load/zones';
 import type { Db, DbOrTx, Tx } from '../../db/client';
 import { users } from '../../db/schema/auth';
@@ -156,28 +156,92 @@ export async function acknowledgeAlert(tx: Tx, actor: Actor, id: string, alertId
 }
 
 /**
+ * A lesson's running figures between polls: what the per-minute aggregates give (the class's figures and each student's
+ * last reading), kept per lesson in this process and used while the lesson's minutes are unchanged (`stamp`: their
+ * count, samples and latest reading, one indexed aggregate) within the same minute of `now` (a lesson in progress
+ * grows by the clock). A batch of samples changes the stamp, so the next poll computes them again, on any instance.
+ * `silentSeen`: the silent bands (student and last reading) already handed to raiseAlerts with this stamp.
+ */
+interface Running {
+  stamp: string;
+  minute: number;
+  load: LessonLoad;
+  last: Map<string, { at: number; bpm: number }>;
+  silentSeen: Set<string>;
+  usedAt: number;
+}
+/** Lessons kept at most (a school's lessons of a day are tens); the least recently read goes first. */
+const RUNNING_MAX = 500;
+/** A lesson not polled for this long is retired (its page closed). */
+const RUNNING_IDLE_MS = 10 * 60_000;
+const running = new Map<string, Running>();
+
+function keep(id: string, entry: Running, now: number): void {
+  running.delete(id);
+  running.set(id, entry);
+  for (const [key, e] of running) {
+    if (running.size <= RUNNING_MAX && now - e.usedAt < RUNNING_IDLE_MS) break;
+    running.delete(key);
+  }
+}
+
+/** The stamp of a lesson's minutes: it changes with every accepted sample (samples only add up). */
+async function minutesStamp(db: DbOrTx, lessonId: string): Promise<string> {
+  const { rows } = await db.execute<{ stamp: string }>(sql`
+    select count(*) || ':' || coalesce(sum(samples), 0) || ':' || coalesce(max(last_at)::text, '') as stamp from heart_rate_minutes where lesson_id = ${lessonId}`);
+  return rows[0].stamp;
+}
+
+/**
  * The live view of a lesson at `now`: alerts raised first (so the view shows them), then a tile per student (current
  * bpm and zone for the student's age, the trend of the last TREND_MINUTES minutes from the raw samples), the class now,
- * the running figures (summary.ts lessonLoad over the per-minute aggregates) and the alerts.
+ * the running figures (summary.ts lessonLoad over the per-minute aggregates) and the alerts. The running figures and
+ * last readings are computed once per new batch (see Running); alerts are raised when samples arrived or a band newly
+ * went silent, since nothing else can raise one.
  */
 export async function liveView(db: Db, actor: Actor, id: string, now: Date): Promise<LiveView> {
   const lesson = await monitorLesson(db, actor, id);
-  await db.transaction((tx) => raiseAlerts(tx, id, now));
+  // Closing the lesson changes its figures too (its end), not only a batch.
+  const stamp = `${await minutesStamp(db, id)}|${lesson.endedAt ?? ''}`;
+  const minute = Math.floor(now.getTime() / 60_000);
+  let entry = running.get(id);
+  if (entry?.stamp !== stamp) entry = undefined;
+  const silentNow = entry ? silentBands([...entry.last].map(([studentId, l]) => ({ key: `${studentId}@${l.at}`, lastAt: l.at })), now.getTime()) : [];
+  if (!entry || silentNow.some((b) => !entry.silentSeen.has(b.key))) {
+    await db.transaction((tx) => raiseAlerts(tx, id, now));
+    for (const b of silentNow) entry?.silentSeen.add(b.key);
+  }
   const started = new Date(lesson.startedAt);
   const end = lesson.endedAt ? new Date(lesson.endedAt) : now;
   const trendFrom = Math.floor((end.getTime() - TREND_MINUTES * 60_000) / (TREND_STEP_S * 1000)) * TREND_STEP_S * 1000;
-  const [people, trend, last, minutes, alerts] = await Promise.all([
+  const figures = async (): Promise<Running> => {
+    if (entry && entry.minute === minute) return entry;
+    const [last, minutes] = await Promise.all([
+      db.execute<{ student_id: string; last_at: string; last_bpm: number }>(sql`
+        select distinct on (student_id) student_id, (extract(epoch from last_at) * 1000)::bigint::text as last_at, last_bpm
+          from heart_rate_minutes where lesson_id = ${id} order by student_id, last_at desc`),
+      minuteRowsOf(db, id),
+    ]);
+    return {
+      stamp,
+      minute,
+      load: lessonLoad(minutes, started.getTime(), lesson.endedAt ? end.getTime() : null, now.getTime()),
+      last: new Map(last.rows.map((r) => [r.student_id, { at: Number(r.last_at), bpm: Number(r.last_bpm) }])),
+      silentSeen: entry?.silentSeen ?? new Set(),
+      usedAt: now.getTime(),
+    };
+  };
+  const [people, trend, run, alerts] = await Promise.all([
     roster(db, id),
     db.execute<{ student_id: string; bucket: number; bpm: number }>(sql`
       select student_id, floor((extract(epoch from at) * 1000 - ${trendFrom}) / ${TREND_STEP_S * 1000})::int as bucket, round(avg(bpm))::int as bpm
         from heart_rate_samples where lesson_id = ${id} and student_id = any(${recentStudents(id, new Date(trendFrom))}) and at >= ${new Date(trendFrom).toISOString()}::timestamptz and at <= ${end.toISOString()}::timestamptz
        group by 1, 2`),
-    db.execute<{ student_id: string; last_at: string; last_bpm: number }>(sql`
-      select distinct on (student_id) student_id, (extract(epoch from last_at) * 1000)::bigint::text as last_at, last_bpm
-        from heart_rate_minutes where lesson_id = ${id} order by student_id, last_at desc`),
-    minuteRowsOf(db, id),
+    figures(),
     alertsOf(db, id),
   ]);
+  if (!entry) for (const b of silentBands([...run.last].map(([studentId, l]) => ({ key: `${studentId}@${l.at}`, lastAt: l.at })), now.getTime())) run.silentSeen.add(b.key);
+  keep(id, { ...run, usedAt: now.getTime() }, now.getTime());
   const ages = await studentAges(db, people.map((p) => p.id), localDate(started));
   const trends = new Map<string, (number | null)[]>();
   for (const r of trend.rows) {
@@ -185,7 +249,7 @@ export async function liveView(db: Db, actor: Actor, id: string, now: Date): Pro
     if (!list) trends.set(r.student_id, (list = Array<number | null>(TREND_POINTS).fill(null)));
     if (r.bucket >= 0 && r.bucket < TREND_POINTS) list[r.bucket] = Number(r.bpm);
   }
-  const lastOf = new Map(last.rows.map((r) => [r.student_id, { at: Number(r.last_at), bpm: Number(r.last_bpm) }]));
+  const lastOf = run.last;
   const tiles = people.map((p) => {
     const age = ages.get(p.id) ?? 0;
     const l = lastOf.get(p.id);
@@ -204,7 +268,7 @@ export async function liveView(db: Db, actor: Actor, id: string, now: Date): Pro
     };
   });
   const reading = tiles.filter((t) => t.state === 'reading');
-  const load = lessonLoad(minutes, started.getTime(), lesson.endedAt ? end.getTime() : null, now.getTime());
+  const load = run.load;
   return {
     lesson: { ...lesson, openAlerts: alerts.filter((a) => !a.acknowledgedAt).length },
     now: now.toISOString(),

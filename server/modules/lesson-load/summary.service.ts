@@ -5,7 +5,6 @@ import { ERR } from '@/domain/errors';
 import {
   abovePeakBpm,
   calendarTerm,
-  isBelow,
   isPersistent,
   PERSISTENT_MIN_LESSONS,
   termOfDay,
@@ -23,6 +22,7 @@ import {
   type LoadWeek,
 } from '@/domain/lesson-load/reports';
 import { lessonLoad } from '@/domain/lesson-load/summary';
+import { CURRICULUM_TARGETS } from '@/domain/lesson-load/zones';
 import { gradeNameKey } from '@/domain/school/grades';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
@@ -80,6 +80,7 @@ export async function resolveTerm(db: DbOrTx, orgId: string, q: { schoolYear?: n
 const termBounds = (term: LoadTerm) => sql`ll.started_at >= (${term.from}::date)::timestamp at time zone ${ORG_TIME_ZONE}
   and ll.started_at < (${term.to}::date + 1)::timestamp at time zone ${ORG_TIME_ZONE}`;
 
+/** The scope's rows of `ll` (lesson_loads, or lesson_load_students: both carry org_id, class_id and started_at). */
 function scopeWhere(scope: LoadScope, extra: { classId?: string; gradeNo?: number } = {}): SQL {
   const ids = scopedClassIds(scope.classScope);
   const parts = [sql`ll.org_id = ${scope.orgId}`, termBounds(scope.term)];
@@ -145,28 +146,47 @@ async function groupedFigures(db: DbOrTx, scope: LoadScope, group: LoadGroup | n
   return { total: figuresOf(total), weeks, rows: byGroup };
 }
 
-/** Students of the scope persistently below or above (docs/product-rules.md#lesson-load: reports). */
+/**
+ * Students of the scope persistently below or above (docs/product-rules.md#lesson-load: reports): one aggregate over the
+ * scope's per-student rows (lesson_load_students) counting, per student, the lessons, those below (isBelow: density under
+ * the curriculum's individual target) and those above the student's own peak threshold (abovePeakBpm, computed here for
+ * each student of the school and handed to SQL), so no lesson's figures come back to be counted here.
+ */
 async function flaggedStudents(db: DbOrTx, scope: LoadScope, extra: { classId?: string; gradeNo?: number }): Promise<{ below: LoadFlaggedStudent[]; above: LoadFlaggedStudent[] }> {
-  const { rows } = await db.execute<{ student_id: string; name: string; reg_no: string; birth_date: string | null; class_name: string; grade_no: number; lessons: number; peaks: number[] | null; densities: (number | null)[] }>(sql`
-    with per as (
-      select s."studentId" as student_id, count(*)::int as lessons,
-             array_agg(s."peakBpm") filter (where s."peakBpm" is not null) as peaks,
-             array_agg(s.density) as densities
-        ${JOINS} cross join lateral jsonb_to_recordset(ll.students) as s("studentId" uuid, density float8, "peakBpm" int, measured int)
-       where ${scopeWhere(scope, extra)} and s.measured > 0
-       group by s."studentId" having count(*) >= ${PERSISTENT_MIN_LESSONS})
-    select per.student_id, st.name, st.reg_no, st.birth_date::text as birth_date, c.name as class_name, g.grade_no, per.lessons, per.peaks, per.densities
+  const { rows: people } = await db.execute<{ id: string; birth_date: string | null; grade_no: number }>(sql`
+    select st.id, st.birth_date::text as birth_date, g.grade_no from students st join classes c on c.id = st.class_id join grades g on g.id = c.grade_id where c.org_id = ${scope.orgId}`);
+  const ids = people.map((p) => p.id);
+  const thresholds = people.map((p) => abovePeakBpm(p.birth_date, Number(p.grade_no), scope.term.from));
+  const { rows } = await db.execute<{ student_id: string; name: string; reg_no: string; birth_date: string | null; class_name: string; grade_no: number; lessons: number; below: number; above: number | null }>(sql`
+    with th as (select * from unnest(${sql.param(ids)}::uuid[], ${sql.param(thresholds)}::int[]) as t(id, bpm)),
+    per as (
+      select ll.student_id, count(*)::int as lessons,
+             count(*) filter (where ll.density < ${CURRICULUM_TARGETS.individualDensity}::real)::int as below,
+             case when bool_and(th.id is not null) then count(*) filter (where ll.peak_bpm >= th.bpm)::int end as above
+        from lesson_load_students ll left join th on th.id = ll.student_id
+             ${extra.gradeNo ? sql`join classes c on c.id = ll.class_id join grades g on g.id = c.grade_id` : sql``}
+       where ${scopeWhere(scope, extra)} and ll.measured > 0
+       group by ll.student_id having count(*) >= ${PERSISTENT_MIN_LESSONS})
+    select per.student_id, st.name, st.reg_no, st.birth_date::text as birth_date, c.name as class_name, g.grade_no, per.lessons, per.below, per.above
       from per join students st on st.id = per.student_id join classes c on c.id = st.class_id join grades g on g.id = c.grade_id`);
+  // A student no longer of the school (rare): the peaks of their lessons, counted against their own threshold below.
+  const gone = rows.filter((r) => r.above === null).map((r) => r.student_id);
+  const peaksOf = new Map<string, number[]>();
+  if (gone.length) {
+    const { rows: peaks } = await db.execute<{ student_id: string; peaks: number[] }>(sql`
+      select ll.student_id, array_agg(ll.peak_bpm) as peaks from lesson_load_students ll ${extra.gradeNo ? sql`join classes c on c.id = ll.class_id join grades g on g.id = c.grade_id` : sql``}
+       where ${scopeWhere(scope, extra)} and ll.measured > 0 and ll.peak_bpm is not null and ll.student_id = any(${sql.param(gone)}::uuid[]) group by ll.student_id`);
+    for (const r of peaks) peaksOf.set(r.student_id, r.peaks.map(Number));
+  }
   const below: LoadFlaggedStudent[] = [];
   const above: LoadFlaggedStudent[] = [];
   for (const r of rows) {
     const lessons = Number(r.lessons);
     const base = { studentId: r.student_id, name: r.name, regNo: r.reg_no, className: r.class_name, lessons };
-    // The rules live in the domain (isBelow, abovePeakBpm, isPersistent); SQL only gathers each student's lessons.
-    const belowCount = (r.densities ?? []).filter((d) => isBelow(d === null ? null : Number(d))).length;
+    const belowCount = Number(r.below);
     if (isPersistent(lessons, belowCount)) below.push({ ...base, count: belowCount, share: round(belowCount / lessons, 3)! });
     const threshold = abovePeakBpm(r.birth_date, Number(r.grade_no), scope.term.from);
-    const aboveCount = (r.peaks ?? []).filter((p) => Number(p) >= threshold).length;
+    const aboveCount = r.above !== null ? Number(r.above) : (peaksOf.get(r.student_id) ?? []).filter((p) => p >= threshold).length;
     if (isPersistent(lessons, aboveCount)) above.push({ ...base, count: aboveCount, share: round(aboveCount / lessons, 3)! });
   }
   const order = (a: LoadFlaggedStudent, b: LoadFlaggedStudent) => b.share - a.share || b.lessons - a.lessons || a.className.localeCompare(b.className) || a.regNo.localeCompare(b.regNo);
@@ -237,24 +257,46 @@ export async function loadCard(db: DbOrTx, actor: Actor, q: LoadCardQuery, now: 
   return { term: scope.term, total: figures.total, weeks: figures.weeks };
 }
 
-/** admin class/load: the district's schools (its subtree) over a term, side by side; a school without lessons has none. */
+/**
+ * admin class/load: the district's schools (its subtree) over a term, side by side; a school without lessons has none.
+ * One aggregate per school over the term's rows (sums and counts, so the district's total is the same means over all
+ * its lessons, added up here instead of aggregated a second time).
+ */
 export async function loadDistrict(db: DbOrTx, actor: Actor, q: LoadDistrictQuery, now: Date): Promise<LoadDistrict> {
   const term = await resolveTerm(db, actor.tenantOrgId, q, now);
-  const { rows } = await db.execute<FigureRow & { org_id: string; name: string; gk: number }>(sql`
+  const { rows } = await db.execute<{ id: string; name: string } & Partial<SumRow>>(sql`
     with recursive subtree(id) as (select id from orgs where id = ${actor.tenantOrgId} union all select o.id from orgs o join subtree s on o.parent_id = s.id),
-    schools as (select o.id, o.name from orgs o join subtree s on s.id = o.id where o.type in (${ORG_TYPE.k12}, ${ORG_TYPE.university}))
-    select grouping(sc.id)::int as gk, sc.id::text as org_id, sc.name, ${FIGURES}
-      from schools sc join lesson_loads ll on ll.org_id = sc.id and ${termBounds(term)}
-     group by grouping sets ((), (sc.id, sc.name))`);
-  const { rows: all } = await db.execute<{ id: string; name: string }>(sql`
-    with recursive subtree(id) as (select id from orgs where id = ${actor.tenantOrgId} union all select o.id from orgs o join subtree s on o.parent_id = s.id)
-    select o.id::text as id, o.name from orgs o join subtree s on s.id = o.id where o.type in (${ORG_TYPE.k12}, ${ORG_TYPE.university}) order by o.code, o.name`);
-  const byOrg = new Map(rows.filter((r) => Number(r.gk) === 0).map((r) => [r.org_id, r]));
+    schools as (select o.id, o.name, o.code from orgs o join subtree s on s.id = o.id where o.type in (${ORG_TYPE.k12}, ${ORG_TYPE.university})),
+    per as (select ll.org_id, ${SUMS} from lesson_loads ll where ll.org_id in (select id from schools) and ${termBounds(term)} group by ll.org_id)
+    select sc.id::text as id, sc.name, per.* from schools sc left join per on per.org_id = sc.id order by sc.code, sc.name`);
+  const total = SUM_KEYS.reduce((t, k) => ({ ...t, [k]: rows.reduce((n, r) => n + Number(r[k] ?? 0), 0) }), {} as SumRow);
   return {
     term,
-    total: figuresOf(rows.find((r) => Number(r.gk) === 1)),
-    schools: all.map((o) => ({ orgId: o.id, name: o.name, ...figuresOf(byOrg.get(o.id)) })),
+    total: figuresOfSums(total),
+    schools: rows.map((r) => ({ orgId: r.id, name: r.name, ...figuresOfSums(r) })),
   };
+}
+
+/** Sums and counts of stored lessons (alias `ll`): the figures' means are sum / count, so groups add up exactly. */
+const SUMS = sql`count(*)::int as lessons, count(*) filter (where ll.meets_targets)::int as meets,
+  sum(ll.main_mean_bpm::float8) as bpm_sum, count(ll.main_mean_bpm)::int as bpm_n,
+  sum(ll.group_density::float8) as group_sum, count(ll.group_density)::int as group_n,
+  sum(ll.individual_density::float8) as individual_sum, count(ll.individual_density)::int as individual_n,
+  sum(ll.target_share::float8) as target_sum, count(ll.target_share)::int as target_n`;
+const SUM_KEYS = ['lessons', 'meets', 'bpm_sum', 'bpm_n', 'group_sum', 'group_n', 'individual_sum', 'individual_n', 'target_sum', 'target_n'] as const;
+type SumRow = Record<(typeof SUM_KEYS)[number], unknown>;
+/** The figures of summed lessons, as figuresOf answers the same lessons' averages (avg ignores nulls: sum / count of non-null). */
+function figuresOfSums(r: Partial<SumRow>): LoadFigures {
+  const lessons = Number(r.lessons ?? 0);
+  const mean = (sum: unknown, n: unknown) => (Number(n ?? 0) ? Number(sum) / Number(n) : null);
+  return figuresOf({
+    lessons,
+    meets_share: lessons ? Number(r.meets) / lessons : null,
+    main_mean_bpm: mean(r.bpm_sum, r.bpm_n),
+    group_density: mean(r.group_sum, r.group_n),
+    individual_density: mean(r.individual_sum, r.individual_n),
+    target_share: mean(r.target_sum, r.target_n),
+  });
 }
 
 export async function loadDistrictExport(db: DbOrTx, actor: Actor, q: LoadDistrictQuery, t: Translate, now: Date) {

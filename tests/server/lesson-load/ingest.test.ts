@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '@/domain/api';
 import type { HeartRateBatchResult } from '@/domain/lesson-load/ingest';
-import { heartRateDrops, heartRateMinutes, lessonBands, lessonLoads } from '../../../server/db/schema/lesson-load';
+import { heartRateDrops, heartRateMinutes, lessonBands, lessonLoadStudents, lessonLoads } from '../../../server/db/schema/lesson-load';
 import { classes, students } from '../../../server/db/schema/school';
 import { devices } from '../../../server/db/schema/venue';
 import { hashSecret } from '../../../server/lib/tokens';
@@ -198,6 +198,26 @@ describe('closing a heart-rate lesson', () => {
     expect(late).toEqual({ accepted: 60, duplicates: 0, dropped: { window: 1 } });
     const [restored] = await t.db.select().from(lessonLoads).where(eq(lessonLoads.lessonId, id));
     expect(restored).toMatchObject({ studentCount: 3, peakBpm: 175 });
+  });
+
+  it("stores each student's figures beside the lesson's, and a late batch rewrites them", async () => {
+    const { id, start } = await lesson('per-student', 50);
+    await post(HUB, id, [...run(BANDS[0], start, 10 * 60, () => 150), ...run(BANDS[1], start, 60, () => 110)]);
+    const end = start + 40 * MIN;
+    expect((await call(TERMINAL, 'POST', `lessons/${id}/close`, { endedAt: new Date(end).toISOString() })).statusCode).toBe(200);
+    const perStudent = async () =>
+      (await t.db.select().from(lessonLoadStudents).where(eq(lessonLoadStudents.lessonId, id))).map((r) => ({ student: kids.findIndex((k) => k.id === r.studentId), measured: r.measured, peak: r.peakBpm, density: r.density })).sort((a, b) => a.student - b.student);
+    expect(await perStudent()).toEqual([
+      { student: 0, measured: 600, peak: 150, density: expect.any(Number) },
+      { student: 1, measured: 60, peak: 110, density: expect.any(Number) },
+    ]);
+    // Student 1's band sends more of its minutes late, student 2's all of them: both rows are what the minutes now say.
+    await post(HUB, id, [...run(BANDS[1], start + 5 * MIN, 60, () => 120), ...run(BANDS[2], start + 20 * MIN, 60, () => 175)]);
+    expect(await perStudent()).toEqual([
+      { student: 0, measured: 600, peak: 150, density: expect.any(Number) },
+      { student: 1, measured: 120, peak: 120, density: expect.any(Number) },
+      { student: 2, measured: 60, peak: 175, density: expect.any(Number) },
+    ]);
   });
 
   it('an ordinary lesson without bands stores no figures', async () => {

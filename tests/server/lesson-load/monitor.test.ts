@@ -172,6 +172,18 @@ describe('lesson monitor', () => {
     expect(await t.db.$count(lessonAlerts, and(eq(lessonAlerts.lessonId, mine.id), eq(lessonAlerts.studentId, roster[2]), eq(lessonAlerts.kind, 'danger')))).toBe(1);
   });
 
+  it('shows the next batch on the next read at the same moment (the kept figures go with the batch)', async () => {
+    const at = Math.floor(t.clock.now().getTime() / 1000) * 1000;
+    const before = dataOf<LiveView>(await live(mine.id));
+    const again = dataOf<LiveView>(await live(mine.id));
+    expect(again.students).toEqual(before.students);
+    expect(again.load).toEqual(before.load);
+    await t.db.transaction((tx) => writeSamples(tx, mine.id, [{ studentId: roster[1], at, bpm: 141, intensity: null, age: 13 }]));
+    const after = dataOf<LiveView>(await live(mine.id));
+    expect(after.students.find((s) => s.id === roster[1])).toMatchObject({ state: 'reading', bpm: 141, lastAt: new Date(at).toISOString() });
+    expect(after.current.reading).toBe(before.current.reading + 1);
+  });
+
   it('acknowledges an alert with a note only with the acknowledge button; kept with who and when, audited, once', async () => {
     const view = dataOf<LiveView>(await live(mine.id));
     const alert = view.alerts.open.find((a) => a.kind === 'danger' && a.studentId === roster[0])!;

@@ -12,7 +12,7 @@ import type { LessonsSceneData, LoadCard, LoadDistrict, LoadSummary } from '@/do
 import type { WallSceneAnswer } from '@/domain/data-center/types';
 import type { ScreenLinkCreated } from '@/domain/wall/wall';
 import { menus, roleMenus, users } from '../../../server/db/schema/auth';
-import { lessonLoads } from '../../../server/db/schema/lesson-load';
+import { lessonLoadStudents, lessonLoads } from '../../../server/db/schema/lesson-load';
 import { lessons } from '../../../server/db/schema/lessons';
 import { orgs } from '../../../server/db/schema/orgs';
 import { classes, grades, students, teacherClasses, teachers } from '../../../server/db/schema/school';
@@ -45,6 +45,10 @@ async function lesson(orgId: string, cls: string, teacherId: string | null, day:
     mainMeanBpm: f.bpm, peakBpm: 190, recoveryBpm: 20, groupDensity: f.gd, individualDensity: f.id, targetShare: f.ts, meetsTargets: f.meets,
     students: perStudent.map((s) => ({ studentId: s.id, meanBpm: 130, mainMeanBpm: 140, peakBpm: s.peak, density: s.density, measured: 2000 })),
   });
+  // Each student's row, as storeLessonLoad writes it beside the lesson's.
+  if (perStudent.length) {
+    await t.db.insert(lessonLoadStudents).values(perStudent.map((s) => ({ lessonId: row.id, studentId: s.id, orgId, classId: cls, startedAt, measured: 2000, meanBpm: 130, mainMeanBpm: 140, peakBpm: s.peak, density: s.density })));
+  }
   return row.id;
 }
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dangerRuns } from '@/domain/lesson-load/alerts';
 import { CURRICULUM_TARGETS, zoneThresholds } from '@/domain/lesson-load/zones';
 import type { DbHandle } from '../../../server/db/client';
-import { heartRateDrops, heartRateMinutes, heartRateSamples, lessonAlerts, lessonBands, lessonLoads } from '../../../server/db/schema/lesson-load';
+import { heartRateDrops, heartRateMinutes, heartRateSamples, lessonAlerts, lessonBands, lessonLoadStudents, lessonLoads } from '../../../server/db/schema/lesson-load';
 import { lessons } from '../../../server/db/schema/lessons';
 import { orgs } from '../../../server/db/schema/orgs';
 import { classes, grades } from '../../../server/db/schema/school';
@@ -83,7 +83,12 @@ describe('demo lesson load', () => {
     expect(recent.length).toBe(3);
     const seeded = await h.db.select().from(lessonLoads).where(eq(lessonLoads.lessonId, recent[0].id));
     expect(await h.db.$count(heartRateMinutes, eq(heartRateMinutes.lessonId, recent[0].id))).toBeGreaterThan(30 * 35);
+    // Each student's figures are seeded beside the lesson's, as the store writes them.
+    const perStudent = () => h.db.select().from(lessonLoadStudents).where(eq(lessonLoadStudents.lessonId, recent[0].id)).orderBy(lessonLoadStudents.studentId);
+    const seededStudents = await perStudent();
+    expect(seededStudents).toHaveLength(seeded[0].studentCount);
     await h.db.transaction((tx) => storeLessonLoad(tx, recent[0].id));
+    expect(await perStudent()).toEqual(seededStudents);
     const [recomputed] = await h.db.select().from(lessonLoads).where(eq(lessonLoads.lessonId, recent[0].id));
     const figures = (l: typeof lessonLoads.$inferSelect) => [l.mainMeanBpm, l.peakBpm, l.recoveryBpm, l.groupDensity, l.individualDensity, l.targetShare, l.meetsTargets, l.studentCount, l.minutes];
     expect(figures(recomputed)).toEqual(figures(seeded[0]));
