@@ -109,6 +109,7 @@ export function NoticeListScreen({ family }: { family: NoticeFamily }) {
       query={query}
       columns={columns}
       rowKey="id"
+      phone={{ title: 'title', badge: 'state', fields: ['audience', 'showFrom', 'readCount'] }}
       onAdd={() => void navigate(access.paths.add!)}
       data-testid="notice-list"
     />
