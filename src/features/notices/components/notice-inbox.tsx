@@ -12,7 +12,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { cn } from '@/lib/cn';
 import { formatDateTime } from '@/lib/date-time';
 import { downloadInboxAttachment, inboxFilePath, useInbox, useInboxNotice, useMarkNoticeRead } from '../api';
-import { AttachmentList } from './notice-screens';
+import { AttachmentList } from './attachment-list';
 
 const PAGE_SIZE = 10;
 

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Eye, Paperclip, Pin } from 'lucide-react';
+import { Eye, Pin } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { useWatch } from 'react-hook-form';
@@ -13,7 +13,6 @@ import {
   NOTICE_TEXT_MAX,
   noticeListQuery,
   noticeSaveSchema,
-  type NoticeAttachment,
   type NoticeForm,
   type NoticeRow,
 } from '@/domain/notices/notices';
@@ -32,9 +31,9 @@ import { QueryState } from '@/components/query-state/query-state';
 import { RichTextEditor } from '@/components/rich-text/rich-text-editor';
 import { RichTextView } from '@/components/rich-text/rich-text-view';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatDateTime } from '@/lib/date-time';
+import { AttachmentList } from './attachment-list';
 import { downloadOwnAttachment, noticeKey, notices, useNoticeReceipts, useNoticeSchools, type NoticeFamily } from '../api';
 
 type Filters = { title?: string; state?: string };
@@ -218,28 +217,6 @@ export function NoticeFormScreen({ family }: { family: NoticeFamily }) {
         </FieldGroup>
       )}
     </FormScreen>
-  );
-}
-
-/** Attachments as download buttons. */
-export function AttachmentList({ attachments, onDownload }: { attachments: readonly NoticeAttachment[]; onDownload(a: NoticeAttachment): unknown }) {
-  const { t } = useTranslation('notices');
-  if (attachments.length === 0) return null;
-  return (
-    <div className="grid gap-2" data-testid="notice-attachments">
-      <h3 className="text-sm font-medium">{t('field.attachments')}</h3>
-      <ul className="flex flex-wrap gap-2">
-        {attachments.map((a) => (
-          <li key={a.id}>
-            <Button type="button" variant="outline" size="sm" onClick={() => void onDownload(a)}>
-              <Paperclip aria-hidden />
-              <span className="max-w-60 truncate">{a.name}</span>
-              <span className="text-muted-foreground">{t('size', { kb: Math.max(1, Math.round(a.size / 1024)) })}</span>
-            </Button>
-          </li>
-        ))}
-      </ul>
-    </div>
   );
 }
 
