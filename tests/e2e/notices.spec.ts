@@ -17,7 +17,7 @@ test('a notice the district publishes is read by a school, and the district sees
   await expect(district.getByTestId('notice-list')).toBeVisible();
   await district.getByTestId('list-add').click();
   const form = district.getByTestId('notice-form');
-  await form.getByLabel('标题').fill(title);
+  await form.getByRole('textbox', { name: '标题', exact: true }).fill(title);
   await form.getByText('立即发布').click();
   await form.locator('.ProseMirror').click();
   await district.keyboard.type('各学校：请于本周内组织冬季长跑。<script>alert(1)</script>');
