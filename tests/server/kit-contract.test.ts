@@ -157,8 +157,9 @@ const FIXTURES: Record<string, Fixture> = {
   },
   'admin.lesson.resourceLibrary': { ...admin },
   'admin.system.notice': { ...admin, create: async () => noticeBody('allSchools'), update: noticeUpdate },
-  'k12.system.notice': { ...k12('k12.system.notice'), create: async () => noticeBody('staff'), update: noticeUpdate },
-  'gx.system.notice': { ...gx('k12.system.notice'), create: async () => noticeBody('staff'), update: noticeUpdate },
+  // The demo seeds no notices: the other organisation's row is one the district's own cases created just before.
+  'k12.system.notice': { as: 'school01', other: { owner: 'district01', key: 'admin.system.notice', intruder: 'school01' }, create: async () => noticeBody('staff'), update: noticeUpdate },
+  'gx.system.notice': { as: 'college01', other: { owner: 'district01', key: 'admin.system.notice', intruder: 'college01' }, create: async () => noticeBody('staff'), update: noticeUpdate },
   'admin.test.conversion': {
     ...admin,
     create: async () => ({ name: `契约换算表${uniq()}`, stage: 'junior', year: 2060, basis: 'total', maxPoints: 50, note: '', rows: [{ min: 60, points: 30 }] }),
