@@ -23,6 +23,7 @@ import { meetDocumentRoutes } from './meets/documents.routes';
 import { meetRoutes } from './meets/meets.routes';
 import { menuRoutes } from './menus/menus.routes';
 import { myInfoRoutes } from './my-info/my-info.routes';
+import { noticeInboxRoutes, noticeRoutes } from './notices/notices.routes';
 import { listSettingsRoutes } from './list-settings/list-settings.routes';
 import { orgRoutes } from './school/structure.routes';
 import { logsRoutes } from './platform/logs.routes';
@@ -91,6 +92,8 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
 /** The console's modules, relative to /api/busi/web. */
 async function consoleModules(app: FastifyInstance, opts: ModuleOptions): Promise<void> {
   await app.register(myInfoRoutes, { prefix: '/myInfo', ...opts });
+  await app.register(noticeInboxRoutes, { prefix: '/myInfo/notices', storage: opts.storage });
+  for (const family of servedBy('system.notice')) await app.register(noticeRoutes, { prefix: `/${family}`, family });
   await app.register(listSettingsRoutes, { prefix: '/listSettings' });
   for (const family of servedBy('org.acayear', 'org.grade', 'org.class')) await app.register(schoolRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('org.currentOrg', 'org.orgInfo', 'org.department')) await app.register(orgManageRoutes, { prefix: `/${family}`, family });

@@ -89,6 +89,16 @@ const exemptionBody = async (c: Ctx, account: string): Promise<Body> => {
   return { studentId: rows[0].student, schoolYearId: rows[0].year, kind: 'exempt', reason: '契约', certificateFileId: null };
 };
 
+/** A notice (docs/product-rules.md#notices) and the update body of its detail. */
+const noticeBody = (audience: string): Body => ({ title: `契约公告${uniq()}`, content: '<p>契约</p>', audience, schoolIds: [], attachmentIds: [], pinned: false, published: true, showFrom: '2026-01-01', showUntil: null });
+const noticeUpdate = (d: Body): Body => ({
+  ...noticeBody(d.audience as string),
+  title: d.title,
+  attachmentIds: (d.attachments as { id: string }[]).map((a) => a.id),
+  schoolIds: d.schoolIds,
+  version: d.version,
+});
+
 const FIXTURES: Record<string, Fixture> = {
   'admin.org.department': { ...admin },
   'k12.org.acayear': { ...k12('k12.org.acayear'), update: schoolYearBody },
@@ -146,6 +156,10 @@ const FIXTURES: Record<string, Fixture> = {
     create: async () => ({ title: `契约百科${uniq()}`, category: WIKI_CATEGORIES[0], content: '<p>契约</p>', published: false }),
   },
   'admin.lesson.resourceLibrary': { ...admin },
+  'admin.system.notice': { ...admin, create: async () => noticeBody('allSchools'), update: noticeUpdate },
+  // The demo seeds no notices: the other organisation's row is one the district's own cases created just before.
+  'k12.system.notice': { as: 'school01', other: { owner: 'district01', key: 'admin.system.notice', intruder: 'school01' }, create: async () => noticeBody('staff'), update: noticeUpdate },
+  'gx.system.notice': { as: 'college01', other: { owner: 'district01', key: 'admin.system.notice', intruder: 'college01' }, create: async () => noticeBody('staff'), update: noticeUpdate },
   'admin.test.conversion': {
     ...admin,
     create: async () => ({ name: `契约换算表${uniq()}`, stage: 'junior', year: 2060, basis: 'total', maxPoints: 50, note: '', rows: [{ min: 60, points: 30 }] }),

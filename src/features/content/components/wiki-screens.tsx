@@ -20,8 +20,8 @@ import { EnumBadge } from '@/components/enum-badge/enum-badge';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { wiki, wikiKey, useWikiPublish } from '../api';
 import { FileThumb } from './file-thumb';
-import { RichTextEditor } from './rich-text-editor';
-import { RichTextView } from './rich-text-view';
+import { RichTextEditor } from '@/components/rich-text/rich-text-editor';
+import { RichTextView } from '@/components/rich-text/rich-text-view';
 import { formatDateTime } from '@/lib/date-time';
 
 type Filters = { title?: string; category?: string; state?: string };

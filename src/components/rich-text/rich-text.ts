@@ -20,13 +20,13 @@ export function sanitizeRichText(html: string): string {
  * Files of the store are read with the session (an <img src> carries no token): each image or video that names a
  * file gets an object URL of its content. Answers the URLs made, to revoke later.
  */
-export async function loadFileSources(root: ParentNode): Promise<string[]> {
+export async function loadFileSources(root: ParentNode, contentPath: (fileId: string) => string = filePaths.content): Promise<string[]> {
   const made: string[] = [];
   await Promise.all(
     [...root.querySelectorAll<HTMLImageElement | HTMLVideoElement>('img[data-file-id], video[data-file-id]')].map(async (el) => {
       const id = el.getAttribute('data-file-id')!;
       try {
-        const url = URL.createObjectURL((await download(filePaths.content(id))).blob);
+        const url = URL.createObjectURL((await download(contentPath(id))).blob);
         made.push(url);
         el.setAttribute('src', url);
       } catch {

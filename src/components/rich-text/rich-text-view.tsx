@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { cn } from '@/lib/cn';
-import { loadFileSources, sanitizeRichText } from '../rich-text';
+import { loadFileSources, sanitizeRichText } from './rich-text';
 
 /** Typography of rich text, shared by the editor and the view (no typography plugin in this project). */
 export const RICH_TEXT_CLASS = cn(
@@ -14,8 +14,12 @@ export const RICH_TEXT_CLASS = cn(
   '[&_video]:my-3 [&_video]:max-h-[480px] [&_video]:max-w-full [&_video]:rounded-md',
 );
 
-/** Wiki text as readers see it: sanitised again in the browser, images and videos loaded with the session. */
-export function RichTextView({ html, className }: { html: string; className?: string }) {
+/**
+ * Rich text as readers see it: sanitised again in the browser, images and videos loaded with the session. `contentPath`
+ * reads a file through another route than the file store's (a notice's files are read through the notice, whose
+ * readers are below the publisher: docs/product-rules.md#notices).
+ */
+export function RichTextView({ html, className, contentPath }: { html: string; className?: string; contentPath?: (fileId: string) => string }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = ref.current;
@@ -27,7 +31,7 @@ export function RichTextView({ html, className }: { html: string; className?: st
     el.replaceChildren(...doc.body.childNodes);
     let urls: string[] = [];
     let live = true;
-    void loadFileSources(el).then((made) => {
+    void loadFileSources(el, contentPath).then((made) => {
       if (live) urls = made;
       else made.forEach((u) => URL.revokeObjectURL(u));
     });
@@ -35,6 +39,6 @@ export function RichTextView({ html, className }: { html: string; className?: st
       live = false;
       urls.forEach((u) => URL.revokeObjectURL(u));
     };
-  }, [html]);
+  }, [html, contentPath]);
   return <div ref={ref} data-testid="rich-text-view" className={cn(RICH_TEXT_CLASS, className)} />;
 }

@@ -14,7 +14,7 @@ import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover
 import { toast } from '@/lib/toast';
 import { cn } from '@/lib/cn';
 import { i18next } from '@/lib/i18n';
-import { canonicalFileSources, withLoadedFiles } from '../rich-text';
+import { canonicalFileSources, withLoadedFiles } from './rich-text';
 import { RICH_TEXT_CLASS } from './rich-text-view';
 
 /** The file a node shows, kept as `data-file-id` (its src is an object URL while editing). */
