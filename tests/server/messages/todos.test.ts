@@ -41,9 +41,7 @@ describe('to-dos', () => {
   it('every item of a school administrator counts what its list shows under the same filter', async () => {
     const summary = await todos('school01');
     // The demo school has pending sign-ups, exemption requests and ended plans not yet released.
-    expect(new Set(summary.items.map((i) => i.kind))).toEqual(expect.objectContaining({}));
-    expect(summary.items.map((i) => i.kind)).toEqual(expect.arrayContaining(['exemptionReview']));
-    console.log(JSON.stringify(summary.items));
+    expect(summary.items.map((i) => i.kind)).toEqual(expect.arrayContaining(['signUpReview', 'reportRelease', 'exemptionReview', 'openCases']));
     for (const item of summary.items) expect(await listTotal('school01', item), item.to).toBe(item.count);
     expect(summary.total).toBe(summary.items.reduce((s, i) => s + i.count, 0));
   });
