@@ -89,5 +89,5 @@ export const todoSummarySchema = z.object({ items: z.array(todoItemSchema), tota
 export const TODO_PER_KIND_MAX = 5;
 /** The bell asks again this often (ms), and when the window regains focus. */
 export const TODO_POLL_MS = 60_000;
-/** The bell's popover lists this many latest messages. */
+/** The bell's popover lists this many latest messages (of the smallest page the list API allows). */
 export const TODO_LATEST_MESSAGES = 5;

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Page } from '@/domain/api';
-import { TODO_LATEST_MESSAGES, TODO_POLL_MS, type MessageRead, type MessageRow, type TodoSummary } from '@/domain/messages/messages';
+import { DEFAULT_PAGE_SIZE } from '@/domain/constants';
+import { TODO_POLL_MS, type MessageRead, type MessageRow, type TodoSummary } from '@/domain/messages/messages';
 import { get, post } from '@/lib/api-client';
 
 /** The user's to-dos and messages (docs/product-rules.md#to-dos-and-messages). */
@@ -27,7 +28,7 @@ export function useMessages(query: MessageQuery, enabled = true) {
 }
 
 /** The latest few messages for the bell's popover. */
-export const useLatestMessages = (enabled: boolean) => useMessages({ current: 1, size: TODO_LATEST_MESSAGES }, enabled);
+export const useLatestMessages = (enabled: boolean) => useMessages({ current: 1, size: DEFAULT_PAGE_SIZE }, enabled);
 
 /** Marks messages read (the ids, or all): the messages and the to-dos (an import's failures) are asked again. */
 export function useMarkRead() {

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Bell } from 'lucide-react';
+import { TODO_LATEST_MESSAGES } from '@/domain/messages/messages';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
@@ -56,7 +57,7 @@ export function TodoBell() {
         <div className="border-y px-4 py-2.5 text-sm font-semibold">{t('bell.latest')}</div>
         {latest.data && latest.data.records.length > 0 ? (
           <ul className="max-h-64 divide-y overflow-y-auto">
-            {latest.data.records.map((m) => (
+            {latest.data.records.slice(0, TODO_LATEST_MESSAGES).map((m) => (
               <li key={m.id} className="grid gap-0.5 px-4 py-2.5 text-sm" data-testid="todo-bell-message">
                 <span className={cn(!m.readAt && 'font-medium')}>{m.text}</span>
                 <span className="text-xs text-muted-foreground">{at(m.createdAt)}</span>
