@@ -11,6 +11,7 @@ import { entryPage } from '../meets/entry.service';
 import { exemptionPage } from '../exemptions/exemptions.service';
 import { casePage } from '../warnings/cases.service';
 import { planPage } from '../test-plans/test-plans-manage.service';
+import { homeworkPage } from '../homework/homework.service';
 import { messagePage } from './messages.service';
 
 /**
@@ -79,6 +80,11 @@ const SOURCES: readonly Source[] = [
       return out;
     },
   },
+  // Homework of the teacher's classes (the school's, for an administrator) with videos waiting for a verdict; reviewing is
+  // the homework page's edit button.
+  listItem('homeworkVideos', familyKey('homework.homeworkManagement'), 'edit', { review: 'pending' }, (db, actor, now) =>
+    totalOf(homeworkPage(db, { actor, subtree: false }, { ...ONE, review: 'pending', name: '' }, now)),
+  ),
   // Ended plans whose reports are not released to the families yet.
   listItem('reportRelease', familyKey('test.testManage'), 'release', { status: 'ended', released: 'no' }, (db, actor, now) =>
     totalOf(planPage(db, { tenantOrgId: actor.tenantOrgId, orgType: actor.orgType, userId: actor.userId, now }, { ...ONE, status: 'ended', released: 'no', bin: false, name: '' })),
