@@ -10,6 +10,7 @@ import { driverOf, type Db, type Tx } from '../db/client';
 import { jobs } from '../db/schema/jobs';
 import { loadScope, type Actor } from '../plugins/tenant';
 import { AppError, type MessageKey } from './app-error';
+import { leaveJobMessage } from './job-messages';
 
 /**
  * The job queue (docs/decisions/026-job-queue.md): pg-boss on the app's own database — the PGlite handle in one process,
@@ -228,7 +229,10 @@ export class JobQueue {
         ),
       )
       .returning({ id: jobs.id, kind: jobs.kind });
-    for (const job of lost) log.warn({ jobId: job.id, kind: job.kind }, 'job given up after its process died on every attempt');
+    for (const job of lost) {
+      log.warn({ jobId: job.id, kind: job.kind }, 'job given up after its process died on every attempt');
+      await leaveJobMessage(db, job.id);
+    }
     return lost.map((job) => job.id);
   }
 
@@ -304,6 +308,8 @@ export class JobQueue {
         const result = await write(tx);
         // Another run finished it first: roll this one back rather than write twice.
         if ((await markDone(tx, result)).length === 0) throw new AppError(409, JOB_FAILED);
+        // The starter's message commits with the result (docs/product-rules.md#to-dos-and-messages).
+        await leaveJobMessage(tx, id);
       });
     };
     const finishIn: JobContext<unknown>['finishIn'] = async (query, result) => {
@@ -318,6 +324,8 @@ export class JobQueue {
       const kind = row.kind as JobKind;
       const runOn = (on: Db) => handler({ id, db: on, actor, input: row.input, t, locale, now, progress, finish, finishIn });
       await (REPLICA_READ_KINDS.has(kind) && this.#opts.readFresh ? this.#opts.readFresh(runOn) : runOn(db));
+      // A job finished through `finishIn` (its own transaction) gets its message now; after `finish` this is a no-op.
+      await leaveJobMessage(db, id);
     } catch (err) {
       // The status too: a screen (and a test) tells a refused file (400) from a busy plan (409).
       const error = err instanceof AppError ? { key: err.i18nKey, params: err.params, status: err.status } : { key: JOB_FAILED, params: {}, status: 500 };
@@ -326,6 +334,7 @@ export class JobQueue {
         .update(jobs)
         .set({ state: 'failed', error, stage: null, finishedAt: now() })
         .where(and(eq(jobs.id, id), eq(jobs.state, 'running')));
+      await leaveJobMessage(db, id);
     }
   }
 }

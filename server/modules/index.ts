@@ -51,6 +51,7 @@ import { testSheetRoutes } from './test-day/test-sheets.routes';
 import { retestRoutes } from './retest/retest.routes';
 import { reportReleaseRoutes } from './parent-reports/parent-reports.routes';
 import { jobRoutes } from './jobs/jobs.routes';
+import { messageRoutes } from './messages/messages.routes';
 import { mourningPublicRoutes, shellRoutes } from './shell/shell.routes';
 import { graduationRoutes } from './graduation/graduation.routes';
 import { registerConsoleDocs } from '../lib/openapi';
@@ -141,4 +142,5 @@ async function consoleModules(app: FastifyInstance, opts: ModuleOptions): Promis
   for (const family of servedBy('class.load.summary')) await app.register(loadSummaryRoutes, { prefix: `/${family}`, family });
   if (servedBy('class.load').includes('admin')) await app.register(loadDistrictRoutes, { prefix: '/admin' });
   await app.register(jobRoutes, { prefix: '/jobs', storage: opts.storage });
+  await app.register(messageRoutes);
 }

@@ -175,13 +175,17 @@ export async function homeworkPage(db: DbOrTx, reader: HomeworkReader, q: Homewo
     ].filter((c): c is SQL => c !== undefined),
     sql` and `,
   );
+  // Videos waiting for review are counted per row by the row's select, so that filter applies to its result.
+  const shown = q.review === 'pending' ? sql`where "pendingReviews" > 0` : sql``;
   const { rows } = await db.execute<RawRow>(
-    sql`select *, count(*) over()::int as total from (${rowSelect(today, now, scope)} where ${where}) x
+    sql`select *, count(*) over()::int as total from (${rowSelect(today, now, scope)} where ${where}) x ${shown}
       order by "startDate" desc, "createdAt" desc, id limit ${q.size} offset ${(q.current - 1) * q.size}`,
   );
   let total = rows[0]?.total ?? 0;
   if (rows.length === 0 && q.current > 1) {
-    const { rows: counted } = await db.execute<{ n: number }>(sql`select count(*)::int as n from homeworks h where ${where}`);
+    const { rows: counted } = await db.execute<{ n: number }>(
+      q.review === 'pending' ? sql`select count(*)::int as n from (${rowSelect(today, now, scope)} where ${where}) x ${shown}` : sql`select count(*)::int as n from homeworks h where ${where}`,
+    );
     total = counted[0].n;
   }
   const done = await doneCounts(

@@ -120,6 +120,12 @@ const binCutoff = (now: Date) => new Date(now.getTime() - PLAN_BIN_DAYS * 86_400
 /** SQL: the plan is in the recycle bin and still restorable at `now`. */
 const inBin = (now: Date) => and(isNotNull(testPlans.deletedAt), gt(testPlans.deletedAt, binCutoff(now)));
 
+/** SQL: the plan's reports are released to the families (a report_releases row), or not. */
+const releasedCondition = (released: boolean) => {
+  const row = sql`exists (select 1 from report_releases r where r.plan_id = ${testPlans.id})`;
+  return released ? row : sql`not ${row}`;
+};
+
 /**
  * Plans of the tenant organisation (or of its schools, admin family), newest first, filtered and paged (docs/product-rules.md#test-plans);
  * with `bin`, the recycle bin instead: deleted plans still restorable, most recently deleted first.
@@ -134,6 +140,7 @@ export async function planPage(db: DbOrTx, actor: PlanActor, q: PlanPageQuery): 
     q.academicYear ? eq(schoolYears.academicYear, q.academicYear) : undefined,
     q.semesterCode ? eq(testPlans.semesterCode, q.semesterCode) : undefined,
     q.status ? statusCondition(q.status, localDate(actor.now)) : undefined,
+    q.released ? releasedCondition(q.released === 'yes') : undefined,
   );
   const [records, [{ total }]] = await Promise.all([
     planQuery(db, where)

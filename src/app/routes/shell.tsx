@@ -18,6 +18,7 @@ import { useSessionSync } from '@/features/auth/hooks/use-session-sync';
 import { useSignOut } from '@/features/auth/hooks/use-sign-out';
 import { useSwitchAccount } from '@/features/auth/hooks/use-switch-account';
 import { TasksMenu } from '@/components/jobs/tasks-menu';
+import { TodoBell } from '@/features/messages/components/todo-bell';
 import { buildCrumbs } from './crumbs';
 
 const NO_MENU: MenuNode[] = [];
@@ -51,7 +52,14 @@ export function ShellRoute({ children, noCrumbs = false }: { children?: ReactNod
       homePath={landingPath(tree) ?? '/myInfo/base'}
       menuTree={tree}
       breadcrumbs={crumbs}
-      tasksMenu={uinfo ? <TasksMenu /> : null}
+      tasksMenu={
+        uinfo ? (
+          <>
+            <TodoBell />
+            <TasksMenu />
+          </>
+        ) : null
+      }
       tabScope={tabScope(uinfo)}
       tabsEnabled={prefs.tabs}
       pageLabel={pageLabel}

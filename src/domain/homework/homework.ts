@@ -127,7 +127,9 @@ export type HomeworkForm = z.input<typeof homeworkSaveSchema>;
 const statusFilter = enumFilter(PLAN_STATUSES, 'activities:task.statusInvalid');
 
 /** The homework list's filters (the admin list also filters by school). */
-export const homeworkListQuery = listQuery({ name: textFilter(), status: statusFilter, classId: idFilter, schoolId: idFilter });
+/** `review: 'pending'`: homework with videos waiting for a teacher's review (the to-do of docs/product-rules.md#to-dos-and-messages). */
+export const HOMEWORK_REVIEW_FILTERS = ['pending'] as const;
+export const homeworkListQuery = listQuery({ name: textFilter(), status: statusFilter, classId: idFilter, schoolId: idFilter, review: enumFilter(HOMEWORK_REVIEW_FILTERS) });
 export type HomeworkListQuery = z.output<typeof homeworkListQuery>;
 
 /** The per-student completion list of a homework. */

@@ -151,6 +151,8 @@ export type PlanRequest = z.output<typeof planRequestSchema>;
 const optionalText = textFilter();
 
 /** Filters of the plan list (docs/product-rules.md#plan-states): name contains, school year, semester, status; paging of docs/product-rules.md#lists. */
+/** The plan list's release filter. */
+export const PLAN_RELEASED_FILTERS = ['yes', 'no'] as const;
 export const planPageQuerySchema = pageQuerySchema.extend({
   name: optionalText,
   schoolYearId: optionalId(),
@@ -160,6 +162,8 @@ export const planPageQuerySchema = pageQuerySchema.extend({
   status: enumFilter(PLAN_STATUSES, 'testPlans:validation.statusInvalid'),
   /** Admin family: only this school's plans. */
   schoolOrgId: optionalId(),
+  /** Reports released to the families or not yet (the to-do of docs/product-rules.md#to-dos-and-messages opens `no`). */
+  released: enumFilter(PLAN_RELEASED_FILTERS, 'testPlans:validation.statusInvalid'),
   /** 1 = the recycle bin (deleted plans with results, still restorable) instead of the live plans. */
   bin: z.preprocess((v) => v === '1' || v === 'true' || v === true, z.boolean()),
 });

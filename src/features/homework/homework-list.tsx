@@ -13,7 +13,7 @@ import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { homework, homeworkKey, useEndHomework, type HomeworkFamily } from './api';
 import { TaskStatusBadge, useItemLabels } from '../../components/activities/task-items-field';
 
-type Filters = { name?: string; status?: string };
+type Filters = { name?: string; status?: string; review?: string };
 const col = createDataTableColumnHelper<HomeworkRow>();
 
 /** sportsHomework/homeworkManagement: the school's homework (k12) or its schools' homework (admin), with status and completion. */
@@ -24,7 +24,7 @@ export function HomeworkListScreen({ family }: { family: HomeworkFamily }) {
   const access = usePageAccess(key);
   const api = homework(family);
   const labels = useItemLabels();
-  const state = useListState<Filters>(['name', 'status']);
+  const state = useListState<Filters>(['name', 'status', 'review']);
   const query = api.useList(state.query);
   const remove = api.useDelete();
   const end = useEndHomework();
@@ -32,6 +32,7 @@ export function HomeworkListScreen({ family }: { family: HomeworkFamily }) {
   const filters: FilterDef<Filters>[] = [
     { name: 'name', type: 'text', label: t('name'), placeholder: t('namePlaceholder') },
     { name: 'status', type: 'select', label: t('activities:task.status.label'), options: enumOptions(TASK_STATUS_TABLE, t) },
+    { name: 'review', type: 'select', label: t('review'), options: [{ value: 'pending', label: t('pendingReviews') }] },
   ];
 
   const columns = useMemo(

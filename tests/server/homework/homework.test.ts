@@ -2,6 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HomeworkClassCompletion, HomeworkDetail, HomeworkRow, HomeworkStudentCompletion, HomeworkSubmission } from '@/domain/homework/homework';
 import type { Page } from '@/domain/api';
+import type { TodoSummary } from '@/domain/messages/messages';
 import { ORG_TYPE } from '@/domain/constants';
 import { localDate } from '@/domain/dates';
 import { activityRecords } from '../../../server/db/schema/activities';
@@ -262,11 +263,18 @@ describe('completion and video review', () => {
     const sub = () => t.as('school01').get(`${BASE}/${hw.id}/submissions?current=1&size=10`).then((r) => (r as AsAnswer<Page<HomeworkSubmission>>).body.data.records[0]);
     expect(await sub()).toMatchObject({ id: recordId, review: 'pending', videoFileId: video, reached: true, target: 100 });
     expect((await t.as('school01').get<HomeworkDetail>(`${BASE}/${hw.id}`)).body.data.pendingReviews).toBe(1);
+    // The teacher's to-do counts the homework with videos waiting, as the homework list filtered to them shows it.
+    const videosTodo = async () => (await t.as('teacher01').get<TodoSummary>('/api/busi/web/todos')).body.data.items.find((i) => i.kind === 'homeworkVideos');
+    const waiting = await t.as('teacher01').get<Page<HomeworkRow>>(`${BASE}/page?current=1&size=10&review=pending`);
+    expect(waiting.body.data.records.map((r) => r.id)).toContain(hw.id);
+    expect(waiting.body.data.records.every((r) => r.pendingReviews > 0)).toBe(true);
+    expect(await videosTodo()).toMatchObject({ count: waiting.body.data.total, to: '/k12/sportsHomework/homeworkManagement?review=pending' });
 
     const noReason = await t.as('teacher01').put(`${BASE}/submissions/${recordId}/review`, { verdict: 'invalid', reason: ' ' });
     expect(noReason.status).toBe(400);
     expect(noReason.body).toMatchObject({ msg: '请填写无效原因', data: { field: 'reason' } });
     expect((await t.as('teacher01').put(`${BASE}/submissions/${recordId}/review`, { verdict: 'invalid', reason: '视频中不是本人' })).status).toBe(200);
+    expect((await videosTodo())?.count ?? 0).toBe(waiting.body.data.total - 1);
     expect(await sub()).toMatchObject({ review: 'invalid', reviewReason: '视频中不是本人', invalid: true, reached: false });
     expect((await t.as('school01').get<HomeworkClassCompletion[]>(`${BASE}/${hw.id}/classes`)).body.data[0].done).toBe(0);
     const [log] = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'homeworkSubmission'), eq(auditLogs.entityId, recordId)));

@@ -6,11 +6,15 @@ import { SchoolDashboard } from '@/features/data-center/components/school-dashbo
 import { dataCenterPermissions } from '@/features/data-center/family';
 import { WarningSummaryCard } from '@/features/warnings/components/warning-cards';
 import { LessonLoadCard } from '@/features/lesson-load/summary/load-card';
+import { TodoPanel } from '@/features/messages/components/todo-panel';
 
 /** /k12/dataCenter/school and /gx/dataCenter/school: the school dashboard, with the wall-link manager for roles allowed to publish one. */
 export function DataCenterSchoolPage() {
   const family = useAtomValue(dataCenterFamilyAtom);
+  // The user's first page: what waits for them above the dashboard (docs/product-rules.md#to-dos-and-messages).
   return (
+    <div className="grid gap-4">
+    <TodoPanel />
     <SchoolDashboard
       extra={
         <>
@@ -24,5 +28,6 @@ export function DataCenterSchoolPage() {
         </PermissionGate>
       }
     />
+    </div>
   );
 }

@@ -8,6 +8,7 @@ import type { Family } from '@/domain/menus/access';
 import { canCorrectDates, canUndoEnd, PLAN_ADMIN_ACTION } from '@/domain/test-plans/access';
 import { enumOptions } from '@/domain/presentation';
 import { PLAN_STATUS_TABLE } from '@/domain/test-plans/status';
+import { PLAN_RELEASED_FILTERS } from '@/domain/test-plans/schemas';
 import type { PlanRow } from '@/domain/test-plans/types';
 import { createDataTableColumnHelper, type DataTableColumns } from '@/components/data-table/data-table';
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
@@ -29,8 +30,8 @@ import { useDateTime } from '@/lib/date-time';
 const col = createDataTableColumnHelper<PlanRow>();
 const ended = (p: PlanRow) => p.status === 'ended';
 
-type PlanFilters = { schoolOrgId?: string; name?: string; academicYear?: string; semesterCode?: string; status?: string };
-const FILTERS = ['schoolOrgId', 'name', 'academicYear', 'semesterCode', 'status'] as const;
+type PlanFilters = { schoolOrgId?: string; name?: string; academicYear?: string; semesterCode?: string; status?: string; released?: string };
+const FILTERS = ['schoolOrgId', 'name', 'academicYear', 'semesterCode', 'status', 'released'] as const;
 
 /**
  * organizeTest/testManage: the test plans with filters, server paging and the row actions the role holds; plan
@@ -85,6 +86,8 @@ export function PlanListScreen({ family, extension }: { family: Family; extensio
       options: Object.values(SEMESTER).map((code) => ({ value: String(code), label: t(`semester.${code}`) })),
     },
     { name: 'status', type: 'select', label: t('filter.status'), className: 'w-32', options: enumOptions(PLAN_STATUS_TABLE, t) },
+    // Reports released to the families; the to-do "reports to release" opens `released=no` (docs/product-rules.md#to-dos-and-messages).
+    { name: 'released', type: 'select', label: t('filter.released'), className: 'w-32', options: PLAN_RELEASED_FILTERS.map((v) => ({ value: v, label: t(`filter.releasedOption.${v}`) })) },
   ];
 
   // What the row actions offer follows the day the list was opened.
