@@ -119,6 +119,7 @@ export const AUDIT_ENTITIES = [
   'testDayEntry',
   'physiqueExemption',
   'platformSetting',
+  'dictionaryEntry',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
