@@ -6,8 +6,8 @@ import type { EnumTable } from '../presentation';
 import { EXEMPTION_KIND_TABLE } from '../exemptions/exemptions';
 import { GENDER_TABLE } from '../people/gender';
 import { PARENT_RELATION_TABLE } from '../people/parents';
+import { ETHNICITY_CODES } from '../people/students';
 import { CERTIFICATE_TYPE_TABLE, TEACHING_SUBJECT_TABLE } from '../people/staff';
-import { ETHNICITY_CODES } from '../physique/national-template';
 import { gradeNameKey } from '../school/grades';
 import { DEVICE_KIND_TABLE } from '../venue/devices';
 import { VENUE_TYPE_TABLE } from '../venue/venues';
@@ -40,7 +40,7 @@ export const DICTIONARIES = {
   venueType: { extendable: true, entries: fromTable(VENUE_TYPE_TABLE) },
   deviceKind: { extendable: false, entries: fromTable(DEVICE_KIND_TABLE) },
   gender: { extendable: false, entries: fromTable(GENDER_TABLE) },
-  nation: { extendable: false, entries: ETHNICITY_CODES.map((code) => ({ code, labelKey: `dictionaries:nation.${code}` })) },
+  nation: { extendable: false, entries: ETHNICITY_CODES.map((code) => ({ code, labelKey: `people:students.nation.${code}` })) },
   grade: { extendable: false, entries: GRADE_NOS.map((n) => ({ code: String(n), labelKey: gradeNameKey(n) })) },
   parentRelation: { extendable: false, entries: fromTable(PARENT_RELATION_TABLE) },
   certificateType: { extendable: false, entries: fromTable(CERTIFICATE_TYPE_TABLE) },

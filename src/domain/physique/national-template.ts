@@ -190,9 +190,6 @@ const ETHNIC_CODE_BY_NAME: ReadonlyMap<string, string> = new Map([
   ['外国血统', '98'],
 ]);
 
-/** Every national ethnicity code (GB/T 3304) in order: '01'…'56', then 97 other and 98 foreign origin (the nation dictionary). */
-export const ETHNICITY_CODES: readonly string[] = [...ETHNIC_GROUPS.map((_, i) => String(i + 1).padStart(2, '0')), '97', '98'];
-
 /** Two-digit national ethnicity code (民族代码, GB/T 3304) from a code (1, '01') or a name (汉族, 漢族, 汉); null when unknown. */
 export function ethnicityCode(value: unknown): string | null {
   const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.normalize('NFKC').trim() : '';

@@ -58,6 +58,10 @@ describe('dictionaries: scope', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.data).toMatchObject({ field: 'type' });
     expect(refused.body.msg).toBe('请选择字典中启用的项');
+    // Another school's entry is not there at all for it.
+    const [climbing] = await t.db.select().from(dictionaryEntries).where(eq(dictionaryEntries.code, 'climbing'));
+    expect((await t.as('school02').get(`/api/busi/web/k12/system/dictionary/${climbing.id}`)).status).toBe(404);
+    expect((await t.as('school02').delete(`/api/busi/web/k12/system/dictionary/${climbing.id}`)).status).toBe(404);
     // The venue list filters by the own type.
     const page = (await t.as('school01').get<Page<VenueRow>>('/api/busi/web/k12/place/page?type=climbing')).body.data;
     expect(page.records.map((v) => v.name)).toEqual(['攀岩墙']);
