@@ -147,6 +147,8 @@ describe('the read cache', () => {
     calls['/api/busi/web/k12/class/load/summary'] = [['school01', 'k12/class/load/summary?group=teacher'], ['school01', 'k12/class/load/summary?group=school'], ['myclass01', 'k12/class/load/summary']];
     calls['/api/busi/web/gx/class/load/summary'] = [['college01', 'gx/class/load/summary?group=college']];
     calls['/api/busi/web/admin/class/load/schools'] = [['district01', 'admin/class/load/schools']];
+    // A dictionary's entries (docs/product-rules.md#dictionaries): the school's line of organisations.
+    calls['/api/busi/web/dictionaries/:code'] = [['school01', 'dictionaries/venueType']];
     expect([...t.app.readCache.routes.keys()].filter((r) => !calls[r])).toEqual([]);
     for (const [route, list] of Object.entries(calls)) {
       const declared = t.app.readCache.routes.get(route);
