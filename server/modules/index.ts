@@ -25,6 +25,7 @@ import { menuRoutes } from './menus/menus.routes';
 import { myInfoRoutes } from './my-info/my-info.routes';
 import { noticeInboxRoutes, noticeRoutes } from './notices/notices.routes';
 import { listSettingsRoutes } from './list-settings/list-settings.routes';
+import { dictionaryReadRoutes, dictionaryRoutes } from './dictionaries/dictionaries.routes';
 import { orgRoutes } from './school/structure.routes';
 import { logsRoutes } from './platform/logs.routes';
 import { districtRoutes } from './data-center/district.routes';
@@ -143,4 +144,6 @@ async function consoleModules(app: FastifyInstance, opts: ModuleOptions): Promis
   if (servedBy('class.load').includes('admin')) await app.register(loadDistrictRoutes, { prefix: '/admin' });
   await app.register(jobRoutes, { prefix: '/jobs', storage: opts.storage });
   await app.register(messageRoutes);
+  await app.register(dictionaryReadRoutes, { prefix: '/dictionaries' });
+  for (const family of servedBy('system.dictionary')) await app.register(dictionaryRoutes, { prefix: `/${family}`, family });
 }

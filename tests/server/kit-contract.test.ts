@@ -127,6 +127,22 @@ const FIXTURES: Record<string, Fixture> = {
     create: async () => ({ name: '契约设备', serialNo: `KIT-${uniq()}`, status: 'online', activated: false }),
   },
   'k12.venue.place': { ...k12('k12.venue.place') },
+  ...Object.fromEntries(
+    (['admin', 'k12', 'gx'] as const).map((family) => [
+      `${family}.system.dictionary`,
+      {
+        as: { admin: 'district01', k12: 'school01', gx: 'college01' }[family],
+        // A district's entries are its schools' too by design: tests/server/dictionaries covers who sees and edits what.
+        noOther: 'platform entries lead the list and ancestors’ entries are shared: tests/server/dictionaries/dictionaries.test.ts',
+        listQuery: '&dictionary=venueType',
+        create: async () => ({ dictionary: 'venueType', code: `kit${uniq()}`, labelZhCn: '契约', labelZhTw: '', labelEnUs: '', sort: 1, enabled: true }),
+        update: (d: Body) => {
+          const labels = d.labels as { zh_cn: string; zh_tw: string; en_us: string };
+          return { labelZhCn: labels.zh_cn, labelZhTw: labels.zh_tw, labelEnUs: labels.en_us, sort: d.sort, enabled: d.enabled, version: d.version };
+        },
+      } satisfies Fixture,
+    ]),
+  ),
   'k12.test.testDay': { ...k12('k12.test.testDay'), create: stationBody, update: blanks('k12.test.testDay') },
   'gx.test.testDay': { ...gx('k12.test.testDay'), noRows: 'the demo’s test day is the K12 school’s; the university has no station' },
   'gx.venue.device': {

@@ -147,6 +147,10 @@ describe('the read cache', () => {
     calls['/api/busi/web/k12/class/load/summary'] = [['school01', 'k12/class/load/summary?group=teacher'], ['school01', 'k12/class/load/summary?group=school'], ['myclass01', 'k12/class/load/summary']];
     calls['/api/busi/web/gx/class/load/summary'] = [['college01', 'gx/class/load/summary?group=college']];
     calls['/api/busi/web/admin/class/load/schools'] = [['district01', 'admin/class/load/schools']];
+    // A dictionary's entries (docs/product-rules.md#dictionaries): the school's line of organisations.
+    calls['/api/busi/web/dictionaries/:code'] = [['school01', 'dictionaries/venueType']];
+    const entry = { dictionary: 'venueType', code: 'rcache', labelZhCn: '缓存', labelZhTw: '', labelEnUs: '', sort: 1, enabled: true };
+    expect((await t.as('school01').post('/api/busi/web/k12/system/dictionary', entry)).status).toBe(200);
     expect([...t.app.readCache.routes.keys()].filter((r) => !calls[r])).toEqual([]);
     for (const [route, list] of Object.entries(calls)) {
       const declared = t.app.readCache.routes.get(route);
@@ -157,6 +161,8 @@ describe('the read cache', () => {
         // route alone.
         await get(path, account);
         await t.db.execute(sql`update teacher_classes set class_id = class_id where false`);
+        // A dictionary reads no class scope: a write of one of the school's entries retires its answer.
+        if (route === '/api/busi/web/dictionaries/:code') await t.db.execute(sql`update dictionary_entries set version = version where code = 'rcache'`);
         const statements = await statementsOf(() => get(path, account));
         expect(statements.length, path).toBeGreaterThan(0);
         const read = new Set(statements.flatMap((s) => [...s.matchAll(/\b(?:from|join)\s+"?([a-z_][a-z0-9_]*)"?/gi)].map((m) => m[1]).filter((n) => tables.has(n))));

@@ -11,7 +11,8 @@ export const venues = pgTable(
     orgId: uuid('org_id').notNull().references(() => orgs.id),
     code: text('code').notNull(),
     name: text('name').notNull(),
-    type: text('type', { enum: ['track', 'court', 'gym', 'pool', 'field', 'other'] }).notNull(),
+    // A venueType dictionary code (platform or the organisation's own, docs/product-rules.md#dictionaries).
+    type: text('type').notNull(),
     version: integer('version').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -10,6 +10,7 @@ import { paginate } from '../../lib/paginate';
 import { containsPattern } from '../../lib/query';
 import { assertUnused, lockVersion, nextVersion, notFound, type Change } from '../../lib/resource';
 import type { Actor } from '../../plugins/tenant';
+import { assertDictionaryCode } from '../dictionaries/dictionaries.service';
 import { devicePage, devicesOutside, tenantDevices } from './device.service';
 
 const columns = {
@@ -53,6 +54,7 @@ async function assertCodeFree(tx: Tx, actor: Actor, code: string, exceptId?: str
 }
 
 export async function createVenue(tx: Tx, actor: Actor, body: VenueSave): Promise<VenueRow> {
+  await assertDictionaryCode(tx, actor, 'venueType', body.type, 'type');
   await assertCodeFree(tx, actor, body.code);
   const [row] = await tx.insert(venues).values({ orgId: actor.tenantOrgId, name: body.name, type: body.type, code: body.code }).returning({ id: venues.id });
   return venueById(tx, actor, row.id);
@@ -61,6 +63,8 @@ export async function createVenue(tx: Tx, actor: Actor, body: VenueSave): Promis
 export async function updateVenue(tx: Tx, actor: Actor, id: string, body: VenueSave): Promise<Change<VenueRow>> {
   await lockVersion(tx, venues, id, eq(venues.orgId, actor.tenantOrgId), body.version ?? -1);
   const before = await venueById(tx, actor, id);
+  // A type whose entry was disabled since stays on the venue that has it (docs/product-rules.md#dictionaries).
+  await assertDictionaryCode(tx, actor, 'venueType', body.type, 'type', before.type);
   await assertCodeFree(tx, actor, body.code, id);
   await tx.update(venues).set({ name: body.name, type: body.type, code: body.code, version: nextVersion(venues.version) }).where(eq(venues.id, id));
   return { before, after: await venueById(tx, actor, id) };

@@ -113,6 +113,7 @@ export const SCREENS: Readonly<Partial<Record<ScreenId, ScreenLoader>>> = {
   'system.notice.add': () => import('./notices/notices').then((m) => ({ default: m.NoticeFormPage })),
   'system.notice.edit': () => import('./notices/notices').then((m) => ({ default: m.NoticeFormPage })),
   'system.notice.detail': () => import('./notices/notices').then((m) => ({ default: m.NoticeDetailPage })),
+  'system.dictionary': () => import('./dictionaries/dictionaries').then((m) => ({ default: m.DictionaryPage })),
   'dataCenter.overview': () => import('./data-center/overview').then((m) => ({ default: m.DistrictOverviewPage })),
   'dataCenter.overview.school': () => import('./data-center/overview').then((m) => ({ default: m.DistrictSchoolPage })),
   'dataCenter.overview.grade': () => import('./data-center/grade').then((m) => ({ default: m.DataCenterGradePage })),

@@ -6,7 +6,9 @@ import { useForm, type FieldValues, type Path, type Resolver, type UseFormReturn
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { z } from 'zod';
+import type { DictionaryCode } from '@/domain/dictionaries/dictionaries';
 import { OK_MSG } from '@/domain/errors';
+import { useDictionarySchema } from '@/components/dictionary/use-dictionary';
 import { PageHeader } from '@/components/page-header/page-header';
 import { QueryState } from '@/components/query-state/query-state';
 import { Button } from '@/components/ui/button';
@@ -40,6 +42,11 @@ export interface FormScreenProps<S extends z.ZodObject, Row> {
    * leaving a changed form; closing the drawer (Esc, the overlay, ×, Cancel) leaves like Cancel.
    */
   presentation?: 'page' | 'drawer';
+  /**
+   * Fields that hold a dictionary code (`{ type: 'venueType' }`, docs/product-rules.md#dictionaries): the form checks
+   * them against the organisation's dictionary as the server does (an enabled entry or the record's own value).
+   */
+  dictionaries?: Readonly<Record<string, DictionaryCode>>;
   /** The fields; the form is passed for fields that depend on others (useWatch). */
   children(form: UseFormReturn<z.input<S>, unknown, z.output<S>>): ReactNode;
   /** After a save, before returning to `backTo` (e.g. refresh what the rest of the app shows of the record). */
@@ -120,13 +127,15 @@ function FormBody<S extends z.ZodObject, Row>({
   children,
   onSaved,
   presentation,
+  dictionaries,
   closeRef,
 }: FormScreenProps<S, Row> & { initial: z.input<S>; closeRef: { current: () => void } }) {
   const { t } = useTranslation(['components', 'ui', 'common']);
   const navigate = useNavigate();
   const save = resource.useSave(id);
+  const checked = useDictionarySchema(schema, dictionaries, initial as Record<string, unknown>);
   const form = useForm<z.input<S>, unknown, z.output<S>>({
-    resolver: zodResolver(schema as never) as unknown as Resolver<z.input<S>, unknown, z.output<S>>,
+    resolver: zodResolver(checked as never) as unknown as Resolver<z.input<S>, unknown, z.output<S>>,
     defaultValues: initial as never,
     mode: 'onTouched',
   });

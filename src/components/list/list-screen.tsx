@@ -4,11 +4,13 @@ import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import type { Page } from '@/domain/api';
+import type { DictionaryCode } from '@/domain/dictionaries/dictionaries';
 import { canDo, pageAccess } from '@/domain/menus/access';
 import type { ButtonAction } from '@/domain/menus/catalog';
 import { maxLengthOf } from '@/domain/list-query';
 import { createDataTableColumnHelper, DataTable, type DataTableColumns, type DataTablePhone, type RowData } from '@/components/data-table/data-table';
 import { ColumnSettings } from '@/components/data-table/column-settings';
+import { useDictionary } from '@/components/dictionary/use-dictionary';
 import { useListColumnSettings } from '@/components/data-table/use-column-settings';
 import { menuLabel } from '@/components/layout/menu-label';
 import { PageHeader } from '@/components/page-header/page-header';
@@ -33,6 +35,8 @@ import { rowActionsColumn, type RowAction } from './row-actions';
 export type FilterDef<F extends ListFilters> =
   | { name: keyof F & string; label: string; type: 'text'; placeholder?: string; className?: string }
   | { name: keyof F & string; label: string; type: 'select'; options: SelectOption[]; className?: string }
+  /** A select of a dictionary's entries, the organisation's own included (docs/product-rules.md#dictionaries). */
+  | { name: keyof F & string; label: string; type: 'dictionary'; dictionary: DictionaryCode; className?: string }
   /** A local day (YYYY-MM-DD); `after` / `before` name the filters it may not precede / follow (a date range). */
   | { name: keyof F & string; label: string; type: 'date'; after?: keyof F & string; before?: keyof F & string; className?: string };
 
@@ -343,6 +347,15 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
                   onChange={(v) => setDraft((d) => ({ ...d, [f.name]: v }))}
                 />
               </SearchField>
+            ) : f.type === 'dictionary' ? (
+              <DictionaryFilter
+                key={f.name}
+                label={f.label}
+                dictionary={f.dictionary}
+                className={f.className ?? 'w-40'}
+                value={draft[f.name]}
+                onChange={(v) => setDraft((d) => ({ ...d, [f.name]: v }))}
+              />
             ) : (
               <FilterSelect
                 key={f.name}
@@ -432,4 +445,11 @@ function useDevWarning(message: string | null) {
   useEffect(() => {
     if (message && import.meta.env.DEV) console.warn(message);
   }, [message]);
+}
+
+/** A filter over a dictionary's codes: every entry, disabled ones too (records may still hold them). */
+function DictionaryFilter({ dictionary, ...props }: { label: string; dictionary: DictionaryCode; className: string; value: string | undefined; onChange(value: string | undefined): void }) {
+  const dict = useDictionary(dictionary);
+  const options = useMemo(() => dict.entries.map((e) => ({ value: e.code, label: dict.label(e.code) })), [dict]);
+  return <FilterSelect {...props} options={options} />;
 }

@@ -121,6 +121,7 @@ export const AUDIT_ENTITIES = [
   'physiqueExemption',
   'platformSetting',
   'notice',
+  'dictionaryEntry',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { enumFilter, uuid } from '../fields';
+import { uuid } from '../fields';
+import { dictionaryCode, dictionaryCodeFilter } from '../dictionaries/codes';
 import { listQuery, textFilter, versionField } from '../list-query';
 import { enumTable } from '../presentation';
 import { deviceListQuery } from './devices';
@@ -9,6 +10,7 @@ import { deviceListQuery } from './devices';
  * associated with at most one venue; a venue with devices cannot be deleted.
  */
 
+/** The platform's venue types; an organisation may add its own (the venueType dictionary, docs/product-rules.md#dictionaries). */
 export const VENUE_TYPES = ['track', 'court', 'gym', 'pool', 'field', 'other'] as const;
 export type VenueType = (typeof VENUE_TYPES)[number];
 export const VENUE_TYPE_TABLE = enumTable(VENUE_TYPES, (v) => `venue:place.types.${v}`);
@@ -17,7 +19,8 @@ export const VENUE_NAME_MAX = 30;
 
 export const venueSaveSchema = z.object({
   name: z.string({ error: 'validation:venue.nameRequired' }).trim().min(1, 'validation:venue.nameRequired').max(VENUE_NAME_MAX, 'validation:venue.nameLength'),
-  type: z.enum(VENUE_TYPES, { error: 'validation:venue.typeRequired' }),
+  // A code of the organisation's effective venueType dictionary: the service checks it (dictionaryCodeIssue).
+  type: dictionaryCode('validation:venue.typeRequired'),
   code: z.string({ error: 'validation:venue.codeFormat' }).trim().regex(/^\d{2}$/, 'validation:venue.codeFormat'),
   version: versionField.optional(),
 });
@@ -25,7 +28,7 @@ export type VenueSave = z.output<typeof venueSaveSchema>;
 export type VenueForm = z.input<typeof venueSaveSchema>;
 
 /** The venue list's filters. */
-export const venueListQuery = listQuery({ name: textFilter(), type: enumFilter(VENUE_TYPES) });
+export const venueListQuery = listQuery({ name: textFilter(), type: dictionaryCodeFilter });
 
 /** Devices to associate with a venue (`device/:id`): devices of the same organisation. */
 export const venueDevicesSchema = z.object({
@@ -42,7 +45,7 @@ export const venueDeviceCandidateQuery = z.object({ keyword: textFilter() });
 export const venueRowSchema = z.object({
   id: z.string(),
   name: z.string(),
-  type: z.enum(VENUE_TYPES),
+  type: z.string().describe('A venueType dictionary code'),
   code: z.string().describe('Two-digit ID, unique in the organisation'),
   deviceCount: z.number().int(),
   version: z.number().int(),

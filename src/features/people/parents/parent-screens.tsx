@@ -6,7 +6,8 @@ import { PARENT_RELATION_TABLE, parentListQuery, parentSaveSchema, type ParentFo
 import { GENDER_TABLE } from '@/domain/people/staff';
 import { enumLabel, enumOptions } from '@/domain/presentation';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
-import { FieldGroup, RadioField, SelectField, TextField } from '@/components/form/fields';
+import { DictionaryField } from '@/components/form/dictionary-field';
+import { FieldGroup, RadioField, TextField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
 import { deleteAction, editAction, rowActionsColumn } from '@/components/list/row-actions';
@@ -89,7 +90,6 @@ function ChildrenField({ known }: { known: ParentRecord['children'] }) {
   const values = useWatch({ control, name: 'children' }) ?? [];
   const { errors } = useFormState({ control, name: 'children' });
   const [names, setNames] = useState<Map<string, PickerOption>>(() => new Map(known.map((c) => [c.studentId, { id: c.studentId, name: c.name, hint: `${c.className} · ${c.regNo}` }])));
-  const relations = enumOptions(PARENT_RELATION_TABLE, t);
   // The array's own message (no child at all) sits on the array, not on an item.
   const message = errors.children?.message ?? errors.children?.root?.message;
   return (
@@ -104,7 +104,7 @@ function ChildrenField({ known }: { known: ParentRecord['children'] }) {
         const c = names.get(values[i]?.studentId ?? '');
         return (
           <LinkedRecordRow key={f.id} record={c} removeLabel={t('parents.removeChild', { name: c?.name ?? '' })} onRemove={() => children.remove(i)} data-testid="parent-child">
-            <SelectField name={`children.${i}.relation`} label={t('parents.relation')} required options={relations} />
+            <DictionaryField name={`children.${i}.relation`} label={t('parents.relation')} required dictionary="parentRelation" />
           </LinkedRecordRow>
         );
       })}

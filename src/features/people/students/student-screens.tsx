@@ -5,10 +5,11 @@ import { useFieldArray, useFormContext, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { enumLabel, enumOptions } from '@/domain/presentation';
-import { ETHNICITY_CODES, STUDENT_STATUS_TABLE, studentListQuery, studentSaveSchema, studentTransferSchema, type StudentDetail, type StudentForm, type StudentRecord } from '@/domain/people/students';
+import { STUDENT_STATUS_TABLE, studentListQuery, studentSaveSchema, studentTransferSchema, type StudentDetail, type StudentForm, type StudentRecord } from '@/domain/people/students';
 import { GENDER_TABLE } from '@/domain/people/staff';
 import { PARENT_RELATION_TABLE, PARENT_RELATIONS } from '@/domain/people/parents';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
+import { DictionaryField } from '@/components/form/dictionary-field';
 import { DateField, FieldGroup, RadioField, SelectField, TextField, UploadField } from '@/components/form/fields';
 import { FormDialog } from '@/components/form/form-dialog';
 import { FormScreen } from '@/components/form/form-screen';
@@ -31,21 +32,18 @@ import { gradeNameKey } from '@/domain/school/grades';
 type Filters = { keyword?: string; gradeId?: string; classId?: string; status?: string };
 const col = createDataTableColumnHelper<StudentRecord>();
 
-/** Choices of the student screens, translated: grades, classes, statuses, genders, relations, ethnicities. */
+/** Choices of the student screens, translated: grades, classes, statuses, genders (relations and ethnicities: DictionaryField). */
 function useChoices(family: SchoolFamily) {
   const { t } = useTranslation(['people', 'school']);
   const options = useStudentOptions(family);
   return useMemo(() => {
     const gradeLabel = (g: { gradeNo: number; enrolYear: number; stage: string }) =>
       g.stage === 'university' ? t('school:grade.cohort', { year: g.enrolYear }) : t('school:grade.named', { grade: t(gradeNameKey(g.gradeNo)), year: g.enrolYear });
-    const opt = (prefix: string, values: readonly string[]): SelectOption[] => values.map((v) => ({ value: v, label: t(`${prefix}.${v}`) }));
     return {
       grades: (options.data?.grades ?? []).map((g) => ({ value: g.id, label: gradeLabel(g) })),
       classes: (options.data?.classes ?? []).map((c) => ({ value: c.id, label: c.name })),
       statuses: enumOptions(STUDENT_STATUS_TABLE, t),
       genders: enumOptions(GENDER_TABLE, t),
-      relations: enumOptions(PARENT_RELATION_TABLE, t),
-      ethnicities: opt('students.nation', ETHNICITY_CODES),
     };
   }, [t, options.data]);
 }
@@ -198,7 +196,7 @@ function ParentsSection({ family, known }: { family: SchoolFamily; known: Studen
         const p = names.get(values[i]?.parentId ?? '');
         return (
           <LinkedRecordRow key={f.id} record={p} removeLabel={t('students.removeParent', { name: p?.name ?? '' })} onRemove={() => linked.remove(i)} data-testid="linked-parent">
-            <SelectField name={`parents.${i}.relation`} label={t('students.relation')} required options={choices.relations} />
+            <DictionaryField name={`parents.${i}.relation`} label={t('students.relation')} required dictionary="parentRelation" />
           </LinkedRecordRow>
         );
       })}
@@ -207,7 +205,7 @@ function ParentsSection({ family, known }: { family: SchoolFamily; known: Studen
           <TextField name={`newParents.${i}.name`} label={t('students.parentName')} required maxLength={30} />
           <RadioField name={`newParents.${i}.gender`} label={t('students.parentGender')} required options={choices.genders} />
           <TextField name={`newParents.${i}.mobile`} label={t('students.mobile')} required type="tel" inputMode="numeric" maxLength={11} />
-          <SelectField name={`newParents.${i}.relation`} label={t('students.relation')} required options={choices.relations} />
+          <DictionaryField name={`newParents.${i}.relation`} label={t('students.relation')} required dictionary="parentRelation" />
           <RemoveButton label={t('students.removeNewParent')} onClick={() => added.remove(i)} />
         </div>
       ))}
@@ -330,7 +328,7 @@ export function StudentFormScreen({ family }: { family: SchoolFamily }) {
             <SelectField name="classId" label={t('students.className')} required options={choices.classes} />
             <RadioField name="gender" label={t('students.gender')} required options={choices.genders} />
             <DateField name="birthDate" label={t('students.birthDate')} />
-            <SelectField name="ethnicity" label={t('students.ethnicity')} required clearable={false} options={choices.ethnicities} />
+            <DictionaryField name="ethnicity" label={t('students.ethnicity')} required clearable={false} dictionary="nation" />
             <SelectField name="status" label={t('students.status')} required clearable={false} options={choices.statuses} />
             <UploadField name="photoFileId" label={t('students.photo')} purpose="face" />
           </FieldGroup>

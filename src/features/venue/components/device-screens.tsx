@@ -6,6 +6,7 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { enumOptions } from '@/domain/presentation';
 import { DEVICE_KIND_TABLE, DEVICE_STATUS_TABLE, deviceListQuery, deviceSaveSchema, type DeviceForm, type DeviceRow, type DeviceStatus } from '@/domain/venue/devices';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
+import { DictionaryField } from '@/components/form/dictionary-field';
 import { FieldGroup, RadioField, SelectField, TextField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
@@ -76,7 +77,7 @@ export function DeviceListScreen({ family }: { family: SchoolFamily }) {
   const filters: FilterDef<Filters>[] = [
     { name: 'keyword', type: 'text', label: t('device.keyword'), placeholder: t('device.keywordPlaceholder') },
     { name: 'status', type: 'select', label: t('device.status'), options: enumOptions(DEVICE_STATUS_TABLE, t) },
-    { name: 'kind', type: 'select', label: t('device.kind'), options: enumOptions(DEVICE_KIND_TABLE, t) },
+    { name: 'kind', type: 'dictionary', label: t('device.kind'), dictionary: 'deviceKind' },
     { name: 'venueId', type: 'select', label: t('device.venue'), options: (options.data?.venues ?? []).map((v) => ({ value: v.id, label: v.name })) },
   ];
 
@@ -206,7 +207,7 @@ export function DeviceFormScreen({ family }: { family: SchoolFamily }) {
         <FieldGroup>
           <TextField name="name" label={t('device.name')} required />
           <TextField name="serialNo" label={t('device.serialNo')} required />
-          <SelectField name="kind" label={t('device.kind')} required options={enumOptions(DEVICE_KIND_TABLE, t)} />
+          <DictionaryField name="kind" label={t('device.kind')} required dictionary="deviceKind" />
           <TextField name="mac" label={t('device.mac')} placeholder={t('device.macPlaceholder')} maxLength={17} />
           <TextField name="softwareVersion" label={t('device.softwareVersion')} />
           <SelectField

@@ -4,10 +4,11 @@ import { Link2, Link2Off } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { DeviceRow } from '@/domain/venue/devices';
-import { enumLabel, enumOptions } from '@/domain/presentation';
-import { VENUE_TYPE_TABLE, venueDeviceListQuery, venueListQuery, venueSaveSchema, type VenueForm, type VenueRow } from '@/domain/venue/venues';
+import { venueDeviceListQuery, venueListQuery, venueSaveSchema, type VenueForm, type VenueRow } from '@/domain/venue/venues';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
-import { FieldGroup, SelectField, TextField } from '@/components/form/fields';
+import { useDictionary } from '@/components/dictionary/use-dictionary';
+import { DictionaryField } from '@/components/form/dictionary-field';
+import { FieldGroup, TextField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
 import { deleteAction, editAction, rowActionsColumn } from '@/components/list/row-actions';
@@ -30,11 +31,11 @@ export function VenueListScreen({ family }: { family: SchoolFamily }) {
   const state = useListState<Filters>(['name', 'type']);
   const query = api.useList(state.query);
   const remove = api.useDelete();
-  const typeOptions = enumOptions(VENUE_TYPE_TABLE, t);
+  const venueTypes = useDictionary('venueType');
 
   const filters: FilterDef<Filters>[] = [
     { name: 'name', type: 'text', label: t('place.name'), placeholder: t('place.namePlaceholder') },
-    { name: 'type', type: 'select', label: t('place.type'), options: typeOptions },
+    { name: 'type', type: 'dictionary', label: t('place.type'), dictionary: 'venueType' },
   ];
 
   const columns = useMemo(
@@ -42,7 +43,7 @@ export function VenueListScreen({ family }: { family: SchoolFamily }) {
       col.columns([
         col.accessor('code', { header: t('place.code'), cell: ({ getValue }) => <span className="font-mono">{getValue()}</span> }),
         col.accessor('name', { header: t('place.name'), cell: ({ getValue }) => <span className="font-medium">{getValue()}</span> }),
-        col.accessor('type', { header: t('place.type'), cell: ({ getValue }) => enumLabel(VENUE_TYPE_TABLE, getValue(), t) }),
+        col.accessor('type', { header: t('place.type'), cell: ({ getValue }) => venueTypes.label(getValue()) }),
         col.accessor('deviceCount', { header: t('place.deviceCount'), meta: { align: 'right' } }),
         rowActionsColumn<VenueRow>({
           pageKey: key,
@@ -54,7 +55,7 @@ export function VenueListScreen({ family }: { family: SchoolFamily }) {
           ],
         }),
       ]),
-    [t, key, navigate, access.paths, remove],
+    [t, key, navigate, access.paths, remove, venueTypes],
   );
 
   return (
@@ -77,7 +78,7 @@ export function VenueFormScreen({ family }: { family: SchoolFamily }) {
   const { t } = useTranslation('venue');
   const { id } = useParams();
   const access = usePageAccess(`${family}.venue.place`);
-  const defaults: VenueForm = { name: '', type: '' as VenueForm['type'], code: '' };
+  const defaults: VenueForm = { name: '', type: '', code: '' };
   return (
     <FormScreen
       schema={venueSaveSchema}
@@ -88,12 +89,13 @@ export function VenueFormScreen({ family }: { family: SchoolFamily }) {
       title={id ? t('place.editTitle') : t('place.addTitle')}
       description={t('place.formHint')}
       backTo={access.paths.list}
+      dictionaries={{ type: 'venueType' }}
       data-testid="venue-form"
     >
       {() => (
         <FieldGroup>
           <TextField name="name" label={t('place.name')} required />
-          <SelectField name="type" label={t('place.type')} required options={enumOptions(VENUE_TYPE_TABLE, t)} />
+          <DictionaryField name="type" label={t('place.type')} required dictionary="venueType" />
           <TextField name="code" label={t('place.code')} required inputMode="numeric" maxLength={2} placeholder="01" />
         </FieldGroup>
       )}

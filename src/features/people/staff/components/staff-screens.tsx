@@ -5,9 +5,10 @@ import { useListFormat } from '@/lib/list-format';
 import { useNavigate, useParams } from 'react-router-dom';
 import { PASSWORD_MAX, PASSWORD_MIN } from '@/domain/constants';
 import { enumLabel, enumOptions } from '@/domain/presentation';
-import { CERTIFICATE_TYPE_TABLE, GENDER_TABLE, TEACHING_SUBJECT_TABLE, staffCreateSchema, staffListQuery, staffUpdateSchema, type StaffCreate, type StaffForm, type StaffListRow, type StaffRow, type StaffUpdate } from '@/domain/people/staff';
+import { GENDER_TABLE, TEACHING_SUBJECT_TABLE, staffCreateSchema, staffListQuery, staffUpdateSchema, type StaffCreate, type StaffForm, type StaffListRow, type StaffRow, type StaffUpdate } from '@/domain/people/staff';
 import { accountActions, ResetPasswordDialog, useAccountWrites } from '@/components/account/account-actions';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
+import { DictionaryField } from '@/components/form/dictionary-field';
 import { FieldGroup, RadioField, SelectField, TextField, UploadField } from '@/components/form/fields';
 import { FormScreen } from '@/components/form/form-screen';
 import { ListScreen, type FilterDef, type ToolbarAction } from '@/components/list/list-screen';
@@ -183,7 +184,7 @@ export function StaffFormScreen({ family }: { family: SchoolFamily }) {
       </FieldGroup>
       <FieldGroup title={t('staff.groupDocuments')}>
         <TextField name="idCard" label={t('staff.idCard')} description={t('staff.idCardHint')} className="md:col-span-2" />
-        <SelectField name="certificateType" label={t('staff.certificateType')} options={enumOptions(CERTIFICATE_TYPE_TABLE, t)} />
+        <DictionaryField name="certificateType" label={t('staff.certificateType')} dictionary="certificateType" />
         <TextField name="certificateNo" label={t('staff.certificateNo')} />
         <UploadField name="photoFileId" label={t('staff.photo')} purpose="face" description={t('staff.photoHint')} />
       </FieldGroup>
