@@ -119,6 +119,7 @@ export const AUDIT_ENTITIES = [
   'testDayEntry',
   'physiqueExemption',
   'platformSetting',
+  'exportRequest',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
