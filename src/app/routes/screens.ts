@@ -108,6 +108,8 @@ export const SCREENS: Readonly<Partial<Record<ScreenId, ScreenLoader>>> = {
   'system.signInLog': () => import('./platform/logs').then((m) => ({ default: m.SignInLogPage })),
   'system.operationLog': () => import('./platform/logs').then((m) => ({ default: m.OperationLogPage })),
   'system.onlineSession': () => import('./platform/logs').then((m) => ({ default: m.OnlineSessionPage })),
+  'system.sensitiveLog': () => import('./data-access/data-access').then((m) => ({ default: m.SensitiveLogPage })),
+  'system.exportApproval': () => import('./data-access/data-access').then((m) => ({ default: m.ExportApprovalPage })),
   'dataCenter.overview': () => import('./data-center/overview').then((m) => ({ default: m.DistrictOverviewPage })),
   'dataCenter.overview.school': () => import('./data-center/overview').then((m) => ({ default: m.DistrictSchoolPage })),
   'dataCenter.overview.grade': () => import('./data-center/grade').then((m) => ({ default: m.DataCenterGradePage })),

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@/domain/api';
+import type { RoleDetail } from '@/domain/roles/roles';
 import type { ExportRequestRow, SensitiveLogRow } from '@/domain/data-access/data-access';
 import { exportDownloads, sensitiveViews } from '../../../server/db/schema/data-access';
 import { orgSecuritySettings } from '../../../server/db/schema/security';
@@ -39,9 +40,22 @@ describe('unmasked views', () => {
     expect(row).toMatchObject({ userId: me.id, accountNum: 'school01', screen: 'k12.user.teacher', via: 'list', orgId: k12Id });
     const withMobile = page.body.data.records.filter((r) => r.mobile);
     expect(row.people.map((p) => p.id).sort()).toEqual(withMobile.map((r) => r.id).sort());
-    // The PE teacher lacks the sensitive button: masked, nothing logged.
+    // The PE teacher, given the staff page but not its sensitive button: masked, nothing logged.
+    const [{ roleId }] = await t.db.select({ roleId: memberships.roleId }).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(eq(users.accountNum, 'teacher01'));
+    const role = (await t.as('school01').get<RoleDetail>(`/api/busi/web/k12/role/${roleId}`)).body.data;
+    const saved = await t.as('school01').put(`/api/busi/web/k12/role/${roleId}`, {
+      name: role.name,
+      remark: role.remark,
+      identity: role.identity,
+      menuIds: [...new Set([...role.menuIds, 'k12.user', 'k12.user.teacher'])],
+      mobileFunctions: role.mobileFunctions,
+      dataScope: role.dataScope,
+      version: role.version,
+    });
+    expect(saved.status).toBe(200);
     const masked = await t.as('teacher01').get<Page<{ mobile: string | null }>>(`${STAFF}/page?size=10`);
     expect(masked.status).toBe(200);
+    expect(masked.body.data.records.some((r) => r.mobile?.includes('****'))).toBe(true);
     expect(await t.db.$count(sensitiveViews)).toBe(before + 1);
     // A form's record loads whole: logged as a form view.
     const one = await t.as('school01').get(`${STAFF}/${withMobile[0].id}`);

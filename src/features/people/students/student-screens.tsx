@@ -126,6 +126,7 @@ export function StudentListScreen({ family }: { family: SchoolFamily }) {
     <>
       <ListScreen
         pageKey={key}
+        personalData
         state={state}
         querySchema={studentListQuery}
         filters={filters}
@@ -300,6 +301,7 @@ export function StudentFormScreen({ family }: { family: SchoolFamily }) {
     <FormScreen
       schema={studentSaveSchema}
       resource={api}
+      personalData={id ? `${family}.user.student` : undefined}
       id={id}
       defaults={defaults}
       toValues={(r) => ({
