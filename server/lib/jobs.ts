@@ -8,6 +8,8 @@ import type { JobKind } from '@/domain/jobs';
 import type { Locale } from '@/domain/constants';
 import { driverOf, type Db, type Tx } from '../db/client';
 import { jobs } from '../db/schema/jobs';
+import { users } from '../db/schema/auth';
+import { withExportStamp } from './spreadsheet/export-stamp';
 import { loadScope, type Actor } from '../plugins/tenant';
 import { AppError, type MessageKey } from './app-error';
 
@@ -317,7 +319,11 @@ export class JobQueue {
       if (!actor || actor.tenantOrgId !== row.orgId) throw new AppError(403, 'errors:forbidden');
       const kind = row.kind as JobKind;
       const runOn = (on: Db) => handler({ id, db: on, actor, input: row.input, t, locale, now, progress, finish, finishIn });
-      await (REPLICA_READ_KINDS.has(kind) && this.#opts.readFresh ? this.#opts.readFresh(runOn) : runOn(db));
+      // A file the job writes (an export, a failures workbook) names who asked and when (server/lib/spreadsheet/export-stamp.ts).
+      const [me] = await db.select({ name: users.name, account: users.accountNum }).from(users).where(eq(users.id, row.userId)).limit(1);
+      await withExportStamp({ name: me?.name ?? '', account: me?.account ?? '', at: now() }, () =>
+        REPLICA_READ_KINDS.has(kind) && this.#opts.readFresh ? this.#opts.readFresh(runOn) : runOn(db),
+      );
     } catch (err) {
       // The status too: a screen (and a test) tells a refused file (400) from a busy plan (409).
       const error = err instanceof AppError ? { key: err.i18nKey, params: err.params, status: err.status } : { key: JOB_FAILED, params: {}, status: 500 };

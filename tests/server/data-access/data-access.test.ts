@@ -6,7 +6,7 @@ import type { ExportRequestRow, SensitiveLogRow } from '@/domain/data-access/dat
 import { exportDownloads, sensitiveViews } from '../../../server/db/schema/data-access';
 import { orgSecuritySettings } from '../../../server/db/schema/security';
 import { students } from '../../../server/db/schema/school';
-import { memberships, users } from '../../../server/db/schema/auth';
+import { membershipRoles, memberships, users } from '../../../server/db/schema/auth';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
 import { readZipDirectory, readZipEntry } from '../../../server/lib/spreadsheet/zip';
 import { createTestApp, type TestApp } from '../../support/server-app';
@@ -41,7 +41,12 @@ describe('unmasked views', () => {
     const withMobile = page.body.data.records.filter((r) => r.mobile);
     expect(row.people.map((p) => p.id).sort()).toEqual(withMobile.map((r) => r.id).sort());
     // The PE teacher, given the staff page but not its sensitive button: masked, nothing logged.
-    const [{ roleId }] = await t.db.select({ roleId: memberships.roleId }).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(eq(users.accountNum, 'teacher01'));
+    const [{ roleId }] = await t.db
+      .select({ roleId: membershipRoles.roleId })
+      .from(membershipRoles)
+      .innerJoin(memberships, eq(memberships.id, membershipRoles.membershipId))
+      .innerJoin(users, eq(users.id, memberships.userId))
+      .where(eq(users.accountNum, 'teacher01'));
     const role = (await t.as('school01').get<RoleDetail>(`/api/busi/web/k12/role/${roleId}`)).body.data;
     const saved = await t.as('school01').put(`/api/busi/web/k12/role/${roleId}`, {
       name: role.name,
