@@ -20,7 +20,7 @@ test('an export above the threshold goes through approval', async ({ page }) => 
   await expect(dialog).toContainText('需申请审批');
   await dialog.getByTestId('export-approval-reason').fill('学期末体质健康档案归档');
   await dialog.getByTestId('form-save').click();
-  await expect(page.getByText('已提交导出申请')).toBeVisible();
+  await expect(page.getByText('已提交导出申请').first()).toBeVisible();
 
   await page.goto('/busi/k12/system/exportApproval');
   const row = page.getByTestId('export-approval').getByRole('row').filter({ hasText: '学期末体质健康档案归档' });
