@@ -16,6 +16,11 @@ import { answerSchema, asIs, fileAnswerSchema, kitDoc } from './openapi';
 import { declare, uuidOr404 } from './resource';
 import { sendFile, sendXlsx, uploadedFile, type UploadedFile } from './spreadsheet/http';
 import { listSheetWorkbook, requestedColumns, type ListSheet } from './list-export';
+import { checkExportRows, registerApprovedExport, type ExportApproval } from './export-approval';
+import { withExportStamp } from './spreadsheet/export-stamp';
+import { users } from '../db/schema/auth';
+import { eq } from 'drizzle-orm';
+import type { FastifyReply } from 'fastify';
 
 /**
  * An action of a screen that is not list / get / save / delete (end a meet, publish a wiki page, draw lanes…) as one
@@ -127,6 +132,11 @@ export interface ReadActionSpec<P, Q, B, R, W = Actor, A = Permission> extends A
 export interface FileActionSpec<P, Q, B, W = Actor, A = Permission> extends ActionBase<P, Q, B, A> {
   answers: 'file';
   read(db: Db, actor: W, input: ActionInput<P, Q, B>, ctx: ActionContext): Promise<FileAnswer>;
+  /**
+   * An export of personal data: above the organisation's `exportApprovalRows` it is refused (409, field
+   * `exportApproval`) and goes through the approval flow (server/lib/export-approval.ts); one per page key.
+   */
+  approval?: ExportApproval<ActionInput<P, Q, B>>;
 }
 
 export interface WriteActionSpec<P, Q, B, W = Actor, A = Permission> extends ActionBase<P, Q, B, A> {
@@ -212,6 +222,34 @@ export function resourceAction<P extends z.ZodType | undefined, Q extends z.ZodT
       body: spec.body,
     },
   });
+  if (file?.approval) {
+    const approval = file.approval;
+    const first = accesses[0];
+    if (!first) throw new Error(`${spec.method} ${url}: an export with approval needs a page`);
+    registerApprovedExport(app.db, {
+      screen: first[0],
+      query: spec.query,
+      rows: (db, actor, input) => approval.rows(db, actor, input as ActionInput<P, Q, B>),
+      // The approved file: the kept query read again by the same read, on the primary (docs/decisions/059).
+      run: async (request, reply, actor, query) => {
+        const parsed = spec.query ? spec.query.parse(query) : undefined;
+        const input = { params: undefined, query: parsed, body: undefined } as ActionInput<P, Q, B>;
+        const shown = requestedColumns(`/?${new URLSearchParams(query).toString()}`);
+        return sendRead(request, reply, actor, input, shown, (read) => read(app.db));
+      },
+    });
+  }
+  /** Reads the file and sends it, with the exporter and time written in it (server/lib/export-approval.ts). */
+  async function sendRead(request: FastifyRequest, reply: FastifyReply, who: Actor | SignedIn, input: ActionInput<P, Q, B>, shown: string[] | undefined, readOn: <T>(read: (db: Db) => Promise<T>) => Promise<T>) {
+    const ctx: ActionContext = { t: request.t, locale: request.locale, now: app.now() };
+    const [me] = await app.db.select({ name: users.name, account: users.accountNum }).from(users).where(eq(users.id, who.userId)).limit(1);
+    return withExportStamp({ name: me?.name ?? '', account: me?.account ?? '', at: ctx.now }, async () => {
+      const sent = await readOn((db) => file!.read(db, who, input, ctx));
+      if (sent.headers) void reply.headers(sent.headers);
+      if ('sheet' in sent) return sendXlsx(reply, listSheetWorkbook(sent.sheet, shown), sent.fileName);
+      return 'workbook' in sent ? sendXlsx(reply, sent.workbook, sent.fileName) : sendFile(reply, sent.body, sent.fileName, sent.contentType);
+    });
+  }
   const message = spec.message === undefined ? (write ? (spec.method === 'DELETE' ? OK_MSG.deleted : OK_MSG.saved) : null) : spec.message;
   // Signed in only: the console scope's hook has authenticated the session; no catalogue permission to check.
   const preValidation = accesses.map(([key, action, ...alternatives]) => requireAccess(key, action, ...alternatives) as preValidationAsyncHookHandler);
@@ -245,10 +283,9 @@ export function resourceAction<P extends z.ZodType | undefined, Q extends z.ZodT
       if (file) {
         // Checked before the read: a bad `columns` is refused without reading anything.
         const shown = requestedColumns(request.url);
-        const sent = await readOn((db) => file.read(db, who, input, ctx));
-        if (sent.headers) void reply.headers(sent.headers);
-        if ('sheet' in sent) return sendXlsx(reply, listSheetWorkbook(sent.sheet, shown), sent.fileName);
-        return 'workbook' in sent ? sendXlsx(reply, sent.workbook, sent.fileName) : sendFile(reply, sent.body, sent.fileName, sent.contentType);
+        // Above the organisation's threshold an export of personal data needs an approval (docs/product-rules.md#personal-data-access).
+        if (file.approval) await checkExportRows(app.db, who as Actor, await readOn((db) => file.approval!.rows(db, who as Actor, input)));
+        return sendRead(request, reply, who, input, shown, readOn);
       }
       if (job) return answer({ id: await job.enqueue(app.db, who, input, ctx) });
       if (!write) {

@@ -1,5 +1,6 @@
 import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { loadFont, patchedFontkit } from './pdf-fonts';
+import { currentExportStamp, stampText } from './spreadsheet/export-stamp';
 
 /**
  * A4 documents of tables (a meet's results book and points tables, docs/product-rules.md#meet-documents; a test day's
@@ -212,9 +213,13 @@ export async function bookPdf(book: BookDocument, continued: (title: string) => 
     if (section.figure) w.figure(section.figure);
     for (const t of section.tables) w.table(t, continued);
   }
+  // A book sent by an export names its exporter and time in every page's footer (docs/product-rules.md#personal-data-access).
+  const stamp = currentExportStamp();
+  const stampLine = stamp ? fit(fonts.regular, stampText(stamp), 7, TEXT_W * 0.4) : '';
   w.pages.forEach((page, i) => {
     const label = book.pageLabel(i + 1, w.pages.length);
     page.drawText(label, { x: (A4[0] - fonts.regular.widthOfTextAtSize(label, 8.5)) / 2, y: FOOTER_Y, size: 8.5, font: fonts.regular, color: MUTED });
+    if (stampLine) page.drawText(stampLine, { x: MARGIN, y: FOOTER_Y, size: 7, font: fonts.regular, color: MUTED });
   });
   return doc.save();
 }

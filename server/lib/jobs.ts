@@ -8,6 +8,8 @@ import type { JobKind } from '@/domain/jobs';
 import type { Locale } from '@/domain/constants';
 import { driverOf, type Db, type Tx } from '../db/client';
 import { jobs } from '../db/schema/jobs';
+import { users } from '../db/schema/auth';
+import { withExportStamp } from './spreadsheet/export-stamp';
 import { loadScope, type Actor } from '../plugins/tenant';
 import { AppError, type MessageKey } from './app-error';
 import { leaveJobMessage } from './job-messages';
@@ -323,7 +325,11 @@ export class JobQueue {
       if (!actor || actor.tenantOrgId !== row.orgId) throw new AppError(403, 'errors:forbidden');
       const kind = row.kind as JobKind;
       const runOn = (on: Db) => handler({ id, db: on, actor, input: row.input, t, locale, now, progress, finish, finishIn });
-      await (REPLICA_READ_KINDS.has(kind) && this.#opts.readFresh ? this.#opts.readFresh(runOn) : runOn(db));
+      // A file the job writes (an export, a failures workbook) names who asked and when (server/lib/spreadsheet/export-stamp.ts).
+      const [me] = await db.select({ name: users.name, account: users.accountNum }).from(users).where(eq(users.id, row.userId)).limit(1);
+      await withExportStamp({ name: me?.name ?? '', account: me?.account ?? '', at: now() }, () =>
+        REPLICA_READ_KINDS.has(kind) && this.#opts.readFresh ? this.#opts.readFresh(runOn) : runOn(db),
+      );
       // A job finished through `finishIn` (its own transaction) gets its message now; after `finish` this is a no-op.
       await leaveJobMessage(db, id);
     } catch (err) {

@@ -16,6 +16,7 @@ import { AppError } from './app-error';
 import { audit } from './audit';
 import { answerSchema, asIs, kitDoc, pageAnswerSchema } from './openapi';
 import { isUuid } from './ids';
+import { logReveal, shownPage, type SensitiveFields } from './sensitive';
 
 /**
  * The server half of a management screen (docs/adding-a-screen.md): a plain CRUD
@@ -49,6 +50,12 @@ export interface ResourceSpec<L extends z.ZodType, C extends z.ZodType, U extend
   update?: { body: U; handler(tx: Tx, actor: Actor, id: string, body: z.output<U>): Promise<Change<Saved>> };
   /** Deletes and answers the row as it was; refuse with `assertUnused` when other rows depend on it. */
   remove?(tx: Tx, actor: Actor, id: string): Promise<unknown>;
+  /**
+   * Fields of the list's rows and the get's record holding mobiles or ID numbers (server/lib/sensitive.ts): the list
+   * masks them without the page's `sensitive` button, and every unmasked view (list or form) is logged
+   * (docs/product-rules.md#personal-data-access).
+   */
+  sensitive?: SensitiveFields;
   /** Permission of the reads when another screen also lists them (e.g. a dictionary), as [key, action] pairs. */
   alsoReadBy?: readonly [string, ButtonAction | 'view'][];
   /**
@@ -129,12 +136,22 @@ export function resourceRoutes<L extends z.ZodType, C extends z.ZodType, U exten
 
   if (list) {
     r.get('/page', { preValidation: read, serializerCompiler: asIs, schema: { ...doc('view', '列表'), querystring: list.query, response: pageAnswerSchema(spec.response?.row) } }, async (request) =>
-      ok(await app.readWith(request, async (rdb) => list.handler(rdb, await requireActor(request), request.query as z.output<L>))),
+      {
+        const actor = await requireActor(request);
+        const page = await app.readWith(request, async (rdb) => list.handler(rdb, actor, request.query as z.output<L>));
+        return ok(spec.sensitive ? await shownPage(db, actor, spec.key, page as Page<object>, spec.sensitive, app.now()) : page);
+      },
     );
   }
   if (get) {
     r.get('/:id', { preValidation: read, serializerCompiler: asIs, schema: { ...doc('view', '详情'), params: idParamsSchema, response: answerSchema(spec.response?.detail) } }, async (request) =>
-      ok(await app.readWith(request, async (rdb) => get(rdb, await requireActor(request), uuidOr404(request.params.id)))),
+      {
+        const actor = await requireActor(request);
+        const one = await app.readWith(request, async (rdb) => get(rdb, actor, uuidOr404(request.params.id)));
+        // A form loads its record whole (docs/product-rules.md#data-scopes): a view of what it holds, logged.
+        if (spec.sensitive && one && typeof one === 'object') await logReveal(db, actor, spec.key, [one], spec.sensitive, 'form', app.now());
+        return ok(one);
+      },
     );
   }
   if (create) {

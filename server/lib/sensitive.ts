@@ -1,5 +1,9 @@
+import { eq } from 'drizzle-orm';
 import { pageAccess } from '@/domain/menus/access';
 import { MASKS, type MaskKind } from '@/domain/people/mask';
+import type { DbOrTx } from '../db/client';
+import { users } from '../db/schema/auth';
+import { sensitiveViews, type ShownPerson } from '../db/schema/data-access';
 import type { Actor } from '../plugins/tenant';
 
 /**
@@ -32,16 +36,63 @@ function maskRow<T>(row: T, fields: SensitiveFields): T {
   return out as T;
 }
 
-/**
- * The rows as a list may show them to the actor: unchanged with page `key`'s `sensitive` button, else with the named
- * fields masked (138****5678; ID and certificate numbers but their first and last character).
- */
-export function maskSensitive<T extends object>(actor: Actor, key: string, rows: T[], fields: SensitiveFields): T[] {
-  if (seesSensitive(actor, key)) return rows;
-  return rows.map((row) => maskRow(row, fields));
+function holdsValue(row: unknown, fields: SensitiveFields): boolean {
+  if (row === null || typeof row !== 'object') return false;
+  const r = row as Record<string, unknown>;
+  return Object.entries(fields).some(([field, kind]) => {
+    const v = r[field];
+    if (typeof kind === 'string') return typeof v === 'string' && v !== '';
+    return Array.isArray(v) ? v.some((item) => holdsValue(item, kind)) : holdsValue(v, kind);
+  });
 }
 
-/** A page of rows with `maskSensitive` applied to its records. */
-export function maskPage<P extends { records: object[] }>(actor: Actor, key: string, page: P, fields: SensitiveFields): P {
-  return { ...page, records: maskSensitive(actor, key, page.records, fields) };
+/** How a reveal happened: a list page, a form's record, an export's file. */
+export type RevealVia = 'list' | 'form' | 'export';
+
+/** People a log row names at most (the count keeps the whole number; an export may show thousands). */
+export const REVEAL_PEOPLE_MAX = 1000;
+
+/**
+ * Logs one view of unmasked mobiles or ID numbers (docs/product-rules.md#personal-data-access): who, the people whose
+ * values were shown (rows holding a value of `fields`; a row names itself by `id` and `name`), when and on which page.
+ * Nothing is logged when no shown row holds such a value. `db` must be the primary (a write).
+ */
+export async function logReveal(db: DbOrTx, actor: Actor, key: string, rows: readonly object[], fields: SensitiveFields, via: RevealVia, now: Date): Promise<void> {
+  const people: ShownPerson[] = rows
+    .filter((row) => holdsValue(row, fields))
+    .map((row) => {
+      const r = row as { id?: unknown; name?: unknown };
+      return { id: String(r.id ?? ''), name: String(r.name ?? '') };
+    });
+  if (people.length === 0) return;
+  const [viewer] = await db.select({ name: users.name, accountNum: users.accountNum }).from(users).where(eq(users.id, actor.userId)).limit(1);
+  const named = people.slice(0, REVEAL_PEOPLE_MAX);
+  await db.insert(sensitiveViews).values({
+    at: now,
+    orgId: actor.tenantOrgId,
+    userId: actor.userId,
+    userName: viewer?.name ?? '',
+    accountNum: viewer?.accountNum ?? '',
+    screen: key,
+    via,
+    people: named,
+    peopleText: named.map((p) => p.name).join(' '),
+    peopleCount: people.length,
+  });
+}
+
+/**
+ * The one place a list decides what the actor sees (docs/product-rules.md#data-scopes): with page `key`'s `sensitive`
+ * button the rows unchanged, and that view logged; else the named fields masked (138****5678; ID and certificate
+ * numbers but their first and last character). `db` must be the primary (the log is a write).
+ */
+export async function shownRows<T extends object>(db: DbOrTx, actor: Actor, key: string, rows: T[], fields: SensitiveFields, now: Date): Promise<T[]> {
+  if (!seesSensitive(actor, key)) return rows.map((row) => maskRow(row, fields));
+  await logReveal(db, actor, key, rows, fields, 'list', now);
+  return rows;
+}
+
+/** A page of rows with `shownRows` applied to its records. */
+export async function shownPage<P extends { records: object[] }>(db: DbOrTx, actor: Actor, key: string, page: P, fields: SensitiveFields, now: Date): Promise<P> {
+  return { ...page, records: await shownRows(db, actor, key, page.records, fields, now) };
 }

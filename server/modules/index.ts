@@ -28,6 +28,7 @@ import { listSettingsRoutes } from './list-settings/list-settings.routes';
 import { dictionaryReadRoutes, dictionaryRoutes } from './dictionaries/dictionaries.routes';
 import { orgRoutes } from './school/structure.routes';
 import { logsRoutes } from './platform/logs.routes';
+import { dataAccessRoutes } from './data-access/data-access.routes';
 import { districtRoutes } from './data-center/district.routes';
 import { peopleImportRoutes } from './people/people-import.routes';
 import { parentRoutes } from './people/parent.routes';
@@ -106,6 +107,7 @@ async function consoleModules(app: FastifyInstance, opts: ModuleOptions): Promis
   for (const family of servedBy('user.teacher', 'user.student')) await app.register(facePhotoRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('test.testManage', 'test.scoreSearch', 'test.testResult', 'sportData.testRecord')) await app.register(physiqueRoutes, { prefix: `/${family}`, family, storage: opts.storage });
   for (const family of servedBy('user.role')) await app.register(roleRoutes, { prefix: `/${family}`, family });
+  for (const family of servedBy('system.sensitiveLog', 'system.exportApproval')) await app.register(dataAccessRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('user.student')) await app.register(studentRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('user.parent')) await app.register(parentRoutes, { prefix: `/${family}` });
   for (const family of servedBy('user.user')) await app.register(userRoutes, { prefix: `/${family}` });

@@ -239,7 +239,9 @@ async function blobError(error: unknown, failure: string): Promise<ApiError> {
     if (data instanceof Blob) {
       try {
         const body: unknown = JSON.parse(await data.text());
-        if (isEnvelope(body) && body.msg) return new ApiError(body.msg, String(body.code), error.response.status);
+        // The field travels too: a list opens the export approval request on `exportApproval` (docs/product-rules.md#personal-data-access).
+        const field = (body as { data?: { field?: unknown } | null }).data?.field;
+        if (isEnvelope(body) && body.msg) return new ApiError(body.msg, String(body.code), error.response.status, typeof field === 'string' ? field : undefined);
       } catch {
         /* not an envelope */
       }

@@ -23,6 +23,9 @@ test('a hidden column stays hidden in a new browser and the export leaves it out
   await saved;
   await expect(list.getByRole('columnheader', { name: '学号' })).toHaveCount(0);
   await page.keyboard.press('Escape');
+  // One class: the whole school is above the export approval threshold (tests/e2e/export-approval.spec.ts).
+  await list.getByLabel('关键字').fill('2026010106');
+  await page.getByRole('button', { name: '查询' }).click();
   await expect(page.getByTestId('list-export')).toHaveAttribute('title', /^导出当前筛选的 \d+ 条，按当前显示的列$/);
 
   const [exported] = await Promise.all([page.waitForEvent('download'), page.getByTestId('list-export').click()]);

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { crc32, createDeflateRaw } from 'node:zlib';
+import { currentExportStamp, stampHeaderFooterXml, type ExportStamp } from './export-stamp';
 import { columnName } from './sheet-scanner';
 
 /**
@@ -67,7 +68,7 @@ function rowXml(r: number, cells: readonly unknown[], text: readonly boolean[]):
   return `${out}</row>`;
 }
 
-async function* sheetXml(columns: readonly StreamColumn[], batches: AsyncIterable<readonly (readonly unknown[])[]>): AsyncGenerator<Buffer> {
+async function* sheetXml(columns: readonly StreamColumn[], batches: AsyncIterable<readonly (readonly unknown[])[]>, stamp: ExportStamp | undefined): AsyncGenerator<Buffer> {
   const text = columns.map((c) => Boolean(c.text));
   const cols = columns.map((c, i) => `<col min="${i + 1}" max="${i + 1}" width="${c.width ?? 12}" customWidth="1"/>`).join('');
   yield Buffer.from(`${HEAD}<worksheet xmlns="${NS}" xmlns:r="${REL}"><cols>${cols}</cols><sheetData>${rowXml(1, columns.map((c) => c.header), [])}`);
@@ -77,7 +78,7 @@ async function* sheetXml(columns: readonly StreamColumn[], batches: AsyncIterabl
     for (const row of batch) xml += rowXml(++r, row, text);
     yield Buffer.from(xml);
   }
-  yield Buffer.from('</sheetData></worksheet>');
+  yield Buffer.from(`</sheetData>${stampHeaderFooterXml(stamp)}</worksheet>`);
 }
 
 const LOC_SIG = 0x04034b50;
@@ -158,6 +159,7 @@ async function* once(data: string): AsyncGenerator<Buffer> {
 /** The workbook as a byte stream: a header row of `columns`, then every row of every batch. */
 export function xlsxStream(sheetName: string, columns: readonly StreamColumn[], batches: AsyncIterable<readonly (readonly unknown[])[]>): Readable {
   const parts: [string, AsyncIterable<Buffer>][] = staticParts(sheetName).map(([name, xml]) => [name, once(xml)]);
-  parts.splice(3, 0, ['xl/worksheets/sheet1.xml', sheetXml(columns, batches)]);
+  // The exporter and time in the print header and footer, taken now: the stream is read after the request's context ends.
+  parts.splice(3, 0, ['xl/worksheets/sheet1.xml', sheetXml(columns, batches, currentExportStamp())]);
   return Readable.from(zipStream(parts), { objectMode: false });
 }

@@ -1,4 +1,5 @@
 import * as XLSX from 'xlsx';
+import { currentExportStamp, withStampXml } from './export-stamp';
 import { recompressZip } from './zip';
 
 /**
@@ -75,9 +76,12 @@ export function writeXlsx(sheets: readonly SheetSpec[]): Buffer {
   }
   // Stored by SheetJS, deflated by zlib: 2.5× smaller than SheetJS's own compression in about the same time.
   if (sheets.some((s) => s.hidden)) wb.Workbook = { Sheets: sheets.map((s) => ({ Hidden: s.hidden ? 1 : 0 })) };
-  return recompressZip(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', bookSST: true, compression: false }) as Buffer, 6, (name, data) =>
-    validations.has(name.toLowerCase()) ? withDataValidations(data, validations.get(name.toLowerCase())!) : quotePrefixTextStyles(name, data),
-  );
+  // Every exported workbook names its exporter and time in the sheets' print header and footer (docs/product-rules.md#personal-data-access).
+  const stamp = currentExportStamp();
+  return recompressZip(XLSX.write(wb, { type: 'buffer', bookType: 'xlsx', bookSST: true, compression: false }) as Buffer, 6, (name, data) => {
+    const out = validations.has(name.toLowerCase()) ? withDataValidations(data, validations.get(name.toLowerCase())!) : quotePrefixTextStyles(name, data);
+    return stamp && /^xl\/worksheets\/sheet\d+\.xml$/i.test(name) ? Buffer.from(withStampXml(out.toString('utf8'), stamp), 'utf8') : out;
+  });
 }
 
 const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

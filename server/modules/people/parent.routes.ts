@@ -5,7 +5,6 @@ import { personOptionsSchema } from '@/domain/people/students';
 import { resourceAction } from '../../lib/action';
 import { registerResource } from '../../lib/resource';
 import { appAccountRoutes } from './app-account';
-import { maskPage } from '../../lib/sensitive';
 import { childOptions, deleteParent, parentById, parentPage, updateParent } from './parent.service';
 
 /**
@@ -20,8 +19,9 @@ export const parentRoutes: FastifyPluginAsync = async (app) => {
     {
       key,
       entity: 'parent',
-      // Mobiles masked without the page's "view sensitive fields" button (docs/product-rules.md#data-scopes).
-      list: { query: parentListQuery, handler: async (db, actor, q) => maskPage(actor, key, await parentPage(db, actor, q), { mobile: 'mobile', appAccount: { accountNum: 'mobile' } }) },
+      // Mobiles masked without the page's "view sensitive fields" button, unmasked views logged (docs/product-rules.md#data-scopes).
+      sensitive: { mobile: 'mobile', appAccount: { accountNum: 'mobile' } },
+      list: { query: parentListQuery, handler: parentPage },
       get: parentById,
       update: { body: parentSaveSchema, handler: updateParent },
       remove: deleteParent,

@@ -108,11 +108,9 @@ export interface StudentExportFilter {
   status?: string;
 }
 
-/** Students of the list's filters as a workbook that imports again, streamed in batches (keyset on 学籍号). */
-export async function studentExport(db: DbOrTx, actor: Actor, key: string, f: StudentExportFilter, t: Translate) {
+async function studentFilters(db: DbOrTx, actor: Actor, f: StudentExportFilter): Promise<(SQL | undefined)[]> {
   const scope = await classScopeOf(db, actor);
-  const shown = sensitiveShown(actor, key);
-  const filters: (SQL | undefined)[] = [
+  return [
     eq(students.orgId, actor.tenantOrgId),
     f.gradeId ? eq(classes.gradeId, f.gradeId) : undefined,
     f.classId ? eq(students.classId, f.classId) : undefined,
@@ -120,6 +118,47 @@ export async function studentExport(db: DbOrTx, actor: Actor, key: string, f: St
     f.keyword ? or(ilike(students.name, containsPattern(f.keyword)), ilike(students.regNo, containsPattern(f.keyword)), ilike(students.studentNo, containsPattern(f.keyword))) : undefined,
     scope.all ? undefined : scope.classIds.length ? inArray(students.classId, [...scope.classIds]) : sql`false`,
   ];
+}
+
+/** How many rows the students' export of these filters writes (the export approval's count). */
+export async function studentExportRows(db: DbOrTx, actor: Actor, f: StudentExportFilter): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(students)
+    .innerJoin(classes, eq(classes.id, students.classId))
+    .innerJoin(grades, eq(grades.id, classes.gradeId))
+    .where(and(...(await studentFilters(db, actor, f))));
+  return row?.n ?? 0;
+}
+
+/** How many rows the staff's or accounts' export of these filters writes. */
+export async function accountExportRows(db: DbOrTx, actor: Actor, kind: 'staff' | 'user', f: AccountExportFilter): Promise<number> {
+  const org = actor.tenantOrgId;
+  if (kind === 'staff') {
+    const where = await staffWhere(db, actor, f);
+    const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(teachers).leftJoin(users, eq(users.id, teachers.userId)).leftJoin(memberships, staffAccount).where(where);
+    return row?.n ?? 0;
+  }
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .leftJoin(teachers, and(eq(teachers.userId, users.id), eq(teachers.orgId, org)))
+    .where(userWhere(actor, f));
+  return row?.n ?? 0;
+}
+
+/** How many rows the parents' export writes: one per child. */
+export async function parentExportRows(db: DbOrTx, actor: Actor, f: { keyword?: string; studentKeyword?: string }): Promise<number> {
+  const where = await parentWhere(db, actor, f);
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(parents).innerJoin(parentStudents, eq(parentStudents.parentId, parents.id)).where(where);
+  return row?.n ?? 0;
+}
+
+/** Students of the list's filters as a workbook that imports again, streamed in batches (keyset on 学籍号). */
+export async function studentExport(db: DbOrTx, actor: Actor, key: string, f: StudentExportFilter, t: Translate) {
+  const shown = sensitiveShown(actor, key);
+  const filters = await studentFilters(db, actor, f);
   const columns = peopleColumns('student');
   async function* batches() {
     let after = '';

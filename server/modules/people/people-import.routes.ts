@@ -12,7 +12,7 @@ import { userListQuery } from '@/domain/users/users';
 import { resourceAction, type ActionContext } from '../../lib/action';
 import { relativeApi } from '../../lib/resource';
 import { requireAccess, requireActor } from '../../plugins/tenant';
-import { accountExport, parentExport, peopleTemplate, studentExport } from './people-export.service';
+import { accountExport, accountExportRows, parentExport, parentExportRows, peopleTemplate, studentExport, studentExportRows } from './people-export.service';
 import { dropImport, holdImport, takeImport } from './people-import-store';
 import type { Storage } from '../../lib/storage/storage';
 import { peopleImportJob, previewImport, studentImportOptions } from './people-import.service';
@@ -58,6 +58,8 @@ function parentExportRoute(app: FastifyInstance, key: string) {
     query: parentListQuery.partial(),
     answers: 'file',
     reads: 'primary',
+    // Personal data: above the organisation's threshold it needs an approval (docs/product-rules.md#personal-data-access).
+    approval: { rows: (db, actor, { query }) => parentExportRows(db, actor, query) },
     read: async (db, actor, { query }, { t }) => {
       const { stream, fileName } = await parentExport(db, actor, key, query, translator(t));
       return { workbook: stream, fileName };
@@ -119,6 +121,13 @@ async function pageRoutes(app: FastifyInstance, storage: Storage, family: Family
     query: (kind === 'student' ? studentListQuery : kind === 'staff' ? staffListQuery : userListQuery).partial(),
     answers: 'file',
     reads: 'primary',
+    // Personal data: above the organisation's threshold it needs an approval (docs/product-rules.md#personal-data-access).
+    approval: {
+      rows: (db, actor, { query }) => {
+        const q = query as { keyword?: string; gradeId?: string; classId?: string; status?: string; roleId?: string; enabled?: 'true' | 'false' };
+        return kind === 'student' ? studentExportRows(db, actor, q) : accountExportRows(db, actor, kind, q);
+      },
+    },
     read: async (db, actor, { query }, { t }) => {
       const q = query as { keyword?: string; gradeId?: string; classId?: string; status?: string; roleId?: string; enabled?: 'true' | 'false' };
       // The students' export follows the list's shown columns (the kit's `sheet`); staff and accounts keep the import's layout.

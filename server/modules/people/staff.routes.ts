@@ -3,7 +3,6 @@ import { staffCreateSchema, staffFormOptionsSchema, staffListQuery, staffListRow
 import { accountRoutes } from '../../lib/accounts';
 import { resourceAction } from '../../lib/action';
 import { registerResource } from '../../lib/resource';
-import { maskPage } from '../../lib/sensitive';
 import { createStaff, deleteStaff, resetStaffPassword, setStaffStatus, staffById, staffFormOptions, staffPage, updateStaff } from './staff.service';
 import type { SchoolFamily } from '@/domain/menus/access';
 
@@ -19,8 +18,9 @@ export const staffRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (
     {
       key,
       entity: 'staff',
-      // Mobiles masked without the page's "view sensitive fields" button (docs/product-rules.md#data-scopes).
-      list: { query: staffListQuery, handler: async (db, actor, q) => maskPage(actor, key, await staffPage(db, actor, q), { mobile: 'mobile' }) },
+      // Mobiles masked without the page's "view sensitive fields" button, unmasked views logged (docs/product-rules.md#data-scopes).
+      sensitive: { mobile: 'mobile', idCard: 'idNumber', certificateNo: 'idNumber' },
+      list: { query: staffListQuery, handler: staffPage },
       get: staffById,
       create: { body: staffCreateSchema, handler: createStaff },
       update: { body: staffUpdateSchema, handler: (tx, actor, id, body) => updateStaff(tx, actor, id, body, app.now()) },

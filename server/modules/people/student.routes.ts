@@ -13,7 +13,7 @@ import {
 import { resourceAction } from '../../lib/action';
 import { registerResource } from '../../lib/resource';
 import { appAccountRoutes } from './app-account';
-import { maskPage, maskSensitive } from '../../lib/sensitive';
+import { shownRows } from '../../lib/sensitive';
 import { createStudent, deleteStudent, parentOptions, studentById, studentFormOptions, studentPage, transferStudents, updateStudent } from './student.service';
 import type { SchoolFamily } from '@/domain/menus/access';
 
@@ -26,8 +26,9 @@ export const studentRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async
     {
       key,
       entity: 'student',
-      // Parents' mobiles masked without the page's "view sensitive fields" button (docs/product-rules.md#data-scopes).
-      list: { query: studentListQuery, handler: async (db, actor, q) => maskPage(actor, key, await studentPage(db, actor, q), { parents: { mobile: 'mobile' } }) },
+      // Parents' mobiles masked without the page's "view sensitive fields" button, unmasked views logged (docs/product-rules.md#data-scopes).
+      sensitive: { parents: { mobile: 'mobile' }, idCard: 'idNumber' },
+      list: { query: studentListQuery, handler: studentPage },
       get: studentById,
       create: { body: studentSaveSchema, handler: createStudent },
       update: { body: studentSaveSchema, handler: updateStudent },
@@ -41,7 +42,9 @@ export const studentRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async
         path: '/parent-options',
         access: [key, 'view'],
         query: keywordQuery,
-        read: async (db, actor, { query }) => maskSensitive(actor, key, await parentOptions(db, actor, query.keyword), { hint: 'mobile' }),
+        // On the primary: an unmasked view is logged (a write).
+        reads: 'primary',
+        read: async (db, actor, { query }, { now }) => shownRows(db, actor, key, await parentOptions(db, actor, query.keyword), { hint: 'mobile' }, now),
         answer: personOptionsSchema,
       });
       // A transfer is an edit of each student's class: the service writes one audit row per student moved.

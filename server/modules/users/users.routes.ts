@@ -3,7 +3,6 @@ import { userCreateSchema, userFormOptionsSchema, userListQuery, userRowSchema, 
 import { accountRoutes } from '../../lib/accounts';
 import { resourceAction } from '../../lib/action';
 import { registerResource } from '../../lib/resource';
-import { maskPage } from '../../lib/sensitive';
 import { createUser, deleteUser, resetPassword, setUserStatus, updateUser, userById, userPage, userRoleOptions } from './users.service';
 
 const KEY = 'admin.user.user';
@@ -16,8 +15,9 @@ export const userRoutes: FastifyPluginAsync = async (app) => {
     {
       key: KEY,
       entity: 'user',
-      // Mobiles masked without the page's "view sensitive fields" button (docs/product-rules.md#data-scopes).
-      list: { query: userListQuery, handler: async (db, actor, q) => maskPage(actor, KEY, await userPage(db, actor, q), { mobile: 'mobile' }) },
+      // Mobiles masked without the page's "view sensitive fields" button, unmasked views logged (docs/product-rules.md#data-scopes).
+      sensitive: { mobile: 'mobile' },
+      list: { query: userListQuery, handler: userPage },
       get: userById,
       create: { body: userCreateSchema, handler: createUser },
       update: { body: userUpdateSchema, handler: (tx, actor, id, body) => updateUser(tx, actor, id, body, app.now()) },

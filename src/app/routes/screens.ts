@@ -114,6 +114,8 @@ export const SCREENS: Readonly<Partial<Record<ScreenId, ScreenLoader>>> = {
   'system.notice.edit': () => import('./notices/notices').then((m) => ({ default: m.NoticeFormPage })),
   'system.notice.detail': () => import('./notices/notices').then((m) => ({ default: m.NoticeDetailPage })),
   'system.dictionary': () => import('./dictionaries/dictionaries').then((m) => ({ default: m.DictionaryPage })),
+  'system.sensitiveLog': () => import('./data-access/data-access').then((m) => ({ default: m.SensitiveLogPage })),
+  'system.exportApproval': () => import('./data-access/data-access').then((m) => ({ default: m.ExportApprovalPage })),
   'dataCenter.overview': () => import('./data-center/overview').then((m) => ({ default: m.DistrictOverviewPage })),
   'dataCenter.overview.school': () => import('./data-center/overview').then((m) => ({ default: m.DistrictSchoolPage })),
   'dataCenter.overview.grade': () => import('./data-center/grade').then((m) => ({ default: m.DataCenterGradePage })),

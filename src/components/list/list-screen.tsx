@@ -23,10 +23,22 @@ import { DatePicker } from '@/components/ui/date-picker';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import type { SelectOption } from '@/components/ui/select';
 import { permissionsAtom } from '@/lib/permissions';
+import { cn } from '@/lib/cn';
 import { useShownData } from '@/lib/use-shown-data';
 import type { ListFilters, ListState } from './use-list-state';
 import { usePageActions, type PageActions, type ToolbarAction } from './page-actions';
 import { rowActionsColumn, type RowAction } from './row-actions';
+import { ExportApprovalDialog, type ExportApprovalAsk } from './export-approval-dialog';
+import { ApiError } from '@/lib/api-error';
+import { Watermark } from '@/components/watermark/watermark';
+
+/** The field of the server's refusal of an export that needs an approval (server/lib/export-approval.ts). */
+const EXPORT_APPROVAL_FIELD = 'exportApproval';
+
+/** The filters as the export's query string values (blank ones left out, as the download leaves them out). */
+function exportQuery(filters: ListFilters): Record<string, string> {
+  return Object.fromEntries(Object.entries(filters).flatMap(([k, v]) => (v === undefined || v === null || v === '' ? [] : [[k, String(v)]])));
+}
 
 /**
  * One filter of a list's search row. Text filters take their maxLength from the list-query schema and are trimmed
@@ -117,6 +129,11 @@ export interface ListScreenProps<T extends RowData, F extends ListFilters> {
    * description and toolbar sit in the card's header instead of a page header. The title is the page's by default.
    */
   section?: { title?: ReactNode };
+  /**
+   * The list shows personal data (names with mobiles, ID numbers): the viewer's name, account and the time are drawn
+   * over it when the organisation's `watermark` setting is on (docs/product-rules.md#personal-data-access).
+   */
+  personalData?: boolean;
   'data-testid'?: string;
 }
 
@@ -138,6 +155,7 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
   onAdd,
   onExport,
   exportLayout,
+  personalData,
   listId,
   toolbar = [],
   actions,
@@ -166,6 +184,7 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
 
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [openDialog, setOpenDialog] = useState<string | null>(null);
+  const [approvalAsk, setApprovalAsk] = useState<ExportApprovalAsk | null>(null);
   const idOf = useMemo(() => (row: T) => String(typeof rowKey === 'function' ? rowKey(row) : row[rowKey]), [rowKey]);
   const records = page?.records;
   const selectedRows = (records ?? []).filter((r) => selected.has(idOf(r)));
@@ -300,7 +319,14 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
         variant="outline"
         title={exportHint}
         aria-description={exportHint}
-        onClick={() => void onExport((shown ? { ...state.filters, columns: shown.join(',') } : state.filters) as F)}
+        onClick={() => {
+          const filters = (shown ? { ...state.filters, columns: shown.join(',') } : state.filters) as F;
+          // Above the organisation's threshold the server asks for an approval: the request dialog keeps these filters.
+          void Promise.resolve(onExport(filters)).catch((error: unknown) => {
+            if (!(error instanceof ApiError) || error.field !== EXPORT_APPROVAL_FIELD) throw error;
+            setApprovalAsk({ message: error.message, query: exportQuery(filters) });
+          });
+        }}
         data-testid="list-export"
       >
         <Download aria-hidden />
@@ -308,6 +334,7 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
       </Button>,
     );
   }
+  if (onExport) dialogs.push(<ExportApprovalDialog key="export-approval" pageKey={pageKey} ask={approvalAsk} onClose={() => setApprovalAsk(null)} />);
   buttons.push(
     <ColumnSettings key="columns" columns={columnSettings.items} settings={columnSettings.settings} resolved={columnSettings.resolved} onChange={columnSettings.change} onReset={columnSettings.reset} />,
   );
@@ -388,7 +415,8 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
 
   const title = section?.title ?? menuLabel(t, access.entry);
   return (
-    <div data-testid={testId ?? 'list-screen'} className="grid grid-cols-[minmax(0,1fr)] gap-4">
+    <div data-testid={testId ?? 'list-screen'} className={cn('grid grid-cols-[minmax(0,1fr)] gap-4', personalData && 'relative')}>
+      {personalData ? <Watermark pageKey={pageKey} /> : null}
       {section ? null : <PageHeader title={title} description={description} actions={buttons.length ? buttons : null} className="pb-0" />}
       <Card>
         {section ? (

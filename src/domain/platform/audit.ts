@@ -122,6 +122,7 @@ export const AUDIT_ENTITIES = [
   'platformSetting',
   'notice',
   'dictionaryEntry',
+  'exportRequest',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 

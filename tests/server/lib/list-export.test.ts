@@ -2,6 +2,7 @@ import * as XLSX from 'xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pageApi } from '@/domain/menus/access';
 import { followList, type ListExportColumn } from '../../../server/lib/list-export';
+import { allowLargeExports } from '../../support/export-approval';
 import { createTestApp, type TestApp } from '../../support/server-app';
 
 describe('followList: the export columns a list’s shown columns pick', () => {
@@ -29,6 +30,8 @@ describe('list exports follow the shown columns', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
+    // The whole school's student export below is not about its approval (tests/server/data-access).
+    await allowLargeExports(t, 'school01');
   });
   afterAll(async () => {
     await t?.close();

@@ -16,6 +16,7 @@ import { pendingImports } from '../../../server/db/schema/files';
 import { parseEnv } from '../../../server/env';
 import { createStorage } from '../../../server/lib/storage/create-storage';
 import { sweepFiles } from '../../../server/modules/files/files.service';
+import { allowLargeExports } from '../../support/export-approval';
 import { createTestApp, TEST_CAPTCHA, type TestApp } from '../../support/server-app';
 import { xlsxPackage } from '../spreadsheet/xlsx-package';
 import { importJob } from '../../support/jobs';
@@ -37,6 +38,8 @@ beforeAll(async () => {
     .where(eq(schoolYears.orgId, k12Id))
     .limit(1);
   year = s;
+  // The whole school's export below is not about its approval (tests/server/data-access).
+  await allowLargeExports(t, 'school01');
 });
 afterAll(async () => {
   await t?.close();

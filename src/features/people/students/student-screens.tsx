@@ -124,6 +124,7 @@ export function StudentListScreen({ family }: { family: SchoolFamily }) {
     <>
       <ListScreen
         pageKey={key}
+        personalData
         state={state}
         querySchema={studentListQuery}
         filters={filters}
@@ -298,6 +299,7 @@ export function StudentFormScreen({ family }: { family: SchoolFamily }) {
     <FormScreen
       schema={studentSaveSchema}
       resource={api}
+      personalData={id ? `${family}.user.student` : undefined}
       id={id}
       defaults={defaults}
       toValues={(r) => ({

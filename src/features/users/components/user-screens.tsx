@@ -81,6 +81,7 @@ export function UserListScreen() {
     <>
       <ListScreen
         pageKey={KEY}
+        personalData
         state={state}
         querySchema={userListQuery}
         filters={filters}
@@ -130,6 +131,7 @@ export function UserFormScreen() {
     return (
       <FormScreen
         schema={userUpdateSchema}
+        personalData={KEY}
         resource={users as unknown as Resource<UserRow, UserUpdate>}
         id={id}
         defaults={defaults}
