@@ -107,6 +107,8 @@ export const SCREENS: Readonly<Partial<Record<ScreenId, ScreenLoader>>> = {
   'user.role.members': () => import('./roles/roles').then((m) => ({ default: m.RoleMembersPage })),
   'system.signInLog': () => import('./platform/logs').then((m) => ({ default: m.SignInLogPage })),
   'system.operationLog': () => import('./platform/logs').then((m) => ({ default: m.OperationLogPage })),
+  'system.retention': () => import('./retention/retention').then((m) => ({ default: m.RetentionPage })),
+  'system.dataRequest': () => import('./retention/retention').then((m) => ({ default: m.DataRequestPage })),
   'system.onlineSession': () => import('./platform/logs').then((m) => ({ default: m.OnlineSessionPage })),
   'dataCenter.overview': () => import('./data-center/overview').then((m) => ({ default: m.DistrictOverviewPage })),
   'dataCenter.overview.school': () => import('./data-center/overview').then((m) => ({ default: m.DistrictSchoolPage })),

@@ -69,6 +69,7 @@ export const AUDIT_ACTIONS = [
   'decide',
   'lendBands',
   'acknowledge',
+  'download',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -119,6 +120,7 @@ export const AUDIT_ENTITIES = [
   'testDayEntry',
   'physiqueExemption',
   'platformSetting',
+  'dataRequest',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
