@@ -162,6 +162,8 @@ const FIXTURES: Record<string, Fixture> = {
   'gx.test.warning': { ...gx('k12.test.warning') },
   'k12.test.exemption': { ...k12('k12.test.exemption'), create: (c) => exemptionBody(c, 'school01') },
   'gx.test.exemption': { ...gx('k12.test.exemption'), create: (c) => exemptionBody(c, 'college01') },
+  'k12.system.dataRequest': { ...k12('k12.system.dataRequest'), noRows: 'requests come from parents through the app API; tests/server/retention/data-requests.test.ts covers them and their tenancy' },
+  'gx.system.dataRequest': { ...gx('k12.system.dataRequest'), noRows: 'requests come from parents through the app API; tests/server/retention/data-requests.test.ts covers them and their tenancy' },
   'admin.class.practise': { ...admin },
   'admin.class.test': { ...admin },
   'k12.class.practise': { ...k12('k12.class.practise'), noRows: 'lessons come from devices, and the demo school has none of this kind; tests/server/lessons covers it' },
