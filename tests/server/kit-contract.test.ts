@@ -519,6 +519,8 @@ const ACTION_BODIES: Record<string, Body> = {
   'POST /physiqueManage/testDay/entry/:id/appeal': { note: '契约', version: 1 },
   'POST /physiqueManage/testDay/entry/:id/resolve': { outcome: 'keep', version: 1 },
   'PUT /decide': { decision: 'approved', note: '', version: 1 },
+  'PUT /handle': { status: 'done', note: '契约', version: 1 },
+  'PUT /system/retention/schedule': { homeworkVideos: 1, heartRateRaw: 30, graduates: 3, signInLogs: 180, auditLog: 180, version: 0 },
   'POST /entries': { studentId: U, eventIds: [U] },
   'POST /teams': { eventId: U, classId: U, teamName: '契约', legs: [] },
   'PUT /teams/:entryId': { eventId: U, classId: U, teamName: '契约', legs: [] },

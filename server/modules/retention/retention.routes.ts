@@ -20,19 +20,23 @@ export const retentionRoutes: FastifyPluginAsyncZod<{ family: ServedBy<'system.r
   const logView = pageAccess(`${family}.system.operationLog`).view;
   const routes: FastifyPluginAsyncZod = async (r) => {
     resourceAction(r, { method: 'GET', path: '/schedule', access: [key, 'view'], answer: retentionScheduleSchema, summary: 'The retention schedule', read: (db, actor) => retentionSchedule(db, actor) });
-    resourceAction(r, {
-      method: 'PUT',
-      path: '/schedule',
-      access: [key, 'edit'],
-      body: retentionSaveSchema,
-      entity: 'platformSetting',
-      audit: 'update',
-      message: OK_MSG.saved,
-      answer: retentionScheduleSchema,
-      summary: "Save the retention schedule (platform operators only: 403 otherwise; each duration within its category's bounds; stale version: 409)",
-      // saveRetention writes its own audit row (the platform_settings pattern), so the kit's is skipped.
-      write: async (tx, actor, { body }) => ({ after: await saveRetention(tx, actor, body, app.now()), audited: false }),
-    });
+    // The schedule is the whole installation's: only the management family can hold a platform operator, so only it
+    // has the save (a school's edit button has nothing to save; a bureau below the top still gets 403 from the service).
+    if (family === 'admin') {
+      resourceAction(r, {
+        method: 'PUT',
+        path: '/schedule',
+        access: [key, 'edit'],
+        body: retentionSaveSchema,
+        entity: 'platformSetting',
+        audit: 'update',
+        message: OK_MSG.saved,
+        answer: retentionScheduleSchema,
+        summary: "Save the retention schedule (platform operators only: 403 otherwise; each duration within its category's bounds; stale version: 409)",
+        // saveRetention writes its own audit row (the platform_settings pattern), so the kit's is skipped.
+        write: async (tx, actor, { body }) => ({ after: await saveRetention(tx, actor, body, app.now()), audited: false }),
+      });
+    }
     resourceAction(r, {
       method: 'GET',
       path: '/runs',
