@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { blankAsUndefined } from '@/domain/fields';
-import { RAW_RETENTION_DAYS } from '@/domain/lesson-load/samples';
 
 /** A setting left empty (`FOO=`) is unset. */
 const optionalSetting = z.preprocess(blankAsUndefined, z.string().optional());
@@ -54,8 +53,11 @@ export const envSchema = z
     TIYU_JOB_EXPIRE_SECONDS: z.preprocess(blankAsUndefined, z.coerce.number().int().min(2).max(86_400).default(15 * 60)),
     /** On PostgreSQL, a job whose worker stopped beating is taken again after this many seconds (server/lib/jobs.ts). */
     TIYU_JOB_HEARTBEAT_SECONDS: z.preprocess(blankAsUndefined, z.coerce.number().int().min(10).max(3_600).default(30)),
-    /** Days raw heart-rate samples are kept (docs/product-rules.md#lesson-load); per-minute aggregates stay for good. */
-    TIYU_HEART_RATE_RAW_DAYS: z.preprocess(blankAsUndefined, z.coerce.number().int().min(1).max(3650).default(RAW_RETENTION_DAYS)),
+    /**
+     * Days raw heart-rate samples are kept (docs/product-rules.md#lesson-load); per-minute aggregates stay for good. Unset:
+     * the retention schedule's days (docs/product-rules.md#retention); set, it wins over the schedule.
+     */
+    TIYU_HEART_RATE_RAW_DAYS: z.preprocess(blankAsUndefined, z.coerce.number().int().min(1).max(3650).optional()),
   })
   .superRefine((env, ctx) => {
     // A fixed captcha in production would turn the captcha into a known password.

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../db/client';
+import type { Db, DbOrTx, Tx } from '../db/client';
 
 /**
  * The audit log's hash chains (docs/decisions/050-audit-hash-chain.md): one chain per organisation (rows without one
@@ -139,4 +139,63 @@ export async function verifyAuditChains(db: DbOrTx, chainIds: readonly string[] 
   );
   report.unsealed = Number(unsealed[0].n);
   return report;
+}
+
+/** One archived row: its place, links and the exact content text its hash was computed from (and the row, parsed). */
+export interface ArchivedAuditRow {
+  chainId: string;
+  seq: number;
+  prevHash: string;
+  hash: string;
+  content: string;
+}
+
+/**
+ * Removes a chain's oldest sealed rows written before `cutoff` (at most `limit`, in chain order, never past the first
+ * row that is not due), handing them to `archive` first (it must store them durably; it runs inside the transaction,
+ * so a failed store removes nothing). Deleting passes the guard trigger only through this transaction's
+ * `tiyu.audit_purge` setting (migration audit_log_guard); the chain's start moves to the last removed row, so
+ * verification starts there and does not report the archived rows as missing. Answers the rows removed.
+ */
+export async function purgeAuditChain(
+  db: Db,
+  chainId: string,
+  cutoff: Date,
+  limit: number,
+  archive: (rows: readonly ArchivedAuditRow[], tx: Tx) => Promise<void>,
+): Promise<ArchivedAuditRow[]> {
+  return db.transaction(async (tx) => {
+    // The sealer moves the same head row: take turns with it.
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEAL_LOCK})`);
+    const { rows: heads } = await tx.execute<{ start_seq: string }>(sql`select start_seq::text from audit_chains where chain_id = ${chainId}::uuid for update`);
+    if (heads.length === 0) return [];
+    const { rows } = await tx.execute<{ id: string; seq: string; prev_hash: string; hash: string; due: boolean; content: string }>(sql`
+      select id, seq::text, prev_hash, hash, at < ${cutoff.toISOString()}::timestamptz as due, ${CONTENT} as content from audit_logs
+       where coalesce(org_id, ${ZERO_CHAIN}::uuid) = ${chainId}::uuid and seq > ${Number(heads[0].start_seq)}
+       order by seq limit ${limit}`);
+    const firstKept = rows.findIndex((r) => !r.due);
+    const due = firstKept === -1 ? rows : rows.slice(0, firstKept);
+    if (due.length === 0) return [];
+    const archived = due.map((r) => ({ chainId, seq: Number(r.seq), prevHash: r.prev_hash, hash: r.hash, content: r.content }));
+    await archive(archived, tx);
+    await tx.execute(sql`select set_config('tiyu.audit_purge', 'on', true)`);
+    await tx.execute(sql`delete from audit_logs where id = any(${sql.param(due.map((r) => r.id))}::uuid[])`);
+    await tx.execute(sql`select set_config('tiyu.audit_purge', 'off', true)`);
+    const last = archived[archived.length - 1];
+    await tx.execute(sql`update audit_chains set start_seq = ${last.seq}, start_hash = ${last.hash} where chain_id = ${chainId}::uuid`);
+    return archived;
+  });
+}
+
+/**
+ * Checks an archive on its own: consecutive places, each row's previous hash is the one before's hash, and each hash is
+ * what the previous hash and the content give. Answers the first bad place, or null when the archive holds up.
+ */
+export function verifyArchivedRows(rows: readonly ArchivedAuditRow[]): number | null {
+  for (let i = 0; i < rows.length; i += 1) {
+    const r = rows[i];
+    if (i > 0 && (r.seq !== rows[i - 1].seq + 1 || r.prevHash !== rows[i - 1].hash)) return r.seq;
+    if (chainHash(r.prevHash, r.content) !== r.hash) return r.seq;
+  }
+  return null;
 }

@@ -48,6 +48,8 @@ import { venueRoutes } from './venue/venue.routes';
 import { userRoutes } from './users/users.routes';
 import { testPlanLifecycle } from './test-plans/test-plans.lifecycle';
 import { heartRateLifecycle } from './lesson-load/heart-rate.lifecycle';
+import { retentionLifecycle } from './retention/retention.lifecycle';
+import { dataRequestRoutes, retentionRoutes } from './retention/retention.routes';
 import { testPlanRoutes } from './test-plans/test-plans.routes';
 import { testSheetRoutes } from './test-day/test-sheets.routes';
 import { retestRoutes } from './retest/retest.routes';
@@ -77,6 +79,7 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   await app.register(mourningPublicRoutes, { prefix: '/api/oper/web/cs/mourning' });
   await app.register(testPlanLifecycle);
   await app.register(heartRateLifecycle, { rawDays: opts.heartRateRawDays });
+  await app.register(retentionLifecycle, { storage: opts.storage, heartRateRawDays: opts.heartRateRawDays, enabled: opts.fileSweepEveryMs > 0 });
   // The console API's OpenAPI document collects the routes registered after it (server/lib/openapi.ts).
   await registerConsoleDocs(app);
   // The console API: authenticated once here for all of its modules (docs/decisions/020-resource-kit.md).
@@ -121,6 +124,8 @@ async function consoleModules(app: FastifyInstance, opts: ModuleOptions): Promis
   for (const family of servedBy('test.testManage')) await app.register(reportReleaseRoutes, { prefix: `/${family}/organizeTest/testManage`, family });
   for (const family of servedBy('dataCenter.school', 'dataCenter.overview')) await app.register(dataCenterRoutes, { prefix: `/${family}/dataCenter`, family });
   for (const family of servedBy('system.signInLog', 'system.operationLog', 'system.onlineSession')) await app.register(logsRoutes, { prefix: `/${family}`, family });
+  for (const family of servedBy('system.retention')) await app.register(retentionRoutes, { prefix: `/${family}`, family, storage: opts.storage });
+  for (const family of servedBy('system.dataRequest')) await app.register(dataRequestRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('dataCenter.overview')) await app.register(districtRoutes, { prefix: `/${family}` });
   await app.register(menuRoutes, { prefix: '/menuManagement' });
   await app.register(shellRoutes, { prefix: '/shell', ...opts });

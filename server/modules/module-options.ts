@@ -7,8 +7,8 @@ export interface ModuleOptions {
   storage: Storage;
   /** Sweep of abandoned uploads and unused blobs, ms; 0 = never. */
   fileSweepEveryMs: number;
-  /** TIYU_HEART_RATE_RAW_DAYS: raw heart-rate samples are kept this many days (server/modules/lesson-load/heart-rate.lifecycle.ts). */
-  heartRateRawDays: number;
+  /** TIYU_HEART_RATE_RAW_DAYS when set: raw heart-rate samples are kept this many days, over the retention schedule's. */
+  heartRateRawDays?: number;
   /** TIYU_CAPTCHA_FIXED: every captcha answers this code (tests, demos; never production). */
   captchaFixed?: string;
 }

@@ -3,7 +3,6 @@ import type { Page } from '@/domain/api';
 import {
   periodsDue,
   reachesTarget,
-  VIDEO_KEEP_MONTHS,
   type HomeworkClassCompletion,
   type HomeworkDetail,
   type HomeworkListQuery,
@@ -31,6 +30,7 @@ import { inOrgSubtree } from '../../lib/tenancy';
 import type { Actor } from '../../plugins/tenant';
 import type { RefCheck } from '../activities/ref-checks';
 import { classScopeSql, inIds, localDay, periodOfDay, periodsDueSql, reachesSql, statusSql } from './task-sql';
+import { homeworkVideoMonths } from '../retention/schedule';
 import { isoInstant } from '../../lib/iso';
 
 /**
@@ -45,7 +45,8 @@ export interface HomeworkReader {
   subtree: boolean;
 }
 
-const KEEP = sql.raw(`interval '${VIDEO_KEEP_MONTHS} month'`);
+/** How long a video is kept: the retention schedule's months (docs/product-rules.md#retention), a whole number. */
+const keepSql = (months: number) => sql.raw(`interval '${Math.trunc(months)} month'`);
 
 async function scopeOf(db: DbOrTx, reader: HomeworkReader): Promise<ClassScope> {
   return reader.subtree ? WHOLE_ORG : classScopeOf(db, reader.actor);
@@ -79,7 +80,7 @@ type RawRow = {
 };
 
 
-function rowSelect(today: string, now: Date, scope: ClassScope): SQL {
+function rowSelect(today: string, now: Date, scope: ClassScope, keepMonths: number): SQL {
   return sql`select h.id, h.org_id as "orgId", o.name as "schoolName", h.name, h.note, h.cycle,
       h.start_date::text as "startDate", h.end_date::text as "endDate", h.ended_at as "endedAt", h.created_at as "createdAt",
       h.version, u.name as "createdByName",
@@ -88,7 +89,7 @@ function rowSelect(today: string, now: Date, scope: ClassScope): SQL {
         where hc.homework_id = h.id and ${classScopeSql(scope, sql`hc.class_id`)}) as "studentCount",
       (select count(*)::int from activity_records r join files f on f.id = r.video_file_id and f.deleted_at is null
         left join homework_reviews rv on rv.record_id = r.id
-        where r.kind = 'homework' and r.ref_id = h.id and rv.verdict is null and f.created_at + ${KEEP} > ${now.toISOString()}::timestamptz
+        where r.kind = 'homework' and r.ref_id = h.id and rv.verdict is null and f.created_at + ${keepSql(keepMonths)} > ${now.toISOString()}::timestamptz
           and ${classScopeSql(scope, sql`r.class_id`)}) as "pendingReviews",
       ${periodsDueSql(today)} as "periodsDue"
     from homeworks h join orgs o on o.id = h.org_id left join users u on u.id = h.created_by`;
@@ -177,14 +178,15 @@ export async function homeworkPage(db: DbOrTx, reader: HomeworkReader, q: Homewo
   );
   // Videos waiting for review are counted per row by the row's select, so that filter applies to its result.
   const shown = q.review === 'pending' ? sql`where "pendingReviews" > 0` : sql``;
+  const months = await homeworkVideoMonths(db);
   const { rows } = await db.execute<RawRow>(
-    sql`select *, count(*) over()::int as total from (${rowSelect(today, now, scope)} where ${where}) x ${shown}
+    sql`select *, count(*) over()::int as total from (${rowSelect(today, now, scope, months)} where ${where}) x ${shown}
       order by "startDate" desc, "createdAt" desc, id limit ${q.size} offset ${(q.current - 1) * q.size}`,
   );
   let total = rows[0]?.total ?? 0;
   if (rows.length === 0 && q.current > 1) {
     const { rows: counted } = await db.execute<{ n: number }>(
-      q.review === 'pending' ? sql`select count(*)::int as n from (${rowSelect(today, now, scope)} where ${where}) x ${shown}` : sql`select count(*)::int as n from homeworks h where ${where}`,
+      q.review === 'pending' ? sql`select count(*)::int as n from (${rowSelect(today, now, scope, months)} where ${where}) x ${shown}` : sql`select count(*)::int as n from homeworks h where ${where}`,
     );
     total = counted[0].n;
   }
@@ -201,7 +203,7 @@ export async function homeworkPage(db: DbOrTx, reader: HomeworkReader, q: Homewo
 export async function homeworkById(db: DbOrTx, reader: HomeworkReader, id: string, now: Date): Promise<HomeworkDetail> {
   const today = localDate(now);
   const scope = await scopeOf(db, reader);
-  const { rows } = await db.execute<RawRow>(sql`${rowSelect(today, now, scope)} where h.id = ${id}::uuid and ${orgCondition(reader)} and ${reachesScope(scope)}`);
+  const { rows } = await db.execute<RawRow>(sql`${rowSelect(today, now, scope, await homeworkVideoMonths(db))} where h.id = ${id}::uuid and ${orgCondition(reader)} and ${reachesScope(scope)}`);
   const raw = rows[0];
   if (!raw) throw notFound();
   const [classRows, itemRows, done] = await Promise.all([
@@ -353,15 +355,16 @@ export interface SubmissionQuery {
   review?: 'pending' | 'valid' | 'invalid' | 'none';
 }
 
-const reviewSql = (now: Date) => sql`(case when rv.verdict is not null then rv.verdict
+const reviewSql = (now: Date, keepMonths: number) => sql`(case when rv.verdict is not null then rv.verdict
     when rv.video_expired_at is not null then 'expired'
     when r.video_file_id is null then 'none'
-    when f.id is null or f.created_at + ${KEEP} <= ${now.toISOString()}::timestamptz then 'expired'
+    when f.id is null or f.created_at + ${keepSql(keepMonths)} <= ${now.toISOString()}::timestamptz then 'expired'
     else 'pending' end)`;
 
 /** Every submission of the homework with its value, target, video and review, newest first. */
 export async function submissionPage(db: DbOrTx, reader: HomeworkReader, id: string, q: SubmissionQuery, now: Date): Promise<Page<HomeworkSubmission>> {
   await homeworkById(db, reader, id, now);
+  const keepMonths = await homeworkVideoMonths(db);
   const scope = await scopeOf(db, reader);
   const where = sql.join(
     [
@@ -370,7 +373,7 @@ export async function submissionPage(db: DbOrTx, reader: HomeworkReader, id: str
       q.classId ? sql`r.class_id = ${q.classId}::uuid` : undefined,
       q.studentId ? sql`r.student_id = ${q.studentId}::uuid` : undefined,
       q.name ? sql`(s.name ilike ${containsPattern(q.name)} or s.student_no ilike ${containsPattern(q.name)})` : undefined,
-      q.review ? sql`${reviewSql(now)} = ${q.review}` : undefined,
+      q.review ? sql`${reviewSql(now, keepMonths)} = ${q.review}` : undefined,
     ].filter((c): c is SQL => c !== undefined),
     sql` and `,
   );
@@ -384,8 +387,8 @@ export async function submissionPage(db: DbOrTx, reader: HomeworkReader, id: str
     }
   >(sql`select r.id, r.student_id as "studentId", s.name as "studentName", c.name as "className", r.item, r.value, i.target,
       r.measured_at as "measuredAt", r.source, case when f.deleted_at is null then r.video_file_id end as "videoFileId",
-      ${reviewSql(now)} as review, rv.reason as "reviewReason", rv.reviewed_at as "reviewedAt",
-      case when f.id is not null and f.deleted_at is null then f.created_at + ${KEEP} end as "videoUntil", r.invalid,
+      ${reviewSql(now, keepMonths)} as review, rv.reason as "reviewReason", rv.reviewed_at as "reviewedAt",
+      case when f.id is not null and f.deleted_at is null then f.created_at + ${keepSql(keepMonths)} end as "videoUntil", r.invalid,
       count(*) over()::int as total
     from activity_records r join students s on s.id = r.student_id join classes c on c.id = r.class_id
       join homework_items i on i.homework_id = r.ref_id and i.item = r.item
@@ -426,7 +429,7 @@ export async function reviewSubmission(tx: Tx, actor: Actor, recordId: string, b
   if (!rec) throw notFound();
   if (!rec.fileId || !rec.fileAt) throw new AppError(409, 'homework:noVideo');
   const until = new Date(rec.fileAt);
-  until.setMonth(until.getMonth() + VIDEO_KEEP_MONTHS);
+  until.setMonth(until.getMonth() + (await homeworkVideoMonths(tx)));
   if (until <= now) throw new AppError(409, 'homework:reviewExpired');
   const reason = body.verdict === 'invalid' ? body.reason : null;
   await tx
@@ -446,14 +449,15 @@ export async function reviewSubmission(tx: Tx, actor: Actor, recordId: string, b
  * file row is marked deleted at once, so nobody can play it; the file store's sweep removes the bytes), the record
  * forgets it and its review right ends. Returns how many videos went.
  */
-export async function expireHomeworkVideos(db: Db, now: Date): Promise<number> {
+export async function expireHomeworkVideos(db: Db, now: Date, keepMonths?: number): Promise<number> {
+  const months = keepMonths ?? (await homeworkVideoMonths(db));
   const at = sql`${now.toISOString()}::timestamptz`;
   return db.transaction(async (tx) => {
     const { rows } = await tx.execute<{ id: string; refId: string; fileId: string }>(sql`
       select r.id, r.ref_id as "refId", r.video_file_id as "fileId" from activity_records r
         join files f on f.id = r.video_file_id
         join homeworks h on h.id = r.ref_id
-      where r.kind = 'homework' and f.created_at + ${KEEP} <= ${at}
+      where r.kind = 'homework' and f.created_at + ${keepSql(months)} <= ${at}
       for update of r`);
     if (rows.length === 0) return 0;
     const ids = rows.map((r) => r.id);

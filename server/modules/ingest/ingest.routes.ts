@@ -41,6 +41,7 @@ import { devices } from '../../db/schema/venue';
 import { AppError } from '../../lib/app-error';
 import { CONSOLE_DOC_URL } from '../../lib/openapi';
 import { exemptionAppRoutes } from '../exemptions/exemptions.app-routes';
+import { dataRequestAppRoutes } from '../retention/data-requests.app-routes';
 import { lessonDeviceRoutes } from '../lessons/lessons.device-routes';
 import { heartRateDeviceRoutes } from '../lesson-load/heart-rate.device-routes';
 import type { ModuleOptions } from '../module-options';
@@ -278,6 +279,7 @@ const appRoutes: FastifyPluginAsync<ModuleOptions> = async (scope, opts) => {
     );
 
     await signed.register(exemptionAppRoutes, { storage: opts.storage });
+    await signed.register(dataRequestAppRoutes);
 
     s.post('/logout', { schema: { tags: ['app'], summary: 'Sign out', security } }, async (request) => {
       await revokeSession(scope.db, scope.now(), request.session!.sessionId);

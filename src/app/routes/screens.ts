@@ -108,6 +108,8 @@ export const SCREENS: Readonly<Partial<Record<ScreenId, ScreenLoader>>> = {
   'user.role.members': () => import('./roles/roles').then((m) => ({ default: m.RoleMembersPage })),
   'system.signInLog': () => import('./platform/logs').then((m) => ({ default: m.SignInLogPage })),
   'system.operationLog': () => import('./platform/logs').then((m) => ({ default: m.OperationLogPage })),
+  'system.retention': () => import('./retention/retention').then((m) => ({ default: m.RetentionPage })),
+  'system.dataRequest': () => import('./retention/retention').then((m) => ({ default: m.DataRequestPage })),
   'system.onlineSession': () => import('./platform/logs').then((m) => ({ default: m.OnlineSessionPage })),
   'system.notice': () => import('./notices/notices').then((m) => ({ default: m.NoticePage })),
   'system.notice.add': () => import('./notices/notices').then((m) => ({ default: m.NoticeFormPage })),

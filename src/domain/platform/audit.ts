@@ -70,6 +70,7 @@ export const AUDIT_ACTIONS = [
   'lendBands',
   'acknowledge',
   'read',
+  'download',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -123,6 +124,7 @@ export const AUDIT_ENTITIES = [
   'notice',
   'dictionaryEntry',
   'exportRequest',
+  'dataRequest',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 

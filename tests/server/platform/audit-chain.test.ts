@@ -2,7 +2,7 @@ import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditChainReport } from '@/domain/platform/logs';
 import { auditLogs } from '../../../server/db/schema/audit';
-import { sealAuditChains } from '../../../server/lib/audit-chain';
+import { purgeAuditChain, sealAuditChains, verifyArchivedRows, type ArchivedAuditRow } from '../../../server/lib/audit-chain';
 import { dataOf, DEMO, orgOf } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/server-app';
 
@@ -97,6 +97,32 @@ describe('the operation log hash chain', () => {
     } finally {
       await fresh.close();
     }
+  });
+
+  it("a retention purge removes a chain's oldest rows through its own setting only; the chain verifies from its new start", async () => {
+    const { orgId } = await orgOf(t, DEMO.school);
+    const before = await verify(DEMO.school);
+    expect(before.breaks).toEqual([]);
+    const oldest = (await chainRows(orgId)).reverse();
+    let archived: ArchivedAuditRow[] = [];
+    const removed = await purgeAuditChain(t.db, orgId, new Date(Date.now() + 365 * 86_400_000), 3, async (rows) => {
+      archived = [...rows];
+    });
+    expect(removed.map((r) => r.seq)).toEqual(oldest.slice(0, 3).map((r) => r.seq));
+    expect(archived).toEqual(removed);
+    // The archive holds up on its own, and the first kept row follows its last row.
+    expect(verifyArchivedRows(archived)).toBeNull();
+    const [first] = (await chainRows(orgId)).reverse();
+    expect(first).toMatchObject({ seq: archived[2].seq + 1, prevHash: archived[2].hash });
+    // Verification starts after the archived rows: nothing reported missing.
+    const after = await verify(DEMO.school);
+    expect(after.breaks).toEqual([]);
+    expect(after.rows).toBe(before.rows - 3);
+    // An archive with an edited row does not hold up.
+    expect(verifyArchivedRows(archived.map((r, i) => (i === 1 ? { ...r, content: r.content.replace('"update"', '"delete"') } : r)))).toBe(archived[1].seq);
+    // Outside the purge's transaction a delete is still refused, and a row not yet due is never taken.
+    await expect(t.db.delete(auditLogs).where(eq(auditLogs.id, first.id))).rejects.toThrow();
+    expect(await purgeAuditChain(t.db, orgId, new Date(0), 10, async () => undefined)).toEqual([]);
   });
 
   it('needs the verify button', async () => {
