@@ -51,6 +51,7 @@ import { retestRoutes } from './retest/retest.routes';
 import { reportReleaseRoutes } from './parent-reports/parent-reports.routes';
 import { jobRoutes } from './jobs/jobs.routes';
 import { mourningPublicRoutes, shellRoutes } from './shell/shell.routes';
+import { mySecurityRoutes, securitySettingsRoutes } from './security/security.routes';
 import { graduationRoutes } from './graduation/graduation.routes';
 import { registerConsoleDocs } from '../lib/openapi';
 
@@ -91,6 +92,8 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
 /** The console's modules, relative to /api/busi/web. */
 async function consoleModules(app: FastifyInstance, opts: ModuleOptions): Promise<void> {
   await app.register(myInfoRoutes, { prefix: '/myInfo', ...opts });
+  await app.register(mySecurityRoutes, { prefix: '/myInfo/security', ...opts });
+  for (const family of servedBy('system.security')) await app.register(securitySettingsRoutes, { prefix: `/${family}`, family });
   await app.register(listSettingsRoutes, { prefix: '/listSettings' });
   for (const family of servedBy('org.acayear', 'org.grade', 'org.class')) await app.register(schoolRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('org.currentOrg', 'org.orgInfo', 'org.department')) await app.register(orgManageRoutes, { prefix: `/${family}`, family });

@@ -119,6 +119,8 @@ export const AUDIT_ENTITIES = [
   'testDayEntry',
   'physiqueExemption',
   'platformSetting',
+  'securitySetting',
+  'twoFactor',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 

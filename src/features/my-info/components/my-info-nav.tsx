@@ -1,4 +1,4 @@
-import { KeyRound, UserRound, UserRoundPen } from 'lucide-react';
+import { KeyRound, ShieldCheck, UserRound, UserRoundPen } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router-dom';
 import { cn } from '@/lib/cn';
@@ -7,6 +7,7 @@ const ITEMS = [
   { to: '/myInfo/base', key: 'nav.base', icon: UserRound, testId: 'my-info-nav-base' },
   { to: '/myInfo/editUser', key: 'nav.editUser', icon: UserRoundPen, testId: 'my-info-nav-edit-user' },
   { to: '/myInfo/editAccount', key: 'nav.editAccount', icon: KeyRound, testId: 'my-info-nav-edit-account' },
+  { to: '/myInfo/security', key: 'security:my.nav', icon: ShieldCheck, testId: 'my-info-nav-security' },
 ] as const;
 
 /** The personal centre's three sections (docs/product-rules.md#screens-and-routes: base, editUser, editAccount). */
