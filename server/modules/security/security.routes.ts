@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { emptySchema } from '@/domain/api';
 import { ERR, OK_MSG } from '@/domain/errors';
 import type { Family } from '@/domain/menus/access';
 import { securitySettingsAnswerSchema, securitySettingsSaveSchema } from '@/domain/security/settings';
-import { recoveryCodesSchema, securityOverviewSchema, totpConfirmSchema, totpDisableSchema, totpEnrolmentSchema } from '@/domain/security/two-factor';
+import { lastSignInSchema, recoveryCodesSchema, securityOverviewSchema, totpConfirmSchema, totpDisableSchema, totpEnrolmentSchema } from '@/domain/security/two-factor';
 import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema/auth';
 import { resourceAction, SIGNED_IN } from '../../lib/action';
@@ -75,7 +74,7 @@ export const mySecurityRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app
     access: SIGNED_IN,
     reads: 'primary',
     summary: '上次登录的时间、IP 与浏览器（本次会话之前的成功登录；首次登录为 null）',
-    answer: z.object({ at: z.string(), ip: z.string().nullable(), browser: z.string().nullable() }).nullable(),
+    answer: lastSignInSchema,
     read: (db, me) => previousSignIn(db, me.userId, me.sessionId),
   });
   resourceAction(app, {
@@ -88,19 +87,26 @@ export const mySecurityRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app
     config: limit,
     read: (db, me, _input, { now }) => startEnrolment(db, me.userId, now),
   });
+  // A hand transaction rather than the kit's write: the audit row needs the caller's account, loaded before the
+  // transaction (PGlite has one connection, so no other statement may run while it is open).
   resourceAction(app, {
     method: 'POST',
     path: '/totp/confirm',
     access: SIGNED_IN,
+    reads: 'primary',
     summary: '确认绑定：验证器应用的 6 位验证码（允许前后各一个时间步）；返回 10 个一次性恢复码，仅此一次',
     body: totpConfirmSchema,
     answer: recoveryCodesSchema,
     config: limit,
-    entity: 'twoFactor',
-    audit: 'create',
-    write: async (tx, me, { body }, { now }) => {
-      const codes = await confirmEnrolment(tx, me.userId, body.code, now);
-      return { after: { enabled: true }, answer: { recoveryCodes: codes }, entityId: me.userId };
+    message: OK_MSG.operation,
+    read: async (db, me, { body }, { now }) => {
+      const actor = await me.actor();
+      const recoveryCodes = await db.transaction(async (tx) => {
+        const codes = await confirmEnrolment(tx, me.userId, body.code, now);
+        await audit(tx, actor, { action: 'create', entity: 'twoFactor', entityId: me.userId, before: null, after: { enabled: true } });
+        return codes;
+      });
+      return { recoveryCodes };
     },
   });
   resourceAction(app, {

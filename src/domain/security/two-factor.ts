@@ -72,6 +72,10 @@ export const signInEntrySchema = z.object({
 });
 export type SignInEntry = z.infer<typeof signInEntrySchema>;
 
+/** The successful sign-in before the current session's (null on the first): the notice after signing in. */
+export const lastSignInSchema = z.object({ at: z.string(), ip: z.string().nullable(), browser: z.string().nullable() }).nullable();
+export type LastSignIn = z.infer<typeof lastSignInSchema>;
+
 /** myInfo.security: the caller's two-factor state, the password policy that applies and recent sign-ins. */
 export const securityOverviewSchema = z.object({
   enabled: z.boolean(),

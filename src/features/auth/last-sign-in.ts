@@ -1,3 +1,5 @@
+import type { LastSignIn } from '@/domain/security/two-factor';
+import { get } from '@/lib/api-client';
 import { i18next } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 
@@ -7,8 +9,7 @@ import { toast } from '@/lib/toast';
  */
 export async function showLastSignIn(): Promise<void> {
   try {
-    const { getLastSignIn } = await import('@/features/security/api');
-    const last = await getLastSignIn();
+    const last = await get<LastSignIn>('/api/busi/web/myInfo/security/lastSignIn');
     if (!last) return;
     await i18next.loadNamespaces('security');
     const at = new Date(last.at).toLocaleString(i18next.language.replace('_', '-'), { dateStyle: 'medium', timeStyle: 'short' });

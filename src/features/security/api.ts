@@ -21,12 +21,3 @@ export function useDisableTotp() {
     onSuccess: () => client.invalidateQueries({ queryKey: SECURITY_OVERVIEW_KEY }),
   });
 }
-
-export interface LastSignIn {
-  at: string;
-  ip: string | null;
-  browser: string | null;
-}
-
-/** The successful sign-in before this session's, or null (the first one). */
-export const getLastSignIn = () => get<LastSignIn | null>(`${BASE}/lastSignIn`);

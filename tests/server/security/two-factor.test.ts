@@ -24,7 +24,7 @@ afterAll(async () => {
 const SEC = '/api/busi/web/myInfo/security';
 const STEP_MS = 30_000;
 const codeAt = (secret: string, ms: number) => new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate({ timestamp: ms });
-const post = (url: string, token: string, payload: unknown = {}) => t.request({ method: 'POST', url, token, payload });
+const post = (url: string, token: string, payload: Record<string, unknown> = {}) => t.request({ method: 'POST', url, token, payload });
 const password = async (account: string) => (await t.loginResponse(account)).json<Envelope<TokenData & TotpChallenge>>();
 const codeStep = (challenge: string, code: string) => t.app.inject({ method: 'POST', url: '/api/sso/login/totp', payload: { challenge, code } });
 
@@ -56,8 +56,9 @@ describe('two-factor sign-in', () => {
     const first = await password('teacher01');
     expect(first.data.totp_challenge).toBeTruthy();
     expect((first.data as Partial<TokenData>).access_token).toBeUndefined();
-    // Another step's code (two steps away) is refused and counted.
-    t.clock.advance(STEP_MS);
+    // Two steps on: the previous step is later than the enrolment's (whose code is spent). A code two steps away is
+    // refused and counted.
+    t.clock.advance(2 * STEP_MS);
     const far = await codeStep(first.data.totp_challenge, codeAt(secret, t.clock.now().getTime() + 2 * STEP_MS));
     expect(far.statusCode).toBe(400);
     expect(far.json().msg).toBe('验证码错误');

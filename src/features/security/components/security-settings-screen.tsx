@@ -66,40 +66,26 @@ function SettingsForm({ url, family, initial, canEdit, defaults }: { url: string
     }
   };
 
-  const toggle = (name: keyof SecuritySettingsForm, label: string, description: string) => (
-    <CustomField
-      name={name}
-      label={label}
-      description={description}
-      testId={`field-${name}`}
-      render={(field) => (
-        <FormControl>
-          <Switch checked={Boolean(field.value)} onCheckedChange={field.onChange} disabled={!canEdit} data-testid={`switch-${name}`} />
-        </FormControl>
-      )}
-    />
-  );
-
   return (
     <Form {...(form as unknown as UseFormReturn<FieldValues>)}>
       <FormSchema value={securitySettingsSaveSchema}>
         <form onSubmit={form.handleSubmit(submit)} noValidate>
           <Card>
-            <CardContent className="grid gap-8 pt-6">
+            <CardContent className="grid gap-8">
               {defaults ? <p className="text-sm text-muted-foreground">{t('settings.defaults')}</p> : null}
               <FieldGroup title={t('settings.passwordGroup')}>
                 <TextField name="passwordMinLength" label={t('settings.passwordMinLength')} required inputMode="numeric" disabled={!canEdit} description={t('settings.range', { min: PASSWORD_MIN, max: PASSWORD_MAX })} />
                 <TextField name="passwordClasses" label={t('settings.passwordClasses')} required inputMode="numeric" disabled={!canEdit} description={t('settings.classesHint', { max: PASSWORD_CLASS_MAX })} />
               </FieldGroup>
               <FieldGroup title={t('settings.signInGroup')}>
-                {toggle('totpRequiredForAdministrators', t('settings.totpRequired'), t('settings.totpRequiredHint'))}
+                <Toggle name="totpRequiredForAdministrators" label={t('settings.totpRequired')} description={t('settings.totpRequiredHint')} disabled={!canEdit} />
                 <div />
                 <TextField name="idleTimeoutMinutes" label={t('settings.idleTimeout')} required inputMode="numeric" disabled={!canEdit} description={t('settings.range', IDLE_TIMEOUT_MINUTES)} />
                 <TextField name="sessionLifetimeHours" label={t('settings.sessionLifetime')} required inputMode="numeric" disabled={!canEdit} description={t('settings.range', SESSION_LIFETIME_HOURS)} />
               </FieldGroup>
               <FieldGroup title={t('settings.dataGroup')}>
-                {toggle('watermark', t('settings.watermark'), t('settings.watermarkHint'))}
-                {toggle('maskStudentNames', t('settings.maskStudentNames'), t('settings.maskStudentNamesHint'))}
+                <Toggle name="watermark" label={t('settings.watermark')} description={t('settings.watermarkHint')} disabled={!canEdit} />
+                <Toggle name="maskStudentNames" label={t('settings.maskStudentNames')} description={t('settings.maskStudentNamesHint')} disabled={!canEdit} />
                 <TextField name="exportApprovalRows" label={t('settings.exportApprovalRows')} required inputMode="numeric" disabled={!canEdit} description={t('settings.range', EXPORT_APPROVAL_ROWS)} />
               </FieldGroup>
             </CardContent>
@@ -117,5 +103,22 @@ function SettingsForm({ url, family, initial, canEdit, defaults }: { url: string
         </form>
       </FormSchema>
     </Form>
+  );
+}
+
+/** A yes/no setting as a switch in the kit's field frame. */
+function Toggle({ name, label, description, disabled }: { name: string; label: string; description: string; disabled: boolean }) {
+  return (
+    <CustomField
+      name={name}
+      label={label}
+      description={description}
+      testId={`field-${name}`}
+      render={(field) => (
+        <FormControl>
+          <Switch checked={Boolean(field.value)} onCheckedChange={field.onChange} disabled={disabled} data-testid={`switch-${name}`} />
+        </FormControl>
+      )}
+    />
   );
 }
