@@ -517,6 +517,7 @@ const ACTION_BODIES: Record<string, Body> = {
   'POST /physiqueManage/testDay/entry/:id/appeal': { note: '契约', version: 1 },
   'POST /physiqueManage/testDay/entry/:id/resolve': { outcome: 'keep', version: 1 },
   'PUT /decide': { decision: 'approved', note: '', version: 1 },
+  'PUT /system/security': { passwordMinLength: 8, passwordClasses: 2, totpRequiredForAdministrators: false, idleTimeoutMinutes: 30, sessionLifetimeHours: 12, watermark: true, exportApprovalRows: 100, maskStudentNames: false, version: 0 },
   'POST /entries': { studentId: U, eventIds: [U] },
   'POST /teams': { eventId: U, classId: U, teamName: '契约', legs: [] },
   'PUT /teams/:entryId': { eventId: U, classId: U, teamName: '契约', legs: [] },
