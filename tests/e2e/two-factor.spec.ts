@@ -34,7 +34,7 @@ test('an administrator turns on two-step verification and signs in with a code o
   await expect(page.getByTestId('totp-step')).toBeVisible();
   await page.getByTestId('totp-code').fill('000000');
   await page.getByTestId('totp-submit').click();
-  await expect(page.getByText('验证码错误')).toBeVisible();
+  await expect(page.getByText('验证码错误', { exact: true })).toBeVisible();
   // The next step's code: the code of the step the enrolment used is already spent (replay).
   await page.getByTestId('totp-code').fill(codeOf(key, Date.now() + 30_000));
   await page.getByTestId('totp-submit').click();
