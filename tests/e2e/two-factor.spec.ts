@@ -41,5 +41,5 @@ test('an administrator turns on two-step verification and signs in with a code o
   await expect(page.getByTestId('totp-step')).toHaveCount(0);
   await expect(page).toHaveURL(/\/busi\/admin\//);
   // The previous sign-in is named after signing in.
-  await expect(page.getByText('上次登录')).toBeVisible();
+  await expect(page.getByText('上次登录', { exact: true })).toBeVisible();
 });
