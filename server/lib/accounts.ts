@@ -10,6 +10,7 @@ import { ONE_TIME_PASSWORD_LENGTH, resetPasswordResultSchema, resetPasswordSchem
 import type { Tx } from '../db/client';
 import { membershipRoles, memberships, menus, roleMenus, roles, users } from '../db/schema/auth';
 import { endSessions } from '../modules/auth/sso.service';
+import { assertPasswordPolicy, policyOrgOf } from '../modules/security/two-factor.service';
 import type { Actor } from '../plugins/tenant';
 import { resourceAction } from './action';
 import { AppError, fieldError } from './app-error';
@@ -81,6 +82,7 @@ export interface NewAccount {
 export async function createAccount(tx: Tx, actor: Actor, body: NewAccount): Promise<{ userId: string; accountId: string }> {
   await checkAccountUnique(tx, body);
   await checkRole(tx, actor, body.roleId);
+  await assertPasswordPolicy(tx, actor.tenantOrgId, body.password);
   const [user] = await tx
     .insert(users)
     .values({
@@ -132,6 +134,8 @@ export function oneTimePassword(): string {
  */
 export async function resetAccountPassword(tx: Tx, userId: string, body: ResetPassword, now: Date): Promise<ResetPasswordResult> {
   const password = body.mode === 'generate' ? oneTimePassword() : body.password;
+  // A password the administrator typed follows the policy of the organisation whose account it is.
+  if (body.mode !== 'generate') await assertPasswordPolicy(tx, await policyOrgOf(tx, userId), password);
   await tx
     .update(users)
     .set({ passwordHash: await hashPassword(sha256Hex(password)), mustChangePassword: true, failedLogins: 0, lockedUntil: null, updatedAt: now })

@@ -57,6 +57,7 @@ import { reportReleaseRoutes } from './parent-reports/parent-reports.routes';
 import { jobRoutes } from './jobs/jobs.routes';
 import { messageRoutes } from './messages/messages.routes';
 import { mourningPublicRoutes, shellRoutes } from './shell/shell.routes';
+import { mySecurityRoutes, securitySettingsRoutes } from './security/security.routes';
 import { graduationRoutes } from './graduation/graduation.routes';
 import { registerConsoleDocs } from '../lib/openapi';
 
@@ -100,6 +101,8 @@ async function consoleModules(app: FastifyInstance, opts: ModuleOptions): Promis
   await app.register(myInfoRoutes, { prefix: '/myInfo', ...opts });
   await app.register(noticeInboxRoutes, { prefix: '/myInfo/notices', storage: opts.storage });
   for (const family of servedBy('system.notice')) await app.register(noticeRoutes, { prefix: `/${family}`, family });
+  await app.register(mySecurityRoutes, { prefix: '/myInfo/security', ...opts });
+  for (const family of servedBy('system.security')) await app.register(securitySettingsRoutes, { prefix: `/${family}`, family });
   await app.register(listSettingsRoutes, { prefix: '/listSettings' });
   for (const family of servedBy('org.acayear', 'org.grade', 'org.class')) await app.register(schoolRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('org.currentOrg', 'org.orgInfo', 'org.department')) await app.register(orgManageRoutes, { prefix: `/${family}`, family });

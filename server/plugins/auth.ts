@@ -1,11 +1,13 @@
 import fp from 'fastify-plugin';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { ERR } from '@/domain/errors';
-import { sessions, users } from '../db/schema/auth';
+import { memberships, sessions, users } from '../db/schema/auth';
+import { sessionActivity } from '../db/schema/security';
 import { AppError } from '../lib/app-error';
 import { AuthCache } from '../lib/auth-cache';
 import { hashSecret } from '../lib/tokens';
+import { SessionPolicy } from '../modules/security/session-policy';
 import type { Scope } from './tenant';
 
 export interface SessionInfo {
@@ -16,6 +18,12 @@ export interface SessionInfo {
 interface CachedSession extends SessionInfo {
   accessExpiresAt: Date;
   mustChangePassword: boolean;
+  /** The account must enrol two-factor sign-in first (docs/product-rules.md#sign-in-security). */
+  enrolmentDue: boolean | null;
+  /** The organisation whose security settings police the session: the tenant of the account in use. */
+  orgId: string | null;
+  createdAt: Date;
+  lastActiveAt: Date | null;
 }
 
 declare module 'fastify' {
@@ -24,6 +32,8 @@ declare module 'fastify' {
     authenticate(request: FastifyRequest): Promise<void>;
     /** Sessions and scopes of signed-in requests, valid while the database's auth epoch is unchanged. */
     authCache: AuthCache<CachedSession, Scope>;
+    /** Idle timeout and absolute lifetime of sessions, per organisation (server/modules/security/session-policy.ts). */
+    sessionPolicy: SessionPolicy;
   }
   interface FastifyRequest {
     session: SessionInfo | null;
@@ -40,10 +50,20 @@ const BEARER = /^bearer\s+(\S+)$/i;
  */
 const WHILE_PASSWORD_CHANGE_DUE = new Set(['/api/busi/web/myInfo/editAccount', '/api/sso/oauth/logout']);
 
-/** 428 for every call but the change itself and sign-out while the user must change the password. */
+/** What a session may call while its account must enrol two-factor sign-in: the enrolment and signing out. */
+const WHILE_ENROLMENT_DUE = new Set([
+  '/api/busi/web/myInfo/security/totp/start',
+  '/api/busi/web/myInfo/security/totp/confirm',
+  '/api/sso/oauth/logout',
+]);
+
+/** 428 for every call but the change itself and sign-out while the user must change the password (or enrol two-factor). */
 function passwordChangeGate(request: FastifyRequest, session: CachedSession): void {
   if (session.mustChangePassword && !WHILE_PASSWORD_CHANGE_DUE.has(request.routeOptions.url ?? '')) {
     throw new AppError(428, ERR.passwordChangeRequired);
+  }
+  if (session.enrolmentDue && !WHILE_ENROLMENT_DUE.has(request.routeOptions.url ?? '')) {
+    throw new AppError(428, 'security:twoFactor.enrolmentRequired');
   }
 }
 
@@ -60,6 +80,7 @@ export const authPlugin = fp(
     // Empty until `authenticate` reads the epoch: it equals no epoch, so such a request never uses the cache.
     app.decorateRequest('authEpoch', '');
     app.decorate('authCache', new AuthCache<CachedSession, Scope>(app.changes));
+    app.decorate('sessionPolicy', new SessionPolicy());
     app.decorate('authenticate', async (request: FastifyRequest) => {
       // Already signed in by an enclosing scope's hook (the console API authenticates once for all its modules).
       if (request.session) return;
@@ -70,14 +91,26 @@ export const authPlugin = fp(
       const now = app.now();
       const cached = app.authCache.session(epoch, hash);
       if (cached && cached.accessExpiresAt > now) {
+        await app.sessionPolicy.check(app.db, cached, now);
         passwordChangeGate(request, cached);
         request.session = { sessionId: cached.sessionId, userId: cached.userId };
         return;
       }
       const [row] = await app.db
-        .select({ sessionId: sessions.id, userId: sessions.userId, accessExpiresAt: sessions.accessExpiresAt, mustChangePassword: users.mustChangePassword })
+        .select({
+          sessionId: sessions.id,
+          userId: sessions.userId,
+          accessExpiresAt: sessions.accessExpiresAt,
+          mustChangePassword: users.mustChangePassword,
+          enrolmentDue: sessionActivity.enrolmentDue,
+          createdAt: sessions.createdAt,
+          lastActiveAt: sessionActivity.lastActiveAt,
+          orgId: sql<string | null>`(select ${memberships.tenantOrgId} from ${memberships} where ${memberships.userId} = ${sessions.userId}
+            order by ${memberships.present} desc, ${memberships.createdAt} limit 1)`,
+        })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))
+        .leftJoin(sessionActivity, eq(sessionActivity.sessionId, sessions.id))
         .where(
           and(
             eq(sessions.accessHash, hash),
@@ -89,6 +122,7 @@ export const authPlugin = fp(
         .limit(1);
       if (!row) throw new AppError(401, ERR.sessionExpired);
       app.authCache.keepSession(epoch, hash, row);
+      await app.sessionPolicy.check(app.db, row, now);
       passwordChangeGate(request, row);
       request.session = { sessionId: row.sessionId, userId: row.userId };
     });

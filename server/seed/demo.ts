@@ -1,3 +1,4 @@
+import { setOperatorTwoFactorRequired } from '../modules/security/two-factor.service';
 import { count, sql } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { ORG_TYPE, SEMESTER } from '@/domain/constants';
@@ -737,6 +738,9 @@ export async function seedDemo(db: DbOrTx, { now = new Date(), scope = 'full', l
     await syncMenus(tx);
     log(`the district: ${rows.orgs.length} organisations, ${rows.classes.length} classes, ${rows.students.length} students, ${rows.users.length} accounts`);
     await insertRows(tx, rows);
+    // The demo's district and platform accounts sign in with the password alone (README "Demo accounts"); the product's
+    // default requires two-factor sign-in of them (docs/product-rules.md#sign-in-security).
+    await setOperatorTwoFactorRequired(tx, false, now);
     if (scope === 'full') {
       log('physique test plans and results (three school years)');
       await seedPhysiqueDemo(tx, { currentStartYear: DEMO_CURRENT_START_YEAR, today: DEMO_TODAY });

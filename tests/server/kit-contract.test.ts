@@ -551,6 +551,7 @@ const ACTION_BODIES: Record<string, Body> = {
   'PUT /decide': { decision: 'approved', note: '', version: 1 },
   'PUT /handle': { status: 'done', note: '契约', version: 1 },
   'PUT /system/retention/schedule': { homeworkVideos: 1, heartRateRaw: 30, graduates: 3, signInLogs: 180, auditLog: 180, version: 0 },
+  'PUT /system/security': { passwordMinLength: 8, passwordClasses: 2, totpRequiredForAdministrators: false, idleTimeoutMinutes: 30, sessionLifetimeHours: 12, watermark: true, exportApprovalRows: 100, maskStudentNames: false, version: 0 },
   'POST /entries': { studentId: U, eventIds: [U] },
   'POST /teams': { eventId: U, classId: U, teamName: '契约', legs: [] },
   'PUT /teams/:entryId': { eventId: U, classId: U, teamName: '契约', legs: [] },

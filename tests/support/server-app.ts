@@ -7,6 +7,7 @@ import type { Db, DbHandle } from '../../server/db/client';
 import { DEMO_PASSWORD } from '../../server/seed/demo';
 import { parseEnv, type Env } from '../../server/env';
 import { sha256Hex } from '../../server/lib/password';
+import { setOperatorTwoFactorRequired } from '../../server/modules/security/two-factor.service';
 import { testDb, type TestDbOptions } from './server-db';
 
 /** The captcha answer of every test app (TIYU_CAPTCHA_FIXED). */
@@ -80,6 +81,8 @@ export interface TestAppOptions extends TestDbOptions {
   rateLimits?: BuildAppOptions['rateLimits'];
   /** Run jobs in the test's process (server/lib/jobs.ts). */
   jobWorker?: boolean;
+  /** Keep the product's default: platform operators and district administrators must use two-factor sign-in. */
+  operatorTwoFactor?: boolean;
 }
 
 /** A random captcha key like the browser's (timestamp plus random characters, docs/product-rules.md#sign-in). */
@@ -88,6 +91,9 @@ export const randomStr = () => `${Date.now()}${randomBytes(4).toString('hex')}`;
 /** The server on its own fresh database (demo seed), with a fixed captcha and a hand-moved clock. */
 export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const handle = await testDb({ seeded: opts.seeded });
+  // Platform operators and district administrators sign in with the password alone in tests, as in the demo; the
+  // two-factor tests turn the requirement on (docs/product-rules.md#sign-in-security).
+  if (!opts.operatorTwoFactor) await setOperatorTwoFactorRequired(handle.db, false);
   const clock = testClock();
   const env = parseEnv({ NODE_ENV: 'test', TIYU_CAPTCHA_FIXED: TEST_CAPTCHA, WEB_DIST: '/nonexistent-tiyu-dist', ...opts.env });
   const app = await buildApp({

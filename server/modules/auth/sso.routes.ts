@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '@/domain/api';
 import { loginWireSchema, refreshRequestSchema } from '@/domain/auth/schemas';
 import type { ModuleOptions } from '../module-options';
-import { login, refresh, revokeSession } from './sso.service';
+import { loginTotpRequestSchema } from '@/domain/security/two-factor';
+import { login, loginTotp, refresh, revokeSession } from './sso.service';
 
 /**
  * /api/sso: sign-in, token refresh, sign-out (docs/product-rules.md#calls).
@@ -18,6 +19,19 @@ export const ssoRoutes: FastifyPluginAsyncZod<ModuleOptions> = async (app, opts)
     async (request) => {
       const meta = { ip: request.ip, userAgent: request.headers['user-agent'] };
       return ok(await login(app.db, app.now(), request.body, meta));
+    },
+  );
+
+  // The code step of a two-factor sign-in (docs/product-rules.md#sign-in-security), limited like the password step.
+  app.post(
+    '/login/totp',
+    {
+      schema: { body: loginTotpRequestSchema },
+      config: { rateLimit: { max: opts.limits.loginPerMinute, timeWindow: '1 minute' } },
+    },
+    async (request) => {
+      const meta = { ip: request.ip, userAgent: request.headers['user-agent'] };
+      return ok(await loginTotp(app.db, app.now(), request.body, meta));
     },
   );
 

@@ -1,6 +1,7 @@
 import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { LoginRequest } from '@/domain/auth/schemas';
-import type { TokenData } from '@/domain/auth/types';
+import type { TokenData, TotpChallenge } from '@/domain/auth/types';
+import { SIGN_IN_CHALLENGE_TTL_MS, type LoginTotpRequest } from '@/domain/security/two-factor';
 import { ACCESS_TOKEN_TTL_S, LOGIN_LOCK_MS, LOGIN_MAX_FAILURES, REFRESH_TOKEN_TTL_S } from '@/domain/constants';
 import { ERR } from '@/domain/errors';
 import type { Db, DbOrTx } from '../../db/client';
@@ -11,6 +12,11 @@ import { parents, students } from '../../db/schema/school';
 import { AppError } from '../../lib/app-error';
 import { hashPassword, verifyPassword } from '../../lib/password';
 import { hashSecret, newToken } from '../../lib/tokens';
+import { DEFAULT_SECURITY_SETTINGS } from '@/domain/security/settings';
+import { sessionActivity } from '../../db/schema/security';
+import { sessionEnd } from '../security/session-policy';
+import { readSecuritySettings } from '../security/settings.service';
+import { policyOrgOf, acceptSecondFactor, challengeUser, closeChallenges, hasTwoFactor, markEnrolmentDue, openChallenge, twoFactorRequired } from '../security/two-factor.service';
 import { checkCaptcha } from './captcha.service';
 
 export interface ClientMeta {
@@ -72,11 +78,19 @@ export async function checkPassword(
     }
     return;
   }
-  const failures = await countFailure(db, user.id);
+  await countSignInFailure(db, now, user.id, wrong);
+}
+
+/**
+ * Counts a wrong sign-in secret (a password, or the code of two-factor sign-in: one count per account) and throws
+ * `wrong`, or errors:accountLocked when it reached LOGIN_MAX_FAILURES (the account locks and its sessions end).
+ */
+export async function countSignInFailure(db: DbOrTx, now: Date, userId: string, wrong: AppError): Promise<never> {
+  const failures = await countFailure(db, userId);
   if (failures >= LOGIN_MAX_FAILURES) {
     const lockedUntil = new Date(now.getTime() + LOGIN_LOCK_MS);
-    await db.update(users).set({ failedLogins: 0, lockedUntil }).where(eq(users.id, user.id));
-    await endSessions(db, now, user.id);
+    await db.update(users).set({ failedLogins: 0, lockedUntil }).where(eq(users.id, userId));
+    await endSessions(db, now, userId);
     throw new AppError(400, ERR.accountLocked, { minutes: lockedMinutes(lockedUntil, now) });
   }
   throw wrong;
@@ -120,8 +134,35 @@ async function hasUsableAccount(db: DbOrTx, userId: string): Promise<boolean> {
  * Signs in by account number or mobile (docs/product-rules.md#sign-in, #calls): captcha first (single use), then the lock,
  * the enabled flag and the password. Five failures in a row lock the account for 15 minutes.
  */
-export async function login(db: DbOrTx, now: Date, input: LoginRequest, meta: ClientMeta = {}): Promise<TokenData> {
+export async function login(db: DbOrTx, now: Date, input: LoginRequest, meta: ClientMeta = {}): Promise<LoginAnswer> {
   return withSignInLog(db, now, meta, input.accountNum, (attempt) => signIn(db, now, input, meta, attempt));
+}
+
+/**
+ * The code step of a two-factor sign-in (docs/product-rules.md#sign-in-security): the challenge of the password step
+ * and a code of the app (±1 time step, never one already accepted) or an unused recovery code. A wrong code counts
+ * with the sign-in lock as a wrong password does; the lock ends the challenge.
+ */
+export async function loginTotp(db: DbOrTx, now: Date, input: LoginTotpRequest, meta: ClientMeta = {}): Promise<TokenData> {
+  const userId = await challengeUser(db, input.challenge, now);
+  const [user] = userId ? await db.select().from(users).where(eq(users.id, userId)).limit(1) : [];
+  if (!user) throw new AppError(401, 'security:twoFactor.challengeExpired');
+  return withSignInLog(db, now, meta, user.accountNum, async (attempt) => {
+    attempt.userId = user.id;
+    assertNotLocked(user, now);
+    if (!user.enabled || !(await hasUsableAccount(db, user.id))) throw new AppError(400, ERR.accountDisabled);
+    if (!(await acceptSecondFactor(db, user.id, input.code, now))) {
+      try {
+        await countSignInFailure(db, now, user.id, new AppError(400, 'security:twoFactor.codeWrong'));
+      } catch (error) {
+        if (error instanceof AppError && error.i18nKey === ERR.accountLocked) await closeChallenges(db, user.id);
+        throw error;
+      }
+    }
+    if (user.failedLogins !== 0) await db.update(users).set({ failedLogins: 0 }).where(eq(users.id, user.id));
+    await closeChallenges(db, user.id);
+    return startSession(db, now, user, meta, attempt);
+  });
 }
 
 /**
@@ -132,7 +173,8 @@ export async function withSignInLog<T>(db: DbOrTx, now: Date, meta: ClientMeta, 
   const attempt: SignInAttempt = { account, userId: null, sessionId: null };
   try {
     const out = await run(attempt);
-    await recordSignIn(db, now, meta, attempt, null);
+    // The password step of a two-factor sign-in is not a sign-in yet: its code step writes the row.
+    if (!attempt.pending) await recordSignIn(db, now, meta, attempt, null);
     return out;
   } catch (error) {
     // Only refusals are attempts; a failure of ours (database gone) is not the person's.
@@ -146,13 +188,29 @@ export interface SignInAttempt {
   account: string;
   userId: string | null;
   sessionId: string | null;
+  /** The password was right and a code step follows. */
+  pending?: boolean;
 }
 
-async function signIn(db: DbOrTx, now: Date, input: LoginRequest, meta: ClientMeta, attempt: SignInAttempt): Promise<TokenData> {
+/** What the password step answers: the tokens, or the challenge of the code step (two-factor sign-in). */
+export type LoginAnswer = TokenData | TotpChallenge;
+
+async function signIn(db: DbOrTx, now: Date, input: LoginRequest, meta: ClientMeta, attempt: SignInAttempt): Promise<LoginAnswer> {
   await checkCaptcha(db, now, input.randomStr, input.code);
   const user = await checkAccountPassword(db, now, input.accountNum, input.password, attempt);
   if (!(await hasUsableAccount(db, user.id))) throw new AppError(400, ERR.accountDisabled);
-  return startSession(db, now, user, meta, attempt);
+  // Two-factor sign-in (docs/product-rules.md#sign-in-security): a code step follows, or, for an account that must
+  // have it and has not, a session that can only enrol.
+  if (await hasTwoFactor(db, user.id)) {
+    attempt.pending = true;
+    return { totp_challenge: await openChallenge(db, user.id, now, meta), expires_in: SIGN_IN_CHALLENGE_TTL_MS / 1000 };
+  }
+  const token = await startSession(db, now, user, meta, attempt);
+  if (await twoFactorRequired(db, user.id)) {
+    await markEnrolmentDue(db, attempt.sessionId!, now);
+    return { ...token, must_enrol_totp: true };
+  }
+  return token;
 }
 
 /**
@@ -221,7 +279,7 @@ export async function refresh(db: Db, now: Date, refreshToken: string): Promise<
   const pair = tokenPair(now);
   const rotated = await db.transaction(async (tx) => {
     const [current] = await tx
-      .select({ id: sessions.id, refreshHash: sessions.refreshHash })
+      .select({ id: sessions.id, refreshHash: sessions.refreshHash, userId: sessions.userId, createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt })
       .from(sessions)
       .where(
         and(
@@ -233,10 +291,19 @@ export async function refresh(db: Db, now: Date, refreshToken: string): Promise<
       )
       .for('update');
     if (!current) return false;
+    // The idle timeout and lifetime hold for refreshes too (docs/product-rules.md#sign-in-security).
+    const [activity] = await tx.select({ at: sessionActivity.lastActiveAt }).from(sessionActivity).where(eq(sessionActivity.sessionId, current.id));
+    const orgId = await policyOrgOf(tx, current.userId);
+    const settings = orgId ? await readSecuritySettings(tx, orgId) : DEFAULT_SECURITY_SETTINGS;
+    if (sessionEnd(settings, current.createdAt, activity?.at ?? current.lastSeenAt, now)) {
+      await tx.update(sessions).set({ revokedAt: now }).where(eq(sessions.id, current.id));
+      return 'ended';
+    }
     await tx.insert(retiredRefreshTokens).values({ refreshHash: current.refreshHash, sessionId: current.id, retiredAt: now });
     await tx.update(sessions).set({ ...pair.row, lastSeenAt: now }).where(eq(sessions.id, current.id));
     return true;
   });
+  if (rotated === 'ended') throw new AppError(401, ERR.invalidRefreshToken);
   if (rotated) return tokenData(pair.access, pair.refresh);
 
   const [reused] = await db.select({ sessionId: retiredRefreshTokens.sessionId }).from(retiredRefreshTokens).where(eq(retiredRefreshTokens.refreshHash, presented));

@@ -10,6 +10,7 @@ import { buildMenuTree } from '@/domain/menus/tree';
 import type { Db, DbOrTx, Tx } from '../../db/client';
 import { membershipRoles, memberships, menus, roleMenus, roles, sessions, users } from '../../db/schema/auth';
 import { orgs } from '../../db/schema/orgs';
+import { assertPasswordPolicy, policyOrgOf } from '../security/two-factor.service';
 import { AppError } from '../../lib/app-error';
 import { isUuid } from '../../lib/ids';
 import { hiddenMenuIds } from '../../lib/menu-custom';
@@ -307,6 +308,8 @@ export async function editAccount(
     }
     throw new AppError(400, ERR.oldPasswordWrong);
   }
+  // The organisation's password policy (docs/product-rules.md#sign-in-security): the new password arrives as typed.
+  await assertPasswordPolicy(db, await policyOrgOf(db, session.userId), input.newPassword);
   const newHex = sha256Hex(input.newPassword);
   if (newHex === input.oldPassword) throw new AppError(400, PASSWORD_SAME_AS_OLD);
   const passwordHash = await hashPassword(newHex);

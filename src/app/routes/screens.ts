@@ -12,6 +12,8 @@ export const SCREENS: Readonly<Partial<Record<ScreenId, ScreenLoader>>> = {
   'myInfo.editUser': () => import('./my-info/edit-user').then((m) => ({ default: m.EditUserPage })),
   'myInfo.editAccount': () => import('./my-info/edit-account').then((m) => ({ default: m.EditAccountPage })),
   'myInfo.messages': () => import('./my-info/messages').then((m) => ({ default: m.MyInfoMessagesPage })),
+  'myInfo.security': () => import('./security/security').then((m) => ({ default: m.MySecurityPage })),
+  'system.security': () => import('./security/security').then((m) => ({ default: m.SecuritySettingsPage })),
   'test.testManage': () => import('./test-plans/test-manage').then((m) => ({ default: m.TestManagePage })),
   'test.testManage.add': () => import('./test-plans/test-manage').then((m) => ({ default: m.TestManageAddPage })),
   'test.testManage.check': () => import('./test-plans/test-manage').then((m) => ({ default: m.TestManageCheckPage })),

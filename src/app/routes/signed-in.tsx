@@ -3,6 +3,7 @@ import { ROUTE_FAMILIES } from '@/domain/menus/access';
 import { FAMILY_PREFIX } from '@/domain/menus/catalog';
 import { catalogRoutes } from './catalog-routes';
 import { ChangePasswordPage } from './change-password';
+import { EnrolTwoFactorPage } from './enrol-two-factor';
 import { FamilyIndex } from './family-index';
 import { RouteGuard } from './guard';
 import { NotFound } from './not-found';
@@ -20,6 +21,7 @@ export const SIGNED_IN_ROUTE_ID = 'signed-in';
 export const signedInRoutes: RouteObject[] = [
   // Before the guard: the session has no account info until the password is changed.
   { path: '/changePassword', element: <ChangePasswordPage />, errorElement: <RouteError /> },
+  { path: '/enrolTwoFactor', element: <EnrolTwoFactorPage />, errorElement: <RouteError /> },
   {
     id: SIGNED_IN_ROUTE_ID,
     element: <RouteGuard />,

@@ -125,6 +125,8 @@ export const AUDIT_ENTITIES = [
   'dictionaryEntry',
   'exportRequest',
   'dataRequest',
+  'securitySetting',
+  'twoFactor',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 

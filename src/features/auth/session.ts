@@ -20,6 +20,12 @@ const MY_INFO_BASE = '/myInfo/base';
  */
 export const CHANGE_PASSWORD_PATH = '/changePassword';
 
+/**
+ * Where a session of an account that must use two-factor sign-in and has not enrolled goes first: the server answers
+ * 428 to everything but the enrolment until then (docs/product-rules.md#sign-in-security).
+ */
+export const ENROL_TWO_FACTOR_PATH = '/enrolTwoFactor';
+
 /** Any role of any account has at least one page (docs/product-rules.md#accounts-in-use). */
 export function hasAnyMenus(uinfo: UInfo): boolean {
   return uinfo.accounts.some((a) => a.roles.some((r) => r.menus.some((m) => m.menuType === '0')));
@@ -53,7 +59,10 @@ export async function completeSignIn(rt?: string | null): Promise<string | null>
   try {
     uinfo = await getUInfo();
   } catch (error) {
-    if (error instanceof ApiError && error.status === 428) return CHANGE_PASSWORD_PATH;
+    if (error instanceof ApiError && error.status === 428) {
+      // The two gates answer 428 with their own message (a stored token of a session that must still enrol).
+      return error.message === i18next.t('security:twoFactor.enrolmentRequired') ? ENROL_TWO_FACTOR_PATH : CHANGE_PASSWORD_PATH;
+    }
     throw error;
   }
   const first = uinfo.accounts[0];

@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '@/domain/api';
 import type { TokenData, UInfo } from '@/domain/auth/types';
 import { ACCESS_TOKEN_TTL_S, CAPTCHA_TTL_MS, LOGIN_LOCK_MS, LOGIN_MAX_FAILURES, REFRESH_TOKEN_TTL_S } from '@/domain/constants';
-import { sessions, users } from '../../../server/db/schema/auth';
+import { DEFAULT_SECURITY_SETTINGS, IDLE_TIMEOUT_MINUTES } from '@/domain/security/settings';
+import { memberships, sessions, users } from '../../../server/db/schema/auth';
+import { orgSecuritySettings } from '../../../server/db/schema/security';
 import { DEMO_PASSWORD } from '../../../server/seed/demo';
 import { sha256Hex } from '../../../server/lib/password';
 import { createTestApp, randomStr, TEST_CAPTCHA, type TestApp } from '../../support/server-app';
@@ -11,6 +13,10 @@ import { createTestApp, randomStr, TEST_CAPTCHA, type TestApp } from '../../supp
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
+  // The token tests below leave a session unused for two hours: the school's idle timeout (default 30 minutes,
+  // docs/product-rules.md#sign-in-security) is set to its longest so they test the tokens' own expiry.
+  const [school] = await t.db.select({ orgId: memberships.tenantOrgId }).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(eq(users.accountNum, 'school01'));
+  await t.db.insert(orgSecuritySettings).values({ orgId: school.orgId, value: { ...DEFAULT_SECURITY_SETTINGS, idleTimeoutMinutes: IDLE_TIMEOUT_MINUTES.max } });
 });
 afterAll(async () => {
   await t?.close();

@@ -10,6 +10,7 @@ import { toast } from '@/lib/toast';
 import { clearAuth } from '@/lib/store';
 import { newRandomStr } from '../captcha';
 import { CaptchaImage } from './captcha-image';
+import { TotpStep } from './totp-step';
 
 type LoginValues = z.input<typeof loginFormSchema>;
 type Field = keyof LoginValues;
@@ -80,6 +81,8 @@ export function LoginForm({ onSignedIn, redirectTo }: LoginFormProps) {
   const [errors, setErrors] = useState<Errors>({});
   const [submitted, setSubmitted] = useState(false);
   const [submitting, setSubmitting] = useState(false);
+  /** The code step of a two-factor sign-in (docs/product-rules.md#sign-in-security), once the password was right. */
+  const [challenge, setChallenge] = useState<string | null>(null);
 
   const refreshCaptcha = () => setRandomStr(newRandomStr());
 
@@ -108,6 +111,11 @@ export function LoginForm({ onSignedIn, redirectTo }: LoginFormProps) {
       try {
         const { signInWithPassword } = await import('../sign-in');
         const path = await signInWithPassword(data, randomStr, redirectTo);
+        if (path && typeof path === 'object') {
+          setChallenge(path.totpChallenge);
+          setValues((v) => ({ ...v, password: '', code: '' }));
+          return;
+        }
         if (path) {
           onSignedIn(path);
           return;
@@ -124,6 +132,20 @@ export function LoginForm({ onSignedIn, redirectTo }: LoginFormProps) {
       setSubmitting(false);
     }
   };
+
+  if (challenge) {
+    return (
+      <TotpStep
+        challenge={challenge}
+        redirectTo={redirectTo}
+        onSignedIn={onSignedIn}
+        onBack={() => {
+          setChallenge(null);
+          refreshCaptcha();
+        }}
+      />
+    );
+  }
 
   return (
     <form onSubmit={(e) => void submit(e)} onInput={() => void loadSchema()} noValidate data-testid="login-form" className="grid gap-5">
