@@ -69,6 +69,8 @@ export const AUDIT_ACTIONS = [
   'decide',
   'lendBands',
   'acknowledge',
+  'giveConsent',
+  'withdrawConsent',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -119,6 +121,7 @@ export const AUDIT_ENTITIES = [
   'testDayEntry',
   'physiqueExemption',
   'platformSetting',
+  'studentConsent',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
