@@ -1,5 +1,6 @@
 CREATE TABLE "consent_changes" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"seq" bigserial NOT NULL,
 	"org_id" uuid NOT NULL,
 	"student_id" uuid NOT NULL,
 	"purpose" text NOT NULL,
@@ -40,5 +41,5 @@ ALTER TABLE "student_consents" ADD CONSTRAINT "student_consents_org_id_orgs_id_f
 ALTER TABLE "student_consents" ADD CONSTRAINT "student_consents_changed_by_users_id_fk" FOREIGN KEY ("changed_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "org_security_settings" ADD CONSTRAINT "org_security_settings_org_id_orgs_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."orgs"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "org_security_settings" ADD CONSTRAINT "org_security_settings_updated_by_users_id_fk" FOREIGN KEY ("updated_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "consent_changes_student_idx" ON "consent_changes" USING btree ("student_id","changed_at");--> statement-breakpoint
+CREATE INDEX "consent_changes_student_idx" ON "consent_changes" USING btree ("student_id","seq");--> statement-breakpoint
 CREATE INDEX "student_consents_org_idx" ON "student_consents" USING btree ("org_id","purpose","state");

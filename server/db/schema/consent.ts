@@ -1,4 +1,4 @@
-import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { CONSENT_CHANNELS, CONSENT_PURPOSES, CONSENT_STATES } from '../../../src/domain/consent/consent';
 import { users } from './auth';
 import { files } from './files';
@@ -36,6 +36,8 @@ export const consentChanges = pgTable(
   'consent_changes',
   {
     id: uuid('id').primaryKey().defaultRandom(),
+    /** The order changes were made in (two in the same instant keep theirs). */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
     orgId: uuid('org_id')
       .notNull()
       .references(() => orgs.id),
@@ -51,5 +53,5 @@ export const consentChanges = pgTable(
     changedBy: uuid('changed_by').references(() => users.id),
     changedAt: at('changed_at').notNull().defaultNow(),
   },
-  (t) => [index('consent_changes_student_idx').on(t.studentId, t.changedAt)],
+  (t) => [index('consent_changes_student_idx').on(t.studentId, t.seq)],
 );

@@ -1,10 +1,9 @@
-import { z } from 'zod';
 import type { FastifyPluginAsync } from 'fastify';
 import {
-  consentChangeSchema,
   consentCoverageQuery,
   consentCoverageSchema,
   consentExportQuery,
+  consentHistorySchema,
   consentListQuery,
   consentOptionsSchema,
   consentRecordSchema,
@@ -51,7 +50,7 @@ export const consentRoutes: FastifyPluginAsync<{ family: ServedBy<'system.consen
         path: '/:id/history',
         access: [key, 'view'],
         params: idParams,
-        answer: z.array(consentChangeSchema),
+        answer: consentHistorySchema,
         summary: "Every change of a student's consent, newest first",
         read: (db, actor, { params }) => consentHistory(db, actor, params.id),
       });

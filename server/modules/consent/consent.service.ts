@@ -315,7 +315,7 @@ export async function consentHistory(db: DbOrTx, actor: Actor, studentId: string
     .leftJoin(changer, eq(changer.id, consentChanges.changedBy))
     .leftJoin(files, eq(files.id, consentChanges.formFileId))
     .where(and(eq(consentChanges.studentId, studentId), eq(consentChanges.orgId, actor.tenantOrgId)))
-    .orderBy(desc(consentChanges.changedAt), desc(consentChanges.id));
+    .orderBy(desc(consentChanges.seq));
   return rows.map((r) => ({ ...r, changedAt: r.changedAt.toISOString() }));
 }
 

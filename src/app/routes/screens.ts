@@ -108,6 +108,7 @@ export const SCREENS: Readonly<Partial<Record<ScreenId, ScreenLoader>>> = {
   'system.signInLog': () => import('./platform/logs').then((m) => ({ default: m.SignInLogPage })),
   'system.operationLog': () => import('./platform/logs').then((m) => ({ default: m.OperationLogPage })),
   'system.onlineSession': () => import('./platform/logs').then((m) => ({ default: m.OnlineSessionPage })),
+  'system.consent': () => import('./consent/consent').then((m) => ({ default: m.ConsentPage })),
   'dataCenter.overview': () => import('./data-center/overview').then((m) => ({ default: m.DistrictOverviewPage })),
   'dataCenter.overview.school': () => import('./data-center/overview').then((m) => ({ default: m.DistrictSchoolPage })),
   'dataCenter.overview.grade': () => import('./data-center/grade').then((m) => ({ default: m.DataCenterGradePage })),

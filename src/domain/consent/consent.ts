@@ -89,6 +89,7 @@ export const consentChangeSchema = z.object({
   note: z.string(),
 });
 export type ConsentChange = z.output<typeof consentChangeSchema>;
+export const consentHistorySchema = z.array(consentChangeSchema);
 
 /** Per class, per purpose: how many students gave consent of how many. */
 export const consentCoverageSchema = z.object({
