@@ -101,6 +101,7 @@ function CoveragePanel({ family, state }: { family: ConsentFamily; state: ListSt
   const data: ConsentCoverage | undefined = coverage.data;
   const cell = (given: number, students: number) => (students === 0 ? null : given / students);
   const tone = (v: number | null) => (v === null ? '' : v >= 1 ? 'text-success' : v >= 0.9 ? '' : 'text-destructive');
+  const lowest = (c: ConsentCoverage['classes'][number]) => (c.students === 0 ? 1 : Math.min(...CONSENT_PURPOSES.map((p) => c.given[p] / c.students)));
   const missing = (classId: string, purpose: ConsentPurpose) => state.setFilters({ ...state.filters, classId, purpose, status: 'none' });
   return (
     <Card data-testid="consent-coverage">
@@ -135,7 +136,8 @@ function CoveragePanel({ family, state }: { family: ConsentFamily; state: ListSt
                   );
                 })}
               </tr>
-              {data.classes.map((c) => (
+              {/* Classes with the lowest coverage first: what is missing is at the top. */}
+              {[...data.classes].sort((a, b) => lowest(a) - lowest(b)).map((c) => (
                 <tr key={c.classId} className="border-t">
                   <td className="py-1 whitespace-nowrap">{c.className}</td>
                   <td className="py-1 pl-3 text-right tabular-nums">{count(c.students)}</td>

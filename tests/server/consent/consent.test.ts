@@ -68,7 +68,7 @@ async function record(studentId: string, purpose: ConsentPurpose, state: 'given'
 beforeAll(async () => {
   t = await createTestApp({ rateLimits: { loginPerMinute: 1_000_000, captchaPerMinute: 1_000_000 } });
   schoolId = (await orgOf(t, DEMO.school)).orgId;
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await t?.close();
 });
@@ -139,7 +139,7 @@ describe('the parent in the app API', () => {
       .where(and(eq(students.orgId, schoolId), ne(students.id, c.id), eq(students.status, 'studying')))
       .limit(1);
     otherChild = o.id;
-  });
+  }, 120_000);
 
   it("reads the child's consents, withdraws and gives again; the history keeps who and how", async () => {
     const list = (await app('GET', 'consents', token)).json<Envelope<AppConsent[]>>().data;
@@ -320,7 +320,7 @@ describe('names on public boards', () => {
     expect((await me.post(`${base}/${meetId}/results/step`, { step: 'confirm', heatIds: [heatId] })).status).toBe(200);
     expect((await me.post(`${base}/${meetId}/results/step`, { step: 'publish', heatIds: [heatId] })).status).toBe(200);
     token = dataOf(await me.post<ScreenLinkCreated>(`${base}/${meetId}/boardLinks`, { name: '同意大屏' })).token;
-  });
+  }, 180_000);
 
   it('shows the full name only with display consent: none and withdrawn show surname + * (compound surnames kept), the class beside it', async () => {
     await record(athletes[0].id, 'publicName', 'given');
