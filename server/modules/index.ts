@@ -10,6 +10,7 @@ import { filesRoutes } from './files/files.routes';
 import { healthRoutes } from './health/health.routes';
 import { homeworkRoutes } from './homework/homework.routes';
 import { exemptionRoutes } from './exemptions/exemptions.routes';
+import { consentRoutes } from './consent/consent.routes';
 import { trainingRoutes } from './training/training.routes';
 import { districtWarningRoutes, warningRoutes } from './warnings/warnings.routes';
 
@@ -144,6 +145,7 @@ async function consoleModules(app: FastifyInstance, opts: ModuleOptions): Promis
   for (const family of servedBy('homework.homeworkManagement')) await app.register(homeworkRoutes, { prefix: `/${family}`, family, expireEveryMs: opts.fileSweepEveryMs });
   for (const family of servedBy('training.specialTraining')) await app.register(trainingRoutes, { prefix: `/${family}` });
   for (const family of servedBy('test.exemption')) await app.register(exemptionRoutes, { prefix: `/${family}`, family });
+  for (const family of servedBy('system.consent')) await app.register(consentRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('class.practise', 'class.test', 'class.match')) await app.register(lessonRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('class.load.lesson')) await app.register(loadReportRoutes, { prefix: `/${family}`, family });
   for (const family of servedBy('class.monitor')) await app.register(monitorRoutes, { prefix: `/${family}`, family });

@@ -44,6 +44,7 @@ import { seedTrainingDemo } from './training-demo';
 import { seedAppDemo } from './app-demo';
 import { seedParentReportsDemo } from './parent-reports-demo';
 import { seedLessonLoadDemo } from './lesson-load-demo';
+import { seedConsentDemo } from './consent-demo';
 import {
   createRandom,
   JIANGNING,
@@ -753,6 +754,7 @@ export async function seedDemo(db: DbOrTx, { now = new Date(), scope = 'full', l
     }
     log(`a second school and the district's staff: ${later.students.length} students, ${later.users.length} accounts`);
     await insertRows(tx, later);
+    log(`guardian consents: ${await seedConsentDemo(tx, now)} recorded`);
     if (scope === 'full') {
       // Contests, homework, training and the meets are live: they run around the day of seeding (the clock), as the
       // records the simulator sends for the days before `now` do (docs/product-rules.md#activities, "Demo dates"); the

@@ -8,6 +8,7 @@ import { testRecords } from '../../db/schema/physique';
 import { classes, parentStudents, parents, students } from '../../db/schema/school';
 import { AppError } from '../../lib/app-error';
 import { notFound } from '../../lib/resource';
+import { consentedStudents } from '../consent/consent.service';
 import { checkAccountPassword, startSession, withSignInLog, type ClientMeta } from '../auth/sso.service';
 
 /**
@@ -17,7 +18,10 @@ import { checkAccountPassword, startSession, withSignInLog, type ClientMeta } fr
 export async function appIdentity(db: DbOrTx, userId: string, name = ''): Promise<AppIdentity | null> {
   const cols = { id: students.id, name: students.name, orgId: students.orgId, classId: students.classId, className: classes.name };
   const active = and(eq(students.enabled, true), eq(students.status, 'studying'));
-  const own = await db.select(cols).from(students).innerJoin(classes, eq(classes.id, students.classId)).where(and(eq(students.userId, userId), active));
+  const enrolled = await db.select(cols).from(students).innerJoin(classes, eq(classes.id, students.classId)).where(and(eq(students.userId, userId), active));
+  // docs/product-rules.md#consent: a student's own app account is used only with the guardian's `appAccount` consent.
+  const allowed = await consentedStudents(db, 'appAccount', enrolled.map((s) => s.id));
+  const own = enrolled.filter((s) => allowed.has(s.id));
   const children = await db
     .select({ ...cols, relation: parentStudents.relation })
     .from(parents)
@@ -40,7 +44,10 @@ export async function appSignIn(db: DbOrTx, now: Date, input: AppSignIn, meta: C
   // Written to the sign-in log like the console's, success or refusal with its reason.
   return withSignInLog(db, now, meta, input.account, async (attempt) => {
     const user = await checkAccountPassword(db, now, input.account, input.password, attempt);
-    if (!(await appIdentity(db, user.id))) throw new AppError(403, 'activities:ingest.appNoIdentity');
+    if (!(await appIdentity(db, user.id))) {
+      const [student] = await db.select({ id: students.id }).from(students).where(eq(students.userId, user.id)).limit(1);
+      throw new AppError(403, student ? 'consent:refused.appSignIn' : 'activities:ingest.appNoIdentity');
+    }
     return startSession(db, now, user, meta, attempt);
   });
 }

@@ -42,6 +42,8 @@ import { AppError } from '../../lib/app-error';
 import { CONSOLE_DOC_URL } from '../../lib/openapi';
 import { exemptionAppRoutes } from '../exemptions/exemptions.app-routes';
 import { dataRequestAppRoutes } from '../retention/data-requests.app-routes';
+import { consentAppRoutes } from '../consent/consent.app-routes';
+import { requireConsent } from '../consent/consent.service';
 import { lessonDeviceRoutes } from '../lessons/lessons.device-routes';
 import { heartRateDeviceRoutes } from '../lesson-load/heart-rate.device-routes';
 import type { ModuleOptions } from '../module-options';
@@ -232,6 +234,8 @@ const appRoutes: FastifyPluginAsync<ModuleOptions> = async (scope, opts) => {
         const meta = tusMetadata(request.headers['upload-metadata']);
         const studentId = studentOfCaller(identity, meta.studentId || undefined);
         const student = identity.students.find((st) => st.id === studentId)!;
+        // docs/product-rules.md#consent: no video of a student without the guardian's consent is taken.
+        await requireConsent(scope.db, 'video', [student]);
         const id = await beginUpload(scope.db, { orgId: student.orgId, userId: identity.userId }, 'video', meta.filename ?? '', Number(request.headers['upload-length']), scope.now());
         reply.hijack();
         await tus.handle(request.raw, reply.raw, id);
@@ -280,6 +284,7 @@ const appRoutes: FastifyPluginAsync<ModuleOptions> = async (scope, opts) => {
 
     await signed.register(exemptionAppRoutes, { storage: opts.storage });
     await signed.register(dataRequestAppRoutes);
+    await signed.register(consentAppRoutes);
 
     s.post('/logout', { schema: { tags: ['app'], summary: 'Sign out', security } }, async (request) => {
       await revokeSession(scope.db, scope.now(), request.session!.sessionId);

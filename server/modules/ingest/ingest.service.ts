@@ -6,6 +6,7 @@ import type { Tx } from '../../db/client';
 import { RESTORE_FK_TRIGGERS, SKIP_FK_TRIGGERS } from '../../db/replication-role';
 import { files } from '../../db/schema/files';
 import { refCheckOf } from '../activities/ref-checks';
+import { consentedStudents } from '../consent/consent.service';
 
 /**
  * Who sends a batch (docs/product-rules.md#ingest). A device writes for the students of its organisation; an app user
@@ -117,6 +118,12 @@ export async function ingestBatch(tx: Tx, sender: Sender, records: readonly Inge
   };
   const studentOf = await studentsOf(tx, sender, records);
   const videos = await videosOf(tx, sender, records);
+  // docs/product-rules.md#consent: a video of a student without the guardian's consent is refused (one query per batch).
+  const videoConsent = await consentedStudents(
+    tx,
+    'video',
+    records.flatMap((r) => (r.videoFileId ? [studentOf(r)?.id ?? ''] : [])).filter(Boolean),
+  );
   const seen = new Set<string>();
   const cache = new Map<string, unknown>();
   const activities: ActivityColumns = { ...columns(), kind: [], refId: [], durationS: [], videoFileId: [] };
@@ -154,6 +161,10 @@ export async function ingestBatch(tx: Tx, sender: Sender, records: readonly Inge
     }
     if (r.videoFileId && videos.get(r.videoFileId) !== student.orgId) {
       refuse(i, { key: 'activities:ingest.videoUnknown' });
+      continue;
+    }
+    if (r.videoFileId && !videoConsent.has(student.id)) {
+      refuse(i, { key: 'consent:refused.videoRecord' });
       continue;
     }
     const measuredAt = new Date(r.measuredAt);

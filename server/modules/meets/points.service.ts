@@ -7,6 +7,7 @@ import { classes, grades, students } from '../../db/schema/school';
 import type { Actor } from '../../plugins/tenant';
 import { entryName } from './entry.service';
 import { tenantMeet } from './meet.service';
+import { publicNamesOf } from '../consent/consent.service';
 
 /**
  * Points (docs/product-rules.md#meets): from the published, valid places of each event's last round (the final, or a
@@ -100,7 +101,7 @@ export async function meetBoard(db: DbOrTx, actor: Actor, meetId: string) {
     .limit(4);
   const top = latest.length
     ? await db
-        .select({ heatId: meetResults.heatId, place: meetResults.place, mark: meetResults.mark, name: entryName, className: classes.name, newRecord: meetResults.newRecord })
+        .select({ heatId: meetResults.heatId, place: meetResults.place, mark: meetResults.mark, name: entryName, className: classes.name, newRecord: meetResults.newRecord, studentId: students.id, teamName: meetEntries.teamName })
         .from(meetResults)
         .innerJoin(meetEntries, eq(meetEntries.id, meetResults.entryId))
         .leftJoin(meetAthletes, eq(meetAthletes.id, meetEntries.athleteId))
@@ -118,17 +119,29 @@ export async function meetBoard(db: DbOrTx, actor: Actor, meetId: string) {
     .orderBy(asc(meetHeats.day), asc(meetHeats.startMin))
     .limit(6);
   const records = await db
-    .select({ id: meetRecords.id, eventName: meetRecords.eventName, groupName: meetRecords.groupName, holder: meetRecords.holder, className: meetRecords.className, mark: meetRecords.mark, kind: meetRecords.resultKind, state: meetRecords.state })
+    .select({ id: meetRecords.id, eventName: meetRecords.eventName, groupName: meetRecords.groupName, holder: meetRecords.holder, className: meetRecords.className, mark: meetRecords.mark, kind: meetRecords.resultKind, state: meetRecords.state, studentId: meetAthletes.studentId, teamName: meetEntries.teamName })
     .from(meetRecords)
+    .leftJoin(meetResults, eq(meetResults.id, meetRecords.resultId))
+    .leftJoin(meetEntries, eq(meetEntries.id, meetResults.entryId))
+    .leftJoin(meetAthletes, eq(meetAthletes.id, meetEntries.athleteId))
     .where(and(eq(meetRecords.meetId, meetId), sql`${meetRecords.state} in ('pending', 'current')`))
     .orderBy(desc(meetRecords.createdAt))
     .limit(5);
+  // The board is public (score screen, board links): names by the consent rule (docs/product-rules.md#consent); a team keeps its name.
+  const shown = await publicNamesOf(db, actor.tenantOrgId, [...top.map((t) => t.studentId), ...records.map((r) => r.studentId)]);
+  const nameOf = (p: { studentId: string | null; teamName: string | null }, name: string) => (p.teamName ? name : shown(p.studentId, name));
   return {
     name: meet.name,
     startDate: meet.startDate,
-    latest: latest.map((l) => ({ ...l, results: top.filter((t) => t.heatId === l.heatId).slice(0, 8).map((t) => ({ ...t, mark: formatMark(l.kind, t.mark) })) })),
+    latest: latest.map((l) => ({
+      ...l,
+      results: top
+        .filter((t) => t.heatId === l.heatId)
+        .slice(0, 8)
+        .map(({ studentId, teamName, ...t }) => ({ ...t, name: nameOf({ studentId, teamName }, t.name), mark: formatMark(l.kind, t.mark) })),
+    })),
     upcoming,
     classes: points.classes.slice(0, 10),
-    records: records.map((r) => ({ ...r, mark: formatMark(r.kind, r.mark) })),
+    records: records.map(({ studentId, teamName, ...r }) => ({ ...r, holder: nameOf({ studentId, teamName }, r.holder), mark: formatMark(r.kind, r.mark) })),
   };
 }

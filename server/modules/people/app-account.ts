@@ -11,6 +11,7 @@ import { AppError } from '../../lib/app-error';
 import { resourceAction } from '../../lib/action';
 import { hashPassword, sha256Hex } from '../../lib/password';
 import { endSessions } from '../auth/sso.service';
+import { requireConsent } from '../consent/consent.service';
 import type { Actor } from '../../plugins/tenant';
 import { parentById } from './parent.service';
 import { studentById } from './student.service';
@@ -63,6 +64,8 @@ export function appAccountRoutes(scope: FastifyInstance, spec: { key: string; en
     write: async (tx, actor, { params }) => {
       const h = await holder(tx, actor, params.id);
       if (h.userId) throw new AppError(409, 'people:appAccount.exists');
+      // docs/product-rules.md#consent: a student's app account only with the guardian's consent (a parent's is the guardian's own).
+      if (spec.entity === 'student') await requireConsent(tx, 'appAccount', [{ id: params.id, name: h.name }]);
       await checkAccountUnique(tx, { accountNum: h.login, mobile: '' }).catch(() => {
         throw new AppError(409, 'people:appAccount.loginTaken', { login: h.login });
       });

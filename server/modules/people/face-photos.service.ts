@@ -16,6 +16,7 @@ import { AppError } from '../../lib/app-error';
 import { audit } from '../../lib/audit';
 import { classScopeOf, inClassScope, type ClassScope } from '../../lib/data-scope';
 import { notFound } from '../../lib/resource';
+import { requireConsent } from '../consent/consent.service';
 import type { Actor } from '../../plugins/tenant';
 
 /** People named in a refusal before "…". */
@@ -104,6 +105,8 @@ export async function applyFacePhotos(tx: Tx, actor: Actor, kind: FacePhotoKind,
   }
 
   const changes = items.filter((i) => byId.get(i.personId)!.photoFileId !== i.fileId);
+  // docs/product-rules.md#consent: no student's face photo is stored without the guardian's consent (nothing written).
+  if (kind === 'student') await requireConsent(tx, 'facePhoto', changes.map((i) => ({ id: i.personId, name: byId.get(i.personId)!.name })));
   if (changes.length > 0) {
     const values = sql.join(
       changes.map((i) => sql`(${i.personId}::uuid, ${i.fileId}::uuid)`),

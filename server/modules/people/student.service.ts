@@ -13,6 +13,7 @@ import { classScopeOf, inClassScope, type ClassScope } from '../../lib/data-scop
 import { paginate } from '../../lib/paginate';
 import { containsPattern } from '../../lib/query';
 import { assertUnused, lockVersion, nextVersion, notFound, type Change } from '../../lib/resource';
+import { consentedStudents } from '../consent/consent.service';
 import type { Actor } from '../../plugins/tenant';
 import { isoInstant } from '../../lib/iso';
 
@@ -175,6 +176,8 @@ async function saveParents(tx: Tx, actor: Actor, studentId: string, body: Studen
 export async function createStudent(tx: Tx, actor: Actor, body: StudentSave): Promise<StudentRecord> {
   const scope = await classScopeOf(tx, actor);
   const values = await resolve(tx, actor, body, scope);
+  // docs/product-rules.md#consent: a new student has no guardian consent yet, so no face photo is stored with it.
+  if (values.photoFileId) throw fieldError('photoFileId', 'consent:photoNeedsConsent');
   const [row] = await tx.insert(students).values({ ...values, orgId: actor.tenantOrgId }).returning({ id: students.id });
   await saveParents(tx, actor, row.id, body);
   return scopedRow(tx, actor, row.id, scope);
@@ -185,6 +188,10 @@ export async function updateStudent(tx: Tx, actor: Actor, id: string, body: Stud
   await lockVersion(tx, students, id, and(eq(students.orgId, actor.tenantOrgId), inClassScope(scope, students.classId)) as SQL, body.version ?? -1);
   const before = await scopedRow(tx, actor, id, scope);
   const values = await resolve(tx, actor, body, scope, id);
+  // docs/product-rules.md#consent: a new face photo only with the guardian's consent (the one kept stays).
+  if (values.photoFileId && values.photoFileId !== before.photoFileId && !(await consentedStudents(tx, 'facePhoto', [id])).has(id)) {
+    throw fieldError('photoFileId', 'consent:photoNeedsConsent');
+  }
   // docs/product-rules.md#student-changes: the same rule as the import's.
   if (before.gender !== values.gender) {
     const refusal = studentChangeRefusal(before, values, await hasResults(tx, id));

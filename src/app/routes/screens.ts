@@ -120,6 +120,7 @@ export const SCREENS: Readonly<Partial<Record<ScreenId, ScreenLoader>>> = {
   'system.dictionary': () => import('./dictionaries/dictionaries').then((m) => ({ default: m.DictionaryPage })),
   'system.sensitiveLog': () => import('./data-access/data-access').then((m) => ({ default: m.SensitiveLogPage })),
   'system.exportApproval': () => import('./data-access/data-access').then((m) => ({ default: m.ExportApprovalPage })),
+  'system.consent': () => import('./consent/consent').then((m) => ({ default: m.ConsentPage })),
   'dataCenter.overview': () => import('./data-center/overview').then((m) => ({ default: m.DistrictOverviewPage })),
   'dataCenter.overview.school': () => import('./data-center/overview').then((m) => ({ default: m.DistrictSchoolPage })),
   'dataCenter.overview.grade': () => import('./data-center/grade').then((m) => ({ default: m.DataCenterGradePage })),

@@ -71,6 +71,8 @@ export const AUDIT_ACTIONS = [
   'acknowledge',
   'read',
   'download',
+  'giveConsent',
+  'withdrawConsent',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -127,6 +129,7 @@ export const AUDIT_ENTITIES = [
   'dataRequest',
   'securitySetting',
   'twoFactor',
+  'studentConsent',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 

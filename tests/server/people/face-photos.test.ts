@@ -14,6 +14,7 @@ import enPeople from '../../../locales/en_us/people.json';
 import { auditLogs } from '../../../server/db/schema/audit';
 import { memberships, membershipRoles, menus, roleMenus, roles, users } from '../../../server/db/schema/auth';
 import { classes, students, teacherClasses, teachers } from '../../../server/db/schema/school';
+import { giveConsent } from '../../support/consent';
 import { dataOf, orgOf } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { HTML, multipartBody, noisyJpeg, padded, PNG_HEAD } from '../files/fixtures';
@@ -43,6 +44,8 @@ const face = async (account = 'school01', name = 'face.jpg', bytes?: Buffer) => 
 
 async function addStudent(name: string, regNo: string, classId = k12Class) {
   const [row] = await t.db.insert(students).values({ orgId: k12Id, classId, name, regNo, gender: 'female' }).returning({ id: students.id });
+  // The guardian consented to face photos (docs/product-rules.md#consent; refusals: tests/server/consent).
+  await giveConsent(t, [row.id], ['facePhoto']);
   return row.id;
 }
 
