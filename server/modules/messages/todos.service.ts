@@ -13,6 +13,7 @@ import { casePage } from '../warnings/cases.service';
 import { planPage } from '../test-plans/test-plans-manage.service';
 import { homeworkPage } from '../homework/homework.service';
 import { messagePage } from './messages.service';
+import { inboxPage } from '../notices/notices.service';
 
 /**
  * What waits for the signed-in user (docs/product-rules.md#to-dos-and-messages). Each count is the total of the list it
@@ -91,8 +92,12 @@ const SOURCES: readonly Source[] = [
   ),
   listItem('exemptionReview', familyKey('test.exemption'), 'audit', { status: 'pending' }, (db, actor) => totalOf(exemptionPage(db, actor, { ...ONE, status: 'pending', keyword: '' }))),
   listItem('openCases', familyKey('test.warning'), 'followUp', { view: 'cases', status: 'open' }, (db, actor) => totalOf(casePage(db, actor, { ...ONE, status: 'open' }))),
+  // Notices addressed to this user today and not opened yet (the message centre's notices tab, its first).
+  listItem('unreadNotices', () => 'personal.myInfo.messages', 'always', { unread: 'true' }, (db, actor, now) =>
+    totalOf(inboxPage(db, actor, { ...ONE, unread: true, title: '' }, now)),
+  ),
   // Jobs of this user that finished with failures, not yet read (the messages page, personal centre: always open).
-  listItem('jobFailures', () => 'personal.myInfo.messages', 'always', { read: 'unread', outcome: 'failures' }, (db, actor) =>
+  listItem('jobFailures', () => 'personal.myInfo.messages', 'always', { tab: 'jobs', read: 'unread', outcome: 'failures' }, (db, actor) =>
     totalOf(messagePage(db, actor.userId, { ...ONE, read: 'unread', outcome: 'failures' }, () => '')),
   ),
 ];

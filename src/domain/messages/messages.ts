@@ -55,7 +55,7 @@ export const messageRowSchema = z.object({
 }) satisfies z.ZodType<MessageRow>;
 
 /** What may wait for a user, in the order the panel shows them. */
-export const TODO_KINDS = ['signUpReview', 'homeworkVideos', 'reportRelease', 'exemptionReview', 'openCases', 'jobFailures'] as const;
+export const TODO_KINDS = ['signUpReview', 'homeworkVideos', 'reportRelease', 'exemptionReview', 'openCases', 'unreadNotices', 'jobFailures'] as const;
 export type TodoKind = (typeof TODO_KINDS)[number];
 
 /** One to-do: how many rows wait, and the list (catalogue page and its URL with the filter) that shows exactly them. */

@@ -29,6 +29,7 @@ function listUrl(item: TodoItem): string {
   const [path, query] = item.to.split('?');
   const meet = /^\/single\/sportsMeet\/signUp\/([^/]+)$/.exec(path);
   if (meet) return `${api}/k12/sportsMeet/${meet[1]}/entries?${query}`;
+  if (item.kind === 'unreadNotices') return `${api}/myInfo/notices/page?${query}`;
   return `${api}${path}/page?${query}`;
 }
 const listTotal = async (account: string, item: TodoItem) => {
@@ -121,7 +122,7 @@ describe('job messages', () => {
 
     // The to-do counts it and opens exactly that list; reading it clears the to-do.
     const [item] = itemOf(await todos('school01'), 'jobFailures');
-    expect(item).toMatchObject({ count: 1, to: '/myInfo/messages?read=unread&outcome=failures' });
+    expect(item).toMatchObject({ count: 1, to: '/myInfo/messages?tab=jobs&read=unread&outcome=failures' });
     expect(await listTotal('school01', item)).toBe(1);
     // Another user cannot mark it read.
     await t.as('teacher01').post(`${api}/myInfo/messages/read`, { ids: [mine.records[0].id] });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@/domain/api';
 import { ORG_TYPE } from '@/domain/constants';
 import { localDate } from '@/domain/dates';
+import type { TodoSummary } from '@/domain/messages/messages';
 import type { InboxNotice, InboxRow, NoticeDetail, NoticeReceipts, NoticeRow, NoticeSchool } from '@/domain/notices/notices';
 import { auditLogs } from '../../../server/db/schema/audit';
 import { noticeOrgs } from '../../../server/db/schema/notices';
@@ -108,6 +109,9 @@ describe('notices', () => {
     expect(before.unreadTotal).toBeLessThanOrEqual(before.orgs.reduce((sum, o) => sum + o.audienceSize, 0));
 
     const unreadBefore = await unread('teacher01');
+    // The header bell's to-do: the unread notices, as the inbox filtered to them counts them.
+    const noticeTodo = async () => (await c.data<TodoSummary>(c.call('GET', 'todos', 'teacher01'))).items.find((i) => i.kind === 'unreadNotices');
+    expect(await noticeTodo()).toMatchObject({ count: unreadBefore, to: '/myInfo/messages?unread=true' });
     // Pinned and unread first in the inbox.
     const first = (await c.data<Page<InboxRow>>(c.call('GET', `${inbox}/page`, 'teacher01'))).records[0];
     expect(first).toMatchObject({ id: n.id, pinned: true, read: false });
@@ -116,6 +120,7 @@ describe('notices', () => {
     await c.data(c.call('POST', `${inbox}/${n.id}/read`, 'teacher01'));
     await c.data(c.call('POST', `${inbox}/${n.id}/read`, 'teacher01'));
     expect(await unread('teacher01')).toBe(unreadBefore - 1);
+    expect((await noticeTodo())?.count ?? 0).toBe(unreadBefore - 1);
     expect((await c.data<Page<InboxRow>>(c.call('GET', `${inbox}/page?unread=true&size=80`, 'teacher01'))).records.map((r) => r.id)).not.toContain(n.id);
 
     const after = await c.data<NoticeReceipts>(c.call('GET', `${district}/${n.id}/receipts`, 'district01'));

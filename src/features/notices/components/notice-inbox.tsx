@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Bell, ChevronLeft, ChevronRight, Pin } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
 import type { InboxRow } from '@/domain/notices/notices';
 import { EmptyState } from '@/components/empty-state/empty-state';
 import { QueryState } from '@/components/query-state/query-state';
@@ -56,7 +57,9 @@ function OpenNotice({ row, onClose }: { row: InboxRow; onClose(): void }) {
 export function NoticeInbox({ className }: { className?: string }) {
   const { t, i18n } = useTranslation('notices');
   const [current, setCurrent] = useState(1);
-  const [unreadOnly, setUnreadOnly] = useState(false);
+  // `?unread=true` (the to-do of unread notices) opens it on the unread ones.
+  const [params] = useSearchParams();
+  const [unreadOnly, setUnreadOnly] = useState(() => params.get('unread') === 'true');
   const [open, setOpen] = useState<InboxRow | null>(null);
   const inbox = useInbox({ current, size: PAGE_SIZE, ...(unreadOnly ? { unread: true } : {}) });
   const pages = Math.max(1, Math.ceil((inbox.data?.total ?? 0) / PAGE_SIZE));
