@@ -151,6 +151,18 @@ const SCREENS: Screen[] = [
   { account: 'school01', path: '/k12/system/signInLog' },
   { account: 'school01', path: '/k12/system/operationLog' },
   { account: 'school01', path: '/k12/system/onlineSession' },
+  // The daily console's notices, dictionaries and message centre; the data-protection screens.
+  { account: 'district01', path: '/admin/system/notice' },
+  { account: 'district01', path: '/admin/system/notice/add' },
+  { account: 'school01', path: '/myInfo/messages' },
+  { account: 'school01', path: '/k12/system/dictionary' },
+  { account: 'school01', path: '/k12/system/security' },
+  { account: 'school01', path: '/myInfo/security' },
+  { account: 'school01', path: '/k12/system/sensitiveLog' },
+  { account: 'school01', path: '/k12/system/exportApproval' },
+  { account: 'district01', path: '/admin/system/retention' },
+  { account: 'school01', path: '/k12/system/consent' },
+  { account: 'college01', path: '/gx/system/dataRequest' },
   // Own organisation and the organisation tree.
   { account: 'district01', path: '/admin/currentOrg' },
   { account: 'district01', path: '/admin/currentOrg', open: clickFirst('current-org-edit') },
