@@ -80,6 +80,10 @@ async function main(): Promise<void> {
     startup: menusSynced,
   });
 
+  // The TOTP secrets are encrypted with TIYU_SECRET_KEY (server/modules/security/secret-box.ts); without it a key
+  // everyone can read protects them, fine for a demo, not for a deployment.
+  if (env.NODE_ENV === 'production' && !process.env.TIYU_SECRET_KEY) app.log.warn('TIYU_SECRET_KEY is not set: two-factor secrets are encrypted with the development key (README, "Environment")');
+
   // Graceful stop (docs/product-rules.md#health): new requests get 503 (Fastify's return503OnClosing) so a load
   // balancer drains this instance, in-flight ones (an upload part, an import) run to their end within the grace
   // period. Past it the process exits anyway: a tus upload resumes from its last stored part on another instance, and
