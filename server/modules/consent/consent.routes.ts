@@ -9,13 +9,18 @@ import {
   consentRecordSchema,
   consentRowSchema,
 } from '@/domain/consent/consent';
+import type { ConsentState } from '@/domain/consent/consent';
 import { OK_MSG } from '@/domain/errors';
+import type { AuditAction } from '@/domain/platform/audit';
 import { idParamsSchema as idParams } from '@/domain/list-query';
 import type { ServedBy } from '@/domain/menus/access';
 import { resourceAction } from '../../lib/action';
 import { registerResource } from '../../lib/resource';
 import { consentWorkbook } from './consent-export';
 import { consentCoverage, consentHistory, consentOptions, consentPage, consentRowOf, consentRows, recordConsent } from './consent.service';
+
+/** The operation log's action of each recorded state. */
+const AUDIT_OF_STATE = { given: 'giveConsent', withdrawn: 'withdrawConsent' } as const satisfies Record<ConsentState, AuditAction>;
 
 /**
  * The school side of the guardian consent register (system/consent, docs/product-rules.md#consent): the students of
@@ -61,7 +66,7 @@ export const consentRoutes: FastifyPluginAsync<{ family: ServedBy<'system.consen
         params: idParams,
         body: consentRecordSchema,
         entity: 'studentConsent',
-        audit: ({ body }) => (body.state === 'given' ? 'giveConsent' : 'withdrawConsent'),
+        audit: ({ body }) => AUDIT_OF_STATE[body.state],
         message: OK_MSG.operation,
         answers: 'nothing',
         summary: "Record a guardian's signed form (given or withdrawn) with its scan (stale version: 409)",
