@@ -1,0 +1,1 @@
+ALTER TABLE "notices" ADD COLUMN "to_parents" boolean DEFAULT false NOT NULL;
