@@ -263,6 +263,8 @@ export interface NoticeReader {
   parent: boolean;
 }
 export const staffReader = (actor: Actor): NoticeReader => ({ userId: actor.userId, orgIds: [actor.tenantOrgId], parent: false });
+/** A member of staff may be passed as its Actor (other modules count its inbox so). */
+const asReader = (who: Actor | NoticeReader): NoticeReader => ('orgIds' in who ? who : staffReader(who));
 /** A parent of the app reads for the schools of its children (a student's own account reads nothing here). */
 export const parentReader = (identity: AppIdentity): NoticeReader => ({
   userId: identity.userId,
@@ -292,7 +294,8 @@ const inboxColumns = (reader: NoticeReader) => ({
 const toInboxRow = <T extends { publishedAt: Date | null }>(r: T) => ({ ...r, publishedAt: isoInstant(r.publishedAt) });
 
 /** The notices the reader may read today: pinned first, then the newest window first. */
-export async function inboxPage(db: DbOrTx, reader: NoticeReader, q: InboxQuery, now: Date): Promise<Page<InboxRow>> {
+export async function inboxPage(db: DbOrTx, who: Actor | NoticeReader, q: InboxQuery, now: Date): Promise<Page<InboxRow>> {
+  const reader = asReader(who);
   const where = and(
     addressedTo(reader, localDate(now)),
     q.title ? ilike(notices.title, containsPattern(q.title)) : undefined,
@@ -307,13 +310,15 @@ export async function inboxPage(db: DbOrTx, reader: NoticeReader, q: InboxQuery,
 }
 
 /** Notices the reader may read today and has not opened: the header bell's count. */
-export async function unreadCount(db: DbOrTx, reader: NoticeReader, now: Date): Promise<{ unread: number }> {
+export async function unreadCount(db: DbOrTx, who: Actor | NoticeReader, now: Date): Promise<{ unread: number }> {
+  const reader = asReader(who);
   const unread = await db.$count(notices, and(addressedTo(reader, localDate(now)), sql`not ${readBy(reader)}`));
   return { unread };
 }
 
 /** One notice as its reader sees it; a notice not addressed to the reader, a draft or one outside its window: 404. */
-export async function inboxNotice(db: DbOrTx, reader: NoticeReader, id: string, now: Date): Promise<InboxNotice & { fileIds: string[] }> {
+export async function inboxNotice(db: DbOrTx, who: Actor | NoticeReader, id: string, now: Date): Promise<InboxNotice & { fileIds: string[] }> {
+  const reader = asReader(who);
   const [row] = await db
     .select({ ...inboxColumns(reader), content: notices.content, attachmentIds: notices.attachmentIds })
     .from(notices)
@@ -330,7 +335,8 @@ export async function inboxNotice(db: DbOrTx, reader: NoticeReader, id: string, 
  * Marks the notice read by the reader, once: the first open counts, later ones change nothing. The read is kept with
  * the organisation the reader read it as (a parent: the first of its children's schools the notice reached).
  */
-export async function markRead(tx: Tx, reader: NoticeReader, id: string, now: Date): Promise<{ read: boolean; first: boolean; orgId: string; title: string }> {
+export async function markRead(tx: Tx, who: Actor | NoticeReader, id: string, now: Date): Promise<{ read: boolean; first: boolean; orgId: string; title: string }> {
+  const reader = asReader(who);
   const notice = await inboxNotice(tx, reader, id, now);
   const [reached] = await tx
     .select({ orgId: noticeOrgs.orgId })
@@ -343,7 +349,8 @@ export async function markRead(tx: Tx, reader: NoticeReader, id: string, now: Da
 }
 
 /** A file of a notice the reader may read (an attachment or a picture of its text), or 404. */
-export async function inboxFile(db: DbOrTx, reader: NoticeReader, id: string, fileId: string, now: Date) {
+export async function inboxFile(db: DbOrTx, who: Actor | NoticeReader, id: string, fileId: string, now: Date) {
+  const reader = asReader(who);
   const notice = await inboxNotice(db, reader, id, now);
   if (!notice.fileIds.includes(fileId)) throw notFound();
   const [row] = await db.select().from(files).where(and(eq(files.id, fileId), isNull(files.deletedAt))).limit(1);
