@@ -142,4 +142,12 @@ describe('notices to parents', () => {
     const plain = await c.data<NoticeDetail>(c.call('POST', path, school, notice({ title: '无附件' })));
     expect((await app(`notices/${plain.id}/files/${file}`)).statusCode).toBe(404);
   });
+
+  it('is described in the app API’s OpenAPI document', async () => {
+    const doc = (await t.app.inject({ url: '/api/docs/json' })).json<{ paths: Record<string, Record<string, { description?: string; security?: unknown }>> }>();
+    expect(doc.paths['/api/v1/app/notices'].get.description).toContain('parents');
+    expect(doc.paths['/api/v1/app/notices/{id}'].get.description).toContain('404');
+    expect(doc.paths['/api/v1/app/notices/{id}/files/{fileId}'].get).toBeDefined();
+    expect(doc.paths['/api/v1/app/notices'].get.security).toEqual([{ app: [] }]);
+  });
 });
