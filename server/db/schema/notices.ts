@@ -18,6 +18,8 @@ export const notices = pgTable(
     audience: text('audience', { enum: NOTICE_AUDIENCES }).notNull(),
     /** File-store ids (purpose `attachment`), in the publisher's order. */
     attachmentIds: jsonb('attachment_ids').$type<string[]>().notNull().default([]),
+    /** A school's `staff` notice also reaches the parents of its students (through the app API). */
+    toParents: boolean('to_parents').notNull().default(false),
     pinned: boolean('pinned').notNull().default(false),
     published: boolean('published').notNull().default(false),
     /** Days in Asia/Shanghai, both included; no end = shown until taken back. */
@@ -60,7 +62,7 @@ export const noticeReads = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    /** The organisation the reader read it as. */
+    /** The organisation the reader read it as (a parent: the school of its child the notice reached). */
     orgId: uuid('org_id')
       .notNull()
       .references(() => orgs.id),

@@ -43,6 +43,7 @@ import { CONSOLE_DOC_URL } from '../../lib/openapi';
 import { exemptionAppRoutes } from '../exemptions/exemptions.app-routes';
 import { dataRequestAppRoutes } from '../retention/data-requests.app-routes';
 import { consentAppRoutes } from '../consent/consent.app-routes';
+import { noticeAppRoutes } from '../notices/notices.app-routes';
 import { requireConsent } from '../consent/consent.service';
 import { lessonDeviceRoutes } from '../lessons/lessons.device-routes';
 import { heartRateDeviceRoutes } from '../lesson-load/heart-rate.device-routes';
@@ -285,6 +286,7 @@ const appRoutes: FastifyPluginAsync<ModuleOptions> = async (scope, opts) => {
     await signed.register(exemptionAppRoutes, { storage: opts.storage });
     await signed.register(dataRequestAppRoutes);
     await signed.register(consentAppRoutes);
+    await signed.register(noticeAppRoutes, { storage: opts.storage });
 
     s.post('/logout', { schema: { tags: ['app'], summary: 'Sign out', security } }, async (request) => {
       await revokeSession(scope.db, scope.now(), request.session!.sessionId);

@@ -32,6 +32,7 @@ import {
   noticePage,
   noticeReceipts,
   noticeSchools,
+  staffReader,
   unreadCount,
   updateNotice,
 } from './notices.service';
@@ -80,7 +81,7 @@ export const noticeInboxRoutes: FastifyPluginAsync<{ storage: Storage }> = async
     summary: '我的通知公告',
     query: inboxQuery,
     answer: pageSchema(inboxRowSchema),
-    read: async (db, me, { query }, { now }) => inboxPage(db, await me.actor(), query, now),
+    read: async (db, me, { query }, { now }) => inboxPage(db, staffReader(await me.actor()), query, now),
   });
   resourceAction(app, {
     method: 'GET',
@@ -88,7 +89,7 @@ export const noticeInboxRoutes: FastifyPluginAsync<{ storage: Storage }> = async
     access: SIGNED_IN,
     summary: '未读通知公告数',
     answer: unreadCountSchema,
-    read: async (db, me, _input, { now }) => unreadCount(db, await me.actor(), now),
+    read: async (db, me, _input, { now }) => unreadCount(db, staffReader(await me.actor()), now),
   });
   resourceAction(app, {
     method: 'GET',
@@ -98,7 +99,7 @@ export const noticeInboxRoutes: FastifyPluginAsync<{ storage: Storage }> = async
     params: idParamsSchema,
     answer: inboxNoticeSchema,
     read: async (db, me, { params }, { now }) => {
-      const { fileIds: _files, ...notice } = await inboxNotice(db, await me.actor(), params.id, now);
+      const { fileIds: _files, ...notice } = await inboxNotice(db, staffReader(await me.actor()), params.id, now);
       return notice;
     },
   });
@@ -112,14 +113,14 @@ export const noticeInboxRoutes: FastifyPluginAsync<{ storage: Storage }> = async
     entity: 'notice',
     audit: 'read',
     write: async (tx, me, { params }, { now }) => {
-      const done = await markRead(tx, await me.actor(), params.id, now);
+      const done = await markRead(tx, staffReader(await me.actor()), params.id, now);
       return { after: { read: true }, audited: done.first };
     },
   });
   // A hand route: a stored file streamed with ranges and ETag (sendStoredFile). Readers are below the publisher, so the
   // file store's own read (the owner and those above it) would refuse them; the notice is what allows the read.
   app.withTypeProvider<ZodTypeProvider>().get('/:id/files/:fileId', { schema: { params: noticeFileParams } }, async (request, reply) => {
-    const file = await inboxFile(app.db, await requireActor(request), request.params.id, request.params.fileId, app.now());
+    const file = await inboxFile(app.db, staffReader(await requireActor(request)), request.params.id, request.params.fileId, app.now());
     return sendStoredFile(storage, request, reply, file, 'private, no-cache');
   });
 };

@@ -25,6 +25,8 @@ import { noticeOrgs, noticeReads, notices } from '../../db/schema/notices';
 import { orgs } from '../../db/schema/orgs';
 import { fieldError } from '../../lib/app-error';
 import { isoInstant } from '../../lib/iso';
+import type { AppIdentity } from '@/domain/activities/ingest';
+import { parentStudents, parents, students } from '../../db/schema/school';
 import { paginate } from '../../lib/paginate';
 import { containsPattern } from '../../lib/query';
 import { lockVersion, nextVersion, notFound, type Change } from '../../lib/resource';
@@ -53,6 +55,7 @@ const rowColumns = {
   title: notices.title,
   audience: notices.audience,
   orgCount,
+  toParents: notices.toParents,
   pinned: notices.pinned,
   published: notices.published,
   showFrom: notices.showFrom,
@@ -153,7 +156,7 @@ async function prepare(tx: Tx, actor: Actor, body: NoticeSave) {
   await assertOwnFiles(tx, actor, 'attachmentIds', attachmentIds, ['attachment']);
   await assertOwnFiles(tx, actor, 'content', richTextFileIds(content), ['image', 'video']);
   return {
-    values: { title: body.title, content, audience: body.audience, attachmentIds, pinned: body.pinned, published: body.published, showFrom: body.showFrom, showUntil: body.showUntil },
+    values: { title: body.title, content, audience: body.audience, toParents: body.audience === 'staff' && body.toParents, attachmentIds, pinned: body.pinned, published: body.published, showFrom: body.showFrom, showUntil: body.showUntil },
     reached: await reachedOrgs(tx, actor, body),
   };
 }
@@ -198,7 +201,7 @@ export async function deleteNotice(tx: Tx, actor: Actor, id: string, now: Date):
  * staff there are and have read it; who has read it, and who not yet (at most NOTICE_UNREAD_LIST_MAX named).
  */
 export async function noticeReceipts(db: DbOrTx, actor: Actor, id: string): Promise<NoticeReceipts> {
-  const [notice] = await db.select({ id: notices.id }).from(notices).where(and(own(actor), eq(notices.id, id)));
+  const [notice] = await db.select({ id: notices.id, toParents: notices.toParents }).from(notices).where(and(own(actor), eq(notices.id, id)));
   if (!notice) throw notFound();
   // Each staff member of a reached organisation, with the time they read the notice (null: not yet).
   const people = sql`
@@ -228,54 +231,99 @@ export async function noticeReceipts(db: DbOrTx, actor: Actor, id: string): Prom
     unread: unread.map((r) => ({ userId: r.user_id, name: r.name, account: r.account_num, orgName: r.org_name })),
     unreadTotal: Number(total[0]?.n ?? 0),
     read: read.map((r) => ({ userId: r.user_id, name: r.name, orgName: r.org_name, readAt: isoInstant(r.read_at) })),
+    parents: notice.toParents ? await parentReceipts(db, id) : null,
   };
 }
 
-// ---- The readers' side: what the signed-in account's organisation is sent and shown today.
+// Parents a `toParents` notice reaches: enabled app accounts of the parents of on-roll students of the reached schools
+// (the students appIdentity counts as a parent's children), once per person.
+const parentAudience = (noticeId: string) => sql`
+  select distinct p.user_id from ${parents} p
+    join ${parentStudents} ps on ps.parent_id = p.id
+    join ${students} s on s.id = ps.student_id and s.enabled and s.status = 'studying'
+    join ${noticeOrgs} no on no.org_id = s.org_id
+    join ${users} u on u.id = p.user_id and u.enabled
+  where no.notice_id = ${noticeId}`;
 
-const readBy = (actor: Actor) => sql<boolean>`exists (select 1 from ${noticeReads} r where r.notice_id = ${notices.id} and r.user_id = ${actor.userId})`;
-const addressedTo = (actor: Actor, today: string) =>
-  and(showing(today), sql`exists (select 1 from ${noticeOrgs} no where no.notice_id = ${notices.id} and no.org_id = ${actor.tenantOrgId})`);
+/** The parents' group of a notice's receipts: how many parents it reaches and how many of them have read it. */
+async function parentReceipts(db: DbOrTx, id: string): Promise<{ audienceSize: number; readCount: number }> {
+  const { rows } = await db.execute<{ audience: number; read: number }>(sql`
+    select count(*)::int as audience, count(r.user_id)::int as read
+    from (${parentAudience(id)}) a left join ${noticeReads} r on r.notice_id = ${id} and r.user_id = a.user_id`);
+  return { audienceSize: Number(rows[0]?.audience ?? 0), readCount: Number(rows[0]?.read ?? 0) };
+}
 
-const inboxColumns = (actor: Actor) => ({
+// ---- The readers' side: what a reader is sent and shown today. A member of staff reads as its organisation; a parent
+// (the app) as the schools of its children, and only the notices also addressed to parents.
+
+/** Who reads: the account, the organisations it reads for, and whether it reads as a parent. */
+export interface NoticeReader {
+  userId: string;
+  orgIds: string[];
+  parent: boolean;
+}
+export const staffReader = (actor: Actor): NoticeReader => ({ userId: actor.userId, orgIds: [actor.tenantOrgId], parent: false });
+/** A member of staff may be passed as its Actor (other modules count its inbox so). */
+const asReader = (who: Actor | NoticeReader): NoticeReader => ('orgIds' in who ? who : staffReader(who));
+/** A parent of the app reads for the schools of its children (a student's own account reads nothing here). */
+export const parentReader = (identity: AppIdentity): NoticeReader => ({
+  userId: identity.userId,
+  orgIds: [...new Set(identity.students.filter((s) => s.relation !== null).map((s) => s.orgId))],
+  parent: true,
+});
+
+const readBy = (reader: NoticeReader) => sql<boolean>`exists (select 1 from ${noticeReads} r where r.notice_id = ${notices.id} and r.user_id = ${reader.userId})`;
+const addressedTo = (reader: NoticeReader, today: string) =>
+  reader.orgIds.length === 0
+    ? sql`false`
+    : and(
+        showing(today),
+        reader.parent ? eq(notices.toParents, true) : undefined,
+        sql`exists (select 1 from ${noticeOrgs} no where no.notice_id = ${notices.id} and no.org_id in ${reader.orgIds})`,
+      );
+
+const inboxColumns = (reader: NoticeReader) => ({
   id: notices.id,
   title: notices.title,
   publisherName: orgs.name,
   pinned: notices.pinned,
   showFrom: notices.showFrom,
   publishedAt: notices.publishedAt,
-  read: readBy(actor),
+  read: readBy(reader),
 });
 const toInboxRow = <T extends { publishedAt: Date | null }>(r: T) => ({ ...r, publishedAt: isoInstant(r.publishedAt) });
 
-/** The notices the account may read today: pinned first, then the newest window first. */
-export async function inboxPage(db: DbOrTx, actor: Actor, q: InboxQuery, now: Date): Promise<Page<InboxRow>> {
+/** The notices the reader may read today: pinned first, then the newest window first. */
+export async function inboxPage(db: DbOrTx, who: Actor | NoticeReader, q: InboxQuery, now: Date): Promise<Page<InboxRow>> {
+  const reader = asReader(who);
   const where = and(
-    addressedTo(actor, localDate(now)),
+    addressedTo(reader, localDate(now)),
     q.title ? ilike(notices.title, containsPattern(q.title)) : undefined,
-    q.unread ? sql`not ${readBy(actor)}` : undefined,
+    q.unread ? sql`not ${readBy(reader)}` : undefined,
   );
   const page = await paginate(
     db,
-    db.select(inboxColumns(actor)).from(notices).innerJoin(orgs, eq(orgs.id, notices.orgId)).where(where).orderBy(desc(notices.pinned), desc(notices.showFrom), desc(notices.publishedAt), desc(notices.id)).$dynamic(),
+    db.select(inboxColumns(reader)).from(notices).innerJoin(orgs, eq(orgs.id, notices.orgId)).where(where).orderBy(desc(notices.pinned), desc(notices.showFrom), desc(notices.publishedAt), desc(notices.id)).$dynamic(),
     q,
   );
   return { ...page, records: page.records.map(toInboxRow) };
 }
 
-/** Notices the account may read today and has not opened: the header bell's count. */
-export async function unreadCount(db: DbOrTx, actor: Actor, now: Date): Promise<{ unread: number }> {
-  const unread = await db.$count(notices, and(addressedTo(actor, localDate(now)), sql`not ${readBy(actor)}`));
+/** Notices the reader may read today and has not opened: the header bell's count. */
+export async function unreadCount(db: DbOrTx, who: Actor | NoticeReader, now: Date): Promise<{ unread: number }> {
+  const reader = asReader(who);
+  const unread = await db.$count(notices, and(addressedTo(reader, localDate(now)), sql`not ${readBy(reader)}`));
   return { unread };
 }
 
-/** One notice as its reader sees it; a notice not addressed to the account, a draft or one outside its window: 404. */
-export async function inboxNotice(db: DbOrTx, actor: Actor, id: string, now: Date): Promise<InboxNotice & { fileIds: string[] }> {
+/** One notice as its reader sees it; a notice not addressed to the reader, a draft or one outside its window: 404. */
+export async function inboxNotice(db: DbOrTx, who: Actor | NoticeReader, id: string, now: Date): Promise<InboxNotice & { fileIds: string[] }> {
+  const reader = asReader(who);
   const [row] = await db
-    .select({ ...inboxColumns(actor), content: notices.content, attachmentIds: notices.attachmentIds })
+    .select({ ...inboxColumns(reader), content: notices.content, attachmentIds: notices.attachmentIds })
     .from(notices)
     .innerJoin(orgs, eq(orgs.id, notices.orgId))
-    .where(and(eq(notices.id, id), addressedTo(actor, localDate(now))))
+    .where(and(eq(notices.id, id), addressedTo(reader, localDate(now))))
     .limit(1);
   if (!row) throw notFound();
   const { attachmentIds, content, ...rest } = row;
@@ -283,16 +331,27 @@ export async function inboxNotice(db: DbOrTx, actor: Actor, id: string, now: Dat
   return { ...toInboxRow(rest), content: safe, attachments: await attachmentsOf(db, attachmentIds), fileIds: [...attachmentIds, ...richTextFileIds(safe)] };
 }
 
-/** Marks the notice read by the signed-in user, once: the first open counts, later ones change nothing. */
-export async function markRead(tx: Tx, actor: Actor, id: string, now: Date): Promise<{ read: boolean; first: boolean }> {
-  await inboxNotice(tx, actor, id, now);
-  const made = await tx.insert(noticeReads).values({ noticeId: id, userId: actor.userId, orgId: actor.tenantOrgId, readAt: now }).onConflictDoNothing().returning({ noticeId: noticeReads.noticeId });
-  return { read: true, first: made.length > 0 };
+/**
+ * Marks the notice read by the reader, once: the first open counts, later ones change nothing. The read is kept with
+ * the organisation the reader read it as (a parent: the first of its children's schools the notice reached).
+ */
+export async function markRead(tx: Tx, who: Actor | NoticeReader, id: string, now: Date): Promise<{ read: boolean; first: boolean; orgId: string; title: string }> {
+  const reader = asReader(who);
+  const notice = await inboxNotice(tx, reader, id, now);
+  const [reached] = await tx
+    .select({ orgId: noticeOrgs.orgId })
+    .from(noticeOrgs)
+    .where(and(eq(noticeOrgs.noticeId, id), inArray(noticeOrgs.orgId, reader.orgIds)))
+    .orderBy(asc(noticeOrgs.orgId))
+    .limit(1);
+  const made = await tx.insert(noticeReads).values({ noticeId: id, userId: reader.userId, orgId: reached.orgId, readAt: now }).onConflictDoNothing().returning({ noticeId: noticeReads.noticeId });
+  return { read: true, first: made.length > 0, orgId: reached.orgId, title: notice.title };
 }
 
-/** A file of a notice the account may read (an attachment or a picture of its text), or 404. */
-export async function inboxFile(db: DbOrTx, actor: Actor, id: string, fileId: string, now: Date) {
-  const notice = await inboxNotice(db, actor, id, now);
+/** A file of a notice the reader may read (an attachment or a picture of its text), or 404. */
+export async function inboxFile(db: DbOrTx, who: Actor | NoticeReader, id: string, fileId: string, now: Date) {
+  const reader = asReader(who);
+  const notice = await inboxNotice(db, reader, id, now);
   if (!notice.fileIds.includes(fileId)) throw notFound();
   const [row] = await db.select().from(files).where(and(eq(files.id, fileId), isNull(files.deletedAt))).limit(1);
   if (!row) throw notFound();

@@ -7,7 +7,8 @@ import { richTextLength } from '../content/rich-text';
 
 /**
  * Notices (通知公告, docs/product-rules.md#notices): a management organisation publishes to its schools (all, or
- * chosen ones), a school or university to its own staff. Rich text under the wiki's allow-list, attachments of the
+ * chosen ones), a school or university to its own staff and, when asked (`toParents`), to its students' parents in
+ * the app. Rich text under the wiki's allow-list, attachments of the
  * file store, a window of days (Asia/Shanghai) in which readers see it, pinned first, read receipts.
  */
 
@@ -54,6 +55,8 @@ export const noticeSaveSchema = z
     attachmentIds: z.array(uuid(), { error: 'validation:common.invalid' }).max(NOTICE_ATTACHMENTS_MAX, 'notices:validation.attachmentsMax').default([]),
     audience: z.enum(NOTICE_AUDIENCES, { error: 'notices:validation.audienceRequired' }),
     schoolIds: z.array(uuid(), { error: 'validation:common.invalid' }).max(NOTICE_SCHOOLS_MAX, 'validation:common.tooBig').default([]),
+    /** Only a school's `staff` notice may also go to its students' parents; a district's never does by itself. */
+    toParents: formBoolean.default(false),
     pinned: formBoolean,
     published: formBoolean,
     showFrom: day('notices:validation.showFromRequired'),
@@ -62,6 +65,7 @@ export const noticeSaveSchema = z
   })
   .superRefine((v, ctx) => {
     if (v.audience === 'chosenSchools' && v.schoolIds.length === 0) ctx.addIssue({ code: 'custom', path: ['schoolIds'], message: 'notices:validation.schoolsRequired' });
+    if (v.toParents && v.audience !== 'staff') ctx.addIssue({ code: 'custom', path: ['toParents'], message: 'notices:validation.parentsSchoolOnly' });
     if (v.showUntil !== null && v.showUntil < v.showFrom) ctx.addIssue({ code: 'custom', path: ['showUntil'], message: 'notices:validation.untilBeforeFrom' });
   });
 export type NoticeSave = z.output<typeof noticeSaveSchema>;
@@ -86,6 +90,7 @@ export const noticeRowSchema = z.object({
   audience: z.enum(NOTICE_AUDIENCES),
   /** Organisations the notice reaches (schools, or the school itself). */
   orgCount: z.number().int(),
+  toParents: z.boolean(),
   pinned: z.boolean(),
   published: z.boolean(),
   showFrom: z.string(),
@@ -113,6 +118,8 @@ export const noticeReceiptsSchema = z.object({
   unread: z.array(z.object({ userId: z.string(), name: z.string(), account: z.string(), orgName: z.string() })),
   unreadTotal: z.number().int(),
   read: z.array(z.object({ userId: z.string(), name: z.string(), orgName: z.string(), readAt: z.string() })),
+  /** A `toParents` notice: its parents as their own group (app accounts of on-roll students' parents); else null. */
+  parents: z.object({ audienceSize: z.number().int(), readCount: z.number().int() }).nullable(),
 });
 export type NoticeReceipts = z.output<typeof noticeReceiptsSchema>;
 

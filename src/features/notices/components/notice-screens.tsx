@@ -76,7 +76,11 @@ export function NoticeListScreen({ family }: { family: NoticeFamily }) {
         }),
         col.accessor('audience', {
           header: t('field.audience'),
-          cell: ({ row }) => (row.original.audience === 'chosenSchools' ? t('audienceCount', { count: row.original.orgCount }) : enumLabel(NOTICE_AUDIENCE_TABLE, row.original.audience, t)),
+          cell: ({ row }) => {
+            const r = row.original;
+            const label = r.audience === 'chosenSchools' ? t('audienceCount', { count: r.orgCount }) : enumLabel(NOTICE_AUDIENCE_TABLE, r.audience, t);
+            return r.toParents ? `${label} · ${t('field.toParents')}` : label;
+          },
         }),
         col.accessor('showFrom', { header: t('field.window'), cell: ({ row }) => <span className="whitespace-nowrap">{windowText(row.original.showFrom, row.original.showUntil)}</span> }),
         col.accessor('pinned', { header: t('field.pinned'), cell: ({ getValue }) => (getValue() ? t('yes') : t('no')) }),
@@ -139,6 +143,24 @@ function SchoolsField({ family }: { family: NoticeFamily }) {
   );
 }
 
+/** A school's staff notice may also go to its students' parents (the app); a district's never. */
+function ParentsField() {
+  const { t } = useTranslation('notices');
+  const audience = useWatch({ name: 'audience' }) as string | undefined;
+  if (audience !== 'staff') return null;
+  return (
+    <RadioField
+      name="toParents"
+      label={t('field.toParents')}
+      description={t('field.toParentsHint')}
+      options={[
+        { value: 'false', label: t('no') },
+        { value: 'true', label: t('yes') },
+      ]}
+    />
+  );
+}
+
 /** system/notice/add and edit/:id: a stale form is refused by the server (409) and kept. */
 export function NoticeFormScreen({ family }: { family: NoticeFamily }) {
   const { t } = useTranslation('notices');
@@ -151,6 +173,7 @@ export function NoticeFormScreen({ family }: { family: NoticeFamily }) {
     attachmentIds: [],
     audience: audiences[0],
     schoolIds: [],
+    toParents: 'false',
     pinned: 'false',
     published: 'false',
     showFrom: localDate(new Date()),
@@ -168,6 +191,7 @@ export function NoticeFormScreen({ family }: { family: NoticeFamily }) {
         attachmentIds: r.attachments.map((a) => a.id),
         audience: r.audience,
         schoolIds: r.schoolIds,
+        toParents: r.toParents ? 'true' : 'false',
         pinned: r.pinned ? 'true' : 'false',
         published: r.published ? 'true' : 'false',
         showFrom: r.showFrom,
@@ -191,6 +215,7 @@ export function NoticeFormScreen({ family }: { family: NoticeFamily }) {
             ]}
           />
           <SchoolsField family={family} />
+          <ParentsField />
           <DateField name="showFrom" label={t('field.showFrom')} required />
           <DateField name="showUntil" label={t('field.showUntil')} description={t('field.showUntilHint')} />
           <RadioField
@@ -249,6 +274,13 @@ function Receipts({ family, id }: { family: NoticeFamily; id: string }) {
                       <td className="py-1.5 text-right tabular-nums">{o.audienceSize - o.readCount}</td>
                     </tr>
                   ))}
+                  {r.parents ? (
+                    <tr className="border-t" data-testid="receipt-parents">
+                      <td className="py-1.5">{t('receipts.parents')}</td>
+                      <td className="py-1.5 text-right tabular-nums">{`${r.parents.readCount} / ${r.parents.audienceSize}`}</td>
+                      <td className="py-1.5 text-right tabular-nums">{r.parents.audienceSize - r.parents.readCount}</td>
+                    </tr>
+                  ) : null}
                 </tbody>
               </table>
               <section className="grid gap-2">
@@ -309,6 +341,7 @@ export function NoticeDetailScreen({ family }: { family: NoticeFamily }) {
                     <span>{windowText(n.showFrom, n.showUntil)}</span>
                     <EnumBadge table={NOTICE_STATE_TABLE} value={n.state} />
                     <span>{n.audience === 'chosenSchools' ? t('audienceCount', { count: n.orgCount }) : enumLabel(NOTICE_AUDIENCE_TABLE, n.audience, t)}</span>
+                    {n.toParents ? <Badge variant="secondary">{t('field.toParents')}</Badge> : null}
                   </p>
                 </div>
                 <RichTextView html={n.content} />
