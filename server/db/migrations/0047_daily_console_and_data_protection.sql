@@ -130,6 +130,7 @@ CREATE TABLE "notices" (
 	"content" text NOT NULL,
 	"audience" text NOT NULL,
 	"attachment_ids" jsonb DEFAULT '[]'::jsonb NOT NULL,
+	"to_parents" boolean DEFAULT false NOT NULL,
 	"pinned" boolean DEFAULT false NOT NULL,
 	"published" boolean DEFAULT false NOT NULL,
 	"show_from" date NOT NULL,
