@@ -688,7 +688,8 @@ describe('action kit contract', () => {
         expect((await send(account, a, urlOf(a), body)).status, `${name} without the permission`).toBe(403);
       });
     }
-  });
+    // Every action of every family, twice each, one after another: minutes on a loaded CI machine.
+  }, 300_000);
 
   it('lets any signed-in account call a signed-in action, with no permission to refuse', async () => {
     const signedIn = actions.filter((a) => a.signedIn);
