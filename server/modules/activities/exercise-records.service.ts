@@ -12,7 +12,7 @@ import { AppError } from '../../lib/app-error';
 import { inClassScope, type ClassScope } from '../../lib/data-scope';
 import { containsPattern } from '../../lib/query';
 import { inOrgSubtree } from '../../lib/tenancy';
-import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
+import type { ListSheet } from '../../lib/list-export';
 import { localDate } from '@/domain/dates';
 import { activityRecordExportRows, activityRecordPage, exportTimeFormat, type ActivityRecordSelected } from './record-list';
 import { setActivityRecordsInvalid } from './record-validity';
@@ -78,8 +78,23 @@ export async function exerciseRecordPage(db: DbOrTx, reader: ActivityReader, q: 
 export async function exportExerciseRecords(db: DbOrTx, reader: ActivityReader, f: ExerciseRecordFilter, t: Translate, now: Date) {
   const rows = await activityRecordExportRows(db, recordFilter(reader, f), EXERCISE_EXPORT_MAX_ROWS);
   if (rows.length > EXERCISE_EXPORT_MAX_ROWS) throw new AppError(400, 'activities:exerciseRecords.tooManyRows', { max: EXERCISE_EXPORT_MAX_ROWS });
-  const cols = ['school', 'name', 'regNo', 'className', 'item', 'value', 'unit', 'duration', 'source', 'deviceSn', 'measuredAt', 'validity', 'invalidReason'];
-  const header = cols.map((k) => t(`activities:exerciseRecords.column.${k}`));
+  // Each column names the list's column it shows (src/features/activities/exercise-records/exercise-record-screen.tsx),
+  // so the export follows the shown columns (server/lib/list-export.ts); the school is a list column of the district only.
+  const cols: [key: string, list: string | undefined, width: number, text?: boolean][] = [
+    ['school', reader.family === 'admin' ? 'orgName' : undefined, 16],
+    ['name', 'name', 10],
+    ['regNo', 'name', 22, true],
+    ['className', 'className', 14],
+    ['item', 'item', 14],
+    ['value', 'value', 10],
+    ['unit', 'value', 8],
+    ['duration', 'durationS', 8],
+    ['source', 'source', 8],
+    ['deviceSn', 'deviceSn', 16],
+    ['measuredAt', 'measuredAt', 20],
+    ['validity', 'invalid', 8],
+    ['invalidReason', 'invalid', 20],
+  ];
   const data = rows.map((r) => [
     r.orgName,
     r.name,
@@ -96,8 +111,8 @@ export async function exportExerciseRecords(db: DbOrTx, reader: ActivityReader, 
     r.invalidReason,
   ]);
   const name = t('activities:exerciseRecords.fileName');
-  const workbook = writeXlsx([{ name, rows: [header, ...data], columnWidths: [16, 10, 22, 14, 14, 10, 8, 8, 8, 16, 20, 8, 20], textColumns: [2] }]);
-  return { workbook, fileName: `${name}-${localDate(now).replace(/-/g, '')}.xlsx` };
+  const sheet: ListSheet = { name, columns: cols.map(([key, list, width, text]) => ({ header: t(`activities:exerciseRecords.column.${key}`), list, width, text })), rows: data };
+  return { sheet, fileName: `${name}-${localDate(now).replace(/-/g, '')}.xlsx` };
 }
 
 /**

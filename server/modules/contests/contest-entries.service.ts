@@ -8,7 +8,7 @@ import { students } from '../../db/schema/school';
 import { AppError } from '../../lib/app-error';
 import { inClassScope } from '../../lib/data-scope';
 import { containsPattern } from '../../lib/query';
-import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
+import type { ListSheet } from '../../lib/list-export';
 import { activityRecordExportRows, activityRecordPage, exportTimeFormat, type ActivityRecordSelected } from '../activities/record-list';
 import { setActivityRecordsInvalid } from '../activities/record-validity';
 import { loadContest, type ContestReader } from './contests.service';
@@ -51,8 +51,21 @@ export async function exportContestEntries(db: DbOrTx, reader: ContestReader, co
   const contest = await loadContest(db, reader, contestId);
   const rows = await activityRecordExportRows(db, entryFilter(reader, contestId, f), CONTEST_ENTRY_EXPORT_MAX_ROWS);
   if (rows.length > CONTEST_ENTRY_EXPORT_MAX_ROWS) throw new AppError(400, 'contests:entries.tooManyRows', { max: CONTEST_ENTRY_EXPORT_MAX_ROWS });
-  const cols = ['name', 'regNo', 'className', 'item', 'value', 'unit', 'source', 'deviceSn', 'measuredAt', 'validity', 'invalidReason'];
-  const header = cols.map((k) => t(`contests:entries.column.${k}`));
+  // Each column names the entries list's column it shows (src/features/contests/contest-entries.tsx), so the export
+  // follows the shown columns (server/lib/list-export.ts).
+  const cols: [key: string, list: string, width: number, text?: boolean][] = [
+    ['name', 'name', 10],
+    ['regNo', 'name', 22, true],
+    ['className', 'className', 14],
+    ['item', 'item', 14],
+    ['value', 'value', 10],
+    ['unit', 'value', 8],
+    ['source', 'source', 8],
+    ['deviceSn', 'source', 16],
+    ['measuredAt', 'measuredAt', 20],
+    ['validity', 'invalid', 8],
+    ['invalidReason', 'invalid', 24],
+  ];
   const data = rows.map((r) => [
     r.name,
     r.regNo,
@@ -67,8 +80,8 @@ export async function exportContestEntries(db: DbOrTx, reader: ContestReader, co
     r.invalidReason,
   ]);
   const name = t('contests:entries.sheet');
-  const workbook = writeXlsx([{ name, rows: [header, ...data], columnWidths: [10, 22, 14, 14, 10, 8, 8, 16, 20, 8, 24], textColumns: [1] }]);
-  return { workbook, fileName: `${contest.name}-${name}-${localDate(now).replace(/-/g, '')}.xlsx` };
+  const sheet: ListSheet = { name, columns: cols.map(([key, list, width, text]) => ({ header: t(`contests:entries.column.${key}`), list, width, text })), rows: data };
+  return { sheet, fileName: `${contest.name}-${name}-${localDate(now).replace(/-/g, '')}.xlsx` };
 }
 
 /**

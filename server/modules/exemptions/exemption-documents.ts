@@ -5,7 +5,7 @@ import type { ExemptionRow } from '@/domain/exemptions/exemptions';
 import type { DbOrTx } from '../../db/client';
 import { orgs } from '../../db/schema/orgs';
 import { students } from '../../db/schema/school';
-import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
+import type { ListSheet } from '../../lib/list-export';
 import type { Actor } from '../../plugins/tenant';
 import { exemptionFormPdf } from './exemption-form-pdf';
 import { exemptionById } from './exemptions.service';
@@ -16,9 +16,29 @@ const instant = (iso: string | null) =>
   iso ? new Intl.DateTimeFormat('sv-SE', { timeZone: ORG_TIME_ZONE, dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso)) : '';
 const grade = (t: TFunction, gradeNo: number) => t(`school:grade.no.${gradeNo}`);
 
-export function exemptionWorkbook(rows: readonly ExemptionRow[], t: TFunction): { workbook: Buffer; fileName: string } {
-  const keys = ['academicYear', 'name', 'regNo', 'gender', 'grade', 'className', 'kind', 'reason', 'certificate', 'status', 'requestedBy', 'requestedAt', 'decidedBy', 'decidedAt', 'decisionNote'];
-  const head = keys.map((k) => t(`exemptions:column.${k}`));
+/**
+ * The requests of the current filter as the list's sheet: each column names the exemption list's column it shows
+ * (src/features/exemptions/exemption-screens.tsx), so the export follows the columns the user shows
+ * (server/lib/list-export.ts). Gender and grade are not on the list: they keep their places.
+ */
+export function exemptionSheet(rows: readonly ExemptionRow[], t: TFunction): { sheet: ListSheet; fileName: string } {
+  const columns: [key: string, list: string | undefined, width: number, text?: boolean][] = [
+    ['academicYear', 'academicYear', 12],
+    ['name', 'name', 10],
+    ['regNo', 'name', 22, true],
+    ['gender', undefined, 6],
+    ['grade', undefined, 10],
+    ['className', 'className', 14],
+    ['kind', 'kind', 10],
+    ['reason', 'reason', 40],
+    ['certificate', 'certificateName', 20],
+    ['status', 'status', 8],
+    ['requestedBy', 'requestedByName', 10],
+    ['requestedAt', 'requestedByName', 18],
+    ['decidedBy', 'decidedByName', 10],
+    ['decidedAt', 'decidedByName', 18],
+    ['decisionNote', 'decidedByName', 30],
+  ];
   const body = rows.map((r) => [
     r.academicYear,
     r.name,
@@ -37,7 +57,7 @@ export function exemptionWorkbook(rows: readonly ExemptionRow[], t: TFunction): 
     r.decisionNote ?? '',
   ]);
   const name = t('exemptions:exportName');
-  return { workbook: writeXlsx([{ name, rows: [head, ...body], columnWidths: [12, 10, 22, 6, 10, 14, 10, 40, 20, 8, 10, 18, 10, 18, 30] }]), fileName: `${name}.xlsx` };
+  return { sheet: { name, columns: columns.map(([key, list, width, text]) => ({ header: t(`exemptions:column.${key}`), list, width, text })), rows: body }, fileName: `${name}.xlsx` };
 }
 
 /** 《免予执行〈国家学生体质健康标准〉申请表》 of one request, in the caller's language. */

@@ -14,7 +14,7 @@ import { idParamsSchema as idParams } from '@/domain/list-query';
 import type { ServedBy } from '@/domain/menus/access';
 import { resourceAction } from '../../lib/action';
 import { registerResource } from '../../lib/resource';
-import { exemptionForm, exemptionWorkbook } from './exemption-documents';
+import { exemptionForm, exemptionSheet } from './exemption-documents';
 import { createExemption, decideExemption, deleteExemption, exemptionById, exemptionOptions, exemptionPage, exemptionRows, exemptionStudents } from './exemptions.service';
 
 /**
@@ -66,7 +66,7 @@ export const exemptionRoutes: FastifyPluginAsync<{ family: ServedBy<'test.exempt
         access: [key, 'export'],
         query: exemptionExportQuery,
         answers: 'file',
-        read: async (db, actor, { query }, { t }) => exemptionWorkbook(await exemptionRows(db, actor, query), t),
+        read: async (db, actor, { query }, { t }) => exemptionSheet(await exemptionRows(db, actor, query), t),
       });
       resourceAction(scope, {
         method: 'GET',

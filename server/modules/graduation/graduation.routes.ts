@@ -6,6 +6,7 @@ import {
   graduationPageSchema,
   graduationPrintQuery,
   studentHistorySchema,
+  type GraduationPage,
   type GraduationRow,
   type HistoryYear,
 } from '@/domain/graduation/graduation';
@@ -15,7 +16,7 @@ import { SCORE_LEVELS } from '@/domain/physique/level';
 import { ITEM_KEYS, type ItemKey } from '@/domain/physique/standard';
 import { formatRaw } from '@/domain/physique-results/export-layout';
 import { resourceAction, type ActionContext } from '../../lib/action';
-import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
+import type { ListExportColumn, ListSheet } from '../../lib/list-export';
 import type { CardPage, CardRow } from './graduation-pdf';
 import { cohortYears, graduationCards, graduationCohorts, graduationPage, graduationRows, studentHistory } from './graduation.service';
 
@@ -39,17 +40,21 @@ function outcomeText(t: T, r: Pick<GraduationRow, 'outcome' | 'score' | 'level' 
   return { score: num(r.score), level: levelText(t, r.level), note: r.consequence ? t('graduation:outcome.completion') : '' };
 }
 
-/** The cohort's list as a workbook: one row per student, each year's total, the graduation score, level and flags. */
-function exportWorkbook(rows: readonly GraduationRow[], years: readonly { academicYear: string; gradeNo: number }[], t: T) {
-  const header = [
-    t('graduation:column.className'),
-    t('graduation:column.name'),
-    t('graduation:column.regNo'),
-    t('graduation:column.gender'),
-    ...years.map((y) => t('graduation:column.yearTotal', { year: y.academicYear })),
-    t('graduation:column.score'),
-    t('graduation:column.level'),
-    t('graduation:column.note'),
+/**
+ * The cohort's list as a sheet: one row per student, each year's total, the graduation score, level and flags. Each
+ * column names the graduation list's column it shows (src/features/graduation/components/graduation-screen.tsx), so the
+ * export follows the columns the user shows (server/lib/list-export.ts); the gender is not on the list and stays.
+ */
+function exportSheet(rows: readonly GraduationRow[], years: GraduationPage['years'], t: T): ListSheet {
+  const columns: ListExportColumn[] = [
+    { header: t('graduation:column.className'), width: 14, list: 'className' },
+    { header: t('graduation:column.name'), width: 10, list: 'name' },
+    { header: t('graduation:column.regNo'), width: 22, text: true, list: 'regNo' },
+    { header: t('graduation:column.gender'), width: 6 },
+    ...years.map((y) => ({ header: t('graduation:column.yearTotal', { year: y.academicYear }), width: 14, list: `year${y.startYear}` })),
+    { header: t('graduation:column.score'), width: 10, list: 'score' },
+    { header: t('graduation:column.level'), width: 8, list: 'level' },
+    { header: t('graduation:column.note'), width: 24, list: 'flags' },
   ];
   const body = rows.map((r) => {
     const o = outcomeText(t, r);
@@ -64,7 +69,7 @@ function exportWorkbook(rows: readonly GraduationRow[], years: readonly { academ
       [r.belowFifty ? t('graduation:flag.belowFifty') : '', o.note].filter(Boolean).join('；'),
     ];
   });
-  return writeXlsx([{ name: t('graduation:exportSheet'), rows: [header, ...body], textColumns: [2], columnWidths: [14, 10, 22, 6, ...years.map(() => 14), 10, 8, 24] }]);
+  return { name: t('graduation:exportSheet'), columns, rows: body };
 }
 
 const RAW_UNIT_ITEMS: readonly ItemKey[] = ITEM_KEYS;
@@ -141,7 +146,7 @@ export const graduationRoutes: FastifyPluginAsync<{ family: ServedBy<'test.gradu
     read: async (db, actor, { query }, { t }) => {
       const { cohort, rows } = await graduationRows(db, actor, query);
       const name = cohort ? t('graduation:exportName', { year: cohort.graduationYear, stage: t(`school:grade.stages.${cohort.stage}`) }) : t('graduation:exportSheet');
-      return { workbook: exportWorkbook(rows, cohortYears(cohort), t), fileName: `${name}.xlsx` };
+      return { sheet: exportSheet(rows, cohortYears(cohort), t), fileName: `${name}.xlsx` };
     },
   });
   resourceAction(app, {

@@ -4,7 +4,7 @@ import { lessonDetailSchema, lessonListQuery, lessonRowSchema, type LessonRow, t
 import { ORG_TIME_ZONE } from '@/domain/dates';
 import { formatList } from '@/domain/i18n/list';
 import { resourceAction } from '../../lib/action';
-import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
+import type { ListSheet } from '../../lib/list-export';
 import { registerResource } from '../../lib/resource';
 import { deleteLesson, lessonDetail, lessonPage, lessonRows } from './lessons.service';
 import type { ServedBy } from '@/domain/menus/access';
@@ -14,9 +14,24 @@ import type { ServedBy } from '@/domain/menus/access';
 type LessonFamily = ServedBy<'class.practise' | 'class.test' | 'class.match'>;
 const FAMILY_TYPES: Record<LessonFamily, readonly LessonType[]> = { admin: ['practise', 'test'], k12: ['practise', 'test', 'match'] };
 
-function lessonWorkbook(rows: readonly LessonRow[], t: TFunction, locale: string, type: LessonType): Buffer {
+/**
+ * The lessons of the current filter as the list's sheet: each column names the lesson list's column it shows
+ * (src/features/lessons/lesson-screens.tsx), so the export follows the shown columns (server/lib/list-export.ts). The
+ * school is a list column of the district only: elsewhere it keeps its place.
+ */
+function lessonSheet(rows: readonly LessonRow[], t: TFunction, locale: string, type: LessonType, family: LessonFamily): ListSheet {
   const time = new Intl.DateTimeFormat('sv-SE', { timeZone: ORG_TIME_ZONE, dateStyle: 'short', timeStyle: 'short' });
-  const head = ['school', 'className', 'teacher', 'venue', 'items', 'startedAt', 'endedAt', 'studentCount', 'recordCount'].map((k) => t(`lessons:${k}`));
+  const columns: [key: string, list: string | undefined, width: number][] = [
+    ['school', family === 'admin' ? 'orgName' : undefined, 24],
+    ['className', 'className', 16],
+    ['teacher', 'teacherName', 12],
+    ['venue', 'venueName', 16],
+    ['items', 'items', 30],
+    ['startedAt', 'startedAt', 18],
+    ['endedAt', 'endedAt', 18],
+    ['studentCount', 'studentCount', 10],
+    ['recordCount', 'recordCount', 10],
+  ];
   const body = rows.map((r) => [
     r.orgName,
     r.className,
@@ -28,7 +43,7 @@ function lessonWorkbook(rows: readonly LessonRow[], t: TFunction, locale: string
     r.studentCount,
     r.recordCount,
   ]);
-  return writeXlsx([{ name: t(`lessons:types.${type}`), rows: [head, ...body], columnWidths: [24, 16, 12, 16, 30, 18, 18, 10, 10] }]);
+  return { name: t(`lessons:types.${type}`), columns: columns.map(([key, list, width]) => ({ header: t(`lessons:${key}`), list, width })), rows: body };
 }
 
 export const lessonRoutes: FastifyPluginAsync<{ family: LessonFamily }> = async (app, { family }) => {
@@ -53,7 +68,7 @@ export const lessonRoutes: FastifyPluginAsync<{ family: LessonFamily }> = async 
           query: lessonListQuery.omit({ current: true, size: true }),
           answers: 'file',
           read: async (db, actor, { query }, { t, locale }) => ({
-            workbook: lessonWorkbook(await lessonRows(db, actor, type, query), t, locale, type),
+            sheet: lessonSheet(await lessonRows(db, actor, type, query), t, locale, type, family),
             fileName: `${t(`lessons:types.${type}`)}.xlsx`,
           }),
         });

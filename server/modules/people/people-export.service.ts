@@ -24,7 +24,7 @@ import { staffAccount, staffRoleName, staffWhere } from './staff.service';
 import { containsPattern } from '../../lib/query';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import { xlsxStream } from '../../lib/spreadsheet/xlsx-stream';
-import type { ListSheet } from '../../lib/list-export';
+import type { ListExportColumn, ListSheet } from '../../lib/list-export';
 import type { Actor } from '../../plugins/tenant';
 import { RAW } from './people-import-rows';
 import { gradeNameKey } from '@/domain/school/grades';
@@ -315,15 +315,18 @@ export async function accountExport(db: DbOrTx, actor: Actor, kind: 'staff' | 'u
   return { stream: xlsxStream(t(`people:import.sheetName.${kind}`, RAW), columns.map((c) => ({ header: c.header, width: c.width, text: c.text })), batches()), fileName: `${t(`people:import.exportName.${kind}`, RAW)}.xlsx` };
 }
 
-/** Columns of the parent export: one row per parent and child (parents are imported with their children's rows). */
-const PARENT_EXPORT_COLUMNS = [
-  { header: '家长姓名', width: 12 },
-  { header: '性别', width: 6 },
-  { header: '手机号', width: 14, text: true },
-  { header: '孩子姓名', width: 12 },
-  { header: '学籍号', width: 22, text: true },
-  { header: '班级', width: 14 },
-  { header: '与学生关系', width: 10 },
+/**
+ * Columns of the parent export: one row per parent and child. Each names the parent list's column it shows
+ * (src/features/people/parents/parent-screens.tsx), so a column the user hides is left out (server/lib/list-export.ts).
+ */
+const PARENT_EXPORT_COLUMNS: ListExportColumn[] = [
+  { header: '家长姓名', width: 12, list: 'name' },
+  { header: '性别', width: 6, list: 'gender' },
+  { header: '手机号', width: 14, text: true, list: 'mobile' },
+  { header: '孩子姓名', width: 12, list: 'children' },
+  { header: '学籍号', width: 22, text: true, list: 'children' },
+  { header: '班级', width: 14, list: 'children' },
+  { header: '与学生关系', width: 10, list: 'children' },
 ];
 
 /** Parents of the list's filters and data scope, one row per child, streamed in batches (keyset on the parent id). */
@@ -348,7 +351,8 @@ export async function parentExport(db: DbOrTx, actor: Actor, key: string, f: { k
       if (rows.length < BATCH) return;
     }
   }
-  return { stream: xlsxStream(t('people:import.sheetName.parent', RAW), PARENT_EXPORT_COLUMNS, batches()), fileName: `${t('people:import.exportName.parent', RAW)}.xlsx` };
+  const sheet: ListSheet = { name: t('people:import.sheetName.parent', RAW), columns: PARENT_EXPORT_COLUMNS, rows: batches() };
+  return { sheet, fileName: `${t('people:import.exportName.parent', RAW)}.xlsx` };
 }
 
 /** Mobiles and ID numbers as the exporting role may see them: masked without the page's sensitive button, like its list. */

@@ -60,10 +60,8 @@ function parentExportRoute(app: FastifyInstance, key: string) {
     reads: 'primary',
     // Personal data: above the organisation's threshold it needs an approval (docs/product-rules.md#personal-data-access).
     approval: { rows: (db, actor, { query }) => parentExportRows(db, actor, query) },
-    read: async (db, actor, { query }, { t }) => {
-      const { stream, fileName } = await parentExport(db, actor, key, query, translator(t));
-      return { workbook: stream, fileName };
-    },
+    // Follows the list's shown columns (the kit's `sheet`).
+    read: (db, actor, { query }, { t }) => parentExport(db, actor, key, query, translator(t)),
   });
 }
 

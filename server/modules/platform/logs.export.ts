@@ -2,7 +2,7 @@ import type { TFunction } from 'i18next';
 import { auditActionLabel, auditEntityLabel } from '@/domain/platform/audit';
 import type { OperationLogRow, SignInLogRow } from '@/domain/platform/logs';
 import { ORG_TIME_ZONE } from '@/domain/dates';
-import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
+import type { ListSheet } from '../../lib/list-export';
 
 const timeFormat = () => new Intl.DateTimeFormat('sv-SE', { timeZone: ORG_TIME_ZONE, dateStyle: 'short', timeStyle: 'medium' });
 
@@ -13,10 +13,22 @@ export function signInReason(t: TFunction, reason: string | null): string {
   return t(own, { defaultValue: t(reason, { minutes: '—' }) });
 }
 
-/** The sign-in log of the current filters, with the columns of the list. */
-export function signInLogWorkbook(rows: readonly SignInLogRow[], t: TFunction): Buffer {
+/**
+ * The sign-in log of the current filters as the list's sheet: each column names the list's column it shows
+ * (src/features/platform/components/log-screens.tsx), so the export follows the shown columns (server/lib/list-export.ts).
+ */
+export function signInLogSheet(rows: readonly SignInLogRow[], t: TFunction): ListSheet {
   const time = timeFormat();
-  const head = ['at', 'account', 'name', 'org', 'ip', 'result', 'reason', 'userAgent'].map((k) => t(`platform:signInLog.${k}`));
+  const columns: [key: string, list: string, width: number, text?: boolean][] = [
+    ['at', 'at', 20],
+    ['account', 'account', 18, true],
+    ['name', 'name', 12],
+    ['org', 'orgName', 24],
+    ['ip', 'ip', 16, true],
+    ['result', 'result', 8],
+    ['reason', 'reason', 24],
+    ['userAgent', 'userAgent', 40],
+  ];
   const body = rows.map((r) => [
     time.format(new Date(r.at)),
     r.account,
@@ -27,13 +39,26 @@ export function signInLogWorkbook(rows: readonly SignInLogRow[], t: TFunction): 
     signInReason(t, r.reason),
     r.userAgent,
   ]);
-  return writeXlsx([{ name: t('platform:signInLog.exportName'), rows: [head, ...body], columnWidths: [20, 18, 12, 24, 16, 8, 24, 40], textColumns: [1, 4] }]);
+  return { name: t('platform:signInLog.exportName'), columns: columns.map(([key, list, width, text]) => ({ header: t(`platform:signInLog.${key}`), list, width, text })), rows: body };
 }
 
-/** The operation log of the current filters, actions and record types in words; before/after stay on the detail screen. */
-export function operationLogWorkbook(rows: readonly OperationLogRow[], t: TFunction): Buffer {
+/**
+ * The operation log of the current filters, actions and record types in words; before/after stay on the detail screen.
+ * Each column names the list's column it shows (the record's id sits in its name cell), so the export follows the
+ * shown columns (server/lib/list-export.ts).
+ */
+export function operationLogSheet(rows: readonly OperationLogRow[], t: TFunction): ListSheet {
   const time = timeFormat();
-  const head = ['at', 'user', 'account', 'org', 'action', 'entity', 'object', 'entityId'].map((k) => t(`platform:operationLog.${k}`));
+  const columns: [key: string, list: string, width: number, text?: boolean][] = [
+    ['at', 'at', 20],
+    ['user', 'userName', 12],
+    ['account', 'accountNum', 16, true],
+    ['org', 'orgName', 24],
+    ['action', 'action', 14],
+    ['entity', 'entity', 16],
+    ['object', 'entityName', 28],
+    ['entityId', 'entityName', 38, true],
+  ];
   const body = rows.map((r) => [
     time.format(new Date(r.at)),
     r.userName,
@@ -44,7 +69,5 @@ export function operationLogWorkbook(rows: readonly OperationLogRow[], t: TFunct
     r.entityName,
     r.entityId,
   ]);
-  return writeXlsx([
-    { name: t('platform:operationLog.exportName'), rows: [head, ...body], columnWidths: [20, 12, 16, 24, 14, 16, 28, 38], textColumns: [2, 7] },
-  ]);
+  return { name: t('platform:operationLog.exportName'), columns: columns.map(([key, list, width, text]) => ({ header: t(`platform:operationLog.${key}`), list, width, text })), rows: body };
 }

@@ -17,7 +17,7 @@ import { resourceAction } from '../../lib/action';
 import { asIs, kitDoc, pageAnswerSchema } from '../../lib/openapi';
 import { relativeApi } from '../../lib/resource';
 import { requireAccess, requireActor } from '../../plugins/tenant';
-import { operationLogWorkbook, signInLogWorkbook } from './logs.export';
+import { operationLogSheet, signInLogSheet } from './logs.export';
 import { onlineSessionPage, operationLogDetail, operationLogPage, operationLogRows, signInLogPage, signInLogRows, signOutSession, verifyOperationLog } from './logs.service';
 
 /**
@@ -38,7 +38,7 @@ export const logsRoutes: FastifyPluginAsyncZod<{ family: Family }> = async (app,
       access: [signInKey, 'export'],
       query: signInLogQuery,
       answers: 'file',
-      read: async (rdb, actor, { query }, { t }) => ({ workbook: signInLogWorkbook(await signInLogRows(rdb, actor, query), t), fileName: `${t('platform:signInLog.exportName')}.xlsx` }),
+      read: async (rdb, actor, { query }, { t }) => ({ sheet: signInLogSheet(await signInLogRows(rdb, actor, query), t), fileName: `${t('platform:signInLog.exportName')}.xlsx` }),
     });
   };
 
@@ -50,7 +50,7 @@ export const logsRoutes: FastifyPluginAsyncZod<{ family: Family }> = async (app,
       access: [operationKey, 'export'],
       query: operationLogQuery,
       answers: 'file',
-      read: async (rdb, actor, { query }, { t }) => ({ workbook: operationLogWorkbook(await operationLogRows(rdb, actor, query), t), fileName: `${t('platform:operationLog.exportName')}.xlsx` }),
+      read: async (rdb, actor, { query }, { t }) => ({ sheet: operationLogSheet(await operationLogRows(rdb, actor, query), t), fileName: `${t('platform:operationLog.exportName')}.xlsx` }),
     });
     // Seals first (writes the chain columns of new rows), so it reads and writes the primary.
     resourceAction(r, {

@@ -20,7 +20,7 @@ import { testPlanItems, testPlans, testPlanScopes } from '../../db/schema/test-p
 import { AppError, fieldError } from '../../lib/app-error';
 import { classScopeTest, type ClassScope } from '../../lib/data-scope';
 import { notFound } from '../../lib/resource';
-import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
+import type { ListExportColumn, ListSheet } from '../../lib/list-export';
 import type { Actor } from '../../plugins/tenant';
 import { studentYears, type StudentYear } from '../physique-results/year-results';
 import { createPlan } from '../test-plans/test-plans-manage.service';
@@ -145,11 +145,16 @@ export async function retestStudentPage(db: DbOrTx, actor: Actor, q: RetestStude
   return { records: rows.slice(from, from + q.size), total: rows.length, current: q.current, size: q.size, plan: await retestPlanRow(db, found.plan, found.academicYear, now, facts) };
 }
 
-/** The export (retest:export): the eligible students of one re-test plan with both totals and the year. */
-export async function retestWorkbook(db: DbOrTx, actor: Actor, q: Omit<RetestStudentQuery, 'current' | 'size'>, classScope: ClassScope, t: TFunction): Promise<{ workbook: Buffer; fileName: string }> {
+/**
+ * The export (retest:export): the eligible students of one re-test plan with both totals and the year. Each export column names the re-test list's column it shows (src/features/retest/components/retest-screen.tsx), so
+ * the export follows the columns the user shows (server/lib/list-export.ts). The grade is not on the list: it keeps
+ * its place.
+ */
+export async function retestSheet(db: DbOrTx, actor: Actor, q: Omit<RetestStudentQuery, 'current' | 'size'>, classScope: ClassScope, t: TFunction): Promise<{ sheet: ListSheet; fileName: string }> {
   const found = await retestPlanOf(db, actor, q.planId);
   const rows = found ? await retestStudentRows(db, await retestFacts(db, found.plan), classScope, q.keyword) : [];
-  const head = ['name', 'regNo', 'gender', 'gradeNo', 'className', 'planTotal', 'retestTotal', 'yearSource', 'yearTotal', 'yearLevel'].map((k) => t(`retest:column.${k}`));
+  const widths: Record<string, number> = { name: 12, regNo: 22, gender: 6, gradeNo: 6, className: 16, planTotal: 12, retestTotal: 12, yearSource: 12, yearTotal: 12, yearLevel: 10 };
+  const columns: ListExportColumn[] = Object.entries(widths).map(([k, width]) => ({ header: t(`retest:column.${k}`), width, text: k === 'regNo', list: k === 'gradeNo' ? undefined : k }));
   const body = rows.map((r) => [
     r.name,
     r.regNo,
@@ -163,10 +168,7 @@ export async function retestWorkbook(db: DbOrTx, actor: Actor, q: Omit<RetestStu
     r.yearLevel ? t(`physique:level.${r.yearLevel}`) : '',
   ]);
   const name = found ? found.plan.name : t('retest:title');
-  return {
-    workbook: writeXlsx([{ name: t('retest:title'), rows: [head, ...body], columnWidths: [12, 22, 6, 6, 16, 12, 12, 12, 12, 10], textColumns: [1] }]),
-    fileName: `${name}.xlsx`,
-  };
+  return { sheet: { name: t('retest:title'), columns, rows: body }, fileName: `${name}.xlsx` };
 }
 
 /** The school year's first and last day: its semesters' (the re-test's days must lie within). */

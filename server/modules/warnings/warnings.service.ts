@@ -32,7 +32,7 @@ import { ERR } from '@/domain/errors';
 import { AppError } from '../../lib/app-error';
 import { classScopeOf, inClassScope, WHOLE_ORG, type ClassScope } from '../../lib/data-scope';
 import { isoInstant } from '../../lib/iso';
-import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
+import type { ListExportColumn, ListSheet } from '../../lib/list-export';
 import type { Actor } from '../../plugins/tenant';
 
 /**
@@ -322,11 +322,24 @@ export async function warningPage(db: DbOrTx, actor: Actor, q: WarningListQuery,
   return { records: rows.slice(start, start + q.size), total: rows.length, current: q.current, size: q.size };
 }
 
-/** The list as a workbook, with the same filters. */
-export async function warningExport(db: DbOrTx, actor: Actor, q: Omit<WarningListQuery, 'current' | 'size'>, t: Translate, now: Date) {
+/**
+ * The list as a sheet, with the same filters: each column names the warning list's column it shows
+ * (src/features/warnings/components/warning-screens.tsx), so the export follows the columns the user shows
+ * (server/lib/list-export.ts). The grade is not on the list: it keeps its place.
+ */
+export async function warningExport(db: DbOrTx, actor: Actor, q: Omit<WarningListQuery, 'current' | 'size'>, t: Translate, now: Date): Promise<{ sheet: ListSheet; fileName: string }> {
   const rows = await filteredWarnings(db, actor, q, now);
   const h = (k: string) => t(`warnings:export.${k}`, RAW);
-  const head = [h('grade'), h('class'), h('name'), h('regNo'), h('kind'), h('detail'), h('caseStatus'), h('teacher')];
+  const columns: ListExportColumn[] = [
+    { header: h('grade'), width: 10 },
+    { header: h('class'), width: 16, list: 'className' },
+    { header: h('name'), width: 12, list: 'name' },
+    { header: h('regNo'), width: 22, text: true, list: 'name' },
+    { header: h('kind'), width: 12, list: 'kind' },
+    { header: h('detail'), width: 40, list: 'detail' },
+    { header: h('caseStatus'), width: 10, list: 'caseStatus' },
+    { header: h('teacher'), width: 12, list: 'assignedTeacherName' },
+  ];
   const body = rows.map((r) => [
     t(gradeNameKey(r.gradeNo), RAW),
     r.className,
@@ -337,10 +350,7 @@ export async function warningExport(db: DbOrTx, actor: Actor, q: Omit<WarningLis
     r.caseStatus ? t(`warnings:caseStatus.${r.caseStatus}`, RAW) : t('warnings:caseFilter.none', RAW),
     r.assignedTeacherName ?? '',
   ]);
-  return {
-    workbook: writeXlsx([{ name: h('sheet'), rows: [head, ...body], columnWidths: [10, 16, 12, 22, 12, 40, 10, 12], textColumns: [3] }]),
-    fileName: `${h('fileName')}.xlsx`,
-  };
+  return { sheet: { name: h('sheet'), columns, rows: body }, fileName: `${h('fileName')}.xlsx` };
 }
 
 const emptyCounts = (): WarningCounts => ({ byKind: Object.fromEntries(WARNING_KINDS.map((k) => [k, 0])) as Record<WarningKind, number>, students: 0, openCases: 0, closedCases: 0 });

@@ -132,6 +132,7 @@ export function ContestEntries({ family, contest }: { family: Family; contest: C
           { action: 'valid', icon: <RotateCcw aria-hidden />, needsSelection: true, onClick: (rows) => ask(rows.filter((r) => r.invalid), false) },
         ]}
         onExport={(f) => api.exportList(f)}
+        exportLayout="list"
         data-testid="contest-entries"
       />
       <ValidityDialog

@@ -124,6 +124,7 @@ export function ExemptionListScreen({ family }: { family: ExemptionFamily }) {
       rowKey="id"
       actions={actions}
       onExport={(f) => api.exportList(f)}
+      exportLayout="list"
       data-testid="exemption-list"
     />
   );

@@ -79,6 +79,7 @@ export function LessonListScreen({ family, type }: { family: LessonFamily; type:
         columns={columns}
         rowKey="id"
         onExport={(f) => exportLessons(family, type, f, t(`types.${type}`))}
+        exportLayout="list"
         data-testid="lesson-list"
       />
       <LessonDetailDialog family={family} type={type} row={open} onClose={() => setOpen(null)} />

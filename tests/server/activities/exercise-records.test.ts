@@ -98,5 +98,8 @@ describe('exercise records', () => {
     const { rows } = await readXlsxRows(res.rawPayload);
     expect(rows[0]).toContain('Registration no.');
     expect(rows.slice(1).map((r) => r[4])).toEqual(['Running', 'Running']);
+    // Columns the list hides (source, device, status) are left out, the rest in the list's order; the school stays.
+    const shown = await t.as('school01', { language: 'en-US' }).get(`${B}/k12/exerciseRecord/export?from=2025-03-10&to=2025-03-12&item=running&columns=item,value,name,className,durationS,measuredAt,actions`);
+    expect((await readXlsxRows(shown.res.rawPayload)).rows[0]).toEqual(['School', 'Item', 'Value', 'Unit', 'Name', 'Registration no.', 'Class', 'Duration (s)', 'Measured at']);
   });
 });

@@ -229,6 +229,9 @@ describe('leaderboards', () => {
     expect(rows[0].slice(0, 3)).toEqual(['Name', 'Registration no.', 'Class']);
     expect(rows.length).toBe(7);
     expect(rows.some((r) => r.includes('Invalid') && r.includes('代测'))).toBe(true);
+    // Columns the list hides (class, source, status) are left out, the rest in the list's order.
+    const shown = await t.as('school01', { language: 'en-US' }).get(`${K12}/${contestId}/entries/export?item=rope1min&columns=value,name,item,measuredAt,actions`);
+    expect((await readXlsxRows(shown.res.rawPayload)).rows[0]).toEqual(['Value', 'Unit', 'Name', 'Registration no.', 'Item', 'Submitted at']);
 
     expect(dataOf(await t.as('school01').post<{ changed: number }>(`${K12}/${contestId}/entries/valid`, { ids: [top.id] }))).toEqual({ changed: 1 });
     board = dataOf(await t.as('school01').get<Leaderboard<LeaderboardStudentRow>>(`${K12}/${contestId}/leaderboard?item=rope1min`));

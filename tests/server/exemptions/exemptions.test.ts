@@ -7,6 +7,7 @@ import { pageAccess } from '@/domain/menus/access';
 import type { ClassView } from '@/domain/data-center/types';
 import type { ScoreSearchPage } from '@/domain/physique-results/types';
 import type { TokenData } from '@/domain/auth/types';
+import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
 import { membershipRoles, memberships, menus, roleMenus, users } from '../../../server/db/schema/auth';
 import { auditLogs } from '../../../server/db/schema/audit';
 import { physiqueResults } from '../../../server/db/schema/physique';
@@ -267,6 +268,10 @@ describe('the application form', () => {
     const res = await t.request({ url: `${BASE}/export?status=approved`, token: await t.as('school01').token() });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('spreadsheetml');
+    // A column the list hides (the decision) is left out, the rest in the list's order; gender and grade stay.
+    const shown = await t.request({ url: `${BASE}/export?status=approved&columns=status,name,className,academicYear,kind,reason,certificateName,requestedByName,actions`, token: await t.as('school01').token() });
+    const [head] = (await readXlsxRows(shown.rawPayload)).rows;
+    expect(head).toEqual(['状态', '学生', '学籍号', '性别', '年级', '班级', '学年', '申请类别', '申请理由', '医疗证明', '申请人', '申请时间']);
   });
 });
 

@@ -183,6 +183,9 @@ describe('graduation scores of a cohort', () => {
     expect(line).toEqual(expect.arrayContaining([45.3, '不及格']));
     expect(line.join(' ')).toContain('结业或肄业');
     expect(rows.find((r) => r.includes('毕业免测'))!.join(' ')).toContain('免测');
+    // Hidden list columns (the class, the other years, the flags) are left out, the rest in the list's order; gender stays.
+    const shown = await t.as('school01').get(api(`export?gradeId=${seniorGrade}&columns=name,regNo,year2042,score,level`));
+    expect((await readXlsxRows(shown.res.rawPayload)).rows[0]).toEqual(['姓名', '学籍号', '性别', '2042-2043学年总分', '毕业成绩', '等级']);
   });
 });
 

@@ -116,6 +116,10 @@ describe('lessons through the device API', () => {
     const sheet = XLSX.utils.sheet_to_json<unknown[]>(XLSX.read(exported.rawPayload).Sheets[XLSX.read(exported.rawPayload).SheetNames[0]], { header: 1 });
     expect(sheet[0]).toContain('班级');
     expect(sheet.length).toBeGreaterThanOrEqual(2);
+    // Columns the list hides (teacher, venue, end, counts) are left out, the rest in the list's order; the school stays.
+    const shown = await web('GET', 'k12/class/practise/export?columns=startedAt,className,items');
+    const head = XLSX.utils.sheet_to_json<unknown[]>(XLSX.read(shown.rawPayload).Sheets[XLSX.read(shown.rawPayload).SheetNames[0]], { header: 1 })[0];
+    expect(head).toEqual(['学校', '开始时间', '班级', '项目']);
 
     expect((await web('DELETE', `k12/class/practise/${id}`)).statusCode).toBe(200);
     expect(await t.db.$count(activityRecords, eq(activityRecords.refId, id))).toBe(0);

@@ -176,6 +176,9 @@ describe('parents: export', () => {
     expect(header).toEqual(['家长姓名', '性别', '手机号', '孩子姓名', '学籍号', '班级', '与学生关系']);
     expect(rows.map((r) => r[4]).sort()).toEqual(two.children.map((c) => c.regNo).sort());
     expect(rows.every((r) => r[0] === two.name && r[2] === two.mobile)).toBe(true);
+    // The list's hidden columns (gender, children) are left out, as the list's column settings send them.
+    const shown = await t.as('school01').get(`/api/busi/web/k12/user/parent/export?keyword=${encodeURIComponent(two.mobile)}&columns=mobile,name,appAccount,actions`);
+    expect((await readXlsxRows(shown.res.rawPayload)).rows[0]).toEqual(['手机号', '家长姓名']);
     // A teacher without the export button is refused.
     expect((await t.as('teacher01').get('/api/busi/web/k12/user/parent/export')).status).toBe(403);
   });

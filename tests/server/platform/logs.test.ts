@@ -78,6 +78,9 @@ describe('sign-in log', () => {
     expect(rows.length).toBeGreaterThanOrEqual(3);
     expect(rows.slice(1).map((r) => r[5])).toEqual(rows.slice(1).map(() => 'Failure'));
     expect(rows.slice(1).map((r) => r[6])).toContain('Wrong account or password');
+    // Columns the list hides (name, organisation, browser) are left out, the rest in the list's order.
+    const shown = await t.request({ url: `${api('k12', 'signInLog')}/export?account=teacher01&result=failure&columns=result,at,account,ip,reason`, token: tokens.school01, headers: EN });
+    expect((await readXlsxRows(shown.rawPayload)).rows[0]).toEqual(['Result', 'Time', 'Account', 'IP address', 'Reason']);
   });
 });
 
@@ -121,6 +124,9 @@ describe('online sessions and the operation log', () => {
     const { rows } = await readXlsxRows(xlsx.rawPayload);
     expect(rows[0]).toEqual(['Time', 'By', 'Account', 'Organization', 'Action', 'Record type', 'Record', 'Record id']);
     expect(rows.find((r) => r[7] === target.id)?.slice(4, 6)).toEqual(['Sign out session', 'Session']);
+    // Columns the list hides (account, organisation, record type) are left out; the record's id goes with its name.
+    const shown = await t.request({ url: `${api('k12', 'operationLog')}/export?entity=session&columns=entityName,at,userName,action,actions`, token: tokens.school01, headers: EN });
+    expect((await readXlsxRows(shown.rawPayload)).rows[0]).toEqual(['Record', 'Record id', 'Time', 'By', 'Action']);
   });
 });
 

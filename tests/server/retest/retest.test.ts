@@ -195,6 +195,9 @@ describe('re-tests', () => {
     const rows = (await readXlsxRows(file.res.rawPayload)).rows;
     expect(rows[0]).toContain('补测总分');
     expect(rows.find((r) => r[1] === s.b.regNo)).toEqual(expect.arrayContaining([45, 70, '补测', 60, '及格']));
+    // The columns the list hides (gender, the plan's total, the source) are left out, the rest in the list's order.
+    const shown = await t.as('school01').get(api(`/export?planId=${retest.id}&columns=regNo,name,className,retestTotal,yearTotal,yearLevel`));
+    expect((await readXlsxRows(shown.res.rawPayload)).rows[0]).toEqual(['学籍号', '姓名', '年级', '班级', '补测总分', '学年总分', '学年等级']);
   });
 
   it('refuses to delete a plan that has a re-test (409), translated', async () => {

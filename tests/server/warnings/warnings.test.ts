@@ -119,6 +119,9 @@ describe('warning list', () => {
     expect(rows[0]).toEqual(['年级', '班级', '姓名', '学籍号', '预警类型', '预警内容', '跟进状态', '跟进教师']);
     expect(rows.length - 1).toBe(await totalOf('school01', '&kind=bmi'));
     expect(rows.slice(1).every((r) => r[4] === 'BMI 异常')).toBe(true);
+    // A column the list hides (the teacher) is left out, the rest in the list's order; the grade keeps its place.
+    const shown = await t.as('school01').get(`${K12}/export?kind=bmi&columns=kind,name,className,detail,caseStatus`);
+    expect((await readXlsxRows(shown.res.rawPayload)).rows[0]).toEqual(['年级', '预警类型', '姓名', '学籍号', '班级', '预警内容', '跟进状态']);
   });
 
   it("a class-scoped teacher sees only their classes' students", async () => {

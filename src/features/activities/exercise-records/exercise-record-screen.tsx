@@ -138,6 +138,7 @@ export function ExerciseRecordScreen({ family }: { family: Family }) {
       })}
       actionsHeader={t('exerciseRecords.column.actions')}
       onExport={(f) => api.exportList(f)}
+      exportLayout="list"
       data-testid="exercise-records"
     />
   );

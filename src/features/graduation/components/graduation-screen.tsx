@@ -183,6 +183,7 @@ export function GraduationListScreen({ family }: { family: GraduationFamily }) {
       columns={columns}
       rowKey="studentId"
       onExport={(f) => api.exportList({ ...f, gradeId: f.gradeId ?? shownCohort?.gradeId })}
+      exportLayout="list"
       toolbar={toolbar}
       rowButtons={rowButtons}
       data-testid="graduation-list"

@@ -76,6 +76,7 @@ export function ParentListScreen() {
         columns={columns}
         rowKey="id"
         onExport={(f) => parentResource.exportList(f)}
+        exportLayout="list"
         data-testid="parent-list"
       />
       {app.dialogs}

@@ -83,6 +83,7 @@ export function SignInLogScreen({ family }: { family: Family }) {
       columns={columns}
       rowKey="id"
       onExport={(f) => api.exportList(f)}
+      exportLayout="list"
       data-testid="sign-in-log"
     />
   );
@@ -149,6 +150,7 @@ export function OperationLogScreen({ family }: { family: Family }) {
         columns={columns}
         rowKey="id"
         onExport={(f) => api.exportList(f)}
+        exportLayout="list"
         toolbar={[{ action: 'verify', icon: <ShieldCheck aria-hidden />, variant: 'outline', dialog: (props) => <AuditChainDialog family={family} {...props} /> }]}
         data-testid="operation-log"
       />

@@ -85,6 +85,7 @@ export function RetestScreen({ family }: { family: RetestFamily }) {
       rowKey="studentId"
       actions={actions}
       onExport={(f) => api.exportList({ ...f, planId: f.planId ?? plan?.id })}
+      exportLayout="list"
       data-testid="retest-list"
     />
   );

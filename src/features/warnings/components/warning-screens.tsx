@@ -146,6 +146,7 @@ function WarningList({ family, views }: { family: WarningFamily; views: ListView
       columns={columns}
       rowKey="id"
       onExport={(f) => exportWarnings(family, f)}
+      exportLayout="list"
       actions={actions}
       views={views}
       data-testid="warning-list"
