@@ -74,6 +74,10 @@ const FILE_DOWNLOADS: RegExp[] = [
   /^jobs\/\{id\}\/download$/, // a finished job's stored file
   /\/entries\/import$|^sportsMeet\/records\/import$|^organizeTest\/testManage\/import\/\{planId\}$/, // imports answering a failures workbook
   /^physiqueManage\/conversion\/import$/, // a conversion table's upload: its failures workbook
+  /^myInfo\/notices\/\{id\}\/files\/\{fileId\}$/, // a notice's attachment, read through the notice
+  /^system\/exportApproval\/\{id\}\/download$/, // an approved export's workbook
+  /^system\/retention\/archives\/\{id\}$/, // an archive of removed operation-log rows
+  /^system\/dataRequest\/\{id\}\/download$/, // a child's data, for the school handling a parent's request
 ];
 
 

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParamsSchema } from '@/domain/list-query';
 import type { Family } from '@/domain/menus/access';
@@ -88,6 +89,7 @@ export const dataAccessRoutes: FastifyPluginAsyncZod<{ family: Family }> = async
       entity: 'exportRequest',
       audit: 'create',
       message: 'dataAccess:exportApproval.requested',
+      answer: z.object({ id: z.string().describe('The request, to follow on this screen') }),
       write: async (tx, who, { body }, { now }) => {
         const row = await createExportRequest(tx, app.db, await who.actor(), family, body, now);
         return { after: row, entityId: row.id };
@@ -102,6 +104,7 @@ export const dataAccessRoutes: FastifyPluginAsyncZod<{ family: Family }> = async
       entity: 'exportRequest',
       audit: 'decide',
       message: OK_MSG.operation,
+      answers: 'nothing',
       write: (tx, actor, { params, body }, { now }) => decideExportRequest(tx, actor, params.id, body, now),
     });
     // The approved file, built now from the kept query by the export's own read; every download logged.

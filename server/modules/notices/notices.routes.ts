@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { pageSchema } from '@/domain/api';
@@ -112,6 +113,7 @@ export const noticeInboxRoutes: FastifyPluginAsync<{ storage: Storage }> = async
     params: idParamsSchema,
     entity: 'notice',
     audit: 'read',
+    answer: z.object({ read: z.literal(true) }),
     write: async (tx, me, { params }, { now }) => {
       const done = await markRead(tx, staffReader(await me.actor()), params.id, now);
       return { after: { read: true }, audited: done.first };

@@ -9,6 +9,7 @@ import { files } from '../../../server/db/schema/files';
 import { physiqueResults } from '../../../server/db/schema/physique';
 import { classes, parents, parentStudents, studentClassHistory, students, teacherClasses, teachers } from '../../../server/db/schema/school';
 import { dataOf, orgOf } from '../../support/factories';
+import { giveConsent } from '../../support/consent';
 import { createTestApp, type TestApp } from '../../support/server-app';
 
 let t: TestApp;
@@ -94,7 +95,12 @@ describe('student fields', () => {
     const [uniPhoto] = await t.db.insert(files).values({ orgId: uniId, purpose: 'face', name: 'a.jpg', hash: 'x', size: 1, mime: 'image/jpeg' }).returning();
     expect((await t.as('school01').post('/api/busi/web/k12/user/student', draft({ photoFileId: uniPhoto.id }))).body).toMatchObject({ code: '400', data: { field: 'photoFileId' } });
     const [photo] = await t.db.insert(files).values({ orgId: k12Id, purpose: 'face', name: 'b.jpg', hash: 'y', size: 1, mime: 'image/jpeg' }).returning();
-    expect((await create({ photoFileId: photo.id })).photoFileId).toBe(photo.id);
+    // The school's own photo is stored once the guardian has consented (docs/product-rules.md#consent).
+    const s = await create();
+    await giveConsent(t, [s.id], ['facePhoto']);
+    const saved = await t.as('school01').put<StudentRecord>(`/api/busi/web/k12/user/student/${s.id}`, draft({ regNo: s.regNo, photoFileId: photo.id, version: s.version }));
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body.data.photoFileId).toBe(photo.id);
   });
 
   it("the registration number is unique in the organisation ('学籍号已注册'), not across organisations", async () => {
