@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { exportRequestCreatedSchema } from '@/domain/data-access/data-access';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idParamsSchema } from '@/domain/list-query';
 import type { Family } from '@/domain/menus/access';
@@ -89,7 +89,7 @@ export const dataAccessRoutes: FastifyPluginAsyncZod<{ family: Family }> = async
       entity: 'exportRequest',
       audit: 'create',
       message: 'dataAccess:exportApproval.requested',
-      answer: z.object({ id: z.string().describe('The request, to follow on this screen') }),
+      answer: exportRequestCreatedSchema,
       write: async (tx, who, { body }, { now }) => {
         const row = await createExportRequest(tx, app.db, await who.actor(), family, body, now);
         return { after: row, entityId: row.id };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { messagesReadAnswerSchema } from '@/domain/messages/messages';
 import type { FastifyPluginAsync } from 'fastify';
 import { pageSchema } from '@/domain/api';
 import { OK_MSG } from '@/domain/errors';
@@ -34,7 +34,7 @@ export const messageRoutes: FastifyPluginAsync = async (app) => {
     entity: 'user',
     audit: 'update',
     message: OK_MSG.operation,
-    answer: z.object({ count: z.number().int().describe('Messages marked read') }),
+    answer: messagesReadAnswerSchema,
     write: async (tx, me, { body }, { now }) => {
       const count = await markMessagesRead(tx, me.userId, body, now);
       return { after: { count }, audited: false };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { noticeReadAnswerSchema } from '@/domain/notices/notices';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { pageSchema } from '@/domain/api';
@@ -113,7 +113,7 @@ export const noticeInboxRoutes: FastifyPluginAsync<{ storage: Storage }> = async
     params: idParamsSchema,
     entity: 'notice',
     audit: 'read',
-    answer: z.object({ read: z.literal(true) }),
+    answer: noticeReadAnswerSchema,
     write: async (tx, me, { params }, { now }) => {
       const done = await markRead(tx, staffReader(await me.actor()), params.id, now);
       return { after: { read: true }, audited: done.first };

@@ -100,3 +100,6 @@ export const exportRequestPageSchema = pageSchema(exportRequestRowSchema);
 /** What the console needs to draw the watermark over personal data (docs/product-rules.md#personal-data-access). */
 export const watermarkSchema = z.object({ on: z.boolean(), name: z.string(), account: z.string() });
 export type Watermark = z.output<typeof watermarkSchema>;
+
+/** POST …/system/exportApproval: the request made, to follow on the approvals screen. */
+export const exportRequestCreatedSchema = z.object({ id: z.string() });

@@ -91,3 +91,6 @@ export const TODO_PER_KIND_MAX = 5;
 export const TODO_POLL_MS = 60_000;
 /** The bell's popover lists this many latest messages (of the smallest page the list API allows). */
 export const TODO_LATEST_MESSAGES = 5;
+
+/** POST …/myInfo/messages/read: how many messages were marked read. */
+export const messagesReadAnswerSchema = z.object({ count: z.number().int() });

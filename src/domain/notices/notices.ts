@@ -140,3 +140,6 @@ export type InboxRow = z.output<typeof inboxRowSchema>;
 export const inboxNoticeSchema = inboxRowSchema.extend({ content: z.string().describe('Sanitised HTML'), attachments: z.array(attachmentSchema) });
 export type InboxNotice = z.output<typeof inboxNoticeSchema>;
 export const unreadCountSchema = z.object({ unread: z.number().int() });
+
+/** POST …/myInfo/notices/:id/read: the notice is read (the first open audited). */
+export const noticeReadAnswerSchema = z.object({ read: z.literal(true) });
