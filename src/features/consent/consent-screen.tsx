@@ -153,10 +153,13 @@ function CoveragePanel({ family, state }: { family: ConsentFamily; state: ListSt
                             type="button"
                             className="underline-offset-2 hover:underline"
                             title={t('coverage.showMissing', { className: c.className, purpose: t(`purpose.${p}`) })}
-                            aria-label={t('coverage.showMissing', { className: c.className, purpose: t(`purpose.${p}`) })}
                             onClick={() => missing(c.classId, p)}
                           >
+                            {/* Named by its visible figures first, then what it opens (axe label-content-name-mismatch). */}
                             {`${share(v)} · ${t('coverage.cell', { given: c.given[p], students: c.students })}`}
+                            <span className="sr-only">
+                              {` · ${t('coverage.showMissing', { className: c.className, purpose: t(`purpose.${p}`) })}`}
+                            </span>
                           </button>
                         )}
                       </td>
