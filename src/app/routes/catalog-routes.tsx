@@ -2,20 +2,23 @@ import type { RouteObject } from 'react-router-dom';
 import { routeEntries, screenIdOf, type CatalogEntry, type CatalogFamily, type ScreenId } from '@/domain/menus/catalog';
 import { lazyScreen } from './lazy-screen';
 import { NotAvailable } from './not-available';
-import { SCREENS } from './screens';
+import { PERSONAL_DATA_SCREENS, SCREENS } from './screens';
 
 export interface RouteHandle {
   /** Catalogue key of the screen (breadcrumbs, page title). */
   catalogKey: string;
+  /** The screen shows personal data: the shell draws the viewer's watermark over it (PERSONAL_DATA_SCREENS). */
+  personalData: boolean;
 }
 
 function screenRoute(entry: CatalogEntry): RouteObject {
-  const load = SCREENS[screenIdOf(entry.key) as ScreenId];
+  const id = screenIdOf(entry.key) as ScreenId;
+  const load = SCREENS[id];
   const Screen = load ? lazyScreen(load) : null;
   return {
     path: entry.path,
     element: Screen ? <Screen /> : <NotAvailable entry={entry} />,
-    handle: { catalogKey: entry.key } satisfies RouteHandle,
+    handle: { catalogKey: entry.key, personalData: PERSONAL_DATA_SCREENS.has(id) } satisfies RouteHandle,
   };
 }
 

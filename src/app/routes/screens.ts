@@ -174,3 +174,68 @@ export const SCREENS: Readonly<Partial<Record<ScreenId, ScreenLoader>>> = {
   'training.specialTraining.detailDataList': () => import('./training/training').then((m) => ({ default: m.TrainingDataPage })),
 };
 
+
+/**
+ * The screens that show people's personal data (docs/product-rules.md#personal-data-access): names with results,
+ * health, images, contact or ID numbers, or what a person did. The shell draws the viewer's watermark over them once
+ * (catalog-routes.tsx marks their routes, shell.tsx draws it), so no screen draws its own. Not here: add forms (no
+ * record yet), aggregates without names, and the public boards and wall links (their own routes, masked names).
+ */
+export const PERSONAL_DATA_SCREENS: ReadonlySet<ScreenId> = new Set<ScreenId>([
+  // People and their records.
+  'user.user',
+  'user.user.edit',
+  'user.student',
+  'user.student.edit',
+  'user.parent',
+  'user.parent.edit',
+  'user.teacher',
+  'user.teacher.edit',
+  'user.role.members',
+  'org.department.member',
+  // A student's and a class's data: the dashboards' student pages and the physique reports.
+  'dataCenter.student',
+  'dataCenter.student.detail',
+  'dataCenter.class.detail',
+  'dataCenter.overview.student',
+  'dataCenter.overview.studentDetail',
+  'dataCenter.overview.classDetail',
+  'scoreReport',
+  'scoreReportK12',
+  // Physique results and the physique year.
+  'test.scoreSearch',
+  'test.testManage.check',
+  'test.testDay',
+  'test.testDay.station',
+  'test.exemption',
+  'test.retest',
+  'test.graduation',
+  'test.graduation.history',
+  'test.warning',
+  'sportData.testRecord',
+  'sportData.exerciseRecord',
+  // Lessons: the students' results, heart rates and load.
+  'class.practise',
+  'class.test',
+  'class.match',
+  'class.monitor.live',
+  'class.load.lesson',
+  'class.load.summary',
+  // Homework, training and contests: the students' submissions and results.
+  'homework.homeworkManagement.detail',
+  'training.specialTraining.detail',
+  'training.specialTraining.detailDataList',
+  'contest.competitionRank.dataRank',
+  'contest.competition.dataRank',
+  'contest.competition.dataChallenge',
+  // Meets: entries and results by athlete (the board, sportsMeet.score.screen, is public and masked).
+  'sportsMeet.signUp.detail',
+  'sportsMeet.score.entry',
+  // Who did what: consent, data requests and the logs.
+  'system.consent',
+  'system.dataRequest',
+  'system.sensitiveLog',
+  'system.signInLog',
+  'system.operationLog',
+  'system.onlineSession',
+]);

@@ -1,7 +1,7 @@
 import { useCallback, useState, type ReactNode } from 'react';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation } from 'react-router-dom';
+import { Outlet, useLocation, useMatches } from 'react-router-dom';
 import type { MenuNode } from '@/domain/auth/types';
 import { landingPath } from '@/domain/menus/tree';
 import { AppShell } from '@/components/layout/app-shell';
@@ -19,6 +19,8 @@ import { useSignOut } from '@/features/auth/hooks/use-sign-out';
 import { useSwitchAccount } from '@/features/auth/hooks/use-switch-account';
 import { TasksMenu } from '@/components/jobs/tasks-menu';
 import { TodoBell } from '@/features/messages/components/todo-bell';
+import { Watermark } from '@/components/watermark/watermark';
+import type { RouteHandle } from './catalog-routes';
 import { buildCrumbs } from './crumbs';
 
 const NO_MENU: MenuNode[] = [];
@@ -41,6 +43,8 @@ export function ShellRoute({ children, noCrumbs = false }: { children?: ReactNod
   const [mourningOpen, setMourningOpen] = useState(false);
   useLockTriggers(uinfo ? prefs.idleLockMinutes : 0);
   useMourning();
+  // Screens of personal data carry the viewer's watermark, drawn here once (PERSONAL_DATA_SCREENS).
+  const personalData = (useMatches().at(-1)?.handle as RouteHandle | undefined)?.personalData === true;
   const pageLabel = useCallback((path: string) => buildCrumbs(t, tree, path).at(-1)?.label ?? null, [t, tree]);
 
   // Tooltips live only in the signed-in screens; their provider (Radix popper) stays off the login screen.
@@ -80,6 +84,7 @@ export function ShellRoute({ children, noCrumbs = false }: { children?: ReactNod
       overlay={
         uinfo ? (
           <>
+            {personalData ? <Watermark /> : null}
             <LockScreen userName={uinfo.userName} onSignOut={() => void signOut()} />
             {uinfo.platformOperator ? <MourningDialog open={mourningOpen} onOpenChange={setMourningOpen} /> : null}
           </>

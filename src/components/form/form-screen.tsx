@@ -20,7 +20,6 @@ import { ApiError } from '@/lib/api-client';
 import type { Resource } from '@/lib/resource';
 import { Form } from './form';
 import { FormSchema } from './fields';
-import { Watermark } from '@/components/watermark/watermark';
 
 export interface FormScreenProps<S extends z.ZodObject, Row> {
   /** The save schema from src/domain (the route validates with the same one). */
@@ -52,11 +51,6 @@ export interface FormScreenProps<S extends z.ZodObject, Row> {
   children(form: UseFormReturn<z.input<S>, unknown, z.output<S>>): ReactNode;
   /** After a save, before returning to `backTo` (e.g. refresh what the rest of the app shows of the record). */
   onSaved?(row: Row): unknown;
-  /**
-   * The catalogue page key when the form shows personal data (a person's mobile, ID number): the watermark is drawn
-   * over it when the organisation's setting is on (docs/product-rules.md#personal-data-access).
-   */
-  personalData?: string;
   'data-testid'?: string;
 }
 
@@ -83,8 +77,7 @@ export function FormScreen<S extends z.ZodObject, Row>(props: FormScreenProps<S,
   );
   if (!drawer) {
     return (
-      <div data-testid={props['data-testid'] ?? 'form-screen'} className="relative grid grid-cols-[minmax(0,1fr)] gap-4">
-        {props.personalData ? <Watermark pageKey={props.personalData} /> : null}
+      <div data-testid={props['data-testid'] ?? 'form-screen'} className="grid grid-cols-[minmax(0,1fr)] gap-4">
         {body}
       </div>
     );
@@ -116,8 +109,7 @@ export function FormScreen<S extends z.ZodObject, Row>(props: FormScreenProps<S,
               <span className="sr-only">{t('close')}</span>
             </button>
           </div>
-          <div className="relative grid min-h-0 flex-1 grid-cols-[minmax(0,1fr)]">
-            {props.personalData ? <Watermark pageKey={props.personalData} /> : null}
+          <div className="grid min-h-0 flex-1 grid-cols-[minmax(0,1fr)]">
             {body}
           </div>
         </DialogPrimitive.Content>

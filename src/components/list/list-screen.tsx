@@ -23,14 +23,12 @@ import { DatePicker } from '@/components/ui/date-picker';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import type { SelectOption } from '@/components/ui/select';
 import { permissionsAtom } from '@/lib/permissions';
-import { cn } from '@/lib/cn';
 import { useShownData } from '@/lib/use-shown-data';
 import type { ListFilters, ListState } from './use-list-state';
 import { usePageActions, type PageActions, type ToolbarAction } from './page-actions';
 import { rowActionsColumn, type RowAction } from './row-actions';
 import { ExportApprovalDialog, type ExportApprovalAsk } from './export-approval-dialog';
 import { ApiError } from '@/lib/api-error';
-import { Watermark } from '@/components/watermark/watermark';
 
 /** The field of the server's refusal of an export that needs an approval (server/lib/export-approval.ts). */
 const EXPORT_APPROVAL_FIELD = 'exportApproval';
@@ -129,11 +127,6 @@ export interface ListScreenProps<T extends RowData, F extends ListFilters> {
    * description and toolbar sit in the card's header instead of a page header. The title is the page's by default.
    */
   section?: { title?: ReactNode };
-  /**
-   * The list shows personal data (names with mobiles, ID numbers): the viewer's name, account and the time are drawn
-   * over it when the organisation's `watermark` setting is on (docs/product-rules.md#personal-data-access).
-   */
-  personalData?: boolean;
   'data-testid'?: string;
 }
 
@@ -155,7 +148,6 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
   onAdd,
   onExport,
   exportLayout,
-  personalData,
   listId,
   toolbar = [],
   actions,
@@ -415,8 +407,7 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
 
   const title = section?.title ?? menuLabel(t, access.entry);
   return (
-    <div data-testid={testId ?? 'list-screen'} className={cn('grid grid-cols-[minmax(0,1fr)] gap-4', personalData && 'relative')}>
-      {personalData ? <Watermark pageKey={pageKey} /> : null}
+    <div data-testid={testId ?? 'list-screen'} className="grid grid-cols-[minmax(0,1fr)] gap-4">
       {section ? null : <PageHeader title={title} description={description} actions={buttons.length ? buttons : null} className="pb-0" />}
       <Card>
         {section ? (

@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import { useAtomValue } from 'jotai';
 import type { Watermark as WatermarkInfo } from '@/domain/data-access/data-access';
-import { familyApi, familyOfKey } from '@/domain/menus/access';
+import { familyApi, familyOfTypePath } from '@/domain/menus/access';
 import { get } from '@/lib/api-client';
+import { uinfoAtom } from '@/lib/store';
 
 /** A minute: the time drawn follows the clock without redrawing the screen more often. */
 const TICK_MS = 60_000;
@@ -21,12 +23,15 @@ const stamp = (d: Date) => `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.
 
 /**
  * The viewer's name, account and the time tiled lightly over a screen of personal data when the organisation's
- * `watermark` setting is on (docs/product-rules.md#personal-data-access): it takes no clicks (pointer-events none) and
- * sits inside the screen, so the sign-in page never has one. Declared by the kits (`personalData` on ListScreen and
- * FormScreen), not by screens.
+ * `watermark` setting is on (docs/product-rules.md#personal-data-access). The shell draws it once for the routes
+ * declared personal (PERSONAL_DATA_SCREENS in src/app/routes/screens.ts), not the screens. It covers the whole
+ * window above dialogs and drawers (fixed, z-60: a record opened in a dialog is marked too, a lock screen is above)
+ * and takes no clicks (pointer-events none); in print it repeats on every page, with the background printed even when
+ * the browser leaves backgrounds out. Its data come from the session's own family (the shared /single screens too).
  */
-export function Watermark({ pageKey }: { pageKey: string }) {
-  const family = familyOfKey(pageKey);
+export function Watermark() {
+  const typePath = useAtomValue(uinfoAtom)?.currentTypePath;
+  const family = typePath ? familyOfTypePath(typePath) : null;
   const { data } = useQuery({
     queryKey: ['watermark', family],
     queryFn: () => get<WatermarkInfo>(`${familyApi(family!)}/data-access/watermark`),
@@ -44,8 +49,13 @@ export function Watermark({ pageKey }: { pageKey: string }) {
       aria-hidden
       data-testid="watermark"
       data-text={`${data.name} ${data.account}`}
-      className="pointer-events-none absolute inset-0 z-40 select-none print:fixed"
-      style={{ backgroundImage: watermarkTile([`${data.name} ${data.account}`, stamp(now)]), backgroundRepeat: 'repeat' }}
+      className="pointer-events-none fixed inset-0 z-[60] select-none"
+      style={{
+        backgroundImage: watermarkTile([`${data.name} ${data.account}`, stamp(now)]),
+        backgroundRepeat: 'repeat',
+        printColorAdjust: 'exact',
+        WebkitPrintColorAdjust: 'exact',
+      }}
     />
   );
 }

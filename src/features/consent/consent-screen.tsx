@@ -16,6 +16,7 @@ import {
 import { pageAccess } from '@/domain/menus/access';
 import { enumOptions } from '@/domain/presentation';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
+import { PersonCell } from '@/components/data-table/person-cell';
 import { EnumBadge } from '@/components/enum-badge/enum-badge';
 import { RadioField, SelectField, TextareaField, UploadField } from '@/components/form/fields';
 import { FormDialog } from '@/components/form/form-dialog';
@@ -55,12 +56,7 @@ export function ConsentScreen({ family }: { family: ConsentFamily }) {
       col.columns([
         col.accessor('name', {
           header: t('column.name'),
-          cell: ({ row }) => (
-            <span className="grid min-w-28">
-              <span className="font-medium">{row.original.name}</span>
-              <span className="text-muted-foreground text-xs whitespace-nowrap tabular-nums">{row.original.regNo}</span>
-            </span>
-          ),
+          cell: ({ row }) => <PersonCell name={row.original.name} sub={row.original.regNo} />,
         }),
         col.accessor('className', { header: t('column.className'), meta: { className: 'whitespace-nowrap' } }),
         ...CONSENT_PURPOSES.map((p) =>

@@ -90,7 +90,6 @@ export function SensitiveLogScreen({ family }: { family: Family }) {
       rowKey="id"
       onExport={(f) => api.exportList(f)}
       exportLayout="list"
-      personalData
       data-testid="sensitive-log"
     />
   );

@@ -16,6 +16,7 @@ import {
 } from '@/domain/exemptions/exemptions';
 import { enumOptions } from '@/domain/presentation';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
+import { PersonCell } from '@/components/data-table/person-cell';
 import { EnumBadge } from '@/components/enum-badge/enum-badge';
 import { CustomField, RadioField, SelectField, TextareaField, UploadField } from '@/components/form/fields';
 import { FormDialog } from '@/components/form/form-dialog';
@@ -56,12 +57,7 @@ export function ExemptionListScreen({ family }: { family: ExemptionFamily }) {
       col.columns([
         col.accessor('name', {
           header: t('column.name'),
-          cell: ({ row }) => (
-            <span className="grid min-w-28">
-              <span className="font-medium">{row.original.name}</span>
-              <span className="text-xs whitespace-nowrap text-muted-foreground tabular-nums">{row.original.regNo}</span>
-            </span>
-          ),
+          cell: ({ row }) => <PersonCell name={row.original.name} sub={row.original.regNo} />,
         }),
         col.accessor('className', { header: t('column.className'), meta: { className: 'whitespace-nowrap' } }),
         col.accessor('academicYear', { header: t('column.academicYear'), meta: { className: 'whitespace-nowrap' } }),

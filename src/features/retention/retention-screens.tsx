@@ -18,6 +18,7 @@ import {
 } from '@/domain/retention/retention';
 import { enumOptions } from '@/domain/presentation';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
+import { PersonCell } from '@/components/data-table/person-cell';
 import { EnumBadge } from '@/components/enum-badge/enum-badge';
 import { RadioField, TextField, TextareaField } from '@/components/form/fields';
 import { FormDialog } from '@/components/form/form-dialog';
@@ -271,12 +272,7 @@ export function DataRequestScreen({ family }: { family: DataRequestFamily }) {
       col.columns([
         col.accessor('studentName', {
           header: t('request.column.student'),
-          cell: ({ row }) => (
-            <span className="grid min-w-24">
-              <span className="font-medium">{row.original.studentName}</span>
-              <span className="text-xs whitespace-nowrap text-muted-foreground">{row.original.className ?? ''}</span>
-            </span>
-          ),
+          cell: ({ row }) => <PersonCell name={row.original.studentName} sub={row.original.className} />,
         }),
         col.accessor('parentName', { header: t('request.column.parent'), meta: { className: 'whitespace-nowrap' } }),
         col.accessor('kind', { header: t('request.column.kind'), cell: ({ getValue }) => <EnumBadge table={DATA_REQUEST_KIND_TABLE} value={getValue()} /> }),

@@ -68,7 +68,6 @@ export function ParentListScreen() {
     <>
       <ListScreen
         pageKey={KEY}
-        personalData
         state={state}
         querySchema={parentListQuery}
         filters={filters}
@@ -144,7 +143,6 @@ export function ParentFormScreen() {
     <FormScreen
       schema={parentSaveSchema}
       resource={parentResource}
-      personalData={KEY}
       id={id}
       defaults={{ name: '', gender: 'female', mobile: '', children: [] }}
       toValues={(r) => ({ name: r.name, gender: r.gender, mobile: r.mobile, children: r.children.map((c) => ({ studentId: c.studentId, relation: c.relation })), version: r.version })}

@@ -124,7 +124,6 @@ export function StudentListScreen({ family }: { family: SchoolFamily }) {
     <>
       <ListScreen
         pageKey={key}
-        personalData
         state={state}
         querySchema={studentListQuery}
         filters={filters}
@@ -299,7 +298,6 @@ export function StudentFormScreen({ family }: { family: SchoolFamily }) {
     <FormScreen
       schema={studentSaveSchema}
       resource={api}
-      personalData={id ? `${family}.user.student` : undefined}
       id={id}
       defaults={defaults}
       toValues={(r) => ({

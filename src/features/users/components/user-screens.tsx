@@ -81,7 +81,6 @@ export function UserListScreen() {
     <>
       <ListScreen
         pageKey={KEY}
-        personalData
         state={state}
         querySchema={userListQuery}
         filters={filters}
@@ -131,7 +130,6 @@ export function UserFormScreen() {
     return (
       <FormScreen
         schema={userUpdateSchema}
-        personalData={KEY}
         resource={users as unknown as Resource<UserRow, UserUpdate>}
         id={id}
         defaults={defaults}

@@ -112,7 +112,6 @@ export function StaffListScreen({ family }: { family: SchoolFamily }) {
     <>
       <ListScreen
         pageKey={key}
-        personalData
         state={state}
         querySchema={staffListQuery}
         filters={filters}
@@ -198,7 +197,6 @@ export function StaffFormScreen({ family }: { family: SchoolFamily }) {
     return (
       <FormScreen
         schema={staffUpdateSchema}
-        personalData={keyOf(family)}
         resource={staff(family) as unknown as Resource<StaffRow, StaffUpdate>}
         id={id}
         defaults={DEFAULTS}
