@@ -21,8 +21,8 @@ done
 probe /api/health/ready || { cat "$log"; echo "start-check: not ready after 600 s" >&2; exit 1; }
 probe /busi/ || { echo "start-check: /busi/ did not answer 200" >&2; exit 1; }
 grep -q 'jiaoyan01' "$log" || { cat "$log"; echo "start-check: the banner does not list every demo account (jiaoyan01)" >&2; exit 1; }
-# SIGTERM to the server as a service manager sends it: to tsx (which passes it on), not to npm's shell, whose command
-# line also names server/main.ts; npm start then ends with the server's code.
-pkill -TERM -g "$pid" -f '^node .*/tsx server/main\.ts$'
+# SIGTERM to the server as a service manager sends it: to the built server's node (dist/server, scripts/build-server.ts),
+# not to npm's shell, whose command line also names it; npm start then ends with the server's code.
+pkill -TERM -g "$pid" -f '^node dist/server/main\.js$'
 if ! wait "$pid"; then cat "$log"; echo "start-check: the server did not stop cleanly" >&2; exit 1; fi
 echo "start-check: node $(node --version): npm start served /busi/ and /api/health/ready, stopped cleanly"

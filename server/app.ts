@@ -81,6 +81,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: trustProxyOf(env.TRUST_PROXY),
     // A URL that cannot be decoded (`/api/%E0%A4%A`) goes through the error handler like any other bad request.
     frameworkErrors: (error, request, reply) => built.app?.errorHandler(error, request as FastifyRequest, reply as FastifyReply),
+    // Every route validates and serializes with zod: given here, Fastify never loads its default compilers (ajv,
+    // fast-json-stringify) at start (docs/performance.md, "Server start").
+    schemaController: { compilersFactory: { buildValidator: () => validatorCompiler, buildSerializer: () => serializerCompiler } },
   }).withTypeProvider<ZodTypeProvider>();
   built.app = app;
   app.setValidatorCompiler(validatorCompiler);

@@ -89,7 +89,8 @@ export interface OpenDbOptions {
   started?: Promise<StartedPglite>;
 }
 
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url));
+// Two folders up is the project from here (server/db) and from the built server (dist/server, scripts/build-server.ts).
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../server/db/migrations', import.meta.url));
 /** Serialises migrations when several server instances start against one PostgreSQL. */
 const MIGRATION_LOCK_KEY = 7_461_302_026;
 

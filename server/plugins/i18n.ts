@@ -17,6 +17,7 @@ declare module 'fastify' {
   }
 }
 
+// Two folders up is the project from here (server/plugins) and from the built server (dist/server, scripts/build-server.ts).
 const LOCALES_DIR = fileURLToPath(new URL('../../locales', import.meta.url));
 
 type Resources = Record<string, Record<string, Record<string, unknown>>>;

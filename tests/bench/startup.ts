@@ -1,16 +1,18 @@
 /**
  * Start-up on an EXISTING database (docs/performance.md: serving in ≤ 2× the floor). In the same run, alternately:
- *   floor  a bare Fastify and PGlite opening a copy of the same database directory (tests/bench/lib/startup-floor.ts)
- *   full   `server/main.ts` on a copy of it (migration check, menus against the catalogue, every route, the plugins)
- * Each is a child process started with `node --import tsx` (what `npm start` runs); the time is from spawn to the first
- * answer over HTTP, then the RSS after `--rest` seconds at rest. The full start's own stage lines ("[ 1.2 s] …") are
- * printed for its median run, so the rest of the time is where it went. Asserts nothing; CI does not run it.
+ *   floor   a bare Fastify and PGlite opening a copy of the same database directory (tests/bench/lib/startup-floor.mjs)
+ *   full    the built server, `node dist/server/main.js` as `npm start` runs it, on a copy of it (migration check, menus
+ *           against the catalogue, every route, the plugins); built once first (scripts/build-server.ts)
+ *   source  with --source also `node --import tsx server/main.ts` (`npm run dev`, the kill tests) on a copy
+ * Each is a plain `node` child process; the time is from spawn to the first answer over HTTP, then the RSS after
+ * `--rest` seconds at rest. The full start's own stage lines ("[ 1.2 s] …") are printed for its median run, so the rest
+ * of the time is where it went. Asserts nothing; CI does not run it.
  *
- *   npm run bench -- startup [--runs 3] [--rest 5] [--dir <a PGlite data directory>] [--port 8213]
+ *   npm run bench -- startup [--runs 3] [--rest 5] [--dir <a PGlite data directory>] [--port 8213] [--source]
  *
  * Without --dir, the demo (TIYU_SIMULATE_DAYS=0) is seeded once into data/bench/startup-demo (a few minutes) and reused.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,6 +27,7 @@ const { values: args } = parseArgs({
     rest: { type: 'string', default: '5' },
     dir: { type: 'string' },
     port: { type: 'string', default: '8213' },
+    source: { type: 'boolean', default: false },
   },
 });
 const runs = Number(args.runs);
@@ -46,7 +49,7 @@ interface Run {
 /** Spawns `args`, polls `url` until it answers 200: ms from spawn, RSS after the rest, its output. */
 async function timeStart(argv: string[], env: Record<string, string>, url: string): Promise<Run> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', ...argv], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (b: Buffer) => (output += b.toString()));
   child.stderr.on('data', (b: Buffer) => (output += b.toString()));
@@ -76,16 +79,20 @@ async function sourceDir(): Promise<string> {
   if (existsSync(join(dir, 'PG_VERSION'))) return dir;
   console.log(`seeding the demo into ${dir} (once; a few minutes)`);
   const env = { PGLITE_DIR: dir, STORAGE_DIR: join(ROOT, 'data/bench/startup-demo-files'), TIYU_SIMULATE_DAYS: '0', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '' };
-  await timeStart(['server/main.ts'], env, `http://127.0.0.1:${port}/api/health`);
+  await timeStart(['--import', 'tsx', 'server/main.ts'], env, `http://127.0.0.1:${port}/api/health`);
   return dir;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const source = await sourceDir();
+// What `npm start` builds before it starts the server.
+const builtBy = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-server.ts'], { cwd: ROOT, stdio: 'inherit' });
+if (builtBy.status !== 0) throw new Error('scripts/build-server.ts failed');
 const scratch = await mkdtemp(join(tmpdir(), 'tiyu-startup-'));
 const floor: Run[] = [];
 const full: Run[] = [];
+const fromSource: Run[] = [];
 try {
   for (let i = 0; i < runs; i++) {
     // A fresh copy each time: both open the same database in the same state (a clean shut-down directory).
@@ -95,15 +102,12 @@ try {
       await rm(join(dir, DIR_LOCK_FILE), { force: true });
       return dir;
     };
-    floor.push(await timeStart(['tests/bench/lib/startup-floor.ts', await copy(), String(port)], {}, `http://127.0.0.1:${port}/`));
-    full.push(
-      await timeStart(
-        ['server/main.ts'],
-        { PGLITE_DIR: await copy(), STORAGE_DIR: join(scratch, 'files'), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'production', DATABASE_URL: '' },
-        `http://127.0.0.1:${port}/api/health`,
-      ),
-    );
-    console.log(`run ${i + 1}/${runs}: floor ${(floor[i].ms / 1000).toFixed(2)} s, full ${(full[i].ms / 1000).toFixed(2)} s`);
+    const serverEnv = async () => ({ PGLITE_DIR: await copy(), STORAGE_DIR: join(scratch, 'files'), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'production', DATABASE_URL: '' });
+    floor.push(await timeStart(['tests/bench/lib/startup-floor.mjs', await copy(), String(port)], {}, `http://127.0.0.1:${port}/`));
+    full.push(await timeStart(['dist/server/main.js'], await serverEnv(), `http://127.0.0.1:${port}/api/health`));
+    if (args.source) fromSource.push(await timeStart(['--import', 'tsx', 'server/main.ts'], await serverEnv(), `http://127.0.0.1:${port}/api/health`));
+    const sourceNote = args.source ? `, source ${(fromSource[i].ms / 1000).toFixed(2)} s` : '';
+    console.log(`run ${i + 1}/${runs}: floor ${(floor[i].ms / 1000).toFixed(2)} s, full ${(full[i].ms / 1000).toFixed(2)} s${sourceNote}`);
   }
 } finally {
   await rm(scratch, { recursive: true, force: true });
@@ -114,7 +118,11 @@ const s = median(full.map((r) => r.ms));
 const mid = full.find((r) => r.ms === s)!;
 console.log(`\nstart-up on an existing database (${source}), median of ${runs}, load average ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}:`);
 console.log(`  floor (PGlite open + bare Fastify listen)  ${(f / 1000).toFixed(2)} s   RSS at rest ${median(floor.map((r) => r.rss)).toFixed(0)} MiB`);
-console.log(`  full  (server/main.ts)                      ${(s / 1000).toFixed(2)} s   RSS at rest ${median(full.map((r) => r.rss)).toFixed(0)} MiB`);
+console.log(`  full  (node dist/server/main.js)            ${(s / 1000).toFixed(2)} s   RSS at rest ${median(full.map((r) => r.rss)).toFixed(0)} MiB`);
 console.log(`  ratio ${(s / f).toFixed(2)}× (target ≤ 2×)`);
+if (args.source) {
+  const src = median(fromSource.map((r) => r.ms));
+  console.log(`  source (tsx server/main.ts)                ${(src / 1000).toFixed(2)} s   RSS at rest ${median(fromSource.map((r) => r.rss)).toFixed(0)} MiB   (${(src / f).toFixed(2)}× the floor)`);
+}
 console.log('\nthe median full start said (seconds since its process started):');
 for (const line of mid.output.split('\n').filter((l) => /^\[\s*[\d.]+ s\]|tiyu is running/.test(l))) console.log(`  ${line}`);

@@ -7,7 +7,6 @@ import { orgs } from '../../db/schema/orgs';
 import { students } from '../../db/schema/school';
 import type { ListSheet } from '../../lib/list-export';
 import type { Actor } from '../../plugins/tenant';
-import { exemptionFormPdf } from './exemption-form-pdf';
 import { exemptionById } from './exemptions.service';
 
 /** The exports and the printable form of exemption requests (docs/product-rules.md#physique-year, "Exemptions"). */
@@ -73,6 +72,8 @@ export async function exemptionForm(db: DbOrTx, actor: Actor, id: string, t: TFu
     r.status === 'pending'
       ? f('undecided')
       : `${t(`exemptions:status.${r.status}`)}${r.decisionNote ? `：${r.decisionNote}` : ''}\n${f('decidedBy', { name: r.decidedByName ?? '', at: instant(r.decidedAt) })}`;
+  // pdf-lib and its fonts load with the first form, not at start (docs/performance.md, server start).
+  const { exemptionFormPdf } = await import('./exemption-form-pdf');
   const pdf = await exemptionFormPdf({
     title: f('title'),
     school: `${f('school')}：${extra?.school ?? ''}`,

@@ -1,9 +1,9 @@
 import type { TFunction } from 'i18next';
-import { rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import type { PDFFont, PDFPage, rgb as Rgb } from 'pdf-lib';
 import { ORG_TIME_ZONE } from '@/domain/dates';
 import { missedTargets, studentBand, type LoadReport, type LoadRow } from '@/domain/lesson-load/report';
 import { ZONES } from '@/domain/lesson-load/zones';
-import { bookPdf, type BookFigure } from '../../lib/book-pdf';
+import type { BookFigure } from '../../lib/book-pdf';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 
 /**
@@ -87,14 +87,17 @@ export function lessonWorkbook(report: LoadReport, t: TFunction): Buffer {
   ]);
 }
 
-const GRID = rgb(0.82, 0.82, 0.82);
-const MUTED = rgb(0.35, 0.35, 0.35);
-const BAND = rgb(0.84, 0.94, 0.86);
-const MAIN = rgb(0.94, 0.94, 0.97);
-const LINE = rgb(0.11, 0.36, 0.72);
+/** The figure's colours, made with pdf-lib's `rgb` once the report is drawn (pdf-lib loads only for a PDF, not at start). */
+const colours = (rgb: typeof Rgb) => ({
+  GRID: rgb(0.82, 0.82, 0.82),
+  MUTED: rgb(0.35, 0.35, 0.35),
+  BAND: rgb(0.84, 0.94, 0.86),
+  MAIN: rgb(0.94, 0.94, 0.97),
+  LINE: rgb(0.11, 0.36, 0.72),
+});
 
 /** The class mean curve over the lesson: the main part shaded, the 140–160 band, minute and bpm axes, a legend. */
-function curveFigure(report: LoadReport, legend: { curve: string; main: string; band: string; minute: string }): BookFigure {
+function curveFigure(report: LoadReport, legend: { curve: string; main: string; band: string; minute: string }, { GRID, MUTED, BAND, MAIN, LINE }: ReturnType<typeof colours>): BookFigure {
   const { curve, mainPart } = report.load;
   return {
     height: 190,
@@ -160,6 +163,7 @@ export async function lessonReportPdf(report: LoadReport, t: TFunction): Promise
   const measured = load.students.reduce((s, st) => s + st.measured, 0);
   const classZones = Object.fromEntries(ZONES.map((z) => [z, load.students.reduce((s, st) => s + st.zones[z], 0)])) as Record<(typeof ZONES)[number], number>;
   const byId = new Map(load.students.map((s) => [s.studentId, s]));
+  const [{ rgb }, { bookPdf }] = await Promise.all([import('pdf-lib'), import('../../lib/book-pdf')]);
   const pdf = await bookPdf(
     {
       header: lesson.className,
@@ -169,7 +173,7 @@ export async function lessonReportPdf(report: LoadReport, t: TFunction): Promise
       sections: [
         {
           heading: `${tr('figuresHeading')} · ${verdict(lesson, t)}`,
-          figure: curveFigure(report, { curve: tr('legend.curve'), main: tr('legend.main'), band: tr('legend.band'), minute: tr('legend.minute') }),
+          figure: curveFigure(report, { curve: tr('legend.curve'), main: tr('legend.main'), band: tr('legend.band'), minute: tr('legend.minute') }, colours(rgb)),
           tables: [
             {
               title: '',

@@ -1,7 +1,7 @@
 /**
  * The floor of tests/bench/startup.ts: what any server on this database must do to serve — load PGlite and Fastify,
- * open the same data directory (and read one row), listen, answer. Run as `node --import tsx startup-floor.ts <dir> <port>`,
- * the same loader as the real start.
+ * open the same data directory (and read one row), listen, answer. Run as `node startup-floor.mjs <dir> <port>`: plain
+ * JavaScript without a loader, as `npm start` runs the built server (dist/server).
  */
 import { PGlite } from '@electric-sql/pglite';
 import Fastify from 'fastify';
