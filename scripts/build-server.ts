@@ -1,5 +1,5 @@
 /**
- * Builds the server for `npm start` (docs/decisions/062-built-server.md): server/main.ts and everything of ours it
+ * Builds the server for `npm start` (docs/decisions/065-built-server.md): server/main.ts and everything of ours it
  * imports (server/, src/domain) become plain JavaScript in dist/server, split where the code imports lazily (the demo
  * seed, the PDF documents, …), so a production start loads a few files without a TypeScript loader. Packages in
  * node_modules stay imports, resolved at run time as from source. Two folders up from dist/server is the project, as

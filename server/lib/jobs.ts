@@ -122,6 +122,7 @@ export class JobQueue {
   #bossInstance: PgBoss | null = null;
   #bossModule: BossModule | null = null;
   #started: Promise<void> | null = null;
+  #stopping = false;
   #working = false;
   #sweepTimer: NodeJS.Timeout | null = null;
   #sweeping: Promise<unknown> = Promise.resolve();
@@ -242,9 +243,12 @@ export class JobQueue {
   async work(): Promise<void> {
     if (this.#working) return;
     this.#working = true;
+    this.#stopping = false;
     await this.#start();
     const sweep = () => (this.#sweeping = this.sweep().catch((err: unknown) => this.#opts.log.error({ err }, 'job queue sweep')));
     await sweep();
+    // A stop that came while the queue was starting (SIGTERM right after listen) wins: take no jobs.
+    if (this.#stopping) return;
     this.#sweepTimer = setInterval(() => void sweep(), this.#superviseSeconds * 1000);
     this.#sweepTimer.unref();
     for (const kind of this.#handlers.keys()) {
@@ -262,10 +266,13 @@ export class JobQueue {
 
   /** Stops taking jobs; a job in flight finishes, or is taken again after its expiry if the process is ended first. */
   async stop(): Promise<void> {
+    this.#stopping = true;
     if (this.#sweepTimer) clearInterval(this.#sweepTimer);
     this.#sweepTimer = null;
     await this.#sweeping;
     if (!this.#started) return;
+    // pg-boss may still be loading or starting: stop it once it has started (a failed start left nothing to stop).
+    if (!(await this.#started.then(() => true, () => false))) return;
     await this.#boss.stop({ graceful: true, close: false, timeout: 10_000 }).catch(() => undefined);
     await Promise.allSettled([...this.#running]);
     this.#started = null;

@@ -38,6 +38,20 @@ const queue = () => {
 const job = async (id: string, lang = 'zh-CN') =>
   (await t.request({ url: `/api/busi/web/jobs/${id}`, token, headers: { 'accept-language': lang } })).json<Envelope<JobRow>>().data;
 
+describe('a queue stopped while it starts', () => {
+  // SIGTERM right after listen, before the worker has started (server/main.ts): the stop waits for the start and the
+  // queue takes no jobs, instead of crashing the shutdown with "job queue: not started".
+  it('stops cleanly and takes no jobs', async () => {
+    const q = queue();
+    let taken = 0;
+    q.define('rollover', async () => void taken++);
+    const working = q.work();
+    await expect(q.stop()).resolves.toBeUndefined();
+    await working;
+    expect(taken).toBe(0);
+  });
+});
+
 describe('a job whose process dies on every attempt', () => {
   it('ends failed with a translated message once pg-boss gives it up, not running forever; each attempt ran', { timeout: 120_000 }, async () => {
     // The healthy instance: it takes no score exports, it only sweeps (at start and every second with this expiry).
