@@ -415,7 +415,8 @@ async function importTwice(handle: DbHandle, planId: string, file: Buffer, timed
         payload: body.payload,
         headers: { ...body.headers, authorization: `bearer ${token}` },
       });
-      const res = await jobOutcome((url) => app.inject({ url, headers: { authorization: `bearer ${token}` } }), start);
+      // An hour: on a loaded shared machine a 200,000-row import outlasts the default ten minutes.
+      const res = await jobOutcome((url) => app.inject({ url, headers: { authorization: `bearer ${token}` } }), start, 'zh-CN', 3_600_000);
       const ms = performance.now() - t0;
       timed(ms);
       if (res.statusCode !== 200) throw new Error(`import failed: ${res.statusCode} ${res.body.slice(0, 300)}`);
