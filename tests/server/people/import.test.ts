@@ -236,6 +236,8 @@ describe('student import: dry run, then commit', () => {
     expect(dry.json().data).toMatchObject({ create: 30, rejected: 0 });
     await t.db.execute(sql.raw(`create or replace function tiyu_test_fail() returns trigger language plpgsql as $$ begin if new.name = '末行' then raise exception 'simulated crash'; end if; return new; end $$`));
     await t.db.execute(sql.raw('create trigger tiyu_test_fail before insert on students for each row execute function tiyu_test_fail()'));
+    // ALWAYS: the commit writes in replica mode (decision 062), where only such triggers fire.
+    await t.db.execute(sql.raw('alter table students enable always trigger tiyu_test_fail'));
     try {
       const done = await commit(dry.json().data.importId);
       expect(done.statusCode).toBe(500);
