@@ -6,6 +6,7 @@ import { auditLogs } from '../../../server/db/schema/audit';
 import { users } from '../../../server/db/schema/auth';
 import { orgs } from '../../../server/db/schema/orgs';
 import { physiqueResults, testRecords } from '../../../server/db/schema/physique';
+import { dcRoster } from '../../../server/db/schema/data-center';
 import { classes, grades, parentStudents, parents, schoolYears, semesters, studentClassHistory, students, teachers } from '../../../server/db/schema/school';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
 import { writeXlsx } from '../../../server/lib/spreadsheet/xlsx-writer';
@@ -235,6 +236,8 @@ describe('student import: dry run, then commit', () => {
     expect(dry.json().data).toMatchObject({ create: 30, rejected: 0 });
     await t.db.execute(sql.raw(`create or replace function tiyu_test_fail() returns trigger language plpgsql as $$ begin if new.name = '末行' then raise exception 'simulated crash'; end if; return new; end $$`));
     await t.db.execute(sql.raw('create trigger tiyu_test_fail before insert on students for each row execute function tiyu_test_fail()'));
+    // ALWAYS: the commit writes in replica mode (decision 066), where only such triggers fire.
+    await t.db.execute(sql.raw('alter table students enable always trigger tiyu_test_fail'));
     try {
       const done = await commit(dry.json().data.importId);
       expect(done.statusCode).toBe(500);
@@ -363,6 +366,29 @@ describe('existing records change only with 更新已存在的数据 (docs/produ
     expect(failures).toEqual(['第2行，学籍号：检查后该记录已被新增或修改，本行未导入，请重新上传检查', '第3行，学籍号：检查后该记录已被新增或修改，本行未导入，请重新上传检查']);
     expect((await studentsWith(['T8200001']))[0]).toMatchObject({ name: '表单新增', gender: 'female' });
     expect((await current(s.id)).name).toBe('表单改名');
+  });
+
+  it('a class removed after the dry run: its rows are refused at the commit, the others written and counted in the roster', async () => {
+    const [one] = await t.db
+      .select({ id: classes.id, gradeId: classes.gradeId })
+      .from(classes)
+      .innerJoin(grades, eq(grades.id, classes.gradeId))
+      .where(and(eq(classes.orgId, k12Id), eq(classes.name, '一年级1班'), eq(grades.graduated, false)));
+    const [gone] = await t.db.insert(classes).values({ orgId: k12Id, gradeId: one.gradeId, code: 97, name: '一年级97班' }).returning({ id: classes.id });
+    const rosterOf = async () => (await t.db.select({ n: dcRoster.students }).from(dcRoster).where(and(eq(dcRoster.classId, one.id), eq(dcRoster.gender, 'male'))))[0]?.n ?? 0;
+    const before = await rosterOf();
+    const dry = await preview(book([HEAD, ['撤班生', 'T8250001', '', '男', '', '', '一年级', '一年级97班'], ['留班生', 'T8250002', '', '男', '', '', '一年级', '一年级1班']]));
+    expect(dry.json().data).toMatchObject({ create: 2, rejected: 0 });
+    // Meanwhile the class is removed (it had no students yet).
+    await t.db.delete(classes).where(eq(classes.id, gone.id));
+    const done = await commit(dry.json().data.importId);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(countsOf(done)).toEqual({ success: 1, failure: 1 });
+    const failures = (await readXlsxRows(done.rawPayload)).rows.slice(1).map((r) => String(r.at(-1)));
+    expect(failures).toEqual(['第2行，班级：检查后该记录已被新增或修改，本行未导入，请重新上传检查']);
+    expect((await studentsWith(['T8250001', 'T8250002'])).map((x) => x.name)).toEqual(['留班生']);
+    // The views' roster follows the students the import wrote.
+    expect(await rosterOf()).toBe(before + 1);
   });
 
   it('the commit does not read the file again: the kept plan is what the dry run checked', async () => {
