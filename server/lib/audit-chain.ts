@@ -101,10 +101,11 @@ export async function verifyAuditChains(db: DbOrTx, chainIds: readonly string[] 
     let last: { id: string; at: string } | null = null;
     let broken = false;
     for (;;) {
+      // `audit_logs.seq`: a bare `seq` would order by the selected `seq::text`, putting place 10 before place 9.
       const { rows } = await db.execute<{ id: string; seq: string; prev_hash: string; hash: string; at: string; content: string }>(sql`
         select id, seq::text, prev_hash, hash, at::text, ${CONTENT} as content from audit_logs
          where coalesce(org_id, ${ZERO_CHAIN}::uuid) = ${head.chain_id}::uuid and seq > ${seq}
-         order by seq limit ${VERIFY_BATCH}`);
+         order by audit_logs.seq limit ${VERIFY_BATCH}`);
       for (const r of rows) {
         report.rows += 1;
         const place = Number(r.seq);
@@ -169,10 +170,11 @@ export async function purgeAuditChain(
     await tx.execute(sql`select pg_advisory_xact_lock(${SEAL_LOCK})`);
     const { rows: heads } = await tx.execute<{ start_seq: string }>(sql`select start_seq::text from audit_chains where chain_id = ${chainId}::uuid for update`);
     if (heads.length === 0) return [];
+    // In place order (`audit_logs.seq`, not the selected text).
     const { rows } = await tx.execute<{ id: string; seq: string; prev_hash: string; hash: string; due: boolean; content: string }>(sql`
       select id, seq::text, prev_hash, hash, at < ${cutoff.toISOString()}::timestamptz as due, ${CONTENT} as content from audit_logs
        where coalesce(org_id, ${ZERO_CHAIN}::uuid) = ${chainId}::uuid and seq > ${Number(heads[0].start_seq)}
-       order by seq limit ${limit}`);
+       order by audit_logs.seq limit ${limit}`);
     const firstKept = rows.findIndex((r) => !r.due);
     const due = firstKept === -1 ? rows : rows.slice(0, firstKept);
     if (due.length === 0) return [];

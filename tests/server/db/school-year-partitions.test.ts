@@ -111,9 +111,6 @@ describe('the operation log partitioned by school year', () => {
     await expect(detachSchoolYear(t.db, 'audit_logs', 2025, new Date())).rejects.toThrow(/not its oldest/);
     const attached = await t.db.execute<{ attached: boolean }>(sql`select exists (select 1 from pg_inherits where inhrelid = 'audit_logs_sy2025'::regclass) as attached`);
     expect(attached.rows[0].attached).toBe(true);
-    const dbg = await t.db.execute(sql`select seq, at::text, entity, entity_id, tableoid::regclass::text as p from audit_logs where org_id = ${orgId}::uuid and seq is not null order by seq`);
-    const head = await t.db.execute(sql`select * from audit_chains where chain_id = ${orgId}::uuid`);
-    console.log('DEBUG', JSON.stringify(head.rows), JSON.stringify(dbg.rows));
     expect((await verify()).breaks).toEqual([]);
   });
 });
