@@ -101,10 +101,11 @@ export async function verifyAuditChains(db: DbOrTx, chainIds: readonly string[] 
     let last: { id: string; at: string } | null = null;
     let broken = false;
     for (;;) {
+      // `audit_logs.seq`: a bare `seq` would order by the selected `seq::text`, putting place 10 before place 9.
       const { rows } = await db.execute<{ id: string; seq: string; prev_hash: string; hash: string; at: string; content: string }>(sql`
         select id, seq::text, prev_hash, hash, at::text, ${CONTENT} as content from audit_logs
          where coalesce(org_id, ${ZERO_CHAIN}::uuid) = ${head.chain_id}::uuid and seq > ${seq}
-         order by seq limit ${VERIFY_BATCH}`);
+         order by audit_logs.seq limit ${VERIFY_BATCH}`);
       for (const r of rows) {
         report.rows += 1;
         const place = Number(r.seq);
@@ -169,22 +170,50 @@ export async function purgeAuditChain(
     await tx.execute(sql`select pg_advisory_xact_lock(${SEAL_LOCK})`);
     const { rows: heads } = await tx.execute<{ start_seq: string }>(sql`select start_seq::text from audit_chains where chain_id = ${chainId}::uuid for update`);
     if (heads.length === 0) return [];
+    // In place order (`audit_logs.seq`, not the selected text).
     const { rows } = await tx.execute<{ id: string; seq: string; prev_hash: string; hash: string; due: boolean; content: string }>(sql`
       select id, seq::text, prev_hash, hash, at < ${cutoff.toISOString()}::timestamptz as due, ${CONTENT} as content from audit_logs
        where coalesce(org_id, ${ZERO_CHAIN}::uuid) = ${chainId}::uuid and seq > ${Number(heads[0].start_seq)}
-       order by seq limit ${limit}`);
+       order by audit_logs.seq limit ${limit}`);
     const firstKept = rows.findIndex((r) => !r.due);
     const due = firstKept === -1 ? rows : rows.slice(0, firstKept);
     if (due.length === 0) return [];
     const archived = due.map((r) => ({ chainId, seq: Number(r.seq), prevHash: r.prev_hash, hash: r.hash, content: r.content }));
     await archive(archived, tx);
     await tx.execute(sql`select set_config('tiyu.audit_purge', 'on', true)`);
-    await tx.execute(sql`delete from audit_logs where id = any(${sql.param(due.map((r) => r.id))}::uuid[])`);
+    // Every removed row is before the cutoff: saying so lets the delete touch only those school years' partitions.
+    await tx.execute(sql`delete from audit_logs where id = any(${sql.param(due.map((r) => r.id))}::uuid[]) and at < ${cutoff.toISOString()}::timestamptz`);
     await tx.execute(sql`select set_config('tiyu.audit_purge', 'off', true)`);
     const last = archived[archived.length - 1];
     await tx.execute(sql`update audit_chains set start_seq = ${last.seq}, start_hash = ${last.hash} where chain_id = ${chainId}::uuid`);
     return archived;
   });
+}
+
+/**
+ * Before a school year's partition of the operation log is detached for archive (server/db/school-year-partitions.ts):
+ * its rows must be sealed and be the oldest kept rows of each of their chains (places start+1 … n, none elsewhere);
+ * each chain's start then moves to the partition's last row, as a retention purge does, so verification stays intact
+ * without them. Throws, changing nothing, when a row is unsealed or the rows are not a chain's oldest.
+ */
+export async function releaseAuditPartition(tx: Tx, partition: string): Promise<void> {
+  // The sealer and the purge move the same heads: take turns with them.
+  await tx.execute(sql`select pg_advisory_xact_lock(${SEAL_LOCK})`);
+  const { rows } = await tx.execute<{ chain: string; lo: string | null; hi: string | null; n: string; unsealed: string; start_seq: string | null; hi_hash: string | null }>(sql`
+    with p as (
+      select coalesce(org_id, ${ZERO_CHAIN}::uuid) as chain, min(seq) as lo, max(seq) as hi, count(*) as n, count(*) filter (where seq is null) as unsealed
+        from ${sql.identifier(partition)} group by 1)
+    select p.chain::text, p.lo::text, p.hi::text, p.n::text, p.unsealed::text, c.start_seq::text,
+           (select x.hash from ${sql.identifier(partition)} x where coalesce(x.org_id, ${ZERO_CHAIN}::uuid) = p.chain and x.seq = p.hi) as hi_hash
+      from p left join audit_chains c on c.chain_id = p.chain`);
+  for (const r of rows) {
+    if (Number(r.unsealed) > 0) throw new Error(`${partition}: chain ${r.chain} has ${r.unsealed} unsealed rows`);
+    // Consecutive places right after the chain's start: the partition holds exactly the chain's oldest rows.
+    if (r.start_seq === null || Number(r.lo) !== Number(r.start_seq) + 1 || Number(r.hi) - Number(r.lo) + 1 !== Number(r.n)) {
+      throw new Error(`${partition}: chain ${r.chain} rows ${r.lo}…${r.hi} are not its oldest kept rows (start ${r.start_seq ?? 'none'})`);
+    }
+  }
+  for (const r of rows) await tx.execute(sql`update audit_chains set start_seq = ${Number(r.hi)}, start_hash = ${r.hi_hash} where chain_id = ${r.chain}::uuid`);
 }
 
 /**

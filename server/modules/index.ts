@@ -49,6 +49,7 @@ import { venueRoutes } from './venue/venue.routes';
 import { userRoutes } from './users/users.routes';
 import { testPlanLifecycle } from './test-plans/test-plans.lifecycle';
 import { heartRateLifecycle } from './lesson-load/heart-rate.lifecycle';
+import { schoolYearPartitionsLifecycle } from './retention/school-year-partitions.lifecycle';
 import { retentionLifecycle } from './retention/retention.lifecycle';
 import { dataRequestRoutes, retentionRoutes } from './retention/retention.routes';
 import { testPlanRoutes } from './test-plans/test-plans.routes';
@@ -81,6 +82,7 @@ export async function registerModules(app: FastifyInstance, opts: ModuleOptions)
   await app.register(mourningPublicRoutes, { prefix: '/api/oper/web/cs/mourning' });
   await app.register(testPlanLifecycle);
   await app.register(heartRateLifecycle, { rawDays: opts.heartRateRawDays });
+  await app.register(schoolYearPartitionsLifecycle);
   await app.register(retentionLifecycle, { storage: opts.storage, heartRateRawDays: opts.heartRateRawDays, enabled: opts.fileSweepEveryMs > 0 });
   // The console API's OpenAPI document collects the routes registered after it (server/lib/openapi.ts).
   await registerConsoleDocs(app);

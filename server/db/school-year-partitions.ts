@@ -1,0 +1,84 @@
+import { sql } from 'drizzle-orm';
+import { releaseAuditPartition, sealAuditChains } from '../lib/audit-chain';
+import type { Db } from './client';
+
+/**
+ * Tables partitioned by school year on an instant column (docs/decisions/064-partitions-by-school-year.md): one
+ * partition `<table>_sy<start year>` per school year — 1 August in China to the next 1 August, the product's school
+ * year (docs/product-rules.md#school-years) — and a `<table>_default` partition for rows outside them. The partitions
+ * of the current and next school year are made ahead (here, by the scheduled job); an ended year can be detached for
+ * archive (`npm run db:detach-school-year`).
+ */
+export const SCHOOL_YEAR_PARTITIONED = ['audit_logs'] as const;
+export type SchoolYearTable = (typeof SCHOOL_YEAR_PARTITIONED)[number];
+
+/** One advisory lock for every change to these partitions (creating, detaching), so instances never race on them. */
+const PARTITION_LOCK = 7_461_302_064;
+/** China keeps UTC+8 all year. */
+const CHINA_OFFSET_MS = 8 * 3_600_000;
+
+/** The start year of the school year an instant falls in (2026 for 2026-2027: 1 Aug 2026 to 31 Jul 2027, China days). */
+export function schoolYearOf(ms: number): number {
+  const local = new Date(ms + CHINA_OFFSET_MS);
+  return local.getUTCMonth() >= 7 ? local.getUTCFullYear() : local.getUTCFullYear() - 1;
+}
+
+/** The partition of one school year. */
+export const partitionName = (table: SchoolYearTable, startYear: number) => `${table}_sy${startYear}`;
+
+/**
+ * Makes sure the partitions of the current school year and the next exist for every table (a year ahead, so the turn
+ * of the year never writes into the default partition). A year whose rows already sit in the default partition keeps
+ * them there (the partition could not be attached over them): answered as null. Safe on every instance at once.
+ */
+export async function ensureSchoolYearPartitions(db: Db, now: Date): Promise<{ table: SchoolYearTable; startYear: number; partition: string | null }[]> {
+  const year = schoolYearOf(now.getTime());
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${PARTITION_LOCK})`);
+    const made: { table: SchoolYearTable; startYear: number; partition: string | null }[] = [];
+    for (const table of SCHOOL_YEAR_PARTITIONED) {
+      for (const startYear of [year, year + 1]) {
+        const { rows } = await tx.execute<{ name: string | null }>(sql`select tiyu_school_year_partition(${table}, ${startYear}::int) as name`);
+        made.push({ table, startYear, partition: rows[0].name });
+      }
+    }
+    return made;
+  });
+}
+
+/** A table's school-year partitions, oldest first, with their row counts. */
+export async function schoolYearPartitions(db: Db, table: SchoolYearTable): Promise<{ partition: string; startYear: number; rows: number }[]> {
+  const { rows } = await db.execute<{ name: string }>(sql`
+    select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
+     where i.inhparent = ${table}::regclass and c.relname ~ ${`^${table}_sy[0-9]{4}$`} order by c.relname`);
+  const out: { partition: string; startYear: number; rows: number }[] = [];
+  for (const { name } of rows) {
+    const n = await db.execute<{ n: number }>(sql`select count(*)::int as n from ${sql.identifier(name)}`);
+    out.push({ partition: name, startYear: Number(name.slice(-4)), rows: Number(n.rows[0].n) });
+  }
+  return out;
+}
+
+/**
+ * Detaches an ended school year's partition for archive: the rows leave the table the product reads (every other year
+ * stays as it was) and stay in a plain table of the same name, to be dumped (`pg_dump -t`) and dropped by the operator
+ * (docs/deploy.md, "Partitions by school year"). The current and next school years cannot be detached (the product
+ * writes there). For the operation log, the year's rows must be the oldest of each chain and sealed; each chain then
+ * starts after them (as after a retention purge, docs/decisions/061-retention-and-data-requests.md), so verification
+ * stays intact. Answers the detached table and its rows.
+ */
+export async function detachSchoolYear(db: Db, table: SchoolYearTable, startYear: number, now: Date): Promise<{ partition: string; rows: number }> {
+  if (startYear >= schoolYearOf(now.getTime())) throw new Error(`school year ${startYear}-${startYear + 1} has not ended`);
+  const partition = partitionName(table, startYear);
+  if (table === 'audit_logs') await sealAuditChains(db);
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${PARTITION_LOCK})`);
+    const { rows: found } = await tx.execute<{ ok: boolean }>(sql`
+      select true as ok from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = ${table}::regclass and c.relname = ${partition}`);
+    if (found.length === 0) throw new Error(`${partition} is not a partition of ${table}`);
+    if (table === 'audit_logs') await releaseAuditPartition(tx, partition);
+    const n = await tx.execute<{ n: number }>(sql`select count(*)::int as n from ${sql.identifier(partition)}`);
+    await tx.execute(sql`alter table ${sql.identifier(table)} detach partition ${sql.identifier(partition)}`);
+    return { partition, rows: Number(n.rows[0].n) };
+  });
+}

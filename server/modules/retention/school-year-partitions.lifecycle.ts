@@ -1,0 +1,35 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { ensureSchoolYearPartitions } from '../../db/school-year-partitions';
+
+/** How often the next school year's partitions are made sure of (also at start-up). */
+const EVERY_MS = 60 * 60_000;
+
+/**
+ * Makes the school-year partitions ahead (docs/decisions/064-partitions-by-school-year.md): hourly, after start-up, on
+ * every instance (one advisory lock), like the heart-rate day partitions. A year that could not get its partition
+ * (its rows already in the default partition) goes to the log.
+ */
+export const schoolYearPartitionsLifecycle: FastifyPluginAsync = async (app) => {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  const ensure = async () => {
+    try {
+      const made = await ensureSchoolYearPartitions(app.db, app.now());
+      const crowded = made.filter((m) => m.partition === null);
+      if (crowded.length > 0) app.log.warn({ crowded }, 'school-year partitions not made: rows of those years are in the default partition');
+    } catch (error) {
+      app.log.error({ err: error }, 'school-year partitions');
+    }
+  };
+  app.addHook('onReady', async () => {
+    running = ensure();
+    timer = setInterval(() => {
+      running = ensure();
+    }, EVERY_MS);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await running;
+  });
+};
