@@ -61,6 +61,8 @@ export const PGLITE_REQUEST_SLOTS = 4;
 /** Abandoned uploads and unused blobs are swept hourly. */
 const FILE_SWEEP_MS = 60 * 60 * 1000;
 
+type ZodCompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
+
 /** TRUST_PROXY as Fastify takes it: `true` or the proxies' addresses; nothing trusted when unset. */
 function trustProxyOf(value: string | undefined): boolean | string {
   if (!value) return false;
@@ -83,7 +85,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     frameworkErrors: (error, request, reply) => built.app?.errorHandler(error, request as FastifyRequest, reply as FastifyReply),
     // Every route validates and serializes with zod: given here, Fastify never loads its default compilers (ajv,
     // fast-json-stringify) at start (docs/performance.md, "Server start").
-    schemaController: { compilersFactory: { buildValidator: () => validatorCompiler, buildSerializer: () => serializerCompiler } },
+    // The factories' types are ajv's and fast-json-stringify's; the zod compilers stand in for them (cast once here).
+    schemaController: { compilersFactory: { buildValidator: () => validatorCompiler, buildSerializer: () => serializerCompiler } as ZodCompilersFactory },
   }).withTypeProvider<ZodTypeProvider>();
   built.app = app;
   app.setValidatorCompiler(validatorCompiler);
