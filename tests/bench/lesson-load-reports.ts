@@ -30,6 +30,7 @@ import { buildApp } from '../../server/app';
 import { migrateDb, openDb, type DbHandle } from '../../server/db/client';
 import { parseEnv } from '../../server/env';
 import { sha256Hex } from '../../server/lib/password';
+import { rebuildLessonLoadRollups } from '../../server/modules/lesson-load/lesson-load.store';
 import { DEMO_PASSWORD, seedDemo } from '../../server/seed/demo';
 import { percentile } from './lib/timing';
 
@@ -86,9 +87,9 @@ async function seed(handle: DbHandle): Promise<void> {
   // Figures spread around the targets (deterministic per lesson); school01's lessons have each student's figures
   // (lesson_load_students, what the persistently-below/above lists read), the generated schools' none.
   await db.execute(sql`
-    insert into lesson_loads (lesson_id, org_id, class_id, started_at, minutes, student_count, main_mean_bpm, peak_bpm, recovery_bpm, group_density, individual_density, target_share, meets_targets, students)
+    insert into lesson_loads (lesson_id, org_id, class_id, started_at, minutes, student_count, main_mean_bpm, peak_bpm, recovery_bpm, group_density, individual_density, target_share, meets_targets)
     select l.id, l.org_id, l.class_id, l.started_at, 40, 40, 125 + (h % 40), 170 + (h % 30), 20 + (h % 15), 0.55 + (h % 40) / 100.0, 0.35 + (h % 35) / 100.0, 0.3 + (h % 50) / 100.0,
-           (125 + (h % 40)) between 140 and 160 and 0.55 + (h % 40) / 100.0 >= 0.75 and 0.35 + (h % 35) / 100.0 >= 0.5, '[]'::jsonb
+           (125 + (h % 40)) between 140 and 160 and 0.55 + (h % 40) / 100.0 >= 0.75 and 0.35 + (h % 35) / 100.0 >= 0.5
       from (select l.*, abs(hashtext(l.id::text)) as h from lessons l where l.client_id like 'bench-%') l`);
   await db.execute(sql`
     insert into lesson_load_students (lesson_id, student_id, org_id, class_id, started_at, measured, mean_bpm, main_mean_bpm, peak_bpm, density, zone_rest, zone_moderate, zone_target, zone_high, zone_danger)
@@ -96,6 +97,8 @@ async function seed(handle: DbHandle): Promise<void> {
            ((hashtext(s.id::text) & 7) + (hashtext(l.id::text) & 3)) / 10.0, 300, 400, 700, 300, 100
       from lessons l join students s on s.class_id = l.class_id
      where l.client_id like 'bench-%' and l.org_id = ${orgOf('school01')}`);
+  // Rows written in bulk: their terms and the reports' rollups at once, as storeLessonLoad keeps them lesson by lesson.
+  await rebuildLessonLoadRollups(db);
   await db.execute(sql`analyze`);
   const [{ n }] = (await db.execute<{ n: number }>(sql`select count(*)::int as n from lesson_loads`)).rows;
   console.log(`  seeded ${SCHOOLS} schools + school01: ${n.toLocaleString('en')} lesson_loads rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
