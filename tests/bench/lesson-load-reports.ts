@@ -31,6 +31,8 @@ import { migrateDb, openDb, type DbHandle } from '../../server/db/client';
 import { parseEnv } from '../../server/env';
 import { sha256Hex } from '../../server/lib/password';
 import { rebuildLessonLoadRollups } from '../../server/modules/lesson-load/lesson-load.store';
+import { loadDistrict, loadSummary } from '../../server/modules/lesson-load/summary.service';
+import type { Actor } from '../../server/plugins/tenant';
 import { DEMO_PASSWORD, seedDemo } from '../../server/seed/demo';
 import { percentile } from './lib/timing';
 
@@ -136,6 +138,26 @@ async function timeFloor(handle: DbHandle, q: SQL) {
   return { p50: percentile(ms, 50), p95: percentile(ms, 95) };
 }
 
+/**
+ * The same report from the rollups and from every row (the computation before decision 051's rollups), called on the
+ * service without HTTP, alternated call by call so both see the same machine load. Answers p50/p95 of each.
+ */
+async function timeAlternated(fromRollups: () => Promise<unknown>, fromRows: () => Promise<unknown>) {
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < 2 + ITERATIONS; i++) {
+    let t = performance.now();
+    await fromRollups();
+    if (i >= 2) a.push(performance.now() - t);
+    t = performance.now();
+    await fromRows();
+    if (i >= 2) b.push(performance.now() - t);
+  }
+  a.sort((x, y) => x - y);
+  b.sort((x, y) => x - y);
+  return { rollups: { p50: percentile(a, 50), p95: percentile(a, 95) }, rows: { p50: percentile(b, 50), p95: percentile(b, 95) } };
+}
+
 async function main(): Promise<void> {
   console.log(`lesson-load reports bench: PGlite, ${SCHOOLS} schools × ${PER_DAY} lessons × ${DAYS} school days; ${ITERATIONS} iterations after 3 warm-ups`);
   const kept = join(import.meta.dirname, '../../data/bench', `lesson-load-${SCHOOLS}-${PER_DAY}-${DAYS}`);
@@ -173,6 +195,18 @@ async function main(): Promise<void> {
         ['school summary by teacher, computed', () => timeRequests(app, handle, tokens.school, `${schoolUrl}&group=teacher`, true), TARGETS.school],
         ['school summary, from memory', () => timeRequests(app, handle, tokens.school, schoolUrl, false), null],
       ];
+      // Rollups against the rows they replace, same run, alternated (service calls: no HTTP, no read cache).
+      const orgIdOf = async (account: string) => (await handle.db.execute<{ id: string }>(sql`select ${orgOf(account)} as id`)).rows[0].id;
+      const actorOf = async (account: string) => ({ tenantOrgId: await orgIdOf(account), dataScope: 'org' }) as unknown as Actor;
+      const [districtActor, schoolActor] = [await actorOf('district01'), await actorOf('school01')];
+      const q = { schoolYear: YEAR, semester: 13 } as const;
+      const now = new Date();
+      for (const [name, r] of [
+        ['district comparison (service)', await timeAlternated(() => loadDistrict(handle.db, districtActor, q, now), () => loadDistrict(handle.db, districtActor, q, now, 'rows'))],
+        ['school summary by class (service)', await timeAlternated(() => loadSummary(handle.db, schoolActor, q, now), () => loadSummary(handle.db, schoolActor, q, now, 'rows'))],
+      ] as const) {
+        console.log(`  ${name}: rollups p50 ${r.rollups.p50.toFixed(1)} / p95 ${r.rollups.p95.toFixed(1)} ms; every row p50 ${r.rows.p50.toFixed(1)} / p95 ${r.rows.p95.toFixed(1)} ms (${(r.rows.p50 / r.rollups.p50).toFixed(1)}× faster)`);
+      }
       let floor = 0;
       for (const [name, run, target] of cases) {
         const r = await run();
