@@ -177,55 +177,82 @@ export async function rollupsCover(db: DbOrTx, orgId: string, term: LoadTerm): P
 
 /** The flagged students from the term rollups or from the per-student rows (the direct computation, also the rollups' check in tests). */
 export async function flaggedStudentsOf(db: DbOrTx, scope: LoadScope, extra: { classId?: string; gradeNo?: number }, source: 'rollups' | 'rows') {
-  const { rows: people } = await db.execute<{ id: string; birth_date: string | null; grade_no: number }>(sql`
-    select st.id, st.birth_date::text as birth_date, g.grade_no from students st join classes c on c.id = st.class_id join grades g on g.id = c.grade_id where c.org_id = ${scope.orgId}`);
-  const ids = people.map((p) => p.id);
-  const thresholds = people.map((p) => abovePeakBpm(p.birth_date, Number(p.grade_no), scope.term.from));
   const byGrade = extra.gradeNo ? sql`join classes c on c.id = ll.class_id join grades g on g.id = c.grade_id` : sql``;
-  const rollups = source === 'rollups';
-  // A term rollup holds its lessons' peaks ascending: those ≥ the threshold are the count less those ≤ threshold − 1,
-  // which width_bucket finds by binary search.
-  const per = rollups
-    ? sql`select ll.student_id, sum(ll.lessons)::int as lessons, sum(ll.below)::int as below,
-             case when bool_and(th.id is not null) then sum(cardinality(ll.peaks) - width_bucket(th.bpm - 1, ll.peaks))::int end as above
-        from lesson_load_student_terms ll left join th on th.id = ll.student_id ${byGrade}
-       where ${scopeWhere(scope, extra, termKey(scope.term))}
-       group by ll.student_id having sum(ll.lessons) >= ${PERSISTENT_MIN_LESSONS}`
-    : sql`select ll.student_id, count(*)::int as lessons,
-             count(*) filter (where ll.density < ${CURRICULUM_TARGETS.individualDensity}::real)::int as below,
-             case when bool_and(th.id is not null) then count(*) filter (where ll.peak_bpm >= th.bpm)::int end as above
-        from lesson_load_students ll left join th on th.id = ll.student_id ${byGrade}
-       where ${scopeWhere(scope, extra)} and ll.measured > 0
-       group by ll.student_id having count(*) >= ${PERSISTENT_MIN_LESSONS}`;
-  const { rows } = await db.execute<{ student_id: string; name: string; reg_no: string; birth_date: string | null; class_name: string; grade_no: number; lessons: number; below: number; above: number | null }>(sql`
-    with th as (select * from unnest(${sql.param(ids)}::uuid[], ${sql.param(thresholds)}::int[]) as t(id, bpm)),
-    per as (${per})
-    select per.student_id, st.name, st.reg_no, st.birth_date::text as birth_date, c.name as class_name, g.grade_no, per.lessons, per.below, per.above
-      from per join students st on st.id = per.student_id join classes c on c.id = st.class_id join grades g on g.id = c.grade_id`);
-  // A student no longer of the school (rare): the peaks of their lessons, counted against their own threshold below.
-  const gone = rows.filter((r) => r.above === null).map((r) => r.student_id);
-  const peaksOf = new Map<string, number[]>();
-  if (gone.length) {
-    const { rows: peaks } = await db.execute<{ student_id: string; peaks: number[] }>(rollups
-      ? sql`select ll.student_id, array_agg(p) as peaks from lesson_load_student_terms ll cross join unnest(ll.peaks) p ${byGrade}
-             where ${scopeWhere(scope, extra, termKey(scope.term))} and ll.student_id = any(${sql.param(gone)}::uuid[]) group by ll.student_id`
-      : sql`select ll.student_id, array_agg(ll.peak_bpm) as peaks from lesson_load_students ll ${byGrade}
-             where ${scopeWhere(scope, extra)} and ll.measured > 0 and ll.peak_bpm is not null and ll.student_id = any(${sql.param(gone)}::uuid[]) group by ll.student_id`);
-    for (const r of peaks) peaksOf.set(r.student_id, r.peaks.map(Number));
+  type Row = { student_id: string; name: string; reg_no: string; birth_date: string | null; class_name: string; grade_no: number; lessons: number; below: number };
+  const counted: (Row & { above: number })[] = [];
+  if (source === 'rollups') {
+    // Each rollup row with the student's name, class and threshold inputs (the student's current class, as below);
+    // the peaks at or above the threshold are counted here by binary search in the ascending list. No list of the
+    // school's students is handed to SQL: joined to one, the planner's estimate of the rollup rows (often 1) made a
+    // nested loop over it.
+    const { rows } = await db.execute<Row & { peaks: number[] }>(sql`
+      select ll.student_id, st.name, st.reg_no, st.birth_date::text as birth_date, sc.name as class_name, sg.grade_no, ll.lessons, ll.below, ll.peaks
+        from lesson_load_student_terms ll ${byGrade}
+        join students st on st.id = ll.student_id join classes sc on sc.id = st.class_id join grades sg on sg.id = sc.grade_id
+       where ${scopeWhere(scope, extra, termKey(scope.term))}`);
+    const byStudent = new Map<string, Row & { above: number }>();
+    for (const r of rows) {
+      const threshold = abovePeakBpm(r.birth_date, Number(r.grade_no), scope.term.from);
+      const above = r.peaks.length - lowerBound(r.peaks.map(Number), threshold);
+      const seen = byStudent.get(r.student_id);
+      if (seen) {
+        seen.lessons += Number(r.lessons);
+        seen.below += Number(r.below);
+        seen.above += above;
+      } else byStudent.set(r.student_id, { ...r, lessons: Number(r.lessons), below: Number(r.below), above });
+    }
+    counted.push(...[...byStudent.values()].filter((r) => r.lessons >= PERSISTENT_MIN_LESSONS));
+  } else {
+    const { rows: people } = await db.execute<{ id: string; birth_date: string | null; grade_no: number }>(sql`
+      select st.id, st.birth_date::text as birth_date, g.grade_no from students st join classes c on c.id = st.class_id join grades g on g.id = c.grade_id where c.org_id = ${scope.orgId}`);
+    const ids = people.map((p) => p.id);
+    const thresholds = people.map((p) => abovePeakBpm(p.birth_date, Number(p.grade_no), scope.term.from));
+    const { rows } = await db.execute<Row & { above: number | null }>(sql`
+      with th as (select * from unnest(${sql.param(ids)}::uuid[], ${sql.param(thresholds)}::int[]) as t(id, bpm)),
+      per as (
+        select ll.student_id, count(*)::int as lessons,
+               count(*) filter (where ll.density < ${CURRICULUM_TARGETS.individualDensity}::real)::int as below,
+               case when bool_and(th.id is not null) then count(*) filter (where ll.peak_bpm >= th.bpm)::int end as above
+          from lesson_load_students ll left join th on th.id = ll.student_id ${byGrade}
+         where ${scopeWhere(scope, extra)} and ll.measured > 0
+         group by ll.student_id having count(*) >= ${PERSISTENT_MIN_LESSONS})
+      select per.student_id, st.name, st.reg_no, st.birth_date::text as birth_date, c.name as class_name, g.grade_no, per.lessons, per.below, per.above
+        from per join students st on st.id = per.student_id join classes c on c.id = st.class_id join grades g on g.id = c.grade_id`);
+    // A student no longer of the school (rare): the peaks of their lessons, counted against their own threshold below.
+    const gone = rows.filter((r) => r.above === null).map((r) => r.student_id);
+    const peaksOf = new Map<string, number[]>();
+    if (gone.length) {
+      const { rows: peaks } = await db.execute<{ student_id: string; peaks: number[] }>(sql`
+        select ll.student_id, array_agg(ll.peak_bpm) as peaks from lesson_load_students ll ${byGrade}
+         where ${scopeWhere(scope, extra)} and ll.measured > 0 and ll.peak_bpm is not null and ll.student_id = any(${sql.param(gone)}::uuid[]) group by ll.student_id`);
+      for (const r of peaks) peaksOf.set(r.student_id, r.peaks.map(Number));
+    }
+    for (const r of rows) {
+      const threshold = abovePeakBpm(r.birth_date, Number(r.grade_no), scope.term.from);
+      counted.push({ ...r, lessons: Number(r.lessons), below: Number(r.below), above: r.above !== null ? Number(r.above) : (peaksOf.get(r.student_id) ?? []).filter((p) => p >= threshold).length });
+    }
   }
   const below: LoadFlaggedStudent[] = [];
   const above: LoadFlaggedStudent[] = [];
-  for (const r of rows) {
-    const lessons = Number(r.lessons);
-    const base = { studentId: r.student_id, name: r.name, regNo: r.reg_no, className: r.class_name, lessons };
-    const belowCount = Number(r.below);
-    if (isPersistent(lessons, belowCount)) below.push({ ...base, count: belowCount, share: round(belowCount / lessons, 3)! });
-    const threshold = abovePeakBpm(r.birth_date, Number(r.grade_no), scope.term.from);
-    const aboveCount = r.above !== null ? Number(r.above) : (peaksOf.get(r.student_id) ?? []).filter((p) => p >= threshold).length;
-    if (isPersistent(lessons, aboveCount)) above.push({ ...base, count: aboveCount, share: round(aboveCount / lessons, 3)! });
+  for (const r of counted) {
+    const base = { studentId: r.student_id, name: r.name, regNo: r.reg_no, className: r.class_name, lessons: r.lessons };
+    if (isPersistent(r.lessons, r.below)) below.push({ ...base, count: r.below, share: round(r.below / r.lessons, 3)! });
+    if (isPersistent(r.lessons, r.above)) above.push({ ...base, count: r.above, share: round(r.above / r.lessons, 3)! });
   }
   const order = (a: LoadFlaggedStudent, b: LoadFlaggedStudent) => b.share - a.share || b.lessons - a.lessons || a.className.localeCompare(b.className) || a.regNo.localeCompare(b.regNo);
   return { below: below.sort(order), above: above.sort(order) };
+}
+
+/** The index of the first element ≥ `value` in an ascending list (its length when none). */
+function lowerBound(list: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 async function schoolScope(db: DbOrTx, actor: Actor, q: { schoolYear?: number; semester?: SemesterCode }, now: Date): Promise<LoadScope> {
