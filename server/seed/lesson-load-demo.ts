@@ -9,7 +9,7 @@ import { lessons } from '../db/schema/lessons';
 import { orgs } from '../db/schema/orgs';
 import { classes, grades, semesters, students, teacherClasses, teachers } from '../db/schema/school';
 import { devices, venues } from '../db/schema/venue';
-import { addMinutes, foldMinutes, insertLessonLoadStudents, lessonLoadRow, lessonLoadStudentRows, writeSamples, type SampleToWrite } from '../modules/lesson-load/lesson-load.store';
+import { addMinutes, foldMinutes, insertLessonLoadStudents, lessonLoadRow, lessonLoadStudentRows, rebuildLessonLoadRollups, writeSamples, type SampleToWrite } from '../modules/lesson-load/lesson-load.store';
 import { fitnessOf, generateLesson, type GeneratedLesson, type HeartRateStudent, type LessonStyle } from '../simulate/heart-rate';
 import { bandSerial, DEMO_BANDS, hubSerial } from '../simulate/heart-rate-traffic';
 import { createRandom, type Random } from './people';
@@ -233,6 +233,8 @@ export async function seedLessonLoadDemo(tx: Tx, now: Date): Promise<LessonLoadD
   }
   for (let i = 0; i < figures.lessons.length; i += 100) await tx.insert(lessonLoads).values(figures.lessons.slice(i, i + 100));
   await insertLessonLoadStudents(tx, figures.students);
+  // Written in bulk, not lesson by lesson through storeLessonLoad: their terms and the reports' rollups at once.
+  await rebuildLessonLoadRollups(tx);
   return report;
 }
 

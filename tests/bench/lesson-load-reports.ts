@@ -30,6 +30,9 @@ import { buildApp } from '../../server/app';
 import { migrateDb, openDb, type DbHandle } from '../../server/db/client';
 import { parseEnv } from '../../server/env';
 import { sha256Hex } from '../../server/lib/password';
+import { rebuildLessonLoadRollups } from '../../server/modules/lesson-load/lesson-load.store';
+import { loadDistrict, loadSummary } from '../../server/modules/lesson-load/summary.service';
+import type { Actor } from '../../server/plugins/tenant';
 import { DEMO_PASSWORD, seedDemo } from '../../server/seed/demo';
 import { percentile } from './lib/timing';
 
@@ -86,9 +89,9 @@ async function seed(handle: DbHandle): Promise<void> {
   // Figures spread around the targets (deterministic per lesson); school01's lessons have each student's figures
   // (lesson_load_students, what the persistently-below/above lists read), the generated schools' none.
   await db.execute(sql`
-    insert into lesson_loads (lesson_id, org_id, class_id, started_at, minutes, student_count, main_mean_bpm, peak_bpm, recovery_bpm, group_density, individual_density, target_share, meets_targets, students)
+    insert into lesson_loads (lesson_id, org_id, class_id, started_at, minutes, student_count, main_mean_bpm, peak_bpm, recovery_bpm, group_density, individual_density, target_share, meets_targets)
     select l.id, l.org_id, l.class_id, l.started_at, 40, 40, 125 + (h % 40), 170 + (h % 30), 20 + (h % 15), 0.55 + (h % 40) / 100.0, 0.35 + (h % 35) / 100.0, 0.3 + (h % 50) / 100.0,
-           (125 + (h % 40)) between 140 and 160 and 0.55 + (h % 40) / 100.0 >= 0.75 and 0.35 + (h % 35) / 100.0 >= 0.5, '[]'::jsonb
+           (125 + (h % 40)) between 140 and 160 and 0.55 + (h % 40) / 100.0 >= 0.75 and 0.35 + (h % 35) / 100.0 >= 0.5
       from (select l.*, abs(hashtext(l.id::text)) as h from lessons l where l.client_id like 'bench-%') l`);
   await db.execute(sql`
     insert into lesson_load_students (lesson_id, student_id, org_id, class_id, started_at, measured, mean_bpm, main_mean_bpm, peak_bpm, density, zone_rest, zone_moderate, zone_target, zone_high, zone_danger)
@@ -96,6 +99,8 @@ async function seed(handle: DbHandle): Promise<void> {
            ((hashtext(s.id::text) & 7) + (hashtext(l.id::text) & 3)) / 10.0, 300, 400, 700, 300, 100
       from lessons l join students s on s.class_id = l.class_id
      where l.client_id like 'bench-%' and l.org_id = ${orgOf('school01')}`);
+  // Rows written in bulk: their terms and the reports' rollups at once, as storeLessonLoad keeps them lesson by lesson.
+  await rebuildLessonLoadRollups(db);
   await db.execute(sql`analyze`);
   const [{ n }] = (await db.execute<{ n: number }>(sql`select count(*)::int as n from lesson_loads`)).rows;
   console.log(`  seeded ${SCHOOLS} schools + school01: ${n.toLocaleString('en')} lesson_loads rows in ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -131,6 +136,26 @@ async function timeFloor(handle: DbHandle, q: SQL) {
   }
   ms.sort((a, b) => a - b);
   return { p50: percentile(ms, 50), p95: percentile(ms, 95) };
+}
+
+/**
+ * The same report from the rollups and from every row (the computation before decision 051's rollups), called on the
+ * service without HTTP, alternated call by call so both see the same machine load. Answers p50/p95 of each.
+ */
+async function timeAlternated(fromRollups: () => Promise<unknown>, fromRows: () => Promise<unknown>) {
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < 2 + ITERATIONS; i++) {
+    let t = performance.now();
+    await fromRollups();
+    if (i >= 2) a.push(performance.now() - t);
+    t = performance.now();
+    await fromRows();
+    if (i >= 2) b.push(performance.now() - t);
+  }
+  a.sort((x, y) => x - y);
+  b.sort((x, y) => x - y);
+  return { rollups: { p50: percentile(a, 50), p95: percentile(a, 95) }, rows: { p50: percentile(b, 50), p95: percentile(b, 95) } };
 }
 
 async function main(): Promise<void> {
@@ -170,6 +195,18 @@ async function main(): Promise<void> {
         ['school summary by teacher, computed', () => timeRequests(app, handle, tokens.school, `${schoolUrl}&group=teacher`, true), TARGETS.school],
         ['school summary, from memory', () => timeRequests(app, handle, tokens.school, schoolUrl, false), null],
       ];
+      // Rollups against the rows they replace, same run, alternated (service calls: no HTTP, no read cache).
+      const orgIdOf = async (account: string) => (await handle.db.execute<{ id: string }>(sql`select ${orgOf(account)} as id`)).rows[0].id;
+      const actorOf = async (account: string) => ({ tenantOrgId: await orgIdOf(account), dataScope: 'org' }) as unknown as Actor;
+      const [districtActor, schoolActor] = [await actorOf('district01'), await actorOf('school01')];
+      const q = { schoolYear: YEAR, semester: 13 } as const;
+      const now = new Date();
+      for (const [name, r] of [
+        ['district comparison (service)', await timeAlternated(() => loadDistrict(handle.db, districtActor, q, now), () => loadDistrict(handle.db, districtActor, q, now, 'rows'))],
+        ['school summary by class (service)', await timeAlternated(() => loadSummary(handle.db, schoolActor, q, now), () => loadSummary(handle.db, schoolActor, q, now, 'rows'))],
+      ] as const) {
+        console.log(`  ${name}: rollups p50 ${r.rollups.p50.toFixed(1)} / p95 ${r.rollups.p95.toFixed(1)} ms; every row p50 ${r.rows.p50.toFixed(1)} / p95 ${r.rows.p95.toFixed(1)} ms (${(r.rows.p50 / r.rollups.p50).toFixed(1)}× faster)`);
+      }
       let floor = 0;
       for (const [name, run, target] of cases) {
         const r = await run();

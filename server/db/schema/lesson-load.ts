@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, primaryKey, real, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, date, doublePrecision, index, integer, pgTable, primaryKey, real, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { ALERT_KINDS } from '../../../src/domain/lesson-load/alerts';
 import { users } from './auth';
 import { lessons } from './lessons';
@@ -99,7 +99,7 @@ export const heartRateDropped = pgTable(
 
 /**
  * A lesson's figures (src/domain/lesson-load/summary.ts lessonLoad), stored when it closes and again when a late batch
- * arrives, so term and district reports read one row per lesson. `students` holds each student's figures.
+ * arrives, so term and district reports read one row per lesson; each student's figures are in lesson_load_students.
  */
 export const lessonLoads = pgTable(
   'lesson_loads',
@@ -117,7 +117,12 @@ export const lessonLoads = pgTable(
     individualDensity: real('individual_density'),
     targetShare: real('target_share'),
     meetsTargets: boolean('meets_targets').notNull(),
-    students: jsonb('students').$type<{ studentId: string; meanBpm: number | null; mainMeanBpm: number | null; peakBpm: number | null; density: number | null; measured: number }[]>().notNull(),
+    /**
+     * The term the lesson is counted in (the school's semester holding its day, else the calendar term), set by
+     * storeLessonLoad: the key of its rollups (decision 051). Null only before the rollups' migration filled it.
+     */
+    schoolYear: smallint('school_year'),
+    semester: smallint('semester'),
     computedAt: at('computed_at').notNull().defaultNow(),
   },
   (t) => [index('lesson_loads_org_time_idx').on(t.orgId, t.startedAt), index('lesson_loads_class_time_idx').on(t.classId, t.startedAt)],
@@ -154,8 +159,64 @@ export const lessonLoadStudents = pgTable(
     primaryKey({ columns: [t.lessonId, t.studentId] }),
     // The term lists: a school's measured rows of the term, with what they aggregate (an index-only scan once visible).
     index('lesson_load_students_org_time_idx').on(t.orgId, t.startedAt, t.classId, t.studentId, t.density, t.peakBpm).where(sql`${t.measured} > 0`),
-    index('lesson_load_students_student_idx').on(t.studentId),
+    // A student's rows in time order: storeLessonLoad re-adds a student's term from the term's days only.
+    index('lesson_load_students_student_idx').on(t.studentId, t.startedAt),
   ],
+);
+
+/**
+ * Sums and counts of a school's stored lessons per day (in the organisations' time zone) and term they were counted in
+ * (decision 051): what the district comparison reads instead of every lesson row. Rewritten by storeLessonLoad from
+ * lesson_loads for the day of the lesson it stores, so a lesson stored again is never counted twice.
+ */
+export const lessonLoadSchoolDays = pgTable(
+  'lesson_load_school_days',
+  {
+    orgId: uuid('org_id').notNull().references(() => orgs.id),
+    day: date('day').notNull(),
+    schoolYear: smallint('school_year').notNull(),
+    semester: smallint('semester').notNull(),
+    lessons: integer('lessons').notNull(),
+    /** Lessons meeting the curriculum targets. */
+    meets: integer('meets').notNull(),
+    /** Each figure's sum over the lessons that have it, and how many have it (its mean is sum / count). */
+    bpmSum: doublePrecision('bpm_sum'),
+    bpmN: integer('bpm_n').notNull(),
+    groupSum: doublePrecision('group_sum'),
+    groupN: integer('group_n').notNull(),
+    individualSum: doublePrecision('individual_sum'),
+    individualN: integer('individual_n').notNull(),
+    targetSum: doublePrecision('target_sum'),
+    targetN: integer('target_n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.day, t.schoolYear, t.semester] }), index('lesson_load_school_days_term_idx').on(t.orgId, t.schoolYear, t.semester, t.day)],
+);
+
+/**
+ * A student's measured lessons of a term in one class (the lesson's class), summed (decision 051): what the
+ * persistently-below/above lists read instead of every per-student row. `peaks` holds each lesson's peak, ascending,
+ * because the "above" threshold depends on the student's age on the report's term start, known only when reading.
+ * Rewritten by storeLessonLoad from lesson_load_students for the students of the lesson it stores.
+ */
+export const lessonLoadStudentTerms = pgTable(
+  'lesson_load_student_terms',
+  {
+    studentId: uuid('student_id').notNull().references(() => students.id),
+    classId: uuid('class_id').notNull(),
+    orgId: uuid('org_id').notNull(),
+    schoolYear: smallint('school_year').notNull(),
+    semester: smallint('semester').notNull(),
+    /** Lessons with a kept sample of the student. */
+    lessons: integer('lessons').notNull(),
+    /** Of those, lessons under the curriculum's individual density (reports.ts isBelow). */
+    below: integer('below').notNull(),
+    densitySum: doublePrecision('density_sum'),
+    densityN: integer('density_n').notNull(),
+    mainBpmSum: doublePrecision('main_bpm_sum'),
+    mainBpmN: integer('main_bpm_n').notNull(),
+    peaks: smallint('peaks').array().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.studentId, t.classId, t.schoolYear, t.semester] }), index('lesson_load_student_terms_org_idx').on(t.orgId, t.schoolYear, t.semester, t.classId)],
 );
 
 /** Safety alerts of a lesson (src/domain/lesson-load/alerts.ts), kept with who acknowledged them and when. */

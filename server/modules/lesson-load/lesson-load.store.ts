@@ -1,7 +1,9 @@
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { SEMESTER } from '@/domain/constants';
+import { ORG_TIME_ZONE } from '@/domain/dates';
 import type { BandBinding } from '@/domain/lesson-load/samples';
 import { lessonLoad, type LessonLoad, type MinuteRow } from '@/domain/lesson-load/summary';
-import { isActive, ZONES, zoneOf, type Zone } from '@/domain/lesson-load/zones';
+import { CURRICULUM_TARGETS, isActive, ZONES, zoneOf, type Zone } from '@/domain/lesson-load/zones';
 import type { DbOrTx, Tx } from '../../db/client';
 import { lessons } from '../../db/schema/lessons';
 import { heartRateMinutes, lessonBands, lessonLoadStudents, lessonLoads } from '../../db/schema/lesson-load';
@@ -180,16 +182,144 @@ export async function computeLessonLoad(db: DbOrTx, lessonId: string, now = new 
 
 /**
  * Stores a closed lesson's figures (lesson_loads and its students' rows in lesson_load_students), replacing what a late
- * batch made stale, in the caller's transaction. A lesson in progress is not stored.
+ * batch made stale, and rewrites the rollups the term and district reports read (rollUp), in the caller's transaction.
+ * A lesson in progress is not stored.
  */
 export async function storeLessonLoad(tx: Tx, lessonId: string): Promise<void> {
   const computed = await computeLessonLoad(tx, lessonId);
   if (!computed?.lesson.endedAt) return;
   const lesson = { ...computed.lesson, endedAt: computed.lesson.endedAt };
+  const before = await storedKeys(tx, lessonId);
   const values = lessonLoadRow(lesson, computed.load);
   await tx.insert(lessonLoads).values(values).onConflictDoUpdate({ target: lessonLoads.lessonId, set: values });
+  await assignTerms(tx, sql`ll.lesson_id = ${lessonId}`);
   await tx.delete(lessonLoadStudents).where(eq(lessonLoadStudents.lessonId, lessonId));
   await insertLessonLoadStudents(tx, lessonLoadStudentRows(lesson, computed.load));
+  await rollUp(tx, [...(before ? [before] : []), (await storedKeys(tx, lessonId))!]);
+}
+
+/** Removes a lesson's stored figures and corrects the rollups (a deleted lesson leaves no count behind). */
+export async function removeLessonLoad(tx: Tx, lessonId: string): Promise<void> {
+  const before = await storedKeys(tx, lessonId);
+  if (!before) return;
+  await tx.delete(lessonLoads).where(eq(lessonLoads.lessonId, lessonId));
+  await rollUp(tx, [before]);
+}
+
+/** The organisations' time zone as SQL text (a constant: the same expression in a select list and its GROUP BY). */
+const TZ = sql.raw(`'${ORG_TIME_ZONE}'`);
+/** The lesson's day in the organisations' time zone (alias `ll`: lesson_loads or lesson_load_students). */
+const DAY = sql`(ll.started_at at time zone ${TZ})::date`;
+
+/**
+ * Sets the term a stored lesson is counted in (alias `ll`, the rows `where` picks): its school's semester holding the
+ * lesson's day (with the break; the latest starting), else the calendar term of the day. The SQL form of what
+ * summary.service resolveTerm answers for a day (termOfDay in src/domain/lesson-load/reports.ts), so a whole table can
+ * be set in one statement; migration 0050 repeats it for the rows stored before.
+ */
+export async function assignTerms(db: DbOrTx, where: SQL): Promise<void> {
+  await db.execute(sql`
+    update lesson_loads ll set school_year = t.school_year, semester = t.semester
+      from (select ll.lesson_id,
+                   coalesce(se.start_year, extract(year from d.day)::int - case when extract(month from d.day) >= 8 then 0 else 1 end) as school_year,
+                   coalesce(se.code, case when extract(month from d.day) >= 8 or extract(month from d.day) = 1 then ${SEMESTER.autumn}::smallint else ${SEMESTER.spring}::smallint end) as semester
+              from lesson_loads ll cross join lateral (select ${DAY} as day) d
+              left join lateral (select sy.start_year, se.code from semesters se join school_years sy on sy.id = se.school_year_id
+                                  where se.org_id = ll.org_id and d.day between se.start_date and coalesce(se.break_end, se.end_date)
+                                  order by se.start_date desc limit 1) se on true
+             where ${where}) t
+     where ll.lesson_id = t.lesson_id`);
+}
+
+/** What a stored lesson adds to the rollups: its school and day, its class and term, its measured students. */
+interface LessonKey {
+  orgId: string;
+  classId: string;
+  day: string;
+  schoolYear: number;
+  semester: number;
+  students: string[];
+}
+
+async function storedKeys(tx: Tx, lessonId: string): Promise<LessonKey | null> {
+  const { rows } = await tx.execute<{ org_id: string; class_id: string; day: string; school_year: number; semester: number; students: string[] }>(sql`
+    select ll.org_id, ll.class_id, ${DAY}::text as day, ll.school_year, ll.semester,
+           array(select s.student_id from lesson_load_students s where s.lesson_id = ll.lesson_id and s.measured > 0) as students
+      from lesson_loads ll where ll.lesson_id = ${lessonId}`);
+  const r = rows[0];
+  return r ? { orgId: r.org_id, classId: r.class_id, day: r.day, schoolYear: Number(r.school_year), semester: Number(r.semester), students: r.students } : null;
+}
+
+/** Sums and counts of stored lessons (alias `ll`): the figures' means are sum / count, so any grouping adds up exactly. */
+const LESSON_SUMS = sql`count(*)::int, count(*) filter (where ll.meets_targets)::int,
+  sum(ll.main_mean_bpm::float8), count(ll.main_mean_bpm)::int, sum(ll.group_density::float8), count(ll.group_density)::int,
+  sum(ll.individual_density::float8), count(ll.individual_density)::int, sum(ll.target_share::float8), count(ll.target_share)::int`;
+const SCHOOL_DAY_COLUMNS = sql`org_id, day, school_year, semester, lessons, meets, bpm_sum, bpm_n, group_sum, group_n, individual_sum, individual_n, target_sum, target_n`;
+/** A student's measured rows (alias `ll`: lesson_load_students, joined to its lesson's row as `l` for the term). */
+const STUDENT_SUMS = sql`count(*)::int, count(*) filter (where ll.density < ${CURRICULUM_TARGETS.individualDensity}::real)::int,
+  sum(ll.density::float8), count(ll.density)::int, sum(ll.main_mean_bpm::float8), count(ll.main_mean_bpm)::int,
+  coalesce(array_agg(ll.peak_bpm order by ll.peak_bpm) filter (where ll.peak_bpm is not null), '{}')`;
+const STUDENT_TERM_COLUMNS = sql`student_id, class_id, org_id, school_year, semester, lessons, below, density_sum, density_n, main_bpm_sum, main_bpm_n, peaks`;
+
+/**
+ * Rewrites the rollups a lesson's rows touched, before and after its store (decision 051): the school's days of the
+ * lesson (lesson_load_school_days) and, for its students, their terms in its class (lesson_load_student_terms), each
+ * computed again from the stored rows rather than added to, so storing a lesson again never counts it twice.
+ */
+async function rollUp(tx: Tx, keys: readonly LessonKey[]): Promise<void> {
+  for (const [orgId, days] of groupBy(keys, (k) => k.orgId, (k) => k.day)) {
+    const list = sql.param([...days]);
+    await tx.execute(sql`delete from lesson_load_school_days where org_id = ${orgId} and day = any(${list}::date[])`);
+    await tx.execute(sql`
+      insert into lesson_load_school_days (${SCHOOL_DAY_COLUMNS})
+      select ll.org_id, ${DAY}, ll.school_year, ll.semester, ${LESSON_SUMS} from lesson_loads ll
+       where ll.org_id = ${orgId} and ${DAY} = any(${list}::date[]) and ll.school_year is not null
+       group by ll.org_id, ${DAY}, ll.school_year, ll.semester`);
+  }
+  const students = [...new Set(keys.flatMap((k) => k.students))];
+  if (!students.length) return;
+  const classes = sql.param([...new Set(keys.map((k) => k.classId))]);
+  const years = sql.param(keys.map((k) => k.schoolYear));
+  const semesters = sql.param(keys.map((k) => k.semester));
+  const inTerms = (alias: SQL) => sql`(${alias}.school_year, ${alias}.semester) in (select * from unnest(${years}::smallint[], ${semesters}::smallint[]))`;
+  await tx.execute(sql`delete from lesson_load_student_terms t where t.student_id = any(${sql.param(students)}::uuid[]) and t.class_id = any(${classes}::uuid[]) and ${inTerms(sql`t`)}`);
+  // The terms' lessons lie within their days of the school (the rollup just written): only those rows of each student are read.
+  await tx.execute(sql`
+    with span as (select min(d.day) as lo, max(d.day) as hi from lesson_load_school_days d
+                   where d.org_id = any(${sql.param([...new Set(keys.map((k) => k.orgId))])}::uuid[]) and ${inTerms(sql`d`)})
+    insert into lesson_load_student_terms (${STUDENT_TERM_COLUMNS})
+    select ll.student_id, ll.class_id, ll.org_id, l.school_year, l.semester, ${STUDENT_SUMS}
+      from span, lesson_load_students ll join lesson_loads l on l.lesson_id = ll.lesson_id
+     where ll.student_id = any(${sql.param(students)}::uuid[]) and ll.class_id = any(${classes}::uuid[]) and ll.measured > 0
+       and ll.started_at >= (span.lo)::timestamp at time zone ${TZ} and ll.started_at < (span.hi + 1)::timestamp at time zone ${TZ}
+       and ${inTerms(sql`l`)}
+     group by ll.student_id, ll.class_id, ll.org_id, l.school_year, l.semester`);
+}
+
+/**
+ * Rebuilds both rollups from the stored rows (the demo seed and the benchmark, which write lesson rows in bulk; migration
+ * 0050 does the same for the rows stored before the rollups existed): terms first for rows without one.
+ */
+export async function rebuildLessonLoadRollups(db: DbOrTx): Promise<void> {
+  await assignTerms(db, sql`ll.school_year is null`);
+  await db.execute(sql`delete from lesson_load_school_days`);
+  await db.execute(sql`delete from lesson_load_student_terms`);
+  await db.execute(sql`
+    insert into lesson_load_school_days (${SCHOOL_DAY_COLUMNS})
+    select ll.org_id, ${DAY}, ll.school_year, ll.semester, ${LESSON_SUMS} from lesson_loads ll
+     group by ll.org_id, ${DAY}, ll.school_year, ll.semester`);
+  await db.execute(sql`
+    insert into lesson_load_student_terms (${STUDENT_TERM_COLUMNS})
+    select ll.student_id, ll.class_id, ll.org_id, l.school_year, l.semester, ${STUDENT_SUMS}
+      from lesson_load_students ll join lesson_loads l on l.lesson_id = ll.lesson_id
+     where ll.measured > 0
+     group by ll.student_id, ll.class_id, ll.org_id, l.school_year, l.semester`);
+}
+
+function groupBy<T>(list: readonly T[], key: (t: T) => string, value: (t: T) => string): Map<string, Set<string>> {
+  const map = new Map<string, Set<string>>();
+  for (const t of list) map.set(key(t), (map.get(key(t)) ?? new Set()).add(value(t)));
+  return map;
 }
 
 /** Inserts per-student rows a few hundred at a time (a statement's parameters are bounded). */
@@ -234,7 +364,6 @@ export function lessonLoadRow(lesson: Pick<typeof lessons.$inferSelect, 'id' | '
     individualDensity: load.individualDensity,
     targetShare: load.targetShare,
     meetsTargets: load.meetsTargets,
-    students: load.students.map((s) => ({ studentId: s.studentId, meanBpm: s.meanBpm, mainMeanBpm: s.mainMeanBpm, peakBpm: s.peakBpm, density: s.density, measured: s.measured })),
     computedAt: new Date(),
   };
 }

@@ -43,7 +43,7 @@ const RAW = { interpolation: { escapeValue: false } };
 const DAY_MS = 86_400_000;
 
 /** What a report reads: an organisation (with its semesters), the classes it may see, the term. */
-interface LoadScope {
+export interface LoadScope {
   orgId: string;
   classScope: ClassScope;
   term: LoadTerm;
@@ -80,10 +80,16 @@ export async function resolveTerm(db: DbOrTx, orgId: string, q: { schoolYear?: n
 const termBounds = (term: LoadTerm) => sql`ll.started_at >= (${term.from}::date)::timestamp at time zone ${ORG_TIME_ZONE}
   and ll.started_at < (${term.to}::date + 1)::timestamp at time zone ${ORG_TIME_ZONE}`;
 
-/** The scope's rows of `ll` (lesson_loads, or lesson_load_students: both carry org_id, class_id and started_at). */
-function scopeWhere(scope: LoadScope, extra: { classId?: string; gradeNo?: number } = {}): SQL {
+/** The term's lessons of a term rollup (alias `ll`): those counted in that term when stored. */
+const termKey = (term: LoadTerm) => sql`ll.school_year = ${term.schoolYear} and ll.semester = ${term.semester}`;
+
+/**
+ * The scope's rows of `ll` (lesson_loads, lesson_load_students or lesson_load_student_terms: each carries org_id and
+ * class_id), of the term (`inTerm`: by start, or a term rollup's key).
+ */
+function scopeWhere(scope: LoadScope, extra: { classId?: string; gradeNo?: number } = {}, inTerm: SQL = termBounds(scope.term)): SQL {
   const ids = scopedClassIds(scope.classScope);
-  const parts = [sql`ll.org_id = ${scope.orgId}`, termBounds(scope.term)];
+  const parts = [sql`ll.org_id = ${scope.orgId}`, inTerm];
   if (ids) parts.push(ids.length ? sql`ll.class_id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})` : sql`false`);
   if (extra.classId) parts.push(sql`ll.class_id = ${extra.classId}`);
   if (extra.gradeNo) parts.push(sql`g.grade_no = ${extra.gradeNo}`);
@@ -147,50 +153,106 @@ async function groupedFigures(db: DbOrTx, scope: LoadScope, group: LoadGroup | n
 }
 
 /**
- * Students of the scope persistently below or above (docs/product-rules.md#lesson-load: reports): one aggregate over the
- * scope's per-student rows (lesson_load_students) counting, per student, the lessons, those below (isBelow: density under
- * the curriculum's individual target) and those above the student's own peak threshold (abovePeakBpm, computed here for
- * each student of the school and handed to SQL), so no lesson's figures come back to be counted here.
+ * Students of the scope persistently below or above (docs/product-rules.md#lesson-load: reports): per student, the
+ * lessons, those below (isBelow: density under the curriculum's individual target) and those above the student's own
+ * peak threshold (abovePeakBpm, computed here for each student of the school and handed to SQL), so no lesson's figures
+ * come back to be counted here. Read from the students' term rollups (lesson_load_student_terms, decision 051) when
+ * the lessons they counted in the term are exactly the term's days (rollupsCover); else (the school's semesters
+ * changed since) from every per-student row of the term, the same answer.
  */
 async function flaggedStudents(db: DbOrTx, scope: LoadScope, extra: { classId?: string; gradeNo?: number }): Promise<{ below: LoadFlaggedStudent[]; above: LoadFlaggedStudent[] }> {
-  const { rows: people } = await db.execute<{ id: string; birth_date: string | null; grade_no: number }>(sql`
-    select st.id, st.birth_date::text as birth_date, g.grade_no from students st join classes c on c.id = st.class_id join grades g on g.id = c.grade_id where c.org_id = ${scope.orgId}`);
-  const ids = people.map((p) => p.id);
-  const thresholds = people.map((p) => abovePeakBpm(p.birth_date, Number(p.grade_no), scope.term.from));
-  const { rows } = await db.execute<{ student_id: string; name: string; reg_no: string; birth_date: string | null; class_name: string; grade_no: number; lessons: number; below: number; above: number | null }>(sql`
-    with th as (select * from unnest(${sql.param(ids)}::uuid[], ${sql.param(thresholds)}::int[]) as t(id, bpm)),
-    per as (
-      select ll.student_id, count(*)::int as lessons,
-             count(*) filter (where ll.density < ${CURRICULUM_TARGETS.individualDensity}::real)::int as below,
-             case when bool_and(th.id is not null) then count(*) filter (where ll.peak_bpm >= th.bpm)::int end as above
-        from lesson_load_students ll left join th on th.id = ll.student_id
-             ${extra.gradeNo ? sql`join classes c on c.id = ll.class_id join grades g on g.id = c.grade_id` : sql``}
-       where ${scopeWhere(scope, extra)} and ll.measured > 0
-       group by ll.student_id having count(*) >= ${PERSISTENT_MIN_LESSONS})
-    select per.student_id, st.name, st.reg_no, st.birth_date::text as birth_date, c.name as class_name, g.grade_no, per.lessons, per.below, per.above
-      from per join students st on st.id = per.student_id join classes c on c.id = st.class_id join grades g on g.id = c.grade_id`);
-  // A student no longer of the school (rare): the peaks of their lessons, counted against their own threshold below.
-  const gone = rows.filter((r) => r.above === null).map((r) => r.student_id);
-  const peaksOf = new Map<string, number[]>();
-  if (gone.length) {
-    const { rows: peaks } = await db.execute<{ student_id: string; peaks: number[] }>(sql`
-      select ll.student_id, array_agg(ll.peak_bpm) as peaks from lesson_load_students ll ${extra.gradeNo ? sql`join classes c on c.id = ll.class_id join grades g on g.id = c.grade_id` : sql``}
-       where ${scopeWhere(scope, extra)} and ll.measured > 0 and ll.peak_bpm is not null and ll.student_id = any(${sql.param(gone)}::uuid[]) group by ll.student_id`);
-    for (const r of peaks) peaksOf.set(r.student_id, r.peaks.map(Number));
+  return flaggedStudentsOf(db, scope, extra, (await rollupsCover(db, scope.orgId, scope.term)) ? 'rollups' : 'rows');
+}
+
+/** Whether the term's lessons counted in the rollups are exactly those of the term's days: no day of it counted in another term, no day outside it in this one. */
+export async function rollupsCover(db: DbOrTx, orgId: string, term: LoadTerm): Promise<boolean> {
+  const inside = sql`d.day between ${term.from}::date and ${term.to}::date`;
+  const counted = sql`d.school_year = ${term.schoolYear} and d.semester = ${term.semester}`;
+  const { rows } = await db.execute<{ inside: number; counted: number; both: number }>(sql`
+    select count(*) filter (where ${inside})::int as inside, count(*) filter (where ${counted})::int as counted, count(*) filter (where ${inside} and ${counted})::int as both
+      from lesson_load_school_days d where d.org_id = ${orgId} and (${inside} or ${counted})`);
+  const r = rows[0];
+  return Number(r.inside) === Number(r.both) && Number(r.counted) === Number(r.both);
+}
+
+/** The flagged students from the term rollups or from the per-student rows (the direct computation, also the rollups' check in tests). */
+export async function flaggedStudentsOf(db: DbOrTx, scope: LoadScope, extra: { classId?: string; gradeNo?: number }, source: 'rollups' | 'rows') {
+  const byGrade = extra.gradeNo ? sql`join classes c on c.id = ll.class_id join grades g on g.id = c.grade_id` : sql``;
+  type Row = { student_id: string; name: string; reg_no: string; birth_date: string | null; class_name: string; grade_no: number; lessons: number; below: number };
+  const counted: (Row & { above: number })[] = [];
+  if (source === 'rollups') {
+    // Each rollup row with the student's name, class and threshold inputs (the student's current class, as below);
+    // the peaks at or above the threshold are counted here by binary search in the ascending list. No list of the
+    // school's students is handed to SQL: joined to one, the planner's estimate of the rollup rows (often 1) made a
+    // nested loop over it.
+    const { rows } = await db.execute<Row & { peaks: number[] }>(sql`
+      select ll.student_id, st.name, st.reg_no, st.birth_date::text as birth_date, sc.name as class_name, sg.grade_no, ll.lessons, ll.below, ll.peaks
+        from lesson_load_student_terms ll ${byGrade}
+        join students st on st.id = ll.student_id join classes sc on sc.id = st.class_id join grades sg on sg.id = sc.grade_id
+       where ${scopeWhere(scope, extra, termKey(scope.term))}`);
+    const byStudent = new Map<string, Row & { above: number }>();
+    for (const r of rows) {
+      const threshold = abovePeakBpm(r.birth_date, Number(r.grade_no), scope.term.from);
+      const above = r.peaks.length - lowerBound(r.peaks.map(Number), threshold);
+      const seen = byStudent.get(r.student_id);
+      if (seen) {
+        seen.lessons += Number(r.lessons);
+        seen.below += Number(r.below);
+        seen.above += above;
+      } else byStudent.set(r.student_id, { ...r, lessons: Number(r.lessons), below: Number(r.below), above });
+    }
+    counted.push(...[...byStudent.values()].filter((r) => r.lessons >= PERSISTENT_MIN_LESSONS));
+  } else {
+    const { rows: people } = await db.execute<{ id: string; birth_date: string | null; grade_no: number }>(sql`
+      select st.id, st.birth_date::text as birth_date, g.grade_no from students st join classes c on c.id = st.class_id join grades g on g.id = c.grade_id where c.org_id = ${scope.orgId}`);
+    const ids = people.map((p) => p.id);
+    const thresholds = people.map((p) => abovePeakBpm(p.birth_date, Number(p.grade_no), scope.term.from));
+    const { rows } = await db.execute<Row & { above: number | null }>(sql`
+      with th as (select * from unnest(${sql.param(ids)}::uuid[], ${sql.param(thresholds)}::int[]) as t(id, bpm)),
+      per as (
+        select ll.student_id, count(*)::int as lessons,
+               count(*) filter (where ll.density < ${CURRICULUM_TARGETS.individualDensity}::real)::int as below,
+               case when bool_and(th.id is not null) then count(*) filter (where ll.peak_bpm >= th.bpm)::int end as above
+          from lesson_load_students ll left join th on th.id = ll.student_id ${byGrade}
+         where ${scopeWhere(scope, extra)} and ll.measured > 0
+         group by ll.student_id having count(*) >= ${PERSISTENT_MIN_LESSONS})
+      select per.student_id, st.name, st.reg_no, st.birth_date::text as birth_date, c.name as class_name, g.grade_no, per.lessons, per.below, per.above
+        from per join students st on st.id = per.student_id join classes c on c.id = st.class_id join grades g on g.id = c.grade_id`);
+    // A student no longer of the school (rare): the peaks of their lessons, counted against their own threshold below.
+    const gone = rows.filter((r) => r.above === null).map((r) => r.student_id);
+    const peaksOf = new Map<string, number[]>();
+    if (gone.length) {
+      const { rows: peaks } = await db.execute<{ student_id: string; peaks: number[] }>(sql`
+        select ll.student_id, array_agg(ll.peak_bpm) as peaks from lesson_load_students ll ${byGrade}
+         where ${scopeWhere(scope, extra)} and ll.measured > 0 and ll.peak_bpm is not null and ll.student_id = any(${sql.param(gone)}::uuid[]) group by ll.student_id`);
+      for (const r of peaks) peaksOf.set(r.student_id, r.peaks.map(Number));
+    }
+    for (const r of rows) {
+      const threshold = abovePeakBpm(r.birth_date, Number(r.grade_no), scope.term.from);
+      counted.push({ ...r, lessons: Number(r.lessons), below: Number(r.below), above: r.above !== null ? Number(r.above) : (peaksOf.get(r.student_id) ?? []).filter((p) => p >= threshold).length });
+    }
   }
   const below: LoadFlaggedStudent[] = [];
   const above: LoadFlaggedStudent[] = [];
-  for (const r of rows) {
-    const lessons = Number(r.lessons);
-    const base = { studentId: r.student_id, name: r.name, regNo: r.reg_no, className: r.class_name, lessons };
-    const belowCount = Number(r.below);
-    if (isPersistent(lessons, belowCount)) below.push({ ...base, count: belowCount, share: round(belowCount / lessons, 3)! });
-    const threshold = abovePeakBpm(r.birth_date, Number(r.grade_no), scope.term.from);
-    const aboveCount = r.above !== null ? Number(r.above) : (peaksOf.get(r.student_id) ?? []).filter((p) => p >= threshold).length;
-    if (isPersistent(lessons, aboveCount)) above.push({ ...base, count: aboveCount, share: round(aboveCount / lessons, 3)! });
+  for (const r of counted) {
+    const base = { studentId: r.student_id, name: r.name, regNo: r.reg_no, className: r.class_name, lessons: r.lessons };
+    if (isPersistent(r.lessons, r.below)) below.push({ ...base, count: r.below, share: round(r.below / r.lessons, 3)! });
+    if (isPersistent(r.lessons, r.above)) above.push({ ...base, count: r.above, share: round(r.above / r.lessons, 3)! });
   }
   const order = (a: LoadFlaggedStudent, b: LoadFlaggedStudent) => b.share - a.share || b.lessons - a.lessons || a.className.localeCompare(b.className) || a.regNo.localeCompare(b.regNo);
   return { below: below.sort(order), above: above.sort(order) };
+}
+
+/** The index of the first element ≥ `value` in an ascending list (its length when none). */
+function lowerBound(list: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 async function schoolScope(db: DbOrTx, actor: Actor, q: { schoolYear?: number; semester?: SemesterCode }, now: Date): Promise<LoadScope> {
@@ -198,11 +260,11 @@ async function schoolScope(db: DbOrTx, actor: Actor, q: { schoolYear?: number; s
 }
 
 /** class/load/summary: the term's figures by group, the weekly trend and the flagged students, within the data scope. */
-export async function loadSummary(db: DbOrTx, actor: Actor, q: LoadSummaryQuery, now: Date): Promise<LoadSummary> {
+export async function loadSummary(db: DbOrTx, actor: Actor, q: LoadSummaryQuery, now: Date, source?: 'rows'): Promise<LoadSummary> {
   const scope = await schoolScope(db, actor, q, now);
   const group = q.group ?? 'class';
   const extra = { classId: q.classId, gradeNo: q.gradeNo };
-  const [figures, flagged] = await Promise.all([groupedFigures(db, scope, group, extra), flaggedStudents(db, scope, extra)]);
+  const [figures, flagged] = await Promise.all([groupedFigures(db, scope, group, extra), source ? flaggedStudentsOf(db, scope, extra, source) : flaggedStudents(db, scope, extra)]);
   const rows = figures.rows.sort((a, b) => (group === 'grade' ? Number(a.id) - Number(b.id) : (a.name ?? '').localeCompare(b.name ?? '', 'zh-CN')));
   return { term: scope.term, group, total: figures.total, rows, weeks: figures.weeks, ...flagged };
 }
@@ -259,15 +321,23 @@ export async function loadCard(db: DbOrTx, actor: Actor, q: LoadCardQuery, now: 
 
 /**
  * admin class/load: the district's schools (its subtree) over a term, side by side; a school without lessons has none.
- * One aggregate per school over the term's rows (sums and counts, so the district's total is the same means over all
- * its lessons, added up here instead of aggregated a second time).
+ * One aggregate per school over the term's days of the schools' day rollups (lesson_load_school_days, decision 051:
+ * sums and counts, so a school's means and the district's total are the same means over all their lessons, and the
+ * total is added up here instead of aggregated a second time). `source: 'rows'` reads every lesson row instead (the
+ * direct computation the rollups are checked against).
  */
-export async function loadDistrict(db: DbOrTx, actor: Actor, q: LoadDistrictQuery, now: Date): Promise<LoadDistrict> {
+export async function loadDistrict(db: DbOrTx, actor: Actor, q: LoadDistrictQuery, now: Date, source: 'rollups' | 'rows' = 'rollups'): Promise<LoadDistrict> {
   const term = await resolveTerm(db, actor.tenantOrgId, q, now);
+  const per = source === 'rollups'
+    ? sql`select d.org_id, sum(d.lessons)::int as lessons, sum(d.meets)::int as meets, sum(d.bpm_sum) as bpm_sum, sum(d.bpm_n)::int as bpm_n,
+             sum(d.group_sum) as group_sum, sum(d.group_n)::int as group_n, sum(d.individual_sum) as individual_sum, sum(d.individual_n)::int as individual_n,
+             sum(d.target_sum) as target_sum, sum(d.target_n)::int as target_n
+        from lesson_load_school_days d where d.org_id in (select id from schools) and d.day between ${term.from}::date and ${term.to}::date group by d.org_id`
+    : sql`select ll.org_id, ${SUMS} from lesson_loads ll where ll.org_id in (select id from schools) and ${termBounds(term)} group by ll.org_id`;
   const { rows } = await db.execute<{ id: string; name: string } & Partial<SumRow>>(sql`
     with recursive subtree(id) as (select id from orgs where id = ${actor.tenantOrgId} union all select o.id from orgs o join subtree s on o.parent_id = s.id),
     schools as (select o.id, o.name, o.code from orgs o join subtree s on s.id = o.id where o.type in (${ORG_TYPE.k12}, ${ORG_TYPE.university})),
-    per as (select ll.org_id, ${SUMS} from lesson_loads ll where ll.org_id in (select id from schools) and ${termBounds(term)} group by ll.org_id)
+    per as (${per})
     select sc.id::text as id, sc.name, per.* from schools sc left join per on per.org_id = sc.id order by sc.code, sc.name`);
   const total = SUM_KEYS.reduce((t, k) => ({ ...t, [k]: rows.reduce((n, r) => n + Number(r[k] ?? 0), 0) }), {} as SumRow);
   return {

@@ -22,7 +22,7 @@ import { registerRefCheck } from '../activities/ref-checks';
 import type { DeviceCaller } from '../ingest/device-auth';
 import { isoInstant } from '../../lib/iso';
 import { hasBands } from '../lesson-load/heart-rate.service';
-import { storeLessonLoad } from '../lesson-load/lesson-load.store';
+import { removeLessonLoad, storeLessonLoad } from '../lesson-load/lesson-load.store';
 
 /** Opens a lesson for the device's school; the same `clientId` again answers the lesson it opened. */
 export async function openLesson(tx: Tx, device: DeviceCaller, body: LessonOpen): Promise<{ id: string }> {
@@ -200,6 +200,8 @@ export async function deleteLesson(tx: Tx, actor: Actor, type: LessonType, id: s
   const [row] = await selectRows(tx, and(await visible(tx, actor, type), eq(lessons.id, uuidOr404(id)))).limit(1);
   if (!row) throw notFound();
   await tx.delete(activityRecords).where(and(eq(activityRecords.kind, 'lesson'), eq(activityRecords.refId, row.id)));
+  // Its stored heart-rate figures go with it, out of the term and district rollups too.
+  await removeLessonLoad(tx, row.id);
   await tx.delete(lessons).where(eq(lessons.id, row.id));
   return toRow(row);
 }

@@ -1,0 +1,171 @@
+/**
+ * The lesson-load rollups (decision 051): storeLessonLoad keeps lesson_load_school_days and lesson_load_student_terms
+ * in step with the stored rows, and the term summary and the district comparison read them with the same answers as
+ * the direct computation over every row. A seeded set through the real write path (minutes, then the store): a lesson
+ * stored twice, a late batch adding minutes and a student, a lesson deleted, lessons in two terms.
+ */
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEMESTER } from '@/domain/constants';
+import type { LoadDistrict, LoadSummary, LoadSummaryQuery } from '@/domain/lesson-load/reports';
+import { memberships, users } from '../../../server/db/schema/auth';
+import { lessons } from '../../../server/db/schema/lessons';
+import { classes, grades, schoolYears, semesters, students, teachers } from '../../../server/db/schema/school';
+import { addMinutes, foldMinutes, rebuildLessonLoadRollups, storeLessonLoad, type SampleToWrite } from '../../../server/modules/lesson-load/lesson-load.store';
+import { loadDistrict, loadSummary, rollupsCover } from '../../../server/modules/lesson-load/summary.service';
+import { deleteLesson } from '../../../server/modules/lessons/lessons.service';
+import type { Actor } from '../../../server/plugins/tenant';
+import { dataOf, DEMO, orgOf } from '../../support/factories';
+import { createTestApp, type TestApp } from '../../support/server-app';
+
+const K12 = '/api/busi/web/k12/class/load/summary';
+const ADMIN = '/api/busi/web/admin/class/load/schools';
+const MIN = 60_000;
+let t: TestApp;
+let school: string;
+let district: string;
+let gradeNo: number;
+let classIds: string[];
+
+/** Deterministic figures: the same set on every run. */
+function random(seed: number) {
+  let s = seed;
+  return () => ((s = (s * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+}
+const rnd = random(42);
+
+/** A closed 40-minute lesson (09:00 UTC+8 on `day`) of a class, without figures yet. */
+async function newLesson(classId: string, teacherId: string | null, day: string): Promise<{ id: string; start: number }> {
+  const start = Date.parse(`${day}T09:00:00+08:00`);
+  const [row] = await t.db
+    .insert(lessons)
+    .values({ orgId: school, type: 'practise', classId, teacherId, clientId: `rollup-${day}-${rnd()}`, items: ['run'], startedAt: new Date(start), endedAt: new Date(start + 40 * MIN) })
+    .returning({ id: lessons.id });
+  return { id: row.id, start };
+}
+
+/** Minutes of some students (a sample every 6 s), each around their own level: some mostly under 120 bpm (below), some peaking high. */
+async function addStudentMinutes(lessonId: string, start: number, kids: { id: string; level: number }[], fromMinute = 0, toMinute = 40): Promise<void> {
+  const samples: SampleToWrite[] = [];
+  for (const kid of kids) {
+    for (let m = fromMinute; m < toMinute; m++) {
+      const main = m >= 8 && m < 35;
+      for (let s = 0; s < 60; s += 6) {
+        const bpm = Math.round((main ? kid.level : kid.level - 30) + 25 * rnd() - 12);
+        samples.push({ studentId: kid.id, at: start + m * MIN + s * 1000, bpm: Math.max(60, Math.min(215, bpm)), intensity: null, age: 13 });
+      }
+    }
+  }
+  await t.db.transaction((tx) => addMinutes(tx, lessonId, foldMinutes(samples)));
+}
+
+const store = (lessonId: string) => t.db.transaction((tx) => storeLessonLoad(tx, lessonId));
+
+/** Both rollups as rows, sums rounded past float noise, in key order. */
+async function rollups() {
+  const { rows: days } = await t.db.execute(sql`select org_id, day::text, school_year, semester, lessons, meets, round(bpm_sum::numeric, 6)::text as bpm_sum, bpm_n, round(group_sum::numeric, 6)::text as group_sum, group_n,
+    round(individual_sum::numeric, 6)::text as individual_sum, individual_n, round(target_sum::numeric, 6)::text as target_sum, target_n from lesson_load_school_days order by 1, 2, 3, 4`);
+  const { rows: terms } = await t.db.execute(sql`select student_id, class_id, org_id, school_year, semester, lessons, below, round(density_sum::numeric, 6)::text as density_sum, density_n,
+    round(main_bpm_sum::numeric, 6)::text as main_bpm_sum, main_bpm_n, peaks from lesson_load_student_terms order by 1, 2, 3, 4, 5`);
+  return { days, terms };
+}
+
+const actorOf = (orgId: string): Actor => ({ tenantOrgId: orgId, dataScope: 'org' }) as unknown as Actor;
+const json = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+const now = new Date('2041-06-01T00:00:00Z');
+
+beforeAll(async () => {
+  t = await createTestApp();
+  school = (await orgOf(t, DEMO.school)).orgId;
+  [{ org: district }] = await t.db.select({ org: memberships.tenantOrgId }).from(memberships).innerJoin(users, eq(users.id, memberships.userId)).where(eq(users.accountNum, 'district01')).limit(1);
+  const cls = await t.db.select({ id: classes.id, gradeNo: grades.gradeNo }).from(classes).innerJoin(grades, eq(grades.id, classes.gradeId)).where(and(eq(classes.orgId, school), eq(grades.graduated, false))).orderBy(asc(grades.gradeNo), asc(classes.code)).limit(2);
+  classIds = cls.map((c) => c.id);
+  gradeNo = cls[0].gradeNo;
+  const [teacherA, teacherB] = await t.db.select({ id: teachers.id }).from(teachers).where(eq(teachers.orgId, school)).orderBy(teachers.name).limit(2);
+  const kidsOf = async (classId: string) => (await t.db.select({ id: students.id }).from(students).where(eq(students.classId, classId)).orderBy(students.regNo).limit(6)).map((s, i) => ({ id: s.id, level: [105, 112, 135, 150, 185, 190][i] }));
+  const kids = [await kidsOf(classIds[0]), await kidsOf(classIds[1])];
+
+  // Autumn 2040 (calendar term: no semester of the school that year), two classes, five weeks, two teachers.
+  const days = ['2040-09-03', '2040-09-05', '2040-09-10', '2040-09-12', '2040-09-17', '2040-09-19', '2040-10-08', '2041-01-15'];
+  const stored: { id: string; start: number; c: number }[] = [];
+  for (const [i, day] of days.entries()) {
+    for (const c of [0, 1]) {
+      const l = await newLesson(classIds[c], c === 0 ? teacherA.id : i % 2 ? teacherB.id : null, day);
+      // Not every student each time: a band forgotten now and then.
+      await addStudentMinutes(l.id, l.start, kids[c].filter((_, k) => (k + i) % 5 !== 0));
+      await store(l.id);
+      stored.push({ ...l, c });
+    }
+  }
+  // Stored twice (a repeated close) without a change, and again after a late batch: one student's missing minutes and
+  // a student who had none; another lesson's late batch moves its figures across the below/above lines.
+  await store(stored[2].id);
+  await addStudentMinutes(stored[3].id, stored[3].start, [kids[1][0], kids[1][4]], 0, 40);
+  await store(stored[3].id);
+  await store(stored[3].id);
+  await addStudentMinutes(stored[4].id, stored[4].start, [{ ...kids[0][1], level: 200 }], 10, 30);
+  await store(stored[4].id);
+  // A deleted lesson leaves nothing behind.
+  const [deleted] = await t.db.select({ id: lessons.id }).from(lessons).where(eq(lessons.id, stored[6].id));
+  await t.db.transaction((tx) => deleteLesson(tx, { tenantOrgId: school, dataScope: 'org' } as unknown as Actor, 'practise', deleted.id));
+  // Spring 2041 in the school's own semester (20 Feb – 10 Jul, summer break to 31 Aug): a lesson in its break counts in it.
+  const [year] = await t.db.insert(schoolYears).values({ orgId: school, startYear: 2040, academicYear: '2040-2041' }).returning({ id: schoolYears.id });
+  await t.db.insert(semesters).values({ orgId: school, schoolYearId: year.id, code: SEMESTER.spring, startDate: '2041-02-20', endDate: '2041-07-10', breakStart: '2041-07-11', breakEnd: '2041-08-31' });
+  for (const day of ['2041-02-21', '2041-03-07', '2041-03-14', '2041-07-20']) {
+    const l = await newLesson(classIds[0], teacherA.id, day);
+    await addStudentMinutes(l.id, l.start, kids[0]);
+    await store(l.id);
+  }
+});
+afterAll(() => t?.close());
+
+describe('lesson-load rollups', () => {
+  it('are what a rebuild from the stored rows makes: a lesson stored again, a late batch or a deletion is never counted twice', async () => {
+    const kept = await rollups();
+    expect(kept.days.length).toBeGreaterThan(10);
+    expect(kept.terms.length).toBeGreaterThan(10);
+    await t.db.transaction((tx) => rebuildLessonLoadRollups(tx));
+    expect(await rollups()).toEqual(kept);
+  });
+
+  it('the term summary from the rollups equals the direct computation over every per-student row, in every grouping and filter', async () => {
+    const terms: LoadSummaryQuery[] = [
+      { schoolYear: 2040, semester: SEMESTER.autumn },
+      { schoolYear: 2040, semester: SEMESTER.spring },
+    ];
+    let flagged = 0;
+    for (const term of terms) {
+      expect(await rollupsCover(t.db, school, (await loadSummary(t.db, actorOf(school), term, now)).term)).toBe(true);
+      for (const q of [{}, { group: 'teacher' }, { group: 'grade' }, { gradeNo }, { classId: classIds[1] }] as Partial<LoadSummaryQuery>[]) {
+        const query = new URLSearchParams(Object.entries({ ...term, ...q }).map(([k, v]) => [k, String(v)])).toString();
+        const viaRollups = dataOf<LoadSummary>(await t.as('school01').get(`${K12}?${query}`));
+        expect(viaRollups).toEqual(json(await loadSummary(t.db, actorOf(school), { ...term, ...q }, now, 'rows')));
+        flagged += viaRollups.below.length + viaRollups.above.length;
+      }
+    }
+    // The set is made to flag students both ways (else the comparison would prove little).
+    const autumn = dataOf<LoadSummary>(await t.as('school01').get(`${K12}?schoolYear=2040&semester=13`));
+    expect(autumn.below.length).toBeGreaterThan(0);
+    expect(autumn.above.length).toBeGreaterThan(0);
+    expect(autumn.total.lessons).toBe(15);
+    expect(flagged).toBeGreaterThan(4);
+  });
+
+  it("the district comparison from the school days equals the aggregate over every lesson row", async () => {
+    for (const semester of [SEMESTER.autumn, SEMESTER.spring]) {
+      const viaRollups = dataOf<LoadDistrict>(await t.as('district01').get(`${ADMIN}?schoolYear=2040&semester=${semester}`));
+      expect(viaRollups).toEqual(json(await loadDistrict(t.db, actorOf(district), { schoolYear: 2040, semester }, now, 'rows')));
+      expect(viaRollups.schools.find((s) => s.orgId === school)!.lessons).toBeGreaterThan(0);
+    }
+  });
+
+  it("after the school's semester changes, the summary reads the per-student rows and still answers the same", async () => {
+    // The semester now ends in June: the July lessons were counted in spring when stored, but are outside it now.
+    await t.db.update(semesters).set({ endDate: '2041-06-30', breakStart: null, breakEnd: null }).where(and(eq(semesters.orgId, school), eq(semesters.code, SEMESTER.spring)));
+    const term = { schoolYear: 2040, semester: SEMESTER.spring } as const;
+    expect(await rollupsCover(t.db, school, (await loadSummary(t.db, actorOf(school), term, now)).term)).toBe(false);
+    const viaService = dataOf<LoadSummary>(await t.as('school01').get(`${K12}?schoolYear=2040&semester=${SEMESTER.spring}`));
+    expect(viaService).toEqual(json(await loadSummary(t.db, actorOf(school), term, now, 'rows')));
+    expect(viaService.total.lessons).toBe(3);
+  });
+});
