@@ -86,7 +86,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Every route validates and serializes with zod: given here, Fastify never loads its default compilers (ajv,
     // fast-json-stringify) at start (docs/performance.md, "Server start").
     // The factories' types are ajv's and fast-json-stringify's; the zod compilers stand in for them (cast once here).
-    schemaController: { compilersFactory: { buildValidator: () => validatorCompiler, buildSerializer: () => serializerCompiler } as ZodCompilersFactory },
+    schemaController: { compilersFactory: { buildValidator: () => validatorCompiler, buildSerializer: () => serializerCompiler } as unknown as ZodCompilersFactory },
   }).withTypeProvider<ZodTypeProvider>();
   built.app = app;
   app.setValidatorCompiler(validatorCompiler);
