@@ -1,10 +1,8 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activityRecords } from '../../../server/db/schema/activities';
 import { memberships, users } from '../../../server/db/schema/auth';
 import { sensitiveViews } from '../../../server/db/schema/data-access';
 import { physiqueResults } from '../../../server/db/schema/physique';
-import { teachers } from '../../../server/db/schema/school';
 import { orgSecuritySettings } from '../../../server/db/schema/security';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
 import { readZipDirectory, readZipEntry } from '../../../server/lib/spreadsheet/zip';
@@ -38,20 +36,23 @@ const footer = (file: Buffer) => readZipEntry(file, readZipDirectory(file).get('
 
 describe('the score export (a job) above the threshold', () => {
   it('is refused with 409 at once, then requested, approved and downloaded as the workbook of every result; below it starts', async () => {
-    const year = await t.db.execute<{ id: string; n: number }>(
-      sql`select school_year_id as id, count(*)::int as n from physique_results where org_id = ${k12Id} group by school_year_id order by count(*) desc limit 1`,
-    );
-    const { id: schoolYearId, n } = year.rows[0];
+    const [top] = await t.db
+      .select({ planId: physiqueResults.planId, n: sql<number>`count(*)::int` })
+      .from(physiqueResults)
+      .where(eq(physiqueResults.orgId, k12Id))
+      .groupBy(physiqueResults.planId)
+      .orderBy(desc(sql`count(*)`))
+      .limit(1);
+    const { planId, n } = top;
     expect(n).toBeGreaterThan(2);
-    expect(await t.db.$count(physiqueResults, and(eq(physiqueResults.orgId, k12Id), eq(physiqueResults.schoolYearId, schoolYearId)))).toBe(n);
     await setThreshold(n - 1);
     const url = `${K12}/organizeTest/scoreSearch/export`;
-    const refused = await t.as('school01').post(url, { schoolYearId });
+    const refused = await t.as('school01').post(url, { planId });
     expect(refused.status).toBe(409);
     expect(refused.body.msg).toContain('审批');
     expect(refused.body.data).toMatchObject({ field: 'exportApproval', path: url });
 
-    const request = await t.as('school01').post<{ id: string }>(APPROVAL, { screen: 'k12.test.scoreSearch', path: url, query: { schoolYearId }, reason: '体测成绩上报核对' });
+    const request = await t.as('school01').post<{ id: string }>(APPROVAL, { screen: 'k12.test.scoreSearch', path: url, query: { planId }, reason: '体测成绩上报核对' });
     expect(request.status).toBe(200);
     const id = request.body.data.id;
     expect((await t.as('school01').get(`${APPROVAL}/${id}/download`)).status).toBe(409);
@@ -64,37 +65,37 @@ describe('the score export (a job) above the threshold', () => {
 
     // At the threshold the job starts as before.
     await setThreshold(n);
-    const started = await t.as('school01').post<{ id: string }>(url, { schoolYearId });
+    const started = await t.as('school01').post<{ id: string }>(url, { planId });
     expect(started.status).toBe(200);
     expect(started.body.data.id).toBeTruthy();
   });
 });
 
-describe('an export with path params (a contest entries list)', () => {
-  it('names its path in the refusal; the request keeps it and the download is that contest', async () => {
-    const top = await t.db
-      .select({ id: activityRecords.refId, n: sql<number>`count(*)::int` })
-      .from(activityRecords)
-      .where(and(eq(activityRecords.orgId, k12Id), eq(activityRecords.kind, 'contest')))
-      .groupBy(activityRecords.refId)
-      .orderBy(desc(sql`count(*)`))
-      .limit(1);
-    expect(top[0]?.n ?? 0).toBeGreaterThan(1);
-    const { id: contestId, n } = top[0];
+describe('an export with path params (a plan\'s sign-up list, beside the page\'s template)', () => {
+  it('names its path in the refusal; the request keeps it and the download is that plan\'s list', async () => {
+    const [plan] = await t.db.select({ planId: physiqueResults.planId }).from(physiqueResults).where(eq(physiqueResults.orgId, k12Id)).limit(1);
+    const url = `${K12}/organizeTest/testManage/signUp/export/${plan.planId}`;
+    await setThreshold(100_000);
+    const whole = await t.as('school01').get(url);
+    expect(whole.status).toBe(200);
+    const n = (await readXlsxRows(whole.res.rawPayload)).rows.length - 1;
+    expect(n).toBeGreaterThan(1);
     await setThreshold(n - 1);
-    const url = `${K12}/onlineManagement/competitionRank/${contestId}/entries/export`;
     const refused = await t.as('school01').get(url);
     expect(refused.status).toBe(409);
     expect(refused.body.data).toMatchObject({ field: 'exportApproval', path: url });
+    // The blank template of the same page names nobody: never refused.
+    expect((await t.as('school01').get(`${K12}/organizeTest/testManage/import/template`)).status).toBe(200);
     // The path must name an export of the page that opted in.
-    const wrong = await t.as('school01').post(APPROVAL, { screen: 'k12.contest.competitionRank', path: `${K12}/onlineManagement/competitionRank/${contestId}/nothing`, query: {}, reason: '比赛名单' });
+    const wrong = await t.as('school01').post(APPROVAL, { screen: 'k12.test.testManage', path: `${K12}/organizeTest/testManage/signUp/nothing/${plan.planId}`, query: {}, reason: '报名名单' });
     expect(wrong.status).toBe(404);
-    const request = await t.as('school01').post<{ id: string }>(APPROVAL, { screen: 'k12.contest.competitionRank', path: url, query: {}, reason: '比赛名单' });
+    const request = await t.as('school01').post<{ id: string }>(APPROVAL, { screen: 'k12.test.testManage', path: url, query: {}, reason: '报名名单' });
     expect(request.status).toBe(200);
     expect((await t.as('school01').post(`${APPROVAL}/${request.body.data.id}/decide`, { approve: true })).status).toBe(200);
     const file = await t.request({ url: `${APPROVAL}/${request.body.data.id}/download`, token: await t.as('school01').token() });
     expect(file.statusCode).toBe(200);
     expect((await readXlsxRows(file.rawPayload)).rows.length - 1).toBe(n);
+    expect(footer(file.rawPayload)).toMatch(/<oddFooter>[^<]*school01/);
   });
 });
 
@@ -109,17 +110,18 @@ describe('an export of unmasked numbers', () => {
     expect(rows).toHaveLength(1);
     const [me] = await t.db.select().from(users).where(eq(users.accountNum, 'school01'));
     expect(rows[0]).toMatchObject({ userId: me.id, accountNum: 'school01', userName: me.name, screen: 'k12.user.teacher', orgId: k12Id });
-    const withNumbers = await t.db
-      .select({ id: teachers.id, name: teachers.name })
-      .from(teachers)
-      .where(and(eq(teachers.orgId, k12Id), sql`coalesce(${teachers.mobile}, '') <> '' or coalesce(${teachers.idCard}, '') <> '' or coalesce(${teachers.certificateNo}, '') <> ''`));
-    expect(withNumbers.length).toBeGreaterThan(0);
-    expect(rows[0].peopleCount).toBe(withNumbers.length);
-    expect(rows[0].people.map((p) => p.id).sort()).toEqual(withNumbers.map((p) => p.id).sort());
-    expect(rows[0].people.find((p) => p.id === withNumbers[0].id)?.name).toBe(withNumbers[0].name);
-    // The file holds those numbers unmasked.
+    // The people named are exactly those whose mobile or ID number the file holds.
     const { rows: sheet } = await readXlsxRows(res.res.rawPayload);
-    expect(sheet.flat().some((v) => /^1\d{10}$/.test(String(v)))).toBe(true);
+    const [head, ...body] = sheet.map((r) => r.map((v) => String(v ?? '')));
+    const numbers = ['手机号', '身份证号', '证件号码'].map((h) => head.indexOf(h));
+    expect(numbers.every((i) => i >= 0)).toBe(true);
+    const withNumbers = body.filter((r) => numbers.some((i) => r[i] !== ''));
+    expect(withNumbers.length).toBeGreaterThan(0);
+    // Unmasked in the file.
+    expect(withNumbers.some((r) => /^1\d{10}$/.test(r[numbers[0]]))).toBe(true);
+    expect(withNumbers.some((r) => numbers.some((i) => r[i].includes('*')))).toBe(false);
+    expect(rows[0].peopleCount).toBe(withNumbers.length);
+    expect(rows[0].people.map((p) => p.name).sort()).toEqual(withNumbers.map((r) => r[head.indexOf('姓名')]).sort());
   });
 
   it('an export of a list without numbers logs nothing', async () => {
