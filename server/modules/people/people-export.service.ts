@@ -163,62 +163,62 @@ export async function studentExport(db: DbOrTx, actor: Actor, key: string, f: St
   async function* batches() {
     let after = '';
     try {
-    for (;;) {
-      const rows = await db
-        .select({
-          id: students.id,
-          name: students.name,
-          regNo: students.regNo,
-          studentNo: students.studentNo,
-          gender: students.gender,
-          birthDate: students.birthDate,
-          ethnicity: students.ethnicity,
-          gradeNo: grades.gradeNo,
-          className: classes.name,
-        })
-        .from(students)
-        .innerJoin(classes, eq(classes.id, students.classId))
-        .innerJoin(grades, eq(grades.id, classes.gradeId))
-        .where(and(...filters, after ? gt(students.regNo, after) : undefined))
-        .orderBy(asc(students.regNo))
-        .limit(BATCH);
-      if (rows.length === 0) return;
-      after = rows[rows.length - 1].regNo;
-      const links = await db
-        .select({ studentId: parentStudents.studentId, parentId: parents.id, name: parents.name, mobile: parents.mobile, gender: parents.gender, relation: parentStudents.relation })
-        .from(parentStudents)
-        .innerJoin(parents, eq(parents.id, parentStudents.parentId))
-        .where(
-          inArray(
-            parentStudents.studentId,
-            rows.map((r) => r.id),
-          ),
-        )
-        .orderBy(asc(parents.createdAt));
-      const parentsOf = new Map<string, typeof links>();
-      for (const l of links) parentsOf.set(l.studentId, [...(parentsOf.get(l.studentId) ?? []), l]);
-      yield rows.map((s) => {
-        const values: Record<string, unknown> = {
-          name: s.name,
-          regNo: s.regNo,
-          studentNo: s.studentNo ?? '',
-          gender: GENDER_LABELS[s.gender],
-          birthDate: s.birthDate ?? '',
-          ethnicity: ethnicityName(s.ethnicity) ?? s.ethnicity,
-          grade: gradeName(t, s.gradeNo),
-          className: s.className,
-        };
-        (parentsOf.get(s.id) ?? []).slice(0, PARENT_GROUPS.length).forEach((p, i) => {
-          const g = PARENT_GROUPS[i];
-          values[g.name] = p.name;
-          values[g.mobile] = shown.shown('mobile', p.mobile, { id: p.parentId, name: p.name });
-          values[g.relation] = RELATION_LABELS[p.relation as ParentRelation] ?? p.relation;
-          values[g.gender] = GENDER_LABELS[p.gender];
+      for (;;) {
+        const rows = await db
+          .select({
+            id: students.id,
+            name: students.name,
+            regNo: students.regNo,
+            studentNo: students.studentNo,
+            gender: students.gender,
+            birthDate: students.birthDate,
+            ethnicity: students.ethnicity,
+            gradeNo: grades.gradeNo,
+            className: classes.name,
+          })
+          .from(students)
+          .innerJoin(classes, eq(classes.id, students.classId))
+          .innerJoin(grades, eq(grades.id, classes.gradeId))
+          .where(and(...filters, after ? gt(students.regNo, after) : undefined))
+          .orderBy(asc(students.regNo))
+          .limit(BATCH);
+        if (rows.length === 0) return;
+        after = rows[rows.length - 1].regNo;
+        const links = await db
+          .select({ studentId: parentStudents.studentId, parentId: parents.id, name: parents.name, mobile: parents.mobile, gender: parents.gender, relation: parentStudents.relation })
+          .from(parentStudents)
+          .innerJoin(parents, eq(parents.id, parentStudents.parentId))
+          .where(
+            inArray(
+              parentStudents.studentId,
+              rows.map((r) => r.id),
+            ),
+          )
+          .orderBy(asc(parents.createdAt));
+        const parentsOf = new Map<string, typeof links>();
+        for (const l of links) parentsOf.set(l.studentId, [...(parentsOf.get(l.studentId) ?? []), l]);
+        yield rows.map((s) => {
+          const values: Record<string, unknown> = {
+            name: s.name,
+            regNo: s.regNo,
+            studentNo: s.studentNo ?? '',
+            gender: GENDER_LABELS[s.gender],
+            birthDate: s.birthDate ?? '',
+            ethnicity: ethnicityName(s.ethnicity) ?? s.ethnicity,
+            grade: gradeName(t, s.gradeNo),
+            className: s.className,
+          };
+          (parentsOf.get(s.id) ?? []).slice(0, PARENT_GROUPS.length).forEach((p, i) => {
+            const g = PARENT_GROUPS[i];
+            values[g.name] = p.name;
+            values[g.mobile] = shown.shown('mobile', p.mobile, { id: p.parentId, name: p.name });
+            values[g.relation] = RELATION_LABELS[p.relation as ParentRelation] ?? p.relation;
+            values[g.gender] = GENDER_LABELS[p.gender];
+          });
+          return columns.map((c) => values[c.key] ?? '');
         });
-        return columns.map((c) => values[c.key] ?? '');
-      });
-      if (rows.length < BATCH) return;
-    }
+        if (rows.length < BATCH) return;
+      }
     } finally {
       await shown.log();
     }
@@ -270,54 +270,54 @@ export async function accountExport(db: DbOrTx, actor: Actor, kind: 'staff' | 'u
   async function* batches() {
     let after = '';
     try {
-    for (;;) {
-      const fields = {
-        id: idColumn,
-        accountNum: users.accountNum,
-        name: kind === 'staff' ? teachers.name : users.name,
-        mobile: kind === 'staff' ? teachers.mobile : users.mobile,
-        role: staffRoleName as SQL<string | null>,
-        gender: teachers.gender,
-        workNo: teachers.workNo,
-        idCard: teachers.idCard,
-        certificateType: teachers.certificateType,
-        certificateNo: teachers.certificateNo,
-      };
-      const rows =
-        kind === 'staff'
-          ? await db
-              .select(fields)
-              .from(teachers)
-              .leftJoin(users, eq(users.id, teachers.userId))
-              .leftJoin(memberships, staffAccount)
-              .where(and(where, after ? gt(teachers.id, after) : undefined))
-              .orderBy(asc(teachers.id))
-              .limit(BATCH)
-          : await db
-              .select(fields)
-              .from(memberships)
-              .innerJoin(users, eq(users.id, memberships.userId))
-              .leftJoin(teachers, and(eq(teachers.userId, users.id), eq(teachers.orgId, org)))
-              .where(and(where, after ? gt(memberships.id, after) : undefined))
-              .orderBy(asc(memberships.id))
-              .limit(BATCH);
-      if (rows.length === 0) return;
-      after = String(rows[rows.length - 1].id);
-      yield rows.map((r) => {
-        const person = { id: String(r.id), name: r.name ?? '' };
-        const values: Record<string, unknown> = {
-          ...r,
-          password: '',
-          mobile: shown.shown('mobile', r.mobile, person),
-          idCard: shown.shown('idNumber', r.idCard, person),
-          certificateNo: shown.shown('idNumber', r.certificateNo, person),
-          gender: r.gender ? GENDER_LABELS[r.gender] : '',
-          certificateType: r.certificateType ? (CERTIFICATE_LABELS[r.certificateType as keyof typeof CERTIFICATE_LABELS] ?? r.certificateType) : '',
+      for (;;) {
+        const fields = {
+          id: idColumn,
+          accountNum: users.accountNum,
+          name: kind === 'staff' ? teachers.name : users.name,
+          mobile: kind === 'staff' ? teachers.mobile : users.mobile,
+          role: staffRoleName as SQL<string | null>,
+          gender: teachers.gender,
+          workNo: teachers.workNo,
+          idCard: teachers.idCard,
+          certificateType: teachers.certificateType,
+          certificateNo: teachers.certificateNo,
         };
-        return columns.map((c) => values[c.key] ?? '');
-      });
-      if (rows.length < BATCH) return;
-    }
+        const rows =
+          kind === 'staff'
+            ? await db
+                .select(fields)
+                .from(teachers)
+                .leftJoin(users, eq(users.id, teachers.userId))
+                .leftJoin(memberships, staffAccount)
+                .where(and(where, after ? gt(teachers.id, after) : undefined))
+                .orderBy(asc(teachers.id))
+                .limit(BATCH)
+            : await db
+                .select(fields)
+                .from(memberships)
+                .innerJoin(users, eq(users.id, memberships.userId))
+                .leftJoin(teachers, and(eq(teachers.userId, users.id), eq(teachers.orgId, org)))
+                .where(and(where, after ? gt(memberships.id, after) : undefined))
+                .orderBy(asc(memberships.id))
+                .limit(BATCH);
+        if (rows.length === 0) return;
+        after = String(rows[rows.length - 1].id);
+        yield rows.map((r) => {
+          const person = { id: String(r.id), name: r.name ?? '' };
+          const values: Record<string, unknown> = {
+            ...r,
+            password: '',
+            mobile: shown.shown('mobile', r.mobile, person),
+            idCard: shown.shown('idNumber', r.idCard, person),
+            certificateNo: shown.shown('idNumber', r.certificateNo, person),
+            gender: r.gender ? GENDER_LABELS[r.gender] : '',
+            certificateType: r.certificateType ? (CERTIFICATE_LABELS[r.certificateType as keyof typeof CERTIFICATE_LABELS] ?? r.certificateType) : '',
+          };
+          return columns.map((c) => values[c.key] ?? '');
+        });
+        if (rows.length < BATCH) return;
+      }
     } finally {
       await shown.log();
     }
@@ -347,21 +347,21 @@ export async function parentExport(db: DbOrTx, actor: Actor, key: string, f: { k
   async function* batches() {
     let after = '';
     try {
-    for (;;) {
-      const rows = await db
-        .select({ id: parents.id, name: parents.name, gender: parents.gender, mobile: parents.mobile, createdAt: parents.createdAt, version: parents.version })
-        .from(parents)
-        .where(and(where, after ? gt(parents.id, after) : undefined))
-        .orderBy(asc(parents.id))
-        .limit(BATCH);
-      if (rows.length === 0) return;
-      after = rows[rows.length - 1].id;
-      const records = await withChildren(db, rows);
-      yield records.flatMap((p) =>
-        p.children.map((c) => [p.name, GENDER_LABELS[p.gender], shown.shown('mobile', p.mobile, p) ?? '', c.name, c.regNo, c.className, RELATION_LABELS[c.relation] ?? c.relation]),
-      );
-      if (rows.length < BATCH) return;
-    }
+      for (;;) {
+        const rows = await db
+          .select({ id: parents.id, name: parents.name, gender: parents.gender, mobile: parents.mobile, createdAt: parents.createdAt, version: parents.version })
+          .from(parents)
+          .where(and(where, after ? gt(parents.id, after) : undefined))
+          .orderBy(asc(parents.id))
+          .limit(BATCH);
+        if (rows.length === 0) return;
+        after = rows[rows.length - 1].id;
+        const records = await withChildren(db, rows);
+        yield records.flatMap((p) =>
+          p.children.map((c) => [p.name, GENDER_LABELS[p.gender], shown.shown('mobile', p.mobile, p) ?? '', c.name, c.regNo, c.className, RELATION_LABELS[c.relation] ?? c.relation]),
+        );
+        if (rows.length < BATCH) return;
+      }
     } finally {
       await shown.log();
     }
