@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ok } from '@/domain/api';
 import { ERR, OK_MSG } from '@/domain/errors';
 import type { ButtonAction } from '@/domain/menus/catalog';
+import { pageAccess } from '@/domain/menus/access';
 import type { AuditAction, AuditEntity } from '@/domain/platform/audit';
 import type { Locale } from '@/domain/constants';
 import type { Db, Tx } from '../db/client';
@@ -134,7 +135,7 @@ export interface FileActionSpec<P, Q, B, W = Actor, A = Permission> extends Acti
   read(db: Db, actor: W, input: ActionInput<P, Q, B>, ctx: ActionContext): Promise<FileAnswer>;
   /**
    * An export of personal data: above the organisation's `exportApprovalRows` it is refused (409, field
-   * `exportApproval`) and goes through the approval flow (server/lib/export-approval.ts); one per page key.
+   * `exportApproval`) and goes through the approval flow (server/lib/export-approval.ts).
    */
   approval?: ExportApproval<ActionInput<P, Q, B>>;
 }
@@ -156,6 +157,12 @@ export interface WriteActionSpec<P, Q, B, W = Actor, A = Permission> extends Act
  */
 export interface JobActionSpec<P, Q, B, W = Actor, A = Permission> extends ActionBase<P, Q, B, A> {
   enqueue(db: Db, actor: W, input: ActionInput<P, Q, B>, ctx: ActionContext): Promise<string>;
+  /**
+   * A job that exports personal data: above the organisation's `exportApprovalRows` the start is refused (409, field
+   * `exportApproval`) like a file action's; the approved download builds the same file with `file` from the kept body
+   * (streamed to the requester, no job: the approval already waited).
+   */
+  approval?: ExportApproval<ActionInput<P, Q, B>> & { file(db: Db, actor: Actor, input: ActionInput<P, Q, B>, ctx: ActionContext): Promise<FileAnswer> };
 }
 
 /** Every kind of action, for a caller `W` under access `A`. */
@@ -182,6 +189,9 @@ export interface DeclaredAction {
   params?: z.ZodType;
   body?: z.ZodType;
 }
+
+/** The permission code of a page's view or button (as `requireAccess` checks it). */
+const codeOf = (key: string, action: ButtonAction | 'view') => (action === 'view' ? pageAccess(key).view : pageAccess(key).need(action));
 
 const isUuidParam = (name: string) => name === 'id' || name.endsWith('Id');
 
@@ -222,29 +232,46 @@ export function resourceAction<P extends z.ZodType | undefined, Q extends z.ZodT
       body: spec.body,
     },
   });
-  if (file?.approval) {
-    const approval = file.approval;
+  // An export of personal data that opted into approval is kept under its page so the approval can run it later.
+  const approval = file?.approval ?? job?.approval;
+  if (approval) {
     const first = accesses[0];
     if (!first) throw new Error(`${spec.method} ${url}: an export with approval needs a page`);
+    const read = job?.approval ? job.approval.file : file!.read;
     registerApprovedExport(app.db, {
       screen: first[0],
-      query: spec.query,
-      rows: (db, actor, input) => approval.rows(db, actor, input as ActionInput<P, Q, B>),
-      // The approved file: the kept query read again by the same read, on the primary (docs/decisions/059).
-      run: async (request, reply, actor, query) => {
-        const parsed = spec.query ? spec.query.parse(query) : undefined;
-        const input = { params: undefined, query: parsed, body: undefined } as ActionInput<P, Q, B>;
-        const shown = requestedColumns(`/?${new URLSearchParams(query).toString()}`);
-        return sendRead(request, reply, actor, input, shown, (read) => read(app.db));
+      url,
+      // A job's filter is its body; kept (and re-read) as the request's query.
+      query: job ? spec.body : spec.query,
+      params: spec.params,
+      may: (actor) => accesses.every(([key, action, ...alternatives]) => [[key, action] as const, ...alternatives].some(([k, a]) => actor.permissions.has(codeOf(k, a)))),
+      rows: (db, actor, { query, params }) => approval.rows(db, actor, (job ? { params, query: undefined, body: query } : { params, query, body: undefined }) as ActionInput<P, Q, B>),
+      // The approved file: the kept input read again by the same read, on the primary (docs/decisions/059).
+      run: async (request, reply, actor, kept) => {
+        const schema = job ? spec.body : spec.query;
+        const parsed = schema ? schema.parse(kept.query) : undefined;
+        const ids = Object.fromEntries(Object.entries(kept.params ?? {}).map(([k, v]) => [k, isUuidParam(k) ? uuidOr404(v) : v]));
+        const params = spec.params ? spec.params.parse(ids) : undefined;
+        const input = (job ? { params, query: undefined, body: parsed } : { params, query: parsed, body: undefined }) as ActionInput<P, Q, B>;
+        const shown = requestedColumns(`/?${new URLSearchParams(kept.query).toString()}`);
+        return sendRead(request, reply, actor, input, shown, (on) => on(app.db), read);
       },
     });
   }
   /** Reads the file and sends it, with the exporter and time written in it (server/lib/export-approval.ts). */
-  async function sendRead(request: FastifyRequest, reply: FastifyReply, who: Actor | SignedIn, input: ActionInput<P, Q, B>, shown: string[] | undefined, readOn: <T>(read: (db: Db) => Promise<T>) => Promise<T>) {
+  async function sendRead(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    who: Actor | SignedIn,
+    input: ActionInput<P, Q, B>,
+    shown: string[] | undefined,
+    readOn: <T>(read: (db: Db) => Promise<T>) => Promise<T>,
+    fileRead: (db: Db, who: Actor, input: ActionInput<P, Q, B>, ctx: ActionContext) => Promise<FileAnswer>,
+  ) {
     const ctx: ActionContext = { t: request.t, locale: request.locale, now: app.now() };
     const [me] = await app.db.select({ name: users.name, account: users.accountNum }).from(users).where(eq(users.id, who.userId)).limit(1);
     return withExportStamp({ name: me?.name ?? '', account: me?.account ?? '', at: ctx.now }, async () => {
-      const sent = await readOn((db) => file!.read(db, who, input, ctx));
+      const sent = await readOn((db) => fileRead(db, who as Actor, input, ctx));
       if (sent.headers) void reply.headers(sent.headers);
       if ('sheet' in sent) return sendXlsx(reply, listSheetWorkbook(sent.sheet, shown), sent.fileName);
       return 'workbook' in sent ? sendXlsx(reply, sent.workbook, sent.fileName) : sendFile(reply, sent.body, sent.fileName, sent.contentType);
@@ -284,10 +311,13 @@ export function resourceAction<P extends z.ZodType | undefined, Q extends z.ZodT
         // Checked before the read: a bad `columns` is refused without reading anything.
         const shown = requestedColumns(request.url);
         // Above the organisation's threshold an export of personal data needs an approval (docs/product-rules.md#personal-data-access).
-        if (file.approval) await checkExportRows(app.db, who as Actor, await readOn((db) => file.approval!.rows(db, who as Actor, input)));
-        return sendRead(request, reply, who, input, shown, readOn);
+        if (file.approval) await checkExportRows(app.db, who as Actor, await readOn((db) => file.approval!.rows(db, who as Actor, input)), pathOf(request));
+        return sendRead(request, reply, who, input, shown, readOn, file.read as (db: Db, who: Actor, input: ActionInput<P, Q, B>, ctx: ActionContext) => Promise<FileAnswer>);
       }
-      if (job) return answer({ id: await job.enqueue(app.db, who, input, ctx) });
+      if (job) {
+        if (job.approval) await checkExportRows(app.db, who as Actor, await readOn((db) => job.approval!.rows(db, who as Actor, input)), pathOf(request));
+        return answer({ id: await job.enqueue(app.db, who, input, ctx) });
+      }
       if (!write) {
         const { read } = spec as ReadActionSpec<P, Q, B, R, Actor | SignedIn>;
         return answer(await readOn((db) => read(db, who, input, ctx)));
@@ -316,6 +346,9 @@ export function resourceAction<P extends z.ZodType | undefined, Q extends z.ZodT
 
 /** A job action's answer: the job's id, which the tasks panel follows (GET /api/busi/web/jobs/:id). */
 const jobStarted = z.object({ id: z.string() });
+
+/** The request's path without its query: names an export and its params for the approval request. */
+const pathOf = (request: FastifyRequest) => request.url.split('?')[0];
 
 function signedInOf(request: FastifyRequest): SignedIn {
   if (!request.session) throw new AppError(401, ERR.sessionExpired);

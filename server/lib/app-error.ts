@@ -9,10 +9,13 @@ export type MessageKey = `${string}:${string}`;
 export interface AppErrorOptions {
   /** The request field at fault: answered as `data.field` so a form shows the message on that field. */
   field?: string;
+  /** More of the answer's `data` beside `field` (e.g. the path of an export that needs approval). */
+  data?: Record<string, string>;
 }
 
 export class AppError extends Error {
   readonly field?: string;
+  readonly data?: Record<string, string>;
   /**
    * `params` values that are themselves i18n keys ('school:entity.students') are translated before they are
    * interpolated, so a message can name another entity in the request's language.
@@ -26,6 +29,7 @@ export class AppError extends Error {
     super(i18nKey);
     this.name = 'AppError';
     this.field = options.field;
+    this.data = options.data;
   }
 }
 

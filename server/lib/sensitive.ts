@@ -64,6 +64,14 @@ export async function logReveal(db: DbOrTx, actor: Actor, key: string, rows: rea
       const r = row as { id?: unknown; name?: unknown };
       return { id: String(r.id ?? ''), name: String(r.name ?? '') };
     });
+  await logPeople(db, actor, key, people, via, now);
+}
+
+/**
+ * Writes one log row naming `people` (the first REVEAL_PEOPLE_MAX; the count keeps them all), or nothing when none.
+ * One row per reveal, as the auditor reads it: one list page, one form, one exported file.
+ */
+async function logPeople(db: DbOrTx, actor: Actor, key: string, people: ShownPerson[], via: RevealVia, now: Date): Promise<void> {
   if (people.length === 0) return;
   const [viewer] = await db.select({ name: users.name, accountNum: users.accountNum }).from(users).where(eq(users.id, actor.userId)).limit(1);
   const named = people.slice(0, REVEAL_PEOPLE_MAX);
@@ -79,6 +87,28 @@ export async function logReveal(db: DbOrTx, actor: Actor, key: string, rows: rea
     peopleText: named.map((p) => p.name).join(' '),
     peopleCount: people.length,
   });
+}
+
+/**
+ * The unmasked numbers an export writes (docs/product-rules.md#personal-data-access): a streamed export adds each
+ * person whose mobile or ID number it wrote as it writes them, and logs them as one view (`via: 'export'`) when the file
+ * ends, whether it was read to the end or not; an actor without page `key`'s `sensitive` button gets masked values and
+ * no log.
+ */
+export function exportReveals(db: DbOrTx, actor: Actor, key: string, now: Date) {
+  const seen = seesSensitive(actor, key);
+  const people = new Map<string, string>();
+  return {
+    seen,
+    /** The value as the file writes it: unmasked (and its holder noted) for a role that may see it, else masked. */
+    shown(kind: MaskKind, value: string | null, person: ShownPerson): string | null {
+      if (!seen) return value === null ? null : MASKS[kind](value);
+      if (value) people.set(person.id, person.name);
+      return value;
+    },
+    /** Writes the log row of what was shown (none when nothing was). */
+    log: () => logPeople(db, actor, key, [...people].map(([id, name]) => ({ id, name })), 'export', now),
+  };
 }
 
 /**

@@ -33,11 +33,11 @@ export const errorsPlugin = fp(
       for (const [k, v] of Object.entries(params)) values[k] = typeof v === 'string' && I18N_KEY.test(v) && app.i18n.exists(v) ? t(v) : v;
       return t(key, values);
     };
-    const send = (reply: FastifyReply, status: number, msg: string, field?: string) =>
-      reply.status(status).send(field ? { ...fail(status, msg), data: { field } } : fail(status, msg));
+    const send = (reply: FastifyReply, status: number, msg: string, field?: string, data?: Record<string, string>) =>
+      reply.status(status).send(field ? { ...fail(status, msg), data: { ...data, field } } : fail(status, msg));
 
     app.setErrorHandler((error: FastifyError, request, reply) => {
-      if (isAppError(error)) return send(reply, error.status, translate(request, error.i18nKey, error.params), error.field);
+      if (isAppError(error)) return send(reply, error.status, translate(request, error.i18nKey, error.params), error.field, error.data);
 
       if (hasZodFastifySchemaValidationErrors(error)) {
         const first = error.validation[0];

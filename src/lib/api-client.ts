@@ -26,6 +26,13 @@ function fieldOf(body: unknown): string | undefined {
   return typeof field === 'string' ? field : undefined;
 }
 
+/** `data.path` of a failure envelope (an export refused as needing an approval names itself). */
+function pathOf(body: unknown): string | undefined {
+  const data = isEnvelope(body) ? (body.data as unknown) : undefined;
+  const path = typeof data === 'object' && data !== null ? (data as { path?: unknown }).path : undefined;
+  return typeof path === 'string' ? path : undefined;
+}
+
 /** The current route path (without the /busi base), as the rt parameter carries it. */
 function currentRoutePath(): string {
   const { pathname, search } = window.location;
@@ -84,7 +91,7 @@ export function toApiError(error: unknown): ApiError {
     }
     const body: unknown = res.data;
     const msg = isEnvelope(body) && typeof body.msg === 'string' ? body.msg : '';
-    if (msg) return new ApiError(msg, String((body as Envelope<unknown>).code), res.status, fieldOf(body));
+    if (msg) return new ApiError(msg, String((body as Envelope<unknown>).code), res.status, fieldOf(body), pathOf(body));
     if (res.status >= 500) return new ApiError(i18next.t(ERR.server), String(res.status), res.status);
     return new ApiError(i18next.t(ERR.network), String(res.status), res.status);
   }
@@ -101,7 +108,7 @@ function unwrap<T>(response: AxiosResponse<unknown>): T {
     else handleUnauthorized();
     throw new ApiError(i18next.t(ERR.sessionExpired), '401', response.status);
   }
-  throw new ApiError(body.msg || i18next.t(ERR.server), String(body.code), response.status, fieldOf(body));
+  throw new ApiError(body.msg || i18next.t(ERR.server), String(body.code), response.status, fieldOf(body), pathOf(body));
 }
 
 /** Creates the configured axios instance; tests pass their own `adapter`. */
@@ -240,8 +247,7 @@ async function blobError(error: unknown, failure: string): Promise<ApiError> {
       try {
         const body: unknown = JSON.parse(await data.text());
         // The field travels too: a list opens the export approval request on `exportApproval` (docs/product-rules.md#personal-data-access).
-        const field = (body as { data?: { field?: unknown } | null }).data?.field;
-        if (isEnvelope(body) && body.msg) return new ApiError(body.msg, String(body.code), error.response.status, typeof field === 'string' ? field : undefined);
+        if (isEnvelope(body) && body.msg) return new ApiError(body.msg, String(body.code), error.response.status, fieldOf(body), pathOf(body));
       } catch {
         /* not an envelope */
       }

@@ -6,11 +6,14 @@ export class ApiError extends Error {
   readonly status?: number;
   /** The request field the server refused ('code', 'autumn.startDate'), when it named one (400). */
   readonly field?: string;
-  constructor(message: string, code: string, status?: number, field?: string) {
+  /** The path of an export the server refused as needing an approval (`data.path`), which names it for the request. */
+  readonly path?: string;
+  constructor(message: string, code: string, status?: number, field?: string, path?: string) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
     this.status = status;
     this.field = field;
+    this.path = path;
   }
 }

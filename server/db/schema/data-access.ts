@@ -57,6 +57,11 @@ export const exportRequests = pgTable(
     userName: text('user_name').notNull(),
     /** Catalogue page key of the export (`k12.user.student`). */
     screen: text('screen').notNull(),
+    /**
+     * The export's own path (params filled: `/api/busi/web/k12/…/<id>/entries/export`), naming which of the page's
+     * exports and for which row; null: the page's one export without params (a list's).
+     */
+    path: text('path'),
     query: jsonb('query').$type<Record<string, string>>().notNull(),
     rows: integer('rows').notNull(),
     reason: text('reason').notNull(),

@@ -7,7 +7,7 @@ import { resourceAction, type ActionContext } from '../../lib/action';
 import { audit } from '../../lib/audit';
 import { registerResource } from '../../lib/resource';
 import type { Actor } from '../../plugins/tenant';
-import { activityOptions, exerciseRecordPage, exportExerciseRecords, setExerciseRecordsInvalid, type ActivityReader } from './exercise-records.service';
+import { activityOptions, exerciseRecordExportRows, exerciseRecordPage, exportExerciseRecords, setExerciseRecordsInvalid, type ActivityReader } from './exercise-records.service';
 
 const translator = (t: ActionContext['t']) => (key: string, options?: Record<string, unknown>) => t(key, options ?? {});
 
@@ -37,6 +37,8 @@ export const exerciseRecordRoutes: FastifyPluginAsync<{ family: Family }> = asyn
         access: [key, 'export'],
         query: exerciseRecordFilter,
         answers: 'file',
+        // Students' records: above the organisation's threshold it needs an approval (docs/product-rules.md#personal-data-access).
+        approval: { rows: async (db, actor, { query }) => exerciseRecordExportRows(db, await reader(db, actor), query) },
         read: async (db, actor, { query }, { t, now }) => exportExerciseRecords(db, await reader(db, actor), query, translator(t), now),
       });
       // A batch over many records: audited as one row naming no single record (so the write logs its own row, not the

@@ -14,7 +14,7 @@ import { containsPattern } from '../../lib/query';
 import { inOrgSubtree } from '../../lib/tenancy';
 import type { ListSheet } from '../../lib/list-export';
 import { localDate } from '@/domain/dates';
-import { activityRecordExportRows, activityRecordPage, exportTimeFormat, type ActivityRecordSelected } from './record-list';
+import { activityRecordCount, activityRecordExportRows, activityRecordPage, exportTimeFormat, type ActivityRecordSelected } from './record-list';
 import { setActivityRecordsInvalid } from './record-validity';
 import { isoInstant } from '../../lib/iso';
 
@@ -73,6 +73,9 @@ export async function exerciseRecordPage(db: DbOrTx, reader: ActivityReader, q: 
   const { rows, total } = await activityRecordPage(db, recordFilter(reader, q), q);
   return { records: rows.map(toRow), total, current: q.current, size: q.size };
 }
+
+/** How many records the export of these filters writes (its approval's count, docs/product-rules.md#personal-data-access). */
+export const exerciseRecordExportRows = (db: DbOrTx, reader: ActivityReader, f: ExerciseRecordFilter): Promise<number> => activityRecordCount(db, recordFilter(reader, f));
 
 /** The filtered exercise records as an .xlsx. */
 export async function exportExerciseRecords(db: DbOrTx, reader: ActivityReader, f: ExerciseRecordFilter, t: Translate, now: Date) {

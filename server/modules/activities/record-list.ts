@@ -47,21 +47,27 @@ const ORDER = [desc(activityRecords.measuredAt), asc(activityRecords.id)];
 
 /** One page of the filtered records and the filtered total, queried together. */
 export async function activityRecordPage(db: DbOrTx, where: SQL | undefined, q: PageQuery): Promise<{ rows: ActivityRecordSelected[]; total: number }> {
-  const [rows, [{ total }]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     activityRecordQuery(db, where)
       .orderBy(...ORDER)
       .limit(q.size)
       .offset((q.current - 1) * q.size),
-    // The tables a filter may name (student keyword, grade), without the display-only joins.
-    db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(activityRecords)
-      .innerJoin(students, eq(students.id, activityRecords.studentId))
-      .innerJoin(classes, eq(classes.id, activityRecords.classId))
-      .innerJoin(grades, eq(grades.id, classes.gradeId))
-      .where(where),
+    activityRecordCount(db, where),
   ]);
   return { rows, total };
+}
+
+/** How many records match (a page's total, an export's rows for its approval). */
+export async function activityRecordCount(db: DbOrTx, where: SQL | undefined): Promise<number> {
+  // The tables a filter may name (student keyword, grade), without the display-only joins.
+  const [{ total }] = await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(activityRecords)
+    .innerJoin(students, eq(students.id, activityRecords.studentId))
+    .innerJoin(classes, eq(classes.id, activityRecords.classId))
+    .innerJoin(grades, eq(grades.id, classes.gradeId))
+    .where(where);
+  return total;
 }
 
 /** The filtered records of an export, newest first: one more than `max`, so the caller can refuse an export over it. */

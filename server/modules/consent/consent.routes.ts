@@ -78,6 +78,8 @@ export const consentRoutes: FastifyPluginAsync<{ family: ServedBy<'system.consen
         access: [key, 'export'],
         query: consentExportQuery,
         answers: 'file',
+        // Students and their guardians' consents (docs/product-rules.md#personal-data-access).
+        approval: { rows: async (db, actor, { query }) => (await consentRows(db, actor, query)).length },
         read: async (db, actor, { query }, { t }) => consentWorkbook(await consentRows(db, actor, query), t),
       });
     },

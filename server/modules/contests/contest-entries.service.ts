@@ -9,7 +9,7 @@ import { AppError } from '../../lib/app-error';
 import { inClassScope } from '../../lib/data-scope';
 import { containsPattern } from '../../lib/query';
 import type { ListSheet } from '../../lib/list-export';
-import { activityRecordExportRows, activityRecordPage, exportTimeFormat, type ActivityRecordSelected } from '../activities/record-list';
+import { activityRecordCount, activityRecordExportRows, activityRecordPage, exportTimeFormat, type ActivityRecordSelected } from '../activities/record-list';
 import { setActivityRecordsInvalid } from '../activities/record-validity';
 import { loadContest, type ContestReader } from './contests.service';
 import { localDate } from '@/domain/dates';
@@ -44,6 +44,12 @@ export async function contestEntryPage(db: DbOrTx, reader: ContestReader, contes
   await loadContest(db, reader, contestId);
   const { rows, total } = await activityRecordPage(db, entryFilter(reader, contestId, q), q);
   return { records: rows.map(toRow), total, current: q.current, size: q.size };
+}
+
+/** How many entries the export of these filters writes (its approval's count); 404 for a contest out of reach. */
+export async function contestEntryExportRows(db: DbOrTx, reader: ContestReader, contestId: string, f: ContestEntryFilter): Promise<number> {
+  await loadContest(db, reader, contestId);
+  return activityRecordCount(db, entryFilter(reader, contestId, f));
 }
 
 /** The filtered entries of a contest as an .xlsx named after the contest. */

@@ -28,7 +28,7 @@ import { registerRefCheck } from '../activities/ref-checks';
 import { activityOptions } from '../activities/exercise-records.service';
 import { contestRefCheck } from './contest-ref-check';
 import { exportLeaderboard } from './contest-export';
-import { contestEntryPage, exportContestEntries, setContestEntriesInvalid } from './contest-entries.service';
+import { contestEntryExportRows, contestEntryPage, exportContestEntries, setContestEntriesInvalid } from './contest-entries.service';
 import {
   classLeaderboard,
   contestById,
@@ -167,6 +167,8 @@ export const contestRoutes: FastifyPluginAsync<{ family: Family }> = async (app,
         params: idParamsSchema,
         query: leaderboardQuery,
         answers: 'file',
+        // Students' ranks and scores (docs/product-rules.md#personal-data-access): one row per participant.
+        approval: { rows: async (db, actor, { params, query }) => (await studentLeaderboard(db, await reader(db, actor), params.id, query, 1)).total },
         read: async (db, actor, { params, query }, { t }) => exportLeaderboard(db, await reader(db, actor), params.id, query, translator(t)),
       });
       resourceAction(scope, {
@@ -176,6 +178,7 @@ export const contestRoutes: FastifyPluginAsync<{ family: Family }> = async (app,
         params: idParamsSchema,
         query: contestEntryFilter,
         answers: 'file',
+        approval: { rows: async (db, actor, { params, query }) => contestEntryExportRows(db, await reader(db, actor), params.id, query) },
         read: async (db, actor, { params, query }, { t, now }) => exportContestEntries(db, await reader(db, actor), params.id, query, translator(t), now),
       });
     },

@@ -41,6 +41,8 @@ export const dataAccessRoutes: FastifyPluginAsyncZod<{ family: Family }> = async
       access: [logKey, 'export'],
       query: sensitiveLogQuery,
       answers: 'file',
+      // Each row names a viewer and the people whose numbers they saw (docs/product-rules.md#personal-data-access).
+      approval: { rows: async (db, actor, { query }) => (await sensitiveLogRows(db, actor, query)).length },
       read: async (db, actor, { query }, { t }) => {
         const rows = await sensitiveLogRows(db, actor, query);
         return {
@@ -113,8 +115,8 @@ export const dataAccessRoutes: FastifyPluginAsyncZod<{ family: Family }> = async
       { serializerCompiler: asIs, schema: { summary: '导出审批 · 下载已批准的导出', security: [{ session: [] }], params: idParamsSchema, response: fileAnswerSchema() } },
       async (request, reply) => {
         const actor = await requireActor(request);
-        const { entry, query } = await takeDownload(app.db, actor, uuidOr404(request.params.id), app.now());
-        await entry.run(request, reply, actor, query);
+        const { entry, kept } = await takeDownload(app.db, actor, uuidOr404(request.params.id), app.now());
+        await entry.run(request, reply, actor, kept);
         return reply;
       },
     );

@@ -7,9 +7,10 @@ import { users } from '../../db/schema/auth';
 import { exportDownloads, exportRequests, sensitiveViews } from '../../db/schema/data-access';
 import { AppError } from '../../lib/app-error';
 import { approvedExport } from '../../lib/export-approval';
+import { isUuid } from '../../lib/ids';
 import { paginate } from '../../lib/paginate';
 import { containsPattern } from '../../lib/query';
-import { familyOfKey, pageAccess, type Family } from '@/domain/menus/access';
+import { familyOfKey, type Family } from '@/domain/menus/access';
 import type { Actor } from '../../plugins/tenant';
 
 function dayRange(column: typeof sensitiveViews.at, from?: string, to?: string): SQL[] {
@@ -114,26 +115,25 @@ export async function exportRequestPage(db: DbOrTx, actor: Actor, q: ExportReque
   };
 }
 
-/** Whether the actor may export page `screen` (its catalogue `export` button). */
-function mayExport(actor: Actor, screen: string): boolean {
-  const code = pageAccess(screen).buttons.export;
-  return code !== undefined && actor.permissions.has(code);
-}
-
 /**
  * Keeps a request of an export above the threshold (docs/product-rules.md#personal-data-access): only of a page
  * whose export opted into approval and that the caller may export, with the rows its filters count now.
  */
 export async function createExportRequest(tx: Tx, primary: Db, actor: Actor, family: Family, body: ExportRequestCreate, now: Date) {
-  const entry = approvedExport(primary, body.screen);
-  if (!entry || familyOfKey(body.screen) !== family || !mayExport(actor, body.screen)) throw new AppError(404, 'dataAccess:errors.noSuchExport');
+  const found = approvedExport(primary, body.screen, body.path);
+  if (!found || familyOfKey(body.screen) !== family || !found.entry.may(actor)) throw new AppError(404, 'dataAccess:errors.noSuchExport');
+  const { entry } = found;
   const parsed = entry.query ? entry.query.safeParse(body.query) : { success: true as const, data: undefined };
   if (!parsed.success) throw new AppError(400, 'dataAccess:errors.badQuery', {}, { field: 'query' });
-  const rows = await entry.rows(tx, actor, { query: parsed.data, params: undefined, body: undefined });
+  // A path's params name rows (a homework, a contest): a param that is no uuid names none.
+  const ids = Object.entries(found.params ?? {}).every(([k, v]) => !(k === 'id' || k.endsWith('Id')) || isUuid(v));
+  const params = entry.params ? entry.params.safeParse(found.params ?? {}) : { success: true as const, data: undefined };
+  if (!ids || !params.success) throw new AppError(404, 'dataAccess:errors.noSuchExport');
+  const rows = await entry.rows(tx, actor, { query: parsed.data, params: params.data });
   const [me] = await tx.select({ name: users.name }).from(users).where(eq(users.id, actor.userId)).limit(1);
   const [row] = await tx
     .insert(exportRequests)
-    .values({ orgId: actor.tenantOrgId, userId: actor.userId, accountId: actor.accountId, userName: me?.name ?? '', screen: body.screen, query: body.query, rows, reason: body.reason, createdAt: now })
+    .values({ orgId: actor.tenantOrgId, userId: actor.userId, accountId: actor.accountId, userName: me?.name ?? '', screen: body.screen, path: body.path ?? null, query: body.query, rows, reason: body.reason, createdAt: now })
     .returning();
   return row;
 }
@@ -176,9 +176,10 @@ export async function takeDownload(db: Db, actor: Actor, id: string, now: Date) 
   if (row.status === 'pending') throw new AppError(409, 'dataAccess:errors.pending');
   if (row.status === 'refused') throw new AppError(410, 'dataAccess:errors.refused');
   if (!row.expiresAt || row.expiresAt <= now) throw new AppError(410, 'dataAccess:errors.expired', { hours: EXPORT_LINK_HOURS });
-  if (!mayExport(actor, row.screen)) throw new AppError(403, 'errors:forbidden');
-  const entry = approvedExport(db, row.screen);
-  if (!entry) throw new AppError(404, 'dataAccess:errors.noSuchExport');
+  const found = approvedExport(db, row.screen, row.path);
+  if (!found) throw new AppError(404, 'dataAccess:errors.noSuchExport');
+  // A role that lost the export's permission since the request cannot take the file.
+  if (!found.entry.may(actor)) throw new AppError(403, 'errors:forbidden');
   await db.insert(exportDownloads).values({ requestId: row.id, userId: actor.userId, at: now });
-  return { entry, query: row.query };
+  return { entry: found.entry, kept: { params: found.params, query: row.query } };
 }

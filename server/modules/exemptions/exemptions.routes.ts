@@ -66,6 +66,9 @@ export const exemptionRoutes: FastifyPluginAsync<{ family: ServedBy<'test.exempt
         access: [key, 'export'],
         query: exemptionExportQuery,
         answers: 'file',
+        // Students' exemptions and their reasons (docs/product-rules.md#personal-data-access). The form of one request
+        // below is one student's: never above the threshold (at least 1).
+        approval: { rows: async (db, actor, { query }) => (await exemptionRows(db, actor, query)).length },
         read: async (db, actor, { query }, { t }) => exemptionSheet(await exemptionRows(db, actor, query), t),
       });
       resourceAction(scope, {

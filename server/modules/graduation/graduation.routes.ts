@@ -143,6 +143,8 @@ export const graduationRoutes: FastifyPluginAsync<{ family: ServedBy<'test.gradu
     access: [key, 'export'],
     query: graduationExportQuery,
     answers: 'file',
+    // Students' results over their years (docs/product-rules.md#personal-data-access).
+    approval: { rows: async (db, actor, { query }) => (await graduationRows(db, actor, query)).rows.length },
     read: async (db, actor, { query }, { t }) => {
       const { cohort, rows } = await graduationRows(db, actor, query);
       const name = cohort ? t('graduation:exportName', { year: cohort.graduationYear, stage: t(`school:grade.stages.${cohort.stage}`) }) : t('graduation:exportSheet');
@@ -156,6 +158,8 @@ export const graduationRoutes: FastifyPluginAsync<{ family: ServedBy<'test.gradu
     query: graduationPrintQuery,
     answers: 'file',
     summary: 'The graduation record cards (《国家学生体质健康标准登记卡》) of one student, a class or the cohort, as PDF',
+    // One card per student (docs/product-rules.md#personal-data-access).
+    approval: { rows: async (db, actor, { query }) => (await graduationCards(db, actor, query)).cards.length },
     read: async (db, actor, { query }, { t }) => {
       const { orgName, cohort, cards } = await graduationCards(db, actor, query);
       // pdf-lib and the font load with the first card, not at start-up.

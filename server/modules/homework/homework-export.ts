@@ -12,6 +12,17 @@ type Translate = (key: string, options?: Record<string, unknown>) => string;
 export const HOMEWORK_EXPORT_MAX_ROWS = 100_000;
 
 /**
+ * How many rows about students the export writes: its longest sheet, per student or per submission (the export
+ * approval's count, docs/product-rules.md#personal-data-access).
+ */
+export async function homeworkExportRows(db: DbOrTx, reader: HomeworkReader, id: string, now: Date): Promise<number> {
+  await homeworkById(db, reader, id, now);
+  const one = { current: 1, size: 1 };
+  const [byStudent, submissions] = await Promise.all([studentCompletion(db, reader, id, one, now), submissionPage(db, reader, id, one, now)]);
+  return Math.max(byStudent.total, submissions.total);
+}
+
+/**
  * A homework's detail as a workbook (docs/product-rules.md#homework): completion per class, per student and every
  * submission, the same rows and scope (a class-scoped teacher's classes) as the detail's three tabs.
  */

@@ -20,7 +20,7 @@ import { resourceAction } from '../../lib/action';
 import { registerResource } from '../../lib/resource';
 import type { Actor } from '../../plugins/tenant';
 import { registerRefCheck } from '../activities/ref-checks';
-import { exportHomework } from './homework-export';
+import { exportHomework, homeworkExportRows } from './homework-export';
 import {
   classCompletion,
   createHomework,
@@ -75,6 +75,8 @@ function detailReads(app: FastifyInstance, key: string, reader: (actor: Actor) =
     access: [key, 'export'],
     params: idParams,
     answers: 'file',
+    // Students' submissions and results (docs/product-rules.md#personal-data-access).
+    approval: { rows: (db, actor, { params }) => homeworkExportRows(db, reader(actor), params.id, app.now()) },
     read: (db, actor, { params }, { t, now }) => exportHomework(db, reader(actor), params.id, (k, options) => t(k, options ?? {}), now),
   });
 }

@@ -8,7 +8,7 @@ import { lessonLoadSchoolDays, lessonLoadStudents, lessonLoadStudentTerms, lesso
 import { lessons } from '../../db/schema/lessons';
 import { orgs } from '../../db/schema/orgs';
 import { colleges, grades, schoolYears, semesters, students } from '../../db/schema/school';
-import { loadDistrict, loadDistrictExport, loadSummary, loadSummaryExport } from './summary.service';
+import { loadDistrict, loadDistrictExport, loadSummary, loadSummaryExport, loadSummaryExportRows } from './summary.service';
 
 /** What the reports read (server/plugins/read-cache.ts): answers are kept until one of these changes. */
 const READS = { readsTables: [...CLASS_SCOPE_TABLES, lessonLoads, lessonLoadStudents, lessonLoadSchoolDays, lessonLoadStudentTerms, lessons, grades, colleges, students, semesters, schoolYears, orgs] };
@@ -36,6 +36,8 @@ export const loadSummaryRoutes: FastifyPluginAsync<{ family: ServedBy<'class.loa
     access: [key, 'export'],
     query: loadSummaryQuery,
     answers: 'file',
+    // Names the students persistently below or above the target heart rate (docs/product-rules.md#personal-data-access).
+    approval: { rows: (db, actor, { query }) => loadSummaryExportRows(db, actor, query, app.now()) },
     read: (db, actor, { query }, { t, now }) => loadSummaryExport(db, actor, query, (k, o) => t(k, o ?? {}), now, family),
   });
 };

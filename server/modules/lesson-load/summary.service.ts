@@ -271,6 +271,13 @@ export async function loadSummary(db: DbOrTx, actor: Actor, q: LoadSummaryQuery,
 
 const pct = (v: number | null) => (v === null ? null : Math.round(v * 1000) / 10);
 
+/** How many students the summary's workbook names: its flagged students, the longer of its two sheets (the export approval's count). */
+export async function loadSummaryExportRows(db: DbOrTx, actor: Actor, q: LoadSummaryQuery, now: Date): Promise<number> {
+  const scope = await schoolScope(db, actor, q, now);
+  const flagged = await flaggedStudents(db, scope, { classId: q.classId, gradeNo: q.gradeNo });
+  return Math.max(flagged.below.length, flagged.above.length);
+}
+
 /** The term's figures as a workbook: one sheet per grouping, the weeks and the flagged students. */
 export async function loadSummaryExport(db: DbOrTx, actor: Actor, q: LoadSummaryQuery, t: Translate, now: Date, family: string) {
   const scope = await schoolScope(db, actor, q, now);

@@ -5,6 +5,7 @@ import { entryListQuery } from '@/domain/meets/entries';
 import { ENTRY_IMPORT_MAX_BYTES } from '@/domain/meets/entry-import';
 import { resourceAction, type ActionContext } from '../../lib/action';
 import { entryExport, entryTemplate, importEntries } from './entry-import.service';
+import { entryPage } from './entry.service';
 
 const translator = (t: ActionContext['t']) => (key: string, options?: Record<string, unknown>) => t(key, options ?? {});
 
@@ -22,6 +23,8 @@ export async function entryIoRoutes(app: FastifyInstance, key: string) {
       params: meetParams,
       query: entryListQuery.omit({ meetId: true }),
       answers: 'file',
+      // Athletes' entries (docs/product-rules.md#personal-data-access).
+      approval: { rows: async (db, actor, { params, query }) => (await entryPage(db, actor, params.id, { ...query, current: 1, size: 1 })).total },
       read: (db, actor, { params, query }, { t }) => entryExport(db, actor, params.id, query, translator(t)),
     });
     resourceAction(scope, {

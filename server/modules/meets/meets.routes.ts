@@ -31,7 +31,7 @@ import { registerResource, resourceRoutes } from '../../lib/resource';
 import { arrangement, clearArrangement, drawMeet, moveLane, moveSlot, scheduleMeet } from './arrange.service';
 import { addEntries, addTeam, entryCandidates, entryPage, removeEntry, reviewEntries, setBib, setTeamBib, updateTeam } from './entry.service';
 import { createMeet, deleteMeet, endMeet, meetById, meetFormOptions, meetPage, updateMeet } from './meet.service';
-import { meetBoard, meetPoints } from './points.service';
+import { meetBoard, meetPoints, placedLines } from './points.service';
 import { meetBook, type BookKind } from './results-book.service';
 import { entryIoRoutes } from './entry-io.routes';
 import { recordIoRoutes } from './record-io.routes';
@@ -313,6 +313,8 @@ export const meetRoutes: FastifyPluginAsync<{ family: SchoolFamily }> = async (a
           access: [key, kind, ...also],
           params: idParamsSchema,
           answers: 'file',
+          // Both books rank the athletes by name (docs/product-rules.md#personal-data-access): one row per placed result.
+          approval: { rows: async (db, actor, { params }) => (await placedLines(db, actor, params.id)).rows.length },
           read: async (db, actor, { params }, { t }) => {
             const { name, pdf } = await meetBook(db, actor, params.id, kind, t);
             return { body: Buffer.from(pdf), fileName: name, contentType: 'application/pdf' };

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, sql } from 'drizzle-orm';
 import { beats, formatMark, parseMark } from '@/domain/meets/marks';
 import {
   RECORD_COLUMNS,
@@ -62,19 +62,28 @@ export function recordTemplate(t: Translate): Workbook {
   return { workbook: writeXlsx([sheet(t, [RECORD_COLUMNS.map((c) => c.header), RECORD_COLUMNS.map((c) => example[c.key])])]), fileName: `${t('meets:record.templateName', RAW)}.xlsx` };
 }
 
+type RecordExportFilter = { eventName?: string; scope?: RecordScope; state?: RecordState };
+
+const recordExportWhere = (actor: Actor, q: RecordExportFilter) =>
+  and(
+    eq(meetRecords.orgId, actor.tenantOrgId),
+    q.eventName ? ilike(meetRecords.eventName, containsPattern(q.eventName)) : undefined,
+    q.scope ? eq(meetRecords.scope, q.scope) : undefined,
+    q.state ? eq(meetRecords.state, q.state) : undefined,
+  );
+
+/** How many records the export writes, each naming its holder (the export approval's count). */
+export async function recordExportRows(db: DbOrTx, actor: Actor, q: RecordExportFilter): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(meetRecords).where(recordExportWhere(actor, q));
+  return row?.n ?? 0;
+}
+
 /** The records of the list's filters (current, pending and history) in the import's columns plus their state. */
-export async function recordExport(db: DbOrTx, actor: Actor, q: { eventName?: string; scope?: RecordScope; state?: RecordState }, t: Translate): Promise<Workbook> {
+export async function recordExport(db: DbOrTx, actor: Actor, q: RecordExportFilter, t: Translate): Promise<Workbook> {
   const rows = await db
     .select()
     .from(meetRecords)
-    .where(
-      and(
-        eq(meetRecords.orgId, actor.tenantOrgId),
-        q.eventName ? ilike(meetRecords.eventName, containsPattern(q.eventName)) : undefined,
-        q.scope ? eq(meetRecords.scope, q.scope) : undefined,
-        q.state ? eq(meetRecords.state, q.state) : undefined,
-      ),
-    )
+    .where(recordExportWhere(actor, q))
     .orderBy(asc(meetRecords.scope), asc(meetRecords.groupName), asc(meetRecords.eventName), desc(meetRecords.setOn), asc(meetRecords.id));
   const body = rows.map((r) => [
     RECORD_SCOPE_NAMES[r.scope],

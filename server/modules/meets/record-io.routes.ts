@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { RECORD_IMPORT_MAX_BYTES } from '@/domain/meets/record-import';
 import { recordListQuery } from '@/domain/meets/records';
 import { resourceAction, type ActionContext } from '../../lib/action';
-import { importRecords, recordExport, recordTemplate } from './record-import.service';
+import { importRecords, recordExport, recordExportRows, recordTemplate } from './record-import.service';
 
 const translator = (t: ActionContext['t']) => (key: string, options?: Record<string, unknown>) => t(key, options ?? {});
 
@@ -20,6 +20,8 @@ export async function recordIoRoutes(app: FastifyInstance, key: string) {
       access: [key, 'export'],
       query: recordListQuery,
       answers: 'file',
+      // Each record names its holder and mark (docs/product-rules.md#personal-data-access).
+      approval: { rows: (db, actor, { query }) => recordExportRows(db, actor, query) },
       read: (db, actor, { query }, { t }) => recordExport(db, actor, query, translator(t)),
     });
     resourceAction(scope, { method: 'GET', path: '/import/template', access: [key, 'import'], answers: 'file', read: async (_db, _actor, _input, { t }) => recordTemplate(translator(t)) });

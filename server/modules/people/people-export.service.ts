@@ -16,8 +16,7 @@ import type { DbOrTx } from '../../db/client';
 import { memberships, roles, users } from '../../db/schema/auth';
 import { classes, grades, parentStudents, parents, students, teachers } from '../../db/schema/school';
 import { classScopeOf } from '../../lib/data-scope';
-import { seesSensitive } from '../../lib/sensitive';
-import { maskIdNumber, maskMobile } from '@/domain/people/mask';
+import { exportReveals } from '../../lib/sensitive';
 import { userWhere } from '../users/users.service';
 import { parentWhere, withChildren } from './parent.service';
 import { staffAccount, staffRoleName, staffWhere } from './staff.service';
@@ -156,67 +155,72 @@ export async function parentExportRows(db: DbOrTx, actor: Actor, f: { keyword?: 
 }
 
 /** Students of the list's filters as a workbook that imports again, streamed in batches (keyset on 学籍号). */
-export async function studentExport(db: DbOrTx, actor: Actor, key: string, f: StudentExportFilter, t: Translate) {
-  const shown = sensitiveShown(actor, key);
+export async function studentExport(db: DbOrTx, actor: Actor, key: string, f: StudentExportFilter, t: Translate, now: Date) {
+  // The parents' mobiles it writes unmasked are logged as one view when the file ends.
+  const shown = exportReveals(db, actor, key, now);
   const filters = await studentFilters(db, actor, f);
   const columns = peopleColumns('student');
   async function* batches() {
     let after = '';
-    for (;;) {
-      const rows = await db
-        .select({
-          id: students.id,
-          name: students.name,
-          regNo: students.regNo,
-          studentNo: students.studentNo,
-          gender: students.gender,
-          birthDate: students.birthDate,
-          ethnicity: students.ethnicity,
-          gradeNo: grades.gradeNo,
-          className: classes.name,
-        })
-        .from(students)
-        .innerJoin(classes, eq(classes.id, students.classId))
-        .innerJoin(grades, eq(grades.id, classes.gradeId))
-        .where(and(...filters, after ? gt(students.regNo, after) : undefined))
-        .orderBy(asc(students.regNo))
-        .limit(BATCH);
-      if (rows.length === 0) return;
-      after = rows[rows.length - 1].regNo;
-      const links = await db
-        .select({ studentId: parentStudents.studentId, name: parents.name, mobile: parents.mobile, gender: parents.gender, relation: parentStudents.relation })
-        .from(parentStudents)
-        .innerJoin(parents, eq(parents.id, parentStudents.parentId))
-        .where(
-          inArray(
-            parentStudents.studentId,
-            rows.map((r) => r.id),
-          ),
-        )
-        .orderBy(asc(parents.createdAt));
-      const parentsOf = new Map<string, typeof links>();
-      for (const l of links) parentsOf.set(l.studentId, [...(parentsOf.get(l.studentId) ?? []), l]);
-      yield rows.map((s) => {
-        const values: Record<string, unknown> = {
-          name: s.name,
-          regNo: s.regNo,
-          studentNo: s.studentNo ?? '',
-          gender: GENDER_LABELS[s.gender],
-          birthDate: s.birthDate ?? '',
-          ethnicity: ethnicityName(s.ethnicity) ?? s.ethnicity,
-          grade: gradeName(t, s.gradeNo),
-          className: s.className,
-        };
-        (parentsOf.get(s.id) ?? []).slice(0, PARENT_GROUPS.length).forEach((p, i) => {
-          const g = PARENT_GROUPS[i];
-          values[g.name] = p.name;
-          values[g.mobile] = shown.mobile(p.mobile);
-          values[g.relation] = RELATION_LABELS[p.relation as ParentRelation] ?? p.relation;
-          values[g.gender] = GENDER_LABELS[p.gender];
+    try {
+      for (;;) {
+        const rows = await db
+          .select({
+            id: students.id,
+            name: students.name,
+            regNo: students.regNo,
+            studentNo: students.studentNo,
+            gender: students.gender,
+            birthDate: students.birthDate,
+            ethnicity: students.ethnicity,
+            gradeNo: grades.gradeNo,
+            className: classes.name,
+          })
+          .from(students)
+          .innerJoin(classes, eq(classes.id, students.classId))
+          .innerJoin(grades, eq(grades.id, classes.gradeId))
+          .where(and(...filters, after ? gt(students.regNo, after) : undefined))
+          .orderBy(asc(students.regNo))
+          .limit(BATCH);
+        if (rows.length === 0) return;
+        after = rows[rows.length - 1].regNo;
+        const links = await db
+          .select({ studentId: parentStudents.studentId, parentId: parents.id, name: parents.name, mobile: parents.mobile, gender: parents.gender, relation: parentStudents.relation })
+          .from(parentStudents)
+          .innerJoin(parents, eq(parents.id, parentStudents.parentId))
+          .where(
+            inArray(
+              parentStudents.studentId,
+              rows.map((r) => r.id),
+            ),
+          )
+          .orderBy(asc(parents.createdAt));
+        const parentsOf = new Map<string, typeof links>();
+        for (const l of links) parentsOf.set(l.studentId, [...(parentsOf.get(l.studentId) ?? []), l]);
+        yield rows.map((s) => {
+          const values: Record<string, unknown> = {
+            name: s.name,
+            regNo: s.regNo,
+            studentNo: s.studentNo ?? '',
+            gender: GENDER_LABELS[s.gender],
+            birthDate: s.birthDate ?? '',
+            ethnicity: ethnicityName(s.ethnicity) ?? s.ethnicity,
+            grade: gradeName(t, s.gradeNo),
+            className: s.className,
+          };
+          (parentsOf.get(s.id) ?? []).slice(0, PARENT_GROUPS.length).forEach((p, i) => {
+            const g = PARENT_GROUPS[i];
+            values[g.name] = p.name;
+            values[g.mobile] = shown.shown('mobile', p.mobile, { id: p.parentId, name: p.name });
+            values[g.relation] = RELATION_LABELS[p.relation as ParentRelation] ?? p.relation;
+            values[g.gender] = GENDER_LABELS[p.gender];
+          });
+          return columns.map((c) => values[c.key] ?? '');
         });
-        return columns.map((c) => values[c.key] ?? '');
-      });
-      if (rows.length < BATCH) return;
+        if (rows.length < BATCH) return;
+      }
+    } finally {
+      await shown.log();
     }
   }
   const sheet: ListSheet = {
@@ -253,10 +257,11 @@ export interface AccountExportFilter {
  * Staff or accounts of the organisation as a workbook that imports again (without passwords), streamed: the list's
  * filters and data scope (staff: `staffWhere`, the staff list's own), keyset on the row id.
  */
-export async function accountExport(db: DbOrTx, actor: Actor, kind: 'staff' | 'user', key: string, f: AccountExportFilter, t: Translate) {
+export async function accountExport(db: DbOrTx, actor: Actor, kind: 'staff' | 'user', key: string, f: AccountExportFilter, t: Translate, now: Date) {
   const org = actor.tenantOrgId;
   const columns = peopleColumns(kind);
-  const shown = sensitiveShown(actor, key);
+  // The mobiles and ID numbers it writes unmasked are logged as one view when the file ends.
+  const shown = exportReveals(db, actor, key, now);
   const where =
     kind === 'staff'
       ? await staffWhere(db, actor, f)
@@ -264,52 +269,57 @@ export async function accountExport(db: DbOrTx, actor: Actor, kind: 'staff' | 'u
   const idColumn = kind === 'staff' ? teachers.id : memberships.id;
   async function* batches() {
     let after = '';
-    for (;;) {
-      const fields = {
-        id: idColumn,
-        accountNum: users.accountNum,
-        name: kind === 'staff' ? teachers.name : users.name,
-        mobile: kind === 'staff' ? teachers.mobile : users.mobile,
-        role: staffRoleName as SQL<string | null>,
-        gender: teachers.gender,
-        workNo: teachers.workNo,
-        idCard: teachers.idCard,
-        certificateType: teachers.certificateType,
-        certificateNo: teachers.certificateNo,
-      };
-      const rows =
-        kind === 'staff'
-          ? await db
-              .select(fields)
-              .from(teachers)
-              .leftJoin(users, eq(users.id, teachers.userId))
-              .leftJoin(memberships, staffAccount)
-              .where(and(where, after ? gt(teachers.id, after) : undefined))
-              .orderBy(asc(teachers.id))
-              .limit(BATCH)
-          : await db
-              .select(fields)
-              .from(memberships)
-              .innerJoin(users, eq(users.id, memberships.userId))
-              .leftJoin(teachers, and(eq(teachers.userId, users.id), eq(teachers.orgId, org)))
-              .where(and(where, after ? gt(memberships.id, after) : undefined))
-              .orderBy(asc(memberships.id))
-              .limit(BATCH);
-      if (rows.length === 0) return;
-      after = String(rows[rows.length - 1].id);
-      yield rows.map((r) => {
-        const values: Record<string, unknown> = {
-          ...r,
-          password: '',
-          mobile: shown.mobile(r.mobile),
-          idCard: shown.idNumber(r.idCard),
-          certificateNo: shown.idNumber(r.certificateNo),
-          gender: r.gender ? GENDER_LABELS[r.gender] : '',
-          certificateType: r.certificateType ? (CERTIFICATE_LABELS[r.certificateType as keyof typeof CERTIFICATE_LABELS] ?? r.certificateType) : '',
+    try {
+      for (;;) {
+        const fields = {
+          id: idColumn,
+          accountNum: users.accountNum,
+          name: kind === 'staff' ? teachers.name : users.name,
+          mobile: kind === 'staff' ? teachers.mobile : users.mobile,
+          role: staffRoleName as SQL<string | null>,
+          gender: teachers.gender,
+          workNo: teachers.workNo,
+          idCard: teachers.idCard,
+          certificateType: teachers.certificateType,
+          certificateNo: teachers.certificateNo,
         };
-        return columns.map((c) => values[c.key] ?? '');
-      });
-      if (rows.length < BATCH) return;
+        const rows =
+          kind === 'staff'
+            ? await db
+                .select(fields)
+                .from(teachers)
+                .leftJoin(users, eq(users.id, teachers.userId))
+                .leftJoin(memberships, staffAccount)
+                .where(and(where, after ? gt(teachers.id, after) : undefined))
+                .orderBy(asc(teachers.id))
+                .limit(BATCH)
+            : await db
+                .select(fields)
+                .from(memberships)
+                .innerJoin(users, eq(users.id, memberships.userId))
+                .leftJoin(teachers, and(eq(teachers.userId, users.id), eq(teachers.orgId, org)))
+                .where(and(where, after ? gt(memberships.id, after) : undefined))
+                .orderBy(asc(memberships.id))
+                .limit(BATCH);
+        if (rows.length === 0) return;
+        after = String(rows[rows.length - 1].id);
+        yield rows.map((r) => {
+          const person = { id: String(r.id), name: r.name ?? '' };
+          const values: Record<string, unknown> = {
+            ...r,
+            password: '',
+            mobile: shown.shown('mobile', r.mobile, person),
+            idCard: shown.shown('idNumber', r.idCard, person),
+            certificateNo: shown.shown('idNumber', r.certificateNo, person),
+            gender: r.gender ? GENDER_LABELS[r.gender] : '',
+            certificateType: r.certificateType ? (CERTIFICATE_LABELS[r.certificateType as keyof typeof CERTIFICATE_LABELS] ?? r.certificateType) : '',
+          };
+          return columns.map((c) => values[c.key] ?? '');
+        });
+        if (rows.length < BATCH) return;
+      }
+    } finally {
+      await shown.log();
     }
   }
   return { stream: xlsxStream(t(`people:import.sheetName.${kind}`, RAW), columns.map((c) => ({ header: c.header, width: c.width, text: c.text })), batches()), fileName: `${t(`people:import.exportName.${kind}`, RAW)}.xlsx` };
@@ -330,36 +340,33 @@ const PARENT_EXPORT_COLUMNS: ListExportColumn[] = [
 ];
 
 /** Parents of the list's filters and data scope, one row per child, streamed in batches (keyset on the parent id). */
-export async function parentExport(db: DbOrTx, actor: Actor, key: string, f: { keyword?: string; studentKeyword?: string }, t: Translate) {
+export async function parentExport(db: DbOrTx, actor: Actor, key: string, f: { keyword?: string; studentKeyword?: string }, t: Translate, now: Date) {
   const where = await parentWhere(db, actor, f);
-  const shown = sensitiveShown(actor, key);
+  // The mobiles it writes unmasked are logged as one view when the file ends.
+  const shown = exportReveals(db, actor, key, now);
   async function* batches() {
     let after = '';
-    for (;;) {
-      const rows = await db
-        .select({ id: parents.id, name: parents.name, gender: parents.gender, mobile: parents.mobile, createdAt: parents.createdAt, version: parents.version })
-        .from(parents)
-        .where(and(where, after ? gt(parents.id, after) : undefined))
-        .orderBy(asc(parents.id))
-        .limit(BATCH);
-      if (rows.length === 0) return;
-      after = rows[rows.length - 1].id;
-      const records = await withChildren(db, rows);
-      yield records.flatMap((p) =>
-        p.children.map((c) => [p.name, GENDER_LABELS[p.gender], shown.mobile(p.mobile) ?? '', c.name, c.regNo, c.className, RELATION_LABELS[c.relation] ?? c.relation]),
-      );
-      if (rows.length < BATCH) return;
+    try {
+      for (;;) {
+        const rows = await db
+          .select({ id: parents.id, name: parents.name, gender: parents.gender, mobile: parents.mobile, createdAt: parents.createdAt, version: parents.version })
+          .from(parents)
+          .where(and(where, after ? gt(parents.id, after) : undefined))
+          .orderBy(asc(parents.id))
+          .limit(BATCH);
+        if (rows.length === 0) return;
+        after = rows[rows.length - 1].id;
+        const records = await withChildren(db, rows);
+        yield records.flatMap((p) =>
+          p.children.map((c) => [p.name, GENDER_LABELS[p.gender], shown.shown('mobile', p.mobile, p) ?? '', c.name, c.regNo, c.className, RELATION_LABELS[c.relation] ?? c.relation]),
+        );
+        if (rows.length < BATCH) return;
+      }
+    } finally {
+      await shown.log();
     }
   }
   const sheet: ListSheet = { name: t('people:import.sheetName.parent', RAW), columns: PARENT_EXPORT_COLUMNS, rows: batches() };
   return { sheet, fileName: `${t('people:import.exportName.parent', RAW)}.xlsx` };
 }
 
-/** Mobiles and ID numbers as the exporting role may see them: masked without the page's sensitive button, like its list. */
-function sensitiveShown(actor: Actor, key: string) {
-  const seen = seesSensitive(actor, key);
-  return {
-    mobile: (v: string | null) => (seen ? v : maskMobile(v)),
-    idNumber: (v: string | null) => (seen ? v : maskIdNumber(v)),
-  };
-}

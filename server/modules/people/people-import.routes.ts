@@ -61,7 +61,7 @@ function parentExportRoute(app: FastifyInstance, key: string) {
     // Personal data: above the organisation's threshold it needs an approval (docs/product-rules.md#personal-data-access).
     approval: { rows: (db, actor, { query }) => parentExportRows(db, actor, query) },
     // Follows the list's shown columns (the kit's `sheet`).
-    read: (db, actor, { query }, { t }) => parentExport(db, actor, key, query, translator(t)),
+    read: (db, actor, { query }, { t, now }) => parentExport(db, actor, key, query, translator(t), now),
   });
 }
 
@@ -126,11 +126,11 @@ async function pageRoutes(app: FastifyInstance, storage: Storage, family: Family
         return kind === 'student' ? studentExportRows(db, actor, q) : accountExportRows(db, actor, kind, q);
       },
     },
-    read: async (db, actor, { query }, { t }) => {
+    read: async (db, actor, { query }, { t, now }) => {
       const q = query as { keyword?: string; gradeId?: string; classId?: string; status?: string; roleId?: string; enabled?: 'true' | 'false' };
       // The students' export follows the list's shown columns (the kit's `sheet`); staff and accounts keep the import's layout.
-      if (kind === 'student') return studentExport(db, actor, key, q, translator(t));
-      const { stream, fileName } = await accountExport(db, actor, kind, key, q, translator(t));
+      if (kind === 'student') return studentExport(db, actor, key, q, translator(t), now);
+      const { stream, fileName } = await accountExport(db, actor, kind, key, q, translator(t), now);
       return { workbook: stream, fileName };
     },
   });

@@ -45,9 +45,9 @@ import { requirePermission, requireScope, type Actor } from '../../plugins/tenan
 import { importScores } from './physique-import.service';
 import { exportRecords, recordPage, setRecordsInvalid } from './physique-records.service';
 import { studentReport } from './physique-report.service';
-import { checkScoreExport, editRawValue, exportScores, exportUpload, resultDetail, searchResults, setResultsInvalid, type Caller } from './physique-results.service';
+import { checkScoreExport, editRawValue, exportScores, exportUpload, resultDetail, scoreExportRows, searchResults, setResultsInvalid, uploadExportRows, type Caller } from './physique-results.service';
 import { previewSync, syncPlan } from './physique-sync.service';
-import { planTemplateWorkbook, signUpWorkbook, templateWorkbook } from './physique-template.service';
+import { planStudentRows, planTemplateWorkbook, signUpWorkbook, templateWorkbook } from './physique-template.service';
 import { canWriteScores } from '@/domain/physique-results/write-access';
 
 export interface PhysiqueRoutesOptions {
@@ -239,6 +239,8 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
       query: templateQuerySchema,
       answers: 'file',
       summary: '成绩导入模板',
+      // A plan's template lists its students (docs/product-rules.md#personal-data-access); the blank one names nobody.
+      approval: { rows: async (db, actor, { query }) => (query.planId ? planStudentRows(db, actor.tenantOrgId, query.planId) : 0) },
       read: async (db, actor, { query }, { t }) =>
         query.planId ? planTemplateWorkbook(db, actor.tenantOrgId, query.planId, translate(t)) : templateWorkbook(translate(t), query.sample === true),
     });
@@ -249,6 +251,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
       params: planParams,
       answers: 'file',
       summary: '报名名单',
+      approval: { rows: (db, actor, { params }) => planStudentRows(db, actor.tenantOrgId, params.planId) },
       read: (db, actor, { params }, { t }) => signUpWorkbook(db, actor.tenantOrgId, params.planId, translate(t)),
     });
   }
@@ -291,6 +294,15 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
       path: '/organizeTest/scoreSearch/export',
       access: can.searchExport,
       body: scoreFilterSchema,
+      // Students' results (docs/product-rules.md#personal-data-access): above the threshold the start is refused and
+      // the approved file is the job's workbook, built at the download.
+      approval: {
+        rows: async (db, actor, { body }) => scoreExportRows(db, await callerOf(db, actor), body),
+        file: async (db, actor, { body }, { t, now }) => {
+          const { workbook, fileName } = await exportScores(db, await callerOf(db, actor), body, translate(t), now);
+          return { workbook, fileName };
+        },
+      },
       enqueue: async (db, actor, { body }, { locale }) => {
         await checkScoreExport(db, await callerOf(db, actor), body);
         return app.jobs.enqueue('physiqueExport', actor, { family, filter: body }, locale);
@@ -366,6 +378,8 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
       query: scoreFilterSchema,
       answers: 'file',
       summary: '上报文件',
+      // Students' identities and results (docs/product-rules.md#personal-data-access): one row per student.
+      approval: { rows: async (db, actor, { query }) => uploadExportRows(db, await callerOf(db, actor), query) },
       read: async (db, actor, { query }, { t, now }) => exportUpload(db, await callerOf(db, actor), query, translate(t), now),
     });
   }
@@ -388,6 +402,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
       access: can.recordExport,
       query: testRecordFilterSchema,
       answers: 'file',
+      approval: { rows: async (db, actor, { query }) => (await recordPage(db, await callerOf(db, actor), { ...query, current: 1, size: 1 })).total },
       read: async (db, actor, { query }, { t, now }) => exportRecords(db, await callerOf(db, actor), query, translate(t), now),
     });
   }

@@ -475,6 +475,16 @@ async function scoreExportPlan(db: DbOrTx, caller: Caller, f: ScoreFilter) {
   if (plan.summary.matched > SCORE_EXPORT_MAX_ROWS) throw new AppError(400, 'physiqueResults:error.tooManyRows', { max: SCORE_EXPORT_MAX_ROWS });
   return plan;
 }
+/** How many results the score export of this filter writes (the export approval's count); too many is refused as the export is. */
+export const scoreExportRows = async (db: DbOrTx, caller: Caller, f: ScoreFilter): Promise<number> =>
+  (await scoreExportPlan(db, caller, (await withDefaultYear(db, caller, f)).filter)).summary.matched;
+
+/** How many students the national upload file of this filter writes (one each; the export approval's count). */
+export async function uploadExportRows(db: DbOrTx, caller: Caller, f: ScoreFilter): Promise<number> {
+  const rows = await exportRows(db, and(resultFilter(caller, { ...f, invalid: undefined }), listedValid));
+  return new Set(rows.map((r) => r.studentId)).size;
+}
+
 export const checkScoreExport = async (db: DbOrTx, caller: Caller, f: ScoreFilter): Promise<void> =>
   void (await scoreExportPlan(db, caller, (await withDefaultYear(db, caller, f)).filter));
 

@@ -56,6 +56,9 @@ interface PlanStudent extends ScopeStudent {
   ethnicity: string;
 }
 
+/** How many students the plan's template and sign-up list write (the export approval's count). */
+export const planStudentRows = async (db: DbOrTx, tenantOrgId: string, planId: string): Promise<number> => (await planStudents(db, tenantOrgId, planId)).list.length;
+
 /** The plan's students in national-template order (grade, class, registration number) with birth date and ethnicity. */
 async function planStudents(db: DbOrTx, tenantOrgId: string, planId: string): Promise<{ name: string; list: PlanStudent[] }> {
   const plan = await getPlanInScope(db, tenantOrgId, planId);

@@ -38,6 +38,8 @@ export const logsRoutes: FastifyPluginAsyncZod<{ family: Family }> = async (app,
       access: [signInKey, 'export'],
       query: signInLogQuery,
       answers: 'file',
+      // Each row names an account, its holder and address (docs/product-rules.md#personal-data-access).
+      approval: { rows: async (rdb, actor, { query }) => (await signInLogRows(rdb, actor, query)).length },
       read: async (rdb, actor, { query }, { t }) => ({ sheet: signInLogSheet(await signInLogRows(rdb, actor, query), t), fileName: `${t('platform:signInLog.exportName')}.xlsx` }),
     });
   };
@@ -50,6 +52,8 @@ export const logsRoutes: FastifyPluginAsyncZod<{ family: Family }> = async (app,
       access: [operationKey, 'export'],
       query: operationLogQuery,
       answers: 'file',
+      // Each row names who did what to whose record (docs/product-rules.md#personal-data-access).
+      approval: { rows: async (rdb, actor, { query }) => (await operationLogRows(rdb, actor, query)).length },
       read: async (rdb, actor, { query }, { t }) => ({ sheet: operationLogSheet(await operationLogRows(rdb, actor, query), t), fileName: `${t('platform:operationLog.exportName')}.xlsx` }),
     });
     // Seals first (writes the chain columns of new rows), so it reads and writes the primary.

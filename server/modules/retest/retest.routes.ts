@@ -10,7 +10,7 @@ import {
 } from '@/domain/retest/retest';
 import { resourceAction } from '../../lib/action';
 import { classScopeOf } from '../../lib/data-scope';
-import { createRetest, retestCandidates, retestPlans, retestStudentPage, retestSheet } from './retest.service';
+import { createRetest, retestCandidates, retestPlans, retestStudentPage, retestExportRows, retestSheet } from './retest.service';
 
 /**
  * 补测 (physiqueManage/retest, docs/product-rules.md#physique-year, "Re-test") under
@@ -63,6 +63,8 @@ export const retestRoutes: FastifyPluginAsync<{ family: ServedBy<'test.retest'> 
     access: [key, 'export'],
     query: retestExportQuery,
     answers: 'file',
+    // Students' results (docs/product-rules.md#personal-data-access).
+    approval: { rows: async (db, actor, { query }) => retestExportRows(db, actor, query, await classScopeOf(db, actor)) },
     read: async (db, actor, { query }, { t }) => retestSheet(db, actor, query, await classScopeOf(db, actor), t),
   });
 };

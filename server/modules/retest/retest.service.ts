@@ -150,6 +150,12 @@ export async function retestStudentPage(db: DbOrTx, actor: Actor, q: RetestStude
  * the export follows the columns the user shows (server/lib/list-export.ts). The grade is not on the list: it keeps
  * its place.
  */
+/** How many students the re-test export writes (the export approval's count). */
+export async function retestExportRows(db: DbOrTx, actor: Actor, q: Omit<RetestStudentQuery, 'current' | 'size'>, classScope: ClassScope): Promise<number> {
+  const found = await retestPlanOf(db, actor, q.planId);
+  return found ? (await retestStudentRows(db, await retestFacts(db, found.plan), classScope, q.keyword)).length : 0;
+}
+
 export async function retestSheet(db: DbOrTx, actor: Actor, q: Omit<RetestStudentQuery, 'current' | 'size'>, classScope: ClassScope, t: TFunction): Promise<{ sheet: ListSheet; fileName: string }> {
   const found = await retestPlanOf(db, actor, q.planId);
   const rows = found ? await retestStudentRows(db, await retestFacts(db, found.plan), classScope, q.keyword) : [];

@@ -3,7 +3,7 @@ import { idParamsSchema } from '@/domain/list-query';
 import type { ServedBy } from '@/domain/menus/access';
 import { stationRosterQuery, testCardsQuery, testSheetOptionsSchema } from '@/domain/test-day/test-sheets';
 import { resourceAction } from '../../lib/action';
-import { stationRosterFile, testCardsFile, testSheetOptions } from './test-sheets.service';
+import { sheetStudentRows, stationRosterFile, testCardsFile, testSheetOptions } from './test-sheets.service';
 
 /**
  * A test day's printed sheets under /api/busi/web/{k12|gx}/physiqueManage/testDay/sheets/:id (the plan's id;
@@ -31,6 +31,8 @@ export const testSheetRoutes: FastifyPluginAsync<{ family: ServedBy<'test.testDa
     query: testCardsQuery,
     answers: 'file',
     summary: 'Test cards of a class or of every class: an A4 page per class, a QR code per student',
+    // Students' names and numbers (docs/product-rules.md#personal-data-access).
+    approval: { rows: (db, actor, { params, query }) => sheetStudentRows(db, actor, params.id, query.classId) },
     read: (db, actor, { params, query }, { t }) => testCardsFile(db, actor, params.id, query, t),
   });
   resourceAction(app, {
@@ -41,6 +43,7 @@ export const testSheetRoutes: FastifyPluginAsync<{ family: ServedBy<'test.testDa
     query: stationRosterQuery,
     answers: 'file',
     summary: 'A station’s class roster: students taking the items, blank value and signature columns',
+    approval: { rows: (db, actor, { params, query }) => sheetStudentRows(db, actor, params.id, query.classId) },
     read: (db, actor, { params, query }, { t }) => stationRosterFile(db, actor, params.id, query, t),
   });
 };

@@ -46,6 +46,9 @@ async function planAndScope(db: DbOrTx, actor: Actor, planId: string, classId?: 
   return { plan, scope };
 }
 
+/** How many students a class's or the plan's cards and rosters print (the export approval's count). */
+export const sheetStudentRows = async (db: DbOrTx, actor: Actor, planId: string, classId?: string): Promise<number> => (await sheetStudents(db, actor, planId, classId)).list.length;
+
 async function sheetStudents(db: DbOrTx, actor: Actor, planId: string, classId?: string): Promise<{ plan: PlanRecord; list: SheetStudent[] }> {
   const { plan, scope } = await planAndScope(db, actor, planId, classId);
   const list = await db

@@ -41,7 +41,7 @@ import {
   saveCase,
   unlinkCaseTrainings,
 } from './cases.service';
-import { districtWarnings, saveWarningSettings, warningExport, warningOptions, warningPage, warningSettingsOf, warningSummary } from './warnings.service';
+import { districtWarnings, saveWarningSettings, warningExport, warningExportRows, warningOptions, warningPage, warningSettingsOf, warningSummary } from './warnings.service';
 
 /**
  * physiqueManage/warning of /api/busi/web/{k12|gx} (docs/product-rules.md#warnings): the resource is the page's cases
@@ -76,6 +76,8 @@ export const warningRoutes: FastifyPluginAsync<{ family: ServedBy<'test.warning'
         access: [key, 'export'],
         query: warningExportQuery,
         answers: 'file',
+        // Students' warnings and their cases (docs/product-rules.md#personal-data-access).
+        approval: { rows: (db, actor, { query }) => warningExportRows(db, actor, query, app.now()) },
         read: (db, actor, { query }, { t }) => warningExport(db, actor, query, (k, o) => t(k, o ?? {}), app.now()),
       });
       resourceAction(scope, { method: 'GET', path: '/options', access: [key, 'view'], answer: warningOptionsSchema, read: warningOptions });

@@ -322,6 +322,10 @@ export async function warningPage(db: DbOrTx, actor: Actor, q: WarningListQuery,
   return { records: rows.slice(start, start + q.size), total: rows.length, current: q.current, size: q.size };
 }
 
+/** How many students' warnings the export writes (the export approval's count). */
+export const warningExportRows = async (db: DbOrTx, actor: Actor, q: Omit<WarningListQuery, 'current' | 'size'>, now: Date): Promise<number> =>
+  (await filteredWarnings(db, actor, q, now)).length;
+
 /**
  * The list as a sheet, with the same filters: each column names the warning list's column it shows
  * (src/features/warnings/components/warning-screens.tsx), so the export follows the columns the user shows

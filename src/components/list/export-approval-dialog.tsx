@@ -9,6 +9,8 @@ import { post } from '@/lib/api-client';
 export interface ExportApprovalAsk {
   message: string;
   query: Record<string, string>;
+  /** The export's path as the refusal named it (a page with several exports, or one of a row: a contest's entries). */
+  path?: string;
 }
 
 /**
@@ -24,7 +26,7 @@ export function ExportApprovalDialog({ pageKey, ask, onClose }: { pageKey: strin
       open={ask !== null}
       onOpenChange={(open) => (open ? undefined : onClose())}
       schema={exportRequestCreateSchema}
-      defaults={{ screen: pageKey, query: ask?.query ?? {}, reason: '' }}
+      defaults={{ screen: pageKey, path: ask?.path, query: ask?.query ?? {}, reason: '' }}
       title={t('exportApproval.request.title')}
       description={
         <>

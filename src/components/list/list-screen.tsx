@@ -316,7 +316,7 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
           // Above the organisation's threshold the server asks for an approval: the request dialog keeps these filters.
           void Promise.resolve(onExport(filters)).catch((error: unknown) => {
             if (!(error instanceof ApiError) || error.field !== EXPORT_APPROVAL_FIELD) throw error;
-            setApprovalAsk({ message: error.message, query: exportQuery(filters) });
+            setApprovalAsk({ message: error.message, query: exportQuery(filters), path: error.path });
           });
         }}
         data-testid="list-export"

@@ -65,6 +65,8 @@ export type ExportRequestQuery = z.output<typeof exportRequestQuery>;
 /** A request of an export above the threshold: the export's page, its query as the list sent it, and a reason. */
 export const exportRequestCreateSchema = z.object({
   screen: z.string().min(1).max(120),
+  /** The refused export's path as the server named it (its params included); absent: the page's list export. */
+  path: z.string().max(500).optional(),
   query: z.record(z.string().max(64), z.string().max(2000)).default({}),
   reason: z.string().trim().min(1, 'dataAccess:errors.reasonRequired').max(EXPORT_REASON_MAX, 'dataAccess:errors.reasonTooLong'),
 });

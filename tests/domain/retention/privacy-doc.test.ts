@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { EXPORT_LINK_HOURS } from '@/domain/data-access/data-access';
+import { EXPORT_APPROVAL_ROWS } from '@/domain/security/settings';
 import { DATA_REQUEST_DEADLINE_DAYS, LOG_MIN_DAYS, RETENTION_CATEGORIES, RETENTION_KEYS, retentionSaveSchema, type RetentionUnit } from '@/domain/retention/retention';
 
 /** docs/privacy.md states the retention constants of src/domain/retention (so the page stays true). */
@@ -27,6 +29,11 @@ describe('docs/privacy.md', () => {
     expect(rows).toEqual(RETENTION_KEYS);
     expect(doc).toContain(`at least ${LOG_MIN_DAYS} days`);
     expect(doc).toContain(`within ${DATA_REQUEST_DEADLINE_DAYS} days`);
+  });
+
+  it('states the export approval threshold and link lifetime as the code has them', () => {
+    expect(doc.replace(/\s+/g, ' ')).toContain(`default ${EXPORT_APPROVAL_ROWS.default} rows, \`EXPORT_APPROVAL_ROWS\``);
+    expect(doc.replace(/\s+/g, ' ')).toContain(`within ${EXPORT_LINK_HOURS} hours (\`EXPORT_LINK_HOURS\`)`);
   });
 
   it('the logs can never be set under their minimum', () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '@/domain/api';
 import type { JobRow } from '@/domain/jobs';
 import { JOB_RETRY_LIMIT, JobQueue } from '../../../server/lib/jobs';
+import { allowLargeExportsEverywhere } from '../../support/export-approval';
 import { createTestApp, type TestApp } from '../../support/server-app';
 
 /** The pg-boss expiry of this test (TIYU_JOB_EXPIRE_SECONDS' least). */
@@ -22,6 +23,8 @@ const released = new Promise<void>((resolve) => (release = resolve));
 
 beforeAll(async () => {
   t = await createTestApp({ env: { TIYU_JOB_EXPIRE_SECONDS: String(EXPIRE_SECONDS) } });
+  // Not about the export approval: exports of the seeded schools stay under the threshold (docs/product-rules.md#personal-data-access).
+  await allowLargeExportsEverywhere(t);
   token = (await t.login('school01')).access_token;
 });
 afterAll(async () => {

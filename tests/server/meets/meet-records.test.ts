@@ -7,6 +7,7 @@ import { meetRecords } from '../../../server/db/schema/meets';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
 import { writeXlsx } from '../../../server/lib/spreadsheet/xlsx-writer';
 import { dataOf } from '../../support/factories';
+import { allowLargeExportsEverywhere } from '../../support/export-approval';
 import { createTestApp, type AsAnswer, type TestApp } from '../../support/server-app';
 import { multipartBody } from '../physique-results/physique-fixtures';
 
@@ -15,6 +16,8 @@ const base = '/api/busi/web/k12/sportsMeet/records';
 
 beforeAll(async () => {
   t = await createTestApp();
+  // Not about the export approval: exports of the seeded schools stay under the threshold (docs/product-rules.md#personal-data-access).
+  await allowLargeExportsEverywhere(t);
 });
 afterAll(async () => {
   await t?.close();

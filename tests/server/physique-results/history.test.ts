@@ -10,6 +10,7 @@ import { classes, schoolYears, students } from '../../../server/db/schema/school
 import { testPlans } from '../../../server/db/schema/test-plans';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
 import { jobFile } from '../../support/jobs';
+import { allowLargeExportsEverywhere } from '../../support/export-approval';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { createPlan, demoOrgs, multipartBody, setCell, someStudents, templateFor, xlsxOf, type FixtureStudent } from './physique-fixtures';
 import { importJob } from '../../support/jobs';
@@ -20,6 +21,8 @@ let org: { bureau: string; k12: string; uni: string };
 
 beforeAll(async () => {
   t = await createTestApp({ jobWorker: true });
+  // Not about the export approval: exports of the seeded schools stay under the threshold (docs/product-rules.md#personal-data-access).
+  await allowLargeExportsEverywhere(t);
   for (const account of ['school01', 'teacher01', 'district01']) tokens[account] = (await t.login(account)).access_token;
   org = await demoOrgs(t.db);
 });

@@ -9,6 +9,7 @@ import { auditLogs } from '../../../server/db/schema/audit';
 import { physiqueResultLogs, physiqueResults, testRecords } from '../../../server/db/schema/physique';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
 import { rawOf } from '../../../server/modules/physique-results/physique-results.sql';
+import { allowLargeExportsEverywhere } from '../../support/export-approval';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { createPlan, demoOrgs, someStudents } from './physique-fixtures';
 
@@ -18,6 +19,8 @@ let org: { bureau: string; k12: string; uni: string };
 
 beforeAll(async () => {
   t = await createTestApp();
+  // Not about the export approval: exports of the seeded schools stay under the threshold (docs/product-rules.md#personal-data-access).
+  await allowLargeExportsEverywhere(t);
   for (const account of ['school01', 'college01', 'district01']) tokens[account] = (await t.login(account)).access_token;
   org = await demoOrgs(t.db);
 });

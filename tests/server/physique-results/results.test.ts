@@ -12,6 +12,7 @@ import { testPlans } from '../../../server/db/schema/test-plans';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
 import { rawOf } from '../../../server/modules/physique-results/physique-results.sql';
 import { waitForJob } from '../../support/jobs';
+import { allowLargeExportsEverywhere } from '../../support/export-approval';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { demoOrgs } from './physique-fixtures';
 
@@ -23,6 +24,8 @@ let currentPlan: string;
 
 beforeAll(async () => {
   t = await createTestApp({ jobWorker: true });
+  // Not about the export approval: exports of the seeded schools stay under the threshold (docs/product-rules.md#personal-data-access).
+  await allowLargeExportsEverywhere(t);
   for (const account of ['school01', 'teacher01', 'college01', 'district01']) tokens[account] = (await t.login(account)).access_token;
   org = await demoOrgs(t.db);
   const rows = await t.db.select().from(schoolYears).where(eq(schoolYears.orgId, org.k12));

@@ -12,6 +12,7 @@ import { physiqueExemptions } from '../../../server/db/schema/physique-year';
 import { testPlans } from '../../../server/db/schema/test-plans';
 import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
 import { importJob } from '../../support/jobs';
+import { allowLargeExportsEverywhere } from '../../support/export-approval';
 import { createTestApp, type TestApp } from '../../support/server-app';
 import { createPlan, demoOrgs, multipartBody, someStudents, templateFor, xlsxOf, type FixtureStudent } from '../physique-results/physique-fixtures';
 
@@ -53,6 +54,8 @@ async function result(planId: string, st: FixtureStudent, total: number) {
 
 beforeAll(async () => {
   t = await createTestApp({ jobWorker: true });
+  // Not about the export approval: exports of the seeded schools stay under the threshold (docs/product-rules.md#personal-data-access).
+  await allowLargeExportsEverywhere(t);
   org = await demoOrgs(t.db);
   const list = await someStudents(t.db, org.k12, [7], 7);
   s = { a: list[0], b: list[1], c: list[2], d: list[3], e: list[4], f: list[5], g: list[6] };
