@@ -193,8 +193,8 @@ export function AccessLogScreen({ family }: { family: Family }) {
             </span>
           ),
         }),
-        accessCol.accessor('orgName', { header: t('accessLog.columns.org'), cell: ({ getValue }) => muted(getValue()) }),
-        accessCol.accessor('roleName', { header: t('accessLog.columns.role'), cell: ({ getValue }) => muted(getValue()) }),
+        accessCol.accessor('orgName', { header: t('accessLog.columns.org'), cell: ({ getValue }) => <span className="whitespace-nowrap">{muted(getValue())}</span> }),
+        accessCol.accessor('roleName', { header: t('accessLog.columns.role'), cell: ({ getValue }) => <span className="whitespace-nowrap">{muted(getValue())}</span> }),
         accessCol.accessor('route', {
           header: t('accessLog.columns.route'),
           cell: ({ row }) => (
@@ -203,7 +203,7 @@ export function AccessLogScreen({ family }: { family: Family }) {
             </span>
           ),
         }),
-        accessCol.accessor('pageKey', { header: t('accessLog.columns.page'), cell: ({ getValue }) => muted(pageName(t, getValue())) }),
+        accessCol.accessor('pageKey', { header: t('accessLog.columns.page'), cell: ({ getValue }) => <span className="whitespace-nowrap">{muted(pageName(t, getValue()))}</span> }),
         accessCol.accessor('status', {
           header: t('accessLog.columns.status'),
           cell: ({ getValue }) => (
@@ -212,8 +212,8 @@ export function AccessLogScreen({ family }: { family: Family }) {
             </span>
           ),
         }),
-        accessCol.accessor('durationMs', { header: t('accessLog.columns.duration'), cell: ({ getValue }) => <span className="tabular-nums">{t('accessLog.ms', { count: getValue() })}</span> }),
-        accessCol.accessor('ip', { header: t('accessLog.columns.ip'), cell: ({ getValue }) => <span className="font-mono">{muted(getValue())}</span> }),
+        accessCol.accessor('durationMs', { header: t('accessLog.columns.duration'), cell: ({ getValue }) => <span className="whitespace-nowrap tabular-nums">{t('accessLog.ms', { count: getValue() })}</span> }),
+        accessCol.accessor('ip', { header: t('accessLog.columns.ip'), cell: ({ getValue }) => <span className="whitespace-nowrap font-mono">{muted(getValue())}</span> }),
         accessCol.accessor('userAgent', {
           header: t('accessLog.columns.userAgent'),
           cell: ({ getValue }) => (
