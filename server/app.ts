@@ -25,6 +25,7 @@ import { replicaPlugin } from './plugins/replica';
 import { requestInputPlugin } from './plugins/request-input';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import { hasWebDist, staticWebPlugin } from './plugins/static-web';
+import { accessLogPlugin } from './plugins/access-log';
 import { tenantPlugin } from './plugins/tenant';
 
 export interface BuildAppOptions {
@@ -107,6 +108,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(changesPlugin);
   await app.register(authPlugin);
   await app.register(tenantPlugin);
+  await app.register(accessLogPlugin);
   await app.register(readCachePlugin);
   await app.register(replicaPlugin, { replica: options.replica });
   // Only routes that opt in (captcha, sign-in) are limited.

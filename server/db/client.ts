@@ -43,9 +43,10 @@ import * as consent from './schema/consent';
 import * as dataAccess from './schema/data-access';
 import * as security from './schema/security';
 import * as retention from './schema/retention';
+import * as accessLog from './schema/access-log';
 
 /** Every table, for drizzle's relational queries and for typing. */
-export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content, ...meets, ...homework, ...lessons, ...jobs, ...sharedLimits, ...physiqueYear, ...lessonLoad, ...conversion, ...parentReports, ...warnings, ...testDay, ...shell, ...listSettings, ...notices, ...messages, ...dictionaries, ...consent, ...dataAccess, ...security, ...retention };
+export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content, ...meets, ...homework, ...lessons, ...jobs, ...sharedLimits, ...physiqueYear, ...lessonLoad, ...conversion, ...parentReports, ...warnings, ...testDay, ...shell, ...listSettings, ...notices, ...messages, ...dictionaries, ...consent, ...dataAccess, ...security, ...retention, ...accessLog };
 
 export type Schema = typeof schema;
 

@@ -159,6 +159,7 @@ const SCREENS: Screen[] = [
   { account: 'school01', path: '/k12/system/security' },
   { account: 'school01', path: '/myInfo/security' },
   { account: 'school01', path: '/k12/system/sensitiveLog' },
+  { account: 'school01', path: '/k12/system/accessLog' },
   { account: 'school01', path: '/k12/system/exportApproval' },
   { account: 'district01', path: '/admin/system/retention' },
   { account: 'school01', path: '/k12/system/consent' },

@@ -552,7 +552,7 @@ const ACTION_BODIES: Record<string, Body> = {
   'POST /physiqueManage/testDay/entry/:id/resolve': { outcome: 'keep', version: 1 },
   'PUT /decide': { decision: 'approved', note: '', version: 1 },
   'PUT /handle': { status: 'done', note: '契约', version: 1 },
-  'PUT /system/retention/schedule': { homeworkVideos: 1, heartRateRaw: 30, graduates: 3, signInLogs: 180, auditLog: 180, version: 0 },
+  'PUT /system/retention/schedule': { homeworkVideos: 1, heartRateRaw: 30, graduates: 3, signInLogs: 180, auditLog: 180, accessLog: 180, version: 0 },
   'POST /messages/read': { ids: [U] },
   'POST /system/exportApproval': { screen: 'k12.user.student', query: {}, reason: '契约' },
   'POST /system/exportApproval/:id/decide': { approve: false, note: '' },

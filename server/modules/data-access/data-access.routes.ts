@@ -15,6 +15,7 @@ import {
 import { OK_MSG } from '@/domain/errors';
 import { eq } from 'drizzle-orm';
 import { resourceAction, SIGNED_IN } from '../../lib/action';
+import { registerLogList } from '../../lib/log-list';
 import { relativeApi } from '../../lib/resource';
 import { uuidOr404 } from '../../lib/resource';
 import { asIs, fileAnswerSchema } from '../../lib/openapi';
@@ -33,37 +34,27 @@ export const dataAccessRoutes: FastifyPluginAsyncZod<{ family: Family }> = async
   const logKey = `${family}.system.sensitiveLog`;
   const approvalKey = `${family}.system.exportApproval`;
 
-  const log: FastifyPluginAsyncZod = async (r) => {
-    resourceAction(r, { method: 'GET', path: '/page', access: [logKey, 'view'], query: sensitiveLogQuery, read: (db, actor, { query }) => sensitiveLogPage(db, actor, query), answer: sensitiveLogPageSchema });
-    resourceAction(r, {
-      method: 'GET',
-      path: '/export',
-      access: [logKey, 'export'],
-      query: sensitiveLogQuery,
-      answers: 'file',
-      // Each row names a viewer and the people whose numbers they saw (docs/product-rules.md#personal-data-access).
-      approval: { rows: async (db, actor, { query }) => (await sensitiveLogRows(db, actor, query)).length },
-      read: async (db, actor, { query }, { t }) => {
-        const rows = await sensitiveLogRows(db, actor, query);
-        return {
-          sheet: {
-            name: t('dataAccess:sensitiveLog.sheetName'),
-            columns: [
-              { header: t('dataAccess:sensitiveLog.columns.at'), list: 'at', width: 20 },
-              { header: t('dataAccess:sensitiveLog.columns.viewer'), list: 'viewer', width: 16 },
-              { header: t('dataAccess:sensitiveLog.columns.account'), list: 'viewer', width: 16 },
-              { header: t('dataAccess:sensitiveLog.columns.screen'), list: 'screen', width: 24 },
-              { header: t('dataAccess:sensitiveLog.columns.via'), list: 'via', width: 10 },
-              { header: t('dataAccess:sensitiveLog.columns.people'), list: 'people', width: 60 },
-              { header: t('dataAccess:sensitiveLog.columns.count'), list: 'people', width: 10 },
-            ],
-            rows: rows.map((r) => [r.at, r.userName, r.accountNum, r.screen, t(VIA_KEYS[r.via]), r.people.map((p) => p.name).join('、'), r.peopleCount]),
-          },
-          fileName: `${t('dataAccess:sensitiveLog.sheetName')}.xlsx`,
-        };
-      },
-    });
-  };
+  await registerLogList(app, family, {
+    key: logKey,
+    query: sensitiveLogQuery,
+    answer: sensitiveLogPageSchema,
+    page: sensitiveLogPage,
+    rows: sensitiveLogRows,
+    sheet: (rows, t) => ({
+      name: t('dataAccess:sensitiveLog.sheetName'),
+      columns: [
+        { header: t('dataAccess:sensitiveLog.columns.at'), list: 'at', width: 20 },
+        { header: t('dataAccess:sensitiveLog.columns.viewer'), list: 'viewer', width: 16 },
+        { header: t('dataAccess:sensitiveLog.columns.account'), list: 'viewer', width: 16 },
+        { header: t('dataAccess:sensitiveLog.columns.screen'), list: 'screen', width: 24 },
+        { header: t('dataAccess:sensitiveLog.columns.via'), list: 'via', width: 10 },
+        { header: t('dataAccess:sensitiveLog.columns.people'), list: 'people', width: 60 },
+        { header: t('dataAccess:sensitiveLog.columns.count'), list: 'people', width: 10 },
+      ],
+      rows: rows.map((r) => [r.at, r.userName, r.accountNum, r.screen, t(VIA_KEYS[r.via]), r.people.map((p) => p.name).join('、'), r.peopleCount]),
+    }),
+    fileName: 'dataAccess:sensitiveLog.sheetName',
+  });
 
   const approval: FastifyPluginAsyncZod = async (r) => {
     // Any signed-in caller sees their own requests; the page's `audit` button sees the organisation's.
@@ -122,7 +113,6 @@ export const dataAccessRoutes: FastifyPluginAsyncZod<{ family: Family }> = async
     );
   };
 
-  await app.register(log, { prefix: relativeApi(logKey, family) });
   await app.register(approval, { prefix: relativeApi(approvalKey, family) });
 
   // The watermark over personal data: the organisation's setting and who is looking.

@@ -1,6 +1,8 @@
 import type { TFunction } from 'i18next';
 import { auditActionLabel, auditEntityLabel } from '@/domain/platform/audit';
 import type { OperationLogRow, SignInLogRow } from '@/domain/platform/logs';
+import type { AccessLogRow } from '@/domain/platform/access-log';
+import { getCatalogEntry } from '@/domain/menus/catalog';
 import { ORG_TIME_ZONE } from '@/domain/dates';
 import type { ListSheet } from '../../lib/list-export';
 
@@ -70,4 +72,47 @@ export function operationLogSheet(rows: readonly OperationLogRow[], t: TFunction
     r.entityId,
   ]);
   return { name: t('platform:operationLog.exportName'), columns: columns.map(([key, list, width, text]) => ({ header: t(`platform:operationLog.${key}`), list, width, text })), rows: body };
+}
+
+/** A catalogue page's name in the reader's language (the key itself when the catalogue no longer has it). */
+function pageName(t: TFunction, key: string | null): string {
+  if (!key) return '';
+  const entry = getCatalogEntry(key);
+  return entry ? t(`menus:${entry.i18nKey}`) : key;
+}
+
+/** The access log of the current filters; each column names the list's column it shows (server/lib/list-export.ts). */
+export function accessLogSheet(rows: readonly AccessLogRow[], t: TFunction): ListSheet {
+  const time = timeFormat();
+  const columns: [key: string, list: string, width: number, text?: boolean][] = [
+    ['at', 'at', 20],
+    ['kind', 'kind', 8],
+    ['user', 'userName', 12],
+    ['account', 'accountNum', 18, true],
+    ['org', 'orgName', 24],
+    ['role', 'roleName', 14],
+    ['method', 'route', 8],
+    ['route', 'route', 48, true],
+    ['page', 'pageKey', 20],
+    ['status', 'status', 8],
+    ['duration', 'durationMs', 10],
+    ['ip', 'ip', 16, true],
+    ['userAgent', 'userAgent', 40],
+  ];
+  const body = rows.map((r) => [
+    time.format(new Date(r.at)),
+    t(`platform:accessLog.kinds.${r.kind}`),
+    r.userName,
+    r.accountNum,
+    r.orgName,
+    r.roleName,
+    r.method,
+    r.route,
+    pageName(t, r.pageKey),
+    r.status,
+    r.durationMs,
+    r.ip,
+    r.userAgent,
+  ]);
+  return { name: t('platform:accessLog.exportName'), columns: columns.map(([key, list, width, text]) => ({ header: t(`platform:accessLog.columns.${key}`), list, width, text })), rows: body };
 }

@@ -13,60 +13,64 @@ import {
   signInLogPageSchema,
   signInLogQuery,
 } from '@/domain/platform/logs';
+import { accessLogPageSchema, accessLogQuery } from '@/domain/platform/access-log';
 import { resourceAction } from '../../lib/action';
 import { asIs, kitDoc, pageAnswerSchema } from '../../lib/openapi';
 import { relativeApi } from '../../lib/resource';
 import { requireAccess, requireActor } from '../../plugins/tenant';
-import { operationLogSheet, signInLogSheet } from './logs.export';
+import { registerLogList } from '../../lib/log-list';
+import { accessLogPage, accessLogRows } from './access-log.service';
+import { accessLogSheet, operationLogSheet, signInLogSheet } from './logs.export';
 import { onlineSessionPage, operationLogDetail, operationLogPage, operationLogRows, signInLogPage, signInLogRows, signOutSession, verifyOperationLog } from './logs.service';
 
 /**
- * The sign-in log, the operation log and the online sessions of a family (docs/product-rules.md#platform-logs), under
+ * The sign-in log, the operation log, the access log and the online sessions of a family (docs/product-rules.md#platform-logs), under
  * their catalogue pages' API paths (`/api/busi/web/{family}/system/...`).
  */
 export const logsRoutes: FastifyPluginAsyncZod<{ family: Family }> = async (app, { family }) => {
   const signInKey = `${family}.system.signInLog`;
   const operationKey = `${family}.system.operationLog`;
   const sessionKey = `${family}.system.onlineSession`;
+  const accessKey = `${family}.system.accessLog`;
   const db = app.db;
 
-  const signIn: FastifyPluginAsyncZod = async (r) => {
-    resourceAction(r, { method: 'GET', path: '/page', access: [signInKey, 'view'], query: signInLogQuery, read: (rdb, actor, { query }) => signInLogPage(rdb, actor, query), answer: signInLogPageSchema });
-    resourceAction(r, {
-      method: 'GET',
-      path: '/export',
-      access: [signInKey, 'export'],
-      query: signInLogQuery,
-      answers: 'file',
-      // Each row names an account, its holder and address (docs/product-rules.md#personal-data-access).
-      approval: { rows: async (rdb, actor, { query }) => (await signInLogRows(rdb, actor, query)).length },
-      read: async (rdb, actor, { query }, { t }) => ({ sheet: signInLogSheet(await signInLogRows(rdb, actor, query), t), fileName: `${t('platform:signInLog.exportName')}.xlsx` }),
-    });
-  };
+  await registerLogList(app, family, {
+    key: signInKey,
+    query: signInLogQuery,
+    answer: signInLogPageSchema,
+    page: signInLogPage,
+    rows: signInLogRows,
+    sheet: signInLogSheet,
+    fileName: 'platform:signInLog.exportName',
+  });
 
-  const operation: FastifyPluginAsyncZod = async (r) => {
-    resourceAction(r, { method: 'GET', path: '/page', access: [operationKey, 'view'], query: operationLogQuery, read: (rdb, actor, { query }) => operationLogPage(rdb, actor, query), answer: operationLogPageSchema });
-    resourceAction(r, {
-      method: 'GET',
-      path: '/export',
-      access: [operationKey, 'export'],
-      query: operationLogQuery,
-      answers: 'file',
-      // Each row names who did what to whose record (docs/product-rules.md#personal-data-access).
-      approval: { rows: async (rdb, actor, { query }) => (await operationLogRows(rdb, actor, query)).length },
-      read: async (rdb, actor, { query }, { t }) => ({ sheet: operationLogSheet(await operationLogRows(rdb, actor, query), t), fileName: `${t('platform:operationLog.exportName')}.xlsx` }),
-    });
-    // Seals first (writes the chain columns of new rows), so it reads and writes the primary.
-    resourceAction(r, {
-      method: 'GET',
-      path: '/verify',
-      access: [operationKey, 'verify'],
-      reads: 'primary',
-      read: (primary, actor, _input, { now }) => verifyOperationLog(primary, actor, now),
-      answer: auditChainReportSchema,
-    });
-    resourceAction(r, { method: 'GET', path: '/:id', access: [operationKey, 'detail'], params: idParamsSchema, read: (rdb, actor, { params }) => operationLogDetail(rdb, actor, params.id), answer: operationLogDetailSchema });
-  };
+  await registerLogList(
+    app,
+    family,
+    { key: operationKey, query: operationLogQuery, answer: operationLogPageSchema, page: operationLogPage, rows: operationLogRows, sheet: operationLogSheet, fileName: 'platform:operationLog.exportName' },
+    (r) => {
+      // Seals first (writes the chain columns of new rows), so it reads and writes the primary.
+      resourceAction(r, {
+        method: 'GET',
+        path: '/verify',
+        access: [operationKey, 'verify'],
+        reads: 'primary',
+        read: (primary, actor, _input, { now }) => verifyOperationLog(primary, actor, now),
+        answer: auditChainReportSchema,
+      });
+      resourceAction(r, { method: 'GET', path: '/:id', access: [operationKey, 'detail'], params: idParamsSchema, read: (rdb, actor, { params }) => operationLogDetail(rdb, actor, params.id), answer: operationLogDetailSchema });
+    },
+  );
+
+  await registerLogList(app, family, {
+    key: accessKey,
+    query: accessLogQuery,
+    answer: accessLogPageSchema,
+    page: accessLogPage,
+    rows: accessLogRows,
+    sheet: accessLogSheet,
+    fileName: 'platform:accessLog.exportName',
+  });
 
   const online: FastifyPluginAsyncZod = async (r) => {
     // Hand route: the page marks the request's own session, which a declared read (db, actor, input) does not see
@@ -87,7 +91,5 @@ export const logsRoutes: FastifyPluginAsyncZod<{ family: Family }> = async (app,
     });
   };
 
-  await app.register(signIn, { prefix: relativeApi(signInKey, family) });
-  await app.register(operation, { prefix: relativeApi(operationKey, family) });
   await app.register(online, { prefix: relativeApi(sessionKey, family) });
 };

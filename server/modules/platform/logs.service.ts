@@ -34,13 +34,13 @@ import type { Actor } from '../../plugins/tenant';
 import { revokeSession } from '../auth/sso.service';
 import { isoInstant } from '../../lib/iso';
 
-/** Rows an export holds at most (newest first): a log is read in pages, an export is for a time range. */
-export const LOG_EXPORT_MAX = 50_000;
+export { LOG_EXPORT_MAX } from '../../lib/log-list';
+import { LOG_EXPORT_MAX } from '../../lib/log-list';
 
-const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** `column` within the days `from`–`to` (both inclusive, days of the organisations' time zone). */
-function inDays(column: PgColumn, from: string | undefined, to: string | undefined): SQL[] {
+export function inDays(column: PgColumn, from: string | undefined, to: string | undefined): SQL[] {
   const out: SQL[] = [];
   if (from) out.push(sql`${column} >= (${from}::date::timestamp at time zone ${ORG_TIME_ZONE})`);
   if (to) out.push(sql`${column} < ((${to}::date + 1)::timestamp at time zone ${ORG_TIME_ZONE})`);

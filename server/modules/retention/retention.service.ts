@@ -15,6 +15,7 @@ import {
   type RetentionSchedule,
 } from '@/domain/retention/retention';
 import type { Db, DbOrTx, Tx } from '../../db/client';
+import { accessLogArchives } from '../../db/schema/access-log';
 import { anonymisedStudents, retentionArchives, retentionRuns } from '../../db/schema/retention';
 import { platformSettings } from '../../db/schema/shell';
 import { readRetention, RETENTION_KEY } from './schedule';
@@ -27,6 +28,7 @@ import type { Actor } from '../../plugins/tenant';
 import { expireHomeworkVideos } from '../homework/homework.service';
 import { pruneHeartRateSamples } from '../lesson-load/heart-rate-partitions';
 import { isTopManagementOrg } from '../menus/menus.service';
+import { archiveAccessLogBatch } from '../platform/access-log.service';
 
 /** Rows removed or anonymised per transaction: a large backlog never holds long locks. */
 export const RETENTION_BATCH = 1_000;
@@ -172,6 +174,16 @@ async function archiveAuditLog(db: Db, storage: Storage, cutoff: Date, runId: st
   return total;
 }
 
+/** The access log past the schedule's days, oldest first: each batch archived (JSON Lines in the file store) as it is removed. */
+async function archiveAccessLog(db: Db, storage: Storage, cutoff: Date, runId: string, now: Date): Promise<number> {
+  return inBatches(() =>
+    archiveAccessLogBatch(db, cutoff, RETENTION_BATCH, async (archive, tx) => {
+      await storage.putBlob(archive.hash, archive.bytes);
+      await tx.insert(accessLogArchives).values({ runId, fromId: archive.fromId, toId: archive.toId, rows: archive.rows, hash: archive.hash, size: archive.bytes.length, createdAt: now });
+    }),
+  );
+}
+
 /**
  * Runs the schedule once (docs/product-rules.md#retention): each category on its own, in batches; a failing category is
  * recorded with its error and the others still run. Answers the run's id (null: another instance ran recently).
@@ -193,6 +205,7 @@ export async function runRetention(db: Db, now: Date, opts: RunOptions): Promise
     graduates: { amount: durations.graduates, run: (cutoff) => anonymiseGraduates(db, cutoff, runId, now) },
     signInLogs: { amount: durations.signInLogs, run: (cutoff) => removeSignInLogs(db, cutoff) },
     auditLog: { amount: durations.auditLog, run: (cutoff) => archiveAuditLog(db, opts.storage, cutoff, runId, now) },
+    accessLog: { amount: durations.accessLog, run: (cutoff) => archiveAccessLog(db, opts.storage, cutoff, runId, now) },
   };
   const items: RetentionRunItem[] = [];
   for (const key of RETENTION_KEYS) {

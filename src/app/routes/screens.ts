@@ -119,6 +119,7 @@ export const SCREENS: Readonly<Partial<Record<ScreenId, ScreenLoader>>> = {
   'system.notice.detail': () => import('./notices/notices').then((m) => ({ default: m.NoticeDetailPage })),
   'system.dictionary': () => import('./dictionaries/dictionaries').then((m) => ({ default: m.DictionaryPage })),
   'system.sensitiveLog': () => import('./data-access/data-access').then((m) => ({ default: m.SensitiveLogPage })),
+  'system.accessLog': () => import('./platform/logs').then((m) => ({ default: m.AccessLogPage })),
   'system.exportApproval': () => import('./data-access/data-access').then((m) => ({ default: m.ExportApprovalPage })),
   'system.consent': () => import('./consent/consent').then((m) => ({ default: m.ConsentPage })),
   'dataCenter.overview': () => import('./data-center/overview').then((m) => ({ default: m.DistrictOverviewPage })),
@@ -237,5 +238,6 @@ export const PERSONAL_DATA_SCREENS: ReadonlySet<ScreenId> = new Set<ScreenId>([
   'system.sensitiveLog',
   'system.signInLog',
   'system.operationLog',
+  'system.accessLog',
   'system.onlineSession',
 ]);

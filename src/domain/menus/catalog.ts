@@ -267,10 +267,10 @@ const bannerGroup = (no: number, pageNo: number) =>
     ]),
   ]);
 
-// Sign-in log, operation log (the audit rows) and online sessions of the organisation and those below it: administrators only.
+// Sign-in log, operation log (the audit rows), online sessions of the organisation and those below it: administrators only.
 // Then the daily console's notices and dictionaries and the data-protection screens (docs/product-rules.md#data-protection);
 // `schoolPages` are those only a school holds (guardian consent, parents' data requests).
-const systemGroup = <const P extends PageDef = never>(no: number, firstPage: number, nextPage: number, schoolPages: readonly P[] = []) =>
+const systemGroup = <const P extends PageDef = never>(no: number, firstPage: number, nextPage: number, accessLogPage: number, schoolPages: readonly P[] = []) =>
   group('system', no, '系统管理', 'shield-check', [
     page('signInLog', firstPage, 'system/signInLog', '登录日志', ['export']),
     page('operationLog', firstPage + 1, 'system/operationLog', '操作日志', ['detail', 'export', 'verify']),
@@ -283,6 +283,7 @@ const systemGroup = <const P extends PageDef = never>(no: number, firstPage: num
     page('dictionary', nextPage + 1, 'system/dictionary', '字典管理', ['add', 'edit', 'delete']),
     page('security', nextPage + 2, 'system/security', '安全设置', ['edit']),
     page('sensitiveLog', nextPage + 3, 'system/sensitiveLog', '敏感信息查看记录', ['export']),
+    page('accessLog', accessLogPage, 'system/accessLog', '访问日志', ['export']),
     page('exportApproval', nextPage + 4, 'system/exportApproval', '导出审批', ['audit']),
     page('retention', nextPage + 5, 'system/retention', '数据保留', ['edit']),
     ...schoolPages,
@@ -360,7 +361,7 @@ const ADMIN = {
         ['edit', 'edit/:id', '编辑资源', 'edit'],
       ]),
     ]),
-    systemGroup(10, 16, 22),
+    systemGroup(10, 16, 22, 28),
   ],
 } satisfies FamilyDef;
 
@@ -437,7 +438,7 @@ const K12 = {
     group('sportsMeet', 12, '运动会', 'flag', [sportsMeetPage(27)]),
     group('wiki', 13, '百科管理', 'book-marked', [wikiPage(28)]),
     bannerGroup(14, 29),
-    systemGroup(15, 30, 40, schoolPrivacyPages(46)),
+    systemGroup(15, 30, 40, 48, schoolPrivacyPages(46)),
   ],
 } satisfies FamilyDef;
 
@@ -491,7 +492,7 @@ const GX = {
     group('sportsMeet', 8, '运动会', 'flag', [sportsMeetPage(21)]),
     group('wiki', 9, '百科管理', 'book-marked', [wikiPage(22)]),
     bannerGroup(10, 23),
-    systemGroup(11, 24, 34, schoolPrivacyPages(40)),
+    systemGroup(11, 24, 34, 42, schoolPrivacyPages(40)),
     group('class', 12, '课堂教学', 'school', [...lessonLoadPages(32)]),
   ],
 } satisfies FamilyDef;

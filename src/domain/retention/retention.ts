@@ -21,7 +21,7 @@ export interface RetentionCategory {
   effect: 'remove' | 'anonymise' | 'archiveRemove';
 }
 
-/** The minimum of the operation and sign-in logs (等保 2.0: logs kept at least six months) is a rule, not a setting. */
+/** The minimum of the operation, sign-in and access logs (等保 2.0: logs kept at least six months) is a rule, not a setting. */
 export const LOG_MIN_DAYS = 180;
 
 export const RETENTION_CATEGORIES = {
@@ -35,6 +35,8 @@ export const RETENTION_CATEGORIES = {
   signInLogs: { unit: 'day', default: LOG_MIN_DAYS, min: LOG_MIN_DAYS, max: 3650, effect: 'remove' },
   /** The operation log: archived to a verifiable export, then removed. */
   auditLog: { unit: 'day', default: LOG_MIN_DAYS, min: LOG_MIN_DAYS, max: 3650, effect: 'archiveRemove' },
+  /** The access log (every signed-in API request): archived to an export, then removed. */
+  accessLog: { unit: 'day', default: LOG_MIN_DAYS, min: LOG_MIN_DAYS, max: 3650, effect: 'archiveRemove' },
 } as const satisfies Record<string, RetentionCategory>;
 
 export type RetentionKey = keyof typeof RETENTION_CATEGORIES;
@@ -59,6 +61,7 @@ export const retentionSaveSchema = z.object({
   graduates: duration('graduates'),
   signInLogs: duration('signInLogs'),
   auditLog: duration('auditLog'),
+  accessLog: duration('accessLog'),
   version: versionField,
 });
 export type RetentionSave = z.output<typeof retentionSaveSchema>;

@@ -18,6 +18,7 @@ import { FormDialog } from '@/components/form/form-dialog';
 import { RadioField, TextareaField } from '@/components/form/fields';
 import { menuLabel } from '@/components/layout/menu-label';
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
+import { LogListScreen } from '@/components/list/log-list-screen';
 import type { PageActions } from '@/components/list/page-actions';
 import { useListState } from '@/components/list/use-list-state';
 import { Button } from '@/components/ui/button';
@@ -42,9 +43,6 @@ const logCol = createDataTableColumnHelper<SensitiveLogRow>();
 export function SensitiveLogScreen({ family }: { family: Family }) {
   const { t } = useTranslation(['dataAccess', 'menus']);
   const key = `${family}.system.sensitiveLog`;
-  const api = sensitiveLog(family);
-  const state = useListState<LogFilters>(['viewer', 'person', 'from', 'to']);
-  const query = api.useList(state.query);
   const time = useDateTime('seconds');
   const filters: FilterDef<LogFilters>[] = [
     { name: 'viewer', type: 'text', label: t('sensitiveLog.filters.viewer') },
@@ -79,17 +77,13 @@ export function SensitiveLogScreen({ family }: { family: Family }) {
     [t, time],
   );
   return (
-    <ListScreen
+    <LogListScreen
+      api={sensitiveLog(family)}
       pageKey={key}
       description={t('sensitiveLog.description')}
-      state={state}
       querySchema={sensitiveLogQuery}
       filters={filters}
-      query={query}
       columns={columns}
-      rowKey="id"
-      onExport={(f) => api.exportList(f)}
-      exportLayout="list"
       data-testid="sensitive-log"
     />
   );

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Family } from '@/domain/menus/access';
 import type { AuditChainReport, OnlineSessionRow, OperationLogDetail, OperationLogRow, SignInLogRow } from '@/domain/platform/logs';
+import type { AccessLogRow } from '@/domain/platform/access-log';
 import { get, post } from '@/lib/api-client';
 import { createResource, type Resource } from '@/lib/resource';
 import { pageApi } from '@/domain/menus/access';
@@ -17,6 +18,9 @@ export const signInLog = (family: Family) => resource<SignInLogRow>(`${family}.s
 
 /** The operation log (system/operationLog): rows, and one row with before/after. */
 export const operationLog = (family: Family) => resource<OperationLogRow, OperationLogDetail>(`${family}.system.operationLog`);
+
+/** Every signed-in API request of the organisation and those below it (system/accessLog). */
+export const accessLog = (family: Family) => resource<AccessLogRow>(`${family}.system.accessLog`);
 
 /** Sessions signed in now (system/onlineSession). */
 export const onlineSessions = (family: Family) => resource<OnlineSessionRow>(`${family}.system.onlineSession`);

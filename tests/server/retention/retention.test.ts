@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditChainReport } from '@/domain/platform/logs';
 import type { RetentionRunRow, RetentionSchedule } from '@/domain/retention/retention';
 import { LOG_MIN_DAYS, RETENTION_DEFAULTS } from '@/domain/retention/retention';
+import { accessLogArchives, accessLogs } from '../../../server/db/schema/access-log';
 import { auditLogs } from '../../../server/db/schema/audit';
 import { activityRecords } from '../../../server/db/schema/activities';
 import { files } from '../../../server/db/schema/files';
@@ -149,6 +150,16 @@ describe('a run', () => {
       .returning({ id: auditLogs.id });
     seen.audit = [due.id, kept.id];
 
+    // Access log: one request a day past the 180 days, one a day inside.
+    const access = await t.db
+      .insert(accessLogs)
+      .values([
+        { at: ago(LOG_MIN_DAYS + 1), kind: 'console', orgId, method: 'GET', route: '/retention-due', status: 200, durationMs: 3 },
+        { at: ago(LOG_MIN_DAYS - 1), kind: 'console', orgId, method: 'GET', route: '/retention-kept', status: 200, durationMs: 3 },
+      ])
+      .returning({ id: accessLogs.id });
+    seen.access = access.map((a) => String(a.id));
+
     runId = (await runRetention(t.db, now, { storage, force: true }))!;
     expect(runId).toBeTruthy();
   });
@@ -188,7 +199,7 @@ describe('a run', () => {
 
     const runs = dataOf<{ records: RetentionRunRow[] }>(await t.as(DEMO.school).get(RUNS('k12'))).records;
     const run = runs.find((r) => r.id === runId)!;
-    expect(run.items.map((i) => i.category)).toEqual(['homeworkVideos', 'heartRateRaw', 'graduates', 'signInLogs', 'auditLog']);
+    expect(run.items.map((i) => i.category)).toEqual(['homeworkVideos', 'heartRateRaw', 'graduates', 'signInLogs', 'auditLog', 'accessLog']);
     expect(run.items.every((i) => i.error === null && i.rows > 0)).toBe(true);
     // A school sees its own chain's archives only.
     const { orgId } = await orgOf(t, DEMO.school);
@@ -207,6 +218,21 @@ describe('a run', () => {
     // Another school's administrator cannot download it.
     const other = await t.request({ url: `/api/busi/web/k12/system/retention/archives/${archive.id}`, token: await t.as(DEMO.school2).token() });
     expect(other.statusCode).toBe(404);
+  });
+
+  it('archives the access log past 180 days to a file of the rows as stored, then removes them; a day inside stays', async () => {
+    const ids = seen.access.map(Number);
+    const left = await t.db.select({ route: accessLogs.route }).from(accessLogs).where(inArray(accessLogs.id, ids));
+    expect(left.map((l) => l.route)).toEqual(['/retention-kept']);
+    const archives = await t.db.select().from(accessLogArchives).where(eq(accessLogArchives.runId, runId));
+    const holding = archives.find((a) => a.fromId <= ids[0] && ids[0] <= a.toId);
+    expect(holding).toBeDefined();
+    const chunks: Buffer[] = [];
+    for await (const chunk of await storage.readBlob(holding!.hash)) chunks.push(chunk as Buffer);
+    const lines = Buffer.concat(chunks).toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: number; route: string; at: string });
+    expect(lines).toHaveLength(holding!.rows);
+    expect(lines.find((l) => l.id === ids[0])).toMatchObject({ route: '/retention-due', at: ago(LOG_MIN_DAYS + 1).toISOString() });
+    expect(lines.some((l) => l.route === '/retention-kept')).toBe(false);
   });
 
   it('does not run again within a day unless asked, and a second run finds nothing more due', async () => {

@@ -1,4 +1,4 @@
-import { OnlineSessionScreen, OperationLogScreen, SignInLogScreen } from '@/features/platform/components/log-screens';
+import { AccessLogScreen, OnlineSessionScreen, OperationLogScreen, SignInLogScreen } from '@/features/platform/components/log-screens';
 import { useScreenFamily } from '../screen-family';
 
 /** system/signInLog. */
@@ -12,4 +12,8 @@ export function OperationLogPage() {
 /** system/onlineSession. */
 export function OnlineSessionPage() {
   return <OnlineSessionScreen family={useScreenFamily()} />;
+}
+/** system/accessLog. */
+export function AccessLogPage() {
+  return <AccessLogScreen family={useScreenFamily()} />;
 }

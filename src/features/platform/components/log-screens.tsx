@@ -13,13 +13,17 @@ import {
   type SignInLogRow,
 } from '@/domain/platform/logs';
 import { enumOptions } from '@/domain/presentation';
+import { ACCESS_KIND_TABLE, ACCESS_OUTCOME_TABLE, accessLogQuery, accessOutcome, type AccessLogRow } from '@/domain/platform/access-log';
+import { getCatalogEntry } from '@/domain/menus/catalog';
+import { menuLabel } from '@/components/layout/menu-label';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { EnumBadge } from '@/components/enum-badge/enum-badge';
 import { ListScreen, type FilterDef } from '@/components/list/list-screen';
+import { LogListScreen } from '@/components/list/log-list-screen';
 import { rowActionsColumn } from '@/components/list/row-actions';
 import { useListState } from '@/components/list/use-list-state';
 import { Badge } from '@/components/ui/badge';
-import { onlineSessions, operationLog, signInLog, useSignOutSession } from '../api';
+import { accessLog, onlineSessions, operationLog, signInLog, useSignOutSession } from '../api';
 import { AuditChainDialog } from './audit-chain-dialog';
 import { OperationDetailDialog } from './operation-detail-dialog';
 import { useDateTime } from '@/lib/date-time';
@@ -33,9 +37,6 @@ const signInCol = createDataTableColumnHelper<SignInLogRow>();
 export function SignInLogScreen({ family }: { family: Family }) {
   const { t } = useTranslation(['platform', 'errors']);
   const key = `${family}.system.signInLog`;
-  const api = signInLog(family);
-  const state = useListState<SignInFilters>(['account', 'ip', 'result', 'from', 'to']);
-  const query = api.useList(state.query);
   const time = useDateTime('seconds');
   const reason = (r: string | null) => (r ? t(`signInLog.reasons.${r.split(':')[1] ?? r}`, { defaultValue: t(r, { minutes: '—' }) }) : '');
 
@@ -73,19 +74,7 @@ export function SignInLogScreen({ family }: { family: Family }) {
     [t, time],
   );
   return (
-    <ListScreen
-      pageKey={key}
-      description={t('signInLog.description')}
-      state={state}
-      querySchema={signInLogQuery}
-      filters={filters}
-      query={query}
-      columns={columns}
-      rowKey="id"
-      onExport={(f) => api.exportList(f)}
-      exportLayout="list"
-      data-testid="sign-in-log"
-    />
+    <LogListScreen api={signInLog(family)} pageKey={key} description={t('signInLog.description')} querySchema={signInLogQuery} filters={filters} columns={columns} data-testid="sign-in-log" />
   );
 }
 
@@ -96,9 +85,6 @@ const opCol = createDataTableColumnHelper<OperationLogRow>();
 export function OperationLogScreen({ family }: { family: Family }) {
   const { t } = useTranslation('platform');
   const key = `${family}.system.operationLog`;
-  const api = operationLog(family);
-  const state = useListState<OperationFilters>(['user', 'entity', 'action', 'from', 'to']);
-  const query = api.useList(state.query);
   const time = useDateTime('seconds');
   const [open, setOpen] = useState<string | null>(null);
 
@@ -140,17 +126,13 @@ export function OperationLogScreen({ family }: { family: Family }) {
   );
   return (
     <>
-      <ListScreen
+      <LogListScreen
+        api={operationLog(family)}
         pageKey={key}
         description={t('operationLog.description')}
-        state={state}
         querySchema={operationLogQuery}
         filters={filters}
-        query={query}
         columns={columns}
-        rowKey="id"
-        onExport={(f) => api.exportList(f)}
-        exportLayout="list"
         toolbar={[{ action: 'verify', icon: <ShieldCheck aria-hidden />, variant: 'outline', dialog: (props) => <AuditChainDialog family={family} {...props} /> }]}
         data-testid="operation-log"
       />
@@ -172,6 +154,78 @@ function ObjectCell({ name, id }: { name: string | null; id: string | null }) {
       ) : null}
     </span>
   );
+}
+
+type AccessFilters = { account?: string; org?: string; route?: string; outcome?: string; from?: string; to?: string };
+const accessCol = createDataTableColumnHelper<AccessLogRow>();
+
+/** A catalogue page's name (the key when the catalogue no longer has it). */
+const pageName = (t: Parameters<typeof menuLabel>[0], key: string | null) => {
+  const entry = key ? getCatalogEntry(key) : undefined;
+  return entry ? menuLabel(t, entry) : key;
+};
+
+/**
+ * system/accessLog: every signed-in API request of the organisation and those below it — who, which route (its
+ * pattern, never the values), the answer, from where (docs/decisions/062-access-log.md). Read-only.
+ */
+export function AccessLogScreen({ family }: { family: Family }) {
+  const { t } = useTranslation(['platform', 'menus']);
+  const time = useDateTime('seconds');
+  const filters: FilterDef<AccessFilters>[] = [
+    { name: 'account', type: 'text', label: t('accessLog.filters.account') },
+    { name: 'org', type: 'text', label: t('accessLog.filters.org') },
+    { name: 'route', type: 'text', label: t('accessLog.filters.route'), placeholder: '/student' },
+    { name: 'outcome', type: 'select', label: t('accessLog.filters.outcome'), className: 'w-32', options: enumOptions(ACCESS_OUTCOME_TABLE, t) },
+    { name: 'from', type: 'date', label: t('signInLog.from'), before: 'to' },
+    { name: 'to', type: 'date', label: t('signInLog.to'), after: 'from' },
+  ];
+  const columns = useMemo(
+    () =>
+      accessCol.columns([
+        accessCol.accessor('at', { header: t('accessLog.columns.at'), cell: ({ getValue }) => <span className="whitespace-nowrap tabular-nums">{time(getValue())}</span> }),
+        accessCol.accessor('kind', { header: t('accessLog.columns.kind'), cell: ({ getValue }) => <EnumBadge table={ACCESS_KIND_TABLE} value={getValue()} /> }),
+        accessCol.accessor('userName', {
+          header: t('accessLog.columns.user'),
+          cell: ({ row }) => (
+            <span className="whitespace-nowrap">
+              {row.original.userName ?? ''} <span className="font-mono text-muted-foreground">{row.original.accountNum ?? ''}</span>
+            </span>
+          ),
+        }),
+        accessCol.accessor('orgName', { header: t('accessLog.columns.org'), cell: ({ getValue }) => <span className="whitespace-nowrap">{muted(getValue())}</span> }),
+        accessCol.accessor('roleName', { header: t('accessLog.columns.role'), cell: ({ getValue }) => <span className="whitespace-nowrap">{muted(getValue())}</span> }),
+        accessCol.accessor('route', {
+          header: t('accessLog.columns.route'),
+          cell: ({ row }) => (
+            <span className="block max-w-80 truncate font-mono text-xs" title={`${row.original.method} ${row.original.route}`}>
+              <span className="font-semibold">{row.original.method}</span> {row.original.route}
+            </span>
+          ),
+        }),
+        accessCol.accessor('pageKey', { header: t('accessLog.columns.page'), cell: ({ getValue }) => <span className="whitespace-nowrap">{muted(pageName(t, getValue()))}</span> }),
+        accessCol.accessor('status', {
+          header: t('accessLog.columns.status'),
+          cell: ({ getValue }) => (
+            <span className="whitespace-nowrap tabular-nums">
+              {getValue()} <EnumBadge table={ACCESS_OUTCOME_TABLE} value={accessOutcome(getValue())} />
+            </span>
+          ),
+        }),
+        accessCol.accessor('durationMs', { header: t('accessLog.columns.duration'), cell: ({ getValue }) => <span className="whitespace-nowrap tabular-nums">{t('accessLog.ms', { count: getValue() })}</span> }),
+        accessCol.accessor('ip', { header: t('accessLog.columns.ip'), cell: ({ getValue }) => <span className="whitespace-nowrap font-mono">{muted(getValue())}</span> }),
+        accessCol.accessor('userAgent', {
+          header: t('accessLog.columns.userAgent'),
+          cell: ({ getValue }) => (
+            <span className="block max-w-64 truncate text-xs text-muted-foreground" title={getValue() ?? undefined}>
+              {getValue() ?? '—'}
+            </span>
+          ),
+        }),
+      ]),
+    [t, time],
+  );
+  return <LogListScreen api={accessLog(family)} pageKey={`${family}.system.accessLog`} description={t('accessLog.description')} querySchema={accessLogQuery} filters={filters} columns={columns} data-testid="access-log" />;
 }
 
 type SessionFilters = { user?: string; ip?: string };
