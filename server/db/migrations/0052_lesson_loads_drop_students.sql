@@ -1,0 +1,1 @@
+ALTER TABLE "lesson_loads" DROP COLUMN "students";
