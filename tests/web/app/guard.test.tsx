@@ -9,8 +9,9 @@ import { fakeApi, k12UInfo, renderApp, resetApp } from './fake-api';
 // The fixture's menu holds the class and school-year pages, which now have screens; these tests are about the
 // not-available page and the shell around it, so they see those pages as not built.
 vi.mock('@/app/routes/screens', async (importOriginal) => {
-  const { SCREENS } = await importOriginal<typeof import('@/app/routes/screens')>();
-  return { SCREENS: Object.fromEntries(Object.entries(SCREENS).filter(([key]) => !/^org\.(class|acayear)/.test(key))) };
+  const actual = await importOriginal<typeof import('@/app/routes/screens')>();
+  const { SCREENS } = actual;
+  return { ...actual, SCREENS: Object.fromEntries(Object.entries(SCREENS).filter(([key]) => !/^org\.(class|acayear)/.test(key))) };
 });
 
 const token = { access_token: 'tok-1', token_type: 'bearer', expires_in: 7200, refresh_token: 'ref-1' } as const;
