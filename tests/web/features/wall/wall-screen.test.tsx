@@ -118,7 +118,7 @@ describe('wall screen', () => {
     const states = new Set<string>();
     const watch = new MutationObserver(() => states.add(screen.getByTestId('wall-screen').getAttribute('data-state') ?? ''));
     watch.observe(screen.getByTestId('wall-screen'), { attributes: true, subtree: true, childList: true });
-    expect(await screen.findByText('classRanking:mean 91', undefined, { timeout: 3000 })).toBeInTheDocument();
+    expect(await screen.findByText('classRanking:mean 91', undefined, { timeout: 10_000 })).toBeInTheDocument();
     watch.disconnect();
     expect([...states]).toEqual(['ready']);
     // Every request went to the public token API only.
