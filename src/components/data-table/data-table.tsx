@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type CSSProperties, type RefObject, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { EmptyState } from '@/components/empty-state/empty-state';
@@ -148,6 +148,7 @@ export function DataTable<T extends RowData>({
   const narrow = useNarrowViewport();
   const layout = !narrow ? 'table' : phone?.mode === 'scroll' ? 'scroll' : 'cards';
   const cards = layout === 'cards';
+  const overflows = useSidewaysOverflow(scrollRef, tableRef, layout);
   const sides = useMemo(() => (layout === 'scroll' ? phoneScrollSides(leafColumns) : leafColumns.map((c) => pinOf(c, withSettings))), [leafColumns, layout, withSettings]);
   const scrollHeight = virtual ? (height ?? DEFAULT_VIRTUAL_HEIGHT) : height;
   const gridTemplate = useMemo(() => (virtual ? virtualGridTemplate(leafColumns) : undefined), [virtual, leafColumns]);
@@ -330,10 +331,12 @@ export function DataTable<T extends RowData>({
             data-slot="data-table-scroll"
             // Virtual: focusable from code only, to take focus from a row whose slot scrolls away (see VirtualRow). A
             // phone's sideways-scrolling table is a region in the tab order, so the keys can scroll it too.
-            tabIndex={layout === 'scroll' ? 0 : virtual ? -1 : undefined}
-            role={layout === 'scroll' ? 'region' : undefined}
-            aria-label={layout === 'scroll' ? ariaLabel : undefined}
-            className={cn('relative w-full overflow-auto outline-none', layout === 'scroll' && 'focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset')}
+            // A desktop table wider than its area (a log's long routes) scrolls sideways: a region in the tab order too
+            // (axe scrollable-region-focusable).
+            tabIndex={layout === 'scroll' || (overflows && !virtual) ? 0 : virtual ? -1 : undefined}
+            role={layout === 'scroll' || (overflows && !virtual) ? 'region' : undefined}
+            aria-label={layout === 'scroll' || (overflows && !virtual) ? ariaLabel : undefined}
+            className={cn('relative w-full overflow-auto outline-none', (layout === 'scroll' || overflows) && 'focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset')}
             style={scrollStyle}
           >
             <table
@@ -371,3 +374,19 @@ export function DataTable<T extends RowData>({
 export { createDataTableColumnHelper, type DataTableCellContext, type DataTableColumnMeta, type DataTableColumns, type RowData, type SortingState } from './data-table-features';
 export type { DataTablePaginationState } from './data-table-pagination';
 export type { DataTablePhone } from './data-table-phone';
+
+/** Whether the table is wider than its scroll area (checked again when either is resized or the layout changes). */
+function useSidewaysOverflow(area: RefObject<HTMLDivElement | null>, table: RefObject<HTMLTableElement | null>, layout: string): boolean {
+  const [overflows, setOverflows] = useState(false);
+  useEffect(() => {
+    const el = area.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const check = () => setOverflows(el.scrollWidth > el.clientWidth + 1);
+    check();
+    const observer = new ResizeObserver(check);
+    observer.observe(el);
+    if (table.current) observer.observe(table.current);
+    return () => observer.disconnect();
+  }, [area, table, layout]);
+  return overflows;
+}
