@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import { startS3 } from '../server/files/s3-server';
 import { mp4 } from '../server/files/fixtures';
 import { writeXlsx } from '../../server/lib/spreadsheet/xlsx-writer';
+import { EXPORT_APPROVAL_ROWS } from '../../src/domain/security/settings';
 
 const PGBIN = join('/usr/lib/postgresql', readdirSync('/usr/lib/postgresql').sort().at(-1)!, 'bin');
 const PRIMARY = 54400, REPLICA = 54401, PROXY = 8300, A = 8301, B = 8302;
@@ -195,6 +196,12 @@ http { access_log off; client_body_temp_path ${dir}; proxy_temp_path ${dir};
   it('the score export job reads the replica when it is as fresh as the primary', async () => {
     const res = await login(B, 'school01', 'Tiyu@2026', '10.8.0.1');
     const token = (await res.json()).data.access_token as string;
+    // A whole school's scores are above the export approval threshold (docs/product-rules.md#personal-data-access):
+    // the school's administrator raises it first, so the export runs as a job.
+    const settingsUrl = '/api/busi/web/k12/system/security';
+    const current = (await (await call(B, settingsUrl, { token })).json()).data as Record<string, unknown>;
+    const saved = await call(B, settingsUrl, { method: 'PUT', token, body: JSON.stringify({ ...current, exportApprovalRows: EXPORT_APPROVAL_ROWS.max }) });
+    assert.equal(saved.status, 200, await saved.clone().text());
     const logged = readFileSync(`${dir}/replica.log`, 'utf8').length;
     const started = await call(B, '/api/busi/web/k12/organizeTest/scoreSearch/export', { method: 'POST', token, body: '{}' });
     assert.equal(started.status, 200, await started.clone().text());
