@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   CERTIFICATE_LABELS,
   ETHNICITY_NAMES,
@@ -15,12 +15,11 @@ import type { Translate } from '@/domain/physique-results/export-layout';
 import type { DbOrTx } from '../../db/client';
 import { memberships, roles, users } from '../../db/schema/auth';
 import { classes, grades, parentStudents, parents, students, teachers } from '../../db/schema/school';
-import { classScopeOf } from '../../lib/data-scope';
 import { exportReveals } from '../../lib/sensitive';
 import { userWhere } from '../users/users.service';
 import { parentWhere, withChildren } from './parent.service';
 import { staffAccount, staffRoleName, staffWhere } from './staff.service';
-import { containsPattern } from '../../lib/query';
+import { studentWhere, type StudentQuery } from './student.service';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import { xlsxStream } from '../../lib/spreadsheet/xlsx-stream';
 import type { ListExportColumn, ListSheet } from '../../lib/list-export';
@@ -100,24 +99,8 @@ export async function peopleTemplate(db: DbOrTx, actor: Actor, kind: PeopleImpor
   return { workbook, fileName: `${t(`people:import.templateName.${kind}`, RAW)}.xlsx` };
 }
 
-export interface StudentExportFilter {
-  keyword?: string;
-  gradeId?: string;
-  classId?: string;
-  status?: string;
-}
-
-async function studentFilters(db: DbOrTx, actor: Actor, f: StudentExportFilter): Promise<(SQL | undefined)[]> {
-  const scope = await classScopeOf(db, actor);
-  return [
-    eq(students.orgId, actor.tenantOrgId),
-    f.gradeId ? eq(classes.gradeId, f.gradeId) : undefined,
-    f.classId ? eq(students.classId, f.classId) : undefined,
-    f.status ? eq(students.status, f.status as 'studying') : undefined,
-    f.keyword ? or(ilike(students.name, containsPattern(f.keyword)), ilike(students.regNo, containsPattern(f.keyword)), ilike(students.studentNo, containsPattern(f.keyword))) : undefined,
-    scope.all ? undefined : scope.classIds.length ? inArray(students.classId, [...scope.classIds]) : sql`false`,
-  ];
-}
+/** The student list's filters (student.service.ts studentWhere). */
+export type StudentExportFilter = Omit<StudentQuery, 'current' | 'size'>;
 
 /** How many rows the students' export of these filters writes (the export approval's count). */
 export async function studentExportRows(db: DbOrTx, actor: Actor, f: StudentExportFilter): Promise<number> {
@@ -126,7 +109,7 @@ export async function studentExportRows(db: DbOrTx, actor: Actor, f: StudentExpo
     .from(students)
     .innerJoin(classes, eq(classes.id, students.classId))
     .innerJoin(grades, eq(grades.id, classes.gradeId))
-    .where(and(...(await studentFilters(db, actor, f))));
+    .where(await studentWhere(db, actor, f));
   return row?.n ?? 0;
 }
 
@@ -158,7 +141,7 @@ export async function parentExportRows(db: DbOrTx, actor: Actor, f: { keyword?: 
 export async function studentExport(db: DbOrTx, actor: Actor, key: string, f: StudentExportFilter, t: Translate, now: Date) {
   // The parents' mobiles it writes unmasked are logged as one view when the file ends.
   const shown = exportReveals(db, actor, key, now);
-  const filters = await studentFilters(db, actor, f);
+  const where = await studentWhere(db, actor, f);
   const columns = peopleColumns('student');
   async function* batches() {
     let after = '';
@@ -179,7 +162,7 @@ export async function studentExport(db: DbOrTx, actor: Actor, key: string, f: St
           .from(students)
           .innerJoin(classes, eq(classes.id, students.classId))
           .innerJoin(grades, eq(grades.id, classes.gradeId))
-          .where(and(...filters, after ? gt(students.regNo, after) : undefined))
+          .where(and(where, after ? gt(students.regNo, after) : undefined))
           .orderBy(asc(students.regNo))
           .limit(BATCH);
         if (rows.length === 0) return;

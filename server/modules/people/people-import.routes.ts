@@ -12,7 +12,7 @@ import { userListQuery } from '@/domain/users/users';
 import { resourceAction, type ActionContext } from '../../lib/action';
 import { relativeApi } from '../../lib/resource';
 import { requireAccess, requireActor } from '../../plugins/tenant';
-import { accountExport, accountExportRows, parentExport, parentExportRows, peopleTemplate, studentExport, studentExportRows } from './people-export.service';
+import { accountExport, accountExportRows, parentExport, parentExportRows, peopleTemplate, studentExport, studentExportRows, type StudentExportFilter } from './people-export.service';
 import { dropImport, holdImport, takeImport } from './people-import-store';
 import type { Storage } from '../../lib/storage/storage';
 import { peopleImportJob, previewImport, studentImportOptions } from './people-import.service';
@@ -123,13 +123,13 @@ async function pageRoutes(app: FastifyInstance, storage: Storage, family: Family
     approval: {
       rows: (db, actor, { query }) => {
         const q = query as { keyword?: string; gradeId?: string; classId?: string; status?: string; roleId?: string; enabled?: 'true' | 'false' };
-        return kind === 'student' ? studentExportRows(db, actor, q) : accountExportRows(db, actor, kind, q);
+        return kind === 'student' ? studentExportRows(db, actor, q as StudentExportFilter) : accountExportRows(db, actor, kind, q);
       },
     },
     read: async (db, actor, { query }, { t, now }) => {
       const q = query as { keyword?: string; gradeId?: string; classId?: string; status?: string; roleId?: string; enabled?: 'true' | 'false' };
       // The students' export follows the list's shown columns (the kit's `sheet`); staff and accounts keep the import's layout.
-      if (kind === 'student') return studentExport(db, actor, key, q, translator(t), now);
+      if (kind === 'student') return studentExport(db, actor, key, q as StudentExportFilter, translator(t), now);
       const { stream, fileName } = await accountExport(db, actor, kind, key, q, translator(t), now);
       return { workbook: stream, fileName };
     },

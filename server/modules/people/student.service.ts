@@ -82,11 +82,11 @@ export interface StudentQuery {
   status?: StudentRecord['status'];
 }
 
-/** Students of the tenant in the actor's scope, by grade, class and registration number. */
-export async function studentPage(db: DbOrTx, actor: Actor, q: StudentQuery): Promise<Page<StudentRecord>> {
+/** The student list's filters in the actor's data scope: the list and its export (people-export.service.ts) share them. */
+export async function studentWhere(db: DbOrTx, actor: Actor, q: Omit<StudentQuery, 'current' | 'size'>): Promise<SQL | undefined> {
   const scope = await classScopeOf(db, actor);
   const pattern = q.keyword ? containsPattern(q.keyword) : undefined;
-  const where = and(
+  return and(
     eq(students.orgId, actor.tenantOrgId),
     inClassScope(scope, students.classId),
     q.gradeId ? eq(classes.gradeId, q.gradeId) : undefined,
@@ -94,6 +94,11 @@ export async function studentPage(db: DbOrTx, actor: Actor, q: StudentQuery): Pr
     q.status ? eq(students.status, q.status) : undefined,
     pattern ? or(ilike(students.name, pattern), ilike(students.regNo, pattern), ilike(students.studentNo, pattern)) : undefined,
   );
+}
+
+/** Students of the tenant in the actor's scope, by grade, class and registration number. */
+export async function studentPage(db: DbOrTx, actor: Actor, q: StudentQuery): Promise<Page<StudentRecord>> {
+  const where = await studentWhere(db, actor, q);
   const page = await paginate(db, select(db, where).orderBy(asc(grades.gradeNo), asc(classes.code), asc(students.regNo), asc(students.id)).$dynamic(), q);
   return { ...page, records: await withParents(db, page.records) };
 }
