@@ -7,7 +7,8 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEMESTER } from '@/domain/constants';
-import type { LoadCard, LoadDistrict, LoadSummary, LoadSummaryQuery } from '@/domain/lesson-load/reports';
+import { ABOVE_AGES, aboveAgeSteps, abovePeakByAge, type LoadCard, type LoadDistrict, type LoadSummary, type LoadSummaryQuery } from '@/domain/lesson-load/reports';
+import { zoneAge } from '@/domain/lesson-load/zones';
 import { memberships, users } from '../../../server/db/schema/auth';
 import { lessons } from '../../../server/db/schema/lessons';
 import { classes, grades, schoolYears, semesters, students, teachers } from '../../../server/db/schema/school';
@@ -132,6 +133,27 @@ describe('lesson-load rollups', () => {
     expect(kept.weeks.length).toBeGreaterThan(12);
     await t.db.transaction((tx) => rebuildLessonLoadRollups(tx));
     expect(await rollups()).toEqual(kept);
+  });
+
+  it("count each student's lessons above the threshold of every age, and read the age on the term's start as zoneAge does", async () => {
+    // Write side: `above` is, per age of ABOVE_AGES, the student's lessons of that class and term whose peak reached it.
+    const { rows } = await t.db.execute<{ above: number[]; peaks: number[] }>(sql`
+      select t.above, array(select s.peak_bpm from lesson_load_students s join lesson_loads l on l.lesson_id = s.lesson_id
+                             where s.student_id = t.student_id and s.class_id = t.class_id and s.measured > 0 and s.peak_bpm is not null
+                               and l.school_year = t.school_year and l.semester = t.semester) as peaks
+        from lesson_load_student_terms t`);
+    const byAge = abovePeakByAge();
+    expect(rows.length).toBeGreaterThan(10);
+    for (const r of rows) expect(r.above.map(Number)).toEqual(byAge.map((bpm) => r.peaks.filter((p) => Number(p) >= bpm).length));
+    expect(new Set(rows.flatMap((r) => r.above.map(Number))).size).toBeGreaterThan(1);
+    // Read side: PostgreSQL's width_bucket over aboveAgeSteps' dates is zoneAge's clamped age, birthdays on the day included.
+    for (const day of ['2040-08-01', '2041-02-20', '2044-02-29']) {
+      const { from } = aboveAgeSteps(day);
+      const { rows: ages } = await t.db.execute<{ birth: string; i: number }>(sql`
+        select d::date::text as birth, width_bucket(d::date, ${sql.param(from)}::date[]) as i from generate_series('2010-01-01'::date, '2040-12-31'::date, interval '1 day') d`);
+      const wrong = ages.filter((a) => ABOVE_AGES[Number(a.i)] !== zoneAge(a.birth, 10, day));
+      expect(wrong.slice(0, 3)).toEqual([]);
+    }
   });
 
   it('the term summary from the rollups equals the direct computation over every stored row, in every grouping, the trend and each filter', async () => {
