@@ -17,7 +17,7 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql, type SQL } from 'drizzle-orm';
@@ -158,8 +158,12 @@ async function timeAlternated(fromRollups: () => Promise<unknown>, fromRows: () 
   return { rollups: { p50: percentile(a, 50), p95: percentile(a, 95) }, rows: { p50: percentile(b, 50), p95: percentile(b, 95) } };
 }
 
+/** The machine's load as `uptime` prints it (1, 5, 15 minutes): figures are compared only within one run. */
+const uptime = () => `load average ${loadavg().map((n) => n.toFixed(2)).join(', ')}`;
+
 async function main(): Promise<void> {
   console.log(`lesson-load reports bench: PGlite, ${SCHOOLS} schools × ${PER_DAY} lessons × ${DAYS} school days; ${ITERATIONS} iterations after 3 warm-ups`);
+  console.log(`  start: ${uptime()}`);
   const kept = join(import.meta.dirname, '../../data/bench', `lesson-load-${SCHOOLS}-${PER_DAY}-${DAYS}`);
   const reuse = args.keep && existsSync(join(kept, '.seeded'));
   const dir = args.keep ? kept : await mkdtemp(join(tmpdir(), 'tiyu-bench-load-'));
@@ -189,10 +193,14 @@ async function main(): Promise<void> {
         ['district comparison, computed', () => timeRequests(app, handle, tokens.district, districtUrl, true), TARGETS.district],
         ['district comparison, from memory', () => timeRequests(app, handle, tokens.district, districtUrl, false), null],
         ["floor: school01's term rows read once (count, means)", () => timeFloor(handle, sql`select count(*), avg(main_mean_bpm) from lesson_loads where org_id = ${orgOf('school01')} and ${bounds}`), null],
-        // The persistently-below/above lists read each lesson's students: school01's per-student rows of the term read once.
+        // The direct computation reads each lesson's students: school01's per-student rows of the term read once.
         ["floor: school01's term per-student rows read once (count, mean)", () => timeFloor(handle, sql`select count(*), avg(density) from lesson_load_students where org_id = ${orgOf('school01')} and ${bounds} and measured > 0`), null],
+        // What the summary reads now (decision 051): the term's class-week and student-term rollup rows, read once.
+        ["floor: school01's term rollup rows read once (counts, sums)", () => timeFloor(handle, sql`select (select sum(lessons) from lesson_load_class_weeks where org_id = ${orgOf('school01')} and school_year = ${YEAR} and semester = 13),
+          (select sum(lessons) + sum(below) from lesson_load_student_terms where org_id = ${orgOf('school01')} and school_year = ${YEAR} and semester = 13)`), null],
         ['school summary by class, computed', () => timeRequests(app, handle, tokens.school, schoolUrl, true), TARGETS.school],
         ['school summary by teacher, computed', () => timeRequests(app, handle, tokens.school, `${schoolUrl}&group=teacher`, true), TARGETS.school],
+        ['school summary by grade, computed', () => timeRequests(app, handle, tokens.school, `${schoolUrl}&group=grade`, true), TARGETS.school],
         ['school summary, from memory', () => timeRequests(app, handle, tokens.school, schoolUrl, false), null],
       ];
       // Rollups against the rows they replace, same run, alternated (service calls: no HTTP, no read cache).
@@ -213,8 +221,9 @@ async function main(): Promise<void> {
         if (name.startsWith('floor')) floor = r.p50;
         const ratio = name.startsWith('floor') ? '' : `  ${(r.p50 / floor).toFixed(1)}× floor`;
         const verdict = target === null ? '' : `  target p95 ≤ ${target} ms: ${r.p95 <= target ? 'met' : 'MISSED'}`;
-        console.log(`  ${name.padEnd(58)} p50 ${r.p50.toFixed(1).padStart(7)} ms  p95 ${r.p95.toFixed(1).padStart(7)} ms${r.cache ? `  [${r.cache}]` : ''}${ratio}${verdict}`);
+        console.log(`  ${name.padEnd(64)} p50 ${r.p50.toFixed(1).padStart(7)} ms  p95 ${r.p95.toFixed(1).padStart(7)} ms${r.cache ? `  [${r.cache}]` : ''}${ratio}${verdict}`);
       }
+      console.log(`  end: ${uptime()}`);
     } finally {
       await app.close();
     }

@@ -5,10 +5,7 @@ import { axeProblems, choose, clickRowAction, signIn } from './support';
  * The live lesson monitor on a teacher's phone (docs/product-rules.md#lesson-load): a device opens a lesson, the
  * teacher lends bands from the console, the bands' samples arrive through the device API
  * (POST /api/v1/device/lessons/:id/heart-rate, the ingest), the tiles update, a danger alert appears and is
- * acknowledged with a note.
- *
- * The heart-rate route is the ingest's (another branch of issue 30): until it is merged the second test skips, saying
- * so; nothing here writes to the database behind the server's back.
+ * acknowledged with a note. Nothing here writes to the database behind the server's back.
  */
 test.use({ viewport: { width: 390, height: 844 } });
 

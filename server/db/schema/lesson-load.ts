@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, date, doublePrecision, index, integer, pgTable, primaryKey, real, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, date, doublePrecision, index, integer, pgTable, primaryKey, real, smallint, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { ALERT_KINDS } from '../../../src/domain/lesson-load/alerts';
 import { users } from './auth';
 import { lessons } from './lessons';
@@ -194,8 +194,9 @@ export const lessonLoadSchoolDays = pgTable(
 
 /**
  * A student's measured lessons of a term in one class (the lesson's class), summed (decision 051): what the
- * persistently-below/above lists read instead of every per-student row. `peaks` holds each lesson's peak, ascending,
- * because the "above" threshold depends on the student's age on the report's term start, known only when reading.
+ * persistently-below/above lists read instead of every per-student row. `above` counts the lessons at or above the
+ * "above" threshold for each age the threshold can be read for (reports.ts ABOVE_AGES), because the student's age on
+ * the report's term start (birth date, else grade) is known only when reading.
  * Rewritten by storeLessonLoad from lesson_load_students for the students of the lesson it stores.
  */
 export const lessonLoadStudentTerms = pgTable(
@@ -214,9 +215,45 @@ export const lessonLoadStudentTerms = pgTable(
     densityN: integer('density_n').notNull(),
     mainBpmSum: doublePrecision('main_bpm_sum'),
     mainBpmN: integer('main_bpm_n').notNull(),
-    peaks: smallint('peaks').array().notNull(),
+    /** Per age of ABOVE_AGES (oldest first), the lessons whose peak reached that age's abovePeakBpm. */
+    above: integer('above').array().notNull().default(sql`'{}'`),
   },
   (t) => [primaryKey({ columns: [t.studentId, t.classId, t.schoolYear, t.semester] }), index('lesson_load_student_terms_org_idx').on(t.orgId, t.schoolYear, t.semester, t.classId)],
+);
+
+/**
+ * Sums and counts of a class's stored lessons per week (Monday, in the organisations' time zone), teacher and term they
+ * were counted in (decision 051): what the term summary's groupings (class, teacher, grade, college, school) and weekly
+ * trend read instead of every lesson row. Rewritten by storeLessonLoad from lesson_loads for the class and week of the
+ * lesson it stores (every teacher and term of that week), so a lesson stored again is never counted twice.
+ */
+export const lessonLoadClassWeeks = pgTable(
+  'lesson_load_class_weeks',
+  {
+    orgId: uuid('org_id').notNull().references(() => orgs.id),
+    classId: uuid('class_id').notNull().references(() => classes.id),
+    /** The lessons' teacher (lessons.teacher_id, fixed when the lesson is created); null: none named. */
+    teacherId: uuid('teacher_id'),
+    week: date('week').notNull(),
+    schoolYear: smallint('school_year').notNull(),
+    semester: smallint('semester').notNull(),
+    lessons: integer('lessons').notNull(),
+    /** Lessons meeting the curriculum targets. */
+    meets: integer('meets').notNull(),
+    /** Each figure's sum over the lessons that have it, and how many have it (its mean is sum / count). */
+    bpmSum: doublePrecision('bpm_sum'),
+    bpmN: integer('bpm_n').notNull(),
+    groupSum: doublePrecision('group_sum'),
+    groupN: integer('group_n').notNull(),
+    individualSum: doublePrecision('individual_sum'),
+    individualN: integer('individual_n').notNull(),
+    targetSum: doublePrecision('target_sum'),
+    targetN: integer('target_n').notNull(),
+  },
+  (t) => [
+    unique('lesson_load_class_weeks_uq').on(t.classId, t.week, t.schoolYear, t.semester, t.teacherId).nullsNotDistinct(),
+    index('lesson_load_class_weeks_term_idx').on(t.orgId, t.schoolYear, t.semester),
+  ],
 );
 
 /** Safety alerts of a lesson (src/domain/lesson-load/alerts.ts), kept with who acknowledged them and when. */

@@ -2,6 +2,7 @@ import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { SEMESTER } from '@/domain/constants';
 import { ORG_TIME_ZONE } from '@/domain/dates';
 import type { BandBinding } from '@/domain/lesson-load/samples';
+import { abovePeakByAge } from '@/domain/lesson-load/reports';
 import { lessonLoad, type LessonLoad, type MinuteRow } from '@/domain/lesson-load/summary';
 import { CURRICULUM_TARGETS, isActive, ZONES, zoneOf, type Zone } from '@/domain/lesson-load/zones';
 import type { DbOrTx, Tx } from '../../db/client';
@@ -210,12 +211,14 @@ export async function removeLessonLoad(tx: Tx, lessonId: string): Promise<void> 
 const TZ = sql.raw(`'${ORG_TIME_ZONE}'`);
 /** The lesson's day in the organisations' time zone (alias `ll`: lesson_loads or lesson_load_students). */
 const DAY = sql`(ll.started_at at time zone ${TZ})::date`;
+/** The lesson's week (its Monday) in the organisations' time zone: the key of lesson_load_class_weeks. */
+export const WEEK = sql`date_trunc('week', ll.started_at at time zone ${TZ})::date`;
 
 /**
  * Sets the term a stored lesson is counted in (alias `ll`, the rows `where` picks): its school's semester holding the
  * lesson's day (with the break; the latest starting), else the calendar term of the day. The SQL form of what
  * summary.service resolveTerm answers for a day (termOfDay in src/domain/lesson-load/reports.ts), so a whole table can
- * be set in one statement; migration 0050 repeats it for the rows stored before.
+ * be set in one statement; migration 0051 (lesson_load_rollups_backfill) repeats it for the rows stored before.
  */
 export async function assignTerms(db: DbOrTx, where: SQL): Promise<void> {
   await db.execute(sql`
@@ -231,39 +234,61 @@ export async function assignTerms(db: DbOrTx, where: SQL): Promise<void> {
      where ll.lesson_id = t.lesson_id`);
 }
 
-/** What a stored lesson adds to the rollups: its school and day, its class and term, its measured students. */
+/** What a stored lesson adds to the rollups: its school and day, its class and week, its term, its measured students. */
 interface LessonKey {
   orgId: string;
   classId: string;
   day: string;
+  week: string;
   schoolYear: number;
   semester: number;
   students: string[];
 }
 
 async function storedKeys(tx: Tx, lessonId: string): Promise<LessonKey | null> {
-  const { rows } = await tx.execute<{ org_id: string; class_id: string; day: string; school_year: number; semester: number; students: string[] }>(sql`
-    select ll.org_id, ll.class_id, ${DAY}::text as day, ll.school_year, ll.semester,
+  const { rows } = await tx.execute<{ org_id: string; class_id: string; day: string; week: string; school_year: number; semester: number; students: string[] }>(sql`
+    select ll.org_id, ll.class_id, ${DAY}::text as day, ${WEEK}::text as week, ll.school_year, ll.semester,
            array(select s.student_id from lesson_load_students s where s.lesson_id = ll.lesson_id and s.measured > 0) as students
       from lesson_loads ll where ll.lesson_id = ${lessonId}`);
   const r = rows[0];
-  return r ? { orgId: r.org_id, classId: r.class_id, day: r.day, schoolYear: Number(r.school_year), semester: Number(r.semester), students: r.students } : null;
+  return r ? { orgId: r.org_id, classId: r.class_id, day: r.day, week: r.week, schoolYear: Number(r.school_year), semester: Number(r.semester), students: r.students } : null;
 }
 
 /** Sums and counts of stored lessons (alias `ll`): the figures' means are sum / count, so any grouping adds up exactly. */
 const LESSON_SUMS = sql`count(*)::int, count(*) filter (where ll.meets_targets)::int,
   sum(ll.main_mean_bpm::float8), count(ll.main_mean_bpm)::int, sum(ll.group_density::float8), count(ll.group_density)::int,
   sum(ll.individual_density::float8), count(ll.individual_density)::int, sum(ll.target_share::float8), count(ll.target_share)::int`;
-const SCHOOL_DAY_COLUMNS = sql`org_id, day, school_year, semester, lessons, meets, bpm_sum, bpm_n, group_sum, group_n, individual_sum, individual_n, target_sum, target_n`;
-/** A student's measured rows (alias `ll`: lesson_load_students, joined to its lesson's row as `l` for the term). */
-const STUDENT_SUMS = sql`count(*)::int, count(*) filter (where ll.density < ${CURRICULUM_TARGETS.individualDensity}::real)::int,
-  sum(ll.density::float8), count(ll.density)::int, sum(ll.main_mean_bpm::float8), count(ll.main_mean_bpm)::int,
-  coalesce(array_agg(ll.peak_bpm order by ll.peak_bpm) filter (where ll.peak_bpm is not null), '{}')`;
-const STUDENT_TERM_COLUMNS = sql`student_id, class_id, org_id, school_year, semester, lessons, below, density_sum, density_n, main_bpm_sum, main_bpm_n, peaks`;
+const FIGURE_COLUMNS = sql`lessons, meets, bpm_sum, bpm_n, group_sum, group_n, individual_sum, individual_n, target_sum, target_n`;
+const SCHOOL_DAY_COLUMNS = sql`org_id, day, school_year, semester, ${FIGURE_COLUMNS}`;
+const CLASS_WEEK_COLUMNS = sql`org_id, class_id, teacher_id, week, school_year, semester, ${FIGURE_COLUMNS}`;
+/** A class's weeks from its stored lessons (alias `ll`, their lessons `l` for the teacher), per teacher and term. */
+const classWeeksOf = (where: SQL) => sql`
+  insert into lesson_load_class_weeks (${CLASS_WEEK_COLUMNS})
+  select ll.org_id, ll.class_id, l.teacher_id, ${WEEK}, ll.school_year, ll.semester, ${LESSON_SUMS}
+    from lesson_loads ll join lessons l on l.id = ll.lesson_id
+   where ${where} and ll.school_year is not null
+   group by ll.org_id, ll.class_id, l.teacher_id, ${WEEK}, ll.school_year, ll.semester`;
+const STUDENT_TERM_COLUMNS = sql`student_id, class_id, org_id, school_year, semester, lessons, below, density_sum, density_n, main_bpm_sum, main_bpm_n, above`;
+/**
+ * Inserts the student terms of measured per-student rows (alias `ll`: lesson_load_students, its lesson's row as `l` for
+ * the term; `from` and `where` pick them): the sums, and per age of ABOVE_AGES the lessons whose peak reached that
+ * age's threshold (abovePeakByAge, handed as an array so the rule stays in src/domain).
+ */
+const insertStudentTerms = (from: SQL, where: SQL) => sql`
+  insert into lesson_load_student_terms (${STUDENT_TERM_COLUMNS})
+  select s.student_id, s.class_id, s.org_id, s.school_year, s.semester, s.lessons, s.below, s.density_sum, s.density_n, s.main_bpm_sum, s.main_bpm_n,
+         array(select (select count(*) from unnest(s.peaks) p where p >= u.bpm)::int from unnest(${sql.param(abovePeakByAge())}::int[]) with ordinality u(bpm, o) order by u.o)
+    from (select ll.student_id, ll.class_id, ll.org_id, l.school_year, l.semester, count(*)::int as lessons,
+                 count(*) filter (where ll.density < ${CURRICULUM_TARGETS.individualDensity}::real)::int as below,
+                 sum(ll.density::float8) as density_sum, count(ll.density)::int as density_n,
+                 sum(ll.main_mean_bpm::float8) as main_bpm_sum, count(ll.main_mean_bpm)::int as main_bpm_n, array_agg(ll.peak_bpm) as peaks
+            ${from}
+           where ${where} and ll.measured > 0
+           group by ll.student_id, ll.class_id, ll.org_id, l.school_year, l.semester) s`;
 
 /**
  * Rewrites the rollups a lesson's rows touched, before and after its store (decision 051): the school's days of the
- * lesson (lesson_load_school_days) and, for its students, their terms in its class (lesson_load_student_terms), each
+ * lesson (lesson_load_school_days), its class's week (lesson_load_class_weeks, every teacher and term) and, for its students, their terms in its class (lesson_load_student_terms), each
  * computed again from the stored rows rather than added to, so storing a lesson again never counts it twice.
  */
 async function rollUp(tx: Tx, keys: readonly LessonKey[]): Promise<void> {
@@ -276,6 +301,14 @@ async function rollUp(tx: Tx, keys: readonly LessonKey[]): Promise<void> {
        where ll.org_id = ${orgId} and ${DAY} = any(${list}::date[]) and ll.school_year is not null
        group by ll.org_id, ${DAY}, ll.school_year, ll.semester`);
   }
+  for (const [classId, weeks] of groupBy(keys, (k) => k.classId, (k) => k.week)) {
+    for (const week of weeks) {
+      await tx.execute(sql`delete from lesson_load_class_weeks where class_id = ${classId} and week = ${week}::date`);
+      // The week's lessons by start (the class-and-time index), in the organisations' time zone.
+      await tx.execute(classWeeksOf(sql`ll.class_id = ${classId} and ll.started_at >= (${week}::date)::timestamp at time zone ${TZ}
+        and ll.started_at < (${week}::date + 7)::timestamp at time zone ${TZ}`));
+    }
+  }
   const students = [...new Set(keys.flatMap((k) => k.students))];
   if (!students.length) return;
   const classes = sql.param([...new Set(keys.map((k) => k.classId))]);
@@ -287,33 +320,30 @@ async function rollUp(tx: Tx, keys: readonly LessonKey[]): Promise<void> {
   await tx.execute(sql`
     with span as (select min(d.day) as lo, max(d.day) as hi from lesson_load_school_days d
                    where d.org_id = any(${sql.param([...new Set(keys.map((k) => k.orgId))])}::uuid[]) and ${inTerms(sql`d`)})
-    insert into lesson_load_student_terms (${STUDENT_TERM_COLUMNS})
-    select ll.student_id, ll.class_id, ll.org_id, l.school_year, l.semester, ${STUDENT_SUMS}
-      from span, lesson_load_students ll join lesson_loads l on l.lesson_id = ll.lesson_id
-     where ll.student_id = any(${sql.param(students)}::uuid[]) and ll.class_id = any(${classes}::uuid[]) and ll.measured > 0
+    ${insertStudentTerms(
+      sql`from span, lesson_load_students ll join lesson_loads l on l.lesson_id = ll.lesson_id`,
+      sql`ll.student_id = any(${sql.param(students)}::uuid[]) and ll.class_id = any(${classes}::uuid[])
        and ll.started_at >= (span.lo)::timestamp at time zone ${TZ} and ll.started_at < (span.hi + 1)::timestamp at time zone ${TZ}
-       and ${inTerms(sql`l`)}
-     group by ll.student_id, ll.class_id, ll.org_id, l.school_year, l.semester`);
+       and ${inTerms(sql`l`)}`,
+    )}`);
 }
 
 /**
- * Rebuilds both rollups from the stored rows (the demo seed and the benchmark, which write lesson rows in bulk; migration
- * 0050 does the same for the rows stored before the rollups existed): terms first for rows without one.
+ * Rebuilds the rollups from the stored rows (the demo seed and the benchmark, which write lesson rows in bulk; the migrations
+ * lesson_load_rollups_backfill and lesson_load_class_weeks_backfill do the same for the rows stored before the
+ * rollups existed): terms first for rows without one.
  */
 export async function rebuildLessonLoadRollups(db: DbOrTx): Promise<void> {
   await assignTerms(db, sql`ll.school_year is null`);
   await db.execute(sql`delete from lesson_load_school_days`);
   await db.execute(sql`delete from lesson_load_student_terms`);
+  await db.execute(sql`delete from lesson_load_class_weeks`);
+  await db.execute(classWeeksOf(sql`true`));
   await db.execute(sql`
     insert into lesson_load_school_days (${SCHOOL_DAY_COLUMNS})
     select ll.org_id, ${DAY}, ll.school_year, ll.semester, ${LESSON_SUMS} from lesson_loads ll
      group by ll.org_id, ${DAY}, ll.school_year, ll.semester`);
-  await db.execute(sql`
-    insert into lesson_load_student_terms (${STUDENT_TERM_COLUMNS})
-    select ll.student_id, ll.class_id, ll.org_id, l.school_year, l.semester, ${STUDENT_SUMS}
-      from lesson_load_students ll join lesson_loads l on l.lesson_id = ll.lesson_id
-     where ll.measured > 0
-     group by ll.student_id, ll.class_id, ll.org_id, l.school_year, l.semester`);
+  await db.execute(insertStudentTerms(sql`from lesson_load_students ll join lesson_loads l on l.lesson_id = ll.lesson_id`, sql`true`));
 }
 
 function groupBy<T>(list: readonly T[], key: (t: T) => string, value: (t: T) => string): Map<string, Set<string>> {

@@ -3,10 +3,12 @@ import { ORG_TYPE, type SemesterCode } from '@/domain/constants';
 import { localDate, ORG_TIME_ZONE } from '@/domain/dates';
 import { ERR } from '@/domain/errors';
 import {
+  aboveAgeSteps,
   abovePeakBpm,
   calendarTerm,
   isPersistent,
   PERSISTENT_MIN_LESSONS,
+  PERSISTENT_SHARE,
   termOfDay,
   type LessonsSceneData,
   type LoadCard,
@@ -33,9 +35,9 @@ import type { Actor } from '../../plugins/tenant';
 import { minuteRowsOf } from './lesson-load.store';
 
 /**
- * Lesson-load reports (docs/product-rules.md#lesson-load: reports): every figure is read from the stored lesson rows
- * (lesson_loads, one per closed lesson), grouped in SQL; the raw samples are never read. A lesson weighs the same in
- * every mean, whatever its class size.
+ * Lesson-load reports (docs/product-rules.md#lesson-load: reports): every figure comes from the stored lesson rows
+ * (lesson_loads, one per closed lesson, and lesson_load_students) through their write-time rollups (decision 051),
+ * grouped in SQL; the raw samples are never read. A lesson weighs the same in every mean, whatever its class size.
  */
 
 type Translate = (key: string, options?: Record<string, unknown>) => string;
@@ -48,6 +50,8 @@ export interface LoadScope {
   classScope: ClassScope;
   term: LoadTerm;
 }
+/** Where a report's figures come from: the write-time rollups (decision 051) or every stored row (the direct computation). */
+type Source = 'rollups' | 'rows';
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 const round = (v: unknown, digits: number) => {
@@ -96,12 +100,6 @@ function scopeWhere(scope: LoadScope, extra: { classId?: string; gradeNo?: numbe
   return sql.join(parts, sql` and `);
 }
 
-/** Aggregates of stored lessons (alias `ll`): the figures' columns. */
-const FIGURES = sql`count(*)::int as lessons,
-  avg(case when ll.meets_targets then 1.0 else 0.0 end)::float8 as meets_share,
-  avg(ll.main_mean_bpm)::float8 as main_mean_bpm, avg(ll.group_density)::float8 as group_density,
-  avg(ll.individual_density)::float8 as individual_density, avg(ll.target_share)::float8 as target_share`;
-
 type FigureRow = { lessons: number; meets_share: unknown; main_mean_bpm: unknown; group_density: unknown; individual_density: unknown; target_share: unknown };
 function figuresOf(r: FigureRow | undefined): LoadFigures {
   if (!r || !Number(r.lessons)) return { lessons: 0, meetsShare: null, mainMeanBpm: null, groupDensity: null, individualDensity: null, targetShare: null };
@@ -123,46 +121,53 @@ const GROUP_SQL: Record<LoadGroup, { id: SQL; name: SQL }> = {
   college: { id: sql`co.id::text`, name: sql`co.name` },
   school: { id: sql`o.id::text`, name: sql`o.name` },
 };
-const JOINS = sql`from lesson_loads ll join classes c on c.id = ll.class_id join grades g on g.id = c.grade_id`;
 
-/** The zone as SQL text: a constant, inlined so an expression in the select list matches the same one in GROUP BY. */
-const TZ = sql.raw(`'${ORG_TIME_ZONE}'`);
-/** The lesson's Monday in the organisations' time zone. */
-const WEEK = sql`date_trunc('week', ll.started_at at time zone ${TZ})::date`;
+/** Sums of class-week rollup rows (alias `ll`, lesson_load_class_weeks): the same sums as SUMS over their lessons. */
+const WEEK_SUMS = sql`sum(ll.lessons)::int as lessons, sum(ll.meets)::int as meets, sum(ll.bpm_sum) as bpm_sum, sum(ll.bpm_n)::int as bpm_n,
+  sum(ll.group_sum) as group_sum, sum(ll.group_n)::int as group_n, sum(ll.individual_sum) as individual_sum, sum(ll.individual_n)::int as individual_n,
+  sum(ll.target_sum) as target_sum, sum(ll.target_n)::int as target_n`;
 
-/** Figures of the scope over all, by group (when asked) and by week, in one statement (grouping sets). */
-async function groupedFigures(db: DbOrTx, scope: LoadScope, group: LoadGroup | null, extra: { classId?: string; gradeNo?: number } = {}) {
+/**
+ * Figures of the scope over all, by group (when asked) and by week, in one statement (grouping sets). From the class
+ * weeks (lesson_load_class_weeks, decision 051: sums and counts per class, teacher, week and term, so every grouping's
+ * means are the same means over its lessons) when the term's lessons are exactly those counted in it (rollupsCover);
+ * else, and with `source: 'rows'`, over every lesson row of the term (the direct computation).
+ */
+async function groupedFigures(db: DbOrTx, scope: LoadScope, group: LoadGroup | null, extra: { classId?: string; gradeNo?: number }, source: 'rollups' | 'rows') {
+  const fromRollups = source === 'rollups';
   const key = group ? GROUP_SQL[group] : { id: sql`null::text`, name: sql`null::text` };
-  const joins = group === 'teacher' ? sql`${JOINS} join lessons l on l.id = ll.lesson_id left join teachers te on te.id = l.teacher_id`
-    : group === 'college' ? sql`${JOINS} left join colleges co on co.id = c.college_id`
-      : group === 'school' ? sql`${JOINS} join orgs o on o.id = ll.org_id` : JOINS;
-  const sets = group ? sql`(), (${key.id}, ${key.name}), (${WEEK})` : sql`(), (${WEEK})`;
-  const { rows } = await db.execute<FigureRow & { gk: number; gw: number; id: string | null; name: string | null; week: string | null }>(sql`
-    select ${group ? sql`grouping(${key.id})::int` : sql`1`} as gk, grouping(${WEEK})::int as gw,
-           ${group ? key.id : sql`null::text`} as id, ${group ? key.name : sql`null::text`} as name, ${WEEK}::text as week, ${FIGURES}
+  const week = fromRollups ? sql`ll.week` : WEEK;
+  const base = fromRollups ? sql`from lesson_load_class_weeks ll` : sql`from lesson_loads ll`;
+  const classJoins = sql`${base} join classes c on c.id = ll.class_id join grades g on g.id = c.grade_id`;
+  const joins = group === 'teacher' ? sql`${classJoins} ${fromRollups ? sql`` : sql`join lessons l on l.id = ll.lesson_id`} left join teachers te on te.id = ${fromRollups ? sql`ll` : sql`l`}.teacher_id`
+    : group === 'college' ? sql`${classJoins} left join colleges co on co.id = c.college_id`
+      : group === 'school' ? sql`${classJoins} join orgs o on o.id = ll.org_id` : classJoins;
+  const sets = group ? sql`(), (${key.id}, ${key.name}), (${week})` : sql`(), (${week})`;
+  const { rows } = await db.execute<SumRow & { gk: number; gw: number; id: string | null; name: string | null; week: string | null }>(sql`
+    select ${group ? sql`grouping(${key.id})::int` : sql`1`} as gk, grouping(${week})::int as gw,
+           ${group ? key.id : sql`null::text`} as id, ${group ? key.name : sql`null::text`} as name, ${week}::text as week, ${fromRollups ? WEEK_SUMS : SUMS}
       ${joins}
-     where ${scopeWhere(scope, extra)}
+     where ${scopeWhere(scope, extra, fromRollups ? termKey(scope.term) : termBounds(scope.term))}
      group by grouping sets (${sets})`);
   const total = rows.find((r) => Number(r.gk) === 1 && Number(r.gw) === 1);
   const weeks: LoadWeek[] = rows
     .filter((r) => Number(r.gw) === 0)
-    .map((r) => ({ week: r.week!, ...figuresOf(r) }))
+    .map((r) => ({ week: r.week!, ...figuresOfSums(r) }))
     .sort((a, b) => a.week.localeCompare(b.week));
-  const byGroup = rows.filter((r) => Number(r.gk) === 0 && Number(r.gw) === 1).map((r) => ({ id: r.id, name: r.name, ...figuresOf(r) }));
-  return { total: figuresOf(total), weeks, rows: byGroup };
+  const byGroup = rows.filter((r) => Number(r.gk) === 0 && Number(r.gw) === 1).map((r) => ({ id: r.id, name: r.name, ...figuresOfSums(r) }));
+  return { total: figuresOfSums(total ?? {}), weeks, rows: byGroup };
 }
 
 /**
- * Students of the scope persistently below or above (docs/product-rules.md#lesson-load: reports): per student, the
- * lessons, those below (isBelow: density under the curriculum's individual target) and those above the student's own
- * peak threshold (abovePeakBpm, computed here for each student of the school and handed to SQL), so no lesson's figures
- * come back to be counted here. Read from the students' term rollups (lesson_load_student_terms, decision 051) when
- * the lessons they counted in the term are exactly the term's days (rollupsCover); else (the school's semesters
- * changed since) from every per-student row of the term, the same answer.
+ * The rollups answer a term when its lessons counted in them are exactly the term's days (rollupsCover); else (the
+ * school's semesters changed since the lessons were stored) every stored row of the term does, the same answer.
  */
-async function flaggedStudents(db: DbOrTx, scope: LoadScope, extra: { classId?: string; gradeNo?: number }): Promise<{ below: LoadFlaggedStudent[]; above: LoadFlaggedStudent[] }> {
-  return flaggedStudentsOf(db, scope, extra, (await rollupsCover(db, scope.orgId, scope.term)) ? 'rollups' : 'rows');
-}
+const sourceOf = async (db: DbOrTx, orgId: string, term: LoadTerm): Promise<Source> => ((await rollupsCover(db, orgId, term)) ? 'rollups' : 'rows');
+
+/** The zone as SQL text: a constant, inlined so an expression in the select list matches the same one in GROUP BY. */
+const TZ = sql.raw(`'${ORG_TIME_ZONE}'`);
+/** The lesson's Monday in the organisations' time zone (lesson-load.store.ts keys lesson_load_class_weeks by the same). */
+const WEEK = sql`date_trunc('week', ll.started_at at time zone ${TZ})::date`;
 
 /** Whether the term's lessons counted in the rollups are exactly those of the term's days: no day of it counted in another term, no day outside it in this one. */
 export async function rollupsCover(db: DbOrTx, orgId: string, term: LoadTerm): Promise<boolean> {
@@ -175,39 +180,38 @@ export async function rollupsCover(db: DbOrTx, orgId: string, term: LoadTerm): P
   return Number(r.inside) === Number(r.both) && Number(r.counted) === Number(r.both);
 }
 
-/** The flagged students from the term rollups or from the per-student rows (the direct computation, also the rollups' check in tests). */
-export async function flaggedStudentsOf(db: DbOrTx, scope: LoadScope, extra: { classId?: string; gradeNo?: number }, source: 'rollups' | 'rows') {
+/**
+ * Students of the scope persistently below or above (docs/product-rules.md#lesson-load: reports): per student, the
+ * lessons, those below (isBelow: density under the curriculum's individual target) and those at or above the
+ * student's own peak threshold (abovePeakBpm). From the students' term rollups (lesson_load_student_terms, decision
+ * 051) or from every per-student row of the term (the direct computation, also the rollups' check in tests).
+ */
+export async function flaggedStudentsOf(db: DbOrTx, scope: LoadScope, extra: { classId?: string; gradeNo?: number }, source: Source) {
   const byGrade = extra.gradeNo ? sql`join classes c on c.id = ll.class_id join grades g on g.id = c.grade_id` : sql``;
-  type Row = { student_id: string; name: string; reg_no: string; birth_date: string | null; class_name: string; grade_no: number; lessons: number; below: number };
+  type Row = { student_id: string; name: string; reg_no: string; class_name: string; lessons: number; below: number };
   const counted: (Row & { above: number })[] = [];
   if (source === 'rollups') {
-    // Each rollup row with the student's name, class and threshold inputs (the student's current class, as below);
-    // the peaks at or above the threshold are counted here by binary search in the ascending list. No list of the
-    // school's students is handed to SQL: joined to one, the planner's estimate of the rollup rows (often 1) made a
-    // nested loop over it.
-    const { rows } = await db.execute<Row & { peaks: number[] }>(sql`
-      select ll.student_id, st.name, st.reg_no, st.birth_date::text as birth_date, sc.name as class_name, sg.grade_no, ll.lessons, ll.below, ll.peaks
-        from lesson_load_student_terms ll ${byGrade}
-        join students st on st.id = ll.student_id join classes sc on sc.id = st.class_id join grades sg on sg.id = sc.grade_id
-       where ${scopeWhere(scope, extra, termKey(scope.term))}`);
-    const byStudent = new Map<string, Row & { above: number }>();
-    for (const r of rows) {
-      const threshold = abovePeakBpm(r.birth_date, Number(r.grade_no), scope.term.from);
-      const above = r.peaks.length - lowerBound(r.peaks.map(Number), threshold);
-      const seen = byStudent.get(r.student_id);
-      if (seen) {
-        seen.lessons += Number(r.lessons);
-        seen.below += Number(r.below);
-        seen.above += above;
-      } else byStudent.set(r.student_id, { ...r, lessons: Number(r.lessons), below: Number(r.below), above });
-    }
-    counted.push(...[...byStudent.values()].filter((r) => r.lessons >= PERSISTENT_MIN_LESSONS));
+    // One statement: per student of the scope, their rollup rows summed, "above" read at the student's age on the
+    // term's start (aboveAgeSteps: zoneAge as step functions of the birth date and grade, handed as two short arrays, so
+    // neither the school's people nor any lesson's peak comes back), and only the students who may be flagged
+    // (isPersistent, applied again below) with their names.
+    const steps = aboveAgeSteps(scope.term.from);
+    const age = sql`coalesce(width_bucket(st.birth_date, ${sql.param(steps.from)}::date[]), (${sql.param(steps.byGrade)}::int[])[least(sg.grade_no, ${steps.byGrade.length - 1}) + 1])`;
+    const { rows } = await db.execute<Row & { above: number }>(sql`
+      select * from (
+        select ll.student_id, st.name, st.reg_no, sc.name as class_name, sum(ll.lessons)::int as lessons, sum(ll.below)::int as below, sum(ll.above[${age} + 1])::int as above
+          from lesson_load_student_terms ll ${byGrade}
+          join students st on st.id = ll.student_id join classes sc on sc.id = st.class_id join grades sg on sg.id = sc.grade_id
+         where ${scopeWhere(scope, extra, termKey(scope.term))}
+         group by ll.student_id, st.name, st.reg_no, sc.name) per
+       where per.lessons >= ${PERSISTENT_MIN_LESSONS} and (per.below >= ${PERSISTENT_SHARE}::float8 * per.lessons or per.above >= ${PERSISTENT_SHARE}::float8 * per.lessons)`);
+    counted.push(...rows.map((r) => ({ ...r, lessons: Number(r.lessons), below: Number(r.below), above: Number(r.above) })));
   } else {
     const { rows: people } = await db.execute<{ id: string; birth_date: string | null; grade_no: number }>(sql`
       select st.id, st.birth_date::text as birth_date, g.grade_no from students st join classes c on c.id = st.class_id join grades g on g.id = c.grade_id where c.org_id = ${scope.orgId}`);
     const ids = people.map((p) => p.id);
     const thresholds = people.map((p) => abovePeakBpm(p.birth_date, Number(p.grade_no), scope.term.from));
-    const { rows } = await db.execute<Row & { above: number | null }>(sql`
+    const { rows } = await db.execute<Row & { birth_date: string | null; grade_no: number; above: number | null }>(sql`
       with th as (select * from unnest(${sql.param(ids)}::uuid[], ${sql.param(thresholds)}::int[]) as t(id, bpm)),
       per as (
         select ll.student_id, count(*)::int as lessons,
@@ -243,28 +247,21 @@ export async function flaggedStudentsOf(db: DbOrTx, scope: LoadScope, extra: { c
   return { below: below.sort(order), above: above.sort(order) };
 }
 
-/** The index of the first element ≥ `value` in an ascending list (its length when none). */
-function lowerBound(list: readonly number[], value: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+async function schoolScope(db: DbOrTx, actor: Actor, q: { schoolYear?: number; semester?: SemesterCode }, now: Date, force?: 'rows'): Promise<LoadScope & { source: Source }> {
+  const [classScope, term] = await Promise.all([classScopeOf(db, actor), resolveTerm(db, actor.tenantOrgId, q, now)]);
+  return { orgId: actor.tenantOrgId, classScope, term, source: force ?? (await sourceOf(db, actor.tenantOrgId, term)) };
 }
 
-async function schoolScope(db: DbOrTx, actor: Actor, q: { schoolYear?: number; semester?: SemesterCode }, now: Date): Promise<LoadScope> {
-  return { orgId: actor.tenantOrgId, classScope: await classScopeOf(db, actor), term: await resolveTerm(db, actor.tenantOrgId, q, now) };
-}
-
-/** class/load/summary: the term's figures by group, the weekly trend and the flagged students, within the data scope. */
+/**
+ * class/load/summary: the term's figures by group, the weekly trend and the flagged students, within the data scope.
+ * From the rollups (a few statements over one row per class week and per student term); `source: 'rows'` computes
+ * the same answer over every stored row of the term.
+ */
 export async function loadSummary(db: DbOrTx, actor: Actor, q: LoadSummaryQuery, now: Date, source?: 'rows'): Promise<LoadSummary> {
-  const scope = await schoolScope(db, actor, q, now);
+  const scope = await schoolScope(db, actor, q, now, source);
   const group = q.group ?? 'class';
   const extra = { classId: q.classId, gradeNo: q.gradeNo };
-  const [figures, flagged] = await Promise.all([groupedFigures(db, scope, group, extra), source ? flaggedStudentsOf(db, scope, extra, source) : flaggedStudents(db, scope, extra)]);
+  const [figures, flagged] = await Promise.all([groupedFigures(db, scope, group, extra, scope.source), flaggedStudentsOf(db, scope, extra, scope.source)]);
   const rows = figures.rows.sort((a, b) => (group === 'grade' ? Number(a.id) - Number(b.id) : (a.name ?? '').localeCompare(b.name ?? '', 'zh-CN')));
   return { term: scope.term, group, total: figures.total, rows, weeks: figures.weeks, ...flagged };
 }
@@ -274,7 +271,7 @@ const pct = (v: number | null) => (v === null ? null : Math.round(v * 1000) / 10
 /** How many students the summary's workbook names: its flagged students, the longer of its two sheets (the export approval's count). */
 export async function loadSummaryExportRows(db: DbOrTx, actor: Actor, q: LoadSummaryQuery, now: Date): Promise<number> {
   const scope = await schoolScope(db, actor, q, now);
-  const flagged = await flaggedStudents(db, scope, { classId: q.classId, gradeNo: q.gradeNo });
+  const flagged = await flaggedStudentsOf(db, scope, { classId: q.classId, gradeNo: q.gradeNo }, scope.source);
   return Math.max(flagged.below.length, flagged.above.length);
 }
 
@@ -284,8 +281,8 @@ export async function loadSummaryExport(db: DbOrTx, actor: Actor, q: LoadSummary
   const extra = { classId: q.classId, gradeNo: q.gradeNo };
   const h = (k: string) => t(`lessonLoad:summary.${k}`, RAW);
   const groups: LoadGroup[] = ['class', 'teacher', family === 'gx' ? 'college' : 'grade', 'school'];
-  const results = await Promise.all(groups.map((g) => groupedFigures(db, scope, g, extra)));
-  const flagged = await flaggedStudents(db, scope, extra);
+  const results = await Promise.all(groups.map((g) => groupedFigures(db, scope, g, extra, scope.source)));
+  const flagged = await flaggedStudentsOf(db, scope, extra, scope.source);
   const figureHead = [h('lessons'), h('meetsShare'), h('mainMeanBpm'), h('groupDensity'), h('individualDensity'), h('targetShare')];
   const figureCells = (f: LoadFigures) => [f.lessons, pct(f.meetsShare), f.mainMeanBpm, pct(f.groupDensity), pct(f.individualDensity), pct(f.targetShare)];
   const nameOf = (g: LoadGroup, r: { id: string | null; name: string | null }) => (g === 'grade' ? t(gradeNameKey(Number(r.id)), RAW) : (r.name ?? h('noTeacher')));
@@ -322,7 +319,7 @@ export async function loadCard(db: DbOrTx, actor: Actor, q: LoadCardQuery, now: 
     classScope = WHOLE_ORG;
   } else classScope = await classScopeOf(db, actor);
   const scope: LoadScope = { orgId, classScope, term: await resolveTerm(db, orgId, q, now) };
-  const figures = await groupedFigures(db, scope, null, { classId: q.classId, gradeNo: q.gradeNo });
+  const figures = await groupedFigures(db, scope, null, { classId: q.classId, gradeNo: q.gradeNo }, await sourceOf(db, orgId, scope.term));
   return { term: scope.term, total: figures.total, weeks: figures.weeks };
 }
 
@@ -333,7 +330,7 @@ export async function loadCard(db: DbOrTx, actor: Actor, q: LoadCardQuery, now: 
  * total is added up here instead of aggregated a second time). `source: 'rows'` reads every lesson row instead (the
  * direct computation the rollups are checked against).
  */
-export async function loadDistrict(db: DbOrTx, actor: Actor, q: LoadDistrictQuery, now: Date, source: 'rollups' | 'rows' = 'rollups'): Promise<LoadDistrict> {
+export async function loadDistrict(db: DbOrTx, actor: Actor, q: LoadDistrictQuery, now: Date, source: Source = 'rollups'): Promise<LoadDistrict> {
   const term = await resolveTerm(db, actor.tenantOrgId, q, now);
   const per = source === 'rollups'
     ? sql`select d.org_id, sum(d.lessons)::int as lessons, sum(d.meets)::int as meets, sum(d.bpm_sum) as bpm_sum, sum(d.bpm_n)::int as bpm_n,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SEMESTER, type SemesterCode } from '../constants';
 import { enumFilter, optionalId, semesterFilter } from '../fields';
 import { SCHOOL_YEAR_MAX, SCHOOL_YEAR_MIN } from '../data-center/filters';
-import { CURRICULUM_TARGETS, zoneAge, zoneThresholds } from './zones';
+import { CURRICULUM_TARGETS, ZONE_AGE_MAX, ZONE_AGE_MIN, zoneAge, zoneThresholds } from './zones';
 
 /**
  * Lesson-load reports over weeks and a term (docs/product-rules.md#lesson-load: reports): figures of the stored lesson
@@ -32,6 +32,35 @@ export const typicalAgeOfGrade = (gradeNo: number) => (gradeNo >= 13 ? 19 : 5 + 
 /** The bpm from which a peak counts toward "above": the high zone's floor for the student's age on `day`. */
 export function abovePeakBpm(birthDate: string | null, gradeNo: number, day: string): number {
   return zoneThresholds(zoneAge(birthDate, typicalAgeOfGrade(gradeNo), day)).high;
+}
+
+/**
+ * The ages a student's term rollup counts lessons "above" for (lesson_load_student_terms.above), oldest first: the
+ * clamped ages zoneAge answers, ZONE_AGE_MAX down to ZONE_AGE_MIN, so their thresholds (abovePeakByAge) ascend.
+ */
+export const ABOVE_AGES: readonly number[] = Array.from({ length: ZONE_AGE_MAX - ZONE_AGE_MIN + 1 }, (_, i) => ZONE_AGE_MAX - i);
+/** The peak from which a lesson counts toward "above" for each of ABOVE_AGES (abovePeakBpm's threshold at that age). */
+export const abovePeakByAge = (): number[] => ABOVE_AGES.map((age) => zoneThresholds(age).high);
+
+/** Grades from this number on share one typical age (typicalAgeOfGrade), so aboveAgeSteps' `byGrade` stops here. */
+const STEP_GRADE_MAX = 13;
+const DAY_MS = 86_400_000;
+/**
+ * Which of ABOVE_AGES a student is on `day` (abovePeakBpm's age), as step functions for one SQL statement over a whole
+ * school (the term summary's persistently-above list): with a birth date, the number of `from` dates (ascending) on or
+ * before it, PostgreSQL's `width_bucket(birth_date, from)`; without one, `byGrade[min(gradeNo, byGrade.length - 1)]`.
+ * `from` holds, for each age ZONE_AGE_MAX … ZONE_AGE_MIN + 1, the first birth date too late to have reached it on
+ * `day`. Equal to zoneAge's for every birth date and grade (tests/domain/lesson-load).
+ */
+export function aboveAgeSteps(day: string): { from: string[]; byGrade: number[] } {
+  const [y, m, d] = day.slice(0, 10).split('-').map(Number);
+  const from = ABOVE_AGES.slice(0, -1).map((age) => {
+    // Born on or before (y − age, m, d) as a date's text: that age reached. 29 February of a common year is 1 March here.
+    const t = Date.UTC(y - age, m - 1, d);
+    return new Date(new Date(t).getUTCDate() === d ? t + DAY_MS : t).toISOString().slice(0, 10);
+  });
+  const byGrade = Array.from({ length: STEP_GRADE_MAX + 1 }, (_, g) => ABOVE_AGES.indexOf(zoneAge(null, typicalAgeOfGrade(g), day)));
+  return { from, byGrade };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dangerRuns, silentBands } from '@/domain/lesson-load/alerts';
 import { screenSamples } from '@/domain/lesson-load/samples';
+import { aboveAgeSteps, abovePeakBpm, abovePeakByAge } from '@/domain/lesson-load/reports';
 import { lessonLoad, mainPartOf, type MinuteRow } from '@/domain/lesson-load/summary';
 import { zoneAge, zoneOf, zoneThresholds } from '@/domain/lesson-load/zones';
 
@@ -17,6 +18,20 @@ describe('zones from age', () => {
     expect(zoneAge('2013-06-01', 12, '2026-06-01')).toBe(13);
     expect(zoneAge(null, 14, '2026-06-01')).toBe(14);
     expect(zoneAge('2024-01-01', 12, '2026-06-01')).toBe(6);
+  });
+  it("the summary's age steps give abovePeakBpm for every birth date and grade (birthdays on the day, 29 February)", () => {
+    const byAge = abovePeakByAge();
+    for (const day of ['2025-09-01', '2026-02-20', '2028-02-29', '2027-03-01', '2025-08-01']) {
+      const { from, byGrade } = aboveAgeSteps(day);
+      expect([...from].sort()).toEqual(from);
+      // width_bucket(birth, from): how many of the ascending dates are on or before the birth date.
+      const stepped = (birth: string) => byAge[from.filter((f) => f <= birth).length];
+      for (let t = Date.UTC(1995, 0, 1); t <= Date.UTC(2024, 11, 31); t += 86_400_000) {
+        const birth = new Date(t).toISOString().slice(0, 10);
+        if (stepped(birth) !== abovePeakBpm(birth, 5, day)) expect({ day, birth, bpm: stepped(birth) }).toEqual({ day, birth, bpm: abovePeakBpm(birth, 5, day) });
+      }
+      for (let g = 0; g <= 20; g++) expect(byAge[byGrade[Math.min(g, byGrade.length - 1)]]).toBe(abovePeakBpm(null, g, day));
+    }
   });
 });
 

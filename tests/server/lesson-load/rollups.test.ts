@@ -7,7 +7,8 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEMESTER } from '@/domain/constants';
-import type { LoadDistrict, LoadSummary, LoadSummaryQuery } from '@/domain/lesson-load/reports';
+import { ABOVE_AGES, aboveAgeSteps, abovePeakByAge, type LoadCard, type LoadDistrict, type LoadSummary, type LoadSummaryQuery } from '@/domain/lesson-load/reports';
+import { zoneAge } from '@/domain/lesson-load/zones';
 import { memberships, users } from '../../../server/db/schema/auth';
 import { lessons } from '../../../server/db/schema/lessons';
 import { classes, grades, schoolYears, semesters, students, teachers } from '../../../server/db/schema/school';
@@ -20,6 +21,7 @@ import { createTestApp, type TestApp } from '../../support/server-app';
 
 const K12 = '/api/busi/web/k12/class/load/summary';
 const ADMIN = '/api/busi/web/admin/class/load/schools';
+const CARD = '/api/busi/web/k12/dataCenter/lessonLoad';
 const MIN = 60_000;
 let t: TestApp;
 let school: string;
@@ -66,8 +68,11 @@ async function rollups() {
   const { rows: days } = await t.db.execute(sql`select org_id, day::text, school_year, semester, lessons, meets, round(bpm_sum::numeric, 6)::text as bpm_sum, bpm_n, round(group_sum::numeric, 6)::text as group_sum, group_n,
     round(individual_sum::numeric, 6)::text as individual_sum, individual_n, round(target_sum::numeric, 6)::text as target_sum, target_n from lesson_load_school_days order by 1, 2, 3, 4`);
   const { rows: terms } = await t.db.execute(sql`select student_id, class_id, org_id, school_year, semester, lessons, below, round(density_sum::numeric, 6)::text as density_sum, density_n,
-    round(main_bpm_sum::numeric, 6)::text as main_bpm_sum, main_bpm_n, peaks from lesson_load_student_terms order by 1, 2, 3, 4, 5`);
-  return { days, terms };
+    round(main_bpm_sum::numeric, 6)::text as main_bpm_sum, main_bpm_n, above from lesson_load_student_terms order by 1, 2, 3, 4, 5`);
+  const { rows: weeks } = await t.db.execute(sql`select org_id, class_id, teacher_id, week::text, school_year, semester, lessons, meets, round(bpm_sum::numeric, 6)::text as bpm_sum, bpm_n,
+    round(group_sum::numeric, 6)::text as group_sum, group_n, round(individual_sum::numeric, 6)::text as individual_sum, individual_n, round(target_sum::numeric, 6)::text as target_sum, target_n
+    from lesson_load_class_weeks order by 2, 4, 5, 6, 3 nulls first`);
+  return { days, terms, weeks };
 }
 
 const actorOf = (orgId: string): Actor => ({ tenantOrgId: orgId, dataScope: 'org' }) as unknown as Actor;
@@ -124,11 +129,34 @@ describe('lesson-load rollups', () => {
     const kept = await rollups();
     expect(kept.days.length).toBeGreaterThan(10);
     expect(kept.terms.length).toBeGreaterThan(10);
+    // Two classes over six weeks of two terms, one of them with two teachers a week.
+    expect(kept.weeks.length).toBeGreaterThan(12);
     await t.db.transaction((tx) => rebuildLessonLoadRollups(tx));
     expect(await rollups()).toEqual(kept);
   });
 
-  it('the term summary from the rollups equals the direct computation over every per-student row, in every grouping and filter', async () => {
+  it("count each student's lessons above the threshold of every age, and read the age on the term's start as zoneAge does", async () => {
+    // Write side: `above` is, per age of ABOVE_AGES, the student's lessons of that class and term whose peak reached it.
+    const { rows } = await t.db.execute<{ above: number[]; peaks: number[] }>(sql`
+      select t.above, array(select s.peak_bpm from lesson_load_students s join lesson_loads l on l.lesson_id = s.lesson_id
+                             where s.student_id = t.student_id and s.class_id = t.class_id and s.measured > 0 and s.peak_bpm is not null
+                               and l.school_year = t.school_year and l.semester = t.semester) as peaks
+        from lesson_load_student_terms t`);
+    const byAge = abovePeakByAge();
+    expect(rows.length).toBeGreaterThan(10);
+    for (const r of rows) expect(r.above.map(Number)).toEqual(byAge.map((bpm) => r.peaks.filter((p) => Number(p) >= bpm).length));
+    expect(new Set(rows.flatMap((r) => r.above.map(Number))).size).toBeGreaterThan(1);
+    // Read side: PostgreSQL's width_bucket over aboveAgeSteps' dates is zoneAge's clamped age, birthdays on the day included.
+    for (const day of ['2040-08-01', '2041-02-20', '2044-02-29']) {
+      const { from } = aboveAgeSteps(day);
+      const { rows: ages } = await t.db.execute<{ birth: string; i: number }>(sql`
+        select d::date::text as birth, width_bucket(d::date, ${sql.param(from)}::date[]) as i from generate_series('2010-01-01'::date, '2040-12-31'::date, interval '1 day') d`);
+      const wrong = ages.filter((a) => ABOVE_AGES[Number(a.i)] !== zoneAge(a.birth, 10, day));
+      expect(wrong.slice(0, 3)).toEqual([]);
+    }
+  });
+
+  it('the term summary from the rollups equals the direct computation over every stored row, in every grouping, the trend and each filter', async () => {
     const terms: LoadSummaryQuery[] = [
       { schoolYear: 2040, semester: SEMESTER.autumn },
       { schoolYear: 2040, semester: SEMESTER.spring },
@@ -136,18 +164,25 @@ describe('lesson-load rollups', () => {
     let flagged = 0;
     for (const term of terms) {
       expect(await rollupsCover(t.db, school, (await loadSummary(t.db, actorOf(school), term, now)).term)).toBe(true);
-      for (const q of [{}, { group: 'teacher' }, { group: 'grade' }, { gradeNo }, { classId: classIds[1] }] as Partial<LoadSummaryQuery>[]) {
+      const groups = [{}, { group: 'teacher' }, { group: 'grade' }, { group: 'school' }, { group: 'college' }];
+      for (const q of [...groups, { gradeNo }, { classId: classIds[1] }, { group: 'teacher', classId: classIds[0] }] as Partial<LoadSummaryQuery>[]) {
         const query = new URLSearchParams(Object.entries({ ...term, ...q }).map(([k, v]) => [k, String(v)])).toString();
         const viaRollups = dataOf<LoadSummary>(await t.as('school01').get(`${K12}?${query}`));
         expect(viaRollups).toEqual(json(await loadSummary(t.db, actorOf(school), { ...term, ...q }, now, 'rows')));
         flagged += viaRollups.below.length + viaRollups.above.length;
+        if (q.group === 'teacher' && !q.classId) expect(viaRollups.rows.length).toBe(term.semester === SEMESTER.autumn ? 3 : 1);
       }
+      // The data centre's card reads the same class weeks: its figures and trend are the summary's.
+      const direct = await loadSummary(t.db, actorOf(school), term, now, 'rows');
+      const card = dataOf<LoadCard>(await t.as('school01').get(`${CARD}?schoolYear=${term.schoolYear}&semester=${term.semester}`));
+      expect({ total: card.total, weeks: card.weeks }).toEqual(json({ total: direct.total, weeks: direct.weeks }));
     }
     // The set is made to flag students both ways (else the comparison would prove little).
     const autumn = dataOf<LoadSummary>(await t.as('school01').get(`${K12}?schoolYear=2040&semester=13`));
     expect(autumn.below.length).toBeGreaterThan(0);
     expect(autumn.above.length).toBeGreaterThan(0);
     expect(autumn.total.lessons).toBe(15);
+    expect(autumn.weeks.map((w) => w.week)).toEqual(['2040-09-03', '2040-09-10', '2040-09-17', '2040-10-08', '2041-01-14']);
     expect(flagged).toBeGreaterThan(4);
   });
 
