@@ -211,7 +211,13 @@ interface ViewContext {
 }
 
 export async function context(db: DbOrTx, family: Family, viewer: Viewer, f: DataCenterFilter): Promise<ViewContext> {
-  const scope = await resolveScope(db, family, viewer, family === 'admin' ? f.orgId : undefined);
+  if (family !== 'admin') {
+    // A school's scope is its own organisation, known before it is read: its plans are read beside it (on PostgreSQL
+    // one round trip instead of two, each a few ms on a loaded machine; on PGlite the same two statements).
+    const [scope, all] = await Promise.all([resolveScope(db, family, viewer), scopePlans(db, [viewer.tenantOrgId], viewer.classScope)]);
+    return { scope, all, ...resolvePeriod(all, f) };
+  }
+  const scope = await resolveScope(db, family, viewer, f.orgId);
   const all = await scopePlans(db, scope.orgIds, scope.classScope);
   return { scope, all, ...resolvePeriod(all, f) };
 }
