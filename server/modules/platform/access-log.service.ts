@@ -104,8 +104,8 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
  */
 export async function archiveAccessLogBatch(db: Db, cutoff: Date, limit: number, keep: (archive: AccessLogArchive, tx: DbOrTx) => Promise<void>): Promise<number> {
   return db.transaction(async (tx) => {
-    const { rows: found } = await tx.execute<{ id: string; at: string }>(
-      sql`select id::text, at::text from access_logs_default where at < ${cutoff.toISOString()}::timestamptz order by id limit ${limit} for update`,
+    const { rows: found } = await tx.execute<{ id: string }>(
+      sql`select id::text from access_logs_default where at < ${cutoff.toISOString()}::timestamptz order by id limit ${limit} for update`,
     );
     if (found.length === 0) return 0;
     const ids = found.map((r) => Number(r.id));
