@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { dayOf, ensureDayPartitions } from '../db/day-partitions';
 import type { accessLogs } from '../db/schema/access-log';
 
 export type AccessLogEntry = Omit<typeof accessLogs.$inferInsert, 'id'>;
@@ -93,6 +94,9 @@ export class AccessLogWriter {
       while (this.rows.length) {
         const batch = this.rows.splice(0, ROWS_PER_INSERT);
         try {
+          // The rows' days get their partitions first (made ahead by the hourly job; a day's first flush after midnight,
+          // or a job that did not run, makes it here); known days cost a set lookup.
+          await ensureDayPartitions(this.db, 'access_logs', batch.map((r) => dayOf('access_logs', r.at.getTime())));
           await this.db.execute(insertRows(batch));
           this.written += batch.length;
         } catch (err) {

@@ -8,11 +8,16 @@ import { retentionRuns } from './retention';
  * status and duration, from where (client IP as TRUST_PROXY resolves it, user agent) and when. Written in batches by
  * server/plugins/access-log.ts; no route edits or removes a row: only the retention run does (archived first).
  * No foreign keys: a log row outlives what it names, and inserts stay cheap.
+ *
+ * Partitioned by day on `at` (China days, `access_logs_YYYYMMDD`, plus `access_logs_default`) by the custom migration
+ * `access_logs_day_partitions`, which drizzle cannot declare (server/db/day-partitions.ts makes days ahead; retention
+ * archives and drops whole days). That migration also makes the primary key (id, at): a partitioned table's keys must
+ * hold the partition key, and drizzle-kit cannot change a primary key without a hand edit, so none is declared here.
  */
 export const accessLogs = pgTable(
   'access_logs',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
     at: timestamp('at', { withTimezone: true }).notNull(),
     /** 'console' (a console session), 'app' (a student's or parent's app session), 'device' (HTTP Basic device). */
     kind: text('kind', { enum: ['console', 'app', 'device'] }).notNull(),
@@ -38,7 +43,9 @@ export const accessLogs = pgTable(
 
 /**
  * Access-log rows a retention run archived and removed: a JSON Lines blob in the file store (`hash`, every column as
- * stored) of rows `fromId`..`toId` (all organisations: the log is one table), written in the transaction that removed them.
+ * stored) of rows `fromId`..`toId` (all organisations: the log is one table), written before the rows were removed and
+ * recorded in the transaction that removed them. A whole day's partition is one gzip-compressed archive (`periodFrom`
+ * to `periodTo`: the day); rows that sat in the default partition are archived in batches, uncompressed.
  */
 export const accessLogArchives = pgTable(
   'access_log_archives',
@@ -53,7 +60,10 @@ export const accessLogArchives = pgTable(
     /** SHA-256 of the archive's bytes: its blob key in the file store. */
     hash: text('hash').notNull(),
     size: integer('size').notNull(),
+    /** The period the rows cover: a partition's day [start, next day's start), or a batch's first and last instant. Null on archives made before day partitions. */
+    periodFrom: timestamp('period_from', { withTimezone: true }),
+    periodTo: timestamp('period_to', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
-  (t) => [index('access_log_archives_run_idx').on(t.runId)],
+  (t) => [index('access_log_archives_run_idx').on(t.runId), index('access_log_archives_created_idx').on(t.createdAt)],
 );

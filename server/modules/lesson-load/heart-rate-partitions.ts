@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { DAY_MS, DAY_PARTITION_LOCK, dayOf, dropDayPartition, dueDayPartitions, ensureDayPartitions as ensureTableDays, ensureDaysAhead } from '../../db/day-partitions';
 
 /**
  * The day partitions of heart_rate_samples (migration 0045, docs/decisions/047-heart-rate-storage.md) and their
@@ -8,38 +9,14 @@ import type { Db } from '../../db/client';
  * stay for good.
  */
 
-/** One advisory lock for every change to the partitions (creating, dropping), so instances never race on them. */
-const PARTITION_LOCK = 7_461_302_047;
-const DAY_MS = 86_400_000;
-
 /** The UTC day (YYYY-MM-DD) of an instant: partitions are UTC days. */
-export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
-/** Days whose partition this process made sure of, per database (tests run many databases in one process). */
-const ensured = new WeakMap<Db, Set<string>>();
+export const utcDay = (ms: number) => dayOf('heart_rate_samples', ms);
 
 /**
- * Makes sure the days' partitions exist (once per day per process; committed before the caller writes, so a rolled
- * back batch never leaves a day believed partitioned). A day whose rows already sit in the DEFAULT partition (written
- * before its partition existed) keeps them there: creating the partition would fail on them; retention deletes them
- * from the default partition by time.
+ * Makes sure the days' partitions exist before the ingest writes them (server/db/day-partitions.ts, shared with the
+ * access log); a day whose rows already sit in the DEFAULT partition keeps them there.
  */
-export async function ensureDayPartitions(db: Db, days: Iterable<string>): Promise<void> {
-  let known = ensured.get(db);
-  if (!known) ensured.set(db, (known = new Set()));
-  const missing = [...new Set(days)].filter((d) => !known.has(d)).sort();
-  if (missing.length === 0) return;
-  await db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${PARTITION_LOCK})`);
-    for (const day of missing) {
-      await tx.execute(sql`
-        select heart_rate_partition(${day}::date)
-         where not exists (select 1 from heart_rate_samples_default
-                            where at >= (${day}::date)::timestamp at time zone 'UTC' and at < (${day}::date + 1)::timestamp at time zone 'UTC')`);
-    }
-  });
-  for (const d of missing) known.add(d);
-}
+export const ensureDayPartitions = (db: Db, days: Iterable<string>): Promise<void> => ensureTableDays(db, 'heart_rate_samples', days);
 
 export interface HeartRateRetentionResult {
   /** The day partitions dropped (heart_rate_samples_YYYYMMDD). */
@@ -62,20 +39,14 @@ export async function pruneHeartRateSamples(db: Db, now: Date, rawDays: number):
   const cutoffMs = now.getTime() - rawDays * DAY_MS;
   const cutoff = new Date(cutoffMs);
   const result = await db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${PARTITION_LOCK})`);
-    const { rows } = await tx.execute<{ name: string }>(sql`
-      select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
-       where i.inhparent = 'heart_rate_samples'::regclass and c.relname ~ '^heart_rate_samples_[0-9]{8}$'`);
-    const cutoffDay = utcDay(cutoffMs).replaceAll('-', '');
-    // A partition holds one UTC day; it goes when its whole day is before the cutoff's day.
-    const partitions = rows.map((r) => r.name).filter((name) => name.slice(-8) < cutoffDay).sort();
-    for (const name of partitions) await tx.execute(sql.raw(`drop table if exists "${name}"`));
+    await tx.execute(sql`select pg_advisory_xact_lock(${DAY_PARTITION_LOCK})`);
+    // A partition holds one UTC day; it goes when its whole day is before the cutoff.
+    const due = await dueDayPartitions(tx, 'heart_rate_samples', cutoff);
+    for (const p of due) await dropDayPartition(tx, db, 'heart_rate_samples', p.day);
     const gone = await tx.execute<{ n: number }>(sql`with d as (delete from heart_rate_samples_default where at < ${cutoff.toISOString()}::timestamptz returning 1) select count(*)::int as n from d`);
     const keys = await tx.execute<{ n: number }>(sql`with d as (delete from heart_rate_dropped where at < ${cutoff.toISOString()}::timestamptz returning 1) select count(*)::int as n from d`);
-    return { partitions, defaultRows: Number(gone.rows[0].n), droppedKeys: Number(keys.rows[0].n), cutoff: cutoff.toISOString() };
+    return { partitions: due.map((p) => p.name), defaultRows: Number(gone.rows[0].n), droppedKeys: Number(keys.rows[0].n), cutoff: cutoff.toISOString() };
   });
-  const known = ensured.get(db);
-  for (const name of result.partitions) known?.delete(`${name.slice(-8, -4)}-${name.slice(-4, -2)}-${name.slice(-2)}`);
-  await ensureDayPartitions(db, [utcDay(now.getTime()), utcDay(now.getTime() + DAY_MS)]);
+  await ensureDaysAhead(db, now);
   return result;
 }

@@ -4,10 +4,20 @@ import { OK_MSG } from '@/domain/errors';
 import { idParamsSchema as idParams } from '@/domain/list-query';
 import { pageAccess, type ServedBy } from '@/domain/menus/access';
 import { pageSchema } from '@/domain/api';
-import { dataRequestHandleSchema, dataRequestListQuery, dataRequestRowSchema, retentionRunRowSchema, retentionSaveSchema, retentionScheduleSchema } from '@/domain/retention/retention';
+import {
+  accessLogArchiveRowSchema,
+  dataRequestHandleSchema,
+  dataRequestListQuery,
+  dataRequestRowSchema,
+  retentionRunRowSchema,
+  retentionSaveSchema,
+  retentionScheduleSchema,
+} from '@/domain/retention/retention';
 import { resourceAction } from '../../lib/action';
 import { registerResource, relativeApi } from '../../lib/resource';
 import type { Storage } from '../../lib/storage/storage';
+import { isTopManagementOrg } from '../menus/menus.service';
+import { accessLogArchive, accessLogArchivePage } from '../platform/access-log.service';
 import { dataRequestById, dataRequestPage, handleDataRequest, schoolChildDataFile } from './data-requests.service';
 import { archiveFile, retentionRunPage, retentionSchedule, saveRetention } from './retention.service';
 
@@ -18,6 +28,11 @@ import { archiveFile, retentionRunPage, retentionSchedule, saveRetention } from 
 export const retentionRoutes: FastifyPluginAsyncZod<{ family: ServedBy<'system.retention'>; storage: Storage }> = async (app, { family, storage }) => {
   const key = `${family}.system.retention`;
   const logView = pageAccess(`${family}.system.operationLog`).view;
+  const accessLogKey = `${family}.system.accessLog`;
+  const accessLogView = pageAccess(accessLogKey).view;
+  /** The access log's archives hold every organisation's requests: a platform operator who reads the access log. */
+  const accessLogOperator = async (db: Parameters<typeof isTopManagementOrg>[0], actor: { tenantOrgId: string; permissions: ReadonlySet<string> }) =>
+    actor.permissions.has(accessLogView) && (await isTopManagementOrg(db, actor.tenantOrgId));
   const routes: FastifyPluginAsyncZod = async (r) => {
     resourceAction(r, { method: 'GET', path: '/schedule', access: [key, 'view'], answer: retentionScheduleSchema, summary: 'The retention schedule', read: (db, actor) => retentionSchedule(db, actor) });
     // The schedule is the whole installation's: only the management family can hold a platform operator, so only it
@@ -55,6 +70,28 @@ export const retentionRoutes: FastifyPluginAsyncZod<{ family: ServedBy<'system.r
       read: async (db, actor, { params }) => {
         const f = await archiveFile(db, storage, actor, params.id);
         return { body: f.bytes, fileName: f.fileName, contentType: 'application/x-ndjson; charset=utf-8' };
+      },
+    });
+    resourceAction(r, {
+      method: 'GET',
+      path: '/access-log-archives',
+      access: [key, 'view'],
+      answer: pageSchema(accessLogArchiveRowSchema),
+      summary: "The access log's archives, newest first (platform operators who read the access log; others: none)",
+      read: async (db, actor) => accessLogArchivePage(db, await accessLogOperator(db, actor)),
+    });
+    resourceAction(r, {
+      method: 'GET',
+      path: '/access-log-archives/:id',
+      access: [accessLogKey, 'export'],
+      params: idParams,
+      answers: 'file',
+      summary: "An access-log archive (JSON Lines of the rows as stored; a day's is gzip): personal data, so above the export threshold it needs an approval, and every approved download is logged",
+      // User ids and IPs of every organisation: an export of personal data like the log exports (server/lib/log-list.ts).
+      approval: { rows: async (db, actor, { params }) => (await accessLogArchive(db, storage, await accessLogOperator(db, actor), params.id)).row.rows },
+      read: async (db, actor, { params }) => {
+        const a = await accessLogArchive(db, storage, await accessLogOperator(db, actor), params.id);
+        return { body: await storage.readBlob(a.row.hash), fileName: a.fileName, contentType: a.gzip ? 'application/gzip' : 'application/x-ndjson; charset=utf-8' };
       },
     });
   };

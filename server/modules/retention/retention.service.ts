@@ -15,6 +15,7 @@ import {
   type RetentionSchedule,
 } from '@/domain/retention/retention';
 import type { Db, DbOrTx, Tx } from '../../db/client';
+import { dueDayPartitions, ensureDaysAhead } from '../../db/day-partitions';
 import { accessLogArchives } from '../../db/schema/access-log';
 import { anonymisedStudents, retentionArchives, retentionRuns } from '../../db/schema/retention';
 import { platformSettings } from '../../db/schema/shell';
@@ -28,7 +29,7 @@ import type { Actor } from '../../plugins/tenant';
 import { expireHomeworkVideos } from '../homework/homework.service';
 import { pruneHeartRateSamples } from '../lesson-load/heart-rate-partitions';
 import { isTopManagementOrg } from '../menus/menus.service';
-import { archiveAccessLogBatch } from '../platform/access-log.service';
+import { archiveAccessLogBatch, archiveAccessLogDay, type AccessLogArchive } from '../platform/access-log.service';
 
 /** Rows removed or anonymised per transaction: a large backlog never holds long locks. */
 export const RETENTION_BATCH = 1_000;
@@ -174,14 +175,32 @@ async function archiveAuditLog(db: Db, storage: Storage, cutoff: Date, runId: st
   return total;
 }
 
-/** The access log past the schedule's days, oldest first: each batch archived (JSON Lines in the file store) as it is removed. */
+/**
+ * The access log past the schedule's days (docs/decisions/062-access-log.md): each day partition whose whole day is
+ * older than the cutoff is archived (one gzip JSON Lines file in the file store, written before the partition goes) and
+ * dropped, oldest first; then rows in the default partition older than the cutoff, in batches, archived as they go.
+ * Also makes today's and tomorrow's partitions.
+ */
 async function archiveAccessLog(db: Db, storage: Storage, cutoff: Date, runId: string, now: Date): Promise<number> {
-  return inBatches(() =>
-    archiveAccessLogBatch(db, cutoff, RETENTION_BATCH, async (archive, tx) => {
-      await storage.putBlob(archive.hash, archive.bytes);
-      await tx.insert(accessLogArchives).values({ runId, fromId: archive.fromId, toId: archive.toId, rows: archive.rows, hash: archive.hash, size: archive.bytes.length, createdAt: now });
-    }),
-  );
+  const keep = async (archive: AccessLogArchive, tx: DbOrTx) => {
+    await storage.putBlob(archive.hash, archive.bytes);
+    await tx.insert(accessLogArchives).values({
+      runId,
+      fromId: archive.fromId,
+      toId: archive.toId,
+      rows: archive.rows,
+      hash: archive.hash,
+      size: archive.bytes.length,
+      periodFrom: archive.periodFrom,
+      periodTo: archive.periodTo,
+      createdAt: now,
+    });
+  };
+  let total = 0;
+  for (const { day } of await dueDayPartitions(db, 'access_logs', cutoff)) total += await archiveAccessLogDay(db, day, keep);
+  total += await inBatches(() => archiveAccessLogBatch(db, cutoff, RETENTION_BATCH, keep));
+  await ensureDaysAhead(db, now);
+  return total;
 }
 
 /**

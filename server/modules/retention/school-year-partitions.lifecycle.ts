@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { ensureDaysAhead } from '../../db/day-partitions';
 import { ensureSchoolYearPartitions } from '../../db/school-year-partitions';
 
 /** How often the next school year's partitions are made sure of (also at start-up). */
@@ -6,8 +7,9 @@ const EVERY_MS = 60 * 60_000;
 
 /**
  * Makes the school-year partitions ahead (docs/decisions/064-partitions-by-school-year.md): hourly, after start-up, on
- * every instance (one advisory lock), like the heart-rate day partitions. A year that could not get its partition
- * (its rows already in the default partition) goes to the log.
+ * every instance (one advisory lock); and today's and tomorrow's day partitions of the tables partitioned by day
+ * (the access log, raw heart-rate samples: server/db/day-partitions.ts), so midnight never writes into a default
+ * partition. A year that could not get its partition (its rows already in the default partition) goes to the log.
  */
 export const schoolYearPartitionsLifecycle: FastifyPluginAsync = async (app) => {
   let timer: NodeJS.Timeout | undefined;
@@ -19,6 +21,11 @@ export const schoolYearPartitionsLifecycle: FastifyPluginAsync = async (app) => 
       if (crowded.length > 0) app.log.warn({ crowded }, 'school-year partitions not made: rows of those years are in the default partition');
     } catch (error) {
       app.log.error({ err: error }, 'school-year partitions');
+    }
+    try {
+      await ensureDaysAhead(app.db, app.now());
+    } catch (error) {
+      app.log.error({ err: error }, 'day partitions');
     }
   };
   app.addHook('onReady', async () => {

@@ -105,6 +105,25 @@ export type RetentionRunRow = z.output<typeof retentionRunRowSchema>;
 /** How many runs the screen lists. */
 export const RETENTION_RUNS_SHOWN = 30;
 
+/**
+ * An access-log archive (docs/decisions/062-access-log.md): a day's partition (period: that China day) or a batch of
+ * rows that were outside the day partitions (period: its first and last request; none on archives made before).
+ */
+export const accessLogArchiveRowSchema = z.object({
+  id: z.string(),
+  periodFrom: z.string().nullable(),
+  periodTo: z.string().nullable(),
+  fromId: z.number(),
+  toId: z.number(),
+  rows: z.number(),
+  size: z.number(),
+  createdAt: z.string(),
+});
+export type AccessLogArchiveRow = z.output<typeof accessLogArchiveRowSchema>;
+
+/** How many access-log archives the screen lists, newest first (a year of days and more). */
+export const ACCESS_LOG_ARCHIVES_SHOWN = 400;
+
 // ---------------------------------------------------------------------------------------------------------------------
 // Parents' data requests (docs/product-rules.md#retention, "Data requests")
 

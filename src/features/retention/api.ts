@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Page } from '@/domain/api';
-import type { DataRequestHandle, DataRequestRow, RetentionRunRow, RetentionSave, RetentionSchedule } from '@/domain/retention/retention';
+import type { AccessLogArchiveRow, DataRequestHandle, DataRequestRow, RetentionRunRow, RetentionSave, RetentionSchedule } from '@/domain/retention/retention';
 import { pageApi, type ServedBy } from '@/domain/menus/access';
 import { download, get, put, saveFile } from '@/lib/api-client';
 import { createResource } from '@/lib/resource';
@@ -34,6 +34,20 @@ export function useRetentionRuns(family: RetentionFamily) {
 /** An operation-log archive (JSON Lines with the chain hashes). */
 export async function downloadArchive(family: RetentionFamily, id: string, fileName: string): Promise<void> {
   saveFile(await download(`${pageApi(retentionKey(family))}/archives/${id}`), fileName);
+}
+
+/** The access log's archives (platform operators who read the access log; empty for everyone else). */
+export function useAccessLogArchives(family: RetentionFamily, enabled: boolean) {
+  const base = pageApi(retentionKey(family));
+  return useQuery({ queryKey: [retentionKey(family), 'accessLogArchives'], queryFn: () => get<Page<AccessLogArchiveRow>>(`${base}/access-log-archives`), enabled });
+}
+
+/** The path of an access-log archive's download (named in an export approval request when it needs one). */
+export const accessLogArchivePath = (family: RetentionFamily, id: string) => `${pageApi(retentionKey(family))}/access-log-archives/${id}`;
+
+/** An access-log archive (JSON Lines; a day's gzip-compressed): above the export threshold the server asks for an approval. */
+export async function downloadAccessLogArchive(family: RetentionFamily, id: string): Promise<void> {
+  saveFile(await download(accessLogArchivePath(family, id)), 'access-log.jsonl.gz');
 }
 
 export const dataRequestResource = (family: DataRequestFamily) => createResource<DataRequestRow, never>({ base: pageApi(dataRequestKey(family)) });

@@ -9,6 +9,7 @@ import {
   dataRequestHandleSchema,
   dataRequestListQuery,
   retentionSaveSchema,
+  type AccessLogArchiveRow,
   type DataRequestHandleForm,
   type DataRequestRow,
   type RetentionForm,
@@ -17,6 +18,11 @@ import {
   type RetentionSchedule,
 } from '@/domain/retention/retention';
 import { enumOptions } from '@/domain/presentation';
+import { formatBytes } from '@/domain/uploads/rules';
+import { localDate } from '@/domain/dates';
+import { useDateTime } from '@/lib/date-time';
+import { ExportApprovalDialog, type ExportApprovalAsk } from '@/components/list/export-approval-dialog';
+import { ApiError } from '@/lib/api-error';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { PersonCell } from '@/components/data-table/person-cell';
 import { EnumBadge } from '@/components/enum-badge/enum-badge';
@@ -35,8 +41,10 @@ import { cn } from '@/lib/cn';
 import {
   dataRequestKey,
   dataRequestResource,
+  downloadAccessLogArchive,
   downloadArchive,
   downloadChildData,
+  useAccessLogArchives,
   retentionKey,
   useHandleDataRequest,
   useRetentionRuns,
@@ -61,6 +69,7 @@ export function RetentionScreen({ family }: { family: RetentionFamily }) {
   const runs = useRetentionRuns(family);
   const [editing, setEditing] = useState(false);
   const canEdit = access.can('edit') && schedule.data?.canEdit === true;
+  const accessLogReader = usePageAccess(`${family}.system.accessLog`).can('view');
   return (
     <div className="grid grid-cols-[minmax(0,1fr)] gap-4" data-testid="retention-screen">
       <PageHeader
@@ -97,6 +106,7 @@ export function RetentionScreen({ family }: { family: RetentionFamily }) {
           </QueryState>
         </CardContent>
       </Card>
+      {accessLogReader ? <AccessLogArchives family={family} /> : null}
       {editing && schedule.data ? <ScheduleDialog family={family} schedule={schedule.data} open={editing} onOpenChange={setEditing} /> : null}
     </div>
   );
@@ -207,6 +217,83 @@ function RunsTable({ family, runs }: { family: RetentionFamily; runs: readonly R
       </table>
     </div>
   );
+}
+
+/**
+ * The access log's archives (docs/decisions/062-access-log.md): one per day the retention run archived and dropped,
+ * with period, rows, size and when it was made. Every organisation's requests are in them (user ids, IPs): the server
+ * lists them to platform operators only, and a download above the export threshold goes through an approval (the
+ * request dialog opens on the server's refusal), like the logs' exports.
+ */
+function AccessLogArchives({ family }: { family: RetentionFamily }) {
+  const { t } = useTranslation('retention');
+  const archives = useAccessLogArchives(family, true);
+  const at = useDateTime('short');
+  const [ask, setAsk] = useState<ExportApprovalAsk | null>(null);
+  const get = (a: AccessLogArchiveRow) =>
+    void downloadAccessLogArchive(family, a.id).catch((error: unknown) => {
+      if (!(error instanceof ApiError) || error.field !== 'exportApproval') throw error;
+      setAsk({ message: error.message, query: {}, path: error.path });
+    });
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{t('accessArchives.title')}</CardTitle>
+        <p className="text-sm text-muted-foreground">{t('accessArchives.hint')}</p>
+      </CardHeader>
+      <CardContent>
+        <QueryState query={archives} data={archives.data}>
+          {(page) =>
+            page.records.length === 0 ? (
+              <p className="py-6 text-center text-sm text-muted-foreground">{t('accessArchives.none')}</p>
+            ) : (
+              <div className="overflow-x-auto">
+                <table className="w-full text-sm" data-testid="access-log-archives">
+                  <thead className="text-left text-muted-foreground">
+                    <tr className="border-b">
+                      <th className="py-2 pr-4 font-medium">{t('accessArchives.period')}</th>
+                      <th className="py-2 pr-4 text-right font-medium">{t('accessArchives.rows')}</th>
+                      <th className="py-2 pr-4 text-right font-medium">{t('accessArchives.size')}</th>
+                      <th className="py-2 pr-4 font-medium">{t('accessArchives.createdAt')}</th>
+                      <th className="py-2 pr-4 font-medium">
+                        <span className="sr-only">{t('accessArchives.download')}</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {page.records.map((a) => (
+                      <tr key={a.id} className="border-b last:border-0" data-archive={a.id}>
+                        <td className="py-2 pr-4 whitespace-nowrap tabular-nums">{period(a, t, at)}</td>
+                        <td className="py-2 pr-4 text-right tabular-nums">{a.rows.toLocaleString()}</td>
+                        <td className="py-2 pr-4 text-right tabular-nums">{formatBytes(a.size)}</td>
+                        <td className="py-2 pr-4 whitespace-nowrap tabular-nums">{at(a.createdAt)}</td>
+                        <td className="py-2 pr-4">
+                          <Button variant="link" size="sm" className="h-auto p-0" onClick={() => get(a)} data-testid="access-log-archive-download">
+                            <Download aria-hidden />
+                            {t('accessArchives.download')}
+                          </Button>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )
+          }
+        </QueryState>
+      </CardContent>
+      <ExportApprovalDialog pageKey={`${family}.system.accessLog`} ask={ask} onClose={() => setAsk(null)} />
+    </Card>
+  );
+}
+
+/** A day's archive shows its China day; a batch its first and last request; an archive made before periods, its row ids. */
+function period(a: AccessLogArchiveRow, t: (key: string, options?: Record<string, unknown>) => string, at: (iso: string) => string): string {
+  if (!a.periodFrom || !a.periodTo) return t('accessArchives.ids', { from: a.fromId, to: a.toId });
+  const from = new Date(a.periodFrom);
+  const midnight = localDate(from) !== localDate(new Date(from.getTime() - 1));
+  if (midnight && Date.parse(a.periodTo) - from.getTime() === 86_400_000) return localDate(from);
+  return `${at(a.periodFrom)} – ${at(a.periodTo)}`;
 }
 
 /** The operator's form: one whole number per category, within its bounds (the server checks the same schema). */
