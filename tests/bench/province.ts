@@ -9,7 +9,7 @@
  *     per-student rows of the period read once (what the views read before rollups);
  *   - the city bureau's lists: the score list page 1 and a later page, and the data centre's student list, beside the
  *     cheapest honest way to answer the same page: its total from the counts table and its 20 rows read by primary key
- *     (the score list), the count of the students in scope and the first 20 by key (the student list);
+ *     (the score list), its total from the roster rollup (dc_grade_roster) and 20 students by key (the student list);
  *   - a school's score import (every current student of a school, a national-template workbook through the import route
  *     and its job), beside its floor: the same workbook parsed alone plus the same rows written back by one
  *     INSERT … SELECT into physique_results (same indexes and rollup triggers, rolled back).
@@ -205,10 +205,12 @@ async function reads(server: string, app: FastifyInstance, floorDb: Db, city: Ci
   const idList = (ids: string[]) => sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `);
   const pageFloor = (ids: string[]) =>
     run(sql`select (${yearCounts}) as total, r.* from physique_results r join students s on s.id = r.student_id where r.id in (${idList(ids)})`);
+  // The student list's total as the roster rollup keeps it (enabled students of the cohorts not graduated) and 20 rows by key.
   const studentsFloor = run(
-    sql`select (select count(*) from students s join classes c on c.id = s.class_id join grades g on g.id = c.grade_id where s.org_id in (${schoolsOf(city.cityId)}) and s.enabled and not g.graduated) as total,
+    sql`select (select sum(r.enabled) from dc_grade_roster r join grades g on g.id = r.grade_id where r.org_id in (${schoolsOf(city.cityId)}) and not g.graduated) as total,
   s.* from (select * from students where org_id in (${schoolsOf(city.cityId)}) and enabled order by id limit ${SIZE}) s`,
   );
+
 
   const view = '/api/busi/web';
   const cases: [string, () => Promise<unknown>][] = [
@@ -225,7 +227,7 @@ async function reads(server: string, app: FastifyInstance, floorDb: Db, city: Ci
     ...both('city score list page 1', tokens.city, `${scoreUrl}?current=1&size=${SIZE}`),
     [`score list page ${laterPage}: floor, same for its rows`, pageFloor(later.records.map((r) => r.id))],
     ...both(`city score list page ${laterPage}`, tokens.city, `${scoreUrl}?current=${laterPage}&size=${SIZE}`),
-    ['student list page 1: floor, count in scope + 20 rows by key', studentsFloor],
+    ['student list page 1: floor, total from the roster rollup + 20 rows by key', studentsFloor],
     ...both('city student list page 1', tokens.city, `${studentUrl}?current=1&size=${SIZE}`),
   ];
   const rows: Row[] = [];
