@@ -12,7 +12,9 @@
  *     (the score list), its total from the roster rollup (dc_grade_roster) and 20 students by key (the student list);
  *   - a school's score import (every current student of a school, a national-template workbook through the import route
  *     and its job), beside its floor: the same workbook parsed alone plus the same rows written back by one
- *     INSERT … SELECT into physique_results (same indexes and rollup triggers, rolled back).
+ *     INSERT … SELECT into physique_results (same indexes and rollup triggers, rolled back); then the city view once
+ *     more while that school has the import's second plan in the year (the rollups cannot answer it), and the
+ *     imports' plans are removed again.
  * Each read is timed computed (a parameter the server ignores but the read cache keys by, so every call computes) and
  * from memory (the same URL again), with the read cache's hit rate over its runs. Prints `uptime`, the database's
  * size and the process's memory; asserts nothing.
@@ -20,7 +22,7 @@
  *   npm run bench -- province [--students 1010000] [--districts 6] [--iterations 20] [--database tiyu_city]
  *
  * Servers: DATABASE_URL and DATABASE_REPLICA_URL when both are set (their `--database` is used, seeded when it holds no
- * city), else a primary on PGPORT_TEST (default 54334) and its replica on the next port, kept in
+ * city), else a primary on PGPORT_TEST (default 54329) and its replica on the next port, kept in
  * data/bench/province-pg (≈ 2 × 10 GB) so the seeded city is reused; seeding it takes ≈ 15–30 minutes.
  */
 import { execFileSync } from 'node:child_process';
@@ -353,8 +355,9 @@ function multipart(file: Buffer): { payload: Buffer; headers: Record<string, str
 }
 
 /** A school's score import into the city through the route and its job, beside parse + write floors. */
-async function importInto(server: string, app: FastifyInstance, db: Db, city: City): Promise<void> {
+async function importInto(server: string, app: FastifyInstance, db: Db, city: City, plans: string[]): Promise<void> {
   const { planId, file, rows } = await importSetup(db, city, server);
+  plans.push(planId);
   const token = await login(app, scaleSchoolAccount(0));
   const body = multipart(file);
   const t0 = performance.now();
@@ -367,7 +370,28 @@ async function importInto(server: string, app: FastifyInstance, db: Db, city: Ci
   const write = await writeFloor(db, planId);
   line(`${server}: score import of ${rows.toLocaleString('en-US')} rows (one school), end to end`, `${(ms / 1000).toFixed(2)} s (${counts?.success} written, ${counts?.failure} failed rows)`);
   line(`${server}: import floor: parse ${(parse / 1000).toFixed(2)} s + write ${(write / 1000).toFixed(2)} s`, `import ${(ms / (parse + write)).toFixed(2)}× the floor`);
-  // The plan is left in place: the next run's city simply has one more plan of that school.
+}
+
+/**
+ * The city view once the import's plan is there: the school then has two plans in the school year, so the view can no
+ * longer read the rollups (a student could have a result in each; population() in data-center.sql.ts) and reads every
+ * per-student row of the city's period. Two calls, computed.
+ */
+async function cityViewWithSecondPlan(app: FastifyInstance): Promise<void> {
+  const token = await login(app, SCALE_CITY_ACCOUNT);
+  const ms: number[] = [];
+  for (let i = 0; i < 2; i++) {
+    const t0 = performance.now();
+    const res = await app.inject({ url: `/api/busi/web/admin/dataCenter/school?nocache=second-plan-${i}-${Date.now()}`, headers: { authorization: `bearer ${token}` } });
+    if (res.statusCode !== 200) throw new Error(`city view: ${res.statusCode} ${res.body.slice(0, 200)}`);
+    ms.push(performance.now() - t0);
+  }
+  line('primary: city view, computed, one school with a second plan in the year', ms.map((m) => `${m.toFixed(0)} ms`).join(', '));
+}
+
+/** Removes the imports' plans (their results go with them, the rollups follow), so the city stays as seeded. */
+async function dropPlans(db: Db, plans: string[]): Promise<void> {
+  if (plans.length) await db.execute(sql`delete from test_plans where id in (${sql.join(plans.map((id) => sql`${id}::uuid`), sql`, `)})`);
 }
 
 async function measure(primaryUrl: string, replicaUrl: string): Promise<void> {
@@ -391,9 +415,15 @@ async function measure(primaryUrl: string, replicaUrl: string): Promise<void> {
       line('replica: rows the replica read during its reads (pg_stat_database)', (((await stat()) - before) / 1e6).toFixed(1) + ' M tuples');
       line('uptime after the reads', uptime());
       if (!args['no-import']) {
-        await importInto('primary', onPrimary, primary.db, city);
-        await importInto('replica', onReplica, primary.db, city);
-        line('uptime after the imports', uptime());
+        const plans: string[] = [];
+        try {
+          await importInto('primary', onPrimary, primary.db, city, plans);
+          await importInto('replica', onReplica, primary.db, city, plans);
+          line('uptime after the imports', uptime());
+          await cityViewWithSecondPlan(onPrimary);
+        } finally {
+          await dropPlans(primary.db, plans);
+        }
       }
       const m = process.memoryUsage();
       line('bench process (two apps + their read caches)', `RSS ${mib(m.rss)} (${mib(rssStart)} before the apps), JS heap ${mib(m.heapUsed)}`);
@@ -414,7 +444,7 @@ async function main(): Promise<void> {
   let base = process.env.DATABASE_URL;
   let replicaBase = process.env.DATABASE_REPLICA_URL;
   if (!base || !replicaBase) {
-    pair = startReplicaPair(join(ROOT, 'data/bench/province-pg'), Number(process.env.PGPORT_TEST ?? 54334));
+    pair = startReplicaPair(join(ROOT, 'data/bench/province-pg'), Number(process.env.PGPORT_TEST ?? 54329));
     base = pair.primaryUrl;
     replicaBase = pair.replicaUrl;
     console.log(`  primary ${base}, replica ${replicaBase} (kept in data/bench/province-pg)`);

@@ -28,8 +28,17 @@ export function startReplicaPair(dirArg: string, port: number): ReplicaPair {
     const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres']).toString());
     chownSync(dir, id('-u'), id('-g'));
   }
+  const running = (name: string) => {
+    try {
+      asPg(`${PGBIN}/pg_ctl -D ${dir}/${name} status >/dev/null`);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  // A server left running (an earlier run, or one started by hand for seeding) is used as it is.
   const start = (name: string, p: number) =>
-    asPg(`${PGBIN}/pg_ctl -D ${dir}/${name} -o '-p ${p} -k ${dir} ${SETTINGS}' -l ${dir}/${name}.log -w -t 600 start >/dev/null`);
+    running(name) || asPg(`${PGBIN}/pg_ctl -D ${dir}/${name} -o '-p ${p} -k ${dir} ${SETTINGS}' -l ${dir}/${name}.log -w -t 600 start >/dev/null`);
   const stop = (name: string) => {
     try {
       asPg(`${PGBIN}/pg_ctl -D ${dir}/${name} -m fast -w -t 600 stop >/dev/null`);
