@@ -19,7 +19,7 @@ export interface ReplicaPair {
 }
 
 /** Settings of a dedicated database machine scaled to this one: shared_buffers as on a 4 GB server, fsync off (a bench cluster). */
-const SETTINGS = "-c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c shared_buffers=1GB -c max_wal_size=8GB -c checkpoint_timeout=30min";
+const SETTINGS = "-c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c shared_buffers=1GB -c max_wal_size=2GB -c checkpoint_timeout=30min";
 
 export function startReplicaPair(dirArg: string, port: number): ReplicaPair {
   const dir = resolve(dirArg);
