@@ -20,6 +20,7 @@ import { physiqueResults } from '../db/schema/physique';
 import { classes, grades, schoolYears, semesters, students } from '../db/schema/school';
 import { testPlanItems, testPlans, testPlanScopes } from '../db/schema/test-plans';
 import { syncMenus } from '../modules/menus/menu-sync';
+import { setOperatorTwoFactorRequired } from '../modules/security/two-factor.service';
 import { DEMO_CURRENT_START_YEAR, DEMO_PASSWORD } from './demo';
 import { createRandom, JIANGNING, NANJING_DISTRICTS, randomDate, randomEthnicity, randomIdNumber, randomMobile, randomName, type Random } from './people';
 
@@ -31,7 +32,11 @@ import { createRandom, JIANGNING, NANJING_DISTRICTS, randomDate, randomEthnicity
  * like a real district (a student's fitness, the school's, a yearly drift, a few untested, incomplete and invalid).
  * Written with COPY, one transaction per school.
  *
- *   npm run seed:scale -- --students 200000 [--school-sizes 9000,5000] [--years 3] [--seed 1] [--fresh]
+ *   npm run seed:scale -- --students 200000 [--districts 6] [--school-sizes 9000,5000] [--years 3] [--seed 1] [--fresh]
+ *
+ * `--districts N` (N > 1) makes a city instead: a city bureau (`scalecity`) over N district bureaus (`scaledistrict`,
+ * `scaledistrict02`…) sharing the schools in turn. `--students 1000000 --districts 6` is the province bench's city
+ * (tests/bench/province.ts).
  *
  * About 2.9 result rows per current student over 3 years (graduated cohorts included): `--students 345000` makes a
  * district of ≈ 1,000,000 result rows.
@@ -49,11 +54,16 @@ export interface ScaleOptions {
   schoolSizes?: readonly number[];
   /** Start year of the current school year (default: the demo's). */
   currentYear?: number;
+  /** More than 1: a city bureau over this many district bureaus, which share the schools in turn (default 1: one district). */
+  districts?: number;
   log?: (message: string) => void;
 }
 
 export interface ScaleSummary {
+  /** The top bureau: the district, or the city when there are several districts. */
   districtId: string;
+  /** The district bureaus (one: the top bureau itself). */
+  districtIds: string[];
   schoolIds: string[];
   schools: number;
   classes: number;
@@ -66,6 +76,9 @@ export interface ScaleSummary {
 }
 
 export const SCALE_DISTRICT_ACCOUNT = 'scaledistrict';
+export const SCALE_CITY_ACCOUNT = 'scalecity';
+/** The i-th district bureau's account of a city (the first is `scaledistrict`, as a lone district's). */
+export const scaleDistrictAccount = (i: number): string => (i === 0 ? SCALE_DISTRICT_ACCOUNT : `${SCALE_DISTRICT_ACCOUNT}${String(i + 1).padStart(2, '0')}`);
 export const scaleSchoolAccount = (i: number): string => `scaleschool${String(i + 1).padStart(4, '0')}`;
 
 type Insert<T extends PgTable> = T['$inferInsert'];
@@ -246,6 +259,7 @@ interface SchoolPlan {
   kind: SchoolKind;
   size: number;
   adminRoleId: string;
+  districtId: string;
   /** Effect of the school on every student's results (standard deviations). */
   effect: number;
 }
@@ -260,6 +274,8 @@ export async function seedScale(db: Db, opts: ScaleOptions): Promise<ScaleSummar
   if (!(opts.students >= 1)) throw new Error('seedScale: --students must be at least 1');
 
   await syncMenus(db);
+  // As the demo seed: the bureaus' benchmark accounts sign in with the password alone (else every call answers 428).
+  await setOperatorTwoFactorRequired(db, false);
   const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.accountNum, SCALE_DISTRICT_ACCOUNT));
   if (existing) throw new Error(`seedScale: a scale district exists already (account ${SCALE_DISTRICT_ACCOUNT}); use a fresh database`);
 
@@ -268,6 +284,12 @@ export async function seedScale(db: Db, opts: ScaleOptions): Promise<ScaleSummar
   const idNumbers = new Set<string>();
   const districtId = rnd.uuid();
   const sizes = schoolSizes(rnd, opts.students, opts.schoolSizes ?? []);
+  const districtCount = Math.max(1, Math.min(opts.districts ?? 1, sizes.length));
+  const city = districtCount > 1;
+  // A city: the top bureau is the city's, its districts hang under it; one district: the top bureau is the district.
+  const districts = city
+    ? Array.from({ length: districtCount }, (_, i) => ({ id: rnd.uuid(), roleId: rnd.uuid(), code: String(i + 1).padStart(2, '0'), name: `滨江市第${i + 1}区教育局`, place: `第${i + 1}区` }))
+    : [{ id: districtId, roleId: '', code: '90', name: '滨江新区教育局', place: '滨江新区' }];
   const places = new Map<string, number>();
   const schools: SchoolPlan[] = sizes.map((size, index) => {
     const kind = pickKind(rnd);
@@ -275,11 +297,13 @@ export async function seedScale(db: Db, opts: ScaleOptions): Promise<ScaleSummar
     const n = (places.get(place + kind.kind) ?? 0) + 1;
     places.set(place + kind.kind, n);
     const ordinal = n === 1 ? '' : ['', '第二', '第三', '第四', '第五', '第六', '第七', '第八', '第九', '第十'][n - 1] ?? `第${n}`;
+    const district = districts[index % districtCount];
     return {
       id: rnd.uuid(),
       index,
-      name: `滨江新区${place}${ordinal}${kind.name}`,
-      code: String(index + 1).padStart(2, '0'),
+      name: `${district.place}${place}${ordinal}${kind.name}`,
+      code: String(Math.floor(index / districtCount) + 1).padStart(2, '0'),
+      districtId: district.id,
       kind,
       size,
       adminRoleId: rnd.uuid(),
@@ -290,17 +314,22 @@ export async function seedScale(db: Db, opts: ScaleOptions): Promise<ScaleSummar
   // Organisations, roles and sign-ins.
   const districtRoleId = rnd.uuid();
   const orgRows: Insert<typeof orgs>[] = [
-    { id: districtId, parentId: null, type: ORG_TYPE.management, code: '90', name: '滨江新区教育局', title: '滨江新区智慧体育平台', academicSystemYears: null },
-    ...schools.map((s) => ({ id: s.id, parentId: districtId, type: ORG_TYPE.k12, code: s.code, name: s.name, title: `${s.name}体育平台`, academicSystemYears: 12 })),
+    city
+      ? { id: districtId, parentId: null, type: ORG_TYPE.management, code: '90', name: '滨江市教育局', title: '滨江市智慧体育平台', academicSystemYears: null }
+      : { id: districtId, parentId: null, type: ORG_TYPE.management, code: '90', name: '滨江新区教育局', title: '滨江新区智慧体育平台', academicSystemYears: null },
+    ...(city ? districts.map((d) => ({ id: d.id, parentId: districtId, type: ORG_TYPE.management, code: d.code, name: d.name, title: `${d.place}智慧体育平台`, academicSystemYears: null })) : []),
+    ...schools.map((s) => ({ id: s.id, parentId: s.districtId, type: ORG_TYPE.k12, code: s.code, name: s.name, title: `${s.name}体育平台`, academicSystemYears: 12 })),
   ];
   const roleRows: Insert<typeof roles>[] = [
     { id: districtRoleId, orgId: districtId, name: '管理员', remark: '系统内置角色，拥有本单位全部功能权限', identity: 'administrator', builtin: true },
+    ...(city ? districts.map((d) => ({ id: d.roleId, orgId: d.id, name: '管理员', remark: '系统内置角色，拥有本单位全部功能权限', identity: 'administrator' as const, builtin: true })) : []),
     ...schools.map((s) => ({ id: s.adminRoleId, orgId: s.id, name: '管理员', remark: '系统内置角色，拥有本单位全部功能权限', identity: 'administrator' as const, builtin: true })),
   ];
   const adminMenus = menuEntriesForGrant(ROLE_TEMPLATES.admin.administrator).map((m) => m.menuId);
   const k12Menus = menuEntriesForGrant(ROLE_TEMPLATES.k12.administrator).map((m) => m.menuId);
   const roleMenuRows: Insert<typeof roleMenus>[] = [
     ...adminMenus.map((menuId) => ({ roleId: districtRoleId, menuId })),
+    ...(city ? districts.flatMap((d) => adminMenus.map((menuId) => ({ roleId: d.roleId, menuId }))) : []),
     ...schools.flatMap((s) => k12Menus.map((menuId) => ({ roleId: s.adminRoleId, menuId }))),
   ];
   const userRows: Insert<typeof users>[] = [];
@@ -314,7 +343,10 @@ export async function seedScale(db: Db, opts: ScaleOptions): Promise<ScaleSummar
     membershipRows.push({ id: membershipId, userId, orgId, tenantOrgId: orgId, present: true });
     membershipRoleRows.push({ membershipId, roleId, present: true });
   };
-  addUser(SCALE_DISTRICT_ACCOUNT, districtId, districtRoleId);
+  if (city) {
+    addUser(SCALE_CITY_ACCOUNT, districtId, districtRoleId);
+    districts.forEach((d, i) => addUser(scaleDistrictAccount(i), d.id, d.roleId));
+  } else addUser(SCALE_DISTRICT_ACCOUNT, districtId, districtRoleId);
   schools.forEach((s, i) => addUser(scaleSchoolAccount(i), s.id, s.adminRoleId));
   await withBulkTransaction(db, async (s) => {
     await copyTable(s, orgs, orgRows);
@@ -324,11 +356,13 @@ export async function seedScale(db: Db, opts: ScaleOptions): Promise<ScaleSummar
     await copyTable(s, memberships, membershipRows);
     await copyTable(s, membershipRoles, membershipRoleRows);
   });
-  log(`scale: ${schools.length} schools, accounts ${SCALE_DISTRICT_ACCOUNT} and ${scaleSchoolAccount(0)}…${scaleSchoolAccount(schools.length - 1)}`);
+  log(`scale: ${schools.length} schools${city ? ` in ${districtCount} districts` : ''}, accounts ${city ? `${SCALE_CITY_ACCOUNT}, ${scaleDistrictAccount(0)}…${scaleDistrictAccount(districtCount - 1)}` : SCALE_DISTRICT_ACCOUNT} and ${scaleSchoolAccount(0)}…${scaleSchoolAccount(schools.length - 1)}`);
 
   const firstYear = currentYear - years + 1;
-  const summary: ScaleSummary = { districtId, schoolIds: schools.map((s) => s.id), schools: schools.length, classes: 0, students: 0, graduates: 0, plans: 0, results: 0, ms: 0 };
+  const summary: ScaleSummary = { districtId, districtIds: districts.map((d) => d.id), schoolIds: schools.map((s) => s.id), schools: schools.length, classes: 0, students: 0, graduates: 0, plans: 0, results: 0, ms: 0 };
   const regions = [JIANGNING, JIANGNING, JIANGNING, ...NANJING_DISTRICTS];
+  // One school's COPY runs while the next school's rows are generated (the database and this process each keep a core busy).
+  let writing: Promise<void> = Promise.resolve();
 
   for (const school of schools) {
     const rows = {
@@ -452,7 +486,8 @@ export async function seedScale(db: Db, opts: ScaleOptions): Promise<ScaleSummar
         }
       }
     }
-    await withBulkTransaction(db, async (s) => {
+    await writing;
+    writing = withBulkTransaction(db, async (s) => {
       await copyTable(s, schoolYears, rows.schoolYears);
       await copyTable(s, semesters, rows.semesters);
       await copyTable(s, grades, rows.grades);
@@ -469,6 +504,7 @@ export async function seedScale(db: Db, opts: ScaleOptions): Promise<ScaleSummar
       log(`scale: ${school.index + 1}/${schools.length} schools, ${summary.students} students, ${summary.results} results (${Math.round(performance.now() - started)} ms)`);
     }
   }
+  await writing;
   await db.execute(sql`analyze`);
   summary.ms = Math.round(performance.now() - started);
   return summary;
@@ -544,6 +580,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       students: { type: 'string', default: '20000' },
+      districts: { type: 'string', default: '1' },
       years: { type: 'string', default: '3' },
       seed: { type: 'string' },
       'school-sizes': { type: 'string' },
@@ -559,11 +596,12 @@ async function main(): Promise<void> {
     const summary = await seedScale(handle.db, {
       students: Number(values.students),
       years: Number(values.years),
+      districts: Number(values.districts),
       seed: values.seed ? Number(values.seed) : undefined,
       schoolSizes: values['school-sizes'] ? values['school-sizes'].split(',').map(Number) : undefined,
       log: (m) => console.log(m),
     });
-    const { schoolIds: _ids, ...rest } = summary;
+    const { schoolIds: _ids, districtIds: _districts, ...rest } = summary;
     console.log(`scale seed done in ${databaseUrl ? 'PostgreSQL' : pgliteDir}:`, rest);
   } finally {
     await handle.close();

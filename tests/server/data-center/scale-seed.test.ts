@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '@/domain/api';
 import type { SchoolView } from '@/domain/data-center/types';
-import { SCALE_DISTRICT_ACCOUNT, scaleSchoolAccount, seedScale, type ScaleSummary } from '../../../server/seed/scale';
+import { SCALE_CITY_ACCOUNT, SCALE_DISTRICT_ACCOUNT, scaleDistrictAccount, scaleSchoolAccount, seedScale, type ScaleSummary } from '../../../server/seed/scale';
 import { createTestApp, type TestApp } from '../../support/server-app';
 
 let t: TestApp;
@@ -66,5 +66,37 @@ describe('scale seed', () => {
 
   it('refuses a second district in the same database', async () => {
     await expect(seedScale(t.db, { students: 100 })).rejects.toThrow(/exists already/);
+  });
+});
+
+describe('scale seed, a city', () => {
+  let city: TestApp;
+  let s: ScaleSummary;
+  beforeAll(async () => {
+    city = await createTestApp({ seeded: false });
+    s = await seedScale(city.db, { students: 4600, years: 1, districts: 2 });
+  }, 120_000);
+  afterAll(async () => {
+    await city?.close();
+  });
+
+  it('puts a city bureau over district bureaus that share the schools; each bureau sees its own schools', async () => {
+    expect(s.schools).toBeGreaterThanOrEqual(2);
+    expect(s.districtIds).toHaveLength(2);
+    const tree = (await city.db.execute<{ parent_id: string | null; n: number }>(sql`select parent_id, count(*)::int as n from orgs group by parent_id`)).rows;
+    expect(tree.find((r) => r.parent_id === null)?.n).toBe(1);
+    expect(tree.find((r) => r.parent_id === s.districtId)?.n).toBe(2);
+    const students = async (account: string) => {
+      const res = await city.request({ url: '/api/busi/web/admin/dataCenter/student?current=1&size=10', token: (await city.login(account)).access_token });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<Envelope<{ total: number }>>().data.total;
+    };
+    const whole = await students(SCALE_CITY_ACCOUNT);
+    const first = await students(scaleDistrictAccount(0));
+    const second = await students(scaleDistrictAccount(1));
+    expect(first).toBeGreaterThan(0);
+    expect(second).toBeGreaterThan(0);
+    expect(first + second).toBe(whole);
+    expect(Math.abs(whole - 4600)).toBeLessThan(200);
   });
 });
