@@ -1,0 +1,99 @@
+import { useState, useSyncExternalStore } from 'react';
+import { useAtomValue } from 'jotai';
+import { useTranslation } from 'react-i18next';
+import { EXPORT_LINK_HOURS, exportRequestCreateSchema } from '@/domain/data-access/data-access';
+import { canDo, familyOfKey, pageAccess, pageApi } from '@/domain/menus/access';
+import { FormDialog } from '@/components/form/form-dialog';
+import { TextareaField } from '@/components/form/fields';
+import { menuLabel } from '@/components/layout/menu-label';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { post } from '@/lib/api-client';
+import { navigateTo } from '@/lib/api-navigator';
+import { closeExportApproval, currentExportApproval, subscribeExportApproval, type ExportApprovalAsk } from '@/lib/export-approval';
+import { permissionsAtom } from '@/lib/permissions';
+
+/** The page an export is kept under, by its menu name; the key itself when the catalogue has no such page. */
+function pageName(t: Parameters<typeof menuLabel>[0], key: string): string {
+  try {
+    return menuLabel(t, pageAccess(key).entry);
+  } catch {
+    return key;
+  }
+}
+
+/**
+ * The one request of an export above the organisation's threshold (docs/product-rules.md#personal-data-access),
+ * drawn once by the signed-in shell: the API client opens it on the server's refusal (409, field `exportApproval`),
+ * whichever screen started the export — a list, a detail page's button, a print dialog, a job — with the page, path
+ * and query the refusal and the call named. The person gives a reason; once sent, it says where to follow the request
+ * and download the approved file (系统管理 › 导出审批, within 24 h of the approval).
+ */
+export function ExportApprovalRequest() {
+  const { t } = useTranslation(['dataAccess', 'menus', 'ui']);
+  const ask = useSyncExternalStore(subscribeExportApproval, currentExportApproval, currentExportApproval);
+  const [sent, setSent] = useState<ExportApprovalAsk | null>(null);
+  const held = useAtomValue(permissionsAtom);
+  const family = ask ? (familyOfKey(ask.screen) ?? 'k12') : null;
+  const approvalKey = (screen: string) => `${familyOfKey(screen) ?? 'k12'}.system.exportApproval`;
+  // The requester follows the request on the approvals page when their role may open it.
+  const followKey = sent ? approvalKey(sent.screen) : null;
+  const canFollow = followKey !== null && canDo(held, followKey, 'view');
+  return (
+    <>
+      <FormDialog
+        // A second refusal while the dialog is open starts a new form with its own export.
+        key={ask ? `${ask.path}?${new URLSearchParams(ask.query).toString()}` : 'none'}
+        open={ask !== null}
+        onOpenChange={(open) => (open ? undefined : closeExportApproval())}
+        schema={exportRequestCreateSchema}
+        defaults={{ screen: ask?.screen ?? '', path: ask?.path, query: ask?.query ?? {}, reason: '' }}
+        title={t('dataAccess:exportApproval.request.title')}
+        description={
+          ask ? (
+            <>
+              <span className="block font-medium text-foreground" data-testid="export-approval-page">
+                {t('dataAccess:exportApproval.request.page', { page: pageName(t, ask.screen) })}
+              </span>
+              <span className="mt-1 block">
+                {ask.message} {t('dataAccess:exportApproval.request.hint')}
+              </span>
+            </>
+          ) : undefined
+        }
+        submit={(values) => post(pageApi(`${family ?? 'k12'}.system.exportApproval`), values)}
+        success={false}
+        onDone={() => setSent(ask)}
+        submitText={t('dataAccess:exportApproval.request.submit')}
+        data-testid="export-approval-dialog"
+      >
+        {() => <TextareaField name="reason" label={t('dataAccess:exportApproval.request.reason')} required rows={4} inputTestId="export-approval-reason" />}
+      </FormDialog>
+      <Dialog open={sent !== null} onOpenChange={(open) => (open ? undefined : setSent(null))}>
+        <DialogContent className="sm:max-w-md" data-testid="export-approval-sent">
+          <DialogHeader>
+            <DialogTitle>{t('dataAccess:exportApproval.sent.title')}</DialogTitle>
+            <DialogDescription>{t('dataAccess:exportApproval.sent.where', { hours: EXPORT_LINK_HOURS })}</DialogDescription>
+          </DialogHeader>
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={() => setSent(null)} data-testid="export-approval-sent-close">
+              {t('ui:close')}
+            </Button>
+            {canFollow ? (
+              <Button
+                type="button"
+                onClick={() => {
+                  setSent(null);
+                  navigateTo(`${pageAccess(followKey).paths.list}?mine=true`);
+                }}
+                data-testid="export-approval-follow"
+              >
+                {t('dataAccess:exportApproval.request.mine')}
+              </Button>
+            ) : null}
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </>
+  );
+}
