@@ -55,9 +55,8 @@ export function ExportApprovalRequest() {
               <span className="block font-medium text-foreground" data-testid="export-approval-page">
                 {t('dataAccess:exportApproval.request.page', { page: pageName(t, ask.screen) })}
               </span>
-              <span className="mt-1 block">
-                {ask.message} {t('dataAccess:exportApproval.request.hint')}
-              </span>
+              <span className="mt-1 block">{ask.message}</span>
+              <span className="mt-1 block">{t('dataAccess:exportApproval.request.hint')}</span>
             </>
           ) : undefined
         }
