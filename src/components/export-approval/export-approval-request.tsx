@@ -1,8 +1,8 @@
 import { useState, useSyncExternalStore } from 'react';
-import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { EXPORT_LINK_HOURS, exportRequestCreateSchema } from '@/domain/data-access/data-access';
-import { canDo, familyOfKey, pageAccess, pageApi } from '@/domain/menus/access';
+import { getCatalogEntry } from '@/domain/menus/catalog';
+import { familyOfKey, pageAccess, pageApi } from '@/domain/menus/access';
 import { FormDialog } from '@/components/form/form-dialog';
 import { TextareaField } from '@/components/form/fields';
 import { menuLabel } from '@/components/layout/menu-label';
@@ -11,7 +11,9 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { post } from '@/lib/api-client';
 import { navigateTo } from '@/lib/api-navigator';
 import { closeExportApproval, currentExportApproval, subscribeExportApproval, type ExportApprovalAsk } from '@/lib/export-approval';
-import { permissionsAtom } from '@/lib/permissions';
+
+/** Where every requester follows a request: the personal centre's 我的导出. */
+const MY_EXPORTS = getCatalogEntry('personal.myInfo.exports')!.path;
 
 /** The page an export is kept under, by its menu name; the key itself when the catalogue has no such page. */
 function pageName(t: Parameters<typeof menuLabel>[0], key: string): string {
@@ -27,18 +29,14 @@ function pageName(t: Parameters<typeof menuLabel>[0], key: string): string {
  * drawn once by the signed-in shell: the API client opens it on the server's refusal (409, field `exportApproval`),
  * whichever screen started the export — a list, a detail page's button, a print dialog, a job — with the page, path
  * and query the refusal and the call named. The person gives a reason; once sent, it says where to follow the request
- * and download the approved file (系统管理 › 导出审批, within 24 h of the approval).
+ * and download the approved file: 个人中心 › 我的导出 (every signed-in user has it; within 24 h of the approval), where
+ * the decision's message in the message centre also leads.
  */
 export function ExportApprovalRequest() {
   const { t } = useTranslation(['dataAccess', 'menus', 'ui']);
   const ask = useSyncExternalStore(subscribeExportApproval, currentExportApproval, currentExportApproval);
   const [sent, setSent] = useState<ExportApprovalAsk | null>(null);
-  const held = useAtomValue(permissionsAtom);
   const family = ask ? (familyOfKey(ask.screen) ?? 'k12') : null;
-  const approvalKey = (screen: string) => `${familyOfKey(screen) ?? 'k12'}.system.exportApproval`;
-  // The requester follows the request on the approvals page when their role may open it.
-  const followKey = sent ? approvalKey(sent.screen) : null;
-  const canFollow = followKey !== null && canDo(held, followKey, 'view');
   return (
     <>
       <FormDialog
@@ -78,18 +76,16 @@ export function ExportApprovalRequest() {
             <Button type="button" variant="outline" onClick={() => setSent(null)} data-testid="export-approval-sent-close">
               {t('ui:close')}
             </Button>
-            {canFollow ? (
-              <Button
-                type="button"
-                onClick={() => {
-                  setSent(null);
-                  navigateTo(`${pageAccess(followKey).paths.list}?mine=true`);
-                }}
-                data-testid="export-approval-follow"
-              >
-                {t('dataAccess:exportApproval.request.mine')}
-              </Button>
-            ) : null}
+            <Button
+              type="button"
+              onClick={() => {
+                setSent(null);
+                navigateTo(MY_EXPORTS);
+              }}
+              data-testid="export-approval-follow"
+            >
+              {t('dataAccess:exportApproval.request.mine')}
+            </Button>
           </DialogFooter>
         </DialogContent>
       </Dialog>

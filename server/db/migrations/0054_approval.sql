@@ -1,0 +1,2 @@
+ALTER TABLE "messages" ADD COLUMN "export_request_id" uuid;--> statement-breakpoint
+ALTER TABLE "messages" ADD CONSTRAINT "messages_export_request_id_export_requests_id_fk" FOREIGN KEY ("export_request_id") REFERENCES "public"."export_requests"("id") ON DELETE cascade ON UPDATE no action;
