@@ -41,6 +41,7 @@ test('an export above the threshold goes through approval', async ({ page }) => 
  * The same request opens wherever an export is started: here a homework's detail page, whose export (every
  * submission of four classes) is above the threshold. The dialog says where to follow the request; the administrator
  * approves it there and the requester downloads the homework's workbook.
+ * (Following it leads to 个人中心 › 我的导出, every requester's; this administrator then decides on the approvals page.)
  */
 test('an export started on a detail page goes through the same approval', async ({ page }) => {
   test.slow();
@@ -59,9 +60,11 @@ test('an export started on a detail page goes through the same approval', async 
   await dialog.getByTestId('export-approval-reason').fill('每日跳绳打卡完成情况归档');
   await dialog.getByTestId('form-save').click();
   const sent = page.getByTestId('export-approval-sent');
-  await expect(sent).toContainText('系统管理 › 导出审批');
+  await expect(sent).toContainText('个人中心 › 我的导出');
   await sent.getByTestId('export-approval-follow').click();
-  await expect(page).toHaveURL(/\/k12\/system\/exportApproval\?mine=true$/);
+  await expect(page).toHaveURL(/\/myInfo\/exports$/);
+  await expect(page.getByTestId('my-exports').getByRole('row').filter({ hasText: '每日跳绳打卡完成情况归档' })).toContainText('待审批');
+  await page.goto('/busi/k12/system/exportApproval?mine=true');
 
   const row = page.getByTestId('export-approval').getByRole('row').filter({ hasText: '每日跳绳打卡完成情况归档' });
   await expect(row).toContainText('待审批');

@@ -25,6 +25,7 @@ vi.mock('@/app/routes/screens', async (importOriginal) => {
       'homework.homeworkManagement': () => Promise.resolve({ default: detail }),
       'test.scoreSearch': () => Promise.resolve({ default: scores }),
       'system.exportApproval': () => Promise.resolve({ default: () => <p>screen:approvals</p> }),
+      'myInfo.exports': () => Promise.resolve({ default: () => <p>screen:myExports</p> }),
     },
   };
 });
@@ -109,12 +110,13 @@ describe('the export approval request opens from any export (docs/product-rules.
     // Sent: where the request and the approved download are, with a way there.
     const sent = await screen.findByTestId('export-approval-sent');
     expect(sent).toHaveTextContent('已提交导出申请');
-    expect(sent).toHaveTextContent('系统管理 › 导出审批');
+    // Every requester follows it on the personal centre's 我的导出, approver or not.
+    expect(sent).toHaveTextContent('个人中心 › 我的导出');
     expect(sent).toHaveTextContent('24 小时');
     expect(screen.queryByTestId('export-approval-dialog')).toBeNull();
     await act(async () => fireEvent.click(within(sent).getByTestId('export-approval-follow')));
-    await screen.findByText('screen:approvals');
-    expect(router.state.location.pathname + router.state.location.search).toBe('/k12/system/exportApproval?mine=true');
+    await screen.findByText('screen:myExports');
+    expect(router.state.location.pathname).toBe('/myInfo/exports');
   });
 
   it('a job export (the score export) refused at its start asks with its body as the kept query', async () => {
@@ -130,8 +132,9 @@ describe('the export approval request opens from any export (docs/product-rules.
     // Empty filters are left out, as the export itself reads them.
     expect(calls.find(REQUEST)[0].body).toEqual({ screen: 'k12.test.scoreSearch', path: SCORE_EXPORT, query: { planId: 'plan-1' }, reason: '体测成绩上报核对' });
     const sent = await screen.findByTestId('export-approval-sent');
-    // A role that cannot open the approvals page is told where, without a button it could not use.
-    expect(within(sent).queryByTestId('export-approval-follow')).toBeNull();
+    // A role without the approvals page (a teacher's) is still led to 我的导出, where its requests are.
+    expect(sent).toHaveTextContent('个人中心 › 我的导出');
+    expect(within(sent).getByTestId('export-approval-follow')).toHaveTextContent('查看我的导出');
     fireEvent.click(within(sent).getByTestId('export-approval-sent-close'));
     await waitFor(() => expect(screen.queryByTestId('export-approval-sent')).toBeNull());
   });
