@@ -23,7 +23,9 @@ import { LogListScreen } from '@/components/list/log-list-screen';
 import type { PageActions } from '@/components/list/page-actions';
 import { useListState } from '@/components/list/use-list-state';
 import { Button } from '@/components/ui/button';
+import { alreadyShown } from '@/lib/api-error';
 import { useDateTime } from '@/lib/date-time';
+import { toast } from '@/lib/toast';
 import { decideExport, downloadApproved, exportRequests, myExports, sensitiveLog } from './api';
 
 /** How many names a log row shows before "and N more". */
@@ -222,7 +224,19 @@ export function MyExportsScreen() {
           header: t('exportApproval.download'),
           cell: ({ row }) =>
             row.original.status === 'approved' ? (
-              <Button size="sm" variant="outline" onClick={() => void downloadApproved(null, row.original.id).then(() => void query.refetch())} data-testid="my-export-download">
+              <Button
+                size="sm"
+                variant="outline"
+                onClick={() =>
+                  // A link that expired since the list was read answers 410: its message, and the list shows it expired.
+                  void downloadApproved(null, row.original.id)
+                    .catch((error: unknown) => {
+                      if (!alreadyShown(error)) toast.warning(error instanceof Error ? error.message : String(error));
+                    })
+                    .finally(() => void query.refetch())
+                }
+                data-testid="my-export-download"
+              >
                 <Download aria-hidden />
                 {t('exportApproval.download')}
               </Button>
