@@ -311,11 +311,11 @@ export function resourceAction<P extends z.ZodType | undefined, Q extends z.ZodT
         // Checked before the read: a bad `columns` is refused without reading anything.
         const shown = requestedColumns(request.url);
         // Above the organisation's threshold an export of personal data needs an approval (docs/product-rules.md#personal-data-access).
-        if (file.approval) await checkExportRows(app.db, who as Actor, await readOn((db) => file.approval!.rows(db, who as Actor, input)), pathOf(request));
+        if (file.approval) await checkExportRows(app.db, who as Actor, await readOn((db) => file.approval!.rows(db, who as Actor, input)), accesses[0]![0], pathOf(request));
         return sendRead(request, reply, who, input, shown, readOn, file.read as (db: Db, who: Actor, input: ActionInput<P, Q, B>, ctx: ActionContext) => Promise<FileAnswer>);
       }
       if (job) {
-        if (job.approval) await checkExportRows(app.db, who as Actor, await readOn((db) => job.approval!.rows(db, who as Actor, input)), pathOf(request));
+        if (job.approval) await checkExportRows(app.db, who as Actor, await readOn((db) => job.approval!.rows(db, who as Actor, input)), accesses[0]![0], pathOf(request));
         return answer({ id: await job.enqueue(app.db, who, input, ctx) });
       }
       if (!write) {

@@ -70,10 +70,11 @@ export function approvedExport(db: Db, screen: string, path?: string | null): { 
 }
 
 /**
- * The refusal of an export above the threshold; the console opens the request dialog on `field: 'exportApproval'` and
- * sends back `path` (the export's own path, which names it and its params) with its query.
+ * The refusal of an export above the threshold; the console's shell opens the request dialog on
+ * `field: 'exportApproval'` wherever the export was started and sends back `screen` (the page the export is kept under)
+ * and `path` (the export's own path, which names it and its params) with its query.
  */
-export async function checkExportRows(db: DbOrTx, actor: Actor, rows: number, path: string): Promise<void> {
+export async function checkExportRows(db: DbOrTx, actor: Actor, rows: number, screen: string, path: string): Promise<void> {
   const { exportApprovalRows } = await readSecuritySettings(db, actor.tenantOrgId);
-  if (rows > exportApprovalRows) throw new AppError(409, 'dataAccess:errors.needsApproval', { rows, threshold: exportApprovalRows }, { field: 'exportApproval', data: { path } });
+  if (rows > exportApprovalRows) throw new AppError(409, 'dataAccess:errors.needsApproval', { rows, threshold: exportApprovalRows }, { field: 'exportApproval', data: { screen, path } });
 }

@@ -29,7 +29,7 @@ import { listSettingsRoutes } from './list-settings/list-settings.routes';
 import { dictionaryReadRoutes, dictionaryRoutes } from './dictionaries/dictionaries.routes';
 import { orgRoutes } from './school/structure.routes';
 import { logsRoutes } from './platform/logs.routes';
-import { dataAccessRoutes } from './data-access/data-access.routes';
+import { dataAccessRoutes, myExportsRoutes } from './data-access/data-access.routes';
 import { districtRoutes } from './data-center/district.routes';
 import { peopleImportRoutes } from './people/people-import.routes';
 import { parentRoutes } from './people/parent.routes';
@@ -105,6 +105,7 @@ async function consoleModules(app: FastifyInstance, opts: ModuleOptions): Promis
   await app.register(noticeInboxRoutes, { prefix: '/myInfo/notices', storage: opts.storage });
   for (const family of servedBy('system.notice')) await app.register(noticeRoutes, { prefix: `/${family}`, family });
   await app.register(mySecurityRoutes, { prefix: '/myInfo/security', ...opts });
+  await app.register(myExportsRoutes, { prefix: '/myInfo/exports' });
   for (const family of servedBy('system.security')) await app.register(securitySettingsRoutes, { prefix: `/${family}`, family });
   await app.register(listSettingsRoutes, { prefix: '/listSettings' });
   for (const family of servedBy('org.acayear', 'org.grade', 'org.class')) await app.register(schoolRoutes, { prefix: `/${family}`, family });

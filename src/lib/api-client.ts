@@ -2,6 +2,7 @@ import axios, { AxiosError, AxiosHeaders, type AxiosInstance, type AxiosResponse
 import { SUCCESS_CODE, type Envelope } from '@/domain/envelope';
 import { BASE_PATH, PLATFORM, REQUEST_TIMEOUT_MS, UPLOAD_TIMEOUT_MS } from '@/domain/constants';
 import { ERR } from '@/domain/errors';
+import { EXPORT_APPROVAL_FIELD, askExportApproval, keptQuery } from '@/lib/export-approval';
 import { toast } from '@/lib/toast';
 import { acceptLanguage, i18next } from '@/lib/i18n';
 import { authorizationHeader, clearAuth, currentOrgId } from '@/lib/store';
@@ -26,11 +27,26 @@ function fieldOf(body: unknown): string | undefined {
   return typeof field === 'string' ? field : undefined;
 }
 
-/** `data.path` of a failure envelope (an export refused as needing an approval names itself). */
-function pathOf(body: unknown): string | undefined {
+/** A string of a failure envelope's `data` (`path`, `screen`: an export refused as needing an approval names itself). */
+function dataString(body: unknown, name: 'path' | 'screen'): string | undefined {
   const data = isEnvelope(body) ? (body.data as unknown) : undefined;
-  const path = typeof data === 'object' && data !== null ? (data as { path?: unknown }).path : undefined;
-  return typeof path === 'string' ? path : undefined;
+  const value = typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[name] : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** An ApiError of a failure envelope, with the field and the export the server named. */
+function envelopeError(body: Envelope<unknown>, message: string, status: number): ApiError {
+  return new ApiError(message, String(body.code), status, fieldOf(body), dataString(body, 'path'), dataString(body, 'screen'));
+}
+
+/**
+ * An export refused as needing an approval (409, field `exportApproval`) opens the shell's request dialog with the
+ * call's own query (a job's body), wherever the export was started (docs/product-rules.md#personal-data-access).
+ */
+function askApprovalOf(error: ApiError, query: unknown): ApiError {
+  if (error.field !== EXPORT_APPROVAL_FIELD || !error.screen || !error.path) return error;
+  error.shown = askExportApproval({ message: error.message, screen: error.screen, path: error.path, query: keptQuery(query) });
+  return error;
 }
 
 /** The current route path (without the /busi base), as the rt parameter carries it. */
@@ -91,7 +107,7 @@ export function toApiError(error: unknown): ApiError {
     }
     const body: unknown = res.data;
     const msg = isEnvelope(body) && typeof body.msg === 'string' ? body.msg : '';
-    if (msg) return new ApiError(msg, String((body as Envelope<unknown>).code), res.status, fieldOf(body), pathOf(body));
+    if (msg) return envelopeError(body as Envelope<unknown>, msg, res.status);
     if (res.status >= 500) return new ApiError(i18next.t(ERR.server), String(res.status), res.status);
     return new ApiError(i18next.t(ERR.network), String(res.status), res.status);
   }
@@ -108,7 +124,7 @@ function unwrap<T>(response: AxiosResponse<unknown>): T {
     else handleUnauthorized();
     throw new ApiError(i18next.t(ERR.sessionExpired), '401', response.status);
   }
-  throw new ApiError(body.msg || i18next.t(ERR.server), String(body.code), response.status, fieldOf(body), pathOf(body));
+  throw envelopeError(body, body.msg || i18next.t(ERR.server), response.status);
 }
 
 /** Creates the configured axios instance; tests pass their own `adapter`. */
@@ -139,11 +155,12 @@ export async function get<T>(url: string, params?: Params, options: RequestOptio
   }
 }
 
+/** A job export's start is a POST: refused above the threshold, it opens the approval request with its body. */
 export async function post<T>(url: string, body?: unknown, params?: Params, options: RequestOptions = {}): Promise<T> {
   try {
     return unwrap<T>(await http.post(url, body ?? {}, { params, ...options }));
   } catch (error) {
-    throw toApiError(error);
+    throw askApprovalOf(toApiError(error), body);
   }
 }
 
@@ -246,8 +263,8 @@ async function blobError(error: unknown, failure: string): Promise<ApiError> {
     if (data instanceof Blob) {
       try {
         const body: unknown = JSON.parse(await data.text());
-        // The field travels too: a list opens the export approval request on `exportApproval` (docs/product-rules.md#personal-data-access).
-        if (isEnvelope(body) && body.msg) return new ApiError(body.msg, String(body.code), error.response.status, fieldOf(body), pathOf(body));
+        // The field and the export travel too: `exportApproval` opens the approval request (docs/product-rules.md#personal-data-access).
+        if (isEnvelope(body) && body.msg) return envelopeError(body, body.msg, error.response.status);
       } catch {
         /* not an envelope */
       }
@@ -257,7 +274,11 @@ async function blobError(error: unknown, failure: string): Promise<ApiError> {
   return toApiError(error);
 }
 
-/** Downloads a file as a blob (docs/product-rules.md#calls); failure answers errors:downloadFailed unless the server explains. */
+/**
+ * Downloads a file as a blob (docs/product-rules.md#calls); failure answers errors:downloadFailed unless the server
+ * explains. Every file export goes through here: one refused as needing an approval opens the request dialog with
+ * these params (the export's query) and rejects with an error marked `shown`.
+ */
 export async function download(url: string, params?: Params, method: 'get' | 'post' = 'get', body?: unknown): Promise<DownloadedFile> {
   const failure = i18next.t(ERR.downloadFailed);
   try {
@@ -267,7 +288,8 @@ export async function download(url: string, params?: Params, method: 'get' | 'po
         : await http.post<Blob>(url, body ?? {}, { params, responseType: 'blob' });
     return await fileOrError(response, failure);
   } catch (error) {
-    throw await blobError(error, failure);
+    // A file action's kept input is its query string (a job's is its body: `post`).
+    throw askApprovalOf(await blobError(error, failure), params);
   }
 }
 

@@ -1,6 +1,6 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { toast } from '@/lib/toast';
-import { ApiError } from '@/lib/api-error';
+import { ApiError, alreadyShown } from '@/lib/api-error';
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -14,6 +14,8 @@ declare module '@tanstack/react-query' {
 function report(error: unknown, silent: boolean | undefined): void {
   if (silent) return;
   if (error instanceof ApiError && error.status === 401) return;
+  // An export needing an approval: the shell's request dialog shows the message.
+  if (alreadyShown(error)) return;
   if (error instanceof Error && error.message) toast.warning(error.message);
 }
 

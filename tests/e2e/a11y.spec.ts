@@ -158,6 +158,7 @@ const SCREENS: Screen[] = [
   { account: 'school01', path: '/k12/system/dictionary' },
   { account: 'school01', path: '/k12/system/security' },
   { account: 'school01', path: '/myInfo/security' },
+  { account: 'teacher01', path: '/myInfo/exports' },
   { account: 'school01', path: '/k12/system/sensitiveLog' },
   { account: 'school01', path: '/k12/system/accessLog' },
   { account: 'school01', path: '/k12/system/exportApproval' },

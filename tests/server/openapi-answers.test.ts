@@ -76,6 +76,7 @@ const FILE_DOWNLOADS: RegExp[] = [
   /^physiqueManage\/conversion\/import$/, // a conversion table's upload: its failures workbook
   /^myInfo\/notices\/\{id\}\/files\/\{fileId\}$/, // a notice's attachment, read through the notice
   /^system\/exportApproval\/\{id\}\/download$/, // an approved export's workbook
+  /^myInfo\/exports\/\{id\}\/download$/, // the same, on the requester's 我的导出
   /^system\/retention\/archives\/\{id\}$/, // an archive of removed operation-log rows
   /^system\/retention\/access-log-archives\/\{id\}$/, // an archived day of the access log (gzip JSON Lines)
   /^system\/dataRequest\/\{id\}\/download$/, // a child's data, for the school handling a parent's request

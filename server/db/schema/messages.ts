@@ -1,5 +1,6 @@
 import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './auth';
+import { exportRequests } from './data-access';
 import { jobs } from './jobs';
 import { orgs } from './orgs';
 
@@ -20,9 +21,11 @@ export const messages = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id),
-    /** 'job' (src/domain/messages.ts MESSAGE_KINDS). */
+    /** 'job' | 'exportDecision' (src/domain/messages.ts MESSAGE_KINDS). */
     kind: text('kind').notNull(),
     jobId: uuid('job_id').references(() => jobs.id, { onDelete: 'cascade' }),
+    /** An export request's decision told to its requester (kind 'exportDecision'); the text is read from the request. */
+    exportRequestId: uuid('export_request_id').references(() => exportRequests.id, { onDelete: 'cascade' }),
     /** Rows the job refused (an import's failures), or 1 for a job that failed as a whole; 0 when all went through. */
     failures: integer('failures').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -20,11 +20,49 @@ import { relativeApi } from '../../lib/resource';
 import { uuidOr404 } from '../../lib/resource';
 import { asIs, fileAnswerSchema } from '../../lib/openapi';
 import { users } from '../../db/schema/auth';
-import { requireActor } from '../../plugins/tenant';
+import { requireActor, type Actor } from '../../plugins/tenant';
 import { readSecuritySettings } from '../security/settings.service';
 import { createExportRequest, decideExportRequest, exportRequestPage, sensitiveLogPage, sensitiveLogRows, takeDownload } from './data-access.service';
 
 const VIA_KEYS = { list: 'dataAccess:sensitiveLog.via.list', form: 'dataAccess:sensitiveLog.via.form', export: 'dataAccess:sensitiveLog.via.export' } as const;
+
+/**
+ * The list of export requests and the download of an approved one, for the family's approvals page and for the
+ * personal centre's 我的导出 (the same service: the caller's own rows unless `seesAll`).
+ */
+type ZodApp = Parameters<FastifyPluginAsyncZod>[0];
+
+function ownRequestRoutes(r: ZodApp, app: ZodApp, seesAll: (actor: Actor) => boolean): void {
+  resourceAction(r, {
+    method: 'GET',
+    path: '/page',
+    access: SIGNED_IN,
+    summary: '导出审批 · 列表（本人的申请；有审批权限时本单位的全部）',
+    query: exportRequestQuery,
+    reads: 'primary',
+    read: async (db, who, { query }, { now }) => {
+      const actor = await who.actor();
+      return exportRequestPage(db, actor, query, seesAll(actor), now);
+    },
+    answer: exportRequestPageSchema,
+  });
+  // The approved file, built now from the kept query by the export's own read; every download logged.
+  r.get(
+    '/:id/download',
+    { serializerCompiler: asIs, schema: { summary: '导出审批 · 下载已批准的导出', security: [{ session: [] }], params: idParamsSchema, response: fileAnswerSchema() } },
+    async (request, reply) => {
+      const actor = await requireActor(request);
+      const { entry, kept } = await takeDownload(app.db, actor, uuidOr404(request.params.id), app.now());
+      await entry.run(request, reply, actor, kept);
+      return reply;
+    },
+  );
+}
+
+/** /myInfo/exports: 我的导出, the caller's own export requests whatever their role (docs/product-rules.md#personal-data-access). */
+export const myExportsRoutes: FastifyPluginAsyncZod = async (app) => {
+  ownRequestRoutes(app, app, () => false);
+};
 
 /**
  * The log of unmasked views and the export approvals of a family (docs/product-rules.md#personal-data-access), under
@@ -58,19 +96,9 @@ export const dataAccessRoutes: FastifyPluginAsyncZod<{ family: Family }> = async
 
   const approval: FastifyPluginAsyncZod = async (r) => {
     // Any signed-in caller sees their own requests; the page's `audit` button sees the organisation's.
-    resourceAction(r, {
-      method: 'GET',
-      path: '/page',
-      access: SIGNED_IN,
-      summary: '导出审批 · 列表（本人的申请；有审批权限时本单位的全部）',
-      query: exportRequestQuery,
-      reads: 'primary',
-      read: async (db, who, { query }, { now }) => {
-        const actor = await who.actor();
-        const audit = pageAccess(approvalKey).buttons.audit;
-        return exportRequestPage(db, actor, query, audit !== undefined && actor.permissions.has(audit), now);
-      },
-      answer: exportRequestPageSchema,
+    ownRequestRoutes(r, app, (actor) => {
+      const audit = pageAccess(approvalKey).buttons.audit;
+      return audit !== undefined && actor.permissions.has(audit);
     });
     // A request of an export the list refused as too large: any caller who may export that page.
     resourceAction(r, {
@@ -100,17 +128,6 @@ export const dataAccessRoutes: FastifyPluginAsyncZod<{ family: Family }> = async
       answers: 'nothing',
       write: (tx, actor, { params, body }, { now }) => decideExportRequest(tx, actor, params.id, body, now),
     });
-    // The approved file, built now from the kept query by the export's own read; every download logged.
-    r.get(
-      '/:id/download',
-      { serializerCompiler: asIs, schema: { summary: '导出审批 · 下载已批准的导出', security: [{ session: [] }], params: idParamsSchema, response: fileAnswerSchema() } },
-      async (request, reply) => {
-        const actor = await requireActor(request);
-        const { entry, kept } = await takeDownload(app.db, actor, uuidOr404(request.params.id), app.now());
-        await entry.run(request, reply, actor, kept);
-        return reply;
-      },
-    );
   };
 
   await app.register(approval, { prefix: relativeApi(approvalKey, family) });

@@ -7,6 +7,7 @@ import { users } from '../../db/schema/auth';
 import { exportDownloads, exportRequests, sensitiveViews } from '../../db/schema/data-access';
 import { AppError } from '../../lib/app-error';
 import { approvedExport } from '../../lib/export-approval';
+import { leaveExportDecisionMessage } from '../messages/messages.service';
 import { isUuid } from '../../lib/ids';
 import { paginate } from '../../lib/paginate';
 import { containsPattern } from '../../lib/query';
@@ -163,6 +164,8 @@ export async function decideExportRequest(tx: Tx, actor: Actor, id: string, d: E
     .where(and(eq(exportRequests.id, id), eq(exportRequests.status, 'pending')))
     .returning();
   if (!after) throw new AppError(409, 'dataAccess:errors.alreadyDecided');
+  // The requester hears of the decision in the message centre, with the way to 我的导出.
+  await leaveExportDecisionMessage(tx, after, now);
   return { before, after };
 }
 

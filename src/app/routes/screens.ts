@@ -13,6 +13,7 @@ export const SCREENS: Readonly<Partial<Record<ScreenId, ScreenLoader>>> = {
   'myInfo.editAccount': () => import('./my-info/edit-account').then((m) => ({ default: m.EditAccountPage })),
   'myInfo.messages': () => import('./my-info/messages').then((m) => ({ default: m.MyInfoMessagesPage })),
   'myInfo.security': () => import('./security/security').then((m) => ({ default: m.MySecurityPage })),
+  'myInfo.exports': () => import('./data-access/data-access').then((m) => ({ default: m.MyExportsPage })),
   'system.security': () => import('./security/security').then((m) => ({ default: m.SecuritySettingsPage })),
   'test.testManage': () => import('./test-plans/test-manage').then((m) => ({ default: m.TestManagePage })),
   'test.testManage.add': () => import('./test-plans/test-manage').then((m) => ({ default: m.TestManageAddPage })),

@@ -20,6 +20,7 @@ import { useSwitchAccount } from '@/features/auth/hooks/use-switch-account';
 import { TasksMenu } from '@/components/jobs/tasks-menu';
 import { TodoBell } from '@/features/messages/components/todo-bell';
 import { Watermark } from '@/components/watermark/watermark';
+import { ExportApprovalRequest } from '@/components/export-approval/export-approval-request';
 import type { RouteHandle } from './catalog-routes';
 import { buildCrumbs } from './crumbs';
 
@@ -85,6 +86,8 @@ export function ShellRoute({ children, noCrumbs = false }: { children?: ReactNod
         uinfo ? (
           <>
             {personalData ? <Watermark /> : null}
+            {/* Every export refused as needing an approval opens this one request, wherever it was started. */}
+            <ExportApprovalRequest />
             <LockScreen userName={uinfo.userName} onSignOut={() => void signOut()} />
             {uinfo.platformOperator ? <MourningDialog open={mourningOpen} onOpenChange={setMourningOpen} /> : null}
           </>

@@ -99,6 +99,8 @@ function FormDialogBody<S extends z.ZodObject, R>({
       result = await submit(values);
     } catch (error) {
       const e = error instanceof ApiError ? error : null;
+      // An export needing an approval: the shell's request dialog opens over this one with the message.
+      if (e?.shown) return;
       if (e?.field && e.status === 400 && hasField(values, e.field)) {
         form.setError(e.field as Path<z.input<S>>, { type: 'server', message: e.message }, { shouldFocus: true });
       } else {

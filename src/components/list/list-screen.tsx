@@ -27,16 +27,8 @@ import { useShownData } from '@/lib/use-shown-data';
 import type { ListFilters, ListState } from './use-list-state';
 import { usePageActions, type PageActions, type ToolbarAction } from './page-actions';
 import { rowActionsColumn, type RowAction } from './row-actions';
-import { ExportApprovalDialog, type ExportApprovalAsk } from './export-approval-dialog';
-import { ApiError } from '@/lib/api-error';
-
-/** The field of the server's refusal of an export that needs an approval (server/lib/export-approval.ts). */
-const EXPORT_APPROVAL_FIELD = 'exportApproval';
-
-/** The filters as the export's query string values (blank ones left out, as the download leaves them out). */
-function exportQuery(filters: ListFilters): Record<string, string> {
-  return Object.fromEntries(Object.entries(filters).flatMap(([k, v]) => (v === undefined || v === null || v === '' ? [] : [[k, String(v)]])));
-}
+import { alreadyShown } from '@/lib/api-error';
+import { toast } from '@/lib/toast';
 
 /**
  * One filter of a list's search row. Text filters take their maxLength from the list-query schema and are trimmed
@@ -176,7 +168,6 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
 
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [openDialog, setOpenDialog] = useState<string | null>(null);
-  const [approvalAsk, setApprovalAsk] = useState<ExportApprovalAsk | null>(null);
   const idOf = useMemo(() => (row: T) => String(typeof rowKey === 'function' ? rowKey(row) : row[rowKey]), [rowKey]);
   const records = page?.records;
   const selectedRows = (records ?? []).filter((r) => selected.has(idOf(r)));
@@ -313,10 +304,9 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
         aria-description={exportHint}
         onClick={() => {
           const filters = (shown ? { ...state.filters, columns: shown.join(',') } : state.filters) as F;
-          // Above the organisation's threshold the server asks for an approval: the request dialog keeps these filters.
+          // Above the organisation's threshold the shell's approval request opens with these filters (src/lib/api-client.ts).
           void Promise.resolve(onExport(filters)).catch((error: unknown) => {
-            if (!(error instanceof ApiError) || error.field !== EXPORT_APPROVAL_FIELD) throw error;
-            setApprovalAsk({ message: error.message, query: exportQuery(filters), path: error.path });
+            if (!alreadyShown(error)) toast.warning(error instanceof Error ? error.message : String(error));
           });
         }}
         data-testid="list-export"
@@ -326,7 +316,6 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
       </Button>,
     );
   }
-  if (onExport) dialogs.push(<ExportApprovalDialog key="export-approval" pageKey={pageKey} ask={approvalAsk} onClose={() => setApprovalAsk(null)} />);
   buttons.push(
     <ColumnSettings key="columns" columns={columnSettings.items} settings={columnSettings.settings} resolved={columnSettings.resolved} onChange={columnSettings.change} onReset={columnSettings.reset} />,
   );

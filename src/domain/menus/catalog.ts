@@ -546,6 +546,8 @@ const PERSONAL = {
       page('messages', 4, 'messages', '消息中心'),
       // Two-factor sign-in (TOTP), recovery codes and the account's recent sign-ins.
       page('security', 5, 'security', '账号安全'),
+      // The caller's own export requests (docs/product-rules.md#personal-data-access): follow one, download an approved one.
+      page('exports', 6, 'exports', '我的导出'),
     ]),
   ],
 } satisfies FamilyDef;

@@ -6,9 +6,9 @@ import { JOB_KINDS, JOB_STATES, type JobKind, type JobState } from '../jobs';
 /**
  * A user's messages and to-dos (docs/product-rules.md#to-dos-and-messages). A message is what a finished job left its
  * starter; a to-do is a count of rows waiting for the user on a list they may open, with the link that opens exactly
- * those rows.
+ * those rows; an export request's decision is a message to its requester linking to 我的导出.
  */
-export const MESSAGE_KINDS = ['job'] as const;
+export const MESSAGE_KINDS = ['job', 'exportDecision'] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 /** The messages list's filters: read or not, and only those with failures (a to-do opens that filter). */
@@ -40,6 +40,8 @@ export interface MessageRow {
   fileName: string | null;
   createdAt: string;
   readAt: string | null;
+  /** The console path the message opens (an export decision's: 我的导出), or null. */
+  to: string | null;
 }
 export const messageRowSchema = z.object({
   id: z.string(),
@@ -52,6 +54,7 @@ export const messageRowSchema = z.object({
   fileName: z.string().nullable(),
   createdAt: z.string(),
   readAt: z.string().nullable(),
+  to: z.string().nullable(),
 }) satisfies z.ZodType<MessageRow>;
 
 /** What may wait for a user, in the order the panel shows them. */

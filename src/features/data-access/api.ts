@@ -18,7 +18,11 @@ export const exportRequests = (family: Family) => resource<ExportRequestRow>(`${
 
 export const decideExport = (family: Family, id: string, decision: ExportDecision) => post(`${pageApi(`${family}.system.exportApproval`)}/${id}/decide`, decision);
 
-/** The approved file, built by the server from the request's kept filters. */
-export async function downloadApproved(family: Family, id: string): Promise<void> {
-  saveFile(await download(`${pageApi(`${family}.system.exportApproval`)}/${id}/download`));
+/** personal.myInfo.exports (我的导出): the caller's own requests, whatever their role (server: /myInfo/exports). */
+const MY_EXPORTS = '/api/busi/web/myInfo/exports';
+export const myExports = createResource<never, never>({ base: MY_EXPORTS }) as unknown as Resource<ExportRequestRow, never>;
+
+/** The approved file, built by the server from the request's kept filters (the family's approvals page, or 我的导出 without a family). */
+export async function downloadApproved(family: Family | null, id: string): Promise<void> {
+  saveFile(await download(`${family ? pageApi(`${family}.system.exportApproval`) : MY_EXPORTS}/${id}/download`));
 }

@@ -3,6 +3,7 @@ import { Download } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import {
+  EXPORT_LINK_HOURS,
   EXPORT_REQUEST_STATUS_TABLE,
   exportDecisionSchema,
   exportRequestQuery,
@@ -22,8 +23,10 @@ import { LogListScreen } from '@/components/list/log-list-screen';
 import type { PageActions } from '@/components/list/page-actions';
 import { useListState } from '@/components/list/use-list-state';
 import { Button } from '@/components/ui/button';
+import { alreadyShown } from '@/lib/api-error';
 import { useDateTime } from '@/lib/date-time';
-import { decideExport, downloadApproved, exportRequests, sensitiveLog } from './api';
+import { toast } from '@/lib/toast';
+import { decideExport, downloadApproved, exportRequests, myExports, sensitiveLog } from './api';
 
 /** How many names a log row shows before "and N more". */
 const NAMES_SHOWN = 5;
@@ -183,6 +186,77 @@ export function ExportApprovalScreen({ family }: { family: Family }) {
       rowKey="id"
       actions={actions}
       data-testid="export-approval"
+    />
+  );
+}
+
+type MyFilters = { status?: string };
+
+/**
+ * personal.myInfo.exports (我的导出): the caller's own export requests, whatever their role — the page, reason, rows,
+ * state, when requested and decided, the note of a refusal, the link's expiry — and the download of an approved one
+ * within its 24 h (docs/product-rules.md#personal-data-access). Only the caller's own rows: no personal data of others.
+ */
+export function MyExportsScreen() {
+  const { t } = useTranslation(['dataAccess', 'menus']);
+  const state = useListState<MyFilters>(['status']);
+  const query = myExports.useList(state.query);
+  const time = useDateTime('short');
+  const filters: FilterDef<MyFilters>[] = [
+    { name: 'status', type: 'select', label: t('exportApproval.filters.status'), className: 'w-32', options: enumOptions(EXPORT_REQUEST_STATUS_TABLE, t) },
+  ];
+  const columns = useMemo(() => {
+    const when = (v: string | null) => (v ? <span className="whitespace-nowrap tabular-nums">{time(v)}</span> : '—');
+    return reqCol.columns([
+        reqCol.accessor('screen', { header: t('exportApproval.columns.screen'), cell: ({ getValue }) => screenName(t, getValue()) }),
+        reqCol.accessor('reason', { header: t('exportApproval.columns.reason'), cell: ({ getValue }) => <span className="block max-w-56 truncate" title={getValue()}>{getValue()}</span> }),
+        reqCol.accessor('rows', { header: t('exportApproval.columns.rows'), cell: ({ getValue }) => <span className="tabular-nums">{getValue()}</span> }),
+        reqCol.accessor('status', { header: t('exportApproval.columns.status'), cell: ({ getValue }) => <EnumBadge table={EXPORT_REQUEST_STATUS_TABLE} value={getValue()} /> }),
+        reqCol.accessor('createdAt', { header: t('exportApproval.columns.createdAt'), cell: ({ getValue }) => when(getValue()) }),
+        reqCol.accessor('decidedAt', { header: t('exportApproval.columns.decidedAt'), cell: ({ getValue }) => when(getValue()) }),
+        reqCol.accessor('note', {
+          header: t('exportApproval.columns.refusal'),
+          cell: ({ row }) => (row.original.decidedByName ? `${row.original.decidedByName}${row.original.note ? `：${row.original.note}` : ''}` : '—'),
+        }),
+        reqCol.accessor('expiresAt', { header: t('exportApproval.columns.expiresAt'), cell: ({ getValue }) => when(getValue()) }),
+        reqCol.display({
+          id: 'download',
+          header: t('exportApproval.download'),
+          cell: ({ row }) =>
+            row.original.status === 'approved' ? (
+              <Button
+                size="sm"
+                variant="outline"
+                onClick={() =>
+                  // A link that expired since the list was read answers 410: its message, and the list shows it expired.
+                  void downloadApproved(null, row.original.id)
+                    .catch((error: unknown) => {
+                      if (!alreadyShown(error)) toast.warning(error instanceof Error ? error.message : String(error));
+                    })
+                    .finally(() => void query.refetch())
+                }
+                data-testid="my-export-download"
+              >
+                <Download aria-hidden />
+                {t('exportApproval.download')}
+              </Button>
+            ) : null,
+        }),
+      ]);
+  }, [t, time, query]);
+  return (
+    <ListScreen
+      pageKey="personal.myInfo.exports"
+      section={{}}
+      description={t('exportApproval.my.description', { hours: EXPORT_LINK_HOURS })}
+      state={state}
+      querySchema={exportRequestQuery}
+      filters={filters}
+      query={query}
+      columns={columns}
+      rowKey="id"
+      phone={{ title: 'screen', badge: 'status', fields: ['reason', 'rows', 'createdAt', 'note', 'expiresAt', 'download'] }}
+      data-testid="my-exports"
     />
   );
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@/domain/api';
 import type { RoleDetail } from '@/domain/roles/roles';
 import type { ExportRequestRow, SensitiveLogRow } from '@/domain/data-access/data-access';
+import type { MessageRow } from '@/domain/messages/messages';
 import { exportDownloads, sensitiveViews } from '../../../server/db/schema/data-access';
 import { orgSecuritySettings } from '../../../server/db/schema/security';
 import { students } from '../../../server/db/schema/school';
@@ -20,6 +21,9 @@ const STAFF = '/api/busi/web/k12/user/teacher';
 const STUDENTS = '/api/busi/web/k12/user/student';
 const LOG = '/api/busi/web/k12/system/sensitiveLog';
 const APPROVAL = '/api/busi/web/k12/system/exportApproval';
+const MY_EXPORTS = '/api/busi/web/myInfo/exports';
+const MESSAGES = '/api/busi/web/myInfo/messages/page';
+const HOMEWORK = '/api/busi/web/k12/sportsHomework/homeworkManagement';
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -154,5 +158,62 @@ describe('export approval', () => {
     expect((await t.as('school01').post(APPROVAL, { screen: 'k12.user.student', query: {}, reason: ' ' })).status).toBe(400);
     const rows = await t.db.select().from(sensitiveViews).where(and(eq(sensitiveViews.orgId, k12Id), eq(sensitiveViews.via, 'nothing')));
     expect(rows).toEqual([]);
+  });
+
+  it('a teacher without the approvals page follows their request on 我的导出, hears of the decision and downloads there; nobody else sees it', async () => {
+    await setThreshold(0);
+    // The teacher's homework export, refused as above the threshold: the refusal names the page and path to request.
+    const list = await t.as('teacher01').get<Page<{ id: string }>>(`${HOMEWORK}/page?size=50`);
+    let refusal: { screen: string; path: string } | undefined;
+    for (const hw of list.body.data.records) {
+      const res = await t.as('teacher01').get(`${HOMEWORK}/${hw.id}/export`);
+      if (res.status === 409) {
+        refusal = res.body.data as unknown as { screen: string; path: string };
+        break;
+      }
+    }
+    expect(refusal?.screen).toBe('k12.homework.homeworkManagement');
+    const request = await t.as('teacher01').post<{ id: string }>(APPROVAL, { screen: refusal!.screen, path: refusal!.path, query: {}, reason: '家长会材料' });
+    expect(request.status).toBe(200);
+    const id = request.body.data.id;
+    const pending = await t.as('teacher01').get<Page<ExportRequestRow>>(`${MY_EXPORTS}/page`);
+    expect(pending.body.data.records.find((r) => r.id === id)).toMatchObject({ status: 'pending', reason: '家长会材料', mine: true });
+    expect((await t.as('teacher01').get(`${MY_EXPORTS}/${id}/download`)).status).toBe(409);
+
+    const before = (await t.as('teacher01').get<Page<MessageRow>>(MESSAGES)).body.data.records.filter((m) => m.kind === 'exportDecision').length;
+    expect((await t.as('school01').post(`${APPROVAL}/${id}/decide`, { approve: true, note: '同意' })).status).toBe(200);
+
+    // The teacher's message: the decision, and the way to 我的导出.
+    const messages = (await t.as('teacher01').get<Page<MessageRow>>(MESSAGES)).body.data.records.filter((m) => m.kind === 'exportDecision');
+    expect(messages).toHaveLength(before + 1);
+    expect(messages[0]).toMatchObject({ to: '/myInfo/exports', readAt: null });
+    expect(messages[0].text).toContain('已批准');
+    expect(messages[0].text).toContain('我的导出');
+    // The approver gets no message of it.
+    const admin = (await t.as('school01').get<Page<MessageRow>>(MESSAGES)).body.data.records;
+    expect(admin.some((m) => m.kind === 'exportDecision' && m.text.includes('家长会'))).toBe(false);
+
+    const approved = await t.as('teacher01').get<Page<ExportRequestRow>>(`${MY_EXPORTS}/page?status=approved`);
+    const row = approved.body.data.records.find((r) => r.id === id);
+    expect(row).toMatchObject({ status: 'approved', screen: 'k12.homework.homeworkManagement', note: '同意' });
+    expect(row?.decidedAt).toBeTruthy();
+    expect(row?.expiresAt).toBeTruthy();
+    const file = await t.request({ url: `${MY_EXPORTS}/${id}/download`, token: await t.as('teacher01').token() });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toContain('spreadsheetml');
+    expect(await t.db.$count(exportDownloads, eq(exportDownloads.requestId, id))).toBe(1);
+
+    // Nobody else: the administrator's own 我的导出 and another school's list it not, nor download it.
+    expect((await t.as('school01').get<Page<ExportRequestRow>>(`${MY_EXPORTS}/page`)).body.data.records.some((r) => r.id === id)).toBe(false);
+    expect((await t.as('school02').get<Page<ExportRequestRow>>(`${MY_EXPORTS}/page`)).body.data.records.some((r) => r.id === id)).toBe(false);
+    expect((await t.as('school01').get(`${MY_EXPORTS}/${id}/download`)).status).toBe(404);
+    expect((await t.as('school02').get(`${MY_EXPORTS}/${id}/download`)).status).toBe(404);
+
+    // A refusal is told too, with its reason.
+    const second = await t.as('teacher01').post<{ id: string }>(APPROVAL, { screen: refusal!.screen, path: refusal!.path, query: {}, reason: '再导一次' });
+    expect((await t.as('school01').post(`${APPROVAL}/${second.body.data.id}/decide`, { approve: false, note: '已导出过' })).status).toBe(200);
+    const refusedMsg = (await t.as('teacher01').get<Page<MessageRow>>(MESSAGES)).body.data.records.find((m) => m.kind === 'exportDecision' && m.text.includes('已导出过'));
+    expect(refusedMsg?.text).toContain('拒绝');
+    expect((await t.as('teacher01').get(`${MY_EXPORTS}/${second.body.data.id}/download`)).status).toBe(410);
   });
 });

@@ -50,7 +50,7 @@ describe('the score export (a job) above the threshold', () => {
     const refused = await t.as('school01').post(url, { planId });
     expect(refused.status).toBe(409);
     expect(refused.body.msg).toContain('审批');
-    expect(refused.body.data).toMatchObject({ field: 'exportApproval', path: url });
+    expect(refused.body.data).toMatchObject({ field: 'exportApproval', path: url, screen: 'k12.test.scoreSearch' });
 
     const request = await t.as('school01').post<{ id: string }>(APPROVAL, { screen: 'k12.test.scoreSearch', path: url, query: { planId }, reason: '体测成绩上报核对' });
     expect(request.status).toBe(200);
@@ -83,7 +83,7 @@ describe('an export with path params (a plan\'s sign-up list, beside the page\'s
     await setThreshold(n - 1);
     const refused = await t.as('school01').get(url);
     expect(refused.status).toBe(409);
-    expect(refused.body.data).toMatchObject({ field: 'exportApproval', path: url });
+    expect(refused.body.data).toMatchObject({ field: 'exportApproval', path: url, screen: 'k12.test.testManage' });
     // The blank template of the same page names nobody: never refused.
     expect((await t.as('school01').get(`${K12}/organizeTest/testManage/import/template`)).status).toBe(200);
     // The path must name an export of the page that opted in.

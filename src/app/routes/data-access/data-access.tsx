@@ -1,4 +1,5 @@
-import { ExportApprovalScreen, SensitiveLogScreen } from '@/features/data-access/data-access-screens';
+import { ExportApprovalScreen, MyExportsScreen, SensitiveLogScreen } from '@/features/data-access/data-access-screens';
+import { MyInfoFrame } from '../my-info/frame';
 import { useScreenFamily } from '../screen-family';
 
 /** system/sensitiveLog. */
@@ -8,4 +9,12 @@ export function SensitiveLogPage() {
 /** system/exportApproval. */
 export function ExportApprovalPage() {
   return <ExportApprovalScreen family={useScreenFamily()} />;
+}
+/** /myInfo/exports: 我的导出, the caller's own export requests. */
+export function MyExportsPage() {
+  return (
+    <MyInfoFrame>
+      <MyExportsScreen />
+    </MyInfoFrame>
+  );
 }

@@ -4,6 +4,7 @@ import { FileDown } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { Button } from '@/components/ui/button';
+import { alreadyShown } from '@/lib/api-error';
 import { toast } from '@/lib/toast';
 import { download, saveFile } from '@/lib/api-client';
 import { meets } from '../api';
@@ -29,7 +30,8 @@ export function MeetBookButtons({ family, meetId, only }: { family: SchoolFamily
     try {
       saveFile(await download(`${meets(family).base}/${meetId}/${file}`), file);
     } catch (e) {
-      toast.error(e instanceof Error ? e.message : String(e));
+      // Above the export threshold the shell's approval request shows the message instead.
+      if (!alreadyShown(e)) toast.error(e instanceof Error ? e.message : String(e));
     } finally {
       setBusy(null);
     }

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
-import { CheckCheck, Download } from 'lucide-react';
+import { CheckCheck, Download, ExternalLink } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { MESSAGE_OUTCOME_FILTERS, MESSAGE_READ_FILTERS, messageListQuery, type MessageRow } from '@/domain/messages/messages';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { downloadJobFile } from '@/components/jobs/api';
@@ -61,6 +62,15 @@ export function JobMessages() {
                   >
                     <Download aria-hidden />
                     {t('action.download')}
+                  </Button>
+                ) : null}
+                {m.to ? (
+                  // A message about something elsewhere (an export's decision → 我的导出): opening it marks it read.
+                  <Button asChild variant="ghost" size="sm">
+                    <Link to={m.to} data-testid="message-open" onClick={() => (m.readAt ? undefined : void markRead.mutateAsync({ ids: [m.id] }))}>
+                      <ExternalLink aria-hidden />
+                      {t('action.open')}
+                    </Link>
                   </Button>
                 ) : null}
                 {m.readAt ? null : (

@@ -1,4 +1,4 @@
-import { Bell, KeyRound, ShieldCheck, UserRound, UserRoundPen } from 'lucide-react';
+import { Bell, FileDown, KeyRound, ShieldCheck, UserRound, UserRoundPen } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router-dom';
 import { cn } from '@/lib/cn';
@@ -9,6 +9,7 @@ const ITEMS = [
   { to: '/myInfo/editAccount', key: 'nav.editAccount', icon: KeyRound, testId: 'my-info-nav-edit-account' },
   { to: '/myInfo/messages', key: 'nav.messages', icon: Bell, testId: 'my-info-nav-messages' },
   { to: '/myInfo/security', key: 'security:my.nav', icon: ShieldCheck, testId: 'my-info-nav-security' },
+  { to: '/myInfo/exports', key: 'nav.exports', icon: FileDown, testId: 'my-info-nav-exports' },
 ] as const;
 
 /** The personal centre's three sections (docs/product-rules.md#screens-and-routes: base, editUser, editAccount). */

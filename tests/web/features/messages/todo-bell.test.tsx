@@ -14,7 +14,7 @@ const summary: TodoSummary = {
 };
 const message: MessageRow = {
   id: 'm1', kind: 'job', jobId: 'j1', jobKind: 'peopleImport', jobState: 'done', text: '导入人员已完成：成功 1 行，失败 1 行',
-  failures: 1, fileName: 'x.xlsx', createdAt: '2026-11-29T08:00:00.000Z', readAt: null,
+  failures: 1, fileName: 'x.xlsx', createdAt: '2026-11-29T08:00:00.000Z', readAt: null, to: null,
 };
 const page = { records: [message], total: 1, current: 1, size: 10 };
 
