@@ -21,8 +21,8 @@ import { enumOptions } from '@/domain/presentation';
 import { formatBytes } from '@/domain/uploads/rules';
 import { localDate } from '@/domain/dates';
 import { useDateTime } from '@/lib/date-time';
-import { ExportApprovalDialog, type ExportApprovalAsk } from '@/components/list/export-approval-dialog';
-import { ApiError } from '@/lib/api-error';
+import { alreadyShown } from '@/lib/api-error';
+import { toast } from '@/lib/toast';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { PersonCell } from '@/components/data-table/person-cell';
 import { EnumBadge } from '@/components/enum-badge/enum-badge';
@@ -229,11 +229,10 @@ function AccessLogArchives({ family }: { family: RetentionFamily }) {
   const { t } = useTranslation('retention');
   const archives = useAccessLogArchives(family, true);
   const at = useDateTime('short');
-  const [ask, setAsk] = useState<ExportApprovalAsk | null>(null);
+  // A refusal that needs an approval opens the shell's request dialog (src/lib/export-approval.ts); other failures toast.
   const get = (a: AccessLogArchiveRow) =>
     void downloadAccessLogArchive(family, a.id).catch((error: unknown) => {
-      if (!(error instanceof ApiError) || error.field !== 'exportApproval') throw error;
-      setAsk({ message: error.message, query: {}, path: error.path });
+      if (!alreadyShown(error)) toast.warning(error instanceof Error ? error.message : String(error));
     });
   return (
     <Card>
@@ -282,7 +281,6 @@ function AccessLogArchives({ family }: { family: RetentionFamily }) {
           }
         </QueryState>
       </CardContent>
-      <ExportApprovalDialog pageKey={`${family}.system.accessLog`} ask={ask} onClose={() => setAsk(null)} />
     </Card>
   );
 }
