@@ -72,10 +72,11 @@ CREATE UNIQUE INDEX "physique_results_plan_student_uq" ON "physique_results" USI
 --> statement-breakpoint
 CREATE INDEX "physique_results_student_idx" ON "physique_results" USING btree ("student_id");
 --> statement-breakpoint
--- The covering indexes of migrations 0012_import, 0033_list11 and 0043_exempt_results_rollups (drizzle cannot declare INCLUDE).
-CREATE INDEX "physique_results_org_grade_idx" ON "physique_results" USING btree ("org_id","grade_no","plan_id") INCLUDE ("student_id","class_id","gender","total","bmi","bmi_score","vital_capacity","vital_capacity_score","run_50m","run_50m_score","sit_and_reach","sit_and_reach_score","rope_1min","rope_1min_score","sit_up_1min","sit_up_1min_score","shuttle_50x8","shuttle_50x8_score","standing_long_jump","standing_long_jump_score","pull_up","pull_up_score","run_1000m","run_1000m_score","run_800m","run_800m_score","exempt") WHERE not "invalid";
+-- The covering indexes of migrations 0012_import, 0033_list11 and 0043_exempt_results_rollups (drizzle cannot declare
+-- INCLUDE), now with school_year: the reads name the partition key, and an index-only read needs every column it names.
+CREATE INDEX "physique_results_org_grade_idx" ON "physique_results" USING btree ("org_id","grade_no","plan_id") INCLUDE ("student_id","class_id","gender","total","bmi","bmi_score","vital_capacity","vital_capacity_score","run_50m","run_50m_score","sit_and_reach","sit_and_reach_score","rope_1min","rope_1min_score","sit_up_1min","sit_up_1min_score","shuttle_50x8","shuttle_50x8_score","standing_long_jump","standing_long_jump_score","pull_up","pull_up_score","run_1000m","run_1000m_score","run_800m","run_800m_score","exempt","school_year") WHERE not "invalid";
 --> statement-breakpoint
-CREATE INDEX "physique_results_org_plan_class_idx" ON "physique_results" USING btree ("org_id","plan_id","class_id") INCLUDE ("grade_no","gender","level","complete","invalid","total","student_id","exempt");
+CREATE INDEX "physique_results_org_plan_class_idx" ON "physique_results" USING btree ("org_id","plan_id","class_id") INCLUDE ("grade_no","gender","level","complete","invalid","total","student_id","exempt","school_year");
 --> statement-breakpoint
 ALTER TABLE "physique_results" ADD CONSTRAINT "physique_results_org_id_orgs_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."orgs"("id");
 --> statement-breakpoint

@@ -114,8 +114,9 @@ export const physiqueResults = pgTable(
     // summaryAndGroupsQuery in server/modules/physique-results/physique-results.service.ts): drizzle cannot declare INCLUDE.
     index('physique_results_org_plan_class_idx').on(t.orgId, t.planId, t.classId),
     index('physique_results_student_idx').on(t.studentId),
-    // Also covers the grade view's distributions (INCLUDE list in the migration's custom SQL, DISTRIBUTION_COLUMNS in
-    // server/modules/data-center/data-center.sql.ts): drizzle cannot declare INCLUDE columns.
+    // Also covers the grade view's distributions (INCLUDE list in the migration's custom SQL, with school_year since
+    // physique_results_school_year_partitions; DISTRIBUTION_COLUMNS in server/modules/data-center/data-center.sql.ts):
+    // drizzle cannot declare INCLUDE columns.
     index('physique_results_org_grade_idx').on(t.orgId, t.gradeNo, t.planId).where(sql`not ${t.invalid}`),
   ],
 );
