@@ -1,15 +1,16 @@
 import { sql } from 'drizzle-orm';
 import { releaseAuditPartition, sealAuditChains } from '../lib/audit-chain';
-import type { Db } from './client';
+import type { Db, Tx } from './client';
 
 /**
- * Tables partitioned by school year on an instant column (docs/decisions/064-partitions-by-school-year.md): one
- * partition `<table>_sy<start year>` per school year — 1 August in China to the next 1 August, the product's school
- * year (docs/product-rules.md#school-years) — and a `<table>_default` partition for rows outside them. The partitions
- * of the current and next school year are made ahead (here, by the scheduled job); an ended year can be detached for
- * archive (`npm run db:detach-school-year`).
+ * Tables partitioned by school year (docs/decisions/064-partitions-by-school-year.md): one partition
+ * `<table>_sy<start year>` per school year and a `<table>_default` partition for rows outside them. The operation log
+ * is keyed by its instant (1 August in China to the next 1 August, the product's school year,
+ * docs/product-rules.md#school-years), the physique results by their plan's school year (`school_year`, its start
+ * year). The partitions of the current and next school year are made ahead (here, by the scheduled job); an ended year
+ * can be detached for archive (`npm run db:detach-school-year`).
  */
-export const SCHOOL_YEAR_PARTITIONED = ['audit_logs'] as const;
+export const SCHOOL_YEAR_PARTITIONED = ['audit_logs', 'physique_results'] as const;
 export type SchoolYearTable = (typeof SCHOOL_YEAR_PARTITIONED)[number];
 
 /** One advisory lock for every change to these partitions (creating, detaching), so instances never race on them. */
@@ -65,7 +66,9 @@ export async function schoolYearPartitions(db: Db, table: SchoolYearTable): Prom
  * (docs/deploy.md, "Partitions by school year"). The current and next school years cannot be detached (the product
  * writes there). For the operation log, the year's rows must be the oldest of each chain and sealed; each chain then
  * starts after them (as after a retention purge, docs/decisions/061-retention-and-data-requests.md), so verification
- * stays intact. Answers the detached table and its rows.
+ * stays intact. For the physique results, their logs go with them (`physique_result_logs_sy<year>`, same rows of
+ * `physique_result_logs`), and the year's plans leave the rollups the data centre and the score list read, so every
+ * figure agrees with the rows that remain. Answers the detached table and its rows.
  */
 export async function detachSchoolYear(db: Db, table: SchoolYearTable, startYear: number, now: Date): Promise<{ partition: string; rows: number }> {
   if (startYear >= schoolYearOf(now.getTime())) throw new Error(`school year ${startYear}-${startYear + 1} has not ended`);
@@ -77,8 +80,25 @@ export async function detachSchoolYear(db: Db, table: SchoolYearTable, startYear
       select true as ok from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = ${table}::regclass and c.relname = ${partition}`);
     if (found.length === 0) throw new Error(`${partition} is not a partition of ${table}`);
     if (table === 'audit_logs') await releaseAuditPartition(tx, partition);
+    if (table === 'physique_results') await releasePhysiquePartition(tx, partition, startYear);
     const n = await tx.execute<{ n: number }>(sql`select count(*)::int as n from ${sql.identifier(partition)}`);
     await tx.execute(sql`alter table ${sql.identifier(table)} detach partition ${sql.identifier(partition)}`);
+    // A detach fires no row trigger: the read caches hear of it from here (the whole table changed).
+    if (table === 'physique_results') await tx.execute(sql`select pg_notify('tiyu_changes', 'physique_results')`);
     return { partition, rows: Number(n.rows[0].n) };
   });
+}
+
+/**
+ * What must go before a year of physique results is detached: their logs (the reference would refuse the detach) into
+ * `physique_result_logs_sy<year>` for the same dump, and the year's plans out of the rollups (dc_rollups, whose
+ * triggers follow into the school rollups, and the score list's counts), as deleting the rows would have done.
+ */
+async function releasePhysiquePartition(tx: Tx, partition: string, startYear: number): Promise<void> {
+  const logs = `physique_result_logs_sy${startYear}`;
+  await tx.execute(sql`create table ${sql.identifier(logs)} as select * from physique_result_logs where school_year = ${startYear}`);
+  await tx.execute(sql`delete from physique_result_logs where school_year = ${startYear}`);
+  const plans = sql`select distinct plan_id from ${sql.identifier(partition)}`;
+  await tx.execute(sql`delete from dc_rollups where plan_id in (${plans})`);
+  await tx.execute(sql`delete from physique_result_counts where plan_id in (${plans})`);
 }

@@ -253,6 +253,7 @@ export async function seedPhysiqueDemo(db: DbOrTx, opts: { currentStartYear: num
           id: rnd.uuid(),
           orgId: school.id,
           planId,
+          schoolYear: year.startYear,
           studentId: kid.id,
           classId: kid.classId,
           gradeNo: grade,

@@ -61,6 +61,8 @@ export async function seedRetestDemo(tx: Tx, opts: { lastStartYear: number }): P
       const row: typeof physiqueResults.$inferInsert = {
         orgId: school.id,
         planId: retest.id,
+        // A re-test plan belongs to its original plan's school year.
+        schoolYear: o.schoolYear,
         studentId: o.studentId,
         classId: o.classId,
         gradeNo: o.gradeNo,

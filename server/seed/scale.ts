@@ -247,7 +247,7 @@ const RESULT_FIELD_COLUMNS = (() => {
   const cols = getTableColumns(physiqueResults) as Record<string, { name: string }>;
   return WIDE_SCORE_FIELDS.map((f) => cols[f].name);
 })();
-const RESULT_COLUMNS = ['id', 'org_id', 'plan_id', 'student_id', 'class_id', 'grade_no', 'class_name', 'gender', 'tested_on', ...RESULT_FIELD_COLUMNS, 'invalid', 'source'];
+const RESULT_COLUMNS = ['id', 'org_id', 'plan_id', 'student_id', 'class_id', 'grade_no', 'class_name', 'gender', 'tested_on', ...RESULT_FIELD_COLUMNS, 'invalid', 'source', 'school_year'];
 
 // ---------------------------------------------------------------------------------------------
 
@@ -471,6 +471,7 @@ export async function seedScale(db: Db, opts: ScaleOptions): Promise<ScaleSummar
                 ...WIDE_SCORE_FIELDS.map((f) => wide[f]),
                 rnd.chance(INVALID_SHARE),
                 'import',
+                y,
               ]);
             }
           }
@@ -555,7 +556,7 @@ export async function addPlanWithResults(db: Db, opts: PlanResultsOptions): Prom
     if (grade == null || !rnd.chance(opts.tested ?? TESTED_SHARE)) continue;
     const raw = rawResults(rnd, grade as Grade, st.gender, newFitness(rnd), 0.3 * gaussian(rnd));
     const wide = wideFromScore(raw, scoreStudent({ grade: grade as Grade, gender: st.gender, results: raw })) as unknown as Record<string, unknown>;
-    lines.push([rnd.uuid(), opts.orgId, planId, st.id, st.classId, grade, st.className, st.gender, startDate, ...WIDE_SCORE_FIELDS.map((f) => wide[f]), rnd.chance(opts.invalid ?? INVALID_SHARE), 'import']);
+    lines.push([rnd.uuid(), opts.orgId, planId, st.id, st.classId, grade, st.className, st.gender, startDate, ...WIDE_SCORE_FIELDS.map((f) => wide[f]), rnd.chance(opts.invalid ?? INVALID_SHARE), 'import', opts.schoolYear]);
   }
   await withBulkTransaction(db, async (s) => {
     await copyTable(s, testPlans, [

@@ -3,7 +3,7 @@
  * the product uses, as an account of the demo seed, and answers the new row's ids and the account to act as. Values
  * are unique per call, so tests can build as many as they need on one app.
  */
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { localDate } from '@/domain/dates';
 import type { MeetDetail, MeetForm } from '@/domain/meets/meets';
@@ -23,6 +23,13 @@ import type { SchoolFamily } from '@/domain/menus/access';
 
 let serial = 0;
 /** A number unique in this test process (codes, serial numbers, names). */
+/**
+ * A plan's school year (its start year) for a physique result written straight into the table: the partition key every
+ * writer sets (docs/decisions/064-partitions-by-school-year.md).
+ */
+export const planSchoolYear = (planId: string): SQL<number> =>
+  sql<number>`(select y.start_year from test_plans p join school_years y on y.id = p.school_year_id where p.id = ${planId})`;
+
 export const nextSerial = () => ++serial;
 
 /**

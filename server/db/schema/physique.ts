@@ -16,9 +16,17 @@ const at = (name: string) => timestamp(name, { withTimezone: true });
 export const physiqueResults = pgTable(
   'physique_results',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuid('id').defaultRandom().notNull(),
     orgId: orgRef(),
     planId: uuid('plan_id').notNull().references(() => testPlans.id, { onDelete: 'cascade' }),
+    /**
+     * The start year of the plan's school year (2026 for 2026-2027): the partition key (docs/decisions/064-partitions-by-school-year.md).
+     * Every writer sets it from the plan (PlanContext.startYear); a statement trigger refuses a row whose year is not
+     * its plan's, and moving a plan to another school year moves its results (migration custom SQL
+     * `physique_results_school_year_partitions`). The default only serves the migration of older rows, which that SQL
+     * backfills and then drops the default, so a writer that leaves it out is refused.
+     */
+    schoolYear: smallint('school_year').notNull().default(0),
     studentId: uuid('student_id').notNull().references(() => students.id),
     /** Class, grade and gender at test time (students move on; results stay where they were). */
     classId: uuid('class_id').notNull().references(() => classes.id),
@@ -98,13 +106,17 @@ export const physiqueResults = pgTable(
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('physique_results_plan_student_uq').on(t.planId, t.studentId),
+    // A partitioned table's keys hold the partition key: the primary key is (id, school_year), declared by the custom
+    // SQL (drizzle-kit cannot change a primary key without a hand edit, so none is declared here, as for audit_logs).
+    // A plan belongs to one school year, so (plan, student, year) is as unique as (plan, student) was.
+    uniqueIndex('physique_results_plan_student_uq').on(t.planId, t.studentId, t.schoolYear),
     // Also covers the score list's summary and counts per class (INCLUDE list in migration 0033_list11's custom SQL,
     // summaryAndGroupsQuery in server/modules/physique-results/physique-results.service.ts): drizzle cannot declare INCLUDE.
     index('physique_results_org_plan_class_idx').on(t.orgId, t.planId, t.classId),
     index('physique_results_student_idx').on(t.studentId),
-    // Also covers the grade view's distributions (INCLUDE list in the migration's custom SQL, DISTRIBUTION_COLUMNS in
-    // server/modules/data-center/data-center.sql.ts): drizzle cannot declare INCLUDE columns.
+    // Also covers the grade view's distributions (INCLUDE list in the migration's custom SQL, with school_year since
+    // physique_results_school_year_partitions; DISTRIBUTION_COLUMNS in server/modules/data-center/data-center.sql.ts):
+    // drizzle cannot declare INCLUDE columns.
     index('physique_results_org_grade_idx').on(t.orgId, t.gradeNo, t.planId).where(sql`not ${t.invalid}`),
   ],
 );
@@ -146,7 +158,9 @@ export const physiqueResultLogs = pgTable(
   'physique_result_logs',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    resultId: uuid('result_id').notNull().references(() => physiqueResults.id, { onDelete: 'cascade' }),
+    resultId: uuid('result_id').notNull(),
+    /** The result's school year (physique_results.school_year): the reference names the result's whole key. The default only serves the migration. */
+    schoolYear: smallint('school_year').notNull().default(0),
     action: text('action', { enum: ['edit', 'invalid', 'restore', 'import', 'sync'] }).notNull(),
     field: text('field'),
     oldValue: text('old_value'),
@@ -154,7 +168,12 @@ export const physiqueResultLogs = pgTable(
     byUser: uuid('by_user').references(() => users.id),
     at: at('at').notNull().defaultNow(),
   },
-  (t) => [index('physique_result_logs_result_idx').on(t.resultId, t.at)],
+  (t) => [
+    index('physique_result_logs_result_idx').on(t.resultId, t.at),
+    // The reference to the result, (result_id, school_year) → physique_results (id, school_year) ON DELETE CASCADE ON
+    // UPDATE CASCADE (moving a plan to another school year moves its results' logs with them), is declared by the custom
+    // SQL after the primary key it points at.
+  ],
 );
 
 /** Single-item test records from devices, self tests and class tests (selfTest/testRecord). */

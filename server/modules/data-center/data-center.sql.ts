@@ -160,7 +160,12 @@ export function periodResults(opts: {
   );
   // Dates as text: drivers would turn them into Date objects at a time zone's midnight.
   const columns = sql.raw((opts.columns ?? RESULT_COLUMNS).map((c) => (c === 'tested_on' ? 'physique_results.tested_on::text as tested_on' : `physique_results.${c}`)).join(', '));
-  const where = sql.join([sql`physique_results.org_id in (${idList(orgIds)})`, countsInAggregates, ...resultFilterSql(opts.filters ?? {}), ...(opts.extra ?? [])], sql` and `);
+  // The plans' school years as constants: the planner reads only those years' partitions (docs/decisions/064-partitions-by-school-year.md).
+  const years = sql.raw([...new Set(plans.map((p) => Number(p.schoolYear)))].join(', '));
+  const where = sql.join(
+    [sql`physique_results.org_id in (${idList(orgIds)})`, sql`physique_results.school_year in (${years})`, countsInAggregates, ...resultFilterSql(opts.filters ?? {}), ...(opts.extra ?? [])],
+    sql` and `,
+  );
   const from = sql`from physique_results join (values ${values}) as p(id, school_year, plan_start) on p.id = physique_results.plan_id where ${where}`;
   if (!needsDedupe(plans, perYear)) return sql`select ${columns}, p.school_year, p.plan_start ${from}`;
   return perYear

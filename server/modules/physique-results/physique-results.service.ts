@@ -60,8 +60,23 @@ function planFilter(planId: AnyPgColumn, f: ScoreFilter): SQL | undefined {
 const studentKeyword = (keyword: string): SQL =>
   sql`exists (select 1 from ${students} s where s.id = ${physiqueResults.studentId} and (s.name ilike ${containsPattern(keyword)} or s.reg_no ilike ${containsPattern(keyword)}))`;
 
-/** The columns of a result the filters read other than the student's: physique_results' or physique_result_counts'. */
-type FilterColumns = Record<'orgId' | 'planId' | 'classId' | 'gradeNo' | 'gender' | 'invalid' | 'complete' | 'level', AnyPgColumn>;
+/**
+ * The columns of a result the filters read other than the student's: physique_results' or physique_result_counts'
+ * (which has no school year: it is not partitioned).
+ */
+type FilterColumns = Record<'orgId' | 'planId' | 'classId' | 'gradeNo' | 'gender' | 'invalid' | 'complete' | 'level', AnyPgColumn> & { schoolYear?: AnyPgColumn };
+
+/**
+ * The partition key the filter implies (docs/decisions/064-partitions-by-school-year.md): a school year, or a plan's
+ * school year. Scalar subqueries, evaluated once at the start of the statement, so the partitions of other years are
+ * pruned before they are read. No year and no plan (all years) reads every year's partition.
+ */
+function schoolYearKey(column: AnyPgColumn | undefined, f: ScoreFilter): SQL | undefined {
+  if (!column) return undefined;
+  if (f.planId) return sql`${column} = (select y.start_year from test_plans p join school_years y on y.id = p.school_year_id where p.id = ${f.planId})`;
+  if (f.schoolYearId) return sql`${column} = (select y.start_year from school_years y where y.id = ${f.schoolYearId})`;
+  return undefined;
+}
 
 /** Every filter but the keyword, on `c` (physique_result_counts keeps level '' for none, which no filter names). */
 function filterOn(c: FilterColumns, caller: Caller, f: ScoreFilter): SQL | undefined {
@@ -70,6 +85,7 @@ function filterOn(c: FilterColumns, caller: Caller, f: ScoreFilter): SQL | undef
     inClassScope(caller.classScope, c.classId),
     f.orgId ? eq(c.orgId, f.orgId) : undefined,
     planFilter(c.planId, f),
+    schoolYearKey(c.schoolYear, f),
     f.planId ? eq(c.planId, f.planId) : undefined,
     f.gradeNo ? eq(c.gradeNo, f.gradeNo) : undefined,
     f.classId ? eq(c.classId, f.classId) : undefined,
@@ -611,9 +627,10 @@ const shown = (v: number | null | undefined) => (v == null ? null : String(v));
 export async function editRawValue(db: DbOrTx, caller: Caller, id: string, body: EditRawBody, now: Date): Promise<ResultDetail> {
   await db.transaction(async (tx) => {
     const row = await resultInScope(tx, caller, id);
-    // Lock the row: two edits of one result take turns, each rescoring the other's value.
-    await tx.select({ id: physiqueResults.id }).from(physiqueResults).where(eq(physiqueResults.id, id)).for('update');
-    const [fresh] = await tx.select().from(physiqueResults).where(eq(physiqueResults.id, id));
+    // Lock the row: two edits of one result take turns, each rescoring the other's value. Its key names the partition.
+    const key = and(eq(physiqueResults.id, id), eq(physiqueResults.schoolYear, row.schoolYear));
+    await tx.select({ id: physiqueResults.id }).from(physiqueResults).where(key).for('update');
+    const [fresh] = await tx.select().from(physiqueResults).where(key);
     const plan = await getPlanInScope(tx, caller.tenantOrgId, row.planId);
     const ctx = await loadPlanContext(tx, plan);
     // A re-test plan's result of a student it no longer admits (now exempt, or the year passed meanwhile) stays as it is.
@@ -641,8 +658,8 @@ export async function editRawValue(db: DbOrTx, caller: Caller, id: string, body:
     // The class and grade at test time stay; the value is now a hand-edited one (a sync leaves it unless allowed).
     const set: Record<string, unknown> = { updatedBy: caller.userId, updatedAt: now, ...withSource(fresh, [body.field], 'manual') };
     for (const f of WIDE_SCORE_FIELDS) set[f] = wide[f];
-    await tx.update(physiqueResults).set(set).where(eq(physiqueResults.id, id));
-    await tx.insert(physiqueResultLogs).values({ resultId: id, action: 'edit', field: body.field, oldValue: shown(oldValue), newValue: shown(value), byUser: caller.userId, at: now });
+    await tx.update(physiqueResults).set(set).where(key);
+    await tx.insert(physiqueResultLogs).values({ resultId: id, schoolYear: fresh.schoolYear, action: 'edit', field: body.field, oldValue: shown(oldValue), newValue: shown(value), byUser: caller.userId, at: now });
   });
   return resultDetail(db, caller, id);
 }
@@ -664,11 +681,11 @@ export async function setResultsInvalid(db: DbOrTx, caller: Caller, ids: readonl
           eq(physiqueResults.invalid, !invalid),
         ),
       )
-      .returning({ id: physiqueResults.id });
+      .returning({ id: physiqueResults.id, schoolYear: physiqueResults.schoolYear });
     if (changed.length > 0) {
       await tx
         .insert(physiqueResultLogs)
-        .values(changed.map((c) => ({ resultId: c.id, action: invalid ? ('invalid' as const) : ('restore' as const), byUser: caller.userId, at: now })));
+        .values(changed.map((c) => ({ resultId: c.id, schoolYear: c.schoolYear, action: invalid ? ('invalid' as const) : ('restore' as const), byUser: caller.userId, at: now })));
     }
     return { changed: changed.length, ids: changed.map((c) => c.id) };
   });
@@ -684,7 +701,13 @@ export async function classAverages(db: DbOrTx, planId: string, classId: string)
   const [row] = await db
     .select(fields)
     .from(physiqueResults)
-    .where(and(eq(physiqueResults.planId, planId), eq(physiqueResults.classId, classId)));
+    .where(
+      and(
+        eq(physiqueResults.planId, planId),
+        sql`${physiqueResults.schoolYear} = (select y.start_year from test_plans p join school_years y on y.id = p.school_year_id where p.id = ${planId})`,
+        eq(physiqueResults.classId, classId),
+      ),
+    );
   const items: Partial<Record<ItemKey, number | null>> = {};
   for (const c of ITEM_COLUMNS) items[c.item] = row?.[c.item] ?? null;
   return { items, total: row?.total ?? null };

@@ -79,7 +79,7 @@ export async function previewSync(db: Db, req: { tenantOrgId: string; planId: st
   assertPlanOpen(plan, req.now);
   const ctx = await loadPlanContext(db, plan);
   const { inputs, scope } = await deviceInputs(db, ctx, req.classScope);
-  const stored = await readStoredValues(db, plan.id, inputs.map((i) => i.studentId));
+  const stored = await readStoredValues(db, ctx, inputs.map((i) => i.studentId));
   const changes: SyncChange[] = [];
   let total = 0;
   let manual = 0;
@@ -117,7 +117,7 @@ export async function syncPlan(
     const ctx = await loadPlanContext(db, plan);
     const { inputs } = await deviceInputs(db, ctx, req.classScope);
     // Values written are counted from what is stored now; writeResults decides again under its lock.
-    const stored = await readStoredValues(db, plan.id, inputs.map((i) => i.studentId));
+    const stored = await readStoredValues(db, ctx, inputs.map((i) => i.studentId));
     let records = 0;
     for (const input of inputs) records += Object.keys(deviceChanges(stored.get(input.studentId), input.results, req.replaceManual).apply).length;
     const students = await writeResults(db, ctx, inputs, {

@@ -258,6 +258,8 @@ const WRITE_FIELDS: readonly ResultColumn[] = [
   'id',
   'orgId',
   'planId',
+  // The partition key (docs/decisions/064-partitions-by-school-year.md): the plan's school year, set by every writer.
+  'schoolYear',
   'studentId',
   'classId',
   'gradeNo',
@@ -272,33 +274,33 @@ const WRITE_FIELDS: readonly ResultColumn[] = [
   'updatedAt',
 ];
 const WRITE_COLUMNS = WRITE_FIELDS.map(column);
-const FIXED_COLUMNS = new Set([column('id'), column('orgId'), column('planId'), column('studentId')]);
+const FIXED_COLUMNS = new Set([column('id'), column('orgId'), column('planId'), column('schoolYear'), column('studentId')]);
 const RAW_COLUMNS = (RAW_FIELDS as readonly ResultColumn[]).map((f) => [f, column(f)] as const);
 const STAGE = 'physique_write_stage';
 const RESULTS = 'physique_results';
 const LOGS = 'physique_result_logs';
 const LOG_COLS = getTableColumns(physiqueResultLogs);
-const LOG_COLUMNS = [LOG_COLS.resultId.name, LOG_COLS.action.name, LOG_COLS.byUser.name, LOG_COLS.at.name];
+const LOG_COLUMNS = [LOG_COLS.resultId.name, LOG_COLS.schoolYear.name, LOG_COLS.action.name, LOG_COLS.byUser.name, LOG_COLS.at.name];
 
 const q = (name: string) => `"${name}"`;
 const SELECT_STORED = `select ${q(column('id'))} as id, ${q(column('studentId'))} as student_id,
   ${q(column('importedFields'))} as imported_fields, ${q(column('editedFields'))} as edited_fields, ${RAW_COLUMNS.map(([, c]) => q(c)).join(', ')}
-  from ${RESULTS} where ${q(column('planId'))} = $1 and ${q(column('studentId'))} = any($2::uuid[]) for update`;
+  from ${RESULTS} where ${q(column('planId'))} = $1 and ${q(column('studentId'))} = any($2::uuid[]) and ${q(column('schoolYear'))} = $3 for update`;
 const UPDATE_FROM_STAGE = `update ${RESULTS} r set ${WRITE_COLUMNS.filter((c) => !FIXED_COLUMNS.has(c))
   .map((c) => `${q(c)} = s.${q(c)}`)
-  .join(', ')} from ${STAGE} s where r.${q(column('id'))} = s.${q(column('id'))}`;
+  .join(', ')} from ${STAGE} s where r.${q(column('id'))} = s.${q(column('id'))} and r.${q(column('schoolYear'))} = s.${q(column('schoolYear'))}`;
 
 type StoredRaw = { id: string; student_id: string; imported_fields: number; edited_fields: number } & Record<string, number | null>;
 
 /** Stored values of a plan's results for some students, by student, read without a lock (the sync preview). */
-export async function readStoredValues(db: DbOrTx, planId: string, studentIds: readonly string[]): Promise<Map<string, StoredValues>> {
+export async function readStoredValues(db: DbOrTx, ctx: PlanContext, studentIds: readonly string[]): Promise<Map<string, StoredValues>> {
   const out = new Map<string, StoredValues>();
   if (studentIds.length === 0) return out;
   const rawSelection = Object.fromEntries(RAW_FIELDS.map((f) => [f, COLUMNS[f as ResultColumn]]));
   const rows = await db
     .select({ studentId: physiqueResults.studentId, importedFields: physiqueResults.importedFields, editedFields: physiqueResults.editedFields, ...rawSelection })
     .from(physiqueResults)
-    .where(and(eq(physiqueResults.planId, planId), inArray(physiqueResults.studentId, [...studentIds])));
+    .where(and(eq(physiqueResults.planId, ctx.plan.id), eq(physiqueResults.schoolYear, ctx.startYear), inArray(physiqueResults.studentId, [...studentIds])));
   for (const row of rows) {
     const values = row as unknown as Record<string, number | null>;
     const raw: Partial<WideRawFields> = {};
@@ -327,7 +329,7 @@ export async function writeResults(db: Db, ctx: PlanContext, inputs: readonly Re
   return withBulkTransaction(db, async (s) => {
     // Lock what is stored: a manual edit waits for the import instead of being overwritten by stale values.
     const stored = new Map<string, StoredValues & { id: string }>();
-    for (const row of await s.query<StoredRaw>(SELECT_STORED, [ctx.plan.id, inputs.map((i) => i.studentId)])) {
+    for (const row of await s.query<StoredRaw>(SELECT_STORED, [ctx.plan.id, inputs.map((i) => i.studentId), ctx.startYear])) {
       const raw: Partial<WideRawFields> = {};
       for (const [field, col] of RAW_COLUMNS) {
         const v = row[col];
@@ -352,11 +354,11 @@ export async function writeResults(db: Db, ctx: PlanContext, inputs: readonly Re
       if (fields.length === 0) continue;
       const { raw, score, masks } = mergeAndScore(ctx, input, old, incoming, valueSourceOf);
       const id = old?.id ?? timeOrderedUuid();
-      const row: unknown[] = [id, ctx.plan.orgId, ctx.plan.id, input.studentId, input.classId, input.grade, classNames.get(input.classId) ?? '', input.gender, opts.testedOn];
+      const row: unknown[] = [id, ctx.plan.orgId, ctx.plan.id, ctx.startYear, input.studentId, input.classId, input.grade, classNames.get(input.classId) ?? '', input.gender, opts.testedOn];
       for (const v of wideScoreValues(raw, score)) row.push(v);
       row.push(masks.importedFields, masks.editedFields, opts.source, opts.userId, updatedAt);
       (old ? updates : inserts).push(row);
-      logs.push([id, opts.source, opts.userId, updatedAt]);
+      logs.push([id, ctx.startYear, opts.source, opts.userId, updatedAt]);
     }
 
     // New results go straight into the table (ids chosen here); stored ones through a staging table and one UPDATE.
@@ -389,9 +391,9 @@ const STORED_COLUMNS = [q(column('studentId')), q(column('id')), 'xmin', q(colum
  * row and column handed back to JavaScript costs, and this read runs for every slice of an import.
  */
 const SELECT_STORED_TEXT = `select string_agg(concat_ws(',', ${STORED_COLUMNS.map((c) => `coalesce(${c}::text, '')`).join(', ')}), E'\n') as t
-  from ${RESULTS} where ${q(column('planId'))} = $1 and ${q(column('studentId'))} = any($2::uuid[])`;
+  from ${RESULTS} where ${q(column('planId'))} = $1 and ${q(column('studentId'))} = any($2::uuid[]) and ${q(column('schoolYear'))} = $3`;
 /** The same for rows to merge again inside the write transaction, locked (FOR UPDATE cannot aggregate). */
-const SELECT_STORED_LOCKED = `select ${STORED_COLUMNS.join(', ')} from ${RESULTS} where ${q(column('planId'))} = $1 and ${q(column('studentId'))} = any($2::uuid[]) for update`;
+const SELECT_STORED_LOCKED = `select ${STORED_COLUMNS.join(', ')} from ${RESULTS} where ${q(column('planId'))} = $1 and ${q(column('studentId'))} = any($2::uuid[]) and ${q(column('schoolYear'))} = $3 for update`;
 /** The previous raw values of a result as the import's audit entry keeps them (field names as in the API). */
 const PREVIOUS_VALUES = `jsonb_strip_nulls(jsonb_build_object(${RAW_COLUMNS.map(([f, c]) => `'${f}', r.${q(c)}`).join(', ')}))`;
 /**
@@ -403,6 +405,7 @@ const INSERT_FROM_STAGE = (stage: string) => {
   const own = WRITE_COLUMNS.map((c) => {
     if (c === column('orgId')) return '$1::uuid';
     if (c === column('planId')) return '$2::uuid';
+    if (c === column('schoolYear')) return '$6::smallint';
     if (c === column('testedOn')) return '$3::date';
     if (c === column('updatedBy')) return '$4::uuid';
     if (c === column('updatedAt')) return '$5::timestamptz';
@@ -413,7 +416,7 @@ const INSERT_FROM_STAGE = (stage: string) => {
   });
   return `insert into ${RESULTS} (${WRITE_COLUMNS.map(q).join(', ')})
     select ${own.join(', ')} from ${stage} s join classes c on c.id = s.${q(column('classId'))} order by s.${q(column('studentId'))}
-    on conflict (${q(column('planId'))}, ${q(column('studentId'))}) do update set ${WRITE_COLUMNS.filter((c) => !FIXED_COLUMNS.has(c))
+    on conflict (${q(column('planId'))}, ${q(column('studentId'))}, ${q(column('schoolYear'))}) do update set ${WRITE_COLUMNS.filter((c) => !FIXED_COLUMNS.has(c))
       .map((c) => `${q(c)} = excluded.${q(c)}`)
       .join(', ')}`;
 };
@@ -510,11 +513,11 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
 
       // A plan without results when the import starts (a first import) has nothing to merge with, so its slices skip
       // the stored read; a result that appears meanwhile is merged again in the write transaction (mergeChangedMeanwhile).
-      const [{ stored: planHasResults }] = await conn.query<{ stored: boolean }>(`select exists (select 1 from ${RESULTS} where ${q(column('planId'))} = $1) as stored`, [ctx.plan.id]);
+      const [{ stored: planHasResults }] = await conn.query<{ stored: boolean }>(`select exists (select 1 from ${RESULTS} where ${q(column('planId'))} = $1 and ${q(column('schoolYear'))} = $2) as stored`, [ctx.plan.id, ctx.startYear]);
       let written = 0;
       const value = await produce(async (inputs) => {
         if (inputs.length === 0) return;
-        const [{ t }] = planHasResults ? await conn.query<{ t: string | null }>(SELECT_STORED_TEXT, [ctx.plan.id, inputs.map((i) => i.studentId)]) : [{ t: null }];
+        const [{ t }] = planHasResults ? await conn.query<{ t: string | null }>(SELECT_STORED_TEXT, [ctx.plan.id, inputs.map((i) => i.studentId), ctx.startYear]) : [{ t: null }];
         const { rows, accepted } = stageRows(inputs, storedByStudent(storedLines(t)));
         written += accepted;
         if (rows.length === 0) return;
@@ -537,14 +540,14 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
           `insert into audit_logs (at, user_id, org_id, action, entity, entity_id, before, after)
           select $6::timestamptz, $1::uuid, $2::uuid, 'import', '${IMPORT_AUDIT_ENTITY}', $3, jsonb_object_agg(s.id, case when r.id is null then null else ${PREVIOUS_VALUES} end),
             jsonb_build_object('fileName', $4::text, 'rows', $5::int, 'changed', count(*))
-          from ${stage} s left join ${RESULTS} r on r.${q(column('id'))} = s.${q(column('id'))} having count(*) > 0`,
-          [opts.userId, ctx.plan.orgId, ctx.plan.id, opts.fileName, written, updatedAt],
+          from ${stage} s left join ${RESULTS} r on r.${q(column('id'))} = s.${q(column('id'))} and r.${q(column('schoolYear'))} = $7 having count(*) > 0`,
+          [opts.userId, ctx.plan.orgId, ctx.plan.id, opts.fileName, written, updatedAt, ctx.startYear],
         );
         // The references are checked and locked above, set-wise: where the role may, the per-row foreign-key checks
         // of the INSERT are skipped (replica mode; the rollup triggers are ENABLE ALWAYS and still run): a superuser, or a
         // role granted SET on session_replication_role (server/db/replication-role.ts).
         const skipped = (await tx.query(SKIP_FK_TRIGGERS)).length > 0;
-        await tx.query(INSERT_FROM_STAGE(stage), [ctx.plan.orgId, ctx.plan.id, opts.testedOn, opts.userId, updatedAt]);
+        await tx.query(INSERT_FROM_STAGE(stage), [ctx.plan.orgId, ctx.plan.id, opts.testedOn, opts.userId, updatedAt, ctx.startYear]);
         if (skipped) await tx.query(RESTORE_FK_TRIGGERS);
         await opts.inWrite?.(tx, written);
       });
@@ -588,13 +591,13 @@ async function mergeChangedMeanwhile(
   ctx: PlanContext,
   restage: (inputs: ResultInput[], stored: Map<string, StoredVersioned>) => Promise<number>,
 ): Promise<void> {
-  const key = `r.${q(column('planId'))} = $1 and r.${q(column('studentId'))} = s.${q(column('studentId'))}`;
+  const key = `r.${q(column('planId'))} = $1 and r.${q(column('schoolYear'))} = $2 and r.${q(column('studentId'))} = s.${q(column('studentId'))}`;
   const moved = await tx.query<{ student_id: string; class_id: string; grade_no: number; gender: Gender; incoming: number } & Record<string, number | null>>(
     `delete from ${stage} s where not exists (select 1 from ${RESULTS} r where ${key} and r.xmin::text = s.base_xmin)
       and (s.base_xmin is not null or exists (select 1 from ${RESULTS} r where ${key}))
     returning s.${q(column('studentId'))} as student_id, s.${q(column('classId'))} as class_id, s.${q(column('gradeNo'))} as grade_no, s.${q(column('gender'))} as gender, s.incoming,
       ${RAW_COLUMNS.map(([, c]) => `s.${q(c)}`).join(', ')}`,
-    [ctx.plan.id],
+    [ctx.plan.id, ctx.startYear],
   );
   if (moved.length === 0) return;
   const inputs: ResultInput[] = moved.map((m) => {
@@ -605,7 +608,7 @@ async function mergeChangedMeanwhile(
     });
     return { studentId: m.student_id, classId: m.class_id, grade: m.grade_no as Grade, gender: m.gender, results };
   });
-  const locked = await tx.query<Record<string, string | number | null>>(SELECT_STORED_LOCKED, [ctx.plan.id, inputs.map((i) => i.studentId)]);
+  const locked = await tx.query<Record<string, string | number | null>>(SELECT_STORED_LOCKED, [ctx.plan.id, inputs.map((i) => i.studentId), ctx.startYear]);
   await restage(inputs, storedByStudent(locked.map((r) => Object.values(r))));
 }
 
@@ -630,7 +633,7 @@ export async function writeResultInTx(
   const [row] = await tx
     .select()
     .from(physiqueResults)
-    .where(and(eq(physiqueResults.planId, ctx.plan.id), eq(physiqueResults.studentId, input.studentId)))
+    .where(and(eq(physiqueResults.planId, ctx.plan.id), eq(physiqueResults.schoolYear, ctx.startYear), eq(physiqueResults.studentId, input.studentId)))
     .for('update');
   const stored = row as unknown as Record<string, number | null> | undefined;
   let old: StoredValues | undefined;
@@ -651,7 +654,10 @@ export async function writeResultInTx(
   let resultId: string;
   if (row) {
     resultId = row.id;
-    await tx.update(physiqueResults).set(common).where(eq(physiqueResults.id, row.id));
+    await tx
+      .update(physiqueResults)
+      .set(common)
+      .where(and(eq(physiqueResults.id, row.id), eq(physiqueResults.schoolYear, ctx.startYear)));
   } else {
     resultId = timeOrderedUuid();
     await tx.insert(physiqueResults).values({
@@ -659,6 +665,7 @@ export async function writeResultInTx(
       id: resultId,
       orgId: ctx.plan.orgId,
       planId: ctx.plan.id,
+      schoolYear: ctx.startYear,
       studentId: input.studentId,
       classId: input.classId,
       gradeNo: input.grade,
@@ -668,6 +675,7 @@ export async function writeResultInTx(
   }
   const logs = (Object.keys(input.results) as ResultKey[]).map((field) => ({
     resultId,
+    schoolYear: ctx.startYear,
     action: 'import' as const,
     field,
     oldValue: old?.raw[field] == null ? null : String(old.raw[field]),

@@ -68,7 +68,7 @@ async function cohort(orgId: string, stage: 'senior' | 'university', people: Rec
     await t.db.insert(students).values({ id, orgId, classId: c.id, name, regNo: `G${stage}${++n}${Date.now()}`, gender: 'male', status: 'graduated' });
     for (const [i, v] of totals.entries()) {
       const gradeNo = (stage === 'senior' ? 10 : 13) + i;
-      const result = (planId: string, total: number) => ({ orgId, planId, studentId: id, classId: c.id, gradeNo, className: `${stage}毕业班`, gender: 'male' as const, source: 'import' as const, complete: true, standardScore: total, bonus: 0, total, level: (total >= 90 ? 'excellent' : total >= 80 ? 'good' : total >= 60 ? 'pass' : 'fail') as 'pass', run50m: 8.1, run50mScore: 70, run50mLevel: 'pass' });
+      const result = (planId: string, total: number) => ({ orgId, planId, schoolYear: ENROL + i, studentId: id, classId: c.id, gradeNo, className: `${stage}毕业班`, gender: 'male' as const, source: 'import' as const, complete: true, standardScore: total, bonus: 0, total, level: (total >= 90 ? 'excellent' : total >= 80 ? 'good' : total >= 60 ? 'pass' : 'fail') as 'pass', run50m: 8.1, run50mScore: 70, run50mLevel: 'pass' });
       if (v === null) continue;
       if (v === 'exempt') {
         await t.db.insert(physiqueExemptions).values({ orgId, studentId: id, schoolYearId: await yearId(orgId, ENROL + i), kind: 'exempt', reason: '伤病', status: 'approved' });

@@ -14,6 +14,7 @@ import { readXlsxRows } from '../../../server/lib/spreadsheet/xlsx-reader';
 import { importJob } from '../../support/jobs';
 import { allowLargeExportsEverywhere } from '../../support/export-approval';
 import { createTestApp, type TestApp } from '../../support/server-app';
+import { planSchoolYear } from '../../support/factories';
 import { createPlan, demoOrgs, multipartBody, someStudents, templateFor, xlsxOf, type FixtureStudent } from '../physique-results/physique-fixtures';
 
 /**
@@ -39,6 +40,7 @@ async function result(planId: string, st: FixtureStudent, total: number) {
   await t.db.insert(physiqueResults).values({
     orgId: org.k12,
     planId,
+    schoolYear: planSchoolYear(planId),
     studentId: st.id,
     classId: st.classId,
     gradeNo: st.grade,

@@ -8,6 +8,7 @@ import { orgs } from '../../../server/db/schema/orgs';
 import { physiqueResults } from '../../../server/db/schema/physique';
 import { students, classes } from '../../../server/db/schema/school';
 import { createTestApp, type TestApp } from '../../support/server-app';
+import { planSchoolYear } from '../../support/factories';
 import { data, day, demoIds, k12Plan, msg, planClient, type DemoIds } from './plan-fixtures';
 import type { Family } from '@/domain/menus/access';
 
@@ -130,8 +131,8 @@ describe('plan lifecycle (k12)', () => {
     // Two results: one complete, one incomplete (written directly; importing is another module's job).
     const [a, b] = signUps.records;
     await t.db.insert(physiqueResults).values([
-      { orgId: ids.k12Id, planId, studentId: a.studentId, classId: a.classId, gradeNo: 7, gender: a.gender, complete: true, total: 85.5, level: 'good', source: 'manual' },
-      { orgId: ids.k12Id, planId, studentId: b.studentId, classId: b.classId, gradeNo: 7, gender: b.gender, complete: false, source: 'manual' },
+      { orgId: ids.k12Id, planId, schoolYear: planSchoolYear(planId), studentId: a.studentId, classId: a.classId, gradeNo: 7, gender: a.gender, complete: true, total: 85.5, level: 'good', source: 'manual' },
+      { orgId: ids.k12Id, planId, schoolYear: planSchoolYear(planId), studentId: b.studentId, classId: b.classId, gradeNo: 7, gender: b.gender, complete: false, source: 'manual' },
     ]);
     const complete = data<Page<SignUpRow>>(await c.get(`signUp/${planId}?status=complete`));
     expect(complete.records).toEqual([expect.objectContaining({ studentId: a.studentId, status: 'complete', total: 85.5, level: 'good', invalid: false })]);
