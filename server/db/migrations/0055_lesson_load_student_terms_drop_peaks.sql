@@ -1,0 +1,1 @@
+ALTER TABLE "lesson_load_student_terms" DROP COLUMN "peaks";
