@@ -292,6 +292,8 @@ export interface Population {
   agg: SQL;
   /** From the rollups: the counter columns (every aggregate of `agg` is a sum of them), so rows can be added up first. */
   counters?: readonly string[];
+  /** population(): the plans read from the per-student rows (the others from their rollups). */
+  rowPlanIds?: readonly string[];
 }
 
 /** The counter columns of dc_rollups: everything but the key and the organisation. */
@@ -303,12 +305,30 @@ const ROLLUP_COUNTERS: readonly string[] = Object.values(getTableColumns(dcRollu
 const namesClasses = (f: ResultFilters): boolean => f.classId !== undefined || f.classIds !== undefined || f.collegeId !== undefined || f.majorId !== undefined;
 
 /**
- * The period's population for aggregates. From the rollups whenever every student has at most one result in the
- * plans, i.e. no organisation has two plans in one group; otherwise from the per-student rows (only they can keep each
- * student's latest result). With `bySchool` (the caller neither groups nor filters by class) and no class filter, from
- * dc_school_rollups (per plan × grade × gender, ≈ 4× fewer rows than dc_rollups' per class); else from dc_rollups.
- * `where` adds conditions on the columns the sources share (class_id, grade_no, gender), given the source's table
- * name; it keeps the class rollups.
+ * The plans whose students may have two results in the period: those of an organisation with two plans in one group
+ * (the organisation, or the organisation and school year with `byYear`). Every other plan is its organisation's only
+ * one in its group, so each of its students has one result there and its rollups are exact.
+ */
+export function plansNeedingRows(plans: readonly PlanRef[], byYear: boolean): Set<string> {
+  const groups = new Map<string, PlanRef[]>();
+  for (const p of plans) {
+    const key = byYear ? `${p.orgId}:${p.schoolYear}` : p.orgId;
+    const list = groups.get(key);
+    if (list) list.push(p);
+    else groups.set(key, [p]);
+  }
+  return new Set([...groups.values()].filter((list) => list.length > 1).flatMap((list) => list.map((p) => p.id)));
+}
+
+/**
+ * The period's population for aggregates, chosen per plan group: the plans of an organisation with two plans in one
+ * group (a student could have a result in each) are read from the per-student rows (only they can keep each student's
+ * latest result); every other plan from its rollups. When both kinds are present, the deduplicated rows are added up
+ * into rollup rows with the triggers' counters (rowsAsRollups) and read with the rollup rows, so one school's second
+ * plan costs that school's rows, not every school's. With `bySchool` (the caller neither groups nor filters by class)
+ * and no class filter, the rollups are dc_school_rollups (per plan × grade × gender, ≈ 4× fewer rows than dc_rollups'
+ * per class); else dc_rollups. `where` adds conditions on the columns the sources share (class_id, grade_no, gender),
+ * given the source's table name; it keeps the class rollups.
  */
 export function population(opts: {
   orgIds: readonly string[];
@@ -320,16 +340,25 @@ export function population(opts: {
 }): Population {
   const { orgIds, plans, perYear = false } = opts;
   const filters = opts.filters ?? {};
-  if (needsDedupe(plans, perYear)) {
-    return { src: periodResults({ orgIds, plans, filters, perYear, extra: opts.where?.('physique_results') }), agg: aggregateColumns() };
+  const needRows = plansNeedingRows(plans, perYear);
+  const rowPlans = plans.filter((p) => needRows.has(p.id));
+  const rollupPlans = plans.filter((p) => !needRows.has(p.id));
+  const rows = () => periodResults({ orgIds, plans: rowPlans, filters, perYear, extra: opts.where?.('physique_results'), columns: ROLLUP_SOURCE_COLUMNS });
+  if (rollupPlans.length === 0) {
+    return { src: periodResults({ orgIds, plans, filters, perYear, extra: opts.where?.('physique_results') }), agg: aggregateColumns(), rowPlanIds: plans.map((p) => p.id) };
   }
   const table = opts.bySchool && !opts.where && !namesClasses(filters) ? 'dc_school_rollups' : 'dc_rollups';
+  const rollups = rollupRows(table, orgIds, rollupPlans, [...resultFilterSql(filters, table), ...(opts.where?.(table) ?? [])]);
   return {
-    src: rollupRows(table, orgIds, plans, [...resultFilterSql(filters, table), ...(opts.where?.(table) ?? [])]),
+    src: rowPlans.length ? sql`${rollups} union all ${rowsAsRollups(table, rows())}` : rollups,
     agg: rollupAggregateColumns(),
     counters: ROLLUP_COUNTERS,
+    rowPlanIds: rowPlans.map((p) => p.id),
   };
 }
+
+/** The key columns of a rollup table's rows in population(): what the callers group and filter by. */
+const rollupKeys = (table: 'dc_rollups' | 'dc_school_rollups'): string[] => (table === 'dc_rollups' ? ['plan_id', 'class_id', 'grade_no', 'gender', 'org_id'] : ['plan_id', 'grade_no', 'gender', 'org_id']);
 
 /** Rollup rows (of dc_rollups or dc_school_rollups) of `plans` in `orgIds` with the plan's `school_year` and `plan_start`. */
 function rollupRows(table: 'dc_rollups' | 'dc_school_rollups', orgIds: readonly string[], plans: readonly PlanRef[], conds: SQL[]): SQL {
@@ -341,7 +370,45 @@ function rollupRows(table: 'dc_rollups' | 'dc_school_rollups', orgIds: readonly 
   const t = sql.raw(table);
   // The plan ids as a list too, so the planner walks the primary key (plan_id first) to exactly the period's rows.
   const where = sql.join([sql`${t}.plan_id in (${idList(plans.map((p) => p.id))})`, sql`${t}.org_id in (${idList(orgIds)})`, ...conds], sql` and `);
-  return sql`select ${t}.*, p.school_year, p.plan_start from ${t} join (values ${values}) as p(id, school_year, plan_start) on p.id = ${t}.plan_id where ${where}`;
+  // Named columns (not *), in the order rowsAsRollups gives them, so the two can be one union.
+  const columns = sql.raw([...rollupKeys(table), ...ROLLUP_COUNTERS].map((c) => `${table}.${c}`).join(', '));
+  return sql`select ${columns}, p.school_year, p.plan_start from ${t} join (values ${values}) as p(id, school_year, plan_start) on p.id = ${t}.plan_id where ${where}`;
+}
+
+/** What rowsAsRollups reads of each result: the rollup keys and what the counters count. */
+const ROLLUP_SOURCE_COLUMNS: readonly string[] = ['plan_id', 'class_id', 'grade_no', 'gender', 'org_id', 'total', 'level', ...ITEM_SQL.flatMap((c) => [c.score, c.level])];
+
+/**
+ * Each counter of dc_rollups as an aggregate of result rows `d`, as the triggers count them (migration custom SQL
+ * exemption_rollups, dc_rollup_insert): results left out (invalid, exempt) are not among the rows already.
+ */
+function rollupCounterOf(counter: string): string {
+  const level = LEVELS.find((l) => counter === `lv_${l}`);
+  if (level) return `count(*) filter (where d.level = '${level}')`;
+  const band = BMI_BANDS.find((b) => BMI_COLUMN[b] === counter);
+  if (band) return `count(*) filter (where d.bmi_level = '${band}')`;
+  if (counter === 'tested') return 'count(*)';
+  if (counter === 'assessed') return 'count(d.total)';
+  if (counter === 'total_x10') return 'coalesce(sum(round(d.total * 10)::bigint), 0)';
+  for (const c of ITEM_SQL) {
+    const p = rollupPrefix(c);
+    if (counter === `${p}_n`) return `count(d.${c.score})`;
+    if (counter === `${p}_sum`) return `coalesce(sum(d.${c.score}), 0)`;
+    if (counter === `${p}_exc`) return `count(*) filter (where d.${c.level} = 'excellent')`;
+    if (counter === `${p}_fail`) return `count(*) filter (where d.${c.level} = 'fail')`;
+  }
+  throw new Error(`dc_rollups counter ${counter} has no definition from the results`);
+}
+
+/**
+ * Per-student result rows `results` (periodResults, one a student) added up into rows shaped like `table`'s in
+ * rollupRows (same columns, types and order), keyed by their plan, so they join a union with rollup rows.
+ */
+function rowsAsRollups(table: 'dc_rollups' | 'dc_school_rollups', results: SQL): SQL {
+  const keys = [...rollupKeys(table), 'school_year', 'plan_start'];
+  const counters = ROLLUP_COUNTERS.map((c) => `(${rollupCounterOf(c)})::${c === 'total_x10' ? 'bigint' : 'int'} as ${c}`);
+  const select = [...rollupKeys(table).map((k) => `d.${k}`), ...counters, 'd.school_year', 'd.plan_start'].join(', ');
+  return sql`select ${sql.raw(select)} from (${results}) d group by ${sql.raw(keys.map((k) => `d.${k}`).join(', '))}`;
 }
 
 /** Item column prefix in dc_rollups (`run_50m` of `run_50m_score`). */
@@ -379,3 +446,8 @@ for (const list of [aggregateColumnList('r'), rollupAggregateColumnList('r')]) {
   const names = list.map((part) => /as "?([a-z0-9_]+)"?$/i.exec(part)?.[1]).sort();
   if (names.join() !== [...RANK_COLUMNS, ...DETAIL_COLUMNS].sort().join()) throw new Error('data-centre aggregate columns differ from RANK_COLUMNS + DETAIL_COLUMNS');
 }
+
+// Fail at start-up (not in a dashboard) if a rollup counter has no definition from the results, or the results lack a
+// column it reads.
+for (const c of ROLLUP_COUNTERS) rollupCounterOf(c);
+for (const c of ROLLUP_SOURCE_COLUMNS) if (!Object.values(COLS).some((col) => col.name === c)) throw new Error(`physique_results has no column ${c}`);
