@@ -15,7 +15,7 @@ import { testPlans } from '../../db/schema/test-plans';
 import { dataCenterAccess, screenLinkAccess } from './data-center.permissions';
 import type { Viewer } from './data-center.scope';
 import { loadCardQuery, loadCardSchema } from '@/domain/lesson-load/reports';
-import { lessonLoads } from '../../db/schema/lesson-load';
+import { lessonLoadClassWeeks, lessonLoads, lessonLoadSchoolDays } from '../../db/schema/lesson-load';
 import { semesters } from '../../db/schema/school';
 import { loadCard } from '../lesson-load/summary.service';
 import { classList, classView, collegeList, dataCenterOptions, gradeView, schoolView, studentList, studentView } from './data-center.service';
@@ -86,7 +86,7 @@ export const dataCenterRoutes: FastifyPluginAsyncZod<DataCenterRoutesOptions> = 
     method: 'GET',
     path: '/lessonLoad',
     access: anyView,
-    config: { readsTables: [...CLASS_SCOPE_TABLES, lessonLoads, grades, orgs, semesters, schoolYears] },
+    config: { readsTables: [...CLASS_SCOPE_TABLES, lessonLoads, lessonLoadSchoolDays, lessonLoadClassWeeks, grades, orgs, semesters, schoolYears] },
     query: loadCardQuery,
     answer: loadCardSchema,
     summary: "This term's lesson load of the school, a grade or a class: lessons measured, share meeting the targets, densities, weekly trend",

@@ -4,14 +4,14 @@ import { loadDistrictQuery, loadDistrictSchema, loadSummaryQuery, loadSummarySch
 import { resourceAction } from '../../lib/action';
 import { CLASS_SCOPE_TABLES } from '../../lib/data-scope';
 import { relativeApi } from '../../lib/resource';
-import { lessonLoadSchoolDays, lessonLoadStudents, lessonLoadStudentTerms, lessonLoads } from '../../db/schema/lesson-load';
+import { lessonLoadClassWeeks, lessonLoadSchoolDays, lessonLoadStudents, lessonLoadStudentTerms, lessonLoads } from '../../db/schema/lesson-load';
 import { lessons } from '../../db/schema/lessons';
 import { orgs } from '../../db/schema/orgs';
 import { colleges, grades, schoolYears, semesters, students } from '../../db/schema/school';
 import { loadDistrict, loadDistrictExport, loadSummary, loadSummaryExport, loadSummaryExportRows } from './summary.service';
 
 /** What the reports read (server/plugins/read-cache.ts): answers are kept until one of these changes. */
-const READS = { readsTables: [...CLASS_SCOPE_TABLES, lessonLoads, lessonLoadStudents, lessonLoadSchoolDays, lessonLoadStudentTerms, lessons, grades, colleges, students, semesters, schoolYears, orgs] };
+const READS = { readsTables: [...CLASS_SCOPE_TABLES, lessonLoads, lessonLoadStudents, lessonLoadSchoolDays, lessonLoadStudentTerms, lessonLoadClassWeeks, lessons, grades, colleges, students, semesters, schoolYears, orgs] };
 
 /**
  * class/load/summary of /api/busi/web/{k12|gx} (docs/product-rules.md#lesson-load: reports): a term's lesson load by
