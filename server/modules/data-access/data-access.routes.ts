@@ -26,12 +26,12 @@ import { createExportRequest, decideExportRequest, exportRequestPage, sensitiveL
 
 const VIA_KEYS = { list: 'dataAccess:sensitiveLog.via.list', form: 'dataAccess:sensitiveLog.via.form', export: 'dataAccess:sensitiveLog.via.export' } as const;
 
+type ZodApp = Parameters<FastifyPluginAsyncZod>[0];
+
 /**
  * The list of export requests and the download of an approved one, for the family's approvals page and for the
  * personal centre's 我的导出 (the same service: the caller's own rows unless `seesAll`).
  */
-type ZodApp = Parameters<FastifyPluginAsyncZod>[0];
-
 function ownRequestRoutes(r: ZodApp, app: ZodApp, seesAll: (actor: Actor) => boolean): void {
   resourceAction(r, {
     method: 'GET',
