@@ -1,4 +1,4 @@
-import { createContext, useContext, useId, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useId, useState, type ReactNode } from 'react';
 import { X } from 'lucide-react';
 import { useFormContext, type ControllerRenderProps, type FieldValues } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -28,6 +28,21 @@ const SchemaContext = createContext<z.ZodObject | null>(null);
 
 /** Provides the form's zod object schema to the fields below (FormScreen does this). */
 export const FormSchema = SchemaContext.Provider;
+
+const UploadsContext = createContext<((field: string, pending: number) => void) | null>(null);
+
+/**
+ * The files a form's upload fields still have on the way. Each UploadField reports its count; the form's save waits
+ * (shows busy) while any is left, so a save never sends a field empty because its file has not arrived yet. The form
+ * kit (FormScreen, FormDialog) wraps its fields in `FormUploads` with this hook's `report`.
+ */
+export function useFormUploads(): { uploading: boolean; report(field: string, pending: number): void } {
+  const [pending, setPending] = useState<Record<string, number>>({});
+  const report = useCallback((field: string, count: number) => setPending((was) => (was[field] === count ? was : { ...was, [field]: count })), []);
+  return { uploading: Object.values(pending).some((n) => n > 0), report };
+}
+
+export const FormUploads = UploadsContext.Provider;
 
 /** The schema of a (possibly nested: 'autumn.startDate') field, for its limits. */
 function useFieldMaxLength(name: string): number | undefined {
@@ -321,15 +336,13 @@ export function PermissionTreeField({ tree, disabledIds, ...props }: FieldProps 
 
 /**
  * A file-store upload (src/components/upload): the field holds a file id, or ids when `maxCount` > 1 or its value is a list. `hint` replaces
- * the purpose's rule line; `onPendingChange` tells the form how many files are still uploading (its save waits).
+ * the purpose's rule line. Files still uploading are reported to the form, whose save waits for them (`useFormUploads`).
  */
-export function UploadField({
-  purpose,
-  maxCount,
-  hint,
-  onPendingChange,
-  ...props
-}: FieldProps & { purpose: FilePurpose; maxCount?: number; hint?: ReactNode; onPendingChange?(count: number): void }) {
+export function UploadField({ purpose, maxCount, hint, ...props }: FieldProps & { purpose: FilePurpose; maxCount?: number; hint?: ReactNode }) {
+  const report = useContext(UploadsContext);
+  const key = useId();
+  const onPendingChange = useCallback((count: number) => report?.(key, count), [report, key]);
+  useEffect(() => () => report?.(key, 0), [report, key]);
   return (
     <Field {...props}>
       {(field) => (

@@ -10,7 +10,7 @@ import { toast } from '@/lib/toast';
 import { ApiError } from '@/lib/api-error';
 import { cn } from '@/lib/cn';
 import { Form } from './form';
-import { FormSchema } from './fields';
+import { FormSchema, FormUploads, useFormUploads } from './fields';
 
 export interface FormDialogProps<S extends z.ZodObject, R> {
   open: boolean;
@@ -90,6 +90,7 @@ function FormDialogBody<S extends z.ZodObject, R>({
   // `ready` reads the live values: the body re-renders on every change, which a short dialog form can afford.
   const values = useWatch({ control: form.control }) as z.input<S>;
   const canSubmit = ready ? ready(values) : true;
+  const uploads = useFormUploads();
 
   const save = async (values: z.output<S>) => {
     setRefusal(null);
@@ -119,22 +120,24 @@ function FormDialogBody<S extends z.ZodObject, R>({
   return (
     <Form {...(form as unknown as UseFormReturn<FieldValues>)}>
       <FormSchema value={schema}>
-        <form noValidate onSubmit={(e) => void form.handleSubmit(save)(e)} className="grid gap-4" data-slot="form-dialog">
-          <div className="grid gap-4">{children(form)}</div>
-          {refusal ? (
-            <p role="alert" className="text-sm text-destructive" data-testid="form-dialog-error">
-              {refusal}
-            </p>
-          ) : null}
-          <DialogFooter>
-            <Button type="button" variant="outline" disabled={saving} onClick={() => onOpenChange(false)} data-testid="form-cancel">
-              {t('ui:cancel')}
-            </Button>
-            <Button type="submit" variant={destructive ? 'destructive' : 'default'} loading={saving} disabled={!canSubmit} data-testid={submitTestId ?? 'form-save'}>
-              {submitText ?? t('components:form.save')}
-            </Button>
-          </DialogFooter>
-        </form>
+        <FormUploads value={uploads.report}>
+          <form noValidate onSubmit={(e) => void form.handleSubmit(save)(e)} className="grid gap-4" data-slot="form-dialog">
+            <div className="grid gap-4">{children(form)}</div>
+            {refusal ? (
+              <p role="alert" className="text-sm text-destructive" data-testid="form-dialog-error">
+                {refusal}
+              </p>
+            ) : null}
+            <DialogFooter>
+              <Button type="button" variant="outline" disabled={saving} onClick={() => onOpenChange(false)} data-testid="form-cancel">
+                {t('ui:cancel')}
+              </Button>
+              <Button type="submit" variant={destructive ? 'destructive' : 'default'} loading={saving || uploads.uploading} disabled={!canSubmit} data-testid={submitTestId ?? 'form-save'}>
+                {submitText ?? t('components:form.save')}
+              </Button>
+            </DialogFooter>
+          </form>
+        </FormUploads>
       </FormSchema>
     </Form>
   );

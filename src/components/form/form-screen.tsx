@@ -19,7 +19,7 @@ import { toast } from '@/lib/toast';
 import { ApiError } from '@/lib/api-client';
 import type { Resource } from '@/lib/resource';
 import { Form } from './form';
-import { FormSchema } from './fields';
+import { FormSchema, FormUploads, useFormUploads } from './fields';
 
 export interface FormScreenProps<S extends z.ZodObject, Row> {
   /** The save schema from src/domain (the route validates with the same one). */
@@ -149,6 +149,7 @@ function FormBody<S extends z.ZodObject, Row>({
     closeRef.current = askLeave;
   });
   const drawer = presentation === 'drawer';
+  const uploads = useFormUploads();
 
   const submit = async (values: z.output<S>) => {
     let row: Row;
@@ -173,7 +174,7 @@ function FormBody<S extends z.ZodObject, Row>({
       <Button type="button" variant="outline" onClick={askLeave} data-testid="form-cancel">
         {t('ui:cancel')}
       </Button>
-      <Button type="submit" loading={save.isPending} data-testid="form-save">
+      <Button type="submit" loading={save.isPending || uploads.uploading} data-testid="form-save">
         {t('components:form.save')}
       </Button>
     </>
@@ -184,19 +185,21 @@ function FormBody<S extends z.ZodObject, Row>({
       {drawer ? null : <PageHeader title={title} description={description} back={{ safe: !dirty }} className="pb-0" />}
       <Form {...(form as unknown as UseFormReturn<FieldValues>)}>
         <FormSchema value={schema}>
-          <form noValidate onSubmit={(e) => void form.handleSubmit(submit)(e)} className={drawer ? 'flex min-h-0 flex-col' : undefined}>
-            {drawer ? (
-              <>
-                <div className="grid flex-1 content-start gap-6 overflow-y-auto px-6 py-5">{children(form)}</div>
-                <div className="flex justify-end gap-2 border-t px-6 py-4">{buttons}</div>
-              </>
-            ) : (
-              <Card>
-                <CardContent className="grid gap-6">{children(form)}</CardContent>
-                <CardFooter className="justify-end gap-2">{buttons}</CardFooter>
-              </Card>
-            )}
-          </form>
+          <FormUploads value={uploads.report}>
+            <form noValidate onSubmit={(e) => void form.handleSubmit(submit)(e)} className={drawer ? 'flex min-h-0 flex-col' : undefined}>
+              {drawer ? (
+                <>
+                  <div className="grid flex-1 content-start gap-6 overflow-y-auto px-6 py-5">{children(form)}</div>
+                  <div className="flex justify-end gap-2 border-t px-6 py-4">{buttons}</div>
+                </>
+              ) : (
+                <Card>
+                  <CardContent className="grid gap-6">{children(form)}</CardContent>
+                  <CardFooter className="justify-end gap-2">{buttons}</CardFooter>
+                </Card>
+              )}
+            </form>
+          </FormUploads>
         </FormSchema>
       </Form>
       <ConfirmDialog

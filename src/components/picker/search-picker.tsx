@@ -1,5 +1,5 @@
 import { useDeferredValue, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { hashKey, useQuery } from '@tanstack/react-query';
 import { Search } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Input } from '@/components/ui/input';
@@ -42,7 +42,15 @@ export function SearchPicker<O extends PickerOption = PickerOption>({ queryKey, 
   const [text, setText] = useState('');
   const [active, setActive] = useState(0);
   const keyword = useDeferredValue(text.trim());
-  const query = useQuery({ queryKey: [...queryKey, 'picker', keyword], queryFn: () => search(keyword), enabled: open, placeholderData: keepPreviousData });
+  // While a new keyword loads, the last matches stay on screen; never those of another scope (the relay team's class
+  // once its first runner is picked), which could be picked before the scope's own matches arrive.
+  const scope = hashKey(queryKey);
+  const query = useQuery({
+    queryKey: [...queryKey, 'picker', keyword],
+    queryFn: () => search(keyword),
+    enabled: open,
+    placeholderData: (previous, previousQuery) => (previousQuery && hashKey(previousQuery.queryKey.slice(0, -2)) === scope ? previous : undefined),
+  });
   const options = (query.data ?? []).filter((o) => !exclude?.has(o.id));
   const pick = (o: O | undefined) => {
     if (!o) return;

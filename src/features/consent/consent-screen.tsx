@@ -1,5 +1,4 @@
 import { useMemo } from 'react';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   CONSENT_FORM_PURPOSE,
@@ -176,7 +175,6 @@ function RecordDialog({ family, purpose, rows, open, onOpenChange, done }: { fam
   const { t } = useTranslation('consent');
   const record = useRecordConsent(family);
   const [row] = rows;
-  const [uploading, setUploading] = useState(0);
   const first = purpose ?? CONSENT_PURPOSES.find((p) => row.consents[p] === 'none') ?? CONSENT_PURPOSES[0];
   const defaults: ConsentRecordForm = { purpose: first, state: 'given', formFileId: '', note: '', version: row.versions[first] ?? 0 };
   return (
@@ -191,7 +189,6 @@ function RecordDialog({ family, purpose, rows, open, onOpenChange, done }: { fam
       submit={(body) => record.mutateAsync({ id: row.id, ...body, version: row.versions[body.purpose] ?? 0 })}
       success={t('record.done')}
       onDone={done}
-      ready={() => uploading === 0}
       submitText={t('record.submit')}
       data-testid="consent-record"
     >
@@ -212,7 +209,7 @@ function RecordDialog({ family, purpose, rows, open, onOpenChange, done }: { fam
               { value: 'withdrawn', label: t('record.withdrawn') },
             ]}
           />
-          <UploadField name="formFileId" label={t('record.form')} required purpose={CONSENT_FORM_PURPOSE} maxCount={1} hint={t('record.formHint')} onPendingChange={setUploading} />
+          <UploadField name="formFileId" label={t('record.form')} required purpose={CONSENT_FORM_PURPOSE} maxCount={1} hint={t('record.formHint')} />
           <TextareaField name="note" label={t('column.note')} rows={2} placeholder={t('record.notePlaceholder')} />
           <History family={family} studentId={row.id} />
         </div>

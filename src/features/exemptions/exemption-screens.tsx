@@ -131,7 +131,6 @@ function RequestDialog({ family, open, onOpenChange, done }: { family: Exemption
   const { t } = useTranslation('exemptions');
   const options = useExemptionOptions(family);
   const save = exemptionResource(family).useSave(undefined, { silent: true });
-  const [uploading, setUploading] = useState(0);
   const current = options.data?.schoolYears.find((y) => y.current) ?? options.data?.schoolYears[0];
   const defaults: ExemptionForm = { studentId: '', schoolYearId: current?.id ?? '', kind: 'exempt', reason: '', certificateFileId: null };
   return (
@@ -145,7 +144,6 @@ function RequestDialog({ family, open, onOpenChange, done }: { family: Exemption
       submit={(body) => save.mutateAsync(body)}
       success={t('requested')}
       onDone={done}
-      ready={() => uploading === 0}
       submitText={t('submit')}
       data-testid="exemption-form"
     >
@@ -155,7 +153,7 @@ function RequestDialog({ family, open, onOpenChange, done }: { family: Exemption
           <SelectField name="schoolYearId" label={t('column.academicYear')} required options={(options.data?.schoolYears ?? []).map((y) => ({ value: y.id, label: y.academicYear }))} />
           <RadioField name="kind" label={t('column.kind')} required options={enumOptions(EXEMPTION_KIND_TABLE, t).map((o) => ({ ...o, label: t(`kindLong.${o.value}`) }))} />
           <TextareaField name="reason" label={t('column.reason')} required rows={4} placeholder={t('reasonPlaceholder')} />
-          <UploadField name="certificateFileId" label={t('column.certificate')} purpose={CERTIFICATE_PURPOSE} maxCount={1} hint={t('certificateHint')} onPendingChange={setUploading} />
+          <UploadField name="certificateFileId" label={t('column.certificate')} purpose={CERTIFICATE_PURPOSE} maxCount={1} hint={t('certificateHint')} />
         </div>
       )}
     </FormDialog>

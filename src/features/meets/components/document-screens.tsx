@@ -145,7 +145,6 @@ function StampImage({ fileId, name }: { fileId: string; name: string }) {
 function StampUploadDialog({ family, open, onOpenChange }: { family: SchoolFamily; open: boolean; onOpenChange(open: boolean): void }) {
   const { t } = useTranslation('meets');
   const stamps = useStamps(family);
-  const [pending, setPending] = useState(0);
   return (
     <FormDialog
       open={open}
@@ -156,7 +155,7 @@ function StampUploadDialog({ family, open, onOpenChange }: { family: SchoolFamil
       description={t('stamp.hint', { max: ESTAMP_MAX })}
       submit={(body) => stamps.add.mutateAsync(body)}
       success={t('stamp.uploaded')}
-      ready={(v) => !!v.fileId && pending === 0}
+      ready={(v) => !!v.fileId}
       submitText={t('common:action.save')}
       submitTestId="stamp-save"
       data-testid="stamp-dialog"
@@ -164,7 +163,7 @@ function StampUploadDialog({ family, open, onOpenChange }: { family: SchoolFamil
       {() => (
         <>
           <TextField name="name" label={t('stamp.name')} placeholder={t('stamp.namePlaceholder')} inputTestId="stamp-name" />
-          <UploadField name="fileId" label={t('stamp.image')} purpose="stamp" maxCount={1} hint={t('stamp.hint', { max: ESTAMP_MAX })} onPendingChange={setPending} />
+          <UploadField name="fileId" label={t('stamp.image')} purpose="stamp" maxCount={1} hint={t('stamp.hint', { max: ESTAMP_MAX })} />
         </>
       )}
     </FormDialog>
@@ -446,7 +445,6 @@ function PhotoCard({ photo, no, family, meetId, onDelete }: { photo: PhotoRow; n
 function PhotoUploadDialog({ family, meetId, room, onClose }: { family: SchoolFamily; meetId: string; room: number; onClose(): void }) {
   const { t } = useTranslation('meets');
   const photos = usePhotos(family, meetId);
-  const [pending, setPending] = useState(0);
   return (
     <FormDialog
       open
@@ -461,12 +459,12 @@ function PhotoUploadDialog({ family, meetId, room, onClose }: { family: SchoolFa
         return fileIds.length;
       }}
       success={(count) => t('photo.added', { count })}
-      ready={(v) => (v.fileIds?.length ?? 0) > 0 && pending === 0}
+      ready={(v) => (v.fileIds?.length ?? 0) > 0}
       submitText={t('photo.addToGallery')}
       submitTestId="photo-save"
       data-testid="photo-dialog"
     >
-      {() => <UploadField name="fileIds" label={t('photo.upload')} purpose="style" maxCount={Math.max(1, room)} hint={t('photo.hint')} onPendingChange={setPending} />}
+      {() => <UploadField name="fileIds" label={t('photo.upload')} purpose="style" maxCount={Math.max(1, room)} hint={t('photo.hint')} />}
     </FormDialog>
   );
 }

@@ -319,7 +319,6 @@ function FieldRow({ field: f, studentId, canEntry, writes, onAppeal }: { field: 
 
 function AppealDialog({ entry, open, onOpenChange, submit }: { entry: EntryView; open: boolean; onOpenChange(o: boolean): void; submit(body: { note: string; videoFileId?: string; version: number }): Promise<unknown> }) {
   const { t } = useTranslation('testDay');
-  const [pending, setPending] = useState(0);
   return (
     <FormDialog
       open={open}
@@ -329,14 +328,13 @@ function AppealDialog({ entry, open, onOpenChange, submit }: { entry: EntryView;
       title={t('appealUi.title', { field: t(fieldLabel(entry.field)), value: entry.value })}
       submit={submit}
       success={t('appealUi.done')}
-      ready={() => pending === 0}
       submitText={t('appealUi.action')}
       data-testid="appeal-dialog"
     >
       {() => (
         <>
           <TextareaField name="note" label={t('appealUi.note')} required />
-          <UploadField name="videoFileId" label={t('appealUi.video')} purpose="video" maxCount={1} hint={t('appealUi.videoHint')} onPendingChange={setPending} />
+          <UploadField name="videoFileId" label={t('appealUi.video')} purpose="video" maxCount={1} hint={t('appealUi.videoHint')} />
         </>
       )}
     </FormDialog>

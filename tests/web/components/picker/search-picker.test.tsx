@@ -42,4 +42,26 @@ describe('SearchPicker', () => {
     await userEvent.type(box, '赵');
     expect(await screen.findByText('无匹配结果')).toBeInTheDocument();
   });
+
+  it("never offers the last scope's matches while the new scope's load (a relay team's class after its first runner)", async () => {
+    let answer: (people: PickerOption[]) => void = () => undefined;
+    const search = vi.fn((keyword: string) => (keyword === 'slow' ? new Promise<PickerOption[]>((r) => (answer = r)) : Promise.resolve(PEOPLE)));
+    const client = createQueryClient();
+    const picker = (scope: string) => (
+      <QueryClientProvider client={client}>
+        <SearchPicker queryKey={['people', scope]} search={(k) => search(scope === 'class' ? 'slow' : k)} onPick={vi.fn()} label="关联家长" />
+      </QueryClientProvider>
+    );
+    const { rerender } = render(picker('all'));
+    const box = screen.getByRole('combobox', { name: '关联家长' });
+    await userEvent.click(box);
+    expect(await screen.findAllByRole('option')).toHaveLength(3);
+    await userEvent.keyboard('{Escape}');
+    rerender(picker('class'));
+    await userEvent.click(box);
+    await waitFor(() => expect(search).toHaveBeenLastCalledWith('slow'));
+    expect(screen.queryAllByRole('option')).toHaveLength(0);
+    answer([PEOPLE[2]]);
+    await waitFor(() => expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['李娜13900000003']));
+  });
 });
