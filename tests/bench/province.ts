@@ -207,7 +207,11 @@ async function reads(server: string, app: FastifyInstance, floorDb: Db, city: Ci
   const later = (await get(tokens.city, `${scoreUrl}?current=${laterPage}&size=${SIZE}`, false)()) as { records: { id: string }[] };
   const studentUrl = '/api/busi/web/admin/dataCenter/student';
   const students = (await get(tokens.city, `${studentUrl}?current=1&size=${SIZE}`, false)()) as { total: number; records: { id?: string; studentId?: string }[] };
-  line(`${server}: city score list`, `${first.total.toLocaleString('en-US')} results in the current year; later page ${laterPage}; student list ${Number(students.total).toLocaleString('en-US')} students`);
+  const laterStudents = Math.max(1, Math.floor(Number(students.total) / SIZE / 2));
+  line(
+    `${server}: city score list`,
+    `${first.total.toLocaleString('en-US')} results in the current year; later page ${laterPage}; student list ${Number(students.total).toLocaleString('en-US')} students, later page ${laterStudents}`,
+  );
   const yearCounts = sql`select sum(n) from physique_result_counts where plan_id in (${periodPlans(city.cityId)})`;
   const idList = (ids: string[]) => sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `);
   const pageFloor = (ids: string[]) =>
@@ -236,6 +240,7 @@ async function reads(server: string, app: FastifyInstance, floorDb: Db, city: Ci
     ...both(`city score list page ${laterPage}`, tokens.city, `${scoreUrl}?current=${laterPage}&size=${SIZE}`),
     ['student list page 1: floor, total from the roster rollup + 20 rows by key', studentsFloor],
     ...both('city student list page 1', tokens.city, `${studentUrl}?current=1&size=${SIZE}`),
+    ...both(`city student list page ${laterStudents}`, tokens.city, `${studentUrl}?current=${laterStudents}&size=${SIZE}`),
   ];
   const rows: Row[] = [];
   for (const [name, fn] of cases.filter(([n]) => !args.only || n.includes(args.only))) {
@@ -260,6 +265,7 @@ async function reads(server: string, app: FastifyInstance, floorDb: Db, city: Ci
     ['city score list page 1', 'score list page 1: floor'],
     [`city score list page ${laterPage}`, `score list page ${laterPage}: floor`],
     ['city student list page 1', 'student list page 1: floor'],
+    [`city student list page ${laterStudents}`, 'student list page 1: floor'],
   ] as const) {
     const computed = named(`${label}, computed`);
     const memory = named(`${label}, from memory`);
