@@ -591,11 +591,12 @@ const STUDENT_ORDER = sql`g.grade_no, c.code, s.student_no nulls last, s.reg_no,
 /**
  * The page of the student list and its total (docs/decisions/031-score-list-pages-by-class.md: the data centre's
  * student list). The list is in (grade, class code, student number, registration number, id) order, and a class code
- * is shared by the classes of a grade across schools, so the page is found by key: the class roster (dc_roster, kept
- * by triggers) gives each (grade, class code) group's count of enabled students, whose running sum names the groups
- * the page falls in and the total; only those groups' classes are read, each by the index in the list's order
- * (students_class_list_idx) up to the page's end, and those few rows are sorted. A keyword needs the students' names
- * and numbers, so it counts and sorts the matching rows themselves.
+ * is shared by the classes of a grade across schools, so the page is found by key: the rosters (dc_grade_roster per
+ * grade, dc_roster per class; kept by triggers in the writing transaction, docs/decisions/008-dashboards-from-rollups.md)
+ * count the enabled students the filters keep, whose running sums name the grades, then the (grade, class code) groups
+ * the page falls in, and give the total; only those groups' classes are read, each by the index in the list's order
+ * (students_class_list_idx) up to the page's end. A keyword needs the students' names and numbers, so it counts and
+ * sorts the matching rows themselves.
  */
 async function studentPage(db: DbOrTx, scope: DcScope, q: StudentListQuery): Promise<{ page: AggRow[]; total: number }> {
   const offset = (q.current - 1) * q.size;
