@@ -20,10 +20,13 @@
  * size and the process's memory; asserts nothing.
  *
  *   npm run bench -- province [--students 1010000] [--districts 6] [--iterations 20] [--database tiyu_city]
+ *     [--only <case text>] [--no-import] [--primary-only]
  *
  * Servers: DATABASE_URL and DATABASE_REPLICA_URL when both are set (their `--database` is used, seeded when it holds no
  * city), else a primary on PGPORT_TEST (default 54329) and its replica on the next port, kept in
- * data/bench/province-pg (≈ 2 × 10 GB) so the seeded city is reused; seeding it takes ≈ 15–30 minutes.
+ * data/bench/province-pg (≈ 2 × 10 GB) so the seeded city is reused; seeding it takes ≈ 15–30 minutes. With
+ * `--primary-only`, DATABASE_URL alone (e.g. `TIYU_PG_DIR=<dir> bash scripts/with-postgres.sh`, which keeps the cluster):
+ * no replica, the primary's half only.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -65,6 +68,8 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     /** Skip the imports (reads only). */
     'no-import': { type: 'boolean', default: false },
+    /** Only the primary's half: DATABASE_URL alone, no replica started or read (a smaller city measured quickly). */
+    'primary-only': { type: 'boolean', default: false },
   },
 });
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -202,7 +207,11 @@ async function reads(server: string, app: FastifyInstance, floorDb: Db, city: Ci
   const later = (await get(tokens.city, `${scoreUrl}?current=${laterPage}&size=${SIZE}`, false)()) as { records: { id: string }[] };
   const studentUrl = '/api/busi/web/admin/dataCenter/student';
   const students = (await get(tokens.city, `${studentUrl}?current=1&size=${SIZE}`, false)()) as { total: number; records: { id?: string; studentId?: string }[] };
-  line(`${server}: city score list`, `${first.total.toLocaleString('en-US')} results in the current year; later page ${laterPage}; student list ${Number(students.total).toLocaleString('en-US')} students`);
+  const laterStudents = Math.max(1, Math.floor(Number(students.total) / SIZE / 2));
+  line(
+    `${server}: city score list`,
+    `${first.total.toLocaleString('en-US')} results in the current year; later page ${laterPage}; student list ${Number(students.total).toLocaleString('en-US')} students, later page ${laterStudents}`,
+  );
   const yearCounts = sql`select sum(n) from physique_result_counts where plan_id in (${periodPlans(city.cityId)})`;
   const idList = (ids: string[]) => sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `);
   const pageFloor = (ids: string[]) =>
@@ -231,6 +240,7 @@ async function reads(server: string, app: FastifyInstance, floorDb: Db, city: Ci
     ...both(`city score list page ${laterPage}`, tokens.city, `${scoreUrl}?current=${laterPage}&size=${SIZE}`),
     ['student list page 1: floor, total from the roster rollup + 20 rows by key', studentsFloor],
     ...both('city student list page 1', tokens.city, `${studentUrl}?current=1&size=${SIZE}`),
+    ...both(`city student list page ${laterStudents}`, tokens.city, `${studentUrl}?current=${laterStudents}&size=${SIZE}`),
   ];
   const rows: Row[] = [];
   for (const [name, fn] of cases.filter(([n]) => !args.only || n.includes(args.only))) {
@@ -255,6 +265,7 @@ async function reads(server: string, app: FastifyInstance, floorDb: Db, city: Ci
     ['city score list page 1', 'score list page 1: floor'],
     [`city score list page ${laterPage}`, `score list page ${laterPage}: floor`],
     ['city student list page 1', 'student list page 1: floor'],
+    [`city student list page ${laterStudents}`, 'student list page 1: floor'],
   ] as const) {
     const computed = named(`${label}, computed`);
     const memory = named(`${label}, from memory`);
@@ -394,31 +405,33 @@ async function dropPlans(db: Db, plans: string[]): Promise<void> {
   if (plans.length) await db.execute(sql`delete from test_plans where id in (${sql.join(plans.map((id) => sql`${id}::uuid`), sql`, `)})`);
 }
 
-async function measure(primaryUrl: string, replicaUrl: string): Promise<void> {
+async function measure(primaryUrl: string, replicaUrl: string | null): Promise<void> {
   const primary: DbHandle = await openDb({ databaseUrl: primaryUrl, poolMax: 10 });
-  const replica: DbHandle = await openDb({ databaseUrl: replicaUrl, poolMax: 10 });
+  const replica: DbHandle | null = replicaUrl ? await openDb({ databaseUrl: replicaUrl, poolMax: 10 }) : null;
   const env = parseEnv({ NODE_ENV: 'test', TIYU_CAPTCHA_FIXED: '1234', WEB_DIST: '/nonexistent-tiyu-dist' });
   const limits = { captchaPerMinute: 1e6, loginPerMinute: 1e6 };
   try {
     const city = await describe(primary.db);
     const rssStart = process.memoryUsage().rss;
     const onPrimary = await buildApp({ db: primary.db, env, rateLimits: limits, jobWorker: true });
-    const onReplica = await buildApp({ db: primary.db, replica: replica.db, env, rateLimits: limits, jobWorker: true });
+    const onReplica = replica ? await buildApp({ db: primary.db, replica: replica.db, env, rateLimits: limits, jobWorker: true }) : null;
     try {
       line('uptime before the reads', uptime());
       await reads('primary', onPrimary, primary.db, city);
       line('uptime', uptime());
-      const stat = async () =>
-        Number((await replica.db.execute<{ n: string }>(sql`select tup_returned + tup_fetched as n from pg_stat_database where datname = current_database()`)).rows[0].n);
-      const before = await stat();
-      await reads('replica', onReplica, replica.db, city);
-      line('replica: rows the replica read during its reads (pg_stat_database)', (((await stat()) - before) / 1e6).toFixed(1) + ' M tuples');
-      line('uptime after the reads', uptime());
+      if (replica && onReplica) {
+        const stat = async () =>
+          Number((await replica.db.execute<{ n: string }>(sql`select tup_returned + tup_fetched as n from pg_stat_database where datname = current_database()`)).rows[0].n);
+        const before = await stat();
+        await reads('replica', onReplica, replica.db, city);
+        line('replica: rows the replica read during its reads (pg_stat_database)', (((await stat()) - before) / 1e6).toFixed(1) + ' M tuples');
+        line('uptime after the reads', uptime());
+      }
       if (!args['no-import']) {
         const plans: string[] = [];
         try {
           await importInto('primary', onPrimary, primary.db, city, plans);
-          await importInto('replica', onReplica, primary.db, city, plans);
+          if (onReplica) await importInto('replica', onReplica, primary.db, city, plans);
           line('uptime after the imports', uptime());
           await cityViewWithSecondPlan(onPrimary);
         } finally {
@@ -429,11 +442,11 @@ async function measure(primaryUrl: string, replicaUrl: string): Promise<void> {
       line('bench process (two apps + their read caches)', `RSS ${mib(m.rss)} (${mib(rssStart)} before the apps), JS heap ${mib(m.heapUsed)}`);
     } finally {
       await onPrimary.close();
-      await onReplica.close();
+      await onReplica?.close();
     }
   } finally {
     await primary.close();
-    await replica.close();
+    await replica?.close();
   }
 }
 
@@ -442,8 +455,9 @@ async function main(): Promise<void> {
   line('uptime at start', uptime());
   let pair: ReturnType<typeof startReplicaPair> | null = null;
   let base = process.env.DATABASE_URL;
-  let replicaBase = process.env.DATABASE_REPLICA_URL;
-  if (!base || !replicaBase) {
+  let replicaBase = args['primary-only'] ? undefined : process.env.DATABASE_REPLICA_URL;
+  if (args['primary-only'] && !base) throw new Error('--primary-only reads DATABASE_URL (e.g. bash scripts/with-postgres.sh)');
+  if (!base || (!replicaBase && !args['primary-only'])) {
     pair = startReplicaPair(join(ROOT, 'data/bench/province-pg'), Number(process.env.PGPORT_TEST ?? 54329));
     base = pair.primaryUrl;
     replicaBase = pair.replicaUrl;
@@ -451,7 +465,7 @@ async function main(): Promise<void> {
   }
   try {
     const url = await cityDatabase(base);
-    await measure(url, withDatabase(replicaBase, args.database));
+    await measure(url, replicaBase ? withDatabase(replicaBase, args.database) : null);
   } finally {
     pair?.stop();
   }

@@ -186,7 +186,13 @@ export const students = pgTable(
     version: version(),
     createdAt: created(),
   },
-  (t) => [uniqueIndex('students_org_reg_no_uq').on(t.orgId, t.regNo), index('students_class_idx').on(t.classId), index('students_org_name_idx').on(t.orgId, t.name)],
+  (t) => [
+    uniqueIndex('students_org_reg_no_uq').on(t.orgId, t.regNo),
+    index('students_class_idx').on(t.classId),
+    index('students_org_name_idx').on(t.orgId, t.name),
+    // The data centre's student list reads a class's enabled students in the list's order by key (docs/decisions/031-score-list-pages-by-class.md).
+    index('students_class_list_idx').on(t.classId, t.studentNo, t.regNo, t.id).where(sql`enabled`),
+  ],
 );
 
 export const parents = pgTable(

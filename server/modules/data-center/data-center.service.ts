@@ -585,26 +585,85 @@ from r group by grouping sets ((r.is_class), (r.is_grade))`
   };
 }
 
-/** GET …/dataCenter/student: students of the scope (current class and grade) with their latest valid result of the period. */
-export async function studentList(db: DbOrTx, family: Family, viewer: Viewer, q: StudentListQuery): Promise<StudentListPage> {
-  const { scope, period, plans } = await context(db, family, viewer, q);
+const STUDENT_COLUMNS = sql`s.id, s.name, s.reg_no, s.student_no, s.gender, s.org_id, s.class_id, c.name as class_name, g.grade_no`;
+const STUDENT_ORDER = sql`g.grade_no, c.code, s.student_no nulls last, s.reg_no, s.id`;
+
+/**
+ * The page of the student list and its total (docs/decisions/031-score-list-pages-by-class.md: the data centre's
+ * student list). The list is in (grade, class code, student number, registration number, id) order, and a class code
+ * is shared by the classes of a grade across schools, so the page is found by key: the rosters (dc_grade_roster per
+ * grade, dc_roster per class; kept by triggers in the writing transaction, docs/decisions/008-dashboards-from-rollups.md)
+ * count the enabled students the filters keep, whose running sums name the grades, then the (grade, class code) groups
+ * the page falls in, and give the total; only those groups' classes are read, each by the index in the list's order
+ * (students_class_list_idx) up to the page's end. A keyword needs the students' names and numbers, so it counts and
+ * sorts the matching rows themselves.
+ */
+async function studentPage(db: DbOrTx, scope: DcScope, q: StudentListQuery): Promise<{ page: AggRow[]; total: number }> {
+  const offset = (q.current - 1) * q.size;
+  const end = offset + q.size;
   const conds: SQL[] = [sql`s.org_id in (${idList(scope.orgIds)})`, sql`s.enabled`, sql`not g.graduated`, ...inViewerClasses(scope, 's')];
   if (q.classId) conds.push(sql`s.class_id = ${q.classId}::uuid`);
   if (q.gender) conds.push(sql`s.gender = ${q.gender}`);
   if (q.gradeNo !== undefined) conds.push(sql`g.grade_no = ${q.gradeNo}`);
   if (q.collegeId) conds.push(sql`c.college_id = ${q.collegeId}::uuid`);
   if (q.majorId) conds.push(sql`c.major_id = ${q.majorId}::uuid`);
-  if (q.keyword) conds.push(sql`(s.name ilike ${containsPattern(q.keyword)} or s.reg_no ilike ${containsPattern(q.keyword)} or s.student_no ilike ${containsPattern(q.keyword)})`);
-  const where = sql.join(conds, sql` and `);
-  const from = sql`from students s join classes c on c.id = s.class_id join grades g on g.id = c.grade_id where ${where}`;
-  const [page, [{ n }]] = await Promise.all([
-    rows(
-      db,
-      sql`select s.id, s.name, s.reg_no, s.student_no, s.gender, s.org_id, s.class_id, c.name as class_name, g.grade_no ${from}
-order by g.grade_no, c.code, s.student_no nulls last, s.reg_no, s.id limit ${q.size} offset ${(q.current - 1) * q.size}`,
-    ),
-    rows<{ n: number }>(db, sql`select count(*)::int as n ${from}`),
-  ]);
+  if (q.keyword) {
+    conds.push(sql`(s.name ilike ${containsPattern(q.keyword)} or s.reg_no ilike ${containsPattern(q.keyword)} or s.student_no ilike ${containsPattern(q.keyword)})`);
+    const from = sql`from students s join classes c on c.id = s.class_id join grades g on g.id = c.grade_id where ${sql.join(conds, sql` and `)}`;
+    const [page, [{ n }]] = await Promise.all([
+      rows(db, sql`select ${STUDENT_COLUMNS} ${from} order by ${STUDENT_ORDER} limit ${q.size} offset ${offset}`),
+      rows<{ n: number }>(db, sql`select count(*)::int as n ${from}`),
+    ]);
+    return { page, total: Number(n) };
+  }
+  // The same filters on the roster: every one but the keyword is a class's or a gender's.
+  const inScope = sql`r.org_id in (${idList(scope.orgIds)}) and not g.graduated`;
+  const byClass: SQL[] = [...inViewerClasses(scope, 'r')];
+  if (q.classId) byClass.push(sql`r.class_id = ${q.classId}::uuid`);
+  if (q.collegeId) byClass.push(sql`c.college_id = ${q.collegeId}::uuid`);
+  if (q.majorId) byClass.push(sql`c.major_id = ${q.majorId}::uuid`);
+  const more = [...(q.gender ? [sql`r.gender = ${q.gender}`] : []), ...(q.gradeNo !== undefined ? [sql`g.grade_no = ${q.gradeNo}`] : []), ...byClass];
+  const rosterWhere = sql.join([inScope, ...more], sql` and `);
+  // Students per grade: with no filter of classes, the grade roster's few rows a school (dc_grade_roster).
+  const perGrade = byClass.length
+    ? sql`select g.grade_no, sum(r.enabled)::int as n from dc_roster r join classes c on c.id = r.class_id join grades g on g.id = c.grade_id where ${rosterWhere} group by g.grade_no`
+    : sql`select g.grade_no, sum(r.enabled)::int as n from dc_grade_roster r join grades g on g.id = r.grade_id where ${rosterWhere} group by g.grade_no`;
+  const gender = q.gender ? sql` and s.gender = ${q.gender}` : sql``;
+  // The grades the page falls in, then their (grade, class code) groups it falls in, each with the count before it.
+  // Each class of those groups gives at most its first `end` students in the list's order (a student at position p of
+  // the groups is at most at p in its class), read from the index alone; sorted, the page is `size` of them from its
+  // offset within the groups, and only those are read in full.
+  const list = await rows(
+    db,
+    sql`with gr as (${perGrade}),
+gw as (select gr.grade_no, gr.n, (sum(gr.n) over (order by gr.grade_no) - gr.n)::int as before from gr where gr.n > 0),
+ghit as (select gw.grade_no, gw.before from gw where gw.before < ${end} and gw.before + gw.n > ${offset}),
+grp as (
+  select g.grade_no, c.code, sum(r.enabled)::int as n, array_agg(distinct r.class_id) as ids
+  from ghit join grades g on g.grade_no = ghit.grade_no join classes c on c.grade_id = g.id join dc_roster r on r.class_id = c.id
+  where ${rosterWhere}
+  group by g.grade_no, c.code having sum(r.enabled) > 0),
+w as (select grp.*, (ghit.before + sum(grp.n) over (partition by grp.grade_no order by grp.code) - grp.n)::int as before from grp join ghit on ghit.grade_no = grp.grade_no),
+hit as (select w.grade_no, w.code, w.before, w.ids from w where w.before < ${end} and w.before + w.n > ${offset}),
+cand as (
+  select x.id from hit cross join lateral unnest(hit.ids) as k(class_id)
+  cross join lateral (select s.student_no, s.reg_no, s.id from students s where s.class_id = k.class_id and s.enabled${gender} order by s.student_no, s.reg_no, s.id limit ${end}) x
+  order by hit.grade_no, hit.code, x.student_no nulls last, x.reg_no, x.id
+  offset ${offset} - (select coalesce(min(hit.before), 0) from hit) limit ${q.size}),
+page as (
+  select ${STUDENT_COLUMNS}, c.code from students s join classes c on c.id = s.class_id join grades g on g.id = c.grade_id
+  where ${sql.join(conds, sql` and `)} and s.id in (select cand.id from cand))
+select (select coalesce(sum(gr.n), 0)::int from gr) as total, page.*
+from (select 1) one left join page on true
+order by page.grade_no, page.code, page.student_no nulls last, page.reg_no, page.id`,
+  );
+  return { page: list.filter((r) => r.id != null), total: Number(list[0]?.total ?? 0) };
+}
+
+/** GET …/dataCenter/student: students of the scope (current class and grade) with their latest valid result of the period. */
+export async function studentList(db: DbOrTx, family: Family, viewer: Viewer, q: StudentListQuery): Promise<StudentListPage> {
+  const { scope, period, plans } = await context(db, family, viewer, q);
+  const { page, total } = await studentPage(db, scope, q);
   const ids = page.map((r) => String(r.id));
   const results =
     ids.length && plans.length
@@ -632,7 +691,7 @@ order by g.grade_no, c.code, s.student_no nulls last, s.reg_no, s.id limit ${q.s
         testedOn: r ? day(r.tested_on) : null,
       };
     }),
-    total: Number(n),
+    total,
     current: q.current,
     size: q.size,
     period,
