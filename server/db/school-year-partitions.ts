@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { INGEST_MAX_AGE_DAYS } from '@/domain/activities/ingest';
 import { releaseAuditPartition, sealAuditChains } from '../lib/audit-chain';
 import type { Db, Tx } from './client';
 
@@ -7,10 +8,10 @@ import type { Db, Tx } from './client';
  * `<table>_sy<start year>` per school year and a `<table>_default` partition for rows outside them. The operation log
  * is keyed by its instant (1 August in China to the next 1 August, the product's school year,
  * docs/product-rules.md#school-years), the physique results by their plan's school year (`school_year`, its start
- * year). The partitions of the current and next school year are made ahead (here, by the scheduled job); an ended year
+ * year), the activity records by the school year of their `measured_at` (`school_year`, its start year). The partitions of the current and next school year are made ahead (here, by the scheduled job); an ended year
  * can be detached for archive (`npm run db:detach-school-year`).
  */
-export const SCHOOL_YEAR_PARTITIONED = ['audit_logs', 'physique_results'] as const;
+export const SCHOOL_YEAR_PARTITIONED = ['audit_logs', 'physique_results', 'activity_records'] as const;
 export type SchoolYearTable = (typeof SCHOOL_YEAR_PARTITIONED)[number];
 
 /** One advisory lock for every change to these partitions (creating, detaching), so instances never race on them. */
@@ -72,6 +73,11 @@ export async function schoolYearPartitions(db: Db, table: SchoolYearTable): Prom
  */
 export async function detachSchoolYear(db: Db, table: SchoolYearTable, startYear: number, now: Date): Promise<{ partition: string; rows: number }> {
   if (startYear >= schoolYearOf(now.getTime())) throw new Error(`school year ${startYear}-${startYear + 1} has not ended`);
+  // The ingest still accepts records measured up to INGEST_MAX_AGE_DAYS ago: their year stays attached until then, or
+  // they would land in the default partition.
+  if (table === 'activity_records' && startYear >= schoolYearOf(now.getTime() - INGEST_MAX_AGE_DAYS * 86_400_000)) {
+    throw new Error(`school year ${startYear}-${startYear + 1} still takes records (${INGEST_MAX_AGE_DAYS} days after its end)`);
+  }
   const partition = partitionName(table, startYear);
   if (table === 'audit_logs') await sealAuditChains(db);
   return db.transaction(async (tx) => {
@@ -81,12 +87,36 @@ export async function detachSchoolYear(db: Db, table: SchoolYearTable, startYear
     if (found.length === 0) throw new Error(`${partition} is not a partition of ${table}`);
     if (table === 'audit_logs') await releaseAuditPartition(tx, partition);
     if (table === 'physique_results') await releasePhysiquePartition(tx, partition, startYear);
+    if (table === 'activity_records') await releaseActivityPartition(tx, startYear);
     const n = await tx.execute<{ n: number }>(sql`select count(*)::int as n from ${sql.identifier(partition)}`);
+    const contests =
+      table === 'activity_records'
+        ? (
+            await tx.execute<{ keys: string | null }>(sql`
+              select jsonb_agg(jsonb_build_object('c', ref_id, 'i', item, 's', student_id))::text as keys
+                from (select distinct ref_id, item, student_id from ${sql.identifier(partition)} where kind = 'contest' and ref_id is not null) k`)
+          ).rows[0].keys
+        : null;
     await tx.execute(sql`alter table ${sql.identifier(table)} detach partition ${sql.identifier(partition)}`);
+    // The contest boards the year's entries fed, recomputed from the entries that remain (what deleting them would do).
+    if (contests) await tx.execute(sql`select contest_scores_recompute(${contests}::jsonb)`);
     // A detach fires no row trigger: the read caches hear of it from here (the whole table changed).
-    if (table === 'physique_results') await tx.execute(sql`select pg_notify('tiyu_changes', 'physique_results')`);
+    if (table !== 'audit_logs') await tx.execute(sql`select pg_notify('tiyu_changes', ${table})`);
     return { partition, rows: Number(n.rows[0].n) };
   });
+}
+
+/**
+ * What must go before a year of activity records is detached: the homework reviews of its records (the reference would
+ * refuse the detach) into `homework_reviews_sy<year>` for the same dump, and the year out of the participation counts
+ * (the district overview), as deleting the rows would have done; the contest boards are recomputed after the detach.
+ */
+async function releaseActivityPartition(tx: Tx, startYear: number): Promise<void> {
+  const reviews = `homework_reviews_sy${startYear}`;
+  await tx.execute(sql`create table ${sql.identifier(reviews)} as select * from homework_reviews where school_year = ${startYear}`);
+  await tx.execute(sql`delete from homework_reviews where school_year = ${startYear}`);
+  await tx.execute(sql`delete from activity_participation where school_year = ${startYear}`);
+  await tx.execute(sql`delete from activity_participation_counts where school_year = ${startYear}`);
 }
 
 /**

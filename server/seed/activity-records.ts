@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { ActivityKind, ActivitySource } from '@/domain/activities/items';
 import type { DbOrTx } from '../db/client';
+import { schoolYearOf } from '../db/school-year-partitions';
 import { activityRecords } from '../db/schema/activities';
 import { students } from '../db/schema/school';
 
@@ -52,6 +53,8 @@ export async function insertActivityRecords(db: DbOrTx, records: readonly SeedRe
         value: r.value,
         durationS: r.durationS ?? null,
         measuredAt: r.measuredAt,
+        // The partition key: every writer sets it (docs/decisions/064-partitions-by-school-year.md).
+        schoolYear: schoolYearOf(r.measuredAt.getTime()),
         receivedAt: r.measuredAt,
         source: r.source ?? (deviceId ? 'device' : 'app'),
         deviceId,

@@ -61,15 +61,15 @@ async function seedActivity(handle: DbHandle, schoolYear: number): Promise<void>
   const from = `${schoolYear}-09-01`;
   for (const [kind, n] of Object.entries(PER_STUDENT)) {
     // One statement per kind; a record's day spreads over September to June, its sender is the school's first account.
-    await handle.db.execute(sql`insert into activity_records (org_id, student_id, class_id, kind, item, value, measured_at, source, submitted_by, client_id, invalid)
-select s.org_id, s.id, s.class_id, ${kind}, 'ropeSkip', 100 + (g % 50),
-  (${from}::date + ((g * 7 + hashtext(s.id::text)) & 255) % 280)::timestamp at time zone ${ORG_TIME_ZONE} + interval '10 hours',
+    await handle.db.execute(sql`insert into activity_records (org_id, student_id, class_id, kind, item, value, measured_at, school_year, source, submitted_by, client_id, invalid)
+select s.org_id, s.id, s.class_id, ${kind}, 'ropeSkip', 100 + (g % 50), t.at, extract(year from (t.at at time zone ${ORG_TIME_ZONE}) - interval '7 months')::int,
   'app', u.user_id, ${kind} || '-' || s.id || '-' || g, (hashtext(s.id::text) + g) % 50 = 0
 from students s
 join classes c on c.id = s.class_id
 join grades gr on gr.id = c.grade_id and not gr.graduated
 join lateral (select m.user_id from memberships m where m.org_id = s.org_id order by m.user_id limit 1) u on true
 cross join generate_series(1, ${n}) g
+cross join lateral (select (${from}::date + ((g * 7 + hashtext(s.id::text)) & 255) % 280)::timestamp at time zone ${ORG_TIME_ZONE} + interval '10 hours' as at) t
 where s.enabled`);
   }
   await handle.db.execute(sql`insert into devices (org_id, name, serial_no, status)

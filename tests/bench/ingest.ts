@@ -16,6 +16,7 @@ import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { ORG_TYPE } from '@/domain/constants';
 import { buildApp } from '../../server/app';
 import { migrateDb, openDb, type Db } from '../../server/db/client';
+import { schoolYearOf } from '../../server/db/school-year-partitions';
 import { contestScores, contests } from '../../server/db/schema/contests';
 import { orgs } from '../../server/db/schema/orgs';
 import { students } from '../../server/db/schema/school';
@@ -35,7 +36,7 @@ const cpuMs = () => {
   return (u.user + u.system) / 1000;
 };
 const ITEMS = ['ropeFree', 'running', 'jumpingJack', 'plank'] as const;
-const COPY_COLUMNS = ['org_id', 'student_id', 'class_id', 'kind', 'ref_id', 'item', 'value', 'measured_at', 'source', 'device_id', 'client_id'];
+const COPY_COLUMNS = ['org_id', 'student_id', 'class_id', 'kind', 'ref_id', 'item', 'value', 'measured_at', 'school_year', 'source', 'device_id', 'client_id'];
 
 interface Rec {
   clientId: string;
@@ -92,7 +93,7 @@ async function main() {
         session.copyIn(
           'activity_records',
           COPY_COLUMNS,
-          copyLines(part, (r) => [org.id, r.studentId, classOf.get(r.studentId), r.kind, r.refId ?? null, r.item, r.value, r.measuredAt, 'device', device.id, `copy-${r.clientId}`]),
+          copyLines(part, (r) => [org.id, r.studentId, classOf.get(r.studentId), r.kind, r.refId ?? null, r.item, r.value, r.measuredAt, schoolYearOf(Date.parse(r.measuredAt)), 'device', device.id, `copy-${r.clientId}`]),
         ),
       );
     /** Each batch through the API, then the same rows by COPY: the two share the machine's load batch by batch. */

@@ -63,10 +63,10 @@ async function prepare(db: Db, n: number): Promise<{ contestId: string; reader: 
       await tx.execute(sql`select set_config('session_replication_role', 'replica', true) where current_setting('is_superuser') = 'on'`);
       await tx.execute(sql`
         with s as (select array_agg(id order by id) as ids, array_agg(class_id order by id) as classes, count(*)::int as n from students where org_id = ${school.id})
-        insert into activity_records (org_id, student_id, class_id, kind, ref_id, item, value, measured_at, source, submitted_by, client_id, invalid)
+        insert into activity_records (org_id, student_id, class_id, kind, ref_id, item, value, measured_at, school_year, source, submitted_by, client_id, invalid)
         select ${school.id}, s.ids[g % s.n + 1], s.classes[g % s.n + 1], 'contest', ${c.id}, 'rope1min', 60 + (g::bigint * 7919) % 180,
-          now() - ((g % 1209600) || ' seconds')::interval, 'app', ${user.id}, 'bench-' || g, g % 97 = 0
-        from s, generate_series(${from}::int, ${to}::int) g`);
+          t.at, extract(year from (t.at at time zone 'Asia/Shanghai') - interval '7 months')::int, 'app', ${user.id}, 'bench-' || g, g % 97 = 0
+        from s, generate_series(${from}::int, ${to}::int) g, lateral (select now() - ((g % 1209600) || ' seconds')::interval as at) t`);
     });
   }
   console.log(`  ${n.toLocaleString('en')} entries inserted (roll-up by trigger) in ${((performance.now() - t) / 1000).toFixed(1)} s`);

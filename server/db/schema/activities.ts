@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, doublePrecision, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, index, integer, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { ACTIVITY_KINDS, ACTIVITY_SOURCES } from '../../../src/domain/activities/items';
 import { users } from './auth';
 import { files } from './files';
@@ -18,11 +18,21 @@ const at = (name: string) => timestamp(name, { withTimezone: true });
  *
  * Idempotency: a device or app user sends its own record id (`client_id`); the pair (sender, client_id) is unique, so a
  * resent batch creates nothing new. The sender is the device for device records and the submitting user otherwise.
+ * Partitioned by school year (docs/decisions/064-partitions-by-school-year.md): the unique index holds the partition
+ * key, (sender, client_id, school_year); a resend carries the same `measured_at`, so the same year, and the ingest
+ * looks for a resend whose time moved to another year (server/modules/ingest/ingest.service.ts).
  */
 export const activityRecords = pgTable(
   'activity_records',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuid('id').defaultRandom().notNull(),
+    /**
+     * The start year of the school year `measured_at` falls in (China days, 1 August to 1 August: schoolYearOf in
+     * server/db/school-year-partitions.ts): the partition key. Every writer sets it; a CHECK constraint refuses a row
+     * whose year is not its time's (custom SQL `activity_records_school_year_partitions`, which drops this default:
+     * it only serves the generated ADD COLUMN on a filled table).
+     */
+    schoolYear: smallint('school_year').notNull().default(0),
     orgId: uuid('org_id').notNull().references(() => orgs.id),
     studentId: uuid('student_id').notNull().references(() => students.id),
     /** The student's class when the value was measured (students move on; records stay where they were). */
@@ -52,7 +62,9 @@ export const activityRecords = pgTable(
     invalidBy: uuid('invalid_by').references(() => users.id),
   },
   (t) => [
-    uniqueIndex('activity_records_sender_client_uq').on(t.senderKey, t.clientId),
+    // A partitioned table's keys hold the partition key: the primary key is (id, school_year), declared by the custom
+    // SQL (drizzle-kit cannot change a primary key without a hand edit, as for physique_results).
+    uniqueIndex('activity_records_sender_client_uq').on(t.senderKey, t.clientId, t.schoolYear),
     index('activity_records_org_time_idx').on(t.orgId, t.measuredAt),
     index('activity_records_ref_idx').on(t.kind, t.refId, t.studentId),
     index('activity_records_student_item_idx').on(t.studentId, t.item, t.measuredAt),

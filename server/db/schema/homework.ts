@@ -1,6 +1,5 @@
 import { date, doublePrecision, index, integer, pgTable, primaryKey, smallint, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { INTENSITIES, TASK_CYCLES } from '../../../src/domain/homework/homework';
-import { activityRecords } from './activities';
 import { users } from './auth';
 import { orgs } from './orgs';
 import { classes, students } from './school';
@@ -68,9 +67,11 @@ export const homeworkItems = pgTable(
 export const homeworkReviews = pgTable(
   'homework_reviews',
   {
-    recordId: uuid('record_id')
-      .primaryKey()
-      .references(() => activityRecords.id, { onDelete: 'cascade' }),
+    // The reference to the record, (record_id, school_year) → activity_records (id, school_year) ON DELETE CASCADE, is
+    // declared by the custom SQL `activity_records_school_year_partitions` after the primary key it points at.
+    recordId: uuid('record_id').primaryKey(),
+    /** The record's school year (activity_records.school_year): the reference names the record's whole key. The default only serves the migration. */
+    schoolYear: smallint('school_year').notNull().default(0),
     homeworkId: uuid('homework_id')
       .notNull()
       .references(() => homeworks.id, { onDelete: 'cascade' }),

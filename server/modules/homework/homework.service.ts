@@ -418,8 +418,8 @@ export async function submissionPage(db: DbOrTx, reader: HomeworkReader, id: str
  */
 export async function reviewSubmission(tx: Tx, actor: Actor, recordId: string, body: VideoReview, now: Date): Promise<{ before: unknown; after: { recordId: string; verdict: string; reason: string | null } }> {
   const scope = await classScopeOf(tx, actor);
-  const { rows } = await tx.execute<{ id: string; homeworkId: string; fileId: string | null; fileAt: Date | string | null; verdict: string | null; reason: string | null }>(sql`
-    select r.id, r.ref_id as "homeworkId", f.id as "fileId", f.created_at as "fileAt", rv.verdict, rv.reason
+  const { rows } = await tx.execute<{ id: string; schoolYear: number; homeworkId: string; fileId: string | null; fileAt: Date | string | null; verdict: string | null; reason: string | null }>(sql`
+    select r.id, r.school_year as "schoolYear", r.ref_id as "homeworkId", f.id as "fileId", f.created_at as "fileAt", rv.verdict, rv.reason
     from activity_records r join homeworks h on h.id = r.ref_id
       left join files f on f.id = r.video_file_id and f.deleted_at is null
       left join homework_reviews rv on rv.record_id = r.id
@@ -434,13 +434,13 @@ export async function reviewSubmission(tx: Tx, actor: Actor, recordId: string, b
   const reason = body.verdict === 'invalid' ? body.reason : null;
   await tx
     .insert(homeworkReviews)
-    .values({ recordId, homeworkId: rec.homeworkId, verdict: body.verdict, reason, reviewedBy: actor.userId, reviewedAt: now })
+    .values({ recordId, schoolYear: rec.schoolYear, homeworkId: rec.homeworkId, verdict: body.verdict, reason, reviewedBy: actor.userId, reviewedAt: now })
     .onConflictDoUpdate({ target: homeworkReviews.recordId, set: { verdict: body.verdict, reason, reviewedBy: actor.userId, reviewedAt: now } });
   const invalid = body.verdict === 'invalid';
   await tx
     .update(activityRecords)
     .set({ invalid, invalidReason: reason, invalidAt: invalid ? now : null, invalidBy: invalid ? actor.userId : null })
-    .where(eq(activityRecords.id, recordId));
+    .where(and(eq(activityRecords.id, recordId), eq(activityRecords.schoolYear, rec.schoolYear)));
   return { before: { verdict: rec.verdict, reason: rec.reason }, after: { recordId, verdict: body.verdict, reason } };
 }
 
@@ -453,8 +453,8 @@ export async function expireHomeworkVideos(db: Db, now: Date, keepMonths?: numbe
   const months = keepMonths ?? (await homeworkVideoMonths(db));
   const at = sql`${now.toISOString()}::timestamptz`;
   return db.transaction(async (tx) => {
-    const { rows } = await tx.execute<{ id: string; refId: string; fileId: string }>(sql`
-      select r.id, r.ref_id as "refId", r.video_file_id as "fileId" from activity_records r
+    const { rows } = await tx.execute<{ id: string; schoolYear: number; refId: string; fileId: string }>(sql`
+      select r.id, r.school_year as "schoolYear", r.ref_id as "refId", r.video_file_id as "fileId" from activity_records r
         join files f on f.id = r.video_file_id
         join homeworks h on h.id = r.ref_id
       where r.kind = 'homework' and f.created_at + ${keepSql(months)} <= ${at}
@@ -467,7 +467,7 @@ export async function expireHomeworkVideos(db: Db, now: Date, keepMonths?: numbe
     )}`);
     await tx
       .insert(homeworkReviews)
-      .values(rows.map((r) => ({ recordId: r.id, homeworkId: r.refId, videoExpiredAt: now })))
+      .values(rows.map((r) => ({ recordId: r.id, schoolYear: r.schoolYear, homeworkId: r.refId, videoExpiredAt: now })))
       .onConflictDoUpdate({ target: homeworkReviews.recordId, set: { videoExpiredAt: now } });
     await tx.execute(sql`update activity_records set video_file_id = null where ${inIds(sql`id`, ids)}`);
     return rows.length;

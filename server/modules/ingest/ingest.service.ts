@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { PgliteTransaction } from 'drizzle-orm/pglite';
-import { judgeRecord, type IngestRecord, type IngestResult, type IngestSummary, type Refusal } from '@/domain/activities/ingest';
+import { CLOCK_SKEW_MS, INGEST_MAX_AGE_DAYS, judgeRecord, type IngestRecord, type IngestResult, type IngestSummary, type Refusal } from '@/domain/activities/ingest';
 import type { Tx } from '../../db/client';
 import { RESTORE_FK_TRIGGERS, SKIP_FK_TRIGGERS } from '../../db/replication-role';
+import { schoolYearOf } from '../../db/school-year-partitions';
 import { files } from '../../db/schema/files';
 import { refCheckOf } from '../activities/ref-checks';
 import { consentedStudents } from '../consent/consent.service';
@@ -39,6 +40,8 @@ interface Columns {
   clientId: string[];
 }
 interface ActivityColumns extends Columns {
+  /** The school year of measuredAt: the partition key (docs/decisions/064-partitions-by-school-year.md). */
+  schoolYear: number[];
   kind: string[];
   refId: (string | null)[];
   durationS: (number | null)[];
@@ -47,6 +50,9 @@ interface ActivityColumns extends Columns {
 const columns = (): Columns => ({ id: [], orgId: [], studentId: [], classId: [], item: [], value: [], measuredAt: [], clientId: [] });
 
 type Translate = (key: string, params?: Record<string, unknown>) => string;
+
+/** The first key of a sender's advisory lock (its second is the sender's hash), see ingestBatch. */
+const SENDER_LOCK = 16;
 
 /** Whether a batch must lock what it references (see studentsOf). */
 const locksReferences = (tx: Tx) => !(tx instanceof PgliteTransaction);
@@ -126,7 +132,7 @@ export async function ingestBatch(tx: Tx, sender: Sender, records: readonly Inge
   );
   const seen = new Set<string>();
   const cache = new Map<string, unknown>();
-  const activities: ActivityColumns = { ...columns(), kind: [], refId: [], durationS: [], videoFileId: [] };
+  const activities: ActivityColumns = { ...columns(), schoolYear: [], kind: [], refId: [], durationS: [], videoFileId: [] };
   const tests = columns();
   const push = (to: Columns, student: Student, r: IngestRecord, measuredAt: Date) => {
     // Ids made here rather than by the column default: gen_random_uuid() opens /dev/urandom once per row in PGlite.
@@ -182,6 +188,7 @@ export async function ingestBatch(tx: Tx, sender: Sender, records: readonly Inge
         }
       }
       push(activities, student, r, measuredAt);
+      activities.schoolYear.push(schoolYearOf(measuredAt.getTime()));
       activities.kind.push(r.kind);
       activities.refId.push(r.refId ?? null);
       activities.durationS.push(r.durationS ?? null);
@@ -205,12 +212,27 @@ export async function ingestBatch(tx: Tx, sender: Sender, records: readonly Inge
     const { rows: replica } = await tx.execute(sql.raw(SKIP_FK_TRIGGERS));
     if (activities.id.length > 0) {
       const a = activities;
+      // The unique index holds the school year (the partition key), and a resend carries the same measured_at, so the
+      // same year. A resend whose time moved into another school year can only happen while the ingest window
+      // (INGEST_MAX_AGE_DAYS back, CLOCK_SKEW_MS ahead) spans two school years (August to October): then the sender's
+      // batches take a lock of their own (two concurrent ones would not see each other's rows) and a record already
+      // stored in the window's other year is a duplicate too (docs/decisions/064-partitions-by-school-year.md).
+      const windowYears = [...new Set([schoolYearOf(now.getTime() - INGEST_MAX_AGE_DAYS * 86_400_000), schoolYearOf(now.getTime() + CLOCK_SKEW_MS)])];
+      const acrossYears = windowYears.length > 1;
+      if (acrossYears) await tx.execute(sql`select pg_advisory_xact_lock(${SENDER_LOCK}::int, hashtext(${senderKey}))`);
       await storedIds(sql`
         with ins as (
-          insert into activity_records (id, org_id, student_id, class_id, kind, ref_id, item, value, duration_s, measured_at, client_id, video_file_id, received_at, source, device_id, submitted_by)
+          insert into activity_records (id, org_id, student_id, class_id, kind, ref_id, item, value, duration_s, measured_at, client_id, video_file_id, school_year, received_at, source, device_id, submitted_by)
           select r.*, ${now}, ${sender.source}, ${sender.source === 'device' ? sender.deviceId : null}::uuid, ${sender.source === 'app' ? sender.userId : null}::uuid
           from unnest(${p(a.id)}::uuid[], ${p(a.orgId)}::uuid[], ${p(a.studentId)}::uuid[], ${p(a.classId)}::uuid[], ${p(a.kind)}::text[], ${p(a.refId)}::uuid[],
-            ${p(a.item)}::text[], ${p(a.value)}::double precision[], ${p(a.durationS)}::integer[], ${p(a.measuredAt)}::timestamptz[], ${p(a.clientId)}::text[], ${p(a.videoFileId)}::uuid[]) r
+            ${p(a.item)}::text[], ${p(a.value)}::double precision[], ${p(a.durationS)}::integer[], ${p(a.measuredAt)}::timestamptz[], ${p(a.clientId)}::text[], ${p(a.videoFileId)}::uuid[],
+            ${p(a.schoolYear)}::smallint[]) r(id, org_id, student_id, class_id, kind, ref_id, item, value, duration_s, measured_at, client_id, video_file_id, school_year)
+          ${
+            acrossYears
+              ? sql`where not exists (select 1 from activity_records o where o.sender_key = ${senderKey}::uuid and o.client_id = r.client_id
+                  and o.school_year = any(${p(windowYears)}::smallint[]) and o.school_year <> r.school_year)`
+              : sql``
+          }
           on conflict do nothing
           returning client_id)
         select json_agg(client_id)::text as ids from ins`);

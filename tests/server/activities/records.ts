@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { ActivityKind } from '@/domain/activities/items';
 import type { DbOrTx } from '../../../server/db/client';
+import { schoolYearOf } from '../../../server/db/school-year-partitions';
 import { activityRecords } from '../../../server/db/schema/activities';
 import { users } from '../../../server/db/schema/auth';
 import { students } from '../../../server/db/schema/school';
@@ -31,6 +32,7 @@ export async function insertRecords(db: DbOrTx, records: readonly TestRecord[]):
     const [s] = await db.select({ orgId: students.orgId, classId: students.classId }).from(students).where(eq(students.id, id));
     where.set(id, s);
   }
+  const now = new Date();
   const rows = await db
     .insert(activityRecords)
     .values(
@@ -42,7 +44,8 @@ export async function insertRecords(db: DbOrTx, records: readonly TestRecord[]):
         refId: r.refId ?? null,
         item: r.item,
         value: r.value,
-        measuredAt: r.measuredAt ?? new Date(),
+        measuredAt: r.measuredAt ?? now,
+        schoolYear: schoolYearOf((r.measuredAt ?? now).getTime()),
         source: r.source ?? 'console',
         submittedBy: sender.id,
         clientId: randomUUID(),

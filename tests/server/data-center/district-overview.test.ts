@@ -4,6 +4,7 @@ import type { Envelope } from '@/domain/api';
 import { ORG_TYPE } from '@/domain/constants';
 import type { SchoolView } from '@/domain/data-center/types';
 import type { DistrictOverview } from '@/domain/data-center/district';
+import { schoolYearOf } from '../../../server/db/school-year-partitions';
 import { activityRecords } from '../../../server/db/schema/activities';
 import { users } from '../../../server/db/schema/auth';
 import { orgs } from '../../../server/db/schema/orgs';
@@ -81,6 +82,7 @@ describe('district overview', () => {
       submittedBy: teacher.id,
       clientId: `district-test-${kind}-${i}-${extra.invalid ? 'x' : ''}${extra.measuredAt ? 'old' : ''}`,
       ...extra,
+      schoolYear: schoolYearOf((extra.measuredAt ?? inYear).getTime()),
     });
     await t.db.insert(activityRecords).values([
       row(0, 'homework'),
@@ -155,6 +157,7 @@ describe('district overview', () => {
       item: 'ropeSkip',
       value: 100,
       measuredAt: at[i % at.length],
+      schoolYear: schoolYearOf(at[i % at.length].getTime()),
       source: 'console' as const,
       submittedBy: teacher.id,
       clientId: `participation-${i}`,
