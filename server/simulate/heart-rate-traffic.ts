@@ -1,7 +1,7 @@
 // HTTP only (no database): the fleet drives the app in-process with it, the live mode and end-to-end tests drive a
 // running server with it.
 import type { Random } from '../seed/people';
-import { generateLesson, type GeneratedSample, type HeartRateStudent, type LessonStyle } from './heart-rate';
+import { generateLesson, type GeneratedLesson, type GeneratedSample, type HeartRateStudent, type LessonStyle } from './heart-rate';
 import { deviceAuth, type DeviceCredentials, type Send } from './traffic';
 
 /**
@@ -130,16 +130,27 @@ export async function sendPastLesson(
 
 /**
  * Keeps one lesson in progress in real time: opens it `backfillMinutes` ago (the hub joins late and sends what its
- * bands stored in one go, so the danger run of the main part comes within a minute or two), then posts the bands'
- * samples every HUB_INTERVAL_S seconds (the danger run, silent band and artefacts included) and, when its `minutes`
- * are over, closes it and opens the next. Runs until `stop` resolves; calls `onLesson` with each lesson's id.
+ * bands stored in one go, so the danger run of the main part comes within minutes), then posts the bands' samples
+ * every HUB_INTERVAL_S seconds (the danger run, silent band and artefacts included) and, when its `minutes` are over,
+ * closes it and opens the next. With `alertsIn`, the first lesson's danger run and silent band begin that many seconds
+ * after the hub joined (so both alerts come within about a minute of it: DANGER_SUSTAIN_S above the threshold, and
+ * SILENT_AFTER_S without a sample). Runs until `stop` resolves; calls `onLesson` with each lesson's id and what it
+ * scripted (which band crosses the danger threshold and which goes silent, and when).
  */
 export async function runLiveLessons(
   send: Send,
   hub: DeviceCredentials,
   cls: HeartRateClass,
   rnd: Random,
-  opts: { minutes: number; backfillMinutes?: number; stop: Promise<unknown>; onLesson?: (lessonId: string) => void; now?: () => number; sleep?: (ms: number) => Promise<void> },
+  opts: {
+    minutes: number;
+    backfillMinutes?: number;
+    alertsIn?: number;
+    stop: Promise<unknown>;
+    onLesson?: (lessonId: string, script: Pick<GeneratedLesson, 'danger' | 'silent'>) => void;
+    now?: () => number;
+    sleep?: (ms: number) => Promise<void>;
+  },
   tally: HeartRateTally,
 ): Promise<void> {
   const now = opts.now ?? Date.now;
@@ -147,14 +158,16 @@ export async function runLiveLessons(
   let stopped = false;
   void opts.stop.then(() => (stopped = true));
   let backfill = opts.backfillMinutes ?? 0;
+  let alertsAt = opts.alertsIn === undefined ? undefined : backfill * 60 + Math.round(opts.alertsIn);
   while (!stopped) {
     const startedAt = Math.floor(now() / 1000) * 1000 - backfill * 60_000;
     backfill = 0;
     const worn = wearers(cls, rnd);
     const lessonId = await openHeartRateLesson(send, hub, cls, worn, { clientId: `live-${startedAt}`, startedAt });
     tally.lessons++;
-    opts.onLesson?.(lessonId);
-    const lesson = generateLesson({ seed: rnd.int(1, 2 ** 31), startedAt, minutes: opts.minutes, students: worn, intensity: true, danger: true, silentBand: true, artefacts: true });
+    const lesson = generateLesson({ seed: rnd.int(1, 2 ** 31), startedAt, minutes: opts.minutes, students: worn, intensity: true, danger: true, silentBand: true, artefacts: true, dangerAt: alertsAt, silentAt: alertsAt });
+    alertsAt = undefined;
+    opts.onLesson?.(lessonId, { danger: lesson.danger, silent: lesson.silent });
     const end = startedAt + opts.minutes * 60_000;
     let sent = 0;
     while (!stopped) {

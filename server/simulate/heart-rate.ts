@@ -46,6 +46,12 @@ export interface HeartRateLessonPlan {
   danger?: boolean;
   /** One band sends a 250 (out of range) and a 70 bpm jump, both to be dropped. */
   artefacts?: boolean;
+  /**
+   * When the danger run and the silent band begin (s from the start, whole seconds), in place of the plan's choice
+   * (a drill of the main part; a few minutes into it): a live lesson puts them where a watcher is about to look.
+   */
+  dangerAt?: number;
+  silentAt?: number;
   /** Generate only samples before this instant (a lesson in progress). */
   until?: number;
   /**
@@ -162,9 +168,10 @@ export function generateLesson(plan: HeartRateLessonPlan): GeneratedLesson {
   if (plan.danger && students.length > 0) {
     const who = students.reduce((a, b) => (b.fitness < a.fitness ? b : a));
     const drill = drills.find((d) => d.from >= WARM_UP_MINUTES * 60 + 300 && d.to - d.from >= 60) ?? drills.find((d) => d.to - d.from >= 60) ?? drills[0];
-    if (drill) {
+    const at = plan.dangerAt ?? drill?.from;
+    if (at !== undefined) {
       const dangerBpm = zoneThresholds(who.age).danger;
-      danger = { band: who.band, studentId: who.studentId, dangerBpm, from: plan.startedAt + drill.from * 1000, to: plan.startedAt + (drill.from + DANGER_PUSH_S) * 1000 };
+      danger = { band: who.band, studentId: who.studentId, dangerBpm, from: plan.startedAt + at * 1000, to: plan.startedAt + (at + DANGER_PUSH_S) * 1000 };
     }
   }
   let silent: GeneratedLesson['silent'] = null;
@@ -172,7 +179,8 @@ export function generateLesson(plan: HeartRateLessonPlan): GeneratedLesson {
   if (plan.silentBand && others.length > 0) {
     const who = others[rnd.int(0, others.length - 1)];
     const mainFrom = Math.min(seconds, WARM_UP_MINUTES * 60);
-    const start = Math.min(Math.max(0, seconds - SILENT_S - 60), mainFrom + rnd.int(120, 480));
+    const planned = Math.min(Math.max(0, seconds - SILENT_S - 60), mainFrom + rnd.int(120, 480));
+    const start = plan.silentAt ?? planned;
     silent = { band: who.band, studentId: who.studentId, from: plan.startedAt + start * 1000, to: plan.startedAt + (start + SILENT_S) * 1000 };
   }
   // Artefacts on a band of neither, in the main part: a 250 in place of a sample, and a jump one second after another.

@@ -11,7 +11,8 @@ import { simulateInProcess } from './run';
  * DATABASE_URL; a PGlite directory must not be in use by a running server). Seeds the demo first on an empty database.
  *
  * `npm run simulate -- --live-lesson --url http://127.0.0.1:8080 --serial TY21HUB1 --secret <the hub's secret>`: keeps
- * one heart-rate lesson in progress on a running server (server/simulate/live.ts) until stopped (Ctrl-C).
+ * one heart-rate lesson in progress on a running server (server/simulate/live.ts) until stopped (Ctrl-C); with
+ * `--alerts-in 30` its danger run and silent band begin 30 s after it joins, so both alerts come within two minutes.
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -28,11 +29,14 @@ async function main(): Promise<void> {
       minutes: { type: 'string', default: '40' },
       backfill: { type: 'string', default: '12' },
       age: { type: 'string', default: '13' },
+      'alerts-in': { type: 'string' },
     },
   });
   if (values['live-lesson']) {
     const { runLive } = await import('./live');
     if (!values.url || !values.serial || !values.secret) throw new Error('--live-lesson needs --url, --serial and --secret (issue the hub’s secret on the device screen)');
+    const alertsIn = values['alerts-in'] === undefined ? undefined : Number(values['alerts-in']);
+    if (alertsIn !== undefined && !(Number.isInteger(alertsIn) && alertsIn >= 0)) throw new Error('--alerts-in must be a whole number of seconds from 0');
     await runLive({
       url: values.url,
       credentials: { serialNo: values.serial, secret: values.secret },
@@ -40,6 +44,7 @@ async function main(): Promise<void> {
       minutes: Number(values.minutes),
       backfillMinutes: Number(values.backfill),
       age: Number(values.age),
+      alertsIn,
       ...(values.seed ? { seed: Number(values.seed) } : {}),
     });
     return;

@@ -119,6 +119,13 @@ export interface ListScreenProps<T extends RowData, F extends ListFilters> {
    * description and toolbar sit in the card's header instead of a page header. The title is the page's by default.
    */
   section?: { title?: ReactNode };
+  /**
+   * `false` for a list the server answers whole (its latest N, e.g. the retention runs): no pager, since there is no
+   * other page to show.
+   */
+  paged?: boolean;
+  /** Replaces the table's default empty state (e.g. why the list is empty yet). */
+  empty?: ReactNode;
   'data-testid'?: string;
 }
 
@@ -149,6 +156,8 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
   phone,
   views = [],
   section,
+  paged = true,
+  empty,
   'data-testid': testId,
 }: ListScreenProps<T, F>) {
   const { t } = useTranslation(['components', 'menus', 'listSettings']);
@@ -386,9 +395,10 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
           data={records}
           rowKey={rowKey}
           loading={query.isFetching}
-          pagination={state.pagination(page?.total ?? 0)}
+          pagination={paged ? state.pagination(page?.total ?? 0) : undefined}
           settings={columnSettings.resolved}
           phone={phone}
+          empty={empty}
         />
       )}
     </>

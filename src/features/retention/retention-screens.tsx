@@ -66,7 +66,6 @@ export function RetentionScreen({ family }: { family: RetentionFamily }) {
   const { t } = useTranslation('retention');
   const access = usePageAccess(retentionKey(family));
   const schedule = useRetentionSchedule(family);
-  const runs = useRetentionRuns(family);
   const [editing, setEditing] = useState(false);
   const canEdit = access.can('edit') && schedule.data?.canEdit === true;
   const accessLogReader = usePageAccess(`${family}.system.accessLog`).can('view');
@@ -95,17 +94,7 @@ export function RetentionScreen({ family }: { family: RetentionFamily }) {
           </QueryState>
         </CardContent>
       </Card>
-      <Card>
-        <CardHeader>
-          <CardTitle>{t('runs')}</CardTitle>
-          <p className="text-sm text-muted-foreground">{t('runsHint')}</p>
-        </CardHeader>
-        <CardContent>
-          <QueryState query={runs} data={runs.data}>
-            {(page) => <RunsTable family={family} runs={page.records} />}
-          </QueryState>
-        </CardContent>
-      </Card>
+      <RunsList family={family} />
       {accessLogReader ? <AccessLogArchives family={family} /> : null}
       {editing && schedule.data ? <ScheduleDialog family={family} schedule={schedule.data} open={editing} onOpenChange={setEditing} /> : null}
     </div>
@@ -156,132 +145,138 @@ function ScheduleTable({ schedule }: { schedule: RetentionSchedule }) {
   );
 }
 
-function RunsTable({ family, runs }: { family: RetentionFamily; runs: readonly RetentionRunRow[] }) {
+const runCol = createDataTableColumnHelper<RetentionRunRow>();
+
+/** A download's failure as a toast, unless already shown (an approval request opens the shell's dialog: src/lib/export-approval.ts). */
+const saving = (file: Promise<void>) =>
+  void file.catch((error: unknown) => {
+    if (!alreadyShown(error)) toast.warning(error instanceof Error ? error.message : String(error));
+  });
+const archiveCol = createDataTableColumnHelper<AccessLogArchiveRow>();
+
+/**
+ * The latest runs (the server answers its last RETENTION_RUNS_SHOWN whole: no pager), with the rows each category's
+ * step removed (its cut-off on hover) and the operation-log archives it made, for those who may read the log.
+ */
+function RunsList({ family }: { family: RetentionFamily }) {
   const { t } = useTranslation('retention');
-  if (runs.length === 0) return <p className="py-6 text-center text-sm text-muted-foreground">{t('noRuns')}</p>;
-  return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-sm" data-testid="retention-runs">
-        <thead className="text-left text-muted-foreground">
-          <tr className="border-b">
-            <th className="py-2 pr-4 font-medium whitespace-nowrap">{t('column.startedAt')}</th>
-            {RETENTION_KEYS.map((key) => (
-              <th key={key} className="py-2 pr-4 text-right font-medium">
-                {t(`category.${key}`)}
-              </th>
-            ))}
-            <th className="py-2 pr-4 font-medium">{t('column.archives')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {runs.map((run) => (
-            <tr key={run.id} className="border-b align-top last:border-0">
-              <td className="py-2 pr-4 whitespace-nowrap tabular-nums">
-                {when(run.startedAt)}
-                {run.finishedAt ? null : <Badge variant="secondary" className="ml-2">{t('running')}</Badge>}
-              </td>
-              {RETENTION_KEYS.map((key) => {
-                const item = run.items.find((i) => i.category === key);
+  const runs = useRetentionRuns(family);
+  const state = useListState<Record<string, never>>([]);
+  const columns = useMemo(
+    () =>
+      runCol.columns([
+        runCol.accessor('startedAt', {
+          header: t('column.startedAt'),
+          cell: ({ row }) => (
+            <span className="whitespace-nowrap tabular-nums">
+              {when(row.original.startedAt)}
+              {row.original.finishedAt ? null : <Badge variant="secondary" className="ml-2">{t('running')}</Badge>}
+            </span>
+          ),
+        }),
+        ...RETENTION_KEYS.map((key) =>
+          runCol.display({
+            id: key,
+            header: t(`category.${key}`),
+            meta: { align: 'right' },
+            cell: ({ row }) => {
+              const item = row.original.items.find((i) => i.category === key);
+              if (!item) return '–';
+              return item.error ? (
+                <span className="text-destructive" title={item.error}>
+                  {t('failed')}
+                </span>
+              ) : (
+                <span className="tabular-nums" title={t('cutoff', { date: day(item.cutoff) })}>
+                  {item.rows}
+                </span>
+              );
+            },
+          }),
+        ),
+        runCol.accessor('archives', {
+          header: t('column.archives'),
+          cell: ({ getValue }) => (
+            <div className="grid gap-1">
+              {getValue().map((a) => {
+                const org = a.orgName ?? t('platformChain');
                 return (
-                  <td key={key} className="py-2 pr-4 text-right tabular-nums">
-                    {item ? (
-                      item.error ? (
-                        <span className="text-destructive" title={item.error}>
-                          {t('failed')}
-                        </span>
-                      ) : (
-                        <span title={t('cutoff', { date: day(item.cutoff) })}>{item.rows}</span>
-                      )
-                    ) : (
-                      '–'
-                    )}
-                  </td>
+                  <Button key={a.id} variant="link" size="sm" className="h-auto justify-start p-0" onClick={() => saving(downloadArchive(family, a.id, `audit-${org}-${a.fromSeq}-${a.toSeq}.jsonl`))}>
+                    <Download aria-hidden />
+                    {t('archive', { org, from: a.fromSeq, to: a.toSeq, rows: a.rows })}
+                  </Button>
                 );
               })}
-              <td className="py-2 pr-4">
-                <div className="grid gap-1">
-                  {run.archives.map((a) => {
-                    const name = `audit-${a.orgName ?? t('platformChain')}-${a.fromSeq}-${a.toSeq}.jsonl`;
-                    return (
-                      <Button key={a.id} variant="link" size="sm" className="h-auto justify-start p-0" onClick={() => void downloadArchive(family, a.id, name)}>
-                        <Download aria-hidden />
-                        {t('archive', { org: a.orgName ?? t('platformChain'), from: a.fromSeq, to: a.toSeq, rows: a.rows })}
-                      </Button>
-                    );
-                  })}
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+            </div>
+          ),
+        }),
+      ]),
+    [t, family],
+  );
+  return (
+    <ListScreen
+      pageKey={retentionKey(family)}
+      section={{ title: t('runs') }}
+      description={t('runsHint')}
+      state={state}
+      filters={[]}
+      query={runs}
+      columns={columns}
+      rowKey="id"
+      paged={false}
+      empty={t('noRuns')}
+      phone={{ mode: 'scroll' }}
+      data-testid="retention-runs"
+    />
   );
 }
 
 /**
  * The access log's archives (docs/decisions/062-access-log.md): one per day the retention run archived and dropped,
  * with period, rows, size and when it was made. Every organisation's requests are in them (user ids, IPs): the server
- * lists them to platform operators only, and a download above the export threshold goes through an approval (the
- * request dialog opens on the server's refusal), like the logs' exports.
+ * lists them to platform operators only (its latest ACCESS_LOG_ARCHIVES_SHOWN, whole), and a download above the export
+ * threshold goes through an approval (the request dialog opens on the server's refusal), like the logs' exports.
  */
 function AccessLogArchives({ family }: { family: RetentionFamily }) {
   const { t } = useTranslation('retention');
   const archives = useAccessLogArchives(family, true);
+  const state = useListState<Record<string, never>>([]);
   const at = useDateTime('short');
-  // A refusal that needs an approval opens the shell's request dialog (src/lib/export-approval.ts); other failures toast.
-  const get = (a: AccessLogArchiveRow) =>
-    void downloadAccessLogArchive(family, a.id).catch((error: unknown) => {
-      if (!alreadyShown(error)) toast.warning(error instanceof Error ? error.message : String(error));
-    });
+  const columns = useMemo(
+    () =>
+      archiveCol.columns([
+      archiveCol.display({ id: 'period', header: t('accessArchives.period'), cell: ({ row }) => <span className="whitespace-nowrap tabular-nums">{period(row.original, t, at)}</span> }),
+      archiveCol.accessor('rows', { header: t('accessArchives.rows'), meta: { align: 'right' }, cell: ({ getValue }) => <span className="tabular-nums">{getValue().toLocaleString()}</span> }),
+      archiveCol.accessor('size', { header: t('accessArchives.size'), meta: { align: 'right' }, cell: ({ getValue }) => <span className="tabular-nums">{formatBytes(getValue())}</span> }),
+      archiveCol.accessor('createdAt', { header: t('accessArchives.createdAt'), cell: ({ getValue }) => <span className="whitespace-nowrap tabular-nums">{at(getValue())}</span> }),
+      archiveCol.display({
+        id: 'download',
+        header: t('accessArchives.download'),
+        cell: ({ row }) => (
+          <Button variant="link" size="sm" className="h-auto p-0" onClick={() => saving(downloadAccessLogArchive(family, row.original.id))} data-testid="access-log-archive-download">
+            <Download aria-hidden />
+            {t('accessArchives.download')}
+          </Button>
+        ),
+      }),
+      ]),
+    [t, at, family],
+  );
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>{t('accessArchives.title')}</CardTitle>
-        <p className="text-sm text-muted-foreground">{t('accessArchives.hint')}</p>
-      </CardHeader>
-      <CardContent>
-        <QueryState query={archives} data={archives.data}>
-          {(page) =>
-            page.records.length === 0 ? (
-              <p className="py-6 text-center text-sm text-muted-foreground">{t('accessArchives.none')}</p>
-            ) : (
-              <div className="overflow-x-auto">
-                <table className="w-full text-sm" data-testid="access-log-archives">
-                  <thead className="text-left text-muted-foreground">
-                    <tr className="border-b">
-                      <th className="py-2 pr-4 font-medium">{t('accessArchives.period')}</th>
-                      <th className="py-2 pr-4 text-right font-medium">{t('accessArchives.rows')}</th>
-                      <th className="py-2 pr-4 text-right font-medium">{t('accessArchives.size')}</th>
-                      <th className="py-2 pr-4 font-medium">{t('accessArchives.createdAt')}</th>
-                      <th className="py-2 pr-4 font-medium">
-                        <span className="sr-only">{t('accessArchives.download')}</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {page.records.map((a) => (
-                      <tr key={a.id} className="border-b last:border-0" data-archive={a.id}>
-                        <td className="py-2 pr-4 whitespace-nowrap tabular-nums">{period(a, t, at)}</td>
-                        <td className="py-2 pr-4 text-right tabular-nums">{a.rows.toLocaleString()}</td>
-                        <td className="py-2 pr-4 text-right tabular-nums">{formatBytes(a.size)}</td>
-                        <td className="py-2 pr-4 whitespace-nowrap tabular-nums">{at(a.createdAt)}</td>
-                        <td className="py-2 pr-4">
-                          <Button variant="link" size="sm" className="h-auto p-0" onClick={() => get(a)} data-testid="access-log-archive-download">
-                            <Download aria-hidden />
-                            {t('accessArchives.download')}
-                          </Button>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )
-          }
-        </QueryState>
-      </CardContent>
-    </Card>
+    <ListScreen
+      pageKey={retentionKey(family)}
+      section={{ title: t('accessArchives.title') }}
+      description={t('accessArchives.hint')}
+      state={state}
+      filters={[]}
+      query={archives}
+      columns={columns}
+      rowKey="id"
+      paged={false}
+      empty={t('accessArchives.none')}
+      phone={{ title: 'period', badge: false, fields: ['rows', 'size', 'createdAt', 'download'] }}
+      data-testid="access-log-archives"
+    />
   );
 }
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { DANGER_SUSTAIN_S } from '@/domain/lesson-load/alerts';
 import { bandBindingsSchema, heartRateBatchSchema, SAMPLE_BATCH_MAX } from '@/domain/lesson-load/samples';
 import { lessonCloseSchema, lessonOpenSchema } from '@/domain/lessons/lessons';
 import { createRandom } from '../../../server/seed/people';
-import { fitnessOf } from '../../../server/simulate/heart-rate';
+import { fitnessOf, type GeneratedLesson } from '../../../server/simulate/heart-rate';
 import { emptyTally, HUB_INTERVAL_S, runLiveLessons, sendPastLesson, type HeartRateClass } from '../../../server/simulate/heart-rate-traffic';
 import type { Send } from '../../../server/simulate/traffic';
 
@@ -104,5 +105,46 @@ describe('the simulated hub', { timeout: 30_000 }, () => {
     for (const b of live) expect(new Set(b.map((s) => s.at.slice(0, 19))).size).toBeLessThanOrEqual(HUB_INTERVAL_S);
     // Stopped mid-lesson: not closed.
     expect(calls.some((c) => c.url.endsWith('/close'))).toBe(false);
+  });
+});
+
+describe('the simulated hub, live with alertsIn', { timeout: 30_000 }, () => {
+  it('starts the danger run and the silent band that many seconds after it joins, and says which bands and when', async () => {
+    const { calls, send } = recorder();
+    const joined = Date.UTC(2026, 10, 23, 7, 0, 0);
+    let clock = joined;
+    let stop!: () => void;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const scripts: Pick<GeneratedLesson, 'danger' | 'silent'>[] = [];
+    let ticks = 0;
+    await runLiveLessons(
+      send,
+      { serialNo: 'TY21HUB1', secret: 's' },
+      cls,
+      createRandom(5),
+      {
+        minutes: 40,
+        backfillMinutes: 3,
+        alertsIn: 20,
+        stop: stopped,
+        onLesson: (_id, script) => scripts.push(script),
+        now: () => clock,
+        sleep: async (ms) => {
+          clock += ms;
+          if (++ticks === 36) stop();
+        },
+      },
+      emptyTally(),
+    );
+    const [{ danger, silent }] = scripts;
+    expect(danger?.from).toBe(joined + 20_000);
+    expect(silent?.from).toBe(joined + 20_000);
+    expect(silent?.band).not.toBe(danger?.band);
+    const samples = calls.filter((c) => c.url.endsWith('/heart-rate')).flatMap((c) => heartRateBatchSchema.parse(c.body).samples);
+    // Posted by the hub after it joined: the danger student above the threshold for DANGER_SUSTAIN_S, the silent band not at all.
+    const above = samples.filter((s) => s.band === danger!.band && s.bpm >= danger!.dangerBpm && Date.parse(s.at) >= joined);
+    expect(above.length).toBeGreaterThanOrEqual(DANGER_SUSTAIN_S);
+    const silentBand = samples.filter((s) => s.band === silent!.band).map((s) => Date.parse(s.at));
+    expect(Math.max(...silentBand.filter((at) => at < silent!.to))).toBe(joined + 19_000);
   });
 });
