@@ -451,7 +451,7 @@ async function measure(primaryUrl: string, replicaUrl: string | null): Promise<v
 }
 
 async function main(): Promise<void> {
-  console.log(`province bench: a city of ${Number(args.students).toLocaleString('en-US')} students in ${args.districts} districts on a PostgreSQL primary and replica; ${iterations} iterations after 3 warm-ups`);
+  console.log(`province bench: a city of ${Number(args.students).toLocaleString('en-US')} students in ${args.districts} districts on a PostgreSQL primary${args['primary-only'] ? ' alone' : ' and replica'}; ${iterations} iterations after 3 warm-ups`);
   line('uptime at start', uptime());
   let pair: ReturnType<typeof startReplicaPair> | null = null;
   let base = process.env.DATABASE_URL;
