@@ -1,10 +1,11 @@
-import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Page, PageQuery } from '@/domain/api';
 import { ACTIVITY_ITEMS } from '@/domain/activities/items';
 import { EXERCISE_EXPORT_MAX_ROWS, type ActivityOptions, type ExerciseRecordFilter, type ExerciseRecordRow, type ExerciseValidityBody } from '@/domain/activities/exercise-records';
 import type { Family } from '@/domain/menus/access';
 import { ORG_TIME_ZONE } from '@/domain/dates';
 import type { DbOrTx } from '../../db/client';
+import { schoolYearOf } from '../../db/school-year-partitions';
 import { activityRecords } from '../../db/schema/activities';
 import { orgs } from '../../db/schema/orgs';
 import { classes, colleges, grades, schoolYears, students } from '../../db/schema/school';
@@ -36,9 +37,12 @@ export function inReaderScope(reader: ActivityReader): SQL | undefined {
   );
 }
 
+/** The school year (partition key) of a China calendar day 'YYYY-MM-DD'. */
+const schoolYearOfDay = (day: string) => schoolYearOf(Date.parse(`${day}T12:00:00+08:00`));
+
 const localDay = sql`(${activityRecords.measuredAt} at time zone ${ORG_TIME_ZONE})::date`;
 
-function recordFilter(reader: ActivityReader, f: ExerciseRecordFilter): SQL | undefined {
+export function recordFilter(reader: ActivityReader, f: ExerciseRecordFilter): SQL | undefined {
   // A school year runs from September to August; a semester from its start to the end of the break after it.
   const year = f.schoolYearId ? sql`(select sy.start_year from school_years sy where sy.id = ${f.schoolYearId})` : null;
   return and(
@@ -46,6 +50,12 @@ function recordFilter(reader: ActivityReader, f: ExerciseRecordFilter): SQL | un
     inReaderScope(reader),
     f.orgId ? eq(activityRecords.orgId, f.orgId) : undefined,
     year ? sql`${localDay} between make_date(${year}, 9, 1) and make_date(${year} + 1, 8, 31)` : undefined,
+    // The same bounds on the partition key (docs/decisions/064-partitions-by-school-year.md): September to August spans
+    // the partitions of that year and the next (August is the next school year's first month); the scalar subquery is
+    // pruned when the statement starts, the days' years when it is planned.
+    year ? sql`${activityRecords.schoolYear} between ${year} and ${year} + 1` : undefined,
+    f.from ? gte(activityRecords.schoolYear, schoolYearOfDay(f.from)) : undefined,
+    f.to ? lte(activityRecords.schoolYear, schoolYearOfDay(f.to)) : undefined,
     f.semesterCode
       ? sql`exists (select 1 from semesters se join school_years sy on sy.id = se.school_year_id where se.org_id = ${activityRecords.orgId} and se.code = ${f.semesterCode} and ${localDay} between se.start_date and coalesce(se.break_end, se.end_date)${year ? sql` and sy.start_year = ${year}` : sql``})`
       : undefined,

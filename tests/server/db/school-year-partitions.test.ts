@@ -53,6 +53,8 @@ describe('the operation log partitioned by school year', () => {
       { table: 'audit_logs', startYear: 2032, partition: 'audit_logs_sy2032' },
       { table: 'physique_results', startYear: 2031, partition: 'physique_results_sy2031' },
       { table: 'physique_results', startYear: 2032, partition: 'physique_results_sy2032' },
+      { table: 'activity_records', startYear: 2031, partition: 'activity_records_sy2031' },
+      { table: 'activity_records', startYear: 2032, partition: 'activity_records_sy2032' },
     ]);
     // again: nothing new, the same answer
     expect(await ensureSchoolYearPartitions(t.db, new Date('2031-09-01T00:00:00+08:00'))).toEqual(made);
@@ -89,6 +91,8 @@ describe('the operation log partitioned by school year', () => {
       // the demo's school years made their results' partitions when they were created
       { table: 'physique_results', startYear: 2024, partition: 'physique_results_sy2024' },
       { table: 'physique_results', startYear: 2025, partition: 'physique_results_sy2025' },
+      { table: 'activity_records', startYear: 2024, partition: 'activity_records_sy2024' },
+      { table: 'activity_records', startYear: 2025, partition: 'activity_records_sy2025' },
     ]);
     await logAt('2024-10-08T09:00:00+08:00', '2025-03-02T09:00:00+08:00', '2025-10-09T09:00:00+08:00', '2026-03-01T09:00:00+08:00');
     await t.db.insert(auditLogs).values({ orgId, action: 'update', entity: 'class', entityId: 'probe now' });
