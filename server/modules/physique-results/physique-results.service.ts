@@ -24,6 +24,7 @@ import { isUuid } from '../../lib/ids';
 import { containsPattern } from '../../lib/query';
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import { xlsxStream } from '../../lib/spreadsheet/xlsx-stream';
+import { viewRows } from '../data-center/data-center.sql';
 import { getPlanInScope, planIdNotBinned } from '../test-plans/test-plans.service';
 import { countsInAggregates, inTenant, listedValid, rawOf, selectResults, toExportRow, toResultRow, type SelectedResult } from './physique-results.sql';
 import type { Family } from '@/domain/menus/access';
@@ -425,7 +426,9 @@ export function tiesOfPage(ties: readonly TieSet[], offset: number, size: number
  */
 export function pageIdsQuery(where: SQL | undefined, page: { groups: readonly GroupKey[]; skip: number }, size: number): SQL {
   const r = physiqueResults;
-  const list = (values: readonly (string | number)[], type: string) => sql`array[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::${sql.raw(type)}[]`;
+  // Each key list is one array parameter (ids and numbers need no quoting), so the text is the same for any number of
+  // groups and PostgreSQL plans it once per filter (pageRows): planning it afresh cost as much as running it.
+  const list = (values: readonly (string | number)[], type: string) => sql`${`{${values.join(',')}}`}::${sql.raw(type)}[]`;
   const g = page.groups;
   return sql`select ${r.id} as id from unnest(${list(g.map((x) => x.orgId), 'uuid')}, ${list(g.map((x) => x.planId), 'uuid')}, ${list(g.map((x) => x.classId), 'uuid')}, ${list(g.map((x) => x.gradeNo), 'smallint')}) as k(org_id, plan_id, class_id, grade_no)
 join ${r} on ${r.orgId} = k.org_id and ${r.planId} = k.plan_id and ${r.classId} = k.class_id and ${r.gradeNo} = k.grade_no
@@ -437,7 +440,7 @@ order by ${testPlans.startDate}, ${r.gradeNo}, ${classes.code}, ${students.regNo
 /** The page's rows: the filter's rows of the page's groups, in list order, after the `skip` of them before the page. */
 export async function pageRows(db: DbOrTx, where: SQL | undefined, page: { groups: readonly GroupKey[]; skip: number }, size: number): Promise<SelectedResult[]> {
   if (page.groups.length === 0) return [];
-  const ids = (await db.execute<{ id: string }>(pageIdsQuery(where, page, size))).rows.map((x) => x.id);
+  const ids = (await viewRows<{ id: string }>(db, pageIdsQuery(where, page, size))).map((x) => x.id);
   return ids.length ? orderedResults(db, inArray(physiqueResults.id, ids)) : [];
 }
 
