@@ -195,8 +195,9 @@ export const lessonLoadSchoolDays = pgTable(
 /**
  * A student's measured lessons of a term in one class (the lesson's class), summed (decision 051): what the
  * persistently-below/above lists read instead of every per-student row. `above` counts the lessons at or above the
- * "above" threshold for each age the threshold can be read for (reports.ts ABOVE_AGES), because the student's age on
- * the report's term start (birth date, else grade) is known only when reading.
+ * "above" threshold for each age the threshold can be read for (reports.ts ABOVE_AGES), so the count at the student's
+ * age on the report's term start (birth date, else grade) can be read again when that age changed; `flagged` is the
+ * row's flag at the age when written, so the lists read only the rows that may flag a student.
  * Rewritten by storeLessonLoad from lesson_load_students for the students of the lesson it stores.
  */
 export const lessonLoadStudentTerms = pgTable(
