@@ -195,8 +195,9 @@ export const lessonLoadSchoolDays = pgTable(
 /**
  * A student's measured lessons of a term in one class (the lesson's class), summed (decision 051): what the
  * persistently-below/above lists read instead of every per-student row. `above` counts the lessons at or above the
- * "above" threshold for each age the threshold can be read for (reports.ts ABOVE_AGES), because the student's age on
- * the report's term start (birth date, else grade) is known only when reading.
+ * "above" threshold for each age the threshold can be read for (reports.ts ABOVE_AGES), so the count at the student's
+ * age on the report's term start (birth date, else grade) can be read again when that age changed; `flagged` is the
+ * row's flag at the age when written, so the lists read only the rows that may flag a student.
  * Rewritten by storeLessonLoad from lesson_load_students for the students of the lesson it stores.
  */
 export const lessonLoadStudentTerms = pgTable(
@@ -217,8 +218,24 @@ export const lessonLoadStudentTerms = pgTable(
     mainBpmN: integer('main_bpm_n').notNull(),
     /** Per age of ABOVE_AGES (oldest first), the lessons whose peak reached that age's abovePeakBpm. */
     above: integer('above').array().notNull().default(sql`'{}'`),
+    /**
+     * Whether this row alone makes the student persistently below, or persistently above at their age on `ageOn`
+     * (reports.ts isPersistent, abovePeakBpm), computed when the row is written; null when not known: the student's
+     * birth date or class, or their class's grade, changed since (triggers of migration lesson_load_student_terms_flags).
+     */
+    flagged: boolean('flagged'),
+    /** The term's first day the flag's age was read on (the summary's term start; another start: the flag is not used). */
+    ageOn: date('age_on'),
+    /** The student has another row of the same term (another class): their flag is of the rows summed, so all are read. */
+    shared: boolean('shared').notNull().default(false),
   },
-  (t) => [primaryKey({ columns: [t.studentId, t.classId, t.schoolYear, t.semester] }), index('lesson_load_student_terms_org_idx').on(t.orgId, t.schoolYear, t.semester, t.classId)],
+  (t) => [
+    primaryKey({ columns: [t.studentId, t.classId, t.schoolYear, t.semester] }),
+    // The term's rows by the day their flag's age was read on: the summary looks for rows of another day (none, normally).
+    index('lesson_load_student_terms_age_idx').on(t.orgId, t.schoolYear, t.semester, t.ageOn),
+    // The rows the summary's lists read: those that may flag their student.
+    index('lesson_load_student_terms_flag_idx').on(t.orgId, t.schoolYear, t.semester).where(sql`${t.flagged} is not false or ${t.shared}`),
+  ],
 );
 
 /**

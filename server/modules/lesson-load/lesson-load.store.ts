@@ -1,8 +1,8 @@
 import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { SEMESTER } from '@/domain/constants';
+import { SEMESTER, type SemesterCode } from '@/domain/constants';
 import { ORG_TIME_ZONE } from '@/domain/dates';
 import type { BandBinding } from '@/domain/lesson-load/samples';
-import { abovePeakByAge } from '@/domain/lesson-load/reports';
+import { aboveAgeSteps, abovePeakByAge, calendarTerm, PERSISTENT_MIN_LESSONS, PERSISTENT_SHARE } from '@/domain/lesson-load/reports';
 import { lessonLoad, type LessonLoad, type MinuteRow } from '@/domain/lesson-load/summary';
 import { CURRICULUM_TARGETS, isActive, ZONES, zoneOf, type Zone } from '@/domain/lesson-load/zones';
 import type { DbOrTx, Tx } from '../../db/client';
@@ -326,6 +326,44 @@ async function rollUp(tx: Tx, keys: readonly LessonKey[]): Promise<void> {
        and ll.started_at >= (span.lo)::timestamp at time zone ${TZ} and ll.started_at < (span.hi + 1)::timestamp at time zone ${TZ}
        and ${inTerms(sql`l`)}`,
     )}`);
+  // Every row of those students in those terms: another class's row may have become, or stopped being, shared.
+  await flagStudentTerms(tx, sql`t.student_id = any(${sql.param(students)}::uuid[]) and ${inTerms(sql`t`)}`);
+}
+
+/**
+ * Sets each student-term row's flag (alias `t`, the rows `where` picks; decision 051): whether the row alone makes its
+ * student persistently below, or persistently above at their age on the term's first day (isPersistent, abovePeakBpm:
+ * the age read with aboveAgeSteps as the summary read it before), that day (`age_on`, the term's start as resolveTerm
+ * answers it: the school's semester, else the calendar term), and whether the student has another row of the term
+ * (`shared`: then their rows are summed when read, so all of them are). The summary reads only the rows that may flag
+ * a student (flagged not false, or shared) and those whose day is not its term's start.
+ */
+async function flagStudentTerms(db: DbOrTx, where: SQL): Promise<void> {
+  await db.execute(sql`
+    update lesson_load_student_terms t set shared = exists (select 1 from lesson_load_student_terms u
+       where u.student_id = t.student_id and u.school_year = t.school_year and u.semester = t.semester and u.class_id <> t.class_id)
+     where ${where}`);
+  const { rows: terms } = await db.execute<{ org_id: string; school_year: number; semester: number; start: string | null }>(sql`
+    select k.*, (select se.start_date::text from semesters se join school_years sy on sy.id = se.school_year_id
+                  where se.org_id = k.org_id and sy.start_year = k.school_year and se.code = k.semester limit 1) as start
+      from (select distinct t.org_id, t.school_year, t.semester from lesson_load_student_terms t where ${where}) k`);
+  if (!terms.length) return;
+  const days = terms.map((k) => k.start ?? calendarTerm(Number(k.school_year), Number(k.semester) as SemesterCode).from);
+  // Each term's age steps, one after another in two flat arrays (a term's are sliced out by its ordinal).
+  const steps = days.map((day) => aboveAgeSteps(day));
+  const nFrom = steps[0].from.length;
+  const nGrade = steps[0].byGrade.length;
+  const age = sql`coalesce(width_bucket(st.birth_date, (${sql.param(steps.flatMap((x) => x.from))}::date[])[(k.i - 1) * ${nFrom} + 1 : k.i * ${nFrom}]),
+    (${sql.param(steps.flatMap((x) => x.byGrade))}::int[])[(k.i - 1) * ${nGrade} + least(sg.grade_no, ${nGrade - 1}) + 1])`;
+  const persistent = (count: SQL) => sql`(t.lessons >= ${PERSISTENT_MIN_LESSONS} and ${count} >= ${PERSISTENT_SHARE}::float8 * t.lessons)`;
+  await db.execute(sql`
+    update lesson_load_student_terms t set age_on = f.day, flagged = ${persistent(sql`t.below`)} or ${persistent(sql`t.above[f.age + 1]`)}
+      from (select k.org_id, k.school_year, k.semester, k.day, st.id as student_id, ${age} as age
+              from unnest(${sql.param(terms.map((k) => k.org_id))}::uuid[], ${sql.param(terms.map((k) => k.school_year))}::smallint[],
+                          ${sql.param(terms.map((k) => k.semester))}::smallint[], ${sql.param(days)}::date[]) with ordinality k(org_id, school_year, semester, day, i),
+                   students st join classes sc on sc.id = st.class_id join grades sg on sg.id = sc.grade_id
+             where st.id in (select t.student_id from lesson_load_student_terms t where ${where} and t.org_id = k.org_id and t.school_year = k.school_year and t.semester = k.semester)) f
+     where ${where} and t.org_id = f.org_id and t.school_year = f.school_year and t.semester = f.semester and t.student_id = f.student_id`);
 }
 
 /**
@@ -344,6 +382,7 @@ export async function rebuildLessonLoadRollups(db: DbOrTx): Promise<void> {
     select ll.org_id, ${DAY}, ll.school_year, ll.semester, ${LESSON_SUMS} from lesson_loads ll
      group by ll.org_id, ${DAY}, ll.school_year, ll.semester`);
   await db.execute(insertStudentTerms(sql`from lesson_load_students ll join lesson_loads l on l.lesson_id = ll.lesson_id`, sql`true`));
+  await flagStudentTerms(db, sql`true`);
 }
 
 function groupBy<T>(list: readonly T[], key: (t: T) => string, value: (t: T) => string): Map<string, Set<string>> {

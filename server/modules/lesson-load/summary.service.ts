@@ -59,6 +59,16 @@ const round = (v: unknown, digits: number) => {
   return n === null ? null : Math.round(n * 10 ** digits) / 10 ** digits;
 };
 
+/**
+ * A statement's rows as ONE json text, parsed here: on PGlite handing rows to JavaScript field by field costs more than
+ * building and parsing the text (docs/decisions/028-score-import-at-copy-speed.md; the term summary's lists and
+ * groupings, decision 051). Values come back as JSON has them: numbers, strings, null.
+ */
+async function rowsAsJson<T>(db: DbOrTx, query: SQL): Promise<T[]> {
+  const { rows } = await db.execute<{ j: string }>(sql`select coalesce(json_agg(r), '[]')::text as j from (${query}) r`);
+  return JSON.parse(rows[0].j) as T[];
+}
+
 /** The term of the query on the organisation: its semester when it has that one, else the calendar term; no query: the current one. */
 export async function resolveTerm(db: DbOrTx, orgId: string, q: { schoolYear?: number; semester?: SemesterCode }, now: Date): Promise<LoadTerm> {
   let schoolYear = q.schoolYear;
@@ -138,12 +148,13 @@ async function groupedFigures(db: DbOrTx, scope: LoadScope, group: LoadGroup | n
   const key = group ? GROUP_SQL[group] : { id: sql`null::text`, name: sql`null::text` };
   const week = fromRollups ? sql`ll.week` : WEEK;
   const base = fromRollups ? sql`from lesson_load_class_weeks ll` : sql`from lesson_loads ll`;
-  const classJoins = sql`${base} join classes c on c.id = ll.class_id join grades g on g.id = c.grade_id`;
+  // The school's classes and grades only (by their organisation's index): the planner then hashes a school's few, not every class stored.
+  const classJoins = sql`${base} join classes c on c.id = ll.class_id and c.org_id = ${scope.orgId} join grades g on g.id = c.grade_id and g.org_id = ${scope.orgId}`;
   const joins = group === 'teacher' ? sql`${classJoins} ${fromRollups ? sql`` : sql`join lessons l on l.id = ll.lesson_id`} left join teachers te on te.id = ${fromRollups ? sql`ll` : sql`l`}.teacher_id`
     : group === 'college' ? sql`${classJoins} left join colleges co on co.id = c.college_id`
       : group === 'school' ? sql`${classJoins} join orgs o on o.id = ll.org_id` : classJoins;
   const sets = group ? sql`(), (${key.id}, ${key.name}), (${week})` : sql`(), (${week})`;
-  const { rows } = await db.execute<SumRow & { gk: number; gw: number; id: string | null; name: string | null; week: string | null }>(sql`
+  const rows = await rowsAsJson<SumRow & { gk: number; gw: number; id: string | null; name: string | null; week: string | null }>(db, sql`
     select ${group ? sql`grouping(${key.id})::int` : sql`1`} as gk, grouping(${week})::int as gw,
            ${group ? key.id : sql`null::text`} as id, ${group ? key.name : sql`null::text`} as name, ${week}::text as week, ${fromRollups ? WEEK_SUMS : SUMS}
       ${joins}
@@ -153,7 +164,7 @@ async function groupedFigures(db: DbOrTx, scope: LoadScope, group: LoadGroup | n
   const weeks: LoadWeek[] = rows
     .filter((r) => Number(r.gw) === 0)
     .map((r) => ({ week: r.week!, ...figuresOfSums(r) }))
-    .sort((a, b) => a.week.localeCompare(b.week));
+    .sort((a, b) => (a.week < b.week ? -1 : a.week > b.week ? 1 : 0));
   const byGroup = rows.filter((r) => Number(r.gk) === 0 && Number(r.gw) === 1).map((r) => ({ id: r.id, name: r.name, ...figuresOfSums(r) }));
   return { total: figuresOfSums(total ?? {}), weeks, rows: byGroup };
 }
@@ -191,19 +202,25 @@ export async function flaggedStudentsOf(db: DbOrTx, scope: LoadScope, extra: { c
   type Row = { student_id: string; name: string; reg_no: string; class_name: string; lessons: number; below: number };
   const counted: (Row & { above: number })[] = [];
   if (source === 'rollups') {
-    // One statement: per student of the scope, their rollup rows summed, "above" read at the student's age on the
-    // term's start (aboveAgeSteps: zoneAge as step functions of the birth date and grade, handed as two short arrays, so
-    // neither the school's people nor any lesson's peak comes back), and only the students who may be flagged
-    // (isPersistent, applied again below) with their names.
+    // One statement over the rows that may flag a student (decision 051: each row's flag is kept when written, at the
+    // student's age on its term's first day), with the rows whose flag was read on another day than this term's first
+    // (the school's semester start moved since) and those whose flag is unknown (birth date or class changed since):
+    // summed per student, "above" read at the student's age on the term's start (aboveAgeSteps: zoneAge as step
+    // functions of the birth date and grade, handed as two short arrays), and only the students who may be flagged
+    // (isPersistent, applied again below) with their names. The students are joined for those rows only.
     const steps = aboveAgeSteps(scope.term.from);
     const age = sql`coalesce(width_bucket(st.birth_date, ${sql.param(steps.from)}::date[]), (${sql.param(steps.byGrade)}::int[])[least(sg.grade_no, ${steps.byGrade.length - 1}) + 1])`;
-    const { rows } = await db.execute<Row & { above: number }>(sql`
+    const where = scopeWhere(scope, extra, termKey(scope.term));
+    const mayFlag = sql`(ll.flagged is not false or ll.shared)`;
+    // Each arm by its index (lesson_load_student_terms_flag_idx, _age_idx): `<` or `>`, not `<>`, so the day is an index condition.
+    const rowsOf = (cond: SQL) => sql`select ll.student_id, ll.lessons, ll.below, ll.above from lesson_load_student_terms ll ${byGrade} where ${where} and ${cond}`;
+    const rows = await rowsAsJson<Row & { above: number }>(db, sql`
       select * from (
-        select ll.student_id, st.name, st.reg_no, sc.name as class_name, sum(ll.lessons)::int as lessons, sum(ll.below)::int as below, sum(ll.above[${age} + 1])::int as above
-          from lesson_load_student_terms ll ${byGrade}
-          join students st on st.id = ll.student_id join classes sc on sc.id = st.class_id join grades sg on sg.id = sc.grade_id
-         where ${scopeWhere(scope, extra, termKey(scope.term))}
-         group by ll.student_id, st.name, st.reg_no, sc.name) per
+        select ll.student_id, s.name, s.reg_no, s.class_name, sum(ll.lessons)::int as lessons, sum(ll.below)::int as below, sum(ll.above[s.age + 1])::int as above
+          from (${rowsOf(mayFlag)} union all ${rowsOf(sql`not ${mayFlag} and (ll.age_on < ${scope.term.from}::date or ll.age_on > ${scope.term.from}::date)`)}) ll
+          cross join lateral (select st.name, st.reg_no, sc.name as class_name, ${age} as age
+                                from students st join classes sc on sc.id = st.class_id join grades sg on sg.id = sc.grade_id where st.id = ll.student_id limit 1) s
+         group by ll.student_id, s.name, s.reg_no, s.class_name) per
        where per.lessons >= ${PERSISTENT_MIN_LESSONS} and (per.below >= ${PERSISTENT_SHARE}::float8 * per.lessons or per.above >= ${PERSISTENT_SHARE}::float8 * per.lessons)`);
     counted.push(...rows.map((r) => ({ ...r, lessons: Number(r.lessons), below: Number(r.below), above: Number(r.above) })));
   } else {
@@ -243,7 +260,7 @@ export async function flaggedStudentsOf(db: DbOrTx, scope: LoadScope, extra: { c
     if (isPersistent(r.lessons, r.below)) below.push({ ...base, count: r.below, share: round(r.below / r.lessons, 3)! });
     if (isPersistent(r.lessons, r.above)) above.push({ ...base, count: r.above, share: round(r.above / r.lessons, 3)! });
   }
-  const order = (a: LoadFlaggedStudent, b: LoadFlaggedStudent) => b.share - a.share || b.lessons - a.lessons || a.className.localeCompare(b.className) || a.regNo.localeCompare(b.regNo);
+  const order = (a: LoadFlaggedStudent, b: LoadFlaggedStudent) => b.share - a.share || b.lessons - a.lessons || byText(a.className, b.className) || byText(a.regNo, b.regNo);
   return { below: below.sort(order), above: above.sort(order) };
 }
 
@@ -262,9 +279,13 @@ export async function loadSummary(db: DbOrTx, actor: Actor, q: LoadSummaryQuery,
   const group = q.group ?? 'class';
   const extra = { classId: q.classId, gradeNo: q.gradeNo };
   const [figures, flagged] = await Promise.all([groupedFigures(db, scope, group, extra, scope.source), flaggedStudentsOf(db, scope, extra, scope.source)]);
-  const rows = figures.rows.sort((a, b) => (group === 'grade' ? Number(a.id) - Number(b.id) : (a.name ?? '').localeCompare(b.name ?? '', 'zh-CN')));
+  const rows = figures.rows.sort((a, b) => (group === 'grade' ? Number(a.id) - Number(b.id) : byName(a.name ?? '', b.name ?? '')));
   return { term: scope.term, group, total: figures.total, rows, weeks: figures.weeks, ...flagged };
 }
+
+/** localeCompare's orders with their collators made once (String#localeCompare builds one per call: most of a list's sort). */
+const byText = new Intl.Collator().compare;
+const byName = new Intl.Collator('zh-CN').compare;
 
 const pct = (v: number | null) => (v === null ? null : Math.round(v * 1000) / 10);
 

@@ -7,13 +7,13 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEMESTER } from '@/domain/constants';
-import { ABOVE_AGES, aboveAgeSteps, abovePeakByAge, type LoadCard, type LoadDistrict, type LoadSummary, type LoadSummaryQuery } from '@/domain/lesson-load/reports';
+import { ABOVE_AGES, aboveAgeSteps, abovePeakByAge, isPersistent, typicalAgeOfGrade, type LoadCard, type LoadDistrict, type LoadSummary, type LoadSummaryQuery } from '@/domain/lesson-load/reports';
 import { zoneAge } from '@/domain/lesson-load/zones';
 import { memberships, users } from '../../../server/db/schema/auth';
 import { lessons } from '../../../server/db/schema/lessons';
 import { classes, grades, schoolYears, semesters, students, teachers } from '../../../server/db/schema/school';
 import { addMinutes, foldMinutes, rebuildLessonLoadRollups, storeLessonLoad, type SampleToWrite } from '../../../server/modules/lesson-load/lesson-load.store';
-import { loadDistrict, loadSummary, rollupsCover } from '../../../server/modules/lesson-load/summary.service';
+import { loadDistrict, loadSummary, resolveTerm, rollupsCover } from '../../../server/modules/lesson-load/summary.service';
 import { deleteLesson } from '../../../server/modules/lessons/lessons.service';
 import type { Actor } from '../../../server/plugins/tenant';
 import { dataOf, DEMO, orgOf } from '../../support/factories';
@@ -28,6 +28,8 @@ let school: string;
 let district: string;
 let gradeNo: number;
 let classIds: string[];
+/** The lessons stored in autumn 2040 (`c`: the class's index in classIds). */
+let stored: { id: string; start: number; c: number }[];
 
 /** Deterministic figures: the same set on every run. */
 function random(seed: number) {
@@ -68,7 +70,7 @@ async function rollups() {
   const { rows: days } = await t.db.execute(sql`select org_id, day::text, school_year, semester, lessons, meets, round(bpm_sum::numeric, 6)::text as bpm_sum, bpm_n, round(group_sum::numeric, 6)::text as group_sum, group_n,
     round(individual_sum::numeric, 6)::text as individual_sum, individual_n, round(target_sum::numeric, 6)::text as target_sum, target_n from lesson_load_school_days order by 1, 2, 3, 4`);
   const { rows: terms } = await t.db.execute(sql`select student_id, class_id, org_id, school_year, semester, lessons, below, round(density_sum::numeric, 6)::text as density_sum, density_n,
-    round(main_bpm_sum::numeric, 6)::text as main_bpm_sum, main_bpm_n, above from lesson_load_student_terms order by 1, 2, 3, 4, 5`);
+    round(main_bpm_sum::numeric, 6)::text as main_bpm_sum, main_bpm_n, above, flagged, age_on::text, shared from lesson_load_student_terms order by 1, 2, 3, 4, 5`);
   const { rows: weeks } = await t.db.execute(sql`select org_id, class_id, teacher_id, week::text, school_year, semester, lessons, meets, round(bpm_sum::numeric, 6)::text as bpm_sum, bpm_n,
     round(group_sum::numeric, 6)::text as group_sum, group_n, round(individual_sum::numeric, 6)::text as individual_sum, individual_n, round(target_sum::numeric, 6)::text as target_sum, target_n
     from lesson_load_class_weeks order by 2, 4, 5, 6, 3 nulls first`);
@@ -92,7 +94,7 @@ beforeAll(async () => {
 
   // Autumn 2040 (calendar term: no semester of the school that year), two classes, five weeks, two teachers.
   const days = ['2040-09-03', '2040-09-05', '2040-09-10', '2040-09-12', '2040-09-17', '2040-09-19', '2040-10-08', '2041-01-15'];
-  const stored: { id: string; start: number; c: number }[] = [];
+  stored = [];
   for (const [i, day] of days.entries()) {
     for (const c of [0, 1]) {
       const l = await newLesson(classIds[c], c === 0 ? teacherA.id : i % 2 ? teacherB.id : null, day);
@@ -184,6 +186,54 @@ describe('lesson-load rollups', () => {
     expect(autumn.total.lessons).toBe(15);
     expect(autumn.weeks.map((w) => w.week)).toEqual(['2040-09-03', '2040-09-10', '2040-09-17', '2040-10-08', '2041-01-14']);
     expect(flagged).toBeGreaterThan(4);
+  });
+
+  it("keep each row's flag: persistently below, or above at the student's age on the term's first day, and whether the student has another row of the term", async () => {
+    const { rows } = await t.db.execute<{ student_id: string; org_id: string; school_year: number; semester: number; lessons: number; below: number; above: number[]; flagged: boolean | null; age_on: string; shared: boolean; birth_date: string | null; grade_no: number; others: number }>(sql`
+      select t.*, t.age_on::text as age_on, st.birth_date::text as birth_date, g.grade_no,
+             (select count(*) from lesson_load_student_terms u where u.student_id = t.student_id and u.school_year = t.school_year and u.semester = t.semester and u.class_id <> t.class_id)::int as others
+        from lesson_load_student_terms t join students st on st.id = t.student_id join classes c on c.id = st.class_id join grades g on g.id = c.grade_id`);
+    for (const r of rows) {
+      const { from } = await resolveTerm(t.db, r.org_id, { schoolYear: Number(r.school_year), semester: Number(r.semester) as 11 | 13 }, now);
+      const above = r.above.map(Number)[ABOVE_AGES.indexOf(zoneAge(r.birth_date, typicalAgeOfGrade(Number(r.grade_no)), from))];
+      expect({ ageOn: r.age_on, flagged: r.flagged, shared: r.shared }).toEqual({ ageOn: from, flagged: isPersistent(r.lessons, r.below) || isPersistent(r.lessons, above), shared: r.others > 0 });
+    }
+    expect(new Set(rows.map((r) => r.flagged))).toEqual(new Set([true, false]));
+  });
+
+  it("a student's birth date changed after their lessons were stored: the summary still flags them at their age now", async () => {
+    // A student peaking around 170: above at 25 (from 166 bpm), not at 6 (from 182). Six years old when stored.
+    const [kid] = await t.db.select({ id: students.id }).from(students).where(eq(students.classId, classIds[0])).orderBy(students.regNo).offset(6).limit(1);
+    await t.db.update(students).set({ birthDate: '2034-03-01' }).where(eq(students.id, kid.id));
+    // Four of the first class's autumn lessons (stored[6] was deleted).
+    for (const l of [0, 2, 4, 8].map((k) => stored[k])) {
+      await addStudentMinutes(l.id, l.start, [{ id: kid.id, level: 160 }]);
+      await store(l.id);
+    }
+    const term = { schoolYear: 2040, semester: SEMESTER.autumn } as const;
+    const summary = async () => dataOf<LoadSummary>(await t.as('school01').get(`${K12}?schoolYear=2040&semester=${SEMESTER.autumn}`));
+    let viaRollups = await summary();
+    expect(viaRollups.above.map((s) => s.studentId)).not.toContain(kid.id);
+    const flagOf = async () => (await t.db.execute<{ flagged: boolean | null }>(sql`select flagged from lesson_load_student_terms where student_id = ${kid.id}`)).rows.map((r) => r.flagged);
+    expect(await flagOf()).toEqual([false]);
+    // The roster corrects the birth date: 25 on the term's first day. Their flag is no longer known until stored again.
+    await t.db.update(students).set({ birthDate: '2010-01-01' }).where(eq(students.id, kid.id));
+    expect(await flagOf()).toEqual([null]);
+    viaRollups = await summary();
+    expect(viaRollups).toEqual(json(await loadSummary(t.db, actorOf(school), term, now, 'rows')));
+    expect(viaRollups.above.map((s) => s.studentId)).toContain(kid.id);
+    // Stored again, the flag is kept at the new age.
+    await store(stored[0].id);
+    expect(await flagOf()).toEqual([true]);
+  });
+
+  it("flags read on another day than the term's first (its semester start moved) are not used: those rows are read", async () => {
+    const term = { schoolYear: 2040, semester: SEMESTER.autumn } as const;
+    const before = await loadSummary(t.db, actorOf(school), term, now, 'rows');
+    expect(before.below.length + before.above.length).toBeGreaterThan(0);
+    await t.db.execute(sql`update lesson_load_student_terms set flagged = false, age_on = '2000-01-01' where school_year = 2040 and semester = ${SEMESTER.autumn}`);
+    expect(dataOf<LoadSummary>(await t.as('school01').get(`${K12}?schoolYear=2040&semester=${SEMESTER.autumn}`))).toEqual(json(before));
+    await t.db.transaction((tx) => rebuildLessonLoadRollups(tx));
   });
 
   it("the district comparison from the school days equals the aggregate over every lesson row", async () => {
