@@ -178,7 +178,10 @@ describe('district overview', () => {
     expect((await counted()).some((k) => k.includes(`:${year - 1}:homework`))).toBe(true);
     await t.db.execute(sql`update activity_records set invalid = true where client_id in ('participation-0', 'participation-1', 'participation-13')`);
     expect(await counted()).toEqual(await direct());
-    await t.db.execute(sql`update activity_records set measured_at = measured_at + interval '2 hours' where client_id like 'participation-%' and not invalid`);
+    // A time moved across 1 August moves the record's school year, its partition key, with it (the CHECK refuses otherwise).
+    await t.db.execute(sql`update activity_records set measured_at = measured_at + interval '2 hours',
+      school_year = extract(year from ((measured_at + interval '2 hours') at time zone 'Asia/Shanghai') - interval '7 months')
+      where client_id like 'participation-%' and not invalid`);
     expect(await counted()).toEqual(await direct());
     await t.db.execute(sql`update activity_records set invalid = false where client_id = 'participation-0'`);
     expect(await counted()).toEqual(await direct());
