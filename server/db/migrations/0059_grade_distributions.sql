@@ -3,6 +3,7 @@ CREATE TABLE "dc_grade_distributions" (
 	"grade_no" smallint NOT NULL,
 	"gender" text NOT NULL,
 	"item" text NOT NULL,
+	"org_id" uuid NOT NULL,
 	"n" integer NOT NULL,
 	"score5" double precision[],
 	"raw5" double precision[],
@@ -11,7 +12,7 @@ CREATE TABLE "dc_grade_distributions" (
 );
 --> statement-breakpoint
 -- custom: grade distribution triggers.
--- The stored distributions of the (plan, grade) groups in `keys` (org_id, school_year, plan_id, grade_no), recomputed
+-- The stored distributions of the (plan, grade) groups in `keys` (school_year, plan_id, grade_no), recomputed
 -- from physique_results exactly as the grade view computes them (distributionQuery in
 -- server/modules/data-center/data-center.service.ts: the same aggregates over the counted results, not invalid, not
 -- exempt): per gender and for both ('all'), one row per item with results. Percentiles do not add up, so a touched
@@ -22,10 +23,11 @@ BEGIN
   delete from dc_grade_distributions d
     using jsonb_to_recordset(keys) k(org_id uuid, school_year int, plan_id uuid, grade_no smallint)
     where d.plan_id = k.plan_id and d.grade_no = k.grade_no;
-  insert into dc_grade_distributions (plan_id, grade_no, gender, item, n, score5, raw5, histogram)
-  with k as (select distinct * from jsonb_to_recordset(keys) k(org_id uuid, school_year int, plan_id uuid, grade_no smallint)),
+  insert into dc_grade_distributions (plan_id, grade_no, gender, item, org_id, n, score5, raw5, histogram)
+  -- A plan's results are its school's: the rows of its own organisation, as the view reads them (org_id in its scope).
+  with k as (select distinct tp.org_id, k.school_year, k.plan_id, k.grade_no from jsonb_to_recordset(keys) k(org_id uuid, school_year int, plan_id uuid, grade_no smallint) join test_plans tp on tp.id = k.plan_id),
   a as (
-    select r.plan_id, r.grade_no, coalesce(r.gender, 'all') as gender,
+    select r.org_id, r.plan_id, r.grade_no, coalesce(r.gender, 'all') as gender,
       count(r.bmi_score::float8)::int as n_0,
       percentile_cont(array[0, 0.25, 0.5, 0.75, 1]::float8[]) within group (order by r.bmi_score::float8) as s_0,
       percentile_cont(array[0, 0.25, 0.5, 0.75, 1]::float8[]) within group (order by r.bmi::float8) filter (where r.bmi_score::float8 is not null) as r_0,
@@ -75,9 +77,9 @@ BEGIN
       array_agg(least(floor(r.total::float8 / 10)::int, 11)) filter (where r.total::float8 is not null) as b_11
     from physique_results r join k on r.org_id = k.org_id and r.grade_no = k.grade_no and r.plan_id = k.plan_id and r.school_year = k.school_year
     where not r.invalid and not r.exempt
-    group by grouping sets ((r.plan_id, r.grade_no, r.gender), (r.plan_id, r.grade_no))
+    group by grouping sets ((r.org_id, r.plan_id, r.grade_no, r.gender), (r.org_id, r.plan_id, r.grade_no))
   )
-  select a.plan_id, a.grade_no, a.gender, i.item, i.n, i.s, i.r,
+  select a.plan_id, a.grade_no, a.gender, i.item, a.org_id, i.n, i.s, i.r,
     (select array_agg(coalesce(h.c, 0) order by g.i) from generate_series(0, 11) as g(i) left join (select u.b, count(*)::int as c from unnest(i.b) as u(b) group by u.b) h on h.b = g.i)
   from a cross join lateral (values
     ('bmi', a.n_0, a.s_0, a.r_0, a.b_0),

@@ -126,6 +126,8 @@ export const dcGradeDistributions = pgTable(
     gradeNo: smallint('grade_no').notNull(),
     gender: text('gender').notNull(),
     item: text('item').notNull(),
+    /** The plan's school: the change feed retires only its answers and its ancestors' (docs/decisions/027-read-cache-and-change-feed.md). */
+    orgId: uuid('org_id').notNull(),
     n: integer('n').notNull(),
     score5: doublePrecision('score5').array(),
     raw5: doublePrecision('raw5').array(),
