@@ -122,7 +122,8 @@ async function releaseActivityPartition(tx: Tx, startYear: number): Promise<void
 /**
  * What must go before a year of physique results is detached: their logs (the reference would refuse the detach) into
  * `physique_result_logs_sy<year>` for the same dump, and the year's plans out of the rollups (dc_rollups, whose
- * triggers follow into the school rollups, and the score list's counts), as deleting the rows would have done.
+ * triggers follow into the school rollups, the grade distributions and the score list's counts), as deleting the rows
+ * would have done.
  */
 async function releasePhysiquePartition(tx: Tx, partition: string, startYear: number): Promise<void> {
   const logs = `physique_result_logs_sy${startYear}`;
@@ -130,5 +131,6 @@ async function releasePhysiquePartition(tx: Tx, partition: string, startYear: nu
   await tx.execute(sql`delete from physique_result_logs where school_year = ${startYear}`);
   const plans = sql`select distinct plan_id from ${sql.identifier(partition)}`;
   await tx.execute(sql`delete from dc_rollups where plan_id in (${plans})`);
+  await tx.execute(sql`delete from dc_grade_distributions where plan_id in (${plans})`);
   await tx.execute(sql`delete from physique_result_counts where plan_id in (${plans})`);
 }

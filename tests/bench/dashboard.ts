@@ -29,7 +29,7 @@ import { buildApp } from '../../server/app';
 import { openDb, type DbHandle } from '../../server/db/client';
 import { DEMO_PASSWORD } from '../../server/seed/demo';
 import { resolvePeriod, resolveScope, rosterGroups, scopePlans } from '../../server/modules/data-center/data-center.scope';
-import { distributionQuery, groupedQuery } from '../../server/modules/data-center/data-center.service';
+import { distributionQuery, groupedQuery, storedDistributionQuery } from '../../server/modules/data-center/data-center.service';
 import { aggregateColumns, DISTRIBUTION_COLUMNS, periodResults, population, type PlanRef } from '../../server/modules/data-center/data-center.sql';
 import { WHOLE_ORG } from '../../server/lib/data-scope';
 import { parseEnv } from '../../server/env';
@@ -185,6 +185,9 @@ from r group by grouping sets ((), (r.grade_no), (r.gender), (r.${sql.raw(unit)}
     const schoolPeriod = resolvePeriod(await scopePlans(handle.db, [largest.org_id], WHOLE_ORG), {});
     const gradeDistributions = async () =>
       void (await handle.db.execute(distributionQuery(periodResults({ orgIds: [largest.org_id], plans: schoolPeriod.plans, filters: { gradeNo: cls.grade_no }, columns: DISTRIBUTION_COLUMNS }))));
+    /** The same distributions as the view reads them when the period is one plan: stored per plan × grade × gender (null: not one plan). */
+    const storedQuery = storedDistributionQuery([largest.org_id], schoolPeriod.plans, { gradeNo: cls.grade_no });
+    const storedDist = async () => void (storedQuery && (await handle.db.execute(storedQuery)));
     const k12 = '/api/busi/web/k12/dataCenter';
     const admin = '/api/busi/web/admin/dataCenter';
     /** Both figures of an HTTP case: computed, then from memory. */
@@ -198,6 +201,7 @@ from r group by grouping sets ((), (r.grade_no), (r.gender), (r.${sql.raw(unit)}
       ...both(`k12 school (${Number(largest.n)} students)`, schoolToken, `${k12}/school`),
       ['floor: the grade\'s period rows read once', gradeOnce],
       ['grade statement: distributions (five numbers, histograms)', gradeDistributions],
+      [`grade statement: stored distributions (${schoolPeriod.plans.length} plan${schoolPeriod.plans.length === 1 ? ', read by the view' : 's, not read'})`, storedDist],
       ...both('k12 grade', schoolToken, `${k12}/grade?gradeNo=${cls.grade_no}`),
       ...both('k12 class list', schoolToken, `${k12}/class`),
       ...both('k12 class detail', schoolToken, `${k12}/class/${cls.class_id}`),

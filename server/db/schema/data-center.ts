@@ -1,5 +1,5 @@
 import { getTableColumns } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, doublePrecision, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { WallPlaylist } from '../../../src/domain/wall/wall';
 import { users } from './auth';
 import { meets } from './meets';
@@ -109,6 +109,31 @@ export const dcSchoolRollups = pgTable(
     ...rollupCounters(),
   },
   (t) => [primaryKey({ columns: [t.planId, t.gradeNo, t.gender] })],
+);
+
+/**
+ * The grade view's distributions (docs/decisions/008-dashboards-from-rollups.md): per plan × grade × gender ('all': both
+ * genders) and item (an item key or 'total'), the n, the five numbers of the scores and of the raw values, and the
+ * histogram's bucket counts, exactly as the view computes them from the rows (distributionQuery). Recomputed, never
+ * added to (percentiles do not add up), for the (plan, grade) groups a statement on physique_results touches, by its
+ * statement triggers (migration custom SQL grade_distributions). Only items with results have a row. No foreign keys,
+ * like dc_rollups: a group's rows go when its last counted result goes.
+ */
+export const dcGradeDistributions = pgTable(
+  'dc_grade_distributions',
+  {
+    planId: uuid('plan_id').notNull(),
+    gradeNo: smallint('grade_no').notNull(),
+    gender: text('gender').notNull(),
+    item: text('item').notNull(),
+    /** The plan's school: the change feed retires only its answers and its ancestors' (docs/decisions/027-read-cache-and-change-feed.md). */
+    orgId: uuid('org_id').notNull(),
+    n: integer('n').notNull(),
+    score5: doublePrecision('score5').array(),
+    raw5: doublePrecision('raw5').array(),
+    histogram: integer('histogram').array().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.planId, t.gradeNo, t.gender, t.item] })],
 );
 
 /**

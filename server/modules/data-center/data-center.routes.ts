@@ -7,7 +7,7 @@ import { resourceAction, type Access } from '../../lib/action';
 import { CLASS_SCOPE_TABLES, classScopeOf } from '../../lib/data-scope';
 import type { DbOrTx } from '../../db/client';
 import type { Actor } from '../../plugins/tenant';
-import { dcGradeRoster, dcRollups, dcRoster, dcSchoolRollups } from '../../db/schema/data-center';
+import { dcGradeDistributions, dcGradeRoster, dcRollups, dcRoster, dcSchoolRollups } from '../../db/schema/data-center';
 import { orgs } from '../../db/schema/orgs';
 import { physiqueResults } from '../../db/schema/physique';
 import { colleges, grades, majors, schoolYears, students } from '../../db/schema/school';
@@ -26,7 +26,7 @@ export interface DataCenterRoutesOptions {
 }
 
 /** What every view reads (server/plugins/read-cache.ts): its answers are kept until one of these changes. */
-const READS = { readsTables: [...CLASS_SCOPE_TABLES, dcRollups, dcSchoolRollups, dcRoster, dcGradeRoster, orgs, physiqueResults, colleges, grades, majors, schoolYears, students, testPlans] };
+const READS = { readsTables: [...CLASS_SCOPE_TABLES, dcRollups, dcSchoolRollups, dcRoster, dcGradeRoster, dcGradeDistributions, orgs, physiqueResults, colleges, grades, majors, schoolYears, students, testPlans] };
 
 /**
  * /api/busi/web/{k12|gx|admin}/dataCenter (docs/product-rules.md#data-centre): one request per view, scoped to the

@@ -55,6 +55,7 @@ import {
   emptyIndicators,
   idList,
   indicatorsOf,
+  namesClasses,
   ITEM_SQL,
   itemStatsOf,
   periodResults,
@@ -67,6 +68,7 @@ import {
   round1,
   rollupAggregateColumns,
   type AggRow,
+  type PlanRef,
   type Population,
   type ResultFilters,
   viewRows as rows,
@@ -325,6 +327,29 @@ function distributionRows(row: AggRow | undefined): AggRow[] {
 /** The distributions of a row of `distributionQuery` (none without one). */
 export const distributionsOfRow = (row: AggRow | undefined): Distribution[] => distributionsOf(distributionRows(row));
 
+/**
+ * The stored distributions of the period's grade (dc_grade_distributions, kept by triggers: docs/decisions/008-dashboards-from-rollups.md),
+ * one row per item, where they are the view's own: one plan, of a school in the scope, a grade, and no class filter (a
+ * gender, or both). Else null: the view computes them from the rows (distributionQuery). With one plan every student
+ * has one result in the period, so the plan's counted results are the period's.
+ */
+export function storedDistributionQuery(orgIds: readonly string[], plans: readonly PlanRef[], f: ResultFilters): SQL | null {
+  if (plans.length !== 1 || f.gradeNo === undefined || namesClasses(f) || !orgIds.includes(plans[0].orgId)) return null;
+  return sql`select item, n, score5, raw5, histogram from dc_grade_distributions where plan_id = ${plans[0].id}::uuid and grade_no = ${f.gradeNo} and gender = ${f.gender ?? 'all'}`;
+}
+
+/** The rows of storedDistributionQuery in distributionsOf's shape. */
+export function storedDistributions(list: readonly AggRow[]): Distribution[] {
+  return distributionsOf(
+    list.map((row) => {
+      const h = parseFloatArray(row.histogram) ?? [];
+      const out: AggRow = { item: row.item, n: row.n, score5: row.score5, raw5: row.raw5 };
+      for (let i = 0; i < 12; i++) out[`h${i}`] = h[i] ?? 0;
+      return out;
+    }),
+  );
+}
+
 function fiveOf(v: unknown): FiveNumbers | null {
   const a = parseFloatArray(v);
   if (!a || a.length !== 5 || a.some((x) => x == null)) return null;
@@ -379,13 +404,15 @@ export async function gradeView(db: DbOrTx, family: Family, viewer: Viewer, f: D
   const dims: Dim[] = ['gender', unitDim];
   const big = (q: SQL) => (scope.multiSchool ? heavyRows(db, q) : rows(db, q));
   const has = plans.length > 0 && (gradeNo !== undefined || wholeUnit);
-  // Percentiles need the per-student values: read from the covering index alone; every other figure comes from rollups.
-  const src = has ? periodResults({ orgIds: scope.orgIds, plans, filters: rf, columns: DISTRIBUTION_COLUMNS }) : null;
+  // Percentiles need the per-student values: stored per plan × grade × gender where they apply, else read from the
+  // covering index alone; every other figure comes from rollups.
+  const stored = has ? storedDistributionQuery(scope.orgIds, plans, rf) : null;
+  const src = has && !stored ? periodResults({ orgIds: scope.orgIds, plans, filters: rf, columns: DISTRIBUTION_COLUMNS }) : null;
   const pop = has ? population({ orgIds: scope.orgIds, plans, filters: rf, bySchool: unitDim === 'org_id' }) : null;
   const otherYears = period.planId ? trendPlans : trendPlans.filter((p) => p.schoolYear !== period.schoolYear);
   const [grouped, dist, trendRows, roster] = await Promise.all([
     pop ? big(groupedQuery(pop, dims, true)) : Promise.resolve([]),
-    src ? big(distributionQuery(src)) : Promise.resolve([]),
+    stored ? rows(db, stored) : src ? big(distributionQuery(src)) : Promise.resolve([]),
     otherYears.length && (gradeNo !== undefined || wholeUnit) ? big(trendQuery(scope.orgIds, otherYears, rf)) : Promise.resolve([]),
     rosterGroups(db, scope.orgIds, rf),
   ]);
@@ -413,7 +440,7 @@ export async function gradeView(db: DbOrTx, family: Family, viewer: Viewer, f: D
     trend: trendOf(trendRows, trendPlans, roster, rf),
     weakestItems: weakestOf(items),
     units: { unit: unitDim === 'org_id' ? 'school' : 'class', rows: assignRanks(units) },
-    distributions: distributionsOfRow(dist[0]),
+    distributions: stored ? storedDistributions(dist) : distributionsOfRow(dist[0]),
   };
 }
 

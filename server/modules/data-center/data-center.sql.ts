@@ -302,7 +302,7 @@ const ROLLUP_COUNTERS: readonly string[] = Object.values(getTableColumns(dcRollu
   .filter((n) => !['plan_id', 'class_id', 'grade_no', 'gender', 'org_id'].includes(n));
 
 /** Filters only the class rollups can apply (they name classes). */
-const namesClasses = (f: ResultFilters): boolean => f.classId !== undefined || f.classIds !== undefined || f.collegeId !== undefined || f.majorId !== undefined;
+export const namesClasses = (f: ResultFilters): boolean => f.classId !== undefined || f.classIds !== undefined || f.collegeId !== undefined || f.majorId !== undefined;
 
 /**
  * The plans whose students may have two results in the period: those of an organisation with two plans in one group

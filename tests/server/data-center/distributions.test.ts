@@ -1,4 +1,4 @@
-import { eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '@/domain/api';
 import { ORG_TYPE } from '@/domain/constants';
@@ -6,19 +6,23 @@ import { SCORE_BUCKET_WIDTH } from '@/domain/data-center/filters';
 import type { Distribution, GradeView } from '@/domain/data-center/types';
 import { orgs } from '../../../server/db/schema/orgs';
 import { physiqueResults } from '../../../server/db/schema/physique';
-import { classes } from '../../../server/db/schema/school';
+import { classes, grades, students } from '../../../server/db/schema/school';
 import { testPlans } from '../../../server/db/schema/test-plans';
 import { resolvePeriod, scopePlans } from '../../../server/modules/data-center/data-center.scope';
 import { WHOLE_ORG } from '../../../server/lib/data-scope';
-import { distributionQuery, distributionsOf, distributionsOfRow } from '../../../server/modules/data-center/data-center.service';
+import { distributionQuery, distributionsOf, distributionsOfRow, storedDistributionQuery, storedDistributions } from '../../../server/modules/data-center/data-center.service';
 import { DISTRIBUTION_COLUMNS, ITEM_SQL, periodResults, type AggRow, type PlanRef, type ResultFilters } from '../../../server/modules/data-center/data-center.sql';
 import { addPlanWithResults } from '../../../server/seed/scale';
 import { createTestApp, type TestApp } from '../../support/server-app';
+import { importJob } from '../../support/jobs';
+import { createPlan, multipartBody, someStudents, templateFor, xlsxOf, type FixtureStudent } from '../physique-results/physique-fixtures';
 
 /**
  * The grade view's distributions (five numbers and histograms) from the statement that replaced 144 FILTER aggregates
  * equal, figure for figure, those of the statement it replaced (kept below as it was), on the demo data and on edge
- * cases: an empty grade, one student, invalid and exempt results, a gender, two plans in one year, a district.
+ * cases: an empty grade, one student, invalid and exempt results, a gender, two plans in one year, a district. The
+ * distributions stored per plan × grade × gender (dc_grade_distributions, kept by triggers) equal the computed ones
+ * after imports, edits, invalidations, deletes and a student's grade and gender change.
  */
 
 const BOX = [0, 0.25, 0.5, 0.75, 1];
@@ -68,7 +72,7 @@ async function planRef(id: string, schoolYear: number): Promise<PlanRef> {
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ jobWorker: true });
   token = (await t.login('school01')).access_token;
   const rows = await t.db.select({ id: orgs.id, type: orgs.type }).from(orgs);
   k12Id = rows.find((o) => o.type === ORG_TYPE.k12)!.id;
@@ -137,5 +141,107 @@ describe('grade distributions', () => {
     const { before } = await both({ orgIds: [k12Id], plans: period.plans, filters: { gradeNo: 4 } });
     expect(before.length).toBeGreaterThan(3);
     expect(v.distributions).toEqual(before);
+  });
+});
+
+/** The stored distributions of `plan` equal the computed ones in every grade (and no others), per gender and for both. */
+async function expectStoredEqual(step: string, orgId: string, plan: PlanRef): Promise<number> {
+  const computedGrades = (
+    await t.db.execute<{ g: number }>(
+      sql`select distinct grade_no::int as g from physique_results where plan_id = ${plan.id}::uuid and school_year = ${plan.schoolYear} and not invalid and not exempt order by 1`,
+    )
+  ).rows.map((r) => r.g);
+  const storedGrades = (await t.db.execute<{ g: number }>(sql`select distinct grade_no::int as g from dc_grade_distributions where plan_id = ${plan.id}::uuid order by 1`)).rows.map((r) => r.g);
+  expect(storedGrades, `${step}: grades`).toEqual(computedGrades);
+  let seen = 0;
+  for (const gradeNo of computedGrades) {
+    for (const gender of [undefined, 'male', 'female'] as const) {
+      const filters: ResultFilters = { gradeNo, gender };
+      const query = storedDistributionQuery([orgId], [plan], filters)!;
+      const stored = storedDistributions((await t.db.execute<AggRow>(query)).rows);
+      const src = periodResults({ orgIds: [orgId], plans: [plan], filters, columns: DISTRIBUTION_COLUMNS });
+      const [row] = (await t.db.execute<AggRow>(distributionQuery(src))).rows;
+      expect(stored, `${step}: grade ${gradeNo} ${gender ?? 'all'}`).toEqual(distributionsOfRow(row));
+      seen += stored.length;
+    }
+  }
+  return seen;
+}
+
+describe('stored grade distributions', () => {
+  let plan: PlanRef;
+  let pupils: FixtureStudent[];
+  const upload = async (rows: unknown[][]) => {
+    const body = multipartBody(xlsxOf(rows), 'scores.xlsx');
+    const start = await t.request({ method: 'POST', url: `/api/busi/web/k12/organizeTest/testManage/import/${plan.id}`, token, payload: body.payload, headers: body.headers });
+    const res = await importJob(t, token, start);
+    expect(res.statusCode, res.body).toBe(200);
+  };
+  const post = (path: string, payload: Record<string, unknown>) => t.request({ method: 'POST', url: `/api/busi/web/k12/${path}`, token, payload });
+
+  it('equal the computed ones after the seed, in every plan', async () => {
+    expect(await expectStoredEqual('seed', k12Id, plans.autumn)).toBeGreaterThan(20);
+    expect(await expectStoredEqual('seed', k12Id, plans.spring)).toBeGreaterThan(3);
+  });
+
+  it('equal the computed ones after imports, edits, invalidations, deletes and a student changing grade and gender', async () => {
+    const planId = await createPlan(t.db, k12Id);
+    const year = (await t.db.execute<{ y: number }>(sql`select sy.start_year::int as y from test_plans tp join school_years sy on sy.id = tp.school_year_id where tp.id = ${planId}::uuid`)).rows[0].y;
+    plan = await planRef(planId, year);
+    pupils = await someStudents(t.db, k12Id, [1, 2, 5, 9], 12);
+    // A first import (COPY into an empty plan, replica mode where the role may: docs/decisions/028-score-import-at-copy-speed.md).
+    await upload(templateFor(pupils, 31));
+    expect(await expectStoredEqual('first import', k12Id, plan)).toBeGreaterThan(20);
+    // A second import over stored results (merge), part of the students with other values.
+    await upload(templateFor(pupils.slice(0, 20), 47));
+    await expectStoredEqual('second import', k12Id, plan);
+
+    const rows = await t.db.select().from(physiqueResults).where(eq(physiqueResults.planId, plan.id));
+    const row = rows.find((r) => r.standingLongJump != null)!;
+    const edit = await post(`physiqueManage/testResult/editUpReport/${row.id}`, { field: 'standingLongJump', value: String(Math.round(row.standingLongJump! * 1.05)) });
+    expect(edit.statusCode, edit.body).toBe(200);
+    await expectStoredEqual('edit', k12Id, plan);
+    const invalid = await post('organizeTest/scoreSearch/invalid', { ids: [rows[1].id, rows[2].id].filter((id) => id !== row.id) });
+    expect(invalid.statusCode, invalid.body).toBe(200);
+    await expectStoredEqual('invalid', k12Id, plan);
+    const valid = await post('organizeTest/scoreSearch/valid', { ids: [rows[1].id] });
+    expect(valid.statusCode, valid.body).toBe(200);
+    await expectStoredEqual('restore', k12Id, plan);
+
+    // Every result of one grade deleted: its stored rows go with them.
+    const [gone] = (await t.db.execute<{ g: number }>(sql`select min(grade_no)::int as g from physique_results where plan_id = ${plan.id}::uuid`)).rows;
+    await t.db.delete(physiqueResults).where(and(eq(physiqueResults.planId, plan.id), eq(physiqueResults.gradeNo, gone.g)));
+    await expectStoredEqual('grade deleted', k12Id, plan);
+    expect((await t.db.execute(sql`select 1 from dc_grade_distributions where plan_id = ${plan.id}::uuid and grade_no = ${gone.g}`)).rows).toHaveLength(0);
+    await t.db.delete(physiqueResults).where(eq(physiqueResults.id, rows[3].id));
+    await expectStoredEqual('one deleted', k12Id, plan);
+
+    // A student moves to a class of another grade and their gender is corrected; the next import writes the result
+    // with the new grade and gender, so it leaves one group for another.
+    const mover = pupils.find((p) => p.grade === 9 && p.id !== rows[3].studentId)!;
+    const [target] = await t.db
+      .select({ id: classes.id, name: classes.name, classNo: classes.classNo, gradeNo: grades.gradeNo })
+      .from(classes)
+      .innerJoin(grades, eq(grades.id, classes.gradeId))
+      .where(and(eq(classes.orgId, k12Id), eq(grades.gradeNo, 5)))
+      .limit(1);
+    const gender = mover.gender === 'male' ? 'female' : 'male';
+    await t.db.update(students).set({ classId: target.id, gender }).where(eq(students.id, mover.id));
+    const moved: FixtureStudent = { ...mover, classId: target.id, className: target.name, classNo: target.classNo, grade: 5, gender };
+    await upload(templateFor([moved], 53));
+    const [after] = await t.db.select().from(physiqueResults).where(and(eq(physiqueResults.planId, plan.id), eq(physiqueResults.studentId, mover.id)));
+    expect([after.gradeNo, after.gender]).toEqual([5, gender]);
+    await expectStoredEqual('grade and gender change', k12Id, plan);
+  }, 300_000);
+
+  it('the grade view of one plan answers the stored distributions', async () => {
+    for (const gender of [undefined, 'female'] as const) {
+      const res = await t.request({ url: `/api/busi/web/k12/dataCenter/grade?planId=${plans.autumn.id}&gradeNo=4${gender ? `&gender=${gender}` : ''}`, token });
+      expect(res.statusCode, res.body).toBe(200);
+      const v = res.json<Envelope<GradeView>>().data;
+      const { before } = await both({ orgIds: [k12Id], plans: [plans.autumn], filters: { gradeNo: 4, gender } });
+      expect(before.length).toBeGreaterThan(3);
+      expect(v.distributions).toEqual(before);
+    }
   });
 });
