@@ -1,1 +1,0 @@
-CREATE INDEX "students_class_list_idx" ON "students" USING btree ("class_id","student_no","reg_no","id") WHERE enabled;
