@@ -8,8 +8,9 @@ import type { Db, Tx } from './client';
  * `<table>_sy<start year>` per school year and a `<table>_default` partition for rows outside them. The operation log
  * is keyed by its instant (1 August in China to the next 1 August, the product's school year,
  * docs/product-rules.md#school-years), the physique results by their plan's school year (`school_year`, its start
- * year), the activity records by the school year of their `measured_at` (`school_year`, its start year). The partitions of the current and next school year are made ahead (here, by the scheduled job); an ended year
- * can be detached for archive (`npm run db:detach-school-year`).
+ * year), the activity records by the school year of their `measured_at` (`school_year`, its start year). The
+ * partitions of the current and next school year are made ahead (here, by the scheduled job); an ended year can be
+ * detached for archive (`npm run db:detach-school-year`).
  */
 export const SCHOOL_YEAR_PARTITIONED = ['audit_logs', 'physique_results', 'activity_records'] as const;
 export type SchoolYearTable = (typeof SCHOOL_YEAR_PARTITIONED)[number];

@@ -10,19 +10,21 @@ declare module '@tanstack/react-query' {
   }
 }
 
-/** Failures raise their message (docs/product-rules.md#calls); a 401 has already warned and redirected. */
-function report(error: unknown, silent: boolean | undefined): void {
-  if (silent) return;
+/**
+ * Shows a failed call's message (docs/product-rules.md#calls), unless it was shown already: a 401 has warned and
+ * redirected, an export needing an approval opens the shell's request dialog. Queries and mutations report through it;
+ * a caller of a plain call (a download, an export) hands its failure here too.
+ */
+export function showFailure(error: unknown): void {
   if (error instanceof ApiError && error.status === 401) return;
-  // An export needing an approval: the shell's request dialog shows the message.
   if (alreadyShown(error)) return;
   if (error instanceof Error && error.message) toast.warning(error.message);
 }
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
-    queryCache: new QueryCache({ onError: (error, query) => report(error, query.meta?.silent) }),
-    mutationCache: new MutationCache({ onError: (error, _v, _c, mutation) => report(error, mutation.meta?.silent) }),
+    queryCache: new QueryCache({ onError: (error, query) => query.meta?.silent || showFailure(error) }),
+    mutationCache: new MutationCache({ onError: (error, _v, _c, mutation) => mutation.meta?.silent || showFailure(error) }),
     defaultOptions: {
       queries: {
         staleTime: 30_000,

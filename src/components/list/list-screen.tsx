@@ -24,11 +24,10 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import type { SelectOption } from '@/components/ui/select';
 import { permissionsAtom } from '@/lib/permissions';
 import { useShownData } from '@/lib/use-shown-data';
+import { showFailure } from '@/lib/query-client';
 import type { ListFilters, ListState } from './use-list-state';
 import { usePageActions, type PageActions, type ToolbarAction } from './page-actions';
 import { rowActionsColumn, type RowAction } from './row-actions';
-import { alreadyShown } from '@/lib/api-error';
-import { toast } from '@/lib/toast';
 
 /**
  * One filter of a list's search row. Text filters take their maxLength from the list-query schema and are trimmed
@@ -314,9 +313,7 @@ export function ListScreen<T extends RowData, F extends ListFilters>({
         onClick={() => {
           const filters = (shown ? { ...state.filters, columns: shown.join(',') } : state.filters) as F;
           // Above the organisation's threshold the shell's approval request opens with these filters (src/lib/api-client.ts).
-          void Promise.resolve(onExport(filters)).catch((error: unknown) => {
-            if (!alreadyShown(error)) toast.warning(error instanceof Error ? error.message : String(error));
-          });
+          void Promise.resolve(onExport(filters)).catch(showFailure);
         }}
         data-testid="list-export"
       >

@@ -23,9 +23,8 @@ import { LogListScreen } from '@/components/list/log-list-screen';
 import type { PageActions } from '@/components/list/page-actions';
 import { useListState } from '@/components/list/use-list-state';
 import { Button } from '@/components/ui/button';
-import { alreadyShown } from '@/lib/api-error';
 import { useDateTime } from '@/lib/date-time';
-import { toast } from '@/lib/toast';
+import { showFailure } from '@/lib/query-client';
 import { decideExport, downloadApproved, exportRequests, myExports, sensitiveLog } from './api';
 
 /** How many names a log row shows before "and N more". */
@@ -230,9 +229,7 @@ export function MyExportsScreen() {
                 onClick={() =>
                   // A link that expired since the list was read answers 410: its message, and the list shows it expired.
                   void downloadApproved(null, row.original.id)
-                    .catch((error: unknown) => {
-                      if (!alreadyShown(error)) toast.warning(error instanceof Error ? error.message : String(error));
-                    })
+                    .catch(showFailure)
                     .finally(() => void query.refetch())
                 }
                 data-testid="my-export-download"

@@ -21,8 +21,6 @@ import { enumOptions } from '@/domain/presentation';
 import { formatBytes } from '@/domain/uploads/rules';
 import { localDate } from '@/domain/dates';
 import { useDateTime } from '@/lib/date-time';
-import { alreadyShown } from '@/lib/api-error';
-import { toast } from '@/lib/toast';
 import { createDataTableColumnHelper } from '@/components/data-table/data-table';
 import { PersonCell } from '@/components/data-table/person-cell';
 import { EnumBadge } from '@/components/enum-badge/enum-badge';
@@ -38,6 +36,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { cn } from '@/lib/cn';
+import { showFailure } from '@/lib/query-client';
 import {
   dataRequestKey,
   dataRequestResource,
@@ -147,11 +146,8 @@ function ScheduleTable({ schedule }: { schedule: RetentionSchedule }) {
 
 const runCol = createDataTableColumnHelper<RetentionRunRow>();
 
-/** A download's failure as a toast, unless already shown (an approval request opens the shell's dialog: src/lib/export-approval.ts). */
-const saving = (file: Promise<void>) =>
-  void file.catch((error: unknown) => {
-    if (!alreadyShown(error)) toast.warning(error instanceof Error ? error.message : String(error));
-  });
+/** A download's failure shown (an approval request opens the shell's dialog instead: showFailure). */
+const saving = (file: Promise<void>) => void file.catch(showFailure);
 const archiveCol = createDataTableColumnHelper<AccessLogArchiveRow>();
 
 /**

@@ -29,8 +29,6 @@ export function useScoreExportJob(family: Family) {
   }, []);
   const follow = useFollowJob('physiqueExport', onFinished);
   const start = useMutation({
-    // The button shows the failure itself: a refusal above the export threshold opens the approval request.
-    meta: { silent: true },
     mutationFn: (filter: Partial<ScoreFilter>) => post<{ id: string }>(`${scoresApi(family)}${RESULT_LIST_PATH.scoreSearch}/export`, filter),
     onSuccess: ({ id }) => follow.start(id),
   });

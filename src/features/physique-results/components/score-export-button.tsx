@@ -4,8 +4,6 @@ import type { Family } from '@/domain/menus/access';
 import type { ScoreFilter } from '@/domain/physique-results/schemas';
 import { JobProgress } from '@/components/jobs/job-progress';
 import { Button } from '@/components/ui/button';
-import { alreadyShown } from '@/lib/api-error';
-import { toast } from '@/lib/toast';
 import { useScoreExportJob } from '../api/export-results';
 
 /**
@@ -16,12 +14,8 @@ import { useScoreExportJob } from '../api/export-results';
 export function ScoreExportButton({ family, filter }: { family: Family; filter: Partial<ScoreFilter> }) {
   const { t } = useTranslation('physiqueResultsUi');
   const exporter = useScoreExportJob(family);
-  const start = () =>
-    exporter.start.mutate(filter, {
-      onError: (error) => {
-        if (!alreadyShown(error)) toast.warning(error.message);
-      },
-    });
+  // A refusal is shown by the query client (showFailure); one above the export threshold opens the approval request.
+  const start = () => exporter.start.mutate(filter);
   return (
     <div className="flex flex-wrap items-center gap-3">
       {exporter.job ? <JobProgress job={exporter.job} className="w-64" /> : null}
