@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { getTableName, type Table } from 'drizzle-orm';
+import { getTableName, sql, type Table } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authEpoch } from '../db/schema/auth';
 
@@ -112,6 +112,19 @@ export const readCachePlugin = fp(
         throw new Error(`${route.url}: only GET answers are kept (config.readsTables)`);
       }
       (info.routes as Map<string, readonly string[]>).set(route.url, namesOf(tables));
+    });
+    // A table without the change feed's trigger (migration 0063: the access log) never retires an answer: a route
+    // reading it would serve stale answers for up to READ_CACHE_MAX_AGE_MS, so the server refuses to start instead.
+    app.addHook('onReady', async () => {
+      const declared = [...new Set([...info.routes.values()].flat())];
+      const { rows } = await app.db.execute<{ relname: string }>(sql`
+        select c.relname from pg_class c
+        where c.relnamespace = current_schema()::regnamespace and c.relname = any(${sql.param(declared)}::text[])
+          and not exists (select 1 from pg_trigger g where g.tgrelid = c.oid and g.tgname = 'tiyu_changed')`);
+      if (rows.length) {
+        const routes = [...info.routes].filter(([, names]) => rows.some((r) => names.includes(r.relname))).map(([url]) => url);
+        throw new Error(`read cache: ${rows.map((r) => r.relname).join(', ')} has no change-feed trigger, so kept answers of ${routes.join(', ')} would never be retired`);
+      }
     });
     const keyOf = (request: FastifyRequest) =>
       [request.routeOptions.url, request.url, request.session?.userId ?? '', request.headers.orgid ?? '', request.scope?.roleId ?? '', request.locale].join('\n');

@@ -1,13 +1,15 @@
 import { eq, sql } from 'drizzle-orm';
 import type { PGlite } from '@electric-sql/pglite';
-import type { FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '@/domain/api';
 import type { ScoreSearchPage } from '@/domain/physique-results/types';
 import type { SchoolView, StudentListPage } from '@/domain/data-center/types';
 import { physiqueResults } from '../../server/db/schema/physique';
 import { addPlanWithResults } from '../../server/seed/scale';
-import { READ_CACHE_MAX_AGE_MS } from '../../server/plugins/read-cache';
+import { accessLogs } from '../../server/db/schema/access-log';
+import { READ_CACHE_MAX_AGE_MS, readCachePlugin } from '../../server/plugins/read-cache';
 import { createTestApp, type TestApp } from '../support/server-app';
 import { demoOrgs } from './physique-results/physique-fixtures';
 
@@ -59,7 +61,24 @@ describe('the change feed', () => {
       where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p') and not c.relispartition`);
     // A partition's rows are written through its partitioned table, whose statement trigger fires for them.
     expect(rows.length).toBeGreaterThan(50);
-    expect(rows.filter((r) => r.tgenabled !== 'A').map((r) => r.relname)).toEqual([]);
+    // The access log is written by every request and read by no kept answer (migration 0063).
+    expect(rows.filter((r) => r.tgenabled !== 'A').map((r) => r.relname)).toEqual(['access_logs']);
+  });
+
+  it('the access log notifies nothing, and a kept answer that would read it stops the server from starting', async () => {
+    const before = await t.app.changes.current(['access_logs'], org.k12);
+    await get(LIST);
+    await t.app.accessLog.flush();
+    expect(await t.app.changes.current(['access_logs'], org.k12)).toBe(before);
+
+    const app = Fastify();
+    app.decorate('db', t.db);
+    app.decorate('changes', { onChange: () => {} } as unknown as FastifyInstance['changes']);
+    for (const name of ['tiyu-changes', 'tiyu-auth', 'tiyu-i18n']) await app.register(fp(async () => {}, { name }));
+    await app.register(readCachePlugin);
+    app.get('/api/logs', { config: { readsTables: [accessLogs] } }, async () => ({}));
+    await expect(app.ready()).rejects.toThrow('access_logs has no change-feed trigger, so kept answers of /api/logs would never be retired');
+    await app.close();
   });
 
   it('tables with an organisation name the organisations of the rows written, their ancestors and descendants', async () => {
@@ -71,7 +90,7 @@ describe('the change feed', () => {
       where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p') and not c.relispartition
       group by c.relname`);
     expect(rows.length).toBeGreaterThan(30);
-    expect(rows.filter((r) => r.n !== 3).map((r) => r.relname)).toEqual([]);
+    expect(rows.filter((r) => r.n !== 3).map((r) => r.relname)).toEqual(['access_logs']);
     const tables = ['physique_results'];
     const [row] = (await t.db.select({ id: physiqueResults.id }).from(physiqueResults).where(eq(physiqueResults.orgId, org.uni)).limit(1));
     const versions = async () => Promise.all([org.uni, org.bureau, org.k12, null].map((o) => t.app.changes.current(tables, o)));
