@@ -74,7 +74,7 @@ export function DataTableCards<T extends RowData>({
       {list.map((column) => (
         <div key={column.id} className="contents" data-column={column.id}>
           <dt className="text-muted-foreground">{label(column)}</dt>
-          <dd className="min-w-0 break-words">{cell(column, row)}</dd>
+          <dd className={cn('min-w-0 break-words', column.columnDef.meta?.cellClass?.(row.original))}>{cell(column, row)}</dd>
         </div>
       ))}
     </dl>

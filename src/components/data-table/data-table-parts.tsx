@@ -52,6 +52,12 @@ export function virtualCellClasses<T extends RowData>(columns: readonly Column<D
   });
 }
 
+/** A virtual body cell's class: the column's, and the one its row gives it (`meta.cellClass`). */
+function cellClassOf<T extends RowData>(column: Column<DataTableFeatures, T>, base: string, row: Row<DataTableFeatures, T>): string {
+  const own = column.columnDef.meta?.cellClass?.(row.original);
+  return own ? `${base} ${own}` : base;
+}
+
 interface HeaderProps<T extends RowData> {
   headerGroups: readonly HeaderGroup<DataTableFeatures, T>[];
   /** Only read to re-render when sorting changes: the header objects themselves stay the same. */
@@ -215,7 +221,7 @@ function VirtualRowImpl<T extends RowData>({ row, index, height, columns, cellCl
   for (let i = 0; i < firstColumn; i++) {
     if (!sides[i]) continue;
     cells.push(
-      <td key={columns[i].id} className={cellClasses[i]} style={{ gridColumnStart: i + 1, ...pinStyle(sides[i], i) }}>
+      <td key={columns[i].id} className={cellClassOf(columns[i], cellClasses[i], row)} style={{ gridColumnStart: i + 1, ...pinStyle(sides[i], i) }}>
         {renderVirtualCell(columns[i], row)}
       </td>,
     );
@@ -225,7 +231,7 @@ function VirtualRowImpl<T extends RowData>({ row, index, height, columns, cellCl
     if (!column) break;
     cells.push(
       // The first cell in view starts at its own grid track; the skipped ones before it leave their tracks empty.
-      <td key={column.id} className={cellClasses[i]} style={i === firstColumn && i > 0 ? { gridColumnStart: i + 1, ...pinStyle(sides[i], i) } : pinStyle(sides[i], i)}>
+      <td key={column.id} className={cellClassOf(column, cellClasses[i], row)} style={i === firstColumn && i > 0 ? { gridColumnStart: i + 1, ...pinStyle(sides[i], i) } : pinStyle(sides[i], i)}>
         {renderVirtualCell(column, row)}
       </td>,
     );
@@ -234,7 +240,7 @@ function VirtualRowImpl<T extends RowData>({ row, index, height, columns, cellCl
     const column = columns[i];
     if (!sides[i]) continue;
     cells.push(
-      <td key={column.id} className={cellClasses[i]} style={{ gridColumnStart: i + 1, ...pinStyle(sides[i], i) }}>
+      <td key={column.id} className={cellClassOf(column, cellClasses[i], row)} style={{ gridColumnStart: i + 1, ...pinStyle(sides[i], i) }}>
         {renderVirtualCell(column, row)}
       </td>,
     );

@@ -296,7 +296,7 @@ export function DataTable<T extends RowData>({
                 <td
                   key={cell.id}
                   style={pinStyle(sides[i], i)}
-                  className={cn('px-3 align-middle', DENSITY_CELL_CLASS[density], meta?.align && ALIGN[meta.align], pinCellClass(sides[i], false), meta?.className)}
+                  className={cn('px-3 align-middle', DENSITY_CELL_CLASS[density], meta?.align && ALIGN[meta.align], pinCellClass(sides[i], false), meta?.className, meta?.cellClass?.(row.original))}
                 >
                   {flexRender(cell.column.columnDef.cell, cell.getContext())}
                 </td>

@@ -27,7 +27,8 @@ const CHANGE_TEXT = (value: number) => (value <= -5 ? 'text-destructive' : value
 /**
  * Columns of the class table. Each item is ONE column showing "raw · score · level" as one run of text, sorted by
  * score: three cells and styled pieces per item made scrolling 100,000 rows miss frames (table layout and text
- * shaping grow with cells; tests/bench/class-table-scroll.ts), one text run per item keeps it smooth.
+ * shaping grow with cells; tests/bench/class-table-scroll.ts). Cells are plain text, coloured by `cellClass` on the
+ * cell itself: a styled element per cell was another element to style and lay out for each row entering the view.
  */
 function buildColumns(t: TFunction, items: readonly ItemKey[]) {
   // Labels looked up once, not per cell per frame.
@@ -59,18 +60,18 @@ function buildColumns(t: TFunction, items: readonly ItemKey[]) {
     col.accessor((r) => r.level ?? undefined, {
       id: 'level',
       header: t('physique:score.level'),
-      meta: { width: 72 },
-      cell: ({ getValue }) => <span className={LEVEL_TEXT[getValue() ?? '']}>{levelOf(getValue())}</span>,
+      meta: { width: 72, cellClass: (r: ClassStudentRow) => LEVEL_TEXT[r.level ?? ''] },
+      cell: ({ getValue }) => levelOf(getValue()),
     }),
     col.accessor((r) => r.change ?? undefined, {
       id: 'change',
       header: t('dashboard:classTable.change'),
       enableSorting: true,
       sortUndefined: 'last',
-      meta: { width: 76, align: 'right', className: 'tabular-nums' },
+      meta: { width: 76, align: 'right', className: 'tabular-nums', cellClass: (r: ClassStudentRow) => (r.change == null ? undefined : CHANGE_TEXT(r.change)) },
       cell: ({ getValue }) => {
         const v = getValue();
-        return v === undefined ? '' : <span className={CHANGE_TEXT(v)}>{v > 0 ? `+${v.toFixed(1)}` : v.toFixed(1)}</span>;
+        return v === undefined ? '' : v > 0 ? `+${v.toFixed(1)}` : v.toFixed(1);
       },
     }),
     ...items.map((item) =>
@@ -84,11 +85,10 @@ function buildColumns(t: TFunction, items: readonly ItemKey[]) {
         ),
         enableSorting: true,
         sortUndefined: 'last',
-        meta: { width: item === 'bmi' ? 150 : 140, className: 'tabular-nums' },
+        meta: { width: item === 'bmi' ? 150 : 140, className: 'tabular-nums', cellClass: (r: ClassStudentRow) => LEVEL_TEXT[r.items[item]?.level ?? ''] },
         cell: ({ row }) => {
           const r = row.original.items[item];
-          if (!r) return '';
-          return <span className={LEVEL_TEXT[r.level ?? '']}>{`${formatRawValue(item, r.raw)} · ${r.score ?? '—'} · ${levelOf(r.level, item)}`}</span>;
+          return r ? `${formatRawValue(item, r.raw)} · ${r.score ?? '—'} · ${levelOf(r.level, item)}` : '';
         },
       }),
     ),

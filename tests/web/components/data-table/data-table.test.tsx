@@ -163,6 +163,23 @@ describe('DataTable virtual mode', () => {
     expect(onRowClick).toHaveBeenCalledWith(students[1]);
   });
 
+  it('colours a cell from its row (meta.cellClass) on the cell itself, in virtual and paged mode alike', () => {
+    // A failing score in red, as the class table colours levels: the cell keeps its text as plain text.
+    const toned = col.columns([
+      col.accessor('name', { header: '姓名' }),
+      col.accessor('score', { header: '成绩', meta: { cellClass: (r: Student) => (r.score < 80 ? 'text-destructive' : undefined) } }),
+    ]);
+    const scoreCell = (name: string) => bodyRows().find((r) => r.textContent?.includes(name))!.cells[1];
+    const { unmount } = render(<DataTable columns={toned} data={students} rowKey="id" virtual height={400} rowHeight={40} />);
+    expect(scoreCell('张三')).toHaveClass('text-destructive');
+    expect(scoreCell('张三').children).toHaveLength(0);
+    expect(scoreCell('李四')).not.toHaveClass('text-destructive');
+    unmount();
+    render(<DataTable columns={toned} data={students} rowKey="id" />);
+    expect(scoreCell('张三')).toHaveClass('text-destructive');
+    expect(scoreCell('王五')).not.toHaveClass('text-destructive');
+  });
+
   it('draws only the cells in horizontal view of a table wider than its scroll area', () => {
     const wide = col.columns(
       Array.from({ length: 10 }, (_, i) => col.accessor((r) => `${r.name}-${i}`, { id: `c${i}`, header: `列${i}`, meta: { width: 200 } })),
