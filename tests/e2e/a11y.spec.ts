@@ -392,9 +392,10 @@ async function pageFor(browser: Browser, account: Account | null): Promise<Accou
  * its popstate, as the browser's back and forward do: react-router's browser history listens to it), so the bundle,
  * the session and the menu are not loaded again (docs/performance.md, "CI time"). Nothing at all when the last screen
  * was this path, checked as it was shown. A full load for the signed-out page, after a screen that left a dialog open
- * (the shell's dialogs, the menu search, stay over the next screen), from the wall (outside the console), and for the
+ * (the shell's dialogs, the menu search, stay over the next screen), from the wall (outside the console), for the
  * path already shown after clicks (the router would keep that screen mounted, with its state, where a load mounts it
- * afresh).
+ * afresh), and for the data centre's dashboards: shown again from the query cache, a chart whose option comes back
+ * equal is not drawn again (echarts-for-react compares), so its `data-finished` flag (dashboard-chart.tsx) stays false.
  */
 async function show(at: AccountPage, account: Account | null, path: string): Promise<void> {
   const { page } = at;
@@ -402,7 +403,7 @@ async function show(at: AccountPage, account: Account | null, path: string): Pro
   const here = /^https?:/.test(page.url()) ? new URL(page.url()) : null;
   const inConsole = here && here.pathname.startsWith('/busi/') && !/^\/busi\/(wall|m)\//.test(here.pathname);
   if (account && at.leftOn === path && here && here.pathname + here.search === target) return;
-  if (!account || at.dirty || !inConsole || here.pathname === new URL(target, here).pathname) {
+  if (!account || at.dirty || !inConsole || here.pathname === new URL(target, here).pathname || path.includes('/dataCenter/')) {
     await page.goto(target);
   } else {
     await page.evaluate((url) => {
