@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page, type Request } from '@playwright/test';
 import { axeProblems, clickRowAction, signIn } from './support';
 
 /**
@@ -342,36 +342,106 @@ const SCREENS: Screen[] = [
 ];
 
 /**
- * One signed-in page per account for the whole file (its session lives in localStorage): each screen is a fresh
- * navigation of that page, which spares a new renderer per screen (about a second each on the 2-core CI machine).
+ * One signed-in page per account for the whole file (its session lives in localStorage), which spares a new renderer
+ * per screen (about a second each on the 2-core CI machine), with the requests it has in flight (for `settled`).
  */
-const pages = new Map<string, Page>();
+interface AccountPage {
+  page: Page;
+  inFlight: Set<Request>;
+  /** Requests seen so far, and when one last started or ended. */
+  seen: number;
+  lastActivity: number;
+  /** The last screen left a dialog open: the next one starts on a fresh document. */
+  dirty: boolean;
+  /** The path of the last screen when it was checked as shown, nothing clicked: the next one there needs no navigation. */
+  leftOn: string | null;
+}
 
-async function pageFor(browser: Browser, account: Account | null): Promise<Page> {
+const pages = new Map<string, AccountPage>();
+
+async function pageFor(browser: Browser, account: Account | null): Promise<AccountPage> {
   const key = account ?? '';
   const hit = pages.get(key);
-  if (hit && !hit.isClosed()) return hit;
+  if (hit && !hit.page.isClosed()) return hit;
   const context = await browser.newContext();
   const page = await context.newPage();
+  const at: AccountPage = { page, inFlight: new Set(), seen: 0, lastActivity: Date.now(), dirty: false, leftOn: null };
+  // As Playwright's own network idle counts them: an event stream stays open and is not waited for.
+  page.on('request', (request) => {
+    if (request.resourceType() === 'eventsource') return;
+    at.inFlight.add(request);
+    at.seen++;
+    at.lastActivity = Date.now();
+  });
+  const done = (request: Request) => {
+    if (at.inFlight.delete(request)) at.lastActivity = Date.now();
+  };
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
   if (account) {
     await page.goto('/busi/');
     await signIn(page, account);
     await expect(page).not.toHaveURL(/\/busi\/$/);
   }
-  pages.set(key, page);
-  return page;
+  pages.set(key, at);
+  return at;
 }
 
-/** Waits until the screen has its data: no request in flight, no table refreshing, no chart drawing. */
-async function settled(page: Page): Promise<void> {
-  await page.waitForLoadState('networkidle');
-  await expect(page.locator('[aria-busy=true]')).toHaveCount(0);
-  await expect(page.locator('[data-slot=dc-chart][data-finished=false]')).toHaveCount(0);
+/**
+ * Opens a screen's path. Inside the already-loaded console it is the router's own navigation (a history entry and
+ * its popstate, as the browser's back and forward do: react-router's browser history listens to it), so the bundle,
+ * the session and the menu are not loaded again (docs/performance.md, "CI time"). Nothing at all when the last screen
+ * was this path, checked as it was shown. A full load for the signed-out page, after a screen that left a dialog open
+ * (the shell's dialogs, the menu search, stay over the next screen), from the wall (outside the console), for the
+ * path already shown after clicks (the router would keep that screen mounted, with its state, where a load mounts it
+ * afresh), and for the data centre's dashboards: one shown again inside the page kept a chart's `data-finished` false
+ * for good (DashboardChart compares the drawn option by identity, while echarts-for-react skips an option deep-equal
+ * to the last, so no 'finished' event comes for a new but equal one).
+ */
+async function show(at: AccountPage, account: Account | null, path: string): Promise<void> {
+  const { page } = at;
+  const target = `/busi${path}`;
+  const here = /^https?:/.test(page.url()) ? new URL(page.url()) : null;
+  const inConsole = here && here.pathname.startsWith('/busi/') && !/^\/busi\/(wall|m)\//.test(here.pathname);
+  if (account && at.leftOn === path && here && here.pathname + here.search === target) return;
+  if (!account || at.dirty || !inConsole || here.pathname === new URL(target, here).pathname || path.includes('/dataCenter/')) {
+    await page.goto(target);
+  } else {
+    await page.evaluate((url) => {
+      history.pushState(null, '', url);
+      dispatchEvent(new PopStateEvent('popstate', { state: null }));
+    }, target);
+  }
+  at.dirty = false;
+  at.lastActivity = Date.now();
+}
+
+/** How long no request may be in flight before the page counts as quiet (a navigation or a click counts as activity). */
+const QUIET_MS = 250;
+
+/**
+ * Waits until the screen has its data: no request in flight for QUIET_MS, no table refreshing, no chart drawing, then
+ * two frames drawn and a task run in the page (so data that just arrived has been rendered and its effects have run:
+ * a request they set off has started by then) with still no new request. Frames rather than wall time: on a loaded
+ * machine the page may not run at all for a while. Playwright's 'networkidle' (500 ms of quiet) is a load state of
+ * the document: once reached it stays reached, so it never waited after a click or a navigation inside the page.
+ */
+async function settled(at: AccountPage): Promise<void> {
+  const { page } = at;
+  const quiet = () => at.inFlight.size === 0 && Date.now() - at.lastActivity >= QUIET_MS;
+  for (;;) {
+    await expect.poll(quiet, { intervals: [25] }).toBe(true);
+    const seen = at.seen;
+    await expect(page.locator('[aria-busy=true]')).toHaveCount(0);
+    await expect(page.locator('[data-slot=dc-chart][data-finished=false]')).toHaveCount(0);
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve)))));
+    if (at.seen === seen && at.inFlight.size === 0) return;
+  }
 }
 
 test.describe('accessibility (axe, WCAG 2.1 AA)', () => {
   test.afterAll(async () => {
-    for (const page of pages.values()) await page.context().close();
+    for (const { page } of pages.values()) await page.context().close();
     pages.clear();
   });
 
@@ -379,16 +449,20 @@ test.describe('accessibility (axe, WCAG 2.1 AA)', () => {
     const name = `${screen.account ?? 'signed out'} ${screen.path}${screen.open ? ` → ${screen.open.name || 'open'}` : ''}`;
     // Every other row runs on a second server beside the first (playwright.config.ts: the projects a11y and a11y-b).
     test(name, { tag: i % 2 ? '@a11y-b' : '@a11y-a' }, async ({ browser }) => {
-      const page = await pageFor(browser, screen.account);
-      await page.goto(`/busi${screen.path}`);
-      await settled(page);
+      const at = await pageFor(browser, screen.account);
+      const { page } = at;
+      await show(at, screen.account, screen.path);
+      await settled(at);
+      at.leftOn = screen.open ? null : screen.path;
       if (screen.open) {
         // Every step ends on another address or an open dialog; wait for it so the check never sees the page it came from.
         const from = page.url();
+        at.dirty = Boolean(screen.dialog);
         await screen.open(page);
         if (screen.dialog) await expect(page.getByRole('dialog').or(page.getByRole('alertdialog'))).toBeVisible();
         else await expect(page).not.toHaveURL(from);
-        await settled(page);
+        at.lastActivity = Date.now();
+        await settled(at);
       }
       const bad = await axeProblems(page);
       expect(bad, `${page.url()}\n${JSON.stringify(bad, null, 2)}`).toEqual([]);
@@ -401,7 +475,7 @@ test.describe('accessibility (axe, WCAG 2.1 AA)', () => {
  * kit (fields, the back confirm, save) on the class screens.
  */
 test('the class list and form work with the keyboard alone, focus visible', async ({ browser }, testInfo) => {
-  const page = await pageFor(browser, 'school01');
+  const { page } = await pageFor(browser, 'school01');
   await page.goto('/busi/k12/org/class');
   const list = page.getByTestId('class-list');
   const rows = list.locator('[data-slot=data-table-row]');
