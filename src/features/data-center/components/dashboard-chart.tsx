@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import isEqual from 'fast-deep-equal';
 import type { EChartsCoreOption } from '@/lib/echarts';
 import { Chart, type ChartEventHandler } from '@/components/chart/chart';
 import { cn } from '@/lib/cn';
@@ -17,7 +18,9 @@ export interface DashboardChartProps {
 
 /**
  * A dashboard chart: the shared Chart plus drill-down by data-item id and a `data-finished` flag that turns
- * true once ECharts has drawn this option (screenshots and tests wait for it).
+ * true once ECharts has drawn this option (screenshots and tests wait for it). An option equal to the one drawn counts
+ * as drawn: echarts-for-react skips it by the same deep equality (fast-deep-equal), so no second 'finished' comes, e.g.
+ * for a dashboard shown again with the same answer.
  */
 export function DashboardChart({ option, height = 300, loading, onSelect, className, 'aria-label': label, 'data-testid': testId }: DashboardChartProps) {
   const [drawn, setDrawn] = useState<EChartsCoreOption | null>(null);
@@ -37,7 +40,7 @@ export function DashboardChart({ option, height = 300, loading, onSelect, classN
     <div
       data-slot="dc-chart"
       data-testid={testId}
-      data-finished={drawn === option && !loading}
+      data-finished={(drawn === option || (drawn !== null && isEqual(drawn, option))) && !loading}
       className={cn(onSelect && 'cursor-pointer', height === '100%' && 'h-full', className)}
     >
       <Chart option={option} height={height} loading={loading} onEvents={onEvents} onFinished={() => setDrawn(option)} aria-label={label} />

@@ -1,0 +1,37 @@
+import { render, screen } from '@testing-library/react';
+import isEqual from 'fast-deep-equal';
+import { useEffect, useRef } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import type { EChartsReactProps } from 'echarts-for-react/esm/types';
+import { DashboardChart } from '@/features/data-center/components/dashboard-chart';
+
+// ECharts needs a real canvas. The stand-in does what echarts-for-react does with an option: one deep-equal to the last
+// one drawn is skipped (no setOption, so no 'finished' event); another is drawn and ends with 'finished'.
+vi.mock('echarts-for-react/esm/core', () => ({
+  default: function EChartsStandIn({ option, onEvents }: EChartsReactProps) {
+    const last = useRef<unknown>(undefined);
+    useEffect(() => {
+      if (last.current !== undefined && isEqual(last.current, option)) return;
+      last.current = option;
+      (onEvents?.finished as ((p: unknown, chart: unknown) => void) | undefined)?.(undefined, {});
+    }, [option, onEvents]);
+    return <div />;
+  },
+}));
+
+const bars = () => ({ xAxis: { type: 'category', data: ['初一', '初二'] }, yAxis: { type: 'value' }, series: [{ type: 'bar', data: [78.5, 80.1] }] });
+
+describe('DashboardChart', () => {
+  it('counts an option equal to the one drawn as drawn (a dashboard shown again with the same answer)', () => {
+    const { rerender } = render(<DashboardChart option={bars()} aria-label="成绩" data-testid="c" />);
+    expect(screen.getByTestId('c')).toHaveAttribute('data-finished', 'true');
+    // The same figures in a new object, as a refetch or a screen shown again builds them.
+    rerender(<DashboardChart option={bars()} aria-label="成绩" data-testid="c" />);
+    expect(screen.getByTestId('c')).toHaveAttribute('data-finished', 'true');
+    // Other figures are not drawn until ECharts says so; here the stand-in draws them at once.
+    rerender(<DashboardChart option={{ ...bars(), series: [{ type: 'bar', data: [60, 61] }] }} aria-label="成绩" data-testid="c" />);
+    expect(screen.getByTestId('c')).toHaveAttribute('data-finished', 'true');
+    rerender(<DashboardChart option={bars()} aria-label="成绩" data-testid="c" loading />);
+    expect(screen.getByTestId('c')).toHaveAttribute('data-finished', 'false');
+  });
+});
