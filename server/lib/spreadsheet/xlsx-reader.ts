@@ -88,6 +88,11 @@ export interface XlsxRowSource extends XlsxWorkbookInfo {
   engine: 'scanner' | 'sheetjs';
   /** Rows in sheet order, in batches of a few hundred; empty rows that the file does not store are not yielded. */
   batches(): AsyncGenerator<XlsxRow[], void, undefined>;
+  /**
+   * The rows `batches()` yields, counted without reading their cells (the sheet's `<row>` tags in the inflated part):
+   * a job's bar before the reading. A part that cannot be read counts what came before; `batches()` reports why.
+   */
+  rowCount(): Promise<number>;
 }
 
 const DEFAULT_MAX_XML_BYTES = 256 * MIB;
@@ -207,6 +212,34 @@ async function planScan(buf: Buffer, dir: Map<string, ZipEntry>, options: XlsxRe
 }
 
 const SI_CLOSE = Buffer.from('</si>');
+const ROW_OPEN = Buffer.from('<row');
+
+/** `<row` tags (not `<rowBreaks`) in a worksheet part: the scanner yields one row per tag. */
+async function countRowTags(buf: Buffer, sheet: ZipEntry, maxBytes: number, pacer: EventLoopPacer): Promise<number> {
+  let count = 0;
+  // The last bytes of a chunk, so a tag split across two chunks is seen once.
+  let carry: Buffer = Buffer.alloc(0);
+  try {
+    for await (const chunk of streamZipEntry(buf, sheet, maxBytes, CHUNK_BYTES)) {
+      const data = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
+      let at = data.indexOf(ROW_OPEN);
+      let end = 0;
+      while (at >= 0 && at + ROW_OPEN.length < data.length) {
+        const next = data[at + ROW_OPEN.length];
+        // ' ', '\t', '\n', '\r', '>' or '/' ends the name.
+        if (next === 0x20 || next === 0x3e || next === 0x2f || next === 0x09 || next === 0x0a || next === 0x0d) count++;
+        end = at + 1;
+        at = data.indexOf(ROW_OPEN, at + 1);
+      }
+      carry = data.subarray(Math.max(end, data.length - ROW_OPEN.length));
+      await pacer.pace();
+    }
+  } catch {
+    // The reading reports what is wrong with the part.
+  }
+  return count;
+}
+
 const ROW_CLOSE = Buffer.from('</row>');
 
 /**
@@ -329,6 +362,7 @@ async function sheetJsSource(buf: Buffer, options: XlsxReadOptions, pacer: Event
   const { info, rows } = readWithSheetJs(buf, options);
   return {
     ...info,
+    rowCount: async () => rows.length,
     async *batches() {
       for (let i = 0; i < rows.length; i += 500) {
         yield rows.slice(i, i + 500);
@@ -432,6 +466,7 @@ export async function openXlsx(buffer: Buffer, options: XlsxReadOptions = {}): P
   const source: XlsxRowSource = {
     ...plan.info,
     engine: 'scanner',
+    rowCount: () => countRowTags(buffer, plan.sheet, options.maxXmlBytes ?? DEFAULT_MAX_XML_BYTES, pacer),
     batches: () =>
       scanBatches(buffer, plan, options, pacer, () => {
         source.engine = 'sheetjs';

@@ -258,10 +258,10 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
   const pending: { row: number; cells: CellValue[] }[] = [];
   let header: { index: number; mapping: HeaderMapping; cells: readonly CellValue[] } | null = null;
   let dataRows = 0;
-  // A job shows rows of the file's rows: one counting pass first (the reading is a small part of an import's time).
+  // A job shows rows of the file's rows: counted first from the sheet's row tags, without reading the cells.
   let fileRows = 0;
   if (req.onProgress) {
-    for await (const batch of source.batches()) fileRows += batch.length;
+    fileRows = await source.rowCount();
     await req.onProgress(0, fileRows, 'importing');
   }
   let lastRow = 0;
@@ -328,9 +328,12 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
   };
 
   // Read, validate, match, score and stage in slices outside any transaction; the write at the end is all or nothing.
+  // Built once: inside the write transaction (the job keeps it there) and as the answer.
+  let outcome: ImportOutcome | null = null;
   const outcomeOf = (success: number): ImportOutcome => {
+    if (outcome?.success === success) return outcome;
     const headerCells = header?.cells ?? [];
-    return { success, failure: failureCount, workbook: scoreFailuresWorkbook(headerCells, failures, failureCount, t), fileName: importFileName(t, success, failureCount) };
+    return (outcome = { success, failure: failureCount, workbook: scoreFailuresWorkbook(headerCells, failures, failureCount, t), fileName: importFileName(t, success, failureCount) });
   };
   const staged = {
     userId: req.userId,

@@ -445,7 +445,7 @@ function* storedLines(text: string | null): Generator<string[]> {
   for (const line of text.split('\n')) yield line.split(',');
 }
 
-/** Writes one slice of an import into its staging table. */
+/** Writes one slice of an import into its staging table; each input's results are already kept to the student's plan items (restrictToItems). */
 export type ImportSliceWriter = (slice: readonly ResultInput[]) => Promise<void>;
 
 export interface StagedImportOptions {
@@ -493,7 +493,8 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
           if (fields.length === 0) continue;
           accepted++;
           const old = stored.get(input.studentId);
-          const raw = restrictToItems(mergeRaw(old?.raw, input.results), itemsFor(ctx, input.grade, input.gender));
+          // A new result is the file's values, which the caller kept to the student's plan items.
+          const raw = old ? restrictToItems(mergeRaw(old.raw, input.results), itemsFor(ctx, input.grade, input.gender)) : input.results;
           const masks = withSource(old ?? { importedFields: 0, editedFields: 0 }, fields, 'import');
           // A row that changes nothing is not written (a concurrent edit of it simply stands).
           if (old && masks.importedFields === old.importedFields && masks.editedFields === old.editedFields && sameRaw(old.raw, raw)) continue;
@@ -534,7 +535,7 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
 
       await conn.transaction(async (tx) => {
         await mergeChangedMeanwhile(tx, stage, ctx, (inputs, stored) => stageSlice(tx, inputs, stored));
-        await checkReferences(tx, stage, ctx, opts.userId);
+        await checkReferences(tx, stage, ctx, opts.userId, overlap);
         // One audit entry for the import, with the previous values of the rows it changes (null for a new result).
         await tx.query(
           `insert into audit_logs (at, user_id, org_id, action, entity, entity_id, before, after)
@@ -560,20 +561,24 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
 }
 
 /**
- * Every reference of the staged rows, checked once for the whole stage and locked as a foreign-key check would lock
- * it (FOR KEY SHARE: nobody deletes them before the import commits): the plan, its organisation, the user, and the
- * students and classes, which must belong to the plan's organisation.
+ * Every reference of the staged rows, checked once for the whole stage: the plan, its organisation, the user, and the
+ * students and classes, which must belong to the plan's organisation. On PostgreSQL they are locked as a foreign-key
+ * check would lock them (FOR KEY SHARE: nobody deletes them before the import commits); PGlite has one session, whose
+ * transaction no other statement enters, so there the check alone suffices and 50,000 student rows are not written
+ * for their lock. The stage holds one row per student (the import refuses a student's second row), so its rows are
+ * counted without sorting them.
  */
-async function checkReferences(tx: BulkSession, stage: string, ctx: PlanContext, userId: string): Promise<void> {
+async function checkReferences(tx: BulkSession, stage: string, ctx: PlanContext, userId: string, lock: boolean): Promise<void> {
+  const forKeyShare = lock ? 'for key share' : '';
   const [found] = await tx.query<{ plan: number; org: number; by_user: number; students: number; staged_students: number; classes: number; staged_classes: number }>(
-    `with p as (select id from test_plans where id = $1 for key share),
-      o as (select id from orgs where id = $2 for key share),
-      u as (select id from users where id = $3 for key share),
-      st as (select id from students where org_id = $2 and id in (select s.${q(column('studentId'))} from ${stage} s) for key share),
-      c as (select id from classes where org_id = $2 and id in (select s.${q(column('classId'))} from ${stage} s) for key share)
+    `with p as (select id from test_plans where id = $1 ${forKeyShare}),
+      o as (select id from orgs where id = $2 ${forKeyShare}),
+      u as (select id from users where id = $3 ${forKeyShare}),
+      st as (select id from students where org_id = $2 and id in (select s.${q(column('studentId'))} from ${stage} s) ${forKeyShare}),
+      c as (select id from classes where org_id = $2 and id in (select s.${q(column('classId'))} from ${stage} s) ${forKeyShare})
     select (select count(*) from p)::int as plan, (select count(*) from o)::int as org, (select count(*) from u)::int as by_user,
-      (select count(*) from st)::int as students, (select count(distinct ${q(column('studentId'))}) from ${stage})::int as staged_students,
-      (select count(*) from c)::int as classes, (select count(distinct ${q(column('classId'))}) from ${stage})::int as staged_classes`,
+      (select count(*) from st)::int as students, (select count(*) from ${stage})::int as staged_students,
+      (select count(*) from c)::int as classes, (select count(*) from (select distinct ${q(column('classId'))} from ${stage}) d)::int as staged_classes`,
     [ctx.plan.id, ctx.plan.orgId, userId],
   );
   if (found.plan !== 1 || found.org !== 1 || found.by_user !== 1 || found.students !== found.staged_students || found.classes !== found.staged_classes) {

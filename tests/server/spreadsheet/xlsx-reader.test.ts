@@ -221,3 +221,25 @@ describe('readXlsxRows errors', () => {
     expect((await read(buf, { maxRows: 2001 })).rows).toHaveLength(2001);
   });
 });
+
+describe('rowCount (a job bar counts the file before reading it)', () => {
+  const yielded = async (buf: Buffer) => {
+    let n = 0;
+    for await (const batch of (await openXlsx(buf)).batches()) n += batch.length;
+    return n;
+  };
+
+  it('counts the rows batches() yields, across the inflated chunks of a large sheet', async () => {
+    const buf = writeXlsx([{ name: '体测成绩', rows: nationalTemplateRows({ rows: 6000, invalidShare: 0.02, seed: 7 }).rows }]);
+    expect(await (await openXlsx(buf)).rowCount()).toBe(await yielded(buf));
+  });
+
+  it('counts empty stored rows and not the page breaks of a worksheet', async () => {
+    const NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+    const sheetData = `<worksheet xmlns="${NS}"><sheetData><row r="1"><c r="A1"><v>1</v></c></row><row r="2"/><row r="3" spans="1:1"><c r="A3"><v>3</v></c></row></sheetData><rowBreaks count="1" manualBreakCount="1"><brk id="2" max="16383" man="1"/></rowBreaks></worksheet>`;
+    const buf = xlsxPackage({ sheets: [{ name: 'S', sheetData, raw: true }] });
+    const source = await openXlsx(buf);
+    expect(await source.rowCount()).toBe(await yielded(buf));
+    expect(await source.rowCount()).toBe(3);
+  });
+});
