@@ -129,7 +129,7 @@ describe('reads of activity records by owner, across 1 August', () => {
 
     const subs = dataOf(await t.as(DEMO.school).get<Page<HomeworkSubmission>>(`${HOMEWORK}/${homeworkId}/submissions?current=1&size=20`));
     expect(subs.total).toBe(2);
-    const mine = dataOf(await t.as(DEMO.school).get<Page<HomeworkStudentCompletion>>(`${HOMEWORK}/${homeworkId}/students?current=1&size=80`)).records.find(
+    const mine = dataOf(await t.as(DEMO.school).get<Page<HomeworkStudentCompletion>>(`${HOMEWORK}/${homeworkId}/students?current=1&size=80&classId=${student.classId}`)).records.find(
       (r) => r.studentId === student.id,
     );
     expect(mine).toMatchObject({ submissions: 2, periodsDone: 2 });
