@@ -35,8 +35,8 @@ export function schoolYearsBetween(fromMs: number, toMs: number): number[] {
 
 /**
  * `column` within school years `from`..`to` (`to` null: from `from` on) as constants in the statement, so PostgreSQL
- * prunes the other years' partitions when it plans it (a parameter would only prune at run time, and not in PGlite's
- * plans of a subquery): `= year`, `in (…)` or `>= year`.
+ * prunes the other years' partitions when it plans it (docs/decisions/064-partitions-by-school-year.md): `= year`,
+ * `in (…)` or `>= year`.
  */
 export function schoolYearsSql(column: SQLWrapper, from: number, to: number | null): SQL {
   if (!Number.isInteger(from) || (to !== null && !Number.isInteger(to))) throw new Error(`school years ${from}..${to}`);
