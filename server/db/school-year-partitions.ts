@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { INGEST_MAX_AGE_DAYS } from '@/domain/activities/ingest';
 import { releaseAuditPartition, sealAuditChains } from '../lib/audit-chain';
 import type { Db, Tx } from './client';
@@ -24,6 +24,25 @@ const CHINA_OFFSET_MS = 8 * 3_600_000;
 export function schoolYearOf(ms: number): number {
   const local = new Date(ms + CHINA_OFFSET_MS);
   return local.getUTCMonth() >= 7 ? local.getUTCFullYear() : local.getUTCFullYear() - 1;
+}
+
+/** The start years of the school years from one instant to another (both included), oldest first. */
+export function schoolYearsBetween(fromMs: number, toMs: number): number[] {
+  const years: number[] = [];
+  for (let y = schoolYearOf(fromMs); y <= schoolYearOf(toMs); y += 1) years.push(y);
+  return years;
+}
+
+/**
+ * `column` within school years `from`..`to` (`to` null: from `from` on) as constants in the statement, so PostgreSQL
+ * prunes the other years' partitions when it plans it (docs/decisions/064-partitions-by-school-year.md): `= year`,
+ * `in (…)` or `>= year`.
+ */
+export function schoolYearsSql(column: SQLWrapper, from: number, to: number | null): SQL {
+  if (!Number.isInteger(from) || (to !== null && !Number.isInteger(to))) throw new Error(`school years ${from}..${to}`);
+  if (to === null) return sql`${column} >= ${sql.raw(String(from))}`;
+  if (to <= from) return sql`${column} = ${sql.raw(String(from))}`;
+  return sql`${column} in (${sql.raw(schoolYearsBetween(Date.UTC(from, 8), Date.UTC(to, 8)).join(', '))})`;
 }
 
 /** The partition of one school year. */

@@ -11,17 +11,22 @@ import { containsPattern } from '../../lib/query';
 import type { ListSheet } from '../../lib/list-export';
 import { activityRecordCount, activityRecordExportRows, activityRecordPage, exportTimeFormat, type ActivityRecordSelected } from '../activities/record-list';
 import { setActivityRecordsInvalid } from '../activities/record-validity';
-import { loadContest, type ContestReader } from './contests.service';
+import { datedOwnerYears, inRecordYears } from '../activities/owner-years';
+import { loadContest, type ContestReader, type ContestRecord } from './contests.service';
 import { localDate } from '@/domain/dates';
 import { isoInstant } from '../../lib/iso';
 
 type Translate = (key: string, options?: Record<string, unknown>) => string;
 
-/** The entries of one contest (already checked to be the reader's) within the reader's classes, filtered. */
-function entryFilter(reader: ContestReader, contestId: string, f: ContestEntryFilter): SQL | undefined {
+/**
+ * The entries of one contest (already checked to be the reader's) within the reader's classes, filtered; only the
+ * school years its entries can be in (owner-years.ts).
+ */
+function entryFilter(reader: ContestReader, contest: ContestRecord, f: ContestEntryFilter): SQL | undefined {
   return and(
     eq(activityRecords.kind, 'contest'),
-    eq(activityRecords.refId, contestId),
+    eq(activityRecords.refId, contest.id),
+    inRecordYears(activityRecords.schoolYear, datedOwnerYears(contest)),
     inClassScope(reader.classScope, activityRecords.classId),
     f.classId ? eq(activityRecords.classId, f.classId) : undefined,
     f.item ? eq(activityRecords.item, f.item) : undefined,
@@ -41,21 +46,21 @@ const toRow = ({ orgId: _org, orgName: _orgName, gender: _gender, gradeNo: _grad
 
 /** A contest's entries, newest first (another organisation's contest is 404). */
 export async function contestEntryPage(db: DbOrTx, reader: ContestReader, contestId: string, q: ContestEntryFilter & PageQuery): Promise<Page<ContestEntryRow>> {
-  await loadContest(db, reader, contestId);
-  const { rows, total } = await activityRecordPage(db, entryFilter(reader, contestId, q), q);
+  const contest = await loadContest(db, reader, contestId);
+  const { rows, total } = await activityRecordPage(db, entryFilter(reader, contest, q), q);
   return { records: rows.map(toRow), total, current: q.current, size: q.size };
 }
 
 /** How many entries the export of these filters writes (its approval's count); 404 for a contest out of reach. */
 export async function contestEntryExportRows(db: DbOrTx, reader: ContestReader, contestId: string, f: ContestEntryFilter): Promise<number> {
-  await loadContest(db, reader, contestId);
-  return activityRecordCount(db, entryFilter(reader, contestId, f));
+  const contest = await loadContest(db, reader, contestId);
+  return activityRecordCount(db, entryFilter(reader, contest, f));
 }
 
 /** The filtered entries of a contest as an .xlsx named after the contest. */
 export async function exportContestEntries(db: DbOrTx, reader: ContestReader, contestId: string, f: ContestEntryFilter, t: Translate, now: Date) {
   const contest = await loadContest(db, reader, contestId);
-  const rows = await activityRecordExportRows(db, entryFilter(reader, contestId, f), CONTEST_ENTRY_EXPORT_MAX_ROWS);
+  const rows = await activityRecordExportRows(db, entryFilter(reader, contest, f), CONTEST_ENTRY_EXPORT_MAX_ROWS);
   if (rows.length > CONTEST_ENTRY_EXPORT_MAX_ROWS) throw new AppError(400, 'contests:entries.tooManyRows', { max: CONTEST_ENTRY_EXPORT_MAX_ROWS });
   // Each column names the entries list's column it shows (src/features/contests/contest-entries.tsx), so the export
   // follows the shown columns (server/lib/list-export.ts).
@@ -102,11 +107,16 @@ export async function setContestEntriesInvalid(
   body: { ids: readonly string[]; reason?: ContestEntryInvalidBody['reason'] },
   invalid: boolean,
 ): Promise<string[]> {
-  await loadContest(db, reader, contestId);
+  const contest = await loadContest(db, reader, contestId);
   return setActivityRecordsInvalid(
     db,
     body.ids,
-    and(eq(activityRecords.kind, 'contest'), eq(activityRecords.refId, contestId), inClassScope(reader.classScope, activityRecords.classId)),
+    and(
+      eq(activityRecords.kind, 'contest'),
+      eq(activityRecords.refId, contestId),
+      inRecordYears(activityRecords.schoolYear, datedOwnerYears(contest)),
+      inClassScope(reader.classScope, activityRecords.classId),
+    ),
     { invalid, reason: body.reason, by: reader.actor.userId, now: reader.now },
   );
 }

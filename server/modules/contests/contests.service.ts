@@ -27,6 +27,7 @@ import { containsPattern } from '../../lib/query';
 import { lockVersion, nextVersion, notFound } from '../../lib/resource';
 import type { Actor } from '../../plugins/tenant';
 import { isoInstant } from '../../lib/iso';
+import { datedOwnerYears, inRecordYears } from '../activities/owner-years';
 
 /** Who manages contests: the family decides which kinds exist (challenges at universities only). */
 export interface ContestCaller {
@@ -35,7 +36,7 @@ export interface ContestCaller {
   now: Date;
 }
 
-type ContestRecord = typeof contests.$inferSelect;
+export type ContestRecord = typeof contests.$inferSelect;
 
 /** The contest types a family may create (docs/product-rules.md#contests). */
 export const familyTypes = (family: Family) => (family === 'gx' ? (['rank', 'challenge'] as const) : (['rank'] as const));
@@ -190,7 +191,7 @@ export async function deleteContest(tx: Tx, caller: ContestCaller, id: string) {
   const before = await loadContest(tx, caller, id);
   const removed = await tx
     .delete(activityRecords)
-    .where(and(eq(activityRecords.kind, 'contest'), eq(activityRecords.refId, id)))
+    .where(and(eq(activityRecords.kind, 'contest'), eq(activityRecords.refId, id), inRecordYears(activityRecords.schoolYear, datedOwnerYears(before))))
     .returning({ id: activityRecords.id });
   await tx.delete(contests).where(eq(contests.id, id));
   return { ...before, entriesDeleted: removed.length };
@@ -322,7 +323,7 @@ export async function classLeaderboard(db: DbOrTx, reader: ContestReader, id: st
 
 /** Valid entries and distinct students per China day of the contest (the reader's classes only). */
 export async function participation(db: DbOrTx, reader: ContestReader, id: string): Promise<ParticipationDay[]> {
-  await loadContest(db, reader, id);
+  const contest = await loadContest(db, reader, id);
   const day = sql<string>`to_char((${activityRecords.measuredAt} at time zone ${ORG_TIME_ZONE})::date, 'YYYY-MM-DD')`;
   const rows = await db
     .select({ day, entries: sql<number>`count(*)::int`, students: sql<number>`count(distinct ${activityRecords.studentId})::int` })
@@ -331,6 +332,7 @@ export async function participation(db: DbOrTx, reader: ContestReader, id: strin
       and(
         eq(activityRecords.kind, 'contest'),
         eq(activityRecords.refId, id),
+        inRecordYears(activityRecords.schoolYear, datedOwnerYears(contest)),
         eq(activityRecords.invalid, false),
         inClassScope(reader.classScope, activityRecords.classId),
       ),

@@ -32,6 +32,7 @@ import type { RefCheck } from '../activities/ref-checks';
 import { classScopeSql, inIds, localDay, periodOfDay, periodsDueSql, reachesSql, statusSql } from './task-sql';
 import { homeworkVideoMonths } from '../retention/schedule';
 import { isoInstant } from '../../lib/iso';
+import { datedOwnerYears, inDatedOwnerYearsSql, inRecordYears } from '../activities/owner-years';
 
 /**
  * Sports homework (docs/product-rules.md#homework): a school publishes it to its classes; a management organisation
@@ -89,7 +90,7 @@ function rowSelect(today: string, now: Date, scope: ClassScope, keepMonths: numb
         where hc.homework_id = h.id and ${classScopeSql(scope, sql`hc.class_id`)}) as "studentCount",
       (select count(*)::int from activity_records r join files f on f.id = r.video_file_id and f.deleted_at is null
         left join homework_reviews rv on rv.record_id = r.id
-        where r.kind = 'homework' and r.ref_id = h.id and rv.verdict is null and f.created_at + ${keepSql(keepMonths)} > ${now.toISOString()}::timestamptz
+        where r.kind = 'homework' and r.ref_id = h.id and ${inDatedOwnerYearsSql(sql`r.school_year`, 'h')} and rv.verdict is null and f.created_at + ${keepSql(keepMonths)} > ${now.toISOString()}::timestamptz
           and ${classScopeSql(scope, sql`r.class_id`)}) as "pendingReviews",
       ${periodsDueSql(today)} as "periodsDue"
     from homeworks h join orgs o on o.id = h.org_id left join users u on u.id = h.created_by`;
@@ -134,7 +135,8 @@ function progressSql(ids: readonly string[], today: string, scope: ClassScope, w
     ), prog as (
       select h.id as hid, s.id as sid, s.name, coalesce(s.student_no, s.reg_no) as student_no, s.class_id, c.name as class_name,
         h.due - h.open + x.cur as due,
-        (select count(*)::int from activity_records r where r.kind = 'homework' and r.ref_id = h.id and r.student_id = s.id and not r.invalid) as submissions,
+        (select count(*)::int from activity_records r
+          where r.kind = 'homework' and r.ref_id = h.id and ${inDatedOwnerYearsSql(sql`r.school_year`, 'h')} and r.student_id = s.id and not r.invalid) as submissions,
         x.closed + x.cur as periods_done
       from h join homework_classes hc on hc.homework_id = h.id
         join students s on s.class_id = hc.class_id and s.status = 'studying'
@@ -144,7 +146,8 @@ function progressSql(ids: readonly string[], today: string, scope: ClassScope, w
           from (
             select ${periodOfDay(day)} as p from activity_records r
               join homework_items i on i.homework_id = h.id and i.item = r.item
-            where r.kind = 'homework' and r.ref_id = h.id and r.student_id = s.id and not r.invalid and ${reachesSql(sql`i.target`)}
+            where r.kind = 'homework' and r.ref_id = h.id and ${inDatedOwnerYearsSql(sql`r.school_year`, 'h')} and r.student_id = s.id and not r.invalid
+              and ${reachesSql(sql`i.target`)}
             group by 1 having count(distinct r.item) = h.n_items
           ) d
         ) x
@@ -293,9 +296,10 @@ export async function endHomework(tx: Tx, actor: Actor, id: string, now: Date): 
 /** Deletes a homework with its submissions and their reviews; their videos go to the file store's deletion. */
 export async function deleteHomework(tx: Tx, actor: Actor, id: string, now: Date): Promise<HomeworkDetail> {
   const before = await homeworkById(tx, school(actor), id, now);
+  const years = inRecordYears(activityRecords.schoolYear, datedOwnerYears(before));
   await tx.execute(sql`update files set deleted_at = ${now.toISOString()}::timestamptz
-    where deleted_at is null and id in (select video_file_id from activity_records where kind = 'homework' and ref_id = ${id}::uuid)`);
-  await tx.delete(activityRecords).where(and(eq(activityRecords.kind, 'homework'), eq(activityRecords.refId, id)));
+    where deleted_at is null and id in (select video_file_id from activity_records where kind = 'homework' and ref_id = ${id}::uuid and ${years})`);
+  await tx.delete(activityRecords).where(and(eq(activityRecords.kind, 'homework'), eq(activityRecords.refId, id), years));
   await tx.delete(homeworks).where(eq(homeworks.id, id));
   return before;
 }
@@ -363,12 +367,12 @@ const reviewSql = (now: Date, keepMonths: number) => sql`(case when rv.verdict i
 
 /** Every submission of the homework with its value, target, video and review, newest first. */
 export async function submissionPage(db: DbOrTx, reader: HomeworkReader, id: string, q: SubmissionQuery, now: Date): Promise<Page<HomeworkSubmission>> {
-  await homeworkById(db, reader, id, now);
+  const homework = await homeworkById(db, reader, id, now);
   const keepMonths = await homeworkVideoMonths(db);
   const scope = await scopeOf(db, reader);
   const where = sql.join(
     [
-      sql`r.kind = 'homework' and r.ref_id = ${id}::uuid`,
+      sql`r.kind = 'homework' and r.ref_id = ${id}::uuid and ${inRecordYears(sql`r.school_year`, datedOwnerYears(homework))}`,
       classScopeSql(scope, sql`r.class_id`),
       q.classId ? sql`r.class_id = ${q.classId}::uuid` : undefined,
       q.studentId ? sql`r.student_id = ${q.studentId}::uuid` : undefined,
@@ -460,7 +464,6 @@ export async function expireHomeworkVideos(db: Db, now: Date, keepMonths?: numbe
       where r.kind = 'homework' and f.created_at + ${keepSql(months)} <= ${at}
       for update of r`);
     if (rows.length === 0) return 0;
-    const ids = rows.map((r) => r.id);
     await tx.execute(sql`update files set deleted_at = ${at} where deleted_at is null and ${inIds(
       sql`id`,
       rows.map((r) => r.fileId),
@@ -469,7 +472,11 @@ export async function expireHomeworkVideos(db: Db, now: Date, keepMonths?: numbe
       .insert(homeworkReviews)
       .values(rows.map((r) => ({ recordId: r.id, schoolYear: r.schoolYear, homeworkId: r.refId, videoExpiredAt: now })))
       .onConflictDoUpdate({ target: homeworkReviews.recordId, set: { videoExpiredAt: now } });
-    await tx.execute(sql`update activity_records set video_file_id = null where ${inIds(sql`id`, ids)}`);
+    // Each record by its whole key, so only its year's partition is touched.
+    await tx.execute(sql`update activity_records set video_file_id = null where (id, school_year) in (${sql.join(
+      rows.map((r) => sql`(${r.id}::uuid, ${sql.raw(String(Number(r.schoolYear)))})`),
+      sql`, `,
+    )})`);
     return rows.length;
   });
 }

@@ -23,6 +23,7 @@ import type { DeviceCaller } from '../ingest/device-auth';
 import { isoInstant } from '../../lib/iso';
 import { hasBands } from '../lesson-load/heart-rate.service';
 import { removeLessonLoad, storeLessonLoad } from '../lesson-load/lesson-load.store';
+import { inLessonYearsSql, inRecordYears, lessonYears } from '../activities/owner-years';
 
 /** Opens a lesson for the device's school; the same `clientId` again answers the lesson it opened. */
 export async function openLesson(tx: Tx, device: DeviceCaller, body: LessonOpen): Promise<{ id: string }> {
@@ -115,6 +116,8 @@ registerRefCheck('lesson', async (db, record, cache) => {
 });
 
 const teacher = alias(teachers, 'lesson_teacher');
+/** A listed lesson's records, only in the school years they can be in (owner-years.ts). */
+const ofLessonRow = sql`ar.kind = 'lesson' and ar.ref_id = "lessons"."id" and ${inLessonYearsSql(sql`ar.school_year`, '"lessons"')}`;
 const rowColumns = {
   id: lessons.id,
   type: lessons.type,
@@ -128,8 +131,8 @@ const rowColumns = {
   startedAt: lessons.startedAt,
   endedAt: lessons.endedAt,
   // Written out in full: drizzle leaves a single-table subquery's columns unqualified.
-  studentCount: sql<number>`(select count(distinct ar.student_id)::int from activity_records ar where ar.kind = 'lesson' and ar.ref_id = "lessons"."id" and not ar.invalid)`,
-  recordCount: sql<number>`(select count(*)::int from activity_records ar where ar.kind = 'lesson' and ar.ref_id = "lessons"."id" and not ar.invalid)`,
+  studentCount: sql<number>`(select count(distinct ar.student_id)::int from activity_records ar where ${ofLessonRow} and not ar.invalid)`,
+  recordCount: sql<number>`(select count(*)::int from activity_records ar where ${ofLessonRow} and not ar.invalid)`,
   version: lessons.version,
 };
 type Selected = Omit<LessonRow, 'startedAt' | 'endedAt'> & { startedAt: Date; endedAt: Date | null };
@@ -189,7 +192,14 @@ export async function lessonDetail(db: DbOrTx, actor: Actor, type: LessonType, i
     })
     .from(activityRecords)
     .innerJoin(students, eq(students.id, activityRecords.studentId))
-    .where(and(eq(activityRecords.kind, 'lesson'), eq(activityRecords.refId, row.id), eq(activityRecords.invalid, false)))
+    .where(
+      and(
+        eq(activityRecords.kind, 'lesson'),
+        eq(activityRecords.refId, row.id),
+        inRecordYears(activityRecords.schoolYear, lessonYears(row.startedAt)),
+        eq(activityRecords.invalid, false),
+      ),
+    )
     .groupBy(activityRecords.studentId, students.name, activityRecords.item);
   const results = lessonResults({ type: row.type, items: row.items, teams: facts.teams }, values);
   return { lesson: toRow(row), ...results };
@@ -199,7 +209,9 @@ export async function lessonDetail(db: DbOrTx, actor: Actor, type: LessonType, i
 export async function deleteLesson(tx: Tx, actor: Actor, type: LessonType, id: string): Promise<LessonRow> {
   const [row] = await selectRows(tx, and(await visible(tx, actor, type), eq(lessons.id, uuidOr404(id)))).limit(1);
   if (!row) throw notFound();
-  await tx.delete(activityRecords).where(and(eq(activityRecords.kind, 'lesson'), eq(activityRecords.refId, row.id)));
+  await tx
+    .delete(activityRecords)
+    .where(and(eq(activityRecords.kind, 'lesson'), eq(activityRecords.refId, row.id), inRecordYears(activityRecords.schoolYear, lessonYears(row.startedAt))));
   // Its stored heart-rate figures go with it, out of the term and district rollups too.
   await removeLessonLoad(tx, row.id);
   await tx.delete(lessons).where(eq(lessons.id, row.id));

@@ -29,6 +29,7 @@ import type { RefCheck } from '../activities/ref-checks';
 import { countsInAggregates } from '../physique-results/physique-results.sql';
 import { classScopeSql, inIds, statusSql } from '../homework/task-sql';
 import { isoInstant } from '../../lib/iso';
+import { datedOwnerYears, inDatedOwnerYearsSql, inRecordYears, yearsOfAll, type DatedOwner } from '../activities/owner-years';
 
 /**
  * Special-training plans (docs/product-rules.md#special-training): chosen students train items toward targets. A
@@ -58,12 +59,15 @@ function rowSelect(scope: ClassScope): SQL {
   return sql`select h.id, h.name, h.cycle, h.start_date::text as "startDate", h.end_date::text as "endDate", h.ended_at as "endedAt",
       h.created_at as "createdAt", h.version, u.name as "createdByName",
       (select count(*)::int from training_plan_students ps where ps.plan_id = h.id and ${classScopeSql(scope, sql`ps.class_id`)}) as "studentCount",
-      (select count(*)::int from activity_records r where r.kind = 'training' and r.ref_id = h.id and not r.invalid and ${classScopeSql(scope, sql`r.class_id`)}) as "sessionCount"
+      (select count(*)::int from activity_records r
+        where r.kind = 'training' and r.ref_id = h.id and ${inDatedOwnerYearsSql(sql`r.school_year`, 'h')} and not r.invalid and ${classScopeSql(scope, sql`r.class_id`)}) as "sessionCount"
     from training_plans h left join users u on u.id = h.created_by`;
 }
 
 /** Best valid value per plan, student and item (times: the lowest). */
-async function bests(db: DbOrTx, planIds: readonly string[]): Promise<Map<string, Map<string, Map<string, number>>>> {
+async function bests(db: DbOrTx, plans: readonly (DatedOwner & { id: string })[]): Promise<Map<string, Map<string, Map<string, number>>>> {
+  if (plans.length === 0) return new Map();
+  const planIds = plans.map((p) => p.id);
   const lower = [...ACTIVITY_ITEMS.values()].filter((i) => i.lowerIsBetter).map((i) => i.key);
   const { rows } = await db.execute<{ planId: string; studentId: string; item: string; best: number }>(sql`
     select r.ref_id as "planId", r.student_id as "studentId", r.item,
@@ -71,7 +75,8 @@ async function bests(db: DbOrTx, planIds: readonly string[]): Promise<Map<string
         lower.map((k) => sql`${k}`),
         sql`, `,
       )}) then min(r.value) else max(r.value) end as best
-    from activity_records r where r.kind = 'training' and ${inIds(sql`r.ref_id`, planIds)} and not r.invalid
+    from activity_records r where r.kind = 'training' and ${inIds(sql`r.ref_id`, planIds)}
+      and ${inRecordYears(sql`r.school_year`, yearsOfAll(plans.map(datedOwnerYears)))} and not r.invalid
     group by r.ref_id, r.student_id, r.item`);
   const out = new Map<string, Map<string, Map<string, number>>>();
   for (const r of rows) {
@@ -92,8 +97,9 @@ async function itemsOf(db: DbOrTx, planIds: readonly string[]) {
   return db.select().from(trainingPlanItems).where(inArray(trainingPlanItems.planId, [...planIds])).orderBy(asc(trainingPlanItems.sort));
 }
 
-async function reachedCounts(db: DbOrTx, planIds: readonly string[]): Promise<Map<string, number>> {
-  const [best, items] = await Promise.all([bests(db, planIds), itemsOf(db, planIds)]);
+async function reachedCounts(db: DbOrTx, plans: readonly (DatedOwner & { id: string })[]): Promise<Map<string, number>> {
+  const planIds = plans.map((p) => p.id);
+  const [best, items] = await Promise.all([bests(db, plans), itemsOf(db, planIds)]);
   const out = new Map<string, number>();
   for (const id of planIds) {
     const its = items.filter((i) => i.planId === id);
@@ -135,10 +141,7 @@ export async function trainingPage(db: DbOrTx, actor: Actor, q: { current: numbe
   const { rows } = await db.execute<RawRow>(
     sql`select *, count(*) over()::int as total from (${rowSelect(scope)} where ${where}) x order by "startDate" desc, "createdAt" desc, id limit ${q.size} offset ${(q.current - 1) * q.size}`,
   );
-  const reached = await reachedCounts(
-    db,
-    rows.map((r) => r.id),
-  );
+  const reached = await reachedCounts(db, rows);
   return { records: rows.map((r) => toRow(r, now, reached.get(r.id) ?? 0)), total: rows[0]?.total ?? 0, current: q.current, size: q.size };
 }
 
@@ -156,7 +159,7 @@ export async function trainingById(db: DbOrTx, actor: Actor, id: string, now: Da
       .innerJoin(classes, eq(classes.id, trainingPlanStudents.classId))
       .where(and(eq(trainingPlanStudents.planId, id), scope.all ? undefined : inArray(trainingPlanStudents.classId, [...scope.classIds, '00000000-0000-0000-0000-000000000000'])))
       .orderBy(asc(classes.name), asc(students.name)),
-    reachedCounts(db, [id]),
+    reachedCounts(db, [rows[0]]),
     plan.sourcePlanId ? db.select({ name: testPlans.name }).from(testPlans).where(eq(testPlans.id, plan.sourcePlanId)) : Promise.resolve([]),
   ]);
   return {
@@ -215,7 +218,7 @@ export async function endTraining(tx: Tx, actor: Actor, id: string, now: Date): 
 /** Deletes a plan with its sessions. */
 export async function deleteTraining(tx: Tx, actor: Actor, id: string, now: Date): Promise<TrainingDetail> {
   const before = await trainingById(tx, actor, id, now);
-  await tx.delete(activityRecords).where(and(eq(activityRecords.kind, 'training'), eq(activityRecords.refId, id)));
+  await tx.delete(activityRecords).where(and(eq(activityRecords.kind, 'training'), eq(activityRecords.refId, id), inRecordYears(activityRecords.schoolYear, datedOwnerYears(before))));
   await tx.delete(trainingPlans).where(eq(trainingPlans.id, id));
   return before;
 }
@@ -279,8 +282,9 @@ export async function trainingProgress(db: DbOrTx, actor: Actor, id: string, q: 
     q.classId ? eq(trainingPlanStudents.classId, q.classId) : undefined,
     q.name ? sql`${students.name} ilike ${containsPattern(q.name)}` : undefined,
   );
-  const sessions = sql<number>`(select count(*)::int from activity_records r where r.kind = 'training' and r.ref_id = ${id}::uuid and r.student_id = ${students.id} and not r.invalid)`;
-  const lastAt = sql<Date | string | null>`(select max(r.measured_at) from activity_records r where r.kind = 'training' and r.ref_id = ${id}::uuid and r.student_id = ${students.id} and not r.invalid)`;
+  const ofPlan = sql`r.kind = 'training' and r.ref_id = ${id}::uuid and ${inRecordYears(sql`r.school_year`, datedOwnerYears(plan))}`;
+  const sessions = sql<number>`(select count(*)::int from activity_records r where ${ofPlan} and r.student_id = ${students.id} and not r.invalid)`;
+  const lastAt = sql<Date | string | null>`(select max(r.measured_at) from activity_records r where ${ofPlan} and r.student_id = ${students.id} and not r.invalid)`;
   const [rows, [{ total }]] = await Promise.all([
     db
       .select({ studentId: students.id, name: students.name, className: classes.name, sessions, lastAt })
@@ -293,7 +297,7 @@ export async function trainingProgress(db: DbOrTx, actor: Actor, id: string, q: 
       .offset((q.current - 1) * q.size),
     db.select({ total: sql<number>`count(*)::int` }).from(trainingPlanStudents).innerJoin(students, eq(students.id, trainingPlanStudents.studentId)).where(where),
   ]);
-  const best = (await bests(db, [id])).get(id);
+  const best = (await bests(db, [plan])).get(id);
   const [source] = await db.select({ planId: trainingPlans.sourcePlanId }).from(trainingPlans).where(eq(trainingPlans.id, id));
   const baselines = new Map<string, Record<string, number | null>>();
   const physiqueItems = plan.items.map((i) => i.item).filter((k) => k in physiqueResults);
@@ -324,11 +328,11 @@ export async function trainingProgress(db: DbOrTx, actor: Actor, id: string, q: 
 
 /** Sessions of the plan, newest first. */
 export async function trainingSessions(db: DbOrTx, actor: Actor, id: string, q: { current: number; size: number; classId?: string; name?: string }, now: Date): Promise<Page<TrainingSession>> {
-  await trainingById(db, actor, id, now);
+  const plan = await trainingById(db, actor, id, now);
   const scope = await classScopeOf(db, actor);
   const where = sql.join(
     [
-      sql`r.kind = 'training' and r.ref_id = ${id}::uuid`,
+      sql`r.kind = 'training' and r.ref_id = ${id}::uuid and ${inRecordYears(sql`r.school_year`, datedOwnerYears(plan))}`,
       classScopeSql(scope, sql`r.class_id`),
       q.classId ? sql`r.class_id = ${q.classId}::uuid` : undefined,
       q.name ? sql`s.name ilike ${containsPattern(q.name)}` : undefined,
