@@ -394,9 +394,8 @@ async function pageFor(browser: Browser, account: Account | null): Promise<Accou
  * was this path, checked as it was shown. A full load for the signed-out page, after a screen that left a dialog open
  * (the shell's dialogs, the menu search, stay over the next screen), from the wall (outside the console), for the
  * path already shown after clicks (the router would keep that screen mounted, with its state, where a load mounts it
- * afresh), and for the data centre's dashboards: one shown again inside the page kept a chart's `data-finished` false
- * for good (DashboardChart compares the drawn option by identity, while echarts-for-react skips an option deep-equal
- * to the last, so no 'finished' event comes for a new but equal one).
+ * afresh), and for the data centre's dashboards, so each is checked as a user arriving there sees it (a dashboard shown
+ * again inside the page is tests/web/features/data-center/dashboard-chart.test.tsx's case).
  */
 async function show(at: AccountPage, account: Account | null, path: string): Promise<void> {
   const { page } = at;
