@@ -115,12 +115,19 @@ export const readCachePlugin = fp(
     });
     // A table without the change feed's trigger (migration 0063: the access log) never retires an answer: a route
     // reading it would serve stale answers for up to READ_CACHE_MAX_AGE_MS, so the server refuses to start instead.
+    // A database that cannot be reached at start is the readiness check's to report (GET /api/health/ready), not this.
     app.addHook('onReady', async () => {
       const declared = [...new Set([...info.routes.values()].flat())];
-      const { rows } = await app.db.execute<{ relname: string }>(sql`
-        select c.relname from pg_class c
-        where c.relnamespace = current_schema()::regnamespace and c.relname = any(${sql.param(declared)}::text[])
-          and not exists (select 1 from pg_trigger g where g.tgrelid = c.oid and g.tgname = 'tiyu_changed')`);
+      let rows: { relname: string }[];
+      try {
+        ({ rows } = await app.db.execute<{ relname: string }>(sql`
+          select c.relname from pg_class c
+          where c.relnamespace = current_schema()::regnamespace and c.relname = any(${sql.param(declared)}::text[])
+            and not exists (select 1 from pg_trigger g where g.tgrelid = c.oid and g.tgname = 'tiyu_changed')`));
+      } catch (err) {
+        app.log.warn({ err }, 'read cache: the tables of kept answers could not be checked for the change feed');
+        return;
+      }
       if (rows.length) {
         const routes = [...info.routes].filter(([, names]) => rows.some((r) => names.includes(r.relname))).map(([url]) => url);
         throw new Error(`read cache: ${rows.map((r) => r.relname).join(', ')} has no change-feed trigger, so kept answers of ${routes.join(', ')} would never be retired`);
