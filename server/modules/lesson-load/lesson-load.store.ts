@@ -2,7 +2,7 @@ import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { SEMESTER, type SemesterCode } from '@/domain/constants';
 import { ORG_TIME_ZONE } from '@/domain/dates';
 import type { BandBinding } from '@/domain/lesson-load/samples';
-import { aboveAgeSteps, abovePeakByAge, calendarTerm, PERSISTENT_MIN_LESSONS, PERSISTENT_SHARE } from '@/domain/lesson-load/reports';
+import { aboveAgeSteps, abovePeakByAge, calendarTerm } from '@/domain/lesson-load/reports';
 import { lessonLoad, type LessonLoad, type MinuteRow } from '@/domain/lesson-load/summary';
 import { CURRICULUM_TARGETS, isActive, ZONES, zoneOf, type Zone } from '@/domain/lesson-load/zones';
 import type { DbOrTx, Tx } from '../../db/client';
@@ -11,6 +11,7 @@ import { heartRateMinutes, lessonBands, lessonLoadStudents, lessonLoads } from '
 import { students } from '../../db/schema/school';
 import { devices } from '../../db/schema/venue';
 import { fieldError } from '../../lib/app-error';
+import { aboveAgeIndexSql, persistentSql } from './ages';
 
 /**
  * The storage of lesson load (docs/product-rules.md#lesson-load): kept samples go to the raw table and are folded into
@@ -353,9 +354,12 @@ async function flagStudentTerms(db: DbOrTx, where: SQL): Promise<void> {
   const steps = days.map((day) => aboveAgeSteps(day));
   const nFrom = steps[0].from.length;
   const nGrade = steps[0].byGrade.length;
-  const age = sql`coalesce(width_bucket(st.birth_date, (${sql.param(steps.flatMap((x) => x.from))}::date[])[(k.i - 1) * ${nFrom} + 1 : k.i * ${nFrom}]),
-    (${sql.param(steps.flatMap((x) => x.byGrade))}::int[])[(k.i - 1) * ${nGrade} + least(sg.grade_no, ${nGrade - 1}) + 1])`;
-  const persistent = (count: SQL) => sql`(t.lessons >= ${PERSISTENT_MIN_LESSONS} and ${count} >= ${PERSISTENT_SHARE}::float8 * t.lessons)`;
+  const age = aboveAgeIndexSql(
+    sql`(${sql.param(steps.flatMap((x) => x.from))}::date[])[(k.i - 1) * ${nFrom} + 1 : k.i * ${nFrom}]`,
+    sql`(${sql.param(steps.flatMap((x) => x.byGrade))}::int[])[(k.i - 1) * ${nGrade} + 1 : k.i * ${nGrade}]`,
+    nGrade,
+  );
+  const persistent = (count: SQL) => persistentSql(sql`t.lessons`, count);
   await db.execute(sql`
     update lesson_load_student_terms t set age_on = f.day, flagged = ${persistent(sql`t.below`)} or ${persistent(sql`t.above[f.age + 1]`)}
       from (select k.org_id, k.school_year, k.semester, k.day, st.id as student_id, ${age} as age

@@ -8,7 +8,6 @@ import {
   calendarTerm,
   isPersistent,
   PERSISTENT_MIN_LESSONS,
-  PERSISTENT_SHARE,
   termOfDay,
   type LessonsSceneData,
   type LoadCard,
@@ -33,6 +32,7 @@ import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import { orgSubtree } from '../../lib/tenancy';
 import type { Actor } from '../../plugins/tenant';
 import { minuteRowsOf } from './lesson-load.store';
+import { aboveAgeIndexSql, persistentSql } from './ages';
 
 /**
  * Lesson-load reports (docs/product-rules.md#lesson-load: reports): every figure comes from the stored lesson rows
@@ -209,7 +209,7 @@ export async function flaggedStudentsOf(db: DbOrTx, scope: LoadScope, extra: { c
     // functions of the birth date and grade, handed as two short arrays), and only the students who may be flagged
     // (isPersistent, applied again below) with their names. The students are joined for those rows only.
     const steps = aboveAgeSteps(scope.term.from);
-    const age = sql`coalesce(width_bucket(st.birth_date, ${sql.param(steps.from)}::date[]), (${sql.param(steps.byGrade)}::int[])[least(sg.grade_no, ${steps.byGrade.length - 1}) + 1])`;
+    const age = aboveAgeIndexSql(sql`${sql.param(steps.from)}::date[]`, sql`${sql.param(steps.byGrade)}::int[]`, steps.byGrade.length);
     const where = scopeWhere(scope, extra, termKey(scope.term));
     const mayFlag = sql`(ll.flagged is not false or ll.shared)`;
     // Each arm by its index (lesson_load_student_terms_flag_idx, _age_idx): `<` or `>`, not `<>`, so the day is an index condition.
@@ -221,7 +221,7 @@ export async function flaggedStudentsOf(db: DbOrTx, scope: LoadScope, extra: { c
           cross join lateral (select st.name, st.reg_no, sc.name as class_name, ${age} as age
                                 from students st join classes sc on sc.id = st.class_id join grades sg on sg.id = sc.grade_id where st.id = ll.student_id limit 1) s
          group by ll.student_id, s.name, s.reg_no, s.class_name) per
-       where per.lessons >= ${PERSISTENT_MIN_LESSONS} and (per.below >= ${PERSISTENT_SHARE}::float8 * per.lessons or per.above >= ${PERSISTENT_SHARE}::float8 * per.lessons)`);
+       where ${persistentSql(sql`per.lessons`, sql`per.below`)} or ${persistentSql(sql`per.lessons`, sql`per.above`)}`);
     counted.push(...rows.map((r) => ({ ...r, lessons: Number(r.lessons), below: Number(r.below), above: Number(r.above) })));
   } else {
     const { rows: people } = await db.execute<{ id: string; birth_date: string | null; grade_no: number }>(sql`
