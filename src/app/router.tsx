@@ -39,7 +39,13 @@ export const appRoutes: RouteObject[] = [
  */
 export const patchRoutesOnNavigation: NonNullable<DOMRouterOpts['patchRoutesOnNavigation']> = async ({ path, matches, patch }) => {
   if (path.startsWith('/wall/') || path.startsWith('/m/')) return;
-  const [{ signedInRoutes, SIGNED_IN_ROUTE_ID }] = await Promise.all([import('./routes/signed-in'), loadAllNamespaces()]);
+  const [{ signedInRoutes, SIGNED_IN_ROUTE_ID }] = await Promise.all([
+    import('./routes/signed-in').then((m) => {
+      m.preloadScreen(path);
+      return m;
+    }),
+    loadAllNamespaces(),
+  ]);
   if (matches.some((m) => m.route.id === SIGNED_IN_ROUTE_ID)) return;
   patch(null, signedInRoutes);
 };

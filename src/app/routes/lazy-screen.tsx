@@ -76,12 +76,22 @@ class ScreenErrorBoundary extends Component<BoundaryProps, { error: unknown }> {
   }
 }
 
+/** A code-split screen; preload() starts fetching its chunk before it renders (the first signed-in navigation). */
+export type LazyScreenComponent = ComponentType & { preload(): void };
+
 /**
  * A code-split screen (created once, at route definition) with a loading view, a 120 s time-out
  * and a load-error view whose retry fetches the chunk again (docs/product-rules.md#screens-and-routes).
  */
-export function lazyScreen(load: ScreenLoader, timeoutMs = SCREEN_LOAD_TIMEOUT_MS): ComponentType {
-  const create = () => lazy(() => withTimeout(load(), timeoutMs));
+export function lazyScreen(load: ScreenLoader, timeoutMs = SCREEN_LOAD_TIMEOUT_MS): LazyScreenComponent {
+  // A load started by preload() before the screen renders; the first render takes it, a retry loads afresh.
+  let started: Promise<ScreenModule> | null = null;
+  const create = () =>
+    lazy(() => {
+      const pending = started ?? load();
+      started = null;
+      return withTimeout(pending, timeoutMs);
+    });
   // React.lazy remembers a failure forever, so a retry swaps in a fresh lazy component.
   const current = { Screen: create() };
   function LazyScreen() {
@@ -98,5 +108,10 @@ export function lazyScreen(load: ScreenLoader, timeoutMs = SCREEN_LOAD_TIMEOUT_M
       </ScreenErrorBoundary>
     );
   }
+  LazyScreen.preload = () => {
+    started ??= load();
+    // Its failure is shown when the screen renders (the load-error view), not here.
+    started.catch(() => undefined);
+  };
   return LazyScreen;
 }

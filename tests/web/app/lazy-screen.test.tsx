@@ -42,6 +42,31 @@ describe('lazy screens', () => {
     expect(calls).toBe(2);
   });
 
+  it('start loading on preload, before they render, and fetch the chunk once', async () => {
+    let calls = 0;
+    const Screen = lazyScreen(() => {
+      calls++;
+      return Promise.resolve({ default: Hello });
+    });
+    Screen.preload();
+    Screen.preload();
+    expect(calls).toBe(1);
+    render(<Screen />);
+    expect(await screen.findByText('hello screen')).toBeInTheDocument();
+    expect(calls).toBe(1);
+  });
+
+  it('show a failed preload as the load error when they render, and load again on retry', async () => {
+    let calls = 0;
+    const Screen = lazyScreen(() => (++calls === 1 ? Promise.reject(new Error('chunk 404')) : Promise.resolve({ default: Hello })));
+    Screen.preload();
+    render(<Screen />);
+    expect(await screen.findByTestId('screen-load-error')).toHaveTextContent('页面加载失败');
+    await userEvent.click(screen.getByTestId('screen-retry'));
+    expect(await screen.findByText('hello screen')).toBeInTheDocument();
+    expect(calls).toBe(2);
+  });
+
   it('show a load error when the chunk fails', async () => {
     const Screen = lazyScreen(() => Promise.reject(new Error('chunk 404')));
     render(<Screen />);
