@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzleNodePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
@@ -92,6 +95,31 @@ export interface OpenDbOptions {
 
 // Two folders up is the project from here (server/db) and from the built server (dist/server, scripts/build-server.ts).
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../server/db/migrations', import.meta.url));
+let newestMigration: number | undefined;
+/** The newest migration this code has: its `when` in drizzle's journal, which the migrator stores as `created_at`. */
+export function newestMigrationMillis(): number {
+  if (newestMigration === undefined) {
+    const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: { when: number }[] };
+    newestMigration = Math.max(...journal.entries.map((e) => e.when));
+  }
+  return newestMigration;
+}
+
+/**
+ * Whether the database has this code's newest migration. drizzle's migrator applies exactly the migrations whose `when`
+ * is later than the newest applied `created_at`, so then it would apply nothing: one query instead of reading and
+ * hashing every migration file and its own four statements on every start (docs/performance.md, "Server start"). A
+ * database without drizzle's table (a fresh one) is not current.
+ */
+async function migrationsCurrent(db: Db): Promise<boolean> {
+  try {
+    const { rows } = await db.execute<{ newest: string | number | null }>(sql`select max(created_at) as newest from drizzle.__drizzle_migrations`);
+    return Number(rows[0]?.newest ?? 0) >= newestMigrationMillis();
+  } catch {
+    return false;
+  }
+}
+
 /** Serialises migrations when several server instances start against one PostgreSQL. */
 const MIGRATION_LOCK_KEY = 7_461_302_026;
 
@@ -181,21 +209,23 @@ export async function settleDb(handle: DbHandle): Promise<DbHandle> {
 }
 
 /**
- * Applies the committed migrations of server/db/migrations with the driver's migrator, then gives every table the change
- * feed's trigger it lacks (migration 0035_changes), so a table a later migration adds is covered too.
+ * Applies the committed migrations of server/db/migrations with the driver's migrator (when the database lacks the
+ * newest), then gives every table the change feed's trigger it lacks (migration 0035_changes), so a table a later
+ * migration adds is covered too: on every start, so a start killed between the two still ends with every table covered.
  */
 export async function migrateDb(handle: DbHandle): Promise<void> {
   const config = { migrationsFolder: MIGRATIONS_FOLDER };
   if (handle.kind === 'pglite') {
     // The handle's db was built by drizzle-orm/pglite in openDb.
-    await migratePglite(handle.db as PgliteDatabase<Schema>, config);
+    if (!(await migrationsCurrent(handle.db))) await migratePglite(handle.db as PgliteDatabase<Schema>, config);
     await handle.raw.query('select tiyu_ensure_change_triggers()');
     return;
   }
   const lock = await handle.raw.connect();
   try {
     await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    await migrateNodePg(handle.db as NodePgDatabase<Schema>, config);
+    // Under the lock: an instance that waited for another's migrations finds them applied.
+    if (!(await migrationsCurrent(handle.db))) await migrateNodePg(handle.db as NodePgDatabase<Schema>, config);
     await lock.query('select tiyu_ensure_change_triggers()');
   } finally {
     await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest, HTTPMethods, preValidationAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ok } from '@/domain/api';
+import { emptySchema, ok } from '@/domain/api';
 import { ERR, OK_MSG } from '@/domain/errors';
 import type { ButtonAction } from '@/domain/menus/catalog';
 import { pageAccess } from '@/domain/menus/access';
@@ -281,7 +281,7 @@ export function resourceAction<P extends z.ZodType | undefined, Q extends z.ZodT
   // Signed in only: the console scope's hook has authenticated the session; no catalogue permission to check.
   const preValidation = accesses.map(([key, action, ...alternatives]) => requireAccess(key, action, ...alternatives) as preValidationAsyncHookHandler);
   const [docKey, docAction] = accesses[0] ?? [];
-  const data = write?.answers === 'nothing' ? z.null() : job ? (spec.answer ?? jobStarted) : spec.answer;
+  const data = write?.answers === 'nothing' ? emptySchema : job ? (spec.answer ?? jobStarted) : spec.answer;
 
   app.withTypeProvider<ZodTypeProvider>().route({
     method: spec.method,

@@ -45,8 +45,11 @@ export function kitDoc(key: string, action: ButtonAction | 'view', what?: string
   return { tags: [areaOf(entry)], summary: `${entry.name} · ${what ?? labelOf(action)}`, security };
 }
 
+/** What a declaration that does not say what it answers answers: one schema, so its envelope is built once (envelopeSchema). */
+const undeclared = z.unknown();
+
 /** The answer of a route: the envelope around `data` (unknown when the declaration does not say). */
-export const answerSchema = (data: z.ZodType | undefined) => ({ 200: envelopeSchema(data ?? z.unknown()) });
+export const answerSchema = (data: z.ZodType | undefined) => ({ 200: envelopeSchema(data ?? undeclared) });
 
 /** The answer of a file download (`answers: 'file'` of the action kit): bytes, not the envelope. */
 export const fileAnswerSchema = () => ({
@@ -54,7 +57,7 @@ export const fileAnswerSchema = () => ({
 });
 
 /** The answer of a paged list: the envelope around a page of `row`. */
-export const pageAnswerSchema = (row: z.ZodType | undefined) => answerSchema(pageSchema(row ?? z.unknown()));
+export const pageAnswerSchema = (row: z.ZodType | undefined) => answerSchema(pageSchema(row ?? undeclared));
 
 /**
  * The serializer of routes with a response schema: the answer as the handler built it. The schema describes the

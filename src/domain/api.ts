@@ -28,9 +28,18 @@ export const pageQuerySchema = z.object({
     .default(DEFAULT_PAGE_SIZE),
 });
 
+// One envelope and one page schema per inner schema: the kits ask for them once per route and family (≈ 900 routes),
+// and building a zod object is a large share of building the app at start (docs/performance.md, "Server start").
+// zod schemas are immutable, so one instance serves every route that answers the same data.
+const envelopes = new WeakMap<z.ZodType, z.ZodType>();
+const pages = new WeakMap<z.ZodType, z.ZodType>();
+
 /** The envelope's schema around `data`, for the response schemas of the OpenAPI document. */
 export function envelopeSchema<T extends z.ZodType>(data: T) {
-  return z.object({ code: z.string(), data, msg: z.string() });
+  const made = () => z.object({ code: z.string(), data, msg: z.string() });
+  let schema = envelopes.get(data) as ReturnType<typeof made> | undefined;
+  if (!schema) envelopes.set(data, (schema = made()));
+  return schema;
 }
 
 /** An answer without data (`data: null`). */
@@ -38,7 +47,10 @@ export const emptySchema = z.null();
 
 /** A page's schema (Page<T>) around its row schema. */
 export function pageSchema<T extends z.ZodType>(row: T) {
-  return z.object({ records: z.array(row), total: z.number().int(), current: z.number().int(), size: z.number().int() });
+  const made = () => z.object({ records: z.array(row), total: z.number().int(), current: z.number().int(), size: z.number().int() });
+  let schema = pages.get(row) as ReturnType<typeof made> | undefined;
+  if (!schema) pages.set(row, (schema = made()));
+  return schema;
 }
 
 export function ok<T>(data: T, msg = ''): Envelope<T> {

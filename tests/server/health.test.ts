@@ -21,6 +21,16 @@ describe('health and readiness for a load balancer', () => {
     expect(res.headers['cache-control']).toBe('no-store');
   });
 
+  it('answers a probe asking with HEAD; the API’s other reads are GET only (no HEAD twins: server/app.ts)', async () => {
+    for (const url of ['/api/health', '/api/health/ready']) {
+      const res = await t.request({ method: 'HEAD', url });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toBe('');
+    }
+    expect((await t.request({ url: '/api/docs/console/json' })).statusCode).toBe(200);
+    expect((await t.request({ method: 'HEAD', url: '/api/docs/console/json' })).statusCode).toBe(404);
+  });
+
   it('is ready when the database answers and every committed migration is applied', async () => {
     const res = await t.request({ url: '/api/health/ready' });
     expect(res.statusCode).toBe(200);

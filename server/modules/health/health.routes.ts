@@ -9,11 +9,12 @@ import { readiness } from './health.service';
  * Hand routes: public probes outside the envelope, which the action kit always answers.
  */
 export const healthRoutes: FastifyPluginAsync = async (app) => {
-  app.get('/health', async (_request, reply) => {
+  // A probe may ask with HEAD (server/app.ts registers no HEAD twins otherwise).
+  app.get('/health', { exposeHeadRoute: true }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     return { status: 'ok' };
   });
-  app.get('/health/ready', async (_request, reply) => {
+  app.get('/health/ready', { exposeHeadRoute: true }, async (_request, reply) => {
     const state = await readiness(app.db);
     reply.header('cache-control', 'no-store');
     return reply.status(state.ready ? 200 : 503).send(state);
