@@ -9,7 +9,7 @@
  * URL again and again, as the read cache serves a repeated request), each with the read cache's hit rate over its runs.
  * The targets and the ratios to the floors are taken on the computed figures.
  *
- *   npx tsx tests/bench/dashboard.ts [--quick] [--sizes 345000] [--school-sizes 9000] [--engines pglite,postgres] [--iterations 30]
+ *   npx tsx tests/bench/dashboard.ts [--quick] [--sizes 345000] [--school-sizes 9000] [--engines pglite,postgres] [--iterations 30] [--only 'k12 grade,floor']
  *   npm run bench -- dashboard --quick        (quick: 20,000 students only)
  *
  * 345,000 students make ≈ 1,000,000 result rows. PGlite databases are built once into data/bench/ (tests/bench/scale-db.ts).
@@ -47,7 +47,7 @@ const { values: args } = parseArgs({
     'school-sizes': { type: 'string', default: '9000' },
     engines: { type: 'string', default: 'pglite,postgres' },
     iterations: { type: 'string', default: '30' },
-    /** Only the cases whose name contains this text (floors and before-rows included by name too). */
+    /** Only the cases whose name contains one of these texts, comma-separated (floors and before-rows included by name too). */
     only: { type: 'string' },
   },
 });
@@ -219,7 +219,7 @@ from r group by grouping sets ((), (r.grade_no), (r.gender), (r.${sql.raw(unit)}
       ...both('admin school (one school)', districtToken, `${admin}/school?orgId=${largest.org_id}`),
     ];
     const rows: Row[] = [];
-    for (const [endpoint, fn] of cases.filter(([name]) => !args.only || name.includes(args.only))) {
+    for (const [endpoint, fn] of cases.filter(([name]) => !args.only || args.only.split(',').some((part) => name.includes(part)))) {
       const before = { ...app.readCache };
       const { p50, p95, runs } = await timeRuns(fn, iterations, BUDGET_MS);
       const hits = app.readCache.hits - before.hits;
