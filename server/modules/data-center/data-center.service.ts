@@ -79,8 +79,9 @@ import {
 } from './data-center.sql';
 
 /**
- * The data-centre views (docs/product-rules.md#data-centre: conventions): each answers one screen with a handful of set-based statements, run concurrently
- * where the driver can. Aggregates add up the rollup rows (dc_rollups, per plan × class × grade × gender); only lists
+ * The data-centre views (docs/product-rules.md#data-centre: conventions): each answers one screen with a handful of set-based statements; a school's
+ * school and grade views send them as two (scope and plans, then the rest: viewStatements), a district's run side by
+ * side where the driver can. Aggregates add up the rollup rows (dc_rollups, per plan × class × grade × gender); only lists
  * of students, percentiles and a student's history read the per-student physique_results rows.
  */
 
