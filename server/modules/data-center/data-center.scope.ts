@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { ORG_TYPE } from '@/domain/constants';
 import type { DataCenterFilter } from '@/domain/data-center/filters';
 import type { RosterGroup } from '@/domain/data-center/roster';
@@ -7,15 +7,14 @@ import { ERR } from '@/domain/errors';
 import type { Gender, Stage } from '@/domain/physique/standard';
 import type { DbOrTx } from '../../db/client';
 import { orgs } from '../../db/schema/orgs';
-import { dcGradeRoster, dcRoster } from '../../db/schema/data-center';
-import { classes, grades, schoolYears } from '../../db/schema/school';
+import { schoolYears } from '../../db/schema/school';
 import { testPlans } from '../../db/schema/test-plans';
 import { AppError } from '../../lib/app-error';
 import { isUuid } from '../../lib/ids';
 import { inOrgTree } from '../test-plans/test-plans.service';
 import type { Family } from '@/domain/menus/access';
 import { scopedClassIds, type ClassScope } from '../../lib/data-scope';
-import { idList, resultFilterSql, viewRows, viewSelect, type PlanRef, type ResultFilters } from './data-center.sql';
+import { idList, resultFilterSql, viewParts, viewRows, type PlanRef, type ResultFilters } from './data-center.sql';
 
 const notFound = () => new AppError(404, ERR.notFound);
 
@@ -91,39 +90,52 @@ export interface PlanInfo extends PlanRef {
 }
 
 /** Test plans of the scope with their school year and whether any valid result (of the viewer's classes) belongs to them. */
-export async function scopePlans(db: DbOrTx, orgIds: readonly string[], classScope: ClassScope): Promise<PlanInfo[]> {
+export function plansQuery(orgIds: readonly string[], classScope: ClassScope): SQL {
   // A plan has valid results exactly when it has rollup rows (the triggers drop rows that reach 0 tested); the
   // school rollups are ≈ 4× fewer index entries to probe, the class rollups know the viewer's classes.
   const classIds = scopedClassIds(classScope);
   const probe = classIds
     ? sql`select 1 as one from dc_rollups where dc_rollups.plan_id = tp.id and ${sql.join(resultFilterSql({ classIds }, 'dc_rollups'), sql` and `)} limit 1`
     : sql`select 1 as one from dc_school_rollups where dc_school_rollups.plan_id = tp.id limit 1`;
-  const rows = await viewRows<{
-    id: string;
-    org_id: string;
-    name: string;
-    school_year: number;
-    academic_year: string;
-    semester_code: number;
-    start_date: string;
-    has_results: boolean | string | null;
-  }>(
-    db,
-    sql`select tp.id, tp.org_id, tp.name, sy.start_year as school_year, sy.academic_year, tp.semester_code, tp.start_date::text as start_date, probe.one is not null as has_results
+  return sql`select tp.id, tp.org_id, tp.name, sy.start_year as school_year, sy.academic_year, tp.semester_code, tp.start_date::text as start_date, probe.one is not null as has_results
 from ${testPlans} tp join ${schoolYears} sy on sy.id = tp.school_year_id
 left join lateral (${probe}) probe on true
-where tp.org_id in (${idList(orgIds)}) and tp.deleted_at is null`,
-  );
-  return rows.map((r) => ({
-    id: r.id,
-    orgId: r.org_id,
-    name: r.name,
+where tp.org_id in (${idList(orgIds)}) and tp.deleted_at is null`;
+}
+
+/** A row of plansQuery as a plan. */
+function planOf(r: Record<string, unknown>): PlanInfo {
+  return {
+    id: String(r.id),
+    orgId: String(r.org_id),
+    name: String(r.name),
     schoolYear: Number(r.school_year),
-    academicYear: r.academic_year,
+    academicYear: String(r.academic_year),
     semesterCode: Number(r.semester_code),
     startDate: String(r.start_date).slice(0, 10),
     hasResults: r.has_results === true || r.has_results === 't',
-  }));
+  };
+}
+
+export async function scopePlans(db: DbOrTx, orgIds: readonly string[], classScope: ClassScope): Promise<PlanInfo[]> {
+  return (await viewRows(db, plansQuery(orgIds, classScope))).map(planOf);
+}
+
+/**
+ * A school's scope (its own organisation, known before it is read: resolveScope) and its plans (scopePlans) in one
+ * statement: one round trip instead of two.
+ */
+export async function schoolScopeAndPlans(db: DbOrTx, family: Family, viewer: Viewer): Promise<{ scope: DcScope; all: PlanInfo[] }> {
+  if (family === 'admin') throw new Error('schoolScopeAndPlans: a school family only');
+  const { tenantOrgId, classScope } = viewer;
+  const parts = await viewParts(db, {
+    org: sql`select o.id, o.name, o.type, o.parent_id as "parentId" from ${orgs} o where o.id = ${tenantOrgId}::uuid`,
+    plans: plansQuery([tenantOrgId], classScope),
+  });
+  const row = parts.org[0];
+  if (!row) throw notFound();
+  const org = { id: String(row.id), name: String(row.name), type: Number(row.type), parentId: row.parentId == null ? null : String(row.parentId) };
+  return { scope: { family, org, orgIds: [org.id], orgs: new Map([[org.id, org]]), schools: 1, multiSchool: false, classScope }, all: parts.plans.map(planOf) };
 }
 
 export const academicYearOf = (year: number): string => `${year}-${year + 1}`;
@@ -169,45 +181,42 @@ export function resultFilters(f: DataCenterFilter, scope: DcScope): ResultFilter
   return { gradeNo: f.gradeNo, classId: f.classId, gender: f.gender, collegeId: f.collegeId, majorId: f.majorId, classIds: scopedClassIds(scope.classScope) };
 }
 
-/** Students of the scope (enabled, or of a graduated cohort) per cohort and gender (class / college / major / gender filters applied). */
-export async function rosterGroups(db: DbOrTx, orgIds: readonly string[], f: ResultFilters): Promise<RosterGroup[]> {
+/**
+ * Students of the scope (enabled, or of a graduated cohort) per cohort and gender (class / college / major / gender
+ * filters applied), as `stage`, `enrolYear`, `gender`, `count` rows (rosterOf reads them).
+ */
+export function rosterQuery(orgIds: readonly string[], f: ResultFilters): SQL {
   // Graduated cohorts count in the years they were here even when their students were disabled on leaving.
-  const count = (t: typeof dcRoster | typeof dcGradeRoster) => sql<number>`sum(case when ${grades.graduated} then ${t.students} else ${t.enabled} end)::int`;
-  type Row = { stage: string; enrolYear: number; gender: string; count: number };
-  const out = async (query: Parameters<typeof viewSelect<Row>>[1]): Promise<RosterGroup[]> =>
-    (await viewSelect(db, query))
-      .filter((r) => Number(r.count) > 0)
-      .map((r) => ({ stage: r.stage as Stage, enrolYear: r.enrolYear, gender: r.gender as Gender, count: Number(r.count) }));
+  const columns = sql`g.stage, g.enrol_year as "enrolYear", r.gender, sum(case when g.graduated then r.students else r.enabled end)::int as count`;
+  const gender = f.gender ? [sql`r.gender = ${f.gender}`] : [];
   if (!f.classId && !f.classIds && !f.collegeId && !f.majorId) {
     // No class named: from dc_grade_roster (dc_roster added up per grade), a few rows per school.
-    const conds = [inArray(dcGradeRoster.orgId, [...orgIds]), ...(f.gender ? [eq(dcGradeRoster.gender, f.gender)] : [])];
-    return out(
-      db
-        .select({ stage: grades.stage, enrolYear: grades.enrolYear, gender: dcGradeRoster.gender, count: count(dcGradeRoster) })
-        .from(dcGradeRoster)
-        .innerJoin(grades, eq(grades.id, dcGradeRoster.gradeId))
-        .where(and(...conds))
-        .groupBy(grades.stage, grades.enrolYear, dcGradeRoster.gender),
-    );
+    return sql`select ${columns} from dc_grade_roster r join grades g on g.id = r.grade_id
+where ${sql.join([sql`r.org_id in (${idList(orgIds)})`, ...gender], sql` and `)} group by g.stage, g.enrol_year, r.gender`;
   }
   // From dc_roster (students per class and gender, kept by triggers): a few rows per class instead of every student.
   // A roster row's class belongs to its organisation: saying so lets the classes be read through their org index
   // instead of a scan of every class of the district.
-  const conds = [inArray(dcRoster.orgId, [...orgIds]), inArray(classes.orgId, [...orgIds])];
-  if (f.classId) conds.push(eq(dcRoster.classId, f.classId));
-  if (f.classIds) conds.push(f.classIds.length ? inArray(dcRoster.classId, [...f.classIds]) : sql`false`);
-  if (f.gender) conds.push(eq(dcRoster.gender, f.gender));
-  if (f.collegeId) conds.push(eq(classes.collegeId, f.collegeId));
-  if (f.majorId) conds.push(eq(classes.majorId, f.majorId));
-  return out(
-    db
-      .select({ stage: grades.stage, enrolYear: grades.enrolYear, gender: dcRoster.gender, count: count(dcRoster) })
-      .from(dcRoster)
-      .innerJoin(classes, eq(classes.id, dcRoster.classId))
-      .innerJoin(grades, eq(grades.id, classes.gradeId))
-      .where(and(...conds))
-      .groupBy(grades.stage, grades.enrolYear, dcRoster.gender),
-  );
+  const conds = [sql`r.org_id in (${idList(orgIds)})`, sql`c.org_id in (${idList(orgIds)})`];
+  if (f.classId) conds.push(sql`r.class_id = ${f.classId}::uuid`);
+  if (f.classIds) conds.push(f.classIds.length ? sql`r.class_id in (${idList(f.classIds)})` : sql`false`);
+  conds.push(...gender);
+  if (f.collegeId) conds.push(sql`c.college_id = ${f.collegeId}::uuid`);
+  if (f.majorId) conds.push(sql`c.major_id = ${f.majorId}::uuid`);
+  return sql`select ${columns} from dc_roster r join classes c on c.id = r.class_id join grades g on g.id = c.grade_id
+where ${sql.join(conds, sql` and `)} group by g.stage, g.enrol_year, r.gender`;
+}
+
+/** The rows of rosterQuery as roster groups (groups without students left out). */
+export function rosterGroupsOf(rows: readonly Record<string, unknown>[]): RosterGroup[] {
+  return rows
+    .filter((r) => Number(r.count) > 0)
+    .map((r) => ({ stage: r.stage as Stage, enrolYear: Number(r.enrolYear), gender: r.gender as Gender, count: Number(r.count) }));
+}
+
+/** Students of the scope per cohort and gender (rosterQuery). */
+export async function rosterGroups(db: DbOrTx, orgIds: readonly string[], f: ResultFilters): Promise<RosterGroup[]> {
+  return rosterGroupsOf(await viewRows(db, rosterQuery(orgIds, f)));
 }
 
 /** A class of the scope (and of the viewer's data scope) with its grade, college and major, or 404. */

@@ -43,7 +43,10 @@ import {
   resolvePeriod,
   resolveScope,
   resultFilters,
+  rosterGroupsOf,
   rosterGroups,
+  rosterQuery,
+  schoolScopeAndPlans,
   scopePlans,
   type DcScope,
   type PlanInfo,
@@ -71,12 +74,14 @@ import {
   type PlanRef,
   type Population,
   type ResultFilters,
+  viewParts,
   viewRows as rows,
 } from './data-center.sql';
 
 /**
- * The data-centre views (docs/product-rules.md#data-centre: conventions): each answers one screen with a handful of set-based statements, run concurrently
- * where the driver can. Aggregates add up the rollup rows (dc_rollups, per plan × class × grade × gender); only lists
+ * The data-centre views (docs/product-rules.md#data-centre: conventions): each answers one screen with a handful of set-based statements; a school's
+ * school and grade views send them as two (scope and plans, then the rest: viewStatements), a district's run side by
+ * side where the driver can. Aggregates add up the rollup rows (dc_rollups, per plan × class × grade × gender); only lists
  * of students, percentiles and a student's history read the per-student physique_results rows.
  */
 
@@ -214,9 +219,8 @@ interface ViewContext {
 
 export async function context(db: DbOrTx, family: Family, viewer: Viewer, f: DataCenterFilter): Promise<ViewContext> {
   if (family !== 'admin') {
-    // A school's scope is its own organisation, known before it is read: its plans are read beside it (on PostgreSQL
-    // one round trip instead of two, each a few ms on a loaded machine; on PGlite the same two statements).
-    const [scope, all] = await Promise.all([resolveScope(db, family, viewer), scopePlans(db, [viewer.tenantOrgId], viewer.classScope)]);
+    // A school's scope is its own organisation, known before it is read: its plans are read with it, in one statement.
+    const { scope, all } = await schoolScopeAndPlans(db, family, viewer);
     return { scope, all, ...resolvePeriod(all, f) };
   }
   const scope = await resolveScope(db, family, viewer, f.orgId);
@@ -225,6 +229,19 @@ export async function context(db: DbOrTx, family: Family, viewer: Viewer, f: Dat
 }
 
 const asOf = () => new Date().toISOString();
+
+/**
+ * A view's statements after its scope and period: one school's in one statement (viewParts: one round trip, the rows
+ * as json); a district's each on its own (heavyRows: without JIT, on PostgreSQL side by side on the pool's connections,
+ * where each reads thousands of rollup rows). The roster's few rows always go with the others.
+ */
+async function viewStatements<K extends string>(db: DbOrTx, scope: DcScope, parts: Record<K, SQL | null> & { roster: SQL }): Promise<Record<K | 'roster', AggRow[]>> {
+  if (!scope.multiSchool) return viewParts(db, parts);
+  const keys = Object.keys(parts) as K[];
+  const heavy = keys.filter((k) => k !== 'roster');
+  const [light, ...lists] = await Promise.all([viewParts(db, { roster: parts.roster }), ...heavy.map((k) => (parts[k] ? heavyRows(db, parts[k]) : Promise.resolve([])))]);
+  return Object.fromEntries([...heavy.map((k, i) => [k, lists[i]]), ['roster', light.roster]]) as Record<K | 'roster', AggRow[]>;
+}
 
 /** `<alias>.<column> in (the viewer's classes)` when the viewer's data scope is limited (docs/product-rules.md#data-scopes). */
 function inViewerClasses(scope: DcScope, alias: string, column = 'class_id'): SQL[] {
@@ -239,15 +256,15 @@ export async function schoolView(db: DbOrTx, family: Family, viewer: Viewer, f: 
   const rf = resultFilters(f, scope);
   const unitDim: 'class_id' | 'org_id' = scope.multiSchool ? 'org_id' : 'class_id';
   const dims: Dim[] = ['grade_no', 'gender', unitDim];
-  const big = (q: SQL) => (scope.multiSchool ? heavyRows(db, q) : rows(db, q));
   // The period's own year of the trend is the overview itself (same plans, same filters) unless one plan is chosen.
   const otherYears = period.planId ? trendPlans : trendPlans.filter((p) => p.schoolYear !== period.schoolYear);
   // The units (classes, or schools) only need their ranking figures.
-  const [grouped, trendRows, roster] = await Promise.all([
-    plans.length ? big(groupedQuery(population({ orgIds: scope.orgIds, plans, filters: rf, bySchool: unitDim === 'org_id' }), dims, true, { rankOnly: unitDim })) : Promise.resolve([]),
-    otherYears.length ? big(trendQuery(scope.orgIds, otherYears, rf)) : Promise.resolve([]),
-    rosterGroups(db, scope.orgIds, rf),
-  ]);
+  const { grouped, trend: trendRows, roster: rosterRows } = await viewStatements(db, scope, {
+    grouped: plans.length ? groupedQuery(population({ orgIds: scope.orgIds, plans, filters: rf, bySchool: unitDim === 'org_id' }), dims, true, { rankOnly: unitDim }) : null,
+    trend: otherYears.length ? trendQuery(scope.orgIds, otherYears, rf) : null,
+    roster: rosterQuery(scope.orgIds, rf),
+  });
+  const roster = rosterGroupsOf(rosterRows);
   const g = splitGroups(grouped, dims);
   const year = period.schoolYear;
   if (!period.planId && year != null && g.all) {
@@ -402,7 +419,6 @@ export async function gradeView(db: DbOrTx, family: Family, viewer: Viewer, f: D
   const rf: ResultFilters = { ...resultFilters(f, scope), gradeNo };
   const unitDim: 'class_id' | 'org_id' = scope.multiSchool ? 'org_id' : 'class_id';
   const dims: Dim[] = ['gender', unitDim];
-  const big = (q: SQL) => (scope.multiSchool ? heavyRows(db, q) : rows(db, q));
   const has = plans.length > 0 && (gradeNo !== undefined || wholeUnit);
   // Percentiles need the per-student values: stored per plan × grade × gender where they apply, else read from the
   // covering index alone; every other figure comes from rollups.
@@ -410,12 +426,18 @@ export async function gradeView(db: DbOrTx, family: Family, viewer: Viewer, f: D
   const src = has && !stored ? periodResults({ orgIds: scope.orgIds, plans, filters: rf, columns: DISTRIBUTION_COLUMNS }) : null;
   const pop = has ? population({ orgIds: scope.orgIds, plans, filters: rf, bySchool: unitDim === 'org_id' }) : null;
   const otherYears = period.planId ? trendPlans : trendPlans.filter((p) => p.schoolYear !== period.schoolYear);
-  const [grouped, dist, trendRows, roster] = await Promise.all([
-    pop ? big(groupedQuery(pop, dims, true)) : Promise.resolve([]),
-    stored ? rows(db, stored) : src ? big(distributionQuery(src)) : Promise.resolve([]),
-    otherYears.length && (gradeNo !== undefined || wholeUnit) ? big(trendQuery(scope.orgIds, otherYears, rf)) : Promise.resolve([]),
-    rosterGroups(db, scope.orgIds, rf),
-  ]);
+  const {
+    grouped,
+    dist,
+    trend: trendRows,
+    roster: rosterRows,
+  } = await viewStatements(db, scope, {
+    grouped: pop ? groupedQuery(pop, dims, true) : null,
+    dist: stored ?? (src ? distributionQuery(src) : null),
+    trend: otherYears.length && (gradeNo !== undefined || wholeUnit) ? trendQuery(scope.orgIds, otherYears, rf) : null,
+    roster: rosterQuery(scope.orgIds, rf),
+  });
+  const roster = rosterGroupsOf(rosterRows);
   const g = splitGroups(grouped, dims);
   const year = period.schoolYear;
   if (!period.planId && year != null && g.all) {

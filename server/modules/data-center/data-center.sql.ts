@@ -103,6 +103,27 @@ export async function viewRows<T = AggRow>(db: DbOrTx, query: SQL): Promise<T[]>
   return (await prepared.execute()).rows;
 }
 
+/**
+ * The rows of several statements of a view in one statement and one round trip: each part's rows as a json array (a
+ * missing part: none). Fields come back as the drivers read them from text (json carries every number in the same
+ * text as the row protocol), so callers read them as they read viewRows' rows. A view's statements of one school take
+ * ≈ 1 ms each in PostgreSQL; sending each on its own connection cost more than running them (a socket write and a
+ * backend woken each, their rows decoded one field at a time: docs/decisions/008-dashboards-from-rollups.md).
+ */
+export async function viewParts<K extends string>(db: DbOrTx, parts: Record<K, SQL | null>): Promise<Record<K, AggRow[]>> {
+  const keys = Object.keys(parts) as K[];
+  const present = keys.filter((k) => parts[k] !== null);
+  const out = Object.fromEntries(keys.map((k) => [k, [] as AggRow[]])) as Record<K, AggRow[]>;
+  if (!present.length) return out;
+  const columns = present.map((k) => sql`(select coalesce(json_agg(x), '[]'::json) from (${parts[k]}) x) as ${sql.identifier(k)}`);
+  const [row] = await viewRows<Record<K, unknown>>(db, sql`select ${sql.join(columns, sql`, `)}`);
+  for (const k of present) {
+    const v = row?.[k];
+    out[k] = (typeof v === 'string' ? JSON.parse(v) : (v ?? [])) as AggRow[];
+  }
+  return out;
+}
+
 /** A query builder's rows, named on PostgreSQL like viewRows. */
 export async function viewSelect<T>(db: DbOrTx, query: PromiseLike<T[]> & { toSQL(): { sql: string }; prepare(name: string): { execute(): Promise<T[]> } }): Promise<T[]> {
   return onServer(db) ? query.prepare(statementName(query.toSQL().sql)).execute() : query;
