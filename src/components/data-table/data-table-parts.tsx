@@ -59,14 +59,14 @@ export function virtualGridTemplate<T extends RowData>(
 }
 
 /**
- * Class of each virtual body cell, built once per column set rather than per cell per frame. A value wider than its
- * column (a long name) ends in an ellipsis instead of running into the next cell: the shared template cannot grow for
- * one row (decision 014).
+ * Class of each virtual body cell, built once per column set rather than per cell per frame. Cells are not clipped: a
+ * clip on every cell cost 12–18 % of a frame's CPU (tests/bench/class-table-scroll.ts), so a column of free text that can
+ * outgrow its width (a name) says `truncate` in its `meta.className` (decision 014).
  */
 export function virtualCellClasses<T extends RowData>(columns: readonly Column<DataTableFeatures, T>[], sides: readonly PinSide[]): string[] {
   return columns.map((column, i) => {
     const meta = column.columnDef.meta;
-    return cn('block overflow-hidden text-ellipsis whitespace-nowrap px-3', meta?.align && ALIGN[meta.align], pinCellClass(sides[i], false), meta?.className);
+    return cn('block whitespace-nowrap px-3', meta?.align && ALIGN[meta.align], pinCellClass(sides[i], false), meta?.className);
   });
 }
 

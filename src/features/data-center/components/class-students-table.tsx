@@ -58,9 +58,10 @@ function buildColumns(t: TFunction, items: readonly ItemKey[]) {
       header: t('dashboard:student.studentNo'),
       enableSorting: true,
       sortUndefined: 'last',
-      meta: { width: 116 },
+      // Free text (a school's own numbering, a long name): cut with an ellipsis rather than run into the next cell.
+      meta: { width: 116, className: 'truncate' },
     }),
-    col.accessor('name', { header: t('dashboard:student.name'), enableSorting: true, meta: { width: 96, className: 'font-medium' } }),
+    col.accessor('name', { header: t('dashboard:student.name'), enableSorting: true, meta: { width: 96, className: 'truncate font-medium' } }),
     col.accessor('gender', { header: t('dashboard:student.gender'), meta: { width: 56 }, cell: ({ getValue }) => gender[getValue()] }),
     col.accessor((r) => r.total ?? undefined, {
       id: 'total',
