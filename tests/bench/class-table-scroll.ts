@@ -9,7 +9,8 @@
  * the main thread's CPU per frame (median and 95th percentile), which moves less with the machine's load than frame
  * times do. Prints numbers only; nothing is asserted.
  * Run: npx tsx tests/bench/class-table-scroll.ts [rows=100000]
- * Diagnostics: BENCH_PROFILE=1 (CPU self time in a fling), BENCH_ALLOC=<px per frame> (allocation sites), BENCH_ITEMS=n.
+ * Diagnostics: BENCH_PROFILE=1 (CPU self time in a fling), BENCH_ALLOC=<px per frame> (allocation sites), BENCH_ITEMS=n,
+ * BENCH_ONLY=steady,fastest (only those scenarios).
  */
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -206,7 +207,8 @@ async function traced<T extends { mark: number }>(page: import('@playwright/test
   const cdp = await page.context().newCDPSession(page);
   const events: TraceEvent[] = [];
   cdp.on('Tracing.dataCollected', (e) => void events.push(...(e.value as unknown as TraceEvent[])));
-  await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['toplevel', 'blink.user_timing'] }, transferMode: 'ReportEvents' });
+  const categories = ['toplevel', 'blink.user_timing', ...(process.env.BENCH_BREAKDOWN ? ['devtools.timeline'] : [])];
+  await cdp.send('Tracing.start', { traceConfig: { includedCategories: categories }, transferMode: 'ReportEvents' });
   const result = await work();
   const complete = new Promise((done) => cdp.once('Tracing.tracingComplete', done));
   await cdp.send('Tracing.end');
@@ -216,10 +218,19 @@ async function traced<T extends { mark: number }>(page: import('@playwright/test
   if (!mark) return { result, tasks: null };
   // Trace µs → page ms: the mark is at result.mark on the page's clock.
   const offset = mark.ts / 1000 - result.mark;
+  if (process.env.BENCH_BREAKDOWN) breakdown(events.filter((e) => e.pid === mark.pid && e.tid === mark.tid));
   const tasks = events
     .filter((e) => e.ph === 'X' && e.pid === mark.pid && e.tid === mark.tid && e.dur !== undefined && e.tdur !== undefined)
     .map((e) => ({ start: e.ts / 1000 - offset, wall: e.dur! / 1000, cpu: e.tdur! / 1000 }));
   return { result, tasks: tasks.length ? tasks : null };
+}
+
+/** BENCH_BREAKDOWN=1: the main thread's CPU by kind of work (script, style, layout, paint…), top-level events only. */
+function breakdown(events: TraceEvent[]): void {
+  const kinds = ['FunctionCall', 'FireAnimationFrame', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'EventDispatch', 'MajorGC', 'MinorGC', 'V8.GC_SCAVENGER', 'HitTest', 'UpdateLayer', 'ScrollLayer'];
+  const total = new Map<string, number>();
+  for (const e of events) if (e.ph === 'X' && e.tdur !== undefined && kinds.includes(e.name)) total.set(e.name, (total.get(e.name) ?? 0) + e.tdur / 1000);
+  console.log('    CPU by kind (ms): ' + [...total].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', '));
 }
 
 /**
@@ -277,7 +288,9 @@ async function profile(page: import('@playwright/test').Page): Promise<void> {
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
   await cdp.send('Profiler.start');
-  await page.evaluate(`(${SCROLL_RUN})({ mode: 'step', step: 2000, frames: 200 })`);
+  // BENCH_PROFILE=<px per frame> profiles that speed instead (380: rows drawn every frame).
+  const step = Number(process.env.BENCH_PROFILE) > 1 ? Number(process.env.BENCH_PROFILE) : 2000;
+  await page.evaluate(`(${SCROLL_RUN})({ mode: 'step', step: ${step}, frames: 200 })`);
   const { profile: p } = (await cdp.send('Profiler.stop')) as {
     profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples: number[]; timeDeltas: number[] };
   };
@@ -290,8 +303,8 @@ async function profile(page: import('@playwright/test').Page): Promise<void> {
     byName.set(key, (byName.get(key) ?? 0) + t);
   }
   const total = [...byName.values()].reduce((a, b) => a + b, 0);
-  console.log('\nself time during a 200-frame fling (top 15):');
-  for (const [name, t] of [...byName].sort((a, b) => b[1] - a[1]).slice(0, 15)) {
+  console.log(`\nself time during 200 frames at ${step} px per frame (top 25):`);
+  for (const [name, t] of [...byName].sort((a, b) => b[1] - a[1]).slice(0, 25)) {
     console.log(`  ${((t / total) * 100).toFixed(1).padStart(5)} %  ${(t / 1000).toFixed(0).padStart(6)} ms  ${name}`);
   }
 }
@@ -381,6 +394,9 @@ async function main() {
       { name: 'fast fling (2,000 px per frame)', mode: 'step', step: 2000, frames: 400 },
       { name: 'random jumps anywhere (every frame)', mode: 'jump', step: 0, frames: 200 },
     ];
+    // BENCH_ONLY=steady,fastest: only the scenarios whose names contain one of these words (quicker A/B runs).
+    const only = process.env.BENCH_ONLY?.split(',').filter(Boolean);
+    if (only) scenarios.splice(0, scenarios.length, ...scenarios.filter((s) => only.some((w) => s.name.includes(w))));
     console.log(`\nframe times while scrolling (time between animation frames; headless Chromium, no GPU, CPU throttled ${THROTTLE}×):`);
     let worst = 0;
     let totalOwn = 0;
@@ -406,7 +422,8 @@ async function main() {
   } finally {
     await browser.close();
     server?.close();
-    rmSync(outDir, { recursive: true, force: true });
+    if (!process.env.BENCH_KEEP) rmSync(outDir, { recursive: true, force: true });
+    else console.log(`kept ${outDir}`);
   }
 }
 

@@ -172,6 +172,33 @@ test.describe('data centre', () => {
     await expect(page.getByRole('heading', { level: 1, name: '学校数据' })).toBeVisible();
   });
 
+  test("the class table's headers stay inside their columns on a phone in English", async ({ page }) => {
+    await openSchoolDashboard(page);
+    await page.getByTestId('items-by-grade').getByRole('rowheader', { name: '七年级' }).click();
+    await page.getByTestId('ranking-table').locator('[data-slot=data-table-row]').first().click();
+    await expect(page).toHaveURL(/\/dataCenter\/class\/detail\//);
+    await page.getByTestId('language-menu').click();
+    await page.getByTestId('language-en_us').click();
+    await page.setViewportSize({ width: 390, height: 844 });
+    const table = page.getByTestId('class-students');
+    await expect(table.locator('thead th').filter({ hasText: 'Annual total' })).toBeVisible();
+    await expect(table.locator('[data-slot=data-table-row]').first()).toBeVisible();
+    await table.scrollIntoViewIfNeeded();
+    await shot(page, 'dc-class-table-phone-en_us');
+    // Each header's text (with its sort button) lies inside its own cell, so no two headers' texts meet: a column
+    // declared for 性别 reads "Gender" here ("Gender" once ran into "Annual total").
+    const spills = await table.locator('thead th').evaluateAll((cells) =>
+      cells.flatMap((th) => {
+        const range = document.createRange();
+        range.selectNodeContents(th);
+        const text = range.getBoundingClientRect();
+        const cell = th.getBoundingClientRect();
+        return text.left < cell.left - 0.5 || text.right > cell.right + 0.5 ? [`${th.textContent}: ${text.left}–${text.right} in ${cell.left}–${cell.right}`] : [];
+      }),
+    );
+    expect(spills).toEqual([]);
+  });
+
   test('a wall link opens without signing in, refreshes by itself, and is refused once revoked', async ({ page, browser }) => {
     test.slow();
     await openSchoolDashboard(page);

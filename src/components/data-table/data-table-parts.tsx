@@ -21,9 +21,22 @@ const JUSTIFY: Record<NonNullable<DataTableColumnMeta['align']>, string> = {
 /** Width in px of a virtual column without `meta.width`. */
 const DEFAULT_VIRTUAL_WIDTH = 120;
 
-/** The least width of each virtual column as CSS, and in px when every width is a number (null otherwise). */
-function virtualWidths<T extends RowData>(columns: readonly Column<DataTableFeatures, T>[]): { css: string[]; px: number[] | null } {
-  const widths = columns.map((column) => column.columnDef.meta?.width ?? DEFAULT_VIRTUAL_WIDTH);
+/**
+ * The least width of each virtual column as CSS, and in px when every width is a number (null otherwise): the
+ * column's `meta.width`, or the width its header needs on one line when that is more (`headerWidths`, measured by
+ * DataTable): a column declared for 性别 reads "Gender" in English, and a header wider than its column would run into
+ * the next one.
+ */
+function virtualWidths<T extends RowData>(
+  columns: readonly Column<DataTableFeatures, T>[],
+  headerWidths: readonly number[] | undefined,
+): { css: string[]; px: number[] | null } {
+  const widths = columns.map((column, i) => {
+    const declared = column.columnDef.meta?.width ?? DEFAULT_VIRTUAL_WIDTH;
+    const header = headerWidths?.[i] ?? 0;
+    if (typeof declared === 'number') return Math.max(declared, header);
+    return header > 0 ? `max(${declared}, ${header}px)` : declared;
+  });
   return {
     css: widths.map((w) => (typeof w === 'number' ? `${w}px` : w)),
     px: widths.every((w) => typeof w === 'number') ? (widths as number[]) : null,
@@ -39,12 +52,17 @@ function virtualWidths<T extends RowData>(columns: readonly Column<DataTableFeat
  */
 export function virtualGridTemplate<T extends RowData>(
   columns: readonly Column<DataTableFeatures, T>[],
+  headerWidths?: readonly number[],
 ): { template: string; minWidth: string; pxWidths: number[] | null } {
-  const { css, px } = virtualWidths(columns);
+  const { css, px } = virtualWidths(columns, headerWidths);
   return { template: css.map((w) => `minmax(${w}, 1fr)`).join(' '), minWidth: `calc(${css.join(' + ')})`, pxWidths: px };
 }
 
-/** Class of each virtual body cell, built once per column set rather than per cell per frame. */
+/**
+ * Class of each virtual body cell, built once per column set rather than per cell per frame. Cells are not clipped: a
+ * clip on every cell cost 12–18 % of a frame's CPU (tests/bench/class-table-scroll.ts), so a column of free text that can
+ * outgrow its width (a name) says `truncate` in its `meta.className` (decision 014).
+ */
 export function virtualCellClasses<T extends RowData>(columns: readonly Column<DataTableFeatures, T>[], sides: readonly PinSide[]): string[] {
   return columns.map((column, i) => {
     const meta = column.columnDef.meta;
@@ -99,6 +117,7 @@ function DataTableHeaderImpl<T extends RowData>({ headerGroups, virtual, sides }
                   meta?.headerClassName,
                 )}
               >
+                {/* One element around the content in virtual mode, whose width DataTable measures (useHeaderWidths). */}
                 {header.isPlaceholder ? null : canSort ? (
                   <button
                     type="button"
@@ -114,6 +133,8 @@ function DataTableHeaderImpl<T extends RowData>({ headerGroups, virtual, sides }
                       <ChevronsUpDown aria-hidden className="size-3.5 opacity-50" />
                     )}
                   </button>
+                ) : virtual ? (
+                  <span>{content}</span>
                 ) : (
                   content
                 )}

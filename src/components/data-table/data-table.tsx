@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type CSSProperties, type RefObject, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type RefObject, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { EmptyState } from '@/components/empty-state/empty-state';
@@ -151,7 +151,8 @@ export function DataTable<T extends RowData>({
   const overflows = useSidewaysOverflow(scrollRef, tableRef, layout);
   const sides = useMemo(() => (layout === 'scroll' ? phoneScrollSides(leafColumns) : leafColumns.map((c) => pinOf(c, withSettings))), [leafColumns, layout, withSettings]);
   const scrollHeight = virtual ? (height ?? DEFAULT_VIRTUAL_HEIGHT) : height;
-  const gridTemplate = useMemo(() => (virtual ? virtualGridTemplate(leafColumns) : undefined), [virtual, leafColumns]);
+  const headerWidths = useHeaderWidths(tableRef, leafColumns, virtual && !cards);
+  const gridTemplate = useMemo(() => (virtual ? virtualGridTemplate(leafColumns, headerWidths) : undefined), [virtual, leafColumns, headerWidths]);
   const cellClasses = useMemo(() => (virtual ? virtualCellClasses(leafColumns, sides) : null), [virtual, leafColumns, sides]);
   usePinnedOffsets(tableRef, sides, virtual ? leafColumns : data);
   const [fling] = useState(() => new FlingTracker());
@@ -174,11 +175,15 @@ export function DataTable<T extends RowData>({
   // fling through 100k rows costs style, layout and text shaping per cell). In that case every column is exactly its
   // least width, so the px widths place them; otherwise all fit and the window covers them all.
   const pxWidths = gridTemplate?.pxWidths ?? null;
+  // Keyed by width too: the virtualizer keeps the sizes it estimated until its key function changes, and a header
+  // measured wider than its declared width widens its column after the first render.
+  const columnKey = useCallback((i: number) => `${i}:${pxWidths?.[i] ?? 0}`, [pxWidths]);
   const columnVirtualizer = useVirtualizer({
     horizontal: true,
     count: pxWidths ? pxWidths.length : 0,
     getScrollElement: () => scrollRef.current,
     estimateSize: (i) => pxWidths?.[i] ?? 0,
+    getItemKey: columnKey,
     overscan: 1,
     enabled: pxWidths !== null && !cards,
     // Until the scroll area is measured, render every column rather than too few.
@@ -389,4 +394,34 @@ function useSidewaysOverflow(area: RefObject<HTMLDivElement | null>, table: RefO
     return () => observer.disconnect();
   }, [area, table, layout]);
   return overflows;
+}
+
+/**
+ * The width each virtual column's header needs on one line (its content and padding), in display order: measured when
+ * the columns change (another language, the user's settings) and again when a header's content changes size (a web
+ * font arriving), never while scrolling. Virtual rows share one fixed column template (decision 014) that no header
+ * can stretch, so the template takes these as least widths (virtualGridTemplate) and headers never overlap.
+ */
+function useHeaderWidths(table: RefObject<HTMLTableElement | null>, columns: readonly unknown[], enabled: boolean): readonly number[] | undefined {
+  const [widths, setWidths] = useState<readonly number[]>();
+  useLayoutEffect(() => {
+    const cells = enabled && table.current ? [...table.current.querySelectorAll<HTMLElement>('thead > tr:last-child > th')] : [];
+    if (cells.length === 0) return;
+    const measure = () => {
+      const next = cells.map((th) => {
+        const content = th.firstElementChild;
+        if (!content) return 0;
+        const style = getComputedStyle(th);
+        const padding = (parseFloat(style.paddingLeft) || 0) + (parseFloat(style.paddingRight) || 0);
+        return Math.ceil(content.getBoundingClientRect().width + padding);
+      });
+      setWidths((prev) => (prev?.length === next.length && prev.every((w, i) => w === next[i]) ? prev : next));
+    };
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    for (const th of cells) if (th.firstElementChild) observer.observe(th.firstElementChild);
+    return () => observer.disconnect();
+  }, [table, columns, enabled]);
+  return widths;
 }

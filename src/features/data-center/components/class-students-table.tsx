@@ -22,6 +22,13 @@ const LEVEL_TEXT: Record<string, string> = {
   obese: 'text-destructive font-medium',
 };
 
+/** A cell's padding and a little room for the estimate below. */
+const CELL_PADDING = 28;
+/** An item cell's width without its level's name: padding and a raw value and score such as "3425 · 100 · ". */
+const ITEM_CELL_WIDTH = CELL_PADDING + 76;
+/** About how wide a short label is at the table's 14 px: a Chinese character a full em, other characters less than half. */
+const textWidth = (text: string) => [...text].reduce((w, c) => w + (c.charCodeAt(0) > 0x2e80 ? 14 : 6.5), 0);
+
 const CHANGE_TEXT = (value: number) => (value <= -5 ? 'text-destructive' : value < 0 ? 'text-warning' : value > 0 ? 'text-success' : 'text-muted-foreground');
 
 /**
@@ -38,6 +45,12 @@ function buildColumns(t: TFunction, items: readonly ItemKey[]) {
   ]);
   const levelOf = (value: string | null | undefined, item?: ItemKey) => (value ? (level.get(item === 'bmi' ? `bmi:${value}` : value) ?? value) : '');
   const gender = { male: t('physique:gender.male'), female: t('physique:gender.female') };
+  // The level column and each item's cell ("3425 · 90 · Excellent") are as wide as the longest level name in this
+  // language needs, so English levels are not cut off (a column's width is fixed in a virtual table).
+  const levelRoom = (names: readonly string[]) => Math.ceil(Math.max(...names.map(textWidth)));
+  const scoreLevels = levelRoom(SCORE_LEVELS.map((l) => level.get(l)!));
+  const bmiLevels = levelRoom(BMI_BANDS.map((b) => level.get(`bmi:${b}`)!));
+  const itemWidth = (item: ItemKey) => Math.max(140, ITEM_CELL_WIDTH + (item === 'bmi' ? bmiLevels : scoreLevels));
 
   return col.columns([
     col.accessor((r) => r.studentNo ?? undefined, {
@@ -45,9 +58,10 @@ function buildColumns(t: TFunction, items: readonly ItemKey[]) {
       header: t('dashboard:student.studentNo'),
       enableSorting: true,
       sortUndefined: 'last',
-      meta: { width: 116 },
+      // Free text (a school's own numbering, a long name): cut with an ellipsis rather than run into the next cell.
+      meta: { width: 116, className: 'truncate' },
     }),
-    col.accessor('name', { header: t('dashboard:student.name'), enableSorting: true, meta: { width: 96, className: 'font-medium' } }),
+    col.accessor('name', { header: t('dashboard:student.name'), enableSorting: true, meta: { width: 96, className: 'truncate font-medium' } }),
     col.accessor('gender', { header: t('dashboard:student.gender'), meta: { width: 56 }, cell: ({ getValue }) => gender[getValue()] }),
     col.accessor((r) => r.total ?? undefined, {
       id: 'total',
@@ -60,7 +74,7 @@ function buildColumns(t: TFunction, items: readonly ItemKey[]) {
     col.accessor((r) => r.level ?? undefined, {
       id: 'level',
       header: t('physique:score.level'),
-      meta: { width: 72, cellClass: (r: ClassStudentRow) => LEVEL_TEXT[r.level ?? ''] },
+      meta: { width: Math.max(72, CELL_PADDING + scoreLevels), cellClass: (r: ClassStudentRow) => LEVEL_TEXT[r.level ?? ''] },
       cell: ({ getValue }) => levelOf(getValue()),
     }),
     col.accessor((r) => r.change ?? undefined, {
@@ -85,7 +99,7 @@ function buildColumns(t: TFunction, items: readonly ItemKey[]) {
         ),
         enableSorting: true,
         sortUndefined: 'last',
-        meta: { width: item === 'bmi' ? 150 : 140, className: 'tabular-nums', cellClass: (r: ClassStudentRow) => LEVEL_TEXT[r.items[item]?.level ?? ''] },
+        meta: { width: itemWidth(item), className: 'tabular-nums', cellClass: (r: ClassStudentRow) => LEVEL_TEXT[r.items[item]?.level ?? ''] },
         cell: ({ row }) => {
           const r = row.original.items[item];
           return r ? `${formatRawValue(item, r.raw)} · ${r.score ?? '—'} · ${levelOf(r.level, item)}` : '';
