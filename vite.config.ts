@@ -84,6 +84,8 @@ export default defineConfig(({ command }) => ({
           include: ['tests/server/**/*.test.ts'],
           // Migrates and seeds one database per run; every test file copies it (tests/support/server-db.ts).
           globalSetup: ['tests/support/server-global-setup.ts'],
+          // New password hashes at a test cost (server/lib/password.ts).
+          setupFiles: ['tests/support/server-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // PGlite instances are ~300 MB each; two workers fit the 2-core machine

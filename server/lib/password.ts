@@ -4,7 +4,18 @@ import { createHash, randomBytes, scrypt, timingSafeEqual, type BinaryLike, type
  * Password storage (docs/product-rules.md#sign-in: the browser sends the SHA-256 hex of the typed password).
  * We store scrypt of that hex so a leaked table reveals neither the password nor a replayable hash.
  */
+/** scrypt's cost of every new hash in production (tests/server/db/password.test.ts holds it). */
 const N = 16384;
+/**
+ * The cost of new hashes: N, unless the server tests lowered it (tests/support/server-setup.ts) so that the hundreds
+ * of accounts their imports and seeds create do not each cost a production hash. A stored hash carries its own cost,
+ * so what verifies it does not change. No module of the server calls the setter (tests/server/db/password.test.ts).
+ */
+let cost = N;
+/** Tests only: the scrypt cost of new hashes (a power of two); null restores production's. */
+export function setPasswordCostForTests(n: number | null): void {
+  cost = n ?? N;
+}
 const R = 8;
 const P = 1;
 const KEY_LEN = 32;
@@ -27,8 +38,8 @@ export function sha256Hex(text: string): string {
 /** Hashes the browser's SHA-256 hex into `scrypt$N$r$p$<salt b64>$<hash b64>` (N=16384, r=8, p=1, 16-byte salt). */
 export async function hashPassword(sha256HexPassword: string): Promise<string> {
   const salt = randomBytes(SALT_LEN);
-  const key = await scryptAsync(sha256HexPassword, salt, KEY_LEN, { N, r: R, p: P });
-  return [PREFIX, N, R, P, salt.toString('base64'), key.toString('base64')].join('$');
+  const key = await scryptAsync(sha256HexPassword, salt, KEY_LEN, { N: cost, r: R, p: P });
+  return [PREFIX, cost, R, P, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
 /** Checks the browser's SHA-256 hex against a stored hash in constant time; false for malformed hashes. */

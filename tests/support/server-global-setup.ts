@@ -6,7 +6,9 @@ import type { TestProject } from 'vitest/node';
 import { migrateDb, openDb, type DbHandle } from '../../server/db/client';
 import { seedDemo } from '../../server/seed/demo';
 import { createDatabase, dropDatabase, withDatabase } from '../../server/db/admin';
+import { setPasswordCostForTests } from '../../server/lib/password';
 import type { TestDbSource } from './server-db';
+import { TEST_PASSWORD_COST } from './server-setup';
 
 async function dump(handle: DbHandle, path: string): Promise<void> {
   if (handle.kind !== 'pglite') throw new Error('dump: PGlite only');
@@ -21,6 +23,8 @@ async function dump(handle: DbHandle, path: string): Promise<void> {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const started = performance.now();
+  // The demo accounts' hashes at the test cost: every sign-in of the suite verifies one (tests/support/server-setup.ts).
+  setPasswordCostForTests(TEST_PASSWORD_COST);
   const databaseUrl = process.env.DATABASE_URL;
   let source: TestDbSource;
   let cleanup: () => Promise<void>;
