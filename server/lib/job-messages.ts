@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { jobs } from '../db/schema/jobs';
 import { messages } from '../db/schema/messages';
@@ -9,11 +9,16 @@ import { messages } from '../db/schema/messages';
  * for a job that failed as a whole. The text is read from the job when the message is shown, in the reader's language.
  */
 export async function leaveJobMessage(db: DbOrTx, jobId: string): Promise<void> {
-  await db.execute(sql`
+  await db.execute(jobMessageStatement(jobId));
+}
+
+/** leaveJobMessage's statement, for a job finished on a raw connection inside its own transaction (jobs.ts finishIn). */
+export function jobMessageStatement(jobId: string): SQL {
+  return sql`
     insert into ${messages} (org_id, user_id, kind, job_id, failures, created_at)
     select j.org_id, j.user_id, 'job', j.id,
       case when j.state = 'failed' then 1 else coalesce((j.result -> 'counts' ->> 'failure')::int, 0) end,
       coalesce(j.finished_at, now())
     from ${jobs} j where j.id = ${jobId}::uuid and j.state in ('done', 'failed')
-    on conflict (job_id) do nothing`);
+    on conflict (job_id) do nothing`;
 }

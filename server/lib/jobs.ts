@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { i18n, TFunction } from 'i18next';
 import { PGlite } from '@electric-sql/pglite';
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import type { Db as BossDb, PgBoss } from 'pg-boss';
 import type { JobKind } from '@/domain/jobs';
@@ -12,7 +13,10 @@ import { users } from '../db/schema/auth';
 import { withExportStamp } from './spreadsheet/export-stamp';
 import { loadScope, type Actor } from '../plugins/tenant';
 import { AppError, type MessageKey } from './app-error';
-import { leaveJobMessage } from './job-messages';
+import { jobMessageStatement, leaveJobMessage } from './job-messages';
+
+/** Turns a drizzle statement into text and parameters for a raw connection (finishIn). */
+const dialect = new PgDialect();
 
 /**
  * The job queue (docs/decisions/026-job-queue.md): pg-boss on the app's own database — the PGlite handle in one process,
@@ -325,6 +329,9 @@ export class JobQueue {
       // The same statement, sent on the caller's connection inside its transaction.
       const statement = markDone(db, result).toSQL();
       if ((await query(statement.sql, statement.params)).length === 0) throw new AppError(409, JOB_FAILED);
+      // The starter's message commits with the result here too: a screen that sees the job done finds its message.
+      const message = dialect.sqlToQuery(jobMessageStatement(id));
+      await query(message.sql, message.params);
     };
     try {
       if (!handler) throw new AppError(500, JOB_FAILED);
@@ -337,7 +344,7 @@ export class JobQueue {
       await withExportStamp({ name: me?.name ?? '', account: me?.account ?? '', at: now() }, () =>
         REPLICA_READ_KINDS.has(kind) && this.#opts.readFresh ? this.#opts.readFresh(runOn) : runOn(db),
       );
-      // A job finished through `finishIn` (its own transaction) gets its message now; after `finish` this is a no-op.
+      // A handler's `finish` and `finishIn` leave the message with the result; this catches any other way a job ends done (a no-op after them).
       await leaveJobMessage(db, id);
     } catch (err) {
       // The status too: a screen (and a test) tells a refused file (400) from a busy plan (409).

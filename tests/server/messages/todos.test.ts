@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@/domain/api';
 import type { MessageRow, TodoItem, TodoSummary } from '@/domain/messages/messages';
@@ -116,6 +116,12 @@ describe('job messages', () => {
     expect(en.records[0].text).not.toBe(mine.records[0].text);
     // One message per job, and only for its starter.
     expect(await t.db.$count(messages, eq(messages.jobId, mine.records[0].jobId!))).toBe(1);
+    // Written by the transaction that marked the job done (the import commits on its own connection: finishIn), so a
+    // screen that sees the job done finds its message; written after it, the list above could come back empty.
+    const { rows: written } = await t.db.execute<{ same: boolean }>(
+      sql`select m.xmin = j.xmin as same from messages m join jobs j on j.id = m.job_id where m.job_id = ${mine.records[0].jobId}::uuid`,
+    );
+    expect(written).toEqual([{ same: true }]);
     const other = dataOf(await t.as('teacher01').get<Page<MessageRow>>(`${api}/myInfo/messages/page`));
     expect(other.records.map((m) => m.id)).not.toContain(mine.records[0].id);
     expect(itemOf(await todos('teacher01'), 'jobFailures')).toEqual([]);
