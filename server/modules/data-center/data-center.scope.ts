@@ -51,12 +51,17 @@ const isSchool = (type: number) => type === ORG_TYPE.k12 || type === ORG_TYPE.un
  * The scope of a request (architecture rule 4): the tenant organisation for k12/gx; for the admin family its tree,
  * or the subtree of `orgId` when that organisation is in the tree (else 404, never another organisation's data).
  */
+/** A school family's scope: the viewer's own organisation alone. */
+function schoolScope(family: Family, org: DcScope['org'] & { parentId: string | null }, classScope: ClassScope): DcScope {
+  return { family, org, orgIds: [org.id], orgs: new Map([[org.id, org]]), schools: 1, multiSchool: false, classScope };
+}
+
 export async function resolveScope(db: DbOrTx, family: Family, viewer: Viewer, filterOrgId?: string): Promise<DcScope> {
   const { tenantOrgId, classScope } = viewer;
   if (family !== 'admin') {
     const [org] = await db.select({ id: orgs.id, name: orgs.name, type: orgs.type, parentId: orgs.parentId }).from(orgs).where(eq(orgs.id, tenantOrgId));
     if (!org) throw notFound();
-    return { family, org, orgIds: [org.id], orgs: new Map([[org.id, org]]), schools: 1, multiSchool: false, classScope };
+    return schoolScope(family, org, classScope);
   }
   const tree = await db.select({ id: orgs.id, name: orgs.name, type: orgs.type, parentId: orgs.parentId }).from(orgs).where(inOrgTree(orgs.id, tenantOrgId));
   const rootId = filterOrgId ?? tenantOrgId;
@@ -135,7 +140,7 @@ export async function schoolScopeAndPlans(db: DbOrTx, family: Family, viewer: Vi
   const row = parts.org[0];
   if (!row) throw notFound();
   const org = { id: String(row.id), name: String(row.name), type: Number(row.type), parentId: row.parentId == null ? null : String(row.parentId) };
-  return { scope: { family, org, orgIds: [org.id], orgs: new Map([[org.id, org]]), schools: 1, multiSchool: false, classScope }, all: parts.plans.map(planOf) };
+  return { scope: schoolScope(family, org, classScope), all: parts.plans.map(planOf) };
 }
 
 export const academicYearOf = (year: number): string => `${year}-${year + 1}`;
