@@ -35,9 +35,9 @@ export class AuthCache<Session, Scope> {
     });
   }
 
-  /** The epoch this request runs under; the cache is emptied whenever it moves on. */
-  async check(db: DbOrTx): Promise<string> {
-    const heard = await this.feed?.current([EPOCH_TABLE]);
+  /** The epoch this request runs under; the cache is emptied whenever it moves on. `synced`: the request's sync with the feed (ChangeFeed.synced). */
+  async check(db: DbOrTx, synced?: Promise<void>): Promise<string> {
+    const heard = await this.feed?.current([EPOCH_TABLE], null, synced);
     if (heard != null) {
       const epoch = `feed ${heard}`;
       if (epoch !== this.epoch) this.reset(epoch);

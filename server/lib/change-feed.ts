@@ -76,14 +76,19 @@ export class ChangeFeed {
    * resolves; on PostgreSQL it costs one round trip on the listening connection, whose server sends the notifications
    * it holds before it answers, shared by every request that asks while the previous one is under way. With `org`, the
    * answer moves only with changes in that organisation's tree (ancestors and descendants): the caller promises its
-   * answer reads no other organisation's rows.
+   * answer reads no other organisation's rows. `synced` is a `synced()` the caller started earlier in the same request.
    */
-  async current(tables: Iterable<string>, org?: string | null): Promise<number | null> {
-    await this.#synced();
+  async current(tables: Iterable<string>, org?: string | null, synced: Promise<void> = this.synced()): Promise<number | null> {
+    await synced;
     return this.#version(tables, org);
   }
 
-  #synced(): Promise<void> {
+  /**
+   * Resolves once this process has heard every change committed before the call. One request passes the same promise
+   * to each of its `current` calls (server/plugins/changes.ts, `changesSynced`): a round trip sent after the request
+   * began proves every later check of that request fresh enough, so a request costs one round trip, not one per check.
+   */
+  synced(): Promise<void> {
     const ping = this.#ping;
     if (!ping) return Promise.resolve();
     if (!this.#pinging) {
@@ -95,7 +100,7 @@ export class ChangeFeed {
     // A round trip already under way was sent before this call, so it proves nothing here: share the next one.
     this.#next ??= this.#pinging.then(() => {
       this.#next = null;
-      return this.#synced();
+      return this.synced();
     });
     return this.#next;
   }

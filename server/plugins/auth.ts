@@ -6,6 +6,7 @@ import { memberships, sessions, users } from '../db/schema/auth';
 import { sessionActivity } from '../db/schema/security';
 import { AppError } from '../lib/app-error';
 import { AuthCache } from '../lib/auth-cache';
+import { changesSynced } from './changes';
 import { hashSecret } from '../lib/tokens';
 import { SessionPolicy } from '../modules/security/session-policy';
 import type { Scope } from './tenant';
@@ -87,7 +88,7 @@ export const authPlugin = fp(
       const token = bearerToken(request);
       if (!token) throw new AppError(401, ERR.sessionExpired);
       const hash = hashSecret(token);
-      const epoch = (request.authEpoch = await app.authCache.check(app.db));
+      const epoch = (request.authEpoch = await app.authCache.check(app.db, changesSynced(app, request)));
       const now = app.now();
       const cached = app.authCache.session(epoch, hash);
       if (cached && cached.accessExpiresAt > now) {

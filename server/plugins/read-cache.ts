@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { getTableName, sql, type Table } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authEpoch } from '../db/schema/auth';
+import { changesSynced } from './changes';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -152,7 +153,7 @@ export const readCachePlugin = fp(
       if (!tables || request.method !== 'GET') return false;
       // Every cached answer is confined to the caller's tenant organisation's tree (architecture rule 4), so only writes
       // there retire it: a result written in another school keeps this school's answers.
-      const version = await app.changes.current(namesOf(tables), request.scope?.tenantOrgId ?? null);
+      const version = await app.changes.current(namesOf(tables), request.scope?.tenantOrgId ?? null, changesSynced(app, request));
       if (version === null) return false;
       const key = keyOf(request);
       let hit = entries.get(key);

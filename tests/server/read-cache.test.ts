@@ -2,7 +2,8 @@ import { eq, sql } from 'drizzle-orm';
 import type { PGlite } from '@electric-sql/pglite';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Envelope } from '@/domain/api';
 import type { ScoreSearchPage } from '@/domain/physique-results/types';
 import type { SchoolView, StudentListPage } from '@/domain/data-center/types';
@@ -276,6 +277,24 @@ describe('the read cache', () => {
     expect(new Set(bodies).size).toBe(1);
     expect(t.app.readCache.misses).toBe(misses + 1);
     expect(t.app.readCache.hits).toBe(hits + 7);
+  });
+
+  it('a request syncs with the change feed once, however many of its checks ask (PostgreSQL: one round trip)', async () => {
+    if (t.handle.kind !== 'postgres') return;
+    await get(LIST);
+    // The feed's round trip is a `select 1` on its listening connection (server/lib/change-feed.ts).
+    const pings = vi.spyOn(pg.Client.prototype, 'query');
+    const pingsOf = () => pings.mock.calls.filter(([text]) => text === 'select 1').length;
+    try {
+      // From memory: the session's check and the read cache's.
+      await get(LIST);
+      expect(pingsOf()).toBe(1);
+      // Computed: the same two and the score list's kept summary.
+      await get(`${LIST}&invalid=false&current=2`);
+      expect(pingsOf()).toBe(2);
+    } finally {
+      pings.mockRestore();
+    }
   });
 
   it('while the feed is lost (PostgreSQL), answers are computed afresh until it is back', async () => {

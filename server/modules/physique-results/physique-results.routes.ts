@@ -284,7 +284,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
       config: SCORE_LIST_READS,
       query: scoreSearchQuerySchema,
       answer: scoreSearchPageSchema,
-      read: async (db, actor, { query }) => searchResults(db, await callerOf(db, actor), query, app.changes),
+      read: async (db, actor, { query }, ctx) => searchResults(db, await callerOf(db, actor), query, { feed: app.changes, synced: ctx.changesSynced() }),
     });
   }
   if (can.searchExport) {
@@ -344,7 +344,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
       access: reads.results,
       query: scoreSearchQuerySchema,
       answer: scoreSearchPageSchema,
-      read: async (db, actor, { query }) => searchResults(db, await callerOf(db, actor), query, app.changes),
+      read: async (db, actor, { query }, ctx) => searchResults(db, await callerOf(db, actor), query, { feed: app.changes, synced: ctx.changesSynced() }),
     });
     resourceAction(app, {
       method: 'GET',

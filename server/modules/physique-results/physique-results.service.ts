@@ -339,6 +339,12 @@ export async function tiedList(db: DbOrTx, caller: Caller, f: ScoreFilter, sourc
   return { summary, ties, groups };
 }
 
+/** The change feed a summary is kept by, and the request's sync with it (ActionContext.changesSynced). */
+interface KeptBy {
+  feed: ChangeFeed;
+  synced: Promise<void>;
+}
+
 /** Tables a summary and its groups from the counts depend on (the results and their counts, the plans' years and dates, class codes, the organisation tree). */
 const SUMMARY_TABLES = ['physique_results', 'physique_result_counts', 'test_plans', 'school_years', 'classes', 'orgs'] as const;
 /** Filters whose summary is kept per change feed (one per app), newest use last. */
@@ -352,9 +358,10 @@ const summaryMemos = new WeakMap<ChangeFeed, Map<string, { version: number; valu
  * only its groups' rows. A keyword
  * (read from the results themselves) and a feed that is not live always count afresh.
  */
-export async function keptTiedList(db: DbOrTx, caller: Caller, f: ScoreFilter, feed: ChangeFeed | undefined): Promise<TiedList> {
-  if (!feed || f.keyword) return tiedList(db, caller, f);
-  const version = await feed.current(SUMMARY_TABLES, caller.tenantOrgId);
+export async function keptTiedList(db: DbOrTx, caller: Caller, f: ScoreFilter, changes: KeptBy | undefined): Promise<TiedList> {
+  if (!changes || f.keyword) return tiedList(db, caller, f);
+  const { feed } = changes;
+  const version = await feed.current(SUMMARY_TABLES, caller.tenantOrgId, changes.synced);
   if (version === null) return tiedList(db, caller, f);
   let memo = summaryMemos.get(feed);
   if (!memo) summaryMemos.set(feed, (memo = new Map()));
@@ -467,11 +474,11 @@ export async function withDefaultYear(db: DbOrTx, caller: Caller, f: ScoreFilter
  * from the counts the triggers keep unless a keyword names students) tell which classes the page falls in, and only
  * their rows are joined and sorted, instead of every matching result (docs/decisions/031-score-list-pages-by-class.md).
  */
-export async function searchResults(db: DbOrTx, caller: Caller, query: ScoreFilter & PageQuery, feed?: ChangeFeed): Promise<ScoreSearchPage> {
+export async function searchResults(db: DbOrTx, caller: Caller, query: ScoreFilter & PageQuery, changes?: KeptBy): Promise<ScoreSearchPage> {
   const { filter, defaultYear } = await withDefaultYear(db, caller, query);
   const q = { ...query, ...filter };
   const { current: _c, size: _s, ...asked } = q;
-  const { summary, ties, groups } = await keptTiedList(db, caller, asked, feed);
+  const { summary, ties, groups } = await keptTiedList(db, caller, asked, changes);
   const page = tiesOfPage(ties, (q.current - 1) * q.size, q.size);
   const rows = page.ties.length ? await pageRows(db, resultFilter(caller, q), { groups: await groups(db, page.ties), skip: page.skip }, q.size) : [];
   return { records: rows.map(toResultRow), total: summary.matched, current: q.current, size: q.size, summary, ...(defaultYear ? { defaultYear } : {}) };
