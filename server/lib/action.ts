@@ -21,6 +21,7 @@ import { checkExportRows, registerApprovedExport, type ExportApproval } from './
 import { withExportStamp } from './spreadsheet/export-stamp';
 import { users } from '../db/schema/auth';
 import { changesSynced } from '../plugins/changes';
+import type { FeedSync } from './change-feed';
 import { eq } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 
@@ -67,8 +68,8 @@ export interface ActionContext {
   locale: Locale;
   /** `app.now()` when the request arrived (test clocks included). */
   now: Date;
-  /** The request's sync with the change feed, for a read that keeps something per feed version (server/plugins/changes.ts). */
-  changesSynced: () => Promise<void>;
+  /** The change feed and the request's sync with it, for a read that keeps values per version (keptPerVersion, server/lib/change-feed.ts). */
+  changes: () => FeedSync;
 }
 
 /**
@@ -271,7 +272,7 @@ export function resourceAction<P extends z.ZodType | undefined, Q extends z.ZodT
     readOn: <T>(read: (db: Db) => Promise<T>) => Promise<T>,
     fileRead: (db: Db, who: Actor, input: ActionInput<P, Q, B>, ctx: ActionContext) => Promise<FileAnswer>,
   ) {
-    const ctx: ActionContext = { t: request.t, locale: request.locale, now: app.now(), changesSynced: () => changesSynced(app, request) };
+    const ctx: ActionContext = { t: request.t, locale: request.locale, now: app.now(), changes: () => ({ feed: app.changes, synced: changesSynced(app, request) }) };
     const [me] = await app.db.select({ name: users.name, account: users.accountNum }).from(users).where(eq(users.id, who.userId)).limit(1);
     return withExportStamp({ name: me?.name ?? '', account: me?.account ?? '', at: ctx.now }, async () => {
       const sent = await readOn((db) => fileRead(db, who as Actor, input, ctx));
@@ -307,7 +308,7 @@ export function resourceAction<P extends z.ZodType | undefined, Q extends z.ZodT
         : undefined;
       const input = { params, query: request.query, body: request.body } as ActionInput<P, Q, B>;
       if (spec.upload) input.file = await uploadedFile(request);
-      const ctx: ActionContext = { t: request.t, locale: request.locale, now: app.now(), changesSynced: () => changesSynced(app, request) };
+      const ctx: ActionContext = { t: request.t, locale: request.locale, now: app.now(), changes: () => ({ feed: app.changes, synced: changesSynced(app, request) }) };
       const answer = (out: unknown) => ok(out, message ? request.t(message) : '');
       const readOn = <T>(read: (db: Db) => Promise<T>) => (spec.reads === 'primary' ? read(app.db) : app.readWith(request, read));
       if (file) {

@@ -195,3 +195,43 @@ export class ChangeFeed {
     this.#up();
   }
 }
+
+/** The change feed a kept value is keyed by, and the request's sync with it (server/plugins/changes.ts, `changesSynced`). */
+export interface FeedSync {
+  feed: ChangeFeed;
+  synced: Promise<void>;
+}
+
+/**
+ * Values computed once per version of the `tables` they read in an organisation's tree, reused by every request that
+ * asks the same key until one of those tables changes there (at most `size` keys per feed, the least recently used
+ * dropped first). Without a feed, or while it is not live, every call computes. A failed computation is not kept.
+ * Only a read-cache miss computes on the replica, and it reads there only once the replica has replayed the primary's
+ * position (docs/deploy.md), so a kept value is never older than its version.
+ */
+export function keptPerVersion<T>(tables: readonly string[], size: number) {
+  const memos = new WeakMap<ChangeFeed, Map<string, { version: number; value: Promise<T> }>>();
+  return async (changes: FeedSync | undefined, org: string | null, key: string, compute: () => Promise<T>): Promise<T> => {
+    if (!changes) return compute();
+    const { feed } = changes;
+    const version = await feed.current(tables, org, changes.synced);
+    if (version === null) return compute();
+    let memo = memos.get(feed);
+    if (!memo) memos.set(feed, (memo = new Map()));
+    const kept = memo.get(key);
+    memo.delete(key);
+    if (kept && kept.version === version) {
+      memo.set(key, kept);
+      return kept.value;
+    }
+    const value = compute();
+    const entry = { version, value };
+    memo.set(key, entry);
+    value.catch(() => memo.get(key) === entry && memo.delete(key));
+    for (const old of memo.keys()) {
+      if (memo.size <= size) break;
+      memo.delete(old);
+    }
+    return value;
+  };
+}

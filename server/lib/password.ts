@@ -1,4 +1,4 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual, type BinaryLike, type ScryptOptions } from 'node:crypto';
+import { hash, randomBytes, scrypt, timingSafeEqual, type BinaryLike, type ScryptOptions } from 'node:crypto';
 
 /**
  * Password storage (docs/product-rules.md#sign-in: the browser sends the SHA-256 hex of the typed password).
@@ -32,7 +32,7 @@ function scryptAsync(secret: BinaryLike, salt: BinaryLike, keyLen: number, optio
 
 /** Lower-case SHA-256 hex of a UTF-8 string: what the browser sends as `password`. */
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 /** Hashes the browser's SHA-256 hex into `scrypt$N$r$p$<salt b64>$<hash b64>` (N=16384, r=8, p=1, 16-byte salt). */

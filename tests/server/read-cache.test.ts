@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Envelope } from '@/domain/api';
 import type { ScoreSearchPage } from '@/domain/physique-results/types';
 import type { SchoolView, StudentListPage } from '@/domain/data-center/types';
+import { orgs } from '../../server/db/schema/orgs';
 import { physiqueResults } from '../../server/db/schema/physique';
 import { addPlanWithResults } from '../../server/seed/scale';
 import { accessLogs } from '../../server/db/schema/access-log';
@@ -277,6 +278,24 @@ describe('the read cache', () => {
     expect(new Set(bodies).size).toBe(1);
     expect(t.app.readCache.misses).toBe(misses + 1);
     expect(t.app.readCache.hits).toBe(hits + 7);
+  });
+
+  it('a school’s scope and plans are read once until they change: another view of the school reads only its own figures', async () => {
+    const first = await get<SchoolView>('k12/dataCenter/school?semesterCode=11');
+    // Another URL (computed, not from memory): only the view's own statement, not the school and its plans again.
+    if (t.handle.kind === 'pglite') {
+      const statements = await statementsOf(() => get('k12/dataCenter/school?semesterCode=13'));
+      expect(statements.length).toBe(1);
+      expect(statements.join('\n')).not.toContain('"parentId"');
+    }
+    // A change of the school shows in the next view at once, computed or not.
+    await t.db.update(orgs).set({ name: `${first.data.scope.orgName} (renamed)` }).where(eq(orgs.id, org.k12));
+    try {
+      expect((await get<SchoolView>('k12/dataCenter/school?semesterCode=11')).data.scope.orgName).toBe(`${first.data.scope.orgName} (renamed)`);
+      expect((await get<SchoolView>('k12/dataCenter/school?semesterCode=13')).data.scope.orgName).toBe(`${first.data.scope.orgName} (renamed)`);
+    } finally {
+      await t.db.update(orgs).set({ name: first.data.scope.orgName }).where(eq(orgs.id, org.k12));
+    }
   });
 
   it('a request syncs with the change feed once, however many of its checks ask (PostgreSQL: one round trip)', async () => {

@@ -3,7 +3,7 @@ import { dataCenterFilterSchema, idParamsSchema, studentListQuerySchema } from '
 import { classListViewSchema, classViewSchema, dataCenterOptionsSchema, gradeViewSchema, schoolViewSchema, studentListPageSchema, studentViewSchema } from '@/domain/data-center/types';
 import { screenLinkCreateSchema, screenLinkCreatedSchema, screenLinkRowSchema } from '@/domain/wall/wall';
 import type { Family } from '@/domain/menus/access';
-import { resourceAction, type Access } from '../../lib/action';
+import { resourceAction, type Access, type ActionContext } from '../../lib/action';
 import { CLASS_SCOPE_TABLES, classScopeOf } from '../../lib/data-scope';
 import type { DbOrTx } from '../../db/client';
 import type { Actor } from '../../plugins/tenant';
@@ -35,7 +35,7 @@ const READS = { readsTables: [...CLASS_SCOPE_TABLES, dcRollups, dcSchoolRollups,
 export const dataCenterRoutes: FastifyPluginAsyncZod<DataCenterRoutesOptions> = async (app, { family }) => {
   const can = dataCenterAccess(family);
   /** The tenant and the classes the role's data scope covers (docs/product-rules.md#data-scopes). */
-  const viewer = async (db: DbOrTx, actor: Actor): Promise<Viewer> => ({ tenantOrgId: actor.tenantOrgId, classScope: await classScopeOf(db, actor) });
+  const viewer = async (db: DbOrTx, actor: Actor, ctx: ActionContext): Promise<Viewer> => ({ tenantOrgId: actor.tenantOrgId, classScope: await classScopeOf(db, actor), changes: ctx.changes() });
   const anyView: Access = [can.school[0], can.school[1], ...[can.grade, can.college, can.class, can.student].filter((a): a is Access => !!a).map(([k, a]) => [k, a] as const)];
 
   resourceAction(app, {
@@ -45,21 +45,21 @@ export const dataCenterRoutes: FastifyPluginAsyncZod<DataCenterRoutesOptions> = 
     config: READS,
     query: dataCenterFilterSchema.pick({ orgId: true }),
     answer: dataCenterOptionsSchema,
-    read: async (db, actor, { query }) => dataCenterOptions(db, family, await viewer(db, actor), query),
+    read: async (db, actor, { query }, ctx) => dataCenterOptions(db, family, await viewer(db, actor, ctx), query),
   });
   const view = { method: 'GET', config: READS, query: dataCenterFilterSchema } as const;
-  resourceAction(app, { ...view, path: '/school', access: can.school, answer: schoolViewSchema, read: async (db, actor, { query }) => schoolView(db, family, await viewer(db, actor), query) });
-  resourceAction(app, { ...view, path: '/grade', access: can.grade, answer: gradeViewSchema, read: async (db, actor, { query }) => gradeView(db, family, await viewer(db, actor), query) });
+  resourceAction(app, { ...view, path: '/school', access: can.school, answer: schoolViewSchema, read: async (db, actor, { query }, ctx) => schoolView(db, family, await viewer(db, actor, ctx), query) });
+  resourceAction(app, { ...view, path: '/grade', access: can.grade, answer: gradeViewSchema, read: async (db, actor, { query }, ctx) => gradeView(db, family, await viewer(db, actor, ctx), query) });
   // Universities: colleges side by side (the answer has the class list's shape, one row per college).
-  if (can.college) resourceAction(app, { ...view, path: '/college', access: can.college, answer: classListViewSchema, read: async (db, actor, { query }) => collegeList(db, family, await viewer(db, actor), query) });
-  resourceAction(app, { ...view, path: '/class', access: can.class, answer: classListViewSchema, read: async (db, actor, { query }) => classList(db, family, await viewer(db, actor), query) });
+  if (can.college) resourceAction(app, { ...view, path: '/college', access: can.college, answer: classListViewSchema, read: async (db, actor, { query }, ctx) => collegeList(db, family, await viewer(db, actor, ctx), query) });
+  resourceAction(app, { ...view, path: '/class', access: can.class, answer: classListViewSchema, read: async (db, actor, { query }, ctx) => classList(db, family, await viewer(db, actor, ctx), query) });
   resourceAction(app, {
     ...view,
     path: '/class/:id',
     access: can.classDetail,
     params: idParamsSchema,
     answer: classViewSchema,
-    read: async (db, actor, { params, query }) => classView(db, family, await viewer(db, actor), params.id, query),
+    read: async (db, actor, { params, query }, ctx) => classView(db, family, await viewer(db, actor, ctx), params.id, query),
   });
   resourceAction(app, {
     method: 'GET',
@@ -68,7 +68,7 @@ export const dataCenterRoutes: FastifyPluginAsyncZod<DataCenterRoutesOptions> = 
     config: READS,
     query: studentListQuerySchema,
     answer: studentListPageSchema,
-    read: async (db, actor, { query }) => studentList(db, family, await viewer(db, actor), query),
+    read: async (db, actor, { query }, ctx) => studentList(db, family, await viewer(db, actor, ctx), query),
   });
   resourceAction(app, {
     method: 'GET',
@@ -77,7 +77,7 @@ export const dataCenterRoutes: FastifyPluginAsyncZod<DataCenterRoutesOptions> = 
     config: READS,
     params: idParamsSchema,
     answer: studentViewSchema,
-    read: async (db, actor, { params }) => studentView(db, family, await viewer(db, actor), params.id),
+    read: async (db, actor, { params }, ctx) => studentView(db, family, await viewer(db, actor, ctx), params.id),
   });
 
   // The lesson-load card of the school, grade and class views (docs/product-rules.md#lesson-load: reports): its own

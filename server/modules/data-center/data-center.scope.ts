@@ -1,4 +1,4 @@
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { eq, getTableName, sql, type SQL } from 'drizzle-orm';
 import { ORG_TYPE } from '@/domain/constants';
 import type { DataCenterFilter } from '@/domain/data-center/filters';
 import type { RosterGroup } from '@/domain/data-center/roster';
@@ -6,10 +6,12 @@ import type { Period } from '@/domain/data-center/types';
 import { ERR } from '@/domain/errors';
 import type { Gender, Stage } from '@/domain/physique/standard';
 import type { DbOrTx } from '../../db/client';
+import { dcRollups, dcSchoolRollups } from '../../db/schema/data-center';
 import { orgs } from '../../db/schema/orgs';
 import { schoolYears } from '../../db/schema/school';
 import { testPlans } from '../../db/schema/test-plans';
 import { AppError } from '../../lib/app-error';
+import { keptPerVersion, type FeedSync } from '../../lib/change-feed';
 import { isUuid } from '../../lib/ids';
 import { inOrgTree } from '../test-plans/test-plans.service';
 import type { Family } from '@/domain/menus/access';
@@ -28,6 +30,8 @@ export interface OrgInfo {
 export interface Viewer {
   tenantOrgId: string;
   classScope: ClassScope;
+  /** The change feed and the request's sync with it: a school's scope and plans are then kept per version (schoolScopeAndPlans). */
+  changes?: FeedSync;
 }
 
 /** The organisations a view reads: one school, or a bureau's schools (admin family), and the viewer's classes. */
@@ -126,21 +130,30 @@ export async function scopePlans(db: DbOrTx, orgIds: readonly string[], classSco
   return (await viewRows(db, plansQuery(orgIds, classScope))).map(planOf);
 }
 
+/** What a school's scope and plans are read from (plansQuery probes the rollups for results). */
+const SCOPE_AND_PLANS_TABLES = [orgs, testPlans, schoolYears, dcRollups, dcSchoolRollups].map((t) => getTableName(t));
+/** A school's scope and plans, kept per change-feed version for each school and class scope asked (one per school and teacher). */
+const keptScopeAndPlans = keptPerVersion<{ scope: DcScope; all: PlanInfo[] }>(SCOPE_AND_PLANS_TABLES, 2_000);
+
 /**
  * A school's scope (its own organisation, known before it is read: resolveScope) and its plans (scopePlans) in one
- * statement: one round trip instead of two.
+ * statement, kept until its organisation, plans, school years or rollups change (keptPerVersion): a view asked again
+ * with other filters, or another view of the school, then makes one round trip fewer. Callers treat the answer as
+ * read-only: it is shared.
  */
-export async function schoolScopeAndPlans(db: DbOrTx, family: Family, viewer: Viewer): Promise<{ scope: DcScope; all: PlanInfo[] }> {
+export function schoolScopeAndPlans(db: DbOrTx, family: Family, viewer: Viewer): Promise<{ scope: DcScope; all: PlanInfo[] }> {
   if (family === 'admin') throw new Error('schoolScopeAndPlans: a school family only');
   const { tenantOrgId, classScope } = viewer;
-  const parts = await viewParts(db, {
-    org: sql`select o.id, o.name, o.type, o.parent_id as "parentId" from ${orgs} o where o.id = ${tenantOrgId}::uuid`,
-    plans: plansQuery([tenantOrgId], classScope),
+  return keptScopeAndPlans(viewer.changes, tenantOrgId, JSON.stringify([family, tenantOrgId, classScope]), async () => {
+    const parts = await viewParts(db, {
+      org: sql`select o.id, o.name, o.type, o.parent_id as "parentId" from ${orgs} o where o.id = ${tenantOrgId}::uuid`,
+      plans: plansQuery([tenantOrgId], classScope),
+    });
+    const row = parts.org[0];
+    if (!row) throw notFound();
+    const org = { id: String(row.id), name: String(row.name), type: Number(row.type), parentId: row.parentId == null ? null : String(row.parentId) };
+    return { scope: schoolScope(family, org, classScope), all: parts.plans.map(planOf) };
   });
-  const row = parts.org[0];
-  if (!row) throw notFound();
-  const org = { id: String(row.id), name: String(row.name), type: Number(row.type), parentId: row.parentId == null ? null : String(row.parentId) };
-  return { scope: schoolScope(family, org, classScope), all: parts.plans.map(planOf) };
 }
 
 export const academicYearOf = (year: number): string => `${year}-${year + 1}`;

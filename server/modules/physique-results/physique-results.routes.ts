@@ -284,7 +284,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
       config: SCORE_LIST_READS,
       query: scoreSearchQuerySchema,
       answer: scoreSearchPageSchema,
-      read: async (db, actor, { query }, ctx) => searchResults(db, await callerOf(db, actor), query, { feed: app.changes, synced: ctx.changesSynced() }),
+      read: async (db, actor, { query }, ctx) => searchResults(db, await callerOf(db, actor), query, ctx.changes()),
     });
   }
   if (can.searchExport) {
@@ -344,7 +344,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
       access: reads.results,
       query: scoreSearchQuerySchema,
       answer: scoreSearchPageSchema,
-      read: async (db, actor, { query }, ctx) => searchResults(db, await callerOf(db, actor), query, { feed: app.changes, synced: ctx.changesSynced() }),
+      read: async (db, actor, { query }, ctx) => searchResults(db, await callerOf(db, actor), query, ctx.changes()),
     });
     resourceAction(app, {
       method: 'GET',

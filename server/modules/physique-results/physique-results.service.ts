@@ -18,7 +18,7 @@ import { physiqueResultCounts, physiqueResultLogs, physiqueResults } from '../..
 import { classes, schoolYears, students } from '../../db/schema/school';
 import { testPlans } from '../../db/schema/test-plans';
 import { AppError } from '../../lib/app-error';
-import type { ChangeFeed } from '../../lib/change-feed';
+import { keptPerVersion, type FeedSync } from '../../lib/change-feed';
 import { inClassScope, type ClassScope } from '../../lib/data-scope';
 import { isUuid } from '../../lib/ids';
 import { containsPattern } from '../../lib/query';
@@ -339,50 +339,22 @@ export async function tiedList(db: DbOrTx, caller: Caller, f: ScoreFilter, sourc
   return { summary, ties, groups };
 }
 
-/** The change feed a summary is kept by, and the request's sync with it (ActionContext.changesSynced). */
-interface KeptBy {
-  feed: ChangeFeed;
-  synced: Promise<void>;
-}
-
 /** Tables a summary and its groups from the counts depend on (the results and their counts, the plans' years and dates, class codes, the organisation tree). */
 const SUMMARY_TABLES = ['physique_results', 'physique_result_counts', 'test_plans', 'school_years', 'classes', 'orgs'] as const;
 /** Filters whose summary is kept per change feed (one per app), newest use last. */
-const SUMMARY_MEMO_SIZE = 500;
-const summaryMemos = new WeakMap<ChangeFeed, Map<string, { version: number; value: Promise<TiedList> }>>();
+const keptSummary = keptPerVersion<TiedList>(SUMMARY_TABLES, 500);
 
 /**
  * `tiedList`, counted once per version of the tables it reads in the caller's organisation tree (the change
  * feed, server/lib/change-feed.ts) and reused by every page, page size and user asking for the same filter (with the
  * groups of each tie set read once): a bureau's summary sums every school's counts of the year, while a page reads
- * only its groups' rows. A keyword
- * (read from the results themselves) and a feed that is not live always count afresh.
+ * only its groups' rows. A keyword (read from the results themselves) always counts afresh.
  */
-export async function keptTiedList(db: DbOrTx, caller: Caller, f: ScoreFilter, changes: KeptBy | undefined): Promise<TiedList> {
-  if (!changes || f.keyword) return tiedList(db, caller, f);
-  const { feed } = changes;
-  const version = await feed.current(SUMMARY_TABLES, caller.tenantOrgId, changes.synced);
-  if (version === null) return tiedList(db, caller, f);
-  let memo = summaryMemos.get(feed);
-  if (!memo) summaryMemos.set(feed, (memo = new Map()));
+export function keptTiedList(db: DbOrTx, caller: Caller, f: ScoreFilter, changes: FeedSync | undefined): Promise<TiedList> {
+  if (f.keyword) return tiedList(db, caller, f);
   const { allYears: _all, ...filter } = f;
   const key = JSON.stringify([caller.family, caller.tenantOrgId, caller.classScope, Object.entries(filter).filter(([, v]) => v !== undefined).sort()]);
-  const kept = memo.get(key);
-  memo.delete(key);
-  if (kept && kept.version === version) {
-    memo.set(key, kept);
-    return kept.value;
-  }
-  const value = tiedList(db, caller, f);
-  const entry = { version, value };
-  memo.set(key, entry);
-  // A failed count is not kept.
-  value.catch(() => memo.get(key) === entry && memo.delete(key));
-  for (const old of memo.keys()) {
-    if (memo.size <= SUMMARY_MEMO_SIZE) break;
-    memo.delete(old);
-  }
-  return value;
+  return keptSummary(changes, caller.tenantOrgId, key, () => tiedList(db, caller, f));
 }
 
 /**
@@ -474,7 +446,7 @@ export async function withDefaultYear(db: DbOrTx, caller: Caller, f: ScoreFilter
  * from the counts the triggers keep unless a keyword names students) tell which classes the page falls in, and only
  * their rows are joined and sorted, instead of every matching result (docs/decisions/031-score-list-pages-by-class.md).
  */
-export async function searchResults(db: DbOrTx, caller: Caller, query: ScoreFilter & PageQuery, changes?: KeptBy): Promise<ScoreSearchPage> {
+export async function searchResults(db: DbOrTx, caller: Caller, query: ScoreFilter & PageQuery, changes?: FeedSync): Promise<ScoreSearchPage> {
   const { filter, defaultYear } = await withDefaultYear(db, caller, query);
   const q = { ...query, ...filter };
   const { current: _c, size: _s, ...asked } = q;
