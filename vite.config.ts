@@ -4,15 +4,17 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vitest/config';
 import { precompress } from './scripts/precompress.js';
-import { LOGIN_NAMESPACES } from './src/domain/i18n/namespaces.js';
+import { signedInChunks } from './scripts/signed-in-chunks.js';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
 const apiPort = Number(process.env.PORT ?? 8080);
 const routerBuild = (file: string) => fileURLToPath(new URL(`./node_modules/react-router/dist/production/${file}`, import.meta.url));
 
+const signedIn = signedInChunks();
+
 export default defineConfig(({ command }) => ({
   base: '/busi/',
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), precompress(), signedIn.plugin],
   resolve: {
     alias: [
       { find: '@', replacement: src },
@@ -43,16 +45,8 @@ export default defineConfig(({ command }) => ({
             { name: 'app', tags: ['$initial'] },
             // Icons are a few hundred bytes each; grouped by the screens that share them, they made dozens of tiny files.
             { name: 'icons', test: /node_modules[\\/]lucide-react[\\/]/ },
-            // A signed-in screen loads every namespace of its language (src/lib/i18n.ts loadAllNamespaces): one file
-            // per language, not 24; the login page's few stay apart, so it does not load the rest.
-            {
-              debugName: 'locales',
-              name: (id) => {
-                const m = /locales[\\/]([^\\/]+)[\\/]([^\\/]+)\.json$/.exec(id);
-                return m && !LOGIN_NAMESPACES.includes(m[2]) ? `locales-${m[1]}` : null;
-              },
-              test: /locales[\\/][^\\/]+[\\/][^\\/]+\.json$/,
-            },
+            // The signed-in shell in one chunk, the screens' modules in a few (scripts/signed-in-chunks.ts).
+            ...signedIn.groups,
           ],
         },
       },

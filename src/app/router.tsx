@@ -25,9 +25,19 @@ const routeError = (
   </Suspense>
 );
 
+/**
+ * Starts loading the signed-in routes, every namespace and, when the login page was opened for one (rt), the
+ * destination screen as a sign-in starts: they load beside the sign-in and account calls instead of after them
+ * (docs/decisions/012-lean-first-screen.md). The navigation that follows finds them loaded or on their way.
+ */
+export function preloadSignedIn(redirectTo: string | null): void {
+  void import('./routes/signed-in').then((m) => redirectTo && m.preloadScreen(BASE_PATH + redirectTo)).catch(() => undefined);
+  void loadAllNamespaces().catch(() => undefined);
+}
+
 /** The routes known at start: the login screen and the wall. The signed-in ones join on the first visit. */
 export const appRoutes: RouteObject[] = [
-  { path: '/', element: <LoginScreen />, errorElement: routeError },
+  { path: '/', element: <LoginScreen onSigningIn={preloadSignedIn} />, errorElement: routeError },
   { path: '/wall/:token', element: <WallRoute />, errorElement: routeError },
   { path: '/m/report', element: <ParentReportRoute />, errorElement: routeError },
 ];

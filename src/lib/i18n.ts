@@ -6,26 +6,42 @@ import { LOGIN_NAMESPACES } from '@/domain/i18n/namespaces';
 
 const LANGUAGE_KEY = 'tiyu.language';
 
-// Lazy chunks: each login namespace in its own, a language's other namespaces together (vite.config.ts), so a language
-// loads when first used, never all up front. The source language's login namespaces (LOGIN_NAMESPACES; a glob pattern
-// must be a literal) are in the entry chunk: every language falls back to them, and as lazy files they were five more
-// requests before the first paint, each with its response headers.
+// The source language's login namespaces (LOGIN_NAMESPACES; a glob pattern must be a literal) are in the entry chunk:
+// every language falls back to them, and as lazy files they were five more requests before the first paint, each with
+// its response headers. Another language's login namespaces are a small lazy chunk each, so its login page loads only
+// those. A language's other namespaces come in one chunk (src/lib/locale-packs/): a signed-in screen loads them all,
+// and one chunk per namespace was ~50 requests queued on HTTP/1.1's six connections (docs/performance.md, first load).
 const bundled = import.meta.glob<Record<string, unknown>>('../../locales/zh_cn/{common,auth,validation,errors,ui}.json', { import: 'default', eager: true });
-const lazyFiles = import.meta.glob<Record<string, unknown>>(['../../locales/*/*.json', '!../../locales/zh_cn/{common,auth,validation,errors,ui}.json'], {
+const loginFiles = import.meta.glob<Record<string, unknown>>(['../../locales/*/{common,auth,validation,errors,ui}.json', '!../../locales/zh_cn/*.json'], {
   import: 'default',
 });
+const packs = import.meta.glob<Record<string, Record<string, unknown>>>('./locale-packs/*.ts', { import: 'files' });
 const files: Record<string, () => Promise<Record<string, unknown>>> = {
-  ...lazyFiles,
+  ...loginFiles,
   ...Object.fromEntries(Object.entries(bundled).map(([path, data]) => [path, () => Promise.resolve(data)])),
 };
 const fileOf = (lng: string, ns: string) => `../../locales/${lng}/${ns}.json`;
 
-/** Every namespace there is (the file names of the source language). */
-export const ALL_NAMESPACES: readonly string[] = Object.keys(files)
-  .map((path) => /locales\/([^/]+)\/([^/]+)\.json$/.exec(path)!)
-  .filter(([, lng]) => lng === DEFAULT_LOCALE)
-  .map(([, , ns]) => ns)
-  .sort();
+const loadedPacks = new Map<string, Promise<Record<string, Record<string, unknown>>>>();
+/** A language's namespaces beyond the login ones, by name (one chunk, loaded once). */
+function loadPack(lng: string): Promise<Record<string, Record<string, unknown>>> {
+  let pack = loadedPacks.get(lng);
+  if (!pack) {
+    const load = packs[`./locale-packs/${lng}.ts`];
+    pack = load
+      ? load().then((byFile) => Object.fromEntries(Object.entries(byFile).map(([path, data]) => [/([^/]+)\.json$/.exec(path)![1], data])))
+      : Promise.resolve({});
+    // A failed chunk load is tried again on the next read.
+    pack.catch(() => loadedPacks.delete(lng));
+    loadedPacks.set(lng, pack);
+  }
+  return pack;
+}
+
+/** Every namespace there is (the source language's login namespaces and its pack's). */
+export async function allNamespaces(): Promise<string[]> {
+  return [...LOGIN_NAMESPACES, ...Object.keys(await loadPack(DEFAULT_LOCALE))].sort();
+}
 
 export { LOGIN_NAMESPACES };
 
@@ -33,7 +49,7 @@ const backend: BackendModule = {
   type: 'backend',
   init() {},
   read(lng, ns, callback) {
-    const load = files[fileOf(lng, ns)];
+    const load = LOGIN_NAMESPACES.includes(ns) ? files[fileOf(lng, ns)] : () => loadPack(lng).then((pack) => pack[ns] ?? {});
     if (!load) {
       callback(null, {});
       return;
@@ -88,7 +104,7 @@ if (typeof document !== 'undefined') document.documentElement.lang = ACCEPT_LANG
 /** Loads every namespace of the current language (the signed-in screens use many, some by 'ns:key' only). */
 export async function loadAllNamespaces(): Promise<void> {
   await i18nReady;
-  await i18next.loadNamespaces([...ALL_NAMESPACES]);
+  await i18next.loadNamespaces(await allNamespaces());
 }
 
 export function currentLocale(): Locale {

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import EChartsReactCore from 'echarts-for-react/esm/core';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
+import { useReducedMotion } from '@/lib/use-reduced-motion';
 import {
   echarts,
   echartsLocale,
@@ -47,7 +48,7 @@ export interface ChartProps {
 /**
  * The one chart component: tree-shaken ECharts (parts registered in `@/lib/echarts`), themed from the CSS
  * tokens (re-read when <html>'s theme class changes), zh/en locale following i18next, canvas renderer,
- * lazy updates, resize with its container.
+ * lazy updates, resize with its container, no animation under `prefers-reduced-motion: reduce`.
  */
 export function Chart({
   option,
@@ -75,6 +76,9 @@ export function Chart({
     }),
     [i18n.language, pixelRatio],
   );
+  // No animation for a person who asked the system for less motion (an accessibility expectation).
+  const reducedMotion = useReducedMotion();
+  const shown = useMemo(() => (reducedMotion ? { ...option, animation: false } : option), [option, reducedMotion]);
   const events = useMemo(
     () => (onFinished ? { ...onEvents, finished: (_: unknown, chart: EChartsType) => onFinished(chart) } : (onEvents ?? {})),
     [onEvents, onFinished],
@@ -91,7 +95,7 @@ export function Chart({
     >
       <EChartsReactCore
         echarts={echarts}
-        option={option}
+        option={shown}
         theme={theme}
         opts={opts}
         notMerge

@@ -21,19 +21,28 @@ const FIELDS: Field[] = ['accountNum', 'password', 'code'];
 export interface LoginFormProps {
   /** Called with the path to open once signed in (docs/product-rules.md#sign-in). */
   onSignedIn(path: string): void;
+  /** Called as a sign-in is sent (the values passed the schema), to start loading what follows it. */
+  onSigningIn?(): void;
   /** rt: the page to return to after login. */
   redirectTo?: string | null;
 }
 
 // Three fields need no form library: the state is kept here and checked with the domain schema (zod/mini), which loads
 // on the first typing or submit, not with the first screen (docs/decisions/012-lean-first-screen.md). Not on the first
-// focus: the account field is autofocused, so that loaded it with the page.
+// focus: the account field is autofocused, so that loaded it with the page. The sign-in code (the API client's calls,
+// the session) loads on the first typing too, so the click on "sign in" sends the request at once.
 let loadingSchema: Promise<typeof loginFormSchema> | null = null;
 function loadSchema() {
   loadingSchema ??= import('@/domain/auth/login-form').then((m) => m.loginFormSchema);
   // A failed chunk load is tried again on the next submit.
   loadingSchema.catch(() => (loadingSchema = null));
   return loadingSchema;
+}
+let loadingSignIn: Promise<typeof import('../sign-in')> | null = null;
+function loadSignIn() {
+  loadingSignIn ??= import('../sign-in');
+  loadingSignIn.catch(() => (loadingSignIn = null));
+  return loadingSignIn;
 }
 
 async function validate(values: LoginValues): Promise<{ data?: z.output<typeof loginFormSchema>; errors: Errors }> {
@@ -73,7 +82,7 @@ function LoginField({ label, error, children }: { label: string; error?: string;
 }
 
 /** Username (account or mobile), password, image captcha (docs/product-rules.md#sign-in). */
-export function LoginForm({ onSignedIn, redirectTo }: LoginFormProps) {
+export function LoginForm({ onSignedIn, onSigningIn, redirectTo }: LoginFormProps) {
   const { t } = useTranslation('auth');
   const [randomStr, setRandomStr] = useState(newRandomStr);
   const [showPassword, setShowPassword] = useState(false);
@@ -108,8 +117,9 @@ export function LoginForm({ onSignedIn, redirectTo }: LoginFormProps) {
         form.querySelector<HTMLInputElement>(`[name="${first}"]`)?.focus();
         return;
       }
+      onSigningIn?.();
       try {
-        const { signInWithPassword } = await import('../sign-in');
+        const { signInWithPassword } = await loadSignIn();
         const path = await signInWithPassword(data, randomStr, redirectTo);
         if (path && typeof path === 'object') {
           setChallenge(path.totpChallenge);
@@ -148,7 +158,7 @@ export function LoginForm({ onSignedIn, redirectTo }: LoginFormProps) {
   }
 
   return (
-    <form onSubmit={(e) => void submit(e)} onInput={() => void loadSchema()} noValidate data-testid="login-form" className="grid gap-5">
+    <form onSubmit={(e) => void submit(e)} onInput={() => void Promise.all([loadSchema(), loadSignIn()]).catch(() => undefined)} noValidate data-testid="login-form" className="grid gap-5">
       <LoginField label={t('login.username')} error={errors.accountNum}>
         {(control) => (
           <div className="relative">

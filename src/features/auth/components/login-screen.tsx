@@ -19,8 +19,12 @@ import { LoginForm } from './login-form';
 
 const FILING_URL = 'https://beian.miit.gov.cn/';
 
-/** Route '/': the login screen with automatic login (docs/product-rules.md#sign-in, #screens-and-routes). */
-export function LoginScreen() {
+/**
+ * Route '/': the login screen with automatic login (docs/product-rules.md#sign-in, #screens-and-routes).
+ * `onSigningIn` is called with the page to return to (rt) as a sign-in starts, by password or by a stored token, so
+ * the app can load the signed-in screens beside the sign-in's calls (docs/decisions/012-lean-first-screen.md).
+ */
+export function LoginScreen({ onSigningIn }: { onSigningIn?(redirectTo: string | null): void } = {}) {
   const { t } = useTranslation(['auth', 'common']);
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -40,6 +44,7 @@ export function LoginScreen() {
   useEffect(() => {
     if (!authenticating || started.current) return;
     started.current = true;
+    onSigningIn?.(rt);
     import('../sign-in')
       .then((m) => m.signInWithToken(queryToken, rt))
       .then(
@@ -56,7 +61,7 @@ export function LoginScreen() {
           if (queryToken) navigate(rt ? `/?rt=${encodeURIComponent(rt)}` : '/', { replace: true });
         },
       );
-  }, [authenticating, queryToken, rt, navigate]);
+  }, [authenticating, queryToken, rt, navigate, onSigningIn]);
 
   return (
     <div data-testid="login-screen" className="grid min-h-dvh bg-background lg:grid-cols-[minmax(0,1.15fr)_minmax(0,1fr)]">
@@ -84,7 +89,7 @@ export function LoginScreen() {
                   <h2 className="text-2xl font-semibold tracking-tight">{t('auth:login.welcome')}</h2>
                   <p className="mt-1.5 text-sm text-muted-foreground">{t('auth:login.subtitle')}</p>
                 </div>
-                <LoginForm redirectTo={rt} onSignedIn={(path) => navigate(path, { replace: true })} />
+                <LoginForm redirectTo={rt} onSigningIn={() => onSigningIn?.(rt)} onSignedIn={(path) => navigate(path, { replace: true })} />
               </>
             )}
           </div>

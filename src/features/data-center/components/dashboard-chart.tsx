@@ -5,6 +5,14 @@ import { Chart, type ChartEventHandler } from '@/components/chart/chart';
 import { cn } from '@/lib/cn';
 import { clickedId } from '../charts/options';
 
+/**
+ * The dashboards' entry animation: ECharts' default is 1 s, and the figures cannot be read until it ends (a bar still
+ * growing shows no value). A person opening the data centre comes to read them, many times a day, so they grow in
+ * 0.4 s (docs/decisions/012-lean-first-screen.md). The wall display keeps ECharts' default (`entryMs={null}`): its
+ * scenes take turns in front of an audience, where the growing is part of the show. An option may set its own.
+ */
+export const DASHBOARD_ENTRY_MS = 400;
+
 export interface DashboardChartProps {
   option: EChartsCoreOption;
   height?: number | string;
@@ -12,6 +20,8 @@ export interface DashboardChartProps {
   /** Drill-down: called with the `id` of the clicked data item. Keep it stable (useCallback). */
   onSelect?(id: string): void;
   'aria-label': string;
+  /** The entry animation in ms; null: ECharts' default (1 s). */
+  entryMs?: number | null;
   className?: string;
   'data-testid'?: string;
 }
@@ -22,8 +32,9 @@ export interface DashboardChartProps {
  * as drawn: echarts-for-react skips it by the same deep equality (fast-deep-equal), so no second 'finished' comes, e.g.
  * for a dashboard shown again with the same answer.
  */
-export function DashboardChart({ option, height = 300, loading, onSelect, className, 'aria-label': label, 'data-testid': testId }: DashboardChartProps) {
+export function DashboardChart({ option, height = 300, loading, onSelect, entryMs = DASHBOARD_ENTRY_MS, className, 'aria-label': label, 'data-testid': testId }: DashboardChartProps) {
   const [drawn, setDrawn] = useState<EChartsCoreOption | null>(null);
+  const shown = useMemo(() => (entryMs === null ? option : { animationDuration: entryMs, ...option }), [option, entryMs]);
   const onEvents = useMemo<Record<string, ChartEventHandler> | undefined>(
     () =>
       onSelect
@@ -43,7 +54,7 @@ export function DashboardChart({ option, height = 300, loading, onSelect, classN
       data-finished={(drawn === option || (drawn !== null && isEqual(drawn, option))) && !loading}
       className={cn(onSelect && 'cursor-pointer', height === '100%' && 'h-full', className)}
     >
-      <Chart option={option} height={height} loading={loading} onEvents={onEvents} onFinished={() => setDrawn(option)} aria-label={label} />
+      <Chart option={shown} height={height} loading={loading} onEvents={onEvents} onFinished={() => setDrawn(option)} aria-label={label} />
     </div>
   );
 }

@@ -67,13 +67,13 @@ function SchoolOverview({ data }: { data: SceneOf<'schoolOverview'> }) {
       <KpiCards indicators={data.overview} wall />
       <div className="grid min-h-0 grid-cols-[minmax(0,1.5fr)_minmax(0,1fr)_minmax(0,1fr)] gap-6">
         <Panel title={t('school.trend')}>
-          <DashboardChart option={options.trend} height={FILL} aria-label={t('school.trend')} />
+          <DashboardChart entryMs={null} option={options.trend} height={FILL} aria-label={t('school.trend')} />
         </Panel>
         <Panel title={t('school.levelShare')}>
-          <DashboardChart option={options.levels} height={FILL} aria-label={t('school.levelShare')} />
+          <DashboardChart entryMs={null} option={options.levels} height={FILL} aria-label={t('school.levelShare')} />
         </Panel>
         <Panel title={t('school.bmi')}>
-          <DashboardChart option={options.bmi} height={FILL} aria-label={t('school.bmi')} />
+          <DashboardChart entryMs={null} option={options.bmi} height={FILL} aria-label={t('school.bmi')} />
         </Panel>
       </div>
     </div>
@@ -99,7 +99,7 @@ function GradeComparison({ data }: { data: SceneOf<'gradeComparison'> }) {
   return (
     <div className="grid h-full grid-cols-[minmax(0,0.8fr)_minmax(0,1.2fr)] gap-6" data-testid="wall-grade-comparison">
       <Panel title={t('school.levelsByGrade')}>
-        <DashboardChart option={option} height={FILL} aria-label={t('school.levelsByGrade')} />
+        <DashboardChart entryMs={null} option={option} height={FILL} aria-label={t('school.levelsByGrade')} />
       </Panel>
       <Panel title={t('school.itemsByGrade')}>
         <ItemHeatTable wall rowHeader={t('ranking.grade')} rows={data.byGrade.map((g) => ({ id: String(g.gradeNo), label: gradeLabel(t, g.gradeNo), items: g.items }))} items={items} />
@@ -117,7 +117,7 @@ function ClassRanking({ data }: { data: SceneOf<'classRanking'> }) {
   return (
     <div className="grid h-full grid-cols-[minmax(0,1.15fr)_minmax(0,1fr)] gap-6" data-testid="wall-class-ranking">
       <Panel title={data.ranking.unit === 'class' ? t('school.classRanking') : t('school.schoolRanking')}>
-        <DashboardChart option={option} height={FILL} aria-label={t('school.classRanking')} />
+        <DashboardChart entryMs={null} option={option} height={FILL} aria-label={t('school.classRanking')} />
       </Panel>
       <Panel title={t('wallScene.topTen')}>
         {/* Ten rows share the panel's height (never overflow it), whatever the wall's scale. */}
@@ -166,7 +166,7 @@ function WeakestItems({ data }: { data: SceneOf<'weakestItems'> }) {
   return (
     <div className="grid h-full grid-cols-[minmax(0,1fr)_minmax(0,1fr)] gap-6" data-testid="wall-weakest-items">
       <Panel title={t('school.weakest')}>
-        <DashboardChart option={option} height={FILL} aria-label={t('school.weakest')} />
+        <DashboardChart entryMs={null} option={option} height={FILL} aria-label={t('school.weakest')} />
       </Panel>
       <Panel title={t('wallScene.weakestByGrade')}>
         <ItemHeatTable wall rowHeader={t('ranking.grade')} rows={data.byGrade.map((g) => ({ id: String(g.gradeNo), label: gradeLabel(t, g.gradeNo), items: g.items }))} items={items} />
@@ -218,7 +218,7 @@ function DistrictSchools({ data }: { data: SceneOf<'districtSchools'> }) {
       </div>
       <div className="grid min-h-0 grid-cols-[minmax(0,1fr)_minmax(0,1.25fr)] gap-6">
         <Panel title={t('dataCenter:district.chart.levels')}>
-          <DashboardChart option={option} height={FILL} aria-label={t('dataCenter:district.chart.levels')} />
+          <DashboardChart entryMs={null} option={option} height={FILL} aria-label={t('dataCenter:district.chart.levels')} />
         </Panel>
         <Panel title={t('school.schoolRanking')}>
           <table className="absolute inset-x-0 top-0 w-full text-[26px]">

@@ -73,6 +73,20 @@ describe('Chart', () => {
     expect(after.color[0]).toBe('#abcdef');
   });
 
+  it('draws without animation when the person asked the system for less motion', () => {
+    const matchMedia = vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query: string) => ({ matches: query === '(prefers-reduced-motion: reduce)', media: query, addEventListener() {}, removeEventListener() {} }) as unknown as MediaQueryList,
+    );
+    try {
+      render(<Chart option={{ animationDuration: 400, series: [] }} />);
+      expect(last().option).toEqual({ animationDuration: 400, animation: false, series: [] });
+    } finally {
+      matchMedia.mockRestore();
+    }
+    render(<Chart option={{ series: [] }} />);
+    expect(last().option).toEqual({ series: [] });
+  });
+
   it("wires onFinished to ECharts' finished event next to the other events", () => {
     const onFinished = vi.fn();
     const click = vi.fn();

@@ -1,6 +1,11 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Provider as JotaiProvider } from 'jotai';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LoginScreen } from '@/features/auth/components/login-screen';
+import { queryClient } from '@/lib/query-client';
 import { getToasts } from '@/lib/toast';
 import { setLocale } from '@/lib/i18n';
 import { sha256 } from '@/lib/sha256';
@@ -194,5 +199,36 @@ describe('login screen', () => {
     fakeApi({ 'GET /api/busi/web/myInfo/getUInfo': () => ({ data: k12UInfo() }) });
     const { router } = renderApp('/?rt=%2F%2Fevil.example%2Fx');
     await waitFor(() => expect(router.state.location.pathname).toBe('/k12/org/class'));
+  });
+
+  it('starts loading the page to return to as the sign-in is sent (docs/decisions/012-lean-first-screen.md)', async () => {
+    let loadingWhenSent = false;
+    const onSigningIn = vi.fn();
+    const api = fakeApi({
+      'POST /api/sso/login': () => {
+        loadingWhenSent = onSigningIn.mock.calls.length > 0;
+        return { code: '400', msg: '验证码错误' };
+      },
+    });
+    const router = createMemoryRouter([{ path: '/', element: <LoginScreen onSigningIn={onSigningIn} /> }], { initialEntries: ['/?rt=%2Fk12%2FdataCenter%2Fschool'] });
+    render(
+      <JotaiProvider store={store}>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </JotaiProvider>,
+    );
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('login-submit'));
+    expect(await screen.findByText('请填写登录用户名')).toBeInTheDocument();
+    // Refused by the form: nothing is sent, nothing preloaded.
+    expect(onSigningIn).not.toHaveBeenCalled();
+    await user.type(screen.getByTestId('login-username'), 'school01');
+    await user.type(screen.getByTestId('login-password'), 'Tiyu@2026');
+    await user.type(screen.getByTestId('login-code'), '1234');
+    await user.click(screen.getByTestId('login-submit'));
+    await waitFor(() => expect(api.find('POST /api/sso/login')).toHaveLength(1));
+    expect(onSigningIn).toHaveBeenCalledWith('/k12/dataCenter/school');
+    expect(loadingWhenSent).toBe(true);
   });
 });

@@ -1,0 +1,5 @@
+/** en_us's namespaces beyond the login ones, by file, in one chunk: a signed-in screen's texts in one request (src/lib/i18n.ts). */
+export const files = import.meta.glob<Record<string, unknown>>(['../../../locales/en_us/*.json', '!../../../locales/en_us/{common,auth,validation,errors,ui}.json'], {
+  import: 'default',
+  eager: true,
+});
