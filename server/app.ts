@@ -109,6 +109,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // of the ≈ 1,650 routes a start registers (docs/performance.md, "Server start"). Routes a probe or a browser may
     // ask with HEAD say so (`exposeHeadRoute`: health, the redirects; the static files and tus uploads declare HEAD).
     exposeHeadRoutes: false,
+    // No per-plugin timer: every route Fastify registers is an avvio `after` step, and with a timeout each one sets and
+    // clears a 10 s timer (≈ 3,200 a start; decision 065). A plugin that never finished would hang the start instead of
+    // failing it after 10 s; none of ours waits on anything the migrations' check before it did not already wait on.
+    pluginTimeout: 0,
   }).withTypeProvider<ZodTypeProvider>();
   built.app = app;
   nameRegisteredPlugins(app);

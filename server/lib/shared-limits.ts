@@ -1,5 +1,5 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import { ERRORS, MemoryLocker, type Lock, type Locker, type RequestRelease } from '@tus/server';
+import type { Lock, Locker, RequestRelease } from '@tus/server';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { driverOf, type Db } from '../db/client';
@@ -56,6 +56,11 @@ export function databaseRateLimitStore(db: Db): FastifyRateLimitStoreCtor {
   return DatabaseRateLimitStore;
 }
 
+type TusModule = typeof import('@tus/server');
+let tusModule: Promise<TusModule> | undefined;
+/** @tus/server, loaded by the first resumable upload, not at start (docs/decisions/065-built-server.md). */
+export const loadTus = (): Promise<TusModule> => (tusModule ??= import('@tus/server'));
+
 /** Advisory-lock namespace of tus uploads (the first key of pg_try_advisory_lock(int, int)). */
 const TUS_LOCK_CLASS = 7_461_303;
 /** How long a request waits for an upload another request holds (as @tus/server's MemoryLocker). */
@@ -68,7 +73,8 @@ const RETRY_MS = 50;
  * holder on this instance is asked to let go at once (as tus's MemoryLocker does); one on another instance finishes
  * its request first. On PGlite the one process is the only writer: tus's in-memory locker suffices.
  */
-export function createUploadLocker(db: Db): { locker: Locker; close(): Promise<void> } {
+export async function createUploadLocker(db: Db): Promise<{ locker: Locker; close(): Promise<void> }> {
+  const { ERRORS, MemoryLocker } = await loadTus();
   const driver = driverOf(db);
   if (!(driver instanceof pg.Pool)) return { locker: new MemoryLocker(), close: async () => {} };
   const options = driver.options as pg.PoolConfig;

@@ -45,8 +45,8 @@ describe('limits shared by the instances on one database', () => {
   });
 
   it('on PostgreSQL an upload locked by one instance waits for it (advisory lock); on PGlite the one process locks in memory', async () => {
-    const one = createUploadLocker(a.db);
-    const two = createUploadLocker(a.db);
+    const one = await createUploadLocker(a.db);
+    const two = await createUploadLocker(a.db);
     const held = one.locker.newLock('upload-1');
     await held.lock(new AbortController().signal, async () => {});
     if (!onServer(a.db)) {
