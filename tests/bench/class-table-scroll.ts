@@ -10,7 +10,8 @@
  * times do. Prints numbers only; nothing is asserted.
  * Run: npx tsx tests/bench/class-table-scroll.ts [rows=100000]
  * Diagnostics: BENCH_PROFILE=1 (CPU self time in a fling), BENCH_ALLOC=<px per frame> (allocation sites), BENCH_ITEMS=n,
- * BENCH_ONLY=steady,fastest (only those scenarios).
+ * BENCH_ONLY=steady,fastest (only those scenarios), BENCH_BREAKDOWN=1 (CPU per frame by kind: script, style, layout, paint…),
+ * BENCH_TRACE_OUT=<file> with it (the main thread's trace events as JSON, e.g. UpdateLayoutTree's elementCount: elements restyled).
  */
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
