@@ -209,9 +209,11 @@ export function DataTable<T extends RowData>({
   if (cards) {
     body = null;
   } else if (cellClasses) {
-    // Virtual: the body is as tall as all rows and its top padding puts the rendered rows in view, in normal flow.
-    // No spacer rows and no table layout (the table, its sections and rows are blocks and grids sharing one column
-    // template), so a frame costs only the rows that change. Rows are deliberately not absolutely positioned (or
+    // Virtual: the body is as tall as all rows and one empty spacer row above the rendered rows puts them in view, in
+    // normal flow. No table layout (the table, its sections and rows are blocks and grids sharing one column
+    // template), so a frame costs only the rows that change. The offset is the spacer's height, not the body's top
+    // padding: a change to the body's own style restyled every row in it each frame (28 elements restyled instead of 52
+    // when one new row enters; decision 014). Rows are deliberately not absolutely positioned (or
     // transformed) to their offsets: in Chromium that made each frame's style recalculation ≈ 30× dearer
     // (tests/bench/class-table-scroll.ts, fast fling: p50 67 ms against 17 ms). Slot keys (below) took random jumps from 2–3 frames over 50 ms to 0–1.
     const inView = virtualizer.getVirtualItems();
@@ -271,7 +273,6 @@ export function DataTable<T extends RowData>({
           rows.length > 0
             ? {
                 height: virtualizer.getTotalSize(),
-                paddingTop: first * rowHeight,
                 contain: 'strict',
                 lineHeight: `${rowHeight - 1}px`,
                 backgroundImage: flinging ? placeholderRows(rowHeight) : undefined,
@@ -279,6 +280,7 @@ export function DataTable<T extends RowData>({
             : undefined
         }
       >
+        {rows.length > 0 ? <tr aria-hidden data-slot="data-table-spacer" className="block" style={{ height: first * rowHeight }} /> : null}
         {drawn}
         {emptyRow}
       </tbody>

@@ -147,11 +147,25 @@ describe('DataTable virtual mode', () => {
     expect(rendered.length).toBeGreaterThan(0);
     expect(rendered.length).toBeLessThan(50);
     expect(rendered[0]).toHaveTextContent('学生0');
-    // The body keeps the full scroll height (10,000 × 40 px) and pads the rendered rows down to the view.
+    // The body keeps the full scroll height (10,000 × 40 px); a spacer above the rendered rows puts them in view.
     const body = screen.getByRole('table').querySelector('[data-slot=data-table-body]') as HTMLElement;
     expect(parseInt(body.style.height, 10)).toBe(10_000 * 40);
-    expect(body.style.paddingTop).toBe('0px');
+    expect((body.querySelector('[data-slot=data-table-spacer]') as HTMLElement).style.height).toBe('0px');
     expect(rendered[1]).toHaveAttribute('aria-rowindex', '3');
+  });
+
+  it("scrolls by the spacer row's height and leaves the body's own style alone (a change to it restyles every row)", () => {
+    render(<DataTable columns={columns} data={many} rowKey="id" virtual height={400} rowHeight={40} />);
+    const scroller = screen.getByRole('table').parentElement as HTMLElement;
+    const body = screen.getByRole('table').querySelector('[data-slot=data-table-body]') as HTMLElement;
+    const style = body.getAttribute('style');
+    act(() => scrollTo(scroller, 'scrollTop', 4_000));
+    const spacer = body.querySelector('[data-slot=data-table-spacer]') as HTMLElement;
+    // Row 100 is at the top of the view, one row of overscan above it.
+    expect(bodyRows()[0]).toHaveTextContent('学生99');
+    expect(spacer.style.height).toBe(`${99 * 40}px`);
+    expect(spacer).toHaveAttribute('aria-hidden', 'true');
+    expect(body.getAttribute('style')).toBe(style);
   });
 
   it('keeps sorting and row clicks in virtual mode', async () => {
