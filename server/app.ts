@@ -148,7 +148,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     errorResponseBuilder: () => new AppError(429, ERR.tooManyRequests),
   });
 
-  const jobQueue = new JobQueue({ db: options.db, now: app.now, i18n: app.i18n, log: app.log, expireSeconds: env.TIYU_JOB_EXPIRE_SECONDS, heartbeatSeconds: env.TIYU_JOB_HEARTBEAT_SECONDS, readFresh: (read) => app.readWith(null, read) });
+  const jobQueue = new JobQueue({ db: options.db, now: app.now, i18n: app.i18n, log: app.log, expireSeconds: env.TIYU_JOB_EXPIRE_SECONDS, heartbeatSeconds: env.TIYU_JOB_HEARTBEAT_SECONDS, pollSeconds: env.TIYU_JOB_POLL_SECONDS, readFresh: (read) => app.readWith(null, read) });
   app.decorate('jobs', jobQueue);
   app.addHook('onClose', () => jobQueue.stop());
 

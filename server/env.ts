@@ -53,6 +53,8 @@ export const envSchema = z
     TIYU_JOB_EXPIRE_SECONDS: z.preprocess(blankAsUndefined, z.coerce.number().int().min(2).max(86_400).default(15 * 60)),
     /** On PostgreSQL, a job whose worker stopped beating is taken again after this many seconds (server/lib/jobs.ts). */
     TIYU_JOB_HEARTBEAT_SECONDS: z.preprocess(blankAsUndefined, z.coerce.number().int().min(10).max(3_600).default(30)),
+    /** How often an idle worker looks for a job nothing woke it for (server/lib/jobs.ts, JOB_POLL_SECONDS; pg-boss's minimum 0.5). */
+    TIYU_JOB_POLL_SECONDS: z.preprocess(blankAsUndefined, z.coerce.number().min(0.5).max(3_600).default(0.5)),
     /**
      * Days raw heart-rate samples are kept (docs/product-rules.md#lesson-load); per-minute aggregates stay for good. Unset:
      * the retention schedule's days (docs/product-rules.md#retention); set, it wins over the schedule.

@@ -72,6 +72,8 @@ export interface JobQueueOptions {
   expireSeconds?: number;
   /** TIYU_JOB_HEARTBEAT_SECONDS (PostgreSQL only; default JOB_HEARTBEAT_SECONDS, at least 10 as pg-boss requires). */
   heartbeatSeconds?: number;
+  /** TIYU_JOB_POLL_SECONDS: how often an idle worker looks for a job it was not woken for (default JOB_POLL_SECONDS). */
+  pollSeconds?: number;
   /**
    * Runs a read on the read replica when it has replayed the primary's position at that moment, else on the primary,
    * retrying on the primary a replica that fails (app.readWith(null, …), server/plugins/replica.ts).
@@ -95,6 +97,14 @@ export const JOB_RETRY_LIMIT = 2;
  * behind the job's own transaction on the single connection.
  */
 export const JOB_HEARTBEAT_SECONDS = 30;
+/**
+ * An idle worker looks for jobs this often even when nothing woke it: the fallback behind the wake-ups (a job sent by
+ * this process wakes its worker at once, one sent by another instance through PostgreSQL's NOTIFY), for a wake-up lost
+ * with a dropped listening connection, a retry after an expiry, or a queue made before wake-ups. pg-boss's minimum.
+ */
+export const JOB_POLL_SECONDS = 0.5;
+/** A lost listening connection (PostgreSQL) is opened again after this long; the poll covers the gap. */
+const RELISTEN_MS = 1000;
 /** Progress is written at most this often (ms), besides stage changes. */
 const PROGRESS_EVERY_MS = 250;
 /** Generic message of a job that failed for a reason the user cannot act on. */
@@ -109,15 +119,82 @@ type BossModule = typeof import('pg-boss');
 let bossModule: Promise<BossModule> | undefined;
 const loadBoss = (): Promise<BossModule> => (bossModule ??= import('pg-boss'));
 
-/** pg-boss on the same database as the app: the PGlite instance itself, or the node-postgres pool. */
+/**
+ * pg-boss on the same database as the app: the PGlite instance itself (its adapter listens in-process), or the
+ * node-postgres pool, with a listening connection of its own so a job sent by any instance wakes this one's workers.
+ */
 function bossDb(boss: BossModule, db: Db): BossDb {
   const driver = driverOf(db);
   if (driver instanceof PGlite) return boss.fromPglite(driver);
   if (driver instanceof pg.Pool) {
     const pool = driver;
-    return { executeSql: (text, values) => pool.query(text, values) };
+    return { executeSql: (text, values) => pool.query(text, values), listen: listenOn(pool.options) };
   }
   throw new Error('job queue: no database driver');
+}
+
+/**
+ * pg-boss's LISTEN capability on PostgreSQL (`IDatabase.listen`): one connection outside the pool (LISTEN belongs to a
+ * session; the pool's stay free for queries), opened again after a loss, with `onReconnect` after every LISTEN so
+ * pg-boss looks for the jobs whose NOTIFY fell in the gap. A first connection that fails throws: pg-boss then warns and
+ * its workers poll only. Behind a transaction-pooling PgBouncer LISTEN does not work; the poll still does.
+ */
+function listenOn(options: pg.PoolConfig): NonNullable<BossDb['listen']> {
+  return async (channel, onNotification, onReconnect) => {
+    let closed = false;
+    let established = false;
+    let client: pg.Client | null = null;
+    let timer: NodeJS.Timeout | null = null;
+    const end = (c: pg.Client) => {
+      c.removeAllListeners();
+      c.on('error', () => {});
+      return c.end().catch(() => {});
+    };
+    const retry = () => {
+      if (closed || timer) return;
+      timer = setTimeout(() => {
+        timer = null;
+        connect().catch(retry);
+      }, RELISTEN_MS);
+      timer.unref();
+    };
+    const connect = async () => {
+      const next = new pg.Client({ ...options, application_name: 'tiyu job queue', keepAlive: true });
+      const lose = () => {
+        if (client !== next) return;
+        client = null;
+        void end(next);
+        if (established) retry();
+      };
+      next.on('error', lose);
+      next.on('end', lose);
+      next.on('notification', (n) => {
+        if (n.channel === channel && n.payload !== undefined) onNotification(n.payload);
+      });
+      client = next;
+      try {
+        await next.connect();
+        await next.query(`LISTEN "${channel}"`);
+      } catch (err) {
+        if (client === next) client = null;
+        await end(next);
+        throw err;
+      }
+      if (closed || client !== next) return void end(next);
+      established = true;
+      onReconnect();
+    };
+    await connect();
+    return {
+      close: async () => {
+        closed = true;
+        if (timer) clearTimeout(timer);
+        const c = client;
+        client = null;
+        if (c) await end(c);
+      },
+    };
+  };
 }
 
 export class JobQueue {
@@ -130,6 +207,8 @@ export class JobQueue {
   #working = false;
   #sweepTimer: NodeJS.Timeout | null = null;
   #sweeping: Promise<unknown> = Promise.resolve();
+  /** This process's pg-boss worker per kind, to wake when a job of that kind is sent here. */
+  readonly #workers = new Map<JobKind, string>();
   /** Jobs running in this process, so a stop waits for them. */
   readonly #running = new Set<Promise<void>>();
 
@@ -155,6 +234,10 @@ export class JobQueue {
   }
 
   /** How often pg-boss's supervisor and our sweep look: at least twice per expiry or heartbeat (pg-boss's default is once a minute). */
+  get #poll(): number {
+    return Math.max(JOB_POLL_SECONDS, this.#opts.pollSeconds ?? JOB_POLL_SECONDS);
+  }
+
   get #superviseSeconds(): number {
     return Math.max(1, Math.min(60, Math.floor(Math.min(this.#expire, this.#heartbeat ?? Infinity) / 2)));
   }
@@ -170,6 +253,8 @@ export class JobQueue {
       const superviseIntervalSeconds = this.#superviseSeconds;
       this.#bossInstance = new boss.PgBoss({ db: bossDb(boss, db), ...(pglite ? { backend: 'pglite' as const } : {}), schedule: false, useListenNotify: true, superviseIntervalSeconds });
       this.#bossInstance.on('error', (err: unknown) => log.error({ err }, 'job queue'));
+      // E.g. no LISTEN (a transaction-pooling PgBouncer): the workers then only poll.
+      this.#bossInstance.on('warning', (warning: unknown) => log.warn({ warning }, 'job queue'));
     }
     return this.#bossInstance;
   }
@@ -185,7 +270,10 @@ export class JobQueue {
       this.#bossModule ??= await loadBoss();
       await this.#boss.start();
       for (const kind of this.#handlers.keys()) {
-        await this.#boss.createQueue(kind, { retryLimit: JOB_RETRY_LIMIT, retryDelay: 1, expireInSeconds: this.#expire, ...this.#beats });
+        // `notify`: sending a job NOTIFYs in its transaction, so every instance's listener wakes its worker once the job commits.
+        await this.#boss.createQueue(kind, { retryLimit: JOB_RETRY_LIMIT, retryDelay: 1, expireInSeconds: this.#expire, notify: true, ...this.#beats });
+        // A queue made before wake-ups keeps its options (createQueue leaves an existing queue alone).
+        if (!(await this.#boss.getQueue(kind))?.notify) await this.#boss.updateQueue(kind, { notify: true });
       }
     })().catch((err: unknown) => {
       this.#started = null;
@@ -202,16 +290,25 @@ export class JobQueue {
     if (!this.#handlers.has(kind)) throw new Error(`job queue: unknown kind ${kind}`);
     await this.#start();
     const { fromDrizzle } = await loadBoss();
-    return this.#opts.db.transaction(async (tx) => {
+    const id = await this.#opts.db.transaction(async (tx) => {
       await guard?.(tx);
       const [row] = await tx
         .insert(jobs)
         .values({ kind, orgId: actor.tenantOrgId, userId: actor.userId, accountId: actor.accountId, input: input as object, locale, createdAt: this.#opts.now() })
         .returning({ id: jobs.id });
       // The expiry and heartbeat per job too: a queue made by an earlier start keeps what it was made with.
+      // The queue's NOTIFY goes in this transaction too: no instance is woken before the job is there to take.
       await this.#boss.send(kind, { id: row.id }, { id: row.id, db: fromDrizzle(tx, sql), expireInSeconds: this.#expire, ...this.#beats });
       return row.id;
     });
+    // Committed: this process's worker looks now, without waiting for its poll or the NOTIFY's round trip.
+    this.#wake(kind);
+    return id;
+  }
+
+  #wake(kind: JobKind): void {
+    const worker = this.#workers.get(kind);
+    if (worker) this.#boss.notifyWorker(worker);
   }
 
   /**
@@ -255,16 +352,22 @@ export class JobQueue {
     if (this.#stopping) return;
     this.#sweepTimer = setInterval(() => void sweep(), this.#superviseSeconds * 1000);
     this.#sweepTimer.unref();
+    // Woken when a job is sent (#wake here, NOTIFY from other instances); the poll, the same with or without a
+    // listener (pg-boss would otherwise relax it to 30 s while listening), is the fallback.
+    const polling = { pollingIntervalSeconds: this.#poll, notifyPollingIntervalSeconds: this.#poll, batchSize: 1 };
     for (const kind of this.#handlers.keys()) {
-      await this.#boss.work<{ id: string }>(kind, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async ([job]) => {
+      const worker = await this.#boss.work<{ id: string }>(kind, polling, async ([job]) => {
         const run = this.run(job.data.id);
         this.#running.add(run);
         try {
           await run;
         } finally {
           this.#running.delete(run);
+          // Look again as soon as this job ends: a job sent while the worker was taking this one waits in the queue.
+          this.#wake(kind);
         }
       });
+      this.#workers.set(kind, worker);
     }
   }
 
@@ -279,6 +382,7 @@ export class JobQueue {
     if (!(await this.#started.then(() => true, () => false))) return;
     await this.#boss.stop({ graceful: true, close: false, timeout: 10_000 }).catch(() => undefined);
     await Promise.allSettled([...this.#running]);
+    this.#workers.clear();
     this.#started = null;
     this.#working = false;
   }

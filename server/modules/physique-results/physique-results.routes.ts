@@ -30,7 +30,7 @@ import type { JobContext, JobHandler } from '../../lib/jobs';
 import { finishImport, finishImportIn } from '../files/import-job';
 import { dropImport, heldImport, holdImport, keepImport } from '../people/people-import-store';
 import { assertPlanOpen, getPlanInScope, jobRunningError, lockPlanInScope, runningPlanJob } from '../test-plans/test-plans.service';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { jobs } from '../../db/schema/jobs';
 import type { Storage } from '../../lib/storage/storage';
 import { saveUpload } from '../files/files.service';
@@ -211,7 +211,8 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
         try {
           await holdImport(db, kept.id, actor, 'physiqueScores', family, now);
           // Imports of a plan go one at a time (docs/product-rules.md#plan-states): refused at once while a sync or an
-          // import runs or one waits in the queue; the plan row's lock orders two requests at the same moment.
+          // import runs or one waits in the queue or has just been taken (a job woken at once is `running` before its
+          // import takes the plan's job lock); the plan row's lock orders two requests at the same moment.
           return await app.jobs.enqueue('physiqueImport', actor, { family, planId, importId: kept.id }, locale, async (tx) => {
             const plan = await lockPlanInScope(tx, actor.tenantOrgId, planId);
             assertPlanOpen(plan, app.now());
@@ -220,7 +221,7 @@ export const physiqueRoutes: FastifyPluginAsyncZod<PhysiqueRoutesOptions> = asyn
             const [waiting] = await tx
               .select({ id: jobs.id })
               .from(jobs)
-              .where(and(eq(jobs.kind, 'physiqueImport'), eq(jobs.state, 'queued'), sql`${jobs.input}->>'planId' = ${planId}`))
+              .where(and(eq(jobs.kind, 'physiqueImport'), inArray(jobs.state, ['queued', 'running']), sql`${jobs.input}->>'planId' = ${planId}`))
               .limit(1);
             if (waiting) throw jobRunningError('import');
           });
