@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useMediaQuery } from './use-media-query';
 
 /**
  * Below Tailwind's `md` breakpoint (48rem = 768 px): the phone layout (docs/decisions/054-phone-layout.md). The same
@@ -6,18 +6,10 @@ import { useSyncExternalStore } from 'react';
  */
 export const NARROW_QUERY = '(max-width: 767.98px)';
 
-function subscribe(onChange: () => void): () => void {
-  const list = window.matchMedia(NARROW_QUERY);
-  list.addEventListener('change', onChange);
-  return () => list.removeEventListener('change', onChange);
-}
-
-const narrowNow = () => window.matchMedia(NARROW_QUERY).matches;
-
 /**
  * Whether the viewport is phone-narrow, following rotation and resizing. For what CSS alone cannot switch: a different
  * element tree (a table's rows as cards), where rendering both and hiding one would double every row in the DOM.
  */
 export function useNarrowViewport(): boolean {
-  return useSyncExternalStore(subscribe, narrowNow, () => false);
+  return useMediaQuery(NARROW_QUERY);
 }
