@@ -79,7 +79,12 @@ export function createTusServer(app: FastifyInstance, storage: Storage, path: st
     /** Passes the request to tus; `uploadId` names the upload a creation request makes. */
     async handle(raw: IncomingMessage, res: Parameters<Server['handle']>[1], uploadId?: string) {
       if (uploadId) ids.set(raw, uploadId);
-      built ??= build();
+      if (!built) {
+        const building = build();
+        built = building;
+        // A build that failed (the lock's connection, say) is tried again by the next upload, not kept.
+        building.catch(() => built === building && (built = undefined));
+      }
       return (await built).server.handle(raw, res);
     },
   };
