@@ -2,8 +2,11 @@ import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 8099);
 
-/** The flow files of the second flows project: data centre, meets, people, physique, platform, notices, dictionaries and two-factor sign-in (about half the flows' time). */
-const FLOWS_B = /\/(data-center|meet|people-|physique|platform|notices|dictionaries|two-factor)[^/]*\.spec\.ts$/;
+/**
+ * The flow files of the second flows project: data centre, meets, people, physique, platform, notices, dictionaries,
+ * two-factor sign-in, user administration and column settings (half the flows' time: 490 s of tests each in a run).
+ */
+const FLOWS_B = /\/(data-center|meet|people-|physique|platform|notices|dictionaries|two-factor|admin-users|column-settings)[^/]*\.spec\.ts$/;
 
 /**
  * Four projects side by side, each on its own server with its own fresh embedded database and a fixed captcha, so

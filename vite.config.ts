@@ -5,6 +5,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vitest/config';
 import { precompress } from './scripts/precompress.js';
 import { signedInChunks } from './scripts/signed-in-chunks.js';
+import SpawningFirst from './tests/support/test-sequencer.js';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
 const apiPort = Number(process.env.PORT ?? 8080);
@@ -56,6 +57,7 @@ export default defineConfig(({ command }) => ({
     // Vitest's default leaves a core free (cores − 1): one worker on the 2-core CI machine, where two ran the unit
     // suite in 161 s instead of 253 s.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    sequence: { sequencer: SpawningFirst },
     projects: [
       { extends: true, test: { name: 'domain', environment: 'node', include: ['tests/domain/**/*.test.ts'] } },
       { extends: true, test: { name: 'i18n', environment: 'node', include: ['tests/i18n/**/*.test.ts'] } },

@@ -4,28 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { echo; echo "== $1"; }
-# Runs steps side by side, then prints each one's output under its heading; fails if any failed. Typecheck (tsc) and
-# lint (eslint) are one thread each: together they take the longer one's time on the 2-core machine, not the sum.
-together() {
-  local out; out=$(mktemp -d)
-  local names=() pids=() i failed=0
-  while [ $# -gt 0 ]; do
-    names+=("$1")
-    bash -c "$2" >"$out/${#pids[@]}" 2>&1 &
-    pids+=($!)
-    shift 2
-  done
-  for i in "${!pids[@]}"; do
-    local rc=0
-    wait "${pids[$i]}" || rc=$?
-    step "${names[$i]}"
-    cat "$out/$i"
-    [ "$rc" = 0 ] || { echo "test: ${names[$i]} failed (exit $rc)"; failed=1; }
-  done
-  rm -rf "$out"
-  return "$failed"
-}
+# Typecheck (tsc) and lint (eslint) are one thread each: together they take the longer one's time on the 2-core
+# machine, not the sum.
+source scripts/steps.sh
 together typecheck "npm run -s typecheck" lint "npm run -s lint"
 step "unit, i18n";     npm run -s test:unit
 step server;           npm run -s test:server
