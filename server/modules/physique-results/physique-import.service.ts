@@ -127,7 +127,7 @@ export class FirstRows {
   /** The slot of `id` (a UUID), or the free slot where it goes. */
   private slot(id: string): number {
     const { keys, rows } = this;
-    // The 32 hex digits of 8-4-4-4-12 (set() checked the form), four at a time, without building strings.
+    // The 32 hex digits of 8-4-4-4-12 (claim() checked the form; get() of another string only misses), four at a time, without building strings.
     const k = this.key;
     for (let w = 0, p = 0; w < 4; w++) {
       let v = 0;
@@ -160,15 +160,6 @@ export class FirstRows {
     this.rows[i] = row;
     this.keys.set(this.key, 4 * i);
     return undefined;
-  }
-
-  set(id: string, row: number): void {
-    if (!UUID_FORM.test(id)) throw new Error(`not a UUID: ${id}`);
-    if (2 * (this.size + 1) > this.rows.length) this.grow();
-    const i = this.slot(id);
-    if (this.rows[i] === 0) this.size++;
-    this.rows[i] = row;
-    this.keys.set(this.key, 4 * i);
   }
 
   private grow(): void {
