@@ -110,6 +110,8 @@ class StudentIndex {
   }
 }
 
+const UUID_FORM = /^[0-9a-f]{8}(-?[0-9a-f]{4}){3}-?[0-9a-f]{12}$/i;
+
 /**
  * The first row of each student in the file (the duplicate check spans the whole file), keyed by the id's 128 bits in
  * typed arrays: 200,000 ids in a Map of strings sat on the JS heap, and V8 lets garbage grow with the live heap before
@@ -125,7 +127,7 @@ export class FirstRows {
   /** The slot of `id` (a UUID), or the free slot where it goes. */
   private slot(id: string): number {
     const { keys, rows } = this;
-    // The 32 hex digits of 8-4-4-4-12 (set() checked the form), four at a time, without building strings.
+    // The 32 hex digits of 8-4-4-4-12 (claim() checked the form; get() of another string only misses), four at a time, without building strings.
     const k = this.key;
     for (let w = 0, p = 0; w < 4; w++) {
       let v = 0;
@@ -147,13 +149,17 @@ export class FirstRows {
     return row === 0 ? undefined : row;
   }
 
-  set(id: string, row: number): void {
-    if (!/^[0-9a-f]{8}(-?[0-9a-f]{4}){3}-?[0-9a-f]{12}$/i.test(id)) throw new Error(`not a UUID: ${id}`);
+  /** The first row of `id` if it was seen, else records `row` as its first and answers undefined: one probe for both. */
+  claim(id: string, row: number): number | undefined {
+    if (!UUID_FORM.test(id)) throw new Error(`not a UUID: ${id}`);
     if (2 * (this.size + 1) > this.rows.length) this.grow();
     const i = this.slot(id);
-    if (this.rows[i] === 0) this.size++;
+    const first = this.rows[i];
+    if (first !== 0) return first;
+    this.size++;
     this.rows[i] = row;
     this.keys.set(this.key, 4 * i);
+    return undefined;
   }
 
   private grow(): void {
@@ -170,6 +176,12 @@ export class FirstRows {
     this.keys = keys;
     this.rows = rows;
   }
+}
+
+/** An object without own keys, without listing them. */
+function isEmpty(o: object): boolean {
+  for (const _ in o) return false;
+  return true;
 }
 
 const RAW_OPTS = { interpolation: { escapeValue: false } };
@@ -285,42 +297,43 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
     return new StudentIndex([...new Map([...byRegNo, ...byName].map((s) => [s.id, s])).values()]);
   };
 
+  /** Counts a failed row; only the rows listed get their reason written and their cells under the header kept. */
+  const fail = (cells: CellValue[], reason: () => string) => {
+    failureCount++;
+    if (failures.length < FAILED_ROWS_LISTED) failures.push({ cells: cells.slice(0, header ? header.cells.length : cells.length), reason: reason() });
+  };
+
   /** Matches a slice of rows with the students looked up for it, in file order. */
   const match = (slice: typeof rows, index: StudentIndex): ResultInput[] => {
     const out: ResultInput[] = [];
     for (const { row: rowNumber, cells, parsed } of slice) {
-      // Only the rows listed get their reason written and their cells under the header kept.
-      const fail = (reason: () => string) => {
-        failureCount++;
-        if (failures.length < FAILED_ROWS_LISTED) failures.push({ cells: cells.slice(0, header ? header.cells.length : cells.length), reason: reason() });
-      };
       if (!parsed.ok) {
-        fail(() => formatRowErrors((k, o) => t(k, o), rowNumber, parsed.errors));
+        fail(cells, () => formatRowErrors((k, o) => t(k, o), rowNumber, parsed.errors));
         continue;
       }
       const r = parsed.row;
       const student = index.find(r.regNo, r.name, r.className, r.classNo);
-      if (student === null) fail(() => rowReason(t, rowNumber, 'regNo', 'physiqueResults:import.studentNotFound'));
-      else if (Array.isArray(student)) fail(() => rowReason(t, rowNumber, 'name', 'physiqueResults:import.ambiguousStudent', { name: r.name, className: r.className ?? r.classNo }));
-      else if (!mayWrite(student.classId)) fail(() => rowReason(t, rowNumber, 'regNo', 'physiqueResults:import.outOfScope'));
+      if (student === null) fail(cells, () => rowReason(t, rowNumber, 'regNo', 'physiqueResults:import.studentNotFound'));
+      else if (Array.isArray(student)) fail(cells, () => rowReason(t, rowNumber, 'name', 'physiqueResults:import.ambiguousStudent', { name: r.name, className: r.className ?? r.classNo }));
+      else if (!mayWrite(student.classId)) fail(cells, () => rowReason(t, rowNumber, 'regNo', 'physiqueResults:import.outOfScope'));
       else if (student.refusal) {
         const refusal = student.refusal;
-        fail(() => rowReason(t, rowNumber, 'regNo', retestRefusalKey(refusal)));
+        fail(cells, () => rowReason(t, rowNumber, 'regNo', retestRefusalKey(refusal)));
       }
-      else if (student.grade !== r.grade) fail(() => rowReason(t, rowNumber, 'gradeNo', 'physiqueResults:import.gradeMismatch', { code: nationalCodeFromGrade(student.grade) }));
-      else if (student.gender !== r.gender) fail(() => rowReason(t, rowNumber, 'gender', 'physiqueResults:import.genderMismatch'));
+      else if (student.grade !== r.grade) fail(cells, () => rowReason(t, rowNumber, 'gradeNo', 'physiqueResults:import.gradeMismatch', { code: nationalCodeFromGrade(student.grade) }));
+      else if (student.gender !== r.gender) fail(cells, () => rowReason(t, rowNumber, 'gender', 'physiqueResults:import.genderMismatch'));
       else {
-        const first = seen.get(student.id);
-        if (first !== undefined) {
-          fail(() => rowReason(t, rowNumber, 'regNo', 'physiqueResults:import.duplicateRow', { row: first }));
-          continue;
-        }
         const results = restrictToItems(r.results, itemsFor(ctx, student.grade, student.gender));
-        if (Object.keys(results).length === 0) {
-          fail(() => rowReason(t, rowNumber, 'regNo', 'physiqueResults:import.noResults'));
+        // A student's second row is refused as a duplicate whatever it holds; a first row without results claims nothing.
+        const first = isEmpty(results) ? seen.get(student.id) : seen.claim(student.id, rowNumber);
+        if (first !== undefined) {
+          fail(cells, () => rowReason(t, rowNumber, 'regNo', 'physiqueResults:import.duplicateRow', { row: first }));
           continue;
         }
-        seen.set(student.id, rowNumber);
+        if (isEmpty(results)) {
+          fail(cells, () => rowReason(t, rowNumber, 'regNo', 'physiqueResults:import.noResults'));
+          continue;
+        }
         out.push({ studentId: student.id, classId: student.classId, grade: student.grade, gender: student.gender, results });
       }
     }

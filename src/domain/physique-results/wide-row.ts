@@ -138,12 +138,17 @@ function rawFieldsOf(items: readonly ItemKey[]): readonly (keyof WideRawFields)[
   return fields;
 }
 
+/** One value of a wide row: a raw value, score, level, bonus, aggregate or the completeness flag. */
+export type WideScoreValue = number | string | boolean | null;
+
 /**
  * The values of WIDE_SCORE_FIELDS, in that order, for an engine result (scoreStudent) over the raw values it was
- * computed from: what bulk writes send, built without an intermediate object (imports do this 50,000 times).
+ * computed from: what bulk writes send, built without an intermediate object (imports do this 50,000 times). `out`,
+ * when given, is emptied and refilled, so a bulk writer reuses one array for every row.
  */
-export function wideScoreValues(raw: Partial<WideRawFields>, score: StudentScore): (number | string | boolean | null)[] {
-  const out: (number | string | boolean | null)[] = [raw.heightCm ?? null, raw.weightKg ?? null];
+export function wideScoreValues(raw: Partial<WideRawFields>, score: StudentScore, out: WideScoreValue[] = []): WideScoreValue[] {
+  out.length = 0;
+  out.push(raw.heightCm ?? null, raw.weightKg ?? null);
   for (const c of ITEM_COLUMNS) {
     const s = score.items[c.item];
     const v = raw[c.raw];

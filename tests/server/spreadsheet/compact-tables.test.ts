@@ -19,12 +19,17 @@ describe('tables an import keeps off the JS heap', () => {
   it('FirstRows keeps the first row of each student id and knows no other', () => {
     const rows = new FirstRows();
     const ids = Array.from({ length: 5000 }, () => randomUUID());
-    ids.forEach((id, i) => rows.set(id, i + 2));
+    ids.forEach((id, i) => {
+      if (rows.claim(id, i + 2) !== undefined) expect(rows.claim(id, i + 2)).toBeUndefined();
+    });
     ids.forEach((id, i) => {
       if (rows.get(id) !== i + 2) expect(rows.get(id)).toBe(i + 2);
     });
+    // A second claim answers the first row and keeps it.
+    expect(rows.claim(ids[10], 99_999)).toBe(12);
+    expect(rows.get(ids[10])).toBe(12);
     expect(rows.get(randomUUID())).toBeUndefined();
     expect(rows.get('00000000-0000-0000-0000-000000000000')).toBeUndefined();
-    expect(() => rows.set('not-a-uuid', 3)).toThrow();
+    expect(() => rows.claim('not-a-uuid', 3)).toThrow();
   });
 });
