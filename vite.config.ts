@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'vitest/config';
 import { precompress } from './scripts/precompress.js';
+import { echartsChunks } from './scripts/echarts-chunks.js';
 import { signedInChunks } from './scripts/signed-in-chunks.js';
 import SpawningFirst from './tests/support/test-sequencer.js';
 
@@ -12,10 +13,11 @@ const apiPort = Number(process.env.PORT ?? 8080);
 const routerBuild = (file: string) => fileURLToPath(new URL(`./node_modules/react-router/dist/production/${file}`, import.meta.url));
 
 const signedIn = signedInChunks();
+const charts = echartsChunks();
 
 export default defineConfig(({ command }) => ({
   base: '/busi/',
-  plugins: [react(), tailwindcss(), precompress(), signedIn.plugin],
+  plugins: [react(), tailwindcss(), precompress(), signedIn.plugin, charts.plugin],
   resolve: {
     alias: [
       { find: '@', replacement: src },
@@ -40,12 +42,18 @@ export default defineConfig(({ command }) => ({
     rolldownOptions: {
       output: {
         codeSplitting: {
+          // A shared module too small to be worth a request goes into each chunk that imports it (≈ 6 kB of source,
+          // ≈ 2 kB compressed): the K12 school view loaded ~20 scripts under 2 kB, each with ≈ 1 kB of response headers
+          // (decision 012). It turns on Rolldown's strictExecutionOrder, which wraps modules (login page +4.8 kB, in budget).
+          experimentalInlineCommonChunks: { maxSize: 6000 },
           groups: [
             // What the login page imports statically, in one file: it split into 34 chunks, and over HTTP/1.1 each
             // costs about 1 kB of response headers (tests/bench/bundle-size.ts counts them).
             { name: 'app', tags: ['$initial'] },
             // Icons are a few hundred bytes each; grouped by the screens that share them, they made dozens of tiny files.
             { name: 'icons', test: /node_modules[\\/]lucide-react[\\/]/ },
+            // ECharts' core in one chunk, each chart type and component in its own (scripts/echarts-chunks.ts).
+            ...charts.groups,
             // The signed-in shell in one chunk, the screens' modules in a few (scripts/signed-in-chunks.ts).
             ...signedIn.groups,
           ],

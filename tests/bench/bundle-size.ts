@@ -13,7 +13,7 @@
  *
  * Run: npx tsx tests/bench/bundle-size.ts. Prints numbers only; nothing is asserted.
  * BENCH_DATA=<pglite dir> copies that database (e.g. a seeded demo database) instead of seeding a fresh demo (~1-2 min).
- * BENCH_PORT=<port> (default 8273).
+ * BENCH_PORT=<port> (default 8273). BENCH_FILES=1 lists each route's 25 largest downloads, BENCH_FILES=all all of them.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -76,7 +76,10 @@ function kindOf(t: Transfer): string {
   return 'other';
 }
 
-function summarise(label: string, list: Transfer[]): Map<string, { files: number; bytes: number }> {
+/** A script this small on the wire costs about as much in request and headers as in code (docs/decisions/012). */
+const SMALL_JS = 2 * 1024;
+
+function summarise(label: string, list: Transfer[], cold = true): Map<string, { files: number; bytes: number }> {
   const by = new Map<string, { files: number; bytes: number }>();
   for (const t of list) {
     const k = kindOf(t);
@@ -88,7 +91,10 @@ function summarise(label: string, list: Transfer[]): Map<string, { files: number
   const order = ['js', 'css', 'font', 'html', 'other', 'api'];
   const js = list.filter((t) => kindOf(t) === 'js');
   const encodings = [...new Set(js.map((t) => t.encoding))].join('/') || '-';
-  const parts = order.filter((k) => by.has(k)).map((k) => `${k} ${kb(by.get(k)!.bytes)} in ${by.get(k)!.files}`);
+  const small = js.filter((t) => t.bytes < SMALL_JS).length;
+  const parts = order
+    .filter((k) => by.has(k))
+    .map((k) => `${k} ${kb(by.get(k)!.bytes)} in ${by.get(k)!.files}${k === 'js' && cold ? ` (${small} under ${kb(SMALL_JS)})` : ''}`);
   const assets = list.filter((t) => kindOf(t) !== 'api').reduce((s, t) => s + t.bytes, 0);
   const charts = js.filter((t) => echartsChunks.has(new URL(t.url).pathname.replace(/^.*?\/(assets\/)/, '$1')));
   const chartPart = charts.length ? `, of which ECharts ${kb(charts.reduce((a, t) => a + t.bytes, 0))} in ${charts.length}` : '';
@@ -246,9 +252,9 @@ async function main() {
         const warm = await recordTransfers(page);
         await load(page, route.path, route.ready);
         await warm.stop();
-        summarise(`${route.name} (warm)`, warm.list);
+        summarise(`${route.name} (warm)`, warm.list, false);
       }
-      if (process.env.BENCH_FILES) for (const t of cold.list.sort((a, b) => b.bytes - a.bytes).slice(0, 25)) console.log(`      ${kb(t.bytes).padStart(9)} ${t.encoding.padEnd(5)} ${t.url.replace(BASE, '')}`);
+      if (process.env.BENCH_FILES) for (const t of cold.list.sort((a, b) => b.bytes - a.bytes).slice(0, process.env.BENCH_FILES === 'all' ? undefined : 25)) console.log(`      ${kb(t.bytes).padStart(9)} ${t.encoding.padEnd(5)} ${t.url.replace(BASE, '')}`);
       await context.close();
     }
     const login = figures[0].js;

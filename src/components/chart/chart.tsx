@@ -1,4 +1,4 @@
-import { use, useMemo, useSyncExternalStore, type CSSProperties } from 'react';
+import { use, useEffect, useMemo, useState, useSyncExternalStore, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import EChartsReactCore from 'echarts-for-react/esm/core';
 import { Spinner } from '@/components/ui/spinner';
@@ -8,6 +8,7 @@ import {
   echarts,
   echartsLocale,
   getChartTheme,
+  loadChartParts,
   subscribeChartTheme,
   type EChartsCoreOption,
   type EChartsType,
@@ -46,7 +47,8 @@ export interface ChartProps {
 }
 
 /**
- * The one chart component: tree-shaken ECharts (parts registered in `@/lib/echarts`), themed from the CSS
+ * The one chart component: ECharts' core, each chart type and component loaded when an option first needs it
+ * (`loadChartParts` in `@/lib/echarts`; until then the previous option stays drawn, or a spinner), themed from the CSS
  * tokens (re-read when <html>'s theme class changes), zh/en locale following i18next, canvas renderer,
  * lazy updates, resize with its container, no animation under `prefers-reduced-motion: reduce`.
  */
@@ -79,33 +81,52 @@ export function Chart({
   // No animation for a person who asked the system for less motion (an accessibility expectation).
   const reducedMotion = useReducedMotion();
   const shown = useMemo(() => (reducedMotion ? { ...option, animation: false } : option), [option, reducedMotion]);
+  // ECharts must have an option's parts registered before setOption; an option whose parts are loaded draws at once.
+  const parts = useMemo(() => loadChartParts(shown), [shown]);
+  const [ready, setReady] = useState<{ option: EChartsCoreOption } | { error: unknown } | null>(null);
+  useEffect(() => {
+    if (!parts) return;
+    let live = true;
+    parts.then(
+      () => live && setReady({ option: shown }),
+      (error: unknown) => live && setReady({ error }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [parts, shown]);
   const events = useMemo(
     () => (onFinished ? { ...onEvents, finished: (_: unknown, chart: EChartsType) => onFinished(chart) } : (onEvents ?? {})),
     [onEvents, onFinished],
   );
+  // A part that failed to load (the network) goes to the screen's error boundary, like a screen chunk that failed.
+  if (ready && 'error' in ready) throw ready.error;
+  const drawn = parts ? ready?.option : shown;
 
   return (
     <div
       data-slot="chart"
       role="img"
       aria-label={ariaLabel}
-      aria-busy={loading || undefined}
+      aria-busy={loading || !drawn || undefined}
       className={cn('relative w-full', className)}
       style={{ height, ...style }}
     >
-      <EChartsReactCore
-        echarts={echarts}
-        option={shown}
-        theme={theme}
-        opts={opts}
-        notMerge
-        lazyUpdate
-        autoResize
-        onEvents={events}
-        onChartReady={onChartReady}
-        style={{ height: '100%', width: '100%' }}
-      />
-      {loading ? (
+      {drawn ? (
+        <EChartsReactCore
+          echarts={echarts}
+          option={drawn}
+          theme={theme}
+          opts={opts}
+          notMerge
+          lazyUpdate
+          autoResize
+          onEvents={events}
+          onChartReady={onChartReady}
+          style={{ height: '100%', width: '100%' }}
+        />
+      ) : null}
+      {loading || !drawn ? (
         <div className="absolute inset-0 flex items-center justify-center bg-background/50">
           <Spinner label={t('chart.loading')} />
         </div>

@@ -52,6 +52,19 @@ describe('Chart', () => {
     document.documentElement.removeAttribute('style');
   });
 
+  it('draws once the ECharts parts its option uses are loaded, and draws at once when they are', async () => {
+    const option = { series: [{ type: 'gauge', data: [{ value: 72 }] }] };
+    const { unmount } = render(<Chart option={option} aria-label="达标率" />);
+    // A spinner until the gauge's code is there: setOption with an unregistered series type would draw nothing.
+    expect(screen.queryByTestId('echarts')).toBeNull();
+    expect(screen.getByRole('img', { name: '达标率' })).toHaveAttribute('aria-busy', 'true');
+    await screen.findByTestId('echarts');
+    expect(last().option).toBe(option);
+    unmount();
+    render(<Chart option={{ ...option }} aria-label="达标率" />);
+    expect(screen.getByTestId('echarts')).toBeInTheDocument();
+  });
+
   it('passes notMerge, lazyUpdate, canvas and the locale that follows i18next', async () => {
     render(<Chart option={{ series: [] }} aria-label="成绩分布" />);
     expect(screen.getByRole('img', { name: '成绩分布' })).toBeInTheDocument();

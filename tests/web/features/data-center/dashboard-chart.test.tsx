@@ -1,9 +1,13 @@
 import { render, screen } from '@testing-library/react';
 import isEqual from 'fast-deep-equal';
 import { useEffect, useRef } from 'react';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EChartsReactProps } from 'echarts-for-react/esm/types';
 import { DashboardChart } from '@/features/data-center/components/dashboard-chart';
+import { loadEveryChartPart } from '../../../support/chart-parts';
+
+// The charts' ECharts parts registered before, so a chart hands its option on in the render the test reads.
+beforeAll(loadEveryChartPart);
 
 // ECharts needs a real canvas. The stand-in does what echarts-for-react does with an option: one deep-equal to the last
 // one drawn is skipped (no setOption, so no 'finished' event); another is drawn and ends with 'finished'.

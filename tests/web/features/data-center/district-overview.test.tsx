@@ -1,7 +1,7 @@
 import { act, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EChartsReactProps } from 'echarts-for-react/esm/types';
 import { ORG_TYPE } from '@/domain/constants';
 import type { DataCenterOptions, Indicators } from '@/domain/data-center/types';
@@ -11,6 +11,10 @@ import { filtersAtom } from '@/features/data-center/atoms';
 import { DistrictOverviewScreen } from '@/features/data-center/components/district-overview';
 import { store, uinfoAtom } from '@/lib/store';
 import { fakeApi, k12UInfo, resetApp } from '../../app/fake-api';
+import { loadEveryChartPart } from '../../../support/chart-parts';
+
+// The charts' ECharts parts registered before, so a chart hands its option on in the render the test reads.
+beforeAll(loadEveryChartPart);
 
 // ECharts needs a real canvas: record the options and handlers handed to it instead.
 const charts: EChartsReactProps[] = [];

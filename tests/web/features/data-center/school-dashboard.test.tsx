@@ -1,7 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EChartsReactProps } from 'echarts-for-react/esm/types';
 import type { DataCenterOptions, Indicators, SchoolView } from '@/domain/data-center/types';
 import { AppProvider } from '@/app/provider';
@@ -9,6 +9,10 @@ import { filtersAtom } from '@/features/data-center/atoms';
 import { SchoolDashboard } from '@/features/data-center/components/school-dashboard';
 import { store } from '@/lib/store';
 import { fakeApi, resetApp } from '../../app/fake-api';
+import { loadEveryChartPart } from '../../../support/chart-parts';
+
+// The charts' ECharts parts registered before, so a chart hands its option on in the render the test reads.
+beforeAll(loadEveryChartPart);
 
 // ECharts needs a real canvas: record the options handed to it instead.
 const charts: EChartsReactProps[] = [];

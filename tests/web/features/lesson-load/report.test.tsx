@@ -1,10 +1,14 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LoadReport, LoadRow } from '@/domain/lesson-load/report';
 import { lessonLoad, type MinuteRow } from '@/domain/lesson-load/summary';
 import { renderScreen } from '../../../support/render-screen';
 import { resetApp } from '../../app/fake-api';
+import { loadEveryChartPart } from '../../../support/chart-parts';
+
+// The charts' ECharts parts registered before, so a chart hands its option on in the render the test reads.
+beforeAll(loadEveryChartPart);
 
 // ECharts cannot draw in jsdom: the chart shows its option, which the test reads.
 vi.mock('echarts-for-react/esm/core', () => ({ default: ({ option }: { option: unknown }) => <div data-testid="echarts" data-option={JSON.stringify(option)} /> }));

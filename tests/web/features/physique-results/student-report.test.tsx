@@ -1,9 +1,13 @@
 import { render, screen, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, afterEach, describe, expect, it, vi } from 'vitest';
 import type { EChartsReactProps } from 'echarts-for-react/esm/types';
 import type { StudentReport } from '@/domain/physique-results/types';
 import { i18next } from '@/lib/i18n';
 import { StudentReportView } from '@/features/physique-results/components/student-report';
+import { loadEveryChartPart } from '../../../support/chart-parts';
+
+// The charts' ECharts parts registered before, so a chart hands its option on in the render the test reads.
+beforeAll(loadEveryChartPart);
 
 // ECharts needs a real canvas: the options handed to echarts-for-react are checked instead.
 const charts: EChartsReactProps[] = [];
