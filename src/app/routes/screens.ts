@@ -1,6 +1,6 @@
 import type { ScreenId } from '@/domain/menus/catalog';
 import type { ScreenData } from '@/lib/screen-data';
-import { schoolViewData } from '@/features/data-center/screen-data';
+import { districtOverviewData, schoolViewData } from '@/features/data-center/screen-data';
 import type { ScreenLoader } from './lazy-screen';
 
 /**
@@ -185,6 +185,7 @@ export const SCREENS: Readonly<Partial<Record<ScreenId, ScreenLoader>>> = {
 export const SCREEN_DATA: Readonly<Partial<Record<ScreenId, ScreenData>>> = {
   'dataCenter.school': schoolViewData,
   'dataCenter.overview.school': schoolViewData,
+  'dataCenter.overview': districtOverviewData,
 };
 
 /**

@@ -1,9 +1,10 @@
 import type { ScreenData } from '@/lib/screen-data';
 import { store } from '@/lib/store';
+import { districtOverviewQuery } from './api/get-district-view';
 import { optionsQuery } from './api/get-options';
 import { schoolViewQuery } from './api/get-school-view';
 import { dataCenterFamilyAtom, filtersAtom } from './atoms';
-import { SCHOOL_FILTERS } from './filters';
+import { DISTRICT_FILTERS, SCHOOL_FILTERS } from './filters';
 import { viewFilters } from './hooks/use-filter-url-sync';
 
 /**
@@ -16,4 +17,9 @@ export const schoolViewData: ScreenData = ({ prefetch, search }) => {
   const filters = viewFilters(search, store.get(filtersAtom), SCHOOL_FILTERS);
   prefetch(schoolViewQuery(family, filters));
   prefetch(optionsQuery(family, filters.orgId));
+};
+
+/** The bureau's overview (a district's first page): the schools side by side, one call. */
+export const districtOverviewData: ScreenData = ({ prefetch, search }) => {
+  prefetch(districtOverviewQuery(viewFilters(search, store.get(filtersAtom), DISTRICT_FILTERS)));
 };
