@@ -43,6 +43,10 @@ function screenDataLoader(data: ScreenData): LoaderFunction {
   };
 }
 
+function NoFallback() {
+  return null;
+}
+
 function screenRoute(entry: CatalogEntry): RouteObject {
   const id = screenIdOf(entry.key) as ScreenId;
   const load = SCREENS[id];
@@ -51,7 +55,9 @@ function screenRoute(entry: CatalogEntry): RouteObject {
   return {
     path: entry.path,
     element: Screen ? <Screen /> : <NotAvailable entry={entry} />,
-    ...(data ? { loader: screenDataLoader(data) } : {}),
+    // Until the router's first navigation (a reload on the screen) is done, a route with a loader shows its fallback:
+    // nothing, for the moment the loader takes (it answers at once), then the screen's own loading view.
+    ...(data ? { loader: screenDataLoader(data), HydrateFallback: NoFallback } : {}),
     handle: { catalogKey: entry.key, personalData: PERSONAL_DATA_SCREENS.has(id), preload: Screen?.preload } satisfies RouteHandle,
   };
 }
