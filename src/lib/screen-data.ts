@@ -5,8 +5,8 @@ import type { Params } from 'react-router-dom';
 export interface ScreenDataContext {
   /**
    * Starts a query the screen will make, with the options its hook uses (the same key, so the screen's query takes the
-   * answer or the call in flight instead of sending its own). A failure stays quiet: the screen's query tries again and
-   * shows it.
+   * answer or the call in flight instead of sending its own). A failure before the screen watches the query stays
+   * quiet: the screen's query tries again as it mounts and shows it.
    */
   prefetch<TData, TKey extends QueryKey>(options: FetchQueryOptions<TData, Error, TData, TKey>): void;
   /** The route's parameters (`:id` …). */

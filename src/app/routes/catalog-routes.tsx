@@ -1,7 +1,7 @@
 import type { LoaderFunction, RouteObject } from 'react-router-dom';
 import { BASE_PATH } from '@/domain/constants';
 import { routeEntries, screenIdOf, type CatalogEntry, type CatalogFamily, type ScreenId } from '@/domain/menus/catalog';
-import { queryClient } from '@/lib/query-client';
+import { queryClient, showFailure } from '@/lib/query-client';
 import type { ScreenData } from '@/lib/screen-data';
 import { store, uinfoAtom } from '@/lib/store';
 import { hasTokenAtom } from '@/features/auth/atoms';
@@ -32,7 +32,12 @@ function screenDataLoader(data: ScreenData): LoaderFunction {
     if (decideAccess(path, store.get(uinfoAtom), store.get(hasTokenAtom)) !== 'allow') return null;
     try {
       data({
-        prefetch: (options) => void queryClient.prefetchQuery({ ...options, meta: { ...options.meta, silent: true } }),
+        // Quiet while no screen watches the query: the screen's own query asks again as it mounts and shows its
+        // failure. A screen that mounted meanwhile waited on this call, so its failure is shown as the screen's.
+        prefetch: (options) =>
+          void queryClient.fetchQuery({ ...options, meta: { ...options.meta, silent: true } }).catch((error: unknown) => {
+            if (queryClient.getQueryCache().find({ queryKey: options.queryKey, exact: true })?.getObserversCount()) showFailure(error);
+          }),
         params,
         search: url.searchParams,
       });
