@@ -82,34 +82,45 @@ export type LazyScreenComponent = ComponentType & { preload(): void };
 /**
  * A code-split screen (created once, at route definition) with a loading view, a 120 s time-out
  * and a load-error view whose retry fetches the chunk again (docs/product-rules.md#screens-and-routes).
+ * A screen whose chunk has arrived (preloaded during the sign-in, or opened before) renders at once, without
+ * suspending: React holds back the content of a boundary that showed its fallback for 300 ms after it
+ * (FALLBACK_THROTTLE_MS), which on a first load came after the account call (docs/decisions/012-lean-first-screen.md).
  */
 export function lazyScreen(load: ScreenLoader, timeoutMs = SCREEN_LOAD_TIMEOUT_MS): LazyScreenComponent {
   // A load started by preload() before the screen renders; the first render takes it, a retry loads afresh.
   let started: Promise<ScreenModule> | null = null;
+  // The screen once its chunk has arrived.
+  let loaded: ComponentType | null = null;
+  const begin = () =>
+    load().then((m) => {
+      loaded = m.default;
+      return m;
+    });
   const create = () =>
     lazy(() => {
-      const pending = started ?? load();
+      const pending = started ?? begin();
       started = null;
       return withTimeout(pending, timeoutMs);
     });
   // React.lazy remembers a failure forever, so a retry swaps in a fresh lazy component.
   const current = { Screen: create() };
   function LazyScreen() {
-    const [attempt, setAttempt] = useState(0);
+    // Chosen once per mount: switching from the lazy wrapper to the loaded screen would mount it afresh.
+    const [shown, setShown] = useState(() => ({ attempt: 0, Screen: loaded ?? current.Screen }));
     const retry = () => {
       current.Screen = create();
-      setAttempt((a) => a + 1);
+      setShown((s) => ({ attempt: s.attempt + 1, Screen: current.Screen }));
     };
     return (
-      <ScreenErrorBoundary key={attempt} onRetry={retry}>
+      <ScreenErrorBoundary key={shown.attempt} onRetry={retry}>
         <Suspense fallback={<ScreenLoading />}>
-          <current.Screen />
+          <shown.Screen />
         </Suspense>
       </ScreenErrorBoundary>
     );
   }
   LazyScreen.preload = () => {
-    started ??= load();
+    started ??= begin();
     // Its failure is shown when the screen renders (the load-error view), not here.
     started.catch(() => undefined);
   };

@@ -1,4 +1,6 @@
 import type { ScreenId } from '@/domain/menus/catalog';
+import type { ScreenData } from '@/lib/screen-data';
+import { districtOverviewData, schoolViewData } from '@/features/data-center/screen-data';
 import type { ScreenLoader } from './lazy-screen';
 
 /**
@@ -176,6 +178,15 @@ export const SCREENS: Readonly<Partial<Record<ScreenId, ScreenLoader>>> = {
   'training.specialTraining.detailDataList': () => import('./training/training').then((m) => ({ default: m.TrainingDataPage })),
 };
 
+/**
+ * Screens whose data calls start with the navigation to them (docs/decisions/012-lean-first-screen.md), beside their
+ * chunk and the shell's first render: the dashboards a role lands on. Each declaration uses its screen's query options.
+ */
+export const SCREEN_DATA: Readonly<Partial<Record<ScreenId, ScreenData>>> = {
+  'dataCenter.school': schoolViewData,
+  'dataCenter.overview.school': schoolViewData,
+  'dataCenter.overview': districtOverviewData,
+};
 
 /**
  * The screens that show people's personal data (docs/product-rules.md#personal-data-access): names with results,

@@ -3,6 +3,12 @@ import { DATA_CENTER_FILTER_KEYS, dataCenterFilterSchema, type DataCenterFilter 
 /** One filter's name (also its URL query name and API parameter). */
 export type FilterKey = keyof DataCenterFilter;
 
+/** Filters of the school view (docs/product-rules.md#data-centre: filters): the period, the school (bureau) and gender. */
+export const SCHOOL_FILTERS: readonly FilterKey[] = ['orgId', 'schoolYear', 'semesterCode', 'planId', 'collegeId', 'majorId', 'gender'];
+
+/** The data-centre filters the district view offers (in the URL, as on a school's dashboard). */
+export const DISTRICT_FILTERS: readonly FilterKey[] = ['schoolYear', 'semesterCode', 'gender'];
+
 /**
  * The filters of a URL's query string. Each parameter is checked on its own with the domain schema, so
  * a hand-edited bad value drops only that filter instead of the whole view.

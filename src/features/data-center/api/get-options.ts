@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { DataCenterOptions } from '@/domain/data-center/types';
 import { get } from '@/lib/api-client';
 import { dataCenterApi } from '../family';
@@ -10,10 +10,11 @@ export function getOptions(family: Family, orgId?: string): Promise<DataCenterOp
   return get<DataCenterOptions>(`${dataCenterApi(family)}/filters`, { orgId });
 }
 
+/** The filter bar's choices: its hook and the dashboards' data preload (screen-data.ts) share the options, so one key. */
+export function optionsQuery(family: Family, orgId?: string) {
+  return queryOptions({ queryKey: dataCenterKeys.view(family, 'filters', { orgId }), queryFn: () => getOptions(family, orgId), staleTime: 5 * 60_000 });
+}
+
 export function useOptionsQuery(family: Family, orgId?: string) {
-  return useQuery({
-    queryKey: dataCenterKeys.view(family, 'filters', { orgId }),
-    queryFn: () => getOptions(family, orgId),
-    staleTime: 5 * 60_000,
-  });
+  return useQuery(optionsQuery(family, orgId));
 }

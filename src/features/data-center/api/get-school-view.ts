@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { DataCenterFilter } from '@/domain/data-center/filters';
 import type { SchoolView } from '@/domain/data-center/types';
 import { get } from '@/lib/api-client';
@@ -12,11 +12,12 @@ export function getSchoolView(family: Family, filters: DataCenterFilter): Promis
   return get<SchoolView>(`${dataCenterApi(family)}/school`, filtersToParams(filters));
 }
 
+/** The school view's query: the dashboard's hook and its data preload (screen-data.ts) share it, so one key. */
+export function schoolViewQuery(family: Family, filters: DataCenterFilter) {
+  return queryOptions({ queryKey: dataCenterKeys.view(family, 'school', filters), queryFn: () => getSchoolView(family, filters) });
+}
+
 /** The school view; the previous figures stay on screen while new filters load. */
 export function useSchoolViewQuery(family: Family, filters: DataCenterFilter) {
-  return useQuery({
-    queryKey: dataCenterKeys.view(family, 'school', filters),
-    queryFn: () => getSchoolView(family, filters),
-    placeholderData: keepPreviousData,
-  });
+  return useQuery({ ...schoolViewQuery(family, filters), placeholderData: keepPreviousData });
 }

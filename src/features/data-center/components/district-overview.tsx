@@ -21,7 +21,7 @@ import { FilterBar } from './filter-bar';
 import { ItemHeatTable } from './item-heat-table';
 import { ScreenLinksButton } from './screen-links';
 import { dataCenterPaths, dataCenterPermissions } from '../family';
-import type { FilterKey } from '../filters';
+import { DISTRICT_FILTERS } from '../filters';
 import { useFilterUrlSync } from '../hooks/use-filter-url-sync';
 import { withQuery } from '../hooks/use-drill';
 import { useSemanticColors } from '../hooks/use-level-colors';
@@ -34,8 +34,6 @@ const TOTALS = ['schools', 'students', 'tested', 'meanTotal', 'passRate', 'devic
 
 const num = (text: string) => <span className="tabular-nums">{text}</span>;
 
-/** The data-centre filters the district view offers (in the URL, as on a school's dashboard). */
-export const DISTRICT_FILTERS: readonly FilterKey[] = ['schoolYear', 'semesterCode', 'gender'];
 
 /**
  * A school's data centre (its school view under the overview's routes) for the filters the district view shows:

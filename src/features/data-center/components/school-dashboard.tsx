@@ -17,7 +17,7 @@ import {
   weakestOption,
 } from '../charts/options';
 import { dataCenterFamilyAtom } from '../atoms';
-import type { FilterKey } from '../filters';
+import { SCHOOL_FILTERS } from '../filters';
 import { gradeLabel, scoredItemsIn } from '../format';
 import { useDrill } from '../hooks/use-drill';
 import { useFilterUrlSync } from '../hooks/use-filter-url-sync';
@@ -30,9 +30,6 @@ import { KpiCards } from './kpi-cards';
 import { RankingTable } from './ranking-table';
 import { ViewBody } from './view-states';
 import { ViewMeta } from './view-meta';
-
-/** Filters of the school view (docs/product-rules.md#data-centre: filters): the period, the school (bureau) and gender. */
-export const SCHOOL_FILTERS: readonly FilterKey[] = ['orgId', 'schoolYear', 'semesterCode', 'planId', 'collegeId', 'majorId', 'gender'];
 
 /**
  * The school dashboard (/k12/dataCenter/school): headline figures, level distribution and item means by grade,

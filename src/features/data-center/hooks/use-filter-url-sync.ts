@@ -48,10 +48,18 @@ export function useFilterUrlSync(keep?: readonly (keyof DataCenterFilter)[]): Da
     // Keys capture every value the effect compares; the objects themselves change identity each render.
   }, [urlKey, atomKey]);
 
-  // Render from the URL as soon as it carries filters, so a link's first request already uses them. One object
-  // per filter set, so query keys, drill links and chart handlers stay put between renders.
+  // One object per filter set, so query keys, drill links and chart handlers stay put between renders.
   const effectiveKey = urlKey !== '' ? `url:${urlKey}` : `atom:${atomKey}`;
-  return useMemo(() => (urlKey !== '' ? urlFilters : scoped), [effectiveKey]);
+  return useMemo(() => viewFilters(search, filters, keep), [effectiveKey]);
+}
+
+/**
+ * The filters a view renders with: the URL's as soon as it carries any, so a link's first request already uses them,
+ * else the current ones. A dashboard's data preload (screen-data.ts) starts its call with the same, so the same key.
+ */
+export function viewFilters(search: URLSearchParams, current: DataCenterFilter, keep?: readonly (keyof DataCenterFilter)[]): DataCenterFilter {
+  const url = scope(filtersFromSearch(search), keep);
+  return filtersKey(url) !== '' ? url : scope(current, keep);
 }
 
 function scope(filters: DataCenterFilter, keep?: readonly (keyof DataCenterFilter)[]): DataCenterFilter {
