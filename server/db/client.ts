@@ -5,12 +5,12 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzleNodePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
-import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
+import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import pg from 'pg';
+import type pg from 'pg';
 import { startPglite, type StartedPglite } from './pglite-start';
+import { isPgPool, loadPg } from './pg-driver';
 import { PreparingPGlite } from './pglite-statements';
 import * as orgs from './schema/orgs';
 import * as auth from './schema/auth';
@@ -149,7 +149,9 @@ function queueQueries(client: pg.PoolClient): void {
 /** Opens PGlite (default) or a PostgreSQL pool (when `databaseUrl` is set). */
 export async function openDb(opts: OpenDbOptions = {}): Promise<DbHandle> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolMax ?? 10, connectionTimeoutMillis: opts.connectTimeoutMs });
+    // Only a PostgreSQL start loads node-postgres and drizzle's driver for it (server/db/pg-driver.ts).
+    const [{ Pool }, { drizzle: drizzleNodePg }] = await Promise.all([loadPg(), import('drizzle-orm/node-postgres')]);
+    const pool = new Pool({ connectionString: opts.databaseUrl, max: opts.poolMax ?? 10, connectionTimeoutMillis: opts.connectTimeoutMs });
     // An idle client losing its connection must not crash the process.
     pool.on('error', () => {});
     pool.on('connect', queueQueries);
@@ -225,7 +227,10 @@ export async function migrateDb(handle: DbHandle): Promise<void> {
   try {
     await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     // Under the lock: an instance that waited for another's migrations finds them applied.
-    if (!(await migrationsCurrent(handle.db))) await migrateNodePg(handle.db as NodePgDatabase<Schema>, config);
+    if (!(await migrationsCurrent(handle.db))) {
+      const { migrate: migrateNodePg } = await import('drizzle-orm/node-postgres/migrator');
+      await migrateNodePg(handle.db as NodePgDatabase<Schema>, config);
+    }
     await lock.query('select tiyu_ensure_change_triggers()');
   } finally {
     await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
@@ -236,11 +241,11 @@ export async function migrateDb(handle: DbHandle): Promise<void> {
 /** The driver client under a drizzle database (drizzle keeps it as `$client`); none under a transaction's handle. */
 export function driverOf(db: unknown): PGlite | pg.Pool | undefined {
   const client: unknown = typeof db === 'object' && db !== null ? Reflect.get(db, '$client') : undefined;
-  return client instanceof PGlite || client instanceof pg.Pool ? client : undefined;
+  return client instanceof PGlite || isPgPool(client) ? client : undefined;
 }
 
 /**
  * Whether `db` is a PostgreSQL server's pool (PGlite, and a transaction's handle, are not): the database then works in
  * its own process, so statements can run beside our JavaScript and beside each other.
  */
-export const onServer = (db: unknown): boolean => driverOf(db) instanceof pg.Pool;
+export const onServer = (db: unknown): boolean => isPgPool(driverOf(db));

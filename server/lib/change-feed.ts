@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
+import type pg from 'pg';
 import { driverOf, type Db } from '../db/client';
+import { isPgPool, loadPg } from '../db/pg-driver';
 
 /** The channel every table's `tiyu_changed` trigger notifies with its table name (migration 0035_changes). */
 export const CHANGES_CHANNEL = 'tiyu_changes';
@@ -44,7 +45,7 @@ export class ChangeFeed {
     const feed = new ChangeFeed();
     const driver = driverOf(db);
     if (driver instanceof PGlite) await feed.#openPglite(driver);
-    else if (driver instanceof pg.Pool) await feed.#openPostgres(driver.options);
+    else if (isPgPool(driver)) await feed.#openPostgres(driver.options);
     return feed;
   }
 
@@ -158,7 +159,8 @@ export class ChangeFeed {
   /** One listening connection; `onLost` runs once if it is lost after it was listening. */
   async #listenPostgres(options: pg.PoolConfig, onLost: () => void): Promise<void> {
     // Its own connection, outside the pool: LISTEN belongs to a session, and the pool's stay free for queries.
-    const client = new pg.Client({ ...options, application_name: 'tiyu change feed' });
+    const { Client } = await loadPg();
+    const client = new Client({ ...options, application_name: 'tiyu change feed' });
     let listening = false;
     let lost = false;
     const lose = () => {

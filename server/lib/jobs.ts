@@ -3,11 +3,12 @@ import type { i18n, TFunction } from 'i18next';
 import { PGlite } from '@electric-sql/pglite';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Db as BossDb, PgBoss } from 'pg-boss';
 import type { JobKind } from '@/domain/jobs';
 import type { Locale } from '@/domain/constants';
 import { driverOf, type Db, type Tx } from '../db/client';
+import { isPgPool, loadPg } from '../db/pg-driver';
 import { jobs } from '../db/schema/jobs';
 import { users } from '../db/schema/auth';
 import { withExportStamp } from './spreadsheet/export-stamp';
@@ -126,7 +127,7 @@ const loadBoss = (): Promise<BossModule> => (bossModule ??= import('pg-boss'));
 function bossDb(boss: BossModule, db: Db): BossDb {
   const driver = driverOf(db);
   if (driver instanceof PGlite) return boss.fromPglite(driver);
-  if (driver instanceof pg.Pool) {
+  if (isPgPool(driver)) {
     const pool = driver;
     return { executeSql: (text, values) => pool.query(text, values), listen: listenOn(pool.options) };
   }
@@ -159,7 +160,8 @@ function listenOn(options: pg.PoolConfig): NonNullable<BossDb['listen']> {
       timer.unref();
     };
     const connect = async () => {
-      const next = new pg.Client({ ...options, application_name: 'tiyu job queue', keepAlive: true });
+      const { Client } = await loadPg();
+      const next = new Client({ ...options, application_name: 'tiyu job queue', keepAlive: true });
       const lose = () => {
         if (client !== next) return;
         client = null;

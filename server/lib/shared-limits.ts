@@ -1,8 +1,9 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { Lock, Locker, RequestRelease } from '@tus/server';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
+import type pg from 'pg';
 import { driverOf, type Db } from '../db/client';
+import { isPgPool, loadPg } from '../db/pg-driver';
 
 /**
  * Limits and locks every server instance on one database shares (docs/deploy.md, "Several instances"): N instances
@@ -76,10 +77,11 @@ const RETRY_MS = 50;
 export async function createUploadLocker(db: Db): Promise<{ locker: Locker; close(): Promise<void> }> {
   const { ERRORS, MemoryLocker } = await loadTus();
   const driver = driverOf(db);
-  if (!(driver instanceof pg.Pool)) return { locker: new MemoryLocker(), close: async () => {} };
+  if (!isPgPool(driver)) return { locker: new MemoryLocker(), close: async () => {} };
   const options = driver.options as pg.PoolConfig;
   // Apart from the query pool: a long upload holds its lock's connection and must not starve the requests.
-  const pool = new pg.Pool({ ...options, max: 50, idleTimeoutMillis: 10_000 });
+  const { Pool } = await loadPg();
+  const pool = new Pool({ ...options, max: 50, idleTimeoutMillis: 10_000 });
   pool.on('error', () => {});
   const local = new Map<string, RequestRelease>();
 

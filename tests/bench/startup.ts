@@ -9,7 +9,7 @@
  * the RSS after `--rest` seconds at rest. The full start's own stage lines ("[ 1.2 s] …") are printed for its median run, so the rest
  * of the time is where it went. Asserts nothing; CI does not run it.
  *
- *   npm run bench -- startup [--runs 3] [--rest 5] [--dir <a PGlite data directory>] [--port 8213] [--source]
+ *   npm run bench -- startup [--runs 3] [--rest 5] [--dir <a PGlite data directory>] [--port 8213 or BENCH_PORT] [--source]
  *
  * Without --dir, the demo (TIYU_SIMULATE_DAYS=0) is seeded once into data/bench/startup-demo (a few minutes) and reused.
  */
@@ -27,7 +27,8 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '3' },
     rest: { type: 'string', default: '5' },
     dir: { type: 'string' },
-    port: { type: 'string', default: '8213' },
+    // BENCH_PORT as the other benches take it (several benches may run at once on one machine).
+    port: { type: 'string', default: process.env.BENCH_PORT ?? '8213' },
     source: { type: 'boolean', default: false },
   },
 });

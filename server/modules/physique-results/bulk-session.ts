@@ -1,8 +1,7 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
-import pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
+import type pg from 'pg';
 import { driverOf, type Db } from '../../db/client';
 
 /**
@@ -37,6 +36,8 @@ function pgSession(client: pg.PoolClient): BulkSession {
       return (await client.query(text, params)).rows as T[];
     },
     async copyIn(table, columns, chunks) {
+      // Loaded by the first COPY on PostgreSQL, not at start (server/db/pg-driver.ts).
+      const { from: copyFrom } = await import('pg-copy-streams');
       await pipeline(Readable.from(chunks), client.query(copyFrom(copySql(table, columns, 'stdin'))));
     },
   };

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Db, DbOrTx } from '../../db/client';
+import { isPgPool, loadPg } from '../../db/pg-driver';
 
 /**
  * Who holds an import or sync (docs/decisions/010-plan-jobs-and-bin.md). A `plan_jobs` row marked
@@ -34,7 +35,7 @@ const lockClients = new WeakMap<pg.Pool, Promise<pg.Client>>();
 /** The pool behind a node-postgres drizzle database, or null on PGlite. */
 function poolOf(db: Db): pg.Pool | null {
   const client = (db as unknown as { $client?: unknown }).$client;
-  return client instanceof pg.Pool ? client : null;
+  return isPgPool(client) ? client : null;
 }
 
 /**
@@ -47,7 +48,8 @@ export async function ensureHolderLock(db: Db): Promise<void> {
   let pending = lockClients.get(pool);
   if (!pending) {
     pending = (async () => {
-      const client = new pg.Client(pool.options);
+      const { Client } = await loadPg();
+      const client = new Client(pool.options);
       // A lost lock connection must not crash the process; the next job reconnects.
       const forget = () => {
         if (lockClients.get(pool) === pending) lockClients.delete(pool);

@@ -251,9 +251,16 @@ export function compileStandard(data: StandardData): PhysiqueStandard {
   });
 }
 
-/** Registry of standard revisions; a test plan names its version (docs/product-rules.md#physique-scoring). */
+let compiled2014: PhysiqueStandard | undefined;
+/**
+ * Registry of standard revisions; a test plan names its version (docs/product-rules.md#physique-scoring). A revision
+ * is compiled by its first read, not at module load: every server start loads this module, and compiling 2014 is one
+ * of the larger pieces of the app's module-level work (docs/decisions/065-built-server.md).
+ */
 export const STANDARDS = {
-  '2014': compileStandard(data2014),
+  get '2014'(): PhysiqueStandard {
+    return (compiled2014 ??= compileStandard(data2014));
+  },
 } as const satisfies Record<string, PhysiqueStandard>;
 export type StandardVersion = keyof typeof STANDARDS;
 export const STANDARD_VERSIONS = Object.keys(STANDARDS) as StandardVersion[];
@@ -273,13 +280,13 @@ export function isGender(value: unknown): value is Gender {
   return value === 'male' || value === 'female';
 }
 
-const DEFAULT_STANDARD: PhysiqueStandard = STANDARDS[DEFAULT_STANDARD_VERSION];
+let defaultStandard: PhysiqueStandard | undefined;
 
 /** The compiled standard of a revision (default 2014). */
 export function getStandard(version: StandardVersion = DEFAULT_STANDARD_VERSION): PhysiqueStandard {
   // Versions are numeric strings, which objects keep as array indices: a keyed read per score is slow, so the default
   // version (nearly every call) skips it.
-  if (version === DEFAULT_STANDARD_VERSION) return DEFAULT_STANDARD;
+  if (version === DEFAULT_STANDARD_VERSION) return (defaultStandard ??= STANDARDS[DEFAULT_STANDARD_VERSION]);
   const standard: PhysiqueStandard | undefined = STANDARDS[version];
   if (!standard) throw new RangeError(`unknown physique standard version ${String(version)}`);
   return standard;
