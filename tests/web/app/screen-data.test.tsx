@@ -1,12 +1,13 @@
 import { screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MenuNode } from '@/domain/auth/types';
-import type { Indicators, SchoolView } from '@/domain/data-center/types';
+import type { SchoolView } from '@/domain/data-center/types';
 import type { ScreenModule } from '@/app/routes/lazy-screen';
 import { filtersAtom } from '@/features/data-center/atoms';
 import { getToasts } from '@/lib/toast';
 import { saveToken, saveUInfo, store } from '@/lib/store';
 import { fakeApi, k12UInfo, renderApp, resetApp } from './fake-api';
+import { indicators } from '../features/data-center/indicators';
 
 // The school view's chunk arrives when a test says so: its data call must not wait for it.
 const chunk = vi.hoisted(() => ({ release: (): void => undefined }));
@@ -25,22 +26,6 @@ const SCHOOL_VIEW = 'GET /api/busi/web/k12/dataCenter/school';
 const FILTERS = 'GET /api/busi/web/k12/dataCenter/filters';
 // A university's school view: the same screen and preload, its own route (so its own chunk load, still held).
 const GX_SCHOOL_VIEW = 'GET /api/busi/web/gx/dataCenter/school';
-
-function indicators(): Indicators {
-  return {
-    students: 200,
-    tested: 180,
-    assessed: 170,
-    participationRate: 0.9,
-    levels: { excellent: 30, good: 60, pass: 60, fail: 20 },
-    levelRates: { excellent: 0.1765, good: 0.3529, pass: 0.3529, fail: 0.1176 },
-    excellentRate: 0.1765,
-    goodRate: 0.5294,
-    passRate: 0.8824,
-    meanTotal: 78.4,
-    bmi: { normal: 120, lowWeight: 10, overweight: 30, obese: 20 },
-  };
-}
 
 const view: SchoolView = {
   scope: { orgId: 'o1', orgName: '第一中学', schools: 1 },

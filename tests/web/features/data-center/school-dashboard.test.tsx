@@ -3,13 +3,14 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { beforeAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EChartsReactProps } from 'echarts-for-react/esm/types';
-import type { DataCenterOptions, Indicators, SchoolView } from '@/domain/data-center/types';
+import type { DataCenterOptions, SchoolView } from '@/domain/data-center/types';
 import { AppProvider } from '@/app/provider';
 import { filtersAtom } from '@/features/data-center/atoms';
 import { SchoolDashboard } from '@/features/data-center/components/school-dashboard';
 import { store } from '@/lib/store';
 import { fakeApi, resetApp } from '../../app/fake-api';
 import { loadEveryChartPart } from '../../../support/chart-parts';
+import { indicators } from './indicators';
 
 // The charts' ECharts parts registered before, so a chart hands its option on in the render the test reads.
 beforeAll(loadEveryChartPart);
@@ -24,23 +25,6 @@ vi.mock('echarts-for-react/esm/core', () => ({
 }));
 
 const API = '/api/busi/web/k12/dataCenter';
-
-function indicators(over: Partial<Indicators> = {}): Indicators {
-  return {
-    students: 200,
-    tested: 180,
-    assessed: 170,
-    participationRate: 0.9,
-    levels: { excellent: 30, good: 60, pass: 60, fail: 20 },
-    levelRates: { excellent: 0.1765, good: 0.3529, pass: 0.3529, fail: 0.1176 },
-    excellentRate: 0.1765,
-    goodRate: 0.5294,
-    passRate: 0.8824,
-    meanTotal: 78.4,
-    bmi: { normal: 120, lowWeight: 10, overweight: 30, obese: 20 },
-    ...over,
-  };
-}
 
 function schoolView(gender?: 'male' | 'female'): SchoolView {
   const items = { run50m: { n: 170, meanScore: 75.5, excellentRate: 0.2, failRate: 0.1 }, sitAndReach: { n: 170, meanScore: 71.2, excellentRate: 0.1, failRate: 0.2 } };
