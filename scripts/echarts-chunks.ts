@@ -9,6 +9,7 @@
  * the core. The groups do not pull in their modules' dependencies (tslib, which other packages use too, stays where it is).
  */
 import type { Plugin, Rolldown } from 'vite';
+import { reach } from './module-graph.js';
 
 const WRAPPER = /[\\/]src[\\/]lib[\\/]echarts\.ts$/;
 const ECHARTS = /[\\/]node_modules[\\/](echarts|zrender)[\\/]/;
@@ -24,17 +25,9 @@ export function echartsChunks(): { plugin: Plugin; groups: Rolldown.CodeSplittin
       shared.clear();
       const wrapper = [...this.getModuleIds()].find((id) => WRAPPER.test(id));
       if (!wrapper) return;
-      const walk = (from: string[], stop: Set<string>) => {
-        const seen = new Set<string>();
-        const todo = [...from];
-        while (todo.length) {
-          const id = todo.pop()!;
-          if (seen.has(id) || stop.has(id) || !ECHARTS.test(id)) continue;
-          seen.add(id);
-          todo.push(...(this.getModuleInfo(id)?.importedIds ?? []));
-        }
-        return seen;
-      };
+      // ECharts' and ZRender's own modules only: tslib and the like stay where the bundler puts them.
+      const within = (ids: readonly string[]) => ids.filter((id) => ECHARTS.test(id));
+      const walk = (from: readonly string[], stop: ReadonlySet<string>) => reach(within(from), (id) => within(this.getModuleInfo(id)?.importedIds ?? []), stop);
       for (const id of walk(this.getModuleInfo(wrapper)?.importedIds ?? [], new Set())) core.add(id);
       const seenBy = new Map<string, number>();
       for (const part of this.getModuleInfo(wrapper)?.dynamicallyImportedIds ?? []) {

@@ -19,6 +19,7 @@
  * other way round.
  */
 import type { Plugin, Rolldown } from 'vite';
+import { reach } from './module-graph.js';
 
 /** The routes known at start (the login screen, the wall, the parents' report) import the pages from here. */
 const ROUTER = /[\\/]src[\\/]app[\\/]router\.tsx$/;
@@ -73,21 +74,10 @@ export function signedInChunks(): { plugin: Plugin; groups: Rolldown.CodeSplitti
         });
       };
       const allImports = (id: string) => [...staticImports(id), ...(info(id)?.dynamicallyImportedIds ?? [])];
-      const walk = (from: string[], next: (id: string) => string[], stop = new Set<string>()) => {
-        const seen = new Set<string>();
-        const todo = [...from];
-        while (todo.length) {
-          const id = todo.pop()!;
-          if (seen.has(id)) continue;
-          seen.add(id);
-          for (const n of next(id)) if (!stop.has(n)) todo.push(n);
-        }
-        return seen;
-      };
 
-      const login = walk(ids.filter((id) => info(id)?.isEntry), allImports, pages);
-      const others = walk([...pages].filter((p) => p !== signedIn), allImports);
-      for (const id of walk([signedIn], staticImports)) {
+      const login = reach(ids.filter((id) => info(id)?.isEntry), allImports, pages);
+      const others = reach([...pages].filter((p) => p !== signedIn), allImports);
+      for (const id of reach([signedIn], staticImports)) {
         if (!login.has(id) && !barrels.has(id)) (others.has(id) ? shared : shell).add(id);
       }
     },
