@@ -4,20 +4,21 @@ const port = Number(process.env.E2E_PORT ?? 8099);
 
 /**
  * The flow files of the second flows project: data centre, meets, people, physique, platform, notices, dictionaries,
- * two-factor sign-in, user administration and column settings (half the flows' time: 490 s of tests each in a run).
+ * two-factor sign-in, user administration, column settings and the lesson monitor (about half the flows' time).
  */
-const FLOWS_B = /\/(data-center|meet|people-|physique|platform|notices|dictionaries|two-factor|admin-users|column-settings)[^/]*\.spec\.ts$/;
+const FLOWS_B = /\/(data-center|meet|people-|physique|platform|notices|dictionaries|two-factor|admin-users|column-settings|lesson-monitor)[^/]*\.spec\.ts$/;
 
 /**
  * Four projects side by side, each on its own server with its own fresh embedded database and a fixed captcha, so
  * each project's tests see only their server's data (the accessibility sweep's edits, e.g. a renamed class, never reach
  * a flow): the flows split in two by file on `port` and `port + 3`, and the accessibility sweep split in two halves by
- * its rows' tags on `port + 1` and `port + 2` (docs/performance.md, "CI time": per-file times of a full run).
+ * its rows' tags on `port + 1` and `port + 2`, the second half with the field flows' sweep at phone size (its tests are
+ * tagged `@a11y-b` too; docs/performance.md, "CI time": per-file times of a full run).
  */
 const PROJECTS = [
-  { name: 'flows', testIgnore: [/a11y\.spec\.ts$/, FLOWS_B] },
+  { name: 'flows', testIgnore: [/a11y(-phone)?\.spec\.ts$/, FLOWS_B] },
   { name: 'a11y', testMatch: /a11y\.spec\.ts$/, grepInvert: /@a11y-b/ },
-  { name: 'a11y-b', testMatch: /a11y\.spec\.ts$/, grep: /@a11y-b/ },
+  { name: 'a11y-b', testMatch: /a11y(-phone)?\.spec\.ts$/, grep: /@a11y-b/ },
   { name: 'flows-b', testMatch: FLOWS_B },
 ];
 

@@ -96,7 +96,8 @@ async function pageFor(browser: Browser, account: Account): Promise<Page> {
   return page;
 }
 
-test.describe('accessibility of the field flows at 390 × 844 (axe, WCAG 2.1 AA)', () => {
+// In the second half of the accessibility sweep (playwright.config.ts), which ends first.
+test.describe('accessibility of the field flows at 390 × 844 (axe, WCAG 2.1 AA)', { tag: '@a11y-b' }, () => {
   test.afterAll(async () => {
     for (const page of pages.values()) await page.context().close();
     pages.clear();
