@@ -211,16 +211,27 @@ export async function settleDb(handle: DbHandle): Promise<DbHandle> {
 }
 
 /**
+ * Gives every table the change feed's trigger it lacks (migrations 0035_changes, 0064_change_trigger_gaps), so a table
+ * a later migration adds is covered too. One plain query asks whether any table lacks it; only then does the PL/pgSQL
+ * loop run: a start that finds none loads no PL/pgSQL (on a cold PGlite ≈ 0.1–0.2 s of CPU; docs/decisions/065-built-server.md).
+ */
+async function ensureChangeTriggers(query: (text: string) => Promise<{ rows: unknown[] }>): Promise<void> {
+  const { rows } = await query('select exists (select 1 from tiyu_change_trigger_gaps()) as missing');
+  if ((rows[0] as { missing: boolean }).missing) await query('select tiyu_ensure_change_triggers()');
+}
+
+/**
  * Applies the committed migrations of server/db/migrations with the driver's migrator (when the database lacks the
- * newest), then gives every table the change feed's trigger it lacks (migration 0035_changes), so a table a later
- * migration adds is covered too: on every start, so a start killed between the two still ends with every table covered.
+ * newest), then gives every table the change feed's trigger it lacks (ensureChangeTriggers): on every start, so a
+ * start killed between the two still ends with every table covered.
  */
 export async function migrateDb(handle: DbHandle): Promise<void> {
   const config = { migrationsFolder: MIGRATIONS_FOLDER };
   if (handle.kind === 'pglite') {
     // The handle's db was built by drizzle-orm/pglite in openDb.
     if (!(await migrationsCurrent(handle.db))) await migratePglite(handle.db as PgliteDatabase<Schema>, config);
-    await handle.raw.query('select tiyu_ensure_change_triggers()');
+    const raw = handle.raw;
+    await ensureChangeTriggers((text) => raw.query(text));
     return;
   }
   const lock = await handle.raw.connect();
@@ -231,7 +242,7 @@ export async function migrateDb(handle: DbHandle): Promise<void> {
       const { migrate: migrateNodePg } = await import('drizzle-orm/node-postgres/migrator');
       await migrateNodePg(handle.db as NodePgDatabase<Schema>, config);
     }
-    await lock.query('select tiyu_ensure_change_triggers()');
+    await ensureChangeTriggers((text) => lock.query(text));
   } finally {
     await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
     lock.release();

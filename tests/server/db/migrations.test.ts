@@ -48,3 +48,50 @@ describe('migrations', () => {
     }
   });
 });
+
+describe('the change feed’s triggers at start', () => {
+  it('a table that lost its trigger gets it back at the next start; a start that finds none missing runs no per-table loop', async () => {
+    const handle = await emptyDb();
+    try {
+      await migrateDb(handle);
+      const triggers = async (table: string) =>
+        (
+          await handle.db.execute<{ tgname: string; tgenabled: string }>(
+            sql`select tgname, tgenabled from pg_trigger where tgrelid = ${table}::regclass and tgname like 'tiyu_changed%' order by tgname`,
+          )
+        ).rows;
+      // A table with an organisation (rows notify their organisations) and one without (a statement trigger).
+      const byOrg = 'physique_results';
+      const plain = 'platform_settings';
+      const byOrgBefore = await triggers(byOrg);
+      const plainBefore = await triggers(plain);
+      expect(byOrgBefore.map((r) => r.tgname)).toEqual(['tiyu_changed', 'tiyu_changed_del', 'tiyu_changed_ins', 'tiyu_changed_upd']);
+      expect(plainBefore).toEqual([{ tgname: 'tiyu_changed', tgenabled: 'A' }]);
+
+      // Covered: the start asks once and calls nothing else (PGlite: the statements it sends are seen here).
+      const sent: string[] = [];
+      if (handle.kind === 'pglite') {
+        const raw = handle.raw;
+        const query = raw.query.bind(raw);
+        raw.query = ((text: string, ...rest: unknown[]) => {
+          sent.push(text);
+          return (query as (...a: unknown[]) => ReturnType<typeof raw.query>)(text, ...rest);
+        }) as typeof raw.query;
+        await migrateDb(handle);
+        raw.query = query;
+        expect(sent.filter((s) => s.includes('tiyu_'))).toEqual(['select exists (select 1 from tiyu_change_trigger_gaps()) as missing']);
+      }
+
+      await handle.db.execute(sql.raw(`drop trigger tiyu_changed_ins on ${byOrg}`));
+      await handle.db.execute(sql.raw(`drop trigger tiyu_changed_upd on ${byOrg}`));
+      await handle.db.execute(sql.raw(`drop trigger tiyu_changed on ${plain}`));
+      expect((await handle.db.execute(sql`select table_name from tiyu_change_trigger_gaps() order by 1`)).rows).toEqual([{ table_name: byOrg }, { table_name: plain }]);
+      await migrateDb(handle);
+      expect(await triggers(byOrg)).toEqual(byOrgBefore);
+      expect(await triggers(plain)).toEqual(plainBefore);
+      expect((await handle.db.execute(sql`select table_name from tiyu_change_trigger_gaps()`)).rows).toEqual([]);
+    } finally {
+      await handle.close();
+    }
+  });
+});
