@@ -27,7 +27,15 @@ export const schoolViewData: ScreenData = ({ prefetch, charts, search }) => {
   charts(SCHOOL_VIEW_CHARTS);
 };
 
-/** The bureau's overview (a district's first page): the schools side by side, one call. */
-export const districtOverviewData: ScreenData = ({ prefetch, search }) => {
+/**
+ * The ECharts parts the bureau's overview draws, but the data zoom of its schools' comparison, which only a district of
+ * more than `UNITS_IN_VIEW` schools draws (it loads as that chart draws). Checked by
+ * tests/web/features/data-center/district-overview.test.tsx against the options drawn.
+ */
+export const DISTRICT_OVERVIEW_CHARTS: readonly ChartPart[] = ['grid', 'tooltip', 'legend', 'bar', 'line'];
+
+/** The bureau's overview (a district's first page): the schools side by side, one call, and its charts' parts. */
+export const districtOverviewData: ScreenData = ({ prefetch, charts, search }) => {
   prefetch(districtOverviewQuery(viewFilters(search, store.get(filtersAtom), DISTRICT_FILTERS)));
+  charts(DISTRICT_OVERVIEW_CHARTS);
 };
