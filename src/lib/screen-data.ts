@@ -1,5 +1,6 @@
 import type { FetchQueryOptions, QueryKey } from '@tanstack/react-query';
 import type { Params } from 'react-router-dom';
+import type { ChartPart } from './chart-parts';
 
 /** What a screen's data preload gets (src/app/routes/catalog-routes.tsx runs it as the navigation to the screen starts). */
 export interface ScreenDataContext {
@@ -9,6 +10,12 @@ export interface ScreenDataContext {
    * quiet: the screen's query tries again as it mounts and shows it.
    */
   prefetch<TData, TKey extends QueryKey>(options: FetchQueryOptions<TData, Error, TData, TKey>): void;
+  /**
+   * Starts loading the ECharts parts the screen's charts draw (`ChartPart`s, as `chartParts` reads them off an option),
+   * beside its calls: a chart loads its parts only once its option exists, that is after the data (one more round).
+   * A failure stays quiet: the chart loads the parts again as it draws.
+   */
+  charts(parts: readonly ChartPart[]): void;
   /** The route's parameters (`:id` …). */
   params: Readonly<Params>;
   /** The URL's query string (a dashboard's filters). */

@@ -15,6 +15,8 @@
  * Run: npx tsx tests/bench/bundle-size.ts. Prints numbers only; nothing is asserted.
  * BENCH_DATA=<pglite dir> copies that database (e.g. a seeded demo database) instead of seeding a fresh demo (~1-2 min).
  * BENCH_PORT=<port> (default 8273). BENCH_FILES=1 lists each route's 25 largest downloads, BENCH_FILES=all all of them.
+ * BENCH_TRACE=1 prints each first-load round's timeline from the click: the view's call, the ECharts chunks (requested,
+ * answered), each chart's first frame (its canvas) and its drawing done (`data-finished`), and the main thread's long tasks.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -43,6 +45,50 @@ const ROUTES: { name: string; account?: string; path: string; ready: string }[] 
 const FIRST_LOAD = { path: '/k12/dataCenter/school', view: '/k12/dataCenter/school', account: 'school01', rounds: 4, target: 2 };
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
+
+/**
+ * BENCH_TRACE: the page records, on its own clock, the click on "sign in", each chart's first canvas and its
+ * `data-finished` turning true, and long tasks; resource timing gives the requests. Read after the round.
+ */
+function traceInPage() {
+  const w = window as unknown as { __trace: { click: number; canvas: number[]; finished: number[]; long: [number, number][] } };
+  const trace: (typeof w)['__trace'] = (w.__trace = { click: 0, canvas: [], finished: [], long: [] });
+  document.addEventListener('click', (e) => void ((e.target as Element).closest?.('[data-testid=login-submit]') && (trace.click = performance.now())), true);
+  const seen = new WeakSet<Element>();
+  const done = new WeakSet<Element>();
+  const check = () => {
+    document.querySelectorAll('[data-slot=dc-chart]').forEach((el) => {
+      if (!seen.has(el) && el.querySelector('canvas')) {
+        seen.add(el);
+        trace.canvas.push(performance.now());
+      }
+      if (!done.has(el) && el.getAttribute('data-finished') === 'true') {
+        done.add(el);
+        trace.finished.push(performance.now());
+      }
+    });
+  };
+  new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-finished'] });
+  new PerformanceObserver((list) => list.getEntries().forEach((e) => trace.long.push([e.startTime, e.duration]))).observe({ type: 'longtask', buffered: true });
+}
+
+async function printTrace(page: Page) {
+  const t = await page.evaluate(() => {
+    const w = window as unknown as { __trace: { click: number; canvas: number[]; finished: number[]; long: [number, number][] } };
+    const res = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+    return { ...w.__trace, res: res.map((r) => ({ name: r.name, start: r.startTime, end: r.responseEnd })) };
+  });
+  const at = (ms: number) => ((ms - t.click) / 1000).toFixed(2);
+  const after = t.res.filter((r) => r.start >= t.click);
+  const view = after.find((r) => r.name.includes(`/api/busi/web${FIRST_LOAD.view}`));
+  if (view) console.log(`    view call ${at(view.start)}–${at(view.end)} s`);
+  const js = after.filter((r) => /\/assets\/.*\.js/.test(r.name));
+  const ec = js.filter((r) => echartsChunks.has(new URL(r.name).pathname.replace(/^.*?\/(assets\/)/, '$1')));
+  if (ec.length) console.log(`    ECharts chunks: ${ec.length}, requested ${at(Math.min(...ec.map((r) => r.start)))}–${at(Math.max(...ec.map((r) => r.start)))} s, answered by ${at(Math.max(...ec.map((r) => r.end)))} s`);
+  console.log(`    last script answered ${at(Math.max(...js.map((r) => r.end)))} s; charts' first canvas ${t.canvas.map(at).join(' ')} s; finished ${t.finished.map(at).join(' ')} s`);
+  const long = t.long.filter(([s]) => s >= t.click);
+  console.log(`    long tasks: ${long.map(([s, d]) => `${at(s)}+${(d / 1000).toFixed(2)}`).join(' ')} (${(long.reduce((a, [, d]) => a + d, 0) / 1000).toFixed(2)} s)`);
+}
 
 interface Transfer {
   url: string;
@@ -155,6 +201,8 @@ async function firstLoad(browser: Awaited<ReturnType<typeof chromium.launch>>): 
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
   try {
     const page = await context.newPage();
+    // tsx keeps function names through a `__name` helper the page does not have.
+    if (process.env.BENCH_TRACE) await page.addInitScript({ content: `var __name = (f) => f; (${traceInPage.toString()})();` });
     await page.goto(`${BASE}?rt=${encodeURIComponent(FIRST_LOAD.path)}`);
     await page.getByTestId('login-captcha').waitFor();
     await page.getByTestId('login-username').fill(FIRST_LOAD.account);
@@ -180,6 +228,7 @@ async function firstLoad(browser: Awaited<ReturnType<typeof chromium.launch>>): 
     }, undefined, { timeout: 120_000, polling: 'raf' });
     const pageMs = performance.now() - t0;
     const charts = await page.locator('[data-slot=dc-chart]').count();
+    if (process.env.BENCH_TRACE) await printTrace(page);
 
     const f0 = performance.now();
     const key = `floor${Date.now()}`;

@@ -1,6 +1,7 @@
 import type { LoaderFunction, RouteObject } from 'react-router-dom';
 import { BASE_PATH } from '@/domain/constants';
 import { routeEntries, screenIdOf, type CatalogEntry, type CatalogFamily, type ScreenId } from '@/domain/menus/catalog';
+import { loadParts } from '@/lib/chart-parts';
 import { queryClient, showFailure } from '@/lib/query-client';
 import type { ScreenData } from '@/lib/screen-data';
 import { store, uinfoAtom } from '@/lib/store';
@@ -38,6 +39,7 @@ function screenDataLoader(data: ScreenData): LoaderFunction {
           void queryClient.fetchQuery({ ...options, meta: { ...options.meta, silent: true } }).catch((error: unknown) => {
             if (queryClient.getQueryCache().find({ queryKey: options.queryKey, exact: true })?.getObserversCount()) showFailure(error);
           }),
+        charts: (parts) => void loadParts(parts)?.catch(() => undefined),
         params,
         search: url.searchParams,
       });

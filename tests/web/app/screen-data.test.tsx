@@ -4,6 +4,7 @@ import type { MenuNode } from '@/domain/auth/types';
 import type { SchoolView } from '@/domain/data-center/types';
 import type { ScreenModule } from '@/app/routes/lazy-screen';
 import { filtersAtom } from '@/features/data-center/atoms';
+import { SCHOOL_VIEW_CHARTS } from '@/features/data-center/screen-data';
 import { getToasts } from '@/lib/toast';
 import { saveToken, saveUInfo, store } from '@/lib/store';
 import { fakeApi, k12UInfo, renderApp, resetApp } from './fake-api';
@@ -21,6 +22,18 @@ vi.mock('@/app/routes/screens', async (importOriginal) => {
 });
 // ECharts needs a real canvas.
 vi.mock('echarts-for-react/esm/core', () => ({ default: () => <div data-testid="echarts" /> }));
+// The ECharts parts the school view draws, each recorded as it is requested (src/lib/chart-parts.ts imports them).
+const { parts, record } = vi.hoisted(() => {
+  const parts: string[] = [];
+  return { parts, record: (part: string) => (parts.push(part), {}) };
+});
+vi.mock('echarts/lib/chart/bar', () => record('bar'));
+vi.mock('echarts/lib/chart/line', () => record('line'));
+vi.mock('echarts/lib/chart/pie', () => record('pie'));
+vi.mock('echarts/lib/component/grid', () => record('grid'));
+vi.mock('echarts/lib/component/tooltip', () => record('tooltip'));
+vi.mock('echarts/lib/component/legend', () => record('legend'));
+vi.mock('echarts/lib/component/title', () => record('title'));
 
 const SCHOOL_VIEW = 'GET /api/busi/web/k12/dataCenter/school';
 const FILTERS = 'GET /api/busi/web/k12/dataCenter/filters';
@@ -67,6 +80,9 @@ describe("a screen's data preload (docs/decisions/012-lean-first-screen.md)", ()
     expect(api.find(FILTERS)).toHaveLength(1);
     // The screen is still loading: the call did not wait for it.
     expect(await screen.findByTestId('screen-loading')).toBeInTheDocument();
+    expect(screen.queryByTestId('dc-school')).toBeNull();
+    // Nor did the ECharts parts its charts draw: they load beside the calls, not once the charts have their options.
+    await waitFor(() => expect([...parts].sort()).toEqual([...SCHOOL_VIEW_CHARTS].sort()));
     expect(screen.queryByTestId('dc-school')).toBeNull();
 
     chunk.release();

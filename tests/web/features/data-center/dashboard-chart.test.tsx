@@ -41,12 +41,26 @@ describe('DashboardChart', () => {
     expect(screen.getByTestId('c')).toHaveAttribute('data-finished', 'false');
   });
 
-  it('grows in in 0.4 s, not ECharts\' default 1 s, unless told otherwise (the wall keeps the default)', () => {
+  it('draws the figures it opens with at once, grows new ones in 0.4 s, not ECharts\' default 1 s (the wall keeps the default)', () => {
     const { rerender } = render(<DashboardChart option={bars()} aria-label="成绩" />);
-    expect(drawnOptions.at(-1)).toMatchObject({ animationDuration: 400 });
-    rerender(<DashboardChart option={{ ...bars(), animationDuration: 0 }} aria-label="成绩" />);
     expect(drawnOptions.at(-1)).toMatchObject({ animationDuration: 0 });
+    // The same figures again (a refetch): still the ones it opened with.
+    rerender(<DashboardChart option={bars()} aria-label="成绩" />);
+    expect(drawnOptions.at(-1)).toMatchObject({ animationDuration: 0 });
+    const other = { ...bars(), series: [{ type: 'bar', data: [60, 61] }] };
+    rerender(<DashboardChart option={other} aria-label="成绩" />);
+    expect(drawnOptions.at(-1)).toMatchObject({ animationDuration: 400 });
+    // Back to the first figures: they are new to the chart now, so they grow.
+    rerender(<DashboardChart option={bars()} aria-label="成绩" />);
+    expect(drawnOptions.at(-1)).toMatchObject({ animationDuration: 400 });
+    rerender(<DashboardChart option={{ ...bars(), animationDuration: 100 }} aria-label="成绩" />);
+    expect(drawnOptions.at(-1)).toMatchObject({ animationDuration: 100 });
     rerender(<DashboardChart option={bars()} entryMs={null} aria-label="成绩" />);
+    expect(drawnOptions.at(-1)).not.toHaveProperty('animationDuration');
+  });
+
+  it('on a wall (entryMs null) grows the figures it opens with as ECharts does by default', () => {
+    render(<DashboardChart option={bars()} entryMs={null} aria-label="成绩" />);
     expect(drawnOptions.at(-1)).not.toHaveProperty('animationDuration');
   });
 });

@@ -9,6 +9,8 @@ import type { DistrictOverview, DistrictSchoolRow } from '@/domain/data-center/d
 import { AppProvider } from '@/app/provider';
 import { filtersAtom } from '@/features/data-center/atoms';
 import { DistrictOverviewScreen } from '@/features/data-center/components/district-overview';
+import { DISTRICT_OVERVIEW_CHARTS } from '@/features/data-center/screen-data';
+import { chartParts } from '@/lib/echarts';
 import { store, uinfoAtom } from '@/lib/store';
 import { fakeApi, k12UInfo, resetApp } from '../../app/fake-api';
 import { loadEveryChartPart } from '../../../support/chart-parts';
@@ -136,6 +138,11 @@ describe('district overview', () => {
     for (const id of ['district-chart-levels', 'district-chart-trend', 'district-chart-weakest', 'district-items-by-school', 'district-chart-participation']) {
       expect(screen.getByTestId(id)).toBeInTheDocument();
     }
+    // The screen's data preload starts loading the ECharts parts these charts draw (docs/decisions/012-lean-first-screen.md),
+    // but the schools' data zoom, drawn only for more schools than fit.
+    const drawn = new Set(charts.flatMap((c) => chartParts(c.option)));
+    drawn.delete('dataZoom');
+    expect([...drawn].sort()).toEqual([...DISTRICT_OVERVIEW_CHARTS].sort());
 
     // A school's bar in the comparison.
     act(() => chartWithId('o2').onEvents!.click!({ data: { id: 'o2' } }, undefined as never));

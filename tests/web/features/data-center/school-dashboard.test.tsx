@@ -7,6 +7,8 @@ import type { DataCenterOptions, SchoolView } from '@/domain/data-center/types';
 import { AppProvider } from '@/app/provider';
 import { filtersAtom } from '@/features/data-center/atoms';
 import { SchoolDashboard } from '@/features/data-center/components/school-dashboard';
+import { SCHOOL_VIEW_CHARTS } from '@/features/data-center/screen-data';
+import { chartParts } from '@/lib/echarts';
 import { store } from '@/lib/store';
 import { fakeApi, resetApp } from '../../app/fake-api';
 import { loadEveryChartPart } from '../../../support/chart-parts';
@@ -112,6 +114,10 @@ describe('school dashboard', () => {
     expect(calls[0].config.params).toEqual({ schoolYear: '2025' });
     // Every chart of the page was drawn from that one answer.
     expect(charts.length).toBeGreaterThanOrEqual(6);
+    // The screen's data preload starts loading the ECharts parts these charts draw, and no others
+    // (docs/decisions/012-lean-first-screen.md).
+    const drawn = new Set(charts.flatMap((c) => chartParts(c.option)));
+    expect([...drawn].sort()).toEqual([...SCHOOL_VIEW_CHARTS].sort());
   });
 
   it('a filter change updates the URL and every chart with one new request', async () => {
