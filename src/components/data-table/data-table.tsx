@@ -259,7 +259,8 @@ export function DataTable<T extends RowData>({
     // padding: a change to the body's own style restyled every row in it each frame (28 elements restyled instead of 52
     // when one new row enters; decision 014). Rows are deliberately not absolutely positioned (or
     // transformed) to their offsets: in Chromium that made each frame's style recalculation ≈ 30× dearer
-    // (tests/bench/class-table-scroll.ts, fast fling: p50 67 ms against 17 ms). Slot keys (below) took random jumps from 2–3 frames over 50 ms to 0–1.
+    // (tests/bench/class-table-scroll.ts, fast fling: p50 67 ms against 17 ms). The rows themselves are the pool's
+    // (row-pool.ts), drawn by the scroll handler; React renders the body, its spacer and the portals of component cells.
     // Arrow keys, Home and End move between focusable rows, scrolling the next one into view first when needed.
     const onBodyKeyDown = (e: KeyboardEvent<HTMLTableSectionElement>) => {
       const from = (e.target as HTMLElement).closest('[data-slot=data-table-row]');
@@ -357,7 +358,7 @@ export function DataTable<T extends RowData>({
           <div
             ref={scrollRef}
             data-slot="data-table-scroll"
-            // Virtual: focusable from code only, to take focus from a row whose slot scrolls away (see VirtualRow). A
+            // Virtual: focusable from code only, to take focus from a row whose slot scrolls away (row-pool.ts). A
             // phone's sideways-scrolling table is a region in the tab order, so the keys can scroll it too.
             // A desktop table wider than its area (a log's long routes) scrolls sideways: a region in the tab order too
             // (axe scrollable-region-focusable).
