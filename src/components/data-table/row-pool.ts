@@ -23,6 +23,9 @@ export interface PoolConfig<T extends RowData> {
 
 interface PooledCell {
   readonly td: HTMLTableCellElement;
+  /** The column it shows (display index), and its inline style as text (to see when the plan gives it another). */
+  readonly column: number;
+  style: string;
   text: Text | null;
   /** What a cell with a component shows, rendered into the cell by a React portal; undefined for a text cell. */
   node: ReactNode | undefined;
@@ -30,9 +33,17 @@ interface PooledCell {
 
 interface PooledRow {
   readonly tr: HTMLTableRowElement;
-  readonly cells: PooledCell[];
+  cells: PooledCell[];
   /** The row (display index) this element shows, -1 for none. */
   index: number;
+}
+
+const styleText = (style: CSSProperties | undefined) => (style ? JSON.stringify(style) : '');
+
+function newCell({ column, style }: PoolCell): PooledCell {
+  const td = document.createElement('td');
+  if (style) Object.assign(td.style, style);
+  return { td, column, style: styleText(style), text: null, node: undefined };
 }
 
 /** A cell template's answer React would draw as text (or nothing). */
@@ -74,7 +85,6 @@ export class RowPool<T extends RowData> {
     this.config = config;
     if (!prev) return;
     if (
-      prev.cells !== config.cells ||
       prev.columns !== config.columns ||
       prev.cellClasses !== config.cellClasses ||
       prev.rowClass !== config.rowClass ||
@@ -83,6 +93,8 @@ export class RowPool<T extends RowData> {
     ) {
       for (const slot of this.slots) slot.tr.remove();
       this.slots = [];
+    } else if (prev.cells !== config.cells) {
+      this.replan();
     } else if (prev.rows !== config.rows) {
       for (const slot of this.slots) slot.index = -1;
     }
@@ -150,8 +162,8 @@ export class RowPool<T extends RowData> {
     const list: [HTMLTableCellElement, ReactNode, string][] = [];
     this.slots.forEach((slot, s) => {
       if (slot.index < 0) return;
-      slot.cells.forEach((cell, c) => {
-        if (cell.node !== undefined) list.push([cell.td, cell.node, `${s}:${c}`]);
+      slot.cells.forEach((cell) => {
+        if (cell.node !== undefined) list.push([cell.td, cell.node, `${s}:${cell.column}`]);
       });
     });
     return list;
@@ -166,14 +178,44 @@ export class RowPool<T extends RowData> {
       tr.className = config.rowClass;
       tr.style.height = `${config.height}px`;
       if (config.focusable) tr.tabIndex = 0;
-      const cells = config.cells.map(({ style }): PooledCell => {
-        const td = document.createElement('td');
-        if (style) Object.assign(td.style, style);
-        tr.append(td);
-        return { td, text: null, node: undefined };
+      const cells = config.cells.map((plan): PooledCell => {
+        const cell = newCell(plan);
+        tr.append(cell.td);
+        return cell;
       });
       return { tr, cells, index: -1 };
     });
+  }
+
+  /**
+   * The columns in horizontal view changed (a sideways scroll): each row keeps the cells of the columns still drawn,
+   * gains the new ones and drops the rest, in the plan's order, and is filled again (unchanged text is not written).
+   */
+  private replan(): void {
+    const plan = this.config!.cells;
+    for (const slot of this.slots) {
+      const old = new Map(slot.cells.map((cell) => [cell.column, cell]));
+      const cells = plan.map((want): PooledCell => {
+        const cell = old.get(want.column);
+        if (!cell) return newCell(want);
+        old.delete(want.column);
+        const style = styleText(want.style);
+        if (cell.style !== style) {
+          cell.td.removeAttribute('style');
+          if (want.style) Object.assign(cell.td.style, want.style);
+          cell.style = style;
+        }
+        return cell;
+      });
+      for (const gone of old.values()) gone.td.remove();
+      let at: ChildNode | null = slot.tr.firstChild;
+      for (const cell of cells) {
+        if (at === cell.td) at = at.nextSibling;
+        else slot.tr.insertBefore(cell.td, at);
+      }
+      slot.cells = cells;
+      slot.index = -1;
+    }
   }
 
   /** A slot stops showing its row: if it had focus, Enter would open another record, so focus goes to the scroll area. */

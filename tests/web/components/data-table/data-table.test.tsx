@@ -215,6 +215,24 @@ describe('DataTable virtual mode', () => {
     expect(row.cells[0].style.gridColumnStart).not.toBe('');
   });
 
+  it('keeps the cells of the columns still in view when the table scrolls sideways, and draws the new ones in order', () => {
+    const wide = col.columns(
+      Array.from({ length: 10 }, (_, i) => col.accessor((r) => `${r.name}-${i}`, { id: `c${i}`, header: `列${i}`, meta: { width: 200 } })),
+    );
+    render(<DataTable columns={wide} data={many} rowKey="id" virtual height={400} rowHeight={40} />);
+    const scroller = screen.getByRole('table').parentElement as HTMLElement;
+    const cellOf = (row: HTMLTableRowElement, column: number) => [...row.cells].find((c) => c.textContent === `学生0-${column}`);
+    const kept = cellOf(bodyRows()[0], 2);
+    expect(kept).toBeDefined();
+    act(() => scrollTo(scroller, 'scrollLeft', 400));
+    const row = bodyRows()[0];
+    expect(cellOf(row, 2)).toBe(kept);
+    const shown = [...row.cells].map((c) => Number(c.textContent?.split('-')[1]));
+    expect(shown).toEqual([...shown].sort((a, b) => a - b));
+    expect(shown.at(-1)).toBeGreaterThan(4);
+    expect(row.cells[0].style.gridColumnStart).toBe(String(shown[0]! + 1));
+  });
+
   it('shows placeholder rows while flung and draws the rows where the scroll stops', async () => {
     render(<DataTable columns={columns} data={many} rowKey="id" virtual height={400} rowHeight={40} />);
     const scroller = screen.getByRole('table').parentElement as HTMLElement;
