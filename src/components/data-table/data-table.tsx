@@ -186,6 +186,9 @@ export function DataTable<T extends RowData>({
   // Keyed by width too: the virtualizer keeps the sizes it estimated until its key function changes, and a header
   // measured wider than its declared width widens its column after the first render.
   const columnKey = useCallback((i: number) => `${i}:${pxWidths?.[i] ?? 0}`, [pxWidths]);
+  // TanStack Virtual hands out fresh functions each render, so the React Compiler skips this component on purpose (it
+  // also reads the pool's component cells in render).
+  // eslint-disable-next-line react-hooks/incompatible-library
   const columnVirtualizer = useVirtualizer({
     horizontal: true,
     count: pxWidths ? pxWidths.length : 0,

@@ -74,6 +74,7 @@ export class RowPool<T extends RowData> {
     this.spacer = spacer;
     this.slots = [];
     this.spacerHeight = -1;
+    this.flinging = false;
   }
 
   /**
