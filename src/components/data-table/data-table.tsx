@@ -176,7 +176,7 @@ export function DataTable<T extends RowData>({
     observeElementOffset: fling.observe,
     isScrollingResetDelay: SETTLE_MS,
     initialRect: { width: 0, height: typeof scrollHeight === 'number' ? scrollHeight : DEFAULT_VIRTUAL_HEIGHT },
-    onChange: () => drawRows.current(true),
+    onChange: (_, sync) => drawRows.current(sync),
   });
 
   // Columns too: when the table is wider than its scroll area, body cells out of horizontal view are not rendered (a
@@ -219,7 +219,7 @@ export function DataTable<T extends RowData>({
       // nothing is restyled and a focused row keeps focus), and the body's background shows placeholder rows.
       const first = fling.firstRowToDraw(inView[0]?.index ?? 0);
       pool.draw(first, slots, fling.flinging && rows.length > 0, placeholderRows(rowHeight));
-      // In a scroll handler the cells drawn by React show in the same frame as the text.
+      // In a scroll handler (sync) the cells drawn by React show in the same frame as the text.
       if (pool.takeComponentChanges()) {
         if (sync) flushSync(renderComponentCells);
         else renderComponentCells();
