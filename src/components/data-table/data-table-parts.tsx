@@ -1,4 +1,4 @@
-import { memo, useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { memo, type KeyboardEvent, type ReactNode } from 'react';
 import { constructCell, flexRender, type CellContext, type Column, type HeaderGroup, type Row, type RowData } from '@tanstack/react-table';
 import { ArrowDown, ArrowUp, ChevronsUpDown } from 'lucide-react';
 import { cn } from '@/lib/cn';
@@ -68,12 +68,6 @@ export function virtualCellClasses<T extends RowData>(columns: readonly Column<D
     const meta = column.columnDef.meta;
     return cn('block whitespace-nowrap px-3', meta?.align && ALIGN[meta.align], pinCellClass(sides[i], false), meta?.className);
   });
-}
-
-/** A virtual body cell's class: the column's, and the one its row gives it (`meta.cellClass`). */
-function cellClassOf<T extends RowData>(column: Column<DataTableFeatures, T>, base: string, row: Row<DataTableFeatures, T>): string {
-  const own = column.columnDef.meta?.cellClass?.(row.original);
-  return own ? `${base} ${own}` : base;
 }
 
 interface HeaderProps<T extends RowData> {
@@ -165,22 +159,6 @@ export function rowKeyHandler<T>(onRowClick: ((row: T) => void) | undefined, row
     : undefined;
 }
 
-interface VirtualRowProps<T extends RowData> {
-  row: Row<DataTableFeatures, T>;
-  /** Position in the displayed (sorted) order. */
-  index: number;
-  height: number;
-  /** The leaf columns (stable while the column definitions stay). */
-  columns: readonly Column<DataTableFeatures, T>[];
-  cellClasses: readonly string[];
-  /** Each column's pinned side (pinned-columns.ts). */
-  sides: readonly PinSide[];
-  /** The columns in horizontal view, [first, last] inclusive; cells outside it are not rendered. */
-  firstColumn: number;
-  lastColumn: number;
-  onRowClick?(row: T): void;
-}
-
 /**
  * A virtual body cell's content, made for one frame and dropped. Not `flexRender(def.cell, cell.getContext())`: that
  * builds a cell object, caches its value on the row for good and mounts the template as a component, so a fast scroll
@@ -221,69 +199,6 @@ class VirtualCellContext<T extends RowData> {
   }
 }
 
-/**
- * One body row of a virtual table, in normal flow after the body's top padding. Memoised on the row object (TanStack
- * Table keeps it while data and sorting stay), so a steady scroll only renders the rows entering the view, and
- * `contain: strict` makes each row its own layout and paint boundary.
- */
-function VirtualRowImpl<T extends RowData>({ row, index, height, columns, cellClasses, sides, firstColumn, lastColumn, onRowClick }: VirtualRowProps<T>) {
-  const ref = useRef<HTMLTableRowElement>(null);
-  const shown = useRef(index);
-  useLayoutEffect(() => {
-    // This slot now shows another record: if it had focus, Enter would open that other record. Focus goes to the
-    // scroll area instead, so the keys keep scrolling the table.
-    if (shown.current !== index && ref.current === document.activeElement) {
-      ref.current?.closest<HTMLElement>('[data-slot=data-table-scroll]')?.focus({ preventScroll: true });
-    }
-    shown.current = index;
-  }, [index]);
-  const cells: ReactNode[] = [];
-  // A pinned column stays drawn when the column window has moved away from it (it is always in view).
-  for (let i = 0; i < firstColumn; i++) {
-    if (!sides[i]) continue;
-    cells.push(
-      <td key={columns[i].id} className={cellClassOf(columns[i], cellClasses[i], row)} style={{ gridColumnStart: i + 1, ...pinStyle(sides[i], i) }}>
-        {renderVirtualCell(columns[i], row)}
-      </td>,
-    );
-  }
-  for (let i = firstColumn; i <= lastColumn; i++) {
-    const column = columns[i];
-    if (!column) break;
-    cells.push(
-      // The first cell in view starts at its own grid track; the skipped ones before it leave their tracks empty.
-      <td key={column.id} className={cellClassOf(column, cellClasses[i], row)} style={i === firstColumn && i > 0 ? { gridColumnStart: i + 1, ...pinStyle(sides[i], i) } : pinStyle(sides[i], i)}>
-        {renderVirtualCell(column, row)}
-      </td>,
-    );
-  }
-  for (let i = lastColumn + 1; i < columns.length; i++) {
-    const column = columns[i];
-    if (!sides[i]) continue;
-    cells.push(
-      <td key={column.id} className={cellClassOf(column, cellClasses[i], row)} style={{ gridColumnStart: i + 1, ...pinStyle(sides[i], i) }}>
-        {renderVirtualCell(column, row)}
-      </td>,
-    );
-  }
-  return (
-    <tr
-      ref={ref}
-      data-slot="data-table-row"
-      aria-rowindex={index + 2}
-      tabIndex={onRowClick ? 0 : undefined}
-      onClick={onRowClick ? () => onRowClick(row.original) : undefined}
-      onKeyDown={rowKeyHandler(onRowClick, row.original)}
-      className={onRowClick ? VIRTUAL_CLICKABLE_ROW_CLASS : VIRTUAL_ROW_CLASS}
-      style={{ height }}
-    >
-      {cells}
-    </tr>
-  );
-}
-
-export const VirtualRow = memo(VirtualRowImpl) as typeof VirtualRowImpl;
-
-// Built once: a virtual row renders every time it shows another record.
-const VIRTUAL_ROW_CLASS = cn('grid w-full grid-cols-(--dt-cols) [contain:strict]', ROW_CLASS);
-const VIRTUAL_CLICKABLE_ROW_CLASS = cn(VIRTUAL_ROW_CLASS, CLICKABLE_ROW_CLASS);
+// Built once: the pool's rows (row-pool.ts) take them.
+export const VIRTUAL_ROW_CLASS = cn('grid w-full grid-cols-(--dt-cols) [contain:strict]', ROW_CLASS);
+export const VIRTUAL_CLICKABLE_ROW_CLASS = cn(VIRTUAL_ROW_CLASS, CLICKABLE_ROW_CLASS);

@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type RefObject, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState, type CSSProperties, type RefObject, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { createPortal, flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { elementScroll, observeElementRect, useVirtualizer, Virtualizer, type VirtualizerOptions } from '@tanstack/react-virtual';
 import { EmptyState } from '@/components/empty-state/empty-state';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
@@ -9,17 +10,19 @@ import { flexRender } from '@tanstack/react-table';
 import { rowHeightAt, type ResolvedListSettings } from '@/domain/list-settings/list-settings';
 import { useDataTable, type DataTableColumns, type RowData, type SortingState } from './data-table-features';
 import { DENSITY_CELL_CLASS, settingsState } from './column-settings-state';
-import { pinCellClass, pinOf, pinStyle, usePinnedOffsets } from './pinned-columns';
+import { pinCellClass, pinOf, pinStyle, usePinnedOffsets, type PinSide } from './pinned-columns';
 import {
   ALIGN,
   CLICKABLE_ROW_CLASS,
   DataTableHeader,
   ROW_CLASS,
   rowKeyHandler,
-  VirtualRow,
+  VIRTUAL_CLICKABLE_ROW_CLASS,
+  VIRTUAL_ROW_CLASS,
   virtualCellClasses,
   virtualGridTemplate,
 } from './data-table-parts';
+import { RowPool, type PoolCell } from './row-pool';
 import { DataTablePagination, type DataTablePaginationState } from './data-table-pagination';
 import { FlingTracker } from './fling';
 import { DataTableCards } from './data-table-cards';
@@ -156,10 +159,14 @@ export function DataTable<T extends RowData>({
   const cellClasses = useMemo(() => (virtual ? virtualCellClasses(leafColumns, sides) : null), [virtual, leafColumns, sides]);
   usePinnedOffsets(tableRef, sides, virtual ? leafColumns : data);
   const [fling] = useState(() => new FlingTracker());
+  const [pool] = useState(() => new RowPool<T>());
+  // Draws the rows in view into the pool (set after each render, called by the row virtualizer on every scroll step).
+  const drawRows = useRef<(sync: boolean) => void>(() => {});
+  // A render of the cells drawn by React (templates answering components), after the pool filled some.
+  const [, renderComponentCells] = useReducer((n: number) => n + 1, 0);
 
-  // TanStack Virtual hands out fresh functions each render, so the React Compiler skips this component on purpose.
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({
+  // The rows' virtualizer re-renders nothing: a scroll step draws the rows straight into the pool (row-pool.ts).
+  const virtualizer = useRowVirtualizer({
     count: virtual ? rows.length : 0,
     getScrollElement: () => scrollRef.current,
     // Fixed row height: nothing is measured per row, which keeps 100k rows cheap.
@@ -169,6 +176,7 @@ export function DataTable<T extends RowData>({
     observeElementOffset: fling.observe,
     isScrollingResetDelay: SETTLE_MS,
     initialRect: { width: 0, height: typeof scrollHeight === 'number' ? scrollHeight : DEFAULT_VIRTUAL_HEIGHT },
+    onChange: (_, sync) => drawRows.current(sync),
   });
 
   // Columns too: when the table is wider than its scroll area, body cells out of horizontal view are not rendered (a
@@ -178,6 +186,9 @@ export function DataTable<T extends RowData>({
   // Keyed by width too: the virtualizer keeps the sizes it estimated until its key function changes, and a header
   // measured wider than its declared width widens its column after the first render.
   const columnKey = useCallback((i: number) => `${i}:${pxWidths?.[i] ?? 0}`, [pxWidths]);
+  // TanStack Virtual hands out fresh functions each render, so the React Compiler skips this component on purpose (it
+  // also reads the pool's component cells in render).
+  // eslint-disable-next-line react-hooks/incompatible-library
   const columnVirtualizer = useVirtualizer({
     horizontal: true,
     count: pxWidths ? pxWidths.length : 0,
@@ -192,6 +203,42 @@ export function DataTable<T extends RowData>({
   const columnItems = columnVirtualizer.getVirtualItems();
   const firstColumn = pxWidths ? (columnItems[0]?.index ?? 0) : 0;
   const lastColumn = pxWidths ? (columnItems.at(-1)?.index ?? columnCount - 1) : columnCount - 1;
+  // The cells of every pooled row: the columns in horizontal view, and pinned ones out of it (always in view).
+  const poolCells = useMemo(() => (cellClasses ? pooledCells(sides, columnCount, firstColumn, lastColumn) : []), [cellClasses, sides, columnCount, firstColumn, lastColumn]);
+  const bodyRef = useRef<HTMLTableSectionElement>(null);
+  const spacerRef = useRef<HTMLTableRowElement>(null);
+  useLayoutEffect(() => {
+    drawRows.current = (sync) => {
+      if (!cellClasses) return;
+      const inView = virtualizer.getVirtualItems();
+      // Always the same number of rows (slots) from the first one wanted: the count in view changes by one with the
+      // scroll position, and a constant count keeps each row on its slot (row-pool.ts).
+      const viewHeight = virtualizer.scrollRect?.height ?? (typeof scrollHeight === 'number' ? scrollHeight : DEFAULT_VIRTUAL_HEIGHT);
+      const slots = Math.max(inView.length, Math.ceil(viewHeight / rowHeight) + 2 * OVERSCAN + 1);
+      // While flung (see FlingTracker) the rows last drawn stay as they are, where they were, now out of view (so
+      // nothing is restyled and a focused row keeps focus), and the body's background shows placeholder rows.
+      const first = fling.firstRowToDraw(inView[0]?.index ?? 0);
+      pool.draw(first, slots, fling.flinging && rows.length > 0, placeholderRows(rowHeight));
+      // In a scroll handler (sync) the cells drawn by React show in the same frame as the text.
+      if (pool.takeComponentChanges()) {
+        if (sync) flushSync(renderComponentCells);
+        else renderComponentCells();
+      }
+    };
+    pool.attach(bodyRef.current, spacerRef.current);
+    if (cellClasses) {
+      pool.configure({
+        rows,
+        columns: leafColumns,
+        cellClasses,
+        cells: poolCells,
+        rowClass: onRowClick ? VIRTUAL_CLICKABLE_ROW_CLASS : VIRTUAL_ROW_CLASS,
+        height: rowHeight,
+        focusable: onRowClick !== undefined,
+      });
+    }
+    drawRows.current(false);
+  });
 
   const scrollStyle: CSSProperties | undefined =
     scrollHeight === undefined ? undefined : virtual ? { height: scrollHeight } : { maxHeight: scrollHeight };
@@ -215,41 +262,19 @@ export function DataTable<T extends RowData>({
     // padding: a change to the body's own style restyled every row in it each frame (28 elements restyled instead of 52
     // when one new row enters; decision 014). Rows are deliberately not absolutely positioned (or
     // transformed) to their offsets: in Chromium that made each frame's style recalculation ≈ 30× dearer
-    // (tests/bench/class-table-scroll.ts, fast fling: p50 67 ms against 17 ms). Slot keys (below) took random jumps from 2–3 frames over 50 ms to 0–1.
-    const inView = virtualizer.getVirtualItems();
-    // Always the same number of rows (slots) from the first one wanted: the count in view changes by one with the scroll
-    // position, and a constant count keeps each row on its slot (below).
-    const viewHeight = virtualizer.scrollRect?.height ?? (typeof scrollHeight === 'number' ? scrollHeight : DEFAULT_VIRTUAL_HEIGHT);
-    const slots = Math.max(inView.length, Math.ceil(viewHeight / rowHeight) + 2 * OVERSCAN + 1);
-    // While flung (see FlingTracker) the rows last drawn stay as they are, where they were, now out of view (so nothing
-    // is restyled and a focused row keeps focus), and the body's background shows placeholder rows in the view.
-    const flinging = fling.flinging && rows.length > 0;
-    const first = fling.firstRowToDraw(inView[0]?.index ?? 0);
-    const drawn: ReactNode[] = [];
-    for (let index = first; index < Math.min(rows.length, first + slots); index++) {
-      drawn.push(
-        <VirtualRow
-          // Keyed by slot, not by row: the row entering the view takes the slot (and the DOM) of the row leaving it, so
-          // a fast scroll updates text in place instead of creating and styling new rows every frame, and rows that
-          // stay in view keep their slot and are not rendered again.
-          key={index % slots}
-          row={rows[index]!}
-          index={index}
-          height={rowHeight}
-          columns={leafColumns}
-          cellClasses={cellClasses}
-          sides={sides}
-          firstColumn={firstColumn}
-          lastColumn={lastColumn}
-          onRowClick={onRowClick}
-        />,
-      );
-    }
+    // (tests/bench/class-table-scroll.ts, fast fling: p50 67 ms against 17 ms). The rows themselves are the pool's
+    // (row-pool.ts), drawn by the scroll handler; React renders the body, its spacer and the portals of component cells.
     // Arrow keys, Home and End move between focusable rows, scrolling the next one into view first when needed.
     const onBodyKeyDown = (e: KeyboardEvent<HTMLTableSectionElement>) => {
       const from = (e.target as HTMLElement).closest('[data-slot=data-table-row]');
       if (!onRowClick || !from) return;
       const current = Number(from.getAttribute('aria-rowindex')) - 2;
+      // Enter or Space on a row (or in it) acts as a click, as on a paged table's row (rowKeyHandler).
+      if (e.key === 'Enter' || e.key === ' ') {
+        const row = rows[current];
+        if (row) rowKeyHandler(onRowClick, row.original)?.(e);
+        return;
+      }
       const next = { ArrowDown: current + 1, ArrowUp: current - 1, Home: 0, End: rows.length - 1 }[e.key];
       if (next === undefined || next < 0 || next >= rows.length || next === current) return;
       e.preventDefault();
@@ -262,26 +287,26 @@ export function DataTable<T extends RowData>({
       virtualizer.scrollToIndex(next, { align: 'auto' });
       focusNext(10);
     };
+    // A click anywhere in a row (the rows are the pool's, not React's) opens its record.
+    const onBodyClick = (e: MouseEvent<HTMLTableSectionElement>) => {
+      const from = (e.target as HTMLElement).closest('[data-slot=data-table-row]');
+      const row = from ? rows[Number(from.getAttribute('aria-rowindex')) - 2] : undefined;
+      if (onRowClick && row) onRowClick(row.original);
+    };
     body = (
       <tbody
+        ref={bodyRef}
         data-slot="data-table-body"
-        data-flinging={flinging || undefined}
         onKeyDown={onRowClick ? onBodyKeyDown : undefined}
+        onClick={onRowClick ? onBodyClick : undefined}
         className="relative block"
-        // One line of text centred in each row (the 1 px is the row's bottom border), inherited by every cell.
-        style={
-          rows.length > 0
-            ? {
-                height: virtualizer.getTotalSize(),
-                contain: 'strict',
-                lineHeight: `${rowHeight - 1}px`,
-                backgroundImage: flinging ? placeholderRows(rowHeight) : undefined,
-              }
-            : undefined
-        }
+        // One line of text centred in each row (the 1 px is the row's bottom border), inherited by every cell. The
+        // placeholder background of a fling is the pool's to set (row-pool.ts).
+        style={rows.length > 0 ? { height: virtualizer.getTotalSize(), contain: 'strict', lineHeight: `${rowHeight - 1}px` } : undefined}
       >
-        {rows.length > 0 ? <tr aria-hidden data-slot="data-table-spacer" className="block" style={{ height: first * rowHeight }} /> : null}
-        {drawn}
+        {/* The rows drawn are the pool's (row-pool.ts), after this spacer whose height (set by the pool) puts them in view. */}
+        <tr ref={spacerRef} aria-hidden data-slot="data-table-spacer" className="block" />
+        {pool.componentCellList().map(([cell, content, key]) => createPortal(content, cell, key))}
         {emptyRow}
       </tbody>
     );
@@ -336,7 +361,7 @@ export function DataTable<T extends RowData>({
           <div
             ref={scrollRef}
             data-slot="data-table-scroll"
-            // Virtual: focusable from code only, to take focus from a row whose slot scrolls away (see VirtualRow). A
+            // Virtual: focusable from code only, to take focus from a row whose slot scrolls away (row-pool.ts). A
             // phone's sideways-scrolling table is a region in the tab order, so the keys can scroll it too.
             // A desktop table wider than its area (a log's long routes) scrolls sideways: a region in the tab order too
             // (axe scrollable-region-focusable).
@@ -381,6 +406,30 @@ export function DataTable<T extends RowData>({
 export { createDataTableColumnHelper, type DataTableCellContext, type DataTableColumnMeta, type DataTableColumns, type RowData, type SortingState } from './data-table-features';
 export type { DataTablePaginationState } from './data-table-pagination';
 export type { DataTablePhone } from './data-table-phone';
+
+/** The cells of a pooled row: each column in horizontal view, and pinned columns out of it (always in view). */
+function pooledCells(sides: readonly PinSide[], count: number, firstColumn: number, lastColumn: number): PoolCell[] {
+  // A cell after skipped columns starts at its own grid track; the skipped ones leave their tracks empty.
+  const placed = (i: number): CSSProperties => ({ gridColumnStart: i + 1, ...pinStyle(sides[i], i) });
+  const cells: PoolCell[] = [];
+  for (let i = 0; i < Math.min(firstColumn, count); i++) if (sides[i]) cells.push({ column: i, style: placed(i) });
+  for (let i = firstColumn; i <= Math.min(lastColumn, count - 1); i++) cells.push({ column: i, style: i === firstColumn && i > 0 ? placed(i) : pinStyle(sides[i], i) });
+  for (let i = lastColumn + 1; i < count; i++) if (sides[i]) cells.push({ column: i, style: placed(i) });
+  return cells;
+}
+
+/**
+ * TanStack Virtual's virtualizer without a React render on every change (useVirtualizer re-renders the component each
+ * time the rows in view change): `onChange` draws the rows itself (decision 014).
+ */
+function useRowVirtualizer(options: Omit<VirtualizerOptions<HTMLDivElement, Element>, 'observeElementRect' | 'scrollToFn'>): Virtualizer<HTMLDivElement, Element> {
+  const resolved: VirtualizerOptions<HTMLDivElement, Element> = { observeElementRect, scrollToFn: elementScroll, ...options };
+  const [instance] = useState(() => new Virtualizer(resolved));
+  instance.setOptions(resolved);
+  useLayoutEffect(() => instance._didMount(), [instance]);
+  useLayoutEffect(() => instance._willUpdate());
+  return instance;
+}
 
 /** Whether the table is wider than its scroll area (checked again when either is resized or the layout changes). */
 function useSidewaysOverflow(area: RefObject<HTMLDivElement | null>, table: RefObject<HTMLTableElement | null>, layout: string): boolean {

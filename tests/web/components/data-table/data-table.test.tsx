@@ -1,5 +1,6 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { Profiler } from 'react';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createDataTableColumnHelper, DataTable } from '@/components/data-table/data-table';
 import { pageItems } from '@/components/data-table/data-table-pagination';
@@ -214,6 +215,24 @@ describe('DataTable virtual mode', () => {
     expect(row.cells[0].style.gridColumnStart).not.toBe('');
   });
 
+  it('keeps the cells of the columns still in view when the table scrolls sideways, and draws the new ones in order', () => {
+    const wide = col.columns(
+      Array.from({ length: 10 }, (_, i) => col.accessor((r) => `${r.name}-${i}`, { id: `c${i}`, header: `列${i}`, meta: { width: 200 } })),
+    );
+    render(<DataTable columns={wide} data={many} rowKey="id" virtual height={400} rowHeight={40} />);
+    const scroller = screen.getByRole('table').parentElement as HTMLElement;
+    const cellOf = (row: HTMLTableRowElement, column: number) => [...row.cells].find((c) => c.textContent === `学生0-${column}`);
+    const kept = cellOf(bodyRows()[0], 2);
+    expect(kept).toBeDefined();
+    act(() => scrollTo(scroller, 'scrollLeft', 400));
+    const row = bodyRows()[0];
+    expect(cellOf(row, 2)).toBe(kept);
+    const shown = [...row.cells].map((c) => Number(c.textContent?.split('-')[1]));
+    expect(shown).toEqual([...shown].sort((a, b) => a - b));
+    expect(shown.at(-1)).toBeGreaterThan(4);
+    expect(row.cells[0].style.gridColumnStart).toBe(String(shown[0]! + 1));
+  });
+
   it('shows placeholder rows while flung and draws the rows where the scroll stops', async () => {
     render(<DataTable columns={columns} data={many} rowKey="id" virtual height={400} rowHeight={40} />);
     const scroller = screen.getByRole('table').parentElement as HTMLElement;
@@ -270,6 +289,80 @@ describe('DataTable virtual mode', () => {
     expect(onRowClick).toHaveBeenCalledWith(many[9_999]);
     await userEvent.keyboard('{Home}');
     await vi.waitFor(() => expect(document.activeElement).toHaveTextContent('学生0'));
+  });
+
+  it('draws a scroll step without a React render, and a row entering at either end moves only that row', () => {
+    // The rows are a pool filled straight from the row model (decision 014): a frame costs the rows that enter the view.
+    const commits = vi.fn();
+    render(
+      <Profiler id="table" onRender={commits}>
+        <DataTable columns={columns} data={many} rowKey="id" virtual height={400} rowHeight={40} />
+      </Profiler>,
+    );
+    const scroller = screen.getByRole('table').parentElement as HTMLElement;
+    const body = screen.getByRole('table').querySelector('[data-slot=data-table-body]') as HTMLElement;
+    act(() => scrollTo(scroller, 'scrollTop', 4_000));
+    const moved = vi.fn();
+    const observer = new MutationObserver((records) => records.forEach((r) => r.addedNodes.forEach(() => moved())));
+    observer.observe(body, { childList: true });
+    const rendersBefore = commits.mock.calls.length;
+    const shownBefore = bodyRows().find((r) => r.textContent?.includes('学生105'));
+    // One row down, then one row up: each step brings one new row at one end.
+    act(() => scrollTo(scroller, 'scrollTop', 4_040));
+    expect(bodyRows()[0]).toHaveTextContent('学生100');
+    expect(bodyRows().at(-1)).toHaveTextContent(`学生${100 + bodyRows().length - 1}`);
+    act(() => scrollTo(scroller, 'scrollTop', 4_000));
+    expect(bodyRows()[0]).toHaveTextContent('学生99');
+    observer.takeRecords().forEach((r) => r.addedNodes.forEach(() => moved()));
+    observer.disconnect();
+    expect(moved).toHaveBeenCalledTimes(2);
+    expect(commits.mock.calls.length).toBe(rendersBefore);
+    // A row that stayed in view kept its element, and every row shows its own record in order.
+    expect(bodyRows().find((r) => r.textContent?.includes('学生105'))).toBe(shownBefore);
+    bodyRows().forEach((r, i) => {
+      expect(r).toHaveAttribute('aria-rowindex', String(99 + i + 2));
+      expect(r.cells[0]).toHaveTextContent(new RegExp(`^学生${99 + i}$`));
+    });
+  });
+
+  it('draws cells with components (a link) in pooled rows, and clicks and keys act on the record the row shows after a scroll', async () => {
+    const linked = col.columns([
+      col.accessor('name', { header: '姓名', cell: ({ row, getValue }) => <a href={`/students/${row.original.id}`}>{getValue()}</a> }),
+      col.accessor('score', { header: '成绩', meta: { align: 'right' } }),
+    ]);
+    const onRowClick = vi.fn();
+    render(<DataTable columns={linked} data={many} rowKey="id" virtual height={400} rowHeight={40} onRowClick={onRowClick} />);
+    expect(within(bodyRows()[0]).getByRole('link', { name: '学生0' })).toHaveAttribute('href', '/students/s0');
+    const scroller = screen.getByRole('table').parentElement as HTMLElement;
+    act(() => scrollTo(scroller, 'scrollTop', 4_000));
+    // Every drawn row's link is its own record's, one link a row.
+    bodyRows().forEach((r) => {
+      const index = Number(r.getAttribute('aria-rowindex')) - 2;
+      expect(within(r).getAllByRole('link')).toHaveLength(1);
+      expect(within(r).getByRole('link')).toHaveAttribute('href', `/students/s${index}`);
+      expect(r.cells[1]).toHaveTextContent(String(index % 100));
+    });
+    const row = bodyRows().find((r) => r.getAttribute('aria-rowindex') === '103')!;
+    await userEvent.click(row.cells[1]);
+    expect(onRowClick).toHaveBeenLastCalledWith(many[101]);
+    row.focus();
+    await userEvent.keyboard('{Enter}');
+    expect(onRowClick).toHaveBeenLastCalledWith(many[101]);
+    expect(onRowClick).toHaveBeenCalledTimes(2);
+  });
+
+  it('draws the pooled rows again in the new order when sorted after a scroll', async () => {
+    render(<DataTable columns={columns} data={many} rowKey="id" virtual height={400} rowHeight={40} />);
+    const scroller = screen.getByRole('table').parentElement as HTMLElement;
+    act(() => scrollTo(scroller, 'scrollTop', 4_000));
+    await userEvent.click(within(screen.getByRole('columnheader', { name: /成绩/ })).getByRole('button'));
+    // Sorted by score ascending (ties in the data's order): 100 students per score, so rows 99… are score 0 and 1.
+    const sorted = [...many].sort((a, b) => a.score - b.score);
+    bodyRows().forEach((r) => {
+      const index = Number(r.getAttribute('aria-rowindex')) - 2;
+      expect(r.cells[0]).toHaveTextContent(new RegExp(`^${sorted[index]!.name}$`));
+      expect(r.cells[1]).toHaveTextContent(new RegExp(`^${sorted[index]!.score}$`));
+    });
   });
 
   it('takes focus off a row whose slot scrolls away to show another record', () => {
