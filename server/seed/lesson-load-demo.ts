@@ -4,6 +4,7 @@ import { screenSamples, type DropReason } from '@/domain/lesson-load/samples';
 import { lessonLoad } from '@/domain/lesson-load/summary';
 import { zoneAge } from '@/domain/lesson-load/zones';
 import type { Tx } from '../db/client';
+import { DAY_PARTITION_LOCK } from '../db/day-partitions';
 import { heartRateDrops, lessonAlerts, lessonBands, lessonLoads, lessonLoadStudents } from '../db/schema/lesson-load';
 import { lessons } from '../db/schema/lessons';
 import { orgs } from '../db/schema/orgs';
@@ -333,7 +334,8 @@ async function seedLesson(
   const { kept, drops } = screen(generated, heartStudents);
   report.samples += spec.endedAt === null ? kept.length : kept.length * STRIDE_S;
   if (spec.endedAt === null) {
-    // Raw samples go to their UTC day's partition (created as the ingest creates it).
+    // Raw samples go to their UTC day's partition (created as the ingest creates it, under the partitions' lock).
+    await tx.execute(sql`select pg_advisory_xact_lock(${DAY_PARTITION_LOCK})`);
     for (const d of new Set(kept.map((s) => new Date(s.at).toISOString().slice(0, 10)))) await tx.execute(sql`select heart_rate_partition(${d}::date)`);
     for (let i = 0; i < kept.length; i += 20_000) report.rawSamples += await writeSamples(tx, lesson.id, kept.slice(i, i + 20_000));
   } else {

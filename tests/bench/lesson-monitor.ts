@@ -22,6 +22,7 @@ import { orgs } from '../../server/db/schema/orgs';
 import { classes, students } from '../../server/db/schema/school';
 import { devices } from '../../server/db/schema/venue';
 import { raiseAlerts } from '../../server/modules/lesson-load/alerts.service';
+import { ensureDayPartitions, utcDay } from '../../server/modules/lesson-load/heart-rate-partitions';
 import { minuteRowsOf, writeSamples } from '../../server/modules/lesson-load/lesson-load.store';
 import { lessonLoad } from '@/domain/lesson-load/summary';
 import { liveView } from '../../server/modules/lesson-load/monitor.service';
@@ -57,8 +58,7 @@ try {
     .values(roster.map((_, i) => ({ orgId: school.id, name: `手环 ${i + 1}`, serialNo: `HR-BENCH-${i + 1}`, kind: 'band' as const })))
     .returning({ id: devices.id });
   await db.insert(lessonBands).values(roster.map((studentId, i) => ({ lessonId: lesson.id, studentId, deviceId: bands[i].id })));
-  await db.execute(sql`select heart_rate_partition(${new Date(start).toISOString().slice(0, 10)}::date)`);
-  await db.execute(sql`select heart_rate_partition(${now.toISOString().slice(0, 10)}::date)`);
+  await ensureDayPartitions(db, [utcDay(start), utcDay(now.getTime())]);
   const t0 = performance.now();
   for (let m = 0; m < minutes; m++) {
     const batch = roster.flatMap((studentId, i) =>

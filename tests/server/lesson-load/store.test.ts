@@ -4,6 +4,7 @@ import { heartRateMinutes, lessonBands, lessonLoads } from '../../../server/db/s
 import { lessons } from '../../../server/db/schema/lessons';
 import { classes, students } from '../../../server/db/schema/school';
 import { devices } from '../../../server/db/schema/venue';
+import { ensureDayPartitions, utcDay } from '../../../server/modules/lesson-load/heart-rate-partitions';
 import { bindBands, storeLessonLoad, writeSamples } from '../../../server/modules/lesson-load/lesson-load.store';
 import { DEMO, orgOf } from '../../support/factories';
 import { createTestApp, type TestApp } from '../../support/server-app';
@@ -30,7 +31,8 @@ afterAll(() => t?.close());
 
 describe('lesson-load storage', () => {
   it('writes samples once into the day partition and folds them into minutes; a resend changes nothing', async () => {
-    await t.db.execute(sql`select heart_rate_partition(${new Date(start).toISOString().slice(0, 10)}::date)`);
+    // Through the ingest's own path: it holds the partitions' advisory lock, as the app's hourly job does beside it.
+    await ensureDayPartitions(t.db, [utcDay(start)]);
     const samples = Array.from({ length: 120 }, (_, i) => ({ studentId: studentIds[0], at: start + i * 1000, bpm: i < 60 ? 100 : 150, intensity: null, age: 13 }));
     await t.db.transaction(async (tx) => expect(await writeSamples(tx, lesson.id, samples)).toBe(120));
     await t.db.transaction(async (tx) => expect(await writeSamples(tx, lesson.id, samples.slice(50, 70))).toBe(0));
