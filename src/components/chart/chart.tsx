@@ -1,6 +1,5 @@
 import { use, useEffect, useMemo, useState, useSyncExternalStore, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
-import EChartsReactCore from 'echarts-for-react/esm/core';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/cn';
 import { useReducedMotion } from '@/lib/use-reduced-motion';
@@ -14,6 +13,7 @@ import {
   type EChartsType,
 } from '@/lib/echarts';
 import { ChartPixelRatio } from './chart-pixel-ratio';
+import EChartsReact from './echarts-react';
 
 /** An ECharts event handler: the event params and the chart instance. */
 export type ChartEventHandler = (params: unknown, chart: EChartsType) => void;
@@ -113,7 +113,7 @@ export function Chart({
       style={{ height, ...style }}
     >
       {drawn ? (
-        <EChartsReactCore
+        <EChartsReact
           echarts={echarts}
           option={drawn}
           theme={theme}

@@ -21,7 +21,7 @@ vi.mock('@/app/routes/screens', async (importOriginal) => {
   return { ...actual, SCREENS: { ...actual.SCREENS, 'dataCenter.school': held } };
 });
 // ECharts needs a real canvas.
-vi.mock('echarts-for-react/esm/core', () => ({ default: () => <div data-testid="echarts" /> }));
+vi.mock('@/components/chart/echarts-react', () => ({ default: () => <div data-testid="echarts" /> }));
 // The ECharts parts the school view draws, each recorded as it is requested (src/lib/chart-parts.ts imports them).
 const { parts, record } = vi.hoisted(() => {
   const parts: string[] = [];

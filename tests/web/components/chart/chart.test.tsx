@@ -8,7 +8,7 @@ import { i18next } from '@/lib/i18n';
 
 // ECharts needs a real canvas; here only the props handed to echarts-for-react are checked.
 const seen: EChartsReactProps[] = [];
-vi.mock('echarts-for-react/esm/core', () => ({
+vi.mock('@/components/chart/echarts-react', () => ({
   default: (props: EChartsReactProps) => {
     seen.push(props);
     return <div data-testid="echarts" />;

@@ -12,7 +12,7 @@ beforeAll(loadEveryChartPart);
 // ECharts needs a real canvas. The stand-in does what echarts-for-react does with an option: one deep-equal to the last
 // one drawn is skipped (no setOption, so no 'finished' event); another is drawn and ends with 'finished'.
 const drawnOptions: unknown[] = [];
-vi.mock('echarts-for-react/esm/core', () => ({
+vi.mock('@/components/chart/echarts-react', () => ({
   default: function EChartsStandIn({ option, onEvents }: EChartsReactProps) {
     drawnOptions.push(option);
     const last = useRef<unknown>(undefined);

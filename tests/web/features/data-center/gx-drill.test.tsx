@@ -11,7 +11,7 @@ import { store, uinfoAtom } from '@/lib/store';
 import { fakeApi, k12UInfo, resetApp } from '../../app/fake-api';
 
 // ECharts needs a real canvas; these tests drill through tables and links.
-vi.mock('echarts-for-react/esm/core', () => ({ default: () => <div data-testid="echarts" /> }));
+vi.mock('@/components/chart/echarts-react', () => ({ default: () => <div data-testid="echarts" /> }));
 
 /** The university family (gx): school → year or all colleges → one college → class (docs/product-rules.md#data-centre, college equivalents). */
 const API = '/api/busi/web/gx/dataCenter';

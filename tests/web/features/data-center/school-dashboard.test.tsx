@@ -19,7 +19,7 @@ beforeAll(loadEveryChartPart);
 
 // ECharts needs a real canvas: record the options handed to it instead.
 const charts: EChartsReactProps[] = [];
-vi.mock('echarts-for-react/esm/core', () => ({
+vi.mock('@/components/chart/echarts-react', () => ({
   default: (props: EChartsReactProps) => {
     charts.push(props);
     return <div data-testid="echarts" />;

@@ -8,7 +8,7 @@ import { StudentDetail } from '@/features/data-center/components/student-detail'
 import { store, uinfoAtom } from '@/lib/store';
 import { fakeApi, k12UInfo, resetApp } from '../../app/fake-api';
 
-vi.mock('echarts-for-react/esm/core', () => ({ default: () => <div data-testid="echarts" /> }));
+vi.mock('@/components/chart/echarts-react', () => ({ default: () => <div data-testid="echarts" /> }));
 
 const STUDENT = '0f3a3c0e-2222-4a1a-8a1a-000000000001';
 

@@ -11,7 +11,7 @@ import { loadEveryChartPart } from '../../../support/chart-parts';
 beforeAll(loadEveryChartPart);
 
 // ECharts cannot draw in jsdom: the chart shows its option, which the test reads.
-vi.mock('echarts-for-react/esm/core', () => ({ default: ({ option }: { option: unknown }) => <div data-testid="echarts" data-option={JSON.stringify(option)} /> }));
+vi.mock('@/components/chart/echarts-react', () => ({ default: ({ option }: { option: unknown }) => <div data-testid="echarts" data-option={JSON.stringify(option)} /> }));
 
 const API = '/api/busi/web/k12/class/load';
 const VIEW = 'k12:class:load:view';

@@ -10,7 +10,7 @@ import { permissionsAtom } from '@/lib/permissions';
 import { store } from '@/lib/store';
 import { fakeApi, resetApp } from '../../app/fake-api';
 
-vi.mock('echarts-for-react/esm/core', () => ({ default: () => <div data-testid="echarts" /> }));
+vi.mock('@/components/chart/echarts-react', () => ({ default: () => <div data-testid="echarts" /> }));
 
 const KEY = 'k12.class.load';
 const URL = `${pageApi(KEY)}/summary`;

@@ -11,7 +11,7 @@ beforeAll(loadEveryChartPart);
 
 // ECharts needs a real canvas: the options handed to echarts-for-react are checked instead.
 const charts: EChartsReactProps[] = [];
-vi.mock('echarts-for-react/esm/core', () => ({
+vi.mock('@/components/chart/echarts-react', () => ({
   default: (props: EChartsReactProps) => {
     charts.push(props);
     return <div data-testid="echarts" />;
