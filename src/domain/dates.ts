@@ -15,9 +15,12 @@ export function isIsoDate(value: string): boolean {
 /** The organisations' local time zone: plan dates are calendar days in China (docs/product-rules.md#plan-states). */
 export const ORG_TIME_ZONE = 'Asia/Shanghai';
 
-const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: ORG_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
+// Made at the first use, not when the module loads: the first formatter with a time zone loads the browser's zone data
+// (tens of ms on the signed-in page's first load), and most screens never ask for a local day.
+let dayFormat: Intl.DateTimeFormat | undefined;
 
 /** The calendar day (YYYY-MM-DD) of an instant in the organisations' time zone. */
 export function localDate(at: Date): string {
+  dayFormat ??= new Intl.DateTimeFormat('en-CA', { timeZone: ORG_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
   return dayFormat.format(at);
 }
