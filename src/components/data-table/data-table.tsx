@@ -181,9 +181,7 @@ export function DataTable<T extends RowData>({
     getScrollElement: () => scrollRef.current,
     estimateSize: (i) => pxWidths?.[i] ?? 0,
     getItemKey: columnKey,
-    // No column beyond the view: a scroll sideways draws the entering column in its own scroll handler (a render in
-    // flushSync), and every cell fewer is one less per row entering while scrolling down (decision 014).
-    overscan: 0,
+    overscan: 1,
     enabled: pxWidths !== null && !cards,
     // Until the scroll area is measured, render every column rather than too few.
     initialRect: { width: pxWidths ? pxWidths.reduce((a, b) => a + b, 0) : 0, height: 0 },
