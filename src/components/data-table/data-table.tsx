@@ -165,20 +165,6 @@ export function DataTable<T extends RowData>({
   // A render of the cells drawn by React (templates answering components), after the pool filled some.
   const [, renderComponentCells] = useReducer((n: number) => n + 1, 0);
 
-  // The rows' virtualizer re-renders nothing: a scroll step draws the rows straight into the pool (row-pool.ts).
-  const virtualizer = useRowVirtualizer({
-    count: virtual ? rows.length : 0,
-    getScrollElement: () => scrollRef.current,
-    // Fixed row height: nothing is measured per row, which keeps 100k rows cheap.
-    estimateSize: () => rowHeight,
-    overscan: OVERSCAN,
-    enabled: virtual && !cards,
-    observeElementOffset: fling.observe,
-    isScrollingResetDelay: SETTLE_MS,
-    initialRect: { width: 0, height: typeof scrollHeight === 'number' ? scrollHeight : DEFAULT_VIRTUAL_HEIGHT },
-    onChange: (_, sync) => drawRows.current(sync),
-  });
-
   // Columns too: when the table is wider than its scroll area, body cells out of horizontal view are not rendered (a
   // fling through 100k rows costs style, layout and text shaping per cell). In that case every column is exactly its
   // least width, so the px widths place them; otherwise all fit and the window covers them all.
@@ -200,6 +186,22 @@ export function DataTable<T extends RowData>({
     // Until the scroll area is measured, render every column rather than too few.
     initialRect: { width: pxWidths ? pxWidths.reduce((a, b) => a + b, 0) : 0, height: 0 },
   });
+  // The rows' virtualizer re-renders nothing: a scroll step draws the rows straight into the pool (row-pool.ts). Made
+  // after the columns' so its scroll listener runs last: the columns' reads the scroll area's size, which after the
+  // pool's writes forced a layout inside the scroll handler (decision 014).
+  const virtualizer = useRowVirtualizer({
+    count: virtual ? rows.length : 0,
+    getScrollElement: () => scrollRef.current,
+    // Fixed row height: nothing is measured per row, which keeps 100k rows cheap.
+    estimateSize: () => rowHeight,
+    overscan: OVERSCAN,
+    enabled: virtual && !cards,
+    observeElementOffset: fling.observe,
+    isScrollingResetDelay: SETTLE_MS,
+    initialRect: { width: 0, height: typeof scrollHeight === 'number' ? scrollHeight : DEFAULT_VIRTUAL_HEIGHT },
+    onChange: (_, sync) => drawRows.current(sync),
+  });
+
   const columnItems = columnVirtualizer.getVirtualItems();
   const firstColumn = pxWidths ? (columnItems[0]?.index ?? 0) : 0;
   const lastColumn = pxWidths ? (columnItems.at(-1)?.index ?? columnCount - 1) : columnCount - 1;
@@ -403,6 +405,7 @@ export function DataTable<T extends RowData>({
   );
 }
 
+export { CELL_TEXT } from './data-table-parts';
 export { createDataTableColumnHelper, type DataTableCellContext, type DataTableColumnMeta, type DataTableColumns, type RowData, type SortingState } from './data-table-features';
 export type { DataTablePaginationState } from './data-table-pagination';
 export type { DataTablePhone } from './data-table-phone';

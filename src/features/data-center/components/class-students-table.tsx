@@ -4,7 +4,7 @@ import type { TFunction } from 'i18next';
 import type { ClassStudentRow, WatchReason } from '@/domain/data-center/types';
 import { SCORE_LEVELS } from '@/domain/physique/level';
 import type { ItemKey } from '@/domain/physique/standard';
-import { createDataTableColumnHelper, DataTable } from '@/components/data-table/data-table';
+import { CELL_TEXT, createDataTableColumnHelper, DataTable } from '@/components/data-table/data-table';
 import { formatRawValue, formatScore, itemLabel, itemShortLabel } from '../format';
 
 const col = createDataTableColumnHelper<ClassStudentRow>();
@@ -15,11 +15,11 @@ const LEVEL_TEXT: Record<string, string> = {
   excellent: 'text-success',
   good: 'text-primary',
   pass: 'text-foreground',
-  fail: 'text-destructive font-medium',
+  fail: `text-destructive ${CELL_TEXT.medium}`,
   normal: 'text-success',
   lowWeight: 'text-info',
   overweight: 'text-warning',
-  obese: 'text-destructive font-medium',
+  obese: `text-destructive ${CELL_TEXT.medium}`,
 };
 
 /** A cell's padding and a little room for the estimate below. */
@@ -61,14 +61,14 @@ function buildColumns(t: TFunction, items: readonly ItemKey[]) {
       // Free text (a school's own numbering, a long name): cut with an ellipsis rather than run into the next cell.
       meta: { width: 116, className: 'truncate' },
     }),
-    col.accessor('name', { header: t('dashboard:student.name'), enableSorting: true, meta: { width: 96, className: 'truncate font-medium' } }),
+    col.accessor('name', { header: t('dashboard:student.name'), enableSorting: true, meta: { width: 96, className: `truncate ${CELL_TEXT.medium}` } }),
     col.accessor('gender', { header: t('dashboard:student.gender'), meta: { width: 56 }, cell: ({ getValue }) => gender[getValue()] }),
     col.accessor((r) => r.total ?? undefined, {
       id: 'total',
       header: t('physique:score.total'),
       enableSorting: true,
       sortUndefined: 'last',
-      meta: { width: 88, align: 'right', className: 'font-semibold tabular-nums' },
+      meta: { width: 88, align: 'right', className: `${CELL_TEXT.semibold} ${CELL_TEXT.tabularNums}` },
       cell: ({ getValue }) => formatScore(getValue()),
     }),
     col.accessor((r) => r.level ?? undefined, {
@@ -82,7 +82,7 @@ function buildColumns(t: TFunction, items: readonly ItemKey[]) {
       header: t('dashboard:classTable.change'),
       enableSorting: true,
       sortUndefined: 'last',
-      meta: { width: 76, align: 'right', className: 'tabular-nums', cellClass: (r: ClassStudentRow) => (r.change == null ? undefined : CHANGE_TEXT(r.change)) },
+      meta: { width: 76, align: 'right', className: CELL_TEXT.tabularNums, cellClass: (r: ClassStudentRow) => (r.change == null ? undefined : CHANGE_TEXT(r.change)) },
       cell: ({ getValue }) => {
         const v = getValue();
         return v === undefined ? '' : v > 0 ? `+${v.toFixed(1)}` : v.toFixed(1);
@@ -99,7 +99,7 @@ function buildColumns(t: TFunction, items: readonly ItemKey[]) {
         ),
         enableSorting: true,
         sortUndefined: 'last',
-        meta: { width: itemWidth(item), className: 'tabular-nums', cellClass: (r: ClassStudentRow) => LEVEL_TEXT[r.items[item]?.level ?? ''] },
+        meta: { width: itemWidth(item), className: CELL_TEXT.tabularNums, cellClass: (r: ClassStudentRow) => LEVEL_TEXT[r.items[item]?.level ?? ''] },
         cell: ({ row }) => {
           const r = row.original.items[item];
           return r ? `${formatRawValue(item, r.raw)} · ${r.score ?? '—'} · ${levelOf(r.level, item)}` : '';
