@@ -664,7 +664,7 @@ async function writeHeld(tx: BulkSession, held: HeldRows, ctx: PlanContext, opts
  * check would lock them (FOR KEY SHARE: nobody deletes them before the import commits); PGlite has one session, whose
  * transaction no other statement enters, so there the check alone suffices and 50,000 student rows are not written
  * for their lock. The stage holds one row per student (the import refuses a student's second row), so its rows are
- * counted without sorting them.
+ * counted without sorting them. `stage` is the stage's name, or a parenthesised query of the rows a direct write wrote.
  */
 async function checkReferences(tx: BulkSession, stage: string, ctx: PlanContext, userId: string, lock: boolean): Promise<void> {
   const forKeyShare = lock ? 'for key share' : '';
@@ -675,8 +675,8 @@ async function checkReferences(tx: BulkSession, stage: string, ctx: PlanContext,
       st as (select id from students where org_id = $2 and id in (select s.${q(column('studentId'))} from ${stage} s) ${forKeyShare}),
       c as (select id from classes where org_id = $2 and id in (select s.${q(column('classId'))} from ${stage} s) ${forKeyShare})
     select (select count(*) from p)::int as plan, (select count(*) from o)::int as org, (select count(*) from u)::int as by_user,
-      (select count(*) from st)::int as students, (select count(*) from ${stage})::int as staged_students,
-      (select count(*) from c)::int as classes, (select count(*) from (select distinct ${q(column('classId'))} from ${stage}) d)::int as staged_classes`,
+      (select count(*) from st)::int as students, (select count(*) from ${stage} x)::int as staged_students,
+      (select count(*) from c)::int as classes, (select count(*) from (select distinct ${q(column('classId'))} from ${stage} x) d)::int as staged_classes`,
     [ctx.plan.id, ctx.plan.orgId, userId],
   );
   if (found.plan !== 1 || found.org !== 1 || found.by_user !== 1 || found.students !== found.staged_students || found.classes !== found.staged_classes) {

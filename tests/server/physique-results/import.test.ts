@@ -317,6 +317,53 @@ describe('score import', () => {
     expect(countsOf(ok).counts).toEqual({ success: list.length, failure: 0 });
   });
 
+  it('a first import (COPYed straight into the results) writes the rows an import through the stage writes, and importing it again changes nothing', async () => {
+    const list = pupils.slice(0, 12);
+    const rows = templateFor(list, 23);
+    // Plan B already has a result (another student's), so its import goes through the stage and its INSERT … SELECT.
+    const [direct, staged] = [await createPlan(t.db, org.k12), await createPlan(t.db, org.k12)];
+    expect((await upload(staged, xlsxOf(templateFor(pupils.slice(-1), 24)))).statusCode).toBe(200);
+    expect(countsOf(await upload(direct, xlsxOf(rows))).counts).toEqual({ success: list.length, failure: 0 });
+    expect(countsOf(await upload(staged, xlsxOf(rows))).counts).toEqual({ success: list.length, failure: 0 });
+
+    const comparable = (r: typeof physiqueResults.$inferSelect) => ({ ...r, id: undefined, planId: undefined });
+    const first = await resultsOf(direct);
+    expect(first).toHaveLength(list.length);
+    const viaStage = new Map((await resultsOf(staged)).map((r) => [r.studentId, r]));
+    for (const r of first) expect(comparable(r), r.studentId).toEqual(comparable(viaStage.get(r.studentId)!));
+    // Its audit entry: every result it created, without previous values, as the stage path writes it.
+    const [entry] = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'physiqueImport'), eq(auditLogs.entityId, direct)));
+    expect(Object.keys(entry.before as object).sort()).toEqual(first.map((r) => r.id).sort());
+    expect(Object.values(entry.before as object).every((v) => v === null)).toBe(true);
+    expect(entry.after).toEqual({ fileName: 'scores.xlsx', rows: list.length, changed: list.length });
+
+    t.clock.advance(60_000);
+    expect(countsOf(await upload(direct, xlsxOf(rows))).counts).toEqual({ success: list.length, failure: 0 });
+    const again = await resultsOf(direct);
+    expect(new Map(again.map((r) => [r.id, r]))).toEqual(new Map(first.map((r) => [r.id, r])));
+    const entries = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'physiqueImport'), eq(auditLogs.entityId, direct)));
+    expect(entries).toHaveLength(1);
+  });
+
+  it('a first import that fails during its direct write leaves nothing: no result, no audit entry, its job failed', async () => {
+    const planId = await createPlan(t.db, org.k12);
+    const list = pupils.slice(0, 10);
+    const rows = templateFor(list, 25);
+    const restore = await failWritesFor(t.db, list[6].id);
+    try {
+      const res = await upload(planId, xlsxOf(rows));
+      expect(res.statusCode).toBe(500);
+    } finally {
+      await restore();
+    }
+    expect(await resultsOf(planId)).toEqual([]);
+    expect(await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'physiqueImport'), eq(auditLogs.entityId, planId)))).toEqual([]);
+    expect((await t.db.select().from(planJobs).where(eq(planJobs.planId, planId))).map((j) => j.status)).toEqual(['failed']);
+    // Nothing half-written stands in the way: the same file imports in full.
+    expect(countsOf(await upload(planId, xlsxOf(rows))).counts).toEqual({ success: list.length, failure: 0 });
+    expect(await resultsOf(planId)).toHaveLength(list.length);
+  });
+
   it('refuses anything but .xlsx', async () => {
     const planId = await createPlan(t.db, org.k12);
     const csv = await upload(planId, Buffer.from('年级编号,班级编号\n'), { fileName: 'scores.csv' });
