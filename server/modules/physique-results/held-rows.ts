@@ -22,6 +22,8 @@ export class HeldRows {
   private key = new Float64Array(1024);
   private sliceStart = 0;
   size = 0;
+  /** Bytes of COPY text held. */
+  bytes = 0;
 
   /** A row of the slice being built: its text ends at `end` of the slice's text (starting with the student and class ids). */
   add(end: number, studentId: string, incoming: number): void {
@@ -41,6 +43,7 @@ export class HeldRows {
       // Offsets are the string's characters, so its bytes must be one each (they are: ids, numbers, codes, t/f).
       if (Buffer.byteLength(text) !== text.length) throw new Error('held import rows must be ASCII');
       this.slices.push(Buffer.from(text, 'latin1'));
+      this.bytes += text.length;
     }
     this.sliceStart = 0;
   }

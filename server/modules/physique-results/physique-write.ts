@@ -474,6 +474,8 @@ export interface StagedImportOptions {
   inWrite?: (tx: BulkSession, written: number) => Promise<void>;
   /** Called before the write transaction, once every slice is staged. */
   onStaged?: () => Promise<void>;
+  /** A first import holds at most this many bytes of rows for the direct write (default HELD_BYTES), then stages them. */
+  heldBytes?: number;
 }
 
 /**
@@ -554,17 +556,24 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
       // A plan without results when the import starts (a first import) has nothing to merge with: its slices skip the
       // stored read and are held for the direct write; a result that appears meanwhile sends them through the stage.
       const [{ stored: planHasResults }] = await conn.query<{ stored: boolean }>(PLAN_HAS_RESULTS, [ctx.plan.id, ctx.startYear]);
-      const held = planHasResults ? null : new HeldRows();
+      let held = planHasResults ? null : new HeldRows();
       if (!held) await makeStage(conn);
+      const stageTail = (_: string, incoming: number) => Buffer.from(`\t\\N\t${incoming}\n`);
       const none = new Map<string, StoredVersioned>();
       let written = 0;
       const value = await produce(async (inputs) => {
         if (inputs.length === 0) return;
         if (held) {
           written += stageRows(inputs, none, held).accepted;
+          if (held.bytes <= (opts.heldBytes ?? HELD_BYTES)) return;
+          // Memory stays bounded however long the file: past the bound the held rows are staged and the rest follow
+          // them slice by slice, still without a stored read (a result that appears meanwhile is merged again).
+          await makeStage(conn);
+          await conn.copyIn(stage, STAGE_COLUMNS, held.lines(stageTail));
+          held = null;
           return;
         }
-        const [{ t }] = await conn.query<{ t: string | null }>(SELECT_STORED_TEXT, [ctx.plan.id, inputs.map((i) => i.studentId), ctx.startYear]);
+        const [{ t }] = planHasResults ? await conn.query<{ t: string | null }>(SELECT_STORED_TEXT, [ctx.plan.id, inputs.map((i) => i.studentId), ctx.startYear]) : [{ t: null }];
         const { text, count, accepted } = stageRows(inputs, storedByStudent(storedLines(t)));
         written += accepted;
         if (count === 0) return;
@@ -590,7 +599,7 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
             return;
           }
           await makeStage(tx);
-          await tx.copyIn(stage, STAGE_COLUMNS, held.lines((_, incoming) => Buffer.from(`\t\\N\t${incoming}\n`)));
+          await tx.copyIn(stage, STAGE_COLUMNS, held.lines(stageTail));
         }
         await mergeChangedMeanwhile(tx, stage, ctx, (inputs, stored) => stageSlice(tx, inputs, stored));
         await checkReferences(tx, stage, ctx, opts.userId, overlap);
@@ -617,6 +626,13 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
     }
   });
 }
+
+/**
+ * The COPY text a first import holds for its direct write, ≈ 260 bytes a row: about 95,000 rows; a longer file's rows
+ * go through the stage, so the import's memory does not grow with the file (at the COPY, PGlite's
+ * session copies the text twice more: its chunks into a Blob, the Blob into an ArrayBuffer).
+ */
+const HELD_BYTES = 24 * 1024 * 1024;
 
 const PLAN_HAS_RESULTS = `select exists (select 1 from ${RESULTS} where ${q(column('planId'))} = $1 and ${q(column('schoolYear'))} = $2) as stored`;
 /** Columns of the direct write, in COPY order: the held rows' own, then those the same for every row, the class name last. */

@@ -289,6 +289,27 @@ describe('score import', () => {
     expect(ra.total).toBe(scoreStudent({ grade: a.grade, gender: a.gender, results: engineInputOf(rawOf(ra)) }).total);
   });
 
+  it('a first import longer than the rows it may hold stages them and the rest, and writes the rows a direct write writes', async () => {
+    const [school01] = await t.db.select({ id: users.id }).from(users).where(eq(users.accountNum, 'school01'));
+    const written: (typeof physiqueResults.$inferSelect)[][] = [];
+    for (const heldBytes of [undefined, 1]) {
+      const plan = await getPlanInScope(t.db, org.k12, await createPlan(t.db, org.k12));
+      const ctx = await loadPlanContext(t.db, plan);
+      const opts = { userId: school01.id, now: t.clock.now(), testedOn: plan.startDate, fileName: 'long.xlsx', heldBytes };
+      const input = (s: (typeof pupils)[number], results: NationalResults) => ({ studentId: s.id, classId: s.classId, grade: s.grade, gender: s.gender, results });
+      const res = await stagedImport(t.db, ctx, opts, async (write) => {
+        await write(pupils.slice(0, 3).map((s) => input(s, { weightKg: 50.5, heightCm: 150 })));
+        await write(pupils.slice(3, 6).map((s) => input(s, { weightKg: 40.5 })));
+      });
+      expect(res.written).toBe(6);
+      written.push(await resultsOf(plan.id));
+    }
+    const comparable = (r: typeof physiqueResults.$inferSelect) => ({ ...r, id: undefined, planId: undefined });
+    const [direct, staged] = written.map((rows) => new Map(rows.map((r) => [r.studentId, comparable(r)])));
+    expect(direct.size).toBe(6);
+    expect(staged).toEqual(direct);
+  });
+
   it('is all or nothing: a row the database refuses mid-write leaves every result as it was and releases the lock', async () => {
     const planId = await createPlan(t.db, org.k12);
     const list = pupils.slice(0, 10);
