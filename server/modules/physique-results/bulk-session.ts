@@ -13,7 +13,7 @@ import { driverOf, type Db } from '../../db/client';
 export interface BulkSession {
   query<T>(text: string, params?: unknown[]): Promise<T[]>;
   /** `COPY <table> (<columns>) FROM STDIN` in text format, fed with `chunks` (lines ending in \n). */
-  copyIn(table: string, columns: readonly string[], chunks: Iterable<string>): Promise<void>;
+  copyIn(table: string, columns: readonly string[], chunks: Iterable<string | Uint8Array<ArrayBuffer>>): Promise<void>;
 }
 
 const copySql = (table: string, columns: readonly string[], source: string) => `copy ${table} (${columns.map((c) => `"${c}"`).join(', ')}) from ${source}`;

@@ -13,6 +13,7 @@ import { physiqueResultLogs, physiqueResults } from '../../db/schema/physique';
 import { classes, grades, schoolYears, students } from '../../db/schema/school';
 import { classInPlanScope, planItemsByGrade, type PlanRecord } from '../test-plans/test-plans.service';
 import { copyLines, copyValue, withBulkConnection, withBulkTransaction, type BulkSession } from './bulk-session';
+import { HeldRows } from './held-rows';
 import { RESTORE_FK_TRIGGERS, SKIP_FK_TRIGGERS } from '../../db/replication-role';
 import { AppError } from '../../lib/app-error';
 import { refusalOf, retestAdmission, type RetestAdmission } from '../retest/retest-admission';
@@ -473,16 +474,26 @@ export interface StagedImportOptions {
   inWrite?: (tx: BulkSession, written: number) => Promise<void>;
   /** Called before the write transaction, once every slice is staged. */
   onStaged?: () => Promise<void>;
+  /** A first import holds at most this many bytes of rows for the direct write (default HELD_BYTES), then stages them. */
+  heldBytes?: number;
 }
 
 /**
- * A score import through a staging table (docs/decisions/028-score-import-at-copy-speed.md): `produce` reads the file and hands the
- * accepted rows over in slices; each slice is merged with the stored values (read without a lock) and scored, and the
- * rows that change something are COPYed into a temp table without keys, foreign keys or triggers. None of this holds
- * a transaction, so on PGlite other requests run between the slices. Then ONE short transaction: staged rows whose
- * stored result changed meanwhile are merged again (locked), references are checked set-wise, one audit entry records
- * the previous values of the rows that change, and one `INSERT … SELECT … ON CONFLICT` writes them (the rollup
- * triggers see one statement). Returns `produce`'s value and the number of rows accepted.
+ * A score import (docs/decisions/028-score-import-at-copy-speed.md): `produce` reads the file and hands the accepted
+ * rows over in slices; each slice is merged with the stored values (read without a lock) and scored. None of this
+ * holds a transaction, so on PGlite other requests run between the slices. Then ONE short transaction writes them.
+ *
+ * A plan with results when the import starts: the rows that change something are COPYed slice by slice into a temp
+ * table without keys, foreign keys or triggers; the write transaction merges again (locked) the staged rows whose stored
+ * result changed meanwhile, checks the references set-wise, writes one audit entry with the previous values of the rows
+ * that change, and one `INSERT … SELECT … ON CONFLICT` writes them (the rollup triggers see one statement).
+ *
+ * A plan without results when the import starts (a first import): the slices' rows are held in memory (HeldRows). The
+ * write transaction locks the plan's row (FOR UPDATE, which every other writer of the plan's results waits for: their
+ * foreign-key check or the import's reference check takes it FOR KEY SHARE) and, if the plan still has no result, COPYs
+ * the rows straight into physique_results, one statement, then checks their references and writes the audit entry from
+ * them. If a result appeared meanwhile the held rows go through the stage as above, so it is merged, not overwritten.
+ * Returns `produce`'s value and the number of rows accepted.
  */
 export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImportOptions, produce: (write: ImportSliceWriter) => Promise<T>): Promise<{ value: T; written: number }> {
   const updatedAt = opts.now.toISOString();
@@ -491,13 +502,20 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
   /** The stage COPY of the last slice, still running on PostgreSQL while the next slice is prepared. */
   let copying: Promise<void> = Promise.resolve();
   return withBulkConnection(db, async (conn) => {
-    // Types only: no NOT NULLs, keys or defaults.
-    await conn.query(`create temp table ${stage} as select ${STAGE_FIELDS.map((f) => q(column(f))).join(', ')}, null::text as base_xmin, 0 as incoming from ${RESULTS} with no data`);
+    let staging = false;
+    /** The stage: types only, no NOT NULLs, keys or defaults. */
+    const makeStage = async (s: BulkSession) => {
+      await s.query(`create temp table ${stage} as select ${STAGE_FIELDS.map((f) => q(column(f))).join(', ')}, null::text as base_xmin, 0 as incoming from ${RESULTS} with no data`);
+      staging = true;
+    };
     try {
       /** wideScoreValues' array, refilled for every row. */
       const wide: WideScoreValue[] = [];
-      /** Merges and scores `inputs` against `stored` (by student): the rows that change something, to stage. */
-      const stageRows = (inputs: readonly ResultInput[], stored: Map<string, StoredVersioned>) => {
+      /**
+       * Merges and scores `inputs` against `stored` (by student): the rows that change something, as the stage's COPY
+       * text, or, with `held`, added to the held rows (their text without the id and the stage's last two columns).
+       */
+      const stageRows = (inputs: readonly ResultInput[], stored: Map<string, StoredVersioned>, held?: HeldRows) => {
         // The slice's COPY text built in this one pass (no row arrays, no second pass to format them): a first import
         // formats 50,000 rows of ≈ 75 values here (docs/decisions/028-score-import-at-copy-speed.md).
         let text = '';
@@ -518,11 +536,15 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
           // A row that changes nothing is not written (a concurrent edit of it simply stands).
           if (old && importedFields === old.importedFields && editedFields === old.editedFields && sameRaw(old.raw, raw)) continue;
           const score = scoreStudent({ grade: input.grade, gender: input.gender, results: engineInputOf(raw), standard: ctx.version });
-          text += `${old?.id ?? timeOrderedUuid()}\t${input.studentId}\t${input.classId}\t${input.grade}\t${input.gender}`;
+          if (!held) text += `${old?.id ?? timeOrderedUuid()}\t`;
+          text += `${input.studentId}\t${input.classId}\t${input.grade}\t${input.gender}`;
           for (const v of wideScoreValues(raw, score, wide)) text += `\t${copyValue(v)}`;
-          text += `\t${importedFields}\t${editedFields}\t${old ? old.xmin : '\\N'}\t${incoming}\n`;
+          text += `\t${importedFields}\t${editedFields}`;
+          if (held) held.add(text.length, input.studentId, incoming);
+          else text += `\t${old ? old.xmin : '\\N'}\t${incoming}\n`;
           count++;
         }
+        held?.endSlice(text);
         return { text, count, accepted };
       };
       const stageSlice = async (s: BulkSession, inputs: readonly ResultInput[], stored: Map<string, StoredVersioned>) => {
@@ -531,12 +553,26 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
         return accepted;
       };
 
-      // A plan without results when the import starts (a first import) has nothing to merge with, so its slices skip
-      // the stored read; a result that appears meanwhile is merged again in the write transaction (mergeChangedMeanwhile).
-      const [{ stored: planHasResults }] = await conn.query<{ stored: boolean }>(`select exists (select 1 from ${RESULTS} where ${q(column('planId'))} = $1 and ${q(column('schoolYear'))} = $2) as stored`, [ctx.plan.id, ctx.startYear]);
+      // A plan without results when the import starts (a first import) has nothing to merge with: its slices skip the
+      // stored read and are held for the direct write; a result that appears meanwhile sends them through the stage.
+      const [{ stored: planHasResults }] = await conn.query<{ stored: boolean }>(PLAN_HAS_RESULTS, [ctx.plan.id, ctx.startYear]);
+      let held = planHasResults ? null : new HeldRows();
+      if (!held) await makeStage(conn);
+      const stageTail = (_: string, incoming: number) => Buffer.from(`\t\\N\t${incoming}\n`);
+      const none = new Map<string, StoredVersioned>();
       let written = 0;
       const value = await produce(async (inputs) => {
         if (inputs.length === 0) return;
+        if (held) {
+          written += stageRows(inputs, none, held).accepted;
+          if (held.bytes <= (opts.heldBytes ?? HELD_BYTES)) return;
+          // Memory stays bounded however long the file: past the bound the held rows are staged and the rest follow
+          // them slice by slice, still without a stored read (a result that appears meanwhile is merged again).
+          await makeStage(conn);
+          await conn.copyIn(stage, STAGE_COLUMNS, held.lines(stageTail));
+          held = null;
+          return;
+        }
         const [{ t }] = planHasResults ? await conn.query<{ t: string | null }>(SELECT_STORED_TEXT, [ctx.plan.id, inputs.map((i) => i.studentId), ctx.startYear]) : [{ t: null }];
         const { text, count, accepted } = stageRows(inputs, storedByStudent(storedLines(t)));
         written += accepted;
@@ -553,6 +589,18 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
       await opts.onStaged?.();
 
       await conn.transaction(async (tx) => {
+        if (held) {
+          // The plan's lock, then (a statement of its own, so it sees what committed while it waited) its results.
+          await tx.query(`select 1 from test_plans where id = $1 for update`, [ctx.plan.id]);
+          const [{ stored }] = await tx.query<{ stored: boolean }>(PLAN_HAS_RESULTS, [ctx.plan.id, ctx.startYear]);
+          if (!stored) {
+            await writeHeld(tx, held, ctx, opts, written, overlap);
+            await opts.inWrite?.(tx, written);
+            return;
+          }
+          await makeStage(tx);
+          await tx.copyIn(stage, STAGE_COLUMNS, held.lines(stageTail));
+        }
         await mergeChangedMeanwhile(tx, stage, ctx, (inputs, stored) => stageSlice(tx, inputs, stored));
         await checkReferences(tx, stage, ctx, opts.userId, overlap);
         // One audit entry for the import, with the previous values of the rows it changes (null for a new result).
@@ -574,9 +622,56 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
       return { value, written };
     } finally {
       await copying.catch(() => {});
-      await conn.query(`drop table if exists ${stage}`);
+      if (staging) await conn.query(`drop table if exists ${stage}`);
     }
   });
+}
+
+/**
+ * The COPY text a first import holds for its direct write, ≈ 260 bytes a row: about 95,000 rows; a longer file's rows
+ * go through the stage, so the import's memory does not grow with the file (at the COPY, PGlite's
+ * session copies the text twice more: its chunks into a Blob, the Blob into an ArrayBuffer).
+ */
+const HELD_BYTES = 24 * 1024 * 1024;
+
+const PLAN_HAS_RESULTS = `select exists (select 1 from ${RESULTS} where ${q(column('planId'))} = $1 and ${q(column('schoolYear'))} = $2) as stored`;
+/** Columns of the direct write, in COPY order: the held rows' own, then those the same for every row, the class name last. */
+const DIRECT_COLUMNS = [
+  ...STAGE_FIELDS.map(column),
+  ...(['orgId', 'schoolYear', 'planId', 'testedOn', 'source', 'updatedBy', 'updatedAt', 'className'] as const).map(column),
+];
+for (const c of WRITE_COLUMNS) if (!DIRECT_COLUMNS.includes(c)) throw new Error(`the direct write misses ${c}`);
+
+/**
+ * A first import's write, inside its transaction, the plan locked and still without results: the held rows COPYed
+ * straight into physique_results (one statement: the rollup and change-feed triggers run once, as for the stage's
+ * INSERT), with the per-row foreign-key checks skipped where the role may; then their references checked (and locked
+ * on PostgreSQL) and the audit entry written from the plan's rows, which are now exactly these. The same rows, triggers
+ * and audit entry as the stage path's; a failure anywhere rolls all of it back.
+ */
+async function writeHeld(tx: BulkSession, held: HeldRows, ctx: PlanContext, opts: StagedImportOptions, written: number, lock: boolean): Promise<void> {
+  // The class's name today is kept with the result: K12 classes are renamed as their cohort moves up.
+  const names = new Map<string, string>();
+  for (const c of await tx.query<{ id: string; name: string }>(`select id, name from classes where id = any($1::uuid[])`, [[...held.classIds()]])) names.set(c.id, c.name);
+  const same = `${ctx.plan.orgId}\t${ctx.startYear}\t${ctx.plan.id}\t${opts.testedOn}\timport\t${opts.userId}\t${opts.now.toISOString()}`;
+  const tails = new Map<string, Buffer>();
+  const tailOf = (classId: string) => {
+    let tail = tails.get(classId);
+    if (!tail) tails.set(classId, (tail = Buffer.from(`\t${same}\t${copyValue(names.get(classId) ?? '')}\n`)));
+    return tail;
+  };
+  const skipped = (await tx.query(SKIP_FK_TRIGGERS)).length > 0;
+  await tx.copyIn(RESULTS, DIRECT_COLUMNS, held.lines(tailOf));
+  if (skipped) await tx.query(RESTORE_FK_TRIGGERS);
+  const planRows = `(select ${q(column('studentId'))}, ${q(column('classId'))} from ${RESULTS} where ${q(column('planId'))} = $1 and ${q(column('schoolYear'))} = ${Number(ctx.startYear)})`;
+  await checkReferences(tx, planRows, ctx, opts.userId, lock);
+  await tx.query(
+    `insert into audit_logs (at, user_id, org_id, action, entity, entity_id, before, after)
+    select $6::timestamptz, $1::uuid, $2::uuid, 'import', '${IMPORT_AUDIT_ENTITY}', $3, jsonb_object_agg(r.${q(column('id'))}, null),
+      jsonb_build_object('fileName', $4::text, 'rows', $5::int, 'changed', count(*))
+    from ${RESULTS} r where r.${q(column('planId'))} = $8::uuid and r.${q(column('schoolYear'))} = $7 having count(*) > 0`,
+    [opts.userId, ctx.plan.orgId, ctx.plan.id, opts.fileName, written, opts.now.toISOString(), ctx.startYear, ctx.plan.id],
+  );
 }
 
 /**
@@ -585,7 +680,7 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
  * check would lock them (FOR KEY SHARE: nobody deletes them before the import commits); PGlite has one session, whose
  * transaction no other statement enters, so there the check alone suffices and 50,000 student rows are not written
  * for their lock. The stage holds one row per student (the import refuses a student's second row), so its rows are
- * counted without sorting them.
+ * counted without sorting them. `stage` is the stage's name, or a parenthesised query of the rows a direct write wrote.
  */
 async function checkReferences(tx: BulkSession, stage: string, ctx: PlanContext, userId: string, lock: boolean): Promise<void> {
   const forKeyShare = lock ? 'for key share' : '';
@@ -596,8 +691,8 @@ async function checkReferences(tx: BulkSession, stage: string, ctx: PlanContext,
       st as (select id from students where org_id = $2 and id in (select s.${q(column('studentId'))} from ${stage} s) ${forKeyShare}),
       c as (select id from classes where org_id = $2 and id in (select s.${q(column('classId'))} from ${stage} s) ${forKeyShare})
     select (select count(*) from p)::int as plan, (select count(*) from o)::int as org, (select count(*) from u)::int as by_user,
-      (select count(*) from st)::int as students, (select count(*) from ${stage})::int as staged_students,
-      (select count(*) from c)::int as classes, (select count(*) from (select distinct ${q(column('classId'))} from ${stage}) d)::int as staged_classes`,
+      (select count(*) from st)::int as students, (select count(*) from ${stage} x)::int as staged_students,
+      (select count(*) from c)::int as classes, (select count(*) from (select distinct ${q(column('classId'))} from ${stage} x) d)::int as staged_classes`,
     [ctx.plan.id, ctx.plan.orgId, userId],
   );
   if (found.plan !== 1 || found.org !== 1 || found.by_user !== 1 || found.students !== found.staged_students || found.classes !== found.staged_classes) {

@@ -289,6 +289,27 @@ describe('score import', () => {
     expect(ra.total).toBe(scoreStudent({ grade: a.grade, gender: a.gender, results: engineInputOf(rawOf(ra)) }).total);
   });
 
+  it('a first import longer than the rows it may hold stages them and the rest, and writes the rows a direct write writes', async () => {
+    const [school01] = await t.db.select({ id: users.id }).from(users).where(eq(users.accountNum, 'school01'));
+    const written: (typeof physiqueResults.$inferSelect)[][] = [];
+    for (const heldBytes of [undefined, 1]) {
+      const plan = await getPlanInScope(t.db, org.k12, await createPlan(t.db, org.k12));
+      const ctx = await loadPlanContext(t.db, plan);
+      const opts = { userId: school01.id, now: t.clock.now(), testedOn: plan.startDate, fileName: 'long.xlsx', heldBytes };
+      const input = (s: (typeof pupils)[number], results: NationalResults) => ({ studentId: s.id, classId: s.classId, grade: s.grade, gender: s.gender, results });
+      const res = await stagedImport(t.db, ctx, opts, async (write) => {
+        await write(pupils.slice(0, 3).map((s) => input(s, { weightKg: 50.5, heightCm: 150 })));
+        await write(pupils.slice(3, 6).map((s) => input(s, { weightKg: 40.5 })));
+      });
+      expect(res.written).toBe(6);
+      written.push(await resultsOf(plan.id));
+    }
+    const comparable = (r: typeof physiqueResults.$inferSelect) => ({ ...r, id: undefined, planId: undefined });
+    const [direct, staged] = written.map((rows) => new Map(rows.map((r) => [r.studentId, comparable(r)])));
+    expect(direct.size).toBe(6);
+    expect(staged).toEqual(direct);
+  });
+
   it('is all or nothing: a row the database refuses mid-write leaves every result as it was and releases the lock', async () => {
     const planId = await createPlan(t.db, org.k12);
     const list = pupils.slice(0, 10);
@@ -315,6 +336,53 @@ describe('score import', () => {
     // The lock is free again: the same file now imports.
     const ok = await upload(planId, xlsxOf(changed));
     expect(countsOf(ok).counts).toEqual({ success: list.length, failure: 0 });
+  });
+
+  it('a first import (COPYed straight into the results) writes the rows an import through the stage writes, and importing it again changes nothing', async () => {
+    const list = pupils.slice(0, 12);
+    const rows = templateFor(list, 23);
+    // Plan B already has a result (another student's), so its import goes through the stage and its INSERT … SELECT.
+    const [direct, staged] = [await createPlan(t.db, org.k12), await createPlan(t.db, org.k12)];
+    expect((await upload(staged, xlsxOf(templateFor(pupils.slice(-1), 24)))).statusCode).toBe(200);
+    expect(countsOf(await upload(direct, xlsxOf(rows))).counts).toEqual({ success: list.length, failure: 0 });
+    expect(countsOf(await upload(staged, xlsxOf(rows))).counts).toEqual({ success: list.length, failure: 0 });
+
+    const comparable = (r: typeof physiqueResults.$inferSelect) => ({ ...r, id: undefined, planId: undefined });
+    const first = await resultsOf(direct);
+    expect(first).toHaveLength(list.length);
+    const viaStage = new Map((await resultsOf(staged)).map((r) => [r.studentId, r]));
+    for (const r of first) expect(comparable(r), r.studentId).toEqual(comparable(viaStage.get(r.studentId)!));
+    // Its audit entry: every result it created, without previous values, as the stage path writes it.
+    const [entry] = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'physiqueImport'), eq(auditLogs.entityId, direct)));
+    expect(Object.keys(entry.before as object).sort()).toEqual(first.map((r) => r.id).sort());
+    expect(Object.values(entry.before as object).every((v) => v === null)).toBe(true);
+    expect(entry.after).toEqual({ fileName: 'scores.xlsx', rows: list.length, changed: list.length });
+
+    t.clock.advance(60_000);
+    expect(countsOf(await upload(direct, xlsxOf(rows))).counts).toEqual({ success: list.length, failure: 0 });
+    const again = await resultsOf(direct);
+    expect(new Map(again.map((r) => [r.id, r]))).toEqual(new Map(first.map((r) => [r.id, r])));
+    const entries = await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'physiqueImport'), eq(auditLogs.entityId, direct)));
+    expect(entries).toHaveLength(1);
+  });
+
+  it('a first import that fails during its direct write leaves nothing: no result, no audit entry, its job failed', async () => {
+    const planId = await createPlan(t.db, org.k12);
+    const list = pupils.slice(0, 10);
+    const rows = templateFor(list, 25);
+    const restore = await failWritesFor(t.db, list[6].id);
+    try {
+      const res = await upload(planId, xlsxOf(rows));
+      expect(res.statusCode).toBe(500);
+    } finally {
+      await restore();
+    }
+    expect(await resultsOf(planId)).toEqual([]);
+    expect(await t.db.select().from(auditLogs).where(and(eq(auditLogs.entity, 'physiqueImport'), eq(auditLogs.entityId, planId)))).toEqual([]);
+    expect((await t.db.select().from(planJobs).where(eq(planJobs.planId, planId))).map((j) => j.status)).toEqual(['failed']);
+    // Nothing half-written stands in the way: the same file imports in full.
+    expect(countsOf(await upload(planId, xlsxOf(rows))).counts).toEqual({ success: list.length, failure: 0 });
+    expect(await resultsOf(planId)).toHaveLength(list.length);
   });
 
   it('refuses anything but .xlsx', async () => {
