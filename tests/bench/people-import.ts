@@ -30,7 +30,7 @@ import { parseEnv } from '../../server/env';
 import { sha256Hex } from '../../server/lib/password';
 import { writeXlsx } from '../../server/lib/spreadsheet/xlsx-writer';
 import { readPeopleFile } from '../../server/modules/people/people-import.service';
-import { jobOutcome } from '../support/jobs';
+import { jobOutcome, jobSettled } from '../support/jobs';
 
 const ROW_ARG = process.argv.slice(2).find((a) => /^\d+$/.test(a));
 const ROWS = Number(ROW_ARG ?? 10_000);
@@ -134,7 +134,7 @@ async function main() {
         const c0 = performance.now();
         // The commit runs as a job (docs/product-rules.md#jobs): timed to the end of the job and its file's download.
         const started = await app.inject({ method: 'POST', url: `/api/busi/web/k12/user/student/import/${preview.importId}/commit`, headers: auth });
-        const done = await jobOutcome((url) => app.inject({ url, headers: auth }), started);
+        const done = await jobOutcome((url) => app.inject({ url, headers: auth }), started, 'zh-CN', 600_000, jobSettled(db));
         if (done.statusCode !== 200) throw new Error(`commit failed: ${done.statusCode} ${done.body.slice(0, 300)}`);
         return { dryMs, commitMs: performance.now() - c0, preview };
       });

@@ -44,7 +44,7 @@ import { SKIP_FK_TRIGGERS } from '../../server/db/replication-role';
 import { copyLines, withBulkTransaction, type BulkSession } from '../../server/modules/physique-results/bulk-session';
 import { gradeInYear } from '../../server/modules/physique-results/physique-write';
 import { nationalTemplateRows } from '../support/national-template-fixture';
-import { jobOutcome } from '../support/jobs';
+import { jobOutcome, jobSettled } from '../support/jobs';
 
 const ROW_ARG = process.argv.slice(2).find((a) => /^\d+$/.test(a));
 const ROWS = Number(ROW_ARG ?? 50_000);
@@ -482,7 +482,7 @@ async function importTwice(handle: DbHandle, planId: string, file: Buffer, timed
         headers: { ...body.headers, authorization: `bearer ${token}` },
       });
       // An hour: on a loaded shared machine a 200,000-row import outlasts the default ten minutes.
-      const res = await jobOutcome((url) => app.inject({ url, headers: { authorization: `bearer ${token}` } }), start, 'zh-CN', 3_600_000);
+      const res = await jobOutcome((url) => app.inject({ url, headers: { authorization: `bearer ${token}` } }), start, 'zh-CN', 3_600_000, jobSettled(handle.db));
       const ms = performance.now() - t0;
       timed({ ms, cpu: cpuMs() - c0 });
       if (res.statusCode !== 200) throw new Error(`import failed: ${res.statusCode} ${res.body.slice(0, 300)}`);

@@ -1,7 +1,10 @@
+import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Envelope } from '@/domain/api';
 import { jobFinished, type JobRow } from '@/domain/jobs';
 import type { TestApp } from './server-app';
+import type { Db } from '../../server/db/client';
+import { jobs } from '../../server/db/schema/jobs';
 
 /** Polls a job (GET /api/busi/web/jobs/:id) until it is done or failed; answers every state seen, the last one final. */
 export async function waitForJob(t: TestApp, token: string, id: string, lang = 'zh-CN', timeoutMs = 60_000): Promise<JobRow[]> {
@@ -34,10 +37,18 @@ export type JobGet = (url: string, lang: string) => Promise<LightMyRequestRespon
  * An import started as a job (docs/product-rules.md#jobs), answered as the request used to answer: the start's own
  * answer when it was refused at once; else, once the job is over, the failures workbook's download with the counts as
  * `x-import-success` / `x-import-failure`, or, for a failed job, its status and translated message (`json().msg`).
+ * `settled` (a bench's jobSettled) waits for the job to finish before the jobs API is asked at all.
  */
-export async function jobOutcome(get: JobGet, start: LightMyRequestResponse, lang = 'zh-CN', timeoutMs = 600_000): Promise<LightMyRequestResponse> {
+export async function jobOutcome(
+  get: JobGet,
+  start: LightMyRequestResponse,
+  lang = 'zh-CN',
+  timeoutMs = 600_000,
+  settled?: (id: string, timeoutMs: number) => Promise<void>,
+): Promise<LightMyRequestResponse> {
   if (start.statusCode !== 200) return start;
   const { id } = start.json<Envelope<{ id: string }>>().data;
+  await settled?.(id, timeoutMs);
   const until = Date.now() + timeoutMs;
   let last: JobRow;
   for (;;) {
@@ -60,4 +71,21 @@ export async function jobOutcome(get: JobGet, start: LightMyRequestResponse, lan
 /** jobOutcome through a test app, as the account of `token`. */
 export function importJob(t: TestApp, token: string, start: LightMyRequestResponse, lang = 'zh-CN'): Promise<LightMyRequestResponse> {
   return jobOutcome((url, language) => t.request({ url, token, headers: { 'accept-language': language } }), start, lang);
+}
+
+/**
+ * Resolves once a job's row says it is finished, reading the row itself every 20 ms. A bench waits with it (jobOutcome's
+ * `settled`) so that it times the job, not fifty HTTP polls a second through the process that runs the job (a screen
+ * asks once a second, JOB_POLL_MS; on PGlite every poll would also share the database's one connection).
+ */
+export function jobSettled(db: Db): (id: string, timeoutMs: number) => Promise<void> {
+  return async (id, timeoutMs) => {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const [row] = await db.select({ state: jobs.state }).from(jobs).where(eq(jobs.id, id));
+      if (row && jobFinished(row.state as JobRow['state'])) return;
+      if (Date.now() > until) throw new Error(`job ${id} still ${row?.state} after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
 }
