@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 import type { Locale } from '@/domain/constants';
-import { customName } from '@/domain/menus/customize';
+import { customName } from '@/domain/menus/custom-name';
 import { currentLocale } from '@/lib/i18n';
 
 /**

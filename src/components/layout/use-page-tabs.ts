@@ -68,6 +68,7 @@ export function usePageTabs({
     const el = scroller.current;
     if (!el || !enabled) return;
     const onScroll = () => {
+      pristine.current = false;
       if (!restoring.current) scrolls.set(current.current, el.scrollTop);
     };
     el.addEventListener('scroll', onScroll, { passive: true });
@@ -75,8 +76,15 @@ export function usePageTabs({
   }, [scroller, enabled]);
 
   const shown = useRef<string | null>(null);
+  // The scroller as mounted with this hook: at the top, never scrolled, so a first page that opens at the top needs no
+  // restore. Setting or reading scrollTop forces a layout inside the commit, and on the first load that is the shell's
+  // whole layout done once more before the screen's content arrives (docs/performance.md, "first load").
+  const pristine = useRef(true);
   useLayoutEffect(() => {
-    if (!enabled) return;
+    if (!enabled) {
+      pristine.current = false;
+      return;
+    }
     const arrived = shown.current !== pathname;
     const open = tabs.find((t) => t.key === pathname);
     // Back at an open page through a plain link (the side menu): the tab as it was left. The browser's back and
@@ -94,6 +102,9 @@ export function usePageTabs({
     const el = scroller.current;
     if (!el) return;
     const target = scrolls.get(pathname) ?? 0;
+    const untouched = pristine.current;
+    pristine.current = false;
+    if (untouched && target === 0) return;
     restoring.current = true;
     const started = performance.now();
     let frame = 0;

@@ -106,13 +106,8 @@ export type MenuCustomRow = z.output<typeof menuCustomRowSchema>;
 /** The answer of resetting a family's menus: how many entries went back to the catalogue. */
 export const menuResetCountSchema = z.object({ count: z.number() });
 
-/** The custom name in `locale`, then in the other languages' fallbacks (zh_tw → zh_cn), else undefined. */
-export function customName(names: Partial<Record<Locale, string>> | null | undefined, locale: Locale): string | undefined {
-  if (!names) return undefined;
-  if (names[locale]) return names[locale];
-  if (locale === 'zh_tw' && names.zh_cn) return names.zh_cn;
-  return undefined;
-}
+// In a module without schemas: the shell's side menu names every entry through it (src/components/layout/menu-label.ts).
+export { customName } from './custom-name';
 
 /** Keeps only the languages with a name, in a stable order; null when none. */
 export function cleanNames(names: Partial<Record<Locale, string | undefined>>): Partial<Record<Locale, string>> | null {

@@ -14,11 +14,7 @@ export type GradeStage = (typeof GRADE_STAGES)[number];
 export const K12_STAGES = ['primary', 'junior', 'senior'] as const;
 export const GRADE_STAGE_TABLE = enumTable(GRADE_STAGES, (s) => `school:grade.stages.${s}`);
 
-/**
- * The one name of a grade number everywhere (lists, pickers, dashboards, wall, exports, PDFs): the i18n key of
- * 一年级…九年级, 高一…高三, 大一…大四 (Grade 1–12, Freshman–Senior in English; docs/product-rules.md#grades).
- */
-export const gradeNameKey = (gradeNo: number) => `school:grade.no.${gradeNo}` as const;
+export { gradeNameKey } from './grade-name';
 
 /** The grade numbers of each stage. */
 export const STAGE_GRADES: Readonly<Record<GradeStage, readonly [number, number]>> = {

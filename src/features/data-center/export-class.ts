@@ -2,7 +2,8 @@ import type { TFunction } from 'i18next';
 import type { ClassView } from '@/domain/data-center/types';
 import type { ItemKey } from '@/domain/physique/standard';
 import { saveFile } from '@/lib/api-client';
-import { formatRawValue, itemLabel, periodLabel } from './format';
+import { itemLabel, periodLabel } from './format';
+import { formatRawValue } from './format-raw';
 
 /** The class table as rows of cells: one header row, then one row per student (every item's raw, score, level). */
 export function classSheetRows(t: TFunction, view: ClassView, items: readonly ItemKey[]): (string | number | null)[][] {

@@ -1,18 +1,28 @@
 import type { TFunction } from 'i18next';
-import { formatRaw } from '@/domain/physique-results/export-layout';
 import type { ItemKey } from '@/domain/physique/standard';
 import { ITEM_KEYS } from '@/domain/physique/standard';
 import type { ItemStats, LevelCounts } from '@/domain/data-center/types';
 import type { ScoreLevel } from '@/domain/physique/level';
-import { gradeNameKey } from '@/domain/school/grades';
+import { gradeNameKey } from '@/domain/school/grade-name';
 
 /** Shown where a figure has nothing to divide by. */
 export const NO_FIGURE = '—';
 
+// One formatter per locale and kind: a table formats a figure per cell, and making an Intl.NumberFormat costs far more
+// than formatting with one (the school view's first render made ≈ 100; docs/performance.md, "first load").
+const rateFormats = new Map<string, Intl.NumberFormat>();
+const countFormats = new Map<string, Intl.NumberFormat>();
+
+function numberFormat(cache: Map<string, Intl.NumberFormat>, locale: string, options?: Intl.NumberFormatOptions): Intl.NumberFormat {
+  let format = cache.get(locale);
+  if (!format) cache.set(locale, (format = new Intl.NumberFormat(locale, options)));
+  return format;
+}
+
 /** A rate 0–1 as a percentage with one decimal ('12.3%'), or '—'. */
 export function formatRate(rate: number | null | undefined, locale = 'zh-CN'): string {
   if (rate === null || rate === undefined || !Number.isFinite(rate)) return NO_FIGURE;
-  return new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(rate);
+  return numberFormat(rateFormats, locale, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(rate);
 }
 
 /** A score or mean with one decimal, or '—'. */
@@ -24,18 +34,12 @@ export function formatScore(value: number | null | undefined): string {
 /** A whole count with the locale's grouping, or '—'. */
 export function formatCount(value: number | null | undefined, locale = 'zh-CN'): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return NO_FIGURE;
-  return new Intl.NumberFormat(locale).format(value);
+  return numberFormat(countFormats, locale).format(value);
 }
 
 /** A rate 0–1 as a chart value in percent with one decimal (null stays null: a gap, not a zero). */
 export function percent(rate: number | null | undefined): number | null {
   return rate === null || rate === undefined ? null : Math.round(rate * 1000) / 10;
-}
-
-/** A raw item value for people: long runs as 3'40", others as numbers; '—' when absent. */
-export function formatRawValue(item: ItemKey, value: number | null | undefined): string {
-  const shown = formatRaw(item, value, 'display');
-  return shown === null ? NO_FIGURE : String(shown);
 }
 
 export const gradeLabel = (t: TFunction, gradeNo: number | null | undefined): string =>

@@ -5,7 +5,8 @@ import type { ClassStudentRow, WatchReason } from '@/domain/data-center/types';
 import { SCORE_LEVELS } from '@/domain/physique/level';
 import type { ItemKey } from '@/domain/physique/standard';
 import { CELL_TEXT, createDataTableColumnHelper, DataTable } from '@/components/data-table/data-table';
-import { formatRawValue, formatScore, itemLabel, itemShortLabel } from '../format';
+import { formatScore, itemLabel, itemShortLabel } from '../format';
+import { formatRawValue } from '../format-raw';
 
 const col = createDataTableColumnHelper<ClassStudentRow>();
 const studentKey = (r: ClassStudentRow) => r.studentId;

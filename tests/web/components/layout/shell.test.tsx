@@ -125,6 +125,49 @@ describe('tab bar (docs/product-rules.md#tab-bar)', () => {
   });
 });
 
+describe('scroll positions of the tabs (docs/product-rules.md#tab-bar)', () => {
+  // jsdom lays nothing out: the console's scroller keeps its position here, and its reads and writes are counted (each
+  // forces a layout in a browser).
+  const positions = new WeakMap<Element, number>();
+  let touched = 0;
+  const main = () => document.getElementById('main-content')!;
+  beforeEach(() => {
+    touched = 0;
+    Object.defineProperty(HTMLElement.prototype, 'scrollTop', {
+      configurable: true,
+      get(this: HTMLElement) {
+        if (this.id === 'main-content') touched++;
+        return positions.get(this) ?? 0;
+      },
+      set(this: HTMLElement, top: number) {
+        if (this.id === 'main-content') touched++;
+        positions.set(this, top);
+      },
+    });
+  });
+  afterEach(() => {
+    delete (HTMLElement.prototype as { scrollTop?: number }).scrollTop;
+  });
+
+  it('opens another page at the top and comes back to a page where it was left', async () => {
+    const { router } = renderShell('/k12/org/major');
+    act(() => {
+      main().scrollTop = 300;
+      fireEvent.scroll(main());
+    });
+    await go(router, '/k12/org/acayear');
+    expect(main().scrollTop).toBe(0);
+    await go(router, '/k12/org/major');
+    expect(main().scrollTop).toBe(300);
+  });
+
+  it('draws the first page without reading or moving the scroller (it is at the top), so no layout is forced in that commit', () => {
+    renderShell('/k12/org/grade');
+    expect(screen.getByTestId('page')).toHaveTextContent('/k12/org/grade');
+    expect(touched).toBe(0);
+  });
+});
+
 describe('menu search (docs/product-rules.md#menu-search)', () => {
   it('opens with Ctrl+K, finds a page by pinyin initials, opens it with Enter', async () => {
     const user = userEvent.setup();
