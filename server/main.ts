@@ -33,8 +33,9 @@ async function main(): Promise<void> {
   await migrateDb(handle);
 
   // A fresh database gets the demo; an existing one gets catalogue changes to its menus.
-  const { count } = await import('drizzle-orm');
-  const [{ n: orgCount }] = await handle.db.select({ n: count() }).from(schema.orgs);
+  // `$count`, not drizzle-orm's `count()`: a dynamic import of drizzle-orm here waited for the app's modules, which load
+  // meanwhile, and with it the menus' check below (docs/decisions/065-built-server.md).
+  const orgCount = await handle.db.$count(schema.orgs);
   const scope = env.TIYU_DEMO_SEED;
   if (orgCount === 0) say(`new database: seeding the demo district (${scope === 'full' ? 'once; a few minutes' : 'people only'})`);
   // The seed's modules load only on a first start.
