@@ -3,6 +3,9 @@ import { startPglite } from './db/pglite-start';
 import { parseEnv } from './env';
 import { DEMO_ACCOUNTS } from './seed/demo-accounts';
 
+/** How long after listening the job worker starts. */
+const JOB_WORKER_AFTER_LISTEN_MS = 1_000;
+
 /** Starts the server: env → database (migrated, seeded once) → app → listen → graceful close. */
 async function main(): Promise<void> {
   const env = parseEnv();
@@ -30,8 +33,9 @@ async function main(): Promise<void> {
   await migrateDb(handle);
 
   // A fresh database gets the demo; an existing one gets catalogue changes to its menus.
-  const { count } = await import('drizzle-orm');
-  const [{ n: orgCount }] = await handle.db.select({ n: count() }).from(schema.orgs);
+  // `$count`, not drizzle-orm's `count()`: a dynamic import of drizzle-orm here waited for the app's modules, which load
+  // meanwhile, and with it the menus' check below (docs/decisions/065-built-server.md).
+  const orgCount = await handle.db.$count(schema.orgs);
   const scope = env.TIYU_DEMO_SEED;
   if (orgCount === 0) say(`new database: seeding the demo district (${scope === 'full' ? 'once; a few minutes' : 'people only'})`);
   // The seed's modules load only on a first start.
@@ -89,9 +93,12 @@ async function main(): Promise<void> {
   // period. Past it the process exits anyway: a tus upload resumes from its last stored part on another instance, and
   // an import or sync left 'running' is marked failed by the next reader (server/modules/test-plans/plan-job-holder.ts).
   let closing = false;
+  // Set once listening (the job worker's start, below).
+  const worker: { start?: NodeJS.Timeout } = {};
   const close = async (signal: string) => {
     if (closing) return;
     closing = true;
+    clearTimeout(worker.start);
     app.log.info({ signal, graceMs: env.SHUTDOWN_GRACE_MS }, 'closing');
     const grace = setTimeout(() => {
       app.log.warn('in-flight requests outlived the grace period; exiting');
@@ -125,8 +132,21 @@ async function main(): Promise<void> {
     process.exit(1);
   }
 
-  // Long work (certificate issuing) runs as jobs: this instance takes its share (docs/decisions/026-job-queue.md).
-  await app.jobs.work();
+  // Long work (certificate issuing) runs as jobs: this instance takes its share (docs/decisions/026-job-queue.md), from
+  // a second after listening: loading pg-boss and its start's queries, on PGlite's one thread, went before a start's
+  // first answer (docs/decisions/065-built-server.md). Queued jobs wait for it; a worker that cannot start stops the server.
+  worker.start = setTimeout(() => {
+    app.jobs.work().catch(async (err: unknown) => {
+      // A stop that came meanwhile closes as it does.
+      if (closing) return;
+      closing = true;
+      app.log.error(err, 'the job worker could not start');
+      await app.close().catch(() => {});
+      await replica?.close();
+      await handle.close();
+      process.exit(1);
+    });
+  }, JOB_WORKER_AFTER_LISTEN_MS);
 
   const port = (app.server.address() as { port: number } | null)?.port ?? env.PORT;
   const lines = [

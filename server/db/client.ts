@@ -48,10 +48,8 @@ import * as security from './schema/security';
 import * as retention from './schema/retention';
 import * as accessLog from './schema/access-log';
 
-/** Every table, for drizzle's relational queries and for typing. */
+/** Every table, by its export name (main.ts counts `schema.orgs`; tests and scripts take tables from it). */
 export const schema = { ...orgs, ...auth, ...school, ...testPlans, ...physique, ...dataCenter, ...files, ...audit, ...venue, ...departments, ...activities, ...platform, ...contests, ...content, ...meets, ...homework, ...lessons, ...jobs, ...sharedLimits, ...physiqueYear, ...lessonLoad, ...conversion, ...parentReports, ...warnings, ...testDay, ...shell, ...listSettings, ...notices, ...messages, ...dictionaries, ...consent, ...dataAccess, ...security, ...retention, ...accessLog };
-
-export type Schema = typeof schema;
 
 /**
  * Raw-query results both drivers share (`db.execute(sql…)` → `{ rows }`): PGlite's Results and
@@ -63,8 +61,12 @@ export interface DbRawResult<TRow> {
 export interface DbQueryResultHKT extends PgQueryResultHKT {
   type: DbRawResult<this['row']>;
 }
-/** One database type for both drivers (PGlite and node-postgres). */
-export type Db = PgDatabase<DbQueryResultHKT, Schema>;
+/**
+ * One database type for both drivers (PGlite and node-postgres). Without drizzle's relational queries (`db.query.*`,
+ * used nowhere): given the schema, drizzle walks every table to build their config when the database opens, ≈ 3 % of
+ * a start's main-thread CPU for nothing (docs/decisions/065-built-server.md).
+ */
+export type Db = PgDatabase<DbQueryResultHKT>;
 /** A transaction handle; services accept `Db | Tx` so they compose inside a caller's transaction. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;
@@ -155,7 +157,7 @@ export async function openDb(opts: OpenDbOptions = {}): Promise<DbHandle> {
     // An idle client losing its connection must not crash the process.
     pool.on('error', () => {});
     pool.on('connect', queueQueries);
-    const db: Db = drizzleNodePg({ client: pool, schema });
+    const db: Db = drizzleNodePg({ client: pool });
     let closed = false;
     return {
       kind: 'postgres',
@@ -178,7 +180,7 @@ async function openPglite(opts: OpenDbOptions, { client, release }: StartedPglit
     release();
     throw err;
   }
-  const db: Db = drizzlePglite({ client, schema });
+  const db: Db = drizzlePglite({ client });
   let keepLock = false;
   const close = async () => {
     try {
@@ -229,7 +231,7 @@ export async function migrateDb(handle: DbHandle): Promise<void> {
   const config = { migrationsFolder: MIGRATIONS_FOLDER };
   if (handle.kind === 'pglite') {
     // The handle's db was built by drizzle-orm/pglite in openDb.
-    if (!(await migrationsCurrent(handle.db))) await migratePglite(handle.db as PgliteDatabase<Schema>, config);
+    if (!(await migrationsCurrent(handle.db))) await migratePglite(handle.db as PgliteDatabase, config);
     const raw = handle.raw;
     await ensureChangeTriggers((text) => raw.query(text));
     return;
@@ -240,7 +242,7 @@ export async function migrateDb(handle: DbHandle): Promise<void> {
     // Under the lock: an instance that waited for another's migrations finds them applied.
     if (!(await migrationsCurrent(handle.db))) {
       const { migrate: migrateNodePg } = await import('drizzle-orm/node-postgres/migrator');
-      await migrateNodePg(handle.db as NodePgDatabase<Schema>, config);
+      await migrateNodePg(handle.db as NodePgDatabase, config);
     }
     await ensureChangeTriggers((text) => lock.query(text));
   } finally {

@@ -14,7 +14,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { buildApp } from '../../server/app';
-import { schema, type Db } from '../../server/db/client';
+import type { Db } from '../../server/db/client';
 import { PreparingPGlite } from '../../server/db/pglite-statements';
 import { DEMO_PASSWORD } from '../../server/seed/demo';
 import { parseEnv } from '../../server/env';
@@ -39,7 +39,7 @@ const K12 = '/api/busi/web/k12';
 async function measure(dir: string, client: Client): Promise<{ times: Map<string, { p50: number; p95: number }>; bodies: Map<string, string> }> {
   const pglite = client === 'PGlite' ? new PGlite({ dataDir: dir }) : new PreparingPGlite({ dataDir: dir });
   await pglite.waitReady;
-  const db = drizzle({ client: pglite, schema }) as unknown as Db;
+  const db = drizzle({ client: pglite }) as unknown as Db;
   const env = parseEnv({ NODE_ENV: 'test', TIYU_CAPTCHA_FIXED: '1234', WEB_DIST: '/nonexistent-tiyu-dist' });
   const app = await buildApp({ db, env, rateLimits: { captchaPerMinute: 1e6, loginPerMinute: 1e6 } });
   try {

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { scheduleDuty } from '../../lib/duties';
 import { ensureDaysAhead } from '../../db/day-partitions';
 import { ensureSchoolYearPartitions } from '../../db/school-year-partitions';
 
-/** How often the next school year's partitions are made sure of (also at start-up). */
+/** How often the next school year's partitions are made sure of (also shortly after start-up). */
 const EVERY_MS = 60 * 60_000;
 
 /**
@@ -12,9 +13,7 @@ const EVERY_MS = 60 * 60_000;
  * partition. A year that could not get its partition (its rows already in the default partition) goes to the log.
  */
 export const schoolYearPartitionsLifecycle: FastifyPluginAsync = async (app) => {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  const ensure = async () => {
+  scheduleDuty(app, EVERY_MS, async () => {
     try {
       const made = await ensureSchoolYearPartitions(app.db, app.now());
       const crowded = made.filter((m) => m.partition === null);
@@ -27,16 +26,5 @@ export const schoolYearPartitionsLifecycle: FastifyPluginAsync = async (app) => 
     } catch (error) {
       app.log.error({ err: error }, 'day partitions');
     }
-  };
-  app.addHook('onReady', async () => {
-    running = ensure();
-    timer = setInterval(() => {
-      running = ensure();
-    }, EVERY_MS);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    await running;
   });
 };

@@ -1,7 +1,7 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORG_TYPE } from '../../../src/domain/constants';
-import { CATALOG } from '../../../src/domain/menus/catalog';
+import { CATALOG, getCatalogEntry } from '../../../src/domain/menus/catalog';
 import { toMenuEntries } from '../../../src/domain/menus/menu-entries';
 import type { DbHandle } from '../../../server/db/client';
 import { menus, roleMenus, roles } from '../../../server/db/schema/auth';
@@ -56,5 +56,13 @@ describe('menu sync at start', () => {
     expect(row.sortNum).toBe(entry.sortNum);
     const after = await versions();
     expect([...after].filter(([id, v]) => before.get(id) !== v).map(([id]) => id)).toEqual([entry.menuId]);
+
+    // A column the database has empty where the catalogue has a value (and the other way round) differs too.
+    const withIcon = toMenuEntries(CATALOG).find((m) => m.icon)!;
+    await h.db.update(menus).set({ icon: null, code: 'stale' }).where(eq(menus.menuId, withIcon.menuId));
+    await syncMenus(h.db);
+    const [restored] = await h.db.select().from(menus).where(eq(menus.menuId, withIcon.menuId));
+    expect(restored.icon).toBe(withIcon.icon);
+    expect(restored.code).toBe(withIcon.menuType === '0' ? getCatalogEntry(withIcon.menuId.split('#')[0])!.code : null);
   });
 });
