@@ -111,6 +111,113 @@ export function copyValue(v: unknown): string {
   return escapeCopy(String(v));
 }
 
+/** ASCII without COPY's special characters (backslash, tab, line breaks): written as it is. */
+function plainAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 128 || c === 92 || c === 9 || c === 10 || c === 13) return false;
+  }
+  return true;
+}
+
+/** Bytes of a chunk of CopyText. */
+const COPY_CHUNK_BYTES = 1 << 20;
+
+/**
+ * COPY text written value by value straight into byte chunks: no string per value or per row, so a bulk write of
+ * 50,000 rows of ≈ 75 values leaves the garbage collector its chunks only (docs/decisions/028-score-import-at-copy-speed.md).
+ * A row never spans two chunks (one that outgrows its chunk moves whole into the next), so a row's place is its chunk
+ * (`rowChunk`) and offsets (`rowStart` to `at`).
+ */
+export class CopyText {
+  private readonly full: Buffer<ArrayBuffer>[] = [];
+  private buf = Buffer.allocUnsafe(COPY_CHUNK_BYTES);
+  /** Where the next byte goes in the current chunk. */
+  at = 0;
+  /** Where the row being written starts in the current chunk. */
+  rowStart = 0;
+  private fullBytes = 0;
+
+  /** Bytes written. */
+  get bytes(): number {
+    return this.fullBytes + this.at;
+  }
+
+  /** The current chunk's index: the row being written is in it. */
+  get rowChunk(): number {
+    return this.full.length;
+  }
+
+  /** Starts a row. */
+  row(): void {
+    this.rowStart = this.at;
+  }
+
+  /** The text written, by chunk (the current one up to `at`). */
+  parts(): Buffer<ArrayBuffer>[] {
+    return this.at > 0 ? [...this.full, this.buf.subarray(0, this.at)] : [...this.full];
+  }
+
+  private room(n: number): void {
+    if (this.at + n <= this.buf.length) return;
+    const partial = this.at - this.rowStart;
+    const next = Buffer.allocUnsafe(Math.max(COPY_CHUNK_BYTES, 2 * (partial + n)));
+    this.buf.copy(next, 0, this.rowStart, this.at);
+    if (this.rowStart > 0) {
+      this.full.push(this.buf.subarray(0, this.rowStart));
+      this.fullBytes += this.rowStart;
+    }
+    this.buf = next;
+    this.at = partial;
+    this.rowStart = 0;
+  }
+
+  byte(c: number): void {
+    this.room(1);
+    this.buf[this.at++] = c;
+  }
+
+  tab(): void {
+    this.byte(9);
+  }
+
+  /** Text known to be ASCII and free of COPY's special characters (ids, numbers, codes). */
+  ascii(s: string): void {
+    this.room(s.length);
+    // Byte by byte: a native write per short string costs more than the loop.
+    const buf = this.buf;
+    let at = this.at;
+    for (let i = 0; i < s.length; i++) buf[at++] = s.charCodeAt(i);
+    this.at = at;
+  }
+
+  /** A number as copyValue writes it (String(v); \N when not finite), small integers digit by digit. */
+  number(v: number): void {
+    if (v >= 0 && v < 1e9 && Number.isInteger(v)) {
+      let len = 1;
+      for (let p = 10; p <= v; p *= 10) len++;
+      this.room(len);
+      for (let i = this.at + len - 1; i >= this.at; i--) {
+        const d = v % 10;
+        this.buf[i] = 48 + d;
+        v = (v - d) / 10;
+      }
+      this.at += len;
+    } else this.ascii(Number.isFinite(v) ? String(v) : '\\N');
+  }
+
+  /** A value as copyValue writes it. */
+  value(v: unknown): void {
+    if (typeof v === 'number') return this.number(v);
+    if (v == null) return this.ascii('\\N');
+    if (typeof v === 'boolean') return this.byte(v ? 116 : 102);
+    if (typeof v === 'string' && plainAscii(v)) return this.ascii(v);
+    const s = copyValue(v);
+    this.room(3 * s.length);
+    this.at += this.buf.write(s, this.at, 'utf8');
+  }
+}
+
 /** Lines of COPY text for `rows`, `perChunk` rows per chunk (bounded string sizes). */
 export function* copyLines<R>(rows: readonly R[], values: (row: R) => readonly unknown[], perChunk = 2000): Generator<string> {
   for (let i = 0; i < rows.length; i += perChunk) {

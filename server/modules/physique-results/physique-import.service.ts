@@ -288,11 +288,15 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
 
   /** The students a slice of rows names: one query by registration number, one by name for the rest. */
   const lookUp = async (slice: typeof rows): Promise<StudentIndex> => {
-    const parsedRows = slice.flatMap((r) => (r.parsed.ok ? [r.parsed.row] : []));
-    const byRegNo = await scopeStudentsNamed(db, ctx, scopeClasses, { regNos: [...new Set(parsedRows.map((r) => r.regNo))] });
-    const found = new Set(byRegNo.map((s) => s.regNo.toUpperCase()));
-    const names = [...new Set(parsedRows.filter((r) => !found.has(r.regNo)).map((r) => r.name))];
-    const byName = names.length > 0 ? await scopeStudentsNamed(db, ctx, scopeClasses, { names }) : [];
+    const regNos = new Set<string>();
+    for (const r of slice) if (r.parsed.ok) regNos.add(r.parsed.row.regNo);
+    const byRegNo = await scopeStudentsNamed(db, ctx, scopeClasses, { regNos: [...regNos] });
+    const found = new Set<string>();
+    for (const s of byRegNo) found.add(s.regNo.toUpperCase());
+    const names = new Set<string>();
+    for (const r of slice) if (r.parsed.ok && !found.has(r.parsed.row.regNo)) names.add(r.parsed.row.name);
+    if (names.size === 0) return new StudentIndex(byRegNo);
+    const byName = await scopeStudentsNamed(db, ctx, scopeClasses, { names: [...names] });
     // A student found both ways is one student (not two of the same name).
     return new StudentIndex([...new Map([...byRegNo, ...byName].map((s) => [s.id, s])).values()]);
   };
@@ -325,12 +329,13 @@ async function runImport(db: Db, plan: PlanRecord, req: ImportRequest): Promise<
       else {
         const results = restrictToItems(r.results, itemsFor(ctx, student.grade, student.gender));
         // A student's second row is refused as a duplicate whatever it holds; a first row without results claims nothing.
-        const first = isEmpty(results) ? seen.get(student.id) : seen.claim(student.id, rowNumber);
+        const none = isEmpty(results);
+        const first = none ? seen.get(student.id) : seen.claim(student.id, rowNumber);
         if (first !== undefined) {
           fail(cells, () => rowReason(t, rowNumber, 'regNo', 'physiqueResults:import.duplicateRow', { row: first }));
           continue;
         }
-        if (isEmpty(results)) {
+        if (none) {
           fail(cells, () => rowReason(t, rowNumber, 'regNo', 'physiqueResults:import.noResults'));
           continue;
         }

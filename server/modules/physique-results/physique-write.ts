@@ -12,7 +12,7 @@ import { timeOrderedUuid } from '../../lib/ids';
 import { physiqueResultLogs, physiqueResults } from '../../db/schema/physique';
 import { classes, grades, schoolYears, students } from '../../db/schema/school';
 import { classInPlanScope, planItemsByGrade, type PlanRecord } from '../test-plans/test-plans.service';
-import { copyLines, copyValue, withBulkConnection, withBulkTransaction, type BulkSession } from './bulk-session';
+import { copyLines, copyValue, CopyText, withBulkConnection, withBulkTransaction, type BulkSession } from './bulk-session';
 import { HeldRows } from './held-rows';
 import { RESTORE_FK_TRIGGERS, SKIP_FK_TRIGGERS } from '../../db/replication-role';
 import { AppError } from '../../lib/app-error';
@@ -169,13 +169,16 @@ export async function scopeStudentsNamed(
   // One index probe per value: `offset 0` keeps the lateral subquery from being flattened into a join, which the
   // planner could run by reading the whole organisation when the table's statistics are stale (PGlite has no autovacuum).
   const match = by.regNos ? sql`upper(${students.regNo}) = v.value` : sql`${students.name} = v.value`;
-  // The rows as ONE json text: on PGlite handing 2,000 rows of five columns to JavaScript cost more than building and
-  // parsing the text (docs/decisions/028-score-import-at-copy-speed.md).
-  const query = sql`select coalesce(json_agg(json_build_array(s.id, s.name, s.reg_no, s.gender, s.class_id)), '[]')::text as found
+  // The rows as ONE text, a flat JSON array of their five values: on PGlite handing 2,000 rows of five columns to
+  // JavaScript cost more than building and parsing the text, and the text built by concatenation (names and numbers as
+  // JSON strings) costs less than json_agg of arrays (docs/decisions/028-score-import-at-copy-speed.md).
+  const query = sql`select coalesce('[' || string_agg(concat('"', s.id, '",', to_json(s.name), ',', to_json(s.reg_no), ',"', s.gender, '","', s.class_id, '"'), ',') || ']', '[]') as found
     from unnest(${sql.param(by.regNos ?? by.names ?? [])}::text[]) as v(value)
     cross join lateral (select ${STUDENT_COLUMNS} from ${students} where ${students.orgId} = ${ctx.plan.orgId} and ${match} and ${students.enabled} offset 0) s`;
   const [{ found }] = (await db.execute<{ found: string }>(query)).rows;
-  const rows = (JSON.parse(found) as [string, string, string, Gender, string][]).map(([id, name, reg_no, gender, class_id]): StudentRow => ({ id, name, reg_no, gender, class_id }));
+  const flat = JSON.parse(found) as string[];
+  const rows: StudentRow[] = [];
+  for (let i = 0; i < flat.length; i += 5) rows.push({ id: flat[i], name: flat[i + 1], reg_no: flat[i + 2], gender: flat[i + 3] as Gender, class_id: flat[i + 4] });
   return inScope(ctx, rows, byId);
 }
 
@@ -516,9 +519,9 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
        * text, or, with `held`, added to the held rows (their text without the id and the stage's last two columns).
        */
       const stageRows = (inputs: readonly ResultInput[], stored: Map<string, StoredVersioned>, held?: HeldRows) => {
-        // The slice's COPY text built in this one pass (no row arrays, no second pass to format them): a first import
-        // formats 50,000 rows of ≈ 75 values here (docs/decisions/028-score-import-at-copy-speed.md).
-        let text = '';
+        // The slice's COPY text written in this one pass, value by value into bytes (no row arrays, no strings per
+        // value, no second pass): a first import formats 50,000 rows of ≈ 75 values here (docs/decisions/028-score-import-at-copy-speed.md).
+        const out = held ? held.text : new CopyText();
         let count = 0;
         let accepted = 0;
         for (const input of inputs) {
@@ -536,20 +539,41 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
           // A row that changes nothing is not written (a concurrent edit of it simply stands).
           if (old && importedFields === old.importedFields && editedFields === old.editedFields && sameRaw(old.raw, raw)) continue;
           const score = scoreStudent({ grade: input.grade, gender: input.gender, results: engineInputOf(raw), standard: ctx.version });
-          if (!held) text += `${old?.id ?? timeOrderedUuid()}\t`;
-          text += `${input.studentId}\t${input.classId}\t${input.grade}\t${input.gender}`;
-          for (const v of wideScoreValues(raw, score, wide)) text += `\t${copyValue(v)}`;
-          text += `\t${importedFields}\t${editedFields}`;
-          if (held) held.add(text.length, input.studentId, incoming);
-          else text += `\t${old ? old.xmin : '\\N'}\t${incoming}\n`;
+          out.row();
+          if (!held) {
+            out.ascii(old?.id ?? timeOrderedUuid());
+            out.tab();
+          }
+          out.ascii(input.studentId);
+          out.tab();
+          out.ascii(input.classId);
+          out.tab();
+          out.number(input.grade);
+          out.tab();
+          out.ascii(input.gender);
+          for (const v of wideScoreValues(raw, score, wide)) {
+            out.tab();
+            out.value(v);
+          }
+          out.tab();
+          out.number(importedFields);
+          out.tab();
+          out.number(editedFields);
+          if (held) held.add(input.studentId, input.classId, incoming);
+          else {
+            out.tab();
+            out.ascii(old ? old.xmin : '\\N');
+            out.tab();
+            out.number(incoming);
+            out.byte(10);
+          }
           count++;
         }
-        held?.endSlice(text);
-        return { text, count, accepted };
+        return { text: held ? [] : out.parts(), count, accepted };
       };
       const stageSlice = async (s: BulkSession, inputs: readonly ResultInput[], stored: Map<string, StoredVersioned>) => {
         const { text, count, accepted } = stageRows(inputs, stored);
-        if (count > 0) await s.copyIn(stage, STAGE_COLUMNS, [text]);
+        if (count > 0) await s.copyIn(stage, STAGE_COLUMNS, text);
         return accepted;
       };
 
@@ -558,7 +582,13 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
       const [{ stored: planHasResults }] = await conn.query<{ stored: boolean }>(PLAN_HAS_RESULTS, [ctx.plan.id, ctx.startYear]);
       let held = planHasResults ? null : new HeldRows();
       if (!held) await makeStage(conn);
-      const stageTail = (_: string, incoming: number) => Buffer.from(`\t\\N\t${incoming}\n`);
+      // A held row's stage columns: no stored version, its incoming mask (few masks: one buffer each, not one per row).
+      const stageTails = new Map<number, Buffer>();
+      const stageTail = (_: string, incoming: number) => {
+        let tail = stageTails.get(incoming);
+        if (!tail) stageTails.set(incoming, (tail = Buffer.from(`\t\\N\t${incoming}\n`)));
+        return tail;
+      };
       const none = new Map<string, StoredVersioned>();
       let written = 0;
       const value = await produce(async (inputs) => {
@@ -580,7 +610,7 @@ export async function stagedImport<T>(db: Db, ctx: PlanContext, opts: StagedImpo
         // One COPY in flight at most. On PostgreSQL (its own process) the slice is not waited for: the server ingests
         // it while the next slice is read and scored (docs/decisions/028-score-import-at-copy-speed.md); PGlite runs in this thread.
         await copying;
-        copying = conn.copyIn(stage, STAGE_COLUMNS, [text]);
+        copying = conn.copyIn(stage, STAGE_COLUMNS, text);
         copying.catch(() => {}); // awaited before the next COPY, the write transaction or the stage's drop
         if (!overlap) await copying;
       });
@@ -652,7 +682,7 @@ for (const c of WRITE_COLUMNS) if (!DIRECT_COLUMNS.includes(c)) throw new Error(
 async function writeHeld(tx: BulkSession, held: HeldRows, ctx: PlanContext, opts: StagedImportOptions, written: number, lock: boolean): Promise<void> {
   // The class's name today is kept with the result: K12 classes are renamed as their cohort moves up.
   const names = new Map<string, string>();
-  for (const c of await tx.query<{ id: string; name: string }>(`select id, name from classes where id = any($1::uuid[])`, [[...held.classIds()]])) names.set(c.id, c.name);
+  for (const c of await tx.query<{ id: string; name: string }>(`select id, name from classes where id = any($1::uuid[])`, [held.classIds()])) names.set(c.id, c.name);
   const same = `${ctx.plan.orgId}\t${ctx.startYear}\t${ctx.plan.id}\t${opts.testedOn}\timport\t${opts.userId}\t${opts.now.toISOString()}`;
   const tails = new Map<string, Buffer>();
   const tailOf = (classId: string) => {
@@ -664,10 +694,13 @@ async function writeHeld(tx: BulkSession, held: HeldRows, ctx: PlanContext, opts
   await tx.copyIn(RESULTS, DIRECT_COLUMNS, held.lines(tailOf));
   if (skipped) await tx.query(RESTORE_FK_TRIGGERS);
   const planRows = `(select ${q(column('studentId'))}, ${q(column('classId'))} from ${RESULTS} where ${q(column('planId'))} = $1 and ${q(column('schoolYear'))} = ${Number(ctx.startYear)})`;
-  await checkReferences(tx, planRows, ctx, opts.userId, lock);
+  // The plan's rows are the held ones: their count and classes are known, so the plan's rows are read once, for their students.
+  await checkReferences(tx, planRows, ctx, opts.userId, lock, { rows: held.size, classIds: held.classIds() });
+  // The entry's `before` (every result id, null: all are new) parsed from one text, which costs less than building
+  // the object key by key (jsonb_object_agg).
   await tx.query(
     `insert into audit_logs (at, user_id, org_id, action, entity, entity_id, before, after)
-    select $6::timestamptz, $1::uuid, $2::uuid, 'import', '${IMPORT_AUDIT_ENTITY}', $3, jsonb_object_agg(r.${q(column('id'))}, null),
+    select $6::timestamptz, $1::uuid, $2::uuid, 'import', '${IMPORT_AUDIT_ENTITY}', $3, ('{' || string_agg('"' || r.${q(column('id'))} || '":null', ',') || '}')::jsonb,
       jsonb_build_object('fileName', $4::text, 'rows', $5::int, 'changed', count(*))
     from ${RESULTS} r where r.${q(column('planId'))} = $8::uuid and r.${q(column('schoolYear'))} = $7 having count(*) > 0`,
     [opts.userId, ctx.plan.orgId, ctx.plan.id, opts.fileName, written, opts.now.toISOString(), ctx.startYear, ctx.plan.id],
@@ -680,20 +713,29 @@ async function writeHeld(tx: BulkSession, held: HeldRows, ctx: PlanContext, opts
  * check would lock them (FOR KEY SHARE: nobody deletes them before the import commits); PGlite has one session, whose
  * transaction no other statement enters, so there the check alone suffices and 50,000 student rows are not written
  * for their lock. The stage holds one row per student (the import refuses a student's second row), so its rows are
- * counted without sorting them. `stage` is the stage's name, or a parenthesised query of the rows a direct write wrote.
+ * counted without sorting them. `stage` is the stage's name, or a parenthesised query of the rows a direct write wrote,
+ * whose count and classes the caller then knows (`known`).
  */
-async function checkReferences(tx: BulkSession, stage: string, ctx: PlanContext, userId: string, lock: boolean): Promise<void> {
+async function checkReferences(
+  tx: BulkSession,
+  stage: string,
+  ctx: PlanContext,
+  userId: string,
+  lock: boolean,
+  known?: { rows: number; classIds: readonly string[] },
+): Promise<void> {
   const forKeyShare = lock ? 'for key share' : '';
+  const classIds = known ? `select unnest($4::uuid[])` : `select s.${q(column('classId'))} from ${stage} s`;
   const [found] = await tx.query<{ plan: number; org: number; by_user: number; students: number; staged_students: number; classes: number; staged_classes: number }>(
     `with p as (select id from test_plans where id = $1 ${forKeyShare}),
       o as (select id from orgs where id = $2 ${forKeyShare}),
       u as (select id from users where id = $3 ${forKeyShare}),
       st as (select id from students where org_id = $2 and id in (select s.${q(column('studentId'))} from ${stage} s) ${forKeyShare}),
-      c as (select id from classes where org_id = $2 and id in (select s.${q(column('classId'))} from ${stage} s) ${forKeyShare})
+      c as (select id from classes where org_id = $2 and id in (${classIds}) ${forKeyShare})
     select (select count(*) from p)::int as plan, (select count(*) from o)::int as org, (select count(*) from u)::int as by_user,
-      (select count(*) from st)::int as students, (select count(*) from ${stage} x)::int as staged_students,
-      (select count(*) from c)::int as classes, (select count(*) from (select distinct ${q(column('classId'))} from ${stage} x) d)::int as staged_classes`,
-    [ctx.plan.id, ctx.plan.orgId, userId],
+      (select count(*) from st)::int as students, ${known ? '$5' : `(select count(*) from ${stage} x)`}::int as staged_students,
+      (select count(*) from c)::int as classes, ${known ? '$6' : `(select count(*) from (select distinct ${q(column('classId'))} from ${stage} x) d)`}::int as staged_classes`,
+    known ? [ctx.plan.id, ctx.plan.orgId, userId, known.classIds, known.rows, known.classIds.length] : [ctx.plan.id, ctx.plan.orgId, userId],
   );
   if (found.plan !== 1 || found.org !== 1 || found.by_user !== 1 || found.students !== found.staged_students || found.classes !== found.staged_classes) {
     throw new Error(`import staging refers to rows that are gone: ${JSON.stringify(found)}`);
