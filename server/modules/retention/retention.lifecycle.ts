@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { scheduleDuty } from '../../lib/duties';
 import type { Storage } from '../../lib/storage/storage';
 import { runRetention } from './retention.service';
 
@@ -8,29 +9,23 @@ const FIRST_LOOK_MS = 60_000;
 
 /**
  * The retention schedule's scheduled run (docs/product-rules.md#retention): on every instance that works jobs, hourly
- * after start-up; the instances take turns through the run's claim (one run a day at most), as the audit sealer does.
+ * after it starts listening; the instances take turns through the run's claim (one run a day at most), as the audit sealer does.
  */
 export const retentionLifecycle: FastifyPluginAsync<{ storage: Storage; heartRateRawDays?: number; enabled: boolean }> = async (app, opts) => {
   // A test's app (injected storage, its own clock) runs the schedule by hand.
   if (!opts.enabled) return;
-  let timer: NodeJS.Timeout | undefined;
-  let first: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  const run = () => {
-    running = runRetention(app.db, app.now(), { storage: opts.storage, heartRateRawDays: opts.heartRateRawDays })
-      .then((id) => id && app.log.info({ runId: id }, 'retention run'))
-      .catch((err: unknown) => app.log.error({ err }, 'retention run failed'));
-  };
-  app.addHook('onReady', async () => {
-    // Shortly after start-up (a restarted instance does not wait an hour), then hourly.
-    first = setTimeout(run, FIRST_LOOK_MS);
-    first.unref();
-    timer = setInterval(run, LOOK_EVERY_MS);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => {
-    clearTimeout(first);
-    clearInterval(timer);
-    await running;
-  });
+  // Shortly after start-up (a restarted instance does not wait an hour), then hourly.
+  scheduleDuty(
+    app,
+    LOOK_EVERY_MS,
+    async () => {
+      try {
+        const id = await runRetention(app.db, app.now(), { storage: opts.storage, heartRateRawDays: opts.heartRateRawDays });
+        if (id) app.log.info({ runId: id }, 'retention run');
+      } catch (err) {
+        app.log.error({ err }, 'retention run failed');
+      }
+    },
+    FIRST_LOOK_MS,
+  );
 };

@@ -4,25 +4,15 @@ import { ITEM_KEYS } from '@/domain/physique/standard';
 import type { ItemStats, LevelCounts } from '@/domain/data-center/types';
 import type { ScoreLevel } from '@/domain/physique/level';
 import { gradeNameKey } from '@/domain/school/grade-name';
+import { countFormat, rateFormat } from '@/lib/number-format';
 
 /** Shown where a figure has nothing to divide by. */
 export const NO_FIGURE = '—';
 
-// One formatter per locale and kind: a table formats a figure per cell, and making an Intl.NumberFormat costs far more
-// than formatting with one (the school view's first render made ≈ 100; docs/performance.md, "first load").
-const rateFormats = new Map<string, Intl.NumberFormat>();
-const countFormats = new Map<string, Intl.NumberFormat>();
-
-function numberFormat(cache: Map<string, Intl.NumberFormat>, locale: string, options?: Intl.NumberFormatOptions): Intl.NumberFormat {
-  let format = cache.get(locale);
-  if (!format) cache.set(locale, (format = new Intl.NumberFormat(locale, options)));
-  return format;
-}
-
 /** A rate 0–1 as a percentage with one decimal ('12.3%'), or '—'. */
 export function formatRate(rate: number | null | undefined, locale = 'zh-CN'): string {
   if (rate === null || rate === undefined || !Number.isFinite(rate)) return NO_FIGURE;
-  return numberFormat(rateFormats, locale, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(rate);
+  return rateFormat(locale).format(rate);
 }
 
 /** A score or mean with one decimal, or '—'. */
@@ -34,7 +24,7 @@ export function formatScore(value: number | null | undefined): string {
 /** A whole count with the locale's grouping, or '—'. */
 export function formatCount(value: number | null | undefined, locale = 'zh-CN'): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return NO_FIGURE;
-  return numberFormat(countFormats, locale).format(value);
+  return countFormat(locale).format(value);
 }
 
 /** A rate 0–1 as a chart value in percent with one decimal (null stays null: a gap, not a zero). */
