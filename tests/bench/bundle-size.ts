@@ -17,10 +17,12 @@
  * BENCH_PORT=<port> (default 8273). BENCH_FILES=1 lists each route's 25 largest downloads, BENCH_FILES=all all of them.
  * BENCH_TRACE=1 prints each first-load round's timeline from the click: the view's call, the ECharts chunks (requested,
  * answered), each chart's first frame (its canvas) and its drawing done (`data-finished`), and the main thread's long tasks.
+ * BENCH_PROFILE=<dir> builds without minifying and writes each first-load round's main-thread CPU profile, from the
+ * click to the last chart drawn, as <dir>/round-<n>.cpuprofile (Chrome DevTools opens it); its times are of that build.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
@@ -51,7 +53,7 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
  * `data-finished` turning true, and long tasks; resource timing gives the requests. Read after the round.
  */
 function traceInPage() {
-  const w = window as unknown as { __trace: { click: number; canvas: number[]; finished: number[]; long: [number, number][] } };
+  const w = window as unknown as { __trace: { click: number; canvas: number[]; finished: [number, string][]; long: [number, number][] } };
   const trace: (typeof w)['__trace'] = (w.__trace = { click: 0, canvas: [], finished: [], long: [] });
   document.addEventListener('click', (e) => void ((e.target as Element).closest?.('[data-testid=login-submit]') && (trace.click = performance.now())), true);
   const seen = new WeakSet<Element>();
@@ -64,7 +66,7 @@ function traceInPage() {
       }
       if (!done.has(el) && el.getAttribute('data-finished') === 'true') {
         done.add(el);
-        trace.finished.push(performance.now());
+        trace.finished.push([performance.now(), el.querySelector('[data-slot=chart]')?.getAttribute('aria-label') ?? '?']);
       }
     });
   };
@@ -74,7 +76,7 @@ function traceInPage() {
 
 async function printTrace(page: Page) {
   const t = await page.evaluate(() => {
-    const w = window as unknown as { __trace: { click: number; canvas: number[]; finished: number[]; long: [number, number][] } };
+    const w = window as unknown as { __trace: { click: number; canvas: number[]; finished: [number, string][]; long: [number, number][] } };
     const res = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
     return { ...w.__trace, res: res.map((r) => ({ name: r.name, start: r.startTime, end: r.responseEnd })) };
   });
@@ -85,7 +87,7 @@ async function printTrace(page: Page) {
   const js = after.filter((r) => /\/assets\/.*\.js/.test(r.name));
   const ec = js.filter((r) => echartsChunks.has(new URL(r.name).pathname.replace(/^.*?\/(assets\/)/, '$1')));
   if (ec.length) console.log(`    ECharts chunks: ${ec.length}, requested ${at(Math.min(...ec.map((r) => r.start)))}–${at(Math.max(...ec.map((r) => r.start)))} s, answered by ${at(Math.max(...ec.map((r) => r.end)))} s`);
-  console.log(`    last script answered ${at(Math.max(...js.map((r) => r.end)))} s; charts' first canvas ${t.canvas.map(at).join(' ')} s; finished ${t.finished.map(at).join(' ')} s`);
+  console.log(`    last script answered ${at(Math.max(...js.map((r) => r.end)))} s; charts' first canvas ${t.canvas.map(at).join(' ')} s; finished ${t.finished.map(([ms, name]) => `${at(ms)} (${name})`).join(' ')} s`);
   const long = t.long.filter(([s]) => s >= t.click);
   console.log(`    long tasks: ${long.map(([s, d]) => `${at(s)}+${(d / 1000).toFixed(2)}`).join(' ')} (${(long.reduce((a, [, d]) => a + d, 0) / 1000).toFixed(2)} s)`);
 }
@@ -197,7 +199,7 @@ function buildView(items: (Rollup.OutputChunk | Rollup.OutputAsset)[]) {
  * One round of the first load: the browser's time from the sign-in click to every chart drawn, and the floor's time
  * for the same API calls without a browser (the captcha, the sign-in, then the GETs the page made, all at once).
  */
-async function firstLoad(browser: Awaited<ReturnType<typeof chromium.launch>>): Promise<{ page: number; floor: number; calls: number; charts: number; account: number; view: number }> {
+async function firstLoad(browser: Awaited<ReturnType<typeof chromium.launch>>, round: number): Promise<{ page: number; floor: number; calls: number; charts: number; account: number; view: number }> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
   try {
     const page = await context.newPage();
@@ -219,6 +221,12 @@ async function firstLoad(browser: Awaited<ReturnType<typeof chromium.launch>>): 
     page.on('response', (r) => {
       if (r.url().includes('/getUInfo')) at.account = performance.now();
     });
+    const profiler = process.env.BENCH_PROFILE ? await context.newCDPSession(page) : undefined;
+    if (profiler) {
+      await profiler.send('Profiler.enable');
+      await profiler.send('Profiler.setSamplingInterval', { interval: 100 });
+      await profiler.send('Profiler.start');
+    }
     const t0 = performance.now();
     await page.getByTestId('login-submit').click();
     // Drawn: the page's charts are all there and none is still waiting for its data or its first frame.
@@ -227,8 +235,16 @@ async function firstLoad(browser: Awaited<ReturnType<typeof chromium.launch>>): 
       return charts.length >= 7 && document.querySelectorAll('[data-slot=dc-chart][data-finished=false]').length === 0;
     }, undefined, { timeout: 120_000, polling: 'raf' });
     const pageMs = performance.now() - t0;
+    if (profiler) {
+      const { profile } = await profiler.send('Profiler.stop');
+      mkdirSync(process.env.BENCH_PROFILE!, { recursive: true });
+      writeFileSync(join(process.env.BENCH_PROFILE!, `round-${round}.cpuprofile`), JSON.stringify(profile));
+    }
     const charts = await page.locator('[data-slot=dc-chart]').count();
     if (process.env.BENCH_TRACE) await printTrace(page);
+    // The floor runs with the browser closed: a page still loading what it uses later (fonts, idle work) would share
+    // the 2 cores with the floor's calls and flatter the ratio.
+    await context.close();
 
     const f0 = performance.now();
     const key = `floor${Date.now()}`;
@@ -271,7 +287,7 @@ async function main() {
   });
   try {
     const t0 = performance.now();
-    const result = await build({ configFile: join(root, 'vite.config.ts'), root, logLevel: 'warn', build: { outDir, emptyOutDir: true, reportCompressedSize: false } });
+    const result = await build({ configFile: join(root, 'vite.config.ts'), root, logLevel: 'warn', build: { outDir, emptyOutDir: true, reportCompressedSize: false, ...(process.env.BENCH_PROFILE ? { minify: false } : {}) } });
     console.log(`vite build (with precompression): ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     buildView((Array.isArray(result) ? result : [result]).flatMap((r) => (r as Rollup.RollupOutput).output));
 
@@ -320,7 +336,7 @@ async function main() {
     console.log(`\nfirst load: sign-in → every chart of ${FIRST_LOAD.path} drawn, empty browser cache, against the same API calls without a browser:`);
     const ratios: number[] = [];
     for (let round = 0; round <= FIRST_LOAD.rounds; round++) {
-      const r = await firstLoad(browser);
+      const r = await firstLoad(browser, round);
       const ratio = r.page / r.floor;
       if (round > 0) ratios.push(ratio);
       console.log(`  round ${round}${round === 0 ? ' (warms the read cache)' : ''}: page ${(r.page / 1000).toFixed(2)} s, ${r.charts} charts; floor ${(r.floor / 1000).toFixed(2)} s (${r.calls} calls); ${ratio.toFixed(2)}×; account call answered at ${(r.account / 1000).toFixed(2)} s, the view's call sent at ${(r.view / 1000).toFixed(2)} s`);

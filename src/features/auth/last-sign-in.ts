@@ -4,10 +4,20 @@ import { i18next } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
 
 /**
+ * Shows the last sign-in once the page opened after this one has drawn (the browser idle, at the latest 3 s on): its
+ * call and the first formatting of a date (≈ 30 ms) stay off the first load (docs/performance.md).
+ */
+export function showLastSignInSoon(): void {
+  const show = () => void showLastSignIn();
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(show, { timeout: 3000 });
+  else setTimeout(show, 1000);
+}
+
+/**
  * After a sign-in, the one before it (docs/product-rules.md#sign-in-security): when, from which address and browser, so
  * a sign-in the person did not make stands out. Nothing on the first sign-in or when the call fails.
  */
-export async function showLastSignIn(): Promise<void> {
+async function showLastSignIn(): Promise<void> {
   try {
     const last = await get<LastSignIn>('/api/busi/web/myInfo/security/lastSignIn');
     if (!last) return;

@@ -4,7 +4,7 @@ import { sha256 } from '@/lib/sha256';
 import { saveToken } from '@/lib/store';
 import type { TokenData } from '@/domain/auth/types';
 import { login, loginTotp } from './api/login';
-import { showLastSignIn } from './last-sign-in';
+import { showLastSignInSoon } from './last-sign-in';
 import { CHANGE_PASSWORD_PATH, completeSignIn, ENROL_TWO_FACTOR_PATH, lastVisitedPath } from './session';
 
 export interface Credentials {
@@ -36,7 +36,7 @@ async function afterTokens(token: TokenData, redirectTo?: string | null): Promis
   // An account that must use two-factor sign-in enrols before anything else (docs/product-rules.md#sign-in-security).
   if (token.must_enrol_totp) return ENROL_TWO_FACTOR_PATH;
   const path = await completeSignIn(redirectTo);
-  if (path) void showLastSignIn();
+  if (path) showLastSignInSoon();
   return path;
 }
 

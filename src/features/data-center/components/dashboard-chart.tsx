@@ -14,6 +14,17 @@ import { clickedId } from '../charts/options';
  */
 export const DASHBOARD_ENTRY_MS = 400;
 
+/**
+ * `option` growing in `ms`, unless it sets its own. On the root and on each series: a pie series has its own default
+ * (1 s), which the root's does not override (so the figures a chart opens with are drawn with `animation: false`).
+ */
+function withEntryMs(option: EChartsCoreOption, ms: number): EChartsCoreOption {
+  const animationDuration = option.animationDuration ?? ms;
+  const series: unknown = option.series;
+  const each = Array.isArray(series) ? { series: series.map((s: object) => ({ animationDuration, ...s })) } : {};
+  return { ...option, animationDuration, ...each };
+}
+
 export interface DashboardChartProps {
   option: EChartsCoreOption;
   height?: number | string;
@@ -40,7 +51,7 @@ export function DashboardChart({ option, height = 300, loading, onSelect, entryM
   const [opened, setOpened] = useState<EChartsCoreOption | null>(option);
   const first = opened !== null && (opened === option || isEqual(opened, option));
   if (opened !== null && !first) setOpened(null);
-  const shown = useMemo(() => (entryMs === null ? option : { animationDuration: first ? 0 : entryMs, ...option }), [option, entryMs, first]);
+  const shown = useMemo(() => (entryMs === null ? option : first ? { animation: false, ...option } : withEntryMs(option, entryMs)), [option, entryMs, first]);
   const onEvents = useMemo<Record<string, ChartEventHandler> | undefined>(
     () =>
       onSelect

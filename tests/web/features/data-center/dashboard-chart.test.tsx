@@ -43,18 +43,20 @@ describe('DashboardChart', () => {
 
   it('draws the figures it opens with at once, grows new ones in 0.4 s, not ECharts\' default 1 s (the wall keeps the default)', () => {
     const { rerender } = render(<DashboardChart option={bars()} aria-label="成绩" />);
-    expect(drawnOptions.at(-1)).toMatchObject({ animationDuration: 0 });
+    // Root `animation: false`: a pie series' own default duration (1 s) outranks a root `animationDuration`.
+    expect(drawnOptions.at(-1)).toMatchObject({ animation: false });
     // The same figures again (a refetch): still the ones it opened with.
     rerender(<DashboardChart option={bars()} aria-label="成绩" />);
-    expect(drawnOptions.at(-1)).toMatchObject({ animationDuration: 0 });
+    expect(drawnOptions.at(-1)).toMatchObject({ animation: false });
     const other = { ...bars(), series: [{ type: 'bar', data: [60, 61] }] };
     rerender(<DashboardChart option={other} aria-label="成绩" />);
-    expect(drawnOptions.at(-1)).toMatchObject({ animationDuration: 400 });
+    expect(drawnOptions.at(-1)).toMatchObject({ animationDuration: 400, series: [{ animationDuration: 400 }] });
+    expect(drawnOptions.at(-1)).not.toHaveProperty('animation');
     // Back to the first figures: they are new to the chart now, so they grow.
     rerender(<DashboardChart option={bars()} aria-label="成绩" />);
     expect(drawnOptions.at(-1)).toMatchObject({ animationDuration: 400 });
     rerender(<DashboardChart option={{ ...bars(), animationDuration: 100 }} aria-label="成绩" />);
-    expect(drawnOptions.at(-1)).toMatchObject({ animationDuration: 100 });
+    expect(drawnOptions.at(-1)).toMatchObject({ animationDuration: 100, series: [{ animationDuration: 100 }] });
     rerender(<DashboardChart option={bars()} entryMs={null} aria-label="成绩" />);
     expect(drawnOptions.at(-1)).not.toHaveProperty('animationDuration');
   });
