@@ -87,6 +87,8 @@ async function printTrace(page: Page) {
   const js = after.filter((r) => /\/assets\/.*\.js/.test(r.name));
   const ec = js.filter((r) => echartsChunks.has(new URL(r.name).pathname.replace(/^.*?\/(assets\/)/, '$1')));
   if (ec.length) console.log(`    ECharts chunks: ${ec.length}, requested ${at(Math.min(...ec.map((r) => r.start)))}–${at(Math.max(...ec.map((r) => r.start)))} s, answered by ${at(Math.max(...ec.map((r) => r.end)))} s`);
+  const late = js.filter((r) => view && r.end > view.end).sort((a, b) => a.end - b.end);
+  if (late.length) console.log(`    scripts answered after the view's call: ${late.map((r) => `${new URL(r.name).pathname.split('/').pop()} ${at(r.start)}–${at(r.end)}`).join(', ')}`);
   console.log(`    last script answered ${at(Math.max(...js.map((r) => r.end)))} s; charts' first canvas ${t.canvas.map(at).join(' ')} s; finished ${t.finished.map(([ms, name]) => `${at(ms)} (${name})`).join(' ')} s`);
   const long = t.long.filter(([s]) => s >= t.click);
   console.log(`    long tasks: ${long.map(([s, d]) => `${at(s)}+${(d / 1000).toFixed(2)}`).join(' ')} (${(long.reduce((a, [, d]) => a + d, 0) / 1000).toFixed(2)} s)`);
