@@ -199,7 +199,8 @@ function buildView(items: (Rollup.OutputChunk | Rollup.OutputAsset)[]) {
 
 /**
  * One round of the first load: the browser's time from the sign-in click to every chart drawn, and the floor's time
- * for the same API calls without a browser (the captcha, the sign-in, then the GETs the page made, all at once).
+ * for the same API calls without a browser (the captcha, the sign-in, then the GETs the page made, all at once; the best
+ * of two).
  */
 async function firstLoad(browser: Awaited<ReturnType<typeof chromium.launch>>, round: number): Promise<{ page: number; floor: number; calls: number; charts: number; account: number; view: number }> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
@@ -248,17 +249,23 @@ async function firstLoad(browser: Awaited<ReturnType<typeof chromium.launch>>, r
     // the 2 cores with the floor's calls and flatter the ratio.
     await context.close();
 
-    const f0 = performance.now();
-    const key = `floor${Date.now()}`;
-    await (await fetch(`http://127.0.0.1:${PORT}/api/code?randomStr=${key}`)).arrayBuffer();
-    const login = await fetch(`http://127.0.0.1:${PORT}/api/sso/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ accountNum: FIRST_LOAD.account, password: createHash('sha256').update(PASSWORD).digest('hex'), code: '1234', randomStr: key }),
-    });
-    const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
-    await Promise.all(gets.map(async (url) => (await fetch(url, { headers: { authorization: `bearer ${token}` } })).arrayBuffer()));
-    return { page: pageMs, floor: performance.now() - f0, calls: gets.length + 2, charts, account: at.account - t0, view: at.view - t0 };
+    // The floor's best of two: its first run after the page's moves more run to run than the page does. Not more: the
+    // sign-in route takes 20 a minute from one address (DEFAULT_RATE_LIMITS), and every round signs in thrice.
+    let floor = Infinity;
+    for (let i = 0; i < 2; i++) {
+      const f0 = performance.now();
+      const key = `floor${Date.now()}-${i}`;
+      await (await fetch(`http://127.0.0.1:${PORT}/api/code?randomStr=${key}`)).arrayBuffer();
+      const login = await fetch(`http://127.0.0.1:${PORT}/api/sso/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ accountNum: FIRST_LOAD.account, password: createHash('sha256').update(PASSWORD).digest('hex'), code: '1234', randomStr: key }),
+      });
+      const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
+      await Promise.all(gets.map(async (url) => (await fetch(url, { headers: { authorization: `bearer ${token}` } })).arrayBuffer()));
+      floor = Math.min(floor, performance.now() - f0);
+    }
+    return { page: pageMs, floor, calls: gets.length + 2, charts, account: at.account - t0, view: at.view - t0 };
   } finally {
     await context.close();
   }

@@ -201,8 +201,8 @@ describe('login screen', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/k12/org/class'));
   });
 
-  it('starts loading the page to return to as the sign-in is sent (docs/decisions/012-lean-first-screen.md)', async () => {
-    let loadingWhenSent = false;
+  it('starts loading the page to return to right after the sign-in is sent, not before it (docs/decisions/012-lean-first-screen.md)', async () => {
+    let loadingWhenSent = true;
     const onSigningIn = vi.fn();
     const api = fakeApi({
       'POST /api/sso/login': () => {
@@ -228,7 +228,8 @@ describe('login screen', () => {
     await user.type(screen.getByTestId('login-code'), '1234');
     await user.click(screen.getByTestId('login-submit'));
     await waitFor(() => expect(api.find('POST /api/sso/login')).toHaveLength(1));
-    expect(onSigningIn).toHaveBeenCalledWith('/k12/dataCenter/school');
-    expect(loadingWhenSent).toBe(true);
+    await waitFor(() => expect(onSigningIn).toHaveBeenCalledWith('/k12/dataCenter/school'));
+    // Over HTTP/1.1 the page's files would take the browser's connections before the sign-in's request.
+    expect(loadingWhenSent).toBe(false);
   });
 });
