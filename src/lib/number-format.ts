@@ -3,22 +3,19 @@ import { useTranslation } from 'react-i18next';
 
 // One formatter per locale and kind: a table formats a figure per cell, and making an Intl.NumberFormat costs far more
 // than formatting with one (the school view's first render made ≈ 100; docs/decisions/012-lean-first-screen.md).
-const rateFormats = new Map<string, Intl.NumberFormat>();
-const countFormats = new Map<string, Intl.NumberFormat>();
+const formats = new Map<string, Intl.NumberFormat>();
+function numberFormat(locale: string, kind: 'rate' | 'count'): Intl.NumberFormat {
+  const key = `${kind} ${locale}`;
+  let format = formats.get(key);
+  if (!format) formats.set(key, (format = new Intl.NumberFormat(locale, kind === 'rate' ? { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 } : undefined)));
+  return format;
+}
 
 /** Shares as percentages with one decimal ('12.3%') in `locale` (a BCP 47 tag: zh-CN). */
-export function rateFormat(locale: string): Intl.NumberFormat {
-  let format = rateFormats.get(locale);
-  if (!format) rateFormats.set(locale, (format = new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 })));
-  return format;
-}
+export const rateFormat = (locale: string) => numberFormat(locale, 'rate');
 
 /** Whole counts with the locale's grouping. */
-export function countFormat(locale: string): Intl.NumberFormat {
-  let format = countFormats.get(locale);
-  if (!format) countFormats.set(locale, (format = new Intl.NumberFormat(locale)));
-  return format;
-}
+export const countFormat = (locale: string) => numberFormat(locale, 'count');
 
 /**
  * Figures in the reader's language: shares as percentages with one decimal, counts grouped, means with one decimal;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LOCALES } from '@/domain/constants';
 import { servedBy } from '@/domain/menus/access';
-import { gradeNameKey } from '@/domain/school/grades';
+import { gradeNameKey } from '@/domain/school/grade-name';
 
 type Tree = { [k: string]: string | Tree };
 const load = (lng: string, ns: string) => JSON.parse(readFileSync(join(import.meta.dirname, '../../locales', lng, `${ns}.json`), 'utf8')) as Tree;

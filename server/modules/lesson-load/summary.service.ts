@@ -24,7 +24,7 @@ import {
 } from '@/domain/lesson-load/reports';
 import { lessonLoad } from '@/domain/lesson-load/summary';
 import { CURRICULUM_TARGETS } from '@/domain/lesson-load/zones';
-import { gradeNameKey } from '@/domain/school/grades';
+import { gradeNameKey } from '@/domain/school/grade-name';
 import type { DbOrTx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { classScopeOf, scopedClassIds, WHOLE_ORG, type ClassScope } from '../../lib/data-scope';

@@ -9,7 +9,7 @@ import type { Actor } from '../../plugins/tenant';
 // pdf-lib and its font kit load when a book is first made, not with the server (docs/performance.md, start-up).
 import type { BookDocument, BookSection } from '../../lib/book-pdf';
 import { placedLines } from './points.service';
-import { gradeNameKey } from '@/domain/school/grades';
+import { gradeNameKey } from '@/domain/school/grade-name';
 
 type Translate = (key: string, params?: Record<string, unknown>) => string;
 

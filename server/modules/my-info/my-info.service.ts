@@ -5,7 +5,8 @@ import type { AccountInfo, MenuEntry, MenuNode, RoleInfo, UInfo } from '@/domain
 import { DEFAULT_LOCALE, LOGIN_MAX_FAILURES, TYPE_PATH, type Locale, type OrgType } from '@/domain/constants';
 import { ERR } from '@/domain/errors';
 import { getCatalogEntry } from '@/domain/menus/catalog';
-import { customName, isHiddenBy, MENU_MANAGEMENT_KEY } from '@/domain/menus/customize';
+import { customName } from '@/domain/menus/custom-name';
+import { isHiddenBy, MENU_MANAGEMENT_KEY } from '@/domain/menus/customize';
 import { buildMenuTree } from '@/domain/menus/tree';
 import type { Db, DbOrTx, Tx } from '../../db/client';
 import { membershipRoles, memberships, menus, roleMenus, roles, sessions, users } from '../../db/schema/auth';

@@ -25,7 +25,7 @@ import { xlsxStream } from '../../lib/spreadsheet/xlsx-stream';
 import type { ListExportColumn, ListSheet } from '../../lib/list-export';
 import type { Actor } from '../../plugins/tenant';
 import { RAW } from './people-import-rows';
-import { gradeNameKey } from '@/domain/school/grades';
+import { gradeNameKey } from '@/domain/school/grade-name';
 
 /** Rows read from the database per batch of an export. */
 const BATCH = 2000;

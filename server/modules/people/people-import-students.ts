@@ -20,7 +20,7 @@ import { copyLines, withBulkTransaction, type BulkSession } from '../physique-re
 import { RESTORE_FK_TRIGGERS, SKIP_FK_TRIGGERS } from '../../db/replication-role';
 import { checkRows, rowReason, updateTracker, type RowFailure } from '../../lib/import-rows';
 import { RAW, type ImportContext, type ImportPlan, type ParsedFile } from './people-import-rows';
-import { gradeNameKey } from '@/domain/school/grades';
+import { gradeNameKey } from '@/domain/school/grade-name';
 
 /** A child id the parent schema accepts while the student does not exist yet (the write puts the real one). */
 const PLACEHOLDER_ID = '00000000-0000-4000-8000-000000000000';

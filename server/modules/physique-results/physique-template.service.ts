@@ -7,7 +7,7 @@ import { students } from '../../db/schema/school';
 import { writeXlsx, type SheetSpec } from '../../lib/spreadsheet/xlsx-writer';
 import { getPlanInScope } from '../test-plans/test-plans.service';
 import { loadPlanContext, planScopeStudents, type ScopeStudent } from './physique-write';
-import { gradeNameKey } from '@/domain/school/grades';
+import { gradeNameKey } from '@/domain/school/grade-name';
 
 const RAW_OPTS = { interpolation: { escapeValue: false } };
 type Workbook = { workbook: Buffer; fileName: string };

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { pageApi, type Family } from '@/domain/menus/access';
-import { customName } from '@/domain/menus/customize';
+import { customName } from '@/domain/menus/custom-name';
 import { permissionTree, permissionTreeSchema } from '@/domain/roles/permission-tree';
 import {
   roleCandidateQuery,

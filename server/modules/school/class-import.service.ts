@@ -13,7 +13,7 @@ import { importRows, readImportSheet, updateTracker } from '../../lib/import-row
 import { writeXlsx } from '../../lib/spreadsheet/xlsx-writer';
 import type { Actor } from '../../plugins/tenant';
 import { classRows, createClass, updateClass, type ClassQuery } from './class.service';
-import { gradeNameKey } from '@/domain/school/grades';
+import { gradeNameKey } from '@/domain/school/grade-name';
 import { gradeNoOfName } from '@/domain/people/people-import';
 import type { SchoolFamily } from '@/domain/menus/access';
 

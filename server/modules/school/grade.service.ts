@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Page } from '@/domain/api';
-import { cohortGrade, gradeNameKey, K12_STAGES, schoolStartYearOf, type GradeDetail, type GradeFormOptions, type GradeSave } from '@/domain/school/grades';
+import { cohortGrade, K12_STAGES, schoolStartYearOf, type GradeDetail, type GradeFormOptions, type GradeSave } from '@/domain/school/grades';
+import { gradeNameKey } from '@/domain/school/grade-name';
 import { localDate } from '@/domain/dates';
 import type { DbOrTx, Tx } from '../../db/client';
 import { classes, grades, schoolYears } from '../../db/schema/school';

@@ -3,7 +3,7 @@ import type { Page } from '@/domain/api';
 import { localDate } from '@/domain/dates';
 import { yearResult, type ExemptionKind, type YearPlanResult } from '@/domain/physique-year/year-result';
 import type { Translate } from '@/domain/physique-results/export-layout';
-import { gradeNameKey } from '@/domain/school/grades';
+import { gradeNameKey } from '@/domain/school/grade-name';
 import {
   DEFAULT_WARNING_SETTINGS,
   warningDetailText,

@@ -8,7 +8,7 @@ import { GENDER_TABLE } from '../people/gender';
 import { PARENT_RELATION_TABLE } from '../people/parents';
 import { ETHNICITY_CODES } from '../people/students';
 import { CERTIFICATE_TYPE_TABLE, TEACHING_SUBJECT_TABLE } from '../people/staff';
-import { gradeNameKey } from '../school/grades';
+import { gradeNameKey } from '../school/grade-name';
 import { DEVICE_KIND_TABLE } from '../venue/devices';
 import { VENUE_TYPE_TABLE } from '../venue/venues';
 import { dictionaryCode } from './codes';

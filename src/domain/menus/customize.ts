@@ -106,9 +106,6 @@ export type MenuCustomRow = z.output<typeof menuCustomRowSchema>;
 /** The answer of resetting a family's menus: how many entries went back to the catalogue. */
 export const menuResetCountSchema = z.object({ count: z.number() });
 
-// In a module without schemas: the shell's side menu names every entry through it (src/components/layout/menu-label.ts).
-export { customName } from './custom-name';
-
 /** Keeps only the languages with a name, in a stable order; null when none. */
 export function cleanNames(names: Partial<Record<Locale, string | undefined>>): Partial<Record<Locale, string>> | null {
   const out: Partial<Record<Locale, string>> = {};

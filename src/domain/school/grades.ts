@@ -14,8 +14,6 @@ export type GradeStage = (typeof GRADE_STAGES)[number];
 export const K12_STAGES = ['primary', 'junior', 'senior'] as const;
 export const GRADE_STAGE_TABLE = enumTable(GRADE_STAGES, (s) => `school:grade.stages.${s}`);
 
-export { gradeNameKey } from './grade-name';
-
 /** The grade numbers of each stage. */
 export const STAGE_GRADES: Readonly<Record<GradeStage, readonly [number, number]>> = {
   primary: [1, 6],

@@ -32,7 +32,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { useActivityFormat } from '../../components/activities/format';
 import { contestResource, useContestOptions, useEndContest } from './api';
-import { gradeNameKey } from '@/domain/school/grades';
+import { gradeNameKey } from '@/domain/school/grade-name';
 
 type Filters = { name?: string; status?: string; type?: string };
 const col = createDataTableColumnHelper<ContestRow>();

@@ -12,7 +12,7 @@ import { Badge } from '@/components/ui/badge';
 import { cn } from '@/lib/cn';
 import { exerciseRecords, useActivityOptions, useSetExerciseValidity } from './api';
 import { useActivityFormat } from '../../../components/activities/format';
-import { gradeNameKey } from '@/domain/school/grades';
+import { gradeNameKey } from '@/domain/school/grade-name';
 
 type Filters = {
   orgId?: string;

@@ -24,7 +24,7 @@ import { toast } from '@/lib/toast';
 import { lessonKey, lessonResources, libraryCoverUrl, useCopyFromLibrary, useLibrary, type LessonFamily } from '../api';
 import { FileThumb } from './file-thumb';
 import { formatDateTime } from '@/lib/date-time';
-import { gradeNameKey } from '@/domain/school/grades';
+import { gradeNameKey } from '@/domain/school/grade-name';
 
 type Filters = { title?: string; grade?: string; topic?: string };
 const col = createDataTableColumnHelper<LessonResourceRow>();

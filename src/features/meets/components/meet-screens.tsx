@@ -30,7 +30,7 @@ import { EnumBadge } from '@/components/enum-badge/enum-badge';
 import { Button } from '@/components/ui/button';
 import { meets, useMeetOptions } from '../api';
 import { localDate } from '@/domain/dates';
-import { gradeNameKey } from '@/domain/school/grades';
+import { gradeNameKey } from '@/domain/school/grade-name';
 
 type Filters = { name?: string; status?: string };
 const col = createDataTableColumnHelper<MeetRow>();

@@ -27,7 +27,7 @@ import { facePhotosAction, PersonName } from '../photos/face-photos-dialog';
 import { searchParents, studentResource, useStudentOptions, useTransfer } from './api';
 import { usePeopleImport } from '../import/people-import';
 import { useAppAccountActions } from '../app-account-actions';
-import { gradeNameKey } from '@/domain/school/grades';
+import { gradeNameKey } from '@/domain/school/grade-name';
 
 type Filters = { keyword?: string; gradeId?: string; classId?: string; status?: string };
 const col = createDataTableColumnHelper<StudentRecord>();

@@ -13,7 +13,7 @@ import { cn } from '@/lib/cn';
 import { showScore } from '../format';
 import { ItemCell, levelTone } from './item-cell';
 import { useDateTime } from '@/lib/date-time';
-import { gradeNameKey } from '@/domain/school/grades';
+import { gradeNameKey } from '@/domain/school/grade-name';
 
 const col = createDataTableColumnHelper<ResultRow>();
 

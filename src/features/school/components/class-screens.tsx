@@ -16,7 +16,7 @@ import { useListState } from '@/components/list/use-list-state';
 import { usePageAccess } from '@/components/permission-gate/permission-gate';
 import { upload, uploadForFile } from '@/lib/api-client';
 import { classes, useClassOptions } from '../api';
-import { gradeNameKey } from '@/domain/school/grades';
+import { gradeNameKey } from '@/domain/school/grade-name';
 import type { SchoolFamily } from '@/domain/menus/access';
 
 type Filters = { gradeId?: string; name?: string; majorId?: string };

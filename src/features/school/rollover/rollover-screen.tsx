@@ -36,7 +36,7 @@ import { JobProgress } from '@/components/jobs/job-progress';
 import type { JobRow } from '@/domain/jobs';
 import { useCommitRollover, useLastRollover, useRolloverPreview, useRolloverRefresh, useUndoRollover } from './api';
 import { formatDateTime } from '@/lib/date-time';
-import { gradeNameKey } from '@/domain/school/grades';
+import { gradeNameKey } from '@/domain/school/grade-name';
 
 const STEPS = ['year', 'preview', 'confirm'] as const;
 type Step = (typeof STEPS)[number];

@@ -6,7 +6,7 @@ import { createDataTableColumnHelper, DataTable } from '@/components/data-table/
 import type { ChartOption } from '@/lib/echarts';
 import { useClassCompletionQuery } from '../api/get-class-completion';
 import type { Family } from '@/domain/menus/access';
-import { gradeNameKey } from '@/domain/school/grades';
+import { gradeNameKey } from '@/domain/school/grade-name';
 
 const col = createDataTableColumnHelper<ClassCompletionRow>();
 /** Classes the chart shows at once. */

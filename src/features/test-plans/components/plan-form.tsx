@@ -15,7 +15,7 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { Checkbox } from '@/components/ui/checkbox';
 import { Skeleton } from '@/components/ui/skeleton';
 import { PlanDateFields } from './plan-date-fields';
-import { gradeNameKey } from '@/domain/school/grades';
+import { gradeNameKey } from '@/domain/school/grade-name';
 
 /** What the form holds while editing; planRequestSchema turns it into a PlanRequest (same rules as the server). */
 export interface PlanFormValues {

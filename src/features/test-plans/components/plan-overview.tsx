@@ -4,7 +4,7 @@ import type { PlanDetail } from '@/domain/test-plans/types';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { PlanStatusBadge } from './plan-status-badge';
 import { useDateTime } from '@/lib/date-time';
-import { gradeNameKey } from '@/domain/school/grades';
+import { gradeNameKey } from '@/domain/school/grade-name';
 
 function Field({ label, children }: { label: ReactNode; children: ReactNode }) {
   return (

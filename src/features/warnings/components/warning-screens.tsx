@@ -5,7 +5,7 @@ import { ClipboardPlus, MessageSquarePlus, Pencil, Settings2 } from 'lucide-reac
 import { localDate } from '@/domain/dates';
 import { TASK_CYCLE_TABLE } from '@/domain/homework/homework';
 import { enumOptions } from '@/domain/presentation';
-import { gradeNameKey } from '@/domain/school/grades';
+import { gradeNameKey } from '@/domain/school/grade-name';
 import {
   CASE_ACTION_TABLE,
   CASE_FILTER_TABLE,
