@@ -23,6 +23,8 @@ test('school01 creates a ranking contest, opens its data and ends it early', asy
   for (const field of ['startDate', 'endDate']) {
     await form.locator(`[data-field=${field}] button`).first().click();
     await page.locator(`button[data-day="${chinaToday()}"]`).click();
+    // The picked field's calendar closes (an animation) before the next one opens: two calendars would show the day twice.
+    await expect(page.locator('[data-slot=calendar-day]')).toHaveCount(0);
   }
   await form.getByTestId('form-save').click();
   await expect(form).toContainText('请至少选择一个比赛项目');
@@ -53,6 +55,8 @@ test('school01 sets an exercise record invalid with a reason', async ({ page }) 
   const dialog = page.getByRole('alertdialog');
   await dialog.getByLabel('无效原因').fill('非本人完成');
   await dialog.getByRole('button', { name: '确定' }).click();
+  // The dialog closes once the save is answered; leaving the page before would cancel the request.
+  await expect(dialog).toBeHidden();
   await page.goto('/busi/k12/exerciseRecord?invalid=true');
   await expect(list.locator('[data-slot=data-table-row]').first()).toContainText('无效');
 });
