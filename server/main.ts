@@ -1,3 +1,4 @@
+import nodeModule from 'node:module';
 import { BASE_PATH } from '@/domain/constants';
 import { startPglite } from './db/pglite-start';
 import { parseEnv } from './env';
@@ -9,6 +10,9 @@ const JOB_WORKER_AFTER_LISTEN_MS = 1_000;
 /** Starts the server: env → database (migrated, seeded once) → app → listen → graceful close. */
 async function main(): Promise<void> {
   const env = parseEnv();
+  // Node ≥ 22.1 keeps the code it compiled for the modules loaded below in its compile cache (os.tmpdir()), so a
+  // restart skips compiling them (≈ 0.2 s of a start, docs/decisions/065-built-server.md); Node 20 has no such cache.
+  (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
   // PGlite starts on its directory before anything else loads (only it and the directory lock are loaded so far); the
   // database client, the schema and the app's modules (every route and its libraries) load while it opens: on the main
   // thread that load mostly waits for the module loader's thread, which the database's start fills (tests/bench/startup.ts).

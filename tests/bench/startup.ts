@@ -113,7 +113,8 @@ try {
       return dir;
     };
     const serverEnv = async () => ({ PGLITE_DIR: await copy(), STORAGE_DIR: join(scratch, 'files'), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'production', DATABASE_URL: '' });
-    floor.push(await timeStart(['tests/bench/lib/startup-floor.mjs', await copy(), String(port)], {}, `http://127.0.0.1:${port}/`));
+    // The floor gets Node's compile cache as the full start turns it on (server/main.ts; Node ≥ 22.1, none on 20).
+    floor.push(await timeStart(['tests/bench/lib/startup-floor.mjs', await copy(), String(port)], { NODE_COMPILE_CACHE: join(tmpdir(), 'node-compile-cache') }, `http://127.0.0.1:${port}/`));
     full.push(await timeStart(['dist/server/main.js'], await serverEnv(), `http://127.0.0.1:${port}/api/health`));
     if (args.source) fromSource.push(await timeStart(['--import', 'tsx', 'server/main.ts'], await serverEnv(), `http://127.0.0.1:${port}/api/health`));
     const sourceNote = args.source ? `, source ${(fromSource[i].ms / 1000).toFixed(2)} s` : '';
